@@ -1,0 +1,2 @@
+/* answers.c: being written */
+#include "gw.h"

@@ -1,0 +1,2 @@
+/* emit.c: being written */
+#include "gw.h"

@@ -1,0 +1,2 @@
+/* gputable.c: being written */
+#include "gw.h"

@@ -1,0 +1,87 @@
+/* gw.h: common definitions shared by every part of libgpuwiz.
+ *
+ * Conventions (read before adding code):
+ *  - Functions that can fail return 0 on success and -1 on failure, and
+ *    fill a gw_err with ONE translated line naming the file or field and
+ *    what was expected.  They never print and never exit.
+ *  - Every user-facing string goes through _() (or N_() in static tables,
+ *    translated with _() when used).  Source names (KB numbers, document
+ *    titles) are not translated.
+ *  - Returned strings are malloc'ed and owned by the caller unless the
+ *    comment says otherwise.
+ */
+#ifndef GW_H
+#define GW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+
+#ifdef HAVE_CONFIG_H
+# include <config.h>
+#endif
+
+#if defined(ENABLE_NLS) && ENABLE_NLS
+# include <libintl.h>
+# define _(s) gettext(s)
+#else
+# define _(s) (s)
+#endif
+#define N_(s) (s)
+
+#if defined(__GNUC__)
+# define GW_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+# define GW_PRINTF(a, b)
+#endif
+
+typedef struct gw_err {
+	char msg[1024];
+} gw_err;
+
+/* Set the error text (printf style).  Safe with e == NULL. */
+void gw_err_set(gw_err *e, const char *fmt, ...) GW_PRINTF(2, 3);
+
+/* Allocation helpers: abort with a message on out-of-memory. */
+void *gw_xmalloc(size_t n);
+void *gw_xcalloc(size_t n, size_t sz);
+void *gw_xrealloc(void *p, size_t n);
+char *gw_xstrdup(const char *s);            /* NULL -> NULL */
+char *gw_xstrndup(const char *s, size_t n);
+char *gw_xasprintf(const char *fmt, ...) GW_PRINTF(1, 2);
+
+/* Growable byte buffer. */
+typedef struct gw_buf {
+	char *data;     /* always NUL-terminated when len > 0 or after init */
+	size_t len;
+	size_t cap;
+} gw_buf;
+void gw_buf_init(gw_buf *b);
+void gw_buf_add(gw_buf *b, const char *s, size_t n);
+void gw_buf_puts(gw_buf *b, const char *s);
+void gw_buf_printf(gw_buf *b, const char *fmt, ...) GW_PRINTF(2, 3);
+char *gw_buf_steal(gw_buf *b);   /* returns data (never NULL), resets b */
+void gw_buf_free(gw_buf *b);
+
+/* Read a whole regular file.  Errors name the file: missing, unreadable,
+ * a directory, larger than max_bytes.  *out is NUL-terminated (extra byte
+ * not counted in *len). */
+int gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
+                 gw_err *e);
+
+/* Write data to path atomically: temp file in the same directory, fsync,
+ * rename over, fsync the directory.  Mode of an existing file is kept. */
+int gw_write_file_atomic(const char *path, const char *data, size_t len,
+                         gw_err *e);
+
+/* Case-insensitive ASCII compare helpers. */
+int gw_strieq(const char *a, const char *b);
+
+/* Parse a strictly decimal non-negative integer (no sign, no spaces, no
+ * trailing junk) not greater than max.  Returns 0 on success. */
+int gw_parse_uint(const char *s, unsigned long long max, unsigned long long *out);
+
+/* Trim ASCII whitespace in place; returns s. */
+char *gw_trim(char *s);
+
+#endif

@@ -1,0 +1,2 @@
+/* mmio.c: being written */
+#include "gw.h"

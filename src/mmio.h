@@ -1,0 +1,38 @@
+/* mmio.h: 64-bit MMIO window sizing (domain.md section 2).
+ *
+ * Rule (Broadcom KB 323402): total framebuffer of all GPUs in the VM; a
+ * power of two goes to the next power of two; anything else is rounded up
+ * to a power of two and then doubled.
+ * BAR need: the GPUs' 64-bit BARs packed at natural alignment (largest
+ * first), the end rounded up to a power of two.
+ * The recommendation is the larger of the two.
+ */
+#ifndef GW_MMIO_H
+#define GW_MMIO_H
+
+#include "gw.h"
+
+/* Limits that make an input "absurd" (the error says which). */
+#define GW_MMIO_MAX_GPU_GB    4096ULL    /* one GPU's VRAM */
+#define GW_MMIO_MAX_TOTAL_GB  65536ULL   /* all GPUs of one VM */
+#define GW_MMIO_MAX_COUNT     128        /* passthrough devices per VM, hw 21 */
+
+/* Rule size in GB for a total in GB.  total_gb must be 1..MAX_TOTAL_GB. */
+int gw_mmio_rule(uint64_t total_gb, uint64_t *out_gb, gw_err *e);
+
+/* BAR-based need in bytes for the given 64-bit BAR sizes (bytes, each a
+ * power of two; zero sizes ignored).  Rounded up to a power of two (a sum
+ * that is already a power of two stays).  Fails on overflow/absurd sizes. */
+int gw_mmio_bars(const uint64_t *bar_bytes, size_t n, uint64_t *out_bytes,
+                 gw_err *e);
+
+/* Smallest power of two >= v (v >= 1), 0 on overflow. */
+uint64_t gw_pow2_ceil(uint64_t v);
+int gw_is_pow2(uint64_t v);
+
+/* Parse a user-supplied size in GB ("48"): decimal, 1..max.  field names
+ * the option or field for the error ("--vram"). */
+int gw_parse_gb(const char *s, const char *field, uint64_t max, uint64_t *out,
+                gw_err *e);
+
+#endif

@@ -1,0 +1,2 @@
+/* plan.c: being written */
+#include "gw.h"

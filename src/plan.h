@@ -1,0 +1,153 @@
+/* plan.h: the heart of gpuwiz.  A pure function from the operator's answers
+ * (+ facts read from a .vmx) to the settings to write and the findings to
+ * show.  The CLI, the emitters and the screens all render the same plan.
+ * No I/O happens here.
+ */
+#ifndef GW_PLAN_H
+#define GW_PLAN_H
+
+#include "gw.h"
+#include "gputable.h"
+#include "vmx.h"
+
+/* ---- answers ---------------------------------------------------------- */
+
+typedef struct gw_gpu_want {
+	const gw_gpu *gpu;   /* table row; NULL for a bare --vram GB */
+	int vram_gb;         /* VRAM per GPU used for sizing (from gpu, or --vram) */
+	int count;           /* 1..GW_MMIO_MAX_COUNT */
+	char *profile;       /* vGPU profile ("grid_l40s-48c") or NULL = passthrough */
+	char *spec;          /* what the operator typed, for messages */
+} gw_gpu_want;
+
+typedef struct gw_answers {
+	gw_gpu_want *gpus;
+	size_t ngpus;
+	char **bdfs;         /* host BDFs to attach ("0000:42:00.0"), in order */
+	size_t nbdfs;
+	char *system_id;     /* esxcli system uuid get */
+	int uvm;             /* enable_uvm on every vGPU */
+	int p2p;             /* allowP2P + RelaxACSforP2P */
+	int code43;          /* hypervisor.cpuid.v0 = FALSE (explicit only) */
+	int reserve;         /* full memory reservation (default 1) */
+	uint64_t mmio_gb;    /* operator's size; 0 = recommended */
+	int allow_below_rule;/* operator confirmed a size below the rule */
+	long memory_mb;      /* 0 = take memsize from the .vmx */
+	char *esxi_version;  /* "8.0U2", NULL = unknown */
+	char *name;          /* VM extension name; NULL = derived */
+} gw_answers;
+
+void gw_answers_init(gw_answers *a);       /* zero + reserve = 1 */
+void gw_answers_free(gw_answers *a);
+/* Add GPUs from a SPEC ("l40s", "l40s=2", "10de:20b5=4", "grid_l40s-48c=2",
+ * a name match).  A vGPU profile spec sets profile.  field names the option
+ * for errors ("--gpu", "[gpu] devices"). */
+int gw_answers_add_gpu(gw_answers *a, const gw_table *t, const char *spec,
+                       const char *field, gw_err *e);
+/* Add one GPU of a given size ("--vram 48", "48=2"). */
+int gw_answers_add_vram(gw_answers *a, const char *spec, const char *field,
+                        gw_err *e);
+int gw_answers_add_bdf(gw_answers *a, const char *bdf, const char *field,
+                       gw_err *e);        /* validates the BDF */
+int gw_answers_set_system_id(gw_answers *a, const char *uuid,
+                             const char *field, gw_err *e); /* validates */
+
+/* ---- helpers ---------------------------------------------------------- */
+
+/* "0000:42:00.0", "42:00.0" -> parts.  Hex fields, bus <= 0xff, dev <= 0x1f,
+ * fn <= 7, domain <= 0xffff. */
+int gw_bdf_parse(const char *s, unsigned *dom, unsigned *bus, unsigned *dev,
+                 unsigned *fn);
+/* ESXi's decimal form "%05u:%03u:%02u.%u" into out (>= 20 bytes). */
+void gw_bdf_vmx_id(unsigned dom, unsigned bus, unsigned dev, unsigned fn,
+                   char *out, size_t outlen);
+/* 8-4-4-4-12 hex. */
+int gw_system_id_valid(const char *s);
+/* ESXi version "8.0", "8.0U2", "8.0 Update 2", "7.0.3" -> hardware version
+ * from domain.md section 4 (0 = unknown). */
+int gw_esxi_to_hw(const char *esxi_version);
+/* Max passthrough devices for a VM of hardware version hw (0 = unknown). */
+int gw_hw_max_passthru(int hw);
+
+/* ---- the plan --------------------------------------------------------- */
+
+typedef enum {
+	GW_SET_MMIO,     /* pciPassthru.use64bitMMIO / 64bitMMIOSizeGB */
+	GW_SET_MEM,      /* sched.mem.min / minSize / pin */
+	GW_SET_DEVICE,   /* pciPassthruN.* block */
+	GW_SET_UVM,      /* pciPassthruN.cfg.enable_uvm */
+	GW_SET_P2P,      /* pciPassthru.allowP2P / RelaxACSforP2P */
+	GW_SET_CODE43,   /* hypervisor.cpuid.v0 */
+	GW_SET_NESTED    /* vhv.enable */
+} gw_set_kind;
+
+typedef struct gw_setting {
+	gw_set_kind kind;
+	char *key;          /* as written: "pciPassthru.64bitMMIOSizeGB" */
+	char *value;        /* unquoted */
+	char *old_value;    /* current value in the .vmx, NULL when new */
+	int keep;           /* 1: existing value kept, nothing is written */
+	char *reason;       /* translated, one sentence */
+	const char *source; /* "Broadcom KB 323402", not translated */
+} gw_setting;
+
+typedef enum { GW_SEV_INFO, GW_SEV_WARN, GW_SEV_ERROR } gw_sev;
+
+typedef struct gw_finding {
+	gw_sev sev;
+	const char *id;     /* stable: "mmio-kept", "firmware-bios", ... */
+	char *message;      /* translated */
+	char *fix;          /* translated, may be NULL */
+	const char *source;
+} gw_finding;
+
+/* One GPU (group) the plan counts: requested or already in the .vmx. */
+typedef struct gw_plan_gpu {
+	const gw_gpu *gpu;  /* NULL when unknown to the table / bare --vram */
+	char *label;        /* short id, profile, or "10de:xxxx" */
+	int vram_gb;        /* per GPU, -1 unknown */
+	int count;
+	char *profile;      /* vGPU profile or NULL */
+	int existing;       /* 1 = already attached in the .vmx */
+	unsigned vendor_id, device_id; /* 0 when unknown */
+} gw_plan_gpu;
+
+typedef struct gw_plan {
+	gw_plan_gpu *gpus;
+	size_t ngpus;
+	uint64_t total_vram_gb;
+	uint64_t rule_gb;        /* rule result, 0 when no GPU */
+	uint64_t bar_gb;         /* BAR-based need, 0 when BARs unknown */
+	uint64_t existing_gb;    /* 64bitMMIOSizeGB already in the .vmx, 0 none */
+	uint64_t mmio_gb;        /* final value written (or kept) */
+	char **steps;            /* translated explanation lines, in order */
+	size_t nsteps;
+	gw_setting *settings;
+	size_t nsettings;
+	gw_finding *findings;
+	size_t nfindings;
+	long memory_mb;          /* 0 unknown */
+	int hw_current;          /* virtualHW.version, 0 unknown */
+	int hw_target;           /* from esxi_version, 0 unknown */
+	char *name;              /* VM extension name (no periods) */
+	/* counts for emitters */
+	int n_passthru;          /* physical GPUs added by this plan */
+	int n_vgpu;              /* vGPUs added by this plan */
+} gw_plan;
+
+/* Build the plan.  vmx may be NULL (snippets only).  Fails (e set) only on
+ * inputs that make a plan impossible: no GPU, a size below the rule without
+ * allow_below_rule, more BDFs than passthrough GPUs, a key to change that is
+ * malformed in the file, too many devices for 128, ...  Everything else is
+ * a finding. */
+int gw_plan_build(const gw_answers *a, const gw_table *t, const gw_vmx *vmx,
+                  gw_plan *p, gw_err *e);
+void gw_plan_free(gw_plan *p);
+
+/* Apply every setting with keep == 0 to the document. */
+int gw_plan_apply_vmx(const gw_plan *p, gw_vmx *vmx, gw_err *e);
+
+/* Does the plan have an ERROR finding? */
+int gw_plan_has_errors(const gw_plan *p);
+
+#endif

@@ -1,0 +1,348 @@
+/* util.c: errors, allocation, buffers and file helpers. */
+#include "gw.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void
+gw_err_set(gw_err *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	va_end(ap);
+}
+
+static void
+oom(void)
+{
+	fputs("gpuwiz: out of memory\n", stderr);
+	abort();
+}
+
+void *
+gw_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+gw_xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz ? sz : 1);
+
+	if (p == NULL)
+		oom();
+	return p;
+}
+
+void *
+gw_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (q == NULL)
+		oom();
+	return q;
+}
+
+char *
+gw_xstrdup(const char *s)
+{
+	return s ? gw_xstrndup(s, strlen(s)) : NULL;
+}
+
+char *
+gw_xstrndup(const char *s, size_t n)
+{
+	char *p = gw_xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+gw_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	gw_buf b;
+
+	gw_buf_init(&b);
+	va_start(ap, fmt);
+	{
+		va_list ap2;
+		int n;
+
+		va_copy(ap2, ap);
+		n = vsnprintf(NULL, 0, fmt, ap2);
+		va_end(ap2);
+		if (n < 0)
+			oom();
+		b.data = gw_xrealloc(b.data, (size_t)n + 1);
+		vsnprintf(b.data, (size_t)n + 1, fmt, ap);
+		b.len = (size_t)n;
+	}
+	va_end(ap);
+	return b.data;
+}
+
+void
+gw_buf_init(gw_buf *b)
+{
+	b->data = gw_xmalloc(64);
+	b->data[0] = '\0';
+	b->len = 0;
+	b->cap = 64;
+}
+
+static void
+buf_reserve(gw_buf *b, size_t extra)
+{
+	size_t need;
+
+	if (b->data == NULL)
+		gw_buf_init(b);
+	if (extra > SIZE_MAX - b->len - 1)
+		oom();
+	need = b->len + extra + 1;
+	if (need <= b->cap)
+		return;
+	while (b->cap < need)
+		b->cap = b->cap > SIZE_MAX / 2 ? need : b->cap * 2;
+	b->data = gw_xrealloc(b->data, b->cap);
+}
+
+void
+gw_buf_add(gw_buf *b, const char *s, size_t n)
+{
+	buf_reserve(b, n);
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void
+gw_buf_puts(gw_buf *b, const char *s)
+{
+	gw_buf_add(b, s, strlen(s));
+}
+
+void
+gw_buf_printf(gw_buf *b, const char *fmt, ...)
+{
+	va_list ap, ap2;
+	int n;
+
+	va_start(ap, fmt);
+	va_copy(ap2, ap);
+	n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		oom();
+	buf_reserve(b, (size_t)n);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+	va_end(ap);
+}
+
+char *
+gw_buf_steal(gw_buf *b)
+{
+	char *p;
+
+	if (b->data == NULL)
+		gw_buf_init(b);
+	p = b->data;
+	b->data = NULL;
+	b->len = b->cap = 0;
+	return p;
+}
+
+void
+gw_buf_free(gw_buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+int
+gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
+             gw_err *e)
+{
+	struct stat st;
+	gw_buf b;
+	char chunk[65536];
+	int fd;
+	ssize_t r;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		gw_err_set(e, _("%s: cannot open: %s"), path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		gw_err_set(e, _("%s: cannot read: %s"), path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		gw_err_set(e, _("%s: is a directory, expected a file"), path);
+		close(fd);
+		return -1;
+	}
+	gw_buf_init(&b);
+	for (;;) {
+		r = read(fd, chunk, sizeof chunk);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			gw_err_set(e, _("%s: cannot read: %s"), path, strerror(errno));
+			gw_buf_free(&b);
+			close(fd);
+			return -1;
+		}
+		if (r == 0)
+			break;
+		if (b.len + (size_t)r > max_bytes) {
+			gw_err_set(e, _("%s: file is too large (more than %zu bytes)"),
+			           path, max_bytes);
+			gw_buf_free(&b);
+			close(fd);
+			return -1;
+		}
+		gw_buf_add(&b, chunk, (size_t)r);
+	}
+	close(fd);
+	*len = b.len;
+	*out = gw_buf_steal(&b);
+	return 0;
+}
+
+static int
+write_all(int fd, const char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t w = write(fd, data, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		data += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int
+gw_write_file_atomic(const char *path, const char *data, size_t len, gw_err *e)
+{
+	char *dircopy, *dir, *tmp;
+	struct stat st;
+	mode_t mode = 0644;
+	int fd, dfd, saved;
+
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			gw_err_set(e, _("%s: is a directory, expected a file"), path);
+			return -1;
+		}
+		mode = st.st_mode & 07777;
+	}
+	tmp = gw_xasprintf("%s.gpuwiz-XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		gw_err_set(e, _("%s: cannot create a temporary file beside it: %s"),
+		           path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	if (write_all(fd, data, len) != 0 || fchmod(fd, mode) != 0 ||
+	    fsync(fd) != 0) {
+		saved = errno;
+		close(fd);
+		unlink(tmp);
+		gw_err_set(e, _("%s: cannot write: %s"), path, strerror(saved));
+		free(tmp);
+		return -1;
+	}
+	if (close(fd) != 0 || rename(tmp, path) != 0) {
+		saved = errno;
+		unlink(tmp);
+		gw_err_set(e, _("%s: cannot write: %s"), path, strerror(saved));
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	dircopy = gw_xstrdup(path);
+	dir = dirname(dircopy);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		(void)fsync(dfd);
+		close(dfd);
+	}
+	free(dircopy);
+	return 0;
+}
+
+int
+gw_strieq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return 0;
+	return *a == *b;
+}
+
+int
+gw_parse_uint(const char *s, unsigned long long max, unsigned long long *out)
+{
+	unsigned long long v = 0;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	for (; *s; s++) {
+		unsigned d;
+
+		if (*s < '0' || *s > '9')
+			return -1;
+		d = (unsigned)(*s - '0');
+		if (v > max / 10 || (v == max / 10 && d > max % 10))
+			return -1;
+		v = v * 10 + d;
+	}
+	if (v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+char *
+gw_trim(char *s)
+{
+	char *end;
+
+	while (*s && isspace((unsigned char)*s))
+		memmove(s, s + 1, strlen(s));
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}

@@ -1,0 +1,2 @@
+/* vmx.c: being written */
+#include "gw.h"

@@ -1,0 +1,82 @@
+/* vmx.h: a lossless .vmx document.
+ *
+ * The file is kept as a list of lines holding their raw bytes (line ending
+ * included).  Unchanged lines are written back byte for byte: order,
+ * comments, blank lines, CRLF/LF, odd spacing, unquoted values, inline
+ * "# comments", long lines, non-UTF-8 bytes in any .encoding, a missing final
+ * newline.  Keys compare case-insensitively (ASCII).  Setting an existing
+ * key rewrites only the value part of that line (spacing, quoting style,
+ * inline comment and line ending kept); a new key is appended as
+ *   key = "value"<the file's line ending>
+ * (if the file lacked a final newline, one is added before the new line).
+ *
+ * A malformed line (no '=', unterminated quote, a key with invalid bytes)
+ * is kept untouched and is not a key; if a key that must be set exists only
+ * as a malformed line, gw_vmx_set() refuses with an error naming the line.
+ */
+#ifndef GW_VMX_H
+#define GW_VMX_H
+
+#include "gw.h"
+
+typedef struct gw_vmx gw_vmx;
+
+/* Parse bytes (copied).  name is used in error messages (a file path).
+ * Rejects: empty input, NUL bytes / binary garbage (error names the file
+ * and says a .vmx text file was expected).  Never fails for odd lines. */
+int gw_vmx_parse(gw_vmx **out, const char *data, size_t len, const char *name,
+                 gw_err *e);
+/* Read a file (max 16 MiB) and parse it. */
+int gw_vmx_load(gw_vmx **out, const char *path, gw_err *e);
+void gw_vmx_free(gw_vmx *v);
+
+const char *gw_vmx_name(const gw_vmx *v);
+
+/* Value of the LAST well-formed occurrence of key (as VMware reads it),
+ * unquoted, NULL when absent.  Owned by the document. */
+const char *gw_vmx_get(const gw_vmx *v, const char *key);
+/* 1-based line number of that occurrence, 0 when absent. */
+int gw_vmx_line_of(const gw_vmx *v, const char *key);
+/* 1-based line of a malformed line whose key part matches, 0 if none. */
+int gw_vmx_malformed_line_of(const gw_vmx *v, const char *key);
+
+/* Boolean as VMware reads it: TRUE/true/1/yes -> 1, FALSE/false/0/no -> 0,
+ * absent or anything else -> dflt. */
+int gw_vmx_get_bool(const gw_vmx *v, const char *key, int dflt);
+
+/* Set key to value (value given unquoted, ASCII).  In place when the key
+ * exists (every well-formed occurrence is updated so duplicates agree);
+ * appended otherwise.  Fails when the key only exists malformed. */
+int gw_vmx_set(gw_vmx *v, const char *key, const char *value, gw_err *e);
+
+/* Iterate well-formed entries in file order (i = 0 .. count-1). */
+size_t gw_vmx_count(const gw_vmx *v);
+const char *gw_vmx_key_at(const gw_vmx *v, size_t i);
+const char *gw_vmx_value_at(const gw_vmx *v, size_t i);
+
+/* Number of lines, number of malformed lines. */
+size_t gw_vmx_nlines(const gw_vmx *v);
+size_t gw_vmx_nmalformed(const gw_vmx *v);
+
+/* .encoding value or NULL. */
+const char *gw_vmx_encoding(const gw_vmx *v);
+/* "\r\n" or "\n": the ending of the first line that has one ("\n" if none) */
+const char *gw_vmx_eol(const gw_vmx *v);
+
+/* The whole document as bytes (malloc'ed, *len set). */
+char *gw_vmx_serialize(const gw_vmx *v, size_t *len);
+
+/* Is the VM running?  Looks for "<path>.lck" (an ESXi lock file, or a
+ * Workstation lock directory holding *.lck entries).  Returns 1 when
+ * locked, 0 when not; lock_path (if non-NULL) gets the path found. */
+int gw_vmx_is_locked(const char *vmx_path, char **lock_path);
+
+/* Save over path: refuse when locked unless force; copy the current file to
+ * "<path>.<YYYYmmdd-HHMMSS>.bak" (".N" suffix added if it exists), then
+ * write atomically (temp in same dir, fsync, rename, fsync dir), keeping the
+ * file mode.  *backup_path (if non-NULL) gets the backup's path.  Nothing
+ * is changed on failure. */
+int gw_vmx_save(const gw_vmx *v, const char *path, int force,
+                char **backup_path, gw_err *e);
+
+#endif

@@ -1,0 +1,85 @@
+/* testutil.h: shared helpers for the cmocka unit tests. */
+#ifndef GW_TESTUTIL_H
+#define GW_TESTUTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gw.h"
+
+/* $GW_FIXTURES/rel (malloc'ed).  make check sets GW_FIXTURES; running a
+ * test binary by hand from the source tree falls back to tests/fixtures. */
+static inline char *
+tu_fixture_path(const char *rel)
+{
+	const char *dir = getenv("GW_FIXTURES");
+
+	return gw_xasprintf("%s/%s", dir && *dir ? dir : "tests/fixtures", rel);
+}
+
+/* Whole fixture file (bytes, NUL-terminated).  Fails the test if missing. */
+static inline char *
+tu_read_fixture(const char *rel, size_t *len)
+{
+	char *path = tu_fixture_path(rel), *data = NULL;
+	size_t n = 0;
+	gw_err e;
+
+	if (gw_read_file(path, 64u << 20, &data, &n, &e) != 0)
+		fail_msg("%s", e.msg);
+	free(path);
+	if (len)
+		*len = n;
+	return data;
+}
+
+/* The fixture without its first "# source: ..." line: the original bytes
+ * of the sample (see tests/fixtures/README.md). */
+static inline char *
+tu_read_sample(const char *rel, size_t *len)
+{
+	size_t n;
+	char *data = tu_read_fixture(rel, &n), *nl, *out;
+
+	if (strncmp(data, "# source:", 9) != 0)
+		fail_msg("%s: first line is not a '# source:' line", rel);
+	nl = memchr(data, '\n', n);
+	assert_non_null(nl);
+	n -= (size_t)(nl + 1 - data);
+	out = gw_xmalloc(n + 1);
+	memcpy(out, nl + 1, n);
+	out[n] = '\0';
+	free(data);
+	if (len)
+		*len = n;
+	return out;
+}
+
+/* The GPU table used by the tests ($GPUWIZ_TABLE, else data/gpus.ini). */
+static inline const char *
+tu_table_path(void)
+{
+	const char *p = getenv("GPUWIZ_TABLE");
+
+	return p && *p ? p : "data/gpus.ini";
+}
+
+/* A fresh empty directory under $TMPDIR for one test (malloc'ed). */
+static inline char *
+tu_tmpdir(void)
+{
+	const char *base = getenv("TMPDIR");
+	char *tmpl = gw_xasprintf("%s/gwtest-XXXXXX", base && *base ? base : "/tmp");
+
+	if (mkdtemp(tmpl) == NULL)
+		fail_msg("mkdtemp failed");
+	return tmpl;
+}
+
+#endif
