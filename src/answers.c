@@ -1,2 +1,472 @@
-/* answers.c: being written */
-#include "gw.h"
+/* answers.c: the answers file, read with iniparser. */
+#include "answers.h"
+#include "emit.h"
+#include "mmio.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <iniparser.h>
+
+#define ANSWERS_MAX_BYTES (1u << 20)
+
+/* iniparser reports problems through a printf-style callback; keep the
+ * first message so the caller can name the line. */
+static char ini_errmsg[512];
+
+static int
+ini_errback(const char *fmt, ...)
+{
+	va_list ap;
+	char *nl;
+
+	if (ini_errmsg[0] != '\0')
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(ini_errmsg, sizeof ini_errmsg, fmt, ap);
+	va_end(ap);
+	if ((nl = strchr(ini_errmsg, '\n')) != NULL)
+		*nl = '\0';
+	return 0;
+}
+
+/* "iniparser: syntax error in FILE (12):" -> 12, else 0. */
+static int
+ini_errline(void)
+{
+	const char *p = strrchr(ini_errmsg, '(');
+	unsigned long long n;
+	char num[32];
+	size_t i = 0;
+
+	if (p == NULL)
+		return 0;
+	for (p++; *p >= '0' && *p <= '9' && i < sizeof num - 1; p++)
+		num[i++] = *p;
+	num[i] = '\0';
+	if (gw_parse_uint(num, 1000000000ULL, &n) != 0)
+		return 0;
+	return (int)n;
+}
+
+struct known_key {
+	const char *section;
+	const char *key;
+};
+
+static const struct known_key known_keys[] = {
+	{ "gpu", "devices" }, { "gpu", "vram" },
+	{ "vm", "vmx" }, { "vm", "memory_mb" }, { "vm", "esxi" },
+	{ "vm", "bdf" }, { "vm", "system_id" },
+	{ "options", "uvm" }, { "options", "p2p" }, { "options", "code43" },
+	{ "options", "reserve" }, { "options", "mmio_gb" },
+	{ "options", "allow_below_rule" }, { "options", "force" },
+	{ "output", "dir" }, { "output", "formats" }, { "output", "name" },
+};
+
+static int
+known(const char *section, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof known_keys / sizeof known_keys[0]; i++)
+		if (strcmp(known_keys[i].section, section) == 0 &&
+		    (key == NULL || strcmp(known_keys[i].key, key) == 0))
+			return 1;
+	return 0;
+}
+
+/* A path from the file, relative to the answers file's directory. */
+static char *
+resolve_path(const char *answers_path, const char *p)
+{
+	char *copy, *dir, *out;
+
+	if (p[0] == '/')
+		return gw_xstrdup(p);
+	copy = gw_xstrdup(answers_path);
+	dir = dirname(copy);
+	out = strcmp(dir, ".") == 0 ? gw_xstrdup(p) : gw_xasprintf("%s/%s", dir, p);
+	free(copy);
+	return out;
+}
+
+static int
+parse_bool(const char *path, const char *field, const char *v, int *out,
+           gw_err *e)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		if (gw_strieq(v, yes[i])) {
+			*out = 1;
+			return 0;
+		}
+		if (gw_strieq(v, no[i])) {
+			*out = 0;
+			return 0;
+		}
+	}
+	gw_err_set(e, _("%s: [%s: '%s' is not a yes/no value (expected yes or no)"),
+	           path, field, v);
+	return -1;
+}
+
+/* Call fn for each comma-separated, trimmed, non-empty item. */
+static int
+each_item(const char *list, int (*fn)(void *, const char *, gw_err *),
+          void *ctx, gw_err *e)
+{
+	char *copy = gw_xstrdup(list), *save = NULL, *tok;
+	int rc = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		gw_trim(tok);
+		if (*tok == '\0')
+			continue;
+		if ((rc = fn(ctx, tok, e)) != 0)
+			break;
+	}
+	free(copy);
+	return rc;
+}
+
+struct item_ctx {
+	gw_answers *a;
+	const gw_table *t;
+	const char *field;
+};
+
+static int
+add_gpu_item(void *p, const char *s, gw_err *e)
+{
+	struct item_ctx *c = p;
+
+	return gw_answers_add_gpu(c->a, c->t, s, c->field, e);
+}
+
+static int
+add_vram_item(void *p, const char *s, gw_err *e)
+{
+	struct item_ctx *c = p;
+
+	return gw_answers_add_vram(c->a, s, c->field, e);
+}
+
+static int
+add_bdf_item(void *p, const char *s, gw_err *e)
+{
+	struct item_ctx *c = p;
+
+	return gw_answers_add_bdf(c->a, s, c->field, e);
+}
+
+static int
+load_values(gw_answers_file *af, dictionary *d, const gw_table *t, gw_err *e)
+{
+	const char *path = af->path;
+	const char *v;
+	struct item_ctx c;
+	char field[128];
+	int b;
+
+	c.a = &af->a;
+	c.t = t;
+
+	if ((v = iniparser_getstring(d, "gpu:devices", NULL)) != NULL) {
+		snprintf(field, sizeof field, "%s: [gpu] devices", path);
+		c.field = field;
+		if (each_item(v, add_gpu_item, &c, e) != 0)
+			return -1;
+	}
+	if ((v = iniparser_getstring(d, "gpu:vram", NULL)) != NULL) {
+		snprintf(field, sizeof field, "%s: [gpu] vram", path);
+		c.field = field;
+		if (each_item(v, add_vram_item, &c, e) != 0)
+			return -1;
+	}
+	if ((v = iniparser_getstring(d, "vm:vmx", NULL)) != NULL && *v)
+		af->vmx_path = resolve_path(path, v);
+	if ((v = iniparser_getstring(d, "vm:memory_mb", NULL)) != NULL && *v) {
+		unsigned long long mb;
+
+		if (gw_parse_uint(v, 64ULL * 1024 * 1024, &mb) != 0 || mb == 0) {
+			gw_err_set(e, _("%s: [vm] memory_mb: '%s' is not a memory size in MB (expected 1..67108864)"),
+			           path, v);
+			return -1;
+		}
+		af->a.memory_mb = (long)mb;
+	}
+	if ((v = iniparser_getstring(d, "vm:esxi", NULL)) != NULL && *v) {
+		if (gw_esxi_to_hw(v) == 0) {
+			gw_err_set(e, _("%s: [vm] esxi: '%s' is not a known ESXi version (expected e.g. 7.0U3, 8.0U2, 9.0)"),
+			           path, v);
+			return -1;
+		}
+		af->a.esxi_version = gw_xstrdup(v);
+	}
+	if ((v = iniparser_getstring(d, "vm:bdf", NULL)) != NULL) {
+		snprintf(field, sizeof field, "%s: [vm] bdf", path);
+		c.field = field;
+		if (each_item(v, add_bdf_item, &c, e) != 0)
+			return -1;
+	}
+	if ((v = iniparser_getstring(d, "vm:system_id", NULL)) != NULL && *v) {
+		snprintf(field, sizeof field, "%s: [vm] system_id", path);
+		if (gw_answers_set_system_id(&af->a, v, field, e) != 0)
+			return -1;
+	}
+
+#define BOOL_OPT(key, dst) \
+	if ((v = iniparser_getstring(d, "options:" key, NULL)) != NULL) { \
+		if (parse_bool(path, "options] " key, v, &b, e) != 0) \
+			return -1; \
+		dst = b; \
+	}
+	BOOL_OPT("uvm", af->a.uvm)
+	BOOL_OPT("p2p", af->a.p2p)
+	BOOL_OPT("code43", af->a.code43)
+	BOOL_OPT("reserve", af->a.reserve)
+	BOOL_OPT("allow_below_rule", af->a.allow_below_rule)
+	BOOL_OPT("force", af->force)
+#undef BOOL_OPT
+	if ((v = iniparser_getstring(d, "options:mmio_gb", NULL)) != NULL && *v) {
+		snprintf(field, sizeof field, "%s: [options] mmio_gb", path);
+		if (gw_parse_gb(v, field, GW_MMIO_MAX_TOTAL_GB * 2, &af->a.mmio_gb,
+		                e) != 0)
+			return -1;
+	}
+
+	if ((v = iniparser_getstring(d, "output:dir", NULL)) != NULL && *v)
+		af->out_dir = resolve_path(path, v);
+	if ((v = iniparser_getstring(d, "output:formats", NULL)) != NULL) {
+		snprintf(field, sizeof field, "%s: [output] formats", path);
+		if (gw_formats_parse(v, field, &af->formats, e) != 0)
+			return -1;
+	}
+	if ((v = iniparser_getstring(d, "output:name", NULL)) != NULL && *v)
+		af->a.name = gw_xstrdup(v);
+
+	if (af->a.ngpus == 0) {
+		gw_err_set(e, _("%s: [gpu] devices: no GPU given (expected e.g. 'devices = l40s=2')"),
+		           path);
+		return -1;
+	}
+	if (af->formats != 0 && af->out_dir == NULL) {
+		gw_err_set(e, _("%s: [output] dir: missing (expected the directory to write %s into)"),
+		           path, iniparser_getstring(d, "output:formats", ""));
+		return -1;
+	}
+	if (af->formats == 0 && af->vmx_path == NULL) {
+		gw_err_set(e, _("%s: nothing to do: expected [output] formats or [vm] vmx"),
+		           path);
+		return -1;
+	}
+	return 0;
+}
+
+int
+gw_answers_load(gw_answers_file *af, const char *path, const gw_table *t,
+                gw_err *e)
+{
+	dictionary *d;
+	char *data = NULL;
+	size_t len = 0;
+	int i, nsec, rc;
+
+	memset(af, 0, sizeof *af);
+	gw_answers_init(&af->a);
+	af->path = gw_xstrdup(path);
+
+	/* Clear messages for what iniparser would only half report. */
+	if (gw_read_file(path, ANSWERS_MAX_BYTES, &data, &len, e) != 0)
+		return -1;
+	if (len == 0) {
+		gw_err_set(e, _("%s: file is empty, expected an INI answers file with a [gpu] section"),
+		           path);
+		free(data);
+		return -1;
+	}
+	if (memchr(data, '\0', len) != NULL) {
+		gw_err_set(e, _("%s: binary data, expected an INI answers file"), path);
+		free(data);
+		return -1;
+	}
+	free(data);
+
+	ini_errmsg[0] = '\0';
+	iniparser_set_error_callback(ini_errback);
+	d = iniparser_load(path);
+	iniparser_set_error_callback(NULL);
+	if (d == NULL || ini_errmsg[0] != '\0') {
+		int line = ini_errline();
+
+		if (line > 0)
+			gw_err_set(e, _("%s:%d: syntax error, expected '[section]' or 'key = value'"),
+			           path, line);
+		else
+			gw_err_set(e, _("%s: cannot be read as an INI file"), path);
+		if (d)
+			iniparser_freedict(d);
+		return -1;
+	}
+
+	/* Every section and key must be one we know: a typo must not be
+	 * silently ignored. */
+	nsec = iniparser_getnsec(d);
+	for (i = 0; i < nsec; i++) {
+		const char *sec = iniparser_getsecname(d, i);
+		int nk = iniparser_getsecnkeys(d, sec), k;
+		const char **keys;
+
+		if (!known(sec, NULL)) {
+			gw_err_set(e, _("%s: unknown section [%s] (expected [gpu], [vm], [options], [output])"),
+			           path, sec);
+			iniparser_freedict(d);
+			return -1;
+		}
+		if (nk <= 0)
+			continue;
+		keys = gw_xcalloc((size_t)nk, sizeof *keys);
+		iniparser_getseckeys(d, sec, keys);
+		for (k = 0; k < nk; k++) {
+			const char *key = strchr(keys[k], ':');
+
+			key = key ? key + 1 : keys[k];
+			if (!known(sec, key)) {
+				gw_err_set(e, _("%s: [%s] unknown key '%s'"), path, sec, key);
+				free(keys);
+				iniparser_freedict(d);
+				return -1;
+			}
+		}
+		free(keys);
+	}
+	if (nsec <= 0) {
+		gw_err_set(e, _("%s: no sections, expected an INI answers file with a [gpu] section"),
+		           path);
+		iniparser_freedict(d);
+		return -1;
+	}
+
+	rc = load_values(af, d, t, e);
+	iniparser_freedict(d);
+	return rc;
+}
+
+void
+gw_answers_file_free(gw_answers_file *af)
+{
+	gw_answers_free(&af->a);
+	free(af->vmx_path);
+	free(af->out_dir);
+	free(af->path);
+	memset(af, 0, sizeof *af);
+}
+
+/* ---- saving ------------------------------------------------------------ */
+
+static void
+put_kv(gw_buf *b, const char *k, const char *v)
+{
+	gw_buf_printf(b, "%s = %s\n", k, v);
+}
+
+static void
+put_list(gw_buf *b, const char *k, char **items, size_t n)
+{
+	size_t i;
+
+	if (n == 0)
+		return;
+	gw_buf_printf(b, "%s = ", k);
+	for (i = 0; i < n; i++)
+		gw_buf_printf(b, "%s%s", i ? ", " : "", items[i]);
+	gw_buf_puts(b, "\n");
+}
+
+int
+gw_answers_save(const gw_answers_file *af, const char *path, gw_err *e)
+{
+	const gw_answers *a = &af->a;
+	gw_buf b;
+	size_t i;
+	int rc, first;
+
+	gw_buf_init(&b);
+	gw_buf_puts(&b, "; gpuwiz answers file: gpuwiz apply --answers FILE, or gpuwiz --answers FILE\n");
+	gw_buf_puts(&b, "[gpu]\n");
+	first = 1;
+	for (i = 0; i < a->ngpus; i++) {
+		const gw_gpu_want *g = &a->gpus[i];
+
+		if (g->gpu == NULL && g->profile == NULL)
+			continue;
+		gw_buf_printf(&b, "%s%s%s=%d", first ? "devices = " : ", ",
+		              "", g->profile ? g->profile : g->gpu->id, g->count);
+		first = 0;
+	}
+	if (!first)
+		gw_buf_puts(&b, "\n");
+	first = 1;
+	for (i = 0; i < a->ngpus; i++) {
+		const gw_gpu_want *g = &a->gpus[i];
+
+		if (g->gpu != NULL || g->profile != NULL)
+			continue;
+		gw_buf_printf(&b, "%s%d=%d", first ? "vram = " : ", ", g->vram_gb,
+		              g->count);
+		first = 0;
+	}
+	if (!first)
+		gw_buf_puts(&b, "\n");
+
+	gw_buf_puts(&b, "\n[vm]\n");
+	if (af->vmx_path)
+		put_kv(&b, "vmx", af->vmx_path);
+	if (a->memory_mb > 0)
+		gw_buf_printf(&b, "memory_mb = %ld\n", a->memory_mb);
+	if (a->esxi_version)
+		put_kv(&b, "esxi", a->esxi_version);
+	put_list(&b, "bdf", a->bdfs, a->nbdfs);
+	if (a->system_id)
+		put_kv(&b, "system_id", a->system_id);
+
+	gw_buf_puts(&b, "\n[options]\n");
+	put_kv(&b, "uvm", a->uvm ? "yes" : "no");
+	put_kv(&b, "p2p", a->p2p ? "yes" : "no");
+	put_kv(&b, "code43", a->code43 ? "yes" : "no");
+	put_kv(&b, "reserve", a->reserve ? "yes" : "no");
+	if (a->mmio_gb)
+		gw_buf_printf(&b, "mmio_gb = %llu\n", (unsigned long long)a->mmio_gb);
+	put_kv(&b, "allow_below_rule", a->allow_below_rule ? "yes" : "no");
+
+	gw_buf_puts(&b, "\n[output]\n");
+	if (af->out_dir)
+		put_kv(&b, "dir", af->out_dir);
+	if (af->formats) {
+		static const int all[] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
+		                           GW_FMT_TILE };
+		first = 1;
+		for (i = 0; i < 4; i++) {
+			if (!(af->formats & all[i]))
+				continue;
+			gw_buf_printf(&b, "%s%s", first ? "formats = " : ",",
+			              gw_format_name(all[i]));
+			first = 0;
+		}
+		gw_buf_puts(&b, "\n");
+	}
+	if (a->name)
+		put_kv(&b, "name", a->name);
+
+	rc = gw_write_file_atomic(path, b.data, b.len, e);
+	gw_buf_free(&b);
+	return rc;
+}
