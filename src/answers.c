@@ -271,6 +271,21 @@ load_values(gw_answers_file *af, dictionary *d, const gw_table *t, gw_err *e)
 	return 0;
 }
 
+/* NUL or control bytes other than tab/CR/LF: not a text file. */
+static int
+has_binary(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+			return 1;
+	}
+	return 0;
+}
+
 int
 gw_answers_load(gw_answers_file *af, const char *path, const gw_table *t,
                 gw_err *e)
@@ -293,7 +308,7 @@ gw_answers_load(gw_answers_file *af, const char *path, const gw_table *t,
 		free(data);
 		return -1;
 	}
-	if (memchr(data, '\0', len) != NULL) {
+	if (has_binary(data, len)) {
 		gw_err_set(e, _("%s: binary data, expected an INI answers file"), path);
 		free(data);
 		return -1;

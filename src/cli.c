@@ -594,6 +594,8 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 		} else {
 			written = 1;
 		}
+		if (rc == EXIT_USAGE)
+			goto out;
 	}
 
 	if (o->json) {

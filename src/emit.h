@@ -1,5 +1,42 @@
 /* emit.h: render a plan as snippets.  YAML through libyaml's emitter, JSON
  * through jansson; never by string concatenation.
+ *
+ * What each format holds (all text UTF-8, LF line ends):
+ *  vmx    `key = "value"` lines as ESXi writes them, for every setting with
+ *         keep == 0, in plan order; '"', '|' and control bytes in a value
+ *         are written as ESXi's "|XX".  A "# " header comment, and before
+ *         each group (consecutive settings with one kind, reason and
+ *         source) a blank line and "# <reason> (source: <source>)"; a
+ *         setting that changes an existing value gets a "# ... replaces"
+ *         comment.  Pasteable into a .vmx.  No setting to write: header and
+ *         a "nothing to change" comment.
+ *  bosh   vm_extensions: [{name, cloud_properties}] for the BOSH vSphere
+ *         CPI.  cloud_properties: pci_passthroughs (one {vendor_id,
+ *         device_id} mapping of decimal integers per physical GPU, so
+ *         repeated for count), vgpus (profile per vGPU), vmx_options
+ *         (extraConfig key -> double-quoted string: use64bitMMIO "TRUE" and
+ *         64bitMMIOSizeGB from plan->mmio_gb, then the plan's UVM, P2P and
+ *         code-43 settings, kept ones included: BOSH makes a new VM), then
+ *         memory_reservation_locked_to_max: true and upgrade_hw_version:
+ *         true.  Device blocks, sched.mem.* and vhv.enable are never in
+ *         vmx_options.  Only GPUs the plan adds are listed (existing == 0):
+ *         GPUs already attached in a .vmx are not the extension's business.
+ *         Note: UVM keys keep the plan's pciPassthruN numbering.
+ *  opsman {"name", "cloud_properties"} JSON body for
+ *         PUT /api/v0/staged/vm_extensions/<name>, same content as bosh.
+ *         The name must be letters, digits, '-' or '_' (no periods).
+ *  tile   YAML mapping of the AI Services tile's custom VM type fields:
+ *         "Processing technology": "PCI Passthrough", "PCI Passthrough
+ *         Vendor ID"/"PCI Passthrough Device ID" as "0x10DE"/"0x26B9",
+ *         "use 64bit MMIO": "TRUE", "size for 64bit MMIO": "<GB>".  A
+ *         vGPU-only plan gets only the MMIO fields plus a "note" key (the
+ *         tile documents no vGPU choice); several passthrough GPUs of one
+ *         model get a "note" on the count.
+ * Refusals (return -1, e set, *out untouched): bosh/opsman/tile with no GPU
+ * to add or no MMIO size; a passthrough GPU to add with an unknown PCI id;
+ * no extension name (bosh/opsman); tile with two GPU models or with
+ * passthrough and vGPU mixed; a setting to write with an invalid key or no
+ * value.
  */
 #ifndef GW_EMIT_H
 #define GW_EMIT_H
@@ -14,13 +51,18 @@ typedef enum {
 	GW_FMT_TILE   = 1 << 3    /* AI Services tile custom VM type fields */
 } gw_format;
 
-/* "vmx" -> GW_FMT_VMX ...; 0 when unknown. */
+/* "vmx" -> GW_FMT_VMX ... (case-insensitive); 0 when unknown. */
 int gw_format_parse(const char *name);
-/* Comma list "vmx,bosh" -> mask; error names field and the bad word. */
+/* Comma list "vmx,bosh" -> mask; spaces around words and duplicates are
+ * fine, empty items are skipped.  Errors name field, the bad word and the
+ * valid words; a list with no format at all is an error.  *mask is set
+ * only on success. */
 int gw_formats_parse(const char *list, const char *field, int *mask, gw_err *e);
+/* "vmx" ... for exactly one GW_FMT_* bit; NULL otherwise (static). */
 const char *gw_format_name(int fmt);
 /* File name written by apply: "gpuwiz.vmx.txt", "bosh-vm-extension.yml",
- * "opsman-vm-extension.json", "tile-vm-type.yml". */
+ * "opsman-vm-extension.json", "tile-vm-type.yml"; NULL for anything but
+ * exactly one GW_FMT_* bit (static). */
 const char *gw_format_filename(int fmt);
 
 /* Each returns a malloc'ed NUL-terminated text in *out. */
@@ -28,6 +70,7 @@ int gw_emit_vmx(const gw_plan *p, char **out, gw_err *e);
 int gw_emit_bosh(const gw_plan *p, char **out, gw_err *e);
 int gw_emit_opsman(const gw_plan *p, char **out, gw_err *e);
 int gw_emit_tile(const gw_plan *p, char **out, gw_err *e);
+/* One format by its GW_FMT_* bit; an unknown fmt is an error. */
 int gw_emit(int fmt, const gw_plan *p, char **out, gw_err *e);
 
 #endif

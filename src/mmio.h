@@ -16,6 +16,9 @@
 #define GW_MMIO_MAX_GPU_GB    4096ULL    /* one GPU's VRAM */
 #define GW_MMIO_MAX_TOTAL_GB  65536ULL   /* all GPUs of one VM */
 #define GW_MMIO_MAX_COUNT     128        /* passthrough devices per VM, hw 21 */
+/* Largest window either calculation can produce: the rule's result for
+ * GW_MMIO_MAX_TOTAL_GB.  BAR sets needing more are refused as absurd. */
+#define GW_MMIO_MAX_WINDOW_GB (2 * GW_MMIO_MAX_TOTAL_GB)
 
 /* Rule size in GB for a total in GB.  total_gb must be 1..MAX_TOTAL_GB. */
 int gw_mmio_rule(uint64_t total_gb, uint64_t *out_gb, gw_err *e);
@@ -31,7 +34,9 @@ uint64_t gw_pow2_ceil(uint64_t v);
 int gw_is_pow2(uint64_t v);
 
 /* Parse a user-supplied size in GB ("48"): decimal, 1..max.  field names
- * the option or field for the error ("--vram"). */
+ * the option or field for the error ("--vram").  Blanks around the value
+ * and a unit suffix "G"/"GB" (any case, "48GB", "48 gb") are accepted;
+ * signs, fractions ("1.5"), hex and other units are refused. */
 int gw_parse_gb(const char *s, const char *field, uint64_t max, uint64_t *out,
                 gw_err *e);
 

@@ -1,2 +1,244 @@
 #!/bin/sh
-echo "not written yet"; exit 1
+# Command-level tests: the real binary on real samples.
+. "$(dirname "$0")/lib.sh"
+
+# --- version and help ---------------------------------------------------
+run "$GPUWIZ" --version
+check "--version exits 0 and names the program" [ $rc -eq 0 ]
+check "--version text" grep -qE '^gpuwiz [0-9]+\.[0-9]+\.[0-9]+$' "$out"
+run "$GPUWIZ" --help
+check "--help exits 0" [ $rc -eq 0 ]
+check "--help lists the commands" sh -c "grep -q 'gpuwiz mmio' '$out' && grep -q 'gpuwiz apply' '$out' && grep -q 'gpuwiz snippet' '$out'"
+
+# --- mmio: the documented examples ---------------------------------------
+mmio_is() { # expected-GB args...
+	want=$1; shift
+	run "$GPUWIZ" mmio "$@"
+	[ $rc -eq 0 ] && has "pciPassthru.64bitMMIOSizeGB = \"$want\"" && has 'pciPassthru.use64bitMMIO = "TRUE"'
+}
+check "mmio 1 x L40S 48 GB -> 128" mmio_is 128 --gpu l40s
+check "mmio by PCI id 10de:26b9 -> 128" mmio_is 128 --gpu 10de:26b9
+check "mmio 1 x A100 80GB -> 256 (KB example)" mmio_is 256 --gpu a100-80g-pcie
+check "mmio 1 x H100 80GB -> 256 (KB example)" mmio_is 256 --gpu h100-sxm
+check "mmio 2 x 24 GB -> 128 (KB example)" mmio_is 128 --vram 24=2
+check "mmio H200 141 GB -> 512 (NVIDIA table)" mmio_is 512 --gpu h200-sxm
+check "mmio vGPU profile follows the physical GPU" mmio_is 256 --vgpu grid_h100xm-80c
+check "mmio 4 x A100 80GB -> 320 -> 512 -> 1024" mmio_is 1024 --gpu 10de:20b5=4
+check "mmio 64 GB (a power of two) -> 128" mmio_is 128 --vram 64
+run "$GPUWIZ" mmio --gpu l40s
+check "mmio explains both numbers" sh -c "grep -q '48' '$out' && grep -qi 'BAR' '$out'"
+
+run "$GPUWIZ" mmio --json --gpu l40s=2
+check "mmio --json exits 0" [ $rc -eq 0 ]
+check "mmio --json fields" python3 -c "
+import json,sys
+d=json.load(open('$out'))
+assert d['total_vram_gb']==96 and d['mmio_size_gb']==256, d
+assert d['gpus'][0]['vram_gb']==48 and d['gpus'][0]['count']==2
+assert isinstance(d['total_vram_gb'],int)
+"
+
+# --- vmx: preview changes nothing ----------------------------------------
+sample vmx/ws-hw11-ubuntu-shebang-utf8.vmx "$TMP/u.vmx"
+cp "$TMP/u.vmx" "$TMP/u.orig"
+run "$GPUWIZ" vmx "$TMP/u.vmx" --gpu l40s
+check "vmx preview exits 0" [ $rc -eq 0 ]
+check "vmx preview shows the MMIO change" has '+ pciPassthru.64bitMMIOSizeGB = "128"'
+check "vmx preview shows the reservation" has '+ sched.mem.min = '
+check "vmx preview shows the source" has 'KB 323402'
+check "vmx preview changes nothing" cmp -s "$TMP/u.vmx" "$TMP/u.orig"
+check "vmx preview makes no backup" sh -c "! ls '$TMP'/u.vmx.*.bak >/dev/null 2>&1"
+check "vmx warns about BIOS firmware" sh -c "grep -qi 'EFI' '$out'"
+
+# --- vmx --write: backup + only the changed/added lines differ -------------
+run "$GPUWIZ" vmx "$TMP/u.vmx" --gpu l40s --write
+check "vmx --write exits 0" [ $rc -eq 0 ]
+bak=$(ls "$TMP"/u.vmx.*.bak 2>/dev/null | head -n 1)
+check "vmx --write keeps a timestamped backup" [ -n "$bak" ]
+check "the backup has the original bytes" cmp -s "${bak:-/nonexistent}" "$TMP/u.orig"
+check "vmx --write names the backup" has "$bak"
+check "original lines are a byte-identical prefix" sh -c "head -c \$(stat -c %s '$TMP/u.orig') '$TMP/u.vmx' | cmp -s - '$TMP/u.orig'"
+check "the patched file has the MMIO size" grep -qx 'pciPassthru.64bitMMIOSizeGB = "128"' "$TMP/u.vmx"
+memsz=$(sed -n 's/^memsize = "\([0-9]*\)"/\1/p' "$TMP/u.orig")
+check "reservation equals memsize ($memsz)" grep -qx "sched.mem.min = \"$memsz\"" "$TMP/u.vmx"
+run "$GPUWIZ" vmx "$TMP/u.vmx" --gpu l40s --write
+check "re-running is idempotent" has 'Nothing to change'
+check "idempotent run makes no second backup" [ "$(ls "$TMP"/u.vmx.*.bak | wc -l)" -eq 1 ]
+
+# --- CRLF + non-UTF-8 file: bytes kept, CRLF used for new lines -----------
+sample vmx/ws-centos7-cp949-korean-displayname-crlf.vmx "$TMP/k.vmx"
+cp "$TMP/k.vmx" "$TMP/k.orig"
+run "$GPUWIZ" vmx "$TMP/k.vmx" --gpu l40s --write
+check "CP949 CRLF file written" [ $rc -eq 0 ]
+check "CP949 original bytes are an unchanged prefix" sh -c "head -c \$(stat -c %s '$TMP/k.orig') '$TMP/k.vmx' | cmp -s - '$TMP/k.orig'"
+check "new lines use CRLF" sh -c "grep -a 'pciPassthru.64bitMMIOSizeGB' '$TMP/k.vmx' | grep -q \"\$(printf '\\r')\$\""
+
+# --- lock: a running VM is refused ----------------------------------------
+sample vmx/ws-freebsd-crlf.vmx "$TMP/f.vmx"
+cp "$TMP/f.vmx" "$TMP/f.orig"
+: >"$TMP/f.vmx.lck"
+run "$GPUWIZ" vmx "$TMP/f.vmx" --gpu l40s --write
+check "locked VM refused with exit 2" [ $rc -eq 2 ]
+check "locked VM: one error line naming the lock" sh -c "[ \$(wc -l <'$err') -eq 1 ] && grep -q 'lck' '$err'"
+check "locked VM: file unchanged" cmp -s "$TMP/f.vmx" "$TMP/f.orig"
+check "locked VM: no backup" sh -c "! ls '$TMP'/f.vmx.*.bak >/dev/null 2>&1"
+run "$GPUWIZ" vmx "$TMP/f.vmx" --gpu l40s --write --force
+check "--force overrides the lock" [ $rc -eq 0 ]
+rm -f "$TMP/f.vmx.lck"
+
+# --- device block -----------------------------------------------------------
+sample vmx/ws-hw16-win10-efi-windows1252-crlf.vmx "$TMP/w.vmx"
+SYSID=5f2d3a1c-8e4b-11ee-a7c1-0cc47a6b1234
+run "$GPUWIZ" vmx "$TMP/w.vmx" --gpu l40s --bdf 0000:42:00.0 --system-id $SYSID --write
+check "bdf block written" [ $rc -eq 0 ]
+check "id in ESXi decimal form" grep -aq 'pciPassthru0.id = "00000:066:00.0"' "$TMP/w.vmx"
+check "device id 0x%04x" grep -aq 'pciPassthru0.deviceId = "0x26b9"' "$TMP/w.vmx"
+check "vendor id 0x%04x" grep -aq 'pciPassthru0.vendorId = "0x10de"' "$TMP/w.vmx"
+check "system id written" grep -aq "pciPassthru0.systemId = \"$SYSID\"" "$TMP/w.vmx"
+check "present TRUE" grep -aq 'pciPassthru0.present = "TRUE"' "$TMP/w.vmx"
+run "$GPUWIZ" vmx "$TMP/w.vmx" --gpu l40s --bdf 0000:42:00.0 --system-id $SYSID --write
+check "same device is not added twice" sh -c "[ \$(grep -ac '00000:066:00.0' '$TMP/w.vmx') -eq 1 ] && ! grep -aq pciPassthru1 '$TMP/w.vmx'"
+
+# --- uvm on every vGPU, the existing ones included ---------------------------
+printf 'memSize = "16384"\nfirmware = "efi"\npciPassthru0.present = "TRUE"\npciPassthru0.vgpu = "grid_l40s-24c"\n' >"$TMP/v.vmx"
+run "$GPUWIZ" vmx "$TMP/v.vmx" --vgpu grid_l40s-24c --uvm --write
+check "uvm run exits 0" [ $rc -eq 0 ]
+check "enable_uvm on the existing vGPU" grep -q 'pciPassthru0.cfg.enable_uvm = "1"' "$TMP/v.vmx"
+check "enable_uvm on the new vGPU" grep -q 'pciPassthru1.cfg.enable_uvm = "1"' "$TMP/v.vmx"
+
+# --- json -----------------------------------------------------------------
+sample vmx/HANDWRITTEN-FRAGMENT-esxi8-tesla-p40-pcipassthru0-block-with-comments.vmx "$TMP/p40.vmx"
+run "$GPUWIZ" vmx "$TMP/p40.vmx" --gpu l40s --json
+check "vmx --json exits 0" [ $rc -eq 0 ]
+check "vmx --json counts the attached P40" python3 -c "
+import json
+d=json.load(open('$out'))
+assert d['total_vram_gb']==72, d['total_vram_gb']
+assert d['mmio_size_gb']==256, d['mmio_size_gb']
+assert d['written'] is False and d['backup'] is None
+assert any(g['existing'] for g in d['gpus'])
+"
+
+# --- snippets parse back ------------------------------------------------------
+run "$GPUWIZ" snippet --format bosh --gpu l40s=2
+check "bosh snippet exits 0" [ $rc -eq 0 ]
+check "bosh snippet parses as YAML with integer ids" python3 -c "
+import yaml
+d=yaml.safe_load(open('$out'))
+e=d['vm_extensions'][0]; cp=e['cloud_properties']
+assert cp['pci_passthroughs']==[{'vendor_id':4318,'device_id':9913}]*2, cp
+assert cp['vmx_options']['pciPassthru.64bitMMIOSizeGB']=='256'
+assert cp['vmx_options']['pciPassthru.use64bitMMIO']=='TRUE'
+"
+run "$GPUWIZ" snippet --format opsman --gpu l40s --name gpu-l40s
+check "opsman JSON has decimal ids and the name" python3 -c "
+import json
+d=json.load(open('$out'))
+assert d['name']=='gpu-l40s'
+assert d['cloud_properties']['pci_passthroughs'][0]=={'vendor_id':4318,'device_id':9913}
+"
+run "$GPUWIZ" snippet --format tile --gpu l40s
+check "tile fields parse and carry hex ids" python3 -c "
+import yaml
+d=yaml.safe_load(open('$out'))
+s=str(d)
+assert '0x10DE' in s and '0x26B9' in s and '128' in s, s
+"
+run "$GPUWIZ" snippet --format vmx --gpu l40s
+check "vmx snippet lines" sh -c "grep -qx 'pciPassthru.64bitMMIOSizeGB = \"128\"' '$out' && ! grep -v -e '^#' -e '^\$' -e '^[A-Za-z0-9_.:]* = \".*\"\$' '$out'"
+
+# --- apply --answers ------------------------------------------------------------
+mkdir -p "$TMP/class"
+sample vmx/ws-win10-efi-windows1251.vmx "$TMP/class/vm.vmx"
+cp "$TMP/class/vm.vmx" "$TMP/class/vm.orig"
+cat >"$TMP/class/answers.ini" <<EOT
+[gpu]
+devices = l40s=2
+[vm]
+vmx = vm.vmx
+esxi = 8.0U2
+[options]
+uvm = no
+[output]
+dir = out
+formats = vmx,bosh,opsman,tile
+EOT
+run "$GPUWIZ" apply --answers "$TMP/class/answers.ini"
+check "apply exits 0" [ $rc -eq 0 ]
+for f in gpuwiz.vmx.txt bosh-vm-extension.yml opsman-vm-extension.json tile-vm-type.yml; do
+	check "apply wrote $f" [ -s "$TMP/class/out/$f" ]
+done
+check "apply patched the .vmx" grep -aq 'pciPassthru.64bitMMIOSizeGB = "256"' "$TMP/class/vm.vmx"
+check "apply kept a backup" sh -c "cmp -s \$(ls '$TMP'/class/vm.vmx.*.bak | head -n1) '$TMP/class/vm.orig'"
+check "apply output parses" python3 -c "
+import json,yaml
+json.load(open('$TMP/class/out/opsman-vm-extension.json'))
+yaml.safe_load(open('$TMP/class/out/bosh-vm-extension.yml'))
+yaml.safe_load(open('$TMP/class/out/tile-vm-type.yml'))
+"
+
+# --- bad input: one line, exit 2, nothing changed ---------------------------------
+bad() { # name expected-substring args...
+	name=$1; want=$2; shift 2
+	run "$GPUWIZ" "$@"
+	if [ $rc -eq 2 ] && err_one_line && errhas "$want" && [ ! -s "$out" ]; then
+		ok "bad input: $name"
+	else
+		nok "bad input: $name" "rc=$rc stderr=$(cat "$err") stdout=$(head -c 200 "$out")"
+	fi
+}
+cp "$TMP/u.orig" "$TMP/b.vmx"
+mkdir "$TMP/adir"
+printf '\000\001\002binary\377\376' >"$TMP/garbage.vmx"
+: >"$TMP/empty.vmx"
+bad "missing .vmx" "$TMP/none.vmx" vmx "$TMP/none.vmx" --gpu l40s
+bad "directory as .vmx" "$TMP/adir" vmx "$TMP/adir" --gpu l40s
+bad "binary garbage .vmx" "$TMP/garbage.vmx" vmx "$TMP/garbage.vmx" --gpu l40s --write
+bad "empty .vmx" "$TMP/empty.vmx" vmx "$TMP/empty.vmx" --gpu l40s --write
+bad "unknown GPU" "nosuchgpu" mmio --gpu nosuchgpu
+bad "count 0" "--gpu" mmio --gpu l40s=0
+bad "negative vram" "--vram" mmio --vram -5
+bad "zero vram" "--vram" mmio --vram 0
+bad "absurd vram" "--vram" mmio --vram 99999999
+bad "non-numeric vram" "--vram" mmio --vram lots
+bad "no GPU" "GPU" mmio
+bad "malformed BDF" "--bdf" vmx "$TMP/b.vmx" --gpu l40s --bdf 0000:zz:00.0 --system-id $SYSID --write
+bad "malformed system id" "--system-id" vmx "$TMP/b.vmx" --gpu l40s --bdf 0000:42:00.0 --system-id nope --write
+bad "unknown flag" "--frobnicate" mmio --gpu l40s --frobnicate
+bad "unknown format" "xml" snippet --format xml --gpu l40s
+bad "unknown command" "frob" frob
+bad "missing table" "/nonexistent/gpus.ini" mmio --table /nonexistent/gpus.ini --gpu l40s
+bad "table is a directory" "$TMP/adir" mmio --table "$TMP/adir" --gpu l40s
+check "bad inputs left the .vmx alone" cmp -s "$TMP/b.vmx" "$TMP/u.orig"
+check "bad inputs made no backup" sh -c "! ls '$TMP'/b.vmx.*.bak >/dev/null 2>&1"
+check "garbage file untouched" sh -c "[ \$(stat -c %s '$TMP/garbage.vmx') -eq 11 ]"
+
+# answers files
+mkdir -p "$TMP/ans"
+printf '[gpu]\ndevices = l40s\n[output]\ndir = out\nformats = vmx,xml\n' >"$TMP/ans/badfmt.ini"
+printf '[gpu]\ndevices = l40s\n[output\ndir = out\n' >"$TMP/ans/syntax.ini"
+printf '[gpu]\ndevices = l40s\n[outptu]\ndir = out\n' >"$TMP/ans/section.ini"
+printf '[gpu]\ndevices = nosuchgpu\n[output]\ndir = out\nformats = vmx\n' >"$TMP/ans/gpu.ini"
+printf '[gpu]\ndevices = l40s\n[options]\nuvm = maybe\n[output]\ndir = out\nformats = vmx\n' >"$TMP/ans/bool.ini"
+printf '[gpu]\ndevices = l40s\n[vm]\nvmx = missing.vmx\n[output]\ndir = out\nformats = vmx\n' >"$TMP/ans/novmx.ini"
+: >"$TMP/ans/empty.ini"
+bad "answers: unknown format" "[output] formats" apply --answers "$TMP/ans/badfmt.ini"
+bad "answers: syntax error names the line" "syntax.ini:3" apply --answers "$TMP/ans/syntax.ini"
+bad "answers: unknown section" "[outptu]" apply --answers "$TMP/ans/section.ini"
+bad "answers: unknown GPU" "[gpu] devices" apply --answers "$TMP/ans/gpu.ini"
+bad "answers: bad boolean" "uvm" apply --answers "$TMP/ans/bool.ini"
+bad "answers: missing vmx" "missing.vmx" apply --answers "$TMP/ans/novmx.ini"
+bad "answers: empty file" "empty.ini" apply --answers "$TMP/ans/empty.ini"
+bad "answers: missing file" "nope.ini" apply --answers "$TMP/ans/nope.ini"
+check "broken answers created no output directory" [ ! -e "$TMP/ans/out" ]
+
+# a locked VM in an answers run: nothing at all is written
+mkdir -p "$TMP/lk"
+cp "$TMP/u.orig" "$TMP/lk/vm.vmx"
+mkdir "$TMP/lk/vm.vmx.lck" && : >"$TMP/lk/vm.vmx.lck/M12345.lck"
+printf '[gpu]\ndevices = l40s\n[vm]\nvmx = vm.vmx\n[output]\ndir = out\nformats = vmx,bosh\n' >"$TMP/lk/a.ini"
+bad "answers: locked VM" "vm.vmx" apply --answers "$TMP/lk/a.ini"
+check "locked answers run: no output dir" [ ! -e "$TMP/lk/out" ]
+check "locked answers run: vmx unchanged" cmp -s "$TMP/lk/vm.vmx" "$TMP/u.orig"
+
+finish

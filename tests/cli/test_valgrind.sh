@@ -1,2 +1,33 @@
 #!/bin/sh
-echo "not written yet"; exit 1
+# The main commands under valgrind memcheck: no leaks, no invalid access.
+. "$(dirname "$0")/lib.sh"
+
+if [ -z "${VALGRIND:-}" ] || ! command -v "$VALGRIND" >/dev/null 2>&1; then
+	echo "SKIP: valgrind not installed"; exit 77
+fi
+if [ -n "${GW_SANITIZED:-}" ]; then
+	echo "SKIP: sanitizer build (ASan and valgrind do not mix)"; exit 77
+fi
+vg() {
+	"$VALGRIND" -q --leak-check=full --show-leak-kinds=definite,indirect \
+		--errors-for-leak-kinds=definite,indirect --error-exitcode=99 "$GPUWIZ" "$@" >"$TMP/vg.out" 2>"$TMP/vg.err"
+	r=$?
+	[ $r -ne 99 ] || { cat "$TMP/vg.err"; return 1; }
+}
+sample vmx/ws-hw21-ubuntu-cp949-guestinfo-detailed-longline.vmx "$TMP/a.vmx"
+sample vmx/HANDWRITTEN-FRAGMENT-esxi8-tesla-p40-pcipassthru0-block-with-comments.vmx "$TMP/p.vmx"
+check "valgrind: --help" vg --help
+check "valgrind: mmio" vg mmio --gpu l40s=2 --vgpu grid_h100xm-80c --vram 24
+check "valgrind: mmio --json" vg mmio --json --gpu h200-sxm
+check "valgrind: vmx --write" vg vmx "$TMP/a.vmx" --gpu l40s --bdf 0000:42:00.0 --system-id 5f2d3a1c-8e4b-11ee-a7c1-0cc47a6b1234 --uvm --p2p --write
+check "valgrind: vmx --json on the P40 fragment" vg vmx "$TMP/p.vmx" --gpu l40s --json
+for f in vmx bosh opsman tile; do
+	check "valgrind: snippet $f" vg snippet --format $f --gpu l40s
+done
+check "valgrind: error path" vg mmio --gpu nosuchgpu
+mkdir -p "$TMP/c"
+printf '[gpu]\ndevices = l40s=2\n[vm]\nvmx = ../a.vmx\n[output]\ndir = out\nformats = vmx,bosh,opsman,tile\n' >"$TMP/c/a.ini"
+check "valgrind: apply" vg apply --answers "$TMP/c/a.ini"
+printf '[gpu]\ndevices = l40s\n[output\n' >"$TMP/c/b.ini"
+check "valgrind: broken answers" vg apply --answers "$TMP/c/b.ini"
+finish

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Install what gpuwiz needs to build and test on Debian 12 (run as root).
+# Safe to run again: apt-get installs only what is missing.
+set -e
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+apt-get install -y --no-install-recommends \
+	build-essential autoconf automake autopoint gettext pkg-config \
+	libncurses-dev libpci-dev libcurl4-openssl-dev libiniparser-dev \
+	libxml2-dev libyaml-dev libjansson-dev libcmocka-dev \
+	locales tmux valgrind python3 python3-yaml ca-certificates
+# The tests run in C.UTF-8 and zh_CN.UTF-8.
+if ! locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$'; then
+	sed -i 's/^# *\(zh_CN.UTF-8 UTF-8\)/\1/' /etc/locale.gen
+	grep -q '^zh_CN.UTF-8 UTF-8' /etc/locale.gen || echo 'zh_CN.UTF-8 UTF-8' >>/etc/locale.gen
+	locale-gen
+fi
