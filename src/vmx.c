@@ -53,7 +53,7 @@ struct vline {
 	unsigned char eol;  /* 0 (none), 1 ("\n") or 2 ("\r\n") */
 	unsigned char kind;
 	unsigned char quoted;
-	unsigned char owned; /* text is malloc'ed by this line */
+	char *own;          /* text when this line owns it (malloc'ed), or NULL */
 };
 
 struct slot {
@@ -271,7 +271,7 @@ parse_line(struct vline *l, size_t skip)
 /* ---- document storage ------------------------------------------------ */
 
 static size_t
-push_line(gw_vmx *v, const char *text, size_t len, int owned)
+push_line(gw_vmx *v, const char *text, size_t len, char *own)
 {
 	struct vline *l;
 
@@ -283,7 +283,7 @@ push_line(gw_vmx *v, const char *text, size_t len, int owned)
 	memset(l, 0, sizeof *l);
 	l->text = text;
 	l->len = len;
-	l->owned = (unsigned char)owned;
+	l->own = own;
 	l->next = NONE;
 	if (len >= 2 && text[len - 2] == '\r' && text[len - 1] == '\n')
 		l->eol = 2;
@@ -431,7 +431,7 @@ gw_vmx_parse(gw_vmx **out, const char *data, size_t len, const char *name,
 	for (p = 0; p < len;) {
 		const char *nl = memchr(v->data + p, '\n', len - p);
 		size_t n = nl ? (size_t)(nl - (v->data + p)) + 1 : len - p;
-		size_t idx = push_line(v, v->data + p, n, 0), skip = 0;
+		size_t idx = push_line(v, v->data + p, n, NULL), skip = 0;
 
 		if (p == 0 && n >= 3 && memcmp(v->data, "\xef\xbb\xbf", 3) == 0)
 			skip = 3;
@@ -470,8 +470,7 @@ gw_vmx_free(gw_vmx *v)
 		return;
 	for (i = 0; i < v->nlines; i++) {
 		free(v->lines[i].key);
-		if (v->lines[i].owned)
-			free((char *)v->lines[i].text);
+		free(v->lines[i].own);
 	}
 	free(v->lines);
 	free(v->entries);
@@ -606,11 +605,10 @@ gw_vmx_serialize(const gw_vmx *v, size_t *len)
 static void
 line_replace(struct vline *l, char *text, size_t len)
 {
-	if (l->owned)
-		free((char *)l->text);
+	free(l->own);
+	l->own = text;
 	l->text = text;
 	l->len = len;
-	l->owned = 1;
 }
 
 /* A bare (unquoted) value that reads back the same when written bare. */
@@ -677,7 +675,7 @@ gw_vmx_set(gw_vmx *v, const char *key, const char *value, gw_err *e)
 		return -1;
 	}
 	for (p = (const unsigned char *)value; *p; p++) {
-		if (*p == '"' || is_ctl(*p)) {
+		if (*p == '"' || *p < 0x20 || *p == 0x7f) {
 			gw_err_set(e, _("%s: value for '%s' contains a double quote "
 			                "or a control character; refusing to write it"),
 			           vname(v), key);
@@ -748,7 +746,7 @@ gw_vmx_set(gw_vmx *v, const char *key, const char *value, gw_err *e)
 		i += vl;
 		t[i++] = '"';
 		memcpy(t + i, eol, el + 1);
-		idx = push_line(v, t, n, 1);
+		idx = push_line(v, t, n, t);
 		parse_line(&v->lines[idx], 0);
 		if (v->lines[idx].kind != L_ENTRY)  /* cannot happen */
 			abort();
@@ -888,10 +886,14 @@ make_backup(const char *path, char **bak, gw_err *e)
 		}
 	}
 	saved = errno;
-	if (r == 0 && (fchmod(out, st.st_mode & 0777) != 0 || fsync(out) != 0))
-		r = -1, saved = errno;
-	if (close(out) != 0 && r == 0)
-		r = -1, saved = errno;
+	if (r == 0 && (fchmod(out, st.st_mode & 0777) != 0 || fsync(out) != 0)) {
+		r = -1;
+		saved = errno;
+	}
+	if (close(out) != 0 && r == 0) {
+		r = -1;
+		saved = errno;
+	}
 	close(in);
 	if (r != 0) {
 		unlink(name);

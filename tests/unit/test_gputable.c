@@ -1,4 +1,653 @@
-/* test_gputable.c: being written */
+/* test_gputable.c: the GPU table (data/gpus.ini) against the fact sheet it
+ * is generated from, lookups, and the errors for broken tables. */
 #include "testutil.h"
-static void placeholder(void **state) { (void)state; fail_msg("test_gputable not written yet"); }
-int main(void) { const struct CMUnitTest t[] = { cmocka_unit_test(placeholder) }; return cmocka_run_group_tests(t, NULL, NULL); }
+#include "gputable.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+static gw_table table;
+
+static int
+setup(void **state)
+{
+	gw_err e;
+
+	(void)state;
+	if (gw_table_load(&table, tu_table_path(), &e) != 0) {
+		fprintf(stderr, "cannot load %s: %s\n", tu_table_path(), e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	gw_table_free(&table);
+	return 0;
+}
+
+/* ---- the fact sheet ---------------------------------------------------- */
+
+/* One CSV record (RFC 4180 quoting, CRLF or LF) into fields; returns the
+ * number of fields, 0 at the end.  Fields are malloc'ed. */
+static int
+csv_record(const char **pp, char **f, int maxf)
+{
+	const char *p = *pp;
+	int n = 0;
+
+	if (*p == '\0')
+		return 0;
+	for (;;) {
+		gw_buf b;
+
+		gw_buf_init(&b);
+		if (*p == '"') {
+			for (p++; *p; p++) {
+				if (*p == '"' && p[1] == '"') {
+					gw_buf_add(&b, "\"", 1);
+					p++;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else {
+					gw_buf_add(&b, p, 1);
+				}
+			}
+		} else {
+			while (*p && *p != ',' && *p != '\r' && *p != '\n')
+				gw_buf_add(&b, p++, 1);
+		}
+		assert_true(n < maxf);
+		f[n++] = gw_buf_steal(&b);
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p == '\r')
+			p++;
+		if (*p == '\n')
+			p++;
+		break;
+	}
+	*pp = p;
+	return n;
+}
+
+static void
+free_fields(char **f, int n)
+{
+	while (n-- > 0)
+		free(f[n]);
+}
+
+/* "unknown" / "256|32768" as the table holds it. */
+static char *
+bar1_text(const gw_gpu *g)
+{
+	gw_buf b;
+	int i;
+
+	gw_buf_init(&b);
+	if (g->nbar1 == 0)
+		gw_buf_puts(&b, "unknown");
+	for (i = 0; i < g->nbar1; i++)
+		gw_buf_printf(&b, "%s%lu", i ? "|" : "", g->bar1_mib[i]);
+	return gw_buf_steal(&b);
+}
+
+static void
+test_every_csv_row_is_in_the_table(void **state)
+{
+	char *csv = tu_read_sample("gpu_facts.csv", NULL);
+	const char *p = csv;
+	char *f[8];
+	int n, rows = 0;
+	size_t i;
+
+	(void)state;
+	n = csv_record(&p, f, 8);
+	assert_int_equal(n, 6);
+	assert_string_equal(f[0], "vendor_id");
+	assert_string_equal(f[5], "source_notes");
+	free_fields(f, n);
+
+	while ((n = csv_record(&p, f, 8)) != 0) {
+		unsigned long ven = strtoul(f[0], NULL, 16);
+		unsigned long dev = strtoul(f[1], NULL, 16);
+		const gw_gpu *hit = NULL;
+		int nhit = 0;
+		char *bar1;
+
+		assert_int_equal(n, 6);
+		rows++;
+		/* name + source pick the row (A2 and A16 share id and name) */
+		for (i = 0; i < table.n; i++) {
+			const gw_gpu *g = &table.gpus[i];
+
+			if (g->vendor_id == ven && g->device_id == dev &&
+			    strcmp(g->name, f[2]) == 0 &&
+			    strcmp(g->source, f[5]) == 0) {
+				hit = g;
+				nhit++;
+			}
+		}
+		if (nhit != 1)
+			fail_msg("CSV row %d (%s:%s %s): %d table rows match",
+			         rows, f[0], f[1], f[2], nhit);
+		if (strcmp(f[3], "unknown") == 0)
+			assert_int_equal(hit->vram_gb, -1);
+		else
+			assert_int_equal(hit->vram_gb, atoi(f[3]));
+		bar1 = bar1_text(hit);
+		if (strcmp(bar1, f[4]) != 0)
+			fail_msg("[%s] bar1 %s, CSV says %s", hit->id, bar1, f[4]);
+		free(bar1);
+		free_fields(f, n);
+	}
+	assert_int_equal(rows, 85);
+	assert_int_equal(table.n, (size_t)rows);
+	assert_string_equal(table.path, tu_table_path());
+	free(csv);
+}
+
+static void
+test_ids_and_prefixes_are_well_formed(void **state)
+{
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < table.n; i++) {
+		const gw_gpu *g = &table.gpus[i];
+		const char *c;
+
+		for (c = g->id; *c; c++)
+			assert_true((*c >= 'a' && *c <= 'z') ||
+			            (*c >= '0' && *c <= '9') || *c == '-');
+		if (g->vgpu_prefix) {
+			assert_true(strncmp(g->vgpu_prefix, "grid_", 5) == 0 ||
+			            strncmp(g->vgpu_prefix, "nvidia_", 7) == 0);
+			assert_int_equal(g->vendor_id, 0x10de);
+		}
+		/* no GeForce, AMD or Intel board has vGPU profiles */
+		if (strstr(g->name, "GeForce") || g->vendor_id != 0x10de)
+			assert_null(g->vgpu_prefix);
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(g->id, table.gpus[j].id);
+	}
+}
+
+/* ---- lookups ----------------------------------------------------------- */
+
+static const gw_gpu *
+must_find(const char *spec)
+{
+	gw_err e;
+	const gw_gpu *g = gw_table_lookup(&table, spec, &e);
+
+	if (g == NULL)
+		fail_msg("lookup '%s': %s", spec, e.msg);
+	return g;
+}
+
+/* The error of a failing lookup (static buffer). */
+static const char *
+must_fail(const char *spec)
+{
+	static gw_err e;
+	const gw_gpu *g;
+
+	memset(&e, 0, sizeof e);
+	g = gw_table_lookup(&table, spec, &e);
+	if (g != NULL)
+		fail_msg("lookup '%s' found [%s], expected an error", spec, g->id);
+	assert_true(e.msg[0] != '\0');
+	return e.msg;
+}
+
+static void
+assert_contains(const char *hay, const char *needle)
+{
+	if (strstr(hay, needle) == NULL)
+		fail_msg("'%s' does not contain '%s'", hay, needle);
+}
+
+static void
+test_lookup_short_id(void **state)
+{
+	(void)state;
+	assert_string_equal(must_find("l40s")->id, "l40s");
+	assert_string_equal(must_find("L40S")->id, "l40s");
+	assert_string_equal(must_find("  h100-sxm ")->id, "h100-sxm");
+	assert_int_equal(must_find("A100-80G-PCIE")->device_id, 0x20b5);
+	assert_string_equal(must_find("a16")->name, "GA107GL [A2 / A16]");
+}
+
+static void
+test_lookup_pci(void **state)
+{
+	const char *msg;
+
+	(void)state;
+	assert_string_equal(must_find("10de:26b9")->id, "l40s");
+	assert_string_equal(must_find("0x10DE:0x26B9")->id, "l40s");
+	/* a subsystem that does not decide the model is ignored */
+	assert_string_equal(must_find("10de:26b9:10de:1851")->id, "l40s");
+	/* 25b6 is the A2 and the A16: the subsystem decides */
+	msg = must_fail("10de:25b6");
+	assert_contains(msg, "GPU '10de:25b6' is ambiguous: a2, a16");
+	assert_contains(msg, "10de:25b6:10de:14a9");
+	assert_string_equal(must_find("10de:25b6:10de:14a9")->id, "a16");
+	assert_string_equal(must_find("10de:25b6:10de:157e")->id, "a2");
+	msg = must_fail("10de:25b6:1234:5678");
+	assert_contains(msg, "ambiguous: a2, a16");
+	assert_contains(msg, "1234:5678");
+	msg = must_fail("10de:ffff");
+	assert_contains(msg, "unknown GPU '10de:ffff'");
+	assert_contains(msg, tu_table_path());
+}
+
+static void
+test_find_pci(void **state)
+{
+	int amb = -1;
+
+	(void)state;
+	assert_string_equal(gw_table_find_pci(&table, 0x10de, 0x20b5, 0, 0, &amb)->id,
+	                    "a100-80g-pcie");
+	assert_int_equal(amb, 0);
+	assert_null(gw_table_find_pci(&table, 0x10de, 0x25b6, 0, 0, &amb));
+	assert_int_equal(amb, 1);
+	assert_string_equal(gw_table_find_pci(&table, 0x10de, 0x25b6, 0x10de,
+	                                      0x14a9, &amb)->id, "a16");
+	assert_int_equal(amb, 0);
+	assert_null(gw_table_find_pci(&table, 0x10de, 0xfffe, 0, 0, &amb));
+	assert_int_equal(amb, 0);
+	assert_null(gw_table_find_pci(&table, 0x10de, 0x25b6, 0, 0, NULL));
+}
+
+static void
+test_lookup_vgpu_profile(void **state)
+{
+	const char *msg;
+	char *p;
+
+	(void)state;
+	assert_string_equal(must_find("grid_h100xm-80c")->id, "h100-sxm");
+	assert_string_equal(must_find("nvidia_h100xm-80c")->id, "h100-sxm");
+	assert_string_equal(must_find("nvidia_h100-80c")->id, "h100-pcie");
+	assert_string_equal(must_find("nvidia_h100l-94c")->id, "h100-nvl");
+	assert_string_equal(must_find("grid_a100-40c")->id, "a100-40g-pcie");
+	assert_string_equal(must_find("grid_a100-1-5c")->id, "a100-40g-pcie");
+	assert_string_equal(must_find("grid_a100d-80c")->id, "a100-80g-pcie");
+	assert_string_equal(must_find("GRID_A100DX-80C")->id, "a100-80g-sxm4");
+	assert_string_equal(must_find("grid_a100x-40c")->id, "a100-40g-sxm4");
+	assert_string_equal(must_find("grid_l40s-48c")->id, "l40s");
+	assert_string_equal(must_find("nvidia_l40-48q")->id, "l40");
+	assert_string_equal(must_find("grid_t4-16q")->id, "t4");
+	assert_string_equal(must_find("grid_v100dx-32q")->id, "v100-32g-sxm2");
+	assert_string_equal(must_find("nvidia_rtx6000-ada-48q")->id, "rtx-6000-ada");
+	msg = must_fail("grid_zzz-1q");
+	assert_contains(msg, "unknown vGPU profile 'grid_zzz-1q'");
+	msg = must_fail("nvidia_l40s-big");
+	assert_contains(msg, "vGPU profile 'nvidia_l40s-big' has no valid size and series");
+	assert_contains(msg, "nvidia_l40s-48c");
+	msg = must_fail("grid_l40s");
+	assert_contains(msg, "has no valid size and series");
+	msg = must_fail("grid_rtx-3090-24q");
+	assert_contains(msg, "unknown vGPU profile");
+
+	assert_true(gw_is_vgpu_profile("grid_a100-40c"));
+	assert_true(gw_is_vgpu_profile("NVIDIA_L40S-48C"));
+	assert_false(gw_is_vgpu_profile("grid_"));
+	assert_false(gw_is_vgpu_profile("l40s"));
+	assert_false(gw_is_vgpu_profile("gridl40s"));
+	assert_false(gw_is_vgpu_profile(NULL));
+
+	p = gw_gpu_vgpu_profile(must_find("h100-sxm"), "GRID_H100XM-80C");
+	assert_string_equal(p, "nvidia_h100xm-80c");
+	free(p);
+	p = gw_gpu_vgpu_profile(must_find("a100-40g-pcie"), "grid_a100-1-5cme");
+	assert_string_equal(p, "grid_a100-1-5cme");
+	free(p);
+	assert_null(gw_gpu_vgpu_profile(must_find("a100-40g-pcie"), "grid_a100d-80c"));
+	assert_null(gw_gpu_vgpu_profile(must_find("rtx-3090"), "grid_a100-40c"));
+}
+
+static void
+test_lookup_name(void **state)
+{
+	const char *msg;
+
+	(void)state;
+	/* whole name, bracket text, substring */
+	assert_string_equal(must_find("AD102GL [L40S]")->id, "l40s");
+	assert_string_equal(must_find("tesla t4")->id, "t4");
+	assert_string_equal(must_find("GeForce RTX 3090")->id, "rtx-3090");
+	assert_string_equal(must_find("RTX A6000")->id, "rtx-a6000");
+	assert_string_equal(must_find("Instinct MI300X")->id, "mi300x");
+	assert_string_equal(must_find("3090 Ti")->id, "rtx-3090-ti");
+	/* a bare substring shared by several names is ambiguous */
+	msg = must_fail("RTX 3090");
+	assert_string_equal(msg, "GPU 'RTX 3090' is ambiguous: rtx-3090, rtx-3090-ti (name one by its id)");
+	msg = must_fail("rtx 3060");
+	assert_contains(msg, "GPU 'rtx 3060' is ambiguous: rtx-3060, rtx-3060-lhr, ");
+	assert_contains(msg, "rtx-3060-ti-gddr6x");
+	msg = must_fail("H200");
+	assert_contains(msg, "GPU 'H200' is ambiguous: h200-sxm, h200-nvl");
+	/* the same bracket text on several ids is ambiguous too */
+	msg = must_fail("GeForce RTX 3060");
+	assert_contains(msg, "ambiguous: rtx-3060, rtx-3060-2544, rtx-3060-ga104 ");
+	msg = must_fail("GA100 [A100 PCIe 40GB]");
+	assert_contains(msg, "ambiguous: a100-40g-pcie, a100-40g-pcie-20b1");
+	/* the model part before the chip name: A100 is not the A30's GA100 */
+	msg = must_fail("A100");
+	assert_contains(msg, "ambiguous: a100-40g-pcie, a100-40g-pcie-20b1, a100-80g-pcie, a100-40g-sxm4, a100-80g-sxm4 (");
+	msg = must_fail("GA102GL");
+	assert_contains(msg, "ambiguous: a10, a10g, a10m, a40, rtx-a5000, rtx-a6000 (");
+	/* many candidates are cut short */
+	msg = must_fail("GeForce");
+	assert_contains(msg, ", ... (");
+	msg = must_fail("Voodoo 5 6000");
+	assert_contains(msg, "unknown GPU 'Voodoo 5 6000' (not an id, PCI id, vGPU profile or model name in ");
+	assert_contains(msg, tu_table_path());
+	msg = must_fail("   ");
+	assert_contains(msg, "no GPU given");
+}
+
+static void
+test_sizes(void **state)
+{
+	const gw_gpu *g;
+
+	(void)state;
+	assert_int_equal(must_find("10de:20b5")->vram_gb, 80);
+	assert_int_equal(must_find("a10m")->vram_gb, -1);
+	assert_int_equal(must_find("a10m")->nbar1, 0);
+	assert_int_equal(gw_gpu_bar1_max_mib(must_find("a10m")), 0);
+	g = must_find("rtx-3090");
+	assert_int_equal(g->nbar1, 2);
+	assert_int_equal(g->bar1_mib[0], 256);
+	assert_int_equal(g->bar1_mib[1], 32768);
+	assert_int_equal(gw_gpu_bar1_max_mib(g), 32768);
+	assert_int_equal(gw_gpu_bar1_max_mib(must_find("h200-sxm")), 262144);
+	assert_int_equal(gw_gpu_bar1_max_mib(NULL), 0);
+	g = must_find("a2");
+	assert_int_equal(g->subsys_vendor, 0x10de);
+	assert_int_equal(g->subsys_device, 0x157e);
+	assert_int_equal(must_find("l40s")->subsys_vendor, 0);
+}
+
+/* ---- default path ------------------------------------------------------ */
+
+static void
+test_default_path(void **state)
+{
+	const char *env = getenv("GPUWIZ_TABLE");
+	char *saved = env ? gw_xstrdup(env) : NULL;
+	char *p;
+	gw_err e;
+	struct stat st;
+
+	(void)state;
+	setenv("GPUWIZ_TABLE", "/nonexistent/gpus.ini", 1);
+	p = gw_table_default_path(&e);
+	assert_string_equal(p, "/nonexistent/gpus.ini");
+	free(p);
+
+	unsetenv("GPUWIZ_TABLE");
+	memset(&e, 0, sizeof e);
+	p = gw_table_default_path(&e);
+	if (p != NULL) {
+		assert_int_equal(stat(p, &st), 0);
+		assert_true(S_ISREG(st.st_mode));
+		free(p);
+	} else {
+		assert_contains(e.msg, "no GPU table found (tried ");
+		assert_contains(e.msg, "gpus.ini");
+	}
+	if (saved) {
+		setenv("GPUWIZ_TABLE", saved, 1);
+		free(saved);
+	}
+}
+
+/* ---- broken tables ----------------------------------------------------- */
+
+#define GOOD_L40S \
+	"[l40s]\n" \
+	"name        = \"AD102GL [L40S]\"\n" \
+	"vendor_id   = 0x10de\n" \
+	"device_id   = 0x26b9\n" \
+	"vram_gb     = 48\n" \
+	"bar1_mib    = 65536\n" \
+	"vgpu_prefix = nvidia_l40s\n" \
+	"source      = \"test\"\n"
+
+static char *
+write_tmp(const char *dir, const char *name, const char *data, size_t len)
+{
+	char *path = gw_xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+/* needle with its first "%s" replaced by path (malloc'ed). */
+static char *
+with_path(const char *needle, const char *path)
+{
+	const char *at = strstr(needle, "%s");
+
+	if (at == NULL)
+		return gw_xstrdup(needle);
+	return gw_xasprintf("%.*s%s%s", (int)(at - needle), needle, path, at + 2);
+}
+
+/* Load text as a table; expect failure with each of the needles (the
+ * first %s in n1 is the path). */
+static void
+expect_error(const char *dir, const char *text, const char *n1,
+             const char *n2)
+{
+	char *path = write_tmp(dir, "t.ini", text, strlen(text));
+	char *want;
+	gw_table t;
+	gw_err e;
+
+	memset(&e, 0, sizeof e);
+	if (gw_table_load(&t, path, &e) == 0)
+		fail_msg("table loaded, expected '%s':\n%s", n1, text);
+	assert_int_equal(t.n, 0);
+	assert_null(t.gpus);
+	gw_table_free(&t);
+	assert_null(strchr(e.msg, '\n'));
+	want = with_path(n1, path);
+	assert_contains(e.msg, want);
+	free(want);
+	if (n2)
+		assert_contains(e.msg, n2);
+	unlink(path);
+	free(path);
+}
+
+static void
+test_broken_tables(void **state)
+{
+	static const char good[] =
+		GOOD_L40S "\n[a2]\nname = 'GA107GL [A2 / A16]'\n"
+		"vendor_id = 0x10de\ndevice_id = 0x25b6\n"
+		"subsys_id = 0x10de:0x157e\nvram_gb = unknown\n"
+		"bar1_mib = 256|16384\n"
+		"source = 'says \"A2\"; see #4 (x)'\n";
+	char *dir = tu_tmpdir();
+	char *path, *msg;
+	char garbage[4096];
+	gw_table t;
+	gw_err e;
+	size_t i;
+
+	(void)state;
+	/* missing file */
+	path = gw_xasprintf("%s/missing.ini", dir);
+	assert_int_equal(gw_table_load(&t, path, &e), -1);
+	msg = gw_xasprintf("%s: cannot open: No such file or directory", path);
+	assert_string_equal(e.msg, msg);
+	free(msg);
+	free(path);
+	gw_table_free(&t);
+
+	/* a directory */
+	assert_int_equal(gw_table_load(&t, dir, &e), -1);
+	assert_contains(e.msg, dir);
+	assert_contains(e.msg, "is a directory");
+
+	/* empty file, comments only */
+	expect_error(dir, "", "%s: no GPUs in the table", NULL);
+	expect_error(dir, "# nothing\n; here\n\n", "%s: no GPUs in the table", NULL);
+
+	/* binary garbage, with and without NUL bytes */
+	for (i = 0; i < sizeof garbage; i++)
+		garbage[i] = (char)((i * 2654435761u) >> 13);
+	path = write_tmp(dir, "bin.ini", garbage, sizeof garbage);
+	assert_int_equal(gw_table_load(&t, path, &e), -1);
+	assert_contains(e.msg, path);
+	assert_contains(e.msg, "binary data");
+	unlink(path);
+	free(path);
+	for (i = 0; i < sizeof garbage - 1; i++)
+		garbage[i] = (char)(0x80 | (i * 7));
+	garbage[sizeof garbage - 1] = '\0';
+	expect_error(dir, garbage, "%s:1: line too long", NULL);
+
+	/* syntax error: the line is named */
+	expect_error(dir, GOOD_L40S "\n[l4]\nthis is not ini\n",
+	             "%s:11: syntax error, expected 'key = value'",
+	             "got 'this is not ini'");
+	expect_error(dir, "# ok\n[a\n", "%s:2: syntax error", NULL);
+	expect_error(dir, "[x]\n\x1b[31mred\n", "%s:2: syntax error", "got '?[31mred'");
+
+	/* fields */
+	expect_error(dir,
+	             "[l40s]\nname = \"AD102GL [L40S]\"\nvendor_id = 0x10de\n"
+	             "device_id = 0xzz\nvram_gb = 48\nbar1_mib = unknown\nsource = x\n",
+	             "%s:4: [l40s] device_id: '0xzz' is not a PCI device id", NULL);
+	expect_error(dir,
+	             "[l40s]\nname = x\nvendor_id = 0x10de0\ndevice_id = 1\n"
+	             "vram_gb = 48\nbar1_mib = unknown\nsource = x\n",
+	             "%s:3: [l40s] vendor_id: '0x10de0'", NULL);
+	expect_error(dir,
+	             "[l40s]\nvendor_id = 0x10de\ndevice_id = 0x26b9\n"
+	             "vram_gb = 48\nbar1_mib = unknown\nsource = x\n",
+	             "%s:1: [l40s] has no name", NULL);
+	expect_error(dir,
+	             "[l40s]\nname = x\ndevice_id = 0x26b9\n"
+	             "vram_gb = 48\nbar1_mib = unknown\nsource = x\n",
+	             "%s:1: [l40s] has no vendor_id", NULL);
+	expect_error(dir,
+	             "[l40s]\nname = x\nvendor_id = 0x10de\ndevice_id = 0x26b9\n"
+	             "vram_gb = 48GB\nbar1_mib = unknown\nsource = x\n",
+	             "%s:5: [l40s] vram_gb: '48GB'", "'unknown'");
+	expect_error(dir,
+	             "[l40s]\nname = x\nvendor_id = 0x10de\ndevice_id = 0x26b9\n"
+	             "vram_gb = 48\nbar1_mib = 65536|256\nsource = x\n",
+	             "%s:6: [l40s] bar1_mib: '65536|256'", NULL);
+	expect_error(dir,
+	             "[l40s]\nname = x\nvendor_id = 0x10de\ndevice_id = 0x26b9\n"
+	             "vram_gb = 48\nbar1_mib = 6000\nsource = x\n",
+	             "%s:6: [l40s] bar1_mib: '6000'", NULL);
+	expect_error(dir,
+	             "[l40s]\nname = x\nvendor_id = 0x10de\ndevice_id = 0x26b9\n"
+	             "vram_gb = 48\nbar1_mib = 256\nsource = x\nsubsys_id = 10de\n",
+	             "%s:8: [l40s] subsys_id: '10de'", NULL);
+	expect_error(dir,
+	             "[l40s]\nname = x\nvendor_id = 0x10de\ndevice_id = 0x26b9\n"
+	             "vram_gb = 48\nbar1_mib = 256\nsource = x\nvgpu_prefix = l40s\n",
+	             "%s:8: [l40s] vgpu_prefix: 'l40s'", NULL);
+	expect_error(dir,
+	             "[l40s]\nname = x\nvendor_id = 0x10de\ndevice_id = 0x26b9\n"
+	             "vram_gb = 48\nbar1_mib = 256\nsource = x\nvram = 48\n",
+	             "%s:8: [l40s] unknown key 'vram'", NULL);
+	expect_error(dir, "[L 40]\nname = x\n",
+	             "%s:1: [l 40] is not a valid GPU id", NULL);
+
+	/* what iniparser would accept silently */
+	expect_error(dir, "name = x\n" GOOD_L40S,
+	             "%s:1: 'name' is outside any [section]", NULL);
+	expect_error(dir, GOOD_L40S "\n[L40S]\nname = y\n",
+	             "%s:10: duplicate section [l40s] (first at line 1)", NULL);
+	expect_error(dir, GOOD_L40S "name = again\n",
+	             "%s:9: [l40s] name is set twice (first at line 2)", NULL);
+	expect_error(dir, GOOD_L40S "\n" "[l40s-copy]\nname = y\nvendor_id = 0x10de\n"
+	             "device_id = 0x26b9\nvram_gb = 48\nbar1_mib = 256\nsource = z\n",
+	             "%s:10: [l40s-copy] has the same PCI id 10de:26b9 as [l40s]", NULL);
+	expect_error(dir, GOOD_L40S "\n" "[other]\nname = y\nvendor_id = 0x10de\n"
+	             "device_id = 0x26ba\nvram_gb = 48\nbar1_mib = 256\nsource = z\n"
+	             "vgpu_prefix = grid_l40s\n",
+	             "%s:17: [other] vgpu_prefix: 'grid_l40s' names the same board as [l40s]",
+	             NULL);
+
+	/* and a good one, with values iniparser must keep intact */
+	path = write_tmp(dir, "ok.ini", good, strlen(good));
+	if (gw_table_load(&t, path, &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(t.n, 2);
+	assert_string_equal(t.gpus[1].source, "says \"A2\"; see #4 (x)");
+	assert_int_equal(t.gpus[1].vram_gb, -1);
+	assert_int_equal(gw_gpu_bar1_max_mib(&t.gpus[1]), 16384);
+	gw_table_free(&t);
+	gw_table_free(&t);   /* twice is harmless */
+	unlink(path);
+	free(path);
+
+	/* CRLF line ends and no final newline read the same */
+	{
+		gw_buf b;
+
+		gw_buf_init(&b);
+		for (i = 0; good[i]; i++) {
+			if (good[i] == '\n')
+				gw_buf_add(&b, "\r", 1);
+			gw_buf_add(&b, &good[i], 1);
+		}
+		b.len -= 2;   /* drop the last CRLF */
+		path = write_tmp(dir, "crlf.ini", b.data, b.len);
+		gw_buf_free(&b);
+		if (gw_table_load(&t, path, &e) != 0)
+			fail_msg("%s", e.msg);
+		assert_int_equal(t.n, 2);
+		assert_string_equal(t.gpus[0].name, "AD102GL [L40S]");
+		assert_string_equal(t.gpus[1].source, "says \"A2\"; see #4 (x)");
+		gw_table_free(&t);
+		unlink(path);
+		free(path);
+	}
+
+	assert_int_equal(rmdir(dir), 0);
+	free(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_csv_row_is_in_the_table),
+		cmocka_unit_test(test_ids_and_prefixes_are_well_formed),
+		cmocka_unit_test(test_lookup_short_id),
+		cmocka_unit_test(test_lookup_pci),
+		cmocka_unit_test(test_find_pci),
+		cmocka_unit_test(test_lookup_vgpu_profile),
+		cmocka_unit_test(test_lookup_name),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_broken_tables),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
