@@ -39,6 +39,7 @@
 #define SRC_HW      "Broadcom KB 1003746"
 #define SRC_LIMITS  "Broadcom KB 309986"
 #define SRC_DEVICE  "ESXi .vmx device block (decimal id: field reports; hex 0x ids: govmomi issue 2248)"
+#define SRC_VGPU_NAMES "NVIDIA vGPU type names (data/gpus.ini vgpu_prefix)"
 #define SRC_VGPU    "VMware API VirtualPCIPassthroughVmiopBackingInfo (.vmx key not documented)"
 #define SRC_NCCL    "NCCL 2.27 on vGPU (seed 001; NVIDIA NCCL issue 2101)"
 #define SRC_REBAR   "field reports (Resizable BAR)"
@@ -1258,6 +1259,13 @@ plan_mmio(gw_plan *p, const gw_answers *a, const gw_vmx *v, gw_err *e)
 			goto fail;
 		}
 		target = a->mmio_gb;
+		if (!gw_is_pow2(a->mmio_gb))
+			add_finding(p, GW_SEV_INFO, "mmio-not-pow2", SRC_MMIO,
+			            gw_xasprintf(_("The chosen MMIO size %llu GB is "
+			                           "not a power of two; the sizes "
+			                           "the rule gives always are"),
+			                         (unsigned long long)a->mmio_gb),
+			            NULL);
 		if (a->mmio_gb < p->rule_gb)
 			add_finding(p, GW_SEV_WARN, "mmio-below-rule", SRC_MMIO,
 			            gw_xasprintf(_("The MMIO size %llu GB is below "
@@ -1408,6 +1416,14 @@ plan_memory(gw_plan *p, const gw_answers *a, const gw_vmx *v)
 	char val[32];
 
 	if (!a->reserve) {
+		/* Only a .vmx can be checked; without one the operator just
+		 * asked for no reservation lines.  A file already reserving
+		 * all of memsize needs nothing. */
+		const char *mn = v ? gw_vmx_get(v, "sched.mem.min") : NULL;
+
+		if (v == NULL || (ms && mn && strcmp(ms, mn) == 0 &&
+		                  gw_vmx_get_bool(v, "sched.mem.pin", 0)))
+			return;
 		add_finding(p, GW_SEV_WARN, "memory-not-reserved", SRC_MEM,
 		            gw_xasprintf(_("Memory reservation is off: a VM with "
 		                           "a passthrough device only powers on "
@@ -1545,6 +1561,9 @@ plan_hw(gw_plan *p, const gw_answers *a, const gw_vmx *v, int ndevices)
 		                           "versions cannot be downgraded "
 		                           "safely."), p->hw_current));
 	} else if (p->hw_current && p->hw_current < p->hw_target) {
+		/* No documented minimum for 64-bit MMIO (domain.md 4, open):
+		 * an upgrade is advice (INFO), a WARN below 17, which Dynamic
+		 * DirectPath I/O needs. */
 		int ws = p->hw_current == 12 || p->hw_current == 16;
 
 		add_finding(p, p->hw_current < 17 ? GW_SEV_WARN : GW_SEV_INFO,
@@ -1560,8 +1579,10 @@ plan_hw(gw_plan *p, const gw_answers *a, const gw_vmx *v, int ndevices)
 		            gw_xasprintf(_("Power the VM off and take a snapshot "
 		                           "or backup (the upgrade is one-way), "
 		                           "then run: vim-cmd vmsvc/upgrade "
-		                           "<vmid> vmx-%d"), p->hw_target));
-	} else if (v == NULL) {
+		                           "<vmid> vmx-%d (vim-cmd "
+		                           "vmsvc/getallvms shows the Vmid)"),
+		                         p->hw_target));
+	} else if (p->hw_current == 0) {
 		add_finding(p, GW_SEV_INFO, "hw-target", SRC_HW,
 		            gw_xasprintf(_("Use hardware version vmx-%d, the "
 		                           "newest ESXi %s supports"),
@@ -1616,6 +1637,26 @@ uvm_setting(gw_plan *p, const gw_vmx *v, unsigned idx)
 }
 
 /* ---- gw_plan_build ----------------------------------------------------- */
+
+/* The profile as ESXi names it on this GPU ("grid_h100xm-80c" typed ->
+ * "nvidia_h100xm-80c", the H100 SXM's own spelling): that is what the .vmx
+ * and BOSH need.  A different spelling is said as an INFO finding. */
+static char *
+esxi_profile(gw_plan *p, const gw_gpu_want *w)
+{
+	char *prof = w->gpu ? gw_gpu_vgpu_profile(w->gpu, w->profile) : NULL;
+
+	if (prof == NULL)
+		return lower_dup(w->profile);
+	if (!gw_strieq(prof, w->profile))
+		add_finding(p, GW_SEV_INFO, "vgpu-profile-spelling",
+		            SRC_VGPU_NAMES,
+		            gw_xasprintf(_("vGPU profile '%s' is written as ESXi "
+		                           "names it on %s: %s"),
+		                         w->profile, w->gpu->id, prof),
+		            NULL);
+	return prof;
+}
 
 static void
 device_block(gw_plan *p, const gw_vmx *v, unsigned idx, const newdev *nd,
@@ -1786,7 +1827,7 @@ gw_plan_build(const gw_answers *a, const gw_table *t, const gw_vmx *v,
 		g->gpu = w->gpu;
 		g->vram_gb = w->vram_gb;
 		g->count = n;
-		g->profile = w->profile ? gw_xstrdup(w->profile) : NULL;
+		g->profile = w->profile ? esxi_profile(p, w) : NULL;
 		g->existing = 0;
 		if (w->profile)
 			g->label = gw_xstrdup(w->profile);
@@ -1806,6 +1847,11 @@ gw_plan_build(const gw_answers *a, const gw_table *t, const gw_vmx *v,
 		}
 		ndevices += n;
 	}
+	/* A BDF already attached adds no device (whatever is counted for
+	 * MMIO in the mismatch case). */
+	for (i = 0; i < nnd; i++)
+		if (nds[i].existing && nds[i].same <= 0)
+			ndevices--;
 	for (i = 0; i < p->ngpus; i++)
 		if (p->gpus[i].profile && p->gpus[i].gpu &&
 		    strstr(p->gpus[i].gpu->name, "A100"))
@@ -1884,12 +1930,12 @@ gw_plan_build(const gw_answers *a, const gw_table *t, const gw_vmx *v,
 		idx = next_free(&sc);
 		device_block(p, v, idx, nd, g, a->system_id);
 	}
-	if (v && (size_t)p->n_passthru > nnd)
+	if (v && npt_slots > nnd)
 		add_finding(p, GW_SEV_INFO, "devices-without-address", SRC_DEVICE,
 		            gw_xasprintf(_("%zu passthrough GPU(s) have no host "
 		                           "address (--bdf): they are counted for "
 		                           "MMIO but not written"),
-		                         (size_t)p->n_passthru - nnd),
+		                         npt_slots - nnd),
 		            gw_xasprintf(_("Add them with --bdf and --system-id, "
 		                           "or in the vSphere Client (Edit "
 		                           "Settings > Add new device > PCI "
@@ -1907,10 +1953,19 @@ gw_plan_build(const gw_answers *a, const gw_table *t, const gw_vmx *v,
 			}
 		for (i = 0; i < a->ngpus; i++) {
 			const gw_gpu_want *w = &a->gpus[i];
+			const char *prof = NULL;
+			size_t j;
 			int c;
 
 			if (w->profile == NULL)
 				continue;
+			for (j = 0; j < p->ngpus && prof == NULL; j++)
+				if (!p->gpus[j].existing && p->gpus[j].profile &&
+				    p->gpus[j].gpu == w->gpu &&
+				    gw_strieq(p->gpus[j].label, w->profile))
+					prof = p->gpus[j].profile;
+			if (prof == NULL)
+				prof = w->profile;
 			for (c = 0; c < w->count; c++) {
 				char key[64];
 
@@ -1920,11 +1975,11 @@ gw_plan_build(const gw_answers *a, const gw_table *t, const gw_vmx *v,
 				add_setting(p, v, GW_SET_DEVICE, key, "TRUE",
 				            gw_xasprintf(_("Add vGPU %s as "
 				                           "pciPassthru%u."),
-				                         w->profile, idx), SRC_VGPU);
+				                         prof, idx), SRC_VGPU);
 				snprintf(key, sizeof key, "pciPassthru%u.vgpu", idx);
-				add_setting(p, v, GW_SET_DEVICE, key, w->profile,
+				add_setting(p, v, GW_SET_DEVICE, key, prof,
 				            gw_xasprintf(_("vGPU profile %s."),
-				                         w->profile), SRC_VGPU);
+				                         prof), SRC_VGPU);
 				vidx = gw_xrealloc(vidx, (nv + 1) * sizeof *vidx);
 				vidx[nv++] = idx;
 			}

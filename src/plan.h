@@ -40,15 +40,23 @@ typedef struct gw_answers {
 void gw_answers_init(gw_answers *a);       /* zero + reserve = 1 */
 void gw_answers_free(gw_answers *a);
 /* Add GPUs from a SPEC ("l40s", "l40s=2", "10de:20b5=4", "grid_l40s-48c=2",
- * a name match).  A vGPU profile spec sets profile.  field names the option
- * for errors ("--gpu", "[gpu] devices"). */
+ * a name match).  A vGPU profile spec sets profile (as typed, lower case;
+ * the plan's gw_plan_gpu.profile and .vmx lines use ESXi's spelling,
+ * gw_gpu_vgpu_profile: "grid_h100xm-80c" -> "nvidia_h100xm-80c") and
+ * vram_gb is the PHYSICAL GPU's framebuffer (NVIDIA sizes vGPU MMIO by the
+ * physical GPU).  field names the option for errors ("--gpu", "[gpu]
+ * devices").  Fails for a GPU whose VRAM the table does not know (the
+ * error asks for --vram GB: sizes are never guessed). */
 int gw_answers_add_gpu(gw_answers *a, const gw_table *t, const char *spec,
                        const char *field, gw_err *e);
-/* Add one GPU of a given size ("--vram 48", "48=2"). */
+/* Add one GPU of a given size ("--vram 48", "48=2"; gw_parse_gb syntax
+ * for the size, so "48GB" works too). */
 int gw_answers_add_vram(gw_answers *a, const char *spec, const char *field,
                         gw_err *e);
 int gw_answers_add_bdf(gw_answers *a, const char *bdf, const char *field,
-                       gw_err *e);        /* validates the BDF */
+                       gw_err *e);        /* validates the BDF; stored as
+                                           * "%04x:%02x:%02x.%x"; a BDF
+                                           * given twice is an error */
 int gw_answers_set_system_id(gw_answers *a, const char *uuid,
                              const char *field, gw_err *e); /* validates */
 
@@ -64,9 +72,16 @@ void gw_bdf_vmx_id(unsigned dom, unsigned bus, unsigned dev, unsigned fn,
 /* 8-4-4-4-12 hex. */
 int gw_system_id_valid(const char *s);
 /* ESXi version "8.0", "8.0U2", "8.0 Update 2", "7.0.3" -> hardware version
- * from domain.md section 4 (0 = unknown). */
+ * from domain.md section 4 (0 = unknown).  "8.0.2" means 8.0U2; a patch
+ * letter ("7.0U3c"), an "ESXi " prefix and a trailing "build-N" are
+ * accepted.  Updates past the table give the newest known version of that
+ * release (7.0U3 -> 19, 8.0U3 -> 21): the host supports at least that. */
 int gw_esxi_to_hw(const char *esxi_version);
-/* Max passthrough devices for a VM of hardware version hw (0 = unknown). */
+/* Max passthrough devices for a VM of hardware version hw (0 = unknown):
+ * 16 for hw 13-19, 32 for 20, 128 for 21+ (KB 309986).  ESXi 8.0U1 allows
+ * 64 with hw 20: that is the host release, not the hardware version, so
+ * this function says 32 and gw_plan_build applies 64 when esxi_version is
+ * 8.0U1. */
 int gw_hw_max_passthru(int hw);
 
 /* ---- the plan --------------------------------------------------------- */
@@ -107,7 +122,9 @@ typedef struct gw_plan_gpu {
 	char *label;        /* short id, profile, or "10de:xxxx" */
 	int vram_gb;        /* per GPU, -1 unknown */
 	int count;
-	char *profile;      /* vGPU profile or NULL */
+	char *profile;      /* vGPU profile or NULL; for GPUs being added as
+	                     * ESXi names it (gw_gpu_vgpu_profile), for ones
+	                     * in the .vmx as written there (lower case) */
 	int existing;       /* 1 = already attached in the .vmx */
 	unsigned vendor_id, device_id; /* 0 when unknown */
 } gw_plan_gpu;
@@ -129,17 +146,26 @@ typedef struct gw_plan {
 	long memory_mb;          /* 0 unknown */
 	int hw_current;          /* virtualHW.version, 0 unknown */
 	int hw_target;           /* from esxi_version, 0 unknown */
-	char *name;              /* VM extension name (no periods) */
+	char *name;              /* VM extension name: answers name, or
+	                          * "gpu-<first id>"; [A-Za-z0-9_-] only, at
+	                          * most 80 characters (a given name with
+	                          * anything else fails the plan) */
 	/* counts for emitters */
 	int n_passthru;          /* physical GPUs added by this plan */
 	int n_vgpu;              /* vGPUs added by this plan */
 } gw_plan;
 
-/* Build the plan.  vmx may be NULL (snippets only).  Fails (e set) only on
- * inputs that make a plan impossible: no GPU, a size below the rule without
- * allow_below_rule, more BDFs than passthrough GPUs, a key to change that is
- * malformed in the file, too many devices for 128, ...  Everything else is
- * a finding. */
+/* Build the plan.  vmx may be NULL (snippets only).  GPUs already attached
+ * in the .vmx (present pciPassthruN with vendorId/deviceId, or .vgpu) are
+ * counted with the ones asked for; with no GPU asked, the plan sizes those.
+ * bar_gb covers DirectPath GPUs whose BAR1 the table knows (plus the 32
+ * MiB BAR3 of NVIDIA GPUs); vGPUs are sized by the rule only.
+ * Fails (e set) only on inputs that make a plan impossible: no GPU, a
+ * size below the rule without allow_below_rule, more BDFs than
+ * passthrough GPUs, a BDF without a system id, a key to change that is
+ * malformed in the file, too many devices for 128, an invalid name, ...
+ * Everything else is a finding.  On failure *p is left empty (freeing it
+ * is harmless). */
 int gw_plan_build(const gw_answers *a, const gw_table *t, const gw_vmx *vmx,
                   gw_plan *p, gw_err *e);
 void gw_plan_free(gw_plan *p);
