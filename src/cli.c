@@ -393,13 +393,30 @@ print_steps(const gw_plan *p)
 		printf("  %s\n", p->steps[i]);
 }
 
+/* The mmio command answers one question: show only what bears on it. */
+static int
+finding_is_sizing(const gw_finding *x)
+{
+	static const char *const prefixes[] = { "mmio-", "gpu-", "vgpu-profile",
+	                                         "geforce-" };
+	size_t i;
+
+	for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (strncmp(x->id, prefixes[i], strlen(prefixes[i])) == 0)
+			return 1;
+	return 0;
+}
+
 static void
-print_findings(const gw_plan *p, FILE *f)
+print_findings_if(const gw_plan *p, FILE *f, int sizing_only)
 {
 	size_t i;
 
 	for (i = 0; i < p->nfindings; i++) {
 		const gw_finding *x = &p->findings[i];
+
+		if (sizing_only && !finding_is_sizing(x))
+			continue;
 
 		fprintf(f, "  %-5s %s\n", sev_label(x->sev), x->message);
 		if (x->fix)
@@ -407,6 +424,22 @@ print_findings(const gw_plan *p, FILE *f)
 		if (x->source)
 			fprintf(f, _("        source: %s\n"), x->source);
 	}
+}
+
+static void
+print_findings(const gw_plan *p, FILE *f)
+{
+	print_findings_if(p, f, 0);
+}
+
+static size_t
+count_sizing_findings(const gw_plan *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nfindings; i++)
+		n += finding_is_sizing(&p->findings[i]);
+	return n;
 }
 
 static int
@@ -445,7 +478,7 @@ print_settings(const gw_plan *p, int diff)
 }
 
 static json_t *
-plan_json(const gw_plan *p)
+plan_json(const gw_plan *p, int sizing_only)
 {
 	json_t *o = json_object(), *gpus = json_array(), *steps = json_array();
 	json_t *sets = json_array(), *finds = json_array();
@@ -479,8 +512,11 @@ plan_json(const gw_plan *p)
 	}
 	for (i = 0; i < p->nfindings; i++) {
 		const gw_finding *x = &p->findings[i];
-		json_t *j = json_object();
+		json_t *j;
 
+		if (sizing_only && !finding_is_sizing(x))
+			continue;
+		j = json_object();
 		json_object_set_new(j, "id", json_string(x->id));
 		json_object_set_new(j, "severity", json_string(sev_id(x->sev)));
 		json_object_set_new(j, "message", json_string(x->message));
@@ -529,7 +565,7 @@ cmd_mmio(cli_opts *o, const gw_table *t, gw_err *e)
 	if (gw_plan_build(&o->a, t, NULL, &p, e) != 0)
 		return EXIT_USAGE;
 	if (o->json) {
-		json_t *j = plan_json(&p);
+		json_t *j = plan_json(&p, 1);
 
 		print_json(j);
 		json_decref(j);
@@ -543,9 +579,9 @@ cmd_mmio(cli_opts *o, const gw_table *t, gw_err *e)
 			if (p.settings[i].kind == GW_SET_MMIO)
 				printf("  %s = \"%s\"\n", p.settings[i].key,
 				       p.settings[i].value);
-		if (p.nfindings > 0) {
+		if (count_sizing_findings(&p) > 0) {
 			printf("%s\n", _("Notes:"));
-			print_findings(&p, stdout);
+			print_findings_if(&p, stdout, 1);
 		}
 	}
 	gw_plan_free(&p);
@@ -599,7 +635,7 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 	}
 
 	if (o->json) {
-		json_t *j = plan_json(&p);
+		json_t *j = plan_json(&p, 0);
 
 		json_object_set_new(j, "file", json_string(path));
 		json_object_set_new(j, "changed", json_boolean(changed));

@@ -1729,6 +1729,15 @@ gw_plan_build(const gw_answers *a, const gw_table *t, const gw_vmx *v,
 		if (w->profile == NULL)
 			npt_slots += (size_t)w->count;
 	}
+	/* An encrypted VM keeps its real configuration inside
+	 * encryption.data: plain keys appended to the .vmx would be ignored
+	 * or break it, so refuse rather than write advice that cannot work. */
+	if (v != NULL && (gw_vmx_get(v, "encryption.keySafe") != NULL ||
+	                  gw_vmx_get(v, "encryption.data") != NULL)) {
+		gw_err_set(e, _("%s: the VM is encrypted (encryption.keySafe): its settings live inside encryption.data and cannot be edited in the file; make these changes in the vSphere Client or Workstation"),
+		           gw_vmx_name(v));
+		return -1;
+	}
 	if (a->name && !name_valid(a->name)) {
 		gw_err_set(e, _("name: '%s' may contain only letters, digits, "
 		                "'-' and '_' (no periods), at most 80"), a->name);

@@ -5,6 +5,8 @@
 set -e
 cd "$(dirname "$0")/.."
 [ -x configure ] || ./autogen.sh
+# an in-tree configuration blocks the out-of-tree builds below
+[ ! -f config.status ] || make distclean >/dev/null
 jobs=$(nproc 2>/dev/null || echo 2)
 
 mkdir -p _build/plain _build/asan

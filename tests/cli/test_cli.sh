@@ -209,6 +209,10 @@ bad "unknown format" "xml" snippet --format xml --gpu l40s
 bad "unknown command" "frob" frob
 bad "missing table" "/nonexistent/gpus.ini" mmio --table /nonexistent/gpus.ini --gpu l40s
 bad "table is a directory" "$TMP/adir" mmio --table "$TMP/adir" --gpu l40s
+sample vmx/ws-fully-encrypted-vm-gbk-4337char-line-crlf.vmx "$TMP/enc.vmx"
+cp "$TMP/enc.vmx" "$TMP/enc.orig"
+bad "encrypted VM is refused" "encryption" vmx "$TMP/enc.vmx" --gpu l40s --write
+check "encrypted VM untouched" cmp -s "$TMP/enc.vmx" "$TMP/enc.orig"
 check "bad inputs left the .vmx alone" cmp -s "$TMP/b.vmx" "$TMP/u.orig"
 check "bad inputs made no backup" sh -c "! ls '$TMP'/b.vmx.*.bak >/dev/null 2>&1"
 check "garbage file untouched" sh -c "[ \$(stat -c %s '$TMP/garbage.vmx') -eq 11 ]"
