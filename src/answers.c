@@ -95,7 +95,7 @@ resolve_path(const char *answers_path, const char *p)
 }
 
 static int
-parse_bool(const char *path, const char *field, const char *v, int *out,
+parse_bool(const char *path, const char *key, const char *v, int *out,
            gw_err *e)
 {
 	static const char *const yes[] = { "yes", "true", "on", "1" };
@@ -112,8 +112,8 @@ parse_bool(const char *path, const char *field, const char *v, int *out,
 			return 0;
 		}
 	}
-	gw_err_set(e, _("%s: [%s: '%s' is not a yes/no value (expected yes or no)"),
-	           path, field, v);
+	gw_err_set(e, _("%s: [options] %s: '%s' is not a yes/no value (expected yes or no)"),
+	           path, key, v);
 	return -1;
 }
 
@@ -225,7 +225,7 @@ load_values(gw_answers_file *af, dictionary *d, const gw_table *t, gw_err *e)
 
 #define BOOL_OPT(key, dst) \
 	if ((v = iniparser_getstring(d, "options:" key, NULL)) != NULL) { \
-		if (parse_bool(path, "options] " key, v, &b, e) != 0) \
+		if (parse_bool(path, key, v, &b, e) != 0) \
 			return -1; \
 		dst = b; \
 	}

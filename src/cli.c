@@ -418,7 +418,11 @@ print_findings_if(const gw_plan *p, FILE *f, int sizing_only)
 		if (sizing_only && !finding_is_sizing(x))
 			continue;
 
-		fprintf(f, "  %-5s %s\n", sev_label(x->sev), x->message);
+		/* pad the label to 5 cells, not bytes: CJK labels are 2 cells
+		 * a character */
+		fprintf(f, "  %s%*s %s\n", sev_label(x->sev),
+		        5 - gw_text_cells(sev_label(x->sev)) > 0 ?
+		        5 - gw_text_cells(sev_label(x->sev)) : 0, "", x->message);
 		if (x->fix)
 			fprintf(f, _("        fix: %s\n"), x->fix);
 		if (x->source)

@@ -966,7 +966,7 @@ static const gw_gpu *
 lookup_pci(const gw_table *t, const char *spec, const unsigned v[4], int n,
            gw_err *e)
 {
-	const gw_gpu *g, *c[AMBIG_MAX_LIST + 1];
+	const gw_gpu *g, **c;
 	int amb = 0;
 	size_t i, nc = 0;
 	gw_buf ids, subs;
@@ -975,12 +975,15 @@ lookup_pci(const gw_table *t, const char *spec, const unsigned v[4], int n,
 	                      n == 4 ? v[3] : 0, &amb);
 	if (g)
 		return g;
-	for (i = 0; i < t->n && nc < AMBIG_MAX_LIST + 1; i++)
+	/* every candidate, so the "(N in all)" count is true */
+	c = gw_xcalloc(t->n ? t->n : 1, sizeof *c);
+	for (i = 0; i < t->n; i++)
 		if (t->gpus[i].vendor_id == v[0] && t->gpus[i].device_id == v[1])
 			c[nc++] = &t->gpus[i];
 	if (nc == 0) {
 		gw_err_set(e, _("unknown GPU '%s' (no GPU in %s has this PCI id)"),
 		           spec, t->path ? t->path : _("the table"));
+		free(c);
 		return NULL;
 	}
 	gw_buf_init(&ids);
@@ -998,6 +1001,7 @@ lookup_pci(const gw_table *t, const char *spec, const unsigned v[4], int n,
 		           spec, v[2], v[3], subs.data);
 	gw_buf_free(&ids);
 	gw_buf_free(&subs);
+	free(c);
 	return NULL;
 }
 

@@ -13,13 +13,15 @@
 #ifndef GW_H
 #define GW_H
 
-#include <stddef.h>
-#include <stdint.h>
-#include <stdarg.h>
-
+/* config.h first: it turns on the system extensions (wcwidth, ...) that
+ * later system headers must see. */
 #ifdef HAVE_CONFIG_H
 # include <config.h>
 #endif
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
 
 #if defined(ENABLE_NLS) && ENABLE_NLS
 # include <libintl.h>
@@ -80,6 +82,10 @@ int gw_strieq(const char *a, const char *b);
 /* Parse a strictly decimal non-negative integer (no sign, no spaces, no
  * trailing junk) not greater than max.  Returns 0 on success. */
 int gw_parse_uint(const char *s, unsigned long long max, unsigned long long *out);
+
+/* Width of a string in terminal cells (wcwidth, current locale; a CJK
+ * character is 2 cells).  Bytes that do not decode count one cell each. */
+int gw_text_cells(const char *s);
 
 /* Trim ASCII whitespace in place; returns s. */
 char *gw_trim(char *s);

@@ -10,17 +10,33 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <wchar.h>
 
 void
 gw_err_set(gw_err *e, const char *fmt, ...)
 {
 	va_list ap;
+	int n;
 
 	if (e == NULL)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	n = vsnprintf(e->msg, sizeof e->msg, fmt, ap);
 	va_end(ap);
+	/* Cut off?  Then do not leave half a UTF-8 character at the end. */
+	if (n >= (int)sizeof e->msg) {
+		size_t len = strlen(e->msg), k = len;
+
+		while (k > 0 && ((unsigned char)e->msg[k - 1] & 0xC0) == 0x80)
+			k--;
+		if (k > 0 && ((unsigned char)e->msg[k - 1] & 0x80)) {
+			unsigned char lead = (unsigned char)e->msg[k - 1];
+			size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+
+			if (len - (k - 1) < need)
+				e->msg[k - 1] = '\0';
+		}
+	}
 }
 
 static void
@@ -345,4 +361,29 @@ gw_trim(char *s)
 	while (end > s && isspace((unsigned char)end[-1]))
 		*--end = '\0';
 	return s;
+}
+
+int
+gw_text_cells(const char *s)
+{
+	mbstate_t st;
+	int cells = 0;
+
+	memset(&st, 0, sizeof st);
+	while (*s) {
+		wchar_t wc;
+		size_t r = mbrtowc(&wc, s, strlen(s), &st);
+		int w;
+
+		if (r == (size_t)-1 || r == (size_t)-2) {
+			memset(&st, 0, sizeof st);
+			cells++;
+			s++;
+			continue;
+		}
+		w = wcwidth(wc);
+		cells += w > 0 ? w : 0;
+		s += r;
+	}
+	return cells;
 }
