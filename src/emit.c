@@ -699,6 +699,10 @@ yaml_render(json_t *root, const char *fmt, char **out, gw_err *e)
 		return -1;
 	}
 	yaml_emitter_delete(&y.em);
+	/* libyaml ends a stream whose last node is a quoted scalar without a
+	 * line break: a text file ends with one */
+	if (y.buf.len > 0 && y.buf.data[y.buf.len - 1] != '\n')
+		gw_buf_puts(&y.buf, "\n");
 	*out = gw_buf_steal(&y.buf);
 	return 0;
 }

@@ -144,6 +144,10 @@ d=yaml.safe_load(open('$out'))
 s=str(d)
 assert '0x10DE' in s and '0x26B9' in s and '128' in s, s
 "
+for f in vmx bosh opsman tile; do
+	run "$GPUWIZ" snippet --format $f --vgpu grid_l40s-48c=2 --uvm
+	check "$f snippet ends with a newline" sh -c "[ \"\$(tail -c 1 '$out' | od -An -c | tr -d ' ')\" = '\\n' ]"
+done
 run "$GPUWIZ" snippet --format vmx --gpu l40s
 check "vmx snippet lines" sh -c "grep -qx 'pciPassthru.64bitMMIOSizeGB = \"128\"' '$out' && ! grep -v -e '^#' -e '^\$' -e '^[A-Za-z0-9_.:]* = \".*\"\$' '$out'"
 
