@@ -762,7 +762,7 @@ mkdirs(const char *dir, char ***created, size_t *ncreated, gw_err *e)
 static int
 write_temp(const char *final, const char *data, pending *pd, gw_err *e)
 {
-	size_t len = strlen(data), off = 0;
+	size_t len = strlen(data);
 	char *tmp = gw_xasprintf("%s.gpuwiz-XXXXXX", final);
 	int fd = mkstemp(tmp);
 
@@ -771,19 +771,12 @@ write_temp(const char *final, const char *data, pending *pd, gw_err *e)
 		free(tmp);
 		return -1;
 	}
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			gw_err_set(e, _("%s: cannot write: %s"), final, strerror(errno));
-			close(fd);
-			unlink(tmp);
-			free(tmp);
-			return -1;
-		}
-		off += (size_t)w;
+	if (gw_write_all(fd, data, len) != 0) {
+		gw_err_set(e, _("%s: cannot write: %s"), final, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return -1;
 	}
 	if (fchmod(fd, 0644) != 0 || fsync(fd) != 0 || close(fd) != 0) {
 		gw_err_set(e, _("%s: cannot write: %s"), final, strerror(errno));

@@ -71,6 +71,9 @@ void gw_buf_free(gw_buf *b);
 int gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
                  gw_err *e);
 
+/* write(2) all of data to fd, retrying on EINTR and short writes. */
+int gw_write_all(int fd, const char *data, size_t len);
+
 /* Write data to path atomically: temp file in the same directory, fsync,
  * rename over, fsync the directory.  Mode of an existing file is kept. */
 int gw_write_file_atomic(const char *path, const char *data, size_t len,

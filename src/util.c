@@ -250,8 +250,8 @@ gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
 	return 0;
 }
 
-static int
-write_all(int fd, const char *data, size_t len)
+int
+gw_write_all(int fd, const char *data, size_t len)
 {
 	while (len > 0) {
 		ssize_t w = write(fd, data, len);
@@ -290,7 +290,7 @@ gw_write_file_atomic(const char *path, const char *data, size_t len, gw_err *e)
 		free(tmp);
 		return -1;
 	}
-	if (write_all(fd, data, len) != 0 || fchmod(fd, mode) != 0 ||
+	if (gw_write_all(fd, data, len) != 0 || fchmod(fd, mode) != 0 ||
 	    fsync(fd) != 0) {
 		saved = errno;
 		close(fd);

@@ -808,23 +808,6 @@ gw_vmx_is_locked(const char *vmx_path, char **lock_path)
 	return locked;
 }
 
-static int
-write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Copy the file now at path to "<path>.<YYYYmmdd-HHMMSS>.bak" (".N"
  * appended while that exists).  *bak is NULL (and 0 returned) when there is
  * no file at path yet.  On failure nothing is left behind. */
@@ -880,7 +863,7 @@ make_backup(const char *path, char **bak, gw_err *e)
 			continue;
 		if (r <= 0)
 			break;
-		if (write_all(out, buf, (size_t)r) != 0) {
+		if (gw_write_all(out, buf, (size_t)r) != 0) {
 			r = -1;
 			break;
 		}

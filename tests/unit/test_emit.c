@@ -66,34 +66,14 @@ tp_set(gw_plan *p, gw_set_kind kind, const char *key, const char *value,
 	s->source = source;
 }
 
+/* The hand-built plans own their strings exactly as gw_plan_build's do,
+ * so the library's gw_plan_free releases them. */
 static void
 tp_free(gw_plan *p)
 {
-	size_t i;
-
 	if (p == NULL)
 		return;
-	for (i = 0; i < p->ngpus; i++) {
-		free(p->gpus[i].label);
-		free(p->gpus[i].profile);
-	}
-	free(p->gpus);
-	for (i = 0; i < p->nsteps; i++)
-		free(p->steps[i]);
-	free(p->steps);
-	for (i = 0; i < p->nsettings; i++) {
-		free(p->settings[i].key);
-		free(p->settings[i].value);
-		free(p->settings[i].old_value);
-		free(p->settings[i].reason);
-	}
-	free(p->settings);
-	for (i = 0; i < p->nfindings; i++) {
-		free(p->findings[i].message);
-		free(p->findings[i].fix);
-	}
-	free(p->findings);
-	free(p->name);
+	gw_plan_free(p);
 	free(p);
 }
 
