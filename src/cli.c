@@ -599,7 +599,7 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 	gw_plan p;
 	char *before = NULL, *after = NULL, *backup = NULL;
 	size_t blen = 0, alen = 0;
-	int rc = 0, changed, written = 0;
+	int rc = 0, changed, written = 0, refused = 0;
 	const char *path;
 
 	if (o->nargs != 1) {
@@ -626,16 +626,14 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 
 	if (o->write && changed) {
 		if (gw_plan_has_errors(&p) && !o->force) {
-			gw_err_set(e, _("%s: not written: the plan has failures (see above); fix them or use --force"),
-			           path);
-			rc = EXIT_USAGE;
+			/* reported below, after the findings it refers to */
+			refused = 1;
 		} else if (gw_vmx_save(v, path, o->force, &backup, e) != 0) {
 			rc = EXIT_USAGE;
+			goto out;
 		} else {
 			written = 1;
 		}
-		if (rc == EXIT_USAGE)
-			goto out;
 	}
 
 	if (o->json) {
@@ -664,6 +662,11 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 			printf(_("Saved %s (backup: %s).\n"), path, backup);
 		else if (!o->write)
 			printf("%s\n", _("Nothing was written: add --write to save these changes."));
+	}
+	if (refused) {
+		fflush(stdout);
+		fprintf(stderr, _("%s %s: %s: not written: the plan has failures (FAIL above); fix them or use --force\n"),
+		        progname, o->cmd, path);
 	}
 	if (rc == 0 && gw_plan_has_errors(&p))
 		rc = EXIT_FINDINGS;

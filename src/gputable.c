@@ -684,7 +684,7 @@ char *
 gw_table_default_path(gw_err *e)
 {
 	const char *env = getenv("GPUWIZ_TABLE");
-	char exe[PATH_MAX], *slash, *cand[3];
+	char exe[PATH_MAX], *slash, *cand[4];
 	gw_buf tried;
 	ssize_t n;
 	size_t i, nc = 0;
@@ -695,9 +695,9 @@ gw_table_default_path(gw_err *e)
 	if (env && *env)
 		return gw_xstrdup(env);
 
-#ifdef PKGDATADIR
-	cand[nc++] = gw_xstrdup(PKGDATADIR "/gpus.ini");
-#endif
+	/* A build-tree binary first (its own table, not an older installed
+	 * one), then the installed table, then the source tree of an
+	 * out-of-tree build. */
 	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (n > 0) {
 		exe[n] = '\0';
@@ -707,6 +707,12 @@ gw_table_default_path(gw_err *e)
 			cand[nc++] = gw_xasprintf("%s/data/gpus.ini", exe);
 		}
 	}
+#ifdef PKGDATADIR
+	cand[nc++] = gw_xstrdup(PKGDATADIR "/gpus.ini");
+#endif
+#ifdef GW_TOP_SRCDIR
+	cand[nc++] = gw_xstrdup(GW_TOP_SRCDIR "/data/gpus.ini");
+#endif
 	gw_buf_init(&tried);
 	for (i = 0; i < nc; i++) {
 		if (found == NULL && is_file(cand[i])) {

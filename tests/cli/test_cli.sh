@@ -10,6 +10,15 @@ run "$GPUWIZ" --help
 check "--help exits 0" [ $rc -eq 0 ]
 check "--help lists the commands" sh -c "grep -q 'gpuwiz mmio' '$out' && grep -q 'gpuwiz apply' '$out' && grep -q 'gpuwiz snippet' '$out'"
 
+bad() { # name expected-substring args...
+	name=$1; want=$2; shift 2
+	run "$GPUWIZ" "$@"
+	if [ $rc -eq 2 ] && err_one_line && errhas "$want" && [ ! -s "$out" ]; then
+		ok "bad input: $name"
+	else
+		nok "bad input: $name" "rc=$rc stderr=$(cat "$err") stdout=$(head -c 200 "$out")"
+	fi
+}
 # --- mmio: the documented examples ---------------------------------------
 mmio_is() { # expected-GB args...
 	want=$1; shift
@@ -85,6 +94,31 @@ check "locked VM: no backup" sh -c "! ls '$TMP'/f.vmx.*.bak >/dev/null 2>&1"
 run "$GPUWIZ" vmx "$TMP/f.vmx" --gpu l40s --write --force
 check "--force overrides the lock" [ $rc -eq 0 ]
 rm -f "$TMP/f.vmx.lck"
+
+# --- a plan failure: reported, nothing written, exit 1 ------------------------
+printf 'memSize = "8192"\nfirmware = "efi"\nvirtualHW.version = "21"\n' >"$TMP/new.vmx"
+cp "$TMP/new.vmx" "$TMP/new.orig"
+run "$GPUWIZ" vmx "$TMP/new.vmx" --gpu l40s --esxi 7.0U3 --write
+check "hw newer than the host: exit 1" [ $rc -eq 1 ]
+check "hw newer than the host: FAIL finding shown" has 'FAIL  The VM has hardware version 21'
+check "hw newer than the host: one line on stderr saying not written" sh -c "[ \$(wc -l <'$err') -eq 1 ] && grep -q 'not written' '$err'"
+check "hw newer than the host: file unchanged" cmp -s "$TMP/new.vmx" "$TMP/new.orig"
+run "$GPUWIZ" vmx "$TMP/new.vmx" --gpu l40s --esxi 8.0U2 --write
+check "the same VM on ESXi 8.0U2 is written" sh -c "[ $rc -eq 0 ] && grep -q 64bitMMIOSizeGB '$TMP/new.vmx'"
+
+# existing larger MMIO kept, smaller raised
+printf 'memSize = "8192"\nfirmware = "efi"\npciPassthru.64bitMMIOSizeGB = "512"\n' >"$TMP/big.vmx"
+run "$GPUWIZ" vmx "$TMP/big.vmx" --gpu l40s --write
+check "a larger existing MMIO size is kept" grep -qx 'pciPassthru.64bitMMIOSizeGB = "512"' "$TMP/big.vmx"
+check "kept value is reported" has '(kept)'
+printf 'memSize = "8192"\nfirmware = "efi"\npciPassthru.64bitMMIOSizeGB = "32"  # too small\n' >"$TMP/small.vmx"
+run "$GPUWIZ" vmx "$TMP/small.vmx" --gpu l40s --write
+check "a smaller existing MMIO size is raised in place, comment kept" grep -qx 'pciPassthru.64bitMMIOSizeGB = "128"  # too small' "$TMP/small.vmx"
+check "raised only once (no duplicate key appended)" [ "$(grep -c 64bitMMIOSizeGB "$TMP/small.vmx")" -eq 1 ]
+printf 'memSize = "8192"\npciPassthru.64bitMMIOSizeGB = "64\n' >"$TMP/mal.vmx"
+cp "$TMP/mal.vmx" "$TMP/mal.orig"
+bad "malformed key to change names the line" "mal.vmx:2" vmx "$TMP/mal.vmx" --gpu l40s --write
+check "malformed file unchanged" cmp -s "$TMP/mal.vmx" "$TMP/mal.orig"
 
 # --- device block -----------------------------------------------------------
 sample vmx/ws-hw16-win10-efi-windows1252-crlf.vmx "$TMP/w.vmx"
@@ -182,15 +216,6 @@ yaml.safe_load(open('$TMP/class/out/tile-vm-type.yml'))
 "
 
 # --- bad input: one line, exit 2, nothing changed ---------------------------------
-bad() { # name expected-substring args...
-	name=$1; want=$2; shift 2
-	run "$GPUWIZ" "$@"
-	if [ $rc -eq 2 ] && err_one_line && errhas "$want" && [ ! -s "$out" ]; then
-		ok "bad input: $name"
-	else
-		nok "bad input: $name" "rc=$rc stderr=$(cat "$err") stdout=$(head -c 200 "$out")"
-	fi
-}
 cp "$TMP/u.orig" "$TMP/b.vmx"
 mkdir "$TMP/adir"
 printf '\000\001\002binary\377\376' >"$TMP/garbage.vmx"
