@@ -918,7 +918,7 @@ out:
 /* ---- entry ------------------------------------------------------------- */
 
 int
-gw_cli_main(int argc, char **argv)
+gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 {
 	cli_opts o;
 	gw_table t;
@@ -967,15 +967,33 @@ gw_cli_main(int argc, char **argv)
 		return 0;
 	}
 	if (cmd == NULL) {
-		if (o.answers == NULL && o.nargs == 0 && o.nitems == 0) {
-			printf("%s\n\n", _("The interactive wizard is not part of this build yet; the commands below work now."));
-			usage(stdout);
+		/* plain gpuwiz [--lang L] [--answers FILE]: the wizard */
+		if (o.nargs > 0 || o.nitems > 0) {
+			die_line(NULL, _("the wizard takes only --lang and --answers; see gpuwiz --help for the commands"));
 			free_opts(&o);
-			return 0;
+			return EXIT_USAGE;
 		}
-		die_line(NULL, _("the interactive wizard is not part of this build yet; use 'gpuwiz apply --answers FILE' for the same result without a screen"));
+		if (wizard == NULL) {
+			die_line(NULL, _("the interactive wizard is not part of this build; use 'gpuwiz apply --answers FILE'"));
+			free_opts(&o);
+			return EXIT_USAGE;
+		}
+		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+			die_line(NULL, _("the wizard needs a terminal; without one use 'gpuwiz apply --answers FILE' or the commands in gpuwiz --help"));
+			free_opts(&o);
+			return EXIT_USAGE;
+		}
+		if (load_table(&t, o.table_path, &e) != 0) {
+			die_line(NULL, e.msg);
+			free_opts(&o);
+			return EXIT_USAGE;
+		}
+		rc = wizard(&t, o.answers, &e);
+		if (rc == EXIT_USAGE)
+			die_line(NULL, e.msg);
+		gw_table_free(&t);
 		free_opts(&o);
-		return EXIT_USAGE;
+		return rc;
 	}
 	if (strcmp(cmd, "mmio") && strcmp(cmd, "vmx") && strcmp(cmd, "snippet") &&
 	    strcmp(cmd, "apply")) {

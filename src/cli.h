@@ -2,8 +2,15 @@
 #ifndef GW_CLI_H
 #define GW_CLI_H
 
+#include "gputable.h"
+
+/* The interactive wizard, handed in by main() so that the core library does
+ * not depend on ncurses (see ui/tui.h). */
+typedef int (*gw_wizard_fn)(const gw_table *t, const char *answers_path,
+                            gw_err *e);
+
 /* Run gpuwiz with argv; returns the exit status (0 ok, 1 check failed,
- * 2 usage or input error). */
-int gw_cli_main(int argc, char **argv);
+ * 2 usage or input error).  wizard may be NULL (no screens built in). */
+int gw_cli_main(int argc, char **argv, gw_wizard_fn wizard);
 
 #endif

@@ -1,0 +1,2 @@
+/* apply.c: being written */
+#include "apply.h"

@@ -1,0 +1,34 @@
+/* apply.h: write a plan out: every requested snippet format into the output
+ * directory and the patch into the .vmx, all or nothing.  Shared by
+ * `gpuwiz apply --answers` and the wizard's write step.
+ *
+ * Order: render every format in memory; check the .vmx lock (unless force);
+ * create the output directory (mkdir -p, remembering what was created);
+ * write each format to a temporary beside its final name; save the .vmx
+ * (backup, atomic replace); rename the temporaries into place.  Any failure
+ * removes the temporaries and the directories this call created, and leaves
+ * the .vmx as it was.
+ */
+#ifndef GW_APPLY_H
+#define GW_APPLY_H
+
+#include "gw.h"
+#include "answers.h"
+#include "plan.h"
+#include "vmx.h"
+
+typedef struct gw_apply_result {
+	char **written;     /* output files written, in format order */
+	size_t nwritten;
+	char *vmx_path;     /* the .vmx patched, NULL when none */
+	char *backup;       /* its backup, NULL when none */
+	int vmx_unchanged;  /* 1: the .vmx already had every setting, not rewritten */
+} gw_apply_result;
+
+/* v is the document loaded from af->vmx_path (NULL when none); it is
+ * modified (the plan applied) on success. */
+int gw_apply(const gw_answers_file *af, const gw_plan *p, gw_vmx *v, int force,
+             gw_apply_result *r, gw_err *e);
+void gw_apply_result_free(gw_apply_result *r);
+
+#endif

@@ -1,0 +1,2 @@
+/* wizard.c: being written */
+#include "wizard.h"

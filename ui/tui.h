@@ -1,0 +1,17 @@
+/* tui.h: the ncurses wizard (design.md section 5).  One small module per
+ * step (draw/key/resize), one main loop; the screens render the gw_wizard
+ * state (src/wizard.h) and never compute settings themselves. */
+#ifndef GW_TUI_H
+#define GW_TUI_H
+
+#include "gw.h"
+#include "gputable.h"
+
+/* Run the wizard on the terminal.  answers_path pre-fills every screen
+ * (NULL = start empty).  Returns the exit status: 0 written or quit by the
+ * operator, 2 on an error before the screen started (e set, terminal
+ * untouched).  The terminal is restored on every exit path, including
+ * SIGINT/SIGTERM/SIGHUP and errors. */
+int gw_tui_main(const gw_table *t, const char *answers_path, gw_err *e);
+
+#endif
