@@ -1,2 +1,264 @@
-/* apply.c: being written */
+/* apply.c: write a plan out, all or nothing (see apply.h for the order).
+ *
+ * Output files are first written to temporaries beside their final names,
+ * then the .vmx is saved, then the temporaries are renamed: a failure at
+ * any step leaves neither a half-written directory nor a changed .vmx.
+ * The plan is applied to a copy of the .vmx document, so the caller's
+ * document is only changed once everything has been written.
+ */
 #include "apply.h"
+#include "emit.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const int all_formats[] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
+                                   GW_FMT_TILE };
+#define NFORMATS (sizeof all_formats / sizeof all_formats[0])
+
+typedef struct pending {
+	char *tmp;     /* the temporary, NULL once renamed */
+	char *final;
+	int published; /* renamed into place by this call */
+} pending;
+
+/* mkdir -p dir; every directory this call creates is added to *created
+ * (parents first) so that a failure can remove them again. */
+static int
+mkdirs(const char *dir, char ***created, size_t *ncreated, gw_err *e)
+{
+	char *copy = gw_xstrdup(dir), *p;
+	struct stat st;
+
+	for (p = copy + 1;; p++) {
+		if (*p == '/' || *p == '\0') {
+			char save = *p;
+
+			*p = '\0';
+			if (stat(copy, &st) != 0) {
+				if (mkdir(copy, 0755) != 0) {
+					gw_err_set(e, _("%s: cannot create directory: %s"),
+					           copy, strerror(errno));
+					free(copy);
+					return -1;
+				}
+				*created = gw_xrealloc(*created, (*ncreated + 1) * sizeof **created);
+				(*created)[(*ncreated)++] = gw_xstrdup(copy);
+			} else if (!S_ISDIR(st.st_mode)) {
+				gw_err_set(e, _("%s: exists and is not a directory"), copy);
+				free(copy);
+				return -1;
+			}
+			*p = save;
+			if (save == '\0')
+				break;
+		}
+	}
+	free(copy);
+	return 0;
+}
+
+static int
+write_temp(const char *final, const char *data, pending *pd, gw_err *e)
+{
+	size_t len = strlen(data);
+	char *tmp = gw_xasprintf("%s.gpuwiz-XXXXXX", final);
+	int fd = mkstemp(tmp);
+
+	if (fd < 0) {
+		gw_err_set(e, _("%s: cannot write: %s"), final, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	if (gw_write_all(fd, data, len) != 0) {
+		gw_err_set(e, _("%s: cannot write: %s"), final, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	if (fchmod(fd, 0644) != 0 || fsync(fd) != 0 || close(fd) != 0) {
+		gw_err_set(e, _("%s: cannot write: %s"), final, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	pd->tmp = tmp;
+	pd->final = gw_xstrdup(final);
+	pd->published = 0;
+	return 0;
+}
+
+/* Put the saved .vmx back from its backup (a rename failed after the save:
+ * the .vmx must end as it was). */
+static void
+restore_backup(const char *path, const char *backup)
+{
+	char *data = NULL;
+	size_t len = 0;
+	gw_err le;
+
+	if (backup == NULL)
+		return;
+	if (gw_read_file(backup, 64u << 20, &data, &len, &le) == 0 &&
+	    gw_write_file_atomic(path, data, len, &le) == 0)
+		unlink(backup);
+	free(data);
+}
+
+int
+gw_apply(const gw_answers_file *af, const gw_plan *p, gw_vmx *v, int force,
+         gw_apply_result *r, gw_err *e)
+{
+	char *texts[NFORMATS] = { NULL, NULL, NULL, NULL };
+	pending pend[NFORMATS];
+	size_t npend = 0, i, ncreated = 0, blen = 0, alen = 0;
+	char **created = NULL, *backup = NULL, *before = NULL, *after = NULL;
+	gw_vmx *copy = NULL;
+	int ok = 0, changed = 0, saved = 0;
+
+	memset(r, 0, sizeof *r);
+	memset(pend, 0, sizeof pend);
+	if (af->formats && (af->out_dir == NULL || af->out_dir[0] == '\0')) {
+		gw_err_set(e, _("output directory: missing (expected the directory to write the snippets into)"));
+		return -1;
+	}
+	if (v && (af->vmx_path == NULL || af->vmx_path[0] == '\0')) {
+		gw_err_set(e, _(".vmx: a document was given without its path; nothing written"));
+		return -1;
+	}
+	if (af->formats == 0 && v == NULL) {
+		gw_err_set(e, _("nothing to write: no output format chosen and no .vmx to patch"));
+		return -1;
+	}
+
+	/* 1. render everything in memory */
+	for (i = 0; i < NFORMATS; i++)
+		if ((af->formats & all_formats[i]) &&
+		    gw_emit(all_formats[i], p, &texts[i], e) != 0)
+			goto out;
+
+	/* 2. the .vmx, on a copy of the document */
+	if (v) {
+		before = gw_vmx_serialize(v, &blen);
+		if (gw_vmx_parse(&copy, before, blen, gw_vmx_name(v), e) != 0 ||
+		    gw_plan_apply_vmx(p, copy, e) != 0)
+			goto out;
+		after = gw_vmx_serialize(copy, &alen);
+		changed = blen != alen || memcmp(before, after, blen) != 0;
+		if (changed && !force) {
+			char *lck = NULL;
+
+			if (gw_vmx_is_locked(af->vmx_path, &lck)) {
+				gw_err_set(e, _("%s: the VM looks powered on (%s exists); power it off first, nothing written"),
+				           af->vmx_path, lck);
+				free(lck);
+				goto out;
+			}
+		}
+	}
+
+	/* 3. temporaries in the output directory */
+	if (af->formats) {
+		if (mkdirs(af->out_dir, &created, &ncreated, e) != 0)
+			goto out;
+		for (i = 0; i < NFORMATS; i++) {
+			char *final;
+			int rc;
+
+			if (!(af->formats & all_formats[i]))
+				continue;
+			final = gw_xasprintf("%s/%s", af->out_dir,
+			                     gw_format_filename(all_formats[i]));
+			rc = write_temp(final, texts[i], &pend[npend], e);
+			free(final);
+			if (rc != 0)
+				goto out;
+			npend++;
+		}
+	}
+
+	/* 4. the .vmx (backup, atomic replace) */
+	if (v && changed) {
+		if (gw_vmx_save(copy, af->vmx_path, force, &backup, e) != 0)
+			goto out;
+		saved = 1;
+	}
+
+	/* 5. publish the snippets */
+	for (i = 0; i < npend; i++) {
+		if (rename(pend[i].tmp, pend[i].final) != 0) {
+			gw_err_set(e, _("%s: cannot write: %s"), pend[i].final,
+			           strerror(errno));
+			goto out;
+		}
+		free(pend[i].tmp);
+		pend[i].tmp = NULL;
+		pend[i].published = 1;
+	}
+
+	/* 6. the caller's document gets what the file now has; this cannot
+	 * fail, it has just worked on the copy */
+	if (v && changed && gw_plan_apply_vmx(p, v, e) != 0)
+		goto out;
+
+	if (npend > 0) {
+		r->written = gw_xcalloc(npend, sizeof *r->written);
+		for (i = 0; i < npend; i++) {
+			r->written[i] = pend[i].final;
+			pend[i].final = NULL;
+		}
+		r->nwritten = npend;
+	}
+	if (v) {
+		r->vmx_path = gw_xstrdup(af->vmx_path);
+		r->backup = backup;
+		backup = NULL;
+		r->vmx_unchanged = !changed;
+	}
+	ok = 1;
+out:
+	for (i = 0; i < npend; i++) {
+		if (pend[i].tmp) {
+			unlink(pend[i].tmp);
+			free(pend[i].tmp);
+		}
+		if (!ok && pend[i].published)
+			unlink(pend[i].final);
+		free(pend[i].final);
+	}
+	if (!ok && saved)
+		restore_backup(af->vmx_path, backup);
+	for (i = ncreated; i > 0; i--)
+		if (!ok)
+			rmdir(created[i - 1]);
+	for (i = 0; i < ncreated; i++)
+		free(created[i]);
+	free(created);
+	for (i = 0; i < NFORMATS; i++)
+		free(texts[i]);
+	free(before);
+	free(after);
+	free(backup);
+	gw_vmx_free(copy);
+	return ok ? 0 : -1;
+}
+
+void
+gw_apply_result_free(gw_apply_result *r)
+{
+	size_t i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->nwritten; i++)
+		free(r->written[i]);
+	free(r->written);
+	free(r->vmx_path);
+	free(r->backup);
+	memset(r, 0, sizeof *r);
+}

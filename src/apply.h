@@ -26,7 +26,17 @@ typedef struct gw_apply_result {
 } gw_apply_result;
 
 /* v is the document loaded from af->vmx_path (NULL when none); it is
- * modified (the plan applied) on success. */
+ * modified (the plan applied) on success and left as it was on failure
+ * (the plan is applied to a copy first).
+ * Details: *r is always initialised (free it with gw_apply_result_free
+ * either way; it is empty on failure).  The lock is checked only when the
+ * .vmx would change: a file that already has every setting is neither
+ * checked nor rewritten (vmx_path set, backup NULL, vmx_unchanged = 1).
+ * A failure after the .vmx was saved (a rename) puts the .vmx back from
+ * its backup and removes the files this call had already put in place.
+ * Refused: formats without af->out_dir, v without af->vmx_path, no format
+ * and no v ("nothing to write").  The plan's FAIL findings are the
+ * caller's business (the CLI and the wizard refuse them unless forced). */
 int gw_apply(const gw_answers_file *af, const gw_plan *p, gw_vmx *v, int force,
              gw_apply_result *r, gw_err *e);
 void gw_apply_result_free(gw_apply_result *r);

@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 #include "answers.h"
+#include "apply.h"
 #include "emit.h"
 #include "gputable.h"
 #include "mmio.h"
@@ -720,91 +721,20 @@ cmd_snippet(cli_opts *o, const gw_table *t, gw_err *e)
 	return rc;
 }
 
-/* Output files are first written to temporaries in the output directory,
- * then the .vmx is saved, then the temporaries are renamed: a failure at
- * any step leaves neither a half-written directory nor a changed .vmx. */
-typedef struct pending {
-	char *tmp;
-	char *final;
-} pending;
-
-static int
-mkdirs(const char *dir, char ***created, size_t *ncreated, gw_err *e)
-{
-	char *copy = gw_xstrdup(dir), *p;
-	struct stat st;
-
-	for (p = copy + 1;; p++) {
-		if (*p == '/' || *p == '\0') {
-			char save = *p;
-
-			*p = '\0';
-			if (stat(copy, &st) != 0) {
-				if (mkdir(copy, 0755) != 0) {
-					gw_err_set(e, _("%s: cannot create directory: %s"),
-					           copy, strerror(errno));
-					free(copy);
-					return -1;
-				}
-				*created = gw_xrealloc(*created, (*ncreated + 1) * sizeof **created);
-				(*created)[(*ncreated)++] = gw_xstrdup(copy);
-			} else if (!S_ISDIR(st.st_mode)) {
-				gw_err_set(e, _("%s: exists and is not a directory"), copy);
-				free(copy);
-				return -1;
-			}
-			*p = save;
-			if (save == '\0')
-				break;
-		}
-	}
-	free(copy);
-	return 0;
-}
-
-static int
-write_temp(const char *final, const char *data, pending *pd, gw_err *e)
-{
-	size_t len = strlen(data);
-	char *tmp = gw_xasprintf("%s.gpuwiz-XXXXXX", final);
-	int fd = mkstemp(tmp);
-
-	if (fd < 0) {
-		gw_err_set(e, _("%s: cannot write: %s"), final, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	if (gw_write_all(fd, data, len) != 0) {
-		gw_err_set(e, _("%s: cannot write: %s"), final, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	if (fchmod(fd, 0644) != 0 || fsync(fd) != 0 || close(fd) != 0) {
-		gw_err_set(e, _("%s: cannot write: %s"), final, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	pd->tmp = tmp;
-	pd->final = gw_xstrdup(final);
-	return 0;
-}
-
+/* The files are written by gw_apply (apply.c), all or nothing; this
+ * command loads the answers, refuses a plan with failures unless forced,
+ * and reports what was written. */
 static int
 cmd_apply(cli_opts *o, const gw_table *t, gw_err *e)
 {
-	static const int all[] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN, GW_FMT_TILE };
 	gw_answers_file af;
+	gw_apply_result res;
 	gw_vmx *v = NULL;
 	gw_plan p;
-	pending pend[4];
-	size_t npend = 0, i, ncreated = 0;
-	char **created = NULL, *backup = NULL;
-	int rc = EXIT_USAGE, have_plan = 0, force, keep_dirs = 0;
+	size_t i;
+	int rc = EXIT_USAGE, have_plan = 0, force;
 
-	memset(pend, 0, sizeof pend);
+	memset(&res, 0, sizeof res);
 	if (o->answers == NULL) {
 		gw_err_set(e, _("--answers: missing (expected an answers FILE)"));
 		return EXIT_USAGE;
@@ -830,84 +760,22 @@ cmd_apply(cli_opts *o, const gw_table *t, gw_err *e)
 		           o->answers);
 		goto out;
 	}
-	if (v && !force) {
-		char *lck = NULL;
-
-		if (gw_vmx_is_locked(af.vmx_path, &lck)) {
-			gw_err_set(e, _("%s: the VM looks powered on (%s exists); power it off first, nothing written"),
-			           af.vmx_path, lck);
-			free(lck);
-			goto out;
-		}
-	}
-	/* 1. render everything in memory */
-	if (af.formats) {
-		char *texts[4] = { NULL, NULL, NULL, NULL };
-		int bad = 0;
-
-		for (i = 0; i < 4 && !bad; i++)
-			if ((af.formats & all[i]) && gw_emit(all[i], &p, &texts[i], e) != 0)
-				bad = 1;
-		/* 2. temporaries in the output directory */
-		if (!bad && mkdirs(af.out_dir, &created, &ncreated, e) != 0)
-			bad = 1;
-		for (i = 0; i < 4 && !bad; i++) {
-			char *final;
-
-			if (!(af.formats & all[i]))
-				continue;
-			final = gw_xasprintf("%s/%s", af.out_dir, gw_format_filename(all[i]));
-			if (write_temp(final, texts[i], &pend[npend], e) != 0)
-				bad = 1;
-			else
-				npend++;
-			free(final);
-		}
-		for (i = 0; i < 4; i++)
-			free(texts[i]);
-		if (bad)
-			goto out;
-	}
-	/* 3. the .vmx */
-	if (v) {
-		if (gw_plan_apply_vmx(&p, v, e) != 0 ||
-		    gw_vmx_save(v, af.vmx_path, force, &backup, e) != 0)
-			goto out;
-	}
-	/* 4. publish the snippets */
-	for (i = 0; i < npend; i++) {
-		if (rename(pend[i].tmp, pend[i].final) != 0) {
-			gw_err_set(e, _("%s: cannot write: %s"), pend[i].final, strerror(errno));
-			goto out;
-		}
-		free(pend[i].tmp);
-		pend[i].tmp = NULL;
-	}
-	for (i = 0; i < npend; i++)
-		printf(_("wrote %s\n"), pend[i].final);
-	if (v)
-		printf(_("patched %s (backup: %s)\n"), af.vmx_path, backup);
+	if (gw_apply(&af, &p, v, force, &res, e) != 0)
+		goto out;
+	for (i = 0; i < res.nwritten; i++)
+		printf(_("wrote %s\n"), res.written[i]);
+	if (res.vmx_path && res.vmx_unchanged)
+		printf("%s: %s\n", res.vmx_path,
+		       _("Nothing to change: the file already has these settings."));
+	else if (res.vmx_path)
+		printf(_("patched %s (backup: %s)\n"), res.vmx_path, res.backup);
 	if (p.nfindings > 0) {
 		printf("%s\n", _("Findings:"));
 		print_findings(&p, stdout);
 	}
 	rc = gw_plan_has_errors(&p) ? EXIT_FINDINGS : 0;
-	keep_dirs = 1;   /* keep the directories we made */
 out:
-	for (i = 0; i < npend; i++) {
-		if (pend[i].tmp) {
-			unlink(pend[i].tmp);
-			free(pend[i].tmp);
-		}
-		free(pend[i].final);
-	}
-	for (i = ncreated; i > 0; i--)
-		if (!keep_dirs)
-			rmdir(created[i - 1]);
-	for (i = 0; i < ncreated; i++)
-		free(created[i]);
-	free(created);
-	free(backup);
+	gw_apply_result_free(&res);
 	if (have_plan)
 		gw_plan_free(&p);
 	gw_vmx_free(v);

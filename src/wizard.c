@@ -1,2 +1,1477 @@
-/* wizard.c: being written */
+/* wizard.c: the interactive wizard's state and step logic (wizard.h), apart
+ * from any drawing.  The screens in ui/ call these functions on keys and
+ * render the gw_wizard; settings come from the plan only.
+ *
+ * Facts used here (see shared/docs/domain.md):
+ *  - BIOS checklist: VT-d/AMD-Vi and above-4G decoding are BIOS settings;
+ *    "Passthru Capable: false" when the IOMMU is off (section 5).
+ *  - SR-IOV: NVIDIA vGPU on Ampere and later GPUs uses SR-IOV virtual
+ *    functions (NVIDIA vGPU documentation; the A16 host sample in
+ *    shared/fixtures/nvidia-smi shows "Host VGPU Mode: SR-IOV").
+ *  - vGPU C-series sizes: NVIDIA AI Enterprise "Virtual GPU Types for
+ *    Supported GPUs" (see gw_wizard_profiles).
+ *  - Next commands: vim-cmd (section 5), Ops Manager/BOSH (section 7),
+ *    guest checks and the NCCL all-reduce test (section 8, seed 001).
+ */
 #include "wizard.h"
+#include "emit.h"
+#include "mmio.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define ALL_FORMATS (GW_FMT_VMX | GW_FMT_BOSH | GW_FMT_OPSMAN | GW_FMT_TILE)
+#define SRC_MMIO "Broadcom KB 323402"
+
+static const int format_bits[] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
+                                   GW_FMT_TILE };
+#define NFORMATS (sizeof format_bits / sizeof format_bits[0])
+
+/* ---- string lists ------------------------------------------------------ */
+
+typedef struct strv {
+	char **v;
+	size_t n;
+} strv;
+
+static void
+strv_push(strv *s, char *item)
+{
+	s->v = gw_xrealloc(s->v, (s->n + 2) * sizeof *s->v);
+	s->v[s->n++] = item;
+	s->v[s->n] = NULL;
+}
+
+/* The NULL-terminated list (an empty one when nothing was pushed). */
+static char **
+strv_finish(strv *s)
+{
+	if (s->v == NULL)
+		return gw_xcalloc(1, sizeof *s->v);
+	return s->v;
+}
+
+void
+gw_strv_free(char **v)
+{
+	size_t i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void
+put_why(char *why, size_t n, const char *msg)
+{
+	if (why && n > 0)
+		snprintf(why, n, "%s", msg);
+}
+
+/* ---- texts -------------------------------------------------------------- */
+
+const char *
+gw_step_title(gw_step s)
+{
+	switch (s) {
+	/* TRANSLATORS: wizard step titles, shown in the step list: at most
+	 * 18 cells (a CJK character is 2 cells). */
+	case GW_STEP_WELCOME: return _("Welcome");
+	/* TRANSLATORS: wizard step title, at most 18 cells. */
+	case GW_STEP_HOST: return _("Host check");
+	/* TRANSLATORS: wizard step title, at most 18 cells. */
+	case GW_STEP_GPU: return _("GPU selection");
+	/* TRANSLATORS: wizard step title, at most 18 cells. */
+	case GW_STEP_VM: return _("Virtual machine");
+	/* TRANSLATORS: wizard step title, at most 18 cells. */
+	case GW_STEP_MMIO: return _("MMIO size");
+	/* TRANSLATORS: wizard step title, at most 18 cells. */
+	case GW_STEP_OPTIONS: return _("Options");
+	/* TRANSLATORS: wizard step title, at most 18 cells. */
+	case GW_STEP_REVIEW: return _("Review");
+	/* TRANSLATORS: wizard step title, at most 18 cells. */
+	case GW_STEP_WRITE: return _("Write");
+	default: return "";
+	}
+}
+
+const char *
+gw_step_purpose(gw_step s)
+{
+	switch (s) {
+	/* TRANSLATORS: one-line purpose of a wizard step, shown under its
+	 * title: at most 76 cells. */
+	case GW_STEP_WELCOME: return _("Choose the language and what you are doing.");
+	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
+	case GW_STEP_HOST: return _("Check that the host's firmware is ready for GPU passthrough.");
+	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
+	case GW_STEP_GPU: return _("Choose the GPUs: passthrough or a vGPU profile, and how many.");
+	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
+	case GW_STEP_VM: return _("Open the VM's .vmx file, or go on without one for snippets only.");
+	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
+	case GW_STEP_MMIO: return _("Size the VM's 64-bit MMIO window, step by step.");
+	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
+	case GW_STEP_OPTIONS: return _("Unified memory for vGPUs, peer-to-peer, memory reservation.");
+	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
+	case GW_STEP_REVIEW: return _("Every change with its reason and source, and the files to write.");
+	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
+	case GW_STEP_WRITE: return _("Write the files, then run the commands shown.");
+	default: return "";
+	}
+}
+
+const char *
+gw_mode_name(gw_mode m)
+{
+	switch (m) {
+	/* TRANSLATORS: what the operator is doing (welcome step choices):
+	 * at most 40 cells each. */
+	case GW_MODE_OFFLINE: return _("Plan offline (snippets, a local .vmx)");
+	/* TRANSLATORS: welcome step choice, at most 40 cells. */
+	case GW_MODE_LINUX: return _("Configure this Linux host");
+	/* TRANSLATORS: welcome step choice, at most 40 cells. */
+	case GW_MODE_ESXI_SSH: return _("An ESXi host over SSH");
+	/* TRANSLATORS: welcome step choice, at most 40 cells. */
+	case GW_MODE_VSPHERE: return _("vCenter or ESXi through the API");
+	default: return "";
+	}
+}
+
+int
+gw_mode_available(gw_mode m, const char **why)
+{
+	const char *w = NULL;
+
+	switch (m) {
+	case GW_MODE_OFFLINE:
+		break;
+	case GW_MODE_LINUX:
+		w = _("Not available yet: configuring this Linux host comes with host discovery, which this build does not have. Plan offline for now.");
+		break;
+	case GW_MODE_ESXI_SSH:
+		w = _("Not available yet: working on an ESXi host over SSH comes with host discovery, which this build does not have. Plan offline for now.");
+		break;
+	case GW_MODE_VSPHERE:
+		w = _("Not available yet: vCenter/ESXi through the API comes with vSphere support, which this build does not have. Plan offline for now.");
+		break;
+	default:
+		w = _("Unknown choice: plan offline.");
+		break;
+	}
+	if (why)
+		*why = w;
+	return w == NULL;
+}
+
+gw_gpu_class
+gw_gpu_class_of(const gw_gpu *g)
+{
+	if (g == NULL || g->name == NULL)
+		return GW_CLASS_DATACENTER;
+	if (strstr(g->name, "GeForce"))
+		return GW_CLASS_GEFORCE;
+	if (strstr(g->name, "Quadro") || strstr(g->name, "RTX "))
+		return GW_CLASS_WORKSTATION;
+	return GW_CLASS_DATACENTER;
+}
+
+const char *
+gw_gpu_class_name(gw_gpu_class c)
+{
+	switch (c) {
+	/* TRANSLATORS: GPU class filter on the GPU step: at most 12 cells
+	 * each.  "All classes" is the no-filter choice. */
+	case GW_CLASS_ANY: return _("All classes");
+	/* TRANSLATORS: GPU class filter, at most 12 cells. */
+	case GW_CLASS_DATACENTER: return _("Data center");
+	/* TRANSLATORS: GPU class filter, at most 12 cells. */
+	case GW_CLASS_WORKSTATION: return _("Workstation");
+	/* TRANSLATORS: GPU class filter, at most 12 cells (a brand name). */
+	case GW_CLASS_GEFORCE: return _("GeForce");
+	default: return "";
+	}
+}
+
+const char *
+gw_host_item_title(int item)
+{
+	switch (item) {
+	/* TRANSLATORS: host checklist items (BIOS settings): at most 28
+	 * cells each. */
+	case GW_HOST_IOMMU: return _("VT-d / AMD-Vi (IOMMU)");
+	/* TRANSLATORS: host checklist item, at most 28 cells. */
+	case GW_HOST_ABOVE4G: return _("Above 4G decoding");
+	/* TRANSLATORS: host checklist item, at most 28 cells. */
+	case GW_HOST_SRIOV: return _("SR-IOV (vGPU)");
+	default: return "";
+	}
+}
+
+const char *
+gw_host_item_help(int item)
+{
+	switch (item) {
+	case GW_HOST_IOMMU:
+		return _("Turn on Intel VT-d or AMD-Vi (IOMMU) in the BIOS/UEFI setup, usually under Processor, Chipset or Integrated I/O. While it is off, esxcli hardware pci list shows Passthru Capable: false for every device.");
+	case GW_HOST_ABOVE4G:
+		return _("Turn on Above 4G decoding (also called MMIO above 4 GB or 64-bit MMIO) in the BIOS/UEFI PCI settings: GPUs with large BARs cannot be mapped without it.");
+	case GW_HOST_SRIOV:
+		return _("Turn on SR-IOV in the BIOS/UEFI PCI settings: NVIDIA vGPU on Ampere and later GPUs (A10, A16, A30, A40, A100, L4, L40S, H100, ...) runs on SR-IOV virtual functions. Passthrough does not need it.");
+	default:
+		return "";
+	}
+}
+
+const char *
+gw_vendor_name(unsigned vendor_id)
+{
+	switch (vendor_id) {
+	case 0x10de: return "NVIDIA";
+	case 0x1002: return "AMD";
+	case 0x8086: return "Intel";
+	default: return NULL;
+	}
+}
+
+int
+gw_gpu_needs_sriov(const gw_gpu *g)
+{
+	static const char *const chips[] = { "GA", "AD", "GH", "GB" };
+	size_t i;
+
+	if (g == NULL || g->name == NULL || g->vendor_id != 0x10de)
+		return 0;
+	for (i = 0; i < sizeof chips / sizeof chips[0]; i++)
+		if (strncmp(g->name, chips[i], 2) == 0 &&
+		    isdigit((unsigned char)g->name[2]))
+			return 1;
+	return 0;
+}
+
+int
+gw_setting_is_change(const gw_setting *s)
+{
+	if (s == NULL || s->keep)
+		return 0;
+	return !(s->old_value && s->value && strcmp(s->old_value, s->value) == 0);
+}
+
+/* ---- lifecycle ----------------------------------------------------------- */
+
+static void
+clear_plan(gw_wizard *w)
+{
+	if (w->have_plan)
+		gw_plan_free(&w->plan);
+	memset(&w->plan, 0, sizeof w->plan);
+	w->have_plan = 0;
+}
+
+int
+gw_wizard_replan(gw_wizard *w)
+{
+	gw_err le;
+
+	clear_plan(w);
+	w->plan_error[0] = '\0';
+	le.msg[0] = '\0';
+	if (w->af.a.ngpus == 0 && w->vmx == NULL) {
+		snprintf(w->plan_error, sizeof w->plan_error, "%s",
+		         _("No GPU chosen yet: choose one on the GPU step."));
+		return -1;
+	}
+	if (gw_plan_build(&w->af.a, w->table, w->vmx, &w->plan, &le) != 0) {
+		gw_plan_free(&w->plan);
+		memset(&w->plan, 0, sizeof w->plan);
+		if (w->af.a.ngpus == 0)
+			snprintf(w->plan_error, sizeof w->plan_error, "%s",
+			         _("No GPU chosen yet: choose one on the GPU step."));
+		else
+			snprintf(w->plan_error, sizeof w->plan_error, "%s",
+			         le.msg);
+		return -1;
+	}
+	w->have_plan = 1;
+	return 0;
+}
+
+/* After every change of the answers: the plan follows, and what was written
+ * no longer describes them. */
+static void
+changed(gw_wizard *w)
+{
+	w->dirty = 1;
+	w->written = 0;
+	gw_apply_result_free(&w->result);
+	w->write_error[0] = '\0';
+	gw_wizard_replan(w);
+}
+
+static char *
+expand_tilde(const char *p)
+{
+	const char *home = getenv("HOME");
+
+	if (p[0] == '~' && p[1] == '/' && home && *home)
+		return gw_xasprintf("%s%s", home, p + 1);
+	return gw_xstrdup(p);
+}
+
+int
+gw_wizard_init(gw_wizard *w, const gw_table *t, const char *answers_path,
+               gw_err *e)
+{
+	int from_file_formats = 1, i;
+
+	memset(w, 0, sizeof *w);
+	w->table = t;
+	w->mode = GW_MODE_OFFLINE;
+	w->step = GW_STEP_WELCOME;
+	w->visited[GW_STEP_WELCOME] = 1;
+	if (answers_path) {
+		if (gw_answers_load(&w->af, answers_path, t, e) != 0) {
+			gw_answers_file_free(&w->af);
+			memset(w, 0, sizeof *w);
+			return -1;
+		}
+		for (i = 0; i < GW_NHOST; i++)
+			w->host_ok[i] = 1;
+		if (w->af.vmx_path) {
+			gw_err le;
+
+			if (gw_vmx_load(&w->vmx, w->af.vmx_path, &le) != 0) {
+				w->vmx = NULL;
+				w->vmx_error = gw_xstrdup(le.msg);
+			}
+		}
+	} else {
+		gw_answers_init(&w->af.a);
+	}
+	if (w->af.out_dir == NULL)
+		w->af.out_dir = gw_xstrdup("gpuwiz-out");
+	if (w->af.formats == 0) {
+		from_file_formats = 0;
+		w->af.formats = ALL_FORMATS;
+	}
+	gw_wizard_replan(w);
+	if (answers_path && !from_file_formats && w->have_plan) {
+		/* a .vmx-only file: the snippets that can be made from it */
+		size_t k;
+		int mask = 0;
+
+		for (k = 0; k < NFORMATS; k++)
+			if (gw_wizard_format_check(w, format_bits[k], NULL, 0) == 0)
+				mask |= format_bits[k];
+		w->af.formats = mask;
+	}
+	w->dirty = 0;
+	return 0;
+}
+
+void
+gw_wizard_free(gw_wizard *w)
+{
+	if (w == NULL)
+		return;
+	gw_answers_file_free(&w->af);
+	gw_vmx_free(w->vmx);
+	free(w->vmx_error);
+	clear_plan(w);
+	gw_apply_result_free(&w->result);
+	memset(w, 0, sizeof *w);
+}
+
+/* ---- steps ---------------------------------------------------------------- */
+
+int
+gw_wizard_sriov_needed(const gw_wizard *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->af.a.ngpus; i++) {
+		const gw_gpu_want *g = &w->af.a.gpus[i];
+
+		if (g->profile && gw_gpu_needs_sriov(g->gpu))
+			return 1;
+	}
+	return 0;
+}
+
+void
+gw_wizard_set_host_ok(gw_wizard *w, int item, int ok)
+{
+	if (item >= 0 && item < GW_NHOST)
+		w->host_ok[item] = ok ? 1 : 0;
+}
+
+int
+gw_wizard_format_check(const gw_wizard *w, int fmt, char *why, size_t n)
+{
+	char *out = NULL;
+	gw_err le;
+
+	if (gw_format_name(fmt) == NULL) {
+		put_why(why, n, _("unknown output format"));
+		return -1;
+	}
+	if (!w->have_plan) {
+		put_why(why, n, w->plan_error);
+		return -1;
+	}
+	le.msg[0] = '\0';
+	if (gw_emit(fmt, &w->plan, &out, &le) != 0) {
+		put_why(why, n, le.msg);
+		return -1;
+	}
+	free(out);
+	return 0;
+}
+
+char *
+gw_wizard_output_path(const gw_wizard *w, int fmt)
+{
+	const char *f = gw_format_filename(fmt);
+
+	if (f == NULL || w->af.out_dir == NULL || w->af.out_dir[0] == '\0')
+		return NULL;
+	return gw_xasprintf("%s/%s", w->af.out_dir, f);
+}
+
+static int
+check_review(const gw_wizard *w, char *why, size_t n)
+{
+	char buf[1024];
+	size_t i;
+
+	if (!w->have_plan) {
+		put_why(why, n, w->plan_error);
+		return -1;
+	}
+	if (w->vmx_error) {
+		put_why(why, n, w->vmx_error);
+		return -1;
+	}
+	if (w->af.formats == 0 && w->vmx == NULL) {
+		put_why(why, n, _("Nothing to write: choose at least one output format, or open a .vmx on the VM step."));
+		return -1;
+	}
+	if (w->af.formats && (w->af.out_dir == NULL || w->af.out_dir[0] == '\0')) {
+		put_why(why, n, _("Output directory: missing (expected the directory to write the snippets into)."));
+		return -1;
+	}
+	if (gw_wizard_sriov_needed(w) && !w->host_ok[GW_HOST_SRIOV]) {
+		snprintf(buf, sizeof buf,
+		         _("%s: not confirmed, and the vGPUs chosen need it (NVIDIA vGPU on Ampere and later runs on SR-IOV); confirm it on the host check step."),
+		         gw_host_item_title(GW_HOST_SRIOV));
+		put_why(why, n, buf);
+		return -1;
+	}
+	for (i = 0; i < NFORMATS; i++) {
+		char reason[900];
+
+		if (!(w->af.formats & format_bits[i]))
+			continue;
+		if (gw_wizard_format_check(w, format_bits[i], reason,
+		                           sizeof reason) != 0) {
+			snprintf(buf, sizeof buf,
+			         _("Output '%s' cannot be made from this plan: %s; turn it off or change the GPUs."),
+			         gw_format_name(format_bits[i]), reason);
+			put_why(why, n, buf);
+			return -1;
+		}
+	}
+	if (gw_plan_has_errors(&w->plan) && !w->af.force) {
+		put_why(why, n, _("The plan has failures (FAIL): fix them, or turn on force to write anyway."));
+		return -1;
+	}
+	return 0;
+}
+
+int
+gw_wizard_check_step(const gw_wizard *w, gw_step s, char *why, size_t n)
+{
+	const char *reason = NULL;
+	char buf[1024];
+
+	if (why && n > 0)
+		why[0] = '\0';
+	switch (s) {
+	case GW_STEP_WELCOME:
+		if (!gw_mode_available(w->mode, &reason)) {
+			put_why(why, n, reason);
+			return -1;
+		}
+		return 0;
+	case GW_STEP_HOST: {
+		static const int needed[] = { GW_HOST_IOMMU, GW_HOST_ABOVE4G };
+		size_t i;
+
+		for (i = 0; i < sizeof needed / sizeof needed[0]; i++) {
+			if (w->host_ok[needed[i]])
+				continue;
+			snprintf(buf, sizeof buf,
+			         _("%s: not confirmed; turn it on in the BIOS/UEFI setup and confirm it here."),
+			         gw_host_item_title(needed[i]));
+			put_why(why, n, buf);
+			return -1;
+		}
+		return 0;
+	}
+	case GW_STEP_GPU:
+		if (w->af.a.ngpus == 0) {
+			put_why(why, n, _("Choose at least one GPU."));
+			return -1;
+		}
+		return 0;
+	case GW_STEP_VM:
+		if (w->vmx_error) {
+			snprintf(buf, sizeof buf,
+			         _("%s; open another .vmx or choose none (snippets only)."),
+			         w->vmx_error);
+			put_why(why, n, buf);
+			return -1;
+		}
+		if (w->vmx && !w->have_plan) {
+			put_why(why, n, w->plan_error);
+			return -1;
+		}
+		return 0;
+	case GW_STEP_MMIO:
+	case GW_STEP_OPTIONS:
+		if (!w->have_plan) {
+			put_why(why, n, w->plan_error);
+			return -1;
+		}
+		return 0;
+	case GW_STEP_REVIEW:
+		return check_review(w, why, n);
+	case GW_STEP_WRITE:
+		put_why(why, n, _("This is the last step."));
+		return -1;
+	default:
+		put_why(why, n, _("Unknown step."));
+		return -1;
+	}
+}
+
+int
+gw_wizard_next(gw_wizard *w, char *why, size_t n)
+{
+	if (gw_wizard_check_step(w, w->step, why, n) != 0)
+		return -1;
+	w->step = (gw_step)(w->step + 1);
+	w->visited[w->step] = 1;
+	return 0;
+}
+
+int
+gw_wizard_back(gw_wizard *w)
+{
+	if (w->step == GW_STEP_WELCOME)
+		return -1;
+	w->step = (gw_step)(w->step - 1);
+	return 0;
+}
+
+int
+gw_wizard_goto_why(gw_wizard *w, gw_step s, char *why, size_t n)
+{
+	gw_step k;
+
+	if (why && n > 0)
+		why[0] = '\0';
+	if ((int)s < 0 || s >= GW_NSTEPS || !w->visited[s]) {
+		put_why(why, n, _("That step is not reached yet: finish this one first."));
+		return -1;
+	}
+	for (k = w->step; k < s; k = (gw_step)(k + 1))
+		if (gw_wizard_check_step(w, k, why, n) != 0)
+			return -1;
+	w->step = s;
+	return 0;
+}
+
+int
+gw_wizard_goto(gw_wizard *w, gw_step s)
+{
+	return gw_wizard_goto_why(w, s, NULL, 0);
+}
+
+/* ---- GPU step ------------------------------------------------------------- */
+
+/* ASCII case-insensitive substring. */
+static int
+ci_contains(const char *hay, const char *needle, size_t nlen)
+{
+	size_t i, hlen;
+
+	if (hay == NULL)
+		return 0;
+	hlen = strlen(hay);
+	for (i = 0; i + nlen <= hlen; i++) {
+		size_t k;
+
+		for (k = 0; k < nlen; k++)
+			if (tolower((unsigned char)hay[i + k]) !=
+			    tolower((unsigned char)needle[k]))
+				break;
+		if (k == nlen)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+gpu_matches(const gw_gpu *g, const char *query)
+{
+	const char *p = query ? query : "";
+	char pci[16];
+
+	snprintf(pci, sizeof pci, "%04x:%04x", g->vendor_id & 0xffffu,
+	         g->device_id & 0xffffu);
+	for (;;) {
+		size_t len;
+
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		if (*p == '\0')
+			return 1;
+		for (len = 0; p[len] && !isspace((unsigned char)p[len]); len++)
+			;
+		if (!ci_contains(g->id, p, len) && !ci_contains(g->name, p, len) &&
+		    !ci_contains(pci, p, len))
+			return 0;
+		p += len;
+	}
+}
+
+size_t
+gw_wizard_search(const gw_wizard *w, const char *query, unsigned vendor,
+                 gw_gpu_class cls, const gw_gpu **out, size_t max)
+{
+	size_t i, n = 0;
+
+	if (w->table == NULL)
+		return 0;
+	for (i = 0; i < w->table->n; i++) {
+		const gw_gpu *g = &w->table->gpus[i];
+
+		if (vendor && g->vendor_id != vendor)
+			continue;
+		if (cls != GW_CLASS_ANY && gw_gpu_class_of(g) != cls)
+			continue;
+		if (!gpu_matches(g, query))
+			continue;
+		if (out && n < max)
+			out[n] = g;
+		n++;
+	}
+	return n;
+}
+
+/* Every prime factor of f is 2, 3 or 5. */
+static int
+smooth5(int f)
+{
+	static const int primes[] = { 2, 3, 5 };
+	size_t i;
+
+	if (f <= 0)
+		return 0;
+	for (i = 0; i < sizeof primes / sizeof primes[0]; i++)
+		while (f % primes[i] == 0)
+			f /= primes[i];
+	return f == 1;
+}
+
+char **
+gw_wizard_profiles(const gw_gpu *g)
+{
+	strv s = { NULL, 0 };
+	int fb, d;
+
+	if (g == NULL || g->vgpu_prefix == NULL || g->vram_gb <= 0)
+		return strv_finish(&s);
+	fb = g->vram_gb;
+	if (fb <= 80 && smooth5(fb)) {
+		for (d = fb; d >= 4; d--)
+			if (fb % d == 0)
+				strv_push(&s, gw_xasprintf("%s-%dc", g->vgpu_prefix, d));
+	}
+	if (s.n == 0)
+		strv_push(&s, gw_xasprintf("%s-%dc", g->vgpu_prefix, fb));
+	return strv_finish(&s);
+}
+
+static void
+want_set_spec(gw_gpu_want *g)
+{
+	free(g->spec);
+	if (g->profile)
+		g->spec = gw_xasprintf("%s=%d", g->profile, g->count);
+	else if (g->gpu)
+		g->spec = gw_xasprintf("%s=%d", g->gpu->id, g->count);
+	else
+		g->spec = gw_xasprintf("%d=%d", g->vram_gb, g->count);
+}
+
+static int
+count_ok(const char *what, int count, gw_err *e)
+{
+	if (count >= 1 && count <= GW_MMIO_MAX_COUNT)
+		return 0;
+	gw_err_set(e, _("%s: count %d is not a whole number from 1 to %d"),
+	           what, count, GW_MMIO_MAX_COUNT);
+	return -1;
+}
+
+static void
+want_pop(gw_answers *a)
+{
+	gw_gpu_want *g = &a->gpus[a->ngpus - 1];
+
+	free(g->profile);
+	free(g->spec);
+	a->ngpus--;
+}
+
+/* Two profiles of g are the same vGPU type (grid_/nvidia_ spelling aside). */
+static int
+same_profile(const gw_gpu *g, const char *a, const char *b)
+{
+	char *ca = gw_gpu_vgpu_profile(g, a), *cb = gw_gpu_vgpu_profile(g, b);
+	int same;
+
+	if (ca && cb)
+		same = strcmp(ca, cb) == 0;
+	else
+		same = gw_strieq(a, b);
+	free(ca);
+	free(cb);
+	return same;
+}
+
+int
+gw_wizard_add_gpu(gw_wizard *w, const gw_gpu *g, const char *profile,
+                  int count, gw_err *e)
+{
+	gw_answers *a = &w->af.a;
+	char *spec, *canon = NULL;
+	size_t i;
+	gw_err le;
+
+	if (profile && *profile == '\0')
+		profile = NULL;
+	if (g == NULL) {
+		gw_err_set(e, "%s", _("GPU selection: no GPU given"));
+		return -1;
+	}
+	if (count_ok(g->id, count, e) != 0)
+		return -1;
+	if (g->vram_gb < 0) {
+		gw_err_set(e, _("%s (%s): its VRAM is unknown in the GPU table, so the MMIO size cannot be computed; enter the framebuffer size in GB instead"),
+		           g->id, g->name);
+		return -1;
+	}
+	if (profile) {
+		const char *q;
+
+		for (q = profile; *q; q++)
+			if (!isalnum((unsigned char)*q) && *q != '_' && *q != '-')
+				break;
+		if (g->vgpu_prefix == NULL) {
+			gw_err_set(e, _("%s: this GPU has no vGPU profiles; choose passthrough"),
+			           g->id);
+			return -1;
+		}
+		if (*q != '\0' || !gw_is_vgpu_profile(profile) ||
+		    (canon = gw_gpu_vgpu_profile(g, profile)) == NULL) {
+			gw_err_set(e, _("%s: '%s' is not a vGPU profile of this GPU (expected e.g. %s-%dc)"),
+			           g->id, profile, g->vgpu_prefix, g->vram_gb);
+			return -1;
+		}
+		free(canon);
+	}
+	/* the same GPU and profile again: one entry with the counts added */
+	for (i = 0; i < a->ngpus; i++) {
+		gw_gpu_want *x = &a->gpus[i];
+
+		if (x->gpu != g || (x->profile == NULL) != (profile == NULL))
+			continue;
+		if (profile && !same_profile(g, x->profile, profile))
+			continue;
+		if (count_ok(g->id, x->count + count, e) != 0)
+			return -1;
+		x->count += count;
+		want_set_spec(x);
+		changed(w);
+		return 0;
+	}
+	spec = gw_xasprintf("%s=%d", profile ? profile : g->id, count);
+	le.msg[0] = '\0';
+	if (gw_answers_add_gpu(a, w->table, spec, g->id, &le) != 0) {
+		gw_err_set(e, "%s", le.msg);
+		free(spec);
+		return -1;
+	}
+	free(spec);
+	if (a->gpus[a->ngpus - 1].gpu != g) {
+		want_pop(a);
+		gw_err_set(e, _("%s: '%s' belongs to another GPU in the table"),
+		           g->id, profile ? profile : g->id);
+		return -1;
+	}
+	changed(w);
+	return 0;
+}
+
+int
+gw_wizard_add_vram(gw_wizard *w, int vram_gb, int count, gw_err *e)
+{
+	gw_answers *a = &w->af.a;
+	char *spec, *what;
+	size_t i;
+	int rc;
+
+	/* TRANSLATORS: names the field in errors: "48 GB: count 0 is ..." */
+	what = gw_xasprintf(_("%d GB"), vram_gb);
+	rc = count_ok(what, count, e);
+	free(what);
+	if (rc != 0)
+		return -1;
+	if (vram_gb < 1 || (uint64_t)vram_gb > GW_MMIO_MAX_GPU_GB) {
+		gw_err_set(e, _("VRAM size: %d GB is not a plausible size (expected 1..%llu)"),
+		           vram_gb, (unsigned long long)GW_MMIO_MAX_GPU_GB);
+		return -1;
+	}
+	for (i = 0; i < a->ngpus; i++) {
+		gw_gpu_want *x = &a->gpus[i];
+
+		if (x->gpu || x->profile || x->vram_gb != vram_gb)
+			continue;
+		what = gw_xasprintf(_("%d GB"), vram_gb);
+		rc = count_ok(what, x->count + count, e);
+		free(what);
+		if (rc != 0)
+			return -1;
+		x->count += count;
+		want_set_spec(x);
+		changed(w);
+		return 0;
+	}
+	spec = gw_xasprintf("%d=%d", vram_gb, count);
+	rc = gw_answers_add_vram(a, spec, _("VRAM size"), e);
+	free(spec);
+	if (rc != 0)
+		return -1;
+	changed(w);
+	return 0;
+}
+
+int
+gw_wizard_set_count(gw_wizard *w, size_t idx, int count, gw_err *e)
+{
+	gw_gpu_want *x;
+
+	if (idx >= w->af.a.ngpus) {
+		gw_err_set(e, _("GPU selection: there is no entry %zu"), idx + 1);
+		return -1;
+	}
+	x = &w->af.a.gpus[idx];
+	if (count_ok(x->profile ? x->profile : x->gpu ? x->gpu->id : x->spec,
+	             count, e) != 0)
+		return -1;
+	x->count = count;
+	want_set_spec(x);
+	changed(w);
+	return 0;
+}
+
+int
+gw_wizard_remove_gpu(gw_wizard *w, size_t idx)
+{
+	gw_answers *a = &w->af.a;
+
+	if (idx >= a->ngpus)
+		return -1;
+	free(a->gpus[idx].profile);
+	free(a->gpus[idx].spec);
+	memmove(&a->gpus[idx], &a->gpus[idx + 1],
+	        (a->ngpus - idx - 1) * sizeof *a->gpus);
+	a->ngpus--;
+	changed(w);
+	return 0;
+}
+
+/* ---- VM step --------------------------------------------------------------- */
+
+int
+gw_wizard_open_vmx(gw_wizard *w, const char *path, gw_err *e)
+{
+	gw_vmx *v = NULL;
+	char *full;
+
+	if (path == NULL || *path == '\0') {
+		gw_vmx_free(w->vmx);
+		w->vmx = NULL;
+		free(w->af.vmx_path);
+		w->af.vmx_path = NULL;
+		free(w->vmx_error);
+		w->vmx_error = NULL;
+		changed(w);
+		return 0;
+	}
+	full = expand_tilde(path);
+	if (gw_vmx_load(&v, full, e) != 0) {
+		free(full);
+		return -1;
+	}
+	gw_vmx_free(w->vmx);
+	w->vmx = v;
+	free(w->af.vmx_path);
+	w->af.vmx_path = full;
+	free(w->vmx_error);
+	w->vmx_error = NULL;
+	changed(w);
+	return 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+ends_with_vmx(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && gw_strieq(name + n - 4, ".vmx");
+}
+
+char **
+gw_path_complete(const char *prefix)
+{
+	strv s = { NULL, 0 };
+	const char *p = prefix ? prefix : "", *slash, *base;
+	char *dirpart, *dirpath;
+	size_t blen;
+	DIR *d;
+	struct dirent *de;
+
+	slash = strrchr(p, '/');
+	dirpart = slash ? gw_xstrndup(p, (size_t)(slash - p + 1)) : gw_xstrdup("");
+	base = slash ? slash + 1 : p;
+	blen = strlen(base);
+	dirpath = *dirpart ? expand_tilde(dirpart) : gw_xstrdup(".");
+	d = opendir(dirpath);
+	while (d && (de = readdir(d)) != NULL) {
+		const char *name = de->d_name;
+		struct stat st;
+		char *full;
+		int ok;
+
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+			continue;
+		if (name[0] == '.' && base[0] != '.')
+			continue;
+		if (strncmp(name, base, blen) != 0)
+			continue;
+		full = gw_xasprintf("%s%s%s", dirpath,
+		                    dirpath[strlen(dirpath) - 1] == '/' ? "" : "/",
+		                    name);
+		ok = stat(full, &st) == 0;
+		free(full);
+		if (!ok)
+			continue;
+		if (S_ISDIR(st.st_mode))
+			strv_push(&s, gw_xasprintf("%s%s/", dirpart, name));
+		else if (S_ISREG(st.st_mode) && ends_with_vmx(name))
+			strv_push(&s, gw_xasprintf("%s%s", dirpart, name));
+	}
+	if (d)
+		closedir(d);
+	free(dirpart);
+	free(dirpath);
+	if (s.n > 1)
+		qsort(s.v, s.n, sizeof *s.v, cmp_str);
+	return strv_finish(&s);
+}
+
+char *
+gw_common_prefix(char *const *v)
+{
+	size_t len, i, k;
+
+	if (v == NULL || v[0] == NULL)
+		return gw_xstrdup("");
+	len = strlen(v[0]);
+	for (i = 1; v[i]; i++) {
+		for (k = 0; k < len && v[i][k] == v[0][k]; k++)
+			;
+		len = k;
+	}
+	/* do not cut a UTF-8 character: back off over continuation bytes */
+	while (len > 0 && ((unsigned char)v[0][len] & 0xc0) == 0x80)
+		len--;
+	return gw_xstrndup(v[0], len);
+}
+
+/* ---- MMIO step ------------------------------------------------------------- */
+
+/* The rule's size for the current GPUs (0 when no plan can be made). */
+static uint64_t
+current_rule(const gw_wizard *w)
+{
+	gw_answers a;
+	gw_plan p;
+	gw_err le;
+	uint64_t rule = 0;
+
+	if (w->have_plan)
+		return w->plan.rule_gb;
+	a = w->af.a;             /* shallow: gw_plan_build only reads it */
+	a.mmio_gb = 0;
+	a.allow_below_rule = 0;
+	if (gw_plan_build(&a, w->table, w->vmx, &p, &le) == 0)
+		rule = p.rule_gb;
+	gw_plan_free(&p);
+	return rule;
+}
+
+int
+gw_wizard_set_mmio(gw_wizard *w, uint64_t gb, int confirmed, gw_err *e)
+{
+	uint64_t rule;
+
+	if (gb > GW_MMIO_MAX_WINDOW_GB) {
+		gw_err_set(e, _("MMIO size: %llu GB is not plausible (expected 1..%llu)"),
+		           (unsigned long long)gb,
+		           (unsigned long long)GW_MMIO_MAX_WINDOW_GB);
+		return -1;
+	}
+	if (gb == 0) {
+		w->af.a.mmio_gb = 0;
+		w->af.a.allow_below_rule = 0;
+		changed(w);
+		return 0;
+	}
+	rule = current_rule(w);
+	if (rule && gb < rule && !confirmed) {
+		gw_err_set(e, _("MMIO size: %llu GB is below the rule's %llu GB (%s) and the VM may not power on; confirm to use it anyway"),
+		           (unsigned long long)gb, (unsigned long long)rule,
+		           SRC_MMIO);
+		return -1;
+	}
+	w->af.a.mmio_gb = gb;
+	w->af.a.allow_below_rule = confirmed && (rule == 0 || gb < rule);
+	changed(w);
+	return 0;
+}
+
+/* ---- options step ----------------------------------------------------------- */
+
+void
+gw_wizard_set_uvm(gw_wizard *w, int on)
+{
+	w->af.a.uvm = on ? 1 : 0;
+	changed(w);
+}
+
+void
+gw_wizard_set_p2p(gw_wizard *w, int on)
+{
+	w->af.a.p2p = on ? 1 : 0;
+	changed(w);
+}
+
+void
+gw_wizard_set_reserve(gw_wizard *w, int on)
+{
+	w->af.a.reserve = on ? 1 : 0;
+	changed(w);
+}
+
+void
+gw_wizard_set_code43(gw_wizard *w, int on)
+{
+	w->af.a.code43 = on ? 1 : 0;
+	changed(w);
+}
+
+void
+gw_wizard_set_force(gw_wizard *w, int on)
+{
+	w->af.force = on ? 1 : 0;
+	changed(w);
+}
+
+void
+gw_wizard_set_formats(gw_wizard *w, int mask)
+{
+	w->af.formats = mask & ALL_FORMATS;
+	changed(w);
+}
+
+int
+gw_wizard_set_outdir(gw_wizard *w, const char *dir, gw_err *e)
+{
+	struct stat st;
+	char *full;
+
+	if (dir == NULL || *dir == '\0') {
+		gw_err_set(e, "%s", _("Output directory: empty (expected the directory to write the snippets into)"));
+		return -1;
+	}
+	full = expand_tilde(dir);
+	if (stat(full, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		gw_err_set(e, _("%s: exists and is not a directory"), full);
+		free(full);
+		return -1;
+	}
+	free(w->af.out_dir);
+	w->af.out_dir = full;
+	changed(w);
+	return 0;
+}
+
+int
+gw_wizard_set_esxi(gw_wizard *w, const char *version, gw_err *e)
+{
+	if (version && *version && gw_esxi_to_hw(version) == 0) {
+		gw_err_set(e, _("ESXi version: '%s' is not a known ESXi version (expected e.g. 7.0U3, 8.0U2, 9.0)"),
+		           version);
+		return -1;
+	}
+	free(w->af.a.esxi_version);
+	w->af.a.esxi_version = version && *version ? gw_xstrdup(version) : NULL;
+	changed(w);
+	return 0;
+}
+
+int
+gw_wizard_set_memory(gw_wizard *w, long mb, gw_err *e)
+{
+	if (mb < 0 || mb > 64L * 1024 * 1024) {
+		gw_err_set(e, _("Memory: %ld is not a memory size in MB (expected 1..67108864)"),
+		           mb);
+		return -1;
+	}
+	w->af.a.memory_mb = mb;
+	changed(w);
+	return 0;
+}
+
+int
+gw_wizard_set_name(gw_wizard *w, const char *name, gw_err *e)
+{
+	const char *q;
+
+	if (name && *name) {
+		for (q = name; *q; q++)
+			if (!isalnum((unsigned char)*q) && *q != '-' && *q != '_')
+				break;
+		if (*q != '\0' || strlen(name) > 80) {
+			gw_err_set(e, _("VM extension name: '%s' may contain only letters, digits, '-' and '_' (no periods), at most 80"),
+			           name);
+			return -1;
+		}
+	}
+	free(w->af.a.name);
+	w->af.a.name = name && *name ? gw_xstrdup(name) : NULL;
+	changed(w);
+	return 0;
+}
+
+int
+gw_wizard_add_bdf(gw_wizard *w, const char *bdf, gw_err *e)
+{
+	if (gw_answers_add_bdf(&w->af.a, bdf, _("Host PCI address"), e) != 0)
+		return -1;
+	changed(w);
+	return 0;
+}
+
+void
+gw_wizard_clear_bdfs(gw_wizard *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->af.a.nbdfs; i++)
+		free(w->af.a.bdfs[i]);
+	free(w->af.a.bdfs);
+	w->af.a.bdfs = NULL;
+	w->af.a.nbdfs = 0;
+	changed(w);
+}
+
+int
+gw_wizard_set_system_id(gw_wizard *w, const char *uuid, gw_err *e)
+{
+	if (uuid == NULL || *uuid == '\0') {
+		free(w->af.a.system_id);
+		w->af.a.system_id = NULL;
+	} else if (gw_answers_set_system_id(&w->af.a, uuid, _("System id"),
+	                                    e) != 0) {
+		return -1;
+	}
+	changed(w);
+	return 0;
+}
+
+/* ---- review step: saving the answers ----------------------------------------- */
+
+static char *
+absolute(const char *p)
+{
+	char *cwd;
+	char *out;
+
+	if (p[0] == '/')
+		return gw_xstrdup(p);
+	cwd = getcwd(NULL, 0);
+	if (cwd == NULL)
+		return gw_xstrdup(p);
+	while (p[0] == '.' && p[1] == '/')
+		p += 2;
+	out = gw_xasprintf("%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd, p);
+	free(cwd);
+	return out;
+}
+
+/* target as the answers file in dir will read it back: relative when it
+ * lies under dir, else absolute. */
+static char *
+path_for_answers(const char *target, const char *dir)
+{
+	char *abs = absolute(target), *out;
+	size_t n = strlen(dir);
+
+	if (strncmp(abs, dir, n) == 0 && abs[n] == '/' && abs[n + 1] != '\0') {
+		out = gw_xstrdup(abs + n + 1);
+		free(abs);
+		return out;
+	}
+	return abs;
+}
+
+int
+gw_wizard_save_answers(gw_wizard *w, const char *path, gw_err *e)
+{
+	gw_answers_file copy;
+	char *apath, *dir, *d;
+	int rc;
+
+	if (path == NULL || *path == '\0') {
+		gw_err_set(e, "%s", _("Answers file: no file name given"));
+		return -1;
+	}
+	if (w->af.a.ngpus == 0) {
+		gw_err_set(e, _("%s: no GPU chosen: choose at least one before saving the answers"),
+		           path);
+		return -1;
+	}
+	if (w->af.formats == 0 && w->af.vmx_path == NULL) {
+		gw_err_set(e, _("%s: nothing to write: choose an output format or a .vmx before saving the answers"),
+		           path);
+		return -1;
+	}
+	apath = absolute(path);
+	d = gw_xstrdup(apath);
+	dir = gw_xstrdup(dirname(d));
+	free(d);
+	copy = w->af;            /* shallow: only the two paths differ */
+	copy.vmx_path = w->af.vmx_path ? path_for_answers(w->af.vmx_path, dir) : NULL;
+	copy.out_dir = w->af.formats && w->af.out_dir ?
+	               path_for_answers(w->af.out_dir, dir) : NULL;
+	rc = gw_answers_save(&copy, path, e);
+	free(copy.vmx_path);
+	free(copy.out_dir);
+	free(dir);
+	free(apath);
+	if (rc == 0)
+		w->dirty = 0;
+	return rc;
+}
+
+/* ---- write step --------------------------------------------------------------- */
+
+int
+gw_wizard_write(gw_wizard *w)
+{
+	gw_vmx *copy = NULL;
+	gw_err le;
+	int rc;
+
+	gw_apply_result_free(&w->result);
+	w->written = 0;
+	w->write_error[0] = '\0';
+	if (check_review(w, w->write_error, sizeof w->write_error) != 0)
+		return -1;
+	le.msg[0] = '\0';
+	if (w->vmx) {
+		size_t len;
+		char *bytes = gw_vmx_serialize(w->vmx, &len);
+
+		rc = gw_vmx_parse(&copy, bytes, len, gw_vmx_name(w->vmx), &le);
+		free(bytes);
+		if (rc != 0) {
+			snprintf(w->write_error, sizeof w->write_error, "%s", le.msg);
+			return -1;
+		}
+	}
+	rc = gw_apply(&w->af, &w->plan, copy, w->af.force, &w->result, &le);
+	gw_vmx_free(copy);
+	if (rc != 0) {
+		snprintf(w->write_error, sizeof w->write_error, "%s", le.msg);
+		return -1;
+	}
+	w->written = 1;
+	w->dirty = 0;
+	return 0;
+}
+
+/* ---- next commands ------------------------------------------------------------ */
+
+static int
+plan_has_kind(const gw_plan *p, gw_set_kind k)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsettings; i++)
+		if (p->settings[i].kind == k)
+			return 1;
+	return 0;
+}
+
+/* Where fmt went: the written path, else the planned one (malloc'ed). */
+static char *
+fmt_path(const gw_wizard *w, int fmt)
+{
+	const char *f = gw_format_filename(fmt);
+	size_t i, n;
+
+	for (i = 0; w->written && f && i < w->result.nwritten; i++) {
+		n = strlen(w->result.written[i]);
+		if (n >= strlen(f) &&
+		    strcmp(w->result.written[i] + n - strlen(f), f) == 0)
+			return gw_xstrdup(w->result.written[i]);
+	}
+	return gw_wizard_output_path(w, fmt);
+}
+
+char **
+gw_wizard_next_commands(const gw_wizard *w)
+{
+	const gw_plan *p = w->have_plan ? &w->plan : NULL;
+	const char *name = p && p->name ? p->name : "<name>";
+	strv s = { NULL, 0 };
+	int ngpu = 0, vgpu = 0, uvm;
+	size_t i;
+	char *path;
+
+	if (p) {
+		for (i = 0; i < p->ngpus; i++) {
+			ngpu += p->gpus[i].count;
+			if (p->gpus[i].profile)
+				vgpu = 1;
+		}
+	} else {
+		for (i = 0; i < w->af.a.ngpus; i++) {
+			ngpu += w->af.a.gpus[i].count;
+			if (w->af.a.gpus[i].profile)
+				vgpu = 1;
+		}
+	}
+	uvm = p ? plan_has_kind(p, GW_SET_UVM) : w->af.a.uvm;
+
+	/* the host */
+	if (w->vmx && w->af.vmx_path) {
+		strv_push(&s, gw_xasprintf(_("On the ESXi host, find the VM's id: %s (the Vmid column)"),
+		                           "vim-cmd vmsvc/getallvms"));
+		strv_push(&s, gw_xasprintf(_("Check that the VM is off: %s (expect Powered off)"),
+		                           "vim-cmd vmsvc/power.getstate <vmid>"));
+		strv_push(&s, gw_xasprintf(_("If %s is a copy, put it back in the VM's folder on the datastore first (VM off)"),
+		                           w->af.vmx_path));
+		strv_push(&s, gw_xasprintf(_("After editing the .vmx on the host with the VM off: %s"),
+		                           "vim-cmd vmsvc/reload <vmid>"));
+		strv_push(&s, gw_xasprintf(_("Power on the VM: %s (%s lists the Vmid)"),
+		                           "vim-cmd vmsvc/power.on <vmid>",
+		                           "vim-cmd vmsvc/getallvms"));
+	} else if (w->af.formats & GW_FMT_VMX) {
+		path = fmt_path(w, GW_FMT_VMX);
+		strv_push(&s, gw_xasprintf(_("With the VM off, add the lines of %s to its .vmx (or in the vSphere Client: Edit Settings > VM Options > Advanced > Configuration Parameters)"),
+		                           path ? path : gw_format_filename(GW_FMT_VMX)));
+		free(path);
+		strv_push(&s, gw_xasprintf(_("After editing the .vmx on the host with the VM off: %s"),
+		                           "vim-cmd vmsvc/reload <vmid>"));
+		strv_push(&s, gw_xasprintf(_("Power on the VM: %s (%s lists the Vmid)"),
+		                           "vim-cmd vmsvc/power.on <vmid>",
+		                           "vim-cmd vmsvc/getallvms"));
+	}
+	if (uvm && vgpu)
+		strv_push(&s, gw_xstrdup(_("Unified memory takes effect only after a power-cycle (off, then on), not a guest reboot; vMotion of this VM's vGPUs is then disabled")));
+
+	/* Tanzu */
+	if (w->af.formats & GW_FMT_BOSH) {
+		path = fmt_path(w, GW_FMT_BOSH);
+		strv_push(&s, gw_xasprintf(_("BOSH: merge the vm_extensions entry of %s into the cloud config (%s, edit, %s) and list %s in the instance group's vm_extensions"),
+		                           path ? path : "", "bosh cloud-config > cloud-config.yml",
+		                           "bosh update-cloud-config cloud-config.yml", name));
+		free(path);
+	}
+	if (w->af.formats & GW_FMT_OPSMAN) {
+		char *cmd;
+
+		path = fmt_path(w, GW_FMT_OPSMAN);
+		cmd = gw_xasprintf("om curl --path /api/v0/staged/vm_extensions/%s --request PUT --data \"$(cat %s)\"",
+		                   name, path ? path : "");
+		strv_push(&s, gw_xasprintf(_("Ops Manager: %s (or %s with the same name and cloud_properties under vm-extension-config:)"),
+		                           cmd, "om create-vm-extension -c FILE.yml"));
+		free(cmd);
+		free(path);
+		strv_push(&s, gw_xasprintf(_("Ops Manager: attach %s with additional_vm_extensions in the job's resource_config, then Apply Changes"),
+		                           name));
+	}
+	if (w->af.formats & GW_FMT_TILE) {
+		path = fmt_path(w, GW_FMT_TILE);
+		strv_push(&s, gw_xasprintf(_("AI Services tile: enter the values of %s as a custom VM type in Infrastructure Config, save, then Apply Changes (select the BOSH Director and the AI Services tile)"),
+		                           path ? path : ""));
+		free(path);
+	}
+
+	/* the guest */
+	strv_push(&s, gw_xasprintf(_("In the guest: %s lists the GPU; the driver version: %s"),
+	                           "nvidia-smi",
+	                           "nvidia-smi --query-gpu=driver_version --format=csv,noheader"));
+	if (vgpu)
+		strv_push(&s, gw_xasprintf(uvm
+		                           ? _("In the guest: %s (expect Virtualization Mode : VGPU; with unified memory the Addressing Mode is no longer None)")
+		                           : _("In the guest: %s (expect Virtualization Mode : VGPU; Addressing Mode : None means no unified memory, which NCCL 2.27 and later need)"),
+		                           "nvidia-smi -q | grep -Ei 'Virtualization Mode|Addressing Mode'"));
+	else
+		strv_push(&s, gw_xasprintf(_("In the guest: %s (expect Virtualization Mode : Pass-Through)"),
+		                           "nvidia-smi -q | grep -Ei 'Virtualization Mode|Addressing Mode'"));
+	strv_push(&s, gw_xasprintf(_("In the guest: %s (the Total lines: BAR1 mapped for the GPU, FB its framebuffer)"),
+	                           "nvidia-smi -q | grep -A3 -E 'BAR1 Memory Usage|FB Memory Usage'"));
+	if (ngpu >= 2) {
+		char *cmd = gw_xasprintf("torchrun --nproc_per_node=%d nccl_check.py", ngpu);
+
+		strv_push(&s, gw_xasprintf(_("In the guest, across the %d GPUs: %s (the seed's all-reduce check; each rank prints ok %d.0)"),
+		                           ngpu, cmd, ngpu));
+		free(cmd);
+		strv_push(&s, gw_xasprintf(_("If NCCL fails, run it again with %s set and keep the log"),
+		                           "NCCL_DEBUG=INFO"));
+	}
+	return strv_finish(&s);
+}

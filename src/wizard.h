@@ -38,10 +38,16 @@ const char *gw_step_title(gw_step s);     /* short: fits 18 cells */
 const char *gw_step_purpose(gw_step s);   /* one line */
 const char *gw_mode_name(gw_mode m);
 /* Is the mode usable in this build?  If not, *why gets a translated
- * sentence saying plainly that it is not available yet. */
+ * sentence saying plainly that it is not available yet.  Returns 1 when
+ * usable (*why = NULL), 0 when not.  Only GW_MODE_OFFLINE is, until host
+ * discovery (Linux host, ESXi over SSH) and the vSphere API land. */
 int gw_mode_available(gw_mode m, const char **why);
 
-/* GPU classes for the selection filter, derived from the table name. */
+/* GPU classes for the selection filter, derived from the table name:
+ * "GeForce" in the name -> GEFORCE; else "Quadro" or "RTX " (RTX A4000,
+ * RTX 6000 Ada Generation, ...) -> WORKSTATION; everything else ->
+ * DATACENTER (Tesla/A/H/L series, AMD Instinct, Intel Data Center GPU Max
+ * and Flex).  gw_gpu_class_name(GW_CLASS_ANY) names the "all" filter. */
 typedef enum { GW_CLASS_ANY, GW_CLASS_DATACENTER, GW_CLASS_WORKSTATION,
                GW_CLASS_GEFORCE, GW_NCLASSES } gw_gpu_class;
 gw_gpu_class gw_gpu_class_of(const gw_gpu *g);
@@ -73,7 +79,17 @@ typedef struct gw_wizard {
 /* Start empty, or pre-filled from an answers file (every screen then has
  * its value; Enter on each accepts it).  answers_path NULL = empty.  The
  * default output directory is "gpuwiz-out" and the default formats all four
- * when the file does not say. */
+ * when the file does not say.
+ * Details: mode OFFLINE, step WELCOME (visited).  Without a file the host
+ * checklist starts unconfirmed; with one every host_ok[] item starts
+ * confirmed (the answers file has no host section: a trainer's file stands
+ * for a prepared host), so that Enter alone walks to the end.  When the
+ * file names no formats (a .vmx-only file), the default is those of the
+ * four that the first plan can render (all four when there is no plan).
+ * A [vm] vmx that cannot be read is not fatal: vmx stays NULL and
+ * vmx_error says why (the VM step then asks for another file or none).
+ * Returns -1 (e set, *w left empty; gw_wizard_free is harmless) only when
+ * the answers file itself cannot be loaded.  The plan is built; dirty = 0. */
 int gw_wizard_init(gw_wizard *w, const gw_table *t, const char *answers_path,
                    gw_err *e);
 void gw_wizard_free(gw_wizard *w);
@@ -83,23 +99,51 @@ void gw_wizard_free(gw_wizard *w);
 int gw_wizard_replan(gw_wizard *w);
 
 /* May the operator leave step s forwards?  0 = yes; else -1 with a
- * translated reason in why (e.g. "choose at least one GPU"). */
+ * translated reason in why (e.g. "choose at least one GPU").
+ *  WELCOME  the mode is available in this build (gw_mode_available)
+ *  HOST     the IOMMU and above-4G items confirmed (SR-IOV is checked at
+ *           REVIEW, once the GPUs are known: gw_wizard_sriov_needed)
+ *  GPU      at least one GPU chosen
+ *  VM       a .vmx or none; not a [vm] vmx that failed to load (vmx_error)
+ *  MMIO, OPTIONS   a plan (plan_error says why not)
+ *  REVIEW   a plan; something to write (a format or a .vmx); an output
+ *           directory when there are formats; SR-IOV confirmed when a
+ *           chosen vGPU needs it; every chosen format renders
+ *           (gw_wizard_format_check); no FAIL finding unless af.force
+ *  WRITE    never (the last step) */
 int gw_wizard_check_step(const gw_wizard *w, gw_step s, char *why, size_t n);
 /* Move: next validates the current step first; back never fails at the
  * first step (returns -1 and stays). */
 int gw_wizard_next(gw_wizard *w, char *why, size_t n);
 int gw_wizard_back(gw_wizard *w);
-/* Jump to a step already visited (mouse click on the step list). */
+/* Jump to a step already visited (mouse click on the step list).  Back
+ * always works; forwards every step from the current one up to s must pass
+ * gw_wizard_check_step (answers may have changed since s was visited).
+ * On -1 nothing moves: s not visited yet, or a step on the way fails. */
 int gw_wizard_goto(gw_wizard *w, gw_step s);
+/* The same, with the reason of a refusal in why (translated: the failing
+ * step's check_step reason, or that s is not reached yet). */
+int gw_wizard_goto_why(gw_wizard *w, gw_step s, char *why, size_t n);
 
 /* GPU step.  Search the table: query matched case-insensitively against
  * short id, name and PCI id ("" = all), filtered by vendor id (0 = any)
- * and class.  Fills out (up to max), returns the number of matches. */
+ * and class.  Fills out (up to max), returns the number of matches.
+ * The query is split at blanks and every word must occur in the id, the
+ * name or the PCI id "10de:26b9" (so "10de:26b9", "l40", "rtx 3090" all
+ * work); results come in table order.  out may be NULL when max is 0. */
 size_t gw_wizard_search(const gw_wizard *w, const char *query, unsigned vendor,
                         gw_gpu_class cls, const gw_gpu **out, size_t max);
 /* Add a GPU (profile NULL = passthrough) with count; merges with an
  * identical entry.  Errors: unknown VRAM (asks for a size), count range,
- * a profile the GPU does not have. */
+ * a profile the GPU does not have.
+ * g must be a row of w->table.  A profile is stored as the plan expects it
+ * (gw_answers_add_gpu with "PROFILE=COUNT": the profile lower case, gpu =
+ * g, vram_gb = g's physical framebuffer); it is g's when
+ * gw_gpu_vgpu_profile(g, profile) knows it (grid_/nvidia_ spellings of the
+ * same board are one entry).  Counts: 1..GW_MMIO_MAX_COUNT, also after a
+ * merge.  gw_wizard_add_vram merges with a size-only entry of the same
+ * size.  Every mutation here and below sets dirty = 1, clears written and
+ * result, and rebuilds the plan. */
 int gw_wizard_add_gpu(gw_wizard *w, const gw_gpu *g, const char *profile,
                       int count, gw_err *e);
 int gw_wizard_add_vram(gw_wizard *w, int vram_gb, int count, gw_err *e);
@@ -107,41 +151,129 @@ int gw_wizard_set_count(gw_wizard *w, size_t idx, int count, gw_err *e);
 int gw_wizard_remove_gpu(gw_wizard *w, size_t idx);
 /* vGPU profiles offered for g: "<prefix>-<fb><series>" for the framebuffer
  * sizes NVIDIA documents for the board (C series, at least the full-board
- * profile).  Returns a malloc'ed NULL-terminated list (may be empty). */
+ * profile).  Returns a malloc'ed NULL-terminated list (may be empty).
+ * Rule: NVIDIA's time-sliced C-series types split the board's framebuffer
+ * into equal shares of at least 4 GB, so for a board of F GB the sizes are
+ * the divisors of F from 4 up (48 GB: 4 6 8 12 16 24 48; 80 GB: 4 5 8 10
+ * 16 20 40 80; 24 GB: 4 6 8 12 24; 16 GB: 4 8 16), largest first.  This
+ * reproduces NVIDIA's lists for the boards of 12..80 GB whose size has no
+ * prime factor above 5; for the others (H100 NVL 94 GB, H200 141 GB: NVIDIA
+ * rounds their shares) only the full-board profile "<prefix>-<F>c" is
+ * offered.  No prefix or unknown VRAM: empty list.  MIG-backed profiles
+ * (grid_a100-1-5c) are not offered; an answers file may still name them. */
 char **gw_wizard_profiles(const gw_gpu *g);
 void gw_strv_free(char **v);
 
 /* VM step: open a .vmx (NULL or "" = none, snippets only).  On failure the
- * previous choice stays and e says why. */
+ * previous choice stays and e says why.  Success clears vmx_error.  A
+ * leading "~/" is the home directory (as in gw_path_complete). */
 int gw_wizard_open_vmx(gw_wizard *w, const char *path, gw_err *e);
 /* Path completion for the entry field: the entries of prefix's directory
  * that start with its last component (directories end in '/', only .vmx
- * files and directories listed), sorted; NULL-terminated, malloc'ed. */
+ * files and directories listed), sorted; NULL-terminated, malloc'ed.
+ * Each entry is the whole path as typed (prefix's directory part + name),
+ * so it can replace the field's text.  Hidden entries only when the last
+ * component starts with '.'; ".vmx" compares case-insensitively; symlinks
+ * are followed.  An unreadable directory gives an empty list (never NULL).
+ * Free with gw_strv_free. */
 char **gw_path_complete(const char *prefix);
-/* The longest common prefix of a completion list (malloc'ed). */
+/* The longest common prefix of a completion list (malloc'ed; "" for an
+ * empty or NULL list).  Never ends inside a UTF-8 character. */
 char *gw_common_prefix(char *const *v);
 
 /* MMIO step: the operator's size.  0 = back to the recommendation.  Below
- * the rule needs confirmed = 1 (else -1 and e says what to confirm). */
+ * the rule needs confirmed = 1 (else -1 and e says what to confirm).
+ * Stored in af.a.mmio_gb; allow_below_rule is set only for a confirmed
+ * size below the rule (cleared otherwise).  More than
+ * GW_MMIO_MAX_WINDOW_GB: -1.  The rule value comes from the plan (built
+ * without an operator size when the current one is missing). */
 int gw_wizard_set_mmio(gw_wizard *w, uint64_t gb, int confirmed, gw_err *e);
 
 /* Options step. */
 void gw_wizard_set_uvm(gw_wizard *w, int on);
 void gw_wizard_set_p2p(gw_wizard *w, int on);
 void gw_wizard_set_reserve(gw_wizard *w, int on);
-void gw_wizard_set_formats(gw_wizard *w, int mask);
+void gw_wizard_set_formats(gw_wizard *w, int mask);   /* GW_FMT_* bits */
+/* Output directory (kept as given, relative to the current directory; a
+ * leading "~/" is the home directory).  Empty: -1; a path that exists and
+ * is not a directory: -1.  It is created when writing. */
 int gw_wizard_set_outdir(gw_wizard *w, const char *dir, gw_err *e);
 
-/* Review step: save the answers (for a class to replay). */
+/* Review step: save the answers (for a class to replay).  The answers
+ * file resolves paths relative to itself, so the .vmx and output paths are
+ * written relative to path's directory when they lie under it, else
+ * absolute: loading the file again finds the same files.  Refused (-1)
+ * when there is no GPU or nothing to write (the file could not be loaded
+ * back).  Success: dirty = 0.  The host checklist is not saved (the file
+ * format has no section for it; see gw_wizard_init). */
 int gw_wizard_save_answers(gw_wizard *w, const char *path, gw_err *e);
 
 /* Write step: gw_apply with the current plan; sets written/result or
- * write_error.  Returns 0 on success. */
+ * write_error.  Returns 0 on success.
+ * First gw_wizard_check_step(REVIEW) must pass (so a plan with FAIL
+ * findings is refused unless af.force).  gw_apply gets a copy of the .vmx
+ * document: w->vmx stays as loaded, so the plan (and a second write after
+ * going back) is always "the file as opened + the changes"; writing twice
+ * does not add devices twice.  Success: written = 1, dirty = 0. */
 int gw_wizard_write(gw_wizard *w);
 
 /* The commands to run next (translated lines): power on, vim-cmd
  * vmsvc/reload, the guest checks (nvidia-smi -q fields; the NCCL
- * all-reduce test for several GPUs).  NULL-terminated, malloc'ed. */
+ * all-reduce test for several GPUs).  NULL-terminated, malloc'ed.
+ * In order: the host (a .vmx patched or .vmx lines to paste: getallvms,
+ * power.getstate, reload, power.on; a power-cycle note for UVM), the
+ * Tanzu outputs chosen (BOSH cloud config, Ops Manager PUT/om, tile
+ * fields, Apply Changes), then the guest (nvidia-smi, -q modes, BAR1/FB
+ * totals, torchrun all-reduce when the VM has 2+ GPUs, NCCL_DEBUG=INFO).
+ * Paths are those written (result) or, before writing, those planned.
+ * Commands are never translated, only the words around them.  Free with
+ * gw_strv_free. */
 char **gw_wizard_next_commands(const gw_wizard *w);
+
+/* ---- additions for the screens ------------------------------------- */
+
+/* "NVIDIA", "AMD", "Intel" for the vendor filter (brand names, not
+ * translated); NULL for another id. */
+const char *gw_vendor_name(unsigned vendor_id);
+
+/* Does NVIDIA vGPU on g run on SR-IOV virtual functions?  1 for NVIDIA
+ * Ampere and later chips (pci.ids names "GA1xx", "AD1xx", "GH1xx",
+ * "GB1xx": A2/A10/A16/A30/A40/A100, L4/L20/L40/L40S, RTX A-series/Ada,
+ * H100/H200...), 0 for older ones (T4, V100, P40, P100) and other vendors.
+ * Source: NVIDIA vGPU documentation (SR-IOV on Ampere and later). */
+int gw_gpu_needs_sriov(const gw_gpu *g);
+/* Is the SR-IOV item relevant: a chosen vGPU on a GPU that needs it? */
+int gw_wizard_sriov_needed(const gw_wizard *w);
+/* Confirm (ok = 1) or unconfirm a host checklist item; not saved, does not
+ * change dirty.  An out-of-range item is ignored. */
+void gw_wizard_set_host_ok(gw_wizard *w, int item, int ok);
+
+/* Can format fmt (one GW_FMT_* bit) be rendered from the current plan?
+ * 0 = yes; else -1 and why says why (no plan, or the emitter's refusal,
+ * e.g. the tile with two GPU models).  The review step can grey it out. */
+int gw_wizard_format_check(const gw_wizard *w, int fmt, char *why, size_t n);
+/* Where fmt will be written: "<out_dir>/<file name>" (malloc'ed), NULL
+ * without an output directory or for an invalid fmt. */
+char *gw_wizard_output_path(const gw_wizard *w, int fmt);
+/* Does setting s change the file (not kept, not already that value)?
+ * For the review diff: 0 = show as "=", 1 = show "-old" / "+new". */
+int gw_setting_is_change(const gw_setting *s);
+
+/* VM step, the other answers (each validates, sets dirty and replans):
+ * the host's ESXi version ("8.0U2"; NULL or "" = unknown), the memory in
+ * MB when there is no .vmx (0 = from the .vmx), the VM extension name for
+ * BOSH/Ops Manager (NULL or "" = derived), a host PCI address to attach
+ * (pairs with the passthrough GPUs in order; needs the system id), the
+ * host's system id (esxcli system uuid get; NULL or "" = none), code-43
+ * hiding (old GeForce drivers only) and force (write even when the VM
+ * looks powered on or the plan has failures). */
+int gw_wizard_set_esxi(gw_wizard *w, const char *version, gw_err *e);
+int gw_wizard_set_memory(gw_wizard *w, long mb, gw_err *e);
+int gw_wizard_set_name(gw_wizard *w, const char *name, gw_err *e);
+int gw_wizard_add_bdf(gw_wizard *w, const char *bdf, gw_err *e);
+void gw_wizard_clear_bdfs(gw_wizard *w);
+int gw_wizard_set_system_id(gw_wizard *w, const char *uuid, gw_err *e);
+void gw_wizard_set_code43(gw_wizard *w, int on);
+void gw_wizard_set_force(gw_wizard *w, int on);
 
 #endif

@@ -1,0 +1,67 @@
+# lib.sh: helpers for the screen tests driven by tmux (sourced after
+# tests/cli/lib.sh).  Each test runs gpuwiz in its own tmux server (private
+# socket) at a fixed size, sends keys, and reads the screen with
+# capture-pane -p.
+command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux not installed"; exit 77; }
+SOCK=gwtest$$
+T="tmux -L $SOCK"
+trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+SCREEN=$TMP/screen.txt
+
+# start LANG WxH [gpuwiz args...]: a session "w" running gpuwiz in $TMP/run;
+# when gpuwiz exits the pane prints its exit status and `stty -a`, then
+# waits, so both can be read back.
+start() {
+	lang=$1; size=$2; shift 2
+	w=${size%x*}; h=${size#*x}
+	mkdir -p "$TMP/run"
+	cat >"$TMP/run.sh" <<EOS
+cd "$TMP/run"
+export LANG=$lang LC_ALL=$lang GPUWIZ_TABLE="$GPUWIZ_TABLE" GPUWIZ_LOCALEDIR="${GPUWIZ_LOCALEDIR:-}" TERM=xterm-256color
+unset LANGUAGE NO_COLOR
+stty sane
+stty -a >"$TMP/stty.before"
+"$GPUWIZ" "\$@"
+echo "EXIT=\$?" >"$TMP/exit"
+stty -a >"$TMP/stty.after"
+echo "GPUWIZ-EXITED"
+sleep 600
+EOS
+	$T kill-server 2>/dev/null || true
+	rm -f "$TMP/exit" "$TMP/stty.after"
+	$T -f /dev/null new-session -d -s w -x "$w" -y "$h" sh "$TMP/run.sh" "$@"
+}
+
+# screen: capture the pane into $SCREEN
+screen() { $T capture-pane -p -t w >"$SCREEN" 2>/dev/null; }
+
+# wait_for TEXT [seconds]: until TEXT is on the screen (fixed string)
+wait_for() {
+	want=$1; limit=${2:-10}; i=0
+	while [ $i -lt $((limit * 20)) ]; do
+		screen
+		grep -qF -- "$want" "$SCREEN" && return 0
+		sleep 0.05; i=$((i + 1))
+	done
+	echo "   --- screen (waiting for '$want') ---"; sed 's/^/   |/' "$SCREEN"
+	return 1
+}
+
+# keys KEY...: tmux send-keys (names like Enter, Escape, Tab, BTab, Up, F1)
+keys() { $T send-keys -t w "$@"; sleep 0.15; }
+# type TEXT literally
+typ() { $T send-keys -t w -l "$1"; sleep 0.15; }
+
+on_screen() { screen; grep -qF -- "$1" "$SCREEN"; }
+
+# exited: gpuwiz has exited (pane printed the marker); sets $exit_status
+exited() {
+	wait_for GPUWIZ-EXITED "${1:-10}" >/dev/null || return 1
+	exit_status=$(sed -n 's/^EXIT=//p' "$TMP/exit")
+	return 0
+}
+
+# terminal_sane: the stty settings after gpuwiz equal those before it
+terminal_sane() { cmp -s "$TMP/stty.before" "$TMP/stty.after"; }
+
+resize() { $T resize-window -t w -x "$1" -y "$2" 2>/dev/null || $T resize-pane -t w -x "$1" -y "$2"; sleep 0.3; }

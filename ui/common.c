@@ -1,0 +1,125 @@
+/* common.c: pieces the step modules share: the key help line's common
+ * tail, the general help paragraph, findings as PASS/WARN/FAIL rows. */
+#include "draw.h"
+#include "screen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *
+ui_help_general(void)
+{
+	/* TRANSLATORS: the part of every help screen about the keys; the key
+	 * names (Enter, Esc, Tab, ...) stay as they are.  Wrapped to the
+	 * help box (about 70 cells). */
+	return _("Keys on every screen: Up and Down (or Tab and Shift-Tab) move between items; "
+	         "Space toggles or picks the item under the cursor; Enter accepts the screen "
+	         "and goes to the next step; Esc goes back a step (on the first one it quits); "
+	         "F1 or ? opens this help; "
+	         "q quits and asks first when something is not written or saved; "
+	         "Ctrl-C quits at once.\n"
+	         "In a text field, letters, q and ? are typed into the field and Backspace "
+	         "deletes the character before the cursor: Backspace goes back a step only "
+	         "when no text field has the focus; Esc always goes back, and F10 quits.\n"
+	         "A click on a step already done in the step list goes back to it; the mouse "
+	         "wheel scrolls.");
+}
+
+void
+ui_keys_add(ui_keyhelp *out, size_t *n, size_t max, const char *key,
+            const char *label, ui_key k)
+{
+	if (*n >= max)
+		return;
+	out[*n].key = key;
+	out[*n].label = label;
+	out[*n].k = k;
+	(*n)++;
+}
+
+size_t
+ui_keys_common(ui_keyhelp *out, size_t n, size_t max, int field_focus)
+{
+	ui_key enter = { 0, L'\n' }, esc = { 0, 27 }, f1 = { KEY_F(1), 0 };
+	ui_key q = { 0, L'q' }, f10 = { KEY_F(10), 0 };
+
+	/* TRANSLATORS: key help labels (after the key names Enter, Esc, F1,
+	 * q).  The whole help line must fit 80 cells: at most 8 cells each. */
+	ui_keys_add(out, &n, max, "Enter", _("Next"), enter);
+	/* TRANSLATORS: key help label, at most 8 cells. */
+	ui_keys_add(out, &n, max, "Esc", _("Back"), esc);
+	/* TRANSLATORS: key help label, at most 8 cells. */
+	ui_keys_add(out, &n, max, "F1", _("Help"), f1);
+	if (field_focus)
+		ui_keys_add(out, &n, max, "F10", _("Quit"), f10);
+	else
+		/* TRANSLATORS: key help label, at most 8 cells. */
+		ui_keys_add(out, &n, max, "q", _("Quit"), q);
+	return n;
+}
+
+const char *
+ui_sev_label(gw_sev s)
+{
+	switch (s) {
+	/* TRANSLATORS: severity labels, at most 5 cells. */
+	case GW_SEV_ERROR: return _("FAIL");
+	/* TRANSLATORS: severity label, at most 5 cells. */
+	case GW_SEV_WARN: return _("WARN");
+	/* TRANSLATORS: severity label, at most 5 cells. */
+	default: return _("INFO");
+	}
+}
+
+int
+ui_sev_color(gw_sev s)
+{
+	return s == GW_SEV_ERROR ? UI_C_FAIL : s == GW_SEV_WARN ? UI_C_WARN :
+	       UI_C_INFO;
+}
+
+int
+ui_finding_matches(const gw_finding *f, const char *const *prefixes)
+{
+	size_t i;
+
+	if (prefixes == NULL)
+		return 1;
+	for (i = 0; prefixes[i]; i++)
+		if (strncmp(f->id, prefixes[i], strlen(prefixes[i])) == 0)
+			return 1;
+	return 0;
+}
+
+int
+ui_draw_findings(ui_ctx *u, ui_rect r, int y, const char *const *prefixes,
+                 int max_rows)
+{
+	const gw_wizard *w = u->w;
+	size_t i;
+	int rows = 0;
+
+	if (!w->have_plan)
+		return 0;
+	for (i = 0; i < w->plan.nfindings && rows < max_rows; i++) {
+		const gw_finding *f = &w->plan.findings[i];
+		const char *lab = ui_sev_label(f->sev);
+		int lw = 6;
+
+		if (!ui_finding_matches(f, prefixes))
+			continue;
+		dw_put(r.y + y + rows, r.x, lab, 5, ui_attr(ui_sev_color(f->sev)));
+		rows += dw_wrap_put(r.y + y + rows, r.x + lw, r.w - lw,
+		                    max_rows - rows, f->message, A_NORMAL);
+		if (f->fix && rows < max_rows) {
+			/* TRANSLATORS: before the fix of a finding, like the
+			 * CLI's "fix: %s". */
+			char *s = gw_xasprintf(_("fix: %s"), f->fix);
+
+			rows += dw_wrap_put(r.y + y + rows, r.x + lw, r.w - lw,
+			                    max_rows - rows, s, ui_attr(UI_C_DIM));
+			free(s);
+		}
+	}
+	return rows;
+}

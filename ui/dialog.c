@@ -1,0 +1,343 @@
+/* dialog.c: modal boxes over the current screen: yes/no, one line of
+ * text, the help overlay, progress of long work.  Each runs its own small
+ * loop on ui_getkey, so resizes redraw and signals end it at once. */
+#include "draw.h"
+#include "field.h"
+#include "screen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int
+box_width(void)
+{
+	int w = COLS - 6;
+
+	return w > 72 ? 72 : w < 20 ? 20 : w;
+}
+
+/* Centre a box of h rows; returns its top row and left column. */
+static void
+box_place(int h, int w, int *y, int *x)
+{
+	*y = (LINES - h) / 2;
+	*x = (COLS - w) / 2;
+	if (*y < 0)
+		*y = 0;
+	if (*x < 0)
+		*x = 0;
+}
+
+static void
+box_title(int y, int x, int w, const char *title)
+{
+	if (title && *title) {
+		dw_put(y, x + 2, " ", 1, ui_attr(UI_C_BOX));
+		dw_put(y, x + 3, title, w - 6, ui_attr(UI_C_TITLE));
+		dw_put(y, x + 3 + (gw_text_cells(title) < w - 6 ?
+		                   gw_text_cells(title) : w - 6), " ", 1,
+		       ui_attr(UI_C_BOX));
+	}
+}
+
+/* "key label  key label" at (y, x). */
+static void
+box_keys(int y, int x, int w, const char *const *pairs)
+{
+	int i, used = 0;
+
+	for (i = 0; pairs[i] && pairs[i + 1]; i += 2) {
+		int need = gw_text_cells(pairs[i]) + 1 + gw_text_cells(pairs[i + 1]);
+
+		if (used + need > w)
+			break;
+		used += dw_put(y, x + used, pairs[i], w - used, ui_attr(UI_C_KEY));
+		used += 1;
+		used += dw_put(y, x + used, pairs[i + 1], w - used, A_NORMAL);
+		used += 2;
+	}
+}
+
+int
+ui_confirm(ui_ctx *u, const char *question)
+{
+	for (;;) {
+		ui_key k;
+		int r;
+
+		ui_draw_all(u);
+		if (!u->too_small) {
+			int bw = box_width(), bh, y, x, i, tw = 0;
+			char **lines;
+			size_t n = dw_wrap(question, bw - 4, &lines);
+			const char *keys[5];
+
+			/* as wide as the text needs, at least 30 cells */
+			for (i = 0; i < (int)n; i++)
+				if (gw_text_cells(lines[i]) > tw)
+					tw = gw_text_cells(lines[i]);
+			if (tw + 4 < bw)
+				bw = tw + 4 < 30 ? 30 : tw + 4;
+
+			if (n > (size_t)(LINES - 6))
+				n = (size_t)(LINES - 6);
+			bh = (int)n + 4;
+			box_place(bh, bw, &y, &x);
+			dw_box(y, x, bh, bw, ui_attr(UI_C_BOX));
+			for (i = 0; i < (int)n; i++)
+				dw_put(y + 1 + i, x + 2, lines[i], bw - 4, A_BOLD);
+			dw_free_lines(lines, n);
+			keys[0] = "y";
+			/* TRANSLATORS: the answers of a yes/no question (keys
+			 * y and n); at most 10 cells each. */
+			keys[1] = _("Yes");
+			keys[2] = "n";
+			/* TRANSLATORS: answer of a yes/no question, at most
+			 * 10 cells. */
+			keys[3] = _("No");
+			keys[4] = NULL;
+			box_keys(y + bh - 2, x + 2, bw - 4, keys);
+		}
+		curs_set(0);
+		refresh();
+		r = ui_getkey(u, &k);
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			continue;
+		if (ui_key_fn(k, KEY_MOUSE)) {
+			MEVENT ev;
+
+			getmouse(&ev);
+			continue;
+		}
+		if (ui_key_is(k, L'y') || ui_key_is(k, L'Y'))
+			return 1;
+		if (ui_key_is(k, L'n') || ui_key_is(k, L'N') || ui_key_esc(k))
+			return 0;
+	}
+}
+
+int
+ui_input(ui_ctx *u, const char *title, const char *label, char **value,
+         int digits_only)
+{
+	ui_field f;
+	int rc;
+
+	memset(&f, 0, sizeof f);
+	f.digits_only = digits_only;
+	ui_field_set(&f, *value ? *value : "");
+	for (;;) {
+		ui_key k;
+		int r;
+
+		ui_draw_all(u);
+		u->cursor_y = -1;
+		if (!u->too_small) {
+			int bw = box_width(), bh, y, x, rows;
+			const char *keys[5];
+
+			rows = dw_wrap_rows(label, bw - 4);
+			if (rows > 4)
+				rows = 4;
+			bh = rows + 6;
+			box_place(bh, bw, &y, &x);
+			dw_box(y, x, bh, bw, ui_attr(UI_C_BOX));
+			box_title(y, x, bw, title);
+			dw_wrap_put(y + 1, x + 2, bw - 4, rows, label, A_NORMAL);
+			ui_field_draw(u, &f, y + 1 + rows + 1, x + 2, bw - 4, 1);
+			keys[0] = "Enter";
+			/* TRANSLATORS: keys of a text input box; at most 10
+			 * cells each. */
+			keys[1] = _("OK");
+			keys[2] = "Esc";
+			/* TRANSLATORS: key of a box, at most 10 cells. */
+			keys[3] = _("Cancel");
+			keys[4] = NULL;
+			box_keys(y + bh - 2, x + 2, bw - 4, keys);
+		}
+		if (u->cursor_y >= 0) {
+			move(u->cursor_y, u->cursor_x);
+			curs_set(1);
+		} else {
+			curs_set(0);
+		}
+		refresh();
+		r = ui_getkey(u, &k);
+		if (r < 0) {
+			rc = -1;
+			break;
+		}
+		if (r == 0)
+			continue;
+		if (ui_key_fn(k, KEY_MOUSE)) {
+			MEVENT ev;
+
+			getmouse(&ev);
+			continue;
+		}
+		if (ui_key_enter(k)) {
+			free(*value);
+			*value = ui_field_get(&f);
+			rc = 1;
+			break;
+		}
+		if (ui_key_esc(k)) {
+			rc = 0;
+			break;
+		}
+		ui_field_key(&f, k);
+	}
+	ui_field_free(&f);
+	curs_set(0);
+	return rc;
+}
+
+void
+ui_help(ui_ctx *u, const ui_screen *s)
+{
+	char *text;
+	int top = 0;
+
+	{
+		/* a blank line between paragraphs */
+		gw_buf b;
+		const char *p;
+
+		gw_buf_init(&b);
+		for (p = s->help ? s->help() : ""; *p; p++)
+			gw_buf_puts(&b, *p == '\n' ? "\n\n" : (char[2]){ *p, 0 });
+		gw_buf_puts(&b, "\n\n");
+		for (p = ui_help_general(); *p; p++)
+			gw_buf_puts(&b, *p == '\n' ? "\n\n" : (char[2]){ *p, 0 });
+		text = gw_buf_steal(&b);
+	}
+	for (;;) {
+		ui_key k;
+		int r, bh = 0, rows = 0, bw;
+		char **lines = NULL;
+		size_t n = 0;
+
+		ui_draw_all(u);
+		bw = COLS - 4 > 76 ? 76 : COLS - 4;
+		if (!u->too_small) {
+			int y, x, i;
+			char title[256];
+			const char *keys[7];
+
+			bh = LINES - 2;
+			box_place(bh, bw, &y, &x);
+			n = dw_wrap(text, bw - 4, &lines);
+			rows = bh - 4;
+			if (top > (int)n - rows)
+				top = (int)n - rows;
+			if (top < 0)
+				top = 0;
+			dw_box(y, x, bh, bw, ui_attr(UI_C_BOX));
+			/* TRANSLATORS: the help box's title; %s is the step's
+			 * title (at most 18 cells).  At most 40 cells. */
+			snprintf(title, sizeof title, _("Help: %s"),
+			         gw_step_title(s->step));
+			box_title(y, x, bw, title);
+			for (i = 0; i < rows && top + i < (int)n; i++)
+				dw_put(y + 1 + i, x + 2, lines[top + i], bw - 4,
+				       A_NORMAL);
+			if (top > 0)
+				dw_put(y + 1, x + bw - 2, "^", 1, ui_attr(UI_C_DIM));
+			if (top + rows < (int)n)
+				dw_put(y + bh - 4, x + bw - 2, "v", 1,
+				       ui_attr(UI_C_DIM));
+			keys[0] = "Esc";
+			/* TRANSLATORS: keys of the help box; at most 10 cells
+			 * each. */
+			keys[1] = _("Close");
+			keys[2] = "PgDn";
+			/* TRANSLATORS: key of the help box, at most 10 cells. */
+			keys[3] = _("More");
+			keys[4] = "PgUp";
+			/* TRANSLATORS: key of the help box (scroll up), at
+			 * most 10 cells. */
+			keys[5] = _("Back up");
+			keys[6] = NULL;
+			box_keys(y + bh - 2, x + 2, bw - 4, keys);
+			dw_free_lines(lines, n);
+		}
+		curs_set(0);
+		refresh();
+		r = ui_getkey(u, &k);
+		if (r < 0)
+			break;
+		if (r == 0)
+			continue;
+		if (ui_key_fn(k, KEY_MOUSE)) {
+			MEVENT ev;
+
+			if (getmouse(&ev) == OK && (ev.bstate & BUTTON4_PRESSED))
+				top -= 3;
+#ifdef BUTTON5_PRESSED
+			else if (ev.bstate & BUTTON5_PRESSED)
+				top += 3;
+#endif
+			continue;
+		}
+		if (ui_key_esc(k) || ui_key_is(k, L'q') || ui_key_is(k, L'Q') ||
+		    ui_key_is(k, L'?') || ui_key_fn(k, KEY_F(1)) || ui_key_enter(k))
+			break;
+		if (ui_key_fn(k, KEY_UP))
+			top--;
+		else if (ui_key_fn(k, KEY_DOWN) || ui_key_space(k))
+			top++;
+		else if (ui_key_fn(k, KEY_PPAGE))
+			top -= rows > 1 ? rows - 1 : 1;
+		else if (ui_key_fn(k, KEY_NPAGE))
+			top += rows > 1 ? rows - 1 : 1;
+		else if (ui_key_fn(k, KEY_HOME))
+			top = 0;
+		else if (ui_key_fn(k, KEY_END))
+			top = 1 << 20;
+		if (top < 0)
+			top = 0;
+	}
+	free(text);
+}
+
+int
+ui_progress(ui_ctx *u, const char *what, int pct)
+{
+	ui_key k;
+	int r, cancel = 0;
+
+	ui_draw_all(u);
+	if (!u->too_small) {
+		int bw = box_width(), bh = 6, y, x;
+		const char *keys[3];
+
+		box_place(bh, bw, &y, &x);
+		dw_box(y, x, bh, bw, ui_attr(UI_C_BOX));
+		dw_put(y + 1, x + 2, what, bw - 4, A_BOLD);
+		if (pct >= 0) {
+			int full = (bw - 4) * (pct > 100 ? 100 : pct) / 100;
+
+			dw_fill(y + 2, x + 2, bw - 4, ui_attr(UI_C_FIELD));
+			dw_fill(y + 2, x + 2, full, ui_attr(UI_C_SEL));
+		}
+		keys[0] = "Esc";
+		/* TRANSLATORS: key of the progress box, at most 10 cells. */
+		keys[1] = _("Cancel");
+		keys[2] = NULL;
+		box_keys(y + bh - 2, x + 2, bw - 4, keys);
+	}
+	curs_set(0);
+	refresh();
+	/* look at the keyboard without waiting */
+	timeout(0);
+	while ((r = ui_getkey(u, &k)) != 0) {
+		if (r < 0 || ui_key_esc(k) || ui_key_is(k, L'c')) {
+			cancel = 1;
+			break;
+		}
+	}
+	timeout(200);
+	return cancel;
+}

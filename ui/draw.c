@@ -1,0 +1,445 @@
+/* draw.c: text in terminal cells, colours with a monochrome fallback. */
+#include "draw.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+/* ---- colours ----------------------------------------------------------- */
+
+static attr_t attrs[UI_NCOLORS];
+
+void
+ui_colors_init(int use_color)
+{
+	int i;
+
+	if (!use_color) {
+		/* monochrome: attributes only */
+		attrs[UI_C_NORMAL] = A_NORMAL;
+		attrs[UI_C_TITLE] = A_BOLD;
+		attrs[UI_C_BAR] = A_REVERSE;
+		attrs[UI_C_BAR_CUR] = A_BOLD;
+		attrs[UI_C_BAR_DONE] = A_REVERSE;
+		attrs[UI_C_KEY] = A_BOLD;
+		attrs[UI_C_SEL] = A_REVERSE;
+		attrs[UI_C_SEL_IDLE] = A_BOLD;
+		attrs[UI_C_FIELD] = A_UNDERLINE;
+		attrs[UI_C_FIELD_FOCUS] = A_UNDERLINE | A_BOLD;
+		attrs[UI_C_PASS] = A_BOLD;
+		attrs[UI_C_WARN] = A_BOLD;
+		attrs[UI_C_FAIL] = A_BOLD | A_UNDERLINE;
+		attrs[UI_C_INFO] = A_NORMAL;
+		attrs[UI_C_ADD] = A_BOLD;
+		attrs[UI_C_DEL] = A_NORMAL;
+		attrs[UI_C_DIM] = A_DIM;
+		attrs[UI_C_MSG_ERR] = A_BOLD;
+		attrs[UI_C_MSG_OK] = A_BOLD;
+		attrs[UI_C_HEAD] = A_BOLD;
+		attrs[UI_C_BOX] = A_NORMAL;
+		return;
+	}
+	start_color();
+	use_default_colors();
+	{
+		static const struct { int c; short fg, bg; attr_t extra; } pairs[] = {
+			{ UI_C_TITLE, COLOR_CYAN, -1, A_BOLD },
+			{ UI_C_BAR, COLOR_WHITE, COLOR_BLUE, A_NORMAL },
+			{ UI_C_BAR_CUR, COLOR_BLACK, COLOR_CYAN, A_BOLD },
+			{ UI_C_BAR_DONE, COLOR_GREEN, COLOR_BLUE, A_BOLD },
+			{ UI_C_KEY, COLOR_YELLOW, -1, A_BOLD },
+			{ UI_C_SEL, COLOR_BLACK, COLOR_CYAN, A_NORMAL },
+			{ UI_C_SEL_IDLE, COLOR_CYAN, -1, A_BOLD },
+			{ UI_C_FIELD, COLOR_WHITE, COLOR_BLUE, A_NORMAL },
+			{ UI_C_FIELD_FOCUS, COLOR_BLACK, COLOR_WHITE, A_NORMAL },
+			{ UI_C_PASS, COLOR_GREEN, -1, A_BOLD },
+			{ UI_C_WARN, COLOR_YELLOW, -1, A_BOLD },
+			{ UI_C_FAIL, COLOR_RED, -1, A_BOLD },
+			{ UI_C_INFO, COLOR_CYAN, -1, A_NORMAL },
+			{ UI_C_ADD, COLOR_GREEN, -1, A_NORMAL },
+			{ UI_C_DEL, COLOR_RED, -1, A_NORMAL },
+			{ UI_C_DIM, COLOR_BLUE, -1, A_BOLD },
+			{ UI_C_MSG_ERR, COLOR_RED, -1, A_BOLD },
+			{ UI_C_MSG_OK, COLOR_GREEN, -1, A_BOLD },
+			{ UI_C_HEAD, COLOR_WHITE, -1, A_BOLD },
+			{ UI_C_BOX, COLOR_CYAN, -1, A_NORMAL },
+		};
+
+		attrs[UI_C_NORMAL] = A_NORMAL;
+		for (i = 0; i < (int)(sizeof pairs / sizeof pairs[0]); i++) {
+			init_pair((short)(i + 1), pairs[i].fg, pairs[i].bg);
+			attrs[pairs[i].c] = COLOR_PAIR(i + 1) | pairs[i].extra;
+		}
+	}
+}
+
+attr_t
+ui_attr(int c)
+{
+	return c >= 0 && c < UI_NCOLORS ? attrs[c] : A_NORMAL;
+}
+
+const char *
+ui_glyph_done(const ui_ctx *u)
+{
+	return u->utf8 ? "\xe2\x9c\x93" : "*";
+}
+
+/* ---- text in cells --------------------------------------------------- */
+
+/* Decode one character: its length in bytes, its width in cells and
+ * whether it must be shown as '?' (bad byte, control character). */
+static size_t
+next_char(const char *s, size_t len, wchar_t *wc, int *w, int *bad)
+{
+	mbstate_t st;
+	size_t r;
+
+	memset(&st, 0, sizeof st);
+	r = mbrtowc(wc, s, len, &st);
+	*bad = 0;
+	if (r == (size_t)-1 || r == (size_t)-2 || r == 0) {
+		*wc = L'?';
+		*w = 1;
+		*bad = 1;
+		return 1;
+	}
+	if (*wc == L'\t') {
+		*wc = L' ';
+		*w = 1;
+		*bad = 1;
+		return r;
+	}
+	*w = wcwidth(*wc);
+	if (*w < 0) {
+		*wc = L'?';
+		*w = 1;
+		*bad = 1;
+	}
+	return r;
+}
+
+size_t
+dw_fit(const char *s, size_t len, int cells, int *used)
+{
+	size_t i = 0;
+	int u = 0;
+
+	while (i < len && s[i]) {
+		wchar_t wc;
+		int w, bad;
+		size_t r = next_char(s + i, len - i, &wc, &w, &bad);
+
+		if (u + w > cells)
+			break;
+		u += w;
+		i += r;
+	}
+	if (used)
+		*used = u;
+	return i;
+}
+
+int
+dw_put(int y, int x, const char *s, int cells, attr_t a)
+{
+	char stackbuf[512], *buf = stackbuf;
+	size_t len, i = 0, o = 0;
+	int used = 0;
+
+	if (s == NULL || cells <= 0)
+		return 0;
+	len = strlen(s);
+	if (len + 1 > sizeof stackbuf)
+		buf = gw_xmalloc(len + 1);
+	while (i < len) {
+		wchar_t wc;
+		int w, bad;
+		size_t r = next_char(s + i, len - i, &wc, &w, &bad);
+
+		if (used + w > cells)
+			break;
+		if (bad) {
+			buf[o++] = wc == L' ' ? ' ' : '?';
+		} else {
+			memcpy(buf + o, s + i, r);
+			o += r;
+		}
+		used += w;
+		i += r;
+	}
+	buf[o] = '\0';
+	attrset(a);
+	mvaddnstr(y, x, buf, (int)o);
+	attrset(A_NORMAL);
+	if (buf != stackbuf)
+		free(buf);
+	return used;
+}
+
+int
+dw_put_pad(int y, int x, const char *s, int cells, attr_t a)
+{
+	int used = dw_put(y, x, s, cells, a);
+
+	if (used < cells)
+		dw_fill(y, x + used, cells - used, a);
+	return cells;
+}
+
+int
+dw_put_right(int y, int x, const char *s, int cells, attr_t a)
+{
+	int w = gw_text_cells(s);
+
+	if (w >= cells)
+		return dw_put(y, x, s, cells, a);
+	return dw_put(y, x + cells - w, s, w, a);
+}
+
+int
+dw_printf(int y, int x, int cells, attr_t a, const char *fmt, ...)
+{
+	char *s;
+	va_list ap;
+	int n, r;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return 0;
+	s = gw_xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	r = dw_put(y, x, s, cells, a);
+	free(s);
+	return r;
+}
+
+void
+dw_fill(int y, int x, int cells, attr_t a)
+{
+	if (cells <= 0)
+		return;
+	attrset(a);
+	mvhline(y, x, ' ', cells);
+	attrset(A_NORMAL);
+}
+
+/* CJK punctuation that must not begin a line. */
+static int
+no_break_before(wchar_t wc)
+{
+	static const wchar_t closing[] =
+		L"\x3001\x3002\xff0c\xff0e\xff1a\xff1b\xff01\xff1f\xff09"
+		L"\x300d\x300f\x3011\x300b\x3009\x201d\x2019\xff3d\xff5d";
+
+	return wc != 0 && wcschr(closing, wc) != NULL;
+}
+
+static void
+add_line(char ***lines, size_t *n, const char *s, size_t len)
+{
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	*lines = gw_xrealloc(*lines, (*n + 1) * sizeof **lines);
+	(*lines)[(*n)++] = gw_xstrndup(s, len);
+}
+
+size_t
+dw_wrap(const char *s, int width, char ***out)
+{
+	return dw_wrap_hang(s, width, width, out);
+}
+
+size_t
+dw_wrap_hang(const char *s, int first, int rest, char ***out)
+{
+	char **lines = NULL;
+	size_t n = 0;
+	const char *p = s ? s : "";
+	int width;
+
+	if (first < 2)
+		first = 2;
+	if (rest < 2)
+		rest = 2;
+	for (;;) {
+		const char *q = p, *brk = NULL, *next = NULL;
+		int cells = 0, prev_wide = 0;
+
+		width = n == 0 ? first : rest;
+		while (*q && *q != '\n') {
+			wchar_t wc;
+			int w, bad;
+			size_t r = next_char(q, strlen(q), &wc, &w, &bad);
+
+			if (!bad && wc == L' ') {
+				brk = q;
+				next = q + r;
+			} else if (w == 2 && q > p && !no_break_before(wc)) {
+				/* a break is allowed before a CJK character */
+				brk = q;
+				next = q;
+			} else if (prev_wide && q > p && !no_break_before(wc) &&
+			           w > 0) {
+				/* and after one */
+				brk = q;
+				next = q;
+			}
+			if (cells + w > width)
+				break;
+			cells += w;
+			prev_wide = (w == 2);
+			q += r;
+		}
+		if (*q == '\0' || *q == '\n') {
+			add_line(&lines, &n, p, (size_t)(q - p));
+			if (*q == '\0')
+				break;
+			p = q + 1;
+			continue;
+		}
+		if (brk != NULL && brk > p) {
+			add_line(&lines, &n, p, (size_t)(brk - p));
+			p = next;
+		} else {
+			/* one word longer than the line: cut at a character */
+			if (q == p) {
+				wchar_t wc;
+				int w, bad;
+
+				q += next_char(q, strlen(q), &wc, &w, &bad);
+			}
+			add_line(&lines, &n, p, (size_t)(q - p));
+			p = q;
+		}
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+	}
+	*out = lines;
+	return n;
+}
+
+void
+dw_free_lines(char **lines, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+}
+
+int
+dw_wrap_put(int y, int x, int w, int maxrows, const char *s, attr_t a)
+{
+	char **lines;
+	size_t n = dw_wrap(s, w, &lines), i;
+	int rows = 0;
+
+	for (i = 0; i < n && rows < maxrows; i++, rows++) {
+		if (rows == maxrows - 1 && i + 1 < n) {
+			/* the last row that fits: show that text was left out */
+			int used = dw_put(y + rows, x, lines[i], w - 3, a);
+
+			dw_put(y + rows, x + used, "...", 3, a);
+		} else {
+			dw_put(y + rows, x, lines[i], w, a);
+		}
+	}
+	dw_free_lines(lines, n);
+	return rows;
+}
+
+int
+dw_wrap_rows(const char *s, int w)
+{
+	char **lines;
+	size_t n = dw_wrap(s, w, &lines);
+
+	dw_free_lines(lines, n);
+	return (int)n;
+}
+
+void
+dw_box(int y, int x, int h, int w, attr_t a)
+{
+	int i;
+
+	for (i = 1; i < h - 1; i++)
+		dw_fill(y + i, x + 1, w - 2, A_NORMAL);
+	attrset(a);
+	mvaddch(y, x, ACS_ULCORNER);
+	mvhline(y, x + 1, ACS_HLINE, w - 2);
+	mvaddch(y, x + w - 1, ACS_URCORNER);
+	mvvline(y + 1, x, ACS_VLINE, h - 2);
+	mvvline(y + 1, x + w - 1, ACS_VLINE, h - 2);
+	mvaddch(y + h - 1, x, ACS_LLCORNER);
+	mvhline(y + h - 1, x + 1, ACS_HLINE, w - 2);
+	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
+	attrset(A_NORMAL);
+}
+
+/* ---- scrolling lists ------------------------------------------------- */
+
+void
+ui_list_fix(ui_list *l, int h)
+{
+	if (h < 1)
+		h = 1;
+	if (l->cur >= l->n)
+		l->cur = l->n - 1;
+	if (l->cur < 0)
+		l->cur = 0;
+	if (l->top > l->cur)
+		l->top = l->cur;
+	if (l->cur >= l->top + h)
+		l->top = l->cur - h + 1;
+	if (l->top > l->n - h)
+		l->top = l->n - h;
+	if (l->top < 0)
+		l->top = 0;
+}
+
+int
+ui_list_key(ui_list *l, ui_key k, int h)
+{
+	if (l->n <= 0)
+		return 0;
+	if (ui_key_fn(k, KEY_UP))
+		l->cur--;
+	else if (ui_key_fn(k, KEY_DOWN))
+		l->cur++;
+	else if (ui_key_fn(k, KEY_PPAGE))
+		l->cur -= h > 1 ? h - 1 : 1;
+	else if (ui_key_fn(k, KEY_NPAGE))
+		l->cur += h > 1 ? h - 1 : 1;
+	else if (ui_key_fn(k, KEY_HOME))
+		l->cur = 0;
+	else if (ui_key_fn(k, KEY_END))
+		l->cur = l->n - 1;
+	else
+		return 0;
+	if (l->cur < 0)
+		l->cur = 0;
+	if (l->cur >= l->n)
+		l->cur = l->n - 1;
+	ui_list_fix(l, h);
+	return 1;
+}
+
+void
+ui_list_marks(const ui_list *l, int y, int x, int h)
+{
+	if (l->top > 0)
+		dw_put(y, x, "^", 1, ui_attr(UI_C_DIM));
+	if (l->top + h < l->n)
+		dw_put(y + h - 1, x, "v", 1, ui_attr(UI_C_DIM));
+}

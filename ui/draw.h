@@ -1,0 +1,86 @@
+/* draw.h: text in terminal cells, colours with a monochrome fallback.
+ *
+ * Every width here is in terminal cells (wcwidth), never bytes: a CJK
+ * character takes two cells and is never cut in half; text that does not
+ * fit is clipped at a character boundary (padded with a space where a wide
+ * character would have crossed the edge).  Bytes that do not decode and
+ * control characters are shown as '?'.
+ */
+#ifndef GW_UI_DRAW_H
+#define GW_UI_DRAW_H
+
+#include "screen.h"
+
+enum {
+	UI_C_NORMAL,
+	UI_C_TITLE,       /* "Step N/8: ..." */
+	UI_C_BAR,         /* the step bar / list */
+	UI_C_BAR_CUR,     /* the current step in it */
+	UI_C_BAR_DONE,    /* a step already visited */
+	UI_C_KEY,         /* key names in the help line */
+	UI_C_SEL,         /* the highlighted row of a focused list */
+	UI_C_SEL_IDLE,    /* the highlighted row of a list without focus */
+	UI_C_FIELD,       /* a text field */
+	UI_C_FIELD_FOCUS, /* the text field with the focus */
+	UI_C_PASS,
+	UI_C_WARN,
+	UI_C_FAIL,
+	UI_C_INFO,
+	UI_C_ADD,         /* "+ key = value" */
+	UI_C_DEL,         /* "- key = old" */
+	UI_C_DIM,         /* secondary text, unavailable choices */
+	UI_C_MSG_ERR,
+	UI_C_MSG_OK,
+	UI_C_HEAD,        /* section headings in the content */
+	UI_C_BOX,         /* dialog frames */
+	UI_NCOLORS
+};
+
+/* Set up the colour pairs (use_color = 0: attributes only). */
+void ui_colors_init(int use_color);
+attr_t ui_attr(int c);
+
+/* Glyphs with an ASCII fallback outside UTF-8. */
+const char *ui_glyph_done(const ui_ctx *u);    /* "✓" or "*" */
+
+/* Bytes of the longest prefix of s (len bytes) that fits in cells;
+ * *used gets its width. */
+size_t dw_fit(const char *s, size_t len, int cells, int *used);
+/* Put s at (y, x), at most cells wide.  Returns the cells drawn. */
+int dw_put(int y, int x, const char *s, int cells, attr_t a);
+/* Same, padded with blanks to exactly cells. */
+int dw_put_pad(int y, int x, const char *s, int cells, attr_t a);
+/* Same, right-aligned in cells. */
+int dw_put_right(int y, int x, const char *s, int cells, attr_t a);
+int dw_printf(int y, int x, int cells, attr_t a, const char *fmt, ...)
+	GW_PRINTF(5, 6);
+/* Blanks over cells. */
+void dw_fill(int y, int x, int cells, attr_t a);
+/* Word-wrap s to width cells: breaks at blanks, between CJK characters
+ * (not before CJK closing punctuation), and inside a word longer than
+ * the width; '\n' forces a break.  Returns the number of lines in *lines
+ * (malloc'ed strings, free with dw_free_lines). */
+size_t dw_wrap(const char *s, int width, char ***lines);
+/* The same with a first line of first cells and the others of rest. */
+size_t dw_wrap_hang(const char *s, int first, int rest, char ***lines);
+void dw_free_lines(char **lines, size_t n);
+/* Wrap and draw s from (y, x) in w cells, at most maxrows rows (the last
+ * row shown ends in "..." when text was left out).  Returns the rows used. */
+int dw_wrap_put(int y, int x, int w, int maxrows, const char *s, attr_t a);
+/* Rows dw_wrap_put would use without a limit. */
+int dw_wrap_rows(const char *s, int w);
+/* A frame with its inside cleared. */
+void dw_box(int y, int x, int h, int w, attr_t a);
+
+/* A cursor over a scrolling list of n rows shown h at a time. */
+typedef struct ui_list {
+	int n, cur, top;
+} ui_list;
+/* Keep cur in range and visible in h rows. */
+void ui_list_fix(ui_list *l, int h);
+/* Up/Down/PgUp/PgDn/Home/End; 1 when the key moved the cursor. */
+int ui_list_key(ui_list *l, ui_key k, int h);
+/* Draw "more" marks on the right edge when rows are hidden. */
+void ui_list_marks(const ui_list *l, int y, int x, int h);
+
+#endif

@@ -1,0 +1,250 @@
+/* field.c: a one-line text entry field in wide characters. */
+#include "field.h"
+#include "draw.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+#include <wctype.h>
+
+static void
+reserve(ui_field *f, size_t n)
+{
+	if (n + 1 > f->cap) {
+		f->cap = (n + 1) * 2;
+		f->buf = gw_xrealloc(f->buf, f->cap * sizeof *f->buf);
+	}
+}
+
+void
+ui_field_set(ui_field *f, const char *s)
+{
+	mbstate_t st;
+	size_t len = s ? strlen(s) : 0, i = 0;
+
+	f->len = 0;
+	reserve(f, len);
+	memset(&st, 0, sizeof st);
+	while (i < len) {
+		wchar_t wc;
+		size_t r = mbrtowc(&wc, s + i, len - i, &st);
+
+		if (r == (size_t)-1 || r == (size_t)-2 || r == 0) {
+			memset(&st, 0, sizeof st);
+			wc = L'?';
+			r = 1;
+		}
+		f->buf[f->len++] = wc;
+		i += r;
+	}
+	f->buf[f->len] = 0;
+	f->cur = f->len;
+	f->left = 0;
+}
+
+char *
+ui_field_get(const ui_field *f)
+{
+	gw_buf b;
+	size_t i;
+
+	gw_buf_init(&b);
+	for (i = 0; i < f->len; i++) {
+		char mb[MB_LEN_MAX];
+		mbstate_t st;
+		size_t r;
+
+		memset(&st, 0, sizeof st);
+		r = wcrtomb(mb, f->buf[i], &st);
+		if (r == (size_t)-1)
+			gw_buf_add(&b, "?", 1);
+		else
+			gw_buf_add(&b, mb, r);
+	}
+	return gw_buf_steal(&b);
+}
+
+int
+ui_field_empty(const ui_field *f)
+{
+	return f->len == 0;
+}
+
+int
+ui_field_equals(const ui_field *f, const char *s)
+{
+	char *t = ui_field_get(f);
+	int eq = strcmp(t, s ? s : "") == 0;
+
+	free(t);
+	return eq;
+}
+
+static void
+insert(ui_field *f, wchar_t wc)
+{
+	size_t max = f->max ? f->max : 4096;
+
+	if (f->len >= max)
+		return;
+	reserve(f, f->len + 1);
+	memmove(f->buf + f->cur + 1, f->buf + f->cur,
+	        (f->len - f->cur) * sizeof *f->buf);
+	f->buf[f->cur++] = wc;
+	f->len++;
+	f->buf[f->len] = 0;
+}
+
+static void
+delete_at(ui_field *f, size_t at, size_t n)
+{
+	if (at >= f->len)
+		return;
+	if (at + n > f->len)
+		n = f->len - at;
+	memmove(f->buf + at, f->buf + at + n,
+	        (f->len - at - n) * sizeof *f->buf);
+	f->len -= n;
+	f->buf[f->len] = 0;
+	if (f->cur > at + n)
+		f->cur -= n;
+	else if (f->cur > at)
+		f->cur = at;
+}
+
+int
+ui_field_key(ui_field *f, ui_key k)
+{
+	if (f->buf == NULL)
+		ui_field_set(f, "");
+	if (k.fn == 0) {
+		wint_t c = k.ch;
+
+		if (c == UI_CTRL('a')) {
+			f->cur = 0;
+			return UI_FIELD_MOVED;
+		}
+		if (c == UI_CTRL('e')) {
+			f->cur = f->len;
+			return UI_FIELD_MOVED;
+		}
+		if (c == UI_CTRL('u')) {
+			delete_at(f, 0, f->cur);
+			return UI_FIELD_CHANGED;
+		}
+		if (c == UI_CTRL('k')) {
+			delete_at(f, f->cur, f->len - f->cur);
+			return UI_FIELD_CHANGED;
+		}
+		if (c == 127 || c == 8) {
+			if (f->cur > 0)
+				delete_at(f, f->cur - 1, 1);
+			return UI_FIELD_CHANGED;
+		}
+		if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
+			return UI_FIELD_NO;
+		if (f->digits_only && !(c >= L'0' && c <= L'9'))
+			return UI_FIELD_NO;
+		if (wcwidth((wchar_t)c) < 0)
+			return UI_FIELD_NO;
+		insert(f, (wchar_t)c);
+		return UI_FIELD_CHANGED;
+	}
+	switch (k.fn) {
+	case KEY_BACKSPACE:
+		if (f->cur > 0)
+			delete_at(f, f->cur - 1, 1);
+		return UI_FIELD_CHANGED;
+	case KEY_DC:
+		delete_at(f, f->cur, 1);
+		return UI_FIELD_CHANGED;
+	case KEY_LEFT:
+		if (f->cur > 0)
+			f->cur--;
+		return UI_FIELD_MOVED;
+	case KEY_RIGHT:
+		if (f->cur < f->len)
+			f->cur++;
+		return UI_FIELD_MOVED;
+	case KEY_HOME:
+		f->cur = 0;
+		return UI_FIELD_MOVED;
+	case KEY_END:
+		f->cur = f->len;
+		return UI_FIELD_MOVED;
+	default:
+		return UI_FIELD_NO;
+	}
+}
+
+static int
+wcells(wchar_t wc)
+{
+	int w = wcwidth(wc);
+
+	return w < 0 ? 1 : w;
+}
+
+void
+ui_field_draw(ui_ctx *u, ui_field *f, int y, int x, int w, int focused)
+{
+	attr_t a = ui_attr(focused ? UI_C_FIELD_FOCUS : UI_C_FIELD);
+	size_t i;
+	int used = 0, avail = w - 1;   /* one cell for the cursor at the end */
+	char *shown;
+	wchar_t save;
+	size_t end;
+
+	if (f->buf == NULL)
+		ui_field_set(f, "");
+	if (avail < 1)
+		avail = 1;
+	/* scroll so that the cursor is visible */
+	if (f->left > f->cur)
+		f->left = f->cur;
+	for (;;) {
+		int c = 0;
+
+		for (i = f->left; i < f->cur; i++)
+			c += wcells(f->buf[i]);
+		if (c <= avail || f->left >= f->cur)
+			break;
+		f->left++;
+	}
+	/* the visible part */
+	for (end = f->left; end < f->len; end++) {
+		int cw = wcells(f->buf[end]);
+
+		if (used + cw > w)
+			break;
+		used += cw;
+	}
+	save = f->buf[end];
+	f->buf[end] = 0;
+	{
+		ui_field tmp = *f;
+
+		tmp.buf = f->buf + f->left;
+		tmp.len = end - f->left;
+		shown = ui_field_get(&tmp);
+	}
+	f->buf[end] = save;
+	dw_put_pad(y, x, shown, w, a);
+	free(shown);
+	if (focused) {
+		int c = 0;
+
+		for (i = f->left; i < f->cur; i++)
+			c += wcells(f->buf[i]);
+		u->cursor_y = y;
+		u->cursor_x = x + (c < w ? c : w - 1);
+	}
+}
+
+void
+ui_field_free(ui_field *f)
+{
+	free(f->buf);
+	memset(f, 0, sizeof *f);
+}

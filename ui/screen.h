@@ -1,0 +1,172 @@
+/* screen.h: the wizard's screens as small "classes" (htop's Panel,
+ * design.md section 5).  Each step is one module (ui/step_*.c) exporting a
+ * ui_screen: draw, key, mouse and resize functions plus its help text.  Key
+ * handlers return UI_* flags and the one main loop (tui.c) acts on them;
+ * a handler that returns UI_IGNORED lets the loop apply the global keys
+ * (Enter next, Esc/Backspace back, F1/? help, q quit).
+ *
+ * The screens render the gw_wizard state (src/wizard.h) and call its
+ * functions on keys; they never compute settings themselves.
+ */
+#ifndef GW_UI_SCREEN_H
+#define GW_UI_SCREEN_H
+
+#include "gw.h"
+#include "wizard.h"
+
+#include <curses.h>
+#include <wchar.h>
+
+/* What a key handler asks the loop to do. */
+enum {
+	UI_IGNORED = 0,        /* not mine: apply the global keys */
+	UI_HANDLED = 1 << 0,   /* done; redraw as usual */
+	UI_REDRAW  = 1 << 1,   /* repaint the whole terminal (clearok) */
+	UI_NEXT    = 1 << 2,   /* validate this step and go forward */
+	UI_BACK    = 1 << 3,   /* one step back */
+	UI_QUIT    = 1 << 4,   /* quit (asks first when something is unsaved) */
+	UI_HELP    = 1 << 5,   /* open this screen's help */
+	UI_FINISH  = 1 << 6    /* leave the wizard, done (exit status 0) */
+};
+
+/* A key: a function key (fn = KEY_*, ch = 0) or a character (fn = 0). */
+typedef struct ui_key {
+	int fn;
+	wint_t ch;
+} ui_key;
+
+#define UI_CTRL(c) ((c) & 0x1f)
+
+int ui_key_enter(ui_key k);
+int ui_key_backspace(ui_key k);
+int ui_key_esc(ui_key k);
+int ui_key_space(ui_key k);
+int ui_key_tab(ui_key k);
+int ui_key_btab(ui_key k);
+int ui_key_is(ui_key k, wint_t ch);
+int ui_key_fn(ui_key k, int fn);
+
+typedef struct ui_rect {
+	int y, x, h, w;
+} ui_rect;
+
+/* One entry of the help line at the bottom: a key name (not translated)
+ * and what it does (translated by the screen). */
+typedef struct ui_keyhelp {
+	const char *key;
+	const char *label;
+	ui_key k;              /* what a click on it sends */
+} ui_keyhelp;
+
+#define UI_MAX_KEYHELP 10
+
+typedef struct ui_ctx ui_ctx;
+
+typedef struct ui_screen {
+	gw_step step;
+	/* The step became the current one: take the values from the wizard. */
+	void (*enter)(ui_ctx *u);
+	/* Draw the content in r (the title, purpose, step list, message and
+	 * help lines are drawn by the loop). */
+	void (*draw)(ui_ctx *u, ui_rect r);
+	int (*key)(ui_ctx *u, ui_key k);
+	/* A click at (y, x) relative to the content rect; UI_* flags. */
+	int (*mouse)(ui_ctx *u, ui_rect r, int y, int x);
+	/* The terminal changed size (r is the new content rect). */
+	void (*resize)(ui_ctx *u, ui_rect r);
+	/* The screen's help text (translated paragraphs, '\n' separated). */
+	const char *(*help)(void);
+	/* The key help line for the current focus; returns the count. */
+	size_t (*keys)(ui_ctx *u, ui_keyhelp *out, size_t max);
+	/* Free what the module keeps. */
+	void (*fini)(void);
+} ui_screen;
+
+extern const ui_screen ui_step_welcome;
+extern const ui_screen ui_step_host;
+extern const ui_screen ui_step_gpu;
+extern const ui_screen ui_step_vm;
+extern const ui_screen ui_step_mmio;
+extern const ui_screen ui_step_options;
+extern const ui_screen ui_step_review;
+extern const ui_screen ui_step_write;
+
+/* Message line kinds. */
+enum { UI_MSG_INFO, UI_MSG_ERROR, UI_MSG_OK };
+
+struct ui_ctx {
+	gw_wizard *w;
+	const ui_screen *screens[GW_NSTEPS];
+	int utf8;             /* the locale is UTF-8 (box glyphs, check marks) */
+	int color;            /* colours in use (has_colors, no NO_COLOR) */
+	int cursor_y, cursor_x; /* terminal cursor to show after drawing, -1 none */
+	char msg[1024];       /* one-line message under the content */
+	int msg_kind;
+	int too_small;        /* the terminal is below the minimum */
+	int redraw;           /* something happened: draw before waiting */
+	ui_rect content;      /* where the current screen draws */
+	/* the step list / top bar, for mouse clicks */
+	int bar_side;         /* 1: side list, 0: top bar */
+	int bar_x0[GW_NSTEPS], bar_x1[GW_NSTEPS], bar_y[GW_NSTEPS];
+	/* the key help line, for mouse clicks */
+	int help_y;
+	int help_x0[UI_MAX_KEYHELP], help_x1[UI_MAX_KEYHELP];
+	ui_key help_k[UI_MAX_KEYHELP];
+	size_t help_n;
+};
+
+#define UI_MIN_COLS 80
+#define UI_MIN_ROWS 24
+
+/* ---- services of the main loop (tui.c) for screens and dialogs ------- */
+
+void ui_msg(ui_ctx *u, int kind, const char *fmt, ...) GW_PRINTF(3, 4);
+/* Draw everything (no refresh): used by dialogs to paint what lies under
+ * them. */
+void ui_draw_all(ui_ctx *u);
+/* Wait up to the loop's tick for a key.  Returns 1 and fills *k for a key,
+ * 0 on a timeout or a handled resize (redraw), -1 when a signal asks the
+ * program to end (the caller returns at once; the loop exits). */
+int ui_getkey(ui_ctx *u, ui_key *k);
+/* A signal (SIGINT/SIGTERM/SIGHUP) asked to end. */
+int ui_ending(void);
+/* Switch the message language: "en" or "zh_CN".  0 ok, -1 not possible. */
+int ui_set_language(ui_ctx *u, const char *lang);
+/* Is the message language Chinese now? */
+int ui_lang_is_zh(void);
+
+/* ---- dialogs (dialog.c) ----------------------------------------------- */
+
+/* Ask a yes/no question.  1 yes, 0 no (Esc, n), -1 ending. */
+int ui_confirm(ui_ctx *u, const char *question);
+/* Ask for one line of text.  *value holds the start text (may be NULL)
+ * and gets the answer (malloc'ed).  1 entered, 0 cancelled, -1 ending.
+ * digits_only restricts the input to 0-9. */
+int ui_input(ui_ctx *u, const char *title, const char *label, char **value,
+             int digits_only);
+/* The help overlay for a screen (closed by Esc, q, F1, ?, Enter). */
+void ui_help(ui_ctx *u, const ui_screen *s);
+/* Progress of long work: draw a box saying what is being done (pct < 0:
+ * unknown) and return 1 when the operator asked to cancel (Esc/c or a
+ * signal), 0 otherwise.  Call it between units of work. */
+int ui_progress(ui_ctx *u, const char *what, int pct);
+
+/* ---- shared pieces of the step modules ------------------------------- */
+
+/* The general keys paragraph, appended to every screen's help. */
+const char *ui_help_general(void);
+/* The common tail of the help line: Enter/Esc/F1/q; returns the count. */
+size_t ui_keys_common(ui_keyhelp *out, size_t n, size_t max, int field_focus);
+void ui_keys_add(ui_keyhelp *out, size_t *n, size_t max, const char *key,
+                 const char *label, ui_key k);
+/* Severity label as the CLI prints it (FAIL/WARN/INFO), and its colour. */
+const char *ui_sev_label(gw_sev s);
+int ui_sev_color(gw_sev s);
+/* Findings of the plan whose id starts with one of the prefixes (NULL
+ * terminated), drawn from row y in r; returns the rows used. */
+int ui_draw_findings(ui_ctx *u, ui_rect r, int y, const char *const *prefixes,
+                     int max_rows);
+/* A finding id starts with one of the prefixes (NULL = all). */
+int ui_finding_matches(const gw_finding *f, const char *const *prefixes);
+
+#endif

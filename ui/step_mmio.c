@@ -1,0 +1,247 @@
+/* step_mmio.c: step 5, the 64-bit MMIO window.  Shows the plan's
+ * calculation step by step (the rule and, where the table knows them, the
+ * BARs), the numbers it came to, and a field for the size: empty means the
+ * recommendation; a size below the rule needs a yes to a question. */
+#include "draw.h"
+#include "field.h"
+#include "screen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static ui_field size;
+static int top;   /* first calculation line shown */
+
+static void
+mmio_enter(ui_ctx *u)
+{
+	char buf[32] = "";
+
+	size.digits_only = 1;
+	size.max = 6;
+	if (u->w->af.a.mmio_gb)
+		snprintf(buf, sizeof buf, "%llu",
+		         (unsigned long long)u->w->af.a.mmio_gb);
+	ui_field_set(&size, buf);
+	top = 0;
+}
+
+static void
+mmio_draw(ui_ctx *u, ui_rect r)
+{
+	gw_wizard *w = u->w;
+	const gw_plan *p = &w->plan;
+	/* TRANSLATORS: label of the rule's result; at most 24 cells. */
+	const char *l_rule = _("Rule (KB 323402):");
+	/* TRANSLATORS: label of the BAR-based need; at most 24 cells. */
+	const char *l_bar = _("BAR need:");
+	/* TRANSLATORS: label of the size in the .vmx; at most 24 cells. */
+	const char *l_old = _("Already in the .vmx:");
+	/* TRANSLATORS: label of the size written; at most 24 cells. */
+	const char *l_new = _("Size to write:");
+	const char *labs[4];
+	static const char *const mmio[] = { "mmio-", NULL };
+	char buf[256];
+	int lw = 0, i, y = 0, calc_h, fy;
+	size_t s;
+
+	if (!w->have_plan) {
+		dw_wrap_put(r.y, r.x, r.w, r.h, w->plan_error[0] ? w->plan_error :
+		            /* TRANSLATORS: no plan and no reason given. */
+		            _("No plan yet: choose the GPUs first."),
+		            ui_attr(UI_C_MSG_ERR));
+		fy = r.h - 1;
+	} else {
+		labs[0] = l_rule; labs[1] = l_bar; labs[2] = l_old; labs[3] = l_new;
+		for (i = 0; i < 4; i++)
+			if (gw_text_cells(labs[i]) > lw)
+				lw = gw_text_cells(labs[i]);
+		lw += 1;
+		/* TRANSLATORS: heading of the calculation lines. */
+		dw_put(r.y + y++, r.x, _("Calculation:"), r.w, ui_attr(UI_C_HEAD));
+		/* the plan's explanation lines, wrapped, scrolled with PgUp/PgDn */
+		calc_h = r.h - 9;
+		{
+			gw_buf b;
+			char **lines;
+			size_t n;
+
+			gw_buf_init(&b);
+			for (s = 0; s < p->nsteps; s++) {
+				gw_buf_puts(&b, p->steps[s]);
+				gw_buf_puts(&b, "\n");
+			}
+			n = dw_wrap(b.data ? b.data : "", r.w - 2, &lines);
+			if (n > 0 && lines[n - 1][0] == '\0') {
+				n--;
+				free(lines[n]);
+			}
+			if (top > (int)n - calc_h)
+				top = (int)n - calc_h;
+			if (top < 0)
+				top = 0;
+			for (i = 0; i < calc_h && top + i < (int)n; i++)
+				dw_put(r.y + y + i, r.x + 2, lines[top + i], r.w - 2,
+				       A_NORMAL);
+			if (top > 0)
+				dw_put(r.y + y, r.x + r.w - 1, "^", 1, ui_attr(UI_C_DIM));
+			if (top + calc_h < (int)n)
+				dw_put(r.y + y + calc_h - 1, r.x + r.w - 1, "v", 1,
+				       ui_attr(UI_C_DIM));
+			y += (int)n < calc_h ? (int)n : calc_h;
+			dw_free_lines(lines, n);
+			gw_buf_free(&b);
+		}
+		y++;
+		dw_put(r.y + y, r.x, l_rule, lw, A_BOLD);
+		/* TRANSLATORS: a size in GB ("256 GB"). */
+		snprintf(buf, sizeof buf, _("%llu GB"), (unsigned long long)p->rule_gb);
+		dw_put(r.y + y++, r.x + lw, buf, r.w - lw, A_NORMAL);
+		dw_put(r.y + y, r.x, l_bar, lw, A_BOLD);
+		if (p->bar_gb)
+			snprintf(buf, sizeof buf, _("%llu GB"), (unsigned long long)p->bar_gb);
+		else
+			/* TRANSLATORS: the BAR sizes are not known. */
+			snprintf(buf, sizeof buf, "%s", _("unknown (no BAR sizes for these GPUs)"));
+		dw_put(r.y + y++, r.x + lw, buf, r.w - lw, A_NORMAL);
+		dw_put(r.y + y, r.x, l_old, lw, A_BOLD);
+		if (p->existing_gb)
+			snprintf(buf, sizeof buf, _("%llu GB"), (unsigned long long)p->existing_gb);
+		else
+			snprintf(buf, sizeof buf, "%s", _("none"));
+		dw_put(r.y + y++, r.x + lw, buf, r.w - lw, A_NORMAL);
+		/* the answer */
+		dw_put(r.y + y, r.x, l_new, lw, A_BOLD);
+		snprintf(buf, sizeof buf, _("%llu GB"), (unsigned long long)p->mmio_gb);
+		dw_put(r.y + y++, r.x + lw, buf, r.w - lw, ui_attr(UI_C_PASS));
+		fy = y + 1;
+	}
+	/* TRANSLATORS: label of the MMIO size field; at most 24 cells. */
+	i = dw_put(r.y + fy, r.x, _("Your size in GB:"), 24, A_BOLD) + 1;
+	ui_field_draw(u, &size, r.y + fy, r.x + i, 8, 1);
+	/* TRANSLATORS: after the MMIO size field; at most 44 cells. */
+	dw_put(r.y + fy, r.x + i + 9, _("(empty: the recommended size)"),
+	       r.w - i - 9, ui_attr(UI_C_DIM));
+	if (w->have_plan && fy + 1 < r.h)
+		ui_draw_findings(u, r, fy + 1, mmio, r.h - fy - 1);
+}
+
+/* Use the field's size.  0 when it stands (or nothing changed). */
+static int
+apply_size(ui_ctx *u)
+{
+	gw_wizard *w = u->w;
+	char *t = ui_field_get(&size);
+	unsigned long long gb = 0;
+	gw_err e;
+	int rc = 0;
+
+	if (*t && (gw_parse_uint(t, 2 * 65536ULL, &gb) != 0)) {
+		/* TRANSLATORS: %s is what was typed in the MMIO field. */
+		ui_msg(u, UI_MSG_ERROR, _("'%s' is not a size in GB"), t);
+		free(t);
+		return -1;
+	}
+	free(t);
+	if (gb == w->af.a.mmio_gb)
+		return 0;
+	e.msg[0] = '\0';
+	if (gw_wizard_set_mmio(w, gb, 0, &e) != 0) {
+		int yes;
+
+		if (!(w->have_plan && gb > 0 && gb < w->plan.rule_gb)) {
+			ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+			return -1;
+		}
+		/* below the rule: say what the operator is accepting */
+		{
+			/* TRANSLATORS: the confirmation for a size below the
+			 * rule; %s is the wizard's reason.  Answer keys y/n. */
+			char *q = gw_xasprintf(_("%s\nUse it anyway? y/n"), e.msg);
+
+			yes = ui_confirm(u, q);
+			free(q);
+		}
+		if (yes != 1)
+			return -1;
+		if (gw_wizard_set_mmio(w, gb, 1, &e) != 0) {
+			ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+			return -1;
+		}
+	}
+	rc = 0;
+	if (gb == 0)
+		/* TRANSLATORS: the field was emptied. */
+		ui_msg(u, UI_MSG_OK, "%s", _("Back to the recommended size."));
+	return rc;
+}
+
+static int
+mmio_key(ui_ctx *u, ui_key k)
+{
+	int r;
+
+	if (ui_key_enter(k))
+		return apply_size(u) == 0 ? UI_NEXT : UI_HANDLED;
+	if (ui_key_fn(k, KEY_PPAGE) || ui_key_fn(k, KEY_UP)) {
+		top -= ui_key_fn(k, KEY_UP) ? 1 : 5;
+		if (top < 0)
+			top = 0;
+		return UI_HANDLED;
+	}
+	if (ui_key_fn(k, KEY_NPAGE) || ui_key_fn(k, KEY_DOWN)) {
+		top += ui_key_fn(k, KEY_DOWN) ? 1 : 5;
+		return UI_HANDLED;
+	}
+	if (ui_key_is(k, L'r')) {
+		ui_field_set(&size, "");
+		return UI_HANDLED;
+	}
+	/* digits only: q, ? and the rest stay global keys */
+	r = ui_field_key(&size, k);
+	return r ? UI_HANDLED : UI_IGNORED;
+}
+
+static const char *
+mmio_help(void)
+{
+	/* TRANSLATORS: help of step 5, wrapped to about 70 cells. */
+	return _("A GPU in a VM needs a 64-bit memory-mapped I/O window large enough for its BARs "
+	         "(pciPassthru.use64bitMMIO and pciPassthru.64bitMMIOSizeGB, one window for all "
+	         "GPUs of the VM). The rule (Broadcom KB 323402): add the memory of all GPUs; a "
+	         "power of two goes to the next power of two, anything else is rounded up to a "
+	         "power of two and doubled. Where the table knows the GPUs' BAR sizes, gpuwiz "
+	         "also packs the BARs and takes the larger result.\n"
+	         "Type a size in GB to use another one; empty (or r) goes back to the "
+	         "recommendation. A size below the rule is asked about first: the VM may then "
+	         "fail to power on (\"Module DevicePowerOn power on failed\").\n"
+	         "Up/Down and PgUp/PgDn scroll the calculation; Backspace deletes a digit; Esc "
+	         "goes back a step.");
+}
+
+static size_t
+mmio_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
+{
+	size_t n = 0;
+	ui_key r = { 0, L'r' }, pg = { KEY_NPAGE, 0 };
+
+	/* TRANSLATORS: key help label; at most 8 cells. */
+	ui_keys_add(out, &n, max, "0-9", _("Size"), r);
+	/* TRANSLATORS: key help label; at most 8 cells. */
+	ui_keys_add(out, &n, max, "r", _("Reset"), r);
+	/* TRANSLATORS: key help label; at most 8 cells. */
+	ui_keys_add(out, &n, max, "PgDn", _("Scroll"), pg);
+	return ui_keys_common(out, n, max, 0);
+}
+
+static void
+mmio_fini(void)
+{
+	ui_field_free(&size);
+}
+
+const ui_screen ui_step_mmio = {
+	GW_STEP_MMIO, mmio_enter, mmio_draw, mmio_key, NULL, NULL, mmio_help,
+	mmio_keys, mmio_fini
+};

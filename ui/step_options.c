@@ -1,0 +1,366 @@
+/* step_options.c: step 6, the options (UVM on every vGPU with what it
+ * costs, P2P, the memory reservation, code-43 hiding, force) and the
+ * outputs (which snippet formats, into which directory, under which VM
+ * extension name). */
+#include "draw.h"
+#include "emit.h"
+#include "field.h"
+#include "screen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { O_UVM, O_P2P, O_RES, O_CODE43, O_FORCE, O_VMX, O_BOSH, O_OPSMAN,
+       O_TILE, O_DIR, O_NAME, O_N };
+
+static ui_field dir, name;
+static int focus;
+static int row_y[O_N], col_x[O_N], col_w[O_N];
+
+static const int fmt_bit[4] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
+                                GW_FMT_TILE };
+
+static void
+options_enter(ui_ctx *u)
+{
+	ui_field_set(&dir, u->w->af.out_dir ? u->w->af.out_dir : "");
+	ui_field_set(&name, u->w->af.a.name ? u->w->af.a.name : "");
+	focus = O_UVM;
+}
+
+static int
+has_vgpu(const gw_wizard *w)
+{
+	size_t i;
+
+	if (w->have_plan) {
+		for (i = 0; i < w->plan.ngpus; i++)
+			if (w->plan.gpus[i].profile)
+				return 1;
+		return 0;
+	}
+	for (i = 0; i < w->af.a.ngpus; i++)
+		if (w->af.a.gpus[i].profile)
+			return 1;
+	return 0;
+}
+
+static int
+option_row(ui_ctx *u, ui_rect r, int y, int item, int on, const char *title,
+           const char *why, int show_why)
+{
+	attr_t a = focus == item ? ui_attr(UI_C_SEL) : A_NORMAL;
+	char buf[256];
+	int rows = 1;
+
+	row_y[item] = y;
+	if (focus == item)
+		dw_fill(r.y + y, r.x, r.w, a);
+	snprintf(buf, sizeof buf, "[%s] %s", on ? "x" : " ", title);
+	dw_put(r.y + y, r.x + 1, buf, r.w - 1, a);
+	if (show_why)
+		rows += dw_wrap_put(r.y + y + 1, r.x + 5, r.w - 5, 3, why,
+		                    ui_attr(UI_C_DIM));
+	return rows;
+}
+
+static void
+options_draw(ui_ctx *u, ui_rect r)
+{
+	gw_wizard *w = u->w;
+	const gw_answers *a = &w->af.a;
+	static const char *const opt_findings[] = { "uvm-", "p2p-",
+	                                            "memory-not-reserved", NULL };
+	const char *names[4];
+	int y = 0, i, x, full;
+	/* TRANSLATORS: the options and what each does.  Titles at most 60
+	 * cells; the explanations are wrapped (2 lines at 80 columns). */
+	const char *t_uvm = _("Unified memory (UVM) on every vGPU");
+	const char *w_uvm = has_vgpu(w) ?
+		/* TRANSLATORS: what UVM does and costs; wrapped. */
+		_("pciPassthruN.cfg.enable_uvm = 1: NCCL 2.27 and later need it on vGPU. "
+		  "Consequence: vMotion is disabled for this VM while UVM is on.") :
+		/* TRANSLATORS: UVM without any vGPU; wrapped. */
+		_("Only for vGPUs: this VM has none, so it changes nothing.");
+	/* TRANSLATORS: option title, at most 60 cells. */
+	const char *t_p2p = _("Peer-to-peer between the GPUs (P2P)");
+	/* TRANSLATORS: option explanation, wrapped. */
+	const char *w_p2p = _("pciPassthru.allowP2P and RelaxACSforP2P: for several GPUs under one PCIe root complex.");
+	/* TRANSLATORS: option title, at most 60 cells. */
+	const char *t_res = _("Reserve all guest memory");
+	/* TRANSLATORS: option explanation, wrapped. */
+	const char *w_res = _("sched.mem.min = memsize, pinned: a passthrough VM does not power on without it.");
+
+	/* TRANSLATORS: two more options; titles at most 60 cells, the
+	 * explanations are wrapped. */
+	const char *t_c43 = _("Hide the hypervisor (GeForce code 43)");
+	/* TRANSLATORS: option explanation, wrapped. */
+	const char *w_c43 = _("hypervisor.cpuid.v0 = FALSE: only for GeForce drivers older than R465.");
+	/* TRANSLATORS: option title, at most 60 cells. */
+	const char *t_frc = _("Force: write even with failures or a running VM");
+	/* TRANSLATORS: option explanation, wrapped. */
+	const char *w_frc = _("Skips the checks that protect the VM: the lock file and FAIL findings.");
+	char why[1024];
+
+	/* explanations for every option when they fit, else the focused */
+	full = 5 + dw_wrap_rows(w_uvm, r.w - 5) + dw_wrap_rows(w_p2p, r.w - 5) +
+	       dw_wrap_rows(w_res, r.w - 5) + dw_wrap_rows(w_c43, r.w - 5) +
+	       dw_wrap_rows(w_frc, r.w - 5) + 6 + 3 <= r.h;
+	y += option_row(u, r, y, O_UVM, a->uvm, t_uvm, w_uvm,
+	                full || focus == O_UVM);
+	y += option_row(u, r, y, O_P2P, a->p2p, t_p2p, w_p2p,
+	                full || focus == O_P2P);
+	y += option_row(u, r, y, O_RES, a->reserve, t_res, w_res,
+	                full || focus == O_RES);
+	y += option_row(u, r, y, O_CODE43, a->code43, t_c43, w_c43,
+	                full || focus == O_CODE43);
+	y += option_row(u, r, y, O_FORCE, w->af.force, t_frc, w_frc,
+	                full || focus == O_FORCE);
+	y++;
+	/* TRANSLATORS: heading of the output choices; at most 40 cells. */
+	dw_put(r.y + y++, r.x, _("Outputs:"), r.w, ui_attr(UI_C_HEAD));
+	/* TRANSLATORS: the output formats; at most 16 cells each. */
+	names[0] = _(".vmx lines");
+	names[1] = "BOSH";
+	names[2] = "Ops Manager";
+	/* TRANSLATORS: output format, at most 16 cells. */
+	names[3] = _("tile values");
+	x = 1;
+	for (i = 0; i < 4; i++) {
+		int item = O_VMX + i, on = (w->af.formats & fmt_bit[i]) != 0;
+		int can = gw_wizard_format_check(w, fmt_bit[i], NULL, 0) == 0;
+		attr_t at = focus == item ? ui_attr(UI_C_SEL) :
+		            can ? A_NORMAL : ui_attr(UI_C_DIM);
+		char buf[128];
+		int used;
+
+		snprintf(buf, sizeof buf, "[%s] %s", on ? "x" : " ", names[i]);
+		row_y[item] = y;
+		col_x[item] = x;
+		used = dw_put(r.y + y, r.x + x, buf, r.w - x, at);
+		col_w[item] = used;
+		x += used + 3;
+	}
+	y++;
+	{
+		/* TRANSLATORS: label of the output directory field; at
+		 * most 20 cells. */
+		const char *l_dir = _("Output directory:");
+		/* TRANSLATORS: label of the BOSH/Ops Manager name field; at
+		 * most 20 cells. */
+		const char *l_name = _("VM extension name:");
+		int lw = gw_text_cells(l_dir) > gw_text_cells(l_name) ?
+		         gw_text_cells(l_dir) : gw_text_cells(l_name);
+
+		lw += 2;
+		dw_put(r.y + y, r.x + 1, l_dir, lw, A_NORMAL);
+		row_y[O_DIR] = y;
+		ui_field_draw(u, &dir, r.y + y, r.x + 1 + lw, r.w - 1 - lw,
+		              focus == O_DIR);
+		y++;
+		dw_put(r.y + y, r.x + 1, l_name, lw, A_NORMAL);
+		row_y[O_NAME] = y;
+		ui_field_draw(u, &name, r.y + y, r.x + 1 + lw, 30, focus == O_NAME);
+		if (ui_field_empty(&name) && w->have_plan && w->plan.name &&
+		    focus != O_NAME)
+			dw_printf(r.y + y, r.x + 1 + lw + 31, r.w - lw - 32,
+			          ui_attr(UI_C_DIM),
+			          /* TRANSLATORS: the derived extension name
+			           * beside an empty name field; at most 40
+			           * cells. */
+			          _("(empty: %s)"), w->plan.name);
+		y += 2;
+	}
+	/* a format the plan cannot give: say why; else the findings */
+	if (focus >= O_VMX && focus <= O_TILE &&
+	    gw_wizard_format_check(w, fmt_bit[focus - O_VMX], why,
+	                           sizeof why) != 0) {
+		/* TRANSLATORS: %s is the reason a snippet cannot be made. */
+		char *m = gw_xasprintf(_("Cannot be made from this plan: %s"), why);
+
+		dw_wrap_put(r.y + y, r.x + 1, r.w - 1, r.h - y, m,
+		            ui_attr(UI_C_WARN));
+		free(m);
+	} else if (y < r.h) {
+		ui_draw_findings(u, r, y, opt_findings, r.h - y);
+	}
+}
+
+static void
+toggle(ui_ctx *u, int item)
+{
+	gw_wizard *w = u->w;
+
+	switch (item) {
+	case O_UVM:
+		gw_wizard_set_uvm(w, !w->af.a.uvm);
+		break;
+	case O_P2P:
+		gw_wizard_set_p2p(w, !w->af.a.p2p);
+		break;
+	case O_RES:
+		gw_wizard_set_reserve(w, !w->af.a.reserve);
+		break;
+	case O_CODE43:
+		gw_wizard_set_code43(w, !w->af.a.code43);
+		break;
+	case O_FORCE:
+		gw_wizard_set_force(w, !w->af.force);
+		break;
+	case O_VMX: case O_BOSH: case O_OPSMAN: case O_TILE:
+		gw_wizard_set_formats(w, w->af.formats ^ fmt_bit[item - O_VMX]);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Take the directory and the name typed.  0 when they stand. */
+static int
+apply_fields(ui_ctx *u)
+{
+	gw_wizard *w = u->w;
+	char *t;
+	gw_err e;
+	int rc = 0;
+
+	e.msg[0] = '\0';
+	t = ui_field_get(&dir);
+	if (!ui_field_equals(&dir, w->af.out_dir)) {
+		if (gw_wizard_set_outdir(w, gw_trim(t), &e) != 0) {
+			ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+			focus = O_DIR;
+			rc = -1;
+		} else {
+			/* as the wizard keeps it ("~/" expanded) */
+			ui_field_set(&dir, w->af.out_dir);
+		}
+	}
+	free(t);
+	if (rc != 0)
+		return rc;
+	t = ui_field_get(&name);
+	if (!ui_field_equals(&name, w->af.a.name) &&
+	    gw_wizard_set_name(w, gw_trim(t), &e) != 0) {
+		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+		focus = O_NAME;
+		rc = -1;
+	}
+	free(t);
+	return rc;
+}
+
+static int
+options_key(ui_ctx *u, ui_key k)
+{
+	if (ui_key_enter(k))
+		return apply_fields(u) == 0 ? UI_NEXT : UI_HANDLED;
+	if (ui_key_fn(k, KEY_DOWN) || ui_key_tab(k)) {
+		if (focus >= O_DIR && apply_fields(u) != 0)
+			return UI_HANDLED;
+		focus = (focus + 1) % O_N;
+		return UI_HANDLED;
+	}
+	if (ui_key_fn(k, KEY_UP) || ui_key_btab(k)) {
+		if (focus >= O_DIR && apply_fields(u) != 0)
+			return UI_HANDLED;
+		focus = (focus + O_N - 1) % O_N;
+		return UI_HANDLED;
+	}
+	if (focus == O_DIR || focus == O_NAME) {
+		int r = ui_field_key(focus == O_DIR ? &dir : &name, k);
+
+		return r ? UI_HANDLED : UI_IGNORED;
+	}
+	if (focus >= O_VMX && focus <= O_TILE &&
+	    (ui_key_fn(k, KEY_LEFT) || ui_key_fn(k, KEY_RIGHT))) {
+		int d = ui_key_fn(k, KEY_LEFT) ? -1 : 1;
+
+		if (focus + d >= O_VMX && focus + d <= O_TILE)
+			focus += d;
+		return UI_HANDLED;
+	}
+	if (ui_key_space(k)) {
+		toggle(u, focus);
+		return UI_HANDLED;
+	}
+	return UI_IGNORED;
+}
+
+static int
+options_mouse(ui_ctx *u, ui_rect r, int y, int x)
+{
+	int i;
+
+	if (y == row_y[O_DIR] || y == row_y[O_NAME]) {
+		int f = y == row_y[O_DIR] ? O_DIR : O_NAME;
+
+		if (focus >= O_DIR && focus != f && apply_fields(u) != 0)
+			return UI_HANDLED;
+		focus = f;
+		return UI_HANDLED;
+	}
+	if (focus >= O_DIR && apply_fields(u) != 0)
+		return UI_HANDLED;
+	for (i = O_VMX; i <= O_TILE; i++)
+		if (y == row_y[i] && x >= col_x[i] && x < col_x[i] + col_w[i]) {
+			focus = i;
+			toggle(u, i);
+			return UI_HANDLED;
+		}
+	for (i = O_UVM; i <= O_FORCE; i++)
+		if (y == row_y[i]) {
+			focus = i;
+			toggle(u, i);
+		}
+	return UI_HANDLED;
+}
+
+static const char *
+options_help(void)
+{
+	/* TRANSLATORS: help of step 6, wrapped to about 70 cells. */
+	return _("UVM (unified memory) sets pciPassthruN.cfg.enable_uvm = \"1\" on every vGPU of "
+	         "the VM, the ones already in the .vmx included. NCCL 2.27 and later fail "
+	         "ncclCommInitRank with \"operation not supported\" on vGPUs without it. It has a "
+	         "price: vMotion is disabled for the VM while UVM is on, and on A100 multi-vGPU "
+	         "VMs it turns off NVLink peer-to-peer.\n"
+	         "P2P lets several GPUs under one PCIe root complex talk directly "
+	         "(pciPassthru.allowP2P and pciPassthru.RelaxACSforP2P).\n"
+	         "The memory reservation (all guest memory, pinned) is required for passthrough.\n"
+	         "Hiding the hypervisor (hypervisor.cpuid.v0 = FALSE) is only for GeForce cards "
+	         "on drivers older than R465, which stop with code 43 in a VM. Force writes even "
+	         "when the plan has failures or the VM looks powered on: use it only when you "
+	         "know why.\n"
+	         "Outputs: the snippets to write (Space toggles each; a dimmed one cannot be made "
+	         "from this plan, and the screen says why), the directory they go to, and the "
+	         "name of the VM extension for BOSH and Ops Manager (empty: derived from the "
+	         "GPU). Up/Down or Tab move, Space toggles; in a text field Backspace deletes.");
+}
+
+static size_t
+options_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
+{
+	size_t n = 0;
+	ui_key sp = { 0, L' ' }, down = { KEY_DOWN, 0 };
+
+	/* TRANSLATORS: key help label; at most 8 cells. */
+	ui_keys_add(out, &n, max, "Up/Dn", _("Move"), down);
+	if (focus < O_DIR)
+		/* TRANSLATORS: key help label; at most 8 cells. */
+		ui_keys_add(out, &n, max, "Space", _("Toggle"), sp);
+	return ui_keys_common(out, n, max, focus >= O_DIR);
+}
+
+static void
+options_fini(void)
+{
+	ui_field_free(&name);
+	ui_field_free(&dir);
+}
+
+const ui_screen ui_step_options = {
+	GW_STEP_OPTIONS, options_enter, options_draw, options_key,
+	options_mouse, NULL, options_help, options_keys, options_fini
+};

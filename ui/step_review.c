@@ -1,0 +1,308 @@
+/* step_review.c: step 7, every change as a diff with its reason and
+ * source (as `gpuwiz vmx` prints it), the findings, and the outputs to
+ * write and where.  s saves the answers to a file (for a class to replay
+ * the same run with --answers). */
+#include "draw.h"
+#include "emit.h"
+#include "screen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rline {
+	char *text;
+	int color;
+	int indent;
+} rline;
+
+static rline *lines;
+static size_t nlines;
+static int top;
+static int page = 10;
+
+static void
+clear_lines(void)
+{
+	size_t i;
+
+	for (i = 0; i < nlines; i++)
+		free(lines[i].text);
+	free(lines);
+	lines = NULL;
+	nlines = 0;
+}
+
+/* Add text wrapped to width - indent (continuation rows indented by
+ * more, when hang > 0). */
+static void
+add(const char *text, int color, int indent, int hang, int width)
+{
+	char **l;
+	size_t n = dw_wrap_hang(text, width - indent > 8 ? width - indent : 8,
+	                        width - indent - hang > 8 ?
+	                        width - indent - hang : 8, &l), i;
+
+	for (i = 0; i < n; i++) {
+		lines = gw_xrealloc(lines, (nlines + 1) * sizeof *lines);
+		lines[nlines].text = l[i];
+		lines[nlines].color = color;
+		lines[nlines].indent = indent + (i > 0 ? hang : 0);
+		nlines++;
+	}
+	free(l);
+}
+
+static void
+build(ui_ctx *u, int width)
+{
+	gw_wizard *w = u->w;
+	const gw_plan *p = &w->plan;
+	char *s;
+	size_t i;
+	int f;
+
+	clear_lines();
+	if (!w->have_plan) {
+		add(w->plan_error[0] ? w->plan_error : _("No plan yet: choose the GPUs first."),
+		    UI_C_MSG_ERR, 0, 0, width);
+		return;
+	}
+	if (w->vmx && w->af.vmx_path)
+		/* TRANSLATORS: heading of the diff; %s is the .vmx path. */
+		s = gw_xasprintf(_("Changes to %s:"), w->af.vmx_path);
+	else
+		/* TRANSLATORS: heading of the settings without a .vmx. */
+		s = gw_xstrdup(_("Settings (no .vmx: snippets only):"));
+	add(s, UI_C_HEAD, 0, 0, width);
+	free(s);
+	for (i = 0; i < p->nsettings; i++) {
+		const gw_setting *st = &p->settings[i];
+
+		if (st->keep) {
+			s = gw_xasprintf("= %s = \"%s\"  %s", st->key,
+			                 st->old_value ? st->old_value : "",
+			                 /* TRANSLATORS: like the CLI's diff. */
+			                 _("(kept)"));
+			add(s, UI_C_DIM, 2, 2, width);
+		} else if (!gw_setting_is_change(st)) {
+			s = gw_xasprintf("= %s = \"%s\"  %s", st->key, st->value,
+			                 /* TRANSLATORS: like the CLI's diff. */
+			                 _("(already set)"));
+			add(s, UI_C_DIM, 2, 2, width);
+		} else {
+			if (st->old_value) {
+				s = gw_xasprintf("- %s = \"%s\"", st->key, st->old_value);
+				add(s, UI_C_DEL, 2, 2, width);
+				free(s);
+			}
+			s = gw_xasprintf("+ %s = \"%s\"", st->key, st->value);
+			add(s, UI_C_ADD, 2, 2, width);
+		}
+		free(s);
+		if (st->reason) {
+			/* TRANSLATORS: the reason of a change, like the CLI's
+			 * "why: %s". */
+			s = gw_xasprintf(_("why: %s"), st->reason);
+			add(s, UI_C_NORMAL, 6, 5, width);
+			free(s);
+		}
+		if (st->source) {
+			/* TRANSLATORS: where a fact comes from, like the CLI's
+			 * "source: %s". */
+			s = gw_xasprintf(_("source: %s"), st->source);
+			add(s, UI_C_DIM, 6, 8, width);
+			free(s);
+		}
+	}
+	if (p->nsettings == 0)
+		/* TRANSLATORS: the plan has no setting. */
+		add(_("Nothing to change."), UI_C_DIM, 2, 0, width);
+
+	if (p->nfindings > 0) {
+		add("", UI_C_NORMAL, 0, 0, width);
+		/* TRANSLATORS: heading, like the CLI's "Findings:". */
+		add(_("Findings:"), UI_C_HEAD, 0, 0, width);
+	}
+	for (i = 0; i < p->nfindings; i++) {
+		const gw_finding *x = &p->findings[i];
+		const char *lab = ui_sev_label(x->sev);
+		int pad = 5 - gw_text_cells(lab);
+
+		s = gw_xasprintf("%s%*s %s", lab, pad > 0 ? pad : 0, "", x->message);
+		add(s, ui_sev_color(x->sev), 2, 6, width);
+		free(s);
+		if (x->fix) {
+			s = gw_xasprintf(_("fix: %s"), x->fix);
+			add(s, UI_C_NORMAL, 8, 5, width);
+			free(s);
+		}
+		if (x->source) {
+			s = gw_xasprintf(_("source: %s"), x->source);
+			add(s, UI_C_DIM, 8, 8, width);
+			free(s);
+		}
+	}
+
+	add("", UI_C_NORMAL, 0, 0, width);
+	/* TRANSLATORS: heading of the files the write step makes. */
+	add(_("Outputs to write:"), UI_C_HEAD, 0, 0, width);
+	for (f = 0; f < 4; f++) {
+		static const int bits[4] = { GW_FMT_VMX, GW_FMT_BOSH,
+		                             GW_FMT_OPSMAN, GW_FMT_TILE };
+		const char *what[4];
+		char *where, why[1024];
+		int pad;
+
+		/* TRANSLATORS: what each output file holds; at most 20
+		 * cells each. */
+		what[0] = _(".vmx lines");
+		/* TRANSLATORS: at most 20 cells. */
+		what[1] = _("BOSH VM extension");
+		/* TRANSLATORS: at most 20 cells. */
+		what[2] = _("Ops Manager JSON");
+		/* TRANSLATORS: at most 16 cells. */
+		what[3] = _("tile values");
+		if (!(w->af.formats & bits[f]))
+			continue;
+		pad = 20 - gw_text_cells(what[f]);
+		where = gw_wizard_output_path(w, bits[f]);
+		s = gw_xasprintf("%s%*s %s", what[f], pad > 0 ? pad : 0, "",
+		                 where ? where : "?");
+		free(where);
+		add(s, UI_C_NORMAL, 2, 22, width);
+		free(s);
+		if (gw_wizard_format_check(w, bits[f], why, sizeof why) != 0) {
+			s = gw_xasprintf(_("Cannot be made from this plan: %s"), why);
+			add(s, UI_C_FAIL, 23, 0, width);
+			free(s);
+		}
+	}
+	if (w->vmx && w->af.vmx_path) {
+		/* TRANSLATORS: the .vmx to be patched; %s is its path. */
+		s = gw_xasprintf(_("patch of %s (a backup is written first)"),
+		                 w->af.vmx_path);
+		add(s, UI_C_NORMAL, 2, 4, width);
+		free(s);
+	}
+	if (w->af.formats == 0 && w->vmx == NULL)
+		/* TRANSLATORS: no format chosen and no .vmx. */
+		add(_("Nothing: no output format is chosen and no .vmx is open."),
+		    UI_C_WARN, 2, 0, width);
+}
+
+static void
+review_enter(ui_ctx *u)
+{
+	top = 0;
+}
+
+static void
+review_draw(ui_ctx *u, ui_rect r)
+{
+	int i;
+
+	build(u, r.w - 1);
+	page = r.h;
+	if (top > (int)nlines - r.h)
+		top = (int)nlines - r.h;
+	if (top < 0)
+		top = 0;
+	for (i = 0; i < r.h && top + i < (int)nlines; i++) {
+		const rline *l = &lines[top + i];
+
+		dw_put(r.y + i, r.x + l->indent, l->text, r.w - 1 - l->indent,
+		       ui_attr(l->color));
+	}
+	if (top > 0)
+		dw_put(r.y, r.x + r.w - 1, "^", 1, ui_attr(UI_C_DIM));
+	if (top + r.h < (int)nlines)
+		dw_put(r.y + r.h - 1, r.x + r.w - 1, "v", 1, ui_attr(UI_C_DIM));
+}
+
+static void
+save_answers(ui_ctx *u)
+{
+	gw_wizard *w = u->w;
+	char *path = gw_xstrdup(w->af.path ? w->af.path : "gpuwiz-answers.ini");
+	gw_err e;
+	/* TRANSLATORS: title of the save-answers box; at most 30 cells. */
+	int r = ui_input(u, _("Save answers"),
+	                 /* TRANSLATORS: the save-answers question; wrapped
+	                  * (4 lines of 68 cells at most). */
+	                 _("Save the answers to this file; gpuwiz --answers FILE replays them (Enter on each screen):"),
+	                 &path, 0);
+
+	if (r == 1) {
+		e.msg[0] = '\0';
+		gw_trim(path);
+		if (*path == '\0')
+			ui_msg(u, UI_MSG_ERROR, "%s",
+			       /* TRANSLATORS: the save box was left empty. */
+			       _("No file name given: nothing saved."));
+		else if (gw_wizard_save_answers(w, path, &e) != 0)
+			ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+		else
+			/* TRANSLATORS: %s is the answers file written. */
+			ui_msg(u, UI_MSG_OK, _("Answers saved to %s"), path);
+	}
+	free(path);
+}
+
+static int
+review_key(ui_ctx *u, ui_key k)
+{
+	if (ui_key_fn(k, KEY_UP)) {
+		top--;
+	} else if (ui_key_fn(k, KEY_DOWN) || ui_key_space(k)) {
+		top++;
+	} else if (ui_key_fn(k, KEY_PPAGE)) {
+		top -= page > 1 ? page - 1 : 1;
+	} else if (ui_key_fn(k, KEY_NPAGE)) {
+		top += page > 1 ? page - 1 : 1;
+	} else if (ui_key_fn(k, KEY_HOME)) {
+		top = 0;
+	} else if (ui_key_fn(k, KEY_END)) {
+		top = 1 << 20;
+	} else if (ui_key_is(k, L's') || ui_key_is(k, L'S')) {
+		save_answers(u);
+	} else {
+		return UI_IGNORED;
+	}
+	if (top < 0)
+		top = 0;
+	return UI_HANDLED;
+}
+
+static const char *
+review_help(void)
+{
+	/* TRANSLATORS: help of step 7, wrapped to about 70 cells. */
+	return _("Everything gpuwiz will change, before anything is written. Each line of the .vmx "
+	         "is shown as a diff: \"+\" a value written, \"-\" the value it replaces, \"=\" a "
+	         "value already right that stays. Under each: why, and the source of the fact. "
+	         "Then the findings (FAIL must be fixed before writing; WARN and INFO are "
+	         "advice) and the files the next step writes, and where.\n"
+	         "Up/Down and PgUp/PgDn scroll. s saves your answers to a file: a trainer can "
+	         "hand it to a class, and gpuwiz --answers FILE starts with every screen filled "
+	         "in, so Enter alone walks to the written files. Enter goes to the write step; "
+	         "nothing is written until you press Enter there.");
+}
+
+static size_t
+review_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
+{
+	size_t n = 0;
+	ui_key pg = { KEY_NPAGE, 0 }, s = { 0, L's' };
+
+	/* TRANSLATORS: key help labels; at most 8 cells each. */
+	ui_keys_add(out, &n, max, "PgDn", _("Scroll"), pg);
+	/* TRANSLATORS: key help label (save the answers); at most 8 cells. */
+	ui_keys_add(out, &n, max, "s", _("Save"), s);
+	return ui_keys_common(out, n, max, 0);
+}
+
+const ui_screen ui_step_review = {
+	GW_STEP_REVIEW, review_enter, review_draw, review_key, NULL, NULL,
+	review_help, review_keys, clear_lines
+};

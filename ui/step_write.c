@@ -1,0 +1,289 @@
+/* step_write.c: step 8, write and the result.  Enter writes (the .vmx
+ * patch with its backup and the snippet files, all or nothing, through
+ * gw_wizard_write); then the screen lists what was written, the backup's
+ * name and the commands to run next, and Enter or q leaves. */
+#include "draw.h"
+#include "emit.h"
+#include "screen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct wline {
+	char *text;
+	int color;
+	int indent;
+} wline;
+
+static wline *lines;
+static size_t nlines;
+static int top, page = 10;
+
+static void
+clear_lines(void)
+{
+	size_t i;
+
+	for (i = 0; i < nlines; i++)
+		free(lines[i].text);
+	free(lines);
+	lines = NULL;
+	nlines = 0;
+}
+
+static void
+add(const char *text, int color, int indent, int hang, int width)
+{
+	char **l;
+	size_t n = dw_wrap_hang(text, width - indent > 8 ? width - indent : 8,
+	                        width - indent - hang > 8 ?
+	                        width - indent - hang : 8, &l), i;
+
+	for (i = 0; i < n; i++) {
+		lines = gw_xrealloc(lines, (nlines + 1) * sizeof *lines);
+		lines[nlines].text = l[i];
+		lines[nlines].color = color;
+		lines[nlines].indent = indent + (i > 0 ? hang : 0);
+		nlines++;
+	}
+	free(l);
+}
+
+/* "Written: path" and the like, with the label padded in cells. */
+static void
+add_labelled(const char *label, const char *value, int color, int lw,
+             int width)
+{
+	int pad = lw - gw_text_cells(label);
+	char *s = gw_xasprintf("%s%*s %s", label, pad > 0 ? pad : 0, "", value);
+
+	add(s, color, 0, lw + 1, width);
+	free(s);
+}
+
+static void
+build(ui_ctx *u, int width)
+{
+	gw_wizard *w = u->w;
+	const gw_apply_result *r = &w->result;
+	/* TRANSLATORS: label of the result lines, at most 10 cells.  Screen
+	 * tests look for it. */
+	const char *l_written = _("Written:");
+	/* TRANSLATORS: label of the .vmx backup, at most 10 cells. */
+	const char *l_backup = _("Backup:");
+	/* TRANSLATORS: label of a .vmx left as it was, at most 10 cells. */
+	const char *l_same = _("Unchanged:");
+	int lw = gw_text_cells(l_written);
+	size_t i;
+
+	if (gw_text_cells(l_backup) > lw)
+		lw = gw_text_cells(l_backup);
+	if (gw_text_cells(l_same) > lw)
+		lw = gw_text_cells(l_same);
+	clear_lines();
+	if (w->written) {
+		char **cmds;
+
+		for (i = 0; i < r->nwritten; i++)
+			add_labelled(l_written, r->written[i], UI_C_PASS, lw, width);
+		if (r->vmx_path) {
+			if (r->vmx_unchanged) {
+				/* TRANSLATORS: the .vmx had every setting. */
+				char *s = gw_xasprintf(_("%s (it already has every setting)"),
+				                       r->vmx_path);
+
+				add_labelled(l_same, s, UI_C_NORMAL, lw, width);
+				free(s);
+			} else {
+				add_labelled(l_written, r->vmx_path, UI_C_PASS, lw, width);
+			}
+		}
+		if (r->backup)
+			add_labelled(l_backup, r->backup, UI_C_NORMAL, lw, width);
+		if (r->nwritten == 0 && r->vmx_path == NULL)
+			/* TRANSLATORS: the write step had nothing to write. */
+			add(_("Nothing was written: no output was chosen."),
+			    UI_C_WARN, 0, 0, width);
+		add("", UI_C_NORMAL, 0, 0, width);
+		/* TRANSLATORS: heading of the commands to run next; screen
+		 * tests look for it.  At most 40 cells. */
+		add(_("Next steps:"), UI_C_HEAD, 0, 0, width);
+		cmds = gw_wizard_next_commands(w);
+		for (i = 0; cmds && cmds[i]; i++) {
+			char *c = gw_xasprintf("%2zu. %s", i + 1, cmds[i]);
+
+			add(c, UI_C_NORMAL, 1, 4, width);
+			free(c);
+		}
+		gw_strv_free(cmds);
+		add("", UI_C_NORMAL, 0, 0, width);
+		/* TRANSLATORS: the last line of the wizard. */
+		add(_("Done. Enter or q leaves gpuwiz."), UI_C_DIM, 0, 0, width);
+		return;
+	}
+	if (w->write_error[0]) {
+		/* TRANSLATORS: before the reason the write failed. */
+		add_labelled(_("Not written:"), w->write_error, UI_C_FAIL,
+		             gw_text_cells(_("Not written:")), width);
+		/* TRANSLATORS: after a failed write. */
+		add(_("Nothing was changed. Fix the cause (Esc goes back to the steps) and press Enter to try again."),
+		    UI_C_NORMAL, 0, 0, width);
+		return;
+	}
+	if (!w->have_plan) {
+		add(w->plan_error[0] ? w->plan_error : _("No plan yet: choose the GPUs first."),
+		    UI_C_MSG_ERR, 0, 0, width);
+		return;
+	}
+	/* TRANSLATORS: heading before writing. */
+	add(_("Ready to write:"), UI_C_HEAD, 0, 0, width);
+	{
+		static const int bits[4] = { GW_FMT_VMX, GW_FMT_BOSH,
+		                             GW_FMT_OPSMAN, GW_FMT_TILE };
+		int f;
+
+		for (f = 0; f < 4; f++) {
+			char *s;
+
+			if (!(w->af.formats & bits[f]))
+				continue;
+			s = gw_wizard_output_path(w, bits[f]);
+			add(s ? s : "?", UI_C_NORMAL, 2, 2, width);
+			free(s);
+		}
+	}
+	if (w->vmx && w->af.vmx_path) {
+		char *s = gw_xasprintf(_("patch of %s (a backup is written first)"),
+		                       w->af.vmx_path);
+
+		add(s, UI_C_NORMAL, 2, 2, width);
+		free(s);
+	}
+	add("", UI_C_NORMAL, 0, 0, width);
+	if (gw_plan_has_errors(&w->plan))
+		/* TRANSLATORS: the plan has FAIL findings. */
+		add(_("The plan has failures (FAIL in the review): writing is refused until they are fixed."),
+		    UI_C_FAIL, 0, 0, width);
+	/* TRANSLATORS: the invitation to write. */
+	add(_("Press Enter to write these files. The VM must be powered off."),
+	    UI_C_TITLE, 0, 0, width);
+}
+
+static void
+write_enter(ui_ctx *u)
+{
+	top = 0;
+}
+
+static void
+write_draw(ui_ctx *u, ui_rect r)
+{
+	int i;
+
+	build(u, r.w - 1);
+	page = r.h;
+	if (top > (int)nlines - r.h)
+		top = (int)nlines - r.h;
+	if (top < 0)
+		top = 0;
+	for (i = 0; i < r.h && top + i < (int)nlines; i++) {
+		const wline *l = &lines[top + i];
+
+		dw_put(r.y + i, r.x + l->indent, l->text, r.w - 1 - l->indent,
+		       ui_attr(l->color));
+	}
+	if (top > 0)
+		dw_put(r.y, r.x + r.w - 1, "^", 1, ui_attr(UI_C_DIM));
+	if (top + r.h < (int)nlines)
+		dw_put(r.y + r.h - 1, r.x + r.w - 1, "v", 1, ui_attr(UI_C_DIM));
+}
+
+static int
+write_key(ui_ctx *u, ui_key k)
+{
+	gw_wizard *w = u->w;
+
+	if (ui_key_enter(k)) {
+		if (w->written)
+			return UI_FINISH;
+		/* TRANSLATORS: progress box while writing. */
+		if (ui_progress(u, _("Writing the files..."), -1)) {
+			/* TRANSLATORS: Esc pressed before the write began. */
+			ui_msg(u, UI_MSG_INFO, "%s", _("Cancelled: nothing was written."));
+			return UI_HANDLED;
+		}
+		if (ui_ending())
+			return UI_HANDLED;
+		if (gw_wizard_write(w) == 0)
+			/* TRANSLATORS: after a successful write. */
+			ui_msg(u, UI_MSG_OK, "%s", _("Written. The commands to run next are listed below."));
+		top = 0;
+		return UI_HANDLED;
+	}
+	if (w->written && (ui_key_is(k, L'q') || ui_key_is(k, L'Q')))
+		return UI_FINISH;
+	if (ui_key_fn(k, KEY_UP))
+		top--;
+	else if (ui_key_fn(k, KEY_DOWN) || ui_key_space(k))
+		top++;
+	else if (ui_key_fn(k, KEY_PPAGE))
+		top -= page > 1 ? page - 1 : 1;
+	else if (ui_key_fn(k, KEY_NPAGE))
+		top += page > 1 ? page - 1 : 1;
+	else if (ui_key_fn(k, KEY_HOME))
+		top = 0;
+	else if (ui_key_fn(k, KEY_END))
+		top = 1 << 20;
+	else
+		return UI_IGNORED;
+	if (top < 0)
+		top = 0;
+	return UI_HANDLED;
+}
+
+static const char *
+write_help(void)
+{
+	/* TRANSLATORS: help of step 8, wrapped to about 70 cells. */
+	return _("Enter writes everything at once: the snippet files into the output directory and, "
+	         "when a .vmx is open, the patch into it after a backup copy beside it "
+	         "(vm.vmx.<date>-<time>.bak). If anything fails, nothing is left half-written "
+	         "and the .vmx is as it was. A VM that looks powered on (a .lck beside the .vmx) "
+	         "is refused.\n"
+	         "After writing, the screen lists the files written, the backup, and what to run "
+	         "next: vim-cmd vmsvc/reload on the host so ESXi reads the edited .vmx, power on, "
+	         "then the checks inside the guest (nvidia-smi -q: Virtualization Mode, "
+	         "Addressing Mode, BAR1; and the NCCL all-reduce test when the VM has several "
+	         "GPUs). Enter or q then leaves.");
+}
+
+static size_t
+write_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
+{
+	size_t n = 0;
+	ui_key enter = { 0, L'\n' }, esc = { 0, 27 }, f1 = { KEY_F(1), 0 };
+	ui_key q = { 0, L'q' }, pg = { KEY_NPAGE, 0 };
+
+	if (u->w->written) {
+		/* TRANSLATORS: key help labels; at most 8 cells each. */
+		ui_keys_add(out, &n, max, "Enter", _("Finish"), enter);
+		ui_keys_add(out, &n, max, "PgDn", _("Scroll"), pg);
+		ui_keys_add(out, &n, max, "Esc", _("Back"), esc);
+		ui_keys_add(out, &n, max, "F1", _("Help"), f1);
+		ui_keys_add(out, &n, max, "q", _("Quit"), q);
+		return n;
+	}
+	/* TRANSLATORS: key help label (also the step title); at most 8
+	 * cells. */
+	ui_keys_add(out, &n, max, "Enter", _("Write"), enter);
+	ui_keys_add(out, &n, max, "Esc", _("Back"), esc);
+	ui_keys_add(out, &n, max, "F1", _("Help"), f1);
+	ui_keys_add(out, &n, max, "q", _("Quit"), q);
+	return n;
+}
+
+const ui_screen ui_step_write = {
+	GW_STEP_WRITE, write_enter, write_draw, write_key, NULL, NULL,
+	write_help, write_keys, clear_lines
+};
