@@ -100,7 +100,10 @@ ui_confirm(ui_ctx *u, const char *question)
 		}
 		curs_set(0);
 		refresh();
-		r = ui_getkey(u, &k);
+		/* wait without repainting until a key or a resize */
+		while ((r = ui_getkey(u, &k)) == 0 && !u->redraw)
+			;
+		u->redraw = 0;
 		if (r < 0)
 			return -1;
 		if (r == 0)
@@ -164,7 +167,10 @@ ui_input(ui_ctx *u, const char *title, const char *label, char **value,
 			curs_set(0);
 		}
 		refresh();
-		r = ui_getkey(u, &k);
+		/* wait without repainting until a key or a resize */
+		while ((r = ui_getkey(u, &k)) == 0 && !u->redraw)
+			;
+		u->redraw = 0;
 		if (r < 0) {
 			rc = -1;
 			break;
@@ -265,7 +271,10 @@ ui_help(ui_ctx *u, const ui_screen *s)
 		}
 		curs_set(0);
 		refresh();
-		r = ui_getkey(u, &k);
+		/* wait without repainting until a key or a resize */
+		while ((r = ui_getkey(u, &k)) == 0 && !u->redraw)
+			;
+		u->redraw = 0;
 		if (r < 0)
 			break;
 		if (r == 0)

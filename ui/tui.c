@@ -363,16 +363,22 @@ show(ui_ctx *u)
 
 /* ---- input --------------------------------------------------------------- */
 
+/* The terminal changed size.  From our SIGWINCH flag (ask = 1): read the
+ * size and tell curses, which queues a KEY_RESIZE when it changed; from
+ * that KEY_RESIZE (ask = 0): curses knows already, only lay out again
+ * (calling resizeterm there could queue KEY_RESIZE after KEY_RESIZE). */
 static void
-handle_resize(ui_ctx *u)
+handle_resize(ui_ctx *u, int ask)
 {
 	struct winsize ws;
 
-	sig_winch = 0;
 	u->redraw = 1;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
-	    ws.ws_col > 0)
-		resizeterm(ws.ws_row, ws.ws_col);
+	if (ask) {
+		sig_winch = 0;
+		if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
+		    ws.ws_col > 0 && is_term_resized(ws.ws_row, ws.ws_col))
+			resizeterm(ws.ws_row, ws.ws_col);
+	}
 	clearok(curscr, TRUE);
 	layout(u);
 	if (u->screens[u->w->step]->resize)
@@ -388,21 +394,21 @@ ui_getkey(ui_ctx *u, ui_key *k)
 	if (sig_end)
 		return -1;
 	if (sig_winch) {
-		handle_resize(u);
+		handle_resize(u, 1);
 		return 0;
 	}
 	r = get_wch(&wch);
 	if (sig_end)
 		return -1;
 	if (sig_winch) {
-		handle_resize(u);
+		handle_resize(u, 1);
 		return 0;
 	}
 	if (r == ERR)
 		return 0;
 	if (r == KEY_CODE_YES) {
 		if (wch == KEY_RESIZE) {
-			handle_resize(u);
+			handle_resize(u, 0);
 			return 0;
 		}
 		k->fn = (int)wch;
@@ -543,6 +549,7 @@ act(ui_ctx *u, int flags)
 	if (flags & UI_QUIT) {
 		int yes = ask_quit(u);
 
+		u->redraw = 1;
 		if (ui_ending())
 			return -1;
 		return yes ? 0 : -1;
@@ -570,6 +577,8 @@ act(ui_ctx *u, int flags)
 		if (gw_wizard_back(w) == 0)
 			enter_step(u);
 	}
+	/* a dialog may have painted over the screen */
+	u->redraw = 1;
 	return -1;
 }
 
