@@ -16,12 +16,14 @@ start() {
 	w=${size%x*}; h=${size#*x}
 	mkdir -p "$TMP/run"
 	cat >"$TMP/run.sh" <<EOS
+# the shell must outlive a Ctrl-C sent to gpuwiz, to record what follows
+trap '' INT
 cd "$TMP/run"
-export LANG=$lang LC_ALL=$lang GPUWIZ_TABLE="$GPUWIZ_TABLE" GPUWIZ_LOCALEDIR="${GPUWIZ_LOCALEDIR:-}" TERM=xterm-256color
+export LANG=$lang LC_ALL=$lang GPUWIZ_TABLE="$GPUWIZ_TABLE" GPUWIZ_LOCALEDIR="${GPUWIZ_LOCALEDIR:-}"
 unset LANGUAGE NO_COLOR
 stty sane
 stty -a >"$TMP/stty.before"
-"$GPUWIZ" "\$@"
+${GW_WRAP:-} "$GPUWIZ" "\$@"
 echo "EXIT=\$?" >"$TMP/exit"
 stty -a >"$TMP/stty.after"
 echo "GPUWIZ-EXITED"
@@ -29,7 +31,8 @@ sleep 600
 EOS
 	$T kill-server 2>/dev/null || true
 	rm -f "$TMP/exit" "$TMP/stty.after"
-	$T -f /dev/null new-session -d -s w -x "$w" -y "$h" sh "$TMP/run.sh" "$@"
+	# tmux sets TERM (tmux-256color, from ncurses-base) for the pane
+	$T -f /dev/null new-session -d -s w -x "$w" -y "$h" bash "$TMP/run.sh" "$@"
 }
 
 # screen: capture the pane into $SCREEN
@@ -65,3 +68,19 @@ exited() {
 terminal_sane() { cmp -s "$TMP/stty.before" "$TMP/stty.after"; }
 
 resize() { $T resize-window -t w -x "$1" -y "$2" 2>/dev/null || $T resize-pane -t w -x "$1" -y "$2"; sleep 0.3; }
+
+# gpuwiz_pid: the pid of gpuwiz in the pane (a child of the pane's shell)
+gpuwiz_pid() {
+	shell=$($T list-panes -t w -F '#{pane_pid}' | head -n 1)
+	pgrep -P "$shell" -x gpuwiz | head -n 1
+}
+
+# find_in_pages TEXT: on this page or after up to 4 PageDowns
+find_in_pages() {
+	p=0
+	while [ $p -lt 5 ]; do
+		on_screen "$1" && return 0
+		keys PageDown; p=$((p + 1))
+	done
+	return 1
+}

@@ -3,17 +3,22 @@
 # and zh_CN.UTF-8.  Asserts on the screen text and on the files written.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
+command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
 
 have_zh=0
 locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
-# ---- 1. Enter alone walks an answers file to the written files ------------
-enter_walk() { # LANG title-of-step-1 written-label
-	lang=$1 t1=$2 written=$3
+answers() { # a standard answers file and a copied real .vmx in $TMP/run
 	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
 	sample vmx/ws-hw16-win10-efi-windows1252-crlf.vmx "$TMP/run/vm.vmx"
 	cp "$TMP/run/vm.vmx" "$TMP/vm.orig"
 	printf '[gpu]\ndevices = l40s=2\n[vm]\nvmx = vm.vmx\nesxi = 8.0U2\n[output]\ndir = out\nformats = vmx,bosh,opsman,tile\n' >"$TMP/run/a.ini"
+}
+
+# ---- 1. Enter alone walks an answers file to the written files ------------
+enter_walk() { # LANG text-of-step-1 written-label next-steps-label
+	lang=$1 t1=$2 written=$3 nextl=$4
+	answers
 	start "$lang" 80x24 --answers a.ini
 	check "$lang: first screen" wait_for "$t1"
 	n=0
@@ -21,6 +26,7 @@ enter_walk() { # LANG title-of-step-1 written-label
 	check "$lang: Enter x7 reaches step 8/8" wait_for "8/8"
 	keys Enter
 	check "$lang: Enter on step 8 writes" wait_for "$written"
+	check "$lang: the next steps are shown" on_screen "$nextl"
 	for f in gpuwiz.vmx.txt bosh-vm-extension.yml opsman-vm-extension.json tile-vm-type.yml; do
 		check "$lang: wrote out/$f" [ -s "$TMP/run/out/$f" ]
 	done
@@ -33,17 +39,222 @@ d=yaml.safe_load(open('$TMP/run/out/bosh-vm-extension.yml'))
 assert d['vm_extensions'][0]['cloud_properties']['pci_passthroughs']==[{'vendor_id':4318,'device_id':9913}]*2
 json.load(open('$TMP/run/out/opsman-vm-extension.json'))
 "
-	check "$lang: the next steps name vim-cmd vmsvc/reload" on_screen "vmsvc/reload"
+	check "$lang: vim-cmd vmsvc/reload among the next steps" find_in_pages "vmsvc/reload"
+	check "$lang: the NCCL all-reduce check for 2 GPUs" find_in_pages "torchrun --nproc_per_node=2"
 	keys Enter
 	check "$lang: Enter on the result finishes" exited
 	check "$lang: exit status 0" [ "${exit_status:-x}" = 0 ]
 	check "$lang: terminal restored (stty -a unchanged)" terminal_sane
 }
-enter_walk C.UTF-8 "Step 1/8: Welcome" "Written:"
+enter_walk C.UTF-8 "Step 1/8: Welcome" "Written:" "Next steps:"
 if [ $have_zh = 1 ]; then
-	enter_walk zh_CN.UTF-8 "1/8" "已写入"
+	enter_walk zh_CN.UTF-8 "1/8" "$(LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 TEXTDOMAINDIR="$GPUWIZ_LOCALEDIR" gettext -d gpuwiz 'Written:')" "$(LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 TEXTDOMAINDIR="$GPUWIZ_LOCALEDIR" gettext -d gpuwiz 'Next steps:')"
+	check "zh: the write screen is in Chinese" sh -c "LC_ALL=C.UTF-8 grep -qP '[\x{4e00}-\x{9fff}]' '$SCREEN'"
 else
 	echo "SKIP: zh_CN.UTF-8 locale or catalogue missing"
+fi
+
+# ---- 2. a flow chosen by keys, no answers file ---------------------------
+rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+sample vmx/ws-hw11-ubuntu-shebang-utf8.vmx "$TMP/run/vm.vmx"
+start C.UTF-8 80x24
+check "keys: welcome" wait_for "Step 1/8: Welcome"
+keys Enter
+check "keys: host check" wait_for "Step 2/8: Host check"
+keys Enter
+check "keys: the host step cannot be left unconfirmed" wait_for "Step 2/8: Host check"
+keys Space; keys Down; keys Space
+screen; check "keys: two PASS rows" [ "$(grep -c PASS "$SCREEN")" -ge 2 ]
+keys Enter
+check "keys: GPU selection" wait_for "Step 3/8: GPU selection"
+typ l40s
+check "keys: search as you type finds the L40S" wait_for "10de:26b9"
+check "keys: only matches listed" sh -c "! grep -q '10de:2330' '$SCREEN'"
+keys Tab; keys Tab; keys Tab; keys Space
+check "keys: Space adds it" wait_for "1 x l40s"
+keys Tab; keys +
+check "keys: + raises the count" wait_for "2 x l40s"
+keys Enter
+check "keys: virtual machine" wait_for "Step 4/8: Virtual machine"
+typ vm
+keys Tab
+check "keys: Tab completes the path" wait_for ".vmx file: vm.vmx"
+keys Enter
+check "keys: the .vmx opens and shows its hardware version" wait_for "Hardware version: 11"
+check "keys: BIOS firmware advice" on_screen "BIOS firmware"
+keys Enter
+check "keys: MMIO" wait_for "Step 5/8: MMIO size"
+check "keys: 2 x 48 GB -> 256" on_screen "256"
+# back navigation keeps the values
+keys Escape
+check "back: to the VM step, path kept" wait_for ".vmx file: vm.vmx"
+keys Escape
+check "back: to the GPU step, selection kept" wait_for "2 x l40s"
+keys Enter
+check "forward again" wait_for "Step 4/8: Virtual machine"
+keys Enter
+check "forward to MMIO" wait_for "Step 5/8: MMIO size"
+# lowering below the rule needs a confirmation
+typ 8
+keys Enter
+check "below the rule asks first" wait_for "y/n"
+keys n
+check "declined: still on MMIO" wait_for "Step 5/8: MMIO size"
+keys BSpace
+keys Enter
+check "options" wait_for "Step 6/8: Options"
+keys Enter
+check "review" wait_for "Step 7/8: Review"
+check "review shows the diff with reasons" sh -c "grep -q 'pciPassthru.64bitMMIOSizeGB' '$SCREEN' && grep -q 'why:' '$SCREEN'"
+keys s
+check "save answers dialog" wait_for "Save answers"
+keys C-u 2>/dev/null
+typ "$TMP/run/saved.ini"
+keys Enter
+check "answers saved" wait_for "Answers saved"
+check "the saved answers file replays the run" grep -q 'devices = l40s=2' "$TMP/run/saved.ini"
+keys Enter
+check "write step" wait_for "Step 8/8: Write"
+keys Enter
+check "written" wait_for "Written:"
+check "keys: outputs written" [ -s "$TMP/run/gpuwiz-out/bosh-vm-extension.yml" ]
+check "keys: vmx patched with 256" grep -q 'pciPassthru.64bitMMIOSizeGB = "256"' "$TMP/run/vm.vmx"
+keys q
+check "q after writing exits" exited
+check "exit 0" [ "${exit_status:-x}" = 0 ]
+check "terminal sane after q" terminal_sane
+# replay the saved answers with Enter only
+rm -rf "$TMP/run/gpuwiz-out"
+mv "$TMP/run/saved.ini" "$TMP/saved.ini"
+cp "$TMP/saved.ini" "$TMP/run/saved.ini"
+start C.UTF-8 80x24 --answers saved.ini
+check "replay: first screen" wait_for "Step 1/8"
+n=0; while [ $n -lt 8 ]; do keys Enter; n=$((n + 1)); done
+check "replay: written" wait_for "Written:"
+check "replay: outputs again" [ -s "$TMP/run/gpuwiz-out/tile-vm-type.yml" ]
+keys Enter; exited
+
+# ---- 3. quit paths leave the terminal sane -------------------------------
+answers
+start C.UTF-8 80x24 --answers a.ini
+wait_for "Step 1/8" >/dev/null
+keys q
+check "q with nothing unsaved exits at once" exited
+check "q: exit 0" [ "${exit_status:-x}" = 0 ]
+check "q: terminal sane" terminal_sane
+
+start C.UTF-8 80x24
+wait_for "Step 1/8" >/dev/null
+keys Enter; keys Space; keys Down; keys Space; keys Enter
+wait_for "Step 3/8" >/dev/null
+typ l40s; keys Tab; keys Tab; keys Tab; keys Space; keys Enter
+wait_for "Step 4/8" >/dev/null
+keys Enter
+wait_for "Step 5/8" >/dev/null
+keys q
+check "q with unsaved changes asks" wait_for "Quit without writing? y/n"
+keys n
+check "n keeps the wizard" wait_for "Step 5/8"
+keys q; wait_for "y/n" >/dev/null; keys y
+check "y quits" exited
+check "quit dialog: terminal sane" terminal_sane
+
+start C.UTF-8 80x24
+wait_for "Step 1/8" >/dev/null
+keys Escape
+check "Esc on the first step quits" exited
+check "Esc: terminal sane" terminal_sane
+
+start C.UTF-8 80x24
+wait_for "Step 1/8" >/dev/null
+keys Enter
+wait_for "Step 2/8" >/dev/null
+keys C-c
+check "Ctrl-C quits" exited
+check "Ctrl-C: exit 130" [ "${exit_status:-x}" = 130 ]
+check "Ctrl-C: terminal sane" terminal_sane
+
+start C.UTF-8 80x24
+wait_for "Step 1/8" >/dev/null
+pid=$(gpuwiz_pid)
+check "found the gpuwiz pid" [ -n "$pid" ]
+[ -n "$pid" ] && kill -TERM "$pid"
+check "SIGTERM quits" exited
+check "SIGTERM: exit 143" [ "${exit_status:-x}" = 143 ]
+check "SIGTERM: terminal sane" terminal_sane
+
+# ---- 4. resize below the minimum and back --------------------------------
+start C.UTF-8 80x24
+wait_for "Step 1/8" >/dev/null
+resize 60 20
+check "too small: a clear message" wait_for "Terminal too small"
+check "too small: says the minimum" on_screen "80x24"
+resize 80 24
+check "recovers after resize" wait_for "Step 1/8: Welcome"
+resize 120 40
+check "larger: the side step list shows every title" wait_for "Host check"
+resize 80 24
+check "back to 80x24" wait_for "Step 1/8: Welcome"
+keys q; exited >/dev/null
+
+# ---- 5. help screens open and close -------------------------------------
+answers
+start C.UTF-8 80x24 --answers a.ini
+wait_for "Step 1/8" >/dev/null
+keys F1
+check "F1 opens help for the screen" wait_for "Help: Welcome"
+keys Escape
+sleep 0.2
+screen; check "help closed, still on step 1" sh -c "! grep -q 'Help: Welcome' '$SCREEN' && grep -q 'Step 1/8' '$SCREEN'"
+keys Enter; keys Enter
+wait_for "Step 3/8" >/dev/null
+keys F1
+check "F1 on the GPU step" wait_for "Help: GPU selection"
+keys F1
+screen; check "F1 again closes it" sh -c "! grep -q 'Help: GPU selection' '$SCREEN'"
+keys Enter; keys Enter
+wait_for "Step 5/8" >/dev/null
+keys '?'
+check "? opens help on the MMIO step" wait_for "Help: MMIO size"
+keys q
+screen; check "q closes help without quitting" sh -c "! grep -q 'Help: MMIO' '$SCREEN' && grep -q 'Step 5/8' '$SCREEN'"
+if [ $have_zh = 1 ]; then
+	keys Escape; keys Escape; keys Escape; keys Escape
+	wait_for "Step 1/8" >/dev/null
+	keys q; exited >/dev/null
+	answers
+	start zh_CN.UTF-8 80x24 --answers a.ini
+	wait_for "1/8" >/dev/null
+	keys F1
+	zhhelp=$(LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 TEXTDOMAINDIR="$GPUWIZ_LOCALEDIR" gettext -d gpuwiz 'Help: %s' | sed 's/%s.*//')
+	check "zh: F1 opens the Chinese help" wait_for "$zhhelp"
+	keys Escape
+	resize 60 20
+	wait_for "80x24" >/dev/null
+	screen; check "zh: too-small screen has Chinese text" sh -c "LC_ALL=C.UTF-8 grep -qP '[\x{4e00}-\x{9fff}]' '$SCREEN'"
+	resize 80 24
+	check "zh: recovers" wait_for "1/8"
+	keys q; exited >/dev/null
+	check "zh: terminal sane" terminal_sane
+fi
+
+# ---- 6. the whole answers walk under valgrind memcheck --------------------
+if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${GW_SANITIZED:-}" ]; then
+	answers
+	GW_WRAP="$VALGRIND -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --log-file=$TMP/vg.log"
+	start C.UTF-8 80x24 --answers a.ini
+	check "valgrind: first screen" wait_for "Step 1/8" 30
+	n=0; while [ $n -lt 7 ]; do keys Enter; wait_for "$((n + 2))/8" 20 >/dev/null; n=$((n + 1)); done
+	keys F1; wait_for "Help:" 20 >/dev/null; keys Escape
+	keys Enter
+	check "valgrind: written" wait_for "Written:" 30
+	keys Enter
+	check "valgrind: exited" exited 30
+	check "valgrind: no memory errors or leaks (exit 0)" [ "${exit_status:-x}" = 0 ]
+	[ "${exit_status:-x}" = 0 ] || cat "$TMP/vg.log"
+	GW_WRAP=
+else
+	echo "SKIP: valgrind part (no valgrind, or a sanitizer build)"
 fi
 
 finish
