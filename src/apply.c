@@ -20,6 +20,41 @@ static const int all_formats[] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
                                    GW_FMT_TILE };
 #define NFORMATS (sizeof all_formats / sizeof all_formats[0])
 
+/* The all-reduce check from the NCCL-on-vGPU story (domain.md section 1),
+ * written beside the snippets when the VM has two GPUs or more, so the
+ * operator can run the verification gpuwiz tells them to run. */
+static const char nccl_check_py[] =
+	"# nccl_check.py: a minimal NCCL all-reduce across the VM's GPUs\n"
+	"# (written by gpuwiz).  Run it in the guest:\n"
+	"#     torchrun --nproc_per_node=N nccl_check.py\n"
+	"# Each rank prints \"ok N.0\" when NCCL works.  On a vGPU without\n"
+	"# unified memory (pciPassthruN.cfg.enable_uvm), NCCL 2.27 and later fail\n"
+	"# with Cuda failure 'operation not supported' in ncclCommInitRank.\n"
+	"# For details run it again with NCCL_DEBUG=INFO.\n"
+	"import os\n"
+	"import torch\n"
+	"import torch.distributed as dist\n"
+	"\n"
+	"torch.cuda.set_device(int(os.environ[\"LOCAL_RANK\"]))\n"
+	"dist.init_process_group(\"nccl\")\n"
+	"t = torch.ones(1024, device=\"cuda\")\n"
+	"dist.all_reduce(t)\n"
+	"torch.cuda.synchronize()\n"
+	"print(\"rank\", dist.get_rank(), \"ok\", t[0].item())\n"
+	"dist.destroy_process_group()\n";
+
+/* GPUs the VM will have: the plan's, already attached ones included. */
+static int
+plan_gpu_count(const gw_plan *p)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < p->ngpus; i++)
+		n += p->gpus[i].count;
+	return n;
+}
+
 typedef struct pending {
 	char *tmp;     /* the temporary, NULL once renamed */
 	char *final;
@@ -115,7 +150,7 @@ gw_apply(const gw_answers_file *af, const gw_plan *p, gw_vmx *v, int force,
          gw_apply_result *r, gw_err *e)
 {
 	char *texts[NFORMATS] = { NULL, NULL, NULL, NULL };
-	pending pend[NFORMATS];
+	pending pend[NFORMATS + 1];
 	size_t npend = 0, i, ncreated = 0, blen = 0, alen = 0;
 	char **created = NULL, *backup = NULL, *before = NULL, *after = NULL;
 	gw_vmx *copy = NULL;
@@ -175,6 +210,16 @@ gw_apply(const gw_answers_file *af, const gw_plan *p, gw_vmx *v, int force,
 			final = gw_xasprintf("%s/%s", af->out_dir,
 			                     gw_format_filename(all_formats[i]));
 			rc = write_temp(final, texts[i], &pend[npend], e);
+			free(final);
+			if (rc != 0)
+				goto out;
+			npend++;
+		}
+		if (plan_gpu_count(p) >= 2) {
+			char *final = gw_xasprintf("%s/%s", af->out_dir,
+			                           GW_NCCL_CHECK_FILE);
+			int rc = write_temp(final, nccl_check_py, &pend[npend], e);
+
 			free(final);
 			if (rc != 0)
 				goto out;

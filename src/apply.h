@@ -17,6 +17,10 @@
 #include "plan.h"
 #include "vmx.h"
 
+/* Written beside the snippets when the VM has two GPUs or more: the NCCL
+ * all-reduce check to run in the guest (torchrun --nproc_per_node=N). */
+#define GW_NCCL_CHECK_FILE "nccl_check.py"
+
 typedef struct gw_apply_result {
 	char **written;     /* output files written, in format order */
 	size_t nwritten;

@@ -1942,13 +1942,15 @@ gw_plan_build(const gw_answers *a, const gw_table *t, const gw_vmx *v,
 	if (v && npt_slots > nnd)
 		add_finding(p, GW_SEV_INFO, "devices-without-address", SRC_DEVICE,
 		            gw_xasprintf(_("%zu passthrough GPU(s) have no host "
-		                           "address (--bdf): they are counted for "
+		                           "PCI address: they are counted for "
 		                           "MMIO but not written"),
 		                         npt_slots - nnd),
-		            gw_xasprintf(_("Add them with --bdf and --system-id, "
-		                           "or in the vSphere Client (Edit "
-		                           "Settings > Add new device > PCI "
-		                           "Device).")));
+		            gw_xasprintf(_("Give each GPU's host PCI address and "
+		                           "the host's system id (--bdf and "
+		                           "--system-id, or the wizard's VM step), "
+		                           "or add the device in the vSphere "
+		                           "Client (Edit Settings > Add new device "
+		                           "> PCI Device).")));
 
 	/* New vGPU blocks (only into a .vmx) and UVM. */
 	if (v) {

@@ -1467,8 +1467,19 @@ gw_wizard_next_commands(const gw_wizard *w)
 	if (ngpu >= 2) {
 		char *cmd = gw_xasprintf("torchrun --nproc_per_node=%d nccl_check.py", ngpu);
 
-		strv_push(&s, gw_xasprintf(_("In the guest, across the %d GPUs: %s (the seed's all-reduce check; each rank prints ok %d.0)"),
-		                           ngpu, cmd, ngpu));
+		if (w->af.formats && w->af.out_dir) {
+			char *script = gw_xasprintf("%s/%s", w->af.out_dir,
+			                            GW_NCCL_CHECK_FILE);
+
+			/* TRANSLATORS: %1$d GPUs, %2$s the torchrun command,
+			 * %3$s the script's path, %4$d the GPU count again. */
+			strv_push(&s, gw_xasprintf(_("In the guest, across the %1$d GPUs: %2$s (the NCCL all-reduce check; copy %3$s into the guest first; each rank prints ok %4$d.0)"),
+			                           ngpu, cmd, script, ngpu));
+			free(script);
+		} else {
+			strv_push(&s, gw_xasprintf(_("In the guest, across the %1$d GPUs: %2$s (the NCCL all-reduce check from gpuwiz's README; each rank prints ok %3$d.0)"),
+			                           ngpu, cmd, ngpu));
+		}
 		free(cmd);
 		strv_push(&s, gw_xasprintf(_("If NCCL fails, run it again with %s set and keep the log"),
 		                           "NCCL_DEBUG=INFO"));

@@ -206,6 +206,9 @@ check "apply exits 0" [ $rc -eq 0 ]
 for f in gpuwiz.vmx.txt bosh-vm-extension.yml opsman-vm-extension.json tile-vm-type.yml; do
 	check "apply wrote $f" [ -s "$TMP/class/out/$f" ]
 done
+check "apply wrote the NCCL check for 2 GPUs" python3 -m py_compile "$TMP/class/out/nccl_check.py"
+check "the NCCL check is the all-reduce" grep -q 'dist.all_reduce' "$TMP/class/out/nccl_check.py"
+check "apply names it" has "nccl_check.py"
 check "apply patched the .vmx" grep -aq 'pciPassthru.64bitMMIOSizeGB = "256"' "$TMP/class/vm.vmx"
 check "apply kept a backup" sh -c "cmp -s \$(ls '$TMP'/class/vm.vmx.*.bak | head -n1) '$TMP/class/vm.orig'"
 check "apply output parses" python3 -c "
@@ -214,6 +217,13 @@ json.load(open('$TMP/class/out/opsman-vm-extension.json'))
 yaml.safe_load(open('$TMP/class/out/bosh-vm-extension.yml'))
 yaml.safe_load(open('$TMP/class/out/tile-vm-type.yml'))
 "
+
+mkdir -p "$TMP/one"
+printf '[gpu]\ndevices = l40s\n[output]\ndir = out\nformats = bosh\n' >"$TMP/one/a.ini"
+run "$GPUWIZ" apply --answers "$TMP/one/a.ini"
+check "apply with one GPU: exit 0" [ $rc -eq 0 ]
+check "apply with one GPU writes no NCCL check" [ ! -e "$TMP/one/out/nccl_check.py" ]
+check "apply with one GPU writes only bosh" [ "$(ls "$TMP/one/out")" = "bosh-vm-extension.yml" ]
 
 # --- bad input: one line, exit 2, nothing changed ---------------------------------
 cp "$TMP/u.orig" "$TMP/b.vmx"

@@ -27,6 +27,11 @@ enter_walk() { # LANG text-of-step-1 written-label next-steps-label
 	keys Enter
 	check "$lang: Enter on step 8 writes" wait_for "$written"
 	check "$lang: the next steps are shown" on_screen "$nextl"
+	case $lang in
+	zh*) check "$lang: the write screen is in Chinese" sh -c "LC_ALL=C.UTF-8 grep -qP '[\x{4e00}-\x{9fff}]' '$SCREEN'" ;;
+	*) check "$lang: the write screen is in English" sh -c "! LC_ALL=C.UTF-8 grep -qP '[\x{4e00}-\x{9fff}]' '$SCREEN'" ;;
+	esac
+	check "$lang: the NCCL check script written for 2 GPUs" [ -s "$TMP/run/out/nccl_check.py" ]
 	for f in gpuwiz.vmx.txt bosh-vm-extension.yml opsman-vm-extension.json tile-vm-type.yml; do
 		check "$lang: wrote out/$f" [ -s "$TMP/run/out/$f" ]
 	done
@@ -49,7 +54,6 @@ json.load(open('$TMP/run/out/opsman-vm-extension.json'))
 enter_walk C.UTF-8 "Step 1/8: Welcome" "Written:" "Next steps:"
 if [ $have_zh = 1 ]; then
 	enter_walk zh_CN.UTF-8 "1/8" "$(LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 TEXTDOMAINDIR="$GPUWIZ_LOCALEDIR" gettext -d gpuwiz 'Written:')" "$(LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 TEXTDOMAINDIR="$GPUWIZ_LOCALEDIR" gettext -d gpuwiz 'Next steps:')"
-	check "zh: the write screen is in Chinese" sh -c "LC_ALL=C.UTF-8 grep -qP '[\x{4e00}-\x{9fff}]' '$SCREEN'"
 else
 	echo "SKIP: zh_CN.UTF-8 locale or catalogue missing"
 fi
