@@ -85,7 +85,8 @@ keys Tab
 check "keys: Tab completes the path" wait_for ".vmx file: vm.vmx"
 keys Enter
 check "keys: the .vmx opens and shows its hardware version" wait_for "Hardware version: 11"
-check "keys: BIOS firmware advice" on_screen "BIOS firmware"
+check "keys: the firmware is shown (not set = BIOS)" on_screen "Firmware:         (not set)"
+check "keys: advice for the VM" on_screen "Advice:"
 keys Enter
 check "keys: MMIO" wait_for "Step 5/8: MMIO size"
 check "keys: 2 x 48 GB -> 256" on_screen "256"

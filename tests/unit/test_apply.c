@@ -192,8 +192,15 @@ test_all_formats_and_vmx(void **state)
 	(void)state;
 	world_init(&w, "out/deeper", ALL, 1);
 	assert_int_equal(gw_apply(&w.af, &w.p, w.v, 0, &r, &e), 0);
-	assert_int_equal(r.nwritten, 4);
+	/* the four formats, then the NCCL check: the plan has 2 GPUs */
+	assert_int_equal(r.nwritten, 5);
 	out = gw_xasprintf("%s/out/deeper", w.dir);
+	{
+		char *want = gw_xasprintf("%s/%s", out, GW_NCCL_CHECK_FILE);
+
+		assert_string_equal(r.written[4], want);
+		free(want);
+	}
 	for (i = 0; i < 4; i++) {
 		char *want = gw_xasprintf("%s/%s", out, names[i]);
 
@@ -201,8 +208,8 @@ test_all_formats_and_vmx(void **state)
 		assert_true(exists(want));
 		free(want);
 	}
-	/* only the four files: no temporaries left behind */
-	assert_int_equal(count_entries(out, ""), 4);
+	/* only the five files: no temporaries left behind */
+	assert_int_equal(count_entries(out, ""), 5);
 	/* the .vmx is patched, with a backup of the original bytes */
 	assert_string_equal(r.vmx_path, w.vmx_path);
 	assert_non_null(r.backup);
@@ -257,7 +264,7 @@ test_locked_vmx_writes_nothing(void **state)
 
 	/* forced: written despite the lock */
 	assert_int_equal(gw_apply(&w.af, &w.p, w.v, 1, &r, &e), 0);
-	assert_int_equal(r.nwritten, 2);
+	assert_int_equal(r.nwritten, 3);  /* two formats + nccl_check.py */
 	assert_non_null(r.backup);
 	gw_apply_result_free(&r);
 	free(out);
@@ -419,7 +426,7 @@ test_snippets_only_and_nothing(void **state)
 	(void)state;
 	world_init(&w, "snips", GW_FMT_VMX | GW_FMT_OPSMAN, 0);
 	assert_int_equal(gw_apply(&w.af, &w.p, NULL, 0, &r, &e), 0);
-	assert_int_equal(r.nwritten, 2);
+	assert_int_equal(r.nwritten, 3);  /* two formats + nccl_check.py */
 	assert_null(r.vmx_path);
 	assert_null(r.backup);
 	assert_true(same_bytes(w.vmx_path, w.orig, w.orig_len));

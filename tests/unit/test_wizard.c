@@ -335,7 +335,10 @@ test_init_from_answers_and_enter_walk(void **state)
 		fail_msg("write: %s", w.write_error);
 	assert_true(w.written);
 	assert_false(w.dirty);
-	assert_int_equal(w.result.nwritten, 4);
+	/* the four formats and, for the 2 GPUs, the NCCL check */
+	assert_int_equal(w.result.nwritten, 5);
+	assert_non_null(strstr(w.result.written[4], GW_NCCL_CHECK_FILE));
+	assert_true(exists(w.result.written[4]));
 	for (i = 0; i < 4; i++) {
 		static const int f[] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
 		                         GW_FMT_TILE };
