@@ -91,6 +91,35 @@ ui_finding_matches(const gw_finding *f, const char *const *prefixes)
 	return 0;
 }
 
+/* Findings are drawn as "WARN  message", the message and its fix wrapped
+ * in the width after the label. */
+#define FINDING_LABEL_W 6
+
+int
+ui_findings_rows(const ui_ctx *u, int w, const char *const *prefixes)
+{
+	const gw_wizard *wz = u->w;
+	size_t i;
+	int rows = 0;
+
+	if (!wz->have_plan)
+		return 0;
+	for (i = 0; i < wz->plan.nfindings; i++) {
+		const gw_finding *f = &wz->plan.findings[i];
+
+		if (!ui_finding_matches(f, prefixes))
+			continue;
+		rows += dw_wrap_rows(f->message, w - FINDING_LABEL_W);
+		if (f->fix) {
+			char *s = gw_xasprintf(_("fix: %s"), f->fix);
+
+			rows += dw_wrap_rows(s, w - FINDING_LABEL_W);
+			free(s);
+		}
+	}
+	return rows;
+}
+
 int
 ui_draw_findings(ui_ctx *u, ui_rect r, int y, const char *const *prefixes,
                  int max_rows)
@@ -104,7 +133,7 @@ ui_draw_findings(ui_ctx *u, ui_rect r, int y, const char *const *prefixes,
 	for (i = 0; i < w->plan.nfindings && rows < max_rows; i++) {
 		const gw_finding *f = &w->plan.findings[i];
 		const char *lab = ui_sev_label(f->sev);
-		int lw = 6;
+		int lw = FINDING_LABEL_W;
 
 		if (!ui_finding_matches(f, prefixes))
 			continue;

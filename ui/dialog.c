@@ -8,6 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A box was taken off the screen: curses may have lost track of the
+ * cells it covered (wide characters cut by its edges), so the next
+ * refresh repaints the whole terminal. */
+static void
+box_closed(ui_ctx *u)
+{
+	u->repaint = UI_REPAINT_FULL;
+}
+
 static int
 box_width(void)
 {
@@ -58,8 +67,8 @@ box_keys(int y, int x, int w, const char *const *pairs)
 	}
 }
 
-int
-ui_confirm(ui_ctx *u, const char *question)
+static int
+confirm_loop(ui_ctx *u, const char *question)
 {
 	for (;;) {
 		ui_key k;
@@ -99,7 +108,7 @@ ui_confirm(ui_ctx *u, const char *question)
 			box_keys(y + bh - 2, x + 2, bw - 4, keys);
 		}
 		curs_set(0);
-		refresh();
+		ui_refresh(u);
 		/* wait without repainting until a key or a resize */
 		while ((r = ui_getkey(u, &k)) == 0 && !u->redraw)
 			;
@@ -119,6 +128,15 @@ ui_confirm(ui_ctx *u, const char *question)
 		if (ui_key_is(k, L'n') || ui_key_is(k, L'N') || ui_key_esc(k))
 			return 0;
 	}
+}
+
+int
+ui_confirm(ui_ctx *u, const char *question)
+{
+	int r = confirm_loop(u, question);
+
+	box_closed(u);
+	return r;
 }
 
 int
@@ -166,7 +184,7 @@ ui_input(ui_ctx *u, const char *title, const char *label, char **value,
 		} else {
 			curs_set(0);
 		}
-		refresh();
+		ui_refresh(u);
 		/* wait without repainting until a key or a resize */
 		while ((r = ui_getkey(u, &k)) == 0 && !u->redraw)
 			;
@@ -197,6 +215,7 @@ ui_input(ui_ctx *u, const char *title, const char *label, char **value,
 	}
 	ui_field_free(&f);
 	curs_set(0);
+	box_closed(u);
 	return rc;
 }
 
@@ -270,7 +289,7 @@ ui_help(ui_ctx *u, const ui_screen *s)
 			dw_free_lines(lines, n);
 		}
 		curs_set(0);
-		refresh();
+		ui_refresh(u);
 		/* wait without repainting until a key or a resize */
 		while ((r = ui_getkey(u, &k)) == 0 && !u->redraw)
 			;
@@ -309,6 +328,7 @@ ui_help(ui_ctx *u, const ui_screen *s)
 			top = 0;
 	}
 	free(text);
+	box_closed(u);
 }
 
 int
@@ -338,7 +358,13 @@ ui_progress(ui_ctx *u, const char *what, int pct)
 		box_keys(y + bh - 2, x + 2, bw - 4, keys);
 	}
 	curs_set(0);
-	refresh();
+	/* the same box redrawn needs no full repaint; a dialog closed just
+	 * before does */
+	if (u->repaint == UI_REPAINT_PROGRESS)
+		u->repaint = UI_REPAINT_NONE;
+	ui_refresh(u);
+	/* it stays up until the caller draws again: then repaint all */
+	u->repaint = UI_REPAINT_PROGRESS;
 	/* look at the keyboard without waiting */
 	timeout(0);
 	while ((r = ui_getkey(u, &k)) != 0) {

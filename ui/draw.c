@@ -241,6 +241,18 @@ no_break_before(wchar_t wc)
 	return wc != 0 && wcschr(closing, wc) != NULL;
 }
 
+/* Opening brackets and quotes that must not end a line: the text they
+ * open goes with them to the next line. */
+static int
+no_break_after(wchar_t wc)
+{
+	static const wchar_t opening[] =
+		L"([{\xff08\xff3b\xff5b\x300c\x300e\x3010\x300a\x3008"
+		L"\x3014\x3016\x201c\x2018";
+
+	return wc != 0 && wcschr(opening, wc) != NULL;
+}
+
 static void
 add_line(char ***lines, size_t *n, const char *s, size_t len)
 {
@@ -269,8 +281,10 @@ dw_wrap_hang(const char *s, int first, int rest, char ***out)
 	if (rest < 2)
 		rest = 2;
 	for (;;) {
-		const char *q = p, *brk = NULL, *next = NULL;
+		const char *q = p, *brk = NULL, *next = NULL, *last = NULL;
 		int cells = 0, prev_wide = 0;
+		wchar_t ink = 0;      /* the last character before q but blanks */
+		wchar_t last_wc = 0;  /* the character at last */
 
 		width = n == 0 ? first : rest;
 		while (*q && *q != '\n') {
@@ -279,14 +293,17 @@ dw_wrap_hang(const char *s, int first, int rest, char ***out)
 			size_t r = next_char(q, strlen(q), &wc, &w, &bad);
 
 			if (!bad && wc == L' ') {
-				brk = q;
-				next = q + r;
-			} else if (w == 2 && q > p && !no_break_before(wc)) {
+				if (!no_break_after(ink)) {
+					brk = q;
+					next = q + r;
+				}
+			} else if (w == 2 && q > p && !no_break_before(wc) &&
+			           !no_break_after(ink)) {
 				/* a break is allowed before a CJK character */
 				brk = q;
 				next = q;
 			} else if (prev_wide && q > p && !no_break_before(wc) &&
-			           w > 0) {
+			           !no_break_after(ink) && w > 0) {
 				/* and after one */
 				brk = q;
 				next = q;
@@ -295,6 +312,10 @@ dw_wrap_hang(const char *s, int first, int rest, char ***out)
 				break;
 			cells += w;
 			prev_wide = (w == 2);
+			if (!(!bad && wc == L' '))
+				ink = wc;
+			last = q;
+			last_wc = wc;
 			q += r;
 		}
 		if (*q == '\0' || *q == '\n') {
@@ -308,12 +329,16 @@ dw_wrap_hang(const char *s, int first, int rest, char ***out)
 			add_line(&lines, &n, p, (size_t)(brk - p));
 			p = next;
 		} else {
-			/* one word longer than the line: cut at a character */
+			/* one word longer than the line: cut at a character,
+			 * before an opening bracket that would end the line */
 			if (q == p) {
 				wchar_t wc;
 				int w, bad;
 
 				q += next_char(q, strlen(q), &wc, &w, &bad);
+			} else if (last != NULL && last > p &&
+			           no_break_after(last_wc)) {
+				q = last;
 			}
 			add_line(&lines, &n, p, (size_t)(q - p));
 			p = q;
@@ -346,9 +371,14 @@ dw_wrap_put(int y, int x, int w, int maxrows, const char *s, attr_t a)
 
 	for (i = 0; i < n && rows < maxrows; i++, rows++) {
 		if (rows == maxrows - 1 && i + 1 < n) {
-			/* the last row that fits: show that text was left out */
-			int used = dw_put(y + rows, x, lines[i], w - 3, a);
+			/* the last row that fits: show that text was left out
+			 * (cut by the same rules, so that no opening bracket
+			 * comes right before the "...") */
+			char **cut;
+			size_t nc = dw_wrap(lines[i], w - 3, &cut);
+			int used = dw_put(y + rows, x, nc ? cut[0] : "", w - 3, a);
 
+			dw_free_lines(cut, nc);
 			dw_put(y + rows, x + used, "...", 3, a);
 		} else {
 			dw_put(y + rows, x, lines[i], w, a);
@@ -368,13 +398,76 @@ dw_wrap_rows(const char *s, int w)
 	return (int)n;
 }
 
+/* Is column x of row y the second cell of a wide character?  curses has
+ * no portable way to ask, so walk the row from its start: every cell read
+ * there begins a character, and a wide one covers the next cell too. */
+static int
+second_half(int y, int x)
+{
+	int c = 0;
+
+	while (c < x) {
+		cchar_t cc;
+		wchar_t wch[CCHARW_MAX + 1];
+		attr_t at;
+		short pair;
+		int w = 1;
+
+		if (mvin_wch(y, c, &cc) == ERR)
+			return 0;
+		wch[0] = L'\0';
+		if (getcchar(&cc, wch, &at, &pair, NULL) != ERR &&
+		    wch[0] != L'\0' && !(at & A_ALTCHARSET))
+			w = wcwidth(wch[0]);
+		if (w < 1)
+			w = 1;
+		if (c + w > x)
+			return 1;
+		c += w;
+	}
+	return 0;
+}
+
+void
+dw_unsplit(int y, int x)
+{
+	if (y < 0 || y >= LINES || x <= 0 || x >= COLS)
+		return;
+	if (second_half(y, x)) {
+		/* blank the whole character, both its cells, in its colours */
+		cchar_t cc, sp;
+		wchar_t wch[CCHARW_MAX + 1];
+		attr_t at = A_NORMAL;
+		short pair = 0;
+
+		if (mvin_wch(y, x - 1, &cc) == ERR ||
+		    getcchar(&cc, wch, &at, &pair, NULL) == ERR) {
+			at = A_NORMAL;
+			pair = 0;
+		}
+		at &= ~A_ALTCHARSET;
+		setcchar(&sp, L" ", at, pair, NULL);
+		mvadd_wch(y, x - 1, &sp);
+		mvadd_wch(y, x, &sp);
+	}
+}
+
 void
 dw_box(int y, int x, int h, int w, attr_t a)
 {
 	int i;
 
-	for (i = 1; i < h - 1; i++)
-		dw_fill(y + i, x + 1, w - 2, A_NORMAL);
+	/* A wide character under an edge would be half covered: curses and
+	 * the terminal then disagree on that row until a full repaint, and
+	 * ncurses blanks the left half of a wide character when a line is
+	 * drawn over its right half, which would eat a corner drawn there
+	 * first.  So blank the characters that cross the edges whole, then
+	 * clear the box's cells before drawing anything in them. */
+	for (i = 0; i < h; i++) {
+		dw_unsplit(y + i, x);
+		dw_unsplit(y + i, x + w);
+		dw_fill(y + i, x, w, A_NORMAL);
+	}
 	attrset(a);
 	mvaddch(y, x, ACS_ULCORNER);
 	mvhline(y, x + 1, ACS_HLINE, w - 2);

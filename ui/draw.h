@@ -69,8 +69,13 @@ void dw_free_lines(char **lines, size_t n);
 int dw_wrap_put(int y, int x, int w, int maxrows, const char *s, attr_t a);
 /* Rows dw_wrap_put would use without a limit. */
 int dw_wrap_rows(const char *s, int w);
-/* A frame with its inside cleared. */
+/* A frame with its inside cleared.  A wide character that an edge would
+ * cover only half of is blanked whole first. */
 void dw_box(int y, int x, int h, int w, attr_t a);
+/* When column x of row y holds the second cell of a wide character, blank
+ * that character (both cells), so that something drawn from x on does not
+ * leave half of it on the screen. */
+void dw_unsplit(int y, int x);
 
 /* A cursor over a scrolling list of n rows shown h at a time. */
 typedef struct ui_list {

@@ -104,6 +104,9 @@ struct ui_ctx {
 	int msg_kind;
 	int too_small;        /* the terminal is below the minimum */
 	int redraw;           /* something happened: draw before waiting */
+	int repaint;          /* a dialog closed (UI_REPAINT_FULL) or a progress
+	                       * box is up (UI_REPAINT_PROGRESS): the next
+	                       * ui_refresh repaints the whole terminal */
 	ui_rect content;      /* where the current screen draws */
 	/* the step list / top bar, for mouse clicks */
 	int bar_side;         /* 1: side list, 0: top bar */
@@ -115,6 +118,8 @@ struct ui_ctx {
 	size_t help_n;
 };
 
+enum { UI_REPAINT_NONE, UI_REPAINT_FULL, UI_REPAINT_PROGRESS };
+
 #define UI_MIN_COLS 80
 #define UI_MIN_ROWS 24
 
@@ -124,6 +129,10 @@ void ui_msg(ui_ctx *u, int kind, const char *fmt, ...) GW_PRINTF(3, 4);
 /* Draw everything (no refresh): used by dialogs to paint what lies under
  * them. */
 void ui_draw_all(ui_ctx *u);
+/* refresh(), first asking curses to repaint the whole terminal when a
+ * dialog was closed since the last one (u->repaint): what a box covered
+ * is then put back cell by cell, whatever curses thinks is there. */
+void ui_refresh(ui_ctx *u);
 /* Wait up to the loop's tick for a key.  Returns 1 and fills *k for a key,
  * 0 on a timeout or a handled resize (redraw), -1 when a signal asks the
  * program to end (the caller returns at once; the loop exits). */
@@ -166,6 +175,8 @@ int ui_sev_color(gw_sev s);
  * terminated), drawn from row y in r; returns the rows used. */
 int ui_draw_findings(ui_ctx *u, ui_rect r, int y, const char *const *prefixes,
                      int max_rows);
+/* Rows ui_draw_findings needs for those findings in w cells, unlimited. */
+int ui_findings_rows(const ui_ctx *u, int w, const char *const *prefixes);
 /* A finding id starts with one of the prefixes (NULL = all). */
 int ui_finding_matches(const gw_finding *f, const char *const *prefixes);
 

@@ -10,8 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The calculation keeps at least this many rows next to the findings. */
+#define MIN_CALC 3
+
 static ui_field size;
 static int top;   /* first calculation line shown */
+static int calc_page = 5;   /* calculation rows shown (PgUp/PgDn) */
 
 static void
 mmio_enter(ui_ctx *u)
@@ -43,7 +47,7 @@ mmio_draw(ui_ctx *u, ui_rect r)
 	const char *labs[4];
 	static const char *const mmio[] = { "mmio-", NULL };
 	char buf[256];
-	int lw = 0, i, y = 0, calc_h, fy;
+	int lw = 0, i, y = 0, calc_h, fy, gap = 1, fneed;
 	size_t s;
 
 	if (!w->have_plan) {
@@ -58,10 +62,26 @@ mmio_draw(ui_ctx *u, ui_rect r)
 			if (gw_text_cells(labs[i]) > lw)
 				lw = gw_text_cells(labs[i]);
 		lw += 1;
+		/* Rows: the heading, the calculation, a blank, the four
+		 * numbers, a blank, the size field, then this step's findings
+		 * (a size below the rule, ...).  The findings get the rows
+		 * they need first, so that a warning is never cut off: the
+		 * calculation gets what is left (at least MIN_CALC rows; it
+		 * scrolls with Up/Down/PgUp/PgDn), and the blank rows go
+		 * when even that is too tight (3-row message at 80x24). */
+		fneed = ui_findings_rows(u, r.w, mmio);
+		calc_h = r.h - 8 - fneed;
+		if (calc_h < MIN_CALC) {
+			gap = 0;
+			calc_h += 2;
+		}
+		if (calc_h < MIN_CALC)
+			calc_h = r.h - 6 >= MIN_CALC ? MIN_CALC :
+			         r.h - 6 > 1 ? r.h - 6 : 1;
+		calc_page = calc_h;
 		/* TRANSLATORS: heading of the calculation lines. */
 		dw_put(r.y + y++, r.x, _("Calculation:"), r.w, ui_attr(UI_C_HEAD));
 		/* the plan's explanation lines, wrapped, scrolled with PgUp/PgDn */
-		calc_h = r.h - 9;
 		{
 			gw_buf b;
 			char **lines;
@@ -93,7 +113,7 @@ mmio_draw(ui_ctx *u, ui_rect r)
 			dw_free_lines(lines, n);
 			gw_buf_free(&b);
 		}
-		y++;
+		y += gap;
 		dw_put(r.y + y, r.x, l_rule, lw, A_BOLD);
 		/* TRANSLATORS: a size in GB ("256 GB"). */
 		snprintf(buf, sizeof buf, _("%llu GB"), (unsigned long long)p->rule_gb);
@@ -115,7 +135,7 @@ mmio_draw(ui_ctx *u, ui_rect r)
 		dw_put(r.y + y, r.x, l_new, lw, A_BOLD);
 		snprintf(buf, sizeof buf, _("%llu GB"), (unsigned long long)p->mmio_gb);
 		dw_put(r.y + y++, r.x + lw, buf, r.w - lw, ui_attr(UI_C_PASS));
-		fy = y + 1;
+		fy = y + gap;
 	}
 	/* TRANSLATORS: label of the MMIO size field; at most 24 cells. */
 	i = dw_put(r.y + fy, r.x, _("Your size in GB:"), 24, A_BOLD) + 1;
@@ -185,13 +205,14 @@ mmio_key(ui_ctx *u, ui_key k)
 	if (ui_key_enter(k))
 		return apply_size(u) == 0 ? UI_NEXT : UI_HANDLED;
 	if (ui_key_fn(k, KEY_PPAGE) || ui_key_fn(k, KEY_UP)) {
-		top -= ui_key_fn(k, KEY_UP) ? 1 : 5;
+		top -= ui_key_fn(k, KEY_UP) ? 1 : calc_page > 1 ? calc_page - 1 : 1;
 		if (top < 0)
 			top = 0;
 		return UI_HANDLED;
 	}
 	if (ui_key_fn(k, KEY_NPAGE) || ui_key_fn(k, KEY_DOWN)) {
-		top += ui_key_fn(k, KEY_DOWN) ? 1 : 5;
+		/* mmio_draw keeps top in range */
+		top += ui_key_fn(k, KEY_DOWN) ? 1 : calc_page > 1 ? calc_page - 1 : 1;
 		return UI_HANDLED;
 	}
 	if (ui_key_is(k, L'r')) {

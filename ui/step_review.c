@@ -53,6 +53,24 @@ add(const char *text, int color, int indent, int hang, int width)
 	free(l);
 }
 
+/* Cells of a translated "label: %s" before its %s: the hanging indent
+ * that lines up the wrapped rows under the text, not under the label
+ * (5 for "fix: ", 10 for "解决方法："). */
+static int
+label_cells(const char *fmt)
+{
+	const char *p = strstr(fmt, "%s");
+	char *label;
+	int n;
+
+	if (p == NULL)
+		return 0;
+	label = gw_xstrndup(fmt, (size_t)(p - fmt));
+	n = gw_text_cells(label);
+	free(label);
+	return n;
+}
+
 static void
 build(ui_ctx *u, int width)
 {
@@ -104,14 +122,14 @@ build(ui_ctx *u, int width)
 			/* TRANSLATORS: the reason of a change, like the CLI's
 			 * "why: %s". */
 			s = gw_xasprintf(_("why: %s"), st->reason);
-			add(s, UI_C_NORMAL, 6, 5, width);
+			add(s, UI_C_NORMAL, 6, label_cells(_("why: %s")), width);
 			free(s);
 		}
 		if (st->source) {
 			/* TRANSLATORS: where a fact comes from, like the CLI's
 			 * "source: %s". */
 			s = gw_xasprintf(_("source: %s"), st->source);
-			add(s, UI_C_DIM, 6, 8, width);
+			add(s, UI_C_DIM, 6, label_cells(_("source: %s")), width);
 			free(s);
 		}
 	}
@@ -130,16 +148,17 @@ build(ui_ctx *u, int width)
 		int pad = 5 - gw_text_cells(lab);
 
 		s = gw_xasprintf("%s%*s %s", lab, pad > 0 ? pad : 0, "", x->message);
-		add(s, ui_sev_color(x->sev), 2, 6, width);
+		add(s, ui_sev_color(x->sev), 2,
+		    gw_text_cells(lab) + (pad > 0 ? pad : 0) + 1, width);
 		free(s);
 		if (x->fix) {
 			s = gw_xasprintf(_("fix: %s"), x->fix);
-			add(s, UI_C_NORMAL, 8, 5, width);
+			add(s, UI_C_NORMAL, 8, label_cells(_("fix: %s")), width);
 			free(s);
 		}
 		if (x->source) {
 			s = gw_xasprintf(_("source: %s"), x->source);
-			add(s, UI_C_DIM, 8, 8, width);
+			add(s, UI_C_DIM, 8, label_cells(_("source: %s")), width);
 			free(s);
 		}
 	}
@@ -170,7 +189,9 @@ build(ui_ctx *u, int width)
 		s = gw_xasprintf("%s%*s %s", what[f], pad > 0 ? pad : 0, "",
 		                 where ? where : "?");
 		free(where);
-		add(s, UI_C_NORMAL, 2, 22, width);
+		/* wrapped rows under the path, not under the padding */
+		add(s, UI_C_NORMAL, 2,
+		    gw_text_cells(what[f]) + (pad > 0 ? pad : 0) + 1, width);
 		free(s);
 		if (gw_wizard_format_check(w, bits[f], why, sizeof why) != 0) {
 			s = gw_xasprintf(_("Cannot be made from this plan: %s"), why);

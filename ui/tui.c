@@ -204,32 +204,51 @@ draw_side_list(ui_ctx *u)
 	attrset(A_NORMAL);
 }
 
+/* One step of the top bar: "✓2 Host check " (the mark, the number, the
+ * title when shown, a blank). */
+static void
+top_bar_seg(const ui_ctx *u, int i, int with_title, char *seg, size_t size)
+{
+	const gw_wizard *w = u->w;
+	int cur = (int)w->step == i;
+
+	snprintf(seg, size, "%s%d%s%s ",
+	         w->visited[i] && !cur ? ui_glyph_done(u) : " ", i + 1,
+	         with_title ? " " : "",
+	         with_title ? gw_step_title((gw_step)i) : "");
+}
+
 /* One line across the top: "gpuwiz  ✓1 Welcome  ✓2 Host check  3 GPU ...".
  * Titles of the other steps are dropped (numbers only) when they do not
- * all fit. */
+ * all fit.  Each step is drawn as its segment and one blank between
+ * segments; whether all the titles fit is measured on those very strings
+ * in cells. */
 static void
 draw_top_bar(ui_ctx *u)
 {
 	gw_wizard *w = u->w;
-	int i, x, total = 0, full;
+	int i, x, end, full;
 	const char *name = "gpuwiz ";
+	char seg[128];
 
 	dw_fill(0, 0, COLS, ui_attr(UI_C_BAR));
 	x = 1 + dw_put(0, 1, name, COLS - 2, ui_attr(UI_C_BAR) | A_BOLD);
+	/* where the last segment would end with every title shown */
+	end = x;
+	for (i = 0; i < GW_NSTEPS; i++) {
+		top_bar_seg(u, i, 1, seg, sizeof seg);
+		end += (i > 0 ? 1 : 0) + gw_text_cells(seg);
+	}
+	full = end <= COLS - 1;
 	for (i = 0; i < GW_NSTEPS; i++)
-		total += 4 + gw_text_cells(gw_step_title((gw_step)i));
-	full = x + total <= COLS - 1;
+		u->bar_y[i] = -1;   /* not drawn: no click lands there */
 	for (i = 0; i < GW_NSTEPS; i++) {
 		int cur = (int)w->step == i;
 		attr_t a = ui_attr(cur ? UI_C_BAR_CUR :
 		                   w->visited[i] ? UI_C_BAR_DONE : UI_C_BAR);
-		char seg[128];
 		int n;
 
-		snprintf(seg, sizeof seg, "%s%d%s%s ",
-		         w->visited[i] && !cur ? ui_glyph_done(u) : " ", i + 1,
-		         full || cur ? " " : "",
-		         full || cur ? gw_step_title((gw_step)i) : "");
+		top_bar_seg(u, i, full || cur, seg, sizeof seg);
 		if (x >= COLS - 1)
 			break;
 		n = dw_put(0, x, seg, COLS - 1 - x, a);
@@ -349,6 +368,15 @@ ui_draw_all(ui_ctx *u)
 	draw_help_line(u, s);
 }
 
+void
+ui_refresh(ui_ctx *u)
+{
+	if (u->repaint != UI_REPAINT_NONE)
+		clearok(curscr, TRUE);
+	u->repaint = UI_REPAINT_NONE;
+	refresh();
+}
+
 static void
 show(ui_ctx *u)
 {
@@ -358,7 +386,7 @@ show(ui_ctx *u)
 	} else {
 		curs_set(0);
 	}
-	refresh();
+	ui_refresh(u);
 }
 
 /* ---- input --------------------------------------------------------------- */
