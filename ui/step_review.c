@@ -5,52 +5,24 @@
 #include "draw.h"
 #include "emit.h"
 #include "screen.h"
+#include "textlist.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct rline {
-	char *text;
-	int color;
-	int indent;
-} rline;
-
-static rline *lines;
-static size_t nlines;
-static int top;
-static int page = 10;
+static ui_textlist tl;
 
 static void
 clear_lines(void)
 {
-	size_t i;
-
-	for (i = 0; i < nlines; i++)
-		free(lines[i].text);
-	free(lines);
-	lines = NULL;
-	nlines = 0;
+	ui_tl_clear(&tl);
 }
 
-/* Add text wrapped to width - indent (continuation rows indented by
- * more, when hang > 0). */
 static void
 add(const char *text, int color, int indent, int hang, int width)
 {
-	char **l;
-	size_t n = dw_wrap_hang(text, width - indent > 8 ? width - indent : 8,
-	                        width - indent - hang > 8 ?
-	                        width - indent - hang : 8, &l), i;
-
-	for (i = 0; i < n; i++) {
-		lines = gw_xrealloc(lines, (nlines + 1) * sizeof *lines);
-		lines[nlines].text = l[i];
-		lines[nlines].color = color;
-		lines[nlines].indent = indent + (i > 0 ? hang : 0);
-		nlines++;
-	}
-	free(l);
+	ui_tl_add(&tl, text, color, indent, hang, width);
 }
 
 /* Cells of a translated "label: %s" before its %s: the hanging indent
@@ -215,30 +187,14 @@ build(ui_ctx *u, int width)
 static void
 review_enter(ui_ctx *u)
 {
-	top = 0;
+	tl.top = 0;
 }
 
 static void
 review_draw(ui_ctx *u, ui_rect r)
 {
-	int i;
-
 	build(u, r.w - 1);
-	page = r.h;
-	if (top > (int)nlines - r.h)
-		top = (int)nlines - r.h;
-	if (top < 0)
-		top = 0;
-	for (i = 0; i < r.h && top + i < (int)nlines; i++) {
-		const rline *l = &lines[top + i];
-
-		dw_put(r.y + i, r.x + l->indent, l->text, r.w - 1 - l->indent,
-		       ui_attr(l->color));
-	}
-	if (top > 0)
-		dw_put(r.y, r.x + r.w - 1, "^", 1, ui_attr(UI_C_DIM));
-	if (top + r.h < (int)nlines)
-		dw_put(r.y + r.h - 1, r.x + r.w - 1, "v", 1, ui_attr(UI_C_DIM));
+	ui_tl_draw(&tl, r);
 }
 
 static void
@@ -273,25 +229,12 @@ save_answers(ui_ctx *u)
 static int
 review_key(ui_ctx *u, ui_key k)
 {
-	if (ui_key_fn(k, KEY_UP)) {
-		top--;
-	} else if (ui_key_fn(k, KEY_DOWN) || ui_key_space(k)) {
-		top++;
-	} else if (ui_key_fn(k, KEY_PPAGE)) {
-		top -= page > 1 ? page - 1 : 1;
-	} else if (ui_key_fn(k, KEY_NPAGE)) {
-		top += page > 1 ? page - 1 : 1;
-	} else if (ui_key_fn(k, KEY_HOME)) {
-		top = 0;
-	} else if (ui_key_fn(k, KEY_END)) {
-		top = 1 << 20;
-	} else if (ui_key_is(k, L's') || ui_key_is(k, L'S')) {
+	if (ui_tl_key(&tl, k))
+		return UI_HANDLED;
+	if (ui_key_is(k, L's') || ui_key_is(k, L'S'))
 		save_answers(u);
-	} else {
+	else
 		return UI_IGNORED;
-	}
-	if (top < 0)
-		top = 0;
 	return UI_HANDLED;
 }
 

@@ -1,0 +1,82 @@
+/* textlist.c: a scrolling list of wrapped, coloured lines. */
+#include "textlist.h"
+#include "draw.h"
+
+#include <stdlib.h>
+
+void
+ui_tl_clear(ui_textlist *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->lines[i].text);
+	free(t->lines);
+	t->lines = NULL;
+	t->n = 0;
+}
+
+void
+ui_tl_add(ui_textlist *t, const char *text, int color, int indent, int hang,
+          int width)
+{
+	char **l;
+	size_t n = dw_wrap_hang(text, width - indent > 8 ? width - indent : 8,
+	                        width - indent - hang > 8 ?
+	                        width - indent - hang : 8, &l), i;
+
+	for (i = 0; i < n; i++) {
+		t->lines = gw_xrealloc(t->lines, (t->n + 1) * sizeof *t->lines);
+		t->lines[t->n].text = l[i];
+		t->lines[t->n].color = color;
+		t->lines[t->n].indent = indent + (i > 0 ? hang : 0);
+		t->n++;
+	}
+	free(l);
+}
+
+void
+ui_tl_draw(ui_textlist *t, ui_rect r)
+{
+	int i;
+
+	t->page = r.h;
+	if (t->top > (int)t->n - r.h)
+		t->top = (int)t->n - r.h;
+	if (t->top < 0)
+		t->top = 0;
+	for (i = 0; i < r.h && t->top + i < (int)t->n; i++) {
+		const ui_tline *l = &t->lines[t->top + i];
+
+		dw_put(r.y + i, r.x + l->indent, l->text, r.w - 1 - l->indent,
+		       ui_attr(l->color));
+	}
+	if (t->top > 0)
+		dw_put(r.y, r.x + r.w - 1, "^", 1, ui_attr(UI_C_DIM));
+	if (t->top + r.h < (int)t->n)
+		dw_put(r.y + r.h - 1, r.x + r.w - 1, "v", 1, ui_attr(UI_C_DIM));
+}
+
+int
+ui_tl_key(ui_textlist *t, ui_key k)
+{
+	int step = t->page > 1 ? t->page - 1 : 1;
+
+	if (ui_key_fn(k, KEY_UP))
+		t->top--;
+	else if (ui_key_fn(k, KEY_DOWN) || ui_key_space(k))
+		t->top++;
+	else if (ui_key_fn(k, KEY_PPAGE))
+		t->top -= step;
+	else if (ui_key_fn(k, KEY_NPAGE))
+		t->top += step;
+	else if (ui_key_fn(k, KEY_HOME))
+		t->top = 0;
+	else if (ui_key_fn(k, KEY_END))
+		t->top = 1 << 20;
+	else
+		return 0;
+	if (t->top < 0)
+		t->top = 0;
+	return 1;
+}
