@@ -21,6 +21,7 @@ trap '' INT
 cd "$TMP/run"
 export LANG=$lang LC_ALL=$lang GPUWIZ_TABLE="$GPUWIZ_TABLE" GPUWIZ_LOCALEDIR="${GPUWIZ_LOCALEDIR:-}"
 unset LANGUAGE NO_COLOR
+${GW_NO_COLOR:+export NO_COLOR=1}
 stty sane
 stty -a >"$TMP/stty.before"
 ${GW_WRAP:-} "$GPUWIZ" "\$@"

@@ -243,7 +243,23 @@ if [ $have_zh = 1 ]; then
 	check "zh: terminal sane" terminal_sane
 fi
 
-# ---- 6. the whole answers walk under valgrind memcheck --------------------
+# ---- 6. colours, and NO_COLOR ---------------------------------------------
+colour_codes() { # count SGR colour sequences on the screen
+	$T capture-pane -e -p -t w | grep -cE "$(printf '\033')\[([0-9;]*;)?(3[0-7]|4[0-7]|38;5;[0-9]+|48;5;[0-9]+)(;[0-9;]*)?m"
+}
+start C.UTF-8 80x24
+wait_for "Step 1/8" >/dev/null
+check "colours are used on a colour terminal" [ "$(colour_codes)" -gt 0 ]
+keys q; exited >/dev/null
+GW_NO_COLOR=1
+start C.UTF-8 80x24
+wait_for "Step 1/8" >/dev/null
+check "NO_COLOR: no colour at all" [ "$(colour_codes)" -eq 0 ]
+check "NO_COLOR: the current step still stands out (bold/reverse)" sh -c "$T capture-pane -e -p -t w | grep -qE \"$(printf '\033')\\[([0-9;]*;)?(1|7)(;[0-9;]*)?m\""
+keys q; exited >/dev/null
+GW_NO_COLOR=
+
+# ---- 7. the whole answers walk under valgrind memcheck --------------------
 if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${GW_SANITIZED:-}" ]; then
 	answers
 	GW_WRAP="$VALGRIND -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --log-file=$TMP/vg.log"
