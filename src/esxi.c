@@ -1,0 +1,2 @@
+/* esxi.c: being written */
+#include "gw.h"

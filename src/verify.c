@@ -1,0 +1,2 @@
+/* verify.c: being written */
+#include "gw.h"
