@@ -6,6 +6,9 @@
  */
 #include "cli.h"
 #include "answers.h"
+#include "diagnose.h"
+#include "esxi.h"
+#include "verify.h"
 #include "apply.h"
 #include "emit.h"
 #include "gputable.h"
@@ -91,6 +94,9 @@ usage(FILE *f)
 	        "                  [--bdf BDF --system-id UUID]... [--write [--force]] [--json]\n"
 	        "       gpuwiz snippet --format vmx|bosh|opsman|tile [--gpu SPEC]... [--vgpu P]...\n"
 	        "       gpuwiz apply --answers FILE [--force]\n"
+	        "       gpuwiz gpus --esxcli-file FILE [--json]\n"
+	        "       gpuwiz verify --nvidia-smi-q FILE [--json]\n"
+	        "       gpuwiz diagnose FILE|- [--json]\n"
 	        "       gpuwiz --help | --version\n"), f);
 	fputs("\n", f);
 	fputs(_("SPEC is a table id (l40s), a PCI id (10de:26b9) or a model name, with an\n"
@@ -123,7 +129,7 @@ enum {
 	OPT_VGPU = 256, OPT_VRAM, OPT_UVM, OPT_P2P, OPT_CODE43, OPT_NORESERVE,
 	OPT_MEMORY, OPT_ESXI, OPT_MMIOGB, OPT_BELOW, OPT_BDF, OPT_SYSID,
 	OPT_NAME, OPT_TABLE, OPT_JSON, OPT_WRITE, OPT_FORCE, OPT_FORMAT,
-	OPT_ANSWERS, OPT_LANG, OPT_HELP
+	OPT_ANSWERS, OPT_LANG, OPT_HELP, OPT_ESXCLI_FILE, OPT_NVSMI, OPT_SYSROOT
 };
 
 static const struct option long_opts[] = {
@@ -149,6 +155,9 @@ static const struct option long_opts[] = {
 	{ "answers", required_argument, NULL, OPT_ANSWERS },
 	{ "lang", required_argument, NULL, OPT_LANG },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "esxcli-file", required_argument, NULL, OPT_ESXCLI_FILE },
+	{ "nvidia-smi-q", required_argument, NULL, OPT_NVSMI },
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -156,6 +165,9 @@ typedef struct cli_opts {
 	const char *cmd;
 	const char *table_path;
 	const char *answers;
+	const char *esxcli_file;
+	const char *nvsmi;
+	const char *sysroot;
 	const char *format;
 	int json, write, force, help;
 	/* GPU specs are kept in order and resolved once the table is loaded */
@@ -259,6 +271,15 @@ parse_opts(cli_opts *o, int argc, char **argv, gw_err *e)
 			break;
 		case OPT_FORMAT:
 			o->format = optarg;
+			break;
+		case OPT_ESXCLI_FILE:
+			o->esxcli_file = optarg;
+			break;
+		case OPT_NVSMI:
+			o->nvsmi = optarg;
+			break;
+		case OPT_SYSROOT:
+			o->sysroot = optarg;
 			break;
 		case OPT_ANSWERS:
 			o->answers = optarg;
@@ -783,6 +804,49 @@ out:
 	return rc;
 }
 
+/* gpus: from a saved `esxcli hardware pci list`.  Reading this host's PCI
+ * devices through libpci is the other half of issue 4 and not in this
+ * build: say so plainly instead of printing a fake result. */
+static int
+cmd_gpus(cli_opts *o, const gw_table *t, gw_err *e)
+{
+	if (o->nargs > 0) {
+		gw_err_set(e, _("unexpected argument '%s'"), o->args[0]);
+		return EXIT_USAGE;
+	}
+	if (o->esxcli_file == NULL) {
+		gw_err_set(e, _("reading this host's PCI devices (libpci, --sysroot) is not in this build yet; give a saved 'esxcli hardware pci list' with --esxcli-file FILE"));
+		return EXIT_USAGE;
+	}
+	return gw_esxi_gpus_command(t, o->esxcli_file, o->json, e);
+}
+
+static int
+cmd_diagnose(cli_opts *o, gw_err *e)
+{
+	if (o->nargs != 1) {
+		gw_err_set(e, o->nargs == 0
+		           ? _("missing the FILE to read (a vmware.log excerpt or an error message; - reads standard input)")
+		           : _("expected one FILE (or - for standard input)"));
+		return EXIT_USAGE;
+	}
+	return gw_diagnose_command(o->args[0], o->json, e);
+}
+
+static int
+cmd_verify(cli_opts *o, const gw_table *t, gw_err *e)
+{
+	if (o->nargs > 0) {
+		gw_err_set(e, _("unexpected argument '%s'"), o->args[0]);
+		return EXIT_USAGE;
+	}
+	if (o->nvsmi == NULL) {
+		gw_err_set(e, _("checking the live guest (--sysroot) is not in this build yet; give a saved 'nvidia-smi -q' with --nvidia-smi-q FILE"));
+		return EXIT_USAGE;
+	}
+	return gw_verify_command(t, o->nvsmi, o->json, e);
+}
+
 /* ---- entry ------------------------------------------------------------- */
 
 int
@@ -864,8 +928,9 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 		return rc;
 	}
 	if (strcmp(cmd, "mmio") && strcmp(cmd, "vmx") && strcmp(cmd, "snippet") &&
-	    strcmp(cmd, "apply")) {
-		gw_err_set(&e, _("unknown command '%s' (expected mmio, vmx, snippet or apply; see gpuwiz --help)"),
+	    strcmp(cmd, "apply") && strcmp(cmd, "gpus") &&
+	    strcmp(cmd, "diagnose") && strcmp(cmd, "verify")) {
+		gw_err_set(&e, _("unknown command '%s' (expected mmio, vmx, snippet, apply, gpus, diagnose or verify; see gpuwiz --help)"),
 		           cmd);
 		die_line(NULL, e.msg);
 		free_opts(&o);
@@ -883,6 +948,12 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 		rc = cmd_vmx(&o, &t, &e);
 	else if (strcmp(cmd, "snippet") == 0)
 		rc = cmd_snippet(&o, &t, &e);
+	else if (strcmp(cmd, "gpus") == 0)
+		rc = cmd_gpus(&o, &t, &e);
+	else if (strcmp(cmd, "diagnose") == 0)
+		rc = cmd_diagnose(&o, &e);
+	else if (strcmp(cmd, "verify") == 0)
+		rc = cmd_verify(&o, &t, &e);
 	else
 		rc = cmd_apply(&o, &t, &e);
 	if (rc == EXIT_USAGE)

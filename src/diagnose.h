@@ -1,5 +1,105 @@
-/* diagnose.h: being written */
+/* diagnose.h: name the cause and the fix of known GPU passthrough and vGPU
+ * failures from a vmware.log excerpt, a vSphere / Host Client task error or
+ * a guest log (domain.md sections 1, 2, 3, 5, 8 and 10).
+ *
+ * The input is read line by line (LF, CRLF or CR).  Each rule looks for its
+ * message anywhere in a line, so timestamps and prefixes such as
+ * "2022-04-22T03:04:15.771Z| vmx| | I005: " or "Failed - " do not matter.
+ * Matching ignores ASCII case, treats typographic quotes (‘ ’ “ ” and
+ * friends) and backquotes as plain quotes, accepts a quote or its absence
+ * where the message has one, and any run of blanks where it has a space.
+ *
+ * One input can match several rules; each rule gives at most one finding,
+ * for its first matching line (for the MMIO rules: the line with the largest
+ * need).  The generic "Module 'DevicePowerOn' power on failed" finding is
+ * left out when a more specific power-on cause was found in the same input,
+ * since that one already says why the power-on failed.
+ */
 #ifndef GW_DIAGNOSE_H
 #define GW_DIAGNOSE_H
+
 #include "gw.h"
+
+/* Largest input gw_diagnose_command reads (a vmware.log is a few MB). */
+#define GW_DIAG_MAX_INPUT   (64u << 20)
+/* Longest quoted line in bytes; longer lines are cut around the match. */
+#define GW_DIAG_LINE_MAX    320
+
+/* Rule ids (stable: scripts read them from the JSON). */
+#define GW_DIAG_MMIO_PAGES      "mmio-pages-exceed-limit"
+#define GW_DIAG_MMIO_FIRMWARE   "mmio-firmware-alloc"
+#define GW_DIAG_MEM_RESERVATION "memory-reservation"
+#define GW_DIAG_REGISTER_FAILED "passthru-register-failed"
+#define GW_DIAG_NOT_PASSTHROUGH "not-passthrough-device"
+#define GW_DIAG_HEX_BDF         "passthru-id-hex"
+#define GW_DIAG_SYSTEMID        "systemid-mismatch"
+#define GW_DIAG_VGPU_GRAPHICS   "vgpu-graphics-type"
+#define GW_DIAG_NCCL_UVM        "nccl-vgpu-uvm"
+#define GW_DIAG_FREE_ESXI       "free-esxi-api-write"
+#define GW_DIAG_GUEST_BAR       "guest-bar-unassigned"
+#define GW_DIAG_POWERON         "poweron-failed"
+
+typedef struct gw_diag_finding {
+	const char *id;        /* one of GW_DIAG_* (static) */
+	char *cause;           /* translated, one paragraph (malloc'ed) */
+	char *fix;             /* translated, one paragraph (malloc'ed) */
+	const char *source;    /* where the fact comes from; not translated
+	                        * (static) */
+	char *line;            /* the matching input line, blanks trimmed,
+	                        * made printable UTF-8 (bad bytes and control
+	                        * characters become '?'), cut to at most
+	                        * GW_DIAG_LINE_MAX bytes around the match with
+	                        * "..." marks (malloc'ed) */
+	unsigned long lineno;  /* 1-based line number of that line */
+	unsigned long matches; /* how many input lines matched this rule */
+
+	/* Numbers read from the message, 0 when the rule has none. */
+	uint64_t pages_needed; /* mmio-pages-exceed-limit: N (4 KiB pages) */
+	uint64_t pages_limit;  /* mmio-pages-exceed-limit: M */
+	uint64_t alloc_kb;     /* mmio-firmware-alloc: N KB */
+	uint64_t memsize_mb;   /* memory-reservation: memsize(N), MB */
+	/* MMIO rules: the need in bytes (pages x 4096, or KB x 1024), the
+	 * same in hundredths of a GiB (rounded: 1605 = 16.05 GiB), and the
+	 * recommended pciPassthru.64bitMMIOSizeGB: the smallest power of two
+	 * (in GB, which the key means as GiB) strictly above the need. */
+	uint64_t need_bytes;
+	uint64_t need_gib_x100;
+	uint64_t mmio_gb;
+} gw_diag_finding;
+
+typedef struct gw_diag_result {
+	gw_diag_finding *findings;  /* in rule order (most specific first) */
+	size_t n;
+} gw_diag_result;
+
+/* Recognise the known failures in text[0..len) (any bytes; NUL bytes are
+ * just characters here).  Pure: no I/O, no globals besides gettext.
+ * Fills *out (call gw_diag_result_free afterwards, also when n == 0).
+ * Returns the number of findings, or -1 when text is NULL with len > 0 or
+ * out is NULL. */
+int gw_diagnose_text(const char *text, size_t len, gw_diag_result *out);
+
+void gw_diag_result_free(gw_diag_result *r);
+
+/* Render a result as the command prints it, appending to *out.
+ * Text: for each finding the rule id, the line number, the quoted line,
+ * then "Cause:", "Fix:" and "Source:" lines; with no finding a "no known
+ * failure recognised in NAME" line and what to send to support.
+ * JSON (json != 0): {"findings":[{"id","cause","fix","source","line",
+ * "line_number","matches", and "mmio_size_gb" / "memsize_mb" where the rule
+ * has them}]}; with no finding also "message" (the same advice as text).
+ * input_name names the input in the text ("standard input" for "-").
+ * out must be initialised (gw_buf_init) or all zero. */
+void gw_diag_render(const gw_diag_result *r, const char *input_name, int json,
+                    gw_buf *out);
+
+/* `gpuwiz diagnose FILE|-`: read FILE ("-": standard input), diagnose it
+ * and print the report on stdout.  Returns the exit status: 0 when at least
+ * one known failure was recognised, 1 when none was, 2 on an input error
+ * (no name, missing, unreadable, a directory, binary (NUL bytes), empty or
+ * blank, larger than GW_DIAG_MAX_INPUT): then e holds one translated line
+ * naming the input and nothing was printed on stdout.  A failed write to
+ * stdout also returns 2, with e set ("standard output: cannot write"). */
+int gw_diagnose_command(const char *path, int json, gw_err *e);
+
 #endif

@@ -1,5 +1,270 @@
-/* esxi.h: being written */
+/* esxi.h: parsers for the ESXi shell output gpuwiz reads (domain.md
+ * section 5), and `gpuwiz gpus --esxcli-file FILE`.
+ *
+ * Every parser takes the command's output as NUL-terminated text and
+ * fills a struct; nothing here runs a command or prints (except
+ * gw_esxi_gpus_command).  Common rules:
+ *  - Lines end in LF or CRLF; a UTF-8 byte order mark at the start and
+ *    blanks at the end of a line are ignored; the last line needs no
+ *    newline.
+ *  - name (may be NULL) names the input in errors: "FILE:LINE: what was
+ *    found and what was expected"; without a name "line N: ...".  Errors
+ *    about the whole input (empty) are "FILE: ..." or the bare text.
+ *  - A control byte other than tab (or the CR of a CRLF) is refused as
+ *    binary data, naming its line; text ends at its NUL (the command
+ *    refuses a file holding one).
+ *  - On failure the output struct is left empty (freeing it is harmless);
+ *    on success its strings are malloc'ed and owned by the struct.
+ *  - PCI addresses are stored normalised, lower case: "0000:3b:00.0".
+ */
 #ifndef GW_ESXI_H
 #define GW_ESXI_H
+
 #include "gw.h"
+#include "gputable.h"
+
+/* Largest input the parsers and the command accept. */
+#define GW_ESXI_MAX_BYTES (16u << 20)
+
+/* ---- esxcli hardware pci list ----------------------------------------- */
+
+/* One "Key: Value" line of a device block, as printed (blanks trimmed; the
+ * value may be empty, e.g. "VMkernel Name:" of a device without a
+ * driver).  The key is everything before the first ':'. */
+typedef struct gw_esxi_field {
+	char *key;
+	char *value;
+	unsigned line;
+} gw_esxi_field;
+
+/* One device block:
+ *
+ *   0000:3b:00.0
+ *      Address: 0000:3b:00.0
+ *      Segment: 0x0000
+ *      ...
+ *      Configured Owner: VM Passthru
+ *      Vendor ID: 0x10de
+ *      Device Class: 0x0302
+ *      Passthru Capable: true
+ *      ...
+ *
+ * The address line opens the block; its fields are indented "Key: Value"
+ * lines (blank lines between blocks are optional).  Required fields:
+ * Address (equal to the opening line), Vendor ID, Device ID (0x and 1-4
+ * hex digits) and Device Class (0x0302, or decimal 770 as some older
+ * releases may print it).  Segment/Bus/Slot/Function, when present, must
+ * agree with the address.  SubVendor ID / SubDevice ID, the owners and
+ * Passthru Capable ("true"/"false") are optional (ESXi 6.7 to 8 print
+ * them all); fields gpuwiz does not know are kept in fields[] and
+ * otherwise ignored.  A field printed twice in one block is an error.
+ * Addresses are "0000:3b:00.0" (hex) or the old decimal form
+ * "000:128:00.0" (three-digit segment, bus in decimal, as ESX 5 lspci
+ * printed it). */
+typedef struct gw_esxi_pci_dev {
+	unsigned line;            /* line of the address that opens the block */
+	char bdf[16];             /* "0000:3b:00.0" */
+	char vmx_id[24];          /* ESXi's decimal form "00000:059:00.0" */
+	unsigned domain, bus, slot, function;
+	unsigned vendor_id;       /* 0x10de */
+	unsigned device_id;       /* 0x26b9 */
+	unsigned subvendor_id;    /* 0 when not printed */
+	unsigned subdevice_id;
+	unsigned device_class;    /* base class << 8 | subclass: 0x0302 */
+	int passthru_capable;     /* 1, 0, or -1 when not printed */
+	/* Values of well-known fields, pointing into fields[]; NULL when the
+	 * field is not in the block. */
+	const char *vendor_name;      /* "NVIDIA Corporation" */
+	const char *device_name;      /* "AD102GL [L40S]" */
+	const char *class_name;       /* "3D controller" */
+	const char *vmkernel_name;    /* "vmnic5", "" */
+	const char *module_name;      /* "pciPassthru", "ixgbe" */
+	const char *configured_owner; /* "VM Passthru", "VMkernel", "Unknown" */
+	const char *current_owner;
+	gw_esxi_field *fields;    /* every field of the block, in order */
+	size_t nfields;
+} gw_esxi_pci_dev;
+
+typedef struct gw_esxi_pci_list {
+	gw_esxi_pci_dev *devs;    /* in the order printed */
+	size_t n;
+} gw_esxi_pci_list;
+
+/* Parse `esxcli hardware pci list`.  Before the first block, lines
+ * starting with '#' (notes added to a saved file) are skipped, and so are
+ * lines holding the command itself ("[root@esx:~] esxcli hardware pci
+ * list"); the other parsers do the same with their commands.  At least one device block is required: text that is not this
+ * command's output fails at its first line with an error saying what was
+ * expected.  A PCI address printed twice is an error. */
+int gw_esxi_parse_pci_list(const char *text, const char *name,
+                           gw_esxi_pci_list *out, gw_err *e);
+void gw_esxi_pci_list_free(gw_esxi_pci_list *l);
+
+/* Value of a field by key (case-insensitive), NULL when absent. */
+const char *gw_esxi_pci_field(const gw_esxi_pci_dev *d, const char *key);
+/* The device with this address (any form gw_bdf_parse takes), or NULL. */
+const gw_esxi_pci_dev *gw_esxi_pci_find(const gw_esxi_pci_list *l,
+                                        const char *bdf);
+/* Display-class device (PCI base class 0x03: VGA, XGA, 3D, other)? */
+int gw_esxi_pci_is_display(const gw_esxi_pci_dev *d);
+/* Passthrough configured: 1 when Configured Owner is "VM Passthru", 0 for
+ * any other owner, -1 when the block has no Configured Owner. */
+int gw_esxi_pci_passthru_enabled(const gw_esxi_pci_dev *d);
+
+/* ---- esxcli hardware pci pcipassthru list (ESXi 7.0+) ----------------- */
+
+/*   Device ID     Enabled
+ *   ------------  -------
+ *   0000:3b:00.0     true
+ *
+ * Columns are found by name in the header; the dashed line gives their
+ * extent, so other columns may come and go and an empty cell is allowed
+ * in them.  Device ID and Enabled ("true"/"false") are required in every
+ * row.  No row (only the header) is a valid, empty list. */
+typedef struct gw_esxi_passthru {
+	char bdf[16];             /* "0000:3b:00.0" */
+	int enabled;              /* 1 or 0 */
+	unsigned line;
+} gw_esxi_passthru;
+
+typedef struct gw_esxi_passthru_list {
+	gw_esxi_passthru *items;
+	size_t n;
+} gw_esxi_passthru_list;
+
+int gw_esxi_parse_pcipassthru_list(const char *text, const char *name,
+                                   gw_esxi_passthru_list *out, gw_err *e);
+void gw_esxi_passthru_list_free(gw_esxi_passthru_list *l);
+/* 1 enabled, 0 not, -1 when the device is not in the list. */
+int gw_esxi_passthru_enabled(const gw_esxi_passthru_list *l, const char *bdf);
+
+/* ---- esxcli system uuid get ------------------------------------------- */
+
+/* One line, the host's system id (8-4-4-4-12 hex), the value a .vmx
+ * pciPassthruN.systemId takes.  *uuid gets it in lower case (malloc'ed;
+ * NULL on failure). */
+int gw_esxi_parse_uuid(const char *text, const char *name, char **uuid,
+                       gw_err *e);
+
+/* ---- esxcli system version get ---------------------------------------- */
+
+/*   Product: VMware ESXi
+ *   Version: 8.0.2
+ *   Build: Releasebuild-22380479
+ *   Update: 2
+ *   Patch: 25
+ *
+ * Product and Version are required; Build, Update and Patch are optional
+ * (ESXi 5.5 prints no Patch line); other fields are ignored. */
+typedef struct gw_esxi_version {
+	char *product;            /* "VMware ESXi" */
+	char *version;            /* "8.0.2" as printed */
+	char *build;              /* "Releasebuild-22380479", NULL when absent */
+	long build_number;        /* 22380479, -1 when unknown */
+	int update;               /* 2, -1 when no Update line */
+	int patch;                /* 25, -1 when no Patch line */
+	char *release;            /* "8.0U2", "5.5U3", "8.0": major.minor and the
+	                           * update (the Update line, else the third
+	                           * number of Version), the form
+	                           * gw_esxi_to_hw and answers' esxi_version
+	                           * take */
+} gw_esxi_version;
+
+int gw_esxi_parse_version(const char *text, const char *name,
+                          gw_esxi_version *out, gw_err *e);
+void gw_esxi_version_free(gw_esxi_version *v);
+
+/* ---- vim-cmd vmsvc/getallvms ------------------------------------------ */
+
+/*   Vmid   Name   File   Guest OS   Version   Annotation
+ *   12     llm [L40S]   [ssd:01] llm [L40S]/llm [L40S].vmx   ubuntu64Guest   vmx-21   text
+ *
+ * Columns are padded but not aligned with the header, and names, paths,
+ * datastores and annotations may hold blanks, brackets and colons, so a
+ * row is read around its fixed points: the Vmid first, then the first
+ * ".vmx" followed by a guest id and a "vmx-NN" version; the file starts
+ * at the '[' of its datastore, chosen as the one whose path begins with
+ * the VM's name and a '/' (ESXi's default folder), else the first one
+ * after two or more blanks (the column gap), else the last one.  An
+ * annotation with newlines continues on the next lines: a line after a
+ * row that is not a row itself is appended to that annotation with '\n'.
+ * "Skipping invalid VM 'N'" lines (inaccessible VMs) are recorded in
+ * skipped[].  The header is required; no row is a valid, empty list.
+ * Rows are kept in the order printed (not sorted); a Vmid printed twice
+ * is an error. */
+typedef struct gw_esxi_vm {
+	unsigned long vmid;
+	char *name;               /* "Test Test [Test] [Test]" */
+	char *file;               /* "[wtgc-vmbd-01:datastore1] p/p.vmx" */
+	char *datastore;          /* "wtgc-vmbd-01:datastore1" */
+	char *path;               /* "p/p.vmx" */
+	char *guest_os;           /* "ubuntu64Guest" */
+	char *version;            /* "vmx-13" */
+	int hw_version;           /* 13 */
+	char *annotation;         /* "" when empty */
+	unsigned line;
+} gw_esxi_vm;
+
+typedef struct gw_esxi_vm_list {
+	gw_esxi_vm *vms;
+	size_t n;
+	unsigned long *skipped;   /* Vmids of "Skipping invalid VM" lines */
+	size_t nskipped;
+} gw_esxi_vm_list;
+
+int gw_esxi_parse_getallvms(const char *text, const char *name,
+                            gw_esxi_vm_list *out, gw_err *e);
+void gw_esxi_vm_list_free(gw_esxi_vm_list *l);
+const gw_esxi_vm *gw_esxi_vm_find(const gw_esxi_vm_list *l,
+                                  unsigned long vmid);
+
+/* ---- vim-cmd vmsvc/power.getstate ------------------------------------- */
+
+typedef enum {
+	GW_ESXI_POWER_UNKNOWN = 0,
+	GW_ESXI_POWER_ON,          /* "Powered on" */
+	GW_ESXI_POWER_OFF,         /* "Powered off" */
+	GW_ESXI_POWER_SUSPENDED    /* "Suspended" */
+} gw_esxi_power;
+
+/* "Retrieved runtime info" (optional) and exactly one state line. */
+int gw_esxi_parse_power_state(const char *text, const char *name,
+                              gw_esxi_power *out, gw_err *e);
+/* "on", "off", "suspended", "unknown": stable ids for JSON. */
+const char *gw_esxi_power_id(gw_esxi_power p);
+
+/* ---- gpuwiz gpus --esxcli-file FILE [--json] --------------------------- */
+
+/* Read a saved `esxcli hardware pci list` and print its display-class
+ * devices (PCI class 0x03xx) to stdout: as a table with the MMIO line and
+ * notes, or with json as
+ *
+ *   {"file": FILE,
+ *    "gpus": [{"bdf": "0000:3b:00.0", "vmx_id": "00000:059:00.0",
+ *              "vendor_id": "0x10de", "device_id": "0x26b9",
+ *              "subvendor_id": "0x10de", "subdevice_id": "0x1851",
+ *              "name": "AD102GL [L40S]", "table_id": "l40s",
+ *              "vram_gb": 48, "passthru_capable": true,
+ *              "passthru_enabled": true, "configured_owner": "VM Passthru",
+ *              "current_owner": "VM Passthru", "counted_in_mmio": true}],
+ *    "mmio_size_gb": 128, "notes": ["..."]}
+ *
+ * name is the table's name when the GPU table knows the PCI id (with the
+ * subsystem where it decides the model), else esxcli's Device Name.
+ * vram_gb is the table's value and null when unknown: never guessed.
+ * passthru_capable / passthru_enabled are null when the block does not
+ * say.  mmio_size_gb is the 64-bit MMIO size (gw_plan_build) for all the
+ * counted GPUs in one VM, null when any counted GPU's VRAM is unknown or
+ * none is counted; the notes say why.  Not counted: the servers'
+ * on-board management displays (ASPEED 0x1a03, Matrox 0x102b) and VMware's
+ * virtual SVGA (0x15ad), which are listed but are never the GPUs being
+ * sized.  A file without a display-class device prints "no display-class
+ * device in FILE" (JSON: an empty list).
+ *
+ * Returns the exit status: 0, or 2 with e set (the file missing, a
+ * directory, unreadable, too large, empty, binary, or not this command's
+ * output: one line naming the file) and nothing printed. */
+int gw_esxi_gpus_command(const gw_table *t, const char *path, int json,
+                         gw_err *e);
+
 #endif

@@ -1,5 +1,264 @@
-/* verify.h: being written */
+/* verify.h: the guest-side check (design.md section 1, step 6; domain.md
+ * sections 1, 2 and 8) from a saved `nvidia-smi -q`:
+ *
+ *   gpuwiz verify --nvidia-smi-q FILE [--json]
+ *
+ * Three layers, each usable alone:
+ *  1. gw_nvsmi_parse(): the text of `nvidia-smi -q` -> gw_nvsmi (pure).
+ *  2. gw_verify_run(): gw_nvsmi + the GPU table -> PASS/INFO/WARN/FAIL
+ *     rows, each with a message and (where there is something to do) a fix
+ *     (pure, cannot fail).
+ *  3. gw_verify_command(): read the file, run 1 and 2, print text or JSON
+ *     to stdout, return the exit status.
+ *
+ * The nvidia-smi -q format, as the samples in tests/fixtures/nvidia-smi/
+ * show it (R470 to R570 drivers):
+ *
+ *   ==============NVSMI LOG==============
+ *   Timestamp                                 : Thu Nov 28 04:03:23 2024
+ *   Driver Version                            : 550.90.12
+ *   CUDA Version                              : 12.4        ("Not Found" on
+ *                                                            a vGPU host)
+ *   Attached GPUs                             : 1
+ *   GPU 00000000:03:00.0                      (one section per GPU)
+ *       Product Name                          : NVIDIA H200
+ *       Addressing Mode                       : None   (None, HMM, ATS; no
+ *                                                       line on R470)
+ *       GPU Virtualization Mode
+ *           Virtualization Mode               : Pass-Through
+ *           Host VGPU Mode                    : N/A
+ *       vGPU Software Licensed Product        (vGPU guests only)
+ *           Product Name                      : NVIDIA RTX Virtual Workstation
+ *           License Status                    : Unlicensed (Unrestricted)
+ *       PCI
+ *           Device Id                         : 0x233510DE  (device, vendor)
+ *           Bus Id                            : 00000000:03:00.0
+ *           Sub System Id                     : 0x18BE10DE
+ *       FB Memory Usage
+ *           Total                             : 143771 MiB
+ *       BAR1 Memory Usage
+ *           Total                             : 262144 MiB  ("N/A" on GH200)
+ *
+ * Nesting is by indentation (relative, so any consistent indent works;
+ * at the top level only a GPU header opens a section, so a shell prompt
+ * line above a capture pasted with an indent does not hide it);
+ * a key ends at the first ':' followed by a blank or the end of the line
+ * (so "GPU 00000000:03:00.0" and "user@host:~$ nvidia-smi -q" are not
+ * key/value lines).  Lines the parser does not know are ignored: shell
+ * prompts, the "# source:" line of a fixture, fields of newer drivers.
+ * CRLF line ends and a UTF-8 byte order mark are accepted.
+ */
 #ifndef GW_VERIFY_H
 #define GW_VERIFY_H
+
 #include "gw.h"
+#include "gputable.h"
+
+/* The seed's Llama 3 / vLLM guest requirements (seed 002, domain.md 8). */
+#define GW_VERIFY_MIN_DRIVER "535.129.03"
+#define GW_VERIFY_MIN_CUDA   "12.1"
+
+/* Largest capture read (an 8-GPU `nvidia-smi -q` is about 100 KB). */
+#define GW_NVSMI_MAX_BYTES (16u << 20)
+
+/* Most GPU sections in one capture (a machine has a few dozen at most). */
+#define GW_NVSMI_MAX_GPUS 1024
+
+/* ---- 1. the parser ------------------------------------------------------ */
+
+/* "Virtualization Mode" (domain.md section 8). */
+typedef enum {
+	GW_VIRT_UNKNOWN = 0,   /* no line, or a value not listed here */
+	GW_VIRT_NONE,          /* "None": no hypervisor seen (bare metal, or a
+	                        * VM with hypervisor.cpuid.v0 = FALSE) */
+	GW_VIRT_PASSTHROUGH,   /* "Pass-Through": DirectPath I/O guest */
+	GW_VIRT_VGPU,          /* "VGPU": a vGPU (mediated) guest */
+	GW_VIRT_HOST_VGPU      /* "Host VGPU": the hypervisor running the vGPU
+	                        * manager, not a guest */
+} gw_virt_mode;
+
+/* Memory totals are MiB (>= 0) or one of these. */
+#define GW_NVSMI_ABSENT (-1LL)  /* no such line */
+#define GW_NVSMI_NA     (-2LL)  /* "N/A" */
+#define GW_NVSMI_BAD    (-3LL)  /* anything else; the text is kept */
+
+/* One "GPU 0000xxxx:xx:xx.x" section.  Strings are as written (trimmed),
+ * NULL when the line is absent.  When a field repeats inside one section,
+ * the first one counts. */
+typedef struct gw_nvsmi_gpu {
+	char *bus_id;            /* from the section header: "00000000:03:00.0" */
+	int line;                /* 1-based line of the header */
+	char *product_name;      /* "NVIDIA H200", "NVIDIA RTXA6000-24Q" */
+	char *virt_mode_text;    /* GPU Virtualization Mode > Virtualization Mode */
+	gw_virt_mode virt_mode;  /* decoded from virt_mode_text */
+	char *host_vgpu_mode;    /* GPU Virtualization Mode > Host VGPU Mode:
+	                          * "SR-IOV", "N/A" */
+	char *addressing_mode;   /* "None", "HMM", "ATS"; NULL: no line (older
+	                          * drivers) */
+	unsigned vendor_id;      /* PCI > Device Id 0x233510DE -> 0x10de */
+	unsigned device_id;      /*                             -> 0x2335 */
+	unsigned subsys_vendor;  /* PCI > Sub System Id 0x18BE10DE -> 0x10de */
+	unsigned subsys_device;  /*                                -> 0x18be
+	                          * (all four 0 when absent, N/A or malformed) */
+	long long fb_total_mib;  /* FB Memory Usage > Total, or GW_NVSMI_* */
+	char *fb_total_text;     /* "143771 MiB" */
+	long long bar1_total_mib;/* BAR1 Memory Usage > Total, or GW_NVSMI_* */
+	char *bar1_total_text;   /* "262144 MiB", "N/A" */
+	char *licensed_product;  /* vGPU Software Licensed Product > Product Name */
+	char *license_status;    /* ... > License Status: "Licensed (Expiry: ...)",
+	                          * "Unlicensed (Unrestricted)" */
+} gw_nvsmi_gpu;
+
+typedef struct gw_nvsmi {
+	char *driver_version;    /* "550.90.12"; NULL absent */
+	char *cuda_version;      /* "12.4", "Not Found"; NULL absent */
+	int attached_gpus;       /* "Attached GPUs" (0..65536); -1 absent or
+	                          * unreadable */
+	int banner;              /* 1: the "==...NVSMI LOG...==" line was seen */
+	char *error_text;        /* nvidia-smi's own failure line instead of a
+	                          * log ("No devices were found", "NVIDIA-SMI has
+	                          * failed because it couldn't communicate with
+	                          * the NVIDIA driver...", "Unable to determine
+	                          * the device handle for GPU ..."); NULL none */
+	gw_nvsmi_gpu *gpus;      /* in file order */
+	size_t ngpus;
+} gw_nvsmi;
+
+/* Parse the text of `nvidia-smi -q` (len bytes, need not be NUL-terminated).
+ * name names the input in errors (the file name; NULL: "<nvidia-smi -q>").
+ * Accepted: a capture with the NVSMI LOG banner or at least one GPU
+ * section (zero GPUs is a valid capture: the checks FAIL it), or one of
+ * nvidia-smi's failure lines (error_text).
+ * Refused with one translated line (e): empty input; binary data; UTF-16
+ * text; XML (nvidia-smi -q -x); the plain nvidia-smi table; anything else
+ * that is not nvidia-smi -q output; captures from two machines in one
+ * file ("name:LINE: Driver Version 'a' differs from 'b' on line N"); the
+ * same GPU twice ("name:LINE: GPU x appears twice ..."); more than
+ * GW_NVSMI_MAX_GPUS sections.  Several captures
+ * of one machine in one file (nvidia-smi -q -i 0; nvidia-smi -q -i 1) are
+ * one capture.  On failure *q is left empty (gw_nvsmi_free is harmless). */
+int gw_nvsmi_parse(gw_nvsmi *q, const char *data, size_t len,
+                   const char *name, gw_err *e);
+void gw_nvsmi_free(gw_nvsmi *q);
+
+/* Compare two dotted decimal versions numerically, component by
+ * component, a missing component counting as 0: "535.54.03" < "535.129.03",
+ * "535.129.3" == "535.129.03", "12.10" > "12.9", "12" == "12.0".  Sets *cmp
+ * to <0, 0, >0 and returns 0; returns -1 when either is not a version
+ * (empty, "Not Found", "N/A", a sign, a letter, an empty component, more
+ * than 8 components, a component over 9 digits). */
+int gw_version_cmp(const char *a, const char *b, int *cmp);
+
+/* ---- 2. the checks ------------------------------------------------------ */
+
+typedef enum {
+	GW_CHECK_PASS = 0,
+	GW_CHECK_INFO,           /* reported, not judged: no table row to
+	                          * compare with, not applicable, next step */
+	GW_CHECK_WARN,
+	GW_CHECK_FAIL
+} gw_check_status;
+
+/* One row.  Stable ids (gpu is -1 for the rows about the whole capture):
+ *   "gpus"        the GPUs are visible: FAIL none (or nvidia-smi's error
+ *                 line), WARN fewer sections than "Attached GPUs"
+ *                 (nvidia-smi -q -i N), PASS otherwise
+ *   "driver"      guest: FAIL below GW_VERIFY_MIN_DRIVER; host capture: the
+ *                 vGPU manager, WARN below it (its guests cannot run that
+ *                 driver); WARN unreadable or absent
+ *   "cuda"        guest only: FAIL below GW_VERIFY_MIN_CUDA or "Not Found";
+ *                 WARN unreadable or absent
+ *   per GPU:
+ *   "virt-mode"   PASS Pass-Through / VGPU; FAIL Host VGPU (the capture is
+ *                 the hypervisor's, not the guest's); WARN None (bare
+ *                 metal?) or unknown
+ *   "addressing-mode"  not on a host capture.  vGPU: FAIL None (the
+ *                 enable_uvm advice: NCCL 2.27+ fails), WARN no line, PASS
+ *                 HMM/ATS/other.  Otherwise PASS (None is normal), INFO
+ *                 when the Virtualization Mode is unknown or the line absent
+ *   "license"     vGPU guests with a License Status: PASS Licensed..., WARN
+ *                 otherwise (Unlicensed ...)
+ *   "bar1"        0, or below the smallest BAR1 the table has seen for the
+ *                 GPU: WARN, in a VM "MMIO window likely too small" with
+ *                 the pciPassthru.64bitMMIOSizeGB value to set (the rule of
+ *                 mmio.h on the VRAM of all GPUs of the capture, from the
+ *                 table by PCI id, else the FB total for a passthrough
+ *                 GPU), on bare metal / a host the BIOS advice.  N/A: PASS
+ *                 with Addressing Mode ATS (GH200), else WARN.  A vGPU's
+ *                 small BAR1 is normal (PASS).
+ *   "fb"          FB total vs the table's VRAM: PASS within 85%..105% (a
+ *                 vGPU: at most the physical VRAM), WARN outside or
+ *                 unreadable, INFO when the table has no row/VRAM
+ *   "nccl"        a guest with 2+ GPUs: INFO with the torchrun command
+ *                 (torchrun --nproc_per_node=N GW_NCCL_CHECK_FILE) as fix
+ * Rows come in this order: gpus, driver, cuda, then per GPU (virt-mode,
+ * addressing-mode, license, bar1, fb), then nccl. */
+typedef struct gw_check {
+	const char *id;          /* above; static */
+	gw_check_status status;
+	int gpu;                 /* index in gw_nvsmi.gpus, -1 for the capture */
+	char *title;             /* translated, "Checking the driver version" */
+	char *message;           /* translated, what was found */
+	char *fix;               /* translated, what to do; NULL when nothing */
+} gw_check;
+
+typedef struct gw_verify {
+	gw_check *checks;
+	size_t nchecks;
+	const gw_gpu **rows;     /* table row per gw_nvsmi.gpus[i], NULL when
+	                          * unknown (or no table); ngpus entries */
+	size_t ngpus;
+	int host;                /* 1: a Host VGPU capture (the hypervisor) */
+	int gpu_count;           /* GPUs of the machine: the larger of
+	                          * "Attached GPUs" and the sections */
+	uint64_t total_vram_gb;  /* VRAM of the capture's GPUs (table, else FB
+	                          * of passthrough GPUs); 0 when any is unknown
+	                          * or the capture lacks attached GPUs */
+	uint64_t mmio_gb;        /* the rule for total_vram_gb, 0 when unknown */
+	char *torchrun;          /* "torchrun --nproc_per_node=N nccl_check.py"
+	                          * for a guest with 2+ GPUs, else NULL */
+	size_t npass, ninfo, nwarn, nfail;
+} gw_verify;
+
+/* Run the checks.  t may be NULL (nothing is compared with the table).
+ * Always succeeds; free *v with gw_verify_free. */
+void gw_verify_run(const gw_nvsmi *q, const gw_table *t, gw_verify *v);
+void gw_verify_free(gw_verify *v);
+
+/* "pass", "info", "warn", "fail" (JSON, not translated). */
+const char *gw_check_status_id(gw_check_status s);
+/* "PASS", "INFO", "WARN", "FAIL", translated. */
+const char *gw_check_status_label(gw_check_status s);
+
+/* ---- 3. the command ----------------------------------------------------- */
+
+/* Exit statuses of gw_verify_command. */
+#define GW_VERIFY_OK      0  /* nothing failed (WARN and INFO allowed) */
+#define GW_VERIFY_FAILED  1  /* at least one FAIL row */
+#define GW_VERIFY_INPUT   2  /* input error: e set, nothing printed */
+
+/* `gpuwiz verify --nvidia-smi-q FILE [--json]`: read nvsmi_path (missing,
+ * unreadable, a directory, over GW_NVSMI_MAX_BYTES, or refused by
+ * gw_nvsmi_parse: GW_VERIFY_INPUT with e set and nothing on stdout), run
+ * the checks against t (may be NULL) and print to stdout:
+ *  - text: the capture's facts, then one row per check in the style of
+ *    virt-host-validate,
+ *      "Checking the driver version                   : PASS"
+ *    (the title padded to 56 terminal cells, so CJK titles line up)
+ *    followed by the message and, when there is one, a "fix:" line; then
+ *    "Result: N PASS, N INFO, N WARN, N FAIL";
+ *  - JSON (json != 0), one object:
+ *      {"file", "driver_version", "cuda_version", "attached_gpus",
+ *       "host", "nvidia_smi_error", "gpus": [{"bus_id", "product_name",
+ *       "pci_id" ("10de:2335"), "subsys_id", "table_id", "virtualization_mode", "host_vgpu_mode",
+ *       "addressing_mode", "fb_total_mib", "bar1_total_mib",
+ *       "licensed_product", "license_status"}],
+ *       "checks": [{"id", "status", "gpu" (bus id or null), "message",
+ *       "fix"}], "mmio_size_gb", "torchrun",
+ *       "summary": {"pass", "info", "warn", "fail"}}
+ *    with null for what is absent or unknown.
+ * Returns GW_VERIFY_OK, GW_VERIFY_FAILED or GW_VERIFY_INPUT. */
+int gw_verify_command(const gw_table *t, const char *nvsmi_path, int json,
+                      gw_err *e);
+
 #endif

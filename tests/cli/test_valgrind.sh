@@ -30,4 +30,7 @@ printf '[gpu]\ndevices = l40s=2\n[vm]\nvmx = ../a.vmx\n[output]\ndir = out\nform
 check "valgrind: apply" vg apply --answers "$TMP/c/a.ini"
 printf '[gpu]\ndevices = l40s\n[output\n' >"$TMP/c/b.ini"
 check "valgrind: broken answers" vg apply --answers "$TMP/c/b.ini"
+check "valgrind: gpus --esxcli-file --json" vg gpus --esxcli-file "$FIX/esxcli/synthetic-hardware-pci-list-esxi8-aspeed-l40s-vmpassthru-b200-unknown-vram.txt" --json
+check "valgrind: verify --nvidia-smi-q" vg verify --nvidia-smi-q "$FIX/nvidia-smi/rtxa6000-24q-vgpu-guest.txt"
+check "valgrind: diagnose" vg diagnose "$FIX/vmwarelog/vmware-log-pages-needed-exceeds-limit-devicepoweron-dell-kb.txt" --json
 finish

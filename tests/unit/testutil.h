@@ -23,8 +23,11 @@ tu_fixture_path(const char *rel)
 	return gw_xasprintf("%s/%s", dir && *dir ? dir : "tests/fixtures", rel);
 }
 
-/* Whole fixture file (bytes, NUL-terminated).  Fails the test if missing. */
-static inline char *
+/* Whole fixture file (bytes, NUL-terminated).  Fails the test if missing.
+ * Not inlined: gcc 12 reports a false -Wdangling-pointer when it inlines
+ * this into a caller (cmocka's fail_msg is not marked noreturn). */
+#define TU_NOINLINE __attribute__((noinline, unused))
+static TU_NOINLINE char *
 tu_read_fixture(const char *rel, size_t *len)
 {
 	char *path = tu_fixture_path(rel), *data = NULL;
@@ -41,7 +44,7 @@ tu_read_fixture(const char *rel, size_t *len)
 
 /* The fixture without its first "# source: ..." line: the original bytes
  * of the sample (see tests/fixtures/README.md). */
-static inline char *
+static TU_NOINLINE char *
 tu_read_sample(const char *rel, size_t *len)
 {
 	size_t n;
