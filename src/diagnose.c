@@ -525,18 +525,6 @@ build_not_passthru(gw_diag_finding *f, const hit *h, const char *text,
 	free(dev);
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A host address DDDD:BB:SS.F (hex) at s[i], not inside a longer token.
  * Fills dom/bus/slot/fn; 1 when found. */
 static int
@@ -550,10 +538,10 @@ bdf_at(const char *s, size_t n, size_t i, unsigned *dom, unsigned *bus,
 
 	if (i + 12 > n)
 		return 0;
-	if (i > 0 && (hexval(s[i - 1]) >= 0 || s[i - 1] == ':' ||
+	if (i > 0 && (gw_hexval(s[i - 1]) >= 0 || s[i - 1] == ':' ||
 	              s[i - 1] == '.'))
 		return 0;
-	if (i + 12 < n && (hexval(s[i + 12]) >= 0 || s[i + 12] == ':' ||
+	if (i + 12 < n && (gw_hexval(s[i + 12]) >= 0 || s[i + 12] == ':' ||
 	                   s[i + 12] == '.'))
 		return 0;
 	for (k = 0; k < 12; k++) {
@@ -571,9 +559,9 @@ bdf_at(const char *s, size_t n, size_t i, unsigned *dom, unsigned *bus,
 			v[3] = (unsigned)(c - '0');
 			continue;
 		}
-		if (hexval(c) < 0)
+		if (gw_hexval(c) < 0)
 			return 0;
-		v[part] = v[part] * 16 + (unsigned)hexval(c);
+		v[part] = v[part] * 16 + (unsigned)gw_hexval(c);
 	}
 	if (v[2] > 0x1f)
 		return 0;

@@ -185,18 +185,6 @@ skip_preamble(const tlines *tl, const char *cmd)
 
 /* ---- small parsers ----------------------------------------------------- */
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* "0x" and 1..maxdig hex digits, nothing else. */
 static int
 parse_0x(const char *s, int maxdig, unsigned *out)
@@ -207,7 +195,7 @@ parse_0x(const char *s, int maxdig, unsigned *out)
 	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
 		return -1;
 	for (s += 2; *s; s++, n++) {
-		int d = hexval((unsigned char)*s);
+		int d = gw_hexval((unsigned char)*s);
 
 		if (d < 0 || n >= maxdig)
 			return -1;

@@ -90,6 +90,9 @@ int gw_parse_uint(const char *s, unsigned long long max, unsigned long long *out
  * character is 2 cells).  Bytes that do not decode count one cell each. */
 int gw_text_cells(const char *s);
 
+/* Value of one hex digit, -1 when c is not one. */
+int gw_hexval(int c);
+
 /* Trim ASCII whitespace in place; returns s. */
 char *gw_trim(char *s);
 

@@ -70,18 +70,6 @@ trimmed_dup(const char *s)
 	return gw_xstrndup(b, (size_t)(end - b));
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Parse 1..maxdigits hex digits at *pp; advances *pp. */
 static int
 parse_hex_field(const char **pp, int maxdigits, unsigned *out)
@@ -90,7 +78,7 @@ parse_hex_field(const char **pp, int maxdigits, unsigned *out)
 	unsigned v = 0;
 	int n = 0, d;
 
-	while ((d = hexval((unsigned char)*p)) >= 0) {
+	while ((d = gw_hexval((unsigned char)*p)) >= 0) {
 		if (++n > maxdigits)
 			return -1;
 		v = v * 16 + (unsigned)d;
@@ -233,7 +221,7 @@ gw_system_id_valid(const char *s)
 		return 0;
 	for (g = 0; g < sizeof groups / sizeof groups[0]; g++) {
 		for (i = 0; i < groups[g]; i++, s++)
-			if (hexval((unsigned char)*s) < 0)
+			if (gw_hexval((unsigned char)*s) < 0)
 				return 0;
 		if (g + 1 < sizeof groups / sizeof groups[0] && *s++ != '-')
 			return 0;

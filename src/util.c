@@ -387,3 +387,15 @@ gw_text_cells(const char *s)
 	}
 	return cells;
 }
+
+int
+gw_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

@@ -30,10 +30,19 @@ stty -a >"$TMP/stty.after"
 echo "GPUWIZ-EXITED"
 sleep 600
 EOS
+	# a fresh tmux server (its own socket) for every run: reusing a socket
+	# right after kill-server races with the old server's exit
 	$T kill-server 2>/dev/null || true
+	SOCKN=$(( ${SOCKN:-0} + 1 ))
+	T="tmux -L $SOCK-$SOCKN"
 	rm -f "$TMP/exit" "$TMP/stty.after"
 	# tmux sets TERM (tmux-256color, from ncurses-base) for the pane
-	$T -f /dev/null new-session -d -s w -x "$w" -y "$h" bash "$TMP/run.sh" "$@"
+	tries=0
+	until $T -f /dev/null new-session -d -s w -x "$w" -y "$h" bash "$TMP/run.sh" "$@"; do
+		tries=$((tries + 1))
+		[ $tries -lt 3 ] || return 1
+		sleep 0.3
+	done
 }
 
 # screen: capture the pane into $SCREEN
