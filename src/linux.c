@@ -1,0 +1,2 @@
+/* linux.c: being written */
+#include "linux.h"
