@@ -8,6 +8,7 @@
 #include "answers.h"
 #include "diagnose.h"
 #include "esxi.h"
+#include "linux.h"
 #include "verify.h"
 #include "apply.h"
 #include "emit.h"
@@ -94,7 +95,8 @@ usage(FILE *f)
 	        "                  [--bdf BDF --system-id UUID]... [--write [--force]] [--json]\n"
 	        "       gpuwiz snippet --format vmx|bosh|opsman|tile [--gpu SPEC]... [--vgpu P]...\n"
 	        "       gpuwiz apply --answers FILE [--force]\n"
-	        "       gpuwiz gpus --esxcli-file FILE [--json]\n"
+	        "       gpuwiz check [--sysroot DIR] [--json]\n"
+	        "       gpuwiz gpus [--sysroot DIR | --esxcli-file FILE] [--json]\n"
 	        "       gpuwiz verify --nvidia-smi-q FILE [--json]\n"
 	        "       gpuwiz diagnose FILE|- [--json]\n"
 	        "       gpuwiz --help | --version\n"), f);
@@ -804,9 +806,8 @@ out:
 	return rc;
 }
 
-/* gpus: from a saved `esxcli hardware pci list`.  Reading this host's PCI
- * devices through libpci is the other half of issue 4 and not in this
- * build: say so plainly instead of printing a fake result. */
+/* gpus: this Linux host's PCI devices through libpci (--sysroot for a
+ * copy of /sys and /proc), or a saved `esxcli hardware pci list`. */
 static int
 cmd_gpus(cli_opts *o, const gw_table *t, gw_err *e)
 {
@@ -814,11 +815,19 @@ cmd_gpus(cli_opts *o, const gw_table *t, gw_err *e)
 		gw_err_set(e, _("unexpected argument '%s'"), o->args[0]);
 		return EXIT_USAGE;
 	}
-	if (o->esxcli_file == NULL) {
-		gw_err_set(e, _("reading this host's PCI devices (libpci, --sysroot) is not in this build yet; give a saved 'esxcli hardware pci list' with --esxcli-file FILE"));
+	if (o->esxcli_file != NULL)
+		return gw_esxi_gpus_command(t, o->esxcli_file, o->json, e);
+	return gw_linux_gpus_command(t, o->sysroot, o->json, e);
+}
+
+static int
+cmd_check(cli_opts *o, gw_err *e)
+{
+	if (o->nargs > 0) {
+		gw_err_set(e, _("unexpected argument '%s'"), o->args[0]);
 		return EXIT_USAGE;
 	}
-	return gw_esxi_gpus_command(t, o->esxcli_file, o->json, e);
+	return gw_linux_check_command(o->sysroot, o->json, e);
 }
 
 static int
@@ -928,9 +937,9 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 		return rc;
 	}
 	if (strcmp(cmd, "mmio") && strcmp(cmd, "vmx") && strcmp(cmd, "snippet") &&
-	    strcmp(cmd, "apply") && strcmp(cmd, "gpus") &&
+	    strcmp(cmd, "apply") && strcmp(cmd, "gpus") && strcmp(cmd, "check") &&
 	    strcmp(cmd, "diagnose") && strcmp(cmd, "verify")) {
-		gw_err_set(&e, _("unknown command '%s' (expected mmio, vmx, snippet, apply, gpus, diagnose or verify; see gpuwiz --help)"),
+		gw_err_set(&e, _("unknown command '%s' (expected mmio, vmx, snippet, apply, check, gpus, diagnose or verify; see gpuwiz --help)"),
 		           cmd);
 		die_line(NULL, e.msg);
 		free_opts(&o);
@@ -950,6 +959,8 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 		rc = cmd_snippet(&o, &t, &e);
 	else if (strcmp(cmd, "gpus") == 0)
 		rc = cmd_gpus(&o, &t, &e);
+	else if (strcmp(cmd, "check") == 0)
+		rc = cmd_check(&o, &e);
 	else if (strcmp(cmd, "diagnose") == 0)
 		rc = cmd_diagnose(&o, &e);
 	else if (strcmp(cmd, "verify") == 0)

@@ -27,7 +27,19 @@ bad() { name=$1; want=$2; shift 2; run "$GPUWIZ" "$@"
 	if [ $rc -eq 2 ] && err_one_line && errhas "$want" && [ ! -s "$out" ]; then ok "bad input: $name"; else nok "bad input: $name" "rc=$rc err=$(cat "$err")"; fi; }
 bad "gpus: missing file" "nope.txt" gpus --esxcli-file "$TMP/nope.txt"
 bad "gpus: a .vmx is not esxcli output" "u.vmx" gpus --esxcli-file "$(sample vmx/ws-freebsd-crlf.vmx "$TMP/u.vmx"; echo "$TMP/u.vmx")"
-bad "gpus: live probing is not in this build, said plainly" "--esxcli-file" gpus
+bad "gpus: a missing sysroot" "/nonexistent-root" gpus --sysroot /nonexistent-root
+bad "check: a missing sysroot" "/nonexistent-root" check --sysroot /nonexistent-root
+mkdir -p "$TMP/root/proc" "$TMP/root/sys/kernel/iommu_groups"
+printf 'processor\t: 0\nflags\t\t: fpu vme de pse vmx\n' >"$TMP/root/proc/cpuinfo"
+printf 'BOOT_IMAGE=/vmlinuz root=/dev/sda1 amd_iommu=on\n' >"$TMP/root/proc/cmdline"
+run "$GPUWIZ" check --sysroot "$TMP/root" --json
+check "check: an IOMMU-less fake host fails (exit 1)" [ $rc -eq 1 ]
+check "check --json: rows with id/status/message/fix; amd_iommu=on pointed out" python3 -c "
+import json; d=json.load(open('$out'))
+assert all(set(['id','status','message','fix'])<=set(c) for c in d['checks'])
+st={c['id']:c['status'] for c in d['checks']}
+assert st['cpu-virt']=='PASS' and st['iommu-firmware']=='FAIL', st
+assert st['kernel-cmdline']=='WARN', st"
 
 # --- verify --nvidia-smi-q -----------------------------------------------------
 run "$GPUWIZ" verify --nvidia-smi-q "$FIX/nvidia-smi/rtxa6000-24q-vgpu-guest.txt"

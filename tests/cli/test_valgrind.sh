@@ -33,4 +33,9 @@ check "valgrind: broken answers" vg apply --answers "$TMP/c/b.ini"
 check "valgrind: gpus --esxcli-file --json" vg gpus --esxcli-file "$FIX/esxcli/synthetic-hardware-pci-list-esxi8-aspeed-l40s-vmpassthru-b200-unknown-vram.txt" --json
 check "valgrind: verify --nvidia-smi-q" vg verify --nvidia-smi-q "$FIX/nvidia-smi/rtxa6000-24q-vgpu-guest.txt"
 check "valgrind: diagnose" vg diagnose "$FIX/vmwarelog/vmware-log-pages-needed-exceeds-limit-devicepoweron-dell-kb.txt" --json
+mkdir -p "$TMP/root/proc" "$TMP/root/sys/bus/pci/devices"
+printf 'flags\t\t: fpu svm\n' >"$TMP/root/proc/cpuinfo"
+printf 'root=/dev/sda1\n' >"$TMP/root/proc/cmdline"
+check "valgrind: check --sysroot" vg check --sysroot "$TMP/root" --json
+check "valgrind: gpus --sysroot (libpci)" vg gpus --sysroot "$TMP/root"
 finish
