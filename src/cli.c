@@ -97,7 +97,7 @@ usage(FILE *f)
 	        "       gpuwiz apply --answers FILE [--force]\n"
 	        "       gpuwiz check [--sysroot DIR] [--json]\n"
 	        "       gpuwiz gpus [--sysroot DIR | --esxcli-file FILE] [--json]\n"
-	        "       gpuwiz verify --nvidia-smi-q FILE [--json]\n"
+	        "       gpuwiz verify [--sysroot DIR] [--nvidia-smi-q FILE] [--bundle OUT.tar.gz] [--json]\n"
 	        "       gpuwiz diagnose FILE|- [--json]\n"
 	        "       gpuwiz --help | --version\n"), f);
 	fputs("\n", f);
@@ -131,7 +131,8 @@ enum {
 	OPT_VGPU = 256, OPT_VRAM, OPT_UVM, OPT_P2P, OPT_CODE43, OPT_NORESERVE,
 	OPT_MEMORY, OPT_ESXI, OPT_MMIOGB, OPT_BELOW, OPT_BDF, OPT_SYSID,
 	OPT_NAME, OPT_TABLE, OPT_JSON, OPT_WRITE, OPT_FORCE, OPT_FORMAT,
-	OPT_ANSWERS, OPT_LANG, OPT_HELP, OPT_ESXCLI_FILE, OPT_NVSMI, OPT_SYSROOT
+	OPT_ANSWERS, OPT_LANG, OPT_HELP, OPT_ESXCLI_FILE, OPT_NVSMI, OPT_SYSROOT,
+	OPT_BUNDLE
 };
 
 static const struct option long_opts[] = {
@@ -160,6 +161,7 @@ static const struct option long_opts[] = {
 	{ "esxcli-file", required_argument, NULL, OPT_ESXCLI_FILE },
 	{ "nvidia-smi-q", required_argument, NULL, OPT_NVSMI },
 	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+	{ "bundle", required_argument, NULL, OPT_BUNDLE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -170,6 +172,7 @@ typedef struct cli_opts {
 	const char *esxcli_file;
 	const char *nvsmi;
 	const char *sysroot;
+	const char *bundle;
 	const char *format;
 	int json, write, force, help;
 	/* GPU specs are kept in order and resolved once the table is loaded */
@@ -282,6 +285,9 @@ parse_opts(cli_opts *o, int argc, char **argv, gw_err *e)
 			break;
 		case OPT_SYSROOT:
 			o->sysroot = optarg;
+			break;
+		case OPT_BUNDLE:
+			o->bundle = optarg;
 			break;
 		case OPT_ANSWERS:
 			o->answers = optarg;
@@ -849,11 +855,12 @@ cmd_verify(cli_opts *o, const gw_table *t, gw_err *e)
 		gw_err_set(e, _("unexpected argument '%s'"), o->args[0]);
 		return EXIT_USAGE;
 	}
-	if (o->nvsmi == NULL) {
-		gw_err_set(e, _("checking the live guest (--sysroot) is not in this build yet; give a saved 'nvidia-smi -q' with --nvidia-smi-q FILE"));
-		return EXIT_USAGE;
-	}
-	return gw_verify_command(t, o->nvsmi, o->json, e);
+	/* a saved capture alone: its checks only; otherwise the live guest
+	 * (--sysroot DIR, else /), with the capture's checks when given */
+	if (o->nvsmi != NULL && o->sysroot == NULL && o->bundle == NULL)
+		return gw_verify_command(t, o->nvsmi, o->json, e);
+	return gw_verify_live_command(t, o->sysroot, o->nvsmi, o->bundle,
+	                              o->json, e);
 }
 
 /* ---- entry ------------------------------------------------------------- */

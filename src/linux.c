@@ -265,40 +265,31 @@ free_devs(dev_info *d, size_t n)
 
 /* ---- gpuwiz check ----------------------------------------------------- */
 
-typedef enum { ST_PASS, ST_WARN, ST_FAIL } row_status;
-
-typedef struct check_row {
-	const char *id;
-	row_status st;
-	char *title;     /* "Checking for ..." */
-	char *message;
-	char *fix;       /* NULL on PASS */
-} check_row;
-
 typedef struct check_rows {
-	check_row *r;
+	gw_linux_check *r;
 	size_t n;
 } check_rows;
 
 static void
-add_row(check_rows *rows, const char *id, row_status st, char *title,
+add_row(check_rows *rows, const char *id, gw_linux_status st, char *title,
         char *message, char *fix)
 {
-	check_row *r;
+	gw_linux_check *r;
 
 	rows->r = gw_xrealloc(rows->r, (rows->n + 1) * sizeof *rows->r);
 	r = &rows->r[rows->n++];
 	r->id = id;
-	r->st = st;
+	r->status = st;
 	r->title = title;
 	r->message = message;
 	r->fix = fix;
 }
 
-static const char *
-status_word(row_status st)
+const char *
+gw_linux_status_word(gw_linux_status st)
 {
-	return st == ST_PASS ? "PASS" : st == ST_WARN ? "WARN" : "FAIL";
+	return st == GW_LINUX_PASS ? "PASS" : st == GW_LINUX_WARN ? "WARN"
+	                                                          : "FAIL";
 }
 
 /* Does the kernel command line hold this exact word? */
@@ -350,27 +341,43 @@ cpu_has_flag(const char *cpuinfo, const char *flag)
 	return 0;
 }
 
+void
+gw_linux_checks_free(gw_linux_check *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(rows[i].title);
+		free(rows[i].message);
+		free(rows[i].fix);
+	}
+	free(rows);
+}
+
 int
-gw_linux_check_command(const char *sysroot, int json, gw_err *e)
+gw_linux_checks(const char *sysroot, gw_linux_check **out, size_t *nout,
+                gw_err *e)
 {
 	char *root, *path, *cpuinfo = NULL, *cmdline = NULL;
 	size_t len, i, ngroups = 0, nunits = 0;
 	char **groups = NULL, **units = NULL;
 	check_rows rows = { NULL, 0 };
-	int intel = 0, amd = 0, have_dmar, have_ivrs, groups_ok, failed = 0;
+	int intel = 0, amd = 0, have_dmar, have_ivrs, groups_ok;
 	dev_info *devs = NULL;
 	size_t ndevs = 0;
 	gw_err ignore;
 
+	*out = NULL;
+	*nout = 0;
 	if (check_root(sysroot, e) != 0)
-		return 2;
+		return -1;
 	root = root_prefix(sysroot);
 
 	/* CPU virtualization. */
 	path = gw_xasprintf("%s/proc/cpuinfo", root);
 	if (gw_read_file(path, GW_LINUX_MAX_BYTES, &cpuinfo, &len,
 	                 &ignore) != 0) {
-		add_row(&rows, "cpu-virt", ST_FAIL,
+		add_row(&rows, "cpu-virt", GW_LINUX_FAIL,
 		        gw_xstrdup(_("Checking for hardware virtualization")),
 		        gw_xasprintf(_("cannot read %s"), path),
 		        gw_xstrdup(_("run the check on the host itself, as a "
@@ -381,7 +388,7 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 		if (!intel && !amd) {
 			intel = strstr(cpuinfo, "GenuineIntel") != NULL;
 			amd = strstr(cpuinfo, "AuthenticAMD") != NULL;
-			add_row(&rows, "cpu-virt", ST_FAIL,
+			add_row(&rows, "cpu-virt", GW_LINUX_FAIL,
 			        gw_xstrdup(_("Checking for hardware "
 			                     "virtualization")),
 			        gw_xasprintf(_("the CPU flags in %s have neither "
@@ -392,7 +399,7 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 			                     "host, expose hardware virtualization "
 			                     "to this VM")));
 		} else {
-			add_row(&rows, "cpu-virt", ST_PASS,
+			add_row(&rows, "cpu-virt", GW_LINUX_PASS,
 			        gw_xstrdup(_("Checking for hardware "
 			                     "virtualization")),
 			        gw_xasprintf(_("the CPU has %s"),
@@ -414,7 +421,7 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 		amd = !have_dmar && have_ivrs;
 	}
 	if (have_dmar || have_ivrs)
-		add_row(&rows, "iommu-firmware", ST_PASS,
+		add_row(&rows, "iommu-firmware", GW_LINUX_PASS,
 		        gw_xstrdup(_("Checking for device assignment IOMMU "
 		                     "support")),
 		        gw_xasprintf(_("the firmware has the ACPI %s table "
@@ -423,7 +430,7 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 		                     have_dmar ? "Intel VT-d" : "AMD-Vi"),
 		        NULL);
 	else
-		add_row(&rows, "iommu-firmware", ST_FAIL,
+		add_row(&rows, "iommu-firmware", GW_LINUX_FAIL,
 		        gw_xstrdup(_("Checking for device assignment IOMMU "
 		                     "support")),
 		        gw_xstrdup(_("IOMMU either disabled in BIOS or not "
@@ -441,13 +448,13 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 	groups_ok = list_dir(path, &groups, &ngroups) == 0 && ngroups > 0;
 	free(path);
 	if (groups_ok)
-		add_row(&rows, "iommu-kernel", ST_PASS,
+		add_row(&rows, "iommu-kernel", GW_LINUX_PASS,
 		        gw_xstrdup(_("Checking if IOMMU is enabled by kernel")),
 		        gw_xasprintf(_("IOMMU groups in the kernel: %zu"),
 		                     ngroups),
 		        NULL);
 	else if (amd)
-		add_row(&rows, "iommu-kernel", ST_FAIL,
+		add_row(&rows, "iommu-kernel", GW_LINUX_FAIL,
 		        gw_xstrdup(_("Checking if IOMMU is enabled by kernel")),
 		        gw_xstrdup(_("IOMMU appears to be disabled in kernel; "
 		                     "the AMD IOMMU is on by default, so it is "
@@ -458,7 +465,7 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 		                     "line has neither amd_iommu=off nor "
 		                     "iommu=off")));
 	else
-		add_row(&rows, "iommu-kernel", ST_FAIL,
+		add_row(&rows, "iommu-kernel", GW_LINUX_FAIL,
 		        gw_xstrdup(_("Checking if IOMMU is enabled by kernel")),
 		        gw_xstrdup(_("IOMMU appears to be disabled in kernel. "
 		                     "Add intel_iommu=on to kernel cmdline "
@@ -475,12 +482,12 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 	path = gw_xasprintf("%s/proc/cmdline", root);
 	if (gw_read_file(path, GW_LINUX_MAX_BYTES, &cmdline, &len,
 	                 &ignore) != 0) {
-		add_row(&rows, "kernel-cmdline", ST_WARN,
+		add_row(&rows, "kernel-cmdline", GW_LINUX_WARN,
 		        gw_xstrdup(_("Checking the kernel command line")),
 		        gw_xasprintf(_("cannot read %s"), path),
 		        gw_xstrdup(_("run the check on the host itself")));
 	} else if (has_word(cmdline, "amd_iommu=on")) {
-		add_row(&rows, "kernel-cmdline", ST_WARN,
+		add_row(&rows, "kernel-cmdline", GW_LINUX_WARN,
 		        gw_xstrdup(_("Checking the kernel command line")),
 		        gw_xstrdup(_("amd_iommu=on is not a valid value: the "
 		                     "kernel ignores it (the AMD IOMMU is on by "
@@ -492,7 +499,7 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 	} else if (has_word(cmdline, "intel_iommu=off") ||
 	           has_word(cmdline, "amd_iommu=off") ||
 	           has_word(cmdline, "iommu=off")) {
-		add_row(&rows, "kernel-cmdline", ST_WARN,
+		add_row(&rows, "kernel-cmdline", GW_LINUX_WARN,
 		        gw_xstrdup(_("Checking the kernel command line")),
 		        gw_xstrdup(_("the kernel command line turns the IOMMU "
 		                     "off")),
@@ -501,7 +508,7 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 		                     "then reboot")));
 	} else if (intel && !groups_ok &&
 	           !has_word(cmdline, "intel_iommu=on")) {
-		add_row(&rows, "kernel-cmdline", ST_WARN,
+		add_row(&rows, "kernel-cmdline", GW_LINUX_WARN,
 		        gw_xstrdup(_("Checking the kernel command line")),
 		        gw_xstrdup(_("intel_iommu=on is not on the kernel "
 		                     "command line; kernels before 6.8 leave "
@@ -509,7 +516,7 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 		        gw_xstrdup(_("add intel_iommu=on to the kernel command "
 		                     "line, then reboot")));
 	} else {
-		add_row(&rows, "kernel-cmdline", ST_PASS,
+		add_row(&rows, "kernel-cmdline", GW_LINUX_PASS,
 		        gw_xstrdup(_("Checking the kernel command line")),
 		        gw_xstrdup(_("nothing on the kernel command line keeps "
 		                     "the IOMMU off")),
@@ -520,14 +527,14 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 	/* IOMMU units the kernel registered. */
 	path = gw_xasprintf("%s/sys/class/iommu", root);
 	if (list_dir(path, &units, &nunits) == 0 && nunits > 0)
-		add_row(&rows, "iommu-units", ST_PASS,
+		add_row(&rows, "iommu-units", GW_LINUX_PASS,
 		        gw_xstrdup(_("Checking for IOMMU units in "
 		                     "/sys/class/iommu")),
 		        gw_xasprintf(_("IOMMU units: %zu (first: %s)"), nunits,
 		                     units[0]),
 		        NULL);
 	else
-		add_row(&rows, "iommu-units", ST_WARN,
+		add_row(&rows, "iommu-units", GW_LINUX_WARN,
 		        gw_xstrdup(_("Checking for IOMMU units in "
 		                     "/sys/class/iommu")),
 		        gw_xasprintf(_("%s lists no IOMMU unit"), path),
@@ -540,7 +547,7 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 	/* The driver of each GPU. */
 	if (scan_display_sysfs(root, &devs, &ndevs) != 0 || ndevs == 0) {
 		path = gw_xasprintf("%s/sys/bus/pci/devices", root);
-		add_row(&rows, "gpu-present", ST_WARN,
+		add_row(&rows, "gpu-present", GW_LINUX_WARN,
 		        gw_xstrdup(_("Checking for GPUs")),
 		        gw_xasprintf(_("no display-class PCI device in %s"),
 		                     path),
@@ -558,12 +565,12 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 		                       "(%04x:%04x)"),
 		                     d->bdf, d->vendor, d->device);
 		if (d->driver && strcmp(d->driver, "vfio-pci") == 0)
-			add_row(&rows, "gpu-driver", ST_PASS, title,
+			add_row(&rows, "gpu-driver", GW_LINUX_PASS, title,
 			        gw_xasprintf(_("%s is bound to vfio-pci, ready "
 			                       "for passthrough"), d->bdf),
 			        NULL);
 		else
-			add_row(&rows, "gpu-driver", ST_WARN, title,
+			add_row(&rows, "gpu-driver", GW_LINUX_WARN, title,
 			        d->driver
 			        ? gw_xasprintf(_("%s is bound to %s: the host "
 			                         "uses it, a VM cannot get it"),
@@ -581,21 +588,37 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 			                     d->device));
 	}
 	free_devs(devs, ndevs);
+	free(cpuinfo);
+	free(cmdline);
+	free(root);
+	*out = rows.r;
+	*nout = rows.n;
+	return 0;
+}
 
+int
+gw_linux_check_command(const char *sysroot, int json, gw_err *e)
+{
+	check_rows rows = { NULL, 0 };
+	size_t i;
+	int failed = 0;
+
+	if (gw_linux_checks(sysroot, &rows.r, &rows.n, e) != 0)
+		return 2;
 	for (i = 0; i < rows.n; i++)
-		if (rows.r[i].st == ST_FAIL)
+		if (rows.r[i].status == GW_LINUX_FAIL)
 			failed = 1;
 
 	if (json) {
 		json_t *o = json_object(), *arr = json_array();
 
 		for (i = 0; i < rows.n; i++) {
-			const check_row *r = &rows.r[i];
+			const gw_linux_check *r = &rows.r[i];
 			json_t *j = json_object();
 
 			json_object_set_new(j, "id", json_string(r->id));
 			json_object_set_new(j, "status",
-			                    json_string(status_word(r->st)));
+			                    json_string(gw_linux_status_word(r->status)));
 			json_object_set_new(j, "title", json_text(r->title));
 			json_object_set_new(j, "message", json_text(r->message));
 			json_object_set_new(j, "fix", r->fix ? json_text(r->fix)
@@ -607,10 +630,11 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 		json_decref(o);
 	} else {
 		for (i = 0; i < rows.n; i++) {
-			const check_row *r = &rows.r[i];
+			const gw_linux_check *r = &rows.r[i];
 
-			printf("%s : %s\n", r->title, status_word(r->st));
-			if (r->st != ST_PASS) {
+			printf("%s : %s\n", r->title,
+			       gw_linux_status_word(r->status));
+			if (r->status != GW_LINUX_PASS) {
 				printf("  %s\n", r->message);
 				if (r->fix) {
 					printf(_("  fix: %s"), r->fix);
@@ -620,54 +644,27 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 		}
 	}
 
-	for (i = 0; i < rows.n; i++) {
-		free(rows.r[i].title);
-		free(rows.r[i].message);
-		free(rows.r[i].fix);
-	}
-	free(rows.r);
-	free(cpuinfo);
-	free(cmdline);
-	free(root);
+	gw_linux_checks_free(rows.r, rows.n);
 	return failed ? 1 : 0;
 }
 
 /* ---- gpuwiz gpus ------------------------------------------------------ */
 
-typedef struct gpu_bar {
-	int index;
-	uint64_t size;
-	int is64, pref, io;
-} gpu_bar;
-
-typedef struct gpu_info {
-	char *bdf;
-	unsigned dom, bus, dev, fn;
-	unsigned vendor, device, subvendor, subdevice;
-	char *name;
-	int vram_gb;
-	gpu_bar bars[6];
-	int nbars;
-	char *group;          /* NULL when the device has no iommu_group */
-	char **mates;         /* other devices in the group */
-	size_t nmates;
-	char **foreign;       /* mates that are not this card nor a bridge */
-	size_t nforeign;
-	char *driver;
-} gpu_info;
+typedef gw_linux_bar gpu_bar;
+typedef gw_linux_gpu gpu_info;
 
 typedef struct gpu_list {
 	gpu_info *g;
 	size_t n;
 } gpu_list;
 
-static void
-gpu_list_free(gpu_list *l)
+void
+gw_linux_gpus_free(gw_linux_gpu *gs, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < l->n; i++) {
-		gpu_info *g = &l->g[i];
+	for (i = 0; i < n; i++) {
+		gpu_info *g = &gs[i];
 
 		free(g->bdf);
 		free(g->name);
@@ -676,7 +673,13 @@ gpu_list_free(gpu_list *l)
 		free_list(g->foreign, g->nforeign);
 		free(g->driver);
 	}
-	free(l->g);
+	free(gs);
+}
+
+static void
+gpu_list_free(gpu_list *l)
+{
+	gw_linux_gpus_free(l->g, l->n);
 	l->g = NULL;
 	l->n = 0;
 }
@@ -803,6 +806,8 @@ scan_gpus(const gw_table *t, const char *root, const char *busdir,
 		row = t ? gw_table_find_pci(t, g->vendor, g->device,
 		                            g->subvendor, g->subdevice, NULL)
 		        : NULL;
+		g->row = row;
+		g->onboard = onboard_display(g->vendor);
 		g->vram_gb = row ? row->vram_gb : -1;
 		if (row) {
 			g->name = gw_xstrdup(row->name);
@@ -852,6 +857,54 @@ scan_gpus(const gw_table *t, const char *root, const char *busdir,
 	return 0;
 }
 
+int
+gw_linux_gpus(const gw_table *t, const char *sysroot, gw_linux_gpu **out,
+              size_t *n, gw_err *e)
+{
+	char *root, *busdir, *devdir;
+	gpu_list l = { NULL, 0 };
+	int rc = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (check_root(sysroot, e) != 0)
+		return -1;
+	root = root_prefix(sysroot);
+	busdir = gw_xasprintf("%s/sys/bus/pci", root);
+	devdir = gw_xasprintf("%s/devices", busdir);
+	if (!is_dir(devdir)) {
+		gw_err_set(e, _("%s: no such directory; expected the sysfs PCI "
+		                "devices of a Linux host"), devdir);
+		rc = -1;
+	} else if (scan_gpus(t, root, busdir, &l, e) != 0) {
+		rc = -1;
+	} else {
+		*out = l.g;
+		*n = l.n;
+	}
+	free(devdir);
+	free(busdir);
+	free(root);
+	return rc;
+}
+
+uint64_t
+gw_linux_gpu_bar_gb(const gw_linux_gpu *g)
+{
+	uint64_t bars[6], need, gb;
+	size_t nb = 0;
+	int k;
+	gw_err me;
+
+	for (k = 0; k < g->nbars && k < 6; k++)
+		if (g->bars[k].is64)
+			bars[nb++] = g->bars[k].size;
+	if (nb == 0 || gw_mmio_bars(bars, nb, &need, &me) != 0)
+		return 0;
+	gb = (need + (1ULL << 30) - 1) >> 30;
+	return gb == 0 && need > 0 ? 1 : gb;
+}
+
 /* "64G", "32M", "16K", "128": bytes in the largest exact unit. */
 static char *
 size_text(uint64_t b)
@@ -887,7 +940,7 @@ int
 gw_linux_gpus_command(const gw_table *t, const char *sysroot, int json,
                       gw_err *e)
 {
-	char *root, *busdir, *devdir;
+	char *root, *busdir;
 	gpu_list l = { NULL, 0 };
 	uint64_t *bars = NULL, rule_gb = 0, bar_gb = 0, mmio = 0, total = 0;
 	size_t nbars = 0, i, k;
@@ -895,25 +948,10 @@ gw_linux_gpus_command(const gw_table *t, const char *sysroot, int json,
 	char **notes = NULL;
 	size_t nnotes = 0;
 
-	if (check_root(sysroot, e) != 0)
+	if (gw_linux_gpus(t, sysroot, &l.g, &l.n, e) != 0)
 		return 2;
 	root = root_prefix(sysroot);
 	busdir = gw_xasprintf("%s/sys/bus/pci", root);
-	devdir = gw_xasprintf("%s/devices", busdir);
-	if (!is_dir(devdir)) {
-		gw_err_set(e, _("%s: no such directory; expected the sysfs PCI "
-		                "devices of a Linux host"), devdir);
-		free(devdir);
-		free(busdir);
-		free(root);
-		return 2;
-	}
-	free(devdir);
-	if (scan_gpus(t, root, busdir, &l, e) != 0) {
-		free(busdir);
-		free(root);
-		return 2;
-	}
 
 	/* MMIO for all of them in one VM: the rule on the known VRAM and the
 	 * BAR need of the 64-bit BARs, the larger wins. */
@@ -968,7 +1006,7 @@ gw_linux_gpus_command(const gw_table *t, const char *sysroot, int json,
 			      "VM too, or move the GPU to a slot with its own "
 			      "group"), g->bdf, g->group, g->foreign[k]);
 		}
-		if (g->group == NULL && !onboard_display(g->vendor)) {
+		if (g->group == NULL && !g->onboard) {
 			notes = gw_xrealloc(notes, (nnotes + 1) * sizeof *notes);
 			notes[nnotes++] = gw_xasprintf(
 			    _("WARN: %s is in no IOMMU group: the IOMMU is off "
@@ -1112,4 +1150,38 @@ gw_linux_gpus_command(const gw_table *t, const char *sysroot, int json,
 	free(busdir);
 	free(root);
 	return 0;
+}
+
+/* ---- helpers for verify.c (linux.h) ----------------------------------- */
+
+char *
+gw_linux_root(const char *sysroot, gw_err *e)
+{
+	if (check_root(sysroot, e) != 0)
+		return NULL;
+	return root_prefix(sysroot);
+}
+
+int
+gw_linux_list_dir(const char *path, char ***out, size_t *n)
+{
+	return list_dir(path, out, n);
+}
+
+void
+gw_linux_free_list(char **l, size_t n)
+{
+	free_list(l, n);
+}
+
+long
+gw_linux_read_hex(const char *path)
+{
+	return read_hex_file(path);
+}
+
+char *
+gw_linux_link_base(const char *path)
+{
+	return link_base(path);
 }

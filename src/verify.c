@@ -9,12 +9,18 @@
 #include "verify.h"
 #include "apply.h"   /* GW_NCCL_CHECK_FILE */
 #include "mmio.h"
+#include "linux.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <jansson.h>
 
 #define NM(n) ((n) != NULL ? (n) : "<nvidia-smi -q>")
@@ -1234,59 +1240,59 @@ verify_json(const gw_nvsmi *q, const gw_verify *v, const char *path)
 #define TITLE_CELLS 56
 
 static void
-print_text(const gw_nvsmi *q, const gw_verify *v, const char *path)
+print_text(FILE *f, const gw_nvsmi *q, const gw_verify *v, const char *path)
 {
 	size_t i;
 	char att[24] = "-";
 
 	if (q->attached_gpus >= 0)
 		snprintf(att, sizeof att, "%d", q->attached_gpus);
-	printf(_("Capture: %s\n"), path);
+	fprintf(f, _("Capture: %s\n"), path);
 	/* TRANSLATORS: nvidia-smi's field names: keep them as they are. */
-	printf(_("  Driver Version: %s   CUDA Version: %s   Attached GPUs: %s\n"),
+	fprintf(f, _("  Driver Version: %s   CUDA Version: %s   Attached GPUs: %s\n"),
 	       q->driver_version ? q->driver_version : "-",
 	       q->cuda_version ? q->cuda_version : "-",
 	       att);
 	if (q->error_text != NULL)
-		printf("  nvidia-smi: %s\n", q->error_text);
+		fprintf(f, "  nvidia-smi: %s\n", q->error_text);
 	for (i = 0; i < q->ngpus; i++) {
 		const gw_nvsmi_gpu *g = &q->gpus[i];
 		char *pci = pci_text(g->vendor_id, g->device_id);
 
 		if (v->rows[i] != NULL)
-			printf(_("  GPU %s: %s (PCI %s, table row %s)\n"), g->bus_id,
+			fprintf(f, _("  GPU %s: %s (PCI %s, table row %s)\n"), g->bus_id,
 			       g->product_name ? g->product_name : "-",
 			       pci ? pci : "-", v->rows[i]->id);
 		else
-			printf(_("  GPU %s: %s (PCI %s, not in the table)\n"),
+			fprintf(f, _("  GPU %s: %s (PCI %s, not in the table)\n"),
 			       g->bus_id, g->product_name ? g->product_name : "-",
 			       pci ? pci : "-");
 		free(pci);
-		printf(_("    Virtualization Mode: %s   Addressing Mode: %s\n"),
+		fprintf(f, _("    Virtualization Mode: %s   Addressing Mode: %s\n"),
 		       g->virt_mode_text ? g->virt_mode_text : "-",
 		       g->addressing_mode ? g->addressing_mode : "-");
-		printf(_("    FB Memory Usage Total: %s   BAR1 Memory Usage "
+		fprintf(f, _("    FB Memory Usage Total: %s   BAR1 Memory Usage "
 		         "Total: %s\n"),
 		       g->fb_total_text ? g->fb_total_text : "-",
 		       g->bar1_total_text ? g->bar1_total_text : "-");
 		if (g->licensed_product != NULL || g->license_status != NULL)
-			printf(_("    vGPU Software Licensed Product: %s (%s)\n"),
+			fprintf(f, _("    vGPU Software Licensed Product: %s (%s)\n"),
 			       g->licensed_product ? g->licensed_product : "-",
 			       g->license_status ? g->license_status : "-");
 	}
-	fputs("\n", stdout);
+	fputs("\n", f);
 	for (i = 0; i < v->nchecks; i++) {
 		const gw_check *c = &v->checks[i];
 		int pad = TITLE_CELLS - gw_text_cells(c->title);
 
-		printf("%s%*s : %s\n", c->title, pad > 0 ? pad : 0, "",
+		fprintf(f, "%s%*s : %s\n", c->title, pad > 0 ? pad : 0, "",
 		       gw_check_status_label(c->status));
-		printf("        %s\n", c->message);
+		fprintf(f, "        %s\n", c->message);
 		if (c->fix != NULL)
-			printf(_("        fix: %s\n"), c->fix);
+			fprintf(f, _("        fix: %s\n"), c->fix);
 	}
-	fputs("\n", stdout);
-	printf(_("Result: %zu PASS, %zu INFO, %zu WARN, %zu FAIL\n"),
+	fputs("\n", f);
+	fprintf(f, _("Result: %zu PASS, %zu INFO, %zu WARN, %zu FAIL\n"),
 	       v->npass, v->ninfo, v->nwarn, v->nfail);
 }
 
@@ -1322,11 +1328,763 @@ gw_verify_command(const gw_table *t, const char *nvsmi_path, int json,
 		}
 		json_decref(o);
 	} else {
-		print_text(&q, &v, nvsmi_path);
+		print_text(stdout, &q, &v, nvsmi_path);
 	}
 	fflush(stdout);
 	rc = v.nfail > 0 ? GW_VERIFY_FAILED : GW_VERIFY_OK;
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
+	return rc;
+}
+
+/* ---- 4. the live guest -------------------------------------------------- */
+
+typedef struct live_bar {
+	unsigned long long start, end, flags;
+} live_bar;
+
+typedef struct live_gpu {
+	char *bdf;
+	unsigned vendor, device, subv, subd, cls;
+	const gw_gpu *row;
+	char *driver;
+	live_bar bars[6];
+	int nres;                /* resource lines read */
+	unsigned cfg_bar[6];     /* config space BAR registers */
+	int cfg_ok;
+} live_gpu;
+
+typedef struct live_sys {
+	char *root;              /* prefix, "" for / */
+	const char *sysroot;     /* as given, NULL for / */
+	live_gpu *gpus;
+	size_t ngpus;
+	char *version_text;      /* /proc/driver/nvidia/version, NULL absent */
+	char *driver_version;
+	char *cmdline;
+} live_sys;
+
+static void
+live_free(live_sys *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->ngpus; i++) {
+		free(l->gpus[i].bdf);
+		free(l->gpus[i].driver);
+	}
+	free(l->gpus);
+	free(l->root);
+	free(l->version_text);
+	free(l->driver_version);
+	free(l->cmdline);
+}
+
+static char *
+live_read(const char *root, const char *rel, size_t max)
+{
+	char *p = gw_xasprintf("%s/%s", root, rel), *data = NULL;
+	size_t len;
+	gw_err e;
+
+	if (gw_read_file(p, max, &data, &len, &e) != 0)
+		data = NULL;
+	free(p);
+	return data;
+}
+
+/* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri ..." ->
+ * the first dotted version on the NVRM line. */
+static char *
+nvrm_version(const char *text)
+{
+	const char *p = strstr(text, "NVRM version:");
+	char tok[64];
+
+	if (p == NULL)
+		return NULL;
+	p += strlen("NVRM version:");
+	while (*p && *p != '\n') {
+		size_t n = 0;
+		int cmp;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		while (p[n] && !isspace((unsigned char)p[n]))
+			n++;
+		if (n > 0 && n < sizeof tok) {
+			memcpy(tok, p, n);
+			tok[n] = '\0';
+			if (strchr(tok, '.') &&
+			    gw_version_cmp(tok, "0", &cmp) == 0)
+				return gw_xstrdup(tok);
+		}
+		p += n;
+	}
+	return NULL;
+}
+
+static void
+live_scan_dev(live_sys *l, const char *dir, const char *name)
+{
+	char *p = gw_xasprintf("%s/%s/class", dir, name), *res, *cfg;
+	long cls = gw_linux_read_hex(p), v;
+	live_gpu *g;
+	size_t len;
+	gw_err e;
+
+	free(p);
+	p = gw_xasprintf("%s/%s/vendor", dir, name);
+	v = gw_linux_read_hex(p);
+	free(p);
+	if (cls < 0 || ((cls >> 16) & 0xff) != 0x03 || v != 0x10de)
+		return;
+	l->gpus = gw_xrealloc(l->gpus, (l->ngpus + 1) * sizeof *l->gpus);
+	g = &l->gpus[l->ngpus++];
+	memset(g, 0, sizeof *g);
+	g->bdf = gw_xstrdup(name);
+	g->vendor = (unsigned)v;
+	g->cls = (unsigned)cls;
+#define HEX(field, file) do { \
+		p = gw_xasprintf("%s/%s/" file, dir, name); \
+		v = gw_linux_read_hex(p); \
+		g->field = v < 0 ? 0 : (unsigned)v; \
+		free(p); } while (0)
+	HEX(device, "device");
+	HEX(subv, "subsystem_vendor");
+	HEX(subd, "subsystem_device");
+#undef HEX
+	p = gw_xasprintf("%s/%s/driver", dir, name);
+	g->driver = gw_linux_link_base(p);
+	free(p);
+	p = gw_xasprintf("%s/%s/resource", dir, name);
+	if (gw_read_file(p, 65536, &res, &len, &e) == 0) {
+		char *line = res, *nl;
+
+		for (; g->nres < 6 && *line; line = nl ? nl + 1 : line + strlen(line)) {
+			live_bar *b = &g->bars[g->nres];
+
+			nl = strchr(line, '\n');
+			if (sscanf(line, "%llx %llx %llx", &b->start, &b->end,
+			           &b->flags) != 3)
+				break;
+			g->nres++;
+			if (nl == NULL)
+				break;
+		}
+		free(res);
+	}
+	free(p);
+	p = gw_xasprintf("%s/%s/config", dir, name);
+	if (gw_read_file(p, 65536, &cfg, &len, &e) == 0) {
+		if (len >= 0x28) {
+			int k;
+
+			for (k = 0; k < 6; k++) {
+				const unsigned char *c =
+					(const unsigned char *)cfg + 0x10 + 4 * k;
+				g->cfg_bar[k] = (unsigned)c[0] | (unsigned)c[1] << 8 |
+				                (unsigned)c[2] << 16 |
+				                (unsigned)c[3] << 24;
+			}
+			g->cfg_ok = 1;
+		}
+		free(cfg);
+	}
+	free(p);
+}
+
+static int
+live_scan(live_sys *l, const gw_table *t, const char *sysroot, gw_err *e)
+{
+	char *dir, **names;
+	size_t n, i;
+
+	memset(l, 0, sizeof *l);
+	l->root = gw_linux_root(sysroot, e);
+	if (l->root == NULL)
+		return -1;
+	l->sysroot = sysroot;
+	dir = gw_xasprintf("%s/sys/bus/pci/devices", l->root);
+	if (gw_linux_list_dir(dir, &names, &n) == 0) {
+		for (i = 0; i < n; i++)
+			live_scan_dev(l, dir, names[i]);
+		gw_linux_free_list(names, n);
+	}
+	free(dir);
+	for (i = 0; i < l->ngpus; i++) {
+		live_gpu *g = &l->gpus[i];
+
+		g->row = t ? gw_table_find_pci(t, g->vendor, g->device, g->subv,
+		                               g->subd, NULL) : NULL;
+	}
+	l->version_text = live_read(l->root, "proc/driver/nvidia/version",
+	                            65536);
+	if (l->version_text)
+		l->driver_version = nvrm_version(l->version_text);
+	l->cmdline = live_read(l->root, "proc/cmdline", 65536);
+	return 0;
+}
+
+/* Is BAR k (0..5) the upper half of a 64-bit memory BAR? */
+static int
+upper_half(const live_gpu *g, int k)
+{
+	unsigned r;
+
+	if (k == 0 || !g->cfg_ok)
+		return 0;
+	r = g->cfg_bar[k - 1];
+	return !(r & 1) && ((r >> 1) & 3) == 2 && !upper_half(g, k - 1);
+}
+
+static void
+live_checks(const live_sys *l, gw_verify *v)
+{
+	size_t i;
+	uint64_t total = 0;
+	int all_known = l->ngpus > 0;
+	gw_err le;
+	int cmp;
+	char *title;
+
+	memset(v, 0, sizeof *v);
+	for (i = 0; i < l->ngpus; i++) {
+		if (l->gpus[i].row != NULL && l->gpus[i].row->vram_gb > 0)
+			total += (uint64_t)l->gpus[i].row->vram_gb;
+		else
+			all_known = 0;
+	}
+	if (all_known) {
+		v->total_vram_gb = total;
+		if (gw_mmio_rule(total, &v->mmio_gb, &le) != 0)
+			v->total_vram_gb = v->mmio_gb = 0;
+	}
+	v->gpu_count = (int)l->ngpus;
+
+	title = gw_xstrdup(_("Checking that the GPUs are visible"));
+	if (l->ngpus == 0) {
+		add_check(v, "gpus", GW_CHECK_FAIL, -1, title,
+		          gw_xasprintf(_("no NVIDIA display device under %s"
+		                         "/sys/bus/pci/devices"),
+		                       *l->root ? l->root : ""),
+		          gw_xstrdup(_("Check that the VM has the GPU (a PCI device "
+		                       "or a vGPU in its settings), that lspci shows "
+		                       "an NVIDIA device, and dmesg | grep NVRM.")));
+	} else {
+		gw_buf b;
+
+		gw_buf_init(&b);
+		for (i = 0; i < l->ngpus; i++)
+			gw_buf_printf(&b, "%s%s", i ? ", " : "", l->gpus[i].bdf);
+		add_check(v, "gpus", GW_CHECK_PASS, -1, title,
+		          gw_xasprintf(_("NVIDIA GPUs on the PCI bus: %zu (%s)"),
+		                       l->ngpus, b.data), NULL);
+		gw_buf_free(&b);
+	}
+
+	title = gw_xstrdup(_("Checking the driver version"));
+	if (l->version_text == NULL) {
+		add_check(v, "driver", GW_CHECK_FAIL, -1, title,
+		          gw_xstrdup(_("the NVIDIA driver is not loaded (no "
+		                       "/proc/driver/nvidia/version)")),
+		          gw_xasprintf(_("Install NVIDIA driver %s or newer in the "
+		                         "guest (for a vGPU: the guest driver of a "
+		                         "vGPU release the host's vGPU manager "
+		                         "supports)."), GW_VERIFY_MIN_DRIVER));
+	} else if (l->driver_version == NULL ||
+	           gw_version_cmp(l->driver_version, GW_VERIFY_MIN_DRIVER,
+	                          &cmp) != 0) {
+		add_check(v, "driver", GW_CHECK_WARN, -1, title,
+		          gw_xstrdup(_("cannot read the driver version in "
+		                       "/proc/driver/nvidia/version")), NULL);
+	} else if (cmp >= 0) {
+		add_check(v, "driver", GW_CHECK_PASS, -1, title,
+		          gw_xasprintf(_("driver %s is %s or newer"),
+		                       l->driver_version, GW_VERIFY_MIN_DRIVER),
+		          NULL);
+	} else {
+		add_check(v, "driver", GW_CHECK_FAIL, -1, title,
+		          gw_xasprintf(_("driver %s is older than %s, the version "
+		                         "to use for vLLM with Llama 3"),
+		                       l->driver_version, GW_VERIFY_MIN_DRIVER),
+		          gw_xasprintf(_("Install NVIDIA driver %s or newer in the "
+		                         "guest (for a vGPU: the guest driver of a "
+		                         "vGPU release the host's vGPU manager "
+		                         "supports)."), GW_VERIFY_MIN_DRIVER));
+	}
+
+	for (i = 0; i < l->ngpus; i++) {
+		const live_gpu *g = &l->gpus[i];
+		const live_bar *b1 = &g->bars[1];
+		char *fix;
+		gw_buf miss;
+		int k;
+
+		title = gw_xasprintf(_("Checking GPU %s: BAR1"), g->bdf);
+		if (g->nres < 2) {
+			add_check(v, "bar1", GW_CHECK_WARN, -1, title,
+			          gw_xstrdup(_("cannot read the GPU's resource file "
+			                       "in sysfs")), NULL);
+		} else if (b1->start == 0 || b1->end < b1->start) {
+			if (v->mmio_gb > 0)
+				fix = bar1_fix(v, GW_VIRT_PASSTHROUGH);
+			else
+				fix = gw_xstrdup(_("Power the VM off, set "
+				                   "pciPassthru.use64bitMMIO = \"TRUE\" "
+				                   "and pciPassthru.64bitMMIOSizeGB to the "
+				                   "value gpuwiz mmio --vram GB prints "
+				                   "(GB: the memory of the VM's GPUs "
+				                   "together), then power it on."));
+			add_check(v, "bar1", GW_CHECK_FAIL, -1, title,
+			          gw_xstrdup(_("BAR1 unassigned: the VM's 64-bit "
+			                       "MMIO window is too small")), fix);
+		} else {
+			add_check(v, "bar1", GW_CHECK_PASS, -1, title,
+			          gw_xasprintf(_("BAR1 assigned: %llu MiB at 0x%llx"),
+			                       (b1->end - b1->start + 1) >> 20,
+			                       b1->start), NULL);
+		}
+		/* other BARs the config space shows but without an address */
+		gw_buf_init(&miss);
+		for (k = 0; k < g->nres && g->cfg_ok; k++) {
+			if (k == 1 || upper_half(g, k))
+				continue;
+			if (g->bars[k].start == 0 && g->bars[k].end == 0 &&
+			    g->cfg_bar[k] != 0)
+				gw_buf_printf(&miss, "%sBAR%d", miss.len ? ", " : "",
+				              k);
+		}
+		if (miss.len > 0)
+			add_check(v, "bars", GW_CHECK_FAIL, -1,
+			          gw_xasprintf(_("Checking GPU %s: other BARs"),
+			                       g->bdf),
+			          gw_xasprintf(_("%s unassigned although the config "
+			                         "space has them"), miss.data),
+			          gw_xstrdup(_("Check dmesg for \"BAR ... no space\" "
+			                       "and set the VM's 64-bit MMIO window "
+			                       "(gpuwiz mmio computes it).")));
+		gw_buf_free(&miss);
+	}
+}
+
+static char *
+live_pci(const live_gpu *g)
+{
+	return gw_xasprintf("%04x:%04x", g->vendor, g->device);
+}
+
+static void
+live_text(FILE *f, const live_sys *l, const gw_verify *v)
+{
+	size_t i;
+
+	fprintf(f, _("System: %s\n"), l->sysroot && *l->sysroot ? l->sysroot
+	                                                        : "/");
+	fprintf(f, _("  NVIDIA driver: %s\n"),
+	        l->driver_version ? l->driver_version :
+	        l->version_text ? "?" : _("not loaded"));
+	for (i = 0; i < l->ngpus; i++) {
+		const live_gpu *g = &l->gpus[i];
+		char *pci = live_pci(g);
+
+		if (g->row != NULL)
+			fprintf(f, _("  GPU %s: %s (PCI %s, table row %s)\n"),
+			        g->bdf, g->row->name, pci, g->row->id);
+		else
+			fprintf(f, _("  GPU %s: %s (PCI %s, not in the table)\n"),
+			        g->bdf, "-", pci);
+		free(pci);
+	}
+	fputs("\n", f);
+	for (i = 0; i < v->nchecks; i++) {
+		const gw_check *c = &v->checks[i];
+		int pad = TITLE_CELLS - gw_text_cells(c->title);
+
+		fprintf(f, "%s%*s : %s\n", c->title, pad > 0 ? pad : 0, "",
+		        gw_check_status_label(c->status));
+		fprintf(f, "        %s\n", c->message);
+		if (c->fix != NULL)
+			fprintf(f, _("        fix: %s\n"), c->fix);
+	}
+	fputs("\n", f);
+	fprintf(f, _("Result: %zu PASS, %zu INFO, %zu WARN, %zu FAIL\n"),
+	        v->npass, v->ninfo, v->nwarn, v->nfail);
+}
+
+static json_t *
+live_json(const live_sys *l, const gw_verify *v, json_t *nvsmi,
+          const gw_verify *qv)
+{
+	json_t *o = json_object(), *gpus = json_array(), *checks = json_array();
+	json_t *sum = json_object();
+	size_t i, np = v->npass, ni = v->ninfo, nw = v->nwarn, nf = v->nfail;
+	int k;
+
+	json_object_set_new(o, "sysroot", json_string(l->sysroot && *l->sysroot
+	                                              ? l->sysroot : "/"));
+	json_object_set_new(o, "driver_version", jstr(l->driver_version));
+	for (i = 0; i < l->ngpus; i++) {
+		const live_gpu *g = &l->gpus[i];
+		json_t *j = json_object(), *bars = json_array();
+		char *pci = live_pci(g), *sub = pci_text(g->subv, g->subd);
+
+		json_object_set_new(j, "bdf", json_string(g->bdf));
+		json_object_set_new(j, "pci_id", json_string(pci));
+		json_object_set_new(j, "subsys_id", jstr(sub));
+		json_object_set_new(j, "table_id", jstr(g->row ? g->row->id
+		                                               : NULL));
+		json_object_set_new(j, "driver", jstr(g->driver));
+		for (k = 0; k < g->nres; k++) {
+			const live_bar *b = &g->bars[k];
+			json_t *jb;
+
+			if (b->start == 0 && b->end == 0 &&
+			    !(g->cfg_ok && g->cfg_bar[k] != 0 && !upper_half(g, k)) &&
+			    k != 1)
+				continue;
+			jb = json_object();
+			json_object_set_new(jb, "index", json_integer(k));
+			json_object_set_new(jb, "start", json_integer(
+				(json_int_t)b->start));
+			json_object_set_new(jb, "size", json_integer(
+				b->start != 0 && b->end >= b->start ?
+				(json_int_t)(b->end - b->start + 1) : 0));
+			json_array_append_new(bars, jb);
+		}
+		json_object_set_new(j, "bars", bars);
+		json_array_append_new(gpus, j);
+		free(pci);
+		free(sub);
+	}
+	json_object_set_new(o, "gpus", gpus);
+	for (i = 0; i < v->nchecks; i++) {
+		const gw_check *c = &v->checks[i];
+		json_t *j = json_object();
+
+		json_object_set_new(j, "id", json_string(c->id));
+		json_object_set_new(j, "status",
+		                    json_string(gw_check_status_id(c->status)));
+		json_object_set_new(j, "message", json_string(c->message));
+		json_object_set_new(j, "fix", jstr(c->fix));
+		json_array_append_new(checks, j);
+	}
+	json_object_set_new(o, "checks", checks);
+	json_object_set_new(o, "mmio_size_gb", v->mmio_gb ?
+	                    json_integer((json_int_t)v->mmio_gb) : json_null());
+	json_object_set_new(o, "nvidia_smi_q", nvsmi ? nvsmi : json_null());
+	if (qv) {
+		np += qv->npass;
+		ni += qv->ninfo;
+		nw += qv->nwarn;
+		nf += qv->nfail;
+	}
+	json_object_set_new(sum, "pass", json_integer((json_int_t)np));
+	json_object_set_new(sum, "info", json_integer((json_int_t)ni));
+	json_object_set_new(sum, "warn", json_integer((json_int_t)nw));
+	json_object_set_new(sum, "fail", json_integer((json_int_t)nf));
+	json_object_set_new(o, "summary", sum);
+	return o;
+}
+
+/* ---- the support bundle ------------------------------------------------- */
+
+static const char bundle_readme[] =
+	/* Not translated: it is read by NVIDIA / VMware support. */
+	"gpuwiz support bundle\n"
+	"=====================\n\n"
+	"Written by `gpuwiz verify --bundle` in the guest.  It holds:\n\n"
+	"  README.txt                    this file\n"
+	"  verify.txt, verify.json       the gpuwiz verify report\n"
+	"  nvidia-smi-q.txt              the nvidia-smi -q capture given with\n"
+	"                                --nvidia-smi-q (when given)\n"
+	"  proc-driver-nvidia-version.txt  /proc/driver/nvidia/version (when\n"
+	"                                the driver is loaded)\n"
+	"  proc-cmdline.txt              /proc/cmdline\n"
+	"  lspci.txt                     the NVIDIA PCI devices as sysfs shows\n"
+	"                                them: ids, class, driver, resources\n\n"
+	"It never holds secrets: no environment variables, no vGPU license\n"
+	"tokens (/etc/nvidia/ClientConfigToken/), no ssh keys, no passwords.\n\n"
+	"Add to the support ticket yourself:\n"
+	"  - the vLLM and NCCL versions in the image, and those of the last\n"
+	"    image that worked;\n"
+	"  - the hypervisor and its version, the vGPU profile in use and the\n"
+	"    number of vGPUs on the VM;\n"
+	"  - the GPU driver and CUDA versions on the hypervisor host;\n"
+	"  - the output of nvidia-smi, nvidia-smi -q and nvidia-smi topo -m\n"
+	"    from inside the container;\n"
+	"  - confirmation that enable_uvm is set for every vGPU on the VM and\n"
+	"    that the VM was power-cycled afterwards;\n"
+	"  - the NCCL_DEBUG=INFO log from a failing start;\n"
+	"  - whether the minimal NCCL test passes or fails.\n";
+
+static char *
+lspci_text(const live_sys *l)
+{
+	gw_buf b;
+	size_t i;
+	int k;
+
+	gw_buf_init(&b);
+	gw_buf_puts(&b, "");
+	for (i = 0; i < l->ngpus; i++) {
+		const live_gpu *g = &l->gpus[i];
+
+		gw_buf_printf(&b, "%s vendor 0x%04x device 0x%04x class 0x%06x "
+		              "subsystem 0x%04x:0x%04x\n", g->bdf, g->vendor,
+		              g->device, g->cls, g->subv, g->subd);
+		gw_buf_printf(&b, "\tKernel driver in use: %s\n",
+		              g->driver ? g->driver : "(none)");
+		for (k = 0; k < g->nres; k++) {
+			const live_bar *r = &g->bars[k];
+
+			if (r->start == 0 && r->end == 0)
+				gw_buf_printf(&b, "\tRegion %d: unassigned "
+				              "(config 0x%08x)\n", k,
+				              g->cfg_ok ? g->cfg_bar[k] : 0);
+			else
+				gw_buf_printf(&b, "\tRegion %d: start 0x%llx end "
+				              "0x%llx flags 0x%llx\n", k, r->start,
+				              r->end, r->flags);
+		}
+	}
+	if (l->ngpus == 0)
+		gw_buf_puts(&b, "no NVIDIA display device\n");
+	return gw_buf_steal(&b);
+}
+
+static int
+stage_put(const char *dir, const char *name, const char *data, size_t len,
+          char ***names, size_t *n)
+{
+	char *p = gw_xasprintf("%s/%s", dir, name);
+	int fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0644), rc = 0;
+
+	if (fd < 0 || gw_write_all(fd, data, len) != 0)
+		rc = -1;
+	if (fd >= 0 && close(fd) != 0)
+		rc = -1;
+	if (fd >= 0) {
+		*names = gw_xrealloc(*names, (*n + 1) * sizeof **names);
+		(*names)[(*n)++] = p;
+	} else {
+		free(p);
+	}
+	return rc;
+}
+
+static int
+run_tar(const char *out, const char *stage)
+{
+	static char *const envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", NULL };
+	const char *tar = access("/bin/tar", X_OK) == 0 ? "/bin/tar"
+	                                                : "/usr/bin/tar";
+	pid_t pid;
+	int st;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char *argv[] = { (char *)"tar", (char *)"-czf", (char *)out,
+		                 (char *)"-C", (char *)stage,
+		                 (char *)"gpuwiz-support", NULL };
+		int fd = open("/dev/null", O_RDWR);
+
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+		}
+		execve(tar, argv, envp);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static char *
+dir_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	if (s == NULL)
+		return gw_xstrdup(".");
+	if (s == path)
+		return gw_xstrdup("/");
+	return gw_xstrndup(path, (size_t)(s - path));
+}
+
+static int
+write_bundle(const char *out, const live_sys *l, const char *nvsmi_data,
+             size_t nvsmi_len, const char *text, const char *js, gw_err *e)
+{
+	char *dir = dir_of(out), *stage = NULL, *sub = NULL, *tmp = NULL;
+	char **names = NULL, *lsp;
+	size_t n = 0, i;
+	int rc = -1, fd;
+
+	stage = gw_xasprintf("%s/.gpuwiz-bundle-XXXXXX", dir);
+	if (mkdtemp(stage) == NULL) {
+		gw_err_set(e, _("--bundle %s: cannot create a temporary "
+		                "directory in %s: %s"), out, dir, strerror(errno));
+		free(stage);
+		free(dir);
+		return -1;
+	}
+	sub = gw_xasprintf("%s/gpuwiz-support", stage);
+	if (mkdir(sub, 0755) != 0)
+		goto io;
+	lsp = lspci_text(l);
+	if (stage_put(sub, "README.txt", bundle_readme,
+	              sizeof bundle_readme - 1, &names, &n) != 0 ||
+	    stage_put(sub, "verify.txt", text, strlen(text), &names, &n) != 0 ||
+	    stage_put(sub, "verify.json", js, strlen(js), &names, &n) != 0 ||
+	    (nvsmi_data && stage_put(sub, "nvidia-smi-q.txt", nvsmi_data,
+	                             nvsmi_len, &names, &n) != 0) ||
+	    (l->version_text &&
+	     stage_put(sub, "proc-driver-nvidia-version.txt", l->version_text,
+	               strlen(l->version_text), &names, &n) != 0) ||
+	    (l->cmdline && stage_put(sub, "proc-cmdline.txt", l->cmdline,
+	                             strlen(l->cmdline), &names, &n) != 0) ||
+	    stage_put(sub, "lspci.txt", lsp, strlen(lsp), &names, &n) != 0) {
+		free(lsp);
+		goto io;
+	}
+	free(lsp);
+	tmp = gw_xasprintf("%s/.gpuwiz-bundle-XXXXXX.tar.gz", dir);
+	fd = mkstemps(tmp, 7);
+	if (fd < 0)
+		goto io;
+	close(fd);
+	if (run_tar(tmp, stage) != 0) {
+		gw_err_set(e, _("--bundle %s: tar failed"), out);
+		unlink(tmp);
+		goto done;
+	}
+	if (link(tmp, out) != 0) {
+		if (errno == EEXIST)
+			gw_err_set(e, _("--bundle %s: the file exists; the bundle "
+			                "never overwrites a file"), out);
+		else
+			gw_err_set(e, "--bundle %s: %s", out, strerror(errno));
+		unlink(tmp);
+		goto done;
+	}
+	unlink(tmp);
+	rc = 0;
+	goto done;
+io:
+	gw_err_set(e, "--bundle %s: %s", out, strerror(errno));
+done:
+	for (i = 0; i < n; i++) {
+		unlink(names[i]);
+		free(names[i]);
+	}
+	free(names);
+	rmdir(sub);
+	rmdir(stage);
+	free(sub);
+	free(stage);
+	free(tmp);
+	free(dir);
+	return rc;
+}
+
+static char *
+json_text_of(json_t *o)
+{
+	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	char *r = gw_xasprintf("%s\n", s ? s : "null");
+
+	free(s);
+	return r;
+}
+
+int
+gw_verify_live_command(const gw_table *t, const char *sysroot,
+                       const char *nvsmi_path, const char *bundle,
+                       int json, gw_err *e)
+{
+	live_sys l;
+	gw_verify v, qv;
+	gw_nvsmi q;
+	char *data = NULL, *text = NULL, *js = NULL;
+	size_t len = 0, tlen = 0;
+	int have_q = 0, rc;
+	json_t *o, *jq = NULL;
+	FILE *f;
+	struct stat st;
+
+	if (bundle != NULL && *bundle == '\0') {
+		gw_err_set(e, _("--bundle: no file given"));
+		return GW_VERIFY_INPUT;
+	}
+	if (bundle != NULL && lstat(bundle, &st) == 0) {
+		gw_err_set(e, _("--bundle %s: the file exists; the bundle never "
+		                "overwrites a file"), bundle);
+		return GW_VERIFY_INPUT;
+	}
+	if (nvsmi_path != NULL) {
+		if (*nvsmi_path == '\0') {
+			gw_err_set(e, _("--nvidia-smi-q: no file given"));
+			return GW_VERIFY_INPUT;
+		}
+		if (gw_read_file(nvsmi_path, GW_NVSMI_MAX_BYTES, &data, &len,
+		                 e) != 0)
+			return GW_VERIFY_INPUT;
+		if (gw_nvsmi_parse(&q, data, len, nvsmi_path, e) != 0) {
+			free(data);
+			return GW_VERIFY_INPUT;
+		}
+		have_q = 1;
+	}
+	if (live_scan(&l, t, sysroot, e) != 0) {
+		if (have_q)
+			gw_nvsmi_free(&q);
+		free(data);
+		return GW_VERIFY_INPUT;
+	}
+	live_checks(&l, &v);
+	if (have_q) {
+		gw_verify_run(&q, t, &qv);
+		jq = verify_json(&q, &qv, nvsmi_path);
+	}
+	o = live_json(&l, &v, jq, have_q ? &qv : NULL);
+	js = json_text_of(o);
+	json_decref(o);
+	f = open_memstream(&text, &tlen);
+	if (f == NULL)
+		abort();
+	live_text(f, &l, &v);
+	if (have_q) {
+		fputs("\n", f);
+		print_text(f, &q, &qv, nvsmi_path);
+	}
+	fclose(f);
+	rc = v.nfail > 0 || (have_q && qv.nfail > 0) ? GW_VERIFY_FAILED
+	                                             : GW_VERIFY_OK;
+	if (bundle != NULL &&
+	    write_bundle(bundle, &l, data, len, text, js, e) != 0)
+		rc = GW_VERIFY_INPUT;
+	if (rc != GW_VERIFY_INPUT) {
+		fputs(json ? js : text, stdout);
+		fflush(stdout);
+		if (bundle != NULL)
+			fprintf(stderr, _("gpuwiz verify: support bundle written "
+			                  "to %s\n"), bundle);
+	}
+	free(text);
+	free(js);
+	free(data);
+	gw_verify_free(&v);
+	if (have_q) {
+		gw_verify_free(&qv);
+		gw_nvsmi_free(&q);
+	}
+	live_free(&l);
 	return rc;
 }

@@ -261,4 +261,34 @@ const char *gw_check_status_label(gw_check_status s);
 int gw_verify_command(const gw_table *t, const char *nvsmi_path, int json,
                       gw_err *e);
 
+/* ---- 4. the live guest -------------------------------------------------- */
+
+/* `gpuwiz verify [--sysroot DIR] [--nvidia-smi-q FILE] [--bundle OUT]
+ * [--json]` on the running guest (or a copy of its / under DIR):
+ *  - "gpus": NVIDIA display devices (vendor 0x10de, class 0x03xx) under
+ *    SYSROOT/sys/bus/pci/devices; none: FAIL with the fix;
+ *  - "driver": SYSROOT/proc/driver/nvidia/version ("NVRM version: ...");
+ *    FAIL when absent (driver not loaded) or below GW_VERIFY_MIN_DRIVER;
+ *  - per GPU, "bar1": from its resource file; a BAR1 with start 0 (or
+ *    start and end 0, or size 0) is unassigned: FAIL "the VM's 64-bit MMIO
+ *    window is too small" with pciPassthru.64bitMMIOSizeGB (the mmio.h
+ *    rule on the table VRAM of all the NVIDIA GPUs found; a GPU the table
+ *    does not know: gpuwiz mmio --vram GB); "bars": another BAR that the
+ *    config space shows but that has no address: FAIL (only when one is).
+ * With nvsmi_path the capture's checks (gw_verify_run) are added after.
+ * JSON: {"sysroot", "driver_version", "gpus": [{"bdf", "pci_id",
+ * "subsys_id", "table_id", "driver", "bars": [{"index", "start", "size"}]}],
+ * "checks": [...], "mmio_size_gb", "nvidia_smi_q": (gw_verify_command's
+ * object or null), "summary": (both sets of rows)}.
+ * bundle (may be NULL): also write a gzip'ed tar there (gpuwiz-support/:
+ * README.txt, verify.txt, verify.json, nvidia-smi-q.txt, proc-driver-
+ * nvidia-version.txt, proc-cmdline.txt, lspci.txt; never environment,
+ * license tokens, keys or passwords), atomically through a temp file in
+ * the same directory; an existing file is refused (GW_VERIFY_INPUT).
+ * Returns GW_VERIFY_OK, GW_VERIFY_FAILED or GW_VERIFY_INPUT (e set,
+ * nothing printed). */
+int gw_verify_live_command(const gw_table *t, const char *sysroot,
+                           const char *nvsmi_path, const char *bundle,
+                           int json, gw_err *e);
+
 #endif

@@ -155,7 +155,6 @@ gw_mode_available(gw_mode m, const char **why)
 	case GW_MODE_OFFLINE:
 		break;
 	case GW_MODE_LINUX:
-		w = _("Not available yet: configuring this Linux host comes with host discovery, which this build does not have. Plan offline for now.");
 		break;
 	case GW_MODE_ESXI_SSH:
 		w = _("Not available yet: working on an ESXi host over SSH comes with host discovery, which this build does not have. Plan offline for now.");
@@ -387,7 +386,159 @@ gw_wizard_free(gw_wizard *w)
 	free(w->vmx_error);
 	clear_plan(w);
 	gw_apply_result_free(&w->result);
+	gw_linux_checks_free(w->checks, w->nchecks);
+	free(w->checks_error);
+	gw_linux_gpus_free(w->detected, w->ndetected);
+	free(w->detected_added);
+	free(w->detect_error);
 	memset(w, 0, sizeof *w);
+}
+
+/* ---- GW_MODE_LINUX --------------------------------------------------------- */
+
+const char *
+gw_wizard_sysroot(void)
+{
+	const char *r = getenv("GPUWIZ_SYSROOT");
+
+	return r && *r ? r : "/";
+}
+
+int
+gw_wizard_set_mode(gw_wizard *w, gw_mode m, const char **why)
+{
+	const char *reason = NULL;
+
+	if (!gw_mode_available(m, &reason)) {
+		if (why)
+			*why = reason;
+		return -1;
+	}
+	if (why)
+		*why = NULL;
+	w->mode = m;
+	if (m == GW_MODE_LINUX && !w->probed)
+		gw_wizard_probe_host(w);
+	return 0;
+}
+
+int
+gw_wizard_probe_host(gw_wizard *w)
+{
+	const char *root = gw_wizard_sysroot();
+	gw_linux_gpu *all = NULL;
+	size_t nall = 0, i;
+	int fails = 0;
+	gw_err e;
+
+	gw_linux_checks_free(w->checks, w->nchecks);
+	w->checks = NULL;
+	w->nchecks = 0;
+	free(w->checks_error);
+	w->checks_error = NULL;
+	gw_linux_gpus_free(w->detected, w->ndetected);
+	w->detected = NULL;
+	w->ndetected = 0;
+	free(w->detected_added);
+	w->detected_added = NULL;
+	free(w->detect_error);
+	w->detect_error = NULL;
+	w->host_override = 0;
+	w->probed = 1;
+
+	e.msg[0] = '\0';
+	if (gw_linux_checks(root, &w->checks, &w->nchecks, &e) != 0) {
+		w->checks_error = gw_xstrdup(e.msg);
+		fails++;
+	}
+	for (i = 0; i < w->nchecks; i++)
+		fails += w->checks[i].status == GW_LINUX_FAIL;
+
+	e.msg[0] = '\0';
+	if (gw_linux_gpus(w->table, root, &all, &nall, &e) != 0) {
+		w->detect_error = gw_xstrdup(e.msg);
+		return fails;
+	}
+	/* keep the GPUs: not the BMC's or an emulated display */
+	w->detected = gw_xcalloc(nall ? nall : 1, sizeof *w->detected);
+	for (i = 0; i < nall; i++) {
+		if (all[i].onboard) {
+			gw_linux_gpu *one = gw_xmalloc(sizeof *one);
+
+			*one = all[i];
+			gw_linux_gpus_free(one, 1);
+			continue;
+		}
+		w->detected[w->ndetected++] = all[i];
+	}
+	free(all);
+	w->detected_added = gw_xcalloc(w->ndetected ? w->ndetected : 1,
+	                               sizeof *w->detected_added);
+	return fails;
+}
+
+void
+gw_wizard_set_host_override(gw_wizard *w, int on)
+{
+	w->host_override = on ? 1 : 0;
+}
+
+const gw_linux_check *
+gw_wizard_host_fail(const gw_wizard *w)
+{
+	size_t i;
+
+	if (w->mode != GW_MODE_LINUX)
+		return NULL;
+	for (i = 0; i < w->nchecks; i++)
+		if (w->checks[i].status == GW_LINUX_FAIL)
+			return &w->checks[i];
+	return NULL;
+}
+
+int
+gw_wizard_add_detected(gw_wizard *w, size_t idx, gw_err *e)
+{
+	const gw_linux_gpu *d;
+	int rc;
+
+	if (idx >= w->ndetected) {
+		gw_err_set(e, _("No detected GPU %zu."), idx + 1);
+		return -1;
+	}
+	d = &w->detected[idx];
+	if (w->detected_added[idx]) {
+		/* TRANSLATORS: %s is a PCI address (0000:41:00.0). */
+		gw_err_set(e, _("%s is already added: one detected GPU is one GPU."),
+		           d->bdf);
+		return -1;
+	}
+	if (d->row && d->row->vram_gb >= 0) {
+		rc = gw_wizard_add_gpu(w, d->row, NULL, 1, e);
+	} else {
+		uint64_t gb = gw_linux_gpu_bar_gb(d);
+
+		if (gb == 0) {
+			/* TRANSLATORS: %s is a PCI address. */
+			gw_err_set(e, _("%s: the VRAM is unknown and the device has no 64-bit BAR to size it from; pick the GPU from the table instead."),
+			           d->bdf);
+			return -1;
+		}
+		rc = gw_wizard_add_vram(w, (int)gb, 1, e);
+	}
+	if (rc != 0)
+		return -1;
+	w->detected_added[idx] = 1;
+	if (w->af.a.system_id) {
+		size_t k;
+		int have = 0;
+
+		for (k = 0; k < w->af.a.nbdfs; k++)
+			have |= strcmp(w->af.a.bdfs[k], d->bdf) == 0;
+		if (!have && gw_wizard_add_bdf(w, d->bdf, e) != 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* ---- steps ---------------------------------------------------------------- */
@@ -514,6 +665,37 @@ gw_wizard_check_step(const gw_wizard *w, gw_step s, char *why, size_t n)
 	case GW_STEP_HOST: {
 		static const int needed[] = { GW_HOST_IOMMU, GW_HOST_ABOVE4G };
 		size_t i;
+
+		if (w->mode == GW_MODE_LINUX) {
+			const gw_linux_check *f = gw_wizard_host_fail(w);
+
+			if (w->host_override)
+				return 0;
+			if (!w->probed) {
+				put_why(why, n, _("The host checks have not run yet: press r to run them."));
+				return -1;
+			}
+			if (w->checks_error) {
+				/* TRANSLATORS: %s says why the checks could not
+				 * run; o and r are keys. */
+				snprintf(buf, sizeof buf,
+				         _("The host checks could not run: %s. Press o to go on anyway."),
+				         w->checks_error);
+				put_why(why, n, buf);
+				return -1;
+			}
+			if (f) {
+				/* TRANSLATORS: a FAIL row blocks the host
+				 * step: its title and message; r and o are
+				 * keys. */
+				snprintf(buf, sizeof buf,
+				         _("FAIL: %s: %s. Fix it and press r to check again, or press o to go on anyway."),
+				         f->title, f->message);
+				put_why(why, n, buf);
+				return -1;
+			}
+			return 0;
+		}
 
 		for (i = 0; i < sizeof needed / sizeof needed[0]; i++) {
 			if (w->host_ok[needed[i]])
@@ -896,6 +1078,32 @@ gw_wizard_set_count(gw_wizard *w, size_t idx, int count, gw_err *e)
 	return 0;
 }
 
+/* A detected GPU no longer in the selection is no longer added. */
+static void
+unmark_detected(gw_wizard *w)
+{
+	size_t i, k;
+
+	for (i = 0; i < w->ndetected; i++) {
+		const gw_linux_gpu *d = &w->detected[i];
+		int found = 0;
+
+		if (!w->detected_added || !w->detected_added[i])
+			continue;
+		for (k = 0; k < w->af.a.ngpus && !found; k++) {
+			const gw_gpu_want *x = &w->af.a.gpus[k];
+
+			found = x->profile == NULL &&
+			        (d->row ? x->gpu == d->row
+			                : x->gpu == NULL &&
+			                  (uint64_t)x->vram_gb ==
+			                      gw_linux_gpu_bar_gb(d));
+		}
+		if (!found)
+			w->detected_added[i] = 0;
+	}
+}
+
 int
 gw_wizard_remove_gpu(gw_wizard *w, size_t idx)
 {
@@ -908,6 +1116,7 @@ gw_wizard_remove_gpu(gw_wizard *w, size_t idx)
 	memmove(&a->gpus[idx], &a->gpus[idx + 1],
 	        (a->ngpus - idx - 1) * sizeof *a->gpus);
 	a->ngpus--;
+	unmark_detected(w);
 	changed(w);
 	return 0;
 }

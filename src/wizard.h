@@ -10,6 +10,7 @@
 #include "answers.h"
 #include "apply.h"
 #include "gputable.h"
+#include "linux.h"
 #include "plan.h"
 #include "vmx.h"
 
@@ -39,8 +40,8 @@ const char *gw_step_purpose(gw_step s);   /* one line */
 const char *gw_mode_name(gw_mode m);
 /* Is the mode usable in this build?  If not, *why gets a translated
  * sentence saying plainly that it is not available yet.  Returns 1 when
- * usable (*why = NULL), 0 when not.  Only GW_MODE_OFFLINE is, until host
- * discovery (Linux host, ESXi over SSH) and the vSphere API land. */
+ * usable (*why = NULL), 0 when not.  GW_MODE_OFFLINE and GW_MODE_LINUX
+ * are; ESXi over SSH and the vSphere API are not yet. */
 int gw_mode_available(gw_mode m, const char **why);
 
 /* GPU classes for the selection filter, derived from the table name:
@@ -74,6 +75,16 @@ typedef struct gw_wizard {
 	int written;            /* the write step succeeded */
 	gw_apply_result result; /* what the write step wrote */
 	char write_error[1024];
+	/* GW_MODE_LINUX: the probes of the host (gw_wizard_probe_host) */
+	int probed;             /* the probes have run */
+	gw_linux_check *checks; /* gpuwiz check's rows */
+	size_t nchecks;
+	char *checks_error;     /* why the checks could not run, or NULL */
+	gw_linux_gpu *detected; /* gpuwiz gpus' list, onboard displays left out */
+	size_t ndetected;
+	char *detect_error;     /* why the GPUs could not be listed, or NULL */
+	int *detected_added;    /* per detected GPU: added with its BDF */
+	int host_override;      /* the operator goes on despite FAIL rows */
 } gw_wizard;
 
 /* Start empty, or pre-filled from an answers file (every screen then has
@@ -101,8 +112,10 @@ int gw_wizard_replan(gw_wizard *w);
 /* May the operator leave step s forwards?  0 = yes; else -1 with a
  * translated reason in why (e.g. "choose at least one GPU").
  *  WELCOME  the mode is available in this build (gw_mode_available)
- *  HOST     the IOMMU and above-4G items confirmed (SR-IOV is checked at
- *           REVIEW, once the GPUs are known: gw_wizard_sriov_needed)
+ *  HOST     offline: the IOMMU and above-4G items confirmed (SR-IOV is
+ *           checked at REVIEW, once the GPUs are known:
+ *           gw_wizard_sriov_needed); GW_MODE_LINUX: the probes ran and
+ *           no check row FAILs (nor checks_error), unless host_override
  *  GPU      at least one GPU chosen
  *  VM       a .vmx or none; not a [vm] vmx that failed to load (vmx_error)
  *  MMIO, OPTIONS   a plan (plan_error says why not)
@@ -247,6 +260,39 @@ int gw_wizard_sriov_needed(const gw_wizard *w);
 /* Confirm (ok = 1) or unconfirm a host checklist item; not saved, does not
  * change dirty.  An out-of-range item is ignored. */
 void gw_wizard_set_host_ok(gw_wizard *w, int item, int ok);
+
+/* ---- GW_MODE_LINUX: this Linux host ----------------------------------- */
+
+/* The root the Linux probes read (/proc, /sys): the environment variable
+ * GPUWIZ_SYSROOT when set and not empty (tests point it at a fake host
+ * built in a temporary directory, like gpuwiz check --sysroot), else "/". */
+const char *gw_wizard_sysroot(void);
+/* Choose the mode (the welcome step).  A mode that is not available:
+ * -1 and *why (may be NULL) gets gw_mode_available's sentence; nothing
+ * changes.  Choosing GW_MODE_LINUX runs gw_wizard_probe_host the first
+ * time.  Does not change dirty. */
+int gw_wizard_set_mode(gw_wizard *w, gw_mode m, const char **why);
+/* (Re)run the host checks (gw_linux_checks) and the GPU listing
+ * (gw_linux_gpus, without onboard BMC/emulated displays) through
+ * gw_wizard_sysroot(); an error of either is kept in checks_error /
+ * detect_error.  Clears host_override.  Returns the number of FAIL rows
+ * (a checks_error counts as one). */
+int gw_wizard_probe_host(gw_wizard *w);
+/* Go on past FAIL rows anyway (the host step's explicit confirmation). */
+void gw_wizard_set_host_override(gw_wizard *w, int on);
+/* The first FAIL row, NULL when none (or not GW_MODE_LINUX). */
+const gw_linux_check *gw_wizard_host_fail(const gw_wizard *w);
+/* Add detected GPU idx (of w->detected) in passthrough, one: its table
+ * row when the table knows it; else a GPU sized from its BARs (VRAM
+ * unknown: the 64-bit BAR need in GB, as gpuwiz gpus sizes it, stands for
+ * the VRAM, so the window covers the BARs); no 64-bit BAR: -1.  Each
+ * detected GPU is added once (again: -1); detected_added[idx] = 1 keeps
+ * its BDF with the answers.  The BDF goes into the answers' host PCI
+ * addresses (gw_wizard_add_bdf: a full .vmx device block) only when a
+ * system id is set, as the plan requires one with a BDF; a Linux/KVM host
+ * needs no .vmx device block, so without one the GPU is added for sizing
+ * only.  e says why on -1. */
+int gw_wizard_add_detected(gw_wizard *w, size_t idx, gw_err *e);
 
 /* Can format fmt (one GW_FMT_* bit) be rendered from the current plan?
  * 0 = yes; else -1 and why says why (no plan, or the emitter's refusal,

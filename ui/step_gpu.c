@@ -10,6 +10,10 @@
  * highlighted GPU (passthrough, one); in the selection, +/- change the
  * count, Space cycles passthrough and the vGPU profiles the wizard offers,
  * Delete removes.  GPUs already in the .vmx are listed, not editable.
+ * Configuring this Linux host, a "Detected on this host" list (address,
+ * name, VRAM, driver, IOMMU group) comes above the search: Space adds the
+ * highlighted GPU in passthrough with its address
+ * (gw_wizard_add_detected).
  */
 #include "draw.h"
 #include "field.h"
@@ -19,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { F_SEARCH, F_VENDOR, F_CLASS, F_RESULTS, F_SELECTED, F_N };
+enum { F_DETECTED, F_SEARCH, F_VENDOR, F_CLASS, F_RESULTS, F_SELECTED, F_N };
 
 static ui_field search;
 static int focus;
@@ -29,7 +33,9 @@ static int vendor_idx;
 static gw_gpu_class cls;
 static const gw_gpu **results;
 static size_t nresults;
-static ui_list rl, sl;
+static ui_list rl, sl, dl;
+static int off;             /* lines the detected list takes on top */
+static int h_det;           /* its rows */
 /* where things were drawn, for the mouse */
 static int y_results, h_results, y_sel, h_sel, x_vendor, x_class;
 
@@ -109,8 +115,12 @@ gpu_enter(ui_ctx *u)
 		vendor_idx = 0;
 	refresh_results(u);
 	sl.n = (int)(u->w->af.a.ngpus + n_existing(u->w));
-	/* pre-filled: start on the selection; else on the search */
-	focus = u->w->af.a.ngpus > 0 ? F_SELECTED : F_SEARCH;
+	dl.n = (int)u->w->ndetected;
+	/* pre-filled: start on the selection; else on the detected GPUs of
+	 * this host, else on the search */
+	focus = u->w->af.a.ngpus > 0 ? F_SELECTED :
+	        u->w->mode == GW_MODE_LINUX && u->w->ndetected > 0 ? F_DETECTED :
+	        F_SEARCH;
 }
 
 static int
@@ -136,6 +146,67 @@ draw_choice(int y, int x, int w, const char *label, const char *value,
 	       ui_attr(focused ? UI_C_FIELD_FOCUS : UI_C_FIELD));
 }
 
+/* The "Detected on this host" block; returns the lines it took. */
+static int
+detected_draw(ui_ctx *u, ui_rect r)
+{
+	gw_wizard *w = u->w;
+	int n = (int)w->ndetected, i, name_w;
+	char buf[256];
+
+	dw_put(r.y, r.x,
+	       /* TRANSLATORS: heading of the GPUs found on this Linux host;
+	        * at most 60 cells. */
+	       _("Detected on this host (Space adds):"), r.w,
+	       ui_attr(UI_C_HEAD));
+	if (w->detect_error || n == 0) {
+		dw_put(r.y + 1, r.x + 2, w->detect_error ? w->detect_error :
+		       /* TRANSLATORS: no GPU found on this host; at most 76
+		        * cells. */
+		       _("No GPU found: pick one from the table below."),
+		       r.w - 2, ui_attr(w->detect_error ? UI_C_WARN : UI_C_DIM));
+		h_det = 1;
+		return 2;
+	}
+	h_det = n < 3 ? n : 3;
+	dl.n = n;
+	ui_list_fix(&dl, h_det);
+	name_w = r.w - 2 - 13 - 7 - 11 - 17 - 2;
+	for (i = 0; i < h_det && dl.top + i < n; i++) {
+		const gw_linux_gpu *d = &w->detected[dl.top + i];
+		int yy = r.y + 1 + i, sel = dl.top + i == dl.cur, x = r.x + 2;
+		attr_t a = sel ? ui_attr(focus == F_DETECTED ? UI_C_SEL :
+		                         UI_C_SEL_IDLE) : A_NORMAL;
+
+		if (sel)
+			dw_fill(yy, r.x, r.w - 1, a);
+		if (w->detected_added && w->detected_added[dl.top + i])
+			dw_put(yy, r.x, ui_glyph_done(u), 1, a);
+		dw_put(yy, x, d->bdf, 12, a);
+		x += 13;
+		if (d->name)
+			snprintf(buf, sizeof buf, "%s", d->name);
+		else
+			snprintf(buf, sizeof buf, "%04x:%04x", d->vendor, d->device);
+		dw_put(yy, x, buf, name_w - 1, a);
+		x += name_w;
+		if (d->vram_gb >= 0)
+			snprintf(buf, sizeof buf, _("%d GB"), d->vram_gb);
+		else
+			snprintf(buf, sizeof buf, "?");
+		dw_put_right(yy, x, buf, 6, a);
+		x += 7;
+		dw_put(yy, x, d->driver ? d->driver : "-", 10, a);
+		x += 11;
+		/* TRANSLATORS: a detected GPU's IOMMU group (%s: its number);
+		 * at most 16 cells. */
+		snprintf(buf, sizeof buf, _("IOMMU group %s"), d->group ? d->group : "-");
+		dw_put(yy, x, buf, 16, a);
+	}
+	ui_list_marks(&dl, r.y + 1, r.x + r.w - 1, h_det);
+	return 1 + h_det;
+}
+
 static void
 gpu_draw(ui_ctx *u, ui_rect r)
 {
@@ -149,6 +220,12 @@ gpu_draw(ui_ctx *u, ui_rect r)
 	int vw = 0, cw = 0, i, fx, fw, y, name_w, nsel;
 	char buf[256];
 
+	off = 0;
+	if (w->mode == GW_MODE_LINUX) {
+		off = detected_draw(u, r);
+		r.y += off;
+		r.h -= off;
+	}
 	sl.n = (int)(w->af.a.ngpus + n_existing(w));
 	nsel = sl.n;
 	/* line 1: search, vendor, class */
@@ -337,6 +414,25 @@ add_highlighted(ui_ctx *u)
 	       g->id);
 }
 
+static void
+add_detected(ui_ctx *u)
+{
+	gw_wizard *w = u->w;
+	gw_err e;
+
+	if (dl.cur < 0 || dl.cur >= (int)w->ndetected)
+		return;
+	e.msg[0] = '\0';
+	if (gw_wizard_add_detected(w, (size_t)dl.cur, &e) != 0) {
+		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+		return;
+	}
+	/* TRANSLATORS: after Space on a detected GPU; %s is its PCI
+	 * address. */
+	ui_msg(u, UI_MSG_OK, _("Added the GPU at %s (passthrough)."),
+	       w->detected[dl.cur].bdf);
+}
+
 static int
 find_want(const gw_wizard *w, const gw_gpu *g, const char *profile)
 {
@@ -433,9 +529,12 @@ change_count(ui_ctx *u, size_t idx, int delta)
 }
 
 static void
-next_focus(int dir)
+next_focus(const gw_wizard *w, int dir)
 {
 	focus = (focus + F_N + dir) % F_N;
+	if (focus == F_DETECTED &&
+	    (w->mode != GW_MODE_LINUX || w->ndetected == 0))
+		focus = (focus + F_N + dir) % F_N;
 }
 
 static int
@@ -483,17 +582,34 @@ static int
 gpu_key(ui_ctx *u, ui_key k)
 {
 	if (ui_key_tab(k)) {
-		next_focus(1);
+		next_focus(u->w, 1);
 		return UI_HANDLED;
 	}
 	if (ui_key_btab(k)) {
-		next_focus(-1);
+		next_focus(u->w, -1);
 		return UI_HANDLED;
 	}
 	switch (focus) {
+	case F_DETECTED:
+		if (ui_key_fn(k, KEY_DOWN) && dl.cur >= dl.n - 1) {
+			focus = F_SEARCH;
+			return UI_HANDLED;
+		}
+		if (ui_list_key(&dl, k, h_det > 0 ? h_det : 1))
+			return UI_HANDLED;
+		if (ui_key_space(k) || ui_key_is(k, L'+')) {
+			add_detected(u);
+			return UI_HANDLED;
+		}
+		return UI_IGNORED;
 	case F_SEARCH: {
 		int r;
 
+		if (ui_key_fn(k, KEY_UP) && u->w->mode == GW_MODE_LINUX &&
+		    u->w->ndetected > 0) {
+			focus = F_DETECTED;
+			return UI_HANDLED;
+		}
 		if (ui_key_fn(k, KEY_DOWN) || ui_key_fn(k, KEY_NPAGE)) {
 			focus = F_RESULTS;
 			return UI_HANDLED;
@@ -566,6 +682,18 @@ gpu_key(ui_ctx *u, ui_key k)
 static int
 gpu_mouse(ui_ctx *u, ui_rect r, int y, int x)
 {
+	if (off > 0 && y < off) {
+		int i = dl.top + (y - 1);
+
+		if (y >= 1 && i < dl.n) {
+			if (focus == F_DETECTED && dl.cur == i)
+				add_detected(u);   /* a second click adds */
+			dl.cur = i;
+			focus = F_DETECTED;
+		}
+		return UI_HANDLED;
+	}
+	y -= off;
 	if (y == 0) {
 		if (x >= x_class)
 			focus = F_CLASS;
@@ -611,6 +739,10 @@ gpu_help(void)
 	         "Space switches between passthrough and the vGPU profiles of that GPU, Delete "
 	         "or x removes it. GPUs already in the .vmx you open later are listed too; they "
 	         "count for the memory window but are not changed.\n"
+	         "Configuring this Linux host, the GPUs found on it are listed first (address, "
+	         "name, VRAM, driver, IOMMU group): Space adds the highlighted one in passthrough "
+	         "and keeps its PCI address; a GPU the table does not know is sized from its "
+	         "64-bit BARs.\n"
 	         "Enter goes on once at least one GPU is selected.");
 }
 
@@ -626,6 +758,9 @@ gpu_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 		 * cells. */
 		ui_keys_add(out, &n, max, "Tab", _("Field"), tab);
 	switch (focus) {
+	case F_DETECTED:
+		ui_keys_add(out, &n, max, "Space", _("Add"), sp);
+		break;
 	case F_SEARCH:
 		break;
 	case F_VENDOR:

@@ -1,7 +1,10 @@
 /* step_host.c: step 2, the host check.  Offline it is the checklist the
  * operator confirms in the host's BIOS/UEFI setup (the wizard's items:
  * VT-d/AMD-Vi, above-4G decoding, SR-IOV), one row each with PASS once
- * confirmed or WARN while not, and where to find it (the fix). */
+ * confirmed or WARN while not, and where to find it (the fix).
+ * Configuring this Linux host, it shows gpuwiz check's rows instead
+ * (PASS/WARN/FAIL; the highlighted row's message and fix below them): r
+ * runs the checks again, o goes on past a FAIL after a confirmation. */
 #include "draw.h"
 #include "screen.h"
 
@@ -10,14 +13,93 @@
 
 static ui_list list;
 
+static int nrows_of(const gw_wizard *w);
+static int linux_mode;  /* for the help, which has no context */
+
 static void
 host_enter(ui_ctx *u)
 {
-	list.n = GW_NHOST;
-	ui_list_fix(&list, GW_NHOST);
+	linux_mode = u->w->mode == GW_MODE_LINUX;
+	list.n = nrows_of(u->w);
+	if (list.cur >= list.n)
+		list.cur = 0;
+	ui_list_fix(&list, list.n > 0 ? list.n : 1);
 }
 
 static int row_of[GW_NHOST];
+
+static int lrow_y0;   /* GW_MODE_LINUX: the first row's line */
+
+static int
+nrows_of(const gw_wizard *w)
+{
+	return w->mode == GW_MODE_LINUX ? (int)w->nchecks : GW_NHOST;
+}
+
+static void
+linux_draw(ui_ctx *u, ui_rect r)
+{
+	gw_wizard *w = u->w;
+	int y = 0, i, h, lab_w = 6, n = (int)w->nchecks;
+	char *s;
+
+	/* TRANSLATORS: heading of the live host checks; %s is the root
+	 * checked ("/" or GPUWIZ_SYSROOT).  At most 78 cells. */
+	s = gw_xasprintf(_("Checks of this Linux host (%s):"), gw_wizard_sysroot());
+	dw_put(r.y, r.x, s, r.w, ui_attr(UI_C_HEAD));
+	free(s);
+	y = 1;
+	if (w->checks_error) {
+		dw_wrap_put(r.y + y, r.x, r.w, r.h - y, w->checks_error,
+		            ui_attr(UI_C_FAIL));
+		return;
+	}
+	/* the rows, then the highlighted one's message and fix (5 lines) */
+	h = r.h - y - 6;
+	if (h < 3)
+		h = 3;
+	if (h > n)
+		h = n;
+	list.n = n;
+	ui_list_fix(&list, h);
+	lrow_y0 = y;
+	for (i = 0; i < h && list.top + i < n; i++) {
+		const gw_linux_check *c = &w->checks[list.top + i];
+		int foc = list.top + i == list.cur;
+		attr_t a = foc ? ui_attr(UI_C_SEL) : A_NORMAL;
+		int lc = c->status == GW_LINUX_PASS ? UI_C_PASS :
+		         c->status == GW_LINUX_WARN ? UI_C_WARN : UI_C_FAIL;
+
+		if (foc)
+			dw_fill(r.y + y, r.x, r.w - lab_w, a);
+		dw_put(r.y + y, r.x + 1, c->title, r.w - lab_w - 2, a);
+		/* PASS/WARN/FAIL: gpuwiz check's words, not translated */
+		dw_put(r.y + y, r.x + r.w - lab_w + 1,
+		       gw_linux_status_word(c->status), 5, ui_attr(lc));
+		y++;
+	}
+	ui_list_marks(&list, r.y + lrow_y0, r.x + r.w - lab_w, h);
+	y++;
+	if (list.cur >= 0 && list.cur < n) {
+		const gw_linux_check *c = &w->checks[list.cur];
+
+		y += dw_wrap_put(r.y + y, r.x + 1, r.w - 2, r.h - y, c->message,
+		                 ui_attr(c->status == GW_LINUX_PASS ? UI_C_DIM :
+		                         UI_C_NORMAL));
+		if (c->fix && y < r.h) {
+			s = gw_xasprintf(_("fix: %s"), c->fix);
+			y += dw_wrap_put(r.y + y, r.x + 1, r.w - 2, r.h - y, s,
+			                 ui_attr(UI_C_DIM));
+			free(s);
+		}
+	}
+	if (w->host_override && gw_wizard_host_fail(w) && y < r.h)
+		dw_put(r.y + r.h - 1, r.x + 1,
+		       /* TRANSLATORS: after o confirmed going on past FAIL
+		        * rows; at most 76 cells. */
+		       _("Going on despite the FAIL rows (o again takes it back)."),
+		       r.w - 2, ui_attr(UI_C_WARN));
+}
 
 static void
 host_draw(ui_ctx *u, ui_rect r)
@@ -26,6 +108,11 @@ host_draw(ui_ctx *u, ui_rect r)
 	int i, y = 0, lab_w = 6, full;
 	int help_rows = 0;
 
+	linux_mode = w->mode == GW_MODE_LINUX;
+	if (linux_mode) {
+		linux_draw(u, r);
+		return;
+	}
 	list.n = GW_NHOST;
 	if (w->mode != GW_MODE_OFFLINE) {
 		dw_wrap_put(r.y, r.x, r.w, r.h,
@@ -93,8 +180,64 @@ host_draw(ui_ctx *u, ui_rect r)
 }
 
 static int
+linux_key(ui_ctx *u, ui_key k)
+{
+	gw_wizard *w = u->w;
+	int n = (int)w->nchecks;
+
+	list.n = n;
+	if (ui_key_is(k, L'r') || ui_key_is(k, L'R')) {
+		int fails = gw_wizard_probe_host(w);
+
+		list.n = (int)w->nchecks;
+		if (list.cur >= list.n)
+			list.cur = 0;
+		if (fails)
+			/* TRANSLATORS: after r; %d is the number of FAIL
+			 * rows. */
+			ui_msg(u, UI_MSG_ERROR, _("Checked again: %d FAIL."), fails);
+		else
+			ui_msg(u, UI_MSG_OK, "%s",
+			       /* TRANSLATORS: after r, nothing failed. */
+			       _("Checked again: nothing FAILs."));
+		return UI_HANDLED;
+	}
+	if (ui_key_is(k, L'o') || ui_key_is(k, L'O')) {
+		if (w->host_override) {
+			gw_wizard_set_host_override(w, 0);
+			return UI_HANDLED;
+		}
+		if (gw_wizard_host_fail(w) == NULL && w->checks_error == NULL) {
+			ui_msg(u, UI_MSG_INFO, "%s",
+			       /* TRANSLATORS: o when nothing FAILs. */
+			       _("Nothing FAILs: Enter goes on."));
+			return UI_HANDLED;
+		}
+		/* TRANSLATORS: asked on o; y/n are the keys. */
+		if (ui_confirm(u, _("Go on although a host check FAILs? The VM may not start with the GPU. y/n")) == 1)
+			gw_wizard_set_host_override(w, 1);
+		return UI_HANDLED;
+	}
+	if (n == 0)
+		return UI_IGNORED;
+	if (ui_key_tab(k)) {
+		list.cur = (list.cur + 1) % n;
+		return UI_HANDLED;
+	}
+	if (ui_key_btab(k)) {
+		list.cur = (list.cur + n - 1) % n;
+		return UI_HANDLED;
+	}
+	if (ui_list_key(&list, k, n))
+		return UI_HANDLED;
+	return UI_IGNORED;
+}
+
+static int
 host_key(ui_ctx *u, ui_key k)
 {
+	if (u->w->mode == GW_MODE_LINUX)
+		return linux_key(u, k);
 	list.n = GW_NHOST;
 	if (ui_key_tab(k)) {
 		list.cur = (list.cur + 1) % GW_NHOST;
@@ -118,6 +261,12 @@ host_mouse(ui_ctx *u, ui_rect r, int y, int x)
 {
 	int i;
 
+	if (u->w->mode == GW_MODE_LINUX) {
+		i = list.top + (y - lrow_y0);
+		if (y >= lrow_y0 && i < (int)u->w->nchecks)
+			list.cur = i;
+		return UI_HANDLED;
+	}
 	for (i = 0; i < GW_NHOST; i++)
 		if (row_of[i] == y) {
 			list.cur = i;
@@ -127,9 +276,13 @@ host_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	return UI_HANDLED;
 }
 
+static const char *linux_help(void);
+
 static const char *
 host_help(void)
 {
+	if (linux_mode)
+		return linux_help();
 	/* TRANSLATORS: help of step 2, wrapped to about 70 cells. */
 	return _("Passthrough needs the IOMMU (Intel VT-d or AMD-Vi) and, for GPUs with large "
 	         "memory windows, \"Above 4G decoding\" (also called MMIO above 4 GB) turned on "
@@ -142,6 +295,23 @@ host_help(void)
 	         "usually means the IOMMU is off.");
 }
 
+static const char *
+linux_help(void)
+{
+	/* TRANSLATORS: help of step 2 when configuring this Linux host,
+	 * wrapped to about 70 cells.  r and o are keys. */
+	return _("gpuwiz checked this Linux host the way gpuwiz check does: hardware "
+	         "virtualization, the IOMMU in the firmware (ACPI DMAR/IVRS) and in the kernel, "
+	         "the kernel command line, the IOMMU units and the driver of each GPU. Each row "
+	         "shows PASS, WARN or FAIL; Up/Down highlight a row and show its message and fix "
+	         "below the rows.\n"
+	         "r runs the checks again (after you changed the host). Enter goes on when no "
+	         "row FAILs; a FAIL blocks it. To go on anyway, press o and confirm with y (o "
+	         "again takes it back).\n"
+	         "GPUWIZ_SYSROOT, when set, names the root whose /proc and /sys are checked "
+	         "instead of /.");
+}
+
 static size_t
 host_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 {
@@ -150,6 +320,17 @@ host_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 
 	/* TRANSLATORS: key help label; at most 8 cells. */
 	ui_keys_add(out, &n, max, "Up/Dn", _("Move"), down);
+	if (u->w->mode == GW_MODE_LINUX) {
+		ui_key r = { 0, L'r' }, o = { 0, L'o' };
+
+		/* TRANSLATORS: key help label (r: run the checks again); at
+		 * most 8 cells. */
+		ui_keys_add(out, &n, max, "r", _("Recheck"), r);
+		/* TRANSLATORS: key help label (o: go on past a FAIL); at
+		 * most 8 cells. */
+		ui_keys_add(out, &n, max, "o", _("Override"), o);
+		return ui_keys_common(out, n, max, 0);
+	}
 	/* TRANSLATORS: key help label; at most 8 cells. */
 	ui_keys_add(out, &n, max, "Space", _("Confirm"), sp);
 	return ui_keys_common(out, n, max, 0);

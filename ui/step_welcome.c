@@ -114,12 +114,11 @@ pick(ui_ctx *u)
 		gw_mode m = (gw_mode)(list.cur - ROW_MODE0);
 		const char *why = NULL;
 
-		if (!gw_mode_available(m, &why)) {
+		/* choosing this Linux host runs its checks the first time */
+		if (gw_wizard_set_mode(u->w, m, &why) != 0) {
 			ui_msg(u, UI_MSG_ERROR, "%s", why ? why : "");
 			return -1;
 		}
-		/* wizard.h has no setter for the mode: it is plain state */
-		u->w->mode = m;
 		return 0;
 	}
 }
@@ -172,9 +171,13 @@ welcome_help(void)
 	         "Plan offline: pick the GPUs from the bundled table and write snippets "
 	         "(.vmx lines, BOSH, Ops Manager, tile values) and, when you open one, patch a "
 	         "local .vmx file with a backup.\n"
-	         "Configuring this Linux host, an ESXi host over SSH, or vCenter/ESXi through the "
-	         "API need their own parts of gpuwiz; until this build has them they are shown "
-	         "dimmed with the reason, and cannot be chosen.\n"
+	         "Configure this Linux host: gpuwiz checks this host (CPU virtualization, IOMMU, "
+	         "kernel command line, GPU drivers) and lists its GPUs to pick from; the "
+	         "environment variable GPUWIZ_SYSROOT points it at another root (a copy of /proc "
+	         "and /sys).\n"
+	         "An ESXi host over SSH, or vCenter/ESXi through the API need their own parts of "
+	         "gpuwiz; until this build has them they are shown dimmed with the reason, and "
+	         "cannot be chosen.\n"
 	         "Space picks the highlighted choice; Enter picks it and goes on.");
 }
 

@@ -54,7 +54,6 @@ assert not [c for c in d['checks'] if c['status']=='FAIL'], d['checks']"
 run "$GPUWIZ" verify --nvidia-smi-q "$FIX/nvidia-smi/synthetic-h200-passthrough-bar1-zero.txt"
 check "verify: BAR1 0 names the MMIO value to set" has '64bitMMIOSizeGB = "512"'
 bad "verify: not nvidia-smi -q output" "u.vmx" verify --nvidia-smi-q "$TMP/u.vmx"
-bad "verify: live checks are not in this build, said plainly" "--nvidia-smi-q" verify
 
 # --- diagnose ---------------------------------------------------------------------
 run "$GPUWIZ" diagnose "$FIX/vmwarelog/vmware-log-pages-needed-exceeds-limit-devicepoweron-dell-kb.txt"
@@ -67,4 +66,27 @@ printf 'all good here\n' >"$TMP/ok.log"
 run "$GPUWIZ" diagnose "$TMP/ok.log"
 check "diagnose: nothing known -> exit 1 and says so" sh -c "[ $rc -eq 1 ] && grep -q 'No known failure' '$out'"
 bad "diagnose: missing file" "none.log" diagnose "$TMP/none.log"
+# --- verify on a live guest (--sysroot) and --bundle -----------------------------
+G=$TMP/guest; D=$G/sys/bus/pci/devices/0000:03:00.0
+mkdir -p "$D" "$G/proc/driver/nvidia" "$G/etc/nvidia/ClientConfigToken"
+printf '0x10de\n' >"$D/vendor"; printf '0x2335\n' >"$D/device"; printf '0x030200\n' >"$D/class"
+printf '0x00000000f0000000 0x00000000f0ffffff 0x0000000000040200\n0x0000000000000000 0x0000000000000000 0x0000000000000000\n' >"$D/resource"
+printf 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri May 31 2024\n' >"$G/proc/driver/nvidia/version"
+printf 'BOOT_IMAGE=/vmlinuz ro\n' >"$G/proc/cmdline"
+printf 'SECRET\n' >"$G/etc/nvidia/ClientConfigToken/client_configuration_token.tok"
+run "$GPUWIZ" verify --sysroot "$G"
+check "verify --sysroot: an unassigned BAR1 fails (exit 1) with the MMIO value" sh -c "[ $rc -eq 1 ] && grep -q 'BAR1 unassigned' '$out' && grep -q '64bitMMIOSizeGB = \"512\"' '$out'"
+run "$GPUWIZ" verify --sysroot "$G" --json
+check "verify --sysroot --json: driver pass, bar1 fail" python3 -c "
+import json; d=json.load(open('$out'))
+st={c['id']:c['status'] for c in d['checks']}
+assert st['driver']=='pass' and st['bar1']=='fail' and st['gpus']=='pass', st
+assert d['mmio_size_gb']==512 and d['gpus'][0]['pci_id']=='10de:2335', d"
+run "$GPUWIZ" verify --sysroot "$TMP/root"
+check "verify --sysroot: no NVIDIA device fails (exit 1)" sh -c "[ $rc -eq 1 ] && grep -q 'no NVIDIA display device' '$out'"
+bad "verify: a missing sysroot" "/nonexistent-root" verify --sysroot /nonexistent-root
+run "$GPUWIZ" verify --sysroot "$G" --nvidia-smi-q "$FIX/nvidia-smi/h200-sxm-passthrough-vm.txt" --bundle "$TMP/b.tar.gz"
+check "verify --bundle: written, exit as the checks say (1)" sh -c "[ $rc -eq 1 ] && [ -s '$TMP/b.tar.gz' ] && grep -q 'support bundle written' '$err'"
+check "verify --bundle: the members, and no license token" sh -c "tar -tzf '$TMP/b.tar.gz' >'$TMP/b.lst' && grep -q 'gpuwiz-support/README.txt' '$TMP/b.lst' && grep -q 'verify.json' '$TMP/b.lst' && grep -q 'nvidia-smi-q.txt' '$TMP/b.lst' && grep -q 'lspci.txt' '$TMP/b.lst' && ! grep -q ClientConfigToken '$TMP/b.lst'"
+bad "verify --bundle: never overwrites" "b.tar.gz" verify --sysroot "$G" --bundle "$TMP/b.tar.gz"
 finish

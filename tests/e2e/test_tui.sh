@@ -278,4 +278,92 @@ else
 	echo "SKIP: valgrind part (no valgrind, or a sanitizer build)"
 fi
 
+# ---- 8. configure this Linux host: a fake host through GPUWIZ_SYSROOT ----
+# The same layout as tests/unit/fakehost.h: an L40S (10de:26b9) bound to
+# vfio-pci in IOMMU group 25, the ACPI DMAR table, vmx in cpuinfo.
+fake_host() { # ROOT
+	r=$1; d=$r/sys/devices/pci0000:00/0000:41:00.0
+	mkdir -p "$d" "$r/proc" "$r/sys/bus/pci/devices" "$r/sys/bus/pci/drivers/vfio-pci" \
+		"$r/sys/kernel/iommu_groups/25/devices" "$r/sys/class/iommu/dmar0" \
+		"$r/sys/firmware/acpi/tables"
+	printf 'processor\t: 0\nvendor_id\t: GenuineIntel\nflags\t\t: fpu vme de pse tsc msr pae vmx sse sse2\n' >"$r/proc/cpuinfo"
+	printf 'BOOT_IMAGE=/vmlinuz root=/dev/sda1 intel_iommu=on iommu=pt\n' >"$r/proc/cmdline"
+	printf 'DMAR' >"$r/sys/firmware/acpi/tables/DMAR"
+	printf '0x10de\n' >"$d/vendor"; printf '0x26b9\n' >"$d/device"
+	printf '0x030200\n' >"$d/class"; printf '16\n' >"$d/irq"
+	printf '0x10de\n' >"$d/subsystem_vendor"; printf '0x1851\n' >"$d/subsystem_device"
+	printf '\336\020\271\046\007\000\000\000\000\000\002\003\000\000\200\000\000\000\000\360\014\000\000\000\200\003\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\336\020\121\030\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' >"$d/config"
+	{
+		printf '0x00000000f0000000 0x00000000f0ffffff 0x0000000000040200\n'
+		printf '0x0000038000000000 0x0000038fffffffff 0x000000000014220c\n'
+		n=2; while [ $n -lt 13 ]; do
+			printf '0x0000000000000000 0x0000000000000000 0x0000000000000000\n'; n=$((n + 1))
+		done
+	} >"$d/resource"
+	ln -s ../../../devices/pci0000:00/0000:41:00.0 "$r/sys/bus/pci/devices/0000:41:00.0"
+	ln -s ../../../kernel/iommu_groups/25 "$d/iommu_group"
+	ln -s ../../../../devices/pci0000:00/0000:41:00.0 "$r/sys/kernel/iommu_groups/25/devices/0000:41:00.0"
+	ln -s ../../../bus/pci/drivers/vfio-pci "$d/driver"
+}
+rm -rf "$TMP/host" "$TMP/run"; mkdir -p "$TMP/run"
+fake_host "$TMP/host"
+export GPUWIZ_SYSROOT="$TMP/host"
+start C.UTF-8 100x30
+check "linux: welcome" wait_for "Step 1/8: Welcome"
+check "linux: the mode is offered" on_screen "Configure this Linux host"
+keys Down; keys Down; keys Down; keys Space
+check "linux: the mode is picked" wait_for "(*) Configure this Linux host"
+keys Enter
+check "linux: host check" wait_for "Step 2/8: Host check"
+check "linux: the live check rows" wait_for "Checking for hardware virtualization"
+check "linux: the root checked is named" on_screen "$TMP/host"
+screen; check "linux: PASS rows" [ "$(grep -c 'PASS' "$SCREEN")" -ge 5 ]
+check "linux: no FAIL row" sh -c "! grep -q 'FAIL' '$SCREEN'"
+check "linux: the GPU's driver row" on_screen "0000:41:00.0"
+keys Enter
+check "linux: GPU selection" wait_for "Step 3/8: GPU selection"
+check "linux: the detected list" on_screen "Detected on this host"
+check "linux: the L40S detected with its address, VRAM, driver, group" sh -c "grep '0000:41:00.0' '$SCREEN' | grep 'L40S' | grep '48 GB' | grep 'vfio-pci' | grep -q 'IOMMU group 25'"
+keys Space
+check "linux: Space adds the detected L40S" wait_for "1 x l40s"
+check "linux: the message names its address" on_screen "Added the GPU at 0000:41:00.0"
+keys Space
+check "linux: added once only" wait_for "already added"
+keys Enter
+check "linux: virtual machine" wait_for "Step 4/8: Virtual machine"
+keys Enter
+check "linux: MMIO" wait_for "Step 5/8: MMIO size"
+check "linux: 48 GB -> 128" on_screen "128"
+keys Enter
+check "linux: options" wait_for "Step 6/8: Options"
+keys Enter
+check "linux: review" wait_for "Step 7/8: Review"
+keys Enter
+check "linux: write step" wait_for "Step 8/8: Write"
+keys Enter
+check "linux: written" wait_for "Written:"
+check "linux: snippets written" [ -s "$TMP/run/gpuwiz-out/gpuwiz.vmx.txt" ]
+check "linux: the snippet has the MMIO size" grep -q 'pciPassthru.64bitMMIOSizeGB = "128"' "$TMP/run/gpuwiz-out/gpuwiz.vmx.txt"
+keys Enter
+check "linux: exited" exited
+check "linux: exit 0" [ "${exit_status:-x}" = 0 ]
+check "linux: terminal sane" terminal_sane
+# a FAIL row blocks the host step until o is confirmed
+rm -f "$TMP/host/sys/firmware/acpi/tables/DMAR"
+start C.UTF-8 100x30
+wait_for "Step 1/8" >/dev/null
+keys Down; keys Down; keys Down; keys Enter
+check "linux FAIL: host check" wait_for "Step 2/8: Host check"
+check "linux FAIL: the FAIL row" wait_for "FAIL"
+keys Enter
+check "linux FAIL: Enter is refused with the reason" wait_for "press o to go on anyway"
+check "linux FAIL: still on the host step" on_screen "Step 2/8: Host check"
+keys o
+check "linux FAIL: o asks first" wait_for "y/n"
+keys y
+keys Enter
+check "linux FAIL: confirmed, it goes on" wait_for "Step 3/8: GPU selection"
+keys q; keys y; exited >/dev/null
+unset GPUWIZ_SYSROOT
+
 finish

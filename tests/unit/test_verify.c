@@ -1577,6 +1577,316 @@ test_status_names(void **state)
 	gw_verify_free(NULL);
 }
 
+/* ---- the live guest (a fake sysroot) ------------------------------------ */
+
+static void
+lv_put(const char *root, const char *rel, const void *data, size_t len)
+{
+	char *p = gw_xasprintf("%s/%s", root, rel), *s;
+	FILE *f;
+
+	for (s = p + strlen(root) + 1; *s; s++)
+		if (*s == '/') {
+			*s = '\0';
+			mkdir(p, 0755);
+			*s = '/';
+		}
+	f = fopen(p, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+	free(p);
+}
+
+/* An NVIDIA (or other) display function: BAR0 32-bit, BAR1 64-bit
+ * prefetchable of bar1 bytes (0: unassigned, config still shows it). */
+static void
+lv_dev(const char *root, const char *bdf, unsigned vendor, unsigned device,
+       unsigned long long bar1)
+{
+	unsigned char cfg[64];
+	char *rel, *t;
+	gw_buf res;
+	int i;
+
+	memset(cfg, 0, sizeof cfg);
+	cfg[0x10] = 0x00; cfg[0x13] = 0xf0;     /* BAR0 0xf0000000 */
+	cfg[0x14] = 0x0c;                       /* BAR1 64-bit pref */
+	if (bar1)
+		cfg[0x1b] = 0x38;
+	gw_buf_init(&res);
+	gw_buf_puts(&res, "0x00000000f0000000 0x00000000f0ffffff 0x0000000000040200\n");
+	if (bar1)
+		gw_buf_printf(&res, "0x%016llx 0x%016llx 0x000000000014220c\n",
+		              0x38000000000ULL, 0x38000000000ULL + bar1 - 1);
+	else
+		gw_buf_puts(&res, "0x0000000000000000 0x0000000000000000 0x0000000000000000\n");
+	for (i = 2; i < 13; i++)
+		gw_buf_puts(&res, "0x0000000000000000 0x0000000000000000 0x0000000000000000\n");
+#define PUT(name, ...) do { \
+		rel = gw_xasprintf("sys/bus/pci/devices/%s/%s", bdf, name); \
+		t = gw_xasprintf(__VA_ARGS__); \
+		lv_put(root, rel, t, strlen(t)); \
+		free(t); free(rel); } while (0)
+	PUT("vendor", "0x%04x\n", vendor);
+	PUT("device", "0x%04x\n", device);
+	PUT("class", "0x%06x\n", 0x030200u);
+	PUT("subsystem_vendor", "0x%04x\n", vendor);
+	PUT("subsystem_device", "0x%04x\n", 0u);
+	PUT("resource", "%s", res.data);
+#undef PUT
+	rel = gw_xasprintf("sys/bus/pci/devices/%s/config", bdf);
+	lv_put(root, rel, cfg, sizeof cfg);
+	free(rel);
+	gw_buf_free(&res);
+}
+
+static void
+lv_version(const char *root, const char *ver)
+{
+	char *t = gw_xasprintf("NVRM version: NVIDIA UNIX x86_64 Kernel Module  "
+	                       "%s  Fri May 31 09:35:42 UTC 2024\nGCC version:  "
+	                       "gcc version 12.2.0 (Debian 12.2.0-14)\n", ver);
+
+	lv_put(root, "proc/driver/nvidia/version", t, strlen(t));
+	free(t);
+}
+
+static void
+lv_rmtree(const char *root)
+{
+	char *cmd = gw_xasprintf("rm -rf '%s'", root);
+
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
+static char *
+run_live(const char *root, const char *nvsmi, const char *bundle, int json,
+         int *rc, gw_err *e)
+{
+	char *dir = tu_tmpdir(), *out = gw_xasprintf("%s/stdout", dir), *data;
+	size_t n;
+	int fd, saved;
+	gw_err re;
+
+	fflush(stdout);
+	saved = dup(1);
+	assert_true(saved >= 0);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(dup2(fd, 1), 1);
+	close(fd);
+	e->msg[0] = '\0';
+	*rc = gw_verify_live_command(&table, root, nvsmi, bundle, json, e);
+	fflush(stdout);
+	assert_int_equal(dup2(saved, 1), 1);
+	close(saved);
+	if (gw_read_file(out, 1u << 24, &data, &n, &re) != 0)
+		fail_msg("%s", re.msg);
+	unlink(out);
+	rmdir(dir);
+	free(out);
+	free(dir);
+	return data;
+}
+
+static const char *
+lv_status(json_t *o, const char *id, int nth)
+{
+	json_t *cs = json_object_get(o, "checks");
+	size_t i;
+
+	for (i = 0; i < json_array_size(cs); i++) {
+		json_t *c = json_array_get(cs, i);
+
+		if (strcmp(json_string_value(json_object_get(c, "id")), id) == 0 &&
+		    nth-- == 0)
+			return json_string_value(json_object_get(c, "status"));
+	}
+	return NULL;
+}
+
+static void
+test_live_bars_and_driver(void **state)
+{
+	char *root = tu_tmpdir(), *out;
+	json_t *o;
+	json_error_t je;
+	gw_err e;
+	int rc;
+
+	(void)state;
+	/* an H200 (141 GB) with BAR1 256 GiB, new driver: all PASS */
+	lv_dev(root, "0000:03:00.0", 0x10de, 0x2335, 256ULL << 30);
+	lv_dev(root, "0000:00:0f.0", 0x15ad, 0x0405, 16ULL << 20);  /* SVGA */
+	lv_version(root, "550.90.07");
+	out = run_live(root, NULL, NULL, 1, &rc, &e);
+	assert_int_equal(rc, GW_VERIFY_OK);
+	o = json_loads(out, 0, &je);
+	assert_non_null(o);
+	assert_int_equal(json_array_size(json_object_get(o, "gpus")), 1);
+	assert_string_equal(lv_status(o, "gpus", 0), "pass");
+	assert_string_equal(lv_status(o, "driver", 0), "pass");
+	assert_string_equal(lv_status(o, "bar1", 0), "pass");
+	assert_string_equal(json_string_value(json_object_get(o, "driver_version")),
+	                    "550.90.07");
+	assert_true(json_is_null(json_object_get(o, "nvidia_smi_q")));
+	json_decref(o);
+	free(out);
+	out = run_live(root, NULL, NULL, 0, &rc, &e);
+	assert_int_equal(rc, GW_VERIFY_OK);
+	assert_non_null(strstr(out, "BAR1 assigned: 262144 MiB"));
+	free(out);
+
+	/* a second H200 with BAR1 unassigned, old driver: FAIL; 2 x 141 GB -> 1024 */
+	lv_dev(root, "0000:04:00.0", 0x10de, 0x2335, 0);
+	lv_version(root, "535.54.03");
+	out = run_live(root, NULL, NULL, 1, &rc, &e);
+	assert_int_equal(rc, GW_VERIFY_FAILED);
+	o = json_loads(out, 0, &je);
+	assert_non_null(o);
+	assert_string_equal(lv_status(o, "driver", 0), "fail");
+	assert_string_equal(lv_status(o, "bar1", 0), "pass");
+	assert_string_equal(lv_status(o, "bar1", 1), "fail");
+	assert_int_equal(json_integer_value(json_object_get(o, "mmio_size_gb")), 1024);
+	json_decref(o);
+	free(out);
+	out = run_live(root, NULL, NULL, 0, &rc, &e);
+	assert_non_null(strstr(out, "BAR1 unassigned: the VM's 64-bit MMIO window is too small"));
+	assert_non_null(strstr(out, "pciPassthru.use64bitMMIO = \"TRUE\""));
+	assert_non_null(strstr(out, "pciPassthru.64bitMMIOSizeGB = \"1024\""));
+	assert_non_null(strstr(out, "older than 535.129.03"));
+	free(out);
+
+	/* with a capture as well: both sets of rows */
+	{
+		char *cap = tu_fixture_path(H200);
+
+		out = run_live(root, cap, NULL, 1, &rc, &e);
+		assert_int_equal(rc, GW_VERIFY_FAILED);
+		o = json_loads(out, 0, &je);
+		assert_non_null(o);
+		assert_true(json_is_object(json_object_get(o, "nvidia_smi_q")));
+		assert_true(json_array_size(json_object_get(
+			json_object_get(o, "nvidia_smi_q"), "checks")) > 3);
+		json_decref(o);
+		free(out);
+		free(cap);
+	}
+	lv_rmtree(root);
+	free(root);
+
+	/* an unknown NVIDIA GPU with BAR1 0: gpuwiz mmio --vram; no driver */
+	root = tu_tmpdir();
+	lv_dev(root, "0000:05:00.0", 0x10de, 0xfffe, 0);
+	out = run_live(root, NULL, NULL, 0, &rc, &e);
+	assert_int_equal(rc, GW_VERIFY_FAILED);
+	assert_non_null(strstr(out, "gpuwiz mmio --vram GB"));
+	assert_non_null(strstr(out, "/proc/driver/nvidia/version"));
+	free(out);
+	lv_rmtree(root);
+	free(root);
+
+	/* no NVIDIA device at all: FAIL with the fix */
+	root = tu_tmpdir();
+	lv_dev(root, "0000:00:0f.0", 0x15ad, 0x0405, 16ULL << 20);
+	out = run_live(root, NULL, NULL, 0, &rc, &e);
+	assert_int_equal(rc, GW_VERIFY_FAILED);
+	assert_non_null(strstr(out, "no NVIDIA display device"));
+	assert_non_null(strstr(out, "lspci"));
+	free(out);
+	lv_rmtree(root);
+	free(root);
+
+	/* a missing sysroot: input error, nothing printed */
+	out = run_live("/nonexistent-root", NULL, NULL, 0, &rc, &e);
+	assert_int_equal(rc, GW_VERIFY_INPUT);
+	assert_string_equal(out, "");
+	assert_non_null(strstr(e.msg, "/nonexistent-root"));
+	free(out);
+}
+
+static void
+test_live_bundle(void **state)
+{
+	char *root = tu_tmpdir(), *dir = tu_tmpdir(), *out, *bundle, *cmd;
+	char *cap = tu_fixture_path(H200);
+	char line[512];
+	gw_buf members;
+	FILE *p;
+	gw_err e;
+	int rc;
+	static const char *const want[] = {
+		"gpuwiz-support/README.txt", "gpuwiz-support/verify.txt",
+		"gpuwiz-support/verify.json", "gpuwiz-support/nvidia-smi-q.txt",
+		"gpuwiz-support/proc-driver-nvidia-version.txt",
+		"gpuwiz-support/proc-cmdline.txt", "gpuwiz-support/lspci.txt",
+	};
+	size_t i;
+
+	(void)state;
+	lv_dev(root, "0000:03:00.0", 0x10de, 0x2335, 256ULL << 30);
+	lv_version(root, "550.90.07");
+	lv_put(root, "proc/cmdline", "BOOT_IMAGE=/vmlinuz ro\n", 23);
+	lv_put(root, "etc/nvidia/ClientConfigToken/client_configuration_token.tok",
+	       "SECRET", 6);
+	bundle = gw_xasprintf("%s/support.tar.gz", dir);
+	out = run_live(root, cap, bundle, 0, &rc, &e);
+	assert_int_equal(rc, GW_VERIFY_OK);
+	assert_non_null(strstr(out, "Result:"));
+	free(out);
+	cmd = gw_xasprintf("tar -tzf '%s'", bundle);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	gw_buf_init(&members);
+	gw_buf_puts(&members, "");
+	while (fgets(line, sizeof line, p) != NULL) {
+		assert_null(strstr(line, "ClientConfigToken"));
+		assert_null(strstr(line, ".tok"));
+		gw_buf_puts(&members, line);
+	}
+	assert_int_equal(pclose(p), 0);
+	for (i = 0; i < sizeof want / sizeof want[0]; i++)
+		if (strstr(members.data, want[i]) == NULL)
+			fail_msg("missing %s in:\n%s", want[i], members.data);
+	gw_buf_free(&members);
+	free(cmd);
+	/* the README says what it never holds */
+	cmd = gw_xasprintf("tar -xzOf '%s' gpuwiz-support/README.txt", bundle);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	{
+		char buf[8192];
+		size_t n = fread(buf, 1, sizeof buf - 1, p);
+
+		buf[n] = '\0';
+		assert_non_null(strstr(buf, "ClientConfigToken"));
+		assert_non_null(strstr(buf, "no ssh keys"));
+	}
+	assert_int_equal(pclose(p), 0);
+	free(cmd);
+
+	/* no overwrite: one error, nothing printed, file untouched */
+	out = run_live(root, NULL, bundle, 0, &rc, &e);
+	assert_int_equal(rc, GW_VERIFY_INPUT);
+	assert_string_equal(out, "");
+	assert_non_null(strstr(e.msg, "exists"));
+	assert_null(strchr(e.msg, '\n'));
+	free(out);
+	/* nothing left behind but the bundle */
+	cmd = gw_xasprintf("[ $(ls -A '%s' | wc -l) -eq 1 ]", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	unlink(bundle);
+	rmdir(dir);
+	free(dir);
+	free(bundle);
+	free(cap);
+	lv_rmtree(root);
+	free(root);
+}
+
 int
 main(void)
 {
@@ -1607,6 +1917,8 @@ main(void)
 		cmocka_unit_test(test_command_json),
 		cmocka_unit_test(test_command_input_errors),
 		cmocka_unit_test(test_status_names),
+		cmocka_unit_test(test_live_bars_and_driver),
+		cmocka_unit_test(test_live_bundle),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

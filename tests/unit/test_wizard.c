@@ -15,6 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* test_wizard.c has its own rm_tree */
+#define FAKEHOST_NO_RM_TREE
+#include "fakehost.h"
+
 #define SAMPLE "vmx/ws-win10-efi-windows1251.vmx"          /* hw 18, efi */
 #define SAMPLE_HW21 "vmx/ws-hw21-ubuntu-cp949-guestinfo-detailed-longline.vmx"
 #define ALL (GW_FMT_VMX | GW_FMT_BOSH | GW_FMT_OPSMAN | GW_FMT_TILE)
@@ -233,7 +237,10 @@ test_texts(void **state)
 		assert_true(gw_gpu_class_name((gw_gpu_class)i)[0] != '\0');
 	assert_int_equal(gw_mode_available(GW_MODE_OFFLINE, &why), 1);
 	assert_null(why);
-	for (i = GW_MODE_LINUX; i < GW_NMODES; i++) {
+	why = "x";
+	assert_int_equal(gw_mode_available(GW_MODE_LINUX, &why), 1);
+	assert_null(why);
+	for (i = GW_MODE_ESXI_SSH; i < GW_NMODES; i++) {
 		why = NULL;
 		assert_int_equal(gw_mode_available((gw_mode)i, &why), 0);
 		assert_non_null(why);
@@ -480,7 +487,7 @@ test_check_step_reasons(void **state)
 	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
 
 	/* an unavailable mode: the welcome step cannot be left */
-	w.mode = GW_MODE_LINUX;
+	w.mode = GW_MODE_ESXI_SSH;
 	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_WELCOME, why, sizeof why), -1);
 	assert_non_null(strstr(why, "Not available yet"));
 	assert_int_equal(gw_wizard_next(&w, why, sizeof why), -1);
@@ -1202,11 +1209,161 @@ test_next_commands(void **state)
 	free(dir);
 }
 
+/* GW_MODE_LINUX on a fake host (GPUWIZ_SYSROOT): the mode is available,
+ * the check rows are loaded, a FAIL blocks the host step (o: override),
+ * the detected GPUs are listed and can be added with their BDF. */
+static void
+test_linux_mode(void **state)
+{
+	char *root = tu_tmpdir();
+	fhost h = { CPU_INTEL, NULL, "intel_iommu=on", 1 };   /* no DMAR */
+	fdev l40s = { "0000:41:00.0", 0x10de, 0x26b9, 0x030200, 0x10de, 0x1851,
+	              GPU_BARS_ADA(64 * GiB), "25", "vfio-pci" };
+	fdev unk = { "0000:42:00.0", 0x10de, 0xfffe, 0x030200, 0x10de, 0x0001,
+	             GPU_BARS_ADA(32 * GiB), "26", "vfio-pci" };
+	fdev bmc = { "0000:03:00.0", 0x1a03, 0x2000, 0x030000, 0x1a03, 0x2000,
+	             { { B_MEM32, 16u << 20 } }, NULL, "ast" };
+	const gw_linux_check *f;
+	char why[1024], *dmar;
+	const char *mwhy = "x";
+	gw_wizard w;
+	gw_err e;
+	size_t i;
+
+	(void)state;
+	add_host(root, &h);
+	add_dev(root, &l40s);
+	add_dev(root, &unk);
+	add_dev(root, &bmc);
+
+	unsetenv("GPUWIZ_SYSROOT");
+	assert_string_equal(gw_wizard_sysroot(), "/");
+	setenv("GPUWIZ_SYSROOT", "", 1);
+	assert_string_equal(gw_wizard_sysroot(), "/");
+	setenv("GPUWIZ_SYSROOT", root, 1);
+	assert_string_equal(gw_wizard_sysroot(), root);
+
+	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
+	/* ESXi over SSH stays unavailable; nothing changes */
+	assert_int_equal(gw_wizard_set_mode(&w, GW_MODE_ESXI_SSH, &mwhy), -1);
+	assert_non_null(strstr(mwhy, "Not available yet"));
+	assert_int_equal(w.mode, GW_MODE_OFFLINE);
+	assert_false(w.probed);
+	assert_int_equal(gw_wizard_set_mode(&w, GW_MODE_LINUX, &mwhy), 0);
+	assert_null(mwhy);
+	assert_int_equal(w.mode, GW_MODE_LINUX);
+	assert_true(w.probed);
+	assert_null(w.checks_error);
+	assert_true(w.nchecks >= 6);
+	assert_string_equal(w.checks[0].id, "cpu-virt");
+	assert_int_equal(w.checks[0].status, GW_LINUX_PASS);
+	assert_int_equal(w.dirty, 0);
+
+	/* the missing DMAR table FAILs and blocks the host step */
+	f = gw_wizard_host_fail(&w);
+	assert_non_null(f);
+	assert_string_equal(f->id, "iommu-firmware");
+	assert_non_null(f->fix);
+	assert_int_equal(gw_wizard_next(&w, why, sizeof why), 0);
+	assert_int_equal(w.step, GW_STEP_HOST);
+	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_HOST, why, sizeof why), -1);
+	assert_non_null(strstr(why, "FAIL"));
+	assert_non_null(strstr(why, f->title));
+	assert_int_equal(gw_wizard_next(&w, why, sizeof why), -1);
+	assert_int_equal(w.step, GW_STEP_HOST);
+	/* the BIOS checklist does not count in this mode */
+	for (i = 0; i < GW_NHOST; i++)
+		gw_wizard_set_host_ok(&w, (int)i, 1);
+	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_HOST, why, sizeof why), -1);
+	/* an explicit override lets it go */
+	gw_wizard_set_host_override(&w, 1);
+	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_HOST, NULL, 0), 0);
+	gw_wizard_set_host_override(&w, 0);
+	/* fixed on the host, checked again: no FAIL, the step can be left */
+	dmar = gw_xasprintf("%s/sys/firmware/acpi/tables/DMAR", root);
+	put_text("/", dmar + 1, "DMAR");
+	free(dmar);
+	gw_wizard_set_host_override(&w, 1);
+	assert_int_equal(gw_wizard_probe_host(&w), 0);
+	assert_false(w.host_override);            /* cleared by a new probe */
+	assert_null(gw_wizard_host_fail(&w));
+	for (i = 0; i < w.nchecks; i++)
+		assert_int_not_equal(w.checks[i].status, GW_LINUX_FAIL);
+
+	/* the detected GPUs, without the BMC's display */
+	assert_null(w.detect_error);
+	assert_int_equal(w.ndetected, 2);
+	assert_string_equal(w.detected[0].bdf, "0000:41:00.0");
+	assert_non_null(w.detected[0].row);
+	assert_string_equal(w.detected[0].row->id, "l40s");
+	assert_int_equal(w.detected[0].vram_gb, 48);
+	assert_string_equal(w.detected[0].driver, "vfio-pci");
+	assert_string_equal(w.detected[0].group, "25");
+	assert_null(w.detected[1].row);
+	assert_int_equal(w.detected[1].vram_gb, -1);
+
+	/* GPU step: nothing chosen yet */
+	assert_int_equal(gw_wizard_next(&w, why, sizeof why), 0);
+	assert_int_equal(w.step, GW_STEP_GPU);
+	assert_int_equal(gw_wizard_next(&w, why, sizeof why), -1);
+	/* add the L40S: table row, passthrough, no system id: no BDF in the
+	 * answers (the plan would need one), but marked as added */
+	assert_int_equal(gw_wizard_add_detected(&w, 0, &e), 0);
+	assert_int_equal(w.af.a.ngpus, 1);
+	assert_ptr_equal(w.af.a.gpus[0].gpu, w.detected[0].row);
+	assert_null(w.af.a.gpus[0].profile);
+	assert_int_equal(w.af.a.gpus[0].count, 1);
+	assert_true(w.detected_added[0]);
+	assert_int_equal(w.af.a.nbdfs, 0);
+	assert_true(w.have_plan);
+	assert_true(w.dirty);
+	/* once only */
+	assert_int_equal(gw_wizard_add_detected(&w, 0, &e), -1);
+	assert_non_null(strstr(e.msg, "0000:41:00.0"));
+	assert_int_equal(w.af.a.gpus[0].count, 1);
+	/* the unknown one is sized from its BARs: 32G + 32M -> 64 GB */
+	assert_int_equal(gw_wizard_add_detected(&w, 1, &e), 0);
+	assert_int_equal(w.af.a.ngpus, 2);
+	assert_null(w.af.a.gpus[1].gpu);
+	assert_int_equal(w.af.a.gpus[1].vram_gb, 64);
+	assert_int_equal(gw_wizard_add_detected(&w, 2, &e), -1);
+	/* removing it from the selection makes it addable again */
+	assert_int_equal(gw_wizard_remove_gpu(&w, 1), 0);
+	assert_false(w.detected_added[1]);
+	assert_true(w.detected_added[0]);
+	assert_int_equal(gw_wizard_remove_gpu(&w, 0), 0);
+	assert_false(w.detected_added[0]);
+	/* with a system id the BDF goes into the answers: a device block */
+	assert_int_equal(gw_wizard_set_system_id(&w,
+	    "4c4c4544-0042-3510-8052-b4c04f4e4d32", &e), 0);
+	assert_int_equal(gw_wizard_add_detected(&w, 0, &e), 0);
+	assert_int_equal(w.af.a.nbdfs, 1);
+	assert_string_equal(w.af.a.bdfs[0], "0000:41:00.0");
+	assert_true(w.have_plan);
+	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_GPU, NULL, 0), 0);
+
+	/* a root that is not there: an error, the step is blocked */
+	setenv("GPUWIZ_SYSROOT", "/nonexistent/gpuwiz-root", 1);
+	assert_int_equal(gw_wizard_probe_host(&w), 1);
+	assert_non_null(w.checks_error);
+	assert_non_null(w.detect_error);
+	assert_int_equal(w.ndetected, 0);
+	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_HOST, why, sizeof why), -1);
+	assert_non_null(strstr(why, "could not run"));
+	gw_wizard_set_host_override(&w, 1);
+	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_HOST, NULL, 0), 0);
+	unsetenv("GPUWIZ_SYSROOT");
+	gw_wizard_free(&w);
+	rm_tree(root);
+	free(root);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_texts),
+		cmocka_unit_test(test_linux_mode),
 		cmocka_unit_test(test_init_empty),
 		cmocka_unit_test(test_init_from_answers_and_enter_walk),
 		cmocka_unit_test(test_init_bad_answers_and_bad_vmx),
