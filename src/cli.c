@@ -13,6 +13,7 @@
 #include "apply.h"
 #include "emit.h"
 #include "gputable.h"
+#include "jsonutil.h"
 #include "mmio.h"
 #include "plan.h"
 #include "vmx.h"
@@ -570,17 +571,6 @@ plan_json(const gw_plan *p, int sizing_only)
 	return o;
 }
 
-static void
-print_json(json_t *o)
-{
-	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-
-	if (s) {
-		puts(s);
-		free(s);
-	}
-}
-
 /* ---- commands ---------------------------------------------------------- */
 
 static int
@@ -601,7 +591,7 @@ cmd_mmio(cli_opts *o, const gw_table *t, gw_err *e)
 	if (o->json) {
 		json_t *j = plan_json(&p, 1);
 
-		print_json(j);
+		gw_json_print(j);
 		json_decref(j);
 	} else {
 		printf("%s\n", _("GPUs in the VM:"));
@@ -673,7 +663,7 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 		json_object_set_new(j, "changed", json_boolean(changed));
 		json_object_set_new(j, "written", json_boolean(written));
 		json_object_set_new(j, "backup", backup ? json_string(backup) : json_null());
-		print_json(j);
+		gw_json_print(j);
 		json_decref(j);
 	} else {
 		printf(_("VM: %s\n"), path);

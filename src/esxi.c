@@ -1,6 +1,7 @@
 /* esxi.c: parsers for esxcli / vim-cmd output and `gpuwiz gpus
  * --esxcli-file FILE` (see esxi.h for the formats and the rules). */
 #include "esxi.h"
+#include "jsonutil.h"
 #include "plan.h"
 
 #include <ctype.h>
@@ -1465,15 +1466,6 @@ typedef struct gpu_row {
 	const char *name;
 } gpu_row;
 
-/* On-board management displays and virtual SVGA: listed, not sized. */
-static int
-onboard_display(unsigned vendor)
-{
-	return vendor == 0x1a03 ||   /* ASPEED (BMC) */
-	       vendor == 0x102b ||   /* Matrox (BMC) */
-	       vendor == 0x15ad;     /* VMware SVGA (nested ESXi) */
-}
-
 static int
 current_is_passthru(const gw_esxi_pci_dev *d)
 {
@@ -1545,25 +1537,6 @@ tri(int v)
 	return v < 0 ? json_null() : json_boolean(v);
 }
 
-/* Text not valid UTF-8 (a hand-edited file) would make jansson refuse the
- * string: replace bad bytes with '?'. */
-static json_t *
-json_text(const char *s)
-{
-	json_t *j = json_string(s);
-	char *c, *p;
-
-	if (j != NULL)
-		return j;
-	c = gw_xstrdup(s);
-	for (p = c; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
-	j = json_string(c);
-	free(c);
-	return j;
-}
-
 int
 gw_esxi_gpus_command(const gw_table *t, const char *path, int json,
                      gw_err *e)
@@ -1610,7 +1583,7 @@ gw_esxi_gpus_command(const gw_table *t, const char *path, int json,
 		                             &r->ambiguous)
 		         : NULL;
 		r->vram_gb = r->g ? r->g->vram_gb : -1;
-		r->counted = !onboard_display(d->vendor_id);
+		r->counted = !gw_is_onboard_display(d->vendor_id);
 		r->name = r->g ? r->g->name
 		        : d->device_name && *d->device_name ? d->device_name
 		        : "";
@@ -1706,7 +1679,7 @@ gw_esxi_gpus_command(const gw_table *t, const char *path, int json,
 		json_t *o = json_object(), *arr = json_array(), *jn = json_array();
 		char *s;
 
-		json_object_set_new(o, "file", json_text(path));
+		json_object_set_new(o, "file", gw_json_text(path));
 		for (i = 0; i < nrows; i++) {
 			const gpu_row *r = &rows[i];
 			const gw_esxi_pci_dev *d = r->d;
@@ -1722,7 +1695,7 @@ gw_esxi_gpus_command(const gw_table *t, const char *path, int json,
 			json_object_set_new(j, "subdevice_id",
 			    gw_esxi_pci_field(d, "SubDevice ID")
 			        ? hex_id(d->subdevice_id) : json_null());
-			json_object_set_new(j, "name", json_text(r->name));
+			json_object_set_new(j, "name", gw_json_text(r->name));
 			json_object_set_new(j, "table_id",
 			                    r->g ? json_string(r->g->id) : json_null());
 			json_object_set_new(j, "vram_gb", r->vram_gb >= 0
@@ -1733,11 +1706,11 @@ gw_esxi_gpus_command(const gw_table *t, const char *path, int json,
 			                    tri(gw_esxi_pci_passthru_enabled(d)));
 			json_object_set_new(j, "configured_owner",
 			                    d->configured_owner
-			                        ? json_text(d->configured_owner)
+			                        ? gw_json_text(d->configured_owner)
 			                        : json_null());
 			json_object_set_new(j, "current_owner",
 			                    d->current_owner
-			                        ? json_text(d->current_owner)
+			                        ? gw_json_text(d->current_owner)
 			                        : json_null());
 			json_object_set_new(j, "counted_in_mmio",
 			                    json_boolean(r->counted));
@@ -1747,7 +1720,7 @@ gw_esxi_gpus_command(const gw_table *t, const char *path, int json,
 		json_object_set_new(o, "mmio_size_gb", mmio_known
 		                    ? json_integer((json_int_t)mmio) : json_null());
 		for (i = 0; i < nnotes; i++)
-			json_array_append_new(jn, json_text(notes[i]));
+			json_array_append_new(jn, gw_json_text(notes[i]));
 		json_object_set_new(o, "notes", jn);
 		s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		if (s) {

@@ -1087,3 +1087,13 @@ gw_table_lookup(const gw_table *t, const char *spec, gw_err *e)
 	free(s);
 	return g;
 }
+
+int
+gw_is_onboard_display(unsigned vendor)
+{
+	return vendor == 0x1a03 ||   /* ASPEED (BMC) */
+	       vendor == 0x102b ||   /* Matrox (BMC) */
+	       vendor == 0x15ad ||   /* VMware SVGA (nested ESXi) */
+	       vendor == 0x1234 ||   /* QEMU standard VGA */
+	       vendor == 0x1b36;     /* QEMU/Red Hat QXL */
+}

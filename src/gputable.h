@@ -126,6 +126,10 @@ int gw_is_vgpu_profile(const char *spec);
  * is not one of g's (as gw_table_lookup step 3 decides). */
 char *gw_gpu_vgpu_profile(const gw_gpu *g, const char *profile);
 
+/* On-board management displays (ASPEED, Matrox BMCs) and virtual ones
+ * (VMware SVGA, QEMU VGA/QXL): listed by the probes, never sized. */
+int gw_is_onboard_display(unsigned vendor);
+
 /* Largest observed BAR1 in MiB, 0 when unknown. */
 unsigned long gw_gpu_bar1_max_mib(const gw_gpu *g);
 

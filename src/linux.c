@@ -7,6 +7,7 @@
  * input error.
  */
 #include "linux.h"
+#include "jsonutil.h"
 #include "mmio.h"
 
 #include <dirent.h>
@@ -152,50 +153,12 @@ read_hex_file(const char *path)
 }
 
 static json_t *
-json_text(const char *s)
-{
-	json_t *j = json_string(s);
-	char *c, *p;
-
-	if (j != NULL)
-		return j;
-	c = gw_xstrdup(s);
-	for (p = c; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
-	j = json_string(c);
-	free(c);
-	return j;
-}
-
-static json_t *
 hex_id(unsigned v)
 {
 	char b[8];
 
 	snprintf(b, sizeof b, "%04x", v & 0xffffu);
 	return json_string(b);
-}
-
-static void
-print_json(json_t *o)
-{
-	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-
-	if (s) {
-		puts(s);
-		free(s);
-	}
-}
-
-static int
-onboard_display(unsigned vendor)
-{
-	return vendor == 0x1a03 ||   /* ASPEED (BMC) */
-	       vendor == 0x102b ||   /* Matrox (BMC) */
-	       vendor == 0x15ad ||   /* VMware SVGA */
-	       vendor == 0x1234 ||   /* QEMU standard VGA */
-	       vendor == 0x1b36;     /* QEMU/Red Hat QXL */
 }
 
 /* ---- a display device, as sysfs shows it ------------------------------ */
@@ -559,7 +522,7 @@ gw_linux_checks(const char *sysroot, gw_linux_check **out, size_t *nout,
 		const dev_info *d = &devs[i];
 		char *title;
 
-		if (onboard_display(d->vendor))
+		if (gw_is_onboard_display(d->vendor))
 			continue;
 		title = gw_xasprintf(_("Checking the driver of %s "
 		                       "(%04x:%04x)"),
@@ -619,14 +582,14 @@ gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 			json_object_set_new(j, "id", json_string(r->id));
 			json_object_set_new(j, "status",
 			                    json_string(gw_linux_status_word(r->status)));
-			json_object_set_new(j, "title", json_text(r->title));
-			json_object_set_new(j, "message", json_text(r->message));
-			json_object_set_new(j, "fix", r->fix ? json_text(r->fix)
+			json_object_set_new(j, "title", gw_json_text(r->title));
+			json_object_set_new(j, "message", gw_json_text(r->message));
+			json_object_set_new(j, "fix", r->fix ? gw_json_text(r->fix)
 			                                     : json_null());
 			json_array_append_new(arr, j);
 		}
 		json_object_set_new(o, "checks", arr);
-		print_json(o);
+		gw_json_print(o);
 		json_decref(o);
 	} else {
 		for (i = 0; i < rows.n; i++) {
@@ -807,7 +770,7 @@ scan_gpus(const gw_table *t, const char *root, const char *busdir,
 		                            g->subvendor, g->subdevice, NULL)
 		        : NULL;
 		g->row = row;
-		g->onboard = onboard_display(g->vendor);
+		g->onboard = gw_is_onboard_display(g->vendor);
 		g->vram_gb = row ? row->vram_gb : -1;
 		if (row) {
 			g->name = gw_xstrdup(row->name);
@@ -1031,7 +994,7 @@ gw_linux_gpus_command(const gw_table *t, const char *sysroot, int json,
 			json_object_set_new(j, "subdevice_id",
 			                    hex_id(g->subdevice));
 			json_object_set_new(j, "name", g->name
-			                    ? json_text(g->name) : json_null());
+			                    ? gw_json_text(g->name) : json_null());
 			json_object_set_new(j, "vram_gb", g->vram_gb >= 0
 			                    ? json_integer(g->vram_gb)
 			                    : json_null());
@@ -1052,12 +1015,12 @@ gw_linux_gpus_command(const gw_table *t, const char *sysroot, int json,
 			}
 			json_object_set_new(j, "bars", jb);
 			json_object_set_new(j, "iommu_group", g->group
-			                    ? json_text(g->group) : json_null());
+			                    ? gw_json_text(g->group) : json_null());
 			for (k = 0; k < g->nmates; k++)
-				json_array_append_new(jm, json_text(g->mates[k]));
+				json_array_append_new(jm, gw_json_text(g->mates[k]));
 			json_object_set_new(j, "iommu_group_devices", jm);
 			json_object_set_new(j, "driver", g->driver
-			                    ? json_text(g->driver) : json_null());
+			                    ? gw_json_text(g->driver) : json_null());
 			json_array_append_new(arr, j);
 		}
 		json_object_set_new(o, "gpus", arr);
@@ -1065,9 +1028,9 @@ gw_linux_gpus_command(const gw_table *t, const char *sysroot, int json,
 		                    ? json_integer((json_int_t)mmio)
 		                    : json_null());
 		for (i = 0; i < nnotes; i++)
-			json_array_append_new(jn, json_text(notes[i]));
+			json_array_append_new(jn, gw_json_text(notes[i]));
 		json_object_set_new(o, "notes", jn);
-		print_json(o);
+		gw_json_print(o);
 		json_decref(o);
 	} else if (l.n == 0) {
 		printf(_("no display-class device in %s"), busdir);

@@ -1,0 +1,118 @@
+/* runner.h: run commands on an ESXi host, either on its own shell (the
+ * local runner, when vim-cmd is on the PATH) or from a workstation through
+ * the system's ssh client (one ControlMaster per session: one
+ * authentication, host key checking kept on), and the ESXi operations
+ * gpuwiz needs on top of it (gw_esxi_session_*).
+ *
+ * Conventions of gw.h: 0 / -1 with one translated line in gw_err; nothing
+ * is printed.  Commands are given as argv arrays; for the ssh runner every
+ * word is single-quoted for the remote shell, so no word is ever read as
+ * shell syntax.  Commands are started with fork/exec and pipes (never
+ * system() or popen()), and are killed when they run past the timeout.
+ */
+#ifndef GW_RUNNER_H
+#define GW_RUNNER_H
+
+#include "gw.h"
+#include "esxi.h"
+#include "vmx.h"
+
+typedef struct gw_runner gw_runner;
+
+/* Default limit for one command, seconds. */
+#define GW_RUNNER_TIMEOUT 120
+/* Largest stdout / stderr kept from one command. */
+#define GW_RUNNER_MAX_OUTPUT (16u << 20)
+
+/* Commands run here (the ESXi shell itself).  Never fails. */
+gw_runner *gw_runner_open_local(void);
+
+/* Start one ssh ControlMaster to user_at_host ("root@esx01"; must not
+ * start with '-') and check it works:
+ *   ssh -M -S SOCK -o ControlPersist=600 -o BatchMode=yes
+ *       -o StrictHostKeyChecking=yes [extra...] -- HOST true
+ * BatchMode: no password prompt, so keys (or an agent) are needed; an
+ * unknown or changed host key is refused, never accepted.  extra (may be
+ * NULL) is a NULL-terminated list of further ssh words (tests: "-p",
+ * "2222", "-i", KEY, "-o", "UserKnownHostsFile=FILE").  The socket lives
+ * in a private temporary directory removed by gw_runner_close().  NULL on
+ * failure, with ssh's own message in e. */
+gw_runner *gw_runner_open_ssh(const char *user_at_host,
+                              const char *const extra[], gw_err *e);
+
+/* Ends the master (ssh -O exit) and frees r.  NULL is harmless. */
+void gw_runner_close(gw_runner *r);
+
+/* 1 for an ssh runner, 0 for the local one. */
+int gw_runner_is_remote(const gw_runner *r);
+
+/* Seconds one command may run (0 = GW_RUNNER_TIMEOUT). */
+void gw_runner_set_timeout(gw_runner *r, unsigned seconds);
+
+/* Directory put first on the PATH the commands see (tests: the esxcli /
+ * vim-cmd stand-ins).  NULL removes it. */
+void gw_runner_set_path_prefix(gw_runner *r, const char *dir);
+
+/* Where datastores are mounted ("/vmfs/volumes" unless set; tests: a
+ * temporary directory).  Used by gw_esxi_session_vmx_path(). */
+void gw_runner_set_volumes_root(gw_runner *r, const char *dir);
+
+/* Run argv (argv[0] looked up on the PATH) with no input.  out and err (each
+ * may be NULL) get the command's stdout and stderr, NUL-terminated.
+ * Returns 0 when the command ran to its end, with its exit status in
+ * *status (128+N when killed by signal N; for ssh, 255 is ssh's own
+ * failure); -1 when it could not be started, ran past the timeout or wrote
+ * too much. */
+int gw_runner_run(gw_runner *r, const char *const argv[], char **out,
+                  char **err, int *status, gw_err *e);
+
+/* Like gw_runner_run, but a non-zero status is an error too, naming the
+ * command and the first line of what it wrote on stderr. */
+int gw_runner_run_ok(gw_runner *r, const char *const argv[], char **out,
+                     gw_err *e);
+
+/* Whole file at path (absolute) through cat.  *data is NUL-terminated (the
+ * extra byte not counted in *len). */
+int gw_runner_read_file(gw_runner *r, const char *path, char **data,
+                        size_t *len, gw_err *e);
+
+/* Replace the file at path (absolute): the current file is copied to
+ * "PATH.YYYYmmdd-HHMMSS.bak" (".N" appended while that exists; *backup
+ * gets its name, NULL when there was no file), the data is written through
+ * stdin to "PATH.gpuwiz-tmp" (a copy of the old file first, so its mode is
+ * kept), its size checked, and it is renamed over PATH.  On failure the
+ * temporary file is removed and PATH is unchanged. */
+int gw_runner_write_file_atomic(gw_runner *r, const char *path,
+                                const char *data, size_t len, char **backup,
+                                gw_err *e);
+
+/* ---- ESXi operations ------------------------------------------------- */
+
+/* esxcli hardware pci list, parsed (all devices; gw_esxi_pci_is_display
+ * picks the GPUs). */
+int gw_esxi_session_list_pci(gw_runner *r, gw_esxi_pci_list *out, gw_err *e);
+/* vim-cmd vmsvc/getallvms, parsed. */
+int gw_esxi_session_list_vms(gw_runner *r, gw_esxi_vm_list *out, gw_err *e);
+/* vim-cmd vmsvc/power.getstate VMID, parsed. */
+int gw_esxi_session_power_state(gw_runner *r, unsigned long vmid,
+                                gw_esxi_power *out, gw_err *e);
+/* esxcli hardware pci pcipassthru set -d BDF -e true -a (bdf in any form
+ * gw_bdf_parse takes; passed on normalised). */
+int gw_esxi_session_enable_passthru(gw_runner *r, const char *bdf, gw_err *e);
+/* vim-cmd vmsvc/reload VMID (after editing its .vmx). */
+int gw_esxi_session_reload(gw_runner *r, unsigned long vmid, gw_err *e);
+/* "[datastore1] vm/vm.vmx" -> "VOLUMES_ROOT/datastore1/vm/vm.vmx"
+ * (malloc'ed).  Refuses ".." components. */
+int gw_esxi_session_vmx_path(gw_runner *r, const gw_esxi_vm *vm, char **path,
+                             gw_err *e);
+/* Read and parse the .vmx at path. */
+int gw_esxi_session_read_vmx(gw_runner *r, const char *path, gw_vmx **out,
+                             gw_err *e);
+/* Save v over path (gw_runner_write_file_atomic) after checking that VM
+ * vmid is "Powered off": any other state is refused and nothing is
+ * written. */
+int gw_esxi_session_save_vmx(gw_runner *r, unsigned long vmid,
+                             const char *path, const gw_vmx *v, char **backup,
+                             gw_err *e);
+
+#endif
