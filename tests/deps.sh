@@ -8,7 +8,10 @@ apt-get install -y --no-install-recommends \
 	build-essential autoconf automake autopoint gettext pkg-config \
 	libncurses-dev libpci-dev libcurl4-openssl-dev libiniparser-dev \
 	libxml2-dev libyaml-dev libjansson-dev libcmocka-dev \
-	locales tmux valgrind python3 python3-yaml ca-certificates
+	locales tmux valgrind python3 python3-yaml ca-certificates \
+	openssh-server openssh-client
+# the SSH route is tested against an sshd the test starts on 127.0.0.1
+mkdir -p /run/sshd
 # The tests run in C.UTF-8 and zh_CN.UTF-8.
 if ! locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$'; then
 	sed -i 's/^# *\(zh_CN.UTF-8 UTF-8\)/\1/' /etc/locale.gen
