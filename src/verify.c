@@ -1239,6 +1239,30 @@ verify_json(const gw_nvsmi *q, const gw_verify *v, const char *path)
 
 #define TITLE_CELLS 56
 
+/* The check rows like virt-host-validate ("Checking ... : PASS", titles
+ * padded in cells), each with its message and fix, then the tally: shared
+ * by the capture report and the live report. */
+static void
+print_checks(FILE *f, const gw_verify *v)
+{
+	size_t i;
+
+	fputs("\n", f);
+	for (i = 0; i < v->nchecks; i++) {
+		const gw_check *c = &v->checks[i];
+		int pad = TITLE_CELLS - gw_text_cells(c->title);
+
+		fprintf(f, "%s%*s : %s\n", c->title, pad > 0 ? pad : 0, "",
+		        gw_check_status_label(c->status));
+		fprintf(f, "        %s\n", c->message);
+		if (c->fix != NULL)
+			fprintf(f, _("        fix: %s\n"), c->fix);
+	}
+	fputs("\n", f);
+	fprintf(f, _("Result: %zu PASS, %zu INFO, %zu WARN, %zu FAIL\n"),
+	        v->npass, v->ninfo, v->nwarn, v->nfail);
+}
+
 static void
 print_text(FILE *f, const gw_nvsmi *q, const gw_verify *v, const char *path)
 {
@@ -1280,20 +1304,7 @@ print_text(FILE *f, const gw_nvsmi *q, const gw_verify *v, const char *path)
 			       g->licensed_product ? g->licensed_product : "-",
 			       g->license_status ? g->license_status : "-");
 	}
-	fputs("\n", f);
-	for (i = 0; i < v->nchecks; i++) {
-		const gw_check *c = &v->checks[i];
-		int pad = TITLE_CELLS - gw_text_cells(c->title);
-
-		fprintf(f, "%s%*s : %s\n", c->title, pad > 0 ? pad : 0, "",
-		       gw_check_status_label(c->status));
-		fprintf(f, "        %s\n", c->message);
-		if (c->fix != NULL)
-			fprintf(f, _("        fix: %s\n"), c->fix);
-	}
-	fputs("\n", f);
-	fprintf(f, _("Result: %zu PASS, %zu INFO, %zu WARN, %zu FAIL\n"),
-	       v->npass, v->ninfo, v->nwarn, v->nfail);
+	print_checks(f, v);
 }
 
 int
@@ -1696,20 +1707,7 @@ live_text(FILE *f, const live_sys *l, const gw_verify *v)
 			        g->bdf, "-", pci);
 		free(pci);
 	}
-	fputs("\n", f);
-	for (i = 0; i < v->nchecks; i++) {
-		const gw_check *c = &v->checks[i];
-		int pad = TITLE_CELLS - gw_text_cells(c->title);
-
-		fprintf(f, "%s%*s : %s\n", c->title, pad > 0 ? pad : 0, "",
-		        gw_check_status_label(c->status));
-		fprintf(f, "        %s\n", c->message);
-		if (c->fix != NULL)
-			fprintf(f, _("        fix: %s\n"), c->fix);
-	}
-	fputs("\n", f);
-	fprintf(f, _("Result: %zu PASS, %zu INFO, %zu WARN, %zu FAIL\n"),
-	        v->npass, v->ninfo, v->nwarn, v->nfail);
+	print_checks(f, v);
 }
 
 static json_t *
