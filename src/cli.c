@@ -16,7 +16,10 @@
 #include "jsonutil.h"
 #include "mmio.h"
 #include "plan.h"
+#include "runner.h"
+#include "samplehost.h"
 #include "vmx.h"
+#include "wizard.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <jansson.h>
@@ -90,17 +94,26 @@ setup_locale(int argc, char **argv)
 static void
 usage(FILE *f)
 {
-	fprintf(f, _("Usage: %s [--lang LANG] [--answers FILE]   the interactive wizard\n"), progname);
+	fprintf(f, _("Usage: %s [--lang LANG] [--answers FILE] [HOST]   the interactive wizard\n"), progname);
 	fputs(_("       gpuwiz mmio [--json] (--gpu SPEC | --vgpu PROFILE | --vram GB)...\n"
 	        "       gpuwiz vmx FILE [--gpu SPEC]... [--vgpu PROFILE]... [--uvm]\n"
 	        "                  [--bdf BDF --system-id UUID]... [--write [--force]] [--json]\n"
+	        "       gpuwiz vmx --vm NAME|VMID HOST [--upgrade-hw] [plan options] [--write]\n"
 	        "       gpuwiz snippet --format vmx|bosh|opsman|tile [--gpu SPEC]... [--vgpu P]...\n"
 	        "       gpuwiz apply --answers FILE [--force]\n"
-	        "       gpuwiz check [--sysroot DIR] [--json]\n"
-	        "       gpuwiz gpus [--sysroot DIR | --esxcli-file FILE] [--json]\n"
+	        "       gpuwiz check [--sysroot DIR | HOST] [--json]\n"
+	        "       gpuwiz gpus [--sysroot DIR | --esxcli-file FILE | HOST] [--json]\n"
+	        "       gpuwiz vms HOST [--json]\n"
+	        "       gpuwiz passthru --enable BDF HOST [--json]\n"
 	        "       gpuwiz verify [--sysroot DIR] [--nvidia-smi-q FILE] [--bundle OUT.tar.gz] [--json]\n"
 	        "       gpuwiz diagnose FILE|- [--json]\n"
 	        "       gpuwiz --help | --version\n"), f);
+	fputs("\n", f);
+	fputs(_("HOST is --ssh USER@HOST (an ESXi host through the system's ssh: one login,\n"
+	        "host keys checked; with --ssh-port N, --ssh-identity FILE, --ssh-option K=V)\n"
+	        "or --sample-host NAME (a practice host built from real captures in a scratch\n"
+	        "directory: intel-2x-l40s, amd-geforce-usb, intel-iommu-off-kernel,\n"
+	        "esxi-l40s).  On the ESXi shell itself (vim-cmd on the PATH) no HOST is needed.\n"), f);
 	fputs("\n", f);
 	fputs(_("SPEC is a table id (l40s), a PCI id (10de:26b9) or a model name, with an\n"
 	        "optional count: l40s=2.  PROFILE is a vGPU profile (grid_l40s-48c[=COUNT]).\n"), f);
@@ -133,7 +146,8 @@ enum {
 	OPT_MEMORY, OPT_ESXI, OPT_MMIOGB, OPT_BELOW, OPT_BDF, OPT_SYSID,
 	OPT_NAME, OPT_TABLE, OPT_JSON, OPT_WRITE, OPT_FORCE, OPT_FORMAT,
 	OPT_ANSWERS, OPT_LANG, OPT_HELP, OPT_ESXCLI_FILE, OPT_NVSMI, OPT_SYSROOT,
-	OPT_BUNDLE
+	OPT_BUNDLE, OPT_SSH, OPT_SSH_PORT, OPT_SSH_ID, OPT_SSH_OPT, OPT_SAMPLE,
+	OPT_VM, OPT_UPGRADE, OPT_ENABLE, OPT_KEEP
 };
 
 static const struct option long_opts[] = {
@@ -163,6 +177,14 @@ static const struct option long_opts[] = {
 	{ "nvidia-smi-q", required_argument, NULL, OPT_NVSMI },
 	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 	{ "bundle", required_argument, NULL, OPT_BUNDLE },
+	{ "ssh", required_argument, NULL, OPT_SSH },
+	{ "ssh-port", required_argument, NULL, OPT_SSH_PORT },
+	{ "ssh-identity", required_argument, NULL, OPT_SSH_ID },
+	{ "ssh-option", required_argument, NULL, OPT_SSH_OPT },
+	{ "sample-host", required_argument, NULL, OPT_SAMPLE },
+	{ "vm", required_argument, NULL, OPT_VM },
+	{ "upgrade-hw", no_argument, NULL, OPT_UPGRADE },
+	{ "enable", required_argument, NULL, OPT_ENABLE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -175,6 +197,14 @@ typedef struct cli_opts {
 	const char *sysroot;
 	const char *bundle;
 	const char *format;
+	const char *ssh;          /* --ssh USER@HOST */
+	const char *ssh_port, *ssh_identity;
+	const char **ssh_opts;    /* --ssh-option, in order */
+	size_t nssh_opts;
+	const char *sample;       /* --sample-host NAME */
+	const char *vm;           /* --vm NAME|VMID */
+	const char *enable;       /* passthru --enable BDF */
+	int upgrade;              /* --upgrade-hw */
 	int json, write, force, help;
 	/* GPU specs are kept in order and resolved once the table is loaded */
 	struct { int kind; const char *arg; } *items;
@@ -293,6 +323,52 @@ parse_opts(cli_opts *o, int argc, char **argv, gw_err *e)
 		case OPT_ANSWERS:
 			o->answers = optarg;
 			break;
+		case OPT_SSH:
+			if (optarg[0] == '\0' || optarg[0] == '-') {
+				gw_err_set(e, _("--ssh: '%s' is not a host (expected USER@HOST, e.g. root@esx01)"),
+				           optarg);
+				return -1;
+			}
+			o->ssh = optarg;
+			break;
+		case OPT_SSH_PORT:
+			if (gw_parse_uint(optarg, 65535, &v) != 0 || v == 0) {
+				gw_err_set(e, _("--ssh-port: '%s' is not a port (expected 1..65535)"),
+				           optarg);
+				return -1;
+			}
+			o->ssh_port = optarg;
+			break;
+		case OPT_SSH_ID:
+			o->ssh_identity = optarg;
+			break;
+		case OPT_SSH_OPT:
+			if (strchr(optarg, '=') == NULL || optarg[0] == '-') {
+				gw_err_set(e, _("--ssh-option: '%s' is not an ssh option (expected NAME=VALUE, e.g. UserKnownHostsFile=FILE)"),
+				           optarg);
+				return -1;
+			}
+			if (strncasecmp(optarg, "StrictHostKeyChecking", 21) == 0) {
+				gw_err_set(e, _("--ssh-option: '%s': gpuwiz keeps host key checking on; add the host's key to known_hosts instead (ssh-keyscan, then check its fingerprint)"),
+				           optarg);
+				return -1;
+			}
+			o->ssh_opts = gw_xrealloc(o->ssh_opts,
+			                          (o->nssh_opts + 1) * sizeof *o->ssh_opts);
+			o->ssh_opts[o->nssh_opts++] = optarg;
+			break;
+		case OPT_SAMPLE:
+			o->sample = optarg;
+			break;
+		case OPT_VM:
+			o->vm = optarg;
+			break;
+		case OPT_UPGRADE:
+			o->upgrade = 1;
+			break;
+		case OPT_ENABLE:
+			o->enable = optarg;
+			break;
 		case OPT_LANG:
 			break; /* handled by setup_locale() */
 		case OPT_HELP:
@@ -318,6 +394,7 @@ parse_opts(cli_opts *o, int argc, char **argv, gw_err *e)
 static void
 free_opts(cli_opts *o)
 {
+	free(o->ssh_opts);
 	free(o->items);
 	free(o->args);
 	gw_answers_free(&o->a);
@@ -571,6 +648,170 @@ plan_json(const gw_plan *p, int sizing_only)
 	return o;
 }
 
+/* ---- hosts: --ssh USER@HOST, the ESXi shell, --sample-host NAME ------- */
+
+typedef struct host_ctx {
+	gw_sample smp;         /* --sample-host: materialised in a scratch dir */
+	int have_sample;
+	gw_runner *r;          /* an ESXi host; NULL for a Linux one */
+	char *label;           /* "root@esx01", "esxi-l40s (sample)", "this host" */
+	const char *sysroot;   /* a Linux host: --sysroot or the sample's root */
+} host_ctx;
+
+/* Is vim-cmd on the PATH (gpuwiz runs on the ESXi shell itself)? */
+static int
+on_esxi_shell(void)
+{
+	const char *path = getenv("PATH");
+	char *copy, *p, *dir;
+	int found = 0;
+
+	if (path == NULL)
+		return 0;
+	copy = gw_xstrdup(path);
+	for (p = copy; !found && (dir = strsep(&p, ":")) != NULL;) {
+		char *f = gw_xasprintf("%s/vim-cmd", *dir ? dir : ".");
+
+		found = access(f, X_OK) == 0;
+		free(f);
+	}
+	free(copy);
+	return found;
+}
+
+/* The runner's test and unusual-host settings from the environment:
+ * GPUWIZ_ESXI_PATH is put first on the PATH the host's commands see,
+ * GPUWIZ_ESXI_VOLUMES replaces /vmfs/volumes. */
+static void
+runner_env(gw_runner *r)
+{
+	const char *p = getenv("GPUWIZ_ESXI_PATH");
+	const char *v = getenv("GPUWIZ_ESXI_VOLUMES");
+
+	if (p && *p)
+		gw_runner_set_path_prefix(r, p);
+	if (v && *v)
+		gw_runner_set_volumes_root(r, v);
+}
+
+static gw_runner *
+open_ssh(cli_opts *o, gw_err *e)
+{
+	const char **extra = gw_xcalloc(2 * o->nssh_opts + 5, sizeof *extra);
+	gw_runner *r;
+	size_t n = 0, i;
+
+	if (o->ssh_port) {
+		extra[n++] = "-p";
+		extra[n++] = o->ssh_port;
+	}
+	if (o->ssh_identity) {
+		extra[n++] = "-i";
+		extra[n++] = o->ssh_identity;
+	}
+	for (i = 0; i < o->nssh_opts; i++) {
+		extra[n++] = "-o";
+		extra[n++] = o->ssh_opts[i];
+	}
+	extra[n] = NULL;
+	r = gw_runner_open_ssh(o->ssh, extra, e);
+	free(extra);
+	return r;
+}
+
+/* Open the host a command works on.  need: 'e' an ESXi host (--ssh, a
+ * sample ESXi host, or the ESXi shell), 'l' a Linux host (--sysroot, a
+ * sample Linux host, else /), 'a' whichever the options name (ESXi when
+ * --ssh or an ESXi sample, else Linux). */
+static int
+host_open(cli_opts *o, int need, host_ctx *h, gw_err *e)
+{
+	memset(h, 0, sizeof *h);
+	if (o->ssh && o->sample) {
+		gw_err_set(e, "%s", _("--ssh and --sample-host exclude each other (a sample host is not reached over SSH)"));
+		return -1;
+	}
+	if ((o->ssh || o->sample) && o->sysroot) {
+		gw_err_set(e, _("--sysroot cannot be combined with %s"),
+		           o->ssh ? "--ssh" : "--sample-host");
+		return -1;
+	}
+	if (o->sample) {
+		if (gw_sample_open(o->sample, &h->smp, e) != 0)
+			return -1;
+		h->have_sample = 1;
+		if (strcmp(h->smp.kind, "esxi") == 0) {
+			h->r = gw_runner_open_local();
+			gw_runner_set_path_prefix(h->r, h->smp.bin);
+			gw_runner_set_volumes_root(h->r, h->smp.volumes);
+			/* TRANSLATORS: how a sample host is named; %s is its
+			 * name. */
+			h->label = gw_xasprintf(_("%s (sample)"), h->smp.name);
+		} else {
+			h->sysroot = h->smp.sysroot;
+			h->label = gw_xasprintf(_("%s (sample)"), h->smp.name);
+		}
+	} else if (o->ssh) {
+		if ((h->r = open_ssh(o, e)) == NULL)
+			return -1;
+		runner_env(h->r);
+		h->label = gw_xstrdup(o->ssh);
+	} else if (need == 'e' && !o->sysroot && on_esxi_shell()) {
+		h->r = gw_runner_open_local();
+		runner_env(h->r);
+		/* TRANSLATORS: the host gpuwiz runs on (the ESXi shell). */
+		h->label = gw_xstrdup(_("this ESXi host"));
+	} else {
+		h->sysroot = o->sysroot;
+	}
+	if (need == 'e' && h->r == NULL) {
+		gw_err_set(e, "%s", _("no ESXi host: give --ssh USER@HOST (or --sample-host with an ESXi sample), or run gpuwiz on the ESXi shell"));
+		return -1;
+	}
+	if (need == 'l' && h->r != NULL) {
+		gw_err_set(e, "%s", _("this command reads a Linux host; an ESXi host has no /sys to read (use gpuwiz gpus or check with --ssh)"));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+host_close(host_ctx *h)
+{
+	gw_runner_close(h->r);
+	if (h->have_sample)
+		gw_sample_close(&h->smp, 1);
+	free(h->label);
+	memset(h, 0, sizeof *h);
+}
+
+/* The VM named by --vm: a Vmid (digits) or a name, exactly. */
+static const gw_esxi_vm *
+find_vm(const gw_esxi_vm_list *l, const char *spec, gw_err *e)
+{
+	unsigned long long id;
+	size_t i, hits = 0;
+	const gw_esxi_vm *vm = NULL;
+
+	if (gw_parse_uint(spec, ~0UL, &id) == 0 &&
+	    (vm = gw_esxi_vm_find(l, (unsigned long)id)) != NULL)
+		return vm;
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->vms[i].name, spec) == 0) {
+			vm = &l->vms[i];
+			hits++;
+		}
+	if (hits == 1)
+		return vm;
+	if (hits > 1)
+		gw_err_set(e, _("--vm: %zu VMs are named '%s'; give the Vmid instead (gpuwiz vms lists them)"),
+		           hits, spec);
+	else
+		gw_err_set(e, _("--vm: no VM '%s' on the host (expected a name or Vmid that gpuwiz vms lists)"),
+		           spec);
+	return NULL;
+}
+
 /* ---- commands ---------------------------------------------------------- */
 
 static int
@@ -612,30 +853,144 @@ cmd_mmio(cli_opts *o, const gw_table *t, gw_err *e)
 	return 0;
 }
 
+/* vmx FILE, or vmx --vm NAME|VMID on an ESXi host (--ssh, a sample host,
+ * the ESXi shell): the .vmx is read from the datastore and, with --write,
+ * saved back there (VM powered off only; backup beside it) and the VM
+ * reloaded.  On a host the ESXi version and, for --bdf, the system id
+ * come from the host unless given; --upgrade-hw first raises the VM's
+ * hardware version to the host's newest (vim-cmd vmsvc/upgrade, VM off,
+ * never down). */
 static int
 cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 {
 	gw_vmx *v = NULL;
 	gw_plan p;
-	char *before = NULL, *after = NULL, *backup = NULL;
+	char *before = NULL, *after = NULL, *backup = NULL, *hpath = NULL;
+	char *shown = NULL;
 	size_t blen = 0, alen = 0;
-	int rc = 0, changed, written = 0, refused = 0;
+	int rc = 0, changed, written = 0, refused = 0, have_plan = 0;
+	int upgraded = 0, reloaded = 0;
+	host_ctx h;
+	gw_esxi_vm_list vms;
+	const gw_esxi_vm *vm = NULL;
+	gw_esxi_power pw = GW_ESXI_POWER_UNKNOWN;
 	const char *path;
 
-	if (o->nargs != 1) {
+	memset(&h, 0, sizeof h);
+	memset(&vms, 0, sizeof vms);
+	if (o->vm == NULL && (o->ssh || o->sample)) {
+		gw_err_set(e, "%s", _("--vm: missing (expected the VM's name or Vmid on the host; gpuwiz vms lists them)"));
+		return EXIT_USAGE;
+	}
+	if (o->vm == NULL && o->nargs != 1) {
 		gw_err_set(e, o->nargs == 0 ? _("missing the .vmx FILE to read")
 		                            : _("expected one .vmx FILE"));
 		return EXIT_USAGE;
 	}
-	path = o->args[0];
-	if (resolve_items(o, t, e) != 0)
-		return EXIT_USAGE;
-	if (gw_vmx_load(&v, path, e) != 0)
-		return EXIT_USAGE;
-	if (gw_plan_build(&o->a, t, v, &p, e) != 0) {
-		gw_vmx_free(v);
+	if (o->vm != NULL && o->nargs > 0) {
+		gw_err_set(e, _("--vm reads the .vmx from the host; unexpected '%s'"),
+		           o->args[0]);
 		return EXIT_USAGE;
 	}
+	if (o->vm == NULL && o->upgrade) {
+		gw_err_set(e, "%s", _("--upgrade-hw needs --vm on an ESXi host (vim-cmd vmsvc/upgrade)"));
+		return EXIT_USAGE;
+	}
+	if (resolve_items(o, t, e) != 0)
+		return EXIT_USAGE;
+	if (o->vm == NULL) {
+		path = o->args[0];
+		if (gw_vmx_load(&v, path, e) != 0)
+			return EXIT_USAGE;
+	} else {
+		char *out = NULL;
+		static const char *const ver_argv[] = { "esxcli", "system",
+		                                        "version", "get", NULL };
+		static const char *const uuid_argv[] = { "esxcli", "system",
+		                                         "uuid", "get", NULL };
+
+		if (host_open(o, 'e', &h, e) != 0) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (o->a.esxi_version == NULL) {
+			gw_esxi_version ver;
+
+			memset(&ver, 0, sizeof ver);
+			if (gw_runner_run_ok(h.r, ver_argv, &out, e) != 0 ||
+			    gw_esxi_parse_version(out, "esxcli system version get",
+			                          &ver, e) != 0) {
+				free(out);
+				rc = EXIT_USAGE;
+				goto out;
+			}
+			if (ver.release && gw_esxi_to_hw(ver.release) > 0)
+				o->a.esxi_version = gw_xstrdup(ver.release);
+			gw_esxi_version_free(&ver);
+			free(out);
+			out = NULL;
+		}
+		if (o->a.nbdfs > 0 && o->a.system_id == NULL) {
+			char *uuid = NULL;
+
+			if (gw_runner_run_ok(h.r, uuid_argv, &out, e) != 0 ||
+			    gw_esxi_parse_uuid(out, "esxcli system uuid get", &uuid,
+			                       e) != 0 ||
+			    gw_answers_set_system_id(&o->a, uuid, "esxcli system uuid get",
+			                             e) != 0) {
+				free(uuid);
+				free(out);
+				rc = EXIT_USAGE;
+				goto out;
+			}
+			free(uuid);
+			free(out);
+			out = NULL;
+		}
+		if (gw_esxi_session_list_vms(h.r, &vms, e) != 0 ||
+		    (vm = find_vm(&vms, o->vm, e)) == NULL ||
+		    gw_esxi_session_power_state(h.r, vm->vmid, &pw, e) != 0 ||
+		    gw_esxi_session_vmx_path(h.r, vm, &hpath, e) != 0 ||
+		    gw_esxi_session_read_vmx(h.r, hpath, &v, e) != 0) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (o->upgrade) {
+			const char *cur = gw_vmx_get(v, "virtualHW.version");
+			unsigned long long hw = 0;
+			int target = o->a.esxi_version ?
+			             gw_esxi_to_hw(o->a.esxi_version) : 0;
+
+			if (cur == NULL || gw_parse_uint(cur, 99, &hw) != 0 ||
+			    target == 0) {
+				gw_err_set(e, _("%s: --upgrade-hw: the VM's or the host's hardware version is unknown"),
+				           hpath);
+				rc = EXIT_USAGE;
+				goto out;
+			}
+			if ((int)hw < target) {
+				if (gw_esxi_session_upgrade(h.r, vm->vmid, (int)hw,
+				                            target, e) != 0) {
+					rc = EXIT_USAGE;
+					goto out;
+				}
+				upgraded = target;
+				gw_vmx_free(v);
+				v = NULL;
+				if (gw_esxi_session_read_vmx(h.r, hpath, &v, e) != 0) {
+					rc = EXIT_USAGE;
+					goto out;
+				}
+			}
+		}
+		shown = gw_xasprintf("%s:%s", h.label, hpath);
+		path = shown;
+	}
+	if (gw_plan_build(&o->a, t, v, &p, e) != 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	have_plan = 1;
 	before = gw_vmx_serialize(v, &blen);
 	if (gw_plan_apply_vmx(&p, v, e) != 0) {
 		rc = EXIT_USAGE;
@@ -648,6 +1003,15 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 		if (gw_plan_has_errors(&p) && !o->force) {
 			/* reported below, after the findings it refers to */
 			refused = 1;
+		} else if (vm != NULL) {
+			/* never a VM that is not off, --force or not */
+			if (gw_esxi_session_save_vmx(h.r, vm->vmid, hpath, v, &backup,
+			                             e) != 0) {
+				rc = EXIT_USAGE;
+				goto out;
+			}
+			written = 1;
+			reloaded = gw_esxi_session_reload(h.r, vm->vmid, e) == 0;
 		} else if (gw_vmx_save(v, path, o->force, &backup, e) != 0) {
 			rc = EXIT_USAGE;
 			goto out;
@@ -663,10 +1027,27 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 		json_object_set_new(j, "changed", json_boolean(changed));
 		json_object_set_new(j, "written", json_boolean(written));
 		json_object_set_new(j, "backup", backup ? json_string(backup) : json_null());
+		if (vm != NULL) {
+			json_object_set_new(j, "vmid", json_integer((json_int_t)vm->vmid));
+			json_object_set_new(j, "power", json_string(
+				pw == GW_ESXI_POWER_ON ? "on" : pw == GW_ESXI_POWER_OFF ?
+				"off" : pw == GW_ESXI_POWER_SUSPENDED ? "suspended" :
+				"unknown"));
+			json_object_set_new(j, "upgraded_to", upgraded ?
+			                    json_integer(upgraded) : json_null());
+			json_object_set_new(j, "reloaded", json_boolean(reloaded));
+		}
 		gw_json_print(j);
 		json_decref(j);
 	} else {
 		printf(_("VM: %s\n"), path);
+		if (vm != NULL)
+			/* TRANSLATORS: the VM on the host: its id and power
+			 * state. */
+			printf(_("  Vmid %lu, %s\n"), vm->vmid, gw_esxi_power_name(pw));
+		if (upgraded)
+			/* TRANSLATORS: %d is the new hardware version. */
+			printf(_("Upgraded the hardware version to vmx-%d.\n"), upgraded);
 		print_gpus(&p);
 		printf("%s\n", _("Calculation:"));
 		print_steps(&p);
@@ -682,6 +1063,14 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 			printf(_("Saved %s (backup: %s).\n"), path, backup);
 		else if (!o->write)
 			printf("%s\n", _("Nothing was written: add --write to save these changes."));
+		if (written && vm != NULL) {
+			if (reloaded)
+				printf(_("Reloaded the VM (vim-cmd vmsvc/reload %lu); power it on with: vim-cmd vmsvc/power.on %lu\n"),
+				       vm->vmid, vm->vmid);
+			else
+				printf(_("The VM could not be reloaded (%s); run: vim-cmd vmsvc/reload %lu\n"),
+				       e->msg, vm->vmid);
+		}
 	}
 	if (refused) {
 		fflush(stdout);
@@ -694,8 +1083,13 @@ out:
 	free(before);
 	free(after);
 	free(backup);
-	gw_plan_free(&p);
+	free(hpath);
+	free(shown);
+	if (have_plan)
+		gw_plan_free(&p);
 	gw_vmx_free(v);
+	gw_esxi_vm_list_free(&vms);
+	host_close(&h);
 	return rc;
 }
 
@@ -803,27 +1197,203 @@ out:
 }
 
 /* gpus: this Linux host's PCI devices through libpci (--sysroot for a
- * copy of /sys and /proc), or a saved `esxcli hardware pci list`. */
+ * copy of /sys and /proc), a saved `esxcli hardware pci list`, or an ESXi
+ * host's (--ssh, a sample host, the ESXi shell). */
 static int
 cmd_gpus(cli_opts *o, const gw_table *t, gw_err *e)
 {
+	host_ctx h;
+	int rc;
+
 	if (o->nargs > 0) {
 		gw_err_set(e, _("unexpected argument '%s'"), o->args[0]);
 		return EXIT_USAGE;
 	}
-	if (o->esxcli_file != NULL)
+	if (o->esxcli_file != NULL) {
+		if (o->ssh || o->sample || o->sysroot) {
+			gw_err_set(e, "%s", _("--esxcli-file reads a saved listing; it cannot be combined with --ssh, --sample-host or --sysroot"));
+			return EXIT_USAGE;
+		}
 		return gw_esxi_gpus_command(t, o->esxcli_file, o->json, e);
-	return gw_linux_gpus_command(t, o->sysroot, o->json, e);
+	}
+	if (host_open(o, (o->ssh || o->sample || (!o->sysroot && on_esxi_shell())) ?
+	              'a' : 'l', &h, e) != 0)
+		return EXIT_USAGE;
+	if (h.r == NULL && !o->sysroot && !o->sample && on_esxi_shell())
+		h.r = gw_runner_open_local();
+	if (h.r != NULL) {
+		static const char *const argv[] = { "esxcli", "hardware", "pci",
+		                                    "list", NULL };
+		char *out = NULL;
+
+		if (gw_runner_run_ok(h.r, argv, &out, e) != 0)
+			rc = EXIT_USAGE;
+		else
+			rc = gw_esxi_gpus_text_command(t, out, "esxcli hardware pci list",
+			                               o->json, e);
+		free(out);
+	} else {
+		rc = gw_linux_gpus_command(t, h.sysroot, o->json, e);
+	}
+	host_close(&h);
+	return rc;
 }
 
+/* check: this Linux host like virt-host-validate, or an ESXi host's
+ * passthrough readiness (the wizard's host step rows). */
 static int
-cmd_check(cli_opts *o, gw_err *e)
+cmd_check(cli_opts *o, const gw_table *t, gw_err *e)
 {
+	host_ctx h;
+	int rc;
+
 	if (o->nargs > 0) {
 		gw_err_set(e, _("unexpected argument '%s'"), o->args[0]);
 		return EXIT_USAGE;
 	}
-	return gw_linux_check_command(o->sysroot, o->json, e);
+	if (host_open(o, 'a', &h, e) != 0)
+		return EXIT_USAGE;
+	if (h.r == NULL && !o->sysroot && !o->sample && on_esxi_shell()) {
+		h.r = gw_runner_open_local();
+		h.label = gw_xstrdup(_("this ESXi host"));
+	}
+	if (h.r != NULL) {
+		gw_wizard w;
+		size_t i;
+		int failed = 0;
+
+		if (gw_wizard_init(&w, t, NULL, e) != 0) {
+			host_close(&h);
+			return EXIT_USAGE;
+		}
+		gw_wizard_attach_esxi(&w, h.r, h.label);
+		h.r = NULL;   /* the wizard closes it */
+		for (i = 0; i < w.nchecks; i++)
+			failed |= w.checks[i].status == GW_LINUX_FAIL;
+		gw_linux_print_checks(w.checks, w.nchecks, o->json);
+		gw_wizard_free(&w);
+		rc = failed ? EXIT_FINDINGS : 0;
+	} else {
+		rc = gw_linux_check_command(h.sysroot, o->json, e);
+	}
+	host_close(&h);
+	return rc;
+}
+
+static const char *
+power_word(gw_esxi_power p)
+{
+	return p == GW_ESXI_POWER_ON ? "on" : p == GW_ESXI_POWER_OFF ? "off" :
+	       p == GW_ESXI_POWER_SUSPENDED ? "suspended" : "unknown";
+}
+
+/* vms: the ESXi host's VMs with their power state and hardware version. */
+static int
+cmd_vms(cli_opts *o, gw_err *e)
+{
+	gw_esxi_vm_list l;
+	gw_esxi_power *pw = NULL;
+	host_ctx h;
+	size_t i;
+	int rc = 0;
+
+	if (o->nargs > 0) {
+		gw_err_set(e, _("unexpected argument '%s'"), o->args[0]);
+		return EXIT_USAGE;
+	}
+	memset(&l, 0, sizeof l);
+	if (host_open(o, 'e', &h, e) != 0)
+		return EXIT_USAGE;
+	if (gw_esxi_session_list_vms(h.r, &l, e) != 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	pw = gw_xcalloc(l.n ? l.n : 1, sizeof *pw);
+	for (i = 0; i < l.n; i++)
+		if (gw_esxi_session_power_state(h.r, l.vms[i].vmid, &pw[i], e) != 0) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	if (o->json) {
+		json_t *j = json_object(), *arr = json_array();
+
+		for (i = 0; i < l.n; i++) {
+			const gw_esxi_vm *vm = &l.vms[i];
+			json_t *x = json_object();
+
+			json_object_set_new(x, "vmid", json_integer((json_int_t)vm->vmid));
+			json_object_set_new(x, "name", gw_json_text(vm->name));
+			json_object_set_new(x, "file", gw_json_text(vm->file));
+			json_object_set_new(x, "datastore", gw_json_text(vm->datastore));
+			json_object_set_new(x, "path", gw_json_text(vm->path));
+			json_object_set_new(x, "guest_os", gw_json_text(vm->guest_os));
+			json_object_set_new(x, "hw_version", vm->hw_version > 0 ?
+			                    json_integer(vm->hw_version) : json_null());
+			json_object_set_new(x, "power", json_string(power_word(pw[i])));
+			json_array_append_new(arr, x);
+		}
+		json_object_set_new(j, "host", gw_json_text(h.label));
+		json_object_set_new(j, "vms", arr);
+		gw_json_print(j);
+		json_decref(j);
+	} else {
+		/* TRANSLATORS: heading of gpuwiz vms; %s is the host. */
+		printf(_("VMs on %s:\n"), h.label);
+		for (i = 0; i < l.n; i++) {
+			const gw_esxi_vm *vm = &l.vms[i];
+
+			printf("  %-6lu %-12s %-7s %s  %s\n", vm->vmid,
+			       gw_esxi_power_name(pw[i]),
+			       vm->version ? vm->version : "-", vm->name, vm->file);
+		}
+		if (l.n == 0)
+			printf("  %s\n", _("(none)"));
+	}
+out:
+	free(pw);
+	gw_esxi_vm_list_free(&l);
+	host_close(&h);
+	return rc;
+}
+
+/* passthru --enable BDF: enable passthrough of a device on the ESXi host
+ * (refused for a controller holding a datastore or the boot device). */
+static int
+cmd_passthru(cli_opts *o, gw_err *e)
+{
+	host_ctx h;
+	int reboot = 0, rc = 0;
+
+	if (o->nargs > 0) {
+		gw_err_set(e, _("unexpected argument '%s'"), o->args[0]);
+		return EXIT_USAGE;
+	}
+	if (o->enable == NULL) {
+		gw_err_set(e, "%s", _("--enable: missing (expected the device's address, e.g. 0000:3b:00.0; gpuwiz gpus lists them)"));
+		return EXIT_USAGE;
+	}
+	if (host_open(o, 'e', &h, e) != 0)
+		return EXIT_USAGE;
+	if (gw_esxi_session_enable_passthru(h.r, o->enable, &reboot, e) != 0) {
+		rc = EXIT_USAGE;
+	} else if (o->json) {
+		json_t *j = json_object();
+
+		json_object_set_new(j, "device", gw_json_text(o->enable));
+		json_object_set_new(j, "enabled", json_true());
+		json_object_set_new(j, "reboot_needed", json_boolean(reboot));
+		gw_json_print(j);
+		json_decref(j);
+	} else {
+		/* TRANSLATORS: %s is the device's address, then the host. */
+		printf(_("Passthrough enabled for %s on %s.\n"), o->enable, h.label);
+		if (reboot)
+			printf("%s\n", _("The host needs a reboot (maintenance mode first) before a VM can use the device."));
+		else
+			printf("%s\n", _("It is active now: add the device to the VM (gpuwiz vmx --vm NAME --bdf ADDRESS ...)."));
+	}
+	host_close(&h);
+	return rc;
 }
 
 static int
@@ -855,6 +1425,22 @@ cmd_verify(cli_opts *o, const gw_table *t, gw_err *e)
 
 /* ---- entry ------------------------------------------------------------- */
 
+/* Is arg an option whose value is the next word ("--ssh root@h", "-g x")? */
+static int
+takes_value(const char *arg)
+{
+	size_t i;
+
+	if (strcmp(arg, "-g") == 0)
+		return 1;
+	if (strncmp(arg, "--", 2) != 0 || strchr(arg, '=') != NULL)
+		return 0;
+	for (i = 0; long_opts[i].name; i++)
+		if (strcmp(arg + 2, long_opts[i].name) == 0)
+			return long_opts[i].has_arg == required_argument;
+	return 0;
+}
+
 int
 gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 {
@@ -873,8 +1459,7 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 	/* the command is the first word that is not an option or its value */
 	cmd = NULL;
 	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--lang") == 0 || strcmp(argv[i], "--table") == 0 ||
-		    strcmp(argv[i], "--answers") == 0) {
+		if (takes_value(argv[i])) {
 			i++;
 			continue;
 		}
@@ -905,9 +1490,17 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 		return 0;
 	}
 	if (cmd == NULL) {
-		/* plain gpuwiz [--lang L] [--answers FILE]: the wizard */
+		gw_wizard_start st;
+
+		/* plain gpuwiz [--lang L] [--answers FILE] [--ssh USER@HOST |
+		 * --sample-host NAME]: the wizard */
 		if (o.nargs > 0 || o.nitems > 0) {
-			die_line(NULL, _("the wizard takes only --lang and --answers; see gpuwiz --help for the commands"));
+			die_line(NULL, _("the wizard takes only --lang, --answers, --ssh (with --ssh-port, --ssh-identity, --ssh-option) and --sample-host; see gpuwiz --help for the commands"));
+			free_opts(&o);
+			return EXIT_USAGE;
+		}
+		if (o.ssh && o.sample) {
+			die_line(NULL, _("--ssh and --sample-host exclude each other (a sample host is not reached over SSH)"));
 			free_opts(&o);
 			return EXIT_USAGE;
 		}
@@ -926,7 +1519,26 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 			free_opts(&o);
 			return EXIT_USAGE;
 		}
-		rc = wizard(&t, o.answers, &e);
+		memset(&st, 0, sizeof st);
+		st.answers = o.answers;
+		st.sample = o.sample;
+		if (o.ssh) {
+			/* before the screen starts: ssh may ask for a password
+			 * or passphrase on the terminal, once */
+			if ((st.runner = open_ssh(&o, &e)) == NULL) {
+				die_line(NULL, e.msg);
+				gw_table_free(&t);
+				free_opts(&o);
+				return EXIT_USAGE;
+			}
+			runner_env(st.runner);
+			st.label = o.ssh;
+		} else if (!o.sample && on_esxi_shell()) {
+			st.runner = gw_runner_open_local();
+			runner_env(st.runner);
+			st.label = _("this ESXi host");
+		}
+		rc = wizard(&t, &st, &e);
 		if (rc == EXIT_USAGE)
 			die_line(NULL, e.msg);
 		gw_table_free(&t);
@@ -935,8 +1547,9 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 	}
 	if (strcmp(cmd, "mmio") && strcmp(cmd, "vmx") && strcmp(cmd, "snippet") &&
 	    strcmp(cmd, "apply") && strcmp(cmd, "gpus") && strcmp(cmd, "check") &&
-	    strcmp(cmd, "diagnose") && strcmp(cmd, "verify")) {
-		gw_err_set(&e, _("unknown command '%s' (expected mmio, vmx, snippet, apply, check, gpus, diagnose or verify; see gpuwiz --help)"),
+	    strcmp(cmd, "diagnose") && strcmp(cmd, "verify") &&
+	    strcmp(cmd, "vms") && strcmp(cmd, "passthru")) {
+		gw_err_set(&e, _("unknown command '%s' (expected mmio, vmx, snippet, apply, check, gpus, vms, passthru, diagnose or verify; see gpuwiz --help)"),
 		           cmd);
 		die_line(NULL, e.msg);
 		free_opts(&o);
@@ -957,7 +1570,11 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 	else if (strcmp(cmd, "gpus") == 0)
 		rc = cmd_gpus(&o, &t, &e);
 	else if (strcmp(cmd, "check") == 0)
-		rc = cmd_check(&o, &e);
+		rc = cmd_check(&o, &t, &e);
+	else if (strcmp(cmd, "vms") == 0)
+		rc = cmd_vms(&o, &e);
+	else if (strcmp(cmd, "passthru") == 0)
+		rc = cmd_passthru(&o, &e);
 	else if (strcmp(cmd, "diagnose") == 0)
 		rc = cmd_diagnose(&o, &e);
 	else if (strcmp(cmd, "verify") == 0)

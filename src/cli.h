@@ -3,10 +3,11 @@
 #define GW_CLI_H
 
 #include "gputable.h"
+#include "wizard.h"
 
 /* The interactive wizard, handed in by main() so that the core library does
- * not depend on ncurses (see ui/tui.h). */
-typedef int (*gw_wizard_fn)(const gw_table *t, const char *answers_path,
+ * not depend on ncurses (see ui/tui.h).  It owns st->runner. */
+typedef int (*gw_wizard_fn)(const gw_table *t, gw_wizard_start *st,
                             gw_err *e);
 
 /* Run gpuwiz with argv; returns the exit status (0 ok, 1 check failed,

@@ -16,6 +16,9 @@
 #define CMD_VERSION    "esxcli system version get"
 #define CMD_GETALLVMS  "vim-cmd vmsvc/getallvms"
 #define CMD_POWER      "vim-cmd vmsvc/power.getstate"
+#define CMD_PATHS      "esxcli storage core path list"
+#define CMD_DEVICES    "esxcli storage core device list"
+#define CMD_EXTENTS    "esxcli storage vmfs extent list"
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -1455,6 +1458,582 @@ fail:
 	return -1;
 }
 
+/* ---- esxcli storage core path list / core device list ------------------ */
+
+/* Length of the key when s (blanks skipped) is a "Key: Value" line: a
+ * letter, then letters, digits, blanks and / ( ) -, then ':' and a blank
+ * or the end.  0 otherwise (a storage name such as
+ * "mpx.vmhba32:C0:T0:L0" or "fc.5001…:5001…-naa.…" is not a field). */
+static size_t
+field_key(const char *s)
+{
+	size_t k;
+
+	if (!isalpha((unsigned char)s[0]))
+		return 0;
+	for (k = 0; s[k] && s[k] != ':'; k++) {
+		unsigned char c = (unsigned char)s[k];
+
+		if (!isalnum(c) && c != ' ' && c != '\t' && c != '/' &&
+		    c != '(' && c != ')' && c != '-')
+			return 0;
+	}
+	if (s[k] != ':' || (s[k + 1] != '\0' && !is_blank(s[k + 1])))
+		return 0;
+	return k;
+}
+
+/* A storage name: lower-case letters or digits, a dot, then no blank. */
+static int
+storage_name(const char *s)
+{
+	size_t k = 0;
+
+	while (islower((unsigned char)s[k]) || isdigit((unsigned char)s[k]))
+		k++;
+	if (k == 0 || s[k] != '.' || s[k + 1] == '\0')
+		return 0;
+	for (; s[k]; k++)
+		if (is_blank(s[k]))
+			return 0;
+	return 1;
+}
+
+typedef struct sblock {
+	unsigned line;
+	char *name;
+	gw_esxi_field *fields;
+	size_t nfields;
+} sblock;
+
+static void
+fields_free(gw_esxi_field *f, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(f[i].key);
+		free(f[i].value);
+	}
+	free(f);
+}
+
+static const gw_esxi_field *
+find_field(const gw_esxi_field *f, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (gw_strieq(f[i].key, key))
+			return &f[i];
+	return NULL;
+}
+
+const char *
+gw_esxi_storage_field(const gw_esxi_field *fields, size_t n, const char *key)
+{
+	const gw_esxi_field *f = fields && key ? find_field(fields, n, key)
+	                                       : NULL;
+
+	return f ? f->value : NULL;
+}
+
+static void
+sblocks_free(sblock *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(b[i].name);
+		fields_free(b[i].fields, b[i].nfields);
+	}
+	free(b);
+}
+
+/* Split the blocks of cmd's output (see esxi.h).  example names the kind
+ * of line that opens a block, for errors. */
+static int
+parse_sblocks(const char *text, const char *name, const char *cmd,
+              const char *example, sblock **out, size_t *nout, gw_err *e)
+{
+	tlines tl;
+	size_t i, cap = 0, fcap = 0, n = 0;
+	sblock *v = NULL, *cur = NULL;
+	char ex[64];
+
+	*out = NULL;
+	*nout = 0;
+	if (split_lines(text, name, cmd, &tl, e) != 0)
+		return -1;
+	for (i = skip_preamble(&tl, cmd); i < tl.n; i++) {
+		const char *s = tl.v[i];
+		unsigned ln = (unsigned)i + 1;
+		size_t k;
+
+		while (is_blank(*s))
+			s++;
+		if (*s == '\0')
+			continue;
+		k = field_key(s);
+		if (k == 0) {
+			size_t j;
+
+			if (!storage_name(s))
+				goto not_block;
+			for (j = 0; j < n; j++)
+				if (strcmp(v[j].name, s) == 0) {
+					err_line(e, name, ln,
+					         _("%s is listed twice (first at line "
+					           "%u)"), excerpt(s, ex, sizeof ex),
+					         v[j].line);
+					goto fail;
+				}
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				v = gw_xrealloc(v, cap * sizeof *v);
+			}
+			cur = &v[n++];
+			memset(cur, 0, sizeof *cur);
+			cur->line = ln;
+			cur->name = gw_xstrdup(s);
+			fcap = 0;
+		} else {
+			const gw_esxi_field *dup;
+			gw_esxi_field *f;
+			char *key;
+
+			if (cur == NULL)
+				goto not_block;
+			key = gw_trim(gw_xstrndup(s, k));
+			dup = find_field(cur->fields, cur->nfields, key);
+			if (dup != NULL) {
+				err_line(e, name, ln,
+				         _("'%s' is printed twice in the block of %s "
+				           "(first at line %u)"), key,
+				         excerpt(cur->name, ex, sizeof ex), dup->line);
+				free(key);
+				goto fail;
+			}
+			if (cur->nfields == fcap) {
+				fcap = fcap ? fcap * 2 : 32;
+				cur->fields = gw_xrealloc(cur->fields,
+				                          fcap * sizeof *cur->fields);
+			}
+			f = &cur->fields[cur->nfields++];
+			f->key = key;
+			f->value = gw_trim(gw_xstrdup(s + k + 1));
+			f->line = ln;
+		}
+		continue;
+not_block:
+		err_line(e, name, ln,
+		         _("expected a storage name such as %s opening a block, "
+		           "found '%s'; is this the output of %s?"), example,
+		         excerpt(s, ex, sizeof ex), cmd);
+		goto fail;
+	}
+	if (n == 0) {
+		err_input(e, name, _("no block in it; expected the output of %s"),
+		          cmd);
+		goto fail;
+	}
+	tlines_free(&tl);
+	*out = v;
+	*nout = n;
+	return 0;
+fail:
+	tlines_free(&tl);
+	sblocks_free(v, n);
+	return -1;
+}
+
+#define EX_PATH   "sas.5000000000000000-sas.500000e01947e132-naa.500000e01947e130"
+#define EX_DEVICE "naa.600508b1001cf76cb54a0dec4acc6459"
+
+void
+gw_esxi_storage_path_list_free(gw_esxi_storage_path_list *l)
+{
+	size_t i;
+
+	if (l == NULL)
+		return;
+	for (i = 0; i < l->n; i++) {
+		free(l->paths[i].name);
+		fields_free(l->paths[i].fields, l->paths[i].nfields);
+	}
+	free(l->paths);
+	l->paths = NULL;
+	l->n = 0;
+}
+
+int
+gw_esxi_parse_storage_paths(const char *text, const char *name,
+                            gw_esxi_storage_path_list *out, gw_err *e)
+{
+	sblock *b;
+	size_t n, i;
+	char ex[64];
+
+	memset(out, 0, sizeof *out);
+	if (parse_sblocks(text, name, CMD_PATHS, EX_PATH, &b, &n, e) != 0)
+		return -1;
+	out->paths = gw_xcalloc(n, sizeof *out->paths);
+	for (i = 0; i < n; i++) {
+		gw_esxi_storage_path *p = &out->paths[i];
+		const gw_esxi_field *ad, *rt;
+		const char *a;
+		size_t len;
+
+		/* ownership moves to out, block by block */
+		p->line = b[i].line;
+		p->name = b[i].name;
+		p->fields = b[i].fields;
+		p->nfields = b[i].nfields;
+		b[i].name = NULL;
+		b[i].fields = NULL;
+		b[i].nfields = 0;
+		out->n = i + 1;
+		p->device = gw_esxi_storage_field(p->fields, p->nfields, "Device");
+		p->runtime_name = gw_esxi_storage_field(p->fields, p->nfields,
+		                                        "Runtime Name");
+		p->state = gw_esxi_storage_field(p->fields, p->nfields, "State");
+		if (p->device == NULL || p->device[0] == '\0' ||
+		    strpbrk(p->device, " \t")) {
+			err_line(e, name, p->line,
+			         _("the block of path %s has no device name (a "
+			           "'Device' line); expected the full output of %s"),
+			         excerpt(p->name, ex, sizeof ex), CMD_PATHS);
+			goto fail;
+		}
+		ad = find_field(p->fields, p->nfields, "Adapter");
+		rt = find_field(p->fields, p->nfields, "Runtime Name");
+		if (ad != NULL) {
+			a = ad->value;
+			len = strlen(a);
+		} else if (rt != NULL) {
+			a = rt->value;
+			len = strcspn(a, ":");
+		} else {
+			err_line(e, name, p->line,
+			         _("the block of path %s has neither an 'Adapter' "
+			           "nor a 'Runtime Name' line; expected the full "
+			           "output of %s"), excerpt(p->name, ex, sizeof ex),
+			         CMD_PATHS);
+			goto fail;
+		}
+		if (len == 0 || len >= sizeof p->adapter ||
+		    strcspn(a, " \t") < len) {
+			const gw_esxi_field *f = ad ? ad : rt;
+
+			err_line(e, name, f->line,
+			         _("%s: '%s' does not name a storage adapter "
+			           "(expected e.g. vmhba0)"), f->key, f->value);
+			goto fail;
+		}
+		memcpy(p->adapter, a, len);
+		p->adapter[len] = '\0';
+	}
+	sblocks_free(b, n);
+	return 0;
+fail:
+	sblocks_free(b, n);
+	gw_esxi_storage_path_list_free(out);
+	return -1;
+}
+
+void
+gw_esxi_storage_dev_list_free(gw_esxi_storage_dev_list *l)
+{
+	size_t i;
+
+	if (l == NULL)
+		return;
+	for (i = 0; i < l->n; i++) {
+		free(l->devs[i].name);
+		fields_free(l->devs[i].fields, l->devs[i].nfields);
+	}
+	free(l->devs);
+	l->devs = NULL;
+	l->n = 0;
+}
+
+/* An optional true/false field: 1, 0, -1 when absent; -2 (e set) when
+ * it is something else. */
+static int
+opt_bool(const gw_esxi_field *f, size_t n, const char *key, const char *name,
+         gw_err *e)
+{
+	const gw_esxi_field *x = find_field(f, n, key);
+	int v;
+
+	if (x == NULL)
+		return -1;
+	if (parse_bool(x->value, &v) != 0) {
+		err_line(e, name, x->line, _("%s: '%s' is not true or false"),
+		         x->key, x->value);
+		return -2;
+	}
+	return v;
+}
+
+int
+gw_esxi_parse_storage_devices(const char *text, const char *name,
+                              gw_esxi_storage_dev_list *out, gw_err *e)
+{
+	sblock *b;
+	size_t n, i;
+	char ex[64];
+
+	memset(out, 0, sizeof *out);
+	if (parse_sblocks(text, name, CMD_DEVICES, EX_DEVICE, &b, &n, e) != 0)
+		return -1;
+	out->devs = gw_xcalloc(n, sizeof *out->devs);
+	for (i = 0; i < n; i++) {
+		gw_esxi_storage_dev *d = &out->devs[i];
+
+		d->line = b[i].line;
+		d->name = b[i].name;
+		d->fields = b[i].fields;
+		d->nfields = b[i].nfields;
+		b[i].name = NULL;
+		b[i].fields = NULL;
+		b[i].nfields = 0;
+		out->n = i + 1;
+		d->display_name = gw_esxi_storage_field(d->fields, d->nfields,
+		                                        "Display Name");
+		if (d->display_name == NULL) {
+			err_line(e, name, d->line,
+			         _("the block of device %s has no '%s' line; "
+			           "expected the full output of %s"),
+			         excerpt(d->name, ex, sizeof ex), "Display Name",
+			         CMD_DEVICES);
+			goto fail;
+		}
+		d->is_boot = opt_bool(d->fields, d->nfields, "Is Boot Device",
+		                      name, e);
+		d->is_local = d->is_boot == -2 ? -2
+		            : opt_bool(d->fields, d->nfields, "Is Local", name, e);
+		if (d->is_boot == -2 || d->is_local == -2)
+			goto fail;
+	}
+	sblocks_free(b, n);
+	return 0;
+fail:
+	sblocks_free(b, n);
+	gw_esxi_storage_dev_list_free(out);
+	return -1;
+}
+
+const gw_esxi_storage_dev *
+gw_esxi_storage_dev_find(const gw_esxi_storage_dev_list *l, const char *name)
+{
+	size_t i;
+
+	if (l == NULL || name == NULL)
+		return NULL;
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->devs[i].name, name) == 0)
+			return &l->devs[i];
+	return NULL;
+}
+
+/* ---- esxcli storage vmfs extent list ----------------------------------- */
+
+void
+gw_esxi_vmfs_extent_list_free(gw_esxi_vmfs_extent_list *l)
+{
+	size_t i;
+
+	if (l == NULL)
+		return;
+	for (i = 0; i < l->n; i++) {
+		free(l->extents[i].volume_name);
+		free(l->extents[i].vmfs_uuid);
+		free(l->extents[i].device_name);
+	}
+	free(l->extents);
+	l->extents = NULL;
+	l->n = 0;
+}
+
+/* A small decimal number ("0", "3"), or -1. */
+static int
+small_dec(const char *s)
+{
+	unsigned long long v;
+
+	if (gw_parse_uint(s, 1000000, &v) != 0)
+		return -1;
+	return (int)v;
+}
+
+enum { XC_VOLUME, XC_UUID, XC_EXTENT, XC_DEVICE, XC_PARTITION, XC_N };
+
+/* Fill x from the row's cells under the columns; -1 when they do not
+ * make a row. */
+static int
+extent_cells(const char *s, const column *cols, const size_t *at,
+             gw_esxi_vmfs_extent *x)
+{
+	char c[XC_N][512];
+	int k;
+
+	for (k = 0; k < XC_N; k++) {
+		c[k][0] = '\0';
+		if (at[k] != (size_t)-1)
+			cell(s, &cols[at[k]], c[k], sizeof c[k]);
+	}
+	if (c[XC_DEVICE][0] == '\0' || strpbrk(c[XC_DEVICE], " \t") ||
+	    (at[XC_UUID] != (size_t)-1 && strpbrk(c[XC_UUID], " \t")) ||
+	    (at[XC_EXTENT] != (size_t)-1 && small_dec(c[XC_EXTENT]) < 0) ||
+	    (at[XC_PARTITION] != (size_t)-1 && small_dec(c[XC_PARTITION]) < 0))
+		return -1;
+	memset(x, 0, sizeof *x);
+	x->volume_name = gw_xstrdup(c[XC_VOLUME]);
+	x->vmfs_uuid = at[XC_UUID] != (size_t)-1 ? gw_xstrdup(c[XC_UUID])
+	                                         : NULL;
+	x->extent_number = at[XC_EXTENT] != (size_t)-1
+	                 ? small_dec(c[XC_EXTENT]) : -1;
+	x->device_name = gw_xstrdup(c[XC_DEVICE]);
+	x->partition = at[XC_PARTITION] != (size_t)-1
+	             ? small_dec(c[XC_PARTITION]) : -1;
+	return 0;
+}
+
+/* A row whose blanks were squeezed: the last four words are UUID, extent,
+ * device and partition; the volume name is what comes before. */
+static int
+extent_words(const char *s, gw_esxi_vmfs_extent *x)
+{
+	const char *w[4], *end[4], *p = s + strlen(s);
+	char buf[4][512];
+	int k;
+
+	for (k = 3; k >= 0; k--) {
+		while (p > s && is_blank(p[-1]))
+			p--;
+		end[k] = p;
+		while (p > s && !is_blank(p[-1]))
+			p--;
+		w[k] = p;
+		if (w[k] == end[k] || (size_t)(end[k] - w[k]) >= sizeof buf[k])
+			return -1;
+		memcpy(buf[k], w[k], (size_t)(end[k] - w[k]));
+		buf[k][end[k] - w[k]] = '\0';
+	}
+	/* buf: uuid, extent, device, partition */
+	if (small_dec(buf[1]) < 0 || small_dec(buf[3]) < 0)
+		return -1;
+	memset(x, 0, sizeof *x);
+	x->volume_name = trimmed_span(s, w[0]);
+	x->vmfs_uuid = gw_xstrdup(buf[0]);
+	x->extent_number = small_dec(buf[1]);
+	x->device_name = gw_xstrdup(buf[2]);
+	x->partition = small_dec(buf[3]);
+	return 0;
+}
+
+int
+gw_esxi_parse_vmfs_extents(const char *text, const char *name,
+                           gw_esxi_vmfs_extent_list *out, gw_err *e)
+{
+	static const char *const names[XC_N] = {
+		"Volume Name", "VMFS UUID", "Extent Number", "Device Name",
+		"Partition"
+	};
+	tlines tl;
+	column cols[16];
+	size_t at[XC_N], ncols = 0, i, k, cap = 0;
+	int squeezable;
+	const char *dash;
+	char ex[64], nm[64];
+
+	memset(out, 0, sizeof *out);
+	if (split_lines(text, name, CMD_EXTENTS, &tl, e) != 0)
+		return -1;
+	i = skip_preamble(&tl, CMD_EXTENTS);
+	if (i >= tl.n) {
+		err_input(e, name, _("no output in it; expected the output of %s"),
+		          CMD_EXTENTS);
+		goto fail;
+	}
+	if (!(strstr(tl.v[i], "Volume Name") && strstr(tl.v[i], "Device Name")))
+		goto bad_header;
+	dash = i + 1 < tl.n ? tl.v[i + 1] : "";
+	for (k = 0; dash[k]; k++)
+		if (dash[k] != '-' && !is_blank(dash[k]))
+			break;
+	if (dash[k] != '\0' || strchr(dash, '-') == NULL) {
+		err_line(e, name, (unsigned)i + 2,
+		         _("expected a line of dashes under the column names, "
+		           "found '%s'"), excerpt(dash, ex, sizeof ex));
+		goto fail;
+	}
+	for (k = 0; dash[k]; ) {
+		if (dash[k] != '-') {
+			k++;
+			continue;
+		}
+		if (ncols == sizeof cols / sizeof cols[0])
+			goto bad_header;
+		cols[ncols].start = k;
+		while (dash[k] == '-')
+			k++;
+		if (ncols > 0)
+			cols[ncols - 1].end = cols[ncols].start;
+		cols[ncols].end = (size_t)-1;
+		ncols++;
+	}
+	for (k = 0; k < XC_N; k++)
+		at[k] = (size_t)-1;
+	for (k = 0; k < ncols; k++) {
+		size_t j;
+
+		cell(tl.v[i], &cols[k], nm, sizeof nm);
+		for (j = 0; j < XC_N; j++)
+			if (gw_strieq(nm, names[j]))
+				at[j] = k;
+	}
+	if (at[XC_VOLUME] == (size_t)-1 || at[XC_DEVICE] == (size_t)-1)
+		goto bad_header;
+	squeezable = ncols == XC_N;
+	for (k = 0; k < XC_N; k++)
+		if (at[k] != k)
+			squeezable = 0;
+	for (i += 2; i < tl.n; i++) {
+		gw_esxi_vmfs_extent x;
+
+		if (tl.v[i][0] == '\0')
+			continue;
+		if (extent_cells(tl.v[i], cols, at, &x) != 0 &&
+		    (!squeezable || extent_words(tl.v[i], &x) != 0)) {
+			err_line(e, name, (unsigned)i + 1,
+			         _("expected a volume name, a device name and "
+			           "numbers under the columns of %s, found '%s'"),
+			         CMD_EXTENTS, excerpt(tl.v[i], ex, sizeof ex));
+			goto fail;
+		}
+		x.line = (unsigned)i + 1;
+		if (out->n == cap) {
+			cap = cap ? cap * 2 : 16;
+			out->extents = gw_xrealloc(out->extents,
+			                           cap * sizeof *out->extents);
+		}
+		out->extents[out->n++] = x;
+	}
+	tlines_free(&tl);
+	return 0;
+bad_header:
+	err_line(e, name, (unsigned)i + 1,
+	         _("expected the column names 'Volume Name' and 'Device Name' "
+	           "of %s, found '%s'"), CMD_EXTENTS,
+	         excerpt(tl.v[i], ex, sizeof ex));
+fail:
+	tlines_free(&tl);
+	gw_esxi_vmfs_extent_list_free(out);
+	return -1;
+}
+
 /* ---- gpuwiz gpus --esxcli-file ----------------------------------------- */
 
 typedef struct gpu_row {
@@ -1537,35 +2116,21 @@ tri(int v)
 	return v < 0 ? json_null() : json_boolean(v);
 }
 
-int
-gw_esxi_gpus_command(const gw_table *t, const char *path, int json,
-                     gw_err *e)
+/* The report of gw_esxi_gpus_command for the output text, named path in
+ * messages and JSON. */
+static int
+gpus_report(const gw_table *t, const char *data, const char *path, int json,
+            gw_err *e)
 {
 	gw_esxi_pci_list l;
 	gpu_row *rows = NULL;
 	size_t nrows = 0, ncounted = 0, nnotes = 0, i;
-	char **notes = NULL, *data = NULL;
-	size_t len = 0;
+	char **notes = NULL;
 	int mmio_known = 0, unknown = 0;
 	uint64_t mmio = 0;
 
-	if (path == NULL || *path == '\0') {
-		gw_err_set(e, _("--esxcli-file: no file given"));
+	if (gw_esxi_parse_pci_list(data, path, &l, e) != 0)
 		return 2;
-	}
-	if (gw_read_file(path, GW_ESXI_MAX_BYTES, &data, &len, e) != 0)
-		return 2;
-	if (memchr(data, '\0', len) != NULL) {
-		gw_err_set(e, _("%s: binary data (NUL byte); expected the text "
-		                "output of %s"), path, CMD_PCI_LIST);
-		free(data);
-		return 2;
-	}
-	if (gw_esxi_parse_pci_list(data, path, &l, e) != 0) {
-		free(data);
-		return 2;
-	}
-	free(data);
 
 	/* The display-class devices and what the table knows of them. */
 	for (i = 0; i < l.n; i++) {
@@ -1780,4 +2345,45 @@ gw_esxi_gpus_command(const gw_table *t, const char *path, int json,
 	free(rows);
 	gw_esxi_pci_list_free(&l);
 	return 0;
+}
+
+int
+gw_esxi_gpus_command(const gw_table *t, const char *path, int json,
+                     gw_err *e)
+{
+	char *data = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (path == NULL || *path == '\0') {
+		gw_err_set(e, _("--esxcli-file: no file given"));
+		return 2;
+	}
+	if (gw_read_file(path, GW_ESXI_MAX_BYTES, &data, &len, e) != 0)
+		return 2;
+	if (memchr(data, '\0', len) != NULL) {
+		gw_err_set(e, _("%s: binary data (NUL byte); expected the text "
+		                "output of %s"), path, CMD_PCI_LIST);
+		free(data);
+		return 2;
+	}
+	rc = gpus_report(t, data, path, json, e);
+	free(data);
+	return rc;
+}
+
+int
+gw_esxi_gpus_text_command(const gw_table *t, const char *text,
+                          const char *name, int json, gw_err *e)
+{
+	if (text == NULL)
+		text = "";
+	if (name == NULL)
+		name = CMD_PCI_LIST;
+	if (strlen(text) > GW_ESXI_MAX_BYTES) {
+		gw_err_set(e, _("%s: more than %u bytes; expected the output of "
+		                "%s"), name, GW_ESXI_MAX_BYTES, CMD_PCI_LIST);
+		return 2;
+	}
+	return gpus_report(t, text, name, json, e);
 }

@@ -233,6 +233,124 @@ int gw_esxi_parse_power_state(const char *text, const char *name,
 /* "on", "off", "suspended", "unknown": stable ids for JSON. */
 const char *gw_esxi_power_id(gw_esxi_power p);
 
+/* ---- esxcli storage core path list / core device list ------------------ */
+
+/* Both print blocks that open with a storage name on a line of its own,
+ * followed by "Key: Value" lines:
+ *
+ *   fc.5001438005685fb5:5001438005685fb4-fc.50060160c46036df:...-naa.6006...
+ *      UID: fc.5001438005685fb5:5001438005685fb4-fc.50060160c46036df:...
+ *      Runtime Name: vmhba0:C0:T0:L23
+ *      Device: naa.6006016094602800e07ff528b73ae011
+ *      Adapter: vmhba0
+ *      ...
+ *
+ *   naa.6006016094602800e07ff528b73ae011
+ *      Display Name: DGC Fibre Channel Disk (naa.6006...)
+ *      ...
+ *      Is Boot Device: false
+ *
+ * A line is a field when it starts (after any blanks) with a key of
+ * letters, digits, blanks and / ( ) - and a ':' followed by a blank or the
+ * end of the line ("Attached Filters:" has an empty value); any other line
+ * opens a block and must be a storage name: a lower-case namespace, a dot
+ * and no blanks ("naa.…", "t10.…", "mpx.vmhba32:C0:T0:L0", "sas.…-naa.…",
+ * "iqn.…").  Indentation is therefore not needed: copies from web pages
+ * that lost it parse the same.  Blank lines between blocks are optional.
+ * A key printed twice in one block, or a block name printed twice, is an
+ * error; fields gpuwiz does not know are kept in fields[].  At least one
+ * block is required. */
+
+/* One path of `esxcli storage core path list` (also `esxcli storage nmp
+ * path list`, whose blocks have no Adapter line). */
+typedef struct gw_esxi_storage_path {
+	unsigned line;            /* line of the block's opening name */
+	char *name;               /* the opening line: the path's UID */
+	char adapter[32];         /* "vmhba0": the Adapter field, else Runtime
+	                           * Name up to its first ':' */
+	const char *runtime_name; /* "vmhba0:C0:T0:L23", NULL when absent */
+	const char *device;       /* "naa.6006…" (required) */
+	const char *state;        /* "active", "dead", NULL when absent */
+	gw_esxi_field *fields;
+	size_t nfields;
+} gw_esxi_storage_path;
+
+typedef struct gw_esxi_storage_path_list {
+	gw_esxi_storage_path *paths;
+	size_t n;
+} gw_esxi_storage_path_list;
+
+/* Device is required in every block, and Adapter or Runtime Name (an
+ * adapter name is 1 to 31 characters without blanks). */
+int gw_esxi_parse_storage_paths(const char *text, const char *name,
+                                gw_esxi_storage_path_list *out, gw_err *e);
+void gw_esxi_storage_path_list_free(gw_esxi_storage_path_list *l);
+
+/* One device of `esxcli storage core device list`. */
+typedef struct gw_esxi_storage_dev {
+	unsigned line;
+	char *name;               /* "t10.ATA_____SK_hynix_SC311_…" */
+	const char *display_name; /* "Local ATA Disk (t10.…)" (required) */
+	int is_boot;              /* "Is Boot Device": 1, 0, or -1 when the
+	                           * block has no such line (releases before
+	                           * 6.7 print none): unknown */
+	int is_local;             /* "Is Local": 1, 0, -1 when absent */
+	gw_esxi_field *fields;
+	size_t nfields;
+} gw_esxi_storage_dev;
+
+typedef struct gw_esxi_storage_dev_list {
+	gw_esxi_storage_dev *devs;
+	size_t n;
+} gw_esxi_storage_dev_list;
+
+/* Display Name is required in every block; Is Boot Device and Is Local,
+ * when printed, must be true or false. */
+int gw_esxi_parse_storage_devices(const char *text, const char *name,
+                                  gw_esxi_storage_dev_list *out, gw_err *e);
+void gw_esxi_storage_dev_list_free(gw_esxi_storage_dev_list *l);
+/* The device with this name (exact), or NULL. */
+const gw_esxi_storage_dev *
+gw_esxi_storage_dev_find(const gw_esxi_storage_dev_list *l, const char *name);
+/* Value of a field of a path or device block by key (case-insensitive),
+ * NULL when absent. */
+const char *gw_esxi_storage_field(const gw_esxi_field *fields, size_t n,
+                                  const char *key);
+
+/* ---- esxcli storage vmfs extent list ----------------------------------- */
+
+/*   Volume Name  VMFS UUID                            Extent Number  Device Name                           Partition
+ *   -----------  -----------------------------------  -------------  ------------------------------------  ---------
+ *   VM Store 2   5f69774e-f1031e44-7bdb-ac1f6bc4b812              0  naa.600062b2049d040026fc1e4b2f305682          3
+ *
+ * Volume names may hold blanks, so cells are cut at the columns the dashed
+ * line gives (the table may be indented as a whole); columns are found by
+ * name, and only Volume Name and Device Name are required.  A row whose
+ * cells do not sit under the dashes (blanks squeezed in a copy from a web
+ * page) is read from its right end when the columns are the five above in
+ * that order: Partition, Device Name, Extent Number and VMFS UUID are its
+ * last four words, the volume name the rest.  A device name holds no
+ * blank; extent and partition numbers are decimal.  No row (a host
+ * without VMFS datastores) is a valid, empty list; so is a spanned volume
+ * listed once per extent. */
+typedef struct gw_esxi_vmfs_extent {
+	char *volume_name;        /* "VM Store 2"; "" when the cell is empty */
+	char *vmfs_uuid;          /* NULL when there is no such column */
+	int extent_number;        /* -1 when there is no such column */
+	char *device_name;        /* "naa.600062b2049d040026fc1e4b2f305682" */
+	int partition;            /* -1 when there is no such column */
+	unsigned line;
+} gw_esxi_vmfs_extent;
+
+typedef struct gw_esxi_vmfs_extent_list {
+	gw_esxi_vmfs_extent *extents;
+	size_t n;
+} gw_esxi_vmfs_extent_list;
+
+int gw_esxi_parse_vmfs_extents(const char *text, const char *name,
+                               gw_esxi_vmfs_extent_list *out, gw_err *e);
+void gw_esxi_vmfs_extent_list_free(gw_esxi_vmfs_extent_list *l);
+
 /* ---- gpuwiz gpus --esxcli-file FILE [--json] --------------------------- */
 
 /* Read a saved `esxcli hardware pci list` and print its display-class
@@ -266,5 +384,10 @@ const char *gw_esxi_power_id(gw_esxi_power p);
  * output: one line naming the file) and nothing printed. */
 int gw_esxi_gpus_command(const gw_table *t, const char *path, int json,
                          gw_err *e);
+/* The same report for output already in memory (`gpuwiz gpus` on a host:
+ * esxcli run there); name (NULL: "esxcli hardware pci list") takes the
+ * file's place in messages, the text and JSON ("file": name). */
+int gw_esxi_gpus_text_command(const gw_table *t, const char *text,
+                              const char *name, int json, gw_err *e);
 
 #endif

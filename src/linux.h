@@ -23,8 +23,11 @@ typedef enum { GW_LINUX_PASS, GW_LINUX_WARN, GW_LINUX_FAIL } gw_linux_status;
 
 /* One row of gpuwiz check: id is a static string ("cpu-virt",
  * "iommu-firmware", "iommu-kernel", "kernel-cmdline", "iommu-units",
- * "gpu-present", "gpu-driver"); title, message and fix are translated and
- * malloc'ed (fix is NULL on PASS). */
+ * "interrupt-remap", "gpu-present", "gpu-driver", in that order;
+ * gpu-present only when no display device is found, one gpu-driver per
+ * GPU that is not an onboard/BMC display);
+ * title, message and fix are translated and malloc'ed (fix is NULL on
+ * PASS). */
 typedef struct gw_linux_check {
 	const char *id;
 	gw_linux_status status;
@@ -41,6 +44,11 @@ int gw_linux_checks(const char *sysroot, gw_linux_check **rows, size_t *n,
 void gw_linux_checks_free(gw_linux_check *rows, size_t n);
 /* "PASS", "WARN", "FAIL" (not translated: the command's output words). */
 const char *gw_linux_status_word(gw_linux_status st);
+/* Print rows as gpuwiz check does: "TITLE : STATUS" lines with the
+ * message and "  fix: ..." under each row that did not pass, or with json
+ * {"checks": [{id, status, title, message, fix}]}.  For rows that come
+ * from elsewhere too (the wizard's ESXi probe). */
+void gw_linux_print_checks(const gw_linux_check *rows, size_t n, int json);
 
 typedef struct gw_linux_bar {
 	int index;        /* BAR number 0..5 */

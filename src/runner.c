@@ -680,6 +680,23 @@ done:
 
 /* ---- ESXi session ----------------------------------------------------- */
 
+/* A power state as vim-cmd vmsvc/power.getstate prints it (left in
+ * English in messages, so that it matches what the ESXi shell shows). */
+static const char *
+power_word(gw_esxi_power p)
+{
+	switch (p) {
+	case GW_ESXI_POWER_ON:
+		return "Powered on";
+	case GW_ESXI_POWER_OFF:
+		return "Powered off";
+	case GW_ESXI_POWER_SUSPENDED:
+		return "Suspended";
+	default:
+		return _("in an unknown state");
+	}
+}
+
 static int
 run_parse_text(gw_runner *r, const char *const argv[], char **out, gw_err *e)
 {
@@ -734,20 +751,270 @@ gw_esxi_session_power_state(gw_runner *r, unsigned long vmid,
 	return rc;
 }
 
+/* "0000:18:00.0 (SAS3008 PCI-Express Fusion-MPT SAS-3)" for messages. */
+static char *
+dev_label(const gw_esxi_pci_dev *d)
+{
+	if (d->device_name && *d->device_name)
+		return gw_xasprintf("%s (%s)", d->bdf, d->device_name);
+	return gw_xstrdup(d->bdf);
+}
+
+/* Run one storage listing and parse it; the error says why the adapter
+ * cannot be shown to be safe. */
+static int
+guard_list(gw_runner *r, const char *const argv[], char **out,
+           const char *label, const char *adapter, gw_err *e)
+{
+	gw_err why;
+
+	if (gw_runner_run_ok(r, argv, out, &why) != 0) {
+		gw_err_set(e, _("%s is storage adapter %s and gpuwiz cannot tell "
+		                "whether it holds a datastore or the boot device, "
+		                "so it is not passed through: %s"),
+		           label, adapter, why.msg);
+		return -1;
+	}
+	return 0;
+}
+
 int
-gw_esxi_session_enable_passthru(gw_runner *r, const char *bdf, gw_err *e)
+gw_esxi_session_passthru_guard(gw_runner *r, const gw_esxi_pci_dev *dev,
+                               gw_err *e)
+{
+	const char *pargv[] = {"esxcli", "storage", "core", "path", "list",
+	                       NULL};
+	const char *xargv[] = {"esxcli", "storage", "vmfs", "extent", "list",
+	                       NULL};
+	const char *dargv[] = {"esxcli", "storage", "core", "device", "list",
+	                       NULL};
+	gw_esxi_storage_path_list pl;
+	gw_esxi_vmfs_extent_list xl;
+	gw_esxi_storage_dev_list dl;
+	char *po = NULL, *xo = NULL, *dout = NULL, *label, *unknown = NULL;
+	const char *adapter;
+	gw_buf ds;
+	size_t i, j, k, nds = 0;
+	int boot = 0, rc = -1;
+	gw_err why;
+
+	if (dev == NULL) {
+		gw_err_set(e, "%s", _("no PCI device given"));
+		return -1;
+	}
+	adapter = dev->vmkernel_name;
+	if (adapter == NULL || strncmp(adapter, "vmhba", 5) != 0)
+		return 0;
+	memset(&pl, 0, sizeof pl);
+	memset(&xl, 0, sizeof xl);
+	memset(&dl, 0, sizeof dl);
+	gw_buf_init(&ds);
+	label = dev_label(dev);
+	if (guard_list(r, pargv, &po, label, adapter, e) != 0 ||
+	    guard_list(r, xargv, &xo, label, adapter, e) != 0 ||
+	    guard_list(r, dargv, &dout, label, adapter, e) != 0)
+		goto done;
+	if (gw_esxi_parse_storage_paths(po, "esxcli storage core path list",
+	                                &pl, &why) != 0 ||
+	    gw_esxi_parse_vmfs_extents(xo, "esxcli storage vmfs extent list",
+	                               &xl, &why) != 0 ||
+	    gw_esxi_parse_storage_devices(dout,
+	                                  "esxcli storage core device list",
+	                                  &dl, &why) != 0) {
+		gw_err_set(e, _("%s is storage adapter %s and gpuwiz cannot tell "
+		                "whether it holds a datastore or the boot device, "
+		                "so it is not passed through: %s"),
+		           label, adapter, why.msg);
+		goto done;
+	}
+	for (i = 0; i < pl.n; i++) {
+		const char *d = pl.paths[i].device;
+		const gw_esxi_storage_dev *sd;
+
+		if (strcmp(pl.paths[i].adapter, adapter) != 0)
+			continue;
+		for (k = 0; k < i; k++)     /* a device seen on an earlier path */
+			if (strcmp(pl.paths[k].adapter, adapter) == 0 &&
+			    strcmp(pl.paths[k].device, d) == 0)
+				break;
+		if (k < i)
+			continue;
+		for (j = 0; j < xl.n; j++) {
+			const gw_esxi_vmfs_extent *x = &xl.extents[j];
+			const char *vol = *x->volume_name ? x->volume_name
+			                : x->vmfs_uuid ? x->vmfs_uuid : x->device_name;
+			char *q;
+
+			if (strcmp(x->device_name, d) != 0)
+				continue;
+			q = gw_xasprintf("\"%s\"", vol);
+			if (ds.len == 0 || strstr(ds.data, q) == NULL) {
+				gw_buf_printf(&ds, "%s%s", nds ? ", " : "", q);
+				nds++;
+			}
+			free(q);
+		}
+		sd = gw_esxi_storage_dev_find(&dl, d);
+		if (sd && sd->is_boot == 1)
+			boot = 1;
+		else if ((sd == NULL || sd->is_boot < 0) && unknown == NULL)
+			unknown = gw_xstrdup(d);
+	}
+	if (boot && nds)
+		gw_err_set(e, _("%s is storage adapter %s, which holds the boot "
+		                "device and the datastore(s) %s: passing it through "
+		                "would take them away from ESXi; refused"),
+		           label, adapter, ds.data);
+	else if (nds)
+		gw_err_set(e, _("%s is storage adapter %s, which holds the "
+		                "datastore(s) %s: passing it through would take "
+		                "them away from ESXi; refused"),
+		           label, adapter, ds.data);
+	else if (boot)
+		gw_err_set(e, _("%s is storage adapter %s, which holds the boot "
+		                "device: passing it through would take it away "
+		                "from ESXi; refused"), label, adapter);
+	else if (unknown)
+		gw_err_set(e, _("%s is storage adapter %s, and this ESXi does not "
+		                "say whether its device %s is the boot device (no "
+		                "'Is Boot Device' in esxcli storage core device "
+		                "list before ESXi 6.7), so it is not passed "
+		                "through; if it is not, pass it through in the "
+		                "Host Client"), label, adapter, unknown);
+	else
+		rc = 0;
+done:
+	gw_esxi_storage_path_list_free(&pl);
+	gw_esxi_vmfs_extent_list_free(&xl);
+	gw_esxi_storage_dev_list_free(&dl);
+	gw_buf_free(&ds);
+	free(po);
+	free(xo);
+	free(dout);
+	free(unknown);
+	free(label);
+	return rc;
+}
+
+static int
+owned_by_passthru(const gw_esxi_pci_dev *d)
+{
+	return d->current_owner != NULL &&
+	       gw_strieq(d->current_owner, "VM Passthru");
+}
+
+int
+gw_esxi_session_enable_passthru(gw_runner *r, const char *bdf,
+                                int *reboot_needed, gw_err *e)
 {
 	unsigned d, b, s, f;
-	char addr[32];
+	char addr[32], *err = NULL, *label = NULL;
 	const char *argv[] = {"esxcli", "hardware", "pci", "pcipassthru", "set",
 	                      "-d", addr, "-e", "true", "-a", NULL};
+	gw_esxi_pci_list l;
+	const gw_esxi_pci_dev *dev;
+	gw_err why;
+	int st, rc = -1;
 
+	if (reboot_needed)
+		*reboot_needed = 0;
 	if (bdf == NULL || gw_bdf_parse(bdf, &d, &b, &s, &f) != 0) {
 		gw_err_set(e, _("\"%s\" is not a PCI address; expected e.g. "
 		                "0000:3b:00.0"), bdf ? bdf : "");
 		return -1;
 	}
 	snprintf(addr, sizeof addr, "%04x:%02x:%02x.%x", d, b, s, f);
+	if (gw_esxi_session_list_pci(r, &l, e) != 0)
+		return -1;
+	dev = gw_esxi_pci_find(&l, addr);
+	if (dev == NULL) {
+		gw_err_set(e, _("%s: no such PCI device on this host (esxcli "
+		                "hardware pci list does not list it)"), addr);
+		goto done;
+	}
+	label = dev_label(dev);
+	if (dev->passthru_capable == 0) {
+		gw_err_set(e, _("%s cannot be passed through (Passthru Capable: "
+		                "false): the IOMMU (Intel VT-d or AMD-Vi) is "
+		                "probably off in the BIOS; turn it on there and "
+		                "reboot the host"), label);
+		goto done;
+	}
+	if (gw_esxi_pci_passthru_enabled(dev) == 1 && owned_by_passthru(dev)) {
+		rc = 0;
+		goto done;
+	}
+	if (gw_esxi_session_passthru_guard(r, dev, e) != 0)
+		goto done;
+	if (gw_runner_run(r, argv, NULL, &err, &st, e) != 0)
+		goto done;
+	if (st != 0) {
+		if (err && strstr(err, "Unknown command or namespace"))
+			gw_err_set(e, _("%s: this ESXi has no 'esxcli hardware pci "
+			                "pcipassthru' (it came with ESXi 7.0); before "
+			                "7.0, turn passthrough on in the Host Client "
+			                "(Manage > Hardware > PCI Devices, Toggle "
+			                "passthrough) and reboot the host"), label);
+		else {
+			char *what = argv_text(argv);
+			status_error(e, what, st, err);
+			free(what);
+		}
+		goto done;
+	}
+	gw_esxi_pci_list_free(&l);
+	if (gw_esxi_session_list_pci(r, &l, &why) != 0) {
+		gw_err_set(e, _("passthrough was turned on for %s, but the device "
+		                "list cannot be read again to see whether the host "
+		                "needs a reboot: %s"), label, why.msg);
+		goto done;
+	}
+	dev = gw_esxi_pci_find(&l, addr);
+	if (reboot_needed)
+		*reboot_needed = dev == NULL || !owned_by_passthru(dev);
+	rc = 0;
+done:
+	gw_esxi_pci_list_free(&l);
+	free(err);
+	free(label);
+	return rc;
+}
+
+int
+gw_esxi_session_upgrade(gw_runner *r, unsigned long vmid, int current_hw,
+                        int target_hw, gw_err *e)
+{
+	char id[32], hw[32];
+	const char *argv[] = {"vim-cmd", "vmsvc/upgrade", id, hw, NULL};
+	gw_esxi_power p;
+
+	if (target_hw < GW_ESXI_HW_MIN || target_hw > GW_ESXI_HW_MAX) {
+		gw_err_set(e, _("vmx-%02d is not a hardware version gpuwiz can "
+		                "upgrade to (expected vmx-%02d to vmx-%02d)"),
+		           target_hw, GW_ESXI_HW_MIN, GW_ESXI_HW_MAX);
+		return -1;
+	}
+	if (target_hw == current_hw) {
+		gw_err_set(e, _("VM %lu is already vmx-%02d: nothing to upgrade"),
+		           vmid, current_hw);
+		return -1;
+	}
+	if (target_hw < current_hw) {
+		gw_err_set(e, _("VM %lu is vmx-%02d; vmx-%02d would be a "
+		                "downgrade, and the hardware version only goes "
+		                "up: refused"), vmid, current_hw, target_hw);
+		return -1;
+	}
+	if (gw_esxi_session_power_state(r, vmid, &p, e) != 0)
+		return -1;
+	if (p != GW_ESXI_POWER_OFF) {
+		gw_err_set(e, _("VM %lu is %s, not Powered off: power it off "
+		                "before its hardware version is upgraded; nothing "
+		                "changed"), vmid, power_word(p));
+		return -1;
+	}
+	snprintf(id, sizeof id, "%lu", vmid);
+	snprintf(hw, sizeof hw, "vmx-%02d", target_hw);
 	return gw_runner_run_ok(r, argv, NULL, e);
 }
 
@@ -827,13 +1094,9 @@ gw_esxi_session_save_vmx(gw_runner *r, unsigned long vmid, const char *path,
 	if (gw_esxi_session_power_state(r, vmid, &p, e) != 0)
 		return -1;
 	if (p != GW_ESXI_POWER_OFF) {
-		gw_err_set(e, _("VM %lu is %s, not powered off: power it off "
+		gw_err_set(e, _("VM %lu is %s, not Powered off: power it off "
 		                "before its .vmx is changed; %s not written"),
-		           vmid,
-		           p == GW_ESXI_POWER_ON ? _("powered on")
-		           : p == GW_ESXI_POWER_SUSPENDED ? _("suspended")
-		           : _("in an unknown state"),
-		           path);
+		           vmid, power_word(p), path);
 		return -1;
 	}
 	data = gw_vmx_serialize(v, &len);

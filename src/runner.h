@@ -96,9 +96,58 @@ int gw_esxi_session_list_vms(gw_runner *r, gw_esxi_vm_list *out, gw_err *e);
 /* vim-cmd vmsvc/power.getstate VMID, parsed. */
 int gw_esxi_session_power_state(gw_runner *r, unsigned long vmid,
                                 gw_esxi_power *out, gw_err *e);
-/* esxcli hardware pci pcipassthru set -d BDF -e true -a (bdf in any form
- * gw_bdf_parse takes; passed on normalised). */
-int gw_esxi_session_enable_passthru(gw_runner *r, const char *bdf, gw_err *e);
+/* May the PCI device dev (from gw_esxi_session_list_pci) be passed
+ * through without taking storage away from ESXi (domain.md section 5: never
+ * the controller of the boot device or of a datastore)?  0 when it may.
+ * Only a device whose VMkernel Name is a storage adapter ("vmhba0") is
+ * checked; any other (a GPU, a NIC, a controller without a driver) passes
+ * at once and no command is run.  For an adapter, `esxcli storage core
+ * path list` gives the devices it reaches, `esxcli storage vmfs extent
+ * list` the datastores on them and `esxcli storage core device list`
+ * which is the boot device.  -1, naming the PCI device, the adapter and
+ * the datastores (by volume name, else VMFS UUID) or the boot device,
+ * when the adapter reaches a device holding a VMFS extent or a device with
+ * "Is Boot Device: true"; -1 too when one of those commands fails or its
+ * output cannot be read, or when a device on the adapter does not say
+ * whether it is the boot device (releases before 6.7 print no "Is Boot
+ * Device"), since the adapter cannot then be shown to be safe.  Limit:
+ * ESXi booted from USB reaches its boot device through a USB adapter
+ * (vmhba32) that is not the PCI controller's VMkernel Name. */
+int gw_esxi_session_passthru_guard(gw_runner *r, const gw_esxi_pci_dev *dev,
+                                   gw_err *e);
+/* Turn passthrough on for the device at bdf (any form gw_bdf_parse takes;
+ * passed on normalised):
+ *  1. esxcli hardware pci list: the device must be listed, and not
+ *     "Passthru Capable: false" (the IOMMU, VT-d / AMD-Vi, is then
+ *     probably off in the BIOS).  A device already configured and owned
+ *     by "VM Passthru" needs nothing: 0, *reboot_needed = 0, and nothing
+ *     else is run.
+ *  2. gw_esxi_session_passthru_guard().
+ *  3. esxcli hardware pci pcipassthru set -d BDF -e true -a (-a applies it
+ *     now where the host can, else at the next reboot).  A host without
+ *     that namespace (ESXi before 7.0: "Unknown command or namespace")
+ *     gets a message saying to toggle passthrough in the Host Client
+ *     (Manage > Hardware > PCI Devices) and reboot.
+ *  4. esxcli hardware pci list again: *reboot_needed = 1 when the device's
+ *     Current Owner is not "VM Passthru" yet (the host must be rebooted
+ *     before a VM can use it), else 0.
+ * reboot_needed may be NULL; it is 0 on failure. */
+int gw_esxi_session_enable_passthru(gw_runner *r, const char *bdf,
+                                    int *reboot_needed, gw_err *e);
+/* Hardware versions gw_esxi_session_upgrade takes (vmx-04 is ESX 3.x,
+ * vmx-22 ESXi 9.0, domain.md section 4). */
+#define GW_ESXI_HW_MIN 4
+#define GW_ESXI_HW_MAX 22
+/* vim-cmd vmsvc/upgrade VMID vmx-NN, for VM vmid now at current_hw.
+ * Refused, with nothing run, unless GW_ESXI_HW_MIN <= target_hw <=
+ * GW_ESXI_HW_MAX and target_hw > current_hw (an upgrade is one-way and
+ * never goes down; equal is "already vmx-NN").  Then the VM must be
+ * "Powered off" (vim-cmd vmsvc/power.getstate, right before): any other
+ * state is refused and the upgrade is not run.  A non-zero exit of
+ * vim-cmd is an error naming the command and the first line it wrote on
+ * stderr. */
+int gw_esxi_session_upgrade(gw_runner *r, unsigned long vmid, int current_hw,
+                            int target_hw, gw_err *e);
 /* vim-cmd vmsvc/reload VMID (after editing its .vmx). */
 int gw_esxi_session_reload(gw_runner *r, unsigned long vmid, gw_err *e);
 /* "[datastore1] vm/vm.vmx" -> "VOLUMES_ROOT/datastore1/vm/vm.vmx"

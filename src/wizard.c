@@ -16,6 +16,7 @@
 #include "wizard.h"
 #include "emit.h"
 #include "mmio.h"
+#include "samplehost.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -24,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -157,7 +159,6 @@ gw_mode_available(gw_mode m, const char **why)
 	case GW_MODE_LINUX:
 		break;
 	case GW_MODE_ESXI_SSH:
-		w = _("Not available yet: working on an ESXi host over SSH comes with host discovery, which this build does not have. Plan offline for now.");
 		break;
 	case GW_MODE_VSPHERE:
 		w = _("Not available yet: vCenter/ESXi through the API comes with vSphere support, which this build does not have. Plan offline for now.");
@@ -169,6 +170,22 @@ gw_mode_available(gw_mode m, const char **why)
 	if (why)
 		*why = w;
 	return w == NULL;
+}
+
+int
+gw_wizard_mode_available(const gw_wizard *w, gw_mode m, const char **why)
+{
+	if (m == GW_MODE_ESXI_SSH) {
+		if (w != NULL && w->runner != NULL) {
+			if (why)
+				*why = NULL;
+			return 1;
+		}
+		if (why)
+			*why = _("No ESXi host yet: start gpuwiz with --ssh root@HOST (ssh keys or one password prompt), run it on the ESXi shell, or practise on a sample ESXi host (gpuwiz --sample-host esxi-l40s).");
+		return 0;
+	}
+	return gw_mode_available(m, why);
 }
 
 gw_gpu_class
@@ -334,6 +351,7 @@ gw_wizard_init(gw_wizard *w, const gw_table *t, const char *answers_path,
 	memset(w, 0, sizeof *w);
 	w->table = t;
 	w->mode = GW_MODE_OFFLINE;
+	w->esxi_vm = -1;
 	w->step = GW_STEP_WELCOME;
 	w->visited[GW_STEP_WELCOME] = 1;
 	if (answers_path) {
@@ -391,6 +409,15 @@ gw_wizard_free(gw_wizard *w)
 	gw_linux_gpus_free(w->detected, w->ndetected);
 	free(w->detected_added);
 	free(w->detect_error);
+	free(w->sysroot);
+	gw_runner_close(w->runner);
+	free(w->esxi_label);
+	gw_esxi_pci_list_free(&w->esxi_pci);
+	gw_esxi_vm_list_free(&w->esxi_vms);
+	free(w->esxi_vms_error);
+	free(w->esxi_vmx_path);
+	free(w->esxi_backup);
+	free(w->scratch);
 	memset(w, 0, sizeof *w);
 }
 
@@ -409,7 +436,7 @@ gw_wizard_set_mode(gw_wizard *w, gw_mode m, const char **why)
 {
 	const char *reason = NULL;
 
-	if (!gw_mode_available(m, &reason)) {
+	if (!gw_wizard_mode_available(w, m, &reason)) {
 		if (why)
 			*why = reason;
 		return -1;
@@ -419,13 +446,15 @@ gw_wizard_set_mode(gw_wizard *w, gw_mode m, const char **why)
 	w->mode = m;
 	if (m == GW_MODE_LINUX && !w->probed)
 		gw_wizard_probe_host(w);
+	if (m == GW_MODE_ESXI_SSH && !w->probed)
+		gw_wizard_probe_esxi(w);
 	return 0;
 }
 
 int
 gw_wizard_probe_host(gw_wizard *w)
 {
-	const char *root = gw_wizard_sysroot();
+	const char *root = w->sysroot ? w->sysroot : gw_wizard_sysroot();
 	gw_linux_gpu *all = NULL;
 	size_t nall = 0, i;
 	int fails = 0;
@@ -488,7 +517,7 @@ gw_wizard_host_fail(const gw_wizard *w)
 {
 	size_t i;
 
-	if (w->mode != GW_MODE_LINUX)
+	if (w->mode != GW_MODE_LINUX && w->mode != GW_MODE_ESXI_SSH)
 		return NULL;
 	for (i = 0; i < w->nchecks; i++)
 		if (w->checks[i].status == GW_LINUX_FAIL)
@@ -539,6 +568,457 @@ gw_wizard_add_detected(gw_wizard *w, size_t idx, gw_err *e)
 			return -1;
 	}
 	return 0;
+}
+
+/* ---- GW_MODE_ESXI_SSH ----------------------------------------------------- */
+
+void
+gw_wizard_set_sysroot(gw_wizard *w, const char *root)
+{
+	free(w->sysroot);
+	w->sysroot = root && *root ? gw_xstrdup(root) : NULL;
+	w->probed = 0;
+}
+
+const char *
+gw_esxi_power_name(gw_esxi_power p)
+{
+	switch (p) {
+	/* TRANSLATORS: a VM's power state; at most 14 cells each. */
+	case GW_ESXI_POWER_ON: return _("powered on");
+	case GW_ESXI_POWER_OFF: return _("powered off");
+	case GW_ESXI_POWER_SUSPENDED: return _("suspended");
+	default: return _("state unknown");
+	}
+}
+
+/* One row of the ESXi host checks (same struct as the Linux ones). */
+static void
+esxi_row(gw_wizard *w, const char *id, gw_linux_status st, char *title,
+         char *msg, char *fix)
+{
+	gw_linux_check *r;
+
+	w->checks = gw_xrealloc(w->checks, (w->nchecks + 1) * sizeof *w->checks);
+	r = &w->checks[w->nchecks++];
+	r->id = id;
+	r->status = st;
+	r->title = title;
+	r->message = msg;
+	r->fix = fix;
+}
+
+static void
+clear_probes(gw_wizard *w)
+{
+	gw_linux_checks_free(w->checks, w->nchecks);
+	w->checks = NULL;
+	w->nchecks = 0;
+	free(w->checks_error);
+	w->checks_error = NULL;
+	gw_linux_gpus_free(w->detected, w->ndetected);
+	w->detected = NULL;
+	w->ndetected = 0;
+	free(w->detected_added);
+	w->detected_added = NULL;
+	free(w->detect_error);
+	w->detect_error = NULL;
+	w->host_override = 0;
+}
+
+void
+gw_wizard_attach_esxi(gw_wizard *w, gw_runner *r, const char *label)
+{
+	gw_runner_close(w->runner);
+	w->runner = r;
+	free(w->esxi_label);
+	w->esxi_label = gw_xstrdup(label ? label : "");
+	w->mode = GW_MODE_ESXI_SSH;
+	w->probed = 0;
+	gw_wizard_probe_esxi(w);
+}
+
+long
+gw_wizard_esxi_dev(const gw_wizard *w, size_t idx)
+{
+	size_t i;
+
+	if (w->mode != GW_MODE_ESXI_SSH || idx >= w->ndetected)
+		return -1;
+	for (i = 0; i < w->esxi_pci.n; i++)
+		if (strcmp(w->esxi_pci.devs[i].bdf, w->detected[idx].bdf) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* The detected GPU (the Linux struct, so the GPU step shows both kinds)
+ * for one esxcli block. */
+static void
+esxi_detected(gw_wizard *w, const gw_esxi_pci_dev *d, gw_linux_gpu *g)
+{
+	memset(g, 0, sizeof *g);
+	g->bdf = gw_xstrdup(d->bdf);
+	g->dom = d->domain;
+	g->bus = d->bus;
+	g->dev = d->slot;
+	g->fn = d->function;
+	g->vendor = d->vendor_id;
+	g->device = d->device_id;
+	g->subvendor = d->subvendor_id;
+	g->subdevice = d->subdevice_id;
+	g->row = w->table ? gw_table_find_pci(w->table, d->vendor_id,
+	                                      d->device_id, d->subvendor_id,
+	                                      d->subdevice_id, NULL) : NULL;
+	if (g->row)
+		g->name = gw_xstrdup(g->row->name);
+	else if (d->device_name && *d->device_name)
+		g->name = gw_xstrdup(d->device_name);
+	g->vram_gb = g->row ? g->row->vram_gb : -1;
+	if (d->module_name && *d->module_name && strcmp(d->module_name, "None"))
+		g->driver = gw_xstrdup(d->module_name);
+	g->onboard = gw_is_onboard_display(d->vendor_id);
+}
+
+static int
+owner_is_passthru(const char *o)
+{
+	return o != NULL && strcasecmp(o, "VM Passthru") == 0;
+}
+
+int
+gw_wizard_probe_esxi(gw_wizard *w)
+{
+	gw_esxi_version ver;
+	char *out = NULL, *uuid = NULL;
+	int fails = 0, ngpu = 0;
+	size_t i;
+	gw_err e;
+	static const char *const ver_argv[] = { "esxcli", "system", "version",
+	                                        "get", NULL };
+	static const char *const uuid_argv[] = { "esxcli", "system", "uuid",
+	                                         "get", NULL };
+
+	clear_probes(w);
+	gw_esxi_pci_list_free(&w->esxi_pci);
+	gw_esxi_vm_list_free(&w->esxi_vms);
+	free(w->esxi_vms_error);
+	w->esxi_vms_error = NULL;
+	w->probed = 1;
+	if (w->runner == NULL) {
+		w->checks_error = gw_xstrdup(_("no ESXi host to check"));
+		return 1;
+	}
+
+	/* the host and its version */
+	memset(&ver, 0, sizeof ver);
+	e.msg[0] = '\0';
+	if (gw_runner_run_ok(w->runner, ver_argv, &out, &e) != 0 ||
+	    gw_esxi_parse_version(out, "esxcli system version get", &ver, &e) != 0) {
+		/* TRANSLATORS: %s is the host (root@esx01). */
+		esxi_row(w, "esxi-host", GW_LINUX_FAIL,
+		         gw_xasprintf(_("Checking the ESXi host %s"), w->esxi_label),
+		         gw_xstrdup(e.msg),
+		         gw_xstrdup(_("Check that SSH is enabled on the host (Host Client: Manage > Services > TSM-SSH) and that you can log in with ssh yourself.")));
+		fails++;
+	} else {
+		int hw = ver.release ? gw_esxi_to_hw(ver.release) : 0;
+		gw_err le;
+
+		esxi_row(w, "esxi-host", GW_LINUX_PASS,
+		         gw_xasprintf(_("Checking the ESXi host %s"), w->esxi_label),
+		         /* TRANSLATORS: product, version, build, then the
+		          * newest VM hardware version it runs. */
+		         gw_xasprintf(_("%s %s (%s): VM hardware version up to %d"),
+		                      ver.product ? ver.product : "ESXi",
+		                      ver.version ? ver.version : "?",
+		                      ver.build ? ver.build : "?", hw),
+		         NULL);
+		if (ver.release && hw > 0)
+			gw_wizard_set_esxi(w, ver.release, &le);
+		if (ver.release && strncmp(ver.release, "6.", 2) == 0) {
+			esxi_row(w, "esxi-version", GW_LINUX_WARN,
+			         gw_xstrdup(_("Checking the ESXi release")),
+			         gw_xasprintf(_("ESXi %s has no esxcli pcipassthru commands"),
+			                      ver.release),
+			         gw_xstrdup(_("Toggle passthrough in the Host Client (Manage > Hardware > PCI Devices) and reboot; ESXi 7.0 or later is recommended for current GPUs.")));
+		}
+	}
+	gw_esxi_version_free(&ver);
+	free(out);
+	out = NULL;
+
+	/* the system id, for whole device blocks */
+	e.msg[0] = '\0';
+	if (gw_runner_run_ok(w->runner, uuid_argv, &out, &e) != 0 ||
+	    gw_esxi_parse_uuid(out, "esxcli system uuid get", &uuid, &e) != 0) {
+		esxi_row(w, "esxi-system-id", GW_LINUX_WARN,
+		         gw_xstrdup(_("Checking the host's system id")),
+		         gw_xstrdup(e.msg),
+		         gw_xstrdup(_("Without it gpuwiz cannot write a whole pciPassthruN device block; add the GPU in the vSphere Client (Edit Settings > Add PCI Device) and let gpuwiz write the other settings.")));
+	} else {
+		gw_err le;
+
+		if (gw_wizard_set_system_id(w, uuid, &le) == 0)
+			esxi_row(w, "esxi-system-id", GW_LINUX_PASS,
+			         gw_xstrdup(_("Checking the host's system id")),
+			         /* TRANSLATORS: %s is the id (esxcli system uuid get). */
+			         gw_xasprintf(_("%s (for the pciPassthruN.systemId of the device blocks)"),
+			                      uuid),
+			         NULL);
+		else
+			esxi_row(w, "esxi-system-id", GW_LINUX_WARN,
+			         gw_xstrdup(_("Checking the host's system id")),
+			         gw_xstrdup(le.msg), NULL);
+	}
+	free(uuid);
+	free(out);
+	out = NULL;
+
+	/* the GPUs */
+	e.msg[0] = '\0';
+	if (gw_esxi_session_list_pci(w->runner, &w->esxi_pci, &e) != 0) {
+		w->detect_error = gw_xstrdup(e.msg);
+		esxi_row(w, "gpu-present", GW_LINUX_FAIL,
+		         gw_xstrdup(_("Checking for GPUs")), gw_xstrdup(e.msg),
+		         NULL);
+		fails++;
+	} else {
+		w->detected = gw_xcalloc(w->esxi_pci.n ? w->esxi_pci.n : 1,
+		                         sizeof *w->detected);
+		for (i = 0; i < w->esxi_pci.n; i++) {
+			const gw_esxi_pci_dev *d = &w->esxi_pci.devs[i];
+			gw_linux_gpu g;
+
+			if (!gw_esxi_pci_is_display(d))
+				continue;
+			esxi_detected(w, d, &g);
+			if (g.onboard) {
+				gw_linux_gpu *one = gw_xmalloc(sizeof *one);
+
+				*one = g;
+				gw_linux_gpus_free(one, 1);
+				continue;
+			}
+			w->detected[w->ndetected++] = g;
+		}
+		w->detected_added = gw_xcalloc(w->ndetected ? w->ndetected : 1,
+		                               sizeof *w->detected_added);
+		ngpu = (int)w->ndetected;
+		if (ngpu == 0) {
+			esxi_row(w, "gpu-present", GW_LINUX_FAIL,
+			         gw_xstrdup(_("Checking for GPUs")),
+			         gw_xstrdup(_("esxcli hardware pci list shows no GPU (only on-board displays, if any)")),
+			         gw_xstrdup(_("Check that the card is seated and powered; then look for it with: esxcli hardware pci list")));
+			fails++;
+		} else {
+			esxi_row(w, "gpu-present", GW_LINUX_PASS,
+			         gw_xstrdup(_("Checking for GPUs")),
+			         /* TRANSLATORS: %d is a count of GPUs. */
+			         gw_xasprintf(_("GPUs found: %d"), ngpu),
+			         NULL);
+		}
+		for (i = 0; i < w->ndetected; i++) {
+			const gw_linux_gpu *g = &w->detected[i];
+			const gw_esxi_pci_dev *d =
+				&w->esxi_pci.devs[gw_wizard_esxi_dev(w, i)];
+			/* TRANSLATORS: %s is a PCI address, %s the GPU's name. */
+			char *title = gw_xasprintf(_("Checking passthrough of %s (%s)"),
+			                           g->bdf, g->name ? g->name : "?");
+
+			if (d->passthru_capable == 0) {
+				esxi_row(w, "gpu-passthru", GW_LINUX_FAIL, title,
+				         gw_xstrdup(_("Passthru Capable: false: ESXi cannot pass this device through; the IOMMU (VT-d / AMD-Vi) is probably off in the BIOS")),
+				         gw_xstrdup(_("Turn on VT-d (Intel) or AMD-Vi/IOMMU (AMD) and Above 4G decoding in the BIOS/UEFI setup, then reboot the host.")));
+				fails++;
+			} else if (owner_is_passthru(d->configured_owner) &&
+			           owner_is_passthru(d->current_owner)) {
+				esxi_row(w, "gpu-passthru", GW_LINUX_PASS, title,
+				         gw_xstrdup(_("passthrough enabled and active (owner: VM Passthru)")),
+				         NULL);
+			} else if (owner_is_passthru(d->configured_owner)) {
+				esxi_row(w, "gpu-passthru", GW_LINUX_WARN, title,
+				         /* TRANSLATORS: %s is the current owner as
+				          * esxcli prints it (VMkernel). */
+				         gw_xasprintf(_("passthrough configured, but the device is still owned by %s"),
+				                      d->current_owner ? d->current_owner : "?"),
+				         gw_xstrdup(_("Reboot the host (maintenance mode first) so that passthrough takes effect.")));
+			} else {
+				char *cmd = gw_xasprintf("esxcli hardware pci pcipassthru set -d %s -e true -a",
+				                         g->bdf);
+
+				esxi_row(w, "gpu-passthru", GW_LINUX_WARN, title,
+				         gw_xstrdup(_("passthrough not enabled for this GPU")),
+				         /* TRANSLATORS: %s is the esxcli command. */
+				         gw_xasprintf(_("Press e on this row to enable it (runs: %s)."),
+				                      cmd));
+				free(cmd);
+			}
+		}
+	}
+	esxi_row(w, "above-4g", GW_LINUX_WARN,
+	         gw_xstrdup(_("Checking Above 4G decoding")),
+	         gw_xstrdup(_("not visible from ESXi")),
+	         gw_xstrdup(_("Make sure \"Above 4G decoding\" (MMIO above 4 GB) is on in the BIOS/UEFI setup: GPUs with large BARs need it.")));
+
+	/* the VMs */
+	e.msg[0] = '\0';
+	if (gw_esxi_session_list_vms(w->runner, &w->esxi_vms, &e) != 0)
+		w->esxi_vms_error = gw_xstrdup(e.msg);
+	if (w->esxi_vm >= 0) {
+		/* the list was read again: the open VM's index may have
+		 * changed; find it by its file */
+		long k = -1;
+
+		for (i = 0; w->esxi_vmx_path && i < w->esxi_vms.n; i++) {
+			char *p = NULL;
+
+			if (gw_esxi_session_vmx_path(w->runner, &w->esxi_vms.vms[i],
+			                             &p, &e) == 0 &&
+			    strcmp(p, w->esxi_vmx_path) == 0)
+				k = (long)i;
+			free(p);
+		}
+		w->esxi_vm = k;
+	}
+	return fails;
+}
+
+int
+gw_wizard_esxi_enable(gw_wizard *w, size_t idx, int *reboot, gw_err *e)
+{
+	int rb = 0;
+
+	if (reboot)
+		*reboot = 0;
+	if (w->runner == NULL || idx >= w->ndetected) {
+		gw_err_set(e, _("No detected GPU %zu."), idx + 1);
+		return -1;
+	}
+	if (gw_esxi_session_enable_passthru(w->runner, w->detected[idx].bdf, &rb,
+	                                    e) != 0)
+		return -1;
+	if (reboot)
+		*reboot = rb;
+	gw_wizard_probe_esxi(w);
+	return 0;
+}
+
+int
+gw_wizard_esxi_open_vm(gw_wizard *w, long idx, gw_err *e)
+{
+	const gw_esxi_vm *vm;
+	gw_esxi_power pw = GW_ESXI_POWER_UNKNOWN;
+	char *path = NULL;
+	gw_vmx *v = NULL;
+
+	if (idx < 0) {
+		gw_vmx_free(w->vmx);
+		w->vmx = NULL;
+		w->esxi_vm = -1;
+		free(w->esxi_vmx_path);
+		w->esxi_vmx_path = NULL;
+		free(w->vmx_error);
+		w->vmx_error = NULL;
+		changed(w);
+		return 0;
+	}
+	if (w->runner == NULL || (size_t)idx >= w->esxi_vms.n) {
+		gw_err_set(e, _("No VM %ld on the host."), idx + 1);
+		return -1;
+	}
+	vm = &w->esxi_vms.vms[idx];
+	if (gw_esxi_session_power_state(w->runner, vm->vmid, &pw, e) != 0 ||
+	    gw_esxi_session_vmx_path(w->runner, vm, &path, e) != 0 ||
+	    gw_esxi_session_read_vmx(w->runner, path, &v, e) != 0) {
+		free(path);
+		return -1;
+	}
+	gw_vmx_free(w->vmx);
+	w->vmx = v;
+	w->esxi_vm = idx;
+	w->esxi_power = pw;
+	free(w->esxi_vmx_path);
+	w->esxi_vmx_path = path;
+	free(w->vmx_error);
+	w->vmx_error = NULL;
+	changed(w);
+	return 0;
+}
+
+int
+gw_wizard_use_sample(gw_wizard *w, const char *name, gw_err *e)
+{
+	gw_sample smp;
+	char *out;
+
+	if (gw_sample_open(name, &smp, e) != 0)
+		return -1;
+	free(w->scratch);
+	w->scratch = gw_xstrdup(smp.scratch);
+	out = gw_xasprintf("%s/gpuwiz-out", smp.scratch);
+	free(w->af.out_dir);
+	w->af.out_dir = out;
+	if (strcmp(smp.kind, "esxi") == 0) {
+		gw_runner *r = gw_runner_open_local();
+		char *label;
+
+		gw_runner_set_path_prefix(r, smp.bin);
+		gw_runner_set_volumes_root(r, smp.volumes);
+		/* TRANSLATORS: how a sample host is named; %s is its name. */
+		label = gw_xasprintf(_("%s (sample)"), smp.name);
+		gw_wizard_attach_esxi(w, r, label);
+		free(label);
+	} else {
+		gw_runner_close(w->runner);
+		w->runner = NULL;
+		gw_wizard_set_sysroot(w, smp.sysroot);
+		w->mode = GW_MODE_LINUX;
+		gw_wizard_probe_host(w);
+	}
+	gw_sample_close(&smp, 0);
+	return 0;
+}
+
+const char *
+gw_wizard_vmx_where(const gw_wizard *w)
+{
+	static char buf[4096];
+
+	if (w->vmx == NULL)
+		return NULL;
+	if (w->mode == GW_MODE_ESXI_SSH && w->esxi_vm >= 0 && w->esxi_vmx_path) {
+		snprintf(buf, sizeof buf, "%s:%s", w->esxi_label ? w->esxi_label : "",
+		         w->esxi_vmx_path);
+		return buf;
+	}
+	return w->af.vmx_path;
+}
+
+int
+gw_wizard_esxi_upgrade_target(const gw_wizard *w)
+{
+	if (w->mode != GW_MODE_ESXI_SSH || w->esxi_vm < 0 || !w->have_plan)
+		return 0;
+	if (w->plan.hw_current > 0 && w->plan.hw_target > w->plan.hw_current)
+		return w->plan.hw_target;
+	return 0;
+}
+
+int
+gw_wizard_esxi_upgrade(gw_wizard *w, gw_err *e)
+{
+	int target = gw_wizard_esxi_upgrade_target(w);
+	const gw_esxi_vm *vm;
+
+	if (target == 0) {
+		gw_err_set(e, "%s", _("Nothing to upgrade: the VM already has the newest hardware version this host runs."));
+		return -1;
+	}
+	vm = &w->esxi_vms.vms[w->esxi_vm];
+	if (gw_esxi_session_upgrade(w->runner, vm->vmid, w->plan.hw_current,
+	                            target, e) != 0)
+		return -1;
+	return gw_wizard_esxi_open_vm(w, w->esxi_vm, e);
 }
 
 /* ---- steps ---------------------------------------------------------------- */
@@ -657,7 +1137,7 @@ gw_wizard_check_step(const gw_wizard *w, gw_step s, char *why, size_t n)
 		why[0] = '\0';
 	switch (s) {
 	case GW_STEP_WELCOME:
-		if (!gw_mode_available(w->mode, &reason)) {
+		if (!gw_wizard_mode_available(w, w->mode, &reason)) {
 			put_why(why, n, reason);
 			return -1;
 		}
@@ -666,7 +1146,7 @@ gw_wizard_check_step(const gw_wizard *w, gw_step s, char *why, size_t n)
 		static const int needed[] = { GW_HOST_IOMMU, GW_HOST_ABOVE4G };
 		size_t i;
 
-		if (w->mode == GW_MODE_LINUX) {
+		if (w->mode == GW_MODE_LINUX || w->mode == GW_MODE_ESXI_SSH) {
 			const gw_linux_check *f = gw_wizard_host_fail(w);
 
 			if (w->host_override)
@@ -1515,6 +1995,72 @@ gw_wizard_save_answers(gw_wizard *w, const char *path, gw_err *e)
 
 /* ---- write step --------------------------------------------------------------- */
 
+/* The write step on an ESXi host: the snippets locally (gw_apply, all or
+ * nothing), then the .vmx on the datastore (powered off only, backup kept
+ * beside it) and vim-cmd vmsvc/reload.  When the .vmx cannot be saved the
+ * snippets just written are removed again. */
+static int
+write_esxi(gw_wizard *w)
+{
+	const gw_esxi_vm *vm = &w->esxi_vms.vms[w->esxi_vm];
+	gw_vmx *copy = NULL;
+	char *before, *after, *backup = NULL;
+	size_t blen, alen, i;
+	int changed_vmx;
+	gw_err le;
+
+	le.msg[0] = '\0';
+	before = gw_vmx_serialize(w->vmx, &blen);
+	if (gw_vmx_parse(&copy, before, blen, gw_vmx_name(w->vmx), &le) != 0 ||
+	    gw_plan_apply_vmx(&w->plan, copy, &le) != 0) {
+		free(before);
+		gw_vmx_free(copy);
+		snprintf(w->write_error, sizeof w->write_error, "%s", le.msg);
+		return -1;
+	}
+	after = gw_vmx_serialize(copy, &alen);
+	changed_vmx = blen != alen || memcmp(before, after, blen) != 0;
+	free(before);
+	free(after);
+	if (w->af.formats &&
+	    gw_apply(&w->af, &w->plan, NULL, w->af.force, &w->result, &le) != 0) {
+		gw_vmx_free(copy);
+		snprintf(w->write_error, sizeof w->write_error, "%s", le.msg);
+		return -1;
+	}
+	if (changed_vmx &&
+	    (gw_esxi_session_save_vmx(w->runner, vm->vmid, w->esxi_vmx_path, copy,
+	                              &backup, &le) != 0)) {
+		for (i = 0; i < w->result.nwritten; i++)
+			unlink(w->result.written[i]);
+		gw_apply_result_free(&w->result);
+		gw_vmx_free(copy);
+		snprintf(w->write_error, sizeof w->write_error, "%s", le.msg);
+		return -1;
+	}
+	w->esxi_reloaded = 0;
+	if (changed_vmx &&
+	    gw_esxi_session_reload(w->runner, vm->vmid, &le) == 0)
+		w->esxi_reloaded = 1;
+	free(w->result.vmx_path);
+	w->result.vmx_path = gw_xstrdup(w->esxi_vmx_path);
+	free(w->result.backup);
+	w->result.backup = backup;
+	w->result.vmx_unchanged = !changed_vmx;
+	free(w->esxi_backup);
+	w->esxi_backup = backup ? gw_xstrdup(backup) : NULL;
+	/* w->vmx stays the file as opened, as in the local write */
+	gw_vmx_free(copy);
+	if (changed_vmx && !w->esxi_reloaded)
+		/* TRANSLATORS: %s says why vim-cmd vmsvc/reload failed. */
+		snprintf(w->write_error, sizeof w->write_error,
+		         _("Saved, but the VM could not be reloaded: %s; run vim-cmd vmsvc/reload %lu on the host."),
+		         le.msg, vm->vmid);
+	w->written = 1;
+	w->dirty = 0;
+	return 0;
+}
+
 int
 gw_wizard_write(gw_wizard *w)
 {
@@ -1528,6 +2074,9 @@ gw_wizard_write(gw_wizard *w)
 	if (check_review(w, w->write_error, sizeof w->write_error) != 0)
 		return -1;
 	le.msg[0] = '\0';
+	if (w->mode == GW_MODE_ESXI_SSH && w->runner != NULL && w->vmx != NULL &&
+	    w->esxi_vm >= 0)
+		return write_esxi(w);
 	if (w->vmx) {
 		size_t len;
 		char *bytes = gw_vmx_serialize(w->vmx, &len);
@@ -1605,7 +2154,29 @@ gw_wizard_next_commands(const gw_wizard *w)
 	uvm = p ? plan_has_kind(p, GW_SET_UVM) : w->af.a.uvm;
 
 	/* the host */
-	if (w->vmx && w->af.vmx_path) {
+	if (w->mode == GW_MODE_ESXI_SSH && w->vmx && w->esxi_vm >= 0) {
+		unsigned long id = w->esxi_vms.vms[w->esxi_vm].vmid;
+		char *c;
+
+		if (!w->written) {
+			c = gw_xasprintf("vim-cmd vmsvc/power.getstate %lu", id);
+			strv_push(&s, gw_xasprintf(_("Check that the VM is off: %s (expect Powered off)"), c));
+			free(c);
+			/* TRANSLATORS: %s is a path on the datastore. */
+			strv_push(&s, gw_xasprintf(_("gpuwiz saves %s on the host (backup beside it) and reloads the VM"),
+			                           w->esxi_vmx_path));
+		} else if (!w->result.vmx_unchanged) {
+			c = gw_xasprintf("vim-cmd vmsvc/reload %lu", id);
+			/* TRANSLATORS: %s is the backup's path, then a command. */
+			strv_push(&s, gw_xasprintf(_("Saved on the host (backup: %s) and reloaded (%s)"),
+			                           w->result.backup ? w->result.backup : "-", c));
+			free(c);
+		}
+		c = gw_xasprintf("vim-cmd vmsvc/power.on %lu", id);
+		strv_push(&s, gw_xasprintf(_("Power on the VM: %s (%s lists the Vmid)"),
+		                           c, "vim-cmd vmsvc/getallvms"));
+		free(c);
+	} else if (w->vmx && w->af.vmx_path) {
 		strv_push(&s, gw_xasprintf(_("On the ESXi host, find the VM's id: %s (the Vmid column)"),
 		                           "vim-cmd vmsvc/getallvms"));
 		strv_push(&s, gw_xasprintf(_("Check that the VM is off: %s (expect Powered off)"),

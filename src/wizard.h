@@ -12,6 +12,8 @@
 #include "gputable.h"
 #include "linux.h"
 #include "plan.h"
+#include "runner.h"
+#include "esxi.h"
 #include "vmx.h"
 
 typedef enum {
@@ -34,6 +36,8 @@ typedef enum {
 	GW_NMODES
 } gw_mode;
 
+typedef struct gw_wizard gw_wizard;
+
 /* Translated texts (call after the locale is set). */
 const char *gw_step_title(gw_step s);     /* short: fits 18 cells */
 const char *gw_step_purpose(gw_step s);   /* one line */
@@ -43,6 +47,10 @@ const char *gw_mode_name(gw_mode m);
  * usable (*why = NULL), 0 when not.  GW_MODE_OFFLINE and GW_MODE_LINUX
  * are; ESXi over SSH and the vSphere API are not yet. */
 int gw_mode_available(gw_mode m, const char **why);
+/* The same for this wizard: GW_MODE_ESXI_SSH is available once a host is
+ * attached (gw_wizard_attach_esxi: --ssh USER@HOST, the ESXi shell itself,
+ * or a sample ESXi host); before that *why says how to get one. */
+int gw_wizard_mode_available(const gw_wizard *w, gw_mode m, const char **why);
 
 /* GPU classes for the selection filter, derived from the table name:
  * "GeForce" in the name -> GEFORCE; else "Quadro" or "RTX " (RTX A4000,
@@ -59,7 +67,7 @@ enum { GW_HOST_IOMMU, GW_HOST_ABOVE4G, GW_HOST_SRIOV, GW_NHOST };
 const char *gw_host_item_title(int item);  /* translated */
 const char *gw_host_item_help(int item);   /* translated: where in the BIOS */
 
-typedef struct gw_wizard {
+struct gw_wizard {
 	const gw_table *table;  /* borrowed */
 	gw_answers_file af;     /* answers, vmx path, out dir, formats, force */
 	gw_mode mode;
@@ -85,7 +93,42 @@ typedef struct gw_wizard {
 	char *detect_error;     /* why the GPUs could not be listed, or NULL */
 	int *detected_added;    /* per detected GPU: added with its BDF */
 	int host_override;      /* the operator goes on despite FAIL rows */
-} gw_wizard;
+	char *sysroot;          /* GW_MODE_LINUX root; NULL = gw_wizard_sysroot() */
+	/* GW_MODE_ESXI_SSH: the host through a runner (gw_wizard_attach_esxi);
+	 * checks/detected above hold its rows and GPUs (driver = the ESXi
+	 * module, no BARs, no IOMMU group) */
+	gw_runner *runner;      /* owned; NULL = no ESXi host */
+	char *esxi_label;       /* "root@esx01", or the sample's name */
+	gw_esxi_pci_list esxi_pci;
+	gw_esxi_vm_list esxi_vms;
+	char *esxi_vms_error;   /* why the VMs could not be listed, or NULL */
+	long esxi_vm;           /* index into esxi_vms.vms of the open VM, -1 */
+	gw_esxi_power esxi_power; /* its state when opened / last checked */
+	char *esxi_vmx_path;    /* its .vmx on the host */
+	int esxi_reloaded;      /* the write step reloaded the VM */
+	char *esxi_backup;      /* the write step's backup on the datastore */
+	char *scratch;          /* a sample host: where the writes go (shown) */
+};
+
+/* How the wizard starts (the command line): an answers file, an ESXi host
+ * already connected (--ssh, or the ESXi shell; ownership of the runner
+ * passes to the wizard), or a sample host to practise on. */
+typedef struct gw_wizard_start {
+	const char *answers;    /* --answers FILE, or NULL */
+	gw_runner *runner;      /* an ESXi host, or NULL */
+	const char *label;      /* its name for the screens ("root@esx01") */
+	const char *sample;     /* --sample-host NAME, or NULL */
+} gw_wizard_start;
+
+/* Practise on sample host name (data/hosts; samplehost.h): it is built in
+ * a fresh scratch directory (w->scratch), the output directory moves into
+ * it (SCRATCH/gpuwiz-out), and the mode follows the sample: a Linux
+ * sample is probed as this Linux host through its root, an ESXi sample is
+ * attached through the stand-in commands (gw_wizard_attach_esxi).  The
+ * sample itself is never modified; the scratch directory stays (it holds
+ * what was written) and its path is shown.  -1 and e on failure (unknown
+ * name: the known ones are listed). */
+int gw_wizard_use_sample(gw_wizard *w, const char *name, gw_err *e);
 
 /* Start empty, or pre-filled from an answers file (every screen then has
  * its value; Enter on each accepts it).  answers_path NULL = empty.  The
@@ -261,12 +304,58 @@ int gw_wizard_sriov_needed(const gw_wizard *w);
  * change dirty.  An out-of-range item is ignored. */
 void gw_wizard_set_host_ok(gw_wizard *w, int item, int ok);
 
+/* ---- GW_MODE_ESXI_SSH: an ESXi host through a runner ------------------- */
+
+/* Work on the ESXi host behind r (ownership passes to the wizard;
+ * gw_wizard_free closes it).  label names it on the screens ("root@esx01").
+ * Chooses GW_MODE_ESXI_SSH and runs gw_wizard_probe_esxi. */
+void gw_wizard_attach_esxi(gw_wizard *w, gw_runner *r, const char *label);
+/* (Re)read the host: esxcli system version get (-> the ESXi version answer,
+ * so the plan knows the newest hardware version), system uuid get (-> the
+ * system id, so a GPU added from the host gets its whole device block),
+ * hardware pci list (-> detected GPUs, onboard displays left out) and
+ * vim-cmd vmsvc/getallvms.  The rows (checks) say: the host and its
+ * version, the system id, GPUs present, and per GPU whether passthrough is
+ * capable (FAIL: "Passthru Capable: false", the IOMMU is off in the BIOS),
+ * enabled and active (PASS), configured but waiting for a reboot (WARN),
+ * or not enabled (WARN: gw_wizard_esxi_enable).  Above-4G decoding cannot
+ * be seen from ESXi: a WARN row says to check it in the BIOS.  Returns the
+ * number of FAIL rows. */
+int gw_wizard_probe_esxi(gw_wizard *w);
+/* Index into esxi_pci.devs of detected GPU idx, or -1. */
+long gw_wizard_esxi_dev(const gw_wizard *w, size_t idx);
+/* Enable passthrough for detected GPU idx (gw_esxi_session_enable_passthru:
+ * refused for a controller holding a datastore or the boot device), then
+ * probe again.  *reboot (may be NULL) = 1 when the host needs a reboot
+ * before the GPU can be used.  -1 and e on failure. */
+int gw_wizard_esxi_enable(gw_wizard *w, size_t idx, int *reboot, gw_err *e);
+/* VM step: open VM idx of esxi_vms (its power state, its .vmx read from
+ * the datastore into w->vmx; af.vmx_path stays NULL: the file lives on the
+ * host).  idx < 0: no VM (snippets only).  Failure keeps the previous
+ * choice. */
+int gw_wizard_esxi_open_vm(gw_wizard *w, long idx, gw_err *e);
+/* The open VM's hardware version is below the host's newest
+ * (plan.hw_current < plan.hw_target): the version to upgrade to, else 0. */
+int gw_wizard_esxi_upgrade_target(const gw_wizard *w);
+/* Upgrade the open VM to gw_wizard_esxi_upgrade_target (vim-cmd
+ * vmsvc/upgrade: powered off only, never down) and read its .vmx again.
+ * The screens ask first. */
+int gw_wizard_esxi_upgrade(gw_wizard *w, gw_err *e);
+/* Where the open .vmx lives, for the screens: af.vmx_path, or on an ESXi
+ * host "root@esx01:/vmfs/volumes/datastore1/vm/vm.vmx" (static buffer,
+ * valid until the next call); NULL when no .vmx is open. */
+const char *gw_wizard_vmx_where(const gw_wizard *w);
+/* Human name of a power state (translated). */
+const char *gw_esxi_power_name(gw_esxi_power p);
+
 /* ---- GW_MODE_LINUX: this Linux host ----------------------------------- */
 
 /* The root the Linux probes read (/proc, /sys): the environment variable
  * GPUWIZ_SYSROOT when set and not empty (tests point it at a fake host
  * built in a temporary directory, like gpuwiz check --sysroot), else "/". */
 const char *gw_wizard_sysroot(void);
+/* Probe this root instead of gw_wizard_sysroot() (a sample host). */
+void gw_wizard_set_sysroot(gw_wizard *w, const char *root);
 /* Choose the mode (the welcome step).  A mode that is not available:
  * -1 and *why (may be NULL) gets gw_mode_available's sentence; nothing
  * changes.  Choosing GW_MODE_LINUX runs gw_wizard_probe_host the first

@@ -180,4 +180,15 @@ int ui_findings_rows(const ui_ctx *u, int w, const char *const *prefixes);
 /* A finding id starts with one of the prefixes (NULL = all). */
 int ui_finding_matches(const gw_finding *f, const char *const *prefixes);
 
+/* ---- the VM step on an ESXi host (step_vm_esxi.c; step_vm.c hands its
+ * calls over in GW_MODE_ESXI_SSH) --------------------------------------- */
+void ui_vm_esxi_enter(ui_ctx *u);
+void ui_vm_esxi_draw(ui_ctx *u, ui_rect r);
+int ui_vm_esxi_key(ui_ctx *u, ui_key k);
+int ui_vm_esxi_mouse(ui_ctx *u, ui_rect r, int y, int x);
+const char *ui_vm_esxi_help(void);
+size_t ui_vm_esxi_keys(ui_ctx *u, ui_keyhelp *out, size_t max);
+/* The open VM's facts and the plan's advice about it, from row y. */
+void ui_vm_draw_facts(ui_ctx *u, ui_rect r, int y);
+
 #endif

@@ -93,6 +93,14 @@ existing_at(const gw_wizard *w, size_t k)
 	return NULL;
 }
 
+/* GPUs found on the host are listed above the table (this Linux host,
+ * an ESXi host). */
+static int
+detect_mode(const gw_wizard *w)
+{
+	return w->mode == GW_MODE_LINUX || w->mode == GW_MODE_ESXI_SSH;
+}
+
 static void
 gpu_enter(ui_ctx *u)
 {
@@ -119,7 +127,7 @@ gpu_enter(ui_ctx *u)
 	/* pre-filled: start on the selection; else on the detected GPUs of
 	 * this host, else on the search */
 	focus = u->w->af.a.ngpus > 0 ? F_SELECTED :
-	        u->w->mode == GW_MODE_LINUX && u->w->ndetected > 0 ? F_DETECTED :
+	        detect_mode(u->w) && u->w->ndetected > 0 ? F_DETECTED :
 	        F_SEARCH;
 }
 
@@ -198,9 +206,20 @@ detected_draw(ui_ctx *u, ui_rect r)
 		x += 7;
 		dw_put(yy, x, d->driver ? d->driver : "-", 10, a);
 		x += 11;
-		/* TRANSLATORS: a detected GPU's IOMMU group (%s: its number);
-		 * at most 16 cells. */
-		snprintf(buf, sizeof buf, _("IOMMU group %s"), d->group ? d->group : "-");
+		if (w->mode == GW_MODE_ESXI_SSH) {
+			long k = gw_wizard_esxi_dev(w, (size_t)(dl.top + i));
+			const gw_esxi_pci_dev *ed = k >= 0 ? &w->esxi_pci.devs[k] : NULL;
+
+			snprintf(buf, sizeof buf, "%s",
+			         ed && gw_esxi_pci_passthru_enabled(ed) == 1 ?
+			         /* TRANSLATORS: a GPU on an ESXi host with
+			          * passthrough on / off; at most 16 cells. */
+			         _("passthrough on") : _("passthrough off"));
+		} else {
+			/* TRANSLATORS: a detected GPU's IOMMU group (%s: its
+			 * number); at most 16 cells. */
+			snprintf(buf, sizeof buf, _("IOMMU group %s"), d->group ? d->group : "-");
+		}
 		dw_put(yy, x, buf, 16, a);
 	}
 	ui_list_marks(&dl, r.y + 1, r.x + r.w - 1, h_det);
@@ -221,7 +240,7 @@ gpu_draw(ui_ctx *u, ui_rect r)
 	char buf[256];
 
 	off = 0;
-	if (w->mode == GW_MODE_LINUX) {
+	if (detect_mode(w)) {
 		off = detected_draw(u, r);
 		r.y += off;
 		r.h -= off;
@@ -427,6 +446,33 @@ add_detected(ui_ctx *u)
 		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
 		return;
 	}
+	if (w->detected[dl.cur].nforeign > 0) {
+		const gw_linux_gpu *d = &w->detected[dl.cur];
+		gw_buf b;
+		size_t i;
+
+		gw_buf_init(&b);
+		for (i = 0; i < d->nforeign; i++)
+			gw_buf_printf(&b, "%s%s", i ? ", " : "", d->foreign[i]);
+		/* TRANSLATORS: after Space on a detected GPU whose IOMMU group
+		 * holds other devices; %s: its address, its group, the other
+		 * devices' addresses. */
+		ui_msg(u, UI_MSG_INFO, _("Added the GPU at %s; its IOMMU group %s also holds %s, which is not part of the card: pass it through too, or move the card to a slot with its own group."),
+		       d->bdf, d->group ? d->group : "?", b.data ? b.data : "");
+		gw_buf_free(&b);
+		return;
+	}
+	if (w->mode == GW_MODE_ESXI_SSH) {
+		long k = gw_wizard_esxi_dev(w, (size_t)dl.cur);
+
+		if (k >= 0 && gw_esxi_pci_passthru_enabled(&w->esxi_pci.devs[k]) != 1) {
+			/* TRANSLATORS: after Space on an ESXi GPU whose
+			 * passthrough is off; %s is its PCI address. */
+			ui_msg(u, UI_MSG_INFO, _("Added the GPU at %s; its passthrough is off on the host: go back to the host step and press e on its row."),
+			       w->detected[dl.cur].bdf);
+			return;
+		}
+	}
 	/* TRANSLATORS: after Space on a detected GPU; %s is its PCI
 	 * address. */
 	ui_msg(u, UI_MSG_OK, _("Added the GPU at %s (passthrough)."),
@@ -533,7 +579,7 @@ next_focus(const gw_wizard *w, int dir)
 {
 	focus = (focus + F_N + dir) % F_N;
 	if (focus == F_DETECTED &&
-	    (w->mode != GW_MODE_LINUX || w->ndetected == 0))
+	    (!detect_mode(w) || w->ndetected == 0))
 		focus = (focus + F_N + dir) % F_N;
 }
 
@@ -605,7 +651,7 @@ gpu_key(ui_ctx *u, ui_key k)
 	case F_SEARCH: {
 		int r;
 
-		if (ui_key_fn(k, KEY_UP) && u->w->mode == GW_MODE_LINUX &&
+		if (ui_key_fn(k, KEY_UP) && detect_mode(u->w) &&
 		    u->w->ndetected > 0) {
 			focus = F_DETECTED;
 			return UI_HANDLED;

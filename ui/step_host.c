@@ -4,22 +4,36 @@
  * confirmed or WARN while not, and where to find it (the fix).
  * Configuring this Linux host, it shows gpuwiz check's rows instead
  * (PASS/WARN/FAIL; the highlighted row's message and fix below them): r
- * runs the checks again, o goes on past a FAIL after a confirmation. */
+ * runs the checks again, o goes on past a FAIL after a confirmation.
+ * On an ESXi host (GW_MODE_ESXI_SSH) the rows are the host's (version,
+ * system id, each GPU's passthrough state), and e on a GPU's row enables
+ * its passthrough after a confirmation. */
 #include "draw.h"
 #include "screen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static ui_list list;
 
 static int nrows_of(const gw_wizard *w);
 static int linux_mode;  /* for the help, which has no context */
+static int esxi_mode;
+
+/* The host's rows are probes (this Linux host, an ESXi host), not the
+ * offline checklist. */
+static int
+probe_mode(const gw_wizard *w)
+{
+	return w->mode == GW_MODE_LINUX || w->mode == GW_MODE_ESXI_SSH;
+}
 
 static void
 host_enter(ui_ctx *u)
 {
 	linux_mode = u->w->mode == GW_MODE_LINUX;
+	esxi_mode = u->w->mode == GW_MODE_ESXI_SSH;
 	list.n = nrows_of(u->w);
 	if (list.cur >= list.n)
 		list.cur = 0;
@@ -33,7 +47,7 @@ static int lrow_y0;   /* GW_MODE_LINUX: the first row's line */
 static int
 nrows_of(const gw_wizard *w)
 {
-	return w->mode == GW_MODE_LINUX ? (int)w->nchecks : GW_NHOST;
+	return probe_mode(w) ? (int)w->nchecks : GW_NHOST;
 }
 
 static void
@@ -45,7 +59,14 @@ linux_draw(ui_ctx *u, ui_rect r)
 
 	/* TRANSLATORS: heading of the live host checks; %s is the root
 	 * checked ("/" or GPUWIZ_SYSROOT).  At most 78 cells. */
-	s = gw_xasprintf(_("Checks of this Linux host (%s):"), gw_wizard_sysroot());
+	if (w->mode == GW_MODE_ESXI_SSH)
+		/* TRANSLATORS: heading of the ESXi host's checks; %s is the
+		 * host (root@esx01).  At most 78 cells. */
+		s = gw_xasprintf(_("Checks of the ESXi host %s:"),
+		                 w->esxi_label ? w->esxi_label : "");
+	else
+		s = gw_xasprintf(_("Checks of this Linux host (%s):"),
+		                 w->sysroot ? w->sysroot : gw_wizard_sysroot());
 	dw_put(r.y, r.x, s, r.w, ui_attr(UI_C_HEAD));
 	free(s);
 	y = 1;
@@ -109,7 +130,8 @@ host_draw(ui_ctx *u, ui_rect r)
 	int help_rows = 0;
 
 	linux_mode = w->mode == GW_MODE_LINUX;
-	if (linux_mode) {
+	esxi_mode = w->mode == GW_MODE_ESXI_SSH;
+	if (probe_mode(w)) {
 		linux_draw(u, r);
 		return;
 	}
@@ -179,6 +201,59 @@ host_draw(ui_ctx *u, ui_rect r)
 	}
 }
 
+/* e on an ESXi GPU's row: enable its passthrough (asks first). */
+static int
+esxi_enable(ui_ctx *u)
+{
+	gw_wizard *w = u->w;
+	int i, idx = -1, reboot = 0;
+	char *q;
+	gw_err e;
+
+	if (list.cur < 0 || list.cur >= (int)w->nchecks ||
+	    strcmp(w->checks[list.cur].id, "gpu-passthru") != 0) {
+		ui_msg(u, UI_MSG_INFO, "%s",
+		       /* TRANSLATORS: e on a row that is not a GPU's. */
+		       _("Highlight a GPU's passthrough row first, then press e."));
+		return UI_HANDLED;
+	}
+	for (i = 0; i <= list.cur; i++)
+		idx += strcmp(w->checks[i].id, "gpu-passthru") == 0;
+	if (idx < 0 || idx >= (int)w->ndetected)
+		return UI_HANDLED;
+	if (w->checks[list.cur].status == GW_LINUX_PASS) {
+		ui_msg(u, UI_MSG_INFO, "%s",
+		       /* TRANSLATORS: e on a GPU already passed through. */
+		       _("Passthrough is already enabled and active for this GPU."));
+		return UI_HANDLED;
+	}
+	/* TRANSLATORS: asked on e; %s is the PCI address; y/n are keys. */
+	q = gw_xasprintf(_("Enable passthrough for %s on the host (esxcli hardware pci pcipassthru set -a)? y/n"),
+	                 w->detected[idx].bdf);
+	if (ui_confirm(u, q) != 1) {
+		free(q);
+		return UI_HANDLED;
+	}
+	free(q);
+	ui_progress(u, _("Enabling passthrough on the host..."), -1);
+	e.msg[0] = '\0';
+	if (gw_wizard_esxi_enable(w, (size_t)idx, &reboot, &e) != 0)
+		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+	else if (reboot)
+		ui_msg(u, UI_MSG_INFO, "%s",
+		       /* TRANSLATORS: after e, when the host must reboot. */
+		       _("Passthrough enabled; the host needs a reboot before a VM can use the GPU."));
+	else
+		ui_msg(u, UI_MSG_OK, "%s",
+		       /* TRANSLATORS: after e. */
+		       _("Passthrough enabled and active."));
+	u->repaint = UI_REPAINT_FULL;
+	list.n = (int)w->nchecks;
+	if (list.cur >= list.n)
+		list.cur = 0;
+	return UI_HANDLED;
+}
+
 static int
 linux_key(ui_ctx *u, ui_key k)
 {
@@ -187,7 +262,8 @@ linux_key(ui_ctx *u, ui_key k)
 
 	list.n = n;
 	if (ui_key_is(k, L'r') || ui_key_is(k, L'R')) {
-		int fails = gw_wizard_probe_host(w);
+		int fails = w->mode == GW_MODE_ESXI_SSH ? gw_wizard_probe_esxi(w) :
+		            gw_wizard_probe_host(w);
 
 		list.n = (int)w->nchecks;
 		if (list.cur >= list.n)
@@ -218,6 +294,9 @@ linux_key(ui_ctx *u, ui_key k)
 			gw_wizard_set_host_override(w, 1);
 		return UI_HANDLED;
 	}
+	if ((ui_key_is(k, L'e') || ui_key_is(k, L'E')) &&
+	    w->mode == GW_MODE_ESXI_SSH)
+		return esxi_enable(u);
 	if (n == 0)
 		return UI_IGNORED;
 	if (ui_key_tab(k)) {
@@ -236,7 +315,7 @@ linux_key(ui_ctx *u, ui_key k)
 static int
 host_key(ui_ctx *u, ui_key k)
 {
-	if (u->w->mode == GW_MODE_LINUX)
+	if (probe_mode(u->w))
 		return linux_key(u, k);
 	list.n = GW_NHOST;
 	if (ui_key_tab(k)) {
@@ -261,7 +340,7 @@ host_mouse(ui_ctx *u, ui_rect r, int y, int x)
 {
 	int i;
 
-	if (u->w->mode == GW_MODE_LINUX) {
+	if (probe_mode(u->w)) {
 		i = list.top + (y - lrow_y0);
 		if (y >= lrow_y0 && i < (int)u->w->nchecks)
 			list.cur = i;
@@ -279,8 +358,29 @@ host_mouse(ui_ctx *u, ui_rect r, int y, int x)
 static const char *linux_help(void);
 
 static const char *
+esxi_help(void)
+{
+	/* TRANSLATORS: help of step 2 on an ESXi host, wrapped to about 70
+	 * cells.  r, e and o are keys. */
+	return _("gpuwiz read the ESXi host through its shell (esxcli and vim-cmd, over SSH "
+	         "or on the host itself): its version (the newest VM hardware version it "
+	         "runs), its system id (for the pciPassthruN device blocks) and each GPU's "
+	         "passthrough state from esxcli hardware pci list. \"Passthru Capable: false\" "
+	         "means the IOMMU (VT-d/AMD-Vi) is off in the BIOS. Above 4G decoding cannot "
+	         "be seen from ESXi: check it in the BIOS.\n"
+	         "e on a GPU's row enables its passthrough (esxcli hardware pci pcipassthru set "
+	         "-d ADDRESS -e true -a) after you confirm; gpuwiz refuses a storage controller "
+	         "that holds a datastore or the boot device, and says when the host needs a "
+	         "reboot.\n"
+	         "r reads the host again. Enter goes on when no row FAILs; o goes on anyway "
+	         "after a confirmation.");
+}
+
+static const char *
 host_help(void)
 {
+	if (esxi_mode)
+		return esxi_help();
 	if (linux_mode)
 		return linux_help();
 	/* TRANSLATORS: help of step 2, wrapped to about 70 cells. */
@@ -320,8 +420,13 @@ host_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 
 	/* TRANSLATORS: key help label; at most 8 cells. */
 	ui_keys_add(out, &n, max, "Up/Dn", _("Move"), down);
-	if (u->w->mode == GW_MODE_LINUX) {
-		ui_key r = { 0, L'r' }, o = { 0, L'o' };
+	if (probe_mode(u->w)) {
+		ui_key r = { 0, L'r' }, o = { 0, L'o' }, ek = { 0, L'e' };
+
+		if (u->w->mode == GW_MODE_ESXI_SSH)
+			/* TRANSLATORS: key help label (e: enable passthrough
+			 * for the highlighted GPU); at most 8 cells. */
+			ui_keys_add(out, &n, max, "e", _("Enable"), ek);
 
 		/* TRANSLATORS: key help label (r: run the checks again); at
 		 * most 8 cells. */

@@ -58,9 +58,9 @@ build(ui_ctx *u, int width)
 		    UI_C_MSG_ERR, 0, 0, width);
 		return;
 	}
-	if (w->vmx && w->af.vmx_path)
+	if (gw_wizard_vmx_where(w))
 		/* TRANSLATORS: heading of the diff; %s is the .vmx path. */
-		s = gw_xasprintf(_("Changes to %s:"), w->af.vmx_path);
+		s = gw_xasprintf(_("Changes to %s:"), gw_wizard_vmx_where(w));
 	else
 		/* TRANSLATORS: heading of the settings without a .vmx. */
 		s = gw_xstrdup(_("Settings (no .vmx: snippets only):"));
@@ -171,10 +171,10 @@ build(ui_ctx *u, int width)
 			free(s);
 		}
 	}
-	if (w->vmx && w->af.vmx_path) {
+	if (gw_wizard_vmx_where(w)) {
 		/* TRANSLATORS: the .vmx to be patched; %s is its path. */
 		s = gw_xasprintf(_("patch of %s (a backup is written first)"),
-		                 w->af.vmx_path);
+		                 gw_wizard_vmx_where(w));
 		add(s, UI_C_NORMAL, 2, 4, width);
 		free(s);
 	}

@@ -163,12 +163,20 @@ apply_small(ui_ctx *u)
 	return 0;
 }
 
+static int vm_esxi;   /* the last step entered was on an ESXi host */
+
 static void
 vm_enter(ui_ctx *u)
 {
 	gw_wizard *w = u->w;
 
 	int i;
+
+	vm_esxi = w->mode == GW_MODE_ESXI_SSH;
+	if (vm_esxi) {
+		ui_vm_esxi_enter(u);
+		return;
+	}
 
 	ui_field_set(&path, w->af.vmx_path ? w->af.vmx_path : "");
 	for (i = 0; i < NSMALL; i++) {
@@ -198,8 +206,8 @@ cand_display(const char *c)
 	return r;
 }
 
-static void
-draw_facts(ui_ctx *u, ui_rect r, int y)
+void
+ui_vm_draw_facts(ui_ctx *u, ui_rect r, int y)
 {
 	gw_wizard *w = u->w;
 	const gw_vmx *v = w->vmx;
@@ -370,6 +378,10 @@ vm_draw(ui_ctx *u, ui_rect r)
 	int fx, y, i;
 	char buf[256];
 
+	if (w->mode == GW_MODE_ESXI_SSH) {
+		ui_vm_esxi_draw(u, r);
+		return;
+	}
 	if (focus == F_NONE)
 		dw_fill(r.y, r.x, r.w, ui_attr(UI_C_SEL));
 	snprintf(buf, sizeof buf, "%s %s", none ? "(*)" : "( )", l_none);
@@ -387,7 +399,7 @@ vm_draw(ui_ctx *u, ui_rect r)
 		y++;
 	}
 	if (field_is_open_file(w)) {
-		draw_facts(u, r, y);
+		ui_vm_draw_facts(u, r, y);
 		return;
 	}
 	if (none && focus == F_NONE) {
@@ -530,6 +542,8 @@ vm_key(ui_ctx *u, ui_key k)
 	                             F_BDF };
 	int r;
 
+	if (w->mode == GW_MODE_ESXI_SSH)
+		return ui_vm_esxi_key(u, k);
 	if (focus == F_LIST) {
 		if ((ui_key_fn(k, KEY_UP) && cl.cur <= 0) || ui_key_btab(k)) {
 			focus = F_PATH;
@@ -593,6 +607,8 @@ vm_mouse(ui_ctx *u, ui_rect r, int y, int x)
 {
 	int i;
 
+	if (u->w->mode == GW_MODE_ESXI_SSH)
+		return ui_vm_esxi_mouse(u, r, y, x);
 	if (y == 0) {
 		move_focus(u, F_NONE);
 		ui_field_set(&path, "");
@@ -628,6 +644,8 @@ vm_mouse(ui_ctx *u, ui_rect r, int y, int x)
 static const char *
 vm_help(void)
 {
+	if (vm_esxi)
+		return ui_vm_esxi_help();
 	/* TRANSLATORS: help of step 4, wrapped to about 70 cells. */
 	return _("Open the VM's .vmx file to patch it (a backup is kept), or choose no file to "
 	         "write the snippets only.\n"
@@ -655,6 +673,8 @@ vm_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 	size_t n = 0;
 	ui_key tab = { 0, L'\t' }, sp = { 0, L' ' }, down = { KEY_DOWN, 0 };
 
+	if (u->w->mode == GW_MODE_ESXI_SSH)
+		return ui_vm_esxi_keys(u, out, max);
 	switch (focus) {
 	case F_NONE:
 		/* TRANSLATORS: key help label; at most 8 cells. */

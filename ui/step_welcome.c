@@ -4,32 +4,114 @@
  * default from the locale or --lang) and the mode (plan offline, this
  * Linux host, an ESXi host over SSH, vCenter/ESXi through the API).  Modes
  * this build cannot do yet are shown dimmed with the wizard's sentence
- * saying so; they cannot be chosen.
+ * saying so; they cannot be chosen.  Below them the sample hosts
+ * (data/hosts) to practise on: picking one builds it in a scratch
+ * directory and runs the wizard against it (gw_wizard_use_sample).  On a
+ * Linux machine without a GPU the first sample is highlighted.
  */
 #include "draw.h"
 #include "screen.h"
+#include "samplehost.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { ROW_EN, ROW_ZH, ROW_MODE0 };
-#define NROWS (ROW_MODE0 + GW_NMODES)
+#define ROW_SAMPLE0 (ROW_MODE0 + GW_NMODES)
+#define NROWS (ROW_SAMPLE0 + (int)nsamples)
 
 static ui_list list;   /* cur = the focused row */
+static gw_sample_info *samples;
+static size_t nsamples;
+static int samples_read;
+
+static int no_gpu_here;  /* this machine has no GPU: offer the samples */
+
+/* A sample host's title (data/hosts/NAME/host.ini), translated.  The
+ * titles are listed here for xgettext. */
+static const char *
+sample_title(const char *t)
+{
+	static const char *const known[] = {
+		N_("AMD home lab, GeForce RTX 4060 Ti sharing its IOMMU group with a USB controller"),
+		N_("ESXi 8.0U2 server, two L40S (one not yet enabled for passthrough), three VMs"),
+		N_("Intel server, two L40S ready for passthrough (vfio-pci)"),
+		N_("Intel workstation, VT-d on in the BIOS but the IOMMU off in the kernel (no intel_iommu=on)"),
+	};
+
+	(void)known;
+	return _(t);
+}
+
+/* Does this machine (gw_wizard_sysroot) have a GPU that is not an
+ * on-board display?  Unknown (no /sys) counts as yes: nothing is offered. */
+static int
+machine_has_gpu(const gw_wizard *w)
+{
+	gw_linux_gpu *g = NULL;
+	size_t n = 0, i;
+	int found = 0;
+	gw_err e;
+
+	if (gw_linux_gpus(w->table, gw_wizard_sysroot(), &g, &n, &e) != 0)
+		return 1;
+	for (i = 0; i < n; i++)
+		found |= !g[i].onboard;
+	gw_linux_gpus_free(g, n);
+	return found;
+}
 
 static int
 row_y(int row)
 {
-	/* language heading, 2 rows, blank, mode heading, modes */
-	return row < ROW_MODE0 ? 1 + row : 5 + (row - ROW_MODE0);
+	/* language heading, 2 rows, blank, mode heading, modes, blank,
+	 * sample heading, samples */
+	return row < ROW_MODE0 ? 1 + row :
+	       row < ROW_SAMPLE0 ? 5 + (row - ROW_MODE0) :
+	       5 + GW_NMODES + 2 + (row - ROW_SAMPLE0);
+}
+
+static void
+read_samples(void)
+{
+	gw_err e;
+
+	if (samples_read)
+		return;
+	samples_read = 1;
+	if (gw_sample_list(&samples, &nsamples, &e) != 0) {
+		samples = NULL;
+		nsamples = 0;
+	}
 }
 
 static void
 welcome_enter(ui_ctx *u)
 {
+	gw_wizard *w = u->w;
+	int first = !samples_read;
+
+	read_samples();
 	list.n = NROWS;
 	list.cur = ui_lang_is_zh() ? ROW_ZH : ROW_EN;
+	/* the first time, on a plain start: a machine without a GPU has
+	 * nothing to configure; offer the practice hosts */
+	if (first && nsamples > 0 && w->af.path == NULL && w->scratch == NULL &&
+	    w->mode == GW_MODE_OFFLINE && !machine_has_gpu(w)) {
+		no_gpu_here = 1;
+		list.cur = ROW_SAMPLE0;
+	}
+}
+
+static void
+welcome_fini(void)
+{
+	gw_sample_list_free(samples, nsamples);
+	samples = NULL;
+	nsamples = 0;
+	samples_read = 0;
+	no_gpu_here = 0;
 }
 
 static void
@@ -66,7 +148,7 @@ welcome_draw(ui_ctx *u, ui_rect r)
 	dw_put(r.y + 4, r.x, _("What are you doing?"), r.w, ui_attr(UI_C_HEAD));
 	for (m = 0; m < GW_NMODES; m++) {
 		const char *mwhy = NULL;
-		int avail = gw_mode_available((gw_mode)m, &mwhy);
+		int avail = gw_wizard_mode_available(w, (gw_mode)m, &mwhy);
 		int row = ROW_MODE0 + m;
 
 		radio(u, r.y + row_y(row), r.x, r.w, (int)w->mode == m,
@@ -74,7 +156,25 @@ welcome_draw(ui_ctx *u, ui_rect r)
 		if (list.cur == row && !avail)
 			why = mwhy;
 	}
-	y = r.y + row_y(ROW_MODE0 + GW_NMODES) + 1;
+	if (nsamples > 0) {
+		size_t k;
+
+		/* TRANSLATORS: heading of the sample hosts; at most 60
+		 * cells. */
+		dw_put(r.y + row_y(ROW_SAMPLE0) - 1, r.x,
+		       _("Or practise on a sample host (no hardware needed):"), r.w,
+		       ui_attr(UI_C_HEAD));
+		for (k = 0; k < nsamples; k++) {
+			int row = ROW_SAMPLE0 + (int)k;
+			char *t = gw_xasprintf("%s  %s", samples[k].name,
+			                       sample_title(samples[k].title));
+
+			radio(u, r.y + row_y(row), r.x, r.w, 0, list.cur == row,
+			      0, t);
+			free(t);
+		}
+	}
+	y = r.y + row_y(NROWS) + 1;
 	if (list.cur == ROW_ZH && !u->utf8) {
 		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y,
 		            /* TRANSLATORS: why Chinese cannot be chosen;
@@ -84,6 +184,26 @@ welcome_draw(ui_ctx *u, ui_rect r)
 	} else if (why != NULL) {
 		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y, why,
 		            ui_attr(UI_C_WARN));
+	} else if (w->scratch != NULL) {
+		/* TRANSLATORS: %s is the scratch directory of a sample host. */
+		char *s = gw_xasprintf(_("Practising on a sample host: everything is written under %s."),
+		                       w->scratch);
+
+		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y, s,
+		            ui_attr(UI_C_INFO));
+		free(s);
+	} else if (list.cur >= ROW_SAMPLE0 && no_gpu_here) {
+		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y,
+		            /* TRANSLATORS: under the focused sample host on a
+		             * machine without a GPU; wrapped. */
+		            _("This machine has no GPU to configure. Practise on a sample host: gpuwiz builds it from real captures in a scratch directory and runs every step against it; nothing here is changed."),
+		            ui_attr(UI_C_INFO));
+	} else if (list.cur >= ROW_SAMPLE0) {
+		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y,
+		            /* TRANSLATORS: under the focused sample host;
+		             * wrapped. */
+		            _("gpuwiz builds this host from real captures in a scratch directory and runs every step against it; nothing on this machine is changed."),
+		            ui_attr(UI_C_INFO));
 	} else if (w->af.path != NULL) {
 		/* TRANSLATORS: %s is the answers file given with --answers. */
 		char *s = gw_xasprintf(_("Answers from %s: every screen is filled in; Enter on each accepts it."),
@@ -109,6 +229,23 @@ pick(ui_ctx *u)
 			       _("Chinese needs a UTF-8 terminal: start gpuwiz with LANG=zh_CN.UTF-8."));
 			return -1;
 		}
+		return 0;
+	} else if (list.cur >= ROW_SAMPLE0) {
+		size_t k = (size_t)(list.cur - ROW_SAMPLE0);
+		gw_err e;
+
+		if (k >= nsamples)
+			return -1;
+		/* TRANSLATORS: progress while a sample host is built. */
+		ui_progress(u, _("Building the sample host..."), -1);
+		u->repaint = UI_REPAINT_FULL;
+		e.msg[0] = '\0';
+		if (gw_wizard_use_sample(u->w, samples[k].name, &e) != 0) {
+			ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+			return -1;
+		}
+		/* TRANSLATORS: after picking a sample host; %s is its name. */
+		ui_msg(u, UI_MSG_OK, _("Sample host %s ready."), samples[k].name);
 		return 0;
 	} else {
 		gw_mode m = (gw_mode)(list.cur - ROW_MODE0);
@@ -175,9 +312,15 @@ welcome_help(void)
 	         "kernel command line, GPU drivers) and lists its GPUs to pick from; the "
 	         "environment variable GPUWIZ_SYSROOT points it at another root (a copy of /proc "
 	         "and /sys).\n"
-	         "An ESXi host over SSH, or vCenter/ESXi through the API need their own parts of "
-	         "gpuwiz; until this build has them they are shown dimmed with the reason, and "
-	         "cannot be chosen.\n"
+	         "An ESXi host over SSH: start gpuwiz with --ssh root@HOST (ssh asks for the "
+	         "password or key passphrase once, before the screens start) or run it on the "
+	         "ESXi shell; gpuwiz then reads the host with esxcli and vim-cmd, enables "
+	         "passthrough, and patches the VM's .vmx on the datastore. vCenter/ESXi through "
+	         "the API needs its own part of gpuwiz; until this build has it, it is shown "
+	         "dimmed with the reason.\n"
+	         "A sample host lets you practise without the hardware: gpuwiz builds it from "
+	         "real captures in a scratch directory (also: gpuwiz --sample-host NAME) and "
+	         "every write goes there.\n"
 	         "Space picks the highlighted choice; Enter picks it and goes on.");
 }
 
@@ -195,5 +338,5 @@ welcome_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 
 const ui_screen ui_step_welcome = {
 	GW_STEP_WELCOME, welcome_enter, welcome_draw, welcome_key,
-	welcome_mouse, NULL, welcome_help, welcome_keys, NULL
+	welcome_mouse, NULL, welcome_help, welcome_keys, welcome_fini
 };

@@ -128,9 +128,9 @@ build(ui_ctx *u, int width)
 			free(s);
 		}
 	}
-	if (w->vmx && w->af.vmx_path) {
+	if (gw_wizard_vmx_where(w)) {
 		char *s = gw_xasprintf(_("patch of %s (a backup is written first)"),
-		                       w->af.vmx_path);
+		                       gw_wizard_vmx_where(w));
 
 		add(s, UI_C_NORMAL, 2, 2, width);
 		free(s);

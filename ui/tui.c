@@ -671,7 +671,7 @@ locale_utf8(void)
 }
 
 int
-gw_tui_main(const gw_table *t, const char *answers_path, gw_err *e)
+gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 {
 	static int atexit_done;
 	static const ui_screen *const screens[GW_NSTEPS] = {
@@ -685,7 +685,17 @@ gw_tui_main(const gw_table *t, const char *answers_path, gw_err *e)
 	int rc, i;
 
 	memset(&w, 0, sizeof w);
-	if (gw_wizard_init(&w, t, answers_path, e) != 0) {
+	if (gw_wizard_init(&w, t, st->answers, e) != 0) {
+		gw_runner_close(st->runner);
+		st->runner = NULL;
+		gw_wizard_free(&w);
+		return 2;
+	}
+	if (st->runner) {
+		gw_wizard_attach_esxi(&w, st->runner, st->label);
+		st->runner = NULL;
+	}
+	if (st->sample && gw_wizard_use_sample(&w, st->sample, e) != 0) {
 		gw_wizard_free(&w);
 		return 2;
 	}
@@ -745,6 +755,11 @@ gw_tui_main(const gw_table *t, const char *answers_path, gw_err *e)
 	for (i = 0; i < GW_NSTEPS; i++)
 		if (screens[i]->fini)
 			screens[i]->fini();
+	if (w.scratch)
+		/* TRANSLATORS: printed when the wizard ends after practising
+		 * on a sample host; %s is a directory. */
+		printf(_("The sample host and everything written for it are in %s (remove it when done).\n"),
+		       w.scratch);
 	gw_wizard_free(&w);
 	sig_end = 0;
 	return rc;

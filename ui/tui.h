@@ -6,12 +6,15 @@
 
 #include "gw.h"
 #include "gputable.h"
+#include "wizard.h"
 
-/* Run the wizard on the terminal.  answers_path pre-fills every screen
- * (NULL = start empty).  Returns the exit status: 0 written or quit by the
+/* Run the wizard on the terminal.  st->answers pre-fills every screen
+ * (NULL = start empty); st->runner (owned from here on) is an ESXi host to
+ * work on; st->sample a sample host to practise on (its scratch directory
+ * is printed when the wizard ends).  Returns the exit status: 0 written or quit by the
  * operator, 2 on an error before the screen started (e set, terminal
  * untouched).  The terminal is restored on every exit path, including
  * SIGINT/SIGTERM/SIGHUP and errors. */
-int gw_tui_main(const gw_table *t, const char *answers_path, gw_err *e);
+int gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e);
 
 #endif

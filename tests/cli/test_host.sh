@@ -39,7 +39,14 @@ import json; d=json.load(open('$out'))
 assert all(set(['id','status','message','fix'])<=set(c) for c in d['checks'])
 st={c['id']:c['status'] for c in d['checks']}
 assert st['cpu-virt']=='PASS' and st['iommu-firmware']=='FAIL', st
-assert st['kernel-cmdline']=='WARN', st"
+assert st['kernel-cmdline']=='WARN', st
+m={c['id']:c['message'] for c in d['checks']}
+assert st['interrupt-remap']=='WARN' and 'could not be checked' in m['interrupt-remap'], m
+ids=[c['id'] for c in d['checks']]
+assert ids.index('interrupt-remap')==ids.index('iommu-units')+1, ids"
+printf '           CPU0\n  0:   44  IR-IO-APIC   2-edge   timer\n 24:    9  IR-PCI-MSI 65536-edge   eth0\n' >"$TMP/root/proc/interrupts"
+run "$GPUWIZ" check --sysroot "$TMP/root"
+check "check: remapped interrupts in /proc/interrupts pass the interrupt-remap row" has 'Checking for interrupt remapping : PASS'
 
 # --- verify --nvidia-smi-q -----------------------------------------------------
 run "$GPUWIZ" verify --nvidia-smi-q "$FIX/nvidia-smi/rtxa6000-24q-vgpu-guest.txt"

@@ -1,63 +1,155 @@
 #!/bin/sh
-# test_ssh.sh: the ssh runner (src/runner.c) against a throwaway sshd on
-# 127.0.0.1, running test_runner's tests through ssh with the esxcli /
-# vim-cmd stand-ins.  Skipped (77) when sshd or ssh-keygen is missing.
+# test_ssh.sh: the SSH route for real, against a throwaway sshd on
+# 127.0.0.1 whose PATH gets the esxcli / vim-cmd stand-ins (they print the
+# captured outputs and record what they were asked to do): test_runner's
+# tests through ssh, then gpuwiz's own commands with --ssh (gpus, check,
+# vms, passthru, vmx --vm --write on a datastore folder holding copies of
+# real .vmx samples), asserting on what was written and what was run.
+# Skipped (77) when sshd or ssh-keygen is missing.
 . "$(dirname "$0")/lib.sh"
 SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 TR=${GW_TEST_RUNNER_BIN:-$(dirname "$GPUWIZ")/../tests/unit/test_runner}
-SSHD=/usr/sbin/sshd
-[ -x "$SSHD" ] || { echo "SKIP: $SSHD not installed"; exit 77; }
-command -v ssh >/dev/null 2>&1 && command -v ssh-keygen >/dev/null 2>&1 ||
-	{ echo "SKIP: ssh or ssh-keygen missing"; exit 77; }
-if [ "$(id -u)" -eq 0 ] && [ ! -d /run/sshd ]; then
-	echo "SKIP: sshd as root needs /run/sshd (made when the service starts)"; exit 77
-fi
+. "$(dirname "$0")/sshd.sh"
 [ -x "$TR" ] || { echo "SKIP: $TR not built"; exit 77; }
-
-ssh-keygen -q -t ed25519 -N '' -f "$TMP/hostkey" || exit 99
-ssh-keygen -q -t ed25519 -N '' -f "$TMP/userkey" || exit 99
-cp "$TMP/userkey.pub" "$TMP/authorized_keys"
-chmod 600 "$TMP/authorized_keys"
-mkdir -p "$TMP/standins"
-cp "$SRC/tests/esxi-standins/esxcli" "$SRC/tests/esxi-standins/vim-cmd" \
-	"$TMP/standins/"
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null) ||
-	PORT=$((20000 + $$ % 20000))
-cat >"$TMP/sshd_config" <<CFG
-Port $PORT
-ListenAddress 127.0.0.1
-HostKey $TMP/hostkey
-AuthorizedKeysFile $TMP/authorized_keys
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PubkeyAuthentication yes
-UsePAM no
-StrictModes no
-PidFile $TMP/sshd.pid
-PermitRootLogin yes
-CFG
-"$SSHD" -f "$TMP/sshd_config" -D -e 2>"$TMP/sshd.log" &
-SSHD_PID=$!
-trap 'kill "$SSHD_PID" 2>/dev/null; wait "$SSHD_PID" 2>/dev/null; rm -rf "$TMP"' EXIT
-echo "[127.0.0.1]:$PORT $(cut -d' ' -f1-2 "$TMP/hostkey.pub")" >"$TMP/known_hosts"
-i=0
-while ! ssh -F /dev/null -p "$PORT" -i "$TMP/userkey" -o IdentitiesOnly=yes \
-	-o BatchMode=yes -o StrictHostKeyChecking=yes \
-	-o UserKnownHostsFile="$TMP/known_hosts" "$(id -un)@127.0.0.1" true \
-	2>"$TMP/ssh.err"; do
-	i=$((i + 1))
-	if [ "$i" -ge 50 ]; then
-		nok "sshd answers" "$(cat "$TMP/ssh.err" "$TMP/sshd.log")"
-		finish; exit
-	fi
-	sleep 0.1
-done
-ok "sshd answers on 127.0.0.1:$PORT"
+sshd_start "$SRC"
+PORT=$SSH_PORT
 
 run env GW_SSH_TEST_HOST="$(id -un)@127.0.0.1" GW_SSH_TEST_PORT="$PORT" \
-	GW_SSH_TEST_KEY="$TMP/userkey" GW_SSH_TEST_KNOWN_HOSTS="$TMP/known_hosts" \
+	GW_SSH_TEST_KEY="$SSH_KEY" GW_SSH_TEST_KNOWN_HOSTS="$SSH_KNOWN" \
 	GW_SSH_TEST_STANDINS="$TMP/standins" TMPDIR="$TMP" "$TR"
 if [ "$rc" -eq 0 ]; then ok "test_runner over ssh"; else
 	nok "test_runner over ssh" "$(cat "$out" "$err")"; fi
 check "no control socket left" sh -c "! ls -d '$TMP'/gpuwiz-ssh.* 2>/dev/null"
+
+# ---- gpuwiz's commands through --ssh --------------------------------------
+VOL=$TMP/volumes
+LOG=$SSH_STANDINS/standin.log
+mkdir -p "$VOL/datastore1/itachi_lab" "$VOL/datastore1/itachi_backupTest"
+sample vmx/ws-hw16-win10-efi-windows1252-crlf.vmx "$VOL/datastore1/itachi_lab/itachi_lab.vmx"
+sample vmx/ws-hw16-win10-efi-windows1252-crlf.vmx "$VOL/datastore1/itachi_backupTest/itachi_backupTest.vmx"
+cp "$VOL/datastore1/itachi_lab/itachi_lab.vmx" "$TMP/vm11.orig"
+cp "$VOL/datastore1/itachi_backupTest/itachi_backupTest.vmx" "$TMP/vm12.orig"
+export GPUWIZ_ESXI_PATH="$SSH_STANDINS" GPUWIZ_ESXI_VOLUMES="$VOL"
+: >"$LOG"
+# shellcheck disable=SC2086
+gw() { TMPDIR=$TMP "$GPUWIZ" "$@" $SSH_GW_OPTS; }
+
+run gw gpus --json
+if [ "$rc" -eq 0 ] && python3 - "$out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = {x["bdf"]: x for x in d["gpus"]}
+assert g["0000:3b:00.0"]["vram_gb"] == 48 and g["0000:3b:00.0"]["passthru_enabled"] is True
+assert g["0000:3b:00.0"]["vmx_id"] == "00000:059:00.0"
+assert g["0000:5e:00.0"]["vram_gb"] is None
+PY
+then ok "gpus --ssh: the host's GPUs from esxcli"; else nok "gpus --ssh" "$(cat "$out" "$err")"; fi
+check "gpus --ssh ran esxcli hardware pci list on the host" grep -qx 'esxcli hardware pci list' "$LOG"
+
+run gw vms --json
+if [ "$rc" -eq 0 ] && python3 - "$out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = {x["vmid"]: x for x in d["vms"]}
+assert v[11]["power"] == "off" and v[12]["power"] == "on", v
+assert v[11]["name"] == "itachi_lab" and v[11]["hw_version"] == 13
+PY
+then ok "vms --ssh: VMs with their power state"; else nok "vms --ssh" "$(cat "$out" "$err")"; fi
+
+run gw check
+if [ "$rc" -eq 0 ] && has "Checking the ESXi host $SSH_TARGET : PASS" && has "Above 4G"; then
+	ok "check --ssh: the host's rows, nothing FAILs"
+else nok "check --ssh" "$(cat "$out" "$err")"; fi
+run gw check --json
+if [ "$rc" -eq 0 ] && python3 - "$out" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))["checks"]
+ids = [r["id"] for r in rows]
+assert ids[:3] == ["esxi-host", "esxi-system-id", "gpu-present"], ids
+assert "8.0.2" in rows[0]["message"] and "21" in rows[0]["message"]
+pt = [r for r in rows if r["id"] == "gpu-passthru"]
+assert [r["status"] for r in pt] == ["PASS", "WARN"], pt
+assert "Reboot" in pt[1]["fix"]
+PY
+then ok "check --ssh --json: version, passthrough states, reboot pending"
+else nok "check --ssh --json" "$(cat "$out" "$err")"; fi
+
+: >"$LOG"
+run gw passthru --enable 0000:3b:00.0
+if [ "$rc" -eq 0 ] && ! grep -q 'pcipassthru set' "$LOG"; then
+	ok "passthru --enable: already active, nothing set"
+else nok "passthru --enable (already on)" "$(cat "$out" "$err" "$LOG")"; fi
+
+# the storage controllers appear when the stand-ins' state says so
+mkdir -p "$SSH_STANDINS/state" && : >"$SSH_STANDINS/state/storage"
+: >"$LOG"
+run gw passthru --enable 0000:18:00.0
+if [ "$rc" -eq 2 ] && errhas "datastore1" && err_one_line && ! grep -q 'pcipassthru set' "$LOG"; then
+	ok "passthru --enable refuses the controller holding a datastore"
+else nok "passthru refuses datastore controller" "$(cat "$out" "$err" "$LOG")"; fi
+run gw passthru --enable 0000:01:00.0
+if [ "$rc" -eq 2 ] && errhas "boot" && ! grep -q 'pcipassthru set' "$LOG"; then
+	ok "passthru --enable refuses the boot device's controller"
+else nok "passthru refuses boot controller" "$(cat "$out" "$err" "$LOG")"; fi
+: >"$LOG"
+run gw passthru --enable 0000:af:00.0
+if [ "$rc" -eq 0 ] && grep -qx 'esxcli hardware pci pcipassthru set -d 0000:af:00.0 -e true -a' "$LOG" &&
+	has "reboot"; then
+	ok "passthru --enable: a free controller is enabled (reboot needed)"
+else nok "passthru free controller" "$(cat "$out" "$err" "$LOG")"; fi
+rm -rf "$SSH_STANDINS/state"
+
+# vmx --vm on the host: preview, then write (VM off), refused when on
+: >"$LOG"
+run gw vmx --vm itachi_lab --gpu l40s --bdf 0000:3b:00.0
+if [ "$rc" -eq 0 ] && has "Nothing was written" && cmp -s "$TMP/vm11.orig" "$VOL/datastore1/itachi_lab/itachi_lab.vmx"; then
+	ok "vmx --vm: preview leaves the host's file alone"
+else nok "vmx --vm preview" "$(cat "$out" "$err")"; fi
+run gw vmx --vm itachi_lab --gpu l40s --bdf 0000:3b:00.0 --write
+V11=$VOL/datastore1/itachi_lab/itachi_lab.vmx
+if [ "$rc" -eq 0 ] && grep -q 'pciPassthru0.id = "00000:059:00.0"' "$V11" &&
+	grep -q 'pciPassthru0.systemId = "5f3a1c2e-8b4d-11ee-9a2b-3cecef0a1b2c"' "$V11" &&
+	grep -q 'pciPassthru.64bitMMIOSizeGB = "128"' "$V11" && has "Reloaded"; then
+	ok "vmx --vm --write: device block, system id from the host, MMIO"
+else nok "vmx --vm --write" "$(cat "$out" "$err")"; fi
+bak=$(ls "$VOL/datastore1/itachi_lab/" | grep '\.bak$' | head -1)
+if [ -n "$bak" ] && cmp -s "$TMP/vm11.orig" "$VOL/datastore1/itachi_lab/$bak"; then
+	ok "vmx --vm --write: backup on the datastore is the old file"
+else nok "backup on the datastore" "$(ls -la "$VOL/datastore1/itachi_lab/")"; fi
+check "vmx --vm --write: power state checked, VM reloaded" sh -c \
+	"grep -qx 'vim-cmd vmsvc/power.getstate 11' '$LOG' && grep -qx 'vim-cmd vmsvc/reload 11' '$LOG'"
+check "no temporary file left on the datastore" sh -c "! ls '$VOL/datastore1/itachi_lab/' | grep -q gpuwiz-tmp"
+# unchanged bytes stay unchanged: only added lines differ
+if diff "$TMP/vm11.orig" "$V11" | grep -q '^<'; then
+	nok "vmx --vm --write only adds lines" "$(diff "$TMP/vm11.orig" "$V11")"
+else ok "vmx --vm --write only adds lines"; fi
+: >"$LOG"
+run gw vmx --vm itachi_lab --gpu l40s --bdf 0000:3b:00.0 --write
+if [ "$rc" -eq 0 ] && has "Nothing to change" && ! grep -q 'reload' "$LOG"; then
+	ok "vmx --vm --write again: nothing to change, no reload"
+else nok "vmx --vm idempotent" "$(cat "$out" "$err")"; fi
+
+run gw vmx --vm 12 --gpu l40s --write --force
+if [ "$rc" -eq 2 ] && errhas "Powered on" && err_one_line &&
+	cmp -s "$TMP/vm12.orig" "$VOL/datastore1/itachi_backupTest/itachi_backupTest.vmx"; then
+	ok "vmx --vm: a powered-on VM is never edited, even with --force"
+else nok "powered-on VM refused" "$(cat "$out" "$err")"; fi
+
+: >"$LOG"
+run gw vmx --vm itachi_backupTest --gpu l40s --upgrade-hw
+if [ "$rc" -eq 2 ] && errhas "Powered on" && ! grep -q 'vmsvc/upgrade' "$LOG"; then
+	ok "vmx --upgrade-hw: refused while the VM is on"
+else nok "upgrade refused when on" "$(cat "$out" "$err" "$LOG")"; fi
+run gw vmx --vm nosuchvm --gpu l40s
+check "vmx --vm: unknown VM is one line, exit 2" sh -c "[ $rc -eq 2 ] && grep -q nosuchvm '$err' && [ \$(wc -l <'$err') -eq 1 ]"
+
+# host keys stay checked: a wrong known key is refused
+echo "[127.0.0.1]:$SSH_PORT $(cut -d' ' -f1-2 "$TMP/userkey.pub")" >"$TMP/wrong_known"
+run "$GPUWIZ" vms --ssh "$SSH_TARGET" --ssh-port "$SSH_PORT" --ssh-identity "$SSH_KEY" \
+	--ssh-option UserKnownHostsFile="$TMP/wrong_known" --ssh-option GlobalKnownHostsFile=/dev/null
+if [ "$rc" -eq 2 ] && err_one_line; then ok "a changed host key is refused"; else
+	nok "changed host key" "$(cat "$out" "$err")"; fi
+run "$GPUWIZ" vms $SSH_GW_OPTS --ssh-option StrictHostKeyChecking=no
+check "StrictHostKeyChecking cannot be turned off" sh -c "[ $rc -eq 2 ] && grep -q 'host key' '$err'"
+check "no control socket left after the commands" sh -c "! ls -d '$TMP'/gpuwiz-ssh.* 2>/dev/null | grep -q ."
 finish

@@ -4,7 +4,8 @@
  * (sys/devices/pci0000:00/BDF with config, resource, vendor, device,
  * class, subsystem_*, irq; the sys/bus/pci/devices/BDF link; iommu_group
  * and driver links; the sys/kernel/iommu_groups/N/devices links),
- * /proc/cpuinfo, /proc/cmdline and the ACPI DMAR/IVRS table
+ * /proc/cpuinfo, /proc/cmdline, /proc/interrupts, the Intel IOMMU units'
+ * ecap and the ACPI DMAR/IVRS table
  * (tests/fixtures/README.md, "Fake Linux hosts").  Include after
  * testutil.h.
  */
@@ -223,6 +224,36 @@ typedef struct fhost {
 	int iommu_units;      /* entries in /sys/class/iommu */
 } fhost;
 
+/* A /proc/interrupts as the kernel prints it for two CPUs.  The chip
+ * column of the IO-APIC and MSI interrupts has the IR- prefix when they
+ * are remapped; the Intel host has an older kernel (one PCI-MSI domain:
+ * "IR-PCI-MSI 1048576-edge") and the DMAR fault interrupt, the AMD one a
+ * newer kernel (per-device MSI domains: "IR-PCI-MSIX-0000:02:00.0"). */
+static inline void
+put_interrupts(const char *root, int remapped, int intel)
+{
+	const char *ir = remapped ? "IR-" : "";
+	char *t;
+
+	t = gw_xasprintf(
+	    "            CPU0       CPU1       \n"
+	    "   0:         44          0   %sIO-APIC    2-edge      timer\n"
+	    "   8:          0          0   %sIO-APIC    8-edge      rtc0\n"
+	    "   9:          0          0   %sIO-APIC    9-fasteoi   acpi\n"
+	    "%s"
+	    " 122:          0     183211   %s%s      nvme0q0\n"
+	    " NMI:          0          0   Non-maskable interrupts\n"
+	    " LOC:    1234567    1234321   Local timer interrupts\n"
+	    " ERR:          0\n",
+	    ir, ir, ir,
+	    intel ? " 120:          0          0   DMAR-MSI    0-edge      "
+	            "dmar0\n" : "",
+	    ir, intel ? "PCI-MSI 1048576-edge"
+	              : "PCI-MSIX-0000:02:00.0    0-edge");
+	put_text(root, "proc/interrupts", t);
+	free(t);
+}
+
 static inline void
 add_host(const char *root, const fhost *h)
 {
@@ -258,6 +289,31 @@ add_host(const char *root, const fhost *h)
 		mkdirs(root, rel);
 		free(rel);
 	}
+	/* as a real host shows it: remapped when it has IOMMU units */
+	put_interrupts(root, h->iommu_units > 0, h->cpu != CPU_AMD);
+}
+
+/* Change what add_host wrote: no /proc/interrupts at all. */
+static inline void
+drop_interrupts(const char *root)
+{
+	char *p = gw_xasprintf("%s/proc/interrupts", root);
+
+	assert_int_equal(unlink(p), 0);
+	free(p);
+}
+
+/* The ecap file of Intel unit dmarN (add_host writes none), hex without
+ * 0x as the kernel prints it: bit 3 (IR, interrupt remapping) is set in
+ * f050da and clear in f050d2. */
+static inline void
+put_ecap(const char *root, int unit, int ir)
+{
+	char *rel = gw_xasprintf("sys/class/iommu/dmar%d/intel-iommu/ecap",
+	                         unit);
+
+	put_text(root, rel, ir ? "f050da\n" : "f050d2\n");
+	free(rel);
 }
 
 /* Devices shared by several tests. */

@@ -1,7 +1,10 @@
 /* test_esxi.c: the esxcli / vim-cmd parsers on every real sample in
  * tests/fixtures/esxcli and vimcmd (copies of ../shared/fixtures) and on
- * the synthetic ones, with exact values; their errors; and `gpuwiz gpus
- * --esxcli-file` (text, and JSON parsed back with jansson). */
+ * the synthetic ones, with exact values; their errors; the storage
+ * listings the passthrough guard reads (core path list, core device list,
+ * vmfs extent list) with their variations (no indentation, CRLF, blanks in
+ * volume names, no "Is Boot Device"); and `gpuwiz gpus --esxcli-file`
+ * (text, and JSON parsed back with jansson). */
 #include "testutil.h"
 #include "esxi.h"
 #include "gputable.h"
@@ -57,6 +60,12 @@ teardown(void **state)
 #define SYN_VMS      "vimcmd/synthetic-getallvms-brackets-colons-multiline-annotation.txt"
 #define SYN_NOVMS    "vimcmd/synthetic-getallvms-no-vms.txt"
 #define SYN_SUSP     "vimcmd/synthetic-power-getstate-suspended.txt"
+#define ESX_PATHS_KB "esxcli/storage-core-path-list-esxi5-fc-two-paths-broadcom-kb316600-unindented.txt"
+#define ESX_DEV_USB  "esxcli/storage-core-device-list-usb-sd-boot-device-grep-premiquelmariano.txt"
+#define ESX_EXT_IBM  "esxcli/storage-vmfs-extent-list-ibm-cloud-docs-local-and-iscsi-indented.txt"
+#define SYN_PATHS    "esxcli/synthetic-storage-core-path-list-sas-nvme-usb.txt"
+#define SYN_DEV65    "esxcli/synthetic-storage-core-device-list-esxi65-no-boot-field.txt"
+#define SYN_EXT      "esxcli/synthetic-storage-vmfs-extent-list-blanks-in-names-spanned-crlf.txt"
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -1458,6 +1467,516 @@ test_gpus_errors(void **state)
 	free(dir);
 }
 
+/* ---- esxcli storage core path list ------------------------------------- */
+
+/* A string with every "\n" made "\r\n" (the caller frees it). */
+static char *
+to_crlf(const char *s)
+{
+	gw_buf b;
+
+	gw_buf_init(&b);
+	for (; *s; s++) {
+		if (*s == '\n')
+			gw_buf_puts(&b, "\r");
+		gw_buf_add(&b, s, 1);
+	}
+	return gw_buf_steal(&b);
+}
+
+static void
+paths_ok(const char *text, const char *name, gw_esxi_storage_path_list *l)
+{
+	gw_err e;
+
+	memset(&e, 0, sizeof e);
+	if (gw_esxi_parse_storage_paths(text, name, l, &e) != 0)
+		fail_msg("%s: %s", name ? name : "text", e.msg);
+}
+
+static void
+paths_err(const char *text, const char *name, const char *msg)
+{
+	gw_esxi_storage_path_list l;
+	gw_err e;
+
+	memset(&e, 0, sizeof e);
+	if (gw_esxi_parse_storage_paths(text, name, &l, &e) == 0)
+		fail_msg("parsed but should not:\n%s", text);
+	assert_string_equal(e.msg, msg);
+	assert_int_equal(l.n, 0);
+	assert_null(l.paths);
+	gw_esxi_storage_path_list_free(&l);
+}
+
+static void
+test_storage_paths_kb_unindented(void **state)
+{
+	gw_esxi_storage_path_list l;
+	const gw_esxi_storage_path *p;
+	char *text = sample(ESX_PATHS_KB);
+
+	(void)state;
+	paths_ok(text, ESX_PATHS_KB, &l);
+	assert_int_equal(l.n, 2);
+	p = &l.paths[0];
+	assert_int_equal(p->line, 1);
+	assert_string_equal(p->name, "fc.5001438005685fb5:5001438005685fb4-"
+	                    "fc.50060160c46036df:50060167446036df-"
+	                    "naa.6006016094602800e07ff528b73ae011");
+	assert_string_equal(p->adapter, "vmhba0");
+	assert_string_equal(p->runtime_name, "vmhba0:C0:T0:L23");
+	assert_string_equal(p->device, "naa.6006016094602800e07ff528b73ae011");
+	assert_string_equal(p->state, "active");
+	assert_int_equal(p->nfields, 15);
+	assert_string_equal(p->fields[0].key, "UID");
+	assert_string_equal(p->fields[0].value, p->name);
+	assert_int_equal(p->fields[0].line, 2);
+	assert_string_equal(gw_esxi_storage_field(p->fields, p->nfields,
+	                    "adapter transport details"),
+	                    "WWNN: <WWNN> WWPN: <WWPN>");
+	assert_string_equal(gw_esxi_storage_field(p->fields, p->nfields,
+	                    "Device Display Name"),
+	                    "DGC Fibre Channel Disk ( naa.6006016094602800e07ff528b73ae011)");
+	assert_null(gw_esxi_storage_field(p->fields, p->nfields,
+	                                  "Maximum IO Size"));
+	p = &l.paths[1];
+	assert_int_equal(p->line, 17);
+	assert_string_equal(p->runtime_name, "vmhba0:C0:T1:L23");
+	assert_string_equal(p->adapter, "vmhba0");
+	assert_string_equal(gw_esxi_storage_field(p->fields, p->nfields,
+	                    "Target"), "1");
+	gw_esxi_storage_path_list_free(&l);
+	gw_esxi_storage_path_list_free(&l);    /* harmless twice */
+	free(text);
+}
+
+static void
+test_storage_paths_synthetic(void **state)
+{
+	static const char *const adapters[] = {
+		"vmhba0", "vmhba0", "vmhba1", "vmhba2", "vmhba32"
+	};
+	gw_esxi_storage_path_list l;
+	char *text = sample(SYN_PATHS), *crlf, *cut;
+	size_t i, len;
+
+	(void)state;
+	paths_ok(text, SYN_PATHS, &l);
+	assert_int_equal(l.n, 5);
+	for (i = 0; i < 5; i++) {
+		assert_string_equal(l.paths[i].adapter, adapters[i]);
+		assert_int_equal(l.paths[i].nfields, 16);
+	}
+	assert_string_equal(l.paths[4].name,
+	                    "usb.vmhba32-usb.0:0-mpx.vmhba32:C0:T0:L0");
+	assert_string_equal(l.paths[4].device, "mpx.vmhba32:C0:T0:L0");
+	assert_string_equal(l.paths[2].device, "t10.NVMe____Samsung_SSD_970_"
+	                    "EVO_Plus_500GB_______________4A52B31E5B382500");
+	assert_int_equal(l.paths[1].line, 19);
+	gw_esxi_storage_path_list_free(&l);
+
+	/* CRLF, no final newline, no blank line between blocks */
+	crlf = to_crlf(text);
+	len = strlen(crlf);
+	while (len > 0 && (crlf[len - 1] == '\n' || crlf[len - 1] == '\r'))
+		crlf[--len] = '\0';
+	paths_ok(crlf, NULL, &l);
+	assert_int_equal(l.n, 5);
+	assert_string_equal(gw_esxi_storage_field(l.paths[4].fields,
+	                    l.paths[4].nfields, "Maximum IO Size"), "122880");
+	gw_esxi_storage_path_list_free(&l);
+	free(crlf);
+	cut = gw_xstrdup(text);
+	{
+		char *p;
+
+		while ((p = strstr(cut, "\n\n")) != NULL)
+			memmove(p, p + 1, strlen(p));
+	}
+	paths_ok(cut, NULL, &l);
+	assert_int_equal(l.n, 5);
+	gw_esxi_storage_path_list_free(&l);
+	free(cut);
+	free(text);
+
+	/* an nmp path list block: no Adapter line, taken from Runtime Name;
+	 * a prompt line and a note before it; fields gpuwiz does not know */
+	paths_ok("# saved from esx01\n"
+	         "[root@host:~] esxcli storage core path list\n"
+	         "iqn.1998-01.com.vmware:localhost:12345678:64-00023d000001,"
+	         "iqn.1986-03.com.XXX:2145.fab2bkcend.node2,t,1-naa.123456\n"
+	         "   Runtime Name: vmhba64:C0:T0:L0\n"
+	         "   Device: naa.6005076400d002159000000000000001\n"
+	         "   Group State: active unoptimized\n"
+	         "   Storage Array Type Path Config: {TPG_id=1,TPG_state=ANO}\n",
+	         "nmp.txt", &l);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.paths[0].line, 3);
+	assert_string_equal(l.paths[0].adapter, "vmhba64");
+	assert_null(l.paths[0].state);
+	assert_string_equal(gw_esxi_storage_field(l.paths[0].fields,
+	                    l.paths[0].nfields, "Storage Array Type Path Config"),
+	                    "{TPG_id=1,TPG_state=ANO}");
+	gw_esxi_storage_path_list_free(&l);
+}
+
+#define PATH_HEAD "sas.5-sas.5-naa.5000c500d0a1b2c3\n"
+
+static void
+test_storage_paths_errors(void **state)
+{
+	char *text;
+
+	(void)state;
+	paths_err("", NULL, "no output in it; expected the output of esxcli "
+	          "storage core path list");
+	paths_err("# note\n", "p", "p: no block in it; expected the output of "
+	          "esxcli storage core path list");
+	paths_err("   Device: naa.1\n", "p",
+	          "p:1: expected a storage name such as "
+	          "sas.5000000000000000-sas.500000e01947e132-naa.500000e01947e130 "
+	          "opening a block, found 'Device: naa.1'; is this the output of "
+	          "esxcli storage core path list?");
+	text = sample(ESX_X540);
+	paths_err(text, "pci.txt",
+	          "pci.txt:1: expected a storage name such as "
+	          "sas.5000000000000000-sas.500000e01947e132-naa.500000e01947e130 "
+	          "opening a block, found '0000:02:00.1'; is this the output of "
+	          "esxcli storage core path list?");
+	free(text);
+	text = sample(ESX_EXT_IBM);
+	paths_err(text, "x.txt",
+	          "x.txt:1: expected a storage name such as "
+	          "sas.5000000000000000-sas.500000e01947e132-naa.500000e01947e130 "
+	          "opening a block, found 'Volume Name        VMFS UUID            "
+	          "     ...'; is this the output of esxcli storage core path "
+	          "list?");
+	free(text);
+	paths_err(PATH_HEAD "   Adapter: vmhba0\n", "p",
+	          "p:1: the block of path sas.5-sas.5-naa.5000c500d0a1b2c3 has no "
+	          "device name (a 'Device' line); expected the full output of "
+	          "esxcli storage core path list");
+	paths_err(PATH_HEAD "   Device: naa.1\n", "p",
+	          "p:1: the block of path sas.5-sas.5-naa.5000c500d0a1b2c3 has "
+	          "neither an 'Adapter' nor a 'Runtime Name' line; expected the "
+	          "full output of esxcli storage core path list");
+	paths_err(PATH_HEAD "   Device: naa.1\n   Adapter: vmhba 0\n", "p",
+	          "p:3: Adapter: 'vmhba 0' does not name a storage adapter "
+	          "(expected e.g. vmhba0)");
+	paths_err(PATH_HEAD "   Device: naa.1\n   Runtime Name: :C0:T0:L0\n", "p",
+	          "p:3: Runtime Name: ':C0:T0:L0' does not name a storage "
+	          "adapter (expected e.g. vmhba0)");
+	paths_err(PATH_HEAD "   Device: naa.1\n   Adapter: vmhba0\n"
+	          "   Device: naa.2\n", "p",
+	          "p:4: 'Device' is printed twice in the block of "
+	          "sas.5-sas.5-naa.5000c500d0a1b2c3 (first at line 2)");
+	paths_err(PATH_HEAD "   Device: naa.1\n   Adapter: vmhba0\n\n"
+	          PATH_HEAD "   Device: naa.1\n   Adapter: vmhba0\n", "p",
+	          "p:5: sas.5-sas.5-naa.5000c500d0a1b2c3 is listed twice (first "
+	          "at line 1)");
+	paths_err(PATH_HEAD "   Device: naa.1\n   Adapter: vmhba0\n"
+	          "this is not a field\n", "p",
+	          "p:4: expected a storage name such as "
+	          "sas.5000000000000000-sas.500000e01947e132-naa.500000e01947e130 "
+	          "opening a block, found 'this is not a field'; is this the "
+	          "output of esxcli storage core path list?");
+	paths_err(PATH_HEAD "   Device: naa.1\x02\n", "p",
+	          "p:2: binary data (control byte 0x02); expected the text "
+	          "output of esxcli storage core path list");
+}
+
+/* ---- esxcli storage core device list ----------------------------------- */
+
+static void
+sdevs_ok(const char *text, const char *name, gw_esxi_storage_dev_list *l)
+{
+	gw_err e;
+
+	memset(&e, 0, sizeof e);
+	if (gw_esxi_parse_storage_devices(text, name, l, &e) != 0)
+		fail_msg("%s: %s", name ? name : "text", e.msg);
+}
+
+static void
+sdevs_err(const char *text, const char *name, const char *msg)
+{
+	gw_esxi_storage_dev_list l;
+	gw_err e;
+
+	memset(&e, 0, sizeof e);
+	if (gw_esxi_parse_storage_devices(text, name, &l, &e) == 0)
+		fail_msg("parsed but should not:\n%s", text);
+	assert_string_equal(e.msg, msg);
+	assert_int_equal(l.n, 0);
+	assert_null(l.devs);
+	gw_esxi_storage_dev_list_free(&l);
+}
+
+static void
+test_storage_devices_real_usb_boot(void **state)
+{
+	gw_esxi_storage_dev_list l;
+	const gw_esxi_storage_dev *d;
+	char *text = sample(ESX_DEV_USB);
+
+	(void)state;
+	sdevs_ok(text, ESX_DEV_USB, &l);
+	assert_int_equal(l.n, 1);
+	d = &l.devs[0];
+	assert_int_equal(d->line, 2);      /* the prompt line is skipped */
+	assert_string_equal(d->name, "eui.00a0504658335330");
+	assert_string_equal(d->display_name,
+	                    "Local USB Direct-Access (eui.00a0504658335330)");
+	assert_int_equal(d->is_boot, 1);
+	assert_int_equal(d->is_local, 1);
+	assert_int_equal(d->nfields, 33);
+	assert_string_equal(gw_esxi_storage_field(d->fields, d->nfields,
+	                    "Attached Filters"), "");
+	assert_string_equal(gw_esxi_storage_field(d->fields, d->nfields,
+	                    "Is Boot USB Device"), "true");
+	assert_string_equal(gw_esxi_storage_field(d->fields, d->nfields,
+	                    "No of outstanding IOs with competing worlds"), "32");
+	assert_ptr_equal(gw_esxi_storage_dev_find(&l, "eui.00a0504658335330"), d);
+	assert_null(gw_esxi_storage_dev_find(&l, "eui.00a050465833533"));
+	assert_null(gw_esxi_storage_dev_find(NULL, "x"));
+	gw_esxi_storage_dev_list_free(&l);
+	free(text);
+}
+
+static void
+test_storage_devices_no_boot_field(void **state)
+{
+	gw_esxi_storage_dev_list l;
+	char *text = sample(SYN_DEV65), *crlf;
+
+	(void)state;
+	sdevs_ok(text, SYN_DEV65, &l);
+	assert_int_equal(l.n, 2);
+	assert_string_equal(l.devs[0].name, "t10.ATA_____ST1000DM0032D1SB102"
+	                    "__________________________________Z9A3SHJH");
+	assert_int_equal(l.devs[0].is_boot, -1);   /* unknown */
+	assert_int_equal(l.devs[0].is_local, 1);
+	assert_string_equal(gw_esxi_storage_field(l.devs[0].fields,
+	                    l.devs[0].nfields, "Device Type"), "Direct-Access");
+	assert_string_equal(gw_esxi_storage_field(l.devs[0].fields,
+	                    l.devs[0].nfields, "Vendor"), "ATA");
+	assert_string_equal(l.devs[1].name, "mpx.vmhba32:C0:T0:L0");
+	assert_int_equal(l.devs[1].line, 35);
+	assert_int_equal(l.devs[1].is_boot, -1);
+	assert_string_equal(gw_esxi_storage_field(l.devs[1].fields,
+	                    l.devs[1].nfields, "Is Boot USB Device"), "true");
+	gw_esxi_storage_dev_list_free(&l);
+	crlf = to_crlf(text);
+	sdevs_ok(crlf, NULL, &l);
+	assert_int_equal(l.n, 2);
+	gw_esxi_storage_dev_list_free(&l);
+	free(crlf);
+	free(text);
+}
+
+#define SDEV_HEAD "naa.600508b1001cf76cb54a0dec4acc6459\n"
+
+static void
+test_storage_devices_errors(void **state)
+{
+	char *text;
+
+	(void)state;
+	sdevs_err(" \n", "d", "d: no output in it; expected the output of "
+	          "esxcli storage core device list");
+	sdevs_err(SDEV_HEAD "   Size: 10\n", "d",
+	          "d:1: the block of device naa.600508b1001cf76cb54a0dec4acc6459 "
+	          "has no 'Display Name' line; expected the full output of "
+	          "esxcli storage core device list");
+	sdevs_err(SDEV_HEAD "   Display Name: x\n   Is Boot Device: yes\n", "d",
+	          "d:3: Is Boot Device: 'yes' is not true or false");
+	sdevs_err(SDEV_HEAD "   Display Name: x\n   Is Local: \n", "d",
+	          "d:3: Is Local: '' is not true or false");
+	sdevs_err(SDEV_HEAD "   Display Name: x\n" SDEV_HEAD "   Display Name: y\n",
+	          "d", "d:3: naa.600508b1001cf76cb54a0dec4acc6459 is listed twice "
+	          "(first at line 1)");
+	text = sample(VIM_OFF);
+	sdevs_err(text, NULL,
+	          "line 1: expected a storage name such as "
+	          "naa.600508b1001cf76cb54a0dec4acc6459 opening a block, found "
+	          "'Retrieved runtime info'; is this the output of esxcli storage "
+	          "core device list?");
+	free(text);
+	/* a path list is not a device list: no Display Name */
+	text = sample(ESX_PATHS_KB);
+	sdevs_err(text, "p",
+	          "p:1: the block of device fc.5001438005685fb5:5001438005685fb4-"
+	          "fc.50060... has no 'Display Name' line; expected the full output "
+	          "of esxcli storage core device list");
+	free(text);
+}
+
+/* ---- esxcli storage vmfs extent list ----------------------------------- */
+
+static void
+extents_ok(const char *text, const char *name, gw_esxi_vmfs_extent_list *l)
+{
+	gw_err e;
+
+	memset(&e, 0, sizeof e);
+	if (gw_esxi_parse_vmfs_extents(text, name, l, &e) != 0)
+		fail_msg("%s: %s", name ? name : "text", e.msg);
+}
+
+static void
+extents_err(const char *text, const char *name, const char *msg)
+{
+	gw_esxi_vmfs_extent_list l;
+	gw_err e;
+
+	memset(&e, 0, sizeof e);
+	if (gw_esxi_parse_vmfs_extents(text, name, &l, &e) == 0)
+		fail_msg("parsed but should not:\n%s", text);
+	assert_string_equal(e.msg, msg);
+	assert_int_equal(l.n, 0);
+	assert_null(l.extents);
+	gw_esxi_vmfs_extent_list_free(&l);
+}
+
+static void
+check_extent(const gw_esxi_vmfs_extent *x, const char *vol, const char *uuid,
+             int ext, const char *dev, int part, unsigned line)
+{
+	assert_string_equal(x->volume_name, vol);
+	if (uuid)
+		assert_string_equal(x->vmfs_uuid, uuid);
+	else
+		assert_null(x->vmfs_uuid);
+	assert_int_equal(x->extent_number, ext);
+	assert_string_equal(x->device_name, dev);
+	assert_int_equal(x->partition, part);
+	assert_int_equal(x->line, line);
+}
+
+static void
+test_vmfs_extents_real_indented(void **state)
+{
+	gw_esxi_vmfs_extent_list l;
+	char *text = sample(ESX_EXT_IBM);
+
+	(void)state;
+	extents_ok(text, ESX_EXT_IBM, &l);
+	assert_int_equal(l.n, 2);
+	check_extent(&l.extents[0], "datastore1",
+	             "5f69774e-f1031e44-7bdb-ac1f6bc4b812", 0,
+	             "naa.600062b2049d040026fc1e4b2f305682", 3, 3);
+	check_extent(&l.extents[1], "iscsi-datastore",
+	             "621f425f-0dc2da8a-927b-ac1f6bc4b812", 0,
+	             "naa.600a098038305674695d51694b427849", 1, 4);
+	gw_esxi_vmfs_extent_list_free(&l);
+	gw_esxi_vmfs_extent_list_free(&l);
+	free(text);
+}
+
+static void
+test_vmfs_extents_variations(void **state)
+{
+	gw_esxi_vmfs_extent_list l;
+	char *text = sample(SYN_EXT);
+
+	(void)state;
+	extents_ok(text, SYN_EXT, &l);
+	assert_int_equal(l.n, 6);
+	check_extent(&l.extents[0], "datastore1",
+	             "5f69774e-f1031e44-7bdb-ac1f6bc4b812", 0,
+	             "naa.600062b2049d040026fc1e4b2f305682", 3, 3);
+	check_extent(&l.extents[1], "VM Store 2",
+	             "61c0a1e7-5b2d9f10-3c44-ac1f6bc4b812", 0,
+	             "naa.5000c500d0a1b4f7", 1, 4);
+	check_extent(&l.extents[2], "ISO images (old)  2019",
+	             "5d06eb1f-f5cc5f8b-4ebc-00e0ed438c52", 0,
+	             "eui.99e91f03b82de449", 1, 5);
+	check_extent(&l.extents[3], "span me",
+	             "653ccc01-1a2b3c4d-5e6f-00e0ed438c52", 0,
+	             "naa.600a098038305674695d51694b427849", 1, 6);
+	check_extent(&l.extents[4], "span me",
+	             "653ccc01-1a2b3c4d-5e6f-00e0ed438c52", 1,
+	             "naa.600a098038305674695d51694b42784a", 1, 7);
+	check_extent(&l.extents[5], "OSDATA-693975f2-9139b258-8620-005056b3b989",
+	             "693975f2-9139b258-8620-005056b3b989", 0,
+	             "mpx.vmhba0:C0:T0:L0", 7, 8);
+	gw_esxi_vmfs_extent_list_free(&l);
+	free(text);
+
+	/* blanks squeezed (copied from a web page), a prompt line */
+	extents_ok("[root@esx:~] esxcli storage vmfs extent list\n"
+	           "Volume Name VMFS UUID Extent Number Device Name Partition\n"
+	           "----------- --------- ------------- ----------- ---------\n"
+	           "VM Store 2 5f69774e-f1031e44-7bdb-ac1f6bc4b812 0 "
+	           "naa.600062b2049d040026fc1e4b2f305682 3\n"
+	           "ds 5f69774e-f1031e44-7bdb-ac1f6bc4b813 12 t10.x 11\n",
+	           "web.txt", &l);
+	assert_int_equal(l.n, 2);
+	check_extent(&l.extents[0], "VM Store 2",
+	             "5f69774e-f1031e44-7bdb-ac1f6bc4b812", 0,
+	             "naa.600062b2049d040026fc1e4b2f305682", 3, 4);
+	check_extent(&l.extents[1], "ds", "5f69774e-f1031e44-7bdb-ac1f6bc4b813",
+	             12, "t10.x", 11, 5);
+	gw_esxi_vmfs_extent_list_free(&l);
+
+	/* no datastore: the header alone */
+	extents_ok("Volume Name  VMFS UUID  Extent Number  Device Name  Partition\n"
+	           "-----------  ---------  -------------  -----------  ---------\n",
+	           NULL, &l);
+	assert_int_equal(l.n, 0);
+	assert_null(l.extents);
+	gw_esxi_vmfs_extent_list_free(&l);
+
+	/* other columns, in another order; an empty volume name */
+	extents_ok("Device Name  Volume Name  Size\n"
+	           "-----------  -----------  ----\n"
+	           "naa.1        my ds        10\n"
+	           "naa.2                     20\n", NULL, &l);
+	assert_int_equal(l.n, 2);
+	check_extent(&l.extents[0], "my ds", NULL, -1, "naa.1", -1, 3);
+	check_extent(&l.extents[1], "", NULL, -1, "naa.2", -1, 4);
+	gw_esxi_vmfs_extent_list_free(&l);
+}
+
+static void
+test_vmfs_extents_errors(void **state)
+{
+	char *text;
+
+	(void)state;
+	extents_err("", "x", "x: no output in it; expected the output of esxcli "
+	            "storage vmfs extent list");
+	extents_err("# a note only\n", "x", "x: no output in it; expected the "
+	            "output of esxcli storage vmfs extent list");
+	text = sample(ESX_PATHS_KB);
+	extents_err(text, "x",
+	            "x:1: expected the column names 'Volume Name' and 'Device "
+	            "Name' of esxcli storage vmfs extent list, found "
+	            "'fc.5001438005685fb5:5001438005685fb4-fc.50060...'");
+	free(text);
+	extents_err("Volume Name  Device Name\n", "x",
+	            "x:2: expected a line of dashes under the column names, "
+	            "found ''");
+	extents_err("Volume Name  Device Name\nds  naa.1\n", "x",
+	            "x:2: expected a line of dashes under the column names, "
+	            "found 'ds  naa.1'");
+	extents_err("Volume Name  VMFS UUID\n-----------  ---------\n", "x",
+	            "x:1: expected the column names 'Volume Name' and 'Device "
+	            "Name' of esxcli storage vmfs extent list, found 'Volume "
+	            "Name  VMFS UUID'");
+	extents_err("Volume Name  VMFS UUID  Extent Number  Device Name  Partition\n"
+	            "-----------  ---------  -------------  -----------  ---------\n"
+	            "ds           u                      0  naa.1              x\n",
+	            "x", "x:3: expected a volume name, a device name and numbers "
+	            "under the columns of esxcli storage vmfs extent list, found "
+	            "'ds           u                      0  naa.1 ...'");
+	extents_err("Volume Name  Device Name\n-----------  -----------\n"
+	            "ds\n", "x", "x:3: expected a volume name, a device name and "
+	            "numbers under the columns of esxcli storage vmfs extent "
+	            "list, found 'ds'");
+}
+
 int
 main(void)
 {
@@ -1484,6 +2003,15 @@ main(void)
 		cmocka_unit_test(test_gpus_multi),
 		cmocka_unit_test(test_gpus_shared_pci_id),
 		cmocka_unit_test(test_gpus_errors),
+		cmocka_unit_test(test_storage_paths_kb_unindented),
+		cmocka_unit_test(test_storage_paths_synthetic),
+		cmocka_unit_test(test_storage_paths_errors),
+		cmocka_unit_test(test_storage_devices_real_usb_boot),
+		cmocka_unit_test(test_storage_devices_no_boot_field),
+		cmocka_unit_test(test_storage_devices_errors),
+		cmocka_unit_test(test_vmfs_extents_real_indented),
+		cmocka_unit_test(test_vmfs_extents_variations),
+		cmocka_unit_test(test_vmfs_extents_errors),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -4,9 +4,9 @@
  * the real sysfs layout per PCI device (sys/devices/pci0000:00/BDF with
  * config, resource, vendor, device, class, subsystem_*, irq; the
  * sys/bus/pci/devices/BDF link; iommu_group and driver links; the
- * sys/kernel/iommu_groups/N/devices links), /proc/cpuinfo, /proc/cmdline
- * and the ACPI DMAR/IVRS table (tests/fixtures/README.md, "Fake Linux
- * hosts").
+ * sys/kernel/iommu_groups/N/devices links), /proc/cpuinfo, /proc/cmdline,
+ * /proc/interrupts, the Intel units' ecap and the ACPI DMAR/IVRS table
+ * (tests/fixtures/README.md, "Fake Linux hosts").
  */
 #include "testutil.h"
 #include "linux.h"
@@ -125,6 +125,33 @@ status_of(json_t *o, const char *id)
 	return "";
 }
 
+/* Position of the first row with this id, -1 when none. */
+static int
+index_of(json_t *o, const char *id)
+{
+	json_t *arr = json_object_get(o, "checks"), *c;
+	size_t i;
+
+	json_array_foreach(arr, i, c) {
+		if (strcmp(json_string_value(json_object_get(c, "id")), id) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* gpuwiz check --json on root, which must exit with rc. */
+static json_t *
+check_json(const char *root, int rc)
+{
+	run_out r = run_check(root, 1);
+	json_t *o;
+
+	assert_int_equal(r.rc, rc);
+	o = parse(r.out);
+	free(r.out);
+	return o;
+}
+
 static const char *
 field_of(json_t *o, const char *id, const char *field)
 {
@@ -164,7 +191,17 @@ check_intel_on(void **state)
 	assert_string_equal(status_of(o, "iommu-kernel"), "PASS");
 	assert_string_equal(status_of(o, "kernel-cmdline"), "PASS");
 	assert_string_equal(status_of(o, "iommu-units"), "PASS");
+	assert_string_equal(status_of(o, "interrupt-remap"), "PASS");
 	assert_string_equal(status_of(o, "gpu-driver"), "PASS");
+	/* the rows in their order: interrupt remapping after the IOMMU rows */
+	assert_int_equal(index_of(o, "cpu-virt"), 0);
+	assert_int_equal(index_of(o, "iommu-firmware"), 1);
+	assert_int_equal(index_of(o, "iommu-kernel"), 2);
+	assert_int_equal(index_of(o, "kernel-cmdline"), 3);
+	assert_int_equal(index_of(o, "iommu-units"), 4);
+	assert_int_equal(index_of(o, "interrupt-remap"), 5);
+	assert_int_equal(index_of(o, "gpu-driver"), 6);
+	assert_int_equal(json_array_size(json_object_get(o, "checks")), 7);
 	json_array_foreach(json_object_get(o, "checks"), i, c)
 		assert_true(json_is_null(json_object_get(c, "fix")));
 	json_decref(o);
@@ -175,6 +212,8 @@ check_intel_on(void **state)
 	assert_non_null(strstr(r.out, "Checking for device assignment IOMMU "
 	                              "support : PASS\n"));
 	assert_non_null(strstr(r.out, "Checking for hardware virtualization : "
+	                              "PASS\n"));
+	assert_non_null(strstr(r.out, "Checking for interrupt remapping : "
 	                              "PASS\n"));
 	assert_null(strstr(r.out, "fix:"));
 	free(r.out);
@@ -330,6 +369,235 @@ check_no_virt(void **state)
 	assert_string_equal(status_of(o, "iommu-kernel"), "PASS");
 	json_decref(o);
 	free(r.out);
+	rm_tree(root);
+}
+
+/* Interrupt remapping on Intel: /proc/interrupts says whether it is on,
+ * the units' ecap (bit 3) whether the hardware has it. */
+static void
+check_irq_remap_intel(void **state)
+{
+	char *root = tu_tmpdir();
+	fhost h = { CPU_INTEL, "DMAR", "intel_iommu=on iommu=pt", 2 };
+	fdev gpu = { "0000:41:00.0", 0x10de, 0x26b9, 0x030200, 0x10de, 0x1851,
+	             GPU_BARS_ADA(64 * GiB), "25", "vfio-pci" };
+	const char *m, *f;
+	run_out r;
+	json_t *o;
+
+	(void)state;
+	add_host(root, &h);
+	add_dev(root, &gpu);
+
+	/* remapped IO-APIC and MSI interrupts: PASS, both named */
+	o = check_json(root, 0);
+	assert_string_equal(status_of(o, "interrupt-remap"), "PASS");
+	m = field_of(o, "interrupt-remap", "message");
+	assert_non_null(strstr(m, "interrupt remapping is on"));
+	assert_non_null(strstr(m, "proc/interrupts has IR-PCI-MSI, IR-IO-APIC "
+	                          "interrupts"));
+	assert_true(json_is_null(json_object_get(json_array_get(
+	    json_object_get(o, "checks"), (size_t)index_of(o,
+	    "interrupt-remap")), "fix")));
+	json_decref(o);
+
+	/* nothing remapped, no ecap to read: WARN (not FAIL) */
+	put_interrupts(root, 0, 1);
+	o = check_json(root, 0);
+	assert_string_equal(status_of(o, "interrupt-remap"), "WARN");
+	m = field_of(o, "interrupt-remap", "message");
+	assert_non_null(strstr(m, "no interrupt in "));
+	assert_non_null(strstr(m, "although the IOMMU is on"));
+	f = field_of(o, "interrupt-remap", "fix");
+	assert_non_null(strstr(f, "enable \"Interrupt Remapping\" and x2APIC "
+	                          "in the BIOS/UEFI setup"));
+	assert_non_null(strstr(f, "\"No interrupt remapping support\""));
+	assert_non_null(strstr(f, "allow_unsafe_interrupts=1"));
+	assert_non_null(strstr(f, "use it only knowingly"));
+	json_decref(o);
+
+	/* the hardware has it (both units' IR bit set) */
+	put_ecap(root, 0, 1);
+	put_ecap(root, 1, 1);
+	o = check_json(root, 0);
+	assert_string_equal(status_of(o, "interrupt-remap"), "WARN");
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "message"),
+	                       "although dmar0 supports interrupt remapping "
+	                       "(IR bit of its ecap register)"));
+	json_decref(o);
+	r = run_check(root, 0);
+	assert_int_equal(r.rc, 0);
+	assert_non_null(strstr(r.out, "Checking for interrupt remapping : "
+	                              "WARN\n  no interrupt in "));
+	assert_non_null(strstr(r.out, "  fix: enable \"Interrupt Remapping\""));
+	free(r.out);
+
+	/* the kernel command line turns it off */
+	put_text(root, "proc/cmdline", "intel_iommu=on intremap=off\n");
+	o = check_json(root, 0);
+	assert_string_equal(status_of(o, "interrupt-remap"), "WARN");
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "message"),
+	                       "the kernel command line turns interrupt "
+	                       "remapping off"));
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "fix"),
+	                       "remove intremap=off and nointremap"));
+	json_decref(o);
+	put_text(root, "proc/cmdline", "quiet nointremap\n");
+	o = check_json(root, 0);
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "fix"),
+	                       "remove intremap=off and nointremap"));
+	json_decref(o);
+	put_text(root, "proc/cmdline", "intel_iommu=on iommu=pt\n");
+
+	/* one unit without the IR bit: the kernel leaves remapping off */
+	put_ecap(root, 1, 0);
+	o = check_json(root, 0);
+	assert_string_equal(status_of(o, "interrupt-remap"), "WARN");
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "message"),
+	                       "dmar1 does not support interrupt remapping: "
+	                       "the IR bit (bit 3) of its ecap register is "
+	                       "clear"));
+	f = field_of(o, "interrupt-remap", "fix");
+	assert_non_null(strstr(f, "intel-iommu,intremap=on"));
+	assert_non_null(strstr(f, "allow_unsafe_interrupts=1"));
+	json_decref(o);
+
+	/* no /proc/interrupts: WARN, not checked, said so */
+	put_ecap(root, 1, 1);
+	drop_interrupts(root);
+	o = check_json(root, 0);
+	assert_string_equal(status_of(o, "interrupt-remap"), "WARN");
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "message"),
+	                       "could not be checked"));
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "fix"),
+	                       "/proc"));
+	json_decref(o);
+	/* ... though a unit without the IR bit settles it */
+	put_ecap(root, 0, 0);
+	o = check_json(root, 0);
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "message"),
+	                       "dmar0 does not support"));
+	json_decref(o);
+	rm_tree(root);
+}
+
+static void
+check_irq_remap_amd(void **state)
+{
+	char *root = tu_tmpdir();
+	fhost h = { CPU_AMD, "IVRS", "iommu=pt", 1 };
+	fhost off = { CPU_AMD, "IVRS", "amd_iommu=off", 0 };
+	json_t *o;
+
+	(void)state;
+	add_host(root, &h);
+	add_dev(root, &nvme);    /* an IOMMU group */
+	/* a newer kernel: IR-PCI-MSIX-0000:02:00.0 */
+	o = check_json(root, 0);
+	assert_string_equal(status_of(o, "interrupt-remap"), "PASS");
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "message"),
+	                       "IR-PCI-MSI, IR-IO-APIC"));
+	json_decref(o);
+
+	put_interrupts(root, 0, 0);
+	o = check_json(root, 0);
+	assert_string_equal(status_of(o, "interrupt-remap"), "WARN");
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "message"),
+	                       "although the AMD IOMMU supports interrupt "
+	                       "remapping"));
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "fix"),
+	                       "IOMMU / AMD-Vi"));
+	json_decref(o);
+
+	drop_interrupts(root);
+	o = check_json(root, 0);
+	assert_string_equal(status_of(o, "interrupt-remap"), "WARN");
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "message"),
+	                       "could not be checked"));
+	json_decref(o);
+	rm_tree(root);
+
+	/* the IOMMU off: remapping cannot be on either */
+	root = tu_tmpdir();
+	add_host(root, &off);
+	o = check_json(root, 1);
+	assert_string_equal(status_of(o, "iommu-kernel"), "FAIL");
+	assert_string_equal(status_of(o, "interrupt-remap"), "WARN");
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "message"),
+	                       "needs the IOMMU, which is off"));
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "fix"),
+	                       "turn the IOMMU on first"));
+	json_decref(o);
+	rm_tree(root);
+}
+
+/* Which /proc/interrupts lines count as remapped. */
+static void
+check_irq_remap_lines(void **state)
+{
+	static const char head[] = "           CPU0       CPU1\n";
+	char *root = tu_tmpdir();
+	fhost h = { CPU_INTEL, "DMAR", "intel_iommu=on", 1 };
+	fhost off = { CPU_INTEL, "DMAR", "intel_iommu=off", 0 };
+	char *t;
+	json_t *o;
+
+	(void)state;
+	add_host(root, &h);
+	add_dev(root, &nvme);    /* an IOMMU group */
+	/* only the IO-APIC remapped */
+	t = gw_xasprintf("%s  0:  44  0  IR-IO-APIC  2-edge  timer\n"
+	                 " 24:  9  0  PCI-MSI 65536-edge  eth0\n", head);
+	put_text(root, "proc/interrupts", t);
+	free(t);
+	o = check_json(root, 0);
+	assert_string_equal(status_of(o, "interrupt-remap"), "PASS");
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "message"),
+	                       "has IR-IO-APIC interrupts"));
+	json_decref(o);
+	/* per-device MSI-X domains, and the vIR- proposed for virtual IOMMUs */
+	t = gw_xasprintf("%s 24:  9  0  IR-PCI-MSIX-0000:41:00.0  0-edge  x\n",
+	                 head);
+	put_text(root, "proc/interrupts", t);
+	free(t);
+	o = check_json(root, 0);
+	assert_string_equal(status_of(o, "interrupt-remap"), "PASS");
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "message"),
+	                       "has IR-PCI-MSI interrupts"));
+	json_decref(o);
+	t = gw_xasprintf("%s 24:  9  0  vIR-PCI-MSI-0000:00:03.0  0-edge  x\n",
+	                 head);
+	put_text(root, "proc/interrupts", t);
+	free(t);
+	o = check_json(root, 0);
+	assert_string_equal(status_of(o, "interrupt-remap"), "PASS");
+	json_decref(o);
+	/* plain chips, and an empty file: nothing remapped */
+	t = gw_xasprintf("%s  0:  44  0  IO-APIC  2-edge  timer\n"
+	                 " 24:  9  0  PCI-MSI-0000:00:1f.6  0-edge  eno1\n"
+	                 " 25:  0  0  DMAR-MSI  0-edge  dmar0\n", head);
+	put_text(root, "proc/interrupts", t);
+	free(t);
+	o = check_json(root, 0);
+	assert_string_equal(status_of(o, "interrupt-remap"), "WARN");
+	json_decref(o);
+	put_text(root, "proc/interrupts", "");
+	o = check_json(root, 0);
+	assert_string_equal(status_of(o, "interrupt-remap"), "WARN");
+	assert_non_null(strstr(field_of(o, "interrupt-remap", "message"),
+	                       "no interrupt in "));
+	json_decref(o);
+	rm_tree(root);
+
+	/* remapping on while DMA remapping is off (intel_iommu=off, x2APIC
+	 * with interrupt remapping): what /proc/interrupts shows counts */
+	root = tu_tmpdir();
+	add_host(root, &off);
+	put_interrupts(root, 1, 1);
+	o = check_json(root, 1);
+	assert_string_equal(status_of(o, "iommu-kernel"), "FAIL");
+	assert_string_equal(status_of(o, "interrupt-remap"), "PASS");
+	json_decref(o);
 	rm_tree(root);
 }
 
@@ -726,6 +994,9 @@ main(void)
 		cmocka_unit_test(check_iommu_off_in_bios),
 		cmocka_unit_test(check_iommu_off_in_kernel),
 		cmocka_unit_test(check_no_virt),
+		cmocka_unit_test(check_irq_remap_intel),
+		cmocka_unit_test(check_irq_remap_amd),
+		cmocka_unit_test(check_irq_remap_lines),
 		cmocka_unit_test(input_errors),
 		cmocka_unit_test(gpus_libpci_error),
 		cmocka_unit_test(gpus_rtx6000_ada_rebar),

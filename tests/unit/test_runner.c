@@ -7,10 +7,15 @@
  *   GW_SSH_TEST_KNOWN_HOSTS GW_SSH_TEST_STANDINS (a copy of the stand-ins;
  *   their log is standin.log in it, the remote side sees no environment).
  * Stand-ins: $GW_STANDINS, else $GW_SRCDIR/tests/esxi-standins, else
- * tests/esxi-standins. */
+ * tests/esxi-standins.  Each test gets an empty state directory for them
+ * ($GW_STANDIN_STATE here, state/ beside the stand-ins over ssh) and
+ * switches behaviours on with files in it (standin_flag: storage,
+ * apply-now, iommu-off, ...), then asserts on what the stand-ins were
+ * asked to run (their log). */
 #include "testutil.h"
 #include "runner.h"
 
+#include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,6 +47,7 @@ typedef struct fx {
 	char *tmp;
 	char *log;
 	char *standins;
+	char *state;      /* the stand-ins' state directory (see esxcli) */
 } fx;
 
 static gw_runner *
@@ -88,12 +94,19 @@ setup(void **state)
 	f->tmp = tu_tmpdir();
 	f->standins = standins_dir();
 	if (ssh_host) {
+		/* the remote side sees no environment: the stand-ins use the
+		 * log and state directory beside them */
 		f->log = gw_xasprintf("%s/standin.log", f->standins);
 		unlink(f->log);
+		f->state = gw_xasprintf("%s/state", f->standins);
 	} else {
 		f->log = gw_xasprintf("%s/standin.log", f->tmp);
 		setenv("GW_STANDIN_LOG", f->log, 1);
+		f->state = gw_xasprintf("%s/state", f->tmp);
+		setenv("GW_STANDIN_STATE", f->state, 1);
 	}
+	if (mkdir(f->state, 0755) != 0)
+		fail_msg("mkdir %s: %s", f->state, strerror(errno));
 	e.msg[0] = '\0';
 	f->r = open_runner(NULL, &e);
 	if (f->r == NULL)
@@ -108,7 +121,7 @@ static int
 teardown(void **state)
 {
 	fx *f = *state;
-	char *cmd = gw_xasprintf("rm -rf '%s'", f->tmp);
+	char *cmd = gw_xasprintf("rm -rf '%s' '%s'", f->tmp, f->state);
 
 	gw_runner_close(f->r);
 	if (system(cmd) != 0)
@@ -119,6 +132,7 @@ teardown(void **state)
 	free(f->tmp);
 	free(f->log);
 	free(f->standins);
+	free(f->state);
 	free(f);
 	return 0;
 }
@@ -144,6 +158,51 @@ write_text(const char *path, const char *text, mode_t mode)
 	fputs(text, fp);
 	assert_int_equal(fclose(fp), 0);
 	assert_int_equal(chmod(path, mode), 0);
+}
+
+/* Switch on a behaviour of the stand-ins (a file in their state
+ * directory: storage, apply-now, iommu-off, ...). */
+static void
+standin_flag(fx *f, const char *name)
+{
+	char *p = gw_xasprintf("%s/%s", f->state, name);
+
+	write_text(p, "", 0644);
+	free(p);
+}
+
+/* The stand-ins' log so far, and a fresh one after. */
+static char *
+take_log(fx *f)
+{
+	char *log = slurp(f->log);
+
+	unlink(f->log);
+	return log ? log : gw_xstrdup("");
+}
+
+static void
+log_is(fx *f, const char *want)
+{
+	char *log = take_log(f);
+
+	assert_string_equal(log, want);
+	free(log);
+}
+
+/* gw_esxi_session_list_pci, and the device at bdf (must be there). */
+static const gw_esxi_pci_dev *
+pci_dev(fx *f, gw_esxi_pci_list *l, const char *bdf)
+{
+	const gw_esxi_pci_dev *d;
+	gw_err e;
+
+	if (gw_esxi_session_list_pci(f->r, l, &e) != 0)
+		fail_msg("list pci: %s", e.msg);
+	d = gw_esxi_pci_find(l, bdf);
+	if (d == NULL)
+		fail_msg("%s not in the stand-in's pci list", bdf);
+	return d;
 }
 
 /* ---- tests ------------------------------------------------------------ */
@@ -260,20 +319,297 @@ static void
 test_enable_passthru_and_reload(void **state)
 {
 	fx *f = *state;
-	char *log;
+	int rb = -1;
 	gw_err e;
 
-	assert_int_equal(gw_esxi_session_enable_passthru(f->r, "3B:00.0", &e), 0);
+	/* already configured and owned by VM Passthru: nothing is set */
+	assert_int_equal(gw_esxi_session_enable_passthru(f->r, "3B:00.0", &rb,
+	                                                 &e), 0);
+	assert_int_equal(rb, 0);
 	assert_int_equal(gw_esxi_session_reload(f->r, 11, &e), 0);
+	rb = -1;
 	assert_int_equal(gw_esxi_session_enable_passthru(f->r, "0000:3b:00.0;"
-	                                                 " reboot", &e), -1);
+	                                                 " reboot", &rb, &e), -1);
+	assert_int_equal(rb, 0);
 	assert_non_null(strstr(e.msg, "not a PCI address"));
-	log = slurp(f->log);
-	assert_non_null(log);
-	assert_string_equal(log,
-	    "esxcli hardware pci pcipassthru set -d 0000:3b:00.0 -e true -a\n"
-	    "vim-cmd vmsvc/reload 11\n");
-	free(log);
+	log_is(f, "esxcli hardware pci list\n"
+	          "vim-cmd vmsvc/reload 11\n");
+}
+
+static void
+test_enable_passthru_reboot_needed(void **state)
+{
+	fx *f = *state;
+	gw_esxi_pci_list l;
+	const gw_esxi_pci_dev *d;
+	int rb = -1;
+	gw_err e;
+
+	/* B200: configured for passthrough, still owned by the VMkernel;
+	 * set -a cannot apply it now, the host must reboot */
+	assert_int_equal(gw_esxi_session_enable_passthru(f->r, "0000:5e:00.0",
+	                                                 &rb, &e), 0);
+	assert_int_equal(rb, 1);
+	log_is(f, "esxcli hardware pci list\n"
+	          "esxcli hardware pci pcipassthru set -d 0000:5e:00.0 -e true -a\n"
+	          "esxcli hardware pci list\n");
+	/* the NIC: not configured; reboot needed, NULL is allowed */
+	assert_int_equal(gw_esxi_session_enable_passthru(f->r, "02:00.1", NULL,
+	                                                 &e), 0);
+	d = pci_dev(f, &l, "0000:02:00.1");
+	assert_string_equal(d->configured_owner, "VM Passthru");
+	assert_string_equal(d->current_owner, "VMkernel");
+	gw_esxi_pci_list_free(&l);
+	gw_esxi_pci_list_free(&l);     /* harmless twice */
+	free(take_log(f));
+}
+
+static void
+test_enable_passthru_applied_now(void **state)
+{
+	fx *f = *state;
+	int rb = -1;
+	gw_err e;
+
+	standin_flag(f, "apply-now");
+	assert_int_equal(gw_esxi_session_enable_passthru(f->r, "0000:02:00.1",
+	                                                 &rb, &e), 0);
+	assert_int_equal(rb, 0);
+	log_is(f, "esxcli hardware pci list\n"
+	          "esxcli hardware pci pcipassthru set -d 0000:02:00.1 -e true -a\n"
+	          "esxcli hardware pci list\n");
+	/* now on: a second call sets nothing */
+	rb = -1;
+	assert_int_equal(gw_esxi_session_enable_passthru(f->r, "0000:02:00.1",
+	                                                 &rb, &e), 0);
+	assert_int_equal(rb, 0);
+	log_is(f, "esxcli hardware pci list\n");
+}
+
+static void
+test_enable_passthru_refused(void **state)
+{
+	fx *f = *state;
+	int rb = -1;
+	gw_err e;
+
+	assert_int_equal(gw_esxi_session_enable_passthru(f->r, "0000:99:00.0",
+	                                                 &rb, &e), -1);
+	assert_int_equal(rb, 0);
+	assert_string_equal(e.msg, "0000:99:00.0: no such PCI device on this "
+	                    "host (esxcli hardware pci list does not list it)");
+	log_is(f, "esxcli hardware pci list\n");
+
+	/* the controller of the datastores: refused, nothing set */
+	standin_flag(f, "storage");
+	assert_int_equal(gw_esxi_session_enable_passthru(f->r, "0000:18:00.0",
+	                                                 &rb, &e), -1);
+	assert_non_null(strstr(e.msg, "\"datastore1\""));
+	log_is(f, "esxcli hardware pci list\n"
+	          "esxcli storage core path list\n"
+	          "esxcli storage vmfs extent list\n"
+	          "esxcli storage core device list\n");
+	/* a controller holding nothing passes the guard */
+	assert_int_equal(gw_esxi_session_enable_passthru(f->r, "0000:af:00.0",
+	                                                 &rb, &e), 0);
+	assert_int_equal(rb, 1);
+	log_is(f, "esxcli hardware pci list\n"
+	          "esxcli storage core path list\n"
+	          "esxcli storage vmfs extent list\n"
+	          "esxcli storage core device list\n"
+	          "esxcli hardware pci pcipassthru set -d 0000:af:00.0 -e true -a\n"
+	          "esxcli hardware pci list\n");
+
+	/* ESXi before 7.0: no pcipassthru namespace */
+	standin_flag(f, "no-pcipassthru");
+	assert_int_equal(gw_esxi_session_enable_passthru(f->r, "0000:5e:00.0",
+	                                                 &rb, &e), -1);
+	assert_string_equal(e.msg, "0000:5e:00.0 (GB100 [HGX B200 168GB]): this "
+	                    "ESXi has no 'esxcli hardware pci pcipassthru' (it "
+	                    "came with ESXi 7.0); before 7.0, turn passthrough "
+	                    "on in the Host Client (Manage > Hardware > PCI "
+	                    "Devices, Toggle passthrough) and reboot the host");
+	free(take_log(f));
+
+	/* the IOMMU off: every device says Passthru Capable: false */
+	standin_flag(f, "iommu-off");
+	assert_int_equal(gw_esxi_session_enable_passthru(f->r, "0000:5e:00.0",
+	                                                 &rb, &e), -1);
+	assert_string_equal(e.msg, "0000:5e:00.0 (GB100 [HGX B200 168GB]) "
+	                    "cannot be passed through (Passthru Capable: false): "
+	                    "the IOMMU (Intel VT-d or AMD-Vi) is probably off in "
+	                    "the BIOS; turn it on there and reboot the host");
+	log_is(f, "esxcli hardware pci list\n");
+}
+
+static void
+test_guard_gpu_and_nic_run_nothing(void **state)
+{
+	fx *f = *state;
+	gw_esxi_pci_list l;
+	gw_err e;
+
+	standin_flag(f, "storage");
+	standin_flag(f, "storage-fails");    /* would fail if they ran */
+	assert_int_equal(gw_esxi_session_passthru_guard(f->r,
+	                 pci_dev(f, &l, "0000:3b:00.0"), &e), 0);
+	assert_int_equal(gw_esxi_session_passthru_guard(f->r,
+	                 gw_esxi_pci_find(&l, "0000:02:00.1"), &e), 0);
+	assert_int_equal(gw_esxi_session_passthru_guard(f->r,
+	                 gw_esxi_pci_find(&l, "0000:03:00.0"), &e), 0);
+	log_is(f, "esxcli hardware pci list\n");
+	assert_int_equal(gw_esxi_session_passthru_guard(f->r, NULL, &e), -1);
+	gw_esxi_pci_list_free(&l);
+}
+
+static void
+test_guard_datastore_controller(void **state)
+{
+	fx *f = *state;
+	gw_esxi_pci_list l;
+	gw_err e;
+
+	standin_flag(f, "storage");
+	assert_int_equal(gw_esxi_session_passthru_guard(f->r,
+	                 pci_dev(f, &l, "0000:18:00.0"), &e), -1);
+	assert_string_equal(e.msg, "0000:18:00.0 (SAS3008 PCI-Express "
+	                    "Fusion-MPT SAS-3) is storage adapter vmhba0, which "
+	                    "holds the datastore(s) \"datastore1\", \"VM Store "
+	                    "2\": passing it through would take them away from "
+	                    "ESXi; refused");
+	log_is(f, "esxcli hardware pci list\n"
+	          "esxcli storage core path list\n"
+	          "esxcli storage vmfs extent list\n"
+	          "esxcli storage core device list\n");
+	/* a free NVMe controller passes */
+	assert_int_equal(gw_esxi_session_passthru_guard(f->r,
+	                 gw_esxi_pci_find(&l, "0000:af:00.0"), &e), 0);
+	gw_esxi_pci_list_free(&l);
+}
+
+static void
+test_guard_boot_controller(void **state)
+{
+	fx *f = *state;
+	gw_esxi_pci_list l;
+	gw_esxi_pci_dev usb;
+	gw_err e;
+
+	standin_flag(f, "storage");
+	assert_int_equal(gw_esxi_session_passthru_guard(f->r,
+	                 pci_dev(f, &l, "0000:01:00.0"), &e), -1);
+	assert_string_equal(e.msg, "0000:01:00.0 (NVMe SSD Controller "
+	                    "SM981/PM981/PM983) is storage adapter vmhba1, which "
+	                    "holds the boot device and the datastore(s) "
+	                    "\"OSDATA-64f1c1f0-7a2b3c4d-8e9f-3cecef0a1b2c\": "
+	                    "passing it through would take them away from ESXi; "
+	                    "refused");
+	/* booted from a USB stick: its adapter holds only the boot device */
+	standin_flag(f, "usb-boot");
+	memset(&usb, 0, sizeof usb);
+	snprintf(usb.bdf, sizeof usb.bdf, "0000:00:14.0");
+	usb.vmkernel_name = "vmhba32";
+	assert_int_equal(gw_esxi_session_passthru_guard(f->r, &usb, &e), -1);
+	assert_string_equal(e.msg, "0000:00:14.0 is storage adapter vmhba32, "
+	                    "which holds the boot device: passing it through "
+	                    "would take it away from ESXi; refused");
+	/* and the NVMe disk is no longer the boot device: only OSDATA */
+	assert_int_equal(gw_esxi_session_passthru_guard(f->r,
+	                 gw_esxi_pci_find(&l, "0000:01:00.0"), &e), -1);
+	assert_non_null(strstr(e.msg, "which holds the datastore(s) "
+	                       "\"OSDATA-"));
+	gw_esxi_pci_list_free(&l);
+}
+
+static void
+test_guard_cannot_tell(void **state)
+{
+	fx *f = *state;
+	gw_esxi_pci_list l;
+	gw_err e;
+
+	standin_flag(f, "storage");
+	standin_flag(f, "no-boot-field");    /* ESXi 6.5 */
+	/* a datastore is still found */
+	assert_int_equal(gw_esxi_session_passthru_guard(f->r,
+	                 pci_dev(f, &l, "0000:18:00.0"), &e), -1);
+	assert_non_null(strstr(e.msg, "\"VM Store 2\""));
+	/* nothing found, but whether its disk boots the host is unknown */
+	assert_int_equal(gw_esxi_session_passthru_guard(f->r,
+	                 gw_esxi_pci_find(&l, "0000:af:00.0"), &e), -1);
+	assert_string_equal(e.msg, "0000:af:00.0 (NVMe Datacenter SSD [3DNAND, "
+	                    "Beta Rock Controller]) is storage adapter vmhba2, "
+	                    "and this ESXi does not say whether its device "
+	                    "t10.NVMe____INTEL_SSDPE2KX040T8_____________________"
+	                    "PHLJ0123004A4P0DGN__ is the boot device (no 'Is Boot "
+	                    "Device' in esxcli storage core device list before "
+	                    "ESXi 6.7), so it is not passed through; if it is "
+	                    "not, pass it through in the Host Client");
+	free(take_log(f));
+	/* the storage commands fail: refused with the reason */
+	standin_flag(f, "storage-fails");
+	assert_int_equal(gw_esxi_session_passthru_guard(f->r,
+	                 gw_esxi_pci_find(&l, "0000:af:00.0"), &e), -1);
+	assert_string_equal(e.msg, "0000:af:00.0 (NVMe Datacenter SSD [3DNAND, "
+	                    "Beta Rock Controller]) is storage adapter vmhba2 "
+	                    "and gpuwiz cannot tell whether it holds a datastore "
+	                    "or the boot device, so it is not passed through: "
+	                    "esxcli storage core path list: failed (exit 1): "
+	                    "Error: Unable to get the list of storage objects: "
+	                    "Not found");
+	log_is(f, "esxcli storage core path list\n");
+	gw_esxi_pci_list_free(&l);
+}
+
+static void
+test_upgrade(void **state)
+{
+	fx *f = *state;
+	gw_err e;
+
+	/* never down, never to itself, only known versions: nothing run */
+	assert_int_equal(gw_esxi_session_upgrade(f->r, 11, 13, 11, &e), -1);
+	assert_string_equal(e.msg, "VM 11 is vmx-13; vmx-11 would be a "
+	                    "downgrade, and the hardware version only goes up: "
+	                    "refused");
+	assert_int_equal(gw_esxi_session_upgrade(f->r, 11, 13, 13, &e), -1);
+	assert_string_equal(e.msg, "VM 11 is already vmx-13: nothing to "
+	                    "upgrade");
+	assert_int_equal(gw_esxi_session_upgrade(f->r, 11, 13, 23, &e), -1);
+	assert_string_equal(e.msg, "vmx-23 is not a hardware version gpuwiz can "
+	                    "upgrade to (expected vmx-04 to vmx-22)");
+	assert_int_equal(gw_esxi_session_upgrade(f->r, 11, 1, 3, &e), -1);
+	log_is(f, "");
+
+	/* not off: refused after the power state, upgrade not run */
+	assert_int_equal(gw_esxi_session_upgrade(f->r, 12, 13, 21, &e), -1);
+	assert_string_equal(e.msg, "VM 12 is Powered on, not Powered off: power "
+	                    "it off before its hardware version is upgraded; "
+	                    "nothing changed");
+	log_is(f, "vim-cmd vmsvc/power.getstate 12\n");
+	assert_int_equal(gw_esxi_session_upgrade(f->r, 13, 13, 21, &e), -1);
+	assert_non_null(strstr(e.msg, "VM 13 is Suspended"));
+	log_is(f, "vim-cmd vmsvc/power.getstate 13\n");
+
+	/* off: upgraded */
+	assert_int_equal(gw_esxi_session_upgrade(f->r, 11, 13, 21, &e), 0);
+	log_is(f, "vim-cmd vmsvc/power.getstate 11\n"
+	          "vim-cmd vmsvc/upgrade 11 vmx-21\n");
+	assert_int_equal(gw_esxi_session_upgrade(f->r, 11, 8, 9, &e), 0);
+	log_is(f, "vim-cmd vmsvc/power.getstate 11\n"
+	          "vim-cmd vmsvc/upgrade 11 vmx-09\n");
+
+	/* vim-cmd fails: its first stderr line */
+	assert_int_equal(gw_esxi_session_upgrade(f->r, 14, 13, 21, &e), -1);
+	assert_string_equal(e.msg, "vim-cmd vmsvc/upgrade 14 vmx-21: failed "
+	                    "(exit 1): Upgrade VM failed: The virtual machine is "
+	                    "already up-to-date.");
+	/* the VM's state cannot be read */
+	assert_int_equal(gw_esxi_session_upgrade(f->r, 99, 13, 21, &e), -1);
+	assert_non_null(strstr(e.msg, "vim-cmd vmsvc/power.getstate 99"));
+	log_is(f, "vim-cmd vmsvc/power.getstate 14\n"
+	          "vim-cmd vmsvc/upgrade 14 vmx-21\n"
+	          "vim-cmd vmsvc/power.getstate 99\n");
 }
 
 /* Makes TMP/datastore1/itachi_lab/itachi_lab.vmx; returns its path. */
@@ -368,10 +704,10 @@ test_vmx_refused_when_not_off(void **state)
 	assert_int_equal(gw_esxi_session_save_vmx(f->r, 12, path, v, &bak, &e),
 	                 -1);
 	assert_null(bak);
-	assert_non_null(strstr(e.msg, "VM 12 is powered on"));
+	assert_non_null(strstr(e.msg, "VM 12 is Powered on, not Powered off"));
 	assert_int_equal(gw_esxi_session_save_vmx(f->r, 13, path, v, NULL, &e),
 	                 -1);
-	assert_non_null(strstr(e.msg, "suspended"));
+	assert_non_null(strstr(e.msg, "VM 13 is Suspended"));
 	now = slurp(path);
 	assert_string_equal(now, old);
 	dir = gw_xstrndup(path, (size_t)(strrchr(path, '/') - path));
@@ -480,6 +816,21 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_power_state, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_enable_passthru_and_reload,
 		                                setup, teardown),
+		cmocka_unit_test_setup_teardown(test_enable_passthru_reboot_needed,
+		                                setup, teardown),
+		cmocka_unit_test_setup_teardown(test_enable_passthru_applied_now,
+		                                setup, teardown),
+		cmocka_unit_test_setup_teardown(test_enable_passthru_refused,
+		                                setup, teardown),
+		cmocka_unit_test_setup_teardown(test_guard_gpu_and_nic_run_nothing,
+		                                setup, teardown),
+		cmocka_unit_test_setup_teardown(test_guard_datastore_controller,
+		                                setup, teardown),
+		cmocka_unit_test_setup_teardown(test_guard_boot_controller,
+		                                setup, teardown),
+		cmocka_unit_test_setup_teardown(test_guard_cannot_tell, setup,
+		                                teardown),
+		cmocka_unit_test_setup_teardown(test_upgrade, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vmx_read_write_backup, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_vmx_refused_when_not_off,

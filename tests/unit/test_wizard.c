@@ -240,7 +240,13 @@ test_texts(void **state)
 	why = "x";
 	assert_int_equal(gw_mode_available(GW_MODE_LINUX, &why), 1);
 	assert_null(why);
-	for (i = GW_MODE_ESXI_SSH; i < GW_NMODES; i++) {
+	/* ESXi over SSH: usable in this build, but a wizard needs a host */
+	assert_int_equal(gw_mode_available(GW_MODE_ESXI_SSH, &why), 1);
+	why = NULL;
+	assert_int_equal(gw_wizard_mode_available(NULL, GW_MODE_ESXI_SSH, &why), 0);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "--ssh"));
+	for (i = GW_MODE_VSPHERE; i < GW_NMODES; i++) {
 		why = NULL;
 		assert_int_equal(gw_mode_available((gw_mode)i, &why), 0);
 		assert_non_null(why);
@@ -487,9 +493,9 @@ test_check_step_reasons(void **state)
 	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
 
 	/* an unavailable mode: the welcome step cannot be left */
-	w.mode = GW_MODE_ESXI_SSH;
+	w.mode = GW_MODE_ESXI_SSH;   /* no host attached */
 	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_WELCOME, why, sizeof why), -1);
-	assert_non_null(strstr(why, "Not available yet"));
+	assert_non_null(strstr(why, "No ESXi host yet"));
 	assert_int_equal(gw_wizard_next(&w, why, sizeof why), -1);
 	assert_int_equal(w.step, GW_STEP_WELCOME);
 	w.mode = GW_MODE_VSPHERE;
@@ -1244,9 +1250,9 @@ test_linux_mode(void **state)
 	assert_string_equal(gw_wizard_sysroot(), root);
 
 	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
-	/* ESXi over SSH stays unavailable; nothing changes */
+	/* ESXi over SSH needs a host first; nothing changes */
 	assert_int_equal(gw_wizard_set_mode(&w, GW_MODE_ESXI_SSH, &mwhy), -1);
-	assert_non_null(strstr(mwhy, "Not available yet"));
+	assert_non_null(strstr(mwhy, "--ssh"));
 	assert_int_equal(w.mode, GW_MODE_OFFLINE);
 	assert_false(w.probed);
 	assert_int_equal(gw_wizard_set_mode(&w, GW_MODE_LINUX, &mwhy), 0);
@@ -1358,12 +1364,179 @@ test_linux_mode(void **state)
 	free(root);
 }
 
+
+/* ---- GW_MODE_ESXI_SSH, through the stand-ins ---------------------------- */
+
+static char *
+standins(void)
+{
+	const char *d = getenv("GW_SRCDIR");
+	char *cwd, *p;
+
+	if (d && *d)
+		return gw_xasprintf("%s/tests/esxi-standins", d);
+	cwd = getcwd(NULL, 0);
+	assert_non_null(cwd);
+	p = gw_xasprintf("%s/tests/esxi-standins", cwd);
+	free(cwd);
+	return p;
+}
+
+static const gw_linux_check *
+row(const gw_wizard *w, const char *id, int nth)
+{
+	size_t i;
+
+	for (i = 0; i < w->nchecks; i++)
+		if (strcmp(w->checks[i].id, id) == 0 && nth-- == 0)
+			return &w->checks[i];
+	return NULL;
+}
+
+static void
+test_esxi_mode(void **state)
+{
+	char *tmp = tu_tmpdir(), *sd = standins(), *log, *vm11, *vm12, *d;
+	char *before12, *after, **cmds, why[1024];
+	const gw_linux_check *c;
+	gw_wizard w;
+	gw_runner *r;
+	gw_err e;
+	size_t i;
+	int found, reboot = -1;
+
+	(void)state;
+	log = gw_xasprintf("%s/standin.log", tmp);
+	setenv("GW_STANDIN_LOG", log, 1);
+	d = gw_xasprintf("%s/datastore1/itachi_lab", tmp);
+	mkdirs(tmp, "datastore1/itachi_lab");
+	mkdirs(tmp, "datastore1/itachi_backupTest");
+	vm11 = put_sample(d, "itachi_lab.vmx", SAMPLE);
+	free(d);
+	d = gw_xasprintf("%s/datastore1/itachi_backupTest", tmp);
+	vm12 = put_sample(d, "itachi_backupTest.vmx", SAMPLE);
+	free(d);
+	before12 = slurp(vm12);
+
+	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
+	assert_int_equal(gw_wizard_mode_available(&w, GW_MODE_ESXI_SSH, NULL), 0);
+	r = gw_runner_open_local();
+	gw_runner_set_path_prefix(r, sd);
+	gw_runner_set_volumes_root(r, tmp);
+	gw_wizard_attach_esxi(&w, r, "root@esx-test");
+	assert_int_equal(w.mode, GW_MODE_ESXI_SSH);
+	assert_int_equal(gw_wizard_mode_available(&w, GW_MODE_ESXI_SSH, NULL), 1);
+
+	/* the host's rows, from the real esxcli outputs the stand-ins print */
+	c = row(&w, "esxi-host", 0);
+	assert_non_null(c);
+	assert_int_equal(c->status, GW_LINUX_PASS);
+	assert_non_null(strstr(c->message, "8.0.2"));
+	assert_non_null(strstr(c->message, "21"));
+	assert_string_equal(w.af.a.esxi_version, "8.0U2");
+	c = row(&w, "esxi-system-id", 0);
+	assert_int_equal(c->status, GW_LINUX_PASS);
+	assert_string_equal(w.af.a.system_id, "5f3a1c2e-8b4d-11ee-9a2b-3cecef0a1b2c");
+	c = row(&w, "gpu-present", 0);
+	assert_int_equal(c->status, GW_LINUX_PASS);
+	/* the ASPEED BMC display is left out: the L40S and the B200 */
+	assert_int_equal(w.ndetected, 2);
+	assert_string_equal(w.detected[0].bdf, "0000:3b:00.0");
+	assert_non_null(w.detected[0].row);
+	assert_int_equal(w.detected[0].vram_gb, 48);
+	assert_string_equal(w.detected[1].bdf, "0000:5e:00.0");
+	/* L40S: configured and owned by VM Passthru; B200: configured, owner
+	 * still VMkernel (reboot pending) */
+	c = row(&w, "gpu-passthru", 0);
+	assert_int_equal(c->status, GW_LINUX_PASS);
+	c = row(&w, "gpu-passthru", 1);
+	assert_int_equal(c->status, GW_LINUX_WARN);
+	assert_non_null(strstr(c->message, "VMkernel"));
+	assert_non_null(strstr(c->fix, "Reboot"));
+	assert_int_equal(row(&w, "above-4g", 0)->status, GW_LINUX_WARN);
+	assert_null(gw_wizard_host_fail(&w));
+	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_HOST, why, sizeof why), 0);
+
+	/* enabling one already active runs no set command */
+	assert_int_equal(gw_wizard_esxi_enable(&w, 0, &reboot, &e), 0);
+	assert_int_equal(reboot, 0);
+	after = slurp(log);
+	assert_null(strstr(after, "pcipassthru set"));
+	free(after);
+
+	/* the L40S from the host: whole device block (system id known) */
+	assert_int_equal(gw_wizard_add_detected(&w, 0, &e), 0);
+	assert_int_equal(w.af.a.nbdfs, 1);
+	assert_string_equal(w.af.a.bdfs[0], "0000:3b:00.0");
+
+	/* the VMs */
+	assert_null(w.esxi_vms_error);
+	assert_int_equal(w.esxi_vms.n, 2);
+	assert_int_equal(gw_wizard_esxi_open_vm(&w, 5, &e), -1);
+	assert_int_equal(gw_wizard_esxi_open_vm(&w, 1, &e), 0);   /* VM 12: on */
+	assert_int_equal(w.esxi_power, GW_ESXI_POWER_ON);
+	assert_non_null(w.vmx);
+	assert_null(w.af.vmx_path);
+	assert_non_null(strstr(gw_wizard_vmx_where(&w), "root@esx-test:"));
+	w.af.formats = 0;
+	/* a powered-on VM is never edited */
+	assert_int_equal(gw_wizard_write(&w), -1);
+	assert_non_null(strstr(w.write_error, "Powered on"));
+	after = slurp(vm12);
+	assert_string_equal(after, before12);
+	free(after);
+
+	/* VM 11: off, hardware 18 on a host that runs 21 */
+	assert_int_equal(gw_wizard_esxi_open_vm(&w, 0, &e), 0);
+	assert_int_equal(w.esxi_power, GW_ESXI_POWER_OFF);
+	assert_true(w.have_plan);
+	assert_int_equal(gw_wizard_esxi_upgrade_target(&w), 21);
+	assert_int_equal(gw_wizard_esxi_upgrade(&w, &e), 0);
+	after = slurp(log);
+	assert_non_null(strstr(after, "vim-cmd vmsvc/upgrade 11 vmx-21\n"));
+	free(after);
+
+	assert_int_equal(gw_wizard_write(&w), 0);
+	assert_true(w.written);
+	assert_non_null(w.result.backup);
+	assert_true(exists(w.result.backup));
+	assert_int_equal(w.esxi_reloaded, 1);
+	after = slurp(vm11);
+	assert_non_null(strstr(after, "pciPassthru0.id = \"00000:059:00.0\""));
+	assert_non_null(strstr(after, "pciPassthru0.systemId = \"5f3a1c2e-8b4d-11ee-9a2b-3cecef0a1b2c\""));
+	free(after);
+	after = slurp(log);
+	assert_non_null(strstr(after, "vim-cmd vmsvc/power.getstate 11\n"));
+	assert_non_null(strstr(after, "vim-cmd vmsvc/reload 11\n"));
+	free(after);
+	cmds = gw_wizard_next_commands(&w);
+	for (found = 0, i = 0; cmds[i]; i++)
+		found |= strstr(cmds[i], "vim-cmd vmsvc/power.on 11") != NULL;
+	assert_true(found);
+	gw_strv_free(cmds);
+
+	/* no VM: snippets only */
+	assert_int_equal(gw_wizard_esxi_open_vm(&w, -1, &e), 0);
+	assert_null(w.vmx);
+	assert_int_equal(w.esxi_vm, -1);
+	gw_wizard_free(&w);
+	unsetenv("GW_STANDIN_LOG");
+	rm_tree(tmp);
+	free(before12);
+	free(vm11);
+	free(vm12);
+	free(log);
+	free(sd);
+	free(tmp);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_linux_mode),
+		cmocka_unit_test(test_esxi_mode),
 		cmocka_unit_test(test_init_empty),
 		cmocka_unit_test(test_init_from_answers_and_enter_walk),
 		cmocka_unit_test(test_init_bad_answers_and_bad_vmx),

@@ -1,0 +1,69 @@
+# sshd.sh: a throwaway OpenSSH server on 127.0.0.1 for the SSH route's
+# tests (sourced after lib.sh, which sets $TMP and the ok/nok helpers).
+#
+#   sshd_start      skips the script (exit 77) when sshd/ssh/ssh-keygen are
+#                   missing; otherwise makes a host key and a user key in
+#                   $TMP, starts sshd -D on a free port of 127.0.0.1 (only
+#                   that key may log in, as the current user), waits until
+#                   a login works, and sets:
+#     SSH_PORT SSH_KEY SSH_KNOWN (a known_hosts holding the host key)
+#     SSH_TARGET (user@127.0.0.1)  SSH_STANDINS ($TMP/standins: copies of
+#     the esxcli / vim-cmd stand-ins; their log is standin.log in it)
+#     SSH_GW_OPTS (the gpuwiz options that reach it: --ssh ... --ssh-port
+#     ... --ssh-identity ... --ssh-option ...)
+#   The server is stopped when the script exits.
+SSHD=/usr/sbin/sshd
+
+sshd_start() {
+	src=$1
+	[ -x "$SSHD" ] || { echo "SKIP: $SSHD not installed"; exit 77; }
+	command -v ssh >/dev/null 2>&1 && command -v ssh-keygen >/dev/null 2>&1 ||
+		{ echo "SKIP: ssh or ssh-keygen missing"; exit 77; }
+	if [ "$(id -u)" -eq 0 ] && [ ! -d /run/sshd ]; then
+		echo "SKIP: sshd as root needs /run/sshd (made when the service starts)"; exit 77
+	fi
+	ssh-keygen -q -t ed25519 -N '' -f "$TMP/hostkey" || exit 99
+	ssh-keygen -q -t ed25519 -N '' -f "$TMP/userkey" || exit 99
+	cp "$TMP/userkey.pub" "$TMP/authorized_keys"
+	chmod 600 "$TMP/authorized_keys"
+	mkdir -p "$TMP/standins"
+	cp "$src/tests/esxi-standins/esxcli" "$src/tests/esxi-standins/vim-cmd" \
+		"$TMP/standins/"
+	SSH_STANDINS=$TMP/standins
+	SSH_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null) ||
+		SSH_PORT=$((20000 + $$ % 20000))
+	cat >"$TMP/sshd_config" <<CFG
+Port $SSH_PORT
+ListenAddress 127.0.0.1
+HostKey $TMP/hostkey
+AuthorizedKeysFile $TMP/authorized_keys
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PubkeyAuthentication yes
+UsePAM no
+StrictModes no
+PidFile $TMP/sshd.pid
+PermitRootLogin yes
+CFG
+	"$SSHD" -f "$TMP/sshd_config" -D -e 2>"$TMP/sshd.log" &
+	SSHD_PID=$!
+	trap 'kill "$SSHD_PID" 2>/dev/null; wait "$SSHD_PID" 2>/dev/null; rm -rf "$TMP"' EXIT
+	SSH_KNOWN=$TMP/known_hosts
+	echo "[127.0.0.1]:$SSH_PORT $(cut -d' ' -f1-2 "$TMP/hostkey.pub")" >"$SSH_KNOWN"
+	SSH_KEY=$TMP/userkey
+	SSH_TARGET="$(id -un)@127.0.0.1"
+	i=0
+	while ! ssh -F /dev/null -p "$SSH_PORT" -i "$SSH_KEY" -o IdentitiesOnly=yes \
+		-o BatchMode=yes -o StrictHostKeyChecking=yes \
+		-o UserKnownHostsFile="$SSH_KNOWN" "$SSH_TARGET" true \
+		2>"$TMP/ssh.err"; do
+		i=$((i + 1))
+		if [ "$i" -ge 50 ]; then
+			nok "sshd answers" "$(cat "$TMP/ssh.err" "$TMP/sshd.log")"
+			finish; exit
+		fi
+		sleep 0.1
+	done
+	ok "sshd answers on 127.0.0.1:$SSH_PORT"
+	SSH_GW_OPTS="--ssh $SSH_TARGET --ssh-port $SSH_PORT --ssh-identity $SSH_KEY --ssh-option IdentitiesOnly=yes --ssh-option UserKnownHostsFile=$SSH_KNOWN --ssh-option GlobalKnownHostsFile=/dev/null"
+}

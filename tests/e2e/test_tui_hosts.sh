@@ -1,0 +1,197 @@
+#!/bin/sh
+# Screen tests of the wizard on real-looking hosts: the sample hosts
+# (data/hosts, --sample-host and the welcome step's offer on a machine
+# without a GPU), and an ESXi host over SSH (a throwaway sshd on 127.0.0.1
+# with the esxcli / vim-cmd stand-ins, tests/cli/sshd.sh).  Asserts on the
+# screens, on what was written (the scratch copy, the datastore folder)
+# and on the commands the host was asked to run.
+. "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/lib.sh"
+command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
+SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+export GPUWIZ_HOSTS_DIR="$SRC/data/hosts"
+export GPUWIZ_SYSROOT="$TMP/no-such-root"
+
+have_zh=0
+locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
+
+sums() { (cd "$SRC/data/hosts" && find . -type f | LC_ALL=C sort | xargs cksum); }
+sums >"$TMP/hosts.before"
+
+# the scratch directory the wizard printed when it ended
+scratch_of() {
+	$T capture-pane -p -J -t w 2>/dev/null |
+		sed -n 's/.* are in \(.*\) (remove it when done)\./\1/p' | head -n 1
+}
+
+# ---- 1. the ESXi sample host, every step ---------------------------------
+rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+start C.UTF-8 100x30 --sample-host esxi-l40s
+check "esxi sample: welcome" wait_for "Step 1/8: Welcome"
+check "esxi sample: the ESXi mode is chosen" on_screen "(*) An ESXi host over SSH"
+check "esxi sample: the scratch directory is named" on_screen "Practising on a sample host"
+keys Enter
+check "esxi sample: host check" wait_for "Step 2/8: Host check"
+check "esxi sample: the host's rows" on_screen "Checks of the ESXi host esxi-l40s (sample)"
+check "esxi sample: the second L40S is not passed through yet" sh -c \
+	"grep 'Checking passthrough of 0000:5e:00.0' '$SCREEN' | grep -q WARN"
+keys Down; keys Down; keys Down; keys Down
+check "esxi sample: its fix names the e key" wait_for "Press e on this row"
+keys e
+check "esxi sample: e asks first" wait_for "y/n"
+keys y
+check "esxi sample: passthrough enabled" wait_for "Passthrough enabled"
+check "esxi sample: the row now PASSes" sh -c \
+	"grep 'Checking passthrough of 0000:5e:00.0' '$SCREEN' | grep -q PASS"
+keys Enter
+check "esxi sample: GPU step" wait_for "Step 3/8: GPU selection"
+check "esxi sample: both L40S detected, passthrough on" sh -c \
+	"[ \$(grep -c 'passthrough on' '$SCREEN') -eq 2 ]"
+keys Space
+check "esxi sample: Space adds the detected L40S" wait_for "1 x l40s"
+keys Enter
+check "esxi sample: VM step" wait_for "Step 4/8: Virtual machine"
+check "esxi sample: the host's VMs" sh -c "grep -q 'ubuntu-l40s' '$SCREEN' && grep -q 'llm-train' '$SCREEN'"
+keys Enter
+check "esxi sample: the VM opens with its power state" wait_for "ubuntu-l40s: Vmid 1, powered off"
+check "esxi sample: the upgrade is offered" on_screen "u: upgrade to vmx-21"
+check "esxi sample: its hardware version" on_screen "Hardware version: 13"
+keys u
+check "esxi sample: u asks first" wait_for "cannot be undone"
+keys y
+check "esxi sample: upgraded" wait_for "Upgraded to vmx-21"
+check "esxi sample: the .vmx read again" wait_for "Hardware version: 21"
+keys Enter
+check "esxi sample: MMIO" wait_for "Step 5/8: MMIO size"
+keys Enter
+check "esxi sample: options" wait_for "Step 6/8: Options"
+keys Enter
+check "esxi sample: review" wait_for "Step 7/8: Review"
+check "esxi sample: the diff names the host's file" on_screen "Changes to esxi-l40s"
+keys Enter
+check "esxi sample: write step" wait_for "Step 8/8: Write"
+keys Enter
+check "esxi sample: written" wait_for "Written:"
+check "esxi sample: next steps power on VM 1" find_in_pages "vim-cmd vmsvc/power.on 1"
+keys q
+check "esxi sample: exits" exited
+check "esxi sample: exit 0" [ "${exit_status:-x}" = 0 ]
+check "esxi sample: terminal sane" terminal_sane
+S=$(scratch_of)
+V=$S/volumes/datastore1/ubuntu-l40s/ubuntu-l40s.vmx
+check "esxi sample: the scratch directory is printed" [ -n "$S" ] && [ -d "$S" ]
+check "esxi sample: the copied .vmx got the device block" grep -q 'pciPassthru0.id = "00000:059:00.0"' "$V"
+check "esxi sample: and the MMIO window" grep -q 'pciPassthru.64bitMMIOSizeGB = "128"' "$V"
+check "esxi sample: and the new hardware version" grep -q 'virtualHW.version = "21"' "$V"
+check "esxi sample: a backup beside it" sh -c "ls '$S/volumes/datastore1/ubuntu-l40s/' | grep -q '\\.bak\$'"
+check "esxi sample: passthrough set was run" grep -q 'pcipassthru set -d 0000:5e:00.0 -e true -a' "$S/commands.log"
+check "esxi sample: upgrade, then reload" sh -c \
+	"grep -q 'vmsvc/upgrade 1 vmx-21' '$S/commands.log' && grep -q 'vmsvc/reload 1' '$S/commands.log'"
+check "esxi sample: snippets written into the scratch directory" [ -s "$S/gpuwiz-out/gpuwiz.vmx.txt" ]
+check "esxi sample: nothing written in the working directory" sh -c "[ -z \"\$(ls -A '$TMP/run')\" ]"
+sums >"$TMP/hosts.after"
+check "esxi sample: the sample itself is unchanged" cmp -s "$TMP/hosts.before" "$TMP/hosts.after"
+rm -rf "$S"
+
+# a powered-on VM of the sample can be planned but is never written
+start C.UTF-8 100x30 --sample-host esxi-l40s
+wait_for "Step 1/8" >/dev/null
+keys Enter; wait_for "Step 2/8" >/dev/null
+keys Enter; wait_for "Step 3/8" >/dev/null
+keys Space; keys Enter
+check "esxi on: VM step" wait_for "Step 4/8: Virtual machine"
+keys Down; keys Enter
+check "esxi on: the powered-on VM is flagged" wait_for "Not powered off: gpuwiz will not change it"
+keys Enter; keys Enter; keys Enter; keys Enter
+check "esxi on: write step" wait_for "Step 8/8: Write"
+keys Enter
+check "esxi on: the write is refused" wait_for "Not written:"
+check "esxi on: with the reason" on_screen "Powered on"
+keys q; keys y
+exited >/dev/null
+S=$(scratch_of)
+check "esxi on: the VM's file is unchanged" cmp -s "$S/volumes/datastore1/win2016-vdi/win2016-vdi.vmx" \
+	"$SRC/data/hosts/esxi-l40s/volumes/datastore1/win2016-vdi/win2016-vdi.vmx"
+[ -n "$S" ] && rm -rf "$S"
+
+if [ $have_zh -eq 1 ]; then
+	start zh_CN.UTF-8 100x30 --sample-host esxi-l40s
+	wait_for "1/8" >/dev/null
+	keys Enter
+	check "zh esxi sample: the host step in Chinese" wait_for "ESXi 主机 esxi-l40s"
+	keys q; keys y; exited >/dev/null
+	S=$(scratch_of); [ -n "$S" ] && rm -rf "$S"
+fi
+
+# ---- 2. a Linux sample host ----------------------------------------------
+start C.UTF-8 100x30 --sample-host amd-geforce-usb
+check "linux sample: welcome, Linux mode chosen" wait_for "(*) Configure this Linux host"
+keys Enter
+check "linux sample: host check" wait_for "Step 2/8: Host check"
+check "linux sample: the sample's root is checked" on_screen "gpuwiz-sample."
+check "linux sample: an AMD host (svm)" on_screen "the CPU has svm"
+keys Enter
+check "linux sample: GPU step" wait_for "Step 3/8: GPU selection"
+check "linux sample: the GeForce with its IOMMU group" sh -c "grep '0000:04:00.0' '$SCREEN' | grep 'GeForce' | grep -q 'IOMMU group 15'"
+keys Space
+check "linux sample: adding it warns about the USB controller in its group" wait_for "also holds"
+keys q; keys y
+exited >/dev/null
+S=$(scratch_of); [ -n "$S" ] && rm -rf "$S"
+
+# ---- 3. a machine without a GPU: the welcome step offers the samples ------
+mkdir -p "$TMP/nogpu/sys/bus/pci/devices"
+GPUWIZ_SYSROOT="$TMP/nogpu"; export GPUWIZ_SYSROOT
+start C.UTF-8 100x30
+check "no GPU: the samples are offered" wait_for "This machine has no GPU to configure"
+keys Enter
+check "no GPU: Enter builds the highlighted sample" wait_for "Step 2/8: Host check"
+check "no GPU: the sample's checks" on_screen "gpuwiz-sample."
+keys q; keys y
+exited >/dev/null
+S=$(scratch_of); [ -n "$S" ] && rm -rf "$S"
+GPUWIZ_SYSROOT="$TMP/no-such-root"
+start C.UTF-8 100x30 --sample-host no-such-sample
+check "bad sample name: exits" exited
+check "bad sample name: exit 2" [ "${exit_status:-x}" = 2 ]
+check "bad sample name: the known names are listed" on_screen "esxi-l40s"
+
+# ---- 4. an ESXi host over SSH --------------------------------------------
+if [ -x /usr/sbin/sshd ] && { [ "$(id -u)" -ne 0 ] || [ -d /run/sshd ]; }; then
+	. "$(dirname "$0")/../cli/sshd.sh"
+	sshd_start "$SRC"
+	VOL=$TMP/volumes
+	mkdir -p "$VOL/datastore1/itachi_lab" "$VOL/datastore1/itachi_backupTest"
+	sample vmx/ws-hw16-win10-efi-windows1252-crlf.vmx "$VOL/datastore1/itachi_lab/itachi_lab.vmx"
+	cp "$VOL/datastore1/itachi_lab/itachi_lab.vmx" "$TMP/vm11.orig"
+	export GPUWIZ_ESXI_PATH="$SSH_STANDINS" GPUWIZ_ESXI_VOLUMES="$VOL"
+	: >"$SSH_STANDINS/standin.log"
+	# shellcheck disable=SC2086
+	start C.UTF-8 100x30 $SSH_GW_OPTS
+	check "ssh: welcome, ESXi mode chosen" wait_for "(*) An ESXi host over SSH"
+	keys Enter
+	check "ssh: the host's checks" wait_for "Checks of the ESXi host $SSH_TARGET"
+	keys Enter
+	check "ssh: GPU step lists the host's GPUs" wait_for "0000:3b:00.0"
+	keys Space; keys Enter
+	check "ssh: the host's VMs" wait_for "itachi_lab"
+	keys Enter
+	check "ssh: the VM is read from the datastore" wait_for "itachi_lab: Vmid 11, powered off"
+	keys Enter; keys Enter; keys Enter; keys Enter
+	check "ssh: write step" wait_for "Step 8/8: Write"
+	keys Enter
+	check "ssh: written" wait_for "Written:"
+	keys q
+	check "ssh: exits 0" exited
+	check "ssh: exit 0" [ "${exit_status:-x}" = 0 ]
+	check "ssh: terminal sane" terminal_sane
+	V11=$VOL/datastore1/itachi_lab/itachi_lab.vmx
+	check "ssh: the .vmx on the datastore got the device block" grep -q 'pciPassthru0.id = "00000:059:00.0"' "$V11"
+	check "ssh: backup on the datastore" sh -c "ls '$VOL/datastore1/itachi_lab/' | grep -q '\\.bak\$'"
+	check "ssh: power state checked and VM reloaded over ssh" sh -c \
+		"grep -qx 'vim-cmd vmsvc/power.getstate 11' '$SSH_STANDINS/standin.log' && grep -qx 'vim-cmd vmsvc/reload 11' '$SSH_STANDINS/standin.log'"
+else
+	echo "# sshd not usable here: the SSH walk is left out"
+fi
+
+finish
