@@ -714,7 +714,10 @@ open_ssh(cli_opts *o, gw_err *e)
 		extra[n++] = o->ssh_opts[i];
 	}
 	extra[n] = NULL;
-	r = gw_runner_open_ssh(o->ssh, extra, e);
+	/* on a terminal ssh may ask for the password once (the master);
+	 * otherwise keys only */
+	r = gw_runner_open_ssh_prompt(o->ssh, extra, isatty(STDIN_FILENO) &&
+	                              isatty(STDERR_FILENO), e);
 	free(extra);
 	return r;
 }

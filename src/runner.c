@@ -24,6 +24,10 @@ struct gw_runner {
 	char *path_prefix;
 	char *volumes_root;
 	unsigned timeout;
+	int prompt;          /* the master may ask for a password on the tty */
+	int foreground;      /* spawn in the terminal's process group (a
+	                      * prompting master: a background group would be
+	                      * stopped reading /dev/tty) */
 };
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -122,7 +126,8 @@ spawn(const gw_runner *r, char *const argv[], const char *in, size_t inlen,
 	}
 	if (pid == 0) {
 		signal(SIGPIPE, SIG_DFL);
-		setpgid(0, 0);
+		if (!r->foreground)
+			setpgid(0, 0);
 		if (dup2(pin[0], 0) < 0 || dup2(pout[1], 1) < 0 ||
 		    dup2(perr[1], 2) < 0)
 			_exit(127);
@@ -268,8 +273,10 @@ ssh_base(const gw_runner *r, const char **v, int master)
 		v[n++] = "-o";
 		v[n++] = "ControlMaster=no";
 	}
-	v[n++] = "-o";
-	v[n++] = "BatchMode=yes";
+	if (!(master && r->prompt)) {
+		v[n++] = "-o";
+		v[n++] = "BatchMode=yes";
+	}
 	v[n++] = "-o";
 	v[n++] = "StrictHostKeyChecking=yes";
 	v[n++] = "-o";
@@ -370,6 +377,13 @@ gw_runner *
 gw_runner_open_ssh(const char *user_at_host, const char *const extra[],
                    gw_err *e)
 {
+	return gw_runner_open_ssh_prompt(user_at_host, extra, 0, e);
+}
+
+gw_runner *
+gw_runner_open_ssh_prompt(const char *user_at_host, const char *const extra[],
+                          int prompt, gw_err *e)
+{
 	const char *tmp = getenv("TMPDIR");
 	const char **v;
 	gw_runner *r;
@@ -386,6 +400,7 @@ gw_runner_open_ssh(const char *user_at_host, const char *const extra[],
 	}
 	r = runner_new();
 	r->remote = 1;
+	r->prompt = prompt ? 1 : 0;
 	r->host = gw_xstrdup(user_at_host);
 	for (n = 0; extra && extra[n]; n++)
 		;
@@ -409,17 +424,27 @@ gw_runner_open_ssh(const char *user_at_host, const char *const extra[],
 	v[i++] = r->host;
 	v[i++] = "true";
 	v[i] = NULL;
+	r->foreground = r->prompt;
 	if (spawn(r, (char *const *)v, NULL, 0, NULL, NULL, &err, &st, "ssh", e)
 	    != 0) {
 		free(v);
 		runner_free(r);
 		return NULL;
 	}
+	r->foreground = 0;
 	free(v);
 	if (st != 0) {
 		line = first_line(err);
-		gw_err_set(e, _("ssh %s: cannot connect (exit %d): %s"), r->host,
-		           st, *line ? line : _("no message"));
+		if (strstr(err ? err : "", "Host key verification failed"))
+			/* TRANSLATORS: %s is user@host, then ssh's message. */
+			gw_err_set(e, _("ssh %s: %s: the host's key is not in known_hosts or has changed; log in once with ssh yourself and check the key's fingerprint on the host's console (gpuwiz never accepts a key unseen)"),
+			           r->host, *line ? line : _("no message"));
+		else if (!r->prompt && strstr(err ? err : "", "Permission denied"))
+			gw_err_set(e, _("ssh %s: %s: no key was accepted and there is no terminal to ask for a password; use ssh keys (ssh-copy-id, or /etc/ssh/keys-root/authorized_keys on ESXi) or run gpuwiz on a terminal"),
+			           r->host, *line ? line : _("no message"));
+		else
+			gw_err_set(e, _("ssh %s: cannot connect (exit %d): %s"), r->host,
+			           st, *line ? line : _("no message"));
 		free(line);
 		free(err);
 		runner_free(r);

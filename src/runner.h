@@ -40,6 +40,16 @@ gw_runner *gw_runner_open_local(void);
 gw_runner *gw_runner_open_ssh(const char *user_at_host,
                               const char *const extra[], gw_err *e);
 
+/* The same, but when prompt is set the master is started without
+ * BatchMode, so ssh may ask for a password or key passphrase on the
+ * terminal (/dev/tty) once; every later command goes through the master
+ * and never prompts.  The command line uses it when it has a terminal.
+ * Errors: an unknown or changed host key, and "Permission denied" without
+ * a terminal, say what to do. */
+gw_runner *gw_runner_open_ssh_prompt(const char *user_at_host,
+                                     const char *const extra[], int prompt,
+                                     gw_err *e);
+
 /* Ends the master (ssh -O exit) and frees r.  NULL is harmless. */
 void gw_runner_close(gw_runner *r);
 

@@ -190,6 +190,24 @@ if [ -x /usr/sbin/sshd ] && { [ "$(id -u)" -ne 0 ] || [ -d /run/sshd ]; }; then
 	check "ssh: backup on the datastore" sh -c "ls '$VOL/datastore1/itachi_lab/' | grep -q '\\.bak\$'"
 	check "ssh: power state checked and VM reloaded over ssh" sh -c \
 		"grep -qx 'vim-cmd vmsvc/power.getstate 11' '$SSH_STANDINS/standin.log' && grep -qx 'vim-cmd vmsvc/reload 11' '$SSH_STANDINS/standin.log'"
+	# a key with a passphrase: ssh asks for it once, on the terminal,
+	# before the screens start; every later command uses the master
+	ssh-keygen -q -t ed25519 -N 'gw-secret-1' -f "$TMP/pkey" || exit 99
+	cat "$TMP/pkey.pub" >>"$TMP/authorized_keys"
+	: >"$SSH_STANDINS/standin.log"
+	unset SSH_AUTH_SOCK
+	start C.UTF-8 100x30 --ssh "$SSH_TARGET" --ssh-port "$SSH_PORT" --ssh-identity "$TMP/pkey" \
+		--ssh-option IdentitiesOnly=yes --ssh-option UserKnownHostsFile="$SSH_KNOWN" \
+		--ssh-option GlobalKnownHostsFile=/dev/null
+	check "ssh prompt: ssh asks for the passphrase on the terminal" wait_for "Enter passphrase"
+	typ gw-secret-1; keys Enter
+	check "ssh prompt: then the wizard starts on the host" wait_for "(*) An ESXi host over SSH"
+	keys Enter
+	check "ssh prompt: the host's rows through the master, no second prompt" wait_for "Checks of the ESXi host $SSH_TARGET"
+	keys q; keys y
+	check "ssh prompt: exits" exited
+	check "ssh prompt: terminal sane" terminal_sane
+	check "ssh prompt: the passphrase is not on the screen" sh -c "! grep -q gw-secret-1 '$SCREEN'"
 else
 	echo "# sshd not usable here: the SSH walk is left out"
 fi
