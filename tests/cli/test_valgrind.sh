@@ -38,4 +38,15 @@ printf 'flags\t\t: fpu svm\n' >"$TMP/root/proc/cpuinfo"
 printf 'root=/dev/sda1\n' >"$TMP/root/proc/cmdline"
 check "valgrind: check --sysroot" vg check --sysroot "$TMP/root" --json
 check "valgrind: gpus --sysroot (libpci)" vg gpus --sysroot "$TMP/root"
+# the ESXi route through a sample host (a local runner, fork/exec, the
+# stand-ins) and the Linux samples
+export GPUWIZ_HOSTS_DIR="${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}/data/hosts"
+check "valgrind: check --sample-host (ESXi)" vg check --sample-host esxi-l40s --json
+check "valgrind: gpus --sample-host (ESXi)" vg gpus --sample-host esxi-l40s --json
+check "valgrind: vms --sample-host" vg vms --sample-host esxi-l40s
+check "valgrind: passthru --enable" vg passthru --sample-host esxi-l40s --enable 0000:5e:00.0
+check "valgrind: passthru refused (datastore controller)" vg passthru --sample-host esxi-l40s --enable 0000:04:00.0
+check "valgrind: vmx --vm --upgrade-hw --write" vg vmx --sample-host esxi-l40s --vm ubuntu-l40s --gpu l40s --bdf 0000:3b:00.0 --upgrade-hw --write
+check "valgrind: check --sample-host (Linux)" vg check --sample-host amd-geforce-usb
+check "valgrind: gpus --sample-host (Linux)" vg gpus --sample-host intel-2x-l40s --json
 finish

@@ -1,0 +1,98 @@
+#!/bin/sh
+# test_samples.sh: the commands on the sample hosts (--sample-host,
+# data/hosts): real probes on the materialised Linux trees, the ESXi route
+# through the sample's stand-ins, the scratch directory removed after each
+# command and the sample itself never changed.
+. "$(dirname "$0")/lib.sh"
+SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+export GPUWIZ_HOSTS_DIR="$SRC/data/hosts"
+export TMPDIR="$TMP"
+sums() { (cd "$SRC/data/hosts" && find . -type f | LC_ALL=C sort | xargs cksum); }
+sums >"$TMP/before"
+no_scratch() { ! ls -d "$TMP"/gpuwiz-sample.* >/dev/null 2>&1; }
+
+run "$GPUWIZ" check --sample-host intel-2x-l40s
+if [ "$rc" -eq 0 ] && has "Checking for hardware virtualization : PASS" &&
+	! has "FAIL"; then ok "check: intel-2x-l40s passes"; else nok "check intel-2x-l40s" "$(cat "$out" "$err")"; fi
+check "check: the scratch directory is removed" no_scratch
+run "$GPUWIZ" check --sample-host intel-iommu-off-kernel --json
+if [ "$rc" -eq 1 ] && python3 - "$out" <<'PY'
+import json, sys
+rows = {r["id"]: r for r in json.load(open(sys.argv[1]))["checks"]}
+assert rows["iommu-kernel"]["status"] == "FAIL", rows["iommu-kernel"]
+assert "intel_iommu=on" in rows["iommu-kernel"]["fix"] + rows["kernel-cmdline"]["fix"]
+assert rows["iommu-firmware"]["status"] == "PASS"
+PY
+then ok "check: IOMMU off in the kernel FAILs with the intel_iommu=on fix"
+else nok "check intel-iommu-off-kernel" "$(cat "$out" "$err")"; fi
+run "$GPUWIZ" gpus --sample-host amd-geforce-usb --json
+if [ "$rc" -eq 0 ] && python3 - "$out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+g = d["gpus"][0]
+assert g["device_id"] == "2805" and g["vram_gb"] == 16 and g["iommu_group"] == "15"
+assert any(b["index"] == 1 and b["size_bytes"] == 16 << 30 for b in g["bars"])
+assert any("0000:05:00.0" in n and "not part of the card" in n for n in d["notes"])
+PY
+then ok "gpus: the GeForce and the USB controller in its group"
+else nok "gpus amd-geforce-usb" "$(cat "$out" "$err")"; fi
+run "$GPUWIZ" gpus --sample-host intel-2x-l40s --json
+if [ "$rc" -eq 0 ] && python3 - "$out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+l = [g for g in d["gpus"] if g["device_id"] == "26b9"]
+assert len(l) == 2 and all(g["driver"] == "vfio-pci" for g in l)
+assert l[0]["iommu_group"] != l[1]["iommu_group"]
+assert d["mmio_size_gb"] == 256, d["mmio_size_gb"]
+PY
+then ok "gpus: two L40S on vfio-pci in their own groups, 256 GB for both"
+else nok "gpus intel-2x-l40s" "$(cat "$out" "$err")"; fi
+
+# the ESXi sample
+run "$GPUWIZ" gpus --sample-host esxi-l40s --json
+if [ "$rc" -eq 0 ] && python3 - "$out" <<'PY'
+import json, sys
+g = {x["bdf"]: x for x in json.load(open(sys.argv[1]))["gpus"]}
+assert g["0000:3b:00.0"]["passthru_enabled"] is True
+assert g["0000:5e:00.0"]["passthru_enabled"] is False
+PY
+then ok "gpus: the ESXi sample's L40S, one passed through"
+else nok "gpus esxi-l40s" "$(cat "$out" "$err")"; fi
+run "$GPUWIZ" vms --sample-host esxi-l40s
+if [ "$rc" -eq 0 ] && grep -q '^  1 .*powered off.*vmx-13.*ubuntu-l40s' "$out" &&
+	grep -q '^  2 .*powered on' "$out"; then ok "vms: the sample's VMs"
+else nok "vms esxi-l40s" "$(cat "$out" "$err")"; fi
+run "$GPUWIZ" check --sample-host esxi-l40s
+if [ "$rc" -eq 0 ] && grep -q 'Checking passthrough of 0000:5e:00.0.*WARN' "$out" &&
+	has "Press e on this row"; then ok "check: the ESXi sample's second L40S is not passed through"
+else nok "check esxi-l40s" "$(cat "$out" "$err")"; fi
+run "$GPUWIZ" passthru --sample-host esxi-l40s --enable 0000:04:00.0
+if [ "$rc" -eq 2 ] && err_one_line && errhas "datastore1"; then
+	ok "passthru: the datastore's controller is refused"
+else nok "passthru datastore controller" "$(cat "$out" "$err")"; fi
+run "$GPUWIZ" passthru --sample-host esxi-l40s --enable 0000:5e:00.0 --json
+if [ "$rc" -eq 0 ] && grep -q '"enabled": true' "$out"; then ok "passthru: the second L40S is enabled"
+else nok "passthru 5e" "$(cat "$out" "$err")"; fi
+run "$GPUWIZ" vmx --sample-host esxi-l40s --vm ubuntu-l40s --gpu l40s --bdf 0000:3b:00.0 --upgrade-hw --write
+if [ "$rc" -eq 0 ] && has "Upgraded the hardware version to vmx-21" && has "Saved" && has "Reloaded"; then
+	ok "vmx --vm --upgrade-hw --write on the sample"
+else nok "vmx on the sample" "$(cat "$out" "$err")"; fi
+run "$GPUWIZ" vmx --sample-host esxi-l40s --vm win2016-vdi --gpu l40s --write
+if [ "$rc" -eq 2 ] && err_one_line && errhas "Powered on"; then ok "vmx --vm: the powered-on sample VM is refused"
+else nok "vmx powered-on sample VM" "$(cat "$out" "$err")"; fi
+check "no scratch directory left" no_scratch
+
+# bad input
+run "$GPUWIZ" gpus --sample-host no-such-host
+if [ "$rc" -eq 2 ] && err_one_line && errhas "esxi-l40s" && errhas "intel-2x-l40s"; then
+	ok "an unknown sample is one line naming the known ones"
+else nok "unknown sample" "$(cat "$out" "$err")"; fi
+run "$GPUWIZ" gpus --sample-host esxi-l40s --ssh root@esx01
+check "--sample-host and --ssh exclude each other" sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$err') -eq 1 ]"
+run "$GPUWIZ" vms --sample-host intel-2x-l40s
+check "vms needs an ESXi host" sh -c "[ $rc -eq 2 ] && grep -q 'no ESXi host' '$err'"
+run "$GPUWIZ" vms
+check "vms without a host says how to name one" sh -c "[ $rc -eq 2 ] && grep -q -- '--ssh' '$err'"
+sums >"$TMP/after"
+check "the samples are unchanged" cmp -s "$TMP/before" "$TMP/after"
+finish
