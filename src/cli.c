@@ -658,6 +658,8 @@ typedef struct host_ctx {
 	const char *sysroot;   /* a Linux host: --sysroot or the sample's root */
 } host_ctx;
 
+static void host_close(host_ctx *h);
+
 /* Is vim-cmd on the PATH (gpuwiz runs on the ESXi shell itself)? */
 static int
 on_esxi_shell(void)
@@ -769,10 +771,12 @@ host_open(cli_opts *o, int need, host_ctx *h, gw_err *e)
 	}
 	if (need == 'e' && h->r == NULL) {
 		gw_err_set(e, "%s", _("no ESXi host: give --ssh USER@HOST (or --sample-host with an ESXi sample), or run gpuwiz on the ESXi shell"));
+		host_close(h);
 		return -1;
 	}
 	if (need == 'l' && h->r != NULL) {
 		gw_err_set(e, "%s", _("this command reads a Linux host; an ESXi host has no /sys to read (use gpuwiz gpus or check with --ssh)"));
+		host_close(h);
 		return -1;
 	}
 	return 0;

@@ -90,7 +90,8 @@ else nok "unknown sample" "$(cat "$out" "$err")"; fi
 run "$GPUWIZ" gpus --sample-host esxi-l40s --ssh root@esx01
 check "--sample-host and --ssh exclude each other" sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$err') -eq 1 ]"
 run "$GPUWIZ" vms --sample-host intel-2x-l40s
-check "vms needs an ESXi host" sh -c "[ $rc -eq 2 ] && grep -q 'no ESXi host' '$err'"
+check "vms needs an ESXi host" sh -c "[ $rc -eq 2 ] && grep -q 'no ESXi host' '$err' && [ \$(wc -l <'$err') -eq 1 ]"
+check "the refused sample's scratch directory is removed" no_scratch
 run "$GPUWIZ" vms
 check "vms without a host says how to name one" sh -c "[ $rc -eq 2 ] && grep -q -- '--ssh' '$err'"
 sums >"$TMP/after"
