@@ -19,6 +19,8 @@
 #include "runner.h"
 #include "samplehost.h"
 #include "vmx.h"
+#include "vsapply.h"
+#include "vsphere.h"
 #include "wizard.h"
 
 #include <errno.h>
@@ -30,7 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 #include <jansson.h>
 
@@ -94,7 +98,7 @@ setup_locale(int argc, char **argv)
 static void
 usage(FILE *f)
 {
-	fprintf(f, _("Usage: %s [--lang LANG] [--answers FILE] [HOST]   the interactive wizard\n"), progname);
+	fprintf(f, _("Usage: %s [--lang LANG] [--answers FILE] [HOST | --url URL --user USER]   the wizard\n"), progname);
 	fputs(_("       gpuwiz mmio [--json] (--gpu SPEC | --vgpu PROFILE | --vram GB)...\n"
 	        "       gpuwiz vmx FILE [--gpu SPEC]... [--vgpu PROFILE]... [--uvm]\n"
 	        "                  [--bdf BDF --system-id UUID]... [--write [--force]] [--json]\n"
@@ -107,6 +111,10 @@ usage(FILE *f)
 	        "       gpuwiz passthru --enable BDF HOST [--json]\n"
 	        "       gpuwiz verify [--sysroot DIR] [--nvidia-smi-q FILE] [--bundle OUT.tar.gz] [--json]\n"
 	        "       gpuwiz diagnose FILE|- [--json]\n"
+	        "       gpuwiz vsphere --url URL --user USER [--thumbprint SHA256 | --insecure] list [--json]\n"
+	        "       gpuwiz vsphere --url URL --user USER [...] apply --vm NAME [--gpu SPEC]...\n"
+	        "                  [--bdf BDF]... [--vgpu PROFILE]... [--uvm] [--upgrade-hw] [--dry-run]\n"
+	        "       gpuwiz vsphere --url URL --user USER [...] passthru --enable BDF [--host NAME]\n"
 	        "       gpuwiz --help | --version\n"), f);
 	fputs("\n", f);
 	fputs(_("HOST is --ssh USER@HOST (an ESXi host through the system's ssh: one login,\n"
@@ -147,7 +155,8 @@ enum {
 	OPT_NAME, OPT_TABLE, OPT_JSON, OPT_WRITE, OPT_FORCE, OPT_FORMAT,
 	OPT_ANSWERS, OPT_LANG, OPT_HELP, OPT_ESXCLI_FILE, OPT_NVSMI, OPT_SYSROOT,
 	OPT_BUNDLE, OPT_SSH, OPT_SSH_PORT, OPT_SSH_ID, OPT_SSH_OPT, OPT_SAMPLE,
-	OPT_VM, OPT_UPGRADE, OPT_ENABLE, OPT_KEEP
+	OPT_VM, OPT_UPGRADE, OPT_ENABLE, OPT_KEEP, OPT_URL, OPT_USER,
+	OPT_THUMB, OPT_INSECURE, OPT_CAFILE, OPT_DRYRUN, OPT_HOST
 };
 
 static const struct option long_opts[] = {
@@ -185,6 +194,13 @@ static const struct option long_opts[] = {
 	{ "vm", required_argument, NULL, OPT_VM },
 	{ "upgrade-hw", no_argument, NULL, OPT_UPGRADE },
 	{ "enable", required_argument, NULL, OPT_ENABLE },
+	{ "url", required_argument, NULL, OPT_URL },
+	{ "user", required_argument, NULL, OPT_USER },
+	{ "thumbprint", required_argument, NULL, OPT_THUMB },
+	{ "insecure", no_argument, NULL, OPT_INSECURE },
+	{ "cafile", required_argument, NULL, OPT_CAFILE },
+	{ "dry-run", no_argument, NULL, OPT_DRYRUN },
+	{ "host", required_argument, NULL, OPT_HOST },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -202,9 +218,14 @@ typedef struct cli_opts {
 	const char **ssh_opts;    /* --ssh-option, in order */
 	size_t nssh_opts;
 	const char *sample;       /* --sample-host NAME */
-	const char *vm;           /* --vm NAME|VMID */
+	const char *vm;           /* --vm NAME|VMID (the last one) */
+	const char **vm_list;     /* every --vm, in order (vsphere apply) */
+	size_t nvm_list;
 	const char *enable;       /* passthru --enable BDF */
 	int upgrade;              /* --upgrade-hw */
+	const char *url, *user, *thumbprint, *cafile;   /* vsphere */
+	const char *host;         /* vsphere passthru --host NAME */
+	int insecure, dry_run;
 	int json, write, force, help;
 	/* GPU specs are kept in order and resolved once the table is loaded */
 	struct { int kind; const char *arg; } *items;
@@ -362,12 +383,36 @@ parse_opts(cli_opts *o, int argc, char **argv, gw_err *e)
 			break;
 		case OPT_VM:
 			o->vm = optarg;
+			o->vm_list = gw_xrealloc(o->vm_list,
+			                         (o->nvm_list + 1) * sizeof *o->vm_list);
+			o->vm_list[o->nvm_list++] = optarg;
 			break;
 		case OPT_UPGRADE:
 			o->upgrade = 1;
 			break;
 		case OPT_ENABLE:
 			o->enable = optarg;
+			break;
+		case OPT_URL:
+			o->url = optarg;
+			break;
+		case OPT_USER:
+			o->user = optarg;
+			break;
+		case OPT_THUMB:
+			o->thumbprint = optarg;
+			break;
+		case OPT_INSECURE:
+			o->insecure = 1;
+			break;
+		case OPT_CAFILE:
+			o->cafile = optarg;
+			break;
+		case OPT_DRYRUN:
+			o->dry_run = 1;
+			break;
+		case OPT_HOST:
+			o->host = optarg;
 			break;
 		case OPT_LANG:
 			break; /* handled by setup_locale() */
@@ -395,6 +440,7 @@ static void
 free_opts(cli_opts *o)
 {
 	free(o->ssh_opts);
+	free(o->vm_list);
 	free(o->items);
 	free(o->args);
 	gw_answers_free(&o->a);
@@ -1430,6 +1476,549 @@ cmd_verify(cli_opts *o, const gw_table *t, gw_err *e)
 	                              o->json, e);
 }
 
+/* ---- vsphere: vCenter or a licensed ESXi through the API ---------------- */
+
+static struct termios pw_saved;
+static int pw_fd = -1;
+
+static void
+pw_restore(int sig)
+{
+	if (pw_fd >= 0)
+		tcsetattr(pw_fd, TCSAFLUSH, &pw_saved);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* The password: GPUWIZ_PASSWORD, else asked on the terminal without echo
+ * (never from the command line).  NULL and e when there is neither. */
+static char *
+read_password(const char *user, const char *url, gw_err *e)
+{
+	const char *env = getenv("GPUWIZ_PASSWORD");
+	struct termios t;
+	struct sigaction sa, oint, oterm, ohup;
+	char buf[512];
+	FILE *tty;
+	int ok;
+
+	if (env != NULL)
+		return gw_xstrdup(env);
+	tty = fopen("/dev/tty", "r+");
+	if (tty == NULL) {
+		gw_err_set(e, "%s", _("no password: set GPUWIZ_PASSWORD or run gpuwiz on a terminal (the password is never taken from the command line)"));
+		return NULL;
+	}
+	pw_fd = fileno(tty);
+	if (tcgetattr(pw_fd, &pw_saved) != 0) {
+		fclose(tty);
+		pw_fd = -1;
+		gw_err_set(e, "%s", _("no password: set GPUWIZ_PASSWORD or run gpuwiz on a terminal (the password is never taken from the command line)"));
+		return NULL;
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = pw_restore;
+	sigaction(SIGINT, &sa, &oint);
+	sigaction(SIGTERM, &sa, &oterm);
+	sigaction(SIGHUP, &sa, &ohup);
+	t = pw_saved;
+	t.c_lflag &= ~(tcflag_t)ECHO;
+	tcsetattr(pw_fd, TCSAFLUSH, &t);
+	/* TRANSLATORS: the password prompt; %s is the user, then the URL. */
+	fprintf(tty, _("Password for %s at %s: "), user, url);
+	fflush(tty);
+	ok = fgets(buf, sizeof buf, tty) != NULL;
+	tcsetattr(pw_fd, TCSAFLUSH, &pw_saved);
+	fputc('\n', tty);
+	sigaction(SIGINT, &oint, NULL);
+	sigaction(SIGTERM, &oterm, NULL);
+	sigaction(SIGHUP, &ohup, NULL);
+	fclose(tty);
+	pw_fd = -1;
+	if (!ok) {
+		gw_err_set(e, "%s", _("no password given"));
+		return NULL;
+	}
+	buf[strcspn(buf, "\r\n")] = '\0';
+	{
+		char *r = gw_xstrdup(buf);
+
+		memset(buf, 0, sizeof buf);
+		return r;
+	}
+}
+
+static const char *
+vs_power_word(gw_vs_power p)
+{
+	return p == GW_VS_POWER_ON ? "on" : p == GW_VS_POWER_OFF ? "off" :
+	       p == GW_VS_POWER_SUSPENDED ? "suspended" : "unknown";
+}
+
+static void
+vs_progress(void *ctx, const char *what, int pct)
+{
+	(void)ctx;
+	/* on standard output: standard error keeps the one error line */
+	if (pct >= 0)
+		printf("  %s: %d%%\n", what, pct);
+	else
+		printf("  %s...\n", what);
+	fflush(stdout);
+}
+
+static json_t *
+vs_host_json(const gw_table *t, const gw_vs_host *h)
+{
+	json_t *j = json_object(), *arr = json_array();
+	size_t i;
+
+	json_object_set_new(j, "moref", gw_json_text(h->moref));
+	json_object_set_new(j, "name", gw_json_text(h->name));
+	json_object_set_new(j, "version", h->version ? gw_json_text(h->version) : json_null());
+	json_object_set_new(j, "build", h->build ? gw_json_text(h->build) : json_null());
+	for (i = 0; i < h->npci; i++) {
+		const gw_vs_pci *d = &h->pci[i];
+		const gw_gpu *g;
+		json_t *x;
+		char hex[8];
+
+		if ((d->class_id >> 8) != 0x03)
+			continue;
+		g = gw_table_find_pci(t, d->vendor, d->device, d->subvendor,
+		                      d->subdevice, NULL);
+		x = json_object();
+		json_object_set_new(x, "bdf", gw_json_text(d->id));
+		snprintf(hex, sizeof hex, "%04x", d->vendor);
+		json_object_set_new(x, "vendor_id", json_string(hex));
+		snprintf(hex, sizeof hex, "%04x", d->device);
+		json_object_set_new(x, "device_id", json_string(hex));
+		json_object_set_new(x, "name", gw_json_text(g ? g->name :
+		                    d->device_name ? d->device_name : ""));
+		json_object_set_new(x, "vram_gb", g && g->vram_gb >= 0 ?
+		                    json_integer(g->vram_gb) : json_null());
+		json_object_set_new(x, "passthru_capable", d->passthru_capable < 0 ?
+		                    json_null() : json_boolean(d->passthru_capable));
+		json_object_set_new(x, "passthru_enabled", d->passthru_enabled < 0 ?
+		                    json_null() : json_boolean(d->passthru_enabled));
+		json_object_set_new(x, "passthru_active", d->passthru_active < 0 ?
+		                    json_null() : json_boolean(d->passthru_active));
+		json_object_set_new(x, "system_id", d->system_id ?
+		                    gw_json_text(d->system_id) : json_null());
+		json_array_append_new(arr, x);
+	}
+	json_object_set_new(j, "gpus", arr);
+	return j;
+}
+
+static json_t *
+vs_vm_json(const gw_vs_vm *vm)
+{
+	json_t *j = json_object(), *arr = json_array();
+	size_t i;
+
+	json_object_set_new(j, "moref", gw_json_text(vm->moref));
+	json_object_set_new(j, "name", gw_json_text(vm->name));
+	json_object_set_new(j, "power", json_string(vs_power_word(vm->power)));
+	json_object_set_new(j, "hw_version", vm->hw_version ?
+	                    json_integer(vm->hw_version) : json_null());
+	json_object_set_new(j, "firmware", vm->firmware ? gw_json_text(vm->firmware) : json_null());
+	json_object_set_new(j, "memory_mb", json_integer(vm->memory_mb));
+	json_object_set_new(j, "reservation_locked", vm->reserve_locked < 0 ?
+	                    json_null() : json_boolean(vm->reserve_locked));
+	for (i = 0; i < vm->ndevs; i++) {
+		const gw_vs_dev *d = &vm->devs[i];
+		json_t *x = json_object();
+
+		if (d->vgpu) {
+			json_object_set_new(x, "vgpu", gw_json_text(d->vgpu));
+		} else {
+			char hex[8];
+
+			json_object_set_new(x, "bdf", d->id ? gw_json_text(d->id) : json_null());
+			snprintf(hex, sizeof hex, "%04x", d->vendor);
+			json_object_set_new(x, "vendor_id", json_string(hex));
+			snprintf(hex, sizeof hex, "%04x", d->device);
+			json_object_set_new(x, "device_id", json_string(hex));
+		}
+		json_array_append_new(arr, x);
+	}
+	json_object_set_new(j, "passthrough", arr);
+	return j;
+}
+
+static void
+vs_list_text(const gw_table *t, const gw_vs_inventory *inv)
+{
+	size_t i, k;
+
+	for (i = 0; i < inv->nhosts; i++) {
+		const gw_vs_host *h = &inv->hosts[i];
+
+		/* TRANSLATORS: a host in gpuwiz vsphere list: name, version. */
+		printf(_("Host %s (ESXi %s):\n"), h->name, h->version ? h->version : "?");
+		for (k = 0; k < h->npci; k++) {
+			const gw_vs_pci *d = &h->pci[k];
+			const gw_gpu *g;
+
+			if ((d->class_id >> 8) != 0x03)
+				continue;
+			g = gw_table_find_pci(t, d->vendor, d->device, d->subvendor,
+			                      d->subdevice, NULL);
+			printf("  %s  %04x:%04x  %-28s %s\n", d->id, d->vendor,
+			       d->device, g ? g->name : d->device_name ? d->device_name : "",
+			       d->passthru_enabled == 1 ? (d->passthru_active == 1 ?
+			       _("passthrough on") : _("passthrough on after a reboot")) :
+			       _("passthrough off"));
+		}
+	}
+	/* TRANSLATORS: heading of the VMs in gpuwiz vsphere list. */
+	printf("%s\n", _("VMs:"));
+	for (i = 0; i < inv->nvms; i++) {
+		const gw_vs_vm *vm = &inv->vms[i];
+
+		printf("  %-24s %-9s vmx-%-3d %-5s %6ld MB", vm->name,
+		       vs_power_word(vm->power), vm->hw_version,
+		       vm->firmware ? vm->firmware : "-", vm->memory_mb);
+		for (k = 0; k < vm->ndevs; k++)
+			printf(" %s", vm->devs[k].vgpu ? vm->devs[k].vgpu :
+			       vm->devs[k].id ? vm->devs[k].id : "?");
+		putchar('\n');
+	}
+}
+
+/* Connect and log in: --url, --user, the password (GPUWIZ_PASSWORD or
+ * asked), --thumbprint / --cafile / --insecure. */
+static gw_vs *
+vs_open(cli_opts *o, gw_err *e)
+{
+	gw_vs_opts vo;
+	gw_vs *s;
+	char *pw;
+
+	if (o->url == NULL || o->user == NULL) {
+		gw_err_set(e, "%s", o->url == NULL ?
+		           _("--url: missing (expected the vCenter or ESXi address, e.g. https://vc01/sdk)") :
+		           _("--user: missing (expected the vSphere user, e.g. administrator@vsphere.local)"));
+		return NULL;
+	}
+	if (o->thumbprint && o->insecure) {
+		gw_err_set(e, "%s", _("--thumbprint and --insecure exclude each other: pin the certificate, or (only if you must) skip verification"));
+		return NULL;
+	}
+	if ((pw = read_password(o->user, o->url, e)) == NULL)
+		return NULL;
+	memset(&vo, 0, sizeof vo);
+	vo.url = o->url;
+	vo.user = o->user;
+	vo.password = pw;
+	vo.thumbprint = o->thumbprint;
+	vo.cafile = o->cafile;
+	vo.insecure = o->insecure;
+	s = gw_vs_connect(&vo, e);
+	memset(pw, 0, strlen(pw));
+	free(pw);
+	return s;
+}
+
+/* gpuwiz vsphere ... apply for one VM of inv (read again after an
+ * upgrade or a reconfigure).  0, 1 (the plan has failures), or 2 with e. */
+static int
+vs_apply_vm(cli_opts *o, const gw_table *t, gw_vs *s, gw_vs_inventory *inv,
+            const char *name, gw_err *e)
+{
+	gw_answers ans;
+	gw_vs_plan_spec spec;
+	gw_plan p;
+	gw_vmx *v = NULL;
+	char **picked = NULL;
+	size_t npicked = 0, i;
+	int rc = EXIT_USAGE, have_plan = 0, upgraded = 0, applied = 0;
+	const gw_vs_vm *vm;
+	const gw_vs_host *h;
+
+	memset(&spec, 0, sizeof spec);
+	gw_answers_copy(&ans, &o->a);
+	if ((vm = gw_vs_find_vm(inv, name)) == NULL) {
+		gw_err_set(e, _("--vm: no VM '%s' on %s (gpuwiz vsphere ... list shows them)"),
+		           name, o->url);
+		goto out;
+	}
+	if (vm->power != GW_VS_POWER_OFF) {
+		gw_err_set(e, _("%s is %s: gpuwiz does not change a VM that is not powered off; shut the guest down (or power the VM off), then run this again"),
+		           vm->name, vs_power_word(vm->power));
+		goto out;
+	}
+	h = vm->host_moref ? gw_vs_find_host(inv, vm->host_moref) : NULL;
+	if (h == NULL) {
+		gw_err_set(e, _("%s: its host is not in the inventory"), vm->name);
+		goto out;
+	}
+	if (ans.esxi_version == NULL && h->version && gw_esxi_to_hw(h->version) > 0)
+		ans.esxi_version = gw_xstrdup(h->version);
+	/* the passthrough GPUs' devices: named with --bdf, else what the VM
+	 * already has counts, and free ones of the VM's host for the rest */
+	if (ans.nbdfs == 0) {
+		int had = gw_vs_answers_less_attached(&ans, vm);
+
+		if (had > 0)
+			/* TRANSLATORS: %d GPUs of the request are attached. */
+			printf(_("Already attached to the VM: %d of the GPUs asked for.\n"), had);
+		if (gw_vs_pick_devices(inv, h, vm, &ans, &picked, &npicked, e) != 0)
+			goto out;
+		for (i = 0; i < npicked; i++)
+			if (gw_answers_add_bdf(&ans, picked[i], "--bdf", e) != 0)
+				goto out;
+	}
+	if (ans.nbdfs > 0 && ans.system_id == NULL) {
+		const char *sid = NULL;
+
+		for (i = 0; i < h->npci && sid == NULL; i++)
+			if (strcasecmp(h->pci[i].id, ans.bdfs[0]) == 0)
+				sid = h->pci[i].system_id;
+		if (sid == NULL) {
+			gw_err_set(e, _("%s: host %s reports no system id for %s: is passthrough enabled and active for it?"),
+			           vm->name, h->name, ans.bdfs[0]);
+			goto out;
+		}
+		if (gw_answers_set_system_id(&ans, sid, "QueryConfigTarget", e) != 0)
+			goto out;
+	}
+	if (o->upgrade) {
+		int target = ans.esxi_version ? gw_esxi_to_hw(ans.esxi_version) : 0;
+
+		if (target > vm->hw_version && vm->hw_version > 0) {
+			if (o->dry_run) {
+				printf(_("Would upgrade the hardware version to vmx-%d.\n"), target);
+			} else {
+				if (gw_vs_upgrade(s, vm, target, vs_progress, NULL, e) != 0)
+					goto out;
+				upgraded = target;
+				gw_vs_inventory_free(inv);
+				if (gw_vs_inventory_get(s, inv, e) != 0 ||
+				    (vm = gw_vs_find_vm(inv, name)) == NULL)
+					goto out;
+			}
+		}
+	}
+	if ((v = gw_vs_vm_as_vmx(vm, e)) == NULL)
+		goto out;
+	if (gw_plan_build(&ans, t, v, &p, e) != 0)
+		goto out;
+	have_plan = 1;
+	if (gw_vs_spec_from_plan(&p, &spec, e) != 0)
+		goto out;
+	if (upgraded)
+		printf(_("Upgraded the hardware version to vmx-%d.\n"), upgraded);
+	/* TRANSLATORS: the VM in gpuwiz vsphere apply: name, then server. */
+	printf(_("VM: %s on %s\n"), vm->name, h->name);
+	print_gpus(&p);
+	printf("%s\n", _("Changes:"));
+	print_settings(&p, 1);
+	if (p.nfindings > 0) {
+		printf("%s\n", _("Findings:"));
+		print_findings(&p, stdout);
+	}
+	if (gw_plan_has_errors(&p) && !o->force) {
+		gw_err_set(e, _("%s: not changed: the plan has failures (FAIL above); fix them or use --force"),
+		           vm->name);
+		rc = EXIT_FINDINGS;
+		fflush(stdout);
+		fprintf(stderr, "%s %s: %s\n", progname, o->cmd, e->msg);
+		e->msg[0] = '\0';
+		goto out;
+	}
+	if (!gw_vs_spec_empty(&spec)) {
+		/* TRANSLATORS: heading of what goes into ReconfigVM_Task. */
+		printf("%s\n", _("Through the API (ReconfigVM_Task):"));
+		for (i = 0; i < spec.nec; i++)
+			printf("  extraConfig %s = \"%s\"\n", spec.keys[i], spec.vals[i]);
+		if (spec.spec.reserve_locked == 1)
+			printf("  memoryReservationLockedToMax = true\n");
+		for (i = 0; i < spec.nadds; i++) {
+			if (spec.adds[i].vgpu)
+				printf("  + VirtualPCIPassthrough vgpu %s\n", spec.adds[i].vgpu);
+			else
+				printf("  + VirtualPCIPassthrough %s (%04x:%04x, systemId %s)\n",
+				       spec.adds[i].id, spec.adds[i].vendor, spec.adds[i].device,
+				       spec.adds[i].system_id ? spec.adds[i].system_id : "-");
+		}
+	}
+	if (gw_vs_spec_empty(&spec)) {
+		printf("%s\n", _("Nothing to change: the VM already has these settings."));
+	} else if (o->dry_run) {
+		printf("%s\n", _("Dry run: nothing was sent (without --dry-run gpuwiz reconfigures the VM)."));
+	} else {
+		if (gw_vs_reconfigure(s, vm, &spec.spec, vs_progress, NULL, e) != 0)
+			goto out;
+		/* passthrough devices are now taken: the next VM's pick must
+		 * see it (vGPUs and keys change nothing another VM reads) */
+		for (i = 0; i < spec.nadds; i++)
+			applied |= spec.adds[i].id != NULL;
+		/* TRANSLATORS: after ReconfigVM_Task succeeded; %s is the VM. */
+		printf(_("Reconfigured %s.\n"), vm->name);
+	}
+	rc = gw_plan_has_errors(&p) ? EXIT_FINDINGS : 0;
+out:
+	gw_vs_free_strv(picked, npicked);
+	gw_vs_plan_spec_free(&spec);
+	if (have_plan)
+		gw_plan_free(&p);
+	gw_vmx_free(v);
+	gw_answers_free(&ans);
+	if (applied) {
+		/* the server's view after a device was attached, for the
+		 * next VM's pick */
+		gw_err le;
+
+		gw_vs_inventory_free(inv);
+		if (gw_vs_inventory_get(s, inv, &le) != 0) {
+			gw_err_set(e, "%s", le.msg);
+			rc = EXIT_USAGE;
+		}
+	}
+	return rc;
+}
+
+static int
+cmd_vsphere(cli_opts *o, const gw_table *t, gw_err *e)
+{
+	gw_vs *s = NULL;
+	gw_vs_inventory inv;
+	size_t i;
+	int rc = EXIT_USAGE, list, passthru;
+
+	memset(&inv, 0, sizeof inv);
+	if (o->nargs != 1 || (strcmp(o->args[0], "list") && strcmp(o->args[0], "apply") &&
+	                      strcmp(o->args[0], "passthru"))) {
+		gw_err_set(e, "%s", _("expected list, apply or passthru (gpuwiz vsphere --url URL --user USER list)"));
+		return EXIT_USAGE;
+	}
+	list = strcmp(o->args[0], "list") == 0;
+	passthru = strcmp(o->args[0], "passthru") == 0;
+	if (passthru && o->enable == NULL) {
+		gw_err_set(e, "%s", _("--enable: missing (expected the device's address, e.g. 0000:3b:00.0; gpuwiz vsphere ... list shows them)"));
+		return EXIT_USAGE;
+	}
+	if (o->url == NULL || o->user == NULL ||
+	    (o->thumbprint && o->insecure)) {
+		gw_vs_close(vs_open(o, e));   /* says which */
+		return EXIT_USAGE;
+	}
+	if (list && (o->nitems || o->vm || o->upgrade || o->dry_run)) {
+		gw_err_set(e, "%s", _("list takes no GPU, --vm, --upgrade-hw or --dry-run"));
+		return EXIT_USAGE;
+	}
+	if (!list && !passthru && o->vm == NULL) {
+		gw_err_set(e, "%s", _("--vm: missing (expected the VM's name; gpuwiz vsphere ... list shows them)"));
+		return EXIT_USAGE;
+	}
+	if (!list && !passthru && resolve_items(o, t, e) != 0)
+		return EXIT_USAGE;
+	if (o->nvm_list > 1 && o->a.nbdfs > 0) {
+		gw_err_set(e, "%s", _("--bdf names one VM's devices: give one --vm with it (without --bdf gpuwiz picks free devices for each VM)"));
+		return EXIT_USAGE;
+	}
+	if ((s = vs_open(o, e)) == NULL)
+		return EXIT_USAGE;
+	if (gw_vs_inventory_get(s, &inv, e) != 0)
+		goto out;
+
+	if (list) {
+		if (o->json) {
+			json_t *j = json_object(), *ha = json_array(), *va = json_array();
+
+			for (i = 0; i < inv.nhosts; i++)
+				json_array_append_new(ha, vs_host_json(t, &inv.hosts[i]));
+			for (i = 0; i < inv.nvms; i++)
+				json_array_append_new(va, vs_vm_json(&inv.vms[i]));
+			json_object_set_new(j, "server", json_string(gw_vs_is_vcenter(s) ?
+			                    "vcenter" : "esxi"));
+			json_object_set_new(j, "hosts", ha);
+			json_object_set_new(j, "vms", va);
+			json_object_set_new(j, "round_trips", json_integer(gw_vs_round_trips(s)));
+			gw_json_print(j);
+			json_decref(j);
+		} else {
+			vs_list_text(t, &inv);
+		}
+		rc = 0;
+		goto out;
+	}
+
+	if (passthru) {
+		const gw_vs_host *hh = NULL;
+		size_t k, nhave = 0;
+
+		for (i = 0; i < inv.nhosts; i++) {
+			if (o->host && strcmp(inv.hosts[i].name, o->host) != 0)
+				continue;
+			for (k = 0; k < inv.hosts[i].npci; k++)
+				if (strcasecmp(inv.hosts[i].pci[k].id, o->enable) == 0) {
+					hh = &inv.hosts[i];
+					nhave++;
+				}
+		}
+		if (nhave != 1) {
+			gw_err_set(e, nhave == 0 ?
+			           _("--enable: no device %s on %s (gpuwiz vsphere ... list shows them)") :
+			           _("--enable: several hosts of %s have a device %s: name one with --host NAME"),
+			           nhave == 0 ? o->enable : o->url, nhave == 0 ? (o->host ? o->host : o->url) : o->enable);
+			goto out;
+		}
+		{
+			char *hname = gw_xstrdup(hh->name);
+			int active = 0;
+
+			if (gw_vs_enable_passthru(s, hh, o->enable, e) != 0) {
+				free(hname);
+				goto out;
+			}
+			/* read it back: active now, or after a reboot */
+			gw_vs_inventory_free(&inv);
+			if (gw_vs_inventory_get(s, &inv, e) != 0) {
+				free(hname);
+				goto out;
+			}
+			for (i = 0; i < inv.nhosts; i++)
+				for (k = 0; k < inv.hosts[i].npci; k++)
+					if (strcmp(inv.hosts[i].name, hname) == 0 &&
+					    strcasecmp(inv.hosts[i].pci[k].id, o->enable) == 0)
+						active = inv.hosts[i].pci[k].passthru_active == 1;
+			/* TRANSLATORS: %s is the device's address, then the host. */
+			printf(_("Passthrough enabled for %s on %s.\n"), o->enable, hname);
+			printf("%s\n", active ?
+			       _("It is active now: add the device to the VM (gpuwiz vsphere ... apply --vm NAME --bdf ADDRESS ...).") :
+			       _("The host needs a reboot (maintenance mode first) before a VM can use the device."));
+			free(hname);
+		}
+		rc = 0;
+		goto out;
+	}
+
+	/* apply, to each --vm in turn (one session, one inventory) */
+	rc = 0;
+	for (i = 0; i < o->nvm_list; i++) {
+		int r1 = vs_apply_vm(o, t, s, &inv, o->vm_list[i], e);
+
+		if (r1 == EXIT_USAGE) {
+			/* one line per VM that failed; the others go on */
+			die_line(o->cmd, e->msg);
+			e->msg[0] = '\0';
+		}
+		if (r1 > rc)
+			rc = r1;
+	}
+	/* TRANSLATORS: the number of SOAP requests made. */
+	printf(_("Round trips: %u\n"), gw_vs_round_trips(s));
+	if (rc == EXIT_USAGE)
+		e->msg[0] = '\0';   /* already said */
+out:
+	gw_vs_inventory_free(&inv);
+	gw_vs_close(s);
+	return rc;
+}
+
 /* ---- entry ------------------------------------------------------------- */
 
 /* Is arg an option whose value is the next word ("--ssh root@h", "-g x")? */
@@ -1502,12 +2091,17 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 		/* plain gpuwiz [--lang L] [--answers FILE] [--ssh USER@HOST |
 		 * --sample-host NAME]: the wizard */
 		if (o.nargs > 0 || o.nitems > 0) {
-			die_line(NULL, _("the wizard takes only --lang, --answers, --ssh (with --ssh-port, --ssh-identity, --ssh-option) and --sample-host; see gpuwiz --help for the commands"));
+			die_line(NULL, _("the wizard takes only --lang, --answers, --ssh (with --ssh-port, --ssh-identity, --ssh-option), --url (with --user, --thumbprint, --insecure) and --sample-host; see gpuwiz --help for the commands"));
 			free_opts(&o);
 			return EXIT_USAGE;
 		}
 		if (o.ssh && o.sample) {
 			die_line(NULL, _("--ssh and --sample-host exclude each other (a sample host is not reached over SSH)"));
+			free_opts(&o);
+			return EXIT_USAGE;
+		}
+		if (o.url && (o.ssh || o.sample)) {
+			die_line(NULL, _("--url (the vSphere API) excludes --ssh and --sample-host: pick one way to reach the host"));
 			free_opts(&o);
 			return EXIT_USAGE;
 		}
@@ -1529,7 +2123,16 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 		memset(&st, 0, sizeof st);
 		st.answers = o.answers;
 		st.sample = o.sample;
-		if (o.ssh) {
+		if (o.url) {
+			/* before the screen starts: the password prompt */
+			if ((st.vs = vs_open(&o, &e)) == NULL) {
+				die_line(NULL, e.msg);
+				gw_table_free(&t);
+				free_opts(&o);
+				return EXIT_USAGE;
+			}
+			st.label = o.url;
+		} else if (o.ssh) {
 			/* before the screen starts: ssh may ask for a password
 			 * or passphrase on the terminal, once */
 			if ((st.runner = open_ssh(&o, &e)) == NULL) {
@@ -1555,8 +2158,8 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 	if (strcmp(cmd, "mmio") && strcmp(cmd, "vmx") && strcmp(cmd, "snippet") &&
 	    strcmp(cmd, "apply") && strcmp(cmd, "gpus") && strcmp(cmd, "check") &&
 	    strcmp(cmd, "diagnose") && strcmp(cmd, "verify") &&
-	    strcmp(cmd, "vms") && strcmp(cmd, "passthru")) {
-		gw_err_set(&e, _("unknown command '%s' (expected mmio, vmx, snippet, apply, check, gpus, vms, passthru, diagnose or verify; see gpuwiz --help)"),
+	    strcmp(cmd, "vms") && strcmp(cmd, "passthru") && strcmp(cmd, "vsphere")) {
+		gw_err_set(&e, _("unknown command '%s' (expected mmio, vmx, snippet, apply, check, gpus, vms, passthru, vsphere, diagnose or verify; see gpuwiz --help)"),
 		           cmd);
 		die_line(NULL, e.msg);
 		free_opts(&o);
@@ -1582,13 +2185,15 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 		rc = cmd_vms(&o, &e);
 	else if (strcmp(cmd, "passthru") == 0)
 		rc = cmd_passthru(&o, &e);
+	else if (strcmp(cmd, "vsphere") == 0)
+		rc = cmd_vsphere(&o, &t, &e);
 	else if (strcmp(cmd, "diagnose") == 0)
 		rc = cmd_diagnose(&o, &e);
 	else if (strcmp(cmd, "verify") == 0)
 		rc = cmd_verify(&o, &t, &e);
 	else
 		rc = cmd_apply(&o, &t, &e);
-	if (rc == EXIT_USAGE)
+	if (rc == EXIT_USAGE && e.msg[0])
 		die_line(cmd, e.msg);
 	if (have_table)
 		gw_table_free(&t);

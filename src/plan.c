@@ -366,6 +366,41 @@ gw_answers_init(gw_answers *a)
 	a->reserve = 1;
 }
 
+static char *
+dup_or_null(const char *s)
+{
+	return s ? gw_xstrdup(s) : NULL;
+}
+
+void
+gw_answers_copy(gw_answers *o, const gw_answers *a)
+{
+	size_t i;
+
+	gw_answers_init(o);
+	o->gpus = gw_xcalloc(a->ngpus ? a->ngpus : 1, sizeof *o->gpus);
+	for (i = 0; i < a->ngpus; i++) {
+		o->gpus[i] = a->gpus[i];
+		o->gpus[i].profile = dup_or_null(a->gpus[i].profile);
+		o->gpus[i].spec = dup_or_null(a->gpus[i].spec);
+	}
+	o->ngpus = a->ngpus;
+	o->bdfs = gw_xcalloc(a->nbdfs ? a->nbdfs : 1, sizeof *o->bdfs);
+	for (i = 0; i < a->nbdfs; i++)
+		o->bdfs[i] = gw_xstrdup(a->bdfs[i]);
+	o->nbdfs = a->nbdfs;
+	o->system_id = dup_or_null(a->system_id);
+	o->uvm = a->uvm;
+	o->p2p = a->p2p;
+	o->code43 = a->code43;
+	o->reserve = a->reserve;
+	o->mmio_gb = a->mmio_gb;
+	o->allow_below_rule = a->allow_below_rule;
+	o->memory_mb = a->memory_mb;
+	o->esxi_version = dup_or_null(a->esxi_version);
+	o->name = dup_or_null(a->name);
+}
+
 void
 gw_answers_free(gw_answers *a)
 {

@@ -39,6 +39,8 @@ typedef struct gw_answers {
 
 void gw_answers_init(gw_answers *a);       /* zero + reserve = 1 */
 void gw_answers_free(gw_answers *a);
+/* A deep copy of src into dst (dst need not be initialised). */
+void gw_answers_copy(gw_answers *dst, const gw_answers *src);
 /* Add GPUs from a SPEC ("l40s", "l40s=2", "10de:20b5=4", "grid_l40s-48c=2",
  * a name match).  A vGPU profile spec sets profile (as typed, lower case;
  * the plan's gw_plan_gpu.profile and .vmx lines use ESXi's spelling,

@@ -17,6 +17,7 @@
 #include "emit.h"
 #include "mmio.h"
 #include "samplehost.h"
+#include "vsapply.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -161,7 +162,6 @@ gw_mode_available(gw_mode m, const char **why)
 	case GW_MODE_ESXI_SSH:
 		break;
 	case GW_MODE_VSPHERE:
-		w = _("Not available yet: vCenter/ESXi through the API comes with vSphere support, which this build does not have. Plan offline for now.");
 		break;
 	default:
 		w = _("Unknown choice: plan offline.");
@@ -175,6 +175,16 @@ gw_mode_available(gw_mode m, const char **why)
 int
 gw_wizard_mode_available(const gw_wizard *w, gw_mode m, const char **why)
 {
+	if (m == GW_MODE_VSPHERE) {
+		if (w != NULL && w->vs != NULL) {
+			if (why)
+				*why = NULL;
+			return 1;
+		}
+		if (why)
+			*why = _("No vCenter or ESXi connection yet: start gpuwiz with --url https://HOST/sdk --user USER (with --thumbprint for a self-signed certificate); the password is asked before the screens start, or taken from GPUWIZ_PASSWORD.");
+		return 0;
+	}
 	if (m == GW_MODE_ESXI_SSH) {
 		if (w != NULL && w->runner != NULL) {
 			if (why)
@@ -283,6 +293,13 @@ gw_setting_is_change(const gw_setting *s)
 
 /* ---- lifecycle ----------------------------------------------------------- */
 
+static int vs_answers(gw_wizard *w, gw_answers *out, gw_err *e);
+static int probe_vsphere(gw_wizard *w);
+static int vs_enable(gw_wizard *w, size_t idx, int *reboot, gw_err *e);
+static int vs_open_vm(gw_wizard *w, long idx, gw_err *e);
+static int vs_upgrade(gw_wizard *w, int target, gw_err *e);
+static int write_vsphere(gw_wizard *w);
+
 static void
 clear_plan(gw_wizard *w)
 {
@@ -296,6 +313,8 @@ int
 gw_wizard_replan(gw_wizard *w)
 {
 	gw_err le;
+	gw_answers eff, *a = &w->af.a;
+	int rc;
 
 	clear_plan(w);
 	w->plan_error[0] = '\0';
@@ -305,7 +324,19 @@ gw_wizard_replan(gw_wizard *w)
 		         _("No GPU chosen yet: choose one on the GPU step."));
 		return -1;
 	}
-	if (gw_plan_build(&w->af.a, w->table, w->vmx, &w->plan, &le) != 0) {
+	/* through the API the request is what the VM should have: what it
+	 * has counts, free devices of its host are picked for the rest */
+	if (w->mode == GW_MODE_VSPHERE && w->vs && w->esxi_vm >= 0) {
+		if (vs_answers(w, &eff, &le) != 0) {
+			snprintf(w->plan_error, sizeof w->plan_error, "%s", le.msg);
+			return -1;
+		}
+		a = &eff;
+	}
+	rc = gw_plan_build(a, w->table, w->vmx, &w->plan, &le);
+	if (a == &eff)
+		gw_answers_free(&eff);
+	if (rc != 0) {
 		gw_plan_free(&w->plan);
 		memset(&w->plan, 0, sizeof w->plan);
 		if (w->af.a.ngpus == 0)
@@ -418,6 +449,10 @@ gw_wizard_free(gw_wizard *w)
 	free(w->esxi_vmx_path);
 	free(w->esxi_backup);
 	free(w->scratch);
+	gw_vs_inventory_free(&w->vs_inv);
+	gw_vs_close(w->vs);
+	free(w->vs_det_host);
+	free(w->vs_picked);
 	memset(w, 0, sizeof *w);
 }
 
@@ -446,7 +481,7 @@ gw_wizard_set_mode(gw_wizard *w, gw_mode m, const char **why)
 	w->mode = m;
 	if (m == GW_MODE_LINUX && !w->probed)
 		gw_wizard_probe_host(w);
-	if (m == GW_MODE_ESXI_SSH && !w->probed)
+	if ((m == GW_MODE_ESXI_SSH || m == GW_MODE_VSPHERE) && !w->probed)
 		gw_wizard_probe_esxi(w);
 	return 0;
 }
@@ -517,7 +552,7 @@ gw_wizard_host_fail(const gw_wizard *w)
 {
 	size_t i;
 
-	if (w->mode != GW_MODE_LINUX && w->mode != GW_MODE_ESXI_SSH)
+	if (w->mode != GW_MODE_LINUX && !gw_wizard_host_mode(w))
 		return NULL;
 	for (i = 0; i < w->nchecks; i++)
 		if (w->checks[i].status == GW_LINUX_FAIL)
@@ -698,6 +733,8 @@ gw_wizard_probe_esxi(gw_wizard *w)
 	static const char *const uuid_argv[] = { "esxcli", "system", "uuid",
 	                                         "get", NULL };
 
+	if (w->mode == GW_MODE_VSPHERE)
+		return probe_vsphere(w);
 	clear_probes(w);
 	gw_esxi_pci_list_free(&w->esxi_pci);
 	gw_esxi_vm_list_free(&w->esxi_vms);
@@ -890,6 +927,8 @@ gw_wizard_esxi_enable(gw_wizard *w, size_t idx, int *reboot, gw_err *e)
 
 	if (reboot)
 		*reboot = 0;
+	if (w->mode == GW_MODE_VSPHERE)
+		return vs_enable(w, idx, reboot, e);
 	if (w->runner == NULL || idx >= w->ndetected) {
 		gw_err_set(e, _("No detected GPU %zu."), idx + 1);
 		return -1;
@@ -911,6 +950,8 @@ gw_wizard_esxi_open_vm(gw_wizard *w, long idx, gw_err *e)
 	char *path = NULL;
 	gw_vmx *v = NULL;
 
+	if (w->mode == GW_MODE_VSPHERE && idx >= 0)
+		return vs_open_vm(w, idx, e);
 	if (idx < 0) {
 		gw_vmx_free(w->vmx);
 		w->vmx = NULL;
@@ -986,7 +1027,7 @@ gw_wizard_vmx_where(const gw_wizard *w)
 
 	if (w->vmx == NULL)
 		return NULL;
-	if (w->mode == GW_MODE_ESXI_SSH && w->esxi_vm >= 0 && w->esxi_vmx_path) {
+	if (gw_wizard_host_mode(w) && w->esxi_vm >= 0 && w->esxi_vmx_path) {
 		snprintf(buf, sizeof buf, "%s:%s", w->esxi_label ? w->esxi_label : "",
 		         w->esxi_vmx_path);
 		return buf;
@@ -997,7 +1038,7 @@ gw_wizard_vmx_where(const gw_wizard *w)
 int
 gw_wizard_esxi_upgrade_target(const gw_wizard *w)
 {
-	if (w->mode != GW_MODE_ESXI_SSH || w->esxi_vm < 0 || !w->have_plan)
+	if (!gw_wizard_host_mode(w) || w->esxi_vm < 0 || !w->have_plan)
 		return 0;
 	if (w->plan.hw_current > 0 && w->plan.hw_target > w->plan.hw_current)
 		return w->plan.hw_target;
@@ -1014,11 +1055,401 @@ gw_wizard_esxi_upgrade(gw_wizard *w, gw_err *e)
 		gw_err_set(e, "%s", _("Nothing to upgrade: the VM already has the newest hardware version this host runs."));
 		return -1;
 	}
+	if (w->mode == GW_MODE_VSPHERE)
+		return vs_upgrade(w, target, e);
 	vm = &w->esxi_vms.vms[w->esxi_vm];
 	if (gw_esxi_session_upgrade(w->runner, vm->vmid, w->plan.hw_current,
 	                            target, e) != 0)
 		return -1;
 	return gw_wizard_esxi_open_vm(w, w->esxi_vm, e);
+}
+
+/* ---- GW_MODE_VSPHERE ------------------------------------------------------ */
+
+int
+gw_wizard_host_mode(const gw_wizard *w)
+{
+	return w->mode == GW_MODE_ESXI_SSH || w->mode == GW_MODE_VSPHERE;
+}
+
+void
+gw_wizard_set_progress(gw_wizard *w, gw_vs_progress_fn fn, void *ctx)
+{
+	w->progress = fn;
+	w->progress_ctx = ctx;
+}
+
+int
+gw_wizard_detected_passthru(const gw_wizard *w, size_t idx)
+{
+	if (idx >= w->ndetected)
+		return -1;
+	if (w->mode == GW_MODE_VSPHERE && w->vs_det_host) {
+		const gw_vs_pci *d = gw_vs_host_pci(&w->vs_inv.hosts[w->vs_det_host[idx]],
+		                                    w->detected[idx].bdf);
+
+		return d ? d->passthru_enabled : -1;
+	}
+	if (w->mode == GW_MODE_ESXI_SSH) {
+		long k = gw_wizard_esxi_dev(w, idx);
+
+		return k >= 0 ? gw_esxi_pci_passthru_enabled(&w->esxi_pci.devs[k]) : -1;
+	}
+	return -1;
+}
+
+void
+gw_wizard_attach_vsphere(gw_wizard *w, gw_vs *s, const char *label)
+{
+	gw_vs_close(w->vs);
+	w->vs = s;
+	free(w->esxi_label);
+	w->esxi_label = gw_xstrdup(label ? label : "");
+	w->mode = GW_MODE_VSPHERE;
+	w->probed = 0;
+	gw_wizard_probe_esxi(w);
+}
+
+/* The answers the plan gets for the open VM (gw_wizard_replan). */
+static int
+vs_answers(gw_wizard *w, gw_answers *out, gw_err *e)
+{
+	const gw_vs_vm *vm = &w->vs_inv.vms[w->esxi_vm];
+	const gw_vs_host *h = vm->host_moref ?
+	                      gw_vs_find_host(&w->vs_inv, vm->host_moref) : NULL;
+	char **picked = NULL;
+	size_t n = 0, i;
+	gw_buf b;
+
+	gw_answers_copy(out, &w->af.a);
+	free(w->vs_picked);
+	w->vs_picked = NULL;
+	if (h == NULL) {
+		gw_err_set(e, _("%s: its host is not in the inventory"), vm->name);
+		gw_answers_free(out);
+		return -1;
+	}
+	if (out->nbdfs == 0) {
+		gw_vs_answers_less_attached(out, vm);
+		if (gw_vs_pick_devices(&w->vs_inv, h, vm, out, &picked, &n, e) != 0) {
+			gw_answers_free(out);
+			return -1;
+		}
+		gw_buf_init(&b);
+		for (i = 0; i < n; i++) {
+			gw_answers_add_bdf(out, picked[i], "--bdf", e);
+			gw_buf_printf(&b, "%s%s", i ? ", " : "", picked[i]);
+		}
+		w->vs_picked = n ? gw_buf_steal(&b) : NULL;
+		if (!n)
+			gw_buf_free(&b);
+		gw_vs_free_strv(picked, n);
+	}
+	if (out->nbdfs > 0 && out->system_id == NULL) {
+		const gw_vs_pci *d = gw_vs_host_pci(h, out->bdfs[0]);
+
+		if (d == NULL || d->system_id == NULL ||
+		    gw_answers_set_system_id(out, d->system_id, "QueryConfigTarget", e) != 0) {
+			gw_err_set(e, _("%s: host %s reports no system id for %s: is passthrough enabled and active for it?"),
+			           vm->name, h->name, out->bdfs[0]);
+			gw_answers_free(out);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static gw_esxi_power
+vs_power(gw_vs_power p)
+{
+	return p == GW_VS_POWER_ON ? GW_ESXI_POWER_ON :
+	       p == GW_VS_POWER_OFF ? GW_ESXI_POWER_OFF :
+	       p == GW_VS_POWER_SUSPENDED ? GW_ESXI_POWER_SUSPENDED :
+	       GW_ESXI_POWER_UNKNOWN;
+}
+
+static int
+probe_vsphere(gw_wizard *w)
+{
+	char *open_name = NULL;
+	size_t i, k, ngpu = 0;
+	int fails = 0;
+	gw_err e;
+
+	if (w->esxi_vm >= 0 && (size_t)w->esxi_vm < w->vs_inv.nvms)
+		open_name = gw_xstrdup(w->vs_inv.vms[w->esxi_vm].name);
+	clear_probes(w);
+	gw_esxi_vm_list_free(&w->esxi_vms);
+	free(w->esxi_vms_error);
+	w->esxi_vms_error = NULL;
+	gw_vs_inventory_free(&w->vs_inv);
+	free(w->vs_det_host);
+	w->vs_det_host = NULL;
+	w->probed = 1;
+	e.msg[0] = '\0';
+	if (w->vs == NULL || gw_vs_inventory_get(w->vs, &w->vs_inv, &e) != 0) {
+		w->checks_error = gw_xstrdup(w->vs ? e.msg : _("no vSphere connection"));
+		w->esxi_vms_error = gw_xstrdup(w->checks_error);
+		w->esxi_vm = -1;
+		free(open_name);
+		return 1;
+	}
+	esxi_row(w, "vsphere-server", GW_LINUX_PASS,
+	         /* TRANSLATORS: %s is the server (its URL). */
+	         gw_xasprintf(_("Checking the vSphere server %s"), w->esxi_label),
+	         /* TRANSLATORS: the server's name and version, then how many
+	          * hosts and VMs it has. */
+	         gw_xasprintf(_("%s: %zu host(s), %zu VM(s)"),
+	                      gw_vs_full_name(w->vs) ? gw_vs_full_name(w->vs) : "?",
+	                      w->vs_inv.nhosts, w->vs_inv.nvms),
+	         NULL);
+	for (i = 0; i < w->vs_inv.nhosts; i++) {
+		const gw_vs_host *h = &w->vs_inv.hosts[i];
+		char *ver = h->version ? gw_xasprintf("%s", h->version) : NULL;
+		int hw = ver ? gw_esxi_to_hw(ver) : 0;
+
+		esxi_row(w, "esxi-host", GW_LINUX_PASS,
+		         gw_xasprintf(_("Checking the ESXi host %s"), h->name),
+		         gw_xasprintf(_("%s %s (%s): VM hardware version up to %d"),
+		                      "VMware ESXi", ver ? ver : "?",
+		                      h->build ? h->build : "?", hw),
+		         NULL);
+		free(ver);
+	}
+	/* the GPUs of every host */
+	for (i = 0; i < w->vs_inv.nhosts; i++)
+		ngpu += w->vs_inv.hosts[i].npci;
+	w->detected = gw_xcalloc(ngpu ? ngpu : 1, sizeof *w->detected);
+	w->vs_det_host = gw_xcalloc(ngpu ? ngpu : 1, sizeof *w->vs_det_host);
+	for (i = 0; i < w->vs_inv.nhosts; i++) {
+		const gw_vs_host *h = &w->vs_inv.hosts[i];
+
+		for (k = 0; k < h->npci; k++) {
+			const gw_vs_pci *d = &h->pci[k];
+			gw_linux_gpu *g;
+			unsigned dom, bus, dev, fn;
+
+			if ((d->class_id >> 8) != 0x03 || gw_is_onboard_display(d->vendor))
+				continue;
+			g = &w->detected[w->ndetected];
+			memset(g, 0, sizeof *g);
+			g->bdf = gw_xstrdup(d->id);
+			if (gw_bdf_parse(d->id, &dom, &bus, &dev, &fn) == 0) {
+				g->dom = dom;
+				g->bus = bus;
+				g->dev = dev;
+				g->fn = fn;
+			}
+			g->vendor = d->vendor;
+			g->device = d->device;
+			g->subvendor = d->subvendor;
+			g->subdevice = d->subdevice;
+			g->row = w->table ? gw_table_find_pci(w->table, d->vendor, d->device,
+			                                      d->subvendor, d->subdevice,
+			                                      NULL) : NULL;
+			g->name = g->row ? gw_xstrdup(g->row->name) :
+			          d->device_name ? gw_xstrdup(d->device_name) : NULL;
+			g->vram_gb = g->row ? g->row->vram_gb : -1;
+			/* the host, where the Linux list shows the driver */
+			g->driver = gw_xstrdup(h->name);
+			w->vs_det_host[w->ndetected++] = i;
+		}
+	}
+	w->detected_added = gw_xcalloc(w->ndetected ? w->ndetected : 1,
+	                               sizeof *w->detected_added);
+	if (w->ndetected == 0) {
+		esxi_row(w, "gpu-present", GW_LINUX_FAIL,
+		         gw_xstrdup(_("Checking for GPUs")),
+		         gw_xstrdup(_("no host of this server has a GPU (hardware.pciDevice)")),
+		         gw_xstrdup(_("Check that the card is seated and powered; then look for it with: esxcli hardware pci list")));
+		fails++;
+	} else {
+		esxi_row(w, "gpu-present", GW_LINUX_PASS,
+		         gw_xstrdup(_("Checking for GPUs")),
+		         gw_xasprintf(_("GPUs found: %d"), (int)w->ndetected), NULL);
+	}
+	for (i = 0; i < w->ndetected; i++) {
+		const gw_vs_host *h = &w->vs_inv.hosts[w->vs_det_host[i]];
+		const gw_vs_pci *d = gw_vs_host_pci(h, w->detected[i].bdf);
+		/* TRANSLATORS: a PCI address, the GPU's name, its host. */
+		char *title = gw_xasprintf(_("Checking passthrough of %s (%s) on %s"),
+		                           w->detected[i].bdf,
+		                           w->detected[i].name ? w->detected[i].name : "?",
+		                           h->name);
+
+		if (d && d->passthru_capable == 0) {
+			esxi_row(w, "gpu-passthru", GW_LINUX_FAIL, title,
+			         gw_xstrdup(_("Passthru Capable: false: ESXi cannot pass this device through; the IOMMU (VT-d / AMD-Vi) is probably off in the BIOS")),
+			         gw_xstrdup(_("Turn on VT-d (Intel) or AMD-Vi/IOMMU (AMD) and Above 4G decoding in the BIOS/UEFI setup, then reboot the host.")));
+			fails++;
+		} else if (d && d->passthru_enabled == 1 && d->passthru_active == 1) {
+			esxi_row(w, "gpu-passthru", GW_LINUX_PASS, title,
+			         gw_xstrdup(_("passthrough enabled and active (owner: VM Passthru)")),
+			         NULL);
+		} else if (d && d->passthru_enabled == 1) {
+			esxi_row(w, "gpu-passthru", GW_LINUX_WARN, title,
+			         gw_xstrdup(_("passthrough enabled, active after the host's next reboot")),
+			         gw_xstrdup(_("Reboot the host (maintenance mode first) so that passthrough takes effect.")));
+		} else {
+			esxi_row(w, "gpu-passthru", GW_LINUX_WARN, title,
+			         gw_xstrdup(_("passthrough not enabled for this GPU")),
+			         gw_xstrdup(_("Press e on this row to enable it (UpdatePassthruConfig; a free ESXi licence refuses it: then use gpuwiz --ssh).")));
+		}
+	}
+	esxi_row(w, "above-4g", GW_LINUX_WARN,
+	         gw_xstrdup(_("Checking Above 4G decoding")),
+	         gw_xstrdup(_("not visible from ESXi")),
+	         gw_xstrdup(_("Make sure \"Above 4G decoding\" (MMIO above 4 GB) is on in the BIOS/UEFI setup: GPUs with large BARs need it.")));
+	/* the VMs, for the VM step's list */
+	w->esxi_vms.vms = gw_xcalloc(w->vs_inv.nvms ? w->vs_inv.nvms : 1,
+	                             sizeof *w->esxi_vms.vms);
+	w->esxi_vm = -1;
+	for (i = 0; i < w->vs_inv.nvms; i++) {
+		const gw_vs_vm *vm = &w->vs_inv.vms[i];
+		gw_esxi_vm *x = &w->esxi_vms.vms[i];
+
+		x->vmid = (unsigned long)i + 1;
+		x->name = gw_xstrdup(vm->name);
+		x->file = gw_xstrdup(vm->vmx_path ? vm->vmx_path : "");
+		x->version = gw_xasprintf("vmx-%02d", vm->hw_version);
+		x->hw_version = vm->hw_version;
+		x->guest_os = gw_xstrdup("");
+		x->annotation = gw_xstrdup("");
+		if (open_name && strcmp(open_name, vm->name) == 0)
+			w->esxi_vm = (long)i;
+	}
+	w->esxi_vms.n = w->vs_inv.nvms;
+	if (w->esxi_vm >= 0)
+		w->esxi_power = vs_power(w->vs_inv.vms[w->esxi_vm].power);
+	free(open_name);
+	return fails;
+}
+
+static int
+vs_enable(gw_wizard *w, size_t idx, int *reboot, gw_err *e)
+{
+	const gw_vs_host *h;
+	const gw_vs_pci *d;
+	char *id;
+
+	if (w->vs == NULL || idx >= w->ndetected) {
+		gw_err_set(e, _("No detected GPU %zu."), idx + 1);
+		return -1;
+	}
+	h = &w->vs_inv.hosts[w->vs_det_host[idx]];
+	id = gw_xstrdup(w->detected[idx].bdf);
+	if (gw_vs_enable_passthru(w->vs, h, id, e) != 0) {
+		free(id);
+		return -1;
+	}
+	probe_vsphere(w);
+	if (reboot) {
+		*reboot = 1;
+		for (idx = 0; idx < w->ndetected; idx++)
+			if (strcmp(w->detected[idx].bdf, id) == 0 &&
+			    (d = gw_vs_host_pci(&w->vs_inv.hosts[w->vs_det_host[idx]], id)) &&
+			    d->passthru_active == 1)
+				*reboot = 0;
+	}
+	free(id);
+	return 0;
+}
+
+static int
+vs_open_vm(gw_wizard *w, long idx, gw_err *e)
+{
+	const gw_vs_vm *vm;
+	const gw_vs_host *h;
+	gw_vmx *v;
+
+	if (w->vs == NULL || (size_t)idx >= w->vs_inv.nvms) {
+		gw_err_set(e, _("No VM %ld on the host."), idx + 1);
+		return -1;
+	}
+	vm = &w->vs_inv.vms[idx];
+	if ((v = gw_vs_vm_as_vmx(vm, e)) == NULL)
+		return -1;
+	gw_vmx_free(w->vmx);
+	w->vmx = v;
+	w->esxi_vm = idx;
+	w->esxi_power = vs_power(vm->power);
+	free(w->esxi_vmx_path);
+	w->esxi_vmx_path = gw_xstrdup(vm->name);
+	free(w->vmx_error);
+	w->vmx_error = NULL;
+	h = vm->host_moref ? gw_vs_find_host(&w->vs_inv, vm->host_moref) : NULL;
+	if (h && h->version && gw_esxi_to_hw(h->version) > 0) {
+		free(w->af.a.esxi_version);
+		w->af.a.esxi_version = gw_xstrdup(h->version);
+	}
+	changed(w);
+	return 0;
+}
+
+static int
+vs_upgrade(gw_wizard *w, int target, gw_err *e)
+{
+	char *name = gw_xstrdup(w->vs_inv.vms[w->esxi_vm].name);
+	int rc;
+
+	rc = gw_vs_upgrade(w->vs, &w->vs_inv.vms[w->esxi_vm], target, w->progress,
+	                   w->progress_ctx, e);
+	probe_vsphere(w);
+	if (rc == 0 && w->esxi_vm < 0) {
+		gw_err_set(e, _("%s: not found after the upgrade"), name);
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = vs_open_vm(w, w->esxi_vm, e);
+	free(name);
+	return rc;
+}
+
+/* The write step through the API: the snippets locally (gw_apply), then
+ * ReconfigVM_Task with the plan's changes, its progress shown; the
+ * inventory is read again afterwards. */
+static int
+write_vsphere(gw_wizard *w)
+{
+	gw_vs_plan_spec spec;
+	gw_err le;
+	size_t i;
+	char *name;
+
+	le.msg[0] = '\0';
+	if (gw_vs_spec_from_plan(&w->plan, &spec, &le) != 0) {
+		snprintf(w->write_error, sizeof w->write_error, "%s", le.msg);
+		return -1;
+	}
+	if (w->af.formats &&
+	    gw_apply(&w->af, &w->plan, NULL, w->af.force, &w->result, &le) != 0) {
+		gw_vs_plan_spec_free(&spec);
+		snprintf(w->write_error, sizeof w->write_error, "%s", le.msg);
+		return -1;
+	}
+	name = gw_xstrdup(w->vs_inv.vms[w->esxi_vm].name);
+	if (!gw_vs_spec_empty(&spec) &&
+	    gw_vs_reconfigure(w->vs, &w->vs_inv.vms[w->esxi_vm], &spec.spec,
+	                      w->progress, w->progress_ctx, &le) != 0) {
+		for (i = 0; i < w->result.nwritten; i++)
+			unlink(w->result.written[i]);
+		gw_apply_result_free(&w->result);
+		gw_vs_plan_spec_free(&spec);
+		snprintf(w->write_error, sizeof w->write_error, "%s", le.msg);
+		free(name);
+		return -1;
+	}
+	free(w->result.vmx_path);
+	w->result.vmx_path = gw_xasprintf("%s:%s", w->esxi_label ? w->esxi_label : "",
+	                                  name);
+	w->result.vmx_unchanged = gw_vs_spec_empty(&spec);
+	gw_vs_plan_spec_free(&spec);
+	free(name);
+	/* what the server has now (the VM step and a second write show it) */
+	probe_vsphere(w);
+	w->written = 1;
+	w->dirty = 0;
+	return 0;
 }
 
 /* ---- steps ---------------------------------------------------------------- */
@@ -1146,7 +1577,7 @@ gw_wizard_check_step(const gw_wizard *w, gw_step s, char *why, size_t n)
 		static const int needed[] = { GW_HOST_IOMMU, GW_HOST_ABOVE4G };
 		size_t i;
 
-		if (w->mode == GW_MODE_LINUX || w->mode == GW_MODE_ESXI_SSH) {
+		if (w->mode == GW_MODE_LINUX || gw_wizard_host_mode(w)) {
 			const gw_linux_check *f = gw_wizard_host_fail(w);
 
 			if (w->host_override)
@@ -2077,6 +2508,9 @@ gw_wizard_write(gw_wizard *w)
 	if (w->mode == GW_MODE_ESXI_SSH && w->runner != NULL && w->vmx != NULL &&
 	    w->esxi_vm >= 0)
 		return write_esxi(w);
+	if (w->mode == GW_MODE_VSPHERE && w->vs != NULL && w->vmx != NULL &&
+	    w->esxi_vm >= 0)
+		return write_vsphere(w);
 	if (w->vmx) {
 		size_t len;
 		char *bytes = gw_vmx_serialize(w->vmx, &len);
@@ -2154,7 +2588,20 @@ gw_wizard_next_commands(const gw_wizard *w)
 	uvm = p ? plan_has_kind(p, GW_SET_UVM) : w->af.a.uvm;
 
 	/* the host */
-	if (w->mode == GW_MODE_ESXI_SSH && w->vmx && w->esxi_vm >= 0) {
+	if (w->mode == GW_MODE_VSPHERE && w->vmx && w->esxi_vm >= 0) {
+		const char *vmn = w->esxi_vms.vms[w->esxi_vm].name;
+
+		if (!w->written)
+			/* TRANSLATORS: %s is the VM's name. */
+			strv_push(&s, gw_xasprintf(_("gpuwiz reconfigures %s through the API (ReconfigVM_Task); it must stay powered off until then"),
+			                           vmn));
+		else if (!w->result.vmx_unchanged)
+			strv_push(&s, gw_xasprintf(_("Reconfigured %s through the API (ReconfigVM_Task)"),
+			                           vmn));
+		/* TRANSLATORS: %s is the VM's name. */
+		strv_push(&s, gw_xasprintf(_("Power on %s in the vSphere Client (Actions > Power > Power On)"),
+		                           vmn));
+	} else if (w->mode == GW_MODE_ESXI_SSH && w->vmx && w->esxi_vm >= 0) {
 		unsigned long id = w->esxi_vms.vms[w->esxi_vm].vmid;
 		char *c;
 

@@ -15,6 +15,7 @@
 #include "runner.h"
 #include "esxi.h"
 #include "vmx.h"
+#include "vsphere.h"
 
 typedef enum {
 	GW_STEP_WELCOME,   /* language and what the operator is doing */
@@ -108,6 +109,16 @@ struct gw_wizard {
 	int esxi_reloaded;      /* the write step reloaded the VM */
 	char *esxi_backup;      /* the write step's backup on the datastore */
 	char *scratch;          /* a sample host: where the writes go (shown) */
+	/* GW_MODE_VSPHERE: vCenter or ESXi through the API
+	 * (gw_wizard_attach_vsphere).  The screens of the ESXi mode show it:
+	 * checks/detected hold the hosts' rows and GPUs, esxi_vms the VMs
+	 * (Vmid = position), esxi_vm the open one. */
+	gw_vs *vs;              /* owned; NULL = none */
+	gw_vs_inventory vs_inv;
+	size_t *vs_det_host;    /* per detected GPU: its host in vs_inv */
+	char *vs_picked;        /* the devices the plan attaches, for the screens */
+	gw_vs_progress_fn progress;   /* long API tasks report here */
+	void *progress_ctx;
 };
 
 /* How the wizard starts (the command line): an answers file, an ESXi host
@@ -118,6 +129,8 @@ typedef struct gw_wizard_start {
 	gw_runner *runner;      /* an ESXi host, or NULL */
 	const char *label;      /* its name for the screens ("root@esx01") */
 	const char *sample;     /* --sample-host NAME, or NULL */
+	gw_vs *vs;              /* a vSphere API session, or NULL (owned from
+	                         * here on, like runner) */
 } gw_wizard_start;
 
 /* Practise on sample host name (data/hosts; samplehost.h): it is built in
@@ -345,6 +358,19 @@ int gw_wizard_esxi_upgrade(gw_wizard *w, gw_err *e);
  * host "root@esx01:/vmfs/volumes/datastore1/vm/vm.vmx" (static buffer,
  * valid until the next call); NULL when no .vmx is open. */
 const char *gw_wizard_vmx_where(const gw_wizard *w);
+/* ---- GW_MODE_VSPHERE -------------------------------------------------- */
+
+/* Work through the vSphere API session s (connected and logged in;
+ * ownership passes to the wizard).  Chooses GW_MODE_VSPHERE and reads the
+ * inventory (gw_wizard_probe_esxi does it again). */
+void gw_wizard_attach_vsphere(gw_wizard *w, gw_vs *s, const char *label);
+/* Where long API tasks (reconfigure, upgrade) report their progress. */
+void gw_wizard_set_progress(gw_wizard *w, gw_vs_progress_fn fn, void *ctx);
+/* ESXi over SSH or the API: the host screens (rows, VM list) apply. */
+int gw_wizard_host_mode(const gw_wizard *w);
+/* Passthrough of detected GPU idx on its host: 1 on, 0 off, -1 unknown. */
+int gw_wizard_detected_passthru(const gw_wizard *w, size_t idx);
+
 /* Human name of a power state (translated). */
 const char *gw_esxi_power_name(gw_esxi_power p);
 

@@ -7,9 +7,14 @@ apt-get update
 apt-get install -y --no-install-recommends \
 	build-essential autoconf automake autopoint gettext pkg-config \
 	libncurses-dev libpci-dev libcurl4-openssl-dev libiniparser-dev \
-	libxml2-dev libyaml-dev libjansson-dev libcmocka-dev \
+	libxml2-dev libssl-dev libyaml-dev libjansson-dev libcmocka-dev \
 	locales tmux valgrind python3 python3-yaml ca-certificates \
-	openssh-server openssh-client
+	openssh-server openssh-client \
+	golang-go golang-github-vmware-govmomi-dev golang-github-google-uuid-dev \
+	python3-pyvmomi time
+# (the vSphere tests run against vcsim, the govmomi simulator, built from
+# tests/vcsim with the Debian Go packages above; pyvmomi and time are for
+# bench/vsphere-apply.sh)
 # the SSH route is tested against an sshd the test starts on 127.0.0.1
 mkdir -p /run/sshd
 # The tests run in C.UTF-8 and zh_CN.UTF-8.

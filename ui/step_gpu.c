@@ -98,7 +98,7 @@ existing_at(const gw_wizard *w, size_t k)
 static int
 detect_mode(const gw_wizard *w)
 {
-	return w->mode == GW_MODE_LINUX || w->mode == GW_MODE_ESXI_SSH;
+	return w->mode == GW_MODE_LINUX || gw_wizard_host_mode(w);
 }
 
 static void
@@ -206,12 +206,9 @@ detected_draw(ui_ctx *u, ui_rect r)
 		x += 7;
 		dw_put(yy, x, d->driver ? d->driver : "-", 10, a);
 		x += 11;
-		if (w->mode == GW_MODE_ESXI_SSH) {
-			long k = gw_wizard_esxi_dev(w, (size_t)(dl.top + i));
-			const gw_esxi_pci_dev *ed = k >= 0 ? &w->esxi_pci.devs[k] : NULL;
-
+		if (gw_wizard_host_mode(w)) {
 			snprintf(buf, sizeof buf, "%s",
-			         ed && gw_esxi_pci_passthru_enabled(ed) == 1 ?
+			         gw_wizard_detected_passthru(w, (size_t)(dl.top + i)) == 1 ?
 			         /* TRANSLATORS: a GPU on an ESXi host with
 			          * passthrough on / off; at most 16 cells. */
 			         _("passthrough on") : _("passthrough off"));
@@ -462,10 +459,8 @@ add_detected(ui_ctx *u)
 		gw_buf_free(&b);
 		return;
 	}
-	if (w->mode == GW_MODE_ESXI_SSH) {
-		long k = gw_wizard_esxi_dev(w, (size_t)dl.cur);
-
-		if (k >= 0 && gw_esxi_pci_passthru_enabled(&w->esxi_pci.devs[k]) != 1) {
+	if (gw_wizard_host_mode(w)) {
+		if (gw_wizard_detected_passthru(w, (size_t)dl.cur) != 1) {
 			/* TRANSLATORS: after Space on an ESXi GPU whose
 			 * passthrough is off; %s is its PCI address. */
 			ui_msg(u, UI_MSG_INFO, _("Added the GPU at %s; its passthrough is off on the host: go back to the host step and press e on its row."),

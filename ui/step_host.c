@@ -5,7 +5,8 @@
  * Configuring this Linux host, it shows gpuwiz check's rows instead
  * (PASS/WARN/FAIL; the highlighted row's message and fix below them): r
  * runs the checks again, o goes on past a FAIL after a confirmation.
- * On an ESXi host (GW_MODE_ESXI_SSH) the rows are the host's (version,
+ * On an ESXi host (GW_MODE_ESXI_SSH, or through the API: GW_MODE_VSPHERE)
+ * the rows are the host's (version,
  * system id, each GPU's passthrough state), and e on a GPU's row enables
  * its passthrough after a confirmation. */
 #include "draw.h"
@@ -26,14 +27,14 @@ static int esxi_mode;
 static int
 probe_mode(const gw_wizard *w)
 {
-	return w->mode == GW_MODE_LINUX || w->mode == GW_MODE_ESXI_SSH;
+	return w->mode == GW_MODE_LINUX || gw_wizard_host_mode(w);
 }
 
 static void
 host_enter(ui_ctx *u)
 {
 	linux_mode = u->w->mode == GW_MODE_LINUX;
-	esxi_mode = u->w->mode == GW_MODE_ESXI_SSH;
+	esxi_mode = gw_wizard_host_mode(u->w);
 	list.n = nrows_of(u->w);
 	if (list.cur >= list.n)
 		list.cur = 0;
@@ -59,7 +60,12 @@ linux_draw(ui_ctx *u, ui_rect r)
 
 	/* TRANSLATORS: heading of the live host checks; %s is the root
 	 * checked ("/" or GPUWIZ_SYSROOT).  At most 78 cells. */
-	if (w->mode == GW_MODE_ESXI_SSH)
+	if (w->mode == GW_MODE_VSPHERE)
+		/* TRANSLATORS: heading of the API server's checks; %s is its
+		 * URL.  At most 78 cells. */
+		s = gw_xasprintf(_("Checks through the vSphere API (%s):"),
+		                 w->esxi_label ? w->esxi_label : "");
+	else if (w->mode == GW_MODE_ESXI_SSH)
 		/* TRANSLATORS: heading of the ESXi host's checks; %s is the
 		 * host (root@esx01).  At most 78 cells. */
 		s = gw_xasprintf(_("Checks of the ESXi host %s:"),
@@ -130,7 +136,7 @@ host_draw(ui_ctx *u, ui_rect r)
 	int help_rows = 0;
 
 	linux_mode = w->mode == GW_MODE_LINUX;
-	esxi_mode = w->mode == GW_MODE_ESXI_SSH;
+	esxi_mode = gw_wizard_host_mode(w);
 	if (probe_mode(w)) {
 		linux_draw(u, r);
 		return;
@@ -228,8 +234,14 @@ esxi_enable(ui_ctx *u)
 		return UI_HANDLED;
 	}
 	/* TRANSLATORS: asked on e; %s is the PCI address; y/n are keys. */
-	q = gw_xasprintf(_("Enable passthrough for %s on the host (esxcli hardware pci pcipassthru set -a)? y/n"),
-	                 w->detected[idx].bdf);
+	if (w->mode == GW_MODE_VSPHERE)
+		/* TRANSLATORS: asked on e through the API; %s is the PCI
+		 * address; y/n are keys. */
+		q = gw_xasprintf(_("Enable passthrough for %s on its host (UpdatePassthruConfig)? y/n"),
+		                 w->detected[idx].bdf);
+	else
+		q = gw_xasprintf(_("Enable passthrough for %s on the host (esxcli hardware pci pcipassthru set -a)? y/n"),
+		                 w->detected[idx].bdf);
 	if (ui_confirm(u, q) != 1) {
 		free(q);
 		return UI_HANDLED;
@@ -262,7 +274,7 @@ linux_key(ui_ctx *u, ui_key k)
 
 	list.n = n;
 	if (ui_key_is(k, L'r') || ui_key_is(k, L'R')) {
-		int fails = w->mode == GW_MODE_ESXI_SSH ? gw_wizard_probe_esxi(w) :
+		int fails = gw_wizard_host_mode(w) ? gw_wizard_probe_esxi(w) :
 		            gw_wizard_probe_host(w);
 
 		list.n = (int)w->nchecks;
@@ -294,8 +306,7 @@ linux_key(ui_ctx *u, ui_key k)
 			gw_wizard_set_host_override(w, 1);
 		return UI_HANDLED;
 	}
-	if ((ui_key_is(k, L'e') || ui_key_is(k, L'E')) &&
-	    w->mode == GW_MODE_ESXI_SSH)
+	if ((ui_key_is(k, L'e') || ui_key_is(k, L'E')) && gw_wizard_host_mode(w))
 		return esxi_enable(u);
 	if (n == 0)
 		return UI_IGNORED;
@@ -423,7 +434,7 @@ host_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 	if (probe_mode(u->w)) {
 		ui_key r = { 0, L'r' }, o = { 0, L'o' }, ek = { 0, L'e' };
 
-		if (u->w->mode == GW_MODE_ESXI_SSH)
+		if (gw_wizard_host_mode(u->w))
 			/* TRANSLATORS: key help label (e: enable passthrough
 			 * for the highlighted GPU); at most 8 cells. */
 			ui_keys_add(out, &n, max, "e", _("Enable"), ek);

@@ -172,7 +172,7 @@ vm_enter(ui_ctx *u)
 
 	int i;
 
-	vm_esxi = w->mode == GW_MODE_ESXI_SSH;
+	vm_esxi = gw_wizard_host_mode(w);
 	if (vm_esxi) {
 		ui_vm_esxi_enter(u);
 		return;
@@ -378,7 +378,7 @@ vm_draw(ui_ctx *u, ui_rect r)
 	int fx, y, i;
 	char buf[256];
 
-	if (w->mode == GW_MODE_ESXI_SSH) {
+	if (gw_wizard_host_mode(w)) {
 		ui_vm_esxi_draw(u, r);
 		return;
 	}
@@ -542,7 +542,7 @@ vm_key(ui_ctx *u, ui_key k)
 	                             F_BDF };
 	int r;
 
-	if (w->mode == GW_MODE_ESXI_SSH)
+	if (gw_wizard_host_mode(w))
 		return ui_vm_esxi_key(u, k);
 	if (focus == F_LIST) {
 		if ((ui_key_fn(k, KEY_UP) && cl.cur <= 0) || ui_key_btab(k)) {
@@ -607,7 +607,7 @@ vm_mouse(ui_ctx *u, ui_rect r, int y, int x)
 {
 	int i;
 
-	if (u->w->mode == GW_MODE_ESXI_SSH)
+	if (gw_wizard_host_mode(u->w))
 		return ui_vm_esxi_mouse(u, r, y, x);
 	if (y == 0) {
 		move_focus(u, F_NONE);
@@ -673,7 +673,7 @@ vm_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 	size_t n = 0;
 	ui_key tab = { 0, L'\t' }, sp = { 0, L' ' }, down = { KEY_DOWN, 0 };
 
-	if (u->w->mode == GW_MODE_ESXI_SSH)
+	if (gw_wizard_host_mode(u->w))
 		return ui_vm_esxi_keys(u, out, max);
 	switch (focus) {
 	case F_NONE:

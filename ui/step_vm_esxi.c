@@ -1,5 +1,6 @@
-/* step_vm_esxi.c: step 4 on an ESXi host (GW_MODE_ESXI_SSH): the host's
- * VMs instead of a local path.
+/* step_vm_esxi.c: step 4 on an ESXi host (GW_MODE_ESXI_SSH) or through
+ * the vSphere API (GW_MODE_VSPHERE): the server's VMs instead of a local
+ * path.
  *
  *   VMs on root@esx01 (Enter opens the highlighted one):
  *     ( ) No VM: write snippets only
@@ -98,9 +99,16 @@ ui_vm_esxi_draw(ui_ctx *u, ui_rect r)
 		int up = gw_wizard_esxi_upgrade_target(w);
 		char *t;
 
-		/* TRANSLATORS: the open VM: its name, id and power state. */
-		s = gw_xasprintf(_("%s: Vmid %lu, %s"), vm->name, vm->vmid,
-		                 gw_esxi_power_name(w->esxi_power));
+		if (w->mode == GW_MODE_VSPHERE)
+			/* TRANSLATORS: the open VM through the API: its name
+			 * and power state. */
+			s = gw_xasprintf(_("%s: %s"), vm->name,
+			                 gw_esxi_power_name(w->esxi_power));
+		else
+			/* TRANSLATORS: the open VM: its name, id and power
+			 * state. */
+			s = gw_xasprintf(_("%s: Vmid %lu, %s"), vm->name, vm->vmid,
+			                 gw_esxi_power_name(w->esxi_power));
 		if (up > 0) {
 			/* TRANSLATORS: after the open VM's line; u is the
 			 * key, %d the hardware version. */
@@ -119,6 +127,16 @@ ui_vm_esxi_draw(ui_ctx *u, ui_rect r)
 			        * at most 76 cells. */
 			       _("Not powered off: gpuwiz will not change it. Shut it down first."),
 			       r.w - 2, ui_attr(UI_C_WARN));
+			y++;
+		}
+		if (w->mode == GW_MODE_VSPHERE && w->vs_picked && y < r.h) {
+			/* TRANSLATORS: through the API, the host devices the
+			 * write step attaches; %s lists PCI addresses. */
+			char *t2 = gw_xasprintf(_("Devices to attach (free, passthrough enabled on its host): %s"),
+			                        w->vs_picked);
+
+			dw_put(r.y + y, r.x + 2, t2, r.w - 2, ui_attr(UI_C_INFO));
+			free(t2);
 			y++;
 		}
 		ui_vm_draw_facts(u, r, y);

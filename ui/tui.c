@@ -670,6 +670,13 @@ locale_utf8(void)
 	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
 }
 
+/* Long API tasks (reconfigure, upgrade) draw the progress box. */
+static void
+tui_progress(void *ctx, const char *what, int pct)
+{
+	ui_progress((ui_ctx *)ctx, what, pct);
+}
+
 int
 gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 {
@@ -688,12 +695,18 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 	if (gw_wizard_init(&w, t, st->answers, e) != 0) {
 		gw_runner_close(st->runner);
 		st->runner = NULL;
+		gw_vs_close(st->vs);
+		st->vs = NULL;
 		gw_wizard_free(&w);
 		return 2;
 	}
 	if (st->runner) {
 		gw_wizard_attach_esxi(&w, st->runner, st->label);
 		st->runner = NULL;
+	}
+	if (st->vs) {
+		gw_wizard_attach_vsphere(&w, st->vs, st->label);
+		st->vs = NULL;
 	}
 	if (st->sample && gw_wizard_use_sample(&w, st->sample, e) != 0) {
 		gw_wizard_free(&w);
@@ -705,6 +718,7 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 		u.screens[i] = screens[i];
 	u.utf8 = locale_utf8();
 	u.cursor_y = -1;
+	gw_wizard_set_progress(&w, tui_progress, &u);
 
 	sig_end = 0;
 	sig_winch = 0;

@@ -1,0 +1,402 @@
+/* vsapply.c: the plan through the vSphere API (see vsapply.h). */
+#include "vsapply.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void
+put_line(gw_buf *b, const char *key, const char *value)
+{
+	const char *p;
+
+	gw_buf_printf(b, "%s = \"", key);
+	for (p = value; *p; p++) {
+		/* a .vmx value cannot hold a newline or a double quote */
+		if (*p == '\n' || *p == '\r')
+			gw_buf_add(b, " ", 1);
+		else if (*p == '"')
+			gw_buf_add(b, "'", 1);
+		else
+			gw_buf_add(b, p, 1);
+	}
+	gw_buf_puts(b, "\"\n");
+}
+
+gw_vmx *
+gw_vs_vm_as_vmx(const gw_vs_vm *vm, gw_err *e)
+{
+	gw_buf b;
+	gw_vmx *v = NULL;
+	size_t i;
+	char *name, num[32];
+
+	gw_buf_init(&b);
+	if (vm->hw_version > 0) {
+		snprintf(num, sizeof num, "%d", vm->hw_version);
+		put_line(&b, "virtualHW.version", num);
+	}
+	if (vm->firmware && *vm->firmware)
+		put_line(&b, "firmware", vm->firmware);
+	if (vm->memory_mb > 0) {
+		snprintf(num, sizeof num, "%ld", vm->memory_mb);
+		put_line(&b, "memsize", num);
+		if (vm->reserve_locked == 1) {
+			/* memoryReservationLockedToMax: the whole memory,
+			 * locked, as the plan's three keys say it */
+			put_line(&b, "sched.mem.min", num);
+			put_line(&b, "sched.mem.minSize", num);
+			put_line(&b, "sched.mem.pin", "TRUE");
+		}
+	}
+	for (i = 0; i < vm->nec; i++) {
+		/* the API's own view of these wins (devices, reservation) */
+		if (strncasecmp(vm->ec_keys[i], "pciPassthru", 11) == 0 &&
+		    vm->ec_keys[i][11] >= '0' && vm->ec_keys[i][11] <= '9' &&
+		    strstr(vm->ec_keys[i], ".cfg.") == NULL)
+			continue;
+		if (strncasecmp(vm->ec_keys[i], "sched.mem.", 10) == 0)
+			continue;
+		put_line(&b, vm->ec_keys[i], vm->ec_vals[i] ? vm->ec_vals[i] : "");
+	}
+	for (i = 0; i < vm->ndevs; i++) {
+		const gw_vs_dev *d = &vm->devs[i];
+		char key[64], val[64];
+		unsigned dom, bus, dev, fn;
+
+		snprintf(key, sizeof key, "pciPassthru%zu.present", i);
+		put_line(&b, key, "TRUE");
+		if (d->vgpu) {
+			snprintf(key, sizeof key, "pciPassthru%zu.vgpu", i);
+			put_line(&b, key, d->vgpu);
+			continue;
+		}
+		if (d->id && gw_bdf_parse(d->id, &dom, &bus, &dev, &fn) == 0) {
+			gw_bdf_vmx_id(dom, bus, dev, fn, val, sizeof val);
+			snprintf(key, sizeof key, "pciPassthru%zu.id", i);
+			put_line(&b, key, val);
+		}
+		snprintf(key, sizeof key, "pciPassthru%zu.deviceId", i);
+		snprintf(val, sizeof val, "0x%04x", d->device);
+		put_line(&b, key, val);
+		snprintf(key, sizeof key, "pciPassthru%zu.vendorId", i);
+		snprintf(val, sizeof val, "0x%04x", d->vendor);
+		put_line(&b, key, val);
+		if (d->system_id) {
+			snprintf(key, sizeof key, "pciPassthru%zu.systemId", i);
+			put_line(&b, key, d->system_id);
+		}
+	}
+	name = gw_xasprintf("vsphere:%s", vm->name ? vm->name : "?");
+	if (gw_vmx_parse(&v, b.data ? b.data : "", b.len, name, e) != 0)
+		v = NULL;
+	free(name);
+	gw_buf_free(&b);
+	return v;
+}
+
+/* ---- the plan's changes as a spec --------------------------------------- */
+
+typedef struct dev_acc {
+	unsigned idx;
+	int present;
+	char *id, *vgpu, *system_id;
+	unsigned vendor, device;
+} dev_acc;
+
+static int
+setting_changes(const gw_setting *s)
+{
+	if (s->keep)
+		return 0;
+	return s->old_value == NULL || strcmp(s->old_value, s->value) != 0;
+}
+
+/* "pciPassthru12.deviceId" -> 12 and "deviceId"; 0 when key is not a
+ * device-block key. */
+static int
+device_key(const char *key, unsigned *idx, const char **suffix)
+{
+	const char *p;
+	char *end;
+	unsigned long n;
+
+	if (strncasecmp(key, "pciPassthru", 11) != 0)
+		return 0;
+	p = key + 11;
+	if (*p < '0' || *p > '9')
+		return 0;
+	n = strtoul(p, &end, 10);
+	if (*end != '.')
+		return 0;
+	*idx = (unsigned)n;
+	*suffix = end + 1;
+	return 1;
+}
+
+static char *
+keep_str(gw_vs_plan_spec *s, const char *v)
+{
+	s->strs = gw_xrealloc(s->strs, (s->nstrs + 1) * sizeof *s->strs);
+	s->strs[s->nstrs] = gw_xstrdup(v);
+	return s->strs[s->nstrs++];
+}
+
+/* "00000:059:00.0" (ESXi's decimal form) or a hex BDF -> "0000:3b:00.0" */
+static int
+api_id(const char *vmx_id, char *out, size_t n)
+{
+	unsigned dom, bus, dev, fn;
+	int used = 0;
+
+	/* ESXi's decimal form first: 5, 3 and 2 decimal digits */
+	if (strlen(vmx_id) == 14 &&
+	    sscanf(vmx_id, "%5u:%3u:%2u.%1u%n", &dom, &bus, &dev, &fn, &used) == 4 &&
+	    used == 14 && vmx_id[5] == ':' && vmx_id[9] == ':') {
+		if (dom > 0xffff || bus > 0xff || dev > 0x1f || fn > 7)
+			return -1;
+	} else if (gw_bdf_parse(vmx_id, &dom, &bus, &dev, &fn) != 0) {
+		return -1;
+	}
+	snprintf(out, n, "%04x:%02x:%02x.%x", dom, bus, dev, fn);
+	return 0;
+}
+
+int
+gw_vs_spec_from_plan(const gw_plan *p, gw_vs_plan_spec *out, gw_err *e)
+{
+	dev_acc *devs = NULL;
+	size_t ndevs = 0, i, k;
+	int rc = 0;
+
+	memset(out, 0, sizeof *out);
+	out->spec.reserve_locked = -1;
+	for (i = 0; i < p->nsettings; i++) {
+		const gw_setting *s = &p->settings[i];
+		const char *suffix;
+		unsigned idx;
+
+		if (!setting_changes(s))
+			continue;
+		if (s->kind == GW_SET_MEM) {
+			out->spec.reserve_locked = 1;
+			continue;
+		}
+		if (s->kind == GW_SET_DEVICE && device_key(s->key, &idx, &suffix)) {
+			dev_acc *d = NULL;
+
+			for (k = 0; k < ndevs; k++)
+				if (devs[k].idx == idx)
+					d = &devs[k];
+			if (d == NULL) {
+				devs = gw_xrealloc(devs, (ndevs + 1) * sizeof *devs);
+				d = &devs[ndevs++];
+				memset(d, 0, sizeof *d);
+				d->idx = idx;
+			}
+			if (strcasecmp(suffix, "present") == 0)
+				d->present = strcasecmp(s->value, "TRUE") == 0;
+			else if (strcasecmp(suffix, "id") == 0)
+				d->id = s->value;
+			else if (strcasecmp(suffix, "vgpu") == 0)
+				d->vgpu = s->value;
+			else if (strcasecmp(suffix, "systemId") == 0)
+				d->system_id = s->value;
+			else if (strcasecmp(suffix, "deviceId") == 0)
+				d->device = (unsigned)strtoul(s->value, NULL, 16);
+			else if (strcasecmp(suffix, "vendorId") == 0)
+				d->vendor = (unsigned)strtoul(s->value, NULL, 16);
+			continue;
+		}
+		out->keys = gw_xrealloc(out->keys, (out->nec + 1) * sizeof *out->keys);
+		out->vals = gw_xrealloc(out->vals, (out->nec + 1) * sizeof *out->vals);
+		out->keys[out->nec] = gw_xstrdup(s->key);
+		out->vals[out->nec] = gw_xstrdup(s->value);
+		out->nec++;
+	}
+	out->adds = gw_xcalloc(ndevs ? ndevs : 1, sizeof *out->adds);
+	for (k = 0; k < ndevs; k++) {
+		dev_acc *d = &devs[k];
+		gw_vs_add *a;
+		char id[32];
+
+		if (!d->present)
+			continue;
+		a = &out->adds[out->nadds];
+		if (d->vgpu) {
+			a->vgpu = keep_str(out, d->vgpu);
+		} else {
+			if (d->id == NULL || api_id(d->id, id, sizeof id) != 0 ||
+			    d->device == 0 || d->vendor == 0) {
+				gw_err_set(e, _("pciPassthru%u: the API needs the device's address, deviceId and vendorId (a host PCI address with --bdf, or let gpuwiz pick a free one)"),
+				           d->idx);
+				rc = -1;
+				break;
+			}
+			a->id = keep_str(out, id);
+			a->vendor = d->vendor;
+			a->device = d->device;
+			a->system_id = d->system_id ? keep_str(out, d->system_id) : NULL;
+		}
+		out->nadds++;
+	}
+	free(devs);
+	if (rc != 0) {
+		gw_vs_plan_spec_free(out);
+		return -1;
+	}
+	out->spec.ec_keys = (const char *const *)out->keys;
+	out->spec.ec_vals = (const char *const *)out->vals;
+	out->spec.nec = out->nec;
+	out->spec.adds = out->adds;
+	out->spec.nadds = out->nadds;
+	return 0;
+}
+
+void
+gw_vs_plan_spec_free(gw_vs_plan_spec *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nec; i++) {
+		free(s->keys[i]);
+		free(s->vals[i]);
+	}
+	free(s->keys);
+	free(s->vals);
+	free(s->adds);
+	for (i = 0; i < s->nstrs; i++)
+		free(s->strs[i]);
+	free(s->strs);
+	memset(s, 0, sizeof *s);
+	s->spec.reserve_locked = -1;
+}
+
+int
+gw_vs_spec_empty(const gw_vs_plan_spec *s)
+{
+	return s->nec == 0 && s->nadds == 0 && s->spec.reserve_locked < 0;
+}
+
+/* ---- picking free devices ------------------------------------------------- */
+
+void
+gw_vs_free_strv(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static int
+attached(const gw_vs_inventory *inv, const char *id)
+{
+	size_t i, k;
+
+	for (i = 0; i < inv->nvms; i++)
+		for (k = 0; k < inv->vms[i].ndevs; k++)
+			if (inv->vms[i].devs[k].id &&
+			    strcasecmp(inv->vms[i].devs[k].id, id) == 0)
+				return 1;
+	return 0;
+}
+
+int
+gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
+                   const gw_vs_vm *vm, const gw_answers *a, char ***bdfs,
+                   size_t *n, gw_err *e)
+{
+	char **out = NULL;
+	size_t nout = 0, i, k;
+	int c;
+
+	(void)vm;
+	*bdfs = NULL;
+	*n = 0;
+	for (i = 0; i < a->ngpus; i++) {
+		const gw_gpu_want *g = &a->gpus[i];
+
+		if (g->profile || g->gpu == NULL)
+			continue;
+		for (c = 0; c < g->count; c++) {
+			const gw_vs_pci *pick = NULL;
+
+			for (k = 0; k < h->npci && pick == NULL; k++) {
+				const gw_vs_pci *d = &h->pci[k];
+				size_t j;
+				int taken = 0;
+
+				if (d->vendor != g->gpu->vendor_id ||
+				    d->device != g->gpu->device_id ||
+				    d->passthru_enabled != 1 || attached(inv, d->id))
+					continue;
+				for (j = 0; j < nout; j++)
+					taken |= strcasecmp(out[j], d->id) == 0;
+				if (!taken)
+					pick = d;
+			}
+			if (pick == NULL) {
+				/* TRANSLATORS: a GPU id (l40s), a count, a host. */
+				gw_err_set(e, _("%s: host %s has no free passthrough-enabled %s for GPU %d of %d (enable passthrough first, or name the device with --bdf)"),
+				           vm && vm->name ? vm->name : "?",
+				           h->name ? h->name : "?", g->gpu->id, c + 1,
+				           g->count);
+				gw_vs_free_strv(out, nout);
+				return -1;
+			}
+			out = gw_xrealloc(out, (nout + 1) * sizeof *out);
+			out[nout++] = gw_xstrdup(pick->id);
+		}
+	}
+	*bdfs = out;
+	*n = nout;
+	return 0;
+}
+
+int
+gw_vs_answers_less_attached(gw_answers *a, const gw_vs_vm *vm)
+{
+	int *used = gw_xcalloc(vm->ndevs ? vm->ndevs : 1, sizeof *used);
+	size_t i, k, w = 0;
+	int found = 0;
+
+	for (i = 0; i < a->ngpus; i++) {
+		gw_gpu_want *g = &a->gpus[i];
+		char *esx = g->profile && g->gpu ?
+		            gw_gpu_vgpu_profile(g->gpu, g->profile) : NULL;
+
+		for (k = 0; k < vm->ndevs && g->count > 0; k++) {
+			const gw_vs_dev *d = &vm->devs[k];
+			int match;
+
+			if (used[k])
+				continue;
+			if (g->profile)
+				match = d->vgpu != NULL &&
+				        (strcasecmp(d->vgpu, g->profile) == 0 ||
+				         (esx && strcasecmp(d->vgpu, esx) == 0));
+			else
+				match = d->vgpu == NULL && g->gpu != NULL &&
+				        d->vendor == g->gpu->vendor_id &&
+				        d->device == g->gpu->device_id;
+			if (match) {
+				used[k] = 1;
+				g->count--;
+				found++;
+			}
+		}
+		free(esx);
+		if (g->count == 0) {
+			free(g->profile);
+			free(g->spec);
+			continue;
+		}
+		a->gpus[w++] = *g;
+	}
+	a->ngpus = w;
+	free(used);
+	return found;
+}

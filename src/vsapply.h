@@ -1,0 +1,66 @@
+/* vsapply.h: the plan (plan.c) through the vSphere API (vsphere.c).
+ *
+ * The plan works on a .vmx document.  Through the API there is no file, so
+ * the VM as the API reports it is written as the .vmx it stands for
+ * (gw_vs_vm_as_vmx: hardware version, firmware, memory, the reservation,
+ * extraConfig, the passthrough devices as pciPassthruN blocks in device
+ * order), the plan is built on that, and what the plan would change becomes
+ * a ReconfigVM_Task spec (gw_vs_spec_from_plan): pciPassthruN device
+ * blocks become VirtualPCIPassthrough devices to add, the sched.mem
+ * reservation keys become memoryReservationLockedToMax, everything else is
+ * extraConfig.  A VM that already has what the plan asks for gives an
+ * empty spec, so applying twice changes nothing.
+ */
+#ifndef GW_VSAPPLY_H
+#define GW_VSAPPLY_H
+
+#include "gw.h"
+#include "plan.h"
+#include "vmx.h"
+#include "vsphere.h"
+
+/* The .vmx the VM stands for (name: "vsphere:VMNAME").  NULL and e on a
+ * document that cannot be parsed (a key the API returned with characters
+ * a .vmx cannot hold). */
+gw_vmx *gw_vs_vm_as_vmx(const gw_vs_vm *vm, gw_err *e);
+
+typedef struct gw_vs_plan_spec {
+	gw_vs_spec spec;          /* points into the arrays below */
+	char **keys, **vals;      /* extraConfig */
+	size_t nec;
+	gw_vs_add *adds;
+	size_t nadds;
+	char **strs;              /* strings the adds point to */
+	size_t nstrs;
+} gw_vs_plan_spec;
+
+/* The changes of p (settings with keep == 0 that change something) as a
+ * spec.  A device block needs its id (passthrough: the host PCI address,
+ * from the decimal .vmx form), deviceId and vendorId, or a vgpu.  Returns
+ * 0; -1 and e for a device block the API cannot express. */
+int gw_vs_spec_from_plan(const gw_plan *p, gw_vs_plan_spec *out, gw_err *e);
+void gw_vs_plan_spec_free(gw_vs_plan_spec *s);
+/* Nothing to send? */
+int gw_vs_spec_empty(const gw_vs_plan_spec *s);
+
+/* Passthrough devices to use for the plan's n_passthru physical GPUs when
+ * the operator named none: on host h, the devices that are passthrough
+ * enabled, match a passthrough GPU of a (vendor:device of its table row),
+ * and are not attached to any VM of inv (nor to vm itself).  In the order
+ * of a's GPUs; *bdfs is malloc'ed (free with gw_strv_free-like loop:
+ * gw_vs_free_strv).  -1 and e when fewer free devices than GPUs asked. */
+int gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
+                       const gw_vs_vm *vm, const gw_answers *a,
+                       char ***bdfs, size_t *n, gw_err *e);
+void gw_vs_free_strv(char **v, size_t n);
+
+/* Through the API, --gpu names what the VM should have: GPUs already
+ * attached to vm count towards the request (a passthrough device of the
+ * same vendor:device for a passthrough GPU, a vGPU of the same profile in
+ * ESXi's spelling for a vGPU), so applying the same request twice adds
+ * nothing.  Lowers the counts in a (a GPU fully present is dropped) and
+ * returns how many requested GPUs were found attached.  Not used when the
+ * operator names devices with --bdf (the plan matches those itself). */
+int gw_vs_answers_less_attached(gw_answers *a, const gw_vs_vm *vm);
+
+#endif

@@ -1,0 +1,344 @@
+/* vsphere.h: a small vSphere Web Services (SOAP, vim25) client for what
+ * gpuwiz needs on vCenter or a standalone ESXi host: log in, read the
+ * inventory (hosts with their PCI devices and passthrough states, VMs
+ * with their GPU-related settings) in a few round trips, enable
+ * passthrough on a host device, reconfigure a VM (extraConfig, memory
+ * reservation, PCI passthrough / vGPU devices) and upgrade its hardware
+ * version, following the tasks to their end.
+ *
+ * Transport: libcurl, one easy handle per session (one kept-alive
+ * connection; the session cookie "vmware_soap_session" lives in curl's
+ * cookie engine).  Envelopes are built with libxml2 tree calls (so every
+ * value is escaped) and answers are parsed with libxml2; nothing is ever
+ * found by searching strings.  Each call is one HTTP POST to URL with
+ * "Content-Type: text/xml; charset=utf-8" and "SOAPAction:
+ * urn:vim25/VERSION" (the server's about.apiVersion once known).
+ *
+ * Conventions of gw.h: 0 / -1 with one translated line in gw_err; nothing
+ * is printed.  The password is never logged, never put in an error text
+ * and never kept after Login (the copy is wiped); curl's verbose mode is
+ * never turned on.
+ *
+ * Certificates (decided on every new TLS connection, in the handshake,
+ * before any byte of a request is sent):
+ *  - default: verified against the system CAs (plus cafile when set),
+ *    host name included;
+ *  - thumbprint set: the leaf certificate's SHA-256 (of its DER) must be
+ *    that value; the chain and the name are then not checked (a
+ *    self-signed home-lab certificate).  A reconnect (keep-alive dropped,
+ *    server restarted) is checked again, so the pin cannot be skipped;
+ *  - insecure: nothing is checked (only when the user asked for it).
+ * Needs libcurl built with OpenSSL (CURLOPT_SSL_CTX_FUNCTION).
+ */
+#ifndef GW_VSPHERE_H
+#define GW_VSPHERE_H
+
+#include "gw.h"
+
+typedef struct gw_vs_opts {
+	const char *url;          /* "https://vc01/sdk", "vc01", "vc01:8989",
+	                           * "https://[::1]:8989" ("https://HOST/sdk"
+	                           * implied; "http://" and "user@" refused) */
+	const char *user;
+	const char *password;     /* never logged, never in error text */
+	const char *thumbprint;   /* SHA-256 of the server's certificate,
+	                           * "AA:BB:.." as `openssl x509 -fingerprint
+	                           * -sha256` prints it (case-insensitive,
+	                           * colons optional, a "sha256 Fingerprint="
+	                           * prefix accepted); NULL = verify against
+	                           * the system CAs */
+	const char *cafile;       /* optional extra CA bundle (tests), NULL */
+	int insecure;             /* no verification at all (only when asked) */
+	long connect_timeout;     /* seconds, 0 = 10 */
+	long call_timeout;        /* seconds per SOAP call, 0 = 60 */
+} gw_vs_opts;
+
+typedef struct gw_vs gw_vs;
+
+/* Length of a normalised SHA-256 thumbprint "AA:BB:...:FF" plus NUL. */
+#define GW_VS_THUMB_LEN 96
+
+/* gw_vs_new + gw_vs_login; NULL on failure (nothing left open).  Errors,
+ * each one line naming the server (never the password):
+ *  - a certificate that does not verify: "... is not trusted (REASON) ...
+ *    its SHA-256 fingerprint is XX:..: check it, then pin it with
+ *    --thumbprint XX:.. or use --insecure";
+ *  - a thumbprint mismatch: expected and got; nothing was sent;
+ *  - InvalidLogin: wrong user name or password;
+ *  - cannot resolve / connect, connect or call timeout;
+ *  - not a vSphere endpoint (HTTP error, an answer that is not a SOAP
+ *    envelope, a service content without the managers). */
+gw_vs *gw_vs_connect(const gw_vs_opts *o, gw_err *e);
+
+/* The two halves of gw_vs_connect, for callers (and tests) that want the
+ * session object even when the login fails (gw_vs_round_trips):
+ * gw_vs_new checks the options (URL, thumbprint syntax, SHA-1 thumbprints
+ * refused with a hint) and sets up curl, with no network I/O; gw_vs_login
+ * runs RetrieveServiceContent (apiType, apiVersion, the managers) and then
+ * Login.  The password is copied by gw_vs_new and wiped by gw_vs_login
+ * (success or not) and gw_vs_close; a second gw_vs_login fails. */
+gw_vs *gw_vs_new(const gw_vs_opts *o, gw_err *e);
+int gw_vs_login(gw_vs *s, gw_err *e);
+
+/* Logout (errors ignored; not sent when never logged in), free.  NULL ok. */
+void gw_vs_close(gw_vs *s);
+/* HTTP POSTs attempted so far (one failed in the TLS handshake counts). */
+unsigned gw_vs_round_trips(const gw_vs *s);
+/* about.apiType == "VirtualCenter" (0 for "HostAgent": a standalone ESXi). */
+int gw_vs_is_vcenter(const gw_vs *s);
+/* about.apiVersion ("8.0.2.0"); "" before gw_vs_login.  Owned by s. */
+const char *gw_vs_api_version(const gw_vs *s);
+/* about.fullName ("VMware ESXi 8.0.2 build-22380479"); "" before login. */
+const char *gw_vs_full_name(const gw_vs *s);
+/* The URL in use ("https://vc01/sdk").  Owned by s. */
+const char *gw_vs_url(const gw_vs *s);
+/* SHA-256 thumbprint (normalised) of the leaf certificate of the last TLS
+ * handshake, "" when none was seen.  Owned by s. */
+const char *gw_vs_server_thumbprint(const gw_vs *s);
+
+/* ---- inventory ------------------------------------------------------- */
+
+typedef enum {
+	GW_VS_POWER_UNKNOWN,
+	GW_VS_POWER_ON,
+	GW_VS_POWER_OFF,
+	GW_VS_POWER_SUSPENDED
+} gw_vs_power;
+
+typedef struct gw_vs_pci {
+	char *id;                 /* "0000:3b:00.0" as the API gives it */
+	unsigned vendor, device, subvendor, subdevice, class_id;
+	                          /* unsigned 16-bit (the API's shorts are
+	                           * signed: converted) */
+	char *vendor_name, *device_name;
+	int passthru_capable, passthru_enabled, passthru_active;
+	                          /* from config.pciPassthruInfo; -1 unknown */
+	char *system_id;          /* from QueryConfigTarget's pciPassthrough
+	                           * (enabled devices), else NULL */
+} gw_vs_pci;
+
+typedef struct gw_vs_host {
+	char *moref;              /* "host-21" */
+	char *name;
+	char *version, *build;    /* config.product.version / build: "8.0.2",
+	                           * "22380479"; NULL unknown */
+	char *passthru_moref;     /* configManager.pciPassthruSystem, NULL when
+	                           * absent */
+	char *envbrowser_moref;   /* the parent compute resource's
+	                           * environmentBrowser (QueryConfigTarget) */
+	gw_vs_pci *pci;           /* hardware.pciDevice: all devices, in the
+	                           * order given */
+	size_t npci;
+} gw_vs_host;
+
+typedef struct gw_vs_dev {        /* a VirtualPCIPassthrough in the VM */
+	int key;
+	char *label;              /* deviceInfo.label, NULL when absent */
+	char *id;                 /* DeviceBackingInfo id ("0000:3b:00.0"),
+	                           * NULL for vGPU */
+	unsigned vendor, device;  /* 0 for vGPU */
+	char *system_id;
+	char *vgpu;               /* VmiopBackingInfo vgpu ("nvidia_l40s-24c"),
+	                           * NULL for a device */
+} gw_vs_dev;
+
+typedef struct gw_vs_vm {
+	char *moref, *name, *host_moref;
+	int hw_version;           /* config.version "vmx-19" -> 19; 0 unknown */
+	char *firmware;           /* "efi" / "bios" / NULL */
+	long memory_mb;           /* 0 unknown */
+	int reserve_locked;       /* config.memoryReservationLockedToMax: 1/0,
+	                           * -1 unknown */
+	char **ec_keys, **ec_vals;/* config.extraConfig, in the order given */
+	size_t nec;
+	gw_vs_dev *devs;          /* only the VirtualPCIPassthrough devices */
+	size_t ndevs;
+	gw_vs_power power;        /* runtime.powerState */
+	char *vmx_path;           /* config.files.vmPathName "[ds] vm/vm.vmx" */
+} gw_vs_vm;
+
+typedef struct gw_vs_inventory {
+	gw_vs_host *hosts;        /* sorted by name (then moref) */
+	size_t nhosts;
+	gw_vs_vm *vms;            /* sorted by name (then moref) */
+	size_t nvms;
+} gw_vs_inventory;
+
+/* The whole inventory in a few round trips, whatever the number of VMs:
+ *  1. CreateContainerView on rootFolder for HostSystem, VirtualMachine and
+ *     ComputeResource (clusters included), recursive;
+ *  2. RetrievePropertiesEx with one propSet per type (hosts: name,
+ *     hardware.pciDevice, config.pciPassthruInfo, config.product,
+ *     configManager.pciPassthruSystem, parent; compute resources:
+ *     environmentBrowser; VMs: name, config.version, config.firmware,
+ *     config.hardware.memoryMB, config.memoryReservationLockedToMax,
+ *     config.extraConfig, config.hardware.device, runtime.powerState,
+ *     runtime.host, config.files.vmPathName), then
+ *     ContinueRetrievePropertiesEx while a token comes back;
+ *  3. DestroyView;
+ *  4. one QueryConfigTarget per host that has a device with passthrough
+ *     enabled (or unknown), for the systemIds.
+ * So 3 + hosts with passthrough devices round trips.  A VM without
+ * readable config (inaccessible) is kept with what could be read.  On
+ * failure inv is left empty. */
+int gw_vs_inventory_get(gw_vs *s, gw_vs_inventory *inv, gw_err *e);
+void gw_vs_inventory_free(gw_vs_inventory *inv);
+/* A VM by moref ("vm-42"), else by exact name, else by case-insensitive
+ * name when exactly one matches; NULL otherwise. */
+const gw_vs_vm *gw_vs_find_vm(const gw_vs_inventory *inv,
+                              const char *name_or_moref);
+/* A host by moref (or by name). */
+const gw_vs_host *gw_vs_find_host(const gw_vs_inventory *inv,
+                                  const char *moref);
+/* A host's device by PCI id (any form gw_bdf_parse takes), or NULL. */
+const gw_vs_pci *gw_vs_host_pci(const gw_vs_host *h, const char *pci_id);
+/* "poweredOn" -> GW_VS_POWER_ON, ...; and back (untranslated words
+ * "on", "off", "suspended", "unknown"). */
+gw_vs_power gw_vs_power_parse(const char *s);
+const char *gw_vs_power_name(gw_vs_power p);
+
+/* ---- actions ----------------------------------------------------------- */
+
+/* Progress of a task: what (translated, e.g. "reconfiguring VM llm01")
+ * and pct 0-100, -1 unknown.  Called at least once at the start and once
+ * with 100 on success. */
+typedef void (*gw_vs_progress_fn)(void *ctx, const char *what, int pct);
+
+/* UpdatePassthruConfig on h->passthru_moref ({id, passthruEnabled
+ * true}).  pci_id must be one of h's devices (any form gw_bdf_parse
+ * takes); a device with passthruCapable false is refused (the IOMMU,
+ * VT-d / AMD-Vi, is probably off in the BIOS); one already enabled needs
+ * nothing (0, nothing sent).  No passthru_moref, NotSupported, an unknown
+ * method or object: "this server cannot enable passthrough through the
+ * API; use the SSH route (gpuwiz passthru --ssh root@HOST --enable ID)".
+ * Free ESXi's RestrictedVersion / "license ... prohibits" fault: says the
+ * free license refuses API writes and names the SSH route.  The host may
+ * need a reboot before the device is active (passthru_active in a fresh
+ * inventory). */
+int gw_vs_enable_passthru(gw_vs *s, const gw_vs_host *h, const char *pci_id,
+                          gw_err *e);
+
+typedef struct gw_vs_add {        /* one device to add */
+	const char *id;           /* passthrough: host PCI id "0000:3b:00.0";
+	                           * NULL for vGPU */
+	unsigned vendor, device;  /* passthrough: ids (deviceId goes out as 4
+	                           * hex digits "26b9", vendorId as the signed
+	                           * short) */
+	const char *system_id;    /* passthrough: QueryConfigTarget's systemId */
+	const char *vgpu;         /* vGPU profile, NULL for passthrough */
+	const char *device_name;  /* optional backing deviceName (the host's
+	                           * device name); NULL sends "" */
+} gw_vs_add;
+
+typedef struct gw_vs_spec {
+	const char *const *ec_keys;   /* extraConfig to set */
+	const char *const *ec_vals;
+	size_t nec;
+	int reserve_locked;       /* -1 leave, 0/1 set
+	                           * memoryReservationLockedToMax */
+	const gw_vs_add *adds;
+	size_t nadds;
+} gw_vs_spec;
+
+/* What gw_vs_reconfigure would send for vm, after dropping what the VM
+ * already has: extraConfig keys whose value is already the one asked
+ * (keys compared case-insensitively, values exactly), the reservation
+ * when already so, a passthrough device whose PCI id is already attached
+ * (or asked twice), and vGPUs of a profile the VM already has as many
+ * of.  Returns the number of changes left (0: nothing to do) and, when
+ * body is not NULL and there are changes, the whole SOAP envelope of the
+ * ReconfigVM_Task call in *body (malloc'ed; the caller frees; NULL when
+ * nothing to do).  -1 with e set on a bad spec (an add with neither id
+ * nor vgpu, or both; an extraConfig key that is empty or has control
+ * characters; a PCI id gw_bdf_parse refuses). */
+int gw_vs_reconfigure_body(const gw_vs_vm *vm, const gw_vs_spec *spec,
+                           const char *api_version, char **body, gw_err *e);
+
+/* ReconfigVM_Task with the VirtualMachineConfigSpec above (extraConfig
+ * OptionValues with xsd:string values, memoryReservationLockedToMax,
+ * deviceChange "add" of VirtualPCIPassthrough devices with negative keys
+ * and a VirtualPCIPassthroughDeviceBackingInfo {deviceName, id, deviceId,
+ * systemId, vendorId} or VirtualPCIPassthroughVmiopBackingInfo {vgpu}).
+ * Nothing to change: 0 at once, nothing sent, cb told "already
+ * configured" with 100.  A VM not powered off (per vm->power) is refused
+ * with nothing sent.  Then the task is polled (RetrievePropertiesEx of
+ * its info about every 250 ms, at most 5 x call_timeout in all), cb
+ * called with its progress; a task error gives its fault's
+ * localizedMessage in one line; the connection lost while the task runs:
+ * "the server went away while the task was running; check the VM in the
+ * vSphere Client before trying again". */
+int gw_vs_reconfigure(gw_vs *s, const gw_vs_vm *vm, const gw_vs_spec *spec,
+                      gw_vs_progress_fn cb, void *ctx, gw_err *e);
+
+/* UpgradeVM_Task version "vmx-NN", polled like gw_vs_reconfigure.
+ * Refused with nothing sent unless vm->power is off, 4 <= target_hw <= 22
+ * and target_hw > vm->hw_version (never down; equal: "already vmx-NN"). */
+int gw_vs_upgrade(gw_vs *s, const gw_vs_vm *vm, int target_hw,
+                  gw_vs_progress_fn cb, void *ctx, gw_err *e);
+
+/* ---- helpers (exposed for tests and the command line) ------------------ */
+
+/* "vc01" -> "https://vc01/sdk" (malloc'ed); see gw_vs_opts.url. */
+char *gw_vs_normalize_url(const char *url, gw_err *e);
+
+/* Thumbprint text -> "AA:BB:...:FF" (95 characters) in out.  Accepts
+ * upper / lower case, with colons between every byte or none, and an
+ * optional "sha256 Fingerprint=" (or "SHA256:") prefix.  A SHA-1
+ * thumbprint (20 bytes, as older vSphere screens show) is refused with a
+ * hint. */
+int gw_vs_thumbprint_normalize(const char *in, char out[GW_VS_THUMB_LEN],
+                               gw_err *e);
+/* 1 when both normalise to the same value. */
+int gw_vs_thumbprint_equal(const char *a, const char *b);
+/* SHA-256 of der as "AA:BB:..." into out. */
+void gw_vs_thumbprint_of_der(const unsigned char *der, size_t len,
+                             char out[GW_VS_THUMB_LEN]);
+
+/* A parsed SOAP fault. */
+typedef struct gw_vs_fault {
+	char *type;               /* "InvalidLogin", "RestrictedVersion", ...
+	                           * (detail's xsi:type, else its element name
+	                           * less "Fault"); NULL when unknown */
+	char *message;            /* faultstring, NULL when empty */
+} gw_vs_fault;
+void gw_vs_fault_free(gw_vs_fault *f);
+
+/* Parse a whole SOAP answer (text of len bytes): 1 when it is a fault
+ * (filled in *fault), 0 when it is a normal answer, -1 when it is not a
+ * SOAP envelope at all (e set). */
+int gw_vs_parse_fault(const char *text, size_t len, gw_vs_fault *fault,
+                      gw_err *e);
+
+/* Parse the answers of RetrievePropertiesEx / ContinueRetrievePropertiesEx
+ * into inv (added to what is there; compute resources are remembered in
+ * the hidden part of the parse state, so call with the same inv for every
+ * page).  *token (may be NULL) gets the continuation token or NULL.  Used
+ * by gw_vs_inventory_get; exposed for the fixtures. */
+typedef struct gw_vs_parse_state gw_vs_parse_state;
+gw_vs_parse_state *gw_vs_parse_state_new(void);
+void gw_vs_parse_state_free(gw_vs_parse_state *ps);
+int gw_vs_parse_inventory_page(gw_vs_parse_state *ps, const char *text,
+                               size_t len, gw_vs_inventory *inv,
+                               char **token, gw_err *e);
+/* Finish: hosts get their environmentBrowser from their parent, both
+ * lists are sorted. */
+void gw_vs_parse_inventory_finish(gw_vs_parse_state *ps,
+                                  gw_vs_inventory *inv);
+/* A QueryConfigTarget answer: system_id of h's devices listed in
+ * pciPassthrough. */
+int gw_vs_parse_config_target(const char *text, size_t len, gw_vs_host *h,
+                              gw_err *e);
+
+/* A task's info (RetrievePropertiesEx of a Task's "info"). */
+typedef struct gw_vs_task_info {
+	int state;                /* 0 queued, 1 running, 2 success, 3 error,
+	                           * -1 unknown */
+	int progress;             /* -1 unknown */
+	char *fault_type;         /* error.fault xsi:type, NULL */
+	char *fault_message;      /* error.localizedMessage, NULL */
+} gw_vs_task_info;
+int gw_vs_parse_task_info(const char *text, size_t len, gw_vs_task_info *ti,
+                          gw_err *e);
+void gw_vs_task_info_free(gw_vs_task_info *ti);
+
+#endif

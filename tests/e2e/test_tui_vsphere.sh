@@ -1,0 +1,109 @@
+#!/bin/sh
+# Screen tests of the wizard's API mode (gpuwiz --url URL --user USER)
+# against vcsim (tests/vcsim): the server's rows, enabling passthrough, the
+# GPUs of its hosts, its VMs, a hardware upgrade and the reconfigure with
+# its progress; the result read back through the API with gpuwiz vsphere
+# list.  Skipped (77) when vcsim cannot be built here.
+. "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../cli/vcsim.sh"
+command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
+export GPUWIZ_SYSROOT="$TMP/no-such-root"
+export GPUWIZ_PASSWORD='pw-for-the-wizard'
+
+have_zh=0
+locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
+
+vcsim_start -model esx -vms 3 -on 1 -user gw -pass "$GPUWIZ_PASSWORD" || { finish; exit; }
+rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+start C.UTF-8 100x30 --url "$VC_URL" --user gw --thumbprint "$VC_THUMB"
+check "api: welcome, the API mode is chosen" wait_for "(*) vCenter or ESXi through the API"
+keys Enter
+check "api: the server's rows" wait_for "Checks through the vSphere API"
+check "api: the second L40S is not passed through" sh -c \
+	"grep 'Checking passthrough of 0000:5e:00.0' '$SCREEN' | grep -q WARN"
+keys Down; keys Down; keys Down; keys Down
+keys e
+check "api: e asks first (UpdatePassthruConfig)" wait_for "UpdatePassthruConfig)? y/n"
+keys y
+check "api: passthrough enabled" wait_for "Passthrough enabled"
+check "api: its row is read again" sh -c \
+	"grep 'Checking passthrough of 0000:5e:00.0' '$SCREEN' | grep -q PASS"
+keys Enter
+check "api: GPU step lists the host's GPUs" wait_for "0000:3b:00.0"
+keys Space
+check "api: the L40S added" wait_for "1 x l40s"
+keys Enter
+check "api: the server's VMs" wait_for "VM2"
+keys Down
+keys Enter
+check "api: VM1 opens, powered off" wait_for "VM1: powered off"
+check "api: the free device it gets is shown" on_screen "Devices to attach"
+check "api: the upgrade is offered" on_screen "u: upgrade to vmx-21"
+keys u
+check "api: u asks first" wait_for "cannot be undone"
+keys y
+check "api: upgraded" wait_for "Upgraded to vmx-21"
+keys Enter
+check "api: MMIO" wait_for "Step 5/8: MMIO size"
+keys Enter; keys Enter
+check "api: review" wait_for "Step 7/8: Review"
+keys Enter
+check "api: write step" wait_for "Step 8/8: Write"
+keys Enter
+check "api: written" wait_for "Written:"
+check "api: next steps say power on in the vSphere Client" find_in_pages "vSphere Client"
+keys q
+check "api: exits" exited
+check "api: exit 0" [ "${exit_status:-x}" = 0 ]
+check "api: terminal sane" terminal_sane
+check "api: snippets written locally" [ -s "$TMP/run/gpuwiz-out/gpuwiz.vmx.txt" ]
+run "$GPUWIZ" vsphere --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" list --json
+if [ "$rc" -eq 0 ] && python3 - "$out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+vm = [v for v in d["vms"] if v["name"] == "VM1"][0]
+assert vm["hw_version"] == 21, vm
+assert vm["reservation_locked"] is True, vm
+assert [x["bdf"] for x in vm["passthrough"]] == ["0000:3b:00.0"], vm
+g = {x["bdf"]: x for h in d["hosts"] for x in h["gpus"]}
+assert g["0000:5e:00.0"]["passthru_enabled"] is True
+PY
+then ok "api: read back: vmx-21, the L40S, the reservation; 5e enabled"
+else nok "api: read back" "$(cat "$out" "$err")"; fi
+
+# a powered-on VM can be planned, not written
+start C.UTF-8 100x30 --url "$VC_URL" --user gw --thumbprint "$VC_THUMB"
+wait_for "Step 1/8" >/dev/null
+keys Enter; wait_for "Step 2/8" >/dev/null
+keys Enter; wait_for "Step 3/8" >/dev/null
+keys Down; keys Space; keys Enter
+check "api on: VM step" wait_for "Step 4/8: Virtual machine"
+keys Enter
+check "api on: VM0 is flagged" wait_for "Not powered off: gpuwiz will not change it"
+keys Enter; keys Enter; keys Enter; keys Enter
+check "api on: write step" wait_for "Step 8/8: Write"
+keys Enter
+check "api on: refused" wait_for "Not written:"
+keys q; keys y
+exited >/dev/null
+
+if [ $have_zh -eq 1 ]; then
+	start zh_CN.UTF-8 100x30 --url "$VC_URL" --user gw --thumbprint "$VC_THUMB"
+	wait_for "1/8" >/dev/null
+	keys Enter
+	check "zh api: the server's rows in Chinese" wait_for "vSphere API"
+	screen
+	check "zh api: a translated heading" sh -c "grep -q '检查' '$SCREEN'"
+	keys q; keys y; exited >/dev/null
+fi
+
+# a wrong password stops before the screen starts, one line
+GPUWIZ_PASSWORD=not-it; export GPUWIZ_PASSWORD
+start C.UTF-8 100x30 --url "$VC_URL" --user gw --thumbprint "$VC_THUMB"
+check "api wrong password: exits" exited
+check "api wrong password: exit 2" [ "${exit_status:-x}" = 2 ]
+check "api wrong password: says so" on_screen "password"
+check "api wrong password: terminal untouched" terminal_sane
+vcsim_stop
+finish
