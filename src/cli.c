@@ -1798,6 +1798,12 @@ vs_apply_vm(cli_opts *o, const gw_table *t, gw_vs *s, gw_vs_inventory *inv,
 				if (gw_vs_inventory_get(s, inv, e) != 0 ||
 				    (vm = gw_vs_find_vm(inv, name)) == NULL)
 					goto out;
+				/* the old inventory's host is gone with it */
+				h = vm->host_moref ? gw_vs_find_host(inv, vm->host_moref) : NULL;
+				if (h == NULL) {
+					gw_err_set(e, _("%s: its host is not in the inventory"), vm->name);
+					goto out;
+				}
 			}
 		}
 	}

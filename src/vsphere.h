@@ -82,7 +82,10 @@ int gw_vs_login(gw_vs *s, gw_err *e);
 
 /* Logout (errors ignored; not sent when never logged in), free.  NULL ok. */
 void gw_vs_close(gw_vs *s);
-/* HTTP POSTs attempted so far (one failed in the TLS handshake counts). */
+/* HTTP POSTs attempted so far (one failed in the TLS handshake counts).
+ * A NotAuthenticated fault after login (session expired or ended on the
+ * server) fails any call with "the session has expired ...; log in
+ * again": there is no silent re-login (the password is not kept). */
 unsigned gw_vs_round_trips(const gw_vs *s);
 /* about.apiType == "VirtualCenter" (0 for "HostAgent": a standalone ESXi). */
 int gw_vs_is_vcenter(const gw_vs *s);
@@ -204,17 +207,18 @@ const char *gw_vs_power_name(gw_vs_power p);
  * with 100 on success. */
 typedef void (*gw_vs_progress_fn)(void *ctx, const char *what, int pct);
 
-/* UpdatePassthruConfig on h->passthru_moref ({id, passthruEnabled
- * true}).  pci_id must be one of h's devices (any form gw_bdf_parse
- * takes); a device with passthruCapable false is refused (the IOMMU,
- * VT-d / AMD-Vi, is probably off in the BIOS); one already enabled needs
- * nothing (0, nothing sent).  No passthru_moref, NotSupported, an unknown
+/* UpdatePassthruConfig on h->passthru_moref ({id, passthruEnabled true,
+ * and applyNow true for API 7.0 and later, like esxcli's -a}).  pci_id
+ * must be one of h's devices (any form gw_bdf_parse takes); a device
+ * with passthruCapable false is refused (the IOMMU, VT-d / AMD-Vi, is
+ * probably off in the BIOS); one already enabled needs nothing (0,
+ * nothing sent).  No passthru_moref, NotSupported, an unknown
  * method or object: "this server cannot enable passthrough through the
  * API; use the SSH route (gpuwiz passthru --ssh root@HOST --enable ID)".
  * Free ESXi's RestrictedVersion / "license ... prohibits" fault: says the
  * free license refuses API writes and names the SSH route.  The host may
  * need a reboot before the device is active (passthru_active in a fresh
- * inventory). */
+ * inventory; QueryConfigTarget gives its systemId only then). */
 int gw_vs_enable_passthru(gw_vs *s, const gw_vs_host *h, const char *pci_id,
                           gw_err *e);
 

@@ -88,6 +88,47 @@ else
 	nok "vcsim -fail UpdatePassthruConfig=license started"
 fi
 
+# (a server that pages: 14 objects, 5 a page, ContinueRetrievePropertiesEx)
+if vcsim_start -model esx -vms 12 -on 2 -user "$USER_" -pass "$PASS_" \
+	-page-size 5; then
+	live "paged inventory: RetrievePropertiesEx + ContinueRetrievePropertiesEx" \
+		GW_VCSIM_VMS=12 GW_VCSIM_ON=2 GW_VCSIM_PAGE=5
+	check "paged: every live test ran" ran $LIVE_ALL
+	vcsim_stop
+else
+	nok "vcsim -page-size 5 started"
+fi
+
+if vcsim_start -model esx -vms 2 -on 0 -user "$USER_" -pass "$PASS_" \
+	-fail CreateContainerView=notauthenticated; then
+	live "a session gone on the server: one line saying so" \
+		GW_VCSIM_FAIL=CreateContainerView=notauthenticated
+	check "session gone: the test ran" ran test_live_session_expired
+	vcsim_stop
+else
+	nok "vcsim -fail CreateContainerView=notauthenticated started"
+fi
+
+if vcsim_start -model esx -vms 2 -on 0 -user "$USER_" -pass "$PASS_" \
+	-fail ReconfigVM_Task=license; then
+	live "free ESXi: ReconfigVM_Task's license fault names the SSH route" \
+		GW_VCSIM_FAIL=ReconfigVM_Task=license
+	check "free ESXi reconfigure: the test ran" ran test_live_reconfigure_fault
+	vcsim_stop
+else
+	nok "vcsim -fail ReconfigVM_Task=license started"
+fi
+
+if vcsim_start -model vpx -vms 2 -on 0 -user "$USER_" -pass "$PASS_" \
+	-fail ReconfigVM_Task=taskfault -task-delay-ms 300; then
+	live "a task that ends in error: its message in one line" \
+		GW_VCSIM_FAIL=ReconfigVM_Task=taskfault
+	check "task error: the test ran" ran test_live_reconfigure_fault
+	vcsim_stop
+else
+	nok "vcsim -fail ReconfigVM_Task=taskfault started"
+fi
+
 if vcsim_start -model esx -vms 2 -on 0 -user "$USER_" -pass "$PASS_" \
 	-fail ReconfigVM_Task=fault; then
 	live "a SOAP fault of ReconfigVM_Task is one clear line" \

@@ -28,7 +28,8 @@ VC_DIR=
 # True when the binary is missing or older than a source of it.
 vcsim_stale() {
 	[ -x "$VCSIM_BIN" ] || return 0
-	[ -n "$(find "$VC_SRC/tests/vcsim" -newer "$VCSIM_BIN" -type f 2>/dev/null | head -n 1)" ]
+	[ -n "$(find "$VC_SRC/tests/vcsim" -maxdepth 1 -type f \( -name '*.go' -o -name build.sh \) \
+		-newer "$VCSIM_BIN" 2>/dev/null | head -n 1)" ]
 }
 
 vcsim_build() {
@@ -43,14 +44,9 @@ vcsim_build() {
 			flock 9 || exit 1
 		fi
 		vcsim_stale || exit 0
-		sh "$VC_SRC/tests/vcsim/build.sh" "$VCSIM_BIN.tmp.$$" >"$TMP/vcsim-build.log" 2>&1
-		rc=$?
-		if [ "$rc" -eq 0 ]; then
-			mv -f "$VCSIM_BIN.tmp.$$" "$VCSIM_BIN"
-		else
-			rm -f "$VCSIM_BIN.tmp.$$"
-		fi
-		exit "$rc"
+		# build.sh writes a temporary file and renames it: a test
+		# never sees half a binary
+		sh "$VC_SRC/tests/vcsim/build.sh" "$VCSIM_BIN" >"$TMP/vcsim-build.log" 2>&1
 	) 9>"$(dirname "$VCSIM_BIN")/.build.lock"
 	rc=$?
 	if [ "$rc" -eq 77 ]; then

@@ -310,7 +310,7 @@ static void
 test_fault_restricted_version(void **state)
 {
 	size_t n;
-	char *x = xml_fixture("synthetic-restricted-version-fault.xml", &n);
+	char *x = xml_fixture("vcsim-gpuwiz-update-passthru-license-fault.xml", &n);
 	gw_vs_fault f;
 	gw_err e;
 
@@ -441,6 +441,183 @@ test_inventory_vcsim_esx(void **state)
 }
 
 static void
+test_inventory_vcsim_vpx(void **state)
+{
+	gw_vs_inventory inv;
+	const gw_vs_host *h;
+	const gw_vs_vm *v;
+	const gw_vs_pci *p;
+	static const char *const names[] = { "DC0_C0_H0", "DC0_C0_H1", "DC0_C0_H2", "DC0_H0" };
+
+	(void)state;
+	parse_inventory_fixture("vcsim-gpuwiz-vpx-inventory-retrieve-properties-ex.xml", &inv);
+	assert_int_equal(inv.nhosts, 4);
+	assert_int_equal(inv.nvms, 3);
+	for (size_t i = 0; i < 4; i++) {
+		h = &inv.hosts[i];
+		assert_string_equal(h->name, names[i]);
+		assert_string_equal(h->version, "8.0.2");
+		assert_string_equal(h->build, "22380479");
+		assert_int_equal(h->npci, 45);
+		assert_non_null(h->passthru_moref);
+		/* the cluster's environment browser for its hosts, the
+		 * standalone compute resource's for the other */
+		assert_string_equal(h->envbrowser_moref,
+		                    i < 3 ? "envbrowser-25" : "envbrowser-20");
+		p = gw_vs_host_pci(h, "0000:3b:00.0");
+		assert_non_null(p);
+		assert_int_equal(p->passthru_enabled, 1);
+		assert_int_equal(p->passthru_active, 1);
+		p = gw_vs_host_pci(h, "0000:5e:00.0");
+		assert_non_null(p);
+		assert_true(p->vendor == 0x10de && p->device == 0x26b9);
+		assert_int_equal(p->passthru_capable, 1);
+		assert_int_equal(p->passthru_enabled, 0);
+	}
+	h = gw_vs_find_host(&inv, "host-21");
+	assert_string_equal(h->name, "DC0_H0");
+	assert_string_equal(h->passthru_moref, "pciPassthruSystem-host-21");
+	v = gw_vs_find_vm(&inv, "VM0");
+	assert_string_equal(v->moref, "vm-57");
+	assert_int_equal(v->power, GW_VS_POWER_ON);
+	assert_string_equal(v->host_moref, "host-21");
+	assert_int_equal(v->reserve_locked, 0);
+	assert_int_equal(v->memory_mb, 16384);
+	assert_int_equal(v->nec, 1);
+	assert_string_equal(v->ec_keys[0], "govcsim");
+	assert_string_equal(v->ec_vals[0], "TRUE");
+	v = gw_vs_find_vm(&inv, "vm-60");
+	assert_string_equal(v->name, "VM1");
+	assert_int_equal(v->power, GW_VS_POWER_OFF);
+	assert_string_equal(v->host_moref, "host-34");
+	assert_string_equal(v->vmx_path, "[LocalDS_0] VM1/VM1.vmx");
+	gw_vs_inventory_free(&inv);
+}
+
+static void
+test_inventory_after_reconfigure(void **state)
+{
+	gw_vs_inventory inv;
+	const gw_vs_vm *v;
+	const gw_vs_dev *d;
+	static const char *const keys[] = {
+		"pciPassthru.use64bitMMIO", "pciPassthru.64bitMMIOSizeGB",
+	};
+	static const char *const vals[] = { "TRUE", "128" };
+	gw_vs_add add = { .id = "0000:3b:00.0", .vendor = 0x10de, .device = 0x26b9,
+	                  .system_id = "5f3a1c2e-8b4d-11ee-9a2b-3cecef0a1b2d" };
+	gw_vs_spec spec = { keys, vals, 2, 1, &add, 1 };
+	gw_err e;
+
+	(void)state;
+	parse_inventory_fixture("vcsim-gpuwiz-vpx-inventory-after-reconfigure.xml", &inv);
+	v = gw_vs_find_vm(&inv, "VM1");
+	assert_non_null(v);
+	assert_int_equal(v->ndevs, 1);
+	d = &v->devs[0];
+	assert_int_equal(d->key, 13000);
+	assert_string_equal(d->label, "PCI device 0");
+	assert_string_equal(d->id, "0000:3b:00.0");
+	assert_int_equal(d->vendor, 0x10de);
+	assert_int_equal(d->device, 0x26b9);
+	assert_string_equal(d->system_id, "5f3a1c2e-8b4d-11ee-9a2b-3cecef0a1b2d");
+	assert_null(d->vgpu);
+	assert_int_equal(v->reserve_locked, 1);
+	assert_int_equal(v->nec, 3);
+	assert_string_equal(v->ec_keys[2], "pciPassthru.64bitMMIOSizeGB");
+	assert_string_equal(v->ec_vals[2], "128");
+	/* what was applied is not applied again */
+	assert_int_equal(gw_vs_reconfigure_body(v, &spec, NULL, NULL, &e), 0);
+	/* the other VMs are untouched */
+	assert_int_equal(gw_vs_find_vm(&inv, "VM2")->ndevs, 0);
+	assert_int_equal(gw_vs_reconfigure_body(gw_vs_find_vm(&inv, "VM2"), &spec,
+	                                        NULL, NULL, &e), 4);
+	gw_vs_inventory_free(&inv);
+}
+
+static void
+test_config_target_vcsim_gpuwiz(void **state)
+{
+	gw_vs_inventory inv;
+	gw_vs_host *h;
+	size_t n;
+	char *x;
+	gw_err e;
+
+	(void)state;
+	parse_inventory_fixture("vcsim-gpuwiz-vpx-inventory-retrieve-properties-ex.xml", &inv);
+	h = (gw_vs_host *)gw_vs_find_host(&inv, "host-34");
+	x = xml_fixture("vcsim-gpuwiz-vpx-query-config-target.xml", &n);
+	assert_int_equal(gw_vs_parse_config_target(x, n, h, &e), 0);
+	assert_string_equal(gw_vs_host_pci(h, "0000:3b:00.0")->system_id,
+	                    "5f3a1c2e-8b4d-11ee-9a2b-3cecef0a1b2d");
+	assert_null(gw_vs_host_pci(h, "0000:5e:00.0")->system_id);
+	free(x);
+	gw_vs_inventory_free(&inv);
+}
+
+static void
+test_inventory_pages(void **state)
+{
+	gw_vs_parse_state *ps = gw_vs_parse_state_new();
+	gw_vs_inventory inv;
+	const gw_vs_vm *v;
+	const gw_vs_host *h;
+	char *x, *token;
+	size_t n;
+	gw_err e;
+
+	(void)state;
+	memset(&inv, 0, sizeof inv);
+	x = xml_fixture("synthetic-inventory-page1-with-token.xml", &n);
+	assert_int_equal(gw_vs_parse_inventory_page(ps, x, n, &inv, &token, &e), 0);
+	assert_string_equal(token, "1");
+	free(token);
+	free(x);
+	x = xml_fixture("synthetic-inventory-page2-last.xml", &n);
+	assert_int_equal(gw_vs_parse_inventory_page(ps, x, n, &inv, &token, &e), 0);
+	assert_null(token);
+	free(x);
+	gw_vs_parse_inventory_finish(ps, &inv);
+	gw_vs_parse_state_free(ps);
+	assert_int_equal(inv.nhosts, 2);
+	assert_int_equal(inv.nvms, 2);
+	assert_string_equal(inv.hosts[0].name, "esx-a.example.com");
+	assert_null(inv.hosts[0].envbrowser_moref);   /* no parent read */
+	assert_null(inv.hosts[0].version);
+	assert_int_equal(inv.hosts[0].npci, 0);
+	h = &inv.hosts[1];
+	/* the cluster came on the next page */
+	assert_string_equal(h->envbrowser_moref, "envbrowser-9");
+	assert_string_equal(h->version, "7.0.3");       /* summary.config.product */
+	assert_string_equal(h->build, "21930508");
+	assert_null(h->passthru_moref);
+	assert_int_equal(h->npci, 1);
+	assert_int_equal(h->pci[0].passthru_enabled, -1);   /* no pciPassthruInfo */
+	assert_int_equal(h->pci[0].device, 0x20b5);
+	assert_string_equal(inv.vms[0].name, "Zeta & Co (GPU)");   /* 'Z' < 'a' */
+	assert_string_equal(inv.vms[1].name, "alpha");
+	v = &inv.vms[0];
+	assert_int_equal(v->power, GW_VS_POWER_SUSPENDED);
+	assert_int_equal(v->hw_version, 19);
+	assert_int_equal(v->reserve_locked, -1);
+	assert_int_equal(v->memory_mb, 0);
+	assert_null(v->firmware);
+	assert_null(v->vmx_path);
+	assert_int_equal(v->ndevs, 2);                /* the NIC is not kept */
+	assert_string_equal(v->devs[0].vgpu, "nvidia_a100-40c");
+	assert_null(v->devs[0].id);
+	assert_int_equal(v->devs[0].vendor, 0);
+	assert_null(v->devs[1].vgpu);                 /* Dynamic DirectPath */
+	assert_null(v->devs[1].id);
+	assert_int_equal(v->devs[1].vendor, 0x10de);
+	assert_int_equal(v->devs[1].device, 0x20b5);
+	assert_int_equal(inv.vms[1].power, GW_VS_POWER_OFF);
+	assert_int_equal(inv.vms[1].hw_version, 0);
+	gw_vs_inventory_free(&inv);
+}
+
+static void
 test_config_target(void **state)
 {
 	gw_vs_inventory inv;
@@ -491,6 +668,13 @@ test_task_info(void **state)
 	assert_int_equal(ti.state, 1);
 	assert_int_equal(ti.progress, 42);
 	assert_null(ti.fault_type);
+	gw_vs_task_info_free(&ti);
+	free(x);
+	x = xml_fixture("vcsim-gpuwiz-task-info-success.xml", &n);
+	assert_int_equal(gw_vs_parse_task_info(x, n, &ti, &e), 0);
+	assert_int_equal(ti.state, 2);
+	assert_null(ti.fault_type);
+	assert_null(ti.fault_message);
 	gw_vs_task_info_free(&ti);
 	free(x);
 	x = xml_fixture("vcsim-esx-retrieve-service-content.xml", &n);
@@ -1083,9 +1267,23 @@ test_live_inventory(void **state)
 		assert_int_equal(inv.nvms, strtoul(env("GW_VCSIM_VMS"), NULL, 10));
 	if (env("GW_VCSIM_ON"))
 		assert_int_equal(on, strtoul(env("GW_VCSIM_ON"), NULL, 10));
-	/* a few round trips, whatever the number of VMs */
-	if (trips != 3 + hosts_pt)
-		fail_msg("inventory took %u round trips, want %zu", trips, 3 + hosts_pt);
+	/* a few round trips, whatever the number of VMs: CreateContainerView,
+	 * RetrievePropertiesEx (+ one ContinueRetrievePropertiesEx per
+	 * further page when the server pages: -page-size), DestroyView, one
+	 * QueryConfigTarget per host with passthrough */
+	{
+		size_t want = 3 + hosts_pt;
+
+		if (env("GW_VCSIM_PAGE")) {
+			size_t page = strtoul(env("GW_VCSIM_PAGE"), NULL, 10);
+			size_t crs = gw_vs_is_vcenter(s) ? 2 : 1;   /* vcsim-gpuwiz */
+			size_t objs = inv.nhosts + inv.nvms + crs;
+
+			want += (objs + page - 1) / page - 1;
+		}
+		if (trips != want)
+			fail_msg("inventory took %u round trips, want %zu", trips, want);
+	}
 	printf("# inventory of %zu hosts and %zu VMs: %u round trips\n",
 	       inv.nhosts, inv.nvms, trips);
 	gw_vs_inventory_free(&inv);
@@ -1373,9 +1571,7 @@ test_live_upgrade(void **state)
 		live_inventory(s, &inv2);
 		vm2 = gw_vs_find_vm(&inv2, vm->moref);
 		assert_non_null(vm2);
-		/* vcsim sets its own version (vmx-13 in govmomi 0.24): never
-		 * lower than before */
-		assert_true(vm2->hw_version >= vm->hw_version);
+		assert_int_equal(vm2->hw_version, target);
 		printf("# upgrade %s vmx-%d -> asked vmx-%d, now vmx-%d\n",
 		       vm->name, vm->hw_version, target, vm2->hw_version);
 		gw_vs_inventory_free(&inv2);
@@ -1569,6 +1765,28 @@ test_live_reconnect_pinned(void **state)
 	sim_stop(&b);
 }
 
+/* GW_VCSIM_FAIL=CreateContainerView=notauthenticated: the session is
+ * gone (expired, or ended on the server). */
+static void
+test_live_session_expired(void **state)
+{
+	gw_vs *s;
+	gw_vs_inventory inv;
+	const char *fail = env("GW_VCSIM_FAIL");
+	gw_err e;
+
+	(void)state;
+	LIVE();
+	if (!fail || strcmp(fail, "CreateContainerView=notauthenticated") != 0)
+		skip();
+	s = live_connect();
+	assert_int_equal(gw_vs_inventory_get(s, &inv, &e), -1);
+	printf("# %s\n", e.msg);
+	assert_non_null(strstr(e.msg, "session has expired"));
+	assert_int_equal(inv.nvms, 0);
+	gw_vs_close(s);
+}
+
 /* GW_VCSIM_FAIL=ReconfigVM_Task=...: the fault is one clear line. */
 static void
 test_live_reconfigure_fault(void **state)
@@ -1617,6 +1835,10 @@ main(void)
 		cmocka_unit_test(test_fault_managed_object_not_found),
 		cmocka_unit_test(test_fault_not_a_fault_and_not_soap),
 		cmocka_unit_test(test_inventory_vcsim_esx),
+		cmocka_unit_test(test_inventory_vcsim_vpx),
+		cmocka_unit_test(test_inventory_pages),
+		cmocka_unit_test(test_inventory_after_reconfigure),
+		cmocka_unit_test(test_config_target_vcsim_gpuwiz),
 		cmocka_unit_test(test_config_target),
 		cmocka_unit_test(test_task_info),
 		cmocka_unit_test(test_power_names),
@@ -1639,6 +1861,7 @@ main(void)
 		cmocka_unit_test(test_live_upgrade),
 		cmocka_unit_test(test_live_enable_passthru),
 		cmocka_unit_test(test_live_reconnect_pinned),
+		cmocka_unit_test(test_live_session_expired),
 		cmocka_unit_test(test_live_reconfigure_fault),
 	};
 
