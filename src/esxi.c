@@ -624,6 +624,33 @@ typedef struct column {
 	size_t start, end;   /* [start, end): end is the next column's start */
 } column;
 
+/* The columns of a table from its line of dashes ("------------  -------"):
+ * each run of dashes starts a column that ends where the next one starts
+ * (the last is open).  -1 when there are more than max. */
+static int
+dash_columns(const char *dash, column *cols, size_t max, size_t *ncols)
+{
+	size_t k, n = 0;
+
+	for (k = 0; dash[k]; ) {
+		if (dash[k] != '-') {
+			k++;
+			continue;
+		}
+		if (n == max)
+			return -1;
+		cols[n].start = k;
+		while (dash[k] == '-')
+			k++;
+		if (n > 0)
+			cols[n - 1].end = cols[n].start;
+		cols[n].end = (size_t)-1;
+		n++;
+	}
+	*ncols = n;
+	return 0;
+}
+
 /* Text of line s in column c, trimmed, into buf. */
 static const char *
 cell(const char *s, const column *c, char *buf, size_t n)
@@ -733,21 +760,8 @@ gw_esxi_parse_pcipassthru_list(const char *text, const char *name,
 		           "found '%s'"), excerpt(dash, ex, sizeof ex));
 		goto fail;
 	}
-	for (k = 0; dash[k]; ) {
-		if (dash[k] != '-') {
-			k++;
-			continue;
-		}
-		if (ncols == sizeof cols / sizeof cols[0])
-			goto bad_header;
-		cols[ncols].start = k;
-		while (dash[k] == '-')
-			k++;
-		if (ncols > 0)
-			cols[ncols - 1].end = cols[ncols].start;
-		cols[ncols].end = (size_t)-1;
-		ncols++;
-	}
+	if (dash_columns(dash, cols, sizeof cols / sizeof cols[0], &ncols) != 0)
+		goto bad_header;
 	for (k = 0; k < ncols; k++) {
 		cell(tl.v[i], &cols[k], nm, sizeof nm);
 		if (gw_strieq(nm, "Device ID"))
@@ -1969,21 +1983,8 @@ gw_esxi_parse_vmfs_extents(const char *text, const char *name,
 		           "found '%s'"), excerpt(dash, ex, sizeof ex));
 		goto fail;
 	}
-	for (k = 0; dash[k]; ) {
-		if (dash[k] != '-') {
-			k++;
-			continue;
-		}
-		if (ncols == sizeof cols / sizeof cols[0])
-			goto bad_header;
-		cols[ncols].start = k;
-		while (dash[k] == '-')
-			k++;
-		if (ncols > 0)
-			cols[ncols - 1].end = cols[ncols].start;
-		cols[ncols].end = (size_t)-1;
-		ncols++;
-	}
+	if (dash_columns(dash, cols, sizeof cols / sizeof cols[0], &ncols) != 0)
+		goto bad_header;
 	for (k = 0; k < XC_N; k++)
 		at[k] = (size_t)-1;
 	for (k = 0; k < ncols; k++) {

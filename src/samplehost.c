@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <iniparser.h>
+#include "ini.h"
 
 /* Largest file copied from an esxi sample. */
 #define SAMPLE_MAX_FILE (16u << 20)
@@ -118,42 +118,6 @@ hosts_dir_or_err(gw_err *e)
 
 /* ---- host.ini --------------------------------------------------------- */
 
-static char ini_errmsg[512];
-
-static int
-ini_errback(const char *fmt, ...)
-{
-	va_list ap;
-	char *nl;
-
-	if (ini_errmsg[0] != '\0')
-		return 0;
-	va_start(ap, fmt);
-	vsnprintf(ini_errmsg, sizeof ini_errmsg, fmt, ap);
-	va_end(ap);
-	if ((nl = strchr(ini_errmsg, '\n')) != NULL)
-		*nl = '\0';
-	return 0;
-}
-
-/* "iniparser: syntax error in FILE (12):" -> 12, else 0. */
-static int
-ini_errline(void)
-{
-	const char *p = strrchr(ini_errmsg, '(');
-	unsigned long long n;
-	char num[32];
-	size_t i = 0;
-
-	if (p == NULL)
-		return 0;
-	for (p++; *p >= '0' && *p <= '9' && i < sizeof num - 1; p++)
-		num[i++] = *p;
-	num[i] = '\0';
-	if (gw_parse_uint(num, 1000000000ULL, &n) != 0)
-		return 0;
-	return (int)n;
-}
 
 static dictionary *
 load_ini(const char *path, gw_err *e)
@@ -167,22 +131,8 @@ load_ini(const char *path, gw_err *e)
 		return NULL;
 	}
 	fclose(f);
-	ini_errmsg[0] = '\0';
-	iniparser_set_error_callback(ini_errback);
-	d = iniparser_load(path);
-	iniparser_set_error_callback(NULL);
-	if (d == NULL || ini_errmsg[0] != '\0') {
-		int line = ini_errline();
-
-		if (line > 0)
-			gw_err_set(e, _("%s:%d: syntax error, expected '[section]' or 'key = value'"),
-			           path, line);
-		else
-			gw_err_set(e, _("%s: cannot be read as an INI file"), path);
-		if (d)
-			iniparser_freedict(d);
+	if ((d = gw_ini_load(path, e)) == NULL)
 		return NULL;
-	}
 	return d;
 }
 

@@ -294,6 +294,7 @@ gw_setting_is_change(const gw_setting *s)
 /* ---- lifecycle ----------------------------------------------------------- */
 
 static int vs_answers(gw_wizard *w, gw_answers *out, gw_err *e);
+static void clear_probes(gw_wizard *w);
 static int probe_vsphere(gw_wizard *w);
 static int vs_enable(gw_wizard *w, size_t idx, int *reboot, gw_err *e);
 static int vs_open_vm(gw_wizard *w, long idx, gw_err *e);
@@ -495,19 +496,7 @@ gw_wizard_probe_host(gw_wizard *w)
 	int fails = 0;
 	gw_err e;
 
-	gw_linux_checks_free(w->checks, w->nchecks);
-	w->checks = NULL;
-	w->nchecks = 0;
-	free(w->checks_error);
-	w->checks_error = NULL;
-	gw_linux_gpus_free(w->detected, w->ndetected);
-	w->detected = NULL;
-	w->ndetected = 0;
-	free(w->detected_added);
-	w->detected_added = NULL;
-	free(w->detect_error);
-	w->detect_error = NULL;
-	w->host_override = 0;
+	clear_probes(w);
 	w->probed = 1;
 
 	e.msg[0] = '\0';
