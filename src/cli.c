@@ -111,7 +111,8 @@ usage(FILE *f)
 	        "       gpuwiz passthru --enable BDF HOST [--json]\n"
 	        "       gpuwiz verify [--sysroot DIR] [--nvidia-smi-q FILE] [--bundle OUT.tar.gz] [--json]\n"
 	        "       gpuwiz diagnose FILE|- [--json]\n"
-	        "       gpuwiz vsphere --url URL --user USER [--thumbprint SHA256 | --insecure] list [--json]\n"
+	        "       gpuwiz vsphere --url URL --user USER [--thumbprint SHA256 | --insecure]\n"
+	        "                  [--timeout SECONDS] list [--json]\n"
 	        "       gpuwiz vsphere --url URL --user USER [...] apply --vm NAME [--gpu SPEC]...\n"
 	        "                  [--bdf BDF]... [--vgpu PROFILE]... [--uvm] [--upgrade-hw] [--dry-run]\n"
 	        "       gpuwiz vsphere --url URL --user USER [...] passthru --enable BDF [--host NAME]\n"
@@ -156,7 +157,7 @@ enum {
 	OPT_ANSWERS, OPT_LANG, OPT_HELP, OPT_ESXCLI_FILE, OPT_NVSMI, OPT_SYSROOT,
 	OPT_BUNDLE, OPT_SSH, OPT_SSH_PORT, OPT_SSH_ID, OPT_SSH_OPT, OPT_SAMPLE,
 	OPT_VM, OPT_UPGRADE, OPT_ENABLE, OPT_KEEP, OPT_URL, OPT_USER,
-	OPT_THUMB, OPT_INSECURE, OPT_CAFILE, OPT_DRYRUN, OPT_HOST
+	OPT_THUMB, OPT_INSECURE, OPT_CAFILE, OPT_DRYRUN, OPT_HOST, OPT_TIMEOUT
 };
 
 static const struct option long_opts[] = {
@@ -201,6 +202,7 @@ static const struct option long_opts[] = {
 	{ "cafile", required_argument, NULL, OPT_CAFILE },
 	{ "dry-run", no_argument, NULL, OPT_DRYRUN },
 	{ "host", required_argument, NULL, OPT_HOST },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -225,6 +227,7 @@ typedef struct cli_opts {
 	int upgrade;              /* --upgrade-hw */
 	const char *url, *user, *thumbprint, *cafile;   /* vsphere */
 	const char *host;         /* vsphere passthru --host NAME */
+	long timeout;             /* vsphere --timeout SECONDS (0 = default) */
 	int insecure, dry_run;
 	int json, write, force, help;
 	/* GPU specs are kept in order and resolved once the table is loaded */
@@ -413,6 +416,14 @@ parse_opts(cli_opts *o, int argc, char **argv, gw_err *e)
 			break;
 		case OPT_HOST:
 			o->host = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (gw_parse_uint(optarg, 3600, &v) != 0 || v == 0) {
+				gw_err_set(e, _("--timeout: '%s' is not a number of seconds (expected 1..3600)"),
+				           optarg);
+				return -1;
+			}
+			o->timeout = (long)v;
 			break;
 		case OPT_LANG:
 			break; /* handled by setup_locale() */
@@ -1715,6 +1726,10 @@ vs_open(cli_opts *o, gw_err *e)
 	vo.thumbprint = o->thumbprint;
 	vo.cafile = o->cafile;
 	vo.insecure = o->insecure;
+	if (o->timeout > 0) {
+		vo.call_timeout = o->timeout;
+		vo.connect_timeout = o->timeout < 10 ? o->timeout : 10;
+	}
 	s = gw_vs_connect(&vo, e);
 	memset(pw, 0, strlen(pw));
 	free(pw);

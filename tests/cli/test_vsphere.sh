@@ -142,6 +142,19 @@ if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${G
 	vcsim_stop
 fi
 
+# a server that takes the call and never answers: the call timeout
+vcsim_start -model esx -vms 1 -on 0 -user gw -pass pw -hang RetrievePropertiesEx
+export GPUWIZ_PASSWORD=pw
+start_s=$(date +%s)
+run "$GPUWIZ" vsphere --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" --timeout 2 list
+took=$(( $(date +%s) - start_s ))
+if [ "$rc" -eq 2 ] && err_one_line && errhas "within 2 s" && [ "$took" -lt 30 ]; then
+	ok "a call that gets no answer ends at --timeout with one line"
+else nok "call timeout" "$(cat "$out" "$err") (took $took s)"; fi
+vcsim_stop
+run "$GPUWIZ" vsphere --url https://127.0.0.1:9/sdk --user gw --insecure --timeout 0 list
+check "--timeout 0 is refused" sh -c "[ $rc -eq 2 ] && grep -q -- --timeout '$err'"
+
 # usage errors, no server needed
 run "$GPUWIZ" vsphere --url https://127.0.0.1:9/sdk --user gw --thumbprint AA --insecure list
 check "--thumbprint with --insecure is refused" sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$err') -eq 1 ]"

@@ -153,6 +153,7 @@ type app struct {
 	user      string
 	fail      failFlag
 	dieAfter  string
+	hang      string
 	taskDelay time.Duration
 	pageSize  int
 	verbose   bool
@@ -190,6 +191,7 @@ func main() {
 	firmware := flag.String("firmware", "bios", "firmware of the VMs created at start: bios or efi")
 	flag.Var(a.fail, "fail", "METHOD=FAULT: answer METHOD with a SOAP fault (taskfault: with a task that fails), FAULT one of "+strings.Join(faultKinds, ", ")+" (repeatable)")
 	flag.StringVar(&a.dieAfter, "die-after", "", "exit right after answering the first call of this SOAP method")
+	flag.StringVar(&a.hang, "hang", "", "never answer this SOAP method (the connection stays open): a client's call timeout")
 	delay := flag.Int("task-delay-ms", 0, "keep the ReconfigVM_Task, UpgradeVM_Task and RebootHost_Task tasks running this long (progress 0, 50, 100)")
 	flag.IntVar(&a.pageSize, "page-size", 0, "RetrievePropertiesEx answers at most this many objects at a time (0: as many as the client's maxObjects)")
 	flag.BoolVar(&a.verbose, "v", false, "log each SOAP method called, and vcsim's own messages, on stderr")
@@ -743,6 +745,11 @@ func (a *app) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		logger.Printf("%s %s:%s", name, this.Type, this.Value)
 	}
 
+	if name != "" && name == a.hang {
+		// read the request, answer nothing until the client gives up
+		<-r.Context().Done()
+		return
+	}
 	die := false
 	if name != "" && name == a.dieAfter {
 		a.dieOnce.Do(func() { die = true })
