@@ -21,6 +21,7 @@ static ui_list list;
 static int nrows_of(const gw_wizard *w);
 static int linux_mode;  /* for the help, which has no context */
 static int esxi_mode;
+static int api_mode;    /* GW_MODE_VSPHERE, for the help */
 
 /* The host's rows are probes (this Linux host, an ESXi host), not the
  * offline checklist. */
@@ -35,6 +36,7 @@ host_enter(ui_ctx *u)
 {
 	linux_mode = u->w->mode == GW_MODE_LINUX;
 	esxi_mode = gw_wizard_host_mode(u->w);
+	api_mode = u->w->mode == GW_MODE_VSPHERE;
 	list.n = nrows_of(u->w);
 	if (list.cur >= list.n)
 		list.cur = 0;
@@ -137,6 +139,7 @@ host_draw(ui_ctx *u, ui_rect r)
 
 	linux_mode = w->mode == GW_MODE_LINUX;
 	esxi_mode = gw_wizard_host_mode(w);
+	api_mode = w->mode == GW_MODE_VSPHERE;
 	if (probe_mode(w)) {
 		linux_draw(u, r);
 		return;
@@ -388,8 +391,27 @@ esxi_help(void)
 }
 
 static const char *
+api_help(void)
+{
+	/* TRANSLATORS: help of step 2 through the vSphere API, wrapped to
+	 * about 70 cells.  r, e and o are keys. */
+	return _("gpuwiz read the server through the vSphere API: its hosts with their "
+	         "versions (the newest VM hardware version each runs) and each GPU's "
+	         "passthrough state (hardware.pciDevice, config.pciPassthruInfo). \"Passthru "
+	         "Capable: false\" means the IOMMU (VT-d/AMD-Vi) is off in the BIOS. Above 4G "
+	         "decoding cannot be seen from ESXi: check it in the BIOS.\n"
+	         "e on a GPU's row enables its passthrough (UpdatePassthruConfig) after you "
+	         "confirm; a free ESXi licence refuses API writes: then start gpuwiz with --ssh "
+	         "root@HOST instead.\n"
+	         "r reads the server again. Enter goes on when no row FAILs; o goes on anyway "
+	         "after a confirmation.");
+}
+
+static const char *
 host_help(void)
 {
+	if (api_mode)
+		return api_help();
 	if (esxi_mode)
 		return esxi_help();
 	if (linux_mode)

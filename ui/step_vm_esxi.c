@@ -26,12 +26,14 @@
 
 static ui_list vl;     /* row 0 = no VM, row i+1 = esxi_vms.vms[i] */
 static int y_rows, h_rows;
+static int vm_api;   /* the step was entered through the API (for the help) */
 
 void
 ui_vm_esxi_enter(ui_ctx *u)
 {
 	gw_wizard *w = u->w;
 
+	vm_api = w->mode == GW_MODE_VSPHERE;
 	vl.n = (int)w->esxi_vms.n + 1;
 	vl.cur = w->esxi_vm >= 0 ? (int)w->esxi_vm + 1 :
 	         w->esxi_vms.n > 0 ? 1 : 0;
@@ -264,9 +266,31 @@ ui_vm_esxi_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	return UI_HANDLED;
 }
 
+static const char *
+vm_api_help(void)
+{
+	/* TRANSLATORS: help of step 4 through the vSphere API, wrapped to
+	 * about 70 cells.  u and r are keys. */
+	return _("The list shows the server's VMs. Enter or Space opens the highlighted VM: "
+	         "gpuwiz shows its hardware version, firmware, memory and reservation and the "
+	         "passthrough devices already in it, with its advice, and the free, "
+	         "passthrough-enabled devices of its host that the write step attaches. Enter on "
+	         "the open VM goes on; \"No VM\" writes the snippets only.\n"
+	         "The write step sends one ReconfigVM_Task (extraConfig, "
+	         "memoryReservationLockedToMax, a VirtualPCIPassthrough device per GPU) and shows "
+	         "its progress; what the VM already has is not added again. A VM that is not "
+	         "powered off is never changed.\n"
+	         "u upgrades the open VM's hardware version to the newest its host runs "
+	         "(UpgradeVM_Task), after you confirm: only powered off, never down; the upgrade "
+	         "cannot be undone.\n"
+	         "r reads the server again.");
+}
+
 const char *
 ui_vm_esxi_help(void)
 {
+	if (vm_api)
+		return vm_api_help();
 	/* TRANSLATORS: help of step 4 on an ESXi host, wrapped to about 70
 	 * cells.  u and r are keys. */
 	return _("The list shows the host's VMs (vim-cmd vmsvc/getallvms). Enter or Space "
