@@ -98,6 +98,31 @@ if [ $have_zh -eq 1 ]; then
 	keys q; keys y; exited >/dev/null
 fi
 
+# the API walk under valgrind memcheck (TLS, SOAP, the inventory, the
+# progress box, the reconfigure)
+if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${GW_SANITIZED:-}" ]; then
+	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+	GW_WRAP="$VALGRIND -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --log-file=$TMP/vg.log"
+	start C.UTF-8 100x30 --url "$VC_URL" --user gw --thumbprint "$VC_THUMB"
+	check "valgrind api: first screen" wait_for "Step 1/8" 60
+	keys Enter; wait_for "Step 2/8" 30 >/dev/null
+	keys Enter; wait_for "Step 3/8" 30 >/dev/null
+	keys Down; keys Space; keys Enter
+	wait_for "Step 4/8" 30 >/dev/null
+	keys Down; keys Down; keys Enter
+	check "valgrind api: VM2 opens" wait_for "VM2: powered off" 30
+	n=0; while [ $n -lt 4 ]; do keys Enter; wait_for "$((n + 5))/8" 30 >/dev/null; n=$((n + 1)); done
+	keys Enter
+	check "valgrind api: written" wait_for "Written:" 60
+	keys Enter
+	check "valgrind api: exited" exited 60
+	check "valgrind api: no memory errors or leaks (exit 0)" [ "${exit_status:-x}" = 0 ]
+	[ "${exit_status:-x}" = 0 ] || cat "$TMP/vg.log"
+	GW_WRAP=
+else
+	echo "# valgrind part left out (no valgrind, or a sanitizer build)"
+fi
+
 # a wrong password stops before the screen starts, one line
 GPUWIZ_PASSWORD=not-it; export GPUWIZ_PASSWORD
 start C.UTF-8 100x30 --url "$VC_URL" --user gw --thumbprint "$VC_THUMB"
