@@ -705,6 +705,18 @@ plan_json(const gw_plan *p, int sizing_only)
 	return o;
 }
 
+/* On a host (vmx --vm, vsphere apply) the hardware-version advice has a
+ * flag of its own: say so under the findings. */
+static void
+upgrade_hint(const gw_plan *p, int asked)
+{
+	if (!asked && p->hw_current > 0 && p->hw_target > p->hw_current)
+		/* TRANSLATORS: %d is the newest hardware version of the host;
+		 * --upgrade-hw is an option. */
+		printf(_("  Add --upgrade-hw to upgrade this VM to vmx-%d first (powered off only; one-way: take a snapshot or backup).\n"),
+		       p->hw_target);
+}
+
 /* ---- hosts: --ssh USER@HOST, the ESXi shell, --sample-host NAME ------- */
 
 typedef struct host_ctx {
@@ -1121,6 +1133,8 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 			printf("%s\n", _("Findings:"));
 			print_findings(&p, stdout);
 		}
+		if (vm != NULL)
+			upgrade_hint(&p, o->upgrade);
 		if (!changed)
 			printf("%s\n", _("Nothing to change: the file already has these settings."));
 		else if (written)
@@ -1840,6 +1854,7 @@ vs_apply_vm(cli_opts *o, const gw_table *t, gw_vs *s, gw_vs_inventory *inv,
 		printf("%s\n", _("Findings:"));
 		print_findings(&p, stdout);
 	}
+	upgrade_hint(&p, o->upgrade);
 	if (gw_plan_has_errors(&p) && !o->force) {
 		gw_err_set(e, _("%s: not changed: the plan has failures (FAIL above); fix them or use --force"),
 		           vm->name);

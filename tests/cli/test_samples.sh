@@ -73,6 +73,10 @@ else nok "passthru datastore controller" "$(cat "$out" "$err")"; fi
 run "$GPUWIZ" passthru --sample-host esxi-l40s --enable 0000:5e:00.0 --json
 if [ "$rc" -eq 0 ] && grep -q '"enabled": true' "$out"; then ok "passthru: the second L40S is enabled"
 else nok "passthru 5e" "$(cat "$out" "$err")"; fi
+run "$GPUWIZ" vmx --sample-host esxi-l40s --vm ubuntu-l40s --gpu l40s --bdf 0000:3b:00.0
+if [ "$rc" -eq 0 ] && has "Add --upgrade-hw to upgrade this VM to vmx-21"; then
+	ok "vmx --vm: the upgrade is offered as --upgrade-hw"
+else nok "upgrade hint" "$(cat "$out" "$err")"; fi
 run "$GPUWIZ" vmx --sample-host esxi-l40s --vm ubuntu-l40s --gpu l40s --bdf 0000:3b:00.0 --upgrade-hw --write
 if [ "$rc" -eq 0 ] && has "Upgraded the hardware version to vmx-21" && has "Saved" && has "Reloaded"; then
 	ok "vmx --vm --upgrade-hw --write on the sample"
