@@ -765,6 +765,23 @@ runner_env(gw_runner *r)
 		gw_runner_set_volumes_root(r, v);
 }
 
+/* gpuwiz on the ESXi shell itself: the commands run here. */
+static gw_runner *
+esxi_shell_runner(void)
+{
+	gw_runner *r = gw_runner_open_local();
+
+	runner_env(r);
+	return r;
+}
+
+static const char *
+esxi_shell_label(void)
+{
+	/* TRANSLATORS: the host gpuwiz runs on (the ESXi shell). */
+	return _("this ESXi host");
+}
+
 static gw_runner *
 open_ssh(cli_opts *o, gw_err *e)
 {
@@ -796,7 +813,8 @@ open_ssh(cli_opts *o, gw_err *e)
 /* Open the host a command works on.  need: 'e' an ESXi host (--ssh, a
  * sample ESXi host, or the ESXi shell), 'l' a Linux host (--sysroot, a
  * sample Linux host, else /), 'a' whichever the options name (ESXi when
- * --ssh or an ESXi sample, else Linux). */
+ * --ssh, an ESXi sample, or the ESXi shell without --sysroot; else
+ * Linux). */
 static int
 host_open(cli_opts *o, int need, host_ctx *h, gw_err *e)
 {
@@ -814,27 +832,17 @@ host_open(cli_opts *o, int need, host_ctx *h, gw_err *e)
 		if (gw_sample_open(o->sample, &h->smp, e) != 0)
 			return -1;
 		h->have_sample = 1;
-		if (strcmp(h->smp.kind, "esxi") == 0) {
-			h->r = gw_runner_open_local();
-			gw_runner_set_path_prefix(h->r, h->smp.bin);
-			gw_runner_set_volumes_root(h->r, h->smp.volumes);
-			/* TRANSLATORS: how a sample host is named; %s is its
-			 * name. */
-			h->label = gw_xasprintf(_("%s (sample)"), h->smp.name);
-		} else {
+		h->label = gw_sample_label(&h->smp);
+		if ((h->r = gw_sample_runner(&h->smp)) == NULL)
 			h->sysroot = h->smp.sysroot;
-			h->label = gw_xasprintf(_("%s (sample)"), h->smp.name);
-		}
 	} else if (o->ssh) {
 		if ((h->r = open_ssh(o, e)) == NULL)
 			return -1;
 		runner_env(h->r);
 		h->label = gw_xstrdup(o->ssh);
-	} else if (need == 'e' && !o->sysroot && on_esxi_shell()) {
-		h->r = gw_runner_open_local();
-		runner_env(h->r);
-		/* TRANSLATORS: the host gpuwiz runs on (the ESXi shell). */
-		h->label = gw_xstrdup(_("this ESXi host"));
+	} else if (need != 'l' && !o->sysroot && on_esxi_shell()) {
+		h->r = esxi_shell_runner();
+		h->label = gw_xstrdup(esxi_shell_label());
 	} else {
 		h->sysroot = o->sysroot;
 	}
@@ -886,6 +894,14 @@ find_vm(const gw_esxi_vm_list *l, const char *spec, gw_err *e)
 		gw_err_set(e, _("--vm: no VM '%s' on the host (expected a name or Vmid that gpuwiz vms lists)"),
 		           spec);
 	return NULL;
+}
+
+/* The power state word of the JSON outputs. */
+static const char *
+power_word(gw_esxi_power p)
+{
+	return p == GW_ESXI_POWER_ON ? "on" : p == GW_ESXI_POWER_OFF ? "off" :
+	       p == GW_ESXI_POWER_SUSPENDED ? "suspended" : "unknown";
 }
 
 /* ---- commands ---------------------------------------------------------- */
@@ -979,12 +995,6 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 		if (gw_vmx_load(&v, path, e) != 0)
 			return EXIT_USAGE;
 	} else {
-		char *out = NULL;
-		static const char *const ver_argv[] = { "esxcli", "system",
-		                                        "version", "get", NULL };
-		static const char *const uuid_argv[] = { "esxcli", "system",
-		                                         "uuid", "get", NULL };
-
 		if (host_open(o, 'e', &h, e) != 0) {
 			rc = EXIT_USAGE;
 			goto out;
@@ -992,36 +1002,25 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 		if (o->a.esxi_version == NULL) {
 			gw_esxi_version ver;
 
-			memset(&ver, 0, sizeof ver);
-			if (gw_runner_run_ok(h.r, ver_argv, &out, e) != 0 ||
-			    gw_esxi_parse_version(out, "esxcli system version get",
-			                          &ver, e) != 0) {
-				free(out);
+			if (gw_esxi_session_version(h.r, &ver, e) != 0) {
 				rc = EXIT_USAGE;
 				goto out;
 			}
 			if (ver.release && gw_esxi_to_hw(ver.release) > 0)
 				o->a.esxi_version = gw_xstrdup(ver.release);
 			gw_esxi_version_free(&ver);
-			free(out);
-			out = NULL;
 		}
 		if (o->a.nbdfs > 0 && o->a.system_id == NULL) {
 			char *uuid = NULL;
 
-			if (gw_runner_run_ok(h.r, uuid_argv, &out, e) != 0 ||
-			    gw_esxi_parse_uuid(out, "esxcli system uuid get", &uuid,
-			                       e) != 0 ||
+			if (gw_esxi_session_uuid(h.r, &uuid, e) != 0 ||
 			    gw_answers_set_system_id(&o->a, uuid, "esxcli system uuid get",
 			                             e) != 0) {
 				free(uuid);
-				free(out);
 				rc = EXIT_USAGE;
 				goto out;
 			}
 			free(uuid);
-			free(out);
-			out = NULL;
 		}
 		if (gw_esxi_session_list_vms(h.r, &vms, e) != 0 ||
 		    (vm = find_vm(&vms, o->vm, e)) == NULL ||
@@ -1105,10 +1104,7 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 		json_object_set_new(j, "backup", backup ? json_string(backup) : json_null());
 		if (vm != NULL) {
 			json_object_set_new(j, "vmid", json_integer((json_int_t)vm->vmid));
-			json_object_set_new(j, "power", json_string(
-				pw == GW_ESXI_POWER_ON ? "on" : pw == GW_ESXI_POWER_OFF ?
-				"off" : pw == GW_ESXI_POWER_SUSPENDED ? "suspended" :
-				"unknown"));
+			json_object_set_new(j, "power", json_string(power_word(pw)));
 			json_object_set_new(j, "upgraded_to", upgraded ?
 			                    json_integer(upgraded) : json_null());
 			json_object_set_new(j, "reloaded", json_boolean(reloaded));
@@ -1294,11 +1290,8 @@ cmd_gpus(cli_opts *o, const gw_table *t, gw_err *e)
 		}
 		return gw_esxi_gpus_command(t, o->esxcli_file, o->json, e);
 	}
-	if (host_open(o, (o->ssh || o->sample || (!o->sysroot && on_esxi_shell())) ?
-	              'a' : 'l', &h, e) != 0)
+	if (host_open(o, 'a', &h, e) != 0)
 		return EXIT_USAGE;
-	if (h.r == NULL && !o->sysroot && !o->sample && on_esxi_shell())
-		h.r = gw_runner_open_local();
 	if (h.r != NULL) {
 		static const char *const argv[] = { "esxcli", "hardware", "pci",
 		                                    "list", NULL };
@@ -1331,10 +1324,6 @@ cmd_check(cli_opts *o, const gw_table *t, gw_err *e)
 	}
 	if (host_open(o, 'a', &h, e) != 0)
 		return EXIT_USAGE;
-	if (h.r == NULL && !o->sysroot && !o->sample && on_esxi_shell()) {
-		h.r = gw_runner_open_local();
-		h.label = gw_xstrdup(_("this ESXi host"));
-	}
 	if (h.r != NULL) {
 		gw_wizard w;
 		size_t i;
@@ -1356,13 +1345,6 @@ cmd_check(cli_opts *o, const gw_table *t, gw_err *e)
 	}
 	host_close(&h);
 	return rc;
-}
-
-static const char *
-power_word(gw_esxi_power p)
-{
-	return p == GW_ESXI_POWER_ON ? "on" : p == GW_ESXI_POWER_OFF ? "off" :
-	       p == GW_ESXI_POWER_SUSPENDED ? "suspended" : "unknown";
 }
 
 /* vms: the ESXi host's VMs with their power state and hardware version. */
@@ -1573,13 +1555,6 @@ read_password(const char *user, const char *url, gw_err *e)
 	}
 }
 
-static const char *
-vs_power_word(gw_vs_power p)
-{
-	return p == GW_VS_POWER_ON ? "on" : p == GW_VS_POWER_OFF ? "off" :
-	       p == GW_VS_POWER_SUSPENDED ? "suspended" : "unknown";
-}
-
 static void
 vs_progress(void *ctx, const char *what, int pct)
 {
@@ -1644,7 +1619,7 @@ vs_vm_json(const gw_vs_vm *vm)
 
 	json_object_set_new(j, "moref", gw_json_text(vm->moref));
 	json_object_set_new(j, "name", gw_json_text(vm->name));
-	json_object_set_new(j, "power", json_string(vs_power_word(vm->power)));
+	json_object_set_new(j, "power", json_string(power_word(gw_vs_power_esxi(vm->power))));
 	json_object_set_new(j, "hw_version", vm->hw_version ?
 	                    json_integer(vm->hw_version) : json_null());
 	json_object_set_new(j, "firmware", vm->firmware ? gw_json_text(vm->firmware) : json_null());
@@ -1703,7 +1678,7 @@ vs_list_text(const gw_table *t, const gw_vs_inventory *inv)
 		const gw_vs_vm *vm = &inv->vms[i];
 
 		printf("  %-24s %-9s vmx-%-3d %-5s %6ld MB", vm->name,
-		       vs_power_word(vm->power), vm->hw_version,
+		       power_word(gw_vs_power_esxi(vm->power)), vm->hw_version,
 		       vm->firmware ? vm->firmware : "-", vm->memory_mb);
 		for (k = 0; k < vm->ndevs; k++)
 			printf(" %s", vm->devs[k].vgpu ? vm->devs[k].vgpu :
@@ -1714,6 +1689,24 @@ vs_list_text(const gw_table *t, const gw_vs_inventory *inv)
 
 /* Connect and log in: --url, --user, the password (GPUWIZ_PASSWORD or
  * asked), --thumbprint / --cafile / --insecure. */
+/* --url and --user given, --thumbprint and --insecure not both: 0, else
+ * -1 and e. */
+static int
+vs_check_opts(const cli_opts *o, gw_err *e)
+{
+	if (o->url == NULL || o->user == NULL) {
+		gw_err_set(e, "%s", o->url == NULL ?
+		           _("--url: missing (expected the vCenter or ESXi address, e.g. https://vc01/sdk)") :
+		           _("--user: missing (expected the vSphere user, e.g. administrator@vsphere.local)"));
+		return -1;
+	}
+	if (o->thumbprint && o->insecure) {
+		gw_err_set(e, "%s", _("--thumbprint and --insecure exclude each other: pin the certificate, or (only if you must) skip verification"));
+		return -1;
+	}
+	return 0;
+}
+
 static gw_vs *
 vs_open(cli_opts *o, gw_err *e)
 {
@@ -1721,16 +1714,8 @@ vs_open(cli_opts *o, gw_err *e)
 	gw_vs *s;
 	char *pw;
 
-	if (o->url == NULL || o->user == NULL) {
-		gw_err_set(e, "%s", o->url == NULL ?
-		           _("--url: missing (expected the vCenter or ESXi address, e.g. https://vc01/sdk)") :
-		           _("--user: missing (expected the vSphere user, e.g. administrator@vsphere.local)"));
+	if (vs_check_opts(o, e) != 0)
 		return NULL;
-	}
-	if (o->thumbprint && o->insecure) {
-		gw_err_set(e, "%s", _("--thumbprint and --insecure exclude each other: pin the certificate, or (only if you must) skip verification"));
-		return NULL;
-	}
 	if ((pw = read_password(o->user, o->url, e)) == NULL)
 		return NULL;
 	memset(&vo, 0, sizeof vo);
@@ -1775,7 +1760,7 @@ vs_apply_vm(cli_opts *o, const gw_table *t, gw_vs *s, gw_vs_inventory *inv,
 	}
 	if (vm->power != GW_VS_POWER_OFF) {
 		gw_err_set(e, _("%s is %s: gpuwiz does not change a VM that is not powered off; shut the guest down (or power the VM off), then run this again"),
-		           vm->name, vs_power_word(vm->power));
+		           vm->name, power_word(gw_vs_power_esxi(vm->power)));
 		goto out;
 	}
 	h = vm->host_moref ? gw_vs_find_host(inv, vm->host_moref) : NULL;
@@ -1936,11 +1921,8 @@ cmd_vsphere(cli_opts *o, const gw_table *t, gw_err *e)
 		gw_err_set(e, "%s", _("--enable: missing (expected the device's address, e.g. 0000:3b:00.0; gpuwiz vsphere ... list shows them)"));
 		return EXIT_USAGE;
 	}
-	if (o->url == NULL || o->user == NULL ||
-	    (o->thumbprint && o->insecure)) {
-		gw_vs_close(vs_open(o, e));   /* says which */
+	if (vs_check_opts(o, e) != 0)
 		return EXIT_USAGE;
-	}
 	if (list && (o->nitems || o->vm || o->upgrade || o->dry_run)) {
 		gw_err_set(e, "%s", _("list takes no GPU, --vm, --upgrade-hw or --dry-run"));
 		return EXIT_USAGE;
@@ -2180,9 +2162,8 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 			runner_env(st.runner);
 			st.label = o.ssh;
 		} else if (!o.sample && on_esxi_shell()) {
-			st.runner = gw_runner_open_local();
-			runner_env(st.runner);
-			st.label = _("this ESXi host");
+			st.runner = esxi_shell_runner();
+			st.label = esxi_shell_label();
 		}
 		rc = wizard(&t, &st, &e);
 		if (rc == EXIT_USAGE)

@@ -744,6 +744,36 @@ gw_esxi_session_list_pci(gw_runner *r, gw_esxi_pci_list *out, gw_err *e)
 }
 
 int
+gw_esxi_session_version(gw_runner *r, gw_esxi_version *out, gw_err *e)
+{
+	const char *argv[] = {"esxcli", "system", "version", "get", NULL};
+	char *o;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (run_parse_text(r, argv, &o, e) != 0)
+		return -1;
+	rc = gw_esxi_parse_version(o, "esxcli system version get", out, e);
+	free(o);
+	return rc;
+}
+
+int
+gw_esxi_session_uuid(gw_runner *r, char **uuid, gw_err *e)
+{
+	const char *argv[] = {"esxcli", "system", "uuid", "get", NULL};
+	char *o;
+	int rc;
+
+	*uuid = NULL;
+	if (run_parse_text(r, argv, &o, e) != 0)
+		return -1;
+	rc = gw_esxi_parse_uuid(o, "esxcli system uuid get", uuid, e);
+	free(o);
+	return rc;
+}
+
+int
 gw_esxi_session_list_vms(gw_runner *r, gw_esxi_vm_list *out, gw_err *e)
 {
 	const char *argv[] = {"vim-cmd", "vmsvc/getallvms", NULL};

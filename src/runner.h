@@ -101,6 +101,10 @@ int gw_runner_write_file_atomic(gw_runner *r, const char *path,
 /* esxcli hardware pci list, parsed (all devices; gw_esxi_pci_is_display
  * picks the GPUs). */
 int gw_esxi_session_list_pci(gw_runner *r, gw_esxi_pci_list *out, gw_err *e);
+/* esxcli system version get, parsed (*out empty on failure). */
+int gw_esxi_session_version(gw_runner *r, gw_esxi_version *out, gw_err *e);
+/* esxcli system uuid get: the host's system id (malloc'ed, lower case). */
+int gw_esxi_session_uuid(gw_runner *r, char **uuid, gw_err *e);
 /* vim-cmd vmsvc/getallvms, parsed. */
 int gw_esxi_session_list_vms(gw_runner *r, gw_esxi_vm_list *out, gw_err *e);
 /* vim-cmd vmsvc/power.getstate VMID, parsed. */

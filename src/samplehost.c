@@ -1436,6 +1436,30 @@ materialise_linux(const char *scratch, const shost *h, gw_err *e)
 
 /* ---- esxi ------------------------------------------------------------- */
 
+/* Copy the regular file src to dst with mode; flags is O_TRUNC or O_EXCL
+ * (added to O_WRONLY | O_CREAT | O_NOFOLLOW). */
+static int
+copy_file(const char *src, const char *dst, int flags, mode_t mode, gw_err *e)
+{
+	char *data;
+	size_t len;
+	int fd, rc = 0;
+
+	if (gw_read_file(src, SAMPLE_MAX_FILE, &data, &len, e) != 0)
+		return -1;
+	fd = open(dst, O_WRONLY | O_CREAT | O_NOFOLLOW | flags, mode);
+	if (fd < 0 || gw_write_all(fd, data, len) != 0 || fchmod(fd, mode) != 0) {
+		gw_err_set(e, _("cannot write %s: %s"), dst, strerror(errno));
+		rc = -1;
+	}
+	if (fd >= 0 && close(fd) != 0 && rc == 0) {
+		gw_err_set(e, _("cannot write %s: %s"), dst, strerror(errno));
+		rc = -1;
+	}
+	free(data);
+	return rc;
+}
+
 /* Copy the regular files and folders of src into dst (created); links and
  * other files are skipped. */
 static int
@@ -1467,28 +1491,7 @@ copy_tree(const char *src, const char *dst, mode_t fmode, gw_err *e)
 		} else if (S_ISDIR(st.st_mode)) {
 			rc = copy_tree(s, t, fmode, e);
 		} else if (S_ISREG(st.st_mode)) {
-			char *data;
-			size_t len;
-			int fd;
-
-			if (gw_read_file(s, SAMPLE_MAX_FILE, &data, &len, e) != 0) {
-				rc = -1;
-			} else {
-				fd = open(t, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW,
-				          fmode);
-				if (fd < 0 || gw_write_all(fd, data, len) != 0 ||
-				    fchmod(fd, fmode) != 0) {
-					gw_err_set(e, _("cannot write %s: %s"), t,
-					           strerror(errno));
-					rc = -1;
-				}
-				if (fd >= 0 && close(fd) != 0 && rc == 0) {
-					gw_err_set(e, _("cannot write %s: %s"), t,
-					           strerror(errno));
-					rc = -1;
-				}
-				free(data);
-			}
+			rc = copy_file(s, t, O_TRUNC, fmode, e);
 		}
 		free(s);
 		free(t);
@@ -1536,27 +1539,9 @@ materialise_esxi(const char *hosts, const char *sdir, const gw_sample *s,
 		return -1;
 	}
 	for (i = 0; i < sizeof tools / sizeof tools[0]; i++) {
-		char *data;
-		size_t len;
-
 		src = gw_xasprintf("%s/bin/%s", hosts, tools[i]);
 		dst = gw_xasprintf("%s/%s", s->bin, tools[i]);
-		rc = gw_read_file(src, SAMPLE_MAX_FILE, &data, &len, e);
-		if (rc == 0) {
-			fd = open(dst, O_WRONLY | O_CREAT | O_EXCL, 0755);
-			if (fd < 0 || gw_write_all(fd, data, len) != 0 ||
-			    fchmod(fd, 0755) != 0) {
-				gw_err_set(e, _("cannot write %s: %s"), dst,
-				           strerror(errno));
-				rc = -1;
-			}
-			if (fd >= 0 && close(fd) != 0 && rc == 0) {
-				gw_err_set(e, _("cannot write %s: %s"), dst,
-				           strerror(errno));
-				rc = -1;
-			}
-			free(data);
-		}
+		rc = copy_file(src, dst, O_EXCL, 0755, e);
 		free(src);
 		free(dst);
 		if (rc != 0)
@@ -1678,4 +1663,24 @@ done:
 	free(sdir);
 	free(hosts);
 	return rc;
+}
+
+gw_runner *
+gw_sample_runner(const gw_sample *s)
+{
+	gw_runner *r;
+
+	if (s->kind == NULL || strcmp(s->kind, "esxi") != 0)
+		return NULL;
+	r = gw_runner_open_local();
+	gw_runner_set_path_prefix(r, s->bin);
+	gw_runner_set_volumes_root(r, s->volumes);
+	return r;
+}
+
+char *
+gw_sample_label(const gw_sample *s)
+{
+	/* TRANSLATORS: how a sample host is named; %s is its name. */
+	return gw_xasprintf(_("%s (sample)"), s->name);
 }

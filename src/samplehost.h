@@ -35,6 +35,7 @@
 #define GW_SAMPLEHOST_H
 
 #include "gw.h"
+#include "runner.h"
 
 /* The folder holding the sample hosts: $GPUWIZ_HOSTS_DIR when set (even if
  * it does not exist, so that errors name it), else the first existing
@@ -115,5 +116,13 @@ int gw_sample_open(const char *name, gw_sample *out, gw_err *e);
  * the scratch tree (recursively, never following a link: a link is removed,
  * not what it points to).  NULL or a zeroed s is harmless. */
 void gw_sample_close(gw_sample *s, int remove_scratch);
+
+/* An ESXi sample's host: a local runner whose PATH starts with s->bin (the
+ * stand-ins) and whose datastores are s->volumes.  NULL for a Linux
+ * sample.  Close with gw_runner_close. */
+gw_runner *gw_sample_runner(const gw_sample *s);
+/* How the screens and messages name the sample: "esxi-l40s (sample)"
+ * (translated, malloc'ed). */
+char *gw_sample_label(const gw_sample *s);
 
 #endif

@@ -400,3 +400,12 @@ gw_vs_answers_less_attached(gw_answers *a, const gw_vs_vm *vm)
 	free(used);
 	return found;
 }
+
+gw_esxi_power
+gw_vs_power_esxi(gw_vs_power p)
+{
+	return p == GW_VS_POWER_ON ? GW_ESXI_POWER_ON :
+	       p == GW_VS_POWER_OFF ? GW_ESXI_POWER_OFF :
+	       p == GW_VS_POWER_SUSPENDED ? GW_ESXI_POWER_SUSPENDED :
+	       GW_ESXI_POWER_UNKNOWN;
+}

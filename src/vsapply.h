@@ -15,6 +15,7 @@
 #define GW_VSAPPLY_H
 
 #include "gw.h"
+#include "esxi.h"
 #include "plan.h"
 #include "vmx.h"
 #include "vsphere.h"
@@ -62,5 +63,9 @@ void gw_vs_free_strv(char **v, size_t n);
  * returns how many requested GPUs were found attached.  Not used when the
  * operator names devices with --bdf (the plan matches those itself). */
 int gw_vs_answers_less_attached(gw_answers *a, const gw_vs_vm *vm);
+
+/* The API's power state as the ESXi shell's (one set of words and screens
+ * for both routes). */
+gw_esxi_power gw_vs_power_esxi(gw_vs_power p);
 
 #endif

@@ -632,6 +632,61 @@ esxi_row(gw_wizard *w, const char *id, gw_linux_status st, char *title,
 	r->fix = fix;
 }
 
+/* One GPU's passthrough row on an ESXi host (esxcli or the API).  title,
+ * pending (the message while configured but not yet active) and off_fix
+ * (how to enable it) are taken over.  Returns 1 for a FAIL row. */
+static int
+passthru_row(gw_wizard *w, char *title, int capable, int enabled, int active,
+             char *pending, char *off_fix)
+{
+	if (capable == 0) {
+		esxi_row(w, "gpu-passthru", GW_LINUX_FAIL, title,
+		         gw_xstrdup(_("Passthru Capable: false: ESXi cannot pass this device through; the IOMMU (VT-d / AMD-Vi) is probably off in the BIOS")),
+		         gw_xstrdup(_("Turn on VT-d (Intel) or AMD-Vi/IOMMU (AMD) and Above 4G decoding in the BIOS/UEFI setup, then reboot the host.")));
+		free(pending);
+		free(off_fix);
+		return 1;
+	}
+	if (enabled && active) {
+		esxi_row(w, "gpu-passthru", GW_LINUX_PASS, title,
+		         gw_xstrdup(_("passthrough enabled and active (owner: VM Passthru)")),
+		         NULL);
+		free(pending);
+		free(off_fix);
+	} else if (enabled) {
+		esxi_row(w, "gpu-passthru", GW_LINUX_WARN, title, pending,
+		         gw_xstrdup(_("Reboot the host (maintenance mode first) so that passthrough takes effect.")));
+		free(off_fix);
+	} else {
+		esxi_row(w, "gpu-passthru", GW_LINUX_WARN, title,
+		         gw_xstrdup(_("passthrough not enabled for this GPU")), off_fix);
+		free(pending);
+	}
+	return 0;
+}
+
+/* Above-4G decoding cannot be seen from ESXi: a reminder row. */
+static void
+above4g_row(gw_wizard *w)
+{
+	esxi_row(w, "above-4g", GW_LINUX_WARN,
+	         gw_xstrdup(_("Checking Above 4G decoding")),
+	         gw_xstrdup(_("not visible from ESXi")),
+	         gw_xstrdup(_("Make sure \"Above 4G decoding\" (MMIO above 4 GB) is on in the BIOS/UEFI setup: GPUs with large BARs need it.")));
+}
+
+/* The host refused the change after the snippets were written: take them
+ * back, so that the write step is all or nothing here too. */
+static void
+unwrite_outputs(gw_wizard *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->result.nwritten; i++)
+		unlink(w->result.written[i]);
+	gw_apply_result_free(&w->result);
+}
+
 static void
 clear_probes(gw_wizard *w)
 {
@@ -713,14 +768,10 @@ int
 gw_wizard_probe_esxi(gw_wizard *w)
 {
 	gw_esxi_version ver;
-	char *out = NULL, *uuid = NULL;
+	char *uuid = NULL;
 	int fails = 0, ngpu = 0;
 	size_t i;
 	gw_err e;
-	static const char *const ver_argv[] = { "esxcli", "system", "version",
-	                                        "get", NULL };
-	static const char *const uuid_argv[] = { "esxcli", "system", "uuid",
-	                                         "get", NULL };
 
 	if (w->mode == GW_MODE_VSPHERE)
 		return probe_vsphere(w);
@@ -736,10 +787,8 @@ gw_wizard_probe_esxi(gw_wizard *w)
 	}
 
 	/* the host and its version */
-	memset(&ver, 0, sizeof ver);
 	e.msg[0] = '\0';
-	if (gw_runner_run_ok(w->runner, ver_argv, &out, &e) != 0 ||
-	    gw_esxi_parse_version(out, "esxcli system version get", &ver, &e) != 0) {
+	if (gw_esxi_session_version(w->runner, &ver, &e) != 0) {
 		/* TRANSLATORS: %s is the host (root@esx01). */
 		esxi_row(w, "esxi-host", GW_LINUX_FAIL,
 		         gw_xasprintf(_("Checking the ESXi host %s"), w->esxi_label),
@@ -770,13 +819,10 @@ gw_wizard_probe_esxi(gw_wizard *w)
 		}
 	}
 	gw_esxi_version_free(&ver);
-	free(out);
-	out = NULL;
 
 	/* the system id, for whole device blocks */
 	e.msg[0] = '\0';
-	if (gw_runner_run_ok(w->runner, uuid_argv, &out, &e) != 0 ||
-	    gw_esxi_parse_uuid(out, "esxcli system uuid get", &uuid, &e) != 0) {
+	if (gw_esxi_session_uuid(w->runner, &uuid, &e) != 0) {
 		esxi_row(w, "esxi-system-id", GW_LINUX_WARN,
 		         gw_xstrdup(_("Checking the host's system id")),
 		         gw_xstrdup(e.msg),
@@ -797,8 +843,6 @@ gw_wizard_probe_esxi(gw_wizard *w)
 			         gw_xstrdup(le.msg), NULL);
 	}
 	free(uuid);
-	free(out);
-	out = NULL;
 
 	/* the GPUs */
 	e.msg[0] = '\0';
@@ -851,40 +895,23 @@ gw_wizard_probe_esxi(gw_wizard *w)
 			char *title = gw_xasprintf(_("Checking passthrough of %s (%s)"),
 			                           g->bdf, g->name ? g->name : "?");
 
-			if (d->passthru_capable == 0) {
-				esxi_row(w, "gpu-passthru", GW_LINUX_FAIL, title,
-				         gw_xstrdup(_("Passthru Capable: false: ESXi cannot pass this device through; the IOMMU (VT-d / AMD-Vi) is probably off in the BIOS")),
-				         gw_xstrdup(_("Turn on VT-d (Intel) or AMD-Vi/IOMMU (AMD) and Above 4G decoding in the BIOS/UEFI setup, then reboot the host.")));
-				fails++;
-			} else if (owner_is_passthru(d->configured_owner) &&
-			           owner_is_passthru(d->current_owner)) {
-				esxi_row(w, "gpu-passthru", GW_LINUX_PASS, title,
-				         gw_xstrdup(_("passthrough enabled and active (owner: VM Passthru)")),
-				         NULL);
-			} else if (owner_is_passthru(d->configured_owner)) {
-				esxi_row(w, "gpu-passthru", GW_LINUX_WARN, title,
-				         /* TRANSLATORS: %s is the current owner as
-				          * esxcli prints it (VMkernel). */
-				         gw_xasprintf(_("passthrough configured, but the device is still owned by %s"),
-				                      d->current_owner ? d->current_owner : "?"),
-				         gw_xstrdup(_("Reboot the host (maintenance mode first) so that passthrough takes effect.")));
-			} else {
-				char *cmd = gw_xasprintf("esxcli hardware pci pcipassthru set -d %s -e true -a",
-				                         g->bdf);
+			char *cmd = gw_xasprintf("esxcli hardware pci pcipassthru set -d %s -e true -a",
+			                         g->bdf);
 
-				esxi_row(w, "gpu-passthru", GW_LINUX_WARN, title,
-				         gw_xstrdup(_("passthrough not enabled for this GPU")),
-				         /* TRANSLATORS: %s is the esxcli command. */
-				         gw_xasprintf(_("Press e on this row to enable it (runs: %s)."),
-				                      cmd));
-				free(cmd);
-			}
+			fails += passthru_row(w, title, d->passthru_capable,
+			                      owner_is_passthru(d->configured_owner),
+			                      owner_is_passthru(d->current_owner),
+			                      /* TRANSLATORS: %s is the current owner
+			                       * as esxcli prints it (VMkernel). */
+			                      gw_xasprintf(_("passthrough configured, but the device is still owned by %s"),
+			                                   d->current_owner ? d->current_owner : "?"),
+			                      /* TRANSLATORS: %s is the esxcli command. */
+			                      gw_xasprintf(_("Press e on this row to enable it (runs: %s)."),
+			                                   cmd));
+			free(cmd);
 		}
 	}
-	esxi_row(w, "above-4g", GW_LINUX_WARN,
-	         gw_xstrdup(_("Checking Above 4G decoding")),
-	         gw_xstrdup(_("not visible from ESXi")),
-	         gw_xstrdup(_("Make sure \"Above 4G decoding\" (MMIO above 4 GB) is on in the BIOS/UEFI setup: GPUs with large BARs need it.")));
+	above4g_row(w);
 
 	/* the VMs */
 	e.msg[0] = '\0';
@@ -979,6 +1006,7 @@ int
 gw_wizard_use_sample(gw_wizard *w, const char *name, gw_err *e)
 {
 	gw_sample smp;
+	gw_runner *r;
 	char *out;
 
 	if (gw_sample_open(name, &smp, e) != 0)
@@ -988,14 +1016,10 @@ gw_wizard_use_sample(gw_wizard *w, const char *name, gw_err *e)
 	out = gw_xasprintf("%s/gpuwiz-out", smp.scratch);
 	free(w->af.out_dir);
 	w->af.out_dir = out;
-	if (strcmp(smp.kind, "esxi") == 0) {
-		gw_runner *r = gw_runner_open_local();
-		char *label;
+	r = gw_sample_runner(&smp);
+	if (r != NULL) {
+		char *label = gw_sample_label(&smp);
 
-		gw_runner_set_path_prefix(r, smp.bin);
-		gw_runner_set_volumes_root(r, smp.volumes);
-		/* TRANSLATORS: how a sample host is named; %s is its name. */
-		label = gw_xasprintf(_("%s (sample)"), smp.name);
 		gw_wizard_attach_esxi(w, r, label);
 		free(label);
 	} else {
@@ -1148,15 +1172,6 @@ vs_answers(gw_wizard *w, gw_answers *out, gw_err *e)
 	return 0;
 }
 
-static gw_esxi_power
-vs_power(gw_vs_power p)
-{
-	return p == GW_VS_POWER_ON ? GW_ESXI_POWER_ON :
-	       p == GW_VS_POWER_OFF ? GW_ESXI_POWER_OFF :
-	       p == GW_VS_POWER_SUSPENDED ? GW_ESXI_POWER_SUSPENDED :
-	       GW_ESXI_POWER_UNKNOWN;
-}
-
 static int
 probe_vsphere(gw_wizard *w)
 {
@@ -1266,29 +1281,13 @@ probe_vsphere(gw_wizard *w)
 		                           w->detected[i].name ? w->detected[i].name : "?",
 		                           h->name);
 
-		if (d && d->passthru_capable == 0) {
-			esxi_row(w, "gpu-passthru", GW_LINUX_FAIL, title,
-			         gw_xstrdup(_("Passthru Capable: false: ESXi cannot pass this device through; the IOMMU (VT-d / AMD-Vi) is probably off in the BIOS")),
-			         gw_xstrdup(_("Turn on VT-d (Intel) or AMD-Vi/IOMMU (AMD) and Above 4G decoding in the BIOS/UEFI setup, then reboot the host.")));
-			fails++;
-		} else if (d && d->passthru_enabled == 1 && d->passthru_active == 1) {
-			esxi_row(w, "gpu-passthru", GW_LINUX_PASS, title,
-			         gw_xstrdup(_("passthrough enabled and active (owner: VM Passthru)")),
-			         NULL);
-		} else if (d && d->passthru_enabled == 1) {
-			esxi_row(w, "gpu-passthru", GW_LINUX_WARN, title,
-			         gw_xstrdup(_("passthrough enabled, active after the host's next reboot")),
-			         gw_xstrdup(_("Reboot the host (maintenance mode first) so that passthrough takes effect.")));
-		} else {
-			esxi_row(w, "gpu-passthru", GW_LINUX_WARN, title,
-			         gw_xstrdup(_("passthrough not enabled for this GPU")),
-			         gw_xstrdup(_("Press e on this row to enable it (UpdatePassthruConfig; a free ESXi licence refuses it: then use gpuwiz --ssh).")));
-		}
+		fails += passthru_row(w, title, d ? d->passthru_capable : -1,
+		                      d && d->passthru_enabled == 1,
+		                      d && d->passthru_active == 1,
+		                      gw_xstrdup(_("passthrough enabled, active after the host's next reboot")),
+		                      gw_xstrdup(_("Press e on this row to enable it (UpdatePassthruConfig; a free ESXi licence refuses it: then use gpuwiz --ssh).")));
 	}
-	esxi_row(w, "above-4g", GW_LINUX_WARN,
-	         gw_xstrdup(_("Checking Above 4G decoding")),
-	         gw_xstrdup(_("not visible from ESXi")),
-	         gw_xstrdup(_("Make sure \"Above 4G decoding\" (MMIO above 4 GB) is on in the BIOS/UEFI setup: GPUs with large BARs need it.")));
+	above4g_row(w);
 	/* the VMs, for the VM step's list */
 	w->esxi_vms.vms = gw_xcalloc(w->vs_inv.nvms ? w->vs_inv.nvms : 1,
 	                             sizeof *w->esxi_vms.vms);
@@ -1309,7 +1308,7 @@ probe_vsphere(gw_wizard *w)
 	}
 	w->esxi_vms.n = w->vs_inv.nvms;
 	if (w->esxi_vm >= 0)
-		w->esxi_power = vs_power(w->vs_inv.vms[w->esxi_vm].power);
+		w->esxi_power = gw_vs_power_esxi(w->vs_inv.vms[w->esxi_vm].power);
 	free(open_name);
 	return fails;
 }
@@ -1361,7 +1360,7 @@ vs_open_vm(gw_wizard *w, long idx, gw_err *e)
 	gw_vmx_free(w->vmx);
 	w->vmx = v;
 	w->esxi_vm = idx;
-	w->esxi_power = vs_power(vm->power);
+	w->esxi_power = gw_vs_power_esxi(vm->power);
 	free(w->esxi_vmx_path);
 	w->esxi_vmx_path = gw_xstrdup(vm->name);
 	free(w->vmx_error);
@@ -1402,7 +1401,6 @@ write_vsphere(gw_wizard *w)
 {
 	gw_vs_plan_spec spec;
 	gw_err le;
-	size_t i;
 	char *name;
 
 	le.msg[0] = '\0';
@@ -1420,9 +1418,7 @@ write_vsphere(gw_wizard *w)
 	if (!gw_vs_spec_empty(&spec) &&
 	    gw_vs_reconfigure(w->vs, &w->vs_inv.vms[w->esxi_vm], &spec.spec,
 	                      w->progress, w->progress_ctx, &le) != 0) {
-		for (i = 0; i < w->result.nwritten; i++)
-			unlink(w->result.written[i]);
-		gw_apply_result_free(&w->result);
+		unwrite_outputs(w);
 		gw_vs_plan_spec_free(&spec);
 		snprintf(w->write_error, sizeof w->write_error, "%s", le.msg);
 		free(name);
@@ -2425,7 +2421,7 @@ write_esxi(gw_wizard *w)
 	const gw_esxi_vm *vm = &w->esxi_vms.vms[w->esxi_vm];
 	gw_vmx *copy = NULL;
 	char *before, *after, *backup = NULL;
-	size_t blen, alen, i;
+	size_t blen, alen;
 	int changed_vmx;
 	gw_err le;
 
@@ -2451,9 +2447,7 @@ write_esxi(gw_wizard *w)
 	if (changed_vmx &&
 	    (gw_esxi_session_save_vmx(w->runner, vm->vmid, w->esxi_vmx_path, copy,
 	                              &backup, &le) != 0)) {
-		for (i = 0; i < w->result.nwritten; i++)
-			unlink(w->result.written[i]);
-		gw_apply_result_free(&w->result);
+		unwrite_outputs(w);
 		gw_vmx_free(copy);
 		snprintf(w->write_error, sizeof w->write_error, "%s", le.msg);
 		return -1;
