@@ -12,7 +12,7 @@
 #define GW_UI_SCREEN_H
 
 #include "gw.h"
-#include "wizard.h"
+#include "wizard_int.h"
 
 #include <curses.h>
 #include <wchar.h>

@@ -13,7 +13,7 @@
 #include "tui.h"
 #include "draw.h"
 #include "screen.h"
-#include "wizard.h"
+#include "wizard_int.h"
 
 #include <errno.h>
 #include <locale.h>

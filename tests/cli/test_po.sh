@@ -9,7 +9,7 @@ done
 cd "$SRC" || exit 1
 
 missing=""
-for f in src/*.c ui/*.c; do
+for f in src/*.c src/*/*.c ui/*.c; do
 	[ -f "$f" ] || continue
 	grep -qE '\b_\(|N_\(' "$f" || continue
 	grep -qx "$f" po/POTFILES.in || missing="$missing $f"

@@ -8,7 +8,7 @@
 # Skipped (77) when sshd or ssh-keygen is missing.
 . "$(dirname "$0")/lib.sh"
 SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-TR=${GW_TEST_RUNNER_BIN:-$(dirname "$GPUWIZ")/../tests/unit/test_runner}
+TR=${GW_TEST_RUNNER_BIN:-$(dirname "$GPUWIZ")/../tests/unit/host/test_runner}
 . "$(dirname "$0")/sshd.sh"
 [ -x "$TR" ] || { echo "SKIP: $TR not built"; exit 77; }
 sshd_start "$SRC"

@@ -21,7 +21,7 @@
 #include "vmx.h"
 #include "vsapply.h"
 #include "vsphere.h"
-#include "wizard.h"
+#include "wizard_int.h"
 
 #include <errno.h>
 #include <fcntl.h>

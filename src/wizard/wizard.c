@@ -13,7 +13,7 @@
  *  - Next commands: vim-cmd (section 5), Ops Manager/BOSH (section 7),
  *    guest checks and the NCCL all-reduce test (section 8, seed 001).
  */
-#include "wizard.h"
+#include "wizard_int.h"
 #include "emit.h"
 #include "mmio.h"
 #include "samplehost.h"

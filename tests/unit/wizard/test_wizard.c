@@ -7,7 +7,7 @@
 #endif
 
 #include "testutil.h"
-#include "wizard.h"
+#include "wizard_int.h"
 #include "emit.h"
 #include "mmio.h"
 
