@@ -68,6 +68,47 @@ ssh_host(const gw_vs *s)
 
 /* ---- enable passthrough -------------------------------------------------- */
 
+/* The PCI id for the SSH hint: normalised (in norm) where it can be. */
+static const char *
+hint_id(const gw_vs_pci *c, char norm[20])
+{
+	vs_bdf_norm(c->id, norm);
+	return norm[0] ? norm : c->id;
+}
+
+/* "Use the SSH route" for device c. */
+static void
+no_api_route(gw_vs *s, const gw_vs_pci *c, gw_err *e)
+{
+	char *sh = ssh_host(s);
+	char norm[20];
+
+	gw_err_set(e, _("this server cannot enable passthrough through the API; use the SSH route (gpuwiz passthru --ssh root@%s --enable %s)"),
+	           sh, hint_id(c, norm));
+	free(sh);
+}
+
+/* The line for a fault of UpdatePassthruConfig on device c of host h. */
+static void
+passthru_fault(gw_vs *s, const gw_vs_host *h, const gw_vs_pci *c,
+               const gw_vs_fault *f, gw_err *e)
+{
+	char *sh;
+	char norm[20];
+
+	if (is_license_fault(f)) {
+		sh = ssh_host(s);
+		gw_err_set(e, _("the free ESXi license refuses changes through the API (\"%s\"); use the SSH route (gpuwiz passthru --ssh root@%s --enable %s)"),
+		           f->message ? f->message : f->type, sh, hint_id(c, norm));
+		free(sh);
+	} else if (is_unsupported_fault(f)) {
+		no_api_route(s, c, e);
+	} else {
+		gw_err_set(e, _("enabling passthrough of %s on host %s failed: %s"),
+		           c->id, h->name, vs_fault_reason(f));
+	}
+}
+
 int
 gw_vs_enable_passthru(gw_vs *s, const gw_vs_host *h, const char *pci_id,
                       gw_err *e)
@@ -77,8 +118,6 @@ gw_vs_enable_passthru(gw_vs *s, const gw_vs_host *h, const char *pci_id,
 	xmlDocPtr doc;
 	xmlNodePtr el, cfg;
 	gw_vs_fault f;
-	char *sh;
-	char norm[20];
 	int rc;
 
 	if (s == NULL || h == NULL || !s->logged_in) {
@@ -93,18 +132,13 @@ gw_vs_enable_passthru(gw_vs *s, const gw_vs_host *h, const char *pci_id,
 	}
 	if (c->passthru_enabled == 1)
 		return 0;
-	sh = ssh_host(s);
-	vs_bdf_norm(c->id, norm);
 	if (c->passthru_capable == 0) {
 		gw_err_set(e, _("%s on host %s is not passthrough capable: the IOMMU (VT-d / AMD-Vi) is probably off in the BIOS, or the device cannot be passed through"),
 		           c->id, h->name);
-		free(sh);
 		return -1;
 	}
 	if (h->passthru_moref == NULL) {
-		gw_err_set(e, _("this server cannot enable passthrough through the API; use the SSH route (gpuwiz passthru --ssh root@%s --enable %s)"),
-		           sh, norm[0] ? norm : c->id);
-		free(sh);
+		no_api_route(s, c, e);
 		return -1;
 	}
 	vs_req_init(&r, "UpdatePassthruConfig");
@@ -123,20 +157,10 @@ gw_vs_enable_passthru(gw_vs *s, const gw_vs_host *h, const char *pci_id,
 	if (rc == 0)
 		xmlFreeDoc(doc);
 	if (rc == 1) {
-		if (is_license_fault(&f))
-			gw_err_set(e, _("the free ESXi license refuses changes through the API (\"%s\"); use the SSH route (gpuwiz passthru --ssh root@%s --enable %s)"),
-			           f.message ? f.message : f.type, sh, norm[0] ? norm : c->id);
-		else if (is_unsupported_fault(&f))
-			gw_err_set(e, _("this server cannot enable passthrough through the API; use the SSH route (gpuwiz passthru --ssh root@%s --enable %s)"),
-			           sh, norm[0] ? norm : c->id);
-		else
-			gw_err_set(e, _("enabling passthrough of %s on host %s failed: %s"),
-			           c->id, h->name, f.message ? f.message :
-			           f.type ? f.type : _("no reason given"));
+		passthru_fault(s, h, c, &f, e);
 		gw_vs_fault_free(&f);
 		rc = -1;
 	}
-	free(sh);
 	return rc;
 }
 
@@ -198,7 +222,7 @@ task_fault(gw_vs *s, const gw_vs_vm *vm, const char *what,
 		free(sh);
 	} else {
 		gw_err_set(e, _("%s failed: %s"), what,
-		           f->message ? f->message : f->type ? f->type : _("no reason given"));
+		           vs_fault_reason(f));
 	}
 }
 

@@ -69,22 +69,16 @@ query_config_target(gw_vs *s, gw_vs_host *h, gw_err *e)
 	return 0;
 }
 
-int
-gw_vs_inventory_get(gw_vs *s, gw_vs_inventory *inv, gw_err *e)
+/* 1. a view of every host, VM and compute resource (malloc'ed moref),
+ * NULL with e set. */
+static char *
+create_view(gw_vs *s, gw_err *e)
 {
 	req r;
 	xmlDocPtr doc;
-	xmlNodePtr el, spec, os, sel;
-	char *view = NULL, *token = NULL;
-	gw_vs_parse_state *ps;
-	int rc = -1;
+	xmlNodePtr el;
+	char *view;
 
-	memset(inv, 0, sizeof *inv);
-	if (s == NULL || !s->logged_in) {
-		gw_err_set(e, _("not logged in to vSphere"));
-		return -1;
-	}
-	/* 1. a view of every host, VM and compute resource */
 	vs_req_init(&r, "CreateContainerView");
 	vs_add_moref(r.method, "_this", "ViewManager", s->view_manager);
 	vs_add_moref(r.method, "container", "Folder", s->root_folder);
@@ -94,26 +88,32 @@ gw_vs_inventory_get(gw_vs *s, gw_vs_inventory *inv, gw_err *e)
 	vs_add_text(r.method, "recursive", "true");
 	if (vs_call_simple(s, "CreateContainerView", &r, &doc, &el, e) != 0) {
 		vs_req_free(&r);
-		return -1;
+		return NULL;
 	}
 	vs_req_free(&r);
 	view = vs_nonempty(vs_child_text(el, "returnval"));
 	xmlFreeDoc(doc);
-	if (view == NULL) {
+	if (view == NULL)
 		gw_err_set(e, _("%s: CreateContainerView returned no view"), s->host);
-		return -1;
-	}
-	/* 2. their properties, page by page */
-	ps = gw_vs_parse_state_new();
+	return view;
+}
+
+/* 2. the properties of what view holds, page by page. */
+static int
+retrieve_view(gw_vs *s, const char *view, gw_vs_parse_state *ps,
+              gw_vs_inventory *inv, gw_err *e)
+{
+	static const char *const cr_paths[] = { "environmentBrowser", NULL };
+	req r;
+	xmlNodePtr spec, os, sel;
+	char *token = NULL;
+	int rc;
+
 	vs_req_init(&r, "RetrievePropertiesEx");
 	vs_add_moref(r.method, "_this", "PropertyCollector", s->property_collector);
 	spec = vs_add_el(r.method, "specSet");
 	add_prop_spec(spec, "HostSystem", host_paths);
-	{
-		static const char *const cr_paths[] = { "environmentBrowser", NULL };
-
-		add_prop_spec(spec, "ComputeResource", cr_paths);
-	}
+	add_prop_spec(spec, "ComputeResource", cr_paths);
 	add_prop_spec(spec, "VirtualMachine", vm_paths);
 	os = vs_add_el(spec, "objectSet");
 	vs_add_moref(os, "obj", "ContainerView", view);
@@ -138,34 +138,71 @@ gw_vs_inventory_get(gw_vs *s, gw_vs_inventory *inv, gw_err *e)
 		vs_req_free(&r);
 	}
 	free(token);
-	/* 3. the view is not needed any more (errors ignored: the session's
-	 * end destroys it anyway) */
-	{
-		gw_err ignore;
+	return rc;
+}
 
-		vs_req_init(&r, "DestroyView");
-		vs_add_moref(r.method, "_this", "ContainerView", view);
-		if (vs_call_simple(s, "DestroyView", &r, &doc, &el,
-		                   rc == 0 ? e : &ignore) == 0)
-			xmlFreeDoc(doc);
-		else if (rc == 0 && s->lost)
-			rc = -1;
-		vs_req_free(&r);
+/* 3. the view is not needed any more (errors ignored: the session's end
+ * destroys it anyway; but a lost connection fails what was rc 0). */
+static int
+destroy_view(gw_vs *s, const char *view, int rc, gw_err *e)
+{
+	req r;
+	xmlDocPtr doc;
+	xmlNodePtr el;
+	gw_err ignore;
+
+	vs_req_init(&r, "DestroyView");
+	vs_add_moref(r.method, "_this", "ContainerView", view);
+	if (vs_call_simple(s, "DestroyView", &r, &doc, &el,
+	                   rc == 0 ? e : &ignore) == 0)
+		xmlFreeDoc(doc);
+	else if (rc == 0 && s->lost)
+		rc = -1;
+	vs_req_free(&r);
+	return rc;
+}
+
+/* 4. systemIds of the hosts with passthrough devices (enabled or
+ * unknown). */
+static int
+query_system_ids(gw_vs *s, gw_vs_inventory *inv, gw_err *e)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < inv->nhosts; i++) {
+		gw_vs_host *h = &inv->hosts[i];
+		int want = 0;
+
+		for (size_t j = 0; j < h->npci; j++)
+			if (h->pci[j].passthru_enabled != 0)
+				want = 1;
+		if (want && h->envbrowser_moref)
+			rc = query_config_target(s, h, e);
 	}
+	return rc;
+}
+
+int
+gw_vs_inventory_get(gw_vs *s, gw_vs_inventory *inv, gw_err *e)
+{
+	char *view;
+	gw_vs_parse_state *ps;
+	int rc;
+
+	memset(inv, 0, sizeof *inv);
+	if (s == NULL || !s->logged_in) {
+		gw_err_set(e, _("not logged in to vSphere"));
+		return -1;
+	}
+	if ((view = create_view(s, e)) == NULL)
+		return -1;
+	ps = gw_vs_parse_state_new();
+	rc = retrieve_view(s, view, ps, inv, e);
+	rc = destroy_view(s, view, rc, e);
 	free(view);
 	if (rc == 0) {
 		gw_vs_parse_inventory_finish(ps, inv);
-		/* 4. systemIds of the hosts with passthrough devices */
-		for (size_t i = 0; rc == 0 && i < inv->nhosts; i++) {
-			gw_vs_host *h = &inv->hosts[i];
-			int want = 0;
-
-			for (size_t j = 0; j < h->npci; j++)
-				if (h->pci[j].passthru_enabled != 0)
-					want = 1;
-			if (want && h->envbrowser_moref)
-				rc = query_config_target(s, h, e);
-		}
+		rc = query_system_ids(s, inv, e);
 	}
 	gw_vs_parse_state_free(ps);
 	if (rc != 0)

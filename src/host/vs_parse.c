@@ -130,6 +130,102 @@ gw_vs_power_name(gw_vs_power p)
 	}
 }
 
+/* hardware.pciDevice: all of the host's devices, in the order given. */
+static void
+host_pci_devices(xmlNodePtr val, gw_vs_host *h)
+{
+	size_t n = 0;
+
+	FOR_EL(d, val, NULL)
+		n++;
+	for (size_t i = 0; i < h->npci; i++)
+		pci_free(&h->pci[i]);
+	free(h->pci);
+	h->pci = gw_xcalloc(n ? n : 1, sizeof *h->pci);
+	h->npci = 0;
+	FOR_EL(d, val, NULL) {
+		gw_vs_pci *c = &h->pci[h->npci++];
+
+		c->id = vs_child_text(d, "id");
+		c->class_id = vs_child_u16(d, "classId");
+		c->vendor = vs_child_u16(d, "vendorId");
+		c->device = vs_child_u16(d, "deviceId");
+		c->subvendor = vs_child_u16(d, "subVendorId");
+		c->subdevice = vs_child_u16(d, "subDeviceId");
+		c->vendor_name = vs_child_text(d, "vendorName");
+		c->device_name = vs_child_text(d, "deviceName");
+		c->passthru_capable = c->passthru_enabled =
+			c->passthru_active = -1;
+	}
+}
+
+static int
+child_flag(xmlNodePtr parent, const char *name)
+{
+	int v = vs_child_bool(parent, name);
+
+	return v < 0 ? 0 : v;
+}
+
+/* config.pciPassthruInfo onto the devices: listed, known; not listed,
+ * not capable. */
+static void
+host_passthru_info(xmlNodePtr pinfo, gw_vs_host *h)
+{
+	for (size_t i = 0; i < h->npci; i++) {
+		gw_vs_pci *c = &h->pci[i];
+
+		c->passthru_capable = c->passthru_enabled = c->passthru_active = 0;
+		FOR_EL(pi, pinfo, NULL) {
+			char *id = vs_child_text(pi, "id");
+			int hit = id && vs_bdf_eq(id, c->id);
+
+			free(id);
+			if (hit) {
+				c->passthru_capable = child_flag(pi, "passthruCapable");
+				c->passthru_enabled = child_flag(pi, "passthruEnabled");
+				c->passthru_active = child_flag(pi, "passthruActive");
+				break;
+			}
+		}
+	}
+}
+
+/* One propSet of a HostSystem; the passthrough info and the parent are
+ * kept for after the loop. */
+static void
+host_prop(gw_vs_host *h, const char *name, xmlNodePtr val, xmlNodePtr *pinfo,
+          char **parent)
+{
+	if (strcmp(name, "name") == 0) {
+		vs_set_str(&h->name, vs_el_text(val));
+	} else if (strcmp(name, "hardware.pciDevice") == 0) {
+		host_pci_devices(val, h);
+	} else if (strcmp(name, "config.pciPassthruInfo") == 0) {
+		*pinfo = val;
+	} else if (strcmp(name, "config.product") == 0 ||
+	           (strcmp(name, "summary.config.product") == 0 && !h->version)) {
+		vs_set_str(&h->version, vs_nonempty(vs_child_text(val, "version")));
+		vs_set_str(&h->build, vs_nonempty(vs_child_text(val, "build")));
+	} else if (strcmp(name, "configManager.pciPassthruSystem") == 0) {
+		vs_set_str(&h->passthru_moref, vs_nonempty(vs_el_text(val)));
+	} else if (strcmp(name, "parent") == 0) {
+		vs_set_str(parent, vs_nonempty(vs_el_text(val)));
+	}
+}
+
+/* The host's parent compute resource (its environmentBrowser comes with
+ * that one). */
+static void
+remember_parent(gw_vs_parse_state *ps, const char *host, char *parent)
+{
+	ps->hp_host = gw_xrealloc(ps->hp_host, (ps->nhp + 1) * sizeof *ps->hp_host);
+	ps->hp_parent = gw_xrealloc(ps->hp_parent, (ps->nhp + 1) * sizeof *ps->hp_parent);
+	ps->hp_host[ps->nhp] = gw_xstrdup(host);
+	ps->hp_parent[ps->nhp] = parent;
+	ps->nhp++;
+}
+
 static void
 parse_host_object(xmlNodePtr obj, gw_vs_parse_state *ps, gw_vs_inventory *inv)
 {
@@ -143,85 +239,18 @@ parse_host_object(xmlNodePtr obj, gw_vs_parse_state *ps, gw_vs_inventory *inv)
 		char *name = vs_child_text(p, "name");
 		xmlNodePtr val = vs_first_el(p, "val");
 
-		if (name == NULL || val == NULL) {
-			free(name);
-			continue;
-		}
-		if (strcmp(name, "name") == 0) {
-			vs_set_str(&h.name, vs_el_text(val));
-		} else if (strcmp(name, "hardware.pciDevice") == 0) {
-			size_t n = 0;
-
-			FOR_EL(d, val, NULL)
-				n++;
-			for (size_t i = 0; i < h.npci; i++)
-				pci_free(&h.pci[i]);
-			free(h.pci);
-			h.pci = gw_xcalloc(n ? n : 1, sizeof *h.pci);
-			h.npci = 0;
-			FOR_EL(d, val, NULL) {
-				gw_vs_pci *c = &h.pci[h.npci++];
-
-				c->id = vs_child_text(d, "id");
-				c->class_id = vs_child_u16(d, "classId");
-				c->vendor = vs_child_u16(d, "vendorId");
-				c->device = vs_child_u16(d, "deviceId");
-				c->subvendor = vs_child_u16(d, "subVendorId");
-				c->subdevice = vs_child_u16(d, "subDeviceId");
-				c->vendor_name = vs_child_text(d, "vendorName");
-				c->device_name = vs_child_text(d, "deviceName");
-				c->passthru_capable = c->passthru_enabled =
-					c->passthru_active = -1;
-			}
-		} else if (strcmp(name, "config.pciPassthruInfo") == 0) {
-			pinfo = val;
-		} else if (strcmp(name, "config.product") == 0 ||
-		           (strcmp(name, "summary.config.product") == 0 && !h.version)) {
-			vs_set_str(&h.version, vs_nonempty(vs_child_text(val, "version")));
-			vs_set_str(&h.build, vs_nonempty(vs_child_text(val, "build")));
-		} else if (strcmp(name, "configManager.pciPassthruSystem") == 0) {
-			vs_set_str(&h.passthru_moref, vs_nonempty(vs_el_text(val)));
-		} else if (strcmp(name, "parent") == 0) {
-			vs_set_str(&parent, vs_nonempty(vs_el_text(val)));
-		}
+		if (name && val)
+			host_prop(&h, name, val, &pinfo, &parent);
 		free(name);
 	}
-	if (pinfo) {
-		for (size_t i = 0; i < h.npci; i++) {
-			gw_vs_pci *c = &h.pci[i];
-
-			/* Listed: known; not listed: not capable. */
-			c->passthru_capable = c->passthru_enabled = c->passthru_active = 0;
-			FOR_EL(pi, pinfo, NULL) {
-				char *id = vs_child_text(pi, "id");
-
-				if (id && vs_bdf_eq(id, c->id)) {
-					int v;
-
-					v = vs_child_bool(pi, "passthruCapable");
-					c->passthru_capable = v < 0 ? 0 : v;
-					v = vs_child_bool(pi, "passthruEnabled");
-					c->passthru_enabled = v < 0 ? 0 : v;
-					v = vs_child_bool(pi, "passthruActive");
-					c->passthru_active = v < 0 ? 0 : v;
-					free(id);
-					break;
-				}
-				free(id);
-			}
-		}
-	}
+	if (pinfo)
+		host_passthru_info(pinfo, &h);
 	if (h.name == NULL)
 		h.name = gw_xstrdup(h.moref ? h.moref : "");
 	if (h.moref == NULL)
 		h.moref = gw_xstrdup("");
-	if (parent) {
-		ps->hp_host = gw_xrealloc(ps->hp_host, (ps->nhp + 1) * sizeof *ps->hp_host);
-		ps->hp_parent = gw_xrealloc(ps->hp_parent, (ps->nhp + 1) * sizeof *ps->hp_parent);
-		ps->hp_host[ps->nhp] = gw_xstrdup(h.moref);
-		ps->hp_parent[ps->nhp] = parent;
-		ps->nhp++;
-	}
+	if (parent)
+		remember_parent(ps, h.moref, parent);
 	inv->hosts = gw_xrealloc(inv->hosts, (inv->nhosts + 1) * sizeof *inv->hosts);
 	inv->hosts[inv->nhosts++] = h;
 }
@@ -269,6 +298,80 @@ parse_vm_device(xmlNodePtr d, gw_vs_vm *v)
 	v->devs[v->ndevs++] = dev;
 }
 
+/* config.version "vmx-19" -> 19 (0 unknown). */
+static int
+vm_hw_version(xmlNodePtr val)
+{
+	char *t = vs_el_text(val);
+	unsigned long long hw;
+	int v = 0;
+
+	if (t && strncmp(t, "vmx-", 4) == 0 && gw_parse_uint(t + 4, 999, &hw) == 0)
+		v = (int)hw;
+	free(t);
+	return v;
+}
+
+/* config.extraConfig, in the order given. */
+static void
+vm_extra_config(xmlNodePtr val, gw_vs_vm *v)
+{
+	FOR_EL(o, val, NULL) {
+		char *k = vs_child_text(o, "key");
+
+		if (k == NULL)
+			continue;
+		v->ec_keys = gw_xrealloc(v->ec_keys, (v->nec + 1) * sizeof *v->ec_keys);
+		v->ec_vals = gw_xrealloc(v->ec_vals, (v->nec + 1) * sizeof *v->ec_vals);
+		v->ec_keys[v->nec] = k;
+		v->ec_vals[v->nec] = vs_child_text(o, "value");
+		if (v->ec_vals[v->nec] == NULL)
+			v->ec_vals[v->nec] = gw_xstrdup("");
+		v->nec++;
+	}
+}
+
+static gw_vs_power
+vm_power(xmlNodePtr val)
+{
+	char *t = vs_el_text(val);
+	gw_vs_power p = gw_vs_power_parse(t ? gw_trim(t) : NULL);
+
+	free(t);
+	return p;
+}
+
+/* One propSet of a VirtualMachine. */
+static void
+vm_prop(gw_vs_vm *v, const char *name, xmlNodePtr val)
+{
+	long long mb;
+
+	if (strcmp(name, "name") == 0) {
+		vs_set_str(&v->name, vs_el_text(val));
+	} else if (strcmp(name, "config.version") == 0) {
+		v->hw_version = vm_hw_version(val);
+	} else if (strcmp(name, "config.firmware") == 0) {
+		vs_set_str(&v->firmware, vs_nonempty(vs_el_text(val)));
+	} else if (strcmp(name, "config.hardware.memoryMB") == 0) {
+		if (vs_el_long(val, &mb) == 0 && mb > 0)
+			v->memory_mb = (long)mb;
+	} else if (strcmp(name, "config.memoryReservationLockedToMax") == 0) {
+		v->reserve_locked = vs_el_bool(val);
+	} else if (strcmp(name, "config.extraConfig") == 0) {
+		vm_extra_config(val, v);
+	} else if (strcmp(name, "config.hardware.device") == 0) {
+		FOR_EL(d, val, NULL)
+			parse_vm_device(d, v);
+	} else if (strcmp(name, "runtime.powerState") == 0) {
+		v->power = vm_power(val);
+	} else if (strcmp(name, "runtime.host") == 0) {
+		vs_set_str(&v->host_moref, vs_nonempty(vs_el_text(val)));
+	} else if (strcmp(name, "config.files.vmPathName") == 0) {
+		vs_set_str(&v->vmx_path, vs_nonempty(vs_el_text(val)));
+	}
+}
+
 static void
 parse_vm_object(xmlNodePtr obj, gw_vs_inventory *inv)
 {
@@ -281,56 +384,8 @@ parse_vm_object(xmlNodePtr obj, gw_vs_inventory *inv)
 		char *name = vs_child_text(p, "name");
 		xmlNodePtr val = vs_first_el(p, "val");
 
-		if (name == NULL || val == NULL) {
-			free(name);
-			continue;
-		}
-		if (strcmp(name, "name") == 0) {
-			vs_set_str(&v.name, vs_el_text(val));
-		} else if (strcmp(name, "config.version") == 0) {
-			char *t = vs_el_text(val);
-			unsigned long long hw;
-
-			if (t && strncmp(t, "vmx-", 4) == 0 &&
-			    gw_parse_uint(t + 4, 999, &hw) == 0)
-				v.hw_version = (int)hw;
-			free(t);
-		} else if (strcmp(name, "config.firmware") == 0) {
-			vs_set_str(&v.firmware, vs_nonempty(vs_el_text(val)));
-		} else if (strcmp(name, "config.hardware.memoryMB") == 0) {
-			long long mb;
-
-			if (vs_el_long(val, &mb) == 0 && mb > 0)
-				v.memory_mb = (long)mb;
-		} else if (strcmp(name, "config.memoryReservationLockedToMax") == 0) {
-			v.reserve_locked = vs_el_bool(val);
-		} else if (strcmp(name, "config.extraConfig") == 0) {
-			FOR_EL(o, val, NULL) {
-				char *k = vs_child_text(o, "key");
-
-				if (k == NULL)
-					continue;
-				v.ec_keys = gw_xrealloc(v.ec_keys, (v.nec + 1) * sizeof *v.ec_keys);
-				v.ec_vals = gw_xrealloc(v.ec_vals, (v.nec + 1) * sizeof *v.ec_vals);
-				v.ec_keys[v.nec] = k;
-				v.ec_vals[v.nec] = vs_child_text(o, "value");
-				if (v.ec_vals[v.nec] == NULL)
-					v.ec_vals[v.nec] = gw_xstrdup("");
-				v.nec++;
-			}
-		} else if (strcmp(name, "config.hardware.device") == 0) {
-			FOR_EL(d, val, NULL)
-				parse_vm_device(d, &v);
-		} else if (strcmp(name, "runtime.powerState") == 0) {
-			char *t = vs_el_text(val);
-
-			v.power = gw_vs_power_parse(t ? gw_trim(t) : NULL);
-			free(t);
-		} else if (strcmp(name, "runtime.host") == 0) {
-			vs_set_str(&v.host_moref, vs_nonempty(vs_el_text(val)));
-		} else if (strcmp(name, "config.files.vmPathName") == 0) {
-			vs_set_str(&v.vmx_path, vs_nonempty(vs_el_text(val)));
-		}
+		if (name && val)
+			vm_prop(&v, name, val);
 		free(name);
 	}
 	if (v.moref == NULL)
@@ -399,20 +454,8 @@ gw_vs_parse_inventory_page(gw_vs_parse_state *ps, const char *text,
 
 	if (token)
 		*token = NULL;
-	if (vs_parse_envelope(text, len, &doc, &el) != 0) {
-		gw_err_set(e, _("the answer is not a SOAP envelope"));
+	if (vs_parse_answer(text, len, "RetrievePropertiesEx", &doc, &el, e) != 0)
 		return -1;
-	}
-	if (vs_is_fault_el(el)) {
-		gw_vs_fault f;
-
-		vs_fault_from_el(el, &f);
-		gw_err_set(e, _("the server refused %s: %s"), "RetrievePropertiesEx",
-		           f.message ? f.message : f.type ? f.type : _("no reason given"));
-		gw_vs_fault_free(&f);
-		xmlFreeDoc(doc);
-		return -1;
-	}
 	/* An empty result has no returnval at all. */
 	vs_parse_retrieve_result(vs_first_el(el, "returnval"), ps, inv, token);
 	xmlFreeDoc(doc);
@@ -484,20 +527,8 @@ gw_vs_parse_config_target(const char *text, size_t len, gw_vs_host *h,
 	xmlDocPtr doc;
 	xmlNodePtr el;
 
-	if (vs_parse_envelope(text, len, &doc, &el) != 0) {
-		gw_err_set(e, _("the answer is not a SOAP envelope"));
+	if (vs_parse_answer(text, len, "QueryConfigTarget", &doc, &el, e) != 0)
 		return -1;
-	}
-	if (vs_is_fault_el(el)) {
-		gw_vs_fault f;
-
-		vs_fault_from_el(el, &f);
-		gw_err_set(e, _("the server refused %s: %s"), "QueryConfigTarget",
-		           f.message ? f.message : f.type ? f.type : _("no reason given"));
-		gw_vs_fault_free(&f);
-		xmlFreeDoc(doc);
-		return -1;
-	}
 	vs_config_target_from_el(el, h);
 	xmlFreeDoc(doc);
 	return 0;

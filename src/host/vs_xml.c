@@ -379,3 +379,30 @@ gw_vs_parse_fault(const char *text, size_t len, gw_vs_fault *fault, gw_err *e)
 	xmlFreeDoc(doc);
 	return 1;
 }
+
+const char *
+vs_fault_reason(const gw_vs_fault *f)
+{
+	return f->message ? f->message : f->type ? f->type : _("no reason given");
+}
+
+int
+vs_parse_answer(const char *text, size_t len, const char *method,
+                xmlDocPtr *doc, xmlNodePtr *el, gw_err *e)
+{
+	gw_vs_fault f;
+
+	if (vs_parse_envelope(text, len, doc, el) != 0) {
+		gw_err_set(e, _("the answer is not a SOAP envelope"));
+		return -1;
+	}
+	if (!vs_is_fault_el(*el))
+		return 0;
+	vs_fault_from_el(*el, &f);
+	gw_err_set(e, _("the server refused %s: %s"), method, vs_fault_reason(&f));
+	gw_vs_fault_free(&f);
+	xmlFreeDoc(*doc);
+	*doc = NULL;
+	*el = NULL;
+	return -1;
+}

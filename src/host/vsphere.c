@@ -224,8 +224,7 @@ gw_vs_login(gw_vs *s, gw_err *e)
 			           s->host, s->user);
 		else
 			gw_err_set(e, _("login to %s as %s failed: %s"), s->host,
-			           s->user, f.message ? f.message :
-			           f.type ? f.type : _("no reason given"));
+			           s->user, vs_fault_reason(&f));
 		gw_vs_fault_free(&f);
 		return -1;
 	}
