@@ -63,13 +63,12 @@ irq_line(gw_buf *b, unsigned cpus, int num, unsigned count, const char *chip,
 	gw_buf_printf(b, "  %-11s %lu-%-8s %s\n", chip, hwirq, type, name);
 }
 
-void
-smp_write_proc(mk *m, const shost *h)
+/* /proc/cpuinfo: one processor block per CPU. */
+static void
+write_cpuinfo(mk *m, const shost *h)
 {
 	gw_buf b;
-	unsigned i, u;
-	size_t j;
-	int irq;
+	unsigned i;
 
 	gw_buf_init(&b);
 	for (i = 0; i < h->cpus; i++) {
@@ -104,38 +103,25 @@ smp_write_proc(mk *m, const shost *h)
 	}
 	smp_mk_text(m, "proc/cpuinfo", b.data);
 	gw_buf_free(&b);
+}
 
-	smp_mk_printf(m, "proc/cmdline", "%s\n", h->cmdline);
-	if (h->proc_version)
-		smp_mk_printf(m, "proc/version", "%s\n", h->proc_version);
-	else
-		smp_mk_printf(m, "proc/version", "Linux version %s (gpuwiz sample) "
-		          "#1 SMP PREEMPT_DYNAMIC\n", h->kernel);
-	smp_mk_printf(m, "proc/sys/kernel/osrelease", "%s\n", h->kernel);
+/* The MSI lines of the IOMMU units and of the devices a host driver
+ * uses, numbered from irq. */
+static void
+msi_lines(gw_buf *b, const shost *h, int irq)
+{
+	unsigned u;
+	size_t j;
 
-	/* /proc/interrupts: the legacy lines, the IOMMU units' own MSI, then
-	 * one MSI line per device a host driver uses. */
-	gw_buf_init(&b);
-	gw_buf_puts(&b, "    ");
-	for (i = 0; i < h->cpus; i++)
-		gw_buf_printf(&b, "       CPU%-3u", i);
-	gw_buf_puts(&b, "\n");
-	irq_line(&b, h->cpus, 0, 44, h->ir ? "IR-IO-APIC" : "IO-APIC", 2,
-	         "edge", "timer");
-	irq_line(&b, h->cpus, 8, 0, h->ir ? "IR-IO-APIC" : "IO-APIC", 8,
-	         "edge", "rtc0");
-	irq_line(&b, h->cpus, 9, 0, h->ir ? "IR-IO-APIC" : "IO-APIC", 9,
-	         "fasteoi", "acpi");
-	irq = 24;
 	for (u = 0; u < h->units; u++) {
 		char name[16];
 
 		if (h->amd) {
-			irq_line(&b, h->cpus, irq++, 0, "PCI-MSI", 4096UL * (u + 1),
+			irq_line(b, h->cpus, irq++, 0, "PCI-MSI", 4096UL * (u + 1),
 			         "edge", "AMD-Vi");
 		} else {
 			snprintf(name, sizeof name, "dmar%u", u);
-			irq_line(&b, h->cpus, irq++, 0, "DMAR-MSI", u, "edge",
+			irq_line(b, h->cpus, irq++, 0, "DMAR-MSI", u, "edge",
 			         name);
 		}
 	}
@@ -147,10 +133,30 @@ smp_write_proc(mk *m, const shost *h)
 
 		if (!d->driver || d->bridge || strcmp(d->driver, "vfio-pci") == 0)
 			continue;
-		irq_line(&b, h->cpus, irq++, 1000 + 37 * (unsigned)j,
+		irq_line(b, h->cpus, irq++, 1000 + 37 * (unsigned)j,
 		         h->ir ? "IR-PCI-MSI" : "PCI-MSI", hwirq, "edge",
 		         d->driver);
 	}
+}
+
+/* /proc/interrupts: the legacy lines, the IOMMU units' own MSI, then one
+ * MSI line per device a host driver uses. */
+static void
+write_interrupts(mk *m, const shost *h)
+{
+	const char *ioapic = h->ir ? "IR-IO-APIC" : "IO-APIC";
+	gw_buf b;
+	unsigned i;
+
+	gw_buf_init(&b);
+	gw_buf_puts(&b, "    ");
+	for (i = 0; i < h->cpus; i++)
+		gw_buf_printf(&b, "       CPU%-3u", i);
+	gw_buf_puts(&b, "\n");
+	irq_line(&b, h->cpus, 0, 44, ioapic, 2, "edge", "timer");
+	irq_line(&b, h->cpus, 8, 0, ioapic, 8, "edge", "rtc0");
+	irq_line(&b, h->cpus, 9, 0, ioapic, 9, "fasteoi", "acpi");
+	msi_lines(&b, h, 24);
 	gw_buf_puts(&b, " NMI:");
 	for (i = 0; i < h->cpus; i++)
 		gw_buf_printf(&b, " %10u", 0u);
@@ -161,6 +167,20 @@ smp_write_proc(mk *m, const shost *h)
 	                " MIS:          0\n");
 	smp_mk_text(m, "proc/interrupts", b.data);
 	gw_buf_free(&b);
+}
+
+void
+smp_write_proc(mk *m, const shost *h)
+{
+	write_cpuinfo(m, h);
+	smp_mk_printf(m, "proc/cmdline", "%s\n", h->cmdline);
+	if (h->proc_version)
+		smp_mk_printf(m, "proc/version", "%s\n", h->proc_version);
+	else
+		smp_mk_printf(m, "proc/version", "Linux version %s (gpuwiz sample) "
+		              "#1 SMP PREEMPT_DYNAMIC\n", h->kernel);
+	smp_mk_printf(m, "proc/sys/kernel/osrelease", "%s\n", h->kernel);
+	write_interrupts(m, h);
 }
 
 /* A 48-byte ACPI table with a valid checksum: DMAR (host address width

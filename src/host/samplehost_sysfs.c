@@ -76,16 +76,13 @@ typedef struct alloc {
 	uint64_t mem32, mem64, io;
 } alloc;
 
+/* The first 64 bytes of the config space but the BARs: ids, command,
+ * revision, class, header type, bus numbers and closed windows (bridge)
+ * or subsystem ids, interrupt line and pin. */
 static void
-write_dev(mk *m, const shost *h, const sdev *d, size_t idx, alloc *al)
+dev_config(const sdev *d, size_t idx, unsigned char cfg[256])
 {
-	unsigned char cfg[256];
-	char *dir = gw_xasprintf("sys/devices/pci%04x:00/%s", d->dom, d->bdf);
-	char *rel, *t;
-	gw_buf res;
-	int i, nres = d->bridge ? 17 : 13;
-
-	memset(cfg, 0, sizeof cfg);
+	memset(cfg, 0, 256);
 	cfg[0x00] = d->vendor & 0xff;
 	cfg[0x01] = d->vendor >> 8;
 	cfg[0x02] = d->device & 0xff;
@@ -111,52 +108,76 @@ write_dev(mk *m, const shost *h, const sdev *d, size_t idx, alloc *al)
 	}
 	cfg[0x3c] = (unsigned char)(16 + idx % 8);
 	cfg[0x3d] = 1;               /* INTA; no capability list */
+}
 
-	gw_buf_init(&res);
+/* Where BAR b starts: its address, else the next free one of its kind. */
+static uint64_t
+bar_place(const sbar *b, alloc *al)
+{
+	uint64_t start;
+
+	if (b->has_addr)
+		return b->addr;
+	if (b->kind == BK_IO) {
+		start = align_up(al->io, b->size < 16 ? 16 : b->size);
+		al->io = start + (b->size < 16 ? 16 : b->size);
+	} else if (b->kind == BK_MEM32 || b->kind == BK_MEM32P) {
+		start = align_up(al->mem32, b->size < 4096 ? 4096 : b->size);
+		al->mem32 = start + b->size;
+	} else {
+		start = align_up(al->mem64, b->size < 4096 ? 4096 : b->size);
+		al->mem64 = start + b->size;
+	}
+	return start;
+}
+
+/* n bytes of v, little-endian, at cfg + off. */
+static void
+put_le(unsigned char *cfg, size_t off, uint64_t v, int n)
+{
+	for (int k = 0; k < n; k++)
+		cfg[off + (size_t)k] = (v >> (8 * k)) & 0xff;
+}
+
+static const char no_resource[] =
+	"0x0000000000000000 0x0000000000000000 0x0000000000000000\n";
+
+/* The BAR registers into cfg and the lines of the resource file into
+ * res (nres lines). */
+static void
+dev_bars(const sdev *d, alloc *al, unsigned char cfg[256], gw_buf *res)
+{
+	int i, nres = d->bridge ? 17 : 13;
+
 	for (i = 0; i < 6; i++) {
 		const sbar *b = &d->bars[i];
-		uint64_t start = 0, flags, reg;
+		uint64_t start, flags;
 		unsigned low;
 
 		bar_flags(b->kind, &flags, &low);
 		if (b->kind == BK_NONE || b->kind == BK_UPPER) {
-			gw_buf_puts(&res, "0x0000000000000000 0x0000000000000000 "
-			                  "0x0000000000000000\n");
+			gw_buf_puts(res, no_resource);
 			continue;
 		}
-		if (b->has_addr) {
-			start = b->addr;
-		} else if (b->kind == BK_IO) {
-			start = align_up(al->io, b->size < 16 ? 16 : b->size);
-			al->io = start + (b->size < 16 ? 16 : b->size);
-		} else if (b->kind == BK_MEM32 || b->kind == BK_MEM32P) {
-			start = align_up(al->mem32, b->size < 4096 ? 4096
-			                                           : b->size);
-			al->mem32 = start + b->size;
-		} else {
-			start = align_up(al->mem64, b->size < 4096 ? 4096
-			                                           : b->size);
-			al->mem64 = start + b->size;
-		}
-		reg = start | low;
-		cfg[0x10 + 4 * i] = reg & 0xff;
-		cfg[0x11 + 4 * i] = (reg >> 8) & 0xff;
-		cfg[0x12 + 4 * i] = (reg >> 16) & 0xff;
-		cfg[0x13 + 4 * i] = (reg >> 24) & 0xff;
-		if ((b->kind == BK_MEM64 || b->kind == BK_MEM64P) && i < 5) {
-			cfg[0x14 + 4 * i] = (reg >> 32) & 0xff;
-			cfg[0x15 + 4 * i] = (reg >> 40) & 0xff;
-			cfg[0x16 + 4 * i] = (reg >> 48) & 0xff;
-			cfg[0x17 + 4 * i] = (reg >> 56) & 0xff;
-		}
-		gw_buf_printf(&res, "0x%016llx 0x%016llx 0x%016llx\n",
+		start = bar_place(b, al);
+		put_le(cfg, 0x10 + 4 * (size_t)i, start | low, 4);
+		if ((b->kind == BK_MEM64 || b->kind == BK_MEM64P) && i < 5)
+			put_le(cfg, 0x14 + 4 * (size_t)i, (start | low) >> 32, 4);
+		gw_buf_printf(res, "0x%016llx 0x%016llx 0x%016llx\n",
 		              (unsigned long long)start,
 		              (unsigned long long)(start + b->size - 1),
 		              (unsigned long long)flags);
 	}
 	for (i = 6; i < nres; i++)   /* ROM, IOV and bridge windows */
-		gw_buf_puts(&res, "0x0000000000000000 0x0000000000000000 "
-		                  "0x0000000000000000\n");
+		gw_buf_puts(res, no_resource);
+}
+
+/* The device's own sysfs files. */
+static void
+dev_files(mk *m, const char *dir, const sdev *d, size_t idx,
+          const unsigned char cfg[256], const char *res)
+{
+	char *rel;
 
 #define PUT(name, ...) do { \
 		rel = gw_xasprintf("%s/%s", dir, name); \
@@ -172,59 +193,72 @@ write_dev(mk *m, const shost *h, const sdev *d, size_t idx, alloc *al)
 	PUT("numa_node", "%s\n", "-1");
 	PUT("enable", "%d\n",
 	    d->driver && strcmp(d->driver, "vfio-pci") != 0 ? 1 : 0);
-	PUT("resource", "%s", res.data);
+	PUT("resource", "%s", res);
 #undef PUT
-	gw_buf_free(&res);
 	rel = gw_xasprintf("%s/config", dir);
-	smp_mk_file(m, rel, cfg, sizeof cfg, 0644);
+	smp_mk_file(m, rel, cfg, 256, 0644);
 	free(rel);
+}
 
-	rel = gw_xasprintf("sys/bus/pci/devices/%s", d->bdf);
-	t = gw_xasprintf("../../../devices/pci%04x:00/%s", d->dom, d->bdf);
-	smp_mk_link(m, rel, t);
+/* smp_mk_link, rel and target freed. */
+static void
+link_own(mk *m, char *rel, char *target)
+{
+	smp_mk_link(m, rel, target);
 	free(rel);
-	free(t);
+	free(target);
+}
+
+/* The bus link, the IOMMU group and the driver. */
+static void
+dev_links(mk *m, const shost *h, const sdev *d, const char *dir)
+{
+	char *rel, *p;
+
+	link_own(m, gw_xasprintf("sys/bus/pci/devices/%s", d->bdf),
+	         gw_xasprintf("../../../devices/pci%04x:00/%s", d->dom, d->bdf));
 	if (d->group) {
-		rel = gw_xasprintf("%s/iommu_group", dir);
-		t = gw_xasprintf("../../../kernel/iommu_groups/%s", d->group);
-		smp_mk_link(m, rel, t);
-		free(rel);
-		free(t);
-		rel = gw_xasprintf("sys/kernel/iommu_groups/%s/devices/%s",
-		                   d->group, d->bdf);
-		t = gw_xasprintf("../../../../devices/pci%04x:00/%s", d->dom,
-		                 d->bdf);
-		smp_mk_link(m, rel, t);
-		free(rel);
-		free(t);
+		link_own(m, gw_xasprintf("%s/iommu_group", dir),
+		         gw_xasprintf("../../../kernel/iommu_groups/%s", d->group));
+		link_own(m, gw_xasprintf("sys/kernel/iommu_groups/%s/devices/%s",
+		                         d->group, d->bdf),
+		         gw_xasprintf("../../../../devices/pci%04x:00/%s", d->dom,
+		                      d->bdf));
 		rel = gw_xasprintf("sys/kernel/iommu_groups/%s/type", d->group);
 		smp_mk_text(m, rel, strstr(h->cmdline, "iommu=pt") ? "identity\n"
-		                                               : "DMA-FQ\n");
+		                                                   : "DMA-FQ\n");
 		free(rel);
 	}
 	if (d->driver) {
-		char *mod = gw_xstrdup(d->driver), *p;
-
-		rel = gw_xasprintf("sys/bus/pci/drivers/%s/%s", d->driver,
-		                   d->bdf);
-		t = gw_xasprintf("../../../../devices/pci%04x:00/%s", d->dom,
-		                 d->bdf);
-		smp_mk_link(m, rel, t);
-		free(rel);
-		free(t);
-		rel = gw_xasprintf("%s/driver", dir);
-		t = gw_xasprintf("../../../bus/pci/drivers/%s", d->driver);
-		smp_mk_link(m, rel, t);
-		free(rel);
-		free(t);
-		for (p = mod; *p; p++)
+		link_own(m, gw_xasprintf("sys/bus/pci/drivers/%s/%s", d->driver,
+		                         d->bdf),
+		         gw_xasprintf("../../../../devices/pci%04x:00/%s", d->dom,
+		                      d->bdf));
+		link_own(m, gw_xasprintf("%s/driver", dir),
+		         gw_xasprintf("../../../bus/pci/drivers/%s", d->driver));
+		/* the module of the driver: '-' written '_' */
+		rel = gw_xasprintf("sys/module/%s", d->driver);
+		for (p = rel + strlen("sys/module/"); *p; p++)
 			if (*p == '-')
 				*p = '_';
-		rel = gw_xasprintf("sys/module/%s", mod);
 		smp_mk_dirs(m, rel);
 		free(rel);
-		free(mod);
 	}
+}
+
+static void
+write_dev(mk *m, const shost *h, const sdev *d, size_t idx, alloc *al)
+{
+	unsigned char cfg[256];
+	char *dir = gw_xasprintf("sys/devices/pci%04x:00/%s", d->dom, d->bdf);
+	gw_buf res;
+
+	dev_config(d, idx, cfg);
+	gw_buf_init(&res);
+	dev_bars(d, al, cfg, &res);
+	dev_files(m, dir, d, idx, cfg, res.data);
+	gw_buf_free(&res);
+	dev_links(m, h, d, dir);
 	free(dir);
 }
 
