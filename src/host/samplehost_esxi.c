@@ -80,7 +80,7 @@ copy_tree(const char *src, const char *dst, mode_t fmode, gw_err *e)
 
 int
 smp_materialise_esxi(const char *hosts, const char *sdir, const gw_sample *s,
-                 gw_err *e)
+                     gw_err *e)
 {
 	static const char *const tools[] = { "esxcli", "vim-cmd" };
 	char *src, *dst;

@@ -47,7 +47,7 @@ missing(const ini_ctx *c, const char *sec, const char *key)
 /* A required (or, with required 0, optional: *out untouched) string. */
 int
 smp_get_str(const ini_ctx *c, const char *sec, const char *key, int required,
-        const char **out)
+            const char **out)
 {
 	const char *v = smp_ini_get(c->d, sec, key);
 
@@ -61,7 +61,7 @@ smp_get_str(const ini_ctx *c, const char *sec, const char *key, int required,
  * an absent optional key gives dflt. */
 int
 smp_get_enum(const ini_ctx *c, const char *sec, const char *key,
-         const char *const *choices, int dflt)
+             const char *const *choices, int dflt)
 {
 	const char *v = smp_ini_get(c->d, sec, key);
 	gw_buf all;
@@ -87,7 +87,7 @@ smp_get_enum(const ini_ctx *c, const char *sec, const char *key,
 /* A decimal whole number in [lo, hi]; dflt when absent. */
 int
 smp_get_uint(const ini_ctx *c, const char *sec, const char *key, unsigned lo,
-         unsigned hi, unsigned dflt, unsigned *out)
+             unsigned hi, unsigned dflt, unsigned *out)
 {
 	const char *v = smp_ini_get(c->d, sec, key);
 	unsigned long long n;
@@ -130,7 +130,7 @@ smp_parse_hex(const char *s, uint64_t max, uint64_t *out)
 
 int
 smp_get_hex(const ini_ctx *c, const char *sec, const char *key, uint64_t max,
-        int required, uint64_t dflt, uint64_t *out)
+            int required, uint64_t dflt, uint64_t *out)
 {
 	const char *v = smp_ini_get(c->d, sec, key);
 

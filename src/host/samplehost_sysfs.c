@@ -38,7 +38,7 @@ write_iommu(mk *m, const shost *h)
 			free(rel);
 			rel = gw_xasprintf("%s/intel-iommu/address", dev);
 			smp_mk_printf(m, rel, "%lx\n",
-			          i < 2 ? addrs[i] : 0xc7ffc000UL - i * 0x1000000UL);
+			              i < 2 ? addrs[i] : 0xc7ffc000UL - i * 0x1000000UL);
 			free(rel);
 		}
 		rel = gw_xasprintf("sys/class/iommu/%s%u", name, i);

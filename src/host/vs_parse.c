@@ -423,7 +423,7 @@ parse_cr_object(xmlNodePtr obj, gw_vs_parse_state *ps)
 /* Objects of a RetrieveResult (returnval) into inv. */
 void
 vs_parse_retrieve_result(xmlNodePtr rv, gw_vs_parse_state *ps,
-                      gw_vs_inventory *inv, char **token)
+                         gw_vs_inventory *inv, char **token)
 {
 	if (token) {
 		*token = vs_nonempty(vs_child_text(rv, "token"));

@@ -105,7 +105,7 @@ vs_add_el(xmlNodePtr parent, const char *name)
 
 xmlNodePtr
 vs_add_moref(xmlNodePtr parent, const char *name, const char *type,
-          const char *value)
+             const char *value)
 {
 	xmlNodePtr n = vs_add_text(parent, name, value);
 
@@ -291,7 +291,7 @@ vs_attr(xmlNodePtr n, const char *name)
 /* Parse a SOAP answer: the document and the first element in its Body. */
 int
 vs_parse_envelope(const char *text, size_t len, xmlDocPtr *docp,
-               xmlNodePtr *elp)
+                  xmlNodePtr *elp)
 {
 	xmlDocPtr doc;
 	xmlNodePtr root, body, el;
