@@ -12,7 +12,7 @@
  * main; the other tests are in test_samplehost_linux.c,
  * test_samplehost_esxi.c and test_samplehost_bad.c.
  */
-#include "test_samplehost.h"
+#include "samplehost_test.h"
 
 gw_table table;
 char *samples_dir;

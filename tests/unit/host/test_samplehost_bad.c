@@ -1,6 +1,6 @@
 /* test_samplehost_bad.c: broken host.ini files and their errors (see
  * test_samplehost.c). */
-#include "test_samplehost.h"
+#include "samplehost_test.h"
 
 /* ---- broken samples ------------------------------------------------------ */
 

@@ -1,6 +1,6 @@
 /* test_samplehost_esxi.c: the ESXi sample through the ESXi session
  * helpers and its saved outputs (see test_samplehost.c). */
-#include "test_samplehost.h"
+#include "samplehost_test.h"
 
 /* ---- the ESXi sample ---------------------------------------------------- */
 

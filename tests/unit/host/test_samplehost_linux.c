@@ -1,6 +1,6 @@
 /* test_samplehost_linux.c: the linux samples through the real probes
  * (see test_samplehost.c). */
-#include "test_samplehost.h"
+#include "samplehost_test.h"
 
 /* ---- linux samples ------------------------------------------------------ */
 

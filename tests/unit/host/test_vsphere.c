@@ -18,7 +18,7 @@
  * One program: this file holds the helpers and main; the tests are in
  * test_vsphere_answers.c, test_vsphere_body.c (offline), test_vsphere_live.c
  * and test_vsphere_sim.c (live). */
-#include "test_vsphere.h"
+#include "vsphere_test.h"
 
 /* ---- helpers ----------------------------------------------------------- */
 

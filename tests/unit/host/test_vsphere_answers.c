@@ -1,6 +1,6 @@
 /* test_vsphere_answers.c: URL and thumbprint handling, and the SOAP
  * answers saved in tests/fixtures/vsphere (see test_vsphere.c). */
-#include "test_vsphere.h"
+#include "vsphere_test.h"
 
 /* ---- URL, thumbprints ----------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* test_vsphere_body.c: the ReconfigVM_Task envelope (parsed back with
  * libxml2) and the refusals that need no server (see test_vsphere.c). */
-#include "test_vsphere.h"
+#include "vsphere_test.h"
 
 /* ---- the ReconfigVM_Task envelope ------------------------------------------ */
 

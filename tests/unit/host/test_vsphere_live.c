@@ -1,7 +1,7 @@
 /* test_vsphere_live.c: the live tests against vcsim-gpuwiz (see
  * test_vsphere.c): connect, inventory, reconfigure, refusals, certificate
  * and password errors, upgrade. */
-#include "test_vsphere.h"
+#include "vsphere_test.h"
 
 /* ---- live, against vcsim ------------------------------------------------------ */
 

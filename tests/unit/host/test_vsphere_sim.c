@@ -1,7 +1,7 @@
 /* test_vsphere_sim.c: the live tests that need more of the simulator
  * (see test_vsphere.c): enable passthrough, a simulator of our own for the
  * pin after a reconnect, an expired session, a fault of the task. */
-#include "test_vsphere.h"
+#include "vsphere_test.h"
 
 void
 test_live_enable_passthru(void **state)
