@@ -101,7 +101,7 @@ gw_vs_vm_as_vmx(const gw_vs_vm *vm, gw_err *e)
 typedef struct dev_acc {
 	unsigned idx;
 	int present;
-	char *id, *vgpu, *system_id;
+	const char *id, *vgpu, *system_id;   /* the plan's values */
 	unsigned vendor, device;
 } dev_acc;
 
@@ -163,12 +163,80 @@ api_id(const char *vmx_id, char *out, size_t n)
 	return 0;
 }
 
+/* The device block idx among devs (added when new). */
+static dev_acc *
+dev_block(dev_acc **devs, size_t *ndevs, unsigned idx)
+{
+	dev_acc *d;
+
+	for (size_t k = 0; k < *ndevs; k++)
+		if ((*devs)[k].idx == idx)
+			return &(*devs)[k];
+	*devs = gw_xrealloc(*devs, (*ndevs + 1) * sizeof **devs);
+	d = &(*devs)[(*ndevs)++];
+	memset(d, 0, sizeof *d);
+	d->idx = idx;
+	return d;
+}
+
+/* One pciPassthruN.SUFFIX setting into its block. */
+static void
+dev_setting(dev_acc *d, const char *suffix, const char *value)
+{
+	if (strcasecmp(suffix, "present") == 0)
+		d->present = strcasecmp(value, "TRUE") == 0;
+	else if (strcasecmp(suffix, "id") == 0)
+		d->id = value;
+	else if (strcasecmp(suffix, "vgpu") == 0)
+		d->vgpu = value;
+	else if (strcasecmp(suffix, "systemId") == 0)
+		d->system_id = value;
+	else if (strcasecmp(suffix, "deviceId") == 0)
+		d->device = (unsigned)strtoul(value, NULL, 16);
+	else if (strcasecmp(suffix, "vendorId") == 0)
+		d->vendor = (unsigned)strtoul(value, NULL, 16);
+}
+
+/* The present device blocks as adds; -1 and e for one the API cannot
+ * express. */
+static int
+adds_from_devs(gw_vs_plan_spec *out, const dev_acc *devs, size_t ndevs,
+               gw_err *e)
+{
+	out->adds = gw_xcalloc(ndevs ? ndevs : 1, sizeof *out->adds);
+	for (size_t k = 0; k < ndevs; k++) {
+		const dev_acc *d = &devs[k];
+		gw_vs_add *a;
+		char id[32];
+
+		if (!d->present)
+			continue;
+		a = &out->adds[out->nadds];
+		if (d->vgpu) {
+			a->vgpu = keep_str(out, d->vgpu);
+		} else {
+			if (d->id == NULL || api_id(d->id, id, sizeof id) != 0 ||
+			    d->device == 0 || d->vendor == 0) {
+				gw_err_set(e, _("pciPassthru%u: the API needs the device's address, deviceId and vendorId (a host PCI address with --bdf, or let gpuwiz pick a free one)"),
+				           d->idx);
+				return -1;
+			}
+			a->id = keep_str(out, id);
+			a->vendor = d->vendor;
+			a->device = d->device;
+			a->system_id = d->system_id ? keep_str(out, d->system_id) : NULL;
+		}
+		out->nadds++;
+	}
+	return 0;
+}
+
 int
 gw_vs_spec_from_plan(const gw_plan *p, gw_vs_plan_spec *out, gw_err *e)
 {
 	dev_acc *devs = NULL;
-	size_t ndevs = 0, i, k;
-	int rc = 0;
+	size_t ndevs = 0, i;
+	int rc;
 
 	memset(out, 0, sizeof *out);
 	out->spec.reserve_locked = -1;
@@ -184,29 +252,7 @@ gw_vs_spec_from_plan(const gw_plan *p, gw_vs_plan_spec *out, gw_err *e)
 			continue;
 		}
 		if (s->kind == GW_SET_DEVICE && device_key(s->key, &idx, &suffix)) {
-			dev_acc *d = NULL;
-
-			for (k = 0; k < ndevs; k++)
-				if (devs[k].idx == idx)
-					d = &devs[k];
-			if (d == NULL) {
-				devs = gw_xrealloc(devs, (ndevs + 1) * sizeof *devs);
-				d = &devs[ndevs++];
-				memset(d, 0, sizeof *d);
-				d->idx = idx;
-			}
-			if (strcasecmp(suffix, "present") == 0)
-				d->present = strcasecmp(s->value, "TRUE") == 0;
-			else if (strcasecmp(suffix, "id") == 0)
-				d->id = s->value;
-			else if (strcasecmp(suffix, "vgpu") == 0)
-				d->vgpu = s->value;
-			else if (strcasecmp(suffix, "systemId") == 0)
-				d->system_id = s->value;
-			else if (strcasecmp(suffix, "deviceId") == 0)
-				d->device = (unsigned)strtoul(s->value, NULL, 16);
-			else if (strcasecmp(suffix, "vendorId") == 0)
-				d->vendor = (unsigned)strtoul(s->value, NULL, 16);
+			dev_setting(dev_block(&devs, &ndevs, idx), suffix, s->value);
 			continue;
 		}
 		out->keys = gw_xrealloc(out->keys, (out->nec + 1) * sizeof *out->keys);
@@ -215,32 +261,7 @@ gw_vs_spec_from_plan(const gw_plan *p, gw_vs_plan_spec *out, gw_err *e)
 		out->vals[out->nec] = gw_xstrdup(s->value);
 		out->nec++;
 	}
-	out->adds = gw_xcalloc(ndevs ? ndevs : 1, sizeof *out->adds);
-	for (k = 0; k < ndevs; k++) {
-		dev_acc *d = &devs[k];
-		gw_vs_add *a;
-		char id[32];
-
-		if (!d->present)
-			continue;
-		a = &out->adds[out->nadds];
-		if (d->vgpu) {
-			a->vgpu = keep_str(out, d->vgpu);
-		} else {
-			if (d->id == NULL || api_id(d->id, id, sizeof id) != 0 ||
-			    d->device == 0 || d->vendor == 0) {
-				gw_err_set(e, _("pciPassthru%u: the API needs the device's address, deviceId and vendorId (a host PCI address with --bdf, or let gpuwiz pick a free one)"),
-				           d->idx);
-				rc = -1;
-				break;
-			}
-			a->id = keep_str(out, id);
-			a->vendor = d->vendor;
-			a->device = d->device;
-			a->system_id = d->system_id ? keep_str(out, d->system_id) : NULL;
-		}
-		out->nadds++;
-	}
+	rc = adds_from_devs(out, devs, ndevs, e);
 	free(devs);
 	if (rc != 0) {
 		gw_vs_plan_spec_free(out);

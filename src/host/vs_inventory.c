@@ -1,0 +1,256 @@
+/* vs_inventory.c: reading the vSphere inventory (ContainerView,
+ * RetrievePropertiesEx paging, QueryConfigTarget) and finding in it (see
+ * vsphere.h). */
+#include "vsphere_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- inventory: the calls ------------------------------------------------ */
+
+static const char *const host_paths[] = {
+	"name", "hardware.pciDevice", "config.pciPassthruInfo", "config.product",
+	"configManager.pciPassthruSystem", "parent", NULL
+};
+static const char *const vm_paths[] = {
+	"name", "config.version", "config.firmware", "config.hardware.memoryMB",
+	"config.memoryReservationLockedToMax", "config.extraConfig",
+	"config.hardware.device", "runtime.powerState", "runtime.host",
+	"config.files.vmPathName", NULL
+};
+
+static void
+add_prop_spec(xmlNodePtr spec, const char *type, const char *const *paths)
+{
+	xmlNodePtr ps = vs_add_el(spec, "propSet");
+
+	vs_add_text(ps, "type", type);
+	vs_add_text(ps, "all", "false");
+	for (; *paths; paths++)
+		vs_add_text(ps, "pathSet", *paths);
+}
+
+/* Run a retrieve-like call and feed its returnval to the parser. */
+static int
+inventory_call(gw_vs *s, const char *method, req *r, gw_vs_parse_state *ps,
+               gw_vs_inventory *inv, char **token, gw_err *e)
+{
+	xmlDocPtr doc;
+	xmlNodePtr el;
+
+	if (vs_call_simple(s, method, r, &doc, &el, e) != 0)
+		return -1;
+	vs_parse_retrieve_result(vs_first_el(el, "returnval"), ps, inv, token);
+	xmlFreeDoc(doc);
+	return 0;
+}
+
+static int
+query_config_target(gw_vs *s, gw_vs_host *h, gw_err *e)
+{
+	req r;
+	xmlDocPtr doc;
+	xmlNodePtr el;
+	gw_vs_fault f;
+	int rc;
+
+	vs_req_init(&r, "QueryConfigTarget");
+	vs_add_moref(r.method, "_this", "EnvironmentBrowser", h->envbrowser_moref);
+	vs_add_moref(r.method, "host", "HostSystem", h->moref);
+	rc = vs_call(s, "QueryConfigTarget", &r, 0, &doc, &el, &f, e);
+	vs_req_free(&r);
+	gw_vs_fault_free(&f);
+	if (rc == 1)
+		return 0;       /* no systemIds: not fatal */
+	if (rc != 0)
+		return -1;
+	vs_config_target_from_el(el, h);
+	xmlFreeDoc(doc);
+	return 0;
+}
+
+/* 1. a view of every host, VM and compute resource (malloc'ed moref),
+ * NULL with e set. */
+static char *
+create_view(gw_vs *s, gw_err *e)
+{
+	req r;
+	xmlDocPtr doc;
+	xmlNodePtr el;
+	char *view;
+
+	vs_req_init(&r, "CreateContainerView");
+	vs_add_moref(r.method, "_this", "ViewManager", s->view_manager);
+	vs_add_moref(r.method, "container", "Folder", s->root_folder);
+	vs_add_text(r.method, "type", "HostSystem");
+	vs_add_text(r.method, "type", "VirtualMachine");
+	vs_add_text(r.method, "type", "ComputeResource");
+	vs_add_text(r.method, "recursive", "true");
+	if (vs_call_simple(s, "CreateContainerView", &r, &doc, &el, e) != 0) {
+		vs_req_free(&r);
+		return NULL;
+	}
+	vs_req_free(&r);
+	view = vs_nonempty(vs_child_text(el, "returnval"));
+	xmlFreeDoc(doc);
+	if (view == NULL)
+		gw_err_set(e, _("%s: CreateContainerView returned no view"), s->host);
+	return view;
+}
+
+/* 2. the properties of what view holds, page by page. */
+static int
+retrieve_view(gw_vs *s, const char *view, gw_vs_parse_state *ps,
+              gw_vs_inventory *inv, gw_err *e)
+{
+	static const char *const cr_paths[] = { "environmentBrowser", NULL };
+	req r;
+	xmlNodePtr spec, os, sel;
+	char *token = NULL;
+	int rc;
+
+	vs_req_init(&r, "RetrievePropertiesEx");
+	vs_add_moref(r.method, "_this", "PropertyCollector", s->property_collector);
+	spec = vs_add_el(r.method, "specSet");
+	add_prop_spec(spec, "HostSystem", host_paths);
+	add_prop_spec(spec, "ComputeResource", cr_paths);
+	add_prop_spec(spec, "VirtualMachine", vm_paths);
+	os = vs_add_el(spec, "objectSet");
+	vs_add_moref(os, "obj", "ContainerView", view);
+	vs_add_text(os, "skip", "true");
+	sel = vs_add_el(os, "selectSet");
+	vs_set_xsi_type(&r, sel, "TraversalSpec");
+	vs_add_text(sel, "name", "traverseView");
+	vs_add_text(sel, "type", "ContainerView");
+	vs_add_text(sel, "path", "view");
+	vs_add_text(sel, "skip", "false");
+	vs_add_el(r.method, "options");
+	rc = inventory_call(s, "RetrievePropertiesEx", &r, ps, inv, &token, e);
+	vs_req_free(&r);
+	while (rc == 0 && token) {
+		vs_req_init(&r, "ContinueRetrievePropertiesEx");
+		vs_add_moref(r.method, "_this", "PropertyCollector", s->property_collector);
+		vs_add_text(r.method, "token", token);
+		free(token);
+		token = NULL;
+		rc = inventory_call(s, "ContinueRetrievePropertiesEx", &r, ps, inv,
+		                    &token, e);
+		vs_req_free(&r);
+	}
+	free(token);
+	return rc;
+}
+
+/* 3. the view is not needed any more (errors ignored: the session's end
+ * destroys it anyway; but a lost connection fails what was rc 0). */
+static int
+destroy_view(gw_vs *s, const char *view, int rc, gw_err *e)
+{
+	req r;
+	xmlDocPtr doc;
+	xmlNodePtr el;
+	gw_err ignore;
+
+	vs_req_init(&r, "DestroyView");
+	vs_add_moref(r.method, "_this", "ContainerView", view);
+	if (vs_call_simple(s, "DestroyView", &r, &doc, &el,
+	                   rc == 0 ? e : &ignore) == 0)
+		xmlFreeDoc(doc);
+	else if (rc == 0 && s->lost)
+		rc = -1;
+	vs_req_free(&r);
+	return rc;
+}
+
+/* 4. systemIds of the hosts with passthrough devices (enabled or
+ * unknown). */
+static int
+query_system_ids(gw_vs *s, gw_vs_inventory *inv, gw_err *e)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < inv->nhosts; i++) {
+		gw_vs_host *h = &inv->hosts[i];
+		int want = 0;
+
+		for (size_t j = 0; j < h->npci; j++)
+			if (h->pci[j].passthru_enabled != 0)
+				want = 1;
+		if (want && h->envbrowser_moref)
+			rc = query_config_target(s, h, e);
+	}
+	return rc;
+}
+
+int
+gw_vs_inventory_get(gw_vs *s, gw_vs_inventory *inv, gw_err *e)
+{
+	char *view;
+	gw_vs_parse_state *ps;
+	int rc;
+
+	memset(inv, 0, sizeof *inv);
+	if (s == NULL || !s->logged_in) {
+		gw_err_set(e, _("not logged in to vSphere"));
+		return -1;
+	}
+	if ((view = create_view(s, e)) == NULL)
+		return -1;
+	ps = gw_vs_parse_state_new();
+	rc = retrieve_view(s, view, ps, inv, e);
+	rc = destroy_view(s, view, rc, e);
+	free(view);
+	if (rc == 0) {
+		gw_vs_parse_inventory_finish(ps, inv);
+		rc = query_system_ids(s, inv, e);
+	}
+	gw_vs_parse_state_free(ps);
+	if (rc != 0)
+		gw_vs_inventory_free(inv);
+	return rc;
+}
+
+const gw_vs_vm *
+gw_vs_find_vm(const gw_vs_inventory *inv, const char *name_or_moref)
+{
+	const gw_vs_vm *hit = NULL;
+	size_t n = 0;
+
+	if (inv == NULL || name_or_moref == NULL)
+		return NULL;
+	for (size_t i = 0; i < inv->nvms; i++)
+		if (strcmp(inv->vms[i].moref, name_or_moref) == 0)
+			return &inv->vms[i];
+	for (size_t i = 0; i < inv->nvms; i++)
+		if (strcmp(inv->vms[i].name, name_or_moref) == 0)
+			return &inv->vms[i];
+	for (size_t i = 0; i < inv->nvms; i++)
+		if (gw_strieq(inv->vms[i].name, name_or_moref)) {
+			hit = &inv->vms[i];
+			n++;
+		}
+	return n == 1 ? hit : NULL;
+}
+
+const gw_vs_host *
+gw_vs_find_host(const gw_vs_inventory *inv, const char *moref)
+{
+	if (inv == NULL || moref == NULL)
+		return NULL;
+	for (size_t i = 0; i < inv->nhosts; i++)
+		if (strcmp(inv->hosts[i].moref, moref) == 0)
+			return &inv->hosts[i];
+	for (size_t i = 0; i < inv->nhosts; i++)
+		if (strcmp(inv->hosts[i].name, moref) == 0)
+			return &inv->hosts[i];
+	return NULL;
+}
+
+const gw_vs_pci *
+gw_vs_host_pci(const gw_vs_host *h, const char *pci_id)
+{
+	for (size_t i = 0; h && pci_id && i < h->npci; i++)
+		if (vs_bdf_eq(h->pci[i].id, pci_id))
+			return &h->pci[i];
+	return NULL;
+}

@@ -1,0 +1,462 @@
+/* vs_transport.c: the vSphere client's transport (see vsphere_int.h):
+ * libcurl with one kept-alive connection and its cookie engine, the TLS
+ * check in the handshake (thumbprint pinning), timeouts, and one SOAP call
+ * with its errors. */
+#include "vsphere_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
+
+/* ---- thumbprints ----------------------------------------------------- */
+
+/* "AA:BB:...:FF" of n bytes into out. */
+static void
+thumb_format(const unsigned char *bytes, size_t n, char out[GW_VS_THUMB_LEN])
+{
+	for (size_t i = 0; i < n; i++)
+		snprintf(out + i * 3, 4, i + 1 < n ? "%02X:" : "%02X", bytes[i]);
+}
+
+/* Past blanks and a "sha256 Fingerprint=" or "SHA256:" prefix. */
+static const char *
+thumb_skip_prefix(const char *in)
+{
+	const char *eq;
+
+	while (isspace((unsigned char)*in))
+		in++;
+	eq = strrchr(in, '=');
+	if (eq)
+		in = eq + 1;
+	else if (strncasecmp(in, "sha256:", 7) == 0)
+		in = in + 7;
+	while (isspace((unsigned char)*in))
+		in++;
+	return in;
+}
+
+/* What follows a byte: a colon and another byte, another byte, or the
+ * end; colons between every byte or none (*colons: -1 not known yet). */
+static int
+thumb_sep(const char **pp, int *colons)
+{
+	const char *p = *pp;
+
+	if (*p == ':') {
+		if (*colons == 0)
+			return -1;
+		*colons = 1;
+		p++;
+		if (*p == '\0' || isspace((unsigned char)*p))
+			return -1;
+	} else if (*p && !isspace((unsigned char)*p)) {
+		if (*colons == 1)
+			return -1;
+		*colons = 0;
+	}
+	*pp = p;
+	return 0;
+}
+
+/* The hex bytes of p (then only blanks) into bytes: 0, or -1 when p is
+ * not that. */
+static int
+thumb_bytes(const char *p, unsigned char bytes[64], size_t *nb)
+{
+	int colons = -1;
+
+	*nb = 0;
+	while (*p && !isspace((unsigned char)*p)) {
+		int hi = gw_hexval((unsigned char)p[0]), lo;
+
+		lo = hi < 0 ? -1 : gw_hexval((unsigned char)p[1]);
+		if (hi < 0 || lo < 0 || *nb == 64)
+			return -1;
+		bytes[(*nb)++] = (unsigned char)(hi << 4 | lo);
+		p += 2;
+		if (thumb_sep(&p, &colons) != 0)
+			return -1;
+	}
+	while (isspace((unsigned char)*p))
+		p++;
+	return *p ? -1 : 0;
+}
+
+int
+gw_vs_thumbprint_normalize(const char *in, char out[GW_VS_THUMB_LEN], gw_err *e)
+{
+	unsigned char bytes[64];
+	size_t nb;
+
+	out[0] = '\0';
+	if (thumb_bytes(thumb_skip_prefix(in ? in : ""), bytes, &nb) != 0) {
+		gw_err_set(e, _("--thumbprint: expected a SHA-256 fingerprint in hex, like \"AA:BB:...\" (95 characters) or 64 hex digits"));
+		return -1;
+	}
+	if (nb == 20) {
+		gw_err_set(e, _("--thumbprint: this is a SHA-1 thumbprint (20 bytes); give the SHA-256 one (32 bytes), as `openssl x509 -noout -fingerprint -sha256` prints it"));
+		return -1;
+	}
+	if (nb != 32) {
+		gw_err_set(e, _("--thumbprint: expected a SHA-256 fingerprint, 32 bytes in hex (\"AA:BB:...\"), got %zu bytes"), nb);
+		return -1;
+	}
+	thumb_format(bytes, nb, out);
+	return 0;
+}
+
+int
+gw_vs_thumbprint_equal(const char *a, const char *b)
+{
+	char na[GW_VS_THUMB_LEN], nb[GW_VS_THUMB_LEN];
+
+	if (gw_vs_thumbprint_normalize(a, na, NULL) != 0 ||
+	    gw_vs_thumbprint_normalize(b, nb, NULL) != 0)
+		return 0;
+	return strcmp(na, nb) == 0;
+}
+
+void
+gw_vs_thumbprint_of_der(const unsigned char *der, size_t len,
+                        char out[GW_VS_THUMB_LEN])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+
+	out[0] = '\0';
+	if (EVP_Digest(der, len, md, &mdlen, EVP_sha256(), NULL) != 1 || mdlen != 32)
+		return;
+	thumb_format(md, mdlen, out);
+}
+
+/* ---- TLS: the check in the handshake ------------------------------------ */
+
+static int ssl_ex_index = -1;
+
+static void
+cert_thumbprint(X509 *cert, char out[GW_VS_THUMB_LEN])
+{
+	unsigned char *der = NULL;
+	int n;
+
+	out[0] = '\0';
+	n = i2d_X509(cert, &der);
+	if (n > 0)
+		gw_vs_thumbprint_of_der(der, (size_t)n, out);
+	OPENSSL_free(der);
+}
+
+static int
+verify_cb(int ok, X509_STORE_CTX *x)
+{
+	SSL *ssl = X509_STORE_CTX_get_ex_data(x, SSL_get_ex_data_X509_STORE_CTX_idx());
+	gw_vs *s = NULL;
+	X509 *leaf = X509_STORE_CTX_get0_cert(x);
+
+	if (ssl && ssl_ex_index >= 0)
+		s = SSL_CTX_get_ex_data(SSL_get_SSL_CTX(ssl), ssl_ex_index);
+	if (s == NULL)
+		return ok;
+	if (leaf)
+		cert_thumbprint(leaf, s->seen);
+	if (s->pin[0]) {
+		if (s->seen[0] && strcmp(s->seen, s->pin) == 0) {
+			/* Pinned: chain and name do not matter. */
+			X509_STORE_CTX_set_error(x, X509_V_OK);
+			return 1;
+		}
+		s->pin_mismatch = 1;
+		return 0;
+	}
+	if (!ok && s->verify_reason[0] == '\0')
+		snprintf(s->verify_reason, sizeof s->verify_reason, "%s",
+		         X509_verify_cert_error_string(X509_STORE_CTX_get_error(x)));
+	return ok;
+}
+
+static CURLcode
+sslctx_cb(CURL *c, void *sslctx, void *parm)
+{
+	SSL_CTX *ctx = sslctx;
+
+	(void)c;
+	if (ssl_ex_index < 0 || SSL_CTX_set_ex_data(ctx, ssl_ex_index, parm) != 1)
+		return CURLE_SSL_CERTPROBLEM;
+	SSL_CTX_set_verify(ctx, SSL_CTX_get_verify_mode(ctx), verify_cb);
+	return CURLE_OK;
+}
+
+/* ---- HTTP --------------------------------------------------------------- */
+
+static size_t
+write_cb(char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+	gw_buf *b = userdata;
+	size_t n = size * nmemb;
+
+	if (b->len + n > MAX_ANSWER)
+		return 0;
+	gw_buf_add(b, ptr, n);
+	return n;
+}
+
+void
+vs_set_soap_action(gw_vs *s)
+{
+	char *h;
+
+	curl_slist_free_all(s->headers);
+	s->headers = curl_slist_append(NULL, "Content-Type: text/xml; charset=utf-8");
+	h = gw_xasprintf("SOAPAction: urn:vim25/%s",
+	                 s->api_version && *s->api_version ? s->api_version : FIRST_API_VERSION);
+	s->headers = curl_slist_append(s->headers, h);
+	free(h);
+	s->headers = curl_slist_append(s->headers, "Expect:");
+	curl_easy_setopt(s->curl, CURLOPT_HTTPHEADER, s->headers);
+}
+
+static int
+http_error(gw_vs *s, CURLcode rc, const char *method, gw_err *e)
+{
+	const char *why = s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc);
+	s->lost = 0;
+	if (s->pin_mismatch) {
+		gw_err_set(e, _("the certificate of %s does not match --thumbprint: expected %s, got %s; nothing was sent (if the certificate was replaced on purpose, check the new one and pin it)"),
+		           s->host, s->pin, s->seen[0] ? s->seen : "?");
+		return -1;
+	}
+	switch (rc) {
+	case CURLE_PEER_FAILED_VERIFICATION:
+#if LIBCURL_VERSION_NUM < 0x073e00
+	case CURLE_SSL_CACERT:
+#endif
+		if (s->seen[0])
+			gw_err_set(e, _("the certificate of %s is not trusted (%s): check that its SHA-256 fingerprint %s is the server's, then pin it with --thumbprint (or use --insecure)"),
+			           s->host, s->verify_reason[0] ? s->verify_reason : why,
+			           s->seen);
+		else
+			gw_err_set(e, _("the certificate of %s is not trusted (%s): pin it with --thumbprint (its SHA-256 fingerprint) or use --insecure"),
+			           s->host, why);
+		return -1;
+	case CURLE_SSL_CACERT_BADFILE:
+		gw_err_set(e, _("cannot use the CA file: %s"), why);
+		return -1;
+	case CURLE_COULDNT_RESOLVE_HOST:
+		gw_err_set(e, _("cannot find the host %s: check the name in --url"), s->host);
+		return -1;
+	case CURLE_COULDNT_CONNECT:
+		s->lost = 1;
+		gw_err_set(e, _("cannot connect to %s: %s"), s->host, why);
+		return -1;
+	case CURLE_OPERATION_TIMEDOUT:
+		s->lost = 1;
+		{
+			double t = 0;
+
+			curl_easy_getinfo(s->curl, CURLINFO_APPCONNECT_TIME, &t);
+			if (t <= 0)
+				gw_err_set(e, _("no connection to %s within %ld s (connect timeout)"),
+				           s->host, s->connect_timeout);
+			else
+				gw_err_set(e, _("%s did not answer %s within %ld s"),
+				           s->host, method, s->call_timeout);
+		}
+		return -1;
+	case CURLE_WRITE_ERROR:
+		gw_err_set(e, _("the answer of %s to %s is larger than %u MiB"),
+		           s->host, method, MAX_ANSWER >> 20);
+		return -1;
+	case CURLE_GOT_NOTHING:
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_PARTIAL_FILE:
+		s->lost = 1;
+		gw_err_set(e, _("the connection to %s was lost during %s: %s"),
+		           s->host, method, why);
+		return -1;
+	case CURLE_SSL_CONNECT_ERROR:
+		/* A reset in the handshake: the server went away (a refused
+		 * certificate is PEER_FAILED_VERIFICATION or pin_mismatch). */
+		s->lost = 1;
+		gw_err_set(e, _("TLS with %s failed: %s"), s->host, why);
+		return -1;
+	default:
+		s->lost = 1;
+		gw_err_set(e, _("%s: %s failed: %s"), s->host, method, why);
+		return -1;
+	}
+}
+
+/* One call.  0: *doc and *el (first element of the Body) set; 1: a SOAP
+ * fault, in *fault, and a generic line in e; -1: e set. */
+int
+vs_call(gw_vs *s, const char *method, req *r, int secret, xmlDocPtr *doc,
+        xmlNodePtr *el, gw_vs_fault *fault, gw_err *e)
+{
+	gw_buf ans;
+	char *body;
+	size_t len;
+	CURLcode rc;
+	long code = 0;
+	int ret;
+
+	*doc = NULL;
+	*el = NULL;
+	fault->type = fault->message = NULL;
+	body = vs_req_dump(r, &len);
+	gw_buf_init(&ans);
+	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDSIZE, (long)len);
+	curl_easy_setopt(s->curl, CURLOPT_WRITEDATA, &ans);
+	s->errbuf[0] = '\0';
+	s->pin_mismatch = 0;
+	s->verify_reason[0] = '\0';
+	s->lost = 0;
+	s->round_trips++;
+	rc = curl_easy_perform(s->curl);
+	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDS, NULL);
+	if (secret)
+		OPENSSL_cleanse(body, len);
+	free(body);
+	if (rc != CURLE_OK) {
+		gw_buf_free(&ans);
+		return http_error(s, rc, method, e);
+	}
+	curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &code);
+	if ((code != 200 && code != 500) ||
+	    vs_parse_envelope(ans.data ? ans.data : "", ans.len, doc, el) != 0) {
+		if (code == 503)
+			gw_err_set(e, _("%s is not ready (HTTP 503): vCenter may still be starting; try again in a few minutes"), s->host);
+		else if (code == 200 || code == 500)
+			gw_err_set(e, _("%s is not a vSphere endpoint: its answer to %s is not a SOAP envelope (is the URL https://HOST/sdk?)"),
+			           s->url, method);
+		else
+			gw_err_set(e, _("%s is not a vSphere endpoint: HTTP %ld to %s (is the URL https://HOST/sdk?)"),
+			           s->url, code, method);
+		gw_buf_free(&ans);
+		return -1;
+	}
+	gw_buf_free(&ans);
+	ret = 0;
+	if (vs_is_fault_el(*el)) {
+		vs_fault_from_el(*el, fault);
+		if (fault->type && strcmp(fault->type, "NotAuthenticated") == 0 &&
+		    s->logged_in)
+			gw_err_set(e, _("%s: the session has expired or was ended (%s); log in again"),
+			           s->host, method);
+		else
+			gw_err_set(e, _("%s refused %s: %s"), s->host, method,
+			           vs_fault_reason(fault));
+		xmlFreeDoc(*doc);
+		*doc = NULL;
+		*el = NULL;
+		ret = 1;
+	}
+	return ret;
+}
+
+/* vs_call for callers that treat every fault alike. */
+int
+vs_call_simple(gw_vs *s, const char *method, req *r, xmlDocPtr *doc,
+               xmlNodePtr *el, gw_err *e)
+{
+	gw_vs_fault f;
+	int rc = vs_call(s, method, r, 0, doc, el, &f, e);
+
+	gw_vs_fault_free(&f);
+	return rc == 0 ? 0 : -1;
+}
+
+/* ---- session ------------------------------------------------------------ */
+
+void
+vs_global_init(void)
+{
+	static int done;
+
+	if (done)
+		return;
+	done = 1;
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	xmlInitParser();
+	OPENSSL_init_ssl(0, NULL);
+	ssl_ex_index = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL);
+}
+
+/* ---- the curl handle ------------------------------------------------- */
+
+static void
+curl_options(gw_vs *s, const gw_vs_opts *o)
+{
+	curl_easy_setopt(s->curl, CURLOPT_URL, s->url);
+#if LIBCURL_VERSION_NUM >= 0x075500
+	curl_easy_setopt(s->curl, CURLOPT_PROTOCOLS_STR, "https");
+#else
+	curl_easy_setopt(s->curl, CURLOPT_PROTOCOLS, (long)CURLPROTO_HTTPS);
+#endif
+	curl_easy_setopt(s->curl, CURLOPT_POST, 1L);
+	curl_easy_setopt(s->curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(s->curl, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(s->curl, CURLOPT_VERBOSE, 0L);
+	curl_easy_setopt(s->curl, CURLOPT_ERRORBUFFER, s->errbuf);
+	curl_easy_setopt(s->curl, CURLOPT_WRITEFUNCTION, write_cb);
+	curl_easy_setopt(s->curl, CURLOPT_CONNECTTIMEOUT, s->connect_timeout);
+	curl_easy_setopt(s->curl, CURLOPT_TIMEOUT, s->call_timeout);
+	curl_easy_setopt(s->curl, CURLOPT_COOKIEFILE, "");
+	curl_easy_setopt(s->curl, CURLOPT_ACCEPT_ENCODING, "");
+	curl_easy_setopt(s->curl, CURLOPT_USERAGENT, "gpuwiz/" PACKAGE_VERSION);
+	if (o->cafile)
+		curl_easy_setopt(s->curl, CURLOPT_CAINFO, o->cafile);
+}
+
+/* Verification as vsphere.h says: insecure, the pin, or the CAs. */
+static int
+tls_options(gw_vs *s, gw_err *e)
+{
+	const curl_version_info_data *vi = curl_version_info(CURLVERSION_NOW);
+
+	if (vi && vi->ssl_version && strncmp(vi->ssl_version, "OpenSSL", 7) == 0 &&
+	    curl_easy_setopt(s->curl, CURLOPT_SSL_CTX_FUNCTION, sslctx_cb) == CURLE_OK &&
+	    curl_easy_setopt(s->curl, CURLOPT_SSL_CTX_DATA, s) == CURLE_OK)
+		s->ctx_hook = 1;
+	if (s->insecure) {
+		curl_easy_setopt(s->curl, CURLOPT_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(s->curl, CURLOPT_SSL_VERIFYHOST, 0L);
+	} else if (s->pin[0]) {
+		if (!s->ctx_hook) {
+			gw_err_set(e, _("--thumbprint needs libcurl built with OpenSSL; without it the certificate must verify against the system CAs"));
+			return -1;
+		}
+		/* The handshake's verify callback decides by the pin. */
+		curl_easy_setopt(s->curl, CURLOPT_SSL_VERIFYPEER, 1L);
+		curl_easy_setopt(s->curl, CURLOPT_SSL_VERIFYHOST, 0L);
+	} else {
+		curl_easy_setopt(s->curl, CURLOPT_SSL_VERIFYPEER, 1L);
+		curl_easy_setopt(s->curl, CURLOPT_SSL_VERIFYHOST, 2L);
+	}
+	return 0;
+}
+
+int
+vs_curl_setup(gw_vs *s, const gw_vs_opts *o, gw_err *e)
+{
+	s->curl = curl_easy_init();
+	if (s->curl == NULL) {
+		gw_err_set(e, _("cannot start libcurl"));
+		return -1;
+	}
+	curl_options(s, o);
+	if (tls_options(s, e) != 0)
+		return -1;
+	vs_set_soap_action(s);
+	return 0;
+}

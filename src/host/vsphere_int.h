@@ -1,0 +1,162 @@
+/* vsphere_int.h: what the pieces of the vSphere client share (vsphere.h
+ * is the interface).  The client is split by meaning:
+ *   vs_transport.c  libcurl, TLS thumbprint pinning, timeouts, one call
+ *   vs_xml.c        SOAP envelopes built and read with libxml2, faults
+ *   vsphere.c       options, login / logout (the password), accessors
+ *   vs_parse.c      inventory answers (RetrievePropertiesEx pages)
+ *   vs_inventory.c  inventory calls (ContainerView, paging) and look-ups
+ *   vs_reconfig.c   a spec as a ReconfigVM_Task request
+ *   vs_actions.c    UpdatePassthruConfig, the *_Task calls, task polling
+ * Nothing here prints.
+ */
+#ifndef GW_VSPHERE_INT_H
+#define GW_VSPHERE_INT_H
+
+#include "vsphere.h"
+
+#include <curl/curl.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlstring.h>
+
+#define NS_SOAPENV "http://schemas.xmlsoap.org/soap/envelope/"
+#define NS_XSI "http://www.w3.org/2001/XMLSchema-instance"
+#define NS_XSD "http://www.w3.org/2001/XMLSchema"
+#define NS_VIM "urn:vim25"
+
+/* SOAPAction version sent before the server's own is known (what govc
+ * sends; servers accept it for RetrieveServiceContent). */
+#define FIRST_API_VERSION "6.7"
+/* Largest answer kept. */
+#define MAX_ANSWER (256u << 20)
+/* Task polling: interval and the bound, in call timeouts. */
+#define POLL_MS 250
+#define POLL_CALLS 5
+
+#define X(s) ((const xmlChar *)(s))
+#define S(s) ((const char *)(s))
+
+struct gw_vs {
+	CURL *curl;
+	struct curl_slist *headers;
+	char *url;
+	char *host;               /* authority of the URL, for messages */
+	char *user;
+	char *password;           /* wiped and freed after Login */
+	char pin[GW_VS_THUMB_LEN];     /* normalised, "" when not pinning */
+	char seen[GW_VS_THUMB_LEN];    /* leaf of the last handshake */
+	char verify_reason[160];
+	int pin_mismatch;
+	int ctx_hook;             /* CURLOPT_SSL_CTX_FUNCTION accepted */
+	int insecure;
+	long connect_timeout, call_timeout;
+	unsigned round_trips;
+	int logged_in;
+	int lost;                 /* last failure was the transport */
+	char errbuf[CURL_ERROR_SIZE];
+	char *api_type, *api_version, *full_name;
+	char *root_folder, *property_collector, *session_manager;
+	char *view_manager;
+};
+
+/* ---- small helpers (vs_xml.c) ------------------------------------------ */
+
+/* s has no control characters (tab and newlines allowed with allow_nl)
+ * and is UTF-8. */
+int vs_valid_text(const char *s, int allow_nl);
+/* Normalised "0000:3b:00.0" of a PCI id, "" when not one. */
+void vs_bdf_norm(const char *id, char out[20]);
+/* The same PCI id (else the same text, case-insensitively). */
+int vs_bdf_eq(const char *a, const char *b);
+/* free(*dst), *dst = val. */
+void vs_set_str(char **dst, char *val);
+/* s, or NULL (s freed) when it is "". */
+char *vs_nonempty(char *s);
+
+/* ---- envelopes (vs_xml.c) ----------------------------------------------- */
+
+typedef struct req {
+	xmlDocPtr doc;
+	xmlNodePtr method;
+	xmlNsPtr xsi;
+} req;
+
+void vs_req_init(req *r, const char *method);
+xmlNodePtr vs_add_text(xmlNodePtr parent, const char *name, const char *text);
+xmlNodePtr vs_add_el(xmlNodePtr parent, const char *name);
+xmlNodePtr vs_add_moref(xmlNodePtr parent, const char *name,
+                        const char *type, const char *value);
+void vs_set_xsi_type(req *r, xmlNodePtr n, const char *type);
+/* The request as text (malloc'ed); libxml's copy is wiped. */
+char *vs_req_dump(req *r, size_t *len);
+void vs_req_free(req *r);
+
+/* ---- answers (vs_xml.c) ------------------------------------------------- */
+
+int vs_is_el(xmlNodePtr n, const char *name);
+xmlNodePtr vs_next_el(xmlNodePtr n, const char *name);
+xmlNodePtr vs_first_el(xmlNodePtr parent, const char *name);
+
+#define FOR_EL(var, parent, name) \
+	for (xmlNodePtr var = vs_first_el((parent), (name)); var; \
+	     var = vs_next_el(var->next, (name)))
+
+/* Text of n (malloc'ed, never NULL for an element; NULL for NULL). */
+char *vs_el_text(xmlNodePtr n);
+char *vs_child_text(xmlNodePtr parent, const char *name);
+int vs_el_long(xmlNodePtr n, long long *out);
+int vs_child_long(xmlNodePtr parent, const char *name, long long def);
+/* xs:short (signed) -> unsigned 16 bit. */
+unsigned vs_child_u16(xmlNodePtr parent, const char *name);
+/* 1, 0, or -1 when neither. */
+int vs_el_bool(xmlNodePtr n);
+int vs_child_bool(xmlNodePtr parent, const char *name);
+/* xsi:type without its prefix (malloc'ed), NULL when absent. */
+char *vs_xsi_type(xmlNodePtr n);
+int vs_xsi_type_is(xmlNodePtr n, const char *type);
+char *vs_attr(xmlNodePtr n, const char *name);
+/* Parse a SOAP answer: the document and the first element in its Body. */
+int vs_parse_envelope(const char *text, size_t len, xmlDocPtr *docp,
+                      xmlNodePtr *elp);
+int vs_is_fault_el(xmlNodePtr el);
+void vs_fault_from_el(xmlNodePtr el, gw_vs_fault *f);
+/* The message of f, else its type, else "no reason given" (translated). */
+const char *vs_fault_reason(const gw_vs_fault *f);
+/* A saved answer of method (the fixtures' entry points): 0 with *doc and
+ * *el set; -1 with e set when it is not an envelope or is a fault. */
+int vs_parse_answer(const char *text, size_t len, const char *method,
+                    xmlDocPtr *doc, xmlNodePtr *el, gw_err *e);
+
+/* ---- transport (vs_transport.c) ----------------------------------------- */
+
+/* curl, libxml2 and OpenSSL set up, once. */
+void vs_global_init(void);
+/* The curl handle of s for o (TLS as vsphere.h says); -1 with e set. */
+int vs_curl_setup(gw_vs *s, const gw_vs_opts *o, gw_err *e);
+/* The headers, with SOAPAction for the API version known so far. */
+void vs_set_soap_action(gw_vs *s);
+/* One call.  0: *doc and *el (first element of the Body) set; 1: a SOAP
+ * fault, in *fault, and a generic line in e; -1: e set.  secret: the
+ * request holds the password (its text is wiped after sending). */
+int vs_call(gw_vs *s, const char *method, req *r, int secret,
+            xmlDocPtr *doc, xmlNodePtr *el, gw_vs_fault *fault, gw_err *e);
+/* vs_call for callers that treat every fault alike (0 or -1). */
+int vs_call_simple(gw_vs *s, const char *method, req *r, xmlDocPtr *doc,
+                   xmlNodePtr *el, gw_err *e);
+
+/* ---- inventory answers (vs_parse.c) ------------------------------------- */
+
+/* Objects of a RetrieveResult (returnval) into inv. */
+void vs_parse_retrieve_result(xmlNodePtr rv, gw_vs_parse_state *ps,
+                              gw_vs_inventory *inv, char **token);
+/* systemIds from a QueryConfigTarget answer element. */
+void vs_config_target_from_el(xmlNodePtr el, gw_vs_host *h);
+
+/* ---- reconfigure (vs_reconfig.c) ---------------------------------------- */
+
+/* The ReconfigVM_Task request for what vm still needs of spec: the
+ * number of changes (r set when > 0 and r not NULL), 0, or -1. */
+int vs_build_reconfigure(const gw_vs_vm *vm, const gw_vs_spec *spec, req *r,
+                         gw_err *e);
+
+#endif
