@@ -1,5 +1,5 @@
 /* verify_int.h: what the pieces of gpuwiz verify share (verify_nvsmi.c,
- * verify.c, verify_live.c); not for other modules. */
+ * verify.c, verify_memory.c, verify_live.c); not for other modules. */
 #ifndef GW_VERIFY_INT_H
 #define GW_VERIFY_INT_H
 
@@ -12,6 +12,21 @@ int gw_verify_starts_ci(const char *s, const char *prefix);
  * fix (fix may be NULL). */
 void gw_verify_add_check(gw_verify *v, const char *id, gw_check_status st,
                          int gpu, char *title, char *message, char *fix);
+
+/* The same, under the short name the row builders use. */
+static inline void
+add_check(gw_verify *v, const char *id, gw_check_status st, int gpu,
+          char *title, char *message, char *fix)
+{
+	gw_verify_add_check(v, id, st, gpu, title, message, fix);
+}
+
+/* The rows "bar1" and "fb" of capture GPU i (verify_memory.c); r is its
+ * table row or NULL. */
+void gw_verify_check_bar1(gw_verify *v, const gw_nvsmi_gpu *g, int i,
+                          const gw_gpu *r);
+void gw_verify_check_fb(gw_verify *v, const gw_nvsmi_gpu *g, int i,
+                        const gw_gpu *r);
 
 /* What to do about a BAR1 that is 0 or far too small, for a GPU in
  * Virtualization Mode m (v->mmio_gb and v->total_vram_gb give the size to
