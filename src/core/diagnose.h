@@ -81,25 +81,10 @@ int gw_diagnose_text(const char *text, size_t len, gw_diag_result *out);
 
 void gw_diag_result_free(gw_diag_result *r);
 
-/* Render a result as the command prints it, appending to *out.
- * Text: for each finding the rule id, the line number, the quoted line,
- * then "Cause:", "Fix:" and "Source:" lines; with no finding a "no known
- * failure recognised in NAME" line and what to send to support.
- * JSON (json != 0): {"findings":[{"id","cause","fix","source","line",
- * "line_number","matches", and "mmio_size_gb" / "memsize_mb" where the rule
- * has them}]}; with no finding also "message" (the same advice as text).
- * input_name names the input in the text ("standard input" for "-").
- * out must be initialised (gw_buf_init) or all zero. */
-void gw_diag_render(const gw_diag_result *r, const char *input_name, int json,
-                    gw_buf *out);
-
-/* `gpuwiz diagnose FILE|-`: read FILE ("-": standard input), diagnose it
- * and print the report on stdout.  Returns the exit status: 0 when at least
- * one known failure was recognised, 1 when none was, 2 on an input error
- * (no name, missing, unreadable, a directory, binary (NUL bytes), empty or
- * blank, larger than GW_DIAG_MAX_INPUT): then e holds one translated line
- * naming the input and nothing was printed on stdout.  A failed write to
- * stdout also returns 2, with e set ("standard output: cannot write"). */
-int gw_diagnose_command(const char *path, int json, gw_err *e);
+/* gw_diag_render and gw_diagnose_command, which render and print, are
+ * declared in diagnose_report.h (src/report), included at the end. */
 
 #endif
+
+/* Outside the guard: diagnose_report.h includes this header first. */
+#include "diagnose_report.h"

@@ -7,17 +7,12 @@
 #include "gw.h"
 #include "gputable.h"
 
-/* gpuwiz check [--sysroot DIR] [--json]: prints the rows and returns the
- * exit status: 0 nothing failed, 1 something failed, 2 input error (e set,
- * nothing printed).  sysroot NULL or "" = "/". */
-int gw_linux_check_command(const char *sysroot, int json, gw_err *e);
+#include "mmio_bars.h"
 
-/* gpuwiz gpus [--sysroot DIR] [--json]: display-class devices through
- * libpci's sysfs back end; returns 0, or 2 on an input error. */
-int gw_linux_gpus_command(const gw_table *t, const char *sysroot, int json,
-                          gw_err *e);
+/* The commands (gw_linux_check_command, gw_linux_gpus_command) and the
+ * printers are in linux_report.h (src/report), included at the end. */
 
-/* ---- structured results (used by the commands above and the wizard) --- */
+/* ---- structured results (used by the commands and the wizard) --------- */
 
 typedef enum { GW_LINUX_PASS, GW_LINUX_WARN, GW_LINUX_FAIL } gw_linux_status;
 
@@ -44,11 +39,6 @@ int gw_linux_checks(const char *sysroot, gw_linux_check **rows, size_t *n,
 void gw_linux_checks_free(gw_linux_check *rows, size_t n);
 /* "PASS", "WARN", "FAIL" (not translated: the command's output words). */
 const char *gw_linux_status_word(gw_linux_status st);
-/* Print rows as gpuwiz check does: "TITLE : STATUS" lines with the
- * message and "  fix: ..." under each row that did not pass, or with json
- * {"checks": [{id, status, title, message, fix}]}.  For rows that come
- * from elsewhere too (the wizard's ESXi probe). */
-void gw_linux_print_checks(const gw_linux_check *rows, size_t n, int json);
 
 typedef struct gw_linux_bar {
 	int index;        /* BAR number 0..5 */
@@ -87,6 +77,25 @@ void gw_linux_gpus_free(gw_linux_gpu *g, size_t n);
  * BAR or the need cannot be computed. */
 uint64_t gw_linux_gpu_bar_gb(const gw_linux_gpu *g);
 
+/* What gpuwiz gpus shows: the devices, the MMIO size for all of them in
+ * one VM, and the notes under the table. */
+typedef struct gw_linux_gpus_report {
+	char *busdir;              /* SYSROOT/sys/bus/pci */
+	gw_linux_gpu *gpus;        /* gw_linux_gpus() */
+	size_t n;
+	uint64_t total_vram_gb;    /* the VRAM the table knows of them */
+	gw_mmio_size mmio;         /* the rule on it and the 64-bit BARs */
+	char **notes;              /* translated lines: "no MMIO size: ...",
+	                            * "WARN: ..." about IOMMU groups */
+	size_t nnotes;
+} gw_linux_gpus_report;
+
+/* Fill *r for sysroot (gw_linux_gpus; t may be NULL).  Returns 0, or -1
+ * with e set as gw_linux_gpus does (*r then empty). */
+int gw_linux_gpus_report_build(const gw_table *t, const char *sysroot,
+                               gw_linux_gpus_report *r, gw_err *e);
+void gw_linux_gpus_report_free(gw_linux_gpus_report *r);
+
 /* Helpers shared with verify.c (gpuwiz verify on a live guest). */
 
 /* The root prefix of sysroot without a trailing '/' ("" for "/" or NULL),
@@ -101,3 +110,6 @@ long gw_linux_read_hex(const char *path);
 char *gw_linux_link_base(const char *path);
 
 #endif
+
+/* Outside the guard: linux_report.h includes this header first. */
+#include "linux_report.h"

@@ -964,6 +964,53 @@ structured_rows_and_gpus(void **state)
 	rm_tree(root);
 }
 
+/* What gpuwiz gpus shows, as data: the MMIO size computed once (the rule
+ * on the known VRAM against the BAR need) and the notes, nothing printed. */
+static void
+gpus_report_data(void **state)
+{
+	char *root = tu_tmpdir();
+	fhost h = { CPU_INTEL, "DMAR", "intel_iommu=on", 1 };
+	fdev gpu = { "0000:41:00.0", 0x10de, 0x26b9, 0x030200, 0x10de, 0x1851,
+	             GPU_BARS_ADA(64 * GiB), "25", "nvidia" };
+	fdev unk = { "0000:42:00.0", 0x10de, 0xfffe, 0x030200, 0x10de, 0x0001,
+	             GPU_BARS_ADA(32 * GiB), NULL, "vfio-pci" };
+	gw_linux_gpus_report r;
+	gw_err e;
+	char *busdir, *out;
+
+	(void)state;
+	add_host(root, &h);
+	add_dev(root, &gpu);
+	add_dev(root, &unk);
+	cap_begin();
+	assert_int_equal(gw_linux_gpus_report_build(&table, root, &r, &e), 0);
+	out = cap_end();
+	assert_string_equal(out, "");
+	free(out);
+	busdir = gw_xasprintf("%s/sys/bus/pci", root);
+	assert_string_equal(r.busdir, busdir);
+	free(busdir);
+	assert_int_equal(r.n, 2);
+	/* 48 GB of known VRAM -> rule 128; 64G+32M + 32G+32M of BARs -> 128 */
+	assert_int_equal(r.total_vram_gb, 48);
+	assert_true(r.mmio.known);
+	assert_int_equal(r.mmio.rule_gb, 128);
+	assert_int_equal(r.mmio.bar_gb, 128);
+	assert_int_equal(r.mmio.size_gb, 128);
+	/* the GPU without a group is named in a note */
+	assert_int_equal(r.nnotes, 1);
+	assert_non_null(strstr(r.notes[0], "0000:42:00.0"));
+	gw_linux_gpus_report_free(&r);
+	assert_null(r.gpus);
+
+	assert_int_equal(gw_linux_gpus_report_build(&table, "/nonexistent/x",
+	                                            &r, &e), -1);
+	assert_null(r.gpus);
+	assert_int_equal(r.n, 0);
+	rm_tree(root);
+}
+
 static int
 setup(void **state)
 {
@@ -1005,6 +1052,7 @@ main(void)
 		cmocka_unit_test(gpus_none),
 		cmocka_unit_test(gpus_foreign_group_mate),
 		cmocka_unit_test(structured_rows_and_gpus),
+		cmocka_unit_test(gpus_report_data),
 	};
 
 	return cmocka_run_group_tests(t, setup, teardown);

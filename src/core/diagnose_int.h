@@ -1,0 +1,80 @@
+/* diagnose_int.h: what the pieces of gpuwiz diagnose share (diagnose.c:
+ * the scan; diagnose_match.c: folding, patterns, quoting; diagnose_rules.c:
+ * the rules and their texts); not for other modules. */
+#ifndef GW_DIAGNOSE_INT_H
+#define GW_DIAGNOSE_INT_H
+
+#include "diagnose.h"   /* gw.h first: config.h turns on memmem */
+
+#define GW_DIAG_MAXCAP 2
+
+/* The numbers a pattern captured ('#'). */
+typedef struct gw_diag_caps {
+	uint64_t v[GW_DIAG_MAXCAP];
+	int ok[GW_DIAG_MAXCAP];  /* 1 when v[] holds the number; 0 when too
+	                          * large */
+	int n;
+} gw_diag_caps;
+
+/* What the scan found for one rule. */
+typedef struct gw_diag_hit {
+	int found;
+	unsigned long lineno, matches;
+	size_t line_off, line_len;   /* the line, in the input */
+	size_t match_off;            /* the match, from the folded line's
+	                              * start */
+	gw_diag_caps c;
+} gw_diag_hit;
+
+enum {
+	GW_DIAG_R_POWERON_CAUSE = 1, /* explains a DevicePowerOn failure */
+	GW_DIAG_R_KEEP_MAX = 2,      /* keep the line with the largest first
+	                              * number */
+	GW_DIAG_R_NEEDS_NCCL = 4,    /* the input must mention NCCL somewhere */
+	GW_DIAG_R_GENERIC = 8        /* dropped when an R_POWERON_CAUSE rule
+	                              * matched */
+};
+
+/* Fills the finding's cause and fix (and numbers) from the hit; text and
+ * len are the whole input. */
+typedef void (*gw_diag_build_fn)(gw_diag_finding *f, const gw_diag_hit *h,
+                                 const char *text, size_t len);
+
+typedef struct gw_diag_rule {
+	const char *id;
+	const char *source;           /* not translated */
+	const char *also;             /* the folded line must contain this */
+	const char *pats[4];          /* alternatives, NULL-terminated */
+	int flags;
+	gw_diag_build_fn build;
+} gw_diag_rule;
+
+/* The rules in priority order: the order of the findings
+ * (diagnose_rules.c). */
+extern const gw_diag_rule gw_diag_rules[];
+extern const size_t gw_diag_nrules;
+
+/* ---- diagnose_match.c --------------------------------------------------- */
+
+/* Fold s[0..n) into b (replacing its contents). */
+void gw_diag_fold_line(const char *s, size_t n, gw_buf *b);
+/* Offset in the original line of folded byte number off. */
+size_t gw_diag_orig_offset(const char *s, size_t n, size_t off);
+/* Find pattern p in the folded s[0..n): the offset of the match, or -1. */
+long gw_diag_pat_find(const char *s, size_t n, const char *p,
+                      gw_diag_caps *c);
+/* Case-insensitive ASCII search of needle (lower case) in s[0..n). */
+int gw_diag_ci_contains(const char *s, size_t n, const char *needle);
+/* The line s[0..n), match at byte at: trimmed, printable UTF-8, at most
+ * GW_DIAG_LINE_MAX bytes. */
+char *gw_diag_quote_line(const char *s, size_t n, size_t at);
+/* The device named in "Device 6:0.0 is not a passthrough device", or
+ * NULL. */
+char *gw_diag_not_passthru_device(const char *text, const gw_diag_hit *h);
+/* The first hex host address in the input, preferring a line that holds a
+ * pciPassthruN.id: "0000:42:00.0" into hex and "00000:066:00.0" into dec;
+ * 1 when one was found. */
+int gw_diag_find_hex_bdf(const char *text, size_t len, char *hex, size_t hn,
+                         char *dec, size_t dn);
+
+#endif

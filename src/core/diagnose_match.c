@@ -1,0 +1,439 @@
+/* diagnose_match.c: how gpuwiz diagnose reads a line (diagnose_int.h).
+ *
+ * Each line is folded (ASCII lower case, every kind of quote to ', tabs
+ * and no-break spaces to spaces) and the rules' patterns are searched in
+ * it.  A pattern is the message in lower case where
+ *     ' '  matches any run of blanks, also none,
+ *     '\'' matches one quote or none,
+ *     '#'  matches a decimal number and captures it (at most two),
+ * and any other byte matches itself.  All patterns start with a literal
+ * word, found with memmem, so a line costs about one scan per pattern.
+ * Also here: quoting the matching line, and the device addresses some
+ * rules name in their texts.
+ */
+#include "diagnose_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- folding ------------------------------------------------------------ */
+
+/* An ASCII byte: lower case, '"' and '`' to '\'', tab to space. */
+static char
+fold_ascii(unsigned char b)
+{
+	if (b >= 'A' && b <= 'Z')
+		return (char)(b - 'A' + 'a');
+	if (b == '"' || b == '`')
+		return '\'';
+	if (b == '\t')
+		return ' ';
+	return (char)b;
+}
+
+/* The sequences of two or three bytes that fold (s[0..m) is what is left
+ * of the line): the byte in *c and their length, or 0. */
+static size_t
+fold_utf8(const unsigned char *s, size_t m, char *c)
+{
+	if (s[0] == 0xC2 && m > 1 && (s[1] == 0xB4 || s[1] == 0xA0)) {
+		/* ´ acute accent, no-break space */
+		*c = s[1] == 0xB4 ? '\'' : ' ';
+		return 2;
+	}
+	if (m < 3)
+		return 0;
+	if (s[0] == 0xE2 && s[1] == 0x80) {
+		unsigned char t = s[2];
+
+		/* ‘ ’ ‚ ‛ “ ” „ ‟ (U+2018..U+201F), ′ ″ ‵ (U+2032, 2033, 2035) */
+		if ((t >= 0x98 && t <= 0x9F) || t == 0xB2 || t == 0xB3 || t == 0xB5) {
+			*c = '\'';
+			return 3;
+		}
+	}
+	if (s[0] == 0xEF && s[1] == 0xBC) {
+		unsigned char t = s[2];
+
+		/* fullwidth " ' ( ) from a CJK input method */
+		if (t == 0x82 || t == 0x87 || t == 0x88 || t == 0x89) {
+			*c = t == 0x88 ? '(' : t == 0x89 ? ')' : '\'';
+			return 3;
+		}
+	}
+	return 0;
+}
+
+/* Fold the character at s[i] (n bytes in all): stores the folded byte in
+ * *c and returns how many input bytes it used (1..3). */
+static size_t
+fold_step(const unsigned char *s, size_t n, size_t i, char *c)
+{
+	size_t k;
+
+	if (s[i] < 0x80) {
+		*c = fold_ascii(s[i]);
+		return 1;
+	}
+	k = fold_utf8(s + i, n - i, c);
+	if (k > 0)
+		return k;
+	*c = (char)s[i];
+	return 1;
+}
+
+void
+gw_diag_fold_line(const char *s, size_t n, gw_buf *b)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	b->len = 0;
+	while (i < n) {
+		char c;
+
+		i += fold_step(u, n, i, &c);
+		gw_buf_add(b, &c, 1);
+	}
+}
+
+size_t
+gw_diag_orig_offset(const char *s, size_t n, size_t off)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, k = 0;
+
+	while (i < n && k < off) {
+		char c;
+
+		i += fold_step(u, n, i, &c);
+		k++;
+	}
+	return i;
+}
+
+/* ---- patterns ----------------------------------------------------------- */
+
+static int
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Match pattern p anchored at s[i]; 1 on a match. */
+static int
+pat_at(const char *s, size_t n, size_t i, const char *p, gw_diag_caps *c)
+{
+	c->n = 0;
+	for (; *p; p++) {
+		switch (*p) {
+		case ' ':
+			while (i < n && s[i] == ' ')
+				i++;
+			break;
+		case '\'':
+			if (i < n && s[i] == '\'')
+				i++;
+			break;
+		case '#': {
+			size_t st = i;
+			uint64_t v = 0;
+			int ok = 1;
+
+			while (i < n && is_digit(s[i])) {
+				if (v > (UINT64_MAX - 9) / 10)
+					ok = 0;
+				else
+					v = v * 10 + (uint64_t)(s[i] - '0');
+				i++;
+			}
+			if (i == st)
+				return 0;
+			if (c->n < GW_DIAG_MAXCAP) {
+				c->v[c->n] = ok ? v : 0;
+				c->ok[c->n] = ok;
+				c->n++;
+			}
+			break;
+		}
+		default:
+			if (i >= n || s[i] != *p)
+				return 0;
+			i++;
+		}
+	}
+	return 1;
+}
+
+long
+gw_diag_pat_find(const char *s, size_t n, const char *p, gw_diag_caps *c)
+{
+	size_t lit = strcspn(p, " '#"), from = 0;
+
+	if (lit == 0)
+		return -1;   /* every pattern starts with a literal word */
+	while (from < n) {
+		const char *hit = memmem(s + from, n - from, p, lit);
+		size_t at;
+
+		if (hit == NULL)
+			return -1;
+		at = (size_t)(hit - s);
+		if (pat_at(s, n, at, p, c))
+			return (long)at;
+		from = at + 1;
+	}
+	return -1;
+}
+
+int
+gw_diag_ci_contains(const char *s, size_t n, const char *needle)
+{
+	size_t m = strlen(needle), i, j;
+
+	if (m == 0 || n < m)
+		return m == 0;
+	for (i = 0; i + m <= n; i++) {
+		for (j = 0; j < m; j++) {
+			char c = s[i + j];
+
+			if (c >= 'A' && c <= 'Z')
+				c = (char)(c - 'A' + 'a');
+			if (c != needle[j])
+				break;
+		}
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- quoting the line --------------------------------------------------- */
+
+/* Length of a valid UTF-8 sequence at s[0..n) that is not a control
+ * character, or 0. */
+static size_t
+utf8_ok(const unsigned char *s, size_t n)
+{
+	unsigned char b = s[0];
+	size_t k, need;
+	uint32_t cp;
+
+	if (b >= 0x20 && b < 0x7f)
+		return 1;
+	if (b < 0x80)
+		return 0;
+	if (b >= 0xC2 && b <= 0xDF) {
+		need = 2;
+		cp = b & 0x1F;
+	} else if (b >= 0xE0 && b <= 0xEF) {
+		need = 3;
+		cp = b & 0x0F;
+	} else if (b >= 0xF0 && b <= 0xF4) {
+		need = 4;
+		cp = b & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < need)
+		return 0;
+	for (k = 1; k < need; k++) {
+		if ((s[k] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[k] & 0x3F);
+	}
+	if ((need == 3 && cp < 0x800) || (need == 4 && cp < 0x10000) ||
+	    cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ||
+	    (cp >= 0x80 && cp <= 0x9F))
+		return 0;
+	return need;
+}
+
+/* The line s[0..n), match at byte at: trimmed, printable UTF-8, at most
+ * GW_DIAG_LINE_MAX bytes (a window around the match marked with "..."). */
+char *
+gw_diag_quote_line(const char *s, size_t n, size_t at)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t st = 0, end = n, i;
+	gw_buf b;
+	int cut_front = 0, cut_back = 0;
+
+	while (st < end && (s[st] == ' ' || s[st] == '\t'))
+		st++;
+	while (end > st && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+		end--;
+	if (at < st)
+		at = st;
+	if (end - st > GW_DIAG_LINE_MAX - 6) {
+		size_t room = GW_DIAG_LINE_MAX - 6, from;
+
+		from = at > st + room / 4 ? at - room / 4 : st;
+		if (from + room > end)
+			from = end - room;
+		/* do not start or end inside a UTF-8 sequence */
+		while (from > st && (u[from] & 0xC0) == 0x80)
+			from--;
+		cut_front = from > st;
+		st = from;
+		if (end - st > room) {
+			end = st + room;
+			while (end > st && (u[end] & 0xC0) == 0x80)
+				end--;
+			cut_back = 1;
+		}
+	}
+	gw_buf_init(&b);
+	if (cut_front)
+		gw_buf_puts(&b, "...");
+	for (i = st; i < end;) {
+		size_t k = utf8_ok(u + i, end - i);
+
+		if (k == 0) {
+			gw_buf_add(&b, s[i] == '\t' ? " " : "?", 1);
+			i++;
+		} else {
+			gw_buf_add(&b, s + i, k);
+			i += k;
+		}
+	}
+	if (cut_back)
+		gw_buf_puts(&b, "...");
+	return gw_buf_steal(&b);
+}
+
+/* ---- device addresses --------------------------------------------------- */
+
+/* The device named in "Device 6:0.0 is not a passthrough device": the word
+ * before " is not", if the word before it is "device". */
+char *
+gw_diag_not_passthru_device(const char *text, const gw_diag_hit *h)
+{
+	const char *line = text + h->line_off;
+	size_t end, st;
+
+	end = gw_diag_orig_offset(line, h->line_len, h->match_off);
+	while (end > 0 && line[end - 1] == ' ')
+		end--;
+	st = end;
+	while (st > 0 && line[st - 1] != ' ' && line[st - 1] != '\t')
+		st--;
+	if (st == end || end - st > 32)
+		return NULL;
+	{
+		size_t d = st, k;
+
+		while (d > 0 && (line[d - 1] == ' ' || line[d - 1] == '\t'))
+			d--;
+		if (d < 6 || !gw_diag_ci_contains(line + d - 6, 6, "device"))
+			return NULL;
+		for (k = st; k < end; k++) {
+			unsigned char c = (unsigned char)line[k];
+
+			if (c < 0x21 || c > 0x7e)
+				return NULL;
+		}
+	}
+	return gw_xstrndup(line + st, end - st);
+}
+
+/* A host address DDDD:BB:SS.F (hex) at s[i], not inside a longer token.
+ * Fills dom/bus/slot/fn; 1 when found. */
+static int
+bdf_at(const char *s, size_t n, size_t i, unsigned *dom, unsigned *bus,
+       unsigned *slot, unsigned *fn)
+{
+	static const char shape[] = "hhhh:hh:hh.f";
+	unsigned v[4] = { 0, 0, 0, 0 };
+	size_t k;
+	int part = 0;
+
+	if (i + 12 > n)
+		return 0;
+	if (i > 0 && (gw_hexval(s[i - 1]) >= 0 || s[i - 1] == ':' ||
+	              s[i - 1] == '.'))
+		return 0;
+	if (i + 12 < n && (gw_hexval(s[i + 12]) >= 0 || s[i + 12] == ':' ||
+	                   s[i + 12] == '.'))
+		return 0;
+	for (k = 0; k < 12; k++) {
+		char c = s[i + k];
+
+		if (shape[k] == ':' || shape[k] == '.') {
+			if (c != shape[k])
+				return 0;
+			part++;
+			continue;
+		}
+		if (shape[k] == 'f') {
+			if (c < '0' || c > '7')
+				return 0;
+			v[3] = (unsigned)(c - '0');
+			continue;
+		}
+		if (gw_hexval(c) < 0)
+			return 0;
+		v[part] = v[part] * 16 + (unsigned)gw_hexval(c);
+	}
+	if (v[2] > 0x1f)
+		return 0;
+	*dom = v[0];
+	*bus = v[1];
+	*slot = v[2];
+	*fn = v[3];
+	return 1;
+}
+
+/* The first host address in text[ls..le), written as find_hex_bdf
+ * does; 1 when there is one. */
+static int
+bdf_in(const char *text, size_t ls, size_t le, char *hex, size_t hn,
+       char *dec, size_t dn)
+{
+	size_t i;
+
+	for (i = ls; i < le; i++) {
+		unsigned d, b, s, f;
+
+		if (bdf_at(text, le, i, &d, &b, &s, &f)) {
+			snprintf(hex, hn, "%.12s", text + i);
+			snprintf(dec, dn, "%05u:%03u:%02u.%u", d, b, s, f);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Does the line s[0..n) hold a pciPassthruN.id? */
+static int
+is_id_line(const char *s, size_t n)
+{
+	return gw_diag_ci_contains(s, n, "pcipassthru") &&
+	       gw_diag_ci_contains(s, n, ".id");
+}
+
+/* The first hex host address in the input, preferring a line that holds a
+ * pciPassthruN.id.  Writes "0000:42:00.0" and "00000:066:00.0"; 1 when
+ * one was found. */
+int
+gw_diag_find_hex_bdf(const char *text, size_t len, char *hex, size_t hn,
+                     char *dec, size_t dn)
+{
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		size_t ls = 0;
+
+		while (ls < len) {
+			const char *nl = memchr(text + ls, '\n', len - ls);
+			size_t le = nl ? (size_t)(nl - text) : len;
+
+			if ((pass == 1 || is_id_line(text + ls, le - ls)) &&
+			    bdf_in(text, ls, le, hex, hn, dec, dn))
+				return 1;
+			ls = le + 1;
+		}
+	}
+	return 0;
+}

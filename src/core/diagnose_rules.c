@@ -1,0 +1,462 @@
+/* diagnose_rules.c: the known failures of gpuwiz diagnose
+ * (diagnose_int.h), from log text to cause and fix (domain.md sections 1,
+ * 2, 3, 5, 8 and 10): the rule table, and for each rule the function that
+ * writes its texts from the numbers captured.
+ */
+#include "diagnose_int.h"
+#include "mmio.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GIB        (UINT64_C(1) << 30)
+/* Captured numbers above these are treated as absent (the finding keeps
+ * its advice without figures): they cannot come from a real host. */
+#define MAX_PAGES  (UINT64_C(1) << 40)   /* 4 PiB of 4 KiB pages */
+#define MAX_KB     (UINT64_C(1) << 42)   /* 4 PiB */
+#define MAX_MB     (UINT64_C(1) << 32)   /* 4 PiB of guest memory */
+
+#define SRC_MMIO_PAGES "Dell KB 000199172; Broadcom KB 323402"
+#define SRC_MMIO_FW    "field reports (an L4 failed with a 32 GB window, worked with 64); Broadcom KB 323402"
+#define SRC_MEM        "Broadcom KB 309986"
+#define SRC_REGISTER   "field reports (device reset: /etc/vmware/passthru.map; virtual IOMMU)"
+#define SRC_HOTPLUG    "Broadcom KB (HPE servers, PCIe hot-plug); HPE advisory a00121002en_us"
+#define SRC_HEX_BDF    "field reports (decimal pciPassthruN.id)"
+#define SRC_SYSTEMID   "field reports"
+#define SRC_GRAPHICS   "NVIDIA vGPU documentation (host graphics type Shared Direct)"
+#define SRC_NCCL       "NCCL 2.27 on vGPU (seed 001); NVIDIA AI Enterprise documentation"
+#define SRC_FREE_ESXI  "field reports (free ESXi license)"
+#define SRC_GUEST_BAR  "field reports (NVRM, lspci); Broadcom KB 323402"
+#define SRC_POWERON    "Broadcom KB 323402; Dell KB 000199172; Broadcom KB 309986; Broadcom KB 437651"
+
+/* "16.05" from hundredths. */
+static void
+fmt_x100(uint64_t x100, char *buf, size_t n)
+{
+	snprintf(buf, n, "%llu.%02llu", (unsigned long long)(x100 / 100),
+	         (unsigned long long)(x100 % 100));
+}
+
+/* Fill need_bytes, need_gib_x100 and mmio_gb from a need in bytes
+ * (1 .. 2^52).  The recommendation is the smallest power of two strictly
+ * above the need, so a need of exactly 16 GiB gives 32: the window also
+ * holds the small BARs. */
+static void
+set_need(gw_diag_finding *f, uint64_t bytes)
+{
+	uint64_t whole = bytes / GIB + (bytes % GIB != 0);
+	uint64_t p = gw_pow2_ceil(whole ? whole : 1);
+
+	if (p * GIB == bytes)
+		p *= 2;
+	f->need_bytes = bytes;
+	f->need_gib_x100 = bytes / GIB * 100 +
+	                   ((bytes % GIB) * 100 + GIB / 2) / GIB;
+	/* rounding must not show the need as big as the recommendation */
+	if (f->need_gib_x100 >= p * 100)
+		f->need_gib_x100 = p * 100 - 1;
+	f->mmio_gb = p;
+}
+
+static const char *
+mmio_tail(void)
+{
+	return _("If you know the GPUs, also take the documented rule "
+	         "(total VRAM rounded up to a power of two, then one power of "
+	         "two higher; gpuwiz mmio --gpu SPEC) and use the larger "
+	         "number. BARs larger than 16 GB need EFI firmware "
+	         "(firmware = \"efi\"); a guest installed in BIOS mode must be "
+	         "reinstalled in EFI mode, not just switched.");
+}
+
+static char *
+mmio_fix_plain(void)
+{
+	return gw_xstrdup(_("Power the VM off and set pciPassthru.use64bitMMIO "
+	                    "= \"TRUE\" and pciPassthru.64bitMMIOSizeGB to the "
+	                    "documented rule for its GPUs (total VRAM rounded "
+	                    "up to a power of two, then one power of two "
+	                    "higher; gpuwiz mmio --gpu SPEC). BARs larger than "
+	                    "16 GB need EFI firmware (firmware = \"efi\"); a "
+	                    "guest installed in BIOS mode must be reinstalled "
+	                    "in EFI mode, not just switched."));
+}
+
+static void
+build_mmio_pages(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
+                 size_t len)
+{
+	char need[32], lim[32];
+	uint64_t n = h->c.v[0], m = h->c.v[1];
+
+	(void)text;
+	(void)len;
+	if (h->c.n == 2 && h->c.ok[0] && h->c.ok[1] && n >= 1 &&
+	    n <= MAX_PAGES && m <= MAX_PAGES) {
+		f->pages_needed = n;
+		f->pages_limit = m;
+		set_need(f, n * 4096);
+		fmt_x100(f->need_gib_x100, need, sizeof need);
+		fmt_x100((m * 4096 / GIB) * 100 +
+		         ((m * 4096 % GIB) * 100 + GIB / 2) / GIB, lim, sizeof lim);
+		f->cause = gw_xasprintf(_("The VM's MMIO window is too small for "
+		                          "its passthrough devices: their BARs "
+		                          "need %llu pages of 4 KiB = %llu bytes "
+		                          "(%s GiB), more than the VM's limit of "
+		                          "%llu pages (%s GiB)."),
+		                        (unsigned long long)n,
+		                        (unsigned long long)f->need_bytes, need,
+		                        (unsigned long long)m, lim);
+		/* TRANSLATORS: %llu twice: the window size in GB; %s: the
+		 * need in GiB ("16.05"); the last %s is another translated
+		 * sentence (about the documented rule and EFI firmware). */
+		f->fix = gw_xasprintf(_("Power the VM off and set "
+		                        "pciPassthru.use64bitMMIO = \"TRUE\" and "
+		                        "pciPassthru.64bitMMIOSizeGB = \"%llu\" or "
+		                        "more: %llu is the smallest power of two "
+		                        "above the %s GiB needed. %s"),
+		                      (unsigned long long)f->mmio_gb,
+		                      (unsigned long long)f->mmio_gb, need,
+		                      mmio_tail());
+		return;
+	}
+	f->cause = gw_xstrdup(_("The VM's MMIO window is too small for the BARs "
+	                        "of its passthrough devices."));
+	f->fix = mmio_fix_plain();
+}
+
+static void
+build_mmio_firmware(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
+                    size_t len)
+{
+	char need[32];
+	uint64_t kb = h->c.v[0];
+
+	(void)text;
+	(void)len;
+	if (h->c.n >= 1 && h->c.ok[0] && kb >= 1 && kb <= MAX_KB) {
+		f->alloc_kb = kb;
+		set_need(f, kb * 1024);
+		fmt_x100(f->need_gib_x100, need, sizeof need);
+		f->cause = gw_xasprintf(_("The VM's firmware could not place the "
+		                          "GPU's BARs: %llu KB (%s GiB) of PCI MMIO "
+		                          "did not fit, so the 64-bit MMIO window "
+		                          "is off or too small, or the VM boots "
+		                          "with BIOS firmware, which cannot map "
+		                          "large BARs."),
+		                        (unsigned long long)kb, need);
+		/* TRANSLATORS: as the message before; the last %s is another
+		 * translated sentence. */
+		f->fix = gw_xasprintf(_("Power the VM off and set "
+		                        "pciPassthru.use64bitMMIO = \"TRUE\" and "
+		                        "pciPassthru.64bitMMIOSizeGB = \"%llu\" or "
+		                        "more: %llu is the smallest power of two "
+		                        "above the %s GiB the firmware could not "
+		                        "allocate (the message may count only part "
+		                        "of the BARs). %s"),
+		                      (unsigned long long)f->mmio_gb,
+		                      (unsigned long long)f->mmio_gb, need,
+		                      mmio_tail());
+		return;
+	}
+	f->cause = gw_xstrdup(_("The VM's firmware could not place the GPU's "
+	                        "BARs: the 64-bit MMIO window is off or too "
+	                        "small, or the VM boots with BIOS firmware, "
+	                        "which cannot map large BARs."));
+	f->fix = mmio_fix_plain();
+}
+
+static void
+build_memory(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
+             size_t len)
+{
+	uint64_t mb = h->c.v[0];
+
+	(void)text;
+	(void)len;
+	if (h->c.n >= 1 && h->c.ok[0] && mb >= 1 && mb <= MAX_MB) {
+		f->memsize_mb = mb;
+		f->cause = gw_xasprintf(_("The VM has a passthrough device but "
+		                          "not all of its memory is reserved: the "
+		                          "reservation (sched.mem.min) must equal "
+		                          "memsize, here %llu MB."),
+		                        (unsigned long long)mb);
+		f->fix = gw_xasprintf(_("Power the VM off and reserve all of its "
+		                        "memory: sched.mem.min = \"%llu\", "
+		                        "sched.mem.minSize = \"%llu\" and "
+		                        "sched.mem.pin = \"TRUE\" (vSphere Client: "
+		                        "Memory, Reserve all guest memory (All "
+		                        "locked))."),
+		                      (unsigned long long)mb,
+		                      (unsigned long long)mb);
+		return;
+	}
+	f->cause = gw_xstrdup(_("The VM has a passthrough device but not all of "
+	                        "its memory is reserved: the reservation "
+	                        "(sched.mem.min) must equal memsize."));
+	f->fix = gw_xstrdup(_("Power the VM off and set sched.mem.min and "
+	                      "sched.mem.minSize to the VM's memsize in MB and "
+	                      "sched.mem.pin = \"TRUE\" (vSphere Client: "
+	                      "Memory, Reserve all guest memory (All "
+	                      "locked))."));
+}
+
+static void
+build_register(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
+               size_t len)
+{
+	char dev[40];
+
+	(void)text;
+	(void)len;
+	if (h->c.n >= 1 && h->c.ok[0] && h->c.v[0] < 1000)
+		snprintf(dev, sizeof dev, "pciPassthru%llu",
+		         (unsigned long long)h->c.v[0]);
+	else
+		snprintf(dev, sizeof dev, "pciPassthruN");
+	f->cause = gw_xasprintf(_("ESXi could not attach the device %s to the "
+	                          "VM (\"unavailable hardware or software "
+	                          "support\"): usually the host cannot reset "
+	                          "the device, or the VM has a virtual IOMMU "
+	                          "enabled."), dev);
+	f->fix = gw_xstrdup(_("Power the VM off. If the VM has a virtual IOMMU "
+	                      "(vvtd.enable = \"TRUE\"; vSphere Client: CPU, "
+	                      "IOMMU), turn it off. Otherwise give the device "
+	                      "another reset method in /etc/vmware/passthru.map "
+	                      "on the host (a line \"VENDOR DEVICE METHOD "
+	                      "false\", METHOD one of d3d0, link, bridge, "
+	                      "default; the IDs in hexadecimal without 0x, "
+	                      "from esxcli hardware pci list) and reboot the "
+	                      "host."));
+}
+
+
+static void
+build_not_passthru(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
+                   size_t len)
+{
+	char *dev = gw_diag_not_passthru_device(text, h);
+	/* TRANSLATORS: %s: the device as the log names it ("6:0.0"); the
+	 * result goes into "ESXi does not see %s as a passthrough device". */
+	char *what = dev ? gw_xasprintf(_("the device %s"), dev)
+	                 : gw_xstrdup(_("the device"));
+
+	(void)len;
+	f->cause = gw_xasprintf(_("ESXi does not see %s as a passthrough device "
+	                          "when the VM powers on: on HPE servers PCIe "
+	                          "native hot-plug makes the GPU look removed "
+	                          "and inserted again (vmkernel.log: PCIEHP ... "
+	                          "Adapter removed, Adapter inserted)."), what);
+	f->fix = gw_xstrdup(_("Turn PCIe native hot-plug off on the host: "
+	                      "esxcli system settings kernel set -s "
+	                      "enablePCIEHotplug -v FALSE, reboot the host, and "
+	                      "check that esxcli system settings kernel list -o "
+	                      "enablePCIEHotplug shows FALSE. Then check that "
+	                      "the device is still enabled for passthrough "
+	                      "(esxcli hardware pci pcipassthru list)."));
+	free(what);
+	free(dev);
+}
+
+
+static void
+build_hex_bdf(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
+              size_t len)
+{
+	char hex[16], dec[24];
+
+	(void)h;
+	if (!gw_diag_find_hex_bdf(text, len, hex, sizeof hex, dec,
+	                          sizeof dec)) {
+		snprintf(hex, sizeof hex, "0000:42:00.0");
+		snprintf(dec, sizeof dec, "00000:066:00.0");
+	}
+	f->cause = gw_xstrdup(_("A pciPassthruN.id in the .vmx holds the host's "
+	                        "PCI address in hexadecimal; ESXi reads it as "
+	                        "decimal and finds no such device (\"No device "
+	                        "hints found\")."));
+	/* TRANSLATORS: the first %s is the format "%05d:%03d:%02d.%d", then a
+	 * hexadecimal address and its decimal form ("0000:42:00.0",
+	 * "00000:066:00.0"). */
+	f->fix = gw_xasprintf(_("Power the VM off and write pciPassthruN.id in "
+	                        "ESXi's decimal form %s (domain:bus:slot."
+	                        "function): %s becomes %s. gpuwiz vmx FILE --bdf "
+	                        "BDF --system-id UUID writes the whole device "
+	                        "block; or remove the PCI device from the VM and "
+	                        "add it again."),
+	                      "%05d:%03d:%02d.%d", hex, dec);
+}
+
+static void
+build_systemid(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
+               size_t len)
+{
+	(void)h;
+	(void)text;
+	(void)len;
+	f->cause = gw_xstrdup(_("A pciPassthruN.systemId (or deviceId) in the "
+	                        ".vmx does not match this host, typically after "
+	                        "the VM was moved or cloned to another host or "
+	                        "ESXi was reinstalled."));
+	f->fix = gw_xstrdup(_("Power the VM off and set pciPassthruN.systemId "
+	                      "to the output of esxcli system uuid get on this "
+	                      "host, and pciPassthruN.deviceId to the device's "
+	                      "ID from esxcli hardware pci list (hexadecimal, "
+	                      "e.g. 0x26b9); or remove the PCI device from the "
+	                      "VM and add it again, which writes both."));
+}
+
+static void
+build_graphics(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
+               size_t len)
+{
+	(void)h;
+	(void)text;
+	(void)len;
+	f->cause = gw_xstrdup(_("The host's graphics type is not \"Shared "
+	                        "Direct\", so it has no vGPU resources to give "
+	                        "the VM."));
+	f->fix = gw_xstrdup(_("Set the host's default graphics type to Shared "
+	                      "Direct (vSphere Client: the host, Configure, "
+	                      "Hardware, Graphics, Host Graphics, Edit; or esxcli "
+	                      "graphics host set --default-type SharedPassthru), "
+	                      "then restart Xorg (/etc/init.d/xorg restart) or "
+	                      "reboot the host, and power the VM on again."));
+}
+
+static void
+build_nccl(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
+           size_t len)
+{
+	(void)h;
+	(void)text;
+	(void)len;
+	f->cause = gw_xstrdup(_("NCCL (2.27 and later) fails in ncclCommInitRank "
+	                        "with Cuda failure 'operation not supported' on "
+	                        "a vGPU: the vGPU does not expose unified memory "
+	                        "unless it is enabled for the VM."));
+	f->fix = gw_xstrdup(_("First check that the GPUs are vGPUs (nvidia-smi "
+	                      "-q: Virtualization Mode : VGPU, Addressing Mode : "
+	                      "None); for passthrough GPUs this fix does not "
+	                      "apply. Power the VM off, set "
+	                      "pciPassthruN.cfg.enable_uvm = \"1\" for every "
+	                      "vGPU N of the VM (pciPassthru0, pciPassthru1, ...; "
+	                      "gpuwiz vmx FILE --uvm sets all of them), then "
+	                      "power it on again: a guest reboot is not enough. "
+	                      "Consequence: vMotion is disabled for this VM's "
+	                      "vGPUs, and on A100 multi-vGPU VMs unified memory "
+	                      "turns NVLink P2P off. Verify with the 2-GPU "
+	                      "torchrun all-reduce check (it prints ok 2.0)."));
+}
+
+static void
+build_free_esxi(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
+                size_t len)
+{
+	(void)h;
+	(void)text;
+	(void)len;
+	f->cause = gw_xstrdup(_("The host's license (free ESXi) or version "
+	                        "refuses changes through the API, although it "
+	                        "answers reads."));
+	f->fix = gw_xstrdup(_("Use the ESXi shell instead (enable SSH on the "
+	                      "host): power the VM off, edit its .vmx under "
+	                      "/vmfs/volumes/DATASTORE/VM/ (vim-cmd "
+	                      "vmsvc/getallvms shows the VM id and file), run "
+	                      "vim-cmd vmsvc/reload VMID so that ESXi reads it "
+	                      "again, then power the VM on."));
+}
+
+static void
+build_guest_bar(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
+                size_t len)
+{
+	(void)h;
+	(void)text;
+	(void)len;
+	f->cause = gw_xstrdup(_("The guest sees the GPU but its BARs got no "
+	                        "address (size 0 or <unassigned>): the VM's "
+	                        "64-bit MMIO window is off or too small, or, on "
+	                        "a physical machine, above-4G decoding is off "
+	                        "in the BIOS."));
+	f->fix = gw_xstrdup(_("In a VM: power it off and set "
+	                      "pciPassthru.use64bitMMIO = \"TRUE\" and "
+	                      "pciPassthru.64bitMMIOSizeGB to the documented "
+	                      "rule for its GPUs (gpuwiz mmio --gpu SPEC), with "
+	                      "EFI firmware. On a physical machine (bare metal, "
+	                      "or the ESXi host itself): enable Above 4G "
+	                      "decoding (MMIO above 4 GB) in the BIOS."));
+}
+
+static void
+build_poweron(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
+              size_t len)
+{
+	(void)h;
+	(void)text;
+	(void)len;
+	f->cause = gw_xstrdup(_("The VM did not power on because a passthrough "
+	                        "device could not be set up; this message alone "
+	                        "does not say why."));
+	f->fix = gw_xstrdup(_("Look in the VM's vmware.log for the lines just "
+	                      "before it and run gpuwiz diagnose on the log. "
+	                      "Usual causes, most common first: the 64-bit MMIO "
+	                      "window is too small (pciPassthru.use64bitMMIO = "
+	                      "\"TRUE\", pciPassthru.64bitMMIOSizeGB as gpuwiz "
+	                      "mmio --gpu SPEC computes it); memory not fully "
+	                      "reserved (sched.mem.min = sched.mem.minSize = "
+	                      "memsize, sched.mem.pin = \"TRUE\"); the device is "
+	                      "not enabled for passthrough or cannot be reset "
+	                      "(esxcli hardware pci pcipassthru list, "
+	                      "/etc/vmware/passthru.map); a stale "
+	                      "pciPassthruN.systemId or a hexadecimal "
+	                      "pciPassthruN.id after the VM was moved; nested "
+	                      "virtualization (vhv.enable = \"TRUE\") on the "
+	                      "VM."));
+}
+
+/* In priority order: the order of the findings. */
+const gw_diag_rule gw_diag_rules[] = {
+	{ GW_DIAG_MMIO_PAGES, SRC_MMIO_PAGES, NULL,
+	  { "total number of pages needed (#) exceeds limit (#)", NULL },
+	  GW_DIAG_R_POWERON_CAUSE | GW_DIAG_R_KEEP_MAX, build_mmio_pages },
+	{ GW_DIAG_MMIO_FIRMWARE, SRC_MMIO_FW, NULL,
+	  { "firmware could not allocate # kb of pci mmio", NULL },
+	  GW_DIAG_R_POWERON_CAUSE | GW_DIAG_R_KEEP_MAX, build_mmio_firmware },
+	{ GW_DIAG_MEM_RESERVATION, SRC_MEM, "sched.mem.min",
+	  { "memsize (#)", NULL },
+	  GW_DIAG_R_POWERON_CAUSE, build_memory },
+	{ GW_DIAG_REGISTER_FAILED, SRC_REGISTER, NULL,
+	  { "failed to register the device 'pcipassthru#",
+	    "failed to register the device", NULL },
+	  GW_DIAG_R_POWERON_CAUSE, build_register },
+	{ GW_DIAG_NOT_PASSTHROUGH, SRC_HOTPLUG, NULL,
+	  { "is not a passthrough device", NULL },
+	  GW_DIAG_R_POWERON_CAUSE, build_not_passthru },
+	{ GW_DIAG_HEX_BDF, SRC_HEX_BDF, NULL,
+	  { "no device hints found", NULL },
+	  GW_DIAG_R_POWERON_CAUSE, build_hex_bdf },
+	{ GW_DIAG_SYSTEMID, SRC_SYSTEMID, NULL,
+	  { "systemid' does not match the current system", NULL },
+	  GW_DIAG_R_POWERON_CAUSE, build_systemid },
+	{ GW_DIAG_VGPU_GRAPHICS, SRC_GRAPHICS, NULL,
+	  { "graphics resource available in the parent resource pool is "
+	    "insufficient", NULL },
+	  GW_DIAG_R_POWERON_CAUSE, build_graphics },
+	{ GW_DIAG_NCCL_UVM, SRC_NCCL, NULL,
+	  { "cuda failure 'operation not supported",
+	    "cuda failure # 'operation not supported", NULL },
+	  GW_DIAG_R_NEEDS_NCCL, build_nccl },
+	{ GW_DIAG_FREE_ESXI, SRC_FREE_ESXI, NULL,
+	  { "current license or esxi version prohibits execution", NULL },
+	  0, build_free_esxi },
+	{ GW_DIAG_GUEST_BAR, SRC_GUEST_BAR, NULL,
+	  { "nvrm: bar# is 0m @ 0x0", "memory at <unassigned>", NULL },
+	  0, build_guest_bar },
+	{ GW_DIAG_POWERON, SRC_POWERON, NULL,
+	  { "module 'devicepoweron' power on failed", NULL },
+	  GW_DIAG_R_GENERIC, build_poweron },
+};
+const size_t gw_diag_nrules = sizeof gw_diag_rules /
+                              sizeof gw_diag_rules[0];

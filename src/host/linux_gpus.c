@@ -1,0 +1,384 @@
+/* linux_gpus.c: gpuwiz gpus's data (linux.h): display-class devices
+ * through libpci's sysfs back end pointed at SYSROOT/sys/bus/pci, their
+ * IOMMU group-mates, and the MMIO size for all of them in one VM
+ * (mmio_bars.h).  libpci's error handler would exit(), so ours longjmps
+ * back and the failure becomes an input error.
+ */
+#include "linux_int.h"
+#include "mmio_bars.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pci/pci.h>
+
+/* ---- gpuwiz gpus ------------------------------------------------------ */
+
+typedef gw_linux_bar gpu_bar;
+typedef gw_linux_gpu gpu_info;
+
+typedef struct gpu_list {
+	gpu_info *g;
+	size_t n;
+} gpu_list;
+
+void
+gw_linux_gpus_free(gw_linux_gpu *gs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		gpu_info *g = &gs[i];
+
+		free(g->bdf);
+		free(g->name);
+		free(g->group);
+		gw_linux_free_list(g->mates, g->nmates);
+		gw_linux_free_list(g->foreign, g->nforeign);
+		free(g->driver);
+	}
+	free(gs);
+}
+
+static void
+gpu_list_free(gpu_list *l)
+{
+	gw_linux_gpus_free(l->g, l->n);
+	l->g = NULL;
+	l->n = 0;
+}
+
+static jmp_buf pci_jmp;
+static char pci_msg[512];
+
+static void __attribute__((noreturn)) GW_PRINTF(1, 2)
+pci_error_cb(char *msg, ...)
+{
+	va_list ap;
+
+	va_start(ap, msg);
+	vsnprintf(pci_msg, sizeof pci_msg, msg, ap);
+	va_end(ap);
+	longjmp(pci_jmp, 1);
+}
+
+static void GW_PRINTF(1, 2)
+pci_quiet_cb(char *msg, ...)
+{
+	(void)msg;
+}
+
+/* Group-mates of g and which of them are foreign. */
+static void
+fill_group(const char *root, gpu_info *g)
+{
+	char *dir = gw_xasprintf("%s/sys/kernel/iommu_groups/%s/devices", root,
+	                         g->group);
+	char **names;
+	size_t n, i;
+
+	if (gw_linux_list_dir(dir, &names, &n) != 0) {
+		free(dir);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned dom, bus, dev, fn;
+		char *p;
+		long cls;
+
+		if (strcmp(names[i], g->bdf) == 0)
+			continue;
+		g->mates = gw_xrealloc(g->mates,
+		                       (g->nmates + 1) * sizeof *g->mates);
+		g->mates[g->nmates++] = gw_xstrdup(names[i]);
+		if (sscanf(names[i], "%x:%x:%x.%x", &dom, &bus, &dev, &fn) == 4 &&
+		    dom == g->dom && bus == g->bus && dev == g->dev)
+			continue;    /* another function of the same card */
+		p = gw_xasprintf("%s/%s/class", dir, names[i]);
+		cls = gw_linux_read_hex(p);
+		free(p);
+		if (cls >= 0 && ((cls >> 8) & 0xffff) == 0x0604)
+			continue;    /* a PCI bridge / root port: vfio allows it */
+		g->foreign = gw_xrealloc(g->foreign,
+		                         (g->nforeign + 1) * sizeof *g->foreign);
+		g->foreign[g->nforeign++] = gw_xstrdup(names[i]);
+	}
+	gw_linux_free_list(names, n);
+	free(dir);
+}
+
+static int
+cmp_gpu(const void *a, const void *b)
+{
+	return strcmp(((const gpu_info *)a)->bdf, ((const gpu_info *)b)->bdf);
+}
+
+/* Name and table row of g: the table's, else pci.ids's. */
+static void
+gpu_name(const gw_table *t, struct pci_access *acc, gpu_info *g)
+{
+	const gw_gpu *row;
+
+	row = t ? gw_table_find_pci(t, g->vendor, g->device, g->subvendor,
+	                            g->subdevice, NULL)
+	        : NULL;
+	g->row = row;
+	g->onboard = gw_is_onboard_display(g->vendor);
+	g->vram_gb = row ? row->vram_gb : -1;
+	if (row) {
+		g->name = gw_xstrdup(row->name);
+	} else {
+		char nb[256];
+		char *nm = pci_lookup_name(acc, nb, sizeof nb,
+		                           PCI_LOOKUP_DEVICE |
+		                           PCI_LOOKUP_NO_NUMBERS,
+		                           g->vendor, g->device);
+
+		g->name = nm && *nm ? gw_xstrdup(nm) : NULL;
+	}
+}
+
+/* The BARs of d that have a size. */
+static void
+gpu_bars(const struct pci_dev *d, gpu_info *g)
+{
+	int k;
+
+	for (k = 0; k < 6; k++) {
+		pciaddr_t fl = d->flags[k], ba = d->base_addr[k];
+		gpu_bar *b;
+
+		if (d->size[k] == 0)
+			continue;
+		b = &g->bars[g->nbars++];
+		b->index = k;
+		b->size = (uint64_t)d->size[k];
+		b->io = (fl & PCI_IORESOURCE_IO) ||
+		        (!(fl & PCI_IORESOURCE_MEM) &&
+		         (ba & PCI_BASE_ADDRESS_SPACE_IO));
+		if (!b->io) {
+			b->is64 = (fl & PCI_IORESOURCE_MEM_64) ||
+			          (ba & PCI_BASE_ADDRESS_MEM_TYPE_MASK) ==
+			              PCI_BASE_ADDRESS_MEM_TYPE_64;
+			b->pref = (fl & PCI_IORESOURCE_PREFETCH) ||
+			          (ba & PCI_BASE_ADDRESS_MEM_PREFETCH);
+		}
+	}
+}
+
+/* Append the display-class device d to out. */
+static void
+add_gpu(const gw_table *t, struct pci_access *acc, const char *busdir,
+        struct pci_dev *d, gpu_list *out)
+{
+	gpu_info *g;
+	char *p;
+
+	out->g = gw_xrealloc(out->g, (out->n + 1) * sizeof *out->g);
+	g = &out->g[out->n++];
+	memset(g, 0, sizeof *g);
+	g->dom = (unsigned)d->domain;
+	g->bus = d->bus;
+	g->dev = d->dev;
+	g->fn = d->func;
+	g->bdf = gw_xasprintf("%04x:%02x:%02x.%x", g->dom, g->bus, g->dev,
+	                      g->fn);
+	g->vendor = d->vendor_id;
+	g->device = d->device_id;
+	if (d->known_fields & PCI_FILL_SUBSYS) {
+		g->subvendor = d->subsys_vendor_id;
+		g->subdevice = d->subsys_id;
+	}
+	gpu_name(t, acc, g);
+	gpu_bars(d, g);
+	p = gw_xasprintf("%s/devices/%s/iommu_group", busdir, g->bdf);
+	g->group = gw_linux_link_base(p);
+	free(p);
+	p = gw_xasprintf("%s/devices/%s/driver", busdir, g->bdf);
+	g->driver = gw_linux_link_base(p);
+	free(p);
+}
+
+/* The display-class devices through libpci.  -1 with e set when libpci
+ * fails. */
+static int
+scan_gpus(const gw_table *t, const char *root, const char *busdir,
+          gpu_list *out, gw_err *e)
+{
+	struct pci_access *volatile acc = NULL;
+	char *volatile pathbuf = gw_xstrdup(busdir);
+	struct pci_dev *d;
+	size_t i;
+
+	acc = pci_alloc();
+	acc->error = pci_error_cb;
+	acc->warning = pci_quiet_cb;
+	acc->debug = pci_quiet_cb;
+	if (setjmp(pci_jmp) != 0) {
+		gw_err_set(e, _("%s: cannot read the PCI devices: %s"), busdir,
+		           pci_msg);
+		gpu_list_free(out);
+		pci_cleanup(acc);
+		free(pathbuf);
+		return -1;
+	}
+	acc->method = PCI_ACCESS_SYS_BUS_PCI;
+	if (pci_set_param(acc, "sysfs.path", pathbuf) != 0)
+		pci_error_cb("no sysfs.path parameter");
+	pci_init(acc);
+	pci_scan_bus(acc);
+	for (d = acc->devices; d; d = d->next) {
+		pci_fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS |
+		                 PCI_FILL_BASES | PCI_FILL_SIZES |
+		                 PCI_FILL_IO_FLAGS | PCI_FILL_SUBSYS);
+		if ((d->device_class >> 8) == 0x03)
+			add_gpu(t, acc, busdir, d, out);
+	}
+	pci_cleanup(acc);
+	free(pathbuf);
+	for (i = 0; i < out->n; i++)
+		if (out->g[i].group)
+			fill_group(root, &out->g[i]);
+	if (out->n > 1)
+		qsort(out->g, out->n, sizeof *out->g, cmp_gpu);
+	return 0;
+}
+
+int
+gw_linux_gpus(const gw_table *t, const char *sysroot, gw_linux_gpu **out,
+              size_t *n, gw_err *e)
+{
+	char *root, *busdir, *devdir;
+	gpu_list l = { NULL, 0 };
+	int rc = 0;
+
+	*out = NULL;
+	*n = 0;
+	root = gw_linux_root(sysroot, e);
+	if (root == NULL)
+		return -1;
+	busdir = gw_xasprintf("%s/sys/bus/pci", root);
+	devdir = gw_xasprintf("%s/devices", busdir);
+	if (!gw_linux_is_dir(devdir)) {
+		gw_err_set(e, _("%s: no such directory; expected the sysfs PCI "
+		                "devices of a Linux host"), devdir);
+		rc = -1;
+	} else if (scan_gpus(t, root, busdir, &l, e) != 0) {
+		rc = -1;
+	} else {
+		*out = l.g;
+		*n = l.n;
+	}
+	free(devdir);
+	free(busdir);
+	free(root);
+	return rc;
+}
+
+uint64_t
+gw_linux_gpu_bar_gb(const gw_linux_gpu *g)
+{
+	uint64_t bars[6], gb;
+	size_t nb = 0;
+	int k;
+	gw_err me;
+
+	for (k = 0; k < g->nbars && k < 6; k++)
+		if (g->bars[k].is64)
+			bars[nb++] = g->bars[k].size;
+	if (nb == 0 || gw_mmio_bars_gb(bars, nb, &gb, &me) != 0)
+		return 0;
+	return gb;
+}
+
+/* ---- what gpuwiz gpus shows ------------------------------------------- */
+
+/* Takes ownership of note. */
+static void
+add_note(gw_linux_gpus_report *r, char *note)
+{
+	r->notes = gw_xrealloc(r->notes, (r->nnotes + 1) * sizeof *r->notes);
+	r->notes[r->nnotes++] = note;
+}
+
+/* MMIO for all of them in one VM: the rule on the known VRAM and the BAR
+ * need of the 64-bit BARs, the larger wins. */
+static void
+report_mmio(gw_linux_gpus_report *r)
+{
+	uint64_t *bars = NULL, total = 0;
+	size_t nbars = 0, i;
+	int k;
+	gw_err me;
+
+	for (i = 0; i < r->n; i++) {
+		const gpu_info *g = &r->gpus[i];
+
+		if (g->vram_gb > 0)
+			total += (uint64_t)g->vram_gb;
+		for (k = 0; k < g->nbars; k++)
+			if (g->bars[k].is64) {
+				bars = gw_xrealloc(bars, (nbars + 1) * sizeof *bars);
+				bars[nbars++] = g->bars[k].size;
+			}
+	}
+	r->total_vram_gb = total;
+	if (gw_mmio_size_of(total, bars, nbars, &r->mmio, &me) != 0)
+		add_note(r, gw_xasprintf(_("no MMIO size: %s"), me.msg));
+	free(bars);
+}
+
+/* Group-mates that must go along, and GPUs without a group. */
+static void
+report_groups(gw_linux_gpus_report *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->n; i++) {
+		const gpu_info *g = &r->gpus[i];
+
+		for (k = 0; k < g->nforeign; k++)
+			add_note(r, gw_xasprintf(
+			    _("WARN: %s shares IOMMU group %s with %s, which is "
+			      "not part of the card: pass it through to the same "
+			      "VM too, or move the GPU to a slot with its own "
+			      "group"), g->bdf, g->group, g->foreign[k]));
+		if (g->group == NULL && !g->onboard)
+			add_note(r, gw_xasprintf(
+			    _("WARN: %s is in no IOMMU group: the IOMMU is off "
+			      "(run gpuwiz check)"), g->bdf));
+	}
+}
+
+int
+gw_linux_gpus_report_build(const gw_table *t, const char *sysroot,
+                           gw_linux_gpus_report *r, gw_err *e)
+{
+	char *root;
+
+	memset(r, 0, sizeof *r);
+	if (gw_linux_gpus(t, sysroot, &r->gpus, &r->n, e) != 0)
+		return -1;
+	root = gw_linux_root(sysroot, e);
+	if (root == NULL) {
+		gw_linux_gpus_report_free(r);
+		return -1;
+	}
+	r->busdir = gw_xasprintf("%s/sys/bus/pci", root);
+	free(root);
+	report_mmio(r);
+	report_groups(r);
+	return 0;
+}
+
+void
+gw_linux_gpus_report_free(gw_linux_gpus_report *r)
+{
+	gw_linux_gpus_free(r->gpus, r->n);
+	gw_linux_free_list(r->notes, r->nnotes);
+	free(r->busdir);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,221 @@
+/* diagnose_report.c: the output of gpuwiz diagnose (diagnose_report.h):
+ * the findings as text or JSON, and the command that reads the input.
+ */
+#include "diagnose_report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+/* ---- rendering ---------------------------------------------------------- */
+
+static const char *
+no_match_line(void)
+{
+	return _("Send to support: the VM's whole vmware.log (in the VM's "
+	         "folder on the datastore), its .vmx file, the exact error text "
+	         "of the failed task, and from the host the output of esxcli "
+	         "hardware pci list and esxcli system version get; for a "
+	         "problem inside the guest, nvidia-smi -q and the application's "
+	         "log.");
+}
+
+static void
+render_json(const gw_diag_result *r, const char *name, gw_buf *out)
+{
+	json_t *o = json_object(), *arr = json_array();
+	size_t i;
+	char *s;
+
+	for (i = 0; i < r->n; i++) {
+		const gw_diag_finding *f = &r->findings[i];
+		json_t *j = json_object();
+
+		json_object_set_new(j, "id", json_string(f->id));
+		json_object_set_new(j, "cause", json_string(f->cause));
+		json_object_set_new(j, "fix", json_string(f->fix));
+		json_object_set_new(j, "source", json_string(f->source));
+		json_object_set_new(j, "line", json_string(f->line));
+		json_object_set_new(j, "line_number",
+		                    json_integer((json_int_t)f->lineno));
+		json_object_set_new(j, "matches",
+		                    json_integer((json_int_t)f->matches));
+		if (f->mmio_gb)
+			json_object_set_new(j, "mmio_size_gb",
+			                    json_integer((json_int_t)f->mmio_gb));
+		if (f->memsize_mb)
+			json_object_set_new(j, "memsize_mb",
+			                    json_integer((json_int_t)f->memsize_mb));
+		json_array_append_new(arr, j);
+	}
+	json_object_set_new(o, "findings", arr);
+	if (r->n == 0) {
+		char *m = gw_xasprintf(_("No known failure recognised in %s."),
+		                       name);
+		char *msg = gw_xasprintf("%s %s", m, no_match_line());
+
+		json_object_set_new(o, "message", json_string(msg));
+		free(msg);
+		free(m);
+	}
+	s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (s) {
+		gw_buf_puts(out, s);
+		gw_buf_puts(out, "\n");
+		free(s);
+	}
+	json_decref(o);
+}
+
+void
+gw_diag_render(const gw_diag_result *r, const char *input_name, int json,
+               gw_buf *out)
+{
+	const char *name = input_name ? input_name : "-";
+	size_t i;
+
+	if (out->data == NULL)
+		gw_buf_init(out);
+	if (json) {
+		render_json(r, name, out);
+		return;
+	}
+	if (r->n == 0) {
+		gw_buf_printf(out, _("No known failure recognised in %s."), name);
+		gw_buf_puts(out, "\n");
+		gw_buf_puts(out, no_match_line());
+		gw_buf_puts(out, "\n");
+		return;
+	}
+	/* TRANSLATORS: %s: the file name (or "standard input"); %lu: how
+	 * many known failures were found (1 or more). */
+	gw_buf_printf(out, _("Known failures recognised in %s: %lu"), name,
+	              (unsigned long)r->n);
+	gw_buf_puts(out, "\n");
+	for (i = 0; i < r->n; i++) {
+		const gw_diag_finding *f = &r->findings[i];
+
+		gw_buf_puts(out, "\n");
+		if (f->matches > 1)
+			/* TRANSLATORS: [finding number] rule id (untranslated),
+			 * line number, number of lines that matched. */
+			gw_buf_printf(out, _("[%lu] %s (line %lu; %lu matching "
+			                     "lines)"), (unsigned long)i + 1, f->id,
+			              f->lineno, f->matches);
+		else
+			gw_buf_printf(out, _("[%lu] %s (line %lu)"),
+			              (unsigned long)i + 1, f->id, f->lineno);
+		gw_buf_printf(out, "\n    \"%s\"\n    ", f->line);
+		gw_buf_printf(out, _("Cause: %s"), f->cause);
+		gw_buf_puts(out, "\n    ");
+		gw_buf_printf(out, _("Fix: %s"), f->fix);
+		gw_buf_puts(out, "\n    ");
+		gw_buf_printf(out, _("Source: %s"), f->source);
+		gw_buf_puts(out, "\n");
+	}
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+static int
+read_stdin(const char *name, char **out, size_t *len, gw_err *e)
+{
+	gw_buf b;
+	char chunk[65536];
+
+	gw_buf_init(&b);
+	for (;;) {
+		ssize_t r = read(STDIN_FILENO, chunk, sizeof chunk);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			gw_err_set(e, _("%s: cannot read: %s"), name,
+			           strerror(errno));
+			gw_buf_free(&b);
+			return -1;
+		}
+		if (r == 0)
+			break;
+		if (b.len + (size_t)r > GW_DIAG_MAX_INPUT) {
+			gw_err_set(e, _("%s: file is too large (more than %zu bytes)"),
+			           name, (size_t)GW_DIAG_MAX_INPUT);
+			gw_buf_free(&b);
+			return -1;
+		}
+		gw_buf_add(&b, chunk, (size_t)r);
+	}
+	*len = b.len;
+	*out = gw_buf_steal(&b);
+	return 0;
+}
+
+/* Refuse binary and blank input: 0 when data[0..len) is text worth a
+ * look. */
+static int
+check_input(const char *name, const char *data, size_t len, gw_err *e)
+{
+	size_t i;
+
+	if (memchr(data, '\0', len) != NULL) {
+		gw_err_set(e, _("%s: is a binary file (it holds NUL bytes); "
+		                "expected text: a vmware.log excerpt or an error "
+		                "message, saved as UTF-8"), name);
+		return -1;
+	}
+	for (i = 0; i < len; i++)
+		if (data[i] != ' ' && data[i] != '\t' && data[i] != '\n' &&
+		    data[i] != '\r' && data[i] != '\f' && data[i] != '\v')
+			return 0;
+	gw_err_set(e, _("%s: is empty; expected a vmware.log excerpt or an "
+	                "error message"), name);
+	return -1;
+}
+
+int
+gw_diagnose_command(const char *path, int json, gw_err *e)
+{
+	int from_stdin = path != NULL && strcmp(path, "-") == 0;
+	const char *name;
+	char *data = NULL;
+	size_t len = 0;
+	gw_diag_result res;
+	gw_buf out;
+	int rc;
+
+	if (path == NULL || *path == '\0') {
+		gw_err_set(e, _("expected a file name or - (standard input)"));
+		return 2;
+	}
+	name = from_stdin ? _("standard input") : path;
+	if (from_stdin ? read_stdin(name, &data, &len, e) != 0
+	               : gw_read_file(path, GW_DIAG_MAX_INPUT, &data, &len,
+	                              e) != 0)
+		return 2;
+	if (check_input(name, data, len, e) != 0) {
+		free(data);
+		return 2;
+	}
+	if (gw_diagnose_text(data, len, &res) < 0) {
+		free(data);
+		gw_err_set(e, _("%s: cannot read: %s"), name, strerror(EINVAL));
+		return 2;
+	}
+	free(data);
+	gw_buf_init(&out);
+	gw_diag_render(&res, name, json, &out);
+	rc = res.n > 0 ? 0 : 1;
+	gw_diag_result_free(&res);
+	fflush(stdout);
+	if (gw_write_all(STDOUT_FILENO, out.data, out.len) != 0) {
+		gw_err_set(e, _("standard output: cannot write: %s"),
+		           strerror(errno));
+		rc = 2;
+	}
+	gw_buf_free(&out);
+	return rc;
+}

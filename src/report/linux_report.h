@@ -1,0 +1,29 @@
+/* linux_report.h: gpuwiz check and gpuwiz gpus on a Linux host: the
+ * printers of the rows and devices that the probes of linux.h return. */
+#ifndef GW_LINUX_REPORT_H
+#define GW_LINUX_REPORT_H
+
+#include "linux.h"
+
+/* gpuwiz check [--sysroot DIR] [--json]: prints the rows and returns the
+ * exit status: 0 nothing failed, 1 something failed, 2 input error (e set,
+ * nothing printed).  sysroot NULL or "" = "/". */
+int gw_linux_check_command(const char *sysroot, int json, gw_err *e);
+
+/* gpuwiz gpus [--sysroot DIR] [--json]: display-class devices through
+ * libpci's sysfs back end; returns 0, or 2 on an input error. */
+int gw_linux_gpus_command(const gw_table *t, const char *sysroot, int json,
+                          gw_err *e);
+
+/* Print rows as gpuwiz check does: "TITLE : STATUS" lines with the
+ * message and "  fix: ..." under each row that did not pass, or with json
+ * {"checks": [{id, status, title, message, fix}]}.  For rows that come
+ * from elsewhere too (the wizard's ESXi probe). */
+void gw_linux_print_checks(const gw_linux_check *rows, size_t n, int json);
+
+/* gpuwiz gpus's output for r: the table (or "no display-class device")
+ * with the MMIO line and the notes, or with json {"gpus", "mmio_size_gb",
+ * "notes"}. */
+void gw_linux_print_gpus(const gw_linux_gpus_report *r, int json);
+
+#endif

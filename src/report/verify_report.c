@@ -1,0 +1,523 @@
+/* verify_report.c: the output of gpuwiz verify (verify_report.h): the
+ * capture's report and the live guest's, as text or JSON.  Everything is
+ * known before anything is printed, so an input error leaves stdout
+ * empty.
+ */
+#include "verify_report.h"
+#include "verify_live.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+const char *
+gw_check_status_id(gw_check_status s)
+{
+	switch (s) {
+	case GW_CHECK_PASS: return "pass";
+	case GW_CHECK_INFO: return "info";
+	case GW_CHECK_WARN: return "warn";
+	default: return "fail";
+	}
+}
+
+const char *
+gw_check_status_label(gw_check_status s)
+{
+	switch (s) {
+	/* TRANSLATORS: check status labels, at most 5 cells. */
+	case GW_CHECK_PASS: return _("PASS");
+	case GW_CHECK_INFO: return _("INFO");
+	case GW_CHECK_WARN: return _("WARN");
+	default: return _("FAIL");
+	}
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+static char *
+pci_text(unsigned vendor, unsigned device)
+{
+	if (vendor == 0 && device == 0)
+		return NULL;
+	return gw_xasprintf("%04x:%04x", vendor, device);
+}
+
+static json_t *
+jstr(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+static json_t *
+jmib(long long x)
+{
+	return x >= 0 ? json_integer((json_int_t)x) : json_null();
+}
+
+/* One GPU of the capture; row is its table row or NULL. */
+static json_t *
+capture_gpu_json(const gw_nvsmi_gpu *g, const gw_gpu *row)
+{
+	json_t *j = json_object();
+	char *pci = pci_text(g->vendor_id, g->device_id);
+	char *sub = pci_text(g->subsys_vendor, g->subsys_device);
+
+	json_object_set_new(j, "bus_id", json_string(g->bus_id));
+	json_object_set_new(j, "product_name", jstr(g->product_name));
+	json_object_set_new(j, "pci_id", jstr(pci));
+	json_object_set_new(j, "subsys_id", jstr(sub));
+	json_object_set_new(j, "table_id", jstr(row ? row->id : NULL));
+	json_object_set_new(j, "virtualization_mode", jstr(g->virt_mode_text));
+	json_object_set_new(j, "host_vgpu_mode", jstr(g->host_vgpu_mode));
+	json_object_set_new(j, "addressing_mode", jstr(g->addressing_mode));
+	json_object_set_new(j, "fb_total_mib", jmib(g->fb_total_mib));
+	json_object_set_new(j, "bar1_total_mib", jmib(g->bar1_total_mib));
+	json_object_set_new(j, "licensed_product", jstr(g->licensed_product));
+	json_object_set_new(j, "license_status", jstr(g->license_status));
+	free(pci);
+	free(sub);
+	return j;
+}
+
+/* [{"id", "status", "gpu", "message", "fix"}]: with q, "gpu" is the bus
+ * id of the row's GPU (or null); without (the live rows), no "gpu". */
+static json_t *
+checks_json(const gw_verify *v, const gw_nvsmi *q)
+{
+	json_t *checks = json_array();
+	size_t i;
+
+	for (i = 0; i < v->nchecks; i++) {
+		const gw_check *c = &v->checks[i];
+		json_t *j = json_object();
+
+		json_object_set_new(j, "id", json_string(c->id));
+		json_object_set_new(j, "status",
+		                    json_string(gw_check_status_id(c->status)));
+		if (q != NULL)
+			json_object_set_new(j, "gpu", c->gpu >= 0 ?
+			                    json_string(q->gpus[c->gpu].bus_id) :
+			                    json_null());
+		json_object_set_new(j, "message", json_string(c->message));
+		json_object_set_new(j, "fix", jstr(c->fix));
+		json_array_append_new(checks, j);
+	}
+	return checks;
+}
+
+static json_t *
+summary_json(size_t np, size_t ni, size_t nw, size_t nf)
+{
+	json_t *sum = json_object();
+
+	json_object_set_new(sum, "pass", json_integer((json_int_t)np));
+	json_object_set_new(sum, "info", json_integer((json_int_t)ni));
+	json_object_set_new(sum, "warn", json_integer((json_int_t)nw));
+	json_object_set_new(sum, "fail", json_integer((json_int_t)nf));
+	return sum;
+}
+
+static json_t *
+mmio_json(const gw_verify *v)
+{
+	return v->mmio_gb ? json_integer((json_int_t)v->mmio_gb) : json_null();
+}
+
+static json_t *
+verify_json(const gw_nvsmi *q, const gw_verify *v, const char *path)
+{
+	json_t *o = json_object(), *gpus = json_array();
+	size_t i;
+
+	json_object_set_new(o, "file", json_string(path));
+	json_object_set_new(o, "driver_version", jstr(q->driver_version));
+	json_object_set_new(o, "cuda_version", jstr(q->cuda_version));
+	json_object_set_new(o, "attached_gpus", q->attached_gpus >= 0 ?
+	                    json_integer(q->attached_gpus) : json_null());
+	json_object_set_new(o, "host", json_boolean(v->host));
+	json_object_set_new(o, "nvidia_smi_error", jstr(q->error_text));
+	for (i = 0; i < q->ngpus; i++)
+		json_array_append_new(gpus, capture_gpu_json(&q->gpus[i],
+		                                             v->rows[i]));
+	json_object_set_new(o, "gpus", gpus);
+	json_object_set_new(o, "checks", checks_json(v, q));
+	json_object_set_new(o, "mmio_size_gb", mmio_json(v));
+	json_object_set_new(o, "torchrun", jstr(v->torchrun));
+	json_object_set_new(o, "summary", summary_json(v->npass, v->ninfo,
+	                                               v->nwarn, v->nfail));
+	return o;
+}
+
+/* The JSON text with a final newline, as it is printed. */
+static char *
+json_text_of(json_t *o)
+{
+	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	char *r = gw_xasprintf("%s\n", s ? s : "null");
+
+	free(s);
+	return r;
+}
+
+/* ---- text --------------------------------------------------------------- */
+
+#define TITLE_CELLS 56
+
+/* The check rows like virt-host-validate ("Checking ... : PASS", titles
+ * padded in cells), each with its message and fix, then the tally: shared
+ * by the capture report and the live report. */
+static void
+print_checks(FILE *f, const gw_verify *v)
+{
+	size_t i;
+
+	fputs("\n", f);
+	for (i = 0; i < v->nchecks; i++) {
+		const gw_check *c = &v->checks[i];
+		int pad = TITLE_CELLS - gw_text_cells(c->title);
+
+		fprintf(f, "%s%*s : %s\n", c->title, pad > 0 ? pad : 0, "",
+		        gw_check_status_label(c->status));
+		fprintf(f, "        %s\n", c->message);
+		if (c->fix != NULL)
+			fprintf(f, _("        fix: %s\n"), c->fix);
+	}
+	fputs("\n", f);
+	fprintf(f, _("Result: %zu PASS, %zu INFO, %zu WARN, %zu FAIL\n"),
+	        v->npass, v->ninfo, v->nwarn, v->nfail);
+}
+
+/* "-" for what the capture lacks. */
+static const char *
+dash(const char *s)
+{
+	return s ? s : "-";
+}
+
+/* A GPU of the capture: what it is, its modes and memory, its license. */
+static void
+print_capture_gpu(FILE *f, const gw_nvsmi_gpu *g, const gw_gpu *row)
+{
+	char *pci = pci_text(g->vendor_id, g->device_id);
+
+	if (row != NULL)
+		fprintf(f, _("  GPU %s: %s (PCI %s, table row %s)\n"), g->bus_id,
+		        dash(g->product_name), dash(pci), row->id);
+	else
+		fprintf(f, _("  GPU %s: %s (PCI %s, not in the table)\n"),
+		        g->bus_id, dash(g->product_name), dash(pci));
+	free(pci);
+	fprintf(f, _("    Virtualization Mode: %s   Addressing Mode: %s\n"),
+	        dash(g->virt_mode_text), dash(g->addressing_mode));
+	fprintf(f, _("    FB Memory Usage Total: %s   BAR1 Memory Usage "
+	             "Total: %s\n"),
+	        dash(g->fb_total_text), dash(g->bar1_total_text));
+	if (g->licensed_product != NULL || g->license_status != NULL)
+		fprintf(f, _("    vGPU Software Licensed Product: %s (%s)\n"),
+		        dash(g->licensed_product), dash(g->license_status));
+}
+
+static void
+print_text(FILE *f, const gw_nvsmi *q, const gw_verify *v, const char *path)
+{
+	size_t i;
+	char att[24] = "-";
+
+	if (q->attached_gpus >= 0)
+		snprintf(att, sizeof att, "%d", q->attached_gpus);
+	fprintf(f, _("Capture: %s\n"), path);
+	/* TRANSLATORS: nvidia-smi's field names: keep them as they are. */
+	fprintf(f, _("  Driver Version: %s   CUDA Version: %s   Attached GPUs: %s\n"),
+	        dash(q->driver_version), dash(q->cuda_version), att);
+	if (q->error_text != NULL)
+		fprintf(f, "  nvidia-smi: %s\n", q->error_text);
+	for (i = 0; i < q->ngpus; i++)
+		print_capture_gpu(f, &q->gpus[i], v->rows[i]);
+	print_checks(f, v);
+}
+
+/* ---- gpuwiz verify --nvidia-smi-q FILE ---------------------------------- */
+
+/* Read and parse the capture at path: 0, or -1 with e set (*data and *q
+ * then need no freeing). */
+static int
+load_capture(const char *path, char **data, size_t *len, gw_nvsmi *q,
+             gw_err *e)
+{
+	*data = NULL;
+	*len = 0;
+	if (path == NULL || *path == '\0') {
+		gw_err_set(e, _("--nvidia-smi-q: no file given"));
+		return -1;
+	}
+	if (gw_read_file(path, GW_NVSMI_MAX_BYTES, data, len, e) != 0)
+		return -1;
+	if (gw_nvsmi_parse(q, *data, *len, path, e) != 0) {
+		free(*data);
+		*data = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int
+gw_verify_command(const gw_table *t, const char *nvsmi_path, int json,
+                  gw_err *e)
+{
+	char *data;
+	size_t len;
+	gw_nvsmi q;
+	gw_verify v;
+	int rc;
+
+	if (load_capture(nvsmi_path, &data, &len, &q, e) != 0)
+		return GW_VERIFY_INPUT;
+	free(data);
+	gw_verify_run(&q, t, &v);
+	if (json) {
+		json_t *o = verify_json(&q, &v, nvsmi_path);
+		char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+
+		if (s != NULL) {
+			puts(s);
+			free(s);
+		}
+		json_decref(o);
+	} else {
+		print_text(stdout, &q, &v, nvsmi_path);
+	}
+	fflush(stdout);
+	rc = v.nfail > 0 ? GW_VERIFY_FAILED : GW_VERIFY_OK;
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+	return rc;
+}
+
+/* ---- gpuwiz verify on the live guest ------------------------------------ */
+
+static char *
+live_pci(const gw_live_gpu *g)
+{
+	return gw_xasprintf("%04x:%04x", g->vendor, g->device);
+}
+
+static void
+live_text(FILE *f, const gw_live_sys *l, const gw_verify *v)
+{
+	size_t i;
+
+	fprintf(f, _("System: %s\n"), l->sysroot && *l->sysroot ? l->sysroot
+	                                                        : "/");
+	fprintf(f, _("  NVIDIA driver: %s\n"),
+	        l->driver_version ? l->driver_version :
+	        l->version_text ? "?" : _("not loaded"));
+	for (i = 0; i < l->ngpus; i++) {
+		const gw_live_gpu *g = &l->gpus[i];
+		char *pci = live_pci(g);
+
+		if (g->row != NULL)
+			fprintf(f, _("  GPU %s: %s (PCI %s, table row %s)\n"),
+			        g->bdf, g->row->name, pci, g->row->id);
+		else
+			fprintf(f, _("  GPU %s: %s (PCI %s, not in the table)\n"),
+			        g->bdf, "-", pci);
+		free(pci);
+	}
+	print_checks(f, v);
+}
+
+/* Is BAR k of g worth listing: BAR1 always, else one with an address or
+ * one the config space has although it got none. */
+static int
+live_bar_shown(const gw_live_gpu *g, int k)
+{
+	const gw_live_bar *b = &g->bars[k];
+
+	return k == 1 || b->start != 0 || b->end != 0 ||
+	       (g->cfg_ok && g->cfg_bar[k] != 0 && !gw_live_upper_half(g, k));
+}
+
+static json_t *
+live_gpu_json(const gw_live_gpu *g)
+{
+	json_t *j = json_object(), *bars = json_array();
+	char *pci = live_pci(g), *sub = pci_text(g->subv, g->subd);
+	int k;
+
+	json_object_set_new(j, "bdf", json_string(g->bdf));
+	json_object_set_new(j, "pci_id", json_string(pci));
+	json_object_set_new(j, "subsys_id", jstr(sub));
+	json_object_set_new(j, "table_id", jstr(g->row ? g->row->id : NULL));
+	json_object_set_new(j, "driver", jstr(g->driver));
+	for (k = 0; k < g->nres; k++) {
+		const gw_live_bar *b = &g->bars[k];
+		json_t *jb;
+
+		if (!live_bar_shown(g, k))
+			continue;
+		jb = json_object();
+		json_object_set_new(jb, "index", json_integer(k));
+		json_object_set_new(jb, "start", json_integer(
+			(json_int_t)b->start));
+		json_object_set_new(jb, "size", json_integer(
+			b->start != 0 && b->end >= b->start ?
+			(json_int_t)(b->end - b->start + 1) : 0));
+		json_array_append_new(bars, jb);
+	}
+	json_object_set_new(j, "bars", bars);
+	free(pci);
+	free(sub);
+	return j;
+}
+
+/* nvsmi: the capture's object (taken), NULL without one; the summary
+ * counts qv's rows too. */
+static json_t *
+live_json(const gw_live_sys *l, const gw_verify *v, json_t *nvsmi,
+          const gw_verify *qv)
+{
+	json_t *o = json_object(), *gpus = json_array();
+	size_t i, np = v->npass, ni = v->ninfo, nw = v->nwarn, nf = v->nfail;
+
+	json_object_set_new(o, "sysroot", json_string(l->sysroot && *l->sysroot
+	                                              ? l->sysroot : "/"));
+	json_object_set_new(o, "driver_version", jstr(l->driver_version));
+	for (i = 0; i < l->ngpus; i++)
+		json_array_append_new(gpus, live_gpu_json(&l->gpus[i]));
+	json_object_set_new(o, "gpus", gpus);
+	json_object_set_new(o, "checks", checks_json(v, NULL));
+	json_object_set_new(o, "mmio_size_gb", mmio_json(v));
+	json_object_set_new(o, "nvidia_smi_q", nvsmi ? nvsmi : json_null());
+	if (qv) {
+		np += qv->npass;
+		ni += qv->ninfo;
+		nw += qv->nwarn;
+		nf += qv->nfail;
+	}
+	json_object_set_new(o, "summary", summary_json(np, ni, nw, nf));
+	return o;
+}
+
+/* Everything one live run knows, and its report. */
+typedef struct live_run {
+	gw_live_sys l;
+	gw_verify v;             /* the live rows */
+	int have_q;              /* a capture was given: */
+	gw_nvsmi q;
+	gw_verify qv;            /* its rows */
+	char *data;              /* its text */
+	size_t len;
+	char *text, *js;         /* the report */
+} live_run;
+
+/* The bundle's file must be new. */
+static int
+bundle_arg_ok(const char *bundle, gw_err *e)
+{
+	struct stat st;
+
+	if (bundle != NULL && *bundle == '\0') {
+		gw_err_set(e, _("--bundle: no file given"));
+		return 0;
+	}
+	if (bundle != NULL && lstat(bundle, &st) == 0) {
+		gw_err_set(e, _("--bundle %s: the file exists; the bundle never "
+		                "overwrites a file"), bundle);
+		return 0;
+	}
+	return 1;
+}
+
+/* The capture (when given), then the guest, then the checks of both. */
+static int
+live_load(live_run *r, const gw_table *t, const char *sysroot,
+          const char *nvsmi_path, gw_err *e)
+{
+	memset(r, 0, sizeof *r);
+	if (nvsmi_path != NULL) {
+		if (load_capture(nvsmi_path, &r->data, &r->len, &r->q, e) != 0)
+			return -1;
+		r->have_q = 1;
+	}
+	if (gw_live_scan(&r->l, t, sysroot, e) != 0) {
+		if (r->have_q)
+			gw_nvsmi_free(&r->q);
+		free(r->data);
+		return -1;
+	}
+	gw_live_checks(&r->l, &r->v);
+	if (r->have_q)
+		gw_verify_run(&r->q, t, &r->qv);
+	return 0;
+}
+
+/* Both reports, text and JSON, in memory (the bundle holds both). */
+static void
+live_render(live_run *r, const char *nvsmi_path)
+{
+	json_t *o, *jq = NULL;
+	size_t tlen = 0;
+	FILE *f;
+
+	if (r->have_q)
+		jq = verify_json(&r->q, &r->qv, nvsmi_path);
+	o = live_json(&r->l, &r->v, jq, r->have_q ? &r->qv : NULL);
+	r->js = json_text_of(o);
+	json_decref(o);
+	f = open_memstream(&r->text, &tlen);
+	if (f == NULL)
+		abort();
+	live_text(f, &r->l, &r->v);
+	if (r->have_q) {
+		fputs("\n", f);
+		print_text(f, &r->q, &r->qv, nvsmi_path);
+	}
+	fclose(f);
+}
+
+static void
+live_run_free(live_run *r)
+{
+	free(r->text);
+	free(r->js);
+	free(r->data);
+	gw_verify_free(&r->v);
+	if (r->have_q) {
+		gw_verify_free(&r->qv);
+		gw_nvsmi_free(&r->q);
+	}
+	gw_live_free(&r->l);
+}
+
+int
+gw_verify_live_command(const gw_table *t, const char *sysroot,
+                       const char *nvsmi_path, const char *bundle,
+                       int json, gw_err *e)
+{
+	live_run r;
+	int rc;
+
+	if (!bundle_arg_ok(bundle, e) ||
+	    live_load(&r, t, sysroot, nvsmi_path, e) != 0)
+		return GW_VERIFY_INPUT;
+	live_render(&r, nvsmi_path);
+	rc = r.v.nfail > 0 || (r.have_q && r.qv.nfail > 0) ? GW_VERIFY_FAILED
+	                                                 : GW_VERIFY_OK;
+	if (bundle != NULL &&
+	    gw_live_bundle_write(bundle, &r.l, r.data, r.len, r.text, r.js,
+	                         e) != 0)
+		rc = GW_VERIFY_INPUT;
+	if (rc != GW_VERIFY_INPUT) {
+		fputs(json ? r.js : r.text, stdout);
+		fflush(stdout);
+		if (bundle != NULL)
+			fprintf(stderr, _("gpuwiz verify: support bundle written "
+			                  "to %s\n"), bundle);
+	}
+	live_run_free(&r);
+	return rc;
+}
