@@ -120,6 +120,36 @@ gw_mmio_bars(const uint64_t *bar_bytes, size_t n, uint64_t *out_bytes,
 	return 0;
 }
 
+uint64_t
+gw_mmio_bytes_gb(uint64_t bytes)
+{
+	uint64_t gb = (bytes >> 30) + ((bytes & ((UINT64_C(1) << 30) - 1)) != 0);
+
+	return gb;
+}
+
+int
+gw_mmio_need_for(uint64_t total_gb, const uint64_t *bar_bytes, size_t nbars,
+                 gw_mmio_need *out, gw_err *e)
+{
+	gw_mmio_need r = { 0, 0, 0, 0 };
+	uint64_t need = 0;
+	size_t i;
+
+	if (total_gb > 0 && gw_mmio_rule(total_gb, &r.rule_gb, e) != 0)
+		return -1;
+	if (nbars > 0) {
+		if (gw_mmio_bars(bar_bytes, nbars, &need, e) != 0)
+			return -1;
+		for (i = 0; i < nbars; i++)
+			r.bar_end += bar_bytes[i];
+		r.bar_gb = gw_mmio_bytes_gb(need);
+	}
+	r.mmio_gb = r.rule_gb > r.bar_gb ? r.rule_gb : r.bar_gb;
+	*out = r;
+	return 0;
+}
+
 static int
 is_space(char c)
 {
