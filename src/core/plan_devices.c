@@ -163,25 +163,25 @@ device_block(gw_plan *p, const gw_vmx *v, unsigned idx, const newdev *nd,
 
 	snprintf(key, sizeof key, "pciPassthru%u.present", idx);
 	pl_setting(p, v, GW_SET_DEVICE, key, "TRUE",
-	            gw_xasprintf(_("Attach host GPU %s (%s) as pciPassthru%u."),
-	                         nd->bdf, g->id, idx), SRC_DEVICE);
+	           gw_xasprintf(_("Attach host GPU %s (%s) as pciPassthru%u."),
+	                        nd->bdf, g->id, idx), SRC_DEVICE);
 	snprintf(key, sizeof key, "pciPassthru%u.id", idx);
 	gw_bdf_vmx_id(nd->dom, nd->bus, nd->dev, nd->fn, val, sizeof val);
 	pl_setting(p, v, GW_SET_DEVICE, key, val,
-	            gw_xasprintf(_("Host address %s in ESXi's decimal form."),
-	                         nd->bdf), SRC_DEVICE);
+	           gw_xasprintf(_("Host address %s in ESXi's decimal form."),
+	                        nd->bdf), SRC_DEVICE);
 	snprintf(key, sizeof key, "pciPassthru%u.deviceId", idx);
 	snprintf(val, sizeof val, "0x%04x", g->device_id);
 	pl_setting(p, v, GW_SET_DEVICE, key, val,
-	            gw_xasprintf(_("PCI device id of %s."), g->id), SRC_DEVICE);
+	           gw_xasprintf(_("PCI device id of %s."), g->id), SRC_DEVICE);
 	snprintf(key, sizeof key, "pciPassthru%u.vendorId", idx);
 	snprintf(val, sizeof val, "0x%04x", g->vendor_id);
 	pl_setting(p, v, GW_SET_DEVICE, key, val,
-	            gw_xasprintf(_("PCI vendor id of %s."), g->id), SRC_DEVICE);
+	           gw_xasprintf(_("PCI vendor id of %s."), g->id), SRC_DEVICE);
 	snprintf(key, sizeof key, "pciPassthru%u.systemId", idx);
 	pl_setting(p, v, GW_SET_DEVICE, key, system_id,
-	            gw_xstrdup(_("The host's system id (esxcli system uuid "
-	                         "get).")), SRC_DEVICE);
+	           gw_xstrdup(_("The host's system id (esxcli system uuid "
+	                        "get).")), SRC_DEVICE);
 }
 
 /* A BDF that is already attached: say so; fix its systemId. */
@@ -256,7 +256,8 @@ pl_device_blocks(plan_ctx *c)
 			             c->a->system_id);
 	}
 	if (c->v && c->npt_slots > c->nnd)
-		pl_finding(p, GW_SEV_INFO, "devices-without-address", GW_TOPIC_DEVICE, SRC_DEVICE,
+		pl_finding(p, GW_SEV_INFO, "devices-without-address",
+		           GW_TOPIC_DEVICE, SRC_DEVICE,
 		           gw_xasprintf(_("%zu passthrough GPU(s) have no host "
 		                          "PCI address: they are counted for "
 		                          "MMIO but not written"),

@@ -333,7 +333,8 @@ keep_existing(gw_plan *p, const gw_vmx *v, uint64_t target)
 	s->keep = 1;
 	p->mmio_gb = p->existing_gb;
 	if (p->existing_gb > target)
-		pl_finding(p, GW_SEV_INFO, "mmio-kept", GW_TOPIC_SIZING, SRC_MMIO,
+		pl_finding(p, GW_SEV_INFO, "mmio-kept",
+		           GW_TOPIC_SIZING, SRC_MMIO,
 		           gw_xasprintf(_("pciPassthru.64bitMMIOSizeGB = "
 		                          "%llu in the .vmx is larger than "
 		                          "the %llu GB needed: kept"),

@@ -197,114 +197,135 @@ add_existing_gpu(gw_plan *p, const gw_gpu *gpu, const char *profile,
 	g->device_id = dev;
 }
 
+/* A vGPU block: counted with its physical GPU's framebuffer. */
+static void
+existing_vgpu(plan_ctx *c, const vdev *d)
+{
+	gw_plan *p = c->p;
+	char *prof = pl_lower_dup(d->vgpu);
+	const gw_gpu *g;
+	gw_err le;
+	int vram;
+
+	g = c->t ? gw_table_lookup(c->t, prof, &le) : NULL;
+	vram = g ? g->vram_gb : -1;
+	if (g == NULL)
+		pl_finding(p, GW_SEV_WARN, "vgpu-profile-unknown", GW_TOPIC_GPU,
+		           SRC_VGPU_MMIO,
+		           gw_xasprintf(_("pciPassthru%u is vGPU "
+		                          "profile '%s', whose GPU "
+		                          "is not in the GPU table: "
+		                          "its framebuffer is not "
+		                          "counted and the MMIO size "
+		                          "may be too small"),
+		                        d->idx, d->vgpu),
+		           gw_xasprintf(_("Add the physical GPU's "
+		                          "framebuffer with --vram "
+		                          "GB.")));
+	else if (vram < 0)
+		pl_finding(p, GW_SEV_WARN, "gpu-vram-unknown", GW_TOPIC_GPU,
+		           SRC_VGPU_MMIO,
+		           gw_xasprintf(_("pciPassthru%u is vGPU "
+		                          "profile '%s' on %s, "
+		                          "whose VRAM is unknown: "
+		                          "the MMIO size may be too "
+		                          "small"),
+		                        d->idx, d->vgpu, g->id),
+		           gw_xasprintf(_("Add the physical GPU's "
+		                          "framebuffer with --vram "
+		                          "GB.")));
+	add_existing_gpu(p, g, prof, vram, g ? g->vendor_id : 0,
+	                 g ? g->device_id : 0, prof);
+	free(prof);
+}
+
+/* A block without usable PCI ids: counted as unknown. */
+static void
+existing_noids(plan_ctx *c, const vdev *d)
+{
+	const char *dv = pl_vget(c->v, d->idx, "deviceId");
+	char label[32];
+
+	pl_finding(c->p, GW_SEV_WARN, "gpu-unknown", GW_TOPIC_GPU, SRC_DEVICE,
+	           gw_xasprintf(_("pciPassthru%u has no usable "
+	                          "vendorId/deviceId (deviceId = "
+	                          "'%s'; ESXi writes 0x%%04x): it "
+	                          "cannot be identified, and if it "
+	                          "is a GPU the MMIO size may be "
+	                          "too small"),
+	                        d->idx, dv ? dv : ""),
+	           gw_xasprintf(_("If it is a GPU, add its "
+	                          "framebuffer with --vram GB.")));
+	snprintf(label, sizeof label, "pciPassthru%u", d->idx);
+	add_existing_gpu(c->p, NULL, NULL, -1, 0, 0, label);
+}
+
+/* A DirectPath block with PCI ids: looked up in the table. */
+static void
+existing_pci(plan_ctx *c, const vdev *d)
+{
+	gw_plan *p = c->p;
+	const gw_gpu *g = NULL;
+	char label[32];
+	int vram = -1;
+
+	if (c->t)
+		g = lookup_pci(c->t, c->v, d->idx, d->vendor, d->device, &vram);
+	snprintf(label, sizeof label, "%04x:%04x", d->vendor, d->device);
+	if (g == NULL && vram < 0) {
+		const char *cls = pl_vget(c->v, d->idx, "class");
+		int display = d->vendor == NVIDIA_VENDOR ||
+		              (cls && strncmp(cls, "0x03", 4) == 0);
+
+		pl_finding(p, GW_SEV_WARN, "gpu-unknown",
+		           GW_TOPIC_GPU, SRC_MMIO,
+		           display
+		           ? gw_xasprintf(_("pciPassthru%u (%s) is a "
+		                            "display device that is not "
+		                            "in the GPU table: its "
+		                            "framebuffer is not counted "
+		                            "and the MMIO size may be too "
+		                            "small"), d->idx, label)
+		           : gw_xasprintf(_("pciPassthru%u (%s) is not in "
+		                            "the GPU table: if it is a "
+		                            "GPU, its framebuffer is not "
+		                            "counted and the MMIO size "
+		                            "may be too small"),
+		                          d->idx, label),
+		           gw_xasprintf(_("Add its framebuffer with --vram "
+		                          "GB.")));
+	} else if (vram < 0) {
+		pl_finding(p, GW_SEV_WARN, "gpu-vram-unknown", GW_TOPIC_GPU,
+		           SRC_MMIO,
+		           gw_xasprintf(_("pciPassthru%u (%s, %s): its "
+		                          "VRAM is unknown in the GPU "
+		                          "table, so it is not counted "
+		                          "and the MMIO size may be too "
+		                          "small"),
+		                        d->idx, label, g ? g->id : label),
+		           gw_xasprintf(_("Add its framebuffer with --vram "
+		                          "GB.")));
+	}
+	add_existing_gpu(p, g, NULL, vram, d->vendor, d->device,
+	                 g ? g->id : label);
+}
 
 /* Read the devices already in the .vmx into plan GPUs + findings. */
 void
 pl_existing(plan_ctx *c)
 {
-	gw_plan *p = c->p;
-	const gw_table *t = c->t;
-	const gw_vmx *v = c->v;
-	scan *sc = &c->sc;
 	size_t i;
 
-	for (i = 0; i < sc->ndevs; i++) {
-		vdev *d = &sc->devs[i];
-		const gw_gpu *g = NULL;
-		char label[32];
-		int vram = -1;
+	for (i = 0; i < c->sc.ndevs; i++) {
+		const vdev *d = &c->sc.devs[i];
 
 		if (!d->present)
 			continue;
-		if (d->vgpu) {
-			gw_err le;
-			char *prof = pl_lower_dup(d->vgpu);
-
-			g = t ? gw_table_lookup(t, prof, &le) : NULL;
-			vram = g ? g->vram_gb : -1;
-			if (g == NULL)
-				pl_finding(p, GW_SEV_WARN, "vgpu-profile-unknown", GW_TOPIC_GPU,
-				            SRC_VGPU_MMIO,
-				            gw_xasprintf(_("pciPassthru%u is vGPU "
-				                           "profile '%s', whose GPU "
-				                           "is not in the GPU table: "
-				                           "its framebuffer is not "
-				                           "counted and the MMIO size "
-				                           "may be too small"),
-				                         d->idx, d->vgpu),
-				            gw_xasprintf(_("Add the physical GPU's "
-				                           "framebuffer with --vram "
-				                           "GB.")));
-			else if (vram < 0)
-				pl_finding(p, GW_SEV_WARN, "gpu-vram-unknown", GW_TOPIC_GPU,
-				            SRC_VGPU_MMIO,
-				            gw_xasprintf(_("pciPassthru%u is vGPU "
-				                           "profile '%s' on %s, "
-				                           "whose VRAM is unknown: "
-				                           "the MMIO size may be too "
-				                           "small"),
-				                         d->idx, d->vgpu, g->id),
-				            gw_xasprintf(_("Add the physical GPU's "
-				                           "framebuffer with --vram "
-				                           "GB.")));
-			add_existing_gpu(p, g, prof, vram, g ? g->vendor_id : 0,
-			                 g ? g->device_id : 0, prof);
-			free(prof);
-			continue;
-		}
-		if (!d->ids_ok) {
-			const char *dv = pl_vget(v, d->idx, "deviceId");
-
-			pl_finding(p, GW_SEV_WARN, "gpu-unknown", GW_TOPIC_GPU, SRC_DEVICE,
-			            gw_xasprintf(_("pciPassthru%u has no usable "
-			                           "vendorId/deviceId (deviceId = "
-			                           "'%s'; ESXi writes 0x%%04x): it "
-			                           "cannot be identified, and if it "
-			                           "is a GPU the MMIO size may be "
-			                           "too small"),
-			                         d->idx, dv ? dv : ""),
-			            gw_xasprintf(_("If it is a GPU, add its "
-			                           "framebuffer with --vram GB.")));
-			snprintf(label, sizeof label, "pciPassthru%u", d->idx);
-			add_existing_gpu(p, NULL, NULL, -1, 0, 0, label);
-			continue;
-		}
-		if (t)
-			g = lookup_pci(t, v, d->idx, d->vendor, d->device, &vram);
-		snprintf(label, sizeof label, "%04x:%04x", d->vendor, d->device);
-		if (g == NULL && vram < 0) {
-			const char *cls = pl_vget(v, d->idx, "class");
-			int display = d->vendor == NVIDIA_VENDOR ||
-			              (cls && strncmp(cls, "0x03", 4) == 0);
-
-			pl_finding(p, GW_SEV_WARN, "gpu-unknown", GW_TOPIC_GPU, SRC_MMIO,
-			            display
-			            ? gw_xasprintf(_("pciPassthru%u (%s) is a "
-			                             "display device that is not "
-			                             "in the GPU table: its "
-			                             "framebuffer is not counted "
-			                             "and the MMIO size may be too "
-			                             "small"), d->idx, label)
-			            : gw_xasprintf(_("pciPassthru%u (%s) is not in "
-			                             "the GPU table: if it is a "
-			                             "GPU, its framebuffer is not "
-			                             "counted and the MMIO size "
-			                             "may be too small"),
-			                           d->idx, label),
-			            gw_xasprintf(_("Add its framebuffer with --vram "
-			                           "GB.")));
-		} else if (vram < 0) {
-			pl_finding(p, GW_SEV_WARN, "gpu-vram-unknown", GW_TOPIC_GPU, SRC_MMIO,
-			            gw_xasprintf(_("pciPassthru%u (%s, %s): its "
-			                           "VRAM is unknown in the GPU "
-			                           "table, so it is not counted "
-			                           "and the MMIO size may be too "
-			                           "small"),
-			                         d->idx, label, g ? g->id : label),
-			            gw_xasprintf(_("Add its framebuffer with --vram "
-			                           "GB.")));
-		}
-		add_existing_gpu(p, g, NULL, vram, d->vendor, d->device,
-		                 g ? g->id : label);
+		if (d->vgpu)
+			existing_vgpu(c, d);
+		else if (!d->ids_ok)
+			existing_noids(c, d);
+		else
+			existing_pci(c, d);
 	}
 }

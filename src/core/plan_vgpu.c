@@ -21,12 +21,13 @@ pl_esxi_profile(gw_plan *p, const gw_gpu_want *w)
 	if (prof == NULL)
 		return pl_lower_dup(w->profile);
 	if (!gw_strieq(prof, w->profile))
-		pl_finding(p, GW_SEV_INFO, "vgpu-profile-spelling", GW_TOPIC_GPU,
-		            SRC_VGPU_NAMES,
-		            gw_xasprintf(_("vGPU profile '%s' is written as ESXi "
-		                           "names it on %s: %s"),
-		                         w->profile, w->gpu->id, prof),
-		            NULL);
+		pl_finding(p, GW_SEV_INFO, "vgpu-profile-spelling",
+		           GW_TOPIC_GPU,
+		           SRC_VGPU_NAMES,
+		           gw_xasprintf(_("vGPU profile '%s' is written as ESXi "
+		                          "names it on %s: %s"),
+		                        w->profile, w->gpu->id, prof),
+		           NULL);
 	return prof;
 }
 
@@ -37,8 +38,8 @@ uvm_setting(gw_plan *p, const gw_vmx *v, unsigned idx)
 
 	snprintf(key, sizeof key, "pciPassthru%u.cfg.enable_uvm", idx);
 	pl_setting(p, v, GW_SET_UVM, key, "1",
-	            gw_xasprintf(_("Unified memory for vGPU pciPassthru%u "
-	                           "(NCCL 2.27+ needs it)."), idx), SRC_UVM);
+	           gw_xasprintf(_("Unified memory for vGPU pciPassthru%u "
+	                          "(NCCL 2.27+ needs it)."), idx), SRC_UVM);
 }
 
 /* Indices of vGPU blocks, growable. */
@@ -107,7 +108,8 @@ vmx_vgpus(plan_ctx *c)
 		if (c->a->gpus[i].profile)
 			vgpu_blocks(c, &c->a->gpus[i], &vidx);
 	if (p->n_vgpu > 0)
-		pl_finding(p, GW_SEV_INFO, "vgpu-vmx-spelling", GW_TOPIC_VGPU, SRC_VGPU,
+		pl_finding(p, GW_SEV_INFO, "vgpu-vmx-spelling",
+		           GW_TOPIC_VGPU, SRC_VGPU,
 		           gw_xasprintf(_("The .vmx spelling of vGPU "
 		                          "devices (pciPassthruN.vgpu) is "
 		                          "not documented by VMware")),
@@ -131,7 +133,8 @@ snippet_uvm(gw_plan *p)
 	for (i = 0; i < n; i++)
 		uvm_setting(p, NULL, (unsigned)i);
 	if (p->n_passthru)
-		pl_finding(p, GW_SEV_WARN, "uvm-indices", GW_TOPIC_VGPU, SRC_UVM,
+		pl_finding(p, GW_SEV_WARN, "uvm-indices",
+		           GW_TOPIC_VGPU, SRC_UVM,
 		           gw_xasprintf(_("enable_uvm is written for "
 		                          "pciPassthru0..%d because the VM "
 		                          "mixes DirectPath GPUs and vGPUs: "
@@ -161,24 +164,28 @@ uvm_findings(plan_ctx *c)
 	gw_plan *p = c->p;
 
 	if (c->a->uvm && c->nvgpu_all > 0) {
-		pl_finding(p, GW_SEV_WARN, "uvm-vmotion", GW_TOPIC_VGPU, SRC_UVM,
+		pl_finding(p, GW_SEV_WARN, "uvm-vmotion",
+		           GW_TOPIC_VGPU, SRC_UVM,
 		           gw_xasprintf(_("enable_uvm disables vMotion of this "
 		                          "VM's vGPUs")),
 		           gw_xasprintf(_("Set it with the VM powered off, then "
 		                          "power-cycle the VM.")));
 		if (a100_vgpus(p) >= 2)
-			pl_finding(p, GW_SEV_WARN, "uvm-a100-p2p", GW_TOPIC_VGPU, SRC_UVM,
+			pl_finding(p, GW_SEV_WARN, "uvm-a100-p2p",
+			           GW_TOPIC_VGPU, SRC_UVM,
 			           gw_xasprintf(_("On A100 VMs with several vGPUs, "
 			                          "unified memory turns NVLink P2P "
 			                          "off")),
 			           NULL);
 	} else if (c->a->uvm) {
-		pl_finding(p, GW_SEV_INFO, "uvm-no-vgpu", GW_TOPIC_VGPU, SRC_UVM,
+		pl_finding(p, GW_SEV_INFO, "uvm-no-vgpu",
+		           GW_TOPIC_VGPU, SRC_UVM,
 		           gw_xasprintf(_("--uvm applies to vGPUs only, and this "
 		                          "VM has none: nothing to set")),
 		           NULL);
 	} else if (c->nvgpu_all > 0) {
-		pl_finding(p, GW_SEV_INFO, "uvm-suggest", GW_TOPIC_VGPU, SRC_NCCL,
+		pl_finding(p, GW_SEV_INFO, "uvm-suggest",
+		           GW_TOPIC_VGPU, SRC_NCCL,
 		           gw_xasprintf(_("NCCL 2.27 and later fail on vGPUs "
 		                          "without unified memory (Cuda failure "
 		                          "'operation not supported' in "
