@@ -157,53 +157,50 @@ is_space(char c)
 	       c == '\v' || c == '\f';
 }
 
-/* Accepted: optional surrounding blanks, decimal digits, then optionally a
- * unit "G" or "GB" (any case, blanks allowed before it).  "48", "48GB",
- * "48 gb", "48G" all give 48.  Everything else (signs, fractions, hex,
- * other units) is refused: guessing a size is worse than asking. */
-int
-gw_parse_gb(const char *s, const char *field, uint64_t max, uint64_t *out,
-            gw_err *e)
+/* [*b, *e) without the blanks around; shown gets the value for errors
+ * (cut at 60 bytes with "..."). */
+static void
+trim_span(const char *s, const char **b, const char **e, char *shown,
+          size_t shownlen)
 {
-	const char *p, *q, *end;
-	uint64_t v = 0;
-	int big = 0;
-	char shown[64];
+	const char *p = s, *end;
 	size_t len;
 
-	if (field == NULL || *field == '\0')
-		field = _("size");
-	if (s == NULL)
-		s = "";
-	p = s;
 	while (is_space(*p))
 		p++;
 	end = p + strlen(p);
 	while (end > p && is_space(end[-1]))
 		end--;
 	len = (size_t)(end - p);
-	if (len >= sizeof shown)
-		len = sizeof shown - 4;
+	if (len >= shownlen)
+		len = shownlen - 4;
 	memcpy(shown, p, len);
 	shown[len] = '\0';
 	if ((size_t)(end - p) > len)
 		strcat(shown, "...");
+	*b = p;
+	*e = end;
+}
 
-	if (p == end) {
-		gw_err_set(e, _("%s: empty value (expected a size in GB, "
-		                "1..%llu)"), field, (unsigned long long)max);
-		return -1;
-	}
+/* Decimal digits, then blanks and an optional "G"/"GB".  *big is set when
+ * the number does not fit.  Returns 0 when [p, end) is all of that. */
+static int
+scan_gb(const char *p, const char *end, uint64_t *out, int *big)
+{
+	const char *q;
+	uint64_t v = 0;
+
+	*big = 0;
 	for (q = p; q < end && *q >= '0' && *q <= '9'; q++) {
-		if (!big) {
-			if (v > (UINT64_MAX - 9) / 10)
-				big = 1;
-			else
-				v = v * 10 + (uint64_t)(*q - '0');
-		}
+		if (*big)
+			continue;
+		if (v > (UINT64_MAX - 9) / 10)
+			*big = 1;
+		else
+			v = v * 10 + (uint64_t)(*q - '0');
 	}
 	if (q == p)
-		goto notnum;
+		return -1;
 	while (q < end && is_space(*q))
 		q++;
 	if (q < end && (*q == 'G' || *q == 'g')) {
@@ -212,7 +209,38 @@ gw_parse_gb(const char *s, const char *field, uint64_t max, uint64_t *out,
 			q++;
 	}
 	if (q != end)
-		goto notnum;
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Accepted: optional surrounding blanks, decimal digits, then optionally a
+ * unit "G" or "GB" (any case, blanks allowed before it).  "48", "48GB",
+ * "48 gb", "48G" all give 48.  Everything else (signs, fractions, hex,
+ * other units) is refused: guessing a size is worse than asking. */
+int
+gw_parse_gb(const char *s, const char *field, uint64_t max, uint64_t *out,
+            gw_err *e)
+{
+	const char *p, *end;
+	uint64_t v = 0;
+	int big = 0;
+	char shown[64];
+
+	if (field == NULL || *field == '\0')
+		field = _("size");
+	trim_span(s ? s : "", &p, &end, shown, sizeof shown);
+	if (p == end) {
+		gw_err_set(e, _("%s: empty value (expected a size in GB, "
+		                "1..%llu)"), field, (unsigned long long)max);
+		return -1;
+	}
+	if (scan_gb(p, end, &v, &big) != 0) {
+		gw_err_set(e, _("%s: '%s' is not a whole number of GB (expected "
+		                "1..%llu, e.g. 48)"), field, shown,
+		           (unsigned long long)max);
+		return -1;
+	}
 	if (big || v < 1 || v > max) {
 		gw_err_set(e, _("%s: %s GB is not a plausible size (expected "
 		                "1..%llu)"), field, shown,
@@ -221,9 +249,4 @@ gw_parse_gb(const char *s, const char *field, uint64_t max, uint64_t *out,
 	}
 	*out = v;
 	return 0;
-notnum:
-	gw_err_set(e, _("%s: '%s' is not a whole number of GB (expected "
-	                "1..%llu, e.g. 48)"), field, shown,
-	           (unsigned long long)max);
-	return -1;
 }
