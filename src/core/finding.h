@@ -65,8 +65,15 @@ typedef enum {
 	GW_TOPIC_COUNT
 } gw_topic;
 
-/* Topic masks: GW_TOPIC_BIT(GW_TOPIC_SIZING) | GW_TOPIC_BIT(GW_TOPIC_GPU)
- * is what "gpuwiz mmio" shows; GW_TOPIC_ALL selects everything. */
+/* Topic masks.  GW_TOPIC_ALL selects everything.  What the front ends
+ * selected by id prefix until now, as masks (tests/unit/core/test_plan.c
+ * test_topics holds them to it):
+ *  - "gpuwiz mmio" (cli.c finding_is_sizing: "mmio-", "gpu-",
+ *    "vgpu-profile", "geforce-"): SIZING | GPU;
+ *  - the wizard's MMIO step ("mmio-"): SIZING;
+ *  - the wizard's VM step ("hw-", "firmware-", "memory-", "nested-",
+ *    "device-", "devices-", "code43"): VERSION | FIRMWARE | MEMORY | VM |
+ *    DEVICE. */
 #define GW_TOPIC_BIT(t)  (1u << (unsigned)(t))
 #define GW_TOPIC_ALL     (~0u)
 
