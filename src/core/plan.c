@@ -48,7 +48,7 @@ pl_finding(gw_plan *p, gw_sev sev, const char *id, gw_topic topic,
 
 gw_setting *
 pl_setting(gw_plan *p, const gw_vmx *v, gw_set_kind kind, const char *key,
-            const char *value, char *reason, const char *source)
+           const char *value, char *reason, const char *source)
 {
 	gw_setting *s;
 	const char *old = v ? gw_vmx_get(v, key) : NULL;

@@ -93,7 +93,7 @@ pl_parse_pci_id(const char *s, unsigned *out)
  * The domain may be left out ("066:00.0"). */
 int
 pl_parse_vmx_id(const char *s, unsigned *dom, unsigned *bus, unsigned *dev,
-             unsigned *fn)
+                unsigned *fn)
 {
 	unsigned a, b, c, f;
 	const char *p = s;

@@ -104,11 +104,11 @@ pl_scan_vmx(const gw_vmx *v, scan *sc)
 		s = pl_vget(v, d->idx, "vgpu");
 		d->vgpu = s && *s ? s : NULL;
 		d->ids_ok = pl_parse_pci_id(pl_vget(v, d->idx, "vendorId"),
-		                         &d->vendor) == 0 &&
+		                            &d->vendor) == 0 &&
 		            pl_parse_pci_id(pl_vget(v, d->idx, "deviceId"),
-		                         &d->device) == 0;
+		                            &d->device) == 0;
 		d->has_addr = pl_parse_vmx_id(pl_vget(v, d->idx, "id"), &d->dom,
-		                           &d->bus, &d->dev, &d->fn) == 0;
+		                              &d->bus, &d->dev, &d->fn) == 0;
 		d->system_id = pl_vget(v, d->idx, "systemId");
 	}
 	qsort(sc->devs, sc->ndevs, sizeof *sc->devs, cmp_vdev);

@@ -157,7 +157,7 @@ emit_gpu_label(const gw_plan_gpu *g, char *buf, size_t len)
  * Fails on a GPU to add with a count below 1. */
 int
 emit_count_added(const gw_plan *p, const char *fmt, int *npt, int *nvgpu,
-            gw_err *e)
+                 gw_err *e)
 {
 	size_t i;
 	char lb[32];
