@@ -57,7 +57,7 @@ typedef enum {
 	GW_TOPIC_VERSION,   /* hardware version and what it allows: "hw-*" */
 	GW_TOPIC_VM,        /* other VM settings that passthrough or old
 	                     * guest drivers need: "nested-virt", "code43" */
-	GW_TOPIC_P2P,       /* peer-to-peer between the VM's GPUs */
+	GW_TOPIC_P2P,       /* peer-to-peer between the VM's GPUs: "p2p-*" */
 	GW_TOPIC_HOST,      /* host readiness (check rows of a host) */
 	GW_TOPIC_GUEST,     /* inside the guest (verify) */
 	GW_TOPIC_OUTPUT,    /* the files gpuwiz writes */
