@@ -129,30 +129,42 @@ add_bdf_item(void *p, const char *s, gw_err *e)
 	return gw_answers_add_bdf(c->a, s, c->field, e);
 }
 
+/* A list key ("gpu:devices") through add, one item at a time. */
 static int
-load_values(gw_answers_file *af, dictionary *d, const gw_table *t, gw_err *e)
+load_list(dictionary *d, const char *key, const char *path,
+          const char *label, int (*add)(void *, const char *, gw_err *),
+          struct item_ctx *c, gw_err *e)
+{
+	const char *v = iniparser_getstring(d, key, NULL);
+	char field[128];
+
+	if (v == NULL)
+		return 0;
+	snprintf(field, sizeof field, "%s: %s", path, label);
+	c->field = field;
+	return each_item(v, add, c, e);
+}
+
+/* [gpu] devices, vram */
+static int
+load_gpu(gw_answers_file *af, dictionary *d, struct item_ctx *c, gw_err *e)
+{
+	if (load_list(d, "gpu:devices", af->path, "[gpu] devices",
+	              add_gpu_item, c, e) != 0 ||
+	    load_list(d, "gpu:vram", af->path, "[gpu] vram", add_vram_item, c,
+	              e) != 0)
+		return -1;
+	return 0;
+}
+
+/* [vm] vmx, memory_mb, esxi, bdf, system_id */
+static int
+load_vm(gw_answers_file *af, dictionary *d, struct item_ctx *c, gw_err *e)
 {
 	const char *path = af->path;
 	const char *v;
-	struct item_ctx c;
 	char field[128];
-	int b;
 
-	c.a = &af->a;
-	c.t = t;
-
-	if ((v = iniparser_getstring(d, "gpu:devices", NULL)) != NULL) {
-		snprintf(field, sizeof field, "%s: [gpu] devices", path);
-		c.field = field;
-		if (each_item(v, add_gpu_item, &c, e) != 0)
-			return -1;
-	}
-	if ((v = iniparser_getstring(d, "gpu:vram", NULL)) != NULL) {
-		snprintf(field, sizeof field, "%s: [gpu] vram", path);
-		c.field = field;
-		if (each_item(v, add_vram_item, &c, e) != 0)
-			return -1;
-	}
 	if ((v = iniparser_getstring(d, "vm:vmx", NULL)) != NULL && *v)
 		af->vmx_path = resolve_path(path, v);
 	if ((v = iniparser_getstring(d, "vm:memory_mb", NULL)) != NULL && *v) {
@@ -173,47 +185,74 @@ load_values(gw_answers_file *af, dictionary *d, const gw_table *t, gw_err *e)
 		}
 		af->a.esxi_version = gw_xstrdup(v);
 	}
-	if ((v = iniparser_getstring(d, "vm:bdf", NULL)) != NULL) {
-		snprintf(field, sizeof field, "%s: [vm] bdf", path);
-		c.field = field;
-		if (each_item(v, add_bdf_item, &c, e) != 0)
-			return -1;
-	}
+	if (load_list(d, "vm:bdf", path, "[vm] bdf", add_bdf_item, c, e) != 0)
+		return -1;
 	if ((v = iniparser_getstring(d, "vm:system_id", NULL)) != NULL && *v) {
 		snprintf(field, sizeof field, "%s: [vm] system_id", path);
 		if (gw_answers_set_system_id(&af->a, v, field, e) != 0)
 			return -1;
 	}
+	return 0;
+}
 
-#define BOOL_OPT(key, dst) \
-	if ((v = iniparser_getstring(d, "options:" key, NULL)) != NULL) { \
-		if (parse_bool(path, key, v, &b, e) != 0) \
-			return -1; \
-		dst = b; \
+/* [options]: the yes/no keys, then mmio_gb */
+static int
+load_options(gw_answers_file *af, dictionary *d, gw_err *e)
+{
+	const struct { const char *key; int *dst; } bools[] = {
+		{ "uvm", &af->a.uvm },
+		{ "p2p", &af->a.p2p },
+		{ "code43", &af->a.code43 },
+		{ "reserve", &af->a.reserve },
+		{ "allow_below_rule", &af->a.allow_below_rule },
+		{ "force", &af->force },
+	};
+	const char *v;
+	char key[64], field[128];
+	size_t i;
+	int b;
+
+	for (i = 0; i < sizeof bools / sizeof bools[0]; i++) {
+		snprintf(key, sizeof key, "options:%s", bools[i].key);
+		if ((v = iniparser_getstring(d, key, NULL)) == NULL)
+			continue;
+		if (parse_bool(af->path, bools[i].key, v, &b, e) != 0)
+			return -1;
+		*bools[i].dst = b;
 	}
-	BOOL_OPT("uvm", af->a.uvm)
-	BOOL_OPT("p2p", af->a.p2p)
-	BOOL_OPT("code43", af->a.code43)
-	BOOL_OPT("reserve", af->a.reserve)
-	BOOL_OPT("allow_below_rule", af->a.allow_below_rule)
-	BOOL_OPT("force", af->force)
-#undef BOOL_OPT
 	if ((v = iniparser_getstring(d, "options:mmio_gb", NULL)) != NULL && *v) {
-		snprintf(field, sizeof field, "%s: [options] mmio_gb", path);
+		snprintf(field, sizeof field, "%s: [options] mmio_gb", af->path);
 		if (gw_parse_gb(v, field, GW_MMIO_MAX_TOTAL_GB * 2, &af->a.mmio_gb,
 		                e) != 0)
 			return -1;
 	}
+	return 0;
+}
+
+/* [output] dir, formats, name */
+static int
+load_output(gw_answers_file *af, dictionary *d, gw_err *e)
+{
+	const char *v;
+	char field[128];
 
 	if ((v = iniparser_getstring(d, "output:dir", NULL)) != NULL && *v)
-		af->out_dir = resolve_path(path, v);
+		af->out_dir = resolve_path(af->path, v);
 	if ((v = iniparser_getstring(d, "output:formats", NULL)) != NULL) {
-		snprintf(field, sizeof field, "%s: [output] formats", path);
+		snprintf(field, sizeof field, "%s: [output] formats", af->path);
 		if (gw_formats_parse(v, field, &af->formats, e) != 0)
 			return -1;
 	}
 	if ((v = iniparser_getstring(d, "output:name", NULL)) != NULL && *v)
 		af->a.name = gw_xstrdup(v);
+	return 0;
+}
+
+/* Enough to do something: a GPU, and an output directory or a .vmx. */
+static int
+check_complete(const gw_answers_file *af, dictionary *d, gw_err *e)
+{
+	const char *path = af->path;
 
 	if (af->a.ngpus == 0) {
 		gw_err_set(e, _("%s: [gpu] devices: no GPU given (expected e.g. 'devices = l40s=2')"),
@@ -231,6 +270,20 @@ load_values(gw_answers_file *af, dictionary *d, const gw_table *t, gw_err *e)
 		return -1;
 	}
 	return 0;
+}
+
+static int
+load_values(gw_answers_file *af, dictionary *d, const gw_table *t, gw_err *e)
+{
+	struct item_ctx c;
+
+	c.a = &af->a;
+	c.t = t;
+	c.field = NULL;
+	if (load_gpu(af, d, &c, e) != 0 || load_vm(af, d, &c, e) != 0 ||
+	    load_options(af, d, e) != 0 || load_output(af, d, e) != 0)
+		return -1;
+	return check_complete(af, d, e);
 }
 
 /* NUL or control bytes other than tab/CR/LF: not a text file. */
@@ -354,81 +407,111 @@ put_list(gw_buf *b, const char *k, char **items, size_t n)
 	gw_buf_puts(b, "\n");
 }
 
-int
-gw_answers_save(const gw_answers_file *af, const char *path, gw_err *e)
+static void
+save_gpu(gw_buf *b, const gw_answers *a)
 {
-	const gw_answers *a = &af->a;
-	gw_buf b;
 	size_t i;
-	int rc, first;
+	int first = 1;
 
-	gw_buf_init(&b);
-	gw_buf_puts(&b, "; gpuwiz answers file: gpuwiz apply --answers FILE, or gpuwiz --answers FILE\n");
-	gw_buf_puts(&b, "[gpu]\n");
-	first = 1;
+	gw_buf_puts(b, "[gpu]\n");
 	for (i = 0; i < a->ngpus; i++) {
 		const gw_gpu_want *g = &a->gpus[i];
 
 		if (g->gpu == NULL && g->profile == NULL)
 			continue;
-		gw_buf_printf(&b, "%s%s%s=%d", first ? "devices = " : ", ",
+		gw_buf_printf(b, "%s%s%s=%d", first ? "devices = " : ", ",
 		              "", g->profile ? g->profile : g->gpu->id, g->count);
 		first = 0;
 	}
 	if (!first)
-		gw_buf_puts(&b, "\n");
+		gw_buf_puts(b, "\n");
 	first = 1;
 	for (i = 0; i < a->ngpus; i++) {
 		const gw_gpu_want *g = &a->gpus[i];
 
 		if (g->gpu != NULL || g->profile != NULL)
 			continue;
-		gw_buf_printf(&b, "%s%d=%d", first ? "vram = " : ", ", g->vram_gb,
+		gw_buf_printf(b, "%s%d=%d", first ? "vram = " : ", ", g->vram_gb,
 		              g->count);
 		first = 0;
 	}
 	if (!first)
-		gw_buf_puts(&b, "\n");
+		gw_buf_puts(b, "\n");
+}
 
-	gw_buf_puts(&b, "\n[vm]\n");
+static void
+save_vm(gw_buf *b, const gw_answers_file *af)
+{
+	const gw_answers *a = &af->a;
+
+	gw_buf_puts(b, "\n[vm]\n");
 	if (af->vmx_path)
-		put_kv(&b, "vmx", af->vmx_path);
+		put_kv(b, "vmx", af->vmx_path);
 	if (a->memory_mb > 0)
-		gw_buf_printf(&b, "memory_mb = %ld\n", a->memory_mb);
+		gw_buf_printf(b, "memory_mb = %ld\n", a->memory_mb);
 	if (a->esxi_version)
-		put_kv(&b, "esxi", a->esxi_version);
-	put_list(&b, "bdf", a->bdfs, a->nbdfs);
+		put_kv(b, "esxi", a->esxi_version);
+	put_list(b, "bdf", a->bdfs, a->nbdfs);
 	if (a->system_id)
-		put_kv(&b, "system_id", a->system_id);
+		put_kv(b, "system_id", a->system_id);
+}
 
-	gw_buf_puts(&b, "\n[options]\n");
-	put_kv(&b, "uvm", a->uvm ? "yes" : "no");
-	put_kv(&b, "p2p", a->p2p ? "yes" : "no");
-	put_kv(&b, "code43", a->code43 ? "yes" : "no");
-	put_kv(&b, "reserve", a->reserve ? "yes" : "no");
+static const char *
+yes_no(int v)
+{
+	return v ? "yes" : "no";
+}
+
+static void
+save_options(gw_buf *b, const gw_answers *a)
+{
+	gw_buf_puts(b, "\n[options]\n");
+	put_kv(b, "uvm", yes_no(a->uvm));
+	put_kv(b, "p2p", yes_no(a->p2p));
+	put_kv(b, "code43", yes_no(a->code43));
+	put_kv(b, "reserve", yes_no(a->reserve));
 	if (a->mmio_gb)
-		gw_buf_printf(&b, "mmio_gb = %llu\n", (unsigned long long)a->mmio_gb);
-	put_kv(&b, "allow_below_rule", a->allow_below_rule ? "yes" : "no");
+		gw_buf_printf(b, "mmio_gb = %llu\n", (unsigned long long)a->mmio_gb);
+	put_kv(b, "allow_below_rule", yes_no(a->allow_below_rule));
+}
 
-	gw_buf_puts(&b, "\n[output]\n");
+static void
+save_output(gw_buf *b, const gw_answers_file *af)
+{
+	static const int all[] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
+	                           GW_FMT_TILE };
+	size_t i;
+	int first = 1;
+
+	gw_buf_puts(b, "\n[output]\n");
 	if (af->out_dir)
-		put_kv(&b, "dir", af->out_dir);
+		put_kv(b, "dir", af->out_dir);
 	if (af->formats) {
-		static const int all[] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
-		                           GW_FMT_TILE };
-		first = 1;
-		for (i = 0; i < 4; i++) {
+		for (i = 0; i < sizeof all / sizeof all[0]; i++) {
 			if (!(af->formats & all[i]))
 				continue;
-			gw_buf_printf(&b, "%s%s", first ? "formats = " : ",",
+			gw_buf_printf(b, "%s%s", first ? "formats = " : ",",
 			              gw_format_name(all[i]));
 			first = 0;
 		}
-		gw_buf_puts(&b, "\n");
+		gw_buf_puts(b, "\n");
 	}
-	if (a->name)
-		put_kv(&b, "name", a->name);
+	if (af->a.name)
+		put_kv(b, "name", af->a.name);
+}
 
+int
+gw_answers_save(const gw_answers_file *af, const char *path, gw_err *e)
+{
+	gw_buf b;
+	int rc;
+
+	gw_buf_init(&b);
+	gw_buf_puts(&b, "; gpuwiz answers file: gpuwiz apply --answers FILE, or gpuwiz --answers FILE\n");
+	save_gpu(&b, &af->a);
+	save_vm(&b, af);
+	save_options(&b, &af->a);
+	save_output(&b, af);
 	rc = gw_write_file_atomic(path, b.data, b.len, e);
 	gw_buf_free(&b);
 	return rc;

@@ -145,19 +145,26 @@ restore_backup(const char *path, const char *backup)
 	free(data);
 }
 
-int
-gw_apply(const gw_answers_file *af, const gw_plan *p, gw_vmx *v, int force,
-         gw_apply_result *r, gw_err *e)
-{
-	char *texts[NFORMATS] = { NULL, NULL, NULL, NULL };
+/* Everything one gw_apply call holds, for the cleanup. */
+typedef struct job {
+	const gw_answers_file *af;
+	const gw_plan *p;
+	gw_vmx *v;
+	int force;
+	char *texts[NFORMATS];
 	pending pend[NFORMATS + 1];
-	size_t npend = 0, i, ncreated = 0, blen = 0, alen = 0;
-	char **created = NULL, *backup = NULL, *before = NULL, *after = NULL;
-	gw_vmx *copy = NULL;
-	int ok = 0, changed = 0, saved = 0;
+	size_t npend;
+	char **created;           /* directories this call made */
+	size_t ncreated;
+	char *backup, *before, *after;
+	size_t blen, alen;
+	gw_vmx *copy;
+	int changed, saved;
+} job;
 
-	memset(r, 0, sizeof *r);
-	memset(pend, 0, sizeof pend);
+static int
+check_inputs(const gw_answers_file *af, const gw_vmx *v, gw_err *e)
+{
 	if (af->formats && (af->out_dir == NULL || af->out_dir[0] == '\0')) {
 		gw_err_set(e, _("output directory: missing (expected the directory to write the snippets into)"));
 		return -1;
@@ -170,126 +177,195 @@ gw_apply(const gw_answers_file *af, const gw_plan *p, gw_vmx *v, int force,
 		gw_err_set(e, _("nothing to write: no output format chosen and no .vmx to patch"));
 		return -1;
 	}
+	return 0;
+}
 
-	/* 1. render everything in memory */
+/* 1. render everything in memory */
+static int
+render(job *j, gw_err *e)
+{
+	size_t i;
+
 	for (i = 0; i < NFORMATS; i++)
-		if ((af->formats & all_formats[i]) &&
-		    gw_emit(all_formats[i], p, &texts[i], e) != 0)
-			goto out;
+		if ((j->af->formats & all_formats[i]) &&
+		    gw_emit(all_formats[i], j->p, &j->texts[i], e) != 0)
+			return -1;
+	return 0;
+}
 
-	/* 2. the .vmx, on a copy of the document */
-	if (v) {
-		before = gw_vmx_serialize(v, &blen);
-		if (gw_vmx_parse(&copy, before, blen, gw_vmx_name(v), e) != 0 ||
-		    gw_plan_apply_vmx(p, copy, e) != 0)
-			goto out;
-		after = gw_vmx_serialize(copy, &alen);
-		changed = blen != alen || memcmp(before, after, blen) != 0;
-		if (changed && !force) {
-			char *lck = NULL;
+/* 2. the .vmx, on a copy of the document */
+static int
+patch_copy(job *j, gw_err *e)
+{
+	char *lck = NULL;
 
-			if (gw_vmx_is_locked(af->vmx_path, &lck)) {
-				gw_err_set(e, _("%s: the VM looks powered on (%s exists); power it off first, nothing written"),
-				           af->vmx_path, lck);
-				free(lck);
-				goto out;
-			}
-		}
+	if (j->v == NULL)
+		return 0;
+	j->before = gw_vmx_serialize(j->v, &j->blen);
+	if (gw_vmx_parse(&j->copy, j->before, j->blen, gw_vmx_name(j->v),
+	                 e) != 0 ||
+	    gw_plan_apply_vmx(j->p, j->copy, e) != 0)
+		return -1;
+	j->after = gw_vmx_serialize(j->copy, &j->alen);
+	j->changed = j->blen != j->alen ||
+	             memcmp(j->before, j->after, j->blen) != 0;
+	if (j->changed && !j->force &&
+	    gw_vmx_is_locked(j->af->vmx_path, &lck)) {
+		gw_err_set(e, _("%s: the VM looks powered on (%s exists); power it off first, nothing written"),
+		           j->af->vmx_path, lck);
+		free(lck);
+		return -1;
 	}
+	return 0;
+}
 
-	/* 3. temporaries in the output directory */
-	if (af->formats) {
-		if (mkdirs(af->out_dir, &created, &ncreated, e) != 0)
-			goto out;
-		for (i = 0; i < NFORMATS; i++) {
-			char *final;
-			int rc;
+static int
+temp_file(job *j, const char *name, const char *data, gw_err *e)
+{
+	char *final = gw_xasprintf("%s/%s", j->af->out_dir, name);
+	int rc = write_temp(final, data, &j->pend[j->npend], e);
 
-			if (!(af->formats & all_formats[i]))
-				continue;
-			final = gw_xasprintf("%s/%s", af->out_dir,
-			                     gw_format_filename(all_formats[i]));
-			rc = write_temp(final, texts[i], &pend[npend], e);
-			free(final);
-			if (rc != 0)
-				goto out;
-			npend++;
-		}
-		if (plan_gpu_count(p) >= 2) {
-			char *final = gw_xasprintf("%s/%s", af->out_dir,
-			                           GW_NCCL_CHECK_FILE);
-			int rc = write_temp(final, nccl_check_py, &pend[npend], e);
+	free(final);
+	if (rc != 0)
+		return -1;
+	j->npend++;
+	return 0;
+}
 
-			free(final);
-			if (rc != 0)
-				goto out;
-			npend++;
-		}
-	}
+/* 3. temporaries in the output directory */
+static int
+write_temps(job *j, gw_err *e)
+{
+	size_t i;
 
-	/* 4. the .vmx (backup, atomic replace) */
-	if (v && changed) {
-		if (gw_vmx_save(copy, af->vmx_path, force, &backup, e) != 0)
-			goto out;
-		saved = 1;
-	}
+	if (j->af->formats == 0)
+		return 0;
+	if (mkdirs(j->af->out_dir, &j->created, &j->ncreated, e) != 0)
+		return -1;
+	for (i = 0; i < NFORMATS; i++)
+		if ((j->af->formats & all_formats[i]) &&
+		    temp_file(j, gw_format_filename(all_formats[i]), j->texts[i],
+		              e) != 0)
+			return -1;
+	if (plan_gpu_count(j->p) >= 2 &&
+	    temp_file(j, GW_NCCL_CHECK_FILE, nccl_check_py, e) != 0)
+		return -1;
+	return 0;
+}
 
-	/* 5. publish the snippets */
-	for (i = 0; i < npend; i++) {
-		if (rename(pend[i].tmp, pend[i].final) != 0) {
-			gw_err_set(e, _("%s: cannot write: %s"), pend[i].final,
+/* 5. publish the snippets */
+static int
+publish(job *j, gw_err *e)
+{
+	size_t i;
+
+	for (i = 0; i < j->npend; i++) {
+		pending *pd = &j->pend[i];
+
+		if (rename(pd->tmp, pd->final) != 0) {
+			gw_err_set(e, _("%s: cannot write: %s"), pd->final,
 			           strerror(errno));
-			goto out;
+			return -1;
 		}
-		free(pend[i].tmp);
-		pend[i].tmp = NULL;
-		pend[i].published = 1;
+		free(pd->tmp);
+		pd->tmp = NULL;
+		pd->published = 1;
 	}
+	return 0;
+}
 
+static void
+fill_result(job *j, gw_apply_result *r)
+{
+	size_t i;
+
+	if (j->npend > 0) {
+		r->written = gw_xcalloc(j->npend, sizeof *r->written);
+		for (i = 0; i < j->npend; i++) {
+			r->written[i] = j->pend[i].final;
+			j->pend[i].final = NULL;
+		}
+		r->nwritten = j->npend;
+	}
+	if (j->v) {
+		r->vmx_path = gw_xstrdup(j->af->vmx_path);
+		r->backup = j->backup;
+		j->backup = NULL;
+		r->vmx_unchanged = !j->changed;
+	}
+}
+
+/* Remove what a failed call made; free what the job holds. */
+static void
+job_end(job *j, int ok)
+{
+	size_t i;
+
+	for (i = 0; i < j->npend; i++) {
+		if (j->pend[i].tmp) {
+			unlink(j->pend[i].tmp);
+			free(j->pend[i].tmp);
+		}
+		if (!ok && j->pend[i].published)
+			unlink(j->pend[i].final);
+		free(j->pend[i].final);
+	}
+	if (!ok && j->saved)
+		restore_backup(j->af->vmx_path, j->backup);
+	for (i = j->ncreated; i > 0; i--)
+		if (!ok)
+			rmdir(j->created[i - 1]);
+	for (i = 0; i < j->ncreated; i++)
+		free(j->created[i]);
+	free(j->created);
+	for (i = 0; i < NFORMATS; i++)
+		free(j->texts[i]);
+	free(j->before);
+	free(j->after);
+	free(j->backup);
+	gw_vmx_free(j->copy);
+}
+
+static int
+run_job(job *j, gw_apply_result *r, gw_err *e)
+{
+	if (render(j, e) != 0 || patch_copy(j, e) != 0 ||
+	    write_temps(j, e) != 0)
+		return -1;
+	/* 4. the .vmx (backup, atomic replace) */
+	if (j->v && j->changed) {
+		if (gw_vmx_save(j->copy, j->af->vmx_path, j->force, &j->backup,
+		                e) != 0)
+			return -1;
+		j->saved = 1;
+	}
+	if (publish(j, e) != 0)
+		return -1;
 	/* 6. the caller's document gets what the file now has; this cannot
 	 * fail, it has just worked on the copy */
-	if (v && changed && gw_plan_apply_vmx(p, v, e) != 0)
-		goto out;
+	if (j->v && j->changed && gw_plan_apply_vmx(j->p, j->v, e) != 0)
+		return -1;
+	fill_result(j, r);
+	return 0;
+}
 
-	if (npend > 0) {
-		r->written = gw_xcalloc(npend, sizeof *r->written);
-		for (i = 0; i < npend; i++) {
-			r->written[i] = pend[i].final;
-			pend[i].final = NULL;
-		}
-		r->nwritten = npend;
-	}
-	if (v) {
-		r->vmx_path = gw_xstrdup(af->vmx_path);
-		r->backup = backup;
-		backup = NULL;
-		r->vmx_unchanged = !changed;
-	}
-	ok = 1;
-out:
-	for (i = 0; i < npend; i++) {
-		if (pend[i].tmp) {
-			unlink(pend[i].tmp);
-			free(pend[i].tmp);
-		}
-		if (!ok && pend[i].published)
-			unlink(pend[i].final);
-		free(pend[i].final);
-	}
-	if (!ok && saved)
-		restore_backup(af->vmx_path, backup);
-	for (i = ncreated; i > 0; i--)
-		if (!ok)
-			rmdir(created[i - 1]);
-	for (i = 0; i < ncreated; i++)
-		free(created[i]);
-	free(created);
-	for (i = 0; i < NFORMATS; i++)
-		free(texts[i]);
-	free(before);
-	free(after);
-	free(backup);
-	gw_vmx_free(copy);
+int
+gw_apply(const gw_answers_file *af, const gw_plan *p, gw_vmx *v, int force,
+         gw_apply_result *r, gw_err *e)
+{
+	job j;
+	int ok;
+
+	memset(r, 0, sizeof *r);
+	if (check_inputs(af, v, e) != 0)
+		return -1;
+	memset(&j, 0, sizeof j);
+	j.af = af;
+	j.p = p;
+	j.v = v;
+	j.force = force;
+	ok = run_job(&j, r, e) == 0;
+	job_end(&j, ok);
 	return ok ? 0 : -1;
 }
 

@@ -120,11 +120,98 @@ gw_mmio_bars(const uint64_t *bar_bytes, size_t n, uint64_t *out_bytes,
 	return 0;
 }
 
+uint64_t
+gw_mmio_bytes_gb(uint64_t bytes)
+{
+	uint64_t gb = (bytes >> 30) + ((bytes & ((UINT64_C(1) << 30) - 1)) != 0);
+
+	return gb;
+}
+
+int
+gw_mmio_need_for(uint64_t total_gb, const uint64_t *bar_bytes, size_t nbars,
+                 gw_mmio_need *out, gw_err *e)
+{
+	gw_mmio_need r = { 0, 0, 0, 0 };
+	uint64_t need = 0;
+	size_t i;
+
+	if (total_gb > 0 && gw_mmio_rule(total_gb, &r.rule_gb, e) != 0)
+		return -1;
+	if (nbars > 0) {
+		if (gw_mmio_bars(bar_bytes, nbars, &need, e) != 0)
+			return -1;
+		for (i = 0; i < nbars; i++)
+			r.bar_end += bar_bytes[i];
+		r.bar_gb = gw_mmio_bytes_gb(need);
+	}
+	r.mmio_gb = r.rule_gb > r.bar_gb ? r.rule_gb : r.bar_gb;
+	*out = r;
+	return 0;
+}
+
 static int
 is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
 	       c == '\v' || c == '\f';
+}
+
+/* [*b, *e) without the blanks around; shown gets the value for errors
+ * (cut at 60 bytes with "..."). */
+static void
+trim_span(const char *s, const char **b, const char **e, char *shown,
+          size_t shownlen)
+{
+	const char *p = s, *end;
+	size_t len;
+
+	while (is_space(*p))
+		p++;
+	end = p + strlen(p);
+	while (end > p && is_space(end[-1]))
+		end--;
+	len = (size_t)(end - p);
+	if (len >= shownlen)
+		len = shownlen - 4;
+	memcpy(shown, p, len);
+	shown[len] = '\0';
+	if ((size_t)(end - p) > len)
+		strcat(shown, "...");
+	*b = p;
+	*e = end;
+}
+
+/* Decimal digits, then blanks and an optional "G"/"GB".  *big is set when
+ * the number does not fit.  Returns 0 when [p, end) is all of that. */
+static int
+scan_gb(const char *p, const char *end, uint64_t *out, int *big)
+{
+	const char *q;
+	uint64_t v = 0;
+
+	*big = 0;
+	for (q = p; q < end && *q >= '0' && *q <= '9'; q++) {
+		if (*big)
+			continue;
+		if (v > (UINT64_MAX - 9) / 10)
+			*big = 1;
+		else
+			v = v * 10 + (uint64_t)(*q - '0');
+	}
+	if (q == p)
+		return -1;
+	while (q < end && is_space(*q))
+		q++;
+	if (q < end && (*q == 'G' || *q == 'g')) {
+		q++;
+		if (q < end && (*q == 'B' || *q == 'b'))
+			q++;
+	}
+	if (q != end)
+		return -1;
+	*out = v;
+	return 0;
 }
 
 /* Accepted: optional surrounding blanks, decimal digits, then optionally a
@@ -135,54 +222,25 @@ int
 gw_parse_gb(const char *s, const char *field, uint64_t max, uint64_t *out,
             gw_err *e)
 {
-	const char *p, *q, *end;
+	const char *p, *end;
 	uint64_t v = 0;
 	int big = 0;
 	char shown[64];
-	size_t len;
 
 	if (field == NULL || *field == '\0')
 		field = _("size");
-	if (s == NULL)
-		s = "";
-	p = s;
-	while (is_space(*p))
-		p++;
-	end = p + strlen(p);
-	while (end > p && is_space(end[-1]))
-		end--;
-	len = (size_t)(end - p);
-	if (len >= sizeof shown)
-		len = sizeof shown - 4;
-	memcpy(shown, p, len);
-	shown[len] = '\0';
-	if ((size_t)(end - p) > len)
-		strcat(shown, "...");
-
+	trim_span(s ? s : "", &p, &end, shown, sizeof shown);
 	if (p == end) {
 		gw_err_set(e, _("%s: empty value (expected a size in GB, "
 		                "1..%llu)"), field, (unsigned long long)max);
 		return -1;
 	}
-	for (q = p; q < end && *q >= '0' && *q <= '9'; q++) {
-		if (!big) {
-			if (v > (UINT64_MAX - 9) / 10)
-				big = 1;
-			else
-				v = v * 10 + (uint64_t)(*q - '0');
-		}
+	if (scan_gb(p, end, &v, &big) != 0) {
+		gw_err_set(e, _("%s: '%s' is not a whole number of GB (expected "
+		                "1..%llu, e.g. 48)"), field, shown,
+		           (unsigned long long)max);
+		return -1;
 	}
-	if (q == p)
-		goto notnum;
-	while (q < end && is_space(*q))
-		q++;
-	if (q < end && (*q == 'G' || *q == 'g')) {
-		q++;
-		if (q < end && (*q == 'B' || *q == 'b'))
-			q++;
-	}
-	if (q != end)
-		goto notnum;
 	if (big || v < 1 || v > max) {
 		gw_err_set(e, _("%s: %s GB is not a plausible size (expected "
 		                "1..%llu)"), field, shown,
@@ -191,9 +249,4 @@ gw_parse_gb(const char *s, const char *field, uint64_t max, uint64_t *out,
 	}
 	*out = v;
 	return 0;
-notnum:
-	gw_err_set(e, _("%s: '%s' is not a whole number of GB (expected "
-	                "1..%llu, e.g. 48)"), field, shown,
-	           (unsigned long long)max);
-	return -1;
 }

@@ -29,6 +29,25 @@ int gw_mmio_rule(uint64_t total_gb, uint64_t *out_gb, gw_err *e);
 int gw_mmio_bars(const uint64_t *bar_bytes, size_t n, uint64_t *out_bytes,
                  gw_err *e);
 
+/* Bytes -> GB, rounded up; at least 1 for a non-zero size. */
+uint64_t gw_mmio_bytes_gb(uint64_t bytes);
+
+/* The whole sizing of one VM, the one place it is computed: the rule for
+ * total_gb of framebuffer (rule_gb; 0 when total_gb is 0), the BAR need
+ * of the 64-bit BARs (bar_gb, in GB rounded up; 0 when nbars is 0 or all
+ * sizes are 0), and the recommendation, the larger of the two (mmio_gb).
+ * bar_end is where the packed BARs end, in bytes (their sum).  Fails (e
+ * set, *out untouched) as gw_mmio_rule and gw_mmio_bars do; the rule is
+ * checked first. */
+typedef struct gw_mmio_need {
+	uint64_t rule_gb;
+	uint64_t bar_gb;
+	uint64_t bar_end;
+	uint64_t mmio_gb;
+} gw_mmio_need;
+int gw_mmio_need_for(uint64_t total_gb, const uint64_t *bar_bytes,
+                     size_t nbars, gw_mmio_need *out, gw_err *e);
+
 /* Smallest power of two >= v (v >= 1), 0 on overflow. */
 uint64_t gw_pow2_ceil(uint64_t v);
 int gw_is_pow2(uint64_t v);

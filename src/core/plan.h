@@ -7,6 +7,7 @@
 #define GW_PLAN_H
 
 #include "gw.h"
+#include "finding.h"
 #include "gputable.h"
 #include "vmx.h"
 
@@ -108,16 +109,6 @@ typedef struct gw_setting {
 	const char *source; /* "Broadcom KB 323402", not translated */
 } gw_setting;
 
-typedef enum { GW_SEV_INFO, GW_SEV_WARN, GW_SEV_ERROR } gw_sev;
-
-typedef struct gw_finding {
-	gw_sev sev;
-	const char *id;     /* stable: "mmio-kept", "firmware-bios", ... */
-	char *message;      /* translated */
-	char *fix;          /* translated, may be NULL */
-	const char *source;
-} gw_finding;
-
 /* One GPU (group) the plan counts: requested or already in the .vmx. */
 typedef struct gw_plan_gpu {
 	const gw_gpu *gpu;  /* NULL when unknown to the table / bare --vram */
@@ -143,7 +134,8 @@ typedef struct gw_plan {
 	size_t nsteps;
 	gw_setting *settings;
 	size_t nsettings;
-	gw_finding *findings;
+	gw_finding *findings;    /* finding.h; never GW_SEV_PASS, title NULL,
+	                          * gpu -1; each with its topic */
 	size_t nfindings;
 	long memory_mb;          /* 0 unknown */
 	int hw_current;          /* virtualHW.version, 0 unknown */

@@ -7,7 +7,7 @@
 #include "gw.h"
 #include "gputable.h"
 
-#include "mmio_bars.h"
+#include "mmio.h"
 
 /* The commands (gw_linux_check_command, gw_linux_gpus_command) and the
  * printers are in linux_report.h (src/report), included at the end. */
@@ -84,7 +84,8 @@ typedef struct gw_linux_gpus_report {
 	gw_linux_gpu *gpus;        /* gw_linux_gpus() */
 	size_t n;
 	uint64_t total_vram_gb;    /* the VRAM the table knows of them */
-	gw_mmio_size mmio;         /* the rule on it and the 64-bit BARs */
+	gw_mmio_need mmio;         /* the rule on it and the 64-bit BARs */
+	int mmio_known;            /* 0: neither VRAM nor BARs, or refused */
 	char **notes;              /* translated lines: "no MMIO size: ...",
 	                            * "WARN: ..." about IOMMU groups */
 	size_t nnotes;

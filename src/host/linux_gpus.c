@@ -1,11 +1,10 @@
 /* linux_gpus.c: gpuwiz gpus's data (linux.h): display-class devices
  * through libpci's sysfs back end pointed at SYSROOT/sys/bus/pci, their
  * IOMMU group-mates, and the MMIO size for all of them in one VM
- * (mmio_bars.h).  libpci's error handler would exit(), so ours longjmps
+ * (mmio.h).  libpci's error handler would exit(), so ours longjmps
  * back and the failure becomes an input error.
  */
 #include "linux_int.h"
-#include "mmio_bars.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -289,9 +288,9 @@ gw_linux_gpu_bar_gb(const gw_linux_gpu *g)
 	for (k = 0; k < g->nbars && k < 6; k++)
 		if (g->bars[k].is64)
 			bars[nb++] = g->bars[k].size;
-	if (nb == 0 || gw_mmio_bars_gb(bars, nb, &gb, &me) != 0)
+	if (nb == 0 || gw_mmio_bars(bars, nb, &gb, &me) != 0)
 		return 0;
-	return gb;
+	return gw_mmio_bytes_gb(gb);
 }
 
 /* ---- what gpuwiz gpus shows ------------------------------------------- */
@@ -326,8 +325,13 @@ report_mmio(gw_linux_gpus_report *r)
 			}
 	}
 	r->total_vram_gb = total;
-	if (gw_mmio_size_of(total, bars, nbars, &r->mmio, &me) != 0)
+	memset(&r->mmio, 0, sizeof r->mmio);
+	if (total == 0 && nbars == 0)
+		r->mmio_known = 0;
+	else if (gw_mmio_need_for(total, bars, nbars, &r->mmio, &me) != 0)
 		add_note(r, gw_xasprintf(_("no MMIO size: %s"), me.msg));
+	else
+		r->mmio_known = 1;
 	free(bars);
 }
 

@@ -24,10 +24,17 @@ gw_json_text(const char *s)
 void
 gw_json_print(json_t *o)
 {
+	gw_json_fprint(stdout, o);
+}
+
+void
+gw_json_fprint(FILE *f, json_t *o)
+{
 	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 
 	if (s) {
-		puts(s);
+		fputs(s, f);
+		fputc('\n', f);
 		free(s);
 	}
 }

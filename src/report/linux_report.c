@@ -171,8 +171,8 @@ print_gpus_json(const gw_linux_gpus_report *r)
 	for (i = 0; i < r->n; i++)
 		json_array_append_new(arr, gpu_json(&r->gpus[i]));
 	json_object_set_new(o, "gpus", arr);
-	json_object_set_new(o, "mmio_size_gb", r->mmio.known
-	                    ? json_integer((json_int_t)r->mmio.size_gb)
+	json_object_set_new(o, "mmio_size_gb", r->mmio_known
+	                    ? json_integer((json_int_t)r->mmio.mmio_gb)
 	                    : json_null());
 	for (i = 0; i < r->nnotes; i++)
 		json_array_append_new(jn, gw_json_text(r->notes[i]));
@@ -258,14 +258,14 @@ print_gpu_table(const gw_linux_gpus_report *r)
 static void
 print_mmio_line(const gw_linux_gpus_report *r)
 {
-	if (r->mmio.known && r->total_vram_gb == 0)
+	if (r->mmio_known && r->total_vram_gb == 0)
 		printf(_("64-bit MMIO for all of them in one VM: %llu GB "
 		         "(VRAM unknown, sized from the BARs)"),
-		       (unsigned long long)r->mmio.size_gb);
-	else if (r->mmio.known)
+		       (unsigned long long)r->mmio.mmio_gb);
+	else if (r->mmio_known)
 		printf(_("64-bit MMIO for all of them in one VM: %llu GB "
 		         "(rule on the VRAM: %llu GB, BAR need: %llu GB)"),
-		       (unsigned long long)r->mmio.size_gb,
+		       (unsigned long long)r->mmio.mmio_gb,
 		       (unsigned long long)r->mmio.rule_gb,
 		       (unsigned long long)r->mmio.bar_gb);
 	else

@@ -275,6 +275,70 @@ test_parse_gb_errors(void **state)
 	}
 }
 
+/* gw_mmio_need_for: the one sizing the plan and "gpuwiz gpus" share. */
+/* Bytes in whole GB, rounded up: how BAR needs are shown. */
+static void
+test_bytes_gb(void **state)
+{
+	(void)state;
+	assert_int_equal(gw_mmio_bytes_gb(0), 0);
+	assert_int_equal(gw_mmio_bytes_gb(1), 1);
+	assert_int_equal(gw_mmio_bytes_gb((UINT64_C(32) << 20)), 1);
+	assert_int_equal(gw_mmio_bytes_gb((UINT64_C(1) << 30)), 1);
+	assert_int_equal(gw_mmio_bytes_gb((UINT64_C(1) << 30) + 1), 2);
+	assert_int_equal(gw_mmio_bytes_gb(64 * (UINT64_C(1) << 30)), 64);
+}
+
+static void
+test_need_for(void **state)
+{
+	const uint64_t gib = UINT64_C(1) << 30, mib = UINT64_C(1) << 20;
+	/* 2 x H100 PCIe: BAR1 128 GiB + BAR3 32 MiB each */
+	const uint64_t h100[] = { 128 * gib, 32 * mib, 128 * gib, 32 * mib };
+	const uint64_t small[] = { 256 * mib, 32 * mib };
+	const uint64_t odd[] = { 3 * mib };
+	gw_mmio_need n;
+	gw_err e;
+
+	(void)state;
+	assert_int_equal(gw_mmio_need_for(160, h100, 4, &n, &e), 0);
+	assert_int_equal(n.rule_gb, 512);
+	assert_int_equal(n.bar_gb, 512);   /* 256 GiB + 64 MiB -> 512 GiB */
+	assert_int_equal(n.bar_end, 256 * gib + 64 * mib);
+	assert_int_equal(n.mmio_gb, 512);
+
+	/* the rule wins; a BAR need under 1 GiB counts as 1 GB */
+	assert_int_equal(gw_mmio_need_for(48, small, 2, &n, &e), 0);
+	assert_int_equal(n.rule_gb, 128);
+	assert_int_equal(n.bar_gb, 1);
+	assert_int_equal(n.mmio_gb, 128);
+
+	/* no VRAM known: the BARs alone; no BARs: the rule alone */
+	assert_int_equal(gw_mmio_need_for(0, h100, 2, &n, &e), 0);
+	assert_int_equal(n.rule_gb, 0);
+	assert_int_equal(n.bar_gb, 256);
+	assert_int_equal(n.mmio_gb, 256);
+	assert_int_equal(gw_mmio_need_for(80, NULL, 0, &n, &e), 0);
+	assert_int_equal(n.bar_gb, 0);
+	assert_int_equal(n.bar_end, 0);
+	assert_int_equal(n.mmio_gb, 256);
+
+	/* errors: the rule's first, then the BARs'; *out untouched */
+	n.mmio_gb = 7;
+	assert_int_equal(gw_mmio_need_for(GW_MMIO_MAX_TOTAL_GB + 1, odd, 1, &n,
+	                                  &e), -1);
+	assert_non_null(strstr(e.msg, "total framebuffer"));
+	assert_int_equal(gw_mmio_need_for(48, odd, 1, &n, &e), -1);
+	assert_non_null(strstr(e.msg, "power of two"));
+	assert_int_equal(n.mmio_gb, 7);
+
+	assert_int_equal(gw_mmio_bytes_gb(0), 0);
+	assert_int_equal(gw_mmio_bytes_gb(1), 1);
+	assert_int_equal(gw_mmio_bytes_gb(gib), 1);
+	assert_int_equal(gw_mmio_bytes_gb(gib + 1), 2);
+	assert_int_equal(gw_mmio_bytes_gb(64 * gib), 64);
+}
+
 int
 main(void)
 {
@@ -287,6 +351,8 @@ main(void)
 		cmocka_unit_test(test_bars_errors),
 		cmocka_unit_test(test_parse_gb_ok),
 		cmocka_unit_test(test_parse_gb_errors),
+		cmocka_unit_test(test_bytes_gb),
+		cmocka_unit_test(test_need_for),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

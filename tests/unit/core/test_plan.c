@@ -1348,6 +1348,97 @@ test_has_errors(void **state)
 	gw_plan_free(NULL);
 }
 
+static int
+has_prefix(const char *id, const char *const *pre)
+{
+	size_t i;
+
+	for (i = 0; pre[i]; i++)
+		if (strncmp(id, pre[i], strlen(pre[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* Every finding has the topic its meaning gives it, and the topics
+ * select what the id prefixes of the CLI (mmio: sizing) and of the
+ * screens (MMIO step, VM step) selected. */
+static void
+check_topics(const gw_plan *p)
+{
+	static const char *const sizing[] = { "mmio-", "gpu-", "vgpu-profile",
+	                                      "geforce-", NULL };
+	static const char *const mmio[] = { "mmio-", NULL };
+	static const char *const vmstep[] = { "hw-", "firmware-", "memory-",
+	                                      "nested-", "device-", "devices-",
+	                                      "code43", NULL };
+	const unsigned sz = GW_TOPIC_BIT(GW_TOPIC_SIZING) |
+	                    GW_TOPIC_BIT(GW_TOPIC_GPU);
+	const unsigned vm = GW_TOPIC_BIT(GW_TOPIC_VERSION) |
+	                    GW_TOPIC_BIT(GW_TOPIC_FIRMWARE) |
+	                    GW_TOPIC_BIT(GW_TOPIC_MEMORY) |
+	                    GW_TOPIC_BIT(GW_TOPIC_VM) |
+	                    GW_TOPIC_BIT(GW_TOPIC_DEVICE);
+	size_t i;
+
+	for (i = 0; i < p->nfindings; i++) {
+		const gw_finding *f = &p->findings[i];
+
+		assert_true(f->sev != GW_SEV_PASS);
+		assert_null(f->title);
+		assert_int_equal(f->gpu, -1);
+		assert_true((unsigned)f->topic < GW_TOPIC_HOST);
+		if (has_prefix(f->id, sizing) != gw_topic_in(f->topic, sz) ||
+		    has_prefix(f->id, mmio) !=
+		    gw_topic_in(f->topic, GW_TOPIC_BIT(GW_TOPIC_SIZING)) ||
+		    has_prefix(f->id, vmstep) != gw_topic_in(f->topic, vm))
+			fail_msg("%s: topic %s", f->id, gw_topic_word(f->topic));
+	}
+}
+
+static void
+test_topics(void **state)
+{
+	gw_answers a;
+	gw_plan p;
+	gw_vmx *v;
+	gw_err e;
+
+	(void)state;
+	/* an old VM with a P40, nested virtualization, BIOS; vGPUs added */
+	gw_answers_init(&a);
+	add_gpu(&a, "l40s=2");
+	add_gpu(&a, "grid_a100-40c=2");
+	add_gpu(&a, "grid_h100xm-80c");
+	assert_int_equal(gw_answers_add_vram(&a, "24", NULL, &e), 0);
+	assert_int_equal(gw_answers_add_bdf(&a, "0000:42:00.0", NULL, &e), 0);
+	assert_int_equal(gw_answers_set_system_id(&a, SYSID, NULL, &e), 0);
+	a.uvm = a.p2p = a.code43 = 1;
+	a.reserve = 0;
+	a.mmio_gb = 4096;
+	a.esxi_version = gw_xstrdup("7.0U3");
+	v = sample(P40_FRAGMENT, "vhv.enable = \"TRUE\"\n"
+	                         "virtualHW.version = \"14\"\n"
+	                         "pciPassthru7.present = \"TRUE\"\n"
+	                         "pciPassthru7.vgpu = \"grid_zz-1q\"\n"
+	                         "pciPassthru8.present = \"TRUE\"\n"
+	                         "pciPassthru8.deviceId = \"junk\"\n");
+	build(&a, v, &p);
+	assert_true(p.nfindings >= 10);
+	check_topics(&p);
+	gw_plan_free(&p);
+	gw_vmx_free(v);
+
+	/* snippets: no .vmx; one GPU with P2P, a GeForce */
+	gw_answers_free(&a);
+	add_gpu(&a, "l40s");
+	a.p2p = 1;
+	a.uvm = 1;
+	build(&a, NULL, &p);
+	check_topics(&p);
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+}
+
 int
 main(void)
 {
@@ -1380,6 +1471,7 @@ main(void)
 		cmocka_unit_test(test_esxi_to_hw),
 		cmocka_unit_test(test_name),
 		cmocka_unit_test(test_has_errors),
+		cmocka_unit_test(test_topics),
 	};
 
 	return cmocka_run_group_tests(tests, setup_table, teardown_table);

@@ -1,0 +1,108 @@
+/* finding.c: the one result type (finding.h). */
+#include "finding.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+gw_finding_set(gw_finding *f, gw_sev sev, const char *id, gw_topic topic,
+               const char *source, char *title, char *message, char *fix)
+{
+	f->sev = sev;
+	f->id = id;
+	f->topic = topic;
+	f->title = title;
+	f->message = message;
+	f->fix = fix;
+	f->source = source;
+	f->gpu = -1;
+}
+
+void
+gw_finding_free(gw_finding *f)
+{
+	if (f == NULL)
+		return;
+	free(f->title);
+	free(f->message);
+	free(f->fix);
+	memset(f, 0, sizeof *f);
+	f->gpu = -1;
+}
+
+gw_finding *
+gw_findings_add(gw_finding **v, size_t *n, gw_sev sev, const char *id,
+                gw_topic topic, const char *source, char *title,
+                char *message, char *fix)
+{
+	gw_finding *f;
+
+	*v = gw_xrealloc(*v, (*n + 1) * sizeof **v);
+	f = &(*v)[(*n)++];
+	gw_finding_set(f, sev, id, topic, source, title, message, fix);
+	return f;
+}
+
+void
+gw_findings_free(gw_finding **v, size_t *n)
+{
+	size_t i;
+
+	for (i = 0; *v && i < *n; i++)
+		gw_finding_free(&(*v)[i]);
+	free(*v);
+	*v = NULL;
+	*n = 0;
+}
+
+int
+gw_topic_in(gw_topic t, unsigned mask)
+{
+	return (unsigned)t < 32 && (mask & GW_TOPIC_BIT(t)) != 0;
+}
+
+const char *
+gw_topic_word(gw_topic t)
+{
+	static const char *const words[GW_TOPIC_COUNT] = {
+		[GW_TOPIC_SIZING] = "sizing",
+		[GW_TOPIC_GPU] = "gpu",
+		[GW_TOPIC_DEVICE] = "device",
+		[GW_TOPIC_FIRMWARE] = "firmware",
+		[GW_TOPIC_MEMORY] = "memory",
+		[GW_TOPIC_VGPU] = "vgpu",
+		[GW_TOPIC_VERSION] = "version",
+		[GW_TOPIC_VM] = "vm",
+		[GW_TOPIC_P2P] = "p2p",
+		[GW_TOPIC_HOST] = "host",
+		[GW_TOPIC_GUEST] = "guest",
+		[GW_TOPIC_OUTPUT] = "output",
+		[GW_TOPIC_DIAG] = "diag",
+	};
+
+	if ((unsigned)t >= GW_TOPIC_COUNT)
+		return "?";
+	return words[t];
+}
+
+const char *
+gw_sev_id(gw_sev s)
+{
+	switch (s) {
+	case GW_SEV_PASS: return "pass";
+	case GW_SEV_WARN: return "warn";
+	case GW_SEV_ERROR: return "error";
+	default: return "info";
+	}
+}
+
+const char *
+gw_sev_word(gw_sev s)
+{
+	switch (s) {
+	case GW_SEV_PASS: return "PASS";
+	case GW_SEV_WARN: return "WARN";
+	case GW_SEV_ERROR: return "FAIL";
+	default: return "INFO";
+	}
+}

@@ -1,0 +1,271 @@
+/* plan_devices.c: the devices of the VM: pair the operator's host PCI
+ * addresses (BDFs) with the passthrough GPUs being added, in order; add
+ * the GPUs asked for to the plan; count the VM's devices; write the
+ * pciPassthruN blocks of the new ones.  A BDF already attached in the
+ * .vmx is not added twice.
+ */
+#include "plan_int.h"
+#include "mmio.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The present, unmatched DirectPath block at nd's address, or NULL. */
+static vdev *
+find_attached(scan *sc, const newdev *nd)
+{
+	size_t j;
+
+	for (j = 0; j < sc->ndevs; j++) {
+		vdev *d = &sc->devs[j];
+
+		if (!d->present || !d->has_addr || d->vgpu || d->matched)
+			continue;
+		if (d->dom == nd->dom && d->bus == nd->bus &&
+		    d->dev == nd->dev && d->fn == nd->fn)
+			return d;
+	}
+	return NULL;
+}
+
+/* Pair the next BDF with one GPU of want i. */
+static int
+pair_one(plan_ctx *c, size_t i, gw_err *e)
+{
+	const gw_gpu_want *w = &c->a->gpus[i];
+	newdev *nd = &c->nds[c->nnd];
+
+	nd->want = i;
+	nd->bdf = c->a->bdfs[c->nnd];
+	if (w->gpu == NULL) {
+		gw_err_set(e, _("--bdf: %s pairs with a GPU given "
+		                "only by size (%s); give that GPU "
+		                "by id (--gpu) so its PCI ids can be "
+		                "written"), nd->bdf,
+		           w->spec ? w->spec : "--vram");
+		return -1;
+	}
+	if (gw_bdf_parse(nd->bdf, &nd->dom, &nd->bus, &nd->dev,
+	                 &nd->fn) != 0) {
+		gw_err_set(e, _("--bdf: '%s' is not a PCI address "
+		                "(expected 0000:42:00.0)"), nd->bdf);
+		return -1;
+	}
+	nd->existing = find_attached(&c->sc, nd);
+	if (nd->existing)
+		nd->existing->matched = 1;
+	if (nd->existing && nd->existing->ids_ok) {
+		if (nd->existing->vendor == w->gpu->vendor_id &&
+		    nd->existing->device == w->gpu->device_id) {
+			nd->same = 1;
+			c->dedup[i]++;
+		} else {
+			nd->same = -1;
+		}
+	}
+	c->nnd++;
+	return 0;
+}
+
+/* Pair BDFs with the passthrough GPUs being added, in order. */
+int
+pl_pair_bdfs(plan_ctx *c, gw_err *e)
+{
+	const gw_answers *a = c->a;
+	size_t i;
+	int k;
+
+	c->dedup = gw_xcalloc(a->ngpus ? a->ngpus : 1, sizeof *c->dedup);
+	if (a->nbdfs)
+		c->nds = gw_xcalloc(a->nbdfs, sizeof *c->nds);
+	for (i = 0; i < a->ngpus && c->nnd < a->nbdfs; i++) {
+		if (a->gpus[i].profile)
+			continue;
+		for (k = 0; k < a->gpus[i].count && c->nnd < a->nbdfs; k++)
+			if (pair_one(c, i, e) != 0)
+				return -1;
+	}
+	return 0;
+}
+
+static char *
+want_label(const gw_gpu_want *w)
+{
+	if (w->profile)
+		return gw_xstrdup(w->profile);
+	if (w->gpu)
+		return gw_xstrdup(w->gpu->id);
+	return gw_xasprintf("%dGB", w->vram_gb);
+}
+
+/* The GPUs asked for, less the ones already attached at their BDF. */
+void
+pl_add_wanted(plan_ctx *c)
+{
+	gw_plan *p = c->p;
+	size_t i;
+
+	for (i = 0; i < c->a->ngpus; i++) {
+		const gw_gpu_want *w = &c->a->gpus[i];
+		gw_plan_gpu *g;
+		int n = w->count - c->dedup[i];
+
+		if (n <= 0)
+			continue;
+		g = pl_gpu_push(p);
+		g->gpu = w->gpu;
+		g->vram_gb = w->vram_gb;
+		g->count = n;
+		g->profile = w->profile ? pl_esxi_profile(p, w) : NULL;
+		g->existing = 0;
+		g->label = want_label(w);
+		if (w->gpu) {
+			g->vendor_id = w->gpu->vendor_id;
+			g->device_id = w->gpu->device_id;
+		}
+		if (w->profile) {
+			p->n_vgpu += n;
+			c->nvgpu_all += n;
+		} else {
+			p->n_passthru += n;
+		}
+		c->ndevices += n;
+	}
+}
+
+/* The devices of the VM: the present ones of the file and the new ones.
+ * Fails over the maximum any hardware version allows. */
+int
+pl_count_devices(plan_ctx *c, gw_err *e)
+{
+	size_t i;
+
+	/* A BDF already attached adds no device (whatever is counted for
+	 * MMIO in the mismatch case). */
+	for (i = 0; i < c->nnd; i++)
+		if (c->nds[i].existing && c->nds[i].same <= 0)
+			c->ndevices--;
+	if (c->ndevices > GW_MMIO_MAX_COUNT) {
+		gw_err_set(e, _("%d passthrough devices in one VM: more than "
+		                "the maximum of %d (hardware version 21)"),
+		           c->ndevices, GW_MMIO_MAX_COUNT);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+device_block(gw_plan *p, const gw_vmx *v, unsigned idx, const newdev *nd,
+             const gw_gpu *g, const char *system_id)
+{
+	char key[64], val[32];
+
+	snprintf(key, sizeof key, "pciPassthru%u.present", idx);
+	pl_setting(p, v, GW_SET_DEVICE, key, "TRUE",
+	           gw_xasprintf(_("Attach host GPU %s (%s) as pciPassthru%u."),
+	                        nd->bdf, g->id, idx), SRC_DEVICE);
+	snprintf(key, sizeof key, "pciPassthru%u.id", idx);
+	gw_bdf_vmx_id(nd->dom, nd->bus, nd->dev, nd->fn, val, sizeof val);
+	pl_setting(p, v, GW_SET_DEVICE, key, val,
+	           gw_xasprintf(_("Host address %s in ESXi's decimal form."),
+	                        nd->bdf), SRC_DEVICE);
+	snprintf(key, sizeof key, "pciPassthru%u.deviceId", idx);
+	snprintf(val, sizeof val, "0x%04x", g->device_id);
+	pl_setting(p, v, GW_SET_DEVICE, key, val,
+	           gw_xasprintf(_("PCI device id of %s."), g->id), SRC_DEVICE);
+	snprintf(key, sizeof key, "pciPassthru%u.vendorId", idx);
+	snprintf(val, sizeof val, "0x%04x", g->vendor_id);
+	pl_setting(p, v, GW_SET_DEVICE, key, val,
+	           gw_xasprintf(_("PCI vendor id of %s."), g->id), SRC_DEVICE);
+	snprintf(key, sizeof key, "pciPassthru%u.systemId", idx);
+	pl_setting(p, v, GW_SET_DEVICE, key, system_id,
+	           gw_xstrdup(_("The host's system id (esxcli system uuid "
+	                        "get).")), SRC_DEVICE);
+}
+
+/* A BDF that is already attached: say so; fix its systemId. */
+static void
+already_attached(plan_ctx *c, const newdev *nd, const gw_gpu *g)
+{
+	gw_plan *p = c->p;
+	const gw_answers *a = c->a;
+	vdev *d = nd->existing;
+	char vmxid[32], key[64];
+
+	gw_bdf_vmx_id(nd->dom, nd->bus, nd->dev, nd->fn, vmxid, sizeof vmxid);
+	if (nd->same < 0) {
+		pl_finding(p, GW_SEV_WARN, "device-mismatch", GW_TOPIC_DEVICE,
+		           SRC_DEVICE,
+		           gw_xasprintf(_("pciPassthru%u already has "
+		                          "host address %s, but as "
+		                          "%04x:%04x, not %s: not "
+		                          "added again; both are "
+		                          "counted for MMIO"),
+		                        d->idx, nd->bdf, d->vendor,
+		                        d->device, g->id),
+		           gw_xasprintf(_("Check the address; if the "
+		                          "card was replaced, remove "
+		                          "the old pciPassthru%u "
+		                          "block and add the device "
+		                          "again."), d->idx));
+		return;
+	}
+	pl_finding(p, GW_SEV_INFO, "device-already-attached", GW_TOPIC_DEVICE,
+	           SRC_DEVICE,
+	           nd->same
+	           ? gw_xasprintf(_("Host GPU %s (%s) is already "
+	                            "attached as pciPassthru%u: "
+	                            "not added twice"),
+	                          nd->bdf, vmxid, d->idx)
+	           : gw_xasprintf(_("Host address %s (%s) is "
+	                            "already attached as "
+	                            "pciPassthru%u (device ids "
+	                            "not readable there): not "
+	                            "added twice; counted as %s"),
+	                          nd->bdf, vmxid, d->idx, g->id),
+	           NULL);
+	if (d->system_id == NULL || a->system_id == NULL ||
+	    gw_strieq(d->system_id, a->system_id))
+		return;
+	snprintf(key, sizeof key, "pciPassthru%u.systemId", d->idx);
+	pl_setting(p, c->v, GW_SET_DEVICE, key, a->system_id,
+	           gw_xasprintf(_("The systemId of "
+	                          "pciPassthru%u must match "
+	                          "this host (else: The "
+	                          "systemId does not match "
+	                          "the current system)."),
+	                        d->idx), SRC_DEVICE);
+}
+
+/* New device blocks for the BDFs. */
+void
+pl_device_blocks(plan_ctx *c)
+{
+	gw_plan *p = c->p;
+	size_t i;
+
+	for (i = 0; i < c->nnd; i++) {
+		const newdev *nd = &c->nds[i];
+		const gw_gpu *g = c->a->gpus[nd->want].gpu;
+
+		if (nd->existing)
+			already_attached(c, nd, g);
+		else
+			device_block(p, c->v, pl_next_free(&c->sc), nd, g,
+			             c->a->system_id);
+	}
+	if (c->v && c->npt_slots > c->nnd)
+		pl_finding(p, GW_SEV_INFO, "devices-without-address",
+		           GW_TOPIC_DEVICE, SRC_DEVICE,
+		           gw_xasprintf(_("%zu passthrough GPU(s) have no host "
+		                          "PCI address: they are counted for "
+		                          "MMIO but not written"),
+		                        c->npt_slots - c->nnd),
+		           gw_xasprintf(_("Give each GPU's host PCI address and "
+		                          "the host's system id (--bdf and "
+		                          "--system-id, or the wizard's VM step), "
+		                          "or add the device in the vSphere "
+		                          "Client (Edit Settings > Add new device "
+		                          "> PCI Device).")));
+}

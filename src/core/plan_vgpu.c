@@ -1,0 +1,208 @@
+/* plan_vgpu.c: vGPU devices and unified memory.  New vGPU blocks are
+ * written only into a .vmx (pciPassthruN.vgpu: the spelling of the VMware
+ * API's VmiopBackingInfo, not documented for the .vmx); --uvm sets
+ * pciPassthruN.cfg.enable_uvm on every vGPU of the VM (NVIDIA AI
+ * Enterprise documentation; NCCL 2.27 needs it).
+ */
+#include "plan_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The profile as ESXi names it on this GPU ("grid_h100xm-80c" typed ->
+ * "nvidia_h100xm-80c", the H100 SXM's own spelling): that is what the .vmx
+ * and BOSH need.  A different spelling is said as an INFO finding. */
+char *
+pl_esxi_profile(gw_plan *p, const gw_gpu_want *w)
+{
+	char *prof = w->gpu ? gw_gpu_vgpu_profile(w->gpu, w->profile) : NULL;
+
+	if (prof == NULL)
+		return pl_lower_dup(w->profile);
+	if (!gw_strieq(prof, w->profile))
+		pl_finding(p, GW_SEV_INFO, "vgpu-profile-spelling",
+		           GW_TOPIC_GPU,
+		           SRC_VGPU_NAMES,
+		           gw_xasprintf(_("vGPU profile '%s' is written as ESXi "
+		                          "names it on %s: %s"),
+		                        w->profile, w->gpu->id, prof),
+		           NULL);
+	return prof;
+}
+
+static void
+uvm_setting(gw_plan *p, const gw_vmx *v, unsigned idx)
+{
+	char key[64];
+
+	snprintf(key, sizeof key, "pciPassthru%u.cfg.enable_uvm", idx);
+	pl_setting(p, v, GW_SET_UVM, key, "1",
+	           gw_xasprintf(_("Unified memory for vGPU pciPassthru%u "
+	                          "(NCCL 2.27+ needs it)."), idx), SRC_UVM);
+}
+
+/* Indices of vGPU blocks, growable. */
+typedef struct idx_list {
+	unsigned *v;
+	size_t n;
+} idx_list;
+
+static void
+idx_push(idx_list *l, unsigned idx)
+{
+	l->v = gw_xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+	l->v[l->n++] = idx;
+}
+
+/* The ESXi spelling the plan chose for want w (pl_add_wanted). */
+static const char *
+planned_profile(const gw_plan *p, const gw_gpu_want *w)
+{
+	size_t j;
+
+	for (j = 0; j < p->ngpus; j++)
+		if (!p->gpus[j].existing && p->gpus[j].profile &&
+		    p->gpus[j].gpu == w->gpu &&
+		    gw_strieq(p->gpus[j].label, w->profile))
+			return p->gpus[j].profile;
+	return w->profile;
+}
+
+/* pciPassthruN.present + .vgpu for each vGPU of want w. */
+static void
+vgpu_blocks(plan_ctx *c, const gw_gpu_want *w, idx_list *vidx)
+{
+	const char *prof = planned_profile(c->p, w);
+	char key[64];
+	unsigned idx;
+	int k;
+
+	for (k = 0; k < w->count; k++) {
+		idx = pl_next_free(&c->sc);
+		snprintf(key, sizeof key, "pciPassthru%u.present", idx);
+		pl_setting(c->p, c->v, GW_SET_DEVICE, key, "TRUE",
+		           gw_xasprintf(_("Add vGPU %s as "
+		                          "pciPassthru%u."),
+		                        prof, idx), SRC_VGPU);
+		snprintf(key, sizeof key, "pciPassthru%u.vgpu", idx);
+		pl_setting(c->p, c->v, GW_SET_DEVICE, key, prof,
+		           gw_xasprintf(_("vGPU profile %s."),
+		                        prof), SRC_VGPU);
+		idx_push(vidx, idx);
+	}
+}
+
+/* Into a .vmx: new vGPU blocks, then UVM on every vGPU of the file. */
+static void
+vmx_vgpus(plan_ctx *c)
+{
+	gw_plan *p = c->p;
+	idx_list vidx = { NULL, 0 };
+	size_t i;
+
+	for (i = 0; i < c->sc.ndevs; i++)
+		if (c->sc.devs[i].present && c->sc.devs[i].vgpu)
+			idx_push(&vidx, c->sc.devs[i].idx);
+	for (i = 0; i < c->a->ngpus; i++)
+		if (c->a->gpus[i].profile)
+			vgpu_blocks(c, &c->a->gpus[i], &vidx);
+	if (p->n_vgpu > 0)
+		pl_finding(p, GW_SEV_INFO, "vgpu-vmx-spelling",
+		           GW_TOPIC_VGPU, SRC_VGPU,
+		           gw_xasprintf(_("The .vmx spelling of vGPU "
+		                          "devices (pciPassthruN.vgpu) is "
+		                          "not documented by VMware")),
+		           gw_xasprintf(_("The documented way is the vSphere "
+		                          "Client: Edit Settings > Add new "
+		                          "device > PCI Device > NVIDIA "
+		                          "GRID vGPU.")));
+	if (c->a->uvm)
+		for (i = 0; i < vidx.n; i++)
+			uvm_setting(p, c->v, vidx.v[i]);
+	free(vidx.v);
+}
+
+/* Snippets: the vGPUs will be the VM's first devices when it has no
+ * DirectPath GPU; otherwise the indices are a guess. */
+static void
+snippet_uvm(gw_plan *p)
+{
+	int n = p->n_vgpu + (p->n_passthru ? p->n_passthru : 0), i;
+
+	for (i = 0; i < n; i++)
+		uvm_setting(p, NULL, (unsigned)i);
+	if (p->n_passthru)
+		pl_finding(p, GW_SEV_WARN, "uvm-indices",
+		           GW_TOPIC_VGPU, SRC_UVM,
+		           gw_xasprintf(_("enable_uvm is written for "
+		                          "pciPassthru0..%d because the VM "
+		                          "mixes DirectPath GPUs and vGPUs: "
+		                          "only the vGPU indices need it"),
+		                        n - 1),
+		           gw_xasprintf(_("Check which pciPassthruN are "
+		                          "vGPUs after adding them.")));
+}
+
+static int
+a100_vgpus(const gw_plan *p)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < p->ngpus; i++)
+		if (p->gpus[i].profile && p->gpus[i].gpu &&
+		    strstr(p->gpus[i].gpu->name, "A100"))
+			n += p->gpus[i].count;
+	return n;
+}
+
+/* What unified memory means for this VM, asked for or not. */
+static void
+uvm_findings(plan_ctx *c)
+{
+	gw_plan *p = c->p;
+
+	if (c->a->uvm && c->nvgpu_all > 0) {
+		pl_finding(p, GW_SEV_WARN, "uvm-vmotion",
+		           GW_TOPIC_VGPU, SRC_UVM,
+		           gw_xasprintf(_("enable_uvm disables vMotion of this "
+		                          "VM's vGPUs")),
+		           gw_xasprintf(_("Set it with the VM powered off, then "
+		                          "power-cycle the VM.")));
+		if (a100_vgpus(p) >= 2)
+			pl_finding(p, GW_SEV_WARN, "uvm-a100-p2p",
+			           GW_TOPIC_VGPU, SRC_UVM,
+			           gw_xasprintf(_("On A100 VMs with several vGPUs, "
+			                          "unified memory turns NVLink P2P "
+			                          "off")),
+			           NULL);
+	} else if (c->a->uvm) {
+		pl_finding(p, GW_SEV_INFO, "uvm-no-vgpu",
+		           GW_TOPIC_VGPU, SRC_UVM,
+		           gw_xasprintf(_("--uvm applies to vGPUs only, and this "
+		                          "VM has none: nothing to set")),
+		           NULL);
+	} else if (c->nvgpu_all > 0) {
+		pl_finding(p, GW_SEV_INFO, "uvm-suggest",
+		           GW_TOPIC_VGPU, SRC_NCCL,
+		           gw_xasprintf(_("NCCL 2.27 and later fail on vGPUs "
+		                          "without unified memory (Cuda failure "
+		                          "'operation not supported' in "
+		                          "ncclCommInitRank)")),
+		           gw_xasprintf(_("Use --uvm to set "
+		                          "pciPassthruN.cfg.enable_uvm = \"1\" "
+		                          "on every vGPU (this disables vGPU "
+		                          "vMotion).")));
+	}
+}
+
+void
+pl_vgpu_uvm(plan_ctx *c)
+{
+	if (c->v)
+		vmx_vgpus(c);
+	else if (c->a->uvm && c->p->n_vgpu > 0)
+		snippet_uvm(c->p);
+	uvm_findings(c);
+}

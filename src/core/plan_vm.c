@@ -1,0 +1,306 @@
+/* plan_vm.c: the VM's own settings that passthrough needs: memory
+ * reservation (KB 309986), EFI firmware, the hardware version and its
+ * device limit (KB 1003746, KB 309986), nested virtualization (KB 437651),
+ * and the options P2P and Code 43.
+ */
+#include "plan_int.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+pl_memory(plan_ctx *c)
+{
+	gw_plan *p = c->p;
+	const gw_answers *a = c->a;
+	const gw_vmx *v = c->v;
+	const char *ms = v ? gw_vmx_get(v, "memsize") : NULL;
+	unsigned long long file_mb = 0;
+	long mb = 0;
+	char val[32];
+
+	if (!a->reserve) {
+		/* Only a .vmx can be checked; without one the operator just
+		 * asked for no reservation lines.  A file already reserving
+		 * all of memsize needs nothing. */
+		const char *mn = v ? gw_vmx_get(v, "sched.mem.min") : NULL;
+
+		if (v == NULL || (ms && mn && strcmp(ms, mn) == 0 &&
+		                  gw_vmx_get_bool(v, "sched.mem.pin", 0)))
+			return;
+		pl_finding(p, GW_SEV_WARN, "memory-not-reserved",
+		           GW_TOPIC_MEMORY, SRC_MEM,
+		           gw_xasprintf(_("Memory reservation is off: a VM with "
+		                          "a passthrough device only powers on "
+		                          "with all of its memory reserved")),
+		           gw_xasprintf(_("Set sched.mem.min and "
+		                          "sched.mem.minSize to the memory size "
+		                          "in MB and sched.mem.pin = \"TRUE\" "
+		                          "(Reserve all guest memory).")));
+		return;
+	}
+	if (ms && gw_parse_uint(ms, (unsigned long long)LONG_MAX, &file_mb) != 0)
+		file_mb = 0;
+	if (file_mb > 0) {
+		mb = (long)file_mb;
+		if (a->memory_mb > 0 && a->memory_mb != mb)
+			pl_finding(p, GW_SEV_WARN, "memory-mismatch",
+			           GW_TOPIC_MEMORY, SRC_MEM,
+			           gw_xasprintf(_("The memory size given (%ld MB) "
+			                          "differs from memsize = %ld in "
+			                          "the .vmx; the reservation must "
+			                          "equal memsize, so %ld MB is "
+			                          "used"), a->memory_mb, mb, mb),
+			           NULL);
+	} else if (a->memory_mb > 0) {
+		mb = a->memory_mb;
+	}
+	p->memory_mb = mb;
+	if (mb <= 0) {
+		pl_finding(p, GW_SEV_WARN, "memory-unknown",
+		           GW_TOPIC_MEMORY, SRC_MEM,
+		           gw_xasprintf(_("The VM's memory size is unknown, so "
+		                          "the full memory reservation cannot be "
+		                          "written")),
+		           gw_xasprintf(_("Set sched.mem.min and "
+		                          "sched.mem.minSize to the VM's memsize "
+		                          "in MB and sched.mem.pin = \"TRUE\" "
+		                          "(Reserve all guest memory), or give "
+		                          "the memory size.")));
+		return;
+	}
+	snprintf(val, sizeof val, "%ld", mb);
+	pl_setting(p, v, GW_SET_MEM, "sched.mem.min", val,
+	           gw_xasprintf(_("Reserve all %ld MB of guest memory: "
+	                          "passthrough needs it."), mb), SRC_MEM);
+	pl_setting(p, v, GW_SET_MEM, "sched.mem.minSize", val,
+	           gw_xasprintf(_("Reserve all %ld MB of guest memory: "
+	                          "passthrough needs it."), mb), SRC_MEM);
+	pl_setting(p, v, GW_SET_MEM, "sched.mem.pin", "TRUE",
+	           gw_xstrdup(_("Lock the reservation (Reserve all guest "
+	                        "memory, All locked).")), SRC_MEM);
+}
+
+void
+pl_firmware(plan_ctx *c)
+{
+	gw_plan *p = c->p;
+	const gw_vmx *v = c->v;
+	const char *fw;
+	int line;
+
+	if (v == NULL) {
+		pl_finding(p, GW_SEV_INFO, "firmware-efi",
+		           GW_TOPIC_FIRMWARE, SRC_EFI,
+		           gw_xasprintf(_("The VM must boot with EFI firmware "
+		                          "to map BARs larger than 16 GB; the "
+		                          "guest must be installed in EFI "
+		                          "mode")),
+		           NULL);
+		return;
+	}
+	fw = gw_vmx_get(v, "firmware");
+	if (fw && gw_strieq(fw, "efi"))
+		return;
+	line = fw ? 0 : gw_vmx_malformed_line_of(v, "firmware");
+	pl_finding(p, GW_SEV_WARN, "firmware-bios", GW_TOPIC_FIRMWARE, SRC_EFI,
+	           fw ? gw_xasprintf(_("The VM boots with firmware = \"%s\", "
+	                               "not EFI: BARs larger than 16 GB need "
+	                               "EFI firmware"), fw)
+	           : line ? gw_xasprintf(_("The firmware line (line %d) is "
+	                                   "malformed, so EFI firmware cannot "
+	                                   "be confirmed: BARs larger than 16 "
+	                                   "GB need EFI firmware"), line)
+	              : gw_xasprintf(_("The VM boots with BIOS firmware (no "
+	                               "firmware key): BARs larger than 16 "
+	                               "GB need EFI firmware")),
+	           gw_xasprintf(_("The guest must be installed in EFI mode: "
+	                          "switching an installed BIOS guest to EFI "
+	                          "leaves it unbootable, so gpuwiz does not "
+	                          "change it. Reinstall (or convert the boot "
+	                          "disk to EFI), then set firmware = "
+	                          "\"efi\".")));
+}
+
+static int
+hw_needed_for(int n)
+{
+	if (n <= 16)
+		return 13;
+	if (n <= 32)
+		return 20;
+	return 21;
+}
+
+/* KB 309986: the devices the VM's hardware version allows. */
+static void
+device_limit(gw_plan *p, const char *esxi, int ndevices)
+{
+	int hw, limit;
+
+	hw = p->hw_current ? p->hw_current : p->hw_target;
+	limit = gw_hw_max_passthru(hw);
+	if (hw == 20 && pl_esxi_is_80u1(esxi))
+		limit = 64;
+	if (limit && ndevices > limit) {
+		int need = hw_needed_for(ndevices);
+
+		pl_finding(p, GW_SEV_ERROR, "hw-too-many-devices",
+		           GW_TOPIC_VERSION, SRC_LIMITS,
+		           gw_xasprintf(_("%d passthrough devices in one VM, but "
+		                          "hardware version %d allows %d"),
+		                        ndevices, hw, limit),
+		           need == 21
+		           ? gw_xasprintf(_("Use hardware version 21 (ESXi 8.0U2 "
+		                            "or later) for up to 128 devices."))
+		           : gw_xasprintf(_("Use hardware version %d or later "
+		                            "(ESXi 8.0 for 32 devices)."), need));
+	}
+}
+
+void
+pl_hw(plan_ctx *c)
+{
+	gw_plan *p = c->p;
+	const gw_answers *a = c->a;
+	const gw_vmx *v = c->v;
+	const char *hv = v ? gw_vmx_get(v, "virtualHW.version") : NULL;
+	const char *esxi = a->esxi_version;
+	unsigned long long cur = 0;
+
+	if (hv && gw_parse_uint(hv, 999, &cur) == 0)
+		p->hw_current = (int)cur;
+	p->hw_target = gw_esxi_to_hw(esxi);
+
+	if (p->hw_target == 0) {
+		pl_finding(p, GW_SEV_INFO, "hw-target-unknown",
+		           GW_TOPIC_VERSION, SRC_HW,
+		           esxi ? gw_xasprintf(_("ESXi version '%s' is not "
+		                                 "known to gpuwiz: use the "
+		                                 "newest hardware version the "
+		                                 "host supports"), esxi)
+		                : gw_xasprintf(_("ESXi version not given: use "
+		                                 "the newest hardware version "
+		                                 "the host supports")),
+		           gw_xasprintf(_("ESXi 6.0: 11, 6.5: 13, 6.7: 14, "
+		                          "6.7U2: 15, "
+		                          "7.0: 17, 7.0U1: 18, 7.0U2: 19, 8.0: "
+		                          "20, 8.0U2: 21, 9.0: 22. With the VM "
+		                          "off and a snapshot taken: vim-cmd "
+		                          "vmsvc/upgrade <vmid> vmx-NN (one-way; "
+		                          "never downgrade).")));
+	} else if (p->hw_current && p->hw_current > p->hw_target) {
+		pl_finding(p, GW_SEV_ERROR, "hw-too-new",
+		           GW_TOPIC_VERSION, SRC_HW,
+		           gw_xasprintf(_("The VM has hardware version %d, newer "
+		                          "than ESXi %s supports (%d): it needs "
+		                          "a newer host"), p->hw_current, esxi,
+		                        p->hw_target),
+		           gw_xasprintf(_("Run the VM on a host that supports "
+		                          "hardware version %d; hardware "
+		                          "versions cannot be downgraded "
+		                          "safely."), p->hw_current));
+	} else if (p->hw_current && p->hw_current < p->hw_target) {
+		/* No documented minimum for 64-bit MMIO (domain.md 4, open):
+		 * an upgrade is advice (INFO), a WARN below 17, which Dynamic
+		 * DirectPath I/O needs. */
+		int ws = p->hw_current == 12 || p->hw_current == 16;
+
+		pl_finding(p, p->hw_current < 17 ? GW_SEV_WARN : GW_SEV_INFO,
+		           "hw-upgrade", GW_TOPIC_VERSION, SRC_HW,
+		           ws ? gw_xasprintf(_("The VM has hardware version %d "
+		                               "(a Workstation/Fusion version); "
+		                               "ESXi %s supports %d"),
+		                             p->hw_current, esxi, p->hw_target)
+		              : gw_xasprintf(_("The VM has hardware version %d; "
+		                               "ESXi %s supports %d (Dynamic "
+		                               "DirectPath I/O needs 17)"),
+		                             p->hw_current, esxi, p->hw_target),
+		           gw_xasprintf(_("Power the VM off and take a snapshot "
+		                          "or backup (the upgrade is one-way), "
+		                          "then run: vim-cmd vmsvc/upgrade "
+		                          "<vmid> vmx-%d (vim-cmd "
+		                          "vmsvc/getallvms shows the Vmid)"),
+		                        p->hw_target));
+	} else if (p->hw_current == 0) {
+		pl_finding(p, GW_SEV_INFO, "hw-target",
+		           GW_TOPIC_VERSION, SRC_HW,
+		           gw_xasprintf(_("Use hardware version vmx-%d, the "
+		                          "newest ESXi %s supports"),
+		                        p->hw_target, esxi),
+		           NULL);
+	}
+	device_limit(p, esxi, c->ndevices);
+}
+
+static void
+nested(gw_plan *p, const gw_vmx *v)
+{
+	if (v == NULL || !gw_vmx_get_bool(v, "vhv.enable", 0))
+		return;
+	pl_setting(p, v, GW_SET_NESTED, "vhv.enable", "FALSE",
+	           gw_xstrdup(_("Nested virtualization cannot be combined "
+	                        "with passthrough devices.")), SRC_NESTED);
+	pl_finding(p, GW_SEV_WARN, "nested-virt", GW_TOPIC_VM, SRC_NESTED,
+	           gw_xasprintf(_("vhv.enable is TRUE (nested "
+	                          "virtualization), which is not supported "
+	                          "with passthrough devices: it is turned "
+	                          "off")),
+	           NULL);
+}
+
+
+
+/* P2P: only when asked and with two GPUs or more. */
+static void
+p2p(gw_plan *p, const gw_vmx *v)
+{
+	uint64_t ngpus_all = 0;
+	size_t i;
+
+	for (i = 0; i < p->ngpus; i++)
+		ngpus_all += (uint64_t)p->gpus[i].count;
+	if (ngpus_all < 2) {
+		pl_finding(p, GW_SEV_INFO, "p2p-single", GW_TOPIC_P2P, SRC_P2P,
+		           gw_xasprintf(_("P2P needs two GPUs or more in "
+		                          "the VM: not set")),
+		           NULL);
+		return;
+	}
+	pl_setting(p, v, GW_SET_P2P, "pciPassthru.allowP2P",
+	           "TRUE", gw_xstrdup(_("Allow peer-to-peer "
+	                                "transfers between the "
+	                                "VM's GPUs.")), SRC_P2P);
+	pl_setting(p, v, GW_SET_P2P,
+	           "pciPassthru.RelaxACSforP2P", "TRUE",
+	           gw_xstrdup(_("Relax ACS so P2P works between "
+	                        "GPUs under one root complex.")),
+	           SRC_P2P);
+}
+
+static void
+code43(gw_plan *p, const gw_vmx *v)
+{
+	pl_setting(p, v, GW_SET_CODE43, "hypervisor.cpuid.v0", "FALSE",
+	           gw_xstrdup(_("Hide the hypervisor from old GeForce "
+	                        "drivers (Code 43).")), SRC_CODE43);
+	pl_finding(p, GW_SEV_INFO, "code43", GW_TOPIC_VM, SRC_CODE43,
+	           gw_xasprintf(_("hypervisor.cpuid.v0 = \"FALSE\" is "
+	                          "only for GeForce drivers older than "
+	                          "R465; newer drivers allow GeForce "
+	                          "passthrough without it")),
+	           NULL);
+}
+
+/* The options the operator asked for, then nested virtualization. */
+void
+pl_options(plan_ctx *c)
+{
+	if (c->a->p2p)
+		p2p(c->p, c->v);
+	if (c->a->code43)
+		code43(c->p, c->v);
+	nested(c->p, c->v);
+}

@@ -1,0 +1,31 @@
+/* emit_int.h: what the emitters (emit.c: format names, shared checks,
+ * the .vmx lines; emit_ext.c: BOSH and Ops Manager; emit_tile.c: the AI
+ * Services tile; emit_yaml.c: YAML) share.  Not for use outside
+ * src/report/emit*.c. */
+#ifndef GW_EMIT_INT_H
+#define GW_EMIT_INT_H
+
+#include "gw.h"
+#include "emit.h"
+
+#include <jansson.h>
+
+/* Check a setting can be written at all (key and value present). */
+int emit_setting_check(const gw_setting *s, const char *fmt, gw_err *e);
+/* A short name for a GPU in messages; buf >= 32 bytes. */
+const char *emit_gpu_label(const gw_plan_gpu *g, char *buf, size_t len);
+/* GPUs this plan adds (not already in the .vmx): counts per kind.
+ * Fails on a GPU to add with a count below 1. */
+int emit_count_added(const gw_plan *p, const char *fmt, int *npt,
+                     int *nvgpu, gw_err *e);
+/* Both NULL, or equal strings. */
+int emit_str_eq_null(const char *a, const char *b);
+/* Set / append a new value; val is consumed either way; -1 when val is
+ * NULL or jansson fails (out of memory). */
+int emit_json_set(json_t *obj, const char *key, json_t *val);
+int emit_json_append(json_t *arr, json_t *val);
+/* The whole YAML stream for one document whose root is the jansson
+ * value; *out malloc'ed, ending in a line break. */
+int emit_yaml_render(json_t *root, const char *fmt, char **out, gw_err *e);
+
+#endif
