@@ -52,6 +52,14 @@ void esxi_lines_free(esxi_lines *tl);
  * saved with the output) before it are skipped. */
 size_t esxi_skip_preamble(const esxi_lines *tl, const char *cmd);
 
+/* Split text (esxi_split_lines), skip its preamble (esxi_skip_preamble)
+ * and call fn for each line after it, blank ones included (""), with its
+ * number; stops at the first non-zero return of fn, which it returns.
+ * -1 when the text cannot be split (e set). */
+typedef int esxi_line_fn(void *ctx, const char *s, unsigned ln);
+int esxi_each_line(const char *text, const char *name, const char *cmd,
+                   esxi_line_fn *fn, void *ctx, gw_err *e);
+
 int esxi_is_blank(int c);
 /* s with its leading blanks skipped. */
 const char *esxi_skip_blanks(const char *s);
@@ -107,6 +115,20 @@ const char *esxi_cell(const char *s, const esxi_column *c, char *buf,
 int esxi_table_dashes(const esxi_lines *tl, size_t i, int named,
                       esxi_column *cols, size_t max, size_t *ncols,
                       const char *name, gw_err *e);
+/* A table of cmd's output: a header line, a line of dashes, rows. */
+typedef struct esxi_table {
+	const char *cmd;
+	/* The header at line index i of tl (the dashes at i + 1): 0, or -1
+	 * with the error set. */
+	int (*header)(void *ctx, const esxi_lines *tl, size_t i);
+	/* One non-blank row s at line ln: 0, or -1 with the error set. */
+	int (*row)(void *ctx, const char *s, unsigned ln);
+} esxi_table;
+/* Split text, skip its preamble, refuse an input without a line after it
+ * ("no output in it"), then read the header and every non-blank row.  0
+ * or -1. */
+int esxi_parse_table(const char *text, const char *name,
+                     const esxi_table *t, void *ctx, gw_err *e);
 /* at[j] = the column of header whose name is names[j] (any case), else
  * ESXI_NO_COL. */
 void esxi_find_columns(const char *header, const esxi_column *cols,

@@ -98,12 +98,22 @@ squeezed_header(const char *header, passthru_cols *pc)
 	return ok ? 0 : -1;
 }
 
-/* The header at line index i and the dashes under it: 0, -1 with e set. */
+/* The parser's state. */
+typedef struct passthru_parse {
+	passthru_cols pc;
+	gw_esxi_passthru_list *out;
+	size_t cap;              /* of out->items */
+	const char *name;
+	gw_err *e;
+} passthru_parse;
+
+/* The header at line index i and the dashes under it. */
 static int
-passthru_header(const esxi_lines *tl, size_t i, passthru_cols *pc,
-                const char *name, gw_err *e)
+passthru_header(void *ctx, const esxi_lines *tl, size_t i)
 {
 	static const char *const names[] = { "Device ID", "Enabled" };
+	passthru_parse *ps = ctx;
+	passthru_cols *pc = &ps->pc;
 	const char *h = tl->v[i];
 	size_t at[2];
 	char ex[64];
@@ -112,7 +122,7 @@ passthru_header(const esxi_lines *tl, size_t i, passthru_cols *pc,
 	rc = esxi_table_dashes(tl, i, strstr(h, "Device ID") &&
 	                       strstr(h, "Enabled"), pc->cols,
 	                       sizeof pc->cols / sizeof pc->cols[0], &pc->ncols,
-	                       name, e);
+	                       ps->name, ps->e);
 	if (rc < 0)
 		return -1;
 	if (rc == 0) {
@@ -123,32 +133,33 @@ passthru_header(const esxi_lines *tl, size_t i, passthru_cols *pc,
 		    squeezed_header(h, pc) == 0)
 			return 0;
 	}
-	esxi_err_line(e, name, (unsigned)i + 1,
+	esxi_err_line(ps->e, ps->name, (unsigned)i + 1,
 	              _("expected the column names 'Device ID' and 'Enabled' "
 	                "of %s, found '%s'"), CMD_PASSTHRU,
 	              esxi_excerpt(h, ex, sizeof ex));
 	return -1;
 }
 
-/* The row at line ln, appended to out. */
+/* The row s at line ln, appended to the list. */
 static int
-passthru_add(gw_esxi_passthru_list *out, size_t *cap, const char *s,
-             unsigned ln, const passthru_cols *pc, const char *name,
-             gw_err *e)
+passthru_add(void *ctx, const char *s, unsigned ln)
 {
+	passthru_parse *ps = ctx;
+	gw_esxi_passthru_list *out = ps->out;
 	gw_esxi_passthru *it;
 	char ex[64];
 	size_t j;
 
-	if (out->n == *cap) {
-		*cap = *cap ? *cap * 2 : 32;
-		out->items = gw_xrealloc(out->items, *cap * sizeof *out->items);
+	if (out->n == ps->cap) {
+		ps->cap = ps->cap ? ps->cap * 2 : 32;
+		out->items = gw_xrealloc(out->items, ps->cap * sizeof *out->items);
 	}
 	it = &out->items[out->n];
 	memset(it, 0, sizeof *it);
 	it->line = ln;
-	if (passthru_row(s, pc, it->bdf, sizeof it->bdf, &it->enabled) != 0) {
-		esxi_err_line(e, name, ln,
+	if (passthru_row(s, &ps->pc, it->bdf, sizeof it->bdf,
+	                 &it->enabled) != 0) {
+		esxi_err_line(ps->e, ps->name, ln,
 		              _("expected a device address and true or false "
 		                "under Device ID and Enabled, found '%s'"),
 		              esxi_excerpt(s, ex, sizeof ex));
@@ -156,7 +167,7 @@ passthru_add(gw_esxi_passthru_list *out, size_t *cap, const char *s,
 	}
 	for (j = 0; j < out->n; j++)
 		if (strcmp(out->items[j].bdf, it->bdf) == 0) {
-			esxi_err_line(e, name, ln,
+			esxi_err_line(ps->e, ps->name, ln,
 			              _("device %s is listed twice (first at line "
 			                "%u)"), it->bdf, out->items[j].line);
 			return -1;
@@ -169,30 +180,18 @@ int
 gw_esxi_parse_pcipassthru_list(const char *text, const char *name,
                                gw_esxi_passthru_list *out, gw_err *e)
 {
-	passthru_cols pc;
-	esxi_lines tl;
-	size_t i, cap = 0;
+	static const esxi_table table = {
+		CMD_PASSTHRU, passthru_header, passthru_add
+	};
+	passthru_parse ps;
 
 	memset(out, 0, sizeof *out);
-	if (esxi_split_lines(text, name, CMD_PASSTHRU, &tl, e) != 0)
-		return -1;
-	i = esxi_skip_preamble(&tl, CMD_PASSTHRU);
-	if (i >= tl.n) {
-		esxi_err_input(e, name, _("no output in it; expected the output "
-		                          "of %s"), CMD_PASSTHRU);
-		goto fail;
-	}
-	if (passthru_header(&tl, i, &pc, name, e) != 0)
-		goto fail;
-	for (i += 2; i < tl.n; i++)
-		if (tl.v[i][0] != '\0' &&
-		    passthru_add(out, &cap, tl.v[i], (unsigned)i + 1, &pc, name,
-		                 e) != 0)
-			goto fail;
-	esxi_lines_free(&tl);
-	return 0;
-fail:
-	esxi_lines_free(&tl);
+	memset(&ps, 0, sizeof ps);
+	ps.out = out;
+	ps.name = name;
+	ps.e = e;
+	if (esxi_parse_table(text, name, &table, &ps, e) == 0)
+		return 0;
 	gw_esxi_passthru_list_free(out);
 	return -1;
 }

@@ -255,13 +255,16 @@ add_field(pci_parse *ps, const char *s, unsigned ln)
 	return 0;
 }
 
-/* One non-blank line. */
+/* One line. */
 static int
-pci_line(pci_parse *ps, const char *s, unsigned ln)
+pci_line(void *ctx, const char *s, unsigned ln)
 {
+	pci_parse *ps = ctx;
 	unsigned dom, bus, dev, fn;
 	char ex[64];
 
+	if (*s == '\0')
+		return 0;
 	if (!esxi_is_blank(*s) &&
 	    esxi_parse_addr(s, 0, &dom, &bus, &dev, &fn) == 0)
 		return open_block(ps, ln, dom, bus, dev, fn);
@@ -279,20 +282,14 @@ gw_esxi_parse_pci_list(const char *text, const char *name,
                        gw_esxi_pci_list *out, gw_err *e)
 {
 	pci_parse ps;
-	esxi_lines tl;
-	size_t i;
 
 	memset(out, 0, sizeof *out);
 	memset(&ps, 0, sizeof ps);
 	ps.out = out;
 	ps.name = name;
 	ps.e = e;
-	if (esxi_split_lines(text, name, CMD_PCI_LIST, &tl, e) != 0)
-		return -1;
-	for (i = esxi_skip_preamble(&tl, CMD_PCI_LIST); i < tl.n; i++)
-		if (tl.v[i][0] != '\0' &&
-		    pci_line(&ps, tl.v[i], (unsigned)i + 1) != 0)
-			goto fail;
+	if (esxi_each_line(text, name, CMD_PCI_LIST, pci_line, &ps, e) != 0)
+		goto fail;
 	if (ps.cur && finish_dev(ps.cur, name, e) != 0)
 		goto fail;
 	if (out->n == 0) {
@@ -300,10 +297,8 @@ gw_esxi_parse_pci_list(const char *text, const char *name,
 		                          "output of %s"), CMD_PCI_LIST);
 		goto fail;
 	}
-	esxi_lines_free(&tl);
 	return 0;
 fail:
-	esxi_lines_free(&tl);
 	gw_esxi_pci_list_free(out);
 	return -1;
 }

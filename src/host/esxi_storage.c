@@ -125,13 +125,17 @@ sblock_field(sblocks *sb, const char *s, size_t k, unsigned ln)
 	return 0;
 }
 
-/* One non-blank line s (blanks skipped). */
+/* One line. */
 static int
-sblock_line(sblocks *sb, const char *s, unsigned ln)
+sblock_line(void *ctx, const char *line, unsigned ln)
 {
+	sblocks *sb = ctx;
+	const char *s = esxi_skip_blanks(line);
 	size_t k = field_key(s);
 	char ex[64];
 
+	if (*s == '\0')
+		return 0;
 	if (k == 0 && storage_name(s))
 		return sblock_open(sb, s, ln);
 	if (k != 0 && sb->n > 0)
@@ -149,9 +153,7 @@ static int
 parse_sblocks(const char *text, const char *name, const char *cmd,
               const char *example, sblock **out, size_t *nout, gw_err *e)
 {
-	esxi_lines tl;
 	sblocks sb;
-	size_t i;
 
 	*out = NULL;
 	*nout = 0;
@@ -160,25 +162,17 @@ parse_sblocks(const char *text, const char *name, const char *cmd,
 	sb.cmd = cmd;
 	sb.example = example;
 	sb.e = e;
-	if (esxi_split_lines(text, name, cmd, &tl, e) != 0)
-		return -1;
-	for (i = esxi_skip_preamble(&tl, cmd); i < tl.n; i++) {
-		const char *s = esxi_skip_blanks(tl.v[i]);
-
-		if (*s != '\0' && sblock_line(&sb, s, (unsigned)i + 1) != 0)
-			goto fail;
-	}
+	if (esxi_each_line(text, name, cmd, sblock_line, &sb, e) != 0)
+		goto fail;
 	if (sb.n == 0) {
 		esxi_err_input(e, name, _("no block in it; expected the output "
 		                          "of %s"), cmd);
 		goto fail;
 	}
-	esxi_lines_free(&tl);
 	*out = sb.v;
 	*nout = sb.n;
 	return 0;
 fail:
-	esxi_lines_free(&tl);
 	sblocks_free(sb.v, sb.n);
 	return -1;
 }

@@ -18,51 +18,63 @@ str_lower(char *s)
 	return s;
 }
 
+/* The parser's state. */
+typedef struct uuid_parse {
+	char *id;                /* the id read (lower case), NULL before */
+	const char *name;
+	gw_err *e;
+} uuid_parse;
+
+/* One line. */
+static int
+uuid_line(void *ctx, const char *line, unsigned ln)
+{
+	uuid_parse *ps = ctx;
+	const char *s = esxi_skip_blanks(line);
+	char ex[64];
+
+	if (*s == '\0')
+		return 0;
+	if (ps->id != NULL) {
+		esxi_err_line(ps->e, ps->name, ln,
+		              _("expected one line with the system id, found "
+		                "another line '%s'"),
+		              esxi_excerpt(s, ex, sizeof ex));
+		return -1;
+	}
+	if (!gw_system_id_valid(s)) {
+		esxi_err_line(ps->e, ps->name, ln,
+		              _("'%s' is not a system id (expected 8-4-4-4-12 hex "
+		                "digits, as %s prints)"),
+		              esxi_excerpt(s, ex, sizeof ex), CMD_UUID);
+		return -1;
+	}
+	ps->id = str_lower(gw_xstrdup(s));
+	return 0;
+}
+
 int
 gw_esxi_parse_uuid(const char *text, const char *name, char **uuid,
                    gw_err *e)
 {
-	esxi_lines tl;
-	size_t i;
-	const char *id = NULL;
-	char ex[64];
+	uuid_parse ps;
 
 	*uuid = NULL;
-	if (esxi_split_lines(text, name, CMD_UUID, &tl, e) != 0)
+	ps.id = NULL;
+	ps.name = name;
+	ps.e = e;
+	if (esxi_each_line(text, name, CMD_UUID, uuid_line, &ps, e) != 0) {
+		free(ps.id);
 		return -1;
-	for (i = esxi_skip_preamble(&tl, CMD_UUID); i < tl.n; i++) {
-		const char *s = esxi_skip_blanks(tl.v[i]);
-
-		if (*s == '\0')
-			continue;
-		if (id != NULL) {
-			esxi_err_line(e, name, (unsigned)i + 1,
-			              _("expected one line with the system id, "
-			                "found another line '%s'"),
-			              esxi_excerpt(s, ex, sizeof ex));
-			goto fail;
-		}
-		if (!gw_system_id_valid(s)) {
-			esxi_err_line(e, name, (unsigned)i + 1,
-			              _("'%s' is not a system id (expected "
-			                "8-4-4-4-12 hex digits, as %s prints)"),
-			              esxi_excerpt(s, ex, sizeof ex), CMD_UUID);
-			goto fail;
-		}
-		id = s;
 	}
-	if (id == NULL) {
+	if (ps.id == NULL) {
 		/* Only '#' or prompt lines. */
 		esxi_err_input(e, name, _("no output in it; expected the output "
 		                          "of %s"), CMD_UUID);
-		goto fail;
+		return -1;
 	}
-	*uuid = str_lower(gw_xstrdup(id));
-	esxi_lines_free(&tl);
+	*uuid = ps.id;
 	return 0;
-fail:
-	esxi_lines_free(&tl);
-	return -1;
 }
 
 /* ---- esxcli system version get ----------------------------------------- */
@@ -164,17 +176,27 @@ version_value(gw_esxi_version *out, int k, const char *key, char **val,
 	return 0;
 }
 
-/* One non-blank line s (blanks skipped) at line ln. */
+/* The parser's state. */
+typedef struct version_parse {
+	gw_esxi_version *out;
+	unsigned seen[VF_N];     /* line of each field, 0 when not seen */
+	const char *name;
+	gw_err *e;
+} version_parse;
+
+/* One line. */
 static int
-version_line(gw_esxi_version *out, unsigned *seen, const char *s,
-             unsigned ln, const char *name, gw_err *e)
+version_line(void *ctx, const char *line, unsigned ln)
 {
-	const char *colon = strchr(s, ':');
+	version_parse *ps = ctx;
+	const char *s = esxi_skip_blanks(line), *colon = strchr(s, ':');
 	char *key, *val, ex[64];
 	int k, rc = 0;
 
+	if (*s == '\0')
+		return 0;
 	if (colon == NULL || colon == s) {
-		esxi_err_line(e, name, ln,
+		esxi_err_line(ps->e, ps->name, ln,
 		              _("expected 'Key: Value' as %s prints it, found "
 		                "'%s'"), CMD_VERSION,
 		              esxi_excerpt(s, ex, sizeof ex));
@@ -185,14 +207,14 @@ version_line(gw_esxi_version *out, unsigned *seen, const char *s,
 	for (k = 0; k < VF_N; k++)
 		if (gw_strieq(key, version_keys[k]))
 			break;
-	if (k < VF_N && seen[k]) {
-		esxi_err_line(e, name, ln,
+	if (k < VF_N && ps->seen[k]) {
+		esxi_err_line(ps->e, ps->name, ln,
 		              _("'%s' is printed twice (first at line %u)"), key,
-		              seen[k]);
+		              ps->seen[k]);
 		rc = -1;
 	} else if (k < VF_N) {
-		seen[k] = ln;
-		rc = version_value(out, k, key, &val, ln, name, e);
+		ps->seen[k] = ln;
+		rc = version_value(ps->out, k, key, &val, ln, ps->name, ps->e);
 	}
 	free(key);
 	free(val);
@@ -216,34 +238,27 @@ int
 gw_esxi_parse_version(const char *text, const char *name,
                       gw_esxi_version *out, gw_err *e)
 {
-	unsigned seen[VF_N] = { 0, 0, 0, 0, 0 };
-	esxi_lines tl;
-	size_t i;
+	version_parse ps;
 	int k;
 
 	memset(out, 0, sizeof *out);
 	gw_esxi_version_free(out);
-	if (esxi_split_lines(text, name, CMD_VERSION, &tl, e) != 0)
-		return -1;
-	for (i = esxi_skip_preamble(&tl, CMD_VERSION); i < tl.n; i++) {
-		const char *s = esxi_skip_blanks(tl.v[i]);
-
-		if (*s != '\0' &&
-		    version_line(out, seen, s, (unsigned)i + 1, name, e) != 0)
-			goto fail;
-	}
+	memset(&ps, 0, sizeof ps);
+	ps.out = out;
+	ps.name = name;
+	ps.e = e;
+	if (esxi_each_line(text, name, CMD_VERSION, version_line, &ps, e) != 0)
+		goto fail;
 	for (k = VF_PRODUCT; k <= VF_VERSION; k++)
-		if (!seen[k]) {
+		if (!ps.seen[k]) {
 			esxi_err_input(e, name, _("no '%s' line; expected the "
 			                          "output of %s"),
 			               version_keys[k], CMD_VERSION);
 			goto fail;
 		}
 	set_release(out);
-	esxi_lines_free(&tl);
 	return 0;
 fail:
-	esxi_lines_free(&tl);
 	gw_esxi_version_free(out);
 	return -1;
 }

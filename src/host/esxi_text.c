@@ -10,39 +10,46 @@
 
 /* ---- errors ------------------------------------------------------------ */
 
-void
-esxi_err_line(gw_err *e, const char *name, unsigned line, const char *fmt,
-              ...)
+/* "NAME:LINE: text", "line LINE: text", "NAME: text" or the text alone
+ * (line 0: about the whole input). */
+static void
+err_v(gw_err *e, const char *name, unsigned line, const char *fmt,
+      va_list ap)
 {
 	char body[900];
-	va_list ap;
 
 	if (e == NULL)
 		return;
-	va_start(ap, fmt);
 	vsnprintf(body, sizeof body, fmt, ap);
-	va_end(ap);
-	if (name)
+	if (line == 0 && name)
+		gw_err_set(e, "%s: %s", name, body);
+	else if (line == 0)
+		gw_err_set(e, "%s", body);
+	else if (name)
 		gw_err_set(e, "%s:%u: %s", name, line, body);
 	else
 		gw_err_set(e, _("line %u: %s"), line, body);
 }
 
 void
-esxi_err_input(gw_err *e, const char *name, const char *fmt, ...)
+esxi_err_line(gw_err *e, const char *name, unsigned line, const char *fmt,
+              ...)
 {
-	char body[900];
 	va_list ap;
 
-	if (e == NULL)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(body, sizeof body, fmt, ap);
+	err_v(e, name, line, fmt, ap);
 	va_end(ap);
-	if (name)
-		gw_err_set(e, "%s: %s", name, body);
-	else
-		gw_err_set(e, "%s", body);
+}
+
+void
+esxi_err_input(gw_err *e, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_v(e, name, 0, fmt, ap);
+	va_end(ap);
 }
 
 const char *
@@ -186,6 +193,50 @@ esxi_skip_preamble(const esxi_lines *tl, const char *cmd)
 		break;
 	}
 	return i;
+}
+
+int
+esxi_each_line(const char *text, const char *name, const char *cmd,
+               esxi_line_fn *fn, void *ctx, gw_err *e)
+{
+	esxi_lines tl;
+	size_t i;
+	int rc = 0;
+
+	if (esxi_split_lines(text, name, cmd, &tl, e) != 0)
+		return -1;
+	for (i = esxi_skip_preamble(&tl, cmd); i < tl.n && rc == 0; i++)
+		rc = fn(ctx, tl.v[i], (unsigned)i + 1);
+	esxi_lines_free(&tl);
+	return rc;
+}
+
+int
+esxi_parse_table(const char *text, const char *name,
+                 const esxi_table *t, void *ctx, gw_err *e)
+{
+	esxi_lines tl;
+	size_t i;
+	int rc = -1;
+
+	if (esxi_split_lines(text, name, t->cmd, &tl, e) != 0)
+		return -1;
+	i = esxi_skip_preamble(&tl, t->cmd);
+	if (i >= tl.n) {
+		esxi_err_input(e, name, _("no output in it; expected the output "
+		                          "of %s"), t->cmd);
+		goto done;
+	}
+	if (t->header(ctx, &tl, i) != 0)
+		goto done;
+	for (i += 2; i < tl.n; i++)
+		if (tl.v[i][0] != '\0' && t->row(ctx, tl.v[i], (unsigned)i + 1)
+		    != 0)
+			goto done;
+	rc = 0;
+done:
+	esxi_lines_free(&tl);
+	return rc;
 }
 
 /* ---- small parsers ----------------------------------------------------- */

@@ -124,11 +124,21 @@ extent_words(const char *s, gw_esxi_vmfs_extent *x)
 	return 0;
 }
 
-/* The header at line index i and the dashes under it: 0, -1 with e set. */
+/* The parser's state. */
+typedef struct extent_parse {
+	extent_cols xc;
+	gw_esxi_vmfs_extent_list *out;
+	size_t cap;              /* of out->extents */
+	const char *name;
+	gw_err *e;
+} extent_parse;
+
+/* The header at line index i and the dashes under it. */
 static int
-extent_header(const esxi_lines *tl, size_t i, extent_cols *xc,
-              const char *name, gw_err *e)
+extent_header(void *ctx, const esxi_lines *tl, size_t i)
 {
+	extent_parse *ps = ctx;
+	extent_cols *xc = &ps->xc;
 	const char *h = tl->v[i];
 	char ex[64];
 	size_t k;
@@ -137,7 +147,7 @@ extent_header(const esxi_lines *tl, size_t i, extent_cols *xc,
 	if (strstr(h, "Volume Name") && strstr(h, "Device Name"))
 		rc = esxi_table_dashes(tl, i, 1, xc->cols,
 		                       sizeof xc->cols / sizeof xc->cols[0],
-		                       &xc->ncols, name, e);
+		                       &xc->ncols, ps->name, ps->e);
 	if (rc < 0)
 		return -1;
 	if (rc == 0) {
@@ -152,34 +162,35 @@ extent_header(const esxi_lines *tl, size_t i, extent_cols *xc,
 			return 0;
 		}
 	}
-	esxi_err_line(e, name, (unsigned)i + 1,
+	esxi_err_line(ps->e, ps->name, (unsigned)i + 1,
 	              _("expected the column names 'Volume Name' and 'Device "
 	                "Name' of %s, found '%s'"), CMD_EXTENTS,
 	              esxi_excerpt(h, ex, sizeof ex));
 	return -1;
 }
 
-/* The row s at line ln, appended to out. */
+/* The row s at line ln, appended to the list. */
 static int
-extent_add(gw_esxi_vmfs_extent_list *out, size_t *cap, const char *s,
-           unsigned ln, const extent_cols *xc, const char *name, gw_err *e)
+extent_add(void *ctx, const char *s, unsigned ln)
 {
+	extent_parse *ps = ctx;
+	gw_esxi_vmfs_extent_list *out = ps->out;
 	gw_esxi_vmfs_extent x;
 	char ex[64];
 
-	if (extent_cells(s, xc, &x) != 0 &&
-	    (!xc->squeezable || extent_words(s, &x) != 0)) {
-		esxi_err_line(e, name, ln,
+	if (extent_cells(s, &ps->xc, &x) != 0 &&
+	    (!ps->xc.squeezable || extent_words(s, &x) != 0)) {
+		esxi_err_line(ps->e, ps->name, ln,
 		              _("expected a volume name, a device name and "
 		                "numbers under the columns of %s, found '%s'"),
 		              CMD_EXTENTS, esxi_excerpt(s, ex, sizeof ex));
 		return -1;
 	}
 	x.line = ln;
-	if (out->n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
+	if (out->n == ps->cap) {
+		ps->cap = ps->cap ? ps->cap * 2 : 16;
 		out->extents = gw_xrealloc(out->extents,
-		                           *cap * sizeof *out->extents);
+		                           ps->cap * sizeof *out->extents);
 	}
 	out->extents[out->n++] = x;
 	return 0;
@@ -189,31 +200,18 @@ int
 gw_esxi_parse_vmfs_extents(const char *text, const char *name,
                            gw_esxi_vmfs_extent_list *out, gw_err *e)
 {
-	extent_cols xc;
-	esxi_lines tl;
-	size_t i, cap = 0;
+	static const esxi_table table = {
+		CMD_EXTENTS, extent_header, extent_add
+	};
+	extent_parse ps;
 
 	memset(out, 0, sizeof *out);
-	memset(&xc, 0, sizeof xc);
-	if (esxi_split_lines(text, name, CMD_EXTENTS, &tl, e) != 0)
-		return -1;
-	i = esxi_skip_preamble(&tl, CMD_EXTENTS);
-	if (i >= tl.n) {
-		esxi_err_input(e, name, _("no output in it; expected the output "
-		                          "of %s"), CMD_EXTENTS);
-		goto fail;
-	}
-	if (extent_header(&tl, i, &xc, name, e) != 0)
-		goto fail;
-	for (i += 2; i < tl.n; i++)
-		if (tl.v[i][0] != '\0' &&
-		    extent_add(out, &cap, tl.v[i], (unsigned)i + 1, &xc, name,
-		               e) != 0)
-			goto fail;
-	esxi_lines_free(&tl);
-	return 0;
-fail:
-	esxi_lines_free(&tl);
+	memset(&ps, 0, sizeof ps);
+	ps.out = out;
+	ps.name = name;
+	ps.e = e;
+	if (esxi_parse_table(text, name, &table, &ps, e) == 0)
+		return 0;
 	gw_esxi_vmfs_extent_list_free(out);
 	return -1;
 }

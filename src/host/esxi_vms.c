@@ -336,8 +336,9 @@ vms_row_line(vms_parse *ps, const char *s, unsigned ln)
 
 /* One line. */
 static int
-vms_line(vms_parse *ps, const char *s, unsigned ln)
+vms_line(void *ctx, const char *s, unsigned ln)
 {
+	vms_parse *ps = ctx;
 	unsigned long skip_id;
 	char ex[64];
 	int rc = 0;
@@ -368,28 +369,21 @@ gw_esxi_parse_getallvms(const char *text, const char *name,
                         gw_esxi_vm_list *out, gw_err *e)
 {
 	vms_parse ps;
-	esxi_lines tl;
-	size_t i;
 
 	memset(out, 0, sizeof *out);
 	memset(&ps, 0, sizeof ps);
 	ps.out = out;
 	ps.name = name;
 	ps.e = e;
-	if (esxi_split_lines(text, name, CMD_GETALLVMS, &tl, e) != 0)
-		return -1;
-	for (i = esxi_skip_preamble(&tl, CMD_GETALLVMS); i < tl.n; i++)
-		if (vms_line(&ps, tl.v[i], (unsigned)i + 1) != 0)
-			goto fail;
+	if (esxi_each_line(text, name, CMD_GETALLVMS, vms_line, &ps, e) != 0)
+		goto fail;
 	if (!ps.header) {
 		esxi_err_input(e, name, _("no output in it; expected the output "
 		                          "of %s"), CMD_GETALLVMS);
 		goto fail;
 	}
-	esxi_lines_free(&tl);
 	return 0;
 fail:
-	esxi_lines_free(&tl);
 	gw_esxi_vm_list_free(out);
 	return -1;
 }
@@ -424,52 +418,62 @@ power_word(const char *s)
 	return GW_ESXI_POWER_UNKNOWN;
 }
 
+/* The parser's state. */
+typedef struct power_parse {
+	gw_esxi_power st;        /* the state line read, UNKNOWN before */
+	unsigned at;             /* its line */
+	const char *name;
+	gw_err *e;
+} power_parse;
+
+/* One line. */
+static int
+power_line(void *ctx, const char *line, unsigned ln)
+{
+	power_parse *ps = ctx;
+	const char *s = esxi_skip_blanks(line);
+	gw_esxi_power now;
+	char ex[64];
+
+	if (*s == '\0' || gw_strieq(s, "Retrieved runtime info"))
+		return 0;
+	now = power_word(s);
+	if (now == GW_ESXI_POWER_UNKNOWN) {
+		esxi_err_line(ps->e, ps->name, ln,
+		              _("expected a power state (Powered on, Powered off "
+		                "or Suspended) as %s prints it, found '%s'"),
+		              CMD_POWER, esxi_excerpt(s, ex, sizeof ex));
+		return -1;
+	}
+	if (ps->st != GW_ESXI_POWER_UNKNOWN) {
+		esxi_err_line(ps->e, ps->name, ln,
+		              _("a second power state '%s' (the first is on line "
+		                "%u)"), s, ps->at);
+		return -1;
+	}
+	ps->st = now;
+	ps->at = ln;
+	return 0;
+}
+
 int
 gw_esxi_parse_power_state(const char *text, const char *name,
                           gw_esxi_power *out, gw_err *e)
 {
-	esxi_lines tl;
-	size_t i;
-	unsigned at = 0;
-	gw_esxi_power st = GW_ESXI_POWER_UNKNOWN;
-	char ex[64];
+	power_parse ps;
 
 	*out = GW_ESXI_POWER_UNKNOWN;
-	if (esxi_split_lines(text, name, CMD_POWER, &tl, e) != 0)
+	memset(&ps, 0, sizeof ps);
+	ps.st = GW_ESXI_POWER_UNKNOWN;
+	ps.name = name;
+	ps.e = e;
+	if (esxi_each_line(text, name, CMD_POWER, power_line, &ps, e) != 0)
 		return -1;
-	for (i = esxi_skip_preamble(&tl, CMD_POWER); i < tl.n; i++) {
-		const char *s = esxi_skip_blanks(tl.v[i]);
-		gw_esxi_power now;
-
-		if (*s == '\0' || gw_strieq(s, "Retrieved runtime info"))
-			continue;
-		now = power_word(s);
-		if (now == GW_ESXI_POWER_UNKNOWN) {
-			esxi_err_line(e, name, (unsigned)i + 1,
-			              _("expected a power state (Powered on, "
-			                "Powered off or Suspended) as %s prints it, "
-			                "found '%s'"), CMD_POWER,
-			              esxi_excerpt(s, ex, sizeof ex));
-			goto fail;
-		}
-		if (st != GW_ESXI_POWER_UNKNOWN) {
-			esxi_err_line(e, name, (unsigned)i + 1,
-			              _("a second power state '%s' (the first is "
-			                "on line %u)"), s, at);
-			goto fail;
-		}
-		st = now;
-		at = (unsigned)i + 1;
-	}
-	if (st == GW_ESXI_POWER_UNKNOWN) {
+	if (ps.st == GW_ESXI_POWER_UNKNOWN) {
 		esxi_err_input(e, name, _("no power state in it; expected the "
 		                          "output of %s"), CMD_POWER);
-		goto fail;
+		return -1;
 	}
-	*out = st;
-	esxi_lines_free(&tl);
+	*out = ps.st;
 	return 0;
-fail:
-	esxi_lines_free(&tl);
-	return -1;
 }
