@@ -60,6 +60,10 @@ typedef int esxi_line_fn(void *ctx, const char *s, unsigned ln);
 int esxi_each_line(const char *text, const char *name, const char *cmd,
                    esxi_line_fn *fn, void *ctx, gw_err *e);
 
+/* v with room for element n (n in use, *cap allocated, each size
+ * bytes); the first allocation holds first. */
+void *esxi_grow(void *v, size_t n, size_t *cap, size_t size, size_t first);
+
 int esxi_is_blank(int c);
 /* s with its leading blanks skipped. */
 const char *esxi_skip_blanks(const char *s);

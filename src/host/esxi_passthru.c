@@ -150,10 +150,8 @@ passthru_add(void *ctx, const char *s, unsigned ln)
 	char ex[64];
 	size_t j;
 
-	if (out->n == ps->cap) {
-		ps->cap = ps->cap ? ps->cap * 2 : 32;
-		out->items = gw_xrealloc(out->items, ps->cap * sizeof *out->items);
-	}
+	out->items = esxi_grow(out->items, out->n, &ps->cap,
+	                       sizeof *out->items, 32);
 	it = &out->items[out->n];
 	memset(it, 0, sizeof *it);
 	it->line = ln;
@@ -183,13 +181,9 @@ gw_esxi_parse_pcipassthru_list(const char *text, const char *name,
 	static const esxi_table table = {
 		CMD_PASSTHRU, passthru_header, passthru_add
 	};
-	passthru_parse ps;
+	passthru_parse ps = { .out = out, .name = name, .e = e };
 
 	memset(out, 0, sizeof *out);
-	memset(&ps, 0, sizeof ps);
-	ps.out = out;
-	ps.name = name;
-	ps.e = e;
 	if (esxi_parse_table(text, name, &table, &ps, e) == 0)
 		return 0;
 	gw_esxi_passthru_list_free(out);

@@ -201,10 +201,8 @@ open_block(pci_parse *ps, unsigned ln, unsigned dom, unsigned bus,
 
 	if (ps->cur && finish_dev(ps->cur, ps->name, ps->e) != 0)
 		return -1;
-	if (out->n == ps->cap) {
-		ps->cap = ps->cap ? ps->cap * 2 : 16;
-		out->devs = gw_xrealloc(out->devs, ps->cap * sizeof *out->devs);
-	}
+	out->devs = esxi_grow(out->devs, out->n, &ps->cap, sizeof *out->devs,
+	                      16);
 	cur = ps->cur = &out->devs[out->n++];
 	memset(cur, 0, sizeof *cur);
 	ps->fcap = 0;
@@ -281,13 +279,9 @@ int
 gw_esxi_parse_pci_list(const char *text, const char *name,
                        gw_esxi_pci_list *out, gw_err *e)
 {
-	pci_parse ps;
+	pci_parse ps = { .out = out, .name = name, .e = e };
 
 	memset(out, 0, sizeof *out);
-	memset(&ps, 0, sizeof ps);
-	ps.out = out;
-	ps.name = name;
-	ps.e = e;
 	if (esxi_each_line(text, name, CMD_PCI_LIST, pci_line, &ps, e) != 0)
 		goto fail;
 	if (ps.cur && finish_dev(ps.cur, name, e) != 0)

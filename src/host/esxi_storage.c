@@ -91,10 +91,7 @@ sblock_open(sblocks *sb, const char *s, unsigned ln)
 			              esxi_excerpt(s, ex, sizeof ex), sb->v[j].line);
 			return -1;
 		}
-	if (sb->n == sb->cap) {
-		sb->cap = sb->cap ? sb->cap * 2 : 16;
-		sb->v = gw_xrealloc(sb->v, sb->cap * sizeof *sb->v);
-	}
+	sb->v = esxi_grow(sb->v, sb->n, &sb->cap, sizeof *sb->v, 16);
 	cur = &sb->v[sb->n++];
 	memset(cur, 0, sizeof *cur);
 	cur->line = ln;
@@ -153,15 +150,10 @@ static int
 parse_sblocks(const char *text, const char *name, const char *cmd,
               const char *example, sblock **out, size_t *nout, gw_err *e)
 {
-	sblocks sb;
+	sblocks sb = { .name = name, .cmd = cmd, .example = example, .e = e };
 
 	*out = NULL;
 	*nout = 0;
-	memset(&sb, 0, sizeof sb);
-	sb.name = name;
-	sb.cmd = cmd;
-	sb.example = example;
-	sb.e = e;
 	if (esxi_each_line(text, name, cmd, sblock_line, &sb, e) != 0)
 		goto fail;
 	if (sb.n == 0) {

@@ -57,12 +57,9 @@ int
 gw_esxi_parse_uuid(const char *text, const char *name, char **uuid,
                    gw_err *e)
 {
-	uuid_parse ps;
+	uuid_parse ps = { .id = NULL, .name = name, .e = e };
 
 	*uuid = NULL;
-	ps.id = NULL;
-	ps.name = name;
-	ps.e = e;
 	if (esxi_each_line(text, name, CMD_UUID, uuid_line, &ps, e) != 0) {
 		free(ps.id);
 		return -1;
@@ -238,15 +235,11 @@ int
 gw_esxi_parse_version(const char *text, const char *name,
                       gw_esxi_version *out, gw_err *e)
 {
-	version_parse ps;
+	version_parse ps = { .out = out, .name = name, .e = e };
 	int k;
 
 	memset(out, 0, sizeof *out);
 	gw_esxi_version_free(out);
-	memset(&ps, 0, sizeof ps);
-	ps.out = out;
-	ps.name = name;
-	ps.e = e;
 	if (esxi_each_line(text, name, CMD_VERSION, version_line, &ps, e) != 0)
 		goto fail;
 	for (k = VF_PRODUCT; k <= VF_VERSION; k++)

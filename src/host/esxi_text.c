@@ -126,13 +126,19 @@ control_byte(const char *p, size_t len)
 	return -1;
 }
 
+void *
+esxi_grow(void *v, size_t n, size_t *cap, size_t size, size_t first)
+{
+	if (n < *cap)
+		return v;
+	*cap = *cap ? *cap * 2 : first;
+	return gw_xrealloc(v, *cap * size);
+}
+
 static void
 lines_add(esxi_lines *tl, size_t *cap, char *line)
 {
-	if (tl->n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		tl->v = gw_xrealloc(tl->v, *cap * sizeof *tl->v);
-	}
+	tl->v = esxi_grow(tl->v, tl->n, cap, sizeof *tl->v, 64);
 	tl->v[tl->n++] = line;
 }
 
@@ -364,10 +370,7 @@ esxi_field_add(gw_esxi_field **f, size_t *n, size_t *cap, char *key,
 {
 	gw_esxi_field *x;
 
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 32;
-		*f = gw_xrealloc(*f, *cap * sizeof **f);
-	}
+	*f = esxi_grow(*f, *n, cap, sizeof **f, 32);
 	x = &(*f)[(*n)++];
 	x->key = key;
 	x->value = gw_trim(gw_xstrdup(value));

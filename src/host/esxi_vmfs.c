@@ -187,11 +187,8 @@ extent_add(void *ctx, const char *s, unsigned ln)
 		return -1;
 	}
 	x.line = ln;
-	if (out->n == ps->cap) {
-		ps->cap = ps->cap ? ps->cap * 2 : 16;
-		out->extents = gw_xrealloc(out->extents,
-		                           ps->cap * sizeof *out->extents);
-	}
+	out->extents = esxi_grow(out->extents, out->n, &ps->cap,
+	                         sizeof *out->extents, 16);
 	out->extents[out->n++] = x;
 	return 0;
 }
@@ -203,13 +200,9 @@ gw_esxi_parse_vmfs_extents(const char *text, const char *name,
 	static const esxi_table table = {
 		CMD_EXTENTS, extent_header, extent_add
 	};
-	extent_parse ps;
+	extent_parse ps = { .out = out, .name = name, .e = e };
 
 	memset(out, 0, sizeof *out);
-	memset(&ps, 0, sizeof ps);
-	ps.out = out;
-	ps.name = name;
-	ps.e = e;
 	if (esxi_parse_table(text, name, &table, &ps, e) == 0)
 		return 0;
 	gw_esxi_vmfs_extent_list_free(out);

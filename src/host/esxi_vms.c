@@ -265,11 +265,8 @@ add_skipped(vms_parse *ps, unsigned long id)
 {
 	gw_esxi_vm_list *out = ps->out;
 
-	if (out->nskipped == ps->scap) {
-		ps->scap = ps->scap ? ps->scap * 2 : 8;
-		out->skipped = gw_xrealloc(out->skipped,
-		                           ps->scap * sizeof *out->skipped);
-	}
+	out->skipped = esxi_grow(out->skipped, out->nskipped, &ps->scap,
+	                         sizeof *out->skipped, 8);
 	out->skipped[out->nskipped++] = id;
 }
 
@@ -288,10 +285,7 @@ add_vm(vms_parse *ps, gw_esxi_vm *vm, unsigned ln)
 		return -1;
 	}
 	vm->line = ln;
-	if (out->n == ps->cap) {
-		ps->cap = ps->cap ? ps->cap * 2 : 16;
-		out->vms = gw_xrealloc(out->vms, ps->cap * sizeof *out->vms);
-	}
+	out->vms = esxi_grow(out->vms, out->n, &ps->cap, sizeof *out->vms, 16);
 	out->vms[out->n++] = *vm;
 	return 0;
 }
@@ -368,13 +362,9 @@ int
 gw_esxi_parse_getallvms(const char *text, const char *name,
                         gw_esxi_vm_list *out, gw_err *e)
 {
-	vms_parse ps;
+	vms_parse ps = { .out = out, .name = name, .e = e };
 
 	memset(out, 0, sizeof *out);
-	memset(&ps, 0, sizeof ps);
-	ps.out = out;
-	ps.name = name;
-	ps.e = e;
 	if (esxi_each_line(text, name, CMD_GETALLVMS, vms_line, &ps, e) != 0)
 		goto fail;
 	if (!ps.header) {
@@ -460,13 +450,9 @@ int
 gw_esxi_parse_power_state(const char *text, const char *name,
                           gw_esxi_power *out, gw_err *e)
 {
-	power_parse ps;
+	power_parse ps = { .st = GW_ESXI_POWER_UNKNOWN, .name = name, .e = e };
 
 	*out = GW_ESXI_POWER_UNKNOWN;
-	memset(&ps, 0, sizeof ps);
-	ps.st = GW_ESXI_POWER_UNKNOWN;
-	ps.name = name;
-	ps.e = e;
 	if (esxi_each_line(text, name, CMD_POWER, power_line, &ps, e) != 0)
 		return -1;
 	if (ps.st == GW_ESXI_POWER_UNKNOWN) {
