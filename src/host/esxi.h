@@ -395,7 +395,11 @@ int gw_esxi_gpu_current_passthru(const gw_esxi_pci_dev *d);
 
 /* ---- gpuwiz gpus --esxcli-file FILE [--json] --------------------------- */
 
-/* Read a saved `esxcli hardware pci list` and print its display-class
+/* These two print: they are defined in src/report/esxi_report.c
+ * (gw_esxi_gpus_read and the printers of esxi_report.h), and declared
+ * here for the front ends.
+ *
+ * Read a saved `esxcli hardware pci list` and print its display-class
  * devices (PCI class 0x03xx) to stdout: as a table with the MMIO line and
  * notes, or with json as
  *

@@ -48,6 +48,15 @@ storage_name(const char *s)
 	return 1;
 }
 
+const char *
+gw_esxi_storage_field(const gw_esxi_field *fields, size_t n, const char *key)
+{
+	const gw_esxi_field *f = fields && key ? esxi_find_field(fields, n, key)
+	                                       : NULL;
+
+	return f ? f->value : NULL;
+}
+
 typedef struct sblock {
 	unsigned line;
 	char *name;

@@ -377,15 +377,6 @@ esxi_field_add(gw_esxi_field **f, size_t *n, size_t *cap, char *key,
 	x->line = line;
 }
 
-const char *
-gw_esxi_storage_field(const gw_esxi_field *fields, size_t n, const char *key)
-{
-	const gw_esxi_field *f = fields && key ? esxi_find_field(fields, n, key)
-	                                       : NULL;
-
-	return f ? f->value : NULL;
-}
-
 /* ---- tables with a line of dashes -------------------------------------- */
 
 int
