@@ -2,8 +2,8 @@
  * section 5), and `gpuwiz gpus --esxcli-file FILE`.
  *
  * Every parser takes the command's output as NUL-terminated text and
- * fills a struct; nothing here runs a command or prints (except
- * gw_esxi_gpus_command).  Common rules:
+ * fills a struct; nothing here runs a command or prints (the printers of
+ * gw_esxi_gpus_command are in src/report/esxi_report.c).  Common rules:
  *  - Lines end in LF or CRLF; a UTF-8 byte order mark at the start and
  *    blanks at the end of a line are ignored; the last line needs no
  *    newline.
@@ -351,9 +351,55 @@ int gw_esxi_parse_vmfs_extents(const char *text, const char *name,
                                gw_esxi_vmfs_extent_list *out, gw_err *e);
 void gw_esxi_vmfs_extent_list_free(gw_esxi_vmfs_extent_list *l);
 
+/* ---- the GPUs of an esxcli hardware pci list --------------------------- */
+
+/* One display-class device (PCI class 0x03xx) and what the GPU table
+ * knows of it. */
+typedef struct gw_esxi_gpu {
+	const gw_esxi_pci_dev *dev;   /* in gw_esxi_gpus.pci */
+	const gw_gpu *gpu;        /* table row, NULL when unknown */
+	int ambiguous;            /* several table rows, none picked */
+	int counted;              /* counted in the MMIO size (not an
+	                           * on-board or virtual display) */
+	int vram_gb;              /* the table's value, -1 unknown */
+	const char *name;         /* the table's name, else esxcli's Device
+	                           * Name, else "" */
+} gw_esxi_gpu;
+
+typedef struct gw_esxi_gpus {
+	char *name;               /* the input's name, as given */
+	gw_esxi_pci_list pci;     /* every device of the list */
+	gw_esxi_gpu *gpus;        /* the display-class ones, in order */
+	size_t n;
+	int mmio_known;           /* mmio_gb computed */
+	uint64_t mmio_gb;         /* 64-bit MMIO size for all counted GPUs in
+	                           * one VM (gw_plan_build) */
+	char **notes;             /* translated lines, in device order */
+	size_t nnotes;
+} gw_esxi_gpus;
+
+/* Parse `esxcli hardware pci list` output (name, NULL: "esxcli hardware
+ * pci list", names it in messages) and find its GPUs, their VRAM, the MMIO
+ * size and the notes of gw_esxi_gpus_command below.  Text over
+ * GW_ESXI_MAX_BYTES is refused.  0, or -1 with e set and *out empty. */
+int gw_esxi_gpus_read(const gw_table *t, const char *text, const char *name,
+                      gw_esxi_gpus *out, gw_err *e);
+/* The same for a saved file (missing, a directory, unreadable, too large
+ * or holding a NUL byte: -1). */
+int gw_esxi_gpus_read_file(const gw_table *t, const char *path,
+                           gw_esxi_gpus *out, gw_err *e);
+void gw_esxi_gpus_free(gw_esxi_gpus *g);
+/* 1 when the device is owned by VM Passthru now, or its block does not
+ * say (no Current Owner line); 0 for another owner. */
+int gw_esxi_gpu_current_passthru(const gw_esxi_pci_dev *d);
+
 /* ---- gpuwiz gpus --esxcli-file FILE [--json] --------------------------- */
 
-/* Read a saved `esxcli hardware pci list` and print its display-class
+/* These two print: they are defined in src/report/esxi_report.c
+ * (gw_esxi_gpus_read and the printers of esxi_report.h), and declared
+ * here for the front ends.
+ *
+ * Read a saved `esxcli hardware pci list` and print its display-class
  * devices (PCI class 0x03xx) to stdout: as a table with the MMIO line and
  * notes, or with json as
  *

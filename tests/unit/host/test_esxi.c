@@ -1169,6 +1169,65 @@ test_gpus_text(void **state)
 	free(path);
 }
 
+/* The data behind the report: gw_esxi_gpus_read() returns it and prints
+ * nothing. */
+static void
+test_gpus_read(void **state)
+{
+	char *path = tu_fixture_path(SYN_GPUS), *text;
+	gw_esxi_gpus g;
+	size_t len;
+	gw_err e;
+
+	(void)state;
+	assert_int_equal(gw_esxi_gpus_read_file(&table, path, &g, &e), 0);
+	assert_string_equal(g.name, path);
+	assert_int_equal(g.n, 3);
+	assert_string_equal(g.gpus[0].dev->bdf, "0000:03:00.0");
+	assert_int_equal(g.gpus[0].counted, 0);
+	assert_int_equal(g.gpus[0].vram_gb, -1);
+	assert_string_equal(g.gpus[0].name, "ASPEED Graphics Family");
+	assert_non_null(g.gpus[1].gpu);
+	assert_string_equal(g.gpus[1].gpu->id, "l40s");
+	assert_int_equal(g.gpus[1].vram_gb, 48);
+	assert_int_equal(g.gpus[1].counted, 1);
+	assert_int_equal(gw_esxi_gpu_current_passthru(g.gpus[1].dev), 1);
+	assert_int_equal(gw_esxi_gpu_current_passthru(g.gpus[2].dev), 0);
+	assert_int_equal(g.mmio_known, 0);
+	assert_int_equal(g.nnotes, 3);
+	assert_string_equal(g.notes[2], "0000:5e:00.0: passthrough is configured but the device is still owned by VMkernel; reboot the host to apply it");
+	gw_esxi_gpus_free(&g);
+
+	/* Text in memory, named by the command when no name is given. */
+	assert_int_equal(gw_read_file(path, GW_ESXI_MAX_BYTES, &text, &len, &e),
+	                 0);
+	assert_int_equal(gw_esxi_gpus_read(&table, text, NULL, &g, &e), 0);
+	assert_string_equal(g.name, "esxcli hardware pci list");
+	assert_int_equal(g.n, 3);
+	gw_esxi_gpus_free(&g);
+	free(text);
+	free(path);
+
+	path = tu_fixture_path(SYN_CRLF);
+	assert_int_equal(gw_esxi_gpus_read_file(&table, path, &g, &e), 0);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.mmio_known, 1);
+	assert_int_equal(g.mmio_gb, 128);
+	assert_int_equal(g.nnotes, 0);
+	gw_esxi_gpus_free(&g);
+	free(path);
+
+	/* Errors leave the struct empty. */
+	assert_int_equal(gw_esxi_gpus_read(&table, "", "x", &g, &e), -1);
+	assert_string_equal(e.msg, "x: no output in it; expected the output of esxcli hardware pci list");
+	assert_int_equal(g.n, 0);
+	assert_null(g.name);
+	gw_esxi_gpus_free(&g);
+	assert_int_equal(gw_esxi_gpus_read_file(&table, "", &g, &e), -1);
+	assert_string_equal(e.msg, "--esxcli-file: no file given");
+	gw_esxi_gpus_free(&g);
+}
+
 /* No GPU: a clear line, exit 0; JSON with an empty list. */
 static void
 test_gpus_no_gpu(void **state)
@@ -1999,6 +2058,7 @@ main(void)
 		cmocka_unit_test(test_gpus_json_mixed),
 		cmocka_unit_test(test_gpus_json_variations),
 		cmocka_unit_test(test_gpus_text),
+		cmocka_unit_test(test_gpus_read),
 		cmocka_unit_test(test_gpus_no_gpu),
 		cmocka_unit_test(test_gpus_multi),
 		cmocka_unit_test(test_gpus_shared_pci_id),

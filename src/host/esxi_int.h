@@ -1,0 +1,142 @@
+/* esxi_int.h: what the ESXi parsers (esxi_*.c) share: the command names
+ * used in messages, line splitting, error helpers and small field and
+ * column readers.  Private to src/host/esxi_*.c. */
+#ifndef GW_ESXI_INT_H
+#define GW_ESXI_INT_H
+
+#include "esxi.h"
+#include "plan.h"         /* gw_bdf_parse, gw_system_id_valid */
+
+#include <stddef.h>
+
+#define CMD_PCI_LIST   "esxcli hardware pci list"
+#define CMD_PASSTHRU   "esxcli hardware pci pcipassthru list"
+#define CMD_UUID       "esxcli system uuid get"
+#define CMD_VERSION    "esxcli system version get"
+#define CMD_GETALLVMS  "vim-cmd vmsvc/getallvms"
+#define CMD_POWER      "vim-cmd vmsvc/power.getstate"
+#define CMD_PATHS      "esxcli storage core path list"
+#define CMD_DEVICES    "esxcli storage core device list"
+#define CMD_EXTENTS    "esxcli storage vmfs extent list"
+
+/* Not set: a column index that was not found. */
+#define ESXI_NO_COL ((size_t)-1)
+
+/* ---- errors (esxi_text.c) ---------------------------------------------- */
+
+/* "NAME:LINE: text", or "line LINE: text" without a name. */
+void esxi_err_line(gw_err *e, const char *name, unsigned line,
+                   const char *fmt, ...) GW_PRINTF(4, 5);
+/* "NAME: text", or the text alone. */
+void esxi_err_input(gw_err *e, const char *name, const char *fmt, ...)
+	GW_PRINTF(3, 4);
+/* A short excerpt of s for a message: at most 48 bytes, not cutting a
+ * UTF-8 character, "..." when cut. */
+const char *esxi_excerpt(const char *s, char *buf, size_t n);
+
+/* ---- lines ------------------------------------------------------------- */
+
+typedef struct esxi_lines {
+	char **v;        /* v[i] is line i + 1, CR and trailing blanks gone */
+	size_t n;
+} esxi_lines;
+
+/* Split text into lines.  Control bytes other than tab (and the CR of a
+ * CRLF) are refused as binary data, naming the line.  An input without a
+ * non-blank line is refused as empty.  cmd names the command in errors. */
+int esxi_split_lines(const char *text, const char *name, const char *cmd,
+                     esxi_lines *tl, gw_err *e);
+void esxi_lines_free(esxi_lines *tl);
+/* Index of the first line of the output proper: blank lines, lines
+ * starting with '#' and lines holding the command itself (a shell prompt
+ * saved with the output) before it are skipped. */
+size_t esxi_skip_preamble(const esxi_lines *tl, const char *cmd);
+
+/* Split text (esxi_split_lines), skip its preamble (esxi_skip_preamble)
+ * and call fn for each line after it, blank ones included (""), with its
+ * number; stops at the first non-zero return of fn, which it returns.
+ * -1 when the text cannot be split (e set). */
+typedef int esxi_line_fn(void *ctx, const char *s, unsigned ln);
+int esxi_each_line(const char *text, const char *name, const char *cmd,
+                   esxi_line_fn *fn, void *ctx, gw_err *e);
+
+/* v with room for element n (n in use, *cap allocated, each size
+ * bytes); the first allocation holds first. */
+void *esxi_grow(void *v, size_t n, size_t *cap, size_t size, size_t first);
+
+int esxi_is_blank(int c);
+/* s with its leading blanks skipped. */
+const char *esxi_skip_blanks(const char *s);
+/* [a, b) without its blanks at both ends, malloc'ed. */
+char *esxi_trimmed_span(const char *a, const char *b);
+
+/* ---- small parsers ----------------------------------------------------- */
+
+/* "0x" and 1..maxdig hex digits, nothing else. */
+int esxi_parse_0x(const char *s, int maxdig, unsigned *out);
+/* "true" / "false" (any case). */
+int esxi_parse_bool(const char *s, int *out);
+/* An address as esxcli prints it: "0000:3b:00.0" (hex), or the old
+ * decimal form "000:128:00.0".  Other forms gw_bdf_parse takes
+ * ("3b:00.0") are accepted when loose is set (for lookups). */
+int esxi_parse_addr(const char *s, int loose, unsigned *dom, unsigned *bus,
+                    unsigned *dev, unsigned *fn);
+/* "0000:3b:00.0" */
+void esxi_fmt_bdf(char *out, size_t n, unsigned dom, unsigned bus,
+                  unsigned dev, unsigned fn);
+
+/* ---- "Key: Value" fields ----------------------------------------------- */
+
+const gw_esxi_field *esxi_find_field(const gw_esxi_field *f, size_t n,
+                                     const char *key);
+void esxi_fields_free(gw_esxi_field *f, size_t n);
+/* Append a field (key taken over, value copied and trimmed) to *f,
+ * growing *cap. */
+void esxi_field_add(gw_esxi_field **f, size_t *n, size_t *cap, char *key,
+                    const char *value, unsigned line);
+
+/* ---- tables with a line of dashes -------------------------------------- */
+
+typedef struct esxi_column {
+	size_t start, end;   /* [start, end): end is the next column's start */
+} esxi_column;
+
+/* A line of dashes and blanks only, with at least one dash? */
+int esxi_dash_line(const char *s);
+/* The columns of a table from its line of dashes ("------------  -------"):
+ * each run of dashes starts a column that ends where the next one starts
+ * (the last is open).  -1 when there are more than max. */
+int esxi_dash_columns(const char *dash, esxi_column *cols, size_t max,
+                      size_t *ncols);
+/* Text of line s in column c, trimmed, into buf. */
+const char *esxi_cell(const char *s, const esxi_column *c, char *buf,
+                      size_t n);
+/* The line of dashes under the header at line index i: 0 with the
+ * columns; when it is not a line of dashes, -1 with e set if named (the
+ * header holds the names the table needs), else 1: the header is not
+ * this table's (the caller says what was expected); 1 too for more than
+ * max columns. */
+int esxi_table_dashes(const esxi_lines *tl, size_t i, int named,
+                      esxi_column *cols, size_t max, size_t *ncols,
+                      const char *name, gw_err *e);
+/* A table of cmd's output: a header line, a line of dashes, rows. */
+typedef struct esxi_table {
+	const char *cmd;
+	/* The header at line index i of tl (the dashes at i + 1): 0, or -1
+	 * with the error set. */
+	int (*header)(void *ctx, const esxi_lines *tl, size_t i);
+	/* One non-blank row s at line ln: 0, or -1 with the error set. */
+	int (*row)(void *ctx, const char *s, unsigned ln);
+} esxi_table;
+/* Split text, skip its preamble, refuse an input without a line after it
+ * ("no output in it"), then read the header and every non-blank row.  0
+ * or -1. */
+int esxi_parse_table(const char *text, const char *name,
+                     const esxi_table *t, void *ctx, gw_err *e);
+/* at[j] = the column of header whose name is names[j] (any case), else
+ * ESXI_NO_COL. */
+void esxi_find_columns(const char *header, const esxi_column *cols,
+                       size_t ncols, const char *const names[],
+                       size_t nnames, size_t *at);
+
+#endif

@@ -1,0 +1,149 @@
+/* runner_file.c: read and replace files through the runner (cat, and a
+ * small shell script that keeps a backup and renames a complete
+ * temporary file over the old one). */
+#include "runner_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int
+check_abs(const char *path, gw_err *e)
+{
+	if (path == NULL || path[0] != '/') {
+		gw_err_set(e, _("%s: expected an absolute path"),
+		           path ? path : "");
+		return -1;
+	}
+	return 0;
+}
+
+int
+gw_runner_read_file(gw_runner *r, const char *path, char **data, size_t *len,
+                    gw_err *e)
+{
+	const char *argv[] = {"cat", path, NULL};
+	char *err = NULL, *o = NULL;
+	int st;
+
+	*data = NULL;
+	*len = 0;
+	if (check_abs(path, e) != 0)
+		return -1;
+	if (runner_run_argv(r, argv, &o, len, &err, &st, e) != 0)
+		return -1;
+	if (st != 0) {
+		char *line = runner_first_line(err);
+		gw_err_set(e, _("%s: cannot read it (exit %d): %s"), path, st,
+		           *line ? line : _("no message"));
+		free(line);
+		free(err);
+		free(o);
+		*len = 0;
+		return -1;
+	}
+	free(err);
+	*data = o;   /* NUL-terminated by gw_buf; *len from the pipe */
+	return 0;
+}
+
+/* The script that replaces path by stdin (len bytes) through tmp, with a
+ * backup at base (or base.N).  Exit codes: 10 backup, 11 temporary copy,
+ * 12 writing, 13 size, 14 rename.  Only runner_quote_word()ed words are
+ * put in. */
+static void
+write_script(gw_buf *s, const char *path, const char *tmp, const char *base,
+             size_t len)
+{
+	gw_buf_puts(s, "p=");
+	runner_quote_word(s, path);
+	gw_buf_puts(s, "; t=");
+	runner_quote_word(s, tmp);
+	gw_buf_puts(s, "; b=");
+	runner_quote_word(s, base);
+	gw_buf_printf(s, "; n=%zu; ", len);
+	gw_buf_puts(s,
+	    "k=\"$b\"; i=1; "
+	    "if [ -e \"$p\" ]; then "
+	    "while [ -e \"$k\" ]; do k=\"$b.$i\"; i=$((i+1)); done; "
+	    "cp -p \"$p\" \"$k\" || exit 10; "
+	    "cp -p \"$p\" \"$t\" || { rm -f \"$t\"; exit 11; }; "
+	    "else k=; fi; "
+	    "cat > \"$t\" || { rm -f \"$t\"; exit 12; }; "
+	    "w=$(wc -c < \"$t\"); "
+	    "[ \"$w\" -eq \"$n\" ] || { rm -f \"$t\"; exit 13; }; "
+	    "mv -f \"$t\" \"$p\" || { rm -f \"$t\"; exit 14; }; "
+	    "printf '%s' \"$k\"");
+}
+
+/* What the script's exit status st says (err: its stderr). */
+static void
+write_error(gw_err *e, const char *path, const char *tmp, size_t len, int st,
+            const char *err)
+{
+	char *line = runner_first_line(err);
+
+	switch (st) {
+	case 10:
+		gw_err_set(e, _("%s: cannot make a backup beside it: %s"), path,
+		           line);
+		break;
+	case 11: case 12:
+		gw_err_set(e, _("%s: cannot write the temporary file %s: %s"),
+		           path, tmp, line);
+		break;
+	case 13:
+		gw_err_set(e, _("%s: the temporary file %s does not have the "
+		                "%zu bytes sent; nothing changed"), path, tmp, len);
+		break;
+	case 14:
+		gw_err_set(e, _("%s: cannot rename %s over it: %s"), path, tmp,
+		           line);
+		break;
+	default:
+		runner_status_error(e, path, st, err);
+		break;
+	}
+	free(line);
+}
+
+int
+gw_runner_write_file_atomic(gw_runner *r, const char *path, const char *data,
+                            size_t len, char **backup, gw_err *e)
+{
+	char stamp[32], *tmp, *base, *out = NULL, *err = NULL;
+	struct tm tm;
+	time_t now = time(NULL);
+	gw_buf s;
+	int st, rc = -1;
+
+	if (backup)
+		*backup = NULL;
+	if (check_abs(path, e) != 0)
+		return -1;
+	if (localtime_r(&now, &tm) == NULL ||
+	    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm) == 0)
+		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
+	tmp = gw_xasprintf("%s.gpuwiz-tmp", path);
+	base = gw_xasprintf("%s.%s.bak", path, stamp);
+	gw_buf_init(&s);
+	write_script(&s, path, tmp, base, len);
+	if (runner_run_script(r, s.data, data, len, &out, NULL, &err, &st, path,
+	                      e) != 0)
+		goto done;
+	if (st != 0) {
+		write_error(e, path, tmp, len, st, err);
+		goto done;
+	}
+	if (backup && out && *out)
+		*backup = gw_xstrdup(out);
+	rc = 0;
+done:
+	gw_buf_free(&s);
+	free(out);
+	free(err);
+	free(tmp);
+	free(base);
+	return rc;
+}

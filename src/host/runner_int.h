@@ -1,0 +1,61 @@
+/* runner_int.h: what the pieces of the command runner share (runner.c:
+ * the runner and its commands; runner_spawn.c: fork/exec with pipes and a
+ * timeout; runner_file.c: files through the runner; runner_session.c and
+ * runner_guard.c: the ESXi operations).  Private to src/host/runner*.c. */
+#ifndef GW_RUNNER_INT_H
+#define GW_RUNNER_INT_H
+
+#include "runner.h"
+
+struct gw_runner {
+	int remote;
+	char *host;          /* user@host */
+	char **extra;        /* extra ssh words, NULL-terminated (or NULL) */
+	char *dir;           /* private temporary directory of the socket */
+	char *sock;          /* control socket */
+	char *path_prefix;
+	char *volumes_root;
+	unsigned timeout;
+	int prompt;          /* the master may ask for a password on the tty */
+	int foreground;      /* spawn in the terminal's process group (a
+	                      * prompting master: a background group would be
+	                      * stopped reading /dev/tty) */
+};
+
+/* ---- runner_spawn.c ---------------------------------------------------- */
+
+/* Run argv (exec'ed with execvp) with in[0..inlen) on its stdin; collect
+ * stdout (length in *olen when olen is set) and stderr.  what names the
+ * command in errors.  0 with the exit status in *status (128+N when killed
+ * by signal N), or -1: not started, past the timeout, too much output. */
+int runner_spawn(const gw_runner *r, char *const argv[], const char *in,
+                 size_t inlen, char **out, size_t *olen, char **err,
+                 int *status, const char *what, gw_err *e);
+
+/* ---- runner.c ---------------------------------------------------------- */
+
+/* word -> 'word' with every ' written as '\'' */
+void runner_quote_word(gw_buf *b, const char *w);
+/* First line of s (at most 300 bytes), for error messages; malloc'ed. */
+char *runner_first_line(const char *s);
+/* The words of argv joined by blanks, for messages; malloc'ed. */
+char *runner_argv_text(const char *const argv[]);
+/* "WHAT: failed (exit ST): first line of err". */
+void runner_status_error(gw_err *e, const char *what, int st,
+                         const char *err);
+/* Run a shell script made only of fixed text and runner_quote_word()ed
+ * words: "sh -c SCRIPT" here, "ssh ... HOST SCRIPT" for a remote runner. */
+int runner_run_script(gw_runner *r, const char *script, const char *in,
+                      size_t inlen, char **out, size_t *olen, char **err,
+                      int *status, const char *what, gw_err *e);
+/* gw_runner_run, with the length of stdout in *olen (may be NULL). */
+int runner_run_argv(gw_runner *r, const char *const argv[], char **out,
+                    size_t *olen, char **err, int *status, gw_err *e);
+
+/* ---- runner_session.c -------------------------------------------------- */
+
+/* "0000:18:00.0 (SAS3008 PCI-Express Fusion-MPT SAS-3)" for messages;
+ * malloc'ed. */
+char *runner_dev_label(const gw_esxi_pci_dev *d);
+
+#endif

@@ -1,0 +1,15 @@
+/* esxi_report.h: the output of `gpuwiz gpus` for an ESXi host (a saved
+ * `esxcli hardware pci list`, or one run on the host): the GPUs of
+ * gw_esxi_gpus_read() as a table with the MMIO line and the notes, or as
+ * the JSON object described in esxi.h (gw_esxi_gpus_command). */
+#ifndef GW_ESXI_REPORT_H
+#define GW_ESXI_REPORT_H
+
+#include "esxi.h"
+
+/* Print g to stdout as text (the table, the MMIO line and the notes). */
+void gw_esxi_gpus_print_text(const gw_esxi_gpus *g);
+/* Print g to stdout as JSON. */
+void gw_esxi_gpus_print_json(const gw_esxi_gpus *g);
+
+#endif
