@@ -67,6 +67,20 @@ box_keys(int y, int x, int w, const char *const *pairs)
 	}
 }
 
+/* Show what was drawn and wait, without repainting, until a key (1) or a
+ * resize (0); -1 when a signal asks to end. */
+static int
+box_wait(ui_ctx *u, ui_key *k)
+{
+	int r;
+
+	ui_refresh(u);
+	while ((r = ui_getkey(u, k)) == 0 && !u->redraw)
+		;
+	u->redraw = 0;
+	return r;
+}
+
 static int
 confirm_loop(ui_ctx *u, const char *question)
 {
@@ -108,11 +122,7 @@ confirm_loop(ui_ctx *u, const char *question)
 			box_keys(y + bh - 2, x + 2, bw - 4, keys);
 		}
 		curs_set(0);
-		ui_refresh(u);
-		/* wait without repainting until a key or a resize */
-		while ((r = ui_getkey(u, &k)) == 0 && !u->redraw)
-			;
-		u->redraw = 0;
+		r = box_wait(u, &k);
 		if (r < 0)
 			return -1;
 		if (r == 0)
@@ -184,11 +194,7 @@ ui_input(ui_ctx *u, const char *title, const char *label, char **value,
 		} else {
 			curs_set(0);
 		}
-		ui_refresh(u);
-		/* wait without repainting until a key or a resize */
-		while ((r = ui_getkey(u, &k)) == 0 && !u->redraw)
-			;
-		u->redraw = 0;
+		r = box_wait(u, &k);
 		if (r < 0) {
 			rc = -1;
 			break;
@@ -247,7 +253,15 @@ help_draw(ui_ctx *u, const ui_screen *s, const char *text, int *top)
 {
 	int y, x, i, bh, bw, rows;
 	char title[256], **lines = NULL;
-	const char *keys[7];
+	const char *const keys[] = {
+		/* TRANSLATORS: keys of the help box; at most 10 cells each. */
+		"Esc", _("Close"),
+		/* TRANSLATORS: key of the help box, at most 10 cells. */
+		"PgDn", _("More"),
+		/* TRANSLATORS: key of the help box (scroll up), at most 10
+		 * cells. */
+		"PgUp", _("Back up"), NULL
+	};
 	size_t n;
 
 	ui_draw_all(u);
@@ -273,16 +287,6 @@ help_draw(ui_ctx *u, const ui_screen *s, const char *text, int *top)
 		dw_put(y + 1, x + bw - 2, "^", 1, ui_attr(UI_C_DIM));
 	if (*top + rows < (int)n)
 		dw_put(y + bh - 4, x + bw - 2, "v", 1, ui_attr(UI_C_DIM));
-	keys[0] = "Esc";
-	/* TRANSLATORS: keys of the help box; at most 10 cells each. */
-	keys[1] = _("Close");
-	keys[2] = "PgDn";
-	/* TRANSLATORS: key of the help box, at most 10 cells. */
-	keys[3] = _("More");
-	keys[4] = "PgUp";
-	/* TRANSLATORS: key of the help box (scroll up), at most 10 cells. */
-	keys[5] = _("Back up");
-	keys[6] = NULL;
 	box_keys(y + bh - 2, x + 2, bw - 4, keys);
 	dw_free_lines(lines, n);
 	return rows;
@@ -339,11 +343,7 @@ ui_help(ui_ctx *u, const ui_screen *s)
 		int r, rows = help_draw(u, s, text, &top);
 
 		curs_set(0);
-		ui_refresh(u);
-		/* wait without repainting until a key or a resize */
-		while ((r = ui_getkey(u, &k)) == 0 && !u->redraw)
-			;
-		u->redraw = 0;
+		r = box_wait(u, &k);
 		if (r < 0)
 			break;
 		if (r == 0)

@@ -96,15 +96,6 @@ gpu_detect_mode(const gw_wizard *w)
 }
 
 static size_t
-ndetected(const gw_wizard *w)
-{
-	size_t n;
-
-	gw_wizard_detected(w, &n);
-	return n;
-}
-
-static size_t
 nwanted(const gw_wizard *w)
 {
 	return gw_wizard_answers(w)->a.ngpus;
@@ -140,11 +131,11 @@ gpu_enter(ui_ctx *u)
 		st->vendor_idx = 0;
 	refresh_results(u);
 	st->sl.n = (int)(nwanted(u->w) + gpu_n_existing(u->w));
-	st->dl.n = (int)ndetected(u->w);
+	st->dl.n = (int)gw_wizard_detected(u->w, NULL);
 	/* pre-filled: start on the selection; else on the detected GPUs of
 	 * this host, else on the search */
 	st->focus = nwanted(u->w) > 0 ? F_SELECTED :
-	            gpu_detect_mode(u->w) && ndetected(u->w) > 0 ? F_DETECTED :
+	            gpu_detect_mode(u->w) && gw_wizard_detected(u->w, NULL) > 0 ? F_DETECTED :
 	            F_SEARCH;
 }
 
@@ -155,7 +146,7 @@ next_focus(ui_ctx *u, int dir)
 
 	st->focus = (st->focus + F_N + dir) % F_N;
 	if (st->focus == F_DETECTED &&
-	    (!gpu_detect_mode(u->w) || ndetected(u->w) == 0))
+	    (!gpu_detect_mode(u->w) || gw_wizard_detected(u->w, NULL) == 0))
 		st->focus = (st->focus + F_N + dir) % F_N;
 }
 
@@ -237,7 +228,7 @@ search_key(ui_ctx *u, ui_key k)
 	int r;
 
 	if (ui_key_fn(k, KEY_UP) && gpu_detect_mode(u->w) &&
-	    ndetected(u->w) > 0) {
+	    gw_wizard_detected(u->w, NULL) > 0) {
 		st->focus = F_DETECTED;
 		return UI_HANDLED;
 	}

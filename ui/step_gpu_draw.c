@@ -54,13 +54,14 @@ detected_row(ui_ctx *u, ui_rect r, int yy, int idx, int name_w)
 {
 	const gw_wizard *w = u->w;
 	gpu_st *st = gpu_state(u);
-	size_t n;
-	const gw_linux_gpu *d = &gw_wizard_detected(w, &n)[idx];
+	const gw_linux_gpu *d;
 	int sel = idx == st->dl.cur, x = r.x + 2;
 	attr_t a = sel ? ui_attr(st->focus == F_DETECTED ? UI_C_SEL :
 	                         UI_C_SEL_IDLE) : A_NORMAL;
 	char buf[256];
 
+	gw_wizard_detected(w, &d);
+	d += idx;
 	if (sel)
 		dw_fill(yy, r.x, r.w - 1, a);
 	if (gw_wizard_detected_added(w, (size_t)idx))
@@ -91,12 +92,9 @@ detected_draw(ui_ctx *u, ui_rect r)
 {
 	const gw_wizard *w = u->w;
 	gpu_st *st = gpu_state(u);
-	size_t nd;
 	const char *err = gw_wizard_error(w, GW_ERR_DETECT);
-	int n, i;
+	int n = (int)gw_wizard_detected(w, NULL), i;
 
-	gw_wizard_detected(w, &nd);
-	n = (int)nd;
 	dw_put(r.y, r.x,
 	       /* TRANSLATORS: heading of the GPUs found on this Linux host;
 	        * at most 60 cells. */

@@ -85,8 +85,8 @@ gpu_add_detected(ui_ctx *u)
 {
 	gw_wizard *w = u->w;
 	int cur = gpu_state(u)->dl.cur;
-	size_t n;
-	const gw_linux_gpu *det = gw_wizard_detected(w, &n), *d;
+	const gw_linux_gpu *det, *d;
+	size_t n = gw_wizard_detected(w, &det);
 	gw_err e;
 
 	if (cur < 0 || cur >= (int)n)

@@ -33,15 +33,6 @@ host_open(void)
 	return gw_xcalloc(1, sizeof(host_st));
 }
 
-static size_t
-nchecks(const gw_wizard *w)
-{
-	size_t n;
-
-	gw_wizard_checks(w, &n);
-	return n;
-}
-
 /* The host's rows are probes (this Linux host, an ESXi host), not the
  * offline checklist. */
 static int
@@ -53,7 +44,7 @@ probe_mode(const gw_wizard *w)
 static int
 nrows_of(const gw_wizard *w)
 {
-	return probe_mode(w) ? (int)nchecks(w) : GW_NHOST;
+	return probe_mode(w) ? (int)gw_wizard_checks(w, NULL) : GW_NHOST;
 }
 
 static void
@@ -92,9 +83,8 @@ linux_draw(ui_ctx *u, ui_rect r)
 	const gw_wizard *w = u->w;
 	host_st *st = hst(u);
 	ui_list *list = &st->list;
-	size_t nc;
-	const gw_linux_check *checks = gw_wizard_checks(w, &nc);
-	int y = 0, i, h, lab_w = 6, n = (int)nc;
+	const gw_linux_check *checks;
+	int n = (int)gw_wizard_checks(w, &checks), y = 0, i, h, lab_w = 6;
 	char *s;
 
 	s = gw_wizard_checks_title(w);
@@ -224,8 +214,8 @@ host_draw(ui_ctx *u, ui_rect r)
 static int
 row_gpu(const gw_wizard *w, int row)
 {
-	size_t n;
-	const gw_linux_check *c = gw_wizard_checks(w, &n);
+	const gw_linux_check *c;
+	size_t n = gw_wizard_checks(w, &c);
 	int i, idx = -1;
 
 	if (row < 0 || row >= (int)n || strcmp(c[row].id, "gpu-passthru") != 0)
@@ -241,20 +231,19 @@ esxi_enable(ui_ctx *u)
 {
 	gw_wizard *w = u->w;
 	ui_list *list = &hst(u)->list;
-	size_t nc, nd;
-	const gw_linux_check *checks = gw_wizard_checks(w, &nc);
+	const gw_linux_check *checks;
 	int idx = row_gpu(w, list->cur), reboot = 0;
 	char *q;
 	gw_err e;
 
-	gw_wizard_detected(w, &nd);
+	gw_wizard_checks(w, &checks);
 	if (idx < 0) {
 		ui_msg(u, UI_MSG_INFO, "%s",
 		       /* TRANSLATORS: e on a row that is not a GPU's. */
 		       _("Highlight a GPU's passthrough row first, then press e."));
 		return UI_HANDLED;
 	}
-	if (idx >= (int)nd)
+	if (idx >= (int)gw_wizard_detected(w, NULL))
 		return UI_HANDLED;
 	if (checks[list->cur].status == GW_LINUX_PASS) {
 		ui_msg(u, UI_MSG_INFO, "%s",
@@ -281,7 +270,7 @@ esxi_enable(ui_ctx *u)
 		       /* TRANSLATORS: after e. */
 		       _("Passthrough enabled and active."));
 	u->repaint = UI_REPAINT_FULL;
-	list->n = (int)nchecks(w);
+	list->n = (int)gw_wizard_checks(w, NULL);
 	if (list->cur >= list->n)
 		list->cur = 0;
 	return UI_HANDLED;
@@ -294,7 +283,7 @@ recheck(ui_ctx *u)
 	ui_list *list = &hst(u)->list;
 	int fails = gw_wizard_reprobe(u->w);
 
-	list->n = (int)nchecks(u->w);
+	list->n = (int)gw_wizard_checks(u->w, NULL);
 	if (list->cur >= list->n)
 		list->cur = 0;
 	if (fails)
@@ -351,7 +340,7 @@ static int
 linux_key(ui_ctx *u, ui_key k)
 {
 	ui_list *list = &hst(u)->list;
-	int n = (int)nchecks(u->w);
+	int n = (int)gw_wizard_checks(u->w, NULL);
 
 	list->n = n;
 	if (ui_key_is(k, L'r') || ui_key_is(k, L'R'))
@@ -393,7 +382,7 @@ host_mouse(ui_ctx *u, ui_rect r, int y, int x)
 
 	if (probe_mode(u->w)) {
 		i = st->list.top + (y - st->lrow_y0);
-		if (y >= st->lrow_y0 && i < (int)nchecks(u->w))
+		if (y >= st->lrow_y0 && i < (int)gw_wizard_checks(u->w, NULL))
 			st->list.cur = i;
 		return UI_HANDLED;
 	}

@@ -23,15 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t
-nvms(const gw_wizard *w)
-{
-	size_t n;
-
-	gw_wizard_vms(w, &n);
-	return n;
-}
-
 /* Is row (0 = no VM, i+1 = VM i) the one open? */
 static int
 row_open(const gw_wizard *w, int row)
@@ -46,7 +37,7 @@ ui_vm_esxi_enter(ui_ctx *u, ui_vm_list *s)
 {
 	const gw_wizard *w = u->w;
 	long open = gw_wizard_vm_open(w);
-	size_t n = nvms(w);
+	size_t n = gw_wizard_vms(w, NULL);
 
 	s->vl.n = (int)n + 1;
 	s->vl.cur = open >= 0 ? (int)open + 1 : n > 0 ? 1 : 0;
@@ -58,9 +49,8 @@ static void
 draw_rows(ui_ctx *u, ui_vm_list *s, ui_rect r, int y)
 {
 	const gw_wizard *w = u->w;
-	size_t n;
-	const gw_esxi_vm *vms = gw_wizard_vms(w, &n);
-	int i, nrows = (int)n + 1;
+	const gw_esxi_vm *vms;
+	int i, nrows = (int)gw_wizard_vms(w, &vms) + 1;
 
 	for (i = 0; i < s->h_rows && s->vl.top + i < nrows; i++) {
 		int row = s->vl.top + i, foc = row == s->vl.cur;
@@ -134,7 +124,7 @@ ui_vm_esxi_draw(ui_ctx *u, ui_vm_list *s, ui_rect r)
 	const gw_wizard *w = u->w;
 	const char *err = gw_wizard_error(w, GW_ERR_VMS);
 	char *t;
-	int y = 0, nrows = (int)nvms(w) + 1;
+	int y = 0, nrows = (int)gw_wizard_vms(w, NULL) + 1;
 
 	/* TRANSLATORS: heading of the VM step on an ESXi host; %s is the
 	 * host (root@esx01).  At most 78 cells. */
@@ -169,7 +159,7 @@ static int
 open_row(ui_ctx *u, int row)
 {
 	gw_wizard *w = u->w;
-	size_t n;
+	const gw_esxi_vm *vms;
 	gw_err e;
 
 	e.msg[0] = '\0';
@@ -181,10 +171,12 @@ open_row(ui_ctx *u, int row)
 		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
 		return -1;
 	}
-	if (row > 0)
+	if (row > 0) {
+		gw_wizard_vms(w, &vms);
 		/* TRANSLATORS: %s is the VM's name. */
 		ui_msg(u, UI_MSG_OK, _("Opened %s: check what it holds, then Enter."),
-		       gw_wizard_vms(w, &n)[row - 1].name);
+		       vms[row - 1].name);
+	}
 	return 0;
 }
 
@@ -193,8 +185,7 @@ upgrade(ui_ctx *u)
 {
 	gw_wizard *w = u->w;
 	int to = gw_wizard_esxi_upgrade_target(w);
-	size_t n;
-	const gw_esxi_vm *vm = gw_wizard_vms(w, &n);
+	const gw_esxi_vm *vm;
 	char *q;
 	gw_err e;
 
@@ -203,6 +194,7 @@ upgrade(ui_ctx *u)
 		       _("Nothing to upgrade: the VM already has the newest hardware version this host runs."));
 		return UI_HANDLED;
 	}
+	gw_wizard_vms(w, &vm);
 	vm += gw_wizard_vm_open(w);
 	/* TRANSLATORS: asked on u; the VM's name, its hardware version now
 	 * and the new one; y/n are keys. */
@@ -247,7 +239,7 @@ ui_vm_esxi_key(ui_ctx *u, ui_vm_list *s, ui_key k)
 	ui_list *vl = &s->vl;
 	int open;
 
-	vl->n = (int)nvms(u->w) + 1;
+	vl->n = (int)gw_wizard_vms(u->w, NULL) + 1;
 	if (ui_list_key(vl, k, s->h_rows > 0 ? s->h_rows : 1))
 		return UI_HANDLED;
 	if (ui_key_tab(k)) {
@@ -288,7 +280,7 @@ ui_vm_esxi_mouse(ui_ctx *u, ui_vm_list *s, ui_rect r, int y, int x)
 	if (y < s->y_rows || y >= s->y_rows + s->h_rows)
 		return UI_HANDLED;
 	row = s->vl.top + (y - s->y_rows);
-	if (row < (int)nvms(u->w) + 1) {
+	if (row < (int)gw_wizard_vms(u->w, NULL) + 1) {
 		int again = s->vl.cur == row;
 
 		s->vl.cur = row;

@@ -448,18 +448,19 @@ int gw_wizard_reprobe(gw_wizard *w);
 const char *gw_wizard_host_label(const gw_wizard *w);
 /* The host checklist item confirmed (offline). */
 int gw_wizard_host_ok(const gw_wizard *w, int item);
-/* The host's check rows and detected GPUs (GW_CAN_PROBE); *n their
- * count. */
-const gw_linux_check *gw_wizard_checks(const gw_wizard *w, size_t *n);
-const gw_linux_gpu *gw_wizard_detected(const gw_wizard *w, size_t *n);
+/* The host's check rows and detected GPUs (GW_CAN_PROBE): their count,
+ * and the array in *out (out may be NULL). */
+size_t gw_wizard_checks(const gw_wizard *w, const gw_linux_check **out);
+size_t gw_wizard_detected(const gw_wizard *w, const gw_linux_gpu **out);
 /* Detected GPU idx was added with its address (gw_wizard_add_detected). */
 int gw_wizard_detected_added(const gw_wizard *w, size_t idx);
 /* Does this machine (gw_wizard_sysroot) have a GPU that is not an
  * on-board display?  Unknown (no /sys) counts as yes. */
 int gw_wizard_machine_has_gpu(const gw_wizard *w);
 
-/* The host's VMs (GW_CAN_VMS); *n their count. */
-const gw_esxi_vm *gw_wizard_vms(const gw_wizard *w, size_t *n);
+/* The host's VMs (GW_CAN_VMS): their count, the array in *out (out may
+ * be NULL). */
+size_t gw_wizard_vms(const gw_wizard *w, const gw_esxi_vm **out);
 /* Index of the open VM in that list, -1 when none; its power state. */
 long gw_wizard_vm_open(const gw_wizard *w);
 gw_esxi_power gw_wizard_vm_power(const gw_wizard *w);

@@ -174,18 +174,20 @@ gw_wizard_host_ok(const gw_wizard *w, int item)
 	return item >= 0 && item < GW_NHOST && w->host_ok[item];
 }
 
-const gw_linux_check *
-gw_wizard_checks(const gw_wizard *w, size_t *n)
+size_t
+gw_wizard_checks(const gw_wizard *w, const gw_linux_check **out)
 {
-	*n = w->nchecks;
-	return w->checks;
+	if (out)
+		*out = w->checks;
+	return w->nchecks;
 }
 
-const gw_linux_gpu *
-gw_wizard_detected(const gw_wizard *w, size_t *n)
+size_t
+gw_wizard_detected(const gw_wizard *w, const gw_linux_gpu **out)
 {
-	*n = w->ndetected;
-	return w->detected;
+	if (out)
+		*out = w->detected;
+	return w->ndetected;
 }
 
 int
@@ -211,11 +213,12 @@ gw_wizard_machine_has_gpu(const gw_wizard *w)
 	return found;
 }
 
-const gw_esxi_vm *
-gw_wizard_vms(const gw_wizard *w, size_t *n)
+size_t
+gw_wizard_vms(const gw_wizard *w, const gw_esxi_vm **out)
 {
-	*n = w->esxi_vms.n;
-	return w->esxi_vms.vms;
+	if (out)
+		*out = w->esxi_vms.vms;
+	return w->esxi_vms.n;
 }
 
 long
