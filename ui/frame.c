@@ -58,8 +58,9 @@ draw_side_list(ui_ctx *u)
 	dw_put(0, 1, "gpuwiz", SIDE_W - 2, ui_attr(UI_C_BAR) | A_BOLD);
 	for (i = 0; i < GW_NSTEPS; i++) {
 		int cur = (int)gw_wizard_step(w) == i;
+		int done = gw_wizard_visited(w, (gw_step)i);
 		attr_t a = ui_attr(cur ? UI_C_BAR_CUR :
-		                   gw_wizard_visited(w, (gw_step)i) ? UI_C_BAR_DONE : UI_C_BAR);
+		                   done ? UI_C_BAR_DONE : UI_C_BAR);
 		char num[8];
 
 		y = 2 + i;
@@ -117,8 +118,9 @@ draw_top_bar(ui_ctx *u)
 		u->bar_y[i] = -1;   /* not drawn: no click lands there */
 	for (i = 0; i < GW_NSTEPS; i++) {
 		int cur = (int)gw_wizard_step(w) == i;
+		int done = gw_wizard_visited(w, (gw_step)i);
 		attr_t a = ui_attr(cur ? UI_C_BAR_CUR :
-		                   gw_wizard_visited(w, (gw_step)i) ? UI_C_BAR_DONE : UI_C_BAR);
+		                   done ? UI_C_BAR_DONE : UI_C_BAR);
 		int n;
 
 		top_bar_seg(u, i, full || cur, seg, sizeof seg);

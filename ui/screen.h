@@ -120,7 +120,7 @@ struct ui_ctx {
 	int help_x0[UI_MAX_KEYHELP], help_x1[UI_MAX_KEYHELP];
 	ui_key help_k[UI_MAX_KEYHELP];
 	size_t help_n;
-	void *state[GW_NSTEPS];   /* each screen's own struct (ui_screen.open) */
+	void *state[GW_NSTEPS];   /* each screen's struct (ui_screen.open) */
 };
 
 enum { UI_REPAINT_NONE, UI_REPAINT_FULL, UI_REPAINT_PROGRESS };

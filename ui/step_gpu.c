@@ -123,8 +123,8 @@ gpu_enter(ui_ctx *u)
 
 		for (j = 0; j < st->nvendors; j++)
 			seen |= st->vendors[j] == t->gpus[i].vendor_id;
-		if (!seen &&
-		    st->nvendors < (int)(sizeof st->vendors / sizeof st->vendors[0]))
+		if (!seen && st->nvendors < (int)(sizeof st->vendors /
+		                                  sizeof st->vendors[0]))
 			st->vendors[st->nvendors++] = t->gpus[i].vendor_id;
 	}
 	if (st->vendor_idx >= st->nvendors)
@@ -135,8 +135,8 @@ gpu_enter(ui_ctx *u)
 	/* pre-filled: start on the selection; else on the detected GPUs of
 	 * this host, else on the search */
 	st->focus = nwanted(u->w) > 0 ? F_SELECTED :
-	            gpu_detect_mode(u->w) && gw_wizard_detected(u->w, NULL) > 0 ? F_DETECTED :
-	            F_SEARCH;
+	            gpu_detect_mode(u->w) && gw_wizard_detected(u->w, NULL) > 0 ?
+	            F_DETECTED : F_SEARCH;
 }
 
 static void
@@ -273,7 +273,8 @@ static int
 starts_search(ui_key k)
 {
 	return k.fn == 0 && k.ch != L'q' && k.ch != L'Q' &&
-	       ((k.ch >= L'a' && k.ch <= L'z') || (k.ch >= L'A' && k.ch <= L'Z') ||
+	       ((k.ch >= L'a' && k.ch <= L'z') ||
+	        (k.ch >= L'A' && k.ch <= L'Z') ||
 	        (k.ch >= L'0' && k.ch <= L'9'));
 }
 

@@ -212,7 +212,8 @@ draw_table(ui_ctx *u, ui_rect r)
 		       r.w - 2, ui_attr(UI_C_DIM));
 	}
 	for (i = 0; i < st->h_results && st->rl.top + i < st->rl.n; i++)
-		table_row(u, r, r.y + st->y_results + i, st->rl.top + i, name_w);
+		table_row(u, r, r.y + st->y_results + i, st->rl.top + i,
+		          name_w);
 	ui_list_marks(&st->rl, r.y + st->y_results, r.x + r.w - 1,
 	              st->h_results);
 }

@@ -93,7 +93,8 @@ linux_draw(ui_ctx *u, ui_rect r)
 	y = 1;
 	if (gw_wizard_error(w, GW_ERR_CHECKS)) {
 		dw_wrap_put(r.y + y, r.x, r.w, r.h - y,
-		            gw_wizard_error(w, GW_ERR_CHECKS), ui_attr(UI_C_FAIL));
+		            gw_wizard_error(w, GW_ERR_CHECKS),
+		            ui_attr(UI_C_FAIL));
 		return;
 	}
 	/* the rows, then the highlighted one's message and fix (5 lines) */
@@ -388,10 +389,11 @@ host_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	}
 	for (i = 0; i < GW_NHOST; i++)
 		if (st->row_of[i] == y) {
+			int ok = gw_wizard_host_ok(u->w, i);
+
 			st->list.cur = i;
 			if (x <= 4)
-				gw_wizard_set_host_ok(u->w, i,
-				                      !gw_wizard_host_ok(u->w, i));
+				gw_wizard_set_host_ok(u->w, i, !ok);
 		}
 	return UI_HANDLED;
 }

@@ -90,7 +90,8 @@ draw_calc(ui_ctx *u, ui_rect r, int y, const gw_plan *p, int calc_h)
 	if (st->top < 0)
 		st->top = 0;
 	for (i = 0; i < calc_h && st->top + i < (int)n; i++)
-		dw_put(r.y + y + i, r.x + 2, lines[st->top + i], r.w - 2, A_NORMAL);
+		dw_put(r.y + y + i, r.x + 2, lines[st->top + i], r.w - 2,
+		       A_NORMAL);
 	if (st->top > 0)
 		dw_put(r.y + y, r.x + r.w - 1, "^", 1, ui_attr(UI_C_DIM));
 	if (st->top + calc_h < (int)n)
@@ -250,19 +251,19 @@ static int
 mmio_key(ui_ctx *u, ui_key k)
 {
 	mmio_st *st = mst(u);
-	int r;
+	int r, page = st->calc_page > 1 ? st->calc_page - 1 : 1;
 
 	if (ui_key_enter(k))
 		return apply_size(u) == 0 ? UI_NEXT : UI_HANDLED;
 	if (ui_key_fn(k, KEY_PPAGE) || ui_key_fn(k, KEY_UP)) {
-		st->top -= ui_key_fn(k, KEY_UP) ? 1 : st->calc_page > 1 ? st->calc_page - 1 : 1;
+		st->top -= ui_key_fn(k, KEY_UP) ? 1 : page;
 		if (st->top < 0)
 			st->top = 0;
 		return UI_HANDLED;
 	}
 	if (ui_key_fn(k, KEY_NPAGE) || ui_key_fn(k, KEY_DOWN)) {
 		/* mmio_draw keeps st->top in range */
-		st->top += ui_key_fn(k, KEY_DOWN) ? 1 : st->calc_page > 1 ? st->calc_page - 1 : 1;
+		st->top += ui_key_fn(k, KEY_DOWN) ? 1 : page;
 		return UI_HANDLED;
 	}
 	if (ui_key_is(k, L'r')) {

@@ -194,7 +194,8 @@ options_draw(ui_ctx *u, ui_rect r)
 		y++;
 		dw_put(r.y + y, r.x + 1, l_name, lw, A_NORMAL);
 		st->row_y[O_NAME] = y;
-		ui_field_draw(u, &st->name, r.y + y, r.x + 1 + lw, 30, st->focus == O_NAME);
+		ui_field_draw(u, &st->name, r.y + y, r.x + 1 + lw, 30,
+		              st->focus == O_NAME);
 		if (ui_field_empty(&st->name) && p && p->name &&
 		    st->focus != O_NAME)
 			dw_printf(r.y + y, r.x + 1 + lw + 31, r.w - lw - 32,
@@ -307,7 +308,8 @@ options_key(ui_ctx *u, ui_key k)
 		return UI_HANDLED;
 	}
 	if (st->focus == O_DIR || st->focus == O_NAME) {
-		int r = ui_field_key(st->focus == O_DIR ? &st->dir : &st->name, k);
+		int r = ui_field_key(st->focus == O_DIR ? &st->dir : &st->name,
+		                     k);
 
 		return r ? UI_HANDLED : UI_IGNORED;
 	}
@@ -335,7 +337,8 @@ options_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	if (y == st->row_y[O_DIR] || y == st->row_y[O_NAME]) {
 		int f = y == st->row_y[O_DIR] ? O_DIR : O_NAME;
 
-		if (st->focus >= O_DIR && st->focus != f && apply_fields(u) != 0)
+		if (st->focus >= O_DIR && st->focus != f &&
+		    apply_fields(u) != 0)
 			return UI_HANDLED;
 		st->focus = f;
 		return UI_HANDLED;
@@ -343,7 +346,8 @@ options_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	if (st->focus >= O_DIR && apply_fields(u) != 0)
 		return UI_HANDLED;
 	for (i = O_VMX; i <= O_TILE; i++)
-		if (y == st->row_y[i] && x >= st->col_x[i] && x < st->col_x[i] + st->col_w[i]) {
+		if (y == st->row_y[i] && x >= st->col_x[i] &&
+		    x < st->col_x[i] + st->col_w[i]) {
 			st->focus = i;
 			toggle(u, i);
 			return UI_HANDLED;

@@ -150,7 +150,8 @@ ui_vm_esxi_draw(ui_ctx *u, ui_vm_list *s, ui_rect r)
 	}
 	if (y < r.h)
 		dw_wrap_put(r.y + y, r.x + 2, r.w - 2, r.h - y,
-		            /* TRANSLATORS: explains the ESXi VM step; wrapped. */
+		            /* TRANSLATORS: explains the ESXi VM step;
+		             * wrapped. */
 		            _("Open a VM to patch its .vmx on the datastore (a backup is kept beside it; the VM must be powered off), or choose no VM to write the snippets only."),
 		            ui_attr(UI_C_DIM));
 }

@@ -123,7 +123,8 @@ ui_vm_draw_facts(ui_ctx *u, ui_rect r, int y)
 	/* passthrough devices already in the file */
 	dw_put(r.y + y, r.x + 2, l_dev, lw, A_BOLD);
 	devs = devices_text(w);
-	y += dw_wrap_put(r.y + y, r.x + 2 + lw, r.w - 2 - lw, 2, devs, A_NORMAL);
+	y += dw_wrap_put(r.y + y, r.x + 2 + lw, r.w - 2 - lw, 2, devs,
+	                 A_NORMAL);
 	free(devs);
 	if (y < r.h - 1)
 		draw_advice(u, r, y);

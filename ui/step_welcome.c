@@ -26,7 +26,7 @@ typedef struct welcome_st {
 	gw_sample_info *samples;
 	size_t nsamples;
 	int samples_read;
-	int no_gpu_here;          /* this machine has no GPU: offer the samples */
+	int no_gpu_here;          /* no GPU on this machine: offer the samples */
 } welcome_st;
 
 static welcome_st *
@@ -149,7 +149,8 @@ welcome_draw(ui_ctx *u, ui_rect r)
 		int avail = gw_wizard_mode_available(w, (gw_mode)m, &mwhy);
 		int row = ROW_MODE0 + m;
 
-		radio(u, r.y + row_y(row), r.x, r.w, (int)gw_wizard_mode(w) == m,
+		radio(u, r.y + row_y(row), r.x, r.w,
+		      (int)gw_wizard_mode(w) == m,
 		      st->list.cur == row, !avail, gw_mode_name((gw_mode)m));
 		if (st->list.cur == row && !avail)
 			why = mwhy;
@@ -167,8 +168,8 @@ welcome_draw(ui_ctx *u, ui_rect r)
 			char *t = gw_xasprintf("%s  %s", st->samples[k].name,
 			                       sample_title(st->samples[k].title));
 
-			radio(u, r.y + row_y(row), r.x, r.w, 0, st->list.cur == row,
-			      0, t);
+			radio(u, r.y + row_y(row), r.x, r.w, 0,
+			      st->list.cur == row, 0, t);
 			free(t);
 		}
 	}
@@ -267,11 +268,13 @@ welcome_key(ui_ctx *u, ui_key k)
 
 	st->list.n = NROWS(st);
 	if (ui_key_fn(k, KEY_UP) || ui_key_btab(k)) {
-		st->list.cur = st->list.cur > 0 ? st->list.cur - 1 : NROWS(st) - 1;
+		st->list.cur = st->list.cur > 0 ? st->list.cur - 1 :
+		               NROWS(st) - 1;
 		return UI_HANDLED;
 	}
 	if (ui_key_fn(k, KEY_DOWN) || ui_key_tab(k)) {
-		st->list.cur = st->list.cur + 1 < NROWS(st) ? st->list.cur + 1 : 0;
+		st->list.cur = st->list.cur + 1 < NROWS(st) ?
+		               st->list.cur + 1 : 0;
 		return UI_HANDLED;
 	}
 	if (ui_key_fn(k, KEY_HOME) || ui_key_fn(k, KEY_END)) {

@@ -70,21 +70,25 @@ build(ui_ctx *u, int width)
 		char **cmds;
 
 		for (i = 0; i < r->nwritten; i++)
-			add_labelled(tl, l_written, r->written[i], UI_C_PASS, lw, width);
+			add_labelled(tl, l_written, r->written[i], UI_C_PASS, lw,
+			             width);
 		if (r->vmx_path) {
 			if (r->vmx_unchanged) {
 				/* TRANSLATORS: the .vmx had every setting. */
 				char *s = gw_xasprintf(_("%s (it already has every setting)"),
 				                       r->vmx_path);
 
-				add_labelled(tl, l_same, s, UI_C_NORMAL, lw, width);
+				add_labelled(tl, l_same, s, UI_C_NORMAL, lw,
+				             width);
 				free(s);
 			} else {
-				add_labelled(tl, l_written, r->vmx_path, UI_C_PASS, lw, width);
+				add_labelled(tl, l_written, r->vmx_path,
+				             UI_C_PASS, lw, width);
 			}
 		}
 		if (r->backup)
-			add_labelled(tl, l_backup, r->backup, UI_C_NORMAL, lw, width);
+			add_labelled(tl, l_backup, r->backup, UI_C_NORMAL, lw,
+			             width);
 		if (r->nwritten == 0 && r->vmx_path == NULL)
 			/* TRANSLATORS: the write step had nothing to write. */
 			ui_tl_add(tl, _("Nothing was written: no output was chosen."),

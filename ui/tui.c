@@ -444,7 +444,8 @@ screens_open(ui_ctx *u)
 
 	for (i = 0; i < GW_NSTEPS; i++) {
 		u->screens[i] = all_screens[i];
-		u->state[i] = all_screens[i]->open ? all_screens[i]->open() : NULL;
+		u->state[i] = all_screens[i]->open ? all_screens[i]->open() :
+		              NULL;
 	}
 }
 
