@@ -8,25 +8,6 @@
 
 static gw_table table;
 
-static int
-setup(void **state)
-{
-	gw_err e;
-
-	(void)state;
-	if (gw_table_load(&table, tu_table_path(), &e) != 0)
-		fail_msg("%s", e.msg);
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	gw_table_free(&table);
-	return 0;
-}
-
 static gw_wizard *
 fresh(void)
 {
@@ -217,5 +198,15 @@ main(void)
 		cmocka_unit_test(test_new_fails),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	gw_err e;
+	int rc;
+
+	/* one table for every test */
+	if (gw_table_load(&table, tu_table_path(), &e) != 0) {
+		fprintf(stderr, "%s\n", e.msg);
+		return 1;
+	}
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	gw_table_free(&table);
+	return rc;
 }
