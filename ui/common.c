@@ -98,14 +98,14 @@ ui_finding_matches(const gw_finding *f, const char *const *prefixes)
 int
 ui_findings_rows(const ui_ctx *u, int w, const char *const *prefixes)
 {
-	const gw_wizard *wz = u->w;
+	const gw_plan *p = gw_wizard_plan(u->w);
 	size_t i;
 	int rows = 0;
 
-	if (!wz->have_plan)
+	if (p == NULL)
 		return 0;
-	for (i = 0; i < wz->plan.nfindings; i++) {
-		const gw_finding *f = &wz->plan.findings[i];
+	for (i = 0; i < p->nfindings; i++) {
+		const gw_finding *f = &p->findings[i];
 
 		if (!ui_finding_matches(f, prefixes))
 			continue;
@@ -124,14 +124,14 @@ int
 ui_draw_findings(ui_ctx *u, ui_rect r, int y, const char *const *prefixes,
                  int max_rows)
 {
-	const gw_wizard *w = u->w;
+	const gw_plan *p = gw_wizard_plan(u->w);
 	size_t i;
 	int rows = 0;
 
-	if (!w->have_plan)
+	if (p == NULL)
 		return 0;
-	for (i = 0; i < w->plan.nfindings && rows < max_rows; i++) {
-		const gw_finding *f = &w->plan.findings[i];
+	for (i = 0; i < p->nfindings && rows < max_rows; i++) {
+		const gw_finding *f = &p->findings[i];
 		const char *lab = ui_sev_label(f->sev);
 		int lw = FINDING_LABEL_W;
 

@@ -67,6 +67,20 @@ box_keys(int y, int x, int w, const char *const *pairs)
 	}
 }
 
+/* Show what was drawn and wait, without repainting, until a key (1) or a
+ * resize (0); -1 when a signal asks to end. */
+static int
+box_wait(ui_ctx *u, ui_key *k)
+{
+	int r;
+
+	ui_refresh(u);
+	while ((r = ui_getkey(u, k)) == 0 && !u->redraw)
+		;
+	u->redraw = 0;
+	return r;
+}
+
 static int
 confirm_loop(ui_ctx *u, const char *question)
 {
@@ -108,11 +122,7 @@ confirm_loop(ui_ctx *u, const char *question)
 			box_keys(y + bh - 2, x + 2, bw - 4, keys);
 		}
 		curs_set(0);
-		ui_refresh(u);
-		/* wait without repainting until a key or a resize */
-		while ((r = ui_getkey(u, &k)) == 0 && !u->redraw)
-			;
-		u->redraw = 0;
+		r = box_wait(u, &k);
 		if (r < 0)
 			return -1;
 		if (r == 0)
@@ -184,11 +194,7 @@ ui_input(ui_ctx *u, const char *title, const char *label, char **value,
 		} else {
 			curs_set(0);
 		}
-		ui_refresh(u);
-		/* wait without repainting until a key or a resize */
-		while ((r = ui_getkey(u, &k)) == 0 && !u->redraw)
-			;
-		u->redraw = 0;
+		r = box_wait(u, &k);
 		if (r < 0) {
 			rc = -1;
 			break;
@@ -219,113 +225,135 @@ ui_input(ui_ctx *u, const char *title, const char *label, char **value,
 	return rc;
 }
 
+/* The help text: the screen's paragraphs, then the general keys, with
+ * a blank line between paragraphs (malloc'ed). */
+static char *
+help_text(ui_ctx *u, const ui_screen *s)
+{
+	const char *const parts[2] = { s->help ? s->help(u) : "",
+	                               ui_help_general() };
+	gw_buf b;
+	const char *p;
+	int i;
+
+	gw_buf_init(&b);
+	for (i = 0; i < 2; i++) {
+		if (i > 0)
+			gw_buf_puts(&b, "\n\n");
+		for (p = parts[i]; *p; p++)
+			gw_buf_puts(&b, *p == '\n' ? "\n\n" : (char[2]){ *p, 0 });
+	}
+	return gw_buf_steal(&b);
+}
+
+/* Draw the help box over the screen from line *top (kept in range);
+ * returns the rows of text it shows (0 when the terminal is too small). */
+static int
+help_draw(ui_ctx *u, const ui_screen *s, const char *text, int *top)
+{
+	int y, x, i, bh, bw, rows;
+	char title[256], **lines = NULL;
+	const char *const keys[] = {
+		/* TRANSLATORS: keys of the help box; at most 10 cells each. */
+		"Esc", _("Close"),
+		/* TRANSLATORS: key of the help box, at most 10 cells. */
+		"PgDn", _("More"),
+		/* TRANSLATORS: key of the help box (scroll up), at most 10
+		 * cells. */
+		"PgUp", _("Back up"), NULL
+	};
+	size_t n;
+
+	ui_draw_all(u);
+	if (u->too_small)
+		return 0;
+	bw = COLS - 4 > 76 ? 76 : COLS - 4;
+	bh = LINES - 2;
+	box_place(bh, bw, &y, &x);
+	n = dw_wrap(text, bw - 4, &lines);
+	rows = bh - 4;
+	if (*top > (int)n - rows)
+		*top = (int)n - rows;
+	if (*top < 0)
+		*top = 0;
+	dw_box(y, x, bh, bw, ui_attr(UI_C_BOX));
+	/* TRANSLATORS: the help box's title; %s is the step's title (at most
+	 * 18 cells).  At most 40 cells. */
+	snprintf(title, sizeof title, _("Help: %s"), gw_step_title(s->step));
+	box_title(y, x, bw, title);
+	for (i = 0; i < rows && *top + i < (int)n; i++)
+		dw_put(y + 1 + i, x + 2, lines[*top + i], bw - 4, A_NORMAL);
+	if (*top > 0)
+		dw_put(y + 1, x + bw - 2, "^", 1, ui_attr(UI_C_DIM));
+	if (*top + rows < (int)n)
+		dw_put(y + bh - 4, x + bw - 2, "v", 1, ui_attr(UI_C_DIM));
+	box_keys(y + bh - 2, x + 2, bw - 4, keys);
+	dw_free_lines(lines, n);
+	return rows;
+}
+
+/* The mouse wheel over the help box scrolls it. */
+static void
+help_mouse(int *top)
+{
+	MEVENT ev;
+
+	if (getmouse(&ev) == OK && (ev.bstate & BUTTON4_PRESSED))
+		*top -= 3;
+#ifdef BUTTON5_PRESSED
+	else if (ev.bstate & BUTTON5_PRESSED)
+		*top += 3;
+#endif
+}
+
+/* A key in the help box: 1 closes it, else it scrolls *top. */
+static int
+help_key(ui_key k, int *top, int rows)
+{
+	int page = rows > 1 ? rows - 1 : 1;
+
+	if (ui_key_esc(k) || ui_key_is(k, L'q') || ui_key_is(k, L'Q') ||
+	    ui_key_is(k, L'?') || ui_key_fn(k, KEY_F(1)) || ui_key_enter(k))
+		return 1;
+	if (ui_key_fn(k, KEY_UP))
+		(*top)--;
+	else if (ui_key_fn(k, KEY_DOWN) || ui_key_space(k))
+		(*top)++;
+	else if (ui_key_fn(k, KEY_PPAGE))
+		*top -= page;
+	else if (ui_key_fn(k, KEY_NPAGE))
+		*top += page;
+	else if (ui_key_fn(k, KEY_HOME))
+		*top = 0;
+	else if (ui_key_fn(k, KEY_END))
+		*top = 1 << 20;
+	if (*top < 0)
+		*top = 0;
+	return 0;
+}
+
 void
 ui_help(ui_ctx *u, const ui_screen *s)
 {
-	char *text;
+	char *text = help_text(u, s);
 	int top = 0;
 
-	{
-		/* a blank line between paragraphs */
-		gw_buf b;
-		const char *p;
-
-		gw_buf_init(&b);
-		for (p = s->help ? s->help() : ""; *p; p++)
-			gw_buf_puts(&b, *p == '\n' ? "\n\n" : (char[2]){ *p, 0 });
-		gw_buf_puts(&b, "\n\n");
-		for (p = ui_help_general(); *p; p++)
-			gw_buf_puts(&b, *p == '\n' ? "\n\n" : (char[2]){ *p, 0 });
-		text = gw_buf_steal(&b);
-	}
 	for (;;) {
 		ui_key k;
-		int r, bh = 0, rows = 0, bw;
-		char **lines = NULL;
-		size_t n = 0;
+		int r, rows = help_draw(u, s, text, &top);
 
-		ui_draw_all(u);
-		bw = COLS - 4 > 76 ? 76 : COLS - 4;
-		if (!u->too_small) {
-			int y, x, i;
-			char title[256];
-			const char *keys[7];
-
-			bh = LINES - 2;
-			box_place(bh, bw, &y, &x);
-			n = dw_wrap(text, bw - 4, &lines);
-			rows = bh - 4;
-			if (top > (int)n - rows)
-				top = (int)n - rows;
-			if (top < 0)
-				top = 0;
-			dw_box(y, x, bh, bw, ui_attr(UI_C_BOX));
-			/* TRANSLATORS: the help box's title; %s is the step's
-			 * title (at most 18 cells).  At most 40 cells. */
-			snprintf(title, sizeof title, _("Help: %s"),
-			         gw_step_title(s->step));
-			box_title(y, x, bw, title);
-			for (i = 0; i < rows && top + i < (int)n; i++)
-				dw_put(y + 1 + i, x + 2, lines[top + i], bw - 4,
-				       A_NORMAL);
-			if (top > 0)
-				dw_put(y + 1, x + bw - 2, "^", 1, ui_attr(UI_C_DIM));
-			if (top + rows < (int)n)
-				dw_put(y + bh - 4, x + bw - 2, "v", 1,
-				       ui_attr(UI_C_DIM));
-			keys[0] = "Esc";
-			/* TRANSLATORS: keys of the help box; at most 10 cells
-			 * each. */
-			keys[1] = _("Close");
-			keys[2] = "PgDn";
-			/* TRANSLATORS: key of the help box, at most 10 cells. */
-			keys[3] = _("More");
-			keys[4] = "PgUp";
-			/* TRANSLATORS: key of the help box (scroll up), at
-			 * most 10 cells. */
-			keys[5] = _("Back up");
-			keys[6] = NULL;
-			box_keys(y + bh - 2, x + 2, bw - 4, keys);
-			dw_free_lines(lines, n);
-		}
 		curs_set(0);
-		ui_refresh(u);
-		/* wait without repainting until a key or a resize */
-		while ((r = ui_getkey(u, &k)) == 0 && !u->redraw)
-			;
-		u->redraw = 0;
+		r = box_wait(u, &k);
 		if (r < 0)
 			break;
 		if (r == 0)
 			continue;
 		if (ui_key_fn(k, KEY_MOUSE)) {
-			MEVENT ev;
-
-			if (getmouse(&ev) == OK && (ev.bstate & BUTTON4_PRESSED))
-				top -= 3;
-#ifdef BUTTON5_PRESSED
-			else if (ev.bstate & BUTTON5_PRESSED)
-				top += 3;
-#endif
+			help_mouse(&top);
 			continue;
 		}
-		if (ui_key_esc(k) || ui_key_is(k, L'q') || ui_key_is(k, L'Q') ||
-		    ui_key_is(k, L'?') || ui_key_fn(k, KEY_F(1)) || ui_key_enter(k))
+		if (help_key(k, &top, rows))
 			break;
-		if (ui_key_fn(k, KEY_UP))
-			top--;
-		else if (ui_key_fn(k, KEY_DOWN) || ui_key_space(k))
-			top++;
-		else if (ui_key_fn(k, KEY_PPAGE))
-			top -= rows > 1 ? rows - 1 : 1;
-		else if (ui_key_fn(k, KEY_NPAGE))
-			top += rows > 1 ? rows - 1 : 1;
-		else if (ui_key_fn(k, KEY_HOME))
-			top = 0;
-		else if (ui_key_fn(k, KEY_END))
-			top = 1 << 20;
-		if (top < 0)
-			top = 0;
 	}
 	free(text);
 	box_closed(u);

@@ -268,80 +268,111 @@ dw_wrap(const char *s, int width, char ***out)
 	return dw_wrap_hang(s, width, width, out);
 }
 
+/* May a line break before wc, a character of w cells that is not the
+ * first of the line?  Before and after CJK characters, except before
+ * closing and after opening punctuation (ink: the last character but
+ * blanks before it). */
+static int
+cjk_break(wchar_t wc, int w, int prev_wide, wchar_t ink)
+{
+	if (no_break_before(wc) || no_break_after(ink))
+		return 0;
+	return w == 2 || (prev_wide && w > 0);
+}
+
+/* What fits of one line from p in width cells. */
+typedef struct wrap_scan {
+	const char *end;    /* the first character that does not fit, or the
+	                     * line's '\n' or NUL */
+	const char *brk;    /* the last place to break, or NULL */
+	const char *next;   /* where the next line starts after brk */
+	const char *last;   /* the last character that fits */
+	wchar_t last_wc;    /* the character at last */
+} wrap_scan;
+
+static void
+wrap_scan_line(const char *p, int width, wrap_scan *sc)
+{
+	const char *q = p;
+	int cells = 0, prev_wide = 0;
+	wchar_t ink = 0;      /* the last character before q but blanks */
+
+	memset(sc, 0, sizeof *sc);
+	while (*q && *q != '\n') {
+		wchar_t wc;
+		int w, bad;
+		size_t r = next_char(q, strlen(q), &wc, &w, &bad);
+		int blank = !bad && wc == L' ';
+
+		if (blank) {
+			if (!no_break_after(ink)) {
+				sc->brk = q;
+				sc->next = q + r;
+			}
+		} else if (q > p && cjk_break(wc, w, prev_wide, ink)) {
+			sc->brk = q;
+			sc->next = q;
+		}
+		if (cells + w > width)
+			break;
+		cells += w;
+		prev_wide = (w == 2);
+		if (!blank)
+			ink = wc;
+		sc->last = q;
+		sc->last_wc = wc;
+		q += r;
+	}
+	sc->end = q;
+}
+
+/* One word longer than the line: cut at a character, before an opening
+ * bracket that would end the line.  Returns where the next line starts. */
+static const char *
+cut_word(char ***lines, size_t *n, const char *p, const wrap_scan *sc)
+{
+	const char *q = sc->end;
+
+	if (q == p) {
+		wchar_t wc;
+		int w, bad;
+
+		q += next_char(q, strlen(q), &wc, &w, &bad);
+	} else if (sc->last != NULL && sc->last > p &&
+	           no_break_after(sc->last_wc)) {
+		q = sc->last;
+	}
+	add_line(lines, n, p, (size_t)(q - p));
+	return q;
+}
+
 size_t
 dw_wrap_hang(const char *s, int first, int rest, char ***out)
 {
 	char **lines = NULL;
 	size_t n = 0;
 	const char *p = s ? s : "";
-	int width;
 
 	if (first < 2)
 		first = 2;
 	if (rest < 2)
 		rest = 2;
 	for (;;) {
-		const char *q = p, *brk = NULL, *next = NULL, *last = NULL;
-		int cells = 0, prev_wide = 0;
-		wchar_t ink = 0;      /* the last character before q but blanks */
-		wchar_t last_wc = 0;  /* the character at last */
+		wrap_scan sc;
 
-		width = n == 0 ? first : rest;
-		while (*q && *q != '\n') {
-			wchar_t wc;
-			int w, bad;
-			size_t r = next_char(q, strlen(q), &wc, &w, &bad);
-
-			if (!bad && wc == L' ') {
-				if (!no_break_after(ink)) {
-					brk = q;
-					next = q + r;
-				}
-			} else if (w == 2 && q > p && !no_break_before(wc) &&
-			           !no_break_after(ink)) {
-				/* a break is allowed before a CJK character */
-				brk = q;
-				next = q;
-			} else if (prev_wide && q > p && !no_break_before(wc) &&
-			           !no_break_after(ink) && w > 0) {
-				/* and after one */
-				brk = q;
-				next = q;
-			}
-			if (cells + w > width)
+		wrap_scan_line(p, n == 0 ? first : rest, &sc);
+		if (*sc.end == '\0' || *sc.end == '\n') {
+			add_line(&lines, &n, p, (size_t)(sc.end - p));
+			if (*sc.end == '\0')
 				break;
-			cells += w;
-			prev_wide = (w == 2);
-			if (!(!bad && wc == L' '))
-				ink = wc;
-			last = q;
-			last_wc = wc;
-			q += r;
-		}
-		if (*q == '\0' || *q == '\n') {
-			add_line(&lines, &n, p, (size_t)(q - p));
-			if (*q == '\0')
-				break;
-			p = q + 1;
+			p = sc.end + 1;
 			continue;
 		}
-		if (brk != NULL && brk > p) {
-			add_line(&lines, &n, p, (size_t)(brk - p));
-			p = next;
+		if (sc.brk != NULL && sc.brk > p) {
+			add_line(&lines, &n, p, (size_t)(sc.brk - p));
+			p = sc.next;
 		} else {
-			/* one word longer than the line: cut at a character,
-			 * before an opening bracket that would end the line */
-			if (q == p) {
-				wchar_t wc;
-				int w, bad;
-
-				q += next_char(q, strlen(q), &wc, &w, &bad);
-			} else if (last != NULL && last > p &&
-			           no_break_after(last_wc)) {
-				q = last;
-			}
-			add_line(&lines, &n, p, (size_t)(q - p));
-			p = q;
+			p = cut_word(&lines, &n, p, &sc);
 		}
 		while (*p == ' ')
 			p++;

@@ -113,45 +113,46 @@ delete_at(ui_field *f, size_t at, size_t n)
 		f->cur = at;
 }
 
-int
-ui_field_key(ui_field *f, ui_key k)
+/* A character: Ctrl-A/E/U/K, Backspace, or one to insert. */
+static int
+char_key(ui_field *f, wint_t c)
 {
-	if (f->buf == NULL)
-		ui_field_set(f, "");
-	if (k.fn == 0) {
-		wint_t c = k.ch;
-
-		if (c == UI_CTRL('a')) {
-			f->cur = 0;
-			return UI_FIELD_MOVED;
-		}
-		if (c == UI_CTRL('e')) {
-			f->cur = f->len;
-			return UI_FIELD_MOVED;
-		}
-		if (c == UI_CTRL('u')) {
-			delete_at(f, 0, f->cur);
-			return UI_FIELD_CHANGED;
-		}
-		if (c == UI_CTRL('k')) {
-			delete_at(f, f->cur, f->len - f->cur);
-			return UI_FIELD_CHANGED;
-		}
-		if (c == 127 || c == 8) {
-			if (f->cur > 0)
-				delete_at(f, f->cur - 1, 1);
-			return UI_FIELD_CHANGED;
-		}
-		if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
-			return UI_FIELD_NO;
-		if (f->digits_only && !(c >= L'0' && c <= L'9'))
-			return UI_FIELD_NO;
-		if (wcwidth((wchar_t)c) < 0)
-			return UI_FIELD_NO;
-		insert(f, (wchar_t)c);
+	if (c == UI_CTRL('a')) {
+		f->cur = 0;
+		return UI_FIELD_MOVED;
+	}
+	if (c == UI_CTRL('e')) {
+		f->cur = f->len;
+		return UI_FIELD_MOVED;
+	}
+	if (c == UI_CTRL('u')) {
+		delete_at(f, 0, f->cur);
 		return UI_FIELD_CHANGED;
 	}
-	switch (k.fn) {
+	if (c == UI_CTRL('k')) {
+		delete_at(f, f->cur, f->len - f->cur);
+		return UI_FIELD_CHANGED;
+	}
+	if (c == 127 || c == 8) {
+		if (f->cur > 0)
+			delete_at(f, f->cur - 1, 1);
+		return UI_FIELD_CHANGED;
+	}
+	if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
+		return UI_FIELD_NO;
+	if (f->digits_only && !(c >= L'0' && c <= L'9'))
+		return UI_FIELD_NO;
+	if (wcwidth((wchar_t)c) < 0)
+		return UI_FIELD_NO;
+	insert(f, (wchar_t)c);
+	return UI_FIELD_CHANGED;
+}
+
+/* A function key: Backspace, Delete, Left/Right, Home/End. */
+static int
+fn_key(ui_field *f, int fn)
+{
+	switch (fn) {
 	case KEY_BACKSPACE:
 		if (f->cur > 0)
 			delete_at(f, f->cur - 1, 1);
@@ -176,6 +177,14 @@ ui_field_key(ui_field *f, ui_key k)
 	default:
 		return UI_FIELD_NO;
 	}
+}
+
+int
+ui_field_key(ui_field *f, ui_key k)
+{
+	if (f->buf == NULL)
+		ui_field_set(f, "");
+	return k.fn == 0 ? char_key(f, k.ch) : fn_key(f, k.fn);
 }
 
 static int

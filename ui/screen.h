@@ -5,14 +5,16 @@
  * a handler that returns UI_IGNORED lets the loop apply the global keys
  * (Enter next, Esc/Backspace back, F1/? help, q quit).
  *
- * The screens render the gw_wizard state (src/wizard.h) and call its
- * functions on keys; they never compute settings themselves.
+ * The screens render the gw_wizard state through its accessors
+ * (src/wizard/wizard.h) and call its functions on keys; they never compute
+ * settings themselves.  Each screen keeps its own state in one struct
+ * (made by its open function, at u->state[step]), not in file statics.
  */
 #ifndef GW_UI_SCREEN_H
 #define GW_UI_SCREEN_H
 
 #include "gw.h"
-#include "wizard_int.h"
+#include "wizard.h"
 
 #include <curses.h>
 #include <wchar.h>
@@ -64,6 +66,10 @@ typedef struct ui_ctx ui_ctx;
 
 typedef struct ui_screen {
 	gw_step step;
+	/* Make the screen's state (zeroed, its start values set) and free it:
+	 * the loop keeps it at u->state[step] while the wizard runs. */
+	void *(*open)(void);
+	void (*close)(void *state);
 	/* The step became the current one: take the values from the wizard. */
 	void (*enter)(ui_ctx *u);
 	/* Draw the content in r (the title, purpose, step list, message and
@@ -75,11 +81,9 @@ typedef struct ui_screen {
 	/* The terminal changed size (r is the new content rect). */
 	void (*resize)(ui_ctx *u, ui_rect r);
 	/* The screen's help text (translated paragraphs, '\n' separated). */
-	const char *(*help)(void);
+	const char *(*help)(ui_ctx *u);
 	/* The key help line for the current focus; returns the count. */
 	size_t (*keys)(ui_ctx *u, ui_keyhelp *out, size_t max);
-	/* Free what the module keeps. */
-	void (*fini)(void);
 } ui_screen;
 
 extern const ui_screen ui_step_welcome;
@@ -116,6 +120,7 @@ struct ui_ctx {
 	int help_x0[UI_MAX_KEYHELP], help_x1[UI_MAX_KEYHELP];
 	ui_key help_k[UI_MAX_KEYHELP];
 	size_t help_n;
+	void *state[GW_NSTEPS];   /* each screen's struct (ui_screen.open) */
 };
 
 enum { UI_REPAINT_NONE, UI_REPAINT_FULL, UI_REPAINT_PROGRESS };
@@ -126,6 +131,8 @@ enum { UI_REPAINT_NONE, UI_REPAINT_FULL, UI_REPAINT_PROGRESS };
 /* ---- services of the main loop (tui.c) for screens and dialogs ------- */
 
 void ui_msg(ui_ctx *u, int kind, const char *fmt, ...) GW_PRINTF(3, 4);
+/* Lay the frame out for the terminal's size (u->content, too_small). */
+void ui_layout(ui_ctx *u);
 /* Draw everything (no refresh): used by dialogs to paint what lies under
  * them. */
 void ui_draw_all(ui_ctx *u);
@@ -133,6 +140,9 @@ void ui_draw_all(ui_ctx *u);
  * dialog was closed since the last one (u->repaint): what a box covered
  * is then put back cell by cell, whatever curses thinks is there. */
 void ui_refresh(ui_ctx *u);
+/* Show the terminal cursor where the screen asked for it, then
+ * ui_refresh. */
+void ui_show(ui_ctx *u);
 /* Wait up to the loop's tick for a key.  Returns 1 and fills *k for a key,
  * 0 on a timeout or a handled resize (redraw), -1 when a signal asks the
  * program to end (the caller returns at once; the loop exits). */
@@ -179,16 +189,5 @@ int ui_draw_findings(ui_ctx *u, ui_rect r, int y, const char *const *prefixes,
 int ui_findings_rows(const ui_ctx *u, int w, const char *const *prefixes);
 /* A finding id starts with one of the prefixes (NULL = all). */
 int ui_finding_matches(const gw_finding *f, const char *const *prefixes);
-
-/* ---- the VM step on an ESXi host (step_vm_esxi.c; step_vm.c hands its
- * calls over in GW_MODE_ESXI_SSH) --------------------------------------- */
-void ui_vm_esxi_enter(ui_ctx *u);
-void ui_vm_esxi_draw(ui_ctx *u, ui_rect r);
-int ui_vm_esxi_key(ui_ctx *u, ui_key k);
-int ui_vm_esxi_mouse(ui_ctx *u, ui_rect r, int y, int x);
-const char *ui_vm_esxi_help(void);
-size_t ui_vm_esxi_keys(ui_ctx *u, ui_keyhelp *out, size_t max);
-/* The open VM's facts and the plan's advice about it, from row y. */
-void ui_vm_draw_facts(ui_ctx *u, ui_rect r, int y);
 
 #endif

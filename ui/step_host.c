@@ -5,10 +5,9 @@
  * Configuring this Linux host, it shows gpuwiz check's rows instead
  * (PASS/WARN/FAIL; the highlighted row's message and fix below them): r
  * runs the checks again, o goes on past a FAIL after a confirmation.
- * On an ESXi host (GW_MODE_ESXI_SSH, or through the API: GW_MODE_VSPHERE)
- * the rows are the host's (version,
- * system id, each GPU's passthrough state), and e on a GPU's row enables
- * its passthrough after a confirmation. */
+ * On an ESXi host (over SSH, or through the API) the rows are the host's
+ * (version, system id, each GPU's passthrough state), and e on a GPU's row
+ * enables its passthrough after a confirmation (GW_CAN_ENABLE). */
 #include "draw.h"
 #include "screen.h"
 
@@ -16,70 +15,85 @@
 #include <stdlib.h>
 #include <string.h>
 
-static ui_list list;
+typedef struct host_st {
+	ui_list list;
+	int row_of[GW_NHOST];  /* offline: each item's line */
+	int lrow_y0;           /* probed: the first row's line */
+} host_st;
 
-static int nrows_of(const gw_wizard *w);
-static int linux_mode;  /* for the help, which has no context */
-static int esxi_mode;
-static int api_mode;    /* GW_MODE_VSPHERE, for the help */
+static host_st *
+hst(ui_ctx *u)
+{
+	return u->state[GW_STEP_HOST];
+}
+
+static void *
+host_open(void)
+{
+	return gw_xcalloc(1, sizeof(host_st));
+}
 
 /* The host's rows are probes (this Linux host, an ESXi host), not the
  * offline checklist. */
 static int
 probe_mode(const gw_wizard *w)
 {
-	return w->mode == GW_MODE_LINUX || gw_wizard_host_mode(w);
+	return gw_wizard_can(w, GW_CAN_PROBE);
+}
+
+static int
+nrows_of(const gw_wizard *w)
+{
+	return probe_mode(w) ? (int)gw_wizard_checks(w, NULL) : GW_NHOST;
 }
 
 static void
 host_enter(ui_ctx *u)
 {
-	linux_mode = u->w->mode == GW_MODE_LINUX;
-	esxi_mode = gw_wizard_host_mode(u->w);
-	api_mode = u->w->mode == GW_MODE_VSPHERE;
-	list.n = nrows_of(u->w);
-	if (list.cur >= list.n)
-		list.cur = 0;
-	ui_list_fix(&list, list.n > 0 ? list.n : 1);
+	ui_list *list = &hst(u)->list;
+
+	list->n = nrows_of(u->w);
+	if (list->cur >= list->n)
+		list->cur = 0;
+	ui_list_fix(list, list->n > 0 ? list->n : 1);
 }
 
-static int row_of[GW_NHOST];
-
-static int lrow_y0;   /* GW_MODE_LINUX: the first row's line */
-
+/* The highlighted row's message and its fix, from row y; returns y
+ * after them. */
 static int
-nrows_of(const gw_wizard *w)
+draw_row_detail(ui_rect r, int y, const gw_linux_check *c)
 {
-	return probe_mode(w) ? (int)w->nchecks : GW_NHOST;
+	char *s;
+
+	y += dw_wrap_put(r.y + y, r.x + 1, r.w - 2, r.h - y, c->message,
+	                 ui_attr(c->status == GW_LINUX_PASS ? UI_C_DIM :
+	                         UI_C_NORMAL));
+	if (c->fix && y < r.h) {
+		s = gw_xasprintf(_("fix: %s"), c->fix);
+		y += dw_wrap_put(r.y + y, r.x + 1, r.w - 2, r.h - y, s,
+		                 ui_attr(UI_C_DIM));
+		free(s);
+	}
+	return y;
 }
 
 static void
 linux_draw(ui_ctx *u, ui_rect r)
 {
-	gw_wizard *w = u->w;
-	int y = 0, i, h, lab_w = 6, n = (int)w->nchecks;
+	const gw_wizard *w = u->w;
+	host_st *st = hst(u);
+	ui_list *list = &st->list;
+	const gw_linux_check *checks;
+	int n = (int)gw_wizard_checks(w, &checks), y = 0, i, h, lab_w = 6;
 	char *s;
 
-	/* TRANSLATORS: heading of the live host checks; %s is the root
-	 * checked ("/" or GPUWIZ_SYSROOT).  At most 78 cells. */
-	if (w->mode == GW_MODE_VSPHERE)
-		/* TRANSLATORS: heading of the API server's checks; %s is its
-		 * URL.  At most 78 cells. */
-		s = gw_xasprintf(_("Checks through the vSphere API (%s):"),
-		                 w->esxi_label ? w->esxi_label : "");
-	else if (w->mode == GW_MODE_ESXI_SSH)
-		/* TRANSLATORS: heading of the ESXi host's checks; %s is the
-		 * host (root@esx01).  At most 78 cells. */
-		s = gw_xasprintf(_("Checks of the ESXi host %s:"),
-		                 w->esxi_label ? w->esxi_label : "");
-	else
-		s = gw_xasprintf(_("Checks of this Linux host (%s):"),
-		                 w->sysroot ? w->sysroot : gw_wizard_sysroot());
+	s = gw_wizard_checks_title(w);
 	dw_put(r.y, r.x, s, r.w, ui_attr(UI_C_HEAD));
 	free(s);
 	y = 1;
-	if (w->checks_error) {
-		dw_wrap_put(r.y + y, r.x, r.w, r.h - y, w->checks_error,
+	if (gw_wizard_error(w, GW_ERR_CHECKS)) {
+		dw_wrap_put(r.y + y, r.x, r.w, r.h - y,
+		            gw_wizard_error(w, GW_ERR_CHECKS),
 		            ui_attr(UI_C_FAIL));
 		return;
 	}
@@ -89,12 +103,12 @@ linux_draw(ui_ctx *u, ui_rect r)
 		h = 3;
 	if (h > n)
 		h = n;
-	list.n = n;
-	ui_list_fix(&list, h);
-	lrow_y0 = y;
-	for (i = 0; i < h && list.top + i < n; i++) {
-		const gw_linux_check *c = &w->checks[list.top + i];
-		int foc = list.top + i == list.cur;
+	list->n = n;
+	ui_list_fix(list, h);
+	st->lrow_y0 = y;
+	for (i = 0; i < h && list->top + i < n; i++) {
+		const gw_linux_check *c = &checks[list->top + i];
+		int foc = list->top + i == list->cur;
 		attr_t a = foc ? ui_attr(UI_C_SEL) : A_NORMAL;
 		int lc = c->status == GW_LINUX_PASS ? UI_C_PASS :
 		         c->status == GW_LINUX_WARN ? UI_C_WARN : UI_C_FAIL;
@@ -107,22 +121,12 @@ linux_draw(ui_ctx *u, ui_rect r)
 		       gw_linux_status_word(c->status), 5, ui_attr(lc));
 		y++;
 	}
-	ui_list_marks(&list, r.y + lrow_y0, r.x + r.w - lab_w, h);
+	ui_list_marks(list, r.y + st->lrow_y0, r.x + r.w - lab_w, h);
 	y++;
-	if (list.cur >= 0 && list.cur < n) {
-		const gw_linux_check *c = &w->checks[list.cur];
-
-		y += dw_wrap_put(r.y + y, r.x + 1, r.w - 2, r.h - y, c->message,
-		                 ui_attr(c->status == GW_LINUX_PASS ? UI_C_DIM :
-		                         UI_C_NORMAL));
-		if (c->fix && y < r.h) {
-			s = gw_xasprintf(_("fix: %s"), c->fix);
-			y += dw_wrap_put(r.y + y, r.x + 1, r.w - 2, r.h - y, s,
-			                 ui_attr(UI_C_DIM));
-			free(s);
-		}
-	}
-	if (w->host_override && gw_wizard_host_fail(w) && y < r.h)
+	if (list->cur >= 0 && list->cur < n)
+		y = draw_row_detail(r, y, &checks[list->cur]);
+	if (gw_wizard_is(w, GW_WIZ_HOST_OVERRIDE) && gw_wizard_host_fail(w) &&
+	    y < r.h)
 		dw_put(r.y + r.h - 1, r.x + 1,
 		       /* TRANSLATORS: after o confirmed going on past FAIL
 		        * rows; at most 76 cells. */
@@ -130,30 +134,66 @@ linux_draw(ui_ctx *u, ui_rect r)
 		       r.w - 2, ui_attr(UI_C_WARN));
 }
 
+/* One item of the offline checklist at line y; returns the lines used. */
+static int
+checklist_item(ui_ctx *u, ui_rect r, int y, int i, int full)
+{
+	const gw_wizard *w = u->w;
+	int foc = hst(u)->list.cur == i, ok = gw_wizard_host_ok(w, i);
+	/* SR-IOV matters only for vGPUs on Ampere and later */
+	int optional = i == GW_HOST_SRIOV && !gw_wizard_sriov_needed(w);
+	attr_t a = foc ? ui_attr(UI_C_SEL) : A_NORMAL;
+	int lab_w = 6, y0 = y;
+	char box[8];
+	/* TRANSLATORS: a confirmed checklist item, at most 5 cells like
+	 * FAIL/WARN/INFO. */
+	const char *lab = ok ? _("PASS") : optional ?
+	                  /* TRANSLATORS: at most 5 cells. */
+	                  _("INFO") :
+	                  /* TRANSLATORS: at most 5 cells. */
+	                  _("WARN");
+	int lc = ok ? UI_C_PASS : optional ? UI_C_INFO : UI_C_WARN;
+
+	hst(u)->row_of[i] = y;
+	snprintf(box, sizeof box, "[%s]", ok ? "x" : " ");
+	if (foc)
+		dw_fill(r.y + y, r.x, r.w - lab_w, a);
+	dw_put(r.y + y, r.x + 1, box, 3, a);
+	dw_put(r.y + y, r.x + 5, gw_host_item_title(i), r.w - lab_w - 6, a);
+	dw_put(r.y + y, r.x + r.w - lab_w + 1, lab, 5, ui_attr(lc));
+	y++;
+	if (full || foc) {
+		const char *help = gw_host_item_help(i);
+		char *s;
+
+		if (help == NULL)
+			help = "";
+		if (ok || optional)
+			s = gw_xstrdup(help);
+		else
+			/* TRANSLATORS: before where to find a BIOS item not
+			 * confirmed yet, like "fix: %s". */
+			s = gw_xasprintf(_("fix: %s"), help);
+		y += dw_wrap_put(r.y + y, r.x + 5, r.w - 6, r.h - y, s,
+		                 ui_attr(UI_C_DIM));
+		free(s);
+	}
+	if (full)
+		y++;
+	return y - y0;
+}
+
 static void
 host_draw(ui_ctx *u, ui_rect r)
 {
-	gw_wizard *w = u->w;
-	int i, y = 0, lab_w = 6, full;
+	int i, y = 0, full;
 	int help_rows = 0;
 
-	linux_mode = w->mode == GW_MODE_LINUX;
-	esxi_mode = gw_wizard_host_mode(w);
-	api_mode = w->mode == GW_MODE_VSPHERE;
-	if (probe_mode(w)) {
+	if (probe_mode(u->w)) {
 		linux_draw(u, r);
 		return;
 	}
-	list.n = GW_NHOST;
-	if (w->mode != GW_MODE_OFFLINE) {
-		dw_wrap_put(r.y, r.x, r.w, r.h,
-		            /* TRANSLATORS: shown instead of live host checks;
-		             * wrapped. */
-		            _("Live host checks come with the host discovery part of gpuwiz; this build "
-		              "has none. Confirm the items below yourself."),
-		            ui_attr(UI_C_WARN));
-		y += 3;
-	}
+	hst(u)->list.n = GW_NHOST;
 	y += dw_wrap_put(r.y + y, r.x, r.w, 2,
 	                 /* TRANSLATORS: heading of the offline host
 	                  * checklist; at most 2 lines of 78 cells. */
@@ -165,49 +205,25 @@ host_draw(ui_ctx *u, ui_rect r)
 		help_rows += gw_host_item_help(i) ?
 		             dw_wrap_rows(gw_host_item_help(i), r.w - 6) : 0;
 	full = y + GW_NHOST * 2 + help_rows <= r.h;
-	for (i = 0; i < GW_NHOST && y < r.h; i++) {
-		int foc = list.cur == i, ok = w->host_ok[i];
-		/* SR-IOV matters only for vGPUs on Ampere and later */
-		int optional = i == GW_HOST_SRIOV && !gw_wizard_sriov_needed(w);
-		attr_t a = foc ? ui_attr(UI_C_SEL) : A_NORMAL;
-		char box[8];
-		/* TRANSLATORS: a confirmed checklist item, at most 5 cells
-		 * like FAIL/WARN/INFO. */
-		const char *lab = ok ? _("PASS") : optional ?
-		                  /* TRANSLATORS: at most 5 cells. */
-		                  _("INFO") :
-		                  /* TRANSLATORS: at most 5 cells. */
-		                  _("WARN");
-		int lc = ok ? UI_C_PASS : optional ? UI_C_INFO : UI_C_WARN;
+	for (i = 0; i < GW_NHOST && y < r.h; i++)
+		y += checklist_item(u, r, y, i, full);
+}
 
-		row_of[i] = y;
-		snprintf(box, sizeof box, "[%s]", ok ? "x" : " ");
-		if (foc)
-			dw_fill(r.y + y, r.x, r.w - lab_w, a);
-		dw_put(r.y + y, r.x + 1, box, 3, a);
-		dw_put(r.y + y, r.x + 5, gw_host_item_title(i), r.w - lab_w - 6, a);
-		dw_put(r.y + y, r.x + r.w - lab_w + 1, lab, 5, ui_attr(lc));
-		y++;
-		if (full || foc) {
-			const char *help = gw_host_item_help(i);
-			char *s;
+/* Which detected GPU the highlighted row is about: the rows with id
+ * "gpu-passthru" come one per detected GPU, in order.  -1 when it is not
+ * such a row. */
+static int
+row_gpu(const gw_wizard *w, int row)
+{
+	const gw_linux_check *c;
+	size_t n = gw_wizard_checks(w, &c);
+	int i, idx = -1;
 
-			if (help == NULL)
-				help = "";
-
-			if (ok || optional)
-				s = gw_xstrdup(help);
-			else
-				/* TRANSLATORS: before where to find a BIOS item
-				 * not confirmed yet, like "fix: %s". */
-				s = gw_xasprintf(_("fix: %s"), help);
-			y += dw_wrap_put(r.y + y, r.x + 5, r.w - 6, r.h - y, s,
-			                 ui_attr(UI_C_DIM));
-			free(s);
-		}
-		if (full)
-			y++;
-	}
+	if (row < 0 || row >= (int)n || strcmp(c[row].id, "gpu-passthru") != 0)
+		return -1;
+	for (i = 0; i <= row; i++)
+		idx += strcmp(c[i].id, "gpu-passthru") == 0;
+	return idx;
 }
 
 /* e on an ESXi GPU's row: enable its passthrough (asks first). */
@@ -215,36 +231,28 @@ static int
 esxi_enable(ui_ctx *u)
 {
 	gw_wizard *w = u->w;
-	int i, idx = -1, reboot = 0;
+	ui_list *list = &hst(u)->list;
+	const gw_linux_check *checks;
+	int idx = row_gpu(w, list->cur), reboot = 0;
 	char *q;
 	gw_err e;
 
-	if (list.cur < 0 || list.cur >= (int)w->nchecks ||
-	    strcmp(w->checks[list.cur].id, "gpu-passthru") != 0) {
+	gw_wizard_checks(w, &checks);
+	if (idx < 0) {
 		ui_msg(u, UI_MSG_INFO, "%s",
 		       /* TRANSLATORS: e on a row that is not a GPU's. */
 		       _("Highlight a GPU's passthrough row first, then press e."));
 		return UI_HANDLED;
 	}
-	for (i = 0; i <= list.cur; i++)
-		idx += strcmp(w->checks[i].id, "gpu-passthru") == 0;
-	if (idx < 0 || idx >= (int)w->ndetected)
+	if (idx >= (int)gw_wizard_detected(w, NULL))
 		return UI_HANDLED;
-	if (w->checks[list.cur].status == GW_LINUX_PASS) {
+	if (checks[list->cur].status == GW_LINUX_PASS) {
 		ui_msg(u, UI_MSG_INFO, "%s",
 		       /* TRANSLATORS: e on a GPU already passed through. */
 		       _("Passthrough is already enabled and active for this GPU."));
 		return UI_HANDLED;
 	}
-	/* TRANSLATORS: asked on e; %s is the PCI address; y/n are keys. */
-	if (w->mode == GW_MODE_VSPHERE)
-		/* TRANSLATORS: asked on e through the API; %s is the PCI
-		 * address; y/n are keys. */
-		q = gw_xasprintf(_("Enable passthrough for %s on its host (UpdatePassthruConfig)? y/n"),
-		                 w->detected[idx].bdf);
-	else
-		q = gw_xasprintf(_("Enable passthrough for %s on the host (esxcli hardware pci pcipassthru set -a)? y/n"),
-		                 w->detected[idx].bdf);
+	q = gw_wizard_enable_question(w, (size_t)idx);
 	if (ui_confirm(u, q) != 1) {
 		free(q);
 		return UI_HANDLED;
@@ -263,87 +271,105 @@ esxi_enable(ui_ctx *u)
 		       /* TRANSLATORS: after e. */
 		       _("Passthrough enabled and active."));
 	u->repaint = UI_REPAINT_FULL;
-	list.n = (int)w->nchecks;
-	if (list.cur >= list.n)
-		list.cur = 0;
+	list->n = (int)gw_wizard_checks(w, NULL);
+	if (list->cur >= list->n)
+		list->cur = 0;
 	return UI_HANDLED;
 }
 
+/* r: run the checks again. */
 static int
-linux_key(ui_ctx *u, ui_key k)
+recheck(ui_ctx *u)
+{
+	ui_list *list = &hst(u)->list;
+	int fails = gw_wizard_reprobe(u->w);
+
+	list->n = (int)gw_wizard_checks(u->w, NULL);
+	if (list->cur >= list->n)
+		list->cur = 0;
+	if (fails)
+		/* TRANSLATORS: after r; %d is the number of FAIL rows. */
+		ui_msg(u, UI_MSG_ERROR, _("Checked again: %d FAIL."), fails);
+	else
+		ui_msg(u, UI_MSG_OK, "%s",
+		       /* TRANSLATORS: after r, nothing failed. */
+		       _("Checked again: nothing FAILs."));
+	return UI_HANDLED;
+}
+
+/* o: go on past the FAIL rows (asks first), or take that back. */
+static int
+override(ui_ctx *u)
 {
 	gw_wizard *w = u->w;
-	int n = (int)w->nchecks;
 
-	list.n = n;
-	if (ui_key_is(k, L'r') || ui_key_is(k, L'R')) {
-		int fails = gw_wizard_host_mode(w) ? gw_wizard_probe_esxi(w) :
-		            gw_wizard_probe_host(w);
-
-		list.n = (int)w->nchecks;
-		if (list.cur >= list.n)
-			list.cur = 0;
-		if (fails)
-			/* TRANSLATORS: after r; %d is the number of FAIL
-			 * rows. */
-			ui_msg(u, UI_MSG_ERROR, _("Checked again: %d FAIL."), fails);
-		else
-			ui_msg(u, UI_MSG_OK, "%s",
-			       /* TRANSLATORS: after r, nothing failed. */
-			       _("Checked again: nothing FAILs."));
+	if (gw_wizard_is(w, GW_WIZ_HOST_OVERRIDE)) {
+		gw_wizard_set_host_override(w, 0);
 		return UI_HANDLED;
 	}
-	if (ui_key_is(k, L'o') || ui_key_is(k, L'O')) {
-		if (w->host_override) {
-			gw_wizard_set_host_override(w, 0);
-			return UI_HANDLED;
-		}
-		if (gw_wizard_host_fail(w) == NULL && w->checks_error == NULL) {
-			ui_msg(u, UI_MSG_INFO, "%s",
-			       /* TRANSLATORS: o when nothing FAILs. */
-			       _("Nothing FAILs: Enter goes on."));
-			return UI_HANDLED;
-		}
-		/* TRANSLATORS: asked on o; y/n are the keys. */
-		if (ui_confirm(u, _("Go on although a host check FAILs? The VM may not start with the GPU. y/n")) == 1)
-			gw_wizard_set_host_override(w, 1);
+	if (gw_wizard_host_fail(w) == NULL &&
+	    gw_wizard_error(w, GW_ERR_CHECKS) == NULL) {
+		ui_msg(u, UI_MSG_INFO, "%s",
+		       /* TRANSLATORS: o when nothing FAILs. */
+		       _("Nothing FAILs: Enter goes on."));
 		return UI_HANDLED;
 	}
-	if ((ui_key_is(k, L'e') || ui_key_is(k, L'E')) && gw_wizard_host_mode(w))
-		return esxi_enable(u);
-	if (n == 0)
-		return UI_IGNORED;
+	/* TRANSLATORS: asked on o; y/n are the keys. */
+	if (ui_confirm(u, _("Go on although a host check FAILs? The VM may not start with the GPU. y/n")) == 1)
+		gw_wizard_set_host_override(w, 1);
+	return UI_HANDLED;
+}
+
+/* Tab and Shift-Tab cycle through n rows, the list keys move. */
+static int
+rows_key(ui_list *list, ui_key k, int n)
+{
 	if (ui_key_tab(k)) {
-		list.cur = (list.cur + 1) % n;
+		list->cur = (list->cur + 1) % n;
 		return UI_HANDLED;
 	}
 	if (ui_key_btab(k)) {
-		list.cur = (list.cur + n - 1) % n;
+		list->cur = (list->cur + n - 1) % n;
 		return UI_HANDLED;
 	}
-	if (ui_list_key(&list, k, n))
+	if (ui_list_key(list, k, n))
 		return UI_HANDLED;
 	return UI_IGNORED;
 }
 
 static int
+linux_key(ui_ctx *u, ui_key k)
+{
+	ui_list *list = &hst(u)->list;
+	int n = (int)gw_wizard_checks(u->w, NULL);
+
+	list->n = n;
+	if (ui_key_is(k, L'r') || ui_key_is(k, L'R'))
+		return recheck(u);
+	if (ui_key_is(k, L'o') || ui_key_is(k, L'O'))
+		return override(u);
+	if ((ui_key_is(k, L'e') || ui_key_is(k, L'E')) &&
+	    gw_wizard_can(u->w, GW_CAN_ENABLE))
+		return esxi_enable(u);
+	if (n == 0)
+		return UI_IGNORED;
+	return rows_key(list, k, n);
+}
+
+static int
 host_key(ui_ctx *u, ui_key k)
 {
+	ui_list *list = &hst(u)->list;
+	int r;
+
 	if (probe_mode(u->w))
 		return linux_key(u, k);
-	list.n = GW_NHOST;
-	if (ui_key_tab(k)) {
-		list.cur = (list.cur + 1) % GW_NHOST;
-		return UI_HANDLED;
-	}
-	if (ui_key_btab(k)) {
-		list.cur = (list.cur + GW_NHOST - 1) % GW_NHOST;
-		return UI_HANDLED;
-	}
-	if (ui_list_key(&list, k, GW_NHOST))
-		return UI_HANDLED;
+	list->n = GW_NHOST;
+	if ((r = rows_key(list, k, GW_NHOST)) != UI_IGNORED)
+		return r;
 	if (ui_key_space(k)) {
-		gw_wizard_set_host_ok(u->w, list.cur, !u->w->host_ok[list.cur]);
+		gw_wizard_set_host_ok(u->w, list->cur,
+		                      !gw_wizard_host_ok(u->w, list->cur));
 		return UI_HANDLED;
 	}
 	return UI_IGNORED;
@@ -352,70 +378,33 @@ host_key(ui_ctx *u, ui_key k)
 static int
 host_mouse(ui_ctx *u, ui_rect r, int y, int x)
 {
+	host_st *st = hst(u);
 	int i;
 
 	if (probe_mode(u->w)) {
-		i = list.top + (y - lrow_y0);
-		if (y >= lrow_y0 && i < (int)u->w->nchecks)
-			list.cur = i;
+		i = st->list.top + (y - st->lrow_y0);
+		if (y >= st->lrow_y0 && i < (int)gw_wizard_checks(u->w, NULL))
+			st->list.cur = i;
 		return UI_HANDLED;
 	}
 	for (i = 0; i < GW_NHOST; i++)
-		if (row_of[i] == y) {
-			list.cur = i;
+		if (st->row_of[i] == y) {
+			int ok = gw_wizard_host_ok(u->w, i);
+
+			st->list.cur = i;
 			if (x <= 4)
-				gw_wizard_set_host_ok(u->w, i, !u->w->host_ok[i]);
+				gw_wizard_set_host_ok(u->w, i, !ok);
 		}
 	return UI_HANDLED;
 }
 
-static const char *linux_help(void);
-
 static const char *
-esxi_help(void)
+host_help(ui_ctx *u)
 {
-	/* TRANSLATORS: help of step 2 on an ESXi host, wrapped to about 70
-	 * cells.  r, e and o are keys. */
-	return _("gpuwiz read the ESXi host through its shell (esxcli and vim-cmd, over SSH "
-	         "or on the host itself): its version (the newest VM hardware version it "
-	         "runs), its system id (for the pciPassthruN device blocks) and each GPU's "
-	         "passthrough state from esxcli hardware pci list. \"Passthru Capable: false\" "
-	         "means the IOMMU (VT-d/AMD-Vi) is off in the BIOS. Above 4G decoding cannot "
-	         "be seen from ESXi: check it in the BIOS.\n"
-	         "e on a GPU's row enables its passthrough (esxcli hardware pci pcipassthru set "
-	         "-d ADDRESS -e true -a) after you confirm; gpuwiz refuses a storage controller "
-	         "that holds a datastore or the boot device, and says when the host needs a "
-	         "reboot.\n"
-	         "r reads the host again. Enter goes on when no row FAILs; o goes on anyway "
-	         "after a confirmation.");
-}
+	const char *h = gw_wizard_step_help(u->w, GW_STEP_HOST);
 
-static const char *
-api_help(void)
-{
-	/* TRANSLATORS: help of step 2 through the vSphere API, wrapped to
-	 * about 70 cells.  r, e and o are keys. */
-	return _("gpuwiz read the server through the vSphere API: its hosts with their "
-	         "versions (the newest VM hardware version each runs) and each GPU's "
-	         "passthrough state (hardware.pciDevice, config.pciPassthruInfo). \"Passthru "
-	         "Capable: false\" means the IOMMU (VT-d/AMD-Vi) is off in the BIOS. Above 4G "
-	         "decoding cannot be seen from ESXi: check it in the BIOS.\n"
-	         "e on a GPU's row enables its passthrough (UpdatePassthruConfig) after you "
-	         "confirm; a free ESXi licence refuses API writes: then start gpuwiz with --ssh "
-	         "root@HOST instead.\n"
-	         "r reads the server again. Enter goes on when no row FAILs; o goes on anyway "
-	         "after a confirmation.");
-}
-
-static const char *
-host_help(void)
-{
-	if (api_mode)
-		return api_help();
-	if (esxi_mode)
-		return esxi_help();
-	if (linux_mode)
-		return linux_help();
+	if (h != NULL)
+		return h;
 	/* TRANSLATORS: help of step 2, wrapped to about 70 cells. */
 	return _("Passthrough needs the IOMMU (Intel VT-d or AMD-Vi) and, for GPUs with large "
 	         "memory windows, \"Above 4G decoding\" (also called MMIO above 4 GB) turned on "
@@ -426,23 +415,6 @@ host_help(void)
 	         "that needs it is chosen; the review step asks for it when one is.\n"
 	         "A device that shows \"Passthru Capable: false\" in esxcli hardware pci list "
 	         "usually means the IOMMU is off.");
-}
-
-static const char *
-linux_help(void)
-{
-	/* TRANSLATORS: help of step 2 when configuring this Linux host,
-	 * wrapped to about 70 cells.  r and o are keys. */
-	return _("gpuwiz checked this Linux host the way gpuwiz check does: hardware "
-	         "virtualization, the IOMMU in the firmware (ACPI DMAR/IVRS) and in the kernel, "
-	         "the kernel command line, the IOMMU units and the driver of each GPU. Each row "
-	         "shows PASS, WARN or FAIL; Up/Down highlight a row and show its message and fix "
-	         "below the rows.\n"
-	         "r runs the checks again (after you changed the host). Enter goes on when no "
-	         "row FAILs; a FAIL blocks it. To go on anyway, press o and confirm with y (o "
-	         "again takes it back).\n"
-	         "GPUWIZ_SYSROOT, when set, names the root whose /proc and /sys are checked "
-	         "instead of /.");
 }
 
 static size_t
@@ -456,7 +428,7 @@ host_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 	if (probe_mode(u->w)) {
 		ui_key r = { 0, L'r' }, o = { 0, L'o' }, ek = { 0, L'e' };
 
-		if (gw_wizard_host_mode(u->w))
+		if (gw_wizard_can(u->w, GW_CAN_ENABLE))
 			/* TRANSLATORS: key help label (e: enable passthrough
 			 * for the highlighted GPU); at most 8 cells. */
 			ui_keys_add(out, &n, max, "e", _("Enable"), ek);
@@ -474,7 +446,13 @@ host_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 	return ui_keys_common(out, n, max, 0);
 }
 
+static void
+host_close(void *state)
+{
+	free(state);
+}
+
 const ui_screen ui_step_host = {
-	GW_STEP_HOST, host_enter, host_draw, host_key, host_mouse, NULL,
-	host_help, host_keys, NULL
+	GW_STEP_HOST, host_open, host_close, host_enter, host_draw, host_key,
+	host_mouse, NULL, host_help, host_keys
 };

@@ -13,29 +13,121 @@
 /* The calculation keeps at least this many rows next to the findings. */
 #define MIN_CALC 3
 
-static ui_field size;
-static int top;   /* first calculation line shown */
-static int calc_page = 5;   /* calculation rows shown (PgUp/PgDn) */
+typedef struct mmio_st {
+	ui_field size;
+	int top;         /* first calculation line shown */
+	int calc_page;   /* calculation rows shown (PgUp/PgDn) */
+} mmio_st;
+
+static mmio_st *
+mst(ui_ctx *u)
+{
+	return u->state[GW_STEP_MMIO];
+}
+
+static void *
+mmio_open(void)
+{
+	mmio_st *st = gw_xcalloc(1, sizeof *st);
+
+	st->calc_page = 5;
+	return st;
+}
+
+static void
+mmio_close(void *state)
+{
+	mmio_st *st = state;
+
+	ui_field_free(&st->size);
+	free(st);
+}
+
+static uint64_t
+mmio_answer(const gw_wizard *w)
+{
+	return gw_wizard_answers(w)->a.mmio_gb;
+}
 
 static void
 mmio_enter(ui_ctx *u)
 {
+	mmio_st *st = mst(u);
 	char buf[32] = "";
 
-	size.digits_only = 1;
-	size.max = 6;
-	if (u->w->af.a.mmio_gb)
+	st->size.digits_only = 1;
+	st->size.max = 6;
+	if (mmio_answer(u->w))
 		snprintf(buf, sizeof buf, "%llu",
-		         (unsigned long long)u->w->af.a.mmio_gb);
-	ui_field_set(&size, buf);
-	top = 0;
+		         (unsigned long long)mmio_answer(u->w));
+	ui_field_set(&st->size, buf);
+	st->top = 0;
 }
 
-static void
-mmio_draw(ui_ctx *u, ui_rect r)
+/* The plan's explanation lines from row y, wrapped, scrolled with
+ * PgUp/PgDn, in calc_h rows; returns the rows used. */
+static int
+draw_calc(ui_ctx *u, ui_rect r, int y, const gw_plan *p, int calc_h)
 {
-	gw_wizard *w = u->w;
-	const gw_plan *p = &w->plan;
+	mmio_st *st = mst(u);
+	gw_buf b;
+	char **lines;
+	size_t n, s;
+	int i, used;
+
+	gw_buf_init(&b);
+	for (s = 0; s < p->nsteps; s++) {
+		gw_buf_puts(&b, p->steps[s]);
+		gw_buf_puts(&b, "\n");
+	}
+	n = dw_wrap(b.data ? b.data : "", r.w - 2, &lines);
+	if (n > 0 && lines[n - 1][0] == '\0') {
+		n--;
+		free(lines[n]);
+	}
+	if (st->top > (int)n - calc_h)
+		st->top = (int)n - calc_h;
+	if (st->top < 0)
+		st->top = 0;
+	for (i = 0; i < calc_h && st->top + i < (int)n; i++)
+		dw_put(r.y + y + i, r.x + 2, lines[st->top + i], r.w - 2,
+		       A_NORMAL);
+	if (st->top > 0)
+		dw_put(r.y + y, r.x + r.w - 1, "^", 1, ui_attr(UI_C_DIM));
+	if (st->top + calc_h < (int)n)
+		dw_put(r.y + y + calc_h - 1, r.x + r.w - 1, "v", 1,
+		       ui_attr(UI_C_DIM));
+	used = (int)n < calc_h ? (int)n : calc_h;
+	dw_free_lines(lines, n);
+	gw_buf_free(&b);
+	return used;
+}
+
+/* "label  N GB" (or text when N is 0 and text is not NULL). */
+static void
+draw_number(ui_rect r, int y, int lw, const char *label, uint64_t gb,
+            const char *text, attr_t a)
+{
+	char buf[256];
+
+	dw_put(r.y + y, r.x, label, lw, A_BOLD);
+	if (gb || text == NULL)
+		/* TRANSLATORS: a size in GB ("256 GB"). */
+		snprintf(buf, sizeof buf, _("%llu GB"), (unsigned long long)gb);
+	else
+		snprintf(buf, sizeof buf, "%s", text);
+	dw_put(r.y + y, r.x + lw, buf, r.w - lw, a);
+}
+
+/* Rows: the heading, the calculation, a blank, the four numbers, a blank,
+ * the size field, then this step's findings (a size below the rule, ...).
+ * The findings get the rows they need first, so that a warning is never
+ * cut off: the calculation gets what is left (at least MIN_CALC rows; it
+ * scrolls with Up/Down/PgUp/PgDn), and the blank rows go when even that
+ * is too tight (3-row message at 80x24).  Returns the field's row. */
+static int
+draw_plan(ui_ctx *u, ui_rect r, const gw_plan *p, const char *const *mmio)
+{
 	/* TRANSLATORS: label of the rule's result; at most 24 cells. */
 	const char *l_rule = _("Rule (KB 323402):");
 	/* TRANSLATORS: label of the BAR-based need; at most 24 cells. */
@@ -45,105 +137,61 @@ mmio_draw(ui_ctx *u, ui_rect r)
 	/* TRANSLATORS: label of the size written; at most 24 cells. */
 	const char *l_new = _("Size to write:");
 	const char *labs[4];
-	static const char *const mmio[] = { "mmio-", NULL };
-	char buf[256];
-	int lw = 0, i, y = 0, calc_h, fy, gap = 1, fneed;
-	size_t s;
+	int lw = 0, i, y = 0, calc_h, gap = 1;
 
-	if (!w->have_plan) {
-		dw_wrap_put(r.y, r.x, r.w, r.h, w->plan_error[0] ? w->plan_error :
+	labs[0] = l_rule; labs[1] = l_bar; labs[2] = l_old; labs[3] = l_new;
+	for (i = 0; i < 4; i++)
+		if (gw_text_cells(labs[i]) > lw)
+			lw = gw_text_cells(labs[i]);
+	lw += 1;
+	calc_h = r.h - 8 - ui_findings_rows(u, r.w, mmio);
+	if (calc_h < MIN_CALC) {
+		gap = 0;
+		calc_h += 2;
+	}
+	if (calc_h < MIN_CALC)
+		calc_h = r.h - 6 >= MIN_CALC ? MIN_CALC :
+		         r.h - 6 > 1 ? r.h - 6 : 1;
+	mst(u)->calc_page = calc_h;
+	/* TRANSLATORS: heading of the calculation lines. */
+	dw_put(r.y + y++, r.x, _("Calculation:"), r.w, ui_attr(UI_C_HEAD));
+	y += draw_calc(u, r, y, p, calc_h);
+	y += gap;
+	draw_number(r, y++, lw, l_rule, p->rule_gb, NULL, A_NORMAL);
+	draw_number(r, y++, lw, l_bar, p->bar_gb,
+	            /* TRANSLATORS: the BAR sizes are not known. */
+	            _("unknown (no BAR sizes for these GPUs)"), A_NORMAL);
+	draw_number(r, y++, lw, l_old, p->existing_gb, _("none"), A_NORMAL);
+	/* the answer */
+	draw_number(r, y++, lw, l_new, p->mmio_gb, NULL, ui_attr(UI_C_PASS));
+	return y + gap;
+}
+
+static void
+mmio_draw(ui_ctx *u, ui_rect r)
+{
+	const gw_wizard *w = u->w;
+	const gw_plan *p = gw_wizard_plan(w);
+	const char *err = gw_wizard_error(w, GW_ERR_PLAN);
+	static const char *const mmio[] = { "mmio-", NULL };
+	int i, fy;
+
+	if (p == NULL) {
+		dw_wrap_put(r.y, r.x, r.w, r.h, err ? err :
 		            /* TRANSLATORS: no plan and no reason given. */
 		            _("No plan yet: choose the GPUs first."),
 		            ui_attr(UI_C_MSG_ERR));
 		fy = r.h - 1;
 	} else {
-		labs[0] = l_rule; labs[1] = l_bar; labs[2] = l_old; labs[3] = l_new;
-		for (i = 0; i < 4; i++)
-			if (gw_text_cells(labs[i]) > lw)
-				lw = gw_text_cells(labs[i]);
-		lw += 1;
-		/* Rows: the heading, the calculation, a blank, the four
-		 * numbers, a blank, the size field, then this step's findings
-		 * (a size below the rule, ...).  The findings get the rows
-		 * they need first, so that a warning is never cut off: the
-		 * calculation gets what is left (at least MIN_CALC rows; it
-		 * scrolls with Up/Down/PgUp/PgDn), and the blank rows go
-		 * when even that is too tight (3-row message at 80x24). */
-		fneed = ui_findings_rows(u, r.w, mmio);
-		calc_h = r.h - 8 - fneed;
-		if (calc_h < MIN_CALC) {
-			gap = 0;
-			calc_h += 2;
-		}
-		if (calc_h < MIN_CALC)
-			calc_h = r.h - 6 >= MIN_CALC ? MIN_CALC :
-			         r.h - 6 > 1 ? r.h - 6 : 1;
-		calc_page = calc_h;
-		/* TRANSLATORS: heading of the calculation lines. */
-		dw_put(r.y + y++, r.x, _("Calculation:"), r.w, ui_attr(UI_C_HEAD));
-		/* the plan's explanation lines, wrapped, scrolled with PgUp/PgDn */
-		{
-			gw_buf b;
-			char **lines;
-			size_t n;
-
-			gw_buf_init(&b);
-			for (s = 0; s < p->nsteps; s++) {
-				gw_buf_puts(&b, p->steps[s]);
-				gw_buf_puts(&b, "\n");
-			}
-			n = dw_wrap(b.data ? b.data : "", r.w - 2, &lines);
-			if (n > 0 && lines[n - 1][0] == '\0') {
-				n--;
-				free(lines[n]);
-			}
-			if (top > (int)n - calc_h)
-				top = (int)n - calc_h;
-			if (top < 0)
-				top = 0;
-			for (i = 0; i < calc_h && top + i < (int)n; i++)
-				dw_put(r.y + y + i, r.x + 2, lines[top + i], r.w - 2,
-				       A_NORMAL);
-			if (top > 0)
-				dw_put(r.y + y, r.x + r.w - 1, "^", 1, ui_attr(UI_C_DIM));
-			if (top + calc_h < (int)n)
-				dw_put(r.y + y + calc_h - 1, r.x + r.w - 1, "v", 1,
-				       ui_attr(UI_C_DIM));
-			y += (int)n < calc_h ? (int)n : calc_h;
-			dw_free_lines(lines, n);
-			gw_buf_free(&b);
-		}
-		y += gap;
-		dw_put(r.y + y, r.x, l_rule, lw, A_BOLD);
-		/* TRANSLATORS: a size in GB ("256 GB"). */
-		snprintf(buf, sizeof buf, _("%llu GB"), (unsigned long long)p->rule_gb);
-		dw_put(r.y + y++, r.x + lw, buf, r.w - lw, A_NORMAL);
-		dw_put(r.y + y, r.x, l_bar, lw, A_BOLD);
-		if (p->bar_gb)
-			snprintf(buf, sizeof buf, _("%llu GB"), (unsigned long long)p->bar_gb);
-		else
-			/* TRANSLATORS: the BAR sizes are not known. */
-			snprintf(buf, sizeof buf, "%s", _("unknown (no BAR sizes for these GPUs)"));
-		dw_put(r.y + y++, r.x + lw, buf, r.w - lw, A_NORMAL);
-		dw_put(r.y + y, r.x, l_old, lw, A_BOLD);
-		if (p->existing_gb)
-			snprintf(buf, sizeof buf, _("%llu GB"), (unsigned long long)p->existing_gb);
-		else
-			snprintf(buf, sizeof buf, "%s", _("none"));
-		dw_put(r.y + y++, r.x + lw, buf, r.w - lw, A_NORMAL);
-		/* the answer */
-		dw_put(r.y + y, r.x, l_new, lw, A_BOLD);
-		snprintf(buf, sizeof buf, _("%llu GB"), (unsigned long long)p->mmio_gb);
-		dw_put(r.y + y++, r.x + lw, buf, r.w - lw, ui_attr(UI_C_PASS));
-		fy = y + gap;
+		fy = draw_plan(u, r, p, mmio);
 	}
 	/* TRANSLATORS: label of the MMIO size field; at most 24 cells. */
 	i = dw_put(r.y + fy, r.x, _("Your size in GB:"), 24, A_BOLD) + 1;
-	ui_field_draw(u, &size, r.y + fy, r.x + i, 8, 1);
+	ui_field_draw(u, &mst(u)->size, r.y + fy, r.x + i, 8, 1);
 	/* TRANSLATORS: after the MMIO size field; at most 44 cells. */
 	dw_put(r.y + fy, r.x + i + 9, _("(empty: the recommended size)"),
 	       r.w - i - 9, ui_attr(UI_C_DIM));
-	if (w->have_plan && fy + 1 < r.h)
+	if (p && fy + 1 < r.h)
 		ui_draw_findings(u, r, fy + 1, mmio, r.h - fy - 1);
 }
 
@@ -152,7 +200,8 @@ static int
 apply_size(ui_ctx *u)
 {
 	gw_wizard *w = u->w;
-	char *t = ui_field_get(&size);
+	const gw_plan *p;
+	char *t = ui_field_get(&mst(u)->size);
 	unsigned long long gb = 0;
 	gw_err e;
 	int rc = 0;
@@ -164,13 +213,14 @@ apply_size(ui_ctx *u)
 		return -1;
 	}
 	free(t);
-	if (gb == w->af.a.mmio_gb)
+	if (gb == mmio_answer(w))
 		return 0;
 	e.msg[0] = '\0';
 	if (gw_wizard_set_mmio(w, gb, 0, &e) != 0) {
 		int yes;
 
-		if (!(w->have_plan && gb > 0 && gb < w->plan.rule_gb)) {
+		p = gw_wizard_plan(w);
+		if (!(p && gb > 0 && gb < p->rule_gb)) {
 			ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
 			return -1;
 		}
@@ -200,33 +250,35 @@ apply_size(ui_ctx *u)
 static int
 mmio_key(ui_ctx *u, ui_key k)
 {
-	int r;
+	mmio_st *st = mst(u);
+	int r, page = st->calc_page > 1 ? st->calc_page - 1 : 1;
 
 	if (ui_key_enter(k))
 		return apply_size(u) == 0 ? UI_NEXT : UI_HANDLED;
 	if (ui_key_fn(k, KEY_PPAGE) || ui_key_fn(k, KEY_UP)) {
-		top -= ui_key_fn(k, KEY_UP) ? 1 : calc_page > 1 ? calc_page - 1 : 1;
-		if (top < 0)
-			top = 0;
+		st->top -= ui_key_fn(k, KEY_UP) ? 1 : page;
+		if (st->top < 0)
+			st->top = 0;
 		return UI_HANDLED;
 	}
 	if (ui_key_fn(k, KEY_NPAGE) || ui_key_fn(k, KEY_DOWN)) {
-		/* mmio_draw keeps top in range */
-		top += ui_key_fn(k, KEY_DOWN) ? 1 : calc_page > 1 ? calc_page - 1 : 1;
+		/* mmio_draw keeps st->top in range */
+		st->top += ui_key_fn(k, KEY_DOWN) ? 1 : page;
 		return UI_HANDLED;
 	}
 	if (ui_key_is(k, L'r')) {
-		ui_field_set(&size, "");
+		ui_field_set(&st->size, "");
 		return UI_HANDLED;
 	}
 	/* digits only: q, ? and the rest stay global keys */
-	r = ui_field_key(&size, k);
+	r = ui_field_key(&st->size, k);
 	return r ? UI_HANDLED : UI_IGNORED;
 }
 
 static const char *
-mmio_help(void)
+mmio_help(ui_ctx *u)
 {
+	(void)u;
 	/* TRANSLATORS: help of step 5, wrapped to about 70 cells. */
 	return _("A GPU in a VM needs a 64-bit memory-mapped I/O window large enough for its BARs "
 	         "(pciPassthru.use64bitMMIO and pciPassthru.64bitMMIOSizeGB, one window for all "
@@ -256,13 +308,7 @@ mmio_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 	return ui_keys_common(out, n, max, 0);
 }
 
-static void
-mmio_fini(void)
-{
-	ui_field_free(&size);
-}
-
 const ui_screen ui_step_mmio = {
-	GW_STEP_MMIO, mmio_enter, mmio_draw, mmio_key, NULL, NULL, mmio_help,
-	mmio_keys, mmio_fini
+	GW_STEP_MMIO, mmio_open, mmio_close, mmio_enter, mmio_draw, mmio_key,
+	NULL, NULL, mmio_help, mmio_keys
 };

@@ -14,9 +14,33 @@
 enum { O_UVM, O_P2P, O_RES, O_CODE43, O_FORCE, O_VMX, O_BOSH, O_OPSMAN,
        O_TILE, O_DIR, O_NAME, O_N };
 
-static ui_field dir, name;
-static int focus;
-static int row_y[O_N], col_x[O_N], col_w[O_N];
+typedef struct options_st {
+	ui_field dir, name;
+	int focus;
+	int row_y[O_N], col_x[O_N], col_w[O_N];   /* where, for the mouse */
+} options_st;
+
+static options_st *
+ost(ui_ctx *u)
+{
+	return u->state[GW_STEP_OPTIONS];
+}
+
+static void *
+options_open(void)
+{
+	return gw_xcalloc(1, sizeof(options_st));
+}
+
+static void
+options_close(void *state)
+{
+	options_st *st = state;
+
+	ui_field_free(&st->name);
+	ui_field_free(&st->dir);
+	free(st);
+}
 
 static const int fmt_bit[4] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
                                 GW_FMT_TILE };
@@ -24,24 +48,29 @@ static const int fmt_bit[4] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
 static void
 options_enter(ui_ctx *u)
 {
-	ui_field_set(&dir, u->w->af.out_dir ? u->w->af.out_dir : "");
-	ui_field_set(&name, u->w->af.a.name ? u->w->af.a.name : "");
-	focus = O_UVM;
+	const gw_answers_file *af = gw_wizard_answers(u->w);
+	options_st *st = ost(u);
+
+	ui_field_set(&st->dir, af->out_dir ? af->out_dir : "");
+	ui_field_set(&st->name, af->a.name ? af->a.name : "");
+	st->focus = O_UVM;
 }
 
 static int
 has_vgpu(const gw_wizard *w)
 {
+	const gw_plan *p = gw_wizard_plan(w);
+	const gw_answers *a = &gw_wizard_answers(w)->a;
 	size_t i;
 
-	if (w->have_plan) {
-		for (i = 0; i < w->plan.ngpus; i++)
-			if (w->plan.gpus[i].profile)
+	if (p) {
+		for (i = 0; i < p->ngpus; i++)
+			if (p->gpus[i].profile)
 				return 1;
 		return 0;
 	}
-	for (i = 0; i < w->af.a.ngpus; i++)
-		if (w->af.a.gpus[i].profile)
+	for (i = 0; i < a->ngpus; i++)
+		if (a->gpus[i].profile)
 			return 1;
 	return 0;
 }
@@ -50,12 +79,13 @@ static int
 option_row(ui_ctx *u, ui_rect r, int y, int item, int on, const char *title,
            const char *why, int show_why)
 {
-	attr_t a = focus == item ? ui_attr(UI_C_SEL) : A_NORMAL;
+	options_st *st = ost(u);
+	attr_t a = st->focus == item ? ui_attr(UI_C_SEL) : A_NORMAL;
 	char buf[256];
 	int rows = 1;
 
-	row_y[item] = y;
-	if (focus == item)
+	st->row_y[item] = y;
+	if (st->focus == item)
 		dw_fill(r.y + y, r.x, r.w, a);
 	snprintf(buf, sizeof buf, "[%s] %s", on ? "x" : " ", title);
 	dw_put(r.y + y, r.x + 1, buf, r.w - 1, a);
@@ -68,8 +98,11 @@ option_row(ui_ctx *u, ui_rect r, int y, int item, int on, const char *title,
 static void
 options_draw(ui_ctx *u, ui_rect r)
 {
-	gw_wizard *w = u->w;
-	const gw_answers *a = &w->af.a;
+	const gw_wizard *w = u->w;
+	options_st *st = ost(u);
+	const gw_answers_file *af = gw_wizard_answers(w);
+	const gw_answers *a = &af->a;
+	const gw_plan *p = gw_wizard_plan(w);
 	static const char *const opt_findings[] = { "uvm-", "p2p-",
 	                                            "memory-not-reserved", NULL };
 	const char *names[4];
@@ -108,15 +141,15 @@ options_draw(ui_ctx *u, ui_rect r)
 	       dw_wrap_rows(w_res, r.w - 5) + dw_wrap_rows(w_c43, r.w - 5) +
 	       dw_wrap_rows(w_frc, r.w - 5) + 6 + 3 <= r.h;
 	y += option_row(u, r, y, O_UVM, a->uvm, t_uvm, w_uvm,
-	                full || focus == O_UVM);
+	                full || st->focus == O_UVM);
 	y += option_row(u, r, y, O_P2P, a->p2p, t_p2p, w_p2p,
-	                full || focus == O_P2P);
+	                full || st->focus == O_P2P);
 	y += option_row(u, r, y, O_RES, a->reserve, t_res, w_res,
-	                full || focus == O_RES);
+	                full || st->focus == O_RES);
 	y += option_row(u, r, y, O_CODE43, a->code43, t_c43, w_c43,
-	                full || focus == O_CODE43);
-	y += option_row(u, r, y, O_FORCE, w->af.force, t_frc, w_frc,
-	                full || focus == O_FORCE);
+	                full || st->focus == O_CODE43);
+	y += option_row(u, r, y, O_FORCE, af->force, t_frc, w_frc,
+	                full || st->focus == O_FORCE);
 	y++;
 	/* TRANSLATORS: heading of the output choices; at most 40 cells. */
 	dw_put(r.y + y++, r.x, _("Outputs:"), r.w, ui_attr(UI_C_HEAD));
@@ -128,18 +161,18 @@ options_draw(ui_ctx *u, ui_rect r)
 	names[3] = _("tile values");
 	x = 1;
 	for (i = 0; i < 4; i++) {
-		int item = O_VMX + i, on = (w->af.formats & fmt_bit[i]) != 0;
+		int item = O_VMX + i, on = (af->formats & fmt_bit[i]) != 0;
 		int can = gw_wizard_format_check(w, fmt_bit[i], NULL, 0) == 0;
-		attr_t at = focus == item ? ui_attr(UI_C_SEL) :
+		attr_t at = st->focus == item ? ui_attr(UI_C_SEL) :
 		            can ? A_NORMAL : ui_attr(UI_C_DIM);
 		char buf[128];
 		int used;
 
 		snprintf(buf, sizeof buf, "[%s] %s", on ? "x" : " ", names[i]);
-		row_y[item] = y;
-		col_x[item] = x;
+		st->row_y[item] = y;
+		st->col_x[item] = x;
 		used = dw_put(r.y + y, r.x + x, buf, r.w - x, at);
-		col_w[item] = used;
+		st->col_w[item] = used;
 		x += used + 3;
 	}
 	y++;
@@ -155,26 +188,27 @@ options_draw(ui_ctx *u, ui_rect r)
 
 		lw += 2;
 		dw_put(r.y + y, r.x + 1, l_dir, lw, A_NORMAL);
-		row_y[O_DIR] = y;
-		ui_field_draw(u, &dir, r.y + y, r.x + 1 + lw, r.w - 1 - lw,
-		              focus == O_DIR);
+		st->row_y[O_DIR] = y;
+		ui_field_draw(u, &st->dir, r.y + y, r.x + 1 + lw, r.w - 1 - lw,
+		              st->focus == O_DIR);
 		y++;
 		dw_put(r.y + y, r.x + 1, l_name, lw, A_NORMAL);
-		row_y[O_NAME] = y;
-		ui_field_draw(u, &name, r.y + y, r.x + 1 + lw, 30, focus == O_NAME);
-		if (ui_field_empty(&name) && w->have_plan && w->plan.name &&
-		    focus != O_NAME)
+		st->row_y[O_NAME] = y;
+		ui_field_draw(u, &st->name, r.y + y, r.x + 1 + lw, 30,
+		              st->focus == O_NAME);
+		if (ui_field_empty(&st->name) && p && p->name &&
+		    st->focus != O_NAME)
 			dw_printf(r.y + y, r.x + 1 + lw + 31, r.w - lw - 32,
 			          ui_attr(UI_C_DIM),
 			          /* TRANSLATORS: the derived extension name
 			           * beside an empty name field; at most 40
 			           * cells. */
-			          _("(empty: %s)"), w->plan.name);
+			          _("(empty: %s)"), p->name);
 		y += 2;
 	}
 	/* a format the plan cannot give: say why; else the findings */
-	if (focus >= O_VMX && focus <= O_TILE &&
-	    gw_wizard_format_check(w, fmt_bit[focus - O_VMX], why,
+	if (st->focus >= O_VMX && st->focus <= O_TILE &&
+	    gw_wizard_format_check(w, fmt_bit[st->focus - O_VMX], why,
 	                           sizeof why) != 0) {
 		/* TRANSLATORS: %s is the reason a snippet cannot be made. */
 		char *m = gw_xasprintf(_("Cannot be made from this plan: %s"), why);
@@ -191,25 +225,26 @@ static void
 toggle(ui_ctx *u, int item)
 {
 	gw_wizard *w = u->w;
+	const gw_answers_file *af = gw_wizard_answers(w);
 
 	switch (item) {
 	case O_UVM:
-		gw_wizard_set_uvm(w, !w->af.a.uvm);
+		gw_wizard_set_uvm(w, !af->a.uvm);
 		break;
 	case O_P2P:
-		gw_wizard_set_p2p(w, !w->af.a.p2p);
+		gw_wizard_set_p2p(w, !af->a.p2p);
 		break;
 	case O_RES:
-		gw_wizard_set_reserve(w, !w->af.a.reserve);
+		gw_wizard_set_reserve(w, !af->a.reserve);
 		break;
 	case O_CODE43:
-		gw_wizard_set_code43(w, !w->af.a.code43);
+		gw_wizard_set_code43(w, !af->a.code43);
 		break;
 	case O_FORCE:
-		gw_wizard_set_force(w, !w->af.force);
+		gw_wizard_set_force(w, !af->force);
 		break;
 	case O_VMX: case O_BOSH: case O_OPSMAN: case O_TILE:
-		gw_wizard_set_formats(w, w->af.formats ^ fmt_bit[item - O_VMX]);
+		gw_wizard_set_formats(w, af->formats ^ fmt_bit[item - O_VMX]);
 		break;
 	default:
 		break;
@@ -221,30 +256,32 @@ static int
 apply_fields(ui_ctx *u)
 {
 	gw_wizard *w = u->w;
+	options_st *st = ost(u);
+	const gw_answers_file *af = gw_wizard_answers(w);
 	char *t;
 	gw_err e;
 	int rc = 0;
 
 	e.msg[0] = '\0';
-	t = ui_field_get(&dir);
-	if (!ui_field_equals(&dir, w->af.out_dir)) {
+	t = ui_field_get(&st->dir);
+	if (!ui_field_equals(&st->dir, af->out_dir)) {
 		if (gw_wizard_set_outdir(w, gw_trim(t), &e) != 0) {
 			ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
-			focus = O_DIR;
+			st->focus = O_DIR;
 			rc = -1;
 		} else {
 			/* as the wizard keeps it ("~/" expanded) */
-			ui_field_set(&dir, w->af.out_dir);
+			ui_field_set(&st->dir, af->out_dir);
 		}
 	}
 	free(t);
 	if (rc != 0)
 		return rc;
-	t = ui_field_get(&name);
-	if (!ui_field_equals(&name, w->af.a.name) &&
+	t = ui_field_get(&st->name);
+	if (!ui_field_equals(&st->name, af->a.name) &&
 	    gw_wizard_set_name(w, gw_trim(t), &e) != 0) {
 		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
-		focus = O_NAME;
+		st->focus = O_NAME;
 		rc = -1;
 	}
 	free(t);
@@ -254,35 +291,38 @@ apply_fields(ui_ctx *u)
 static int
 options_key(ui_ctx *u, ui_key k)
 {
+	options_st *st = ost(u);
+
 	if (ui_key_enter(k))
 		return apply_fields(u) == 0 ? UI_NEXT : UI_HANDLED;
 	if (ui_key_fn(k, KEY_DOWN) || ui_key_tab(k)) {
-		if (focus >= O_DIR && apply_fields(u) != 0)
+		if (st->focus >= O_DIR && apply_fields(u) != 0)
 			return UI_HANDLED;
-		focus = (focus + 1) % O_N;
+		st->focus = (st->focus + 1) % O_N;
 		return UI_HANDLED;
 	}
 	if (ui_key_fn(k, KEY_UP) || ui_key_btab(k)) {
-		if (focus >= O_DIR && apply_fields(u) != 0)
+		if (st->focus >= O_DIR && apply_fields(u) != 0)
 			return UI_HANDLED;
-		focus = (focus + O_N - 1) % O_N;
+		st->focus = (st->focus + O_N - 1) % O_N;
 		return UI_HANDLED;
 	}
-	if (focus == O_DIR || focus == O_NAME) {
-		int r = ui_field_key(focus == O_DIR ? &dir : &name, k);
+	if (st->focus == O_DIR || st->focus == O_NAME) {
+		int r = ui_field_key(st->focus == O_DIR ? &st->dir : &st->name,
+		                     k);
 
 		return r ? UI_HANDLED : UI_IGNORED;
 	}
-	if (focus >= O_VMX && focus <= O_TILE &&
+	if (st->focus >= O_VMX && st->focus <= O_TILE &&
 	    (ui_key_fn(k, KEY_LEFT) || ui_key_fn(k, KEY_RIGHT))) {
 		int d = ui_key_fn(k, KEY_LEFT) ? -1 : 1;
 
-		if (focus + d >= O_VMX && focus + d <= O_TILE)
-			focus += d;
+		if (st->focus + d >= O_VMX && st->focus + d <= O_TILE)
+			st->focus += d;
 		return UI_HANDLED;
 	}
 	if (ui_key_space(k)) {
-		toggle(u, focus);
+		toggle(u, st->focus);
 		return UI_HANDLED;
 	}
 	return UI_IGNORED;
@@ -291,35 +331,39 @@ options_key(ui_ctx *u, ui_key k)
 static int
 options_mouse(ui_ctx *u, ui_rect r, int y, int x)
 {
+	options_st *st = ost(u);
 	int i;
 
-	if (y == row_y[O_DIR] || y == row_y[O_NAME]) {
-		int f = y == row_y[O_DIR] ? O_DIR : O_NAME;
+	if (y == st->row_y[O_DIR] || y == st->row_y[O_NAME]) {
+		int f = y == st->row_y[O_DIR] ? O_DIR : O_NAME;
 
-		if (focus >= O_DIR && focus != f && apply_fields(u) != 0)
+		if (st->focus >= O_DIR && st->focus != f &&
+		    apply_fields(u) != 0)
 			return UI_HANDLED;
-		focus = f;
+		st->focus = f;
 		return UI_HANDLED;
 	}
-	if (focus >= O_DIR && apply_fields(u) != 0)
+	if (st->focus >= O_DIR && apply_fields(u) != 0)
 		return UI_HANDLED;
 	for (i = O_VMX; i <= O_TILE; i++)
-		if (y == row_y[i] && x >= col_x[i] && x < col_x[i] + col_w[i]) {
-			focus = i;
+		if (y == st->row_y[i] && x >= st->col_x[i] &&
+		    x < st->col_x[i] + st->col_w[i]) {
+			st->focus = i;
 			toggle(u, i);
 			return UI_HANDLED;
 		}
 	for (i = O_UVM; i <= O_FORCE; i++)
-		if (y == row_y[i]) {
-			focus = i;
+		if (y == st->row_y[i]) {
+			st->focus = i;
 			toggle(u, i);
 		}
 	return UI_HANDLED;
 }
 
 static const char *
-options_help(void)
+options_help(ui_ctx *u)
 {
+	(void)u;
 	/* TRANSLATORS: help of step 6, wrapped to about 70 cells. */
 	return _("UVM (unified memory) sets pciPassthruN.cfg.enable_uvm = \"1\" on every vGPU of "
 	         "the VM, the ones already in the .vmx included. NCCL 2.27 and later fail "
@@ -344,6 +388,7 @@ options_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 {
 	size_t n = 0;
 	ui_key sp = { 0, L' ' }, down = { KEY_DOWN, 0 };
+	int focus = ost(u)->focus;
 
 	/* TRANSLATORS: key help label; at most 8 cells. */
 	ui_keys_add(out, &n, max, "Up/Dn", _("Move"), down);
@@ -353,14 +398,8 @@ options_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 	return ui_keys_common(out, n, max, focus >= O_DIR);
 }
 
-static void
-options_fini(void)
-{
-	ui_field_free(&name);
-	ui_field_free(&dir);
-}
-
 const ui_screen ui_step_options = {
-	GW_STEP_OPTIONS, options_enter, options_draw, options_key,
-	options_mouse, NULL, options_help, options_keys, options_fini
+	GW_STEP_OPTIONS, options_open, options_close, options_enter,
+	options_draw, options_key, options_mouse, NULL, options_help,
+	options_keys
 };

@@ -11,18 +11,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-static ui_textlist tl;
-
-static void
-clear_lines(void)
+/* The screen's state: its lines. */
+static ui_textlist *
+tls(ui_ctx *u)
 {
-	ui_tl_clear(&tl);
+	return u->state[GW_STEP_REVIEW];
+}
+
+static void *
+review_open(void)
+{
+	return gw_xcalloc(1, sizeof(ui_textlist));
 }
 
 static void
-add(const char *text, int color, int indent, int hang, int width)
+review_close(void *state)
 {
-	ui_tl_add(&tl, text, color, indent, hang, width);
+	ui_tl_clear(state);
+	free(state);
 }
 
 /* Cells of a translated "label: %s" before its %s: the hanging indent
@@ -43,19 +49,149 @@ label_cells(const char *fmt)
 	return n;
 }
 
+/* One setting as a diff line, then its reason and source. */
+static void
+add_setting(ui_textlist *tl, const gw_setting *st, int width)
+{
+	char *s;
+
+	if (st->keep) {
+		s = gw_xasprintf("= %s = \"%s\"  %s", st->key,
+		                 st->old_value ? st->old_value : "",
+		                 /* TRANSLATORS: like the CLI's diff. */
+		                 _("(kept)"));
+		ui_tl_add(tl, s, UI_C_DIM, 2, 2, width);
+	} else if (!gw_setting_is_change(st)) {
+		s = gw_xasprintf("= %s = \"%s\"  %s", st->key, st->value,
+		                 /* TRANSLATORS: like the CLI's diff. */
+		                 _("(already set)"));
+		ui_tl_add(tl, s, UI_C_DIM, 2, 2, width);
+	} else {
+		if (st->old_value) {
+			s = gw_xasprintf("- %s = \"%s\"", st->key, st->old_value);
+			ui_tl_add(tl, s, UI_C_DEL, 2, 2, width);
+			free(s);
+		}
+		s = gw_xasprintf("+ %s = \"%s\"", st->key, st->value);
+		ui_tl_add(tl, s, UI_C_ADD, 2, 2, width);
+	}
+	free(s);
+	if (st->reason) {
+		/* TRANSLATORS: the reason of a change, like the CLI's "why:
+		 * %s". */
+		s = gw_xasprintf(_("why: %s"), st->reason);
+		ui_tl_add(tl, s, UI_C_NORMAL, 6, label_cells(_("why: %s")), width);
+		free(s);
+	}
+	if (st->source) {
+		/* TRANSLATORS: where a fact comes from, like the CLI's
+		 * "source: %s". */
+		s = gw_xasprintf(_("source: %s"), st->source);
+		ui_tl_add(tl, s, UI_C_DIM, 6, label_cells(_("source: %s")), width);
+		free(s);
+	}
+}
+
+/* One finding: "FAIL  message", its fix and its source. */
+static void
+add_finding(ui_textlist *tl, const gw_finding *x, int width)
+{
+	const char *lab = ui_sev_label(x->sev);
+	int pad = 5 - gw_text_cells(lab);
+	char *s;
+
+	s = gw_xasprintf("%s%*s %s", lab, pad > 0 ? pad : 0, "", x->message);
+	ui_tl_add(tl, s, ui_sev_color(x->sev), 2,
+	          gw_text_cells(lab) + (pad > 0 ? pad : 0) + 1, width);
+	free(s);
+	if (x->fix) {
+		s = gw_xasprintf(_("fix: %s"), x->fix);
+		ui_tl_add(tl, s, UI_C_NORMAL, 8, label_cells(_("fix: %s")), width);
+		free(s);
+	}
+	if (x->source) {
+		s = gw_xasprintf(_("source: %s"), x->source);
+		ui_tl_add(tl, s, UI_C_DIM, 8, label_cells(_("source: %s")), width);
+		free(s);
+	}
+}
+
+/* Output f (0..3) chosen: what it holds, where it goes, and why it cannot
+ * be made when the plan refuses it. */
+static void
+add_output(ui_textlist *tl, const gw_wizard *w, int f, int width)
+{
+	static const int bits[4] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
+	                             GW_FMT_TILE };
+	const char *what[4];
+	char *where, *s, why[1024];
+	int pad;
+
+	/* TRANSLATORS: what each output file holds; at most 20 cells
+	 * each. */
+	what[0] = _(".vmx lines");
+	/* TRANSLATORS: at most 20 cells. */
+	what[1] = _("BOSH VM extension");
+	/* TRANSLATORS: at most 20 cells. */
+	what[2] = _("Ops Manager JSON");
+	/* TRANSLATORS: at most 16 cells. */
+	what[3] = _("tile values");
+	if (!(gw_wizard_answers(w)->formats & bits[f]))
+		return;
+	pad = 20 - gw_text_cells(what[f]);
+	where = gw_wizard_output_path(w, bits[f]);
+	s = gw_xasprintf("%s%*s %s", what[f], pad > 0 ? pad : 0, "",
+	                 where ? where : "?");
+	free(where);
+	/* wrapped rows under the path, not under the padding */
+	ui_tl_add(tl, s, UI_C_NORMAL, 2,
+	          gw_text_cells(what[f]) + (pad > 0 ? pad : 0) + 1, width);
+	free(s);
+	if (gw_wizard_format_check(w, bits[f], why, sizeof why) != 0) {
+		s = gw_xasprintf(_("Cannot be made from this plan: %s"), why);
+		ui_tl_add(tl, s, UI_C_FAIL, 23, 0, width);
+		free(s);
+	}
+}
+
+static void
+add_outputs(ui_textlist *tl, const gw_wizard *w, int width)
+{
+	char *s;
+	int f;
+
+	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
+	/* TRANSLATORS: heading of the files the write step makes. */
+	ui_tl_add(tl, _("Outputs to write:"), UI_C_HEAD, 0, 0, width);
+	for (f = 0; f < 4; f++)
+		add_output(tl, w, f, width);
+	if (gw_wizard_vmx_where(w)) {
+		/* TRANSLATORS: the .vmx to be patched; %s is its path. */
+		s = gw_xasprintf(_("patch of %s (a backup is written first)"),
+		                 gw_wizard_vmx_where(w));
+		ui_tl_add(tl, s, UI_C_NORMAL, 2, 4, width);
+		free(s);
+	}
+	if (gw_wizard_answers(w)->formats == 0 && gw_wizard_vmx(w) == NULL)
+		/* TRANSLATORS: no format chosen and no .vmx. */
+		ui_tl_add(tl, _("Nothing: no output format is chosen and no .vmx is open."),
+		          UI_C_WARN, 2, 0, width);
+}
+
 static void
 build(ui_ctx *u, int width)
 {
-	gw_wizard *w = u->w;
-	const gw_plan *p = &w->plan;
+	const gw_wizard *w = u->w;
+	const gw_plan *p = gw_wizard_plan(w);
+	const char *err = gw_wizard_error(w, GW_ERR_PLAN);
+	ui_textlist *tl = tls(u);
 	char *s;
 	size_t i;
-	int f;
 
-	clear_lines();
-	if (!w->have_plan) {
-		add(w->plan_error[0] ? w->plan_error : _("No plan yet: choose the GPUs first."),
-		    UI_C_MSG_ERR, 0, 0, width);
+	ui_tl_clear(tl);
+	if (p == NULL) {
+		ui_tl_add(tl, err ? err : _("No plan yet: choose the GPUs first."),
+		          UI_C_MSG_ERR, 0, 0, width);
 		return;
 	}
 	if (gw_wizard_vmx_where(w))
@@ -64,144 +200,42 @@ build(ui_ctx *u, int width)
 	else
 		/* TRANSLATORS: heading of the settings without a .vmx. */
 		s = gw_xstrdup(_("Settings (no .vmx: snippets only):"));
-	add(s, UI_C_HEAD, 0, 0, width);
+	ui_tl_add(tl, s, UI_C_HEAD, 0, 0, width);
 	free(s);
-	for (i = 0; i < p->nsettings; i++) {
-		const gw_setting *st = &p->settings[i];
-
-		if (st->keep) {
-			s = gw_xasprintf("= %s = \"%s\"  %s", st->key,
-			                 st->old_value ? st->old_value : "",
-			                 /* TRANSLATORS: like the CLI's diff. */
-			                 _("(kept)"));
-			add(s, UI_C_DIM, 2, 2, width);
-		} else if (!gw_setting_is_change(st)) {
-			s = gw_xasprintf("= %s = \"%s\"  %s", st->key, st->value,
-			                 /* TRANSLATORS: like the CLI's diff. */
-			                 _("(already set)"));
-			add(s, UI_C_DIM, 2, 2, width);
-		} else {
-			if (st->old_value) {
-				s = gw_xasprintf("- %s = \"%s\"", st->key, st->old_value);
-				add(s, UI_C_DEL, 2, 2, width);
-				free(s);
-			}
-			s = gw_xasprintf("+ %s = \"%s\"", st->key, st->value);
-			add(s, UI_C_ADD, 2, 2, width);
-		}
-		free(s);
-		if (st->reason) {
-			/* TRANSLATORS: the reason of a change, like the CLI's
-			 * "why: %s". */
-			s = gw_xasprintf(_("why: %s"), st->reason);
-			add(s, UI_C_NORMAL, 6, label_cells(_("why: %s")), width);
-			free(s);
-		}
-		if (st->source) {
-			/* TRANSLATORS: where a fact comes from, like the CLI's
-			 * "source: %s". */
-			s = gw_xasprintf(_("source: %s"), st->source);
-			add(s, UI_C_DIM, 6, label_cells(_("source: %s")), width);
-			free(s);
-		}
-	}
+	for (i = 0; i < p->nsettings; i++)
+		add_setting(tl, &p->settings[i], width);
 	if (p->nsettings == 0)
 		/* TRANSLATORS: the plan has no setting. */
-		add(_("Nothing to change."), UI_C_DIM, 2, 0, width);
-
+		ui_tl_add(tl, _("Nothing to change."), UI_C_DIM, 2, 0, width);
 	if (p->nfindings > 0) {
-		add("", UI_C_NORMAL, 0, 0, width);
+		ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
 		/* TRANSLATORS: heading, like the CLI's "Findings:". */
-		add(_("Findings:"), UI_C_HEAD, 0, 0, width);
+		ui_tl_add(tl, _("Findings:"), UI_C_HEAD, 0, 0, width);
 	}
-	for (i = 0; i < p->nfindings; i++) {
-		const gw_finding *x = &p->findings[i];
-		const char *lab = ui_sev_label(x->sev);
-		int pad = 5 - gw_text_cells(lab);
-
-		s = gw_xasprintf("%s%*s %s", lab, pad > 0 ? pad : 0, "", x->message);
-		add(s, ui_sev_color(x->sev), 2,
-		    gw_text_cells(lab) + (pad > 0 ? pad : 0) + 1, width);
-		free(s);
-		if (x->fix) {
-			s = gw_xasprintf(_("fix: %s"), x->fix);
-			add(s, UI_C_NORMAL, 8, label_cells(_("fix: %s")), width);
-			free(s);
-		}
-		if (x->source) {
-			s = gw_xasprintf(_("source: %s"), x->source);
-			add(s, UI_C_DIM, 8, label_cells(_("source: %s")), width);
-			free(s);
-		}
-	}
-
-	add("", UI_C_NORMAL, 0, 0, width);
-	/* TRANSLATORS: heading of the files the write step makes. */
-	add(_("Outputs to write:"), UI_C_HEAD, 0, 0, width);
-	for (f = 0; f < 4; f++) {
-		static const int bits[4] = { GW_FMT_VMX, GW_FMT_BOSH,
-		                             GW_FMT_OPSMAN, GW_FMT_TILE };
-		const char *what[4];
-		char *where, why[1024];
-		int pad;
-
-		/* TRANSLATORS: what each output file holds; at most 20
-		 * cells each. */
-		what[0] = _(".vmx lines");
-		/* TRANSLATORS: at most 20 cells. */
-		what[1] = _("BOSH VM extension");
-		/* TRANSLATORS: at most 20 cells. */
-		what[2] = _("Ops Manager JSON");
-		/* TRANSLATORS: at most 16 cells. */
-		what[3] = _("tile values");
-		if (!(w->af.formats & bits[f]))
-			continue;
-		pad = 20 - gw_text_cells(what[f]);
-		where = gw_wizard_output_path(w, bits[f]);
-		s = gw_xasprintf("%s%*s %s", what[f], pad > 0 ? pad : 0, "",
-		                 where ? where : "?");
-		free(where);
-		/* wrapped rows under the path, not under the padding */
-		add(s, UI_C_NORMAL, 2,
-		    gw_text_cells(what[f]) + (pad > 0 ? pad : 0) + 1, width);
-		free(s);
-		if (gw_wizard_format_check(w, bits[f], why, sizeof why) != 0) {
-			s = gw_xasprintf(_("Cannot be made from this plan: %s"), why);
-			add(s, UI_C_FAIL, 23, 0, width);
-			free(s);
-		}
-	}
-	if (gw_wizard_vmx_where(w)) {
-		/* TRANSLATORS: the .vmx to be patched; %s is its path. */
-		s = gw_xasprintf(_("patch of %s (a backup is written first)"),
-		                 gw_wizard_vmx_where(w));
-		add(s, UI_C_NORMAL, 2, 4, width);
-		free(s);
-	}
-	if (w->af.formats == 0 && w->vmx == NULL)
-		/* TRANSLATORS: no format chosen and no .vmx. */
-		add(_("Nothing: no output format is chosen and no .vmx is open."),
-		    UI_C_WARN, 2, 0, width);
+	for (i = 0; i < p->nfindings; i++)
+		add_finding(tl, &p->findings[i], width);
+	add_outputs(tl, w, width);
 }
 
 static void
 review_enter(ui_ctx *u)
 {
-	tl.top = 0;
+	tls(u)->top = 0;
 }
 
 static void
 review_draw(ui_ctx *u, ui_rect r)
 {
 	build(u, r.w - 1);
-	ui_tl_draw(&tl, r);
+	ui_tl_draw(tls(u), r);
 }
 
 static void
 save_answers(ui_ctx *u)
 {
 	gw_wizard *w = u->w;
-	char *path = gw_xstrdup(w->af.path ? w->af.path : "gpuwiz-answers.ini");
+	const char *given = gw_wizard_answers(w)->path;
+	char *path = gw_xstrdup(given ? given : "gpuwiz-answers.ini");
 	gw_err e;
 	/* TRANSLATORS: title of the save-answers box; at most 30 cells. */
 	int r = ui_input(u, _("Save answers"),
@@ -229,7 +263,7 @@ save_answers(ui_ctx *u)
 static int
 review_key(ui_ctx *u, ui_key k)
 {
-	if (ui_tl_key(&tl, k))
+	if (ui_tl_key(tls(u), k))
 		return UI_HANDLED;
 	if (ui_key_is(k, L's') || ui_key_is(k, L'S'))
 		save_answers(u);
@@ -239,8 +273,9 @@ review_key(ui_ctx *u, ui_key k)
 }
 
 static const char *
-review_help(void)
+review_help(ui_ctx *u)
 {
+	(void)u;
 	/* TRANSLATORS: help of step 7, wrapped to about 70 cells. */
 	return _("Everything gpuwiz will change, before anything is written. Each line of the .vmx "
 	         "is shown as a diff: \"+\" a value written, \"-\" the value it replaces, \"=\" a "
@@ -267,6 +302,6 @@ review_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 }
 
 const ui_screen ui_step_review = {
-	GW_STEP_REVIEW, review_enter, review_draw, review_key, NULL, NULL,
-	review_help, review_keys, clear_lines
+	GW_STEP_REVIEW, review_open, review_close, review_enter, review_draw,
+	review_key, NULL, NULL, review_help, review_keys
 };

@@ -1,6 +1,6 @@
-/* step_vm_esxi.c: step 4 on an ESXi host (GW_MODE_ESXI_SSH) or through
- * the vSphere API (GW_MODE_VSPHERE): the server's VMs instead of a local
- * path.
+/* step_vm_esxi.c: step 4 on a host that lists its VMs (an ESXi host over
+ * SSH or through the vSphere API: GW_CAN_VMS): the server's VMs instead of
+ * a local path.
  *
  *   VMs on root@esx01 (Enter opens the highlighted one):
  *     ( ) No VM: write snippets only
@@ -17,56 +17,44 @@
  * reads the host's VM list again.  A powered-on VM can be opened and
  * planned, but the write step refuses to change it.
  */
-#include "draw.h"
-#include "screen.h"
+#include "step_vm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static ui_list vl;     /* row 0 = no VM, row i+1 = esxi_vms.vms[i] */
-static int y_rows, h_rows;
-static int vm_api;   /* the step was entered through the API (for the help) */
-
-void
-ui_vm_esxi_enter(ui_ctx *u)
+/* Is row (0 = no VM, i+1 = VM i) the one open? */
+static int
+row_open(const gw_wizard *w, int row)
 {
-	gw_wizard *w = u->w;
+	long open = gw_wizard_vm_open(w);
 
-	vm_api = w->mode == GW_MODE_VSPHERE;
-	vl.n = (int)w->esxi_vms.n + 1;
-	vl.cur = w->esxi_vm >= 0 ? (int)w->esxi_vm + 1 :
-	         w->esxi_vms.n > 0 ? 1 : 0;
-	vl.top = 0;
+	return row == 0 ? open < 0 : (long)row - 1 == open;
 }
 
 void
-ui_vm_esxi_draw(ui_ctx *u, ui_rect r)
+ui_vm_esxi_enter(ui_ctx *u, ui_vm_list *s)
 {
-	gw_wizard *w = u->w;
-	char *s;
-	int i, y = 0, nrows = (int)w->esxi_vms.n + 1;
+	const gw_wizard *w = u->w;
+	long open = gw_wizard_vm_open(w);
+	size_t n = gw_wizard_vms(w, NULL);
 
-	/* TRANSLATORS: heading of the VM step on an ESXi host; %s is the
-	 * host (root@esx01).  At most 78 cells. */
-	s = gw_xasprintf(_("VMs on %s (Enter opens the highlighted one):"),
-	                 w->esxi_label ? w->esxi_label : "");
-	dw_put(r.y, r.x, s, r.w, ui_attr(UI_C_HEAD));
-	free(s);
-	y = 1;
-	if (w->esxi_vms_error) {
-		y += dw_wrap_put(r.y + y, r.x + 2, r.w - 2, 2, w->esxi_vms_error,
-		                 ui_attr(UI_C_MSG_ERR));
-	}
-	vl.n = nrows;
-	h_rows = nrows < 5 ? nrows : 5;
-	if (r.h - y < 8 && h_rows > 3)
-		h_rows = 3;
-	y_rows = y;
-	ui_list_fix(&vl, h_rows);
-	for (i = 0; i < h_rows && vl.top + i < nrows; i++) {
-		int row = vl.top + i, foc = row == vl.cur;
-		int open = row == 0 ? w->esxi_vm < 0 : (long)row - 1 == w->esxi_vm;
+	s->vl.n = (int)n + 1;
+	s->vl.cur = open >= 0 ? (int)open + 1 : n > 0 ? 1 : 0;
+	s->vl.top = 0;
+}
+
+/* The rows of the VM list from line y. */
+static void
+draw_rows(ui_ctx *u, ui_vm_list *s, ui_rect r, int y)
+{
+	const gw_wizard *w = u->w;
+	const gw_esxi_vm *vms;
+	int i, nrows = (int)gw_wizard_vms(w, &vms) + 1;
+
+	for (i = 0; i < s->h_rows && s->vl.top + i < nrows; i++) {
+		int row = s->vl.top + i, foc = row == s->vl.cur;
+		int open = row_open(w, row);
 		attr_t a = foc ? ui_attr(UI_C_SEL) : A_NORMAL;
 		char buf[512];
 
@@ -78,7 +66,7 @@ ui_vm_esxi_draw(ui_ctx *u, ui_rect r)
 			snprintf(buf, sizeof buf, "%s %s", open ? "(*)" : "( )",
 			         _("No VM: write snippets only"));
 		} else {
-			const gw_esxi_vm *vm = &w->esxi_vms.vms[row - 1];
+			const gw_esxi_vm *vm = &vms[row - 1];
 
 			snprintf(buf, sizeof buf, "%s %-5lu %-20s %-7s %s",
 			         open ? "(*)" : "( )", vm->vmid, vm->name,
@@ -86,69 +74,93 @@ ui_vm_esxi_draw(ui_ctx *u, ui_rect r)
 		}
 		dw_put(r.y + y + i, r.x + 1, buf, r.w - 2, a);
 	}
-	ui_list_marks(&vl, r.y + y_rows, r.x + r.w - 1, h_rows);
-	y += h_rows + 1;
-	if (w->esxi_vm < 0 || w->vmx == NULL) {
-		if (y < r.h)
-			dw_wrap_put(r.y + y, r.x + 2, r.w - 2, r.h - y,
-			            /* TRANSLATORS: explains the ESXi VM step;
-			             * wrapped. */
-			            _("Open a VM to patch its .vmx on the datastore (a backup is kept beside it; the VM must be powered off), or choose no VM to write the snippets only."),
-			            ui_attr(UI_C_DIM));
-		return;
-	} else {
-		const gw_esxi_vm *vm = &w->esxi_vms.vms[w->esxi_vm];
-		int up = gw_wizard_esxi_upgrade_target(w);
-		char *t;
+	ui_list_marks(&s->vl, r.y + s->y_rows, r.x + r.w - 1, s->h_rows);
+}
 
-		if (w->mode == GW_MODE_VSPHERE)
-			/* TRANSLATORS: the open VM through the API: its name
-			 * and power state. */
-			s = gw_xasprintf(_("%s: %s"), vm->name,
-			                 gw_esxi_power_name(w->esxi_power));
-		else
-			/* TRANSLATORS: the open VM: its name, id and power
-			 * state. */
-			s = gw_xasprintf(_("%s: Vmid %lu, %s"), vm->name, vm->vmid,
-			                 gw_esxi_power_name(w->esxi_power));
-		if (up > 0) {
-			/* TRANSLATORS: after the open VM's line; u is the
-			 * key, %d the hardware version. */
-			t = gw_xasprintf(_("%s (u: upgrade to vmx-%d)"), s, up);
-			free(s);
-			s = t;
-		}
-		dw_put(r.y + y, r.x, s, r.w,
-		       ui_attr(w->esxi_power == GW_ESXI_POWER_OFF ? UI_C_HEAD :
-		               UI_C_WARN));
+/* The open VM: its line (with the upgrade on offer), a warning when it is
+ * not powered off, the devices to attach, then its facts. */
+static void
+draw_open(ui_ctx *u, ui_rect r, int y)
+{
+	const gw_wizard *w = u->w;
+	int up = gw_wizard_esxi_upgrade_target(w);
+	int off = gw_wizard_vm_power(w) == GW_ESXI_POWER_OFF;
+	const char *picked = gw_wizard_vm_picked(w);
+	char *s = gw_wizard_vm_title(w), *t;
+
+	if (up > 0) {
+		/* TRANSLATORS: after the open VM's line; u is the key, %d the
+		 * hardware version. */
+		t = gw_xasprintf(_("%s (u: upgrade to vmx-%d)"), s, up);
 		free(s);
-		y++;
-		if (w->esxi_power != GW_ESXI_POWER_OFF && y < r.h) {
-			dw_put(r.y + y, r.x + 2,
-			       /* TRANSLATORS: a VM that is not powered off;
-			        * at most 76 cells. */
-			       _("Not powered off: gpuwiz will not change it. Shut it down first."),
-			       r.w - 2, ui_attr(UI_C_WARN));
-			y++;
-		}
-		if (w->mode == GW_MODE_VSPHERE && w->vs_picked && y < r.h) {
-			/* TRANSLATORS: through the API, the host devices the
-			 * write step attaches; %s lists PCI addresses. */
-			char *t2 = gw_xasprintf(_("Devices to attach (free, passthrough enabled on its host): %s"),
-			                        w->vs_picked);
-
-			dw_put(r.y + y, r.x + 2, t2, r.w - 2, ui_attr(UI_C_INFO));
-			free(t2);
-			y++;
-		}
-		ui_vm_draw_facts(u, r, y);
+		s = t;
 	}
+	dw_put(r.y + y, r.x, s, r.w, ui_attr(off ? UI_C_HEAD : UI_C_WARN));
+	free(s);
+	y++;
+	if (!off && y < r.h) {
+		dw_put(r.y + y, r.x + 2,
+		       /* TRANSLATORS: a VM that is not powered off; at most 76
+		        * cells. */
+		       _("Not powered off: gpuwiz will not change it. Shut it down first."),
+		       r.w - 2, ui_attr(UI_C_WARN));
+		y++;
+	}
+	if (picked && y < r.h) {
+		/* TRANSLATORS: through the API, the host devices the write
+		 * step attaches; %s lists PCI addresses. */
+		t = gw_xasprintf(_("Devices to attach (free, passthrough enabled on its host): %s"),
+		                 picked);
+		dw_put(r.y + y, r.x + 2, t, r.w - 2, ui_attr(UI_C_INFO));
+		free(t);
+		y++;
+	}
+	ui_vm_draw_facts(u, r, y);
+}
+
+void
+ui_vm_esxi_draw(ui_ctx *u, ui_vm_list *s, ui_rect r)
+{
+	const gw_wizard *w = u->w;
+	const char *err = gw_wizard_error(w, GW_ERR_VMS);
+	char *t;
+	int y = 0, nrows = (int)gw_wizard_vms(w, NULL) + 1;
+
+	/* TRANSLATORS: heading of the VM step on an ESXi host; %s is the
+	 * host (root@esx01).  At most 78 cells. */
+	t = gw_xasprintf(_("VMs on %s (Enter opens the highlighted one):"),
+	                 gw_wizard_host_label(w));
+	dw_put(r.y, r.x, t, r.w, ui_attr(UI_C_HEAD));
+	free(t);
+	y = 1;
+	if (err)
+		y += dw_wrap_put(r.y + y, r.x + 2, r.w - 2, 2, err,
+		                 ui_attr(UI_C_MSG_ERR));
+	s->vl.n = nrows;
+	s->h_rows = nrows < 5 ? nrows : 5;
+	if (r.h - y < 8 && s->h_rows > 3)
+		s->h_rows = 3;
+	s->y_rows = y;
+	ui_list_fix(&s->vl, s->h_rows);
+	draw_rows(u, s, r, y);
+	y += s->h_rows + 1;
+	if (gw_wizard_vm_open(w) >= 0 && gw_wizard_vmx(w) != NULL) {
+		draw_open(u, r, y);
+		return;
+	}
+	if (y < r.h)
+		dw_wrap_put(r.y + y, r.x + 2, r.w - 2, r.h - y,
+		            /* TRANSLATORS: explains the ESXi VM step;
+		             * wrapped. */
+		            _("Open a VM to patch its .vmx on the datastore (a backup is kept beside it; the VM must be powered off), or choose no VM to write the snippets only."),
+		            ui_attr(UI_C_DIM));
 }
 
 static int
 open_row(ui_ctx *u, int row)
 {
 	gw_wizard *w = u->w;
+	const gw_esxi_vm *vms;
 	gw_err e;
 
 	e.msg[0] = '\0';
@@ -160,10 +172,12 @@ open_row(ui_ctx *u, int row)
 		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
 		return -1;
 	}
-	if (row > 0)
+	if (row > 0) {
+		gw_wizard_vms(w, &vms);
 		/* TRANSLATORS: %s is the VM's name. */
 		ui_msg(u, UI_MSG_OK, _("Opened %s: check what it holds, then Enter."),
-		       w->esxi_vms.vms[row - 1].name);
+		       vms[row - 1].name);
+	}
 	return 0;
 }
 
@@ -172,6 +186,7 @@ upgrade(ui_ctx *u)
 {
 	gw_wizard *w = u->w;
 	int to = gw_wizard_esxi_upgrade_target(w);
+	const gw_esxi_vm *vm;
 	char *q;
 	gw_err e;
 
@@ -180,10 +195,12 @@ upgrade(ui_ctx *u)
 		       _("Nothing to upgrade: the VM already has the newest hardware version this host runs."));
 		return UI_HANDLED;
 	}
+	gw_wizard_vms(w, &vm);
+	vm += gw_wizard_vm_open(w);
 	/* TRANSLATORS: asked on u; the VM's name, its hardware version now
 	 * and the new one; y/n are keys. */
 	q = gw_xasprintf(_("Upgrade %s from vmx-%d to vmx-%d? It cannot be undone: take a snapshot or backup first. y/n"),
-	                 w->esxi_vms.vms[w->esxi_vm].name, w->plan.hw_current, to);
+	                 vm->name, gw_wizard_plan(w)->hw_current, to);
 	if (ui_confirm(u, q) != 1) {
 		free(q);
 		return UI_HANDLED;
@@ -201,111 +218,77 @@ upgrade(ui_ctx *u)
 	return UI_HANDLED;
 }
 
-int
-ui_vm_esxi_key(ui_ctx *u, ui_key k)
+/* r: read the host again (its VM list). */
+static int
+reread(ui_ctx *u, ui_vm_list *s)
 {
 	gw_wizard *w = u->w;
+
+	/* TRANSLATORS: progress while reading the host again. */
+	ui_progress(u, _("Reading the host again..."), -1);
+	u->repaint = UI_REPAINT_FULL;
+	gw_wizard_reprobe(w);
+	if (gw_wizard_vm_open(w) < 0 && gw_wizard_vmx(w) != NULL)
+		gw_wizard_esxi_open_vm(w, -1, NULL);
+	ui_vm_esxi_enter(u, s);
+	return UI_HANDLED;
+}
+
+int
+ui_vm_esxi_key(ui_ctx *u, ui_vm_list *s, ui_key k)
+{
+	ui_list *vl = &s->vl;
 	int open;
 
-	vl.n = (int)w->esxi_vms.n + 1;
-	if (ui_list_key(&vl, k, h_rows > 0 ? h_rows : 1))
+	vl->n = (int)gw_wizard_vms(u->w, NULL) + 1;
+	if (ui_list_key(vl, k, s->h_rows > 0 ? s->h_rows : 1))
 		return UI_HANDLED;
 	if (ui_key_tab(k)) {
-		vl.cur = (vl.cur + 1) % vl.n;
+		vl->cur = (vl->cur + 1) % vl->n;
 		return UI_HANDLED;
 	}
 	if (ui_key_btab(k)) {
-		vl.cur = (vl.cur + vl.n - 1) % vl.n;
+		vl->cur = (vl->cur + vl->n - 1) % vl->n;
 		return UI_HANDLED;
 	}
 	if (ui_key_is(k, L'u') || ui_key_is(k, L'U'))
 		return upgrade(u);
-	if (ui_key_is(k, L'r') || ui_key_is(k, L'R')) {
-		/* TRANSLATORS: progress while reading the host again. */
-		ui_progress(u, _("Reading the host again..."), -1);
-		u->repaint = UI_REPAINT_FULL;
-		gw_wizard_probe_esxi(w);
-		if (w->esxi_vm < 0 && w->vmx != NULL)
-			gw_wizard_esxi_open_vm(w, -1, NULL);
-		ui_vm_esxi_enter(u);
-		return UI_HANDLED;
-	}
-	open = vl.cur == 0 ? w->esxi_vm < 0 : (long)vl.cur - 1 == w->esxi_vm;
+	if (ui_key_is(k, L'r') || ui_key_is(k, L'R'))
+		return reread(u, s);
+	open = row_open(u->w, vl->cur);
 	if (ui_key_space(k)) {
 		if (!open)
-			open_row(u, vl.cur);
+			open_row(u, vl->cur);
 		return UI_HANDLED;
 	}
 	if (ui_key_enter(k)) {
 		if (open)
 			return UI_NEXT;
-		if (open_row(u, vl.cur) != 0)
+		if (open_row(u, vl->cur) != 0)
 			return UI_HANDLED;
-		return vl.cur == 0 ? UI_NEXT : UI_HANDLED;
+		return vl->cur == 0 ? UI_NEXT : UI_HANDLED;
 	}
 	return UI_IGNORED;
 }
 
 int
-ui_vm_esxi_mouse(ui_ctx *u, ui_rect r, int y, int x)
+ui_vm_esxi_mouse(ui_ctx *u, ui_vm_list *s, ui_rect r, int y, int x)
 {
 	int row;
 
 	(void)r;
 	(void)x;
-	if (y < y_rows || y >= y_rows + h_rows)
+	if (y < s->y_rows || y >= s->y_rows + s->h_rows)
 		return UI_HANDLED;
-	row = vl.top + (y - y_rows);
-	if (row < (int)u->w->esxi_vms.n + 1) {
-		int again = vl.cur == row;
+	row = s->vl.top + (y - s->y_rows);
+	if (row < (int)gw_wizard_vms(u->w, NULL) + 1) {
+		int again = s->vl.cur == row;
 
-		vl.cur = row;
+		s->vl.cur = row;
 		if (again)
 			open_row(u, row);
 	}
 	return UI_HANDLED;
-}
-
-static const char *
-vm_api_help(void)
-{
-	/* TRANSLATORS: help of step 4 through the vSphere API, wrapped to
-	 * about 70 cells.  u and r are keys. */
-	return _("The list shows the server's VMs. Enter or Space opens the highlighted VM: "
-	         "gpuwiz shows its hardware version, firmware, memory and reservation and the "
-	         "passthrough devices already in it, with its advice, and the free, "
-	         "passthrough-enabled devices of its host that the write step attaches. Enter on "
-	         "the open VM goes on; \"No VM\" writes the snippets only.\n"
-	         "The write step sends one ReconfigVM_Task (extraConfig, "
-	         "memoryReservationLockedToMax, a VirtualPCIPassthrough device per GPU) and shows "
-	         "its progress; what the VM already has is not added again. A VM that is not "
-	         "powered off is never changed.\n"
-	         "u upgrades the open VM's hardware version to the newest its host runs "
-	         "(UpgradeVM_Task), after you confirm: only powered off, never down; the upgrade "
-	         "cannot be undone.\n"
-	         "r reads the server again.");
-}
-
-const char *
-ui_vm_esxi_help(void)
-{
-	if (vm_api)
-		return vm_api_help();
-	/* TRANSLATORS: help of step 4 on an ESXi host, wrapped to about 70
-	 * cells.  u and r are keys. */
-	return _("The list shows the host's VMs (vim-cmd vmsvc/getallvms). Enter or Space "
-	         "opens the highlighted VM: gpuwiz asks the host for its power state and reads "
-	         "its .vmx from the datastore, and shows its hardware version, firmware, memory "
-	         "and reservation and the passthrough devices already in it, with its advice. "
-	         "Enter on the open VM goes on; \"No VM\" writes the snippets only.\n"
-	         "The write step saves the changed .vmx on the datastore (temporary file, then "
-	         "a move; the old file is kept as a backup beside it) and runs vim-cmd "
-	         "vmsvc/reload. A VM that is not powered off is never changed.\n"
-	         "u upgrades the open VM's hardware version to the newest this host runs "
-	         "(vim-cmd vmsvc/upgrade), after you confirm: only with the VM powered off, "
-	         "never down; the upgrade cannot be undone, so take a snapshot or backup "
-	         "first.\n"
-	         "r reads the host's VM list again.");
 }
 
 size_t

@@ -19,14 +19,21 @@
 
 enum { ROW_EN, ROW_ZH, ROW_MODE0 };
 #define ROW_SAMPLE0 (ROW_MODE0 + GW_NMODES)
-#define NROWS (ROW_SAMPLE0 + (int)nsamples)
+#define NROWS(st) (ROW_SAMPLE0 + (int)(st)->nsamples)
 
-static ui_list list;   /* cur = the focused row */
-static gw_sample_info *samples;
-static size_t nsamples;
-static int samples_read;
+typedef struct welcome_st {
+	ui_list list;             /* cur = the focused row */
+	gw_sample_info *samples;
+	size_t nsamples;
+	int samples_read;
+	int no_gpu_here;          /* no GPU on this machine: offer the samples */
+} welcome_st;
 
-static int no_gpu_here;  /* this machine has no GPU: offer the samples */
+static welcome_st *
+wst(ui_ctx *u)
+{
+	return u->state[GW_STEP_WELCOME];
+}
 
 /* A sample host's title (data/hosts/NAME/host.ini), translated.  The
  * titles are listed here for xgettext. */
@@ -44,24 +51,6 @@ sample_title(const char *t)
 	return _(t);
 }
 
-/* Does this machine (gw_wizard_sysroot) have a GPU that is not an
- * on-board display?  Unknown (no /sys) counts as yes: nothing is offered. */
-static int
-machine_has_gpu(const gw_wizard *w)
-{
-	gw_linux_gpu *g = NULL;
-	size_t n = 0, i;
-	int found = 0;
-	gw_err e;
-
-	if (gw_linux_gpus(w->table, gw_wizard_sysroot(), &g, &n, &e) != 0)
-		return 1;
-	for (i = 0; i < n; i++)
-		found |= !g[i].onboard;
-	gw_linux_gpus_free(g, n);
-	return found;
-}
-
 static int
 row_y(int row)
 {
@@ -73,45 +62,53 @@ row_y(int row)
 }
 
 static void
-read_samples(void)
+read_samples(welcome_st *st)
 {
 	gw_err e;
 
-	if (samples_read)
+	if (st->samples_read)
 		return;
-	samples_read = 1;
-	if (gw_sample_list(&samples, &nsamples, &e) != 0) {
-		samples = NULL;
-		nsamples = 0;
+	st->samples_read = 1;
+	if (gw_sample_list(&st->samples, &st->nsamples, &e) != 0) {
+		st->samples = NULL;
+		st->nsamples = 0;
 	}
+}
+
+static void *
+welcome_open(void)
+{
+	return gw_xcalloc(1, sizeof(welcome_st));
 }
 
 static void
 welcome_enter(ui_ctx *u)
 {
-	gw_wizard *w = u->w;
-	int first = !samples_read;
+	const gw_wizard *w = u->w;
+	welcome_st *st = wst(u);
+	int first = !st->samples_read;
 
-	read_samples();
-	list.n = NROWS;
-	list.cur = ui_lang_is_zh() ? ROW_ZH : ROW_EN;
+	read_samples(st);
+	st->list.n = NROWS(st);
+	st->list.cur = ui_lang_is_zh() ? ROW_ZH : ROW_EN;
 	/* the first time, on a plain start: a machine without a GPU has
 	 * nothing to configure; offer the practice hosts */
-	if (first && nsamples > 0 && w->af.path == NULL && w->scratch == NULL &&
-	    w->mode == GW_MODE_OFFLINE && !machine_has_gpu(w)) {
-		no_gpu_here = 1;
-		list.cur = ROW_SAMPLE0;
+	if (first && st->nsamples > 0 && gw_wizard_answers(w)->path == NULL &&
+	    gw_wizard_scratch(w) == NULL &&
+	    !gw_wizard_can(w, GW_CAN_PROBE) &&
+	    !gw_wizard_machine_has_gpu(w)) {
+		st->no_gpu_here = 1;
+		st->list.cur = ROW_SAMPLE0;
 	}
 }
 
 static void
-welcome_fini(void)
+welcome_close(void *state)
 {
-	gw_sample_list_free(samples, nsamples);
-	samples = NULL;
-	nsamples = 0;
-	samples_read = 0;
-	no_gpu_here = 0;
+	welcome_st *st = state;
+
+	gw_sample_list_free(st->samples, st->nsamples);
+	free(st);
 }
 
 static void
@@ -131,17 +128,18 @@ radio(ui_ctx *u, int y, int x, int w, int on, int focused, int dim,
 static void
 welcome_draw(ui_ctx *u, ui_rect r)
 {
-	gw_wizard *w = u->w;
+	const gw_wizard *w = u->w;
+	welcome_st *st = wst(u);
 	int zh = ui_lang_is_zh(), m, y;
 	const char *why = NULL;
 
 	/* TRANSLATORS: heading of the language choice; at most 40 cells. */
 	dw_put(r.y, r.x, _("Language:"), r.w, ui_attr(UI_C_HEAD));
-	radio(u, r.y + row_y(ROW_EN), r.x, r.w, !zh, list.cur == ROW_EN, 0,
+	radio(u, r.y + row_y(ROW_EN), r.x, r.w, !zh, st->list.cur == ROW_EN, 0,
 	      "English");
 	/* the language names are written in their own language; outside
 	 * UTF-8 the Chinese one cannot be shown */
-	radio(u, r.y + row_y(ROW_ZH), r.x, r.w, zh, list.cur == ROW_ZH,
+	radio(u, r.y + row_y(ROW_ZH), r.x, r.w, zh, st->list.cur == ROW_ZH,
 	      !u->utf8, u->utf8 ? "\xe7\xae\x80\xe4\xbd\x93\xe4\xb8\xad\xe6\x96\x87" :
 	      "Simplified Chinese");
 	/* TRANSLATORS: heading of the mode choice; at most 60 cells. */
@@ -151,12 +149,13 @@ welcome_draw(ui_ctx *u, ui_rect r)
 		int avail = gw_wizard_mode_available(w, (gw_mode)m, &mwhy);
 		int row = ROW_MODE0 + m;
 
-		radio(u, r.y + row_y(row), r.x, r.w, (int)w->mode == m,
-		      list.cur == row, !avail, gw_mode_name((gw_mode)m));
-		if (list.cur == row && !avail)
+		radio(u, r.y + row_y(row), r.x, r.w,
+		      (int)gw_wizard_mode(w) == m,
+		      st->list.cur == row, !avail, gw_mode_name((gw_mode)m));
+		if (st->list.cur == row && !avail)
 			why = mwhy;
 	}
-	if (nsamples > 0) {
+	if (st->nsamples > 0) {
 		size_t k;
 
 		/* TRANSLATORS: heading of the sample hosts; at most 60
@@ -164,18 +163,18 @@ welcome_draw(ui_ctx *u, ui_rect r)
 		dw_put(r.y + row_y(ROW_SAMPLE0) - 1, r.x,
 		       _("Or practise on a sample host (no hardware needed):"), r.w,
 		       ui_attr(UI_C_HEAD));
-		for (k = 0; k < nsamples; k++) {
+		for (k = 0; k < st->nsamples; k++) {
 			int row = ROW_SAMPLE0 + (int)k;
-			char *t = gw_xasprintf("%s  %s", samples[k].name,
-			                       sample_title(samples[k].title));
+			char *t = gw_xasprintf("%s  %s", st->samples[k].name,
+			                       sample_title(st->samples[k].title));
 
-			radio(u, r.y + row_y(row), r.x, r.w, 0, list.cur == row,
-			      0, t);
+			radio(u, r.y + row_y(row), r.x, r.w, 0,
+			      st->list.cur == row, 0, t);
 			free(t);
 		}
 	}
-	y = r.y + row_y(NROWS) + 1;
-	if (list.cur == ROW_ZH && !u->utf8) {
+	y = r.y + row_y(NROWS(st)) + 1;
+	if (st->list.cur == ROW_ZH && !u->utf8) {
 		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y,
 		            /* TRANSLATORS: why Chinese cannot be chosen;
 		             * wrapped. */
@@ -184,30 +183,30 @@ welcome_draw(ui_ctx *u, ui_rect r)
 	} else if (why != NULL) {
 		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y, why,
 		            ui_attr(UI_C_WARN));
-	} else if (w->scratch != NULL) {
+	} else if (gw_wizard_scratch(w) != NULL) {
 		/* TRANSLATORS: %s is the scratch directory of a sample host. */
 		char *s = gw_xasprintf(_("Practising on a sample host: everything is written under %s."),
-		                       w->scratch);
+		                       gw_wizard_scratch(w));
 
 		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y, s,
 		            ui_attr(UI_C_INFO));
 		free(s);
-	} else if (list.cur >= ROW_SAMPLE0 && no_gpu_here) {
+	} else if (st->list.cur >= ROW_SAMPLE0 && st->no_gpu_here) {
 		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y,
 		            /* TRANSLATORS: under the focused sample host on a
 		             * machine without a GPU; wrapped. */
 		            _("This machine has no GPU to configure. Practise on a sample host: gpuwiz builds it from real captures in a scratch directory and runs every step against it; nothing here is changed."),
 		            ui_attr(UI_C_INFO));
-	} else if (list.cur >= ROW_SAMPLE0) {
+	} else if (st->list.cur >= ROW_SAMPLE0) {
 		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y,
 		            /* TRANSLATORS: under the focused sample host;
 		             * wrapped. */
 		            _("gpuwiz builds this host from real captures in a scratch directory and runs every step against it; nothing on this machine is changed."),
 		            ui_attr(UI_C_INFO));
-	} else if (w->af.path != NULL) {
+	} else if (gw_wizard_answers(w)->path != NULL) {
 		/* TRANSLATORS: %s is the answers file given with --answers. */
 		char *s = gw_xasprintf(_("Answers from %s: every screen is filled in; Enter on each accepts it."),
-		                       w->af.path);
+		                       gw_wizard_answers(w)->path);
 
 		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y, s,
 		            ui_attr(UI_C_INFO));
@@ -219,8 +218,10 @@ welcome_draw(ui_ctx *u, ui_rect r)
 static int
 pick(ui_ctx *u)
 {
-	if (list.cur == ROW_EN || list.cur == ROW_ZH) {
-		int zh = list.cur == ROW_ZH;
+	welcome_st *st = wst(u);
+
+	if (st->list.cur == ROW_EN || st->list.cur == ROW_ZH) {
+		int zh = st->list.cur == ROW_ZH;
 
 		if (zh == ui_lang_is_zh())
 			return 0;
@@ -230,25 +231,25 @@ pick(ui_ctx *u)
 			return -1;
 		}
 		return 0;
-	} else if (list.cur >= ROW_SAMPLE0) {
-		size_t k = (size_t)(list.cur - ROW_SAMPLE0);
+	} else if (st->list.cur >= ROW_SAMPLE0) {
+		size_t k = (size_t)(st->list.cur - ROW_SAMPLE0);
 		gw_err e;
 
-		if (k >= nsamples)
+		if (k >= st->nsamples)
 			return -1;
 		/* TRANSLATORS: progress while a sample host is built. */
 		ui_progress(u, _("Building the sample host..."), -1);
 		u->repaint = UI_REPAINT_FULL;
 		e.msg[0] = '\0';
-		if (gw_wizard_use_sample(u->w, samples[k].name, &e) != 0) {
+		if (gw_wizard_use_sample(u->w, st->samples[k].name, &e) != 0) {
 			ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
 			return -1;
 		}
 		/* TRANSLATORS: after picking a sample host; %s is its name. */
-		ui_msg(u, UI_MSG_OK, _("Sample host %s ready."), samples[k].name);
+		ui_msg(u, UI_MSG_OK, _("Sample host %s ready."), st->samples[k].name);
 		return 0;
 	} else {
-		gw_mode m = (gw_mode)(list.cur - ROW_MODE0);
+		gw_mode m = (gw_mode)(st->list.cur - ROW_MODE0);
 		const char *why = NULL;
 
 		/* choosing this Linux host runs its checks the first time */
@@ -263,17 +264,21 @@ pick(ui_ctx *u)
 static int
 welcome_key(ui_ctx *u, ui_key k)
 {
-	list.n = NROWS;
+	welcome_st *st = wst(u);
+
+	st->list.n = NROWS(st);
 	if (ui_key_fn(k, KEY_UP) || ui_key_btab(k)) {
-		list.cur = list.cur > 0 ? list.cur - 1 : NROWS - 1;
+		st->list.cur = st->list.cur > 0 ? st->list.cur - 1 :
+		               NROWS(st) - 1;
 		return UI_HANDLED;
 	}
 	if (ui_key_fn(k, KEY_DOWN) || ui_key_tab(k)) {
-		list.cur = list.cur + 1 < NROWS ? list.cur + 1 : 0;
+		st->list.cur = st->list.cur + 1 < NROWS(st) ?
+		               st->list.cur + 1 : 0;
 		return UI_HANDLED;
 	}
 	if (ui_key_fn(k, KEY_HOME) || ui_key_fn(k, KEY_END)) {
-		ui_list_key(&list, k, NROWS);
+		ui_list_key(&st->list, k, NROWS(st));
 		return UI_HANDLED;
 	}
 	if (ui_key_space(k)) {
@@ -288,11 +293,12 @@ welcome_key(ui_ctx *u, ui_key k)
 static int
 welcome_mouse(ui_ctx *u, ui_rect r, int y, int x)
 {
+	welcome_st *st = wst(u);
 	int row;
 
-	for (row = 0; row < NROWS; row++)
+	for (row = 0; row < NROWS(st); row++)
 		if (row_y(row) == y) {
-			list.cur = row;
+			st->list.cur = row;
 			pick(u);
 			return UI_HANDLED;
 		}
@@ -300,8 +306,9 @@ welcome_mouse(ui_ctx *u, ui_rect r, int y, int x)
 }
 
 static const char *
-welcome_help(void)
+welcome_help(ui_ctx *u)
 {
+	(void)u;
 	/* TRANSLATORS: help of step 1, wrapped to about 70 cells. */
 	return _("Choose the language of the screens (the default comes from your locale or --lang) "
 	         "and what you are doing.\n"
@@ -339,6 +346,7 @@ welcome_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 }
 
 const ui_screen ui_step_welcome = {
-	GW_STEP_WELCOME, welcome_enter, welcome_draw, welcome_key,
-	welcome_mouse, NULL, welcome_help, welcome_keys, welcome_fini
+	GW_STEP_WELCOME, welcome_open, welcome_close, welcome_enter,
+	welcome_draw, welcome_key, welcome_mouse, NULL, welcome_help,
+	welcome_keys
 };

@@ -11,37 +11,46 @@
 #include <stdlib.h>
 #include <string.h>
 
-static ui_textlist tl;
-
-static void
-clear_lines(void)
+/* The screen's state: its lines. */
+static ui_textlist *
+tls(ui_ctx *u)
 {
-	ui_tl_clear(&tl);
+	return u->state[GW_STEP_WRITE];
+}
+
+static void *
+write_open(void)
+{
+	return gw_xcalloc(1, sizeof(ui_textlist));
 }
 
 static void
-add(const char *text, int color, int indent, int hang, int width)
+write_close(void *state)
 {
-	ui_tl_add(&tl, text, color, indent, hang, width);
+	ui_tl_clear(state);
+	free(state);
 }
 
 /* "Written: path" and the like, with the label padded in cells. */
 static void
-add_labelled(const char *label, const char *value, int color, int lw,
-             int width)
+add_labelled(ui_textlist *tl, const char *label, const char *value,
+             int color, int lw, int width)
 {
 	int pad = lw - gw_text_cells(label);
 	char *s = gw_xasprintf("%s%*s %s", label, pad > 0 ? pad : 0, "", value);
 
-	add(s, color, 0, lw + 1, width);
+	ui_tl_add(tl, s, color, 0, lw + 1, width);
 	free(s);
 }
 
 static void
 build(ui_ctx *u, int width)
 {
-	gw_wizard *w = u->w;
-	const gw_apply_result *r = &w->result;
+	const gw_wizard *w = u->w;
+	const gw_apply_result *r = gw_wizard_result(w);
+	const gw_plan *p = gw_wizard_plan(w);
+	const char *err;
+	ui_textlist *tl = tls(u);
 	/* TRANSLATORS: label of the result lines, at most 10 cells.  Screen
 	 * tests look for it. */
 	const char *l_written = _("Written:");
@@ -56,63 +65,68 @@ build(ui_ctx *u, int width)
 		lw = gw_text_cells(l_backup);
 	if (gw_text_cells(l_same) > lw)
 		lw = gw_text_cells(l_same);
-	clear_lines();
-	if (w->written) {
+	ui_tl_clear(tl);
+	if (r != NULL) {
 		char **cmds;
 
 		for (i = 0; i < r->nwritten; i++)
-			add_labelled(l_written, r->written[i], UI_C_PASS, lw, width);
+			add_labelled(tl, l_written, r->written[i], UI_C_PASS, lw,
+			             width);
 		if (r->vmx_path) {
 			if (r->vmx_unchanged) {
 				/* TRANSLATORS: the .vmx had every setting. */
 				char *s = gw_xasprintf(_("%s (it already has every setting)"),
 				                       r->vmx_path);
 
-				add_labelled(l_same, s, UI_C_NORMAL, lw, width);
+				add_labelled(tl, l_same, s, UI_C_NORMAL, lw,
+				             width);
 				free(s);
 			} else {
-				add_labelled(l_written, r->vmx_path, UI_C_PASS, lw, width);
+				add_labelled(tl, l_written, r->vmx_path,
+				             UI_C_PASS, lw, width);
 			}
 		}
 		if (r->backup)
-			add_labelled(l_backup, r->backup, UI_C_NORMAL, lw, width);
+			add_labelled(tl, l_backup, r->backup, UI_C_NORMAL, lw,
+			             width);
 		if (r->nwritten == 0 && r->vmx_path == NULL)
 			/* TRANSLATORS: the write step had nothing to write. */
-			add(_("Nothing was written: no output was chosen."),
+			ui_tl_add(tl, _("Nothing was written: no output was chosen."),
 			    UI_C_WARN, 0, 0, width);
-		add("", UI_C_NORMAL, 0, 0, width);
+		ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
 		/* TRANSLATORS: heading of the commands to run next; screen
 		 * tests look for it.  At most 40 cells. */
-		add(_("Next steps:"), UI_C_HEAD, 0, 0, width);
+		ui_tl_add(tl, _("Next steps:"), UI_C_HEAD, 0, 0, width);
 		cmds = gw_wizard_next_commands(w);
 		for (i = 0; cmds && cmds[i]; i++) {
 			char *c = gw_xasprintf("%2zu. %s", i + 1, cmds[i]);
 
-			add(c, UI_C_NORMAL, 1, 4, width);
+			ui_tl_add(tl, c, UI_C_NORMAL, 1, 4, width);
 			free(c);
 		}
 		gw_strv_free(cmds);
-		add("", UI_C_NORMAL, 0, 0, width);
+		ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
 		/* TRANSLATORS: the last line of the wizard. */
-		add(_("Done. Enter or q leaves gpuwiz."), UI_C_DIM, 0, 0, width);
+		ui_tl_add(tl, _("Done. Enter or q leaves gpuwiz."), UI_C_DIM, 0, 0, width);
 		return;
 	}
-	if (w->write_error[0]) {
+	if ((err = gw_wizard_error(w, GW_ERR_WRITE)) != NULL) {
 		/* TRANSLATORS: before the reason the write failed. */
-		add_labelled(_("Not written:"), w->write_error, UI_C_FAIL,
+		add_labelled(tl, _("Not written:"), err, UI_C_FAIL,
 		             gw_text_cells(_("Not written:")), width);
 		/* TRANSLATORS: after a failed write. */
-		add(_("Nothing was changed. Fix the cause (Esc goes back to the steps) and press Enter to try again."),
+		ui_tl_add(tl, _("Nothing was changed. Fix the cause (Esc goes back to the steps) and press Enter to try again."),
 		    UI_C_NORMAL, 0, 0, width);
 		return;
 	}
-	if (!w->have_plan) {
-		add(w->plan_error[0] ? w->plan_error : _("No plan yet: choose the GPUs first."),
+	if (p == NULL) {
+		err = gw_wizard_error(w, GW_ERR_PLAN);
+		ui_tl_add(tl, err ? err : _("No plan yet: choose the GPUs first."),
 		    UI_C_MSG_ERR, 0, 0, width);
 		return;
 	}
 	/* TRANSLATORS: heading before writing. */
-	add(_("Ready to write:"), UI_C_HEAD, 0, 0, width);
+	ui_tl_add(tl, _("Ready to write:"), UI_C_HEAD, 0, 0, width);
 	{
 		static const int bits[4] = { GW_FMT_VMX, GW_FMT_BOSH,
 		                             GW_FMT_OPSMAN, GW_FMT_TILE };
@@ -121,10 +135,10 @@ build(ui_ctx *u, int width)
 		for (f = 0; f < 4; f++) {
 			char *s;
 
-			if (!(w->af.formats & bits[f]))
+			if (!(gw_wizard_answers(w)->formats & bits[f]))
 				continue;
 			s = gw_wizard_output_path(w, bits[f]);
-			add(s ? s : "?", UI_C_NORMAL, 2, 2, width);
+			ui_tl_add(tl, s ? s : "?", UI_C_NORMAL, 2, 2, width);
 			free(s);
 		}
 	}
@@ -132,30 +146,30 @@ build(ui_ctx *u, int width)
 		char *s = gw_xasprintf(_("patch of %s (a backup is written first)"),
 		                       gw_wizard_vmx_where(w));
 
-		add(s, UI_C_NORMAL, 2, 2, width);
+		ui_tl_add(tl, s, UI_C_NORMAL, 2, 2, width);
 		free(s);
 	}
-	add("", UI_C_NORMAL, 0, 0, width);
-	if (gw_plan_has_errors(&w->plan))
+	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
+	if (gw_plan_has_errors(p))
 		/* TRANSLATORS: the plan has FAIL findings. */
-		add(_("The plan has failures (FAIL in the review): writing is refused until they are fixed."),
+		ui_tl_add(tl, _("The plan has failures (FAIL in the review): writing is refused until they are fixed."),
 		    UI_C_FAIL, 0, 0, width);
 	/* TRANSLATORS: the invitation to write. */
-	add(_("Press Enter to write these files. The VM must be powered off."),
+	ui_tl_add(tl, _("Press Enter to write these files. The VM must be powered off."),
 	    UI_C_TITLE, 0, 0, width);
 }
 
 static void
 write_enter(ui_ctx *u)
 {
-	tl.top = 0;
+	tls(u)->top = 0;
 }
 
 static void
 write_draw(ui_ctx *u, ui_rect r)
 {
 	build(u, r.w - 1);
-	ui_tl_draw(&tl, r);
+	ui_tl_draw(tls(u), r);
 }
 
 static int
@@ -164,7 +178,7 @@ write_key(ui_ctx *u, ui_key k)
 	gw_wizard *w = u->w;
 
 	if (ui_key_enter(k)) {
-		if (w->written)
+		if (gw_wizard_is(w, GW_WIZ_WRITTEN))
 			return UI_FINISH;
 		/* TRANSLATORS: progress box while writing. */
 		if (ui_progress(u, _("Writing the files..."), -1)) {
@@ -177,19 +191,21 @@ write_key(ui_ctx *u, ui_key k)
 		if (gw_wizard_write(w) == 0)
 			/* TRANSLATORS: after a successful write. */
 			ui_msg(u, UI_MSG_OK, "%s", _("Written. The commands to run next are listed below."));
-		tl.top = 0;
+		tls(u)->top = 0;
 		return UI_HANDLED;
 	}
-	if (w->written && (ui_key_is(k, L'q') || ui_key_is(k, L'Q')))
+	if (gw_wizard_is(w, GW_WIZ_WRITTEN) &&
+	    (ui_key_is(k, L'q') || ui_key_is(k, L'Q')))
 		return UI_FINISH;
-	if (!ui_tl_key(&tl, k))
+	if (!ui_tl_key(tls(u), k))
 		return UI_IGNORED;
 	return UI_HANDLED;
 }
 
 static const char *
-write_help(void)
+write_help(ui_ctx *u)
 {
+	(void)u;
 	/* TRANSLATORS: help of step 8, wrapped to about 70 cells. */
 	return _("Enter writes everything at once: the snippet files into the output directory and, "
 	         "when a .vmx is open, the patch into it after a backup copy beside it "
@@ -210,7 +226,7 @@ write_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 	ui_key enter = { 0, L'\n' }, esc = { 0, 27 }, f1 = { KEY_F(1), 0 };
 	ui_key q = { 0, L'q' }, pg = { KEY_NPAGE, 0 };
 
-	if (u->w->written) {
+	if (gw_wizard_is(u->w, GW_WIZ_WRITTEN)) {
 		/* TRANSLATORS: key help labels; at most 8 cells each. */
 		ui_keys_add(out, &n, max, "Enter", _("Finish"), enter);
 		ui_keys_add(out, &n, max, "PgDn", _("Scroll"), pg);
@@ -229,6 +245,6 @@ write_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 }
 
 const ui_screen ui_step_write = {
-	GW_STEP_WRITE, write_enter, write_draw, write_key, NULL, NULL,
-	write_help, write_keys, clear_lines
+	GW_STEP_WRITE, write_open, write_close, write_enter, write_draw,
+	write_key, NULL, NULL, write_help, write_keys
 };

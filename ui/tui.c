@@ -13,7 +13,6 @@
 #include "tui.h"
 #include "draw.h"
 #include "screen.h"
-#include "wizard_int.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -136,257 +135,11 @@ ui_msg(ui_ctx *u, int kind, const char *fmt, ...)
 	u->msg_kind = kind;
 }
 
-/* ---- layout and frame ---------------------------------------------------- */
-
-#define SIDE_MIN_COLS 100
-#define SIDE_W 24
-
-static int
-msg_rows(const ui_ctx *u, int w)
+/* The screen of the current step. */
+static const ui_screen *
+cur_screen(const ui_ctx *u)
 {
-	int n;
-
-	if (u->msg[0] == '\0')
-		return 1;
-	n = dw_wrap_rows(u->msg, w);
-	return n < 1 ? 1 : n > 3 ? 3 : n;
-}
-
-static void
-layout(ui_ctx *u)
-{
-	int mr;
-
-	u->too_small = COLS < UI_MIN_COLS || LINES < UI_MIN_ROWS;
-	u->bar_side = COLS >= SIDE_MIN_COLS;
-	if (u->bar_side) {
-		u->content.x = SIDE_W + 2;
-		u->content.w = COLS - SIDE_W - 3;
-		u->content.y = 3;
-	} else {
-		u->content.x = 1;
-		u->content.w = COLS - 2;
-		u->content.y = 4;
-	}
-	mr = msg_rows(u, COLS - 2);
-	u->content.h = LINES - u->content.y - 1 - mr;
-	if (u->content.h < 1)
-		u->content.h = 1;
-}
-
-static void
-draw_side_list(ui_ctx *u)
-{
-	gw_wizard *w = u->w;
-	int i, y;
-
-	for (y = 0; y < LINES - 1; y++)
-		dw_fill(y, 0, SIDE_W, ui_attr(UI_C_BAR));
-	dw_put(0, 1, "gpuwiz", SIDE_W - 2, ui_attr(UI_C_BAR) | A_BOLD);
-	for (i = 0; i < GW_NSTEPS; i++) {
-		int cur = (int)w->step == i;
-		attr_t a = ui_attr(cur ? UI_C_BAR_CUR :
-		                   w->visited[i] ? UI_C_BAR_DONE : UI_C_BAR);
-		char num[8];
-
-		y = 2 + i;
-		dw_fill(y, 0, SIDE_W, a);
-		dw_put(y, 1, w->visited[i] && !cur ? ui_glyph_done(u) : " ", 1, a);
-		snprintf(num, sizeof num, "%d", i + 1);
-		dw_put(y, 3, num, 1, a);
-		dw_put(y, 5, gw_step_title((gw_step)i), SIDE_W - 6, a);
-		u->bar_y[i] = y;
-		u->bar_x0[i] = 0;
-		u->bar_x1[i] = SIDE_W;
-	}
-	attrset(ui_attr(UI_C_BOX));
-	mvvline(0, SIDE_W, ACS_VLINE, LINES - 1);
-	attrset(A_NORMAL);
-}
-
-/* One step of the top bar: "✓2 Host check " (the mark, the number, the
- * title when shown, a blank). */
-static void
-top_bar_seg(const ui_ctx *u, int i, int with_title, char *seg, size_t size)
-{
-	const gw_wizard *w = u->w;
-	int cur = (int)w->step == i;
-
-	snprintf(seg, size, "%s%d%s%s ",
-	         w->visited[i] && !cur ? ui_glyph_done(u) : " ", i + 1,
-	         with_title ? " " : "",
-	         with_title ? gw_step_title((gw_step)i) : "");
-}
-
-/* One line across the top: "gpuwiz  ✓1 Welcome  ✓2 Host check  3 GPU ...".
- * Titles of the other steps are dropped (numbers only) when they do not
- * all fit.  Each step is drawn as its segment and one blank between
- * segments; whether all the titles fit is measured on those very strings
- * in cells. */
-static void
-draw_top_bar(ui_ctx *u)
-{
-	gw_wizard *w = u->w;
-	int i, x, end, full;
-	const char *name = "gpuwiz ";
-	char seg[128];
-
-	dw_fill(0, 0, COLS, ui_attr(UI_C_BAR));
-	x = 1 + dw_put(0, 1, name, COLS - 2, ui_attr(UI_C_BAR) | A_BOLD);
-	/* where the last segment would end with every title shown */
-	end = x;
-	for (i = 0; i < GW_NSTEPS; i++) {
-		top_bar_seg(u, i, 1, seg, sizeof seg);
-		end += (i > 0 ? 1 : 0) + gw_text_cells(seg);
-	}
-	full = end <= COLS - 1;
-	for (i = 0; i < GW_NSTEPS; i++)
-		u->bar_y[i] = -1;   /* not drawn: no click lands there */
-	for (i = 0; i < GW_NSTEPS; i++) {
-		int cur = (int)w->step == i;
-		attr_t a = ui_attr(cur ? UI_C_BAR_CUR :
-		                   w->visited[i] ? UI_C_BAR_DONE : UI_C_BAR);
-		int n;
-
-		top_bar_seg(u, i, full || cur, seg, sizeof seg);
-		if (x >= COLS - 1)
-			break;
-		n = dw_put(0, x, seg, COLS - 1 - x, a);
-		u->bar_y[i] = 0;
-		u->bar_x0[i] = x;
-		u->bar_x1[i] = x + n;
-		x += n + 1;
-	}
-}
-
-static void
-draw_help_line(ui_ctx *u, const ui_screen *s)
-{
-	ui_keyhelp kh[UI_MAX_KEYHELP];
-	size_t n = s->keys ? s->keys(u, kh, UI_MAX_KEYHELP) : 0, i;
-	int x = 0, y = LINES - 1;
-
-	u->help_y = y;
-	u->help_n = 0;
-	dw_fill(y, 0, COLS, A_NORMAL);
-	/* the last four are the common keys (Enter, Esc, F1, q): when the
-	 * line is too long, the screen's own keys give way first */
-	for (;;) {
-		int total = 0;
-
-		for (i = 0; i < n; i++)
-			total += gw_text_cells(kh[i].key) + 1 +
-			         gw_text_cells(kh[i].label) + 2;
-		if (total - 2 <= COLS - 1 || n <= 4)
-			break;
-		memmove(&kh[n - 5], &kh[n - 4], 4 * sizeof kh[0]);
-		n--;
-	}
-	for (i = 0; i < n; i++) {
-		int need = gw_text_cells(kh[i].key) + 1 +
-		           gw_text_cells(kh[i].label) + 2;
-		int x0 = x;
-
-		if (x + need - 2 > COLS - 1)
-			break;
-		x += dw_put(y, x, kh[i].key, COLS - x, ui_attr(UI_C_KEY));
-		x += 1;
-		x += dw_put(y, x, kh[i].label, COLS - x - 1, A_NORMAL);
-		u->help_x0[u->help_n] = x0;
-		u->help_x1[u->help_n] = x;
-		u->help_k[u->help_n] = kh[i].k;
-		u->help_n++;
-		x += 2;
-	}
-}
-
-static void
-draw_too_small(ui_ctx *u)
-{
-	char buf[256];
-	int rows, w = COLS > 4 ? COLS - 2 : COLS;
-
-	erase();
-	/* TRANSLATORS: shown alone when the terminal is too small; wrapped to
-	 * the terminal's width.  %dx%d are the minimum, then the current
-	 * columns x rows. */
-	snprintf(buf, sizeof buf, _("Terminal too small: enlarge it to at least %dx%d (now %dx%d)"),
-	         UI_MIN_COLS, UI_MIN_ROWS, COLS, LINES);
-	rows = dw_wrap_rows(buf, w);
-	dw_wrap_put(LINES > rows ? (LINES - rows) / 2 : 0, COLS > 4 ? 1 : 0, w,
-	            LINES, buf, ui_attr(UI_C_MSG_ERR));
-	u->cursor_y = -1;
-}
-
-void
-ui_draw_all(ui_ctx *u)
-{
-	gw_wizard *w = u->w;
-	const ui_screen *s = u->screens[w->step];
-	char title[256];
-	int tx, ty, tw;
-
-	layout(u);
-	u->cursor_y = -1;
-	if (u->too_small) {
-		draw_too_small(u);
-		return;
-	}
-	erase();
-	if (u->bar_side) {
-		draw_side_list(u);
-		tx = SIDE_W + 2;
-		tw = COLS - SIDE_W - 3;
-		ty = 0;
-	} else {
-		draw_top_bar(u);
-		tx = 1;
-		tw = COLS - 2;
-		ty = 1;
-	}
-	/* TRANSLATORS: the title line of every screen: "Step 3/8: GPU".
-	 * Keep "%d/%d" together; the whole line gets the width of the
-	 * terminal (78 cells at 80 columns) with the step title at most 18. */
-	snprintf(title, sizeof title, _("Step %d/%d: %s"), (int)w->step + 1,
-	         (int)GW_NSTEPS, gw_step_title(w->step));
-	dw_put(ty, tx, title, tw, ui_attr(UI_C_TITLE));
-	dw_put(ty + 1, tx, gw_step_purpose(w->step), tw, A_NORMAL);
-	attrset(ui_attr(UI_C_BOX));
-	mvhline(ty + 2, tx, ACS_HLINE, tw);
-	attrset(A_NORMAL);
-
-	s->draw(u, u->content);
-
-	/* message line(s) */
-	if (u->msg[0]) {
-		int y = u->content.y + u->content.h;
-		int c = u->msg_kind == UI_MSG_ERROR ? UI_C_MSG_ERR :
-		        u->msg_kind == UI_MSG_OK ? UI_C_MSG_OK : UI_C_NORMAL;
-
-		dw_wrap_put(y, 1, COLS - 2, LINES - 1 - y, u->msg, ui_attr(c));
-	}
-	draw_help_line(u, s);
-}
-
-void
-ui_refresh(ui_ctx *u)
-{
-	if (u->repaint != UI_REPAINT_NONE)
-		clearok(curscr, TRUE);
-	u->repaint = UI_REPAINT_NONE;
-	refresh();
-}
-
-static void
-show(ui_ctx *u)
-{
-	if (u->cursor_y >= 0 && !u->too_small) {
-		move(u->cursor_y, u->cursor_x);
-		curs_set(1);
-	} else {
-		curs_set(0);
-	}
-	ui_refresh(u);
+	return u->screens[gw_wizard_step(u->w)];
 }
 
 /* ---- input --------------------------------------------------------------- */
@@ -408,9 +161,9 @@ handle_resize(ui_ctx *u, int ask)
 			resizeterm(ws.ws_row, ws.ws_col);
 	}
 	clearok(curscr, TRUE);
-	layout(u);
-	if (u->screens[u->w->step]->resize)
-		u->screens[u->w->step]->resize(u, u->content);
+	ui_layout(u);
+	if (cur_screen(u)->resize)
+		cur_screen(u)->resize(u, u->content);
 }
 
 int
@@ -468,7 +221,7 @@ int ui_key_fn(ui_key k, int fn) { return k.fn == fn; }
 static void
 enter_step(ui_ctx *u)
 {
-	const ui_screen *s = u->screens[u->w->step];
+	const ui_screen *s = cur_screen(u);
 
 	if (s->enter)
 		s->enter(u);
@@ -498,7 +251,7 @@ mouse_event(ui_ctx *u, ui_key *synth)
 {
 	MEVENT ev;
 	int i;
-	const ui_screen *s = u->screens[u->w->step];
+	const ui_screen *s = cur_screen(u);
 
 	if (getmouse(&ev) != OK)
 		return UI_HANDLED;
@@ -522,7 +275,7 @@ mouse_event(ui_ctx *u, ui_key *synth)
 	for (i = 0; i < GW_NSTEPS; i++) {
 		if (ev.y == u->bar_y[i] && ev.x >= u->bar_x0[i] &&
 		    ev.x < u->bar_x1[i]) {
-			if (i == (int)u->w->step)
+			if (i == (int)gw_wizard_step(u->w))
 				return UI_HANDLED;
 			char why[1024];
 
@@ -556,7 +309,8 @@ mouse_event(ui_ctx *u, ui_key *synth)
 static int
 ask_quit(ui_ctx *u)
 {
-	if (!u->w->dirty || u->w->written)
+	if (!gw_wizard_is(u->w, GW_WIZ_DIRTY) ||
+	    gw_wizard_is(u->w, GW_WIZ_WRITTEN))
 		return 1;
 	/* TRANSLATORS: the quit question when answers are not written or
 	 * saved; the answer keys stay y and n.  At most 60 cells. */
@@ -583,10 +337,10 @@ act(ui_ctx *u, int flags)
 		return yes ? 0 : -1;
 	}
 	if (flags & UI_HELP)
-		ui_help(u, u->screens[w->step]);
+		ui_help(u, cur_screen(u));
 	if (flags & UI_NEXT) {
 		why[0] = '\0';
-		if (w->step + 1 >= GW_NSTEPS) {
+		if (gw_wizard_step(w) + 1 >= GW_NSTEPS) {
 			/* the write screen handles Enter itself */
 		} else if (gw_wizard_next(w, why, sizeof why) != 0) {
 			ui_msg(u, UI_MSG_ERROR, "%s", why[0] ? why :
@@ -598,7 +352,7 @@ act(ui_ctx *u, int flags)
 		}
 	}
 	if (flags & UI_BACK) {
-		if (w->step == GW_STEP_WELCOME) {
+		if (gw_wizard_step(w) == GW_STEP_WELCOME) {
 			/* Esc on the first step leaves, like q */
 			return act(u, UI_QUIT);
 		}
@@ -621,7 +375,7 @@ run(ui_ctx *u)
 			return 128 + sig_end;
 		if (u->redraw) {
 			ui_draw_all(u);
-			show(u);
+			ui_show(u);
 			u->redraw = 0;
 		}
 		r = ui_getkey(u, &k);
@@ -653,7 +407,7 @@ run(ui_ctx *u)
 		if (ui_key_fn(k, KEY_F(1))) {
 			flags = UI_HELP;   /* F1 always opens the help */
 		} else {
-			flags = u->screens[u->w->step]->key(u, k);
+			flags = cur_screen(u)->key(u, k);
 			if (flags == UI_IGNORED)
 				flags = global_key(k);
 		}
@@ -677,62 +431,47 @@ tui_progress(void *ctx, const char *what, int pct)
 	ui_progress((ui_ctx *)ctx, what, pct);
 }
 
-int
-gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
+static const ui_screen *const all_screens[GW_NSTEPS] = {
+	&ui_step_welcome, &ui_step_host, &ui_step_gpu, &ui_step_vm,
+	&ui_step_mmio, &ui_step_options, &ui_step_review, &ui_step_write
+};
+
+/* Each screen's state, made once for the whole run. */
+static void
+screens_open(ui_ctx *u)
+{
+	int i;
+
+	for (i = 0; i < GW_NSTEPS; i++) {
+		u->screens[i] = all_screens[i];
+		u->state[i] = all_screens[i]->open ? all_screens[i]->open() :
+		              NULL;
+	}
+}
+
+static void
+screens_close(ui_ctx *u)
+{
+	int i;
+
+	for (i = 0; i < GW_NSTEPS; i++) {
+		if (u->screens[i]->close)
+			u->screens[i]->close(u->state[i]);
+		u->state[i] = NULL;
+	}
+}
+
+/* curses in the terminal: keys, mouse, colours.  NULL when the terminal
+ * type is unknown. */
+static SCREEN *
+curses_start(ui_ctx *u)
 {
 	static int atexit_done;
-	static const ui_screen *const screens[GW_NSTEPS] = {
-		&ui_step_welcome, &ui_step_host, &ui_step_gpu, &ui_step_vm,
-		&ui_step_mmio, &ui_step_options, &ui_step_review, &ui_step_write
-	};
-	gw_wizard w;
-	ui_ctx u;
-	SCREEN *scr;
+	SCREEN *scr = newterm(NULL, stdout, stdin);
 	const char *nc;
-	int rc, i;
 
-	memset(&w, 0, sizeof w);
-	if (gw_wizard_init(&w, t, st->answers, e) != 0) {
-		gw_runner_close(st->runner);
-		st->runner = NULL;
-		gw_vs_close(st->vs);
-		st->vs = NULL;
-		gw_wizard_free(&w);
-		return 2;
-	}
-	if (st->runner) {
-		gw_wizard_attach_esxi(&w, st->runner, st->label);
-		st->runner = NULL;
-	}
-	if (st->vs) {
-		gw_wizard_attach_vsphere(&w, st->vs, st->label);
-		st->vs = NULL;
-	}
-	if (st->sample && gw_wizard_use_sample(&w, st->sample, e) != 0) {
-		gw_wizard_free(&w);
-		return 2;
-	}
-	memset(&u, 0, sizeof u);
-	u.w = &w;
-	for (i = 0; i < GW_NSTEPS; i++)
-		u.screens[i] = screens[i];
-	u.utf8 = locale_utf8();
-	u.cursor_y = -1;
-	gw_wizard_set_progress(&w, tui_progress, &u);
-
-	sig_end = 0;
-	sig_winch = 0;
-	/* ours before newterm: ncurses then leaves these signals alone */
-	signals_install();
-	scr = newterm(NULL, stdout, stdin);
-	if (scr == NULL) {
-		signals_restore();
-		gw_wizard_free(&w);
-		/* TRANSLATORS: an error line on stderr; %s is $TERM. */
-		gw_err_set(e, _("cannot start the screen: the terminal type '%s' is unknown"),
-		           getenv("TERM") ? getenv("TERM") : "");
-		return 2;
-	}
+	if (scr == NULL)
+		return NULL;
 	set_term(scr);
 	curses_on = 1;
 	if (!atexit_done) {
@@ -754,9 +493,40 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 	          , NULL);
 	mouseinterval(0);
 	nc = getenv("NO_COLOR");
-	u.color = has_colors() && !(nc != NULL && *nc != '\0');
-	ui_colors_init(u.color);
+	u->color = has_colors() && !(nc != NULL && *nc != '\0');
+	ui_colors_init(u->color);
+	return scr;
+}
 
+int
+gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
+{
+	gw_wizard *w;
+	ui_ctx u;
+	SCREEN *scr;
+	int rc;
+
+	if ((w = gw_wizard_new(t, st, e)) == NULL)
+		return 2;
+	memset(&u, 0, sizeof u);
+	u.w = w;
+	u.utf8 = locale_utf8();
+	u.cursor_y = -1;
+	gw_wizard_set_progress(w, tui_progress, &u);
+
+	sig_end = 0;
+	sig_winch = 0;
+	/* ours before newterm: ncurses then leaves these signals alone */
+	signals_install();
+	if ((scr = curses_start(&u)) == NULL) {
+		signals_restore();
+		gw_wizard_delete(w);
+		/* TRANSLATORS: an error line on stderr; %s is $TERM. */
+		gw_err_set(e, _("cannot start the screen: the terminal type '%s' is unknown"),
+		           getenv("TERM") ? getenv("TERM") : "");
+		return 2;
+	}
+	screens_open(&u);
 	enter_step(&u);
 	u.redraw = 1;
 	rc = run(&u);
@@ -766,15 +536,13 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 	curses_on = 0;
 	delscreen(scr);
 	signals_restore();
-	for (i = 0; i < GW_NSTEPS; i++)
-		if (screens[i]->fini)
-			screens[i]->fini();
-	if (w.scratch)
+	screens_close(&u);
+	if (gw_wizard_scratch(w))
 		/* TRANSLATORS: printed when the wizard ends after practising
 		 * on a sample host; %s is a directory. */
 		printf(_("The sample host and everything written for it are in %s (remove it when done).\n"),
-		       w.scratch);
-	gw_wizard_free(&w);
+		       gw_wizard_scratch(w));
+	gw_wizard_delete(w);
 	sig_end = 0;
 	return rc;
 }

@@ -385,4 +385,111 @@ int gw_wizard_set_system_id(gw_wizard *w, const char *uuid, gw_err *e);
 void gw_wizard_set_code43(gw_wizard *w, int on);
 void gw_wizard_set_force(gw_wizard *w, int on);
 
+/* ---- accessors for the screens (wizard_view.c) ---- */
+
+/* The screens (ui/) see the model only through these: what they draw
+ * (const pointers into the model, valid until the next mutation) and
+ * capability questions instead of the kind of host. */
+
+/* A wizard on the heap, started as the command line says: from the
+ * answers file, then the ESXi host or API session (ownership passes, also
+ * on failure) or the sample host.  NULL and e on failure: the answers
+ * cannot be loaded, or the sample host cannot be built. */
+gw_wizard *gw_wizard_new(const gw_table *t, gw_wizard_start *st, gw_err *e);
+void gw_wizard_delete(gw_wizard *w);
+
+const gw_table *gw_wizard_table(const gw_wizard *w);
+gw_step gw_wizard_step(const gw_wizard *w);
+int gw_wizard_visited(const gw_wizard *w, gw_step s);
+gw_mode gw_wizard_mode(const gw_wizard *w);
+/* The answers (GPUs, options, outputs, the .vmx path, the file). */
+const gw_answers_file *gw_wizard_answers(const gw_wizard *w);
+/* The plan, NULL when there is none (gw_wizard_error GW_ERR_PLAN says
+ * why). */
+const gw_plan *gw_wizard_plan(const gw_wizard *w);
+/* The open .vmx document, NULL when none (snippets only). */
+const gw_vmx *gw_wizard_vmx(const gw_wizard *w);
+/* What the write step wrote, NULL until it succeeded. */
+const gw_apply_result *gw_wizard_result(const gw_wizard *w);
+/* A sample host's scratch directory (where the writes go), or NULL. */
+const char *gw_wizard_scratch(const gw_wizard *w);
+
+typedef enum {
+	GW_ERR_PLAN,     /* why there is no plan */
+	GW_ERR_WRITE,    /* why the write step failed */
+	GW_ERR_VMX,      /* why the [vm] vmx could not be used */
+	GW_ERR_CHECKS,   /* why the host checks could not run */
+	GW_ERR_DETECT,   /* why the host's GPUs could not be listed */
+	GW_ERR_VMS       /* why the host's VMs could not be listed */
+} gw_wizard_err;
+/* The translated sentence, NULL when there is no such error. */
+const char *gw_wizard_error(const gw_wizard *w, gw_wizard_err which);
+
+typedef enum {
+	GW_WIZ_DIRTY,          /* changed since loaded/saved, not written */
+	GW_WIZ_WRITTEN,        /* the write step succeeded */
+	GW_WIZ_HOST_OVERRIDE   /* going on despite FAIL host rows */
+} gw_wizard_flag;
+int gw_wizard_is(const gw_wizard *w, gw_wizard_flag f);
+
+/* What the host can do, for the screens (never the kind of host). */
+typedef enum {
+	GW_CAN_PROBE,    /* the host is probed: check rows, detected GPUs */
+	GW_CAN_ENABLE,   /* passthrough can be enabled on its GPUs (e) */
+	GW_CAN_VMS       /* it lists VMs to open (the VM step's list) */
+} gw_wizard_cap;
+int gw_wizard_can(const gw_wizard *w, gw_wizard_cap c);
+/* Read the host again (its check rows, GPUs and VMs); the number of FAIL
+ * rows.  0 when nothing is probed. */
+int gw_wizard_reprobe(gw_wizard *w);
+
+/* The host's name on the screens: "root@esx01", the API's URL, a sample
+ * host's name; "" when there is none. */
+const char *gw_wizard_host_label(const gw_wizard *w);
+/* The host checklist item confirmed (offline). */
+int gw_wizard_host_ok(const gw_wizard *w, int item);
+/* The host's check rows and detected GPUs (GW_CAN_PROBE): their count,
+ * and the array in *out (out may be NULL). */
+size_t gw_wizard_checks(const gw_wizard *w, const gw_linux_check **out);
+size_t gw_wizard_detected(const gw_wizard *w, const gw_linux_gpu **out);
+/* Detected GPU idx was added with its address (gw_wizard_add_detected). */
+int gw_wizard_detected_added(const gw_wizard *w, size_t idx);
+/* Does this machine (gw_wizard_sysroot) have a GPU that is not an
+ * on-board display?  Unknown (no /sys) counts as yes. */
+int gw_wizard_machine_has_gpu(const gw_wizard *w);
+
+/* The host's VMs (GW_CAN_VMS): their count, the array in *out (out may
+ * be NULL). */
+size_t gw_wizard_vms(const gw_wizard *w, const gw_esxi_vm **out);
+/* Index of the open VM in that list, -1 when none; its power state. */
+long gw_wizard_vm_open(const gw_wizard *w);
+gw_esxi_power gw_wizard_vm_power(const gw_wizard *w);
+/* The devices of its host the write step attaches ("0000:42:00.0, ..."),
+ * NULL when the host does not pick them or none is picked. */
+const char *gw_wizard_vm_picked(const gw_wizard *w);
+
+/* A passthrough device already in the open .vmx: pciPassthruN (N below
+ * 128) with present = TRUE, its keys as written there. */
+typedef struct gw_vm_device {
+	int n;                  /* N */
+	const char *vgpu;       /* pciPassthruN.vgpu, or NULL */
+	const char *vendor_id;  /* pciPassthruN.vendorId, or NULL */
+	const char *device_id;  /* pciPassthruN.deviceId, or NULL */
+} gw_vm_device;
+/* In the order of N; returns their count, stores at most max in out. */
+size_t gw_wizard_vm_devices(const gw_wizard *w, gw_vm_device *out,
+                            size_t max);
+
+/* The screens' sentences that depend on how the host is reached
+ * (translated, malloc'ed): the heading of the host's check rows; the
+ * question before enabling passthrough for detected GPU idx; the open
+ * VM's line (name, Vmid where the host has them, power state; NULL when
+ * none is open). */
+char *gw_wizard_checks_title(const gw_wizard *w);
+char *gw_wizard_enable_question(const gw_wizard *w, size_t idx);
+char *gw_wizard_vm_title(const gw_wizard *w);
+/* The help of step s in the words of the host (translated), NULL when
+ * the screen's own applies (no host probed). */
+const char *gw_wizard_step_help(const gw_wizard *w, gw_step s);
+
 #endif

@@ -1,0 +1,231 @@
+/* step_gpu_edit.c: what the keys of step 3 change: GPUs added from the
+ * table (asking for a size the table does not know) or from the host's
+ * list, a selected GPU's count and its passthrough / vGPU profile. */
+#include "step_gpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The table does not know g's size: ask for it, never guess. */
+static void
+add_vram(ui_ctx *u, const gw_gpu *g)
+{
+	char *label = gw_xasprintf(
+		/* TRANSLATORS: asked when the table does not know a GPU's
+		 * framebuffer; %s is the model.  Wrapped. */
+		_("The table does not know the framebuffer size of %s. Enter it in GB, from the vendor's datasheet:"),
+		g->name);
+	char *val = NULL;
+	unsigned long long gb;
+	/* TRANSLATORS: title of the VRAM question; at most 30 cells. */
+	int r = ui_input(u, _("Framebuffer size"), label, &val, 1);
+	gw_err e;
+
+	free(label);
+	e.msg[0] = '\0';
+	if (r == 1) {
+		if (gw_parse_uint(val, 4096, &gb) != 0 || gb == 0)
+			/* TRANSLATORS: %s is what was typed. */
+			ui_msg(u, UI_MSG_ERROR, _("'%s' is not a size in GB (expected 1..4096)"),
+			       val);
+		else if (gw_wizard_add_vram(u->w, (int)gb, 1, &e) != 0)
+			ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+		else
+			/* TRANSLATORS: %d is the size in GB. */
+			ui_msg(u, UI_MSG_OK, _("Added a GPU of %d GB."), (int)gb);
+	}
+	free(val);
+}
+
+void
+gpu_add_highlighted(ui_ctx *u)
+{
+	gpu_st *st = gpu_state(u);
+	const gw_gpu *g;
+	gw_err e;
+
+	if (st->rl.cur < 0 || st->rl.cur >= (int)st->nresults)
+		return;
+	g = st->results[st->rl.cur];
+	e.msg[0] = '\0';
+	if (g->vram_gb < 0) {
+		add_vram(u, g);
+		return;
+	}
+	if (gw_wizard_add_gpu(u->w, g, NULL, 1, &e) != 0) {
+		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+		return;
+	}
+	/* TRANSLATORS: after Space on a GPU of the table; %s is its id. */
+	ui_msg(u, UI_MSG_OK, _("Added %s (passthrough). Tab to the selection to change the count or pick a vGPU profile."),
+	       g->id);
+}
+
+/* The GPU added shares its IOMMU group with devices of other cards. */
+static void
+say_foreign(ui_ctx *u, const gw_linux_gpu *d)
+{
+	gw_buf b;
+	size_t i;
+
+	gw_buf_init(&b);
+	for (i = 0; i < d->nforeign; i++)
+		gw_buf_printf(&b, "%s%s", i ? ", " : "", d->foreign[i]);
+	/* TRANSLATORS: after Space on a detected GPU whose IOMMU group holds
+	 * other devices; %s: its address, its group, the other devices'
+	 * addresses. */
+	ui_msg(u, UI_MSG_INFO, _("Added the GPU at %s; its IOMMU group %s also holds %s, which is not part of the card: pass it through too, or move the card to a slot with its own group."),
+	       d->bdf, d->group ? d->group : "?", b.data ? b.data : "");
+	gw_buf_free(&b);
+}
+
+void
+gpu_add_detected(ui_ctx *u)
+{
+	gw_wizard *w = u->w;
+	int cur = gpu_state(u)->dl.cur;
+	const gw_linux_gpu *det, *d;
+	size_t n = gw_wizard_detected(w, &det);
+	gw_err e;
+
+	if (cur < 0 || cur >= (int)n)
+		return;
+	e.msg[0] = '\0';
+	if (gw_wizard_add_detected(w, (size_t)cur, &e) != 0) {
+		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+		return;
+	}
+	d = &det[cur];
+	if (d->nforeign > 0) {
+		say_foreign(u, d);
+		return;
+	}
+	if (gw_wizard_can(w, GW_CAN_ENABLE) &&
+	    gw_wizard_detected_passthru(w, (size_t)cur) != 1) {
+		/* TRANSLATORS: after Space on an ESXi GPU whose passthrough is
+		 * off; %s is its PCI address. */
+		ui_msg(u, UI_MSG_INFO, _("Added the GPU at %s; its passthrough is off on the host: go back to the host step and press e on its row."),
+		       d->bdf);
+		return;
+	}
+	/* TRANSLATORS: after Space on a detected GPU; %s is its PCI
+	 * address. */
+	ui_msg(u, UI_MSG_OK, _("Added the GPU at %s (passthrough)."), d->bdf);
+}
+
+static int
+find_want(const gw_wizard *w, const gw_gpu *g, const char *profile)
+{
+	const gw_answers *a = &gw_wizard_answers(w)->a;
+	size_t i;
+
+	for (i = 0; i < a->ngpus; i++) {
+		const gw_gpu_want *x = &a->gpus[i];
+
+		if (x->gpu != g)
+			continue;
+		if ((profile == NULL && x->profile == NULL) ||
+		    (profile && x->profile && gw_strieq(profile, x->profile)))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* The profile after cur in pv (n of them): passthrough (NULL) -> each
+ * vGPU profile -> passthrough. */
+static char *
+next_profile(char **pv, size_t n, const char *cur)
+{
+	size_t i;
+
+	if (cur == NULL)
+		return pv[0];
+	for (i = 0; i < n; i++)
+		if (gw_strieq(pv[i], cur))
+			break;
+	return i + 1 < n ? pv[i + 1] : i < n ? NULL : pv[0];
+}
+
+/* Replace want idx by g with profile next (NULL = passthrough), keeping
+ * its count; on a refusal put the old one back.  Returns the profile now
+ * in use. */
+static const char *
+swap_profile(ui_ctx *u, size_t idx, const gw_gpu *g, const char *next,
+             const char *old, int count)
+{
+	gw_err e;
+
+	gw_wizard_remove_gpu(u->w, idx);
+	e.msg[0] = '\0';
+	if (gw_wizard_add_gpu(u->w, g, next, count, &e) != 0) {
+		gw_err e2;
+
+		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+		gw_wizard_add_gpu(u->w, g, old, count, &e2);
+		return old;
+	}
+	if (next)
+		/* TRANSLATORS: %s is a vGPU profile name. */
+		ui_msg(u, UI_MSG_OK, _("vGPU profile %s (Space for the next one)."), next);
+	else
+		ui_msg(u, UI_MSG_OK, "%s",
+		       /* TRANSLATORS: Space cycled back to passthrough. */
+		       _("Passthrough: the whole GPU (Space for the vGPU profiles)."));
+	return next;
+}
+
+/* passthrough -> each vGPU profile -> passthrough */
+void
+gpu_cycle_profile(ui_ctx *u, size_t idx)
+{
+	const gw_gpu_want *x = &gw_wizard_answers(u->w)->a.gpus[idx];
+	const gw_gpu *g = x->gpu;
+	char **pv, *old;
+	const char *now;
+	size_t n;
+	int count = x->count, at;
+
+	if (g == NULL) {
+		ui_msg(u, UI_MSG_ERROR, "%s",
+		       /* TRANSLATORS: Space on a GPU given by size only. */
+		       _("A GPU given by its size only has no vGPU profiles."));
+		return;
+	}
+	pv = gw_wizard_profiles(g);
+	for (n = 0; pv && pv[n]; n++)
+		;
+	if (n == 0) {
+		/* TRANSLATORS: %s is the GPU's id. */
+		ui_msg(u, UI_MSG_ERROR, _("%s has no vGPU profiles: passthrough only."),
+		       g->id);
+		gw_strv_free(pv);
+		return;
+	}
+	old = gw_xstrdup(x->profile);
+	now = swap_profile(u, idx, g, next_profile(pv, n, x->profile), old,
+	                   count);
+	at = find_want(u->w, g, now);
+	if (at >= 0)
+		gpu_state(u)->sl.cur = at;
+	free(old);
+	gw_strv_free(pv);
+}
+
+void
+gpu_change_count(ui_ctx *u, size_t idx, int delta)
+{
+	int c = gw_wizard_answers(u->w)->a.gpus[idx].count + delta;
+	gw_err e;
+
+	if (c < 1) {
+		ui_msg(u, UI_MSG_INFO, "%s",
+		       /* TRANSLATORS: '-' at a count of one. */
+		       _("The count is 1: press Delete to remove the GPU."));
+		return;
+	}
+	e.msg[0] = '\0';
+	if (gw_wizard_set_count(u->w, idx, c, &e) != 0)
+		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+}
+
