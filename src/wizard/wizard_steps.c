@@ -112,6 +112,57 @@ check_review(const gw_wizard *w, char *why, size_t n)
 	return 0;
 }
 
+/* The host step: the probes' rows (a probed mode), else the BIOS
+ * checklist's IOMMU and above-4G items. */
+static int
+check_host(const gw_wizard *w, char *why, size_t n)
+{
+	static const int needed[] = { GW_HOST_IOMMU, GW_HOST_ABOVE4G };
+	const gw_linux_check *f;
+	char buf[1024];
+	size_t i;
+
+	if (w->mode != GW_MODE_LINUX && !gw_wizard_host_mode(w)) {
+		for (i = 0; i < sizeof needed / sizeof needed[0]; i++) {
+			if (w->host_ok[needed[i]])
+				continue;
+			snprintf(buf, sizeof buf,
+			         _("%s: not confirmed; turn it on in the BIOS/UEFI setup and confirm it here."),
+			         gw_host_item_title(needed[i]));
+			wz_put_why(why, n, buf);
+			return -1;
+		}
+		return 0;
+	}
+	f = gw_wizard_host_fail(w);
+	if (w->host_override)
+		return 0;
+	if (!w->probed) {
+		wz_put_why(why, n, _("The host checks have not run yet: press r to run them."));
+		return -1;
+	}
+	if (w->checks_error) {
+		/* TRANSLATORS: %s says why the checks could not
+		 * run; o and r are keys. */
+		snprintf(buf, sizeof buf,
+		         _("The host checks could not run: %s. Press o to go on anyway."),
+		         w->checks_error);
+		wz_put_why(why, n, buf);
+		return -1;
+	}
+	if (f) {
+		/* TRANSLATORS: a FAIL row blocks the host
+		 * step: its title and message; r and o are
+		 * keys. */
+		snprintf(buf, sizeof buf,
+		         _("FAIL: %s: %s. Fix it and press r to check again, or press o to go on anyway."),
+		         f->title, f->message);
+		wz_put_why(why, n, buf);
+		return -1;
+	}
+	return 0;
+}
+
 int
 gw_wizard_check_step(const gw_wizard *w, gw_step s, char *why, size_t n)
 {
@@ -127,52 +178,8 @@ gw_wizard_check_step(const gw_wizard *w, gw_step s, char *why, size_t n)
 			return -1;
 		}
 		return 0;
-	case GW_STEP_HOST: {
-		static const int needed[] = { GW_HOST_IOMMU, GW_HOST_ABOVE4G };
-		size_t i;
-
-		if (w->mode == GW_MODE_LINUX || gw_wizard_host_mode(w)) {
-			const gw_linux_check *f = gw_wizard_host_fail(w);
-
-			if (w->host_override)
-				return 0;
-			if (!w->probed) {
-				wz_put_why(why, n, _("The host checks have not run yet: press r to run them."));
-				return -1;
-			}
-			if (w->checks_error) {
-				/* TRANSLATORS: %s says why the checks could not
-				 * run; o and r are keys. */
-				snprintf(buf, sizeof buf,
-				         _("The host checks could not run: %s. Press o to go on anyway."),
-				         w->checks_error);
-				wz_put_why(why, n, buf);
-				return -1;
-			}
-			if (f) {
-				/* TRANSLATORS: a FAIL row blocks the host
-				 * step: its title and message; r and o are
-				 * keys. */
-				snprintf(buf, sizeof buf,
-				         _("FAIL: %s: %s. Fix it and press r to check again, or press o to go on anyway."),
-				         f->title, f->message);
-				wz_put_why(why, n, buf);
-				return -1;
-			}
-			return 0;
-		}
-
-		for (i = 0; i < sizeof needed / sizeof needed[0]; i++) {
-			if (w->host_ok[needed[i]])
-				continue;
-			snprintf(buf, sizeof buf,
-			         _("%s: not confirmed; turn it on in the BIOS/UEFI setup and confirm it here."),
-			         gw_host_item_title(needed[i]));
-			wz_put_why(why, n, buf);
-			return -1;
-		}
-		return 0;
-	}
+	case GW_STEP_HOST:
+		return check_host(w, why, n);
 	case GW_STEP_GPU:
 		if (w->af.a.ngpus == 0) {
 			wz_put_why(why, n, _("Choose at least one GPU."));
