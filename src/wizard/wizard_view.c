@@ -118,7 +118,7 @@ gw_wizard_error(const gw_wizard *w, gw_wizard_err which)
 	case GW_ERR_DETECT:
 		return w->detect_error;
 	case GW_ERR_VMS:
-		return w->esxi_vms_error;
+		return w->sess.vms_error;
 	}
 	return NULL;
 }
@@ -165,7 +165,7 @@ gw_wizard_reprobe(gw_wizard *w)
 const char *
 gw_wizard_host_label(const gw_wizard *w)
 {
-	return w->esxi_label ? w->esxi_label : "";
+	return w->host ? gw_host_label(w->host) : "";
 }
 
 int
@@ -217,26 +217,26 @@ size_t
 gw_wizard_vms(const gw_wizard *w, const gw_esxi_vm **out)
 {
 	if (out)
-		*out = w->esxi_vms.vms;
-	return w->esxi_vms.n;
+		*out = w->sess.vms.list.vms;
+	return w->sess.vms.list.n;
 }
 
 long
 gw_wizard_vm_open(const gw_wizard *w)
 {
-	return w->esxi_vm;
+	return w->sess.vm;
 }
 
 gw_esxi_power
 gw_wizard_vm_power(const gw_wizard *w)
 {
-	return w->esxi_power;
+	return w->sess.power;
 }
 
 const char *
 gw_wizard_vm_picked(const gw_wizard *w)
 {
-	return w->mode == GW_MODE_VSPHERE ? w->vs_picked : NULL;
+	return w->mode == GW_MODE_VSPHERE ? w->sess.picked : NULL;
 }
 
 size_t
@@ -309,17 +309,17 @@ gw_wizard_vm_title(const gw_wizard *w)
 {
 	const gw_esxi_vm *vm;
 
-	if (w->esxi_vm < 0 || (size_t)w->esxi_vm >= w->esxi_vms.n)
+	if (w->sess.vm < 0 || (size_t)w->sess.vm >= w->sess.vms.list.n)
 		return NULL;
-	vm = &w->esxi_vms.vms[w->esxi_vm];
+	vm = &w->sess.vms.list.vms[w->sess.vm];
 	if (w->mode == GW_MODE_VSPHERE)
 		/* TRANSLATORS: the open VM through the API: its name and
 		 * power state. */
 		return gw_xasprintf(_("%s: %s"), vm->name,
-		                    gw_esxi_power_name(w->esxi_power));
+		                    gw_esxi_power_name(w->sess.power));
 	/* TRANSLATORS: the open VM: its name, id and power state. */
 	return gw_xasprintf(_("%s: Vmid %lu, %s"), vm->name, vm->vmid,
-	                    gw_esxi_power_name(w->esxi_power));
+	                    gw_esxi_power_name(w->sess.power));
 }
 
 static const char *
