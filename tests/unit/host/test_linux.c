@@ -994,10 +994,10 @@ gpus_report_data(void **state)
 	assert_int_equal(r.n, 2);
 	/* 48 GB of known VRAM -> rule 128; 64G+32M + 32G+32M of BARs -> 128 */
 	assert_int_equal(r.total_vram_gb, 48);
-	assert_true(r.mmio.known);
+	assert_true(r.mmio_known);
 	assert_int_equal(r.mmio.rule_gb, 128);
 	assert_int_equal(r.mmio.bar_gb, 128);
-	assert_int_equal(r.mmio.size_gb, 128);
+	assert_int_equal(r.mmio.mmio_gb, 128);
 	/* the GPU without a group is named in a note */
 	assert_int_equal(r.nnotes, 1);
 	assert_non_null(strstr(r.notes[0], "0000:42:00.0"));
