@@ -1,0 +1,78 @@
+/* host_int.h: what the back ends of host.h share (src/host/host*.c only). */
+#ifndef GW_HOST_INT_H
+#define GW_HOST_INT_H
+
+#include "host.h"
+#include "samplehost.h"
+
+/* One back end, as pciutils' struct pci_methods.  A method left NULL is a
+ * capability the back end lacks (gw_host_can says so from caps). */
+typedef struct gw_host_methods {
+	const char *name;
+	gw_host_kind kind;
+	int caps;
+	void (*close)(gw_host *h);
+	int (*probe)(gw_host *h, const gw_table *t, gw_host_probe *p);
+	int (*facts)(gw_host *h, gw_host_facts *f, gw_err *e);
+	int (*list_vms)(gw_host *h, gw_host_vms *out, gw_err *e);
+	int (*power)(gw_host *h, const gw_esxi_vm *vm, gw_esxi_power *out,
+	             gw_err *e);
+	int (*vm_key)(gw_host *h, const gw_esxi_vm *vm, char **key, gw_err *e);
+	int (*read_vmx)(gw_host *h, const gw_esxi_vm *vm, gw_vmx **out,
+	                char **where, char **release, gw_err *e);
+	int (*write_vmx)(gw_host *h, const gw_esxi_vm *vm, const char *where,
+	                 const gw_plan *p,
+	                 const gw_vmx *before, const gw_vmx *after,
+	                 gw_host_write *res, gw_err *e);
+	int (*gpu_passthru)(const gw_host *h, size_t idx);
+	int (*pick)(gw_host *h, const gw_esxi_vm *vm, gw_answers *a,
+	            char **picked, int *attached, gw_err *e);
+	int (*enable_gpu)(gw_host *h, size_t idx, int *reboot, gw_err *e);
+	int (*enable_bdf)(gw_host *h, const char *bdf, const char *host_name,
+	                  int *reboot, gw_err *e);
+	int (*upgrade)(gw_host *h, const gw_esxi_vm *vm, int current, int target,
+	               gw_err *e);
+} gw_host_methods;
+
+struct gw_host {
+	const gw_host_methods *m;
+	char *label;
+	char *sysroot;              /* Linux */
+	gw_runner *runner;          /* ESXi: owned */
+	gw_esxi_pci_list pci;       /* ESXi: the last esxcli hardware pci list */
+	char **gpu_bdf;             /* per GPU of the last probe: its BDF */
+	size_t ngpu;
+	gw_vs *vs;                  /* vSphere: owned */
+	gw_vs_inventory inv;        /* vSphere: the last inventory */
+	int have_inv;
+	size_t *gpu_host;           /* vSphere: per GPU its host in inv */
+	gw_sample smp;              /* a sample host */
+	int have_sample, keep_scratch;
+	gw_host_progress_fn progress;
+	void *progress_ctx;
+};
+
+extern const gw_host_methods gw_host_linux_methods;
+extern const gw_host_methods gw_host_esxi_methods;
+extern const gw_host_methods gw_host_vsphere_methods;
+
+gw_host *gw_host_new(const gw_host_methods *m, const char *label);
+/* Rows (host.c): one appended to p->checks; the strings are taken over. */
+void gw_host_row(gw_host_probe *p, const char *id, gw_linux_status st,
+                 char *title, char *msg, char *fix);
+/* One GPU's passthrough row (esxcli or the API).  title, pending and
+ * off_fix are taken over.  Returns 1 for a FAIL row. */
+int gw_host_passthru_row(gw_host_probe *p, char *title, int capable,
+                         int enabled, int active, char *pending,
+                         char *off_fix);
+/* Above-4G decoding cannot be seen from ESXi: a reminder row. */
+void gw_host_above4g_row(gw_host_probe *p);
+/* The "GPUs found" row, FAIL with none (none_msg taken over). */
+int gw_host_gpus_row(gw_host_probe *p, char *none_msg);
+/* Keep the GPU list's BDFs for enable_gpu / gpu_passthru. */
+void gw_host_keep_bdfs(gw_host *h, const gw_linux_gpu *g, size_t n);
+void gw_host_drop_bdfs(gw_host *h);
+/* Drop g (an onboard display) and its strings. */
+void gw_host_gpu_drop(gw_linux_gpu *g);
+
+#endif

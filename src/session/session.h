@@ -1,0 +1,141 @@
+/* session.h: answers + host -> plan -> review -> apply, shared by the
+ * command line and the wizard.  A session holds the host (host.h, NULL for
+ * files only), its VMs and the open one, the devices and system id picked
+ * from the host for the plan, the queue of host changes shown in the
+ * review (enable passthrough, upgrade the hardware version), and applies
+ * the plan to the files and/or the host with the one refusal policy:
+ *
+ *  - a VM that is not powered off on a host is never written, with or
+ *    without force (every back end's gw_host_write_vmx refuses it, as the
+ *    host says it now);
+ *  - a plan with FAIL findings is written only with force
+ *    (gw_session_may_write);
+ *  - the hardware version goes up only, on a powered-off VM.
+ *
+ * The plan itself stays the caller's (gw_plan_build on the answers that
+ * gw_session_answers gives).  Nothing here prints. */
+#ifndef GW_SESSION_H
+#define GW_SESSION_H
+
+#include "gw.h"
+#include "answers.h"
+#include "apply.h"
+#include "host.h"
+#include "plan.h"
+#include "vmx.h"
+
+/* A host change waiting for the apply (or run at once: gw_session_run). */
+typedef enum {
+	GW_CHANGE_ENABLE,    /* enable passthrough of a GPU of the last probe */
+	GW_CHANGE_UPGRADE    /* raise the open VM's hardware version */
+} gw_change_kind;
+
+typedef struct gw_session_change {
+	gw_change_kind kind;
+	size_t gpu;          /* ENABLE: index into the last probe's GPUs */
+	char *bdf;           /* ENABLE: its address, for the review */
+	int from, to;        /* UPGRADE: hardware versions */
+	int done;            /* ran (0: waiting) */
+	int reboot;          /* ENABLE ran: the host needs a reboot first */
+} gw_session_change;
+
+typedef struct gw_session {
+	gw_host *host;          /* borrowed; NULL = files only */
+	gw_host_vms vms;        /* the host's VMs (the last listing) */
+	char *vms_error;        /* why they could not be listed, or NULL */
+	long vm;                /* the open VM: index into vms.list, or -1 */
+	gw_esxi_power power;    /* its state when opened / last listed */
+	char *vmx_where;        /* its .vmx on the host: path, or name (API) */
+	char *vm_key;           /* finds it again in a new listing */
+	char *picked;           /* the devices gw_session_answers picked
+	                         * ("0000:3b:00.0, ..."), or NULL */
+	gw_session_change *queue;
+	size_t nqueue;
+	gw_host_write last;     /* what the last host write did */
+} gw_session;
+
+void gw_session_init(gw_session *s, gw_host *h);
+void gw_session_free(gw_session *s);   /* not the host */
+
+/* ---- the VMs ----------------------------------------------------------- */
+
+/* Take over a listing (a probe's: vms and error are moved, zeroed in the
+ * caller) and find the open VM again by its key (-1 when gone). */
+void gw_session_take_vms(gw_session *s, gw_host_vms *vms, char **error);
+/* List the host's VMs again (gw_host_list_vms), then as above. */
+int gw_session_list_vms(gw_session *s, gw_err *e);
+/* The VM the command line names (--vm): a Vmid (digits) or a name,
+ * exactly; its index, or -1 and e. */
+long gw_session_find_vm(const gw_session *s, const char *spec, gw_err *e);
+/* The open VM, or NULL. */
+const gw_esxi_vm *gw_session_vm(const gw_session *s);
+/* Open VM idx: its power state, its .vmx read from the host into *vmx
+ * (the caller owns it), *release the release of the VM's host where the
+ * back end knows it (malloc'ed or NULL; may be NULL).  Failure keeps the
+ * previous choice. */
+int gw_session_open_vm(gw_session *s, long idx, gw_vmx **vmx, char **release,
+                       gw_err *e);
+void gw_session_close_vm(gw_session *s);
+/* The open VM is powered off (as last read): 1, else 0. */
+int gw_session_vm_off(const gw_session *s);
+/* The open VM's power state, asked of the host now (also kept). */
+int gw_session_power_now(gw_session *s, gw_esxi_power *out, gw_err *e);
+
+/* ---- answers -> plan ------------------------------------------------------ */
+
+/* The answers the plan gets on this host: in, and for the open VM on a
+ * host that picks devices (HOST_PICK) what the VM has counts, free
+ * devices of its host are picked for the rest (none named), the system id
+ * of the first device and the release of the VM's host when the answers
+ * lack them.  s->picked says what was picked; *attached (may be NULL)
+ * how many GPUs of the request the VM already has.  out is a copy (free
+ * with gw_answers_free); -1 and e (out freed) on failure. */
+int gw_session_answers(gw_session *s, const gw_answers *in, gw_answers *out,
+                       int *attached, gw_err *e);
+/* Fill release / system id from the host's facts where a is missing them
+ * (ESXi: esxcli system version / uuid get): the release always, the
+ * system id only when a has host PCI addresses.  -1 and e on failure. */
+int gw_session_answers_facts(gw_session *s, gw_answers *a, gw_err *e);
+
+/* ---- the refusal policy -------------------------------------------------- */
+
+/* May the plan be written?  1 = yes; 0 = it has FAIL findings and force
+ * is off. */
+int gw_session_may_write(const gw_plan *p, int force);
+/* The open VM's hardware version is below the host's newest
+ * (plan hw_current < hw_target): the version to upgrade to, else 0. */
+int gw_session_upgrade_target(const gw_session *s, const gw_plan *p);
+
+/* ---- the queue of host changes -------------------------------------------- */
+
+/* Queue enabling passthrough of GPU idx (of the last probe) / upgrading
+ * the open VM from -> to.  Returns the change's index. */
+size_t gw_session_queue_enable(gw_session *s, size_t idx, const char *bdf);
+size_t gw_session_queue_upgrade(gw_session *s, int from, int to);
+/* Run change k now (today's behaviour: the screens and commands run a
+ * change when the operator asks for it).  An upgrade reads the VM's .vmx
+ * again into *vmx (may be NULL for an enable).  -1 and e: the change
+ * stays queued, not done. */
+int gw_session_run(gw_session *s, size_t k, gw_vmx **vmx, gw_err *e);
+/* Run every change not yet done, in order; stops at the first failure. */
+int gw_session_run_queue(gw_session *s, gw_vmx **vmx, gw_err *e);
+void gw_session_clear_queue(gw_session *s);
+
+/* ---- apply ------------------------------------------------------------------ */
+
+/* Write: the snippets of af (gw_apply, all or nothing), then with a VM
+ * open on the host its .vmx (a copy of vmx with the plan applied: saved
+ * and reloaded, or sent through the API; vmx itself is not changed); on
+ * the host's refusal the snippets just written are removed again.
+ * Without a host VM: gw_apply with a copy of vmx (a local file).  The
+ * refusal policy first (gw_session_may_write; the host's power).  res
+ * gets what was written: on a host vmx_path is where the .vmx lives
+ * there, backup the datastore's backup.  -1 and e on failure or refusal. */
+int gw_session_apply(gw_session *s, const gw_answers_file *af,
+                     const gw_plan *p, const gw_vmx *vmx,
+                     gw_apply_result *res, gw_err *e);
+/* After a successful apply: the .vmx was saved but the VM could not be
+ * reloaded (HOST_RELOAD): a translated sentence in buf, return 1; else 0. */
+int gw_session_reload_warning(const gw_session *s, char *buf, size_t n);
+
+#endif

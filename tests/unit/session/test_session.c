@@ -1,0 +1,221 @@
+/* test_session.c: the session (src/session/session.h) on the esxi-l40s
+ * sample host: the VMs, the answers from the host, the refusal policy (a
+ * VM that is not powered off is never written, force or not; FAIL
+ * findings only with force), the .vmx save and reload, and the queue of
+ * host changes. */
+#include "testutil.h"
+#include "session.h"
+#include "emit.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+static gw_table table;
+
+static int
+setup(void **state)
+{
+	gw_err e;
+
+	(void)state;
+	if (gw_table_load(&table, tu_table_path(), &e) != 0)
+		fail_msg("%s", e.msg);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	gw_table_free(&table);
+	return 0;
+}
+
+static int
+exists(const char *p)
+{
+	struct stat st;
+
+	return lstat(p, &st) == 0;
+}
+
+/* The sample host, a session on it, its VMs listed. */
+static gw_host *
+open_sample(gw_session *s)
+{
+	gw_host *h;
+	gw_err e;
+
+	if (gw_host_open_sample("esxi-l40s", 0, &h, &e) != 0)
+		fail_msg("%s", e.msg);
+	gw_session_init(s, h);
+	if (gw_session_list_vms(s, &e) != 0)
+		fail_msg("%s", e.msg);
+	return h;
+}
+
+/* The answers for one L40S at the host's first GPU. */
+static void
+l40s_answers(gw_session *s, gw_answers_file *af, const char *out)
+{
+	gw_err e;
+
+	memset(af, 0, sizeof *af);
+	gw_answers_init(&af->a);
+	if (gw_answers_add_gpu(&af->a, &table, "l40s", "--gpu", &e) != 0 ||
+	    gw_answers_add_bdf(&af->a, "0000:3b:00.0", "--bdf", &e) != 0 ||
+	    gw_session_answers_facts(s, &af->a, &e) != 0)
+		fail_msg("%s", e.msg);
+	af->out_dir = out ? gw_xstrdup(out) : NULL;
+	af->formats = out ? GW_FMT_VMX : 0;
+}
+
+static void
+test_vms(void **state)
+{
+	gw_session s;
+	gw_host *h;
+	gw_vmx *v = NULL;
+	gw_err e;
+
+	(void)state;
+	h = open_sample(&s);
+	assert_int_equal(s.vms.list.n, 3);
+	assert_int_equal(gw_session_find_vm(&s, "win2016-vdi", &e), 1);
+	assert_int_equal(gw_session_find_vm(&s, "3", &e), 2);
+	assert_int_equal(gw_session_find_vm(&s, "nope", &e), -1);
+	assert_non_null(strstr(e.msg, "no VM 'nope'"));
+	assert_null(gw_session_vm(&s));
+	assert_int_equal(gw_session_open_vm(&s, 9, &v, NULL, &e), -1);
+	assert_int_equal(gw_session_open_vm(&s, 1, &v, NULL, &e), 0);
+	assert_int_equal(s.power, GW_ESXI_POWER_ON);
+	assert_false(gw_session_vm_off(&s));
+	assert_non_null(strstr(s.vmx_where, "win2016-vdi.vmx"));
+	/* a new listing finds it again */
+	assert_int_equal(gw_session_list_vms(&s, &e), 0);
+	assert_int_equal(s.vm, 1);
+	gw_vmx_free(v);
+	gw_session_close_vm(&s);
+	assert_null(gw_session_vm(&s));
+	gw_session_free(&s);
+	gw_host_close(h);
+}
+
+static void
+test_refusal(void **state)
+{
+	char *out = tu_tmpdir(), *snippet;
+	gw_answers_file af;
+	gw_apply_result res;
+	gw_session s;
+	gw_plan p;
+	gw_host *h;
+	gw_vmx *v = NULL;
+	gw_err e;
+
+	(void)state;
+	h = open_sample(&s);
+	snippet = gw_xasprintf("%s/%s", out, gw_format_filename(GW_FMT_VMX));
+	l40s_answers(&s, &af, out);
+	assert_string_equal(af.a.esxi_version, "8.0U2");
+	assert_non_null(af.a.system_id);
+
+	/* powered on: never written, with force too; no snippet left */
+	assert_int_equal(gw_session_open_vm(&s, 1, &v, NULL, &e), 0);
+	assert_int_equal(gw_plan_build(&af.a, &table, v, &p, &e), 0);
+	af.force = 1;
+	memset(&res, 0, sizeof res);
+	assert_int_equal(gw_session_apply(&s, &af, &p, v, &res, &e), -1);
+	assert_non_null(strstr(e.msg, "Powered on"));
+	assert_false(exists(snippet));
+	gw_apply_result_free(&res);
+	gw_plan_free(&p);
+	gw_vmx_free(v);
+
+	/* a plan with failures: only with force */
+	assert_int_equal(gw_session_open_vm(&s, 0, &v, NULL, &e), 0);
+	assert_true(gw_session_vm_off(&s));
+	assert_int_equal(gw_plan_build(&af.a, &table, v, &p, &e), 0);
+	assert_true(gw_session_may_write(&p, 1));
+	if (gw_plan_has_errors(&p)) {
+		af.force = 0;
+		assert_false(gw_session_may_write(&p, 0));
+		assert_int_equal(gw_session_apply(&s, &af, &p, v, &res, &e), -1);
+		assert_non_null(strstr(e.msg, "FAIL"));
+		af.force = 1;
+	}
+
+	/* powered off: saved with a backup, reloaded */
+	if (gw_session_apply(&s, &af, &p, v, &res, &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_true(s.last.changed);
+	assert_true(s.last.reloaded);
+	assert_non_null(res.backup);
+	assert_false(res.vmx_unchanged);
+	assert_true(exists(snippet));
+	{
+		char buf[512];
+
+		assert_int_equal(gw_session_reload_warning(&s, buf, sizeof buf), 0);
+	}
+	gw_apply_result_free(&res);
+	gw_plan_free(&p);
+	gw_vmx_free(v);
+	gw_answers_file_free(&af);
+	gw_session_free(&s);
+	gw_host_close(h);
+	unlink(snippet);
+	free(snippet);
+	rmdir(out);
+	free(out);
+}
+
+static void
+test_queue(void **state)
+{
+	gw_answers_file af;
+	gw_session s;
+	gw_plan p;
+	gw_host *h;
+	gw_vmx *v = NULL;
+	gw_err e;
+	size_t k;
+	int to;
+
+	(void)state;
+	h = open_sample(&s);
+	l40s_answers(&s, &af, NULL);
+	assert_int_equal(gw_session_open_vm(&s, 0, &v, NULL, &e), 0);   /* vmx-13 */
+	assert_int_equal(gw_plan_build(&af.a, &table, v, &p, &e), 0);
+	to = gw_session_upgrade_target(&s, &p);
+	assert_int_equal(to, 21);
+	k = gw_session_queue_upgrade(&s, p.hw_current, to);
+	assert_int_equal(s.nqueue, 1);
+	assert_false(s.queue[k].done);
+	if (gw_session_run_queue(&s, &v, &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_true(s.queue[k].done);
+	assert_int_equal(s.vm, 0);
+	assert_string_equal(gw_vmx_get(v, "virtualHW.version"), "21");
+	/* the queue runs a change once */
+	assert_int_equal(gw_session_run(&s, k, &v, &e), 0);
+	gw_session_clear_queue(&s);
+	assert_int_equal(s.nqueue, 0);
+	gw_plan_free(&p);
+	gw_vmx_free(v);
+	gw_answers_file_free(&af);
+	gw_session_free(&s);
+	gw_host_close(h);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_vms),
+		cmocka_unit_test(test_refusal),
+		cmocka_unit_test(test_queue),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
