@@ -107,28 +107,6 @@ usage(FILE *f)
 
 /* ---- the wizard: no command ------------------------------------------ */
 
-/* Reach the host the options name before the screen starts: the vSphere
- * password prompt, or ssh asking for a password or passphrase on the
- * terminal, once. */
-static int
-wizard_host(cli_opts *o, gw_wizard_start *st, gw_err *e)
-{
-	if (o->url) {
-		if ((st->vs = cli_vs_open(o, e)) == NULL)
-			return -1;
-		st->label = o->url;
-	} else if (o->ssh) {
-		if ((st->runner = cli_open_ssh(o, e)) == NULL)
-			return -1;
-		cli_runner_env(st->runner);
-		st->label = o->ssh;
-	} else if (!o->sample && cli_on_esxi_shell()) {
-		st->runner = cli_esxi_shell_runner();
-		st->label = cli_esxi_shell_label();
-	}
-	return 0;
-}
-
 /* What the wizard refuses before it starts: a message, or NULL. */
 static const char *
 wizard_refusal(const cli_opts *o, gw_wizard_fn wizard)
@@ -168,7 +146,7 @@ run_wizard(cli_opts *o, gw_wizard_fn wizard, gw_err *e)
 	memset(&st, 0, sizeof st);
 	st.answers = o->answers;
 	st.sample = o->sample;
-	if (wizard_host(o, &st, e) != 0) {
+	if (cli_wizard_connection(o, &st, e) != 0) {
 		cli_die_line(NULL, e->msg);
 		gw_table_free(&t);
 		return EXIT_USAGE;

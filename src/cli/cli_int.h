@@ -6,10 +6,11 @@
 #include "cli.h"
 #include "answers.h"
 #include "esxi.h"
+#include "host.h"
+#include "host_ext.h"
 #include "gputable.h"
 #include "plan.h"
-#include "runner.h"
-#include "samplehost.h"
+#include "session.h"
 #include "vsphere.h"
 
 #include <stdio.h>
@@ -119,27 +120,13 @@ json_t *cli_plan_json(const gw_plan *p, int sizing_only);
 void cli_upgrade_hint(const gw_plan *p, int asked);
 const char *cli_power_word(gw_esxi_power p);
 
-/* ---- hostctx.c: --ssh USER@HOST, the ESXi shell, --sample-host NAME */
-typedef struct host_ctx {
-	gw_sample smp;         /* --sample-host: materialised in a scratch dir */
-	int have_sample;
-	gw_runner *r;          /* an ESXi host; NULL for a Linux one */
-	char *label;           /* "root@esx01", "esxi-l40s (sample)", "this host" */
-	const char *sysroot;   /* a Linux host: --sysroot or the sample's root */
-} host_ctx;
-
-int cli_host_open(cli_opts *o, int need, host_ctx *h, gw_err *e);
-void cli_host_close(host_ctx *h);
-int cli_on_esxi_shell(void);
-void cli_runner_env(gw_runner *r);
-gw_runner *cli_esxi_shell_runner(void);
-const char *cli_esxi_shell_label(void);
-gw_runner *cli_open_ssh(cli_opts *o, gw_err *e);
-const gw_esxi_vm *cli_find_vm(const gw_esxi_vm_list *l, const char *spec,
-                              gw_err *e);
-
-/* ---- password.c: the vSphere login */
+/* ---- hostctx.c: the host the options name (host.h) */
+int cli_host_open(const cli_opts *o, int need, gw_host **h, gw_err *e);
 int cli_vs_check_opts(const cli_opts *o, gw_err *e);
-gw_vs *cli_vs_open(cli_opts *o, gw_err *e);
+int cli_vs_host_open(const cli_opts *o, gw_host **h, gw_err *e);
+int cli_wizard_connection(const cli_opts *o, gw_wizard_start *st, gw_err *e);
+
+/* ---- password.c: the vSphere password */
+char *cli_read_password(const char *user, const char *url, gw_err *e);
 
 #endif

@@ -4,18 +4,20 @@
 #include "cli_int.h"
 #include "jsonutil.h"
 #include "linux.h"
-#include "wizard_int.h"
+#include "wizard.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* gpus (CMD_NOARGS): this Linux host's PCI devices through libpci
  * (--sysroot for a copy of /sys and /proc), a saved `esxcli hardware pci
- * list`, or an ESXi host's (--ssh, a sample host, the ESXi shell). */
+ * list`, or an ESXi host's (--ssh, a sample host, the ESXi shell): its
+ * listing is shown as a saved one is. */
 int
 cmd_gpus(cli_opts *o, const gw_table *t, gw_err *e)
 {
-	host_ctx h;
+	gw_host *h;
+	char *out = NULL;
 	int rc;
 
 	if (o->esxcli_file != NULL) {
@@ -25,56 +27,42 @@ cmd_gpus(cli_opts *o, const gw_table *t, gw_err *e)
 		}
 		return gw_esxi_gpus_command(t, o->esxcli_file, o->json, e);
 	}
-	if (cli_host_open(o, 'a', &h, e) != 0)
+	if (cli_host_open(o, GW_HOST_NEED_ANY, &h, e) != 0)
 		return EXIT_USAGE;
-	if (h.r != NULL) {
-		static const char *const argv[] = { "esxcli", "hardware", "pci",
-		                                    "list", NULL };
-		char *out = NULL;
-
-		if (gw_runner_run_ok(h.r, argv, &out, e) != 0)
-			rc = EXIT_USAGE;
-		else
-			rc = gw_esxi_gpus_text_command(t, out, "esxcli hardware pci list",
-			                               o->json, e);
-		free(out);
-	} else {
-		rc = gw_linux_gpus_command(t, h.sysroot, o->json, e);
-	}
-	cli_host_close(&h);
+	if (host_can(h, HOST_SYSROOT))
+		rc = gw_linux_gpus_command(t, gw_host_sysroot(h), o->json, e);
+	else if (gw_host_pci_listing(h, &out, e) != 0)
+		rc = EXIT_USAGE;
+	else
+		rc = gw_esxi_gpus_text_command(t, out, "esxcli hardware pci list",
+		                               o->json, e);
+	free(out);
+	gw_host_close(h);
 	return rc;
 }
 
-/* check (CMD_NOARGS): this Linux host like virt-host-validate, or an ESXi
- * host's passthrough readiness (the wizard's host step rows). */
+/* check (CMD_NOARGS): the host's readiness rows: this Linux host like
+ * virt-host-validate, or an ESXi host's passthrough readiness (the
+ * wizard's host step rows). */
 int
 cmd_check(cli_opts *o, const gw_table *t, gw_err *e)
 {
-	host_ctx h;
+	gw_host *h;
+	gw_host_probe p;
 	int rc;
 
-	if (cli_host_open(o, 'a', &h, e) != 0)
+	if (cli_host_open(o, GW_HOST_NEED_ANY, &h, e) != 0)
 		return EXIT_USAGE;
-	if (h.r != NULL) {
-		gw_wizard w;
-		size_t i;
-		int failed = 0;
-
-		if (gw_wizard_init(&w, t, NULL, e) != 0) {
-			cli_host_close(&h);
-			return EXIT_USAGE;
-		}
-		gw_wizard_attach_esxi(&w, h.r, h.label);
-		h.r = NULL;   /* the wizard closes it */
-		for (i = 0; i < w.nchecks; i++)
-			failed |= w.checks[i].status == GW_LINUX_FAIL;
-		gw_linux_print_checks(w.checks, w.nchecks, o->json);
-		gw_wizard_free(&w);
-		rc = failed ? EXIT_FINDINGS : 0;
+	gw_host_probe_all(h, t, &p);
+	if (p.checks_error != NULL) {
+		gw_err_set(e, "%s", p.checks_error);
+		rc = EXIT_USAGE;
 	} else {
-		rc = gw_linux_check_command(h.sysroot, o->json, e);
+		gw_linux_print_checks(p.checks, p.nchecks, o->json);
+		rc = p.fails > 0 ? EXIT_FINDINGS : 0;
 	}
-	cli_host_close(&h);
+	gw_host_probe_free(&p);
+	gw_host_close(h);
 	return rc;
 }
 
@@ -123,39 +111,43 @@ vms_text(const char *label, const gw_esxi_vm_list *l, const gw_esxi_power *pw)
 		printf("  %s\n", _("(none)"));
 }
 
+/* The power state of each listed VM: from the listing where it knows
+ * them (the API), else asked of the host one by one. */
+static int
+vms_power(gw_host *h, gw_host_vms *v, gw_err *e)
+{
+	size_t i;
+
+	if (v->power != NULL)
+		return 0;
+	v->power = gw_xcalloc(v->list.n ? v->list.n : 1, sizeof *v->power);
+	for (i = 0; i < v->list.n; i++)
+		if (gw_host_power(h, &v->list.vms[i], &v->power[i], e) != 0)
+			return -1;
+	return 0;
+}
+
 /* vms (CMD_NOARGS): the ESXi host's VMs with their power state and
  * hardware version. */
 int
 cmd_vms(cli_opts *o, const gw_table *t, gw_err *e)
 {
-	gw_esxi_vm_list l;
-	gw_esxi_power *pw = NULL;
-	host_ctx h;
-	size_t i;
+	gw_host_vms v;
+	gw_host *h;
 	int rc = 0;
 
 	(void)t;
-	memset(&l, 0, sizeof l);
-	if (cli_host_open(o, 'e', &h, e) != 0)
+	memset(&v, 0, sizeof v);
+	if (cli_host_open(o, GW_HOST_NEED_ESXI, &h, e) != 0)
 		return EXIT_USAGE;
-	if (gw_esxi_session_list_vms(h.r, &l, e) != 0) {
+	if (gw_host_list_vms(h, &v, e) != 0 || vms_power(h, &v, e) != 0)
 		rc = EXIT_USAGE;
-		goto out;
-	}
-	pw = gw_xcalloc(l.n ? l.n : 1, sizeof *pw);
-	for (i = 0; i < l.n; i++)
-		if (gw_esxi_session_power_state(h.r, l.vms[i].vmid, &pw[i], e) != 0) {
-			rc = EXIT_USAGE;
-			goto out;
-		}
-	if (o->json)
-		vms_json(h.label, &l, pw);
+	else if (o->json)
+		vms_json(gw_host_label(h), &v.list, v.power);
 	else
-		vms_text(h.label, &l, pw);
-out:
-	free(pw);
-	gw_esxi_vm_list_free(&l);
-	cli_host_close(&h);
+		vms_text(gw_host_label(h), &v.list, v.power);
+	gw_host_vms_free(&v);
+	gw_host_close(h);
 	return rc;
 }
 
@@ -165,7 +157,7 @@ out:
 int
 cmd_passthru(cli_opts *o, const gw_table *t, gw_err *e)
 {
-	host_ctx h;
+	gw_host *h;
 	int reboot = 0, rc = 0;
 
 	(void)t;
@@ -173,9 +165,9 @@ cmd_passthru(cli_opts *o, const gw_table *t, gw_err *e)
 		gw_err_set(e, "%s", _("--enable: missing (expected the device's address, e.g. 0000:3b:00.0; gpuwiz gpus lists them)"));
 		return EXIT_USAGE;
 	}
-	if (cli_host_open(o, 'e', &h, e) != 0)
+	if (cli_host_open(o, GW_HOST_NEED_ESXI, &h, e) != 0)
 		return EXIT_USAGE;
-	if (gw_esxi_session_enable_passthru(h.r, o->enable, &reboot, e) != 0) {
+	if (gw_host_enable_bdf(h, o->enable, NULL, &reboot, e) != 0) {
 		rc = EXIT_USAGE;
 	} else if (o->json) {
 		json_t *j = json_object();
@@ -187,12 +179,13 @@ cmd_passthru(cli_opts *o, const gw_table *t, gw_err *e)
 		json_decref(j);
 	} else {
 		/* TRANSLATORS: %s is the device's address, then the host. */
-		printf(_("Passthrough enabled for %s on %s.\n"), o->enable, h.label);
+		printf(_("Passthrough enabled for %s on %s.\n"), o->enable,
+		       gw_host_label(h));
 		if (reboot)
 			printf("%s\n", _("The host needs a reboot (maintenance mode first) before a VM can use the device."));
 		else
 			printf("%s\n", _("It is active now: add the device to the VM (gpuwiz vmx --vm NAME --bdf ADDRESS ...)."));
 	}
-	cli_host_close(&h);
+	gw_host_close(h);
 	return rc;
 }

@@ -15,14 +15,13 @@
 #include <string.h>
 
 typedef struct vmx_job {
-	host_ctx h;                /* --vm: the host */
-	gw_esxi_vm_list vms;
-	const gw_esxi_vm *vm;      /* --vm: the VM on the host, else NULL */
-	gw_esxi_power pw;
-	char *hpath;               /* --vm: the .vmx on the datastore */
+	gw_host *h;                /* --vm: the host */
+	gw_session s;              /* --vm: the VM open on it */
+	const gw_esxi_vm *vm;      /* --vm: the open VM, else NULL */
 	char *shown;               /* --vm: "HOST:PATH" */
 	const char *path;          /* the .vmx as the output names it */
-	gw_vmx *v;
+	gw_vmx *v;                 /* as read */
+	gw_vmx *after;             /* with the plan applied */
 	gw_plan p;
 	int have_plan;
 	char *backup;
@@ -53,82 +52,54 @@ vmx_args(const cli_opts *o, gw_err *e)
 	return 0;
 }
 
-/* The ESXi version and, for --bdf, the system id from the host unless
- * given. */
-static int
-host_answers(cli_opts *o, gw_runner *r, gw_err *e)
-{
-	if (o->a.esxi_version == NULL) {
-		gw_esxi_version ver;
-
-		if (gw_esxi_session_version(r, &ver, e) != 0)
-			return -1;
-		if (ver.release && gw_esxi_to_hw(ver.release) > 0)
-			o->a.esxi_version = gw_xstrdup(ver.release);
-		gw_esxi_version_free(&ver);
-	}
-	if (o->a.nbdfs > 0 && o->a.system_id == NULL) {
-		char *uuid = NULL;
-		int rc = 0;
-
-		if (gw_esxi_session_uuid(r, &uuid, e) != 0 ||
-		    gw_answers_set_system_id(&o->a, uuid, "esxcli system uuid get",
-		                             e) != 0)
-			rc = -1;
-		free(uuid);
-		return rc;
-	}
-	return 0;
-}
-
-/* --upgrade-hw: raise the VM to the host's newest hardware version, then
- * read its .vmx again. */
+/* --upgrade-hw: raise the VM to the host's newest hardware version; the
+ * session reads its .vmx again. */
 static int
 vmx_upgrade(const cli_opts *o, vmx_job *j, gw_err *e)
 {
 	const char *cur = gw_vmx_get(j->v, "virtualHW.version");
 	unsigned long long hw = 0;
 	int target = o->a.esxi_version ? gw_esxi_to_hw(o->a.esxi_version) : 0;
+	size_t k;
 
 	if (cur == NULL || gw_parse_uint(cur, 99, &hw) != 0 || target == 0) {
 		gw_err_set(e, _("%s: --upgrade-hw: the VM's or the host's hardware version is unknown"),
-		           j->hpath);
+		           j->s.vmx_where);
 		return -1;
 	}
 	if ((int)hw >= target)
 		return 0;
-	if (gw_esxi_session_upgrade(j->h.r, j->vm->vmid, (int)hw, target, e) != 0)
+	k = gw_session_queue_upgrade(&j->s, (int)hw, target);
+	if (gw_session_run(&j->s, k, &j->v, e) != 0)
 		return -1;
 	j->upgraded = target;
-	gw_vmx_free(j->v);
-	j->v = NULL;
-	return gw_esxi_session_read_vmx(j->h.r, j->hpath, &j->v, e);
+	return 0;
 }
 
-/* --vm: the VM's .vmx from the host (after --upgrade-hw). */
+/* --vm: the host's facts the options lack (its ESXi version; for --bdf
+ * its system id), the VM opened and its .vmx read (after --upgrade-hw). */
 static int
 vmx_read_host(cli_opts *o, vmx_job *j, gw_err *e)
 {
-	gw_runner *r;
+	long idx;
 
-	if (cli_host_open(o, 'e', &j->h, e) != 0)
+	if (cli_host_open(o, GW_HOST_NEED_ESXI, &j->h, e) != 0)
 		return -1;
-	r = j->h.r;
-	if (host_answers(o, r, e) != 0 ||
-	    gw_esxi_session_list_vms(r, &j->vms, e) != 0 ||
-	    (j->vm = cli_find_vm(&j->vms, o->vm, e)) == NULL ||
-	    gw_esxi_session_power_state(r, j->vm->vmid, &j->pw, e) != 0 ||
-	    gw_esxi_session_vmx_path(r, j->vm, &j->hpath, e) != 0 ||
-	    gw_esxi_session_read_vmx(r, j->hpath, &j->v, e) != 0)
+	gw_session_init(&j->s, j->h);
+	if (gw_session_answers_facts(&j->s, &o->a, e) != 0 ||
+	    gw_session_list_vms(&j->s, e) != 0 ||
+	    (idx = gw_session_find_vm(&j->s, o->vm, e)) < 0 ||
+	    gw_session_open_vm(&j->s, idx, &j->v, NULL, e) != 0)
 		return -1;
 	if (o->upgrade && vmx_upgrade(o, j, e) != 0)
 		return -1;
-	j->shown = gw_xasprintf("%s:%s", j->h.label, j->hpath);
+	j->vm = gw_session_vm(&j->s);
+	j->shown = gw_xasprintf("%s:%s", gw_host_label(j->h), j->s.vmx_where);
 	j->path = j->shown;
 	return 0;
 }
 
-/* The plan, applied to the document: changed or not. */
+/* The plan, applied to a copy of the document: changed or not. */
 static int
 vmx_plan(cli_opts *o, const gw_table *t, vmx_job *j, gw_err *e)
 {
@@ -140,9 +111,11 @@ vmx_plan(cli_opts *o, const gw_table *t, vmx_job *j, gw_err *e)
 		return -1;
 	j->have_plan = 1;
 	before = gw_vmx_serialize(j->v, &blen);
-	rc = gw_plan_apply_vmx(&j->p, j->v, e);
+	rc = gw_vmx_parse(&j->after, before, blen, gw_vmx_name(j->v), e);
+	if (rc == 0)
+		rc = gw_plan_apply_vmx(&j->p, j->after, e);
 	if (rc == 0) {
-		after = gw_vmx_serialize(j->v, &alen);
+		after = gw_vmx_serialize(j->after, &alen);
 		j->changed = blen != alen || memcmp(before, after, blen) != 0;
 		free(after);
 	}
@@ -150,27 +123,40 @@ vmx_plan(cli_opts *o, const gw_table *t, vmx_job *j, gw_err *e)
 	return rc;
 }
 
-/* --write: refused while the plan has failures (unless --force); on a
- * host never a VM that is not off, --force or not, and reloaded after. */
+/* --vm --write: the session saves the .vmx on the host (never a VM that
+ * is not off, --force or not; backup beside it) and reloads the VM. */
+static int
+vmx_write_host(const cli_opts *o, vmx_job *j, gw_err *e)
+{
+	gw_answers_file af;
+	gw_apply_result res;
+
+	memset(&af, 0, sizeof af);
+	memset(&res, 0, sizeof res);
+	af.force = o->force;
+	if (gw_session_apply(&j->s, &af, &j->p, j->v, &res, e) != 0)
+		return -1;
+	j->written = 1;
+	j->backup = res.backup ? gw_xstrdup(res.backup) : NULL;
+	j->reloaded = j->s.last.reloaded;
+	gw_apply_result_free(&res);
+	return 0;
+}
+
+/* --write: refused while the plan has failures, unless --force. */
 static int
 vmx_write(const cli_opts *o, vmx_job *j, gw_err *e)
 {
 	if (!o->write || !j->changed)
 		return 0;
-	if (gw_plan_has_errors(&j->p) && !o->force) {
+	if (!gw_session_may_write(&j->p, o->force)) {
 		/* reported below, after the findings it refers to */
 		j->refused = 1;
 		return 0;
 	}
-	if (j->vm != NULL) {
-		if (gw_esxi_session_save_vmx(j->h.r, j->vm->vmid, j->hpath, j->v,
-		                             &j->backup, e) != 0)
-			return -1;
-		j->written = 1;
-		j->reloaded = gw_esxi_session_reload(j->h.r, j->vm->vmid, e) == 0;
-		return 0;
-	}
-	if (gw_vmx_save(j->v, j->path, o->force, &j->backup, e) != 0)
+	if (j->vm != NULL)
+		return vmx_write_host(o, j, e);
+	if (gw_vmx_save(j->after, j->path, o->force, &j->backup, e) != 0)
 		return -1;
 	j->written = 1;
 	return 0;
@@ -187,7 +173,7 @@ vmx_json(const vmx_job *j)
 	json_object_set_new(o, "backup", j->backup ? json_string(j->backup) : json_null());
 	if (j->vm != NULL) {
 		json_object_set_new(o, "vmid", json_integer((json_int_t)j->vm->vmid));
-		json_object_set_new(o, "power", json_string(cli_power_word(j->pw)));
+		json_object_set_new(o, "power", json_string(cli_power_word(j->s.power)));
 		json_object_set_new(o, "upgraded_to", j->upgraded ?
 		                    json_integer(j->upgraded) : json_null());
 		json_object_set_new(o, "reloaded", json_boolean(j->reloaded));
@@ -198,7 +184,7 @@ vmx_json(const vmx_job *j)
 
 /* What became of the file: unchanged, saved, not written; the reload. */
 static void
-vmx_text_outcome(const cli_opts *o, const vmx_job *j, const gw_err *e)
+vmx_text_outcome(const cli_opts *o, const vmx_job *j)
 {
 	if (!j->changed)
 		printf("%s\n", _("Nothing to change: the file already has these settings."));
@@ -213,17 +199,17 @@ vmx_text_outcome(const cli_opts *o, const vmx_job *j, const gw_err *e)
 		       j->vm->vmid, j->vm->vmid);
 	else
 		printf(_("The VM could not be reloaded (%s); run: vim-cmd vmsvc/reload %lu\n"),
-		       e->msg, j->vm->vmid);
+		       j->s.last.reload_error, j->vm->vmid);
 }
 
 static void
-vmx_text(const cli_opts *o, const vmx_job *j, const gw_err *e)
+vmx_text(const cli_opts *o, const vmx_job *j)
 {
 	printf(_("VM: %s\n"), j->path);
 	if (j->vm != NULL)
 		/* TRANSLATORS: the VM on the host: its id and power
 		 * state. */
-		printf(_("  Vmid %lu, %s\n"), j->vm->vmid, gw_esxi_power_name(j->pw));
+		printf(_("  Vmid %lu, %s\n"), j->vm->vmid, gw_esxi_power_name(j->s.power));
 	if (j->upgraded)
 		/* TRANSLATORS: %d is the new hardware version. */
 		printf(_("Upgraded the hardware version to vmx-%d.\n"), j->upgraded);
@@ -233,20 +219,20 @@ vmx_text(const cli_opts *o, const vmx_job *j, const gw_err *e)
 	cli_print_changes(&j->p);
 	if (j->vm != NULL)
 		cli_upgrade_hint(&j->p, o->upgrade);
-	vmx_text_outcome(o, j, e);
+	vmx_text_outcome(o, j);
 }
 
 static void
 vmx_job_free(vmx_job *j)
 {
 	free(j->backup);
-	free(j->hpath);
 	free(j->shown);
 	if (j->have_plan)
 		gw_plan_free(&j->p);
 	gw_vmx_free(j->v);
-	gw_esxi_vm_list_free(&j->vms);
-	cli_host_close(&j->h);
+	gw_vmx_free(j->after);
+	gw_session_free(&j->s);
+	gw_host_close(j->h);
 }
 
 int
@@ -256,7 +242,7 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 	int rc = EXIT_USAGE;
 
 	memset(&j, 0, sizeof j);
-	j.pw = GW_ESXI_POWER_UNKNOWN;
+	gw_session_init(&j.s, NULL);
 	if (vmx_args(o, e) != 0 || cli_resolve_items(o, t, e) != 0)
 		return EXIT_USAGE;
 	if (o->vm == NULL) {
@@ -271,7 +257,7 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 	if (o->json)
 		vmx_json(&j);
 	else
-		vmx_text(o, &j, e);
+		vmx_text(o, &j);
 	if (j.refused) {
 		fflush(stdout);
 		fprintf(stderr, _("%s %s: %s: not written: the plan has failures (FAIL above); fix them or use --force\n"),

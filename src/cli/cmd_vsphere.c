@@ -148,13 +148,15 @@ vs_list_text(const gw_table *t, const gw_vs_inventory *inv)
 }
 
 static int
-vs_list(cli_opts *o, const gw_table *t, gw_vs *s, gw_vs_inventory *inv,
-        gw_err *e)
+vs_list(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 {
+	const gw_vs_inventory *inv = gw_host_inventory(h, e);
+	gw_vs *s = gw_host_vs(h);
 	json_t *j, *ha, *va;
 	size_t i;
 
-	(void)e;
+	if (inv == NULL)
+		return EXIT_USAGE;
 	if (!o->json) {
 		vs_list_text(t, inv);
 		return 0;
@@ -178,78 +180,35 @@ vs_list(cli_opts *o, const gw_table *t, gw_vs *s, gw_vs_inventory *inv,
 
 /* ---- passthru --enable BDF [--host NAME] ------------------------------- */
 
-/* The one host (named by --host, else any) that has the device. */
-static const gw_vs_host *
-vs_device_host(const cli_opts *o, const gw_vs_inventory *inv, gw_err *e)
+/* The host (--host, else any) that has the device: after
+ * gw_host_enable_bdf there is exactly one. */
+static const char *
+device_host_name(const gw_vs_inventory *inv, const char *host, const char *bdf)
 {
-	const gw_vs_host *hh = NULL;
-	size_t i, k, nhave = 0;
+	size_t i;
 
-	for (i = 0; i < inv->nhosts; i++) {
-		if (o->host && strcmp(inv->hosts[i].name, o->host) != 0)
-			continue;
-		for (k = 0; k < inv->hosts[i].npci; k++)
-			if (strcasecmp(inv->hosts[i].pci[k].id, o->enable) == 0) {
-				hh = &inv->hosts[i];
-				nhave++;
-			}
-	}
-	if (nhave == 1)
-		return hh;
-	if (nhave == 0)
-		gw_err_set(e, _("--enable: no device %s on %s (gpuwiz vsphere ... list shows them)"),
-		           o->enable, o->host ? o->host : o->url);
-	else
-		gw_err_set(e, _("--enable: several hosts of %s have a device %s: name one with --host NAME"),
-		           o->url, o->enable);
-	return NULL;
-}
-
-/* Is the device of host hname active for passthrough now? */
-static int
-vs_passthru_active(const gw_vs_inventory *inv, const char *hname,
-                   const char *bdf)
-{
-	size_t i, k;
-	int active = 0;
-
-	for (i = 0; i < inv->nhosts; i++)
-		for (k = 0; k < inv->hosts[i].npci; k++)
-			if (strcmp(inv->hosts[i].name, hname) == 0 &&
-			    strcasecmp(inv->hosts[i].pci[k].id, bdf) == 0)
-				active = inv->hosts[i].pci[k].passthru_active == 1;
-	return active;
+	for (i = 0; inv != NULL && i < inv->nhosts; i++)
+		if ((host == NULL || strcmp(inv->hosts[i].name, host) == 0) &&
+		    gw_vs_host_pci(&inv->hosts[i], bdf) != NULL)
+			return inv->hosts[i].name;
+	return "?";
 }
 
 static int
-vs_passthru(cli_opts *o, const gw_table *t, gw_vs *s, gw_vs_inventory *inv,
-            gw_err *e)
+vs_passthru(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 {
-	const gw_vs_host *hh;
-	char *hname;
-	int active;
+	int reboot = 0;
 
 	(void)t;
-	if ((hh = vs_device_host(o, inv, e)) == NULL)
+	if (gw_host_inventory(h, e) == NULL ||
+	    gw_host_enable_bdf(h, o->enable, o->host, &reboot, e) != 0)
 		return EXIT_USAGE;
-	hname = gw_xstrdup(hh->name);
-	/* then read it back: active now, or after a reboot */
-	if (gw_vs_enable_passthru(s, hh, o->enable, e) != 0) {
-		free(hname);
-		return EXIT_USAGE;
-	}
-	gw_vs_inventory_free(inv);
-	if (gw_vs_inventory_get(s, inv, e) != 0) {
-		free(hname);
-		return EXIT_USAGE;
-	}
-	active = vs_passthru_active(inv, hname, o->enable);
 	/* TRANSLATORS: %s is the device's address, then the host. */
-	printf(_("Passthrough enabled for %s on %s.\n"), o->enable, hname);
-	printf("%s\n", active ?
-	       _("It is active now: add the device to the VM (gpuwiz vsphere ... apply --vm NAME --bdf ADDRESS ...).") :
-	       _("The host needs a reboot (maintenance mode first) before a VM can use the device."));
-	free(hname);
+	printf(_("Passthrough enabled for %s on %s.\n"), o->enable,
+	       device_host_name(gw_host_inventory(h, e), o->host, o->enable));
+	printf("%s\n", reboot ?
+	       _("The host needs a reboot (maintenance mode first) before a VM can use the device.") :
+	       _("It is active now: add the device to the VM (gpuwiz vsphere ... apply --vm NAME --bdf ADDRESS ...)."));
 	return 0;
 }
 
@@ -257,129 +216,110 @@ vs_passthru(cli_opts *o, const gw_table *t, gw_vs *s, gw_vs_inventory *inv,
 
 typedef struct vs_job {
 	cli_opts *o;
-	gw_vs *s;
-	gw_vs_inventory *inv;      /* read again after an upgrade */
+	gw_session *s;             /* one for all the --vm */
 	const char *name;          /* --vm */
 	gw_answers ans;            /* the options', with the host's facts */
-	const gw_vs_vm *vm;
-	const gw_vs_host *h;       /* the VM's host */
-	char **picked;
-	size_t npicked;
+	int have_ans;
 	gw_vmx *v;                 /* the VM's configuration as a .vmx */
 	gw_plan p;
 	int have_plan;
 	gw_vs_plan_spec spec;
 	int upgraded;
-	int applied;               /* a passthrough device was attached */
 } vs_job;
 
-static const gw_vs_host *
-vm_host(const gw_vs_inventory *inv, const gw_vs_vm *vm, gw_err *e)
-{
-	const gw_vs_host *h;
-
-	h = vm->host_moref ? gw_vs_find_host(inv, vm->host_moref) : NULL;
-	if (h == NULL)
-		gw_err_set(e, _("%s: its host is not in the inventory"), vm->name);
-	return h;
-}
-
-/* The VM, powered off, and its host. */
+/* The VM by name (or moref) in the server's inventory, opened; refused
+ * when it is not powered off. */
 static int
-vs_locate(vs_job *j, gw_err *e)
+vs_open_vm(vs_job *j, gw_err *e)
 {
-	if ((j->vm = gw_vs_find_vm(j->inv, j->name)) == NULL) {
+	const gw_vs_inventory *inv;
+	const gw_vs_vm *vm;
+
+	if (gw_session_list_vms(j->s, e) != 0 ||
+	    (inv = gw_host_inventory(j->s->host, e)) == NULL)
+		return -1;
+	if ((vm = gw_vs_find_vm(inv, j->name)) == NULL) {
 		gw_err_set(e, _("--vm: no VM '%s' on %s (gpuwiz vsphere ... list shows them)"),
 		           j->name, j->o->url);
 		return -1;
 	}
-	if (j->vm->power != GW_VS_POWER_OFF) {
+	/* the API back end lists the inventory's VMs in its order */
+	if (gw_session_open_vm(j->s, (long)(vm - inv->vms), &j->v, NULL, e) != 0)
+		return -1;
+	if (!gw_session_vm_off(j->s)) {
 		gw_err_set(e, _("%s is %s: gpuwiz does not change a VM that is not powered off; shut the guest down (or power the VM off), then run this again"),
-		           j->vm->name, cli_power_word(gw_vs_power_esxi(j->vm->power)));
+		           vm->name, cli_power_word(j->s->power));
 		return -1;
 	}
-	return (j->h = vm_host(j->inv, j->vm, e)) == NULL ? -1 : 0;
-}
-
-/* The system id of the first device, from the host. */
-static int
-vs_system_id(vs_job *j, gw_err *e)
-{
-	const char *sid = NULL;
-	size_t i;
-
-	for (i = 0; i < j->h->npci && sid == NULL; i++)
-		if (strcasecmp(j->h->pci[i].id, j->ans.bdfs[0]) == 0)
-			sid = j->h->pci[i].system_id;
-	if (sid == NULL) {
-		gw_err_set(e, _("%s: host %s reports no system id for %s: is passthrough enabled and active for it?"),
-		           j->vm->name, j->h->name, j->ans.bdfs[0]);
-		return -1;
-	}
-	return gw_answers_set_system_id(&j->ans, sid, "QueryConfigTarget", e);
-}
-
-/* The host's facts the options did not give: its ESXi version, the
- * passthrough GPUs' devices and the system id. */
-static int
-vs_devices(vs_job *j, gw_err *e)
-{
-	size_t i;
-
-	if (j->ans.esxi_version == NULL && j->h->version &&
-	    gw_esxi_to_hw(j->h->version) > 0)
-		j->ans.esxi_version = gw_xstrdup(j->h->version);
-	/* the passthrough GPUs' devices: named with --bdf, else what the VM
-	 * already has counts, and free ones of the VM's host for the rest */
-	if (j->ans.nbdfs == 0) {
-		int had = gw_vs_answers_less_attached(&j->ans, j->vm);
-
-		if (had > 0)
-			/* TRANSLATORS: %d GPUs of the request are attached. */
-			printf(_("Already attached to the VM: %d of the GPUs asked for.\n"), had);
-		if (gw_vs_pick_devices(j->inv, j->h, j->vm, &j->ans, &j->picked,
-		                       &j->npicked, e) != 0)
-			return -1;
-		for (i = 0; i < j->npicked; i++)
-			if (gw_answers_add_bdf(&j->ans, j->picked[i], "--bdf", e) != 0)
-				return -1;
-	}
-	if (j->ans.nbdfs > 0 && j->ans.system_id == NULL)
-		return vs_system_id(j, e);
 	return 0;
 }
 
+/* The session's answers for the VM: the host's ESXi version, the
+ * passthrough GPUs' devices (named with --bdf, else what the VM already
+ * has counts, and free ones of the VM's host for the rest) and the system
+ * id. */
+static int
+vs_answers(vs_job *j, gw_err *e)
+{
+	int had = 0, rc;
+
+	rc = gw_session_answers(j->s, &j->o->a, &j->ans, &had, e);
+	if (had > 0)
+		/* TRANSLATORS: %d GPUs of the request are attached. */
+		printf(_("Already attached to the VM: %d of the GPUs asked for.\n"), had);
+	j->have_ans = rc == 0;
+	return rc;
+}
+
 /* --upgrade-hw: to the host's newest hardware version (or say so with
- * --dry-run), then read the inventory again. */
+ * --dry-run); the session reads the VM again. */
 static int
 vs_upgrade(vs_job *j, gw_err *e)
 {
 	int target = j->ans.esxi_version ? gw_esxi_to_hw(j->ans.esxi_version) : 0;
+	int cur = gw_session_vm(j->s)->hw_version;
+	size_t k;
 
-	if (!j->o->upgrade || target <= j->vm->hw_version || j->vm->hw_version <= 0)
+	if (!j->o->upgrade || target <= cur || cur <= 0)
 		return 0;
 	if (j->o->dry_run) {
 		printf(_("Would upgrade the hardware version to vmx-%d.\n"), target);
 		return 0;
 	}
-	if (gw_vs_upgrade(j->s, j->vm, target, vs_progress, NULL, e) != 0)
+	k = gw_session_queue_upgrade(j->s, cur, target);
+	if (gw_session_run(j->s, k, &j->v, e) != 0)
 		return -1;
 	j->upgraded = target;
-	gw_vs_inventory_free(j->inv);
-	if (gw_vs_inventory_get(j->s, j->inv, e) != 0 ||
-	    (j->vm = gw_vs_find_vm(j->inv, j->name)) == NULL)
-		return -1;
-	/* the old inventory's host is gone with it */
-	return (j->h = vm_host(j->inv, j->vm, e)) == NULL ? -1 : 0;
+	return 0;
+}
+
+/* The name of the ESXi host of the VM the session has open, from the
+ * inventory (the API back end lists its VMs in the inventory's order:
+ * Vmid = position + 1). */
+static const char *
+vm_host_name(const vs_job *j)
+{
+	const gw_esxi_vm *vm = gw_session_vm(j->s);
+	const gw_vs_inventory *inv;
+	const gw_vs_host *x = NULL;
+	gw_err le;
+
+	inv = gw_host_inventory(j->s->host, &le);
+	if (inv != NULL && vm != NULL && vm->vmid >= 1 && vm->vmid <= inv->nvms &&
+	    inv->vms[vm->vmid - 1].host_moref != NULL)
+		x = gw_vs_find_host(inv, inv->vms[vm->vmid - 1].host_moref);
+	return x ? x->name : "?";
 }
 
 static void
 vs_show_plan(const vs_job *j)
 {
+	const gw_esxi_vm *vm = gw_session_vm(j->s);
+
 	if (j->upgraded)
 		printf(_("Upgraded the hardware version to vmx-%d.\n"), j->upgraded);
 	/* TRANSLATORS: the VM in gpuwiz vsphere apply: name, then server. */
-	printf(_("VM: %s on %s\n"), j->vm->name, j->h->name);
+	printf(_("VM: %s on %s\n"), vm->name, vm_host_name(j));
 	cli_print_gpus(&j->p);
 	cli_print_changes(&j->p);
 	cli_upgrade_hint(&j->p, j->o->upgrade);
@@ -406,11 +346,14 @@ vs_show_spec(const gw_vs_plan_spec *spec)
 	}
 }
 
-/* ReconfigVM_Task, unless there is nothing to send or --dry-run. */
+/* ReconfigVM_Task through the session, unless there is nothing to send or
+ * --dry-run. */
 static int
 vs_send(vs_job *j, gw_err *e)
 {
-	size_t i;
+	gw_answers_file af;
+	gw_apply_result res;
+	int rc;
 
 	if (gw_vs_spec_empty(&j->spec)) {
 		printf("%s\n", _("Nothing to change: the VM already has these settings."));
@@ -421,14 +364,15 @@ vs_send(vs_job *j, gw_err *e)
 		printf("%s\n", _("Dry run: nothing was sent (without --dry-run gpuwiz reconfigures the VM)."));
 		return 0;
 	}
-	if (gw_vs_reconfigure(j->s, j->vm, &j->spec.spec, vs_progress, NULL, e) != 0)
+	memset(&af, 0, sizeof af);
+	memset(&res, 0, sizeof res);
+	af.force = j->o->force;
+	rc = gw_session_apply(j->s, &af, &j->p, j->v, &res, e);
+	gw_apply_result_free(&res);
+	if (rc != 0)
 		return -1;
-	/* passthrough devices are now taken: the next VM's pick must see it
-	 * (vGPUs and keys change nothing another VM reads) */
-	for (i = 0; i < j->spec.nadds; i++)
-		j->applied |= j->spec.adds[i].id != NULL;
 	/* TRANSLATORS: after ReconfigVM_Task succeeded; %s is the VM. */
-	printf(_("Reconfigured %s.\n"), j->vm->name);
+	printf(_("Reconfigured %s.\n"), gw_session_vm(j->s)->name);
 	return 0;
 }
 
@@ -437,16 +381,15 @@ vs_send(vs_job *j, gw_err *e)
 static int
 vs_plan_and_send(vs_job *j, const gw_table *t, gw_err *e)
 {
-	if ((j->v = gw_vs_vm_as_vmx(j->vm, e)) == NULL ||
-	    gw_plan_build(&j->ans, t, j->v, &j->p, e) != 0)
+	if (gw_plan_build(&j->ans, t, j->v, &j->p, e) != 0)
 		return EXIT_USAGE;
 	j->have_plan = 1;
 	if (gw_vs_spec_from_plan(&j->p, &j->spec, e) != 0)
 		return EXIT_USAGE;
 	vs_show_plan(j);
-	if (gw_plan_has_errors(&j->p) && !j->o->force) {
+	if (!gw_session_may_write(&j->p, j->o->force)) {
 		gw_err_set(e, _("%s: not changed: the plan has failures (FAIL above); fix them or use --force"),
-		           j->vm->name);
+		           gw_session_vm(j->s)->name);
 		fflush(stdout);
 		fprintf(stderr, "%s %s: %s\n", cli_progname, j->o->cmd, e->msg);
 		e->msg[0] = '\0';
@@ -457,11 +400,11 @@ vs_plan_and_send(vs_job *j, const gw_table *t, gw_err *e)
 	return gw_plan_has_errors(&j->p) ? EXIT_FINDINGS : 0;
 }
 
-/* gpuwiz vsphere ... apply for one VM of inv (read again after an
- * upgrade or a reconfigure).  0, 1 (the plan has failures), or 2 with e. */
+/* gpuwiz vsphere ... apply for one VM.  0, 1 (the plan has failures), or
+ * 2 with e. */
 static int
-vs_apply_vm(cli_opts *o, const gw_table *t, gw_vs *s, gw_vs_inventory *inv,
-            const char *name, gw_err *e)
+vs_apply_vm(cli_opts *o, const gw_table *t, gw_session *s, const char *name,
+            gw_err *e)
 {
 	vs_job j;
 	int rc = EXIT_USAGE;
@@ -469,42 +412,32 @@ vs_apply_vm(cli_opts *o, const gw_table *t, gw_vs *s, gw_vs_inventory *inv,
 	memset(&j, 0, sizeof j);
 	j.o = o;
 	j.s = s;
-	j.inv = inv;
 	j.name = name;
-	gw_answers_copy(&j.ans, &o->a);
-	if (vs_locate(&j, e) == 0 && vs_devices(&j, e) == 0 &&
+	if (vs_open_vm(&j, e) == 0 && vs_answers(&j, e) == 0 &&
 	    vs_upgrade(&j, e) == 0)
 		rc = vs_plan_and_send(&j, t, e);
-	gw_vs_free_strv(j.picked, j.npicked);
 	gw_vs_plan_spec_free(&j.spec);
 	if (j.have_plan)
 		gw_plan_free(&j.p);
 	gw_vmx_free(j.v);
-	gw_answers_free(&j.ans);
-	if (j.applied) {
-		/* the server's view after a device was attached, for the
-		 * next VM's pick */
-		gw_err le;
-
-		gw_vs_inventory_free(inv);
-		if (gw_vs_inventory_get(s, inv, &le) != 0) {
-			gw_err_set(e, "%s", le.msg);
-			rc = EXIT_USAGE;
-		}
-	}
+	if (j.have_ans)
+		gw_answers_free(&j.ans);
+	gw_session_close_vm(s);
 	return rc;
 }
 
-/* apply, to each --vm in turn (one session, one inventory) */
+/* apply, to each --vm in turn (one session, one inventory, read again
+ * after each change) */
 static int
-vs_apply(cli_opts *o, const gw_table *t, gw_vs *s, gw_vs_inventory *inv,
-         gw_err *e)
+vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 {
+	gw_session s;
 	size_t i;
 	int rc = 0;
 
+	gw_session_init(&s, h);
 	for (i = 0; i < o->nvm_list; i++) {
-		int r1 = vs_apply_vm(o, t, s, inv, o->vm_list[i], e);
+		int r1 = vs_apply_vm(o, t, &s, o->vm_list[i], e);
 
 		if (r1 == EXIT_USAGE) {
 			/* one line per VM that failed; the others go on */
@@ -514,8 +447,9 @@ vs_apply(cli_opts *o, const gw_table *t, gw_vs *s, gw_vs_inventory *inv,
 		if (r1 > rc)
 			rc = r1;
 	}
+	gw_session_free(&s);
 	/* TRANSLATORS: the number of SOAP requests made. */
-	printf(_("Round trips: %u\n"), gw_vs_round_trips(s));
+	printf(_("Round trips: %u\n"), gw_vs_round_trips(gw_host_vs(h)));
 	if (rc == EXIT_USAGE)
 		e->msg[0] = '\0';   /* already said */
 	return rc;
@@ -523,8 +457,8 @@ vs_apply(cli_opts *o, const gw_table *t, gw_vs *s, gw_vs_inventory *inv,
 
 /* ---- the command -------------------------------------------------------- */
 
-typedef int (*vs_sub_fn)(cli_opts *o, const gw_table *t, gw_vs *s,
-                         gw_vs_inventory *inv, gw_err *e);
+typedef int (*vs_sub_fn)(cli_opts *o, const gw_table *t, gw_host *h,
+                         gw_err *e);
 
 enum { VS_LIST, VS_APPLY, VS_PASSTHRU };
 
@@ -536,6 +470,8 @@ static const struct {
 	[VS_APPLY] = { "apply", vs_apply },
 	[VS_PASSTHRU] = { "passthru", vs_passthru },
 };
+
+#define NSUBS (sizeof vs_subs / sizeof vs_subs[0])
 
 /* The options each subcommand needs or refuses. */
 static int
@@ -567,26 +503,21 @@ vs_args(cli_opts *o, const gw_table *t, int sub, gw_err *e)
 int
 cmd_vsphere(cli_opts *o, const gw_table *t, gw_err *e)
 {
-	gw_vs *s;
-	gw_vs_inventory inv;
+	gw_host *h;
 	size_t sub;
-	int rc = EXIT_USAGE;
+	int rc;
 
-	for (sub = 0; o->nargs == 1 && sub < sizeof vs_subs / sizeof vs_subs[0]; sub++)
+	for (sub = 0; o->nargs == 1 && sub < NSUBS; sub++)
 		if (strcmp(o->args[0], vs_subs[sub].name) == 0)
 			break;
-	if (o->nargs != 1 || sub == sizeof vs_subs / sizeof vs_subs[0]) {
+	if (o->nargs != 1 || sub == NSUBS) {
 		gw_err_set(e, "%s", _("expected list, apply or passthru (gpuwiz vsphere --url URL --user USER list)"));
 		return EXIT_USAGE;
 	}
-	if (vs_args(o, t, (int)sub, e) != 0)
+	if (vs_args(o, t, (int)sub, e) != 0 || cli_vs_host_open(o, &h, e) != 0)
 		return EXIT_USAGE;
-	if ((s = cli_vs_open(o, e)) == NULL)
-		return EXIT_USAGE;
-	memset(&inv, 0, sizeof inv);
-	if (gw_vs_inventory_get(s, &inv, e) == 0)
-		rc = vs_subs[sub].run(o, t, s, &inv, e);
-	gw_vs_inventory_free(&inv);
-	gw_vs_close(s);
+	gw_host_set_progress(h, vs_progress, NULL);
+	rc = vs_subs[sub].run(o, t, h, e);
+	gw_host_close(h);
 	return rc;
 }

@@ -1,5 +1,7 @@
-/* hostctx.c: the host a command works on: --ssh USER@HOST, the ESXi
- * shell itself, --sample-host NAME, or a Linux host (--sysroot, else /).
+/* hostctx.c: the host a command works on, as the options name it, opened
+ * through the host layer (host.h): --ssh USER@HOST, the ESXi shell itself,
+ * --sample-host NAME, a Linux host (--sysroot, else /), or the vSphere
+ * API (--url, --user and the password).
  */
 #include "cli_int.h"
 
@@ -7,179 +9,117 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Is vim-cmd on the PATH (gpuwiz runs on the ESXi shell itself)? */
-int
-cli_on_esxi_shell(void)
+/* --ssh and its options */
+static void
+spec_ssh(const cli_opts *o, gw_host_spec *s)
 {
-	const char *path = getenv("PATH");
-	char *copy, *p, *dir;
-	int found = 0;
-
-	if (path == NULL)
-		return 0;
-	copy = gw_xstrdup(path);
-	for (p = copy; !found && (dir = strsep(&p, ":")) != NULL;) {
-		char *f = gw_xasprintf("%s/vim-cmd", *dir ? dir : ".");
-
-		found = access(f, X_OK) == 0;
-		free(f);
-	}
-	free(copy);
-	return found;
-}
-
-/* The runner's test and unusual-host settings from the environment:
- * GPUWIZ_ESXI_PATH is put first on the PATH the host's commands see,
- * GPUWIZ_ESXI_VOLUMES replaces /vmfs/volumes. */
-void
-cli_runner_env(gw_runner *r)
-{
-	const char *p = getenv("GPUWIZ_ESXI_PATH");
-	const char *v = getenv("GPUWIZ_ESXI_VOLUMES");
-
-	if (p && *p)
-		gw_runner_set_path_prefix(r, p);
-	if (v && *v)
-		gw_runner_set_volumes_root(r, v);
-}
-
-/* gpuwiz on the ESXi shell itself: the commands run here. */
-gw_runner *
-cli_esxi_shell_runner(void)
-{
-	gw_runner *r = gw_runner_open_local();
-
-	cli_runner_env(r);
-	return r;
-}
-
-const char *
-cli_esxi_shell_label(void)
-{
-	/* TRANSLATORS: the host gpuwiz runs on (the ESXi shell). */
-	return _("this ESXi host");
-}
-
-gw_runner *
-cli_open_ssh(cli_opts *o, gw_err *e)
-{
-	const char **extra = gw_xcalloc(2 * o->nssh_opts + 5, sizeof *extra);
-	gw_runner *r;
-	size_t n = 0, i;
-
-	if (o->ssh_port) {
-		extra[n++] = "-p";
-		extra[n++] = o->ssh_port;
-	}
-	if (o->ssh_identity) {
-		extra[n++] = "-i";
-		extra[n++] = o->ssh_identity;
-	}
-	for (i = 0; i < o->nssh_opts; i++) {
-		extra[n++] = "-o";
-		extra[n++] = o->ssh_opts[i];
-	}
-	extra[n] = NULL;
+	s->ssh = o->ssh;
+	s->ssh_port = o->ssh_port;
+	s->ssh_identity = o->ssh_identity;
+	s->ssh_opts = o->ssh_opts;
+	s->nssh_opts = o->nssh_opts;
 	/* on a terminal ssh may ask for the password once (the master);
 	 * otherwise keys only */
-	r = gw_runner_open_ssh_prompt(o->ssh, extra, isatty(STDIN_FILENO) &&
-	                              isatty(STDERR_FILENO), e);
-	free(extra);
-	return r;
+	s->ssh_prompt = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
 }
 
-/* The host options that exclude each other. */
-static int
-host_opts_ok(const cli_opts *o, gw_err *e)
-{
-	if (o->ssh && o->sample) {
-		gw_err_set(e, "%s", _("--ssh and --sample-host exclude each other (a sample host is not reached over SSH)"));
-		return 0;
-	}
-	if ((o->ssh || o->sample) && o->sysroot) {
-		gw_err_set(e, _("--sysroot cannot be combined with %s"),
-		           o->ssh ? "--ssh" : "--sample-host");
-		return 0;
-	}
-	return 1;
-}
-
-/* Open the host a command works on.  need: 'e' an ESXi host (--ssh, a
- * sample ESXi host, or the ESXi shell), 'l' a Linux host (--sysroot, a
- * sample Linux host, else /), 'a' whichever the options name (ESXi when
- * --ssh, an ESXi sample, or the ESXi shell without --sysroot; else
- * Linux). */
+/* Open the host a command works on.  need: GW_HOST_NEED_ESXI an ESXi host
+ * (--ssh, a sample ESXi host, or the ESXi shell), GW_HOST_NEED_LINUX a
+ * Linux host (--sysroot, a sample Linux host, else /), GW_HOST_NEED_ANY
+ * whichever the options name (ESXi when --ssh, an ESXi sample, or the ESXi
+ * shell without --sysroot; else Linux).  --url is the vsphere command's. */
 int
-cli_host_open(cli_opts *o, int need, host_ctx *h, gw_err *e)
+cli_host_open(const cli_opts *o, int need, gw_host **h, gw_err *e)
 {
-	memset(h, 0, sizeof *h);
-	if (!host_opts_ok(o, e))
+	gw_host_spec s;
+
+	memset(&s, 0, sizeof s);
+	spec_ssh(o, &s);
+	s.sysroot = o->sysroot;
+	s.sample = o->sample;
+	s.esxi_shell = 1;
+	s.need = need;
+	return gw_host_open(&s, h, e);
+}
+
+/* --url, --user, --thumbprint / --cafile / --insecure, --timeout */
+static void
+spec_vs(const cli_opts *o, gw_host_spec *s)
+{
+	memset(s, 0, sizeof *s);
+	s->url = o->url;
+	s->user = o->user;
+	s->thumbprint = o->thumbprint;
+	s->cafile = o->cafile;
+	s->insecure = o->insecure;
+	s->timeout = o->timeout;
+}
+
+/* --url and --user given, --thumbprint and --insecure not both: 0, else
+ * -1 and e. */
+int
+cli_vs_check_opts(const cli_opts *o, gw_err *e)
+{
+	gw_host_spec s;
+
+	if (o->url == NULL) {
+		/* the host layer checks --url's company; that it is there
+		 * is the vsphere command's own need */
+		gw_err_set(e, "%s", _("--url: missing (expected the vCenter or ESXi address, e.g. https://vc01/sdk)"));
 		return -1;
-	if (o->sample) {
-		if (gw_sample_open(o->sample, &h->smp, e) != 0)
+	}
+	spec_vs(o, &s);
+	return gw_host_spec_check(&s, e);
+}
+
+/* Connect and log in: the options checked first, then the password
+ * (GPUWIZ_PASSWORD or asked). */
+int
+cli_vs_host_open(const cli_opts *o, gw_host **h, gw_err *e)
+{
+	gw_host_spec s;
+	char *pw;
+	int rc;
+
+	*h = NULL;
+	if (cli_vs_check_opts(o, e) != 0)
+		return -1;
+	if ((pw = cli_read_password(o->user, o->url, e)) == NULL)
+		return -1;
+	spec_vs(o, &s);
+	s.password = pw;
+	rc = gw_host_open(&s, h, e);
+	memset(pw, 0, strlen(pw));
+	free(pw);
+	return rc;
+}
+
+/* The wizard's connection, opened before the screen starts: the vSphere
+ * password prompt, or ssh asking for a password or passphrase on the
+ * terminal, once; on the ESXi shell itself its local runner; and the label
+ * the wizard shows for it.  Nothing for a sample or a Linux host (the
+ * wizard opens those itself). */
+int
+cli_wizard_connection(const cli_opts *o, gw_wizard_start *st, gw_err *e)
+{
+	gw_host_spec s;
+	gw_host *h = NULL;
+
+	if (o->sample)
+		return 0;
+	if (o->url) {
+		if (cli_vs_host_open(o, &h, e) != 0)
 			return -1;
-		h->have_sample = 1;
-		h->label = gw_sample_label(&h->smp);
-		if ((h->r = gw_sample_runner(&h->smp)) == NULL)
-			h->sysroot = h->smp.sysroot;
-	} else if (o->ssh) {
-		if ((h->r = cli_open_ssh(o, e)) == NULL)
-			return -1;
-		cli_runner_env(h->r);
-		h->label = gw_xstrdup(o->ssh);
-	} else if (need != 'l' && !o->sysroot && cli_on_esxi_shell()) {
-		h->r = cli_esxi_shell_runner();
-		h->label = gw_xstrdup(cli_esxi_shell_label());
+		st->label = o->url;
 	} else {
-		h->sysroot = o->sysroot;
+		memset(&s, 0, sizeof s);
+		spec_ssh(o, &s);
+		s.esxi_shell = 1;
+		if (gw_host_open(&s, &h, e) != 0)
+			return -1;
+		st->label = o->ssh ? o->ssh : host_can(h, HOST_SYSROOT) ? NULL :
+		            gw_host_esxi_shell_label();
 	}
-	if (need == 'e' && h->r == NULL) {
-		gw_err_set(e, "%s", _("no ESXi host: give --ssh USER@HOST (or --sample-host with an ESXi sample), or run gpuwiz on the ESXi shell"));
-		cli_host_close(h);
-		return -1;
-	}
-	if (need == 'l' && h->r != NULL) {
-		gw_err_set(e, "%s", _("this command reads a Linux host; an ESXi host has no /sys to read (use gpuwiz gpus or check with --ssh)"));
-		cli_host_close(h);
-		return -1;
-	}
+	gw_host_hand_over(h, &st->runner, &st->vs);
 	return 0;
 }
-
-void
-cli_host_close(host_ctx *h)
-{
-	gw_runner_close(h->r);
-	if (h->have_sample)
-		gw_sample_close(&h->smp, 1);
-	free(h->label);
-	memset(h, 0, sizeof *h);
-}
-
-/* The VM named by --vm: a Vmid (digits) or a name, exactly. */
-const gw_esxi_vm *
-cli_find_vm(const gw_esxi_vm_list *l, const char *spec, gw_err *e)
-{
-	unsigned long long id;
-	size_t i, hits = 0;
-	const gw_esxi_vm *vm = NULL;
-
-	if (gw_parse_uint(spec, ~0UL, &id) == 0 &&
-	    (vm = gw_esxi_vm_find(l, (unsigned long)id)) != NULL)
-		return vm;
-	for (i = 0; i < l->n; i++)
-		if (strcmp(l->vms[i].name, spec) == 0) {
-			vm = &l->vms[i];
-			hits++;
-		}
-	if (hits == 1)
-		return vm;
-	if (hits > 1)
-		gw_err_set(e, _("--vm: %zu VMs are named '%s'; give the Vmid instead (gpuwiz vms lists them)"),
-		           hits, spec);
-	else
-		gw_err_set(e, _("--vm: no VM '%s' on the host (expected a name or Vmid that gpuwiz vms lists)"),
-		           spec);
-	return NULL;
-}
-

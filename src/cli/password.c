@@ -1,6 +1,6 @@
 /* password.c: the vSphere login: --url, --user, the password
  * (GPUWIZ_PASSWORD or asked on the terminal, never from the command
- * line), --thumbprint / --cafile / --insecure, --timeout.
+ * line).  The connection itself: hostctx.c.
  */
 #include "cli_int.h"
 
@@ -24,8 +24,8 @@ pw_restore(int sig)
 
 /* The password: GPUWIZ_PASSWORD, else asked on the terminal without echo
  * (never from the command line).  NULL and e when there is neither. */
-static char *
-read_password(const char *user, const char *url, gw_err *e)
+char *
+cli_read_password(const char *user, const char *url, gw_err *e)
 {
 	const char *env = getenv("GPUWIZ_PASSWORD");
 	struct termios t;
@@ -79,51 +79,3 @@ read_password(const char *user, const char *url, gw_err *e)
 		return r;
 	}
 }
-
-/* --url and --user given, --thumbprint and --insecure not both: 0, else
- * -1 and e. */
-int
-cli_vs_check_opts(const cli_opts *o, gw_err *e)
-{
-	if (o->url == NULL || o->user == NULL) {
-		gw_err_set(e, "%s", o->url == NULL ?
-		           _("--url: missing (expected the vCenter or ESXi address, e.g. https://vc01/sdk)") :
-		           _("--user: missing (expected the vSphere user, e.g. administrator@vsphere.local)"));
-		return -1;
-	}
-	if (o->thumbprint && o->insecure) {
-		gw_err_set(e, "%s", _("--thumbprint and --insecure exclude each other: pin the certificate, or (only if you must) skip verification"));
-		return -1;
-	}
-	return 0;
-}
-
-/* Connect and log in. */
-gw_vs *
-cli_vs_open(cli_opts *o, gw_err *e)
-{
-	gw_vs_opts vo;
-	gw_vs *s;
-	char *pw;
-
-	if (cli_vs_check_opts(o, e) != 0)
-		return NULL;
-	if ((pw = read_password(o->user, o->url, e)) == NULL)
-		return NULL;
-	memset(&vo, 0, sizeof vo);
-	vo.url = o->url;
-	vo.user = o->user;
-	vo.password = pw;
-	vo.thumbprint = o->thumbprint;
-	vo.cafile = o->cafile;
-	vo.insecure = o->insecure;
-	if (o->timeout > 0) {
-		vo.call_timeout = o->timeout;
-		vo.connect_timeout = o->timeout < 10 ? o->timeout : 10;
-	}
-	s = gw_vs_connect(&vo, e);
-	memset(pw, 0, strlen(pw));
-	free(pw);
-	return s;
-}
-
