@@ -66,12 +66,12 @@ linux_draw(ui_ctx *u, ui_rect r)
 		/* TRANSLATORS: heading of the API server's checks; %s is its
 		 * URL.  At most 78 cells. */
 		s = gw_xasprintf(_("Checks through the vSphere API (%s):"),
-		                 w->esxi_label ? w->esxi_label : "");
+		                 (w->host ? gw_host_label(w->host) : ""));
 	else if (w->mode == GW_MODE_ESXI_SSH)
 		/* TRANSLATORS: heading of the ESXi host's checks; %s is the
 		 * host (root@esx01).  At most 78 cells. */
 		s = gw_xasprintf(_("Checks of the ESXi host %s:"),
-		                 w->esxi_label ? w->esxi_label : "");
+		                 (w->host ? gw_host_label(w->host) : ""));
 	else
 		s = gw_xasprintf(_("Checks of this Linux host (%s):"),
 		                 w->sysroot ? w->sysroot : gw_wizard_sysroot());

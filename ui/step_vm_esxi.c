@@ -34,9 +34,9 @@ ui_vm_esxi_enter(ui_ctx *u)
 	gw_wizard *w = u->w;
 
 	vm_api = w->mode == GW_MODE_VSPHERE;
-	vl.n = (int)w->esxi_vms.n + 1;
-	vl.cur = w->esxi_vm >= 0 ? (int)w->esxi_vm + 1 :
-	         w->esxi_vms.n > 0 ? 1 : 0;
+	vl.n = (int)w->sess.vms.list.n + 1;
+	vl.cur = w->sess.vm >= 0 ? (int)w->sess.vm + 1 :
+	         w->sess.vms.list.n > 0 ? 1 : 0;
 	vl.top = 0;
 }
 
@@ -45,17 +45,17 @@ ui_vm_esxi_draw(ui_ctx *u, ui_rect r)
 {
 	gw_wizard *w = u->w;
 	char *s;
-	int i, y = 0, nrows = (int)w->esxi_vms.n + 1;
+	int i, y = 0, nrows = (int)w->sess.vms.list.n + 1;
 
 	/* TRANSLATORS: heading of the VM step on an ESXi host; %s is the
 	 * host (root@esx01).  At most 78 cells. */
 	s = gw_xasprintf(_("VMs on %s (Enter opens the highlighted one):"),
-	                 w->esxi_label ? w->esxi_label : "");
+	                 (w->host ? gw_host_label(w->host) : ""));
 	dw_put(r.y, r.x, s, r.w, ui_attr(UI_C_HEAD));
 	free(s);
 	y = 1;
-	if (w->esxi_vms_error) {
-		y += dw_wrap_put(r.y + y, r.x + 2, r.w - 2, 2, w->esxi_vms_error,
+	if (w->sess.vms_error) {
+		y += dw_wrap_put(r.y + y, r.x + 2, r.w - 2, 2, w->sess.vms_error,
 		                 ui_attr(UI_C_MSG_ERR));
 	}
 	vl.n = nrows;
@@ -66,7 +66,7 @@ ui_vm_esxi_draw(ui_ctx *u, ui_rect r)
 	ui_list_fix(&vl, h_rows);
 	for (i = 0; i < h_rows && vl.top + i < nrows; i++) {
 		int row = vl.top + i, foc = row == vl.cur;
-		int open = row == 0 ? w->esxi_vm < 0 : (long)row - 1 == w->esxi_vm;
+		int open = row == 0 ? w->sess.vm < 0 : (long)row - 1 == w->sess.vm;
 		attr_t a = foc ? ui_attr(UI_C_SEL) : A_NORMAL;
 		char buf[512];
 
@@ -78,7 +78,7 @@ ui_vm_esxi_draw(ui_ctx *u, ui_rect r)
 			snprintf(buf, sizeof buf, "%s %s", open ? "(*)" : "( )",
 			         _("No VM: write snippets only"));
 		} else {
-			const gw_esxi_vm *vm = &w->esxi_vms.vms[row - 1];
+			const gw_esxi_vm *vm = &w->sess.vms.list.vms[row - 1];
 
 			snprintf(buf, sizeof buf, "%s %-5lu %-20s %-7s %s",
 			         open ? "(*)" : "( )", vm->vmid, vm->name,
@@ -88,7 +88,7 @@ ui_vm_esxi_draw(ui_ctx *u, ui_rect r)
 	}
 	ui_list_marks(&vl, r.y + y_rows, r.x + r.w - 1, h_rows);
 	y += h_rows + 1;
-	if (w->esxi_vm < 0 || w->vmx == NULL) {
+	if (w->sess.vm < 0 || w->vmx == NULL) {
 		if (y < r.h)
 			dw_wrap_put(r.y + y, r.x + 2, r.w - 2, r.h - y,
 			            /* TRANSLATORS: explains the ESXi VM step;
@@ -97,7 +97,7 @@ ui_vm_esxi_draw(ui_ctx *u, ui_rect r)
 			            ui_attr(UI_C_DIM));
 		return;
 	} else {
-		const gw_esxi_vm *vm = &w->esxi_vms.vms[w->esxi_vm];
+		const gw_esxi_vm *vm = &w->sess.vms.list.vms[w->sess.vm];
 		int up = gw_wizard_esxi_upgrade_target(w);
 		char *t;
 
@@ -105,12 +105,12 @@ ui_vm_esxi_draw(ui_ctx *u, ui_rect r)
 			/* TRANSLATORS: the open VM through the API: its name
 			 * and power state. */
 			s = gw_xasprintf(_("%s: %s"), vm->name,
-			                 gw_esxi_power_name(w->esxi_power));
+			                 gw_esxi_power_name(w->sess.power));
 		else
 			/* TRANSLATORS: the open VM: its name, id and power
 			 * state. */
 			s = gw_xasprintf(_("%s: Vmid %lu, %s"), vm->name, vm->vmid,
-			                 gw_esxi_power_name(w->esxi_power));
+			                 gw_esxi_power_name(w->sess.power));
 		if (up > 0) {
 			/* TRANSLATORS: after the open VM's line; u is the
 			 * key, %d the hardware version. */
@@ -119,11 +119,11 @@ ui_vm_esxi_draw(ui_ctx *u, ui_rect r)
 			s = t;
 		}
 		dw_put(r.y + y, r.x, s, r.w,
-		       ui_attr(w->esxi_power == GW_ESXI_POWER_OFF ? UI_C_HEAD :
+		       ui_attr(w->sess.power == GW_ESXI_POWER_OFF ? UI_C_HEAD :
 		               UI_C_WARN));
 		free(s);
 		y++;
-		if (w->esxi_power != GW_ESXI_POWER_OFF && y < r.h) {
+		if (w->sess.power != GW_ESXI_POWER_OFF && y < r.h) {
 			dw_put(r.y + y, r.x + 2,
 			       /* TRANSLATORS: a VM that is not powered off;
 			        * at most 76 cells. */
@@ -131,11 +131,11 @@ ui_vm_esxi_draw(ui_ctx *u, ui_rect r)
 			       r.w - 2, ui_attr(UI_C_WARN));
 			y++;
 		}
-		if (w->mode == GW_MODE_VSPHERE && w->vs_picked && y < r.h) {
+		if (w->mode == GW_MODE_VSPHERE && w->sess.picked && y < r.h) {
 			/* TRANSLATORS: through the API, the host devices the
 			 * write step attaches; %s lists PCI addresses. */
 			char *t2 = gw_xasprintf(_("Devices to attach (free, passthrough enabled on its host): %s"),
-			                        w->vs_picked);
+			                        w->sess.picked);
 
 			dw_put(r.y + y, r.x + 2, t2, r.w - 2, ui_attr(UI_C_INFO));
 			free(t2);
@@ -163,7 +163,7 @@ open_row(ui_ctx *u, int row)
 	if (row > 0)
 		/* TRANSLATORS: %s is the VM's name. */
 		ui_msg(u, UI_MSG_OK, _("Opened %s: check what it holds, then Enter."),
-		       w->esxi_vms.vms[row - 1].name);
+		       w->sess.vms.list.vms[row - 1].name);
 	return 0;
 }
 
@@ -183,7 +183,7 @@ upgrade(ui_ctx *u)
 	/* TRANSLATORS: asked on u; the VM's name, its hardware version now
 	 * and the new one; y/n are keys. */
 	q = gw_xasprintf(_("Upgrade %s from vmx-%d to vmx-%d? It cannot be undone: take a snapshot or backup first. y/n"),
-	                 w->esxi_vms.vms[w->esxi_vm].name, w->plan.hw_current, to);
+	                 w->sess.vms.list.vms[w->sess.vm].name, w->plan.hw_current, to);
 	if (ui_confirm(u, q) != 1) {
 		free(q);
 		return UI_HANDLED;
@@ -207,7 +207,7 @@ ui_vm_esxi_key(ui_ctx *u, ui_key k)
 	gw_wizard *w = u->w;
 	int open;
 
-	vl.n = (int)w->esxi_vms.n + 1;
+	vl.n = (int)w->sess.vms.list.n + 1;
 	if (ui_list_key(&vl, k, h_rows > 0 ? h_rows : 1))
 		return UI_HANDLED;
 	if (ui_key_tab(k)) {
@@ -225,12 +225,12 @@ ui_vm_esxi_key(ui_ctx *u, ui_key k)
 		ui_progress(u, _("Reading the host again..."), -1);
 		u->repaint = UI_REPAINT_FULL;
 		gw_wizard_probe_esxi(w);
-		if (w->esxi_vm < 0 && w->vmx != NULL)
+		if (w->sess.vm < 0 && w->vmx != NULL)
 			gw_wizard_esxi_open_vm(w, -1, NULL);
 		ui_vm_esxi_enter(u);
 		return UI_HANDLED;
 	}
-	open = vl.cur == 0 ? w->esxi_vm < 0 : (long)vl.cur - 1 == w->esxi_vm;
+	open = vl.cur == 0 ? w->sess.vm < 0 : (long)vl.cur - 1 == w->sess.vm;
 	if (ui_key_space(k)) {
 		if (!open)
 			open_row(u, vl.cur);
@@ -256,7 +256,7 @@ ui_vm_esxi_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	if (y < y_rows || y >= y_rows + h_rows)
 		return UI_HANDLED;
 	row = vl.top + (y - y_rows);
-	if (row < (int)u->w->esxi_vms.n + 1) {
+	if (row < (int)u->w->sess.vms.list.n + 1) {
 		int again = vl.cur == row;
 
 		vl.cur = row;

@@ -49,7 +49,7 @@ enum {
 /* Long tasks report here (same shape as gw_vs_progress_fn). */
 typedef void (*gw_host_progress_fn)(void *ctx, const char *what, int pct);
 
-/* What the host says about itself (gw_host_probe, gw_host_facts). */
+/* What the host says about itself (gw_host_probe_all, gw_host_facts_get). */
 typedef struct gw_host_facts {
 	char *release;     /* ESXi release for the answers ("8.0U2"), or NULL */
 	char *system_id;   /* esxcli system uuid get, or NULL */
@@ -65,7 +65,7 @@ typedef struct gw_host_vms {
 } gw_host_vms;
 void gw_host_vms_free(gw_host_vms *v);
 
-/* Everything a host step shows, read in one go (gw_host_probe).  Owned by
+/* Everything a host step shows, read in one go (gw_host_probe_all).  Owned by
  * the caller: free with gw_host_probe_free. */
 typedef struct gw_host_probe {
 	gw_linux_check *checks;   /* the rows of gpuwiz check */
@@ -84,7 +84,8 @@ void gw_host_probe_free(gw_host_probe *p);
 /* What writing a VM's .vmx back did (gw_host_write_vmx). */
 typedef struct gw_host_write {
 	int changed;          /* something was sent (0: already so) */
-	char *where;          /* the .vmx written: its path, or the VM's name */
+	char *where;          /* the .vmx written, as shown: its path on the
+	                       * host, or "SERVER:VM" through the API */
 	char *backup;         /* the backup beside it, or NULL */
 	int reloaded;         /* HOST_RELOAD: the VM was reloaded */
 	char reload_error[512];  /* why not, when changed and not reloaded */
@@ -183,7 +184,8 @@ int gw_host_pick(gw_host *h, const gw_esxi_vm *vm, gw_answers *a,
 
 /* ---- changing ---------------------------------------------------------- */
 
-/* Write vm's .vmx back: after is the file with the plan applied (the
+/* Write vm's .vmx back (where: as gw_host_read_vmx gave it; before: the
+ * file as read): after is the file with the plan applied (the
  * ESXi shell saves it, backup beside it, and reloads), p the plan (the API
  * sends its changes with ReconfigVM_Task).  Never a VM that is not powered
  * off.  -1 and e on refusal or failure (nothing changed). */

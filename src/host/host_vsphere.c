@@ -250,7 +250,9 @@ vs_write_vmx(gw_host *h, const gw_esxi_vm *vm, const char *where,
 		return -1;
 	if (gw_vs_spec_from_plan(p, &spec, e) != 0)
 		return -1;
-	res->where = gw_xstrdup(where ? where : v->name);
+	(void)where;
+	/* shown as written: "server:VM" */
+	res->where = gw_xasprintf("%s:%s", h->label, v->name);
 	res->changed = !gw_vs_spec_empty(&spec);
 	if (res->changed && v->power != GW_VS_POWER_OFF) {
 		gw_err_set(e, _("%s is %s: gpuwiz does not change a VM that is not powered off; shut the guest down (or power the VM off), then run this again"),

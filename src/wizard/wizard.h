@@ -269,7 +269,9 @@ void gw_wizard_set_host_ok(gw_wizard *w, int item, int ok);
 
 /* Work on the ESXi host behind r (ownership passes to the wizard;
  * gw_wizard_free closes it).  label names it on the screens ("root@esx01").
- * Chooses GW_MODE_ESXI_SSH and runs gw_wizard_probe_esxi. */
+ * Chooses GW_MODE_ESXI_SSH and runs gw_wizard_probe_esxi.  The host is
+ * reached through host.h (gw_host_open_esxi); the session (session.h)
+ * holds its VMs and the open one. */
 void gw_wizard_attach_esxi(gw_wizard *w, gw_runner *r, const char *label);
 /* (Re)read the host: esxcli system version get (-> the ESXi version answer,
  * so the plan knows the newest hardware version), system uuid get (-> the
@@ -283,14 +285,15 @@ void gw_wizard_attach_esxi(gw_wizard *w, gw_runner *r, const char *label);
  * be seen from ESXi: a WARN row says to check it in the BIOS.  Returns the
  * number of FAIL rows. */
 int gw_wizard_probe_esxi(gw_wizard *w);
-/* Index into esxi_pci.devs of detected GPU idx, or -1. */
+/* GW_MODE_ESXI_SSH: idx when the host knows detected GPU idx's
+ * passthrough state (the host layer keeps esxcli's blocks), else -1. */
 long gw_wizard_esxi_dev(const gw_wizard *w, size_t idx);
 /* Enable passthrough for detected GPU idx (gw_esxi_session_enable_passthru:
  * refused for a controller holding a datastore or the boot device), then
  * probe again.  *reboot (may be NULL) = 1 when the host needs a reboot
  * before the GPU can be used.  -1 and e on failure. */
 int gw_wizard_esxi_enable(gw_wizard *w, size_t idx, int *reboot, gw_err *e);
-/* VM step: open VM idx of esxi_vms (its power state, its .vmx read from
+/* VM step: open VM idx of the host's VMs (sess.vms; its power state, its .vmx read from
  * the datastore into w->vmx; af.vmx_path stays NULL: the file lives on the
  * host).  idx < 0: no VM (snippets only).  Failure keeps the previous
  * choice. */

@@ -5,6 +5,10 @@
 #define GW_WIZARD_INT_H
 
 #include "wizard.h"
+#include "host.h"
+#include "session.h"
+#include "emit.h"
+#include "mmio.h"
 
 struct gw_wizard {
 	const gw_table *table;  /* borrowed */
@@ -13,7 +17,8 @@ struct gw_wizard {
 	gw_step step;
 	int visited[GW_NSTEPS];
 	int host_ok[GW_NHOST];  /* operator confirmed the BIOS item */
-	gw_vmx *vmx;            /* loaded from af.vmx_path; NULL when none */
+	gw_vmx *vmx;            /* loaded from af.vmx_path or from the host;
+	                         * NULL when none */
 	char *vmx_error;        /* why af.vmx_path could not be used, or NULL */
 	gw_plan plan;
 	int have_plan;
@@ -22,7 +27,10 @@ struct gw_wizard {
 	int written;            /* the write step succeeded */
 	gw_apply_result result; /* what the write step wrote */
 	char write_error[1024];
-	/* GW_MODE_LINUX: the probes of the host (gw_wizard_probe_host) */
+	/* the probes of the mode's host (gw_wizard_probe_host: the Linux
+	 * root; gw_wizard_probe_esxi: the attached host).  On an ESXi host
+	 * the GPUs have driver = the ESXi module, no BARs, no IOMMU group;
+	 * through the API driver = the GPU's host. */
 	int probed;             /* the probes have run */
 	gw_linux_check *checks; /* gpuwiz check's rows */
 	size_t nchecks;
@@ -33,30 +41,45 @@ struct gw_wizard {
 	int *detected_added;    /* per detected GPU: added with its BDF */
 	int host_override;      /* the operator goes on despite FAIL rows */
 	char *sysroot;          /* GW_MODE_LINUX root; NULL = gw_wizard_sysroot() */
-	/* GW_MODE_ESXI_SSH: the host through a runner (gw_wizard_attach_esxi);
-	 * checks/detected above hold its rows and GPUs (driver = the ESXi
-	 * module, no BARs, no IOMMU group) */
-	gw_runner *runner;      /* owned; NULL = no ESXi host */
-	char *esxi_label;       /* "root@esx01", or the sample's name */
-	gw_esxi_pci_list esxi_pci;
-	gw_esxi_vm_list esxi_vms;
-	char *esxi_vms_error;   /* why the VMs could not be listed, or NULL */
-	long esxi_vm;           /* index into esxi_vms.vms of the open VM, -1 */
-	gw_esxi_power esxi_power; /* its state when opened / last checked */
-	char *esxi_vmx_path;    /* its .vmx on the host */
-	int esxi_reloaded;      /* the write step reloaded the VM */
-	char *esxi_backup;      /* the write step's backup on the datastore */
 	char *scratch;          /* a sample host: where the writes go (shown) */
-	/* GW_MODE_VSPHERE: vCenter or ESXi through the API
-	 * (gw_wizard_attach_vsphere).  The screens of the ESXi mode show it:
-	 * checks/detected hold the hosts' rows and GPUs, esxi_vms the VMs
-	 * (Vmid = position), esxi_vm the open one. */
-	gw_vs *vs;              /* owned; NULL = none */
-	gw_vs_inventory vs_inv;
-	size_t *vs_det_host;    /* per detected GPU: its host in vs_inv */
-	char *vs_picked;        /* the devices the plan attaches, for the screens */
-	gw_vs_progress_fn progress;   /* long API tasks report here */
+	gw_host *local;         /* GW_MODE_LINUX: the root probed (owned; a
+	                         * Linux sample's, else opened on sysroot) */
+	gw_host *host;          /* owned; an ESXi host (--ssh, the ESXi shell,
+	                         * an ESXi sample) or the vSphere API; NULL */
+	gw_session sess;        /* on host: its VMs (sess.vms, sess.vms_error),
+	                         * the open one (sess.vm, sess.power,
+	                         * sess.vmx_where), the devices picked
+	                         * (sess.picked), the host changes (sess.queue),
+	                         * the last save (sess.last: reloaded, backup) */
+	gw_host_progress_fn progress;   /* long host tasks report here */
 	void *progress_ctx;
 };
+
+/* ---- shared by the files of src/wizard/ -------------------------------- */
+
+#define WZ_ALL_FORMATS (GW_FMT_VMX | GW_FMT_BOSH | GW_FMT_OPSMAN | GW_FMT_TILE)
+#define WZ_NFORMATS 4
+extern const int wz_format_bits[WZ_NFORMATS];
+
+/* A growing NULL-terminated string list. */
+typedef struct wz_strv {
+	char **v;
+	size_t n;
+} wz_strv;
+void wz_strv_push(wz_strv *s, char *item);
+char **wz_strv_finish(wz_strv *s);   /* an empty list when nothing pushed */
+
+/* msg into why (may be NULL). */
+void wz_put_why(char *why, size_t n, const char *msg);
+/* After every change of the answers: the plan follows, and what was
+ * written no longer describes them. */
+void wz_changed(gw_wizard *w);
+/* A leading "~/" is the home directory (malloc'ed). */
+char *wz_expand_tilde(const char *p);
+/* Forget the probes (rows, GPUs) of the last read. */
+void wz_clear_probes(gw_wizard *w);
+/* The host mode m reads: the Linux root, or the attached host when it is
+ * of m's kind; NULL when none. */
+gw_host *wz_host_for(const gw_wizard *w, gw_mode m);
 
 #endif

@@ -242,6 +242,81 @@ test_open_spec(void **state)
 	gw_host_close(h);
 }
 
+/* Live, when GW_VCSIM_URL is set (vcsim-gpuwiz, as for test_vsphere):
+ * the vSphere back end through the interface: rows, GPUs, VMs with
+ * their power, the device pick, and a powered-on VM refused. */
+static void
+test_vsphere_live(void **state)
+{
+	const char *url = getenv("GW_VCSIM_URL");
+	gw_host_spec s;
+	gw_host_probe p;
+	gw_answers a;
+	gw_plan plan;
+	gw_host_write res;
+	gw_host *h;
+	gw_vmx *v = NULL;
+	char *where = NULL, *rel = NULL, *picked = NULL;
+	long on = -1, off = -1;
+	size_t i;
+	gw_err e;
+
+	(void)state;
+	if (url == NULL || *url == '\0')
+		skip();
+	memset(&s, 0, sizeof s);
+	s.url = url;
+	s.user = getenv("GW_VCSIM_USER");
+	s.password = getenv("GW_VCSIM_PASS");
+	s.thumbprint = getenv("GW_VCSIM_THUMB");
+	if (gw_host_open(&s, &h, &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(gw_host_kind_of(h), GW_HOST_VSPHERE);
+	assert_true(host_can(h, HOST_PICK | HOST_UPGRADE | HOST_VMS));
+	assert_false(host_can(h, HOST_RELOAD));
+	assert_non_null(gw_host_vs(h));
+	gw_host_probe_all(h, &table, &p);
+	assert_null(p.checks_error);
+	assert_non_null(row(&p, "vsphere-server"));
+	assert_true(p.ngpus > 0);
+	assert_true(p.vms.list.n > 0);
+	assert_non_null(p.vms.power);
+	for (i = 0; i < p.vms.list.n; i++) {
+		if (p.vms.power[i] == GW_ESXI_POWER_ON && on < 0)
+			on = (long)i;
+		if (p.vms.power[i] == GW_ESXI_POWER_OFF && off < 0)
+			off = (long)i;
+	}
+	assert_true(off >= 0);
+	assert_int_equal(gw_host_read_vmx(h, &p.vms.list.vms[off], &v, &where,
+	                                  &rel, &e), 0);
+	assert_string_equal(where, p.vms.list.vms[off].name);
+	gw_vmx_free(v);
+	free(where);
+	free(rel);
+	if (on >= 0) {
+		gw_answers_init(&a);
+		assert_int_equal(gw_answers_add_gpu(&a, &table, "l40s", "--gpu", &e), 0);
+		if (gw_host_pick(h, &p.vms.list.vms[on], &a, &picked, NULL, &e) != 0)
+			fail_msg("%s", e.msg);
+		assert_int_equal(gw_host_read_vmx(h, &p.vms.list.vms[on], &v,
+		                                  &where, &rel, &e), 0);
+		assert_int_equal(gw_plan_build(&a, &table, v, &plan, &e), 0);
+		assert_int_equal(gw_host_write_vmx(h, &p.vms.list.vms[on], where,
+		                                   &plan, v, v, &res, &e), -1);
+		assert_non_null(strstr(e.msg, "not powered off"));
+		gw_host_write_free(&res);
+		gw_plan_free(&plan);
+		gw_vmx_free(v);
+		free(where);
+		free(rel);
+		free(picked);
+		gw_answers_free(&a);
+	}
+	gw_host_probe_free(&p);
+	gw_host_close(h);
+}
+
 int
 main(void)
 {
@@ -250,6 +325,7 @@ main(void)
 		cmocka_unit_test(test_esxi_sample),
 		cmocka_unit_test(test_linux_sample_kept),
 		cmocka_unit_test(test_open_spec),
+		cmocka_unit_test(test_vsphere_live),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1471,11 +1471,11 @@ test_esxi_mode(void **state)
 	assert_string_equal(w.af.a.bdfs[0], "0000:3b:00.0");
 
 	/* the VMs */
-	assert_null(w.esxi_vms_error);
-	assert_int_equal(w.esxi_vms.n, 2);
+	assert_null(w.sess.vms_error);
+	assert_int_equal(w.sess.vms.list.n, 2);
 	assert_int_equal(gw_wizard_esxi_open_vm(&w, 5, &e), -1);
 	assert_int_equal(gw_wizard_esxi_open_vm(&w, 1, &e), 0);   /* VM 12: on */
-	assert_int_equal(w.esxi_power, GW_ESXI_POWER_ON);
+	assert_int_equal(w.sess.power, GW_ESXI_POWER_ON);
 	assert_non_null(w.vmx);
 	assert_null(w.af.vmx_path);
 	assert_non_null(strstr(gw_wizard_vmx_where(&w), "root@esx-test:"));
@@ -1489,7 +1489,7 @@ test_esxi_mode(void **state)
 
 	/* VM 11: off, hardware 18 on a host that runs 21 */
 	assert_int_equal(gw_wizard_esxi_open_vm(&w, 0, &e), 0);
-	assert_int_equal(w.esxi_power, GW_ESXI_POWER_OFF);
+	assert_int_equal(w.sess.power, GW_ESXI_POWER_OFF);
 	assert_true(w.have_plan);
 	assert_int_equal(gw_wizard_esxi_upgrade_target(&w), 21);
 	assert_int_equal(gw_wizard_esxi_upgrade(&w, &e), 0);
@@ -1501,7 +1501,7 @@ test_esxi_mode(void **state)
 	assert_true(w.written);
 	assert_non_null(w.result.backup);
 	assert_true(exists(w.result.backup));
-	assert_int_equal(w.esxi_reloaded, 1);
+	assert_int_equal(w.sess.last.reloaded, 1);
 	after = slurp(vm11);
 	assert_non_null(strstr(after, "pciPassthru0.id = \"00000:059:00.0\""));
 	assert_non_null(strstr(after, "pciPassthru0.systemId = \"5f3a1c2e-8b4d-11ee-9a2b-3cecef0a1b2c\""));
@@ -1519,7 +1519,7 @@ test_esxi_mode(void **state)
 	/* no VM: snippets only */
 	assert_int_equal(gw_wizard_esxi_open_vm(&w, -1, &e), 0);
 	assert_null(w.vmx);
-	assert_int_equal(w.esxi_vm, -1);
+	assert_int_equal(w.sess.vm, -1);
 	gw_wizard_free(&w);
 	unsetenv("GW_STANDIN_LOG");
 	rm_tree(tmp);

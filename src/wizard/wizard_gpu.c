@@ -1,0 +1,391 @@
+/* wizard_gpu.c: the GPU step (wizard.h): search, vGPU profiles, the
+ * chosen GPUs.
+ *
+ * vGPU C-series sizes: NVIDIA AI Enterprise "Virtual GPU Types for
+ * Supported GPUs" (see gw_wizard_profiles).
+ */
+#include "wizard_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ctype.h>
+#include <strings.h>
+
+/* ---- GPU step ------------------------------------------------------------- */
+
+/* ASCII case-insensitive substring. */
+static int
+ci_contains(const char *hay, const char *needle, size_t nlen)
+{
+	size_t i, hlen;
+
+	if (hay == NULL)
+		return 0;
+	hlen = strlen(hay);
+	for (i = 0; i + nlen <= hlen; i++) {
+		size_t k;
+
+		for (k = 0; k < nlen; k++)
+			if (tolower((unsigned char)hay[i + k]) !=
+			    tolower((unsigned char)needle[k]))
+				break;
+		if (k == nlen)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+gpu_matches(const gw_gpu *g, const char *query)
+{
+	const char *p = query ? query : "";
+	char pci[16];
+
+	snprintf(pci, sizeof pci, "%04x:%04x", g->vendor_id & 0xffffu,
+	         g->device_id & 0xffffu);
+	for (;;) {
+		size_t len;
+
+		while (*p && isspace((unsigned char)*p))
+			p++;
+		if (*p == '\0')
+			return 1;
+		for (len = 0; p[len] && !isspace((unsigned char)p[len]); len++)
+			;
+		if (!ci_contains(g->id, p, len) && !ci_contains(g->name, p, len) &&
+		    !ci_contains(pci, p, len))
+			return 0;
+		p += len;
+	}
+}
+
+size_t
+gw_wizard_search(const gw_wizard *w, const char *query, unsigned vendor,
+                 gw_gpu_class cls, const gw_gpu **out, size_t max)
+{
+	size_t i, n = 0;
+
+	if (w->table == NULL)
+		return 0;
+	for (i = 0; i < w->table->n; i++) {
+		const gw_gpu *g = &w->table->gpus[i];
+
+		if (vendor && g->vendor_id != vendor)
+			continue;
+		if (cls != GW_CLASS_ANY && gw_gpu_class_of(g) != cls)
+			continue;
+		if (!gpu_matches(g, query))
+			continue;
+		if (out && n < max)
+			out[n] = g;
+		n++;
+	}
+	return n;
+}
+
+/* Every prime factor of f is 2, 3 or 5. */
+static int
+smooth5(int f)
+{
+	static const int primes[] = { 2, 3, 5 };
+	size_t i;
+
+	if (f <= 0)
+		return 0;
+	for (i = 0; i < sizeof primes / sizeof primes[0]; i++)
+		while (f % primes[i] == 0)
+			f /= primes[i];
+	return f == 1;
+}
+
+char **
+gw_wizard_profiles(const gw_gpu *g)
+{
+	wz_strv s = { NULL, 0 };
+	int fb, d;
+
+	if (g == NULL || g->vgpu_prefix == NULL || g->vram_gb <= 0)
+		return wz_strv_finish(&s);
+	fb = g->vram_gb;
+	if (fb <= 80 && smooth5(fb)) {
+		for (d = fb; d >= 4; d--)
+			if (fb % d == 0)
+				wz_strv_push(&s, gw_xasprintf("%s-%dc", g->vgpu_prefix, d));
+	}
+	if (s.n == 0)
+		wz_strv_push(&s, gw_xasprintf("%s-%dc", g->vgpu_prefix, fb));
+	return wz_strv_finish(&s);
+}
+
+static void
+want_set_spec(gw_gpu_want *g)
+{
+	free(g->spec);
+	if (g->profile)
+		g->spec = gw_xasprintf("%s=%d", g->profile, g->count);
+	else if (g->gpu)
+		g->spec = gw_xasprintf("%s=%d", g->gpu->id, g->count);
+	else
+		g->spec = gw_xasprintf("%d=%d", g->vram_gb, g->count);
+}
+
+static int
+count_ok(const char *what, int count, gw_err *e)
+{
+	if (count >= 1 && count <= GW_MMIO_MAX_COUNT)
+		return 0;
+	gw_err_set(e, _("%s: count %d is not a whole number from 1 to %d"),
+	           what, count, GW_MMIO_MAX_COUNT);
+	return -1;
+}
+
+static void
+want_pop(gw_answers *a)
+{
+	gw_gpu_want *g = &a->gpus[a->ngpus - 1];
+
+	free(g->profile);
+	free(g->spec);
+	a->ngpus--;
+}
+
+/* Two profiles of g are the same vGPU type (grid_/nvidia_ spelling aside). */
+static int
+same_profile(const gw_gpu *g, const char *a, const char *b)
+{
+	char *ca = gw_gpu_vgpu_profile(g, a), *cb = gw_gpu_vgpu_profile(g, b);
+	int same;
+
+	if (ca && cb)
+		same = strcmp(ca, cb) == 0;
+	else
+		same = gw_strieq(a, b);
+	free(ca);
+	free(cb);
+	return same;
+}
+
+int
+gw_wizard_add_gpu(gw_wizard *w, const gw_gpu *g, const char *profile,
+                  int count, gw_err *e)
+{
+	gw_answers *a = &w->af.a;
+	char *spec, *canon = NULL;
+	size_t i;
+	gw_err le;
+
+	if (profile && *profile == '\0')
+		profile = NULL;
+	if (g == NULL) {
+		gw_err_set(e, "%s", _("GPU selection: no GPU given"));
+		return -1;
+	}
+	if (count_ok(g->id, count, e) != 0)
+		return -1;
+	if (g->vram_gb < 0) {
+		gw_err_set(e, _("%s (%s): its VRAM is unknown in the GPU table, so the MMIO size cannot be computed; enter the framebuffer size in GB instead"),
+		           g->id, g->name);
+		return -1;
+	}
+	if (profile) {
+		const char *q;
+
+		for (q = profile; *q; q++)
+			if (!isalnum((unsigned char)*q) && *q != '_' && *q != '-')
+				break;
+		if (g->vgpu_prefix == NULL) {
+			gw_err_set(e, _("%s: this GPU has no vGPU profiles; choose passthrough"),
+			           g->id);
+			return -1;
+		}
+		if (*q != '\0' || !gw_is_vgpu_profile(profile) ||
+		    (canon = gw_gpu_vgpu_profile(g, profile)) == NULL) {
+			gw_err_set(e, _("%s: '%s' is not a vGPU profile of this GPU (expected e.g. %s-%dc)"),
+			           g->id, profile, g->vgpu_prefix, g->vram_gb);
+			return -1;
+		}
+		free(canon);
+	}
+	/* the same GPU and profile again: one entry with the counts added */
+	for (i = 0; i < a->ngpus; i++) {
+		gw_gpu_want *x = &a->gpus[i];
+
+		if (x->gpu != g || (x->profile == NULL) != (profile == NULL))
+			continue;
+		if (profile && !same_profile(g, x->profile, profile))
+			continue;
+		if (count_ok(g->id, x->count + count, e) != 0)
+			return -1;
+		x->count += count;
+		want_set_spec(x);
+		wz_changed(w);
+		return 0;
+	}
+	spec = gw_xasprintf("%s=%d", profile ? profile : g->id, count);
+	le.msg[0] = '\0';
+	if (gw_answers_add_gpu(a, w->table, spec, g->id, &le) != 0) {
+		gw_err_set(e, "%s", le.msg);
+		free(spec);
+		return -1;
+	}
+	free(spec);
+	if (a->gpus[a->ngpus - 1].gpu != g) {
+		want_pop(a);
+		gw_err_set(e, _("%s: '%s' belongs to another GPU in the table"),
+		           g->id, profile ? profile : g->id);
+		return -1;
+	}
+	wz_changed(w);
+	return 0;
+}
+
+int
+gw_wizard_add_vram(gw_wizard *w, int vram_gb, int count, gw_err *e)
+{
+	gw_answers *a = &w->af.a;
+	char *spec, *what;
+	size_t i;
+	int rc;
+
+	/* TRANSLATORS: names the field in errors: "48 GB: count 0 is ..." */
+	what = gw_xasprintf(_("%d GB"), vram_gb);
+	rc = count_ok(what, count, e);
+	free(what);
+	if (rc != 0)
+		return -1;
+	if (vram_gb < 1 || (uint64_t)vram_gb > GW_MMIO_MAX_GPU_GB) {
+		gw_err_set(e, _("VRAM size: %d GB is not a plausible size (expected 1..%llu)"),
+		           vram_gb, (unsigned long long)GW_MMIO_MAX_GPU_GB);
+		return -1;
+	}
+	for (i = 0; i < a->ngpus; i++) {
+		gw_gpu_want *x = &a->gpus[i];
+
+		if (x->gpu || x->profile || x->vram_gb != vram_gb)
+			continue;
+		what = gw_xasprintf(_("%d GB"), vram_gb);
+		rc = count_ok(what, x->count + count, e);
+		free(what);
+		if (rc != 0)
+			return -1;
+		x->count += count;
+		want_set_spec(x);
+		wz_changed(w);
+		return 0;
+	}
+	spec = gw_xasprintf("%d=%d", vram_gb, count);
+	rc = gw_answers_add_vram(a, spec, _("VRAM size"), e);
+	free(spec);
+	if (rc != 0)
+		return -1;
+	wz_changed(w);
+	return 0;
+}
+
+int
+gw_wizard_set_count(gw_wizard *w, size_t idx, int count, gw_err *e)
+{
+	gw_gpu_want *x;
+
+	if (idx >= w->af.a.ngpus) {
+		gw_err_set(e, _("GPU selection: there is no entry %zu"), idx + 1);
+		return -1;
+	}
+	x = &w->af.a.gpus[idx];
+	if (count_ok(x->profile ? x->profile : x->gpu ? x->gpu->id : x->spec,
+	             count, e) != 0)
+		return -1;
+	x->count = count;
+	want_set_spec(x);
+	wz_changed(w);
+	return 0;
+}
+
+/* A detected GPU no longer in the selection is no longer added. */
+static void
+unmark_detected(gw_wizard *w)
+{
+	size_t i, k;
+
+	for (i = 0; i < w->ndetected; i++) {
+		const gw_linux_gpu *d = &w->detected[i];
+		int found = 0;
+
+		if (!w->detected_added || !w->detected_added[i])
+			continue;
+		for (k = 0; k < w->af.a.ngpus && !found; k++) {
+			const gw_gpu_want *x = &w->af.a.gpus[k];
+
+			found = x->profile == NULL &&
+			        (d->row ? x->gpu == d->row
+			                : x->gpu == NULL &&
+			                  (uint64_t)x->vram_gb ==
+			                      gw_linux_gpu_bar_gb(d));
+		}
+		if (!found)
+			w->detected_added[i] = 0;
+	}
+}
+
+int
+gw_wizard_remove_gpu(gw_wizard *w, size_t idx)
+{
+	gw_answers *a = &w->af.a;
+
+	if (idx >= a->ngpus)
+		return -1;
+	free(a->gpus[idx].profile);
+	free(a->gpus[idx].spec);
+	memmove(&a->gpus[idx], &a->gpus[idx + 1],
+	        (a->ngpus - idx - 1) * sizeof *a->gpus);
+	a->ngpus--;
+	unmark_detected(w);
+	wz_changed(w);
+	return 0;
+}
+
+int
+gw_wizard_add_detected(gw_wizard *w, size_t idx, gw_err *e)
+{
+	const gw_linux_gpu *d;
+	int rc;
+
+	if (idx >= w->ndetected) {
+		gw_err_set(e, _("No detected GPU %zu."), idx + 1);
+		return -1;
+	}
+	d = &w->detected[idx];
+	if (w->detected_added[idx]) {
+		/* TRANSLATORS: %s is a PCI address (0000:41:00.0). */
+		gw_err_set(e, _("%s is already added: one detected GPU is one GPU."),
+		           d->bdf);
+		return -1;
+	}
+	if (d->row && d->row->vram_gb >= 0) {
+		rc = gw_wizard_add_gpu(w, d->row, NULL, 1, e);
+	} else {
+		uint64_t gb = gw_linux_gpu_bar_gb(d);
+
+		if (gb == 0) {
+			/* TRANSLATORS: %s is a PCI address. */
+			gw_err_set(e, _("%s: the VRAM is unknown and the device has no 64-bit BAR to size it from; pick the GPU from the table instead."),
+			           d->bdf);
+			return -1;
+		}
+		rc = gw_wizard_add_vram(w, (int)gb, 1, e);
+	}
+	if (rc != 0)
+		return -1;
+	w->detected_added[idx] = 1;
+	if (w->af.a.system_id) {
+		size_t k;
+		int have = 0;
+
+		for (k = 0; k < w->af.a.nbdfs; k++)
+			have |= strcmp(w->af.a.bdfs[k], d->bdf) == 0;
+		if (!have && gw_wizard_add_bdf(w, d->bdf, e) != 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,271 @@
+/* wizard_host.c: the host step's probes and the host changes the screens
+ * ask for (wizard.h), through the host interface (host.h) and the
+ * session (session.h): no branch here on what reaches the host. */
+#include "wizard_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+wz_clear_probes(gw_wizard *w)
+{
+	gw_linux_checks_free(w->checks, w->nchecks);
+	w->checks = NULL;
+	w->nchecks = 0;
+	free(w->checks_error);
+	w->checks_error = NULL;
+	gw_linux_gpus_free(w->detected, w->ndetected);
+	w->detected = NULL;
+	w->ndetected = 0;
+	free(w->detected_added);
+	w->detected_added = NULL;
+	free(w->detect_error);
+	w->detect_error = NULL;
+	w->host_override = 0;
+}
+
+/* The probe's rows and GPUs become the wizard's. */
+static void
+take_probe(gw_wizard *w, gw_host_probe *p)
+{
+	w->checks = p->checks;
+	w->nchecks = p->nchecks;
+	w->checks_error = p->checks_error;
+	w->detected = p->gpus;
+	w->ndetected = p->ngpus;
+	w->detect_error = p->gpus_error;
+	if (w->detected)
+		w->detected_added = gw_xcalloc(w->ndetected ? w->ndetected : 1,
+		                               sizeof *w->detected_added);
+	p->checks = NULL;
+	p->nchecks = 0;
+	p->checks_error = NULL;
+	p->gpus = NULL;
+	p->ngpus = 0;
+	p->gpus_error = NULL;
+}
+
+int
+gw_wizard_probe_host(gw_wizard *w)
+{
+	const char *root = w->sysroot ? w->sysroot : gw_wizard_sysroot();
+	gw_host_probe p;
+	int fails;
+
+	wz_clear_probes(w);
+	w->probed = 1;
+	if (w->local && strcmp(gw_host_sysroot(w->local), root) != 0) {
+		gw_host_close(w->local);
+		w->local = NULL;
+	}
+	if (w->local == NULL)
+		w->local = gw_host_open_linux(root);
+	fails = gw_host_probe_all(w->local, w->table, &p);
+	take_probe(w, &p);
+	gw_host_probe_free(&p);
+	return fails;
+}
+
+int
+gw_wizard_probe_esxi(gw_wizard *w)
+{
+	/* as the mode asks: the API, else the ESXi shell */
+	gw_host *h = wz_host_for(w, w->mode == GW_MODE_VSPHERE ? GW_MODE_VSPHERE
+	                                                       : GW_MODE_ESXI_SSH);
+	gw_host_probe p;
+	gw_err le;
+	int fails;
+
+	wz_clear_probes(w);
+	w->probed = 1;
+	if (h == NULL) {
+		w->checks_error = gw_xstrdup(w->mode == GW_MODE_VSPHERE ?
+		                             _("no vSphere connection") :
+		                             _("no ESXi host to check"));
+		gw_host_vms_free(&w->sess.vms);
+		free(w->sess.vms_error);
+		w->sess.vms_error = w->mode == GW_MODE_VSPHERE ?
+		                    gw_xstrdup(w->checks_error) : NULL;
+		w->sess.vm = -1;
+		return 1;
+	}
+	fails = gw_host_probe_all(h, w->table, &p);
+	take_probe(w, &p);
+	/* the host's release: the plan knows the newest hardware version;
+	 * its system id: a GPU added from the host gets a whole block */
+	if (p.facts.release)
+		gw_wizard_set_esxi(w, p.facts.release, &le);
+	if (p.facts.system_id)
+		gw_wizard_set_system_id(w, p.facts.system_id, &le);
+	gw_session_take_vms(&w->sess, &p.vms, &p.vms_error);
+	gw_host_probe_free(&p);
+	return fails;
+}
+
+void
+gw_wizard_set_host_override(gw_wizard *w, int on)
+{
+	w->host_override = on ? 1 : 0;
+}
+
+const gw_linux_check *
+gw_wizard_host_fail(const gw_wizard *w)
+{
+	size_t i;
+
+	if (w->mode != GW_MODE_LINUX && !gw_wizard_host_mode(w))
+		return NULL;
+	for (i = 0; i < w->nchecks; i++)
+		if (w->checks[i].status == GW_LINUX_FAIL)
+			return &w->checks[i];
+	return NULL;
+}
+
+long
+gw_wizard_esxi_dev(const gw_wizard *w, size_t idx)
+{
+	if (w->mode != GW_MODE_ESXI_SSH || idx >= w->ndetected ||
+	    w->host == NULL || gw_host_gpu_passthru(w->host, idx) < 0)
+		return -1;
+	return (long)idx;
+}
+
+int
+gw_wizard_detected_passthru(const gw_wizard *w, size_t idx)
+{
+	gw_host *h = wz_host_for(w, w->mode);
+
+	if (idx >= w->ndetected || h == NULL || h != w->host)
+		return -1;
+	return gw_host_gpu_passthru(h, idx);
+}
+
+/* Run host change k of the session's queue, then read the host again. */
+static int
+run_change(gw_wizard *w, size_t k, gw_err *e)
+{
+	gw_vmx *v = w->vmx;
+	int rc;
+
+	rc = gw_session_run(&w->sess, k, &v, e);
+	if (v != w->vmx)
+		w->vmx = v;
+	return rc;
+}
+
+int
+gw_wizard_esxi_enable(gw_wizard *w, size_t idx, int *reboot, gw_err *e)
+{
+	size_t k;
+
+	if (reboot)
+		*reboot = 0;
+	if (!host_can(w->host, HOST_PASSTHRU) || idx >= w->ndetected) {
+		gw_err_set(e, _("No detected GPU %zu."), idx + 1);
+		return -1;
+	}
+	/* today's behaviour: the change runs when the operator asks */
+	k = gw_session_queue_enable(&w->sess, idx, w->detected[idx].bdf);
+	if (run_change(w, k, e) != 0) {
+		gw_session_clear_queue(&w->sess);
+		return -1;
+	}
+	if (reboot)
+		*reboot = w->sess.queue[k].reboot;
+	gw_session_clear_queue(&w->sess);
+	gw_wizard_probe_esxi(w);
+	return 0;
+}
+
+/* The open VM's .vmx is v now (from the host). */
+static void
+set_vmx(gw_wizard *w, gw_vmx *v)
+{
+	gw_vmx_free(w->vmx);
+	w->vmx = v;
+	free(w->vmx_error);
+	w->vmx_error = NULL;
+}
+
+int
+gw_wizard_esxi_open_vm(gw_wizard *w, long idx, gw_err *e)
+{
+	gw_vmx *v = NULL;
+	char *release = NULL;
+
+	if (idx < 0) {
+		set_vmx(w, NULL);
+		gw_session_close_vm(&w->sess);
+		wz_changed(w);
+		return 0;
+	}
+	if (gw_session_open_vm(&w->sess, idx, &v, &release, e) != 0)
+		return -1;
+	set_vmx(w, v);
+	/* the VM's own host (the API): its release for the plan */
+	if (release) {
+		free(w->af.a.esxi_version);
+		w->af.a.esxi_version = release;
+	}
+	wz_changed(w);
+	return 0;
+}
+
+const char *
+gw_wizard_vmx_where(const gw_wizard *w)
+{
+	static char buf[4096];
+
+	if (w->vmx == NULL)
+		return NULL;
+	if (gw_wizard_host_mode(w) && w->sess.vm >= 0 && w->sess.vmx_where) {
+		snprintf(buf, sizeof buf, "%s:%s",
+		         w->host ? gw_host_label(w->host) : "", w->sess.vmx_where);
+		return buf;
+	}
+	return w->af.vmx_path;
+}
+
+int
+gw_wizard_esxi_upgrade_target(const gw_wizard *w)
+{
+	if (!gw_wizard_host_mode(w) || !w->have_plan)
+		return 0;
+	return gw_session_upgrade_target(&w->sess, &w->plan);
+}
+
+int
+gw_wizard_esxi_upgrade(gw_wizard *w, gw_err *e)
+{
+	int target = gw_wizard_esxi_upgrade_target(w);
+	size_t k;
+	int rc;
+
+	if (target == 0) {
+		gw_err_set(e, "%s", _("Nothing to upgrade: the VM already has the newest hardware version this host runs."));
+		return -1;
+	}
+	k = gw_session_queue_upgrade(&w->sess, w->plan.hw_current, target);
+	rc = run_change(w, k, e);
+	gw_session_clear_queue(&w->sess);
+	if (rc != 0)
+		return -1;
+	free(w->vmx_error);
+	w->vmx_error = NULL;
+	wz_changed(w);
+	return 0;
+}
+
+const char *
+gw_esxi_power_name(gw_esxi_power p)
+{
+	switch (p) {
+	/* TRANSLATORS: a VM's power state; at most 14 cells each. */
+	case GW_ESXI_POWER_ON: return _("powered on");
+	case GW_ESXI_POWER_OFF: return _("powered off");
+	case GW_ESXI_POWER_SUSPENDED: return _("suspended");
+	default: return _("state unknown");
+	}
+}
+

@@ -1,0 +1,262 @@
+/* wizard_steps.c: moving between the steps and what each needs
+ * (gw_wizard_check_step), the review's checks (wizard.h). */
+#include "wizard_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- steps ---------------------------------------------------------------- */
+
+int
+gw_wizard_sriov_needed(const gw_wizard *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->af.a.ngpus; i++) {
+		const gw_gpu_want *g = &w->af.a.gpus[i];
+
+		if (g->profile && gw_gpu_needs_sriov(g->gpu))
+			return 1;
+	}
+	return 0;
+}
+
+void
+gw_wizard_set_host_ok(gw_wizard *w, int item, int ok)
+{
+	if (item >= 0 && item < GW_NHOST)
+		w->host_ok[item] = ok ? 1 : 0;
+}
+
+int
+gw_wizard_format_check(const gw_wizard *w, int fmt, char *why, size_t n)
+{
+	char *out = NULL;
+	gw_err le;
+
+	if (gw_format_name(fmt) == NULL) {
+		wz_put_why(why, n, _("unknown output format"));
+		return -1;
+	}
+	if (!w->have_plan) {
+		wz_put_why(why, n, w->plan_error);
+		return -1;
+	}
+	le.msg[0] = '\0';
+	if (gw_emit(fmt, &w->plan, &out, &le) != 0) {
+		wz_put_why(why, n, le.msg);
+		return -1;
+	}
+	free(out);
+	return 0;
+}
+
+char *
+gw_wizard_output_path(const gw_wizard *w, int fmt)
+{
+	const char *f = gw_format_filename(fmt);
+
+	if (f == NULL || w->af.out_dir == NULL || w->af.out_dir[0] == '\0')
+		return NULL;
+	return gw_xasprintf("%s/%s", w->af.out_dir, f);
+}
+
+static int
+check_review(const gw_wizard *w, char *why, size_t n)
+{
+	char buf[1024];
+	size_t i;
+
+	if (!w->have_plan) {
+		wz_put_why(why, n, w->plan_error);
+		return -1;
+	}
+	if (w->vmx_error) {
+		wz_put_why(why, n, w->vmx_error);
+		return -1;
+	}
+	if (w->af.formats == 0 && w->vmx == NULL) {
+		wz_put_why(why, n, _("Nothing to write: choose at least one output format, or open a .vmx on the VM step."));
+		return -1;
+	}
+	if (w->af.formats && (w->af.out_dir == NULL || w->af.out_dir[0] == '\0')) {
+		wz_put_why(why, n, _("Output directory: missing (expected the directory to write the snippets into)."));
+		return -1;
+	}
+	if (gw_wizard_sriov_needed(w) && !w->host_ok[GW_HOST_SRIOV]) {
+		snprintf(buf, sizeof buf,
+		         _("%s: not confirmed, and the vGPUs chosen need it (NVIDIA vGPU on Ampere and later runs on SR-IOV); confirm it on the host check step."),
+		         gw_host_item_title(GW_HOST_SRIOV));
+		wz_put_why(why, n, buf);
+		return -1;
+	}
+	for (i = 0; i < WZ_NFORMATS; i++) {
+		char reason[900];
+
+		if (!(w->af.formats & wz_format_bits[i]))
+			continue;
+		if (gw_wizard_format_check(w, wz_format_bits[i], reason,
+		                           sizeof reason) != 0) {
+			snprintf(buf, sizeof buf,
+			         _("Output '%s' cannot be made from this plan: %s; turn it off or change the GPUs."),
+			         gw_format_name(wz_format_bits[i]), reason);
+			wz_put_why(why, n, buf);
+			return -1;
+		}
+	}
+	if (gw_plan_has_errors(&w->plan) && !w->af.force) {
+		wz_put_why(why, n, _("The plan has failures (FAIL): fix them, or turn on force to write anyway."));
+		return -1;
+	}
+	return 0;
+}
+
+/* The host step: the probes' rows (a probed mode), else the BIOS
+ * checklist's IOMMU and above-4G items. */
+static int
+check_host(const gw_wizard *w, char *why, size_t n)
+{
+	static const int needed[] = { GW_HOST_IOMMU, GW_HOST_ABOVE4G };
+	const gw_linux_check *f;
+	char buf[1024];
+	size_t i;
+
+	if (w->mode != GW_MODE_LINUX && !gw_wizard_host_mode(w)) {
+		for (i = 0; i < sizeof needed / sizeof needed[0]; i++) {
+			if (w->host_ok[needed[i]])
+				continue;
+			snprintf(buf, sizeof buf,
+			         _("%s: not confirmed; turn it on in the BIOS/UEFI setup and confirm it here."),
+			         gw_host_item_title(needed[i]));
+			wz_put_why(why, n, buf);
+			return -1;
+		}
+		return 0;
+	}
+	f = gw_wizard_host_fail(w);
+	if (w->host_override)
+		return 0;
+	if (!w->probed) {
+		wz_put_why(why, n, _("The host checks have not run yet: press r to run them."));
+		return -1;
+	}
+	if (w->checks_error) {
+		/* TRANSLATORS: %s says why the checks could not
+		 * run; o and r are keys. */
+		snprintf(buf, sizeof buf,
+		         _("The host checks could not run: %s. Press o to go on anyway."),
+		         w->checks_error);
+		wz_put_why(why, n, buf);
+		return -1;
+	}
+	if (f) {
+		/* TRANSLATORS: a FAIL row blocks the host
+		 * step: its title and message; r and o are
+		 * keys. */
+		snprintf(buf, sizeof buf,
+		         _("FAIL: %s: %s. Fix it and press r to check again, or press o to go on anyway."),
+		         f->title, f->message);
+		wz_put_why(why, n, buf);
+		return -1;
+	}
+	return 0;
+}
+
+int
+gw_wizard_check_step(const gw_wizard *w, gw_step s, char *why, size_t n)
+{
+	const char *reason = NULL;
+	char buf[1024];
+
+	if (why && n > 0)
+		why[0] = '\0';
+	switch (s) {
+	case GW_STEP_WELCOME:
+		if (!gw_wizard_mode_available(w, w->mode, &reason)) {
+			wz_put_why(why, n, reason);
+			return -1;
+		}
+		return 0;
+	case GW_STEP_HOST:
+		return check_host(w, why, n);
+	case GW_STEP_GPU:
+		if (w->af.a.ngpus == 0) {
+			wz_put_why(why, n, _("Choose at least one GPU."));
+			return -1;
+		}
+		return 0;
+	case GW_STEP_VM:
+		if (w->vmx_error) {
+			snprintf(buf, sizeof buf,
+			         _("%s; open another .vmx or choose none (snippets only)."),
+			         w->vmx_error);
+			wz_put_why(why, n, buf);
+			return -1;
+		}
+		if (w->vmx && !w->have_plan) {
+			wz_put_why(why, n, w->plan_error);
+			return -1;
+		}
+		return 0;
+	case GW_STEP_MMIO:
+	case GW_STEP_OPTIONS:
+		if (!w->have_plan) {
+			wz_put_why(why, n, w->plan_error);
+			return -1;
+		}
+		return 0;
+	case GW_STEP_REVIEW:
+		return check_review(w, why, n);
+	case GW_STEP_WRITE:
+		wz_put_why(why, n, _("This is the last step."));
+		return -1;
+	default:
+		wz_put_why(why, n, _("Unknown step."));
+		return -1;
+	}
+}
+
+int
+gw_wizard_next(gw_wizard *w, char *why, size_t n)
+{
+	if (gw_wizard_check_step(w, w->step, why, n) != 0)
+		return -1;
+	w->step = (gw_step)(w->step + 1);
+	w->visited[w->step] = 1;
+	return 0;
+}
+
+int
+gw_wizard_back(gw_wizard *w)
+{
+	if (w->step == GW_STEP_WELCOME)
+		return -1;
+	w->step = (gw_step)(w->step - 1);
+	return 0;
+}
+
+int
+gw_wizard_goto_why(gw_wizard *w, gw_step s, char *why, size_t n)
+{
+	gw_step k;
+
+	if (why && n > 0)
+		why[0] = '\0';
+	if ((int)s < 0 || s >= GW_NSTEPS || !w->visited[s]) {
+		wz_put_why(why, n, _("That step is not reached yet: finish this one first."));
+		return -1;
+	}
+	for (k = w->step; k < s; k = (gw_step)(k + 1))
+		if (gw_wizard_check_step(w, k, why, n) != 0)
+			return -1;
+	w->step = s;
+	return 0;
+}
+
+int
+gw_wizard_goto(gw_wizard *w, gw_step s)
+{
+	return gw_wizard_goto_why(w, s, NULL, 0);
+}
+

@@ -1,0 +1,261 @@
+/* wizard_text.c: the wizard's fixed texts and classifications
+ * (wizard.h), and the small helpers the other wizard files share.
+ *
+ * Facts used here (see shared/docs/domain.md):
+ *  - BIOS checklist: VT-d/AMD-Vi and above-4G decoding are BIOS settings;
+ *    "Passthru Capable: false" when the IOMMU is off (section 5).
+ *  - SR-IOV: NVIDIA vGPU on Ampere and later GPUs uses SR-IOV virtual
+ *    functions (NVIDIA vGPU documentation; the A16 host sample in
+ *    shared/fixtures/nvidia-smi shows "Host VGPU Mode: SR-IOV").
+ */
+#include "wizard_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- string lists ------------------------------------------------------ */
+
+const int wz_format_bits[WZ_NFORMATS] = { GW_FMT_VMX, GW_FMT_BOSH,
+                                          GW_FMT_OPSMAN, GW_FMT_TILE };
+
+void
+wz_strv_push(wz_strv *s, char *item)
+{
+	s->v = gw_xrealloc(s->v, (s->n + 2) * sizeof *s->v);
+	s->v[s->n++] = item;
+	s->v[s->n] = NULL;
+}
+
+/* The NULL-terminated list (an empty one when nothing was pushed). */
+char **
+wz_strv_finish(wz_strv *s)
+{
+	if (s->v == NULL)
+		return gw_xcalloc(1, sizeof *s->v);
+	return s->v;
+}
+
+void
+gw_strv_free(char **v)
+{
+	size_t i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+void
+wz_put_why(char *why, size_t n, const char *msg)
+{
+	if (why && n > 0)
+		snprintf(why, n, "%s", msg);
+}
+
+/* ---- texts -------------------------------------------------------------- */
+
+const char *
+gw_step_title(gw_step s)
+{
+	switch (s) {
+	/* TRANSLATORS: wizard step titles, shown in the step list: at most
+	 * 18 cells (a CJK character is 2 cells). */
+	case GW_STEP_WELCOME: return _("Welcome");
+	/* TRANSLATORS: wizard step title, at most 18 cells. */
+	case GW_STEP_HOST: return _("Host check");
+	/* TRANSLATORS: wizard step title, at most 18 cells. */
+	case GW_STEP_GPU: return _("GPU selection");
+	/* TRANSLATORS: wizard step title, at most 18 cells. */
+	case GW_STEP_VM: return _("Virtual machine");
+	/* TRANSLATORS: wizard step title, at most 18 cells. */
+	case GW_STEP_MMIO: return _("MMIO size");
+	/* TRANSLATORS: wizard step title, at most 18 cells. */
+	case GW_STEP_OPTIONS: return _("Options");
+	/* TRANSLATORS: wizard step title, at most 18 cells. */
+	case GW_STEP_REVIEW: return _("Review");
+	/* TRANSLATORS: wizard step title, at most 18 cells. */
+	case GW_STEP_WRITE: return _("Write");
+	default: return "";
+	}
+}
+
+const char *
+gw_step_purpose(gw_step s)
+{
+	switch (s) {
+	/* TRANSLATORS: one-line purpose of a wizard step, shown under its
+	 * title: at most 76 cells. */
+	case GW_STEP_WELCOME: return _("Choose the language and what you are doing.");
+	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
+	case GW_STEP_HOST: return _("Check that the host's firmware is ready for GPU passthrough.");
+	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
+	case GW_STEP_GPU: return _("Choose the GPUs: passthrough or a vGPU profile, and how many.");
+	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
+	case GW_STEP_VM: return _("Open the VM's .vmx file, or go on without one for snippets only.");
+	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
+	case GW_STEP_MMIO: return _("Size the VM's 64-bit MMIO window, step by step.");
+	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
+	case GW_STEP_OPTIONS: return _("Unified memory for vGPUs, peer-to-peer, memory reservation.");
+	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
+	case GW_STEP_REVIEW: return _("Every change with its reason and source, and the files to write.");
+	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
+	case GW_STEP_WRITE: return _("Write the files, then run the commands shown.");
+	default: return "";
+	}
+}
+
+const char *
+gw_mode_name(gw_mode m)
+{
+	switch (m) {
+	/* TRANSLATORS: what the operator is doing (welcome step choices):
+	 * at most 40 cells each. */
+	case GW_MODE_OFFLINE: return _("Plan offline (snippets, a local .vmx)");
+	/* TRANSLATORS: welcome step choice, at most 40 cells. */
+	case GW_MODE_LINUX: return _("Configure this Linux host");
+	/* TRANSLATORS: welcome step choice, at most 40 cells. */
+	case GW_MODE_ESXI_SSH: return _("An ESXi host over SSH");
+	/* TRANSLATORS: welcome step choice, at most 40 cells. */
+	case GW_MODE_VSPHERE: return _("vCenter or ESXi through the API");
+	default: return "";
+	}
+}
+
+int
+gw_mode_available(gw_mode m, const char **why)
+{
+	const char *w = NULL;
+
+	switch (m) {
+	case GW_MODE_OFFLINE:
+		break;
+	case GW_MODE_LINUX:
+		break;
+	case GW_MODE_ESXI_SSH:
+		break;
+	case GW_MODE_VSPHERE:
+		break;
+	default:
+		w = _("Unknown choice: plan offline.");
+		break;
+	}
+	if (why)
+		*why = w;
+	return w == NULL;
+}
+
+int
+gw_wizard_mode_available(const gw_wizard *w, gw_mode m, const char **why)
+{
+	const char *no = NULL;
+
+	if (m == GW_MODE_VSPHERE)
+		no = _("No vCenter or ESXi connection yet: start gpuwiz with --url https://HOST/sdk --user USER (with --thumbprint for a self-signed certificate); the password is asked before the screens start, or taken from GPUWIZ_PASSWORD.");
+	else if (m == GW_MODE_ESXI_SSH)
+		no = _("No ESXi host yet: start gpuwiz with --ssh root@HOST (ssh keys or one password prompt), run it on the ESXi shell, or practise on a sample ESXi host (gpuwiz --sample-host esxi-l40s).");
+	else
+		return gw_mode_available(m, why);
+	if (w != NULL && wz_host_for(w, m) != NULL)
+		no = NULL;
+	if (why)
+		*why = no;
+	return no == NULL;
+}
+
+gw_gpu_class
+gw_gpu_class_of(const gw_gpu *g)
+{
+	if (g == NULL || g->name == NULL)
+		return GW_CLASS_DATACENTER;
+	if (strstr(g->name, "GeForce"))
+		return GW_CLASS_GEFORCE;
+	if (strstr(g->name, "Quadro") || strstr(g->name, "RTX "))
+		return GW_CLASS_WORKSTATION;
+	return GW_CLASS_DATACENTER;
+}
+
+const char *
+gw_gpu_class_name(gw_gpu_class c)
+{
+	switch (c) {
+	/* TRANSLATORS: GPU class filter on the GPU step: at most 12 cells
+	 * each.  "All classes" is the no-filter choice. */
+	case GW_CLASS_ANY: return _("All classes");
+	/* TRANSLATORS: GPU class filter, at most 12 cells. */
+	case GW_CLASS_DATACENTER: return _("Data center");
+	/* TRANSLATORS: GPU class filter, at most 12 cells. */
+	case GW_CLASS_WORKSTATION: return _("Workstation");
+	/* TRANSLATORS: GPU class filter, at most 12 cells (a brand name). */
+	case GW_CLASS_GEFORCE: return _("GeForce");
+	default: return "";
+	}
+}
+
+const char *
+gw_host_item_title(int item)
+{
+	switch (item) {
+	/* TRANSLATORS: host checklist items (BIOS settings): at most 28
+	 * cells each. */
+	case GW_HOST_IOMMU: return _("VT-d / AMD-Vi (IOMMU)");
+	/* TRANSLATORS: host checklist item, at most 28 cells. */
+	case GW_HOST_ABOVE4G: return _("Above 4G decoding");
+	/* TRANSLATORS: host checklist item, at most 28 cells. */
+	case GW_HOST_SRIOV: return _("SR-IOV (vGPU)");
+	default: return "";
+	}
+}
+
+const char *
+gw_host_item_help(int item)
+{
+	switch (item) {
+	case GW_HOST_IOMMU:
+		return _("Turn on Intel VT-d or AMD-Vi (IOMMU) in the BIOS/UEFI setup, usually under Processor, Chipset or Integrated I/O. While it is off, esxcli hardware pci list shows Passthru Capable: false for every device.");
+	case GW_HOST_ABOVE4G:
+		return _("Turn on Above 4G decoding (also called MMIO above 4 GB or 64-bit MMIO) in the BIOS/UEFI PCI settings: GPUs with large BARs cannot be mapped without it.");
+	case GW_HOST_SRIOV:
+		return _("Turn on SR-IOV in the BIOS/UEFI PCI settings: NVIDIA vGPU on Ampere and later GPUs (A10, A16, A30, A40, A100, L4, L40S, H100, ...) runs on SR-IOV virtual functions. Passthrough does not need it.");
+	default:
+		return "";
+	}
+}
+
+const char *
+gw_vendor_name(unsigned vendor_id)
+{
+	switch (vendor_id) {
+	case 0x10de: return "NVIDIA";
+	case 0x1002: return "AMD";
+	case 0x8086: return "Intel";
+	default: return NULL;
+	}
+}
+
+int
+gw_gpu_needs_sriov(const gw_gpu *g)
+{
+	static const char *const chips[] = { "GA", "AD", "GH", "GB" };
+	size_t i;
+
+	if (g == NULL || g->name == NULL || g->vendor_id != 0x10de)
+		return 0;
+	for (i = 0; i < sizeof chips / sizeof chips[0]; i++)
+		if (strncmp(g->name, chips[i], 2) == 0 &&
+		    isdigit((unsigned char)g->name[2]))
+			return 1;
+	return 0;
+}
+
+int
+gw_setting_is_change(const gw_setting *s)
+{
+	if (s == NULL || s->keep)
+		return 0;
+	return !(s->old_value && s->value && strcmp(s->old_value, s->value) == 0);
+}
+

@@ -1,0 +1,272 @@
+/* wizard_write.c: the write step and the commands to run next
+ * (wizard.h).
+ *
+ * Next commands: vim-cmd (domain.md section 5), Ops Manager/BOSH
+ * (section 7), guest checks and the NCCL all-reduce test (section 8,
+ * seed 001).
+ */
+#include "wizard_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "emit.h"
+
+/* ---- write step --------------------------------------------------------------- */
+
+/* The write step: the session writes the snippets and, with a VM open
+ * on the mode's host, its .vmx there (saved and reloaded, or through the
+ * API; never a VM that is not powered off); otherwise the local .vmx.
+ * gw_apply gets a copy of the .vmx: w->vmx stays the file as opened. */
+int
+gw_wizard_write(gw_wizard *w)
+{
+	gw_session files, *s = &w->sess;
+	gw_err le;
+	int rc;
+
+	gw_apply_result_free(&w->result);
+	w->written = 0;
+	w->write_error[0] = '\0';
+	if (gw_wizard_check_step(w, GW_STEP_REVIEW, w->write_error,
+	                         sizeof w->write_error) != 0)
+		return -1;
+	le.msg[0] = '\0';
+	gw_session_init(&files, NULL);
+	if (wz_host_for(w, w->mode) != w->host || w->host == NULL)
+		s = &files;   /* the files only */
+	rc = gw_session_apply(s, &w->af, &w->plan, w->vmx, &w->result, &le);
+	if (rc != 0)
+		snprintf(w->write_error, sizeof w->write_error, "%s", le.msg);
+	else
+		gw_session_reload_warning(s, w->write_error, sizeof w->write_error);
+	gw_session_free(&files);
+	if (rc != 0)
+		return -1;
+	w->written = 1;
+	w->dirty = 0;
+	return 0;
+}
+
+/* ---- next commands ------------------------------------------------------------ */
+
+static int
+plan_has_kind(const gw_plan *p, gw_set_kind k)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsettings; i++)
+		if (p->settings[i].kind == k)
+			return 1;
+	return 0;
+}
+
+/* Where fmt went: the written path, else the planned one (malloc'ed). */
+static char *
+fmt_path(const gw_wizard *w, int fmt)
+{
+	const char *f = gw_format_filename(fmt);
+	size_t i, n;
+
+	for (i = 0; w->written && f && i < w->result.nwritten; i++) {
+		n = strlen(w->result.written[i]);
+		if (n >= strlen(f) &&
+		    strcmp(w->result.written[i] + n - strlen(f), f) == 0)
+			return gw_xstrdup(w->result.written[i]);
+	}
+	return gw_wizard_output_path(w, fmt);
+}
+
+/* The host's part, through the API: the VM is reconfigured there. */
+static void
+next_api(const gw_wizard *w, wz_strv *s, const gw_esxi_vm *vm)
+{
+	if (!w->written)
+		/* TRANSLATORS: %s is the VM's name. */
+		wz_strv_push(s, gw_xasprintf(_("gpuwiz reconfigures %s through the API (ReconfigVM_Task); it must stay powered off until then"),
+		                             vm->name));
+	else if (!w->result.vmx_unchanged)
+		wz_strv_push(s, gw_xasprintf(_("Reconfigured %s through the API (ReconfigVM_Task)"),
+		                             vm->name));
+	/* TRANSLATORS: %s is the VM's name. */
+	wz_strv_push(s, gw_xasprintf(_("Power on %s in the vSphere Client (Actions > Power > Power On)"),
+	                             vm->name));
+}
+
+/* The host's part on the ESXi shell: saved there and reloaded. */
+static void
+next_shell(const gw_wizard *w, wz_strv *s, const gw_esxi_vm *vm)
+{
+	char *c;
+
+	if (!w->written) {
+		c = gw_xasprintf("vim-cmd vmsvc/power.getstate %lu", vm->vmid);
+		wz_strv_push(s, gw_xasprintf(_("Check that the VM is off: %s (expect Powered off)"), c));
+		free(c);
+		/* TRANSLATORS: %s is a path on the datastore. */
+		wz_strv_push(s, gw_xasprintf(_("gpuwiz saves %s on the host (backup beside it) and reloads the VM"),
+		                             w->sess.vmx_where));
+	} else if (!w->result.vmx_unchanged) {
+		c = gw_xasprintf("vim-cmd vmsvc/reload %lu", vm->vmid);
+		/* TRANSLATORS: %s is the backup's path, then a command. */
+		wz_strv_push(s, gw_xasprintf(_("Saved on the host (backup: %s) and reloaded (%s)"),
+		                             w->result.backup ? w->result.backup : "-", c));
+		free(c);
+	}
+	c = gw_xasprintf("vim-cmd vmsvc/power.on %lu", vm->vmid);
+	wz_strv_push(s, gw_xasprintf(_("Power on the VM: %s (%s lists the Vmid)"),
+	                             c, "vim-cmd vmsvc/getallvms"));
+	free(c);
+}
+
+/* A local .vmx, or the .vmx lines to paste. */
+static void
+next_local(const gw_wizard *w, wz_strv *s)
+{
+	char *path;
+
+	if (w->vmx && w->af.vmx_path) {
+		wz_strv_push(s, gw_xasprintf(_("On the ESXi host, find the VM's id: %s (the Vmid column)"),
+		                             "vim-cmd vmsvc/getallvms"));
+		wz_strv_push(s, gw_xasprintf(_("Check that the VM is off: %s (expect Powered off)"),
+		                             "vim-cmd vmsvc/power.getstate <vmid>"));
+		wz_strv_push(s, gw_xasprintf(_("If %s is a copy, put it back in the VM's folder on the datastore first (VM off)"),
+		                             w->af.vmx_path));
+	} else if (w->af.formats & GW_FMT_VMX) {
+		path = fmt_path(w, GW_FMT_VMX);
+		wz_strv_push(s, gw_xasprintf(_("With the VM off, add the lines of %s to its .vmx (or in the vSphere Client: Edit Settings > VM Options > Advanced > Configuration Parameters)"),
+		                             path ? path : gw_format_filename(GW_FMT_VMX)));
+		free(path);
+	} else {
+		return;
+	}
+	wz_strv_push(s, gw_xasprintf(_("After editing the .vmx on the host with the VM off: %s"),
+	                             "vim-cmd vmsvc/reload <vmid>"));
+	wz_strv_push(s, gw_xasprintf(_("Power on the VM: %s (%s lists the Vmid)"),
+	                             "vim-cmd vmsvc/power.on <vmid>",
+	                             "vim-cmd vmsvc/getallvms"));
+}
+
+/* The host: the VM open on the mode's host, else the files. */
+static void
+next_host(const gw_wizard *w, wz_strv *s)
+{
+	const gw_esxi_vm *vm = gw_session_vm(&w->sess);
+
+	if (w->vmx && vm && gw_wizard_host_mode(w) &&
+	    wz_host_for(w, w->mode) == w->host) {
+		if (host_can(w->host, HOST_RELOAD))
+			next_shell(w, s, vm);
+		else
+			next_api(w, s, vm);
+		return;
+	}
+	next_local(w, s);
+}
+
+/* Tanzu: the BOSH cloud config, Ops Manager, the tile. */
+static void
+next_tanzu(const gw_wizard *w, wz_strv *s, const char *name)
+{
+	char *path, *cmd;
+
+	if (w->af.formats & GW_FMT_BOSH) {
+		path = fmt_path(w, GW_FMT_BOSH);
+		wz_strv_push(s, gw_xasprintf(_("BOSH: merge the vm_extensions entry of %s into the cloud config (%s, edit, %s) and list %s in the instance group's vm_extensions"),
+		                             path ? path : "", "bosh cloud-config > cloud-config.yml",
+		                             "bosh update-cloud-config cloud-config.yml", name));
+		free(path);
+	}
+	if (w->af.formats & GW_FMT_OPSMAN) {
+		path = fmt_path(w, GW_FMT_OPSMAN);
+		cmd = gw_xasprintf("om curl --path /api/v0/staged/vm_extensions/%s --request PUT --data \"$(cat %s)\"",
+		                   name, path ? path : "");
+		wz_strv_push(s, gw_xasprintf(_("Ops Manager: %s (or %s with the same name and cloud_properties under vm-extension-config:)"),
+		                             cmd, "om create-vm-extension -c FILE.yml"));
+		free(cmd);
+		free(path);
+		wz_strv_push(s, gw_xasprintf(_("Ops Manager: attach %s with additional_vm_extensions in the job's resource_config, then Apply Changes"),
+		                             name));
+	}
+	if (w->af.formats & GW_FMT_TILE) {
+		path = fmt_path(w, GW_FMT_TILE);
+		wz_strv_push(s, gw_xasprintf(_("AI Services tile: enter the values of %s as a custom VM type in Infrastructure Config, save, then Apply Changes (select the BOSH Director and the AI Services tile)"),
+		                             path ? path : ""));
+		free(path);
+	}
+}
+
+/* The NCCL all-reduce check across ngpu GPUs. */
+static void
+next_nccl(const gw_wizard *w, wz_strv *s, int ngpu)
+{
+	char *cmd = gw_xasprintf("torchrun --nproc_per_node=%d nccl_check.py", ngpu);
+
+	if (w->af.formats && w->af.out_dir) {
+		char *script = gw_xasprintf("%s/%s", w->af.out_dir,
+		                            GW_NCCL_CHECK_FILE);
+
+		/* TRANSLATORS: %1$d GPUs, %2$s the torchrun command,
+		 * %3$s the script's path, %4$d the GPU count again. */
+		wz_strv_push(s, gw_xasprintf(_("In the guest, across the %1$d GPUs: %2$s (the NCCL all-reduce check; copy %3$s into the guest first; each rank prints ok %4$d.0)"),
+		                             ngpu, cmd, script, ngpu));
+		free(script);
+	} else {
+		wz_strv_push(s, gw_xasprintf(_("In the guest, across the %1$d GPUs: %2$s (the NCCL all-reduce check from gpuwiz's README; each rank prints ok %3$d.0)"),
+		                             ngpu, cmd, ngpu));
+	}
+	free(cmd);
+	wz_strv_push(s, gw_xasprintf(_("If NCCL fails, run it again with %s set and keep the log"),
+	                             "NCCL_DEBUG=INFO"));
+}
+
+/* The guest: nvidia-smi, its -q modes, BAR1/FB, NCCL for 2+ GPUs. */
+static void
+next_guest(const gw_wizard *w, wz_strv *s, int ngpu, int vgpu, int uvm)
+{
+	wz_strv_push(s, gw_xasprintf(_("In the guest: %s lists the GPU; the driver version: %s"),
+	                             "nvidia-smi",
+	                             "nvidia-smi --query-gpu=driver_version --format=csv,noheader"));
+	if (vgpu)
+		wz_strv_push(s, gw_xasprintf(uvm
+		                             ? _("In the guest: %s (expect Virtualization Mode : VGPU; with unified memory the Addressing Mode is no longer None)")
+		                             : _("In the guest: %s (expect Virtualization Mode : VGPU; Addressing Mode : None means no unified memory, which NCCL 2.27 and later need)"),
+		                             "nvidia-smi -q | grep -Ei 'Virtualization Mode|Addressing Mode'"));
+	else
+		wz_strv_push(s, gw_xasprintf(_("In the guest: %s (expect Virtualization Mode : Pass-Through)"),
+		                             "nvidia-smi -q | grep -Ei 'Virtualization Mode|Addressing Mode'"));
+	wz_strv_push(s, gw_xasprintf(_("In the guest: %s (the Total lines: BAR1 mapped for the GPU, FB its framebuffer)"),
+	                             "nvidia-smi -q | grep -A3 -E 'BAR1 Memory Usage|FB Memory Usage'"));
+	if (ngpu >= 2)
+		next_nccl(w, s, ngpu);
+}
+
+char **
+gw_wizard_next_commands(const gw_wizard *w)
+{
+	const gw_plan *p = w->have_plan ? &w->plan : NULL;
+	const char *name = p && p->name ? p->name : "<name>";
+	wz_strv s = { NULL, 0 };
+	int ngpu = 0, vgpu = 0, uvm;
+	size_t i;
+
+	if (p) {
+		for (i = 0; i < p->ngpus; i++) {
+			ngpu += p->gpus[i].count;
+			vgpu |= p->gpus[i].profile != NULL;
+		}
+	} else {
+		for (i = 0; i < w->af.a.ngpus; i++) {
+			ngpu += w->af.a.gpus[i].count;
+			vgpu |= w->af.a.gpus[i].profile != NULL;
+		}
+	}
+	uvm = p ? plan_has_kind(p, GW_SET_UVM) : w->af.a.uvm;
+
+	next_host(w, &s);
+	if (uvm && vgpu)
+		wz_strv_push(&s, gw_xstrdup(_("Unified memory takes effect only after a power-cycle (off, then on), not a guest reboot; vMotion of this VM's vGPUs is then disabled")));
+	next_tanzu(w, &s, name);
+	next_guest(w, &s, ngpu, vgpu, uvm);
+	return wz_strv_finish(&s);
+}
