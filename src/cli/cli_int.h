@@ -1,0 +1,132 @@
+/* cli_int.h: what the pieces of the command line share (cli.c, opts.c,
+ * cmd_table.c, cmd_*.c, plan_print.c, hostctx.c, password.c). */
+#ifndef GW_CLI_INT_H
+#define GW_CLI_INT_H
+
+#include "cli.h"
+#include "answers.h"
+#include "esxi.h"
+#include "host.h"
+#include "host_ext.h"
+#include "gputable.h"
+#include "plan.h"
+#include "session.h"
+#include "vsphere.h"
+
+#include <stdio.h>
+#include <jansson.h>
+
+#define EXIT_FINDINGS 1
+#define EXIT_USAGE 2
+
+/* --gpu, --vgpu, --vram and --bdf, kept in command-line order and resolved
+ * once the GPU table is loaded (resolve_items). */
+enum { ITEM_GPU, ITEM_VGPU, ITEM_VRAM, ITEM_BDF };
+
+typedef struct cli_item {
+	int kind;
+	const char *arg;
+} cli_item;
+
+typedef struct cli_opts {
+	const char *cmd;
+	const char *table_path;
+	const char *answers;
+	const char *esxcli_file;
+	const char *nvsmi;
+	const char *sysroot;
+	const char *bundle;
+	const char *format;
+	const char *ssh;          /* --ssh USER@HOST */
+	const char *ssh_port, *ssh_identity;
+	const char **ssh_opts;    /* --ssh-option, in order */
+	size_t nssh_opts;
+	const char *sample;       /* --sample-host NAME */
+	const char *vm;           /* --vm NAME|VMID (the last one) */
+	const char **vm_list;     /* every --vm, in order (vsphere apply) */
+	size_t nvm_list;
+	const char *enable;       /* passthru --enable BDF */
+	int upgrade;              /* --upgrade-hw */
+	const char *url, *user, *thumbprint, *cafile;   /* vsphere */
+	const char *host;         /* vsphere passthru --host NAME */
+	long timeout;             /* vsphere --timeout SECONDS (0 = default) */
+	int insecure, dry_run;
+	int json, write, force, help;
+	cli_item *items;
+	size_t nitems;
+	gw_answers a;
+	char **args;
+	size_t nargs;
+} cli_opts;
+
+/* ---- the command table (cmd_table.c), in the manner of tmux's
+ * cmd_entry: a command's name, its usage forms, what it accepts, and the
+ * function that runs it. */
+
+/* flags */
+#define CMD_NOARGS 0x1    /* no words after the command */
+
+typedef struct cli_cmd {
+	const char *name;
+	/* N_(): each form of the command after "gpuwiz NAME ", continuation
+	 * lines included; NULL-terminated */
+	const char *usage[4];
+	int flags;
+	/* 0, 1 (findings) or 2 (usage or input error, with e) */
+	int (*exec)(cli_opts *o, const gw_table *t, gw_err *e);
+} cli_cmd;
+
+extern const cli_cmd cli_cmds[];
+extern const size_t cli_ncmds;
+
+const cli_cmd *cli_cmd_find(const char *name);
+void cli_usage_commands(FILE *f);
+
+/* the commands, one file per group */
+int cmd_mmio(cli_opts *o, const gw_table *t, gw_err *e);        /* cmd_plan.c */
+int cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e);         /* cmd_vmx.c */
+int cmd_snippet(cli_opts *o, const gw_table *t, gw_err *e);     /* cmd_plan.c */
+int cmd_apply(cli_opts *o, const gw_table *t, gw_err *e);       /* cmd_plan.c */
+int cmd_gpus(cli_opts *o, const gw_table *t, gw_err *e);        /* cmd_host.c */
+int cmd_check(cli_opts *o, const gw_table *t, gw_err *e);       /* cmd_host.c */
+int cmd_vms(cli_opts *o, const gw_table *t, gw_err *e);         /* cmd_host.c */
+int cmd_passthru(cli_opts *o, const gw_table *t, gw_err *e);    /* cmd_host.c */
+int cmd_verify(cli_opts *o, const gw_table *t, gw_err *e);      /* cmd_guest.c */
+int cmd_diagnose(cli_opts *o, const gw_table *t, gw_err *e);    /* cmd_guest.c */
+int cmd_vsphere(cli_opts *o, const gw_table *t, gw_err *e);     /* cmd_vsphere.c */
+
+/* ---- cli.c */
+extern const char *cli_progname;
+void cli_die_line(const char *cmd, const char *msg);
+
+/* ---- opts.c: the options, one table */
+int cli_parse_opts(cli_opts *o, int argc, char **argv, gw_err *e);
+void cli_free_opts(cli_opts *o);
+int cli_takes_value(const char *arg);
+int cli_resolve_items(cli_opts *o, const gw_table *t, gw_err *e);
+int cli_load_table(gw_table *t, const char *path, gw_err *e);
+int cli_no_args(const cli_opts *o, gw_err *e);
+
+/* ---- plan_print.c: the plan as text and JSON */
+void cli_print_gpus(const gw_plan *p);
+void cli_print_steps(const gw_plan *p);
+void cli_print_findings_if(const gw_plan *p, FILE *f, int sizing_only);
+void cli_print_findings(const gw_plan *p, FILE *f);
+size_t cli_count_sizing_findings(const gw_plan *p);
+void cli_print_settings(const gw_plan *p, int diff);
+void cli_print_findings_titled(const gw_plan *p);
+void cli_print_changes(const gw_plan *p);
+json_t *cli_plan_json(const gw_plan *p, int sizing_only);
+void cli_upgrade_hint(const gw_plan *p, int asked);
+const char *cli_power_word(gw_esxi_power p);
+
+/* ---- hostctx.c: the host the options name (host.h) */
+int cli_host_open(const cli_opts *o, int need, gw_host **h, gw_err *e);
+int cli_vs_check_opts(const cli_opts *o, gw_err *e);
+int cli_vs_host_open(const cli_opts *o, gw_host **h, gw_err *e);
+int cli_wizard_connection(const cli_opts *o, gw_wizard_start *st, gw_err *e);
+
+/* ---- password.c: the vSphere password */
+char *cli_read_password(const char *user, const char *url, gw_err *e);
+
+#endif

@@ -1,0 +1,191 @@
+/* cmd_host.c: the commands that read or change a host: gpus, check, vms,
+ * passthru.  The host is the one the options name (hostctx.c).
+ */
+#include "cli_int.h"
+#include "jsonutil.h"
+#include "linux.h"
+#include "wizard.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* gpus (CMD_NOARGS): this Linux host's PCI devices through libpci
+ * (--sysroot for a copy of /sys and /proc), a saved `esxcli hardware pci
+ * list`, or an ESXi host's (--ssh, a sample host, the ESXi shell): its
+ * listing is shown as a saved one is. */
+int
+cmd_gpus(cli_opts *o, const gw_table *t, gw_err *e)
+{
+	gw_host *h;
+	char *out = NULL;
+	int rc;
+
+	if (o->esxcli_file != NULL) {
+		if (o->ssh || o->sample || o->sysroot) {
+			gw_err_set(e, "%s", _("--esxcli-file reads a saved listing; it cannot be combined with --ssh, --sample-host or --sysroot"));
+			return EXIT_USAGE;
+		}
+		return gw_esxi_gpus_command(t, o->esxcli_file, o->json, e);
+	}
+	if (cli_host_open(o, GW_HOST_NEED_ANY, &h, e) != 0)
+		return EXIT_USAGE;
+	if (host_can(h, HOST_SYSROOT))
+		rc = gw_linux_gpus_command(t, gw_host_sysroot(h), o->json, e);
+	else if (gw_host_pci_listing(h, &out, e) != 0)
+		rc = EXIT_USAGE;
+	else
+		rc = gw_esxi_gpus_text_command(t, out, "esxcli hardware pci list",
+		                               o->json, e);
+	free(out);
+	gw_host_close(h);
+	return rc;
+}
+
+/* check (CMD_NOARGS): the host's readiness rows: this Linux host like
+ * virt-host-validate, or an ESXi host's passthrough readiness (the
+ * wizard's host step rows). */
+int
+cmd_check(cli_opts *o, const gw_table *t, gw_err *e)
+{
+	gw_host *h;
+	gw_host_probe p;
+	int rc;
+
+	if (cli_host_open(o, GW_HOST_NEED_ANY, &h, e) != 0)
+		return EXIT_USAGE;
+	gw_host_probe_all(h, t, &p);
+	if (p.checks_error != NULL) {
+		gw_err_set(e, "%s", p.checks_error);
+		rc = EXIT_USAGE;
+	} else {
+		gw_linux_print_checks(p.checks, p.nchecks, o->json);
+		rc = p.fails > 0 ? EXIT_FINDINGS : 0;
+	}
+	gw_host_probe_free(&p);
+	gw_host_close(h);
+	return rc;
+}
+
+static void
+vms_json(const char *label, const gw_esxi_vm_list *l, const gw_esxi_power *pw)
+{
+	json_t *j = json_object(), *arr = json_array();
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const gw_esxi_vm *vm = &l->vms[i];
+		json_t *x = json_object();
+
+		json_object_set_new(x, "vmid", json_integer((json_int_t)vm->vmid));
+		json_object_set_new(x, "name", gw_json_text(vm->name));
+		json_object_set_new(x, "file", gw_json_text(vm->file));
+		json_object_set_new(x, "datastore", gw_json_text(vm->datastore));
+		json_object_set_new(x, "path", gw_json_text(vm->path));
+		json_object_set_new(x, "guest_os", gw_json_text(vm->guest_os));
+		json_object_set_new(x, "hw_version", vm->hw_version > 0 ?
+		                    json_integer(vm->hw_version) : json_null());
+		json_object_set_new(x, "power", json_string(cli_power_word(pw[i])));
+		json_array_append_new(arr, x);
+	}
+	json_object_set_new(j, "host", gw_json_text(label));
+	json_object_set_new(j, "vms", arr);
+	gw_json_print(j);
+	json_decref(j);
+}
+
+static void
+vms_text(const char *label, const gw_esxi_vm_list *l, const gw_esxi_power *pw)
+{
+	size_t i;
+
+	/* TRANSLATORS: heading of gpuwiz vms; %s is the host. */
+	printf(_("VMs on %s:\n"), label);
+	for (i = 0; i < l->n; i++) {
+		const gw_esxi_vm *vm = &l->vms[i];
+
+		printf("  %-6lu %-12s %-7s %s  %s\n", vm->vmid,
+		       gw_esxi_power_name(pw[i]),
+		       vm->version ? vm->version : "-", vm->name, vm->file);
+	}
+	if (l->n == 0)
+		printf("  %s\n", _("(none)"));
+}
+
+/* The power state of each listed VM: from the listing where it knows
+ * them (the API), else asked of the host one by one. */
+static int
+vms_power(gw_host *h, gw_host_vms *v, gw_err *e)
+{
+	size_t i;
+
+	if (v->power != NULL)
+		return 0;
+	v->power = gw_xcalloc(v->list.n ? v->list.n : 1, sizeof *v->power);
+	for (i = 0; i < v->list.n; i++)
+		if (gw_host_power(h, &v->list.vms[i], &v->power[i], e) != 0)
+			return -1;
+	return 0;
+}
+
+/* vms (CMD_NOARGS): the ESXi host's VMs with their power state and
+ * hardware version. */
+int
+cmd_vms(cli_opts *o, const gw_table *t, gw_err *e)
+{
+	gw_host_vms v;
+	gw_host *h;
+	int rc = 0;
+
+	(void)t;
+	memset(&v, 0, sizeof v);
+	if (cli_host_open(o, GW_HOST_NEED_ESXI, &h, e) != 0)
+		return EXIT_USAGE;
+	if (gw_host_list_vms(h, &v, e) != 0 || vms_power(h, &v, e) != 0)
+		rc = EXIT_USAGE;
+	else if (o->json)
+		vms_json(gw_host_label(h), &v.list, v.power);
+	else
+		vms_text(gw_host_label(h), &v.list, v.power);
+	gw_host_vms_free(&v);
+	gw_host_close(h);
+	return rc;
+}
+
+/* passthru --enable BDF (CMD_NOARGS): enable passthrough of a device on
+ * the ESXi host (refused for a controller holding a datastore or the boot
+ * device). */
+int
+cmd_passthru(cli_opts *o, const gw_table *t, gw_err *e)
+{
+	gw_host *h;
+	int reboot = 0, rc = 0;
+
+	(void)t;
+	if (o->enable == NULL) {
+		gw_err_set(e, "%s", _("--enable: missing (expected the device's address, e.g. 0000:3b:00.0; gpuwiz gpus lists them)"));
+		return EXIT_USAGE;
+	}
+	if (cli_host_open(o, GW_HOST_NEED_ESXI, &h, e) != 0)
+		return EXIT_USAGE;
+	if (gw_host_enable_bdf(h, o->enable, NULL, &reboot, e) != 0) {
+		rc = EXIT_USAGE;
+	} else if (o->json) {
+		json_t *j = json_object();
+
+		json_object_set_new(j, "device", gw_json_text(o->enable));
+		json_object_set_new(j, "enabled", json_true());
+		json_object_set_new(j, "reboot_needed", json_boolean(reboot));
+		gw_json_print(j);
+		json_decref(j);
+	} else {
+		/* TRANSLATORS: %s is the device's address, then the host. */
+		printf(_("Passthrough enabled for %s on %s.\n"), o->enable,
+		       gw_host_label(h));
+		if (reboot)
+			printf("%s\n", _("The host needs a reboot (maintenance mode first) before a VM can use the device."));
+		else
+			printf("%s\n", _("It is active now: add the device to the VM (gpuwiz vmx --vm NAME --bdf ADDRESS ...)."));
+	}
+	gw_host_close(h);
+	return rc;
+}

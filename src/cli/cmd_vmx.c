@@ -1,0 +1,270 @@
+/* cmd_vmx.c: vmx FILE, or vmx --vm NAME|VMID on an ESXi host (--ssh, a
+ * sample host, the ESXi shell): the .vmx is read from the datastore and,
+ * with --write, saved back there (VM powered off only; backup beside it)
+ * and the VM reloaded.  On a host the ESXi version and, for --bdf, the
+ * system id come from the host unless given; --upgrade-hw first raises
+ * the VM's hardware version to the host's newest (vim-cmd vmsvc/upgrade,
+ * VM off, never down).
+ */
+#include "cli_int.h"
+#include "jsonutil.h"
+#include "vmx.h"
+#include "wizard.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct vmx_job {
+	gw_host *h;                /* --vm: the host */
+	gw_session s;              /* --vm: the VM open on it */
+	const gw_esxi_vm *vm;      /* --vm: the open VM, else NULL */
+	char *shown;               /* --vm: "HOST:PATH" */
+	const char *path;          /* the .vmx as the output names it */
+	gw_vmx *v;                 /* as read */
+	gw_vmx *after;             /* with the plan applied */
+	gw_plan p;
+	int have_plan;
+	char *backup;
+	int changed, written, refused, upgraded, reloaded;
+} vmx_job;
+
+static int
+vmx_args(const cli_opts *o, gw_err *e)
+{
+	if (o->vm == NULL && (o->ssh || o->sample)) {
+		gw_err_set(e, "%s", _("--vm: missing (expected the VM's name or Vmid on the host; gpuwiz vms lists them)"));
+		return -1;
+	}
+	if (o->vm == NULL && o->nargs != 1) {
+		gw_err_set(e, o->nargs == 0 ? _("missing the .vmx FILE to read")
+		                            : _("expected one .vmx FILE"));
+		return -1;
+	}
+	if (o->vm != NULL && o->nargs > 0) {
+		gw_err_set(e, _("--vm reads the .vmx from the host; unexpected '%s'"),
+		           o->args[0]);
+		return -1;
+	}
+	if (o->vm == NULL && o->upgrade) {
+		gw_err_set(e, "%s", _("--upgrade-hw needs --vm on an ESXi host (vim-cmd vmsvc/upgrade)"));
+		return -1;
+	}
+	return 0;
+}
+
+/* --upgrade-hw: raise the VM to the host's newest hardware version; the
+ * session reads its .vmx again. */
+static int
+vmx_upgrade(const cli_opts *o, vmx_job *j, gw_err *e)
+{
+	const char *cur = gw_vmx_get(j->v, "virtualHW.version");
+	unsigned long long hw = 0;
+	int target = o->a.esxi_version ? gw_esxi_to_hw(o->a.esxi_version) : 0;
+	size_t k;
+
+	if (cur == NULL || gw_parse_uint(cur, 99, &hw) != 0 || target == 0) {
+		gw_err_set(e, _("%s: --upgrade-hw: the VM's or the host's hardware version is unknown"),
+		           j->s.vmx_where);
+		return -1;
+	}
+	if ((int)hw >= target)
+		return 0;
+	k = gw_session_queue_upgrade(&j->s, (int)hw, target);
+	if (gw_session_run(&j->s, k, &j->v, e) != 0)
+		return -1;
+	j->upgraded = target;
+	return 0;
+}
+
+/* --vm: the host's facts the options lack (its ESXi version; for --bdf
+ * its system id), the VM opened and its .vmx read (after --upgrade-hw). */
+static int
+vmx_read_host(cli_opts *o, vmx_job *j, gw_err *e)
+{
+	long idx;
+
+	if (cli_host_open(o, GW_HOST_NEED_ESXI, &j->h, e) != 0)
+		return -1;
+	gw_session_init(&j->s, j->h);
+	if (gw_session_answers_facts(&j->s, &o->a, e) != 0 ||
+	    gw_session_list_vms(&j->s, e) != 0 ||
+	    (idx = gw_session_find_vm(&j->s, o->vm, e)) < 0 ||
+	    gw_session_open_vm(&j->s, idx, &j->v, NULL, e) != 0)
+		return -1;
+	if (o->upgrade && vmx_upgrade(o, j, e) != 0)
+		return -1;
+	j->vm = gw_session_vm(&j->s);
+	j->shown = gw_xasprintf("%s:%s", gw_host_label(j->h), j->s.vmx_where);
+	j->path = j->shown;
+	return 0;
+}
+
+/* The plan, applied to a copy of the document: changed or not. */
+static int
+vmx_plan(cli_opts *o, const gw_table *t, vmx_job *j, gw_err *e)
+{
+	char *before, *after;
+	size_t blen = 0, alen = 0;
+	int rc;
+
+	if (gw_plan_build(&o->a, t, j->v, &j->p, e) != 0)
+		return -1;
+	j->have_plan = 1;
+	before = gw_vmx_serialize(j->v, &blen);
+	rc = gw_vmx_parse(&j->after, before, blen, gw_vmx_name(j->v), e);
+	if (rc == 0)
+		rc = gw_plan_apply_vmx(&j->p, j->after, e);
+	if (rc == 0) {
+		after = gw_vmx_serialize(j->after, &alen);
+		j->changed = blen != alen || memcmp(before, after, blen) != 0;
+		free(after);
+	}
+	free(before);
+	return rc;
+}
+
+/* --vm --write: the session saves the .vmx on the host (never a VM that
+ * is not off, --force or not; backup beside it) and reloads the VM. */
+static int
+vmx_write_host(const cli_opts *o, vmx_job *j, gw_err *e)
+{
+	gw_answers_file af;
+	gw_apply_result res;
+
+	memset(&af, 0, sizeof af);
+	memset(&res, 0, sizeof res);
+	af.force = o->force;
+	if (gw_session_apply(&j->s, &af, &j->p, j->v, &res, e) != 0)
+		return -1;
+	j->written = 1;
+	j->backup = res.backup ? gw_xstrdup(res.backup) : NULL;
+	j->reloaded = j->s.last.reloaded;
+	gw_apply_result_free(&res);
+	return 0;
+}
+
+/* --write: refused while the plan has failures, unless --force. */
+static int
+vmx_write(const cli_opts *o, vmx_job *j, gw_err *e)
+{
+	if (!o->write || !j->changed)
+		return 0;
+	if (!gw_session_may_write(&j->p, o->force)) {
+		/* reported below, after the findings it refers to */
+		j->refused = 1;
+		return 0;
+	}
+	if (j->vm != NULL)
+		return vmx_write_host(o, j, e);
+	if (gw_vmx_save(j->after, j->path, o->force, &j->backup, e) != 0)
+		return -1;
+	j->written = 1;
+	return 0;
+}
+
+static void
+vmx_json(const vmx_job *j)
+{
+	json_t *o = cli_plan_json(&j->p, 0);
+
+	json_object_set_new(o, "file", json_string(j->path));
+	json_object_set_new(o, "changed", json_boolean(j->changed));
+	json_object_set_new(o, "written", json_boolean(j->written));
+	json_object_set_new(o, "backup", j->backup ? json_string(j->backup) : json_null());
+	if (j->vm != NULL) {
+		json_object_set_new(o, "vmid", json_integer((json_int_t)j->vm->vmid));
+		json_object_set_new(o, "power", json_string(cli_power_word(j->s.power)));
+		json_object_set_new(o, "upgraded_to", j->upgraded ?
+		                    json_integer(j->upgraded) : json_null());
+		json_object_set_new(o, "reloaded", json_boolean(j->reloaded));
+	}
+	gw_json_print(o);
+	json_decref(o);
+}
+
+/* What became of the file: unchanged, saved, not written; the reload. */
+static void
+vmx_text_outcome(const cli_opts *o, const vmx_job *j)
+{
+	if (!j->changed)
+		printf("%s\n", _("Nothing to change: the file already has these settings."));
+	else if (j->written)
+		printf(_("Saved %s (backup: %s).\n"), j->path, j->backup);
+	else if (!o->write)
+		printf("%s\n", _("Nothing was written: add --write to save these changes."));
+	if (!j->written || j->vm == NULL)
+		return;
+	if (j->reloaded)
+		printf(_("Reloaded the VM (vim-cmd vmsvc/reload %lu); power it on with: vim-cmd vmsvc/power.on %lu\n"),
+		       j->vm->vmid, j->vm->vmid);
+	else
+		printf(_("The VM could not be reloaded (%s); run: vim-cmd vmsvc/reload %lu\n"),
+		       j->s.last.reload_error, j->vm->vmid);
+}
+
+static void
+vmx_text(const cli_opts *o, const vmx_job *j)
+{
+	printf(_("VM: %s\n"), j->path);
+	if (j->vm != NULL)
+		/* TRANSLATORS: the VM on the host: its id and power
+		 * state. */
+		printf(_("  Vmid %lu, %s\n"), j->vm->vmid, gw_esxi_power_name(j->s.power));
+	if (j->upgraded)
+		/* TRANSLATORS: %d is the new hardware version. */
+		printf(_("Upgraded the hardware version to vmx-%d.\n"), j->upgraded);
+	cli_print_gpus(&j->p);
+	printf("%s\n", _("Calculation:"));
+	cli_print_steps(&j->p);
+	cli_print_changes(&j->p);
+	if (j->vm != NULL)
+		cli_upgrade_hint(&j->p, o->upgrade);
+	vmx_text_outcome(o, j);
+}
+
+static void
+vmx_job_free(vmx_job *j)
+{
+	free(j->backup);
+	free(j->shown);
+	if (j->have_plan)
+		gw_plan_free(&j->p);
+	gw_vmx_free(j->v);
+	gw_vmx_free(j->after);
+	gw_session_free(&j->s);
+	gw_host_close(j->h);
+}
+
+int
+cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
+{
+	vmx_job j;
+	int rc = EXIT_USAGE;
+
+	memset(&j, 0, sizeof j);
+	gw_session_init(&j.s, NULL);
+	if (vmx_args(o, e) != 0 || cli_resolve_items(o, t, e) != 0)
+		return EXIT_USAGE;
+	if (o->vm == NULL) {
+		j.path = o->args[0];
+		if (gw_vmx_load(&j.v, j.path, e) != 0)
+			goto out;
+	} else if (vmx_read_host(o, &j, e) != 0) {
+		goto out;
+	}
+	if (vmx_plan(o, t, &j, e) != 0 || vmx_write(o, &j, e) != 0)
+		goto out;
+	if (o->json)
+		vmx_json(&j);
+	else
+		vmx_text(o, &j);
+	if (j.refused) {
+		fflush(stdout);
+		fprintf(stderr, _("%s %s: %s: not written: the plan has failures (FAIL above); fix them or use --force\n"),
+		        cli_progname, o->cmd, j.path);
+	}
+	rc = gw_plan_has_errors(&j.p) ? EXIT_FINDINGS : 0;
+out:
+	vmx_job_free(&j);
+	return rc;
+}

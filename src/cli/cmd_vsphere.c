@@ -1,0 +1,523 @@
+/* cmd_vsphere.c: gpuwiz vsphere --url URL --user USER ... list | apply |
+ * passthru: vCenter or a licensed ESXi through the API (vsphere.c,
+ * vsapply.c).  One login, one inventory; apply goes through each --vm in
+ * turn and reads the inventory again after a change another VM's pick
+ * must see.
+ */
+#include "cli_int.h"
+#include "jsonutil.h"
+#include "vmx.h"
+#include "vsapply.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void
+vs_progress(void *ctx, const char *what, int pct)
+{
+	(void)ctx;
+	/* on standard output: standard error keeps the one error line */
+	if (pct >= 0)
+		printf("  %s: %d%%\n", what, pct);
+	else
+		printf("  %s...\n", what);
+	fflush(stdout);
+}
+
+/* ---- list ------------------------------------------------------------- */
+
+static json_t *
+vs_host_json(const gw_table *t, const gw_vs_host *h)
+{
+	json_t *j = json_object(), *arr = json_array();
+	size_t i;
+
+	json_object_set_new(j, "moref", gw_json_text(h->moref));
+	json_object_set_new(j, "name", gw_json_text(h->name));
+	json_object_set_new(j, "version", h->version ? gw_json_text(h->version) : json_null());
+	json_object_set_new(j, "build", h->build ? gw_json_text(h->build) : json_null());
+	for (i = 0; i < h->npci; i++) {
+		const gw_vs_pci *d = &h->pci[i];
+		const gw_gpu *g;
+		json_t *x;
+		char hex[8];
+
+		if ((d->class_id >> 8) != 0x03)
+			continue;
+		g = gw_table_find_pci(t, d->vendor, d->device, d->subvendor,
+		                      d->subdevice, NULL);
+		x = json_object();
+		json_object_set_new(x, "bdf", gw_json_text(d->id));
+		snprintf(hex, sizeof hex, "%04x", d->vendor);
+		json_object_set_new(x, "vendor_id", json_string(hex));
+		snprintf(hex, sizeof hex, "%04x", d->device);
+		json_object_set_new(x, "device_id", json_string(hex));
+		json_object_set_new(x, "name", gw_json_text(g ? g->name :
+		                    d->device_name ? d->device_name : ""));
+		json_object_set_new(x, "vram_gb", g && g->vram_gb >= 0 ?
+		                    json_integer(g->vram_gb) : json_null());
+		json_object_set_new(x, "passthru_capable", d->passthru_capable < 0 ?
+		                    json_null() : json_boolean(d->passthru_capable));
+		json_object_set_new(x, "passthru_enabled", d->passthru_enabled < 0 ?
+		                    json_null() : json_boolean(d->passthru_enabled));
+		json_object_set_new(x, "passthru_active", d->passthru_active < 0 ?
+		                    json_null() : json_boolean(d->passthru_active));
+		json_object_set_new(x, "system_id", d->system_id ?
+		                    gw_json_text(d->system_id) : json_null());
+		json_array_append_new(arr, x);
+	}
+	json_object_set_new(j, "gpus", arr);
+	return j;
+}
+
+static json_t *
+vs_vm_json(const gw_vs_vm *vm)
+{
+	json_t *j = json_object(), *arr = json_array();
+	size_t i;
+
+	json_object_set_new(j, "moref", gw_json_text(vm->moref));
+	json_object_set_new(j, "name", gw_json_text(vm->name));
+	json_object_set_new(j, "power", json_string(cli_power_word(gw_vs_power_esxi(vm->power))));
+	json_object_set_new(j, "hw_version", vm->hw_version ?
+	                    json_integer(vm->hw_version) : json_null());
+	json_object_set_new(j, "firmware", vm->firmware ? gw_json_text(vm->firmware) : json_null());
+	json_object_set_new(j, "memory_mb", json_integer(vm->memory_mb));
+	json_object_set_new(j, "reservation_locked", vm->reserve_locked < 0 ?
+	                    json_null() : json_boolean(vm->reserve_locked));
+	for (i = 0; i < vm->ndevs; i++) {
+		const gw_vs_dev *d = &vm->devs[i];
+		json_t *x = json_object();
+
+		if (d->vgpu) {
+			json_object_set_new(x, "vgpu", gw_json_text(d->vgpu));
+		} else {
+			char hex[8];
+
+			json_object_set_new(x, "bdf", d->id ? gw_json_text(d->id) : json_null());
+			snprintf(hex, sizeof hex, "%04x", d->vendor);
+			json_object_set_new(x, "vendor_id", json_string(hex));
+			snprintf(hex, sizeof hex, "%04x", d->device);
+			json_object_set_new(x, "device_id", json_string(hex));
+		}
+		json_array_append_new(arr, x);
+	}
+	json_object_set_new(j, "passthrough", arr);
+	return j;
+}
+
+static void
+vs_list_text(const gw_table *t, const gw_vs_inventory *inv)
+{
+	size_t i, k;
+
+	for (i = 0; i < inv->nhosts; i++) {
+		const gw_vs_host *h = &inv->hosts[i];
+
+		/* TRANSLATORS: a host in gpuwiz vsphere list: name, version. */
+		printf(_("Host %s (ESXi %s):\n"), h->name, h->version ? h->version : "?");
+		for (k = 0; k < h->npci; k++) {
+			const gw_vs_pci *d = &h->pci[k];
+			const gw_gpu *g;
+
+			if ((d->class_id >> 8) != 0x03)
+				continue;
+			g = gw_table_find_pci(t, d->vendor, d->device, d->subvendor,
+			                      d->subdevice, NULL);
+			printf("  %s  %04x:%04x  %-28s %s\n", d->id, d->vendor,
+			       d->device, g ? g->name : d->device_name ? d->device_name : "",
+			       d->passthru_enabled == 1 ? (d->passthru_active == 1 ?
+			       _("passthrough on") : _("passthrough on after a reboot")) :
+			       _("passthrough off"));
+		}
+	}
+	/* TRANSLATORS: heading of the VMs in gpuwiz vsphere list. */
+	printf("%s\n", _("VMs:"));
+	for (i = 0; i < inv->nvms; i++) {
+		const gw_vs_vm *vm = &inv->vms[i];
+
+		printf("  %-24s %-9s vmx-%-3d %-5s %6ld MB", vm->name,
+		       cli_power_word(gw_vs_power_esxi(vm->power)), vm->hw_version,
+		       vm->firmware ? vm->firmware : "-", vm->memory_mb);
+		for (k = 0; k < vm->ndevs; k++)
+			printf(" %s", vm->devs[k].vgpu ? vm->devs[k].vgpu :
+			       vm->devs[k].id ? vm->devs[k].id : "?");
+		putchar('\n');
+	}
+}
+
+static int
+vs_list(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
+{
+	const gw_vs_inventory *inv = gw_host_inventory(h, e);
+	gw_vs *s = gw_host_vs(h);
+	json_t *j, *ha, *va;
+	size_t i;
+
+	if (inv == NULL)
+		return EXIT_USAGE;
+	if (!o->json) {
+		vs_list_text(t, inv);
+		return 0;
+	}
+	j = json_object();
+	ha = json_array();
+	va = json_array();
+	for (i = 0; i < inv->nhosts; i++)
+		json_array_append_new(ha, vs_host_json(t, &inv->hosts[i]));
+	for (i = 0; i < inv->nvms; i++)
+		json_array_append_new(va, vs_vm_json(&inv->vms[i]));
+	json_object_set_new(j, "server", json_string(gw_vs_is_vcenter(s) ?
+	                    "vcenter" : "esxi"));
+	json_object_set_new(j, "hosts", ha);
+	json_object_set_new(j, "vms", va);
+	json_object_set_new(j, "round_trips", json_integer(gw_vs_round_trips(s)));
+	gw_json_print(j);
+	json_decref(j);
+	return 0;
+}
+
+/* ---- passthru --enable BDF [--host NAME] ------------------------------- */
+
+/* The host (--host, else any) that has the device: after
+ * gw_host_enable_bdf there is exactly one. */
+static const char *
+device_host_name(const gw_vs_inventory *inv, const char *host, const char *bdf)
+{
+	size_t i;
+
+	for (i = 0; inv != NULL && i < inv->nhosts; i++)
+		if ((host == NULL || strcmp(inv->hosts[i].name, host) == 0) &&
+		    gw_vs_host_pci(&inv->hosts[i], bdf) != NULL)
+			return inv->hosts[i].name;
+	return "?";
+}
+
+static int
+vs_passthru(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
+{
+	int reboot = 0;
+
+	(void)t;
+	if (gw_host_inventory(h, e) == NULL ||
+	    gw_host_enable_bdf(h, o->enable, o->host, &reboot, e) != 0)
+		return EXIT_USAGE;
+	/* TRANSLATORS: %s is the device's address, then the host. */
+	printf(_("Passthrough enabled for %s on %s.\n"), o->enable,
+	       device_host_name(gw_host_inventory(h, e), o->host, o->enable));
+	printf("%s\n", reboot ?
+	       _("The host needs a reboot (maintenance mode first) before a VM can use the device.") :
+	       _("It is active now: add the device to the VM (gpuwiz vsphere ... apply --vm NAME --bdf ADDRESS ...)."));
+	return 0;
+}
+
+/* ---- apply --vm NAME... ------------------------------------------------ */
+
+typedef struct vs_job {
+	cli_opts *o;
+	gw_session *s;             /* one for all the --vm */
+	const char *name;          /* --vm */
+	gw_answers ans;            /* the options', with the host's facts */
+	int have_ans;
+	gw_vmx *v;                 /* the VM's configuration as a .vmx */
+	gw_plan p;
+	int have_plan;
+	gw_vs_plan_spec spec;
+	int upgraded;
+} vs_job;
+
+/* The VM by name (or moref) in the server's inventory, opened; refused
+ * when it is not powered off. */
+static int
+vs_open_vm(vs_job *j, gw_err *e)
+{
+	const gw_vs_inventory *inv;
+	const gw_vs_vm *vm;
+
+	if (gw_session_list_vms(j->s, e) != 0 ||
+	    (inv = gw_host_inventory(j->s->host, e)) == NULL)
+		return -1;
+	if ((vm = gw_vs_find_vm(inv, j->name)) == NULL) {
+		gw_err_set(e, _("--vm: no VM '%s' on %s (gpuwiz vsphere ... list shows them)"),
+		           j->name, j->o->url);
+		return -1;
+	}
+	/* the API back end lists the inventory's VMs in its order */
+	if (gw_session_open_vm(j->s, (long)(vm - inv->vms), &j->v, NULL, e) != 0)
+		return -1;
+	if (!gw_session_vm_off(j->s)) {
+		gw_err_set(e, _("%s is %s: gpuwiz does not change a VM that is not powered off; shut the guest down (or power the VM off), then run this again"),
+		           vm->name, cli_power_word(j->s->power));
+		return -1;
+	}
+	return 0;
+}
+
+/* The session's answers for the VM: the host's ESXi version, the
+ * passthrough GPUs' devices (named with --bdf, else what the VM already
+ * has counts, and free ones of the VM's host for the rest) and the system
+ * id. */
+static int
+vs_answers(vs_job *j, gw_err *e)
+{
+	int had = 0, rc;
+
+	rc = gw_session_answers(j->s, &j->o->a, &j->ans, &had, e);
+	if (had > 0)
+		/* TRANSLATORS: %d GPUs of the request are attached. */
+		printf(_("Already attached to the VM: %d of the GPUs asked for.\n"), had);
+	j->have_ans = rc == 0;
+	return rc;
+}
+
+/* --upgrade-hw: to the host's newest hardware version (or say so with
+ * --dry-run); the session reads the VM again. */
+static int
+vs_upgrade(vs_job *j, gw_err *e)
+{
+	int target = j->ans.esxi_version ? gw_esxi_to_hw(j->ans.esxi_version) : 0;
+	int cur = gw_session_vm(j->s)->hw_version;
+	size_t k;
+
+	if (!j->o->upgrade || target <= cur || cur <= 0)
+		return 0;
+	if (j->o->dry_run) {
+		printf(_("Would upgrade the hardware version to vmx-%d.\n"), target);
+		return 0;
+	}
+	k = gw_session_queue_upgrade(j->s, cur, target);
+	if (gw_session_run(j->s, k, &j->v, e) != 0)
+		return -1;
+	j->upgraded = target;
+	return 0;
+}
+
+/* The name of the ESXi host of the VM the session has open, from the
+ * inventory (the API back end lists its VMs in the inventory's order:
+ * Vmid = position + 1). */
+static const char *
+vm_host_name(const vs_job *j)
+{
+	const gw_esxi_vm *vm = gw_session_vm(j->s);
+	const gw_vs_inventory *inv;
+	const gw_vs_host *x = NULL;
+	gw_err le;
+
+	inv = gw_host_inventory(j->s->host, &le);
+	if (inv != NULL && vm != NULL && vm->vmid >= 1 && vm->vmid <= inv->nvms &&
+	    inv->vms[vm->vmid - 1].host_moref != NULL)
+		x = gw_vs_find_host(inv, inv->vms[vm->vmid - 1].host_moref);
+	return x ? x->name : "?";
+}
+
+static void
+vs_show_plan(const vs_job *j)
+{
+	const gw_esxi_vm *vm = gw_session_vm(j->s);
+
+	if (j->upgraded)
+		printf(_("Upgraded the hardware version to vmx-%d.\n"), j->upgraded);
+	/* TRANSLATORS: the VM in gpuwiz vsphere apply: name, then server. */
+	printf(_("VM: %s on %s\n"), vm->name, vm_host_name(j));
+	cli_print_gpus(&j->p);
+	cli_print_changes(&j->p);
+	cli_upgrade_hint(&j->p, j->o->upgrade);
+}
+
+static void
+vs_show_spec(const gw_vs_plan_spec *spec)
+{
+	size_t i;
+
+	/* TRANSLATORS: heading of what goes into ReconfigVM_Task. */
+	printf("%s\n", _("Through the API (ReconfigVM_Task):"));
+	for (i = 0; i < spec->nec; i++)
+		printf("  extraConfig %s = \"%s\"\n", spec->keys[i], spec->vals[i]);
+	if (spec->spec.reserve_locked == 1)
+		printf("  memoryReservationLockedToMax = true\n");
+	for (i = 0; i < spec->nadds; i++) {
+		if (spec->adds[i].vgpu)
+			printf("  + VirtualPCIPassthrough vgpu %s\n", spec->adds[i].vgpu);
+		else
+			printf("  + VirtualPCIPassthrough %s (%04x:%04x, systemId %s)\n",
+			       spec->adds[i].id, spec->adds[i].vendor, spec->adds[i].device,
+			       spec->adds[i].system_id ? spec->adds[i].system_id : "-");
+	}
+}
+
+/* ReconfigVM_Task through the session, unless there is nothing to send or
+ * --dry-run. */
+static int
+vs_send(vs_job *j, gw_err *e)
+{
+	gw_answers_file af;
+	gw_apply_result res;
+	int rc;
+
+	if (gw_vs_spec_empty(&j->spec)) {
+		printf("%s\n", _("Nothing to change: the VM already has these settings."));
+		return 0;
+	}
+	vs_show_spec(&j->spec);
+	if (j->o->dry_run) {
+		printf("%s\n", _("Dry run: nothing was sent (without --dry-run gpuwiz reconfigures the VM)."));
+		return 0;
+	}
+	memset(&af, 0, sizeof af);
+	memset(&res, 0, sizeof res);
+	af.force = j->o->force;
+	rc = gw_session_apply(j->s, &af, &j->p, j->v, &res, e);
+	gw_apply_result_free(&res);
+	if (rc != 0)
+		return -1;
+	/* TRANSLATORS: after ReconfigVM_Task succeeded; %s is the VM. */
+	printf(_("Reconfigured %s.\n"), gw_session_vm(j->s)->name);
+	return 0;
+}
+
+/* The plan for the VM, shown; refused while it has failures unless
+ * --force; then sent. */
+static int
+vs_plan_and_send(vs_job *j, const gw_table *t, gw_err *e)
+{
+	if (gw_plan_build(&j->ans, t, j->v, &j->p, e) != 0)
+		return EXIT_USAGE;
+	j->have_plan = 1;
+	if (gw_vs_spec_from_plan(&j->p, &j->spec, e) != 0)
+		return EXIT_USAGE;
+	vs_show_plan(j);
+	if (!gw_session_may_write(&j->p, j->o->force)) {
+		gw_err_set(e, _("%s: not changed: the plan has failures (FAIL above); fix them or use --force"),
+		           gw_session_vm(j->s)->name);
+		fflush(stdout);
+		fprintf(stderr, "%s %s: %s\n", cli_progname, j->o->cmd, e->msg);
+		e->msg[0] = '\0';
+		return EXIT_FINDINGS;
+	}
+	if (vs_send(j, e) != 0)
+		return EXIT_USAGE;
+	return gw_plan_has_errors(&j->p) ? EXIT_FINDINGS : 0;
+}
+
+/* gpuwiz vsphere ... apply for one VM.  0, 1 (the plan has failures), or
+ * 2 with e. */
+static int
+vs_apply_vm(cli_opts *o, const gw_table *t, gw_session *s, const char *name,
+            gw_err *e)
+{
+	vs_job j;
+	int rc = EXIT_USAGE;
+
+	memset(&j, 0, sizeof j);
+	j.o = o;
+	j.s = s;
+	j.name = name;
+	if (vs_open_vm(&j, e) == 0 && vs_answers(&j, e) == 0 &&
+	    vs_upgrade(&j, e) == 0)
+		rc = vs_plan_and_send(&j, t, e);
+	gw_vs_plan_spec_free(&j.spec);
+	if (j.have_plan)
+		gw_plan_free(&j.p);
+	gw_vmx_free(j.v);
+	if (j.have_ans)
+		gw_answers_free(&j.ans);
+	gw_session_close_vm(s);
+	return rc;
+}
+
+/* apply, to each --vm in turn (one session, one inventory, read again
+ * after each change) */
+static int
+vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
+{
+	gw_session s;
+	size_t i;
+	int rc = 0;
+
+	gw_session_init(&s, h);
+	for (i = 0; i < o->nvm_list; i++) {
+		int r1 = vs_apply_vm(o, t, &s, o->vm_list[i], e);
+
+		if (r1 == EXIT_USAGE) {
+			/* one line per VM that failed; the others go on */
+			cli_die_line(o->cmd, e->msg);
+			e->msg[0] = '\0';
+		}
+		if (r1 > rc)
+			rc = r1;
+	}
+	gw_session_free(&s);
+	/* TRANSLATORS: the number of SOAP requests made. */
+	printf(_("Round trips: %u\n"), gw_vs_round_trips(gw_host_vs(h)));
+	if (rc == EXIT_USAGE)
+		e->msg[0] = '\0';   /* already said */
+	return rc;
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+typedef int (*vs_sub_fn)(cli_opts *o, const gw_table *t, gw_host *h,
+                         gw_err *e);
+
+enum { VS_LIST, VS_APPLY, VS_PASSTHRU };
+
+static const struct {
+	const char *name;
+	vs_sub_fn run;
+} vs_subs[] = {
+	[VS_LIST] = { "list", vs_list },
+	[VS_APPLY] = { "apply", vs_apply },
+	[VS_PASSTHRU] = { "passthru", vs_passthru },
+};
+
+#define NSUBS (sizeof vs_subs / sizeof vs_subs[0])
+
+/* The options each subcommand needs or refuses. */
+static int
+vs_args(cli_opts *o, const gw_table *t, int sub, gw_err *e)
+{
+	if (sub == VS_PASSTHRU && o->enable == NULL) {
+		gw_err_set(e, "%s", _("--enable: missing (expected the device's address, e.g. 0000:3b:00.0; gpuwiz vsphere ... list shows them)"));
+		return -1;
+	}
+	if (cli_vs_check_opts(o, e) != 0)
+		return -1;
+	if (sub == VS_LIST && (o->nitems || o->vm || o->upgrade || o->dry_run)) {
+		gw_err_set(e, "%s", _("list takes no GPU, --vm, --upgrade-hw or --dry-run"));
+		return -1;
+	}
+	if (sub == VS_APPLY && o->vm == NULL) {
+		gw_err_set(e, "%s", _("--vm: missing (expected the VM's name; gpuwiz vsphere ... list shows them)"));
+		return -1;
+	}
+	if (sub == VS_APPLY && cli_resolve_items(o, t, e) != 0)
+		return -1;
+	if (o->nvm_list > 1 && o->a.nbdfs > 0) {
+		gw_err_set(e, "%s", _("--bdf names one VM's devices: give one --vm with it (without --bdf gpuwiz picks free devices for each VM)"));
+		return -1;
+	}
+	return 0;
+}
+
+int
+cmd_vsphere(cli_opts *o, const gw_table *t, gw_err *e)
+{
+	gw_host *h;
+	size_t sub;
+	int rc;
+
+	for (sub = 0; o->nargs == 1 && sub < NSUBS; sub++)
+		if (strcmp(o->args[0], vs_subs[sub].name) == 0)
+			break;
+	if (o->nargs != 1 || sub == NSUBS) {
+		gw_err_set(e, "%s", _("expected list, apply or passthru (gpuwiz vsphere --url URL --user USER list)"));
+		return EXIT_USAGE;
+	}
+	if (vs_args(o, t, (int)sub, e) != 0 || cli_vs_host_open(o, &h, e) != 0)
+		return EXIT_USAGE;
+	gw_host_set_progress(h, vs_progress, NULL);
+	rc = vs_subs[sub].run(o, t, h, e);
+	gw_host_close(h);
+	return rc;
+}

@@ -1,0 +1,386 @@
+/* opts.c: the command line's options, one table (design.md section 3).
+ *
+ * Every option is one row: its long name, whether it takes a value, and
+ * where the value goes (a string or flag of cli_opts, a GPU item kept in
+ * order, or a function that checks the value first).  getopt_long's table
+ * and the "does this option take the next word" question both come from
+ * the rows, so an option is written once.
+ */
+#include "cli_int.h"
+#include "mmio.h"
+
+#include <getopt.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef int (*opt_fn)(cli_opts *o, const char *arg, gw_err *e);
+
+enum { O_STR, O_FLAG, O_ITEM, O_FN };
+
+typedef struct cli_optdef {
+	const char *name;
+	int has_arg;
+	int kind;
+	size_t off;         /* O_STR, O_FLAG: field of cli_opts; O_ITEM: kind */
+	opt_fn fn;          /* O_FN */
+} cli_optdef;
+
+static void
+add_item(cli_opts *o, int kind, const char *arg)
+{
+	o->items = gw_xrealloc(o->items, (o->nitems + 1) * sizeof *o->items);
+	o->items[o->nitems].kind = kind;
+	o->items[o->nitems].arg = arg;
+	o->nitems++;
+}
+
+/* ---- the options that check their value -------------------------------- */
+
+static int
+opt_noreserve(cli_opts *o, const char *arg, gw_err *e)
+{
+	(void)arg;
+	(void)e;
+	o->a.reserve = 0;
+	return 0;
+}
+
+static int
+opt_memory(cli_opts *o, const char *arg, gw_err *e)
+{
+	unsigned long long v;
+
+	if (gw_parse_uint(arg, 64ULL * 1024 * 1024, &v) != 0 || v == 0) {
+		gw_err_set(e, _("--memory: '%s' is not a memory size in MB (expected 1..67108864)"),
+		           arg);
+		return -1;
+	}
+	o->a.memory_mb = (long)v;
+	return 0;
+}
+
+static int
+opt_esxi(cli_opts *o, const char *arg, gw_err *e)
+{
+	if (gw_esxi_to_hw(arg) == 0) {
+		gw_err_set(e, _("--esxi: '%s' is not a known ESXi version (expected e.g. 7.0U3, 8.0U2, 9.0)"),
+		           arg);
+		return -1;
+	}
+	free(o->a.esxi_version);
+	o->a.esxi_version = gw_xstrdup(arg);
+	return 0;
+}
+
+static int
+opt_mmiogb(cli_opts *o, const char *arg, gw_err *e)
+{
+	return gw_parse_gb(arg, "--mmio-gb", GW_MMIO_MAX_TOTAL_GB * 2,
+	                   &o->a.mmio_gb, e);
+}
+
+static int
+opt_sysid(cli_opts *o, const char *arg, gw_err *e)
+{
+	return gw_answers_set_system_id(&o->a, arg, "--system-id", e);
+}
+
+static int
+opt_name(cli_opts *o, const char *arg, gw_err *e)
+{
+	(void)e;
+	free(o->a.name);
+	o->a.name = gw_xstrdup(arg);
+	return 0;
+}
+
+static int
+opt_ssh(cli_opts *o, const char *arg, gw_err *e)
+{
+	if (arg[0] == '\0' || arg[0] == '-') {
+		gw_err_set(e, _("--ssh: '%s' is not a host (expected USER@HOST, e.g. root@esx01)"),
+		           arg);
+		return -1;
+	}
+	o->ssh = arg;
+	return 0;
+}
+
+static int
+opt_ssh_port(cli_opts *o, const char *arg, gw_err *e)
+{
+	unsigned long long v;
+
+	if (gw_parse_uint(arg, 65535, &v) != 0 || v == 0) {
+		gw_err_set(e, _("--ssh-port: '%s' is not a port (expected 1..65535)"),
+		           arg);
+		return -1;
+	}
+	o->ssh_port = arg;
+	return 0;
+}
+
+static int
+opt_ssh_option(cli_opts *o, const char *arg, gw_err *e)
+{
+	if (strchr(arg, '=') == NULL || arg[0] == '-') {
+		gw_err_set(e, _("--ssh-option: '%s' is not an ssh option (expected NAME=VALUE, e.g. UserKnownHostsFile=FILE)"),
+		           arg);
+		return -1;
+	}
+	if (strncasecmp(arg, "StrictHostKeyChecking", 21) == 0) {
+		gw_err_set(e, _("--ssh-option: '%s': gpuwiz keeps host key checking on; add the host's key to known_hosts instead (ssh-keyscan, then check its fingerprint)"),
+		           arg);
+		return -1;
+	}
+	o->ssh_opts = gw_xrealloc(o->ssh_opts,
+	                          (o->nssh_opts + 1) * sizeof *o->ssh_opts);
+	o->ssh_opts[o->nssh_opts++] = arg;
+	return 0;
+}
+
+static int
+opt_vm(cli_opts *o, const char *arg, gw_err *e)
+{
+	(void)e;
+	o->vm = arg;
+	o->vm_list = gw_xrealloc(o->vm_list,
+	                         (o->nvm_list + 1) * sizeof *o->vm_list);
+	o->vm_list[o->nvm_list++] = arg;
+	return 0;
+}
+
+static int
+opt_timeout(cli_opts *o, const char *arg, gw_err *e)
+{
+	unsigned long long v;
+
+	if (gw_parse_uint(arg, 3600, &v) != 0 || v == 0) {
+		gw_err_set(e, _("--timeout: '%s' is not a number of seconds (expected 1..3600)"),
+		           arg);
+		return -1;
+	}
+	o->timeout = (long)v;
+	return 0;
+}
+
+static int
+opt_ignore(cli_opts *o, const char *arg, gw_err *e)
+{
+	(void)o;
+	(void)arg;
+	(void)e;
+	return 0;   /* --lang: handled by setup_locale() */
+}
+
+/* ---- the table ------------------------------------------------------------ */
+
+#define STR(n, f) { n, required_argument, O_STR, offsetof(cli_opts, f), NULL }
+#define FLAG(n, f) { n, no_argument, O_FLAG, offsetof(cli_opts, f), NULL }
+#define ITEM(n, k) { n, required_argument, O_ITEM, k, NULL }
+#define FN(n, has, fn) { n, has, O_FN, 0, fn }
+
+/* In the order getopt_long has always seen them. */
+static const cli_optdef optdefs[] = {
+	ITEM("gpu", ITEM_GPU),
+	ITEM("vgpu", ITEM_VGPU),
+	ITEM("vram", ITEM_VRAM),
+	FLAG("uvm", a.uvm),
+	FLAG("p2p", a.p2p),
+	FLAG("code43", a.code43),
+	FN("no-reserve", no_argument, opt_noreserve),
+	FN("memory", required_argument, opt_memory),
+	FN("esxi", required_argument, opt_esxi),
+	FN("mmio-gb", required_argument, opt_mmiogb),
+	FLAG("allow-below-rule", a.allow_below_rule),
+	ITEM("bdf", ITEM_BDF),
+	FN("system-id", required_argument, opt_sysid),
+	FN("name", required_argument, opt_name),
+	STR("table", table_path),
+	FLAG("json", json),
+	FLAG("write", write),
+	FLAG("force", force),
+	STR("format", format),
+	STR("answers", answers),
+	FN("lang", required_argument, opt_ignore),
+	FLAG("help", help),
+	STR("esxcli-file", esxcli_file),
+	STR("nvidia-smi-q", nvsmi),
+	STR("sysroot", sysroot),
+	STR("bundle", bundle),
+	FN("ssh", required_argument, opt_ssh),
+	FN("ssh-port", required_argument, opt_ssh_port),
+	STR("ssh-identity", ssh_identity),
+	FN("ssh-option", required_argument, opt_ssh_option),
+	STR("sample-host", sample),
+	FN("vm", required_argument, opt_vm),
+	FLAG("upgrade-hw", upgrade),
+	STR("enable", enable),
+	STR("url", url),
+	STR("user", user),
+	STR("thumbprint", thumbprint),
+	FLAG("insecure", insecure),
+	STR("cafile", cafile),
+	FLAG("dry-run", dry_run),
+	STR("host", host),
+	FN("timeout", required_argument, opt_timeout),
+};
+
+#define NOPTS (sizeof optdefs / sizeof optdefs[0])
+#define OPT_BASE 256       /* getopt_long's value of optdefs[0] */
+
+static int
+opt_set(cli_opts *o, const cli_optdef *d, const char *arg, gw_err *e)
+{
+	char *field = (char *)o + d->off;
+
+	switch (d->kind) {
+	case O_STR:
+		*(const char **)(void *)field = arg;
+		return 0;
+	case O_FLAG:
+		*(int *)(void *)field = 1;
+		return 0;
+	case O_ITEM:
+		add_item(o, (int)d->off, arg);
+		return 0;
+	default:
+		return d->fn(o, arg, e);
+	}
+}
+
+/* getopt_long's table, from the rows (built once) */
+static const struct option *
+long_opts(void)
+{
+	static struct option lo[NOPTS + 1];
+	size_t i;
+
+	if (lo[0].name == NULL)
+		for (i = 0; i < NOPTS; i++) {
+			lo[i].name = optdefs[i].name;
+			lo[i].has_arg = optdefs[i].has_arg;
+			lo[i].val = OPT_BASE + (int)i;
+		}
+	return lo;
+}
+
+int
+cli_parse_opts(cli_opts *o, int argc, char **argv, gw_err *e)
+{
+	const struct option *lo = long_opts();
+	int c, i;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":g:", lo, NULL)) != -1) {
+		if (c == 'g')
+			c = OPT_BASE;   /* -g is --gpu, the first row */
+		if (c >= OPT_BASE && c < OPT_BASE + (int)NOPTS) {
+			if (opt_set(o, &optdefs[c - OPT_BASE], optarg, e) != 0)
+				return -1;
+			continue;
+		}
+		if (c == ':')
+			gw_err_set(e, _("option '%s' needs a value (see gpuwiz --help)"),
+			           argv[optind - 1]);
+		else
+			gw_err_set(e, _("unknown option '%s' (see gpuwiz --help)"),
+			           argv[optind - 1]);
+		return -1;
+	}
+	for (i = optind; i < argc; i++) {
+		o->args = gw_xrealloc(o->args, (o->nargs + 1) * sizeof *o->args);
+		o->args[o->nargs++] = argv[i];
+	}
+	return 0;
+}
+
+void
+cli_free_opts(cli_opts *o)
+{
+	free(o->ssh_opts);
+	free(o->vm_list);
+	free(o->items);
+	free(o->args);
+	gw_answers_free(&o->a);
+}
+
+/* Is arg an option whose value is the next word ("--ssh root@h", "-g x")? */
+int
+cli_takes_value(const char *arg)
+{
+	size_t i;
+
+	if (strcmp(arg, "-g") == 0)
+		return 1;
+	if (strncmp(arg, "--", 2) != 0 || strchr(arg, '=') != NULL)
+		return 0;
+	for (i = 0; i < NOPTS; i++)
+		if (strcmp(arg + 2, optdefs[i].name) == 0)
+			return optdefs[i].has_arg == required_argument;
+	return 0;
+}
+
+/* A command that takes no words after it (CMD_NOARGS). */
+int
+cli_no_args(const cli_opts *o, gw_err *e)
+{
+	if (o->nargs == 0)
+		return 0;
+	gw_err_set(e, _("unexpected argument '%s'"), o->args[0]);
+	return -1;
+}
+
+int
+cli_load_table(gw_table *t, const char *path, gw_err *e)
+{
+	char *p;
+	int rc;
+
+	if (path != NULL)
+		return gw_table_load(t, path, e);
+	if ((p = gw_table_default_path(e)) == NULL)
+		return -1;
+	rc = gw_table_load(t, p, e);
+	free(p);
+	return rc;
+}
+
+static int
+resolve_item(cli_opts *o, const gw_table *t, const cli_item *it, gw_err *e)
+{
+	switch (it->kind) {
+	case ITEM_GPU:
+		return gw_answers_add_gpu(&o->a, t, it->arg, "--gpu", e);
+	case ITEM_VGPU:
+		if (!gw_is_vgpu_profile(it->arg)) {
+			gw_err_set(e, _("--vgpu: '%s' is not a vGPU profile (expected a name like grid_l40s-48c)"),
+			           it->arg);
+			return -1;
+		}
+		return gw_answers_add_gpu(&o->a, t, it->arg, "--vgpu", e);
+	case ITEM_VRAM:
+		return gw_answers_add_vram(&o->a, it->arg, "--vram", e);
+	default:
+		return gw_answers_add_bdf(&o->a, it->arg, "--bdf", e);
+	}
+}
+
+/* Resolve --gpu/--vgpu/--vram/--bdf in command-line order. */
+int
+cli_resolve_items(cli_opts *o, const gw_table *t, gw_err *e)
+{
+	size_t i;
+
+	for (i = 0; i < o->nitems; i++)
+		if (resolve_item(o, t, &o->items[i], e) != 0)
+			return -1;
+	if (o->a.ngpus == 0) {
+		gw_err_set(e, _("no GPU given: add --gpu SPEC, --vgpu PROFILE or --vram GB"));
+		return -1;
+	}
+	return 0;
+}
