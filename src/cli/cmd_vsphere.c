@@ -8,6 +8,7 @@
 #include "jsonutil.h"
 #include "vmx.h"
 #include "vsapply.h"
+#include "host_ext.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -427,7 +428,7 @@ vs_apply_vm(cli_opts *o, const gw_table *t, gw_session *s, const char *name,
 }
 
 /* apply, to each --vm in turn (one session, one inventory, read again
- * after each change) */
+ * after a device was attached: a batch, gw_host_set_batch) */
 static int
 vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 {
@@ -436,6 +437,7 @@ vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 	int rc = 0;
 
 	gw_session_init(&s, h);
+	gw_host_set_batch(h, 1);
 	for (i = 0; i < o->nvm_list; i++) {
 		int r1 = vs_apply_vm(o, t, &s, o->vm_list[i], e);
 

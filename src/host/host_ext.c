@@ -32,3 +32,9 @@ gw_host_hand_over(gw_host *h, gw_runner **r, gw_vs **vs)
 	h->vs = NULL;
 	gw_host_close(h);
 }
+
+void
+gw_host_set_batch(gw_host *h, int on)
+{
+	h->batch = on;
+}

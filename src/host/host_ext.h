@@ -21,4 +21,11 @@ int gw_host_pci_listing(gw_host *h, char **text, gw_err *e);
  * session; NULL where h has none) and close the rest of h. */
 void gw_host_hand_over(gw_host *h, gw_runner **r, gw_vs **vs);
 
+/* Many writes in a row (gpuwiz vsphere apply over several VMs): after a
+ * write the back end reads again only what a later write needs (the
+ * vSphere inventory once a passthrough device was attached, for the next
+ * VM's pick), not the whole host after every write as the wizard wants
+ * (its screens show the host as it is now).  Off by default. */
+void gw_host_set_batch(gw_host *h, int on);
+
 #endif

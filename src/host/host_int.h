@@ -50,6 +50,7 @@ struct gw_host {
 	int have_sample, keep_scratch;
 	gw_host_progress_fn progress;
 	void *progress_ctx;
+	int batch;                  /* gw_host_set_batch */
 };
 
 extern const gw_host_methods gw_host_linux_methods;

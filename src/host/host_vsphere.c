@@ -1,7 +1,8 @@
 /* host_vsphere.c: the vSphere back end of host.h: vCenter or ESXi through
  * the API (vsphere.h, vsapply.h).  One inventory read gives the rows, the
  * GPUs of every host, and the VMs (Vmid = position + 1 in the inventory);
- * changes go through ReconfigVM_Task and the inventory is read again. */
+ * changes go through ReconfigVM_Task and the inventory is read again
+ * (in a batch only when a later write needs it: gw_host_set_batch). */
 #include "host_int.h"
 #include "vsapply.h"
 
@@ -242,7 +243,8 @@ vs_write_vmx(gw_host *h, const gw_esxi_vm *vm, const char *where,
 {
 	const gw_vs_vm *v = inv_vm(h, vm, e);
 	gw_vs_plan_spec spec;
-	int rc = 0;
+	int rc = 0, attached = 0;
+	size_t i;
 
 	(void)before;
 	(void)after;
@@ -262,8 +264,12 @@ vs_write_vmx(gw_host *h, const gw_esxi_vm *vm, const char *where,
 		rc = gw_vs_reconfigure(h->vs, v, &spec.spec, h->progress,
 		                       h->progress_ctx, e);
 	}
+	for (i = 0; i < spec.nadds; i++)
+		attached |= spec.adds[i].id != NULL;
 	gw_vs_plan_spec_free(&spec);
-	if (rc == 0) {
+	/* the server's view after the change: for the screens, and in a
+	 * batch for the next VM's pick once a device was attached */
+	if (rc == 0 && res->changed && (!h->batch || attached)) {
 		gw_err le;
 
 		reread(h, &le);
