@@ -167,6 +167,16 @@ gw_host_new(const gw_host_methods *m, const char *label)
 	return h;
 }
 
+gw_host *
+gw_host_open_conn(gw_runner *r, gw_vs *s, const char *label)
+{
+	if (s) {
+		gw_runner_close(r);
+		return gw_host_open_vsphere(s, label);
+	}
+	return r ? gw_host_open_esxi(r, label) : NULL;
+}
+
 void
 gw_host_close(gw_host *h)
 {

@@ -128,6 +128,10 @@ int gw_host_open(const gw_host_spec *s, gw_host **out, gw_err *e);
 gw_host *gw_host_open_linux(const char *sysroot);
 gw_host *gw_host_open_esxi(gw_runner *r, const char *label);
 gw_host *gw_host_open_vsphere(gw_vs *s, const char *label);
+/* The host a connection made before reaches: through runner r (the ESXi
+ * shell) or API session s, whichever is given (both: s, and r is closed);
+ * NULL when neither. */
+gw_host *gw_host_open_conn(gw_runner *r, gw_vs *s, const char *label);
 /* A sample host (samplehost.h), as the Linux or the ESXi back end over
  * its scratch copy; keep_scratch: the scratch stays after close. */
 int gw_host_open_sample(const char *name, int keep_scratch, gw_host **out,

@@ -159,38 +159,7 @@ gw_wizard_free(gw_wizard *w)
 }
 
 
-/* ---- the hosts behind the modes ----------------------------------------- */
-
-gw_host *
-wz_host_for(const gw_wizard *w, gw_mode m)
-{
-	gw_host_kind want;
-
-	switch (m) {
-	case GW_MODE_LINUX:
-		return w->local;
-	case GW_MODE_ESXI_SSH:
-		want = GW_HOST_ESXI;
-		break;
-	case GW_MODE_VSPHERE:
-		want = GW_HOST_VSPHERE;
-		break;
-	default:
-		return NULL;
-	}
-	return w->host && gw_host_kind_of(w->host) == want ? w->host : NULL;
-}
-
-/* The mode that reads host h (the welcome step's choice for it). */
-static gw_mode
-mode_of(const gw_host *h)
-{
-	switch (gw_host_kind_of(h)) {
-	case GW_HOST_ESXI: return GW_MODE_ESXI_SSH;
-	case GW_HOST_VSPHERE: return GW_MODE_VSPHERE;
-	default: return GW_MODE_LINUX;
-	}
-}
+/* ---- the hosts ---------------------------------------------------------- */
 
 const char *
 gw_wizard_sysroot(void)
@@ -223,29 +192,20 @@ gw_wizard_set_mode(gw_wizard *w, gw_mode m, const char **why)
 	if (why)
 		*why = NULL;
 	w->mode = m;
-	if (m == GW_MODE_LINUX && !w->probed)
-		gw_wizard_probe_host(w);
-	if (gw_wizard_host_mode(w) && !w->probed)
-		gw_wizard_probe_esxi(w);
+	if (!w->probed && wz_mode(m)->probe)
+		wz_mode(m)->probe(w);
 	return 0;
 }
 
-int
-gw_wizard_host_mode(const gw_wizard *w)
-{
-	return w->mode == GW_MODE_ESXI_SSH || w->mode == GW_MODE_VSPHERE;
-}
-
-/* Work on host h (owned from here on): its mode, then its probes. */
-static void
-attach(gw_wizard *w, gw_host *h)
+void
+wz_attach(gw_wizard *w, gw_host *h)
 {
 	gw_session_free(&w->sess);
 	gw_host_close(w->host);
 	w->host = h;
 	gw_session_init(&w->sess, h);
 	gw_host_set_progress(h, w->progress, w->progress_ctx);
-	w->mode = mode_of(h);
+	w->mode = wz_mode_of(h);
 	w->probed = 0;
 	gw_wizard_probe_esxi(w);
 }
@@ -253,13 +213,13 @@ attach(gw_wizard *w, gw_host *h)
 void
 gw_wizard_attach_esxi(gw_wizard *w, gw_runner *r, const char *label)
 {
-	attach(w, gw_host_open_esxi(r, label));
+	wz_attach(w, gw_host_open_esxi(r, label));
 }
 
 void
 gw_wizard_attach_vsphere(gw_wizard *w, gw_vs *s, const char *label)
 {
-	attach(w, gw_host_open_vsphere(s, label));
+	wz_attach(w, gw_host_open_vsphere(s, label));
 }
 
 void
@@ -283,7 +243,7 @@ gw_wizard_use_sample(gw_wizard *w, const char *name, gw_err *e)
 	free(w->af.out_dir);
 	w->af.out_dir = gw_xasprintf("%s/gpuwiz-out", w->scratch);
 	if (!host_can(h, HOST_SYSROOT)) {
-		attach(w, h);
+		wz_attach(w, h);
 		return 0;
 	}
 	/* a Linux sample: probed as this Linux host through its root */
@@ -293,7 +253,7 @@ gw_wizard_use_sample(gw_wizard *w, const char *name, gw_err *e)
 	gw_session_init(&w->sess, NULL);
 	gw_wizard_set_sysroot(w, gw_host_sysroot(h));
 	w->local = h;
-	w->mode = GW_MODE_LINUX;
+	w->mode = wz_mode_of(h);
 	gw_wizard_probe_host(w);
 	return 0;
 }

@@ -114,7 +114,7 @@ gw_wizard_host_fail(const gw_wizard *w)
 {
 	size_t i;
 
-	if (w->mode != GW_MODE_LINUX && !gw_wizard_host_mode(w))
+	if (!gw_wizard_can(w, GW_CAN_PROBE))
 		return NULL;
 	for (i = 0; i < w->nchecks; i++)
 		if (w->checks[i].status == GW_LINUX_FAIL)
@@ -125,7 +125,7 @@ gw_wizard_host_fail(const gw_wizard *w)
 long
 gw_wizard_esxi_dev(const gw_wizard *w, size_t idx)
 {
-	if (w->mode != GW_MODE_ESXI_SSH || idx >= w->ndetected ||
+	if (!wz_mode(w->mode)->esxcli_devs || idx >= w->ndetected ||
 	    w->host == NULL || gw_host_gpu_passthru(w->host, idx) < 0)
 		return -1;
 	return (long)idx;

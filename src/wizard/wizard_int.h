@@ -81,5 +81,37 @@ void wz_clear_probes(gw_wizard *w);
 /* The host mode m reads: the Linux root, or the attached host when it is
  * of m's kind; NULL when none. */
 gw_host *wz_host_for(const gw_wizard *w, gw_mode m);
+/* The mode that reads host h (the welcome step's choice for it). */
+gw_mode wz_mode_of(const gw_host *h);
+/* Work on host h (owned from here on): its mode, then its probes. */
+void wz_attach(gw_wizard *w, gw_host *h);
+
+/* ---- the modes as data (wizard_mode.c) --------------------------------- */
+
+/* What a mode reads. */
+typedef enum {
+	WZ_REACH_NONE,      /* nothing: the BIOS checklist (offline) */
+	WZ_REACH_ROOT,      /* a local root (w->local) */
+	WZ_REACH_ATTACHED   /* the attached host (w->host): VMs, enabling */
+} wz_reach;
+
+/* One mode of the welcome step.  Strings are untranslated (N_); the
+ * words with a value in them are made by functions (malloc'ed). */
+typedef struct wz_mode_desc {
+	const char *name;               /* the welcome step's choice */
+	const char *missing;            /* why it is not available before its
+	                                 * host is attached; NULL: always */
+	wz_reach reach;
+	gw_host_kind kind;              /* the kind of the host it reads */
+	int esxcli_devs;                /* GPUs are esxcli's devices
+	                                 * (gw_wizard_esxi_dev) */
+	int (*probe)(gw_wizard *w);     /* its probes; NULL: none */
+	char *(*checks_title)(const gw_wizard *w);  /* the rows' heading */
+	char *(*enable_question)(const char *bdf);  /* before enabling */
+	char *(*vm_line)(const gw_esxi_vm *vm, gw_esxi_power p);  /* open VM */
+	const char *host_help, *vm_help;   /* the steps' help; NULL: none */
+} wz_mode_desc;
+/* m's descriptor (an unknown m: offline's). */
+const wz_mode_desc *wz_mode(gw_mode m);
 
 #endif

@@ -122,7 +122,7 @@ check_host(const gw_wizard *w, char *why, size_t n)
 	char buf[1024];
 	size_t i;
 
-	if (w->mode != GW_MODE_LINUX && !gw_wizard_host_mode(w)) {
+	if (!gw_wizard_can(w, GW_CAN_PROBE)) {
 		for (i = 0; i < sizeof needed / sizeof needed[0]; i++) {
 			if (w->host_ok[needed[i]])
 				continue;

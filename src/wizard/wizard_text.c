@@ -108,64 +108,6 @@ gw_step_purpose(gw_step s)
 	}
 }
 
-const char *
-gw_mode_name(gw_mode m)
-{
-	switch (m) {
-	/* TRANSLATORS: what the operator is doing (welcome step choices):
-	 * at most 40 cells each. */
-	case GW_MODE_OFFLINE: return _("Plan offline (snippets, a local .vmx)");
-	/* TRANSLATORS: welcome step choice, at most 40 cells. */
-	case GW_MODE_LINUX: return _("Configure this Linux host");
-	/* TRANSLATORS: welcome step choice, at most 40 cells. */
-	case GW_MODE_ESXI_SSH: return _("An ESXi host over SSH");
-	/* TRANSLATORS: welcome step choice, at most 40 cells. */
-	case GW_MODE_VSPHERE: return _("vCenter or ESXi through the API");
-	default: return "";
-	}
-}
-
-int
-gw_mode_available(gw_mode m, const char **why)
-{
-	const char *w = NULL;
-
-	switch (m) {
-	case GW_MODE_OFFLINE:
-		break;
-	case GW_MODE_LINUX:
-		break;
-	case GW_MODE_ESXI_SSH:
-		break;
-	case GW_MODE_VSPHERE:
-		break;
-	default:
-		w = _("Unknown choice: plan offline.");
-		break;
-	}
-	if (why)
-		*why = w;
-	return w == NULL;
-}
-
-int
-gw_wizard_mode_available(const gw_wizard *w, gw_mode m, const char **why)
-{
-	const char *no = NULL;
-
-	if (m == GW_MODE_VSPHERE)
-		no = _("No vCenter or ESXi connection yet: start gpuwiz with --url https://HOST/sdk --user USER (with --thumbprint for a self-signed certificate); the password is asked before the screens start, or taken from GPUWIZ_PASSWORD.");
-	else if (m == GW_MODE_ESXI_SSH)
-		no = _("No ESXi host yet: start gpuwiz with --ssh root@HOST (ssh keys or one password prompt), run it on the ESXi shell, or practise on a sample ESXi host (gpuwiz --sample-host esxi-l40s).");
-	else
-		return gw_mode_available(m, why);
-	if (w != NULL && wz_host_for(w, m) != NULL)
-		no = NULL;
-	if (why)
-		*why = no;
-	return no == NULL;
-}
-
 gw_gpu_class
 gw_gpu_class_of(const gw_gpu *g)
 {

@@ -1,8 +1,8 @@
 /* wizard_view.c: the model as the screens see it.  ui/ includes wizard.h
  * only; everything it draws comes through these accessors, and where the
  * kind of host matters (the ESXi shell, the vSphere API, this Linux host)
- * the answer or the words come from here, so that the screens never branch
- * on it.  Each accessor reads the struct directly: when the model changes
+ * the answer comes from here, and the words from the modes' descriptors
+ * (wizard_mode.c), so that the screens never branch on it.  Each accessor reads the struct directly: when the model changes
  * shape, this file is the one to follow it. */
 #include "wizard_int.h"
 
@@ -16,6 +16,7 @@ gw_wizard *
 gw_wizard_new(const gw_table *t, gw_wizard_start *st, gw_err *e)
 {
 	gw_wizard *w = gw_xcalloc(1, sizeof *w);
+	gw_host *h;
 
 	if (gw_wizard_init(w, t, st->answers, e) != 0) {
 		gw_runner_close(st->runner);
@@ -25,14 +26,12 @@ gw_wizard_new(const gw_table *t, gw_wizard_start *st, gw_err *e)
 		gw_wizard_delete(w);
 		return NULL;
 	}
-	if (st->runner) {
-		gw_wizard_attach_esxi(w, st->runner, st->label);
-		st->runner = NULL;
-	}
-	if (st->vs) {
-		gw_wizard_attach_vsphere(w, st->vs, st->label);
-		st->vs = NULL;
-	}
+	/* a host connected by the command line, whatever reaches it */
+	h = gw_host_open_conn(st->runner, st->vs, st->label);
+	st->runner = NULL;
+	st->vs = NULL;
+	if (h)
+		wz_attach(w, h);
 	if (st->sample && gw_wizard_use_sample(w, st->sample, e) != 0) {
 		gw_wizard_delete(w);
 		return NULL;
@@ -144,7 +143,7 @@ gw_wizard_can(const gw_wizard *w, gw_wizard_cap c)
 {
 	switch (c) {
 	case GW_CAN_PROBE:
-		return w->mode == GW_MODE_LINUX || gw_wizard_host_mode(w);
+		return wz_mode(w->mode)->probe != NULL;
 	case GW_CAN_ENABLE:
 	case GW_CAN_VMS:
 		return gw_wizard_host_mode(w);
@@ -155,11 +154,9 @@ gw_wizard_can(const gw_wizard *w, gw_wizard_cap c)
 int
 gw_wizard_reprobe(gw_wizard *w)
 {
-	if (gw_wizard_host_mode(w))
-		return gw_wizard_probe_esxi(w);
-	if (w->mode == GW_MODE_LINUX)
-		return gw_wizard_probe_host(w);
-	return 0;
+	const wz_mode_desc *d = wz_mode(w->mode);
+
+	return d->probe ? d->probe(w) : 0;
 }
 
 const char *
@@ -236,7 +233,9 @@ gw_wizard_vm_power(const gw_wizard *w)
 const char *
 gw_wizard_vm_picked(const gw_wizard *w)
 {
-	return w->mode == GW_MODE_VSPHERE ? w->sess.picked : NULL;
+	/* only a host that picks devices has picked them */
+	return host_can(wz_host_for(w, w->mode), HOST_PICK) ? w->sess.picked
+	                                                     : NULL;
 }
 
 size_t
@@ -265,166 +264,4 @@ gw_wizard_vm_devices(const gw_wizard *w, gw_vm_device *out, size_t max)
 		n++;
 	}
 	return n;
-}
-
-/* ---- the words of the host ------------------------------------------- */
-
-char *
-gw_wizard_checks_title(const gw_wizard *w)
-{
-	const char *label = gw_wizard_host_label(w);
-
-	if (w->mode == GW_MODE_VSPHERE)
-		/* TRANSLATORS: heading of the API server's checks; %s is its
-		 * URL.  At most 78 cells. */
-		return gw_xasprintf(_("Checks through the vSphere API (%s):"),
-		                    label);
-	if (w->mode == GW_MODE_ESXI_SSH)
-		/* TRANSLATORS: heading of the ESXi host's checks; %s is the
-		 * host (root@esx01).  At most 78 cells. */
-		return gw_xasprintf(_("Checks of the ESXi host %s:"), label);
-	/* TRANSLATORS: heading of the live host checks; %s is the root
-	 * checked ("/" or GPUWIZ_SYSROOT).  At most 78 cells. */
-	return gw_xasprintf(_("Checks of this Linux host (%s):"),
-	                    w->sysroot ? w->sysroot : gw_wizard_sysroot());
-}
-
-char *
-gw_wizard_enable_question(const gw_wizard *w, size_t idx)
-{
-	const char *bdf = idx < w->ndetected ? w->detected[idx].bdf : "";
-
-	if (w->mode == GW_MODE_VSPHERE)
-		/* TRANSLATORS: asked on e through the API; %s is the PCI
-		 * address; y/n are keys. */
-		return gw_xasprintf(_("Enable passthrough for %s on its host (UpdatePassthruConfig)? y/n"),
-		                    bdf);
-	/* TRANSLATORS: asked on e; %s is the PCI address; y/n are keys. */
-	return gw_xasprintf(_("Enable passthrough for %s on the host (esxcli hardware pci pcipassthru set -a)? y/n"),
-	                    bdf);
-}
-
-char *
-gw_wizard_vm_title(const gw_wizard *w)
-{
-	const gw_esxi_vm *vm;
-
-	if (w->sess.vm < 0 || (size_t)w->sess.vm >= w->sess.vms.list.n)
-		return NULL;
-	vm = &w->sess.vms.list.vms[w->sess.vm];
-	if (w->mode == GW_MODE_VSPHERE)
-		/* TRANSLATORS: the open VM through the API: its name and
-		 * power state. */
-		return gw_xasprintf(_("%s: %s"), vm->name,
-		                    gw_esxi_power_name(w->sess.power));
-	/* TRANSLATORS: the open VM: its name, id and power state. */
-	return gw_xasprintf(_("%s: Vmid %lu, %s"), vm->name, vm->vmid,
-	                    gw_esxi_power_name(w->sess.power));
-}
-
-static const char *
-host_help_linux(void)
-{
-	/* TRANSLATORS: help of step 2 when configuring this Linux host,
-	 * wrapped to about 70 cells.  r and o are keys. */
-	return _("gpuwiz checked this Linux host the way gpuwiz check does: hardware "
-	         "virtualization, the IOMMU in the firmware (ACPI DMAR/IVRS) and in the kernel, "
-	         "the kernel command line, the IOMMU units and the driver of each GPU. Each row "
-	         "shows PASS, WARN or FAIL; Up/Down highlight a row and show its message and fix "
-	         "below the rows.\n"
-	         "r runs the checks again (after you changed the host). Enter goes on when no "
-	         "row FAILs; a FAIL blocks it. To go on anyway, press o and confirm with y (o "
-	         "again takes it back).\n"
-	         "GPUWIZ_SYSROOT, when set, names the root whose /proc and /sys are checked "
-	         "instead of /.");
-}
-
-static const char *
-host_help_esxi(void)
-{
-	/* TRANSLATORS: help of step 2 on an ESXi host, wrapped to about 70
-	 * cells.  r, e and o are keys. */
-	return _("gpuwiz read the ESXi host through its shell (esxcli and vim-cmd, over SSH "
-	         "or on the host itself): its version (the newest VM hardware version it "
-	         "runs), its system id (for the pciPassthruN device blocks) and each GPU's "
-	         "passthrough state from esxcli hardware pci list. \"Passthru Capable: false\" "
-	         "means the IOMMU (VT-d/AMD-Vi) is off in the BIOS. Above 4G decoding cannot "
-	         "be seen from ESXi: check it in the BIOS.\n"
-	         "e on a GPU's row enables its passthrough (esxcli hardware pci pcipassthru set "
-	         "-d ADDRESS -e true -a) after you confirm; gpuwiz refuses a storage controller "
-	         "that holds a datastore or the boot device, and says when the host needs a "
-	         "reboot.\n"
-	         "r reads the host again. Enter goes on when no row FAILs; o goes on anyway "
-	         "after a confirmation.");
-}
-
-static const char *
-host_help_api(void)
-{
-	/* TRANSLATORS: help of step 2 through the vSphere API, wrapped to
-	 * about 70 cells.  r, e and o are keys. */
-	return _("gpuwiz read the server through the vSphere API: its hosts with their "
-	         "versions (the newest VM hardware version each runs) and each GPU's "
-	         "passthrough state (hardware.pciDevice, config.pciPassthruInfo). \"Passthru "
-	         "Capable: false\" means the IOMMU (VT-d/AMD-Vi) is off in the BIOS. Above 4G "
-	         "decoding cannot be seen from ESXi: check it in the BIOS.\n"
-	         "e on a GPU's row enables its passthrough (UpdatePassthruConfig) after you "
-	         "confirm; a free ESXi licence refuses API writes: then start gpuwiz with --ssh "
-	         "root@HOST instead.\n"
-	         "r reads the server again. Enter goes on when no row FAILs; o goes on anyway "
-	         "after a confirmation.");
-}
-
-static const char *
-vm_help_esxi(void)
-{
-	/* TRANSLATORS: help of step 4 on an ESXi host, wrapped to about 70
-	 * cells.  u and r are keys. */
-	return _("The list shows the host's VMs (vim-cmd vmsvc/getallvms). Enter or Space "
-	         "opens the highlighted VM: gpuwiz asks the host for its power state and reads "
-	         "its .vmx from the datastore, and shows its hardware version, firmware, memory "
-	         "and reservation and the passthrough devices already in it, with its advice. "
-	         "Enter on the open VM goes on; \"No VM\" writes the snippets only.\n"
-	         "The write step saves the changed .vmx on the datastore (temporary file, then "
-	         "a move; the old file is kept as a backup beside it) and runs vim-cmd "
-	         "vmsvc/reload. A VM that is not powered off is never changed.\n"
-	         "u upgrades the open VM's hardware version to the newest this host runs "
-	         "(vim-cmd vmsvc/upgrade), after you confirm: only with the VM powered off, "
-	         "never down; the upgrade cannot be undone, so take a snapshot or backup "
-	         "first.\n"
-	         "r reads the host's VM list again.");
-}
-
-static const char *
-vm_help_api(void)
-{
-	/* TRANSLATORS: help of step 4 through the vSphere API, wrapped to
-	 * about 70 cells.  u and r are keys. */
-	return _("The list shows the server's VMs. Enter or Space opens the highlighted VM: "
-	         "gpuwiz shows its hardware version, firmware, memory and reservation and the "
-	         "passthrough devices already in it, with its advice, and the free, "
-	         "passthrough-enabled devices of its host that the write step attaches. Enter on "
-	         "the open VM goes on; \"No VM\" writes the snippets only.\n"
-	         "The write step sends one ReconfigVM_Task (extraConfig, "
-	         "memoryReservationLockedToMax, a VirtualPCIPassthrough device per GPU) and shows "
-	         "its progress; what the VM already has is not added again. A VM that is not "
-	         "powered off is never changed.\n"
-	         "u upgrades the open VM's hardware version to the newest its host runs "
-	         "(UpgradeVM_Task), after you confirm: only powered off, never down; the upgrade "
-	         "cannot be undone.\n"
-	         "r reads the server again.");
-}
-
-const char *
-gw_wizard_step_help(const gw_wizard *w, gw_step s)
-{
-	int api = w->mode == GW_MODE_VSPHERE;
-
-	if (s == GW_STEP_HOST && gw_wizard_host_mode(w))
-		return api ? host_help_api() : host_help_esxi();
-	if (s == GW_STEP_HOST && w->mode == GW_MODE_LINUX)
-		return host_help_linux();
-	if (s == GW_STEP_VM && gw_wizard_host_mode(w))
-		return api ? vm_help_api() : vm_help_esxi();
-	return NULL;
 }

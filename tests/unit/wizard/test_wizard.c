@@ -214,6 +214,37 @@ confirm_host(gw_wizard *w)
 
 /* ---- texts --------------------------------------------------------------------- */
 
+/* The modes are data: every descriptor has its words, an unknown mode
+ * reads as offline, and a host maps back to the mode that reads it. */
+static void
+test_mode_table(void **state)
+{
+	gw_host *h;
+	int m;
+
+	(void)state;
+	for (m = 0; m < GW_NMODES; m++) {
+		const wz_mode_desc *d = wz_mode((gw_mode)m);
+
+		assert_non_null(d->name);
+		assert_non_null(d->checks_title);
+		assert_non_null(d->enable_question);
+		assert_non_null(d->vm_line);
+		/* a mode that waits for a host says so, and probes it */
+		assert_int_equal(d->missing != NULL,
+		                 d->reach == WZ_REACH_ATTACHED);
+		assert_int_equal(d->probe != NULL, d->reach != WZ_REACH_NONE);
+	}
+	assert_ptr_equal(wz_mode((gw_mode)GW_NMODES), wz_mode(GW_MODE_OFFLINE));
+	assert_ptr_equal(wz_mode((gw_mode)-1), wz_mode(GW_MODE_OFFLINE));
+	assert_string_equal(gw_mode_name((gw_mode)GW_NMODES), "");
+	h = gw_host_open_linux("/");
+	assert_int_equal(wz_mode_of(h), GW_MODE_LINUX);
+	gw_host_close(h);
+	/* no connection made before: no host */
+	assert_null(gw_host_open_conn(NULL, NULL, "x"));
+}
+
 static void
 test_texts(void **state)
 {
@@ -1536,6 +1567,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_texts),
+		cmocka_unit_test(test_mode_table),
 		cmocka_unit_test(test_linux_mode),
 		cmocka_unit_test(test_esxi_mode),
 		cmocka_unit_test(test_init_empty),

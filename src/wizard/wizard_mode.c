@@ -1,0 +1,304 @@
+/* wizard_mode.c: the welcome step's modes as data.  One descriptor per
+ * mode says what it is called, why it is not available yet, what host it
+ * reads and how, how it probes, and the words the screens show for it
+ * (the check rows' heading, the enable question, the open VM's line, the
+ * steps' help).  The rest of the wizard asks these descriptors, and the
+ * host layer (host_can) where a host's abilities decide, instead of
+ * branching on the mode (doc/design.md, "The wizard model"). */
+#include "wizard_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- what the descriptors point at ------------------------------------- */
+
+/* The check rows' headings. */
+static char *
+checks_linux(const gw_wizard *w)
+{
+	/* TRANSLATORS: heading of the live host checks; %s is the root
+	 * checked ("/" or GPUWIZ_SYSROOT).  At most 78 cells. */
+	return gw_xasprintf(_("Checks of this Linux host (%s):"),
+	                    w->sysroot ? w->sysroot : gw_wizard_sysroot());
+}
+
+static char *
+checks_esxi(const gw_wizard *w)
+{
+	/* TRANSLATORS: heading of the ESXi host's checks; %s is the
+	 * host (root@esx01).  At most 78 cells. */
+	return gw_xasprintf(_("Checks of the ESXi host %s:"),
+	                    gw_wizard_host_label(w));
+}
+
+static char *
+checks_api(const gw_wizard *w)
+{
+	/* TRANSLATORS: heading of the API server's checks; %s is its
+	 * URL.  At most 78 cells. */
+	return gw_xasprintf(_("Checks through the vSphere API (%s):"),
+	                    gw_wizard_host_label(w));
+}
+
+/* The question before enabling passthrough of the device at bdf. */
+static char *
+enable_esxcli(const char *bdf)
+{
+	/* TRANSLATORS: asked on e; %s is the PCI address; y/n are keys. */
+	return gw_xasprintf(_("Enable passthrough for %s on the host (esxcli hardware pci pcipassthru set -a)? y/n"),
+	                    bdf);
+}
+
+static char *
+enable_api(const char *bdf)
+{
+	/* TRANSLATORS: asked on e through the API; %s is the PCI
+	 * address; y/n are keys. */
+	return gw_xasprintf(_("Enable passthrough for %s on its host (UpdatePassthruConfig)? y/n"),
+	                    bdf);
+}
+
+/* The open VM's line. */
+static char *
+vm_line_vmid(const gw_esxi_vm *vm, gw_esxi_power p)
+{
+	/* TRANSLATORS: the open VM: its name, id and power state. */
+	return gw_xasprintf(_("%s: Vmid %lu, %s"), vm->name, vm->vmid,
+	                    gw_esxi_power_name(p));
+}
+
+static char *
+vm_line_api(const gw_esxi_vm *vm, gw_esxi_power p)
+{
+	/* TRANSLATORS: the open VM through the API: its name and
+	 * power state. */
+	return gw_xasprintf(_("%s: %s"), vm->name, gw_esxi_power_name(p));
+}
+
+/* ---- the table --------------------------------------------------------- */
+
+static const wz_mode_desc modes[GW_NMODES] = {
+	[GW_MODE_OFFLINE] = {
+		/* TRANSLATORS: what the operator is doing (welcome step
+		 * choices): at most 40 cells each. */
+		.name = N_("Plan offline (snippets, a local .vmx)"),
+		.reach = WZ_REACH_NONE,
+		.kind = GW_HOST_LINUX,
+		.checks_title = checks_linux,
+		.enable_question = enable_esxcli,
+		.vm_line = vm_line_vmid,
+	},
+	[GW_MODE_LINUX] = {
+		/* TRANSLATORS: welcome step choice, at most 40 cells. */
+		.name = N_("Configure this Linux host"),
+		.reach = WZ_REACH_ROOT,
+		.kind = GW_HOST_LINUX,
+		.probe = gw_wizard_probe_host,
+		.checks_title = checks_linux,
+		.enable_question = enable_esxcli,
+		.vm_line = vm_line_vmid,
+		/* TRANSLATORS: help of step 2 when configuring this Linux
+		 * host, wrapped to about 70 cells.  r and o are keys. */
+		.host_help = N_("gpuwiz checked this Linux host the way gpuwiz check does: hardware "
+		         "virtualization, the IOMMU in the firmware (ACPI DMAR/IVRS) and in the kernel, "
+		         "the kernel command line, the IOMMU units and the driver of each GPU. Each row "
+		         "shows PASS, WARN or FAIL; Up/Down highlight a row and show its message and fix "
+		         "below the rows.\n"
+		         "r runs the checks again (after you changed the host). Enter goes on when no "
+		         "row FAILs; a FAIL blocks it. To go on anyway, press o and confirm with y (o "
+		         "again takes it back).\n"
+		         "GPUWIZ_SYSROOT, when set, names the root whose /proc and /sys are checked "
+		         "instead of /."),
+	},
+	[GW_MODE_ESXI_SSH] = {
+		/* TRANSLATORS: welcome step choice, at most 40 cells. */
+		.name = N_("An ESXi host over SSH"),
+		.missing = N_("No ESXi host yet: start gpuwiz with --ssh root@HOST (ssh keys or one password prompt), run it on the ESXi shell, or practise on a sample ESXi host (gpuwiz --sample-host esxi-l40s)."),
+		.reach = WZ_REACH_ATTACHED,
+		.kind = GW_HOST_ESXI,
+		.esxcli_devs = 1,
+		.probe = gw_wizard_probe_esxi,
+		.checks_title = checks_esxi,
+		.enable_question = enable_esxcli,
+		.vm_line = vm_line_vmid,
+		/* TRANSLATORS: help of step 2 on an ESXi host, wrapped to
+		 * about 70 cells.  r, e and o are keys. */
+		.host_help = N_("gpuwiz read the ESXi host through its shell (esxcli and vim-cmd, over SSH "
+		         "or on the host itself): its version (the newest VM hardware version it "
+		         "runs), its system id (for the pciPassthruN device blocks) and each GPU's "
+		         "passthrough state from esxcli hardware pci list. \"Passthru Capable: false\" "
+		         "means the IOMMU (VT-d/AMD-Vi) is off in the BIOS. Above 4G decoding cannot "
+		         "be seen from ESXi: check it in the BIOS.\n"
+		         "e on a GPU's row enables its passthrough (esxcli hardware pci pcipassthru set "
+		         "-d ADDRESS -e true -a) after you confirm; gpuwiz refuses a storage controller "
+		         "that holds a datastore or the boot device, and says when the host needs a "
+		         "reboot.\n"
+		         "r reads the host again. Enter goes on when no row FAILs; o goes on anyway "
+		         "after a confirmation."),
+		/* TRANSLATORS: help of step 4 on an ESXi host, wrapped to
+		 * about 70 cells.  u and r are keys. */
+		.vm_help = N_("The list shows the host's VMs (vim-cmd vmsvc/getallvms). Enter or Space "
+		         "opens the highlighted VM: gpuwiz asks the host for its power state and reads "
+		         "its .vmx from the datastore, and shows its hardware version, firmware, memory "
+		         "and reservation and the passthrough devices already in it, with its advice. "
+		         "Enter on the open VM goes on; \"No VM\" writes the snippets only.\n"
+		         "The write step saves the changed .vmx on the datastore (temporary file, then "
+		         "a move; the old file is kept as a backup beside it) and runs vim-cmd "
+		         "vmsvc/reload. A VM that is not powered off is never changed.\n"
+		         "u upgrades the open VM's hardware version to the newest this host runs "
+		         "(vim-cmd vmsvc/upgrade), after you confirm: only with the VM powered off, "
+		         "never down; the upgrade cannot be undone, so take a snapshot or backup "
+		         "first.\n"
+		         "r reads the host's VM list again."),
+	},
+	[GW_MODE_VSPHERE] = {
+		/* TRANSLATORS: welcome step choice, at most 40 cells. */
+		.name = N_("vCenter or ESXi through the API"),
+		.missing = N_("No vCenter or ESXi connection yet: start gpuwiz with --url https://HOST/sdk --user USER (with --thumbprint for a self-signed certificate); the password is asked before the screens start, or taken from GPUWIZ_PASSWORD."),
+		.reach = WZ_REACH_ATTACHED,
+		.kind = GW_HOST_VSPHERE,
+		.probe = gw_wizard_probe_esxi,
+		.checks_title = checks_api,
+		.enable_question = enable_api,
+		.vm_line = vm_line_api,
+		/* TRANSLATORS: help of step 2 through the vSphere API,
+		 * wrapped to about 70 cells.  r, e and o are keys. */
+		.host_help = N_("gpuwiz read the server through the vSphere API: its hosts with their "
+		         "versions (the newest VM hardware version each runs) and each GPU's "
+		         "passthrough state (hardware.pciDevice, config.pciPassthruInfo). \"Passthru "
+		         "Capable: false\" means the IOMMU (VT-d/AMD-Vi) is off in the BIOS. Above 4G "
+		         "decoding cannot be seen from ESXi: check it in the BIOS.\n"
+		         "e on a GPU's row enables its passthrough (UpdatePassthruConfig) after you "
+		         "confirm; a free ESXi licence refuses API writes: then start gpuwiz with --ssh "
+		         "root@HOST instead.\n"
+		         "r reads the server again. Enter goes on when no row FAILs; o goes on anyway "
+		         "after a confirmation."),
+		/* TRANSLATORS: help of step 4 through the vSphere API,
+		 * wrapped to about 70 cells.  u and r are keys. */
+		.vm_help = N_("The list shows the server's VMs. Enter or Space opens the highlighted VM: "
+		         "gpuwiz shows its hardware version, firmware, memory and reservation and the "
+		         "passthrough devices already in it, with its advice, and the free, "
+		         "passthrough-enabled devices of its host that the write step attaches. Enter on "
+		         "the open VM goes on; \"No VM\" writes the snippets only.\n"
+		         "The write step sends one ReconfigVM_Task (extraConfig, "
+		         "memoryReservationLockedToMax, a VirtualPCIPassthrough device per GPU) and shows "
+		         "its progress; what the VM already has is not added again. A VM that is not "
+		         "powered off is never changed.\n"
+		         "u upgrades the open VM's hardware version to the newest its host runs "
+		         "(UpgradeVM_Task), after you confirm: only powered off, never down; the upgrade "
+		         "cannot be undone.\n"
+		         "r reads the server again."),
+	},
+};
+
+static int
+known(gw_mode m)
+{
+	return (unsigned)m < GW_NMODES;
+}
+
+const wz_mode_desc *
+wz_mode(gw_mode m)
+{
+	return &modes[known(m) ? m : GW_MODE_OFFLINE];
+}
+
+/* ---- the modes ---------------------------------------------------------- */
+
+const char *
+gw_mode_name(gw_mode m)
+{
+	return known(m) ? _(modes[m].name) : "";
+}
+
+int
+gw_mode_available(gw_mode m, const char **why)
+{
+	const char *w = known(m) ? NULL : _("Unknown choice: plan offline.");
+
+	if (why)
+		*why = w;
+	return w == NULL;
+}
+
+int
+gw_wizard_mode_available(const gw_wizard *w, gw_mode m, const char **why)
+{
+	if (!gw_mode_available(m, why))
+		return 0;
+	/* a mode that reads an attached host waits for one of its kind */
+	if (modes[m].missing == NULL ||
+	    (w != NULL && wz_host_for(w, m) != NULL))
+		return 1;
+	if (why)
+		*why = _(modes[m].missing);
+	return 0;
+}
+
+int
+gw_wizard_host_mode(const gw_wizard *w)
+{
+	return wz_mode(w->mode)->reach == WZ_REACH_ATTACHED;
+}
+
+/* ---- the hosts behind the modes ----------------------------------------- */
+
+gw_host *
+wz_host_for(const gw_wizard *w, gw_mode m)
+{
+	const wz_mode_desc *d = wz_mode(m);
+	gw_host *h;
+
+	if (d->reach == WZ_REACH_NONE)
+		return NULL;
+	h = d->reach == WZ_REACH_ROOT ? w->local : w->host;
+	return h && gw_host_kind_of(h) == d->kind ? h : NULL;
+}
+
+gw_mode
+wz_mode_of(const gw_host *h)
+{
+	int m;
+
+	for (m = 0; m < GW_NMODES; m++)
+		if (modes[m].reach != WZ_REACH_NONE &&
+		    modes[m].kind == gw_host_kind_of(h))
+			return (gw_mode)m;
+	return GW_MODE_LINUX;
+}
+
+/* ---- the words of the host ------------------------------------------- */
+
+char *
+gw_wizard_checks_title(const gw_wizard *w)
+{
+	return wz_mode(w->mode)->checks_title(w);
+}
+
+char *
+gw_wizard_enable_question(const gw_wizard *w, size_t idx)
+{
+	const char *bdf = idx < w->ndetected ? w->detected[idx].bdf : "";
+
+	return wz_mode(w->mode)->enable_question(bdf);
+}
+
+char *
+gw_wizard_vm_title(const gw_wizard *w)
+{
+	if (w->sess.vm < 0 || (size_t)w->sess.vm >= w->sess.vms.list.n)
+		return NULL;
+	return wz_mode(w->mode)->vm_line(&w->sess.vms.list.vms[w->sess.vm],
+	                                 w->sess.power);
+}
+
+const char *
+gw_wizard_step_help(const gw_wizard *w, gw_step s)
+{
+	const wz_mode_desc *d = wz_mode(w->mode);
+	const char *h = s == GW_STEP_HOST ? d->host_help :
+	                s == GW_STEP_VM ? d->vm_help : NULL;
+
+	return h ? _(h) : NULL;
+}
