@@ -11,7 +11,6 @@
  */
 #include "draw.h"
 #include "screen.h"
-#include "samplehost.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,7 +68,7 @@ read_samples(welcome_st *st)
 	if (st->samples_read)
 		return;
 	st->samples_read = 1;
-	if (gw_sample_list(&st->samples, &st->nsamples, &e) != 0) {
+	if (gw_wizard_samples(&st->samples, &st->nsamples, &e) != 0) {
 		st->samples = NULL;
 		st->nsamples = 0;
 	}
@@ -107,7 +106,7 @@ welcome_close(void *state)
 {
 	welcome_st *st = state;
 
-	gw_sample_list_free(st->samples, st->nsamples);
+	gw_wizard_samples_free(st->samples, st->nsamples);
 	free(st);
 }
 

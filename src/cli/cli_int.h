@@ -7,7 +7,6 @@
 #include "answers.h"
 #include "esxi.h"
 #include "host.h"
-#include "host_ext.h"
 #include "gputable.h"
 #include "plan.h"
 #include "session.h"

@@ -8,7 +8,6 @@
 #include "jsonutil.h"
 #include "vmx.h"
 #include "vsapply.h"
-#include "host_ext.h"
 
 #include <stdlib.h>
 #include <string.h>

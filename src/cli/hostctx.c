@@ -96,9 +96,8 @@ cli_vs_host_open(const cli_opts *o, gw_host **h, gw_err *e)
 
 /* The wizard's connection, opened before the screen starts: the vSphere
  * password prompt, or ssh asking for a password or passphrase on the
- * terminal, once; on the ESXi shell itself its local runner; and the label
- * the wizard shows for it.  Nothing for a sample or a Linux host (the
- * wizard opens those itself). */
+ * terminal, once; on the ESXi shell itself its local runner.  Nothing for
+ * a sample or a Linux host (the wizard opens those itself). */
 int
 cli_wizard_connection(const cli_opts *o, gw_wizard_start *st, gw_err *e)
 {
@@ -110,16 +109,18 @@ cli_wizard_connection(const cli_opts *o, gw_wizard_start *st, gw_err *e)
 	if (o->url) {
 		if (cli_vs_host_open(o, &h, e) != 0)
 			return -1;
-		st->label = o->url;
 	} else {
 		memset(&s, 0, sizeof s);
 		spec_ssh(o, &s);
 		s.esxi_shell = 1;
 		if (gw_host_open(&s, &h, e) != 0)
 			return -1;
-		st->label = o->ssh ? o->ssh : host_can(h, HOST_SYSROOT) ? NULL :
-		            gw_host_esxi_shell_label();
+		if (host_can(h, HOST_SYSROOT)) {
+			/* this Linux host: the wizard's own mode */
+			gw_host_close(h);
+			h = NULL;
+		}
 	}
-	gw_host_hand_over(h, &st->runner, &st->vs);
+	st->host = h;
 	return 0;
 }

@@ -167,15 +167,6 @@ gw_host_new(const gw_host_methods *m, const char *label)
 	return h;
 }
 
-gw_host *
-gw_host_open_conn(gw_runner *r, gw_vs *s, const char *label)
-{
-	if (s) {
-		gw_runner_close(r);
-		return gw_host_open_vsphere(s, label);
-	}
-	return r ? gw_host_open_esxi(r, label) : NULL;
-}
 
 void
 gw_host_close(gw_host *h)
@@ -352,4 +343,19 @@ gw_host_upgrade(gw_host *h, const gw_esxi_vm *vm, int current, int target,
 		return -1;
 	}
 	return h->m->upgrade(h, vm, current, target, e);
+}
+
+int
+gw_host_pci_listing(gw_host *h, char **text, gw_err *e)
+{
+	*text = NULL;
+	if (h->m->pci_listing == NULL)
+		return lacks(h, e);
+	return h->m->pci_listing(h, text, e);
+}
+
+void
+gw_host_set_batch(gw_host *h, int on)
+{
+	h->batch = on;
 }

@@ -128,10 +128,6 @@ int gw_host_open(const gw_host_spec *s, gw_host **out, gw_err *e);
 gw_host *gw_host_open_linux(const char *sysroot);
 gw_host *gw_host_open_esxi(gw_runner *r, const char *label);
 gw_host *gw_host_open_vsphere(gw_vs *s, const char *label);
-/* The host a connection made before reaches: through runner r (the ESXi
- * shell) or API session s, whichever is given (both: s, and r is closed);
- * NULL when neither. */
-gw_host *gw_host_open_conn(gw_runner *r, gw_vs *s, const char *label);
 /* A sample host (samplehost.h), as the Linux or the ESXi back end over
  * its scratch copy; keep_scratch: the scratch stays after close. */
 int gw_host_open_sample(const char *name, int keep_scratch, gw_host **out,
@@ -215,5 +211,17 @@ int gw_host_upgrade(gw_host *h, const gw_esxi_vm *vm, int current, int target,
  * back end). */
 gw_vs *gw_host_vs(const gw_host *h);
 const gw_vs_inventory *gw_host_inventory(gw_host *h, gw_err *e);
+
+/* The host's raw PCI listing: on the ESXi back end the output of
+ * `esxcli hardware pci list`.  0, or -1 and e (another back end: it
+ * cannot). */
+int gw_host_pci_listing(gw_host *h, char **text, gw_err *e);
+
+/* Many writes in a row (gpuwiz vsphere apply over several VMs): after a
+ * write the back end reads again only what a later write needs (the
+ * vSphere inventory once a passthrough device was attached, for the next
+ * VM's pick), not the whole host after every write as the wizard wants
+ * (its screens show the host as it is now).  Off by default. */
+void gw_host_set_batch(gw_host *h, int on);
 
 #endif

@@ -333,6 +333,16 @@ esxi_upgrade(gw_host *h, const gw_esxi_vm *vm, int current, int target,
 	return gw_esxi_session_upgrade(h->runner, vm->vmid, current, target, e);
 }
 
+/* esxcli's own listing, as a saved one is read (gpuwiz gpus). */
+static int
+esxi_pci_listing(gw_host *h, char **text, gw_err *e)
+{
+	static const char *const argv[] = { "esxcli", "hardware", "pci", "list",
+	                                    NULL };
+
+	return gw_runner_run_ok(h->runner, argv, text, e);
+}
+
 const gw_host_methods gw_host_esxi_methods = {
 	.name = "esxi",
 	.kind = GW_HOST_ESXI,
@@ -350,6 +360,7 @@ const gw_host_methods gw_host_esxi_methods = {
 	.enable_gpu = esxi_enable_gpu,
 	.enable_bdf = esxi_enable_bdf,
 	.upgrade = esxi_upgrade,
+	.pci_listing = esxi_pci_listing,
 };
 
 gw_host *

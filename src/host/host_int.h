@@ -32,6 +32,7 @@ typedef struct gw_host_methods {
 	                  int *reboot, gw_err *e);
 	int (*upgrade)(gw_host *h, const gw_esxi_vm *vm, int current, int target,
 	               gw_err *e);
+	int (*pci_listing)(gw_host *h, char **text, gw_err *e);
 } gw_host_methods;
 
 struct gw_host {

@@ -16,6 +16,8 @@
 #include "esxi.h"
 #include "vmx.h"
 #include "vsphere.h"
+#include "samplehost.h"
+#include "host.h"
 
 typedef enum {
 	GW_STEP_WELCOME,   /* language and what the operator is doing */
@@ -69,16 +71,14 @@ const char *gw_host_item_title(int item);  /* translated */
 const char *gw_host_item_help(int item);   /* translated: where in the BIOS */
 
 
-/* How the wizard starts (the command line): an answers file, an ESXi host
- * already connected (--ssh, or the ESXi shell; ownership of the runner
- * passes to the wizard), or a sample host to practise on. */
+/* How the wizard starts (the command line): an answers file, a host
+ * already connected (--ssh, the ESXi shell, or --url: ownership passes to
+ * the wizard, which shows it by gw_host_label), or a sample host to
+ * practise on. */
 typedef struct gw_wizard_start {
 	const char *answers;    /* --answers FILE, or NULL */
-	gw_runner *runner;      /* an ESXi host, or NULL */
-	const char *label;      /* its name for the screens ("root@esx01") */
+	gw_host *host;          /* an ESXi host or the vSphere API, or NULL */
 	const char *sample;     /* --sample-host NAME, or NULL */
-	gw_vs *vs;              /* a vSphere API session, or NULL (owned from
-	                         * here on, like runner) */
 } gw_wizard_start;
 
 /* Practise on sample host name (data/hosts; samplehost.h): it is built in
@@ -494,5 +494,10 @@ char *gw_wizard_vm_title(const gw_wizard *w);
 /* The help of step s in the words of the host (translated), NULL when
  * the screen's own applies (no host probed). */
 const char *gw_wizard_step_help(const gw_wizard *w, gw_step s);
+
+/* The sample hosts to practise on (data/hosts), for the welcome screen:
+ * gw_sample_list / gw_sample_list_free of samplehost.h. */
+int gw_wizard_samples(gw_sample_info **out, size_t *n, gw_err *e);
+void gw_wizard_samples_free(gw_sample_info *l, size_t n);
 
 #endif

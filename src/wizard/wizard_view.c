@@ -16,20 +16,15 @@ gw_wizard *
 gw_wizard_new(const gw_table *t, gw_wizard_start *st, gw_err *e)
 {
 	gw_wizard *w = gw_xcalloc(1, sizeof *w);
-	gw_host *h;
+	gw_host *h = st->host;
 
+	st->host = NULL;   /* the wizard's from here on */
 	if (gw_wizard_init(w, t, st->answers, e) != 0) {
-		gw_runner_close(st->runner);
-		st->runner = NULL;
-		gw_vs_close(st->vs);
-		st->vs = NULL;
+		gw_host_close(h);
 		gw_wizard_delete(w);
 		return NULL;
 	}
 	/* a host connected by the command line, whatever reaches it */
-	h = gw_host_open_conn(st->runner, st->vs, st->label);
-	st->runner = NULL;
-	st->vs = NULL;
 	if (h)
 		wz_attach(w, h);
 	if (st->sample && gw_wizard_use_sample(w, st->sample, e) != 0) {
@@ -264,4 +259,16 @@ gw_wizard_vm_devices(const gw_wizard *w, gw_vm_device *out, size_t max)
 		n++;
 	}
 	return n;
+}
+
+int
+gw_wizard_samples(gw_sample_info **out, size_t *n, gw_err *e)
+{
+	return gw_sample_list(out, n, e);
+}
+
+void
+gw_wizard_samples_free(gw_sample_info *l, size_t n)
+{
+	gw_sample_list_free(l, n);
 }
