@@ -78,7 +78,14 @@ typedef enum {
 #define GW_TOPIC_ALL     (~0u)
 
 typedef struct gw_finding {
-	gw_sev sev;
+	/* ---- compatibility, to be removed once src/cli is converted:
+	 * cli.c reads a check row's old field name "status" (w.checks[i]
+	 * .status == GW_LINUX_FAIL); the same member under both names. */
+	union {
+		gw_sev sev;
+		gw_sev status;
+	};
+	/* ---- end of compatibility */
 	const char *id;     /* stable: "mmio-kept", "firmware-bios", "iommu" */
 	gw_topic topic;
 	char *title;        /* translated "Checking for ..." line of a check
@@ -116,5 +123,11 @@ const char *gw_sev_id(gw_sev s);
 /* "PASS", "INFO", "WARN", "FAIL": the check rows' status word (not
  * translated: the command's output words). */
 const char *gw_sev_word(gw_sev s);
+/* "pass", "info", "warn", "fail": verify's JSON "status" (not
+ * translated). */
+const char *gw_sev_check_id(gw_sev s);
+/* "FAIL", "WARN", "INFO", "PASS", translated (at most 5 cells): the
+ * label of the plan's findings, of verify's rows and of the screens. */
+const char *gw_sev_label(gw_sev s);
 
 #endif
