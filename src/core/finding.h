@@ -73,7 +73,11 @@ typedef enum {
  *  - the wizard's MMIO step ("mmio-"): SIZING;
  *  - the wizard's VM step ("hw-", "firmware-", "memory-", "nested-",
  *    "device-", "devices-", "code43"): VERSION | FIRMWARE | MEMORY | VM |
- *    DEVICE. */
+ *    DEVICE;
+ *  - the wizard's options step ("uvm-", "p2p-", "memory-not-reserved"):
+ *    VGPU | P2P | MEMORY, which shows "vgpu-vmx-spelling",
+ *    "memory-mismatch" and "memory-unknown" there too (no mask gives the
+ *    old selection exactly). */
 #define GW_TOPIC_BIT(t)  (1u << (unsigned)(t))
 #define GW_TOPIC_ALL     (~0u)
 
