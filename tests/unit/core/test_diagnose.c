@@ -84,6 +84,7 @@ assert_complete(const gw_diag_result *r)
 		assert_non_null(f->f.message);
 		assert_non_null(f->f.fix);
 		assert_non_null(f->f.source);
+		assert_int_equal(f->f.topic, GW_TOPIC_DIAG);
 		assert_non_null(f->line);
 		assert_true(f->lineno >= 1);
 		assert_true(f->matches >= 1);

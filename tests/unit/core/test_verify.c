@@ -148,6 +148,7 @@ need_check(const gw_verify *v, const char *id, int gpu, gw_sev st)
 		         c->message);
 	assert_non_null(c->title);
 	assert_non_null(c->message);
+	assert_int_equal(c->topic, GW_TOPIC_GUEST);
 	return c;
 }
 

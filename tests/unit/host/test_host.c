@@ -126,6 +126,8 @@ test_esxi_sample(void **state)
 	assert_int_equal(row(&p, "esxi-host")->sev, GW_SEV_PASS);
 	assert_int_equal(row(&p, "esxi-system-id")->sev, GW_SEV_PASS);
 	assert_int_equal(row(&p, "above-4g")->sev, GW_SEV_WARN);
+	assert_int_equal(row(&p, "above-4g")->topic, GW_TOPIC_HOST);
+	assert_int_equal(row(&p, "esxi-host")->topic, GW_TOPIC_HOST);
 	assert_string_equal(p.facts.release, "8.0U2");
 	assert_non_null(p.facts.system_id);
 	assert_int_equal(p.ngpus, 2);

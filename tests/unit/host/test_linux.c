@@ -929,6 +929,7 @@ structured_rows_and_gpus(void **state)
 	for (i = 0; i < n; i++) {
 		assert_non_null(rows[i].title);
 		assert_non_null(rows[i].message);
+		assert_int_equal(rows[i].topic, GW_TOPIC_HOST);
 		if (strcmp(rows[i].id, "iommu-firmware") == 0) {
 			assert_int_equal(rows[i].sev, GW_SEV_ERROR);
 			assert_non_null(rows[i].fix);
