@@ -58,19 +58,6 @@ ui_keys_common(ui_keyhelp *out, size_t n, size_t max, int field_focus)
 	return n;
 }
 
-const char *
-ui_sev_label(gw_sev s)
-{
-	switch (s) {
-	/* TRANSLATORS: severity labels, at most 5 cells. */
-	case GW_SEV_ERROR: return _("FAIL");
-	/* TRANSLATORS: severity label, at most 5 cells. */
-	case GW_SEV_WARN: return _("WARN");
-	/* TRANSLATORS: severity label, at most 5 cells. */
-	default: return _("INFO");
-	}
-}
-
 int
 ui_sev_color(gw_sev s)
 {
@@ -78,25 +65,12 @@ ui_sev_color(gw_sev s)
 	       UI_C_INFO;
 }
 
-int
-ui_finding_matches(const gw_finding *f, const char *const *prefixes)
-{
-	size_t i;
-
-	if (prefixes == NULL)
-		return 1;
-	for (i = 0; prefixes[i]; i++)
-		if (strncmp(f->id, prefixes[i], strlen(prefixes[i])) == 0)
-			return 1;
-	return 0;
-}
-
 /* Findings are drawn as "WARN  message", the message and its fix wrapped
  * in the width after the label. */
 #define FINDING_LABEL_W 6
 
 int
-ui_findings_rows(const ui_ctx *u, int w, const char *const *prefixes)
+ui_findings_rows(const ui_ctx *u, int w, unsigned topics)
 {
 	const gw_plan *p = gw_wizard_plan(u->w);
 	size_t i;
@@ -107,7 +81,7 @@ ui_findings_rows(const ui_ctx *u, int w, const char *const *prefixes)
 	for (i = 0; i < p->nfindings; i++) {
 		const gw_finding *f = &p->findings[i];
 
-		if (!ui_finding_matches(f, prefixes))
+		if (!gw_topic_in(f->topic, topics))
 			continue;
 		rows += dw_wrap_rows(f->message, w - FINDING_LABEL_W);
 		if (f->fix) {
@@ -121,7 +95,7 @@ ui_findings_rows(const ui_ctx *u, int w, const char *const *prefixes)
 }
 
 int
-ui_draw_findings(ui_ctx *u, ui_rect r, int y, const char *const *prefixes,
+ui_draw_findings(ui_ctx *u, ui_rect r, int y, unsigned topics,
                  int max_rows)
 {
 	const gw_plan *p = gw_wizard_plan(u->w);
@@ -132,10 +106,10 @@ ui_draw_findings(ui_ctx *u, ui_rect r, int y, const char *const *prefixes,
 		return 0;
 	for (i = 0; i < p->nfindings && rows < max_rows; i++) {
 		const gw_finding *f = &p->findings[i];
-		const char *lab = ui_sev_label(f->sev);
+		const char *lab = gw_sev_label(f->sev);
 		int lw = FINDING_LABEL_W;
 
-		if (!ui_finding_matches(f, prefixes))
+		if (!gw_topic_in(f->topic, topics))
 			continue;
 		dw_put(r.y + y + rows, r.x, lab, 5, ui_attr(ui_sev_color(f->sev)));
 		rows += dw_wrap_put(r.y + y + rows, r.x + lw, r.w - lw,

@@ -178,16 +178,13 @@ const char *ui_help_general(void);
 size_t ui_keys_common(ui_keyhelp *out, size_t n, size_t max, int field_focus);
 void ui_keys_add(ui_keyhelp *out, size_t *n, size_t max, const char *key,
                  const char *label, ui_key k);
-/* Severity label as the CLI prints it (FAIL/WARN/INFO), and its colour. */
-const char *ui_sev_label(gw_sev s);
+/* The colour of a severity (its label: gw_sev_label, finding.h). */
 int ui_sev_color(gw_sev s);
-/* Findings of the plan whose id starts with one of the prefixes (NULL
- * terminated), drawn from row y in r; returns the rows used. */
-int ui_draw_findings(ui_ctx *u, ui_rect r, int y, const char *const *prefixes,
+/* Findings of the plan with a topic in topics (a mask of GW_TOPIC_BIT,
+ * finding.h), drawn from row y in r; returns the rows used. */
+int ui_draw_findings(ui_ctx *u, ui_rect r, int y, unsigned topics,
                      int max_rows);
 /* Rows ui_draw_findings needs for those findings in w cells, unlimited. */
-int ui_findings_rows(const ui_ctx *u, int w, const char *const *prefixes);
-/* A finding id starts with one of the prefixes (NULL = all). */
-int ui_finding_matches(const gw_finding *f, const char *const *prefixes);
+int ui_findings_rows(const ui_ctx *u, int w, unsigned topics);
 
 #endif

@@ -61,12 +61,12 @@ host_enter(ui_ctx *u)
 /* The highlighted row's message and its fix, from row y; returns y
  * after them. */
 static int
-draw_row_detail(ui_rect r, int y, const gw_linux_check *c)
+draw_row_detail(ui_rect r, int y, const gw_finding *c)
 {
 	char *s;
 
 	y += dw_wrap_put(r.y + y, r.x + 1, r.w - 2, r.h - y, c->message,
-	                 ui_attr(c->status == GW_LINUX_PASS ? UI_C_DIM :
+	                 ui_attr(c->sev == GW_SEV_PASS ? UI_C_DIM :
 	                         UI_C_NORMAL));
 	if (c->fix && y < r.h) {
 		s = gw_xasprintf(_("fix: %s"), c->fix);
@@ -83,7 +83,7 @@ linux_draw(ui_ctx *u, ui_rect r)
 	const gw_wizard *w = u->w;
 	host_st *st = hst(u);
 	ui_list *list = &st->list;
-	const gw_linux_check *checks;
+	const gw_finding *checks;
 	int n = (int)gw_wizard_checks(w, &checks), y = 0, i, h, lab_w = 6;
 	char *s;
 
@@ -107,18 +107,18 @@ linux_draw(ui_ctx *u, ui_rect r)
 	ui_list_fix(list, h);
 	st->lrow_y0 = y;
 	for (i = 0; i < h && list->top + i < n; i++) {
-		const gw_linux_check *c = &checks[list->top + i];
+		const gw_finding *c = &checks[list->top + i];
 		int foc = list->top + i == list->cur;
 		attr_t a = foc ? ui_attr(UI_C_SEL) : A_NORMAL;
-		int lc = c->status == GW_LINUX_PASS ? UI_C_PASS :
-		         c->status == GW_LINUX_WARN ? UI_C_WARN : UI_C_FAIL;
+		int lc = c->sev == GW_SEV_PASS ? UI_C_PASS :
+		         c->sev == GW_SEV_WARN ? UI_C_WARN : UI_C_FAIL;
 
 		if (foc)
 			dw_fill(r.y + y, r.x, r.w - lab_w, a);
 		dw_put(r.y + y, r.x + 1, c->title, r.w - lab_w - 2, a);
 		/* PASS/WARN/FAIL: gpuwiz check's words, not translated */
 		dw_put(r.y + y, r.x + r.w - lab_w + 1,
-		       gw_linux_status_word(c->status), 5, ui_attr(lc));
+		       gw_sev_word(c->sev), 5, ui_attr(lc));
 		y++;
 	}
 	ui_list_marks(list, r.y + st->lrow_y0, r.x + r.w - lab_w, h);
@@ -215,7 +215,7 @@ host_draw(ui_ctx *u, ui_rect r)
 static int
 row_gpu(const gw_wizard *w, int row)
 {
-	const gw_linux_check *c;
+	const gw_finding *c;
 	size_t n = gw_wizard_checks(w, &c);
 	int i, idx = -1;
 
@@ -232,7 +232,7 @@ esxi_enable(ui_ctx *u)
 {
 	gw_wizard *w = u->w;
 	ui_list *list = &hst(u)->list;
-	const gw_linux_check *checks;
+	const gw_finding *checks;
 	int idx = row_gpu(w, list->cur), reboot = 0;
 	char *q;
 	gw_err e;
@@ -246,7 +246,7 @@ esxi_enable(ui_ctx *u)
 	}
 	if (idx >= (int)gw_wizard_detected(w, NULL))
 		return UI_HANDLED;
-	if (checks[list->cur].status == GW_LINUX_PASS) {
+	if (checks[list->cur].sev == GW_SEV_PASS) {
 		ui_msg(u, UI_MSG_INFO, "%s",
 		       /* TRANSLATORS: e on a GPU already passed through. */
 		       _("Passthrough is already enabled and active for this GPU."));

@@ -126,7 +126,7 @@ draw_number(ui_rect r, int y, int lw, const char *label, uint64_t gb,
  * scrolls with Up/Down/PgUp/PgDn), and the blank rows go when even that
  * is too tight (3-row message at 80x24).  Returns the field's row. */
 static int
-draw_plan(ui_ctx *u, ui_rect r, const gw_plan *p, const char *const *mmio)
+draw_plan(ui_ctx *u, ui_rect r, const gw_plan *p, unsigned mmio)
 {
 	/* TRANSLATORS: label of the rule's result; at most 24 cells. */
 	const char *l_rule = _("Rule (KB 323402):");
@@ -173,7 +173,8 @@ mmio_draw(ui_ctx *u, ui_rect r)
 	const gw_wizard *w = u->w;
 	const gw_plan *p = gw_wizard_plan(w);
 	const char *err = gw_wizard_error(w, GW_ERR_PLAN);
-	static const char *const mmio[] = { "mmio-", NULL };
+	/* the sizing findings ("mmio-*") */
+	const unsigned mmio = GW_TOPIC_BIT(GW_TOPIC_SIZING);
 	int i, fy;
 
 	if (p == NULL) {

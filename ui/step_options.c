@@ -103,8 +103,10 @@ options_draw(ui_ctx *u, ui_rect r)
 	const gw_answers_file *af = gw_wizard_answers(w);
 	const gw_answers *a = &af->a;
 	const gw_plan *p = gw_wizard_plan(w);
-	static const char *const opt_findings[] = { "uvm-", "p2p-",
-	                                            "memory-not-reserved", NULL };
+	/* what the options change: unified memory, P2P, the reservation */
+	const unsigned opt_findings = GW_TOPIC_BIT(GW_TOPIC_VGPU) |
+	                              GW_TOPIC_BIT(GW_TOPIC_P2P) |
+	                              GW_TOPIC_BIT(GW_TOPIC_MEMORY);
 	const char *names[4];
 	int y = 0, i, x, full;
 	/* TRANSLATORS: the options and what each does.  Titles at most 60

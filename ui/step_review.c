@@ -96,7 +96,7 @@ add_setting(ui_textlist *tl, const gw_setting *st, int width)
 static void
 add_finding(ui_textlist *tl, const gw_finding *x, int width)
 {
-	const char *lab = ui_sev_label(x->sev);
+	const char *lab = gw_sev_label(x->sev);
 	int pad = 5 - gw_text_cells(lab);
 	char *s;
 

@@ -36,9 +36,13 @@ devices_text(const gw_wizard *w)
 static void
 draw_advice(ui_ctx *u, ui_rect r, int y)
 {
-	static const char *const advice[] = { "hw-", "firmware-", "memory-",
-	                                      "nested-", "device-", "devices-",
-	                                      "code43", NULL };
+	/* "hw-", "firmware-", "memory-", "nested-", "device-", "devices-",
+	 * "code43" */
+	const unsigned advice = GW_TOPIC_BIT(GW_TOPIC_VERSION) |
+	                        GW_TOPIC_BIT(GW_TOPIC_FIRMWARE) |
+	                        GW_TOPIC_BIT(GW_TOPIC_MEMORY) |
+	                        GW_TOPIC_BIT(GW_TOPIC_VM) |
+	                        GW_TOPIC_BIT(GW_TOPIC_DEVICE);
 	const char *err = gw_wizard_error(u->w, GW_ERR_PLAN);
 	int used;
 

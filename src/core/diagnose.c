@@ -103,8 +103,8 @@ fill_finding(gw_diag_finding *f, size_t r, const gw_diag_hit *h,
 {
 	const char *line = text + h->line_off;
 
-	f->id = gw_diag_rules[r].id;
-	f->source = gw_diag_rules[r].source;
+	gw_finding_set(&f->f, GW_SEV_ERROR, gw_diag_rules[r].id, GW_TOPIC_DIAG,
+	               gw_diag_rules[r].source, NULL, NULL, NULL);
 	f->lineno = h->lineno;
 	f->matches = h->matches;
 	f->line = gw_diag_quote_line(line, h->line_len,
@@ -154,8 +154,7 @@ gw_diag_result_free(gw_diag_result *r)
 	if (r == NULL)
 		return;
 	for (i = 0; i < r->n; i++) {
-		free(r->findings[i].cause);
-		free(r->findings[i].fix);
+		gw_finding_free(&r->findings[i].f);
 		free(r->findings[i].line);
 	}
 	free(r->findings);

@@ -19,6 +19,7 @@
 #define GW_DIAGNOSE_H
 
 #include "gw.h"
+#include "finding.h"
 
 /* Largest input gw_diagnose_command reads (a vmware.log is a few MB). */
 #define GW_DIAG_MAX_INPUT   (64u << 20)
@@ -39,12 +40,13 @@
 #define GW_DIAG_GUEST_BAR       "guest-bar-unassigned"
 #define GW_DIAG_POWERON         "poweron-failed"
 
+/* One recognised failure: the finding (finding.h: id one of GW_DIAG_*,
+ * static; sev GW_SEV_ERROR; topic GW_TOPIC_DIAG; message the cause and
+ * fix what to do, each one translated, malloc'ed paragraph; source where
+ * the fact comes from, static, not translated; no title, gpu -1) and what
+ * only a diagnosis has: */
 typedef struct gw_diag_finding {
-	const char *id;        /* one of GW_DIAG_* (static) */
-	char *cause;           /* translated, one paragraph (malloc'ed) */
-	char *fix;             /* translated, one paragraph (malloc'ed) */
-	const char *source;    /* where the fact comes from; not translated
-	                        * (static) */
+	gw_finding f;
 	char *line;            /* the matching input line, blanks trimmed,
 	                        * made printable UTF-8 (bad bytes and control
 	                        * characters become '?'), cut to at most

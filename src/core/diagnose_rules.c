@@ -100,30 +100,30 @@ build_mmio_pages(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 		fmt_x100(f->need_gib_x100, need, sizeof need);
 		fmt_x100((m * 4096 / GIB) * 100 +
 		         ((m * 4096 % GIB) * 100 + GIB / 2) / GIB, lim, sizeof lim);
-		f->cause = gw_xasprintf(_("The VM's MMIO window is too small for "
-		                          "its passthrough devices: their BARs "
-		                          "need %llu pages of 4 KiB = %llu bytes "
-		                          "(%s GiB), more than the VM's limit of "
-		                          "%llu pages (%s GiB)."),
-		                        (unsigned long long)n,
-		                        (unsigned long long)f->need_bytes, need,
-		                        (unsigned long long)m, lim);
+		f->f.message = gw_xasprintf(_("The VM's MMIO window is too small for "
+		                              "its passthrough devices: their BARs "
+		                              "need %llu pages of 4 KiB = %llu bytes "
+		                              "(%s GiB), more than the VM's limit of "
+		                              "%llu pages (%s GiB)."),
+		                            (unsigned long long)n,
+		                            (unsigned long long)f->need_bytes, need,
+		                            (unsigned long long)m, lim);
 		/* TRANSLATORS: %llu twice: the window size in GB; %s: the
 		 * need in GiB ("16.05"); the last %s is another translated
 		 * sentence (about the documented rule and EFI firmware). */
-		f->fix = gw_xasprintf(_("Power the VM off and set "
-		                        "pciPassthru.use64bitMMIO = \"TRUE\" and "
-		                        "pciPassthru.64bitMMIOSizeGB = \"%llu\" or "
-		                        "more: %llu is the smallest power of two "
-		                        "above the %s GiB needed. %s"),
-		                      (unsigned long long)f->mmio_gb,
-		                      (unsigned long long)f->mmio_gb, need,
-		                      mmio_tail());
+		f->f.fix = gw_xasprintf(_("Power the VM off and set "
+		                          "pciPassthru.use64bitMMIO = \"TRUE\" and "
+		                          "pciPassthru.64bitMMIOSizeGB = \"%llu\" or "
+		                          "more: %llu is the smallest power of two "
+		                          "above the %s GiB needed. %s"),
+		                        (unsigned long long)f->mmio_gb,
+		                        (unsigned long long)f->mmio_gb, need,
+		                        mmio_tail());
 		return;
 	}
-	f->cause = gw_xstrdup(_("The VM's MMIO window is too small for the BARs "
-	                        "of its passthrough devices."));
-	f->fix = mmio_fix_plain();
+	f->f.message = gw_xstrdup(_("The VM's MMIO window is too small for the BARs "
+	                            "of its passthrough devices."));
+	f->f.fix = mmio_fix_plain();
 }
 
 static void
@@ -139,32 +139,32 @@ build_mmio_firmware(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 		f->alloc_kb = kb;
 		set_need(f, kb * 1024);
 		fmt_x100(f->need_gib_x100, need, sizeof need);
-		f->cause = gw_xasprintf(_("The VM's firmware could not place the "
-		                          "GPU's BARs: %llu KB (%s GiB) of PCI MMIO "
-		                          "did not fit, so the 64-bit MMIO window "
-		                          "is off or too small, or the VM boots "
-		                          "with BIOS firmware, which cannot map "
-		                          "large BARs."),
-		                        (unsigned long long)kb, need);
+		f->f.message = gw_xasprintf(_("The VM's firmware could not place the "
+		                              "GPU's BARs: %llu KB (%s GiB) of PCI MMIO "
+		                              "did not fit, so the 64-bit MMIO window "
+		                              "is off or too small, or the VM boots "
+		                              "with BIOS firmware, which cannot map "
+		                              "large BARs."),
+		                            (unsigned long long)kb, need);
 		/* TRANSLATORS: as the message before; the last %s is another
 		 * translated sentence. */
-		f->fix = gw_xasprintf(_("Power the VM off and set "
-		                        "pciPassthru.use64bitMMIO = \"TRUE\" and "
-		                        "pciPassthru.64bitMMIOSizeGB = \"%llu\" or "
-		                        "more: %llu is the smallest power of two "
-		                        "above the %s GiB the firmware could not "
-		                        "allocate (the message may count only part "
-		                        "of the BARs). %s"),
-		                      (unsigned long long)f->mmio_gb,
-		                      (unsigned long long)f->mmio_gb, need,
-		                      mmio_tail());
+		f->f.fix = gw_xasprintf(_("Power the VM off and set "
+		                          "pciPassthru.use64bitMMIO = \"TRUE\" and "
+		                          "pciPassthru.64bitMMIOSizeGB = \"%llu\" or "
+		                          "more: %llu is the smallest power of two "
+		                          "above the %s GiB the firmware could not "
+		                          "allocate (the message may count only part "
+		                          "of the BARs). %s"),
+		                        (unsigned long long)f->mmio_gb,
+		                        (unsigned long long)f->mmio_gb, need,
+		                        mmio_tail());
 		return;
 	}
-	f->cause = gw_xstrdup(_("The VM's firmware could not place the GPU's "
-	                        "BARs: the 64-bit MMIO window is off or too "
-	                        "small, or the VM boots with BIOS firmware, "
-	                        "which cannot map large BARs."));
-	f->fix = mmio_fix_plain();
+	f->f.message = gw_xstrdup(_("The VM's firmware could not place the GPU's "
+	                            "BARs: the 64-bit MMIO window is off or too "
+	                            "small, or the VM boots with BIOS firmware, "
+	                            "which cannot map large BARs."));
+	f->f.fix = mmio_fix_plain();
 }
 
 static void
@@ -177,29 +177,29 @@ build_memory(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	(void)len;
 	if (h->c.n >= 1 && h->c.ok[0] && mb >= 1 && mb <= MAX_MB) {
 		f->memsize_mb = mb;
-		f->cause = gw_xasprintf(_("The VM has a passthrough device but "
-		                          "not all of its memory is reserved: the "
-		                          "reservation (sched.mem.min) must equal "
-		                          "memsize, here %llu MB."),
+		f->f.message = gw_xasprintf(_("The VM has a passthrough device but "
+		                              "not all of its memory is reserved: the "
+		                              "reservation (sched.mem.min) must equal "
+		                              "memsize, here %llu MB."),
+		                            (unsigned long long)mb);
+		f->f.fix = gw_xasprintf(_("Power the VM off and reserve all of its "
+		                          "memory: sched.mem.min = \"%llu\", "
+		                          "sched.mem.minSize = \"%llu\" and "
+		                          "sched.mem.pin = \"TRUE\" (vSphere Client: "
+		                          "Memory, Reserve all guest memory (All "
+		                          "locked))."),
+		                        (unsigned long long)mb,
 		                        (unsigned long long)mb);
-		f->fix = gw_xasprintf(_("Power the VM off and reserve all of its "
-		                        "memory: sched.mem.min = \"%llu\", "
-		                        "sched.mem.minSize = \"%llu\" and "
-		                        "sched.mem.pin = \"TRUE\" (vSphere Client: "
-		                        "Memory, Reserve all guest memory (All "
-		                        "locked))."),
-		                      (unsigned long long)mb,
-		                      (unsigned long long)mb);
 		return;
 	}
-	f->cause = gw_xstrdup(_("The VM has a passthrough device but not all of "
-	                        "its memory is reserved: the reservation "
-	                        "(sched.mem.min) must equal memsize."));
-	f->fix = gw_xstrdup(_("Power the VM off and set sched.mem.min and "
-	                      "sched.mem.minSize to the VM's memsize in MB and "
-	                      "sched.mem.pin = \"TRUE\" (vSphere Client: "
-	                      "Memory, Reserve all guest memory (All "
-	                      "locked))."));
+	f->f.message = gw_xstrdup(_("The VM has a passthrough device but not all of "
+	                            "its memory is reserved: the reservation "
+	                            "(sched.mem.min) must equal memsize."));
+	f->f.fix = gw_xstrdup(_("Power the VM off and set sched.mem.min and "
+	                        "sched.mem.minSize to the VM's memsize in MB and "
+	                        "sched.mem.pin = \"TRUE\" (vSphere Client: "
+	                        "Memory, Reserve all guest memory (All "
+	                        "locked))."));
 }
 
 static void
@@ -215,20 +215,20 @@ build_register(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 		         (unsigned long long)h->c.v[0]);
 	else
 		snprintf(dev, sizeof dev, "pciPassthruN");
-	f->cause = gw_xasprintf(_("ESXi could not attach the device %s to the "
-	                          "VM (\"unavailable hardware or software "
-	                          "support\"): usually the host cannot reset "
-	                          "the device, or the VM has a virtual IOMMU "
-	                          "enabled."), dev);
-	f->fix = gw_xstrdup(_("Power the VM off. If the VM has a virtual IOMMU "
-	                      "(vvtd.enable = \"TRUE\"; vSphere Client: CPU, "
-	                      "IOMMU), turn it off. Otherwise give the device "
-	                      "another reset method in /etc/vmware/passthru.map "
-	                      "on the host (a line \"VENDOR DEVICE METHOD "
-	                      "false\", METHOD one of d3d0, link, bridge, "
-	                      "default; the IDs in hexadecimal without 0x, "
-	                      "from esxcli hardware pci list) and reboot the "
-	                      "host."));
+	f->f.message = gw_xasprintf(_("ESXi could not attach the device %s to the "
+	                              "VM (\"unavailable hardware or software "
+	                              "support\"): usually the host cannot reset "
+	                              "the device, or the VM has a virtual IOMMU "
+	                              "enabled."), dev);
+	f->f.fix = gw_xstrdup(_("Power the VM off. If the VM has a virtual IOMMU "
+	                        "(vvtd.enable = \"TRUE\"; vSphere Client: CPU, "
+	                        "IOMMU), turn it off. Otherwise give the device "
+	                        "another reset method in /etc/vmware/passthru.map "
+	                        "on the host (a line \"VENDOR DEVICE METHOD "
+	                        "false\", METHOD one of d3d0, link, bridge, "
+	                        "default; the IDs in hexadecimal without 0x, "
+	                        "from esxcli hardware pci list) and reboot the "
+	                        "host."));
 }
 
 
@@ -243,18 +243,18 @@ build_not_passthru(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	                 : gw_xstrdup(_("the device"));
 
 	(void)len;
-	f->cause = gw_xasprintf(_("ESXi does not see %s as a passthrough device "
-	                          "when the VM powers on: on HPE servers PCIe "
-	                          "native hot-plug makes the GPU look removed "
-	                          "and inserted again (vmkernel.log: PCIEHP ... "
-	                          "Adapter removed, Adapter inserted)."), what);
-	f->fix = gw_xstrdup(_("Turn PCIe native hot-plug off on the host: "
-	                      "esxcli system settings kernel set -s "
-	                      "enablePCIEHotplug -v FALSE, reboot the host, and "
-	                      "check that esxcli system settings kernel list -o "
-	                      "enablePCIEHotplug shows FALSE. Then check that "
-	                      "the device is still enabled for passthrough "
-	                      "(esxcli hardware pci pcipassthru list)."));
+	f->f.message = gw_xasprintf(_("ESXi does not see %s as a passthrough device "
+	                              "when the VM powers on: on HPE servers PCIe "
+	                              "native hot-plug makes the GPU look removed "
+	                              "and inserted again (vmkernel.log: PCIEHP ... "
+	                              "Adapter removed, Adapter inserted)."), what);
+	f->f.fix = gw_xstrdup(_("Turn PCIe native hot-plug off on the host: "
+	                        "esxcli system settings kernel set -s "
+	                        "enablePCIEHotplug -v FALSE, reboot the host, and "
+	                        "check that esxcli system settings kernel list -o "
+	                        "enablePCIEHotplug shows FALSE. Then check that "
+	                        "the device is still enabled for passthrough "
+	                        "(esxcli hardware pci pcipassthru list)."));
 	free(what);
 	free(dev);
 }
@@ -272,20 +272,20 @@ build_hex_bdf(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 		snprintf(hex, sizeof hex, "0000:42:00.0");
 		snprintf(dec, sizeof dec, "00000:066:00.0");
 	}
-	f->cause = gw_xstrdup(_("A pciPassthruN.id in the .vmx holds the host's "
-	                        "PCI address in hexadecimal; ESXi reads it as "
-	                        "decimal and finds no such device (\"No device "
-	                        "hints found\")."));
+	f->f.message = gw_xstrdup(_("A pciPassthruN.id in the .vmx holds the host's "
+	                            "PCI address in hexadecimal; ESXi reads it as "
+	                            "decimal and finds no such device (\"No device "
+	                            "hints found\")."));
 	/* TRANSLATORS: the first %s is the format "%05d:%03d:%02d.%d", then a
 	 * hexadecimal address and its decimal form ("0000:42:00.0",
 	 * "00000:066:00.0"). */
-	f->fix = gw_xasprintf(_("Power the VM off and write pciPassthruN.id in "
-	                        "ESXi's decimal form %s (domain:bus:slot."
-	                        "function): %s becomes %s. gpuwiz vmx FILE --bdf "
-	                        "BDF --system-id UUID writes the whole device "
-	                        "block; or remove the PCI device from the VM and "
-	                        "add it again."),
-	                      "%05d:%03d:%02d.%d", hex, dec);
+	f->f.fix = gw_xasprintf(_("Power the VM off and write pciPassthruN.id in "
+	                          "ESXi's decimal form %s (domain:bus:slot."
+	                          "function): %s becomes %s. gpuwiz vmx FILE --bdf "
+	                          "BDF --system-id UUID writes the whole device "
+	                          "block; or remove the PCI device from the VM and "
+	                          "add it again."),
+	                        "%05d:%03d:%02d.%d", hex, dec);
 }
 
 static void
@@ -295,16 +295,16 @@ build_systemid(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	(void)h;
 	(void)text;
 	(void)len;
-	f->cause = gw_xstrdup(_("A pciPassthruN.systemId (or deviceId) in the "
-	                        ".vmx does not match this host, typically after "
-	                        "the VM was moved or cloned to another host or "
-	                        "ESXi was reinstalled."));
-	f->fix = gw_xstrdup(_("Power the VM off and set pciPassthruN.systemId "
-	                      "to the output of esxcli system uuid get on this "
-	                      "host, and pciPassthruN.deviceId to the device's "
-	                      "ID from esxcli hardware pci list (hexadecimal, "
-	                      "e.g. 0x26b9); or remove the PCI device from the "
-	                      "VM and add it again, which writes both."));
+	f->f.message = gw_xstrdup(_("A pciPassthruN.systemId (or deviceId) in the "
+	                            ".vmx does not match this host, typically after "
+	                            "the VM was moved or cloned to another host or "
+	                            "ESXi was reinstalled."));
+	f->f.fix = gw_xstrdup(_("Power the VM off and set pciPassthruN.systemId "
+	                        "to the output of esxcli system uuid get on this "
+	                        "host, and pciPassthruN.deviceId to the device's "
+	                        "ID from esxcli hardware pci list (hexadecimal, "
+	                        "e.g. 0x26b9); or remove the PCI device from the "
+	                        "VM and add it again, which writes both."));
 }
 
 static void
@@ -314,15 +314,15 @@ build_graphics(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	(void)h;
 	(void)text;
 	(void)len;
-	f->cause = gw_xstrdup(_("The host's graphics type is not \"Shared "
-	                        "Direct\", so it has no vGPU resources to give "
-	                        "the VM."));
-	f->fix = gw_xstrdup(_("Set the host's default graphics type to Shared "
-	                      "Direct (vSphere Client: the host, Configure, "
-	                      "Hardware, Graphics, Host Graphics, Edit; or esxcli "
-	                      "graphics host set --default-type SharedPassthru), "
-	                      "then restart Xorg (/etc/init.d/xorg restart) or "
-	                      "reboot the host, and power the VM on again."));
+	f->f.message = gw_xstrdup(_("The host's graphics type is not \"Shared "
+	                            "Direct\", so it has no vGPU resources to give "
+	                            "the VM."));
+	f->f.fix = gw_xstrdup(_("Set the host's default graphics type to Shared "
+	                        "Direct (vSphere Client: the host, Configure, "
+	                        "Hardware, Graphics, Host Graphics, Edit; or esxcli "
+	                        "graphics host set --default-type SharedPassthru), "
+	                        "then restart Xorg (/etc/init.d/xorg restart) or "
+	                        "reboot the host, and power the VM on again."));
 }
 
 static void
@@ -332,22 +332,22 @@ build_nccl(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	(void)h;
 	(void)text;
 	(void)len;
-	f->cause = gw_xstrdup(_("NCCL (2.27 and later) fails in ncclCommInitRank "
-	                        "with Cuda failure 'operation not supported' on "
-	                        "a vGPU: the vGPU does not expose unified memory "
-	                        "unless it is enabled for the VM."));
-	f->fix = gw_xstrdup(_("First check that the GPUs are vGPUs (nvidia-smi "
-	                      "-q: Virtualization Mode : VGPU, Addressing Mode : "
-	                      "None); for passthrough GPUs this fix does not "
-	                      "apply. Power the VM off, set "
-	                      "pciPassthruN.cfg.enable_uvm = \"1\" for every "
-	                      "vGPU N of the VM (pciPassthru0, pciPassthru1, ...; "
-	                      "gpuwiz vmx FILE --uvm sets all of them), then "
-	                      "power it on again: a guest reboot is not enough. "
-	                      "Consequence: vMotion is disabled for this VM's "
-	                      "vGPUs, and on A100 multi-vGPU VMs unified memory "
-	                      "turns NVLink P2P off. Verify with the 2-GPU "
-	                      "torchrun all-reduce check (it prints ok 2.0)."));
+	f->f.message = gw_xstrdup(_("NCCL (2.27 and later) fails in ncclCommInitRank "
+	                            "with Cuda failure 'operation not supported' on "
+	                            "a vGPU: the vGPU does not expose unified memory "
+	                            "unless it is enabled for the VM."));
+	f->f.fix = gw_xstrdup(_("First check that the GPUs are vGPUs (nvidia-smi "
+	                        "-q: Virtualization Mode : VGPU, Addressing Mode : "
+	                        "None); for passthrough GPUs this fix does not "
+	                        "apply. Power the VM off, set "
+	                        "pciPassthruN.cfg.enable_uvm = \"1\" for every "
+	                        "vGPU N of the VM (pciPassthru0, pciPassthru1, ...; "
+	                        "gpuwiz vmx FILE --uvm sets all of them), then "
+	                        "power it on again: a guest reboot is not enough. "
+	                        "Consequence: vMotion is disabled for this VM's "
+	                        "vGPUs, and on A100 multi-vGPU VMs unified memory "
+	                        "turns NVLink P2P off. Verify with the 2-GPU "
+	                        "torchrun all-reduce check (it prints ok 2.0)."));
 }
 
 static void
@@ -357,15 +357,15 @@ build_free_esxi(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	(void)h;
 	(void)text;
 	(void)len;
-	f->cause = gw_xstrdup(_("The host's license (free ESXi) or version "
-	                        "refuses changes through the API, although it "
-	                        "answers reads."));
-	f->fix = gw_xstrdup(_("Use the ESXi shell instead (enable SSH on the "
-	                      "host): power the VM off, edit its .vmx under "
-	                      "/vmfs/volumes/DATASTORE/VM/ (vim-cmd "
-	                      "vmsvc/getallvms shows the VM id and file), run "
-	                      "vim-cmd vmsvc/reload VMID so that ESXi reads it "
-	                      "again, then power the VM on."));
+	f->f.message = gw_xstrdup(_("The host's license (free ESXi) or version "
+	                            "refuses changes through the API, although it "
+	                            "answers reads."));
+	f->f.fix = gw_xstrdup(_("Use the ESXi shell instead (enable SSH on the "
+	                        "host): power the VM off, edit its .vmx under "
+	                        "/vmfs/volumes/DATASTORE/VM/ (vim-cmd "
+	                        "vmsvc/getallvms shows the VM id and file), run "
+	                        "vim-cmd vmsvc/reload VMID so that ESXi reads it "
+	                        "again, then power the VM on."));
 }
 
 static void
@@ -375,18 +375,18 @@ build_guest_bar(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	(void)h;
 	(void)text;
 	(void)len;
-	f->cause = gw_xstrdup(_("The guest sees the GPU but its BARs got no "
-	                        "address (size 0 or <unassigned>): the VM's "
-	                        "64-bit MMIO window is off or too small, or, on "
-	                        "a physical machine, above-4G decoding is off "
-	                        "in the BIOS."));
-	f->fix = gw_xstrdup(_("In a VM: power it off and set "
-	                      "pciPassthru.use64bitMMIO = \"TRUE\" and "
-	                      "pciPassthru.64bitMMIOSizeGB to the documented "
-	                      "rule for its GPUs (gpuwiz mmio --gpu SPEC), with "
-	                      "EFI firmware. On a physical machine (bare metal, "
-	                      "or the ESXi host itself): enable Above 4G "
-	                      "decoding (MMIO above 4 GB) in the BIOS."));
+	f->f.message = gw_xstrdup(_("The guest sees the GPU but its BARs got no "
+	                            "address (size 0 or <unassigned>): the VM's "
+	                            "64-bit MMIO window is off or too small, or, on "
+	                            "a physical machine, above-4G decoding is off "
+	                            "in the BIOS."));
+	f->f.fix = gw_xstrdup(_("In a VM: power it off and set "
+	                        "pciPassthru.use64bitMMIO = \"TRUE\" and "
+	                        "pciPassthru.64bitMMIOSizeGB to the documented "
+	                        "rule for its GPUs (gpuwiz mmio --gpu SPEC), with "
+	                        "EFI firmware. On a physical machine (bare metal, "
+	                        "or the ESXi host itself): enable Above 4G "
+	                        "decoding (MMIO above 4 GB) in the BIOS."));
 }
 
 static void
@@ -396,24 +396,24 @@ build_poweron(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	(void)h;
 	(void)text;
 	(void)len;
-	f->cause = gw_xstrdup(_("The VM did not power on because a passthrough "
-	                        "device could not be set up; this message alone "
-	                        "does not say why."));
-	f->fix = gw_xstrdup(_("Look in the VM's vmware.log for the lines just "
-	                      "before it and run gpuwiz diagnose on the log. "
-	                      "Usual causes, most common first: the 64-bit MMIO "
-	                      "window is too small (pciPassthru.use64bitMMIO = "
-	                      "\"TRUE\", pciPassthru.64bitMMIOSizeGB as gpuwiz "
-	                      "mmio --gpu SPEC computes it); memory not fully "
-	                      "reserved (sched.mem.min = sched.mem.minSize = "
-	                      "memsize, sched.mem.pin = \"TRUE\"); the device is "
-	                      "not enabled for passthrough or cannot be reset "
-	                      "(esxcli hardware pci pcipassthru list, "
-	                      "/etc/vmware/passthru.map); a stale "
-	                      "pciPassthruN.systemId or a hexadecimal "
-	                      "pciPassthruN.id after the VM was moved; nested "
-	                      "virtualization (vhv.enable = \"TRUE\") on the "
-	                      "VM."));
+	f->f.message = gw_xstrdup(_("The VM did not power on because a passthrough "
+	                            "device could not be set up; this message alone "
+	                            "does not say why."));
+	f->f.fix = gw_xstrdup(_("Look in the VM's vmware.log for the lines just "
+	                        "before it and run gpuwiz diagnose on the log. "
+	                        "Usual causes, most common first: the 64-bit MMIO "
+	                        "window is too small (pciPassthru.use64bitMMIO = "
+	                        "\"TRUE\", pciPassthru.64bitMMIOSizeGB as gpuwiz "
+	                        "mmio --gpu SPEC computes it); memory not fully "
+	                        "reserved (sched.mem.min = sched.mem.minSize = "
+	                        "memsize, sched.mem.pin = \"TRUE\"); the device is "
+	                        "not enabled for passthrough or cannot be reset "
+	                        "(esxcli hardware pci pcipassthru list, "
+	                        "/etc/vmware/passthru.map); a stale "
+	                        "pciPassthruN.systemId or a hexadecimal "
+	                        "pciPassthruN.id after the VM was moved; nested "
+	                        "virtualization (vhv.enable = \"TRUE\") on the "
+	                        "VM."));
 }
 
 /* In priority order: the order of the findings. */

@@ -106,3 +106,26 @@ gw_sev_word(gw_sev s)
 	default: return "INFO";
 	}
 }
+
+const char *
+gw_sev_check_id(gw_sev s)
+{
+	switch (s) {
+	case GW_SEV_PASS: return "pass";
+	case GW_SEV_WARN: return "warn";
+	case GW_SEV_ERROR: return "fail";
+	default: return "info";
+	}
+}
+
+const char *
+gw_sev_label(gw_sev s)
+{
+	switch (s) {
+	/* TRANSLATORS: severity labels, at most 5 cells. */
+	case GW_SEV_ERROR: return _("FAIL");
+	case GW_SEV_WARN: return _("WARN");
+	case GW_SEV_PASS: return _("PASS");
+	default: return _("INFO");
+	}
+}

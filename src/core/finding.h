@@ -73,12 +73,23 @@ typedef enum {
  *  - the wizard's MMIO step ("mmio-"): SIZING;
  *  - the wizard's VM step ("hw-", "firmware-", "memory-", "nested-",
  *    "device-", "devices-", "code43"): VERSION | FIRMWARE | MEMORY | VM |
- *    DEVICE. */
+ *    DEVICE;
+ *  - the wizard's options step ("uvm-", "p2p-", "memory-not-reserved"):
+ *    VGPU | P2P | MEMORY, which shows "vgpu-vmx-spelling",
+ *    "memory-mismatch" and "memory-unknown" there too (no mask gives the
+ *    old selection exactly). */
 #define GW_TOPIC_BIT(t)  (1u << (unsigned)(t))
 #define GW_TOPIC_ALL     (~0u)
 
 typedef struct gw_finding {
-	gw_sev sev;
+	/* ---- compatibility, to be removed once src/cli is converted:
+	 * cli.c reads a check row's old field name "status" (w.checks[i]
+	 * .status == GW_LINUX_FAIL); the same member under both names. */
+	union {
+		gw_sev sev;
+		gw_sev status;
+	};
+	/* ---- end of compatibility */
 	const char *id;     /* stable: "mmio-kept", "firmware-bios", "iommu" */
 	gw_topic topic;
 	char *title;        /* translated "Checking for ..." line of a check
@@ -116,5 +127,11 @@ const char *gw_sev_id(gw_sev s);
 /* "PASS", "INFO", "WARN", "FAIL": the check rows' status word (not
  * translated: the command's output words). */
 const char *gw_sev_word(gw_sev s);
+/* "pass", "info", "warn", "fail": verify's JSON "status" (not
+ * translated). */
+const char *gw_sev_check_id(gw_sev s);
+/* "FAIL", "WARN", "INFO", "PASS", translated (at most 5 cells): the
+ * label of the plan's findings, of verify's rows and of the screens. */
+const char *gw_sev_label(gw_sev s);
 
 #endif

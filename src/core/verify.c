@@ -15,23 +15,18 @@
 /* ---- 2. the checks ------------------------------------------------------ */
 
 void
-gw_verify_add_check(gw_verify *v, const char *id, gw_check_status st,
-                    int gpu, char *title, char *message, char *fix)
+gw_verify_add_check(gw_verify *v, const char *id, gw_sev st, int gpu,
+                    char *title, char *message, char *fix)
 {
-	gw_check *c;
+	gw_finding *c = gw_findings_add(&v->checks, &v->nchecks, st, id,
+	                                GW_TOPIC_GUEST, NULL, title, message,
+	                                fix);
 
-	v->checks = gw_xrealloc(v->checks, (v->nchecks + 1) * sizeof *v->checks);
-	c = &v->checks[v->nchecks++];
-	c->id = id;
-	c->status = st;
 	c->gpu = gpu;
-	c->title = title;
-	c->message = message;
-	c->fix = fix;
 	switch (st) {
-	case GW_CHECK_PASS: v->npass++; break;
-	case GW_CHECK_INFO: v->ninfo++; break;
-	case GW_CHECK_WARN: v->nwarn++; break;
+	case GW_SEV_PASS: v->npass++; break;
+	case GW_SEV_INFO: v->ninfo++; break;
+	case GW_SEV_WARN: v->nwarn++; break;
 	default: v->nfail++; break;
 	}
 }
@@ -39,16 +34,9 @@ gw_verify_add_check(gw_verify *v, const char *id, gw_check_status st,
 void
 gw_verify_free(gw_verify *v)
 {
-	size_t i;
-
 	if (v == NULL)
 		return;
-	for (i = 0; i < v->nchecks; i++) {
-		free(v->checks[i].title);
-		free(v->checks[i].message);
-		free(v->checks[i].fix);
-	}
-	free(v->checks);
+	gw_findings_free(&v->checks, &v->nchecks);
 	free(v->rows);
 	free(v->torchrun);
 	memset(v, 0, sizeof *v);
@@ -102,7 +90,7 @@ check_gpus(gw_verify *v, const gw_nvsmi *q)
 
 	if (q->ngpus == 0 && q->error_text != NULL &&
 	    gw_verify_starts_ci(q->error_text, "NVIDIA-SMI has failed")) {
-		add_check(v, "gpus", GW_CHECK_FAIL, -1, title,
+		add_check(v, "gpus", GW_SEV_ERROR, -1, title,
 		          gw_xasprintf(_("nvidia-smi reported: %s"), q->error_text),
 		          gw_xstrdup(_("Load the NVIDIA driver: check that it is "
 		                       "built for the running kernel (lsmod | grep "
@@ -111,24 +99,24 @@ check_gpus(gw_verify *v, const gw_nvsmi *q)
 		                       "in lspci -vv means the 64-bit MMIO window "
 		                       "is too small.")));
 	} else if (q->ngpus == 0) {
-		add_check(v, "gpus", GW_CHECK_FAIL, -1, title,
+		add_check(v, "gpus", GW_SEV_ERROR, -1, title,
 		          q->error_text != NULL ?
 		          gw_xasprintf(_("nvidia-smi reported: %s"), q->error_text) :
 		          gw_xstrdup(_("the capture has no GPU section")),
 		          gw_xstrdup(fix_none));
 	} else if (q->error_text != NULL) {
-		add_check(v, "gpus", GW_CHECK_WARN, -1, title,
+		add_check(v, "gpus", GW_SEV_WARN, -1, title,
 		          gw_xasprintf(_("nvidia-smi reported: %s"), q->error_text),
 		          gw_xstrdup(fix_none));
 	} else if (q->attached_gpus > (int)q->ngpus) {
-		add_check(v, "gpus", GW_CHECK_WARN, -1, title,
+		add_check(v, "gpus", GW_SEV_WARN, -1, title,
 		          gw_xasprintf(_("the capture shows %zu of the %d attached "
 		                         "GPUs (nvidia-smi -q -i selects some)"),
 		                       q->ngpus, q->attached_gpus),
 		          gw_xstrdup(_("Run nvidia-smi -q without -i to check "
 		                       "every GPU.")));
 	} else {
-		add_check(v, "gpus", GW_CHECK_PASS, -1, title,
+		add_check(v, "gpus", GW_SEV_PASS, -1, title,
 		          gw_xasprintf(_("GPUs in the capture: %zu"), q->ngpus),
 		          NULL);
 	}
@@ -150,24 +138,24 @@ check_driver(gw_verify *v, const gw_nvsmi *q)
 	int cmp;
 
 	if (q->driver_version == NULL) {
-		add_check(v, "driver", GW_CHECK_WARN, -1, title,
+		add_check(v, "driver", GW_SEV_WARN, -1, title,
 		          gw_xstrdup(_("the capture has no Driver Version line")),
 		          NULL);
 	} else if (gw_version_cmp(q->driver_version, GW_VERIFY_MIN_DRIVER,
 	                          &cmp) != 0) {
-		add_check(v, "driver", GW_CHECK_WARN, -1, title,
+		add_check(v, "driver", GW_SEV_WARN, -1, title,
 		          gw_xasprintf(_("cannot read the Driver Version '%s'"),
 		                       q->driver_version), NULL);
 	} else if (v->host) {
 		if (cmp >= 0)
-			add_check(v, "driver", GW_CHECK_PASS, -1, title,
+			add_check(v, "driver", GW_SEV_PASS, -1, title,
 			          gw_xasprintf(_("the host's vGPU manager is driver "
 			                         "%s; guests need their own driver, "
 			                         "%s or newer"),
 			                       q->driver_version, GW_VERIFY_MIN_DRIVER),
 			          NULL);
 		else
-			add_check(v, "driver", GW_CHECK_WARN, -1, title,
+			add_check(v, "driver", GW_SEV_WARN, -1, title,
 			          gw_xasprintf(_("the host's vGPU manager %s is older "
 			                         "than %s: its guests cannot run a %s "
 			                         "or newer driver"),
@@ -177,12 +165,12 @@ check_driver(gw_verify *v, const gw_nvsmi *q)
 			                         "to a release whose guest driver is %s "
 			                         "or newer."), GW_VERIFY_MIN_DRIVER));
 	} else if (cmp >= 0) {
-		add_check(v, "driver", GW_CHECK_PASS, -1, title,
+		add_check(v, "driver", GW_SEV_PASS, -1, title,
 		          gw_xasprintf(_("driver %s is %s or newer"),
 		                       q->driver_version, GW_VERIFY_MIN_DRIVER),
 		          NULL);
 	} else {
-		add_check(v, "driver", GW_CHECK_FAIL, -1, title,
+		add_check(v, "driver", GW_SEV_ERROR, -1, title,
 		          gw_xasprintf(_("driver %s is older than %s, the version "
 		                         "to use for vLLM with Llama 3"),
 		                       q->driver_version, GW_VERIFY_MIN_DRIVER),
@@ -200,11 +188,11 @@ check_cuda(gw_verify *v, const gw_nvsmi *q)
 		return;
 	title = gw_xstrdup(_("Checking the CUDA version"));
 	if (q->cuda_version == NULL) {
-		add_check(v, "cuda", GW_CHECK_WARN, -1, title,
+		add_check(v, "cuda", GW_SEV_WARN, -1, title,
 		          gw_xstrdup(_("the capture has no CUDA Version line")),
 		          NULL);
 	} else if (gw_strieq(q->cuda_version, "Not Found")) {
-		add_check(v, "cuda", GW_CHECK_FAIL, -1, title,
+		add_check(v, "cuda", GW_SEV_ERROR, -1, title,
 		          gw_xstrdup(_("CUDA Version: Not Found: the driver "
 		                       "offers no CUDA")),
 		          gw_xasprintf(_("Install NVIDIA driver %s or newer in the "
@@ -212,16 +200,16 @@ check_cuda(gw_verify *v, const gw_nvsmi *q)
 		                       GW_VERIFY_MIN_DRIVER, GW_VERIFY_MIN_CUDA));
 	} else if (gw_version_cmp(q->cuda_version, GW_VERIFY_MIN_CUDA,
 	                          &cmp) != 0) {
-		add_check(v, "cuda", GW_CHECK_WARN, -1, title,
+		add_check(v, "cuda", GW_SEV_WARN, -1, title,
 		          gw_xasprintf(_("cannot read the CUDA Version '%s'"),
 		                       q->cuda_version), NULL);
 	} else if (cmp >= 0) {
-		add_check(v, "cuda", GW_CHECK_PASS, -1, title,
+		add_check(v, "cuda", GW_SEV_PASS, -1, title,
 		          gw_xasprintf(_("the driver supports CUDA up to %s (%s or "
 		                         "newer needed)"),
 		                       q->cuda_version, GW_VERIFY_MIN_CUDA), NULL);
 	} else {
-		add_check(v, "cuda", GW_CHECK_FAIL, -1, title,
+		add_check(v, "cuda", GW_SEV_ERROR, -1, title,
 		          gw_xasprintf(_("the driver supports CUDA up to %s; vLLM "
 		                         "for Llama 3 needs CUDA %s or newer"),
 		                       q->cuda_version, GW_VERIFY_MIN_CUDA),
@@ -239,19 +227,19 @@ check_virt(gw_verify *v, const gw_nvsmi_gpu *g, int i)
 
 	switch (g->virt_mode) {
 	case GW_VIRT_PASSTHROUGH:
-		add_check(v, "virt-mode", GW_CHECK_PASS, i, title,
+		add_check(v, "virt-mode", GW_SEV_PASS, i, title,
 		          gw_xstrdup(_("Pass-Through: the whole GPU is passed "
 		                       "through to this VM (DirectPath I/O)")),
 		          NULL);
 		break;
 	case GW_VIRT_VGPU:
-		add_check(v, "virt-mode", GW_CHECK_PASS, i, title,
+		add_check(v, "virt-mode", GW_SEV_PASS, i, title,
 		          gw_xasprintf(_("VGPU: a vGPU guest (%s)"),
 		                       g->product_name ? g->product_name : "?"),
 		          NULL);
 		break;
 	case GW_VIRT_HOST_VGPU:
-		add_check(v, "virt-mode", GW_CHECK_FAIL, i, title,
+		add_check(v, "virt-mode", GW_SEV_ERROR, i, title,
 		          gw_xstrdup(_("Host VGPU: this capture comes from the "
 		                       "hypervisor host running the vGPU manager, "
 		                       "not from a guest")),
@@ -259,7 +247,7 @@ check_virt(gw_verify *v, const gw_nvsmi_gpu *g, int i)
 		                       "that output.")));
 		break;
 	case GW_VIRT_NONE:
-		add_check(v, "virt-mode", GW_CHECK_WARN, i, title,
+		add_check(v, "virt-mode", GW_SEV_WARN, i, title,
 		          gw_xstrdup(_("None: the driver sees no hypervisor: bare "
 		                       "metal, or a VM that hides it "
 		                       "(hypervisor.cpuid.v0 = FALSE)")),
@@ -267,7 +255,7 @@ check_virt(gw_verify *v, const gw_nvsmi_gpu *g, int i)
 		                       "nvidia-smi -q inside the VM.")));
 		break;
 	default:
-		add_check(v, "virt-mode", GW_CHECK_WARN, i, title,
+		add_check(v, "virt-mode", GW_SEV_WARN, i, title,
 		          g->virt_mode_text ?
 		          gw_xasprintf(_("unknown Virtualization Mode '%s'"),
 		                       g->virt_mode_text) :
@@ -299,14 +287,14 @@ check_addressing(gw_verify *v, const gw_nvsmi_gpu *g, int i)
 	title = gw_xasprintf(_("Checking GPU %s: Addressing Mode"), g->bus_id);
 	if (g->virt_mode == GW_VIRT_VGPU) {
 		if (am == NULL)
-			add_check(v, "addressing-mode", GW_CHECK_WARN, i, title,
+			add_check(v, "addressing-mode", GW_SEV_WARN, i, title,
 			          gw_xstrdup(_("no Addressing Mode line (older "
 			                       "driver): cannot tell whether unified "
 			                       "memory reaches this vGPU; NCCL 2.27 "
 			                       "and later need it")),
 			          uvm_fix());
 		else if (gw_strieq(am, "None"))
-			add_check(v, "addressing-mode", GW_CHECK_FAIL, i, title,
+			add_check(v, "addressing-mode", GW_SEV_ERROR, i, title,
 			          gw_xstrdup(_("Addressing Mode is None on a vGPU: "
 			                       "unified memory is not exposed to the "
 			                       "guest, and NCCL 2.27 and later fail in "
@@ -314,26 +302,26 @@ check_addressing(gw_verify *v, const gw_nvsmi_gpu *g, int i)
 			                       "'operation not supported'")),
 			          uvm_fix());
 		else
-			add_check(v, "addressing-mode", GW_CHECK_PASS, i, title,
+			add_check(v, "addressing-mode", GW_SEV_PASS, i, title,
 			          gw_xasprintf(_("Addressing Mode %s: unified memory "
 			                         "reaches this vGPU"), am), NULL);
 	} else if (g->virt_mode == GW_VIRT_UNKNOWN) {
-		add_check(v, "addressing-mode", GW_CHECK_INFO, i, title,
+		add_check(v, "addressing-mode", GW_SEV_INFO, i, title,
 		          gw_xasprintf(_("Addressing Mode %s; it matters for vGPUs "
 		                         "only, and the Virtualization Mode is "
 		                         "unknown"), am ? am : "-"),
 		          NULL);
 	} else if (am == NULL) {
-		add_check(v, "addressing-mode", GW_CHECK_INFO, i, title,
+		add_check(v, "addressing-mode", GW_SEV_INFO, i, title,
 		          gw_xstrdup(_("no Addressing Mode line (older driver); "
 		                       "it matters for vGPUs only")), NULL);
 	} else if (gw_strieq(am, "None")) {
-		add_check(v, "addressing-mode", GW_CHECK_PASS, i, title,
+		add_check(v, "addressing-mode", GW_SEV_PASS, i, title,
 		          gw_xstrdup(_("Addressing Mode None: normal without a "
 		                       "vGPU (enable_uvm is for vGPUs only)")),
 		          NULL);
 	} else {
-		add_check(v, "addressing-mode", GW_CHECK_PASS, i, title,
+		add_check(v, "addressing-mode", GW_SEV_PASS, i, title,
 		          gw_xasprintf(_("Addressing Mode %s"), am), NULL);
 	}
 }
@@ -347,11 +335,11 @@ check_license(gw_verify *v, const gw_nvsmi_gpu *g, int i)
 		return;
 	title = gw_xasprintf(_("Checking GPU %s: vGPU license"), g->bus_id);
 	if (gw_verify_starts_ci(g->license_status, "Licensed"))
-		add_check(v, "license", GW_CHECK_PASS, i, title,
+		add_check(v, "license", GW_SEV_PASS, i, title,
 		          gw_xasprintf(_("License Status: %s"), g->license_status),
 		          NULL);
 	else
-		add_check(v, "license", GW_CHECK_WARN, i, title,
+		add_check(v, "license", GW_SEV_WARN, i, title,
 		          gw_xasprintf(_("License Status: %s: NVIDIA restricts an "
 		                         "unlicensed vGPU once its grace period "
 		                         "ends"), g->license_status),
@@ -423,7 +411,7 @@ gw_verify_run(const gw_nvsmi *q, const gw_table *t, gw_verify *v)
 	if (!v->host && v->gpu_count >= 2) {
 		v->torchrun = gw_xasprintf("torchrun --nproc_per_node=%d %s",
 		                           v->gpu_count, GW_NCCL_CHECK_FILE);
-		add_check(v, "nccl", GW_CHECK_INFO, -1,
+		add_check(v, "nccl", GW_SEV_INFO, -1,
 		          gw_xstrdup(_("Checking NCCL across the GPUs")),
 		          gw_xasprintf(_("%d GPUs: test an NCCL all-reduce before "
 		                         "starting vLLM; each rank should print "

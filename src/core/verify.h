@@ -53,6 +53,7 @@
 
 #include "gw.h"
 #include "gputable.h"
+#include "finding.h"
 
 /* The seed's Llama 3 / vLLM guest requirements (seed 002, domain.md 8). */
 #define GW_VERIFY_MIN_DRIVER "535.129.03"
@@ -151,15 +152,13 @@ int gw_version_cmp(const char *a, const char *b, int *cmp);
 
 /* ---- 2. the checks ------------------------------------------------------ */
 
-typedef enum {
-	GW_CHECK_PASS = 0,
-	GW_CHECK_INFO,           /* reported, not judged: no table row to
-	                          * compare with, not applicable, next step */
-	GW_CHECK_WARN,
-	GW_CHECK_FAIL
-} gw_check_status;
-
-/* One row.  Stable ids (gpu is -1 for the rows about the whole capture):
+/* The rows are gw_finding (finding.h), topic GW_TOPIC_GUEST, sev
+ * GW_SEV_PASS, GW_SEV_INFO (reported, not judged: no table row to compare
+ * with, not applicable, next step), GW_SEV_WARN or GW_SEV_ERROR (FAIL);
+ * title ("Checking the driver version") and message translated, fix
+ * translated or NULL when there is nothing to do, source NULL, gpu the
+ * index in gw_nvsmi.gpus (-1 for the rows about the whole capture).
+ * Stable ids:
  *   "gpus"        the GPUs are visible: FAIL none (or nvidia-smi's error
  *                 line), WARN fewer sections than "Attached GPUs"
  *                 (nvidia-smi -q -i N), PASS otherwise
@@ -193,17 +192,8 @@ typedef enum {
  *                 (torchrun --nproc_per_node=N GW_NCCL_CHECK_FILE) as fix
  * Rows come in this order: gpus, driver, cuda, then per GPU (virt-mode,
  * addressing-mode, license, bar1, fb), then nccl. */
-typedef struct gw_check {
-	const char *id;          /* above; static */
-	gw_check_status status;
-	int gpu;                 /* index in gw_nvsmi.gpus, -1 for the capture */
-	char *title;             /* translated, "Checking the driver version" */
-	char *message;           /* translated, what was found */
-	char *fix;               /* translated, what to do; NULL when nothing */
-} gw_check;
-
 typedef struct gw_verify {
-	gw_check *checks;
+	gw_finding *checks;      /* the rows, above */
 	size_t nchecks;
 	const gw_gpu **rows;     /* table row per gw_nvsmi.gpus[i], NULL when
 	                          * unknown (or no table); ngpus entries */
@@ -225,10 +215,8 @@ typedef struct gw_verify {
 void gw_verify_run(const gw_nvsmi *q, const gw_table *t, gw_verify *v);
 void gw_verify_free(gw_verify *v);
 
-/* "pass", "info", "warn", "fail" (JSON, not translated). */
-const char *gw_check_status_id(gw_check_status s);
-/* "PASS", "INFO", "WARN", "FAIL", translated. */
-const char *gw_check_status_label(gw_check_status s);
+/* The status words are gw_sev_check_id ("pass", "info", "warn", "fail":
+ * JSON) and gw_sev_label ("PASS" ... translated: text), finding.h. */
 
 /* ---- 3. and 4. the commands ------------------------------------------- */
 

@@ -10,12 +10,12 @@ int gw_verify_starts_ci(const char *s, const char *prefix);
 
 /* Append a row to v and count it; takes ownership of title, message and
  * fix (fix may be NULL). */
-void gw_verify_add_check(gw_verify *v, const char *id, gw_check_status st,
+void gw_verify_add_check(gw_verify *v, const char *id, gw_sev st,
                          int gpu, char *title, char *message, char *fix);
 
 /* The same, under the short name the row builders use. */
 static inline void
-add_check(gw_verify *v, const char *id, gw_check_status st, int gpu,
+add_check(gw_verify *v, const char *id, gw_sev st, int gpu,
           char *title, char *message, char *fix)
 {
 	gw_verify_add_check(v, id, st, gpu, title, message, fix);

@@ -27,7 +27,7 @@ gw_live_upper_half(const live_gpu *g, int k)
 
 /* A row about the whole guest (no capture GPU index). */
 static void
-live_row(gw_verify *v, const char *id, gw_check_status st, char *title,
+live_row(gw_verify *v, const char *id, gw_sev st, char *title,
          char *message, char *fix)
 {
 	gw_verify_add_check(v, id, st, -1, title, message, fix);
@@ -63,7 +63,7 @@ live_check_gpus(const live_sys *l, gw_verify *v)
 	size_t i;
 
 	if (l->ngpus == 0) {
-		live_row(v, "gpus", GW_CHECK_FAIL, title,
+		live_row(v, "gpus", GW_SEV_ERROR, title,
 		         gw_xasprintf(_("no NVIDIA display device under %s"
 		                        "/sys/bus/pci/devices"),
 		                      *l->root ? l->root : ""),
@@ -76,7 +76,7 @@ live_check_gpus(const live_sys *l, gw_verify *v)
 		gw_buf_init(&b);
 		for (i = 0; i < l->ngpus; i++)
 			gw_buf_printf(&b, "%s%s", i ? ", " : "", l->gpus[i].bdf);
-		live_row(v, "gpus", GW_CHECK_PASS, title,
+		live_row(v, "gpus", GW_SEV_PASS, title,
 		         gw_xasprintf(_("NVIDIA GPUs on the PCI bus: %zu (%s)"),
 		                      l->ngpus, b.data), NULL);
 		gw_buf_free(&b);
@@ -90,23 +90,23 @@ live_check_driver(const live_sys *l, gw_verify *v)
 	int cmp;
 
 	if (l->version_text == NULL) {
-		live_row(v, "driver", GW_CHECK_FAIL, title,
+		live_row(v, "driver", GW_SEV_ERROR, title,
 		         gw_xstrdup(_("the NVIDIA driver is not loaded (no "
 		                      "/proc/driver/nvidia/version)")),
 		         gw_verify_driver_fix());
 	} else if (l->driver_version == NULL ||
 	           gw_version_cmp(l->driver_version, GW_VERIFY_MIN_DRIVER,
 	                          &cmp) != 0) {
-		live_row(v, "driver", GW_CHECK_WARN, title,
+		live_row(v, "driver", GW_SEV_WARN, title,
 		         gw_xstrdup(_("cannot read the driver version in "
 		                      "/proc/driver/nvidia/version")), NULL);
 	} else if (cmp >= 0) {
-		live_row(v, "driver", GW_CHECK_PASS, title,
+		live_row(v, "driver", GW_SEV_PASS, title,
 		         gw_xasprintf(_("driver %s is %s or newer"),
 		                      l->driver_version, GW_VERIFY_MIN_DRIVER),
 		         NULL);
 	} else {
-		live_row(v, "driver", GW_CHECK_FAIL, title,
+		live_row(v, "driver", GW_SEV_ERROR, title,
 		         gw_xasprintf(_("driver %s is older than %s, the version "
 		                        "to use for vLLM with Llama 3"),
 		                      l->driver_version, GW_VERIFY_MIN_DRIVER),
@@ -123,7 +123,7 @@ live_check_bar1(gw_verify *v, const live_gpu *g)
 	char *fix;
 
 	if (g->nres < 2) {
-		live_row(v, "bar1", GW_CHECK_WARN, title,
+		live_row(v, "bar1", GW_SEV_WARN, title,
 		         gw_xstrdup(_("cannot read the GPU's resource file "
 		                      "in sysfs")), NULL);
 	} else if (b1->start == 0 || b1->end < b1->start) {
@@ -136,11 +136,11 @@ live_check_bar1(gw_verify *v, const live_gpu *g)
 			                   "value gpuwiz mmio --vram GB prints "
 			                   "(GB: the memory of the VM's GPUs "
 			                   "together), then power it on."));
-		live_row(v, "bar1", GW_CHECK_FAIL, title,
+		live_row(v, "bar1", GW_SEV_ERROR, title,
 		         gw_xstrdup(_("BAR1 unassigned: the VM's 64-bit "
 		                      "MMIO window is too small")), fix);
 	} else {
-		live_row(v, "bar1", GW_CHECK_PASS, title,
+		live_row(v, "bar1", GW_SEV_PASS, title,
 		         gw_xasprintf(_("BAR1 assigned: %llu MiB at 0x%llx"),
 		                      (b1->end - b1->start + 1) >> 20,
 		                      b1->start), NULL);
@@ -164,7 +164,7 @@ live_check_bars(gw_verify *v, const live_gpu *g)
 			              k);
 	}
 	if (miss.len > 0)
-		live_row(v, "bars", GW_CHECK_FAIL,
+		live_row(v, "bars", GW_SEV_ERROR,
 		         gw_xasprintf(_("Checking GPU %s: other BARs"),
 		                      g->bdf),
 		         gw_xasprintf(_("%s unassigned although the config "

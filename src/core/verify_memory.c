@@ -68,27 +68,27 @@ gw_verify_check_bar1(gw_verify *v, const gw_nvsmi_gpu *g, int i,
 	char *title = gw_xasprintf(_("Checking GPU %s: BAR1"), g->bus_id);
 
 	if (bar == GW_NVSMI_ABSENT) {
-		add_check(v, "bar1", GW_CHECK_WARN, i, title,
+		add_check(v, "bar1", GW_SEV_WARN, i, title,
 		          gw_xstrdup(_("the capture has no BAR1 Memory Usage "
 		                       "Total")), NULL);
 	} else if (bar == GW_NVSMI_NA) {
 		if (g->addressing_mode && gw_strieq(g->addressing_mode, "ATS"))
-			add_check(v, "bar1", GW_CHECK_PASS, i, title,
+			add_check(v, "bar1", GW_SEV_PASS, i, title,
 			          gw_xstrdup(_("BAR1 total N/A, as nvidia-smi reports "
 			                       "it with Addressing Mode ATS (Grace "
 			                       "Hopper)")), NULL);
 		else
-			add_check(v, "bar1", GW_CHECK_WARN, i, title,
+			add_check(v, "bar1", GW_SEV_WARN, i, title,
 			          gw_xstrdup(_("BAR1 total N/A: the BAR1 cannot be "
 			                       "checked from this capture")),
 			          gw_xstrdup(_("Check the GPU's BARs with lspci -vv "
 			                       "and dmesg | grep NVRM.")));
 	} else if (bar < 0) {
-		add_check(v, "bar1", GW_CHECK_WARN, i, title,
+		add_check(v, "bar1", GW_SEV_WARN, i, title,
 		          gw_xasprintf(_("cannot read the BAR1 total '%s'"),
 		                       g->bar1_total_text), NULL);
 	} else if (bar == 0) {
-		add_check(v, "bar1", GW_CHECK_WARN, i, title,
+		add_check(v, "bar1", GW_SEV_WARN, i, title,
 		          gw_xstrdup(vm ? _("BAR1 total is 0 MiB: the GPU's BAR1 "
 		                            "is not assigned, so the VM's 64-bit "
 		                            "MMIO window is likely too small")
@@ -96,14 +96,14 @@ gw_verify_check_bar1(gw_verify *v, const gw_nvsmi_gpu *g, int i,
 		                            "is not assigned")),
 		          gw_verify_bar1_fix(v, g->virt_mode));
 	} else if (g->virt_mode == GW_VIRT_VGPU) {
-		add_check(v, "bar1", GW_CHECK_PASS, i, title,
+		add_check(v, "bar1", GW_SEV_PASS, i, title,
 		          gw_xasprintf(_("BAR1 total %lld MiB: vGPU profiles map a "
 		                         "small BAR1"), bar), NULL);
 	} else if (r != NULL && r->nbar1 > 0 &&
 	           (unsigned long long)bar < r->bar1_mib[0]) {
 		char *seen = bar1_list(r);
 
-		add_check(v, "bar1", GW_CHECK_WARN, i, title,
+		add_check(v, "bar1", GW_SEV_WARN, i, title,
 		          vm ? gw_xasprintf(_("BAR1 total %lld MiB is far below the "
 		                              "%s MiB seen for table row %s: the VM's 64-bit "
 		                              "MMIO window is likely too small"),
@@ -116,12 +116,12 @@ gw_verify_check_bar1(gw_verify *v, const gw_nvsmi_gpu *g, int i,
 	} else if (r != NULL && r->nbar1 > 0) {
 		char *seen = bar1_list(r);
 
-		add_check(v, "bar1", GW_CHECK_PASS, i, title,
+		add_check(v, "bar1", GW_SEV_PASS, i, title,
 		          gw_xasprintf(_("BAR1 total %lld MiB (%s MiB seen for table row %s)"),
 		                       bar, seen, r->id), NULL);
 		free(seen);
 	} else {
-		add_check(v, "bar1", GW_CHECK_PASS, i, title,
+		add_check(v, "bar1", GW_SEV_PASS, i, title,
 		          gw_xasprintf(_("BAR1 total %lld MiB: assigned (the table "
 		                         "has no BAR1 size for this GPU to "
 		                         "compare)"), bar), NULL);
@@ -138,37 +138,37 @@ gw_verify_check_fb(gw_verify *v, const gw_nvsmi_gpu *g, int i,
 	                      (long long)r->vram_gb * 1024 : 0;
 
 	if (fb == GW_NVSMI_ABSENT) {
-		add_check(v, "fb", GW_CHECK_WARN, i, title,
+		add_check(v, "fb", GW_SEV_WARN, i, title,
 		          gw_xstrdup(_("the capture has no FB Memory Usage Total")),
 		          NULL);
 	} else if (fb < 0) {
-		add_check(v, "fb", GW_CHECK_WARN, i, title,
+		add_check(v, "fb", GW_SEV_WARN, i, title,
 		          gw_xasprintf(_("cannot read the FB total '%s'"),
 		                       g->fb_total_text), NULL);
 	} else if (fb == 0) {
-		add_check(v, "fb", GW_CHECK_WARN, i, title,
+		add_check(v, "fb", GW_SEV_WARN, i, title,
 		          gw_xstrdup(_("FB total is 0 MiB")),
 		          gw_xstrdup(_("Check the GPU's messages: dmesg | grep "
 		                       "NVRM.")));
 	} else if (table_mib == 0) {
-		add_check(v, "fb", GW_CHECK_INFO, i, title,
+		add_check(v, "fb", GW_SEV_INFO, i, title,
 		          gw_xasprintf(_("FB total %lld MiB (not compared: the GPU "
 		                         "or its VRAM is not in the table)"), fb),
 		          NULL);
 	} else if (g->virt_mode == GW_VIRT_VGPU) {
 		if (fb <= table_mib)
-			add_check(v, "fb", GW_CHECK_PASS, i, title,
+			add_check(v, "fb", GW_SEV_PASS, i, title,
 			          gw_xasprintf(_("FB total %lld MiB: the vGPU "
 			                         "profile's share of the %d GB physical "
 			                         "GPU (table row %s)"),
 			                       fb, r->vram_gb, r->id), NULL);
 		else
-			add_check(v, "fb", GW_CHECK_WARN, i, title,
+			add_check(v, "fb", GW_SEV_WARN, i, title,
 			          gw_xasprintf(_("FB total %lld MiB is more than the "
 			                         "%d GB of table row %s"),
 			                       fb, r->vram_gb, r->id), NULL);
 	} else if (fb * 100 < table_mib * 85) {
-		add_check(v, "fb", GW_CHECK_WARN, i, title,
+		add_check(v, "fb", GW_SEV_WARN, i, title,
 		          gw_xasprintf(_("FB total %lld MiB is well below the %d GB "
 		                         "of table row %s: another model with the same PCI "
 		                         "id, or memory the driver cannot use"),
@@ -176,12 +176,12 @@ gw_verify_check_fb(gw_verify *v, const gw_nvsmi_gpu *g, int i,
 		          gw_xstrdup(_("Compare the Product Name with the GPU you "
 		                       "expect, and check dmesg | grep NVRM.")));
 	} else if (fb * 100 > table_mib * 105) {
-		add_check(v, "fb", GW_CHECK_WARN, i, title,
+		add_check(v, "fb", GW_SEV_WARN, i, title,
 		          gw_xasprintf(_("FB total %lld MiB is more than the %d GB "
 		                         "of table row %s"),
 		                       fb, r->vram_gb, r->id), NULL);
 	} else {
-		add_check(v, "fb", GW_CHECK_PASS, i, title,
+		add_check(v, "fb", GW_SEV_PASS, i, title,
 		          gw_xasprintf(_("FB total %lld MiB matches the %d GB of table row %s"),
 		                       fb, r->vram_gb, r->id), NULL);
 	}

@@ -50,19 +50,12 @@ gw_host_write_free(gw_host_write *w)
 /* ---- rows ------------------------------------------------------------- */
 
 void
-gw_host_row(gw_host_probe *p, const char *id, gw_linux_status st, char *title,
+gw_host_row(gw_host_probe *p, const char *id, gw_sev st, char *title,
             char *msg, char *fix)
 {
-	gw_linux_check *r;
-
-	p->checks = gw_xrealloc(p->checks, (p->nchecks + 1) * sizeof *p->checks);
-	r = &p->checks[p->nchecks++];
-	r->id = id;
-	r->status = st;
-	r->title = title;
-	r->message = msg;
-	r->fix = fix;
-	p->fails += st == GW_LINUX_FAIL;
+	gw_findings_add(&p->checks, &p->nchecks, st, id, GW_TOPIC_HOST, NULL,
+	                title, msg, fix);
+	p->fails += st == GW_SEV_ERROR;
 }
 
 int
@@ -70,7 +63,7 @@ gw_host_passthru_row(gw_host_probe *p, char *title, int capable, int enabled,
                      int active, char *pending, char *off_fix)
 {
 	if (capable == 0) {
-		gw_host_row(p, "gpu-passthru", GW_LINUX_FAIL, title,
+		gw_host_row(p, "gpu-passthru", GW_SEV_ERROR, title,
 		            gw_xstrdup(_("Passthru Capable: false: ESXi cannot pass this device through; the IOMMU (VT-d / AMD-Vi) is probably off in the BIOS")),
 		            gw_xstrdup(_("Turn on VT-d (Intel) or AMD-Vi/IOMMU (AMD) and Above 4G decoding in the BIOS/UEFI setup, then reboot the host.")));
 		free(pending);
@@ -78,17 +71,17 @@ gw_host_passthru_row(gw_host_probe *p, char *title, int capable, int enabled,
 		return 1;
 	}
 	if (enabled && active) {
-		gw_host_row(p, "gpu-passthru", GW_LINUX_PASS, title,
+		gw_host_row(p, "gpu-passthru", GW_SEV_PASS, title,
 		            gw_xstrdup(_("passthrough enabled and active (owner: VM Passthru)")),
 		            NULL);
 		free(pending);
 		free(off_fix);
 	} else if (enabled) {
-		gw_host_row(p, "gpu-passthru", GW_LINUX_WARN, title, pending,
+		gw_host_row(p, "gpu-passthru", GW_SEV_WARN, title, pending,
 		            gw_xstrdup(_("Reboot the host (maintenance mode first) so that passthrough takes effect.")));
 		free(off_fix);
 	} else {
-		gw_host_row(p, "gpu-passthru", GW_LINUX_WARN, title,
+		gw_host_row(p, "gpu-passthru", GW_SEV_WARN, title,
 		            gw_xstrdup(_("passthrough not enabled for this GPU")), off_fix);
 		free(pending);
 	}
@@ -98,7 +91,7 @@ gw_host_passthru_row(gw_host_probe *p, char *title, int capable, int enabled,
 void
 gw_host_above4g_row(gw_host_probe *p)
 {
-	gw_host_row(p, "above-4g", GW_LINUX_WARN,
+	gw_host_row(p, "above-4g", GW_SEV_WARN,
 	            gw_xstrdup(_("Checking Above 4G decoding")),
 	            gw_xstrdup(_("not visible from ESXi")),
 	            gw_xstrdup(_("Make sure \"Above 4G decoding\" (MMIO above 4 GB) is on in the BIOS/UEFI setup: GPUs with large BARs need it.")));
@@ -108,13 +101,13 @@ int
 gw_host_gpus_row(gw_host_probe *p, char *none_msg)
 {
 	if (p->ngpus == 0) {
-		gw_host_row(p, "gpu-present", GW_LINUX_FAIL,
+		gw_host_row(p, "gpu-present", GW_SEV_ERROR,
 		            gw_xstrdup(_("Checking for GPUs")), none_msg,
 		            gw_xstrdup(_("Check that the card is seated and powered; then look for it with: esxcli hardware pci list")));
 		return 1;
 	}
 	free(none_msg);
-	gw_host_row(p, "gpu-present", GW_LINUX_PASS,
+	gw_host_row(p, "gpu-present", GW_SEV_PASS,
 	            gw_xstrdup(_("Checking for GPUs")),
 	            /* TRANSLATORS: %d is a count of GPUs. */
 	            gw_xasprintf(_("GPUs found: %d"), (int)p->ngpus), NULL);

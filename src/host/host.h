@@ -7,10 +7,10 @@
  *
  * The front ends (src/cli, src/wizard) and the session call only this
  * interface; where a back end lacks something they ask gw_host_can().
- * Results come in the common types: check rows are gw_linux_check, GPUs
- * gw_linux_gpu (driver = the ESXi module, or the host's name through the
- * API), VMs gw_esxi_vm (through the API: Vmid = position + 1).  Nothing
- * here prints. */
+ * Results come in the common types: check rows are gw_finding (topic
+ * GW_TOPIC_HOST), GPUs gw_linux_gpu (driver = the ESXi module, or the
+ * host's name through the API), VMs gw_esxi_vm (through the API: Vmid =
+ * position + 1).  Nothing here prints. */
 #ifndef GW_HOST_H
 #define GW_HOST_H
 
@@ -68,7 +68,7 @@ void gw_host_vms_free(gw_host_vms *v);
 /* Everything a host step shows, read in one go (gw_host_probe_all).  Owned by
  * the caller: free with gw_host_probe_free. */
 typedef struct gw_host_probe {
-	gw_linux_check *checks;   /* the rows of gpuwiz check */
+	gw_finding *checks;       /* the rows of gpuwiz check (topic host) */
 	size_t nchecks;
 	char *checks_error;       /* why the checks could not run, or NULL */
 	int fails;                /* FAIL rows (+1 for checks_error) */

@@ -28,7 +28,7 @@ version_rows(gw_host *h, gw_host_probe *p)
 	e.msg[0] = '\0';
 	if (gw_esxi_session_version(h->runner, &ver, &e) != 0) {
 		/* TRANSLATORS: %s is the host (root@esx01). */
-		gw_host_row(p, "esxi-host", GW_LINUX_FAIL,
+		gw_host_row(p, "esxi-host", GW_SEV_ERROR,
 		            gw_xasprintf(_("Checking the ESXi host %s"), h->label),
 		            gw_xstrdup(e.msg),
 		            gw_xstrdup(_("Check that SSH is enabled on the host (Host Client: Manage > Services > TSM-SSH) and that you can log in with ssh yourself.")));
@@ -36,7 +36,7 @@ version_rows(gw_host *h, gw_host_probe *p)
 		return;
 	}
 	hw = ver.release ? gw_esxi_to_hw(ver.release) : 0;
-	gw_host_row(p, "esxi-host", GW_LINUX_PASS,
+	gw_host_row(p, "esxi-host", GW_SEV_PASS,
 	            gw_xasprintf(_("Checking the ESXi host %s"), h->label),
 	            /* TRANSLATORS: product, version, build, then the
 	             * newest VM hardware version it runs. */
@@ -48,7 +48,7 @@ version_rows(gw_host *h, gw_host_probe *p)
 	if (ver.release && hw > 0)
 		p->facts.release = gw_xstrdup(ver.release);
 	if (ver.release && strncmp(ver.release, "6.", 2) == 0)
-		gw_host_row(p, "esxi-version", GW_LINUX_WARN,
+		gw_host_row(p, "esxi-version", GW_SEV_WARN,
 		            gw_xstrdup(_("Checking the ESXi release")),
 		            gw_xasprintf(_("ESXi %s has no esxcli pcipassthru commands"),
 		                         ver.release),
@@ -66,7 +66,7 @@ sysid_rows(gw_host *h, gw_host_probe *p)
 
 	e.msg[0] = '\0';
 	if (gw_esxi_session_uuid(h->runner, &uuid, &e) != 0) {
-		gw_host_row(p, "esxi-system-id", GW_LINUX_WARN,
+		gw_host_row(p, "esxi-system-id", GW_SEV_WARN,
 		            gw_xstrdup(_("Checking the host's system id")),
 		            gw_xstrdup(e.msg),
 		            gw_xstrdup(_("Without it gpuwiz cannot write a whole pciPassthruN device block; add the GPU in the vSphere Client (Edit Settings > Add PCI Device) and let gpuwiz write the other settings.")));
@@ -77,7 +77,7 @@ sysid_rows(gw_host *h, gw_host_probe *p)
 	/* the answers' own check: what the plan would refuse is a WARN */
 	gw_answers_init(&tmp);
 	if (gw_answers_set_system_id(&tmp, uuid, _("System id"), &e) == 0) {
-		gw_host_row(p, "esxi-system-id", GW_LINUX_PASS,
+		gw_host_row(p, "esxi-system-id", GW_SEV_PASS,
 		            gw_xstrdup(_("Checking the host's system id")),
 		            /* TRANSLATORS: %s is the id (esxcli system uuid get). */
 		            gw_xasprintf(_("%s (for the pciPassthruN.systemId of the device blocks)"),
@@ -85,7 +85,7 @@ sysid_rows(gw_host *h, gw_host_probe *p)
 		            NULL);
 		p->facts.system_id = uuid;
 	} else {
-		gw_host_row(p, "esxi-system-id", GW_LINUX_WARN,
+		gw_host_row(p, "esxi-system-id", GW_SEV_WARN,
 		            gw_xstrdup(_("Checking the host's system id")),
 		            gw_xstrdup(e.msg), NULL);
 		p->facts.system_id_error = gw_xstrdup(e.msg);
@@ -181,7 +181,7 @@ gpu_rows(gw_host *h, const gw_table *t, gw_host_probe *p)
 	gw_host_drop_bdfs(h);
 	if (gw_esxi_session_list_pci(h->runner, &h->pci, &e) != 0) {
 		p->gpus_error = gw_xstrdup(e.msg);
-		gw_host_row(p, "gpu-present", GW_LINUX_FAIL,
+		gw_host_row(p, "gpu-present", GW_SEV_ERROR,
 		            gw_xstrdup(_("Checking for GPUs")), gw_xstrdup(e.msg),
 		            NULL);
 		return;

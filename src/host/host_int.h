@@ -60,7 +60,7 @@ extern const gw_host_methods gw_host_vsphere_methods;
 
 gw_host *gw_host_new(const gw_host_methods *m, const char *label);
 /* Rows (host.c): one appended to p->checks; the strings are taken over. */
-void gw_host_row(gw_host_probe *p, const char *id, gw_linux_status st,
+void gw_host_row(gw_host_probe *p, const char *id, gw_sev st,
                  char *title, char *msg, char *fix);
 /* One GPU's passthrough row (esxcli or the API).  title, pending and
  * off_fix are taken over.  Returns 1 for a FAIL row. */

@@ -19,7 +19,7 @@ linux_probe(gw_host *h, const gw_table *t, gw_host_probe *p)
 		p->fails++;
 	}
 	for (i = 0; i < p->nchecks; i++)
-		p->fails += p->checks[i].status == GW_LINUX_FAIL;
+		p->fails += p->checks[i].sev == GW_SEV_ERROR;
 
 	e.msg[0] = '\0';
 	if (gw_linux_gpus(t, h->sysroot, &all, &nall, &e) != 0) {

@@ -43,7 +43,7 @@ host_rows(gw_host *h, gw_host_probe *p)
 {
 	size_t i;
 
-	gw_host_row(p, "vsphere-server", GW_LINUX_PASS,
+	gw_host_row(p, "vsphere-server", GW_SEV_PASS,
 	            /* TRANSLATORS: %s is the server (its URL). */
 	            gw_xasprintf(_("Checking the vSphere server %s"), h->label),
 	            /* TRANSLATORS: the server's name and version, then how
@@ -56,7 +56,7 @@ host_rows(gw_host *h, gw_host_probe *p)
 		const gw_vs_host *x = &h->inv.hosts[i];
 		int hw = x->version ? gw_esxi_to_hw(x->version) : 0;
 
-		gw_host_row(p, "esxi-host", GW_LINUX_PASS,
+		gw_host_row(p, "esxi-host", GW_SEV_PASS,
 		            gw_xasprintf(_("Checking the ESXi host %s"), x->name),
 		            gw_xasprintf(_("%s %s (%s): VM hardware version up to %d"),
 		                         "VMware ESXi", x->version ? x->version : "?",

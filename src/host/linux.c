@@ -147,38 +147,17 @@ read_hex_file(const char *path)
 /* ---- the rows of gpuwiz check ----------------------------------------- */
 
 void
-gw_linux_add_row(gw_linux_rows *rows, const char *id, gw_linux_status st,
+gw_linux_add_row(gw_linux_rows *rows, const char *id, gw_sev st,
                  char *title, char *message, char *fix)
 {
-	gw_linux_check *r;
-
-	rows->r = gw_xrealloc(rows->r, (rows->n + 1) * sizeof *rows->r);
-	r = &rows->r[rows->n++];
-	r->id = id;
-	r->status = st;
-	r->title = title;
-	r->message = message;
-	r->fix = fix;
+	gw_findings_add(&rows->r, &rows->n, st, id, GW_TOPIC_HOST, NULL,
+	                title, message, fix);
 }
 
 void
-gw_linux_checks_free(gw_linux_check *rows, size_t n)
+gw_linux_checks_free(gw_finding *rows, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		free(rows[i].title);
-		free(rows[i].message);
-		free(rows[i].fix);
-	}
-	free(rows);
-}
-
-const char *
-gw_linux_status_word(gw_linux_status st)
-{
-	return st == GW_LINUX_PASS ? "PASS" : st == GW_LINUX_WARN ? "WARN"
-	                                                          : "FAIL";
+	gw_findings_free(&rows, &n);
 }
 
 /* Does the kernel command line hold this exact word? */

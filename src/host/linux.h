@@ -7,6 +7,7 @@
 #include "gw.h"
 #include "gputable.h"
 
+#include "finding.h"
 #include "mmio.h"
 
 /* The commands (gw_linux_check_command, gw_linux_gpus_command) and the
@@ -14,31 +15,27 @@
 
 /* ---- structured results (used by the commands and the wizard) --------- */
 
-typedef enum { GW_LINUX_PASS, GW_LINUX_WARN, GW_LINUX_FAIL } gw_linux_status;
-
-/* One row of gpuwiz check: id is a static string ("cpu-virt",
- * "iommu-firmware", "iommu-kernel", "kernel-cmdline", "iommu-units",
- * "interrupt-remap", "gpu-present", "gpu-driver", in that order;
- * gpu-present only when no display device is found, one gpu-driver per
- * GPU that is not an onboard/BMC display);
- * title, message and fix are translated and malloc'ed (fix is NULL on
- * PASS). */
-typedef struct gw_linux_check {
-	const char *id;
-	gw_linux_status status;
-	char *title;      /* "Checking for ..." */
-	char *message;
-	char *fix;
-} gw_linux_check;
+/* The rows of gpuwiz check are gw_finding (finding.h), topic
+ * GW_TOPIC_HOST, with these static ids: "cpu-virt", "iommu-firmware",
+ * "iommu-kernel", "kernel-cmdline", "iommu-units", "interrupt-remap",
+ * "gpu-present", "gpu-driver", in that order; gpu-present only when no
+ * display device is found, one gpu-driver per GPU that is not an
+ * onboard/BMC display.  sev is GW_SEV_PASS, GW_SEV_WARN or GW_SEV_ERROR
+ * (printed FAIL); title, message and fix are translated and malloc'ed
+ * (fix is NULL on PASS); source is NULL. */
 
 /* Run the host checks through sysroot (NULL or "" = "/").  Fills *rows
  * (malloc'ed, *n entries; free with gw_linux_checks_free).  Returns 0, or -1
  * with e set when sysroot is not a directory (*rows NULL, *n 0). */
-int gw_linux_checks(const char *sysroot, gw_linux_check **rows, size_t *n,
+int gw_linux_checks(const char *sysroot, gw_finding **rows, size_t *n,
                     gw_err *e);
-void gw_linux_checks_free(gw_linux_check *rows, size_t n);
-/* "PASS", "WARN", "FAIL" (not translated: the command's output words). */
-const char *gw_linux_status_word(gw_linux_status st);
+/* Free the rows and the array (gw_findings_free). */
+void gw_linux_checks_free(gw_finding *rows, size_t n);
+
+/* ---- compatibility, to be removed once src/cli is converted ---------- */
+/* cli.c compares w.checks[i].status with GW_LINUX_FAIL. */
+#define GW_LINUX_FAIL GW_SEV_ERROR
+/* ---- end of compatibility -------------------------------------------- */
 
 typedef struct gw_linux_bar {
 	int index;        /* BAR number 0..5 */

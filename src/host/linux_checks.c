@@ -118,7 +118,7 @@ typedef struct host_facts {
 } host_facts;
 
 static void
-add_row(host_facts *c, const char *id, gw_linux_status st, char *title,
+add_row(host_facts *c, const char *id, gw_sev st, char *title,
         char *message, char *fix)
 {
 	gw_linux_add_row(&c->rows, id, st, title, message, fix);
@@ -134,7 +134,7 @@ check_cpu(host_facts *c)
 
 	if (gw_read_file(path, GW_LINUX_MAX_BYTES, &c->cpuinfo, &len,
 	                 &ignore) != 0) {
-		add_row(c, "cpu-virt", GW_LINUX_FAIL,
+		add_row(c, "cpu-virt", GW_SEV_ERROR,
 		        gw_xstrdup(_("Checking for hardware virtualization")),
 		        gw_xasprintf(_("cannot read %s"), path),
 		        gw_xstrdup(_("run the check on the host itself, as a "
@@ -145,7 +145,7 @@ check_cpu(host_facts *c)
 		if (!c->intel && !c->amd) {
 			c->intel = strstr(c->cpuinfo, "GenuineIntel") != NULL;
 			c->amd = strstr(c->cpuinfo, "AuthenticAMD") != NULL;
-			add_row(c, "cpu-virt", GW_LINUX_FAIL,
+			add_row(c, "cpu-virt", GW_SEV_ERROR,
 			        gw_xstrdup(_("Checking for hardware "
 			                     "virtualization")),
 			        gw_xasprintf(_("the CPU flags in %s have neither "
@@ -156,7 +156,7 @@ check_cpu(host_facts *c)
 			                     "host, expose hardware virtualization "
 			                     "to this VM")));
 		} else {
-			add_row(c, "cpu-virt", GW_LINUX_PASS,
+			add_row(c, "cpu-virt", GW_SEV_PASS,
 			        gw_xstrdup(_("Checking for hardware "
 			                     "virtualization")),
 			        gw_xasprintf(_("the CPU has %s"),
@@ -185,7 +185,7 @@ check_firmware(host_facts *c)
 		c->amd = !have_dmar && have_ivrs;
 	}
 	if (have_dmar || have_ivrs)
-		add_row(c, "iommu-firmware", GW_LINUX_PASS,
+		add_row(c, "iommu-firmware", GW_SEV_PASS,
 		        gw_xstrdup(_("Checking for device assignment IOMMU "
 		                     "support")),
 		        gw_xasprintf(_("the firmware has the ACPI %s table "
@@ -194,7 +194,7 @@ check_firmware(host_facts *c)
 		                     have_dmar ? "Intel VT-d" : "AMD-Vi"),
 		        NULL);
 	else
-		add_row(c, "iommu-firmware", GW_LINUX_FAIL,
+		add_row(c, "iommu-firmware", GW_SEV_ERROR,
 		        gw_xstrdup(_("Checking for device assignment IOMMU "
 		                     "support")),
 		        gw_xstrdup(_("IOMMU either disabled in BIOS or not "
@@ -220,13 +220,13 @@ check_groups(host_facts *c)
 	                ngroups > 0;
 	free(path);
 	if (c->groups_ok)
-		add_row(c, "iommu-kernel", GW_LINUX_PASS,
+		add_row(c, "iommu-kernel", GW_SEV_PASS,
 		        gw_xstrdup(_("Checking if IOMMU is enabled by kernel")),
 		        gw_xasprintf(_("IOMMU groups in the kernel: %zu"),
 		                     ngroups),
 		        NULL);
 	else if (c->amd)
-		add_row(c, "iommu-kernel", GW_LINUX_FAIL,
+		add_row(c, "iommu-kernel", GW_SEV_ERROR,
 		        gw_xstrdup(_("Checking if IOMMU is enabled by kernel")),
 		        gw_xstrdup(_("IOMMU appears to be disabled in kernel; "
 		                     "the AMD IOMMU is on by default, so it is "
@@ -237,7 +237,7 @@ check_groups(host_facts *c)
 		                     "line has neither amd_iommu=off nor "
 		                     "iommu=off")));
 	else
-		add_row(c, "iommu-kernel", GW_LINUX_FAIL,
+		add_row(c, "iommu-kernel", GW_SEV_ERROR,
 		        gw_xstrdup(_("Checking if IOMMU is enabled by kernel")),
 		        gw_xstrdup(_("IOMMU appears to be disabled in kernel. "
 		                     "Add intel_iommu=on to kernel cmdline "
@@ -261,12 +261,12 @@ check_cmdline(host_facts *c)
 
 	if (gw_read_file(path, GW_LINUX_MAX_BYTES, &c->cmdline, &len,
 	                 &ignore) != 0) {
-		add_row(c, "kernel-cmdline", GW_LINUX_WARN,
+		add_row(c, "kernel-cmdline", GW_SEV_WARN,
 		        gw_xstrdup(_("Checking the kernel command line")),
 		        gw_xasprintf(_("cannot read %s"), path),
 		        gw_xstrdup(_("run the check on the host itself")));
 	} else if (gw_linux_has_word(c->cmdline, "amd_iommu=on")) {
-		add_row(c, "kernel-cmdline", GW_LINUX_WARN,
+		add_row(c, "kernel-cmdline", GW_SEV_WARN,
 		        gw_xstrdup(_("Checking the kernel command line")),
 		        gw_xstrdup(_("amd_iommu=on is not a valid value: the "
 		                     "kernel ignores it (the AMD IOMMU is on by "
@@ -278,7 +278,7 @@ check_cmdline(host_facts *c)
 	} else if (gw_linux_has_word(c->cmdline, "intel_iommu=off") ||
 	           gw_linux_has_word(c->cmdline, "amd_iommu=off") ||
 	           gw_linux_has_word(c->cmdline, "iommu=off")) {
-		add_row(c, "kernel-cmdline", GW_LINUX_WARN,
+		add_row(c, "kernel-cmdline", GW_SEV_WARN,
 		        gw_xstrdup(_("Checking the kernel command line")),
 		        gw_xstrdup(_("the kernel command line turns the IOMMU "
 		                     "off")),
@@ -287,7 +287,7 @@ check_cmdline(host_facts *c)
 		                     "then reboot")));
 	} else if (c->intel && !c->groups_ok &&
 	           !gw_linux_has_word(c->cmdline, "intel_iommu=on")) {
-		add_row(c, "kernel-cmdline", GW_LINUX_WARN,
+		add_row(c, "kernel-cmdline", GW_SEV_WARN,
 		        gw_xstrdup(_("Checking the kernel command line")),
 		        gw_xstrdup(_("intel_iommu=on is not on the kernel "
 		                     "command line; kernels before 6.8 leave "
@@ -295,7 +295,7 @@ check_cmdline(host_facts *c)
 		        gw_xstrdup(_("add intel_iommu=on to the kernel command "
 		                     "line, then reboot")));
 	} else {
-		add_row(c, "kernel-cmdline", GW_LINUX_PASS,
+		add_row(c, "kernel-cmdline", GW_SEV_PASS,
 		        gw_xstrdup(_("Checking the kernel command line")),
 		        gw_xstrdup(_("nothing on the kernel command line keeps "
 		                     "the IOMMU off")),
@@ -312,14 +312,14 @@ check_units(host_facts *c)
 
 	if (gw_linux_list_dir(path, &c->units, &c->nunits) == 0 &&
 	    c->nunits > 0)
-		add_row(c, "iommu-units", GW_LINUX_PASS,
+		add_row(c, "iommu-units", GW_SEV_PASS,
 		        gw_xstrdup(_("Checking for IOMMU units in "
 		                     "/sys/class/iommu")),
 		        gw_xasprintf(_("IOMMU units: %zu (first: %s)"), c->nunits,
 		                     c->units[0]),
 		        NULL);
 	else
-		add_row(c, "iommu-units", GW_LINUX_WARN,
+		add_row(c, "iommu-units", GW_SEV_WARN,
 		        gw_xstrdup(_("Checking for IOMMU units in "
 		                     "/sys/class/iommu")),
 		        gw_xasprintf(_("%s lists no IOMMU unit"), path),
@@ -339,12 +339,12 @@ check_driver(host_facts *c, const dev_info *d)
 	                       "(%04x:%04x)"),
 	                     d->bdf, d->vendor, d->device);
 	if (d->driver && strcmp(d->driver, "vfio-pci") == 0)
-		add_row(c, "gpu-driver", GW_LINUX_PASS, title,
+		add_row(c, "gpu-driver", GW_SEV_PASS, title,
 		        gw_xasprintf(_("%s is bound to vfio-pci, ready "
 		                       "for passthrough"), d->bdf),
 		        NULL);
 	else
-		add_row(c, "gpu-driver", GW_LINUX_WARN, title,
+		add_row(c, "gpu-driver", GW_SEV_WARN, title,
 		        d->driver
 		        ? gw_xasprintf(_("%s is bound to %s: the host "
 		                         "uses it, a VM cannot get it"),
@@ -372,7 +372,7 @@ check_gpus(host_facts *c)
 
 	if (scan_display_sysfs(c->root, &devs, &ndevs) != 0 || ndevs == 0) {
 		path = gw_xasprintf("%s/sys/bus/pci/devices", c->root);
-		add_row(c, "gpu-present", GW_LINUX_WARN,
+		add_row(c, "gpu-present", GW_SEV_WARN,
 		        gw_xstrdup(_("Checking for GPUs")),
 		        gw_xasprintf(_("no display-class PCI device in %s"),
 		                     path),
@@ -387,7 +387,7 @@ check_gpus(host_facts *c)
 }
 
 int
-gw_linux_checks(const char *sysroot, gw_linux_check **out, size_t *nout,
+gw_linux_checks(const char *sysroot, gw_finding **out, size_t *nout,
                 gw_err *e)
 {
 	host_facts c;

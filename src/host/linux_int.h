@@ -15,14 +15,13 @@ int gw_linux_has_word(const char *cmdline, const char *w);
 
 /* The rows of gpuwiz check as they are built. */
 typedef struct gw_linux_rows {
-	gw_linux_check *r;
+	gw_finding *r;
 	size_t n;
 } gw_linux_rows;
 
 /* Append a row; takes ownership of title, message and fix. */
-void gw_linux_add_row(gw_linux_rows *rows, const char *id,
-                      gw_linux_status st, char *title, char *message,
-                      char *fix);
+void gw_linux_add_row(gw_linux_rows *rows, const char *id, gw_sev st,
+                      char *title, char *message, char *fix);
 
 /* The interrupt-remap row (linux_irq.c): cmdline may be NULL (unread),
  * amd the CPU or firmware is AMD's, iommu_on the kernel shows IOMMU

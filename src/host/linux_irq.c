@@ -95,7 +95,7 @@ intel_ecap_ir(const char *root, char **units, size_t nunits,
 
 /* The row, with its id and title; takes ownership of message and fix. */
 static void
-irq_row(gw_linux_rows *rows, gw_linux_status st, char *message, char *fix)
+irq_row(gw_linux_rows *rows, gw_sev st, char *message, char *fix)
 {
 	gw_linux_add_row(rows, "interrupt-remap", st,
 	                 gw_xstrdup(_("Checking for interrupt remapping")),
@@ -120,12 +120,12 @@ gw_linux_check_irq_remap(gw_linux_rows *rows, const char *root,
 	int hw = intel_ecap_ir(root, units, nunits, &unit);
 
 	if (seen == 0 && kinds) {
-		irq_row(rows, GW_LINUX_PASS,
+		irq_row(rows, GW_SEV_PASS,
 		        gw_xasprintf(_("interrupt remapping is on: %s has %s "
 		                       "interrupts"), path, kinds),
 		        NULL);
 	} else if (hw == 0) {
-		irq_row(rows, GW_LINUX_WARN,
+		irq_row(rows, GW_SEV_WARN,
 		        gw_xasprintf(_("%s does not support interrupt remapping: "
 		                       "the IR bit (bit 3) of its ecap register "
 		                       "is clear"), unit),
@@ -141,14 +141,14 @@ gw_linux_check_irq_remap(gw_linux_rows *rows, const char *root,
 		                     "but lets a VM inject interrupts into the "
 		                     "host: use it only knowingly")));
 	} else if (seen < 0) {
-		irq_row(rows, GW_LINUX_WARN,
+		irq_row(rows, GW_SEV_WARN,
 		        gw_xasprintf(_("cannot read %s: whether interrupt "
 		                       "remapping is on could not be checked"),
 		                     path),
 		        gw_xstrdup(_("run the check on the host itself, as a "
 		                     "user that can read /proc")));
 	} else if (!iommu_on) {
-		irq_row(rows, GW_LINUX_WARN,
+		irq_row(rows, GW_SEV_WARN,
 		        gw_xasprintf(_("no interrupt in %s is remapped (no "
 		                       "IR-PCI-MSI or IR-IO-APIC interrupt): "
 		                       "interrupt remapping needs the IOMMU, "
@@ -157,7 +157,7 @@ gw_linux_check_irq_remap(gw_linux_rows *rows, const char *root,
 		                     "above); interrupt remapping comes with it")));
 	} else if (cmdline && (gw_linux_has_word(cmdline, "intremap=off") ||
 	                       gw_linux_has_word(cmdline, "nointremap"))) {
-		irq_row(rows, GW_LINUX_WARN,
+		irq_row(rows, GW_SEV_WARN,
 		        gw_xasprintf(_("no interrupt in %s is remapped: the "
 		                       "kernel command line turns interrupt "
 		                       "remapping off (intremap=off or "
@@ -171,7 +171,7 @@ gw_linux_check_irq_remap(gw_linux_rows *rows, const char *root,
 		                     "but lets a VM inject interrupts into the "
 		                     "host: use it only knowingly")));
 	} else {
-		irq_row(rows, GW_LINUX_WARN,
+		irq_row(rows, GW_SEV_WARN,
 		        hw == 1
 		        ? gw_xasprintf(_("no interrupt in %s is remapped (no "
 		                         "IR-PCI-MSI or IR-IO-APIC interrupt), "

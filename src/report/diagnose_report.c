@@ -2,6 +2,7 @@
  * the findings as text or JSON, and the command that reads the input.
  */
 #include "diagnose_report.h"
+#include "finding_print.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -24,35 +25,67 @@ no_match_line(void)
 	         "log.");
 }
 
-static void
-render_json(const gw_diag_result *r, const char *name, gw_buf *out)
+/* The common part of each finding, borrowed (free only the array): the
+ * printers take a plain array of gw_finding. */
+static gw_finding *
+common_rows(const gw_diag_result *r)
 {
-	json_t *o = json_object(), *arr = json_array();
+	gw_finding *v = gw_xcalloc(r->n ? r->n : 1, sizeof *v);
 	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		v[i] = r->findings[i].f;
+	return v;
+}
+
+/* GW_LAYOUT_DIAG's extras: the numbered heading and the quoted line
+ * before each finding, */
+static void
+diag_head(gw_buf *out, const gw_finding *x, size_t i, void *arg)
+{
+	const gw_diag_finding *f = &((const gw_diag_result *)arg)->findings[i];
+
+	gw_buf_puts(out, "\n");
+	if (f->matches > 1)
+		/* TRANSLATORS: [finding number] rule id (untranslated),
+		 * line number, number of lines that matched. */
+		gw_buf_printf(out, _("[%lu] %s (line %lu; %lu matching "
+		                     "lines)"), (unsigned long)i + 1, x->id,
+		              f->lineno, f->matches);
+	else
+		gw_buf_printf(out, _("[%lu] %s (line %lu)"),
+		              (unsigned long)i + 1, x->id, f->lineno);
+	gw_buf_printf(out, "\n    \"%s\"\n", f->line);
+}
+
+/* and in JSON the line, where it is, and the numbers the rule read. */
+static void
+diag_keys(json_t *j, const gw_finding *x, size_t i, void *arg)
+{
+	const gw_diag_finding *f = &((const gw_diag_result *)arg)->findings[i];
+
+	json_object_set_new(j, "line", json_string(f->line));
+	json_object_set_new(j, "line_number",
+	                    json_integer((json_int_t)f->lineno));
+	json_object_set_new(j, "matches",
+	                    json_integer((json_int_t)f->matches));
+	if (f->mmio_gb)
+		json_object_set_new(j, "mmio_size_gb",
+		                    json_integer((json_int_t)f->mmio_gb));
+	if (f->memsize_mb)
+		json_object_set_new(j, "memsize_mb",
+		                    json_integer((json_int_t)f->memsize_mb));
+}
+
+static void
+render_json(const gw_diag_result *r, const gw_finding *v,
+            const gw_finding_extra *x, const char *name, gw_buf *out)
+{
+	json_t *o = json_object();
 	char *s;
 
-	for (i = 0; i < r->n; i++) {
-		const gw_diag_finding *f = &r->findings[i];
-		json_t *j = json_object();
-
-		json_object_set_new(j, "id", json_string(f->id));
-		json_object_set_new(j, "cause", json_string(f->cause));
-		json_object_set_new(j, "fix", json_string(f->fix));
-		json_object_set_new(j, "source", json_string(f->source));
-		json_object_set_new(j, "line", json_string(f->line));
-		json_object_set_new(j, "line_number",
-		                    json_integer((json_int_t)f->lineno));
-		json_object_set_new(j, "matches",
-		                    json_integer((json_int_t)f->matches));
-		if (f->mmio_gb)
-			json_object_set_new(j, "mmio_size_gb",
-			                    json_integer((json_int_t)f->mmio_gb));
-		if (f->memsize_mb)
-			json_object_set_new(j, "memsize_mb",
-			                    json_integer((json_int_t)f->memsize_mb));
-		json_array_append_new(arr, j);
-	}
-	json_object_set_new(o, "findings", arr);
+	json_object_set_new(o, "findings", gw_findings_json_ext(v, r->n,
+	                    GW_LAYOUT_DIAG, GW_TOPIC_ALL, x));
 	if (r->n == 0) {
 		char *m = gw_xasprintf(_("No known failure recognised in %s."),
 		                       name);
@@ -71,19 +104,10 @@ render_json(const gw_diag_result *r, const char *name, gw_buf *out)
 	json_decref(o);
 }
 
-void
-gw_diag_render(const gw_diag_result *r, const char *input_name, int json,
-               gw_buf *out)
+static void
+render_text(const gw_diag_result *r, const gw_finding *v,
+            const gw_finding_extra *x, const char *name, gw_buf *out)
 {
-	const char *name = input_name ? input_name : "-";
-	size_t i;
-
-	if (out->data == NULL)
-		gw_buf_init(out);
-	if (json) {
-		render_json(r, name, out);
-		return;
-	}
 	if (r->n == 0) {
 		gw_buf_printf(out, _("No known failure recognised in %s."), name);
 		gw_buf_puts(out, "\n");
@@ -96,27 +120,24 @@ gw_diag_render(const gw_diag_result *r, const char *input_name, int json,
 	gw_buf_printf(out, _("Known failures recognised in %s: %lu"), name,
 	              (unsigned long)r->n);
 	gw_buf_puts(out, "\n");
-	for (i = 0; i < r->n; i++) {
-		const gw_diag_finding *f = &r->findings[i];
+	gw_findings_render(out, v, r->n, GW_LAYOUT_DIAG, GW_TOPIC_ALL, x);
+}
 
-		gw_buf_puts(out, "\n");
-		if (f->matches > 1)
-			/* TRANSLATORS: [finding number] rule id (untranslated),
-			 * line number, number of lines that matched. */
-			gw_buf_printf(out, _("[%lu] %s (line %lu; %lu matching "
-			                     "lines)"), (unsigned long)i + 1, f->id,
-			              f->lineno, f->matches);
-		else
-			gw_buf_printf(out, _("[%lu] %s (line %lu)"),
-			              (unsigned long)i + 1, f->id, f->lineno);
-		gw_buf_printf(out, "\n    \"%s\"\n    ", f->line);
-		gw_buf_printf(out, _("Cause: %s"), f->cause);
-		gw_buf_puts(out, "\n    ");
-		gw_buf_printf(out, _("Fix: %s"), f->fix);
-		gw_buf_puts(out, "\n    ");
-		gw_buf_printf(out, _("Source: %s"), f->source);
-		gw_buf_puts(out, "\n");
-	}
+void
+gw_diag_render(const gw_diag_result *r, const char *input_name, int json,
+               gw_buf *out)
+{
+	const char *name = input_name ? input_name : "-";
+	gw_finding *v = common_rows(r);
+	gw_finding_extra x = { diag_head, diag_keys, (void *)r };
+
+	if (out->data == NULL)
+		gw_buf_init(out);
+	if (json)
+		render_json(r, v, &x, name, out);
+	else
+		render_text(r, v, &x, name, out);
+	free(v);
 }
 
 /* ---- the command -------------------------------------------------------- */

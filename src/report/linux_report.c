@@ -2,6 +2,7 @@
  * (linux_report.h) from the rows and devices of the Linux probes.
  */
 #include "linux_report.h"
+#include "finding_print.h"
 #include "jsonutil.h"
 
 #include <stdio.h>
@@ -20,72 +21,27 @@ hex_id(unsigned v)
 
 /* ---- gpuwiz check ----------------------------------------------------- */
 
-/* {"checks": [{id, status, title, message, fix}]} */
-static void
-print_checks_json(const gw_linux_check *rows, size_t n)
-{
-	json_t *o = json_object(), *arr = json_array();
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const gw_linux_check *r = &rows[i];
-		json_t *j = json_object();
-
-		json_object_set_new(j, "id", json_string(r->id));
-		json_object_set_new(j, "status",
-		                    json_string(gw_linux_status_word(r->status)));
-		json_object_set_new(j, "title", gw_json_text(r->title));
-		json_object_set_new(j, "message", gw_json_text(r->message));
-		json_object_set_new(j, "fix", r->fix ? gw_json_text(r->fix)
-		                                     : json_null());
-		json_array_append_new(arr, j);
-	}
-	json_object_set_new(o, "checks", arr);
-	gw_json_print(o);
-	json_decref(o);
-}
-
-/* "TITLE : STATUS", and under a row that did not pass its message and
- * fix. */
-static void
-print_check_text(const gw_linux_check *r)
-{
-	printf("%s : %s\n", r->title, gw_linux_status_word(r->status));
-	if (r->status == GW_LINUX_PASS)
-		return;
-	printf("  %s\n", r->message);
-	if (r->fix) {
-		printf(_("  fix: %s"), r->fix);
-		fputc('\n', stdout);
-	}
-}
-
+/* Compatibility, to be removed once src/cli is converted: cli.c prints
+ * the ESXi rows through this name; gw_checks_print is the printer. */
 void
-gw_linux_print_checks(const gw_linux_check *rows, size_t n, int json)
+gw_linux_print_checks(const gw_finding *rows, size_t n, int json)
 {
-	size_t i;
-
-	if (json) {
-		print_checks_json(rows, n);
-		return;
-	}
-	for (i = 0; i < n; i++)
-		print_check_text(&rows[i]);
+	gw_checks_print(stdout, rows, n, json);
 }
 
 int
 gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 {
-	gw_linux_check *rows;
+	gw_finding *rows;
 	size_t n, i;
 	int failed = 0;
 
 	if (gw_linux_checks(sysroot, &rows, &n, e) != 0)
 		return 2;
 	for (i = 0; i < n; i++)
-		if (rows[i].status == GW_LINUX_FAIL)
+		if (rows[i].sev == GW_SEV_ERROR)
 			failed = 1;
-	gw_linux_print_checks(rows, n, json);
+	gw_checks_print(stdout, rows, n, json);
 	gw_linux_checks_free(rows, n);
 	return failed ? 1 : 0;
 }

@@ -15,11 +15,11 @@ int gw_linux_check_command(const char *sysroot, int json, gw_err *e);
 int gw_linux_gpus_command(const gw_table *t, const char *sysroot, int json,
                           gw_err *e);
 
-/* Print rows as gpuwiz check does: "TITLE : STATUS" lines with the
- * message and "  fix: ..." under each row that did not pass, or with json
- * {"checks": [{id, status, title, message, fix}]}.  For rows that come
- * from elsewhere too (the wizard's ESXi probe). */
-void gw_linux_print_checks(const gw_linux_check *rows, size_t n, int json);
+/* ---- compatibility, to be removed once src/cli is converted ---------- */
+/* gw_checks_print(stdout, rows, n, json) (finding_print.h), the name
+ * cli.c calls for the ESXi rows. */
+void gw_linux_print_checks(const gw_finding *rows, size_t n, int json);
+/* ---- end of compatibility -------------------------------------------- */
 
 /* gpuwiz gpus's output for r: the table (or "no display-class device")
  * with the MMIO line and the notes, or with json {"gpus", "mmio_size_gb",

@@ -5,6 +5,7 @@
  */
 #include "verify_report.h"
 #include "verify_live.h"
+#include "finding_print.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,29 +13,6 @@
 #include <sys/stat.h>
 
 #include <jansson.h>
-
-const char *
-gw_check_status_id(gw_check_status s)
-{
-	switch (s) {
-	case GW_CHECK_PASS: return "pass";
-	case GW_CHECK_INFO: return "info";
-	case GW_CHECK_WARN: return "warn";
-	default: return "fail";
-	}
-}
-
-const char *
-gw_check_status_label(gw_check_status s)
-{
-	switch (s) {
-	/* TRANSLATORS: check status labels, at most 5 cells. */
-	case GW_CHECK_PASS: return _("PASS");
-	case GW_CHECK_INFO: return _("INFO");
-	case GW_CHECK_WARN: return _("WARN");
-	default: return _("FAIL");
-	}
-}
 
 /* ---- JSON --------------------------------------------------------------- */
 
@@ -83,30 +61,25 @@ capture_gpu_json(const gw_nvsmi_gpu *g, const gw_gpu *row)
 	return j;
 }
 
+/* The "gpu" key of a capture's rows: its GPU's bus id, or null. */
+static void
+gpu_key(json_t *j, const gw_finding *f, size_t i, void *arg)
+{
+	const gw_nvsmi *q = arg;
+
+	json_object_set_new(j, "gpu", f->gpu >= 0 ?
+	                    json_string(q->gpus[f->gpu].bus_id) : json_null());
+}
+
 /* [{"id", "status", "gpu", "message", "fix"}]: with q, "gpu" is the bus
  * id of the row's GPU (or null); without (the live rows), no "gpu". */
 static json_t *
 checks_json(const gw_verify *v, const gw_nvsmi *q)
 {
-	json_t *checks = json_array();
-	size_t i;
+	gw_finding_extra x = { NULL, gpu_key, (void *)q };
 
-	for (i = 0; i < v->nchecks; i++) {
-		const gw_check *c = &v->checks[i];
-		json_t *j = json_object();
-
-		json_object_set_new(j, "id", json_string(c->id));
-		json_object_set_new(j, "status",
-		                    json_string(gw_check_status_id(c->status)));
-		if (q != NULL)
-			json_object_set_new(j, "gpu", c->gpu >= 0 ?
-			                    json_string(q->gpus[c->gpu].bus_id) :
-			                    json_null());
-		json_object_set_new(j, "message", json_string(c->message));
-		json_object_set_new(j, "fix", jstr(c->fix));
-		json_array_append_new(checks, j);
-	}
-	return checks;
+	return gw_findings_json_ext(v->checks, v->nchecks, GW_LAYOUT_VERIFY,
+	                            GW_TOPIC_ALL, q ? &x : NULL);
 }
 
 static json_t *
@@ -165,27 +138,15 @@ json_text_of(json_t *o)
 
 /* ---- text --------------------------------------------------------------- */
 
-#define TITLE_CELLS 56
-
 /* The check rows like virt-host-validate ("Checking ... : PASS", titles
- * padded in cells), each with its message and fix, then the tally: shared
- * by the capture report and the live report. */
+ * padded in cells; GW_LAYOUT_VERIFY), each with its message and fix,
+ * then the tally: shared by the capture report and the live report. */
 static void
 print_checks(FILE *f, const gw_verify *v)
 {
-	size_t i;
-
 	fputs("\n", f);
-	for (i = 0; i < v->nchecks; i++) {
-		const gw_check *c = &v->checks[i];
-		int pad = TITLE_CELLS - gw_text_cells(c->title);
-
-		fprintf(f, "%s%*s : %s\n", c->title, pad > 0 ? pad : 0, "",
-		        gw_check_status_label(c->status));
-		fprintf(f, "        %s\n", c->message);
-		if (c->fix != NULL)
-			fprintf(f, _("        fix: %s\n"), c->fix);
-	}
+	gw_findings_print(f, v->checks, v->nchecks, GW_LAYOUT_VERIFY,
+	                  GW_TOPIC_ALL);
 	fputs("\n", f);
 	fprintf(f, _("Result: %zu PASS, %zu INFO, %zu WARN, %zu FAIL\n"),
 	        v->npass, v->ninfo, v->nwarn, v->nfail);

@@ -347,7 +347,7 @@ int gw_wizard_probe_host(gw_wizard *w);
 /* Go on past FAIL rows anyway (the host step's explicit confirmation). */
 void gw_wizard_set_host_override(gw_wizard *w, int on);
 /* The first FAIL row, NULL when none (or not GW_MODE_LINUX). */
-const gw_linux_check *gw_wizard_host_fail(const gw_wizard *w);
+const gw_finding *gw_wizard_host_fail(const gw_wizard *w);
 /* Add detected GPU idx (of w->detected) in passthrough, one: its table
  * row when the table knows it; else a GPU sized from its BARs (VRAM
  * unknown: the 64-bit BAR need in GB, as gpuwiz gpus sizes it, stands for
@@ -453,7 +453,7 @@ const char *gw_wizard_host_label(const gw_wizard *w);
 int gw_wizard_host_ok(const gw_wizard *w, int item);
 /* The host's check rows and detected GPUs (GW_CAN_PROBE): their count,
  * and the array in *out (out may be NULL). */
-size_t gw_wizard_checks(const gw_wizard *w, const gw_linux_check **out);
+size_t gw_wizard_checks(const gw_wizard *w, const gw_finding **out);
 size_t gw_wizard_detected(const gw_wizard *w, const gw_linux_gpu **out);
 /* Detected GPU idx was added with its address (gw_wizard_add_detected). */
 int gw_wizard_detected_added(const gw_wizard *w, size_t idx);

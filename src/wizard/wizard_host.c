@@ -109,7 +109,7 @@ gw_wizard_set_host_override(gw_wizard *w, int on)
 	w->host_override = on ? 1 : 0;
 }
 
-const gw_linux_check *
+const gw_finding *
 gw_wizard_host_fail(const gw_wizard *w)
 {
 	size_t i;
@@ -117,7 +117,7 @@ gw_wizard_host_fail(const gw_wizard *w)
 	if (!gw_wizard_can(w, GW_CAN_PROBE))
 		return NULL;
 	for (i = 0; i < w->nchecks; i++)
-		if (w->checks[i].status == GW_LINUX_FAIL)
+		if (w->checks[i].sev == GW_SEV_ERROR)
 			return &w->checks[i];
 	return NULL;
 }

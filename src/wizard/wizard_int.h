@@ -32,7 +32,7 @@ struct gw_wizard {
 	 * the GPUs have driver = the ESXi module, no BARs, no IOMMU group;
 	 * through the API driver = the GPU's host. */
 	int probed;             /* the probes have run */
-	gw_linux_check *checks; /* gpuwiz check's rows */
+	gw_finding *checks; /* gpuwiz check's rows */
 	size_t nchecks;
 	char *checks_error;     /* why the checks could not run, or NULL */
 	gw_linux_gpu *detected; /* gpuwiz gpus' list, onboard displays left out */

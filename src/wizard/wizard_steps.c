@@ -118,7 +118,7 @@ static int
 check_host(const gw_wizard *w, char *why, size_t n)
 {
 	static const int needed[] = { GW_HOST_IOMMU, GW_HOST_ABOVE4G };
-	const gw_linux_check *f;
+	const gw_finding *f;
 	char buf[1024];
 	size_t i;
 

@@ -167,7 +167,7 @@ gw_wizard_host_ok(const gw_wizard *w, int item)
 }
 
 size_t
-gw_wizard_checks(const gw_wizard *w, const gw_linux_check **out)
+gw_wizard_checks(const gw_wizard *w, const gw_finding **out)
 {
 	if (out)
 		*out = w->checks;

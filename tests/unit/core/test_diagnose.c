@@ -38,7 +38,7 @@ find_id(const gw_diag_result *r, const char *id)
 	size_t i;
 
 	for (i = 0; i < r->n; i++)
-		if (strcmp(r->findings[i].id, id) == 0)
+		if (strcmp(r->findings[i].f.id, id) == 0)
 			return &r->findings[i];
 	return NULL;
 }
@@ -49,8 +49,8 @@ only(const gw_diag_result *r, const char *id)
 {
 	if (r->n != 1)
 		fail_msg("expected 1 finding (%s), got %zu%s%s", id, r->n,
-		         r->n ? ", first " : "", r->n ? r->findings[0].id : "");
-	assert_string_equal(r->findings[0].id, id);
+		         r->n ? ", first " : "", r->n ? r->findings[0].f.id : "");
+	assert_string_equal(r->findings[0].f.id, id);
 	return &r->findings[0];
 }
 
@@ -80,17 +80,18 @@ assert_complete(const gw_diag_result *r)
 		const gw_diag_finding *f = &r->findings[i];
 		json_t *j;
 
-		assert_non_null(f->id);
-		assert_non_null(f->cause);
-		assert_non_null(f->fix);
-		assert_non_null(f->source);
+		assert_non_null(f->f.id);
+		assert_non_null(f->f.message);
+		assert_non_null(f->f.fix);
+		assert_non_null(f->f.source);
+		assert_int_equal(f->f.topic, GW_TOPIC_DIAG);
 		assert_non_null(f->line);
 		assert_true(f->lineno >= 1);
 		assert_true(f->matches >= 1);
 		assert_true(strlen(f->line) <= GW_DIAG_LINE_MAX);
 		j = json_string(f->line);
 		if (j == NULL)
-			fail_msg("line of %s is not valid UTF-8: %s", f->id,
+			fail_msg("line of %s is not valid UTF-8: %s", f->f.id,
 			         f->line);
 		json_decref(j);
 	}
@@ -203,15 +204,15 @@ sample_dell_pages(void **state)
 	assert_int_equal(f->mmio_gb, 32);
 	assert_int_equal(f->alloc_kb, 0);
 	assert_int_equal(f->memsize_mb, 0);
-	assert_contains(f->cause, "4206594 pages of 4 KiB = 17230209024 bytes "
+	assert_contains(f->f.message, "4206594 pages of 4 KiB = 17230209024 bytes "
 	                          "(16.05 GiB)");
-	assert_contains(f->cause, "917504 pages (3.50 GiB)");
-	assert_contains(f->fix, "pciPassthru.use64bitMMIO = \"TRUE\"");
-	assert_contains(f->fix, "pciPassthru.64bitMMIOSizeGB = \"32\" or more");
-	assert_contains(f->fix, "smallest power of two above the 16.05 GiB");
-	assert_contains(f->fix, "EFI");
-	assert_contains(f->source, "Dell KB 000199172");
-	assert_contains(f->source, "Broadcom KB 323402");
+	assert_contains(f->f.message, "917504 pages (3.50 GiB)");
+	assert_contains(f->f.fix, "pciPassthru.use64bitMMIO = \"TRUE\"");
+	assert_contains(f->f.fix, "pciPassthru.64bitMMIOSizeGB = \"32\" or more");
+	assert_contains(f->f.fix, "smallest power of two above the 16.05 GiB");
+	assert_contains(f->f.fix, "EFI");
+	assert_contains(f->f.source, "Dell KB 000199172");
+	assert_contains(f->f.source, "Broadcom KB 323402");
 	assert_contains(f->line, "PCIPassthru: total number of pages needed "
 	                         "(4206594) exceeds limit (917504), failing");
 	assert_true(strncmp(f->line, "2022-04-22T03:04:15.771Z| vmx|", 30) == 0);
@@ -230,9 +231,9 @@ sample_nuc_register(void **state)
 	f = only(&r, GW_DIAG_REGISTER_FAILED);
 	assert_int_equal(f->lineno, 2);
 	assert_string_equal(f->line, "Failed to register the device pciPassthru0");
-	assert_contains(f->cause, "pciPassthru0");
-	assert_contains(f->fix, "/etc/vmware/passthru.map");
-	assert_contains(f->fix, "vvtd.enable");
+	assert_contains(f->f.message, "pciPassthru0");
+	assert_contains(f->f.fix, "/etc/vmware/passthru.map");
+	assert_contains(f->f.fix, "vvtd.enable");
 	gw_diag_result_free(&r);
 }
 
@@ -255,11 +256,11 @@ sample_nuc_poweron_line(void **state)
 	f = only(&r, GW_DIAG_POWERON);
 	assert_string_equal(f->line, "Module \xe2\x80\x98" "DevicePowerOn\xe2\x80\x99"
 	                             " power on failed");
-	assert_contains(f->fix, "pciPassthru.use64bitMMIO");
-	assert_contains(f->fix, "sched.mem.min");
-	assert_contains(f->fix, "passthru.map");
-	assert_contains(f->fix, "systemId");
-	assert_contains(f->fix, "vhv.enable");
+	assert_contains(f->f.fix, "pciPassthru.use64bitMMIO");
+	assert_contains(f->f.fix, "sched.mem.min");
+	assert_contains(f->f.fix, "passthru.map");
+	assert_contains(f->f.fix, "systemId");
+	assert_contains(f->f.fix, "vhv.enable");
 	free(s);
 	gw_diag_result_free(&r);
 }
@@ -276,11 +277,11 @@ sample_memory(void **state)
 	assert_int_equal(f->lineno, 1);
 	assert_int_equal(f->memsize_mb, 2048);
 	assert_int_equal(f->mmio_gb, 0);
-	assert_contains(f->cause, "2048 MB");
-	assert_contains(f->fix, "sched.mem.min = \"2048\"");
-	assert_contains(f->fix, "sched.mem.minSize = \"2048\"");
-	assert_contains(f->fix, "sched.mem.pin = \"TRUE\"");
-	assert_string_equal(f->source, "Broadcom KB 309986");
+	assert_contains(f->f.message, "2048 MB");
+	assert_contains(f->f.fix, "sched.mem.min = \"2048\"");
+	assert_contains(f->f.fix, "sched.mem.minSize = \"2048\"");
+	assert_contains(f->f.fix, "sched.mem.pin = \"TRUE\"");
+	assert_string_equal(f->f.source, "Broadcom KB 309986");
 	assert_string_equal(f->line, "Failed - Invalid memory setting: memory "
 	                             "reservation (sched.mem.min) should be "
 	                             "equal to memsize(2048)");
@@ -402,10 +403,10 @@ rule_firmware_alloc(void **state)
 	assert_int_equal(f->need_bytes, UINT64_C(34359738368));
 	assert_int_equal(f->need_gib_x100, 3200);
 	assert_int_equal(f->mmio_gb, 64);
-	assert_contains(f->cause, "33554432 KB (32.00 GiB)");
-	assert_contains(f->fix, "pciPassthru.64bitMMIOSizeGB = \"64\"");
-	assert_contains(f->fix, "pciPassthru.use64bitMMIO = \"TRUE\"");
-	assert_contains(f->cause, "BIOS firmware");
+	assert_contains(f->f.message, "33554432 KB (32.00 GiB)");
+	assert_contains(f->f.fix, "pciPassthru.64bitMMIOSizeGB = \"64\"");
+	assert_contains(f->f.fix, "pciPassthru.use64bitMMIO = \"TRUE\"");
+	assert_contains(f->f.message, "BIOS firmware");
 	gw_diag_result_free(&r);
 
 	/* odd spacing and case, no space before KB */
@@ -432,7 +433,7 @@ rule_memory_variants(void **state)
 	f = only(&r, GW_DIAG_MEM_RESERVATION);
 	assert_int_equal(f->memsize_mb, 131072);
 	assert_int_equal(f->lineno, 2);
-	assert_contains(f->fix, "sched.mem.minSize = \"131072\"");
+	assert_contains(f->f.fix, "sched.mem.minSize = \"131072\"");
 	gw_diag_result_free(&r);
 
 	/* memsize( without sched.mem.min on the line is not this failure */
@@ -452,9 +453,9 @@ rule_graphics(void **state)
 	                      "resource pool is insufficient for the "
 	                      "operation.", &r), 1);
 	f = only(&r, GW_DIAG_VGPU_GRAPHICS);
-	assert_contains(f->cause, "Shared Direct");
-	assert_contains(f->fix, "SharedPassthru");
-	assert_contains(f->fix, "xorg");
+	assert_contains(f->f.message, "Shared Direct");
+	assert_contains(f->f.fix, "SharedPassthru");
+	assert_contains(f->f.fix, "xorg");
 	gw_diag_result_free(&r);
 }
 
@@ -470,16 +471,16 @@ rule_not_passthrough(void **state)
 	                      "to start the virtual machine. Device 6:0.0 is "
 	                      "not a passthrough device.", &r), 1);
 	f = only(&r, GW_DIAG_NOT_PASSTHROUGH);
-	assert_contains(f->cause, "6:0.0");
-	assert_contains(f->cause, "HPE");
-	assert_contains(f->fix, "enablePCIEHotplug -v FALSE");
-	assert_contains(f->source, "HPE");
+	assert_contains(f->f.message, "6:0.0");
+	assert_contains(f->f.message, "HPE");
+	assert_contains(f->f.fix, "enablePCIEHotplug -v FALSE");
+	assert_contains(f->f.source, "HPE");
 	gw_diag_result_free(&r);
 
 	/* no device word before it: still recognised */
 	assert_int_equal(diag("error: it is not a passthrough device", &r), 1);
 	f = only(&r, GW_DIAG_NOT_PASSTHROUGH);
-	assert_contains(f->cause, "the device as");
+	assert_contains(f->f.message, "the device as");
 	gw_diag_result_free(&r);
 }
 
@@ -496,8 +497,8 @@ rule_hex_bdf(void **state)
 	                      "pciPassthru0.id = \"0000:af:00.0\"\n", &r), 1);
 	f = only(&r, GW_DIAG_HEX_BDF);
 	assert_int_equal(f->lineno, 1);
-	assert_contains(f->fix, "%05d:%03d:%02d.%d");
-	assert_contains(f->fix, "0000:af:00.0 becomes 00000:175:00.0");
+	assert_contains(f->f.fix, "%05d:%03d:%02d.%d");
+	assert_contains(f->f.fix, "0000:af:00.0 becomes 00000:175:00.0");
 	gw_diag_result_free(&r);
 
 	/* a pciPassthruN.id line wins over other addresses in the log */
@@ -505,13 +506,13 @@ rule_hex_bdf(void **state)
 	                      "AH No device hints found\n"
 	                      "pciPassthru1.id = \"0000:42:1f.7\"\n", &r), 1);
 	f = only(&r, GW_DIAG_HEX_BDF);
-	assert_contains(f->fix, "0000:42:1f.7 becomes 00000:066:31.7");
+	assert_contains(f->f.fix, "0000:42:1f.7 becomes 00000:066:31.7");
 	gw_diag_result_free(&r);
 
 	/* no address in the input: the documented example */
 	assert_int_equal(diag("ah no device hints found", &r), 1);
 	f = only(&r, GW_DIAG_HEX_BDF);
-	assert_contains(f->fix, "0000:42:00.0 becomes 00000:066:00.0");
+	assert_contains(f->f.fix, "0000:42:00.0 becomes 00000:066:00.0");
 	gw_diag_result_free(&r);
 }
 
@@ -529,8 +530,8 @@ rule_systemid(void **state)
 	                      "match the current system.\n", &r), 1);
 	f = only(&r, GW_DIAG_SYSTEMID);
 	assert_int_equal(f->lineno, 3);
-	assert_contains(f->fix, "esxcli system uuid get");
-	assert_contains(f->fix, "deviceId");
+	assert_contains(f->f.fix, "esxcli system uuid get");
+	assert_contains(f->f.fix, "deviceId");
 	gw_diag_result_free(&r);
 }
 
@@ -556,10 +557,10 @@ rule_nccl(void **state)
 	assert_int_equal(f->lineno, 2);
 	assert_contains(f->line, "init.cc:426 NCCL WARN Cuda failure "
 	                         "'operation not supported'");
-	assert_contains(f->fix, "pciPassthruN.cfg.enable_uvm = \"1\"");
-	assert_contains(f->fix, "every vGPU");
-	assert_contains(f->fix, "vMotion");
-	assert_contains(f->fix, "Power the VM off");
+	assert_contains(f->f.fix, "pciPassthruN.cfg.enable_uvm = \"1\"");
+	assert_contains(f->f.fix, "every vGPU");
+	assert_contains(f->f.fix, "vMotion");
+	assert_contains(f->f.fix, "Power the VM off");
 	gw_diag_result_free(&r);
 
 	/* newer NCCL prints the error number; typographic quotes */
@@ -590,8 +591,8 @@ rule_free_esxi(void **state)
 	                      "version prohibits execution of the requested "
 	                      "operation.", &r), 1);
 	f = only(&r, GW_DIAG_FREE_ESXI);
-	assert_contains(f->fix, "vim-cmd vmsvc/reload");
-	assert_contains(f->fix, ".vmx");
+	assert_contains(f->f.fix, "vim-cmd vmsvc/reload");
+	assert_contains(f->f.fix, ".vmx");
 	gw_diag_result_free(&r);
 }
 
@@ -607,8 +608,8 @@ rule_guest_bar(void **state)
 	                      "[    3.105533] NVRM: The system BIOS may have "
 	                      "misconfigured your GPU.\n", &r), 1);
 	f = only(&r, GW_DIAG_GUEST_BAR);
-	assert_contains(f->fix, "pciPassthru.use64bitMMIO");
-	assert_contains(f->fix, "Above 4G decoding");
+	assert_contains(f->f.fix, "pciPassthru.use64bitMMIO");
+	assert_contains(f->f.fix, "Above 4G decoding");
 	gw_diag_result_free(&r);
 
 	assert_int_equal(diag("NVRM: BAR0 is 0M @ 0x0 (PCI:0000:02:00.0)", &r),
@@ -655,13 +656,13 @@ two_failures(void **state)
 	    "power on failed.\n", &r), 2);
 	assert_complete(&r);
 	/* rule order: MMIO first */
-	assert_string_equal(r.findings[0].id, GW_DIAG_MMIO_PAGES);
-	assert_string_equal(r.findings[1].id, GW_DIAG_MEM_RESERVATION);
+	assert_string_equal(r.findings[0].f.id, GW_DIAG_MMIO_PAGES);
+	assert_string_equal(r.findings[1].f.id, GW_DIAG_MEM_RESERVATION);
 	assert_null(find_id(&r, GW_DIAG_POWERON));
 	/* 33558528 pages = 128 GiB + 16 MiB -> 256; limit 32 GiB */
 	assert_int_equal(r.findings[0].mmio_gb, 256);
 	assert_int_equal(r.findings[0].need_gib_x100, 12802);
-	assert_contains(r.findings[0].cause, "(32.00 GiB)");
+	assert_contains(r.findings[0].f.message, "(32.00 GiB)");
 	assert_int_equal(r.findings[0].lineno, 2);
 	assert_int_equal(r.findings[1].memsize_mb, 65536);
 	gw_diag_result_free(&r);
@@ -670,8 +671,8 @@ two_failures(void **state)
 	assert_int_equal(diag("Module 'DevicePowerOn' power on failed.\n"
 	                      "NCCL WARN Cuda failure 'operation not "
 	                      "supported'\n", &r), 2);
-	assert_string_equal(r.findings[0].id, GW_DIAG_NCCL_UVM);
-	assert_string_equal(r.findings[1].id, GW_DIAG_POWERON);
+	assert_string_equal(r.findings[0].f.id, GW_DIAG_NCCL_UVM);
+	assert_string_equal(r.findings[1].f.id, GW_DIAG_POWERON);
 	gw_diag_result_free(&r);
 }
 
@@ -712,7 +713,7 @@ case_and_numbers(void **state)
 	assert_int_equal(f->need_bytes, UINT64_C(34359742464));
 	/* 32.0000038 GiB shows as 32.00 */
 	assert_int_equal(f->need_gib_x100, 3200);
-	assert_contains(f->cause, "(32.00 GiB), more than the VM's limit of "
+	assert_contains(f->f.message, "(32.00 GiB), more than the VM's limit of "
 	                          "8388608 pages (32.00 GiB)");
 	gw_diag_result_free(&r);
 
@@ -739,15 +740,15 @@ case_and_numbers(void **state)
 	f = only(&r, GW_DIAG_MMIO_PAGES);
 	assert_int_equal(f->pages_needed, 0);
 	assert_int_equal(f->mmio_gb, 0);
-	assert_contains(f->fix, "documented rule");
-	assert_not_contains(f->fix, "%");
+	assert_contains(f->f.fix, "documented rule");
+	assert_not_contains(f->f.fix, "%");
 	gw_diag_result_free(&r);
 	assert_int_equal(diag("Invalid memory setting: memory reservation "
 	                      "(sched.mem.min) should be equal to "
 	                      "memsize(0)", &r), 1);
 	f = only(&r, GW_DIAG_MEM_RESERVATION);
 	assert_int_equal(f->memsize_mb, 0);
-	assert_contains(f->fix, "memsize in MB");
+	assert_contains(f->f.fix, "memsize in MB");
 	gw_diag_result_free(&r);
 }
 
@@ -915,11 +916,11 @@ render_json_parsed(void **state)
 	assert_string_equal(json_string_value(json_object_get(f0, "id")),
 	                    GW_DIAG_MMIO_PAGES);
 	assert_string_equal(json_string_value(json_object_get(f0, "cause")),
-	                    r.findings[0].cause);
+	                    r.findings[0].f.message);
 	assert_string_equal(json_string_value(json_object_get(f0, "fix")),
-	                    r.findings[0].fix);
+	                    r.findings[0].f.fix);
 	assert_string_equal(json_string_value(json_object_get(f0, "source")),
-	                    r.findings[0].source);
+	                    r.findings[0].f.source);
 	assert_string_equal(json_string_value(json_object_get(f0, "line")),
 	                    r.findings[0].line);
 	assert_int_equal(json_integer_value(json_object_get(f0, "line_number")), 1);

@@ -124,7 +124,7 @@ sample_with(const char *rel, ...)
 	return s;
 }
 
-static const gw_check *
+static const gw_finding *
 find_check(const gw_verify *v, const char *id, int gpu)
 {
 	size_t i;
@@ -135,19 +135,20 @@ find_check(const gw_verify *v, const char *id, int gpu)
 	return NULL;
 }
 
-static const gw_check *
-need_check(const gw_verify *v, const char *id, int gpu, gw_check_status st)
+static const gw_finding *
+need_check(const gw_verify *v, const char *id, int gpu, gw_sev st)
 {
-	const gw_check *c = find_check(v, id, gpu);
+	const gw_finding *c = find_check(v, id, gpu);
 
 	if (c == NULL)
 		fail_msg("no check %s for gpu %d", id, gpu);
-	if (c->status != st)
+	if (c->sev != st)
 		fail_msg("check %s gpu %d: status %s, expected %s (%s)", id, gpu,
-		         gw_check_status_id(c->status), gw_check_status_id(st),
+		         gw_sev_check_id(c->sev), gw_sev_check_id(st),
 		         c->message);
 	assert_non_null(c->title);
 	assert_non_null(c->message);
+	assert_int_equal(c->topic, GW_TOPIC_GUEST);
 	return c;
 }
 
@@ -173,23 +174,23 @@ assert_rows_sane(const gw_nvsmi *q, const gw_verify *v)
 	size_t i, n[4] = { 0, 0, 0, 0 };
 
 	for (i = 0; i < v->nchecks; i++) {
-		const gw_check *c = &v->checks[i];
+		const gw_finding *c = &v->checks[i];
 
 		assert_non_null(c->id);
 		assert_non_null(c->title);
 		assert_non_null(c->message);
 		assert_true(c->gpu >= -1 && c->gpu < (int)q->ngpus);
-		assert_true(c->status <= GW_CHECK_FAIL);
-		n[c->status]++;
+		assert_true(c->sev <= GW_SEV_ERROR);
+		n[c->sev]++;
 		/* a FAIL or a WARN says what to do, except when it can only
 		 * report what it could not read */
-		if (c->status == GW_CHECK_FAIL)
+		if (c->sev == GW_SEV_ERROR)
 			assert_non_null(c->fix);
 	}
-	assert_int_equal(n[GW_CHECK_PASS], v->npass);
-	assert_int_equal(n[GW_CHECK_INFO], v->ninfo);
-	assert_int_equal(n[GW_CHECK_WARN], v->nwarn);
-	assert_int_equal(n[GW_CHECK_FAIL], v->nfail);
+	assert_int_equal(n[GW_SEV_PASS], v->npass);
+	assert_int_equal(n[GW_SEV_INFO], v->ninfo);
+	assert_int_equal(n[GW_SEV_WARN], v->nwarn);
+	assert_int_equal(n[GW_SEV_ERROR], v->nfail);
 }
 
 /* Run gw_verify_command with stdout in a file; returns what it printed. */
@@ -304,7 +305,7 @@ test_sample_rtxa6000_vgpu(void **state)
 	gw_nvsmi q;
 	gw_verify v;
 	const gw_nvsmi_gpu *g;
-	const gw_check *c;
+	const gw_finding *c;
 
 	(void)state;
 	parse_sample(&q, A6000);
@@ -343,25 +344,25 @@ test_sample_rtxa6000_vgpu(void **state)
 	assert_int_equal(v.total_vram_gb, 48);   /* the physical GPU's */
 	assert_int_equal(v.mmio_gb, 128);
 	assert_null(v.torchrun);
-	need_check(&v, "gpus", -1, GW_CHECK_PASS);
-	c = need_check(&v, "driver", -1, GW_CHECK_PASS);
+	need_check(&v, "gpus", -1, GW_SEV_PASS);
+	c = need_check(&v, "driver", -1, GW_SEV_PASS);
 	assert_contains(c->message, "535.183.06");
-	c = need_check(&v, "cuda", -1, GW_CHECK_PASS);
+	c = need_check(&v, "cuda", -1, GW_SEV_PASS);
 	assert_contains(c->message, "12.2");
-	need_check(&v, "virt-mode", 0, GW_CHECK_PASS);
-	c = need_check(&v, "addressing-mode", 0, GW_CHECK_FAIL);
+	need_check(&v, "virt-mode", 0, GW_SEV_PASS);
+	c = need_check(&v, "addressing-mode", 0, GW_SEV_ERROR);
 	assert_contains(c->message, "None");
 	assert_contains(c->message, "operation not supported");
 	assert_contains(c->fix, "pciPassthruN.cfg.enable_uvm = \"1\"");
 	assert_contains(c->fix, "every vGPU");
 	assert_contains(c->fix, "power-cycle");
 	assert_contains(c->fix, "vMotion");
-	c = need_check(&v, "license", 0, GW_CHECK_WARN);
+	c = need_check(&v, "license", 0, GW_SEV_WARN);
 	assert_contains(c->message, "Unlicensed (Unrestricted)");
 	assert_contains(c->fix, "gridd.conf");
-	c = need_check(&v, "bar1", 0, GW_CHECK_PASS);
+	c = need_check(&v, "bar1", 0, GW_SEV_PASS);
 	assert_contains(c->message, "256 MiB");
-	c = need_check(&v, "fb", 0, GW_CHECK_PASS);
+	c = need_check(&v, "fb", 0, GW_SEV_PASS);
 	assert_contains(c->message, "24576 MiB");
 	assert_contains(c->message, "48 GB");
 	assert_null(find_check(&v, "nccl", -1));
@@ -387,7 +388,7 @@ test_sample_h200_passthrough(void **state)
 	gw_nvsmi q;
 	gw_verify v;
 	const gw_nvsmi_gpu *g;
-	const gw_check *c;
+	const gw_finding *c;
 
 	(void)state;
 	parse_sample(&q, H200);
@@ -418,18 +419,18 @@ test_sample_h200_passthrough(void **state)
 	assert_string_equal(v.rows[0]->id, "h200-sxm");
 	assert_int_equal(v.total_vram_gb, 141);
 	assert_int_equal(v.mmio_gb, 512);          /* NVIDIA's H200 figure */
-	need_check(&v, "gpus", -1, GW_CHECK_PASS);
-	need_check(&v, "driver", -1, GW_CHECK_PASS);
-	need_check(&v, "cuda", -1, GW_CHECK_PASS);
-	c = need_check(&v, "virt-mode", 0, GW_CHECK_PASS);
+	need_check(&v, "gpus", -1, GW_SEV_PASS);
+	need_check(&v, "driver", -1, GW_SEV_PASS);
+	need_check(&v, "cuda", -1, GW_SEV_PASS);
+	c = need_check(&v, "virt-mode", 0, GW_SEV_PASS);
 	assert_contains(c->message, "Pass-Through");
 	/* None is normal in passthrough: no enable_uvm advice */
-	c = need_check(&v, "addressing-mode", 0, GW_CHECK_PASS);
+	c = need_check(&v, "addressing-mode", 0, GW_SEV_PASS);
 	assert_null(c->fix);
 	assert_null(find_check(&v, "license", 0));
-	c = need_check(&v, "bar1", 0, GW_CHECK_PASS);
+	c = need_check(&v, "bar1", 0, GW_SEV_PASS);
 	assert_contains(c->message, "262144");
-	c = need_check(&v, "fb", 0, GW_CHECK_PASS);
+	c = need_check(&v, "fb", 0, GW_SEV_PASS);
 	assert_contains(c->message, "143771 MiB");
 	assert_contains(c->message, "141 GB");
 	assert_int_equal(v.nchecks, 7);
@@ -446,7 +447,7 @@ test_sample_a16_host(void **state)
 	gw_nvsmi q;
 	gw_verify v;
 	const gw_nvsmi_gpu *g;
-	const gw_check *c;
+	const gw_finding *c;
 
 	(void)state;
 	parse_sample(&q, A16);
@@ -476,21 +477,21 @@ test_sample_a16_host(void **state)
 	assert_int_equal(v.gpu_count, 4);
 	assert_int_equal(v.mmio_gb, 0);
 	assert_null(v.torchrun);                  /* not a guest */
-	c = need_check(&v, "gpus", -1, GW_CHECK_WARN);
+	c = need_check(&v, "gpus", -1, GW_SEV_WARN);
 	assert_contains(c->message, "1 of the 4");
 	assert_contains(c->fix, "without -i");
-	c = need_check(&v, "driver", -1, GW_CHECK_WARN);
+	c = need_check(&v, "driver", -1, GW_SEV_WARN);
 	assert_contains(c->message, "470.129.04");
 	assert_contains(c->fix, "vGPU manager");
 	assert_null(find_check(&v, "cuda", -1));  /* "Not Found" is normal */
-	c = need_check(&v, "virt-mode", 0, GW_CHECK_FAIL);
+	c = need_check(&v, "virt-mode", 0, GW_SEV_ERROR);
 	assert_contains(c->message, "Host VGPU");
 	assert_contains(c->message, "not from a guest");
 	assert_contains(c->fix, "inside the VM");
 	assert_null(find_check(&v, "addressing-mode", 0));
 	assert_null(find_check(&v, "nccl", -1));
-	need_check(&v, "bar1", 0, GW_CHECK_PASS);
-	c = need_check(&v, "fb", 0, GW_CHECK_PASS);   /* 15105 of 16 GB */
+	need_check(&v, "bar1", 0, GW_SEV_PASS);
+	c = need_check(&v, "fb", 0, GW_SEV_PASS);   /* 15105 of 16 GB */
 	assert_contains(c->message, "16 GB");
 	assert_int_equal(v.nfail, 1);
 	gw_verify_free(&v);
@@ -503,7 +504,7 @@ test_sample_rtx5090_baremetal(void **state)
 	gw_nvsmi q;
 	gw_verify v;
 	const gw_nvsmi_gpu *g;
-	const gw_check *c;
+	const gw_finding *c;
 
 	(void)state;
 	parse_sample(&q, R5090);
@@ -526,14 +527,14 @@ test_sample_rtx5090_baremetal(void **state)
 	gw_verify_run(&q, &table, &v);
 	assert_rows_sane(&q, &v);
 	assert_string_equal(v.rows[0]->id, "rtx-5090");
-	c = need_check(&v, "virt-mode", 0, GW_CHECK_WARN);
+	c = need_check(&v, "virt-mode", 0, GW_SEV_WARN);
 	assert_contains(c->message, "hypervisor.cpuid.v0");
-	c = need_check(&v, "addressing-mode", 0, GW_CHECK_PASS);
+	c = need_check(&v, "addressing-mode", 0, GW_SEV_PASS);
 	assert_contains(c->message, "HMM");
-	need_check(&v, "driver", -1, GW_CHECK_PASS);
-	need_check(&v, "cuda", -1, GW_CHECK_PASS);
-	need_check(&v, "bar1", 0, GW_CHECK_PASS);
-	need_check(&v, "fb", 0, GW_CHECK_PASS);
+	need_check(&v, "driver", -1, GW_SEV_PASS);
+	need_check(&v, "cuda", -1, GW_SEV_PASS);
+	need_check(&v, "bar1", 0, GW_SEV_PASS);
+	need_check(&v, "fb", 0, GW_SEV_PASS);
 	assert_int_equal(v.nfail, 0);
 	assert_int_equal(v.nwarn, 1);
 	gw_verify_free(&v);
@@ -573,7 +574,7 @@ test_two_vgpus(void **state)
 {
 	gw_nvsmi q;
 	gw_verify v;
-	const gw_check *c;
+	const gw_finding *c;
 
 	(void)state;
 	parse_sample(&q, TWO);
@@ -589,11 +590,11 @@ test_two_vgpus(void **state)
 	assert_int_equal(v.gpu_count, 2);
 	assert_int_equal(v.total_vram_gb, 96);
 	assert_int_equal(v.mmio_gb, 256);   /* 96 -> 128 -> 256 */
-	need_check(&v, "addressing-mode", 0, GW_CHECK_FAIL);
-	need_check(&v, "addressing-mode", 1, GW_CHECK_FAIL);
+	need_check(&v, "addressing-mode", 0, GW_SEV_ERROR);
+	need_check(&v, "addressing-mode", 1, GW_SEV_ERROR);
 	assert_string_equal(v.torchrun,
 	                    "torchrun --nproc_per_node=2 nccl_check.py");
-	c = need_check(&v, "nccl", -1, GW_CHECK_INFO);
+	c = need_check(&v, "nccl", -1, GW_SEV_INFO);
 	assert_contains(c->message, "ok 2.0");
 	assert_contains(c->fix, "torchrun --nproc_per_node=2 nccl_check.py");
 	assert_string_equal(v.checks[v.nchecks - 1].id, "nccl");
@@ -607,14 +608,14 @@ test_bar1_zero_passthrough(void **state)
 {
 	gw_nvsmi q;
 	gw_verify v;
-	const gw_check *c;
+	const gw_finding *c;
 
 	(void)state;
 	parse_sample(&q, BAR0);
 	assert_int_equal(q.gpus[0].bar1_total_mib, 0);
 	gw_verify_run(&q, &table, &v);
 	assert_rows_sane(&q, &v);
-	c = need_check(&v, "bar1", 0, GW_CHECK_WARN);
+	c = need_check(&v, "bar1", 0, GW_SEV_WARN);
 	assert_contains(c->message, "0 MiB");
 	assert_contains(c->message, "MMIO window is likely too small");
 	assert_contains(c->fix, "pciPassthru.use64bitMMIO = \"TRUE\"");
@@ -630,7 +631,7 @@ test_old_driver(void **state)
 {
 	gw_nvsmi q;
 	gw_verify v;
-	const gw_check *c;
+	const gw_finding *c;
 
 	(void)state;
 	parse_sample(&q, OLD);
@@ -638,11 +639,11 @@ test_old_driver(void **state)
 	assert_string_equal(q.cuda_version, "12.0");
 	gw_verify_run(&q, &table, &v);
 	assert_rows_sane(&q, &v);
-	c = need_check(&v, "driver", -1, GW_CHECK_FAIL);
+	c = need_check(&v, "driver", -1, GW_SEV_ERROR);
 	assert_contains(c->message, "525.105.17");
 	assert_contains(c->message, "535.129.03");
 	assert_contains(c->fix, "535.129.03 or newer");
-	c = need_check(&v, "cuda", -1, GW_CHECK_FAIL);
+	c = need_check(&v, "cuda", -1, GW_SEV_ERROR);
 	assert_contains(c->message, "12.0");
 	assert_contains(c->message, "12.1");
 	gw_verify_free(&v);
@@ -653,8 +654,8 @@ test_old_driver(void **state)
 		char *s = sample_with(A6000, "535.183.06", "535.54.03", NULL);
 
 		verify_text(s, &q, &v);
-		need_check(&v, "driver", -1, GW_CHECK_FAIL);
-		need_check(&v, "cuda", -1, GW_CHECK_PASS);
+		need_check(&v, "driver", -1, GW_SEV_ERROR);
+		need_check(&v, "cuda", -1, GW_SEV_PASS);
 		gw_verify_free(&v);
 		gw_nvsmi_free(&q);
 		free(s);
@@ -665,8 +666,8 @@ test_old_driver(void **state)
 		                      ": 12.2\n", ": 12.1\n", NULL);
 
 		verify_text(s, &q, &v);
-		need_check(&v, "driver", -1, GW_CHECK_PASS);
-		need_check(&v, "cuda", -1, GW_CHECK_PASS);
+		need_check(&v, "driver", -1, GW_SEV_PASS);
+		need_check(&v, "cuda", -1, GW_SEV_PASS);
 		gw_verify_free(&v);
 		gw_nvsmi_free(&q);
 		free(s);
@@ -689,8 +690,8 @@ test_driver_cuda_unreadable(void **state)
 	verify_text(s, &q, &v);
 	assert_null(q.driver_version);
 	assert_string_equal(q.cuda_version, "N/A");
-	need_check(&v, "driver", -1, GW_CHECK_WARN);
-	need_check(&v, "cuda", -1, GW_CHECK_WARN);
+	need_check(&v, "driver", -1, GW_SEV_WARN);
+	need_check(&v, "cuda", -1, GW_SEV_WARN);
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
 	free(s);
@@ -698,7 +699,7 @@ test_driver_cuda_unreadable(void **state)
 	/* a guest whose driver has no CUDA */
 	s = sample_with(H200, ": 12.4", ": Not Found", NULL);
 	verify_text(s, &q, &v);
-	need_check(&v, "cuda", -1, GW_CHECK_FAIL);
+	need_check(&v, "cuda", -1, GW_SEV_ERROR);
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
 	free(s);
@@ -709,7 +710,7 @@ test_vgpu_addressing(void **state)
 {
 	gw_nvsmi q;
 	gw_verify v;
-	const gw_check *c;
+	const gw_finding *c;
 	char *s;
 
 	(void)state;
@@ -720,9 +721,9 @@ test_vgpu_addressing(void **state)
 	                NULL);
 	verify_text(s, &q, &v);
 	assert_rows_sane(&q, &v);
-	c = need_check(&v, "addressing-mode", 0, GW_CHECK_PASS);
+	c = need_check(&v, "addressing-mode", 0, GW_SEV_PASS);
 	assert_contains(c->message, "HMM");
-	need_check(&v, "license", 0, GW_CHECK_PASS);
+	need_check(&v, "license", 0, GW_SEV_PASS);
 	assert_int_equal(v.nfail, 0);
 	assert_int_equal(v.nwarn, 0);
 	gw_verify_free(&v);
@@ -734,7 +735,7 @@ test_vgpu_addressing(void **state)
 	                NULL);
 	verify_text(s, &q, &v);
 	assert_null(q.gpus[0].addressing_mode);
-	c = need_check(&v, "addressing-mode", 0, GW_CHECK_WARN);
+	c = need_check(&v, "addressing-mode", 0, GW_SEV_WARN);
 	assert_contains(c->fix, "enable_uvm");
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
@@ -746,8 +747,8 @@ test_vgpu_addressing(void **state)
 	verify_text(s, &q, &v);
 	assert_null(q.gpus[0].virt_mode_text);
 	assert_int_equal(q.gpus[0].virt_mode, GW_VIRT_UNKNOWN);
-	need_check(&v, "virt-mode", 0, GW_CHECK_WARN);
-	need_check(&v, "addressing-mode", 0, GW_CHECK_INFO);
+	need_check(&v, "virt-mode", 0, GW_SEV_WARN);
+	need_check(&v, "addressing-mode", 0, GW_SEV_INFO);
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
 	free(s);
@@ -756,7 +757,7 @@ test_vgpu_addressing(void **state)
 	s = sample_with(H200, ": Pass-Through", ": Something New", NULL);
 	verify_text(s, &q, &v);
 	assert_string_equal(q.gpus[0].virt_mode_text, "Something New");
-	c = need_check(&v, "virt-mode", 0, GW_CHECK_WARN);
+	c = need_check(&v, "virt-mode", 0, GW_SEV_WARN);
 	assert_contains(c->message, "Something New");
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
@@ -768,14 +769,14 @@ test_bar1_variants(void **state)
 {
 	gw_nvsmi q;
 	gw_verify v;
-	const gw_check *c;
+	const gw_finding *c;
 	char *s;
 
 	(void)state;
 	/* far below the H200's 262144 in passthrough */
 	s = sample_with(H200, ": 262144 MiB", ": 256 MiB", NULL);
 	verify_text(s, &q, &v);
-	c = need_check(&v, "bar1", 0, GW_CHECK_WARN);
+	c = need_check(&v, "bar1", 0, GW_SEV_WARN);
 	assert_contains(c->message, "256 MiB");
 	assert_contains(c->message, "262144");
 	assert_contains(c->fix, "64bitMMIOSizeGB = \"512\"");
@@ -786,7 +787,7 @@ test_bar1_variants(void **state)
 	/* larger than seen: fine */
 	s = sample_with(H200, ": 262144 MiB", ": 524288 MiB", NULL);
 	verify_text(s, &q, &v);
-	need_check(&v, "bar1", 0, GW_CHECK_PASS);
+	need_check(&v, "bar1", 0, GW_SEV_PASS);
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
 	free(s);
@@ -798,13 +799,13 @@ test_bar1_variants(void **state)
 	verify_text(s, &q, &v);
 	assert_int_equal(q.gpus[0].bar1_total_mib, GW_NVSMI_NA);
 	assert_string_equal(q.gpus[0].bar1_total_text, "N/A");
-	need_check(&v, "bar1", 0, GW_CHECK_PASS);
+	need_check(&v, "bar1", 0, GW_SEV_PASS);
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
 	free(s);
 	s = sample_with(H200, ": 262144 MiB", ": N/A", NULL);
 	verify_text(s, &q, &v);
-	need_check(&v, "bar1", 0, GW_CHECK_WARN);
+	need_check(&v, "bar1", 0, GW_SEV_WARN);
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
 	free(s);
@@ -813,7 +814,7 @@ test_bar1_variants(void **state)
 	s = sample_with(H200, ": 262144 MiB", ": lots", NULL);
 	verify_text(s, &q, &v);
 	assert_int_equal(q.gpus[0].bar1_total_mib, GW_NVSMI_BAD);
-	c = need_check(&v, "bar1", 0, GW_CHECK_WARN);
+	c = need_check(&v, "bar1", 0, GW_SEV_WARN);
 	assert_contains(c->message, "lots");
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
@@ -825,7 +826,7 @@ test_bar1_variants(void **state)
 	verify_text(s, &q, &v);
 	assert_int_equal(q.gpus[0].bar1_total_mib, GW_NVSMI_ABSENT);
 	assert_null(q.gpus[0].bar1_total_text);
-	need_check(&v, "bar1", 0, GW_CHECK_WARN);
+	need_check(&v, "bar1", 0, GW_SEV_WARN);
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
 	free(s);
@@ -833,7 +834,7 @@ test_bar1_variants(void **state)
 	/* 0 on bare metal: the BIOS, not a VM setting first */
 	s = sample_with(R5090, ": 32768 MiB", ": 0 MiB", NULL);
 	verify_text(s, &q, &v);
-	c = need_check(&v, "bar1", 0, GW_CHECK_WARN);
+	c = need_check(&v, "bar1", 0, GW_SEV_WARN);
 	assert_contains(c->fix, "Above 4G Decoding");
 	assert_contains(c->fix, "64bitMMIOSizeGB = \"64\"");   /* 32 -> 64 */
 	gw_verify_free(&v);
@@ -843,7 +844,7 @@ test_bar1_variants(void **state)
 	/* 0 on the vGPU host: the BIOS */
 	s = sample_with(A16, ": 16384 MiB", ": 0 MiB", NULL);
 	verify_text(s, &q, &v);
-	c = need_check(&v, "bar1", 0, GW_CHECK_WARN);
+	c = need_check(&v, "bar1", 0, GW_SEV_WARN);
 	assert_contains(c->fix, "Above 4G Decoding");
 	assert_true(strstr(c->fix, "64bitMMIOSizeGB") == NULL);
 	gw_verify_free(&v);
@@ -853,7 +854,7 @@ test_bar1_variants(void **state)
 	/* 0 on a vGPU: the window, sized by the physical GPU (48 -> 128) */
 	s = sample_with(A6000, ": 256 MiB", ": 0 MiB", NULL);
 	verify_text(s, &q, &v);
-	c = need_check(&v, "bar1", 0, GW_CHECK_WARN);
+	c = need_check(&v, "bar1", 0, GW_SEV_WARN);
 	assert_contains(c->fix, "64bitMMIOSizeGB = \"128\"");
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
@@ -865,13 +866,13 @@ test_fb_variants(void **state)
 {
 	gw_nvsmi q;
 	gw_verify v;
-	const gw_check *c;
+	const gw_finding *c;
 	char *s;
 
 	(void)state;
 	s = sample_with(H200, ": 143771 MiB", ": 70000 MiB", NULL);
 	verify_text(s, &q, &v);
-	c = need_check(&v, "fb", 0, GW_CHECK_WARN);
+	c = need_check(&v, "fb", 0, GW_SEV_WARN);
 	assert_contains(c->message, "70000");
 	assert_non_null(c->fix);
 	gw_verify_free(&v);
@@ -880,14 +881,14 @@ test_fb_variants(void **state)
 
 	s = sample_with(H200, ": 143771 MiB", ": 200000 MiB", NULL);
 	verify_text(s, &q, &v);
-	need_check(&v, "fb", 0, GW_CHECK_WARN);
+	need_check(&v, "fb", 0, GW_SEV_WARN);
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
 	free(s);
 
 	s = sample_with(H200, ": 143771 MiB", ": 0 MiB", NULL);
 	verify_text(s, &q, &v);
-	need_check(&v, "fb", 0, GW_CHECK_WARN);
+	need_check(&v, "fb", 0, GW_SEV_WARN);
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
 	free(s);
@@ -895,7 +896,7 @@ test_fb_variants(void **state)
 	s = sample_with(H200, ": 143771 MiB", ": N/A", NULL);
 	verify_text(s, &q, &v);
 	assert_int_equal(q.gpus[0].fb_total_mib, GW_NVSMI_NA);
-	need_check(&v, "fb", 0, GW_CHECK_WARN);
+	need_check(&v, "fb", 0, GW_SEV_WARN);
 	assert_int_equal(v.mmio_gb, 512);     /* from the table, not the FB */
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
@@ -904,7 +905,7 @@ test_fb_variants(void **state)
 	/* a vGPU larger than its physical GPU */
 	s = sample_with(A6000, ": 24576 MiB", ": 65536 MiB", NULL);
 	verify_text(s, &q, &v);
-	need_check(&v, "fb", 0, GW_CHECK_WARN);
+	need_check(&v, "fb", 0, GW_SEV_WARN);
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
 	free(s);
@@ -916,7 +917,7 @@ test_unknown_gpu(void **state)
 {
 	gw_nvsmi q;
 	gw_verify v;
-	const gw_check *c;
+	const gw_finding *c;
 	char *s;
 
 	(void)state;
@@ -924,9 +925,9 @@ test_unknown_gpu(void **state)
 	verify_text(s, &q, &v);
 	assert_int_equal(q.gpus[0].device_id, 0xfff0);
 	assert_null(v.rows[0]);
-	need_check(&v, "fb", 0, GW_CHECK_INFO);
+	need_check(&v, "fb", 0, GW_SEV_INFO);
 	assert_int_equal(v.total_vram_gb, 141);   /* 143771 MiB rounded up */
-	c = need_check(&v, "bar1", 0, GW_CHECK_WARN);
+	c = need_check(&v, "bar1", 0, GW_SEV_WARN);
 	assert_contains(c->fix, "64bitMMIOSizeGB = \"512\"");
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
@@ -938,8 +939,8 @@ test_unknown_gpu(void **state)
 	gw_verify_run(&q, NULL, &v);
 	assert_rows_sane(&q, &v);
 	assert_null(v.rows[0]);
-	need_check(&v, "fb", 0, GW_CHECK_INFO);
-	need_check(&v, "bar1", 0, GW_CHECK_PASS);
+	need_check(&v, "fb", 0, GW_SEV_INFO);
+	need_check(&v, "bar1", 0, GW_SEV_PASS);
 	assert_int_equal(v.mmio_gb, 512);
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
@@ -950,7 +951,7 @@ test_unknown_gpu(void **state)
 	                NULL);
 	verify_text(s, &q, &v);
 	assert_int_equal(v.mmio_gb, 0);
-	c = need_check(&v, "bar1", 0, GW_CHECK_WARN);
+	c = need_check(&v, "bar1", 0, GW_SEV_WARN);
 	assert_contains(c->fix, "gpuwiz mmio");
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
@@ -973,7 +974,7 @@ test_vgpu_shared_pci_id(void **state)
 	verify_text(s, &q, &v);
 	assert_non_null(v.rows[0]);
 	assert_string_equal(v.rows[0]->id, "a16");
-	need_check(&v, "fb", 0, GW_CHECK_PASS);
+	need_check(&v, "fb", 0, GW_SEV_PASS);
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
 	free(s);
@@ -1004,7 +1005,7 @@ test_host_two_gpus_no_torchrun(void **state)
 	assert_int_equal(v.host, 1);
 	assert_null(v.torchrun);
 	assert_null(find_check(&v, "nccl", -1));
-	need_check(&v, "virt-mode", 1, GW_CHECK_FAIL);
+	need_check(&v, "virt-mode", 1, GW_SEV_ERROR);
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
 	free(one);
@@ -1025,7 +1026,7 @@ test_partial_capture(void **state)
 	s = sample_with(H200, "Attached GPUs                             : 1",
 	                "Attached GPUs                             : 2", NULL);
 	verify_text(s, &q, &v);
-	need_check(&v, "gpus", -1, GW_CHECK_WARN);
+	need_check(&v, "gpus", -1, GW_SEV_WARN);
 	assert_int_equal(v.gpu_count, 2);
 	assert_int_equal(v.mmio_gb, 0);
 	assert_string_equal(v.torchrun, "torchrun --nproc_per_node=2 nccl_check.py");
@@ -1141,8 +1142,8 @@ test_parse_structure(void **state)
 		/* GRID A100-4C: 20f1 is the A100 PCIe 40GB */
 		assert_non_null(v.rows[0]);
 		assert_int_equal(v.rows[0]->device_id, 0x20f1);
-		need_check(&v, "license", 0, GW_CHECK_PASS);
-		need_check(&v, "cuda", -1, GW_CHECK_WARN);
+		need_check(&v, "license", 0, GW_SEV_PASS);
+		need_check(&v, "cuda", -1, GW_SEV_WARN);
 		gw_verify_free(&v);
 	}
 	gw_nvsmi_free(&q);
@@ -1267,7 +1268,7 @@ test_parse_smi_errors(void **state)
 {
 	gw_nvsmi q;
 	gw_verify v;
-	const gw_check *c;
+	const gw_finding *c;
 	const char *t;
 
 	(void)state;
@@ -1278,7 +1279,7 @@ test_parse_smi_errors(void **state)
 	assert_int_equal(q.ngpus, 0);
 	assert_non_null(q.error_text);
 	assert_rows_sane(&q, &v);
-	c = need_check(&v, "gpus", -1, GW_CHECK_FAIL);
+	c = need_check(&v, "gpus", -1, GW_SEV_ERROR);
 	assert_contains(c->message, "couldn't communicate");
 	assert_contains(c->fix, "MMIO window");
 	assert_null(v.torchrun);
@@ -1287,7 +1288,7 @@ test_parse_smi_errors(void **state)
 
 	t = "No devices were found\n";
 	verify_text(t, &q, &v);
-	c = need_check(&v, "gpus", -1, GW_CHECK_FAIL);
+	c = need_check(&v, "gpus", -1, GW_SEV_ERROR);
 	assert_contains(c->message, "No devices were found");
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
@@ -1298,9 +1299,9 @@ test_parse_smi_errors(void **state)
 	    "Attached GPUs : 0\n";
 	verify_text(t, &q, &v);
 	assert_int_equal(q.attached_gpus, 0);
-	c = need_check(&v, "gpus", -1, GW_CHECK_FAIL);
+	c = need_check(&v, "gpus", -1, GW_SEV_ERROR);
 	assert_contains(c->message, "no GPU section");
-	need_check(&v, "driver", -1, GW_CHECK_PASS);
+	need_check(&v, "driver", -1, GW_SEV_PASS);
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
 
@@ -1310,7 +1311,7 @@ test_parse_smi_errors(void **state)
 	    "GPU 00000000:03:00.0\n    Product Name : NVIDIA H200\n";
 	verify_text(t, &q, &v);
 	assert_int_equal(q.ngpus, 1);
-	c = need_check(&v, "gpus", -1, GW_CHECK_WARN);
+	c = need_check(&v, "gpus", -1, GW_SEV_WARN);
 	assert_contains(c->message, "Unable to determine");
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
@@ -1567,12 +1568,12 @@ static void
 test_status_names(void **state)
 {
 	(void)state;
-	assert_string_equal(gw_check_status_id(GW_CHECK_PASS), "pass");
-	assert_string_equal(gw_check_status_id(GW_CHECK_INFO), "info");
-	assert_string_equal(gw_check_status_id(GW_CHECK_WARN), "warn");
-	assert_string_equal(gw_check_status_id(GW_CHECK_FAIL), "fail");
-	assert_string_equal(gw_check_status_label(GW_CHECK_PASS), "PASS");
-	assert_string_equal(gw_check_status_label(GW_CHECK_FAIL), "FAIL");
+	assert_string_equal(gw_sev_check_id(GW_SEV_PASS), "pass");
+	assert_string_equal(gw_sev_check_id(GW_SEV_INFO), "info");
+	assert_string_equal(gw_sev_check_id(GW_SEV_WARN), "warn");
+	assert_string_equal(gw_sev_check_id(GW_SEV_ERROR), "fail");
+	assert_string_equal(gw_sev_label(GW_SEV_PASS), "PASS");
+	assert_string_equal(gw_sev_label(GW_SEV_ERROR), "FAIL");
 	gw_nvsmi_free(NULL);
 	gw_verify_free(NULL);
 }

@@ -24,9 +24,9 @@ extern gw_sample cur;
 int exists(const char *p);
 char *read_all(const char *path);
 char *scratch_file(const gw_sample *s, const char *rel);
-const gw_linux_check *row(const gw_linux_check *rows, size_t n, const char *id);
-void expect_row(const gw_linux_check *rows, size_t n, const char *id,
-                gw_linux_status st);
+const gw_finding *row(const gw_finding *rows, size_t n, const char *id);
+void expect_row(const gw_finding *rows, size_t n, const char *id,
+                gw_sev st);
 const gw_linux_bar *bar(const gw_linux_gpu *g, int index);
 void open_ok(const char *name, gw_sample *s);
 void close_removes(gw_sample *s);

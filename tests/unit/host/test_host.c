@@ -39,7 +39,7 @@ exists(const char *p)
 	return lstat(p, &st) == 0;
 }
 
-static const gw_linux_check *
+static const gw_finding *
 row(const gw_host_probe *p, const char *id)
 {
 	size_t i;
@@ -123,9 +123,11 @@ test_esxi_sample(void **state)
 	assert_true(exists(scratch));
 
 	gw_host_probe_all(h, &table, &p);
-	assert_int_equal(row(&p, "esxi-host")->status, GW_LINUX_PASS);
-	assert_int_equal(row(&p, "esxi-system-id")->status, GW_LINUX_PASS);
-	assert_int_equal(row(&p, "above-4g")->status, GW_LINUX_WARN);
+	assert_int_equal(row(&p, "esxi-host")->sev, GW_SEV_PASS);
+	assert_int_equal(row(&p, "esxi-system-id")->sev, GW_SEV_PASS);
+	assert_int_equal(row(&p, "above-4g")->sev, GW_SEV_WARN);
+	assert_int_equal(row(&p, "above-4g")->topic, GW_TOPIC_HOST);
+	assert_int_equal(row(&p, "esxi-host")->topic, GW_TOPIC_HOST);
 	assert_string_equal(p.facts.release, "8.0U2");
 	assert_non_null(p.facts.system_id);
 	assert_int_equal(p.ngpus, 2);

@@ -910,7 +910,7 @@ structured_rows_and_gpus(void **state)
 	             GPU_BARS_ADA(32 * GiB), "26", "vfio-pci" };
 	fdev bmc = { "0000:03:00.0", 0x1a03, 0x2000, 0x030000, 0x1a03, 0x2000,
 	             { { B_MEM32, 16u << 20 } }, NULL, "ast" };
-	gw_linux_check *rows;
+	gw_finding *rows;
 	gw_linux_gpu *g;
 	size_t n, i;
 	int fails = 0;
@@ -924,19 +924,20 @@ structured_rows_and_gpus(void **state)
 	assert_int_equal(gw_linux_checks(root, &rows, &n, &e), 0);
 	assert_true(n >= 6);
 	assert_string_equal(rows[0].id, "cpu-virt");
-	assert_int_equal(rows[0].status, GW_LINUX_PASS);
+	assert_int_equal(rows[0].sev, GW_SEV_PASS);
 	assert_null(rows[0].fix);
 	for (i = 0; i < n; i++) {
 		assert_non_null(rows[i].title);
 		assert_non_null(rows[i].message);
+		assert_int_equal(rows[i].topic, GW_TOPIC_HOST);
 		if (strcmp(rows[i].id, "iommu-firmware") == 0) {
-			assert_int_equal(rows[i].status, GW_LINUX_FAIL);
+			assert_int_equal(rows[i].sev, GW_SEV_ERROR);
 			assert_non_null(rows[i].fix);
 		}
-		fails += rows[i].status == GW_LINUX_FAIL;
+		fails += rows[i].sev == GW_SEV_ERROR;
 	}
 	assert_int_equal(fails, 1);
-	assert_string_equal(gw_linux_status_word(GW_LINUX_WARN), "WARN");
+	assert_string_equal(gw_sev_word(GW_SEV_WARN), "WARN");
 	gw_linux_checks_free(rows, n);
 
 	assert_int_equal(gw_linux_gpus(&table, root, &g, &n, &e), 0);

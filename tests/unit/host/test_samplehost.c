@@ -47,8 +47,8 @@ scratch_file(const gw_sample *s, const char *rel)
 	return data;
 }
 
-const gw_linux_check *
-row(const gw_linux_check *rows, size_t n, const char *id)
+const gw_finding *
+row(const gw_finding *rows, size_t n, const char *id)
 {
 	size_t i;
 
@@ -59,17 +59,17 @@ row(const gw_linux_check *rows, size_t n, const char *id)
 }
 
 void
-expect_row(const gw_linux_check *rows, size_t n, const char *id,
-           gw_linux_status st)
+expect_row(const gw_finding *rows, size_t n, const char *id,
+           gw_sev st)
 {
-	const gw_linux_check *r = row(rows, n, id);
+	const gw_finding *r = row(rows, n, id);
 
 	if (r == NULL)
 		fail_msg("no %s row", id);
-	if (r->status != st)
+	if (r->sev != st)
 		fail_msg("%s: %s, expected %s (%s)", id,
-		         gw_linux_status_word(r->status),
-		         gw_linux_status_word(st), r->message);
+		         gw_sev_word(r->sev),
+		         gw_sev_word(st), r->message);
 }
 
 const gw_linux_bar *

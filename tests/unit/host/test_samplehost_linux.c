@@ -7,7 +7,7 @@
 void
 intel_2x_l40s(void **state)
 {
-	gw_linux_check *rows;
+	gw_finding *rows;
 	gw_linux_gpu *g;
 	size_t n, ng, i;
 	gw_err e;
@@ -25,22 +25,22 @@ intel_2x_l40s(void **state)
 	if (gw_linux_checks(cur.sysroot, &rows, &n, &e) != 0)
 		fail_msg("%s", e.msg);
 	for (i = 0; i < n; i++)
-		if (rows[i].status == GW_LINUX_FAIL)
+		if (rows[i].sev == GW_SEV_ERROR)
 			fail_msg("FAIL row %s: %s", rows[i].id, rows[i].message);
-	expect_row(rows, n, "cpu-virt", GW_LINUX_PASS);
+	expect_row(rows, n, "cpu-virt", GW_SEV_PASS);
 	assert_non_null(strstr(row(rows, n, "cpu-virt")->message, "vmx"));
-	expect_row(rows, n, "iommu-firmware", GW_LINUX_PASS);
+	expect_row(rows, n, "iommu-firmware", GW_SEV_PASS);
 	assert_non_null(strstr(row(rows, n, "iommu-firmware")->message,
 	                       "DMAR"));
-	expect_row(rows, n, "iommu-kernel", GW_LINUX_PASS);
-	expect_row(rows, n, "kernel-cmdline", GW_LINUX_PASS);
-	expect_row(rows, n, "iommu-units", GW_LINUX_PASS);
+	expect_row(rows, n, "iommu-kernel", GW_SEV_PASS);
+	expect_row(rows, n, "kernel-cmdline", GW_SEV_PASS);
+	expect_row(rows, n, "iommu-units", GW_SEV_PASS);
 	if (row(rows, n, "interrupt-remap"))
-		expect_row(rows, n, "interrupt-remap", GW_LINUX_PASS);
+		expect_row(rows, n, "interrupt-remap", GW_SEV_PASS);
 	/* Two driver rows (the ASPEED gets none), both vfio-pci. */
 	for (i = 0, ng = 0; i < n; i++)
 		if (strcmp(rows[i].id, "gpu-driver") == 0) {
-			assert_int_equal(rows[i].status, GW_LINUX_PASS);
+			assert_int_equal(rows[i].sev, GW_SEV_PASS);
 			ng++;
 		}
 	assert_int_equal(ng, 2);
@@ -119,11 +119,11 @@ intel_2x_l40s(void **state)
 void
 amd_geforce_usb(void **state)
 {
-	gw_linux_check *rows;
+	gw_finding *rows;
 	gw_linux_gpu *g;
 	size_t n, ng, i;
 	gw_err e;
-	const gw_linux_check *r;
+	const gw_finding *r;
 	const gw_linux_bar *b;
 	int audio = 0, usb = 0;
 	char *t;
@@ -133,22 +133,22 @@ amd_geforce_usb(void **state)
 	if (gw_linux_checks(cur.sysroot, &rows, &n, &e) != 0)
 		fail_msg("%s", e.msg);
 	for (i = 0; i < n; i++)
-		if (rows[i].status == GW_LINUX_FAIL)
+		if (rows[i].sev == GW_SEV_ERROR)
 			fail_msg("FAIL row %s: %s", rows[i].id, rows[i].message);
-	expect_row(rows, n, "cpu-virt", GW_LINUX_PASS);
+	expect_row(rows, n, "cpu-virt", GW_SEV_PASS);
 	assert_non_null(strstr(row(rows, n, "cpu-virt")->message, "svm"));
-	expect_row(rows, n, "iommu-firmware", GW_LINUX_PASS);
+	expect_row(rows, n, "iommu-firmware", GW_SEV_PASS);
 	assert_non_null(strstr(row(rows, n, "iommu-firmware")->message,
 	                       "IVRS"));
-	expect_row(rows, n, "iommu-kernel", GW_LINUX_PASS);
-	expect_row(rows, n, "kernel-cmdline", GW_LINUX_PASS);
-	expect_row(rows, n, "iommu-units", GW_LINUX_PASS);
+	expect_row(rows, n, "iommu-kernel", GW_SEV_PASS);
+	expect_row(rows, n, "kernel-cmdline", GW_SEV_PASS);
+	expect_row(rows, n, "iommu-units", GW_SEV_PASS);
 	assert_non_null(strstr(row(rows, n, "iommu-units")->message, "ivhd0"));
 	if (row(rows, n, "interrupt-remap"))
-		expect_row(rows, n, "interrupt-remap", GW_LINUX_PASS);
+		expect_row(rows, n, "interrupt-remap", GW_SEV_PASS);
 	r = row(rows, n, "gpu-driver");
 	assert_non_null(r);
-	assert_int_equal(r->status, GW_LINUX_WARN);
+	assert_int_equal(r->sev, GW_SEV_WARN);
 	assert_non_null(strstr(r->message, "nvidia"));
 	assert_non_null(strstr(r->fix, "10de:2805"));
 	gw_linux_checks_free(rows, n);
@@ -195,11 +195,11 @@ amd_geforce_usb(void **state)
 void
 intel_iommu_off_kernel(void **state)
 {
-	gw_linux_check *rows;
+	gw_finding *rows;
 	gw_linux_gpu *g;
 	size_t n, ng;
 	gw_err e;
-	const gw_linux_check *r;
+	const gw_finding *r;
 	const gw_linux_bar *b;
 	char *t, *p;
 
@@ -207,16 +207,16 @@ intel_iommu_off_kernel(void **state)
 	open_ok("intel-iommu-off-kernel", &cur);
 	if (gw_linux_checks(cur.sysroot, &rows, &n, &e) != 0)
 		fail_msg("%s", e.msg);
-	expect_row(rows, n, "cpu-virt", GW_LINUX_PASS);
-	expect_row(rows, n, "iommu-firmware", GW_LINUX_PASS);
-	expect_row(rows, n, "iommu-kernel", GW_LINUX_FAIL);
+	expect_row(rows, n, "cpu-virt", GW_SEV_PASS);
+	expect_row(rows, n, "iommu-firmware", GW_SEV_PASS);
+	expect_row(rows, n, "iommu-kernel", GW_SEV_ERROR);
 	r = row(rows, n, "iommu-kernel");
 	assert_non_null(r->fix);
 	assert_non_null(strstr(r->fix, "intel_iommu=on"));
-	expect_row(rows, n, "kernel-cmdline", GW_LINUX_WARN);
+	expect_row(rows, n, "kernel-cmdline", GW_SEV_WARN);
 	assert_non_null(strstr(row(rows, n, "kernel-cmdline")->fix,
 	                       "intel_iommu=on"));
-	expect_row(rows, n, "iommu-units", GW_LINUX_WARN);
+	expect_row(rows, n, "iommu-units", GW_SEV_WARN);
 	gw_linux_checks_free(rows, n);
 
 	if (gw_linux_gpus(&table, cur.sysroot, &g, &ng, &e) != 0)

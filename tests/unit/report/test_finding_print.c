@@ -333,11 +333,134 @@ test_words(void **state)
 	gw_finding_free(NULL);
 }
 
+/* GW_LAYOUT_VERIFY: titles padded to 56 cells, the translated label, the
+ * message under every row and the fix where there is one. */
+static void
+test_verify_layout(void **state)
+{
+	gw_finding *v = NULL;
+	size_t n = 0;
+	char *s;
+
+	(void)state;
+	gw_findings_add(&v, &n, GW_SEV_PASS, "driver", GW_TOPIC_GUEST, NULL,
+	                gw_xstrdup("Checking the driver version"),
+	                gw_xstrdup("Driver Version 550.90.12"), NULL);
+	gw_findings_add(&v, &n, GW_SEV_ERROR, "bar1", GW_TOPIC_GUEST, NULL,
+	                gw_xstrdup("Checking BAR1 of GPU 00000000:03:00.0"),
+	                gw_xstrdup("BAR1 is 0"), gw_xstrdup("Set the size."));
+	v[1].gpu = 0;
+	s = text_of(v, n, GW_LAYOUT_VERIFY, GW_TOPIC_ALL);
+	assert_string_equal(s,
+	    "Checking the driver version                              : PASS\n"
+	    "        Driver Version 550.90.12\n"
+	    "Checking BAR1 of GPU 00000000:03:00.0                    : FAIL\n"
+	    "        BAR1 is 0\n"
+	    "        fix: Set the size.\n");
+	free(s);
+	s = text_of(v, n, GW_LAYOUT_VERIFY, GW_TOPIC_BIT(GW_TOPIC_HOST));
+	assert_string_equal(s, "");
+	free(s);
+	gw_findings_free(&v, &n);
+}
+
+static void
+gpu_name(json_t *j, const gw_finding *f, size_t i, void *arg)
+{
+	const char *const *names = arg;
+
+	json_object_set_new(j, "gpu", f->gpu >= 0 ? json_string(names[f->gpu])
+	                                          : json_null());
+}
+
+/* GW_LAYOUT_VERIFY's JSON: lower-case status, the extra's "gpu" after
+ * it, then message and fix; no "gpu" without the extra. */
+static void
+test_verify_json(void **state)
+{
+	static const char *const names[] = { "00000000:03:00.0" };
+	gw_finding_extra x = { NULL, gpu_name, (void *)names };
+	gw_finding *v = NULL;
+	size_t n = 0;
+	json_t *arr;
+	char *s;
+
+	(void)state;
+	gw_findings_add(&v, &n, GW_SEV_ERROR, "bar1", GW_TOPIC_GUEST, NULL,
+	                gw_xstrdup("t"), gw_xstrdup("BAR1 is 0"), NULL);
+	v[0].gpu = 0;
+	arr = gw_findings_json_ext(v, n, GW_LAYOUT_VERIFY, GW_TOPIC_ALL, &x);
+	s = json_dumps(arr, JSON_PRESERVE_ORDER | JSON_COMPACT);
+	assert_string_equal(s, "[{\"id\":\"bar1\",\"status\":\"fail\",\"gpu\":"
+	                       "\"00000000:03:00.0\",\"message\":\"BAR1 is 0\","
+	                       "\"fix\":null}]");
+	free(s);
+	json_decref(arr);
+	arr = gw_findings_json(v, n, GW_LAYOUT_VERIFY, GW_TOPIC_ALL);
+	s = json_dumps(arr, JSON_PRESERVE_ORDER | JSON_COMPACT);
+	assert_string_equal(s, "[{\"id\":\"bar1\",\"status\":\"fail\","
+	                       "\"message\":\"BAR1 is 0\",\"fix\":null}]");
+	free(s);
+	json_decref(arr);
+	gw_findings_free(&v, &n);
+}
+
+static void
+diag_head(gw_buf *out, const gw_finding *f, size_t i, void *arg)
+{
+	gw_buf_printf(out, "\n[%zu] %s\n", i + 1, f->id);
+}
+
+static void
+diag_line(json_t *j, const gw_finding *f, size_t i, void *arg)
+{
+	json_object_set_new(j, "line_number", json_integer((json_int_t)i + 7));
+}
+
+/* GW_LAYOUT_DIAG: the extra's heading, then Cause, Fix and Source; in
+ * JSON "cause" for the message and the extra's keys last. */
+static void
+test_diag_layout(void **state)
+{
+	gw_finding_extra x = { diag_head, diag_line, NULL };
+	gw_finding *v = NULL;
+	size_t n = 0;
+	gw_buf b;
+	json_t *arr;
+	char *s;
+
+	(void)state;
+	gw_findings_add(&v, &n, GW_SEV_ERROR, "memory-reservation",
+	                GW_TOPIC_DIAG, "Broadcom KB 309986", NULL,
+	                gw_xstrdup("Not all memory is reserved."),
+	                gw_xstrdup("Reserve it."));
+	gw_buf_init(&b);
+	gw_findings_render(&b, v, n, GW_LAYOUT_DIAG, GW_TOPIC_ALL, &x);
+	assert_string_equal(b.data, "\n[1] memory-reservation\n"
+	                            "    Cause: Not all memory is reserved.\n"
+	                            "    Fix: Reserve it.\n"
+	                            "    Source: Broadcom KB 309986\n");
+	gw_buf_free(&b);
+	arr = gw_findings_json_ext(v, n, GW_LAYOUT_DIAG,
+	                           GW_TOPIC_BIT(GW_TOPIC_DIAG), &x);
+	s = json_dumps(arr, JSON_PRESERVE_ORDER | JSON_COMPACT);
+	assert_string_equal(s, "[{\"id\":\"memory-reservation\",\"cause\":"
+	                       "\"Not all memory is reserved.\",\"fix\":"
+	                       "\"Reserve it.\",\"source\":\"Broadcom KB "
+	                       "309986\",\"line_number\":7}]");
+	free(s);
+	json_decref(arr);
+	gw_findings_free(&v, &n);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_text),
+		cmocka_unit_test(test_verify_layout),
+		cmocka_unit_test(test_verify_json),
+		cmocka_unit_test(test_diag_layout),
 		cmocka_unit_test(test_plan_text_sizing),
 		cmocka_unit_test(test_plan_json),
 		cmocka_unit_test(test_checks_text),

@@ -1259,7 +1259,7 @@ test_linux_mode(void **state)
 	             GPU_BARS_ADA(32 * GiB), "26", "vfio-pci" };
 	fdev bmc = { "0000:03:00.0", 0x1a03, 0x2000, 0x030000, 0x1a03, 0x2000,
 	             { { B_MEM32, 16u << 20 } }, NULL, "ast" };
-	const gw_linux_check *f;
+	const gw_finding *f;
 	char why[1024], *dmar;
 	const char *mwhy = "x";
 	gw_wizard w;
@@ -1292,7 +1292,7 @@ test_linux_mode(void **state)
 	assert_null(w.checks_error);
 	assert_true(w.nchecks >= 6);
 	assert_string_equal(w.checks[0].id, "cpu-virt");
-	assert_int_equal(w.checks[0].status, GW_LINUX_PASS);
+	assert_int_equal(w.checks[0].sev, GW_SEV_PASS);
 	assert_int_equal(w.dirty, 0);
 
 	/* the missing DMAR table FAILs and blocks the host step */
@@ -1324,7 +1324,7 @@ test_linux_mode(void **state)
 	assert_false(w.host_override);            /* cleared by a new probe */
 	assert_null(gw_wizard_host_fail(&w));
 	for (i = 0; i < w.nchecks; i++)
-		assert_int_not_equal(w.checks[i].status, GW_LINUX_FAIL);
+		assert_int_not_equal(w.checks[i].sev, GW_SEV_ERROR);
 
 	/* the detected GPUs, without the BMC's display */
 	assert_null(w.detect_error);
@@ -1412,7 +1412,7 @@ standins(void)
 	return p;
 }
 
-static const gw_linux_check *
+static const gw_finding *
 row(const gw_wizard *w, const char *id, int nth)
 {
 	size_t i;
@@ -1428,7 +1428,7 @@ test_esxi_mode(void **state)
 {
 	char *tmp = tu_tmpdir(), *sd = standins(), *log, *vm11, *vm12, *d;
 	char *before12, *after, **cmds, why[1024];
-	const gw_linux_check *c;
+	const gw_finding *c;
 	gw_wizard w;
 	gw_runner *r;
 	gw_err e;
@@ -1460,15 +1460,15 @@ test_esxi_mode(void **state)
 	/* the host's rows, from the real esxcli outputs the stand-ins print */
 	c = row(&w, "esxi-host", 0);
 	assert_non_null(c);
-	assert_int_equal(c->status, GW_LINUX_PASS);
+	assert_int_equal(c->sev, GW_SEV_PASS);
 	assert_non_null(strstr(c->message, "8.0.2"));
 	assert_non_null(strstr(c->message, "21"));
 	assert_string_equal(w.af.a.esxi_version, "8.0U2");
 	c = row(&w, "esxi-system-id", 0);
-	assert_int_equal(c->status, GW_LINUX_PASS);
+	assert_int_equal(c->sev, GW_SEV_PASS);
 	assert_string_equal(w.af.a.system_id, "5f3a1c2e-8b4d-11ee-9a2b-3cecef0a1b2c");
 	c = row(&w, "gpu-present", 0);
-	assert_int_equal(c->status, GW_LINUX_PASS);
+	assert_int_equal(c->sev, GW_SEV_PASS);
 	/* the ASPEED BMC display is left out: the L40S and the B200 */
 	assert_int_equal(w.ndetected, 2);
 	assert_string_equal(w.detected[0].bdf, "0000:3b:00.0");
@@ -1478,12 +1478,12 @@ test_esxi_mode(void **state)
 	/* L40S: configured and owned by VM Passthru; B200: configured, owner
 	 * still VMkernel (reboot pending) */
 	c = row(&w, "gpu-passthru", 0);
-	assert_int_equal(c->status, GW_LINUX_PASS);
+	assert_int_equal(c->sev, GW_SEV_PASS);
 	c = row(&w, "gpu-passthru", 1);
-	assert_int_equal(c->status, GW_LINUX_WARN);
+	assert_int_equal(c->sev, GW_SEV_WARN);
 	assert_non_null(strstr(c->message, "VMkernel"));
 	assert_non_null(strstr(c->fix, "Reboot"));
-	assert_int_equal(row(&w, "above-4g", 0)->status, GW_LINUX_WARN);
+	assert_int_equal(row(&w, "above-4g", 0)->sev, GW_SEV_WARN);
 	assert_null(gw_wizard_host_fail(&w));
 	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_HOST, why, sizeof why), 0);
 
