@@ -51,7 +51,7 @@ Sources (cited per prefix in CURATED as S1..S9):
       2532618592); Tony Foster, "vGPU System Capacity for PowerCLI" 1.4
       (2019): grid_p40-24q, grid_p100-16q, grid_p100c-12q, grid_t4-16q,
       grid_v100-16q, grid_v100d-32q (code-index 9748907721); BOSH vSphere
-      CPI docs "vgpus: [grid_t4-16q]" (../shared/docs/domain.md).
+      CPI docs "vgpus: [grid_t4-16q]" (doc/design.md, section 15.8).
   S4  Real profile strings, nvidia_: govc "gpu.vm.add -profile
       nvidia_a40-1b" (govmomi, code-index 6680495942); an ESXi 7.0.3 error
       "No graphics device is available for vGPU 'nvidia_a40-1a'" (VMware
@@ -59,7 +59,7 @@ Sources (cited per prefix in CURATED as S1..S9):
       (code-index 53760020866); Horizon/NVIDIA Air strings "nvidia_l40s-48q"
       (code-index 39948287461); Frank Denneman (see S3) "nvidia_h100xm-80c".
   S5  Guest nvidia-smi showing the type name: "NVIDIA RTXA6000-24Q"
-      (../shared/fixtures/nvidia-smi/rtxa6000-24q-vgpu-guest.txt); sysfs
+      (tests/fixtures/nvidia-smi/rtxa6000-24q-vgpu-guest.txt); sysfs
       creatable_vgpu_types "NVIDIA RTX6000-Ada-1Q" (code-index 21695765307);
       Dell MLPerf system list "NVIDIA H100-80C (virtualized)" (code-index
       28767314173); MLPerf config GPU name "NVIDIA H100XM-80C" with pci_id

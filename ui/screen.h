@@ -1,5 +1,5 @@
 /* screen.h: the wizard's screens as small "classes" (htop's Panel,
- * design.md section 5).  Each step is one module (ui/step_*.c) exporting a
+ * doc/design.md, section 10).  Each step is one module (ui/step_*.c) exporting a
  * ui_screen: draw, key, mouse and resize functions plus its help text.  Key
  * handlers return UI_* flags and the one main loop (tui.c) acts on them;
  * a handler that returns UI_IGNORED lets the loop apply the global keys

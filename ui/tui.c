@@ -1,4 +1,4 @@
-/* tui.c: the ncurses wizard's main loop (design.md section 5).
+/* tui.c: the ncurses wizard's main loop (doc/design.md, section 10).
  *
  * One loop: draw the frame (step list, title, purpose, the current
  * screen, message and key help lines), read one key, hand it to the

@@ -1,4 +1,4 @@
-/* tui.h: the ncurses wizard (design.md section 5).  One small module per
+/* tui.h: the ncurses wizard (doc/design.md, section 10).  One small module per
  * step (draw/key/resize), one main loop; the screens render the gw_wizard
  * state (src/wizard.h) and never compute settings themselves. */
 #ifndef GW_TUI_H

@@ -1,4 +1,4 @@
-/* cli.c: the non-interactive command line (design.md section 3).
+/* cli.c: the non-interactive command line (doc/design.md, section 8).
  *
  * Every command builds the same plan (plan.c) and renders it: as text with
  * reasons and sources, as JSON (jansson), as snippets (emit.c), or into a

@@ -1,4 +1,4 @@
-/* cli.h: the non-interactive command line (design.md section 3). */
+/* cli.h: the non-interactive command line (doc/design.md, section 8). */
 #ifndef GW_CLI_H
 #define GW_CLI_H
 

@@ -2,9 +2,10 @@
  * passthru.  The host is the one the options name (hostctx.c).
  */
 #include "cli_int.h"
+#include "finding_print.h"
 #include "jsonutil.h"
 #include "linux.h"
-#include "wizard.h"
+#include "esxi_report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,7 @@ cmd_check(cli_opts *o, const gw_table *t, gw_err *e)
 		gw_err_set(e, "%s", p.checks_error);
 		rc = EXIT_USAGE;
 	} else {
-		gw_linux_print_checks(p.checks, p.nchecks, o->json);
+		gw_checks_print(stdout, p.checks, p.nchecks, o->json);
 		rc = p.fails > 0 ? EXIT_FINDINGS : 0;
 	}
 	gw_host_probe_free(&p);

@@ -9,7 +9,7 @@
 #include "cli_int.h"
 #include "jsonutil.h"
 #include "vmx.h"
-#include "wizard.h"
+#include "esxi_report.h"
 
 #include <stdlib.h>
 #include <string.h>

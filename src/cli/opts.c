@@ -1,4 +1,4 @@
-/* opts.c: the command line's options, one table (design.md section 3).
+/* opts.c: the command line's options, one table (doc/design.md, section 8).
  *
  * Every option is one row: its long name, whether it takes a value, and
  * where the value goes (a string or flag of cli_opts, a GPU item kept in

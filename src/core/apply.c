@@ -20,7 +20,8 @@ static const int all_formats[] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
                                    GW_FMT_TILE };
 #define NFORMATS (sizeof all_formats / sizeof all_formats[0])
 
-/* The all-reduce check from the NCCL-on-vGPU story (domain.md section 1),
+/* The all-reduce check from the NCCL-on-vGPU story (doc/design.md,
+ * sections 15.1 and 15.9),
  * written beside the snippets when the VM has two GPUs or more, so the
  * operator can run the verification gpuwiz tells them to run. */
 static const char nccl_check_py[] =

@@ -1,5 +1,5 @@
 /* diagnose.c: known GPU passthrough / vGPU failures, from log text to
- * cause and fix (domain.md sections 1, 2, 3, 5, 8 and 10): the scan.
+ * cause and fix (doc/design.md, sections 15.10, 15.1-15.4, 15.6 and 15.9): the scan.
  *
  * How it works: the input is split into lines; each line is folded and
  * every rule's patterns are searched in it (diagnose_match.c).  The texts

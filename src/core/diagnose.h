@@ -1,6 +1,6 @@
 /* diagnose.h: name the cause and the fix of known GPU passthrough and vGPU
  * failures from a vmware.log excerpt, a vSphere / Host Client task error or
- * a guest log (domain.md sections 1, 2, 3, 5, 8 and 10).
+ * a guest log (doc/design.md, sections 15.10, 15.1-15.4, 15.6 and 15.9).
  *
  * The input is read line by line (LF, CRLF or CR).  Each rule looks for its
  * message anywhere in a line, so timestamps and prefixes such as

@@ -1,6 +1,6 @@
 /* diagnose_rules.c: the known failures of gpuwiz diagnose
- * (diagnose_int.h), from log text to cause and fix (domain.md sections 1,
- * 2, 3, 5, 8 and 10): the rule table, and for each rule the function that
+ * (diagnose_int.h), from log text to cause and fix (doc/design.md,
+ * sections 15.10, 15.1-15.4, 15.6 and 15.9): the rule table, and for each rule the function that
  * writes its texts from the numbers captured.
  */
 #include "diagnose_int.h"
@@ -25,7 +25,7 @@
 #define SRC_HEX_BDF    "field reports (decimal pciPassthruN.id)"
 #define SRC_SYSTEMID   "field reports"
 #define SRC_GRAPHICS   "NVIDIA vGPU documentation (host graphics type Shared Direct)"
-#define SRC_NCCL       "NCCL 2.27 on vGPU (seed 001); NVIDIA AI Enterprise documentation"
+#define SRC_NCCL       "NCCL 2.27 on vGPU (NVIDIA NCCL issue 2101); NVIDIA AI Enterprise documentation"
 #define SRC_FREE_ESXI  "field reports (free ESXi license)"
 #define SRC_GUEST_BAR  "field reports (NVRM, lspci); Broadcom KB 323402"
 #define SRC_POWERON    "Broadcom KB 323402; Dell KB 000199172; Broadcom KB 309986; Broadcom KB 437651"

@@ -82,14 +82,7 @@ typedef enum {
 #define GW_TOPIC_ALL     (~0u)
 
 typedef struct gw_finding {
-	/* ---- compatibility, to be removed once src/cli is converted:
-	 * cli.c reads a check row's old field name "status" (w.checks[i]
-	 * .status == GW_LINUX_FAIL); the same member under both names. */
-	union {
-		gw_sev sev;
-		gw_sev status;
-	};
-	/* ---- end of compatibility */
+	gw_sev sev;
 	const char *id;     /* stable: "mmio-kept", "firmware-bios", "iommu" */
 	gw_topic topic;
 	char *title;        /* translated "Checking for ..." line of a check

@@ -1,7 +1,8 @@
 /* gputable.h: the GPU fact table (data/gpus.ini), read with iniparser.
  *
  * data/gpus.ini has one section per (model, PCI id[, subsystem]) row of
- * ../shared/data/gpu_facts.csv, named by the short id:
+ * the fact sheet gpu_facts.csv (doc/design.md, section 14.4; the copy the
+ * tests check is tests/fixtures/gpu_facts.csv), named by the short id:
  *
  *   [l40s]
  *   name        = "AD102GL [L40S]"        ; exact pci.ids text

@@ -1,4 +1,4 @@
-/* mmio.c: 64-bit MMIO window sizing (domain.md section 2).
+/* mmio.c: 64-bit MMIO window sizing (Broadcom KB 323402; doc/design.md, section 15.2).
  *
  * Everything is computed in uint64_t, and every shift or addition is
  * checked against the limits before it is done, so no input can overflow.

@@ -1,4 +1,4 @@
-/* mmio.h: 64-bit MMIO window sizing (domain.md section 2).
+/* mmio.h: 64-bit MMIO window sizing (doc/design.md, section 15.2).
  *
  * Rule (Broadcom KB 323402): total framebuffer of all GPUs in the VM; a
  * power of two goes to the next power of two; anything else is rounded up

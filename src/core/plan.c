@@ -3,23 +3,22 @@
  * plan_int.h in order; this file holds the sequence, the building blocks
  * (steps, findings, settings), the checks of the answers and the name.
  *
- * Facts used here and where they come from (see shared/docs/domain.md):
- *  - MMIO rule: Broadcom KB 323402 (section 2).
+ * Facts used here and where they come from (doc/design.md, section 15):
+ *  - MMIO rule: Broadcom KB 323402 (section 15.2).
  *  - vGPU MMIO follows the physical GPU's framebuffer: NVIDIA AI Enterprise
- *    "MMIO space required" table (section 2).
+ *    "MMIO space required" table (section 15.2).
  *  - BAR3 of NVIDIA GPUs is a 32 MiB 64-bit prefetchable BAR in every
- *    capture that shows its size: shared/fixtures/lspci/
- *    rtx4060ti-16gb-baremetal-rebar.txt ("Region 3 ... (64-bit,
- *    prefetchable) [size=32M]"), rtx6000ada-baremetal-bar64g.txt (same), and
- *    shared/fixtures/vmwarelog/vmware-log-pcipassthru-bar-mapping-tesla-
- *    p40-esxi8.txt ("barIndex 3 type 3 ... size 33554432").  The third lspci
- *    capture (rtx3090-arm-rk3568-bar-unassigned.txt) shows Region 3 as
+ *    capture that shows its size (section 15.2): public lspci -vvv
+ *    captures of an RTX 4060 Ti 16GB and an RTX 6000 Ada ("Region 3 ...
+ *    (64-bit, prefetchable) [size=32M]"), and tests/fixtures/vmwarelog/
+ *    vmware-log-pcipassthru-bar-mapping-tesla-p40-esxi8.txt ("barIndex 3
+ *    type 3 ... size 33554432").  An RTX 3090 capture shows Region 3 as
  *    64-bit prefetchable but unassigned, without a size.  BAR0 is 32-bit
  *    there and does not use the 64-bit window.
  *  - Memory reservation: KB 309986; nested virtualization: KB 437651;
- *    P2P: NVIDIA GPU Operator docs; UVM: NVIDIA AI Enterprise docs and seed
- *    001; hardware versions: KB 1003746 (section 4); passthrough device
- *    limits: KB 309986 (section 4).
+ *    P2P: NVIDIA GPU Operator docs; UVM: NVIDIA AI Enterprise docs and
+ *    NVIDIA NCCL issue 2101 (section 15.1); hardware versions: KB 1003746
+ *    (section 15.5); passthrough device limits: KB 309986 (section 15.5).
  */
 #include "plan_int.h"
 #include "mmio.h"

@@ -75,7 +75,7 @@ void gw_bdf_vmx_id(unsigned dom, unsigned bus, unsigned dev, unsigned fn,
 /* 8-4-4-4-12 hex. */
 int gw_system_id_valid(const char *s);
 /* ESXi version "8.0", "8.0U2", "8.0 Update 2", "7.0.3" -> hardware version
- * from domain.md section 4 (0 = unknown).  "8.0.2" means 8.0U2; a patch
+ * from Broadcom KB 1003746 (doc/design.md, section 15.5; 0 = unknown).  "8.0.2" means 8.0U2; a patch
  * letter ("7.0U3c"), an "ESXi " prefix and a trailing "build-N" are
  * accepted.  Updates past the table give the newest known version of that
  * release (7.0U3 -> 19, 8.0U3 -> 21): the host supports at least that. */

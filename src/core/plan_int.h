@@ -31,7 +31,7 @@
 #define SRC_DEVICE  "ESXi .vmx device block (decimal id: field reports; hex 0x ids: govmomi issue 2248)"
 #define SRC_VGPU_NAMES "NVIDIA vGPU type names (data/gpus.ini vgpu_prefix)"
 #define SRC_VGPU    "VMware API VirtualPCIPassthroughVmiopBackingInfo (.vmx key not documented)"
-#define SRC_NCCL    "NCCL 2.27 on vGPU (seed 001; NVIDIA NCCL issue 2101)"
+#define SRC_NCCL    "NCCL 2.27 on vGPU (NVIDIA NCCL issue 2101)"
 #define SRC_REBAR   "field reports (Resizable BAR)"
 
 #define NVIDIA_VENDOR 0x10deu

@@ -3,9 +3,9 @@
  * existing value in the .vmx, the two settings.  The arithmetic itself is
  * mmio.c's (gw_mmio_need_for), the one place it is done.
  *
- *  - MMIO rule: Broadcom KB 323402 (section 2).
+ *  - MMIO rule: Broadcom KB 323402 (doc/design.md, section 15.2).
  *  - vGPU MMIO follows the physical GPU's framebuffer: NVIDIA AI Enterprise
- *    "MMIO space required" table (section 2).
+ *    "MMIO space required" table (section 15.2).
  *  - BAR3 of NVIDIA GPUs: 32 MiB 64-bit prefetchable (see plan.c).
  */
 #include "plan_int.h"

@@ -280,7 +280,7 @@ parse_esxi(const char *s, unsigned *maj, unsigned *min, unsigned *upd)
 	return 0;
 }
 
-/* domain.md section 4 (KB 1003746 via govmomi; 9.0 field).  Updates beyond
+/* Broadcom KB 1003746 via govmomi; 9.0 field (doc/design.md, section 15.5).  Updates beyond
  * the table map to the newest version known for that release: the host
  * supports at least that one. */
 int

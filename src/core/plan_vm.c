@@ -203,7 +203,7 @@ pl_hw(plan_ctx *c)
 		                          "versions cannot be downgraded "
 		                          "safely."), p->hw_current));
 	} else if (p->hw_current && p->hw_current < p->hw_target) {
-		/* No documented minimum for 64-bit MMIO (domain.md 4, open):
+		/* No documented minimum for 64-bit MMIO (doc/design.md, section 15.5, open):
 		 * an upgrade is advice (INFO), a WARN below 17, which Dynamic
 		 * DirectPath I/O needs. */
 		int ws = p->hw_current == 12 || p->hw_current == 16;

@@ -1,5 +1,5 @@
-/* verify.h: the guest-side check (design.md section 1, step 6; domain.md
- * sections 1, 2 and 8) from a saved `nvidia-smi -q`:
+/* verify.h: the guest-side check (doc/design.md, sections 15.9, 15.1 and
+ * 15.2) from a saved `nvidia-smi -q`:
  *
  *   gpuwiz verify --nvidia-smi-q FILE [--json]
  *
@@ -55,7 +55,7 @@
 #include "gputable.h"
 #include "finding.h"
 
-/* The seed's Llama 3 / vLLM guest requirements (seed 002, domain.md 8). */
+/* Llama 3 era vLLM guest requirements (doc/design.md, section 15.9). */
 #define GW_VERIFY_MIN_DRIVER "535.129.03"
 #define GW_VERIFY_MIN_CUDA   "12.1"
 
@@ -67,7 +67,7 @@
 
 /* ---- 1. the parser ------------------------------------------------------ */
 
-/* "Virtualization Mode" (domain.md section 8). */
+/* "Virtualization Mode" (NVIDIA nvidia-smi documentation; doc/design.md, section 15.9). */
 typedef enum {
 	GW_VIRT_UNKNOWN = 0,   /* no line, or a value not listed here */
 	GW_VIRT_NONE,          /* "None": no hypervisor seen (bare metal, or a

@@ -1,5 +1,5 @@
-/* esxi.h: parsers for the ESXi shell output gpuwiz reads (domain.md
- * section 5), and `gpuwiz gpus --esxcli-file FILE`.
+/* esxi.h: parsers for the ESXi shell output gpuwiz reads (doc/design.md,
+ * section 15.6), and `gpuwiz gpus --esxcli-file FILE`.
  *
  * Every parser takes the command's output as NUL-terminated text and
  * fills a struct; nothing here runs a command or prints (the printers of

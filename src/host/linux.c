@@ -2,7 +2,7 @@
  * path and small file helpers the other pieces share.
  *
  * gpuwiz check reads /proc and /sys directly, like virt-host-validate
- * (domain.md section 6): linux_checks.c, linux_irq.c.  gpuwiz gpus lists
+ * (doc/design.md, section 15.7): linux_checks.c, linux_irq.c.  gpuwiz gpus lists
  * display-class devices through libpci's sysfs back end: linux_gpus.c.
  * Nothing here prints; src/report/linux_report.c renders the results.
  */

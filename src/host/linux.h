@@ -1,6 +1,6 @@
 /* linux.h: probes of a Linux host (KVM/Proxmox hosts, or any Linux where
  * the GPU sits) through a root prefix, so tests can hand them a fake /sys
- * and /proc (design.md section 2). */
+ * and /proc (doc/design.md, section 4.3). */
 #ifndef GW_LINUX_H
 #define GW_LINUX_H
 
@@ -31,11 +31,6 @@ int gw_linux_checks(const char *sysroot, gw_finding **rows, size_t *n,
                     gw_err *e);
 /* Free the rows and the array (gw_findings_free). */
 void gw_linux_checks_free(gw_finding *rows, size_t n);
-
-/* ---- compatibility, to be removed once src/cli is converted ---------- */
-/* cli.c compares w.checks[i].status with GW_LINUX_FAIL. */
-#define GW_LINUX_FAIL GW_SEV_ERROR
-/* ---- end of compatibility -------------------------------------------- */
 
 typedef struct gw_linux_bar {
 	int index;        /* BAR number 0..5 */

@@ -1,5 +1,5 @@
 /* linux_checks.c: the rows of gpuwiz check (linux.h), read from /proc
- * and /sys directly, like virt-host-validate (domain.md section 6); the
+ * and /sys directly, like virt-host-validate (doc/design.md, section 15.7); the
  * interrupt-remap row is in linux_irq.c.
  */
 #include "linux_int.h"

@@ -111,7 +111,7 @@ int gw_esxi_session_list_vms(gw_runner *r, gw_esxi_vm_list *out, gw_err *e);
 int gw_esxi_session_power_state(gw_runner *r, unsigned long vmid,
                                 gw_esxi_power *out, gw_err *e);
 /* May the PCI device dev (from gw_esxi_session_list_pci) be passed
- * through without taking storage away from ESXi (domain.md section 5: never
+ * through without taking storage away from ESXi (doc/design.md, section 15.6: never
  * the controller of the boot device or of a datastore)?  0 when it may.
  * Only a device whose VMkernel Name is a storage adapter ("vmhba0") is
  * checked; any other (a GPU, a NIC, a controller without a driver) passes
@@ -149,7 +149,7 @@ int gw_esxi_session_passthru_guard(gw_runner *r, const gw_esxi_pci_dev *dev,
 int gw_esxi_session_enable_passthru(gw_runner *r, const char *bdf,
                                     int *reboot_needed, gw_err *e);
 /* Hardware versions gw_esxi_session_upgrade takes (vmx-04 is ESX 3.x,
- * vmx-22 ESXi 9.0, domain.md section 4). */
+ * vmx-22 ESXi 9.0; Broadcom KB 1003746, doc/design.md, section 15.5). */
 #define GW_ESXI_HW_MIN 4
 #define GW_ESXI_HW_MAX 22
 /* vim-cmd vmsvc/upgrade VMID vmx-NN, for VM vmid now at current_hw.

@@ -1,6 +1,6 @@
 /* runner_guard.c: gw_esxi_session_passthru_guard(): never pass through
- * the storage adapter of a datastore or of the boot device (domain.md
- * section 5). */
+ * the storage adapter of a datastore or of the boot device (doc/design.md,
+ * section 15.6). */
 #include "runner_int.h"
 
 #include <stdlib.h>

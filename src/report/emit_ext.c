@@ -187,7 +187,8 @@ ext_assemble(int npt, int nvg, int has_mem, json_t **pts, json_t **vgpus,
 		fail = emit_json_set(cp, "vmx_options", *opts) != 0;
 		*opts = NULL;
 	}
-	/* Both forced on by the CPI with passthrough or vGPUs (domain.md 7);
+	/* Both forced on by the CPI with passthrough or vGPUs (BOSH vSphere
+	 * CPI documentation; doc/design.md, section 15.8);
 	 * written out so the extension says what the VM gets. */
 	if (!fail && (has_mem || npt + nvg > 0))
 		fail = emit_json_set(cp, "memory_reservation_locked_to_max",

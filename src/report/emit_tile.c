@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Labels of the AI Services tile's custom VM type form (domain.md 7). */
+/* Labels of the AI Services tile's custom VM type form (doc/design.md,
+ * section 15.8). */
 #define TILE_TECH    "Processing technology"
 #define TILE_VENDOR  "PCI Passthrough Vendor ID"
 #define TILE_DEVICE  "PCI Passthrough Device ID"

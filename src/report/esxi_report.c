@@ -226,3 +226,15 @@ gw_esxi_gpus_text_command(const gw_table *t, const char *text,
 	gw_esxi_gpus_free(&g);
 	return 0;
 }
+
+const char *
+gw_esxi_power_name(gw_esxi_power p)
+{
+	switch (p) {
+	/* TRANSLATORS: a VM's power state; at most 14 cells each. */
+	case GW_ESXI_POWER_ON: return _("powered on");
+	case GW_ESXI_POWER_OFF: return _("powered off");
+	case GW_ESXI_POWER_SUSPENDED: return _("suspended");
+	default: return _("state unknown");
+	}
+}

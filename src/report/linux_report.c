@@ -21,14 +21,6 @@ hex_id(unsigned v)
 
 /* ---- gpuwiz check ----------------------------------------------------- */
 
-/* Compatibility, to be removed once src/cli is converted: cli.c prints
- * the ESXi rows through this name; gw_checks_print is the printer. */
-void
-gw_linux_print_checks(const gw_finding *rows, size_t n, int json)
-{
-	gw_checks_print(stdout, rows, n, json);
-}
-
 int
 gw_linux_check_command(const char *sysroot, int json, gw_err *e)
 {

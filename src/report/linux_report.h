@@ -15,12 +15,6 @@ int gw_linux_check_command(const char *sysroot, int json, gw_err *e);
 int gw_linux_gpus_command(const gw_table *t, const char *sysroot, int json,
                           gw_err *e);
 
-/* ---- compatibility, to be removed once src/cli is converted ---------- */
-/* gw_checks_print(stdout, rows, n, json) (finding_print.h), the name
- * cli.c calls for the ESXi rows. */
-void gw_linux_print_checks(const gw_finding *rows, size_t n, int json);
-/* ---- end of compatibility -------------------------------------------- */
-
 /* gpuwiz gpus's output for r: the table (or "no display-class device")
  * with the MMIO line and the notes, or with json {"gpus", "mmio_size_gb",
  * "notes"}. */

@@ -18,6 +18,7 @@
 #include "vsphere.h"
 #include "samplehost.h"
 #include "host.h"
+#include "esxi_report.h"   /* gw_esxi_power_name */
 
 typedef enum {
 	GW_STEP_WELCOME,   /* language and what the operator is doing */
@@ -322,8 +323,6 @@ int gw_wizard_host_mode(const gw_wizard *w);
 /* Passthrough of detected GPU idx on its host: 1 on, 0 off, -1 unknown. */
 int gw_wizard_detected_passthru(const gw_wizard *w, size_t idx);
 
-/* Human name of a power state (translated). */
-const char *gw_esxi_power_name(gw_esxi_power p);
 
 /* ---- GW_MODE_LINUX: this Linux host ----------------------------------- */
 

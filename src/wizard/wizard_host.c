@@ -70,9 +70,12 @@ gw_wizard_probe_host(gw_wizard *w)
 int
 gw_wizard_probe_esxi(gw_wizard *w)
 {
-	/* as the mode asks: the API, else the ESXi shell */
-	gw_host *h = wz_host_for(w, w->mode == GW_MODE_VSPHERE ? GW_MODE_VSPHERE
-	                                                       : GW_MODE_ESXI_SSH);
+	/* the mode's attached host; a mode without one reads as the ESXi
+	 * shell's (the public "probe the attached host") */
+	int own = wz_mode(w->mode)->reach == WZ_REACH_ATTACHED;
+	gw_mode m = own ? w->mode : GW_MODE_ESXI_SSH;
+	const wz_mode_desc *d = wz_mode(m);
+	gw_host *h = wz_host_for(w, m);
 	gw_host_probe p;
 	gw_err le;
 	int fails;
@@ -80,13 +83,11 @@ gw_wizard_probe_esxi(gw_wizard *w)
 	wz_clear_probes(w);
 	w->probed = 1;
 	if (h == NULL) {
-		w->checks_error = gw_xstrdup(w->mode == GW_MODE_VSPHERE ?
-		                             _("no vSphere connection") :
-		                             _("no ESXi host to check"));
+		w->checks_error = gw_xstrdup(_(d->no_host));
 		gw_host_vms_free(&w->sess.vms);
 		free(w->sess.vms_error);
-		w->sess.vms_error = w->mode == GW_MODE_VSPHERE ?
-		                    gw_xstrdup(w->checks_error) : NULL;
+		w->sess.vms_error = d->no_host_vms ? gw_xstrdup(w->checks_error)
+		                                   : NULL;
 		w->sess.vm = -1;
 		return 1;
 	}
@@ -255,17 +256,5 @@ gw_wizard_esxi_upgrade(gw_wizard *w, gw_err *e)
 	w->vmx_error = NULL;
 	wz_changed(w);
 	return 0;
-}
-
-const char *
-gw_esxi_power_name(gw_esxi_power p)
-{
-	switch (p) {
-	/* TRANSLATORS: a VM's power state; at most 14 cells each. */
-	case GW_ESXI_POWER_ON: return _("powered on");
-	case GW_ESXI_POWER_OFF: return _("powered off");
-	case GW_ESXI_POWER_SUSPENDED: return _("suspended");
-	default: return _("state unknown");
-	}
 }
 

@@ -1,6 +1,6 @@
 /* wizard_int.h: the wizard's model, for src/wizard/ and white-box tests
  * only.  The screens in ui/ see a gw_wizard through the accessors of
- * wizard.h (doc/design.md, "The wizard model"). */
+ * wizard.h (doc/design.md, section 9, "The wizard model"). */
 #ifndef GW_WIZARD_INT_H
 #define GW_WIZARD_INT_H
 
@@ -110,6 +110,9 @@ typedef struct wz_mode_desc {
 	char *(*enable_question)(const char *bdf);  /* before enabling */
 	char *(*vm_line)(const gw_esxi_vm *vm, gw_esxi_power p);  /* open VM */
 	const char *host_help, *vm_help;   /* the steps' help; NULL: none */
+	const char *no_host;            /* WZ_REACH_ATTACHED: the rows' error
+	                                 * while no host is attached */
+	int no_host_vms;                /* ... and the VM list's too */
 } wz_mode_desc;
 /* m's descriptor (an unknown m: offline's). */
 const wz_mode_desc *wz_mode(gw_mode m);

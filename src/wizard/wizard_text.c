@@ -1,12 +1,13 @@
 /* wizard_text.c: the wizard's fixed texts and classifications
  * (wizard.h), and the small helpers the other wizard files share.
  *
- * Facts used here (see shared/docs/domain.md):
+ * Facts used here (doc/design.md, section 15):
  *  - BIOS checklist: VT-d/AMD-Vi and above-4G decoding are BIOS settings;
- *    "Passthru Capable: false" when the IOMMU is off (section 5).
+ *    "Passthru Capable: false" when the IOMMU is off (section 15.6).
  *  - SR-IOV: NVIDIA vGPU on Ampere and later GPUs uses SR-IOV virtual
- *    functions (NVIDIA vGPU documentation; the A16 host sample in
- *    shared/fixtures/nvidia-smi shows "Host VGPU Mode: SR-IOV").
+ *    functions (NVIDIA vGPU documentation, section 15.3; the A16 host sample
+ * tests/fixtures/nvidia-smi/a16-vgpu-host-sriov.txt shows "Host VGPU
+ * Mode: SR-IOV").
  */
 #include "wizard_int.h"
 

@@ -1,9 +1,9 @@
 /* wizard_write.c: the write step and the commands to run next
  * (wizard.h).
  *
- * Next commands: vim-cmd (domain.md section 5), Ops Manager/BOSH
- * (section 7), guest checks and the NCCL all-reduce test (section 8,
- * seed 001).
+ * Next commands: vim-cmd (doc/design.md, section 15.6), Ops Manager/BOSH
+ * (section 15.8), guest checks and the NCCL all-reduce test (section
+ * 15.9; NVIDIA NCCL issue 2101).
  */
 #include "wizard_int.h"
 

@@ -1,6 +1,6 @@
 /* test_diagnose.c: `gpuwiz diagnose` on the real vmware.log / task error
  * samples in tests/fixtures/vmwarelog/ and on realistic lines for the
- * rules that have no public sample (domain.md sections 2, 3, 5, 8, 10). */
+ * rules that have no public sample (doc/design.md, sections 15.2-15.4, 15.6, 15.9, 15.10). */
 #include "testutil.h"
 
 #include <dirent.h>

@@ -1,5 +1,5 @@
 /* test_esxi.c: the esxcli / vim-cmd parsers on every real sample in
- * tests/fixtures/esxcli and vimcmd (copies of ../shared/fixtures) and on
+ * tests/fixtures/esxcli and vimcmd (sources in tests/fixtures/README.md) and on
  * the synthetic ones, with exact values; their errors; the storage
  * listings the passthrough guard reads (core path list, core device list,
  * vmfs extent list) with their variations (no indentation, CRLF, blanks in

@@ -1215,7 +1215,7 @@ test_next_commands(void **state)
 	assert_true(strv_has(v, "Apply Changes"));
 	assert_true(strv_has(v, "bosh update-cloud-config"));
 	assert_true(strv_has(v, "gpuwiz-out/tile-vm-type.yml"));
-	/* never what domain.md section 9 calls wrong */
+	/* never what doc/design.md, section 15.11 calls wrong */
 	assert_false(strv_has(v, "esxcli system settings kernel"));
 	assert_false(strv_has(v, "boot.cfg"));
 	gw_strv_free(v);
