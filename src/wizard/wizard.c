@@ -211,19 +211,13 @@ wz_attach(gw_wizard *w, gw_host *h)
 }
 
 void
-gw_wizard_attach_esxi(gw_wizard *w, gw_runner *r, const char *label)
+gw_wizard_attach(gw_wizard *w, gw_host *h)
 {
-	wz_attach(w, gw_host_open_esxi(r, label));
+	wz_attach(w, h);
 }
 
 void
-gw_wizard_attach_vsphere(gw_wizard *w, gw_vs *s, const char *label)
-{
-	wz_attach(w, gw_host_open_vsphere(s, label));
-}
-
-void
-gw_wizard_set_progress(gw_wizard *w, gw_vs_progress_fn fn, void *ctx)
+gw_wizard_set_progress(gw_wizard *w, gw_host_progress_fn fn, void *ctx)
 {
 	w->progress = fn;
 	w->progress_ctx = ctx;

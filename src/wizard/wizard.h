@@ -12,10 +12,8 @@
 #include "gputable.h"
 #include "linux.h"
 #include "plan.h"
-#include "runner.h"
 #include "esxi.h"
 #include "vmx.h"
-#include "vsphere.h"
 #include "samplehost.h"
 #include "host.h"
 #include "esxi_report.h"   /* gw_esxi_power_name */
@@ -266,14 +264,14 @@ int gw_wizard_sriov_needed(const gw_wizard *w);
  * change dirty.  An out-of-range item is ignored. */
 void gw_wizard_set_host_ok(gw_wizard *w, int item, int ok);
 
-/* ---- GW_MODE_ESXI_SSH: an ESXi host through a runner ------------------- */
+/* ---- a host attached: ESXi (shell or ssh) or the vSphere API ----------- */
 
-/* Work on the ESXi host behind r (ownership passes to the wizard;
- * gw_wizard_free closes it).  label names it on the screens ("root@esx01").
- * Chooses GW_MODE_ESXI_SSH and runs gw_wizard_probe_esxi.  The host is
- * reached through host.h (gw_host_open_esxi); the session (session.h)
- * holds its VMs and the open one. */
-void gw_wizard_attach_esxi(gw_wizard *w, gw_runner *r, const char *label);
+/* Work on host h (host.h: an ESXi host or the vSphere API, already
+ * connected; ownership passes to the wizard, gw_wizard_free closes it).
+ * The screens name it by gw_host_label.  Chooses the mode of h's kind
+ * (GW_MODE_ESXI_SSH, GW_MODE_VSPHERE) and runs gw_wizard_probe_esxi; the
+ * session (session.h) holds its VMs and the open one. */
+void gw_wizard_attach(gw_wizard *w, gw_host *h);
 /* (Re)read the host: esxcli system version get (-> the ESXi version answer,
  * so the plan knows the newest hardware version), system uuid get (-> the
  * system id, so a GPU added from the host gets its whole device block),
@@ -312,12 +310,8 @@ int gw_wizard_esxi_upgrade(gw_wizard *w, gw_err *e);
 const char *gw_wizard_vmx_where(const gw_wizard *w);
 /* ---- GW_MODE_VSPHERE -------------------------------------------------- */
 
-/* Work through the vSphere API session s (connected and logged in;
- * ownership passes to the wizard).  Chooses GW_MODE_VSPHERE and reads the
- * inventory (gw_wizard_probe_esxi does it again). */
-void gw_wizard_attach_vsphere(gw_wizard *w, gw_vs *s, const char *label);
 /* Where long API tasks (reconfigure, upgrade) report their progress. */
-void gw_wizard_set_progress(gw_wizard *w, gw_vs_progress_fn fn, void *ctx);
+void gw_wizard_set_progress(gw_wizard *w, gw_host_progress_fn fn, void *ctx);
 /* ESXi over SSH or the API: the host screens (rows, VM list) apply. */
 int gw_wizard_host_mode(const gw_wizard *w);
 /* Passthrough of detected GPU idx on its host: 1 on, 0 off, -1 unknown. */

@@ -1453,7 +1453,7 @@ test_esxi_mode(void **state)
 	r = gw_runner_open_local();
 	gw_runner_set_path_prefix(r, sd);
 	gw_runner_set_volumes_root(r, tmp);
-	gw_wizard_attach_esxi(&w, r, "root@esx-test");
+	gw_wizard_attach(&w, gw_host_open_esxi(r, "root@esx-test"));
 	assert_int_equal(w.mode, GW_MODE_ESXI_SSH);
 	assert_int_equal(gw_wizard_mode_available(&w, GW_MODE_ESXI_SSH, NULL), 1);
 
