@@ -54,6 +54,12 @@ check "src/core includes nothing of the host, session or front ends" \
 check "the front ends include no back end's private header" \
 	sh -c "! grep -nE '#include \"(host_int|runner_int|vsphere_int|esxi_int|linux_int|samplehost_int)\\.h\"' src/cli/*.c src/wizard/*.c src/session/*.c ui/*.c"
 
+# ---- probes and parsers return data: only src/report and the front ends print
+grep -nE '(^|[^_a-z])(printf|puts|putchar)\(|fputs\([^,]*, *stdout|fprintf\(stdout|fwrite\([^;]*stdout' \
+	src/core/*.c src/host/*.c src/session/*.c >"$TMP/prints" || :
+check "src/core, src/host and src/session write nothing to stdout" [ ! -s "$TMP/prints" ]
+sed 's/^/   /' "$TMP/prints"
+
 # ---- citations ---------------------------------------------------------------
 check "no code cites files outside the tree" \
 	sh -c "! grep -rnE 'shared/(docs|data|fixtures|seeds)|\\.\\./shared' src ui"
