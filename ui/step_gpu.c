@@ -398,7 +398,9 @@ gpu_help(ui_ctx *u)
 	         "name, VRAM, driver, IOMMU group): Space adds the highlighted one in passthrough "
 	         "and keeps its PCI address; a GPU the table does not know is sized from its "
 	         "64-bit BARs.\n"
-	         "Enter goes on once at least one GPU is selected.");
+	         "Enter goes on once at least one GPU is selected, or with none: the VM you "
+	         "open keeps only the devices it has (for example its vGPUs, to turn on "
+	         "unified memory for them).");
 }
 
 static size_t

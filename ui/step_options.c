@@ -54,6 +54,8 @@ options_enter(ui_ctx *u)
 	ui_field_set(&st->dir, af->out_dir ? af->out_dir : "");
 	ui_field_set(&st->name, af->a.name ? af->a.name : "");
 	st->focus = O_UVM;
+	/* a VM with vGPUs: UVM is proposed on until the operator decides */
+	gw_wizard_propose_uvm(u->w);
 }
 
 static int
@@ -63,12 +65,8 @@ has_vgpu(const gw_wizard *w)
 	const gw_answers *a = &gw_wizard_answers(w)->a;
 	size_t i;
 
-	if (p) {
-		for (i = 0; i < p->ngpus; i++)
-			if (p->gpus[i].profile)
-				return 1;
-		return 0;
-	}
+	if (p)
+		return gw_wizard_vm_vgpus(w) > 0;
 	for (i = 0; i < a->ngpus; i++)
 		if (a->gpus[i].profile)
 			return 1;
@@ -112,12 +110,21 @@ options_draw(ui_ctx *u, ui_rect r)
 	/* TRANSLATORS: the options and what each does.  Titles at most 60
 	 * cells; the explanations are wrapped (2 lines at 80 columns). */
 	const char *t_uvm = _("Unified memory (UVM) on every vGPU");
-	const char *w_uvm = has_vgpu(w) ?
-		/* TRANSLATORS: what UVM does and costs; wrapped. */
-		_("pciPassthruN.cfg.enable_uvm = 1: NCCL 2.27 and later need it on vGPU. "
-		  "Consequence: vMotion is disabled for this VM while UVM is on.") :
+	const char *w_uvm = !has_vgpu(w) ?
 		/* TRANSLATORS: UVM without any vGPU; wrapped. */
-		_("Only for vGPUs: this VM has none, so it changes nothing.");
+		_("Only for vGPUs: this VM has none, so it changes nothing.") :
+		gw_wizard_uvm_proposed(w) ?
+		/* TRANSLATORS: UVM turned on by the wizard for a VM with
+		 * vGPUs, why and what it costs; wrapped, at most 3 lines of
+		 * 74 cells. */
+		_("Proposed for this VM's vGPUs: NCCL 2.27 and later fail without it "
+		  "('operation not supported'). Consequences: no vMotion for this VM; "
+		  "on A100 with several vGPUs, no NVLink P2P.") :
+		/* TRANSLATORS: what UVM does and costs; wrapped, at most 3
+		 * lines of 74 cells. */
+		_("pciPassthruN.cfg.enable_uvm = 1: NCCL 2.27 and later fail without it "
+		  "on vGPU. Consequences: no vMotion for this VM; on A100 with several "
+		  "vGPUs, no NVLink P2P.");
 	/* TRANSLATORS: option title, at most 60 cells. */
 	const char *t_p2p = _("Peer-to-peer between the GPUs (P2P)");
 	/* TRANSLATORS: option explanation, wrapped. */

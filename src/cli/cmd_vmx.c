@@ -243,7 +243,11 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 
 	memset(&j, 0, sizeof j);
 	gw_session_init(&j.s, NULL);
-	if (vmx_args(o, e) != 0 || cli_resolve_items(o, t, e) != 0)
+	/* No --gpu/--vgpu/--vram is fine here: the plan then works on the
+	 * devices already in the .vmx (--uvm on its vGPUs, MMIO sized for
+	 * them) and refuses a VM that has none (doc/design.md, 15.1). */
+	if (vmx_args(o, e) != 0 ||
+	    (o->nitems > 0 && cli_resolve_items(o, t, e) != 0))
 		return EXIT_USAGE;
 	if (o->vm == NULL) {
 		j.path = o->args[0];

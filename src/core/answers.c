@@ -219,6 +219,8 @@ load_options(gw_answers_file *af, dictionary *d, gw_err *e)
 		if (parse_bool(af->path, bools[i].key, v, &b, e) != 0)
 			return -1;
 		*bools[i].dst = b;
+		if (bools[i].dst == &af->a.uvm)
+			af->uvm_set = 1;
 	}
 	if ((v = iniparser_getstring(d, "options:mmio_gb", NULL)) != NULL && *v) {
 		snprintf(field, sizeof field, "%s: [options] mmio_gb", af->path);
@@ -248,13 +250,15 @@ load_output(gw_answers_file *af, dictionary *d, gw_err *e)
 	return 0;
 }
 
-/* Enough to do something: a GPU, and an output directory or a .vmx. */
+/* Enough to do something: a GPU (or a .vmx, whose own devices the plan
+ * works on: uvm = yes on the vGPUs already there), and an output
+ * directory or a .vmx. */
 static int
 check_complete(const gw_answers_file *af, dictionary *d, gw_err *e)
 {
 	const char *path = af->path;
 
-	if (af->a.ngpus == 0) {
+	if (af->a.ngpus == 0 && af->vmx_path == NULL) {
 		gw_err_set(e, _("%s: [gpu] devices: no GPU given (expected e.g. 'devices = l40s=2')"),
 		           path);
 		return -1;

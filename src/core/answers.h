@@ -9,6 +9,8 @@
  *   esxi      = 8.0U2
  *   bdf       = 0000:42:00.0, 0000:43:00.0
  *   system_id = 5f2c...-...
+ *   (no [gpu] with a [vm] vmx: the devices already in the VM, e.g.
+ *   uvm = yes on its vGPUs)
  *   [options]
  *   uvm = yes   p2p = no   code43 = no   reserve = yes
  *   mmio_gb = 256   allow_below_rule = no   force = no
@@ -30,6 +32,8 @@ typedef struct gw_answers_file {
 	int formats;      /* gw_format mask */
 	int force;        /* write even when the .vmx is locked */
 	char *path;       /* the answers file */
+	int uvm_set;      /* [options] uvm was given, or the operator chose
+	                   * (the wizard proposes UVM for vGPUs otherwise) */
 } gw_answers_file;
 
 /* Read and validate.  Unknown sections/keys, bad booleans, bad specs: one

@@ -229,6 +229,15 @@ plan_gpus(plan_ctx *c, gw_err *e)
 			if (c->sc.devs[i].vgpu)
 				c->nvgpu_all++;
 		}
+	/* Nothing asked for is fine when the VM has its devices (--uvm on
+	 * the vGPUs already there); with neither there is nothing to plan. */
+	if (c->a->ngpus == 0 && c->p->ngpus == 0 && c->v != NULL) {
+		gw_err_set(e, _("%s: no GPU to plan for: the .vmx has no GPU "
+		                "device (pciPassthruN) and none was asked for; "
+		                "add one (--gpu, --vgpu or --vram; [gpu] "
+		                "devices in an answers file)"), gw_vmx_name(c->v));
+		return -1;
+	}
 	pl_add_wanted(c);
 	return pl_count_devices(c, e);
 }

@@ -164,6 +164,16 @@ uvm_findings(plan_ctx *c)
 	gw_plan *p = c->p;
 
 	if (c->a->uvm && c->nvgpu_all > 0) {
+		/* why it is on (the wizard proposes it for a VM with vGPUs),
+		 * then what it costs */
+		pl_finding(p, GW_SEV_INFO, "uvm-nccl",
+		           GW_TOPIC_VGPU, SRC_UVM,
+		           gw_xasprintf(_("Unified memory on %d vGPU(s): NCCL "
+		                          "2.27 and later fail without it "
+		                          "(Cuda failure 'operation not "
+		                          "supported' in ncclCommInitRank)"),
+		                        c->nvgpu_all),
+		           NULL);
 		pl_finding(p, GW_SEV_WARN, "uvm-vmotion",
 		           GW_TOPIC_VGPU, SRC_UVM,
 		           gw_xasprintf(_("enable_uvm disables vMotion of this "

@@ -493,4 +493,20 @@ const char *gw_wizard_step_help(const gw_wizard *w, gw_step s);
 int gw_wizard_samples(gw_sample_info **out, size_t *n, gw_err *e);
 void gw_wizard_samples_free(gw_sample_info *l, size_t n);
 
+/* ---- the devices already in the VM; unified memory (wizard_uvm.c) ---- */
+
+/* GPUs (count) already in the open .vmx, as the plan counts them; 0
+ * without a .vmx or a plan.  The GPU step goes on with only these. */
+int gw_wizard_existing_gpus(const gw_wizard *w);
+/* vGPUs (count) of the VM: already there and chosen; 0 without a plan. */
+int gw_wizard_vm_vgpus(const gw_wizard *w);
+/* Until the operator decides (an answers file's [options] uvm, or
+ * gw_wizard_set_uvm), unified memory follows the VM: on when it has
+ * vGPUs (NCCL 2.27+ fails without it), off otherwise.  Returns 1 when it
+ * changed the answers.  Called when a .vmx is opened and when the options
+ * step is shown. */
+int gw_wizard_propose_uvm(gw_wizard *w);
+/* UVM is on because the wizard proposed it (not decided yet). */
+int gw_wizard_uvm_proposed(const gw_wizard *w);
+
 #endif

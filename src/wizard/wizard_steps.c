@@ -163,6 +163,38 @@ check_host(const gw_wizard *w, char *why, size_t n)
 	return 0;
 }
 
+/* The GPU step: GPUs chosen, or only the devices already in the VM
+ * (the seed-001 VM: its vGPUs need UVM, nothing added; doc/design.md,
+ * 15.1).  Before a VM is open its devices are not known yet: the VM step
+ * asks again. */
+static int
+check_gpu(const gw_wizard *w, char *why, size_t n)
+{
+	if (w->af.a.ngpus > 0 || w->vmx == NULL ||
+	    gw_wizard_existing_gpus(w) > 0)
+		return 0;
+	wz_put_why(why, n, _("Choose at least one GPU: the open VM has none yet."));
+	return -1;
+}
+
+/* The VM step: something to plan for, the chosen GPUs or the VM's. */
+static int
+check_vm_gpus(const gw_wizard *w, char *why, size_t n)
+{
+	if (w->af.a.ngpus == 0 && (w->vmx == NULL ||
+	                           gw_wizard_existing_gpus(w) == 0)) {
+		wz_put_why(why, n, w->vmx == NULL ?
+		           _("No GPU chosen and no VM open: choose a GPU on the GPU step, or open a .vmx that already has its GPUs.") :
+		           _("This VM has no GPU device yet: go back to the GPU step and choose one, or open another .vmx."));
+		return -1;
+	}
+	if (w->vmx && !w->have_plan) {
+		wz_put_why(why, n, w->plan_error);
+		return -1;
+	}
+	return 0;
+}
+
 int
 gw_wizard_check_step(const gw_wizard *w, gw_step s, char *why, size_t n)
 {
@@ -181,11 +213,7 @@ gw_wizard_check_step(const gw_wizard *w, gw_step s, char *why, size_t n)
 	case GW_STEP_HOST:
 		return check_host(w, why, n);
 	case GW_STEP_GPU:
-		if (w->af.a.ngpus == 0) {
-			wz_put_why(why, n, _("Choose at least one GPU."));
-			return -1;
-		}
-		return 0;
+		return check_gpu(w, why, n);
 	case GW_STEP_VM:
 		if (w->vmx_error) {
 			snprintf(buf, sizeof buf,
@@ -194,11 +222,7 @@ gw_wizard_check_step(const gw_wizard *w, gw_step s, char *why, size_t n)
 			wz_put_why(why, n, buf);
 			return -1;
 		}
-		if (w->vmx && !w->have_plan) {
-			wz_put_why(why, n, w->plan_error);
-			return -1;
-		}
-		return 0;
+		return check_vm_gpus(w, why, n);
 	case GW_STEP_MMIO:
 	case GW_STEP_OPTIONS:
 		if (!w->have_plan) {

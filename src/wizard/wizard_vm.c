@@ -30,6 +30,7 @@ gw_wizard_open_vmx(gw_wizard *w, const char *path, gw_err *e)
 		free(w->vmx_error);
 		w->vmx_error = NULL;
 		wz_changed(w);
+		gw_wizard_propose_uvm(w);
 		return 0;
 	}
 	full = wz_expand_tilde(path);
@@ -44,6 +45,8 @@ gw_wizard_open_vmx(gw_wizard *w, const char *path, gw_err *e)
 	free(w->vmx_error);
 	w->vmx_error = NULL;
 	wz_changed(w);
+	/* a VM with vGPUs: UVM on unless the operator decided (15.1) */
+	gw_wizard_propose_uvm(w);
 	return 0;
 }
 
@@ -187,6 +190,7 @@ void
 gw_wizard_set_uvm(gw_wizard *w, int on)
 {
 	w->af.a.uvm = on ? 1 : 0;
+	w->af.uvm_set = 1;      /* decided: no longer proposed */
 	wz_changed(w);
 }
 
@@ -378,7 +382,7 @@ gw_wizard_save_answers(gw_wizard *w, const char *path, gw_err *e)
 		gw_err_set(e, "%s", _("Answers file: no file name given"));
 		return -1;
 	}
-	if (w->af.a.ngpus == 0) {
+	if (w->af.a.ngpus == 0 && gw_wizard_existing_gpus(w) == 0) {
 		gw_err_set(e, _("%s: no GPU chosen: choose at least one before saving the answers"),
 		           path);
 		return -1;

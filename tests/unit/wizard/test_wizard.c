@@ -545,10 +545,13 @@ test_check_step_reasons(void **state)
 	assert_int_equal(gw_wizard_next(&w, why, sizeof why), 0);
 	assert_false(w.dirty);           /* the checklist is not an answer */
 
-	/* GPU: none chosen */
+	/* GPU: none chosen and no VM open yet: the GPU step lets the
+	 * operator go on (a VM's own devices), the VM step then asks */
 	assert_int_equal(w.step, GW_STEP_GPU);
-	assert_int_equal(gw_wizard_next(&w, why, sizeof why), -1);
+	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_GPU, why, sizeof why), 0);
+	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_VM, why, sizeof why), -1);
 	assert_non_null(strstr(why, "GPU"));
+	assert_non_null(strstr(why, "no VM open"));
 	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_MMIO, why, sizeof why), -1);
 	assert_string_equal(why, w.plan_error);
 	/* a step not visited yet cannot be jumped to */
@@ -1022,7 +1025,21 @@ test_options(void **state)
 	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
 	assert_int_equal(gw_wizard_add_gpu(&w, gpu("l40s"), "nvidia_l40s-24c", 2, &e), 0);
 	assert_int_equal(gw_wizard_open_vmx(&w, vmx, &e), 0);
+	/* a VM with vGPUs: UVM proposed on (NCCL 2.27+), not decided */
+	assert_int_equal(w.af.a.uvm, 1);
+	assert_true(gw_wizard_uvm_proposed(&w));
+	assert_int_equal(gw_wizard_vm_vgpus(&w), 2);
+	assert_int_equal(count_kind(&w.plan, GW_SET_UVM), 2);
+	assert_true(has_finding(&w.plan, "uvm-nccl"));
+	assert_true(has_finding(&w.plan, "uvm-vmotion"));
+	gw_wizard_set_uvm(&w, 0);
+	assert_false(gw_wizard_uvm_proposed(&w));
 	assert_int_equal(count_kind(&w.plan, GW_SET_UVM), 0);
+	/* decided: opening the VM again proposes nothing */
+	assert_int_equal(gw_wizard_open_vmx(&w, vmx, &e), 0);
+	assert_int_equal(w.af.a.uvm, 0);
+	assert_int_equal(gw_wizard_propose_uvm(&w), 0);
+	assert_true(has_finding(&w.plan, "uvm-suggest"));
 	gw_wizard_set_uvm(&w, 1);
 	assert_int_equal(w.af.a.uvm, 1);
 	assert_int_equal(count_kind(&w.plan, GW_SET_UVM), 2);
@@ -1338,10 +1355,10 @@ test_linux_mode(void **state)
 	assert_null(w.detected[1].row);
 	assert_int_equal(w.detected[1].vram_gb, -1);
 
-	/* GPU step: nothing chosen yet */
+	/* GPU step: nothing chosen yet, no VM: the VM step would ask */
 	assert_int_equal(gw_wizard_next(&w, why, sizeof why), 0);
 	assert_int_equal(w.step, GW_STEP_GPU);
-	assert_int_equal(gw_wizard_next(&w, why, sizeof why), -1);
+	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_VM, why, sizeof why), -1);
 	/* add the L40S: table row, passthrough, no system id: no BDF in the
 	 * answers (the plan would need one), but marked as added */
 	assert_int_equal(gw_wizard_add_detected(&w, 0, &e), 0);

@@ -1,0 +1,58 @@
+/* wizard_uvm.c: the devices already in the open VM and unified memory
+ * (wizard.h, last section).  A VM whose vGPUs crash NCCL 2.27+ in
+ * ncclCommInitRank needs pciPassthruN.cfg.enable_uvm = "1" on every vGPU
+ * and nothing else (doc/design.md, 15.1; NVIDIA AI Enterprise
+ * documentation): the GPU step lets the operator go on with only those
+ * devices, and the wizard proposes UVM for them until the operator
+ * decides (an answers file's [options] uvm, or the options step). */
+#include "wizard_int.h"
+
+static int
+count_gpus(const gw_wizard *w, int existing_only, int vgpu_only)
+{
+	const gw_plan *p = w->have_plan ? &w->plan : NULL;
+	size_t i;
+	int n = 0;
+
+	for (i = 0; p != NULL && i < p->ngpus; i++) {
+		if (existing_only && !p->gpus[i].existing)
+			continue;
+		if (vgpu_only && p->gpus[i].profile == NULL)
+			continue;
+		n += p->gpus[i].count;
+	}
+	return n;
+}
+
+int
+gw_wizard_existing_gpus(const gw_wizard *w)
+{
+	return w->vmx != NULL ? count_gpus(w, 1, 0) : 0;
+}
+
+int
+gw_wizard_vm_vgpus(const gw_wizard *w)
+{
+	return count_gpus(w, 0, 1);
+}
+
+int
+gw_wizard_uvm_proposed(const gw_wizard *w)
+{
+	return w->af.a.uvm && !w->af.uvm_set;
+}
+
+int
+gw_wizard_propose_uvm(gw_wizard *w)
+{
+	int want;
+
+	if (w->af.uvm_set || !w->have_plan)
+		return 0;
+	want = gw_wizard_vm_vgpus(w) > 0;
+	if (want == (w->af.a.uvm != 0))
+		return 0;
+	w->af.a.uvm = want;
+	wz_changed(w);
+	return 1;
+}
