@@ -1,0 +1,128 @@
+#!/bin/sh
+# test_uvm.sh: the seed-001 path (doc/design.md, 15.1): a VM that already
+# has its vGPUs gets pciPassthruN.cfg.enable_uvm = "1" on every one of
+# them and nothing else, from `vmx FILE --uvm`, `vmx --vm` on a (sample)
+# host and `apply --answers` with no [gpu] section; a VM with no GPU at
+# all and no GPU asked for is still refused with one clear line.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/vgpu_vmx.sh"
+
+# only_added ORIG NEW KEY...: NEW is ORIG with exactly these lines added
+# (each KEY = "1"), in the order given, after ORIG's bytes.
+only_added() {
+	o=$1 n=$2; shift 2
+	head -c "$(stat -c %s "$o")" "$n" | cmp -s - "$o" || return 1
+	tail -c +"$(( $(stat -c %s "$o") + 1 ))" "$n" >"$TMP/added"
+	: >"$TMP/want"
+	for k in "$@"; do printf '%s = "1"\n' "$k" >>"$TMP/want"; done
+	cmp -s "$TMP/added" "$TMP/want"
+}
+
+UVM0=pciPassthru0.cfg.enable_uvm
+UVM1=pciPassthru1.cfg.enable_uvm
+
+# --- vmx FILE --uvm: preview, then --write ----------------------------------
+vgpu_vmx "$TMP/v.vmx"
+cp "$TMP/v.vmx" "$TMP/v.orig"
+check "the test VM keeps the fixture's source line" sh -c "head -n 1 '$TMP/v.vmx' | grep -q '^# source: minsungchu/'"
+run "$GPUWIZ" vmx "$TMP/v.vmx" --uvm
+check "vmx --uvm with no GPU given: exit 0" [ "$rc" -eq 0 ]
+check "vmx --uvm: no 'no GPU given' any more" sh -c "! grep -q 'no GPU given' '$err'"
+check "vmx --uvm: both vGPUs listed as already in the VM" has "2 x nvidia_l40s-24c (AD102GL [L40S]), 48 GB, already in the VM"
+check "vmx --uvm: enable_uvm on pciPassthru0" has "+ $UVM0 = \"1\""
+check "vmx --uvm: enable_uvm on pciPassthru1" has "+ $UVM1 = \"1\""
+check "vmx --uvm: no device is added" sh -c "! grep -q '^  + pciPassthru[0-9]*\.\(present\|vgpu\|id\)' '$out'"
+check "vmx --uvm: the reason (NCCL 2.27) is shown" has "NCCL 2.27 and later fail without it"
+check "vmx --uvm: the vMotion consequence is shown" has "enable_uvm disables vMotion"
+check "vmx --uvm: the source is NVIDIA's" has "source: NVIDIA AI Enterprise documentation"
+check "vmx --uvm: the preview writes nothing" cmp -s "$TMP/v.vmx" "$TMP/v.orig"
+check "vmx --uvm: says --write saves" has "add --write to save"
+
+run "$GPUWIZ" vmx "$TMP/v.vmx" --uvm --json
+check "vmx --uvm --json: exit 0" [ "$rc" -eq 0 ]
+check "vmx --uvm --json: the plan" python3 -c "
+import json
+d=json.load(open('$out'))
+assert d['changed'] is True and d['written'] is False and d['backup'] is None, d
+ch=[s['key'] for s in d['settings'] if s['change']]
+assert ch==['$UVM0','$UVM1'], ch
+assert all(g['existing'] for g in d['gpus']), d['gpus']
+assert d['total_vram_gb']==96 and d['mmio_size_gb']==256, d
+ids=[f['id'] for f in d['findings']]
+assert 'uvm-nccl' in ids and 'uvm-vmotion' in ids, ids
+f=[f for f in d['findings'] if f['id']=='uvm-nccl'][0]
+assert f['source']=='NVIDIA AI Enterprise documentation', f
+assert 'ncclCommInitRank' in f['message'], f
+"
+run "$GPUWIZ" vmx "$TMP/v.vmx" --uvm --write
+check "vmx --uvm --write: exit 0" [ "$rc" -eq 0 ]
+check "vmx --uvm --write: saved with a backup" has "Saved $TMP/v.vmx (backup: "
+check "vmx --uvm --write: only the two enable_uvm lines added" only_added "$TMP/v.orig" "$TMP/v.vmx" $UVM0 $UVM1
+check "vmx --uvm --write: the backup has the original bytes" sh -c "cmp -s \$(ls '$TMP'/v.vmx.*.bak | head -n 1) '$TMP/v.orig'"
+run "$GPUWIZ" vmx "$TMP/v.vmx" --uvm --write --json
+check "vmx --uvm again: nothing to change" python3 -c "
+import json
+d=json.load(open('$out'))
+assert d['changed'] is False and d['written'] is False, d
+"
+check "vmx --uvm again: the file is the same" only_added "$TMP/v.orig" "$TMP/v.vmx" $UVM0 $UVM1
+
+# --- refused: no GPU in the VM and none asked for ---------------------------
+sample vmx/ws-hw21-ubuntu-cp949-guestinfo-detailed-longline.vmx "$TMP/none.vmx"
+cp "$TMP/none.vmx" "$TMP/none.orig"
+run "$GPUWIZ" vmx "$TMP/none.vmx" --uvm --write
+check "a VM without GPUs: exit 2" [ "$rc" -eq 2 ]
+check "a VM without GPUs: one line on stderr" err_one_line
+check "a VM without GPUs: says the .vmx has no GPU device" errhas "none.vmx: no GPU to plan for: the .vmx has no GPU device (pciPassthruN) and none was asked for"
+check "a VM without GPUs: unchanged" cmp -s "$TMP/none.vmx" "$TMP/none.orig"
+run "$GPUWIZ" vmx "$TMP/none.vmx" --uvm --json
+check "a VM without GPUs, --json: exit 2, nothing on stdout" sh -c "[ $rc -eq 2 ] && [ ! -s '$out' ]"
+
+# --- a DirectPath-only VM: --uvm sets nothing, says so -----------------------
+tail -n +2 "$VGPU_SRC" >"$TMP/dp.vmx"
+run "$GPUWIZ" vmx "$TMP/dp.vmx" --uvm --json
+check "a DirectPath VM: --uvm applies to vGPUs only" python3 -c "
+import json
+d=json.load(open('$out'))
+assert [f for f in d['findings'] if f['id']=='uvm-no-vgpu'], d['findings']
+assert not [s for s in d['settings'] if 'enable_uvm' in s['key']], d['settings']
+"
+
+# --- apply --answers: [vm] vmx + [options] uvm = yes, no [gpu] --------------
+mkdir -p "$TMP/ans"
+vgpu_vmx "$TMP/ans/llm.vmx"
+cp "$TMP/ans/llm.vmx" "$TMP/ans.orig"
+printf '[vm]\nvmx = llm.vmx\n[options]\nuvm = yes\n' >"$TMP/ans/a.ini"
+run "$GPUWIZ" apply --answers "$TMP/ans/a.ini"
+check "apply with no [gpu]: exit 0" [ "$rc" -eq 0 ]
+check "apply with no [gpu]: patched" has "patched $TMP/ans/llm.vmx (backup: "
+check "apply with no [gpu]: only the two enable_uvm lines added" only_added "$TMP/ans.orig" "$TMP/ans/llm.vmx" $UVM0 $UVM1
+check "apply with no [gpu]: the vMotion WARN is shown" has "enable_uvm disables vMotion"
+printf '[options]\nuvm = yes\n[output]\ndir = out\nformats = vmx\n' >"$TMP/ans/b.ini"
+run "$GPUWIZ" apply --answers "$TMP/ans/b.ini"
+check "no [gpu] and no [vm] vmx: still refused" sh -c "[ $rc -eq 2 ] && grep -q 'b.ini: \[gpu\] devices: no GPU given' '$err'"
+sample vmx/ws-hw21-ubuntu-cp949-guestinfo-detailed-longline.vmx "$TMP/ans/none.vmx"
+printf '[vm]\nvmx = none.vmx\n[options]\nuvm = yes\n' >"$TMP/ans/c.ini"
+run "$GPUWIZ" apply --answers "$TMP/ans/c.ini"
+check "no [gpu], a VM without GPUs: refused, one line" sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$err') -eq 1 ] && grep -q 'no GPU to plan for' '$err'"
+
+# --- vmx --vm on a host: a copy of the esxi-l40s sample with the vGPU VM ------
+cp -r "$(cd "$(dirname "$0")/../.." && pwd)/data/hosts" "$TMP/hosts"
+vgpu_vmx "$TMP/hosts/esxi-l40s/volumes/datastore1/llm-train/llm-train.vmx"
+cp "$TMP/hosts/esxi-l40s/volumes/datastore1/llm-train/llm-train.vmx" "$TMP/host.orig"
+export GPUWIZ_HOSTS_DIR="$TMP/hosts"
+run "$GPUWIZ" vmx --sample-host esxi-l40s --vm llm-train --uvm --json
+check "vmx --vm --uvm with no GPU given: exit 0" [ "$rc" -eq 0 ]
+check "vmx --vm --uvm: the two enable_uvm lines, nothing else" python3 -c "
+import json
+d=json.load(open('$out'))
+ch=[s['key'] for s in d['settings'] if s['change']]
+assert ch==['$UVM0','$UVM1'], ch
+assert d['power']=='off' and d['written'] is False, d
+"
+run "$GPUWIZ" vmx --sample-host esxi-l40s --vm llm-train --uvm --write
+check "vmx --vm --uvm --write: saved and reloaded" sh -c "[ $rc -eq 0 ] && grep -q '^Saved ' '$out' && grep -q '^Reloaded the VM' '$out'"
+check "vmx --vm --uvm --write: the sample's own files untouched" cmp -s "$TMP/hosts/esxi-l40s/volumes/datastore1/llm-train/llm-train.vmx" "$TMP/host.orig"
+unset GPUWIZ_HOSTS_DIR
+
+finish
