@@ -293,7 +293,7 @@ draw_selection(ui_ctx *u, ui_rect r, int nsel)
 		dw_put(r.y + st->y_sel, r.x + 2,
 		       /* TRANSLATORS: the selection is empty; at most 76
 		        * cells. */
-		       _("None yet: Space adds the highlighted GPU; Enter: only the VM's own."),
+		       _("None yet: Space adds the highlighted GPU; Enter goes on with the VM's own."),
 		       r.w - 2, ui_attr(UI_C_DIM));
 	for (i = 0; i < st->h_sel && st->sl.top + i < nsel; i++)
 		selection_row(u, r, r.y + st->y_sel + i, st->sl.top + i);

@@ -56,6 +56,8 @@ options_enter(ui_ctx *u)
 	st->focus = O_UVM;
 	/* a VM with vGPUs: UVM is proposed on until the operator decides */
 	gw_wizard_propose_uvm(u->w);
+	/* only the VM's own devices: no snippet that describes GPUs to add */
+	gw_wizard_fit_formats(u->w);
 }
 
 static int

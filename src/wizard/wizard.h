@@ -508,5 +508,11 @@ int gw_wizard_vm_vgpus(const gw_wizard *w);
 int gw_wizard_propose_uvm(gw_wizard *w);
 /* UVM is on because the wizard proposed it (not decided yet). */
 int gw_wizard_uvm_proposed(const gw_wizard *w);
+/* With no GPU being added (only the VM's own devices), the outputs that
+ * cannot be made from the plan (BOSH, Ops Manager and tile describe GPUs
+ * to add) are turned off, so the review is not blocked by them.  Returns
+ * 1 when it changed the formats.  Called when the options step is
+ * shown. */
+int gw_wizard_fit_formats(gw_wizard *w);
 
 #endif
