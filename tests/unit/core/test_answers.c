@@ -170,6 +170,40 @@ test_errors(void **state)
 	free(dir);
 }
 
+/* [vm] vmx and [options] uvm = yes, no [gpu]: the devices already in the
+ * VM (seed 001: enable_uvm on its vGPUs); without a .vmx still refused. */
+static void
+test_vmx_only(void **state)
+{
+	char *dir = tu_tmpdir(), *p;
+	gw_answers_file af;
+	gw_err e;
+
+	(void)state;
+	p = write_tmp(dir, "u.ini", "[vm]\nvmx = llm.vmx\n[options]\nuvm = yes\n");
+	assert_int_equal(gw_answers_load(&af, p, &table, &e), 0);
+	assert_int_equal(af.a.ngpus, 0);
+	assert_int_equal(af.a.uvm, 1);
+	assert_int_equal(af.uvm_set, 1);
+	assert_non_null(af.vmx_path);
+	assert_non_null(strstr(af.vmx_path, "/llm.vmx"));
+	gw_answers_file_free(&af);
+	unlink(p);
+	free(p);
+	/* uvm not given: not decided (the wizard proposes it) */
+	p = write_tmp(dir, "v.ini", "[vm]\nvmx = llm.vmx\n");
+	assert_int_equal(gw_answers_load(&af, p, &table, &e), 0);
+	assert_int_equal(af.a.uvm, 0);
+	assert_int_equal(af.uvm_set, 0);
+	gw_answers_file_free(&af);
+	unlink(p);
+	free(p);
+	expect_error(dir, "[options]\nuvm = yes\n[output]\ndir=o\nformats=vmx\n",
+	             "[gpu] devices");
+	rmdir(dir);
+	free(dir);
+}
+
 static void
 test_missing_and_directory(void **state)
 {
@@ -195,6 +229,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_file),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_vmx_only),
 		cmocka_unit_test(test_missing_and_directory),
 	};
 

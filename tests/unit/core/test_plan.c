@@ -632,6 +632,82 @@ test_uvm_existing_and_new_vgpu(void **state)
 	gw_vmx_free(v);
 }
 
+/* The seed-001 VM: vGPUs already in the .vmx, no GPU asked for, --uvm:
+ * enable_uvm on every vGPU and nothing else; the reason and costs as
+ * findings of topic vGPU with NVIDIA's document as source. */
+static const char VGPU01[] =
+	"pciPassthru0.present = \"TRUE\"\n"
+	"pciPassthru0.vgpu = \"nvidia_l40s-24c\"\n"
+	"pciPassthru1.present = \"TRUE\"\n"
+	"pciPassthru1.vgpu = \"nvidia_l40s-24c\"\n"
+	"memSize = \"65536\"\n"
+	"sched.mem.min = \"65536\"\n"
+	"sched.mem.minSize = \"65536\"\n"
+	"sched.mem.pin = \"TRUE\"\n"
+	"pciPassthru.use64bitMMIO = \"TRUE\"\n"
+	"pciPassthru.64bitMMIOSizeGB = \"256\"\n";
+
+static void
+test_uvm_existing_only(void **state)
+{
+	gw_vmx *v = sample(WS_HW21, VGPU01), *none = sample(WS_HW21, NULL);
+	gw_answers a;
+	gw_plan p;
+	const gw_finding *f;
+	gw_err e;
+	size_t i, nchange = 0;
+
+	(void)state;
+	gw_answers_init(&a);
+	a.uvm = 1;
+	build(&a, v, &p);
+	check_shape(&p);
+	assert_int_equal(p.total_vram_gb, 96);      /* the existing vGPUs */
+	assert_int_equal(p.mmio_gb, 256);
+	assert_int_equal(p.n_vgpu, 0);              /* none added */
+	for (i = 0; i < p.nsettings; i++)
+		if (!p.settings[i].keep) {
+			nchange++;
+			assert_int_equal(p.settings[i].kind, GW_SET_UVM);
+		}
+	assert_int_equal(nchange, 2);
+	assert_string_equal(value(&p, "pciPassthru0.cfg.enable_uvm"), "1");
+	assert_string_equal(value(&p, "pciPassthru1.cfg.enable_uvm"), "1");
+	assert_null(setting(&p, "pciPassthru2.present"));
+	f = finding(&p, "uvm-nccl");
+	assert_non_null(f);
+	assert_int_equal(f->topic, GW_TOPIC_VGPU);
+	assert_string_equal(f->source, "NVIDIA AI Enterprise documentation");
+	assert_non_null(strstr(f->message, "ncclCommInitRank"));
+	assert_non_null(strstr(f->message, "2 vGPU"));
+	f = finding(&p, "uvm-vmotion");
+	assert_non_null(f);
+	assert_int_equal(f->topic, GW_TOPIC_VGPU);
+	assert_null(finding(&p, "uvm-suggest"));
+	assert_false(gw_plan_has_errors(&p));
+	gw_plan_free(&p);
+
+	/* not asked: suggested, with the reason */
+	a.uvm = 0;
+	build(&a, v, &p);
+	assert_non_null(finding(&p, "uvm-suggest"));
+	assert_null(finding(&p, "uvm-nccl"));
+	assert_false(has_key_prefix(&p, "pciPassthru0.cfg"));
+	gw_plan_free(&p);
+
+	/* neither a GPU asked for nor one in the VM: refused, clearly */
+	a.uvm = 1;
+	assert_int_equal(gw_plan_build(&a, &table, none, &p, &e), -1);
+	assert_non_null(strstr(e.msg, "no GPU to plan for"));
+	assert_non_null(strstr(e.msg, "the .vmx has no GPU device"));
+	/* and without a .vmx: the sizing message as before */
+	assert_int_equal(gw_plan_build(&a, &table, NULL, &p, &e), -1);
+	assert_non_null(strstr(e.msg, "no GPU to plan for"));
+	gw_answers_free(&a);
+	gw_vmx_free(v);
+	gw_vmx_free(none);
+}
+
 static void
 test_uvm_a100_and_snippets(void **state)
 {
@@ -1456,6 +1532,7 @@ main(void)
 		cmocka_unit_test(test_bdf_errors),
 		cmocka_unit_test(test_uvm_existing_and_new_vgpu),
 		cmocka_unit_test(test_uvm_a100_and_snippets),
+		cmocka_unit_test(test_uvm_existing_only),
 		cmocka_unit_test(test_firmware),
 		cmocka_unit_test(test_memory_reservation),
 		cmocka_unit_test(test_nested_virt),

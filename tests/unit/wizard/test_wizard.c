@@ -329,6 +329,98 @@ test_init_empty(void **state)
 	gw_wizard_free(&w);     /* harmless twice */
 }
 
+/* Seed 001: an answers file with [vm] vmx and [options] uvm = yes and no
+ * [gpu]: the GPU step goes on with the VM's own vGPUs, Enter alone
+ * walks to the write, which adds enable_uvm on both and nothing else. */
+static const char VGPU_LINES[] =
+	"pciPassthru0.present = \"TRUE\"\n"
+	"pciPassthru0.vgpu = \"nvidia_l40s-24c\"\n"
+	"pciPassthru1.present = \"TRUE\"\n"
+	"pciPassthru1.vgpu = \"nvidia_l40s-24c\"\n";
+
+static void
+test_vgpu_vm_only(void **state)
+{
+	char *dir = tu_tmpdir(), *ans, *vmx, *before, *after, *saved;
+	char why[1024];
+	gw_wizard w;
+	gw_err e;
+	size_t n;
+	int i;
+	FILE *f;
+
+	(void)state;
+	vmx = put_sample(dir, "llm.vmx", SAMPLE_HW21);
+	f = fopen(vmx, "ab");
+	assert_non_null(f);
+	fputs(VGPU_LINES, f);
+	assert_int_equal(fclose(f), 0);
+	before = slurp(vmx);
+	ans = write_text(dir, "u.ini", "[vm]\nvmx = llm.vmx\n[options]\nuvm = yes\n");
+	assert_int_equal(gw_wizard_init(&w, &table, ans, &e), 0);
+	assert_int_equal(w.af.a.ngpus, 0);
+	assert_true(w.have_plan);
+	assert_int_equal(gw_wizard_existing_gpus(&w), 2);
+	assert_int_equal(gw_wizard_vm_vgpus(&w), 2);
+	assert_false(gw_wizard_uvm_proposed(&w));    /* the file decided */
+	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_GPU, why, sizeof why), 0);
+	for (i = 0; i < GW_NSTEPS - 1; i++)
+		if (gw_wizard_next(&w, why, sizeof why) != 0)
+			fail_msg("step %d: %s", (int)w.step, why);
+	assert_int_equal(w.step, GW_STEP_WRITE);
+	if (gw_wizard_write(&w) != 0)
+		fail_msg("write: %s", w.write_error);
+	after = slurp(vmx);
+	n = strlen(before);
+	assert_memory_equal(after, before, n);
+	/* appended: enable_uvm on both vGPUs (and this sample's MMIO and
+	 * reservation lines), no device */
+	assert_non_null(strstr(after + n, "pciPassthru0.cfg.enable_uvm = \"1\"\n"));
+	assert_non_null(strstr(after + n, "pciPassthru1.cfg.enable_uvm = \"1\"\n"));
+	assert_null(strstr(after + n, ".present"));
+	assert_null(strstr(after + n, ".vgpu"));
+	/* the answers can be saved with no GPU: the VM has its own */
+	saved = gw_xasprintf("%s/saved.ini", dir);
+	assert_int_equal(gw_wizard_save_answers(&w, saved, &e), 0);
+	gw_wizard_free(&w);
+	free(after);
+
+	/* no [options] uvm: the wizard proposes it for the vGPUs */
+	unlink(ans);
+	free(ans);
+	ans = write_text(dir, "v.ini", "[vm]\nvmx = llm.vmx\n");
+	assert_int_equal(gw_wizard_init(&w, &table, ans, &e), 0);
+	assert_int_equal(w.af.a.uvm, 0);
+	assert_int_equal(gw_wizard_propose_uvm(&w), 1);
+	assert_true(gw_wizard_uvm_proposed(&w));
+	assert_int_equal(count_kind(&w.plan, GW_SET_UVM), 2);  /* kept: written */
+	assert_true(has_finding(&w.plan, "uvm-nccl"));
+	/* only the VM's own devices: no BOSH, Ops Manager or tile */
+	assert_int_equal(gw_wizard_fit_formats(&w), 0);         /* init did */
+	assert_int_equal(w.af.formats & GW_FMT_BOSH, 0);
+	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_REVIEW, why, sizeof why), 0);
+	gw_wizard_free(&w);
+
+	/* a VM with no GPU device and none chosen: the VM step says so */
+	unlink(vmx);
+	free(vmx);
+	vmx = put_sample(dir, "llm.vmx", SAMPLE_HW21);
+	assert_int_equal(gw_wizard_init(&w, &table, ans, &e), 0);
+	assert_int_equal(gw_wizard_existing_gpus(&w), 0);
+	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_GPU, why, sizeof why), -1);
+	assert_non_null(strstr(why, "the open VM has none"));
+	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_VM, why, sizeof why), -1);
+	assert_non_null(strstr(why, "no GPU device yet"));
+	assert_int_equal(gw_wizard_save_answers(&w, saved, &e), -1);
+	assert_int_equal(gw_wizard_propose_uvm(&w), 0);
+	gw_wizard_free(&w);
+	free(before);
+	free(saved);
+	free(ans);
+	free(vmx);
+	rm_tree(dir);
+}
+
 static void
 test_init_from_answers_and_enter_walk(void **state)
 {
@@ -1587,6 +1679,7 @@ main(void)
 		cmocka_unit_test(test_esxi_mode),
 		cmocka_unit_test(test_init_empty),
 		cmocka_unit_test(test_init_from_answers_and_enter_walk),
+		cmocka_unit_test(test_vgpu_vm_only),
 		cmocka_unit_test(test_init_bad_answers_and_bad_vmx),
 		cmocka_unit_test(test_init_default_formats),
 		cmocka_unit_test(test_check_step_reasons),
