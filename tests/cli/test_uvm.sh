@@ -125,4 +125,20 @@ check "vmx --vm --uvm --write: saved and reloaded" sh -c "[ $rc -eq 0 ] && grep 
 check "vmx --vm --uvm --write: the sample's own files untouched" cmp -s "$TMP/hosts/esxi-l40s/volumes/datastore1/llm-train/llm-train.vmx" "$TMP/host.orig"
 unset GPUWIZ_HOSTS_DIR
 
+# --- under valgrind memcheck: the VM-only plan, the refusal, apply ---------
+if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${GW_SANITIZED:-}" ]; then
+	vg() {
+		"$VALGRIND" -q --leak-check=full --show-leak-kinds=definite,indirect \
+			--errors-for-leak-kinds=definite,indirect --error-exitcode=99 "$GPUWIZ" "$@" >"$TMP/vg.out" 2>"$TMP/vg.err"
+		[ $? -ne 99 ] || { cat "$TMP/vg.err"; return 1; }
+	}
+	vgpu_vmx "$TMP/vg.vmx"
+	check "valgrind: vmx --uvm --write on the vGPU VM" vg vmx "$TMP/vg.vmx" --uvm --write --json
+	check "valgrind: vmx --uvm on a VM without GPUs" vg vmx "$TMP/none.vmx" --uvm
+	vgpu_vmx "$TMP/ans/llm.vmx"
+	check "valgrind: apply with no [gpu]" vg apply --answers "$TMP/ans/a.ini"
+else
+	echo "SKIP: valgrind checks (valgrind not installed or a sanitizer build)"
+fi
+
 finish
