@@ -492,7 +492,9 @@ vs_args(cli_opts *o, const gw_table *t, int sub, gw_err *e)
 		gw_err_set(e, "%s", _("--vm: missing (expected the VM's name; gpuwiz vsphere ... list shows them)"));
 		return -1;
 	}
-	if (sub == VS_APPLY && cli_resolve_items(o, t, e) != 0)
+	/* no GPU named: the devices already in each VM (--uvm on its vGPUs,
+	 * the MMIO window sized for them), as gpuwiz vmx does */
+	if (sub == VS_APPLY && o->nitems > 0 && cli_resolve_items(o, t, e) != 0)
 		return -1;
 	if (o->nvm_list > 1 && o->a.nbdfs > 0) {
 		gw_err_set(e, "%s", _("--bdf names one VM's devices: give one --vm with it (without --bdf gpuwiz picks free devices for each VM)"));

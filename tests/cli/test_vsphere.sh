@@ -76,6 +76,25 @@ PY
 	run vs apply --vm "$OFF" --gpu l40s --dry-run
 	check "$model: --dry-run sends nothing" sh -c "[ $rc -eq 0 ] && ! grep -q Reconfigured '$out'"
 
+	# seed 001: --uvm alone turns unified memory on for the vGPUs the VM
+	# already has and adds nothing; a VM without any GPU is refused
+	THIRD=$(echo "$VC_VMS" | sed -n 3p)
+	run vs apply --vm "$THIRD" --uvm
+	if [ "$rc" -eq 2 ] && err_one_line && errhas "no GPU"; then
+		ok "$model: --uvm alone on a VM without a GPU is refused"
+	else nok "$model: --uvm alone, no GPU" "$(cat "$out" "$err")"; fi
+	run vs apply --vm "$THIRD" --vgpu nvidia_l40s-24c=2
+	check "$model: two vGPUs without unified memory" \
+		sh -c "[ $rc -eq 0 ] && grep -q 'Reconfigured $THIRD' '$out' && ! grep -q '+ pciPassthru.*enable_uvm' '$out'"
+	run vs apply --vm "$THIRD" --uvm
+	if [ "$rc" -eq 0 ] && has "Reconfigured $THIRD" &&
+		[ "$(grep -c '+ pciPassthru[01].cfg.enable_uvm = "1"' "$out")" -eq 2 ] &&
+		! has "+ VirtualPCIPassthrough"; then
+		ok "$model: --uvm alone: enable_uvm on both vGPUs, no device added"
+	else nok "$model: --uvm alone on the vGPUs" "$(cat "$out" "$err")"; fi
+	run vs apply --vm "$THIRD" --uvm
+	check "$model: --uvm alone again changes nothing" sh -c "[ $rc -eq 0 ] && grep -q 'Nothing to change' '$out'"
+
 	# certificates: not trusted by default; a wrong pin; --insecure
 	run "$GPUWIZ" vsphere --url "$VC_URL" --user gw list
 	if [ "$rc" -eq 2 ] && err_one_line && errhas "$VC_THUMB"; then
