@@ -106,7 +106,7 @@ gw_wizard_init(gw_wizard *w, const gw_table *t, const char *answers_path,
 		if (w->af.vmx_path) {
 			gw_err le;
 
-			if (gw_vmx_load(&w->vmx, w->af.vmx_path, &le) != 0) {
+			if (gw_vmx_load_checked(&w->vmx, w->af.vmx_path, &le) != 0) {
 				w->vmx = NULL;
 				w->vmx_error = gw_xstrdup(le.msg);
 			}
