@@ -17,6 +17,8 @@ typedef struct mmio_st {
 	ui_field size;
 	int top;         /* first calculation line shown */
 	int calc_page;   /* calculation rows shown (PgUp/PgDn) */
+	uint64_t conf_gb;    /* the size below the rule confirmed last */
+	uint64_t conf_rule;  /* and the rule it was below */
 } mmio_st;
 
 static mmio_st *
@@ -49,18 +51,16 @@ mmio_answer(const gw_wizard *w)
 	return gw_wizard_answers(w)->a.mmio_gb;
 }
 
+static void field_from_answer(ui_ctx *u);
+
 static void
 mmio_enter(ui_ctx *u)
 {
 	mmio_st *st = mst(u);
-	char buf[32] = "";
 
-	st->size.digits_only = 1;
-	st->size.max = 6;
-	if (mmio_answer(u->w))
-		snprintf(buf, sizeof buf, "%llu",
-		         (unsigned long long)mmio_answer(u->w));
-	ui_field_set(&st->size, buf);
+	st->size.digits_only = 0;   /* refused on Enter, with a message */
+	st->size.max = 10;
+	field_from_answer(u);
 	st->top = 0;
 }
 
@@ -196,56 +196,88 @@ mmio_draw(ui_ctx *u, ui_rect r)
 		ui_draw_findings(u, r, fy + 1, mmio, r.h - fy - 1);
 }
 
+/* The field shows the current answer (empty: the recommendation). */
+static void
+field_from_answer(ui_ctx *u)
+{
+	char buf[32] = "";
+
+	if (mmio_answer(u->w))
+		snprintf(buf, sizeof buf, "%llu",
+		         (unsigned long long)mmio_answer(u->w));
+	ui_field_set(&mst(u)->size, buf);
+}
+
+/* The field's text was refused: say why, show the size that stands. */
+static int
+refuse(ui_ctx *u, const char *why)
+{
+	field_from_answer(u);
+	ui_msg(u, UI_MSG_ERROR, "%s", why);
+	return -1;
+}
+
+/* A size below the rule: asked once per size (and rule); a yes is
+ * remembered, so Enter on it again, or typing it again, goes on. */
+static int
+confirm_below(ui_ctx *u, const char *text, uint64_t gb, const char *why)
+{
+	mmio_st *st = mst(u);
+	const gw_plan *p = gw_wizard_plan(u->w);
+	uint64_t rule = p ? p->rule_gb : 0;
+	gw_err e;
+
+	if (!(st->conf_gb == gb && st->conf_rule == rule)) {
+		/* TRANSLATORS: the confirmation for a size below the rule; %s
+		 * is the wizard's reason.  Answer keys y/n. */
+		char *q = gw_xasprintf(_("%s\nUse it anyway? y/n"), why);
+		int yes = ui_confirm(u, q);
+
+		free(q);
+		if (yes != 1) {
+			field_from_answer(u);
+			/* TRANSLATORS: a size below the rule was declined. */
+			ui_msg(u, UI_MSG_INFO, "%s", _("Not changed: the size shown stands."));
+			return -1;
+		}
+		st->conf_gb = gb;
+		st->conf_rule = rule;
+	}
+	e.msg[0] = '\0';
+	if (gw_wizard_set_mmio_text(u->w, text, 1, NULL, &e) != 0)
+		return refuse(u, e.msg);
+	return 0;
+}
+
 /* Use the field's size.  0 when it stands (or nothing changed). */
 static int
 apply_size(ui_ctx *u)
 {
-	gw_wizard *w = u->w;
-	const gw_plan *p;
 	char *t = ui_field_get(&mst(u)->size);
-	unsigned long long gb = 0;
+	uint64_t before = mmio_answer(u->w), gb = 0;
 	gw_err e;
-	int rc = 0;
+	int rc;
 
-	if (*t && (gw_parse_uint(t, 2 * 65536ULL, &gb) != 0)) {
-		/* TRANSLATORS: %s is what was typed in the MMIO field. */
-		ui_msg(u, UI_MSG_ERROR, _("'%s' is not a size in GB"), t);
-		free(t);
-		return -1;
-	}
-	free(t);
-	if (gb == mmio_answer(w))
-		return 0;
 	e.msg[0] = '\0';
-	if (gw_wizard_set_mmio(w, gb, 0, &e) != 0) {
-		int yes;
-
-		p = gw_wizard_plan(w);
-		if (!(p && gb > 0 && gb < p->rule_gb)) {
-			ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
-			return -1;
-		}
-		/* below the rule: say what the operator is accepting */
-		{
-			/* TRANSLATORS: the confirmation for a size below the
-			 * rule; %s is the wizard's reason.  Answer keys y/n. */
-			char *q = gw_xasprintf(_("%s\nUse it anyway? y/n"), e.msg);
-
-			yes = ui_confirm(u, q);
-			free(q);
-		}
-		if (yes != 1)
-			return -1;
-		if (gw_wizard_set_mmio(w, gb, 1, &e) != 0) {
-			ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
-			return -1;
-		}
-	}
-	rc = 0;
-	if (gb == 0)
+	rc = gw_wizard_set_mmio_text(u->w, t, 0, &gb, &e);
+	if (rc == GW_MMIO_ASK)
+		rc = confirm_below(u, t, gb, e.msg);
+	else if (rc != 0)
+		rc = refuse(u, e.msg);
+	free(t);
+	if (rc == 0 && gb == 0 && before != 0)
 		/* TRANSLATORS: the field was emptied. */
 		ui_msg(u, UI_MSG_OK, "%s", _("Back to the recommended size."));
 	return rc;
+}
+
+/* The field takes every character but the step's and the global keys
+ * (r, q, ?), so that "1.5", "-5" or "abc" reach Enter and are refused
+ * with a message instead of being dropped a key at a time. */
+static int
+field_takes(ui_key k)
+{
+	return !(k.fn == 0 && (k.ch == L'q' || k.ch == L'Q' || k.ch == L'?'));
 }
 
 static int
@@ -271,7 +303,8 @@ mmio_key(ui_ctx *u, ui_key k)
 		ui_field_set(&st->size, "");
 		return UI_HANDLED;
 	}
-	/* digits only: q, ? and the rest stay global keys */
+	if (!field_takes(k))
+		return UI_IGNORED;
 	r = ui_field_key(&st->size, k);
 	return r ? UI_HANDLED : UI_IGNORED;
 }

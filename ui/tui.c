@@ -34,6 +34,10 @@ static volatile sig_atomic_t sig_end;     /* SIGINT/SIGTERM/SIGHUP number */
 static volatile sig_atomic_t sig_winch;
 static struct sigaction old_int, old_term, old_hup, old_winch;
 static int curses_on;
+/* The exit summary of the last successful write (gw_wizard_exit_summary),
+ * kept as the screens are drawn: a change after the write clears the
+ * wizard's result, but the files written then are still there. */
+static char **exit_summary;
 
 static void
 on_signal(int s)
@@ -364,6 +368,37 @@ act(ui_ctx *u, int flags)
 	return -1;
 }
 
+static void
+keep_summary(const gw_wizard *w)
+{
+	if (!gw_wizard_is(w, GW_WIZ_WRITTEN))
+		return;
+	gw_strv_free(exit_summary);
+	exit_summary = gw_wizard_exit_summary(w);
+}
+
+/* On the normal terminal after a normal end (not a signal): what was
+ * written, the backup and the commands to run next, whole (the terminal
+ * wraps them; a command stays one piece to copy), or one line saying
+ * that nothing was, so that an operator who quit knows the VM's .vmx was
+ * not touched. */
+static void
+print_summary(const gw_wizard *w)
+{
+	size_t i;
+
+	keep_summary(w);
+	if (exit_summary == NULL) {
+		/* TRANSLATORS: printed on the terminal when the wizard ends
+		 * before the write step wrote anything (answers saved on the
+		 * review step are not outputs). */
+		printf("%s\n", _("gpuwiz: no .vmx or output file was written."));
+		return;
+	}
+	for (i = 0; exit_summary[i]; i++)
+		printf("%s\n", exit_summary[i]);
+}
+
 static int
 run(ui_ctx *u)
 {
@@ -374,6 +409,7 @@ run(ui_ctx *u)
 		if (sig_end)
 			return 128 + sig_end;
 		if (u->redraw) {
+			keep_summary(u->w);
 			ui_draw_all(u);
 			ui_show(u);
 			u->redraw = 0;
@@ -537,6 +573,10 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 	delscreen(scr);
 	signals_restore();
 	screens_close(&u);
+	if (rc == 0)
+		print_summary(w);
+	gw_strv_free(exit_summary);
+	exit_summary = NULL;
 	if (gw_wizard_scratch(w))
 		/* TRANSLATORS: printed when the wizard ends after practising
 		 * on a sample host; %s is a directory. */

@@ -251,7 +251,7 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 		return EXIT_USAGE;
 	if (o->vm == NULL) {
 		j.path = o->args[0];
-		if (gw_vmx_load(&j.v, j.path, e) != 0)
+		if (gw_vmx_load_checked(&j.v, j.path, e) != 0)
 			goto out;
 	} else if (vmx_read_host(o, &j, e) != 0) {
 		goto out;

@@ -106,7 +106,7 @@ gw_wizard_init(gw_wizard *w, const gw_table *t, const char *answers_path,
 		if (w->af.vmx_path) {
 			gw_err le;
 
-			if (gw_vmx_load(&w->vmx, w->af.vmx_path, &le) != 0) {
+			if (gw_vmx_load_checked(&w->vmx, w->af.vmx_path, &le) != 0) {
 				w->vmx = NULL;
 				w->vmx_error = gw_xstrdup(le.msg);
 			}
@@ -250,4 +250,58 @@ gw_wizard_use_sample(gw_wizard *w, const char *name, gw_err *e)
 	w->mode = wz_mode_of(h);
 	gw_wizard_probe_host(w);
 	return 0;
+}
+
+/* ---- the MMIO field ------------------------------------------------------- */
+
+/* A whole number of GB made of digits only (no sign, point or unit);
+ * one too large for 64 bits reads as UINT64_MAX (not plausible). */
+static int
+mmio_digits(const char *t, uint64_t *gb)
+{
+	unsigned long long v;
+	const char *c;
+
+	for (c = t; *c; c++)
+		if (*c < '0' || *c > '9')
+			return -1;
+	*gb = gw_parse_uint(t, ~0ULL, &v) == 0 ? (uint64_t)v : UINT64_MAX;
+	return 0;
+}
+
+int
+gw_wizard_set_mmio_text(gw_wizard *w, const char *text, int confirmed,
+                        uint64_t *gb, gw_err *e)
+{
+	char *t = gw_xstrdup(text ? text : ""), *s = gw_trim(t);
+	uint64_t v = 0;
+	int empty = *s == '\0', rc;
+
+	if (!empty && mmio_digits(s, &v) != 0) {
+		/* TRANSLATORS: %s is what was typed in the MMIO field, %llu
+		 * the largest size; "r" is the key that empties the field. */
+		gw_err_set(e, _("MMIO size: '%s' is not a whole number of GB: type 1 to %llu, or empty the field (r) for the recommended size"),
+		           s, (unsigned long long)GW_MMIO_MAX_WINDOW_GB);
+		free(t);
+		return -1;
+	}
+	free(t);
+	if (!empty && v == 0) {
+		/* a typed 0: the answers file's 0 means the recommendation,
+		 * on the screen that is the empty field.  TRANSLATORS: "r" is
+		 * the key that empties the field. */
+		gw_err_set(e, _("MMIO size: 0 GB is no window at all: type 1 to %llu, or empty the field (r) for the recommended size"),
+		           (unsigned long long)GW_MMIO_MAX_WINDOW_GB);
+		return -1;
+	}
+	if (gb)
+		*gb = v;
+	if (v == w->af.a.mmio_gb)
+		return 0;   /* as it stands (confirmed then if below the rule) */
+	if (empty)
+		return gw_wizard_set_mmio(w, 0, 0, e);
+	rc = gw_wizard_set_mmio(w, v, confirmed, e);
+	if (rc != 0 && v <= GW_MMIO_MAX_WINDOW_GB && !confirmed)
+		return GW_MMIO_ASK;
+	return rc;
 }

@@ -204,6 +204,16 @@ char *gw_common_prefix(char *const *v);
  * GW_MMIO_MAX_WINDOW_GB: -1.  The rule value comes from the plan (built
  * without an operator size when the current one is missing). */
 int gw_wizard_set_mmio(gw_wizard *w, uint64_t gb, int confirmed, gw_err *e);
+/* The MMIO field's text: empty (or blanks) goes back to the
+ * recommendation; a whole number of GB is gw_wizard_set_mmio(w, gb,
+ * confirmed).  0 when it stands; GW_MMIO_ASK when the size is below the
+ * rule and not confirmed (e is the question's reason); -1 with e for
+ * anything else: 0, "abc", "-5", "1.5", more than GW_MMIO_MAX_WINDOW_GB.
+ * Nothing changes unless it returns 0.  *gb (may be NULL) gets the size
+ * read (0 for empty). */
+#define GW_MMIO_ASK 1
+int gw_wizard_set_mmio_text(gw_wizard *w, const char *text, int confirmed,
+                            uint64_t *gb, gw_err *e);
 
 /* Options step. */
 void gw_wizard_set_uvm(gw_wizard *w, int on);
@@ -245,6 +255,14 @@ int gw_wizard_write(gw_wizard *w);
  * Commands are never translated, only the words around them.  Free with
  * gw_strv_free. */
 char **gw_wizard_next_commands(const gw_wizard *w);
+
+/* What the front end prints on the normal terminal when the wizard ends
+ * after a successful write (translated plain lines, labels padded in
+ * cells): "Written:" each file and the .vmx (or "Unchanged:"), "Backup:"
+ * the .vmx's backup, then "Next steps:" and the numbered
+ * gw_wizard_next_commands.  NULL when the write step has not succeeded
+ * (or a change since cleared it).  Free with gw_strv_free. */
+char **gw_wizard_exit_summary(const gw_wizard *w);
 
 /* ---- additions for the screens ------------------------------------- */
 

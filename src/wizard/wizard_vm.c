@@ -34,7 +34,7 @@ gw_wizard_open_vmx(gw_wizard *w, const char *path, gw_err *e)
 		return 0;
 	}
 	full = wz_expand_tilde(path);
-	if (gw_vmx_load(&v, full, e) != 0) {
+	if (gw_vmx_load_checked(&v, full, e) != 0) {
 		free(full);
 		return -1;
 	}

@@ -270,3 +270,64 @@ gw_wizard_next_commands(const gw_wizard *w)
 	next_guest(w, &s, ngpu, vgpu, uvm);
 	return wz_strv_finish(&s);
 }
+
+/* ---- the summary printed on exit ----------------------------------------------- */
+
+/* "Written:   path": the label padded to lw cells, as on the write step. */
+static void
+push_labelled(wz_strv *s, const char *label, int lw, const char *value)
+{
+	int pad = lw - gw_text_cells(label);
+
+	wz_strv_push(s, gw_xasprintf("%s%*s %s", label, pad > 0 ? pad : 0, "",
+	                             value));
+}
+
+static void
+summary_files(const gw_apply_result *r, wz_strv *s)
+{
+	const char *lab[3];
+	int lw = 0, i;
+	size_t k;
+
+	lab[0] = _("Written:");
+	lab[1] = _("Backup:");
+	lab[2] = _("Unchanged:");
+	for (i = 0; i < 3; i++)
+		if (gw_text_cells(lab[i]) > lw)
+			lw = gw_text_cells(lab[i]);
+	for (k = 0; k < r->nwritten; k++)
+		push_labelled(s, lab[0], lw, r->written[k]);
+	if (r->vmx_path && r->vmx_unchanged) {
+		char *t = gw_xasprintf(_("%s (it already has every setting)"),
+		                       r->vmx_path);
+
+		push_labelled(s, lab[2], lw, t);
+		free(t);
+	} else if (r->vmx_path) {
+		push_labelled(s, lab[0], lw, r->vmx_path);
+	}
+	if (r->backup)
+		push_labelled(s, lab[1], lw, r->backup);
+	if (r->nwritten == 0 && r->vmx_path == NULL)
+		wz_strv_push(s, gw_xstrdup(_("Nothing was written: no output was chosen.")));
+}
+
+char **
+gw_wizard_exit_summary(const gw_wizard *w)
+{
+	wz_strv s = { NULL, 0 };
+	char **cmds;
+	size_t i;
+
+	if (!w->written)
+		return NULL;
+	summary_files(&w->result, &s);
+	cmds = gw_wizard_next_commands(w);
+	if (cmds && cmds[0])
+		wz_strv_push(&s, gw_xstrdup(_("Next steps:")));
+	for (i = 0; cmds && cmds[i]; i++)
+		wz_strv_push(&s, gw_xasprintf("%2zu. %s", i + 1, cmds[i]));
+	gw_strv_free(cmds);
+	return wz_strv_finish(&s);
+}

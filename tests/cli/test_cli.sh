@@ -284,4 +284,25 @@ bad "answers: locked VM" "vm.vmx" apply --answers "$TMP/lk/a.ini"
 check "locked answers run: no output dir" [ ! -e "$TMP/lk/out" ]
 check "locked answers run: vmx unchanged" cmp -s "$TMP/lk/vm.vmx" "$TMP/u.orig"
 
+
+# a file that is not a .vmx: one error line naming it, exit 2, untouched
+mkdir -p "$TMP/notvmx"
+for f in vmwarelog/vmware-log-pcipassthru-bar-mapping-tesla-p40-esxi8.txt \
+         nvidia-smi/h200-sxm-passthrough-vm.txt; do
+	n=$TMP/notvmx/$(basename "$f")
+	cp "$FIX/$f" "$n"
+	bad "not a .vmx: $(basename "$f")" "$n: not a .vmx file" vmx "$n" --gpu l40s --write
+	check "not a .vmx: $(basename "$f") untouched" cmp -s "$n" "$FIX/$f"
+	check "not a .vmx: $(basename "$f") no backup" sh -c "! ls '$n'.*.bak >/dev/null 2>&1"
+done
+: >"$TMP/notvmx/empty.vmx"
+bad "not a .vmx: empty file" "empty.vmx: the file is empty" vmx "$TMP/notvmx/empty.vmx" --gpu l40s --write
+printf '[gpu]\ndevices = l40s\n[vm]\nvmx = a.vmx\n[options]\nuvm = yes\n' >"$TMP/notvmx/answers.vmx"
+bad "not a .vmx: an answers file" "no config.version or virtualHW.version" vmx "$TMP/notvmx/answers.vmx" --gpu l40s
+# every real .vmx fixture is still taken for one
+for f in "$FIX"/vmx/*.vmx; do
+	run "$GPUWIZ" vmx "$f" --gpu l40s
+	check "a .vmx: $(basename "$f")" sh -c "! grep -q 'not a .vmx file' '$err'"
+done
+
 finish

@@ -1532,6 +1532,147 @@ test_save_missing_dir(void **state)
 	save_teardown(&f);
 }
 
+/* ---- gw_vmx_check: is it a .vmx at all? -------------------------------- */
+
+static int
+check_bytes(const char *s, char *msg, size_t msz)
+{
+	gw_vmx *v = NULL;
+	gw_err e;
+	int rc;
+
+	e.msg[0] = '\0';
+	rc = gw_vmx_parse(&v, s, strlen(s), "t.vmx", &e);
+	if (rc == 0)
+		rc = gw_vmx_check(v, &e);
+	snprintf(msg, msz, "%s", e.msg);
+	gw_vmx_free(v);
+	return rc;
+}
+
+static void
+test_check_fixtures_accepted(void **state)
+{
+	size_t n, i;
+	char **names = list_fixtures(&n);
+
+	(void)state;
+	assert_true(n >= 20);
+	for (i = 0; i < n; i++) {
+		char *rel = gw_xasprintf(VMX_DIR "/%s", names[i]);
+		char *path = tu_fixture_path(rel);
+		gw_vmx *v = NULL;
+		gw_err e;
+
+		e.msg[0] = '\0';
+		if (gw_vmx_load_checked(&v, path, &e) != 0)
+			fail_msg("%s refused: %s", names[i], e.msg);
+		assert_non_null(v);
+		gw_vmx_free(v);
+		free(path);
+		free(rel);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void
+test_check_not_vmx_files(void **state)
+{
+	static const char *const rel[] = {
+		"vmwarelog/vmware-log-pcipassthru-bar-mapping-tesla-p40-esxi8.txt",
+		"vmwarelog/vmware-log-pages-needed-exceeds-limit-devicepoweron-dell-kb.txt",
+		"nvidia-smi/h200-sxm-passthrough-vm.txt",
+		"nvidia-smi/rtxa6000-24q-vgpu-guest.txt",
+		"nvidia-smi/a16-vgpu-host-sriov.txt",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+		char *path = tu_fixture_path(rel[i]);
+		gw_vmx *v = (gw_vmx *)1;
+		gw_err e;
+
+		e.msg[0] = '\0';
+		if (gw_vmx_load_checked(&v, path, &e) == 0)
+			fail_msg("%s accepted as a .vmx", rel[i]);
+		assert_null(v);
+		assert_non_null(strstr(e.msg, path));
+		assert_non_null(strstr(e.msg, "not a .vmx file"));
+		free(path);
+	}
+}
+
+static void
+test_check_empty_and_binary(void **state)
+{
+	char *dir = tu_tmpdir(), *empty, *bin, *missing;
+	static const char zeros[] = "\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0";
+	gw_vmx *v = NULL;
+	gw_err e;
+	FILE *f;
+
+	(void)state;
+	empty = gw_xasprintf("%s/empty.vmx", dir);
+	bin = gw_xasprintf("%s/a.out", dir);
+	missing = gw_xasprintf("%s/none.vmx", dir);
+	f = fopen(empty, "w");
+	fclose(f);
+	f = fopen(bin, "wb");
+	fwrite(zeros, 1, sizeof zeros, f);
+	fclose(f);
+	assert_int_equal(gw_vmx_load_checked(&v, empty, &e), -1);
+	assert_null(v);
+	assert_non_null(strstr(e.msg, "empty"));
+	assert_int_equal(gw_vmx_load_checked(&v, bin, &e), -1);
+	assert_null(v);
+	assert_non_null(strstr(e.msg, "binary"));
+	assert_int_equal(gw_vmx_load_checked(&v, missing, &e), -1);
+	assert_null(v);
+	unlink(empty);
+	unlink(bin);
+	rmdir(dir);
+	free(empty);
+	free(bin);
+	free(missing);
+	free(dir);
+}
+
+static void
+test_check_rule(void **state)
+{
+	char m[512];
+
+	(void)state;
+	/* comments and blank lines only: no entry */
+	assert_int_equal(check_bytes("# just a comment\n\n", m, sizeof m), -1);
+	assert_non_null(strstr(m, "t.vmx: not a .vmx file: no line"));
+	/* text with no '=' at all */
+	assert_int_equal(check_bytes("hello\nworld\n", m, sizeof m), -1);
+	/* a fragment: entries, no version, 2 malformed lines allowed */
+	assert_int_equal(check_bytes("a = \"1\"\nb = \"2\"\noops\noops too\n",
+	                             m, sizeof m), 0);
+	/* 3 are not */
+	assert_int_equal(check_bytes("a = \"1\"\nb = \"2\"\nx\ny\nz\n", m,
+	                             sizeof m), -1);
+	assert_non_null(strstr(m, "no config.version or virtualHW.version, "
+	                          "and 3 lines are not key = value (the first "
+	                          "is line 3)"));
+	/* an answers file given by mistake */
+	assert_int_equal(check_bytes("[host]\nkind = esxi\n[vm]\nvmx = a.vmx\n"
+	                             "[options]\nuvm = yes\n", m, sizeof m), -1);
+	/* versioned: as many malformed lines as entries */
+	assert_int_equal(check_bytes("config.version = \"8\"\nx\n", m,
+	                             sizeof m), 0);
+	assert_int_equal(check_bytes("virtualHW.version = \"21\"\nx\ny\nz\n",
+	                             m, sizeof m), -1);
+	assert_non_null(strstr(m, "3 of its 4 lines are not key = value "
+	                          "(the first is line 2)"));
+	/* one entry is enough when nothing else is wrong */
+	assert_int_equal(check_bytes("memsize = \"8192\"\n", m, sizeof m), 0);
+}
+
 int
 main(void)
 {
@@ -1565,6 +1706,10 @@ main(void)
 		cmocka_unit_test(test_save_lock_file),
 		cmocka_unit_test(test_save_lock_dir),
 		cmocka_unit_test(test_save_missing_dir),
+		cmocka_unit_test(test_check_fixtures_accepted),
+		cmocka_unit_test(test_check_not_vmx_files),
+		cmocka_unit_test(test_check_empty_and_binary),
+		cmocka_unit_test(test_check_rule),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

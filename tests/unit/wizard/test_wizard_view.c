@@ -2,6 +2,7 @@
  * only (the accessors of wizard_view.c; no wizard_int.h here). */
 #include "testutil.h"
 #include "wizard.h"
+#include "emit.h"
 
 #include <stdio.h>
 #include <unistd.h>
@@ -187,6 +188,144 @@ test_new_fails(void **state)
 	assert_true(e.msg[0] != '\0');
 }
 
+/* The MMIO field's text: 0 and garbage refused with the answer kept;
+ * empty is the recommendation; below the rule is a question. */
+static void
+test_mmio_text(void **state)
+{
+	static const char *const bad[] = { "0", "00", "abc", "-5", "1.5",
+	                                   "+8", "64GB", "0x40" };
+	gw_wizard *w = fresh();
+	uint64_t gb = 7;
+	size_t i;
+	gw_err e;
+
+	(void)state;
+	if (gw_wizard_add_gpu(w, gw_table_lookup(&table, "l40s", &e), NULL, 2,
+	                      &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(gw_wizard_plan(w)->rule_gb, 256);
+	assert_int_equal(gw_wizard_set_mmio_text(w, "300", 0, &gb, &e), 0);
+	assert_true(gb == 300);
+	assert_true(gw_wizard_answers(w)->a.mmio_gb == 300);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		e.msg[0] = '\0';
+		if (gw_wizard_set_mmio_text(w, bad[i], 0, &gb, &e) != -1)
+			fail_msg("'%s' was taken", bad[i]);
+		assert_true(gw_wizard_answers(w)->a.mmio_gb == 300);
+		assert_non_null(strstr(e.msg, "empty the field (r) for the recommended size"));
+		if (strcmp(bad[i], "0") != 0 && strcmp(bad[i], "00") != 0)
+			assert_non_null(strstr(e.msg, bad[i]));
+		else
+			assert_non_null(strstr(e.msg, "0 GB is no window"));
+	}
+	/* too large: the plausibility limit */
+	assert_int_equal(gw_wizard_set_mmio_text(w, "99999999999999999999999",
+	                                         1, NULL, &e), -1);
+	assert_non_null(strstr(e.msg, "not plausible"));
+	assert_true(gw_wizard_answers(w)->a.mmio_gb == 300);
+	/* below the rule: asked, nothing changed until confirmed */
+	assert_int_equal(gw_wizard_set_mmio_text(w, "64", 0, &gb, &e),
+	                 GW_MMIO_ASK);
+	assert_non_null(strstr(e.msg, "below the rule"));
+	assert_true(gw_wizard_answers(w)->a.mmio_gb == 300);
+	assert_int_equal(gw_wizard_set_mmio_text(w, "64", 1, &gb, &e), 0);
+	assert_true(gw_wizard_answers(w)->a.mmio_gb == 64);
+	assert_true(gw_wizard_answers(w)->a.allow_below_rule);
+	/* the same size again is not a new question */
+	assert_int_equal(gw_wizard_set_mmio_text(w, " 64 ", 0, &gb, &e), 0);
+	assert_true(gw_wizard_answers(w)->a.allow_below_rule);
+	/* empty: back to the recommendation */
+	assert_int_equal(gw_wizard_set_mmio_text(w, "  ", 0, &gb, &e), 0);
+	assert_true(gb == 0);
+	assert_true(gw_wizard_answers(w)->a.mmio_gb == 0);
+	assert_false(gw_wizard_answers(w)->a.allow_below_rule);
+	assert_int_equal(gw_wizard_plan(w)->mmio_gb, 256);
+	assert_int_equal(gw_wizard_set_mmio_text(w, NULL, 0, NULL, &e), 0);
+	gw_wizard_delete(w);
+}
+
+/* The cell column where a summary line's value starts ("Label:   v"). */
+static size_t
+value_col(const char *line)
+{
+	const char *c = strchr(line, ':');
+
+	assert_non_null(c);
+	for (c++; *c == ' '; c++)
+		;
+	return (size_t)(c - line);
+}
+
+/* What the terminal gets on exit: nothing before a write; then the files,
+ * the backup and the next commands; a change afterwards clears it. */
+static void
+test_exit_summary(void **state)
+{
+	static const char text[] =
+		"config.version = \"8\"\n"
+		"virtualHW.version = \"19\"\n"
+		"firmware = \"efi\"\n"
+		"memSize = \"65536\"\n";
+	char *dir = tu_tmpdir(), *vmx = gw_xasprintf("%s/vm.vmx", dir);
+	char *out = gw_xasprintf("%s/out", dir), *want, **v;
+	gw_wizard *w = fresh();
+	size_t n, col = 0, i;
+	int nwritten = 0, nbackup = 0, nnext = 0, ncmd = 0;
+	FILE *f = fopen(vmx, "w");
+	gw_err e;
+
+	(void)state;
+	fputs(text, f);
+	fclose(f);
+	assert_null(gw_wizard_exit_summary(w));
+	if (gw_wizard_add_gpu(w, gw_table_lookup(&table, "l40s", &e), NULL, 1,
+	                      &e) != 0 || gw_wizard_open_vmx(w, vmx, &e) != 0 ||
+	    gw_wizard_set_outdir(w, out, &e) != 0)
+		fail_msg("%s", e.msg);
+	gw_wizard_set_formats(w, GW_FMT_VMX | GW_FMT_BOSH);
+	assert_null(gw_wizard_exit_summary(w));
+	if (gw_wizard_write(w) != 0)
+		fail_msg("%s", gw_wizard_error(w, GW_ERR_WRITE));
+	v = gw_wizard_exit_summary(w);
+	assert_non_null(v);
+	for (n = 0; v[n]; n++) {
+		if (strncmp(v[n], "Written:", 8) == 0 ||
+		    strncmp(v[n], "Backup:", 7) == 0) {
+			/* the values line up (labels padded in cells) */
+			if (col == 0)
+				col = value_col(v[n]);
+			assert_int_equal(value_col(v[n]), col);
+		}
+		nwritten += strncmp(v[n], "Written:", 8) == 0;
+		if (strncmp(v[n], "Backup:", 7) == 0) {
+			nbackup++;
+			assert_non_null(strstr(v[n], "vm.vmx."));
+			assert_non_null(strstr(v[n], ".bak"));
+		}
+		nnext += strcmp(v[n], "Next steps:") == 0;
+		ncmd += strncmp(v[n], " 1. ", 4) == 0;
+	}
+	assert_int_equal(nwritten, 3);     /* two snippets and the .vmx */
+	assert_int_equal(nbackup, 1);
+	assert_int_equal(nnext, 1);
+	assert_int_equal(ncmd, 1);
+	assert_true(col >= strlen("Unchanged:") + 1);
+	want = gw_xasprintf("%s/gpuwiz.vmx.txt", out);
+	for (i = 0; v[i] && strstr(v[i], want) == NULL; i++)
+		;
+	assert_non_null(v[i]);
+	free(want);
+	gw_strv_free(v);
+	/* a change after writing: nothing current to report */
+	assert_int_equal(gw_wizard_set_mmio_text(w, "512", 0, NULL, &e), 0);
+	assert_null(gw_wizard_exit_summary(w));
+	gw_wizard_delete(w);
+	free(vmx);
+	free(out);
+	free(dir);
+}
+
 int
 main(void)
 {
@@ -196,6 +335,8 @@ main(void)
 		cmocka_unit_test(test_vm_devices),
 		cmocka_unit_test(test_linux_words),
 		cmocka_unit_test(test_new_fails),
+		cmocka_unit_test(test_mmio_text),
+		cmocka_unit_test(test_exit_summary),
 	};
 
 	gw_err e;

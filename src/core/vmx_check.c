@@ -1,0 +1,76 @@
+/* vmx_check.c: is this document a .vmx at all (vmx.h, gw_vmx_check)?
+ *
+ * gw_vmx_parse() never fails for odd lines, so a vmware.log, an
+ * nvidia-smi capture or an answers file given by mistake would parse as
+ * a .vmx whose lines are all malformed, and a write would append GPU keys
+ * to it.  The rule, one place for the CLI (gpuwiz vmx) and the wizard's
+ * VM step:
+ *   - at least one well-formed `key = value` entry;
+ *   - malformed lines (neither key = value, blank nor '#' comment) allowed:
+ *     as many as there are entries when the file has config.version or
+ *     virtualHW.version (VMware writes both into every .vmx, so a typo or
+ *     two in a real file stays editable), else 2 (a hand-written fragment
+ *     such as a pciPassthru0 block copied from a document).
+ */
+#include "vmx_int.h"
+
+#include <stdio.h>
+
+/* A hand-written fragment (no version key) may have this many. */
+#define FRAGMENT_MALFORMED 2
+
+static int
+first_malformed(const gw_vmx *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->nlines; i++)
+		if (v->lines[i].kind == L_MALFORMED)
+			return (int)(i + 1);
+	return 0;
+}
+
+int
+gw_vmx_check(const gw_vmx *v, gw_err *e)
+{
+	int versioned;
+
+	if (v == NULL)
+		return -1;
+	if (v->nentries == 0) {
+		/* TRANSLATORS: %s is a file path; "key = value" and
+		 * config.version = "8" stay as they are. */
+		gw_err_set(e, _("%s: not a .vmx file: no line has the form key = value (a .vmx has lines like config.version = \"8\")"),
+		           vmx_vname(v));
+		return -1;
+	}
+	versioned = vmx_lookup(v, "config.version") != NULL ||
+	            vmx_lookup(v, "virtualHW.version") != NULL;
+	if (v->nmalformed <= (versioned ? v->nentries : FRAGMENT_MALFORMED))
+		return 0;
+	if (versioned)
+		/* TRANSLATORS: %1$s a file path, %2$zu and %3$zu counts of
+		 * lines, %4$d a line number. */
+		gw_err_set(e, _("%s: not a .vmx file: %zu of its %zu lines are not key = value (the first is line %d)"),
+		           vmx_vname(v), v->nmalformed, v->nlines,
+		           first_malformed(v));
+	else
+		/* TRANSLATORS: %1$s a file path, %2$zu a count of lines, %3$d a
+		 * line number; config.version and virtualHW.version stay. */
+		gw_err_set(e, _("%s: not a .vmx file: no config.version or virtualHW.version, and %zu lines are not key = value (the first is line %d)"),
+		           vmx_vname(v), v->nmalformed, first_malformed(v));
+	return -1;
+}
+
+int
+gw_vmx_load_checked(gw_vmx **out, const char *path, gw_err *e)
+{
+	if (gw_vmx_load(out, path, e) != 0)
+		return -1;
+	if (gw_vmx_check(*out, e) != 0) {
+		gw_vmx_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
