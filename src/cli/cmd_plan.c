@@ -142,7 +142,7 @@ cmd_apply(cli_opts *o, const gw_table *t, gw_err *e)
 		return EXIT_USAGE;
 	}
 	force = o->force || af.force;
-	if (af.vmx_path && gw_vmx_load(&v, af.vmx_path, e) != 0)
+	if (af.vmx_path && gw_vmx_load_checked(&v, af.vmx_path, e) != 0)
 		goto out;
 	if (gw_plan_build(&af.a, t, v, &p, e) != 0)
 		goto out;

@@ -299,6 +299,11 @@ done
 bad "not a .vmx: empty file" "empty.vmx: the file is empty" vmx "$TMP/notvmx/empty.vmx" --gpu l40s --write
 printf '[gpu]\ndevices = l40s\n[vm]\nvmx = a.vmx\n[options]\nuvm = yes\n' >"$TMP/notvmx/answers.vmx"
 bad "not a .vmx: an answers file" "no config.version or virtualHW.version" vmx "$TMP/notvmx/answers.vmx" --gpu l40s
+# the same rule for an answers file's [vm] vmx: nothing written at all
+cp "$FIX/vmwarelog/vmware-log-pcipassthru-bar-mapping-tesla-p40-esxi8.txt" "$TMP/notvmx/log.vmx"
+printf '[gpu]\ndevices = l40s\n[vm]\nvmx = log.vmx\n[output]\ndir = out\nformats = vmx,bosh\n' >"$TMP/notvmx/a.ini"
+bad "answers: [vm] vmx that is not a .vmx" "log.vmx: not a .vmx file" apply --answers "$TMP/notvmx/a.ini"
+check "answers with a non-.vmx: no output directory" [ ! -e "$TMP/notvmx/out" ]
 # every real .vmx fixture is still taken for one
 for f in "$FIX"/vmx/*.vmx; do
 	run "$GPUWIZ" vmx "$f" --gpu l40s
