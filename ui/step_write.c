@@ -128,19 +128,12 @@ build(ui_ctx *u, int width)
 	/* TRANSLATORS: heading before writing. */
 	ui_tl_add(tl, _("Ready to write:"), UI_C_HEAD, 0, 0, width);
 	{
-		static const int bits[4] = { GW_FMT_VMX, GW_FMT_BOSH,
-		                             GW_FMT_OPSMAN, GW_FMT_TILE };
-		int f;
+		size_t k, n;
+		char **files = gw_apply_outputs(gw_wizard_answers(w), p, &n);
 
-		for (f = 0; f < 4; f++) {
-			char *s;
-
-			if (!(gw_wizard_answers(w)->formats & bits[f]))
-				continue;
-			s = gw_wizard_output_path(w, bits[f]);
-			ui_tl_add(tl, s ? s : "?", UI_C_NORMAL, 2, 2, width);
-			free(s);
-		}
+		for (k = 0; k < n; k++)
+			ui_tl_add(tl, files[k], UI_C_NORMAL, 2, 2, width);
+		gw_apply_outputs_free(files, n);
 	}
 	if (gw_wizard_vmx_where(w)) {
 		char *s = gw_xasprintf(_("patch of %s (a backup is written first)"),

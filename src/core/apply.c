@@ -56,6 +56,42 @@ plan_gpu_count(const gw_plan *p)
 	return n;
 }
 
+/* The NCCL all-reduce check goes with the snippets of a VM of 2+ GPUs. */
+static int
+wants_nccl(const gw_plan *p)
+{
+	return plan_gpu_count(p) >= 2;
+}
+
+char **
+gw_apply_outputs(const gw_answers_file *af, const gw_plan *p, size_t *n)
+{
+	char **v;
+	size_t i;
+
+	*n = 0;
+	if (af->formats == 0 || af->out_dir == NULL)
+		return NULL;
+	v = gw_xcalloc(NFORMATS + 1, sizeof *v);
+	for (i = 0; i < NFORMATS; i++)
+		if (af->formats & all_formats[i])
+			v[(*n)++] = gw_xasprintf("%s/%s", af->out_dir,
+			                         gw_format_filename(all_formats[i]));
+	if (wants_nccl(p))
+		v[(*n)++] = gw_xasprintf("%s/%s", af->out_dir, GW_NCCL_CHECK_FILE);
+	return v;
+}
+
+void
+gw_apply_outputs_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 typedef struct pending {
 	char *tmp;     /* the temporary, NULL once renamed */
 	char *final;
@@ -248,7 +284,7 @@ write_temps(job *j, gw_err *e)
 		    temp_file(j, gw_format_filename(all_formats[i]), j->texts[i],
 		              e) != 0)
 			return -1;
-	if (plan_gpu_count(j->p) >= 2 &&
+	if (wants_nccl(j->p) &&
 	    temp_file(j, GW_NCCL_CHECK_FILE, nccl_check_py, e) != 0)
 		return -1;
 	return 0;

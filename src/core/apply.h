@@ -45,4 +45,12 @@ int gw_apply(const gw_answers_file *af, const gw_plan *p, gw_vmx *v, int force,
              gw_apply_result *r, gw_err *e);
 void gw_apply_result_free(gw_apply_result *r);
 
+/* What gw_apply writes into af->out_dir for plan p, in order: each chosen
+ * format's file, then GW_NCCL_CHECK_FILE when the plan counts two GPUs or
+ * more, as "<out_dir>/<name>" (malloc'ed, *n entries; NULL and 0 without
+ * formats).  The review and write steps list these. */
+char **gw_apply_outputs(const gw_answers_file *af, const gw_plan *p,
+                        size_t *n);
+void gw_apply_outputs_free(char **v, size_t n);
+
 #endif

@@ -29,6 +29,8 @@ enter_walk() { # LANG text-of-step-1 written-label next-steps-label
 	n=0
 	while [ $n -lt 7 ]; do keys Enter; n=$((n + 1)); done
 	check "$lang: Enter x7 reaches step 8/8" wait_for "8/8"
+	check "$lang: the write step lists the NCCL check script it will write" \
+		on_screen "out/nccl_check.py"
 	keys Enter
 	check "$lang: Enter on step 8 writes" wait_for "$written"
 	check "$lang: the next steps are shown" on_screen "$nextl"

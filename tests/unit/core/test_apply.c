@@ -176,6 +176,38 @@ world_free(world *w)
 
 /* ---- tests ----------------------------------------------------------------- */
 
+
+/* The files the review and write steps list are the ones gw_apply writes:
+ * the formats chosen, and the NCCL check for a VM of two GPUs or more. */
+static void
+test_outputs_listed(void **state)
+{
+	world w;
+	gw_apply_result r;
+	gw_err e;
+	size_t n, i;
+	char **v;
+
+	(void)state;
+	world_init(&w, "out", GW_FMT_VMX | GW_FMT_TILE, 0);
+	v = gw_apply_outputs(&w.af, &w.p, &n);
+	assert_int_equal(n, 3);
+	assert_true(strstr(v[0], "/out/gpuwiz.vmx.txt") != NULL);
+	assert_true(strstr(v[1], "/out/tile-vm-type.yml") != NULL);
+	assert_true(strstr(v[2], "/out/" GW_NCCL_CHECK_FILE) != NULL);
+	assert_int_equal(gw_apply(&w.af, &w.p, NULL, 0, &r, &e), 0);
+	for (i = 0; i < n; i++)
+		assert_true(exists(v[i]));
+	gw_apply_result_free(&r);
+	gw_apply_outputs_free(v, n);
+	world_free(&w);
+
+	/* no formats: nothing listed */
+	world_init(&w, NULL, 0, 0);
+	assert_null(gw_apply_outputs(&w.af, &w.p, &n));
+	assert_int_equal(n, 0);
+	world_free(&w);
+}
 static void
 test_all_formats_and_vmx(void **state)
 {
@@ -481,6 +513,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_all_formats_and_vmx),
+		cmocka_unit_test(test_outputs_listed),
 		cmocka_unit_test(test_locked_vmx_writes_nothing),
 		cmocka_unit_test(test_outdir_blocked_by_file),
 		cmocka_unit_test(test_new_dirs_removed_existing_kept),
