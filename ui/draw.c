@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <langinfo.h>
 #include <string.h>
 #include <wchar.h>
 
@@ -142,35 +143,145 @@ dw_fit(const char *s, size_t len, int cells, int *used)
 	return i;
 }
 
-int
-dw_put(int y, int x, const char *s, int cells, attr_t a)
-{
-	char stackbuf[512], *buf = stackbuf;
-	size_t len, i = 0, o = 0;
-	int used = 0;
+/* ---- the cut audit (GPUWIZ_UI_AUDIT=FILE) -------------------------- */
 
-	if (s == NULL || cells <= 0)
-		return 0;
-	len = strlen(s);
-	if (len + 1 > sizeof stackbuf)
-		buf = gw_xmalloc(len + 1);
+/* Where the text being drawn belongs ("step 3", "help"), for the audit. */
+static char audit_where[64];
+
+void
+dw_audit_where(const char *where)
+{
+	snprintf(audit_where, sizeof audit_where, "%s", where ? where : "");
+}
+
+/* One line to the audit file for text cut without a sign: the screen
+ * tests walk every screen and assert the file stays empty.  A line
+ * already written is not written again (the screens redraw often). */
+static void
+audit_cut(const char *s, size_t len, int cells, const char *how)
+{
+	static const char *path;
+	static int looked;
+	static unsigned long seen[256];
+	static size_t nseen;
+	unsigned long h = 5381;
+	size_t i;
+	FILE *f;
+
+	if (!looked) {
+		looked = 1;
+		path = getenv("GPUWIZ_UI_AUDIT");
+	}
+	if (path == NULL || *path == '\0')
+		return;
+	for (i = 0; i < len && s[i]; i++)
+		h = h * 33 + (unsigned char)s[i];
+	for (i = 0; audit_where[i]; i++)
+		h = h * 33 + (unsigned char)audit_where[i];
+	h = h * 33 + (unsigned long)cells;
+	for (i = 0; i < nseen; i++)
+		if (seen[i] == h)
+			return;
+	seen[nseen++ % 256] = h;
+	if (nseen > 256)
+		nseen = 256;
+	if ((f = fopen(path, "a")) == NULL)
+		return;
+	fprintf(f, "%s: %s in %d cells: %.*s\n",
+	        audit_where[0] ? audit_where : "-", how, cells, (int)len, s);
+	fclose(f);
+}
+
+static int
+utf8_locale(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+const char *
+dw_sign(void)
+{
+	return utf8_locale() ? "\xe2\x80\xa6" : "...";
+}
+
+static int
+sign_cells(const char *g)
+{
+	return g[0] == '.' ? 3 : 1;
+}
+
+/* Copy into buf what of s fits in cells (bad bytes as '?').  Returns
+ * the bytes of s taken; *o gets the bytes in buf, *used the cells. */
+static size_t
+copy_fit(const char *s, size_t len, int cells, char *buf, size_t *o,
+         int *used)
+{
+	size_t i = 0;
+
+	*o = 0;
+	*used = 0;
 	while (i < len) {
 		wchar_t wc;
 		int w, bad;
 		size_t r = next_char(s + i, len - i, &wc, &w, &bad);
 
-		if (used + w > cells)
+		if (*used + w > cells)
 			break;
 		if (bad) {
-			buf[o++] = wc == L' ' ? ' ' : '?';
+			buf[(*o)++] = wc == L' ' ? ' ' : '?';
 		} else {
-			memcpy(buf + o, s + i, r);
-			o += r;
+			memcpy(buf + *o, s + i, r);
+			*o += r;
 		}
-		used += w;
+		*used += w;
 		i += r;
 	}
-	buf[o] = '\0';
+	buf[*o] = '\0';
+	return i;
+}
+
+static int
+only_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\n')
+		s++;
+	return *s == '\0';
+}
+
+/* Text that does not fit ends with the sign (dw_sign) in the last cell;
+ * where not even the sign fits, it is clipped and the audit says so. */
+int
+dw_put(int y, int x, const char *s, int cells, attr_t a)
+{
+	char stackbuf[512], *buf = stackbuf;
+	size_t len, i, o;
+	int used;
+
+	if (s == NULL || cells <= 0)
+		return 0;
+	len = strlen(s);
+	if (len + 8 > sizeof stackbuf)
+		buf = gw_xmalloc(len + 8);
+	i = copy_fit(s, len, cells, buf, &o, &used);
+	if (i < len && !only_blanks(s + i)) {
+		const char *g = dw_sign();
+		int gw = sign_cells(g);
+
+		if (cells > gw) {
+			copy_fit(s, len, cells - gw, buf, &o, &used);
+			while (o > 0 && buf[o - 1] == ' ') {
+				o--;
+				used--;
+			}
+			memcpy(buf + o, g, strlen(g) + 1);
+			o += strlen(g);
+			used += gw;
+		} else {
+			audit_cut(s, len, cells, "cut");
+		}
+	}
 	attrset(a);
 	mvaddnstr(y, x, buf, (int)o);
 	attrset(A_NORMAL);
@@ -288,6 +399,8 @@ typedef struct wrap_scan {
 	const char *next;   /* where the next line starts after brk */
 	const char *last;   /* the last character that fits */
 	wchar_t last_wc;    /* the character at last */
+	const char *slash;  /* just after the last '/' that fits, or NULL:
+	                     * where a path longer than the line breaks */
 } wrap_scan;
 
 static void
@@ -322,12 +435,15 @@ wrap_scan_line(const char *p, int width, wrap_scan *sc)
 		sc->last = q;
 		sc->last_wc = wc;
 		q += r;
+		if (wc == L'/' && q[0] != '\0' && q[0] != ' ' && q[0] != '\n')
+			sc->slash = q;
 	}
 	sc->end = q;
 }
 
-/* One word longer than the line: cut at a character, before an opening
- * bracket that would end the line.  Returns where the next line starts. */
+/* One word longer than the line: cut after its last '/' (a path), else
+ * at a character, before an opening bracket that would end the line.
+ * Returns where the next line starts. */
 static const char *
 cut_word(char ***lines, size_t *n, const char *p, const wrap_scan *sc)
 {
@@ -338,6 +454,8 @@ cut_word(char ***lines, size_t *n, const char *p, const wrap_scan *sc)
 		int w, bad;
 
 		q += next_char(q, strlen(q), &wc, &w, &bad);
+	} else if (sc->slash != NULL && sc->slash > p) {
+		q = sc->slash;
 	} else if (sc->last != NULL && sc->last > p &&
 	           no_break_after(sc->last_wc)) {
 		q = sc->last;
@@ -393,6 +511,21 @@ dw_free_lines(char **lines, size_t n)
 	free(lines);
 }
 
+/* The last row that fits of text that goes on: cut by the wrapping
+ * rules (no opening bracket right before the sign), then the sign. */
+static void
+put_last_row(int y, int x, int w, const char *line, attr_t a)
+{
+	const char *g = dw_sign();
+	int gw = sign_cells(g), used;
+	char **cut;
+	size_t nc = dw_wrap(line, w - gw, &cut);
+
+	used = dw_put(y, x, nc ? cut[0] : "", w - gw, a);
+	dw_free_lines(cut, nc);
+	dw_put(y, x + used, g, gw, a);
+}
+
 int
 dw_wrap_put(int y, int x, int w, int maxrows, const char *s, attr_t a)
 {
@@ -400,20 +533,13 @@ dw_wrap_put(int y, int x, int w, int maxrows, const char *s, attr_t a)
 	size_t n = dw_wrap(s, w, &lines), i;
 	int rows = 0;
 
+	if (maxrows < 1 && !only_blanks(s ? s : ""))
+		audit_cut(s, strlen(s), w, "no row for");
 	for (i = 0; i < n && rows < maxrows; i++, rows++) {
-		if (rows == maxrows - 1 && i + 1 < n) {
-			/* the last row that fits: show that text was left out
-			 * (cut by the same rules, so that no opening bracket
-			 * comes right before the "...") */
-			char **cut;
-			size_t nc = dw_wrap(lines[i], w - 3, &cut);
-			int used = dw_put(y + rows, x, nc ? cut[0] : "", w - 3, a);
-
-			dw_free_lines(cut, nc);
-			dw_put(y + rows, x + used, "...", 3, a);
-		} else {
+		if (rows == maxrows - 1 && i + 1 < n)
+			put_last_row(y + rows, x, w, lines[i], a);
+		else
 			dw_put(y + rows, x, lines[i], w, a);
-		}
 	}
 	dw_free_lines(lines, n);
 	return rows;
@@ -499,15 +625,64 @@ dw_box(int y, int x, int h, int w, attr_t a)
 		dw_unsplit(y + i, x + w);
 		dw_fill(y + i, x, w, A_NORMAL);
 	}
+	dw_line(y, x, 'l', 1, 0, a);
+	dw_line(y, x + 1, 'q', w - 2, 0, a);
+	dw_line(y, x + w - 1, 'k', 1, 0, a);
+	dw_line(y + 1, x, 'x', h - 2, 1, a);
+	dw_line(y + 1, x + w - 1, 'x', h - 2, 1, a);
+	dw_line(y + h - 1, x, 'm', 1, 0, a);
+	dw_line(y + h - 1, x + 1, 'q', w - 2, 0, a);
+	dw_line(y + h - 1, x + w - 1, 'j', 1, 0, a);
+}
+
+/* The line-drawing character of VT100 name c (the acsc letters: q -, x |,
+ * l k m j the corners).  In a UTF-8 locale curses draws them as Unicode
+ * box characters (WACS_*), which every UTF-8 terminal shows, also those
+ * whose terminfo switches character sets with SO/SI (vt100) that the
+ * terminal may ignore; elsewhere as ACS_*, which curses turns into ASCII
+ * (+ - |) when the terminal has no line drawing. */
+static const cchar_t *
+wacs_of(int c)
+{
+	switch (c) {
+	case 'q': return WACS_HLINE;
+	case 'x': return WACS_VLINE;
+	case 'l': return WACS_ULCORNER;
+	case 'k': return WACS_URCORNER;
+	case 'm': return WACS_LLCORNER;
+	default: return WACS_LRCORNER;
+	}
+}
+
+static chtype
+acs_of(int c)
+{
+	switch (c) {
+	case 'q': return ACS_HLINE;
+	case 'x': return ACS_VLINE;
+	case 'l': return ACS_ULCORNER;
+	case 'k': return ACS_URCORNER;
+	case 'm': return ACS_LLCORNER;
+	default: return ACS_LRCORNER;
+	}
+}
+
+void
+dw_line(int y, int x, int c, int n, int vertical, attr_t a)
+{
+	if (n <= 0)
+		return;
 	attrset(a);
-	mvaddch(y, x, ACS_ULCORNER);
-	mvhline(y, x + 1, ACS_HLINE, w - 2);
-	mvaddch(y, x + w - 1, ACS_URCORNER);
-	mvvline(y + 1, x, ACS_VLINE, h - 2);
-	mvvline(y + 1, x + w - 1, ACS_VLINE, h - 2);
-	mvaddch(y + h - 1, x, ACS_LLCORNER);
-	mvhline(y + h - 1, x + 1, ACS_HLINE, w - 2);
-	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
+	if (utf8_locale()) {
+		if (vertical)
+			mvvline_set(y, x, wacs_of(c), n);
+		else
+			mvhline_set(y, x, wacs_of(c), n);
+	} else if (vertical) {
+		mvvline(y, x, acs_of(c), n);
+	} else {
+		mvhline(y, x, acs_of(c), n);
+	}
 	attrset(A_NORMAL);
 }
 

@@ -493,4 +493,14 @@ const char *gw_wizard_step_help(const gw_wizard *w, gw_step s);
 int gw_wizard_samples(gw_sample_info **out, size_t *n, gw_err *e);
 void gw_wizard_samples_free(gw_sample_info *l, size_t n);
 
+/* ---- the welcome screen ----------------------------------------------- */
+
+/* The name of the sample host in use (--sample-host NAME or picked on the
+ * welcome screen: the one the writes go to), or NULL. */
+const char *gw_wizard_sample_name(const gw_wizard *w);
+/* What mode m is for, where its name alone could mislead (translated),
+ * or NULL: one line of at most 72 cells shown under the mode, or
+ * (long_form) the sentence shown when the mode has the cursor. */
+const char *gw_wizard_mode_note(gw_mode m, int long_form);
+
 #endif
