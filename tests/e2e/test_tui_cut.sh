@@ -169,8 +169,43 @@ sys.exit(1 if bad else 0)
 EOF
 check "no text touches the right edge without a sign" python3 "$TMP/edge.py" "$PANES"
 
-# ---- TERM=vt100 and TERM=linux: lines drawn, F1 opens the help ---------
+# ---- the welcome screen: the cursor on the marked choice ---------------
+# (the highlighted row is the one drawn black on cyan: ESC [46m)
+focused_has() { $T capture-pane -e -p -t w | grep "$(printf '\033')\[46m" | grep -qF -- "$1"; }
 unset GPUWIZ_UI_AUDIT
+rm -rf "$TMPDIR"/gpuwiz-sample.*
+answers
+start C.UTF-8 80x24 --sample-host esxi-l40s
+wait_for "Step 1/8" 20 >/dev/null
+check "welcome: --sample-host marks that sample" on_screen "(*) esxi-l40s"
+check "welcome: the cursor starts on it" focused_has "(*) esxi-l40s"
+check "welcome: the Linux mode says what it is for" on_screen "Check this machine's firmware, IOMMU and BARs; plan a VMware VM"
+keys Up
+check "welcome: a focused sample shows its whole title" wait_for "controller. gpuwiz builds this host"
+keys Up; keys Up; keys Up
+check "welcome: the focused Linux mode says it is not KVM" wait_for "it does not set up KVM"
+keys Down; keys Down; keys Down; keys Down
+keys Enter
+check "welcome: Enter on the sample in use goes on" wait_for "Step 2/8" 20
+check "welcome: without building it again" sh -c "[ \$(ls '$TMPDIR' | grep -c gpuwiz-sample) -eq 1 ]"
+keys q; keys y; exited 10 >/dev/null
+rm -rf "$TMPDIR"/gpuwiz-sample.*
+answers
+start C.UTF-8 80x24 --answers a.ini
+wait_for "Step 1/8" 20 >/dev/null
+check "welcome: without a sample the cursor is on the marked mode" focused_has "Plan offline"
+keys q; exited 10 >/dev/null
+if [ $have_zh = 1 ]; then
+	start zh_CN.UTF-8 80x24 --lang zh_CN --sample-host esxi-l40s
+	wait_for "1/8" 20 >/dev/null
+	note=$(LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 TEXTDOMAINDIR="$GPUWIZ_LOCALEDIR" gettext -d gpuwiz "Check this machine's firmware, IOMMU and BARs; plan a VMware VM")
+	check "zh welcome: the Linux mode's note in Chinese" on_screen "$note"
+	check "zh welcome: the sample marked" on_screen "(*) esxi-l40s"
+	keys q; keys y; exited 10 >/dev/null
+	rm -rf "$TMPDIR"/gpuwiz-sample.*
+fi
+
+# ---- TERM=vt100 and TERM=linux: lines drawn, F1 opens the help ---------
 for term in vt100 linux; do
 	answers
 	GW_WRAP="env TERM=$term" start C.UTF-8 80x24 --answers a.ini
