@@ -55,6 +55,8 @@ int dw_put_pad(int y, int x, const char *s, int cells, attr_t a);
 int dw_put_right(int y, int x, const char *s, int cells, attr_t a);
 int dw_printf(int y, int x, int cells, attr_t a, const char *fmt, ...)
 	GW_PRINTF(5, 6);
+/* The locale's character set is UTF-8. */
+int dw_utf8(void);
 /* The sign that text was cut: "…" in a UTF-8 locale, else "...". */
 const char *dw_sign(void);
 /* The cut audit: with GPUWIZ_UI_AUDIT=FILE in the environment, every text
@@ -62,6 +64,9 @@ const char *dw_sign(void);
  * appends one line to FILE naming where (the last dw_audit_where: "step
  * 3", "help") and the text.  The screen tests assert FILE stays empty. */
 void dw_audit_where(const char *where);
+/* Note len bytes of s, clipped to cells without the sign; how says how
+ * ("cut", "no row for").  Nothing without GPUWIZ_UI_AUDIT. */
+void dw_audit_cut(const char *s, size_t len, int cells, const char *how);
 /* Blanks over cells. */
 void dw_fill(int y, int x, int cells, attr_t a);
 /* Word-wrap s to width cells: breaks at blanks, between CJK characters
@@ -77,6 +82,8 @@ void dw_free_lines(char **lines, size_t n);
 int dw_wrap_put(int y, int x, int w, int maxrows, const char *s, attr_t a);
 /* Rows dw_wrap_put would use without a limit. */
 int dw_wrap_rows(const char *s, int w);
+/* ---- frames and lines (draw_box.c) ---- */
+
 /* A frame with its inside cleared.  A wide character that an edge would
  * cover only half of is blanked whole first. */
 void dw_box(int y, int x, int h, int w, attr_t a);
