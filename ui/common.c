@@ -6,6 +6,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Function and cursor keys as the usual terminals send them, for a
+ * terminfo entry that names other ones: TERM=linux expects F1 as
+ * ESC [ [ A, but the same program in tmux, screen or over ssh from an
+ * xterm gets ESC O P; TERM=vt100 has no Home and End.  Only sequences
+ * the entry leaves unbound are added (ncurses define_key), once. */
+void
+ui_keys_extra(void)
+{
+	static const struct { const char *seq; int key; } extra[] = {
+		{ "\033OP", KEY_F(1) }, { "\033[11~", KEY_F(1) },
+		{ "\033[[A", KEY_F(1) }, { "\033[21~", KEY_F(10) },
+		{ "\033[1~", KEY_HOME }, { "\033[H", KEY_HOME },
+		{ "\033OH", KEY_HOME }, { "\033[4~", KEY_END },
+		{ "\033[F", KEY_END }, { "\033OF", KEY_END },
+		{ "\033[5~", KEY_PPAGE }, { "\033[6~", KEY_NPAGE },
+		{ "\033[Z", KEY_BTAB },
+	};
+	static int done;
+	size_t i;
+
+	if (done)
+		return;
+	done = 1;
+#ifdef NCURSES_VERSION
+	for (i = 0; i < sizeof extra / sizeof extra[0]; i++)
+		if (key_defined(extra[i].seq) == 0)
+			define_key(extra[i].seq, extra[i].key);
+#else
+	(void)extra;
+	(void)i;
+#endif
+}
+
 const char *
 ui_help_general(void)
 {

@@ -267,10 +267,12 @@ help_draw(ui_ctx *u, const ui_screen *s, const char *text, int *top)
 	ui_draw_all(u);
 	if (u->too_small)
 		return 0;
+	dw_audit_where("help");
 	bw = COLS - 4 > 76 ? 76 : COLS - 4;
 	bh = LINES - 2;
 	box_place(bh, bw, &y, &x);
-	n = dw_wrap(text, bw - 4, &lines);
+	/* a blank column between the text and the scroll marks */
+	n = dw_wrap(text, bw - 5, &lines);
 	rows = bh - 4;
 	if (*top > (int)n - rows)
 		*top = (int)n - rows;

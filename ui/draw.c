@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <langinfo.h>
 #include <string.h>
 #include <wchar.h>
 
@@ -143,34 +144,95 @@ dw_fit(const char *s, size_t len, int cells, int *used)
 }
 
 int
-dw_put(int y, int x, const char *s, int cells, attr_t a)
+dw_utf8(void)
 {
-	char stackbuf[512], *buf = stackbuf;
-	size_t len, i = 0, o = 0;
-	int used = 0;
+	const char *cs = nl_langinfo(CODESET);
 
-	if (s == NULL || cells <= 0)
-		return 0;
-	len = strlen(s);
-	if (len + 1 > sizeof stackbuf)
-		buf = gw_xmalloc(len + 1);
+	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+const char *
+dw_sign(void)
+{
+	return dw_utf8() ? "\xe2\x80\xa6" : "...";
+}
+
+static int
+sign_cells(const char *g)
+{
+	return g[0] == '.' ? 3 : 1;
+}
+
+/* Copy into buf what of s fits in cells (bad bytes as '?').  Returns
+ * the bytes of s taken; *o gets the bytes in buf, *used the cells. */
+static size_t
+copy_fit(const char *s, size_t len, int cells, char *buf, size_t *o,
+         int *used)
+{
+	size_t i = 0;
+
+	*o = 0;
+	*used = 0;
 	while (i < len) {
 		wchar_t wc;
 		int w, bad;
 		size_t r = next_char(s + i, len - i, &wc, &w, &bad);
 
-		if (used + w > cells)
+		if (*used + w > cells)
 			break;
 		if (bad) {
-			buf[o++] = wc == L' ' ? ' ' : '?';
+			buf[(*o)++] = wc == L' ' ? ' ' : '?';
 		} else {
-			memcpy(buf + o, s + i, r);
-			o += r;
+			memcpy(buf + *o, s + i, r);
+			*o += r;
 		}
-		used += w;
+		*used += w;
 		i += r;
 	}
-	buf[o] = '\0';
+	buf[*o] = '\0';
+	return i;
+}
+
+static int
+only_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\n')
+		s++;
+	return *s == '\0';
+}
+
+/* Text that does not fit ends with the sign (dw_sign) in the last cell;
+ * where not even the sign fits, it is clipped and the audit says so. */
+int
+dw_put(int y, int x, const char *s, int cells, attr_t a)
+{
+	char stackbuf[512], *buf = stackbuf;
+	size_t len, i, o;
+	int used;
+
+	if (s == NULL || cells <= 0)
+		return 0;
+	len = strlen(s);
+	if (len + 8 > sizeof stackbuf)
+		buf = gw_xmalloc(len + 8);
+	i = copy_fit(s, len, cells, buf, &o, &used);
+	if (i < len && !only_blanks(s + i)) {
+		const char *g = dw_sign();
+		int gw = sign_cells(g);
+
+		if (cells > gw) {
+			copy_fit(s, len, cells - gw, buf, &o, &used);
+			while (o > 0 && buf[o - 1] == ' ') {
+				o--;
+				used--;
+			}
+			memcpy(buf + o, g, strlen(g) + 1);
+			o += strlen(g);
+			used += gw;
+		} else {
+			dw_audit_cut(s, len, cells, "cut");
+		}
+	}
 	attrset(a);
 	mvaddnstr(y, x, buf, (int)o);
 	attrset(A_NORMAL);
@@ -288,6 +350,8 @@ typedef struct wrap_scan {
 	const char *next;   /* where the next line starts after brk */
 	const char *last;   /* the last character that fits */
 	wchar_t last_wc;    /* the character at last */
+	const char *slash;  /* just after the last '/' that fits, or NULL:
+	                     * where a path longer than the line breaks */
 } wrap_scan;
 
 static void
@@ -322,12 +386,15 @@ wrap_scan_line(const char *p, int width, wrap_scan *sc)
 		sc->last = q;
 		sc->last_wc = wc;
 		q += r;
+		if (wc == L'/' && q[0] != '\0' && q[0] != ' ' && q[0] != '\n')
+			sc->slash = q;
 	}
 	sc->end = q;
 }
 
-/* One word longer than the line: cut at a character, before an opening
- * bracket that would end the line.  Returns where the next line starts. */
+/* One word longer than the line: cut after its last '/' (a path), else
+ * at a character, before an opening bracket that would end the line.
+ * Returns where the next line starts. */
 static const char *
 cut_word(char ***lines, size_t *n, const char *p, const wrap_scan *sc)
 {
@@ -338,6 +405,8 @@ cut_word(char ***lines, size_t *n, const char *p, const wrap_scan *sc)
 		int w, bad;
 
 		q += next_char(q, strlen(q), &wc, &w, &bad);
+	} else if (sc->slash != NULL && sc->slash > p) {
+		q = sc->slash;
 	} else if (sc->last != NULL && sc->last > p &&
 	           no_break_after(sc->last_wc)) {
 		q = sc->last;
@@ -393,6 +462,21 @@ dw_free_lines(char **lines, size_t n)
 	free(lines);
 }
 
+/* The last row that fits of text that goes on: cut by the wrapping
+ * rules (no opening bracket right before the sign), then the sign. */
+static void
+put_last_row(int y, int x, int w, const char *line, attr_t a)
+{
+	const char *g = dw_sign();
+	int gw = sign_cells(g), used;
+	char **cut;
+	size_t nc = dw_wrap(line, w - gw, &cut);
+
+	used = dw_put(y, x, nc ? cut[0] : "", w - gw, a);
+	dw_free_lines(cut, nc);
+	dw_put(y, x + used, g, gw, a);
+}
+
 int
 dw_wrap_put(int y, int x, int w, int maxrows, const char *s, attr_t a)
 {
@@ -400,20 +484,13 @@ dw_wrap_put(int y, int x, int w, int maxrows, const char *s, attr_t a)
 	size_t n = dw_wrap(s, w, &lines), i;
 	int rows = 0;
 
+	if (maxrows < 1 && !only_blanks(s ? s : ""))
+		dw_audit_cut(s, strlen(s), w, "no row for");
 	for (i = 0; i < n && rows < maxrows; i++, rows++) {
-		if (rows == maxrows - 1 && i + 1 < n) {
-			/* the last row that fits: show that text was left out
-			 * (cut by the same rules, so that no opening bracket
-			 * comes right before the "...") */
-			char **cut;
-			size_t nc = dw_wrap(lines[i], w - 3, &cut);
-			int used = dw_put(y + rows, x, nc ? cut[0] : "", w - 3, a);
-
-			dw_free_lines(cut, nc);
-			dw_put(y + rows, x + used, "...", 3, a);
-		} else {
+		if (rows == maxrows - 1 && i + 1 < n)
+			put_last_row(y + rows, x, w, lines[i], a);
+		else
 			dw_put(y + rows, x, lines[i], w, a);
-		}
 	}
 	dw_free_lines(lines, n);
 	return rows;
@@ -427,88 +504,6 @@ dw_wrap_rows(const char *s, int w)
 
 	dw_free_lines(lines, n);
 	return (int)n;
-}
-
-/* Is column x of row y the second cell of a wide character?  curses has
- * no portable way to ask, so walk the row from its start: every cell read
- * there begins a character, and a wide one covers the next cell too. */
-static int
-second_half(int y, int x)
-{
-	int c = 0;
-
-	while (c < x) {
-		cchar_t cc;
-		wchar_t wch[CCHARW_MAX + 1];
-		attr_t at;
-		short pair;
-		int w = 1;
-
-		if (mvin_wch(y, c, &cc) == ERR)
-			return 0;
-		wch[0] = L'\0';
-		if (getcchar(&cc, wch, &at, &pair, NULL) != ERR &&
-		    wch[0] != L'\0' && !(at & A_ALTCHARSET))
-			w = wcwidth(wch[0]);
-		if (w < 1)
-			w = 1;
-		if (c + w > x)
-			return 1;
-		c += w;
-	}
-	return 0;
-}
-
-void
-dw_unsplit(int y, int x)
-{
-	if (y < 0 || y >= LINES || x <= 0 || x >= COLS)
-		return;
-	if (second_half(y, x)) {
-		/* blank the whole character, both its cells, in its colours */
-		cchar_t cc, sp;
-		wchar_t wch[CCHARW_MAX + 1];
-		attr_t at = A_NORMAL;
-		short pair = 0;
-
-		if (mvin_wch(y, x - 1, &cc) == ERR ||
-		    getcchar(&cc, wch, &at, &pair, NULL) == ERR) {
-			at = A_NORMAL;
-			pair = 0;
-		}
-		at &= ~A_ALTCHARSET;
-		setcchar(&sp, L" ", at, pair, NULL);
-		mvadd_wch(y, x - 1, &sp);
-		mvadd_wch(y, x, &sp);
-	}
-}
-
-void
-dw_box(int y, int x, int h, int w, attr_t a)
-{
-	int i;
-
-	/* A wide character under an edge would be half covered: curses and
-	 * the terminal then disagree on that row until a full repaint, and
-	 * ncurses blanks the left half of a wide character when a line is
-	 * drawn over its right half, which would eat a corner drawn there
-	 * first.  So blank the characters that cross the edges whole, then
-	 * clear the box's cells before drawing anything in them. */
-	for (i = 0; i < h; i++) {
-		dw_unsplit(y + i, x);
-		dw_unsplit(y + i, x + w);
-		dw_fill(y + i, x, w, A_NORMAL);
-	}
-	attrset(a);
-	mvaddch(y, x, ACS_ULCORNER);
-	mvhline(y, x + 1, ACS_HLINE, w - 2);
-	mvaddch(y, x + w - 1, ACS_URCORNER);
-	mvvline(y + 1, x, ACS_VLINE, h - 2);
-	mvvline(y + 1, x + w - 1, ACS_VLINE, h - 2);
-	mvaddch(y + h - 1, x, ACS_LLCORNER);
-	mvhline(y + h - 1, x + 1, ACS_HLINE, w - 2);
-	mvaddch(y + h - 1, x + w - 1, ACS_LRCORNER);
-	attrset(A_NORMAL);
 }
 
 /* ---- scrolling lists ------------------------------------------------- */

@@ -46,7 +46,8 @@ const char *ui_glyph_done(const ui_ctx *u);    /* "✓" or "*" */
 /* Bytes of the longest prefix of s (len bytes) that fits in cells;
  * *used gets its width. */
 size_t dw_fit(const char *s, size_t len, int cells, int *used);
-/* Put s at (y, x), at most cells wide.  Returns the cells drawn. */
+/* Put s at (y, x), at most cells wide: text that does not fit ends with
+ * dw_sign() in its last cell(s).  Returns the cells drawn. */
 int dw_put(int y, int x, const char *s, int cells, attr_t a);
 /* Same, padded with blanks to exactly cells. */
 int dw_put_pad(int y, int x, const char *s, int cells, attr_t a);
@@ -54,28 +55,53 @@ int dw_put_pad(int y, int x, const char *s, int cells, attr_t a);
 int dw_put_right(int y, int x, const char *s, int cells, attr_t a);
 int dw_printf(int y, int x, int cells, attr_t a, const char *fmt, ...)
 	GW_PRINTF(5, 6);
+/* The locale's character set is UTF-8. */
+int dw_utf8(void);
+/* The sign that text was cut: "…" in a UTF-8 locale, else "...". */
+const char *dw_sign(void);
+/* The cut audit: with GPUWIZ_UI_AUDIT=FILE in the environment, every text
+ * clipped without the sign (no room for it; a text given no row at all)
+ * appends one line to FILE naming where (the last dw_audit_where: "step
+ * 3", "help") and the text.  The screen tests assert FILE stays empty. */
+void dw_audit_where(const char *where);
+/* Note len bytes of s, clipped to cells without the sign; how says how
+ * ("cut", "no row for").  Nothing without GPUWIZ_UI_AUDIT. */
+void dw_audit_cut(const char *s, size_t len, int cells, const char *how);
 /* Blanks over cells. */
 void dw_fill(int y, int x, int cells, attr_t a);
 /* Word-wrap s to width cells: breaks at blanks, between CJK characters
  * (not before CJK closing punctuation), and inside a word longer than
- * the width; '\n' forces a break.  Returns the number of lines in *lines
+ * the width (after its last '/' that fits: a path); '\n' forces a break.  Returns the number of lines in *lines
  * (malloc'ed strings, free with dw_free_lines). */
 size_t dw_wrap(const char *s, int width, char ***lines);
 /* The same with a first line of first cells and the others of rest. */
 size_t dw_wrap_hang(const char *s, int first, int rest, char ***lines);
 void dw_free_lines(char **lines, size_t n);
 /* Wrap and draw s from (y, x) in w cells, at most maxrows rows (the last
- * row shown ends in "..." when text was left out).  Returns the rows used. */
+ * row shown ends in dw_sign() when text was left out).  Returns the rows used. */
 int dw_wrap_put(int y, int x, int w, int maxrows, const char *s, attr_t a);
 /* Rows dw_wrap_put would use without a limit. */
 int dw_wrap_rows(const char *s, int w);
+/* ---- frames and lines (draw_box.c) ---- */
+
 /* A frame with its inside cleared.  A wide character that an edge would
  * cover only half of is blanked whole first. */
 void dw_box(int y, int x, int h, int w, attr_t a);
+/* A line of n line-drawing characters from (y, x), across or down
+ * (vertical): c names the character by its VT100 letter ('q' -, 'x' |,
+ * 'l' 'k' 'm' 'j' the corners).  Unicode box characters in a UTF-8
+ * locale, else curses' ACS (ASCII where the terminal has none). */
+void dw_line(int y, int x, int c, int n, int vertical, attr_t a);
 /* When column x of row y holds the second cell of a wide character, blank
  * that character (both cells), so that something drawn from x on does not
  * leave half of it on the screen. */
 void dw_unsplit(int y, int x);
+
+/* Teach curses the function and cursor key sequences of the common
+ * terminals that the terminfo entry does not bind (F1 from tmux under
+ * TERM=linux...).  Once, after initscr (common.c; the frame calls it
+ * before its first draw). */
+void ui_keys_extra(void);
 
 /* A cursor over a scrolling list of n rows shown h at a time. */
 typedef struct ui_list {

@@ -241,6 +241,12 @@ ui_field_draw(ui_ctx *u, ui_field *f, int y, int x, int w, int focused)
 	f->buf[end] = save;
 	dw_put_pad(y, x, shown, w, a);
 	free(shown);
+	if (end < f->len && w > 1) {
+		/* more text right of the field (the cursor moved left): the
+		 * sign in its last cell */
+		dw_unsplit(y, x + w - 1);
+		dw_put(y, x + w - 1, dw_utf8() ? dw_sign() : ">", 1, a);
+	}
 	if (focused) {
 		int c = 0;
 

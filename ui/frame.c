@@ -73,9 +73,7 @@ draw_side_list(ui_ctx *u)
 		u->bar_x0[i] = 0;
 		u->bar_x1[i] = SIDE_W;
 	}
-	attrset(ui_attr(UI_C_BOX));
-	mvvline(0, SIDE_W, ACS_VLINE, LINES - 1);
-	attrset(A_NORMAL);
+	dw_line(0, SIDE_W, 'x', LINES - 1, 1, ui_attr(UI_C_BOX));
 }
 
 /* One step of the top bar: "✓2 Host check " (the mark, the number, the
@@ -201,8 +199,11 @@ ui_draw_all(ui_ctx *u)
 	char title[256];
 	int tx, ty, tw;
 
+	ui_keys_extra();
 	ui_layout(u);
 	u->cursor_y = -1;
+	snprintf(title, sizeof title, "step %d", (int)step + 1);
+	dw_audit_where(title);
 	if (u->too_small) {
 		draw_too_small(u);
 		return;
@@ -226,9 +227,7 @@ ui_draw_all(ui_ctx *u)
 	         (int)GW_NSTEPS, gw_step_title(step));
 	dw_put(ty, tx, title, tw, ui_attr(UI_C_TITLE));
 	dw_put(ty + 1, tx, gw_step_purpose(step), tw, A_NORMAL);
-	attrset(ui_attr(UI_C_BOX));
-	mvhline(ty + 2, tx, ACS_HLINE, tw);
-	attrset(A_NORMAL);
+	dw_line(ty + 2, tx, 'q', tw, 0, ui_attr(UI_C_BOX));
 
 	s->draw(u, u->content);
 

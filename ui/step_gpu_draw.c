@@ -48,6 +48,27 @@ detected_state(const gw_wizard *w, size_t idx, const gw_linux_gpu *d,
 		snprintf(buf, size, _("IOMMU group %s"), d->group ? d->group : "-");
 }
 
+/* The driver column: "pciPassthru" (ESXi) and "vfio-pci" whole. */
+#define DRIVER_W 11
+
+/* A detected GPU's name, the model first: lspci's "AD106 [GeForce RTX
+ * 4060 Ti 16GB]" becomes "GeForce RTX 4060 Ti 16GB (AD106)", so that a
+ * cut (which ends in the sign) takes the chip's code, not the model. */
+static void
+detected_name(const gw_linux_gpu *d, char *buf, size_t size)
+{
+	const char *o = d->name ? strchr(d->name, '[') : NULL;
+	size_t n = d->name ? strlen(d->name) : 0;
+
+	if (d->name == NULL)
+		snprintf(buf, size, "%04x:%04x", d->vendor, d->device);
+	else if (o != NULL && o > d->name && n > 0 && d->name[n - 1] == ']')
+		snprintf(buf, size, "%.*s (%.*s)", (int)(d->name + n - 1 - o - 1),
+		         o + 1, (int)(o - d->name - (o[-1] == ' ')), d->name);
+	else
+		snprintf(buf, size, "%s", d->name);
+}
+
 /* One row of the detected GPUs at line yy. */
 static void
 detected_row(ui_ctx *u, ui_rect r, int yy, int idx, int name_w)
@@ -68,10 +89,7 @@ detected_row(ui_ctx *u, ui_rect r, int yy, int idx, int name_w)
 		dw_put(yy, r.x, ui_glyph_done(u), 1, a);
 	dw_put(yy, x, d->bdf, 12, a);
 	x += 13;
-	if (d->name)
-		snprintf(buf, sizeof buf, "%s", d->name);
-	else
-		snprintf(buf, sizeof buf, "%04x:%04x", d->vendor, d->device);
+	detected_name(d, buf, sizeof buf);
 	dw_put(yy, x, buf, name_w - 1, a);
 	x += name_w;
 	if (d->vram_gb >= 0)
@@ -80,8 +98,8 @@ detected_row(ui_ctx *u, ui_rect r, int yy, int idx, int name_w)
 		snprintf(buf, sizeof buf, "?");
 	dw_put_right(yy, x, buf, 6, a);
 	x += 7;
-	dw_put(yy, x, d->driver ? d->driver : "-", 10, a);
-	x += 11;
+	dw_put(yy, x, d->driver ? d->driver : "-", DRIVER_W, a);
+	x += DRIVER_W + 1;
 	detected_state(w, (size_t)idx, d, buf, sizeof buf);
 	dw_put(yy, x, buf, 16, a);
 }
@@ -114,7 +132,7 @@ detected_draw(ui_ctx *u, ui_rect r)
 	ui_list_fix(&st->dl, st->h_det);
 	for (i = 0; i < st->h_det && st->dl.top + i < n; i++)
 		detected_row(u, r, r.y + 1 + i, st->dl.top + i,
-		             r.w - 2 - 13 - 7 - 11 - 17 - 2);
+		             r.w - 2 - 13 - 7 - (DRIVER_W + 1) - 17 - 2);
 	ui_list_marks(&st->dl, r.y + 1, r.x + r.w - 1, st->h_det);
 	return 1 + st->h_det;
 }

@@ -87,10 +87,13 @@ linux_draw(ui_ctx *u, ui_rect r)
 	int n = (int)gw_wizard_checks(w, &checks), y = 0, i, h, lab_w = 6;
 	char *s;
 
+	/* the heading names the root checked: a long path wraps at its
+	 * '/' onto a second row */
 	s = gw_wizard_checks_title(w);
-	dw_put(r.y, r.x, s, r.w, ui_attr(UI_C_HEAD));
+	y = dw_wrap_put(r.y, r.x, r.w, 2, s, ui_attr(UI_C_HEAD));
 	free(s);
-	y = 1;
+	if (y < 1)
+		y = 1;
 	if (gw_wizard_error(w, GW_ERR_CHECKS)) {
 		dw_wrap_put(r.y + y, r.x, r.w, r.h - y,
 		            gw_wizard_error(w, GW_ERR_CHECKS),

@@ -50,14 +50,41 @@ sample_title(const char *t)
 	return _(t);
 }
 
+/* Rows of the notes under modes before mode m (gw_wizard_mode_note). */
+static int
+notes_before(int m)
+{
+	int i, n = 0;
+
+	for (i = 0; i < m; i++)
+		n += gw_wizard_mode_note((gw_mode)i, 0) != NULL;
+	return n;
+}
+
 static int
 row_y(int row)
 {
-	/* language heading, 2 rows, blank, mode heading, modes, blank,
-	 * sample heading, samples */
-	return row < ROW_MODE0 ? 1 + row :
-	       row < ROW_SAMPLE0 ? 5 + (row - ROW_MODE0) :
-	       5 + GW_NMODES + 2 + (row - ROW_SAMPLE0);
+	/* language heading, 2 rows, blank, mode heading, modes (each with
+	 * its note row, if any), blank, sample heading, samples */
+	if (row < ROW_MODE0)
+		return 1 + row;
+	if (row < ROW_SAMPLE0)
+		return 5 + (row - ROW_MODE0) + notes_before(row - ROW_MODE0);
+	return 5 + GW_NMODES + notes_before(GW_NMODES) + 2 +
+	       (row - ROW_SAMPLE0);
+}
+
+/* The row of the sample in use, or -1. */
+static int
+sample_row(const gw_wizard *w, const welcome_st *st)
+{
+	const char *name = gw_wizard_sample_name(w);
+	size_t k;
+
+	for (k = 0; name != NULL && k < st->nsamples; k++)
+		if (strcmp(st->samples[k].name, name) == 0)
+			return ROW_SAMPLE0 + (int)k;
+	return -1;
 }
 
 static void
@@ -89,7 +116,11 @@ welcome_enter(ui_ctx *u)
 
 	read_samples(st);
 	st->list.n = NROWS(st);
-	st->list.cur = ui_lang_is_zh() ? ROW_ZH : ROW_EN;
+	/* the cursor starts on the marked choice: the sample in use, else
+	 * the mode */
+	st->list.cur = sample_row(w, st);
+	if (st->list.cur < 0)
+		st->list.cur = ROW_MODE0 + (int)gw_wizard_mode(w);
 	/* the first time, on a plain start: a machine without a GPU has
 	 * nothing to configure; offer the practice hosts */
 	if (first && st->nsamples > 0 && gw_wizard_answers(w)->path == NULL &&
@@ -124,12 +155,68 @@ radio(ui_ctx *u, int y, int x, int w, int on, int focused, int dim,
 	dw_put(y, x + 1, buf, w - 1, a);
 }
 
+/* The text under the list for the focused row, from the row after the
+ * list's blank (or right after the list when that leaves one row). */
+static void
+welcome_info(ui_ctx *u, ui_rect r, const welcome_st *st, const char *why)
+{
+	const gw_wizard *w = u->w;
+	int y = r.y + row_y(NROWS(st) - 1) + 2, rows;
+	char *s = NULL;
+	const char *t = NULL;
+	int color = UI_C_INFO;
+
+	if (r.y + r.h - y < 2)
+		y--;
+	rows = r.y + r.h - y;
+	if (st->list.cur == ROW_ZH && !u->utf8) {
+		/* TRANSLATORS: why Chinese cannot be chosen; wrapped. */
+		t = _("Chinese needs a UTF-8 terminal: start gpuwiz with LANG=zh_CN.UTF-8.");
+		color = UI_C_WARN;
+	} else if (why != NULL) {
+		t = why;
+		color = UI_C_WARN;
+	} else if (st->list.cur >= ROW_MODE0 && st->list.cur < ROW_SAMPLE0 &&
+	           gw_wizard_mode_note((gw_mode)(st->list.cur - ROW_MODE0),
+	                               1) != NULL) {
+		t = gw_wizard_mode_note((gw_mode)(st->list.cur - ROW_MODE0), 1);
+	} else if (gw_wizard_scratch(w) != NULL &&
+	           (st->list.cur < ROW_SAMPLE0 ||
+	            st->list.cur == sample_row(w, st))) {
+		/* TRANSLATORS: %s is the scratch directory of a sample host. */
+		s = gw_xasprintf(_("Practising on a sample host: everything is written under %s."),
+		                 gw_wizard_scratch(w));
+	} else if (st->list.cur >= ROW_SAMPLE0 && st->no_gpu_here) {
+		/* TRANSLATORS: under the focused sample host on a machine
+		 * without a GPU; wrapped. */
+		t = _("This machine has no GPU to configure. Practise on a sample host: gpuwiz builds it from real captures in a scratch directory and runs every step against it; nothing here is changed.");
+	} else if (st->list.cur >= ROW_SAMPLE0) {
+		/* the row's title may end in the sign: here it is whole.
+		 * TRANSLATORS: the focused sample host's title (%1$s) and
+		 * what picking it does (%2$s), as two sentences. */
+		s = gw_xasprintf(_("%s. %s"),
+		                 sample_title(st->samples[st->list.cur -
+		                                          ROW_SAMPLE0].title),
+		                 /* TRANSLATORS: under the focused sample host,
+		                  * after its title; wrapped. */
+		                 _("gpuwiz builds this host from real captures in a scratch directory and runs every step against it; nothing on this machine is changed."));
+	} else if (gw_wizard_answers(w)->path != NULL) {
+		/* TRANSLATORS: %s is the answers file given with --answers. */
+		s = gw_xasprintf(_("Answers from %s: every screen is filled in; Enter on each accepts it."),
+		                 gw_wizard_answers(w)->path);
+	}
+	if (s != NULL || t != NULL)
+		dw_wrap_put(y, r.x + 1, r.w - 1, rows, s ? s : t,
+		            ui_attr(color));
+	free(s);
+}
+
 static void
 welcome_draw(ui_ctx *u, ui_rect r)
 {
 	const gw_wizard *w = u->w;
 	welcome_st *st = wst(u);
-	int zh = ui_lang_is_zh(), m, y;
+	int zh = ui_lang_is_zh(), m;
 	const char *why = NULL;
 
 	/* TRANSLATORS: heading of the language choice; at most 40 cells. */
@@ -153,6 +240,10 @@ welcome_draw(ui_ctx *u, ui_rect r)
 		      st->list.cur == row, !avail, gw_mode_name((gw_mode)m));
 		if (st->list.cur == row && !avail)
 			why = mwhy;
+		if (gw_wizard_mode_note((gw_mode)m, 0) != NULL)
+			dw_put(r.y + row_y(row) + 1, r.x + 6,
+			       gw_wizard_mode_note((gw_mode)m, 0), r.w - 6,
+			       ui_attr(UI_C_DIM));
 	}
 	if (st->nsamples > 0) {
 		size_t k;
@@ -167,50 +258,12 @@ welcome_draw(ui_ctx *u, ui_rect r)
 			char *t = gw_xasprintf("%s  %s", st->samples[k].name,
 			                       sample_title(st->samples[k].title));
 
-			radio(u, r.y + row_y(row), r.x, r.w, 0,
-			      st->list.cur == row, 0, t);
+			radio(u, r.y + row_y(row), r.x, r.w,
+			      row == sample_row(w, st), st->list.cur == row, 0, t);
 			free(t);
 		}
 	}
-	y = r.y + row_y(NROWS(st)) + 1;
-	if (st->list.cur == ROW_ZH && !u->utf8) {
-		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y,
-		            /* TRANSLATORS: why Chinese cannot be chosen;
-		             * wrapped. */
-		            _("Chinese needs a UTF-8 terminal: start gpuwiz with LANG=zh_CN.UTF-8."),
-		            ui_attr(UI_C_WARN));
-	} else if (why != NULL) {
-		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y, why,
-		            ui_attr(UI_C_WARN));
-	} else if (gw_wizard_scratch(w) != NULL) {
-		/* TRANSLATORS: %s is the scratch directory of a sample host. */
-		char *s = gw_xasprintf(_("Practising on a sample host: everything is written under %s."),
-		                       gw_wizard_scratch(w));
-
-		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y, s,
-		            ui_attr(UI_C_INFO));
-		free(s);
-	} else if (st->list.cur >= ROW_SAMPLE0 && st->no_gpu_here) {
-		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y,
-		            /* TRANSLATORS: under the focused sample host on a
-		             * machine without a GPU; wrapped. */
-		            _("This machine has no GPU to configure. Practise on a sample host: gpuwiz builds it from real captures in a scratch directory and runs every step against it; nothing here is changed."),
-		            ui_attr(UI_C_INFO));
-	} else if (st->list.cur >= ROW_SAMPLE0) {
-		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y,
-		            /* TRANSLATORS: under the focused sample host;
-		             * wrapped. */
-		            _("gpuwiz builds this host from real captures in a scratch directory and runs every step against it; nothing on this machine is changed."),
-		            ui_attr(UI_C_INFO));
-	} else if (gw_wizard_answers(w)->path != NULL) {
-		/* TRANSLATORS: %s is the answers file given with --answers. */
-		char *s = gw_xasprintf(_("Answers from %s: every screen is filled in; Enter on each accepts it."),
-		                       gw_wizard_answers(w)->path);
-
-		dw_wrap_put(y, r.x + 1, r.w - 1, r.y + r.h - y, s,
-		            ui_attr(UI_C_INFO));
-		free(s);
-	}
+	welcome_info(u, r, st, why);
 }
 
 /* Pick the focused row.  Returns 0 when it could be picked. */
@@ -236,6 +289,8 @@ pick(ui_ctx *u)
 
 		if (k >= st->nsamples)
 			return -1;
+		if (st->list.cur == sample_row(u->w, st))
+			return 0;   /* in use already: keep what was done */
 		/* TRANSLATORS: progress while a sample host is built. */
 		ui_progress(u, _("Building the sample host..."), -1);
 		u->repaint = UI_REPAINT_FULL;

@@ -21,9 +21,14 @@ ui_tl_add(ui_textlist *t, const char *text, int color, int indent, int hang,
           int width)
 {
 	char **l;
-	size_t n = dw_wrap_hang(text, width - indent > 8 ? width - indent : 8,
-	                        width - indent - hang > 8 ?
-	                        width - indent - hang : 8, &l), i;
+	size_t n, i;
+
+	/* one cell less than drawn (ui_tl_draw): a blank between the text
+	 * and the scroll marks */
+	width--;
+	n = dw_wrap_hang(text, width - indent > 8 ? width - indent : 8,
+	                 width - indent - hang > 8 ? width - indent - hang : 8,
+	                 &l);
 
 	for (i = 0; i < n; i++) {
 		t->lines = gw_xrealloc(t->lines, (t->n + 1) * sizeof *t->lines);

@@ -224,4 +224,9 @@ int gw_host_pci_listing(gw_host *h, char **text, gw_err *e);
  * (its screens show the host as it is now).  Off by default. */
 void gw_host_set_batch(gw_host *h, int on);
 
+/* Which bundled sample host (samplehost.h) h is: its name (its folder
+ * under data/hosts) when opened by gw_host_open_sample, else NULL (also
+ * for h NULL).  The welcome screen marks the sample in use. */
+const char *gw_host_sample_name(const gw_host *h);
+
 #endif

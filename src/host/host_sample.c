@@ -36,3 +36,9 @@ gw_host_open_sample(const char *name, int keep_scratch, gw_host **out,
 	*out = h;
 	return 0;
 }
+
+const char *
+gw_host_sample_name(const gw_host *h)
+{
+	return h != NULL && h->have_sample ? h->smp.name : NULL;
+}

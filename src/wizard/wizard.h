@@ -533,4 +533,14 @@ int gw_wizard_uvm_proposed(const gw_wizard *w);
  * shown. */
 int gw_wizard_fit_formats(gw_wizard *w);
 
+/* ---- the welcome screen ----------------------------------------------- */
+
+/* The name of the sample host in use (--sample-host NAME or picked on the
+ * welcome screen: the one the writes go to), or NULL. */
+const char *gw_wizard_sample_name(const gw_wizard *w);
+/* What mode m is for, where its name alone could mislead (translated),
+ * or NULL: one line of at most 72 cells shown under the mode, or
+ * (long_form) the sentence shown when the mode has the cursor. */
+const char *gw_wizard_mode_note(gw_mode m, int long_form);
+
 #endif

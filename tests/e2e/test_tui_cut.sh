@@ -1,0 +1,225 @@
+#!/bin/sh
+# Screen tests: nothing is cut without a sign (issue 10).  The wizard runs
+# with GPUWIZ_UI_AUDIT=FILE, which makes the drawing layer (ui/draw.c)
+# write one line for every text it clips without the "…" sign; Enter walks
+# every step at 80x24, in C.UTF-8 and in zh_CN.UTF-8 (--lang zh_CN), with
+# an answers file, plainly and on the sample hosts, opening each step's
+# help.  The audit file must stay empty, and no row of the captured
+# screens may have text touching the right edge without the sign (or a
+# scroll mark touching text).  Then TERM=vt100 and TERM=linux: the first
+# screen draws its lines and F1 opens the help.
+. "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/lib.sh"
+command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }
+SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+export GPUWIZ_HOSTS_DIR="$SRC/data/hosts"
+export GPUWIZ_SYSROOT="$TMP/no-such-root"
+# the sample hosts' scratch directories go with $TMP
+mkdir -p "$TMP/tmpdir"
+export TMPDIR="$TMP/tmpdir"
+
+have_zh=0
+locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
+
+AUDIT=$TMP/audit.txt
+export GPUWIZ_UI_AUDIT="$AUDIT"
+PANES=$TMP/panes
+mkdir -p "$PANES"
+NPANE=0
+
+# keep: the screen as it is now, for the edge check
+keep() {
+	screen
+	NPANE=$((NPANE + 1))
+	{ echo "=== $WHAT #$NPANE"; cat "$SCREEN"; } >"$PANES/$(printf %04d $NPANE).txt"
+}
+
+# the step shown ("3/8" in both languages), or nothing
+step_of() { grep -o '[1-8]/8' "$SCREEN" | head -n 1 | cut -d/ -f1; }
+
+answers() {
+	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+	sample vmx/ws-hw16-win10-efi-windows1252-crlf.vmx "$TMP/run/vm.vmx"
+	printf '[gpu]\ndevices = l40s=1\n[vm]\nvmx = vm.vmx\nesxi = 8.0U2\n[output]\ndir = out\nformats = vmx,bosh,opsman,tile\n' >"$TMP/run/a.ini"
+	# on a sample host the VM is one of the host's: no [vm] file
+	printf '[gpu]\ndevices = l40s=1\n[output]\ndir = out\nformats = vmx,bosh,opsman,tile\n' >"$TMP/run/s.ini"
+}
+
+# help: open this step's help, keep each page, close it
+help_pages() {
+	keys F1; sleep 0.2; keep
+	keys PageDown; keep
+	keys PageDown; keep
+	keys Escape
+}
+
+# walk NAME LANG ARGS...: Enter through every step to the written files,
+# keeping every screen and each step's help; a step that stays asks for
+# what it needs (y to a question, o past a FAIL row, Enter again)
+walk() {
+	WHAT=$1; lang=$2; shift 2
+	start "$lang" 80x24 "$@"
+	check "$WHAT: first screen" wait_for "1/8" 30
+	last=0; tries=0; done_=0
+	while [ $tries -lt 40 ]; do
+		tries=$((tries + 1))
+		sleep 0.3; keep
+		cur=$(step_of)
+		[ -n "$cur" ] || cur=0
+		if [ "$cur" != "$last" ]; then
+			help_pages
+			last=$cur; same=0
+			keep
+			cur=$(step_of)
+		fi
+		if [ "$cur" = 8 ]; then
+			keys Enter; sleep 1; keep
+			keys PageDown; keep
+			keys PageDown; keep
+			done_=1
+			break
+		fi
+		same=$((same + 1))
+		if grep -q 'y/n' "$SCREEN"; then
+			keys y
+		elif [ "$cur" = 2 ] && [ $same -gt 1 ]; then
+			keys o; keys y
+		elif [ "$cur" = 3 ] && [ $same -gt 2 ]; then
+			keys Space
+		fi
+		keys Enter
+	done
+	check "$WHAT: the walk reached step 8" [ $done_ = 1 ]
+	keys q; keys y
+	exited 10 >/dev/null
+}
+
+answers
+walk "C plain" C.UTF-8 --answers a.ini
+for h in esxi-l40s intel-2x-l40s amd-geforce-usb; do
+	answers
+	walk "C $h" C.UTF-8 --answers s.ini --sample-host $h
+done
+if [ $have_zh = 1 ]; then
+	answers
+	walk "zh plain" zh_CN.UTF-8 --lang zh_CN --answers a.ini
+	for h in esxi-l40s intel-2x-l40s amd-geforce-usb; do
+		answers
+		walk "zh $h" zh_CN.UTF-8 --lang zh_CN --answers s.ini --sample-host $h
+	done
+fi
+# the welcome screen on a machine without a GPU, every row focused once
+WHAT="C welcome rows"
+answers
+start C.UTF-8 80x24
+wait_for "1/8" 20 >/dev/null
+n=0; while [ $n -lt 12 ]; do keys Down; keep; n=$((n + 1)); done
+keys q; exited 10 >/dev/null
+
+check "the audit names no text cut without a sign" sh -c "[ ! -s '$AUDIT' ]"
+[ -s "$AUDIT" ] && sed 's/^/   audit: /' "$AUDIT" | head -n 40
+
+# The right edges: the screens draw in columns 1 to 78 at 80 columns
+# (the step bar and the key help line across all 80), so column 79 stays
+# blank; inside a box (help, questions) the cell left of the right border
+# is blank, a line-drawing character, or a scroll mark with a blank
+# before it; a list's scroll mark in column 78 has a blank before it.
+cat >"$TMP/edge.py" <<'EOF'
+import sys, unicodedata, glob
+def cells(ch):
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+box = set("─│┌┐└┘├┤┬┴┼")
+bad = 0
+def report(what, y, why, line):
+    global bad
+    bad += 1
+    if bad <= 30:
+        print("%s row %d: %s: %s" % (what, y, why, line.rstrip()))
+for path in sorted(glob.glob(sys.argv[1] + "/*.txt")):
+    lines = open(path, encoding="utf-8", errors="replace").read().split("\n")
+    what, rows = lines[0], lines[1:]
+    for y, line in enumerate(rows[1:23], start=1):
+        row = []
+        for ch in line:
+            w = cells(ch)
+            if w == 0:
+                continue
+            row.append(ch)
+            if w == 2:
+                row.append("")
+        row += [" "] * (80 - len(row))
+        if row[79] != " ":
+            report(what, y, "text in the last column", line)
+        marks = ("^", "v")
+        if row[78] in marks and row[77] not in box and row[77] != " ":
+            report(what, y, "a scroll mark touches text", line)
+        bars = [i for i, c in enumerate(row) if c == "│"]
+        if len(bars) >= 2:
+            p = bars[-1]
+            c, b = row[p - 1], row[p - 2]
+            if c in marks:
+                if b != " " and b not in box:
+                    report(what, y, "a scroll mark touches text in a box", line)
+            elif c not in (" ", "…") and c not in box:
+                report(what, y, "text touches a box's right border", line)
+sys.exit(1 if bad else 0)
+EOF
+check "no text touches the right edge without a sign" python3 "$TMP/edge.py" "$PANES"
+
+# ---- the welcome screen: the cursor on the marked choice ---------------
+# (the highlighted row is the one drawn black on cyan: ESC [46m)
+focused_has() { $T capture-pane -e -p -t w | grep "$(printf '\033')\[46m" | grep -qF -- "$1"; }
+unset GPUWIZ_UI_AUDIT
+rm -rf "$TMPDIR"/gpuwiz-sample.*
+answers
+start C.UTF-8 80x24 --sample-host esxi-l40s
+wait_for "Step 1/8" 20 >/dev/null
+check "welcome: --sample-host marks that sample" on_screen "(*) esxi-l40s"
+check "welcome: the cursor starts on it" focused_has "(*) esxi-l40s"
+check "welcome: the Linux mode says what it is for" on_screen "Check this machine's firmware, IOMMU and BARs; plan a VMware VM"
+keys Up
+check "welcome: a focused sample shows its whole title" wait_for "controller. gpuwiz builds this host"
+keys Up; keys Up; keys Up
+check "welcome: the focused Linux mode says it is not KVM" wait_for "it does not set up KVM"
+keys Down; keys Down; keys Down; keys Down
+keys Enter
+check "welcome: Enter on the sample in use goes on" wait_for "Step 2/8" 20
+check "welcome: without building it again" sh -c "[ \$(ls '$TMPDIR' | grep -c gpuwiz-sample) -eq 1 ]"
+keys q; keys y; exited 10 >/dev/null
+rm -rf "$TMPDIR"/gpuwiz-sample.*
+answers
+start C.UTF-8 80x24 --answers a.ini
+wait_for "Step 1/8" 20 >/dev/null
+check "welcome: without a sample the cursor is on the marked mode" focused_has "Plan offline"
+keys q; exited 10 >/dev/null
+if [ $have_zh = 1 ]; then
+	start zh_CN.UTF-8 80x24 --lang zh_CN --sample-host esxi-l40s
+	wait_for "1/8" 20 >/dev/null
+	note=$(LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 TEXTDOMAINDIR="$GPUWIZ_LOCALEDIR" gettext -d gpuwiz "Check this machine's firmware, IOMMU and BARs; plan a VMware VM")
+	check "zh welcome: the Linux mode's note in Chinese" on_screen "$note"
+	check "zh welcome: the sample marked" on_screen "(*) esxi-l40s"
+	keys q; keys y; exited 10 >/dev/null
+	rm -rf "$TMPDIR"/gpuwiz-sample.*
+fi
+
+# ---- TERM=vt100 and TERM=linux: lines drawn, F1 opens the help ---------
+for term in vt100 linux; do
+	answers
+	GW_WRAP="env TERM=$term" start C.UTF-8 80x24 --answers a.ini
+	check "TERM=$term: the first screen draws" wait_for "Step 1/8: Welcome" 20
+	check "TERM=$term: the rule under the title is a line" sh -c \
+		"sed -n 4p '$SCREEN' | grep -q '^ ─────────'"
+	check "TERM=$term: no VT100 letters for line drawing" sh -c "! grep -q 'qqqq' '$SCREEN'"
+	keys F1
+	check "TERM=$term: F1 opens the help" wait_for "Help: Welcome"
+	check "TERM=$term: the help box has corners" on_screen "┌─ Help: Welcome"
+	keys Escape
+	check "TERM=$term: Esc closes the help" sh -c "sleep 0.3; $T capture-pane -p -t w | grep -q 'Step 1/8' && ! $T capture-pane -p -t w | grep -q 'Help: Welcome'"
+	keys q; exited 10 >/dev/null
+	check "TERM=$term: exit 0" [ "${exit_status:-x}" = 0 ]
+done
+
+finish

@@ -1,0 +1,142 @@
+/* test_draw.c: the drawing layer's cuts (ui/draw.c, ui/draw_audit.c):
+ * text that does not fit ends with the sign, a wide character is never
+ * split, a path wraps at its '/', and what is clipped without the sign is
+ * named in the GPUWIZ_UI_AUDIT file.  curses draws on a vt100 screen
+ * whose output goes to /dev/null; the cells are read back. */
+#include "testutil.h"
+#include "draw.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static char audit[64];
+
+/* Row y from x, n cells, as a multibyte string (trailing blanks cut). */
+static char *
+row(int y, int x, int n)
+{
+	wchar_t wb[256];
+	static char out[1024];
+	size_t l;
+
+	memset(wb, 0, sizeof wb);
+	mvinnwstr(y, x, wb, n);
+	l = wcstombs(out, wb, sizeof out - 1);
+	out[l == (size_t)-1 ? 0 : l] = '\0';
+	while (l != (size_t)-1 && l > 0 && out[l - 1] == ' ')
+		out[--l] = '\0';
+	return out;
+}
+
+static void
+test_sign(void **state)
+{
+	(void)state;
+	erase();
+	assert_int_equal(dw_put(0, 0, "pciPassthru", 10, A_NORMAL), 10);
+	assert_string_equal(row(0, 0, 20), "pciPassth\xe2\x80\xa6");
+	/* what fits is drawn whole, without the sign */
+	assert_int_equal(dw_put(1, 0, "vfio-pci", 10, A_NORMAL), 8);
+	assert_string_equal(row(1, 0, 20), "vfio-pci");
+	/* trailing blanks are no cut */
+	dw_put(2, 0, "abc      ", 4, A_NORMAL);
+	assert_string_equal(row(2, 0, 20), "abc");
+}
+
+/* 5 cells of CJK: two characters and the sign, never half a character */
+static void
+test_wide(void **state)
+{
+	(void)state;
+	erase();
+	assert_int_equal(dw_put(0, 0, "\xe4\xb8\xad\xe6\x96\x87\xe4\xb8\xad\xe6\x96\x87",
+	                        6, A_NORMAL), 5);
+	assert_string_equal(row(0, 0, 20),
+	                    "\xe4\xb8\xad\xe6\x96\x87\xe2\x80\xa6");
+}
+
+static void
+test_path_wraps_at_slash(void **state)
+{
+	char **l;
+	size_t n;
+
+	(void)state;
+	n = dw_wrap("/vmfs/volumes/datastore1/ubuntu-l40s/ubuntu-l40s.vmx", 30, &l);
+	assert_int_equal(n, 2);
+	assert_string_equal(l[0], "/vmfs/volumes/datastore1/");
+	assert_string_equal(l[1], "ubuntu-l40s/ubuntu-l40s.vmx");
+	dw_free_lines(l, n);
+}
+
+static size_t
+audit_lines(void)
+{
+	FILE *f = fopen(audit, "r");
+	size_t n = 0;
+	int c;
+
+	if (f == NULL)
+		return 0;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+static void
+test_audit(void **state)
+{
+	(void)state;
+	erase();
+	dw_audit_where("step 3");
+	dw_put(0, 0, "signed", 4, A_NORMAL);        /* "sig…": not noted */
+	dw_wrap_put(1, 0, 20, 1, "one two three four five six seven",
+	            A_NORMAL);                      /* last row signed */
+	assert_int_equal(audit_lines(), 0);
+	dw_put(2, 0, "abc", 1, A_NORMAL);           /* no room for the sign */
+	assert_int_equal(audit_lines(), 1);
+	dw_put(2, 0, "abc", 1, A_NORMAL);           /* the same: once */
+	assert_int_equal(audit_lines(), 1);
+	dw_wrap_put(3, 0, 20, 0, "no row at all", A_NORMAL);
+	assert_int_equal(audit_lines(), 2);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sign),
+		cmocka_unit_test(test_wide),
+		cmocka_unit_test(test_path_wraps_at_slash),
+		cmocka_unit_test(test_audit),
+	};
+	FILE *out, *in;
+	SCREEN *scr;
+	int rc;
+
+	snprintf(audit, sizeof audit, "/tmp/gwaudit.%ld", (long)getpid());
+	unlink(audit);
+	setenv("GPUWIZ_UI_AUDIT", audit, 1);
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL) {
+		printf("SKIP: no C.UTF-8 locale\n");
+		return 77;
+	}
+	out = fopen("/dev/null", "w");
+	in = fopen("/dev/null", "r");
+	if (out == NULL || in == NULL ||
+	    (scr = newterm("vt100", out, in)) == NULL) {
+		printf("SKIP: no vt100 terminfo\n");
+		return 77;
+	}
+	set_term(scr);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	endwin();
+	delscreen(scr);
+	fclose(out);
+	fclose(in);
+	unlink(audit);
+	return rc;
+}

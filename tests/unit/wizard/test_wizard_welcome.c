@@ -1,0 +1,109 @@
+/* test_wizard_welcome.c: what the welcome screen asks of the wizard
+ * (wizard_welcome.c): the sample host in use and the modes' notes. */
+#include "testutil.h"
+#include "wizard.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static gw_table table;
+
+static gw_wizard *
+fresh(const char *sample)
+{
+	gw_wizard_start st;
+	gw_wizard *w;
+	gw_err e;
+
+	memset(&st, 0, sizeof st);
+	st.sample = sample;
+	w = gw_wizard_new(&table, &st, &e);
+	if (w == NULL)
+		fail_msg("%s", e.msg);
+	return w;
+}
+
+/* No sample: none named. */
+static void
+test_no_sample(void **state)
+{
+	gw_wizard *w = fresh(NULL);
+
+	(void)state;
+	assert_null(gw_wizard_sample_name(w));
+	gw_wizard_free(w);
+}
+
+/* --sample-host NAME names it; picking another names that one, whether
+ * it is an ESXi sample (the attached host) or a Linux one (the root). */
+static void
+test_sample_name(void **state)
+{
+	gw_wizard *w = fresh("esxi-l40s");
+	gw_err e;
+
+	(void)state;
+	assert_non_null(gw_wizard_sample_name(w));
+	assert_string_equal(gw_wizard_sample_name(w), "esxi-l40s");
+	assert_int_equal(gw_wizard_use_sample(w, "intel-2x-l40s", &e), 0);
+	assert_string_equal(gw_wizard_sample_name(w), "intel-2x-l40s");
+	assert_int_equal(gw_wizard_use_sample(w, "esxi-l40s", &e), 0);
+	assert_string_equal(gw_wizard_sample_name(w), "esxi-l40s");
+	assert_int_equal(gw_wizard_use_sample(w, "amd-geforce-usb", &e), 0);
+	assert_string_equal(gw_wizard_sample_name(w), "amd-geforce-usb");
+	gw_wizard_free(w);
+}
+
+/* Only "Configure this Linux host" needs a note (it is not KVM); the
+ * short one fits its 72 cells. */
+static void
+test_mode_notes(void **state)
+{
+	int m;
+
+	(void)state;
+	for (m = 0; m < GW_NMODES; m++) {
+		const char *s = gw_wizard_mode_note((gw_mode)m, 0);
+
+		if (m == GW_MODE_LINUX) {
+			assert_non_null(s);
+			assert_true(gw_text_cells(s) <= 72);
+			assert_non_null(strstr(gw_wizard_mode_note((gw_mode)m, 1),
+			                       "KVM"));
+		} else {
+			assert_null(s);
+			assert_null(gw_wizard_mode_note((gw_mode)m, 1));
+		}
+	}
+	assert_null(gw_wizard_mode_note(GW_NMODES, 0));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_sample),
+		cmocka_unit_test(test_sample_name),
+		cmocka_unit_test(test_mode_notes),
+	};
+	char tmpl[] = "/tmp/gwwelcome.XXXXXX", *cmd;
+	gw_err e;
+	int rc;
+
+	/* the samples' scratch directories go here, removed at the end */
+	if (mkdtemp(tmpl) == NULL)
+		return 1;
+	setenv("TMPDIR", tmpl, 1);
+	if (gw_table_load(&table, tu_table_path(), &e) != 0) {
+		fprintf(stderr, "%s\n", e.msg);
+		return 1;
+	}
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	gw_table_free(&table);
+	cmd = gw_xasprintf("rm -rf '%s'", tmpl);
+	if (system(cmd) != 0)
+		rc = 1;
+	free(cmd);
+	return rc;
+}
