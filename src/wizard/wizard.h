@@ -533,4 +533,13 @@ int gw_wizard_uvm_proposed(const gw_wizard *w);
  * shown. */
 int gw_wizard_fit_formats(gw_wizard *w);
 
+/* ---- findings in the wizard's words (wizard_next.c) ------------------- */
+
+/* The fix of f as the wizard says it: f->fix_ui (its steps, fields and
+ * keys: tick "Unified memory (UVM) on every vGPU", fill "Host PCI
+ * addresses") where the plan set one, else f->fix (which may name
+ * command-line flags); NULL when f has no fix or f is NULL.  The screens
+ * draw a finding's fix with this; the command line prints f->fix. */
+const char *gw_wizard_finding_fix(const gw_finding *f);
+
 #endif
