@@ -66,12 +66,14 @@ act_fix(const gw_wizard *w, const gw_finding *f, wz_strv *s)
 		wz_strv_push(s, gw_xstrdup(f->message));
 }
 
-/* No pciPassthruN block for some GPUs: the host's detected list knows
- * their addresses; else the vSphere Client or the VM step's fields. */
+/* No pciPassthruN block for some GPUs: with the VM open on its host, the
+ * host's detected list knows their addresses and the system id (not so
+ * on this Linux host: no system id); else the vSphere Client or the VM
+ * step's fields. */
 static void
 act_device(const gw_wizard *w, const gw_finding *f, wz_strv *s)
 {
-	if (gw_wizard_can(w, GW_CAN_PROBE) && w->ndetected > 0)
+	if (wz_next_vm(w, NULL) && w->ndetected > 0)
 		/* TRANSLATORS: %s is the finding ("1 passthrough GPU(s)
 		 * have no host PCI address: ..."); "Detected on this host"
 		 * is the GPU step's heading, "GPU selection" its title. */
