@@ -117,8 +117,8 @@ ui_findings_rows(const ui_ctx *u, int w, unsigned topics)
 		if (!gw_topic_in(f->topic, topics))
 			continue;
 		rows += dw_wrap_rows(f->message, w - FINDING_LABEL_W);
-		if (f->fix) {
-			char *s = gw_xasprintf(_("fix: %s"), f->fix);
+		if (gw_wizard_finding_fix(f)) {
+			char *s = gw_xasprintf(_("fix: %s"), gw_wizard_finding_fix(f));
 
 			rows += dw_wrap_rows(s, w - FINDING_LABEL_W);
 			free(s);
@@ -147,10 +147,10 @@ ui_draw_findings(ui_ctx *u, ui_rect r, int y, unsigned topics,
 		dw_put(r.y + y + rows, r.x, lab, 5, ui_attr(ui_sev_color(f->sev)));
 		rows += dw_wrap_put(r.y + y + rows, r.x + lw, r.w - lw,
 		                    max_rows - rows, f->message, A_NORMAL);
-		if (f->fix && rows < max_rows) {
+		if (gw_wizard_finding_fix(f) && rows < max_rows) {
 			/* TRANSLATORS: before the fix of a finding, like the
 			 * CLI's "fix: %s". */
-			char *s = gw_xasprintf(_("fix: %s"), f->fix);
+			char *s = gw_xasprintf(_("fix: %s"), gw_wizard_finding_fix(f));
 
 			rows += dw_wrap_put(r.y + y + rows, r.x + lw, r.w - lw,
 			                    max_rows - rows, s, ui_attr(UI_C_DIM));

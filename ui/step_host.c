@@ -68,8 +68,8 @@ draw_row_detail(ui_rect r, int y, const gw_finding *c)
 	y += dw_wrap_put(r.y + y, r.x + 1, r.w - 2, r.h - y, c->message,
 	                 ui_attr(c->sev == GW_SEV_PASS ? UI_C_DIM :
 	                         UI_C_NORMAL));
-	if (c->fix && y < r.h) {
-		s = gw_xasprintf(_("fix: %s"), c->fix);
+	if (gw_wizard_finding_fix(c) && y < r.h) {
+		s = gw_xasprintf(_("fix: %s"), gw_wizard_finding_fix(c));
 		y += dw_wrap_put(r.y + y, r.x + 1, r.w - 2, r.h - y, s,
 		                 ui_attr(UI_C_DIM));
 		free(s);

@@ -104,8 +104,8 @@ add_finding(ui_textlist *tl, const gw_finding *x, int width)
 	ui_tl_add(tl, s, ui_sev_color(x->sev), 2,
 	          gw_text_cells(lab) + (pad > 0 ? pad : 0) + 1, width);
 	free(s);
-	if (x->fix) {
-		s = gw_xasprintf(_("fix: %s"), x->fix);
+	if (gw_wizard_finding_fix(x)) {
+		s = gw_xasprintf(_("fix: %s"), gw_wizard_finding_fix(x));
 		ui_tl_add(tl, s, UI_C_NORMAL, 8, label_cells(_("fix: %s")), width);
 		free(s);
 	}

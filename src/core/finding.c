@@ -14,6 +14,7 @@ gw_finding_set(gw_finding *f, gw_sev sev, const char *id, gw_topic topic,
 	f->title = title;
 	f->message = message;
 	f->fix = fix;
+	f->fix_ui = NULL;
 	f->source = source;
 	f->gpu = -1;
 }
@@ -26,6 +27,7 @@ gw_finding_free(gw_finding *f)
 	free(f->title);
 	free(f->message);
 	free(f->fix);
+	free(f->fix_ui);
 	memset(f, 0, sizeof *f);
 	f->gpu = -1;
 }

@@ -19,6 +19,11 @@
  *    plan's, verify's or diagnose's findings that have none.
  *  - message, fix: translated sentences; fix may be NULL (nothing to do,
  *    or a row that passed).
+ *  - fix_ui: the same advice in the wizard's words (its steps, fields and
+ *    keys as the screens name them: tick "Unified memory", fill "Host PCI
+ *    addresses") where fix names a command-line flag; NULL otherwise.
+ *    The command line prints fix; the wizard shows fix_ui when set
+ *    (gw_wizard_finding_fix, wizard.h).
  *  - source: where the fact comes from ("Broadcom KB 323402"), not
  *    translated; may be NULL.
  *  - gpu: the index of the GPU the row is about in the list its producer
@@ -89,17 +94,18 @@ typedef struct gw_finding {
 	                     * row; NULL for plan findings */
 	char *message;      /* translated */
 	char *fix;          /* translated, may be NULL */
+	char *fix_ui;       /* translated, for the wizard; NULL: fix */
 	const char *source; /* not translated, may be NULL */
 	int gpu;            /* index of the GPU it is about, -1 none */
 } gw_finding;
 
 /* Fill *f (any previous content is overwritten, not freed).  Takes
  * ownership of title, message and fix (each may be NULL); id and source
- * must outlive f (string literals).  gpu is set to -1. */
+ * must outlive f (string literals).  gpu is set to -1, fix_ui to NULL. */
 void gw_finding_set(gw_finding *f, gw_sev sev, const char *id,
                     gw_topic topic, const char *source, char *title,
                     char *message, char *fix);
-/* Free what f owns (title, message, fix) and clear it.  Safe on NULL. */
+/* Free what f owns (title, message, fix, fix_ui) and clear it.  Safe on NULL. */
 void gw_finding_free(gw_finding *f);
 /* Append a finding to a growable array (*v, *n); takes ownership as
  * gw_finding_set does.  Returns the new row. */

@@ -37,12 +37,19 @@ pl_step(gw_plan *p, char *line)
 	p->steps[p->nsteps++] = line;
 }
 
-void
+gw_finding *
 pl_finding(gw_plan *p, gw_sev sev, const char *id, gw_topic topic,
            const char *source, char *msg, char *fix)
 {
-	gw_findings_add(&p->findings, &p->nfindings, sev, id, topic, source,
+	return gw_findings_add(&p->findings, &p->nfindings, sev, id, topic, source,
 	                NULL, msg, fix);
+}
+
+void
+pl_fix_ui(gw_finding *f, char *text)
+{
+	free(f->fix_ui);
+	f->fix_ui = text;
 }
 
 gw_setting *

@@ -238,6 +238,31 @@ already_attached(plan_ctx *c, const newdev *nd, const gw_gpu *g)
 	                        d->idx), SRC_DEVICE);
 }
 
+/* GPUs without a host address get no device block: the VM powers on
+ * without them, so it is a WARN (doc/design.md, section 15.4; the
+ * wizard's next steps start with it). */
+static void
+no_address(gw_plan *p, size_t n)
+{
+	gw_finding *f;
+
+	f = pl_finding(p, GW_SEV_WARN, "devices-without-address",
+	               GW_TOPIC_DEVICE, SRC_DEVICE,
+	               gw_xasprintf(_("%zu passthrough GPU(s) have no host "
+	                              "PCI address: they are counted for "
+	                              "MMIO but not written"), n),
+	               gw_xasprintf(_("Give each GPU's host PCI address and "
+	                              "the host's system id (--bdf and "
+	                              "--system-id, or the wizard's VM step), "
+	                              "or add the device in the vSphere "
+	                              "Client (Edit Settings > Add new device "
+	                              "> PCI Device).")));
+	/* TRANSLATORS: the wizard's words for the fix above: "Host PCI
+	 * addresses" and "Host system id" are the VM step's field labels
+	 * (without their colon), "Virtual machine" its step title. */
+	pl_fix_ui(f, gw_xstrdup(_("Fill \"Host PCI addresses\" and \"Host system id\" on the Virtual machine step (esxcli system uuid get gives the id), or, with the VM off, add the device in the vSphere Client (Edit Settings > Add new device > PCI Device).")));
+}
+
 /* New device blocks for the BDFs. */
 void
 pl_device_blocks(plan_ctx *c)
@@ -256,16 +281,5 @@ pl_device_blocks(plan_ctx *c)
 			             c->a->system_id);
 	}
 	if (c->v && c->npt_slots > c->nnd)
-		pl_finding(p, GW_SEV_INFO, "devices-without-address",
-		           GW_TOPIC_DEVICE, SRC_DEVICE,
-		           gw_xasprintf(_("%zu passthrough GPU(s) have no host "
-		                          "PCI address: they are counted for "
-		                          "MMIO but not written"),
-		                        c->npt_slots - c->nnd),
-		           gw_xasprintf(_("Give each GPU's host PCI address and "
-		                          "the host's system id (--bdf and "
-		                          "--system-id, or the wizard's VM step), "
-		                          "or add the device in the vSphere "
-		                          "Client (Edit Settings > Add new device "
-		                          "> PCI Device).")));
+		no_address(p, c->npt_slots - c->nnd);
 }

@@ -110,9 +110,16 @@ gw_plan_gpu *pl_gpu_push(gw_plan *p);
 /* ---- plan.c: building blocks ------------------------------------------- */
 
 void pl_step(gw_plan *p, char *line);       /* takes ownership */
-/* Takes ownership of msg and fix. */
-void pl_finding(gw_plan *p, gw_sev sev, const char *id, gw_topic topic,
-                const char *source, char *msg, char *fix);
+/* Takes ownership of msg and fix.  Returns the row (valid until the next
+ * finding), so that a fix naming a command-line flag gets its wizard
+ * words: pl_fix_ui. */
+gw_finding *pl_finding(gw_plan *p, gw_sev sev, const char *id,
+                       gw_topic topic, const char *source, char *msg,
+                       char *fix);
+/* f->fix_ui = text (owned).  The wizard's words for a fix that names a
+ * flag: its steps and fields as the screens label them (ui/step_*.c; the
+ * same msgids, so both languages match the screens). */
+void pl_fix_ui(gw_finding *f, char *text);
 /* A setting; the current value comes from the .vmx.  An existing equal
  * value (case-insensitively: TRUE = true) is kept.  Takes ownership of
  * reason. */

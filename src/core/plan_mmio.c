@@ -241,6 +241,16 @@ recommend_step(gw_plan *p, uint64_t rec)
 		                        (unsigned long long)rec));
 }
 
+/* "Use N GB" in the wizard's words: its MMIO step, the r key. */
+static void
+below_ui(gw_finding *f, uint64_t rec)
+{
+	/* TRANSLATORS: the wizard's words for "Use %llu GB if power-on
+	 * fails": "MMIO size" is the step title, r its Reset key. */
+	pl_fix_ui(f, gw_xasprintf(_("If power-on fails, press r on the MMIO size step for the recommended %llu GB."),
+	                          (unsigned long long)rec));
+}
+
 /* The operator's size against the rule and the BARs. */
 static void
 chosen_findings(gw_plan *p, uint64_t gb, uint64_t rec)
@@ -254,7 +264,7 @@ chosen_findings(gw_plan *p, uint64_t gb, uint64_t rec)
 		                        (unsigned long long)gb),
 		           NULL);
 	if (gb < p->rule_gb)
-		pl_finding(p, GW_SEV_WARN, "mmio-below-rule", GW_TOPIC_SIZING,
+		below_ui(pl_finding(p, GW_SEV_WARN, "mmio-below-rule", GW_TOPIC_SIZING,
 		           SRC_MMIO,
 		           gw_xasprintf(_("The MMIO size %llu GB is below "
 		                          "the rule's %llu GB, as "
@@ -263,9 +273,9 @@ chosen_findings(gw_plan *p, uint64_t gb, uint64_t rec)
 		                        (unsigned long long)gb,
 		                        (unsigned long long)p->rule_gb),
 		           gw_xasprintf(_("Use %llu GB if power-on fails."),
-		                        (unsigned long long)rec));
+		                        (unsigned long long)rec)), rec);
 	else if (gb < rec)
-		pl_finding(p, GW_SEV_WARN, "mmio-below-bars", GW_TOPIC_SIZING,
+		below_ui(pl_finding(p, GW_SEV_WARN, "mmio-below-bars", GW_TOPIC_SIZING,
 		           SRC_MMIO,
 		           gw_xasprintf(_("The MMIO size %llu GB is below "
 		                          "the BAR-based need of %llu GB: "
@@ -273,7 +283,7 @@ chosen_findings(gw_plan *p, uint64_t gb, uint64_t rec)
 		                        (unsigned long long)gb,
 		                        (unsigned long long)p->bar_gb),
 		           gw_xasprintf(_("Use %llu GB if power-on fails."),
-		                        (unsigned long long)rec));
+		                        (unsigned long long)rec)), rec);
 	else if (gb > rec)
 		pl_finding(p, GW_SEV_INFO, "mmio-operator", GW_TOPIC_SIZING,
 		           SRC_MMIO,

@@ -197,6 +197,17 @@ add_existing_gpu(gw_plan *p, const gw_gpu *gpu, const char *profile,
 	g->device_id = dev;
 }
 
+/* The fixes of an uncounted framebuffer name --vram GB; the wizard has
+ * no such field, but its MMIO step takes a size that covers it. */
+static void
+vram_ui(gw_finding *f)
+{
+	/* TRANSLATORS: the wizard's words for "add its framebuffer with
+	 * --vram GB": "Your size in GB" is the MMIO step's field label
+	 * (without its colon), "MMIO size" its step title. */
+	pl_fix_ui(f, gw_xstrdup(_("Count its framebuffer yourself: type a size that covers it in \"Your size in GB\" on the MMIO size step (the rule is shown there).")));
+}
+
 /* A vGPU block: counted with its physical GPU's framebuffer. */
 static void
 existing_vgpu(plan_ctx *c, const vdev *d)
@@ -210,7 +221,7 @@ existing_vgpu(plan_ctx *c, const vdev *d)
 	g = c->t ? gw_table_lookup(c->t, prof, &le) : NULL;
 	vram = g ? g->vram_gb : -1;
 	if (g == NULL)
-		pl_finding(p, GW_SEV_WARN, "vgpu-profile-unknown", GW_TOPIC_GPU,
+		vram_ui(pl_finding(p, GW_SEV_WARN, "vgpu-profile-unknown", GW_TOPIC_GPU,
 		           SRC_VGPU_MMIO,
 		           gw_xasprintf(_("pciPassthru%u is vGPU "
 		                          "profile '%s', whose GPU "
@@ -221,9 +232,9 @@ existing_vgpu(plan_ctx *c, const vdev *d)
 		                        d->idx, d->vgpu),
 		           gw_xasprintf(_("Add the physical GPU's "
 		                          "framebuffer with --vram "
-		                          "GB.")));
+		                          "GB."))));
 	else if (vram < 0)
-		pl_finding(p, GW_SEV_WARN, "gpu-vram-unknown", GW_TOPIC_GPU,
+		vram_ui(pl_finding(p, GW_SEV_WARN, "gpu-vram-unknown", GW_TOPIC_GPU,
 		           SRC_VGPU_MMIO,
 		           gw_xasprintf(_("pciPassthru%u is vGPU "
 		                          "profile '%s' on %s, "
@@ -233,7 +244,7 @@ existing_vgpu(plan_ctx *c, const vdev *d)
 		                        d->idx, d->vgpu, g->id),
 		           gw_xasprintf(_("Add the physical GPU's "
 		                          "framebuffer with --vram "
-		                          "GB.")));
+		                          "GB."))));
 	add_existing_gpu(p, g, prof, vram, g ? g->vendor_id : 0,
 	                 g ? g->device_id : 0, prof);
 	free(prof);
@@ -246,7 +257,7 @@ existing_noids(plan_ctx *c, const vdev *d)
 	const char *dv = pl_vget(c->v, d->idx, "deviceId");
 	char label[32];
 
-	pl_finding(c->p, GW_SEV_WARN, "gpu-unknown", GW_TOPIC_GPU, SRC_DEVICE,
+	vram_ui(pl_finding(c->p, GW_SEV_WARN, "gpu-unknown", GW_TOPIC_GPU, SRC_DEVICE,
 	           gw_xasprintf(_("pciPassthru%u has no usable "
 	                          "vendorId/deviceId (deviceId = "
 	                          "'%s'; ESXi writes 0x%%04x): it "
@@ -255,7 +266,7 @@ existing_noids(plan_ctx *c, const vdev *d)
 	                          "too small"),
 	                        d->idx, dv ? dv : ""),
 	           gw_xasprintf(_("If it is a GPU, add its "
-	                          "framebuffer with --vram GB.")));
+	                          "framebuffer with --vram GB."))));
 	snprintf(label, sizeof label, "pciPassthru%u", d->idx);
 	add_existing_gpu(c->p, NULL, NULL, -1, 0, 0, label);
 }
@@ -277,7 +288,7 @@ existing_pci(plan_ctx *c, const vdev *d)
 		int display = d->vendor == NVIDIA_VENDOR ||
 		              (cls && strncmp(cls, "0x03", 4) == 0);
 
-		pl_finding(p, GW_SEV_WARN, "gpu-unknown",
+		vram_ui(pl_finding(p, GW_SEV_WARN, "gpu-unknown",
 		           GW_TOPIC_GPU, SRC_MMIO,
 		           display
 		           ? gw_xasprintf(_("pciPassthru%u (%s) is a "
@@ -293,9 +304,9 @@ existing_pci(plan_ctx *c, const vdev *d)
 		                            "may be too small"),
 		                          d->idx, label),
 		           gw_xasprintf(_("Add its framebuffer with --vram "
-		                          "GB.")));
+		                          "GB."))));
 	} else if (vram < 0) {
-		pl_finding(p, GW_SEV_WARN, "gpu-vram-unknown", GW_TOPIC_GPU,
+		vram_ui(pl_finding(p, GW_SEV_WARN, "gpu-vram-unknown", GW_TOPIC_GPU,
 		           SRC_MMIO,
 		           gw_xasprintf(_("pciPassthru%u (%s, %s): its "
 		                          "VRAM is unknown in the GPU "
@@ -304,7 +315,7 @@ existing_pci(plan_ctx *c, const vdev *d)
 		                          "small"),
 		                        d->idx, label, g ? g->id : label),
 		           gw_xasprintf(_("Add its framebuffer with --vram "
-		                          "GB.")));
+		                          "GB."))));
 	}
 	add_existing_gpu(p, g, NULL, vram, d->vendor, d->device,
 	                 g ? g->id : label);

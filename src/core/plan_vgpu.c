@@ -181,12 +181,15 @@ uvm_findings(plan_ctx *c)
 		           gw_xasprintf(_("Set it with the VM powered off, then "
 		                          "power-cycle the VM.")));
 		if (a100_vgpus(p) >= 2)
-			pl_finding(p, GW_SEV_WARN, "uvm-a100-p2p",
+			pl_fix_ui(pl_finding(p, GW_SEV_WARN, "uvm-a100-p2p",
 			           GW_TOPIC_VGPU, SRC_UVM,
 			           gw_xasprintf(_("On A100 VMs with several vGPUs, "
 			                          "unified memory turns NVLink P2P "
 			                          "off")),
-			           NULL);
+			           NULL),
+			          /* TRANSLATORS: the wizard's advice for the
+			           * finding above; the option's title. */
+			          gw_xstrdup(_("Keep \"Unified memory (UVM) on every vGPU\" ticked for NCCL 2.27 and later; untick it on the Options step only if the workload needs NVLink P2P instead.")));
 	} else if (c->a->uvm) {
 		pl_finding(p, GW_SEV_INFO, "uvm-no-vgpu",
 		           GW_TOPIC_VGPU, SRC_UVM,
@@ -194,7 +197,7 @@ uvm_findings(plan_ctx *c)
 		                          "VM has none: nothing to set")),
 		           NULL);
 	} else if (c->nvgpu_all > 0) {
-		pl_finding(p, GW_SEV_INFO, "uvm-suggest",
+		pl_fix_ui(pl_finding(p, GW_SEV_INFO, "uvm-suggest",
 		           GW_TOPIC_VGPU, SRC_NCCL,
 		           gw_xasprintf(_("NCCL 2.27 and later fail on vGPUs "
 		                          "without unified memory (Cuda failure "
@@ -203,7 +206,10 @@ uvm_findings(plan_ctx *c)
 		           gw_xasprintf(_("Use --uvm to set "
 		                          "pciPassthruN.cfg.enable_uvm = \"1\" "
 		                          "on every vGPU (this disables vGPU "
-		                          "vMotion).")));
+		                          "vMotion)."))),
+		          /* TRANSLATORS: the wizard's words for "Use --uvm":
+		           * the Options step's option title. */
+		          gw_xstrdup(_("Tick \"Unified memory (UVM) on every vGPU\" on the Options step (this disables vGPU vMotion).")));
 	}
 }
 

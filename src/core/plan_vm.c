@@ -30,7 +30,7 @@ pl_memory(plan_ctx *c)
 		if (v == NULL || (ms && mn && strcmp(ms, mn) == 0 &&
 		                  gw_vmx_get_bool(v, "sched.mem.pin", 0)))
 			return;
-		pl_finding(p, GW_SEV_WARN, "memory-not-reserved",
+		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "memory-not-reserved",
 		           GW_TOPIC_MEMORY, SRC_MEM,
 		           gw_xasprintf(_("Memory reservation is off: a VM with "
 		                          "a passthrough device only powers on "
@@ -38,7 +38,10 @@ pl_memory(plan_ctx *c)
 		           gw_xasprintf(_("Set sched.mem.min and "
 		                          "sched.mem.minSize to the memory size "
 		                          "in MB and sched.mem.pin = \"TRUE\" "
-		                          "(Reserve all guest memory).")));
+		                          "(Reserve all guest memory)."))),
+		          /* TRANSLATORS: the wizard's words: "Reserve all
+		           * guest memory" is the Options step's option. */
+		          gw_xstrdup(_("Tick \"Reserve all guest memory\" on the Options step.")));
 		return;
 	}
 	if (ms && gw_parse_uint(ms, (unsigned long long)LONG_MAX, &file_mb) != 0)
@@ -59,7 +62,7 @@ pl_memory(plan_ctx *c)
 	}
 	p->memory_mb = mb;
 	if (mb <= 0) {
-		pl_finding(p, GW_SEV_WARN, "memory-unknown",
+		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "memory-unknown",
 		           GW_TOPIC_MEMORY, SRC_MEM,
 		           gw_xasprintf(_("The VM's memory size is unknown, so "
 		                          "the full memory reservation cannot be "
@@ -68,7 +71,10 @@ pl_memory(plan_ctx *c)
 		                          "sched.mem.minSize to the VM's memsize "
 		                          "in MB and sched.mem.pin = \"TRUE\" "
 		                          "(Reserve all guest memory), or give "
-		                          "the memory size.")));
+		                          "the memory size."))),
+		          /* TRANSLATORS: the wizard's words: "Memory in MB"
+		           * is the VM step's field label (no colon). */
+		          gw_xstrdup(_("Fill \"Memory in MB\" on the Virtual machine step with the VM's memory size.")));
 		return;
 	}
 	snprintf(val, sizeof val, "%ld", mb);

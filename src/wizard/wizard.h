@@ -543,4 +543,24 @@ const char *gw_wizard_sample_name(const gw_wizard *w);
  * (long_form) the sentence shown when the mode has the cursor. */
 const char *gw_wizard_mode_note(gw_mode m, int long_form);
 
+/* ---- findings in the wizard's words (wizard_next.c) ------------------- */
+
+/* The fix of f as the wizard says it: f->fix_ui (its steps, fields and
+ * keys: tick "Unified memory (UVM) on every vGPU", fill "Host PCI
+ * addresses") where the plan set one, else f->fix (which may name
+ * command-line flags); NULL when f has no fix or f is NULL.  The screens
+ * draw a finding's fix with this; the command line prints f->fix. */
+const char *gw_wizard_finding_fix(const gw_finding *f);
+/* gw_wizard_next_commands begins with one step per WARN/FAIL finding of
+ * the plan that the write leaves open (wizard_next.c, a table from the
+ * finding's id to its action), before the host's steps: the missing
+ * device block first (the VM step's "Host PCI addresses" and "Host system
+ * id", the host's detected GPUs, or the vSphere Client's Add new device >
+ * PCI Device), the hardware upgrade with vim-cmd vmsvc/upgrade and the
+ * open VM's real Vmid (else <vmid> and the getallvms hint; never down),
+ * EFI (reinstall or convert: never switched), the reservation, the MMIO
+ * size, the power-cycle after unified memory; a finding the write
+ * resolves (nested-virt, memory-mismatch) has none, one the table does
+ * not know gets its message and gw_wizard_finding_fix. */
+
 #endif

@@ -1,11 +1,12 @@
 /* wizard_write.c: the write step and the commands to run next
  * (wizard.h).
  *
- * Next commands: vim-cmd (doc/design.md, section 15.6), Ops Manager/BOSH
+ * Next commands: first the findings the write does not resolve
+ * (wizard_next.c), then vim-cmd (doc/design.md, section 15.6), Ops Manager/BOSH
  * (section 15.8), guest checks and the NCCL all-reduce test (section
  * 15.9; NVIDIA NCCL issue 2101).
  */
-#include "wizard_int.h"
+#include "wizard_next.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,11 +152,11 @@ next_local(const gw_wizard *w, wz_strv *s)
 static void
 next_host(const gw_wizard *w, wz_strv *s)
 {
-	const gw_esxi_vm *vm = gw_session_vm(&w->sess);
+	int shell;
+	const gw_esxi_vm *vm = wz_next_vm(w, &shell);
 
-	if (w->vmx && vm && gw_wizard_host_mode(w) &&
-	    wz_host_for(w, w->mode) == w->host) {
-		if (host_can(w->host, HOST_RELOAD))
+	if (vm) {
+		if (shell)
 			next_shell(w, s, vm);
 		else
 			next_api(w, s, vm);
@@ -263,9 +264,8 @@ gw_wizard_next_commands(const gw_wizard *w)
 	}
 	uvm = p ? plan_has_kind(p, GW_SET_UVM) : w->af.a.uvm;
 
+	wz_next_findings(w, &s);   /* the power-cycle of UVM among them */
 	next_host(w, &s);
-	if (uvm && vgpu)
-		wz_strv_push(&s, gw_xstrdup(_("Unified memory takes effect only after a power-cycle (off, then on), not a guest reboot; vMotion of this VM's vGPUs is then disabled")));
 	next_tanzu(w, &s, name);
 	next_guest(w, &s, ngpu, vgpu, uvm);
 	return wz_strv_finish(&s);

@@ -1515,6 +1515,101 @@ test_topics(void **state)
 	gw_answers_free(&a);
 }
 
+/* A fix that names a command-line flag has the wizard's words beside it
+ * (fix_ui), which name none; the command line's fix is unchanged. */
+static void
+check_fix_ui(const gw_plan *p)
+{
+	static const char *const flags[] = { "--bdf", "--system-id", "--uvm",
+	                                     "--vram", "--mmio-gb", "--memory",
+	                                     "--esxi", "--no-reserve",
+	                                     "--upgrade-hw" };
+	size_t i, k;
+
+	for (i = 0; i < p->nfindings; i++) {
+		const gw_finding *f = &p->findings[i];
+		int named = 0;
+
+		for (k = 0; f->fix && k < sizeof flags / sizeof flags[0]; k++)
+			named |= strstr(f->fix, flags[k]) != NULL;
+		if (named && f->fix_ui == NULL)
+			fail_msg("%s: its fix names a flag and has no fix_ui",
+			         f->id);
+		for (k = 0; f->fix_ui && k < sizeof flags / sizeof flags[0]; k++)
+			if (strstr(f->fix_ui, flags[k]))
+				fail_msg("%s: fix_ui names %s", f->id, flags[k]);
+	}
+}
+
+static void
+test_fix_ui(void **state)
+{
+	gw_vmx *v = sample(P40_FRAGMENT, NULL);
+	gw_answers a;
+	gw_plan p;
+	const gw_finding *f;
+
+	(void)state;
+	/* an L40S without a host address: no device block, a WARN (it was
+	 * INFO), whose fix names --bdf and the wizard's fields */
+	gw_answers_init(&a);
+	add_gpu(&a, "l40s");
+	build(&a, v, &p);
+	f = finding(&p, "devices-without-address");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_WARN);
+	assert_int_equal(f->topic, GW_TOPIC_DEVICE);
+	assert_non_null(strstr(f->fix, "--bdf"));
+	assert_non_null(strstr(f->fix_ui, "\"Host PCI addresses\""));
+	assert_non_null(strstr(f->fix_ui, "\"Host system id\""));
+	assert_non_null(strstr(f->fix_ui, "Add new device > PCI Device"));
+	/* the fragment has no memsize */
+	assert_non_null(strstr(finding(&p, "memory-unknown")->fix_ui,
+	                       "\"Memory in MB\""));
+	check_fix_ui(&p);
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+	gw_vmx_free(v);
+
+	/* vGPUs without --uvm; an unknown device; no reservation; a size
+	 * below the rule */
+	v = sample(WS_HW19, "pciPassthru1.present = \"TRUE\"\n"
+	                    "pciPassthru1.vendorId = \"0x1234\"\n"
+	                    "pciPassthru1.deviceId = \"0x5678\"\n");
+	gw_answers_init(&a);
+	add_gpu(&a, "grid_l40s-48c=2");
+	a.reserve = 0;
+	a.mmio_gb = 64;
+	a.allow_below_rule = 1;
+	build(&a, v, &p);
+	f = finding(&p, "uvm-suggest");
+	assert_non_null(strstr(f->fix, "--uvm"));
+	assert_non_null(strstr(f->fix_ui,
+	                       "\"Unified memory (UVM) on every vGPU\""));
+	assert_non_null(strstr(finding(&p, "gpu-unknown")->fix_ui,
+	                       "\"Your size in GB\""));
+	assert_non_null(strstr(finding(&p, "memory-not-reserved")->fix_ui,
+	                       "\"Reserve all guest memory\""));
+	assert_non_null(strstr(finding(&p, "mmio-below-rule")->fix_ui,
+	                       "press r on the MMIO size step"));
+	check_fix_ui(&p);
+	gw_plan_free(&p);
+	/* with UVM: vMotion and the A100's NVLink */
+	gw_answers_free(&a);
+	gw_answers_init(&a);
+	add_gpu(&a, "grid_a100-40c=2");
+	a.uvm = 1;
+	build(&a, v, &p);
+	assert_non_null(finding(&p, "uvm-vmotion"));
+	f = finding(&p, "uvm-a100-p2p");
+	assert_null(f->fix);                 /* the command line: no fix */
+	assert_non_null(strstr(f->fix_ui, "NVLink P2P"));
+	check_fix_ui(&p);
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+	gw_vmx_free(v);
+}
+
 int
 main(void)
 {
@@ -1549,6 +1644,7 @@ main(void)
 		cmocka_unit_test(test_name),
 		cmocka_unit_test(test_has_errors),
 		cmocka_unit_test(test_topics),
+		cmocka_unit_test(test_fix_ui),
 	};
 
 	return cmocka_run_group_tests(tests, setup_table, teardown_table);

@@ -1354,6 +1354,166 @@ test_next_commands(void **state)
 	free(dir);
 }
 
+/* The index of the first line of v containing part, or -1. */
+static long
+strv_find(char **v, const char *part)
+{
+	long i;
+
+	for (i = 0; v[i]; i++)
+		if (strstr(v[i], part))
+			return i;
+	return -1;
+}
+
+/* No next step speaks of a flag of the command line. */
+static void
+no_flags(char **v)
+{
+	static const char *const flags[] = { "--bdf", "--system-id", "--uvm",
+	                                     "--vram", "--mmio-gb", "--memory",
+	                                     "--esxi", "--no-reserve",
+	                                     "--upgrade-hw" };
+	size_t k;
+
+	for (k = 0; k < sizeof flags / sizeof flags[0]; k++)
+		if (strv_find(v, flags[k]) >= 0)
+			fail_msg("a next step names %s: %s", flags[k],
+			         v[strv_find(v, flags[k])]);
+}
+
+/* WARN/FAIL findings of the plan that the write leaves to the operator
+ * (all but memory-mismatch and nested-virt). */
+static long
+unresolved(const gw_plan *p)
+{
+	long n = 0;
+	size_t i;
+
+	for (i = 0; i < p->nfindings; i++)
+		n += p->findings[i].sev >= GW_SEV_WARN &&
+		     strcmp(p->findings[i].id, "nested-virt") != 0 &&
+		     strcmp(p->findings[i].id, "memory-mismatch") != 0;
+	return n;
+}
+
+/* Every unresolved WARN/FAIL is a next step, first, in the table's order;
+ * the missing device block is the very first; in the wizard's words. */
+static void
+test_next_findings(void **state)
+{
+	static const char bios13[] =
+		"config.version = \"8\"\n"
+		"virtualHW.version = \"13\"\n"
+		"memsize = \"16384\"\n"
+		"guestOS = \"ubuntu-64\"\n"
+		"vhv.enable = \"TRUE\"\n";
+	char *dir = tu_tmpdir(), *vmx, **v;
+	gw_wizard w;
+	gw_finding f;
+	gw_err e;
+	long up, fw, res, host;
+
+	(void)state;
+	vmx = write_text(dir, "vm.vmx", bios13);
+	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
+	assert_int_equal(gw_wizard_add_gpu(&w, gpu("l40s"), NULL, 1, &e), 0);
+	assert_int_equal(gw_wizard_open_vmx(&w, vmx, &e), 0);
+	assert_int_equal(gw_wizard_set_esxi(&w, "8.0U2", &e), 0);
+	gw_wizard_set_reserve(&w, 0);
+	assert_true(w.have_plan);
+	v = gw_wizard_next_commands(&w);
+	/* 1. no device block: the VM step's fields or the vSphere Client */
+	assert_non_null(strstr(v[0], "no host PCI address"));
+	assert_non_null(strstr(v[0], "\"Host PCI addresses\""));
+	assert_non_null(strstr(v[0], "Add new device > PCI Device"));
+	up = strv_find(v, "vim-cmd vmsvc/upgrade <vmid> vmx-21");
+	fw = strv_find(v, "Firmware: ");
+	res = strv_find(v, "\"Reserve all guest memory\"");
+	host = strv_find(v, "find the VM's id");
+	assert_true(up > 0 && fw > up && res > fw && host > res);
+	assert_non_null(strstr(v[up], "from vmx-13 to vmx-21"));
+	assert_non_null(strstr(v[up], "snapshot"));
+	assert_non_null(strstr(v[up], "vim-cmd vmsvc/getallvms"));
+	assert_non_null(strstr(v[fw], "reinstall the guest in EFI mode"));
+	/* one step per unresolved finding, before the host's steps; the
+	 * write turns nested virtualization off: no step for it */
+	assert_int_equal(host, unresolved(&w.plan));
+	assert_int_equal(strv_find(v, "vhv.enable"), -1);
+	no_flags(v);
+	gw_strv_free(v);
+
+	/* the host address given, the reservation on: the upgrade leads */
+	assert_int_equal(gw_wizard_set_system_id(&w, "5f2d3a1c-8e4b-11ee-a7c1-0cc47a6b1234", &e), 0);
+	assert_int_equal(gw_wizard_add_bdf(&w, "0000:42:00.0", &e), 0);
+	gw_wizard_set_reserve(&w, 1);
+	v = gw_wizard_next_commands(&w);
+	assert_non_null(strstr(v[0], "vim-cmd vmsvc/upgrade <vmid> vmx-21"));
+	assert_int_equal(strv_find(v, "no host PCI address"), -1);
+	assert_int_equal(strv_find(v, "\"Reserve all guest memory\""), -1);
+	assert_int_equal(strv_find(v, "find the VM's id"), unresolved(&w.plan));
+	gw_strv_free(v);
+
+	/* a newer VM: no upgrade step, never a downgrade */
+	assert_int_equal(gw_wizard_set_esxi(&w, "6.5", &e), 0);
+	v = gw_wizard_next_commands(&w);
+	assert_int_equal(strv_find(v, "vmsvc/upgrade"), -1);
+	gw_strv_free(v);
+
+	/* the accessor: the wizard's words when there are some */
+	gw_finding_set(&f, GW_SEV_WARN, "x", GW_TOPIC_VM, NULL, NULL,
+	               gw_xstrdup("m"), gw_xstrdup("use --uvm"));
+	assert_string_equal(gw_wizard_finding_fix(&f), "use --uvm");
+	f.fix_ui = gw_xstrdup("tick it");
+	assert_string_equal(gw_wizard_finding_fix(&f), "tick it");
+	gw_finding_free(&f);
+	assert_null(gw_wizard_finding_fix(&f));
+	assert_null(gw_wizard_finding_fix(NULL));
+	gw_wizard_free(&w);
+	free(vmx);
+	rm_tree(dir);
+	free(dir);
+}
+
+/* On the ESXi sample, the BIOS hw-13 VM ubuntu-l40s (Vmid 1): the
+ * upgrade step has its real Vmid, the missing device block points at the
+ * host's detected GPUs. */
+static void
+test_next_findings_esxi(void **state)
+{
+	gw_wizard w;
+	gw_err e;
+	char **v;
+	long up;
+
+	(void)state;
+	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
+	if (gw_wizard_use_sample(&w, "esxi-l40s", &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(gw_wizard_esxi_open_vm(&w, 0, &e), 0);
+	assert_string_equal(gw_session_vm(&w.sess)->name, "ubuntu-l40s");
+	assert_int_equal(gw_wizard_add_gpu(&w, gpu("l40s"), NULL, 1, &e), 0);
+	v = gw_wizard_next_commands(&w);
+	assert_non_null(strstr(v[0], "\"Detected on this host\""));
+	up = strv_find(v, "vim-cmd vmsvc/upgrade 1 vmx-21");
+	assert_true(up > 0);
+	assert_non_null(strstr(v[up], "press u on the Virtual machine step"));
+	assert_true(strv_find(v, "Firmware: ") > up);
+	assert_true(strv_has(v, "vim-cmd vmsvc/power.on 1"));
+	no_flags(v);
+	gw_strv_free(v);
+	/* the detected L40S instead: its address is known, no such step */
+	assert_int_equal(gw_wizard_remove_gpu(&w, 0), 0);
+	assert_int_equal(gw_wizard_add_detected(&w, 0, &e), 0);
+	v = gw_wizard_next_commands(&w);
+	assert_int_equal(strv_find(v, "no host PCI address"), -1);
+	assert_non_null(strstr(v[0], "vim-cmd vmsvc/upgrade 1 vmx-21"));
+	gw_strv_free(v);
+	if (w.scratch)
+		rm_tree(w.scratch);
+	gw_wizard_free(&w);
+}
+
 /* GW_MODE_LINUX on a fake host (GPUWIZ_SYSROOT): the mode is available,
  * the check rows are loaded, a FAIL blocks the host step (o: override),
  * the detected GPUs are listed and can be added with their BDF. */
@@ -1693,6 +1853,8 @@ main(void)
 		cmocka_unit_test(test_save_answers_roundtrip),
 		cmocka_unit_test(test_write_twice),
 		cmocka_unit_test(test_next_commands),
+		cmocka_unit_test(test_next_findings),
+		cmocka_unit_test(test_next_findings_esxi),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
