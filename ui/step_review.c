@@ -154,6 +154,35 @@ add_output(ui_textlist *tl, const gw_wizard *w, int f, int width)
 	}
 }
 
+/* The NCCL all-reduce script that goes with the snippets of a VM of two
+ * GPUs or more: the last of gw_apply_outputs when there is one more file
+ * than formats. */
+static void
+add_nccl(ui_textlist *tl, const gw_wizard *w, int width)
+{
+	const gw_plan *p = gw_wizard_plan(w);
+	size_t n, nfmt = 0;
+	char **files, *s;
+	/* TRANSLATORS: the NCCL test script among the outputs; at most 20
+	 * cells. */
+	const char *what = _("NCCL check script");
+	int pad = 20 - gw_text_cells(what), f;
+
+	if (p == NULL)
+		return;
+	for (f = 0; f < 4; f++)
+		nfmt += (gw_wizard_answers(w)->formats & (1 << f)) != 0;
+	files = gw_apply_outputs(gw_wizard_answers(w), p, &n);
+	if (n > nfmt) {
+		s = gw_xasprintf("%s%*s %s", what, pad > 0 ? pad : 0, "",
+		                 files[n - 1]);
+		ui_tl_add(tl, s, UI_C_NORMAL, 2,
+		          gw_text_cells(what) + (pad > 0 ? pad : 0) + 1, width);
+		free(s);
+	}
+	gw_apply_outputs_free(files, n);
+}
+
 static void
 add_outputs(ui_textlist *tl, const gw_wizard *w, int width)
 {
@@ -165,6 +194,7 @@ add_outputs(ui_textlist *tl, const gw_wizard *w, int width)
 	ui_tl_add(tl, _("Outputs to write:"), UI_C_HEAD, 0, 0, width);
 	for (f = 0; f < 4; f++)
 		add_output(tl, w, f, width);
+	add_nccl(tl, w, width);
 	if (gw_wizard_vmx_where(w)) {
 		/* TRANSLATORS: the .vmx to be patched; %s is its path. */
 		s = gw_xasprintf(_("patch of %s (a backup is written first)"),

@@ -27,7 +27,12 @@ enter_walk() { # LANG text-of-step-1 written-label next-steps-label
 	start "$lang" 80x24 --answers a.ini
 	check "$lang: first screen" wait_for "$t1"
 	n=0
-	while [ $n -lt 7 ]; do keys Enter; n=$((n + 1)); done
+	while [ $n -lt 6 ]; do keys Enter; n=$((n + 1)); done
+	check "$lang: Enter x6 reaches the review, 7/8" wait_for "7/8"
+	keys End
+	check "$lang: the review lists the NCCL check script among the outputs" \
+		wait_for "out/nccl_check.py"
+	keys Enter
 	check "$lang: Enter x7 reaches step 8/8" wait_for "8/8"
 	check "$lang: the write step lists the NCCL check script it will write" \
 		on_screen "out/nccl_check.py"
