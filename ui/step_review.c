@@ -1,7 +1,9 @@
-/* step_review.c: step 7, every change as a diff with its reason and
- * source (as `gpuwiz vmx` prints it), the findings, and the outputs to
- * write and where.  s saves the answers to a file (for a class to replay
- * the same run with --answers). */
+/* step_review.c: step 7, a summary of the choices (gw_wizard_summary),
+ * then every change as a diff with its reason and source (as `gpuwiz vmx`
+ * prints it), the findings, and the outputs to write and where.  s saves
+ * the answers to a file (for a class to replay the same run with
+ * --answers); the digits 1-7 go back to that step; v shows the snippets
+ * the write would produce, in place of the review, until Esc. */
 #include "draw.h"
 #include "emit.h"
 #include "screen.h"
@@ -11,24 +13,57 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The screen's state: its lines. */
+/* The screen's state: the review's lines, and the snippet view's. */
+typedef struct review_state {
+	ui_textlist list;
+	ui_textlist view;
+	int viewing;      /* v: the snippets are shown until Esc */
+} review_state;
+
+static review_state *
+rst(ui_ctx *u)
+{
+	return u->state[GW_STEP_REVIEW];
+}
+
 static ui_textlist *
 tls(ui_ctx *u)
 {
-	return u->state[GW_STEP_REVIEW];
+	return &rst(u)->list;
 }
 
 static void *
 review_open(void)
 {
-	return gw_xcalloc(1, sizeof(ui_textlist));
+	return gw_xcalloc(1, sizeof(review_state));
 }
 
 static void
 review_close(void *state)
 {
-	ui_tl_clear(state);
-	free(state);
+	review_state *st = state;
+
+	ui_tl_clear(&st->list);
+	ui_tl_clear(&st->view);
+	free(st);
+}
+
+/* The summary of the choices, a line each: not wrapped, so that one that
+ * does not fit is cut by the drawing layer with its sign. */
+static void
+add_summary(ui_textlist *tl, const gw_wizard *w, int width)
+{
+	char **v = gw_wizard_summary(w);
+	size_t i;
+
+	/* TRANSLATORS: heading of the review's summary; the digits are
+	 * keys.  At most 76 cells. */
+	ui_tl_add(tl, _("Your choices (1-7 goes back to that step):"),
+	          UI_C_HEAD, 0, 0, width);
+	for (i = 0; v[i]; i++)
+		ui_tl_add(tl, v[i], UI_C_NORMAL, 2, 0, 1 << 14);
+	gw_strv_free(v);
+	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
 }
 
 /* Cells of a translated "label: %s" before its %s: the hanging indent
@@ -219,6 +254,7 @@ build(ui_ctx *u, int width)
 	size_t i;
 
 	ui_tl_clear(tl);
+	add_summary(tl, w, width);
 	if (p == NULL) {
 		ui_tl_add(tl, err ? err : _("No plan yet: choose the GPUs first."),
 		          UI_C_MSG_ERR, 0, 0, width);
@@ -251,13 +287,75 @@ static void
 review_enter(ui_ctx *u)
 {
 	tls(u)->top = 0;
+	rst(u)->viewing = 0;
+}
+
+/* The snippet view: each chosen format's file name, then the text the
+ * write would put in it (gw_wizard_snippet: the emitters, from the plan,
+ * nothing written), or why it cannot be made. */
+static void
+add_snippet(ui_textlist *tl, const gw_wizard *w, int fmt, int width)
+{
+	char *text, *where = gw_wizard_output_path(w, fmt), *line, *nl, *s;
+	gw_err e;
+
+	s = gw_xasprintf("%s:", where ? where : gw_format_filename(fmt));
+	ui_tl_add(tl, s, UI_C_HEAD, 0, 0, width);
+	free(s);
+	free(where);
+	e.msg[0] = '\0';
+	if ((text = gw_wizard_snippet(w, fmt, &e)) == NULL) {
+		s = gw_xasprintf(_("Cannot be made from this plan: %s"), e.msg);
+		ui_tl_add(tl, s, UI_C_FAIL, 2, 0, width);
+		free(s);
+		ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
+		return;
+	}
+	for (line = text; line != NULL; line = nl) {
+		if ((nl = strchr(line, '\n')) != NULL)
+			*nl++ = '\0';
+		else if (*line == '\0')
+			break;   /* after the last line's newline */
+		ui_tl_add(tl, line, UI_C_NORMAL, 2, 4, width);
+	}
+	free(text);
+	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
+}
+
+static void
+build_view(ui_ctx *u, int width)
+{
+	static const int bits[4] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
+	                             GW_FMT_TILE };
+	ui_textlist *tl = &rst(u)->view;
+	int f, mask = gw_wizard_answers(u->w)->formats;
+
+	ui_tl_clear(tl);
+	for (f = 0; f < 4; f++)
+		if (mask & bits[f])
+			add_snippet(tl, u->w, bits[f], width);
+	if (mask == 0)
+		/* TRANSLATORS: v on the review with no format chosen. */
+		ui_tl_add(tl, _("No output format is chosen: no snippet to show."),
+		          UI_C_WARN, 0, 0, width);
 }
 
 static void
 review_draw(ui_ctx *u, ui_rect r)
 {
-	build(u, r.w - 1);
-	ui_tl_draw(tls(u), r);
+	ui_rect below = { r.y + 1, r.x, r.h - 1, r.w };
+
+	if (!rst(u)->viewing) {
+		build(u, r.w - 1);
+		ui_tl_draw(tls(u), r);
+		return;
+	}
+	/* TRANSLATORS: heading of the snippet view (v on the review);
+	 * at most 78 cells. */
+	dw_put(r.y, r.x, _("What the write step would write (Esc closes):"),
+	       r.w - 1, ui_attr(UI_C_TITLE));
+	build_view(u, r.w - 1);
+	ui_tl_draw(&rst(u)->view, below);
 }
 
 static void
@@ -290,14 +388,58 @@ save_answers(ui_ctx *u)
 	free(path);
 }
 
+/* A digit 1-7: back to that step (7, the review, stays), as a click on
+ * the step list does; a refusal is the message. */
+static void
+jump(ui_ctx *u, gw_step to)
+{
+	char why[1024];
+	const ui_screen *s;
+
+	if (to == GW_STEP_REVIEW)
+		return;
+	why[0] = '\0';
+	if (gw_wizard_goto_why(u->w, to, why, sizeof why) != 0) {
+		ui_msg(u, UI_MSG_ERROR, "%s", why);
+		return;
+	}
+	s = u->screens[to];
+	if (s && s->enter)
+		s->enter(u);
+}
+
+/* Keys of the snippet view: it scrolls, Esc (or v, Enter, Backspace)
+ * closes it; nothing else acts under it (q still quits). */
+static int
+view_key(ui_ctx *u, ui_key k)
+{
+	if (ui_tl_key(&rst(u)->view, k))
+		return UI_HANDLED;
+	if (ui_key_esc(k) || ui_key_enter(k) || ui_key_backspace(k) ||
+	    ui_key_is(k, L'v') || ui_key_is(k, L'V')) {
+		rst(u)->viewing = 0;
+		return UI_REDRAW;
+	}
+	if (ui_key_is(k, L'q') || ui_key_is(k, L'Q'))
+		return UI_IGNORED;
+	return UI_HANDLED;
+}
+
 static int
 review_key(ui_ctx *u, ui_key k)
 {
+	if (rst(u)->viewing)
+		return view_key(u, k);
 	if (ui_tl_key(tls(u), k))
 		return UI_HANDLED;
-	if (ui_key_is(k, L's') || ui_key_is(k, L'S'))
+	if (k.fn == 0 && k.ch >= L'1' && k.ch <= L'7')
+		jump(u, (gw_step)(k.ch - L'1'));
+	else if (ui_key_is(k, L's') || ui_key_is(k, L'S'))
 		save_answers(u);
-	else
+	else if (ui_key_is(k, L'v') || ui_key_is(k, L'V')) {
+		rst(u)->viewing = 1;
+		rst(u)->view.top = 0;
+	} else
 		return UI_IGNORED;
 	return UI_HANDLED;
 }
@@ -312,6 +454,10 @@ review_help(ui_ctx *u)
 	         "value already right that stays. Under each: why, and the source of the fact. "
 	         "Then the findings (FAIL must be fixed before writing; WARN and INFO are "
 	         "advice) and the files the next step writes, and where.\n"
+	         "The summary at the top says what you chose; the digits 1 to 7 go back to "
+	         "that step (Enter on each step comes back here). v shows the snippets the "
+	         "write step would write (.vmx lines, the BOSH VM extension, the Ops Manager "
+	         "JSON, the tile fields), without writing anything; Esc closes them.\n"
 	         "Up/Down and PgUp/PgDn scroll. s saves your answers to a file: a trainer can "
 	         "hand it to a class, and gpuwiz --answers FILE starts with every screen filled "
 	         "in, so Enter alone walks to the written files. Enter goes to the write step; "
@@ -322,12 +468,26 @@ static size_t
 review_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 {
 	size_t n = 0;
-	ui_key pg = { KEY_NPAGE, 0 }, s = { 0, L's' };
+	ui_key pg = { KEY_NPAGE, 0 }, s = { 0, L's' }, v = { 0, L'v' };
+	ui_key none = { 0, 0 }, esc = { 0, 27 };
 
-	/* TRANSLATORS: key help labels; at most 8 cells each. */
-	ui_keys_add(out, &n, max, "PgDn", _("Scroll"), pg);
+	if (rst(u)->viewing) {
+		/* TRANSLATORS: key help label (close the snippet view); at
+		 * most 8 cells. */
+		ui_keys_add(out, &n, max, "Esc", _("Close"), esc);
+		ui_keys_add(out, &n, max, "PgDn", _("Scroll"), pg);
+		return n;
+	}
+	/* TRANSLATORS: key help label (the digits go to a step); at most
+	 * 8 cells. */
+	ui_keys_add(out, &n, max, "1-7", _("Go to"), none);
+	/* TRANSLATORS: key help label (show the snippets); at most 8
+	 * cells. */
+	ui_keys_add(out, &n, max, "v", _("Snippets"), v);
 	/* TRANSLATORS: key help label (save the answers); at most 8 cells. */
 	ui_keys_add(out, &n, max, "s", _("Save"), s);
+	/* TRANSLATORS: key help labels; at most 8 cells each. */
+	ui_keys_add(out, &n, max, "PgDn", _("Scroll"), pg);
 	return ui_keys_common(out, n, max, 0);
 }
 

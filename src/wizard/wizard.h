@@ -563,4 +563,23 @@ const char *gw_wizard_finding_fix(const gw_finding *f);
  * resolves (nested-virt, memory-mismatch) has none, one the table does
  * not know gets its message and gw_wizard_finding_fix. */
 
+
+/* ---- the review's summary and snippets (wizard_summary.c) ------------- */
+
+/* The review step's summary of the choices, one translated line each, in
+ * this order, the labels padded to the widest in cells: the host (how it
+ * is reached and its name: "ESXi host esxi-l40s (sample)", "offline (no
+ * host)"), the GPUs ("1 x l40s", then those already in the VM), the VM
+ * (its hardware version, then the host's VM name or the .vmx path; or
+ * "none: snippets only"), the MMIO size (and whether it is the
+ * recommendation or the operator's), the outputs (the formats' names and
+ * the NCCL script, in the output directory; the .vmx patched).  Lines may
+ * be longer than the screen: the screen cuts them with its sign.  Never
+ * NULL: 5 lines, NULL-terminated, malloc'ed (gw_strv_free). */
+char **gw_wizard_summary(const gw_wizard *w);
+/* The text the write step would write for format fmt (one GW_FMT_* bit),
+ * rendered by gw_emit from the current plan; nothing is written.  NULL
+ * and e when there is no plan or the emitter refuses (malloc'ed). */
+char *gw_wizard_snippet(const gw_wizard *w, int fmt, gw_err *e);
+
 #endif

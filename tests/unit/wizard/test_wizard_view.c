@@ -326,6 +326,86 @@ test_exit_summary(void **state)
 	free(dir);
 }
 
+/* The review's summary (wizard_summary.c): five lines, host, GPUs, VM,
+ * MMIO, outputs, the values lined up; they follow the answers.  The
+ * snippets come from the emitters and nothing is written. */
+static void
+test_summary(void **state)
+{
+	static const char text[] =
+		"config.version = \"8\"\n"
+		"virtualHW.version = \"19\"\n"
+		"memSize = \"65536\"\n";
+	char *dir = tu_tmpdir(), *vmx = gw_xasprintf("%s/vm.vmx", dir);
+	char *out = gw_xasprintf("%s/out", dir), **v, *snip;
+	gw_wizard *w = fresh();
+	FILE *f = fopen(vmx, "w");
+	size_t n;
+	gw_err e;
+
+	(void)state;
+	fputs(text, f);
+	fclose(f);
+	v = gw_wizard_summary(w);
+	for (n = 0; v[n]; n++)
+		assert_int_equal(value_col(v[n]), value_col(v[0]));
+	assert_int_equal(n, 5);
+	assert_string_equal(v[0], "Host:    offline (no host)");
+	assert_string_equal(v[1], "GPUs:    none chosen");
+	assert_string_equal(v[2], "VM:      none: snippets only");
+	assert_string_equal(v[3], "MMIO:    no plan yet");
+	assert_non_null(strstr(v[4], "vmx, bosh, opsman, tile in gpuwiz-out"));
+	gw_strv_free(v);
+	e.msg[0] = '\0';
+	assert_null(gw_wizard_snippet(w, GW_FMT_BOSH, &e));
+	assert_true(e.msg[0] != '\0');
+
+	if (gw_wizard_add_gpu(w, gw_table_lookup(&table, "l40s", &e), NULL, 2,
+	                      &e) != 0 || gw_wizard_set_outdir(w, out, &e) != 0)
+		fail_msg("%s", e.msg);
+	v = gw_wizard_summary(w);
+	assert_string_equal(v[1], "GPUs:    2 x l40s");
+	assert_non_null(strstr(v[3], " GB (the recommendation)"));
+	/* two GPUs: the NCCL script is among the outputs */
+	assert_non_null(strstr(v[4], "tile, nccl_check.py in "));
+	assert_non_null(strstr(v[4], out));
+	assert_null(strstr(v[4], ".vmx is patched"));
+	gw_strv_free(v);
+
+	if (gw_wizard_open_vmx(w, vmx, &e) != 0 ||
+	    gw_wizard_set_mmio_text(w, "1024", 0, NULL, &e) != 0)
+		fail_msg("%s", e.msg);
+	v = gw_wizard_summary(w);
+	assert_non_null(strstr(v[2], "vmx-19, "));
+	assert_non_null(strstr(v[2], "vm.vmx"));
+	assert_non_null(strstr(v[3], "1024 GB (your size; the rule gives "));
+	assert_non_null(strstr(v[4], "; the .vmx is patched"));
+	gw_strv_free(v);
+	gw_wizard_set_formats(w, 0);
+	v = gw_wizard_summary(w);
+	assert_string_equal(v[4], "Outputs: the .vmx is patched");
+	gw_strv_free(v);
+
+	/* the snippets: the emitters' text, nothing written */
+	snip = gw_wizard_snippet(w, GW_FMT_BOSH, &e);
+	assert_non_null(snip);
+	assert_non_null(strstr(snip, "vm_extensions"));
+	assert_non_null(strstr(snip, gw_wizard_plan(w)->name));
+	free(snip);
+	snip = gw_wizard_snippet(w, GW_FMT_TILE, &e);
+	assert_non_null(snip);
+	assert_non_null(strstr(snip, "size for 64bit MMIO"));
+	assert_non_null(strstr(snip, "0x26B9"));
+	free(snip);
+	assert_int_equal(access(out, F_OK), -1);
+	gw_wizard_delete(w);
+	unlink(vmx);
+	rmdir(dir);
+	free(vmx);
+	free(out);
+	free(dir);
+}
+
 int
 main(void)
 {
@@ -337,6 +417,7 @@ main(void)
 		cmocka_unit_test(test_new_fails),
 		cmocka_unit_test(test_mmio_text),
 		cmocka_unit_test(test_exit_summary),
+		cmocka_unit_test(test_summary),
 	};
 
 	gw_err e;
