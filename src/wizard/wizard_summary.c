@@ -182,9 +182,10 @@ outputs_value(const gw_wizard *w)
 		                  _("nothing"));
 	names = output_names(w);
 	if (vmx)
-		/* TRANSLATORS: the summary's outputs: the files (first %s)
-		 * in the output directory (second), and the .vmx. */
-		s = gw_xasprintf(_("%s in %s; the .vmx is patched"), names,
+		/* TRANSLATORS: the summary's outputs: the .vmx (first, so
+		 * that a long directory is cut, not it), then the files
+		 * (first %s) in the output directory (second). */
+		s = gw_xasprintf(_("the .vmx is patched; %s in %s"), names,
 		                 w->af.out_dir ? w->af.out_dir : "?");
 	else
 		/* TRANSLATORS: the summary's outputs: the files (first %s)

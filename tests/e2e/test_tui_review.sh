@@ -158,8 +158,9 @@ offline_walk() { # LANG
 		"grep -F -- '$(tr_ "$lang" 'Host:')' '$SCREEN' | grep -qF -- '$(tr_ "$lang" 'offline (no host)')'"
 	check "$lang offline: the VM: its hardware version and the .vmx" sh -c \
 		"grep -F -- '$(tr_ "$lang" 'VM:')' '$SCREEN' | grep -qE 'vmx-11.*vm\.vmx'"
+	patched=$(tr_ "$lang" 'the .vmx is patched; %s in %s' | sed 's/%s.*//')
 	check "$lang offline: the outputs and the .vmx" sh -c \
-		"grep -F -- '$(tr_ "$lang" 'Outputs:')' '$SCREEN' | grep -qF 'vmx, bosh, tile'"
+		"grep -F -- '$(tr_ "$lang" 'Outputs:')' '$SCREEN' | grep -F -- '$patched' | grep -qF 'vmx, bosh, tile'"
 	# the help says what the digits and v do
 	keys F1
 	sleep 0.2

@@ -379,7 +379,7 @@ test_summary(void **state)
 	assert_non_null(strstr(v[2], "vmx-19, "));
 	assert_non_null(strstr(v[2], "vm.vmx"));
 	assert_non_null(strstr(v[3], "1024 GB (your size; the rule gives "));
-	assert_non_null(strstr(v[4], "; the .vmx is patched"));
+	assert_non_null(strstr(v[4], "Outputs: the .vmx is patched; vmx, "));
 	gw_strv_free(v);
 	gw_wizard_set_formats(w, 0);
 	v = gw_wizard_summary(w);
