@@ -94,3 +94,12 @@ find_in_pages() {
 	done
 	return 1
 }
+
+# tr_ LANG MSGID: the text the screens show for msgid in LANG (the zh_CN
+# catalogue of the build for zh*, else msgid itself)
+tr_() {
+	case $1 in
+	zh*) LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 TEXTDOMAINDIR="$GPUWIZ_LOCALEDIR" gettext -d gpuwiz "$2" ;;
+	*) printf '%s' "$2" ;;
+	esac
+}

@@ -22,14 +22,6 @@ export GPUWIZ_SYSROOT="$TMP/no-such-root"
 have_zh=0
 locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
-# tr LANG MSGID: the catalogue's translation (the msgid itself in C)
-tr_() {
-	case $1 in
-	zh*) LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 TEXTDOMAINDIR="$GPUWIZ_LOCALEDIR" gettext -d gpuwiz "$2" ;;
-	*) printf '%s' "$2" ;;
-	esac
-}
-
 # The write step's text from "Next steps:" on, over up to 5 pages, as one
 # line: the screen rows joined (the steps wrap at words), borders and the
 # indentation of continued rows squeezed out.  Into $TMP/next.txt.

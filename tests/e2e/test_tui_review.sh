@@ -24,14 +24,6 @@ export TMPDIR="$TMP/tmpdir"
 have_zh=0
 locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
-# tr LANG MSGID: the catalogue's translation (the msgid itself in C)
-tr_() {
-	case $1 in
-	zh*) LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 TEXTDOMAINDIR="$GPUWIZ_LOCALEDIR" gettext -d gpuwiz "$2" ;;
-	*) printf '%s' "$2" ;;
-	esac
-}
-
 # pages FILE: this page and up to 6 more (PageDown), into FILE
 pages() {
 	: >"$1"

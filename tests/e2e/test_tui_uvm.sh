@@ -14,16 +14,9 @@ export GPUWIZ_SYSROOT="$TMP/no-such-root"
 have_zh=0
 locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
-# tr LANG MSGID: the catalogue's text for LANG (the msgid in English)
-tr() {
-	case $1 in
-	zh*) LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 TEXTDOMAINDIR="$GPUWIZ_LOCALEDIR" gettext -d gpuwiz "$2" ;;
-	*) printf '%s' "$2" ;;
-	esac
-}
 # first LANG MSGID N: the first N characters of it (a wrapped text's
 # first line holds them)
-first() { tr "$1" "$2" | LC_ALL=C.UTF-8 sed -E "s/^(.{$3}).*/\\1/"; }
+first() { tr_ "$1" "$2" | LC_ALL=C.UTF-8 sed -E "s/^(.{$3}).*/\\1/"; }
 
 # the VM in $TMP/run/llm.vmx (its original in $TMP/llm.orig) and an
 # answers file a.ini with the [options] given (none: no [options])
@@ -50,14 +43,14 @@ written_ok() {
 tail_walk() { # LANG proposed(0|1)
 	lang=$1 proposed=$2
 	check "$lang: options step" wait_for "6/8"
-	check "$lang: UVM is on" on_screen "[x] $(tr "$lang" 'Unified memory (UVM) on every vGPU')"
+	check "$lang: UVM is on" on_screen "[x] $(tr_ "$lang" 'Unified memory (UVM) on every vGPU')"
 	if [ "$proposed" = 1 ]; then
 		check "$lang: UVM proposed for the VM's vGPUs" on_screen "$(first "$lang" "Proposed for this VM's vGPUs: NCCL 2.27 and later fail without it ('operation not supported'). Consequences: no vMotion for this VM; on A100 with several vGPUs, no NVLink P2P." 20)"
 	else
 		check "$lang: UVM explained" on_screen "$(first "$lang" 'pciPassthruN.cfg.enable_uvm = 1: NCCL 2.27 and later fail without it on vGPU. Consequences: no vMotion for this VM; on A100 with several vGPUs, no NVLink P2P.' 40)"
 	fi
 	check "$lang: the reason, as the plan's finding" on_screen "$(first "$lang" "Unified memory on %d vGPU(s): NCCL 2.27 and later fail without it (Cuda failure 'operation not supported' in ncclCommInitRank)" 10 | sed 's/%d/2/')"
-	check "$lang: the vMotion consequence, as the plan's finding" on_screen "$(tr "$lang" "enable_uvm disables vMotion of this VM's vGPUs")"
+	check "$lang: the vMotion consequence, as the plan's finding" on_screen "$(tr_ "$lang" "enable_uvm disables vMotion of this VM's vGPUs")"
 	check "$lang: the A100 consequence is said" sh -c "grep -q 'A100' '$SCREEN' && grep -q 'NVLink' '$SCREEN'"
 	keys Enter
 	check "$lang: review" wait_for "7/8"
@@ -66,7 +59,7 @@ tail_walk() { # LANG proposed(0|1)
 	keys Enter
 	check "$lang: write step" wait_for "8/8"
 	keys Enter
-	check "$lang: written" wait_for "$(tr "$lang" 'Written:')"
+	check "$lang: written" wait_for "$(tr_ "$lang" 'Written:')"
 	check "$lang: only the two enable_uvm lines were added, backup first" written_ok
 	check "$lang: no device added" sh -c "! grep -aq 'pciPassthru2' '$TMP/run/llm.vmx'"
 	keys Enter
@@ -83,7 +76,7 @@ enter_walk() { # LANG options proposed
 	check "$lang: first screen" wait_for "1/8"
 	keys Enter; keys Enter
 	check "$lang: GPU step" wait_for "3/8"
-	check "$lang: the VM's vGPUs are listed, already in the VM" on_screen "$(printf "$(tr "$lang" '%d x %s, already in the VM')" 2 nvidia_l40s-24c)"
+	check "$lang: the VM's vGPUs are listed, already in the VM" on_screen "$(printf "$(tr_ "$lang" '%d x %s, already in the VM')" 2 nvidia_l40s-24c)"
 	keys Enter
 	check "$lang: the GPU step goes on with only the VM's own devices" wait_for "4/8"
 	keys Enter; keys Enter
@@ -111,7 +104,7 @@ cold_walk() { # LANG
 	check "$lang cold: host check" wait_for "2/8"
 	keys Space; keys Down; keys Space; keys Enter
 	check "$lang cold: GPU step" wait_for "3/8"
-	check "$lang cold: the empty selection says Enter goes on" on_screen "$(tr "$lang" "None yet: Space adds the highlighted GPU; Enter goes on with the VM's own.")"
+	check "$lang cold: the empty selection says Enter goes on" on_screen "$(tr_ "$lang" "None yet: Space adds the highlighted GPU; Enter goes on with the VM's own.")"
 	keys Enter
 	check "$lang cold: on to the VM step with no GPU chosen" wait_for "4/8"
 	keys Enter
