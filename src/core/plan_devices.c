@@ -343,6 +343,7 @@ pl_host_counts(plan_ctx *c)
 	for (i = 0; i < a->ngpus; i++) {
 		const gw_gpu *g = a->gpus[i].gpu;
 		int asked, has;
+		char *model;
 
 		if (!first_of_ids(a, i))
 			continue;
@@ -350,13 +351,14 @@ pl_host_counts(plan_ctx *c)
 		has = host_has(a, g->vendor_id, g->device_id);
 		if (asked <= has)
 			continue;
+		model = gw_xasprintf("%s (%s)", g->id, g->name);
 		pl_fix_ui(pl_finding(c->p, GW_SEV_WARN, "gpu-count-host",
 		          GW_TOPIC_GPU, SRC_DEVICE,
-		          /* TRANSLATORS: %s: the GPU's name ("NVIDIA L40S"),
+		          /* TRANSLATORS: %s: the GPU ("l40s (AD102GL [L40S])"),
 		           * then the passthrough GPUs asked for and the ones
 		           * the host has. */
 		          gw_xasprintf(_("%s: %d asked for in passthrough, but the host has %d"),
-		                       g->name, asked, has),
+		                       model, asked, has),
 		          has > 0
 		          ? gw_xasprintf(_("Ask for at most %d of it (--gpu %s=%d), or use a host that has more."),
 		                         has, g->id, has)
@@ -367,5 +369,6 @@ pl_host_counts(plan_ctx *c)
 		          ? gw_xasprintf(_("Lower its count to %d under \"Selected for this VM\" on the GPU step (- or Left), or use a host that has more."),
 		                         has)
 		          : gw_xstrdup(_("Pick one of the host's detected GPUs on the GPU step instead, or use a host that has this one.")));
+		free(model);
 	}
 }
