@@ -25,7 +25,8 @@ typedef struct gw_gpu_want {
  * GPUs, free for passthrough where the host says so. */
 typedef struct gw_gpu_avail {
 	unsigned vendor_id, device_id;
-	int count;
+	int count;           /* free for passthrough (not known to be off) */
+	int detected;        /* all of them */
 } gw_gpu_avail;
 
 typedef struct gw_answers {
@@ -75,9 +76,10 @@ int gw_answers_add_bdf(gw_answers *a, const char *bdf, const char *field,
                                            * given twice is an error */
 int gw_answers_set_system_id(gw_answers *a, const char *uuid,
                              const char *field, gw_err *e); /* validates */
-/* Count one more GPU of PCI id vendor:device on the host (a->avail);
- * the first call turns the check on. */
-void gw_answers_add_avail(gw_answers *a, unsigned vendor, unsigned device);
+/* Count one more GPU of PCI id vendor:device on the host (a->avail),
+ * free for passthrough or not (its host says passthrough is off). */
+void gw_answers_add_avail(gw_answers *a, unsigned vendor, unsigned device,
+                          int free_pt);
 /* No host known: no check. */
 void gw_answers_clear_avail(gw_answers *a);
 

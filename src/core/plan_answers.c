@@ -57,21 +57,26 @@ gw_answers_copy(gw_answers *o, const gw_answers *a)
 }
 
 void
-gw_answers_add_avail(gw_answers *a, unsigned vendor, unsigned device)
+gw_answers_add_avail(gw_answers *a, unsigned vendor, unsigned device,
+                     int free_pt)
 {
+	gw_gpu_avail *v = NULL;
 	size_t i;
 
-	for (i = 0; i < a->navail; i++)
+	for (i = 0; i < a->navail && v == NULL; i++)
 		if (a->avail[i].vendor_id == vendor &&
-		    a->avail[i].device_id == device) {
-			a->avail[i].count++;
-			return;
-		}
-	a->avail = gw_xrealloc(a->avail, (a->navail + 1) * sizeof *a->avail);
-	a->avail[a->navail].vendor_id = vendor;
-	a->avail[a->navail].device_id = device;
-	a->avail[a->navail].count = 1;
-	a->navail++;
+		    a->avail[i].device_id == device)
+			v = &a->avail[i];
+	if (v == NULL) {
+		a->avail = gw_xrealloc(a->avail,
+		                       (a->navail + 1) * sizeof *a->avail);
+		v = &a->avail[a->navail++];
+		memset(v, 0, sizeof *v);
+		v->vendor_id = vendor;
+		v->device_id = device;
+	}
+	v->detected++;
+	v->count += free_pt != 0;
 }
 
 void

@@ -299,8 +299,8 @@ asked_of(const gw_answers *a, unsigned vendor, unsigned device)
 	return n;
 }
 
-/* What the host has of vendor:device (0 when it has none). */
-static int
+/* What the host has of vendor:device (NULL when it has none). */
+static const gw_gpu_avail *
 host_has(const gw_answers *a, unsigned vendor, unsigned device)
 {
 	size_t i;
@@ -308,8 +308,29 @@ host_has(const gw_answers *a, unsigned vendor, unsigned device)
 	for (i = 0; i < a->navail; i++)
 		if (a->avail[i].vendor_id == vendor &&
 		    a->avail[i].device_id == device)
-			return a->avail[i].count;
-	return 0;
+			return &a->avail[i];
+	return NULL;
+}
+
+/* More asked for than have free, but the host has them with passthrough
+ * off: enabling it is the fix. */
+static void
+passthrough_off(gw_plan *p, const char *model, int asked, int has,
+                int detected)
+{
+	pl_fix_ui(pl_finding(p, GW_SEV_WARN, "gpu-count-host", GW_TOPIC_GPU,
+	          SRC_DEVICE,
+	          /* TRANSLATORS: %s: the GPU ("l40s (AD102GL [L40S])"), then
+	           * the passthrough GPUs asked for, the host's ones with
+	           * passthrough on, and all the host's ones. */
+	          gw_xasprintf(_("%s: %d asked for in passthrough, but the host has %d with passthrough on (%d detected)"),
+	                       model, asked, has, detected),
+	          gw_xasprintf(_("Enable passthrough of the others on the host (esxcli hardware pci pcipassthru set, or the vSphere Client), or ask for at most %d."),
+	                       has)),
+	          /* TRANSLATORS: the wizard's words for the fix above; the
+	           * Host check step's key e enables a GPU's passthrough. */
+	          gw_xasprintf(_("Enable passthrough of the others on the Host check step (e on their row), or lower its count to %d under \"Selected for this VM\"."),
+	                       has));
 }
 
 /* Is want i the first passthrough one of its PCI ids (counted once)? */
@@ -342,16 +363,23 @@ pl_host_counts(plan_ctx *c)
 		return;
 	for (i = 0; i < a->ngpus; i++) {
 		const gw_gpu *g = a->gpus[i].gpu;
+		const gw_gpu_avail *v;
 		int asked, has;
 		char *model;
 
 		if (!first_of_ids(a, i))
 			continue;
 		asked = asked_of(a, g->vendor_id, g->device_id);
-		has = host_has(a, g->vendor_id, g->device_id);
+		v = host_has(a, g->vendor_id, g->device_id);
+		has = v ? v->count : 0;
 		if (asked <= has)
 			continue;
 		model = gw_xasprintf("%s (%s)", g->id, g->name);
+		if (v && asked <= v->detected) {
+			passthrough_off(c->p, model, asked, has, v->detected);
+			free(model);
+			continue;
+		}
 		pl_fix_ui(pl_finding(c->p, GW_SEV_WARN, "gpu-count-host",
 		          GW_TOPIC_GPU, SRC_DEVICE,
 		          /* TRANSLATORS: %s: the GPU ("l40s (AD102GL [L40S])"),

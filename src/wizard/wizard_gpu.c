@@ -465,8 +465,8 @@ wz_fill_avail(gw_wizard *w)
 	/* a host with GPUs: the plan checks the counts against it */
 	a->avail = gw_xcalloc(1, sizeof *a->avail);
 	for (i = 0; i < w->ndetected; i++)
-		if (gw_wizard_detected_passthru(w, i) != 0)
-			gw_answers_add_avail(a, w->detected[i].vendor,
-			                     w->detected[i].device);
+		gw_answers_add_avail(a, w->detected[i].vendor,
+		                     w->detected[i].device,
+		                     gw_wizard_detected_passthru(w, i) != 0);
 	gw_wizard_replan(w);
 }

@@ -8,7 +8,10 @@
 #     its address; no pciPassthru1);
 #  2. back on the GPU step, 3 asked for: a WARN naming the GPU, the count
 #     asked and the count found, its fix in the wizard's words, on the GPU
-#     step and in the review.
+#     step and in the review;
+#  3. the ESXi sample (esxi-l40s: one of its two L40S with passthrough
+#     off), both added: the WARN says how many have passthrough on, and
+#     its fix is enabling the other on the Host check step.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
@@ -100,9 +103,32 @@ walk() { # LANG
 	keys q
 }
 
+esxi_walk() { # LANG
+	lang=$1
+	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+	start "$lang" 80x24 --sample-host esxi-l40s
+	check "$lang esxi: welcome" wait_for "1/8"
+	keys Enter
+	check "$lang esxi: host check" wait_for "2/8"
+	keys Enter
+	check "$lang esxi: GPU step" wait_for "3/8"
+	keys Space Down Space
+	check "$lang esxi: both added" wait_for "2 x l40s"
+	msg=$(printf "$(tr_ "$lang" '%s: %d asked for in passthrough, but the host has %d with passthrough on (%d detected)')" \
+		"l40s (AD102GL [L40S])" 2 1 2)
+	check "$lang esxi: the WARN names the passthrough state" \
+		on_screen "$(first 40 "$msg")"
+	fix=$(tr_ "$lang" 'Enable passthrough of the others on the Host check step (e on their row), or lower its count to %d under "Selected for this VM".')
+	check "$lang esxi: its fix: enable it on the Host check step" \
+		on_screen "$(first 20 "$fix")"
+	keys q
+}
+
 walk C.UTF-8
+esxi_walk C.UTF-8
 if [ $have_zh = 1 ]; then
 	walk zh_CN.UTF-8
+	esxi_walk zh_CN.UTF-8
 else
 	echo "SKIP: zh_CN.UTF-8 locale or catalogue missing"
 fi

@@ -1534,9 +1534,9 @@ test_host_counts(void **state)
 	build(&a, NULL, &p);
 	assert_null(finding(&p, "gpu-count-host"));     /* no host known */
 	gw_plan_free(&p);
-	gw_answers_add_avail(&a, 0x10de, 0x26b9);
-	gw_answers_add_avail(&a, 0x10de, 0x26b9);
-	gw_answers_add_avail(&a, 0x10de, 0x2684);       /* an RTX 4090 */
+	gw_answers_add_avail(&a, 0x10de, 0x26b9, 1);
+	gw_answers_add_avail(&a, 0x10de, 0x26b9, 1);
+	gw_answers_add_avail(&a, 0x10de, 0x2684, 1);    /* an RTX 4090 */
 	assert_int_equal(a.navail, 2);
 	assert_int_equal(a.avail[0].count, 2);
 	build(&a, NULL, &p);
@@ -1565,9 +1565,21 @@ test_host_counts(void **state)
 	assert_int_equal(b.avail[1].device_id, 0x2684);
 	gw_answers_free(&b);
 	/* a host that has none of it */
+	/* a third L40S with passthrough off: enabling it is the fix */
+	gw_answers_add_avail(&a, 0x10de, 0x26b9, 0);
+	assert_int_equal(a.avail[0].count, 2);
+	assert_int_equal(a.avail[0].detected, 3);
+	build(&a, NULL, &p);
+	check_fix_ui(&p);
+	f = finding(&p, "gpu-count-host");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "has 2 with passthrough on (3 detected)"));
+	assert_non_null(strstr(f->fix, "Enable passthrough"));
+	assert_non_null(strstr(f->fix_ui, "Host check"));
+	gw_plan_free(&p);
 	gw_answers_clear_avail(&a);
 	assert_null(a.avail);
-	gw_answers_add_avail(&a, 0x10de, 0x2684);
+	gw_answers_add_avail(&a, 0x10de, 0x2684, 1);
 	build(&a, NULL, &p);
 	f = finding(&p, "gpu-count-host");
 	assert_non_null(f);
