@@ -318,12 +318,35 @@ draw_selection(ui_ctx *u, ui_rect r, int nsel)
 	ui_list_marks(&st->sl, r.y + st->y_sel, r.x + r.w - 1, st->h_sel);
 }
 
+#define GPU_TOPICS GW_TOPIC_BIT(GW_TOPIC_GPU)
+#define GPU_WARN_ROWS 5
+
+/* Rows for the plan's findings about the GPUs (more of a model than the
+ * host has, a GPU the table does not know), shown only when one of them
+ * is a WARN or FAIL: the choice on this step is what fixes it. */
+static int
+gpu_warn_rows(const ui_ctx *u, int width)
+{
+	const gw_plan *p = gw_wizard_plan(u->w);
+	size_t i;
+	int n;
+
+	for (i = 0; p && i < p->nfindings; i++)
+		if (gw_topic_in(p->findings[i].topic, GPU_TOPICS) &&
+		    p->findings[i].sev >= GW_SEV_WARN)
+			break;
+	if (p == NULL || i == p->nfindings)
+		return 0;
+	n = ui_findings_rows(u, width, GPU_TOPICS);
+	return n > GPU_WARN_ROWS ? GPU_WARN_ROWS : n;
+}
+
 void
 gpu_draw(ui_ctx *u, ui_rect r)
 {
 	const gw_wizard *w = u->w;
 	gpu_st *st = gpu_state(u);
-	int nsel;
+	int nsel, nf;
 
 	st->off = 0;
 	if (gpu_detect_mode(w)) {
@@ -334,13 +357,17 @@ gpu_draw(ui_ctx *u, ui_rect r)
 	st->sl.n = (int)(gw_wizard_answers(w)->a.ngpus + gpu_n_existing(w));
 	nsel = st->sl.n;
 	draw_filters(u, r);
-	/* sizes: the selection gets up to 5 rows, the table the rest */
+	/* sizes: the selection gets up to 5 rows, the findings about the
+	 * GPUs up to 5 below it, the table the rest */
 	st->h_sel = nsel < 1 ? 1 : nsel > 5 ? 5 : nsel;
-	st->h_results = r.h - 2 - 1 - st->h_sel;
+	nf = gpu_warn_rows(u, r.w);
+	st->h_results = r.h - 2 - 1 - st->h_sel - nf;
 	if (st->h_results < 3)
 		st->h_results = 3;
 	st->y_results = 2;
 	st->y_sel = st->y_results + st->h_results + 1;
 	draw_table(u, r);
 	draw_selection(u, r, nsel);
+	if (nf > 0)
+		ui_draw_findings(u, r, st->y_sel + st->h_sel, GPU_TOPICS, nf);
 }

@@ -283,6 +283,7 @@ gw_plan_build(const gw_answers *a, const gw_table *t, const gw_vmx *v,
 	pl_geforce(p);
 	pl_memory(&c);
 	pl_device_blocks(&c);
+	pl_host_counts(&c);
 	pl_vgpu_uvm(&c);
 	pl_options(&c);
 	pl_firmware(&c);

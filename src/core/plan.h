@@ -21,6 +21,14 @@ typedef struct gw_gpu_want {
 	char *spec;          /* what the operator typed, for messages */
 } gw_gpu_want;
 
+/* What the host has of one GPU model (by PCI id): the wizard's detected
+ * GPUs, free for passthrough where the host says so. */
+typedef struct gw_gpu_avail {
+	unsigned vendor_id, device_id;
+	int count;           /* free for passthrough (not known to be off) */
+	int detected;        /* all of them */
+} gw_gpu_avail;
+
 typedef struct gw_answers {
 	gw_gpu_want *gpus;
 	size_t ngpus;
@@ -36,6 +44,12 @@ typedef struct gw_answers {
 	long memory_mb;      /* 0 = take memsize from the .vmx */
 	char *esxi_version;  /* "8.0U2", NULL = unknown */
 	char *name;          /* VM extension name; NULL = derived */
+	gw_gpu_avail *avail; /* the host's GPUs, when a host is known (not
+	                      * in the answers file); NULL: no host, no
+	                      * check.  More passthrough GPUs of a model
+	                      * asked for than the host has (none listed:
+	                      * 0) is a WARN "gpu-count-host" */
+	size_t navail;
 } gw_answers;
 
 void gw_answers_init(gw_answers *a);       /* zero + reserve = 1 */
@@ -62,6 +76,12 @@ int gw_answers_add_bdf(gw_answers *a, const char *bdf, const char *field,
                                            * given twice is an error */
 int gw_answers_set_system_id(gw_answers *a, const char *uuid,
                              const char *field, gw_err *e); /* validates */
+/* Count one more GPU of PCI id vendor:device on the host (a->avail),
+ * free for passthrough or not (its host says passthrough is off). */
+void gw_answers_add_avail(gw_answers *a, unsigned vendor, unsigned device,
+                          int free_pt);
+/* No host known: no check. */
+void gw_answers_clear_avail(gw_answers *a);
 
 /* ---- helpers ---------------------------------------------------------- */
 

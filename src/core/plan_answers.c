@@ -48,6 +48,43 @@ gw_answers_copy(gw_answers *o, const gw_answers *a)
 	o->memory_mb = a->memory_mb;
 	o->esxi_version = dup_or_null(a->esxi_version);
 	o->name = dup_or_null(a->name);
+	if (a->avail) {
+		o->avail = gw_xcalloc(a->navail ? a->navail : 1,
+		                      sizeof *o->avail);
+		memcpy(o->avail, a->avail, a->navail * sizeof *o->avail);
+	}
+	o->navail = a->navail;
+}
+
+void
+gw_answers_add_avail(gw_answers *a, unsigned vendor, unsigned device,
+                     int free_pt)
+{
+	gw_gpu_avail *v = NULL;
+	size_t i;
+
+	for (i = 0; i < a->navail && v == NULL; i++)
+		if (a->avail[i].vendor_id == vendor &&
+		    a->avail[i].device_id == device)
+			v = &a->avail[i];
+	if (v == NULL) {
+		a->avail = gw_xrealloc(a->avail,
+		                       (a->navail + 1) * sizeof *a->avail);
+		v = &a->avail[a->navail++];
+		memset(v, 0, sizeof *v);
+		v->vendor_id = vendor;
+		v->device_id = device;
+	}
+	v->detected++;
+	v->count += free_pt != 0;
+}
+
+void
+gw_answers_clear_avail(gw_answers *a)
+{
+	free(a->avail);
+	a->avail = NULL;
+	a->navail = 0;
 }
 
 void
@@ -68,6 +105,7 @@ gw_answers_free(gw_answers *a)
 	free(a->system_id);
 	free(a->esxi_version);
 	free(a->name);
+	free(a->avail);
 	gw_answers_init(a);
 }
 

@@ -283,3 +283,120 @@ pl_device_blocks(plan_ctx *c)
 	if (c->v && c->npt_slots > c->nnd)
 		no_address(p, c->npt_slots - c->nnd);
 }
+
+/* Passthrough GPUs asked for with PCI ids vendor:device. */
+static int
+asked_of(const gw_answers *a, unsigned vendor, unsigned device)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < a->ngpus; i++)
+		if (a->gpus[i].profile == NULL && a->gpus[i].gpu &&
+		    a->gpus[i].gpu->vendor_id == vendor &&
+		    a->gpus[i].gpu->device_id == device)
+			n += a->gpus[i].count;
+	return n;
+}
+
+/* What the host has of vendor:device (NULL when it has none). */
+static const gw_gpu_avail *
+host_has(const gw_answers *a, unsigned vendor, unsigned device)
+{
+	size_t i;
+
+	for (i = 0; i < a->navail; i++)
+		if (a->avail[i].vendor_id == vendor &&
+		    a->avail[i].device_id == device)
+			return &a->avail[i];
+	return NULL;
+}
+
+/* More asked for than have free, but the host has them with passthrough
+ * off: enabling it is the fix. */
+static void
+passthrough_off(gw_plan *p, const char *model, int asked, int has,
+                int detected)
+{
+	pl_fix_ui(pl_finding(p, GW_SEV_WARN, "gpu-count-host", GW_TOPIC_GPU,
+	          SRC_DEVICE,
+	          /* TRANSLATORS: %s: the GPU ("l40s (AD102GL [L40S])"), then
+	           * the passthrough GPUs asked for, the host's ones with
+	           * passthrough on, and all the host's ones. */
+	          gw_xasprintf(_("%s: %d asked for in passthrough, but the host has %d with passthrough on (%d detected)"),
+	                       model, asked, has, detected),
+	          gw_xasprintf(_("Enable passthrough of the others on the host (esxcli hardware pci pcipassthru set, or the vSphere Client), or ask for at most %d."),
+	                       has)),
+	          /* TRANSLATORS: the wizard's words for the fix above; the
+	           * Host check step's key e enables a GPU's passthrough. */
+	          gw_xasprintf(_("Enable passthrough of the others on the Host check step (e on their row), or lower its count to %d under \"Selected for this VM\"."),
+	                       has));
+}
+
+/* Is want i the first passthrough one of its PCI ids (counted once)? */
+static int
+first_of_ids(const gw_answers *a, size_t i)
+{
+	const gw_gpu *g = a->gpus[i].gpu;
+	size_t j;
+
+	if (a->gpus[i].profile || g == NULL)
+		return 0;
+	for (j = 0; j < i; j++)
+		if (a->gpus[j].profile == NULL && a->gpus[j].gpu &&
+		    a->gpus[j].gpu->vendor_id == g->vendor_id &&
+		    a->gpus[j].gpu->device_id == g->device_id)
+			return 0;
+	return 1;
+}
+
+/* More passthrough GPUs of a model than the host has (a->avail: the
+ * wizard's detected GPUs): the VM cannot get them, a WARN.  Without a
+ * known host (avail NULL) nothing is said. */
+void
+pl_host_counts(plan_ctx *c)
+{
+	const gw_answers *a = c->a;
+	size_t i;
+
+	if (a->avail == NULL)
+		return;
+	for (i = 0; i < a->ngpus; i++) {
+		const gw_gpu *g = a->gpus[i].gpu;
+		const gw_gpu_avail *v;
+		int asked, has;
+		char *model;
+
+		if (!first_of_ids(a, i))
+			continue;
+		asked = asked_of(a, g->vendor_id, g->device_id);
+		v = host_has(a, g->vendor_id, g->device_id);
+		has = v ? v->count : 0;
+		if (asked <= has)
+			continue;
+		model = gw_xasprintf("%s (%s)", g->id, g->name);
+		if (v && asked <= v->detected) {
+			passthrough_off(c->p, model, asked, has, v->detected);
+			free(model);
+			continue;
+		}
+		pl_fix_ui(pl_finding(c->p, GW_SEV_WARN, "gpu-count-host",
+		          GW_TOPIC_GPU, SRC_DEVICE,
+		          /* TRANSLATORS: %s: the GPU ("l40s (AD102GL [L40S])"),
+		           * then the passthrough GPUs asked for and the ones
+		           * the host has. */
+		          gw_xasprintf(_("%s: %d asked for in passthrough, but the host has %d"),
+		                       model, asked, has),
+		          has > 0
+		          ? gw_xasprintf(_("Ask for at most %d of it (--gpu %s=%d), or use a host that has more."),
+		                         has, g->id, has)
+		          : gw_xasprintf(_("Choose a GPU the host has (gpuwiz gpus lists them), or use a host that has this one."))),
+		          has > 0
+		          /* TRANSLATORS: the wizard's words for the fix above;
+		           * "Selected for this VM" is the GPU step's list. */
+		          ? gw_xasprintf(_("Lower its count to %d under \"Selected for this VM\" on the GPU step (- or Left), or use a host that has more."),
+		                         has)
+		          : gw_xstrdup(_("Pick one of the host's detected GPUs on the GPU step instead, or use a host that has this one.")));
+		free(model);
+	}
+}

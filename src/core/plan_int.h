@@ -133,6 +133,8 @@ int pl_pair_bdfs(plan_ctx *c, gw_err *e);           /* plan_devices.c */
 void pl_add_wanted(plan_ctx *c);                    /* plan_devices.c */
 int pl_count_devices(plan_ctx *c, gw_err *e);       /* plan_devices.c */
 void pl_device_blocks(plan_ctx *c);                 /* plan_devices.c */
+void pl_host_counts(plan_ctx *c);                   /* plan_devices.c:
+                                                     * a->avail */
 char *pl_esxi_profile(gw_plan *p, const gw_gpu_want *w); /* plan_vgpu.c */
 void pl_vgpu_uvm(plan_ctx *c);                      /* plan_vgpu.c */
 int pl_mmio(plan_ctx *c, gw_err *e);                /* plan_mmio.c */

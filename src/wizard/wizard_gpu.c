@@ -283,6 +283,81 @@ gw_wizard_add_vram(gw_wizard *w, int vram_gb, int count, gw_err *e)
 	return 0;
 }
 
+/* Is detected GPU d counted in entry x?  gw_wizard_add_detected adds it
+ * to the passthrough entry of its table row (VRAM known), else to the
+ * size-only entry of its BAR size; entries merge, so there is at most
+ * one such entry. */
+static int
+detected_in(const gw_linux_gpu *d, const gw_gpu_want *x)
+{
+	if (x->profile)
+		return 0;
+	if (d->row && d->row->vram_gb >= 0)
+		return x->gpu == d->row;
+	return x->gpu == NULL && (uint64_t)x->vram_gb == gw_linux_gpu_bar_gb(d);
+}
+
+/* Forget host PCI address bdf (the VM step's list). */
+static void
+drop_bdf(gw_answers *a, const char *bdf)
+{
+	size_t k;
+
+	for (k = 0; k < a->nbdfs; k++) {
+		if (strcmp(a->bdfs[k], bdf) != 0)
+			continue;
+		free(a->bdfs[k]);
+		memmove(&a->bdfs[k], &a->bdfs[k + 1],
+		        (a->nbdfs - k - 1) * sizeof *a->bdfs);
+		a->nbdfs--;
+		return;
+	}
+}
+
+/* How many detected GPUs of the same entry were added before i. */
+static int
+added_before(const gw_wizard *w, size_t i, const gw_gpu_want *x)
+{
+	size_t j;
+	int n = 0;
+
+	for (j = 0; j < w->ndetected; j++)
+		if (w->detected_added[j] &&
+		    w->detected_added[j] < w->detected_added[i] &&
+		    detected_in(&w->detected[j], x))
+			n++;
+	return n;
+}
+
+/* The rule that keeps the detected GPUs and the host addresses with the
+ * selection: an entry counts its detected GPUs in the order they were
+ * added (detected_added[i] is that order, from 1); those beyond its count
+ * (all of them once the entry is gone) are no longer added, and their
+ * addresses leave the answers, so the plan (which pairs the addresses
+ * with the passthrough GPUs in order) never gives an address to a GPU no
+ * longer chosen.  Addresses typed on the VM step stay. */
+static void
+trim_detected(gw_wizard *w)
+{
+	size_t i, k;
+
+	if (w->detected_added == NULL)
+		return;
+	for (i = 0; i < w->ndetected; i++) {
+		const gw_gpu_want *x = NULL;
+
+		if (!w->detected_added[i])
+			continue;
+		for (k = 0; k < w->af.a.ngpus && x == NULL; k++)
+			if (detected_in(&w->detected[i], &w->af.a.gpus[k]))
+				x = &w->af.a.gpus[k];
+		if (x && added_before(w, i, x) < x->count)
+			continue;
+		w->detected_added[i] = 0;
+		drop_bdf(&w->af.a, w->detected[i].bdf);
+	}
+}
+
 int
 gw_wizard_set_count(gw_wizard *w, size_t idx, int count, gw_err *e)
 {
@@ -298,34 +373,9 @@ gw_wizard_set_count(gw_wizard *w, size_t idx, int count, gw_err *e)
 		return -1;
 	x->count = count;
 	want_set_spec(x);
+	trim_detected(w);
 	wz_changed(w);
 	return 0;
-}
-
-/* A detected GPU no longer in the selection is no longer added. */
-static void
-unmark_detected(gw_wizard *w)
-{
-	size_t i, k;
-
-	for (i = 0; i < w->ndetected; i++) {
-		const gw_linux_gpu *d = &w->detected[i];
-		int found = 0;
-
-		if (!w->detected_added || !w->detected_added[i])
-			continue;
-		for (k = 0; k < w->af.a.ngpus && !found; k++) {
-			const gw_gpu_want *x = &w->af.a.gpus[k];
-
-			found = x->profile == NULL &&
-			        (d->row ? x->gpu == d->row
-			                : x->gpu == NULL &&
-			                  (uint64_t)x->vram_gb ==
-			                      gw_linux_gpu_bar_gb(d));
-		}
-		if (!found)
-			w->detected_added[i] = 0;
-	}
 }
 
 int
@@ -340,9 +390,22 @@ gw_wizard_remove_gpu(gw_wizard *w, size_t idx)
 	memmove(&a->gpus[idx], &a->gpus[idx + 1],
 	        (a->ngpus - idx - 1) * sizeof *a->gpus);
 	a->ngpus--;
-	unmark_detected(w);
+	trim_detected(w);
 	wz_changed(w);
 	return 0;
+}
+
+/* The order of the next detected GPU added (detected_added). */
+static int
+next_added(const gw_wizard *w)
+{
+	size_t i;
+	int m = 0;
+
+	for (i = 0; i < w->ndetected; i++)
+		if (w->detected_added[i] > m)
+			m = w->detected_added[i];
+	return m + 1;
 }
 
 int
@@ -377,7 +440,7 @@ gw_wizard_add_detected(gw_wizard *w, size_t idx, gw_err *e)
 	}
 	if (rc != 0)
 		return -1;
-	w->detected_added[idx] = 1;
+	w->detected_added[idx] = next_added(w);
 	if (w->af.a.system_id) {
 		size_t k;
 		int have = 0;
@@ -388,4 +451,22 @@ gw_wizard_add_detected(gw_wizard *w, size_t idx, gw_err *e)
 			return -1;
 	}
 	return 0;
+}
+
+void
+wz_fill_avail(gw_wizard *w)
+{
+	gw_answers *a = &w->af.a;
+	size_t i;
+
+	gw_answers_clear_avail(a);
+	if (w->ndetected == 0)
+		return;
+	/* a host with GPUs: the plan checks the counts against it */
+	a->avail = gw_xcalloc(1, sizeof *a->avail);
+	for (i = 0; i < w->ndetected; i++)
+		gw_answers_add_avail(a, w->detected[i].vendor,
+		                     w->detected[i].device,
+		                     gw_wizard_detected_passthru(w, i) != 0);
+	gw_wizard_replan(w);
 }

@@ -23,6 +23,7 @@ wz_clear_probes(gw_wizard *w)
 	free(w->detect_error);
 	w->detect_error = NULL;
 	w->host_override = 0;
+	wz_fill_avail(w);
 }
 
 /* The probe's rows and GPUs become the wizard's. */
@@ -44,6 +45,7 @@ take_probe(gw_wizard *w, gw_host_probe *p)
 	p->gpus = NULL;
 	p->ngpus = 0;
 	p->gpus_error = NULL;
+	wz_fill_avail(w);
 }
 
 int

@@ -78,6 +78,9 @@ void wz_changed(gw_wizard *w);
 char *wz_expand_tilde(const char *p);
 /* Forget the probes (rows, GPUs) of the last read. */
 void wz_clear_probes(gw_wizard *w);
+/* The detected GPUs, free for passthrough where the host says so, become
+ * the plan's host counts (af.a.avail; none detected: no check). */
+void wz_fill_avail(gw_wizard *w);
 /* The host mode m reads: the Linux root, or the attached host when it is
  * of m's kind; NULL when none. */
 gw_host *wz_host_for(const gw_wizard *w, gw_mode m);

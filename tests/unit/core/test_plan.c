@@ -1515,6 +1515,81 @@ test_topics(void **state)
 	gw_answers_free(&a);
 }
 
+static void check_fix_ui(const gw_plan *p);
+
+/* The host's counts (a.avail): more passthrough GPUs of a model than the
+ * host has is a WARN naming the model and both counts; vGPUs, bare sizes
+ * and no known host are not checked. */
+static void
+test_host_counts(void **state)
+{
+	gw_answers a, b;
+	const gw_finding *f;
+	gw_plan p;
+	gw_err e;
+
+	(void)state;
+	gw_answers_init(&a);
+	add_gpu(&a, "l40s=2");
+	build(&a, NULL, &p);
+	assert_null(finding(&p, "gpu-count-host"));     /* no host known */
+	gw_plan_free(&p);
+	gw_answers_add_avail(&a, 0x10de, 0x26b9, 1);
+	gw_answers_add_avail(&a, 0x10de, 0x26b9, 1);
+	gw_answers_add_avail(&a, 0x10de, 0x2684, 1);    /* an RTX 4090 */
+	assert_int_equal(a.navail, 2);
+	assert_int_equal(a.avail[0].count, 2);
+	build(&a, NULL, &p);
+	assert_null(finding(&p, "gpu-count-host"));     /* 2 of 2 */
+	gw_plan_free(&p);
+	add_gpu(&a, "l40s");                            /* 2 + 1 asked */
+	add_gpu(&a, "grid_l40s-48c=4");                 /* vGPUs: not counted */
+	assert_int_equal(gw_answers_add_vram(&a, "24=5", NULL, &e), 0);
+	build(&a, NULL, &p);
+	check_topics(&p);
+	check_fix_ui(&p);
+	f = finding(&p, "gpu-count-host");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_WARN);
+	assert_int_equal(f->topic, GW_TOPIC_GPU);
+	assert_non_null(strstr(f->message, "L40S"));
+	assert_non_null(strstr(f->message, " 3 "));
+	assert_non_null(strstr(f->message, "has 2"));
+	assert_non_null(strstr(f->fix, "l40s=2"));
+	assert_non_null(strstr(f->fix_ui, "to 2"));
+	assert_false(gw_plan_has_errors(&p));
+	gw_plan_free(&p);
+	/* copied with the answers */
+	gw_answers_copy(&b, &a);
+	assert_int_equal(b.navail, 2);
+	assert_int_equal(b.avail[1].device_id, 0x2684);
+	gw_answers_free(&b);
+	/* a host that has none of it */
+	/* a third L40S with passthrough off: enabling it is the fix */
+	gw_answers_add_avail(&a, 0x10de, 0x26b9, 0);
+	assert_int_equal(a.avail[0].count, 2);
+	assert_int_equal(a.avail[0].detected, 3);
+	build(&a, NULL, &p);
+	check_fix_ui(&p);
+	f = finding(&p, "gpu-count-host");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "has 2 with passthrough on (3 detected)"));
+	assert_non_null(strstr(f->fix, "Enable passthrough"));
+	assert_non_null(strstr(f->fix_ui, "Host check"));
+	gw_plan_free(&p);
+	gw_answers_clear_avail(&a);
+	assert_null(a.avail);
+	gw_answers_add_avail(&a, 0x10de, 0x2684, 1);
+	build(&a, NULL, &p);
+	f = finding(&p, "gpu-count-host");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "has 0"));
+	assert_non_null(strstr(f->fix_ui, "detected"));
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+	assert_null(a.avail);
+}
+
 /* A fix that names a command-line flag has the wizard's words beside it
  * (fix_ui), which name none; the command line's fix is unchanged. */
 static void
@@ -1645,6 +1720,7 @@ main(void)
 		cmocka_unit_test(test_has_errors),
 		cmocka_unit_test(test_topics),
 		cmocka_unit_test(test_fix_ui),
+		cmocka_unit_test(test_host_counts),
 	};
 
 	return cmocka_run_group_tests(tests, setup_table, teardown_table);

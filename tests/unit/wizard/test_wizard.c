@@ -1664,6 +1664,134 @@ test_linux_mode(void **state)
 }
 
 
+/* The plan's finding id, or NULL. */
+static const gw_finding *
+plan_finding(const gw_wizard *w, const char *id)
+{
+	size_t i;
+
+	for (i = 0; w->have_plan && i < w->plan.nfindings; i++)
+		if (strcmp(w->plan.findings[i].id, id) == 0)
+			return &w->plan.findings[i];
+	return NULL;
+}
+
+/* Lowering a count drops the detected GPUs (and their host addresses)
+ * beyond it, the last added first; more than the host has is a WARN. */
+static void
+test_detected_count(void **state)
+{
+	char *root = tu_tmpdir();
+	fhost h = { CPU_INTEL, "DMAR", "intel_iommu=on", 1 };
+	fdev g[3] = {
+		{ "0000:41:00.0", 0x10de, 0x26b9, 0x030200, 0x10de, 0x1851,
+		  GPU_BARS_ADA(64 * GiB), "25", "vfio-pci" },
+		{ "0000:42:00.0", 0x10de, 0x26b9, 0x030200, 0x10de, 0x1851,
+		  GPU_BARS_ADA(64 * GiB), "26", "vfio-pci" },
+		{ "0000:43:00.0", 0x10de, 0x26b9, 0x030200, 0x10de, 0x1851,
+		  GPU_BARS_ADA(64 * GiB), "27", "vfio-pci" },
+	};
+	const gw_gpu *l40s;
+	const gw_finding *f;
+	gw_wizard w;
+	gw_err e;
+	int i;
+
+	(void)state;
+	add_host(root, &h);
+	for (i = 0; i < 3; i++)
+		add_dev(root, &g[i]);
+	setenv("GPUWIZ_SYSROOT", root, 1);
+	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
+	assert_int_equal(gw_wizard_set_mode(&w, GW_MODE_LINUX, NULL), 0);
+	assert_int_equal(w.ndetected, 3);
+	/* the host's counts reach the plan's answers */
+	assert_int_equal(w.af.a.navail, 1);
+	assert_int_equal(w.af.a.avail[0].device_id, 0x26b9);
+	assert_int_equal(w.af.a.avail[0].count, 3);
+	assert_int_equal(gw_wizard_set_system_id(&w,
+	    "4c4c4544-0042-3510-8052-b4c04f4e4d32", &e), 0);
+	/* added out of order: 43, 41, 42 */
+	assert_int_equal(gw_wizard_add_detected(&w, 2, &e), 0);
+	assert_int_equal(gw_wizard_add_detected(&w, 0, &e), 0);
+	assert_int_equal(gw_wizard_add_detected(&w, 1, &e), 0);
+	assert_int_equal(w.af.a.ngpus, 1);
+	assert_int_equal(w.af.a.gpus[0].count, 3);
+	assert_int_equal(w.af.a.nbdfs, 3);
+	assert_true(w.have_plan);
+	assert_int_equal(w.plan.n_passthru, 3);
+	assert_null(plan_finding(&w, "gpu-count-host"));
+	/* lower to 2: the last added (42) goes, with its address */
+	assert_int_equal(gw_wizard_set_count(&w, 0, 2, &e), 0);
+	assert_true(w.detected_added[2]);
+	assert_true(w.detected_added[0]);
+	assert_false(w.detected_added[1]);
+	assert_int_equal(w.af.a.nbdfs, 2);
+	assert_string_equal(w.af.a.bdfs[0], "0000:43:00.0");
+	assert_string_equal(w.af.a.bdfs[1], "0000:41:00.0");
+	assert_true(w.have_plan);
+	assert_int_equal(w.plan.n_passthru, 2);
+	/* lower to 1: only the first added stays, one device block */
+	assert_int_equal(gw_wizard_set_count(&w, 0, 1, &e), 0);
+	assert_true(w.detected_added[2]);
+	assert_false(w.detected_added[0]);
+	assert_int_equal(w.af.a.nbdfs, 1);
+	assert_string_equal(w.af.a.bdfs[0], "0000:43:00.0");
+	assert_true(w.have_plan);
+	assert_int_equal(w.plan.n_passthru, 1);
+	/* raising it keeps the marks; the dropped GPU can be added again */
+	assert_int_equal(gw_wizard_set_count(&w, 0, 2, &e), 0);
+	assert_int_equal(w.af.a.nbdfs, 1);
+	assert_int_equal(gw_wizard_add_detected(&w, 1, &e), 0);
+	assert_int_equal(w.af.a.gpus[0].count, 3);
+	assert_int_equal(w.af.a.nbdfs, 2);
+	/* an address typed on the VM step is not the wizard's to drop */
+	assert_int_equal(gw_wizard_set_count(&w, 0, 2, &e), 0);
+	assert_int_equal(gw_wizard_add_bdf(&w, "0000:99:00.0", &e), 0);
+	assert_int_equal(gw_wizard_set_count(&w, 0, 1, &e), 0);
+	assert_int_equal(w.af.a.nbdfs, 2);
+	assert_string_equal(w.af.a.bdfs[0], "0000:43:00.0");
+	assert_string_equal(w.af.a.bdfs[1], "0000:99:00.0");
+	gw_wizard_clear_bdfs(&w);
+	assert_int_equal(gw_wizard_add_detected(&w, 0, &e), 0);
+	assert_int_equal(w.af.a.nbdfs, 1);
+	/* removing the entry drops every mark and address */
+	assert_int_equal(gw_wizard_remove_gpu(&w, 0), 0);
+	for (i = 0; i < 3; i++)
+		assert_false(w.detected_added[i]);
+	assert_int_equal(w.af.a.nbdfs, 0);
+
+	/* more than the host has: a WARN on the GPU step, with the counts */
+	l40s = w.detected[0].row;
+	assert_non_null(l40s);
+	assert_int_equal(gw_wizard_add_gpu(&w, l40s, NULL, 4, &e), 0);
+	f = plan_finding(&w, "gpu-count-host");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_WARN);
+	assert_int_equal(f->topic, GW_TOPIC_GPU);
+	assert_non_null(strstr(f->message, l40s->name));
+	assert_non_null(strstr(f->message, " 4 "));
+	assert_non_null(strstr(f->message, "has 3"));
+	assert_non_null(f->fix_ui);
+	assert_non_null(strstr(f->fix_ui, "Lower its count to 3"));
+	assert_int_equal(gw_wizard_set_count(&w, 0, 3, &e), 0);
+	assert_null(plan_finding(&w, "gpu-count-host"));
+	/* a vGPU shares the board: not counted against passthrough */
+	assert_int_equal(gw_wizard_add_gpu(&w, l40s, "grid_l40s-48c", 2, &e), 0);
+	assert_null(plan_finding(&w, "gpu-count-host"));
+	gw_wizard_free(&w);
+
+	/* offline (no host): no check */
+	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
+	assert_null(w.af.a.avail);
+	assert_int_equal(gw_wizard_add_gpu(&w, l40s, NULL, 9, &e), 0);
+	assert_null(plan_finding(&w, "gpu-count-host"));
+	gw_wizard_free(&w);
+	unsetenv("GPUWIZ_SYSROOT");
+	rm_tree(root);
+	free(root);
+}
+
 /* ---- GW_MODE_ESXI_SSH, through the stand-ins ---------------------------- */
 
 static char *
@@ -1836,6 +1964,7 @@ main(void)
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_mode_table),
 		cmocka_unit_test(test_linux_mode),
+		cmocka_unit_test(test_detected_count),
 		cmocka_unit_test(test_esxi_mode),
 		cmocka_unit_test(test_init_empty),
 		cmocka_unit_test(test_init_from_answers_and_enter_walk),
