@@ -419,6 +419,7 @@ test_vgpu_vm_only(void **state)
 	free(ans);
 	free(vmx);
 	rm_tree(dir);
+	free(dir);
 }
 
 static void

@@ -32,7 +32,7 @@ test_no_sample(void **state)
 
 	(void)state;
 	assert_null(gw_wizard_sample_name(w));
-	gw_wizard_free(w);
+	gw_wizard_delete(w);
 }
 
 /* --sample-host NAME names it; picking another names that one, whether
@@ -52,7 +52,7 @@ test_sample_name(void **state)
 	assert_string_equal(gw_wizard_sample_name(w), "esxi-l40s");
 	assert_int_equal(gw_wizard_use_sample(w, "amd-geforce-usb", &e), 0);
 	assert_string_equal(gw_wizard_sample_name(w), "amd-geforce-usb");
-	gw_wizard_free(w);
+	gw_wizard_delete(w);
 }
 
 /* Only "Configure this Linux host" needs a note (it is not KVM); the
