@@ -347,6 +347,7 @@ test_vgpu_vm_only(void **state)
 	gw_err e;
 	size_t n;
 	int i;
+	char *out;
 	FILE *f;
 
 	(void)state;
@@ -358,6 +359,9 @@ test_vgpu_vm_only(void **state)
 	before = slurp(vmx);
 	ans = write_text(dir, "u.ini", "[vm]\nvmx = llm.vmx\n[options]\nuvm = yes\n");
 	assert_int_equal(gw_wizard_init(&w, &table, ans, &e), 0);
+	/* the outputs in the scratch directory, not the current one */
+	out = gw_xasprintf("%s/out", dir);
+	assert_int_equal(gw_wizard_set_outdir(&w, out, &e), 0);
 	assert_int_equal(w.af.a.ngpus, 0);
 	assert_true(w.have_plan);
 	assert_int_equal(gw_wizard_existing_gpus(&w), 2);
@@ -418,6 +422,7 @@ test_vgpu_vm_only(void **state)
 	free(saved);
 	free(ans);
 	free(vmx);
+	free(out);
 	rm_tree(dir);
 	free(dir);
 }
