@@ -321,43 +321,12 @@ put_ecap(const char *root, int unit, int ir)
 	{ B_NONE, 0 }, { B_MEM64P, 32u << 20 }, { B_NONE, 0 }, { B_IO, 128 } }
 #define GiB (1ULL << 30)
 
-/* FAKEHOST_NO_RM_TREE: the test has its own rm_tree. */
-#ifndef FAKEHOST_NO_RM_TREE
-static inline void
-rm_rec(const char *p)
-{
-	struct stat st;
-	DIR *d;
-	struct dirent *de;
-
-	if (lstat(p, &st) != 0)
-		return;
-	if (S_ISDIR(st.st_mode) && (d = opendir(p)) != NULL) {
-		while ((de = readdir(d)) != NULL) {
-			char *c;
-
-			if (strcmp(de->d_name, ".") == 0 ||
-			    strcmp(de->d_name, "..") == 0)
-				continue;
-			c = gw_xasprintf("%s/%s", p, de->d_name);
-			rm_rec(c);
-			free(c);
-		}
-		closedir(d);
-		rmdir(p);
-	} else {
-		unlink(p);
-	}
-}
-
+/* rm -r root and free it (root is a tu_tmpdir() or the like). */
 static inline void
 rm_tree(char *root)
 {
-	rm_rec(root);
+	tu_rm_tree(root);
 	free(root);
 }
-
-
-#endif
 
 #endif

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "gw.h"
 
@@ -83,6 +86,35 @@ tu_tmpdir(void)
 	if (mkdtemp(tmpl) == NULL)
 		fail_msg("mkdtemp failed");
 	return tmpl;
+}
+
+/* rm -r path: a test's own temporary tree (nothing when it is gone). */
+static inline void
+tu_rm_tree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) != 0)
+		return;
+	if (S_ISDIR(st.st_mode)) {
+		DIR *d = opendir(path);
+		struct dirent *de;
+
+		while (d && (de = readdir(d)) != NULL) {
+			char *sub;
+
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			sub = gw_xasprintf("%s/%s", path, de->d_name);
+			tu_rm_tree(sub);
+			free(sub);
+		}
+		if (d)
+			closedir(d);
+		rmdir(path);
+	} else {
+		unlink(path);
+	}
 }
 
 #endif

@@ -94,35 +94,6 @@ count_entries(const char *dir, const char *part)
 	return n;
 }
 
-/* rm -r for the test's own temporary tree. */
-static void
-rm_tree(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) != 0)
-		return;
-	if (S_ISDIR(st.st_mode)) {
-		DIR *d = opendir(path);
-		struct dirent *de;
-
-		while (d && (de = readdir(d)) != NULL) {
-			char *sub;
-
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-				continue;
-			sub = gw_xasprintf("%s/%s", path, de->d_name);
-			rm_tree(sub);
-			free(sub);
-		}
-		if (d)
-			closedir(d);
-		rmdir(path);
-	} else {
-		unlink(path);
-	}
-}
-
 /* One test's world: a temp dir with vm.vmx (the sample), answers for
  * l40s=2 with the given output dir and formats, the document and plan. */
 typedef struct world {
@@ -168,7 +139,7 @@ world_free(world *w)
 	gw_plan_free(&w->p);
 	gw_vmx_free(w->v);
 	gw_answers_file_free(&w->af);
-	rm_tree(w->dir);
+	tu_rm_tree(w->dir);
 	free(w->dir);
 	free(w->vmx_path);
 	free(w->orig);

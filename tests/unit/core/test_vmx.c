@@ -188,36 +188,6 @@ slurp(const char *path, size_t *n)
 	return d;
 }
 
-static void
-rm_rf(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) != 0)
-		return;
-	if (S_ISDIR(st.st_mode)) {
-		DIR *d = opendir(path);
-		struct dirent *de;
-
-		if (d) {
-			while ((de = readdir(d)) != NULL) {
-				char *sub;
-
-				if (strcmp(de->d_name, ".") == 0 ||
-				    strcmp(de->d_name, "..") == 0)
-					continue;
-				sub = gw_xasprintf("%s/%s", path, de->d_name);
-				rm_rf(sub);
-				free(sub);
-			}
-			closedir(d);
-		}
-		rmdir(path);
-	} else {
-		unlink(path);
-	}
-}
-
 /* Number of entries in a directory (without . and ..). */
 static int
 dir_count(const char *path)
@@ -1022,7 +992,7 @@ test_empty_and_binary(void **state)
 	assert_int_equal(gw_vmx_load(&v, path, &e), -1);
 	assert_non_null(strstr(e.msg, path));
 	free(path);
-	rm_rf(dir);
+	tu_rm_tree(dir);
 	free(dir);
 }
 
@@ -1267,7 +1237,7 @@ test_large_file(void **state)
 	assert_int_equal(gw_vmx_load(&v, path, &e), -1);
 	assert_non_null(strstr(e.msg, path));
 	free(path);
-	rm_rf(dir);
+	tu_rm_tree(dir);
 	free(dir);
 	gw_buf_free(&b);
 }
@@ -1296,7 +1266,7 @@ save_setup(void)
 static void
 save_teardown(savefx *f)
 {
-	rm_rf(f->dir);
+	tu_rm_tree(f->dir);
 	free(f->dir);
 	free(f->path);
 	free(f->bytes);

@@ -15,8 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* test_wizard.c has its own rm_tree */
-#define FAKEHOST_NO_RM_TREE
 #include "fakehost.h"
 
 #define SAMPLE "vmx/ws-win10-efi-windows1251.vmx"          /* hw 18, efi */
@@ -115,34 +113,6 @@ count_occurrences(const char *hay, const char *needle)
 		p += strlen(needle);
 	}
 	return n;
-}
-
-static void
-rm_tree(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) != 0)
-		return;
-	if (S_ISDIR(st.st_mode)) {
-		DIR *d = opendir(path);
-		struct dirent *de;
-
-		while (d && (de = readdir(d)) != NULL) {
-			char *sub;
-
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-				continue;
-			sub = gw_xasprintf("%s/%s", path, de->d_name);
-			rm_tree(sub);
-			free(sub);
-		}
-		if (d)
-			closedir(d);
-		rmdir(path);
-	} else {
-		unlink(path);
-	}
 }
 
 static size_t
@@ -423,7 +393,7 @@ test_vgpu_vm_only(void **state)
 	free(ans);
 	free(vmx);
 	free(out);
-	rm_tree(dir);
+	tu_rm_tree(dir);
 	free(dir);
 }
 
@@ -535,7 +505,7 @@ test_init_from_answers_and_enter_walk(void **state)
 	assert_int_equal(w.step, GW_STEP_HOST);
 
 	gw_wizard_free(&w);
-	rm_tree(dir);
+	tu_rm_tree(dir);
 	free(dir);
 	free(ans);
 	free(vmx);
@@ -576,7 +546,7 @@ test_init_bad_answers_and_bad_vmx(void **state)
 	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_VM, why, sizeof why), 0);
 	gw_wizard_free(&w);
 	free(ans);
-	rm_tree(dir);
+	tu_rm_tree(dir);
 	free(dir);
 }
 
@@ -604,7 +574,7 @@ test_init_default_formats(void **state)
 	gw_wizard_free(&w);
 	free(ans);
 	free(vmx);
-	rm_tree(dir);
+	tu_rm_tree(dir);
 	free(dir);
 }
 
@@ -713,7 +683,7 @@ test_check_step_reasons(void **state)
 
 	gw_wizard_free(&w);
 	free(vmx);
-	rm_tree(dir);
+	tu_rm_tree(dir);
 	free(dir);
 }
 
@@ -980,7 +950,7 @@ test_open_vmx(void **state)
 	free(good);
 	free(bad);
 	free(missing);
-	rm_tree(dir);
+	tu_rm_tree(dir);
 	free(dir);
 }
 
@@ -1067,7 +1037,7 @@ test_path_complete(void **state)
 		assert_string_equal(cp, "caf");     /* not half a character */
 		free(cp);
 	}
-	rm_tree(dir);
+	tu_rm_tree(dir);
 	free(dir);
 }
 
@@ -1198,7 +1168,7 @@ test_options(void **state)
 	gw_wizard_free(&w);
 	free(file);
 	free(vmx);
-	rm_tree(dir);
+	tu_rm_tree(dir);
 	free(dir);
 }
 
@@ -1257,7 +1227,7 @@ test_save_answers_roundtrip(void **state)
 	free(want);
 	free(ans);
 	free(vmx);
-	rm_tree(dir);
+	tu_rm_tree(dir);
 	free(dir);
 }
 
@@ -1295,7 +1265,7 @@ test_write_twice(void **state)
 	gw_wizard_free(&w);
 	free(out);
 	free(vmx);
-	rm_tree(dir);
+	tu_rm_tree(dir);
 	free(dir);
 }
 
@@ -1356,7 +1326,7 @@ test_next_commands(void **state)
 	gw_strv_free(v);
 	gw_wizard_free(&w);
 	free(vmx);
-	rm_tree(dir);
+	tu_rm_tree(dir);
 	free(dir);
 }
 
@@ -1477,7 +1447,7 @@ test_next_findings(void **state)
 	assert_null(gw_wizard_finding_fix(NULL));
 	gw_wizard_free(&w);
 	free(vmx);
-	rm_tree(dir);
+	tu_rm_tree(dir);
 	free(dir);
 }
 
@@ -1516,7 +1486,7 @@ test_next_findings_esxi(void **state)
 	assert_non_null(strstr(v[0], "vim-cmd vmsvc/upgrade 1 vmx-21"));
 	gw_strv_free(v);
 	if (w.scratch)
-		rm_tree(w.scratch);
+		tu_rm_tree(w.scratch);
 	gw_wizard_free(&w);
 }
 
@@ -1665,7 +1635,7 @@ test_linux_mode(void **state)
 	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_HOST, NULL, 0), 0);
 	unsetenv("GPUWIZ_SYSROOT");
 	gw_wizard_free(&w);
-	rm_tree(root);
+	tu_rm_tree(root);
 	free(root);
 }
 
@@ -1794,7 +1764,7 @@ test_detected_count(void **state)
 	assert_null(plan_finding(&w, "gpu-count-host"));
 	gw_wizard_free(&w);
 	unsetenv("GPUWIZ_SYSROOT");
-	rm_tree(root);
+	tu_rm_tree(root);
 	free(root);
 }
 
@@ -1954,7 +1924,7 @@ test_esxi_mode(void **state)
 	assert_int_equal(w.sess.vm, -1);
 	gw_wizard_free(&w);
 	unsetenv("GW_STANDIN_LOG");
-	rm_tree(tmp);
+	tu_rm_tree(tmp);
 	free(before12);
 	free(vm11);
 	free(vm12);

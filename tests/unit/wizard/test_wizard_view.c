@@ -323,6 +323,7 @@ test_exit_summary(void **state)
 	gw_wizard_delete(w);
 	free(vmx);
 	free(out);
+	tu_rm_tree(dir);
 	free(dir);
 }
 
