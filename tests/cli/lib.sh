@@ -10,7 +10,16 @@ unset LANGUAGE LANG
 PASS=0
 FAIL=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/gwcli.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+# at_exit CMD: run CMD (evaluated then) when the test exits, before $TMP is
+# removed; the last registered runs first.  The one EXIT trap, so that a
+# helper (a tmux server, an sshd) never drops another's clean-up.
+GW_AT_EXIT=:
+at_exit() { GW_AT_EXIT="$1; $GW_AT_EXIT"; }
+trap 'eval "$GW_AT_EXIT"; rm -rf "$TMP"' EXIT
+# What gpuwiz and the tools leave in $TMPDIR (a sample host's scratch copy,
+# which the wizard keeps on purpose) goes under $TMP and with it.
+mkdir -p "$TMP/tmpdir"
+export TMPDIR="$TMP/tmpdir"
 
 ok() { PASS=$((PASS + 1)); echo "ok - $1"; }
 nok() { FAIL=$((FAIL + 1)); echo "not ok - $1"; [ $# -gt 1 ] && printf '   %s\n' "$2"; return 0; }

@@ -47,7 +47,7 @@ PermitRootLogin yes
 CFG
 	"$SSHD" -f "$TMP/sshd_config" -D -e 2>"$TMP/sshd.log" &
 	SSHD_PID=$!
-	trap 'kill "$SSHD_PID" 2>/dev/null; wait "$SSHD_PID" 2>/dev/null; rm -rf "$TMP"' EXIT
+	at_exit 'kill "$SSHD_PID" 2>/dev/null; wait "$SSHD_PID" 2>/dev/null'
 	SSH_KNOWN=$TMP/known_hosts
 	echo "[127.0.0.1]:$SSH_PORT $(cut -d' ' -f1-2 "$TMP/hostkey.pub")" >"$SSH_KNOWN"
 	SSH_KEY=$TMP/userkey

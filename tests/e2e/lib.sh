@@ -5,7 +5,7 @@
 command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux not installed"; exit 77; }
 SOCK=gwtest$$
 T="tmux -L $SOCK"
-trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+at_exit '$T kill-server 2>/dev/null'
 SCREEN=$TMP/screen.txt
 
 # start LANG WxH [gpuwiz args...]: a session "w" running gpuwiz in $TMP/run;

@@ -16,8 +16,6 @@ SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 export GPUWIZ_HOSTS_DIR="$SRC/data/hosts"
 export GPUWIZ_SYSROOT="$TMP/no-such-root"
 # the sample hosts' scratch directories go with $TMP
-mkdir -p "$TMP/tmpdir"
-export TMPDIR="$TMP/tmpdir"
 
 have_zh=0
 locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
