@@ -4,6 +4,9 @@
 # capture-pane -p.
 command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux not installed"; exit 77; }
 SOCK=gwtest$$
+# the servers' sockets live in the test's scratch directory and go with it
+# (tmux's kill-server leaves its socket file behind)
+export TMUX_TMPDIR="$TMP"
 T="tmux -L $SOCK"
 at_exit '$T kill-server 2>/dev/null'
 SCREEN=$TMP/screen.txt
