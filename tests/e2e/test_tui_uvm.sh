@@ -98,7 +98,7 @@ else
 fi
 
 # ---- 2. cold, from `gpuwiz`: the seed-001 user's keystrokes -----------------
-# Enter | Space Down Space Enter | Enter | llm Tab Enter Enter | Enter |
+# Enter | Space Down Space Enter | Enter | Enter llm Tab Enter Enter | Enter |
 # Enter | Enter | Enter | Enter
 cold_walk() { # LANG
 	lang=$1; KEYS=0
