@@ -15,6 +15,9 @@
 # and prints "keys: N" (bench/keystrokes.md).  The files are compared with
 # what the CLI writes for the same choices.
 . "$(dirname "$0")/../cli/lib.sh"
+# tmux 3.3's kill-server leaves the socket file: remove this test's (this
+# runs last, after lib.sh's kill-server)
+at_exit 'rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/gwtest$$"-*'
 . "$(dirname "$0")/lib.sh"
 command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
 export GPUWIZ_SYSROOT="$TMP/no-such-root"
