@@ -50,8 +50,17 @@ pages() {
 	screen; cp "$SCREEN" "$1"; p=0
 	while [ $p -lt 12 ]; do
 		cp "$SCREEN" "$TMP/prev"
-		keys PageDown; screen
-		cmp -s "$SCREEN" "$TMP/prev" && break
+		keys PageDown
+		# the end: nothing moved within 2 s (a slow redraw under load
+		# is not taken for it)
+		i=0; moved=0
+		while [ $i -lt 20 ]; do
+			screen
+			cmp -s "$SCREEN" "$TMP/prev" || { moved=1; break; }
+			sleep 0.1; i=$((i + 1))
+		done
+		[ $moved = 1 ] || break
+		sleep 0.1; screen   # the whole redraw, not its first half
 		cat "$SCREEN" >>"$1"; p=$((p + 1))
 	done
 	squash <"$1" >"$1.sq"
