@@ -14,6 +14,12 @@ export GPUWIZ_SYSROOT="$TMP/no-such-root"
 have_zh=0
 locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
+# k KEY... / t TEXT: keys and typed text, counted in $KEYS (a typed text
+# one per character) for the cold walk's "keys: N" (bench/keystrokes.md)
+KEYS=0
+k() { KEYS=$((KEYS + $#)); keys "$@"; }
+t() { KEYS=$((KEYS + ${#1})); typ "$1"; }
+
 # first LANG MSGID N: the first N characters of it (a wrapped text's
 # first line holds them)
 first() { tr_ "$1" "$2" | LC_ALL=C.UTF-8 sed -E "s/^(.{$3}).*/\\1/"; }
@@ -52,17 +58,17 @@ tail_walk() { # LANG proposed(0|1)
 	check "$lang: the reason, as the plan's finding" on_screen "$(first "$lang" "Unified memory on %d vGPU(s): NCCL 2.27 and later fail without it (Cuda failure 'operation not supported' in ncclCommInitRank)" 10 | sed 's/%d/2/')"
 	check "$lang: the vMotion consequence, as the plan's finding" on_screen "$(tr_ "$lang" "enable_uvm disables vMotion of this VM's vGPUs")"
 	check "$lang: the A100 consequence is said" sh -c "grep -q 'A100' '$SCREEN' && grep -q 'NVLink' '$SCREEN'"
-	keys Enter
+	k Enter
 	check "$lang: review" wait_for "7/8"
 	check "$lang: review: enable_uvm on pciPassthru0" find_in_pages '+ pciPassthru0.cfg.enable_uvm = "1"'
 	check "$lang: review: enable_uvm on pciPassthru1" find_in_pages '+ pciPassthru1.cfg.enable_uvm = "1"'
-	keys Enter
+	k Enter
 	check "$lang: write step" wait_for "8/8"
-	keys Enter
+	k Enter
 	check "$lang: written" wait_for "$(tr_ "$lang" 'Written:')"
 	check "$lang: only the two enable_uvm lines were added, backup first" written_ok
 	check "$lang: no device added" sh -c "! grep -aq 'pciPassthru2' '$TMP/run/llm.vmx'"
-	keys Enter
+	k Enter
 	check "$lang: Enter on the result finishes" exited
 	check "$lang: exit status 0" [ "${exit_status:-x}" = 0 ]
 	check "$lang: terminal restored" terminal_sane
@@ -92,30 +98,31 @@ else
 fi
 
 # ---- 2. cold, from `gpuwiz`: the seed-001 user's keystrokes -----------------
-# Enter | Space Down Space Enter | Enter | llm Tab Enter Enter | Enter |
+# Enter | Space Down Space Enter | Enter | Enter llm Tab Enter Enter | Enter |
 # Enter | Enter | Enter | Enter
 cold_walk() { # LANG
-	lang=$1
+	lang=$1; KEYS=0
 	setup ""
 	rm -f "$TMP/run/a.ini"
 	start "$lang" 80x24
 	check "$lang cold: welcome" wait_for "1/8"
-	keys Enter
+	k Enter
 	check "$lang cold: host check" wait_for "2/8"
-	keys Space; keys Down; keys Space; keys Enter
+	k Space; k Down; k Space; k Enter
 	check "$lang cold: GPU step" wait_for "3/8"
 	check "$lang cold: the empty selection says Enter goes on" on_screen "$(tr_ "$lang" "None yet: Space adds the highlighted GPU; Enter goes on with the VM's own.")"
-	keys Enter
+	k Enter
 	check "$lang cold: on to the VM step with no GPU chosen" wait_for "4/8"
-	keys Enter
+	k Enter
 	check "$lang cold: the VM step asks for a VM with GPUs" on_screen "$(first "$lang" 'No GPU chosen and no VM open: choose a GPU on the GPU step, or open a .vmx that already has its GPUs.' 20)"
-	typ llm; keys Tab; keys Enter
+	t llm; k Tab; k Enter
 	check "$lang cold: the .vmx opens, its vGPUs shown" wait_for "pciPassthru0 vGPU nvidia_l40s-24c"
-	keys Enter
+	k Enter
 	check "$lang cold: MMIO step, the rule for 2 x 48 GB" wait_for "5/8"
 	check "$lang cold: 256 GB kept" on_screen "256 GB"
-	keys Enter
+	k Enter
 	tail_walk "$lang" 1
+	echo "$lang cold: keys: $KEYS"
 	check "$lang cold: the .vmx snippet written, no BOSH for a VM-only plan" sh -c "[ -s '$TMP/run/gpuwiz-out/gpuwiz.vmx.txt' ] && [ ! -e '$TMP/run/gpuwiz-out/bosh-vm-extension.yml' ]"
 }
 cold_walk C.UTF-8
