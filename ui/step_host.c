@@ -15,10 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* On a wide terminal the rows keep a readable width: the status right
+ * after the title, not 150 cells to its right (issue 10, 200x50). */
+#define HOST_MAX_W 100
+
 typedef struct host_st {
-	ui_list list;
+	ui_list list;          /* cur: the highlighted row (gw_wizard_checks'
+	                        * index; offline: the item) */
+	ui_list view;          /* probed: the rows in the order shown */
 	int row_of[GW_NHOST];  /* offline: each item's line */
 	int lrow_y0;           /* probed: the first row's line */
+	int rows_h;            /* probed: the rows shown at the last draw */
+	int seen;              /* entered once: the cursor was placed */
 } host_st;
 
 static host_st *
@@ -47,14 +55,49 @@ nrows_of(const gw_wizard *w)
 	return probe_mode(w) ? (int)gw_wizard_checks(w, NULL) : GW_NHOST;
 }
 
+/* The probed rows are shown most severe first (FAIL, WARN, INFO, PASS;
+ * the host's order within one severity), so that nothing that needs the
+ * operator is below the fold (issue 10).  The row shown at position k: */
+static int
+shown_row(const gw_wizard *w, int k)
+{
+	const gw_finding *c;
+	int n = (int)gw_wizard_checks(w, &c), sev, i;
+
+	for (sev = GW_SEV_ERROR; sev >= GW_SEV_PASS; sev--)
+		for (i = 0; i < n; i++)
+			if ((int)c[i].sev == sev && k-- == 0)
+				return i;
+	return 0;
+}
+
+/* Where row i is shown. */
+static int
+row_shown_at(const gw_wizard *w, int i)
+{
+	const gw_finding *c;
+	int n = (int)gw_wizard_checks(w, &c), k = 0, j;
+
+	if (i < 0 || i >= n)
+		return 0;
+	for (j = 0; j < n; j++)
+		k += c[j].sev > c[i].sev || (c[j].sev == c[i].sev && j < i);
+	return k;
+}
+
 static void
 host_enter(ui_ctx *u)
 {
-	ui_list *list = &hst(u)->list;
+	host_st *st = hst(u);
+	ui_list *list = &st->list;
 
 	list->n = nrows_of(u->w);
 	if (list->cur >= list->n)
 		list->cur = 0;
+	/* the first time, on the first row shown: the most severe */
+	if (!st->seen && probe_mode(u->w) && list->n > 0)
+		list->cur = shown_row(u->w, 0);
+	st->seen = 1;
 	ui_list_fix(list, list->n > 0 ? list->n : 1);
 }
 
@@ -77,16 +120,70 @@ draw_row_detail(ui_rect r, int y, const gw_finding *c)
 	return y;
 }
 
+/* Rows the longest detail (message and fix) takes in w cells: they are
+ * kept free under the rows, so that the highlighted row's advice is
+ * never cut and the list does not jump as the cursor moves. */
+static int
+detail_rows(const gw_finding *c, int n, int w)
+{
+	int i, most = 1;
+
+	for (i = 0; i < n; i++) {
+		int k = dw_wrap_rows(c[i].message, w - 2);
+
+		if (gw_wizard_finding_fix(&c[i])) {
+			char *s = gw_xasprintf(_("fix: %s"),
+			                       gw_wizard_finding_fix(&c[i]));
+
+			k += dw_wrap_rows(s, w - 2);
+			free(s);
+		}
+		if (k > most)
+			most = k;
+	}
+	return most;
+}
+
+/* The rows in the order shown, h of them from line y: title, the ^/v
+ * marks with a blank on each side, the status. */
+static void
+draw_rows(ui_ctx *u, ui_rect r, int y, int h)
+{
+	const gw_wizard *w = u->w;
+	host_st *st = hst(u);
+	const gw_finding *checks;
+	int n = (int)gw_wizard_checks(w, &checks), i, lab_w = 6;
+
+	for (i = 0; i < h && st->view.top + i < n; i++) {
+		int row = shown_row(w, st->view.top + i);
+		const gw_finding *c = &checks[row];
+		int foc = row == st->list.cur;
+		attr_t a = foc ? ui_attr(UI_C_SEL) : A_NORMAL;
+		int lc = c->sev == GW_SEV_PASS ? UI_C_PASS :
+		         c->sev == GW_SEV_WARN ? UI_C_WARN :
+		         c->sev == GW_SEV_INFO ? UI_C_INFO : UI_C_FAIL;
+
+		if (foc)
+			dw_fill(r.y + y + i, r.x, r.w - lab_w, a);
+		dw_put(r.y + y + i, r.x + 1, c->title, r.w - lab_w - 3, a);
+		/* PASS/WARN/FAIL: gpuwiz check's words, not translated */
+		dw_put(r.y + y + i, r.x + r.w - lab_w + 1,
+		       gw_sev_word(c->sev), 5, ui_attr(lc));
+	}
+	ui_list_marks(&st->view, r.y + y, r.x + r.w - lab_w - 1, h);
+}
+
 static void
 linux_draw(ui_ctx *u, ui_rect r)
 {
 	const gw_wizard *w = u->w;
 	host_st *st = hst(u);
-	ui_list *list = &st->list;
 	const gw_finding *checks;
-	int n = (int)gw_wizard_checks(w, &checks), y = 0, i, h, lab_w = 6;
+	int n = (int)gw_wizard_checks(w, &checks), y = 0, h, over;
 	char *s;
 
+	if (r.w > HOST_MAX_W)
+		r.w = HOST_MAX_W;
 	/* the heading names the root checked: a long path wraps at its
 	 * '/' onto a second row */
 	s = gw_wizard_checks_title(w);
@@ -100,36 +197,26 @@ linux_draw(ui_ctx *u, ui_rect r)
 		            ui_attr(UI_C_FAIL));
 		return;
 	}
-	/* the rows, then the highlighted one's message and fix (5 lines) */
-	h = r.h - y - 6;
+	/* the rows, then a blank and the highlighted one's message and fix
+	 * (and the override's line) */
+	over = gw_wizard_is(w, GW_WIZ_HOST_OVERRIDE) &&
+	       gw_wizard_host_fail(w) != NULL;
+	h = r.h - y - 1 - detail_rows(checks, n, r.w) - over;
 	if (h < 3)
 		h = 3;
 	if (h > n)
 		h = n;
-	list->n = n;
-	ui_list_fix(list, h);
+	st->list.n = n;
+	st->view.n = n;
+	st->view.cur = row_shown_at(w, st->list.cur);
+	ui_list_fix(&st->view, h);
 	st->lrow_y0 = y;
-	for (i = 0; i < h && list->top + i < n; i++) {
-		const gw_finding *c = &checks[list->top + i];
-		int foc = list->top + i == list->cur;
-		attr_t a = foc ? ui_attr(UI_C_SEL) : A_NORMAL;
-		int lc = c->sev == GW_SEV_PASS ? UI_C_PASS :
-		         c->sev == GW_SEV_WARN ? UI_C_WARN : UI_C_FAIL;
-
-		if (foc)
-			dw_fill(r.y + y, r.x, r.w - lab_w, a);
-		dw_put(r.y + y, r.x + 1, c->title, r.w - lab_w - 2, a);
-		/* PASS/WARN/FAIL: gpuwiz check's words, not translated */
-		dw_put(r.y + y, r.x + r.w - lab_w + 1,
-		       gw_sev_word(c->sev), 5, ui_attr(lc));
-		y++;
-	}
-	ui_list_marks(list, r.y + st->lrow_y0, r.x + r.w - lab_w, h);
-	y++;
-	if (list->cur >= 0 && list->cur < n)
-		y = draw_row_detail(r, y, &checks[list->cur]);
-	if (gw_wizard_is(w, GW_WIZ_HOST_OVERRIDE) && gw_wizard_host_fail(w) &&
-	    y < r.h)
+	st->rows_h = h;
+	draw_rows(u, r, y, h);
+	y += h + 1;
+	if (st->list.cur >= 0 && st->list.cur < n)
+		y = draw_row_detail(r, y, &checks[st->list.cur]);
+	if (over && y < r.h)
 		dw_put(r.y + r.h - 1, r.x + 1,
 		       /* TRANSLATORS: after o confirmed going on past FAIL
 		        * rows; at most 76 cells. */
@@ -196,6 +283,8 @@ host_draw(ui_ctx *u, ui_rect r)
 		linux_draw(u, r);
 		return;
 	}
+	if (r.w > HOST_MAX_W)
+		r.w = HOST_MAX_W;
 	hst(u)->list.n = GW_NHOST;
 	y += dw_wrap_put(r.y + y, r.x, r.w, 2,
 	                 /* TRANSLATORS: heading of the offline host
@@ -288,8 +377,9 @@ recheck(ui_ctx *u)
 	int fails = gw_wizard_reprobe(u->w);
 
 	list->n = (int)gw_wizard_checks(u->w, NULL);
-	if (list->cur >= list->n)
-		list->cur = 0;
+	/* back to the first row shown: the most severe one now */
+	list->cur = list->n > 0 ? shown_row(u->w, 0) : 0;
+	hst(u)->view.top = 0;
 	if (fails)
 		/* TRANSLATORS: after r; %d is the number of FAIL rows. */
 		ui_msg(u, UI_MSG_ERROR, _("Checked again: %d FAIL."), fails);
@@ -323,9 +413,10 @@ override(ui_ctx *u)
 	return UI_HANDLED;
 }
 
-/* Tab and Shift-Tab cycle through n rows, the list keys move. */
+/* Tab and Shift-Tab cycle through n rows, the list keys move (a page:
+ * h rows). */
 static int
-rows_key(ui_list *list, ui_key k, int n)
+rows_key(ui_list *list, ui_key k, int n, int h)
 {
 	if (ui_key_tab(k)) {
 		list->cur = (list->cur + 1) % n;
@@ -335,9 +426,34 @@ rows_key(ui_list *list, ui_key k, int n)
 		list->cur = (list->cur + n - 1) % n;
 		return UI_HANDLED;
 	}
-	if (ui_list_key(list, k, n))
+	if (ui_list_key(list, k, h))
 		return UI_HANDLED;
 	return UI_IGNORED;
+}
+
+/* The probed rows' keys move through them in the order shown. */
+static int
+shown_key(ui_ctx *u, ui_key k, int n)
+{
+	host_st *st = hst(u);
+	int r;
+
+	st->view.n = n;
+	st->view.cur = row_shown_at(u->w, st->list.cur);
+	r = rows_key(&st->view, k, n, st->rows_h > 0 ? st->rows_h : n);
+	if (r == UI_HANDLED)
+		st->list.cur = shown_row(u->w, st->view.cur);
+	return r;
+}
+
+/* Probed rows hidden below the last draw. */
+static int
+rows_below(ui_ctx *u)
+{
+	host_st *st = hst(u);
+
+	return probe_mode(u->w) && st->rows_h > 0 &&
+	       st->view.top + st->rows_h < (int)gw_wizard_checks(u->w, NULL);
 }
 
 static int
@@ -356,7 +472,7 @@ linux_key(ui_ctx *u, ui_key k)
 		return esxi_enable(u);
 	if (n == 0)
 		return UI_IGNORED;
-	return rows_key(list, k, n);
+	return shown_key(u, k, n);
 }
 
 static int
@@ -368,7 +484,7 @@ host_key(ui_ctx *u, ui_key k)
 	if (probe_mode(u->w))
 		return linux_key(u, k);
 	list->n = GW_NHOST;
-	if ((r = rows_key(list, k, GW_NHOST)) != UI_IGNORED)
+	if ((r = rows_key(list, k, GW_NHOST, GW_NHOST)) != UI_IGNORED)
 		return r;
 	if (ui_key_space(k)) {
 		gw_wizard_set_host_ok(u->w, list->cur,
@@ -385,9 +501,10 @@ host_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	int i;
 
 	if (probe_mode(u->w)) {
-		i = st->list.top + (y - st->lrow_y0);
-		if (y >= st->lrow_y0 && i < (int)gw_wizard_checks(u->w, NULL))
-			st->list.cur = i;
+		i = st->view.top + (y - st->lrow_y0);
+		if (y >= st->lrow_y0 && y < st->lrow_y0 + st->rows_h &&
+		    i < (int)gw_wizard_checks(u->w, NULL))
+			st->list.cur = shown_row(u->w, i);
 		return UI_HANDLED;
 	}
 	for (i = 0; i < GW_NHOST; i++)
@@ -426,8 +543,17 @@ host_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 	size_t n = 0;
 	ui_key sp = { 0, L' ' }, down = { KEY_DOWN, 0 };
 
-	/* TRANSLATORS: key help label; at most 8 cells. */
-	ui_keys_add(out, &n, max, "Up/Dn", _("Move"), down);
+	ui_key pg = { KEY_NPAGE, 0 };
+
+	/* rows below the fold: PgDn first, in place of Up/Dn (the line
+	 * has room for one of them at 80 columns) */
+	if (rows_below(u))
+		/* TRANSLATORS: key help label (PgDn: more rows below); at
+		 * most 8 cells. */
+		ui_keys_add(out, &n, max, "PgDn", _("More"), pg);
+	else
+		/* TRANSLATORS: key help label; at most 8 cells. */
+		ui_keys_add(out, &n, max, "Up/Dn", _("Move"), down);
 	if (probe_mode(u->w)) {
 		ui_key r = { 0, L'r' }, o = { 0, L'o' }, ek = { 0, L'e' };
 

@@ -35,7 +35,7 @@ check "esxi sample: host check" wait_for "Step 2/8: Host check"
 check "esxi sample: the host's rows" on_screen "Checks of the ESXi host esxi-l40s (sample)"
 check "esxi sample: the second L40S is not passed through yet" sh -c \
 	"grep 'Checking passthrough of 0000:5e:00.0' '$SCREEN' | grep -q WARN"
-keys Down; keys Down; keys Down; keys Down
+# the WARN rows come first: the cursor starts on this GPU's row
 check "esxi sample: its fix names the e key" wait_for "Press e on this row"
 keys e
 check "esxi sample: e asks first" wait_for "y/n"
