@@ -212,6 +212,8 @@ findings_fill(ui_ctx *u, ui_textlist *t, int w, unsigned topics)
 	size_t n = findings_sorted(gw_wizard_plan(u->w), topics, &v), i;
 
 	ui_tl_clear(t);
+	/* a cell less: a blank between the text and the ^/v marks */
+	w--;
 	for (i = 0; i < n; i++) {
 		char *s = fix_line(v[i]);
 

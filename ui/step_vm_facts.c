@@ -53,12 +53,39 @@ draw_advice(ui_ctx *u, ui_rect r, int y)
 		            err ? err : "", ui_attr(UI_C_MSG_ERR));
 		return;
 	}
-	used = ui_draw_findings(u, (ui_rect){ r.y, r.x + 2, r.h, r.w - 2 },
-	                        y + 2, advice, r.h - y - 2);
+	/* FAIL and WARN first; PgDn scrolls the rest into view */
+	used = ui_findings_list(u, &vst(u)->adv,
+	                        (ui_rect){ r.y + y + 2, r.x + 2, r.h - y - 2,
+	                                   r.w - 2 }, advice);
 	if (used == 0)
 		/* TRANSLATORS: no finding about the VM. */
 		dw_put(r.y + y + 2, r.x + 2, _("Nothing to change besides the GPU settings."),
 		       r.w - 2, ui_attr(UI_C_DIM));
+}
+
+int
+ui_vm_advice_key(ui_ctx *u, ui_key k)
+{
+	ui_textlist *t = &vst(u)->adv;
+
+	if (t->page <= 0 ||
+	    !((ui_key_fn(k, KEY_NPAGE) && ui_tl_more(t)) ||
+	      (ui_key_fn(k, KEY_PPAGE) && t->top > 0)))
+		return 0;
+	return ui_tl_page_key(t, k);
+}
+
+size_t
+ui_vm_advice_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
+{
+	ui_key pg = { KEY_NPAGE, 0 };
+	size_t n = 0;
+
+	if (ui_tl_more(&vst(u)->adv))
+		/* TRANSLATORS: key help label (PgDn: more advice below); at
+		 * most 8 cells. */
+		ui_keys_add(out, &n, max, "PgDn", _("More"), pg);
+	return n;
 }
 
 void
