@@ -15,10 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* On a wide terminal the rows keep a readable width: the status right
- * after the title, not 150 cells to its right (issue 10, 200x50). */
-#define HOST_MAX_W 100
-
 typedef struct host_st {
 	ui_list list;          /* cur: the highlighted row (gw_wizard_checks'
 	                        * index; offline: the item) */
@@ -182,8 +178,7 @@ linux_draw(ui_ctx *u, ui_rect r)
 	int n = (int)gw_wizard_checks(w, &checks), y = 0, h, over;
 	char *s;
 
-	if (r.w > HOST_MAX_W)
-		r.w = HOST_MAX_W;
+	r = ui_rect_cap(r);   /* the status beside the title at 200x50 */
 	/* the heading names the root checked: a long path wraps at its
 	 * '/' onto a second row */
 	s = gw_wizard_checks_title(w);
@@ -283,8 +278,7 @@ host_draw(ui_ctx *u, ui_rect r)
 		linux_draw(u, r);
 		return;
 	}
-	if (r.w > HOST_MAX_W)
-		r.w = HOST_MAX_W;
+	r = ui_rect_cap(r);   /* the status beside the title at 200x50 */
 	hst(u)->list.n = GW_NHOST;
 	y += dw_wrap_put(r.y + y, r.x, r.w, 2,
 	                 /* TRANSLATORS: heading of the offline host

@@ -147,6 +147,7 @@ options_draw(ui_ctx *u, ui_rect r)
 	const char *w_frc = _("Skips the checks that protect the VM: the lock file and FAIL findings.");
 	char why[1024];
 
+	r = ui_rect_cap(r);   /* readable columns at 200x50 */
 	/* explanations for every option when they fit, else the focused */
 	full = 5 + dw_wrap_rows(w_uvm, r.w - 5) + dw_wrap_rows(w_p2p, r.w - 5) +
 	       dw_wrap_rows(w_res, r.w - 5) + dw_wrap_rows(w_c43, r.w - 5) +

@@ -149,6 +149,8 @@ vm_draw(ui_ctx *u, ui_rect r)
 	int fx, y;
 	char buf[256];
 
+	r = ui_rect_cap(r);   /* readable columns at 200x50 */
+
 	/* the advice is drawn below only with an open VM */
 	st->adv.page = 0;
 	if (gw_wizard_can(w, GW_CAN_VMS)) {
