@@ -140,6 +140,19 @@ detail_rows(const gw_finding *c, int n, int w)
 	return most;
 }
 
+/* Where the status column starts: right after the longest title (and
+ * the mark's column), at most at the right edge. */
+static int
+status_x(const gw_finding *c, int n, int w)
+{
+	int i, most = 0, lab_w = 6;
+
+	for (i = 0; i < n; i++)
+		if (gw_text_cells(c[i].title ? c[i].title : "") > most)
+			most = gw_text_cells(c[i].title ? c[i].title : "");
+	return 1 + most + 4 < w - lab_w + 1 ? 1 + most + 4 : w - lab_w + 1;
+}
+
 /* The rows in the order shown, h of them from line y: title, the ^/v
  * marks with a blank on each side, the status. */
 static void
@@ -148,7 +161,8 @@ draw_rows(ui_ctx *u, ui_rect r, int y, int h)
 	const gw_wizard *w = u->w;
 	host_st *st = hst(u);
 	const gw_finding *checks;
-	int n = (int)gw_wizard_checks(w, &checks), i, lab_w = 6;
+	int n = (int)gw_wizard_checks(w, &checks), i;
+	int sx = status_x(checks, n, r.w);
 
 	for (i = 0; i < h && st->view.top + i < n; i++) {
 		int row = shown_row(w, st->view.top + i);
@@ -160,13 +174,13 @@ draw_rows(ui_ctx *u, ui_rect r, int y, int h)
 		         c->sev == GW_SEV_INFO ? UI_C_INFO : UI_C_FAIL;
 
 		if (foc)
-			dw_fill(r.y + y + i, r.x, r.w - lab_w, a);
-		dw_put(r.y + y + i, r.x + 1, c->title, r.w - lab_w - 3, a);
+			dw_fill(r.y + y + i, r.x, sx - 1, a);
+		dw_put(r.y + y + i, r.x + 1, c->title, sx - 4, a);
 		/* PASS/WARN/FAIL: gpuwiz check's words, not translated */
-		dw_put(r.y + y + i, r.x + r.w - lab_w + 1,
-		       gw_sev_word(c->sev), 5, ui_attr(lc));
+		dw_put(r.y + y + i, r.x + sx, gw_sev_word(c->sev), 5,
+		       ui_attr(lc));
 	}
-	ui_list_marks(&st->view, r.y + y, r.x + r.w - lab_w - 1, h);
+	ui_list_marks(&st->view, r.y + y, r.x + sx - 2, h);
 }
 
 static void
