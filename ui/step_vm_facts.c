@@ -66,26 +66,13 @@ draw_advice(ui_ctx *u, ui_rect r, int y)
 int
 ui_vm_advice_key(ui_ctx *u, ui_key k)
 {
-	ui_textlist *t = &vst(u)->adv;
-
-	if (t->page <= 0 ||
-	    !((ui_key_fn(k, KEY_NPAGE) && ui_tl_more(t)) ||
-	      (ui_key_fn(k, KEY_PPAGE) && t->top > 0)))
-		return 0;
-	return ui_tl_page_key(t, k);
+	return ui_tl_page_key(&vst(u)->adv, k);
 }
 
 size_t
 ui_vm_advice_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 {
-	ui_key pg = { KEY_NPAGE, 0 };
-	size_t n = 0;
-
-	if (ui_tl_more(&vst(u)->adv))
-		/* TRANSLATORS: key help label (PgDn: more advice below); at
-		 * most 8 cells. */
-		ui_keys_add(out, &n, max, "PgDn", _("More"), pg);
-	return n;
+	return ui_tl_keys(&vst(u)->adv, out, max);
 }
 
 void

@@ -107,9 +107,26 @@ ui_tl_key(ui_textlist *t, ui_key k)
 int
 ui_tl_page_key(ui_textlist *t, ui_key k)
 {
-	if (!ui_key_fn(k, KEY_PPAGE) && !ui_key_fn(k, KEY_NPAGE))
+	/* only when there is something to scroll that way: else the key is
+	 * the step's (a list's PgDn) */
+	if (t->page <= 0 ||
+	    !((ui_key_fn(k, KEY_NPAGE) && ui_tl_more(t)) ||
+	      (ui_key_fn(k, KEY_PPAGE) && t->top > 0)))
 		return 0;
 	return ui_tl_key(t, k);
+}
+
+size_t
+ui_tl_keys(const ui_textlist *t, ui_keyhelp *out, size_t max)
+{
+	ui_key pg = { KEY_NPAGE, 0 };
+	size_t n = 0;
+
+	if (ui_tl_more(t))
+		/* TRANSLATORS: key help label (PgDn: more below); at most 8
+		 * cells. */
+		ui_keys_add(out, &n, max, "PgDn", _("More"), pg);
+	return n;
 }
 
 int

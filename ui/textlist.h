@@ -35,10 +35,14 @@ void ui_tl_draw(ui_textlist *t, ui_rect r);
 /* Up/Down/Space, PgUp/PgDn (a page less one row), Home/End.  Returns 1
  * when the key scrolled the list, 0 when it is not a scrolling key. */
 int ui_tl_key(ui_textlist *t, ui_key k);
-/* PgUp/PgDn only (the steps whose other keys move a cursor). */
+/* PgUp/PgDn only, and only when the list has lines out of sight that
+ * way (the steps whose other keys move a cursor): 1 when it scrolled. */
 int ui_tl_page_key(ui_textlist *t, ui_key k);
 /* Lines hidden below the last draw (the "v" mark is shown). */
 int ui_tl_more(const ui_textlist *t);
+/* "PgDn More" for the key help line when lines are hidden below (0 or
+ * 1 added to out). */
+size_t ui_tl_keys(const ui_textlist *t, ui_keyhelp *out, size_t max);
 
 /* The plan's findings of those topics as a scrolling list (common.c):
  * FAIL first, then WARN, INFO, PASS (in the plan's order within one
