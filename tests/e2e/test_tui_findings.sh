@@ -9,7 +9,9 @@
 #     below, the key line offers PgDn, and PgDn brings the last row into
 #     view (with the "^" mark above);
 #  3. the VM step of the ESXi sample's BIOS hw-13 VM: the advice scrolls
-#     with PgDn too, and its WARN rows come first.
+#     with PgDn too, and its WARN rows come first;
+#  4. the options step of two A100 vGPUs with UVM and P2P (offline): the
+#     WARN findings first, PgDn brings the last one's fix into view.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
@@ -106,6 +108,27 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 	n=0
 	while [ $n -lt 4 ] && ! on_screen "vim-cmd vmsvc/upgrade"; do keys PageDown; n=$((n + 1)); done
 	check "$lang vm: PgDn brings the upgrade's fix into view" on_screen "vim-cmd vmsvc/upgrade"
+	keys q; keys y; exited 10 >/dev/null
+
+	# ---- 4. the options step's findings ------------------------------------
+	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+	sample vmx/ws-hw21-ubuntu-cp949-guestinfo-detailed-longline.vmx "$TMP/run/vm.vmx"
+	printf '[gpu]\ndevices = grid_a100-40c=2\n[vm]\nvmx = vm.vmx\nesxi = 8.0U2\n[options]\nuvm = yes\np2p = yes\n[output]\ndir = out\n' >"$TMP/run/a.ini"
+	if [ $lang = C.UTF-8 ]; then
+		start $lang 80x24 --answers a.ini
+	else
+		start $lang 80x24 --lang zh_CN --answers a.ini
+	fi
+	wait_for "1/8" 30 >/dev/null
+	keys Enter; keys Enter; keys Enter; keys Enter; keys Enter
+	check "$lang options: the step" wait_for "6/8"
+	warn=$(tr_ $lang WARN)
+	check "$lang options: the first finding is a WARN" sh -c \
+		"grep -E '^ (\S+)  ' '$SCREEN' | tail -n +1 | grep -F -m1 -e '$warn' -e '$(tr_ $lang INFO)' | grep -qF '$warn'"
+	check "$lang options: more below: PgDn offered" sh -c "tail -n 1 '$SCREEN' | grep -q 'PgDn'"
+	n=0
+	while [ $n -lt 5 ] && ! on_screen "NVIDIA GRID vGPU"; do keys PageDown; n=$((n + 1)); done
+	check "$lang options: PgDn brings the last fix into view" on_screen "NVIDIA GRID vGPU"
 	keys q; keys y; exited 10 >/dev/null
 done
 finish
