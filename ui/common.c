@@ -2,6 +2,7 @@
  * tail, the general help paragraph, findings as PASS/WARN/FAIL rows. */
 #include "draw.h"
 #include "screen.h"
+#include "textlist.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -102,60 +103,150 @@ ui_sev_color(gw_sev s)
  * in the width after the label. */
 #define FINDING_LABEL_W 6
 
+/* The plan's findings of those topics, most severe first (FAIL, WARN,
+ * INFO, PASS; the plan's order within one severity): a FAIL is never
+ * below the fold behind INFO rows.  *out is malloc'ed (NULL for none). */
+static size_t
+findings_sorted(const gw_plan *p, unsigned topics, const gw_finding ***out)
+{
+	size_t i, n = 0;
+	int sev;
+
+	*out = NULL;
+	if (p == NULL || p->nfindings == 0)
+		return 0;
+	*out = gw_xcalloc(p->nfindings, sizeof **out);
+	for (sev = GW_SEV_ERROR; sev >= GW_SEV_PASS; sev--)
+		for (i = 0; i < p->nfindings; i++)
+			if ((int)p->findings[i].sev == sev &&
+			    gw_topic_in(p->findings[i].topic, topics))
+				(*out)[n++] = &p->findings[i];
+	return n;
+}
+
+static char *
+fix_line(const gw_finding *f)
+{
+	/* TRANSLATORS: before the fix of a finding, like the CLI's
+	 * "fix: %s". */
+	return gw_wizard_finding_fix(f) ?
+	       gw_xasprintf(_("fix: %s"), gw_wizard_finding_fix(f)) : NULL;
+}
+
 int
 ui_findings_rows(const ui_ctx *u, int w, unsigned topics)
 {
-	const gw_plan *p = gw_wizard_plan(u->w);
-	size_t i;
+	const gw_finding **v;
+	size_t n = findings_sorted(gw_wizard_plan(u->w), topics, &v), i;
 	int rows = 0;
 
-	if (p == NULL)
-		return 0;
-	for (i = 0; i < p->nfindings; i++) {
-		const gw_finding *f = &p->findings[i];
+	for (i = 0; i < n; i++) {
+		char *s = fix_line(v[i]);
 
-		if (!gw_topic_in(f->topic, topics))
-			continue;
-		rows += dw_wrap_rows(f->message, w - FINDING_LABEL_W);
-		if (gw_wizard_finding_fix(f)) {
-			char *s = gw_xasprintf(_("fix: %s"), gw_wizard_finding_fix(f));
-
+		rows += dw_wrap_rows(v[i]->message, w - FINDING_LABEL_W);
+		if (s)
 			rows += dw_wrap_rows(s, w - FINDING_LABEL_W);
-			free(s);
-		}
+		free(s);
 	}
+	free(v);
 	return rows;
+}
+
+/* The last row of a findings area that has no room for them all: how
+ * many are left out and where they all are. */
+static void
+findings_more(ui_rect r, int y, size_t left)
+{
+	/* TRANSLATORS: the last row of a list of findings that has no room
+	 * for all of them; %zu is how many are not shown.  At most 70
+	 * cells. */
+	dw_printf(y, r.x, r.w, ui_attr(UI_C_WARN),
+	          _("v %zu more finding(s): the review (step 7) lists them all"),
+	          left);
 }
 
 int
 ui_draw_findings(ui_ctx *u, ui_rect r, int y, unsigned topics,
                  int max_rows)
 {
-	const gw_plan *p = gw_wizard_plan(u->w);
-	size_t i;
-	int rows = 0;
+	const gw_finding **v;
+	size_t n = findings_sorted(gw_wizard_plan(u->w), topics, &v), i;
+	int rows = 0, lw = FINDING_LABEL_W;
 
-	if (p == NULL)
-		return 0;
-	for (i = 0; i < p->nfindings && rows < max_rows; i++) {
-		const gw_finding *f = &p->findings[i];
-		const char *lab = gw_sev_label(f->sev);
-		int lw = FINDING_LABEL_W;
+	for (i = 0; i < n && rows < max_rows; i++) {
+		const gw_finding *f = v[i];
+		char *s = fix_line(f);
+		int need = dw_wrap_rows(f->message, r.w - lw) +
+		           (s ? dw_wrap_rows(s, r.w - lw) : 0);
 
-		if (!gw_topic_in(f->topic, topics))
-			continue;
-		dw_put(r.y + y + rows, r.x, lab, 5, ui_attr(ui_sev_color(f->sev)));
+		/* a finding that does not fit whole, with more after it,
+		 * gives its rows to the sign that they are left out */
+		if (rows + need > max_rows && rows > 0) {
+			free(s);
+			break;
+		}
+		dw_put(r.y + y + rows, r.x, gw_sev_label(f->sev), 5,
+		       ui_attr(ui_sev_color(f->sev)));
 		rows += dw_wrap_put(r.y + y + rows, r.x + lw, r.w - lw,
 		                    max_rows - rows, f->message, A_NORMAL);
-		if (gw_wizard_finding_fix(f) && rows < max_rows) {
-			/* TRANSLATORS: before the fix of a finding, like the
-			 * CLI's "fix: %s". */
-			char *s = gw_xasprintf(_("fix: %s"), gw_wizard_finding_fix(f));
-
+		if (s && rows < max_rows)
 			rows += dw_wrap_put(r.y + y + rows, r.x + lw, r.w - lw,
 			                    max_rows - rows, s, ui_attr(UI_C_DIM));
-			free(s);
-		}
+		free(s);
 	}
+	if (i < n) {
+		if (rows >= max_rows)
+			rows = max_rows - 1;
+		dw_fill(r.y + y + rows, r.x, r.w, A_NORMAL);
+		findings_more(r, r.y + y + rows, n - i);
+		rows++;
+	}
+	free(v);
 	return rows;
+}
+
+static void
+findings_fill(ui_ctx *u, ui_textlist *t, int w, unsigned topics)
+{
+	const gw_finding **v;
+	size_t n = findings_sorted(gw_wizard_plan(u->w), topics, &v), i;
+
+	ui_tl_clear(t);
+	/* a cell less: a blank between the text and the ^/v marks */
+	w--;
+	for (i = 0; i < n; i++) {
+		char *s = fix_line(v[i]);
+
+		ui_tl_add_label(t, gw_sev_label(v[i]->sev),
+		                ui_sev_color(v[i]->sev), v[i]->message,
+		                UI_C_NORMAL, FINDING_LABEL_W, w);
+		if (s)
+			ui_tl_add(t, s, UI_C_DIM, FINDING_LABEL_W, 0, w);
+		free(s);
+	}
+	free(v);
+}
+
+int
+ui_findings_list_rows(ui_ctx *u, int w, unsigned topics)
+{
+	ui_textlist t = { NULL, 0, 0, 0 };
+	int n;
+
+	findings_fill(u, &t, w, topics);
+	n = (int)t.n;
+	ui_tl_clear(&t);
+	return n;
+}
+
+int
+ui_findings_list(ui_ctx *u, ui_textlist *t, ui_rect r, unsigned topics)
+{
+	if (r.h < 1) {
+		t->page = 0;
+		return 0;
+	}
+	findings_fill(u, t, r.w, topics);
+	ui_tl_draw(t, r);
+	return (int)t->n < r.h ? (int)t->n : r.h;
 }

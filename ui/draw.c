@@ -508,6 +508,14 @@ dw_wrap_rows(const char *s, int w)
 
 /* ---- scrolling lists ------------------------------------------------- */
 
+ui_rect
+ui_rect_cap(ui_rect r)
+{
+	if (r.w > UI_CONTENT_MAX_W)
+		r.w = UI_CONTENT_MAX_W;
+	return r;
+}
+
 void
 ui_list_fix(ui_list *l, int h)
 {

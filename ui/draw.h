@@ -103,6 +103,13 @@ void dw_unsplit(int y, int x);
  * before its first draw). */
 void ui_keys_extra(void);
 
+/* The widest a step's content gets: on a wide terminal (200x50) a
+ * table's status stays beside its name instead of 150 cells to its
+ * right, and text wraps at a readable length; the extra rows still go to
+ * the lists.  r narrowed to it (left-aligned, beside the step list). */
+#define UI_CONTENT_MAX_W 100
+ui_rect ui_rect_cap(ui_rect r);
+
 /* A cursor over a scrolling list of n rows shown h at a time. */
 typedef struct ui_list {
 	int n, cur, top;

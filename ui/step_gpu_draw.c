@@ -348,6 +348,8 @@ gpu_draw(ui_ctx *u, ui_rect r)
 	gpu_st *st = gpu_state(u);
 	int nsel, nf;
 
+	r = ui_rect_cap(r);   /* readable columns at 200x50 */
+
 	st->off = 0;
 	if (gpu_detect_mode(w)) {
 		st->off = detected_draw(u, r);

@@ -8,37 +8,16 @@
  * On an ESXi host (over SSH, or through the API) the rows are the host's
  * (version, system id, each GPU's passthrough state), and e on a GPU's row
  * enables its passthrough after a confirmation (GW_CAN_ENABLE). */
-#include "draw.h"
-#include "screen.h"
+#include "step_host.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct host_st {
-	ui_list list;
-	int row_of[GW_NHOST];  /* offline: each item's line */
-	int lrow_y0;           /* probed: the first row's line */
-} host_st;
-
-static host_st *
-hst(ui_ctx *u)
-{
-	return u->state[GW_STEP_HOST];
-}
-
 static void *
 host_open(void)
 {
 	return gw_xcalloc(1, sizeof(host_st));
-}
-
-/* The host's rows are probes (this Linux host, an ESXi host), not the
- * offline checklist. */
-static int
-probe_mode(const gw_wizard *w)
-{
-	return gw_wizard_can(w, GW_CAN_PROBE);
 }
 
 static int
@@ -50,91 +29,17 @@ nrows_of(const gw_wizard *w)
 static void
 host_enter(ui_ctx *u)
 {
-	ui_list *list = &hst(u)->list;
+	host_st *st = hst(u);
+	ui_list *list = &st->list;
 
 	list->n = nrows_of(u->w);
 	if (list->cur >= list->n)
 		list->cur = 0;
+	/* the first time, on the first row shown: the most severe */
+	if (!st->seen && probe_mode(u->w) && list->n > 0)
+		list->cur = host_shown_row(u->w, 0);
+	st->seen = 1;
 	ui_list_fix(list, list->n > 0 ? list->n : 1);
-}
-
-/* The highlighted row's message and its fix, from row y; returns y
- * after them. */
-static int
-draw_row_detail(ui_rect r, int y, const gw_finding *c)
-{
-	char *s;
-
-	y += dw_wrap_put(r.y + y, r.x + 1, r.w - 2, r.h - y, c->message,
-	                 ui_attr(c->sev == GW_SEV_PASS ? UI_C_DIM :
-	                         UI_C_NORMAL));
-	if (gw_wizard_finding_fix(c) && y < r.h) {
-		s = gw_xasprintf(_("fix: %s"), gw_wizard_finding_fix(c));
-		y += dw_wrap_put(r.y + y, r.x + 1, r.w - 2, r.h - y, s,
-		                 ui_attr(UI_C_DIM));
-		free(s);
-	}
-	return y;
-}
-
-static void
-linux_draw(ui_ctx *u, ui_rect r)
-{
-	const gw_wizard *w = u->w;
-	host_st *st = hst(u);
-	ui_list *list = &st->list;
-	const gw_finding *checks;
-	int n = (int)gw_wizard_checks(w, &checks), y = 0, i, h, lab_w = 6;
-	char *s;
-
-	/* the heading names the root checked: a long path wraps at its
-	 * '/' onto a second row */
-	s = gw_wizard_checks_title(w);
-	y = dw_wrap_put(r.y, r.x, r.w, 2, s, ui_attr(UI_C_HEAD));
-	free(s);
-	if (y < 1)
-		y = 1;
-	if (gw_wizard_error(w, GW_ERR_CHECKS)) {
-		dw_wrap_put(r.y + y, r.x, r.w, r.h - y,
-		            gw_wizard_error(w, GW_ERR_CHECKS),
-		            ui_attr(UI_C_FAIL));
-		return;
-	}
-	/* the rows, then the highlighted one's message and fix (5 lines) */
-	h = r.h - y - 6;
-	if (h < 3)
-		h = 3;
-	if (h > n)
-		h = n;
-	list->n = n;
-	ui_list_fix(list, h);
-	st->lrow_y0 = y;
-	for (i = 0; i < h && list->top + i < n; i++) {
-		const gw_finding *c = &checks[list->top + i];
-		int foc = list->top + i == list->cur;
-		attr_t a = foc ? ui_attr(UI_C_SEL) : A_NORMAL;
-		int lc = c->sev == GW_SEV_PASS ? UI_C_PASS :
-		         c->sev == GW_SEV_WARN ? UI_C_WARN : UI_C_FAIL;
-
-		if (foc)
-			dw_fill(r.y + y, r.x, r.w - lab_w, a);
-		dw_put(r.y + y, r.x + 1, c->title, r.w - lab_w - 2, a);
-		/* PASS/WARN/FAIL: gpuwiz check's words, not translated */
-		dw_put(r.y + y, r.x + r.w - lab_w + 1,
-		       gw_sev_word(c->sev), 5, ui_attr(lc));
-		y++;
-	}
-	ui_list_marks(list, r.y + st->lrow_y0, r.x + r.w - lab_w, h);
-	y++;
-	if (list->cur >= 0 && list->cur < n)
-		y = draw_row_detail(r, y, &checks[list->cur]);
-	if (gw_wizard_is(w, GW_WIZ_HOST_OVERRIDE) && gw_wizard_host_fail(w) &&
-	    y < r.h)
-		dw_put(r.y + r.h - 1, r.x + 1,
-		       /* TRANSLATORS: after o confirmed going on past FAIL
-		        * rows; at most 76 cells. */
-		       _("Going on despite the FAIL rows (o again takes it back)."),
-		       r.w - 2, ui_attr(UI_C_WARN));
 }
 
 /* One item of the offline checklist at line y; returns the lines used. */
@@ -193,9 +98,10 @@ host_draw(ui_ctx *u, ui_rect r)
 	int help_rows = 0;
 
 	if (probe_mode(u->w)) {
-		linux_draw(u, r);
+		host_rows_draw(u, r);
 		return;
 	}
+	r = ui_rect_cap(r);   /* the status beside the title at 200x50 */
 	hst(u)->list.n = GW_NHOST;
 	y += dw_wrap_put(r.y + y, r.x, r.w, 2,
 	                 /* TRANSLATORS: heading of the offline host
@@ -288,8 +194,9 @@ recheck(ui_ctx *u)
 	int fails = gw_wizard_reprobe(u->w);
 
 	list->n = (int)gw_wizard_checks(u->w, NULL);
-	if (list->cur >= list->n)
-		list->cur = 0;
+	/* back to the first row shown: the most severe one now */
+	list->cur = list->n > 0 ? host_shown_row(u->w, 0) : 0;
+	hst(u)->view.top = 0;
 	if (fails)
 		/* TRANSLATORS: after r; %d is the number of FAIL rows. */
 		ui_msg(u, UI_MSG_ERROR, _("Checked again: %d FAIL."), fails);
@@ -323,9 +230,10 @@ override(ui_ctx *u)
 	return UI_HANDLED;
 }
 
-/* Tab and Shift-Tab cycle through n rows, the list keys move. */
+/* Tab and Shift-Tab cycle through n rows, the list keys move (a page:
+ * h rows). */
 static int
-rows_key(ui_list *list, ui_key k, int n)
+rows_key(ui_list *list, ui_key k, int n, int h)
 {
 	if (ui_key_tab(k)) {
 		list->cur = (list->cur + 1) % n;
@@ -335,9 +243,34 @@ rows_key(ui_list *list, ui_key k, int n)
 		list->cur = (list->cur + n - 1) % n;
 		return UI_HANDLED;
 	}
-	if (ui_list_key(list, k, n))
+	if (ui_list_key(list, k, h))
 		return UI_HANDLED;
 	return UI_IGNORED;
+}
+
+/* The probed rows' keys move through them in the order shown. */
+static int
+shown_key(ui_ctx *u, ui_key k, int n)
+{
+	host_st *st = hst(u);
+	int r;
+
+	st->view.n = n;
+	st->view.cur = host_row_shown_at(u->w, st->list.cur);
+	r = rows_key(&st->view, k, n, st->rows_h > 0 ? st->rows_h : n);
+	if (r == UI_HANDLED)
+		st->list.cur = host_shown_row(u->w, st->view.cur);
+	return r;
+}
+
+/* Probed rows hidden below the last draw. */
+static int
+rows_below(ui_ctx *u)
+{
+	host_st *st = hst(u);
+
+	return probe_mode(u->w) && st->rows_h > 0 &&
+	       st->view.top + st->rows_h < (int)gw_wizard_checks(u->w, NULL);
 }
 
 static int
@@ -356,7 +289,7 @@ linux_key(ui_ctx *u, ui_key k)
 		return esxi_enable(u);
 	if (n == 0)
 		return UI_IGNORED;
-	return rows_key(list, k, n);
+	return shown_key(u, k, n);
 }
 
 static int
@@ -368,7 +301,7 @@ host_key(ui_ctx *u, ui_key k)
 	if (probe_mode(u->w))
 		return linux_key(u, k);
 	list->n = GW_NHOST;
-	if ((r = rows_key(list, k, GW_NHOST)) != UI_IGNORED)
+	if ((r = rows_key(list, k, GW_NHOST, GW_NHOST)) != UI_IGNORED)
 		return r;
 	if (ui_key_space(k)) {
 		gw_wizard_set_host_ok(u->w, list->cur,
@@ -385,9 +318,10 @@ host_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	int i;
 
 	if (probe_mode(u->w)) {
-		i = st->list.top + (y - st->lrow_y0);
-		if (y >= st->lrow_y0 && i < (int)gw_wizard_checks(u->w, NULL))
-			st->list.cur = i;
+		i = st->view.top + (y - st->lrow_y0);
+		if (y >= st->lrow_y0 && y < st->lrow_y0 + st->rows_h &&
+		    i < (int)gw_wizard_checks(u->w, NULL))
+			st->list.cur = host_shown_row(u->w, i);
 		return UI_HANDLED;
 	}
 	for (i = 0; i < GW_NHOST; i++)
@@ -426,8 +360,17 @@ host_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 	size_t n = 0;
 	ui_key sp = { 0, L' ' }, down = { KEY_DOWN, 0 };
 
-	/* TRANSLATORS: key help label; at most 8 cells. */
-	ui_keys_add(out, &n, max, "Up/Dn", _("Move"), down);
+	ui_key pg = { KEY_NPAGE, 0 };
+
+	/* rows below the fold: PgDn first, in place of Up/Dn (the line
+	 * has room for one of them at 80 columns) */
+	if (rows_below(u))
+		/* TRANSLATORS: key help label (PgDn: more rows below); at
+		 * most 8 cells. */
+		ui_keys_add(out, &n, max, "PgDn", _("More"), pg);
+	else
+		/* TRANSLATORS: key help label; at most 8 cells. */
+		ui_keys_add(out, &n, max, "Up/Dn", _("Move"), down);
 	if (probe_mode(u->w)) {
 		ui_key r = { 0, L'r' }, o = { 0, L'o' }, ek = { 0, L'e' };
 

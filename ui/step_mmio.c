@@ -177,6 +177,8 @@ mmio_draw(ui_ctx *u, ui_rect r)
 	const unsigned mmio = GW_TOPIC_BIT(GW_TOPIC_SIZING);
 	int i, fy;
 
+	r = ui_rect_cap(r);   /* readable columns at 200x50 */
+
 	if (p == NULL) {
 		dw_wrap_put(r.y, r.x, r.w, r.h, err ? err :
 		            /* TRANSLATORS: no plan and no reason given. */

@@ -6,6 +6,7 @@
 #include "emit.h"
 #include "field.h"
 #include "screen.h"
+#include "textlist.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@ typedef struct options_st {
 	ui_field dir, name;
 	int focus;
 	int row_y[O_N], col_x[O_N], col_w[O_N];   /* where, for the mouse */
+	ui_textlist fl;   /* the findings below (PgUp/PgDn) */
 } options_st;
 
 static options_st *
@@ -39,6 +41,7 @@ options_close(void *state)
 
 	ui_field_free(&st->name);
 	ui_field_free(&st->dir);
+	ui_tl_clear(&st->fl);
 	free(st);
 }
 
@@ -147,6 +150,8 @@ options_draw(ui_ctx *u, ui_rect r)
 	const char *w_frc = _("Skips the checks that protect the VM: the lock file and FAIL findings.");
 	char why[1024];
 
+	r = ui_rect_cap(r);   /* readable columns at 200x50 */
+	st->fl.page = 0;      /* drawn below only when there is room */
 	/* explanations for every option when they fit, else the focused */
 	full = 5 + dw_wrap_rows(w_uvm, r.w - 5) + dw_wrap_rows(w_p2p, r.w - 5) +
 	       dw_wrap_rows(w_res, r.w - 5) + dw_wrap_rows(w_c43, r.w - 5) +
@@ -228,7 +233,9 @@ options_draw(ui_ctx *u, ui_rect r)
 		            ui_attr(UI_C_WARN));
 		free(m);
 	} else if (y < r.h) {
-		ui_draw_findings(u, r, y, opt_findings, r.h - y);
+		/* FAIL and WARN first; PgDn scrolls the rest into view */
+		ui_findings_list(u, &st->fl, (ui_rect){ r.y + y, r.x, r.h - y,
+		                                         r.w }, opt_findings);
 	}
 }
 
@@ -304,6 +311,8 @@ options_key(ui_ctx *u, ui_key k)
 {
 	options_st *st = ost(u);
 
+	if (ui_tl_page_key(&st->fl, k))
+		return UI_HANDLED;
 	if (ui_key_enter(k))
 		return apply_fields(u) == 0 ? UI_NEXT : UI_HANDLED;
 	if (ui_key_fn(k, KEY_DOWN) || ui_key_tab(k)) {
@@ -397,12 +406,13 @@ options_help(ui_ctx *u)
 static size_t
 options_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 {
-	size_t n = 0;
+	size_t n = ui_tl_keys(&ost(u)->fl, out, max);
 	ui_key sp = { 0, L' ' }, down = { KEY_DOWN, 0 };
 	int focus = ost(u)->focus;
 
-	/* TRANSLATORS: key help label; at most 8 cells. */
-	ui_keys_add(out, &n, max, "Up/Dn", _("Move"), down);
+	if (n == 0)
+		/* TRANSLATORS: key help label; at most 8 cells. */
+		ui_keys_add(out, &n, max, "Up/Dn", _("Move"), down);
 	if (focus < O_DIR)
 		/* TRANSLATORS: key help label; at most 8 cells. */
 		ui_keys_add(out, &n, max, "Space", _("Toggle"), sp);

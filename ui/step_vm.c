@@ -149,6 +149,10 @@ vm_draw(ui_ctx *u, ui_rect r)
 	int fx, y;
 	char buf[256];
 
+	r = ui_rect_cap(r);   /* readable columns at 200x50 */
+
+	/* the advice is drawn below only with an open VM */
+	st->adv.page = 0;
 	if (gw_wizard_can(w, GW_CAN_VMS)) {
 		ui_vm_esxi_draw(u, &st->host, r);
 		return;
@@ -378,6 +382,8 @@ vm_key(ui_ctx *u, ui_key k)
 	vm_st *st = vst(u);
 	int r;
 
+	if (ui_vm_advice_key(u, k))
+		return UI_HANDLED;
 	if (gw_wizard_can(u->w, GW_CAN_VMS))
 		return ui_vm_esxi_key(u, &st->host, k);
 	if (st->focus == F_LIST)
@@ -464,16 +470,32 @@ vm_help(ui_ctx *u)
 	         "In the path field Backspace deletes; Esc goes back a step.");
 }
 
+/* With "PgDn More" first, "Up/Dn Move" gives way: the line has room
+ * for the step's own keys (u Upgrade) at 80 columns. */
+static size_t
+drop_move(ui_keyhelp *out, size_t n, int paged)
+{
+	size_t i;
+
+	for (i = 0; paged && i < n; i++)
+		if (strcmp(out[i].key, "Up/Dn") == 0) {
+			memmove(&out[i], &out[i + 1], (n - i - 1) * sizeof *out);
+			return n - 1;
+		}
+	return n;
+}
+
 static size_t
 vm_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 {
-	size_t n = 0;
+	size_t n = ui_vm_advice_keys(u, out, max);
 	ui_key tab = { 0, L'\t' }, sp = { 0, L' ' }, down = { KEY_DOWN, 0 };
 
 	int focus = vst(u)->focus;
 
 	if (gw_wizard_can(u->w, GW_CAN_VMS))
-		return ui_vm_esxi_keys(u, out, max);
+		return drop_move(out, n + ui_vm_esxi_keys(u, out + n, max - n),
+		                 n > 0);
 	switch (focus) {
 	case F_NONE:
 		/* TRANSLATORS: key help label; at most 8 cells. */
@@ -495,6 +517,7 @@ vm_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 		ui_keys_add(out, &n, max, "Up/Dn", _("Move"), down);
 		break;
 	}
+	n = drop_move(out, n, ui_tl_more(&vst(u)->adv));
 	return ui_keys_common(out, n, max, focus != F_NONE && focus != F_LIST);
 }
 
@@ -508,6 +531,7 @@ vm_close(void *state)
 		ui_field_free(&st->small[i]);
 	ui_field_free(&st->path);
 	free_cands(st);
+	ui_tl_clear(&st->adv);
 	free(st);
 }
 

@@ -7,6 +7,7 @@
 #include "draw.h"
 #include "field.h"
 #include "screen.h"
+#include "textlist.h"
 
 /* The state of the host's VM list. */
 typedef struct ui_vm_list {
@@ -28,6 +29,7 @@ typedef struct vm_st {
 	ui_list cl;
 	int y_list, h_list;
 	ui_vm_list host;          /* the host's VMs (GW_CAN_VMS) */
+	ui_textlist adv;          /* the open VM's advice (PgUp/PgDn) */
 } vm_st;
 
 static inline vm_st *
@@ -52,5 +54,9 @@ int ui_vm_esxi_mouse(ui_ctx *u, ui_vm_list *s, ui_rect r, int y, int x);
 size_t ui_vm_esxi_keys(ui_ctx *u, ui_keyhelp *out, size_t max);
 /* The open VM's facts and the plan's advice about it, from row y. */
 void ui_vm_draw_facts(ui_ctx *u, ui_rect r, int y);
+/* PgUp/PgDn on the advice when it has rows out of sight: 1 when the key
+ * scrolled it.  The "PgDn More" key help when it does (0 or 1 added). */
+int ui_vm_advice_key(ui_ctx *u, ui_key k);
+size_t ui_vm_advice_keys(ui_ctx *u, ui_keyhelp *out, size_t max);
 
 #endif

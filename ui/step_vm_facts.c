@@ -53,12 +53,26 @@ draw_advice(ui_ctx *u, ui_rect r, int y)
 		            err ? err : "", ui_attr(UI_C_MSG_ERR));
 		return;
 	}
-	used = ui_draw_findings(u, (ui_rect){ r.y, r.x + 2, r.h, r.w - 2 },
-	                        y + 2, advice, r.h - y - 2);
+	/* FAIL and WARN first; PgDn scrolls the rest into view */
+	used = ui_findings_list(u, &vst(u)->adv,
+	                        (ui_rect){ r.y + y + 2, r.x + 2, r.h - y - 2,
+	                                   r.w - 2 }, advice);
 	if (used == 0)
 		/* TRANSLATORS: no finding about the VM. */
 		dw_put(r.y + y + 2, r.x + 2, _("Nothing to change besides the GPU settings."),
 		       r.w - 2, ui_attr(UI_C_DIM));
+}
+
+int
+ui_vm_advice_key(ui_ctx *u, ui_key k)
+{
+	return ui_tl_page_key(&vst(u)->adv, k);
+}
+
+size_t
+ui_vm_advice_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
+{
+	return ui_tl_keys(&vst(u)->adv, out, max);
 }
 
 void

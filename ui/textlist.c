@@ -35,9 +35,24 @@ ui_tl_add(ui_textlist *t, const char *text, int color, int indent, int hang,
 		t->lines[t->n].text = l[i];
 		t->lines[t->n].color = color;
 		t->lines[t->n].indent = indent + (i > 0 ? hang : 0);
+		t->lines[t->n].label = NULL;
+		t->lines[t->n].lcolor = color;
 		t->n++;
 	}
 	free(l);
+}
+
+void
+ui_tl_add_label(ui_textlist *t, const char *label, int lcolor,
+                const char *text, int color, int indent, int width)
+{
+	size_t first = t->n;
+
+	ui_tl_add(t, text, color, indent, 0, width);
+	if (t->n > first) {
+		t->lines[first].label = label;
+		t->lines[first].lcolor = lcolor;
+	}
 }
 
 void
@@ -53,6 +68,9 @@ ui_tl_draw(ui_textlist *t, ui_rect r)
 	for (i = 0; i < r.h && t->top + i < (int)t->n; i++) {
 		const ui_tline *l = &t->lines[t->top + i];
 
+		if (l->label)
+			dw_put(r.y + i, r.x, l->label, l->indent - 1,
+			       ui_attr(l->lcolor));
 		dw_put(r.y + i, r.x + l->indent, l->text, r.w - 1 - l->indent,
 		       ui_attr(l->color));
 	}
@@ -84,4 +102,35 @@ ui_tl_key(ui_textlist *t, ui_key k)
 	if (t->top < 0)
 		t->top = 0;
 	return 1;
+}
+
+int
+ui_tl_page_key(ui_textlist *t, ui_key k)
+{
+	/* only when there is something to scroll that way: else the key is
+	 * the step's (a list's PgDn) */
+	if (t->page <= 0 ||
+	    !((ui_key_fn(k, KEY_NPAGE) && ui_tl_more(t)) ||
+	      (ui_key_fn(k, KEY_PPAGE) && t->top > 0)))
+		return 0;
+	return ui_tl_key(t, k);
+}
+
+size_t
+ui_tl_keys(const ui_textlist *t, ui_keyhelp *out, size_t max)
+{
+	ui_key pg = { KEY_NPAGE, 0 };
+	size_t n = 0;
+
+	if (ui_tl_more(t))
+		/* TRANSLATORS: key help label (PgDn: more below); at most 8
+		 * cells. */
+		ui_keys_add(out, &n, max, "PgDn", _("More"), pg);
+	return n;
+}
+
+int
+ui_tl_more(const ui_textlist *t)
+{
+	return t->page > 0 && t->top + t->page < (int)t->n;
 }

@@ -193,8 +193,12 @@ uvm_findings(plan_ctx *c)
 	} else if (c->a->uvm) {
 		pl_finding(p, GW_SEV_INFO, "uvm-no-vgpu",
 		           GW_TOPIC_VGPU, SRC_UVM,
-		           gw_xasprintf(_("--uvm applies to vGPUs only, and this "
-		                          "VM has none: nothing to set")),
+		           /* TRANSLATORS: the CLI's --uvm and the wizard's
+		            * "Unified memory (UVM) on every vGPU" both: no
+		            * flag named, the wizard shows it too. */
+		           gw_xasprintf(_("Unified memory (UVM) applies to vGPUs "
+		                          "only, and this VM has none: nothing "
+		                          "to set")),
 		           NULL);
 	} else if (c->nvgpu_all > 0) {
 		pl_fix_ui(pl_finding(p, GW_SEV_INFO, "uvm-suggest",

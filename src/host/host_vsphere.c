@@ -136,7 +136,9 @@ passthru_rows(gw_host *h, gw_host_probe *p)
 		                     d && d->passthru_enabled == 1,
 		                     d && d->passthru_active == 1,
 		                     gw_xstrdup(_("passthrough enabled, active after the host's next reboot")),
-		                     gw_xstrdup(_("Press e on this row to enable it (UpdatePassthruConfig; a free ESXi licence refuses it: then use gpuwiz --ssh).")));
+		                     /* TRANSLATORS: the wizard's words: the
+		                      * Welcome step's choice as it is shown. */
+		                     gw_xstrdup(_("Press e on this row to enable it (UpdatePassthruConfig; a free ESXi licence refuses it: then choose \"An ESXi host over SSH\" on the Welcome step).")));
 	}
 }
 

@@ -35,7 +35,7 @@ check "esxi sample: host check" wait_for "Step 2/8: Host check"
 check "esxi sample: the host's rows" on_screen "Checks of the ESXi host esxi-l40s (sample)"
 check "esxi sample: the second L40S is not passed through yet" sh -c \
 	"grep 'Checking passthrough of 0000:5e:00.0' '$SCREEN' | grep -q WARN"
-keys Down; keys Down; keys Down; keys Down
+# the WARN rows come first: the cursor starts on this GPU's row
 check "esxi sample: its fix names the e key" wait_for "Press e on this row"
 keys e
 check "esxi sample: e asks first" wait_for "y/n"
@@ -152,7 +152,10 @@ check "linux sample: welcome, Linux mode chosen" wait_for "(*) Configure this Li
 keys Enter
 check "linux sample: host check" wait_for "Step 2/8: Host check"
 check "linux sample: the sample's root is checked" on_screen "gpuwiz-sample."
-check "linux sample: an AMD host (svm)" on_screen "the CPU has svm"
+# the WARN row (the GeForce on nvidia) comes first; the CPU's row next
+check "linux sample: the driver's WARN first, its fix below" on_screen "bind it to vfio-pci"
+keys Down
+check "linux sample: an AMD host (svm)" wait_for "the CPU has svm"
 keys Enter
 check "linux sample: GPU step" wait_for "Step 3/8: GPU selection"
 check "linux sample: the GeForce with its IOMMU group" sh -c "grep '0000:04:00.0' '$SCREEN' | grep 'GeForce' | grep -q 'IOMMU group 15'"

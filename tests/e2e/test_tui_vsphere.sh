@@ -22,7 +22,7 @@ keys Enter
 check "api: the server's rows" wait_for "Checks through the vSphere API"
 check "api: the second L40S is not passed through" sh -c \
 	"grep 'Checking passthrough of 0000:5e:00.0' '$SCREEN' | grep -q WARN"
-keys Down; keys Down; keys Down; keys Down
+# the WARN rows come first: the cursor starts on this GPU's row
 keys e
 check "api: e asks first (UpdatePassthruConfig)" wait_for "UpdatePassthruConfig)? y/n"
 keys y

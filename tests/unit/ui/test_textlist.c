@@ -1,0 +1,106 @@
+/* test_textlist.c: the scrolling list of ui/textlist.c as the steps'
+ * findings use it (issue 10, "Findings are never hidden"): a label at
+ * column 0 and the text after it, the "v" mark while lines are below and
+ * "^" once scrolled, PgUp/PgDn taken only when there is something to
+ * scroll that way, and "PgDn More" in the key help only then.  curses
+ * draws on a vt100 screen whose output goes to /dev/null. */
+#include "testutil.h"
+#include "draw.h"
+#include "textlist.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Row y from x, n cells (trailing blanks cut). */
+static char *
+row(int y, int x, int n)
+{
+	wchar_t wb[256];
+	static char out[1024];
+	size_t l;
+
+	memset(wb, 0, sizeof wb);
+	mvinnwstr(y, x, wb, n);
+	l = wcstombs(out, wb, sizeof out - 1);
+	out[l == (size_t)-1 ? 0 : l] = '\0';
+	while (l != (size_t)-1 && l > 0 && out[l - 1] == ' ')
+		out[--l] = '\0';
+	return out;
+}
+
+static void
+test_label_marks_pages(void **state)
+{
+	ui_textlist t = { NULL, 0, 0, 0 };
+	ui_key pgdn = { KEY_NPAGE, 0 }, pgup = { KEY_PPAGE, 0 };
+	ui_key down = { KEY_DOWN, 0 };
+	ui_keyhelp kh[4];
+	ui_rect r = { 0, 0, 3, 30 };
+
+	(void)state;
+	erase();
+	ui_tl_add_label(&t, "FAIL", 0, "the first finding", 0, 6, 30);
+	ui_tl_add_label(&t, "WARN", 0, "one two three four five six seven eight nine ten eleven",
+	                0, 6, 30);
+	ui_tl_add(&t, "fix: tick it", 0, 6, 0, 30);
+	assert_true(t.n >= 4);
+	/* never drawn: nothing hidden yet, the keys are the step's */
+	assert_false(ui_tl_more(&t));
+	assert_int_equal(ui_tl_page_key(&t, pgdn), 0);
+	ui_tl_draw(&t, r);
+	assert_string_equal(row(0, 0, 30), "FAIL  the first finding");
+	assert_string_equal(row(1, 0, 5), "WARN");
+	/* a continuation row has no label */
+	assert_string_equal(row(2, 0, 5), "");
+	assert_string_equal(row(2, 29, 1), "v");
+	assert_string_equal(row(0, 29, 1), "");
+	assert_true(ui_tl_more(&t));
+	assert_int_equal(ui_tl_keys(&t, kh, 4), 1);
+	assert_string_equal(kh[0].key, "PgDn");
+	/* PgUp at the top and Down are not the list's */
+	assert_int_equal(ui_tl_page_key(&t, pgup), 0);
+	assert_int_equal(ui_tl_page_key(&t, down), 0);
+	assert_int_equal(ui_tl_page_key(&t, pgdn), 1);
+	erase();
+	ui_tl_draw(&t, r);
+	assert_string_equal(row(0, 29, 1), "^");
+	assert_false(ui_tl_more(&t));
+	assert_int_equal(ui_tl_keys(&t, kh, 4), 0);
+	assert_int_equal(ui_tl_page_key(&t, pgdn), 0);
+	assert_string_equal(row(t.n - 1 - t.top, 6, 20), "fix: tick it");
+	assert_int_equal(ui_tl_page_key(&t, pgup), 1);
+	assert_int_equal(t.top, 0);
+	ui_tl_clear(&t);
+	assert_int_equal(t.n, 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_label_marks_pages),
+	};
+	FILE *out, *in;
+	SCREEN *scr;
+	int rc;
+
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL) {
+		printf("SKIP: no C.UTF-8 locale\n");
+		return 77;
+	}
+	out = fopen("/dev/null", "w");
+	in = fopen("/dev/null", "r");
+	if (out == NULL || in == NULL ||
+	    (scr = newterm("vt100", out, in)) == NULL) {
+		printf("SKIP: no vt100 terminfo\n");
+		return 77;
+	}
+	set_term(scr);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	endwin();
+	delscreen(scr);
+	fclose(out);
+	fclose(in);
+	return rc;
+}
