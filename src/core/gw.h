@@ -39,10 +39,17 @@
 
 typedef struct gw_err {
 	char msg[1024];
+	char ui[768];   /* the same in the wizard's words, or "" */
 } gw_err;
 
-/* Set the error text (printf style).  Safe with e == NULL. */
+/* Set the error text (printf style); clears ui.  Safe with e == NULL. */
 void gw_err_set(gw_err *e, const char *fmt, ...) GW_PRINTF(2, 3);
+/* After gw_err_set: the same error as the wizard says it, where msg names
+ * command-line flags (doc/design.md, section 9: advice in the wizard's
+ * words).  The wizard shows gw_err_text(e, 1). */
+void gw_err_set_ui(gw_err *e, const char *fmt, ...) GW_PRINTF(2, 3);
+/* ui when wizard and ui is set, else msg. */
+const char *gw_err_text(const gw_err *e, int wizard);
 
 /* Allocation helpers: abort with a message on out-of-memory. */
 void *gw_xmalloc(size_t n);

@@ -187,6 +187,9 @@ check_answers(const gw_answers *a, const gw_vmx *v, size_t npt_slots,
 		gw_err_set(e, _("--system-id: a host system id is needed with "
 		                "--bdf (run esxcli system uuid get on the "
 		                "host)"));
+		/* TRANSLATORS: the wizard's words for the error above; the
+		 * quoted names are the Virtual machine step's fields. */
+		gw_err_set_ui(e, "%s", _("Fill \"Host system id\" too: a host PCI address needs the host's system id (esxcli system uuid get on the host gives it)."));
 		return -1;
 	}
 	if (a->nbdfs > npt_slots) {
@@ -194,6 +197,9 @@ check_answers(const gw_answers *a, const gw_vmx *v, size_t npt_slots,
 		                "%zu passthrough GPUs are being added (each "
 		                "--bdf pairs with one GPU of --gpu, in order)"),
 		           a->nbdfs, npt_slots);
+		/* TRANSLATORS: the wizard's words for the error above. */
+		gw_err_set_ui(e, _("\"Host PCI addresses\" has %zu addresses but only %zu passthrough GPUs are chosen on the GPU step: each address pairs with one of them, in order."),
+		              a->nbdfs, npt_slots);
 		return -1;
 	}
 	return 0;

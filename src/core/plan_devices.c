@@ -44,12 +44,18 @@ pair_one(plan_ctx *c, size_t i, gw_err *e)
 		                "by id (--gpu) so its PCI ids can be "
 		                "written"), nd->bdf,
 		           w->spec ? w->spec : "--vram");
+		/* TRANSLATORS: the wizard's words for the error above. */
+		gw_err_set_ui(e, _("Host PCI address %s pairs with a GPU given only by its size: choose that GPU from the list on the GPU step, so that its PCI ids can be written."),
+		              nd->bdf);
 		return -1;
 	}
 	if (gw_bdf_parse(nd->bdf, &nd->dom, &nd->bus, &nd->dev,
 	                 &nd->fn) != 0) {
 		gw_err_set(e, _("--bdf: '%s' is not a PCI address "
 		                "(expected 0000:42:00.0)"), nd->bdf);
+		/* TRANSLATORS: the wizard's words for the error above. */
+		gw_err_set_ui(e, _("Host PCI addresses: '%s' is not a PCI address (expected 0000:42:00.0)."),
+		              nd->bdf);
 		return -1;
 	}
 	nd->existing = find_attached(&c->sc, nd);

@@ -104,14 +104,16 @@ count_framebuffer(const gw_plan *p, mmio_work *w, gw_err *e)
 		}
 	}
 	if (w->total == 0) {
-		if (w->nunknown)
+		if (w->nunknown) {
 			gw_err_set(e, _("cannot size the MMIO window: the VRAM of "
 			                "the GPUs in the VM (%s) is unknown; give "
 			                "the size with --vram GB"),
 			           w->unknown.data ? w->unknown.data : "");
-		else
+		} else {
 			gw_err_set(e, _("no GPU to plan for: give one with --gpu "
 			                "SPEC, --vgpu PROFILE or --vram GB"));
+			gw_err_set_ui(e, "%s", _("No GPU chosen yet: choose one on the GPU step."));
+		}
 		return -1;
 	}
 	if (w->total > GW_MMIO_MAX_TOTAL_GB) {

@@ -12,31 +12,56 @@
 #include <unistd.h>
 #include <wchar.h>
 
+/* vsnprintf into buf; cut off, it does not end in half a UTF-8 character. */
+static void
+err_format(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(buf, size, fmt, ap);
+
+	if (n >= (int)size) {
+		size_t len = strlen(buf), k = len;
+
+		while (k > 0 && ((unsigned char)buf[k - 1] & 0xC0) == 0x80)
+			k--;
+		if (k > 0 && ((unsigned char)buf[k - 1] & 0x80)) {
+			unsigned char lead = (unsigned char)buf[k - 1];
+			size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+
+			if (len - (k - 1) < need)
+				buf[k - 1] = '\0';
+		}
+	}
+}
+
 void
 gw_err_set(gw_err *e, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	if (e == NULL)
 		return;
 	va_start(ap, fmt);
-	n = vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	err_format(e->msg, sizeof e->msg, fmt, ap);
 	va_end(ap);
-	/* Cut off?  Then do not leave half a UTF-8 character at the end. */
-	if (n >= (int)sizeof e->msg) {
-		size_t len = strlen(e->msg), k = len;
+	e->ui[0] = '\0';
+}
 
-		while (k > 0 && ((unsigned char)e->msg[k - 1] & 0xC0) == 0x80)
-			k--;
-		if (k > 0 && ((unsigned char)e->msg[k - 1] & 0x80)) {
-			unsigned char lead = (unsigned char)e->msg[k - 1];
-			size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+void
+gw_err_set_ui(gw_err *e, const char *fmt, ...)
+{
+	va_list ap;
 
-			if (len - (k - 1) < need)
-				e->msg[k - 1] = '\0';
-		}
-	}
+	if (e == NULL)
+		return;
+	va_start(ap, fmt);
+	err_format(e->ui, sizeof e->ui, fmt, ap);
+	va_end(ap);
+}
+
+const char *
+gw_err_text(const gw_err *e, int wizard)
+{
+	return wizard && e->ui[0] ? e->ui : e->msg;
 }
 
 static void

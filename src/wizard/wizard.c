@@ -28,7 +28,7 @@ gw_wizard_replan(gw_wizard *w)
 
 	clear_plan(w);
 	w->plan_error[0] = '\0';
-	le.msg[0] = '\0';
+	memset(&le, 0, sizeof le);
 	if (w->af.a.ngpus == 0 && w->vmx == NULL) {
 		snprintf(w->plan_error, sizeof w->plan_error, "%s",
 		         _("No GPU chosen yet: choose one on the GPU step."));
@@ -39,7 +39,8 @@ gw_wizard_replan(gw_wizard *w)
 	 * picked for the rest */
 	if (wz_host_for(w, w->mode) == w->host && w->host != NULL) {
 		if (gw_session_answers(&w->sess, &w->af.a, &eff, NULL, &le) != 0) {
-			snprintf(w->plan_error, sizeof w->plan_error, "%s", le.msg);
+			snprintf(w->plan_error, sizeof w->plan_error, "%s",
+			         gw_err_text(&le, 1));
 			return -1;
 		}
 		a = &eff;
@@ -55,7 +56,7 @@ gw_wizard_replan(gw_wizard *w)
 			         _("No GPU chosen yet: choose one on the GPU step."));
 		else
 			snprintf(w->plan_error, sizeof w->plan_error, "%s",
-			         le.msg);
+			         gw_err_text(&le, 1));
 		return -1;
 	}
 	w->have_plan = 1;

@@ -552,6 +552,10 @@ test_bdf_errors(void **state)
 	assert_int_equal(gw_answers_add_bdf(&a, "0000:42:00.0", "--bdf", &e), 0);
 	assert_int_equal(gw_plan_build(&a, &table, NULL, &p, &e), -1);
 	assert_non_null(strstr(e.msg, "--system-id"));
+	/* ... and in the wizard's words, its field */
+	assert_non_null(strstr(gw_err_text(&e, 1), "\"Host system id\""));
+	assert_null(strstr(gw_err_text(&e, 1), "--"));
+	assert_ptr_equal(gw_err_text(&e, 0), e.msg);
 	/* more BDFs than passthrough GPUs */
 	assert_int_equal(gw_answers_add_bdf(&a, "0000:43:00.0", "--bdf", &e), 0);
 	assert_int_equal(gw_answers_set_system_id(&a, SYSID, NULL, &e), 0);

@@ -72,7 +72,7 @@ static gw_vmx *
 parse_ok(const char *data, size_t len, const char *name)
 {
 	gw_vmx *v = NULL;
-	gw_err e = { "" };
+	gw_err e = { "", "" };
 
 	if (gw_vmx_parse(&v, data, len, name, &e) != 0)
 		fail_msg("%s: parse failed: %s", name, e.msg);
@@ -107,7 +107,7 @@ parse_sample(const char *file, char **bytes, size_t *len)
 static void
 set_ok(gw_vmx *v, const char *k, const char *val)
 {
-	gw_err e = { "" };
+	gw_err e = { "", "" };
 
 	if (gw_vmx_set(v, k, val, &e) != 0)
 		fail_msg("set %s=%s failed: %s", k, val, e.msg);
@@ -620,7 +620,7 @@ test_cp949_displayname(void **state)
 	size_t len, olen;
 	gw_vmx *v = parse_sample("ws-centos7-cp949-korean-displayname-crlf.vmx",
 	                         &bytes, &len);
-	gw_err e = { "" };
+	gw_err e = { "", "" };
 
 	(void)state;
 	assert_string_equal(gw_vmx_get(v, "displayName"), name);
@@ -754,7 +754,7 @@ test_malformed(void **state)
 	char *bytes;
 	size_t len;
 	gw_vmx *v = parse_sample("synthetic-malformed-lines.vmx", &bytes, &len);
-	gw_err e = { "" };
+	gw_err e = { "", "" };
 
 	(void)state;
 	gw_vmx_free(v);
@@ -946,7 +946,7 @@ static void
 test_empty_and_binary(void **state)
 {
 	gw_vmx *v = (gw_vmx *)1;
-	gw_err e = { "" };
+	gw_err e = { "", "" };
 	static const char nul[] = "a = \"b\"\n\0\0\0\x01\x02";
 	static const char utf16[] = "\xff\xfe.\0e\0n\0c\0";
 	static const char junk[] = "\x7f" "ELF\x02\x01\x01\x03\x04\x05\x06\x07"
@@ -1001,7 +1001,7 @@ test_set_refuses_bad_input(void **state)
 {
 	static const char src[] = "a = \"1\"\n";
 	gw_vmx *v = parse_str(src);
-	gw_err e = { "" };
+	gw_err e = { "", "" };
 
 	(void)state;
 	assert_int_equal(gw_vmx_set(v, "a", "x\"y", &e), -1);
@@ -1104,7 +1104,7 @@ test_load(void **state)
 {
 	char *path = tu_fixture_path(VMX_DIR "/ws-freebsd-crlf.vmx");
 	gw_vmx *v = NULL;
-	gw_err e = { "" };
+	gw_err e = { "", "" };
 
 	(void)state;
 	assert_int_equal(gw_vmx_load(&v, path, &e), 0);
@@ -1189,7 +1189,7 @@ test_large_file(void **state)
 {
 	gw_buf b;
 	gw_vmx *v;
-	gw_err e = { "" };
+	gw_err e = { "", "" };
 	size_t i, n, lines = 0, added = 20000, want;
 	char *out, *dir, *path;
 
@@ -1276,7 +1276,7 @@ static gw_vmx *
 load_ok(const char *path)
 {
 	gw_vmx *v = NULL;
-	gw_err e = { "" };
+	gw_err e = { "", "" };
 
 	if (gw_vmx_load(&v, path, &e) != 0)
 		fail_msg("%s", e.msg);
@@ -1324,7 +1324,7 @@ test_save_backup_and_mode(void **state)
 {
 	savefx f = save_setup();
 	gw_vmx *v = load_ok(f.path);
-	gw_err e = { "" };
+	gw_err e = { "", "" };
 	char *bak = NULL, *bak2 = NULL, *want, *want2;
 	size_t wl, wl2;
 	struct stat st;
@@ -1370,7 +1370,7 @@ test_save_backup_copies_disk(void **state)
 {
 	savefx f = save_setup();
 	gw_vmx *v = load_ok(f.path);
-	gw_err e = { "" };
+	gw_err e = { "", "" };
 	static const char other[] = "# changed on disk after loading\n";
 	char *bak = NULL;
 
@@ -1389,7 +1389,7 @@ test_save_lock_file(void **state)
 {
 	savefx f = save_setup();
 	gw_vmx *v = load_ok(f.path);
-	gw_err e = { "" };
+	gw_err e = { "", "" };
 	char *lck = gw_xasprintf("%s.lck", f.path), *found = NULL, *bak = NULL;
 	char *want;
 	size_t wl;
@@ -1425,7 +1425,7 @@ test_save_lock_dir(void **state)
 {
 	savefx f = save_setup();
 	gw_vmx *v = load_ok(f.path);
-	gw_err e = { "" };
+	gw_err e = { "", "" };
 	char *lck = gw_xasprintf("%s.lck", f.path), *found = NULL, *bak = NULL;
 	char *inner = gw_xasprintf("%s/M41235.lck", lck), *other;
 
@@ -1470,7 +1470,7 @@ test_save_missing_dir(void **state)
 {
 	savefx f = save_setup();
 	gw_vmx *v = load_ok(f.path);
-	gw_err e = { "" };
+	gw_err e = { "", "" };
 	char *missing = gw_xasprintf("%s/nodir/vm.vmx", f.dir), *bak = (char *)1;
 	char *fresh = gw_xasprintf("%s/new.vmx", f.dir);
 	size_t n;

@@ -4,7 +4,9 @@
  * Walks the check rows of every sample host and the findings of plans
  * built on them and offline, with the GPU choices and options that make
  * the plan speak (passthrough, vGPU profiles, unknown framebuffer, more
- * GPUs than the host has, UVM and P2P on and off). */
+ * GPUs than the host has, UVM and P2P on and off), and the reason the
+ * screens give when there is no plan (a host PCI address without the
+ * system id, more addresses than GPUs, one paired with a size-only GPU). */
 
 /* GCC 12 misreports -Wdangling-pointer in testutil.h's tu_read_sample()
  * once inlined (see test_plan.c); silenced for this file only. */
@@ -83,9 +85,18 @@ look_plan(const gw_wizard *w, const char *where)
 	const gw_finding *c;
 	size_t n = gw_wizard_checks(w, &c);
 
+	const char *why = gw_wizard_error(w, GW_ERR_PLAN);
+
 	look(where, c, n);
 	if (p)
 		look(where, p->findings, p->nfindings);
+	/* why there is no plan: the VM step's advice shows it */
+	nseen++;
+	if (names_flag(why)) {
+		print_error("%s: no plan: the reason names a flag: %s\n",
+		            where, why);
+		nbad++;
+	}
 }
 
 static const gw_gpu *
