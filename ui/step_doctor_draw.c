@@ -111,7 +111,6 @@ head_rows(dc_rows *o, const gw_wizard_doctor *d, int w)
 		rows_wrap(o, s, w, 0, ui_attr(UI_C_DIM));
 		free(s);
 	}
-	rows_add(o, gw_xstrdup(""), A_NORMAL, 0);
 }
 
 static void
@@ -130,6 +129,7 @@ vm_rows(dc_rows *o, const gw_wizard_doctor *d, int w)
 	if (s != NULL)
 		rows_wrap(o, s, w, 0, A_NORMAL);
 	free(s);
+	rows_add(o, gw_xstrdup(""), A_NORMAL, 0);
 }
 
 static void
@@ -152,10 +152,11 @@ ui_doctor_findings_draw(ui_ctx *u, const gw_wizard_doctor *d, ui_rect r,
 	ui_list l;
 	size_t k;
 
+	/* what was read and the VM first: the findings scroll below */
 	head_rows(&o, d, tw);
+	vm_rows(&o, d, tw);
 	for (k = 0; k < gw_wizard_doctor_count(d); k++)
 		finding_rows(&o, gw_wizard_doctor_finding(d, k), tw);
-	vm_rows(&o, d, tw);
 	if (nh > 3)
 		nh = 3;
 	h = r.h - nh - 1;
