@@ -335,8 +335,11 @@ take_action(ui_ctx *u, ui_doctor *dc)
 	show_page(dc, DC_OFF);
 	if (rc > 0 && gw_wizard_step(u->w) == GW_STEP_VM &&
 	    gw_wizard_vmx(u->w) == NULL)
-		/* TRANSLATORS: on the VM step, after the doctor. */
-		ui_msg(u, UI_MSG_INFO, "%s",
+		ui_msg(u, UI_MSG_INFO, "%s", gw_wizard_can(u->w, GW_CAN_VMS) ?
+		       /* TRANSLATORS: on the VM step of a host, after the
+		        * doctor. */
+		       _("Open the VM that failed from the host's list; Enter then goes straight to the review.") :
+		       /* TRANSLATORS: on the VM step, after the doctor. */
 		       _("Give the VM's .vmx (the VM that failed); Enter then goes straight to the review."));
 	else if (rc > 0)
 		ui_msg(u, UI_MSG_ERROR, "%s", why);
