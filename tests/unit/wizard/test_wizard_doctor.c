@@ -77,6 +77,41 @@ setting(const gw_wizard *w, const char *key)
 	return NULL;
 }
 
+/* One test's wizard, doctor, scratch directory, VM (vm.vmx with extra
+ * lines, opened when open_vmx) and fixture text. */
+typedef struct doc_case {
+	gw_wizard *w;
+	gw_wizard_doctor *d;
+	char *dir, *vmx, *text;
+	size_t n;
+	char why[1024];
+	gw_err e;
+} doc_case;
+
+static void
+case_open(doc_case *c, const char *extra, const char *fixture, int open_vmx)
+{
+	memset(c, 0, sizeof *c);
+	c->w = fresh();
+	c->d = gw_wizard_doctor_new();
+	c->dir = tu_tmpdir();
+	c->vmx = vm_with(c->dir, "vm.vmx", extra);
+	c->text = fixture ? tu_read_sample(fixture, &c->n) : gw_xstrdup("");
+	if (open_vmx)
+		assert_int_equal(gw_wizard_open_vmx(c->w, c->vmx, &c->e), 0);
+}
+
+static void
+case_close(doc_case *c)
+{
+	free(c->text);
+	free(c->vmx);
+	tu_rm_tree(c->dir);
+	free(c->dir);
+	gw_wizard_doctor_free(c->d);
+	gw_wizard_delete(c->w);
+}
+
 /* The Dell KB's power-on failure pasted: 4206594 pages = 16.05 GiB, so
  * 32 GB; the VM's L40S rule (48 GB -> 64 -> 128) is larger and stays.
  * No .vmx yet: the walk stops on the VM step; with the .vmx it goes on
@@ -84,46 +119,37 @@ setting(const gw_wizard *w, const char *key)
 static void
 test_mmio_pasted(void **state)
 {
-	gw_wizard *w = fresh();
-	gw_wizard_doctor *d = gw_wizard_doctor_new();
-	char *dir = tu_tmpdir(), *vmx = vm_with(dir, "vm.vmx", L40S_PASSTHRU);
-	char why[1024];
-	size_t n;
-	char *text = tu_read_sample(DELL_KB, &n);
-	gw_err e;
+	doc_case c;
+	const gw_diag_finding *f;
 
 	(void)state;
-	assert_int_equal(gw_wizard_doctor_text(d, w, text, n, &e), 1);
-	assert_int_equal(gw_wizard_doctor_count(d), 1);
-	assert_string_equal(gw_wizard_doctor_finding(d, 0)->f.id,
-	                    GW_DIAG_MMIO_PAGES);
-	assert_int_equal(gw_wizard_doctor_finding(d, 0)->mmio_gb, 32);
-	assert_true(gw_wizard_doctor_fixes_vmx(d, 0));
-	assert_null(gw_wizard_doctor_source(d));
-	assert_null(gw_wizard_doctor_vmx(d));
-	assert_non_null(gw_wizard_finding_fix(&gw_wizard_doctor_finding(d, 0)->f));
-	assert_non_null(strstr(gw_wizard_finding_fix(&gw_wizard_doctor_finding(d, 0)->f),
-	                       "review"));
+	case_open(&c, L40S_PASSTHRU, DELL_KB, 0);
+	assert_int_equal(gw_wizard_doctor_text(c.d, c.w, c.text, c.n, &c.e), 1);
+	assert_int_equal(gw_wizard_doctor_count(c.d), 1);
+	f = gw_wizard_doctor_finding(c.d, 0);
+	assert_string_equal(f->f.id, GW_DIAG_MMIO_PAGES);
+	assert_int_equal(f->mmio_gb, 32);
+	assert_true(gw_wizard_doctor_fixes_vmx(c.d, 0));
+	assert_null(gw_wizard_doctor_source(c.d));
+	assert_null(gw_wizard_doctor_vmx(c.d));
+	/* the wizard's words: the review, not a flag */
+	assert_non_null(strstr(gw_wizard_finding_fix(&f->f), "review"));
+	assert_null(strstr(gw_wizard_finding_fix(&f->f), "--gpu"));
 	/* no .vmx: the VM step asks */
-	assert_int_equal(gw_wizard_doctor_apply(d, w, why, sizeof why), 1);
-	assert_int_equal(gw_wizard_step(w), GW_STEP_VM);
-	assert_true(gw_wizard_doctor_pending(d));
-	assert_true(gw_wizard_doctor_filled(d) & GW_DOC_MMIO);
-	assert_int_equal(gw_wizard_open_vmx(w, vmx, &e), 0);
-	assert_int_equal(gw_wizard_next(w, why, sizeof why), 0);
-	assert_int_equal(gw_wizard_doctor_resume(d, w, why, sizeof why), 0);
-	assert_int_equal(gw_wizard_step(w), GW_STEP_REVIEW);
-	assert_false(gw_wizard_doctor_pending(d));
-	assert_int_equal(gw_wizard_doctor_mmio(d), 128);
-	assert_string_equal(setting(w, "pciPassthru.64bitMMIOSizeGB"), "128");
-	assert_string_equal(setting(w, "pciPassthru.use64bitMMIO"), "TRUE");
-	assert_int_equal(gw_wizard_doctor_resume(d, w, why, sizeof why), -1);
-	free(text);
-	free(vmx);
-	tu_rm_tree(dir);
-	free(dir);
-	gw_wizard_doctor_free(d);
-	gw_wizard_delete(w);
+	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 1);
+	assert_int_equal(gw_wizard_step(c.w), GW_STEP_VM);
+	assert_true(gw_wizard_doctor_pending(c.d));
+	assert_true(gw_wizard_doctor_filled(c.d) & GW_DOC_MMIO);
+	assert_int_equal(gw_wizard_open_vmx(c.w, c.vmx, &c.e), 0);
+	assert_int_equal(gw_wizard_next(c.w, c.why, sizeof c.why), 0);
+	assert_int_equal(gw_wizard_doctor_resume(c.d, c.w, c.why, sizeof c.why), 0);
+	assert_int_equal(gw_wizard_step(c.w), GW_STEP_REVIEW);
+	assert_false(gw_wizard_doctor_pending(c.d));
+	assert_int_equal(gw_wizard_doctor_mmio(c.d), 128);
+	assert_string_equal(setting(c.w, "pciPassthru.64bitMMIOSizeGB"), "128");
+	assert_string_equal(setting(c.w, "pciPassthru.use64bitMMIO"), "TRUE");
+	assert_int_equal(gw_wizard_doctor_resume(c.d, c.w, c.why, sizeof c.why), -1);
+	case_close(&c);
 }
 
 /* A need above the plan's rule raises the size: 256 GiB of pages ->
@@ -134,24 +160,17 @@ test_mmio_raises(void **state)
 	static const char line[] = "2024-01-01T00:00:00.000Z| vmx| I005: "
 	    "PCIPassthru: total number of pages needed (67108864) exceeds "
 	    "limit (917504), failing\n";
-	gw_wizard *w = fresh();
-	gw_wizard_doctor *d = gw_wizard_doctor_new();
-	char *dir = tu_tmpdir(), *vmx = vm_with(dir, "vm.vmx", L40S_PASSTHRU);
-	char why[1024];
-	gw_err e;
+	doc_case c;
 
 	(void)state;
-	assert_int_equal(gw_wizard_open_vmx(w, vmx, &e), 0);
-	assert_int_equal(gw_wizard_doctor_text(d, w, line, sizeof line - 1, &e), 1);
-	assert_int_equal(gw_wizard_doctor_apply(d, w, why, sizeof why), 0);
-	assert_int_equal(gw_wizard_step(w), GW_STEP_REVIEW);
-	assert_int_equal(gw_wizard_doctor_mmio(d), 512);
-	assert_string_equal(setting(w, "pciPassthru.64bitMMIOSizeGB"), "512");
-	free(vmx);
-	tu_rm_tree(dir);
-	free(dir);
-	gw_wizard_doctor_free(d);
-	gw_wizard_delete(w);
+	case_open(&c, L40S_PASSTHRU, NULL, 1);
+	assert_int_equal(gw_wizard_doctor_text(c.d, c.w, line, sizeof line - 1,
+	                                       &c.e), 1);
+	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 0);
+	assert_int_equal(gw_wizard_step(c.w), GW_STEP_REVIEW);
+	assert_int_equal(gw_wizard_doctor_mmio(c.d), 512);
+	assert_string_equal(setting(c.w, "pciPassthru.64bitMMIOSizeGB"), "512");
+	case_close(&c);
 }
 
 /* A vmware.log path: read, and the one .vmx beside it opened: straight
@@ -159,130 +178,92 @@ test_mmio_raises(void **state)
 static void
 test_log_beside_vmx(void **state)
 {
-	gw_wizard *w = fresh();
-	gw_wizard_doctor *d = gw_wizard_doctor_new();
-	char *dir = tu_tmpdir(), *vmx = vm_with(dir, "gpu-vm.vmx", L40S_PASSTHRU);
-	char *log = gw_xasprintf("%s/vmware.log", dir), *typed;
-	char why[1024];
-	size_t n;
-	char *text = tu_read_sample(DELL_KB, &n);
-	gw_err e;
+	doc_case c;
+	char *log, *typed;
 
 	(void)state;
-	put(log, text, n);
+	case_open(&c, L40S_PASSTHRU, DELL_KB, 0);
+	log = gw_xasprintf("%s/vmware.log", c.dir);
+	put(log, c.text, c.n);
 	typed = gw_xasprintf("  %s \n", log);
-	assert_int_equal(gw_wizard_doctor_text(d, w, typed, strlen(typed), &e), 1);
-	assert_string_equal(gw_wizard_doctor_source(d), log);
-	assert_int_equal(gw_wizard_doctor_nvmx(d), 1);
-	assert_string_equal(gw_wizard_doctor_vmx(d), vmx);
-	assert_int_equal(gw_wizard_doctor_apply(d, w, why, sizeof why), 0);
-	assert_int_equal(gw_wizard_step(w), GW_STEP_REVIEW);
-	assert_true(gw_wizard_doctor_filled(d) & GW_DOC_VMX);
-	assert_string_equal(gw_wizard_answers(w)->vmx_path, vmx);
-	assert_string_equal(setting(w, "pciPassthru.64bitMMIOSizeGB"), "128");
+	assert_int_equal(gw_wizard_doctor_text(c.d, c.w, typed, strlen(typed),
+	                                       &c.e), 1);
+	assert_string_equal(gw_wizard_doctor_source(c.d), log);
+	assert_int_equal(gw_wizard_doctor_nvmx(c.d), 1);
+	assert_string_equal(gw_wizard_doctor_vmx(c.d), c.vmx);
+	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 0);
+	assert_int_equal(gw_wizard_step(c.w), GW_STEP_REVIEW);
+	assert_true(gw_wizard_doctor_filled(c.d) & GW_DOC_VMX);
+	assert_string_equal(gw_wizard_answers(c.w)->vmx_path, c.vmx);
+	assert_string_equal(setting(c.w, "pciPassthru.64bitMMIOSizeGB"), "128");
 	free(typed);
-	free(text);
 	free(log);
-	free(vmx);
-	tu_rm_tree(dir);
-	free(dir);
-	gw_wizard_doctor_free(d);
-	gw_wizard_delete(w);
+	case_close(&c);
 }
 
-/* Two .vmx beside the log: none chosen, the VM step asks. */
+/* Two .vmx beside a rotated log (one spelt .VMX): none chosen, the VM
+ * step asks. */
 static void
 test_log_two_vmx(void **state)
 {
-	gw_wizard *w = fresh();
-	gw_wizard_doctor *d = gw_wizard_doctor_new();
-	char *dir = tu_tmpdir(), *a = vm_with(dir, "a.vmx", L40S_PASSTHRU);
-	char *b = vm_with(dir, "b.VMX", L40S_PASSTHRU);
-	char *log = gw_xasprintf("%s/vmware-1.log", dir);
-	char why[1024];
-	size_t n;
-	char *text = tu_read_sample(DELL_KB, &n);
-	gw_err e;
+	doc_case c;
+	char *b, *log;
 
 	(void)state;
-	put(log, text, n);
-	assert_int_equal(gw_wizard_doctor_text(d, w, log, strlen(log), &e), 1);
-	assert_int_equal(gw_wizard_doctor_nvmx(d), 2);
-	assert_null(gw_wizard_doctor_vmx(d));
-	assert_int_equal(gw_wizard_doctor_apply(d, w, why, sizeof why), 1);
-	assert_int_equal(gw_wizard_step(w), GW_STEP_VM);
-	assert_true(why[0] != '\0');
-	free(text);
+	case_open(&c, L40S_PASSTHRU, DELL_KB, 0);
+	b = vm_with(c.dir, "b.VMX", L40S_PASSTHRU);
+	log = gw_xasprintf("%s/vmware-1.log", c.dir);
+	put(log, c.text, c.n);
+	assert_int_equal(gw_wizard_doctor_text(c.d, c.w, log, strlen(log), &c.e), 1);
+	assert_int_equal(gw_wizard_doctor_nvmx(c.d), 2);
+	assert_null(gw_wizard_doctor_vmx(c.d));
+	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 1);
+	assert_int_equal(gw_wizard_step(c.w), GW_STEP_VM);
+	assert_true(c.why[0] != '\0');
 	free(log);
-	free(a);
 	free(b);
-	tu_rm_tree(dir);
-	free(dir);
-	gw_wizard_doctor_free(d);
-	gw_wizard_delete(w);
+	case_close(&c);
 }
 
 /* The reservation error: all memory reserved in the review. */
 static void
 test_reserve(void **state)
 {
-	gw_wizard *w = fresh();
-	gw_wizard_doctor *d = gw_wizard_doctor_new();
-	char *dir = tu_tmpdir(), *vmx = vm_with(dir, "vm.vmx", L40S_PASSTHRU);
-	char why[1024];
-	size_t n;
-	char *text = tu_read_sample(MEMORY, &n);
-	gw_err e;
+	doc_case c;
 
 	(void)state;
-	assert_int_equal(gw_wizard_open_vmx(w, vmx, &e), 0);
-	gw_wizard_set_reserve(w, 0);
-	assert_int_equal(gw_wizard_doctor_text(d, w, text, n, &e), 1);
-	assert_string_equal(gw_wizard_doctor_finding(d, 0)->f.id,
+	case_open(&c, L40S_PASSTHRU, MEMORY, 1);
+	gw_wizard_set_reserve(c.w, 0);
+	assert_int_equal(gw_wizard_doctor_text(c.d, c.w, c.text, c.n, &c.e), 1);
+	assert_string_equal(gw_wizard_doctor_finding(c.d, 0)->f.id,
 	                    GW_DIAG_MEM_RESERVATION);
-	assert_int_equal(gw_wizard_doctor_apply(d, w, why, sizeof why), 0);
-	assert_int_equal(gw_wizard_doctor_filled(d), GW_DOC_RESERVE);
-	assert_true(gw_wizard_answers(w)->a.reserve);
-	assert_string_equal(setting(w, "sched.mem.min"), "2048");
-	assert_string_equal(setting(w, "sched.mem.pin"), "TRUE");
-	free(text);
-	free(vmx);
-	tu_rm_tree(dir);
-	free(dir);
-	gw_wizard_doctor_free(d);
-	gw_wizard_delete(w);
+	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 0);
+	assert_int_equal(gw_wizard_doctor_filled(c.d), GW_DOC_RESERVE);
+	assert_true(gw_wizard_answers(c.w)->a.reserve);
+	assert_string_equal(setting(c.w, "sched.mem.min"), "2048");
+	assert_string_equal(setting(c.w, "sched.mem.pin"), "TRUE");
+	case_close(&c);
 }
 
 /* Seed 001's NCCL crash on a VM with two vGPUs: UVM on each. */
 static void
 test_uvm(void **state)
 {
-	gw_wizard *w = fresh();
-	gw_wizard_doctor *d = gw_wizard_doctor_new();
-	char *dir = tu_tmpdir(), *vmx = vm_with(dir, "vm.vmx", L40S_VGPUS);
-	char why[1024];
-	size_t n;
-	char *text = tu_read_sample(SEED1, &n);
-	gw_err e;
+	doc_case c;
 
 	(void)state;
-	assert_int_equal(gw_wizard_open_vmx(w, vmx, &e), 0);
-	gw_wizard_set_uvm(w, 0);
-	assert_int_equal(gw_wizard_doctor_text(d, w, text, n, &e), 1);
-	assert_string_equal(gw_wizard_doctor_finding(d, 0)->f.id,
+	case_open(&c, L40S_VGPUS, SEED1, 1);
+	gw_wizard_set_uvm(c.w, 0);
+	assert_int_equal(gw_wizard_doctor_text(c.d, c.w, c.text, c.n, &c.e), 1);
+	assert_string_equal(gw_wizard_doctor_finding(c.d, 0)->f.id,
 	                    GW_DIAG_NCCL_UVM);
-	assert_int_equal(gw_wizard_doctor_apply(d, w, why, sizeof why), 0);
-	assert_int_equal(gw_wizard_step(w), GW_STEP_REVIEW);
-	assert_int_equal(gw_wizard_doctor_filled(d), GW_DOC_UVM);
-	assert_string_equal(setting(w, "pciPassthru0.cfg.enable_uvm"), "1");
-	assert_string_equal(setting(w, "pciPassthru1.cfg.enable_uvm"), "1");
-	assert_false(gw_wizard_uvm_proposed(w));
-	free(text);
-	free(vmx);
-	tu_rm_tree(dir);
-	free(dir);
-	gw_wizard_doctor_free(d);
-	gw_wizard_delete(w);
+	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 0);
+	assert_int_equal(gw_wizard_step(c.w), GW_STEP_REVIEW);
+	assert_int_equal(gw_wizard_doctor_filled(c.d), GW_DOC_UVM);
+	assert_string_equal(setting(c.w, "pciPassthru0.cfg.enable_uvm"), "1");
+	assert_string_equal(setting(c.w, "pciPassthru1.cfg.enable_uvm"), "1");
+	assert_false(gw_wizard_uvm_proposed(c.w));
+	case_close(&c);
 }
 
 /* A fix on the host (the device reset): shown, nothing pre-filled. */
