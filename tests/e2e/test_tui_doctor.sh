@@ -13,7 +13,7 @@
 # Keystrokes (after the welcome screen is up; the cursor starts on
 # "Plan offline"):
 #  (1) Up Enter | paste | Enter | Enter | llm.vmx Enter Enter  -> review
-#      (7 keys, one paste, 7 characters typed), then Enter Enter writes
+#      (6 keys, one paste, 7 characters typed), then Enter Enter writes
 #  (2) Up Enter | vm/vmware.log Enter | Enter                   -> review
 #      (4 keys, 13 characters typed), then Enter Enter writes
 . "$(dirname "$0")/../cli/lib.sh"
