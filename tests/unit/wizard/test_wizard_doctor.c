@@ -173,6 +173,40 @@ test_mmio_raises(void **state)
 	case_close(&c);
 }
 
+/* The firmware's allocation failure (no public sample: a line as in
+ * tests/unit/core/test_diagnose.c): 40960000 KB = 39.06 GiB -> 64 GB,
+ * below the L40S rule of 128, which stays; with the page count of
+ * 256 GiB in the same text the larger need (512) wins. */
+static void
+test_mmio_firmware(void **state)
+{
+	static const char fw[] = "2024-03-05T10:11:12.345Z| vcpu-0| I005: "
+	    "The firmware could not allocate 40960000 KB of PCI MMIO.\n";
+	static const char both[] = "2024-03-05T10:11:12.345Z| vcpu-0| I005: "
+	    "The firmware could not allocate 40960000 KB of PCI MMIO.\n"
+	    "2024-03-05T10:11:13.000Z| vmx| I005: PCIPassthru: total number "
+	    "of pages needed (67108864) exceeds limit (917504), failing\n";
+	doc_case c;
+
+	(void)state;
+	case_open(&c, L40S_PASSTHRU, NULL, 1);
+	assert_int_equal(gw_wizard_doctor_text(c.d, c.w, fw, sizeof fw - 1,
+	                                       &c.e), 1);
+	assert_string_equal(gw_wizard_doctor_finding(c.d, 0)->f.id,
+	                    GW_DIAG_MMIO_FIRMWARE);
+	assert_int_equal(gw_wizard_doctor_finding(c.d, 0)->mmio_gb, 64);
+	assert_true(gw_wizard_doctor_fixes_vmx(c.d, 0));
+	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 0);
+	assert_int_equal(gw_wizard_doctor_mmio(c.d), 128);
+	assert_int_equal(gw_wizard_answers(c.w)->a.mmio_gb, 0);
+	assert_int_equal(gw_wizard_doctor_text(c.d, c.w, both, sizeof both - 1,
+	                                       &c.e), 2);
+	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 0);
+	assert_int_equal(gw_wizard_doctor_mmio(c.d), 512);
+	assert_string_equal(setting(c.w, "pciPassthru.64bitMMIOSizeGB"), "512");
+	case_close(&c);
+}
+
 /* A vmware.log path: read, and the one .vmx beside it opened: straight
  * to the review. */
 static void
@@ -358,6 +392,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mmio_pasted),
 		cmocka_unit_test(test_mmio_raises),
+		cmocka_unit_test(test_mmio_firmware),
 		cmocka_unit_test(test_log_beside_vmx),
 		cmocka_unit_test(test_log_two_vmx),
 		cmocka_unit_test(test_reserve),
