@@ -8,15 +8,24 @@
  * (data/hosts) to practise on: picking one builds it in a scratch
  * directory and runs the wizard against it (gw_wizard_use_sample).  On a
  * Linux machine without a GPU the first sample is highlighted.
+ *
+ * The first choice under "What are you doing?" starts from a failure:
+ * the doctor (step_doctor.c), a detour drawn in this screen's place until
+ * it walks to the review or Esc brings the list back.  The two languages
+ * share a row, so that the list still ends on row 22 at 80x24 with the
+ * sample hosts.
  */
 #include "draw.h"
 #include "screen.h"
+#include "step_doctor.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { ROW_EN, ROW_ZH, ROW_MODE0 };
+enum { ROW_EN, ROW_ZH, ROW_DOCTOR, ROW_MODE0 };
+/* The languages' columns on their row. */
+#define LANG_W 20
 #define ROW_SAMPLE0 (ROW_MODE0 + GW_NMODES)
 #define NROWS(st) (ROW_SAMPLE0 + (int)(st)->nsamples)
 
@@ -26,6 +35,8 @@ typedef struct welcome_st {
 	size_t nsamples;
 	int samples_read;
 	int no_gpu_here;          /* no GPU on this machine: offer the samples */
+	ui_doctor *doctor;        /* the detour from a failure */
+	char *help;               /* the last help text made */
 } welcome_st;
 
 static welcome_st *
@@ -64,10 +75,13 @@ notes_before(int m)
 static int
 row_y(int row)
 {
-	/* language heading, 2 rows, blank, mode heading, modes (each with
-	 * its note row, if any), blank, sample heading, samples */
-	if (row < ROW_MODE0)
-		return 1 + row;
+	/* language heading, the languages, blank, mode heading, the
+	 * doctor, modes (each with its note row, if any), blank, sample
+	 * heading, samples */
+	if (row < ROW_DOCTOR)
+		return 1;
+	if (row == ROW_DOCTOR)
+		return 4;
 	if (row < ROW_SAMPLE0)
 		return 5 + (row - ROW_MODE0) + notes_before(row - ROW_MODE0);
 	return 5 + GW_NMODES + notes_before(GW_NMODES) + 2 +
@@ -104,7 +118,18 @@ read_samples(welcome_st *st)
 static void *
 welcome_open(void)
 {
-	return gw_xcalloc(1, sizeof(welcome_st));
+	welcome_st *st = gw_xcalloc(1, sizeof(welcome_st));
+
+	st->doctor = ui_doctor_new();
+	return st;
+}
+
+ui_doctor *
+ui_welcome_doctor(ui_ctx *u)
+{
+	welcome_st *st = wst(u);
+
+	return st ? st->doctor : NULL;
 }
 
 static void
@@ -114,6 +139,8 @@ welcome_enter(ui_ctx *u)
 	welcome_st *st = wst(u);
 	int first = !st->samples_read;
 
+	/* back on the welcome screen: the doctor's walk is over */
+	ui_doctor_close(u, st->doctor);
 	read_samples(st);
 	st->list.n = NROWS(st);
 	/* the cursor starts on the marked choice: the sample in use, else
@@ -138,6 +165,8 @@ welcome_close(void *state)
 	welcome_st *st = state;
 
 	gw_wizard_samples_free(st->samples, st->nsamples);
+	ui_doctor_free(st->doctor);
+	free(st->help);
 	free(st);
 }
 
@@ -176,6 +205,10 @@ welcome_info(ui_ctx *u, ui_rect r, const welcome_st *st, const char *why)
 	} else if (why != NULL) {
 		t = why;
 		color = UI_C_WARN;
+	} else if (st->list.cur == ROW_DOCTOR) {
+		/* TRANSLATORS: under the focused doctor choice; wrapped, at
+		 * most 150 cells. */
+		t = _("Paste the error of a failed power-on or a crash, or give the VM's vmware.log: gpuwiz names the cause and pre-fills the fix for the review.");
 	} else if (st->list.cur >= ROW_MODE0 && st->list.cur < ROW_SAMPLE0 &&
 	           gw_wizard_mode_note((gw_mode)(st->list.cur - ROW_MODE0),
 	                               1) != NULL) {
@@ -219,17 +252,27 @@ welcome_draw(ui_ctx *u, ui_rect r)
 	int zh = ui_lang_is_zh(), m;
 	const char *why = NULL;
 
+	if (ui_doctor_shown(st->doctor)) {
+		ui_doctor_draw(u, st->doctor, r);
+		return;
+	}
 	/* TRANSLATORS: heading of the language choice; at most 40 cells. */
 	dw_put(r.y, r.x, _("Language:"), r.w, ui_attr(UI_C_HEAD));
-	radio(u, r.y + row_y(ROW_EN), r.x, r.w, !zh, st->list.cur == ROW_EN, 0,
-	      "English");
+	radio(u, r.y + row_y(ROW_EN), r.x, LANG_W, !zh, st->list.cur == ROW_EN,
+	      0, "English");
 	/* the language names are written in their own language; outside
 	 * UTF-8 the Chinese one cannot be shown */
-	radio(u, r.y + row_y(ROW_ZH), r.x, r.w, zh, st->list.cur == ROW_ZH,
-	      !u->utf8, u->utf8 ? "\xe7\xae\x80\xe4\xbd\x93\xe4\xb8\xad\xe6\x96\x87" :
+	radio(u, r.y + row_y(ROW_ZH), r.x + LANG_W, r.w - LANG_W, zh,
+	      st->list.cur == ROW_ZH, !u->utf8,
+	      u->utf8 ? "\xe7\xae\x80\xe4\xbd\x93\xe4\xb8\xad\xe6\x96\x87" :
 	      "Simplified Chinese");
 	/* TRANSLATORS: heading of the mode choice; at most 60 cells. */
-	dw_put(r.y + 4, r.x, _("What are you doing?"), r.w, ui_attr(UI_C_HEAD));
+	dw_put(r.y + 3, r.x, _("What are you doing?"), r.w, ui_attr(UI_C_HEAD));
+	/* TRANSLATORS: the welcome screen's choice that opens the doctor;
+	 * at most 72 cells. */
+	radio(u, r.y + row_y(ROW_DOCTOR), r.x, r.w, 0,
+	      st->list.cur == ROW_DOCTOR, 0,
+	      _("Fix a failed power-on or a crash: paste the error text or give vmware.log"));
 	for (m = 0; m < GW_NMODES; m++) {
 		const char *mwhy = NULL;
 		int avail = gw_wizard_mode_available(w, (gw_mode)m, &mwhy);
@@ -272,7 +315,10 @@ pick(ui_ctx *u)
 {
 	welcome_st *st = wst(u);
 
-	if (st->list.cur == ROW_EN || st->list.cur == ROW_ZH) {
+	if (st->list.cur == ROW_DOCTOR) {
+		ui_doctor_open(u, st->doctor);
+		return 1;   /* not a choice to go on with: the doctor is shown */
+	} else if (st->list.cur == ROW_EN || st->list.cur == ROW_ZH) {
 		int zh = st->list.cur == ROW_ZH;
 
 		if (zh == ui_lang_is_zh())
@@ -320,6 +366,8 @@ welcome_key(ui_ctx *u, ui_key k)
 {
 	welcome_st *st = wst(u);
 
+	if (ui_doctor_shown(st->doctor))
+		return ui_doctor_key(u, st->doctor, k);
 	st->list.n = NROWS(st);
 	if (ui_key_fn(k, KEY_UP) || ui_key_btab(k)) {
 		st->list.cur = st->list.cur > 0 ? st->list.cur - 1 :
@@ -350,8 +398,12 @@ welcome_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	welcome_st *st = wst(u);
 	int row;
 
+	(void)r;
+	if (ui_doctor_shown(st->doctor))
+		return UI_HANDLED;
 	for (row = 0; row < NROWS(st); row++)
-		if (row_y(row) == y) {
+		if (row_y(row) == y &&
+		    (row > ROW_ZH || (x >= LANG_W) == (row == ROW_ZH))) {
 			st->list.cur = row;
 			pick(u);
 			return UI_HANDLED;
@@ -360,9 +412,8 @@ welcome_mouse(ui_ctx *u, ui_rect r, int y, int x)
 }
 
 static const char *
-welcome_help(ui_ctx *u)
+welcome_help_main(void)
 {
-	(void)u;
 	/* TRANSLATORS: help of step 1, wrapped to about 70 cells. */
 	return _("Choose the language of the screens (the default comes from your locale or --lang) "
 	         "and what you are doing.\n"
@@ -387,12 +438,32 @@ welcome_help(ui_ctx *u)
 	         "Space picks the highlighted choice; Enter picks it and goes on.");
 }
 
+/* The help of step 1, with the doctor's choice after the first
+ * paragraph's topics (kept in the screen's state: the language may
+ * change between two calls). */
+static const char *
+welcome_help(ui_ctx *u)
+{
+	welcome_st *st = wst(u);
+
+	if (ui_doctor_shown(st->doctor))
+		return ui_doctor_help(u, st->doctor);
+	free(st->help);
+	/* TRANSLATORS: a paragraph of the help of step 1, wrapped to about
+	 * 70 cells. */
+	st->help = gw_xasprintf("%s\n%s", welcome_help_main(),
+	                        _("Fix a failed power-on or a crash: paste the error text or give the VM's vmware.log; gpuwiz names the cause, its fix and its source, and where the fix is a change of the .vmx it fills it in and opens the review (F1 there says more)."));
+	return st->help;
+}
+
 static size_t
 welcome_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 {
 	size_t n = 0;
 	ui_key sp = { 0, L' ' }, down = { KEY_DOWN, 0 };
 
+	if (ui_doctor_shown(wst(u)->doctor))
+		return ui_doctor_keys(u, wst(u)->doctor, out, max);
 	/* TRANSLATORS: key help labels; at most 8 cells each. */
 	ui_keys_add(out, &n, max, "Up/Dn", _("Move"), down);
 	ui_keys_add(out, &n, max, "Space", _("Pick"), sp);

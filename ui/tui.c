@@ -13,6 +13,7 @@
 #include "tui.h"
 #include "draw.h"
 #include "screen.h"
+#include "step_doctor.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -76,6 +77,7 @@ signals_restore(void)
 static void
 restore_terminal(void)
 {
+	ui_bracketed_paste(0);   /* the doctor's text area's mode */
 	if (curses_on && !isendwin())
 		endwin();
 	curses_on = 0;
@@ -353,6 +355,8 @@ act(ui_ctx *u, int flags)
 			       _("This step is not complete yet."));
 		} else {
 			enter_step(u);
+			if (ui_doctor_resume(u))   /* the doctor's walk */
+				enter_step(u);
 		}
 	}
 	if (flags & UI_BACK) {
@@ -443,7 +447,11 @@ run(ui_ctx *u)
 		if (ui_key_fn(k, KEY_F(1))) {
 			flags = UI_HELP;   /* F1 always opens the help */
 		} else {
+			gw_step was = gw_wizard_step(u->w);
+
 			flags = cur_screen(u)->key(u, k);
+			if (gw_wizard_step(u->w) != was)
+				enter_step(u);   /* the doctor walked on */
 			if (flags == UI_IGNORED)
 				flags = global_key(k);
 		}
@@ -568,6 +576,7 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 	rc = run(&u);
 
 	/* the terminal first, then everything else */
+	ui_bracketed_paste(0);
 	endwin();
 	curses_on = 0;
 	delscreen(scr);

@@ -83,6 +83,35 @@ mmio_fix_plain(void)
 	                    "in EFI mode, not just switched."));
 }
 
+/* The wizard's words (gw_finding.fix_ui): the doctor pre-fills the size
+ * and opens the review (src/wizard/wizard_doctor.c). */
+static const char *
+mmio_ui_tail(void)
+{
+	return _("BARs larger than 16 GB need EFI firmware (firmware = "
+	         "\"efi\"); a guest installed in BIOS mode must be reinstalled "
+	         "in EFI mode, not just switched.");
+}
+
+static char *
+mmio_fix_ui(uint64_t gb)
+{
+	if (gb == 0)
+		return gw_xasprintf(_("The review shows pciPassthru.use64bitMMIO "
+		                      "= \"TRUE\" and pciPassthru.64bitMMIOSizeGB "
+		                      "from the rule for the VM's GPUs (the MMIO "
+		                      "size step shows it); write, then power the "
+		                      "VM on again. %s"), mmio_ui_tail());
+	/* TRANSLATORS: %llu: the window size in GB; %s another translated
+	 * sentence (EFI firmware). */
+	return gw_xasprintf(_("The review shows pciPassthru.use64bitMMIO = "
+	                      "\"TRUE\" and pciPassthru.64bitMMIOSizeGB = "
+	                      "\"%llu\" pre-filled, or the rule for the VM's "
+	                      "GPUs when that is larger (the MMIO size step "
+	                      "shows both); write, then power the VM on again. "
+	                      "%s"), (unsigned long long)gb, mmio_ui_tail());
+}
+
 static void
 build_mmio_pages(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
                  size_t len)
@@ -119,11 +148,13 @@ build_mmio_pages(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 		                        (unsigned long long)f->mmio_gb,
 		                        (unsigned long long)f->mmio_gb, need,
 		                        mmio_tail());
+		f->f.fix_ui = mmio_fix_ui(f->mmio_gb);
 		return;
 	}
 	f->f.message = gw_xstrdup(_("The VM's MMIO window is too small for the BARs "
 	                            "of its passthrough devices."));
 	f->f.fix = mmio_fix_plain();
+	f->f.fix_ui = mmio_fix_ui(0);
 }
 
 static void
@@ -158,6 +189,7 @@ build_mmio_firmware(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 		                        (unsigned long long)f->mmio_gb,
 		                        (unsigned long long)f->mmio_gb, need,
 		                        mmio_tail());
+		f->f.fix_ui = mmio_fix_ui(f->mmio_gb);
 		return;
 	}
 	f->f.message = gw_xstrdup(_("The VM's firmware could not place the GPU's "
@@ -165,6 +197,16 @@ build_mmio_firmware(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	                            "small, or the VM boots with BIOS firmware, "
 	                            "which cannot map large BARs."));
 	f->f.fix = mmio_fix_plain();
+	f->f.fix_ui = mmio_fix_ui(0);
+}
+
+static const char *
+memory_fix_ui(void)
+{
+	return _("The review shows sched.mem.min and sched.mem.minSize equal "
+	         "to memsize and sched.mem.pin = \"TRUE\" pre-filled (\"Reserve "
+	         "all guest memory\" on the options step); write, then power "
+	         "the VM on again.");
 }
 
 static void
@@ -190,6 +232,7 @@ build_memory(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 		                          "locked))."),
 		                        (unsigned long long)mb,
 		                        (unsigned long long)mb);
+		f->f.fix_ui = gw_xstrdup(memory_fix_ui());
 		return;
 	}
 	f->f.message = gw_xstrdup(_("The VM has a passthrough device but not all of "
@@ -200,6 +243,7 @@ build_memory(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	                        "sched.mem.pin = \"TRUE\" (vSphere Client: "
 	                        "Memory, Reserve all guest memory (All "
 	                        "locked))."));
+	f->f.fix_ui = gw_xstrdup(memory_fix_ui());
 }
 
 static void
@@ -286,6 +330,13 @@ build_hex_bdf(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	                          "block; or remove the PCI device from the VM and "
 	                          "add it again."),
 	                        "%05d:%03d:%02d.%d", hex, dec);
+	/* TRANSLATORS: %s: the hexadecimal host address ("0000:42:00.0"),
+	 * then its decimal form ("00000:066:00.0"). */
+	f->f.fix_ui = gw_xasprintf(_("Power the VM off and write "
+	                             "pciPassthruN.id in ESXi's decimal form: %s "
+	                             "becomes %s. Or remove the PCI device from "
+	                             "the VM and add it again in the vSphere "
+	                             "Client, which writes it."), hex, dec);
 }
 
 static void
@@ -348,6 +399,18 @@ build_nccl(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	                        "vGPUs, and on A100 multi-vGPU VMs unified memory "
 	                        "turns NVLink P2P off. Verify with the 2-GPU "
 	                        "torchrun all-reduce check (it prints ok 2.0)."));
+	f->f.fix_ui = gw_xstrdup(_("First check that the GPUs are vGPUs "
+	                           "(nvidia-smi -q: Virtualization Mode : VGPU); "
+	                           "for passthrough GPUs this fix does not apply. "
+	                           "The review shows pciPassthruN.cfg.enable_uvm "
+	                           "= \"1\" for every vGPU of the VM (\"Unified "
+	                           "memory (UVM) on every vGPU\" ticked on the "
+	                           "options step); write, then power the VM off "
+	                           "and on: a guest reboot is not enough. "
+	                           "Consequence: vMotion is disabled for this "
+	                           "VM's vGPUs, and on A100 multi-vGPU VMs unified "
+	                           "memory turns NVLink P2P off. The write step's "
+	                           "next steps give the 2-GPU all-reduce check."));
 }
 
 static void
@@ -387,6 +450,13 @@ build_guest_bar(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	                        "EFI firmware. On a physical machine (bare metal, "
 	                        "or the ESXi host itself): enable Above 4G "
 	                        "decoding (MMIO above 4 GB) in the BIOS."));
+	f->f.fix_ui = gw_xstrdup(_("In a VM: power it off; the MMIO size step "
+	                           "computes the window for its GPUs and the "
+	                           "review writes pciPassthru.use64bitMMIO and "
+	                           "pciPassthru.64bitMMIOSizeGB (with EFI "
+	                           "firmware). On a physical machine (bare metal, "
+	                           "or the ESXi host itself): enable Above 4G "
+	                           "decoding (MMIO above 4 GB) in the BIOS."));
 }
 
 static void
@@ -414,6 +484,18 @@ build_poweron(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	                        "pciPassthruN.id after the VM was moved; nested "
 	                        "virtualization (vhv.enable = \"TRUE\") on the "
 	                        "VM."));
+	f->f.fix_ui = gw_xstrdup(_("Paste the lines just before it from the "
+	                           "VM's vmware.log here, or give the "
+	                           "vmware.log's path: the doctor names the "
+	                           "cause. Usual causes, most common first: the "
+	                           "64-bit MMIO window is too small (the MMIO "
+	                           "size step); memory not fully reserved "
+	                           "(\"Reserve all guest memory\" on the options "
+	                           "step); the device is not enabled for "
+	                           "passthrough or cannot be reset; a stale "
+	                           "pciPassthruN.systemId or a hexadecimal "
+	                           "pciPassthruN.id after the VM was moved; "
+	                           "nested virtualization on the VM."));
 }
 
 /* In priority order: the order of the findings. */

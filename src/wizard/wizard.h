@@ -583,4 +583,11 @@ char **gw_wizard_summary(const gw_wizard *w);
  * and e when there is no plan or the emitter refuses (malloc'ed). */
 char *gw_wizard_snippet(const gw_wizard *w, int fmt, gw_err *e);
 
+/* ---- the doctor: starting from a failure (wizard_doctor.c) ----------- */
+
+/* The welcome screen's detour: paste the error text or give vmware.log;
+ * the findings, what they pre-fill, the walk to the review.  Declared in
+ * wizard_doctor.h (gw_wizard_doctor_*), part of this interface. */
+#include "wizard_doctor.h"
+
 #endif

@@ -4,7 +4,8 @@
 # write one line for every text it clips without the "…" sign; Enter walks
 # every step at 80x24, in C.UTF-8 and in zh_CN.UTF-8 (--lang zh_CN), with
 # an answers file, plainly and on the sample hosts, opening each step's
-# help.  The audit file must stay empty, and no row of the captured
+# help, and the doctor's pages (a detour of step 1).  The audit file must
+# stay empty, and no row of the captured
 # screens may have text touching the right edge without the sign (or a
 # scroll mark touching text).  Then TERM=vt100 and TERM=linux: the first
 # screen draws its lines and F1 opens the help.
@@ -106,6 +107,43 @@ if [ $have_zh = 1 ]; then
 		answers
 		walk "zh $h" zh_CN.UTF-8 --lang zh_CN --answers s.ini --sample-host $h
 	done
+fi
+# the doctor (a detour of the welcome screen): its text area with a paste,
+# its help, the findings of real failures (scrolled), nothing recognised
+doctor_walk() { # NAME LANG ARGS...
+	WHAT=$1; lang=$2; shift 2
+	start "$lang" 80x24 "$@"
+	check "$WHAT: first screen" wait_for "1/8" 30
+	keys Home; keys Down; keys Down; keys Enter; sleep 0.3; keep
+	help_pages
+	for f in vmwarelog/vmware-log-pages-needed-exceeds-limit-devicepoweron-dell-kb.txt \
+	    vmwarelog/vsphere-task-error-devicepoweron-failed-to-register-pcipassthru0-igpu-nuc11.txt \
+	    vmwarelog/vsphere-task-error-invalid-memory-setting-sched-mem-min.txt \
+	    doctor/seed-001-nccl-operation-not-supported-vgpu.txt; do
+		sample "$f" "$TMP/paste.txt"
+		keys C-u
+		$T load-buffer "$TMP/paste.txt"; $T paste-buffer -p -t w; sleep 0.3; keep
+		keys Enter; sleep 0.3; keep
+		check "$WHAT: findings of $(basename "$f")" on_screen "$(tr_ "$lang" 'What the doctor found')"
+		keys PageDown; keep
+		keys PageDown; keep
+		keys Escape; sleep 0.3
+	done
+	keys C-u; typ "nothing known here"; keys Enter; sleep 0.3; keep
+	check "$WHAT: nothing recognised" on_screen "$(tr_ "$lang" 'Nothing recognised')"
+	keys Escape; sleep 0.3; keys Escape; sleep 0.5; keep
+	keys q
+	exited 10 >/dev/null
+}
+answers
+doctor_walk "C doctor" C.UTF-8
+answers
+doctor_walk "C doctor esxi-l40s" C.UTF-8 --sample-host esxi-l40s
+if [ $have_zh = 1 ]; then
+	answers
+	doctor_walk "zh doctor" zh_CN.UTF-8 --lang zh_CN
+	answers
+	doctor_walk "zh doctor esxi-l40s" zh_CN.UTF-8 --lang zh_CN --sample-host esxi-l40s
 fi
 # the welcome screen on a machine without a GPU, every row focused once
 WHAT="C welcome rows"

@@ -5,8 +5,8 @@
 # after a quit before writing, nothing on the signal exits (130/143/129,
 # terminal restored); a file that is not a .vmx refused on the VM step; an
 # MMIO size of 0 or garbage refused on the MMIO step with the size kept,
-# and a size below the rule asked about once.  C.UTF-8 and zh_CN.UTF-8 at
-# 80x24.
+# and a size below the rule asked about once; the doctor's bracketed paste
+# switched off on every exit path.  C.UTF-8 and zh_CN.UTF-8 at 80x24.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
@@ -218,5 +218,64 @@ for lang in $langs; do
 	check "$lang: r and Enter: back to the recommendation" wait_for "6/8"
 	keys q; wait_for "y/n" 3 >/dev/null && keys y; exited >/dev/null
 done
+
+
+# ---- 6. the doctor's bracketed paste is off on every exit path ------------
+# The text area turns the terminal's bracketed paste on (ESC [?2004h);
+# leaving it, quitting from it (F10), Ctrl-C (130) and SIGTERM (143) on it
+# must leave it off: in the bytes gpuwiz wrote (recorded by script(1))
+# the last 2004 sequence is ESC [?2004l, and stty is as before.
+command -v script >/dev/null 2>&1 || { echo "SKIP: script(1) not installed"; finish; exit $?; }
+# paste_off TS: TS turned it on at least once and off after the last on
+paste_off() {
+	python3 - "$1" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+on, off = d.rfind(b'\033[?2004h'), d.rfind(b'\033[?2004l')
+sys.exit(0 if on >= 0 and off > on else 1)
+PY
+}
+# doctor_open: cold, the doctor's text area shown, output recorded in $TS
+doctor_open() {
+	TS=$TMP/typescript; rm -f "$TS"
+	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+	GW_WRAP="script -qfe $TS -c" start C.UTF-8 80x24
+	wait_for "1/8" >/dev/null
+	keys Up; keys Enter
+	wait_for "Diagnose" >/dev/null
+	typ "no newline yet"
+}
+# the pid of gpuwiz under script(1) in the pane
+doctor_pid() {
+	shell=$($T list-panes -t w -F '#{pane_pid}' | head -n 1)
+	pgrep -P "$(pgrep -P "$shell" -x script | head -n 1)" -x gpuwiz | head -n 1
+}
+doctor_open
+keys Escape
+check "paste mode: Esc leaves the text area" wait_for "What are you doing?"
+check "paste mode: off once the text area is left" paste_off "$TS"
+keys q
+check "paste mode: q then quits" exited
+check "paste mode: q: terminal restored" terminal_sane
+check "paste mode: q: off at exit" paste_off "$TS"
+doctor_open
+keys F10
+check "paste mode: F10 on the text area quits" exited
+check "paste mode: F10: exit 0" [ "${exit_status:-x}" = 0 ]
+check "paste mode: F10: terminal restored" terminal_sane
+check "paste mode: F10: off at exit" paste_off "$TS"
+doctor_open
+keys C-c
+check "paste mode: Ctrl-C on the text area exits" exited
+check "paste mode: Ctrl-C: exit 130" [ "${exit_status:-x}" = 130 ]
+check "paste mode: Ctrl-C: terminal restored" terminal_sane
+check "paste mode: Ctrl-C: off at exit" paste_off "$TS"
+doctor_open
+pid=$(doctor_pid)
+[ -n "$pid" ] && kill -TERM "$pid"
+check "paste mode: SIGTERM on the text area exits" exited
+check "paste mode: SIGTERM: exit 143" [ "${exit_status:-x}" = 143 ]
+check "paste mode: SIGTERM: terminal restored" terminal_sane
+check "paste mode: SIGTERM: off at exit" paste_off "$TS"
 
 finish

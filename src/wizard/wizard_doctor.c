@@ -1,0 +1,385 @@
+/* wizard_doctor.c: the doctor (wizard_doctor.h; doc/design.md, section
+ * 9, "The doctor"): diagnose a pasted error or a vmware.log with
+ * gpuwiz diagnose's rules, propose the VM's .vmx found beside the log,
+ * pre-fill the answers where a fix is a .vmx change, and walk the steps
+ * to the review.  Nothing here draws; ui/step_doctor.c shows it. */
+#include "wizard_int.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+struct gw_wizard_doctor {
+	gw_diag_result res;
+	char *source;       /* the file read, or NULL */
+	char *vmx;          /* the one .vmx beside a vmware.log, or NULL */
+	size_t nvmx;        /* .vmx files beside it */
+	int pending;        /* a step stopped the walk to the review */
+	int filled;         /* GW_DOC_* */
+	uint64_t mmio_gb;
+};
+
+/* The rules whose fix is a .vmx change, and how each pre-fills: a table
+ * from the rule id, so a new rule only needs a row. */
+typedef void (*fill_fn)(gw_wizard_doctor *d, gw_wizard *w,
+                        const gw_diag_finding *f);
+
+static void
+fill_mmio(gw_wizard_doctor *d, gw_wizard *w, const gw_diag_finding *f)
+{
+	const gw_plan *p;
+	uint64_t want = 0;
+	size_t i;
+	gw_err e;
+
+	/* both MMIO rules may match: the larger need */
+	(void)f;
+	for (i = 0; i < d->res.n; i++)
+		if (d->res.findings[i].mmio_gb > want)
+			want = d->res.findings[i].mmio_gb;
+
+	/* the plan's size first (the rule for the VM's GPUs, or the window
+	 * it already has): the diagnosis only raises it, since the log may
+	 * count part of the BARs (diagnose.h).  Without a plan yet (no .vmx)
+	 * the rule is not known: the size waits for the resume, so that it
+	 * cannot stand below the rule when the .vmx comes. */
+	gw_wizard_set_mmio(w, 0, 0, &e);
+	p = gw_wizard_plan(w);
+	if (p != NULL && want > 0 && p->mmio_gb < want)
+		gw_wizard_set_mmio(w, want, 0, &e);
+	p = gw_wizard_plan(w);
+	d->mmio_gb = p ? p->mmio_gb : want;
+	d->filled |= GW_DOC_MMIO;
+}
+
+static void
+fill_reserve(gw_wizard_doctor *d, gw_wizard *w, const gw_diag_finding *f)
+{
+	(void)f;
+	gw_wizard_set_reserve(w, 1);
+	d->filled |= GW_DOC_RESERVE;
+}
+
+static void
+fill_uvm(gw_wizard_doctor *d, gw_wizard *w, const gw_diag_finding *f)
+{
+	(void)f;
+	gw_wizard_set_uvm(w, 1);
+	d->filled |= GW_DOC_UVM;
+}
+
+static const struct {
+	const char *id;
+	fill_fn fill;
+} fills[] = {
+	{ GW_DIAG_MMIO_PAGES, fill_mmio },
+	{ GW_DIAG_MMIO_FIRMWARE, fill_mmio },
+	{ GW_DIAG_MEM_RESERVATION, fill_reserve },
+	{ GW_DIAG_NCCL_UVM, fill_uvm },
+};
+
+static fill_fn
+fill_of(const gw_diag_finding *f)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof fills / sizeof fills[0]; i++)
+		if (strcmp(fills[i].id, f->f.id) == 0)
+			return fills[i].fill;
+	return NULL;
+}
+
+gw_wizard_doctor *
+gw_wizard_doctor_new(void)
+{
+	return gw_xcalloc(1, sizeof(gw_wizard_doctor));
+}
+
+static void
+forget(gw_wizard_doctor *d)
+{
+	gw_diag_result_free(&d->res);
+	free(d->source);
+	free(d->vmx);
+	d->source = d->vmx = NULL;
+	d->nvmx = 0;
+	d->pending = 0;
+	d->filled = 0;
+	d->mmio_gb = 0;
+}
+
+void
+gw_wizard_doctor_free(gw_wizard_doctor *d)
+{
+	if (d == NULL)
+		return;
+	forget(d);
+	free(d);
+}
+
+/* The text, blanks trimmed, when it is one line naming an existing
+ * regular file (malloc'ed, "~/" expanded); else NULL. */
+static char *
+named_file(const char *text, size_t len)
+{
+	char *t, *s, *p;
+	struct stat sb;
+
+	if (len == 0 || len > 4096 || memchr(text, '\0', len) != NULL)
+		return NULL;
+	t = gw_xstrndup(text, len);
+	s = gw_trim(t);
+	if (*s == '\0' || strpbrk(s, "\r\n") != NULL) {
+		free(t);
+		return NULL;
+	}
+	p = wz_expand_tilde(s);
+	free(t);
+	if (stat(p, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static int
+ends_with_ci(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcasecmp(s + n - k, suffix) == 0;
+}
+
+/* vmware.log and its rotated copies (vmware-1.log, ...) live in the VM's
+ * directory, beside its .vmx. */
+static int
+is_vmware_log(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	b = b ? b + 1 : path;
+	return strncasecmp(b, "vmware", 6) == 0 && ends_with_ci(b, ".log");
+}
+
+/* The .vmx files in path's directory: their count; the first in d->vmx
+ * when there is exactly one. */
+static void
+find_vmx(gw_wizard_doctor *d, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? gw_xstrndup(path, (size_t)(slash - path) + 1)
+	                  : gw_xstrdup("./");
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+	char *one = NULL;
+
+	while (dh != NULL && (de = readdir(dh)) != NULL) {
+		char *p;
+		struct stat sb;
+
+		if (de->d_name[0] == '.' || !ends_with_ci(de->d_name, ".vmx"))
+			continue;
+		p = gw_xasprintf("%s%s", dir, de->d_name);
+		if (stat(p, &sb) == 0 && S_ISREG(sb.st_mode)) {
+			d->nvmx++;
+			free(one);
+			one = p;
+		} else {
+			free(p);
+		}
+	}
+	if (dh != NULL)
+		closedir(dh);
+	free(dir);
+	if (d->nvmx == 1)
+		d->vmx = one;
+	else
+		free(one);
+}
+
+int
+gw_wizard_doctor_text(gw_wizard_doctor *d, const gw_wizard *w,
+                      const char *text, size_t len, gw_err *e)
+{
+	char *file, *data = NULL;
+	size_t dlen = 0;
+	int n;
+
+	(void)w;
+	forget(d);
+	if (text == NULL)
+		len = 0;
+	if (len > GW_DIAG_MAX_INPUT) {
+		gw_err_set(e, _("The text is larger than %zu bytes: give the vmware.log's path instead, or paste the lines around the failure."),
+		           (size_t)GW_DIAG_MAX_INPUT);
+		return -1;
+	}
+	if ((file = named_file(text, len)) != NULL) {
+		if (gw_read_file(file, GW_DIAG_MAX_INPUT, &data, &dlen, e) != 0) {
+			free(file);
+			return -1;
+		}
+		d->source = file;
+		if (is_vmware_log(file))
+			find_vmx(d, file);
+		text = data;
+		len = dlen;
+	}
+	n = gw_diagnose_text(text, len, &d->res);
+	free(data);
+	return n < 0 ? 0 : n;
+}
+
+size_t
+gw_wizard_doctor_count(const gw_wizard_doctor *d)
+{
+	return d->res.n;
+}
+
+const gw_diag_finding *
+gw_wizard_doctor_finding(const gw_wizard_doctor *d, size_t i)
+{
+	return i < d->res.n ? &d->res.findings[i] : NULL;
+}
+
+int
+gw_wizard_doctor_fixes_vmx(const gw_wizard_doctor *d, size_t i)
+{
+	return i < d->res.n && fill_of(&d->res.findings[i]) != NULL;
+}
+
+const char *
+gw_wizard_doctor_source(const gw_wizard_doctor *d)
+{
+	return d->source;
+}
+
+const char *
+gw_wizard_doctor_vmx(const gw_wizard_doctor *d)
+{
+	return d->vmx;
+}
+
+size_t
+gw_wizard_doctor_nvmx(const gw_wizard_doctor *d)
+{
+	return d->nvmx;
+}
+
+int
+gw_wizard_doctor_filled(const gw_wizard_doctor *d)
+{
+	return d->filled;
+}
+
+uint64_t
+gw_wizard_doctor_mmio(const gw_wizard_doctor *d)
+{
+	return d->mmio_gb;
+}
+
+int
+gw_wizard_doctor_pending(const gw_wizard_doctor *d)
+{
+	return d->pending;
+}
+
+void
+gw_wizard_doctor_stop(gw_wizard_doctor *d)
+{
+	d->pending = 0;
+}
+
+static int
+any_vmx_fix(const gw_wizard_doctor *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->res.n; i++)
+		if (gw_wizard_doctor_fixes_vmx(d, i))
+			return 1;
+	return 0;
+}
+
+static void
+prefill(gw_wizard_doctor *d, gw_wizard *w)
+{
+	size_t i;
+
+	for (i = 0; i < d->res.n; i++) {
+		fill_fn fill = fill_of(&d->res.findings[i]);
+
+		if (fill != NULL)
+			fill(d, w, &d->res.findings[i]);
+	}
+}
+
+/* From the current step to the review, each step checked as Enter
+ * would; the options step's proposals as when it is shown. */
+static int
+walk(gw_wizard_doctor *d, gw_wizard *w, char *why, size_t n)
+{
+	while (gw_wizard_step(w) < GW_STEP_REVIEW) {
+		if (gw_wizard_step(w) == GW_STEP_OPTIONS) {
+			gw_wizard_propose_uvm(w);
+			gw_wizard_fit_formats(w);
+		}
+		if (gw_wizard_next(w, why, n) != 0) {
+			d->pending = 1;
+			return 1;
+		}
+	}
+	d->pending = 0;
+	return 0;
+}
+
+int
+gw_wizard_doctor_apply(gw_wizard_doctor *d, gw_wizard *w, char *why,
+                       size_t n)
+{
+	gw_err e;
+
+	wz_put_why(why, n, "");
+	if (!any_vmx_fix(d))
+		return -1;
+	if (d->vmx != NULL && w->vmx == NULL) {
+		e.msg[0] = '\0';
+		if (gw_wizard_open_vmx(w, d->vmx, &e) == 0)
+			d->filled |= GW_DOC_VMX;
+	}
+	/* passthrough on the host needs the IOMMU, and a GPU's 64-bit BARs
+	 * above-4G decoding: the failing VM had both (doc/design.md, 15.10) */
+	if (!gw_wizard_can(w, GW_CAN_PROBE)) {
+		gw_wizard_set_host_ok(w, GW_HOST_IOMMU, 1);
+		gw_wizard_set_host_ok(w, GW_HOST_ABOVE4G, 1);
+	}
+	prefill(d, w);
+	return walk(d, w, why, n);
+}
+
+int
+gw_wizard_doctor_resume(gw_wizard_doctor *d, gw_wizard *w, char *why,
+                        size_t n)
+{
+	wz_put_why(why, n, "");
+	if (!d->pending)
+		return -1;
+	prefill(d, w);
+	return walk(d, w, why, n);
+}
+
+const char *
+gw_wizard_doctor_next(const gw_wizard_doctor *d, const gw_wizard *w)
+{
+	if (d->res.n == 0)
+		/* TRANSLATORS: the doctor found nothing it knows. */
+		return _("Enter goes on with the normal steps; Esc goes back to try other text.");
+	if (!any_vmx_fix(d))
+		return _("Do the fix above on the host or in the guest, then power the VM on again. Enter goes on with the normal steps.");
+	if (d->vmx != NULL || (w != NULL && gw_wizard_vmx(w) != NULL))
+		return _("Enter opens the review with these changes pre-filled.");
+	return _("Enter asks for the VM's .vmx on the VM step, then opens the review with these changes pre-filled.");
+}
