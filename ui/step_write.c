@@ -55,7 +55,7 @@ add_changes(ui_textlist *tl, const gw_wizard *w, int with_cmds, int width)
 	char **v = gw_wizard_host_changes(w);
 	size_t i;
 
-	if (v[0] && with_cmds)
+	if (v[0])
 		/* TRANSLATORS: heading of the host changes on the write
 		 * step, as on the review. */
 		ui_tl_add(tl, _("Changes on the host:"), UI_C_HEAD, 0, 0, width);
