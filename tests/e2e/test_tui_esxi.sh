@@ -30,6 +30,23 @@ scratch() { ls -dt "$TMPDIR"/gpuwiz-sample.* 2>/dev/null | head -n 1; }
 joined() { screen; sed 's/[│┃|]/ /g' "$SCREEN" | tr '\n' ' ' | tr -s ' '; }
 on_joined() { joined | grep -qF -- "$1"; }
 no_reboot() { ! find_in_pages "Reboot the host"; }
+# the review's pages from here, as one text (PgDn up to 6 times)
+pages() {
+	: >"$TMP/pages.raw"; p=0
+	while [ $p -lt 6 ]; do
+		screen; cat "$SCREEN" >>"$TMP/pages.raw"; keys PageDown; p=$((p + 1))
+	done
+}
+# the findings' severities in the order shown (LANG): FAIL, then WARN,
+# then INFO and PASS; this plan has no FAIL (and with the upgrade queued
+# the firmware WARN alone), so a WARN first and the WARNs together
+warn_first() {
+	h=$(tr_ "$1" 'Findings:'); w=$(tr_ "$1" 'WARN')
+	re="^ +($(tr_ "$1" 'FAIL')|$w|$(tr_ "$1" 'INFO')|$(tr_ "$1" 'PASS')) "
+	sed -n "/$h/,\$p" "$TMP/pages.raw" | grep -oE "$re" | tr -d ' ' |
+		uniq >"$TMP/sev"
+	[ "$(head -n 1 "$TMP/sev")" = "$w" ] && [ "$(grep -cx "$w" "$TMP/sev")" -eq 1 ]
+}
 
 # From the host step to the write step's question: e on the second L40S,
 # both GPUs, ubuntu-l40s, u, the review.  $1 the language.
@@ -68,7 +85,10 @@ queue_walk() {
 		"esxcli hardware pci pcipassthru set -d 0000:5e:00.0 -e true -a"
 	check "$lang: the upgrade with its command" on_joined "vim-cmd vmsvc/upgrade 1 vmx-21"
 	check "$lang: PgDn on the key line (the review scrolls)" sh -c "tail -n 1 '$SCREEN' | grep -q PgDn"
-	check "$lang: the diff further down (the second device block)" find_in_pages 'pciPassthru1.id = "00000:094:00.0"'
+	pages
+	check "$lang: the diff further down (the second device block)" \
+		grep -qF 'pciPassthru1.id = "00000:094:00.0"' "$TMP/pages.raw"
+	check "$lang: the findings: WARN first" warn_first "$lang"
 	keys Enter
 	check "$lang: write step" wait_for "8/8"
 	keys Enter
