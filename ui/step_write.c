@@ -68,6 +68,38 @@ add_changes(ui_textlist *tl, const gw_wizard *w, int with_cmds, int width)
 	gw_strv_free(v);
 }
 
+/* Before writing: the host changes (they run first), the files, the
+ * .vmx to patch, and the invitation. */
+static void
+build_ready(ui_textlist *tl, const gw_wizard *w, const gw_plan *p, int width)
+{
+	size_t k, n;
+	char **files;
+
+	add_changes(tl, w, 1, width);   /* they run first */
+	/* TRANSLATORS: heading before writing. */
+	ui_tl_add(tl, _("Ready to write:"), UI_C_HEAD, 0, 0, width);
+	files = gw_apply_outputs(gw_wizard_answers(w), p, &n);
+	for (k = 0; k < n; k++)
+		ui_tl_add(tl, files[k], UI_C_NORMAL, 2, 2, width);
+	gw_apply_outputs_free(files, n);
+	if (gw_wizard_vmx_where(w)) {
+		char *s = gw_xasprintf(_("patch of %s (a backup is written first)"),
+		                       gw_wizard_vmx_where(w));
+
+		ui_tl_add(tl, s, UI_C_NORMAL, 2, 2, width);
+		free(s);
+	}
+	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
+	if (gw_plan_has_errors(p))
+		/* TRANSLATORS: the plan has FAIL findings. */
+		ui_tl_add(tl, _("The plan has failures (FAIL in the review): writing is refused until they are fixed."),
+		    UI_C_FAIL, 0, 0, width);
+	/* TRANSLATORS: the invitation to write. */
+	ui_tl_add(tl, _("Press Enter to write these files. The VM must be powered off."),
+	    UI_C_TITLE, 0, 0, width);
+}
+
 static void
 build(ui_ctx *u, int width)
 {
@@ -159,32 +191,7 @@ build(ui_ctx *u, int width)
 		    UI_C_MSG_ERR, 0, 0, width);
 		return;
 	}
-	add_changes(tl, w, 1, width);   /* they run first */
-	/* TRANSLATORS: heading before writing. */
-	ui_tl_add(tl, _("Ready to write:"), UI_C_HEAD, 0, 0, width);
-	{
-		size_t k, n;
-		char **files = gw_apply_outputs(gw_wizard_answers(w), p, &n);
-
-		for (k = 0; k < n; k++)
-			ui_tl_add(tl, files[k], UI_C_NORMAL, 2, 2, width);
-		gw_apply_outputs_free(files, n);
-	}
-	if (gw_wizard_vmx_where(w)) {
-		char *s = gw_xasprintf(_("patch of %s (a backup is written first)"),
-		                       gw_wizard_vmx_where(w));
-
-		ui_tl_add(tl, s, UI_C_NORMAL, 2, 2, width);
-		free(s);
-	}
-	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
-	if (gw_plan_has_errors(p))
-		/* TRANSLATORS: the plan has FAIL findings. */
-		ui_tl_add(tl, _("The plan has failures (FAIL in the review): writing is refused until they are fixed."),
-		    UI_C_FAIL, 0, 0, width);
-	/* TRANSLATORS: the invitation to write. */
-	ui_tl_add(tl, _("Press Enter to write these files. The VM must be powered off."),
-	    UI_C_TITLE, 0, 0, width);
+	build_ready(tl, w, p, width);
 }
 
 static void
