@@ -368,6 +368,21 @@ wz_run_changes(gw_wizard *w)
 	return 0;
 }
 
+void
+wz_done_changes(const gw_wizard *w, wz_strv *s)
+{
+	char *t;
+	size_t k;
+
+	for (k = 0; on_host(w) && k < w->sess.nqueue; k++) {
+		if (!w->sess.queue[k].done)
+			continue;
+		t = gw_session_change_title(&w->sess, &w->sess.queue[k]);
+		wz_strv_push(s, gw_xasprintf(_("%s (done)"), t));
+		free(t);
+	}
+}
+
 /* ---- next steps ------------------------------------------------------------ */
 
 void

@@ -16,6 +16,9 @@ void wz_drop_upgrade(gw_wizard *w);
  * waited); -1 with write_error saying which change failed and what ran
  * before it. */
 int wz_run_changes(gw_wizard *w);
+/* The host changes done, a line each ("Enable passthrough on ... (done)"),
+ * for the summary printed on exit. */
+void wz_done_changes(const gw_wizard *w, wz_strv *s);
 /* The next steps the host changes leave (the reboot an enable needs). */
 void wz_next_host_changes(const gw_wizard *w, wz_strv *s);
 

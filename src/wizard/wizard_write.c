@@ -336,6 +336,7 @@ gw_wizard_exit_summary(const gw_wizard *w)
 
 	if (!w->written)
 		return NULL;
+	wz_done_changes(w, &s);   /* on the host, before the files */
 	summary_files(&w->result, &s);
 	cmds = gw_wizard_next_commands(w);
 	if (cmds && cmds[0])

@@ -238,6 +238,11 @@ test_upgrade_and_write(void **state)
 	assert_non_null(strstr(vmx, "pciPassthru1.id = \"00000:094:00.0\""));
 	assert_non_null(strstr(vmx, "pciPassthru.64bitMMIOSizeGB = \"256\""));
 	free(vmx);
+	/* the summary printed on exit starts with them */
+	v = gw_wizard_exit_summary(&w);
+	assert_string_equal(v[0], "Upgrade VM ubuntu-l40s from vmx-13 to vmx-21 (done)");
+	assert_string_equal(v[1], "Enable passthrough on 0000:5e:00.0 (done)");
+	gw_strv_free(v);
 	/* the row says it is done; no reboot on the stand-in (-a) */
 	assert_int_equal(gw_wizard_enable_queued(&w, 1), 2);
 	assert_int_equal(gpu_row(&w, 1)->sev, GW_SEV_PASS);
