@@ -4,6 +4,7 @@
 #include "draw.h"
 #include "field.h"
 #include "screen.h"
+#include "dialog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -81,46 +82,82 @@ box_wait(ui_ctx *u, ui_key *k)
 	return r;
 }
 
+/* The yes/no box: the question, then the keys; with buttons (focus not
+ * NULL) "[ Yes ]  [ No ]" with *focus (1 yes, 0 no) highlighted. */
+static void
+confirm_draw(ui_ctx *u, const char *question, const int *focus)
+{
+	int bw = box_width(), bh, y, x, i, tw = 0;
+	char **lines;
+	size_t n = dw_wrap(question, bw - 4, &lines);
+	const char *keys[5];
+	char *yes, *no;
+
+	(void)u;
+	/* as wide as the text needs, at least 30 cells */
+	for (i = 0; i < (int)n; i++)
+		if (gw_text_cells(lines[i]) > tw)
+			tw = gw_text_cells(lines[i]);
+	if (tw + 4 < bw)
+		bw = tw + 4 < 30 ? 30 : tw + 4;
+
+	if (n > (size_t)(LINES - 6))
+		n = (size_t)(LINES - 6);
+	bh = (int)n + 4;
+	box_place(bh, bw, &y, &x);
+	dw_box(y, x, bh, bw, ui_attr(UI_C_BOX));
+	for (i = 0; i < (int)n; i++)
+		dw_put(y + 1 + i, x + 2, lines[i], bw - 4, A_BOLD);
+	dw_free_lines(lines, n);
+	keys[0] = "y";
+	/* TRANSLATORS: the answers of a yes/no question (keys
+	 * y and n); at most 10 cells each. */
+	keys[1] = _("Yes");
+	keys[2] = "n";
+	/* TRANSLATORS: answer of a yes/no question, at most
+	 * 10 cells. */
+	keys[3] = _("No");
+	keys[4] = NULL;
+	if (focus == NULL) {
+		box_keys(y + bh - 2, x + 2, bw - 4, keys);
+		return;
+	}
+	/* Yes first, then No; the one with the focus highlighted */
+	yes = gw_xasprintf("[ %s ]", keys[1]);
+	no = gw_xasprintf("[ %s ]", keys[3]);
+	i = dw_put(y + bh - 2, x + 2, yes, bw - 4,
+	           ui_attr(*focus ? UI_C_SEL : UI_C_KEY));
+	i += 2 + dw_put(y + bh - 2, x + 4 + i, no, bw - 6 - i,
+	                ui_attr(*focus ? UI_C_KEY : UI_C_SEL));
+	dw_put(y + bh - 2, x + 4 + i, "(y/n)", bw - 6 - i, A_NORMAL);
+	free(yes);
+	free(no);
+}
+
+/* A key of the button box: 1 yes, 0 no, -2 not an answer yet. */
 static int
-confirm_loop(ui_ctx *u, const char *question)
+button_key(ui_key k, int *focus)
+{
+	if (ui_key_tab(k) || ui_key_btab(k) || ui_key_fn(k, KEY_LEFT) ||
+	    ui_key_fn(k, KEY_RIGHT)) {
+		*focus = !*focus;
+		return -2;
+	}
+	if (ui_key_enter(k))
+		return *focus;
+	return -2;
+}
+
+static int
+confirm_loop(ui_ctx *u, const char *question, int *focus)
 {
 	for (;;) {
 		ui_key k;
 		int r;
 
 		ui_draw_all(u);
-		if (!u->too_small) {
-			int bw = box_width(), bh, y, x, i, tw = 0;
-			char **lines;
-			size_t n = dw_wrap(question, bw - 4, &lines);
-			const char *keys[5];
-
-			/* as wide as the text needs, at least 30 cells */
-			for (i = 0; i < (int)n; i++)
-				if (gw_text_cells(lines[i]) > tw)
-					tw = gw_text_cells(lines[i]);
-			if (tw + 4 < bw)
-				bw = tw + 4 < 30 ? 30 : tw + 4;
-
-			if (n > (size_t)(LINES - 6))
-				n = (size_t)(LINES - 6);
-			bh = (int)n + 4;
-			box_place(bh, bw, &y, &x);
-			dw_box(y, x, bh, bw, ui_attr(UI_C_BOX));
-			for (i = 0; i < (int)n; i++)
-				dw_put(y + 1 + i, x + 2, lines[i], bw - 4, A_BOLD);
-			dw_free_lines(lines, n);
-			keys[0] = "y";
-			/* TRANSLATORS: the answers of a yes/no question (keys
-			 * y and n); at most 10 cells each. */
-			keys[1] = _("Yes");
-			keys[2] = "n";
-			/* TRANSLATORS: answer of a yes/no question, at most
-			 * 10 cells. */
-			keys[3] = _("No");
-			keys[4] = NULL;
-			box_keys(y + bh - 2, x + 2, bw - 4, keys);
-		}
+		if (!u->too_small)
+			confirm_draw(u, question, focus);
 		curs_set(0);
 		r = box_wait(u, &k);
 		if (r < 0)
@@ -137,13 +174,25 @@ confirm_loop(ui_ctx *u, const char *question)
 			return 1;
 		if (ui_key_is(k, L'n') || ui_key_is(k, L'N') || ui_key_esc(k))
 			return 0;
+		if (focus && (r = button_key(k, focus)) != -2)
+			return r;
 	}
 }
 
 int
 ui_confirm(ui_ctx *u, const char *question)
 {
-	int r = confirm_loop(u, question);
+	int r = confirm_loop(u, question, NULL);
+
+	box_closed(u);
+	return r;
+}
+
+int
+ui_confirm_no(ui_ctx *u, const char *question)
+{
+	int focus = 0;   /* No */
+	int r = confirm_loop(u, question, &focus);
 
 	box_closed(u);
 	return r;

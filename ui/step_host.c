@@ -135,15 +135,16 @@ row_gpu(const gw_wizard *w, int row)
 	return idx;
 }
 
-/* e on an ESXi GPU's row: enable its passthrough (asks first). */
+/* e on an ESXi GPU's row: queue enabling its passthrough, or take that
+ * back; it runs when the write step's question is answered yes. */
 static int
 esxi_enable(ui_ctx *u)
 {
 	gw_wizard *w = u->w;
 	ui_list *list = &hst(u)->list;
 	const gw_finding *checks;
-	int idx = row_gpu(w, list->cur), reboot = 0;
-	char *q;
+	const gw_linux_gpu *det;
+	int idx = row_gpu(w, list->cur), r;
 	gw_err e;
 
 	gw_wizard_checks(w, &checks);
@@ -153,33 +154,27 @@ esxi_enable(ui_ctx *u)
 		       _("Highlight a GPU's passthrough row first, then press e."));
 		return UI_HANDLED;
 	}
-	if (idx >= (int)gw_wizard_detected(w, NULL))
+	if (idx >= (int)gw_wizard_detected(w, &det))
 		return UI_HANDLED;
-	if (checks[list->cur].sev == GW_SEV_PASS) {
+	if (checks[list->cur].sev == GW_SEV_PASS &&
+	    !gw_wizard_enable_queued(w, (size_t)idx)) {
 		ui_msg(u, UI_MSG_INFO, "%s",
 		       /* TRANSLATORS: e on a GPU already passed through. */
 		       _("Passthrough is already enabled and active for this GPU."));
 		return UI_HANDLED;
 	}
-	q = gw_wizard_enable_question(w, (size_t)idx);
-	if (ui_confirm(u, q) != 1) {
-		free(q);
-		return UI_HANDLED;
-	}
-	free(q);
-	ui_progress(u, _("Enabling passthrough on the host..."), -1);
 	e.msg[0] = '\0';
-	if (gw_wizard_esxi_enable(w, (size_t)idx, &reboot, &e) != 0)
+	r = gw_wizard_esxi_enable(w, (size_t)idx, NULL, &e);
+	if (r < 0)
 		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
-	else if (reboot)
-		ui_msg(u, UI_MSG_INFO, "%s",
-		       /* TRANSLATORS: after e, when the host must reboot. */
-		       _("Passthrough enabled; the host needs a reboot before a VM can use the GPU."));
+	else if (r == 1)
+		/* TRANSLATORS: after e; %s is the GPU's PCI address. */
+		ui_msg(u, UI_MSG_OK, _("Queued: passthrough of %s will be enabled when you write (the review lists it)."),
+		       det[idx].bdf);
 	else
-		ui_msg(u, UI_MSG_OK, "%s",
-		       /* TRANSLATORS: after e. */
-		       _("Passthrough enabled and active."));
-	u->repaint = UI_REPAINT_FULL;
+		/* TRANSLATORS: after e on a queued GPU; %s is its address. */
+		ui_msg(u, UI_MSG_INFO, _("Taken back: passthrough of %s stays as it is."),
+		       det[idx].bdf);
 	list->n = (int)gw_wizard_checks(w, NULL);
 	if (list->cur >= list->n)
 		list->cur = 0;

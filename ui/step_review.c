@@ -66,6 +66,28 @@ add_summary(ui_textlist *tl, const gw_wizard *w, int width)
 	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
 }
 
+/* The host changes queued (gw_wizard_host_changes), each with the exact
+ * command gpuwiz runs; none (offline, nothing queued): no section. */
+static void
+add_host_changes(ui_textlist *tl, const gw_wizard *w, int width)
+{
+	char **v = gw_wizard_host_changes(w);
+	size_t i;
+
+	if (v[0] != NULL)
+		/* TRANSLATORS: heading of the review's host changes; at most
+		 * 78 cells. */
+		ui_tl_add(tl, _("Changes on the host (they run first, after your yes at the write):"),
+		          UI_C_HEAD, 0, 0, width);
+	for (i = 0; v[i] && v[i + 1]; i += 2) {
+		ui_tl_add(tl, v[i], UI_C_WARN, 2, 2, width);
+		ui_tl_add(tl, v[i + 1], UI_C_DIM, 6, 2, width);
+	}
+	if (v[0] != NULL)
+		ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
+	gw_strv_free(v);
+}
+
 /* Cells of a translated "label: %s" before its %s: the hanging indent
  * that lines up the wrapped rows under the text, not under the label
  * (5 for "fix: ", 10 for "解决方法："). */
@@ -252,9 +274,11 @@ build(ui_ctx *u, int width)
 	ui_textlist *tl = tls(u);
 	char *s;
 	size_t i;
+	int sev;
 
 	ui_tl_clear(tl);
 	add_summary(tl, w, width);
+	add_host_changes(tl, w, width);
 	if (p == NULL) {
 		ui_tl_add(tl, err ? err : _("No plan yet: choose the GPUs first."),
 		          UI_C_MSG_ERR, 0, 0, width);
@@ -278,8 +302,11 @@ build(ui_ctx *u, int width)
 		/* TRANSLATORS: heading, like the CLI's "Findings:". */
 		ui_tl_add(tl, _("Findings:"), UI_C_HEAD, 0, 0, width);
 	}
-	for (i = 0; i < p->nfindings; i++)
-		add_finding(tl, &p->findings[i], width);
+	/* FAIL first, then WARN, INFO, PASS: what needs action on top */
+	for (sev = GW_SEV_ERROR; sev >= GW_SEV_PASS; sev--)
+		for (i = 0; i < p->nfindings; i++)
+			if ((int)p->findings[i].sev == sev)
+				add_finding(tl, &p->findings[i], width);
 	add_outputs(tl, w, width);
 }
 
@@ -447,9 +474,11 @@ review_key(ui_ctx *u, ui_key k)
 static const char *
 review_help(ui_ctx *u)
 {
+	static char buf[4096];
+
 	(void)u;
 	/* TRANSLATORS: help of step 7, wrapped to about 70 cells. */
-	return _("Everything gpuwiz will change, before anything is written. Each line of the .vmx "
+	snprintf(buf, sizeof buf, "%s\n%s", _("Everything gpuwiz will change, before anything is written. Each line of the .vmx "
 	         "is shown as a diff: \"+\" a value written, \"-\" the value it replaces, \"=\" a "
 	         "value already right that stays. Under each: why, and the source of the fact. "
 	         "Then the findings (FAIL must be fixed before writing; WARN and INFO are "
@@ -461,7 +490,10 @@ review_help(ui_ctx *u)
 	         "Up/Down and PgUp/PgDn scroll. s saves your answers to a file: a trainer can "
 	         "hand it to a class, and gpuwiz --answers FILE starts with every screen filled "
 	         "in, so Enter alone walks to the written files. Enter goes to the write step; "
-	         "nothing is written until you press Enter there.");
+	         "nothing is written until you press Enter there."),
+	         /* TRANSLATORS: help of step 7, the host changes; wrapped to about 70 cells. */
+	         _("Host changes queued on the host and VM steps (e enables a GPU's passthrough, u upgrades the hardware version) are listed under \"Changes on the host\" with the exact command gpuwiz runs; they run only after you answer Yes to the write step's question, before the .vmx and the files."));
+	return buf;
 }
 
 static size_t
@@ -478,6 +510,11 @@ review_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 		ui_keys_add(out, &n, max, "PgDn", _("Scroll"), pg);
 		return n;
 	}
+	/* TRANSLATORS: key help label; at most 8 cells.  More below
+	 * than the page shows: PgDn first, so that it is
+	 * never cut off the key line */
+	if (tls(u)->n > (size_t)tls(u)->page + (size_t)tls(u)->top)
+		ui_keys_add(out, &n, max, "PgDn", _("Scroll"), pg);
 	/* TRANSLATORS: key help label (the digits go to a step); at most
 	 * 8 cells. */
 	ui_keys_add(out, &n, max, "1-7", _("Go to"), none);
@@ -486,8 +523,6 @@ review_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 	ui_keys_add(out, &n, max, "v", _("Snippets"), v);
 	/* TRANSLATORS: key help label (save the answers); at most 8 cells. */
 	ui_keys_add(out, &n, max, "s", _("Save"), s);
-	/* TRANSLATORS: key help labels; at most 8 cells each. */
-	ui_keys_add(out, &n, max, "PgDn", _("Scroll"), pg);
 	return ui_keys_common(out, n, max, 0);
 }
 

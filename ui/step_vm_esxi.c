@@ -12,8 +12,9 @@
  *
  * Enter on a VM not yet open opens it (power state, its .vmx read from the
  * datastore) and stays, to show it; Enter on the open one goes on.  u
- * upgrades the open VM's hardware version to the host's newest after a
- * confirmation (vim-cmd vmsvc/upgrade: powered off only, never down); r
+ * queues the upgrade of the open VM's hardware version to the host's
+ * newest (vim-cmd vmsvc/upgrade when the write runs: powered off only,
+ * never down; the plan is made for it at once), u again takes it back; r
  * reads the host's VM list again.  A powered-on VM can be opened and
  * planned, but the write step refuses to change it.
  */
@@ -84,6 +85,7 @@ draw_open(ui_ctx *u, ui_rect r, int y)
 {
 	const gw_wizard *w = u->w;
 	int up = gw_wizard_esxi_upgrade_target(w);
+	int queued = gw_wizard_upgrade_queued(w);
 	int off = gw_wizard_vm_power(w) == GW_ESXI_POWER_OFF;
 	const char *picked = gw_wizard_vm_picked(w);
 	char *s = gw_wizard_vm_title(w), *t;
@@ -92,6 +94,13 @@ draw_open(ui_ctx *u, ui_rect r, int y)
 		/* TRANSLATORS: after the open VM's line; u is the key, %d the
 		 * hardware version. */
 		t = gw_xasprintf(_("%s (u: upgrade to vmx-%d)"), s, up);
+		free(s);
+		s = t;
+	} else if (queued > 0) {
+		/* TRANSLATORS: after the open VM's line while its upgrade is
+		 * queued; %d the hardware version, u the key. */
+		t = gw_xasprintf(_("%s (vmx-%d queued: u takes it back)"), s,
+		                 queued);
 		free(s);
 		s = t;
 	}
@@ -181,40 +190,31 @@ open_row(ui_ctx *u, int row)
 	return 0;
 }
 
+/* u: queue the upgrade to the host's newest hardware version, or take
+ * it back; it runs when the write step's question is answered yes. */
 static int
 upgrade(ui_ctx *u)
 {
 	gw_wizard *w = u->w;
-	int to = gw_wizard_esxi_upgrade_target(w);
-	const gw_esxi_vm *vm;
-	char *q;
+	int to = gw_wizard_esxi_upgrade_target(w), r;
 	gw_err e;
 
-	if (to == 0) {
+	if (to == 0 && gw_wizard_upgrade_queued(w) == 0) {
 		ui_msg(u, UI_MSG_INFO, "%s",
 		       _("Nothing to upgrade: the VM already has the newest hardware version this host runs."));
 		return UI_HANDLED;
 	}
-	gw_wizard_vms(w, &vm);
-	vm += gw_wizard_vm_open(w);
-	/* TRANSLATORS: asked on u; the VM's name, its hardware version now
-	 * and the new one; y/n are keys. */
-	q = gw_xasprintf(_("Upgrade %s from vmx-%d to vmx-%d? It cannot be undone: take a snapshot or backup first. y/n"),
-	                 vm->name, gw_wizard_plan(w)->hw_current, to);
-	if (ui_confirm(u, q) != 1) {
-		free(q);
-		return UI_HANDLED;
-	}
-	free(q);
-	/* TRANSLATORS: progress of vim-cmd vmsvc/upgrade. */
-	ui_progress(u, _("Upgrading the VM's hardware version..."), -1);
-	u->repaint = UI_REPAINT_FULL;
 	e.msg[0] = '\0';
-	if (gw_wizard_esxi_upgrade(w, &e) != 0)
+	r = gw_wizard_esxi_upgrade(w, &e);
+	if (r < 0)
 		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
-	else
+	else if (r == 1)
 		/* TRANSLATORS: after u; %d is the new hardware version. */
-		ui_msg(u, UI_MSG_OK, _("Upgraded to vmx-%d."), to);
+		ui_msg(u, UI_MSG_OK, _("Queued: the upgrade to vmx-%d runs when you write (the review lists it); the plan is made for vmx-%d."),
+		       to, to);
+	else
+		/* TRANSLATORS: after u on a queued upgrade. */
+		ui_msg(u, UI_MSG_INFO, "%s", _("Taken back: the VM keeps its hardware version."));
 	return UI_HANDLED;
 }
 
@@ -304,6 +304,10 @@ ui_vm_esxi_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 		/* TRANSLATORS: key help label (u: upgrade the hardware
 		 * version); at most 8 cells. */
 		ui_keys_add(out, &n, max, "u", _("Upgrade"), uk);
+	else if (gw_wizard_upgrade_queued(u->w) > 0)
+		/* TRANSLATORS: key help label (u: take the queued upgrade
+		 * back); at most 8 cells. */
+		ui_keys_add(out, &n, max, "u", _("Unqueue"), uk);
 	/* TRANSLATORS: key help label (r: read the host again); at most 8
 	 * cells. */
 	ui_keys_add(out, &n, max, "r", _("Reread"), rk);

@@ -1,10 +1,14 @@
 /* step_write.c: step 8, write and the result.  Enter writes (the .vmx
  * patch with its backup and the snippet files, all or nothing, through
- * gw_wizard_write); then the screen lists what was written, the backup's
- * name and the commands to run next, and Enter or q leaves. */
+ * gw_wizard_write); with host changes queued it first asks once, listing
+ * them (default No), then runs them in order with a progress box each,
+ * and the files only when they all succeeded.  Then the screen lists
+ * what was done and written, the backup's name and the commands to run
+ * next, and Enter or q leaves. */
 #include "draw.h"
 #include "emit.h"
 #include "screen.h"
+#include "dialog.h"
 #include "textlist.h"
 
 #include <stdio.h>
@@ -43,6 +47,59 @@ add_labelled(ui_textlist *tl, const char *label, const char *value,
 	free(s);
 }
 
+/* The host changes (gw_wizard_host_changes: what, then the command):
+ * all of them before writing, under a heading; after, the lines only. */
+static void
+add_changes(ui_textlist *tl, const gw_wizard *w, int with_cmds, int width)
+{
+	char **v = gw_wizard_host_changes(w);
+	size_t i;
+
+	if (v[0])
+		/* TRANSLATORS: heading of the host changes on the write
+		 * step, as on the review. */
+		ui_tl_add(tl, _("Changes on the host:"), UI_C_HEAD, 0, 0, width);
+	for (i = 0; v[i] && v[i + 1]; i += 2) {
+		ui_tl_add(tl, v[i], with_cmds ? UI_C_NORMAL : UI_C_PASS, 2, 2,
+		          width);
+		if (with_cmds)
+			ui_tl_add(tl, v[i + 1], UI_C_DIM, 4, 2, width);
+	}
+	gw_strv_free(v);
+}
+
+/* Before writing: the host changes (they run first), the files, the
+ * .vmx to patch, and the invitation. */
+static void
+build_ready(ui_textlist *tl, const gw_wizard *w, const gw_plan *p, int width)
+{
+	size_t k, n;
+	char **files;
+
+	add_changes(tl, w, 1, width);   /* they run first */
+	/* TRANSLATORS: heading before writing. */
+	ui_tl_add(tl, _("Ready to write:"), UI_C_HEAD, 0, 0, width);
+	files = gw_apply_outputs(gw_wizard_answers(w), p, &n);
+	for (k = 0; k < n; k++)
+		ui_tl_add(tl, files[k], UI_C_NORMAL, 2, 2, width);
+	gw_apply_outputs_free(files, n);
+	if (gw_wizard_vmx_where(w)) {
+		char *s = gw_xasprintf(_("patch of %s (a backup is written first)"),
+		                       gw_wizard_vmx_where(w));
+
+		ui_tl_add(tl, s, UI_C_NORMAL, 2, 2, width);
+		free(s);
+	}
+	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
+	if (gw_plan_has_errors(p))
+		/* TRANSLATORS: the plan has FAIL findings. */
+		ui_tl_add(tl, _("The plan has failures (FAIL in the review): writing is refused until they are fixed."),
+		    UI_C_FAIL, 0, 0, width);
+	/* TRANSLATORS: the invitation to write. */
+	ui_tl_add(tl, _("Press Enter to write these files. The VM must be powered off."),
+	    UI_C_TITLE, 0, 0, width);
+}
+
 static void
 build(ui_ctx *u, int width)
 {
@@ -69,6 +126,7 @@ build(ui_ctx *u, int width)
 	if (r != NULL) {
 		char **cmds;
 
+		add_changes(tl, w, 0, width);
 		for (i = 0; i < r->nwritten; i++)
 			add_labelled(tl, l_written, r->written[i], UI_C_PASS, lw,
 			             width);
@@ -114,6 +172,14 @@ build(ui_ctx *u, int width)
 		/* TRANSLATORS: before the reason the write failed. */
 		add_labelled(tl, _("Not written:"), err, UI_C_FAIL,
 		             gw_text_cells(_("Not written:")), width);
+		if (gw_wizard_host_changed(w) > 0) {
+			add_changes(tl, w, 0, width);
+			/* TRANSLATORS: after a write that stopped at a host
+			 * change, some done before it. */
+			ui_tl_add(tl, _("No file was written. Fix the cause (Esc goes back to the steps) and press Enter to try again: the changes done are not run again."),
+			    UI_C_NORMAL, 0, 0, width);
+			return;
+		}
 		/* TRANSLATORS: after a failed write. */
 		ui_tl_add(tl, _("Nothing was changed. Fix the cause (Esc goes back to the steps) and press Enter to try again."),
 		    UI_C_NORMAL, 0, 0, width);
@@ -125,31 +191,7 @@ build(ui_ctx *u, int width)
 		    UI_C_MSG_ERR, 0, 0, width);
 		return;
 	}
-	/* TRANSLATORS: heading before writing. */
-	ui_tl_add(tl, _("Ready to write:"), UI_C_HEAD, 0, 0, width);
-	{
-		size_t k, n;
-		char **files = gw_apply_outputs(gw_wizard_answers(w), p, &n);
-
-		for (k = 0; k < n; k++)
-			ui_tl_add(tl, files[k], UI_C_NORMAL, 2, 2, width);
-		gw_apply_outputs_free(files, n);
-	}
-	if (gw_wizard_vmx_where(w)) {
-		char *s = gw_xasprintf(_("patch of %s (a backup is written first)"),
-		                       gw_wizard_vmx_where(w));
-
-		ui_tl_add(tl, s, UI_C_NORMAL, 2, 2, width);
-		free(s);
-	}
-	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
-	if (gw_plan_has_errors(p))
-		/* TRANSLATORS: the plan has FAIL findings. */
-		ui_tl_add(tl, _("The plan has failures (FAIL in the review): writing is refused until they are fixed."),
-		    UI_C_FAIL, 0, 0, width);
-	/* TRANSLATORS: the invitation to write. */
-	ui_tl_add(tl, _("Press Enter to write these files. The VM must be powered off."),
-	    UI_C_TITLE, 0, 0, width);
+	build_ready(tl, w, p, width);
 }
 
 static void
@@ -165,6 +207,58 @@ write_draw(ui_ctx *u, ui_rect r)
 	ui_tl_draw(tls(u), r);
 }
 
+/* Each action of the write: "2/3 Upgrading the VM's hardware
+ * version..." (alone, no count). */
+static void
+write_step(void *ctx, size_t k, size_t n, const char *what)
+{
+	char *s;
+
+	if (n <= 1) {
+		ui_progress(ctx, what, -1);
+		return;
+	}
+	s = gw_xasprintf("%zu/%zu %s", k, n, what);
+	ui_progress(ctx, s, (int)(100 * (k - 1) / n));
+	free(s);
+}
+
+/* Enter: with host changes queued, the one question (default No), else
+ * the progress box that Esc can still cancel; then the write. */
+static int
+do_write(ui_ctx *u)
+{
+	gw_wizard *w = u->w;
+	char *q = gw_wizard_confirm_text(w);
+	int r;
+
+	if (q != NULL) {
+		r = ui_confirm_no(u, q);
+		free(q);
+		if (r != 1) {
+			/* TRANSLATORS: No at the write step's question. */
+			ui_msg(u, UI_MSG_INFO, "%s", _("Not written: nothing was changed on the host or in the files."));
+			return UI_HANDLED;
+		}
+	/* TRANSLATORS: progress box while writing. */
+	} else if (ui_progress(u, _("Writing the files..."), -1)) {
+		/* TRANSLATORS: Esc pressed before the write began. */
+		ui_msg(u, UI_MSG_INFO, "%s", _("Cancelled: nothing was written."));
+		return UI_HANDLED;
+	}
+	if (ui_ending())
+		return UI_HANDLED;
+	gw_wizard_set_write_steps(w, write_step, u);
+	r = gw_wizard_write(w);
+	gw_wizard_set_write_steps(w, NULL, NULL);
+	u->repaint = UI_REPAINT_FULL;
+	if (r == 0)
+		/* TRANSLATORS: after a successful write. */
+		ui_msg(u, UI_MSG_OK, "%s", _("Written. The commands to run next are listed below."));
+	tls(u)->top = 0;
+	return UI_HANDLED;
+}
+
 static int
 write_key(ui_ctx *u, ui_key k)
 {
@@ -173,19 +267,7 @@ write_key(ui_ctx *u, ui_key k)
 	if (ui_key_enter(k)) {
 		if (gw_wizard_is(w, GW_WIZ_WRITTEN))
 			return UI_FINISH;
-		/* TRANSLATORS: progress box while writing. */
-		if (ui_progress(u, _("Writing the files..."), -1)) {
-			/* TRANSLATORS: Esc pressed before the write began. */
-			ui_msg(u, UI_MSG_INFO, "%s", _("Cancelled: nothing was written."));
-			return UI_HANDLED;
-		}
-		if (ui_ending())
-			return UI_HANDLED;
-		if (gw_wizard_write(w) == 0)
-			/* TRANSLATORS: after a successful write. */
-			ui_msg(u, UI_MSG_OK, "%s", _("Written. The commands to run next are listed below."));
-		tls(u)->top = 0;
-		return UI_HANDLED;
+		return do_write(u);
 	}
 	if (gw_wizard_is(w, GW_WIZ_WRITTEN) &&
 	    (ui_key_is(k, L'q') || ui_key_is(k, L'Q')))
@@ -198,9 +280,11 @@ write_key(ui_ctx *u, ui_key k)
 static const char *
 write_help(ui_ctx *u)
 {
+	static char buf[4096];
+
 	(void)u;
 	/* TRANSLATORS: help of step 8, wrapped to about 70 cells. */
-	return _("Enter writes everything at once: the snippet files into the output directory and, "
+	snprintf(buf, sizeof buf, "%s\n%s", _("Enter writes everything at once: the snippet files into the output directory and, "
 	         "when a .vmx is open, the patch into it after a backup copy beside it "
 	         "(vm.vmx.<date>-<time>.bak). If anything fails, nothing is left half-written "
 	         "and the .vmx is as it was. A VM that looks powered on (a .lck beside the .vmx) "
@@ -209,7 +293,10 @@ write_help(ui_ctx *u)
 	         "next: vim-cmd vmsvc/reload on the host so ESXi reads the edited .vmx, power on, "
 	         "then the checks inside the guest (nvidia-smi -q: Virtualization Mode, "
 	         "Addressing Mode, BAR1; and the NCCL all-reduce test when the VM has several "
-	         "GPUs). Enter or q then leaves.");
+	         "GPUs). Enter or q then leaves."),
+	         /* TRANSLATORS: help of step 8, the host changes; wrapped to about 70 cells. */
+	         _("With host changes queued, Enter first asks once (No is the default; y, or Enter on Yes, goes on). Then each change runs in order with a progress box, and the .vmx and the files are written only when all of them succeeded; if one fails, the screen says which and what was done before it, and the changes done are not run again."));
+	return buf;
 }
 
 static size_t

@@ -76,6 +76,18 @@ vmx_upgrade(const cli_opts *o, vmx_job *j, gw_err *e)
 	return 0;
 }
 
+/* The host's GPUs, free for passthrough or not, as the plan's host
+ * counts (the gpu-count-host WARN, as in the wizard).  Advice only: GPUs
+ * that cannot be listed leave the plan without counts. */
+static void
+host_counts(vmx_job *j, gw_answers *a)
+{
+	gw_err le;
+
+	if (gw_session_host_avail(&j->s, a, &le) != 0)
+		gw_answers_clear_avail(a);
+}
+
 /* --vm: the host's facts the options lack (its ESXi version; for --bdf
  * its system id), the VM opened and its .vmx read (after --upgrade-hw). */
 static int
@@ -93,6 +105,7 @@ vmx_read_host(cli_opts *o, vmx_job *j, gw_err *e)
 		return -1;
 	if (o->upgrade && vmx_upgrade(o, j, e) != 0)
 		return -1;
+	host_counts(j, &o->a);
 	j->vm = gw_session_vm(&j->s);
 	j->shown = gw_xasprintf("%s:%s", gw_host_label(j->h), j->s.vmx_where);
 	j->path = j->shown;

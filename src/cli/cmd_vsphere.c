@@ -261,9 +261,14 @@ vs_open_vm(vs_job *j, gw_err *e)
 static int
 vs_answers(vs_job *j, gw_err *e)
 {
+	gw_err le;
 	int had = 0, rc;
 
 	rc = gw_session_answers(j->s, &j->o->a, &j->ans, &had, e);
+	/* the host's GPUs as the plan's host counts (gpu-count-host, as in
+	 * the wizard); advice only: unlisted GPUs leave no counts */
+	if (rc == 0 && gw_session_host_avail(j->s, &j->ans, &le) != 0)
+		gw_answers_clear_avail(&j->ans);
 	if (had > 0)
 		/* TRANSLATORS: %d GPUs of the request are attached. */
 		printf(_("Already attached to the VM: %d of the GPUs asked for.\n"), had);

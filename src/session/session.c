@@ -20,8 +20,10 @@ gw_session_clear_queue(gw_session *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nqueue; i++)
+	for (i = 0; i < s->nqueue; i++) {
 		free(s->queue[i].bdf);
+		gw_finding_free(&s->queue[i].row);
+	}
 	free(s->queue);
 	s->queue = NULL;
 	s->nqueue = 0;

@@ -37,7 +37,16 @@ typedef struct gw_session_change {
 	int from, to;        /* UPGRADE: hardware versions */
 	int done;            /* ran (0: waiting) */
 	int reboot;          /* ENABLE ran: the host needs a reboot first */
+	gw_finding row;      /* ENABLE: the host's row of the GPU as probed,
+	                      * while a front end shows the change in its
+	                      * place (row_saved); freed with the change */
+	int row_saved;
 } gw_session_change;
+
+/* The steps of a run report here: step k of n (from 1), what is being
+ * done (translated: "Upgrading the VM's hardware version..."). */
+typedef void (*gw_session_step_fn)(void *ctx, size_t k, size_t n,
+                                   const char *what);
 
 typedef struct gw_session {
 	gw_host *host;          /* borrowed; NULL = files only */
@@ -51,6 +60,10 @@ typedef struct gw_session {
 	                         * ("0000:3b:00.0, ..."), or NULL */
 	gw_session_change *queue;
 	size_t nqueue;
+	size_t steps_after;     /* steps the caller reports after the queue
+	                         * (the wizard's write: 1), for "k of n" */
+	gw_session_step_fn on_step;   /* NULL: no reports */
+	void *step_ctx;
 	gw_host_write last;     /* what the last host write did */
 } gw_session;
 
@@ -108,18 +121,63 @@ int gw_session_upgrade_target(const gw_session *s, const gw_plan *p);
 
 /* ---- the queue of host changes -------------------------------------------- */
 
+/* (session_queue.c) Nothing runs when queued: the review lists the
+ * changes (gw_session_change_title, _command) and the write runs them
+ * (gw_session_run_queue) before the files, after the operator's yes. */
+
 /* Queue enabling passthrough of GPU idx (of the last probe) / upgrading
  * the open VM from -> to.  Returns the change's index. */
 size_t gw_session_queue_enable(gw_session *s, size_t idx, const char *bdf);
 size_t gw_session_queue_upgrade(gw_session *s, int from, int to);
-/* Run change k now (today's behaviour: the screens and commands run a
- * change when the operator asks for it).  An upgrade reads the VM's .vmx
- * again into *vmx (may be NULL for an enable).  -1 and e: the change
- * stays queued, not done. */
+/* Take change k off the queue (the later ones move up); -1 when it ran
+ * already or there is no k. */
+int gw_session_unqueue(gw_session *s, size_t k);
+/* The enable of GPU idx (waiting or done) / the upgrade waiting: its
+ * index, or -1. */
+long gw_session_find_enable(const gw_session *s, size_t idx);
+long gw_session_find_upgrade(const gw_session *s);
+/* The changes not yet done. */
+size_t gw_session_pending(const gw_session *s);
+/* Run change k now.  An upgrade reads the VM's .vmx again into *vmx (may
+ * be NULL for an enable).  -1 and e: the change stays queued, not
+ * done. */
 int gw_session_run(gw_session *s, size_t k, gw_vmx **vmx, gw_err *e);
-/* Run every change not yet done, in order; stops at the first failure. */
+/* Run every change not yet done, in order, each reported first (step k
+ * of pending + steps_after); stops at the first failure (the changes
+ * before it stay done). */
 int gw_session_run_queue(gw_session *s, gw_vmx **vmx, gw_err *e);
 void gw_session_clear_queue(gw_session *s);
+/* Where the steps report (NULL: nowhere), and a report of the caller's
+ * own step. */
+void gw_session_set_steps(gw_session *s, gw_session_step_fn fn, void *ctx);
+void gw_session_report(const gw_session *s, size_t k, size_t n,
+                       const char *what);
+/* Change c in words (translated, malloc'ed): the review's line ("Enable
+ * passthrough on 0000:5e:00.0", "Upgrade VM NAME from vmx-13 to
+ * vmx-21"), the exact command gpuwiz runs for it (esxcli / vim-cmd on
+ * the ESXi shell, the API method through the API; never translated), and
+ * the progress line while it runs. */
+char *gw_session_change_title(const gw_session *s, const gw_session_change *c);
+char *gw_session_change_command(const gw_session *s,
+                                const gw_session_change *c);
+char *gw_session_change_doing(const gw_session *s, const gw_session_change *c);
+
+/* ---- the host's GPUs for the plan (session_queue.c) ------------------------ */
+
+/* Passthrough of GPU idx of host h's last probe as the plan counts it: 1
+ * when an enable of it is queued or done on the session's host, else
+ * what h says (1 on, 0 off, -1 unknown or no h). */
+int gw_session_gpu_passthru(const gw_session *s, const gw_host *h, size_t idx);
+/* The GPUs of h's probe (gpus, n) become a's host counts (a->avail, the
+ * gpu-count-host WARN): each one counts as free unless its passthrough
+ * is off (gw_session_gpu_passthru == 0).  n == 0: no counts (no check). */
+void gw_session_fill_avail(const gw_session *s, const gw_host *h,
+                           gw_answers *a, const gw_linux_gpu *gpus,
+                           size_t n);
+/* The same from a probe of the session's host now (HOST_GPUS; without a
+ * host or that capability nothing changes).  -1 and e when the GPUs could
+ * not be listed. */
+int gw_session_host_avail(gw_session *s, gw_answers *a, gw_err *e);
 
 /* ---- apply ------------------------------------------------------------------ */
 

@@ -1,106 +1,11 @@
-/* session_apply.c: the queue of host changes and the apply (session.h). */
+/* session_apply.c: the apply (session.h); the queue of host changes that
+ * runs before it is session_queue.c. */
 #include "session.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* ---- the queue of host changes -------------------------------------------- */
-
-static gw_session_change *
-queue_new(gw_session *s, gw_change_kind kind)
-{
-	gw_session_change *c;
-
-	s->queue = gw_xrealloc(s->queue, (s->nqueue + 1) * sizeof *s->queue);
-	c = &s->queue[s->nqueue++];
-	memset(c, 0, sizeof *c);
-	c->kind = kind;
-	return c;
-}
-
-size_t
-gw_session_queue_enable(gw_session *s, size_t idx, const char *bdf)
-{
-	gw_session_change *c = queue_new(s, GW_CHANGE_ENABLE);
-
-	c->gpu = idx;
-	c->bdf = bdf ? gw_xstrdup(bdf) : NULL;
-	return s->nqueue - 1;
-}
-
-size_t
-gw_session_queue_upgrade(gw_session *s, int from, int to)
-{
-	gw_session_change *c = queue_new(s, GW_CHANGE_UPGRADE);
-
-	c->from = from;
-	c->to = to;
-	return s->nqueue - 1;
-}
-
-/* Upgrade the open VM, then list the VMs again and read its .vmx anew. */
-static int
-run_upgrade(gw_session *s, gw_session_change *c, gw_vmx **vmx, gw_err *e)
-{
-	const gw_esxi_vm *vm = gw_session_vm(s);
-	char *name;
-	gw_vmx *v = NULL;
-	int rc;
-
-	if (vm == NULL) {
-		gw_err_set(e, _("No VM %ld on the host."), s->vm + 1);
-		return -1;
-	}
-	name = gw_xstrdup(vm->name);
-	rc = gw_host_upgrade(s->host, vm, c->from, c->to, e);
-	if (rc == 0 && gw_session_list_vms(s, e) == 0 && s->vm < 0) {
-		gw_err_set(e, _("%s: not found after the upgrade"), name);
-		rc = -1;
-	}
-	if (rc == 0)
-		rc = gw_session_open_vm(s, s->vm, &v, NULL, e);
-	if (rc == 0 && vmx) {
-		gw_vmx_free(*vmx);
-		*vmx = v;
-	} else {
-		gw_vmx_free(v);
-	}
-	free(name);
-	return rc;
-}
-
-int
-gw_session_run(gw_session *s, size_t k, gw_vmx **vmx, gw_err *e)
-{
-	gw_session_change *c;
-	int rc;
-
-	if (k >= s->nqueue)
-		return -1;
-	c = &s->queue[k];
-	if (c->done)
-		return 0;
-	if (c->kind == GW_CHANGE_ENABLE)
-		rc = gw_host_enable_gpu(s->host, c->gpu, &c->reboot, e);
-	else
-		rc = run_upgrade(s, c, vmx, e);
-	if (rc == 0)
-		s->queue[k].done = 1;
-	return rc;
-}
-
-int
-gw_session_run_queue(gw_session *s, gw_vmx **vmx, gw_err *e)
-{
-	size_t k;
-
-	for (k = 0; k < s->nqueue; k++)
-		if (gw_session_run(s, k, vmx, e) != 0)
-			return -1;
-	return 0;
-}
 
 /* ---- apply ------------------------------------------------------------------ */
 

@@ -305,10 +305,11 @@ int gw_wizard_probe_esxi(gw_wizard *w);
 /* GW_MODE_ESXI_SSH: idx when the host knows detected GPU idx's
  * passthrough state (the host layer keeps esxcli's blocks), else -1. */
 long gw_wizard_esxi_dev(const gw_wizard *w, size_t idx);
-/* Enable passthrough for detected GPU idx (gw_esxi_session_enable_passthru:
- * refused for a controller holding a datastore or the boot device), then
- * probe again.  *reboot (may be NULL) = 1 when the host needs a reboot
- * before the GPU can be used.  -1 and e on failure. */
+/* Queue enabling passthrough for detected GPU idx, or take a queued one
+ * back (the host step's e): nothing runs until the write
+ * (gw_wizard_host_changes; wizard_queue.c).  1 queued, 0 taken back, -1
+ * and e (already enabled, or done by the write: *reboot, may be NULL,
+ * then says whether the host needs a reboot). */
 int gw_wizard_esxi_enable(gw_wizard *w, size_t idx, int *reboot, gw_err *e);
 /* VM step: open VM idx of the host's VMs (sess.vms; its power state, its .vmx read from
  * the datastore into w->vmx; af.vmx_path stays NULL: the file lives on the
@@ -318,9 +319,11 @@ int gw_wizard_esxi_open_vm(gw_wizard *w, long idx, gw_err *e);
 /* The open VM's hardware version is below the host's newest
  * (plan.hw_current < plan.hw_target): the version to upgrade to, else 0. */
 int gw_wizard_esxi_upgrade_target(const gw_wizard *w);
-/* Upgrade the open VM to gw_wizard_esxi_upgrade_target (vim-cmd
- * vmsvc/upgrade: powered off only, never down) and read its .vmx again.
- * The screens ask first. */
+/* Queue the upgrade of the open VM to gw_wizard_esxi_upgrade_target
+ * (powered off only, never down), or take a queued one back (the VM
+ * step's u): the plan is made for the target version at once, the write
+ * runs vim-cmd vmsvc/upgrade (or the API's) and reads the .vmx again.
+ * 1 queued, 0 taken back, -1 and e. */
 int gw_wizard_esxi_upgrade(gw_wizard *w, gw_err *e);
 /* Where the open .vmx lives, for the screens: af.vmx_path, or on an ESXi
  * host "root@esx01:/vmfs/volumes/datastore1/vm/vm.vmx" (static buffer,
@@ -589,5 +592,38 @@ char *gw_wizard_snippet(const gw_wizard *w, int fmt, gw_err *e);
  * the findings, what they pre-fill, the walk to the review.  Declared in
  * wizard_doctor.h (gw_wizard_doctor_*), part of this interface. */
 #include "wizard_doctor.h"
+/* ---- the host changes, queued for the write (wizard_queue.c) ----------- */
+
+/* Passthrough of detected GPU idx queued (gw_wizard_esxi_enable): 1
+ * waiting, 2 done by the write, 0 not queued.  A queued GPU counts as
+ * enabled (gw_wizard_detected_passthru is 1) for the plan's host counts
+ * and the GPU step. */
+int gw_wizard_enable_queued(const gw_wizard *w, size_t idx);
+/* The hardware version the open VM's queued upgrade goes to, 0 when none
+ * waits. */
+int gw_wizard_upgrade_queued(const gw_wizard *w);
+/* The review's "Changes on the host": two translated lines per change,
+ * in the order they run: what it does ("Enable passthrough on
+ * 0000:5e:00.0 (...)", "Upgrade VM NAME from vmx-13 to vmx-21 (...)",
+ * "(done)" once run), then the exact command (esxcli, vim-cmd, or the API
+ * method; not translated).  Empty without a host or a change; never
+ * NULL (gw_strv_free). */
+char **gw_wizard_host_changes(const gw_wizard *w);
+/* The question the write step asks before it runs host changes: "Write
+ * the changes to the host and the files? This cannot be undone on the
+ * host." and the numbered list of what will be done (the last: the .vmx
+ * and the files); NULL when no host change waits (no question).
+ * malloc'ed. */
+char *gw_wizard_confirm_text(const gw_wizard *w);
+/* The host changes the write has done (also when it then stopped). */
+size_t gw_wizard_host_changed(const gw_wizard *w);
+/* The write step's actions report here (step k of n from 1, what is
+ * being done, translated), before each: the host changes in order, then
+ * the .vmx and the files.  gw_wizard_write runs the changes first; a
+ * failure stops it there, writes no file and says in GW_ERR_WRITE which
+ * change failed and what was done before it. */
+typedef void (*gw_wizard_step_fn)(void *ctx, size_t k, size_t n,
+                                  const char *what);
+void gw_wizard_set_write_steps(gw_wizard *w, gw_wizard_step_fn fn, void *ctx);
 
 #endif

@@ -1,7 +1,7 @@
 /* wizard_host.c: the host step's probes and the host changes the screens
  * ask for (wizard.h), through the host interface (host.h) and the
  * session (session.h): no branch here on what reaches the host. */
-#include "wizard_int.h"
+#include "wizard_queue.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +45,7 @@ take_probe(gw_wizard *w, gw_host_probe *p)
 	p->gpus = NULL;
 	p->ngpus = 0;
 	p->gpus_error = NULL;
+	wz_queue_rows(w);
 	wz_fill_avail(w);
 }
 
@@ -141,44 +142,8 @@ gw_wizard_detected_passthru(const gw_wizard *w, size_t idx)
 
 	if (idx >= w->ndetected || h == NULL || h != w->host)
 		return -1;
-	return gw_host_gpu_passthru(h, idx);
-}
-
-/* Run host change k of the session's queue, then read the host again. */
-static int
-run_change(gw_wizard *w, size_t k, gw_err *e)
-{
-	gw_vmx *v = w->vmx;
-	int rc;
-
-	rc = gw_session_run(&w->sess, k, &v, e);
-	if (v != w->vmx)
-		w->vmx = v;
-	return rc;
-}
-
-int
-gw_wizard_esxi_enable(gw_wizard *w, size_t idx, int *reboot, gw_err *e)
-{
-	size_t k;
-
-	if (reboot)
-		*reboot = 0;
-	if (!host_can(w->host, HOST_PASSTHRU) || idx >= w->ndetected) {
-		gw_err_set(e, _("No detected GPU %zu."), idx + 1);
-		return -1;
-	}
-	/* today's behaviour: the change runs when the operator asks */
-	k = gw_session_queue_enable(&w->sess, idx, w->detected[idx].bdf);
-	if (run_change(w, k, e) != 0) {
-		gw_session_clear_queue(&w->sess);
-		return -1;
-	}
-	if (reboot)
-		*reboot = w->sess.queue[k].reboot;
-	gw_session_clear_queue(&w->sess);
-	gw_wizard_probe_esxi(w);
-	return 0;
+	/* a queued enable counts as done: the GPU can be chosen */
+	return gw_session_gpu_passthru(&w->sess, h, idx);
 }
 
 /* The open VM's .vmx is v now (from the host). */
@@ -198,6 +163,7 @@ gw_wizard_esxi_open_vm(gw_wizard *w, long idx, gw_err *e)
 	char *release = NULL;
 
 	if (idx < 0) {
+		wz_drop_upgrade(w);
 		set_vmx(w, NULL);
 		gw_session_close_vm(&w->sess);
 		wz_changed(w);
@@ -205,6 +171,7 @@ gw_wizard_esxi_open_vm(gw_wizard *w, long idx, gw_err *e)
 	}
 	if (gw_session_open_vm(&w->sess, idx, &v, &release, e) != 0)
 		return -1;
+	wz_drop_upgrade(w);   /* it was the other VM's */
 	set_vmx(w, v);
 	/* the VM's own host (the API): its release for the plan */
 	if (release) {
@@ -237,26 +204,3 @@ gw_wizard_esxi_upgrade_target(const gw_wizard *w)
 		return 0;
 	return gw_session_upgrade_target(&w->sess, &w->plan);
 }
-
-int
-gw_wizard_esxi_upgrade(gw_wizard *w, gw_err *e)
-{
-	int target = gw_wizard_esxi_upgrade_target(w);
-	size_t k;
-	int rc;
-
-	if (target == 0) {
-		gw_err_set(e, "%s", _("Nothing to upgrade: the VM already has the newest hardware version this host runs."));
-		return -1;
-	}
-	k = gw_session_queue_upgrade(&w->sess, w->plan.hw_current, target);
-	rc = run_change(w, k, e);
-	gw_session_clear_queue(&w->sess);
-	if (rc != 0)
-		return -1;
-	free(w->vmx_error);
-	w->vmx_error = NULL;
-	wz_changed(w);
-	return 0;
-}
-

@@ -108,6 +108,7 @@ vm_value(const gw_wizard *w)
 	long open = gw_wizard_vm_open(w);
 	const char *where = gw_wizard_vmx_where(w);
 	int hw = w->have_plan ? w->plan.hw_current : 0;
+	long up;
 
 	if (open >= 0 && (size_t)open < n)
 		where = vms[open].name;
@@ -116,6 +117,12 @@ vm_value(const gw_wizard *w)
 		return gw_xstrdup(_("none: snippets only"));
 	if (hw <= 0)
 		return gw_xstrdup(where);
+	up = gw_session_find_upgrade(&w->sess);
+	if (up >= 0)
+		/* TRANSLATORS: the summary's VM while its upgrade is queued:
+		 * the hardware versions now and after, then its name. */
+		return gw_xasprintf(_("vmx-%d -> vmx-%d (upgrade queued), %s"),
+		                    w->sess.queue[up].from, hw, where);
 	/* TRANSLATORS: the summary's VM: its hardware version (first, so
 	 * that a long path is cut, not the version) and the VM's name or
 	 * .vmx path. */

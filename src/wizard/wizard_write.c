@@ -7,6 +7,7 @@
  * 15.9; NVIDIA NCCL issue 2101).
  */
 #include "wizard_next.h"
+#include "wizard_queue.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,14 +16,18 @@
 
 /* ---- write step --------------------------------------------------------------- */
 
-/* The write step: the session writes the snippets and, with a VM open
- * on the mode's host, its .vmx there (saved and reloaded, or through the
- * API; never a VM that is not powered off); otherwise the local .vmx.
- * gw_apply gets a copy of the .vmx: w->vmx stays the file as opened. */
+/* The write step: first the host changes queued (wizard_queue.c: the
+ * .vmx read again after an upgrade, the plan made on it; a failure stops
+ * here, no file written), then the session writes the snippets and, with
+ * a VM open on the mode's host, its .vmx there (saved and reloaded, or
+ * through the API; never a VM that is not powered off); otherwise the
+ * local .vmx.  gw_apply gets a copy of the .vmx: w->vmx stays the file as
+ * opened (or as the upgrade left it). */
 int
 gw_wizard_write(gw_wizard *w)
 {
 	gw_session files, *s = &w->sess;
+	size_t n = gw_session_pending(&w->sess) + 1;
 	gw_err le;
 	int rc;
 
@@ -32,6 +37,14 @@ gw_wizard_write(gw_wizard *w)
 	if (gw_wizard_check_step(w, GW_STEP_REVIEW, w->write_error,
 	                         sizeof w->write_error) != 0)
 		return -1;
+	if (wz_run_changes(w) != 0)
+		return -1;
+	/* the plan made anew after an upgrade must pass too */
+	if (gw_wizard_check_step(w, GW_STEP_REVIEW, w->write_error,
+	                         sizeof w->write_error) != 0)
+		return -1;
+	/* TRANSLATORS: progress of the write step's last action. */
+	gw_session_report(&w->sess, n, n, _("Writing the .vmx and the files..."));
 	le.msg[0] = '\0';
 	gw_session_init(&files, NULL);
 	if (wz_host_for(w, w->mode) != w->host || w->host == NULL)
@@ -264,6 +277,7 @@ gw_wizard_next_commands(const gw_wizard *w)
 	}
 	uvm = p ? plan_has_kind(p, GW_SET_UVM) : w->af.a.uvm;
 
+	wz_next_host_changes(w, &s);   /* a reboot after an enable */
 	wz_next_findings(w, &s);   /* the power-cycle of UVM among them */
 	next_host(w, &s);
 	next_tanzu(w, &s, name);
@@ -322,6 +336,7 @@ gw_wizard_exit_summary(const gw_wizard *w)
 
 	if (!w->written)
 		return NULL;
+	wz_done_changes(w, &s);   /* on the host, before the files */
 	summary_files(&w->result, &s);
 	cmds = gw_wizard_next_commands(w);
 	if (cmds && cmds[0])

@@ -73,6 +73,16 @@ else nok "passthru datastore controller" "$(cat "$out" "$err")"; fi
 run "$GPUWIZ" passthru --sample-host esxi-l40s --enable 0000:5e:00.0 --json
 if [ "$rc" -eq 0 ] && grep -q '"enabled": true' "$out"; then ok "passthru: the second L40S is enabled"
 else nok "passthru 5e" "$(cat "$out" "$err")"; fi
+# the host's GPU counts (as the wizard has them): one L40S of two has
+# passthrough on
+run "$GPUWIZ" vmx --sample-host esxi-l40s --vm ubuntu-l40s --gpu l40s=2
+if [ "$rc" -eq 0 ] && has "2 asked for in passthrough, but the host has 1 with passthrough on (2 detected)"; then
+	ok "vmx --vm: more GPUs than the host has with passthrough on is a WARN"
+else nok "vmx --vm gpu-count-host" "$(cat "$out" "$err")"; fi
+run "$GPUWIZ" vmx --sample-host esxi-l40s --vm ubuntu-l40s --gpu l40s --json
+if [ "$rc" -eq 0 ] && ! grep -q 'gpu-count-host' "$out"; then
+	ok "vmx --vm: one L40S is within the host's counts"
+else nok "vmx --vm gpu-count-host within" "$(cat "$out" "$err")"; fi
 run "$GPUWIZ" vmx --sample-host esxi-l40s --vm ubuntu-l40s --gpu l40s --bdf 0000:3b:00.0
 if [ "$rc" -eq 0 ] && has "Add --upgrade-hw to upgrade this VM to vmx-21"; then
 	ok "vmx --vm: the upgrade is offered as --upgrade-hw"

@@ -76,6 +76,18 @@ PY
 	run vs apply --vm "$OFF" --gpu l40s --dry-run
 	check "$model: --dry-run sends nothing" sh -c "[ $rc -eq 0 ] && ! grep -q Reconfigured '$out'"
 
+	# the host's GPU counts, as the wizard has them: the one ESXi host has
+	# two L40S, one with passthrough on (vCenter: two hosts, one each)
+	run vs apply --vm "$OFF" --gpu l40s=2 --bdf 0000:3b:00.0 --bdf 0000:5e:00.0 --dry-run
+	if [ "$model" = esx ]; then
+		if [ "$rc" -eq 0 ] && has "2 asked for in passthrough, but the host has 1 with passthrough on (2 detected)"; then
+			ok "$model: more GPUs than the host has enabled is a WARN"
+		else nok "$model: gpu-count-host" "$(cat "$out" "$err")"; fi
+	else
+		check "$model: two hosts, one enabled L40S each: no count WARN" \
+			sh -c "[ $rc -eq 0 ] && ! grep -q 'asked for in passthrough' '$out'"
+	fi
+
 	# seed 001: --uvm alone turns unified memory on for the vGPUs the VM
 	# already has and adds nothing; a VM without any GPU is refused
 	THIRD=$(echo "$VC_VMS" | sed -n 3p)

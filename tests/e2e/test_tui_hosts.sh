@@ -38,11 +38,9 @@ check "esxi sample: the second L40S is not passed through yet" sh -c \
 # the WARN rows come first: the cursor starts on this GPU's row
 check "esxi sample: its fix names the e key" wait_for "Press e on this row"
 keys e
-check "esxi sample: e asks first" wait_for "y/n"
-keys y
-check "esxi sample: passthrough enabled" wait_for "Passthrough enabled"
-check "esxi sample: the row now PASSes" sh -c \
-	"grep 'Checking passthrough of 0000:5e:00.0' '$SCREEN' | grep -q PASS"
+check "esxi sample: e queues the enable" wait_for "Queued: passthrough of 0000:5e:00.0 will be enabled when you write"
+check "esxi sample: the row says so" sh -c \
+	"grep 'Passthrough of 0000:5e:00.0: will be enabled when you write' '$SCREEN' | grep -q INFO"
 keys Enter
 check "esxi sample: GPU step" wait_for "Step 3/8: GPU selection"
 check "esxi sample: both L40S detected, passthrough on" sh -c \
@@ -57,10 +55,9 @@ check "esxi sample: the VM opens with its power state" wait_for "ubuntu-l40s: Vm
 check "esxi sample: the upgrade is offered" on_screen "u: upgrade to vmx-21"
 check "esxi sample: its hardware version" on_screen "Hardware version: 13"
 keys u
-check "esxi sample: u asks first" wait_for "cannot be undone"
-keys y
-check "esxi sample: upgraded" wait_for "Upgraded to vmx-21"
-check "esxi sample: the .vmx read again" wait_for "Hardware version: 21"
+check "esxi sample: u queues the upgrade" wait_for "Queued: the upgrade to vmx-21 runs when you write"
+check "esxi sample: the plan is for vmx-21" wait_for "Hardware version: 21"
+check "esxi sample: the VM's line says it is queued" on_screen "vmx-21 queued: u takes it back"
 keys Enter
 check "esxi sample: MMIO" wait_for "Step 5/8: MMIO size"
 keys Enter
@@ -71,6 +68,8 @@ check "esxi sample: the diff names the host's file" on_screen "Changes to esxi-l
 keys Enter
 check "esxi sample: write step" wait_for "Step 8/8: Write"
 keys Enter
+check "esxi sample: the write asks once" wait_for "Write the changes to the host and the files?"
+keys y
 check "esxi sample: written" wait_for "Written:"
 check "esxi sample: next steps power on VM 1" find_in_pages "vim-cmd vmsvc/power.on 1"
 keys q

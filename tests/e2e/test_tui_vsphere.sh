@@ -24,11 +24,9 @@ check "api: the second L40S is not passed through" sh -c \
 	"grep 'Checking passthrough of 0000:5e:00.0' '$SCREEN' | grep -q WARN"
 # the WARN rows come first: the cursor starts on this GPU's row
 keys e
-check "api: e asks first (UpdatePassthruConfig)" wait_for "UpdatePassthruConfig)? y/n"
-keys y
-check "api: passthrough enabled" wait_for "Passthrough enabled"
-check "api: its row is read again" sh -c \
-	"grep 'Checking passthrough of 0000:5e:00.0' '$SCREEN' | grep -q PASS"
+check "api: e queues the enable" wait_for "Queued: passthrough of 0000:5e:00.0 will be enabled when you write"
+check "api: the row says so" sh -c \
+	"grep 'Passthrough of 0000:5e:00.0: will be enabled when you write' '$SCREEN' | grep -q INFO"
 keys Enter
 check "api: GPU step lists the host's GPUs" wait_for "0000:3b:00.0"
 keys Space
@@ -41,16 +39,18 @@ check "api: VM1 opens, powered off" wait_for "VM1: powered off"
 check "api: the free device it gets is shown" on_screen "Devices to attach"
 check "api: the upgrade is offered" on_screen "u: upgrade to vmx-21"
 keys u
-check "api: u asks first" wait_for "cannot be undone"
-keys y
-check "api: upgraded" wait_for "Upgraded to vmx-21"
+check "api: u queues the upgrade" wait_for "Queued: the upgrade to vmx-21 runs when you write"
 keys Enter
 check "api: MMIO" wait_for "Step 5/8: MMIO size"
 keys Enter; keys Enter
 check "api: review" wait_for "Step 7/8: Review"
+check "api: the review names the API calls" sh -c \
+	"grep -q 'UpdatePassthruConfig (0000:5e:00.0' '$SCREEN' && grep -q 'UpgradeVM_Task (VM1, version = vmx-21)' '$SCREEN'"
 keys Enter
 check "api: write step" wait_for "Step 8/8: Write"
 keys Enter
+check "api: the write asks once" wait_for "Write the changes to the host and the files?"
+keys y
 check "api: written" wait_for "Written:"
 check "api: next steps say power on in the vSphere Client" find_in_pages "vSphere Client"
 keys q

@@ -208,6 +208,140 @@ test_queue(void **state)
 	gw_host_close(h);
 }
 
+/* The step reports of a run: "k/n what", one line each. */
+static void
+note_step(void *ctx, size_t k, size_t n, const char *what)
+{
+	char *log = ctx, line[256];
+
+	snprintf(line, sizeof line, "%zu/%zu %s\n", k, n, what);
+	strncat(log, line, 1024 - strlen(log) - 1);
+}
+
+/* The sample's GPUs probed: index 1 is 0000:5e:00.0, passthrough off. */
+static void
+probe(gw_session *s, gw_host_probe *p)
+{
+	gw_host_probe_all(s->host, &table, p);
+	assert_int_equal(p->ngpus, 2);
+	assert_string_equal(p->gpus[1].bdf, "0000:5e:00.0");
+	assert_int_equal(gw_host_gpu_passthru(s->host, 1), 0);
+}
+
+/* Queue and take back; a queued enable counts as enabled for the plan's
+ * host counts; the review's words; the run in order with its reports;
+ * nothing on the host before the run. */
+static void
+test_queue_enable(void **state)
+{
+	gw_session s;
+	gw_host_probe p;
+	gw_answers a;
+	gw_host *h;
+	gw_vmx *v = NULL;
+	gw_err e;
+	char log[1024] = "", *t;
+	size_t k;
+
+	(void)state;
+	h = open_sample(&s);
+	probe(&s, &p);
+	gw_answers_init(&a);
+	gw_session_fill_avail(&s, h, &a, p.gpus, p.ngpus);
+	assert_int_equal(a.navail, 1);
+	assert_int_equal(a.avail[0].detected, 2);
+	assert_int_equal(a.avail[0].count, 1);   /* 5e is off */
+
+	k = gw_session_queue_enable(&s, 1, "0000:5e:00.0");
+	assert_int_equal(gw_session_find_enable(&s, 1), (long)k);
+	assert_int_equal(gw_session_gpu_passthru(&s, h, 1), 1);
+	assert_int_equal(gw_session_gpu_passthru(&s, NULL, 1), -1);
+	gw_session_fill_avail(&s, h, &a, p.gpus, p.ngpus);
+	assert_int_equal(a.avail[0].count, 2);   /* as if enabled */
+
+	t = gw_session_change_title(&s, &s.queue[k]);
+	assert_string_equal(t, "Enable passthrough on 0000:5e:00.0");
+	free(t);
+	t = gw_session_change_command(&s, &s.queue[k]);
+	assert_string_equal(t, "esxcli hardware pci pcipassthru set -d 0000:5e:00.0 -e true -a");
+	free(t);
+
+	/* taken back: off again */
+	assert_int_equal(gw_session_unqueue(&s, k), 0);
+	assert_int_equal(s.nqueue, 0);
+	assert_int_equal(gw_session_find_enable(&s, 1), -1);
+	assert_int_equal(gw_session_gpu_passthru(&s, h, 1), 0);
+	assert_int_equal(gw_session_unqueue(&s, 0), -1);
+
+	/* queued again with the upgrade of ubuntu-l40s: they run in order,
+	 * each reported, the caller's own step counted */
+	k = gw_session_queue_enable(&s, 1, "0000:5e:00.0");
+	assert_int_equal(gw_session_open_vm(&s, 0, &v, NULL, &e), 0);
+	gw_session_queue_upgrade(&s, 13, 21);
+	assert_int_equal(gw_session_find_upgrade(&s), 1);
+	assert_int_equal(gw_session_pending(&s), 2);
+	t = gw_session_change_command(&s, &s.queue[1]);
+	assert_string_equal(t, "vim-cmd vmsvc/upgrade 1 vmx-21");
+	free(t);
+	assert_int_equal(gw_host_gpu_passthru(h, 1), 0);   /* nothing ran */
+	s.steps_after = 1;
+	gw_session_set_steps(&s, note_step, log);
+	if (gw_session_run_queue(&s, &v, &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_string_equal(log, "1/3 Enabling passthrough on 0000:5e:00.0...\n"
+	                         "2/3 Upgrading the VM's hardware version...\n");
+	assert_true(s.queue[0].done && s.queue[1].done);
+	assert_int_equal(gw_session_pending(&s), 0);
+	assert_int_equal(gw_session_find_upgrade(&s), -1);   /* done */
+	assert_int_equal(gw_session_unqueue(&s, 0), -1);     /* ran */
+	assert_string_equal(gw_vmx_get(v, "virtualHW.version"), "21");
+	gw_host_probe_free(&p);
+	gw_host_probe_all(h, &table, &p);   /* the host has it on now */
+	assert_int_equal(gw_host_gpu_passthru(h, 1), 1);
+	gw_host_probe_free(&p);
+	gw_answers_free(&a);
+	gw_vmx_free(v);
+	gw_session_free(&s);
+	gw_host_close(h);
+}
+
+/* A failure in the middle: the change before it stays done, the failed
+ * one and those after it wait; the apply would come only after. */
+static void
+test_queue_failure(void **state)
+{
+	gw_session s;
+	gw_host_probe p;
+	gw_host *h;
+	gw_vmx *v = NULL;
+	gw_err e;
+	char log[1024] = "";
+
+	(void)state;
+	h = open_sample(&s);
+	gw_host_probe_all(h, &table, &p);
+	gw_session_queue_enable(&s, 1, "0000:5e:00.0");
+	/* win2016-vdi is powered on: its upgrade is refused by the host */
+	assert_int_equal(gw_session_open_vm(&s, 1, &v, NULL, &e), 0);
+	gw_session_queue_upgrade(&s, 19, 21);
+	gw_session_queue_enable(&s, 0, "0000:3b:00.0");
+	gw_session_set_steps(&s, note_step, log);
+	e.msg[0] = '\0';
+	assert_int_equal(gw_session_run_queue(&s, &v, &e), -1);
+	assert_non_null(strstr(e.msg, "Powered on"));
+	assert_true(s.queue[0].done);
+	assert_false(s.queue[1].done);
+	assert_false(s.queue[2].done);
+	assert_int_equal(gw_session_pending(&s), 2);
+	assert_string_equal(log, "1/3 Enabling passthrough on 0000:5e:00.0...\n"
+	                         "2/3 Upgrading the VM's hardware version...\n");
+	assert_string_equal(gw_vmx_get(v, "virtualHW.version"), "19");
+	gw_host_probe_free(&p);
+	gw_vmx_free(v);
+	gw_session_free(&s);
+	gw_host_close(h);
+}
+
 int
 main(void)
 {
@@ -215,6 +349,8 @@ main(void)
 		cmocka_unit_test(test_vms),
 		cmocka_unit_test(test_refusal),
 		cmocka_unit_test(test_queue),
+		cmocka_unit_test(test_queue_enable),
+		cmocka_unit_test(test_queue_failure),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1860,9 +1860,12 @@ test_esxi_mode(void **state)
 	assert_null(gw_wizard_host_fail(&w));
 	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_HOST, why, sizeof why), 0);
 
-	/* enabling one already active runs no set command */
-	assert_int_equal(gw_wizard_esxi_enable(&w, 0, &reboot, &e), 0);
+	/* enabling one already active is refused, nothing queued, no set
+	 * command */
+	assert_int_equal(gw_wizard_esxi_enable(&w, 0, &reboot, &e), -1);
 	assert_int_equal(reboot, 0);
+	assert_int_equal(gw_wizard_enable_queued(&w, 0), 0);
+	assert_int_equal(w.sess.nqueue, 0);
 	after = slurp(log);
 	assert_null(strstr(after, "pcipassthru set"));
 	free(after);
@@ -1894,12 +1897,24 @@ test_esxi_mode(void **state)
 	assert_int_equal(w.sess.power, GW_ESXI_POWER_OFF);
 	assert_true(w.have_plan);
 	assert_int_equal(gw_wizard_esxi_upgrade_target(&w), 21);
-	assert_int_equal(gw_wizard_esxi_upgrade(&w, &e), 0);
+	/* u queues the upgrade: the plan is made for vmx-21 at once, the
+	 * host is asked nothing until the write */
+	assert_int_equal(gw_wizard_esxi_upgrade(&w, &e), 1);
+	assert_int_equal(gw_wizard_upgrade_queued(&w), 21);
+	assert_int_equal(w.plan.hw_current, 21);
+	assert_int_equal(gw_wizard_esxi_upgrade_target(&w), 0);
 	after = slurp(log);
-	assert_non_null(strstr(after, "vim-cmd vmsvc/upgrade 11 vmx-21\n"));
+	assert_null(strstr(after, "vmsvc/upgrade"));
 	free(after);
 
 	assert_int_equal(gw_wizard_write(&w), 0);
+	assert_int_equal(gw_wizard_upgrade_queued(&w), 0);
+	after = slurp(log);
+	/* the upgrade ran before the .vmx was saved and reloaded */
+	assert_non_null(strstr(after, "vim-cmd vmsvc/upgrade 11 vmx-21\n"));
+	assert_true(strstr(after, "vim-cmd vmsvc/upgrade 11 vmx-21\n") <
+	            strstr(after, "vim-cmd vmsvc/reload 11\n"));
+	free(after);
 	assert_true(w.written);
 	assert_non_null(w.result.backup);
 	assert_true(exists(w.result.backup));
