@@ -145,6 +145,35 @@ if [ $have_zh = 1 ]; then
 	answers
 	doctor_walk "zh doctor esxi-l40s" zh_CN.UTF-8 --lang zh_CN --sample-host esxi-l40s
 fi
+# the host changes queued on the ESXi sample (e on the host step, u on the
+# VM step): the rows, the review's "Changes on the host", the write step's
+# question and the changes done
+queued_walk() { # NAME LANG ARGS...
+	WHAT=$1; lang=$2; shift 2
+	start "$lang" 80x24 --sample-host esxi-l40s "$@"
+	check "$WHAT: first screen" wait_for "1/8" 30
+	keys Enter; wait_for "2/8" 20 >/dev/null
+	keys e; sleep 0.3; keep
+	keys Enter; wait_for "3/8" 20 >/dev/null
+	keys Space; keys Down; keys Space; keys Enter; wait_for "4/8" 20 >/dev/null
+	keys Space; sleep 0.5; keys u; sleep 0.3; keep
+	keys PageDown; keep
+	keys Enter; wait_for "5/8" 20 >/dev/null; keys Enter
+	wait_for "6/8" 20 >/dev/null; keys Enter
+	check "$WHAT: the review" wait_for "7/8" 20
+	keep
+	check "$WHAT: the review lists the host changes" find_in_pages 'vim-cmd vmsvc/upgrade 1 vmx-21'
+	keys Enter; wait_for "8/8" 20 >/dev/null; keep
+	keys Enter; sleep 0.5; keep
+	check "$WHAT: the write step asks once" on_screen "$(tr_ "$lang" 'Write the changes to the host and the files? This cannot be undone on the host.' | LC_ALL=C.UTF-8 sed -E 's/^(.{12}).*/\1/')"
+	keys y; sleep 1.5; keep
+	keys PageDown; keep
+	keys q; keys y
+	exited 10 >/dev/null
+}
+queued_walk "C queued" C.UTF-8
+[ $have_zh = 0 ] || queued_walk "zh queued" zh_CN.UTF-8 --lang zh_CN
+
 # the welcome screen on a machine without a GPU, every row focused once
 WHAT="C welcome rows"
 answers
