@@ -60,7 +60,8 @@ gw_host_row(gw_host_probe *p, const char *id, gw_sev st, char *title,
 
 int
 gw_host_passthru_row(gw_host_probe *p, char *title, int capable, int enabled,
-                     int active, char *pending, char *off_fix)
+                     int active, char *pending, char *off_fix,
+                     char *off_ui)
 {
 	if (capable == 0) {
 		gw_host_row(p, "gpu-passthru", GW_SEV_ERROR, title,
@@ -68,6 +69,7 @@ gw_host_passthru_row(gw_host_probe *p, char *title, int capable, int enabled,
 		            gw_xstrdup(_("Turn on VT-d (Intel) or AMD-Vi/IOMMU (AMD) and Above 4G decoding in the BIOS/UEFI setup, then reboot the host.")));
 		free(pending);
 		free(off_fix);
+		free(off_ui);
 		return 1;
 	}
 	if (enabled && active) {
@@ -76,13 +78,16 @@ gw_host_passthru_row(gw_host_probe *p, char *title, int capable, int enabled,
 		            NULL);
 		free(pending);
 		free(off_fix);
+		free(off_ui);
 	} else if (enabled) {
 		gw_host_row(p, "gpu-passthru", GW_SEV_WARN, title, pending,
 		            gw_xstrdup(_("Reboot the host (maintenance mode first) so that passthrough takes effect.")));
 		free(off_fix);
+		free(off_ui);
 	} else {
 		gw_host_row(p, "gpu-passthru", GW_SEV_WARN, title,
 		            gw_xstrdup(_("passthrough not enabled for this GPU")), off_fix);
+		p->checks[p->nchecks - 1].fix_ui = off_ui;
 		free(pending);
 	}
 	return 0;

@@ -163,6 +163,10 @@ passthru_rows(gw_host *h, gw_host_probe *p)
 		                      * as esxcli prints it (VMkernel). */
 		                     gw_xasprintf(_("passthrough configured, but the device is still owned by %s"),
 		                                  d->current_owner ? d->current_owner : "?"),
+		                     /* TRANSLATORS: the PCI address, then
+		                      * the esxcli command it runs. */
+		                     gw_xasprintf(_("Enable it: gpuwiz passthru --enable %s with the same host (runs: %s), then reboot if it says so."),
+		                                  g->bdf, cmd),
 		                     /* TRANSLATORS: %s is the esxcli command. */
 		                     gw_xasprintf(_("Press e on this row to enable it (runs: %s)."),
 		                                  cmd));

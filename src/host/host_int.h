@@ -62,11 +62,12 @@ gw_host *gw_host_new(const gw_host_methods *m, const char *label);
 /* Rows (host.c): one appended to p->checks; the strings are taken over. */
 void gw_host_row(gw_host_probe *p, const char *id, gw_sev st,
                  char *title, char *msg, char *fix);
-/* One GPU's passthrough row (esxcli or the API).  title, pending and
- * off_fix are taken over.  Returns 1 for a FAIL row. */
+/* One GPU's passthrough row (esxcli or the API).  title, pending,
+ * off_fix (the command line's words) and off_ui (the wizard's: press e)
+ * are taken over.  Returns 1 for a FAIL row. */
 int gw_host_passthru_row(gw_host_probe *p, char *title, int capable,
                          int enabled, int active, char *pending,
-                         char *off_fix);
+                         char *off_fix, char *off_ui);
 /* Above-4G decoding cannot be seen from ESXi: a reminder row. */
 void gw_host_above4g_row(gw_host_probe *p);
 /* The "GPUs found" row, FAIL with none (none_msg taken over). */

@@ -136,6 +136,11 @@ passthru_rows(gw_host *h, gw_host_probe *p)
 		                     d && d->passthru_enabled == 1,
 		                     d && d->passthru_active == 1,
 		                     gw_xstrdup(_("passthrough enabled, active after the host's next reboot")),
+		                     /* TRANSLATORS: the PCI address, then
+		                      * the host's name. */
+		                     gw_xasprintf(_("Enable it: gpuwiz vsphere ... passthru --enable %s --host %s (UpdatePassthruConfig; a free ESXi licence refuses it: then gpuwiz passthru --enable %s --ssh root@HOST)."),
+		                                  p->gpus[i].bdf, x->name,
+		                                  p->gpus[i].bdf),
 		                     /* TRANSLATORS: the wizard's words: the
 		                      * Welcome step's choice as it is shown. */
 		                     gw_xstrdup(_("Press e on this row to enable it (UpdatePassthruConfig; a free ESXi licence refuses it: then choose \"An ESXi host over SSH\" on the Welcome step).")));
