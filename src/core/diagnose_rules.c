@@ -325,18 +325,19 @@ build_hex_bdf(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	 * "00000:066:00.0"). */
 	f->f.fix = gw_xasprintf(_("Power the VM off and write pciPassthruN.id in "
 	                          "ESXi's decimal form %s (domain:bus:slot."
-	                          "function): %s becomes %s. gpuwiz vmx FILE --bdf "
-	                          "BDF --system-id UUID writes the whole device "
-	                          "block; or remove the PCI device from the VM and "
-	                          "add it again."),
+	                          "function): %s becomes %s. gpuwiz vmx FILE "
+	                          "--write does it (an id in the hexadecimal "
+	                          "form 0000:42:00.0 is rewritten); or remove the "
+	                          "PCI device from the VM and add it again."),
 	                        "%05d:%03d:%02d.%d", hex, dec);
 	/* TRANSLATORS: %s: the hexadecimal host address ("0000:42:00.0"),
 	 * then its decimal form ("00000:066:00.0"). */
-	f->f.fix_ui = gw_xasprintf(_("Power the VM off and write "
-	                             "pciPassthruN.id in ESXi's decimal form: %s "
-	                             "becomes %s. Or remove the PCI device from "
-	                             "the VM and add it again in the vSphere "
-	                             "Client, which writes it."), hex, dec);
+	f->f.fix_ui = gw_xasprintf(_("The review shows pciPassthruN.id rewritten "
+	                             "in ESXi's decimal form (%s becomes %s) once "
+	                             "the VM's .vmx is open; write it with the VM "
+	                             "powered off. Or remove the PCI device and "
+	                             "add it again in the vSphere Client."),
+	                           hex, dec);
 }
 
 static void

@@ -270,6 +270,41 @@ no_address(gw_plan *p, size_t n)
 }
 
 /* New device blocks for the BDFs. */
+/* A device whose id holds the host address in hexadecimal ("0000:42:00.0",
+ * as lspci prints it) does not power on ("No device hints found"): its id
+ * is rewritten in ESXi's decimal form (doc/design.md, section 15.4). */
+static void
+hex_ids(plan_ctx *c)
+{
+	size_t j;
+
+	for (j = 0; j < c->sc.ndevs; j++) {
+		const vdev *d = &c->sc.devs[j];
+		char key[64], dec[32];
+		const char *old;
+
+		if (!d->present || !d->hex_id)
+			continue;
+		snprintf(key, sizeof key, "pciPassthru%u.id", d->idx);
+		old = gw_vmx_get(c->v, key);
+		gw_bdf_vmx_id(d->dom, d->bus, d->dev, d->fn, dec, sizeof dec);
+		pl_setting(c->p, c->v, GW_SET_DEVICE, key, dec,
+		           /* TRANSLATORS: the hexadecimal address as it was. */
+		           gw_xasprintf(_("The host address %s was written in hexadecimal; ESXi reads the id as decimal."),
+		                        old), SRC_DEVICE);
+		pl_fix_ui(pl_finding(c->p, GW_SEV_WARN, "vmx-id-hex",
+		          GW_TOPIC_DEVICE, SRC_DEVICE,
+		          /* TRANSLATORS: pciPassthruN, its id as written, then
+		           * the same address in ESXi's decimal form. */
+		          gw_xasprintf(_("pciPassthru%u.id = \"%s\" is the host address in hexadecimal (as lspci prints it): ESXi reads the id as decimal and the VM does not power on (No device hints found); the write sets it to \"%s\""),
+		                       d->idx, old, dec),
+		          gw_xasprintf(_("Write the plan: pciPassthru%u.id becomes \"%s\" (gpuwiz vmx FILE --write)."),
+		                       d->idx, dec)),
+		          gw_xasprintf(_("The write step sets pciPassthru%u.id to \"%s\"; nothing else to do."),
+		                       d->idx, dec));
+	}
+}
+
 void
 pl_device_blocks(plan_ctx *c)
 {
@@ -288,6 +323,7 @@ pl_device_blocks(plan_ctx *c)
 	}
 	if (c->v && c->npt_slots > c->nnd)
 		no_address(p, c->npt_slots - c->nnd);
+	hex_ids(c);
 }
 
 /* Passthrough GPUs asked for with PCI ids vendor:device. */

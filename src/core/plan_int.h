@@ -60,6 +60,7 @@ typedef struct vdev {
 	int ids_ok;
 	unsigned vendor, device;
 	int has_addr;
+	int hex_id;               /* id written as the hex host address */
 	unsigned dom, bus, dev, fn;
 	const char *system_id;
 	int matched;              /* an answers BDF points at it */

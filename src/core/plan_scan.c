@@ -76,6 +76,25 @@ cmp_vdev(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* "0000:42:00.0": the host address as lspci and esxcli print it, in
+ * hexadecimal, copied into pciPassthruN.id where ESXi wants its decimal
+ * form "00000:066:00.0" (doc/design.md, section 15.4).  ESXi itself never
+ * writes this shape (4:2:2 digits). */
+static int
+hex_shaped(const char *s)
+{
+	static const char shape[] = "xxxx:xx:xx.x";
+	size_t i;
+
+	if (s == NULL || strlen(s) != sizeof shape - 1)
+		return 0;
+	for (i = 0; shape[i]; i++)
+		if (shape[i] == 'x' ? !isxdigit((unsigned char)s[i])
+		                    : s[i] != shape[i])
+			return 0;
+	return 1;
+}
+
 void
 pl_scan_vmx(const gw_vmx *v, scan *sc)
 {
@@ -107,8 +126,13 @@ pl_scan_vmx(const gw_vmx *v, scan *sc)
 		                            &d->vendor) == 0 &&
 		            pl_parse_pci_id(pl_vget(v, d->idx, "deviceId"),
 		                            &d->device) == 0;
-		d->has_addr = pl_parse_vmx_id(pl_vget(v, d->idx, "id"), &d->dom,
-		                              &d->bus, &d->dev, &d->fn) == 0;
+		s = pl_vget(v, d->idx, "id");
+		d->hex_id = hex_shaped(s) &&
+		            gw_bdf_parse(s, &d->dom, &d->bus, &d->dev,
+		                         &d->fn) == 0;
+		d->has_addr = d->hex_id ||
+		              pl_parse_vmx_id(s, &d->dom, &d->bus, &d->dev,
+		                              &d->fn) == 0;
 		d->system_id = pl_vget(v, d->idx, "systemId");
 	}
 	qsort(sc->devs, sc->ndevs, sizeof *sc->devs, cmp_vdev);

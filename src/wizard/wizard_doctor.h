@@ -18,7 +18,9 @@ enum {
 	GW_DOC_MMIO = 1,      /* the 64-bit MMIO size (mmio-* rules) */
 	GW_DOC_RESERVE = 2,   /* all memory reserved (memory-reservation) */
 	GW_DOC_UVM = 4,       /* unified memory on every vGPU (nccl-vgpu-uvm) */
-	GW_DOC_VMX = 8        /* the .vmx found beside the vmware.log opened */
+	GW_DOC_VMX = 8,       /* the .vmx found beside the vmware.log opened */
+	GW_DOC_HEX_ID = 16    /* a hex pciPassthruN.id: the plan rewrites it
+	                       * in decimal (passthru-id-hex) */
 };
 
 gw_wizard_doctor *gw_wizard_doctor_new(void);

@@ -157,6 +157,7 @@ static const struct {
 	{ "memory-unknown", act_fix },
 	{ "memory-mismatch", NULL },     /* the reservation is memsize */
 	{ "nested-virt", NULL },         /* vhv.enable = FALSE is written */
+	{ "vmx-id-hex", NULL },          /* the decimal id is written */
 	{ "mmio-below-rule", act_fix },
 	{ "mmio-below-bars", act_fix },
 	{ "gpu-unknown", act_fix },

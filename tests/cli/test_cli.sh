@@ -310,4 +310,18 @@ for f in "$FIX"/vmx/*.vmx; do
 	check "a .vmx: $(basename "$f")" sh -c "! grep -q 'not a .vmx file' '$err'"
 done
 
+# a pciPassthruN.id written as the hex host address (a wrong guide's
+# 0000:3b:00.0): --write rewrites that line in decimal, in place, and
+# leaves every other byte as it was
+mkdir -p "$TMP/hex"
+sample vmx/ws-hw11-ubuntu-shebang-utf8.vmx "$TMP/hex/vm.vmx"
+printf 'pciPassthru0.present = "TRUE"\npciPassthru0.id = "0000:3b:00.0"\npciPassthru0.vendorId = "0x10de"\npciPassthru0.deviceId = "0x26b9"\n' >>"$TMP/hex/vm.vmx"
+cp "$TMP/hex/vm.vmx" "$TMP/hex/orig"
+run "$GPUWIZ" vmx "$TMP/hex/vm.vmx"
+check "hex id: a WARN naming the decimal form" sh -c "grep -q 'WARN  pciPassthru0.id = \"0000:3b:00.0\" is the host address in hexadecimal' '$out' && grep -q '+ pciPassthru0.id = \"00000:059:00.0\"' '$out'"
+run "$GPUWIZ" vmx "$TMP/hex/vm.vmx" --write
+sed 's/^pciPassthru0.id = "0000:3b:00.0"$/pciPassthru0.id = "00000:059:00.0"/' "$TMP/hex/orig" >"$TMP/hex/want.head"
+check "hex id: the line rewritten in place" sh -c "head -c \$(stat -c %s '$TMP/hex/want.head') '$TMP/hex/vm.vmx' | cmp -s - '$TMP/hex/want.head'"
+check "hex id: the backup is the original" cmp -s "$(ls "$TMP"/hex/vm.vmx.*.bak | head -n 1)" "$TMP/hex/orig"
+
 finish

@@ -538,6 +538,73 @@ test_bdf_already_attached(void **state)
 	gw_vmx_free(v);
 }
 
+/* A pciPassthruN.id holding the host address in hexadecimal (lspci's
+ * 0000:3b:00.0, as a wrong guide says) is rewritten in ESXi's decimal form
+ * with a WARN; the decimal and the short forms are left alone. */
+static void
+test_hex_id(void **state)
+{
+	static const char *const kept[] = { "00000:059:00.0", "0:59:0.0" };
+	gw_answers a;
+	gw_plan p;
+	gw_vmx *v;
+	const gw_finding *f;
+	size_t i;
+	char extra[256];
+
+	(void)state;
+	gw_answers_init(&a);
+	v = sample("vmx/ws-hw16-win10-efi-windows1252-crlf.vmx",
+	           "pciPassthru0.present = \"TRUE\"\r\n"
+	           "pciPassthru0.id = \"0000:3b:00.0\"\r\n"
+	           "pciPassthru0.vendorId = \"0x10de\"\r\n"
+	           "pciPassthru0.deviceId = \"0x26b9\"\r\n");
+	build(&a, v, &p);
+	assert_string_equal(value(&p, "pciPassthru0.id"), "00000:059:00.0");
+	assert_string_equal(setting(&p, "pciPassthru0.id")->old_value,
+	                    "0000:3b:00.0");
+	f = finding(&p, "vmx-id-hex");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_WARN);
+	assert_non_null(strstr(f->message, "No device hints found"));
+	assert_non_null(strstr(f->fix_ui, "00000:059:00.0"));
+	/* still one GPU, counted for MMIO */
+	assert_int_equal(p.total_vram_gb, 48);
+	gw_plan_free(&p);
+	gw_vmx_free(v);
+	/* the same device given again by its address is the one attached */
+	add_gpu(&a, "l40s");
+	assert_int_equal(gw_answers_add_bdf(&a, "0000:3b:00.0", "--bdf", NULL), 0);
+	assert_int_equal(gw_answers_set_system_id(&a, SYSID, NULL, NULL), 0);
+	v = sample("vmx/ws-hw16-win10-efi-windows1252-crlf.vmx",
+	           "pciPassthru0.present = \"TRUE\"\r\n"
+	           "pciPassthru0.id = \"0000:3b:00.0\"\r\n"
+	           "pciPassthru0.vendorId = \"0x10de\"\r\n"
+	           "pciPassthru0.deviceId = \"0x26b9\"\r\n");
+	build(&a, v, &p);
+	assert_non_null(finding(&p, "device-already-attached"));
+	assert_null(setting(&p, "pciPassthru1.present"));
+	assert_string_equal(value(&p, "pciPassthru0.id"), "00000:059:00.0");
+	gw_plan_free(&p);
+	gw_vmx_free(v);
+	gw_answers_free(&a);
+	for (i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+		gw_answers_init(&a);
+		snprintf(extra, sizeof extra,
+		         "pciPassthru0.present = \"TRUE\"\r\n"
+		         "pciPassthru0.id = \"%s\"\r\n"
+		         "pciPassthru0.vendorId = \"0x10de\"\r\n"
+		         "pciPassthru0.deviceId = \"0x26b9\"\r\n", kept[i]);
+		v = sample("vmx/ws-hw16-win10-efi-windows1252-crlf.vmx", extra);
+		build(&a, v, &p);
+		assert_null(finding(&p, "vmx-id-hex"));
+		assert_null(setting(&p, "pciPassthru0.id"));
+		gw_plan_free(&p);
+		gw_vmx_free(v);
+		gw_answers_free(&a);
+	}
+}
+
 static void
 test_bdf_errors(void **state)
 {
@@ -1704,6 +1771,7 @@ main(void)
 		cmocka_unit_test(test_bdf_new_block),
 		cmocka_unit_test(test_bdf_already_attached),
 		cmocka_unit_test(test_bdf_errors),
+		cmocka_unit_test(test_hex_id),
 		cmocka_unit_test(test_uvm_existing_and_new_vgpu),
 		cmocka_unit_test(test_uvm_a100_and_snippets),
 		cmocka_unit_test(test_uvm_existing_only),

@@ -300,6 +300,29 @@ test_uvm(void **state)
 	case_close(&c);
 }
 
+/* "No device hints found" on a VM whose id holds the hex address: the
+ * plan rewrites it in decimal, the doctor goes to the review with it. */
+static void
+test_hex_id(void **state)
+{
+	static const char log[] = "2024-01-03T10:22:33.444Z In(05) vmx - AH No device hints found\n";
+	doc_case c;
+
+	(void)state;
+	case_open(&c, L40S_PASSTHRU "pciPassthru0.id = \"0000:3b:00.0\"\r\n",
+	          NULL, 1);
+	assert_int_equal(gw_wizard_doctor_text(c.d, c.w, log, sizeof log - 1,
+	                                       &c.e), 1);
+	assert_string_equal(gw_wizard_doctor_finding(c.d, 0)->f.id,
+	                    GW_DIAG_HEX_BDF);
+	assert_true(gw_wizard_doctor_fixes_vmx(c.d, 0));
+	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 0);
+	assert_int_equal(gw_wizard_step(c.w), GW_STEP_REVIEW);
+	assert_int_equal(gw_wizard_doctor_filled(c.d), GW_DOC_HEX_ID);
+	assert_string_equal(setting(c.w, "pciPassthru0.id"), "00000:059:00.0");
+	case_close(&c);
+}
+
 /* A fix on the host (the device reset): shown, nothing pre-filled. */
 static void
 test_not_vmx_fix(void **state)
@@ -397,6 +420,7 @@ main(void)
 		cmocka_unit_test(test_log_two_vmx),
 		cmocka_unit_test(test_reserve),
 		cmocka_unit_test(test_uvm),
+		cmocka_unit_test(test_hex_id),
 		cmocka_unit_test(test_not_vmx_fix),
 		cmocka_unit_test(test_nothing),
 		cmocka_unit_test(test_huge),
