@@ -7,7 +7,8 @@
  * runs the checks again, o goes on past a FAIL after a confirmation.
  * On an ESXi host (over SSH, or through the API) the rows are the host's
  * (version, system id, each GPU's passthrough state), and e on a GPU's row
- * enables its passthrough after a confirmation (GW_CAN_ENABLE). */
+ * queues enabling its passthrough (GW_CAN_ENABLE): the review lists it and
+ * the write step runs it after its one question; e again takes it back. */
 #include "step_host.h"
 
 #include <stdio.h>

@@ -125,33 +125,33 @@ static const wz_mode_desc modes[GW_NMODES] = {
 		.vm_line = vm_line_vmid,
 		/* TRANSLATORS: help of step 2 on an ESXi host, wrapped to
 		 * about 70 cells.  r, e and o are keys. */
-		.host_help = N_("gpuwiz read the ESXi host through its shell (esxcli and vim-cmd, over SSH "
-		         "or on the host itself): its version (the newest VM hardware version it "
-		         "runs), its system id (for the pciPassthruN device blocks) and each GPU's "
-		         "passthrough state from esxcli hardware pci list. \"Passthru Capable: false\" "
-		         "means the IOMMU (VT-d/AMD-Vi) is off in the BIOS. Above 4G decoding cannot "
-		         "be seen from ESXi: check it in the BIOS.\n"
-		         "e on a GPU's row enables its passthrough (esxcli hardware pci pcipassthru set "
-		         "-d ADDRESS -e true -a) after you confirm; gpuwiz refuses a storage controller "
-		         "that holds a datastore or the boot device, and says when the host needs a "
-		         "reboot.\n"
-		         "r reads the host again. Enter goes on when no row FAILs; o goes on anyway "
-		         "after a confirmation."),
+		.host_help = N_("gpuwiz read the ESXi host through its shell (esxcli and vim-cmd, over SSH or "
+		         "on the host itself): its version (the newest VM hardware version it runs), "
+		         "its system id (for the pciPassthruN device blocks) and each GPU's passthrough "
+		         "state from esxcli hardware pci list. \"Passthru Capable: false\" means the "
+		         "IOMMU (VT-d/AMD-Vi) is off in the BIOS. Above 4G decoding cannot be seen from "
+		         "ESXi: check it in the BIOS.\ne on a GPU's row queues enabling its passthrough "
+		         "(esxcli hardware pci pcipassthru set -d ADDRESS -e true -a): the review lists "
+		         "it and the write step runs it after your one yes, before the .vmx is written; "
+		         "e again takes it back. gpuwiz refuses a storage controller that holds a "
+		         "datastore or the boot device, and says when the host needs a reboot.\nr reads "
+		         "the host again. Enter goes on when no row FAILs; o goes on anyway after a "
+		         "confirmation."),
 		/* TRANSLATORS: help of step 4 on an ESXi host, wrapped to
 		 * about 70 cells.  u and r are keys. */
-		.vm_help = N_("The list shows the host's VMs (vim-cmd vmsvc/getallvms). Enter or Space "
-		         "opens the highlighted VM: gpuwiz asks the host for its power state and reads "
-		         "its .vmx from the datastore, and shows its hardware version, firmware, memory "
-		         "and reservation and the passthrough devices already in it, with its advice. "
-		         "Enter on the open VM goes on; \"No VM\" writes the snippets only.\n"
-		         "The write step saves the changed .vmx on the datastore (temporary file, then "
-		         "a move; the old file is kept as a backup beside it) and runs vim-cmd "
-		         "vmsvc/reload. A VM that is not powered off is never changed.\n"
-		         "u upgrades the open VM's hardware version to the newest this host runs "
-		         "(vim-cmd vmsvc/upgrade), after you confirm: only with the VM powered off, "
-		         "never down; the upgrade cannot be undone, so take a snapshot or backup "
-		         "first.\n"
-		         "r reads the host's VM list again."),
+		.vm_help = N_("The list shows the host's VMs (vim-cmd vmsvc/getallvms). Enter or Space opens "
+		         "the highlighted VM: gpuwiz asks the host for its power state and reads its "
+		         ".vmx from the datastore, and shows its hardware version, firmware, memory and "
+		         "reservation and the passthrough devices already in it, with its advice. Enter "
+		         "on the open VM goes on; \"No VM\" writes the snippets only.\nThe write step "
+		         "saves the changed .vmx on the datastore (temporary file, then a move; the old "
+		         "file is kept as a backup beside it) and runs vim-cmd vmsvc/reload. A VM that "
+		         "is not powered off is never changed.\nu queues the upgrade of the open VM's "
+		         "hardware version to the newest this host runs (vim-cmd vmsvc/upgrade; the "
+		         "plan is made for that version): the write step runs it after your one yes, "
+		         "only with the VM powered off, never down; u again takes it back. The upgrade "
+		         "cannot be undone, so take a snapshot or backup first.\nr reads the host's VM "
+		         "list again."),
 	},
 	[GW_MODE_VSPHERE] = {
 		/* TRANSLATORS: welcome step choice, at most 40 cells. */
@@ -167,31 +167,29 @@ static const wz_mode_desc modes[GW_NMODES] = {
 		.vm_line = vm_line_api,
 		/* TRANSLATORS: help of step 2 through the vSphere API,
 		 * wrapped to about 70 cells.  r, e and o are keys. */
-		.host_help = N_("gpuwiz read the server through the vSphere API: its hosts with their "
-		         "versions (the newest VM hardware version each runs) and each GPU's "
-		         "passthrough state (hardware.pciDevice, config.pciPassthruInfo). \"Passthru "
-		         "Capable: false\" means the IOMMU (VT-d/AMD-Vi) is off in the BIOS. Above 4G "
-		         "decoding cannot be seen from ESXi: check it in the BIOS.\n"
-		         "e on a GPU's row enables its passthrough (UpdatePassthruConfig) after you "
-		         "confirm; a free ESXi licence refuses API writes: then start gpuwiz with --ssh "
-		         "root@HOST instead.\n"
-		         "r reads the server again. Enter goes on when no row FAILs; o goes on anyway "
-		         "after a confirmation."),
+		.host_help = N_("gpuwiz read the server through the vSphere API: its hosts with their versions "
+		         "(the newest VM hardware version each runs) and each GPU's passthrough state "
+		         "(hardware.pciDevice, config.pciPassthruInfo). \"Passthru Capable: false\" "
+		         "means the IOMMU (VT-d/AMD-Vi) is off in the BIOS. Above 4G decoding cannot be "
+		         "seen from ESXi: check it in the BIOS.\ne on a GPU's row queues enabling its "
+		         "passthrough (UpdatePassthruConfig): the write step runs it after your one "
+		         "yes; e again takes it back. A free ESXi licence refuses API writes: then "
+		         "start gpuwiz with --ssh root@HOST instead.\nr reads the server again. Enter "
+		         "goes on when no row FAILs; o goes on anyway after a confirmation."),
 		/* TRANSLATORS: help of step 4 through the vSphere API,
 		 * wrapped to about 70 cells.  u and r are keys. */
 		.vm_help = N_("The list shows the server's VMs. Enter or Space opens the highlighted VM: "
 		         "gpuwiz shows its hardware version, firmware, memory and reservation and the "
 		         "passthrough devices already in it, with its advice, and the free, "
-		         "passthrough-enabled devices of its host that the write step attaches. Enter on "
-		         "the open VM goes on; \"No VM\" writes the snippets only.\n"
-		         "The write step sends one ReconfigVM_Task (extraConfig, "
-		         "memoryReservationLockedToMax, a VirtualPCIPassthrough device per GPU) and shows "
-		         "its progress; what the VM already has is not added again. A VM that is not "
-		         "powered off is never changed.\n"
-		         "u upgrades the open VM's hardware version to the newest its host runs "
-		         "(UpgradeVM_Task), after you confirm: only powered off, never down; the upgrade "
-		         "cannot be undone.\n"
-		         "r reads the server again."),
+		         "passthrough-enabled devices of its host that the write step attaches. Enter "
+		         "on the open VM goes on; \"No VM\" writes the snippets only.\nThe write step "
+		         "sends one ReconfigVM_Task (extraConfig, memoryReservationLockedToMax, a "
+		         "VirtualPCIPassthrough device per GPU) and shows its progress; what the VM "
+		         "already has is not added again. A VM that is not powered off is never "
+		         "changed.\nu queues the upgrade of the open VM's hardware version to the "
+		         "newest its host runs (UpgradeVM_Task; the plan is made for that version): the "
+		         "write step runs it after your one yes, only powered off, never down; u again "
+		         "takes it back. The upgrade cannot be undone.\nr reads the server again."),
 	},
 };
 
