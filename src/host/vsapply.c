@@ -365,6 +365,12 @@ gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
 				           vm && vm->name ? vm->name : "?",
 				           h->name ? h->name : "?", g->gpu->id, c + 1,
 				           g->count);
+				/* TRANSLATORS: the wizard's words for the error
+				 * above: a VM, its host, a GPU id, a count. */
+				gw_err_set_ui(e, _("%s: host %s has no free passthrough-enabled %s for GPU %d of %d. A GPU whose passthrough is queued (e on the host step) can be attached only once the write has enabled it and the host is rebooted if it says so: choose fewer GPUs now and add the others then."),
+				              vm && vm->name ? vm->name : "?",
+				              h->name ? h->name : "?", g->gpu->id,
+				              c + 1, g->count);
 				gw_vs_free_strv(out, nout);
 				return -1;
 			}

@@ -317,6 +317,9 @@ test_no_free_device(void **state)
 	assert_int_equal(gw_vs_pick_devices(&inv, &h, &vm, &a, &picked, &n, &e), -1);
 	assert_non_null(strstr(e.msg, "esx01"));
 	assert_non_null(strstr(e.msg, "l40s"));
+	/* the wizard's words: the queued enable, no flag */
+	assert_non_null(strstr(gw_err_text(&e, 1), "e on the host step"));
+	assert_null(strstr(gw_err_text(&e, 1), "--"));
 	assert_null(picked);
 	gw_answers_free(&a);
 }
