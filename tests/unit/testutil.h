@@ -76,6 +76,29 @@ tu_table_path(void)
 	return p && *p ? p : "data/gpus.ini";
 }
 
+/* The group set-up and tear-down of a test file that works on the GPU
+ * table (a file-scope `static gw_table table;`, gputable.h included):
+ * TU_TABLE_GROUP(setup, teardown) defines both, for
+ * cmocka_run_group_tests(tests, setup, teardown). */
+#define TU_TABLE_GROUP(setup_fn, teardown_fn)                           \
+	static int                                                      \
+	setup_fn(void **state)                                          \
+	{                                                               \
+		gw_err e_;                                              \
+                                                                        \
+		(void)state;                                            \
+		if (gw_table_load(&table, tu_table_path(), &e_) != 0)   \
+			fail_msg("%s", e_.msg);                         \
+		return 0;                                               \
+	}                                                               \
+	static int                                                      \
+	teardown_fn(void **state)                                       \
+	{                                                               \
+		(void)state;                                            \
+		gw_table_free(&table);                                  \
+		return 0;                                               \
+	}
+
 /* A fresh empty directory under $TMPDIR for one test (malloc'ed). */
 static inline char *
 tu_tmpdir(void)
