@@ -10,25 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "uiutil.h"
 
 static char audit[64];
-
-/* Row y from x, n cells, as a multibyte string (trailing blanks cut). */
-static char *
-row(int y, int x, int n)
-{
-	wchar_t wb[256];
-	static char out[1024];
-	size_t l;
-
-	memset(wb, 0, sizeof wb);
-	mvinnwstr(y, x, wb, n);
-	l = wcstombs(out, wb, sizeof out - 1);
-	out[l == (size_t)-1 ? 0 : l] = '\0';
-	while (l != (size_t)-1 && l > 0 && out[l - 1] == ' ')
-		out[--l] = '\0';
-	return out;
-}
 
 static void
 test_sign(void **state)
@@ -36,13 +20,13 @@ test_sign(void **state)
 	(void)state;
 	erase();
 	assert_int_equal(dw_put(0, 0, "pciPassthru", 10, A_NORMAL), 10);
-	assert_string_equal(row(0, 0, 20), "pciPassth\xe2\x80\xa6");
+	assert_string_equal(tu_row(0, 0, 20), "pciPassth\xe2\x80\xa6");
 	/* what fits is drawn whole, without the sign */
 	assert_int_equal(dw_put(1, 0, "vfio-pci", 10, A_NORMAL), 8);
-	assert_string_equal(row(1, 0, 20), "vfio-pci");
+	assert_string_equal(tu_row(1, 0, 20), "vfio-pci");
 	/* trailing blanks are no cut */
 	dw_put(2, 0, "abc      ", 4, A_NORMAL);
-	assert_string_equal(row(2, 0, 20), "abc");
+	assert_string_equal(tu_row(2, 0, 20), "abc");
 }
 
 /* 5 cells of CJK: two characters and the sign, never half a character */
@@ -53,7 +37,7 @@ test_wide(void **state)
 	erase();
 	assert_int_equal(dw_put(0, 0, "\xe4\xb8\xad\xe6\x96\x87\xe4\xb8\xad\xe6\x96\x87",
 	                        6, A_NORMAL), 5);
-	assert_string_equal(row(0, 0, 20),
+	assert_string_equal(tu_row(0, 0, 20),
 	                    "\xe4\xb8\xad\xe6\x96\x87\xe2\x80\xa6");
 }
 

@@ -11,23 +11,7 @@
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-/* Row y from x, n cells (trailing blanks cut). */
-static char *
-row(int y, int x, int n)
-{
-	wchar_t wb[256];
-	static char out[1024];
-	size_t l;
-
-	memset(wb, 0, sizeof wb);
-	mvinnwstr(y, x, wb, n);
-	l = wcstombs(out, wb, sizeof out - 1);
-	out[l == (size_t)-1 ? 0 : l] = '\0';
-	while (l != (size_t)-1 && l > 0 && out[l - 1] == ' ')
-		out[--l] = '\0';
-	return out;
-}
+#include "uiutil.h"
 
 static void
 test_label_marks_pages(void **state)
@@ -49,12 +33,12 @@ test_label_marks_pages(void **state)
 	assert_false(ui_tl_more(&t));
 	assert_int_equal(ui_tl_page_key(&t, pgdn), 0);
 	ui_tl_draw(&t, r);
-	assert_string_equal(row(0, 0, 30), "FAIL  the first finding");
-	assert_string_equal(row(1, 0, 5), "WARN");
+	assert_string_equal(tu_row(0, 0, 30), "FAIL  the first finding");
+	assert_string_equal(tu_row(1, 0, 5), "WARN");
 	/* a continuation row has no label */
-	assert_string_equal(row(2, 0, 5), "");
-	assert_string_equal(row(2, 29, 1), "v");
-	assert_string_equal(row(0, 29, 1), "");
+	assert_string_equal(tu_row(2, 0, 5), "");
+	assert_string_equal(tu_row(2, 29, 1), "v");
+	assert_string_equal(tu_row(0, 29, 1), "");
 	assert_true(ui_tl_more(&t));
 	assert_int_equal(ui_tl_keys(&t, kh, 4), 1);
 	assert_string_equal(kh[0].key, "PgDn");
@@ -64,11 +48,11 @@ test_label_marks_pages(void **state)
 	assert_int_equal(ui_tl_page_key(&t, pgdn), 1);
 	erase();
 	ui_tl_draw(&t, r);
-	assert_string_equal(row(0, 29, 1), "^");
+	assert_string_equal(tu_row(0, 29, 1), "^");
 	assert_false(ui_tl_more(&t));
 	assert_int_equal(ui_tl_keys(&t, kh, 4), 0);
 	assert_int_equal(ui_tl_page_key(&t, pgdn), 0);
-	assert_string_equal(row(t.n - 1 - t.top, 6, 20), "fix: tick it");
+	assert_string_equal(tu_row(t.n - 1 - t.top, 6, 20), "fix: tick it");
 	assert_int_equal(ui_tl_page_key(&t, pgup), 1);
 	assert_int_equal(t.top, 0);
 	ui_tl_clear(&t);

@@ -6,6 +6,7 @@
 #include "wizard.h"
 
 #include <fcntl.h>
+#include "wizutil.h"
 
 static gw_table table;
 
@@ -14,20 +15,6 @@ static gw_table table;
 #define REGISTER "vmwarelog/vsphere-task-error-devicepoweron-failed-to-register-pcipassthru0-igpu-nuc11.txt"
 #define SEED1   "doctor/seed-001-nccl-operation-not-supported-vgpu.txt"
 #define WS_VMX  "vmx/ws-hw16-win10-efi-windows1252-crlf.vmx"
-
-static gw_wizard *
-fresh(void)
-{
-	gw_wizard_start st;
-	gw_wizard *w;
-	gw_err e;
-
-	memset(&st, 0, sizeof st);
-	w = gw_wizard_new(&table, &st, &e);
-	if (w == NULL)
-		fail_msg("%s", e.msg);
-	return w;
-}
 
 static void
 put(const char *path, const char *data, size_t n)
@@ -92,7 +79,7 @@ static void
 case_open(doc_case *c, const char *extra, const char *fixture, int open_vmx)
 {
 	memset(c, 0, sizeof *c);
-	c->w = fresh();
+	c->w = tu_wizard_fresh(&table);
 	c->d = gw_wizard_doctor_new();
 	c->dir = tu_tmpdir();
 	c->vmx = vm_with(c->dir, "vm.vmx", extra);
@@ -327,7 +314,7 @@ test_hex_id(void **state)
 static void
 test_not_vmx_fix(void **state)
 {
-	gw_wizard *w = fresh();
+	gw_wizard *w = tu_wizard_fresh(&table);
 	gw_wizard_doctor *d = gw_wizard_doctor_new();
 	char why[1024];
 	size_t n;
@@ -353,7 +340,7 @@ static void
 test_nothing(void **state)
 {
 	static const char text[] = "hello\nthe VM does not start\n";
-	gw_wizard *w = fresh();
+	gw_wizard *w = tu_wizard_fresh(&table);
 	gw_wizard_doctor *d = gw_wizard_doctor_new();
 	char *path = tu_fixture_path(WS_VMX);
 	char why[1024];

@@ -6,28 +6,15 @@
 
 #include <stdio.h>
 #include <unistd.h>
+#include "wizutil.h"
 
 static gw_table table;
-
-static gw_wizard *
-fresh(void)
-{
-	gw_wizard_start st;
-	gw_wizard *w;
-	gw_err e;
-
-	memset(&st, 0, sizeof st);
-	w = gw_wizard_new(&table, &st, &e);
-	if (w == NULL)
-		fail_msg("%s", e.msg);
-	return w;
-}
 
 /* A plain start: nothing probed, no plan, nothing open or written. */
 static void
 test_fresh(void **state)
 {
-	gw_wizard *w = fresh();
+	gw_wizard *w = tu_wizard_fresh(&table);
 
 	(void)state;
 	assert_ptr_equal(gw_wizard_table(w), &table);
@@ -74,7 +61,7 @@ test_fresh(void **state)
 static void
 test_plan_and_answers(void **state)
 {
-	gw_wizard *w = fresh();
+	gw_wizard *w = tu_wizard_fresh(&table);
 	const gw_answers_file *af;
 	gw_err e;
 
@@ -111,7 +98,7 @@ test_vm_devices(void **state)
 		"pciPassthru0.deviceId = \"0x26b9\"\n";
 	char *dir = tu_tmpdir(), *path = gw_xasprintf("%s/vm.vmx", dir);
 	gw_vm_device d[4];
-	gw_wizard *w = fresh();
+	gw_wizard *w = tu_wizard_fresh(&table);
 	FILE *f = fopen(path, "w");
 	gw_err e;
 
@@ -152,7 +139,7 @@ static void
 test_linux_words(void **state)
 {
 	char *dir = tu_tmpdir(), *title, *want;
-	gw_wizard *w = fresh();
+	gw_wizard *w = tu_wizard_fresh(&table);
 	const char *why = NULL;
 
 	(void)state;
@@ -195,7 +182,7 @@ test_mmio_text(void **state)
 {
 	static const char *const bad[] = { "0", "00", "abc", "-5", "1.5",
 	                                   "+8", "64GB", "0x40" };
-	gw_wizard *w = fresh();
+	gw_wizard *w = tu_wizard_fresh(&table);
 	uint64_t gb = 7;
 	size_t i;
 	gw_err e;
@@ -269,7 +256,7 @@ test_exit_summary(void **state)
 		"memSize = \"65536\"\n";
 	char *dir = tu_tmpdir(), *vmx = gw_xasprintf("%s/vm.vmx", dir);
 	char *out = gw_xasprintf("%s/out", dir), *want, **v;
-	gw_wizard *w = fresh();
+	gw_wizard *w = tu_wizard_fresh(&table);
 	size_t n, col = 0, i;
 	int nwritten = 0, nbackup = 0, nnext = 0, ncmd = 0;
 	FILE *f = fopen(vmx, "w");
@@ -339,7 +326,7 @@ test_summary(void **state)
 		"memSize = \"65536\"\n";
 	char *dir = tu_tmpdir(), *vmx = gw_xasprintf("%s/vm.vmx", dir);
 	char *out = gw_xasprintf("%s/out", dir), **v, *snip;
-	gw_wizard *w = fresh();
+	gw_wizard *w = tu_wizard_fresh(&table);
 	FILE *f = fopen(vmx, "w");
 	size_t n;
 	gw_err e;
