@@ -33,6 +33,9 @@
 #define GW_DIAG_REGISTER_FAILED "passthru-register-failed"
 #define GW_DIAG_NOT_PASSTHROUGH "not-passthrough-device"
 #define GW_DIAG_HEX_BDF         "passthru-id-hex"
+/* the passthru-id-hex rule's finding when the id is already decimal */
+#define GW_DIAG_ID_NOT_FOUND    "passthru-id-not-found"
+#define GW_DIAG_PCI_HOLE        "mmio-outside-pci-hole"
 #define GW_DIAG_SYSTEMID        "systemid-mismatch"
 #define GW_DIAG_VGPU_GRAPHICS   "vgpu-graphics-type"
 #define GW_DIAG_NCCL_UVM        "nccl-vgpu-uvm"

@@ -54,6 +54,22 @@ typedef struct gw_diag_rule {
 extern const gw_diag_rule gw_diag_rules[];
 extern const size_t gw_diag_nrules;
 
+/* ---- diagnose_texts.c: the builders with the longest texts ------------- */
+
+#define GW_DIAG_SRC_HEX_BDF  "field reports (decimal pciPassthruN.id)"
+#define GW_DIAG_SRC_GRAPHICS "NVIDIA Virtual GPU Software User Guide (host graphics type Shared Direct; vGPU types on one GPU; nvidia-smi vgpu)"
+#define GW_DIAG_SRC_NCCL     "NCCL 2.27 on vGPU (NVIDIA NCCL issue 2101); NVIDIA AI Enterprise documentation"
+#define GW_DIAG_SRC_PCI_HOLE "field reports (msg.pciPassthru.mmioOutsidePCIHole, pciHole.start); no VMware document found that states the value"
+
+void gw_diag_build_hex_bdf(gw_diag_finding *f, const gw_diag_hit *h,
+                           const char *text, size_t len);
+void gw_diag_build_graphics(gw_diag_finding *f, const gw_diag_hit *h,
+                            const char *text, size_t len);
+void gw_diag_build_nccl(gw_diag_finding *f, const gw_diag_hit *h,
+                        const char *text, size_t len);
+void gw_diag_build_pci_hole(gw_diag_finding *f, const gw_diag_hit *h,
+                            const char *text, size_t len);
+
 /* ---- diagnose_match.c --------------------------------------------------- */
 
 /* Fold s[0..n) into b (replacing its contents). */
@@ -76,5 +92,12 @@ char *gw_diag_not_passthru_device(const char *text, const gw_diag_hit *h);
  * 1 when one was found. */
 int gw_diag_find_hex_bdf(const char *text, size_t len, char *hex, size_t hn,
                          char *dec, size_t dn);
+
+/* The first decimal host address ("00000:066:00.0", ESXi's form) in the
+ * input, preferring a line that holds a pciPassthruN.id; 1 when found. */
+int gw_diag_find_dec_bdf(const char *text, size_t len, char *dec, size_t dn);
+/* The first hexadecimal host address on the hit's line; 1 when found. */
+int gw_diag_line_hex_bdf(const char *text, const gw_diag_hit *h, char *hex,
+                         size_t hn);
 
 #endif

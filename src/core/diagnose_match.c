@@ -437,3 +437,61 @@ gw_diag_find_hex_bdf(const char *text, size_t len, char *hex, size_t hn,
 	}
 	return 0;
 }
+
+/* ESXi's decimal form DDDDD:BBB:SS.F at s[i], not inside a longer token. */
+static int
+dec_bdf_at(const char *s, size_t n, size_t i)
+{
+	static const char shape[] = "ddddd:ddd:dd.d";
+	size_t k, m = sizeof shape - 1;
+
+	if (i + m > n)
+		return 0;
+	if (i > 0 && (gw_hexval(s[i - 1]) >= 0 || s[i - 1] == ':'))
+		return 0;
+	if (i + m < n && (gw_hexval(s[i + m]) >= 0 || s[i + m] == ':' ||
+	                  s[i + m] == '.'))
+		return 0;
+	for (k = 0; k < m; k++) {
+		char c = s[i + k];
+
+		if (shape[k] == 'd' ? !is_digit(c) : c != shape[k])
+			return 0;
+	}
+	return 1;
+}
+
+int
+gw_diag_find_dec_bdf(const char *text, size_t len, char *dec, size_t dn)
+{
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		size_t ls = 0;
+
+		while (ls < len) {
+			const char *nl = memchr(text + ls, '\n', len - ls);
+			size_t le = nl ? (size_t)(nl - text) : len, i;
+
+			if (pass == 1 || is_id_line(text + ls, le - ls))
+				for (i = ls; i < le; i++)
+					if (dec_bdf_at(text, le, i)) {
+						snprintf(dec, dn, "%.14s",
+						         text + i);
+						return 1;
+					}
+			ls = le + 1;
+		}
+	}
+	return 0;
+}
+
+int
+gw_diag_line_hex_bdf(const char *text, const gw_diag_hit *h, char *hex,
+                     size_t hn)
+{
+	char dec[24];
+
+	return bdf_in(text, h->line_off, h->line_off + h->line_len, hex, hn,
+	              dec, sizeof dec);
+}

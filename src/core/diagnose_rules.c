@@ -22,10 +22,7 @@
 #define SRC_MEM        "Broadcom KB 309986"
 #define SRC_REGISTER   "field reports (device reset: /etc/vmware/passthru.map; virtual IOMMU)"
 #define SRC_HOTPLUG    "Broadcom KB (HPE servers, PCIe hot-plug); HPE advisory a00121002en_us"
-#define SRC_HEX_BDF    "field reports (decimal pciPassthruN.id)"
 #define SRC_SYSTEMID   "field reports"
-#define SRC_GRAPHICS   "NVIDIA vGPU documentation (host graphics type Shared Direct)"
-#define SRC_NCCL       "NCCL 2.27 on vGPU (NVIDIA NCCL issue 2101); NVIDIA AI Enterprise documentation"
 #define SRC_FREE_ESXI  "field reports (free ESXi license)"
 #define SRC_GUEST_BAR  "field reports (NVRM, lspci); Broadcom KB 323402"
 #define SRC_POWERON    "Broadcom KB 323402; Dell KB 000199172; Broadcom KB 309986; Broadcom KB 437651"
@@ -305,42 +302,6 @@ build_not_passthru(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 
 
 static void
-build_hex_bdf(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
-              size_t len)
-{
-	char hex[16], dec[24];
-
-	(void)h;
-	if (!gw_diag_find_hex_bdf(text, len, hex, sizeof hex, dec,
-	                          sizeof dec)) {
-		snprintf(hex, sizeof hex, "0000:42:00.0");
-		snprintf(dec, sizeof dec, "00000:066:00.0");
-	}
-	f->f.message = gw_xstrdup(_("A pciPassthruN.id in the .vmx holds the host's "
-	                            "PCI address in hexadecimal; ESXi reads it as "
-	                            "decimal and finds no such device (\"No device "
-	                            "hints found\")."));
-	/* TRANSLATORS: the first %s is the format "%05d:%03d:%02d.%d", then a
-	 * hexadecimal address and its decimal form ("0000:42:00.0",
-	 * "00000:066:00.0"). */
-	f->f.fix = gw_xasprintf(_("Power the VM off and write pciPassthruN.id in "
-	                          "ESXi's decimal form %s (domain:bus:slot."
-	                          "function): %s becomes %s. gpuwiz vmx FILE "
-	                          "--write does it (an id in the hexadecimal "
-	                          "form 0000:42:00.0 is rewritten); or remove the "
-	                          "PCI device from the VM and add it again."),
-	                        "%05d:%03d:%02d.%d", hex, dec);
-	/* TRANSLATORS: %s: the hexadecimal host address ("0000:42:00.0"),
-	 * then its decimal form ("00000:066:00.0"). */
-	f->f.fix_ui = gw_xasprintf(_("The review shows pciPassthruN.id rewritten "
-	                             "in ESXi's decimal form (%s becomes %s) once "
-	                             "the VM's .vmx is open; write it with the VM "
-	                             "powered off. Or remove the PCI device and "
-	                             "add it again in the vSphere Client."),
-	                           hex, dec);
-}
-
-static void
 build_systemid(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
                size_t len)
 {
@@ -357,61 +318,6 @@ build_systemid(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	                        "ID from esxcli hardware pci list (hexadecimal, "
 	                        "e.g. 0x26b9); or remove the PCI device from the "
 	                        "VM and add it again, which writes both."));
-}
-
-static void
-build_graphics(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
-               size_t len)
-{
-	(void)h;
-	(void)text;
-	(void)len;
-	f->f.message = gw_xstrdup(_("The host's graphics type is not \"Shared "
-	                            "Direct\", so it has no vGPU resources to give "
-	                            "the VM."));
-	f->f.fix = gw_xstrdup(_("Set the host's default graphics type to Shared "
-	                        "Direct (vSphere Client: the host, Configure, "
-	                        "Hardware, Graphics, Host Graphics, Edit; or esxcli "
-	                        "graphics host set --default-type SharedPassthru), "
-	                        "then restart Xorg (/etc/init.d/xorg restart) or "
-	                        "reboot the host, and power the VM on again."));
-}
-
-static void
-build_nccl(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
-           size_t len)
-{
-	(void)h;
-	(void)text;
-	(void)len;
-	f->f.message = gw_xstrdup(_("NCCL (2.27 and later) fails in ncclCommInitRank "
-	                            "with Cuda failure 'operation not supported' on "
-	                            "a vGPU: the vGPU does not expose unified memory "
-	                            "unless it is enabled for the VM."));
-	f->f.fix = gw_xstrdup(_("First check that the GPUs are vGPUs (nvidia-smi "
-	                        "-q: Virtualization Mode : VGPU, Addressing Mode : "
-	                        "None); for passthrough GPUs this fix does not "
-	                        "apply. Power the VM off, set "
-	                        "pciPassthruN.cfg.enable_uvm = \"1\" for every "
-	                        "vGPU N of the VM (pciPassthru0, pciPassthru1, ...; "
-	                        "gpuwiz vmx FILE --uvm sets all of them), then "
-	                        "power it on again: a guest reboot is not enough. "
-	                        "Consequence: vMotion is disabled for this VM's "
-	                        "vGPUs, and on A100 multi-vGPU VMs unified memory "
-	                        "turns NVLink P2P off. Verify with the 2-GPU "
-	                        "torchrun all-reduce check (it prints ok 2.0)."));
-	f->f.fix_ui = gw_xstrdup(_("First check that the GPUs are vGPUs "
-	                           "(nvidia-smi -q: Virtualization Mode : VGPU); "
-	                           "for passthrough GPUs this fix does not apply. "
-	                           "The review shows pciPassthruN.cfg.enable_uvm "
-	                           "= \"1\" for every vGPU of the VM (\"Unified "
-	                           "memory (UVM) on every vGPU\" ticked on the "
-	                           "options step); write, then power the VM off "
-	                           "and on: a guest reboot is not enough. "
-	                           "Consequence: vMotion is disabled for this "
-	                           "VM's vGPUs, and on A100 multi-vGPU VMs unified "
-	                           "memory turns NVLink P2P off. The write step's "
-	                           "next steps give the 2-GPU all-reduce check."));
 }
 
 static void
@@ -499,7 +405,8 @@ build_poweron(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	                           "nested virtualization on the VM."));
 }
 
-/* In priority order: the order of the findings. */
+/* In priority order: the order of the findings.  The builders named
+ * gw_diag_build_* are in diagnose_texts.c. */
 const gw_diag_rule gw_diag_rules[] = {
 	{ GW_DIAG_MMIO_PAGES, SRC_MMIO_PAGES, NULL,
 	  { "total number of pages needed (#) exceeds limit (#)", NULL },
@@ -514,23 +421,26 @@ const gw_diag_rule gw_diag_rules[] = {
 	  { "failed to register the device 'pcipassthru#",
 	    "failed to register the device", NULL },
 	  GW_DIAG_R_POWERON_CAUSE, build_register },
+	{ GW_DIAG_PCI_HOLE, GW_DIAG_SRC_PCI_HOLE, NULL,
+	  { "mmiooutsidepcihole", "outside of the pci hole", NULL },
+	  GW_DIAG_R_POWERON_CAUSE, gw_diag_build_pci_hole },
 	{ GW_DIAG_NOT_PASSTHROUGH, SRC_HOTPLUG, NULL,
 	  { "is not a passthrough device", NULL },
 	  GW_DIAG_R_POWERON_CAUSE, build_not_passthru },
-	{ GW_DIAG_HEX_BDF, SRC_HEX_BDF, NULL,
+	{ GW_DIAG_HEX_BDF, GW_DIAG_SRC_HEX_BDF, NULL,
 	  { "no device hints found", NULL },
-	  GW_DIAG_R_POWERON_CAUSE, build_hex_bdf },
+	  GW_DIAG_R_POWERON_CAUSE, gw_diag_build_hex_bdf },
 	{ GW_DIAG_SYSTEMID, SRC_SYSTEMID, NULL,
 	  { "systemid' does not match the current system", NULL },
 	  GW_DIAG_R_POWERON_CAUSE, build_systemid },
-	{ GW_DIAG_VGPU_GRAPHICS, SRC_GRAPHICS, NULL,
+	{ GW_DIAG_VGPU_GRAPHICS, GW_DIAG_SRC_GRAPHICS, NULL,
 	  { "graphics resource available in the parent resource pool is "
 	    "insufficient", NULL },
-	  GW_DIAG_R_POWERON_CAUSE, build_graphics },
-	{ GW_DIAG_NCCL_UVM, SRC_NCCL, NULL,
+	  GW_DIAG_R_POWERON_CAUSE, gw_diag_build_graphics },
+	{ GW_DIAG_NCCL_UVM, GW_DIAG_SRC_NCCL, NULL,
 	  { "cuda failure 'operation not supported",
 	    "cuda failure # 'operation not supported", NULL },
-	  GW_DIAG_R_NEEDS_NCCL, build_nccl },
+	  GW_DIAG_R_NEEDS_NCCL, gw_diag_build_nccl },
 	{ GW_DIAG_FREE_ESXI, SRC_FREE_ESXI, NULL,
 	  { "current license or esxi version prohibits execution", NULL },
 	  0, build_free_esxi },

@@ -178,6 +178,17 @@ check_driver(gw_verify *v, const gw_nvsmi *q)
 	}
 }
 
+/* Is the guest driver GW_VERIFY_MIN_DRIVER or newer? */
+static int
+driver_new_enough(const gw_nvsmi *q)
+{
+	int cmp;
+
+	return q->driver_version != NULL &&
+	       gw_version_cmp(q->driver_version, GW_VERIFY_MIN_DRIVER,
+	                      &cmp) == 0 && cmp >= 0;
+}
+
 static void
 check_cuda(gw_verify *v, const gw_nvsmi *q)
 {
@@ -208,6 +219,22 @@ check_cuda(gw_verify *v, const gw_nvsmi *q)
 		          gw_xasprintf(_("the driver supports CUDA up to %s (%s or "
 		                         "newer needed)"),
 		                       q->cuda_version, GW_VERIFY_MIN_CUDA), NULL);
+	} else if (driver_new_enough(q)) {
+		/* the driver branch is right: the CUDA side is what is old
+		 * (NVIDIA CUDA Compatibility guide; doc/design.md, 15.9) */
+		add_check(v, "cuda", GW_SEV_ERROR, -1, title,
+		          gw_xasprintf(_("the driver supports CUDA up to %s; vLLM "
+		                         "for Llama 3 needs CUDA %s or newer"),
+		                       q->cuda_version, GW_VERIFY_MIN_CUDA),
+		          gw_xasprintf(_("Driver %s is recent enough: do not "
+		                         "reinstall it. Use a vLLM build or "
+		                         "container for the CUDA it supports (%s), "
+		                         "or on a data center GPU install NVIDIA's "
+		                         "CUDA forward compatibility package "
+		                         "(cuda-compat) for the newer CUDA; on a "
+		                         "vGPU the guest driver must match the "
+		                         "host's vGPU manager release."),
+		                       q->driver_version, q->cuda_version));
 	} else {
 		add_check(v, "cuda", GW_SEV_ERROR, -1, title,
 		          gw_xasprintf(_("the driver supports CUDA up to %s; vLLM "
@@ -326,29 +353,48 @@ check_addressing(gw_verify *v, const gw_nvsmi_gpu *g, int i)
 	}
 }
 
+static char *
+license_fix(void)
+{
+	return gw_xstrdup(_("Configure the guest's NVIDIA License "
+	                    "System client: put the client "
+	                    "configuration token in "
+	                    "/etc/nvidia/ClientConfigToken/, set "
+	                    "FeatureType in /etc/nvidia/gridd.conf, and "
+	                    "restart nvidia-gridd."));
+}
+
+/* "Unlicensed (Restricted)" is NVML's state after the grace period,
+ * "Unlicensed (Unrestricted)" the grace period (doc/design.md, section
+ * 15.9). */
 static void
 check_license(gw_verify *v, const gw_nvsmi_gpu *g, int i)
 {
+	const char *st = g->license_status;
 	char *title;
 
-	if (g->virt_mode != GW_VIRT_VGPU || g->license_status == NULL)
+	if (g->virt_mode != GW_VIRT_VGPU || st == NULL)
 		return;
 	title = gw_xasprintf(_("Checking GPU %s: vGPU license"), g->bus_id);
-	if (gw_verify_starts_ci(g->license_status, "Licensed"))
+	if (gw_verify_starts_ci(st, "Licensed"))
 		add_check(v, "license", GW_SEV_PASS, i, title,
-		          gw_xasprintf(_("License Status: %s"), g->license_status),
-		          NULL);
+		          gw_xasprintf(_("License Status: %s"), st), NULL);
+	else if (gw_verify_starts_ci(st, "Unlicensed (Restricted)"))
+		add_check(v, "license", GW_SEV_ERROR, i, title,
+		          gw_xasprintf(_("License Status: %s: the licence grace "
+		                         "period has ended, so NVIDIA's "
+		                         "restrictions on an unlicensed vGPU now "
+		                         "apply"), st), license_fix());
+	else if (gw_verify_starts_ci(st, "Unlicensed (Unrestricted)"))
+		add_check(v, "license", GW_SEV_WARN, i, title,
+		          gw_xasprintf(_("License Status: %s: still in the licence "
+		                         "grace period; NVIDIA restricts the vGPU "
+		                         "once it ends"), st), license_fix());
 	else
 		add_check(v, "license", GW_SEV_WARN, i, title,
 		          gw_xasprintf(_("License Status: %s: NVIDIA restricts an "
 		                         "unlicensed vGPU once its grace period "
-		                         "ends"), g->license_status),
-		          gw_xstrdup(_("Configure the guest's NVIDIA License "
-		                       "System client: put the client "
-		                       "configuration token in "
-		                       "/etc/nvidia/ClientConfigToken/, set "
-		                       "FeatureType in /etc/nvidia/gridd.conf, and "
-		                       "restart nvidia-gridd.")));
+		                         "ends"), st), license_fix());
 }
 
 /* VRAM of the capture's GPUs for the MMIO rule: the table's VRAM (the

@@ -8,6 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* A vGPU BAR1 below this is "small" (the 256 MiB of a Q profile); large
+ * profiles map 64 GiB and more, which is not small (doc/design.md,
+ * section 15.9). */
+#define VGPU_SMALL_BAR1_MIB 1024
+
 /* "256, 65536" */
 static char *
 bar1_list(const gw_gpu *r)
@@ -95,10 +100,15 @@ gw_verify_check_bar1(gw_verify *v, const gw_nvsmi_gpu *g, int i,
 		                        : _("BAR1 total is 0 MiB: the GPU's BAR1 "
 		                            "is not assigned")),
 		          gw_verify_bar1_fix(v, g->virt_mode));
-	} else if (g->virt_mode == GW_VIRT_VGPU) {
+	} else if (g->virt_mode == GW_VIRT_VGPU && bar < VGPU_SMALL_BAR1_MIB) {
 		add_check(v, "bar1", GW_SEV_PASS, i, title,
 		          gw_xasprintf(_("BAR1 total %lld MiB: vGPU profiles map a "
 		                         "small BAR1"), bar), NULL);
+	} else if (g->virt_mode == GW_VIRT_VGPU) {
+		add_check(v, "bar1", GW_SEV_PASS, i, title,
+		          gw_xasprintf(_("BAR1 total %lld MiB: the BAR1 the vGPU "
+		                         "profile maps (its size comes with the "
+		                         "profile)"), bar), NULL);
 	} else if (r != NULL && r->nbar1 > 0 &&
 	           (unsigned long long)bar < r->bar1_mib[0]) {
 		char *seen = bar1_list(r);

@@ -1085,6 +1085,170 @@ command_input_errors(void **state)
 	assert_int_equal(gw_diagnose_command(NULL, 0, &e), 2);
 }
 
+/* ---- issue 11: expert checks -------------------------------------------- */
+
+/* The 32-bit PCI hole (synthetic lines: no public vmware.log with this
+ * message was found; the message id and the words are what operators
+ * quote).  The device address is read from the line where it has one. */
+static void
+rule_pci_hole(void **state)
+{
+	gw_diag_result r;
+	const gw_diag_finding *f;
+
+	(void)state;
+	assert_int_equal(diag("2025-02-11T08:01:02.345Z In(05) vmx - "
+	                      "[msg.pciPassthru.mmioOutsidePCIHole] "
+	                      "PCIPassthru: device 0000:3b:00.0 MMIO is "
+	                      "outside of the PCI Hole\n", &r), 1);
+	f = only(&r, GW_DIAG_PCI_HOLE);
+	assert_int_equal(f->lineno, 1);
+	assert_contains(f->f.message, "0000:3b:00.0");
+	assert_contains(f->f.message, "PCI hole");
+	assert_contains(f->f.fix, "pciHole.start = \"2048\"");
+	assert_contains(f->f.fix, "Power the VM off");
+	assert_contains(f->f.fix, "field reports");
+	assert_contains(f->f.fix_ui, "gpuwiz does not write pciHole.start");
+	assert_not_contains(f->f.fix_ui, "--");
+	assert_contains(f->f.source, "mmioOutsidePCIHole");
+	assert_complete(&r);
+	gw_diag_result_free(&r);
+
+	/* the words alone, in other case, no device */
+	assert_int_equal(diag("Error: The MMIO region is OUTSIDE OF THE PCI "
+	                      "HOLE.", &r), 1);
+	f = only(&r, GW_DIAG_PCI_HOLE);
+	assert_contains(f->f.message, "a passthrough device");
+	gw_diag_result_free(&r);
+
+	/* a power-on cause: the generic DevicePowerOn finding is left out */
+	assert_int_equal(diag("msg.pciPassthru.mmioOutsidePCIHole\n"
+	                      "Module 'DevicePowerOn' power on failed.\n", &r),
+	                 1);
+	only(&r, GW_DIAG_PCI_HOLE);
+	gw_diag_result_free(&r);
+
+	/* not this: the PCI hole named without the failure */
+	assert_int_equal(diag("pciHole.start = \"2048\"\n"
+	                      "PCI hole: 0xc0000000-0xfec00000\n", &r), 0);
+	gw_diag_result_free(&r);
+}
+
+/* "No device hints found" with the id already decimal: the other causes,
+ * another id, and no hex advice (synthetic vmware.log line). */
+static void
+rule_id_decimal(void **state)
+{
+	gw_diag_result r;
+	const gw_diag_finding *f;
+
+	(void)state;
+	assert_int_equal(diag("2024-01-03T10:22:33.444Z In(05) vmx - AH No "
+	                      "device hints found\n"
+	                      "pciPassthru0.id = \"00000:066:00.0\"\n", &r), 1);
+	f = only(&r, GW_DIAG_ID_NOT_FOUND);
+	assert_int_equal(f->lineno, 1);
+	assert_contains(f->f.message, "00000:066:00.0");
+	assert_contains(f->f.message, "not enabled for passthrough");
+	assert_contains(f->f.message, "systemId");
+	assert_contains(f->f.message, "another slot");
+	assert_contains(f->f.fix, "esxcli hardware pci pcipassthru list");
+	assert_contains(f->f.fix, "reboot the host");
+	assert_not_contains(f->f.fix, "hexadecimal");
+	assert_not_contains(f->f.fix, "gpuwiz vmx");
+	assert_null(f->f.fix_ui);
+	assert_contains(f->f.source, "decimal");
+	assert_complete(&r);
+	gw_diag_result_free(&r);
+
+	/* a hex id anywhere wins: that is the hex rule */
+	assert_int_equal(diag("AH No device hints found\n"
+	                      "pciPassthru0.id = \"0000:42:00.0\"\n"
+	                      "pciPassthru1.id = \"00000:066:00.0\"\n", &r), 1);
+	only(&r, GW_DIAG_HEX_BDF);
+	gw_diag_result_free(&r);
+
+	/* a longer digit run is no ESXi id */
+	assert_int_equal(diag("AH No device hints found\n"
+	                      "pciPassthru0.id = \"000000:066:00.0\"\n", &r), 1);
+	only(&r, GW_DIAG_HEX_BDF);
+	gw_diag_result_free(&r);
+}
+
+/* Every cause of the vGPU resource pool message. */
+static void
+rule_graphics_causes(void **state)
+{
+	gw_diag_result r;
+	const gw_diag_finding *f;
+
+	(void)state;
+	assert_int_equal(diag("Failed - The amount of graphics resource "
+	                      "available in the parent resource pool is "
+	                      "insufficient for the operation.", &r), 1);
+	f = only(&r, GW_DIAG_VGPU_GRAPHICS);
+	assert_contains(f->f.message, "Shared Direct");
+	assert_contains(f->f.message, "as many vGPUs as the profile");
+	assert_contains(f->f.message, "another vGPU profile");
+	assert_contains(f->f.message, "vGPU manager");
+	assert_contains(f->f.fix, "esxcli graphics host get");
+	assert_contains(f->f.fix, "nvidia-smi vgpu");
+	assert_contains(f->f.fix, "esxcli software vib list");
+	assert_contains(f->f.source, "NVIDIA Virtual GPU Software User Guide");
+	gw_diag_result_free(&r);
+}
+
+/* The seed's NCCL failure in all its wordings, over several lines. */
+static void
+rule_nccl_wordings(void **state)
+{
+	gw_diag_result r;
+	const gw_diag_finding *f;
+	char *s;
+	size_t n;
+
+	(void)state;
+	/* the seed's own log block (tests/fixtures/doctor) */
+	s = read_sample("doctor/seed-001-nccl-operation-not-supported-vgpu.txt",
+	                &n);
+	assert_int_equal(gw_diagnose_text(s, n, &r), 1);
+	f = only(&r, GW_DIAG_NCCL_UVM);
+	assert_int_equal(f->lineno, 2);
+	assert_contains(f->f.message, "EngineCore failed to start");
+	assert_not_contains(f->f.source, "seed");
+	gw_diag_result_free(&r);
+	free(s);
+
+	/* the CUDA line on its own, ncclCommInitRank on another line */
+	assert_int_equal(diag("Cuda failure 'operation not supported'\n"
+	                      "ncclCommInitRank failed: unhandled cuda error\n",
+	                      &r), 1);
+	f = only(&r, GW_DIAG_NCCL_UVM);
+	assert_int_equal(f->lineno, 1);
+	assert_not_contains(f->f.message, "EngineCore");
+	gw_diag_result_free(&r);
+
+	/* the NCCL line after the CUDA line, CRLF, vLLM's context */
+	assert_int_equal(diag("(EngineCore_0 pid=77) Cuda failure 801 "
+	                      "'operation not supported'\r\n"
+	                      "torch.distributed.DistBackendError: NCCL error "
+	                      "in: ProcessGroupNCCL.cpp:1970\r\n"
+	                      "RuntimeError: Engine core initialization failed."
+	                      "\r\nEngineCore failed to start.\r\n", &r), 1);
+	f = only(&r, GW_DIAG_NCCL_UVM);
+	assert_contains(f->f.message, "vLLM");
+	gw_diag_result_free(&r);
+
+	/* not this: "operation not supported" without the CUDA failure, even
+	 * with NCCL in the input */
+	assert_int_equal(diag("NCCL INFO Using network Socket\n"
+	                      "setsockopt: Operation not supported\n", &r), 0);
+	gw_diag_result_free(&r);
+	assert_int_equal(diag("mount: /mnt: operation not supported.\n"
+	                      "EngineCore failed to start\n", &r), 0);
+	gw_diag_result_free(&r);
+}
+
 int
 main(void)
 {
@@ -1118,6 +1282,10 @@ main(void)
 		cmocka_unit_test(command_none),
 		cmocka_unit_test(command_stdin),
 		cmocka_unit_test(command_input_errors),
+		cmocka_unit_test(rule_pci_hole),
+		cmocka_unit_test(rule_id_decimal),
+		cmocka_unit_test(rule_graphics_causes),
+		cmocka_unit_test(rule_nccl_wordings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

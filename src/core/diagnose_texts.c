@@ -1,0 +1,199 @@
+/* diagnose_texts.c: the builders of gpuwiz diagnose whose texts depend
+ * most on the input (diagnose_int.h): the pciPassthruN.id rule (hex or
+ * already decimal), the 32-bit PCI hole, the vGPU resource pool and NCCL
+ * on vGPU (doc/design.md, section 15.10).  The other builders are in
+ * diagnose_rules.c.
+ */
+#include "diagnose_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "No device hints found" with the id already in ESXi's decimal form:
+ * the id is right, so the device itself is missing (doc/design.md,
+ * section 15.10). */
+static void
+id_not_found(gw_diag_finding *f, const char *dec)
+{
+	f->f.id = GW_DIAG_ID_NOT_FOUND;
+	f->f.source = "field reports (No device hints found with a decimal "
+	              "pciPassthruN.id); esxcli hardware pci pcipassthru list";
+	/* TRANSLATORS: %s: the decimal host address ("00000:066:00.0"). */
+	f->f.message = gw_xasprintf(_("ESXi finds no device at %s (\"No device "
+	                              "hints found\"), although the id is "
+	                              "already in ESXi's decimal form: the "
+	                              "device is not enabled for passthrough, "
+	                              "or not active yet because the host was "
+	                              "not rebooted after enabling it; or the "
+	                              "pciPassthruN.systemId is stale; or the "
+	                              "device moved to another slot or the VM "
+	                              "to another host."), dec);
+	f->f.fix = gw_xstrdup(_("On the host, check that the device is listed "
+	                        "and enabled (esxcli hardware pci pcipassthru "
+	                        "list; reboot the host if it was enabled since "
+	                        "the last boot) and that its address matches "
+	                        "the id (esxcli hardware pci list). If the VM "
+	                        "was moved or the GPU changed slot, power the VM "
+	                        "off, remove the PCI device from the VM and add "
+	                        "it again, which writes the id, systemId and "
+	                        "deviceId anew."));
+}
+
+void
+gw_diag_build_hex_bdf(gw_diag_finding *f, const gw_diag_hit *h,
+                      const char *text, size_t len)
+{
+	char hex[16], dec[24];
+
+	(void)h;
+	if (!gw_diag_find_hex_bdf(text, len, hex, sizeof hex, dec,
+	                          sizeof dec)) {
+		if (gw_diag_find_dec_bdf(text, len, dec, sizeof dec)) {
+			id_not_found(f, dec);
+			return;
+		}
+		snprintf(hex, sizeof hex, "0000:42:00.0");
+		snprintf(dec, sizeof dec, "00000:066:00.0");
+	}
+	f->f.message = gw_xstrdup(_("A pciPassthruN.id in the .vmx holds the host's "
+	                            "PCI address in hexadecimal; ESXi reads it as "
+	                            "decimal and finds no such device (\"No device "
+	                            "hints found\")."));
+	/* TRANSLATORS: the first %s is the format "%05d:%03d:%02d.%d", then a
+	 * hexadecimal address and its decimal form ("0000:42:00.0",
+	 * "00000:066:00.0"). */
+	f->f.fix = gw_xasprintf(_("Power the VM off and write pciPassthruN.id in "
+	                          "ESXi's decimal form %s (domain:bus:slot."
+	                          "function): %s becomes %s. gpuwiz vmx FILE "
+	                          "--write does it (an id in the hexadecimal "
+	                          "form 0000:42:00.0 is rewritten); or remove the "
+	                          "PCI device from the VM and add it again."),
+	                        "%05d:%03d:%02d.%d", hex, dec);
+	/* TRANSLATORS: %s: the hexadecimal host address ("0000:42:00.0"),
+	 * then its decimal form ("00000:066:00.0"). */
+	f->f.fix_ui = gw_xasprintf(_("The review shows pciPassthruN.id rewritten "
+	                             "in ESXi's decimal form (%s becomes %s) once "
+	                             "the VM's .vmx is open; write it with the VM "
+	                             "powered off. Or remove the PCI device and "
+	                             "add it again in the vSphere Client."),
+	                           hex, dec);
+}
+
+/* A device's 32-bit BARs do not fit the VM's PCI hole below 4 GB
+ * (doc/design.md, section 15.10).  The log line's exact format is not
+ * in a public document gpuwiz could check: only the device address is
+ * read from it. */
+void
+gw_diag_build_pci_hole(gw_diag_finding *f, const gw_diag_hit *h,
+                       const char *text, size_t len)
+{
+	char hex[16];
+	/* TRANSLATORS: %s: the host address ("0000:3b:00.0"); the result
+	 * goes into "the 32-bit BARs (MMIO) of %s". */
+	char *what = gw_diag_line_hex_bdf(text, h, hex, sizeof hex)
+	             ? gw_xasprintf(_("the device %s"), hex)
+	             : gw_xstrdup(_("a passthrough device"));
+
+	(void)len;
+	/* TRANSLATORS: %s: "the device 0000:3b:00.0" or "a passthrough
+	 * device". */
+	f->f.message = gw_xasprintf(_("The 32-bit BARs (MMIO) of %s do not fit "
+	                              "in the VM's PCI hole, the address range "
+	                              "below 4 GB that the VM keeps for devices "
+	                              "(\"outside of the PCI Hole\")."), what);
+	f->f.fix = gw_xstrdup(_("Power the VM off and make the PCI hole larger "
+	                        "by starting it lower: pciHole.start = \"2048\" "
+	                        "(in MB: the hole then spans 2 GB to 4 GB), and "
+	                        "keep pciPassthru.use64bitMMIO = \"TRUE\" so "
+	                        "that the large 64-bit BARs go above 4 GB. The "
+	                        "value 2048 comes from field reports; no VMware "
+	                        "document found states it."));
+	f->f.fix_ui = gw_xstrdup(_("gpuwiz does not write pciHole.start: with "
+	                           "the VM powered off, add pciHole.start = "
+	                           "\"2048\" (in MB: the hole then spans 2 GB to "
+	                           "4 GB) to the VM's .vmx by hand (vSphere "
+	                           "Client: Edit Settings, VM Options, Advanced, "
+	                           "Configuration Parameters), and keep the "
+	                           "64-bit MMIO window on (the MMIO size step). "
+	                           "The value comes from field reports; no "
+	                           "VMware document found states it."));
+	free(what);
+}
+
+/* "The amount of graphics resource available in the parent resource pool
+ * is insufficient": every cause NVIDIA's vGPU user guide names
+ * (doc/design.md, section 15.10). */
+void
+gw_diag_build_graphics(gw_diag_finding *f, const gw_diag_hit *h,
+                       const char *text, size_t len)
+{
+	(void)h;
+	(void)text;
+	(void)len;
+	f->f.message = gw_xstrdup(_("The host has no free vGPU of the VM's "
+	                            "profile. The causes: the host's graphics "
+	                            "type is not \"Shared Direct\"; the GPUs "
+	                            "already hold as many vGPUs as the profile "
+	                            "allows; another vGPU profile already runs "
+	                            "on the GPU (a time-sliced GPU runs one "
+	                            "profile at a time on most GPUs); or the "
+	                            "NVIDIA vGPU manager is not installed or not "
+	                            "loaded."));
+	f->f.fix = gw_xstrdup(_("On the host: esxcli graphics host get must show "
+	                        "Shared Direct; otherwise set it (vSphere Client: "
+	                        "the host, Configure, Hardware, Graphics, Host "
+	                        "Graphics, Edit; or esxcli graphics host set "
+	                        "--default-type SharedPassthru), then restart "
+	                        "Xorg (/etc/init.d/xorg restart) or reboot the "
+	                        "host. nvidia-smi must answer on the host (the "
+	                        "vGPU manager is loaded; esxcli software vib "
+	                        "list shows the NVIDIA VIB). nvidia-smi vgpu "
+	                        "lists the vGPUs already running on each GPU: "
+	                        "power off or move a VM, or give this VM the "
+	                        "profile already on a GPU with room. Then power "
+	                        "the VM on again."));
+}
+
+void
+gw_diag_build_nccl(gw_diag_finding *f, const gw_diag_hit *h,
+                   const char *text, size_t len)
+{
+	/* the vLLM engine's context, on another line of the same paste */
+	int vllm = gw_diag_ci_contains(text, len, "enginecore failed to start");
+
+	(void)h;
+	f->f.message = gw_xstrdup(vllm
+	    ? _("NCCL (2.27 and later) fails in ncclCommInitRank with Cuda "
+	        "failure 'operation not supported' on a vGPU, so vLLM's engine "
+	        "does not start (EngineCore failed to start): the vGPU does not "
+	        "expose unified memory unless it is enabled for the VM.")
+	    : _("NCCL (2.27 and later) fails in ncclCommInitRank "
+	        "with Cuda failure 'operation not supported' on "
+	        "a vGPU: the vGPU does not expose unified memory "
+	        "unless it is enabled for the VM."));
+	f->f.fix = gw_xstrdup(_("First check that the GPUs are vGPUs (nvidia-smi "
+	                        "-q: Virtualization Mode : VGPU, Addressing Mode : "
+	                        "None); for passthrough GPUs this fix does not "
+	                        "apply. Power the VM off, set "
+	                        "pciPassthruN.cfg.enable_uvm = \"1\" for every "
+	                        "vGPU N of the VM (pciPassthru0, pciPassthru1, ...; "
+	                        "gpuwiz vmx FILE --uvm sets all of them), then "
+	                        "power it on again: a guest reboot is not enough. "
+	                        "Consequence: vMotion is disabled for this VM's "
+	                        "vGPUs, and on A100 multi-vGPU VMs unified memory "
+	                        "turns NVLink P2P off. Verify with the 2-GPU "
+	                        "torchrun all-reduce check (it prints ok 2.0)."));
+	f->f.fix_ui = gw_xstrdup(_("First check that the GPUs are vGPUs "
+	                           "(nvidia-smi -q: Virtualization Mode : VGPU); "
+	                           "for passthrough GPUs this fix does not apply. "
+	                           "The review shows pciPassthruN.cfg.enable_uvm "
+	                           "= \"1\" for every vGPU of the VM (\"Unified "
+	                           "memory (UVM) on every vGPU\" ticked on the "
+	                           "options step); write, then power the VM off "
+	                           "and on: a guest reboot is not enough. "
+	                           "Consequence: vMotion is disabled for this "
+	                           "VM's vGPUs, and on A100 multi-vGPU VMs unified "
+	                           "memory turns NVLink P2P off. The write step's "
+	                           "next steps give the 2-GPU all-reduce check."));
+}
