@@ -1871,6 +1871,113 @@ test_live_bundle(void **state)
 	free(root);
 }
 
+/* ---- issue 11: expert checks -------------------------------------------- */
+
+#define BIG_RESTRICTED \
+	"nvidia-smi/synthetic-rtxa6000-vgpu-guest-bar1-64g-restricted.txt"
+#define CUDA_OLD \
+	"nvidia-smi/synthetic-rtxa6000-24q-vgpu-guest-driver-535-cuda-12.0.txt"
+
+/* Unlicensed (Unrestricted) is the grace period (the real A6000-24Q
+ * capture); Unlicensed (Restricted) means it has ended (NVML's license
+ * states; doc/design.md, section 15.9). */
+static void
+test_license_states(void **state)
+{
+	gw_nvsmi q;
+	gw_verify v;
+	const gw_finding *c;
+
+	(void)state;
+	parse_sample(&q, A6000);
+	gw_verify_run(&q, &table, &v);
+	c = need_check(&v, "license", 0, GW_SEV_WARN);
+	assert_contains(c->message, "still in the licence grace period");
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+
+	parse_sample(&q, BIG_RESTRICTED);
+	assert_string_equal(q.gpus[0].license_status, "Unlicensed (Restricted)");
+	gw_verify_run(&q, &table, &v);
+	assert_rows_sane(&q, &v);
+	c = need_check(&v, "license", 0, GW_SEV_ERROR);
+	assert_contains(c->message, "grace period has ended");
+	assert_contains(c->fix, "ClientConfigToken");
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+
+	/* another unlicensed state keeps the general warning */
+	{
+		char *s = sample_with(A6000, "Unlicensed (Unrestricted)",
+		                      "Unlicensed", NULL);
+
+		verify_text(s, &q, &v);
+		c = need_check(&v, "license", 0, GW_SEV_WARN);
+		assert_contains(c->message, "once its grace period ends");
+		gw_verify_free(&v);
+		gw_nvsmi_free(&q);
+		free(s);
+	}
+}
+
+/* A vGPU BAR1 of 64 GiB is not "small"; the real 256 MiB one is. */
+static void
+test_vgpu_bar1_large(void **state)
+{
+	gw_nvsmi q;
+	gw_verify v;
+	const gw_finding *c;
+
+	(void)state;
+	parse_sample(&q, BIG_RESTRICTED);
+	assert_int_equal(q.gpus[0].bar1_total_mib, 65536);
+	gw_verify_run(&q, &table, &v);
+	c = need_check(&v, "bar1", 0, GW_SEV_PASS);
+	assert_contains(c->message, "65536 MiB");
+	if (strstr(c->message, "small") != NULL)
+		fail_msg("a 64 GiB vGPU BAR1 called small: %s", c->message);
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+
+	parse_sample(&q, A6000);
+	gw_verify_run(&q, &table, &v);
+	c = need_check(&v, "bar1", 0, GW_SEV_PASS);
+	assert_contains(c->message, "small BAR1");
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+}
+
+/* Driver 535 or newer with an old CUDA: the CUDA side, not the driver
+ * (NVIDIA CUDA Compatibility guide); an old driver keeps the driver fix. */
+static void
+test_cuda_with_new_driver(void **state)
+{
+	gw_nvsmi q;
+	gw_verify v;
+	const gw_finding *c;
+
+	(void)state;
+	parse_sample(&q, CUDA_OLD);
+	assert_string_equal(q.driver_version, "535.183.06");
+	assert_string_equal(q.cuda_version, "12.0");
+	gw_verify_run(&q, &table, &v);
+	need_check(&v, "driver", -1, GW_SEV_PASS);
+	c = need_check(&v, "cuda", -1, GW_SEV_ERROR);
+	assert_contains(c->fix, "do not reinstall it");
+	assert_contains(c->fix, "cuda-compat");
+	if (strstr(c->fix, "Install NVIDIA driver") != NULL)
+		fail_msg("driver reinstall advised: %s", c->fix);
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+
+	parse_sample(&q, OLD);
+	gw_verify_run(&q, &table, &v);
+	c = need_check(&v, "cuda", -1, GW_SEV_ERROR);
+	assert_contains(c->fix, "Install NVIDIA driver 535.129.03");
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+}
+
 int
 main(void)
 {
@@ -1903,6 +2010,9 @@ main(void)
 		cmocka_unit_test(test_status_names),
 		cmocka_unit_test(test_live_bars_and_driver),
 		cmocka_unit_test(test_live_bundle),
+		cmocka_unit_test(test_license_states),
+		cmocka_unit_test(test_vgpu_bar1_large),
+		cmocka_unit_test(test_cuda_with_new_driver),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
