@@ -40,6 +40,7 @@
 #define GW_DIAG_VGPU_GRAPHICS   "vgpu-graphics-type"
 #define GW_DIAG_NCCL_UVM        "nccl-vgpu-uvm"
 #define GW_DIAG_FREE_ESXI       "free-esxi-api-write"
+#define GW_DIAG_LICENSE_RESTRICTED "vgpu-license-restricted"
 #define GW_DIAG_GUEST_BAR       "guest-bar-unassigned"
 #define GW_DIAG_POWERON         "poweron-failed"
 

@@ -60,7 +60,10 @@ extern const size_t gw_diag_nrules;
 #define GW_DIAG_SRC_GRAPHICS "NVIDIA Virtual GPU Software User Guide (host graphics type Shared Direct; vGPU types on one GPU; nvidia-smi vgpu)"
 #define GW_DIAG_SRC_NCCL     "NCCL 2.27 on vGPU (NVIDIA NCCL issue 2101); NVIDIA AI Enterprise documentation"
 #define GW_DIAG_SRC_PCI_HOLE "field reports (msg.pciPassthru.mmioOutsidePCIHole, pciHole.start); no VMware document found that states the value"
+#define GW_DIAG_SRC_LICENSE  "NVML API Reference Guide (vGPU license state UNLICENSED_RESTRICTED); NVIDIA License System User Guide"
 
+void gw_diag_build_license(gw_diag_finding *f, const gw_diag_hit *h,
+                           const char *text, size_t len);
 void gw_diag_build_hex_bdf(gw_diag_finding *f, const gw_diag_hit *h,
                            const char *text, size_t len);
 void gw_diag_build_graphics(gw_diag_finding *f, const gw_diag_hit *h,

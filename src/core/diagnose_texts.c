@@ -197,3 +197,26 @@ gw_diag_build_nccl(gw_diag_finding *f, const gw_diag_hit *h,
 	                           "memory turns NVLink P2P off. The write step's "
 	                           "next steps give the 2-GPU all-reduce check."));
 }
+
+/* nvidia-smi -q pasted from a vGPU guest: "License Status : Unlicensed
+ * (Restricted)" is the state after the grace period ("Unlicensed
+ * (Unrestricted)" is the grace period, not a failure; doc/design.md,
+ * section 15.9). */
+void
+gw_diag_build_license(gw_diag_finding *f, const gw_diag_hit *h,
+                      const char *text, size_t len)
+{
+	(void)h;
+	(void)text;
+	(void)len;
+	f->f.message = gw_xstrdup(_("The vGPU's licence grace period has ended "
+	                            "(License Status : Unlicensed (Restricted)): "
+	                            "NVIDIA's restrictions on an unlicensed vGPU "
+	                            "now apply."));
+	f->f.fix = gw_xstrdup(_("Configure the guest's NVIDIA License "
+	                        "System client: put the client "
+	                        "configuration token in "
+	                        "/etc/nvidia/ClientConfigToken/, set "
+	                        "FeatureType in /etc/nvidia/gridd.conf, and "
+	                        "restart nvidia-gridd."));
+}

@@ -55,6 +55,13 @@ printf '%s\n' 'NCCL INFO Using network Socket' 'setsockopt: Operation not suppor
 run "$GPUWIZ" diagnose "$in"
 check "plain 'operation not supported': not the NCCL rule" sh -c "[ $rc -eq 1 ] && ! grep -q nccl-vgpu-uvm '$out'"
 
+# nvidia-smi -q from a vGPU guest: Restricted is a finding, the grace
+# period (the real capture) is not
+run "$GPUWIZ" diagnose --json "$FIX/nvidia-smi/synthetic-rtxa6000-vgpu-guest-bar1-64g-restricted.txt"
+check "licence restricted --json" ids_are "$out" vgpu-license-restricted
+run "$GPUWIZ" diagnose "$FIX/nvidia-smi/rtxa6000-24q-vgpu-guest.txt"
+check "licence grace period: no finding" [ "$rc" -eq 1 ]
+
 # zh_CN
 if locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ]; then
 	zh() { env -u LC_ALL LANG=zh_CN.UTF-8 "$GPUWIZ" "$@"; }
@@ -67,6 +74,8 @@ if locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALED
 	printf '%s\n' 'The amount of graphics resource available in the parent resource pool is insufficient' >"$in"
 	zh diagnose "$in" >"$TMP/zh" 2>&1
 	check "zh: vgpu pool in Chinese" grep -q '另一种 vGPU 配置文件' "$TMP/zh"
+	zh diagnose "$FIX/nvidia-smi/synthetic-rtxa6000-vgpu-guest-bar1-64g-restricted.txt" >"$TMP/zh" 2>&1
+	check "zh: licence restricted in Chinese" grep -q '宽限期已结束' "$TMP/zh"
 	sample doctor/seed-001-nccl-operation-not-supported-vgpu.txt "$in"
 	zh diagnose --json "$in" >"$TMP/zh" 2>&1
 	check "zh --json: the id stays, the cause is Chinese" sh -c "grep -q '\"nccl-vgpu-uvm\"' '$TMP/zh' && grep -q 'vLLM 的引擎无法启动' '$TMP/zh'"

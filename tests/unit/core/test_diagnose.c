@@ -1249,6 +1249,33 @@ rule_nccl_wordings(void **state)
 	gw_diag_result_free(&r);
 }
 
+/* nvidia-smi -q pasted into diagnose: Restricted is a finding, the grace
+ * period (the real A6000-24Q capture) is not. */
+static void
+rule_license_restricted(void **state)
+{
+	gw_diag_result r;
+	const gw_diag_finding *f;
+	char *s;
+	size_t n;
+
+	(void)state;
+	s = read_sample("nvidia-smi/synthetic-rtxa6000-vgpu-guest-bar1-64g-"
+	                "restricted.txt", &n);
+	assert_int_equal(gw_diagnose_text(s, n, &r), 1);
+	f = only(&r, GW_DIAG_LICENSE_RESTRICTED);
+	assert_contains(f->f.message, "grace period has ended");
+	assert_contains(f->f.fix, "ClientConfigToken");
+	assert_contains(f->f.source, "UNLICENSED_RESTRICTED");
+	gw_diag_result_free(&r);
+	free(s);
+
+	s = read_sample("nvidia-smi/rtxa6000-24q-vgpu-guest.txt", &n);
+	assert_int_equal(gw_diagnose_text(s, n, &r), 0);
+	gw_diag_result_free(&r);
+	free(s);
+}
+
 int
 main(void)
 {
@@ -1286,6 +1313,7 @@ main(void)
 		cmocka_unit_test(rule_id_decimal),
 		cmocka_unit_test(rule_graphics_causes),
 		cmocka_unit_test(rule_nccl_wordings),
+		cmocka_unit_test(rule_license_restricted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
