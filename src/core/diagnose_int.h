@@ -90,15 +90,13 @@ char *gw_diag_quote_line(const char *s, size_t n, size_t at);
 /* The device named in "Device 6:0.0 is not a passthrough device", or
  * NULL. */
 char *gw_diag_not_passthru_device(const char *text, const gw_diag_hit *h);
-/* The first hex host address in the input, preferring a line that holds a
- * pciPassthruN.id: "0000:42:00.0" into hex and "00000:066:00.0" into dec;
- * 1 when one was found. */
-int gw_diag_find_hex_bdf(const char *text, size_t len, char *hex, size_t hn,
-                         char *dec, size_t dn);
-
-/* The first decimal host address ("00000:066:00.0", ESXi's form) in the
- * input, preferring a line that holds a pciPassthruN.id; 1 when found. */
-int gw_diag_find_dec_bdf(const char *text, size_t len, char *dec, size_t dn);
+/* The address a "No device hints found" is about: the first on a line
+ * that holds a pciPassthruN.id, else the first in the input.  1 when it
+ * is hexadecimal ("0000:42:00.0" in hex, "00000:066:00.0" in dec), 2
+ * when it is already ESXi's decimal form (dec: "00000:066:00.0"), 0 when
+ * there is none. */
+int gw_diag_find_id_bdf(const char *text, size_t len, char *hex, size_t hn,
+                        char *dec, size_t dn);
 /* The first hexadecimal host address on the hit's line; 1 when found. */
 int gw_diag_line_hex_bdf(const char *text, const gw_diag_hit *h, char *hex,
                          size_t hn);

@@ -385,8 +385,8 @@ bdf_at(const char *s, size_t n, size_t i, unsigned *dom, unsigned *bus,
 	return 1;
 }
 
-/* The first host address in text[ls..le), written as find_hex_bdf
- * does; 1 when there is one. */
+/* The first hex host address in text[ls..le): "0000:42:00.0" into hex
+ * and "00000:066:00.0" into dec; 1 when there is one. */
 static int
 bdf_in(const char *text, size_t ls, size_t le, char *hex, size_t hn,
        char *dec, size_t dn)
@@ -413,31 +413,6 @@ is_id_line(const char *s, size_t n)
 	       gw_diag_ci_contains(s, n, ".id");
 }
 
-/* The first hex host address in the input, preferring a line that holds a
- * pciPassthruN.id.  Writes "0000:42:00.0" and "00000:066:00.0"; 1 when
- * one was found. */
-int
-gw_diag_find_hex_bdf(const char *text, size_t len, char *hex, size_t hn,
-                     char *dec, size_t dn)
-{
-	int pass;
-
-	for (pass = 0; pass < 2; pass++) {
-		size_t ls = 0;
-
-		while (ls < len) {
-			const char *nl = memchr(text + ls, '\n', len - ls);
-			size_t le = nl ? (size_t)(nl - text) : len;
-
-			if ((pass == 1 || is_id_line(text + ls, le - ls)) &&
-			    bdf_in(text, ls, le, hex, hn, dec, dn))
-				return 1;
-			ls = le + 1;
-		}
-	}
-	return 0;
-}
-
 /* ESXi's decimal form DDDDD:BBB:SS.F at s[i], not inside a longer token. */
 static int
 dec_bdf_at(const char *s, size_t n, size_t i)
@@ -461,29 +436,50 @@ dec_bdf_at(const char *s, size_t n, size_t i)
 	return 1;
 }
 
-int
-gw_diag_find_dec_bdf(const char *text, size_t len, char *dec, size_t dn)
+/* The first decimal address in text[ls..le) into dec; 1 when found. */
+static int
+dec_in(const char *text, size_t ls, size_t le, char *dec, size_t dn)
 {
-	int pass;
+	size_t i;
 
-	for (pass = 0; pass < 2; pass++) {
-		size_t ls = 0;
-
-		while (ls < len) {
-			const char *nl = memchr(text + ls, '\n', len - ls);
-			size_t le = nl ? (size_t)(nl - text) : len, i;
-
-			if (pass == 1 || is_id_line(text + ls, le - ls))
-				for (i = ls; i < le; i++)
-					if (dec_bdf_at(text, le, i)) {
-						snprintf(dec, dn, "%.14s",
-						         text + i);
-						return 1;
-					}
-			ls = le + 1;
+	for (i = ls; i < le; i++)
+		if (dec_bdf_at(text, le, i)) {
+			snprintf(dec, dn, "%.14s", text + i);
+			return 1;
 		}
+	return 0;
+}
+
+/* One pass over the lines (every line, or only pciPassthruN.id lines):
+ * 1 for a hex address, 2 for a decimal one, 0 for none. */
+static int
+id_pass(const char *text, size_t len, int id_only, char *hex, size_t hn,
+        char *dec, size_t dn)
+{
+	size_t ls = 0;
+
+	while (ls < len) {
+		const char *nl = memchr(text + ls, '\n', len - ls);
+		size_t le = nl ? (size_t)(nl - text) : len;
+
+		if (!id_only || is_id_line(text + ls, le - ls)) {
+			if (bdf_in(text, ls, le, hex, hn, dec, dn))
+				return 1;
+			if (dec_in(text, ls, le, dec, dn))
+				return 2;
+		}
+		ls = le + 1;
 	}
 	return 0;
+}
+
+int
+gw_diag_find_id_bdf(const char *text, size_t len, char *hex, size_t hn,
+                    char *dec, size_t dn)
+{
+	int k = id_pass(text, len, 1, hex, hn, dec, dn);
+
+	return k ? k : id_pass(text, len, 0, hex, hn, dec, dn);
 }
 
 int

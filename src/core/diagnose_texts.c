@@ -45,14 +45,15 @@ gw_diag_build_hex_bdf(gw_diag_finding *f, const gw_diag_hit *h,
                       const char *text, size_t len)
 {
 	char hex[16], dec[24];
+	int k = gw_diag_find_id_bdf(text, len, hex, sizeof hex, dec,
+	                            sizeof dec);
 
 	(void)h;
-	if (!gw_diag_find_hex_bdf(text, len, hex, sizeof hex, dec,
-	                          sizeof dec)) {
-		if (gw_diag_find_dec_bdf(text, len, dec, sizeof dec)) {
-			id_not_found(f, dec);
-			return;
-		}
+	if (k == 2) {
+		id_not_found(f, dec);
+		return;
+	}
+	if (k == 0) {
 		snprintf(hex, sizeof hex, "0000:42:00.0");
 		snprintf(dec, sizeof dec, "00000:066:00.0");
 	}

@@ -1168,6 +1168,20 @@ rule_id_decimal(void **state)
 	only(&r, GW_DIAG_HEX_BDF);
 	gw_diag_result_free(&r);
 
+	/* a decimal id line wins over a hex address on another line */
+	assert_int_equal(diag("PCIPassthru: Device 0000:3b:00.0 barIndex 0\n"
+	                      "AH No device hints found\n"
+	                      "pciPassthru0.id = \"00000:059:00.0\"\n", &r), 1);
+	f = only(&r, GW_DIAG_ID_NOT_FOUND);
+	assert_contains(f->f.message, "00000:059:00.0");
+	gw_diag_result_free(&r);
+
+	/* a decimal address on a line without an id still counts */
+	assert_int_equal(diag("AH No device hints found for 00000:066:00.0\n",
+	                      &r), 1);
+	only(&r, GW_DIAG_ID_NOT_FOUND);
+	gw_diag_result_free(&r);
+
 	/* a longer digit run is no ESXi id */
 	assert_int_equal(diag("AH No device hints found\n"
 	                      "pciPassthru0.id = \"000000:066:00.0\"\n", &r), 1);
