@@ -5,6 +5,7 @@
  * diagnose_rules.c.
  */
 #include "diagnose_int.h"
+#include "verify.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,10 +215,5 @@ gw_diag_build_license(gw_diag_finding *f, const gw_diag_hit *h,
 	                            "(License Status : Unlicensed (Restricted)): "
 	                            "NVIDIA's restrictions on an unlicensed vGPU "
 	                            "now apply."));
-	f->f.fix = gw_xstrdup(_("Configure the guest's NVIDIA License "
-	                        "System client: put the client "
-	                        "configuration token in "
-	                        "/etc/nvidia/ClientConfigToken/, set "
-	                        "FeatureType in /etc/nvidia/gridd.conf, and "
-	                        "restart nvidia-gridd."));
+	f->f.fix = gw_verify_license_fix();
 }

@@ -353,8 +353,8 @@ check_addressing(gw_verify *v, const gw_nvsmi_gpu *g, int i)
 	}
 }
 
-static char *
-license_fix(void)
+char *
+gw_verify_license_fix(void)
 {
 	return gw_xstrdup(_("Configure the guest's NVIDIA License "
 	                    "System client: put the client "
@@ -384,17 +384,17 @@ check_license(gw_verify *v, const gw_nvsmi_gpu *g, int i)
 		          gw_xasprintf(_("License Status: %s: the licence grace "
 		                         "period has ended, so NVIDIA's "
 		                         "restrictions on an unlicensed vGPU now "
-		                         "apply"), st), license_fix());
+		                         "apply"), st), gw_verify_license_fix());
 	else if (gw_verify_starts_ci(st, "Unlicensed (Unrestricted)"))
 		add_check(v, "license", GW_SEV_WARN, i, title,
 		          gw_xasprintf(_("License Status: %s: still in the licence "
 		                         "grace period; NVIDIA restricts the vGPU "
-		                         "once it ends"), st), license_fix());
+		                         "once it ends"), st), gw_verify_license_fix());
 	else
 		add_check(v, "license", GW_SEV_WARN, i, title,
 		          gw_xasprintf(_("License Status: %s: NVIDIA restricts an "
 		                         "unlicensed vGPU once its grace period "
-		                         "ends"), st), license_fix());
+		                         "ends"), st), gw_verify_license_fix());
 }
 
 /* VRAM of the capture's GPUs for the MMIO rule: the table's VRAM (the

@@ -224,6 +224,11 @@ void gw_verify_free(gw_verify *v);
  * in verify_report.h (src/report), included at the end; the live guest's
  * probe and checks in verify_live.h. */
 
+/* The fix for an unlicensed vGPU guest (configure the NVIDIA License
+ * System client), translated, malloc'ed; diagnose's licence rule says the
+ * same. */
+char *gw_verify_license_fix(void);
+
 #endif
 
 /* Outside the guard: verify_report.h includes this header first. */
