@@ -80,9 +80,10 @@ guest_memory(plan_ctx *c)
 
 /* Hot-add with DirectPath devices: VMware lists hot adding of devices as
  * unavailable with DirectPath I/O, and memory added later is outside the
- * full reservation passthrough needs (KB 309986).  A VM with vGPUs only is
- * left alone: that document does not cover vGPU (doc/design.md, section
- * 15.3). */
+ * full reservation passthrough needs (KB 309986).  A WARN, not a setting:
+ * the operator turns it off (the .vmx keeps its lines as they are).  A VM
+ * with vGPUs only is left alone: that document does not cover vGPU
+ * (doc/design.md, section 15.3). */
 static void
 hotadd(plan_ctx *c)
 {
@@ -95,28 +96,23 @@ hotadd(plan_ctx *c)
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		if (!gw_vmx_get_bool(c->v, keys[i], 0))
 			continue;
-		pl_setting(c->p, c->v, GW_SET_NESTED, keys[i], "FALSE",
-		           gw_xstrdup(_("Hot-add is not supported with "
-		                        "passthrough devices.")), SRC_HOTADD);
 		if (*on)
 			strncat(on, ", ", sizeof on - strlen(on) - 1);
 		strncat(on, keys[i], sizeof on - strlen(on) - 1);
 	}
 	if (*on == '\0')
 		return;
-	pl_fix_ui(pl_finding(c->p, GW_SEV_WARN, "device-hotadd",
-	           GW_TOPIC_DEVICE, SRC_HOTADD,
+	pl_finding(c->p, GW_SEV_WARN, "device-hotadd", GW_TOPIC_DEVICE,
+	           SRC_HOTADD,
 	           gw_xasprintf(_("Hot-add is on (%s = \"TRUE\"), which is not "
 	                          "supported with passthrough devices and "
 	                          "keeps hot-added memory out of the full "
-	                          "reservation: it is turned off"), on),
-	           gw_xstrdup(_("gpuwiz writes FALSE; or, with the VM off, "
-	                        "untick CPU Hot Plug and Memory Hot Plug in "
-	                        "the vSphere Client (Edit Settings > CPU, "
-	                        "Memory)."))),
-	          /* TRANSLATORS: the wizard's words: the write step writes
-	           * the FALSE lines. */
-	          gw_xstrdup(_("The write step turns it off (FALSE).")));
+	                          "reservation"), on),
+	           gw_xstrdup(_("With the VM off, untick CPU Hot Plug (Enable "
+	                        "CPU Hot Add) and Memory Hot Plug in the "
+	                        "vSphere Client (Edit Settings > CPU, Memory), "
+	                        "or set mem.hotadd and vcpu.hotadd to "
+	                        "\"FALSE\" in the .vmx.")));
 }
 
 /* Once per plan, with DirectPath devices in the VM (vGPUs keep suspend
