@@ -196,10 +196,14 @@ hw_needed_for(int n, int is_80u1)
 static void
 device_limit(gw_plan *p, const char *esxi, int ndevices)
 {
-	int hw, limit, need, u1 = pl_esxi_is_80u1(esxi);
+	int hw, limit, need, u1;
 	gw_finding *f;
 
 	hw = p->hw_current ? p->hw_current : p->hw_target;
+	/* Only where it matters, and never for a missing version (the
+	 * parser's optimised && reads as uninitialised under valgrind). */
+	u1 = esxi != NULL && (hw == 20 || ndevices > 32) &&
+	     pl_esxi_is_80u1(esxi);
 	limit = gw_hw_max_passthru(hw);
 	if (hw == 20 && u1)
 		limit = 64;
