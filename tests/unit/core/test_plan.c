@@ -1839,6 +1839,19 @@ test_hotadd(void **state)
 	build(&a, vgpu, &p);
 	assert_null(finding(&p, "device-hotadd"));
 	assert_null(finding(&p, "device-directpath-limits"));
+	/* two 24c profiles: 48 GB of framebuffer (not the physical 96),
+	 * within memSize 65536 */
+	assert_null(finding(&p, "memory-below-vram"));
+	gw_plan_free(&p);
+	gw_vmx_free(vgpu);
+	vgpu = sample(WS_HW21, "pciPassthru0.present = \"TRUE\"\n"
+	              "pciPassthru0.vgpu = \"nvidia_l40s-24c\"\n"
+	              "pciPassthru1.present = \"TRUE\"\n"
+	              "pciPassthru1.vgpu = \"nvidia_l40s-24c\"\n");
+	build(&a, vgpu, &p);
+	assert_non_null(finding(&p, "memory-below-vram"));
+	assert_non_null(strstr(finding(&p, "memory-below-vram")->message,
+	                       "4096 MB of memory, less than the 48 GB"));
 	gw_plan_free(&p);
 	gw_answers_free(&a);
 	gw_vmx_free(both);
