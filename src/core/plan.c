@@ -294,6 +294,7 @@ gw_plan_build(const gw_answers *a, const gw_table *t, const gw_vmx *v,
 	pl_options(&c);
 	pl_firmware(&c);
 	pl_hw(&c);
+	pl_limits(&c);
 	if (check_malformed(p, v, e) != 0)
 		goto fail;
 	p->name = a->name ? gw_xstrdup(a->name) : derive_name(p, a);

@@ -12,6 +12,8 @@
  *   plan_mmio.c     the 64-bit MMIO window (mmio.c does the arithmetic)
  *   plan_vm.c       memory, firmware, hardware version, nested
  *                   virtualization, P2P, Code 43
+ *   plan_limits.c   guest memory vs framebuffer, hot-add, what
+ *                   DirectPath I/O turns off
  */
 #ifndef GW_PLAN_INT_H
 #define GW_PLAN_INT_H
@@ -33,6 +35,9 @@
 #define SRC_VGPU    "VMware API VirtualPCIPassthroughVmiopBackingInfo (.vmx key not documented)"
 #define SRC_NCCL    "NCCL 2.27 on vGPU (NVIDIA NCCL issue 2101)"
 #define SRC_REBAR   "field reports (Resizable BAR)"
+#define SRC_GUESTMEM "field reports (model weights load through guest memory; no NVIDIA figure found)"
+#define SRC_HOTADD  "VMware vSphere Networking, DirectPath I/O; Broadcom KB 309986"
+#define SRC_DPIO    "VMware vSphere Networking, DirectPath I/O (features unavailable)"
 
 #define NVIDIA_VENDOR 0x10deu
 #define NVIDIA_BAR3_BYTES (UINT64_C(32) << 20)
@@ -145,5 +150,6 @@ void pl_options(plan_ctx *c);                       /* plan_vm.c: P2P,
                                                      * Code 43, nested */
 void pl_firmware(plan_ctx *c);                      /* plan_vm.c */
 void pl_hw(plan_ctx *c);                            /* plan_vm.c */
+void pl_limits(plan_ctx *c);                        /* plan_limits.c */
 
 #endif

@@ -89,6 +89,49 @@ pl_memory(plan_ctx *c)
 	                        "memory, All locked).")), SRC_MEM);
 }
 
+/* The largest BAR of the VM's GPUs in MiB (the table's BAR1; BAR3 is 32
+ * MiB), or 0 when one GPU's BARs are unknown or it is a vGPU (NVIDIA: EFI
+ * boot for C-series vGPUs), so that EFI is then still required. */
+static unsigned long
+largest_bar_mib(const gw_plan *p)
+{
+	unsigned long max = 0;
+	size_t i;
+
+	if (p->ngpus == 0)
+		return 0;
+	for (i = 0; i < p->ngpus; i++) {
+		const gw_plan_gpu *g = &p->gpus[i];
+		unsigned long mib = g->gpu ? gw_gpu_bar1_max_mib(g->gpu) : 0;
+
+		if (g->profile || mib == 0)
+			return 0;
+		if (mib > max)
+			max = mib;
+	}
+	return max;
+}
+
+/* BARs up to 16 GB map without EFI (doc/design.md, section 15.3): a BIOS
+ * VM is then only told so; either way it is never switched. */
+static int
+bios_ok(gw_plan *p, const char *fw)
+{
+	unsigned long mib = largest_bar_mib(p);
+
+	if (mib == 0 || mib > 16384)
+		return 0;
+	pl_finding(p, GW_SEV_INFO, "firmware-bios-small-bars",
+	           GW_TOPIC_FIRMWARE, SRC_EFI,
+	           gw_xasprintf(_("The VM boots with %s firmware; the GPUs' "
+	                          "largest BAR is %lu MiB, so EFI is not "
+	                          "needed for it (only BARs larger than 16 "
+	                          "GB need EFI): the firmware is left as it "
+	                          "is"), fw ? fw : "BIOS", mib),
+	           NULL);
+	return 1;
+}
+
 void
 pl_firmware(plan_ctx *c)
 {
@@ -98,6 +141,10 @@ pl_firmware(plan_ctx *c)
 	int line;
 
 	if (v == NULL) {
+		unsigned long mib = largest_bar_mib(p);
+
+		if (mib > 0 && mib <= 16384)
+			return;   /* known BARs, none over 16 GB */
 		pl_finding(p, GW_SEV_INFO, "firmware-efi",
 		           GW_TOPIC_FIRMWARE, SRC_EFI,
 		           gw_xasprintf(_("The VM must boot with EFI firmware "
@@ -111,6 +158,8 @@ pl_firmware(plan_ctx *c)
 	if (fw && gw_strieq(fw, "efi"))
 		return;
 	line = fw ? 0 : gw_vmx_malformed_line_of(v, "firmware");
+	if (line == 0 && bios_ok(p, fw))
+		return;
 	pl_finding(p, GW_SEV_WARN, "firmware-bios", GW_TOPIC_FIRMWARE, SRC_EFI,
 	           fw ? gw_xasprintf(_("The VM boots with firmware = \"%s\", "
 	                               "not EFI: BARs larger than 16 GB need "
@@ -130,40 +179,61 @@ pl_firmware(plan_ctx *c)
 	                          "\"efi\".")));
 }
 
+/* The lowest hardware version for n devices; 8.0U1 allows 64 with 20. */
 static int
-hw_needed_for(int n)
+hw_needed_for(int n, int is_80u1)
 {
 	if (n <= 16)
 		return 13;
-	if (n <= 32)
+	if (n <= 32 || (n <= 64 && is_80u1))
 		return 20;
 	return 21;
 }
 
-/* KB 309986: the devices the VM's hardware version allows. */
+/* KB 309986: the devices the VM's hardware version allows.  Over the
+ * absolute maximum (128) the plan is refused before (plan_devices.c);
+ * below it the limit of this version is a FAIL naming the upgrade. */
 static void
 device_limit(gw_plan *p, const char *esxi, int ndevices)
 {
-	int hw, limit;
+	int hw, limit, need, u1;
+	gw_finding *f;
 
 	hw = p->hw_current ? p->hw_current : p->hw_target;
+	/* Only where it matters, and never for a missing version (the
+	 * parser's optimised && reads as uninitialised under valgrind). */
+	u1 = esxi != NULL && (hw == 20 || ndevices > 32) &&
+	     pl_esxi_is_80u1(esxi);
 	limit = gw_hw_max_passthru(hw);
-	if (hw == 20 && pl_esxi_is_80u1(esxi))
+	if (hw == 20 && u1)
 		limit = 64;
-	if (limit && ndevices > limit) {
-		int need = hw_needed_for(ndevices);
-
-		pl_finding(p, GW_SEV_ERROR, "hw-too-many-devices",
-		           GW_TOPIC_VERSION, SRC_LIMITS,
-		           gw_xasprintf(_("%d passthrough devices in one VM, but "
-		                          "hardware version %d allows %d"),
-		                        ndevices, hw, limit),
-		           need == 21
-		           ? gw_xasprintf(_("Use hardware version 21 (ESXi 8.0U2 "
-		                            "or later) for up to 128 devices."))
-		           : gw_xasprintf(_("Use hardware version %d or later "
-		                            "(ESXi 8.0 for 32 devices)."), need));
-	}
+	if (limit == 0 || ndevices <= limit)
+		return;
+	need = hw_needed_for(ndevices, u1);
+	f = pl_finding(p, GW_SEV_ERROR, "hw-too-many-devices",
+	               GW_TOPIC_VERSION, SRC_LIMITS,
+	               gw_xasprintf(_("%d passthrough devices in one VM, but "
+	                              "hardware version %d allows %d (16 for "
+	                              "13-19, 32 for 20 on ESXi 8.0, 64 on "
+	                              "8.0U1, 128 for 21)"),
+	                            ndevices, hw, limit),
+	               need > p->hw_target && p->hw_target
+	               ? gw_xasprintf(_("Hardware version %d is needed, newer "
+	                                "than ESXi %s supports: move the VM "
+	                                "to a newer host (ESXi 8.0 for 32 "
+	                                "devices, 8.0U1 for 64, 8.0U2 for "
+	                                "128), or give it fewer devices."),
+	                              need, esxi)
+	               : gw_xasprintf(_("With the VM off and a snapshot taken "
+	                                "(one-way): vim-cmd vmsvc/upgrade "
+	                                "<vmid> vmx-%d, or give it fewer "
+	                                "devices."),
+	                              need > p->hw_target ? need : p->hw_target));
+	if (need <= p->hw_target)
+		/* TRANSLATORS: the wizard's words: u is the Virtual machine
+		 * step's key that queues the hardware upgrade. */
+		pl_fix_ui(f, gw_xasprintf(_("Press u on the Virtual machine step to upgrade to vmx-%d (one-way: the VM off, a snapshot first), or choose fewer GPUs."),
+		                          p->hw_target));
 }
 
 void

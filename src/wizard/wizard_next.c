@@ -156,6 +156,8 @@ static const struct {
 	{ "memory-not-reserved", act_fix },
 	{ "memory-unknown", act_fix },
 	{ "memory-mismatch", NULL },     /* the reservation is memsize */
+	{ "memory-below-vram", act_fix }, /* memsize: the vSphere Client */
+	{ "device-hotadd", act_fix },    /* the vSphere Client */
 	{ "nested-virt", NULL },         /* vhv.enable = FALSE is written */
 	{ "vmx-id-hex", NULL },          /* the decimal id is written */
 	{ "mmio-below-rule", act_fix },

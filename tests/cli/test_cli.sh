@@ -324,4 +324,41 @@ sed 's/^pciPassthru0.id = "0000:3b:00.0"$/pciPassthru0.id = "00000:059:00.0"/' "
 check "hex id: the line rewritten in place" sh -c "head -c \$(stat -c %s '$TMP/hex/want.head') '$TMP/hex/vm.vmx' | cmp -s - '$TMP/hex/want.head'"
 check "hex id: the backup is the original" cmp -s "$(ls "$TMP"/hex/vm.vmx.*.bak | head -n 1)" "$TMP/hex/orig"
 
+
+# ---- VM limits and conflicts (doc/design.md, section 15.3 and 15.5) ----
+# the hw 11 Workstation fixture: memsize 2048, mem.hotadd and vcpu.hotadd
+# TRUE, no firmware key (BIOS)
+mkdir -p "$TMP/lim"
+sample vmx/ws-hw11-ubuntu-shebang-utf8.vmx "$TMP/lim/vm.vmx"
+cp "$TMP/lim/vm.vmx" "$TMP/lim/orig"
+run "$GPUWIZ" vmx "$TMP/lim/vm.vmx" --gpu rtx-4090 --esxi 8.0U3
+check "limits: 2048 MB < 24 GB of framebuffer is a WARN" grep -q 'WARN  The VM has 2048 MB of memory, less than the 24 GB of framebuffer' "$out"
+check "limits: the memory fix names 24576 MB" grep -q 'raise its memory to at least 24576 MB' "$out"
+check "limits: hot-add WARN names both keys" grep -q 'WARN  Hot-add is on (mem.hotadd, vcpu.hotadd = "TRUE")' "$out"
+check "limits: hot-add is advice: no setting" sh -c "! grep -q 'hotadd = \"FALSE\"' '$out'"
+check "limits: DirectPath INFO, once" [ "$(grep -c 'INFO  With a DirectPath I/O device the VM has no snapshots' "$out")" = 1 ]
+check "limits: RTX 4090 (BAR1 256 MiB): no EFI WARN" sh -c "! grep -q 'WARN  The VM boots with BIOS' '$out'"
+check "limits: RTX 4090: the INFO says why" grep -q 'INFO  The VM boots with BIOS firmware; the GPUs. largest BAR is 256 MiB' "$out"
+run "$GPUWIZ" vmx "$TMP/lim/vm.vmx" --gpu rtx-4090 --esxi 8.0U3 --json
+check "limits: JSON ids" sh -c "grep -q '\"memory-below-vram\"' '$out' && grep -q '\"device-hotadd\"' '$out' && grep -q '\"device-directpath-limits\"' '$out' && grep -q '\"firmware-bios-small-bars\"' '$out'"
+run "$GPUWIZ" vmx "$TMP/lim/vm.vmx" --gpu l40s --esxi 8.0U3
+check "limits: an L40S (64 GiB BAR1) keeps the EFI WARN" grep -q 'WARN  The VM boots with BIOS firmware (no firmware key): BARs larger than 16 GB need EFI' "$out"
+run "$GPUWIZ" vmx "$TMP/lim/vm.vmx" --gpu rtx-4090 --esxi 8.0U3 --write
+check "limits: --write keeps the original bytes and adds no firmware" sh -c "head -c \$(stat -c %s '$TMP/lim/orig') '$TMP/lim/vm.vmx' | cmp -s - '$TMP/lim/orig' && ! grep -q '^firmware' '$TMP/lim/vm.vmx'"
+# enough memory: no memory WARN (memsize = 32768 appended: the last wins)
+printf 'memsize = "32768"\n' >>"$TMP/lim/vm.vmx"
+run "$GPUWIZ" vmx "$TMP/lim/vm.vmx" --gpu rtx-4090 --esxi 8.0U3
+check "limits: memsize 32768 >= 24 GB: no memory WARN" sh -c "! grep -q 'less than the 24 GB' '$out'"
+# the answers path: [vm] memory_mb without a .vmx
+printf '[gpu]\ndevices = l40s\n[vm]\nmemory_mb = 16384\n[output]\ndir = out\nformats = vmx\n' >"$TMP/lim/a.ini"
+(cd "$TMP/lim" && run "$GPUWIZ" apply --answers a.ini)
+check "limits: answers memory_mb 16384 < 48 GB is a WARN" grep -q 'WARN  The VM has 16384 MB of memory, less than the 48 GB' "$out"
+# 17 devices on hw 19: a FAIL with the upgrade; 16 fit
+sample vmx/ws-win10-utf8-chinese-sharedfolder-crlf.vmx "$TMP/lim/hw19.vmx"
+run "$GPUWIZ" vmx "$TMP/lim/hw19.vmx" --gpu l4=17 --esxi 8.0U3
+check "limits: 17 devices on hw 19: FAIL naming the limit" grep -q 'FAIL  17 passthrough devices in one VM, but hardware version 19 allows 16' "$out"
+check "limits: the FAIL names the upgrade" grep -q 'vim-cmd vmsvc/upgrade <vmid> vmx-21' "$out"
+run "$GPUWIZ" vmx "$TMP/lim/hw19.vmx" --gpu l4=16 --esxi 8.0U3
+check "limits: 16 devices on hw 19: no FAIL" sh -c "! grep -q 'passthrough devices in one VM' '$out'"
+
 finish

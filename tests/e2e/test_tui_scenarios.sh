@@ -67,6 +67,7 @@ pages() {
 }
 # in_pages FILE TEXT: TEXT (white space aside) is on the pages
 in_pages() { grep -qF -- "$(printf '%s' "$2" | squash)" "$1.sq"; }
+not_in_pages() { ! in_pages "$@"; }
 # before FILE A B: A is on the pages before B
 before() {
 	awk -v a="$(printf '%s' "$2" | squash)" -v b="$(printf '%s' "$3" | squash)" \
@@ -114,8 +115,16 @@ homelab_walk() { # LANG
 	check "$lang homelab: review" wait_for "7/8"
 	pages "$TMP/review"
 	check "$lang homelab: review: the decimal device id" in_pages "$TMP/review" '+ pciPassthru0.id = "00000:001:00.0"'
-	check "$lang homelab: review: the BIOS finding" in_pages "$TMP/review" \
+	# issue 11: the 4090's BAR1 is 256 MiB (ReBAR off), so EFI is not
+	# needed for it: an INFO, no BIOS WARN; the firmware is never switched
+	check "$lang homelab: review: BIOS is fine for a 256 MiB BAR" in_pages "$TMP/review" \
+		"$(printf "$(tr_ "$lang" "The VM boots with %s firmware; the GPUs' largest BAR is %lu MiB, so EFI is not needed for it (only BARs larger than 16 GB need EFI): the firmware is left as it is")" BIOS 256)"
+	check "$lang homelab: review: no BIOS WARN" not_in_pages "$TMP/review" \
 		"$(tr_ "$lang" 'The VM boots with BIOS firmware (no firmware key): BARs larger than 16 GB need EFI firmware')"
+	check "$lang homelab: review: 2048 MB < 24 GB of framebuffer" in_pages "$TMP/review" \
+		"$(printf "$(tr_ "$lang" "The VM has %ld MB of memory, less than the %llu GB of framebuffer of its GPUs: CUDA and vLLM load model weights through guest memory, so large models fail to load or swap. No NVIDIA document gives a figure; at least the GPUs' total framebuffer is the usual floor")" 2048 24)"
+	check "$lang homelab: review: hot-add with DirectPath" in_pages "$TMP/review" \
+		"$(printf "$(tr_ "$lang" 'Hot-add is on (%s = "TRUE"), which is not supported with passthrough devices and keeps hot-added memory out of the full reservation')" 'mem.hotadd, vcpu.hotadd')"
 	check "$lang homelab: review: the hardware version finding" in_pages "$TMP/review" \
 		"$(fmt "$(tr_ "$lang" 'The VM has hardware version %d; ESXi %s supports %d (Dynamic DirectPath I/O needs 17)')" 13 8.0U3 21)"
 	check "$lang homelab: review: the upgrade command" in_pages "$TMP/review" "vim-cmd vmsvc/upgrade <vmid> vmx-21"
@@ -129,8 +138,14 @@ homelab_walk() { # LANG
 		13 21 'vim-cmd vmsvc/upgrade <vmid> vmx-21' 'vim-cmd vmsvc/getallvms')
 	efi=$(tr_ "$lang" 'Firmware: the VM boots with BIOS and gpuwiz leaves it so (an installed BIOS guest does not boot after a switch to EFI). For BARs over 16 GB, reinstall the guest in EFI mode or convert its boot disk to EFI, then, with the VM off: Edit Settings > VM Options > Boot Options > Firmware: EFI')
 	check "$lang homelab: next step: the hardware upgrade, exact command" in_pages "$TMP/write" "$up"
-	check "$lang homelab: next step: EFI, never switched silently" in_pages "$TMP/write" "$efi"
-	check "$lang homelab: the upgrade comes before the EFI step" before "$TMP/write" "$up" "$efi"
+	# issue 11: no EFI step for a 256 MiB BAR; the memory and hot-add
+	# steps instead, after the upgrade
+	check "$lang homelab: next step: no EFI step for a 256 MiB BAR" not_in_pages "$TMP/write" "$efi"
+	mem=$(printf "$(tr_ "$lang" "With the VM off, raise its memory to at least %llu MB (vSphere Client: Edit Settings > Memory); the full reservation follows memsize.")" 24576)
+	hot=$(tr_ "$lang" 'With the VM off, untick CPU Hot Plug (Enable CPU Hot Add) and Memory Hot Plug in the vSphere Client (Edit Settings > CPU, Memory), or set mem.hotadd and vcpu.hotadd to "FALSE" in the .vmx.')
+	check "$lang homelab: next step: raise the memory" in_pages "$TMP/write" "$mem"
+	check "$lang homelab: next step: turn hot-add off" in_pages "$TMP/write" "$hot"
+	check "$lang homelab: the upgrade comes before the memory step" before "$TMP/write" "$up" "$mem"
 	k Enter
 	check "$lang homelab: Enter on the result finishes" exited
 	check "$lang homelab: exit status 0" [ "${exit_status:-x}" = 0 ]

@@ -1756,6 +1756,231 @@ test_fix_ui(void **state)
 	gw_vmx_free(v);
 }
 
+/* ---- VM limits and conflicts (issue 11; doc/design.md, section 15.3) ---- */
+
+/* memsize 2048 (the Workstation fixture) against one 48 GB L40S; a
+ * memsize at the framebuffer, or no size known, does not trigger it. */
+static void
+test_guest_memory(void **state)
+{
+	gw_vmx *small = sample(WS_HW11, NULL);
+	gw_vmx *big = sample(WS_HW11, "memsize = \"49152\"\n");
+	gw_answers a;
+	gw_plan p;
+	const gw_finding *f;
+
+	(void)state;
+	gw_answers_init(&a);
+	add_gpu(&a, "l40s");
+	build(&a, small, &p);
+	check_topics(&p);
+	f = finding(&p, "memory-below-vram");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_WARN);
+	assert_int_equal(f->topic, GW_TOPIC_MEMORY);
+	assert_non_null(strstr(f->message, "2048 MB"));
+	assert_non_null(strstr(f->message, "48 GB"));
+	assert_non_null(strstr(f->message, "No NVIDIA document"));
+	assert_non_null(strstr(f->fix, "49152 MB"));
+	gw_plan_free(&p);
+	build(&a, big, &p);
+	assert_null(finding(&p, "memory-below-vram"));
+	gw_plan_free(&p);
+	/* snippets: the answers' memory, else nothing to compare */
+	build(&a, NULL, &p);
+	assert_null(finding(&p, "memory-below-vram"));
+	gw_plan_free(&p);
+	a.memory_mb = 16384;
+	build(&a, NULL, &p);
+	assert_non_null(finding(&p, "memory-below-vram"));
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+	gw_vmx_free(small);
+	gw_vmx_free(big);
+}
+
+/* Both hot-add keys TRUE in the hw 11 fixture, only mem.hotadd in the
+ * hw 16 one; FALSE, or vGPUs only, do not trigger it. */
+static void
+test_hotadd(void **state)
+{
+	gw_vmx *both = sample(WS_HW11, NULL), *mem = sample(WS_HW16_EFI, NULL);
+	gw_vmx *off = sample(WS_HW16_EFI, "mem.hotadd = \"FALSE\"\n");
+	gw_vmx *vgpu = sample(WS_HW21, VGPU01);
+	gw_answers a;
+	gw_plan p;
+	const gw_finding *f;
+
+	(void)state;
+	gw_answers_init(&a);
+	add_gpu(&a, "l40s");
+	build(&a, both, &p);
+	f = finding(&p, "device-hotadd");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_WARN);
+	assert_non_null(strstr(f->message, "mem.hotadd, vcpu.hotadd"));
+	assert_non_null(strstr(f->fix, "Memory Hot Plug"));
+	/* advice only: the .vmx lines are left as they are */
+	assert_null(setting(&p, "mem.hotadd"));
+	assert_null(setting(&p, "vcpu.hotadd"));
+	gw_plan_free(&p);
+	build(&a, mem, &p);
+	f = finding(&p, "device-hotadd");
+	assert_non_null(f);
+	assert_null(strstr(f->message, "vcpu"));
+	gw_plan_free(&p);
+	build(&a, off, &p);
+	assert_null(finding(&p, "device-hotadd"));
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+
+	gw_answers_init(&a);
+	a.uvm = 1;
+	build(&a, vgpu, &p);
+	assert_null(finding(&p, "device-hotadd"));
+	assert_null(finding(&p, "device-directpath-limits"));
+	/* two 24c profiles: 48 GB of framebuffer (not the physical 96),
+	 * within memSize 65536 */
+	assert_null(finding(&p, "memory-below-vram"));
+	gw_plan_free(&p);
+	gw_vmx_free(vgpu);
+	vgpu = sample(WS_HW21, "pciPassthru0.present = \"TRUE\"\n"
+	              "pciPassthru0.vgpu = \"nvidia_l40s-24c\"\n"
+	              "pciPassthru1.present = \"TRUE\"\n"
+	              "pciPassthru1.vgpu = \"nvidia_l40s-24c\"\n");
+	build(&a, vgpu, &p);
+	assert_non_null(finding(&p, "memory-below-vram"));
+	assert_non_null(strstr(finding(&p, "memory-below-vram")->message,
+	                       "4096 MB of memory, less than the 48 GB"));
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+	gw_vmx_free(both);
+	gw_vmx_free(mem);
+	gw_vmx_free(off);
+	gw_vmx_free(vgpu);
+}
+
+static size_t
+count_findings(const gw_plan *p, const char *id)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nfindings; i++)
+		if (strcmp(p->findings[i].id, id) == 0)
+			n++;
+	return n;
+}
+
+/* Once per plan, however many DirectPath GPUs. */
+static void
+test_directpath_limits(void **state)
+{
+	gw_vmx *v = sample(WS_HW21, NULL);
+	gw_answers a;
+	gw_plan p;
+	const gw_finding *f;
+
+	(void)state;
+	gw_answers_init(&a);
+	add_gpu(&a, "l40s=2");
+	add_gpu(&a, "l4");
+	build(&a, v, &p);
+	assert_int_equal(count_findings(&p, "device-directpath-limits"), 1);
+	f = finding(&p, "device-directpath-limits");
+	assert_int_equal(f->sev, GW_SEV_INFO);
+	assert_non_null(strstr(f->message, "snapshots"));
+	assert_non_null(strstr(f->message, "vMotion"));
+	assert_non_null(strstr(f->message, "fault tolerance"));
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+	gw_vmx_free(v);
+}
+
+/* RTX 4090 (BAR1 256 MiB, ReBAR off) needs no EFI; an RTX 5090 (32 GiB)
+ * does; the firmware line is never written. */
+static void
+test_firmware_small_bars(void **state)
+{
+	gw_vmx *bios = sample(WS_HW11, NULL);
+	gw_vmx *named = sample(WS_HW11, "firmware = \"bios\"\n");
+	gw_answers a;
+	gw_plan p;
+	const gw_finding *f;
+
+	(void)state;
+	gw_answers_init(&a);
+	add_gpu(&a, "rtx-4090");
+	build(&a, bios, &p);
+	check_topics(&p);
+	assert_null(finding(&p, "firmware-bios"));
+	f = finding(&p, "firmware-bios-small-bars");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_INFO);
+	assert_non_null(strstr(f->message, "256 MiB"));
+	assert_null(setting(&p, "firmware"));
+	gw_plan_free(&p);
+	build(&a, named, &p);
+	f = finding(&p, "firmware-bios-small-bars");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "bios firmware"));
+	assert_null(setting(&p, "firmware"));
+	gw_plan_free(&p);
+	build(&a, NULL, &p);
+	assert_null(finding(&p, "firmware-efi"));
+	gw_plan_free(&p);
+	add_gpu(&a, "rtx-5090");
+	build(&a, bios, &p);
+	assert_non_null(finding(&p, "firmware-bios"));
+	assert_null(finding(&p, "firmware-bios-small-bars"));
+	assert_null(setting(&p, "firmware"));
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+	gw_vmx_free(bios);
+	gw_vmx_free(named);
+}
+
+/* 17 devices on hw 19: the upgrade command on 8.0U3, a newer host on
+ * 7.0U3; 16 is within the limit. */
+static void
+test_device_limit_upgrade(void **state)
+{
+	gw_vmx *v19 = sample(WS_HW19, NULL);
+	gw_answers a;
+	gw_plan p;
+	const gw_finding *f;
+
+	(void)state;
+	gw_answers_init(&a);
+	add_gpu(&a, "l4=17");
+	a.esxi_version = gw_xstrdup("8.0U3");
+	build(&a, v19, &p);
+	f = finding(&p, "hw-too-many-devices");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_ERROR);
+	assert_non_null(strstr(f->message, "allows 16"));
+	assert_non_null(strstr(f->fix, "vim-cmd vmsvc/upgrade <vmid> vmx-21"));
+	assert_non_null(f->fix_ui);
+	assert_non_null(strstr(f->fix_ui, "Press u"));
+	gw_plan_free(&p);
+	free(a.esxi_version);
+	a.esxi_version = gw_xstrdup("7.0U3");
+	build(&a, v19, &p);
+	f = finding(&p, "hw-too-many-devices");
+	assert_non_null(f);
+	assert_non_null(strstr(f->fix, "8.0 for 32"));
+	assert_null(f->fix_ui);
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+
+	gw_answers_init(&a);
+	add_gpu(&a, "l4=16");
+	build(&a, v19, &p);
+	assert_null(finding(&p, "hw-too-many-devices"));
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+	gw_vmx_free(v19);
+}
+
 int
 main(void)
 {
@@ -1793,6 +2018,11 @@ main(void)
 		cmocka_unit_test(test_topics),
 		cmocka_unit_test(test_fix_ui),
 		cmocka_unit_test(test_host_counts),
+		cmocka_unit_test(test_guest_memory),
+		cmocka_unit_test(test_hotadd),
+		cmocka_unit_test(test_directpath_limits),
+		cmocka_unit_test(test_firmware_small_bars),
+		cmocka_unit_test(test_device_limit_upgrade),
 	};
 
 	return cmocka_run_group_tests(tests, setup_table, teardown_table);
