@@ -158,7 +158,7 @@ mode_rows(gw_host_probe *p, const gw_esxi_gpu_mode *g)
 		gw_host_row(p, "esxi-gpu-mig", GW_SEV_INFO, gpu_title("MIG", g),
 		            /* TRANSLATORS: %s is nvidia-smi's word: "Disabled",
 		             * "Enabled" or "N/A". */
-		            gw_xasprintf(_("MIG %s. MIG-backed vGPU profiles need MIG enabled on the GPU; time-sliced profiles need it off."),
+		            gw_xasprintf(_("MIG %s. MIG-backed vGPU profiles need MIG mode enabled on the GPU; time-sliced profiles that are not MIG-backed need it disabled."),
 		                         g->mig),
 		            NULL);
 		row_extras(p, SRC_MIG, NULL);
