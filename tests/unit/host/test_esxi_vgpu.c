@@ -3,9 +3,13 @@
  * preamble, errors), esxcli software vib list (the sample host's table
  * without a vGPU manager, the stand-in's with one, names that must not
  * count, errors) and the ECC / MIG lines of nvidia-smi -q on the real
- * captures of tests/fixtures/nvidia-smi. */
+ * captures of tests/fixtures/nvidia-smi; and the API's graphicsConfig
+ * (gw_vs_parse_graphics_config) on synthetic SOAP answers in the layout
+ * of vcsim's RetrievePropertiesEx answers (vcsim serves no
+ * HostGraphicsManager). */
 #include "testutil.h"
 #include "esxi_vgpu.h"
+#include "vsphere.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +207,61 @@ test_gpu_modes_variations(void **state)
 	assert_int_equal(gw_esxi_parse_gpu_modes("", "f", &m, &e), -1);
 }
 
+#define ENV_HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" \
+	"<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\" " \
+	"xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"><soapenv:Body>"
+#define ENV_TAIL "</soapenv:Body></soapenv:Envelope>"
+
+static void
+test_vs_graphics_config(void **state)
+{
+	static const char ex[] = ENV_HEAD
+	    "<RetrievePropertiesExResponse xmlns=\"urn:vim25\"><returnval><objects>"
+	    "<obj type=\"HostGraphicsManager\">ha-graphics-manager</obj>"
+	    "<propSet><name>graphicsConfig</name><val xsi:type=\"HostGraphicsConfig\">"
+	    "<hostDefaultGraphicsType>shared</hostDefaultGraphicsType>"
+	    "<sharedPassthruAssignmentPolicy>performance</sharedPassthruAssignmentPolicy>"
+	    "<deviceType><deviceId>0000:3b:00.0</deviceId><graphicsType>sharedDirect</graphicsType></deviceType>"
+	    "</val></propSet></objects></returnval></RetrievePropertiesExResponse>" ENV_TAIL;
+	static const char plain[] = ENV_HEAD
+	    "<RetrievePropertiesResponse xmlns=\"urn:vim25\"><returnval>"
+	    "<obj type=\"HostGraphicsManager\">graphicsManager-host-21</obj>"
+	    "<propSet><name>graphicsConfig</name><val xsi:type=\"HostGraphicsConfig\">"
+	    "<hostDefaultGraphicsType>sharedDirect</hostDefaultGraphicsType>"
+	    "</val></propSet></returnval></RetrievePropertiesResponse>" ENV_TAIL;
+	static const char none[] = ENV_HEAD
+	    "<RetrievePropertiesExResponse xmlns=\"urn:vim25\"><returnval><objects>"
+	    "<obj type=\"HostGraphicsManager\">ha-graphics-manager</obj>"
+	    "<propSet><name>graphicsInfo</name><val/></propSet>"
+	    "</objects></returnval></RetrievePropertiesExResponse>" ENV_TAIL;
+	static const char fault[] = ENV_HEAD
+	    "<soapenv:Fault><faultcode>ServerFaultCode</faultcode>"
+	    "<faultstring>The object 'vim.host.GraphicsManager:ha-graphics-manager' has already been deleted or has not been completely created</faultstring>"
+	    "<detail><ManagedObjectNotFoundFault xmlns=\"urn:vim25\"/></detail>"
+	    "</soapenv:Fault>" ENV_TAIL;
+	char *t;
+	gw_err e;
+
+	(void)state;
+	/* the host's default, not a device's graphicsType */
+	assert_int_equal(gw_vs_parse_graphics_config(ex, sizeof ex - 1, &t, &e), 0);
+	assert_string_equal(t, "shared");
+	assert_false(gw_esxi_graphics_shared_direct(t));
+	free(t);
+	assert_int_equal(gw_vs_parse_graphics_config(plain, sizeof plain - 1, &t, &e), 0);
+	assert_string_equal(t, "sharedDirect");
+	assert_true(gw_esxi_graphics_shared_direct(t));
+	free(t);
+	assert_int_equal(gw_vs_parse_graphics_config(none, sizeof none - 1, &t, &e), -1);
+	assert_null(t);
+	assert_non_null(strstr(e.msg, "hostDefaultGraphicsType"));
+	/* what vcsim answers for the manager it only names */
+	assert_int_equal(gw_vs_parse_graphics_config(fault, sizeof fault - 1, &t, &e), -1);
+	assert_null(t);
+	assert_non_null(strstr(e.msg, "RetrievePropertiesEx"));
+	assert_int_equal(gw_vs_parse_graphics_config("not xml", 7, &t, &e), -1);
+}
+
 int
 main(void)
 {
@@ -213,6 +272,7 @@ main(void)
 		cmocka_unit_test(test_vib_list_errors),
 		cmocka_unit_test(test_gpu_modes_real),
 		cmocka_unit_test(test_gpu_modes_variations),
+		cmocka_unit_test(test_vs_graphics_config),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
