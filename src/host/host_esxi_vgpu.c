@@ -154,10 +154,15 @@ mode_rows(gw_host_probe *p, const gw_esxi_gpu_mode *g)
 		            NULL);
 		row_extras(p, SRC_ECC, NULL);
 	}
-	if (g->mig) {
+	if (g->mig && gw_strieq(g->mig, "N/A")) {
 		gw_host_row(p, "esxi-gpu-mig", GW_SEV_INFO, gpu_title("MIG", g),
-		            /* TRANSLATORS: %s is nvidia-smi's word: "Disabled",
-		             * "Enabled" or "N/A". */
+		            gw_xstrdup(_("MIG N/A: this GPU has no MIG mode, so its vGPU profiles are time-sliced.")),
+		            NULL);
+		row_extras(p, SRC_MIG, NULL);
+	} else if (g->mig) {
+		gw_host_row(p, "esxi-gpu-mig", GW_SEV_INFO, gpu_title("MIG", g),
+		            /* TRANSLATORS: %s is nvidia-smi's word: "Disabled"
+		             * or "Enabled". */
 		            gw_xasprintf(_("MIG %s. MIG-backed vGPU profiles need MIG mode enabled on the GPU; time-sliced profiles that are not MIG-backed need it disabled."),
 		                         g->mig),
 		            NULL);

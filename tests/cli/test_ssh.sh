@@ -104,7 +104,7 @@ m = c["esxi-vgpu-manager"]
 assert m["status"] == "INFO" and "NVD-AIE_ESXi_8.0.0_Driver 550.90.05" in m["message"], m
 assert c["esxi-gpu-ecc"]["status"] == "INFO" and "ECC Enabled" in c["esxi-gpu-ecc"]["message"]
 assert "00000000:3B:00.0 (NVIDIA L40S)" in c["esxi-gpu-ecc"]["title"]
-assert c["esxi-gpu-mig"]["message"].startswith("MIG N/A")
+assert c["esxi-gpu-mig"]["message"].startswith("MIG N/A: this GPU has no MIG mode")
 PY
 then ok "check --ssh --json: set up for vGPU: Shared Direct, the manager, ECC and MIG from nvidia-smi -q"
 else nok "check --ssh --json vGPU host" "$(cat "$out" "$err")"; fi
