@@ -2,7 +2,8 @@
  * runner (runner.h: the commands run here on the ESXi shell, over ssh, or
  * on a sample's stand-ins).  The rows say: the host and its version, the
  * system id, GPUs present, and per GPU whether passthrough is capable,
- * enabled and active; Above-4G decoding cannot be seen from ESXi. */
+ * enabled and active; the vGPU readiness rows (host_esxi_vgpu.c); Above-4G
+ * decoding cannot be seen from ESXi. */
 #include "host_int.h"
 
 #include <stdio.h>
@@ -221,6 +222,7 @@ esxi_probe(gw_host *h, const gw_table *t, gw_host_probe *p)
 	version_rows(h, p);
 	sysid_rows(h, p);
 	gpu_rows(h, t, p);
+	gw_host_esxi_vgpu_rows(h, p);
 	gw_host_above4g_row(p);
 	e.msg[0] = '\0';
 	if (esxi_list_vms(h, &p->vms, &e) != 0)

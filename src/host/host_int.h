@@ -68,6 +68,8 @@ void gw_host_row(gw_host_probe *p, const char *id, gw_sev st,
 int gw_host_passthru_row(gw_host_probe *p, char *title, int capable,
                          int enabled, int active, char *pending,
                          char *off_fix, char *off_ui);
+/* The ESXi host's vGPU readiness rows (host_esxi_vgpu.c). */
+void gw_host_esxi_vgpu_rows(gw_host *h, gw_host_probe *p);
 /* Above-4G decoding cannot be seen from ESXi: a reminder row. */
 void gw_host_above4g_row(gw_host_probe *p);
 /* The "GPUs found" row, FAIL with none (none_msg taken over). */

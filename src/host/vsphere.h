@@ -332,6 +332,12 @@ void gw_vs_parse_inventory_finish(gw_vs_parse_state *ps,
  * pciPassthrough. */
 int gw_vs_parse_config_target(const char *text, size_t len, gw_vs_host *h,
                               gw_err *e);
+/* A RetrievePropertiesEx (or RetrieveProperties) answer for a
+ * HostGraphicsManager's graphicsConfig: *type = its
+ * hostDefaultGraphicsType ("shared", "sharedDirect"), malloc'ed; -1 with
+ * e when it is missing, a fault or not an envelope (vs_graphics.c). */
+int gw_vs_parse_graphics_config(const char *text, size_t len, char **type,
+                                gw_err *e);
 
 /* A task's info (RetrievePropertiesEx of a Task's "info"). */
 typedef struct gw_vs_task_info {

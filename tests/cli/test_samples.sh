@@ -67,6 +67,24 @@ if [ "$rc" -eq 0 ] && grep -q 'Checking passthrough of 0000:5e:00.0.*WARN' "$out
 	has "gpuwiz passthru --enable 0000:5e:00.0" && ! has "Press e"; then
 	ok "check: the ESXi sample's second L40S is not passed through (the fix is a command)"
 else nok "check esxi-l40s" "$(cat "$out" "$err")"; fi
+if grep -q 'Checking the host graphics type (for vGPU) : WARN' "$out" &&
+	has "Default Graphics Type: Shared;" &&
+	has "esxcli graphics host set --default-type SharedPassthru, then /etc/init.d/xorg restart" &&
+	grep -q 'Checking for the NVIDIA vGPU manager : INFO' "$out" &&
+	has "needed for vGPU, not for passthrough" && ! has "ECC"; then
+	ok "check: the ESXi sample's graphics type is Shared (one WARN with its fix), no vGPU manager (INFO)"
+else nok "check esxi-l40s vGPU rows" "$(cat "$out" "$err")"; fi
+run "$GPUWIZ" check --sample-host esxi-l40s --json
+if [ "$rc" -eq 0 ] && python3 - "$out" <<'PY'
+import json, sys
+c = {x["id"]: x for x in json.load(open(sys.argv[1]))["checks"]}
+g, m = c["esxi-graphics-type"], c["esxi-vgpu-manager"]
+assert g["status"] == "WARN" and "SharedPassthru" in g["fix"], g
+assert m["status"] == "INFO" and "not for passthrough" in m["message"], m
+assert "esxi-gpu-ecc" not in c and "esxi-gpu-mig" not in c
+PY
+then ok "check --json: esxi-graphics-type WARN, esxi-vgpu-manager INFO"
+else nok "check --json esxi-l40s vGPU rows" "$(cat "$out" "$err")"; fi
 run "$GPUWIZ" passthru --sample-host esxi-l40s --enable 0000:04:00.0
 if [ "$rc" -eq 2 ] && err_one_line && errhas "datastore1"; then
 	ok "passthru: the datastore's controller is refused"

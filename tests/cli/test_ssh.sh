@@ -74,6 +74,48 @@ PY
 then ok "check --ssh --json: version, passthrough states, reboot pending"
 else nok "check --ssh --json" "$(cat "$out" "$err")"; fi
 
+# vGPU readiness: the stand-ins' default host is set up for passthrough
+# (graphics type Shared, no vGPU manager: nvidia-smi is not asked); with
+# "vgpu" in their state it is set up for vGPU and nvidia-smi answers
+cp "$SRC/tests/esxi-standins/nvidia-smi" "$SSH_STANDINS/"
+: >"$LOG"
+run gw check --json
+if [ "$rc" -eq 0 ] && python3 - "$out" <<'PY'
+import json, sys
+c = {r["id"]: r for r in json.load(open(sys.argv[1]))["checks"]}
+assert c["esxi-graphics-type"]["status"] == "WARN", c["esxi-graphics-type"]
+assert "--default-type SharedPassthru" in c["esxi-graphics-type"]["fix"]
+assert c["esxi-vgpu-manager"]["status"] == "INFO", c["esxi-vgpu-manager"]
+assert "esxi-gpu-ecc" not in c and "esxi-gpu-mig" not in c
+PY
+then ok "check --ssh --json: graphics type Shared (WARN), no vGPU manager (INFO)"
+else nok "check --ssh --json vGPU rows" "$(cat "$out" "$err")"; fi
+check "check --ssh ran esxcli graphics host get and software vib list, not nvidia-smi" sh -c \
+	"grep -qx 'esxcli graphics host get' '$LOG' && grep -qx 'esxcli software vib list' '$LOG' && ! grep -q '^nvidia-smi' '$LOG'"
+mkdir -p "$SSH_STANDINS/state" && : >"$SSH_STANDINS/state/vgpu"
+: >"$LOG"
+run gw check --json
+if [ "$rc" -eq 0 ] && python3 - "$out" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))["checks"]
+c = {r["id"]: r for r in rows}
+assert c["esxi-graphics-type"]["status"] == "PASS", c["esxi-graphics-type"]
+m = c["esxi-vgpu-manager"]
+assert m["status"] == "INFO" and "NVD-AIE_ESXi_8.0.0_Driver 550.90.05" in m["message"], m
+assert c["esxi-gpu-ecc"]["status"] == "INFO" and "ECC Enabled" in c["esxi-gpu-ecc"]["message"]
+assert "00000000:3B:00.0 (NVIDIA L40S)" in c["esxi-gpu-ecc"]["title"]
+assert c["esxi-gpu-mig"]["message"].startswith("MIG N/A: this GPU has no MIG mode")
+PY
+then ok "check --ssh --json: set up for vGPU: Shared Direct, the manager, ECC and MIG from nvidia-smi -q"
+else nok "check --ssh --json vGPU host" "$(cat "$out" "$err")"; fi
+check "check --ssh asked the host's nvidia-smi -q" grep -qx 'nvidia-smi -q' "$LOG"
+run gw check
+if [ "$rc" -eq 0 ] && grep -q 'Checking the host graphics type (for vGPU) : PASS' "$out" &&
+	grep -q 'Checking the ECC mode of GPU 00000000:3B:00.0 (NVIDIA L40S) : INFO' "$out"; then
+	ok "check --ssh: the vGPU rows in text"
+else nok "check --ssh vGPU text" "$(cat "$out" "$err")"; fi
+rm -rf "$SSH_STANDINS/state"
+
 : >"$LOG"
 run gw passthru --enable 0000:3b:00.0
 if [ "$rc" -eq 0 ] && ! grep -q 'pcipassthru set' "$LOG"; then

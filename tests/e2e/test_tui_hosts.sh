@@ -37,6 +37,16 @@ check "esxi sample: the second L40S is not passed through yet" sh -c \
 	"grep 'Checking passthrough of 0000:5e:00.0' '$SCREEN' | grep -q WARN"
 # the WARN rows come first: the cursor starts on this GPU's row
 check "esxi sample: its fix names the e key" wait_for "Press e on this row"
+check "esxi sample: the graphics type row WARNs (Shared, vGPU needs Shared Direct)" sh -c \
+	"grep 'Checking the host graphics type (for vGPU)' '$SCREEN' | grep -q WARN"
+check "esxi sample: the vGPU manager row is INFO" sh -c \
+	"grep 'Checking for the NVIDIA vGPU manager' '$SCREEN' | grep -q INFO"
+# the next WARN row: the graphics type, with the wizard's words for its fix
+keys Down
+check "esxi sample: the graphics type's fix in the wizard's words" wait_for "Host Graphics > Edit, choose Shared"
+check "esxi sample: the wizard's fix names no flag" sh -c "! grep -q -- '--default-type' '$SCREEN'"
+keys Up
+check "esxi sample: back on the GPU's row" wait_for "Press e on this row"
 keys e
 check "esxi sample: e queues the enable" wait_for "Queued: passthrough of 0000:5e:00.0 will be enabled when you write"
 check "esxi sample: the row says so" sh -c \
@@ -118,6 +128,9 @@ if [ $have_zh -eq 1 ]; then
 	wait_for "1/8" >/dev/null
 	keys Enter
 	check "zh esxi sample: the host step in Chinese" wait_for "ESXi 主机 esxi-l40s"
+	check "zh esxi sample: the graphics type row in Chinese" on_screen "检查主机图形类型（用于 vGPU）"
+	keys Down
+	check "zh esxi sample: its fix names the Chinese client's labels" wait_for "主机图形 > 编辑”，选择“共享直通”"
 	keys q; keys y; exited >/dev/null
 	S=$(scratch_of); [ -n "$S" ] && rm -rf "$S"
 fi

@@ -1,0 +1,279 @@
+/* test_esxi_vgpu.c: the vGPU readiness parsers of esxi_vgpu.h: esxcli
+ * graphics host get (the layout of a published capture, both types, a
+ * preamble, errors), esxcli software vib list (the sample host's table
+ * without a vGPU manager, the stand-in's with one, names that must not
+ * count, errors) and the ECC / MIG lines of nvidia-smi -q on the real
+ * captures of tests/fixtures/nvidia-smi; and the API's graphicsConfig
+ * (gw_vs_parse_graphics_config) on synthetic SOAP answers in the layout
+ * of vcsim's RetrievePropertiesEx answers (vcsim serves no
+ * HostGraphicsManager). */
+#include "testutil.h"
+#include "esxi_vgpu.h"
+#include "vsphere.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *
+read_text(const char *rel)
+{
+	char *path, *data = NULL;
+	size_t len;
+	gw_err e;
+
+	/* make check sets GW_SRCDIR; by hand: from the source tree */
+	path = gw_xasprintf("%s/%s", getenv("GW_SRCDIR") ? getenv("GW_SRCDIR")
+	                    : ".", rel);
+	if (gw_read_file(path, 1 << 20, &data, &len, &e) != 0)
+		fail_msg("%s", e.msg);
+	free(path);
+	return data;
+}
+
+static void
+test_graphics_host(void **state)
+{
+	gw_esxi_graphics g;
+	gw_err e;
+	char *t;
+
+	(void)state;
+	/* the published capture (frankdenneman.nl, 2023), as printed */
+	assert_int_equal(gw_esxi_parse_graphics_host(
+	    "   Default Graphics Type: SharedPassthru\n"
+	    "   Shared Passthru Assignment Policy: Performance\n", NULL, &g,
+	    &e), 0);
+	assert_string_equal(g.default_type, "SharedPassthru");
+	assert_string_equal(g.policy, "Performance");
+	assert_true(gw_esxi_graphics_shared_direct(g.default_type));
+	gw_esxi_graphics_free(&g);
+	/* the sample host: Shared (vSGA), the default; its # line skipped */
+	t = read_text("data/hosts/esxi-l40s/esxi/esxcli-graphics-host-get.txt");
+	assert_int_equal(gw_esxi_parse_graphics_host(t, "x", &g, &e), 0);
+	assert_string_equal(g.default_type, "Shared");
+	assert_false(gw_esxi_graphics_shared_direct(g.default_type));
+	gw_esxi_graphics_free(&g);
+	free(t);
+	/* CRLF, no policy line, a prompt before it */
+	assert_int_equal(gw_esxi_parse_graphics_host(
+	    "[root@esx:~] esxcli graphics host get\r\n"
+	    "Default Graphics Type: Shared\r\n", "f", &g, &e), 0);
+	assert_string_equal(g.default_type, "Shared");
+	assert_null(g.policy);
+	gw_esxi_graphics_free(&g);
+	/* the API's and the clients' words */
+	assert_true(gw_esxi_graphics_shared_direct("sharedDirect"));
+	assert_true(gw_esxi_graphics_shared_direct("Shared Direct"));
+	assert_false(gw_esxi_graphics_shared_direct("shared"));
+	assert_false(gw_esxi_graphics_shared_direct("Basic"));
+	assert_false(gw_esxi_graphics_shared_direct(NULL));
+}
+
+static void
+test_graphics_host_errors(void **state)
+{
+	gw_esxi_graphics g;
+	gw_err e;
+
+	(void)state;
+	assert_int_equal(gw_esxi_parse_graphics_host(
+	    "   Product: VMware ESXi\n   Version: 8.0.2\n", "f", &g, &e), -1);
+	assert_non_null(strstr(e.msg, "f: no 'Default Graphics Type' line"));
+	assert_non_null(strstr(e.msg, "esxcli graphics host get"));
+	assert_null(g.default_type);
+	assert_int_equal(gw_esxi_parse_graphics_host(
+	    "Default Graphics Type:\n", "f", &g, &e), -1);
+	assert_int_equal(gw_esxi_parse_graphics_host("", "f", &g, &e), -1);
+	assert_int_equal(gw_esxi_parse_graphics_host(
+	    "Default Graphics Type: \x01\n", "f", &g, &e), -1);
+	assert_non_null(strstr(e.msg, "f:1:"));
+}
+
+static void
+test_vib_list(void **state)
+{
+	gw_esxi_vib v;
+	gw_err e;
+	char *t;
+
+	(void)state;
+	/* the sample host: no NVIDIA VIB */
+	t = read_text("data/hosts/esxi-l40s/esxi/esxcli-software-vib-list.txt");
+	assert_int_equal(gw_esxi_parse_vib_list(t, "x", &v, &e), 0);
+	assert_null(v.name);
+	free(t);
+	/* with the AI Enterprise host driver; the daemon listed first does
+	 * not count */
+	assert_int_equal(gw_esxi_parse_vib_list(
+	    "Name                       Version                          Vendor  Acceptance Level  Install Date\n"
+	    "-------------------------  -------------------------------  ------  ----------------  ------------\n"
+	    "nvd-gpu-mgmt-daemon        525.105.14-0.0.0000              NVD     VMwareAccepted    2023-07-06\n"
+	    "NVD-AIE_ESXi_8.0.0_Driver  525.105.14-1OEM.800.1.0.20613240  NVD     VMwareAccepted    2023-07-06\n"
+	    "esx-base                   8.0.1-0.0.21495797               VMware  VMwareCertified   2023-05-01\n",
+	    NULL, &v, &e), 0);
+	assert_string_equal(v.name, "NVD-AIE_ESXi_8.0.0_Driver");
+	assert_string_equal(v.version, "525.105.14-1OEM.800.1.0.20613240");
+	gw_esxi_vib_free(&v);
+	/* the names of the older releases */
+	assert_true(gw_esxi_vib_vgpu_manager("NVIDIA-VMware_ESXi_7.0_Host_Driver"));
+	assert_true(gw_esxi_vib_vgpu_manager("NVIDIA-vGPU-VMware_ESXi_6.7_Host_Driver"));
+	assert_true(gw_esxi_vib_vgpu_manager("NVD-VMware_ESXi_8.0.0_Driver"));
+	assert_false(gw_esxi_vib_vgpu_manager("nvd-gpu-mgmt-daemon"));
+	assert_false(gw_esxi_vib_vgpu_manager("nvmxnet3"));
+	assert_false(gw_esxi_vib_vgpu_manager("nvme-pcie"));
+	assert_false(gw_esxi_vib_vgpu_manager(NULL));
+}
+
+static void
+test_vib_list_errors(void **state)
+{
+	gw_esxi_vib v;
+	gw_err e;
+
+	(void)state;
+	/* a name in the header only is no table */
+	assert_int_equal(gw_esxi_parse_vib_list(
+	    "NVD-AIE_ESXi_8.0.0_Driver 525.105.14\n", "f", &v, &e), -1);
+	assert_non_null(strstr(e.msg, "'Name' and 'Version'"));
+	assert_null(v.name);
+	assert_int_equal(gw_esxi_parse_vib_list(
+	    "Name Version\nNVD-AIE_ESXi_8.0.0_Driver 525.105.14\n", "f", &v,
+	    &e), -1);
+	assert_int_equal(gw_esxi_parse_vib_list("\n\n", "f", &v, &e), -1);
+}
+
+static void
+test_gpu_modes_real(void **state)
+{
+	gw_esxi_gpu_modes m;
+	gw_err e;
+	char *t;
+
+	(void)state;
+	/* a vGPU host (A16, driver 470): MIG N/A, no ECC section */
+	t = read_text("tests/fixtures/nvidia-smi/a16-vgpu-host-sriov.txt");
+	assert_int_equal(gw_esxi_parse_gpu_modes(t, "a16", &m, &e), 0);
+	assert_int_equal(m.n, 1);
+	assert_string_equal(m.v[0].bus_id, "00000000:13:00.0");
+	assert_string_equal(m.v[0].product, "NVIDIA A16");
+	assert_string_equal(m.v[0].mig, "N/A");
+	gw_esxi_gpu_modes_free(&m);
+	free(t);
+	/* an H200: MIG Disabled, ECC Enabled (the "Current" lines, not the
+	 * "Pending" ones nor the ECC Errors section) */
+	t = read_text("tests/fixtures/nvidia-smi/h200-sxm-passthrough-vm.txt");
+	assert_int_equal(gw_esxi_parse_gpu_modes(t, "h200", &m, &e), 0);
+	assert_int_equal(m.n, 1);
+	assert_string_equal(m.v[0].product, "NVIDIA H200");
+	assert_string_equal(m.v[0].mig, "Disabled");
+	assert_string_equal(m.v[0].ecc, "Enabled");
+	gw_esxi_gpu_modes_free(&m);
+	free(t);
+}
+
+static void
+test_gpu_modes_variations(void **state)
+{
+	gw_esxi_gpu_modes m;
+	gw_err e;
+
+	(void)state;
+	/* two GPUs, MIG on the first only; a Pending line first is not read */
+	assert_int_equal(gw_esxi_parse_gpu_modes(
+	    "GPU 00000000:3B:00.0\n"
+	    "    Product Name                          : NVIDIA A100-PCIE-40GB\n"
+	    "    MIG Mode\n"
+	    "        Pending                           : Disabled\n"
+	    "        Current                           : Enabled\n"
+	    "    ECC Mode\n"
+	    "        Current                           : Enabled\n"
+	    "GPU 00000000:5E:00.0\n"
+	    "    Product Name                          : NVIDIA L40S\n"
+	    "    ECC Mode\n"
+	    "        Current                           : Disabled\n",
+	    NULL, &m, &e), 0);
+	assert_int_equal(m.n, 2);
+	assert_string_equal(m.v[0].mig, "Enabled");
+	assert_string_equal(m.v[0].ecc, "Enabled");
+	assert_null(m.v[1].mig);
+	assert_string_equal(m.v[1].ecc, "Disabled");
+	gw_esxi_gpu_modes_free(&m);
+	/* nvidia-smi's failure line: no GPU, no error */
+	assert_int_equal(gw_esxi_parse_gpu_modes(
+	    "No devices were found\n", NULL, &m, &e), 0);
+	assert_int_equal(m.n, 0);
+	gw_esxi_gpu_modes_free(&m);
+	assert_int_equal(gw_esxi_parse_gpu_modes("", "f", &m, &e), -1);
+}
+
+#define ENV_HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" \
+	"<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\" " \
+	"xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"><soapenv:Body>"
+#define ENV_TAIL "</soapenv:Body></soapenv:Envelope>"
+
+static void
+test_vs_graphics_config(void **state)
+{
+	static const char ex[] = ENV_HEAD
+	    "<RetrievePropertiesExResponse xmlns=\"urn:vim25\"><returnval><objects>"
+	    "<obj type=\"HostGraphicsManager\">ha-graphics-manager</obj>"
+	    "<propSet><name>graphicsConfig</name><val xsi:type=\"HostGraphicsConfig\">"
+	    "<hostDefaultGraphicsType>shared</hostDefaultGraphicsType>"
+	    "<sharedPassthruAssignmentPolicy>performance</sharedPassthruAssignmentPolicy>"
+	    "<deviceType><deviceId>0000:3b:00.0</deviceId><graphicsType>sharedDirect</graphicsType></deviceType>"
+	    "</val></propSet></objects></returnval></RetrievePropertiesExResponse>" ENV_TAIL;
+	static const char plain[] = ENV_HEAD
+	    "<RetrievePropertiesResponse xmlns=\"urn:vim25\"><returnval>"
+	    "<obj type=\"HostGraphicsManager\">graphicsManager-host-21</obj>"
+	    "<propSet><name>graphicsConfig</name><val xsi:type=\"HostGraphicsConfig\">"
+	    "<hostDefaultGraphicsType>sharedDirect</hostDefaultGraphicsType>"
+	    "</val></propSet></returnval></RetrievePropertiesResponse>" ENV_TAIL;
+	static const char none[] = ENV_HEAD
+	    "<RetrievePropertiesExResponse xmlns=\"urn:vim25\"><returnval><objects>"
+	    "<obj type=\"HostGraphicsManager\">ha-graphics-manager</obj>"
+	    "<propSet><name>graphicsInfo</name><val/></propSet>"
+	    "</objects></returnval></RetrievePropertiesExResponse>" ENV_TAIL;
+	static const char fault[] = ENV_HEAD
+	    "<soapenv:Fault><faultcode>ServerFaultCode</faultcode>"
+	    "<faultstring>The object 'vim.host.GraphicsManager:ha-graphics-manager' has already been deleted or has not been completely created</faultstring>"
+	    "<detail><ManagedObjectNotFoundFault xmlns=\"urn:vim25\"/></detail>"
+	    "</soapenv:Fault>" ENV_TAIL;
+	char *t;
+	gw_err e;
+
+	(void)state;
+	/* the host's default, not a device's graphicsType */
+	assert_int_equal(gw_vs_parse_graphics_config(ex, sizeof ex - 1, &t, &e), 0);
+	assert_string_equal(t, "shared");
+	assert_false(gw_esxi_graphics_shared_direct(t));
+	free(t);
+	assert_int_equal(gw_vs_parse_graphics_config(plain, sizeof plain - 1, &t, &e), 0);
+	assert_string_equal(t, "sharedDirect");
+	assert_true(gw_esxi_graphics_shared_direct(t));
+	free(t);
+	assert_int_equal(gw_vs_parse_graphics_config(none, sizeof none - 1, &t, &e), -1);
+	assert_null(t);
+	assert_non_null(strstr(e.msg, "hostDefaultGraphicsType"));
+	/* what vcsim answers for the manager it only names */
+	assert_int_equal(gw_vs_parse_graphics_config(fault, sizeof fault - 1, &t, &e), -1);
+	assert_null(t);
+	assert_non_null(strstr(e.msg, "RetrievePropertiesEx"));
+	assert_int_equal(gw_vs_parse_graphics_config("not xml", 7, &t, &e), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_graphics_host),
+		cmocka_unit_test(test_graphics_host_errors),
+		cmocka_unit_test(test_vib_list),
+		cmocka_unit_test(test_vib_list_errors),
+		cmocka_unit_test(test_gpu_modes_real),
+		cmocka_unit_test(test_gpu_modes_variations),
+		cmocka_unit_test(test_vs_graphics_config),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
