@@ -98,6 +98,7 @@ check "apply with no [gpu]: exit 0" [ "$rc" -eq 0 ]
 check "apply with no [gpu]: patched" has "patched $TMP/ans/llm.vmx (backup: "
 check "apply with no [gpu]: only the two enable_uvm lines added" only_added "$TMP/ans.orig" "$TMP/ans/llm.vmx" $UVM0 $UVM1
 check "apply with no [gpu]: the vMotion WARN is shown" has "enable_uvm disables vMotion"
+check "apply: the fractional-profile WARN (nvidia_l40s-24c) is shown" has "Unified memory is supported only on vGPUs that have the whole framebuffer of a GPU or MIG instance; nvidia_l40s-24c has a part of one"
 printf '[options]\nuvm = yes\n[output]\ndir = out\nformats = vmx\n' >"$TMP/ans/b.ini"
 run "$GPUWIZ" apply --answers "$TMP/ans/b.ini"
 check "no [gpu] and no [vm] vmx: still refused" sh -c "[ $rc -eq 2 ] && grep -q 'b.ini: \[gpu\] devices: no GPU given' '$err'"
