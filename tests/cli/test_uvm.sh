@@ -167,6 +167,14 @@ check "same board, other size: WARN vgpu-mixed-size (release-dependent)" sh -c "
 run "$GPUWIZ" vmx "$TMP/f.vmx" --vgpu nvidia_l40s-24c
 check "the VM's own profile again: no mixing finding" sh -c "! grep -q 'vGPUs of \(one\|this\) VM' '$out'"
 
+# without a .vmx: --vgpu PROFILE --uvm (the snippet)
+run "$GPUWIZ" snippet --format vmx --vgpu nvidia_l40s-24c --uvm
+check "snippet --vgpu nvidia_l40s-24c --uvm: the fractional WARN (stderr)" errhas "WARN  Unified memory is supported only on vGPUs"
+run "$GPUWIZ" snippet --format vmx --vgpu nvidia_l40s-48c --uvm
+check "snippet --vgpu nvidia_l40s-48c --uvm: no fractional WARN" sh -c "! grep -q 'supported only on vGPUs' '$out' '$err'"
+run "$GPUWIZ" snippet --format vmx --vgpu nvidia_l40s-24c --vgpu grid_a100-40c
+check "snippet with two boards: the FAIL (stderr)" errhas "FAIL  The vGPUs of one VM must be of the same board and series"
+
 # NVIDIA's example spelling, pciPassthruN.cfg.parameter = "enable_uvm=1"
 cp "$TMP/f.vmx" "$TMP/k.vmx"
 printf '%s\n' 'pciPassthru0.cfg.parameter = "enable_uvm=1"' >>"$TMP/k.vmx"
