@@ -9,6 +9,8 @@
  *   plan_devices.c  pair BDFs with the GPUs being added, count devices,
  *                   write the new device blocks
  *   plan_vgpu.c     vGPU blocks and unified memory (UVM)
+ *   plan_vgpu_checks.c  what the VM's vGPUs must agree on (profiles,
+ *                   UVM support, the enable_uvm key)
  *   plan_mmio.c     the 64-bit MMIO window (mmio.c does the arithmetic)
  *   plan_vm.c       memory, firmware, hardware version, nested
  *                   virtualization, P2P, Code 43
@@ -143,6 +145,9 @@ void pl_host_counts(plan_ctx *c);                   /* plan_devices.c:
                                                      * a->avail */
 char *pl_esxi_profile(gw_plan *p, const gw_gpu_want *w); /* plan_vgpu.c */
 void pl_vgpu_uvm(plan_ctx *c);                      /* plan_vgpu.c */
+/* Mixed profiles, UVM on fractional vGPUs or a Windows guest, the wrong
+ * pciPassthruN.cfg.parameter key (called by pl_vgpu_uvm). */
+void pl_vgpu_checks(plan_ctx *c);                   /* plan_vgpu_checks.c */
 int pl_mmio(plan_ctx *c, gw_err *e);                /* plan_mmio.c */
 void pl_geforce(gw_plan *p);                        /* plan_mmio.c */
 void pl_memory(plan_ctx *c);                        /* plan_vm.c */

@@ -225,4 +225,5 @@ pl_vgpu_uvm(plan_ctx *c)
 	else if (c->a->uvm && c->p->n_vgpu > 0)
 		snippet_uvm(c->p);
 	uvm_findings(c);
+	pl_vgpu_checks(c);
 }

@@ -168,6 +168,11 @@ static const struct {
 	{ "uvm-indices", act_fix },
 	{ "uvm-vmotion", act_power_cycle },
 	{ "uvm-a100-p2p", act_fix },
+	{ "uvm-fractional", act_fix },   /* a 1:1 profile or passthrough */
+	{ "uvm-windows", act_fix },
+	{ "uvm-wrong-key", act_fix },    /* the line is removed by hand */
+	{ "vgpu-mixed-board", act_fix },
+	{ "vgpu-mixed-size", act_fix },
 };
 #define N_ACTIONS (sizeof finding_actions / sizeof finding_actions[0])
 

@@ -4,7 +4,12 @@
  * and nothing else (doc/design.md, 15.1; NVIDIA AI Enterprise
  * documentation): the GPU step lets the operator go on with only those
  * devices, and the wizard proposes UVM for them until the operator
- * decides (an answers file's [options] uvm, or the options step). */
+ * decides (an answers file's [options] uvm, or the options step).
+ * The proposal does not look at the profiles: on a fractional profile
+ * (nvidia_l40s-24c) or in a Windows guest UVM is not supported, and the
+ * plan's WARN (uvm-fractional, uvm-windows: doc/design.md, 15.3), which
+ * the options step shows under the option, says so and what to pick
+ * instead; proposing it off there would only hide that. */
 #include "wizard_int.h"
 
 static int

@@ -98,6 +98,7 @@ check "apply with no [gpu]: exit 0" [ "$rc" -eq 0 ]
 check "apply with no [gpu]: patched" has "patched $TMP/ans/llm.vmx (backup: "
 check "apply with no [gpu]: only the two enable_uvm lines added" only_added "$TMP/ans.orig" "$TMP/ans/llm.vmx" $UVM0 $UVM1
 check "apply with no [gpu]: the vMotion WARN is shown" has "enable_uvm disables vMotion"
+check "apply: the fractional-profile WARN (nvidia_l40s-24c) is shown" has "Unified memory is supported only on vGPUs that have the whole framebuffer of a GPU or MIG instance; nvidia_l40s-24c has a part of one"
 printf '[options]\nuvm = yes\n[output]\ndir = out\nformats = vmx\n' >"$TMP/ans/b.ini"
 run "$GPUWIZ" apply --answers "$TMP/ans/b.ini"
 check "no [gpu] and no [vm] vmx: still refused" sh -c "[ $rc -eq 2 ] && grep -q 'b.ini: \[gpu\] devices: no GPU given' '$err'"
@@ -124,6 +125,67 @@ run "$GPUWIZ" vmx --sample-host esxi-l40s --vm llm-train --uvm --write
 check "vmx --vm --uvm --write: saved and reloaded" sh -c "[ $rc -eq 0 ] && grep -q '^Saved ' '$out' && grep -q '^Reloaded the VM' '$out'"
 check "vmx --vm --uvm --write: the sample's own files untouched" cmp -s "$TMP/hosts/esxi-l40s/volumes/datastore1/llm-train/llm-train.vmx" "$TMP/host.orig"
 unset GPUWIZ_HOSTS_DIR
+
+# --- what the vGPUs must agree on (doc/design.md, 15.3) ---------------------
+# The test VM's nvidia_l40s-24c is half an L40S: UVM is not supported
+# there (NVIDIA AI Enterprise, Unified Virtual Memory: known issues).
+vgpu_vmx "$TMP/f.vmx"
+run "$GPUWIZ" vmx "$TMP/f.vmx" --uvm --json
+check "fractional profile + --uvm: uvm-fractional WARN naming the profile" python3 -c "
+import json
+d=json.load(open('$out'))
+f=[f for f in d['findings'] if f['id']=='uvm-fractional']
+assert len(f)==1 and f[0]['severity']=='warn', d['findings']
+assert 'nvidia_l40s-24c' in f[0]['message'] and 'NCCL' in f[0]['message'], f
+assert 'Unified Virtual Memory' in f[0]['source'], f
+assert not [g for g in d['findings'] if g['id']=='uvm-windows'], d['findings']
+"
+run "$GPUWIZ" vmx "$TMP/f.vmx"
+check "fractional profile without --uvm: no uvm-fractional" sh -c "! grep -q 'supported only on vGPUs' '$out'"
+sed -e 's/^\(pciPassthru[01]\.vgpu = \).*/\1"nvidia_l40s-48c"/' "$TMP/f.vmx" >"$TMP/w.vmx"
+run "$GPUWIZ" vmx "$TMP/w.vmx" --uvm
+check "1:1 profile nvidia_l40s-48c + --uvm: no fractional WARN" sh -c "[ $rc -eq 0 ] && ! grep -q 'supported only on vGPUs' '$out'"
+sed -e 's/^guestOS = .*/guestOS = "windows2019srv-64"/' "$TMP/w.vmx" >"$TMP/win.vmx"
+run "$GPUWIZ" vmx "$TMP/win.vmx" --uvm
+check "Windows guest + --uvm: WARN, Linux guests only" sh -c "grep -q 'WARN  Unified memory on vGPU is supported only in Linux guests' '$out' && grep -q 'guestOS = windows2019srv-64' '$out'"
+run "$GPUWIZ" vmx "$TMP/win.vmx"
+check "Windows guest without --uvm: no guest WARN" sh -c "! grep -q 'only in Linux guests' '$out'"
+
+run "$GPUWIZ" vmx "$TMP/f.vmx" --vgpu grid_a100-40c
+check "another board beside the VM's vGPUs: FAIL, not written" sh -c "grep -q 'FAIL  The vGPUs of one VM must be of the same board and series: nvidia_l40s-24c and grid_a100-40c' '$out'"
+check "mixed board: the fix names one profile" has "--vgpu nvidia_l40s-24c"
+run "$GPUWIZ" vmx "$TMP/f.vmx" --vgpu nvidia_l40s-24q --json
+check "another series (q beside c): vgpu-mixed-board FAIL" python3 -c "
+import json
+d=json.load(open('$out'))
+f=[f for f in d['findings'] if f['id']=='vgpu-mixed-board']
+assert len(f)==1 and f[0]['severity']=='error', d['findings']
+assert 'Multi-vGPU' in f[0]['source'], f
+"
+run "$GPUWIZ" vmx "$TMP/f.vmx" --vgpu nvidia_l40s-48c
+check "same board, other size: WARN vgpu-mixed-size (release-dependent)" sh -c "grep -q 'WARN  The vGPUs of this VM differ in size (nvidia_l40s-24c and nvidia_l40s-48c)' '$out'"
+run "$GPUWIZ" vmx "$TMP/f.vmx" --vgpu nvidia_l40s-24c
+check "the VM's own profile again: no mixing finding" sh -c "! grep -q 'vGPUs of \(one\|this\) VM' '$out'"
+
+# without a .vmx: --vgpu PROFILE --uvm (the snippet)
+run "$GPUWIZ" snippet --format vmx --vgpu nvidia_l40s-24c --uvm
+check "snippet --vgpu nvidia_l40s-24c --uvm: the fractional WARN (stderr)" errhas "WARN  Unified memory is supported only on vGPUs"
+run "$GPUWIZ" snippet --format vmx --vgpu nvidia_l40s-48c --uvm
+check "snippet --vgpu nvidia_l40s-48c --uvm: no fractional WARN" sh -c "! grep -q 'supported only on vGPUs' '$out' '$err'"
+run "$GPUWIZ" snippet --format vmx --vgpu nvidia_l40s-24c --vgpu grid_a100-40c
+check "snippet with two boards: the FAIL (stderr)" errhas "FAIL  The vGPUs of one VM must be of the same board and series"
+
+# NVIDIA's example spelling, pciPassthruN.cfg.parameter = "enable_uvm=1"
+cp "$TMP/f.vmx" "$TMP/k.vmx"
+printf '%s\n' 'pciPassthru0.cfg.parameter = "enable_uvm=1"' >>"$TMP/k.vmx"
+kl=$(grep -n 'cfg.parameter' "$TMP/k.vmx" | cut -d: -f1)
+run "$GPUWIZ" vmx "$TMP/k.vmx"
+check "cfg.parameter: WARN, the right key named" sh -c "grep -q 'WARN  pciPassthru0.cfg.parameter = \"enable_uvm=1\" (line $kl) is not how ESXi passes enable_uvm' '$out' && grep -q 'the key is pciPassthru0.cfg.enable_uvm = \"1\"' '$out'"
+check "cfg.parameter without --uvm: the fix says --uvm and remove the line" has "Use --uvm to write pciPassthru0.cfg.enable_uvm, and remove line $kl by hand"
+cp "$TMP/k.vmx" "$TMP/k.orig"
+run "$GPUWIZ" vmx "$TMP/k.vmx" --uvm --write
+check "cfg.parameter + --uvm --write: the right key written, the wrong line kept" sh -c "[ $rc -eq 0 ] && grep -q '^pciPassthru0.cfg.enable_uvm = \"1\"' '$TMP/k.vmx' && grep -q '^pciPassthru0.cfg.parameter = \"enable_uvm=1\"' '$TMP/k.vmx'"
+check "cfg.parameter + --uvm: the fix says remove it by hand" has "remove line $kl by hand (gpuwiz does not delete keys)"
 
 # --- under valgrind memcheck: the VM-only plan, the refusal, apply ---------
 if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${GW_SANITIZED:-}" ]; then

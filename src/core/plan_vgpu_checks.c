@@ -1,0 +1,307 @@
+/* plan_vgpu_checks.c: what the vGPUs of one VM must agree on
+ * (doc/design.md, section 15.3):
+ *  - unified memory only on vGPUs that hold a whole framebuffer (a 1:1
+ *    time-sliced profile or a MIG-backed one, which has its whole GPU
+ *    instance) and only in Linux guests (NVIDIA AI Enterprise, Unified
+ *    Virtual Memory: known issues and limitations);
+ *  - one board and one series for all vGPUs of a VM (NVIDIA AI
+ *    Enterprise, Multi-vGPU); differing sizes of one board and series are
+ *    allowed there, but not by older vGPU releases: a WARN, not a FAIL;
+ *  - pciPassthruN.cfg.parameter = "enable_uvm=1" (the KVM vgpu_params
+ *    form) is not the key ESXi passes to the vGPU plugin: the right one is
+ *    pciPassthruN.cfg.enable_uvm = "1".  The vmx layer cannot delete a
+ *    key, so the finding asks to remove the line by hand.
+ */
+#include "plan_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SRC_UVM_LIMITS "NVIDIA AI Enterprise documentation (Unified Virtual Memory: known issues and limitations)"
+#define SRC_MULTI_VGPU "NVIDIA AI Enterprise documentation (Multi-vGPU)"
+#define SRC_UVM_VMWARE "NVIDIA AI Enterprise documentation (Enabling Unified Memory on VMware vSphere)"
+
+/* A profile split into what must agree: "nvidia_l40s-24c" -> board
+ * "nvidia_l40s", size 24, series "c"; "grid_a100-3-20c" -> board
+ * "grid_a100", MIG slices 3. */
+typedef struct vprof {
+	char board[64];
+	int mig;                  /* MIG-backed: <slices>-<size><series> */
+	int size_gb;              /* -1 when it does not parse */
+	char series[8];
+} vprof;
+
+static void
+split_profile(const char *prof, vprof *o)
+{
+	const char *dash = strrchr(prof, '-'), *q, *s;
+	size_t blen;
+
+	memset(o, 0, sizeof *o);
+	o->size_gb = -1;
+	if (dash == NULL || !isdigit((unsigned char)dash[1]))
+		return;
+	o->size_gb = atoi(dash + 1);
+	for (s = dash + 1; isdigit((unsigned char)*s); s++)
+		;
+	snprintf(o->series, sizeof o->series, "%s", s);
+	/* "-<digits>" before the size: MIG slices */
+	for (q = dash; q > prof && isdigit((unsigned char)q[-1]); q--)
+		;
+	if (q < dash && q > prof && q[-1] == '-') {
+		o->mig = 1;
+		dash = q - 1;
+	}
+	blen = (size_t)(dash - prof);
+	if (blen >= sizeof o->board)
+		blen = sizeof o->board - 1;
+	memcpy(o->board, prof, blen);
+	o->board[blen] = '\0';
+}
+
+/* The framebuffer of the physical GPU of vGPU g, -1 when unknown. */
+static int
+gpu_vram(const gw_plan_gpu *g)
+{
+	if (g->gpu && g->gpu->vram_gb > 0)
+		return g->gpu->vram_gb;
+	return g->vram_gb;
+}
+
+/* ---- unified memory: whole framebuffer, Linux guest ---------------------- */
+
+/* The profiles of the VM (comma-separated, each once) that give a VM a
+ * part of a GPU's framebuffer; NULL when there is none. */
+static char *
+fractional_profiles(const gw_plan *p)
+{
+	char *list = NULL, *t;
+	size_t i, j;
+	vprof vp;
+	int vram, seen;
+
+	for (i = 0; i < p->ngpus; i++) {
+		if (p->gpus[i].profile == NULL)
+			continue;
+		split_profile(p->gpus[i].profile, &vp);
+		vram = gpu_vram(&p->gpus[i]);
+		if (vp.mig || vp.size_gb < 0 || vram <= 0 ||
+		    vp.size_gb >= vram)
+			continue;
+		for (seen = 0, j = 0; j < i; j++)
+			if (p->gpus[j].profile &&
+			    strcmp(p->gpus[j].profile, p->gpus[i].profile) == 0)
+				seen = 1;
+		if (seen)
+			continue;
+		t = list ? gw_xasprintf("%s, %s", list, p->gpus[i].profile)
+		         : gw_xstrdup(p->gpus[i].profile);
+		free(list);
+		list = t;
+	}
+	return list;
+}
+
+static int
+has_ci(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; s && *s; s++)
+		if (strncasecmp(s, word, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* The guest is Windows: guestOS "windows9-64", "windows2019srv-64",
+ * "winNetStandard"..., or the prettyName of guestOS.detailed.data. */
+static int
+windows_guest(const gw_vmx *v)
+{
+	const char *os = v ? gw_vmx_get(v, "guestOS") : NULL;
+
+	if (os && strncasecmp(os, "win", 3) == 0)
+		return 1;
+	return has_ci(v ? gw_vmx_get(v, "guestOS.detailed.data") : NULL,
+	              "windows");
+}
+
+static void
+uvm_support(plan_ctx *c)
+{
+	gw_plan *p = c->p;
+	char *frac;
+
+	if (!c->a->uvm || c->nvgpu_all <= 0)
+		return;
+	frac = fractional_profiles(p);
+	if (frac)
+		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "uvm-fractional",
+		          GW_TOPIC_VGPU, SRC_UVM_LIMITS,
+		          /* TRANSLATORS: %s: the profiles ("nvidia_l40s-24c").
+		           * "1:1" as NVIDIA writes it. */
+		          gw_xasprintf(_("Unified memory is supported only on "
+		                         "vGPUs that have the whole framebuffer "
+		                         "of a GPU or MIG instance; %s has a part "
+		                         "of one, so NCCL 2.27 and later still "
+		                         "fail ('operation not supported') with "
+		                         "enable_uvm set"), frac),
+		          gw_xasprintf(_("Use a 1:1 profile (e.g. "
+		                         "nvidia_l40s-48c on an L40S) or a "
+		                         "MIG-backed one with --vgpu, or "
+		                         "DirectPath I/O."))),
+		          /* TRANSLATORS: the wizard's words for the fix above:
+		           * the GPU step's title and its key for profiles. */
+		          gw_xstrdup(_("Pick a 1:1 profile (e.g. nvidia_l40s-48c on an L40S) or a MIG-backed one with Space on the GPU selection step, or the whole GPU (passthrough).")));
+	free(frac);
+	if (c->v && windows_guest(c->v))
+		pl_finding(p, GW_SEV_WARN, "uvm-windows",
+		           GW_TOPIC_VGPU, SRC_UVM_LIMITS,
+		           gw_xasprintf(_("Unified memory on vGPU is supported "
+		                          "only in Linux guests, and this VM's "
+		                          "guest is Windows (guestOS = %s): "
+		                          "enable_uvm does not help NCCL there"),
+		                        gw_vmx_get(c->v, "guestOS") ?
+		                        gw_vmx_get(c->v, "guestOS") : "?"),
+		           gw_xasprintf(_("Run the NCCL workload in a Linux "
+		                          "guest.")));
+}
+
+/* ---- one board and series per VM ---------------------------------------- */
+
+/* The first vGPU of the VM whose profile differs from the first one's;
+ * *hard = 1 when the board or series differs (unsupported), 0 when only
+ * the size does. */
+static const gw_plan_gpu *
+mixed_profile(const gw_plan *p, const gw_plan_gpu **first, int *hard)
+{
+	vprof a, b;
+	size_t i;
+
+	*first = NULL;
+	for (i = 0; i < p->ngpus; i++) {
+		if (p->gpus[i].profile == NULL)
+			continue;
+		if (*first == NULL) {
+			*first = &p->gpus[i];
+			continue;
+		}
+		if (gw_strieq((*first)->profile, p->gpus[i].profile))
+			continue;
+		split_profile((*first)->profile, &a);
+		split_profile(p->gpus[i].profile, &b);
+		*hard = !gw_strieq(a.series, b.series) ||
+		        ((*first)->gpu && p->gpus[i].gpu ?
+		         (*first)->gpu != p->gpus[i].gpu :
+		         !gw_strieq(a.board, b.board));
+		return &p->gpus[i];
+	}
+	return NULL;
+}
+
+static void
+mixed_profiles(plan_ctx *c)
+{
+	const gw_plan_gpu *first, *other;
+	int hard = 0;
+	gw_finding *f;
+
+	other = mixed_profile(c->p, &first, &hard);
+	if (other == NULL)
+		return;
+	if (hard)
+		f = pl_finding(c->p, GW_SEV_ERROR, "vgpu-mixed-board",
+		    GW_TOPIC_VGPU, SRC_MULTI_VGPU,
+		    /* TRANSLATORS: two vGPU profiles of one VM. */
+		    gw_xasprintf(_("The vGPUs of one VM must be of the same "
+		                   "board and series: %s and %s are not, which "
+		                   "NVIDIA does not support"),
+		                 first->profile, other->profile),
+		    gw_xasprintf(_("Use one profile for every vGPU of the VM "
+		                   "(e.g. --vgpu %s), or change the VM's vGPUs "
+		                   "in the vSphere Client."),
+		                 first->profile));
+	else
+		f = pl_finding(c->p, GW_SEV_WARN, "vgpu-mixed-size",
+		    GW_TOPIC_VGPU, SRC_MULTI_VGPU,
+		    /* TRANSLATORS: two vGPU profiles of one VM. */
+		    gw_xasprintf(_("The vGPUs of this VM differ in size (%s "
+		                   "and %s): NVIDIA AI Enterprise 8 allows it "
+		                   "for one board and series, earlier vGPU "
+		                   "releases need one profile for all"),
+		                 first->profile, other->profile),
+		    gw_xasprintf(_("Use one profile for every vGPU of the VM "
+		                   "(--vgpu %s) unless the host's vGPU release "
+		                   "supports mixed sizes."), first->profile));
+	/* TRANSLATORS: the wizard's words for the fixes above: %s the
+	 * profile; Space picks profiles on the GPU selection step. */
+	pl_fix_ui(f, gw_xasprintf(_("Pick one profile (e.g. %s) for every vGPU with Space on the GPU selection step, or change the VM's vGPUs in the vSphere Client."),
+	                          first->profile));
+}
+
+/* ---- pciPassthruN.cfg.parameter ----------------------------------------- */
+
+/* "pciPassthru<digits>.cfg.parameter": *idx set. */
+static int
+cfg_parameter_key(const char *key, unsigned *idx)
+{
+	const char *s = key + 11;
+
+	if (strncasecmp(key, "pciPassthru", 11) != 0 ||
+	    !isdigit((unsigned char)*s))
+		return 0;
+	*idx = (unsigned)strtoul(s, NULL, 10);
+	while (isdigit((unsigned char)*s))
+		s++;
+	return strcasecmp(s, ".cfg.parameter") == 0;
+}
+
+static void
+wrong_uvm_keys(plan_ctx *c)
+{
+	size_t i, n = c->v ? gw_vmx_count(c->v) : 0;
+	const char *key, *val;
+	unsigned idx;
+
+	for (i = 0; i < n; i++) {
+		key = gw_vmx_key_at(c->v, i);
+		val = gw_vmx_value_at(c->v, i);
+		if (!cfg_parameter_key(key, &idx) || !has_ci(val, "uvm"))
+			continue;
+		pl_fix_ui(pl_finding(c->p, GW_SEV_WARN, "uvm-wrong-key",
+		          GW_TOPIC_VGPU, SRC_UVM_VMWARE,
+		          /* TRANSLATORS: the key and value as written in the
+		           * .vmx, then its line, then the right key. */
+		          gw_xasprintf(_("%s = \"%s\" (line %d) is not how "
+		                         "ESXi passes enable_uvm to the vGPU: "
+		                         "it is ignored; the key is "
+		                         "pciPassthru%u.cfg.enable_uvm = \"1\""),
+		                       key, val, gw_vmx_line_of(c->v, key),
+		                       idx),
+		          c->a->uvm ?
+		          gw_xasprintf(_("The plan writes "
+		                         "pciPassthru%u.cfg.enable_uvm; remove "
+		                         "line %d by hand (gpuwiz does not "
+		                         "delete keys)."), idx,
+		                       gw_vmx_line_of(c->v, key)) :
+		          gw_xasprintf(_("Use --uvm to write "
+		                         "pciPassthru%u.cfg.enable_uvm, and "
+		                         "remove line %d by hand (gpuwiz does "
+		                         "not delete keys)."), idx,
+		                       gw_vmx_line_of(c->v, key))),
+		          /* TRANSLATORS: the wizard's words for the fix above:
+		           * the Options step's option title; %d the line. */
+		          gw_xasprintf(_("Tick \"Unified memory (UVM) on every vGPU\" on the Options step (it writes the right key) and remove line %d of the .vmx by hand (gpuwiz does not delete keys)."),
+		                       gw_vmx_line_of(c->v, key)));
+	}
+}
+
+void
+pl_vgpu_checks(plan_ctx *c)
+{
+	mixed_profiles(c);
+	uvm_support(c);
+	wrong_uvm_keys(c);
+}

@@ -1,0 +1,233 @@
+/* test_plan_vgpu.c: what the vGPUs of one VM must agree on
+ * (src/core/plan_vgpu_checks.c; doc/design.md, section 15.3), on the real
+ * GPU table and real Workstation .vmx samples with vGPU blocks appended
+ * as the vSphere Client writes them. */
+
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+# pragma GCC diagnostic ignored "-Wdangling-pointer"
+#endif
+
+#include "testutil.h"
+#include "plan.h"
+
+#define LINUX_VMX "vmx/ws-hw11-ubuntu-shebang-utf8.vmx"       /* ubuntu-64 */
+#define WIN_VMX   "vmx/ws-hw16-win10-efi-windows1252-crlf.vmx" /* windows9-64 */
+
+static gw_table tbl;
+
+static int
+up(void **state)
+{
+	gw_err e;
+
+	(void)state;
+	return gw_table_load(&tbl, tu_table_path(), &e) == 0 ? 0 : -1;
+}
+
+static int
+down(void **state)
+{
+	(void)state;
+	gw_table_free(&tbl);
+	return 0;
+}
+
+/* The plan for sample rel with the lines extra appended, --uvm as uvm,
+ * --vgpu prof when not NULL. */
+static void
+plan_for(gw_plan *p, const char *rel, const char *extra, int uvm,
+         const char *prof)
+{
+	char *data, *all;
+	size_t n = 0;
+	gw_answers a;
+	gw_vmx *v = NULL;
+	gw_err e;
+
+	data = tu_read_sample(rel, &n);
+	all = gw_xasprintf("%.*s%s", (int)n, data, extra);
+	free(data);
+	if (gw_vmx_parse(&v, all, strlen(all), rel, &e) != 0)
+		fail_msg("%s", e.msg);
+	free(all);
+	gw_answers_init(&a);
+	a.uvm = uvm;
+	if (prof && gw_answers_add_gpu(&a, &tbl, prof, "--vgpu", &e) != 0)
+		fail_msg("%s", e.msg);
+	if (gw_plan_build(&a, &tbl, v, p, &e) != 0)
+		fail_msg("plan: %s", e.msg);
+	gw_answers_free(&a);
+	gw_vmx_free(v);
+}
+
+static const gw_finding *
+find(const gw_plan *p, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < p->nfindings; i++)
+		if (strcmp(p->findings[i].id, id) == 0)
+			return &p->findings[i];
+	return NULL;
+}
+
+#define TWO_24C \
+	"pciPassthru0.present = \"TRUE\"\n" \
+	"pciPassthru0.vgpu = \"nvidia_l40s-24c\"\n" \
+	"pciPassthru1.present = \"TRUE\"\n" \
+	"pciPassthru1.vgpu = \"nvidia_l40s-24c\"\n"
+#define ONE_48C \
+	"pciPassthru0.present = \"TRUE\"\n" \
+	"pciPassthru0.vgpu = \"nvidia_l40s-48c\"\n"
+
+static void
+test_fractional(void **state)
+{
+	const gw_finding *f;
+	gw_plan p;
+
+	(void)state;
+	plan_for(&p, LINUX_VMX, TWO_24C, 1, NULL);
+	f = find(&p, "uvm-fractional");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_WARN);
+	assert_non_null(strstr(f->message, "nvidia_l40s-24c"));
+	/* named once although two vGPUs use it */
+	assert_null(strstr(strstr(f->message, "nvidia_l40s-24c") + 1,
+	                   "nvidia_l40s-24c"));
+	assert_non_null(f->fix_ui);
+	assert_null(strstr(f->fix_ui, "--"));
+	assert_null(find(&p, "uvm-windows"));
+	gw_plan_free(&p);
+
+	/* not asked for UVM: nothing to say about it */
+	plan_for(&p, LINUX_VMX, TWO_24C, 0, NULL);
+	assert_null(find(&p, "uvm-fractional"));
+	gw_plan_free(&p);
+
+	/* 1:1 and MIG-backed profiles hold a whole framebuffer */
+	plan_for(&p, LINUX_VMX, ONE_48C, 1, NULL);
+	assert_null(find(&p, "uvm-fractional"));
+	gw_plan_free(&p);
+	plan_for(&p, LINUX_VMX, "", 1, "grid_a100-3-20c");
+	assert_null(find(&p, "uvm-fractional"));
+	gw_plan_free(&p);
+	plan_for(&p, LINUX_VMX, "", 1, "grid_a100-20c");
+	assert_non_null(find(&p, "uvm-fractional"));
+	gw_plan_free(&p);
+}
+
+static void
+test_windows(void **state)
+{
+	const gw_finding *f;
+	gw_plan p;
+
+	(void)state;
+	plan_for(&p, WIN_VMX, ONE_48C, 1, NULL);
+	f = find(&p, "uvm-windows");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_WARN);
+	assert_non_null(strstr(f->message, "windows9-64"));
+	gw_plan_free(&p);
+	plan_for(&p, WIN_VMX, ONE_48C, 0, NULL);
+	assert_null(find(&p, "uvm-windows"));
+	gw_plan_free(&p);
+	/* the prettyName alone says Windows too */
+	plan_for(&p, LINUX_VMX, ONE_48C "guestOS = \"other\"\n"
+	         "guestOS.detailed.data = \"prettyName='Microsoft Windows "
+	         "Server 2022'\"\n", 1, NULL);
+	assert_non_null(find(&p, "uvm-windows"));
+	gw_plan_free(&p);
+}
+
+static void
+test_mixed(void **state)
+{
+	const gw_finding *f;
+	gw_plan p;
+
+	(void)state;
+	/* another board: FAIL */
+	plan_for(&p, LINUX_VMX, TWO_24C, 0, "grid_a100-40c");
+	f = find(&p, "vgpu-mixed-board");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_ERROR);
+	assert_non_null(strstr(f->fix, "--vgpu nvidia_l40s-24c"));
+	assert_null(strstr(f->fix_ui, "--"));
+	assert_true(gw_plan_has_errors(&p));
+	gw_plan_free(&p);
+	/* another series on the same board: FAIL */
+	plan_for(&p, LINUX_VMX, TWO_24C, 0, "nvidia_l40s-24q");
+	assert_non_null(find(&p, "vgpu-mixed-board"));
+	gw_plan_free(&p);
+	/* the same board and series, another size: WARN */
+	plan_for(&p, LINUX_VMX, TWO_24C, 0, "nvidia_l40s-48c");
+	assert_null(find(&p, "vgpu-mixed-board"));
+	f = find(&p, "vgpu-mixed-size");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_WARN);
+	gw_plan_free(&p);
+	/* two different profiles already in the .vmx */
+	plan_for(&p, LINUX_VMX, ONE_48C "pciPassthru1.present = \"TRUE\"\n"
+	         "pciPassthru1.vgpu = \"nvidia_l40s-24c\"\n", 0, NULL);
+	assert_non_null(find(&p, "vgpu-mixed-size"));
+	gw_plan_free(&p);
+	/* the VM's own profile again: nothing */
+	plan_for(&p, LINUX_VMX, TWO_24C, 0, "nvidia_l40s-24c");
+	assert_null(find(&p, "vgpu-mixed-size"));
+	assert_null(find(&p, "vgpu-mixed-board"));
+	gw_plan_free(&p);
+}
+
+static void
+test_wrong_key(void **state)
+{
+	const gw_finding *f;
+	const gw_setting *s = NULL;
+	gw_plan p;
+	size_t i;
+
+	(void)state;
+	plan_for(&p, LINUX_VMX, ONE_48C
+	         "pciPassthru0.cfg.parameter = \"enable_uvm=1\"\n", 1, NULL);
+	f = find(&p, "uvm-wrong-key");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_WARN);
+	assert_non_null(strstr(f->message,
+	                       "pciPassthru0.cfg.enable_uvm = \"1\""));
+	assert_non_null(strstr(f->fix, "by hand"));
+	for (i = 0; i < p.nsettings; i++)
+		if (gw_strieq(p.settings[i].key, "pciPassthru0.cfg.enable_uvm"))
+			s = &p.settings[i];
+	assert_non_null(s);
+	assert_string_equal(s->value, "1");
+	gw_plan_free(&p);
+	/* without --uvm: still flagged, the fix says to turn it on */
+	plan_for(&p, LINUX_VMX, ONE_48C
+	         "PCIPASSTHRU0.CFG.PARAMETER = \"enable_uvm=1\"\n", 0, NULL);
+	f = find(&p, "uvm-wrong-key");
+	assert_non_null(f);
+	assert_non_null(strstr(f->fix, "--uvm"));
+	assert_null(strstr(f->fix_ui, "--"));
+	gw_plan_free(&p);
+	/* another plugin parameter is not this finding */
+	plan_for(&p, LINUX_VMX, ONE_48C
+	         "pciPassthru0.cfg.parameter = \"frame_rate_limiter=0\"\n", 0,
+	         NULL);
+	assert_null(find(&p, "uvm-wrong-key"));
+	gw_plan_free(&p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fractional),
+		cmocka_unit_test(test_windows),
+		cmocka_unit_test(test_mixed),
+		cmocka_unit_test(test_wrong_key),
+	};
+
+	return cmocka_run_group_tests(tests, up, down);
+}
