@@ -128,15 +128,44 @@ windows_guest(const gw_vmx *v)
 	              "windows");
 }
 
+/* UVM is off and the plan suggests it (uvm-suggest): with fractional
+ * profiles the suggestion alone would not help NCCL, so its fix says that
+ * a 1:1 or MIG-backed profile comes first. */
+static void
+suggest_whole(gw_plan *p, const char *frac)
+{
+	size_t i;
+
+	for (i = 0; i < p->nfindings; i++) {
+		gw_finding *f = &p->findings[i];
+
+		if (strcmp(f->id, "uvm-suggest") != 0)
+			continue;
+		free(f->fix);
+		/* TRANSLATORS: %s: the profiles ("nvidia_l40s-24c"). */
+		f->fix = gw_xasprintf(_("%s has only a part of a GPU, and unified memory needs a vGPU with the whole framebuffer: first a 1:1 profile (e.g. nvidia_l40s-48c on an L40S) or a MIG-backed one, then --uvm."),
+		                      frac);
+		/* TRANSLATORS: the wizard's words for the fix above. */
+		pl_fix_ui(f, gw_xasprintf(_("%s has only a part of a GPU, and unified memory needs a vGPU with the whole framebuffer: first a 1:1 profile (e.g. nvidia_l40s-48c on an L40S) or a MIG-backed one, then tick \"Unified memory (UVM) on every vGPU\" on the Options step."),
+		                          frac));
+	}
+}
+
 static void
 uvm_support(plan_ctx *c)
 {
 	gw_plan *p = c->p;
 	char *frac;
 
-	if (!c->a->uvm || c->nvgpu_all <= 0)
+	if (c->nvgpu_all <= 0)
 		return;
 	frac = fractional_profiles(p);
+	if (!c->a->uvm) {
+		if (frac)
+			suggest_whole(p, frac);
+		free(frac);
+		return;
+	}
 	if (frac)
 		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "uvm-fractional",
 		          GW_TOPIC_VGPU, SRC_UVM_LIMITS,

@@ -100,9 +100,20 @@ test_fractional(void **state)
 	assert_null(find(&p, "uvm-windows"));
 	gw_plan_free(&p);
 
-	/* not asked for UVM: nothing to say about it */
+	/* not asked for UVM: no WARN, and the suggestion to turn it on says
+	 * that a whole-framebuffer profile comes first */
 	plan_for(&p, LINUX_VMX, TWO_24C, 0, NULL);
 	assert_null(find(&p, "uvm-fractional"));
+	f = find(&p, "uvm-suggest");
+	assert_non_null(f);
+	assert_non_null(strstr(f->fix, "nvidia_l40s-24c has only a part"));
+	assert_non_null(strstr(f->fix_ui, "1:1 profile"));
+	assert_null(strstr(f->fix_ui, "--"));
+	gw_plan_free(&p);
+	plan_for(&p, LINUX_VMX, ONE_48C, 0, NULL);
+	f = find(&p, "uvm-suggest");
+	assert_non_null(f);
+	assert_null(strstr(f->fix, "only a part"));
 	gw_plan_free(&p);
 
 	/* 1:1 and MIG-backed profiles hold a whole framebuffer */
