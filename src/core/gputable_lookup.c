@@ -91,20 +91,6 @@ parse_pci_spec(const char *spec, unsigned v[4])
 	return n == 2 || n == 4 ? n : 0;
 }
 
-/* Case-insensitive substring. */
-static int
-ci_contains(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-
-	if (n == 0)
-		return 0;
-	for (; *hay; hay++)
-		if (strncasecmp(hay, needle, n) == 0)
-			return 1;
-	return 0;
-}
-
 /* The model part of a pci.ids name: the text between the first '[' and
  * the last ']' ("AD102GL [L40S]" -> "L40S"), else the whole name. */
 static const char *
@@ -307,7 +293,7 @@ lookup_name(const gw_table *t, const char *spec, gw_err *e)
 			int hit = tier == TIER_FULL ? gw_strieq(name, spec) :
 			          tier == TIER_MODEL ? model_equals(name, spec) :
 			          tier == TIER_MODEL_PART ? model_contains(name, spec) :
-			          ci_contains(name, spec);
+			          gw_str_icontains(name, spec);
 
 			if (hit)
 				c[nc++] = &t->gpus[i];

@@ -86,8 +86,10 @@ int gw_write_all(int fd, const char *data, size_t len);
 int gw_write_file_atomic(const char *path, const char *data, size_t len,
                          gw_err *e);
 
-/* Case-insensitive ASCII compare helpers. */
+/* Case-insensitive ASCII compare helpers.  gw_str_icontains: needle
+ * occurs in hay (0 for a NULL hay or an empty needle). */
 int gw_strieq(const char *a, const char *b);
+int gw_str_icontains(const char *hay, const char *needle);
 
 /* Parse a strictly decimal non-negative integer (no sign, no spaces, no
  * trailing junk) not greater than max.  Returns 0 on success. */

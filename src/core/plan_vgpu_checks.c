@@ -104,17 +104,6 @@ fractional_profiles(const gw_plan *p)
 	return list;
 }
 
-static int
-has_ci(const char *s, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (; s && *s; s++)
-		if (strncasecmp(s, word, n) == 0)
-			return 1;
-	return 0;
-}
-
 /* The guest is Windows: guestOS "windows9-64", "windows2019srv-64",
  * "winNetStandard"..., or the prettyName of guestOS.detailed.data. */
 static int
@@ -124,7 +113,7 @@ windows_guest(const gw_vmx *v)
 
 	if (os && strncasecmp(os, "win", 3) == 0)
 		return 1;
-	return has_ci(v ? gw_vmx_get(v, "guestOS.detailed.data") : NULL,
+	return gw_str_icontains(v ? gw_vmx_get(v, "guestOS.detailed.data") : NULL,
 	              "windows");
 }
 
@@ -297,7 +286,7 @@ wrong_uvm_keys(plan_ctx *c)
 	for (i = 0; i < n; i++) {
 		key = gw_vmx_key_at(c->v, i);
 		val = gw_vmx_value_at(c->v, i);
-		if (!cfg_parameter_key(key, &idx) || !has_ci(val, "uvm"))
+		if (!cfg_parameter_key(key, &idx) || !gw_str_icontains(val, "uvm"))
 			continue;
 		pl_fix_ui(pl_finding(c->p, GW_SEV_WARN, "uvm-wrong-key",
 		          GW_TOPIC_VGPU, SRC_UVM_VMWARE,

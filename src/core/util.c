@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -350,6 +351,19 @@ gw_strieq(const char *a, const char *b)
 		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
 			return 0;
 	return *a == *b;
+}
+
+int
+gw_str_icontains(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	if (hay == NULL || n == 0)
+		return 0;
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return 1;
+	return 0;
 }
 
 int
