@@ -97,30 +97,16 @@ main(void)
 		cmocka_unit_test(test_path_wraps_at_slash),
 		cmocka_unit_test(test_audit),
 	};
-	FILE *out, *in;
-	SCREEN *scr;
+	tu_curses c;
 	int rc;
 
 	snprintf(audit, sizeof audit, "/tmp/gwaudit.%ld", (long)getpid());
 	unlink(audit);
 	setenv("GPUWIZ_UI_AUDIT", audit, 1);
-	if (setlocale(LC_ALL, "C.UTF-8") == NULL) {
-		printf("SKIP: no C.UTF-8 locale\n");
+	if (tu_curses_open(&c) != 0)
 		return 77;
-	}
-	out = fopen("/dev/null", "w");
-	in = fopen("/dev/null", "r");
-	if (out == NULL || in == NULL ||
-	    (scr = newterm("vt100", out, in)) == NULL) {
-		printf("SKIP: no vt100 terminfo\n");
-		return 77;
-	}
-	set_term(scr);
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	endwin();
-	delscreen(scr);
-	fclose(out);
-	fclose(in);
+	tu_curses_close(&c);
 	unlink(audit);
 	return rc;
 }

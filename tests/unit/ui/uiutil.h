@@ -2,6 +2,8 @@
 #ifndef GW_UIUTIL_H
 #define GW_UIUTIL_H
 
+#include <locale.h>
+#include <stdio.h>
 #include <wchar.h>
 
 /* Row y of the curses screen from x, n cells, as a multibyte string
@@ -20,6 +22,41 @@ tu_row(int y, int x, int n)
 	while (l != (size_t)-1 && l > 0 && out[l - 1] == ' ')
 		out[--l] = '\0';
 	return out;
+}
+
+/* A curses screen on /dev/null (vt100, C.UTF-8) for the tests: 0, or 77
+ * (skip, said on stdout) when the locale or the terminfo is missing.
+ * tu_curses_close ends it. */
+typedef struct tu_curses {
+	FILE *out, *in;
+	SCREEN *scr;
+} tu_curses;
+
+static inline int
+tu_curses_open(tu_curses *c)
+{
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL) {
+		printf("SKIP: no C.UTF-8 locale\n");
+		return 77;
+	}
+	c->out = fopen("/dev/null", "w");
+	c->in = fopen("/dev/null", "r");
+	if (c->out == NULL || c->in == NULL ||
+	    (c->scr = newterm("vt100", c->out, c->in)) == NULL) {
+		printf("SKIP: no vt100 terminfo\n");
+		return 77;
+	}
+	set_term(c->scr);
+	return 0;
+}
+
+static inline void
+tu_curses_close(tu_curses *c)
+{
+	endwin();
+	delscreen(c->scr);
+	fclose(c->out);
+	fclose(c->in);
 }
 
 #endif
