@@ -456,17 +456,13 @@ gw_wizard_add_detected(gw_wizard *w, size_t idx, gw_err *e)
 void
 wz_fill_avail(gw_wizard *w)
 {
-	gw_answers *a = &w->af.a;
-	size_t i;
+	gw_host *h = wz_host_for(w, w->mode);
 
-	gw_answers_clear_avail(a);
+	/* the session's rule (a queued enable counts as done); a GPU of a
+	 * root probed here (no attached host) counts as free */
+	gw_session_fill_avail(&w->sess, h == w->host ? h : NULL, &w->af.a,
+	                      w->detected, w->ndetected);
 	if (w->ndetected == 0)
 		return;
-	/* a host with GPUs: the plan checks the counts against it */
-	a->avail = gw_xcalloc(1, sizeof *a->avail);
-	for (i = 0; i < w->ndetected; i++)
-		gw_answers_add_avail(a, w->detected[i].vendor,
-		                     w->detected[i].device,
-		                     gw_wizard_detected_passthru(w, i) != 0);
 	gw_wizard_replan(w);
 }
