@@ -52,7 +52,10 @@ cmd_check(cli_opts *o, const gw_table *t, gw_err *e)
 	gw_host_probe p;
 	int rc;
 
-	if (cli_host_open(o, GW_HOST_NEED_ANY, &h, e) != 0)
+	/* --url: the checks of every host of a vCenter or ESXi server,
+	 * through the API */
+	if ((o->url ? cli_vs_host_open(o, &h, e)
+	            : cli_host_open(o, GW_HOST_NEED_ANY, &h, e)) != 0)
 		return EXIT_USAGE;
 	gw_host_probe_all(h, t, &p);
 	if (p.checks_error != NULL) {

@@ -24,7 +24,7 @@ const cli_cmd cli_cmds[] = {
 	  { N_("--answers FILE [--force]"), NULL },
 	  0, cmd_apply },
 	{ "check",
-	  { N_("[--sysroot DIR | HOST] [--json]"), NULL },
+	  { N_("[--sysroot DIR | HOST | --url URL --user USER] [--json]"), NULL },
 	  CMD_NOARGS, cmd_check },
 	{ "gpus",
 	  { N_("[--sysroot DIR | --esxcli-file FILE | HOST] [--json]"), NULL },

@@ -286,3 +286,122 @@ gw_esxi_parse_gpu_modes(const char *text, const char *name,
 	}
 	return 0;
 }
+
+/* ---- esxcli graphics device list --------------------------------------- */
+
+void
+gw_esxi_gdevs_free(gw_esxi_gdevs *d)
+{
+	size_t i;
+
+	if (d == NULL)
+		return;
+	for (i = 0; i < d->n; i++) {
+		free(d->v[i].id);
+		free(d->v[i].vendor);
+		free(d->v[i].device);
+		free(d->v[i].module);
+		free(d->v[i].type);
+	}
+	free(d->v);
+	d->v = NULL;
+	d->n = 0;
+}
+
+typedef struct gdev_parse {
+	gw_esxi_gdevs *out;
+	size_t cap;
+	const char *name;
+	gw_err *e;
+} gdev_parse;
+
+/* A device's block starts with its address alone at the start of the
+ * line. */
+static int
+gdev_start(gdev_parse *ps, const char *line)
+{
+	unsigned dom, bus, dev, fn;
+	char buf[64];
+	gw_esxi_gdev *g;
+
+	if (esxi_is_blank(*line) || strlen(line) >= sizeof buf)
+		return 0;
+	snprintf(buf, sizeof buf, "%s", line);
+	gw_trim(buf);
+	if (esxi_parse_addr(buf, 0, &dom, &bus, &dev, &fn) != 0)
+		return 0;
+	ps->out->v = esxi_grow(ps->out->v, ps->out->n, &ps->cap,
+	                       sizeof *ps->out->v, 8);
+	g = &ps->out->v[ps->out->n++];
+	memset(g, 0, sizeof *g);
+	g->id = gw_xstrdup(buf);
+	g->vms = -1;
+	return 1;
+}
+
+static int
+gdev_line(void *ctx, const char *line, unsigned ln)
+{
+	gdev_parse *ps = ctx;
+	gw_esxi_gdev *g;
+	char buf[256], *k, *v, *end, ex[64];
+
+	if (gdev_start(ps, line) || key_value(line, buf, sizeof buf, &k, &v) != 0)
+		return 0;
+	if (ps->out->n == 0) {
+		esxi_err_line(ps->e, ps->name, ln,
+		              _("expected a device address (0000:3b:00.0) "
+		                "before '%s'; expected the output of %s"),
+		              esxi_excerpt(line, ex, sizeof ex),
+		              GW_ESXI_CMD_GDEVICES);
+		return -1;
+	}
+	g = &ps->out->v[ps->out->n - 1];
+	if (gw_strieq(k, "Vendor Name"))
+		set_once(&g->vendor, v);
+	else if (gw_strieq(k, "Device Name"))
+		set_once(&g->device, v);
+	else if (gw_strieq(k, "Module Name"))
+		set_once(&g->module, v);
+	else if (gw_strieq(k, "Graphics Type"))
+		set_once(&g->type, v);
+	else if (gw_strieq(k, "Number of VMs") && g->vms < 0) {
+		long n = strtol(v, &end, 10);
+
+		if (end != v && *end == '\0' && n >= 0)
+			g->vms = n;
+	}
+	return 0;
+}
+
+int
+gw_esxi_parse_graphics_devices(const char *text, const char *name,
+                               gw_esxi_gdevs *out, gw_err *e)
+{
+	gdev_parse ps = { .out = out, .cap = 0, .name = name, .e = e };
+
+	memset(out, 0, sizeof *out);
+	if (esxi_each_line(text, name, GW_ESXI_CMD_GDEVICES, gdev_line, &ps,
+	                   e) != 0) {
+		gw_esxi_gdevs_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+const gw_esxi_gdev *
+gw_esxi_gdev_find(const gw_esxi_gdevs *d, const char *bdf)
+{
+	unsigned a[4], b[4];
+	size_t i;
+
+	if (bdf == NULL ||
+	    esxi_parse_addr(bdf, 1, &a[0], &a[1], &a[2], &a[3]) != 0)
+		return NULL;
+	for (i = 0; i < d->n; i++)
+		if (esxi_parse_addr(d->v[i].id, 1, &b[0], &b[1], &b[2],
+		                    &b[3]) == 0 &&
+		    memcmp(a, b, sizeof a) == 0)
+			return &d->v[i];
+	return NULL;
+}

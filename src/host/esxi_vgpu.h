@@ -13,6 +13,7 @@
 #define GW_ESXI_CMD_GRAPHICS "esxcli graphics host get"
 #define GW_ESXI_CMD_VIBS     "esxcli software vib list"
 #define GW_ESXI_CMD_NVSMI    "nvidia-smi -q"
+#define GW_ESXI_CMD_GDEVICES "esxcli graphics device list"
 
 /* esxcli graphics host get:
  *    Default Graphics Type: SharedPassthru
@@ -29,6 +30,41 @@ void gw_esxi_graphics_free(gw_esxi_graphics *g);
 /* "SharedPassthru" (esxcli), "sharedDirect" (the API) or "Shared Direct"
  * (the clients' label), any case: what NVIDIA vGPU needs. */
 int gw_esxi_graphics_shared_direct(const char *type);
+
+/* esxcli graphics device list: one block per graphics device (the
+ * layout of a published capture, frankdenneman.nl 2023):
+ *    0000:af:00.0
+ *       Vendor Name: NVIDIA Corporation
+ *       Device Name: GA100 [A100 PCIe 40GB]
+ *       Module Name: None
+ *       Graphics Type: Basic
+ *       Memory Size in KB: 0
+ *       Number of VMs: 0
+ * "Graphics Type" is Basic (no vGPU driver for it), Shared (vSGA) or
+ * SharedPassthru (Shared Direct: NVIDIA vGPU). */
+typedef struct gw_esxi_gdev {
+	char *id;                /* "0000:af:00.0" */
+	char *vendor;            /* "NVIDIA Corporation"; NULL when absent */
+	char *device;
+	char *module;            /* "nvidia", "None" */
+	char *type;              /* "SharedPassthru" */
+	long vms;                /* Number of VMs; -1 when absent */
+} gw_esxi_gdev;
+
+typedef struct gw_esxi_gdevs {
+	gw_esxi_gdev *v;
+	size_t n;
+} gw_esxi_gdevs;
+
+/* 0 (n may be 0: no graphics device), or -1 and e (a key line before any
+ * device, binary, empty). */
+int gw_esxi_parse_graphics_devices(const char *text, const char *name,
+                                   gw_esxi_gdevs *out, gw_err *e);
+void gw_esxi_gdevs_free(gw_esxi_gdevs *d);
+/* The device of that PCI address (any case, either form of esxi.h's
+ * addresses), or NULL. */
+const gw_esxi_gdev *gw_esxi_gdev_find(const gw_esxi_gdevs *d,
+                                      const char *bdf);
 
 /* The NVIDIA vGPU manager among the VIBs of esxcli software vib list (a
  * table: Name, Version, Vendor, Acceptance Level, Install Date...). */

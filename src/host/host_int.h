@@ -70,6 +70,26 @@ int gw_host_passthru_row(gw_host_probe *p, char *title, int capable,
                          char *off_fix, char *off_ui);
 /* The ESXi host's vGPU readiness rows (host_esxi_vgpu.c). */
 void gw_host_esxi_vgpu_rows(gw_host *h, gw_host_probe *p);
+/* The vGPU readiness rows both ESXi back ends show (host_vgpu_rows.c).
+ * host: the host's name in the title, NULL for the one host of an ESXi
+ * shell.  The row just added gets source and fix_ui (taken over). */
+void gw_host_row_extras(gw_host_probe *p, const char *source, char *fix_ui);
+/* The default graphics type (esxcli's "Shared" or the API's "shared");
+ * type NULL: an INFO row saying why (why).  api: the fix names the
+ * vSphere Client first.  Returns 1 when it is Shared Direct. */
+int gw_host_graphics_row(gw_host_probe *p, const char *host,
+                         const char *type, const char *why, int api);
+/* The vGPU manager: installed 1, 0 (WARN when the host is set to Shared
+ * Direct, else INFO) or -1 (cannot tell: INFO); detail taken over. */
+void gw_host_manager_row(gw_host_probe *p, const char *host, int installed,
+                         char *detail, int shared_direct);
+/* One GPU's graphics type (esxcli graphics device list, or the API's
+ * config.graphicsInfo): Shared Direct PASS, direct INFO, else WARN where
+ * the host is set to Shared Direct (host_sd; otherwise no row: the
+ * host's row says it); vms the VMs on it, -1 unknown. */
+void gw_host_gpu_graphics_row(gw_host_probe *p, const char *bdf,
+                              const char *name, const char *type, long vms,
+                              int host_sd);
 /* Above-4G decoding cannot be seen from ESXi: a reminder row. */
 void gw_host_above4g_row(gw_host_probe *p);
 /* The "GPUs found" row, FAIL with none (none_msg taken over). */

@@ -147,6 +147,62 @@ passthru_rows(gw_host *h, gw_host_probe *p)
 	}
 }
 
+/* One host's vGPU readiness (host_vgpu_rows.c): its default graphics
+ * type, whether it offers vGPU profiles (the NVIDIA vGPU manager is
+ * loaded), and where it does, each GPU's graphics type. */
+static void
+host_vgpu_rows(gw_host *h, gw_host_probe *p, size_t first, size_t end)
+{
+	const gw_vs_host *x = &h->inv.hosts[h->gpu_host[first]];
+	int sd;
+	size_t i;
+
+	sd = gw_host_graphics_row(p, x->name, x->graphics_type,
+	                          x->nvgpu_types < 0
+	                          ? _("the server is older than vSphere 6.5, which reports config.graphicsConfig")
+	                          : _("the server does not report config.graphicsConfig"),
+	                          1);
+	if (x->nvgpu_types < 0)
+		return;
+	if (x->nvgpu_types == 0) {
+		gw_host_manager_row(p, x->name, 0,
+		                    gw_xstrdup(_("the host offers no vGPU profile (config.sharedPassthruGpuTypes): the NVIDIA vGPU manager is not installed or not loaded; needed for vGPU, not for passthrough")),
+		                    sd);
+		return;
+	}
+	gw_host_manager_row(p, x->name, 1,
+	                    /* TRANSLATORS: how many vGPU profiles, then
+	                     * one of them (nvidia_l40s-4c). */
+	                    gw_xasprintf(_("the host offers %ld vGPU profile(s), such as %s (config.sharedPassthruGpuTypes): the NVIDIA vGPU manager is loaded"),
+	                                 x->nvgpu_types,
+	                                 x->vgpu_type ? x->vgpu_type : "?"),
+	                    sd);
+	for (i = first; i < end; i++) {
+		const gw_vs_pci *d;
+
+		if ((d = gw_vs_host_pci(x, p->gpus[i].bdf)) == NULL ||
+		    d->graphics_type == NULL)
+			continue;
+		gw_host_gpu_graphics_row(p, p->gpus[i].bdf, p->gpus[i].name,
+		                         d->graphics_type, -1, sd);
+	}
+}
+
+/* The vGPU rows of every host with a GPU (gpus_of_hosts lists each
+ * host's GPUs together). */
+static void
+vgpu_rows(gw_host *h, gw_host_probe *p)
+{
+	size_t i = 0, j;
+
+	while (i < p->ngpus) {
+		for (j = i + 1; j < p->ngpus && h->gpu_host[j] == h->gpu_host[i]; j++)
+			;
+		host_vgpu_rows(h, p, i, j);
+		i = j;
+	}
+}
+
 /* The VMs in the common list (Vmid = position + 1), with their power. */
 static void
 vm_list(const gw_host *h, gw_host_vms *out)
@@ -188,6 +244,7 @@ vs_probe(gw_host *h, const gw_table *t, gw_host_probe *p)
 	gpus_of_hosts(h, t, p);
 	gw_host_gpus_row(p, gw_xstrdup(_("no host of this server has a GPU (hardware.pciDevice)")));
 	passthru_rows(h, p);
+	vgpu_rows(h, p);
 	gw_host_above4g_row(p);
 	vm_list(h, &p->vms);
 	return p->fails;

@@ -12,6 +12,12 @@ static const char *const host_paths[] = {
 	"name", "hardware.pciDevice", "config.pciPassthruInfo", "config.product",
 	"configManager.pciPassthruSystem", "parent", NULL
 };
+/* HostConfigInfo.graphicsConfig is vSphere 6.5's: an older server
+ * refuses the whole request for it (InvalidProperty). */
+static const char *const host_graphics_paths[] = {
+	"config.graphicsConfig", "config.graphicsInfo",
+	"config.sharedPassthruGpuTypes", NULL
+};
 static const char *const vm_paths[] = {
 	"name", "config.version", "config.firmware", "config.hardware.memoryMB",
 	"config.memoryReservationLockedToMax", "config.extraConfig",
@@ -26,6 +32,16 @@ add_prop_spec(xmlNodePtr spec, const char *type, const char *const *paths)
 
 	vs_add_text(ps, "type", type);
 	vs_add_text(ps, "all", "false");
+	for (; *paths; paths++)
+		vs_add_text(ps, "pathSet", *paths);
+}
+
+/* More paths for the propSet add_prop_spec added last. */
+static void
+add_paths(xmlNodePtr spec, const char *const *paths)
+{
+	xmlNodePtr ps = xmlGetLastChild(spec);
+
 	for (; *paths; paths++)
 		vs_add_text(ps, "pathSet", *paths);
 }
@@ -104,6 +120,7 @@ retrieve_view(gw_vs *s, const char *view, gw_vs_parse_state *ps,
               gw_vs_inventory *inv, gw_err *e)
 {
 	static const char *const cr_paths[] = { "environmentBrowser", NULL };
+	int graphics = vs_api_at_least(s, 6, 5);
 	req r;
 	xmlNodePtr spec, os, sel;
 	char *token = NULL;
@@ -113,6 +130,8 @@ retrieve_view(gw_vs *s, const char *view, gw_vs_parse_state *ps,
 	vs_add_moref(r.method, "_this", "PropertyCollector", s->property_collector);
 	spec = vs_add_el(r.method, "specSet");
 	add_prop_spec(spec, "HostSystem", host_paths);
+	if (graphics)
+		add_paths(spec, host_graphics_paths);
 	add_prop_spec(spec, "ComputeResource", cr_paths);
 	add_prop_spec(spec, "VirtualMachine", vm_paths);
 	os = vs_add_el(spec, "objectSet");
@@ -138,6 +157,10 @@ retrieve_view(gw_vs *s, const char *view, gw_vs_parse_state *ps,
 		vs_req_free(&r);
 	}
 	free(token);
+	/* an empty array is left out of the answer: asked, none */
+	for (size_t i = 0; graphics && i < inv->nhosts; i++)
+		if (inv->hosts[i].nvgpu_types < 0)
+			inv->hosts[i].nvgpu_types = 0;
 	return rc;
 }
 

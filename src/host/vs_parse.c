@@ -47,6 +47,7 @@ pci_free(gw_vs_pci *p)
 	free(p->vendor_name);
 	free(p->device_name);
 	free(p->system_id);
+	free(p->graphics_type);
 }
 
 static void
@@ -58,6 +59,8 @@ host_free(gw_vs_host *h)
 	free(h->build);
 	free(h->passthru_moref);
 	free(h->envbrowser_moref);
+	free(h->graphics_type);
+	free(h->vgpu_type);
 	for (size_t i = 0; i < h->npci; i++)
 		pci_free(&h->pci[i]);
 	free(h->pci);
@@ -195,9 +198,11 @@ host_passthru_info(xmlNodePtr pinfo, gw_vs_host *h)
  * kept for after the loop. */
 static void
 host_prop(gw_vs_host *h, const char *name, xmlNodePtr val, xmlNodePtr *pinfo,
-          char **parent)
+          xmlNodePtr *ginfo, char **parent)
 {
-	if (strcmp(name, "name") == 0) {
+	if (vs_host_graphics_prop(h, name, val, ginfo)) {
+		return;
+	} else if (strcmp(name, "name") == 0) {
 		vs_set_str(&h->name, vs_el_text(val));
 	} else if (strcmp(name, "hardware.pciDevice") == 0) {
 		host_pci_devices(val, h);
@@ -230,21 +235,24 @@ static void
 parse_host_object(xmlNodePtr obj, gw_vs_parse_state *ps, gw_vs_inventory *inv)
 {
 	gw_vs_host h;
-	xmlNodePtr pinfo = NULL;
+	xmlNodePtr pinfo = NULL, ginfo = NULL;
 	char *parent = NULL;
 
 	memset(&h, 0, sizeof h);
+	h.nvgpu_types = -1;
 	h.moref = vs_child_text(obj, "obj");
 	FOR_EL(p, obj, "propSet") {
 		char *name = vs_child_text(p, "name");
 		xmlNodePtr val = vs_first_el(p, "val");
 
 		if (name && val)
-			host_prop(&h, name, val, &pinfo, &parent);
+			host_prop(&h, name, val, &pinfo, &ginfo, &parent);
 		free(name);
 	}
 	if (pinfo)
 		host_passthru_info(pinfo, &h);
+	if (ginfo)
+		vs_host_graphics_info(ginfo, &h);
 	if (h.name == NULL)
 		h.name = gw_xstrdup(h.moref ? h.moref : "");
 	if (h.moref == NULL)

@@ -118,6 +118,9 @@ typedef struct gw_vs_pci {
 	                          /* from config.pciPassthruInfo; -1 unknown */
 	char *system_id;          /* from QueryConfigTarget's pciPassthrough
 	                           * (enabled devices), else NULL */
+	char *graphics_type;      /* config.graphicsInfo's graphicsType:
+	                           * "basic", "shared", "direct",
+	                           * "sharedDirect"; NULL when not listed */
 } gw_vs_pci;
 
 typedef struct gw_vs_host {
@@ -129,6 +132,13 @@ typedef struct gw_vs_host {
 	                           * absent */
 	char *envbrowser_moref;   /* the parent compute resource's
 	                           * environmentBrowser (QueryConfigTarget) */
+	char *graphics_type;      /* config.graphicsConfig.
+	                           * hostDefaultGraphicsType: "shared",
+	                           * "sharedDirect"; NULL unknown */
+	long nvgpu_types;         /* config.sharedPassthruGpuTypes: how many
+	                           * vGPU profiles the host offers; -1 when
+	                           * not asked (servers before 6.5) */
+	char *vgpu_type;          /* the first of them, NULL when none */
 	gw_vs_pci *pci;           /* hardware.pciDevice: all devices, in the
 	                           * order given */
 	size_t npci;

@@ -68,6 +68,16 @@ int vs_valid_text(const char *s, int allow_nl);
 void vs_bdf_norm(const char *id, char out[20]);
 /* The same PCI id (else the same text, case-insensitively). */
 int vs_bdf_eq(const char *a, const char *b);
+/* vs_graphics.c: a HostSystem's graphics properties.  1 when name is
+ * config.graphicsConfig or config.sharedPassthruGpuTypes (read into h),
+ * or config.graphicsInfo (kept in *ginfo for vs_host_graphics_info, once
+ * the devices are read); else 0. */
+int vs_host_graphics_prop(gw_vs_host *h, const char *name, xmlNodePtr val,
+                          xmlNodePtr *ginfo);
+void vs_host_graphics_info(xmlNodePtr ginfo, gw_vs_host *h);
+/* Does the server's API (s->api_version "6.5", "8.0.2.0") reach
+ * major.minor? */
+int vs_api_at_least(const gw_vs *s, int major, int minor);
 /* free(*dst), *dst = val. */
 void vs_set_str(char **dst, char *val);
 /* s, or NULL (s freed) when it is "". */

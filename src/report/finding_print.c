@@ -112,6 +112,7 @@ check_json(json_t *j, const gw_finding *x)
 	json_object_set_new(j, "title", gw_json_text(nz(x->title)));
 	json_object_set_new(j, "message", gw_json_text(nz(x->message)));
 	json_object_set_new(j, "fix", text_or_null(x->fix));
+	json_object_set_new(j, "source", text_or_null(x->source));
 }
 
 /* "status" only: the extra's keys and then verify_json_tail follow. */

@@ -80,8 +80,10 @@ import json, sys
 c = {x["id"]: x for x in json.load(open(sys.argv[1]))["checks"]}
 g, m = c["esxi-graphics-type"], c["esxi-vgpu-manager"]
 assert g["status"] == "WARN" and "SharedPassthru" in g["fix"], g
+assert g["source"].startswith("NVIDIA Virtual GPU Software User Guide"), g
 assert m["status"] == "INFO" and "not for passthrough" in m["message"], m
 assert "esxi-gpu-ecc" not in c and "esxi-gpu-mig" not in c
+assert "esxi-gpu-graphics-type" not in c, c
 PY
 then ok "check --json: esxi-graphics-type WARN, esxi-vgpu-manager INFO"
 else nok "check --json esxi-l40s vGPU rows" "$(cat "$out" "$err")"; fi

@@ -87,6 +87,7 @@ assert c["esxi-graphics-type"]["status"] == "WARN", c["esxi-graphics-type"]
 assert "--default-type SharedPassthru" in c["esxi-graphics-type"]["fix"]
 assert c["esxi-vgpu-manager"]["status"] == "INFO", c["esxi-vgpu-manager"]
 assert "esxi-gpu-ecc" not in c and "esxi-gpu-mig" not in c
+assert "esxi-gpu-graphics-type" not in c
 PY
 then ok "check --ssh --json: graphics type Shared (WARN), no vGPU manager (INFO)"
 else nok "check --ssh --json vGPU rows" "$(cat "$out" "$err")"; fi
@@ -105,8 +106,12 @@ assert m["status"] == "INFO" and "NVD-AIE_ESXi_8.0.0_Driver 550.90.05" in m["mes
 assert c["esxi-gpu-ecc"]["status"] == "INFO" and "ECC Enabled" in c["esxi-gpu-ecc"]["message"]
 assert "00000000:3B:00.0 (NVIDIA L40S)" in c["esxi-gpu-ecc"]["title"]
 assert c["esxi-gpu-mig"]["message"].startswith("MIG N/A: this GPU has no MIG mode")
+assert "release 9.0" in c["esxi-gpu-ecc"]["message"], c["esxi-gpu-ecc"]
+g = [r for r in rows if r["id"] == "esxi-gpu-graphics-type"]
+assert [r["status"] for r in g] == ["PASS", "PASS"], g
+assert "0000:3b:00.0 (AD102GL [L40S])" in g[0]["title"] and "1 VM(s) on it" in g[0]["message"], g
 PY
-then ok "check --ssh --json: set up for vGPU: Shared Direct, the manager, ECC and MIG from nvidia-smi -q"
+then ok "check --ssh --json: set up for vGPU: Shared Direct, the manager, each GPU's type, ECC and MIG"
 else nok "check --ssh --json vGPU host" "$(cat "$out" "$err")"; fi
 check "check --ssh asked the host's nvidia-smi -q" grep -qx 'nvidia-smi -q' "$LOG"
 run gw check
@@ -114,6 +119,25 @@ if [ "$rc" -eq 0 ] && grep -q 'Checking the host graphics type (for vGPU) : PASS
 	grep -q 'Checking the ECC mode of GPU 00000000:3B:00.0 (NVIDIA L40S) : INFO' "$out"; then
 	ok "check --ssh: the vGPU rows in text"
 else nok "check --ssh vGPU text" "$(cat "$out" "$err")"; fi
+check "check --ssh asked esxcli graphics device list" grep -qx 'esxcli graphics device list' "$LOG"
+# one GPU set apart as Shared, and an old vGPU manager (before ECC support)
+: >"$SSH_STANDINS/state/gpu-shared"
+: >"$SSH_STANDINS/state/old-manager"
+run gw check --json
+if [ "$rc" -eq 0 ] && python3 - "$out" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))["checks"]
+g = {r["title"].split()[6]: r for r in rows if r["id"] == "esxi-gpu-graphics-type"}
+assert g["0000:3b:00.0"]["status"] == "PASS", g
+w = g["0000:5e:00.0"]
+assert w["status"] == "WARN" and w["message"].startswith("Shared: vGPU VMs cannot use this GPU"), w
+assert "Graphics Devices, select 0000:5e:00.0" in w["fix"], w
+ecc = [r for r in rows if r["id"] == "esxi-gpu-ecc"]
+assert ecc and all(r["status"] == "WARN" and "branch 418" in r["message"] for r in ecc), ecc
+assert "nvidia-smi -e 0" in ecc[0]["fix"], ecc
+PY
+then ok "check --ssh --json: a GPU set to Shared WARNs; ECC on with a branch-418 manager WARNs"
+else nok "check --ssh --json gpu-shared/old-manager" "$(cat "$out" "$err")"; fi
 rm -rf "$SSH_STANDINS/state"
 
 : >"$LOG"

@@ -146,6 +146,56 @@ if [ "$rc" -eq 2 ] && err_one_line; then ok "a SOAP fault in the task is one cle
 else nok "task fault" "$(cat "$out" "$err")"; fi
 vcsim_stop
 
+# vGPU readiness through the API (gpuwiz check --url): each host's
+# config.graphicsConfig, config.sharedPassthruGpuTypes and graphicsInfo
+vgpu_rows() {   # WANT-GRAPHICS WANT-MANAGER WANT-DEVICE-ROWS (python list)
+	python3 - "$out" "$@" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))["checks"]
+want_g, want_m, want_d = sys.argv[2], sys.argv[3], eval(sys.argv[4])
+g = [r for r in rows if r["id"] == "esxi-graphics-type"]
+m = [r for r in rows if r["id"] == "esxi-vgpu-manager"]
+d = [r for r in rows if r["id"] == "esxi-gpu-graphics-type"]
+hosts = [r for r in rows if r["id"] == "esxi-host"]
+assert len(g) == len(hosts) and all(r["status"] == want_g for r in g), g
+assert all(r["source"] and "NVIDIA Virtual GPU Software User Guide" in r["source"] for r in g), g
+if want_m == "-":
+    assert not m, m
+else:
+    assert len(m) == len(hosts) and all(r["status"] == want_m for r in m), m
+per_host = [r["status"] for r in d][:len(want_d)]
+assert per_host == want_d and len(d) == len(want_d) * len(hosts), d
+PY
+}
+vcsim_start -model esx -vms 1 -on 0 -user gw -pass pw -graphics-type shared
+run "$GPUWIZ" check --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" --json
+if [ "$rc" -eq 0 ] && vgpu_rows WARN INFO '["INFO"]' &&
+	grep -q 'Configure > Hardware > Graphics > Host Graphics' "$out" &&
+	grep -q 'such as nvidia_l40s-4c' "$out"; then
+	ok "check --url: graphics type shared WARNs, the manager is loaded, the GPU in passthrough is direct"
+else nok "check --url shared" "$(cat "$out" "$err")"; fi
+run "$GPUWIZ" check --url "$VC_URL" --user gw --thumbprint "$VC_THUMB"
+check "check --url in text: the host's name in the title" grep -q 'Checking the graphics type of host .* (for vGPU) : WARN' "$out"
+vcsim_stop
+vcsim_start -model vpx -vms 1 -on 0 -user gw -pass pw
+run "$GPUWIZ" check --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" --json
+if [ "$rc" -eq 0 ] && vgpu_rows PASS INFO '["INFO", "PASS"]'; then
+	ok "check --url vpx: Shared Direct on every host, each GPU's type"
+else nok "check --url vpx sharedDirect" "$(cat "$out" "$err")"; fi
+vcsim_stop
+vcsim_start -model esx -vms 1 -on 0 -user gw -pass pw -no-vgpu-manager
+run "$GPUWIZ" check --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" --json
+if [ "$rc" -eq 0 ] && vgpu_rows PASS WARN '[]' && grep -q 'software component apply' "$out"; then
+	ok "check --url: Shared Direct without vGPU profiles: the manager is missing (WARN)"
+else nok "check --url no manager" "$(cat "$out" "$err")"; fi
+vcsim_stop
+vcsim_start -model esx -vms 1 -on 0 -user gw -pass pw -version 6.5.0
+run "$GPUWIZ" check --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" --json
+if [ "$rc" -eq 0 ] && vgpu_rows PASS INFO '["INFO", "PASS"]'; then
+	ok "check --url: a 6.5 server is asked for graphicsConfig too"
+else nok "check --url 6.5" "$(cat "$out" "$err")"; fi
+vcsim_stop
+
 # the server goes away in the middle of the task
 vcsim_start -model esx -vms 2 -on 0 -user gw -pass pw -die-after ReconfigVM_Task -task-delay-ms 5000
 OFF=$(echo "$VC_VMS" | sed -n 1p)

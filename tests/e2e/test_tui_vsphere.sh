@@ -22,6 +22,8 @@ keys Enter
 check "api: the server's rows" wait_for "Checks through the vSphere API"
 check "api: the second L40S is not passed through" sh -c \
 	"grep 'Checking passthrough of 0000:5e:00.0' '$SCREEN' | grep -q WARN"
+check "api: the host's vGPU readiness (the manager loaded)" sh -c \
+	"grep 'Checking for the NVIDIA vGPU manager on' '$SCREEN' | grep -q INFO"
 # the WARN rows come first: the cursor starts on this GPU's row
 keys e
 check "api: e queues the enable" wait_for "Queued: passthrough of 0000:5e:00.0 will be enabled when you write"

@@ -157,8 +157,11 @@ type app struct {
 	taskDelay time.Duration
 	pageSize  int
 	verbose   bool
-	latestHW  string
-	apiVer    string
+	// -graphics-type, -no-vgpu-manager
+	graphicsType  string
+	noVgpuManager bool
+	latestHW      string
+	apiVer        string
 
 	mux         *http.ServeMux
 	srv         *http.Server
@@ -194,6 +197,8 @@ func main() {
 	flag.StringVar(&a.hang, "hang", "", "never answer this SOAP method (the connection stays open): a client's call timeout")
 	delay := flag.Int("task-delay-ms", 0, "keep the ReconfigVM_Task, UpgradeVM_Task and RebootHost_Task tasks running this long (progress 0, 50, 100)")
 	flag.IntVar(&a.pageSize, "page-size", 0, "RetrievePropertiesEx answers at most this many objects at a time (0: as many as the client's maxObjects)")
+	flag.StringVar(&a.graphicsType, "graphics-type", "sharedDirect", "every host's config.graphicsConfig.hostDefaultGraphicsType: shared or sharedDirect")
+	flag.BoolVar(&a.noVgpuManager, "no-vgpu-manager", false, "hosts without the NVIDIA vGPU manager: no config.sharedPassthruGpuTypes, GPUs of graphicsType basic")
 	flag.BoolVar(&a.verbose, "v", false, "log each SOAP method called, and vcsim's own messages, on stderr")
 	flag.Parse()
 	if a.verbose {
@@ -221,6 +226,9 @@ func main() {
 	}
 	if *delay < 0 {
 		logger.Fatalf("-task-delay-ms: negative")
+	}
+	if a.graphicsType != "shared" && a.graphicsType != "sharedDirect" {
+		logger.Fatalf("-graphics-type: want shared or sharedDirect, got %q", a.graphicsType)
 	}
 	a.user = *user
 	a.taskDelay = time.Duration(*delay) * time.Millisecond
@@ -457,12 +465,24 @@ func (a *app) setupHosts(version string, p product) []*simulator.HostSystem {
 			})
 		}
 		h.Config.PciPassthruInfo = info
-		h.Config.SharedPassthruGpuTypes = append([]string(nil), vgpuProfiles...)
+		// HostConfigInfo.graphicsConfig (vSphere 6.5 and later) and
+		// graphicsInfo: the first GPU is in passthrough ("direct"), the
+		// second follows the host's default type.
+		second := a.graphicsType
+		if a.noVgpuManager {
+			second = "basic"
+		} else {
+			h.Config.SharedPassthruGpuTypes = append([]string(nil), vgpuProfiles...)
+		}
+		h.Config.GraphicsConfig = &types.HostGraphicsConfig{
+			HostDefaultGraphicsType:        a.graphicsType,
+			SharedPassthruAssignmentPolicy: "performance",
+		}
 		h.Config.GraphicsInfo = []types.HostGraphicsInfo{
 			{DeviceName: "NVIDIA L40S", VendorName: "NVIDIA Corporation", PciId: gpus[0].Id,
 				GraphicsType: "direct", MemorySizeInKB: 48 << 20},
 			{DeviceName: "NVIDIA L40S", VendorName: "NVIDIA Corporation", PciId: gpus[1].Id,
-				GraphicsType: "sharedDirect", MemorySizeInKB: 48 << 20},
+				GraphicsType: second, MemorySizeInKB: 48 << 20},
 		}
 
 		h.Config.Host = h.Self // vcsim leaves the template's ha-host on every host

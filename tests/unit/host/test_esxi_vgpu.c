@@ -6,7 +6,10 @@
  * captures of tests/fixtures/nvidia-smi; and the API's graphicsConfig
  * (gw_vs_parse_graphics_config) on synthetic SOAP answers in the layout
  * of vcsim's RetrievePropertiesEx answers (vcsim serves no
- * HostGraphicsManager). */
+ * HostGraphicsManager); esxcli graphics device list (the published
+ * capture, the sample host's, the stand-in's) and the HostSystem
+ * properties the inventory reads for the same (config.graphicsConfig,
+ * config.graphicsInfo, config.sharedPassthruGpuTypes). */
 #include "testutil.h"
 #include "esxi_vgpu.h"
 #include "vsphere.h"
@@ -207,6 +210,88 @@ test_gpu_modes_variations(void **state)
 	assert_int_equal(gw_esxi_parse_gpu_modes("", "f", &m, &e), -1);
 }
 
+static void
+test_graphics_devices(void **state)
+{
+	gw_esxi_gdevs d;
+	gw_err e;
+	char *t;
+
+	(void)state;
+	/* the published capture (frankdenneman.nl, 2023), before the vGPU
+	 * driver: an A100 with no module, Basic */
+	assert_int_equal(gw_esxi_parse_graphics_devices(
+	    "% esxcli graphics device list\n"
+	    "0000:af:00.0\n"
+	    "   Vendor Name: NVIDIA Corporation\n"
+	    "   Device Name: GA100 [A100 PCIe 40GB]\n"
+	    "   Module Name: None\n"
+	    "   Graphics Type: Basic\n"
+	    "   Memory Size in KB: 0\n"
+	    "   Number of VMs: 0\n", NULL, &d, &e), 0);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.v[0].id, "0000:af:00.0");
+	assert_string_equal(d.v[0].vendor, "NVIDIA Corporation");
+	assert_string_equal(d.v[0].device, "GA100 [A100 PCIe 40GB]");
+	assert_string_equal(d.v[0].module, "None");
+	assert_string_equal(d.v[0].type, "Basic");
+	assert_int_equal(d.v[0].vms, 0);
+	assert_false(gw_esxi_graphics_shared_direct(d.v[0].type));
+	/* found by either form of the address, not by another */
+	assert_ptr_equal(gw_esxi_gdev_find(&d, "0000:AF:00.0"), &d.v[0]);
+	assert_ptr_equal(gw_esxi_gdev_find(&d, "af:00.0"), &d.v[0]);
+	assert_null(gw_esxi_gdev_find(&d, "0000:3b:00.0"));
+	assert_null(gw_esxi_gdev_find(&d, NULL));
+	gw_esxi_gdevs_free(&d);
+	/* the sample host's (its # line skipped): two L40S */
+	t = read_text("data/hosts/esxi-l40s/esxi/esxcli-graphics-device-list.txt");
+	assert_int_equal(gw_esxi_parse_graphics_devices(t, "x", &d, &e), 0);
+	assert_int_equal(d.n, 2);
+	assert_string_equal(d.v[1].id, "0000:5e:00.0");
+	assert_string_equal(d.v[1].type, "Basic");
+	gw_esxi_gdevs_free(&d);
+	free(t);
+	/* with the driver: SharedPassthru, VMs on it; CRLF; no count */
+	assert_int_equal(gw_esxi_parse_graphics_devices(
+	    "0000:3b:00.0\r\n   Vendor Name: NVIDIA Corporation\r\n"
+	    "   Module Name: nvidia\r\n   Graphics Type: SharedPassthru\r\n"
+	    "   Number of VMs: 3\r\n0000:5e:00.0\r\n"
+	    "   Graphics Type: Shared\r\n   Number of VMs: many\r\n",
+	    "f", &d, &e), 0);
+	assert_int_equal(d.n, 2);
+	assert_true(gw_esxi_graphics_shared_direct(d.v[0].type));
+	assert_int_equal(d.v[0].vms, 3);
+	assert_string_equal(d.v[1].type, "Shared");
+	assert_null(d.v[1].vendor);
+	assert_int_equal(d.v[1].vms, -1);
+	gw_esxi_gdevs_free(&d);
+	/* no device: a host without graphics devices */
+	assert_int_equal(gw_esxi_parse_graphics_devices(
+	    "[root@esx:~] esxcli graphics device list\n\n", "f", &d, &e), 0);
+	assert_int_equal(d.n, 0);
+	gw_esxi_gdevs_free(&d);
+}
+
+static void
+test_graphics_devices_errors(void **state)
+{
+	gw_esxi_gdevs d;
+	gw_err e;
+
+	(void)state;
+	/* another command's output: graphics host get */
+	assert_int_equal(gw_esxi_parse_graphics_devices(
+	    "   Default Graphics Type: Shared\n", "f", &d, &e), -1);
+	assert_non_null(strstr(e.msg, "f:1:"));
+	assert_non_null(strstr(e.msg, "esxcli graphics device list"));
+	assert_int_equal(d.n, 0);
+	assert_int_equal(gw_esxi_parse_graphics_devices("", "f", &d, &e), -1);
+	assert_int_equal(gw_esxi_parse_graphics_devices(
+	    "0000:3b:00.0\n   Graphics Type: \x02\n", "f", &d, &e), -1);
+	assert_non_null(strstr(e.msg, "f:2:"));
+	assert_int_equal(d.n, 0);
+}
+
 #define ENV_HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\"?>" \
 	"<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\" " \
 	"xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"><soapenv:Body>"
@@ -262,6 +347,78 @@ test_vs_graphics_config(void **state)
 	assert_int_equal(gw_vs_parse_graphics_config("not xml", 7, &t, &e), -1);
 }
 
+/* A HostSystem of an inventory answer, in vcsim's layout (synthetic:
+ * vcsim-gpuwiz serves these properties; this answer is written out so the
+ * parser is tested without it). */
+#define HOST_OBJ(props) \
+	"<objects><obj type=\"HostSystem\">host-21</obj>" \
+	"<propSet><name>name</name><val xsi:type=\"xsd:string\">esx01</val></propSet>" \
+	"<propSet><name>hardware.pciDevice</name><val xsi:type=\"ArrayOfHostPciDevice\">" \
+	"<HostPciDevice><id>0000:3b:00.0</id><classId>770</classId><vendorId>4318</vendorId>" \
+	"<deviceId>9913</deviceId><deviceName>AD102GL [L40S]</deviceName></HostPciDevice>" \
+	"<HostPciDevice><id>0000:5e:00.0</id><classId>770</classId><vendorId>4318</vendorId>" \
+	"<deviceId>9913</deviceId></HostPciDevice></val></propSet>" props "</objects>"
+
+static void
+parse_one_host(const char *text, gw_vs_inventory *inv)
+{
+	gw_vs_parse_state *ps = gw_vs_parse_state_new();
+	char *token = NULL;
+	gw_err e;
+
+	memset(inv, 0, sizeof *inv);
+	if (gw_vs_parse_inventory_page(ps, text, strlen(text), inv, &token,
+	                               &e) != 0)
+		fail_msg("%s", e.msg);
+	gw_vs_parse_inventory_finish(ps, inv);
+	gw_vs_parse_state_free(ps);
+	assert_int_equal(inv->nhosts, 1);
+}
+
+static void
+test_vs_host_graphics(void **state)
+{
+	static const char full[] = ENV_HEAD
+	    "<RetrievePropertiesExResponse xmlns=\"urn:vim25\"><returnval>"
+	    HOST_OBJ("<propSet><name>config.graphicsInfo</name><val xsi:type=\"ArrayOfHostGraphicsInfo\">"
+	             "<HostGraphicsInfo><deviceName>NVIDIA L40S</deviceName><vendorName>NVIDIA Corporation</vendorName>"
+	             "<pciId>0000:3b:00.0</pciId><graphicsType>direct</graphicsType><memorySizeInKB>50331648</memorySizeInKB></HostGraphicsInfo>"
+	             "<HostGraphicsInfo><deviceName>NVIDIA L40S</deviceName><vendorName>NVIDIA Corporation</vendorName>"
+	             "<pciId>0000:5E:00.0</pciId><graphicsType>sharedDirect</graphicsType><memorySizeInKB>50331648</memorySizeInKB></HostGraphicsInfo>"
+	             "</val></propSet>"
+	             "<propSet><name>config.graphicsConfig</name><val xsi:type=\"HostGraphicsConfig\">"
+	             "<hostDefaultGraphicsType>shared</hostDefaultGraphicsType>"
+	             "<sharedPassthruAssignmentPolicy>performance</sharedPassthruAssignmentPolicy></val></propSet>"
+	             "<propSet><name>config.sharedPassthruGpuTypes</name><val xsi:type=\"ArrayOfString\">"
+	             "<string>nvidia_l40s-4c</string><string>nvidia_l40s-48c</string></val></propSet>")
+	    "</returnval></RetrievePropertiesExResponse>" ENV_TAIL;
+	/* a server that was not asked (before 6.5) or reports nothing */
+	static const char bare[] = ENV_HEAD
+	    "<RetrievePropertiesExResponse xmlns=\"urn:vim25\"><returnval>"
+	    HOST_OBJ("") "</returnval></RetrievePropertiesExResponse>" ENV_TAIL;
+	gw_vs_inventory inv;
+	const gw_vs_host *h;
+
+	(void)state;
+	parse_one_host(full, &inv);
+	h = &inv.hosts[0];
+	assert_string_equal(h->graphics_type, "shared");
+	assert_false(gw_esxi_graphics_shared_direct(h->graphics_type));
+	assert_int_equal(h->nvgpu_types, 2);
+	assert_string_equal(h->vgpu_type, "nvidia_l40s-4c");
+	/* graphicsInfo after the devices: matched in any case */
+	assert_string_equal(gw_vs_host_pci(h, "0000:3b:00.0")->graphics_type, "direct");
+	assert_string_equal(gw_vs_host_pci(h, "0000:5e:00.0")->graphics_type, "sharedDirect");
+	gw_vs_inventory_free(&inv);
+	parse_one_host(bare, &inv);
+	h = &inv.hosts[0];
+	assert_null(h->graphics_type);
+	assert_int_equal(h->nvgpu_types, -1);
+	assert_null(h->vgpu_type);
+	assert_null(gw_vs_host_pci(h, "0000:3b:00.0")->graphics_type);
+	gw_vs_inventory_free(&inv);
+}
+
 int
 main(void)
 {
@@ -273,6 +430,9 @@ main(void)
 		cmocka_unit_test(test_gpu_modes_real),
 		cmocka_unit_test(test_gpu_modes_variations),
 		cmocka_unit_test(test_vs_graphics_config),
+		cmocka_unit_test(test_graphics_devices),
+		cmocka_unit_test(test_graphics_devices_errors),
+		cmocka_unit_test(test_vs_host_graphics),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,10 +15,10 @@ TU_TABLE_GROUP(setup, teardown)
 static gw_vs_pci l40s[2] = {
 	{ (char *)"0000:3b:00.0", 0x10de, 0x26b9, 0x10de, 0x1851, 0x0302,
 	  (char *)"NVIDIA Corporation", (char *)"AD102GL [L40S]", 1, 1, 1,
-	  (char *)SYSID },
+	  (char *)SYSID, (char *)"sharedDirect" },
 	{ (char *)"0000:5e:00.0", 0x10de, 0x26b9, 0x10de, 0x1851, 0x0302,
 	  (char *)"NVIDIA Corporation", (char *)"AD102GL [L40S]", 1, 1, 1,
-	  (char *)SYSID },
+	  (char *)SYSID, (char *)"sharedDirect" },
 };
 
 static void
