@@ -1,5 +1,6 @@
 /* esxi_pci.c: `esxcli hardware pci list` (see esxi.h for the format). */
 #include "esxi_int.h"
+#include "idset.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,7 @@ typedef struct pci_parse {
 	size_t cap;              /* of out->devs */
 	size_t fcap;             /* of cur->fields */
 	gw_esxi_pci_dev *cur;    /* the open block, NULL before the first */
+	gw_idset seen;           /* packed address -> index in out->devs */
 	const char *name;
 	gw_err *e;
 } pci_parse;
@@ -197,7 +199,9 @@ open_block(pci_parse *ps, unsigned ln, unsigned dom, unsigned bus,
 {
 	gw_esxi_pci_list *out = ps->out;
 	gw_esxi_pci_dev *cur;
-	size_t k;
+	const size_t *first;
+	uint64_t key = (uint64_t)dom << 32 | (uint64_t)bus << 16 |
+	               (uint64_t)dev << 8 | fn;
 
 	if (ps->cur && finish_dev(ps->cur, ps->name, ps->e) != 0)
 		return -1;
@@ -213,13 +217,12 @@ open_block(pci_parse *ps, unsigned ln, unsigned dom, unsigned bus,
 	cur->function = fn;
 	esxi_fmt_bdf(cur->bdf, sizeof cur->bdf, dom, bus, dev, fn);
 	gw_bdf_vmx_id(dom, bus, dev, fn, cur->vmx_id, sizeof cur->vmx_id);
-	for (k = 0; k + 1 < out->n; k++)
-		if (strcmp(out->devs[k].bdf, cur->bdf) == 0) {
-			esxi_err_line(ps->e, ps->name, ln,
-			              _("device %s is listed twice (first at line "
-			                "%u)"), cur->bdf, out->devs[k].line);
-			return -1;
-		}
+	if ((first = gw_idset_put(&ps->seen, key, out->n - 1)) != NULL) {
+		esxi_err_line(ps->e, ps->name, ln,
+		              _("device %s is listed twice (first at line %u)"),
+		              cur->bdf, out->devs[*first].line);
+		return -1;
+	}
 	return 0;
 }
 
@@ -282,6 +285,7 @@ gw_esxi_parse_pci_list(const char *text, const char *name,
 	pci_parse ps = { .out = out, .name = name, .e = e };
 
 	memset(out, 0, sizeof *out);
+	gw_idset_init(&ps.seen);
 	if (esxi_each_line(text, name, CMD_PCI_LIST, pci_line, &ps, e) != 0)
 		goto fail;
 	if (ps.cur && finish_dev(ps.cur, name, e) != 0)
@@ -291,8 +295,10 @@ gw_esxi_parse_pci_list(const char *text, const char *name,
 		                          "output of %s"), CMD_PCI_LIST);
 		goto fail;
 	}
+	gw_idset_free(&ps.seen);
 	return 0;
 fail:
+	gw_idset_free(&ps.seen);
 	gw_esxi_pci_list_free(out);
 	return -1;
 }

@@ -1,6 +1,7 @@
 /* esxi_vms.c: `vim-cmd vmsvc/getallvms` and `vim-cmd vmsvc/power.getstate`
  * (see esxi.h for the formats). */
 #include "esxi_int.h"
+#include "idset.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -256,9 +257,26 @@ typedef struct vms_parse {
 	size_t cap, scap;
 	size_t blanks;           /* blank lines since the last line read */
 	int header;              /* the header was read */
+	gw_idset seen;           /* Vmid -> index in out->vms */
+	gw_buf note;             /* the last VM's annotation, while it grows */
+	int open;                /* note holds it (and not yet the VM) */
 	const char *name;
 	gw_err *e;
 } vms_parse;
+
+/* The last VM gets its annotation back from note. */
+static void
+close_note(vms_parse *ps)
+{
+	gw_esxi_vm *last;
+
+	if (!ps->open)
+		return;
+	last = &ps->out->vms[ps->out->n - 1];
+	free(last->annotation);
+	last->annotation = gw_buf_steal(&ps->note);
+	ps->open = 0;
+}
 
 static void
 add_skipped(vms_parse *ps, unsigned long id)
@@ -275,12 +293,13 @@ static int
 add_vm(vms_parse *ps, gw_esxi_vm *vm, unsigned ln)
 {
 	gw_esxi_vm_list *out = ps->out;
-	const gw_esxi_vm *dup = gw_esxi_vm_find(out, vm->vmid);
+	const size_t *first;
 
-	if (dup != NULL) {
+	close_note(ps);
+	if ((first = gw_idset_put(&ps->seen, vm->vmid, out->n)) != NULL) {
 		esxi_err_line(ps->e, ps->name, ln,
 		              _("VM %lu is listed twice (first at line %u)"),
-		              vm->vmid, dup->line);
+		              vm->vmid, out->vms[*first].line);
 		vm_free(vm);
 		return -1;
 	}
@@ -291,21 +310,21 @@ add_vm(vms_parse *ps, gw_esxi_vm *vm, unsigned ln)
 }
 
 /* The annotation of the last VM goes on with line s (and the blank lines
- * before it). */
+ * before it): in ps->note, so a long one is not copied again per line. */
 static void
 add_annotation(vms_parse *ps, const char *s)
 {
 	gw_esxi_vm *last = &ps->out->vms[ps->out->n - 1];
-	gw_buf b;
 
-	gw_buf_init(&b);
-	gw_buf_puts(&b, last->annotation);
+	if (!ps->open) {
+		gw_buf_init(&ps->note);
+		gw_buf_puts(&ps->note, last->annotation);
+		ps->open = 1;
+	}
 	for (; ps->blanks > 0; ps->blanks--)
-		gw_buf_puts(&b, "\n");
-	gw_buf_puts(&b, "\n");
-	gw_buf_puts(&b, s);
-	free(last->annotation);
-	last->annotation = gw_buf_steal(&b);
+		gw_buf_puts(&ps->note, "\n");
+	gw_buf_puts(&ps->note, "\n");
+	gw_buf_puts(&ps->note, s);
 }
 
 /* One non-blank line after the header. */
@@ -363,9 +382,14 @@ gw_esxi_parse_getallvms(const char *text, const char *name,
                         gw_esxi_vm_list *out, gw_err *e)
 {
 	vms_parse ps = { .out = out, .name = name, .e = e };
+	int rc;
 
 	memset(out, 0, sizeof *out);
-	if (esxi_each_line(text, name, CMD_GETALLVMS, vms_line, &ps, e) != 0)
+	gw_idset_init(&ps.seen);
+	rc = esxi_each_line(text, name, CMD_GETALLVMS, vms_line, &ps, e);
+	close_note(&ps);
+	gw_idset_free(&ps.seen);
+	if (rc != 0)
 		goto fail;
 	if (!ps.header) {
 		esxi_err_input(e, name, _("no output in it; expected the output "

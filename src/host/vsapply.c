@@ -1,5 +1,6 @@
 /* vsapply.c: the plan through the vSphere API (see vsapply.h). */
 #include "vsapply.h"
+#include "idset.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,17 +313,37 @@ gw_vs_free_strv(char **v, size_t n)
 	free(v);
 }
 
-static int
-attached(const gw_vs_inventory *inv, const char *id)
+/* A PCI address as an idset key; 0 (never a key: the ids start at 1)
+ * when it does not parse. */
+static uint64_t
+bdf_key(const char *id)
+{
+	unsigned dom, bus, dev, fn;
+
+	if (id == NULL || gw_bdf_parse(id, &dom, &bus, &dev, &fn) != 0)
+		return 0;
+	return ((uint64_t)dom << 32 | (uint64_t)bus << 16 |
+	        (uint64_t)dev << 8 | fn) + 1;
+}
+
+/* The devices already attached to a VM of host h (a VM of another host
+ * holds that host's device of the same address; a VM whose host is not
+ * known counts here), read once: one lookup per candidate. */
+static void
+attached_on(const gw_vs_inventory *inv, const gw_vs_host *h, gw_idset *set)
 {
 	size_t i, k;
 
-	for (i = 0; i < inv->nvms; i++)
-		for (k = 0; k < inv->vms[i].ndevs; k++)
-			if (inv->vms[i].devs[k].id &&
-			    strcasecmp(inv->vms[i].devs[k].id, id) == 0)
-				return 1;
-	return 0;
+	gw_idset_init(set);
+	for (i = 0; i < inv->nvms; i++) {
+		const gw_vs_vm *v = &inv->vms[i];
+
+		if (v->host_moref && h->moref && strcmp(v->host_moref, h->moref) != 0)
+			continue;
+		for (k = 0; k < v->ndevs; k++)
+			if (bdf_key(v->devs[k].id) != 0)
+				gw_idset_put(set, bdf_key(v->devs[k].id), i);
+	}
 }
 
 int
@@ -332,11 +353,12 @@ gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
 {
 	char **out = NULL;
 	size_t nout = 0, i, k;
+	gw_idset used;
 	int c;
 
-	(void)vm;
 	*bdfs = NULL;
 	*n = 0;
+	attached_on(inv, h, &used);
 	for (i = 0; i < a->ngpus; i++) {
 		const gw_gpu_want *g = &a->gpus[i];
 
@@ -352,7 +374,8 @@ gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
 
 				if (d->vendor != g->gpu->vendor_id ||
 				    d->device != g->gpu->device_id ||
-				    d->passthru_enabled != 1 || attached(inv, d->id))
+				    d->passthru_enabled != 1 ||
+				    gw_idset_get(&used, bdf_key(d->id)) != NULL)
 					continue;
 				for (j = 0; j < nout; j++)
 					taken |= strcasecmp(out[j], d->id) == 0;
@@ -372,12 +395,14 @@ gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
 				              h->name ? h->name : "?", g->gpu->id,
 				              c + 1, g->count);
 				gw_vs_free_strv(out, nout);
+				gw_idset_free(&used);
 				return -1;
 			}
 			out = gw_xrealloc(out, (nout + 1) * sizeof *out);
 			out[nout++] = gw_xstrdup(pick->id);
 		}
 	}
+	gw_idset_free(&used);
 	*bdfs = out;
 	*n = nout;
 	return 0;

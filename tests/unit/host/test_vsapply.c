@@ -201,6 +201,20 @@ test_spec_and_twice(void **state)
 		assert_int_equal(gw_vs_pick_devices(&inv, &h, &after, &a3, &picked,
 		                                    &n, &e), -1);
 		assert_non_null(strstr(e.msg, "2 of 2"));
+		/* on its own host (named) it still holds the device ... */
+		after.host_moref = (char *)"host-21";
+		assert_int_equal(gw_vs_pick_devices(&inv, &h, &after, &a3, &picked,
+		                                    &n, &e), -1);
+		/* ... but a VM of another host holds that host's device of
+		 * the same address, not this one's */
+		after.host_moref = (char *)"host-99";
+		assert_int_equal(gw_vs_pick_devices(&inv, &h, &after, &a3, &picked,
+		                                    &n, &e), 0);
+		assert_int_equal(n, 2);
+		assert_string_equal(picked[0], "0000:3b:00.0");
+		assert_string_equal(picked[1], "0000:5e:00.0");
+		gw_vs_free_strv(picked, n);
+		after.host_moref = NULL;
 		gw_answers_free(&a3);
 	}
 	gw_vs_plan_spec_free(&s);

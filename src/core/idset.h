@@ -1,0 +1,27 @@
+/* idset.h: a set of 64-bit keys, each with a size_t value (the index of
+ * the thing it names), in an open-addressing hash table: the parsers' and
+ * the apply's "seen before?" in constant time, so that reading a list of
+ * N items stays linear in N (doc/design.md, section 3). */
+#ifndef GW_IDSET_H
+#define GW_IDSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct gw_idset {
+	uint64_t *keys;
+	size_t *vals;
+	unsigned char *used;
+	size_t cap;              /* a power of two, or 0 */
+	size_t n;
+} gw_idset;
+
+void gw_idset_init(gw_idset *s);
+void gw_idset_free(gw_idset *s);
+/* Add key with val: NULL when it is new, else the value it already has
+ * (the set is unchanged then). */
+const size_t *gw_idset_put(gw_idset *s, uint64_t key, size_t val);
+/* The value of key, or NULL. */
+const size_t *gw_idset_get(const gw_idset *s, uint64_t key);
+
+#endif
