@@ -90,13 +90,7 @@ void
 gw_host_manager_row(gw_host_probe *p, const char *host, int installed,
                     char *detail, int shared_direct)
 {
-	if (installed < 0) {
-		gw_host_row(p, "esxi-vgpu-manager", GW_SEV_INFO,
-		            manager_title(host), detail, NULL);
-		gw_host_row_extras(p, SRC_MANAGER, NULL);
-		return;
-	}
-	if (installed) {
+	if (installed != 0) {      /* installed, or cannot tell */
 		gw_host_row(p, "esxi-vgpu-manager", GW_SEV_INFO,
 		            manager_title(host), detail, NULL);
 		gw_host_row_extras(p, SRC_MANAGER, NULL);
