@@ -12,7 +12,7 @@ const cli_cmd cli_cmds[] = {
 	  { N_("[--json] (--gpu SPEC | --vgpu PROFILE | --vram GB)..."), NULL },
 	  CMD_NOARGS, cmd_mmio },
 	{ "vmx",
-	  { N_("FILE [--gpu SPEC]... [--vgpu PROFILE]... [--uvm]\n"
+	  { N_("FILE|DIR... [--gpu SPEC]... [--vgpu PROFILE]... [--uvm]\n"
 	       "                  [--bdf BDF --system-id UUID]... [--write [--force]] [--json]"),
 	    N_("--vm NAME|VMID HOST [--upgrade-hw] [plan options] [--write]"),
 	    NULL },

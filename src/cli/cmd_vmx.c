@@ -1,18 +1,23 @@
-/* cmd_vmx.c: vmx FILE, or vmx --vm NAME|VMID on an ESXi host (--ssh, a
+/* cmd_vmx.c: vmx FILE..., or vmx --vm NAME|VMID on an ESXi host (--ssh, a
  * sample host, the ESXi shell): the .vmx is read from the datastore and,
  * with --write, saved back there (VM powered off only; backup beside it)
  * and the VM reloaded.  On a host the ESXi version and, for --bdf, the
  * system id come from the host unless given; --upgrade-hw first raises
  * the VM's hardware version to the host's newest (vim-cmd vmsvc/upgrade,
- * VM off, never down).
+ * VM off, never down).  Several FILEs (or a directory: the .vmx files in
+ * it and in its folders, the layout of a datastore) get the same plan
+ * each, with the table read once; a file that fails is one line on
+ * stderr and the others go on (doc/design.md, section 8).
  */
 #include "cli_int.h"
 #include "jsonutil.h"
 #include "vmx.h"
 #include "esxi_report.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct vmx_job {
 	gw_host *h;                /* --vm: the host */
@@ -35,9 +40,8 @@ vmx_args(const cli_opts *o, gw_err *e)
 		gw_err_set(e, "%s", _("--vm: missing (expected the VM's name or Vmid on the host; gpuwiz vms lists them)"));
 		return -1;
 	}
-	if (o->vm == NULL && o->nargs != 1) {
-		gw_err_set(e, o->nargs == 0 ? _("missing the .vmx FILE to read")
-		                            : _("expected one .vmx FILE"));
+	if (o->vm == NULL && o->nargs == 0) {
+		gw_err_set(e, "%s", _("missing the .vmx FILE to read"));
 		return -1;
 	}
 	if (o->vm != NULL && o->nargs > 0) {
@@ -175,7 +179,7 @@ vmx_write(const cli_opts *o, vmx_job *j, gw_err *e)
 	return 0;
 }
 
-static void
+static json_t *
 vmx_json(const vmx_job *j)
 {
 	json_t *o = cli_plan_json(&j->p, 0);
@@ -191,8 +195,7 @@ vmx_json(const vmx_job *j)
 		                    json_integer(j->upgraded) : json_null());
 		json_object_set_new(o, "reloaded", json_boolean(j->reloaded));
 	}
-	gw_json_print(o);
-	json_decref(o);
+	return o;
 }
 
 /* What became of the file: unchanged, saved, not written; the reload. */
@@ -248,22 +251,20 @@ vmx_job_free(vmx_job *j)
 	gw_host_close(j->h);
 }
 
-int
-cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
+/* One .vmx: read (path, or --vm on the host), planned, written with
+ * --write, shown (in text) or added to *json.  0, 1 (findings) or 2 with
+ * e. */
+static int
+vmx_one(cli_opts *o, const gw_table *t, const char *path, json_t **json,
+        gw_err *e)
 {
 	vmx_job j;
 	int rc = EXIT_USAGE;
 
 	memset(&j, 0, sizeof j);
 	gw_session_init(&j.s, NULL);
-	/* No --gpu/--vgpu/--vram is fine here: the plan then works on the
-	 * devices already in the .vmx (--uvm on its vGPUs, MMIO sized for
-	 * them) and refuses a VM that has none (doc/design.md, 15.1). */
-	if (vmx_args(o, e) != 0 ||
-	    (o->nitems > 0 && cli_resolve_items(o, t, e) != 0))
-		return EXIT_USAGE;
-	if (o->vm == NULL) {
-		j.path = o->args[0];
+	if (path != NULL) {
+		j.path = path;
 		if (gw_vmx_load_checked(&j.v, j.path, e) != 0)
 			goto out;
 	} else if (vmx_read_host(o, &j, e) != 0) {
@@ -272,7 +273,7 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 	if (vmx_plan(o, t, &j, e) != 0 || vmx_write(o, &j, e) != 0)
 		goto out;
 	if (o->json)
-		vmx_json(&j);
+		*json = vmx_json(&j);
 	else
 		vmx_text(o, &j);
 	if (j.refused) {
@@ -283,5 +284,157 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 	rc = gw_plan_has_errors(&j.p) ? EXIT_FINDINGS : 0;
 out:
 	vmx_job_free(&j);
+	return rc;
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+is_vmx_name(const char *n)
+{
+	size_t l = strlen(n);
+
+	return n[0] != '.' && l > 4 && strcmp(n + l - 4, ".vmx") == 0;
+}
+
+/* The .vmx files of directory dir and of its folders (one level: a
+ * datastore's VM folders), sorted, appended to *v. */
+static void
+vmx_in_dir(const char *dir, int depth, char ***v, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct stat st;
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char *p;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		p = gw_xasprintf("%s/%s", dir, de->d_name);
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth == 0) {
+			vmx_in_dir(p, 1, v, n);
+		} else if (stat(p, &st) == 0 && S_ISREG(st.st_mode) &&
+		           is_vmx_name(de->d_name)) {
+			*v = gw_xrealloc(*v, (*n + 1) * sizeof **v);
+			(*v)[(*n)++] = p;
+			p = NULL;
+		}
+		free(p);
+	}
+	closedir(d);
+}
+
+/* The files the arguments name: a file as given, a directory as the
+ * .vmx files in it (sorted); -1 with e for a directory without one. */
+static int
+vmx_files(const cli_opts *o, char ***files, size_t *nfiles, int *dirs,
+          gw_err *e)
+{
+	struct stat st;
+	size_t i, first;
+
+	*files = NULL;
+	*nfiles = 0;
+	*dirs = 0;
+	for (i = 0; i < o->nargs; i++) {
+		if (stat(o->args[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+			*files = gw_xrealloc(*files, (*nfiles + 1) * sizeof **files);
+			(*files)[(*nfiles)++] = gw_xstrdup(o->args[i]);
+			continue;
+		}
+		first = *nfiles;
+		*dirs = 1;
+		vmx_in_dir(o->args[i], 0, files, nfiles);
+		if (*nfiles == first) {
+			/* TRANSLATORS: %s is a directory. */
+			gw_err_set(e, _("%s: a directory without .vmx files (expected a .vmx FILE, or a folder of VM folders)"),
+			           o->args[i]);
+			return -1;
+		}
+		qsort(*files + first, *nfiles - first, sizeof **files, by_name);
+	}
+	return 0;
+}
+
+/* Several files: each gets its own plan and write; a failure is one line
+ * and the others go on; exit 1 when any failed or has findings. */
+static int
+vmx_many(cli_opts *o, const gw_table *t, char **files, size_t n, gw_err *e)
+{
+	json_t *arr = o->json ? json_array() : NULL;
+	size_t i, failed = 0;
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		json_t *one = NULL;
+		int r1;
+
+		if (i > 0 && !o->json)
+			printf("\n");
+		fflush(stdout);
+		r1 = vmx_one(o, t, files[i], &one, e);
+		if (r1 == EXIT_USAGE) {
+			failed++;
+			cli_die_line(o->cmd, e->msg);
+			if (arr) {
+				one = json_object();
+				json_object_set_new(one, "file", json_string(files[i]));
+				json_object_set_new(one, "error", gw_json_text(e->msg));
+			}
+			e->msg[0] = '\0';
+		}
+		if (one)
+			json_array_append_new(arr, one);
+		if (r1 != 0)
+			rc = EXIT_FINDINGS;
+	}
+	if (arr) {
+		json_t *top = json_object();
+
+		json_object_set_new(top, "files", arr);
+		gw_json_print(top);
+		json_decref(top);
+	} else if (failed > 0) {
+		/* TRANSLATORS: how many files failed, of how many. */
+		printf(_("%zu of %zu files failed (each is named above).\n"), failed, n);
+	}
+	return rc;
+}
+
+int
+cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
+{
+	char **files = NULL;
+	size_t nfiles = 0, i;
+	json_t *json = NULL;
+	int rc, dirs = 0;
+
+	/* No --gpu/--vgpu/--vram is fine here: the plan then works on the
+	 * devices already in the .vmx (--uvm on its vGPUs, MMIO sized for
+	 * them) and refuses a VM that has none (doc/design.md, 15.1). */
+	if (vmx_args(o, e) != 0 ||
+	    (o->nitems > 0 && cli_resolve_items(o, t, e) != 0))
+		return EXIT_USAGE;
+	if (o->vm == NULL && vmx_files(o, &files, &nfiles, &dirs, e) != 0) {
+		rc = EXIT_USAGE;
+	} else if (o->vm == NULL && (o->nargs > 1 || dirs)) {
+		rc = vmx_many(o, t, files, nfiles, e);
+	} else {
+		rc = vmx_one(o, t, o->vm ? NULL : files[0], &json, e);
+		if (json) {
+			gw_json_print(json);
+			json_decref(json);
+		}
+	}
+	for (i = 0; i < nfiles; i++)
+		free(files[i]);
+	free(files);
 	return rc;
 }
