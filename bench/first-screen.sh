@@ -15,13 +15,18 @@ for t in tmux dialog python3; do
 	command -v "$t" >/dev/null 2>&1 || { echo "missing: $t"; exit 1; }
 done
 tmp=$(mktemp -d)
-T="timeout 5 tmux -L gwbench"
-trap '$T kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
+# a fresh tmux server (its own socket under $tmp) for every run: a server
+# still going down from the run before never answers for this one
+export TMUX_TMPDIR="$tmp"
+run_no=0
+T="timeout 5 tmux -S $tmp/s0"
+trap 'for s in "$tmp"/s*; do [ -S "$s" ] && timeout 5 tmux -S "$s" kill-server 2>/dev/null; done; rm -rf "$tmp"' EXIT
 
 # one run: name, marker text, program name, command line (one string)
 one() {
 	name=$1 marker=$2 prog=$3 cmd=$4
-	$T kill-server 2>/dev/null || true
+	run_no=$((run_no + 1))
+	T="timeout 5 tmux -S $tmp/s$run_no"
 	start=$(date +%s%N)
 	$T new-session -d -x 80 -y 24 -s b "exec env LC_ALL=C.UTF-8 $cmd"
 	while ! $T capture-pane -p -t b 2>/dev/null | grep -qF -- "$marker"; do
