@@ -234,7 +234,10 @@ vs_probe(gw_host *h, const gw_table *t, gw_host_probe *p)
 
 	e.msg[0] = '\0';
 	gw_host_drop_bdfs(h);
-	if (h->vs == NULL || reread(h, &e) != 0) {
+	/* in a batch the inventory is kept current (read again after an
+	 * attach): the probe of the host's GPU counts reuses it */
+	if (h->vs == NULL ||
+	    ((!h->batch || !h->have_inv) && reread(h, &e) != 0)) {
 		p->checks_error = gw_xstrdup(h->vs ? e.msg : _("no vSphere connection"));
 		p->vms_error = gw_xstrdup(p->checks_error);
 		p->fails = 1;
