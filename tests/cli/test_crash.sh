@@ -1,0 +1,81 @@
+#!/bin/sh
+# test_crash.sh: crash consistency of `gpuwiz vmx --write` (issue 12).  The
+# write is killed (SIGKILL, strace -e inject=SYSCALL:signal=KILL:when=K) on
+# entering the K-th call of each syscall that creates, writes, syncs,
+# renames, links, locks or removes a file, for every K from the first such
+# call to the last.  After each kill the .vmx holds the old bytes or the new
+# ones, every backup holds the old bytes (no empty or partial .bak), and
+# nothing else is left but gpuwiz's own temporaries; the next run removes
+# those and ends with the new bytes.  Skipped (77) without strace or
+# ptrace.
+. "$(dirname "$0")/lib.sh"
+command -v strace >/dev/null 2>&1 || { echo "SKIP: strace not installed"; exit 77; }
+strace -qq -o /dev/null true 2>/dev/null || { echo "SKIP: strace cannot trace here (ptrace refused)"; exit 77; }
+
+CALLS="openat open creat write pwrite64 fchmod fsync fdatasync rename renameat renameat2 link linkat unlink unlinkat flock close"
+sample vmx/ws-freebsd-crlf.vmx "$TMP/old.vmx"
+D=$TMP/c
+fresh() { rm -rf "$D"; mkdir "$D"; cp "$TMP/old.vmx" "$D/vm.vmx"; }
+gw() { "$GPUWIZ" vmx "$D/vm.vmx" --gpu l40s --write; }
+
+# the new bytes, and the calls of a run that is not killed
+fresh
+calls=$(echo "$CALLS" | tr ' ' ',')
+strace -qq -o "$TMP/trace" -e trace="$calls" -e signal=none "$GPUWIZ" vmx "$D/vm.vmx" --gpu l40s --write >/dev/null 2>&1
+check "an unkilled run under strace writes the file" grep -q 64bitMMIOSizeGB "$D/vm.vmx"
+cp "$D/vm.vmx" "$TMP/new.vmx"
+# the first call that changes the directory: a kill before it changes nothing
+start=$(grep -n 'O_CREAT\|^flock\|^rename\|^link\|^unlink' "$TMP/trace" | head -n 1 | cut -d: -f1)
+check "the trace shows where the writing starts" [ -n "$start" ]
+start=${start:-1}
+
+# state_ok: the .vmx is old or new, every backup is the old bytes, the rest
+# are temporaries of gpuwiz's own pattern (the variable bad says what not)
+state_ok() {
+	bad=
+	cmp -s "$D/vm.vmx" "$TMP/old.vmx" || cmp -s "$D/vm.vmx" "$TMP/new.vmx" ||
+		bad="vm.vmx is neither the old nor the new bytes"
+	for f in "$D"/* "$D"/.[!.]*; do
+		[ -e "$f" ] || [ -L "$f" ] || continue
+		b=${f##*/}
+		case $b in
+		vm.vmx) ;;
+		vm.vmx.*.bak|vm.vmx.*.bak.[0-9]*)
+			cmp -s "$f" "$TMP/old.vmx" || bad="$bad; $b is a fake backup ($(wc -c <"$f") bytes)" ;;
+		vm.vmx.gpuwiz-??????) [ "$1" = after ] && bad="$bad; stray temporary $b" ;;
+		*) bad="$bad; unexpected $b" ;;
+		esac
+	done
+	[ -z "$bad" ]
+}
+
+trials=0 failed=0 summary=
+for c in $CALLS; do
+	total=$(grep -c "^$c(" "$TMP/trace")
+	[ "$total" -gt 0 ] || continue
+	before=$(head -n "$((start - 1))" "$TMP/trace" | grep -c "^$c(")
+	k=$((before + 1)) n=0
+	while [ "$k" -le "$total" ]; do
+		fresh
+		strace -qq -o /dev/null -e trace="$c" -e inject="$c:signal=KILL:when=$k" \
+			"$GPUWIZ" vmx "$D/vm.vmx" --gpu l40s --write >/dev/null 2>&1
+		src=$?
+		trials=$((trials + 1)) n=$((n + 1))
+		why=
+		[ "$src" -eq 0 ] && why="not killed (exit 0)"
+		state_ok killed || why="$why after the kill: $bad"
+		gw >/dev/null 2>"$TMP/next.err" || why="$why; the next run failed: $(cat "$TMP/next.err")"
+		cmp -s "$D/vm.vmx" "$TMP/new.vmx" || why="$why; the next run did not write the new bytes"
+		state_ok after || why="$why; after the next run: $bad"
+		if [ -n "$why" ]; then
+			failed=$((failed + 1))
+			nok "killed at $c #$k" "$why"
+		fi
+		k=$((k + 1))
+	done
+	summary="$summary $c=$n"
+done
+echo "# crash trials: $trials ($summary )"
+check "crash trials ran (at least 10)" [ "$trials" -ge 10 ]
+check "every crash trial left the old or the new .vmx, real backups, no stray temporary" [ "$failed" -eq 0 ]
+finish
