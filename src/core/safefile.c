@@ -41,9 +41,8 @@ gw_write_all(int fd, const char *data, size_t len)
 
 /* ---- paths ------------------------------------------------------------ */
 
-/* The directory part of path ("." when there is none). */
-static char *
-dir_part(const char *path)
+char *
+gw_path_dir(const char *path)
 {
 	const char *s = strrchr(path, '/');
 
@@ -78,7 +77,7 @@ link_target(const char *cur, size_t size)
 	t[n] = '\0';
 	if (t[0] == '/' || strchr(cur, '/') == NULL)
 		return t;
-	dir = dir_part(cur);
+	dir = gw_path_dir(cur);
 	joined = gw_xasprintf("%s/%s", dir, t);
 	free(dir);
 	free(t);
@@ -90,7 +89,7 @@ link_target(const char *cur, size_t size)
 static char *
 tidy(char *cur)
 {
-	char *dir = dir_part(cur), *real = realpath(dir, NULL), *t;
+	char *dir = gw_path_dir(cur), *real = realpath(dir, NULL), *t;
 
 	free(dir);
 	if (real == NULL)
@@ -134,7 +133,7 @@ gw_path_follow(const char *path, gw_err *e)
 void
 gw_fsync_dir_of(const char *path)
 {
-	char *dir = dir_part(path);
+	char *dir = gw_path_dir(path);
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	/* best effort: some file systems refuse fsync on a directory, and
@@ -231,7 +230,7 @@ gw_tmp_sweep(const char *path)
 
 	if (final == NULL)
 		return 0;
-	dir = dir_part(final);
+	dir = gw_path_dir(final);
 	base = base_part(final);
 	if (*base && (d = opendir(dir)) != NULL) {
 		while ((de = readdir(d)) != NULL)

@@ -33,6 +33,9 @@ int gw_tmp_open(const char *final, char **tmp, gw_err *e);
  * number removed. */
 size_t gw_tmp_sweep(const char *path);
 
+/* The directory part of path: "." when it has no '/', "/" for "/x". */
+char *gw_path_dir(const char *path);
+
 /* fsync the directory that holds path: a rename or link into it lasts. */
 void gw_fsync_dir_of(const char *path);
 

@@ -157,8 +157,7 @@ gw_runner_write_file_atomic(gw_runner *r, const char *path, const char *data,
 	gw_random_word(word, 6);
 	bt = gw_xasprintf("%s.gpuwiz-%s", path, word);
 	base = gw_xasprintf("%s.%s.bak", path, stamp);
-	dir = strrchr(path, '/') == path ? gw_xstrdup("/")
-	      : gw_xstrndup(path, (size_t)(strrchr(path, '/') - path));
+	dir = gw_path_dir(path);
 	gw_buf_init(&s);
 	write_script(&s, path, tmp, bt, base, dir, len);
 	if (runner_run_script(r, s.data, data, len, &out, NULL, &err, &st, path,
