@@ -8,9 +8,12 @@
  * prints --help and starts the wizard when there is no command.
  */
 #include "cli_int.h"
+#include "out.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -187,7 +190,7 @@ run_command(cli_opts *o, gw_err *e)
 	if (rc == EXIT_USAGE && e->msg[0])
 		cli_die_line(o->cmd, e->msg);
 	gw_table_free(&t);
-	fflush(stdout);
+	gw_out_flush();
 	return rc;
 }
 
@@ -223,6 +226,29 @@ take_command(int *argc, char **argv, int *version)
 	return cmd;
 }
 
+/* As gnulib's close_stdout: output that could not be written (a full
+ * disk, /dev/full, a closed stdout) is one error line and exit 2, even
+ * after a command that worked; stdio's error flag keeps the failure of
+ * every earlier write.  A closed stdout nothing was written to is fine. */
+static int
+close_stdout(const char *cmd, int rc)
+{
+	int prev = ferror(stdout), some = __fpending(stdout) > 0, fail;
+	char *msg;
+
+	errno = 0;
+	fail = fclose(stdout) != 0;
+	if (!prev && !(fail && (some || errno != EBADF)))
+		return rc;
+	if (!fail)          /* stdio keeps the flag, not the errno */
+		errno = gw_out_errno();
+	msg = errno ? gw_xasprintf(_("write error: %s"), strerror(errno))
+	            : gw_xstrdup(_("write error"));
+	cli_die_line(cmd, msg);
+	free(msg);
+	return EXIT_USAGE;
+}
+
 int
 gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 {
@@ -249,6 +275,7 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 	} else {
 		rc = run_command(&o, &e);
 	}
+	rc = close_stdout(o.cmd, rc);
 	cli_free_opts(&o);
 	return rc;
 }

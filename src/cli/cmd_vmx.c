@@ -10,9 +10,11 @@
  * stderr and the others go on (doc/design.md, section 8).
  */
 #include "cli_int.h"
+#include "out.h"
 #include "jsonutil.h"
 #include "vmx.h"
 #include "esxi_report.h"
+#include "safefile.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -164,6 +166,9 @@ vmx_write_host(const cli_opts *o, vmx_job *j, gw_err *e)
 static int
 vmx_write(const cli_opts *o, vmx_job *j, gw_err *e)
 {
+	/* what a killed --write left goes, changes or not (safefile.h) */
+	if (o->write && j->vm == NULL)
+		(void)gw_tmp_sweep(j->path);
 	if (!o->write || !j->changed)
 		return 0;
 	if (!gw_session_may_write(&j->p, o->force)) {
@@ -277,7 +282,7 @@ vmx_one(cli_opts *o, const gw_table *t, const char *path, json_t **json,
 	else
 		vmx_text(o, &j);
 	if (j.refused) {
-		fflush(stdout);
+		gw_out_flush();
 		fprintf(stderr, _("%s %s: %s: not written: the plan has failures (FAIL above); fix them or use --force\n"),
 		        cli_progname, o->cmd, j.path);
 	}

@@ -5,6 +5,7 @@
  * must see.
  */
 #include "cli_int.h"
+#include "out.h"
 #include "jsonutil.h"
 #include "vmx.h"
 #include "vsapply.h"
@@ -22,7 +23,7 @@ vs_progress(void *ctx, const char *what, int pct)
 		printf("  %s: %d%%\n", what, pct);
 	else
 		printf("  %s...\n", what);
-	fflush(stdout);
+	gw_out_flush();
 }
 
 /* ---- list ------------------------------------------------------------- */
@@ -395,7 +396,7 @@ vs_plan_and_send(vs_job *j, const gw_table *t, gw_err *e)
 	if (!gw_session_may_write(&j->p, j->o->force)) {
 		gw_err_set(e, _("%s: not changed: the plan has failures (FAIL above); fix them or use --force"),
 		           gw_session_vm(j->s)->name);
-		fflush(stdout);
+		gw_out_flush();
 		fprintf(stderr, "%s %s: %s\n", cli_progname, j->o->cmd, e->msg);
 		e->msg[0] = '\0';
 		return EXIT_FINDINGS;

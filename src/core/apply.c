@@ -8,6 +8,7 @@
  */
 #include "apply.h"
 #include "emit.h"
+#include "safefile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -94,6 +95,7 @@ gw_apply_outputs_free(char **v, size_t n)
 
 typedef struct pending {
 	char *tmp;     /* the temporary, NULL once renamed */
+	int fd;        /* open (its lock held) until renamed or removed */
 	char *final;
 	int published; /* renamed into place by this call */
 } pending;
@@ -137,29 +139,21 @@ mkdirs(const char *dir, char ***created, size_t *ncreated, gw_err *e)
 static int
 write_temp(const char *final, const char *data, pending *pd, gw_err *e)
 {
-	size_t len = strlen(data);
-	char *tmp = gw_xasprintf("%s.gpuwiz-XXXXXX", final);
-	int fd = mkstemp(tmp);
+	char *tmp;
+	int fd = gw_tmp_open(final, &tmp, e);
 
-	if (fd < 0) {
-		gw_err_set(e, _("%s: cannot write: %s"), final, strerror(errno));
-		free(tmp);
+	if (fd < 0)
 		return -1;
-	}
-	if (gw_write_all(fd, data, len) != 0) {
+	if (gw_write_all(fd, data, strlen(data)) != 0 || fchmod(fd, 0644) != 0 ||
+	    fsync(fd) != 0) {
 		gw_err_set(e, _("%s: cannot write: %s"), final, strerror(errno));
+		unlink(tmp);
 		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	if (fchmod(fd, 0644) != 0 || fsync(fd) != 0 || close(fd) != 0) {
-		gw_err_set(e, _("%s: cannot write: %s"), final, strerror(errno));
-		unlink(tmp);
 		free(tmp);
 		return -1;
 	}
 	pd->tmp = tmp;
+	pd->fd = fd;
 	pd->final = gw_xstrdup(final);
 	pd->published = 0;
 	return 0;
@@ -306,8 +300,11 @@ publish(job *j, gw_err *e)
 		}
 		free(pd->tmp);
 		pd->tmp = NULL;
+		(void)close(pd->fd);   /* fsync'ed: close reports nothing new */
 		pd->published = 1;
 	}
+	if (j->npend > 0)
+		gw_fsync_dir_of(j->pend[0].final);
 	return 0;
 }
 
@@ -341,6 +338,7 @@ job_end(job *j, int ok)
 	for (i = 0; i < j->npend; i++) {
 		if (j->pend[i].tmp) {
 			unlink(j->pend[i].tmp);
+			close(j->pend[i].fd);
 			free(j->pend[i].tmp);
 		}
 		if (!ok && j->pend[i].published)

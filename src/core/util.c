@@ -1,10 +1,10 @@
-/* util.c: errors, allocation, buffers and file helpers. */
+/* util.c: errors, allocation, buffers, reading a file and strings (the
+ * writing of files is safefile.c). */
 #include "gw.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,74 +273,6 @@ gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
 	close(fd);
 	*len = b.len;
 	*out = gw_buf_steal(&b);
-	return 0;
-}
-
-int
-gw_write_all(int fd, const char *data, size_t len)
-{
-	while (len > 0) {
-		ssize_t w = write(fd, data, len);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		data += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-int
-gw_write_file_atomic(const char *path, const char *data, size_t len, gw_err *e)
-{
-	char *dircopy, *dir, *tmp;
-	struct stat st;
-	mode_t mode = 0644;
-	int fd, dfd, saved;
-
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			gw_err_set(e, _("%s: is a directory, expected a file"), path);
-			return -1;
-		}
-		mode = st.st_mode & 07777;
-	}
-	tmp = gw_xasprintf("%s.gpuwiz-XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		gw_err_set(e, _("%s: cannot create a temporary file beside it: %s"),
-		           path, strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	if (gw_write_all(fd, data, len) != 0 || fchmod(fd, mode) != 0 ||
-	    fsync(fd) != 0) {
-		saved = errno;
-		close(fd);
-		unlink(tmp);
-		gw_err_set(e, _("%s: cannot write: %s"), path, strerror(saved));
-		free(tmp);
-		return -1;
-	}
-	if (close(fd) != 0 || rename(tmp, path) != 0) {
-		saved = errno;
-		unlink(tmp);
-		gw_err_set(e, _("%s: cannot write: %s"), path, strerror(saved));
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	dircopy = gw_xstrdup(path);
-	dir = dirname(dircopy);
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		(void)fsync(dfd);
-		close(dfd);
-	}
-	free(dircopy);
 	return 0;
 }
 

@@ -3,6 +3,7 @@
  * never its secrets, written atomically.
  */
 #include "verify_live.h"
+#include "safefile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -134,19 +135,6 @@ run_tar(const char *out, const char *stage)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-static char *
-dir_of(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	if (s == NULL)
-		return gw_xstrdup(".");
-	if (s == path)
-		return gw_xstrdup("/");
-	return gw_xstrndup(path, (size_t)(s - path));
-}
-
-
 /* The files of the bundle in sub (their paths appended to *names). */
 static int
 stage_all(const char *sub, const live_sys *l, const char *nvsmi_data,
@@ -173,6 +161,22 @@ stage_all(const char *sub, const live_sys *l, const char *nvsmi_data,
 	return rc;
 }
 
+/* fsync the file at path: the bundle is complete on disk before it gets
+ * its name.  0, or -1 with errno set. */
+static int
+sync_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc, saved;
+
+	if (fd < 0)
+		return -1;
+	rc = fsync(fd);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return rc;
+}
+
 /* Tar the stage into a temporary file beside out, then link it to out,
  * which must not exist: a reader never sees half a bundle.  0, or -1 with
  * e set. */
@@ -190,6 +194,8 @@ publish(const char *out, const char *dir, const char *stage, gw_err *e)
 	close(fd);
 	if (run_tar(tmp, stage) != 0) {
 		gw_err_set(e, _("--bundle %s: tar failed"), out);
+	} else if (sync_file(tmp) != 0) {
+		gw_err_set(e, "--bundle %s: %s", out, strerror(errno));
 	} else if (link(tmp, out) != 0) {
 		if (errno == EEXIST)
 			gw_err_set(e, _("--bundle %s: the file exists; the bundle "
@@ -197,6 +203,7 @@ publish(const char *out, const char *dir, const char *stage, gw_err *e)
 		else
 			gw_err_set(e, "--bundle %s: %s", out, strerror(errno));
 	} else {
+		gw_fsync_dir_of(out);
 		rc = 0;
 	}
 	unlink(tmp);
@@ -209,7 +216,7 @@ gw_live_bundle_write(const char *out, const live_sys *l,
                      const char *nvsmi_data, size_t nvsmi_len,
                      const char *text, const char *js, gw_err *e)
 {
-	char *dir = dir_of(out), *stage, *sub;
+	char *dir = gw_path_dir(out), *stage, *sub;
 	char **names = NULL;
 	size_t n = 0, i;
 	int rc = -1;

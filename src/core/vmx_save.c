@@ -1,7 +1,8 @@
 /* vmx_save.c: the running-VM check (.vmx.lck) and saving a .vmx: a
- * timestamped backup, then an atomic replace through a symlink to its
- * target (see vmx.h). */
+ * timestamped backup, then an atomic replace; a symlinked .vmx is written
+ * through the link to its target (see vmx.h, safefile.h). */
 #include "vmx_int.h"
+#include "safefile.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,15 +25,14 @@ ends_with_lck(const char *name)
 	return n > 4 && vmx_key_eq(name + n - 4, ".lck");
 }
 
-int
-gw_vmx_is_locked(const char *vmx_path, char **lock_path)
+/* The lock beside the .vmx named vmx_path, this very name. */
+static int
+locked_here(const char *vmx_path, char **lock_path)
 {
 	char *lck = gw_xasprintf("%s.lck", vmx_path);
 	struct stat st;
 	int locked = 0;
 
-	if (lock_path)
-		*lock_path = NULL;
 	if (lstat(lck, &st) != 0) {
 		/* Not there: not locked.  Cannot look: assume locked. */
 		locked = errno != ENOENT && errno != ENOTDIR;
@@ -67,18 +67,98 @@ gw_vmx_is_locked(const char *vmx_path, char **lock_path)
 	return locked;
 }
 
-/* Copy the file now at path to "<path>.<YYYYmmdd-HHMMSS>.bak" (".N"
- * appended while that exists).  *bak is NULL (and 0 returned) when there is
- * no file at path yet.  On failure nothing is left behind. */
+int
+gw_vmx_is_locked(const char *vmx_path, char **lock_path)
+{
+	char *target;
+	int locked;
+
+	if (lock_path)
+		*lock_path = NULL;
+	if (locked_here(vmx_path, lock_path))
+		return 1;
+	/* A symlinked .vmx: VMware locks beside the name it was opened by,
+	 * which may be the link or its target. */
+	target = gw_path_follow(vmx_path, NULL);
+	locked = target && strcmp(target, vmx_path) != 0 &&
+	         locked_here(target, lock_path);
+	free(target);
+	return locked;
+}
+
+/* Copy in to out, set mode, fsync; 0, or -1 with errno set. */
+static int
+copy_synced(int in, int out, mode_t mode)
+{
+	char buf[65536];
+	ssize_t r;
+
+	for (;;) {
+		r = read(in, buf, sizeof buf);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		if (gw_write_all(out, buf, (size_t)r) != 0)
+			return -1;
+	}
+	return fchmod(out, mode) != 0 || fsync(out) != 0 ? -1 : 0;
+}
+
+/* Give the complete temporary tmp the first free backup name of path,
+ * "<path>.<YYYYmmdd-HHMMSS>.bak" (".N" appended while that exists), never
+ * replacing one: link(2) fails on an existing name.  Where the file
+ * system has no hard links, rename(2) after a look.  The name, with
+ * *renamed when tmp is gone; NULL with errno set (0: too many). */
+static char *
+publish_backup(const char *tmp, const char *path, int *renamed)
+{
+	char stamp[32], *name;
+	struct tm tm;
+	time_t now = time(NULL);
+	struct stat st;
+	int n;
+
+	*renamed = 0;
+	if (localtime_r(&now, &tm) == NULL ||
+	    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm) == 0)
+		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
+	for (n = 0; n < 1000; n++) {
+		name = n ? gw_xasprintf("%s.%s.bak.%d", path, stamp, n)
+		         : gw_xasprintf("%s.%s.bak", path, stamp);
+		if (link(tmp, name) == 0)
+			return name;
+		if (errno != EEXIST && errno != EPERM && errno != EOPNOTSUPP &&
+		    errno != ENOSYS && errno != EMLINK) {
+			free(name);
+			return NULL;
+		}
+		if (errno != EEXIST && lstat(name, &st) != 0 && errno == ENOENT) {
+			if (rename(tmp, name) == 0) {
+				*renamed = 1;
+				return name;
+			}
+			free(name);
+			return NULL;
+		}
+		free(name);
+	}
+	errno = 0;
+	return NULL;
+}
+
+/* Copy the file now at path (link-free) to its backup beside it, through
+ * a temporary that is complete and synced before it gets the backup's
+ * name: a kill leaves no partial backup.  *bak is NULL (and 0 returned)
+ * when there is no file at path yet.  On failure nothing is left behind. */
 static int
 make_backup(const char *path, char **bak, gw_err *e)
 {
-	char stamp[32], buf[65536], *name = NULL;
+	char *tmp = NULL;
 	struct stat st;
-	struct tm tm;
-	time_t now = time(NULL);
-	int in, out = -1, n, saved;
-	ssize_t r;
+	int in, out, renamed = 0, saved;
 
 	*bak = NULL;
 	in = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
@@ -95,56 +175,26 @@ make_backup(const char *path, char **bak, gw_err *e)
 		close(in);
 		return -1;
 	}
-	if (localtime_r(&now, &tm) == NULL ||
-	    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm) == 0)
-		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
-	for (n = 0; n < 1000; n++) {
-		name = n ? gw_xasprintf("%s.%s.bak.%d", path, stamp, n)
-		         : gw_xasprintf("%s.%s.bak", path, stamp);
-		out = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-		           st.st_mode & 0777);
-		if (out >= 0 || errno != EEXIST)
-			break;
-		free(name);
-		name = NULL;
-	}
-	if (out < 0) {
-		saved = errno;
-		gw_err_set(e, _("%s: cannot create a backup beside it: %s"), path,
-		           name ? strerror(saved) : _("too many backups this second"));
-		free(name);
+	if ((out = gw_tmp_open(path, &tmp, e)) < 0) {
 		close(in);
 		return -1;
 	}
-	for (;;) {
-		r = read(in, buf, sizeof buf);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		if (gw_write_all(out, buf, (size_t)r) != 0) {
-			r = -1;
-			break;
-		}
-	}
-	saved = errno;
-	if (r == 0 && (fchmod(out, st.st_mode & 0777) != 0 || fsync(out) != 0)) {
-		r = -1;
+	if (copy_synced(in, out, st.st_mode & 0777) != 0) {
+		gw_err_set(e, _("%s: cannot write the backup %s: %s"), path, tmp,
+		           strerror(errno));
+	} else if ((*bak = publish_backup(tmp, path, &renamed)) == NULL) {
 		saved = errno;
+		gw_err_set(e, _("%s: cannot create a backup beside it: %s"), path,
+		           saved ? strerror(saved) : _("too many backups this second"));
 	}
-	if (close(out) != 0 && r == 0) {
-		r = -1;
-		saved = errno;
-	}
+	if (!renamed)
+		unlink(tmp);
+	close(out);             /* the lock goes with the name */
 	close(in);
-	if (r != 0) {
-		unlink(name);
-		gw_err_set(e, _("%s: cannot write the backup %s: %s"), path, name,
-		           strerror(saved));
-		free(name);
+	free(tmp);
+	if (*bak == NULL)
 		return -1;
-	}
-	*bak = name;
+	gw_fsync_dir_of(path);  /* the backup lasts before the .vmx changes */
 	return 0;
 }
 
@@ -152,8 +202,9 @@ int
 gw_vmx_save(const gw_vmx *v, const char *path, int force, char **backup_path,
             gw_err *e)
 {
-	char *lck = NULL, *bak = NULL, *data;
+	char *lck = NULL, *bak = NULL, *data, *target;
 	size_t len;
+	int rc;
 
 	if (backup_path)
 		*backup_path = NULL;
@@ -163,7 +214,13 @@ gw_vmx_save(const gw_vmx *v, const char *path, int force, char **backup_path,
 		free(lck);
 		return -1;
 	}
-	if (make_backup(path, &bak, e) != 0)
+	/* A symlinked .vmx: the target is backed up beside itself and
+	 * replaced; the link stays. */
+	if ((target = gw_path_follow(path, e)) == NULL)
+		return -1;
+	rc = make_backup(target, &bak, e);
+	free(target);
+	if (rc != 0)
 		return -1;
 	data = gw_vmx_serialize(v, &len);
 	if (gw_write_file_atomic(path, data, len, e) != 0) {

@@ -89,9 +89,11 @@ int gw_runner_read_file(gw_runner *r, const char *path, char **data,
 /* Replace the file at path (absolute): the current file is copied to
  * "PATH.YYYYmmdd-HHMMSS.bak" (".N" appended while that exists; *backup
  * gets its name, NULL when there was no file), the data is written through
- * stdin to "PATH.gpuwiz-tmp" (a copy of the old file first, so its mode is
- * kept), its size checked, and it is renamed over PATH.  On failure the
- * temporary file is removed and PATH is unchanged. */
+ * stdin to a temporary "PATH.gpuwiz-XXXXXX" (random, created exclusively:
+ * an existing name or link is never written through; a copy of the old
+ * file first, so its mode is kept), its size checked, both synced, and
+ * renamed into place, the backup first.  On failure the temporaries are
+ * removed and PATH is unchanged. */
 int gw_runner_write_file_atomic(gw_runner *r, const char *path,
                                 const char *data, size_t len, char **backup,
                                 gw_err *e);

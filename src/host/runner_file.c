@@ -1,7 +1,8 @@
 /* runner_file.c: read and replace files through the runner (cat, and a
- * small shell script that keeps a backup and renames a complete
- * temporary file over the old one). */
+ * small shell script that keeps a backup and renames a complete, synced
+ * temporary file, created exclusively, over the old one). */
 #include "runner_int.h"
+#include "safefile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,32 +49,56 @@ gw_runner_read_file(gw_runner *r, const char *path, char **data, size_t *len,
 	return 0;
 }
 
-/* The script that replaces path by stdin (len bytes) through tmp, with a
- * backup at base (or base.N).  Exit codes: 10 backup, 11 temporary copy,
- * 12 writing, 13 size, 14 rename.  Only runner_quote_word()ed words are
- * put in. */
+/* The script that replaces path by stdin (len bytes) through the
+ * temporary tmp, with a backup at base (or base.N) made through the
+ * temporary bt: each temporary is created exclusively (set -C: an
+ * existing name, a link included, is never written through), complete and
+ * synced before it is renamed, and removed on every failure and on a
+ * hang-up (the ssh connection gone).  Exit codes: 10 backup, 11 temporary
+ * copy, 12 writing, 13 size, 14 rename, 15 a signal.  Only
+ * runner_quote_word()ed words are put in.  ESXi's busybox sh has set -C,
+ * sync (a busybox sync before 1.26 ignores its arguments and syncs
+ * everything) and mv; VMFS has no hard links.  A file is created with
+ * printf, not ':': a redirection that fails on a special built-in ends
+ * the shell before its exit code is set. */
 static void
-write_script(gw_buf *s, const char *path, const char *tmp, const char *base,
-             size_t len)
+write_script(gw_buf *s, const char *path, const char *tmp, const char *bt,
+             const char *base, const char *dir, size_t len)
 {
 	gw_buf_puts(s, "p=");
 	runner_quote_word(s, path);
 	gw_buf_puts(s, "; t=");
 	runner_quote_word(s, tmp);
+	gw_buf_puts(s, "; u=");
+	runner_quote_word(s, bt);
 	gw_buf_puts(s, "; b=");
 	runner_quote_word(s, base);
+	gw_buf_puts(s, "; d=");
+	runner_quote_word(s, dir);
 	gw_buf_printf(s, "; n=%zu; ", len);
 	gw_buf_puts(s,
-	    "k=\"$b\"; i=1; "
+	    "mt=; mu=; k=; "
+	    "gone() { [ -z \"$mt\" ] || rm -f \"$t\"; "
+	    "[ -z \"$mu\" ] || rm -f \"$u\"; }; "
+	    "trap 'gone; exit 15' HUP INT TERM; "
+	    "set -C; "
 	    "if [ -e \"$p\" ]; then "
+	    "printf '' > \"$u\" || exit 10; mu=1; "
+	    "cp -p \"$p\" \"$u\" || { gone; exit 10; }; "
+	    "k=\"$b\"; i=1; "
 	    "while [ -e \"$k\" ]; do k=\"$b.$i\"; i=$((i+1)); done; "
-	    "cp -p \"$p\" \"$k\" || exit 10; "
-	    "cp -p \"$p\" \"$t\" || { rm -f \"$t\"; exit 11; }; "
-	    "else k=; fi; "
-	    "cat > \"$t\" || { rm -f \"$t\"; exit 12; }; "
+	    "printf '' > \"$t\" || { gone; exit 11; }; mt=1; "
+	    "cp -p \"$p\" \"$t\" || { gone; exit 11; }; "
+	    "else printf '' > \"$t\" || exit 11; mt=1; fi; "
+	    "set +C; "
+	    "cat > \"$t\" || { gone; exit 12; }; "
 	    "w=$(wc -c < \"$t\"); "
-	    "[ \"$w\" -eq \"$n\" ] || { rm -f \"$t\"; exit 13; }; "
-	    "mv -f \"$t\" \"$p\" || { rm -f \"$t\"; exit 14; }; "
+	    "[ \"$w\" -eq \"$n\" ] || { gone; exit 13; }; "
+	    "sync \"$t\" ${k:+\"$u\"} 2>/dev/null || sync; "
+	    "if [ -n \"$k\" ]; then mv \"$u\" \"$k\" || { gone; exit 10; }; "
+	    "mu=; fi; "
+	    "mv -f \"$t\" \"$p\" || { gone; exit 14; }; mt=; "
+	    "sync \"$d\" 2>/dev/null || sync; "
 	    "printf '%s' \"$k\"");
 }
 
@@ -112,7 +137,8 @@ int
 gw_runner_write_file_atomic(gw_runner *r, const char *path, const char *data,
                             size_t len, char **backup, gw_err *e)
 {
-	char stamp[32], *tmp, *base, *out = NULL, *err = NULL;
+	char stamp[32], word[8], *tmp, *bt, *base, *dir, *out = NULL;
+	char *err = NULL;
 	struct tm tm;
 	time_t now = time(NULL);
 	gw_buf s;
@@ -125,10 +151,15 @@ gw_runner_write_file_atomic(gw_runner *r, const char *path, const char *data,
 	if (localtime_r(&now, &tm) == NULL ||
 	    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm) == 0)
 		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
-	tmp = gw_xasprintf("%s.gpuwiz-tmp", path);
+	/* names of safefile.h's pattern, random: set -C refuses one taken */
+	gw_random_word(word, 6);
+	tmp = gw_xasprintf("%s.gpuwiz-%s", path, word);
+	gw_random_word(word, 6);
+	bt = gw_xasprintf("%s.gpuwiz-%s", path, word);
 	base = gw_xasprintf("%s.%s.bak", path, stamp);
+	dir = gw_path_dir(path);
 	gw_buf_init(&s);
-	write_script(&s, path, tmp, base, len);
+	write_script(&s, path, tmp, bt, base, dir, len);
 	if (runner_run_script(r, s.data, data, len, &out, NULL, &err, &st, path,
 	                      e) != 0)
 		goto done;
@@ -144,6 +175,8 @@ done:
 	free(out);
 	free(err);
 	free(tmp);
+	free(bt);
 	free(base);
+	free(dir);
 	return rc;
 }

@@ -2,6 +2,7 @@
  * the findings as text or JSON, and the command that reads the input.
  */
 #include "diagnose_report.h"
+#include "out.h"
 #include "finding_print.h"
 
 #include <errno.h>
@@ -231,7 +232,7 @@ gw_diagnose_command(const char *path, int json, gw_err *e)
 	gw_diag_render(&res, name, json, &out);
 	rc = res.n > 0 ? 0 : 1;
 	gw_diag_result_free(&res);
-	fflush(stdout);
+	gw_out_flush();
 	if (gw_write_all(STDOUT_FILENO, out.data, out.len) != 0) {
 		gw_err_set(e, _("standard output: cannot write: %s"),
 		           strerror(errno));

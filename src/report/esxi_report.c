@@ -2,6 +2,7 @@
  * gpus` on an ESXi host: prints what gw_esxi_gpus_read() found (see
  * esxi.h for the JSON shape). */
 #include "esxi_report.h"
+#include "out.h"
 #include "jsonutil.h"
 
 #include <stdio.h>
@@ -198,7 +199,7 @@ gpus_print(const gw_esxi_gpus *g, int json)
 		gw_esxi_gpus_print_json(g);
 	else
 		gw_esxi_gpus_print_text(g);
-	fflush(stdout);
+	gw_out_flush();
 }
 
 int

@@ -4,6 +4,7 @@
  * empty.
  */
 #include "verify_report.h"
+#include "out.h"
 #include "verify_live.h"
 #include "finding_print.h"
 
@@ -251,7 +252,7 @@ gw_verify_command(const gw_table *t, const char *nvsmi_path, int json,
 	} else {
 		print_text(stdout, &q, &v, nvsmi_path);
 	}
-	fflush(stdout);
+	gw_out_flush();
 	rc = v.nfail > 0 ? GW_VERIFY_FAILED : GW_VERIFY_OK;
 	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
@@ -474,7 +475,7 @@ gw_verify_live_command(const gw_table *t, const char *sysroot,
 		rc = GW_VERIFY_INPUT;
 	if (rc != GW_VERIFY_INPUT) {
 		fputs(json ? r.js : r.text, stdout);
-		fflush(stdout);
+		gw_out_flush();
 		if (bundle != NULL)
 			fprintf(stderr, _("gpuwiz verify: support bundle written "
 			                  "to %s\n"), bundle);

@@ -13,6 +13,8 @@ TR=${GW_TEST_RUNNER_BIN:-$(dirname "$GPUWIZ")/../tests/unit/host/test_runner}
 [ -x "$TR" ] || { echo "SKIP: $TR not built"; exit 77; }
 sshd_start "$SRC"
 PORT=$SSH_PORT
+# the sync stand-in records that the remote write syncs its temporaries
+cp "$SRC/tests/esxi-standins/sync" "$SSH_STANDINS/"
 
 run env GW_SSH_TEST_HOST="$(id -un)@127.0.0.1" GW_SSH_TEST_PORT="$PORT" \
 	GW_SSH_TEST_KEY="$SSH_KEY" GW_SSH_TEST_KNOWN_HOSTS="$SSH_KNOWN" \
@@ -184,7 +186,8 @@ if [ -n "$bak" ] && cmp -s "$TMP/vm11.orig" "$VOL/datastore1/itachi_lab/$bak"; t
 else nok "backup on the datastore" "$(ls -la "$VOL/datastore1/itachi_lab/")"; fi
 check "vmx --vm --write: power state checked, VM reloaded" sh -c \
 	"grep -qx 'vim-cmd vmsvc/power.getstate 11' '$LOG' && grep -qx 'vim-cmd vmsvc/reload 11' '$LOG'"
-check "no temporary file left on the datastore" sh -c "! ls '$VOL/datastore1/itachi_lab/' | grep -q gpuwiz-tmp"
+check "no temporary file left on the datastore" sh -c "! ls '$VOL/datastore1/itachi_lab/' | grep -q gpuwiz-"
+check "vmx --vm --write: the temporary is synced before the rename" grep -q "^sync $V11.gpuwiz-" "$LOG"
 # unchanged bytes stay unchanged: only added lines differ
 if diff "$TMP/vm11.orig" "$V11" | grep -q '^<'; then
 	nok "vmx --vm --write only adds lines" "$(diff "$TMP/vm11.orig" "$V11")"

@@ -15,6 +15,7 @@
 #include "testutil.h"
 #include "runner.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -632,13 +633,32 @@ make_vmx(fx *f, const gw_esxi_vm_list *l, unsigned long vmid)
 	return path;
 }
 
+/* Entries "NAME.gpuwiz-*" beside path. */
+static int
+count_temps(const char *path)
+{
+	char *dir = gw_xstrndup(path, (size_t)(strrchr(path, '/') - path));
+	char *pre = gw_xasprintf("%s.gpuwiz-", strrchr(path, '/') + 1);
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL)
+		n += strncmp(de->d_name, pre, strlen(pre)) == 0;
+	closedir(d);
+	free(pre);
+	free(dir);
+	return n;
+}
+
 static void
 test_vmx_read_write_backup(void **state)
 {
 	fx *f = *state;
 	gw_esxi_vm_list l;
 	gw_vmx *v;
-	char *path, *want, *bak = NULL, *old, *now, *tmp;
+	char *path, *want, *bak = NULL, *old, *now, *tmp, *victim, *trap;
 	struct stat st;
 	gw_err e;
 
@@ -647,12 +667,33 @@ test_vmx_read_write_backup(void **state)
 	want = gw_xasprintf("%s/datastore1/itachi_lab/itachi_lab.vmx", f->tmp);
 	assert_string_equal(path, want);
 	old = slurp(path);
+	/* a link at the old fixed temporary name is never written through */
+	victim = gw_xasprintf("%s/victim.txt", f->tmp);
+	write_text(victim, "keep me\n", 0644);
+	trap = gw_xasprintf("%s.gpuwiz-tmp", path);
+	assert_int_equal(symlink(victim, trap), 0);
 	assert_int_equal(gw_esxi_session_read_vmx(f->r, path, &v, &e), 0);
 	assert_string_equal(gw_vmx_get(v, "virtualHW.version"), "13");
 	assert_int_equal(gw_vmx_set(v, "pciPassthru.use64bitMMIO", "TRUE", &e),
 	                 0);
 	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, &bak, &e),
 	                 0);
+	now = slurp(victim);
+	assert_string_equal(now, "keep me\n");
+	free(now);
+	assert_int_equal(lstat(trap, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	unlink(trap);
+	/* the temporary (a unique name) was synced before the rename, and
+	 * none is left */
+	now = slurp(f->log);
+	tmp = gw_xasprintf("sync %s.gpuwiz-", path);
+	assert_non_null(strstr(now, tmp));
+	free(tmp);
+	free(now);
+	assert_int_equal(count_temps(path), 0);
 	assert_non_null(bak);
 	assert_int_equal(strncmp(bak, path, strlen(path)), 0);
 	assert_non_null(strstr(bak, ".bak"));
@@ -684,6 +725,8 @@ test_vmx_read_write_backup(void **state)
 	free(old);
 	free(want);
 	free(path);
+	free(victim);
+	free(trap);
 }
 
 static void

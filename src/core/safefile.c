@@ -1,0 +1,318 @@
+/* safefile.c: writing files so that none is lost or half-written (see
+ * safefile.h): following a symlinked target, locked temporaries and the
+ * removal of those a killed run left, the atomic replace. */
+#include "safefile.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TMP_TAG ".gpuwiz-"
+#define TMP_RANDOM 6            /* the XXXXXX of mkstemp */
+#define MAX_LINKS 40            /* as the kernel's ELOOP limit */
+
+static const char word_chars[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+int
+gw_write_all(int fd, const char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t w = write(fd, data, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		data += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* ---- paths ------------------------------------------------------------ */
+
+char *
+gw_path_dir(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	if (s == NULL)
+		return gw_xstrdup(".");
+	if (s == path)
+		return gw_xstrdup("/");
+	return gw_xstrndup(path, (size_t)(s - path));
+}
+
+static const char *
+base_part(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* The target of the link at cur, relative ones from cur's directory. */
+static char *
+link_target(const char *cur, size_t size)
+{
+	char *t = gw_xmalloc(size + 1), *dir, *joined;
+	ssize_t n = readlink(cur, t, size + 1);
+
+	if (n < 0 || (size_t)n > size) {
+		if (n >= 0)
+			errno = ENAMETOOLONG;   /* it grew meanwhile */
+		free(t);
+		return NULL;
+	}
+	t[n] = '\0';
+	if (t[0] == '/' || strchr(cur, '/') == NULL)
+		return t;
+	dir = gw_path_dir(cur);
+	joined = gw_xasprintf("%s/%s", dir, t);
+	free(dir);
+	free(t);
+	return joined;
+}
+
+/* A link's target, its directory without ".." or links (for the names
+ * gpuwiz prints: the backup's); cur as it is when that cannot be had. */
+static char *
+tidy(char *cur)
+{
+	char *dir = gw_path_dir(cur), *real = realpath(dir, NULL), *t;
+
+	free(dir);
+	if (real == NULL)
+		return cur;
+	t = gw_xasprintf("%s/%s", strcmp(real, "/") ? real : "", base_part(cur));
+	free(real);
+	free(cur);
+	return t;
+}
+
+char *
+gw_path_follow(const char *path, gw_err *e)
+{
+	char *cur = gw_xstrdup(path), *next;
+	struct stat st;
+	int hops;
+
+	for (hops = 0; hops <= MAX_LINKS; hops++) {
+		if (lstat(cur, &st) != 0) {
+			if (errno == ENOENT)   /* a new file, or a dangling link */
+				return hops ? tidy(cur) : cur;
+			break;
+		}
+		if (!S_ISLNK(st.st_mode))
+			return hops ? tidy(cur) : cur;
+		next = link_target(cur, st.st_size > 0 ? (size_t)st.st_size
+		                                       : 4096);
+		if (next == NULL)
+			break;
+		free(cur);
+		cur = next;
+	}
+	if (hops > MAX_LINKS)
+		errno = ELOOP;
+	gw_err_set(e, _("%s: cannot follow its symbolic link: %s"), path,
+	           strerror(errno));
+	free(cur);
+	return NULL;
+}
+
+void
+gw_fsync_dir_of(const char *path)
+{
+	char *dir = gw_path_dir(path);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	/* best effort: some file systems refuse fsync on a directory, and
+	 * the rename it would make last has happened */
+	if (dfd >= 0) {
+		(void)fsync(dfd);
+		close(dfd);
+	}
+	free(dir);
+}
+
+void
+gw_random_word(char *buf, size_t n)
+{
+	unsigned char r[64];
+	size_t i, got = 0;
+
+	if (n > sizeof r)
+		n = sizeof r;
+	while (got < n) {
+		ssize_t k = getrandom(r + got, n - got, GRND_NONBLOCK);
+
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	if (got < n) {
+		/* no entropy yet: the time and pid still make the name
+		 * unlikely, and it is created exclusively anyway */
+		unsigned long x = (unsigned long)time(NULL) * 2654435761u ^
+		                  (unsigned long)getpid() << 16 ^
+		                  (unsigned long)clock();
+
+		for (i = got; i < n; i++, x = x * 6364136223846793005u + 1)
+			r[i] = (unsigned char)(x >> 33);
+	}
+	for (i = 0; i < n; i++)
+		buf[i] = word_chars[r[i] % (sizeof word_chars - 1)];
+	buf[n] = '\0';
+}
+
+/* ---- temporaries -------------------------------------------------------- */
+
+/* name is base's temporary: base, TMP_TAG, then TMP_RANDOM word chars. */
+static int
+is_tmp_of(const char *name, const char *base)
+{
+	size_t bl = strlen(base), tl = sizeof TMP_TAG - 1, i;
+
+	if (strncmp(name, base, bl) != 0 || strncmp(name + bl, TMP_TAG, tl) != 0
+	    || strlen(name + bl + tl) != TMP_RANDOM)
+		return 0;
+	for (i = bl + tl; name[i]; i++)
+		if (name[i] == '\0' || strchr(word_chars, name[i]) == NULL)
+			return 0;
+	return 1;
+}
+
+/* Remove the entry name of dirfd when it is a stale temporary: a regular
+ * file of ours whose writer is gone.  A writer holds its flock() until the
+ * temporary is renamed or removed, and the kernel drops it when the writer
+ * dies, even by SIGKILL: a lock we get means nobody is writing it. */
+static int
+remove_if_stale(int dirfd, const char *name)
+{
+	struct stat st, fst;
+	int fd, gone = 0;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+		return 0;
+	fd = openat(dirfd, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+	            O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &fst) == 0 && fst.st_ino == st.st_ino &&
+	    fst.st_dev == st.st_dev && S_ISREG(fst.st_mode) &&
+	    flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+	    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    st.st_ino == fst.st_ino && st.st_dev == fst.st_dev)
+		gone = unlinkat(dirfd, name, 0) == 0;
+	close(fd);
+	return gone;
+}
+
+size_t
+gw_tmp_sweep(const char *path)
+{
+	char *final = gw_path_follow(path, NULL), *dir;
+	const char *base;
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	if (final == NULL)
+		return 0;
+	dir = gw_path_dir(final);
+	base = base_part(final);
+	if (*base && (d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL)
+			if (is_tmp_of(de->d_name, base))
+				n += (size_t)remove_if_stale(dirfd(d), de->d_name);
+		closedir(d);
+	}
+	free(dir);
+	free(final);
+	return n;
+}
+
+int
+gw_tmp_open(const char *final, char **tmp, gw_err *e)
+{
+	int fd;
+
+	(void)gw_tmp_sweep(final);
+	*tmp = gw_xasprintf("%s" TMP_TAG "XXXXXX", final);
+	fd = mkostemp(*tmp, O_CLOEXEC);
+	if (fd < 0) {
+		gw_err_set(e, _("%s: cannot create a temporary file beside it: %s"),
+		           final, strerror(errno));
+		free(*tmp);
+		*tmp = NULL;
+		return -1;
+	}
+	/* Without a lock (ENOLCK on some NFS mounts) the file is only safer
+	 * from a sweep: remove_if_stale() cannot get one either. */
+	(void)flock(fd, LOCK_EX | LOCK_NB);
+	return fd;
+}
+
+/* ---- the atomic replace ------------------------------------------------ */
+
+/* Write, set the mode, fsync; 0, or -1 with errno set. */
+static int
+fill(int fd, const char *data, size_t len, mode_t mode)
+{
+	if (gw_write_all(fd, data, len) != 0 || fchmod(fd, mode) != 0 ||
+	    fsync(fd) != 0)
+		return -1;
+	return 0;
+}
+
+int
+gw_write_file_atomic(const char *path, const char *data, size_t len, gw_err *e)
+{
+	char *final, *tmp;
+	struct stat st;
+	mode_t mode = 0644;
+	int fd, saved;
+
+	if ((final = gw_path_follow(path, e)) == NULL)
+		return -1;
+	if (stat(final, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			gw_err_set(e, _("%s: is a directory, expected a file"), path);
+			free(final);
+			return -1;
+		}
+		mode = st.st_mode & 07777;
+	}
+	if ((fd = gw_tmp_open(final, &tmp, e)) < 0) {
+		free(final);
+		return -1;
+	}
+	/* the fd (and its lock) is kept over the rename: until then the
+	 * temporary is never taken for a stale one */
+	if (fill(fd, data, len, mode) != 0 || rename(tmp, final) != 0) {
+		saved = errno;
+		unlink(tmp);
+		close(fd);
+		gw_err_set(e, _("%s: cannot write: %s"), path, strerror(saved));
+		free(tmp);
+		free(final);
+		return -1;
+	}
+	/* fsync has reported the write errors a close would */
+	(void)close(fd);
+	gw_fsync_dir_of(final);
+	free(tmp);
+	free(final);
+	return 0;
+}

@@ -1,0 +1,46 @@
+/* safefile.h: writing files so that none is lost or half-written
+ * (doc/design.md, section 7, "Writes").  gw_write_all and
+ * gw_write_file_atomic are declared in gw.h.
+ *
+ * A temporary is always "FINAL.gpuwiz-XXXXXX" (six letters or digits)
+ * beside its final name, created exclusively and flock()ed by its writer
+ * for as long as it exists.  A kill leaves such a file unlocked: the next
+ * write of FINAL removes it (gw_tmp_sweep).
+ */
+#ifndef GW_SAFEFILE_H
+#define GW_SAFEFILE_H
+
+#include "gw.h"
+
+#include <sys/types.h>
+
+/* The file path names once its symbolic links are followed (as sed -i
+ * --follow-symlinks does): path itself when it is no link or does not
+ * exist; a link's relative target is taken from the link's directory.
+ * NULL, with e set, for a loop or a link that cannot be read. */
+char *gw_path_follow(const char *path, gw_err *e);
+
+/* Create a temporary for final (final must be link-free: see
+ * gw_path_follow), exclusively, mode 0600, locked; stale temporaries of
+ * final are removed first.  The fd, with *tmp its name; -1 with e set.
+ * The lock goes with the last close of the fd. */
+int gw_tmp_open(const char *final, char **tmp, gw_err *e);
+
+/* Remove the stale temporaries of the file path names (its links
+ * followed): in its directory, the entries named "NAME.gpuwiz-" and six
+ * letters or digits that are regular files (not links), owned by this user
+ * and not locked by a live writer.  Nothing else is ever removed.  The
+ * number removed. */
+size_t gw_tmp_sweep(const char *path);
+
+/* The directory part of path: "." when it has no '/', "/" for "/x". */
+char *gw_path_dir(const char *path);
+
+/* fsync the directory that holds path: a rename or link into it lasts. */
+void gw_fsync_dir_of(const char *path);
+
+/* n random letters and digits (the temporaries' alphabet) and a NUL into
+ * buf (n + 1 bytes). */
+void gw_random_word(char *buf, size_t n);
+
+#endif

@@ -1,0 +1,93 @@
+#!/bin/sh
+# test_crash.sh: crash consistency of `gpuwiz vmx --write` (issue 12).  The
+# write is killed (SIGKILL, strace -e inject=SYSCALL:signal=KILL:when=K) on
+# entering the K-th call of each syscall that creates, writes, syncs,
+# renames, links, locks or removes a file, for every K from the first such
+# call to the last.  After each kill the .vmx holds the old bytes or the new
+# ones, every backup holds the old bytes (no empty or partial .bak), and
+# nothing else is left but gpuwiz's own temporaries; the next run removes
+# those and ends with the new bytes.  Skipped (77) without strace or
+# ptrace.  All of it twice: for a .vmx and for a symlink to one (written
+# through the link, which stays a link).
+. "$(dirname "$0")/lib.sh"
+command -v strace >/dev/null 2>&1 || { echo "SKIP: strace not installed"; exit 77; }
+strace -qq -o /dev/null true 2>/dev/null || { echo "SKIP: strace cannot trace here (ptrace refused)"; exit 77; }
+
+CALLS="openat open creat write pwrite64 fchmod fsync fdatasync rename renameat renameat2 link linkat unlink unlinkat flock close"
+sample vmx/ws-freebsd-crlf.vmx "$TMP/old.vmx"
+D=$TMP/c
+# LeakSanitizer cannot run under ptrace: off for the traced runs of an
+# ASan build (tests/run-all.sh)
+TRACED_ASAN=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+MODE=file
+fresh() {
+	rm -rf "$D"; mkdir "$D"; cp "$TMP/old.vmx" "$D/vm.vmx"
+	if [ "$MODE" = link ]; then ln -s vm.vmx "$D/link.vmx"; V=$D/link.vmx; else V=$D/vm.vmx; fi
+}
+gw() { "$GPUWIZ" vmx "$V" --gpu l40s --write; }
+
+# state_ok: the .vmx is old or new, every backup is the old bytes, the rest
+# are temporaries of gpuwiz's own pattern (the variable bad says what not)
+state_ok() {
+	bad=
+	cmp -s "$D/vm.vmx" "$TMP/old.vmx" || cmp -s "$D/vm.vmx" "$TMP/new.vmx" ||
+		bad="vm.vmx is neither the old nor the new bytes"
+	for f in "$D"/* "$D"/.[!.]*; do
+		[ -e "$f" ] || [ -L "$f" ] || continue
+		b=${f##*/}
+		case $b in
+		vm.vmx) ;;
+		link.vmx) [ "$MODE" = link ] && [ -L "$f" ] || bad="$bad; link.vmx is no link" ;;
+		vm.vmx.*.bak|vm.vmx.*.bak.[0-9]*)
+			cmp -s "$f" "$TMP/old.vmx" || bad="$bad; $b is a fake backup ($(wc -c <"$f") bytes)" ;;
+		vm.vmx.gpuwiz-??????) [ "$1" = after ] && bad="$bad; stray temporary $b" ;;
+		*) bad="$bad; unexpected $b" ;;
+		esac
+	done
+	[ -z "$bad" ]
+}
+
+trials=0 failed=0 summary=
+calls=$(echo "$CALLS" | tr ' ' ',')
+for MODE in file link; do
+	# the new bytes, and the calls of a run that is not killed
+	fresh
+	ASAN_OPTIONS=$TRACED_ASAN strace -qq -o "$TMP/trace" -e trace="$calls" -e signal=none "$GPUWIZ" vmx "$V" --gpu l40s --write >/dev/null 2>&1
+	check "$MODE: an unkilled run under strace writes the file" grep -q 64bitMMIOSizeGB "$D/vm.vmx"
+	cp "$D/vm.vmx" "$TMP/new.vmx"
+	# the first call that changes the directory: a kill before it
+	# changes nothing
+	start=$(grep -n 'O_CREAT\|^flock\|^rename\|^link\|^unlink' "$TMP/trace" | head -n 1 | cut -d: -f1)
+	check "$MODE: the trace shows where the writing starts" [ -n "$start" ]
+	start=${start:-1}
+	for c in $CALLS; do
+		total=$(grep -c "^$c(" "$TMP/trace")
+		[ "$total" -gt 0 ] || continue
+		before=$(head -n "$((start - 1))" "$TMP/trace" | grep -c "^$c(")
+		k=$((before + 1)) n=0
+		while [ "$k" -le "$total" ]; do
+			fresh
+			ASAN_OPTIONS=$TRACED_ASAN strace -qq -o /dev/null -e trace="$c" \
+				-e inject="$c:signal=KILL:when=$k" \
+				"$GPUWIZ" vmx "$V" --gpu l40s --write >/dev/null 2>&1
+			src=$?
+			trials=$((trials + 1)) n=$((n + 1))
+			why=
+			[ "$src" -eq 0 ] && why="not killed (exit 0)"
+			state_ok killed || why="$why after the kill: $bad"
+			gw >/dev/null 2>"$TMP/next.err" || why="$why; the next run failed: $(cat "$TMP/next.err")"
+			cmp -s "$D/vm.vmx" "$TMP/new.vmx" || why="$why; the next run did not write the new bytes"
+			state_ok after || why="$why; after the next run: $bad"
+			if [ -n "$why" ]; then
+				failed=$((failed + 1))
+				nok "$MODE: killed at $c #$k" "$why"
+			fi
+			k=$((k + 1))
+		done
+		summary="$summary $MODE:$c=$n"
+	done
+done
+echo "# crash trials: $trials ($summary )"
+check "crash trials ran (at least 10)" [ "$trials" -ge 10 ]
+check "every crash trial left the old or the new .vmx, real backups, no stray temporary" [ "$failed" -eq 0 ]
+finish

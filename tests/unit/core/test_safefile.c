@@ -1,0 +1,275 @@
+/* test_safefile.c: following a symlinked target, the locked temporaries
+ * and the removal of stale ones (only gpuwiz's own), the atomic replace
+ * and the .vmx save through a link (safefile.h, vmx.h). */
+#include "testutil.h"
+#include "safefile.h"
+#include "vmx.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void
+put(const char *dir, const char *name, const char *text)
+{
+	char *p = gw_xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(p, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	free(p);
+}
+
+static void
+mk_link(const char *dir, const char *target, const char *name)
+{
+	char *p = gw_xasprintf("%s/%s", dir, name);
+
+	assert_int_equal(symlink(target, p), 0);
+	free(p);
+}
+
+static void
+mk_dir(const char *dir, const char *name)
+{
+	char *p = gw_xasprintf("%s/%s", dir, name);
+
+	assert_int_equal(mkdir(p, 0755), 0);
+	free(p);
+}
+
+/* dir without links (tu_tmpdir's may have some, as /tmp on macOS) */
+static char *
+real_dir(const char *dir)
+{
+	char *r = realpath(dir, NULL);
+
+	assert_non_null(r);
+	return r;
+}
+
+static int
+exists(const char *dir, const char *name)
+{
+	char *p = gw_xasprintf("%s/%s", dir, name);
+	struct stat st;
+	int r = lstat(p, &st) == 0;
+
+	free(p);
+	return r;
+}
+
+static char *
+slurp(const char *path)
+{
+	char *d = NULL;
+	size_t n;
+	gw_err e;
+
+	assert_int_equal(gw_read_file(path, 1 << 20, &d, &n, &e), 0);
+	return d;
+}
+
+static void
+test_path_follow(void **state)
+{
+	char *dir = tu_tmpdir(), *p, *r, *r2, *want;
+	gw_err e;
+
+	(void)state;
+	mk_dir(dir, "real");
+	put(dir, "real/vm.vmx", "x\n");
+	p = gw_xasprintf("%s/real/vm.vmx", dir);
+	r = gw_path_follow(p, &e);
+	assert_string_equal(r, p);                /* no link: itself */
+	free(r);
+	free(p);
+	/* a relative link to a relative link: from each link's directory */
+	mk_link(dir, "real/vm.vmx", "a.vmx");
+	mk_dir(dir, "lib");
+	mk_link(dir, "../a.vmx", "lib/b.vmx");
+	p = gw_xasprintf("%s/lib/b.vmx", dir);
+	r = gw_path_follow(p, &e);
+	r2 = real_dir(dir);
+	want = gw_xasprintf("%s/real/vm.vmx", r2);
+	free(r2);
+	assert_string_equal(r, want);
+	free(r);
+	free(p);
+	/* a missing file is itself; a loop is an error naming the path */
+	p = gw_xasprintf("%s/new.vmx", dir);
+	r = gw_path_follow(p, &e);
+	assert_string_equal(r, p);
+	free(r);
+	free(p);
+	mk_link(dir, "loop2", "loop1");
+	mk_link(dir, "loop1", "loop2");
+	p = gw_xasprintf("%s/loop1", dir);
+	assert_null(gw_path_follow(p, &e));
+	assert_non_null(strstr(e.msg, p));
+	assert_non_null(strstr(e.msg, "symbolic link"));
+	free(p);
+	free(want);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
+static void
+test_write_through_link(void **state)
+{
+	char *dir = tu_tmpdir(), *link, *target, *d;
+	struct stat st;
+	gw_err e;
+
+	(void)state;
+	put(dir, "t.vmx", "old\n");
+	target = gw_xasprintf("%s/t.vmx", dir);
+	assert_int_equal(chmod(target, 0640), 0);
+	link = gw_xasprintf("%s/l.vmx", dir);
+	assert_int_equal(symlink("t.vmx", link), 0);
+	assert_int_equal(gw_write_file_atomic(link, "new\n", 4, &e), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));         /* the link stays */
+	d = slurp(target);
+	assert_string_equal(d, "new\n");
+	free(d);
+	assert_int_equal(stat(target, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0640);
+	free(link);
+	free(target);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
+static void
+test_tmp_open_and_sweep(void **state)
+{
+	char *dir = tu_tmpdir(), *final, *tmp, *name, *p;
+	struct stat st;
+	int fd, busy;
+	gw_err e;
+
+	(void)state;
+	final = gw_xasprintf("%s/vm.vmx", dir);
+	put(dir, "vm.vmx", "x\n");
+	fd = gw_tmp_open(final, &tmp, &e);
+	assert_true(fd >= 0);
+	name = strrchr(tmp, '/') + 1;
+	assert_int_equal(strncmp(name, "vm.vmx.gpuwiz-", 14), 0);
+	assert_int_equal(strlen(name), 20);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	/* held by a live writer: kept; its writer gone: removed */
+	assert_int_equal(gw_tmp_sweep(final), 0);
+	assert_true(exists(dir, name));
+	close(fd);
+	assert_int_equal(gw_tmp_sweep(final), 1);
+	assert_false(exists(dir, name));
+	free(tmp);
+	/* only the pattern, only regular files, not a locked one */
+	put(dir, "vm.vmx.gpuwiz-Ab12Cd", "stale");
+	put(dir, "vm.vmx.gpuwiz-Ab12C", "5 letters");
+	put(dir, "vm.vmx.gpuwiz-Ab12Cd7", "7 letters");
+	put(dir, "vm.vmx.gpuwiz-Ab-2Cd", "a dash");
+	put(dir, "xvm.vmx.gpuwiz-Ab12Cd", "another file's");
+	put(dir, "vm.vmx.gpuwiz-Locked", "locked");
+	mk_link(dir, "xvm.vmx.gpuwiz-Ab12Cd", "vm.vmx.gpuwiz-LinkAB");
+	mk_dir(dir, "vm.vmx.gpuwiz-DirABC");
+	p = gw_xasprintf("%s/vm.vmx.gpuwiz-Locked", dir);
+	busy = open(p, O_RDONLY);
+	assert_true(busy >= 0);
+	assert_int_equal(flock(busy, LOCK_EX), 0);
+	assert_int_equal(gw_tmp_sweep(final), 1);
+	assert_false(exists(dir, "vm.vmx.gpuwiz-Ab12Cd"));
+	assert_true(exists(dir, "vm.vmx.gpuwiz-Ab12C"));
+	assert_true(exists(dir, "vm.vmx.gpuwiz-Ab12Cd7"));
+	assert_true(exists(dir, "vm.vmx.gpuwiz-Ab-2Cd"));
+	assert_true(exists(dir, "xvm.vmx.gpuwiz-Ab12Cd"));
+	assert_true(exists(dir, "vm.vmx.gpuwiz-Locked"));
+	assert_true(exists(dir, "vm.vmx.gpuwiz-LinkAB"));
+	assert_true(exists(dir, "vm.vmx.gpuwiz-DirABC"));
+	close(busy);
+	/* through a link to the file: the target's directory is swept */
+	mk_link(dir, "vm.vmx", "link.vmx");
+	free(final);
+	final = gw_xasprintf("%s/link.vmx", dir);
+	assert_int_equal(gw_tmp_sweep(final), 1);
+	assert_false(exists(dir, "vm.vmx.gpuwiz-Locked"));
+	free(p);
+	free(final);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
+static void
+test_vmx_save_through_link(void **state)
+{
+	char *dir = tu_tmpdir(), *link, *bak = NULL, *d, *want;
+	struct stat st;
+	gw_vmx *v;
+	gw_err e;
+
+	(void)state;
+	mk_dir(dir, "real");
+	put(dir, "real/vm.vmx", "memSize = \"4096\"\n");
+	link = gw_xasprintf("%s/vm.vmx", dir);
+	assert_int_equal(symlink("real/vm.vmx", link), 0);
+	assert_int_equal(gw_vmx_load_checked(&v, link, &e), 0);
+	assert_int_equal(gw_vmx_set(v, "memSize", "8192", &e), 0);
+	assert_int_equal(gw_vmx_save(v, link, 0, &bak, &e), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	d = real_dir(dir);
+	want = gw_xasprintf("%s/real/vm.vmx.", d);
+	free(d);
+	assert_int_equal(strncmp(bak, want, strlen(want)), 0);
+	d = slurp(bak);
+	assert_string_equal(d, "memSize = \"4096\"\n");
+	free(d);
+	d = slurp(link);
+	assert_string_equal(d, "memSize = \"8192\"\n");
+	free(d);
+	/* a lock beside the target counts as well as one beside the link */
+	put(dir, "real/vm.vmx.lck", "");
+	assert_true(gw_vmx_is_locked(link, NULL));
+	assert_int_equal(gw_vmx_save(v, link, 0, NULL, &e), -1);
+	assert_non_null(strstr(e.msg, "real/vm.vmx.lck"));
+	gw_vmx_free(v);
+	free(want);
+	free(bak);
+	free(link);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
+static void
+test_random_word(void **state)
+{
+	char a[7], b[7];
+	size_t i;
+
+	(void)state;
+	gw_random_word(a, 6);
+	gw_random_word(b, 6);
+	assert_int_equal(strlen(a), 6);
+	assert_string_not_equal(a, b);
+	for (i = 0; i < 6; i++)
+		assert_non_null(strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		                       "abcdefghijklmnopqrstuvwxyz0123456789", a[i]));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_path_follow),
+		cmocka_unit_test(test_write_through_link),
+		cmocka_unit_test(test_tmp_open_and_sweep),
+		cmocka_unit_test(test_vmx_save_through_link),
+		cmocka_unit_test(test_random_word),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
