@@ -63,4 +63,22 @@ if command -v man >/dev/null 2>&1; then
 	[ -s "$TMP/man.err" ] && head -n 5 "$TMP/man.err" | sed 's/^/   /'
 fi
 
+# ---- README: two set-up commands, the first one run-only -------------------
+sed -n '/^## Set-up/,/^## /p' "$SRC/README.md" | grep '^    ' >"$TMP/setup"
+check "README: exactly two set-up commands" [ "$(wc -l <"$TMP/setup")" -eq 2 ]
+check "README: the first builds, installs and starts from deps.sh" sh -c \
+	"head -n 1 '$TMP/setup' | grep -q '^    sh deps.sh && .*make install && gpuwiz\$'"
+check "README: the second is the test suite from tests/deps.sh" sh -c \
+	"sed -n 2p '$TMP/setup' | grep -qx '    sh tests/deps.sh && sh tests/run-all.sh'"
+# the packages of an apt-get install list (after "install -y ...")
+pkgs() { sed -n '/apt-get install/,/^[^[:space:]]/p' "$1" | tr ' \t\\' '\n\n\n' |
+	grep -E '^[a-z0-9][a-z0-9.+-]+$' | grep -vxE 'apt-get|install' | sort -u; }
+pkgs "$SRC/deps.sh" >"$TMP/run-pkgs"; pkgs "$SRC/tests/deps.sh" >"$TMP/test-pkgs"
+check "deps.sh: man-db, so that man gpuwiz works" grep -qx man-db "$TMP/run-pkgs"
+check "deps.sh: no test toolchain" sh -c \
+	"! grep -qE '^(golang|valgrind|openssh-server|python3-pyvmomi|tmux|libcmocka|pmccabe)' '$TMP/run-pkgs'"
+check "tests/deps.sh has every build package of deps.sh" sh -c \
+	"[ -z \"\$(grep -vx man-db '$TMP/run-pkgs' | comm -23 - '$TMP/test-pkgs')\" ]"
+check "make install installs the man page" grep -q '^man_MANS = doc/gpuwiz.1' "$SRC/Makefile.am"
+
 finish
