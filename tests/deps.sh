@@ -1,15 +1,15 @@
 #!/bin/sh
-# Install what gpuwiz needs to build and test on Debian 12 (run as root).
+# Install what gpuwiz needs to build and test on Debian 12 (run as root):
+# deps.sh (build and run), then the test toolchain.
 # Safe to run again: apt-get installs only what is missing.
 set -e
+# first what building and running needs (the README's first command)
+sh "$(dirname "$0")/../deps.sh"
+# then the test toolchain
 export DEBIAN_FRONTEND=noninteractive
-apt-get update
 apt-get install -y --no-install-recommends \
-	build-essential autoconf automake autopoint gettext pkg-config \
-	libncurses-dev libpci-dev libcurl4-openssl-dev libiniparser-dev \
-	libxml2-dev libssl-dev libyaml-dev libjansson-dev libcmocka-dev \
-	locales tmux valgrind python3 python3-yaml ca-certificates \
-	openssh-server openssh-client \
+	libcmocka-dev locales tmux valgrind python3 python3-yaml \
+	openssh-server \
 	golang-go golang-github-vmware-govmomi-dev golang-github-google-uuid-dev \
 	python3-pyvmomi time pmccabe strace
 # (the vSphere tests run against vcsim, the govmomi simulator, built from

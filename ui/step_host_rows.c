@@ -112,8 +112,9 @@ draw_rows(ui_ctx *u, ui_rect r, int y, int h)
 		if (foc)
 			dw_fill(r.y + y + i, r.x, sx - 1, a);
 		dw_put(r.y + y + i, r.x + 1, c->title, sx - 4, a);
-		/* PASS/WARN/FAIL: gpuwiz check's words, not translated */
-		dw_put(r.y + y + i, r.x + sx, gw_sev_word(c->sev), 5,
+		/* PASS/WARN/FAIL translated, like gpuwiz check's rows and
+		 * the BIOS list (issue 11) */
+		dw_put(r.y + y + i, r.x + sx, gw_sev_label(c->sev), 5,
 		       ui_attr(lc));
 	}
 	ui_list_marks(&st->view, r.y + y, r.x + sx - 2, h);

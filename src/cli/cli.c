@@ -46,7 +46,9 @@ setup_locale(int argc, char **argv)
 		else if (strncmp(argv[i], "--lang=", 7) == 0)
 			lang = argv[i] + 7;
 	}
-	if (lang != NULL && *lang) {
+	/* an unknown --lang is refused by opts.c (opt_lang); until then the
+	 * locale's language */
+	if (lang != NULL && *lang && cli_lang_known(lang)) {
 		/* gettext ignores LANGUAGE in the C locale: make sure we run
 		 * in a UTF-8 locale that can show the language. */
 		char *loc = gw_xasprintf("%s.UTF-8", lang);
@@ -75,6 +77,8 @@ setup_locale(int argc, char **argv)
 static void
 usage(FILE *f)
 {
+	fputs(_("gpuwiz puts NVIDIA GPUs into VMware VMs so that they power on.\n"), f);
+	fputs("\n", f);
 	fprintf(f, _("Usage: %s [--lang LANG] [--answers FILE] [HOST | --url URL --user USER]   the wizard\n"), cli_progname);
 	cli_usage_commands(f);
 	fputs("\n", f);
@@ -106,6 +110,23 @@ usage(FILE *f)
 	        "      --json              print JSON instead of text\n"
 	        "      --write             (vmx) save the changes, with a backup\n"
 	        "      --force             write even when the VM looks powered on\n"), f);
+	fputs("\n", f);
+	fputs(_("Every option and the environment: man gpuwiz.\n"), f);
+	/* GNU's last two lines: AC_INIT's bug address and home page */
+	fprintf(f, _("Report bugs to: %s\n"), PACKAGE_BUGREPORT);
+	fprintf(f, _("%s home page: <%s>\n"), PACKAGE_NAME, PACKAGE_URL);
+}
+
+/* GNU's form (GNU Coding Standards, --version): the program and package,
+ * the copyright, the licence and the warranty lines.  No licence file
+ * ships yet: the line says so rather than naming one. */
+static void
+print_version(FILE *f)
+{
+	fprintf(f, "%s (%s) %s\n", cli_progname, PACKAGE_NAME, PACKAGE_VERSION);
+	fputs("Copyright (C) 2026 the gpuwiz developers.\n", f);
+	fputs(_("License: none chosen yet (no licence file is distributed); all rights reserved.\n"), f);
+	fputs(_("There is NO WARRANTY, to the extent permitted by law.\n"), f);
 }
 
 /* ---- the wizard: no command ------------------------------------------ */
@@ -262,7 +283,7 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 	gw_answers_init(&o.a);
 	o.cmd = take_command(&argc, argv, &version);
 	if (version) {
-		printf("gpuwiz %s\n", PACKAGE_VERSION);
+		print_version(stdout);
 		rc = 0;
 	} else if (cli_parse_opts(&o, argc, argv, &e) != 0) {
 		cli_die_line(o.cmd, e.msg);

@@ -102,6 +102,10 @@ void cli_die_line(const char *cmd, const char *msg);
 int cli_parse_opts(cli_opts *o, int argc, char **argv, gw_err *e);
 void cli_free_opts(cli_opts *o);
 int cli_takes_value(const char *arg);
+/* Is lang (--lang's value) a language gpuwiz has: en (the msgids, en_US
+ * and the like too) or a catalogue of po/LINGUAS, with or without an
+ * encoding (zh_CN.UTF-8)? */
+int cli_lang_known(const char *lang);
 int cli_resolve_items(cli_opts *o, const gw_table *t, gw_err *e);
 int cli_load_table(gw_table *t, const char *path, gw_err *e);
 int cli_no_args(const cli_opts *o, gw_err *e);

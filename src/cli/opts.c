@@ -166,13 +166,37 @@ opt_timeout(cli_opts *o, const char *arg, gw_err *e)
 	return 0;
 }
 
+/* The languages: English (the msgids) and the catalogues of po/LINGUAS
+ * (tests/cli/test_cli.sh checks the two lists agree). */
+static const char *const langs[] = { "en", "zh_CN" };
+#define LANGS_TEXT "en, zh_CN"
+
+int
+cli_lang_known(const char *lang)
+{
+	size_t n = strcspn(lang, ".@"), i;
+
+	if (n == 2 && strncmp(lang, "en", 2) == 0)
+		return 1;
+	if (n == 5 && strncmp(lang, "en_", 3) == 0)
+		return 1;       /* en_US, en_GB: English too */
+	for (i = 0; i < sizeof langs / sizeof langs[0]; i++)
+		if (strlen(langs[i]) == n && strncmp(lang, langs[i], n) == 0)
+			return 1;
+	return 0;
+}
+
+/* --lang: setup_locale() has used a known one already; an unknown one
+ * is an error rather than English in silence. */
 static int
-opt_ignore(cli_opts *o, const char *arg, gw_err *e)
+opt_lang(cli_opts *o, const char *arg, gw_err *e)
 {
 	(void)o;
-	(void)arg;
-	(void)e;
-	return 0;   /* --lang: handled by setup_locale() */
+	if (cli_lang_known(arg))
+		return 0;
+	gw_err_set(e, _("--lang: '%s' is not an available language (expected one of: %s)"),
+	           arg, LANGS_TEXT);
+	return -1;
 }
 
 /* ---- the table ------------------------------------------------------------ */
@@ -204,7 +228,7 @@ static const cli_optdef optdefs[] = {
 	FLAG("force", force),
 	STR("format", format),
 	STR("answers", answers),
-	FN("lang", required_argument, opt_ignore),
+	FN("lang", required_argument, opt_lang),
 	FLAG("help", help),
 	STR("esxcli-file", esxcli_file),
 	STR("nvidia-smi-q", nvsmi),

@@ -123,8 +123,8 @@ int gw_topic_in(gw_topic t, unsigned mask);
 const char *gw_topic_word(gw_topic t);
 /* "pass", "info", "warn", "error": the plan JSON's "severity". */
 const char *gw_sev_id(gw_sev s);
-/* "PASS", "INFO", "WARN", "FAIL": the check rows' status word (not
- * translated: the command's output words). */
+/* "PASS", "INFO", "WARN", "FAIL": the check rows' JSON "status" (not
+ * translated; their text shows gw_sev_label, like the BIOS list). */
 const char *gw_sev_word(gw_sev s);
 /* "pass", "info", "warn", "fail": verify's JSON "status" (not
  * translated). */

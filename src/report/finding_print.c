@@ -45,8 +45,12 @@ plan_text(gw_buf *out, const gw_finding *x)
 static void
 check_text(gw_buf *out, const gw_finding *x)
 {
-	gw_buf_printf(out, "%s : %s\n", x->title ? x->title : nz(x->id),
-	              gw_sev_word(x->sev));
+	/* the status translated like the plan's labels and the BIOS list
+	 * (issue 11); JSON keeps gw_sev_word */
+	/* TRANSLATORS: a host check row: the check's title, then its status
+	 * (PASS, WARN, FAIL, INFO translated). */
+	gw_buf_printf(out, _("%s : %s\n"), x->title ? x->title : nz(x->id),
+	              gw_sev_label(x->sev));
 	if (x->sev == GW_SEV_PASS)
 		return;
 	gw_buf_printf(out, "  %s\n", nz(x->message));

@@ -5,9 +5,53 @@
 # --- version and help ---------------------------------------------------
 run "$GPUWIZ" --version
 check "--version exits 0 and names the program" [ $rc -eq 0 ]
-check "--version text" grep -qE '^gpuwiz [0-9]+\.[0-9]+\.[0-9]+$' "$out"
+# GNU form: "gpuwiz (gpuwiz) X.Y", then copyright, licence, no warranty
+check "--version: GNU first line" sh -c "head -n 1 '$out' | grep -qE '^gpuwiz \(gpuwiz\) [0-9]+\.[0-9]+(\.[0-9]+)?\$'"
+check "--version: copyright line" sh -c "sed -n 2p '$out' | grep -q '^Copyright (C) [0-9]\{4\} '"
+check "--version: licence line" sh -c "sed -n 3p '$out' | grep -q '^License'"
+check "--version: no-warranty line" sh -c "sed -n 4p '$out' | grep -q 'NO WARRANTY'"
+SRCDIR=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+# AC_INIT([gpuwiz], [VERSION], [BUG-REPORT], [TARNAME], [URL])
+acinit=$(sed -n '/^AC_INIT(/,/)/p' "$SRCDIR/configure.ac" | tr -d '\n')
+ac_arg() { echo "$acinit" | awk -F'[][]' -v n="$1" '{ print $(2 * n) }'; }
 run "$GPUWIZ" --help
 check "--help exits 0" [ $rc -eq 0 ]
+check "--help begins with a one-line description" sh -c \
+	"head -n 1 '$out' | grep -q '^gpuwiz .*NVIDIA GPUs.*VMware' && sed -n 2p '$out' | grep -q '^\$'"
+check "--help ends with the bug-report line (AC_INIT's)" sh -c \
+	"tail -n 2 '$out' | head -n 1 | grep -qxF 'Report bugs to: $(ac_arg 3)'"
+check "--help ends with the home page line (AC_INIT's)" sh -c \
+	"tail -n 1 '$out' | grep -qxF 'gpuwiz home page: <$(ac_arg 5)>'"
+check "AC_INIT has a bug address and a home page" sh -c "[ -n '$(ac_arg 3)' ] && [ -n '$(ac_arg 5)' ]"
+check "po/Makevars: the bug address is AC_INIT's, not a second copy" \
+	grep -qx 'MSGID_BUGS_ADDRESS = $(PACKAGE_BUGREPORT)' "$SRCDIR/po/Makevars"
+case $(ac_arg 3) in *example.invalid*|*example.com*|*.local/*|'')
+	echo "# NOTE: AC_INIT's bug address '$(ac_arg 3)' is a placeholder: set the real tracker" ;;
+esac
+
+# --lang: an unknown language is an error naming those there are
+for bad in xx_YY fr "" ; do
+	run "$GPUWIZ" --lang "$bad" mmio --gpu l40s
+	check "--lang '$bad': exit 2" [ $rc -eq 2 ]
+	check "--lang '$bad': one line naming it and the languages" sh -c \
+		"[ \$(wc -l <'$err') -eq 1 ] && grep -qF \"'$bad' is not an available language\" '$err' && grep -qF 'en, zh_CN' '$err'"
+	check "--lang '$bad': nothing on stdout" [ ! -s "$out" ]
+done
+run "$GPUWIZ" --lang=xx_YY --help
+check "--lang=xx_YY --help: exit 2" [ $rc -eq 2 ]
+run "$GPUWIZ" --lang xx_YY
+check "--lang xx_YY (the wizard): exit 2, the language named" sh -c \
+	"[ $rc -eq 2 ] && grep -qF \"'xx_YY' is not an available language\" '$err'"
+for good in en en_US zh_CN zh_CN.UTF-8; do
+	run "$GPUWIZ" --lang "$good" mmio --gpu l40s
+	check "--lang $good: accepted" [ $rc -eq 0 ]
+done
+# the list in the message is English plus po/LINGUAS
+run "$GPUWIZ" --lang xx mmio --gpu l40s
+for l in $(grep -v '^#' "$SRCDIR/po/LINGUAS"); do
+	check "--lang's list names $l of po/LINGUAS" grep -qw "$l" "$err"
+done
+run "$GPUWIZ" --help
 check "--help lists the commands" sh -c "grep -q 'gpuwiz mmio' '$out' && grep -q 'gpuwiz apply' '$out' && grep -q 'gpuwiz snippet' '$out'"
 
 bad() { # name expected-substring args...

@@ -35,4 +35,16 @@ check "zh: error names the GPU and is Chinese" sh -c "grep -q nosuchgpu '$TMP/e'
 env -u LC_ALL LANG=zh_CN.UTF-8 "$GPUWIZ" --help >"$out" 2>&1
 check "zh: help translated" sh -c "LC_ALL=C.UTF-8 grep -qP '[\x{4e00}-\x{9fff}]' '$out'"
 
+# host checks (issue 11): the status translated like the BIOS list, a FAIL
+# row reads 失败 (not 错误), the title and status joined by a Chinese colon
+env -u LC_ALL LANG=zh_CN.UTF-8 "$GPUWIZ" check --sample-host intel-iommu-off-kernel >"$out" 2>&1
+rc=$?
+check "zh check: a FAIL still exits 1" [ $rc -eq 1 ]
+check "zh check: the FAIL row reads 失败" grep -q '^检查内核是否已启用 IOMMU：失败$' "$out"
+check "zh check: PASS and WARN rows translated" sh -c "grep -q '：通过\$' '$out' && grep -q '：警告\$' '$out'"
+check "zh check: no English status or 错误 left" sh -c "! grep -qE ' : (PASS|WARN|FAIL|INFO)\$|错误' '$out'"
+check "zh check: the fix is 解决方法 as in the plan" grep -q '^  解决方法：' "$out"
+env -u LC_ALL LANG=C.UTF-8 "$GPUWIZ" check --sample-host intel-iommu-off-kernel >"$out" 2>&1
+check "C check: the English rows unchanged" grep -q '^Checking if IOMMU is enabled by kernel : FAIL$' "$out"
+
 finish

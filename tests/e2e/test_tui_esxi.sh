@@ -56,7 +56,7 @@ queue_walk() {
 	lang=$1
 	check "$lang: host check" wait_for "2/8"
 	# the cursor starts on the first WARN row: the second L40S
-	check "$lang: the WARN row first" sh -c "sed -n 6p '$SCREEN' | grep -q '0000:5e:00.0.*WARN'"
+	check "$lang: the WARN row first" sh -c "sed -n 6p '$SCREEN' | grep -q '0000:5e:00.0.*$(tr_ "${lang%% *}" WARN)'"
 	keys e
 	check "$lang: e queues the enable" wait_for \
 		"$(tr_ "$lang" 'Passthrough of %s: will be enabled when you write' | sed 's/%s/0000:5e:00.0/')"

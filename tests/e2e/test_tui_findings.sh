@@ -21,8 +21,16 @@ export GPUWIZ_SYSROOT="$TMP/no-such-root"
 have_zh=0
 locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
-# the status words of the host rows, top to bottom (not translated)
-statuses() { screen; grep -oE ' (PASS|WARN|FAIL|INFO)$' "$SCREEN" | tr -d ' '; }
+# the status labels of the host rows in $lang (translated, like the BIOS
+# list: issue 11), as a regex alternation
+labels() { echo "$(tr_ $lang PASS)|$(tr_ $lang WARN)|$(tr_ $lang FAIL)|$(tr_ $lang INFO)"; }
+# the status of the host rows, top to bottom, as PASS/WARN/FAIL/INFO
+statuses() {
+	screen
+	grep -oE " ($(labels))\$" "$SCREEN" | tr -d ' ' | sed \
+		-e "s/^$(tr_ $lang PASS)\$/PASS/" -e "s/^$(tr_ $lang WARN)\$/WARN/" \
+		-e "s/^$(tr_ $lang FAIL)\$/FAIL/" -e "s/^$(tr_ $lang INFO)\$/INFO/"
+}
 # sorted: no FAIL after a WARN or PASS, no WARN after a PASS
 sorted() {
 	statuses | awk '{ r = ($1 == "FAIL") ? 0 : ($1 == "WARN") ? 1 : ($1 == "INFO") ? 2 : 3
@@ -62,7 +70,7 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 	check "$lang esxi: the first row is a WARN" [ "$(first_status)" = WARN ]
 	check "$lang esxi: FAIL/WARN before PASS" sorted
 	check "$lang esxi: the second L40S's row is first" sh -c \
-		"grep -E ' (PASS|WARN|FAIL)\$' '$SCREEN' | head -n 1 | grep -q '0000:5e:00.0'"
+		"grep -E ' ($(labels))\$' '$SCREEN' | head -n 1 | grep -q '0000:5e:00.0'"
 	check "$lang esxi: its message below the rows" on_screen \
 		"$(tr_ $lang "passthrough not enabled for this GPU")"
 	check "$lang esxi: no PgDn without rows below" sh -c "! grep -q 'PgDn' '$SCREEN'"
@@ -72,7 +80,7 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 	check "$lang iommu-off: the first row is the FAIL" [ "$(first_status)" = FAIL ]
 	check "$lang iommu-off: FAIL/WARN before PASS" sorted
 	check "$lang iommu-off: three WARN rows follow it" sh -c \
-		"[ \$(grep -cE ' WARN\$' '$SCREEN') -eq 3 ]"
+		"[ \$(grep -cE ' $(tr_ $lang WARN)\$' '$SCREEN') -eq 3 ]"
 	check "$lang iommu-off: the FAIL's fix is shown whole" sh -c "! grep -q '…\$' '$SCREEN'"
 	keys q; keys y; exited 10 >/dev/null
 
@@ -82,13 +90,13 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 	check "$lang many: host step" host_step $lang many-gpus
 	check "$lang many: the FAIL first" [ "$(first_status)" = FAIL ]
 	check "$lang many: the last row is below the fold" sh -c "! grep -qF '$last' '$SCREEN'"
-	check "$lang many: the v mark says so" sh -c "grep -qE ' v (WARN|PASS)\$' '$SCREEN'"
+	check "$lang many: the v mark says so" sh -c "grep -qE ' v ($(tr_ $lang WARN)|$(tr_ $lang PASS))\$' '$SCREEN'"
 	check "$lang many: the key line offers PgDn" sh -c "tail -n 1 '$SCREEN' | grep -q 'PgDn'"
 	keys PageDown; keys PageDown
 	check "$lang many: PgDn brings the last row into view" wait_for "$last" 5
-	check "$lang many: the ^ mark shows rows above" sh -c "grep -qE ' \\^ (WARN|PASS)\$' '$SCREEN'"
+	check "$lang many: the ^ mark shows rows above" sh -c "grep -qE ' \\^ ($(tr_ $lang WARN)|$(tr_ $lang PASS))\$' '$SCREEN'"
 	check "$lang many: nothing below now, no PgDn" sh -c "! tail -n 1 '$SCREEN' | grep -q 'PgDn'"
-	check "$lang many: the marks never touch text" sh -c "! grep -qE '[^ ][v^](WARN|PASS|FAIL)' '$SCREEN'"
+	check "$lang many: the marks never touch text" sh -c "! grep -qE '[^ ][v^]($(labels))' '$SCREEN'"
 	keys PageUp; keys PageUp
 	check "$lang many: PgUp goes back to the FAIL" [ "$(first_status)" = FAIL ]
 	keys q; keys y; exited 10 >/dev/null

@@ -130,7 +130,7 @@ if [ $have_zh -eq 1 ]; then
 	check "zh esxi sample: the host step in Chinese" wait_for "ESXi 主机 esxi-l40s"
 	check "zh esxi sample: the graphics type row in Chinese" on_screen "检查主机图形类型（用于 vGPU）"
 	keys Down
-	check "zh esxi sample: its fix names the Chinese client's labels" wait_for "主机图形 > 编辑”，选择“共享直通”"
+	check "zh esxi sample: its fix names the client's label, explained in Chinese" wait_for "编辑”，选择“Shared Direct”"
 	keys q; keys y; exited >/dev/null
 	S=$(scratch_of); [ -n "$S" ] && rm -rf "$S"
 fi

@@ -1,0 +1,89 @@
+#!/bin/sh
+# The man page (issue 12): every option of the command table, the exit
+# codes, the environment the sources read, and FILES with the configured
+# directories (doc/gpuwiz.1 is made from doc/gpuwiz.1.in by make).
+. "$(dirname "$0")/lib.sh"
+SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+BUILD=$(cd "$(dirname "$GPUWIZ")/.." && pwd)
+MAN=$BUILD/doc/gpuwiz.1
+check "doc/gpuwiz.1 is built" [ -s "$MAN" ]
+check "no @variable@ left in it" sh -c "! grep -q '@[a-zA-Z_]*@' '$MAN'"
+
+# section NAME of the page, as lines
+section() { sed -n "/^\\.SH \"*$1\"*\$/,/^\\.SH /p" "$MAN"; }
+
+# ---- every option ----------------------------------------------------------
+# the rows of optdefs[] in src/cli/opts.c: ITEM("gpu", ...), FLAG(...), ...
+sed -n 's/^[[:space:]]*\(ITEM\|FLAG\|FN\|STR\)("\([a-z0-9-]*\)".*/\2/p' \
+	"$SRC/src/cli/opts.c" >"$TMP/opts"
+echo version >>"$TMP/opts"   # cli.c takes --version before the table
+check "the option table read (more than 30 options)" [ "$(wc -l <"$TMP/opts")" -gt 30 ]
+section OPTIONS | sed 's/\\-/-/g' >"$TMP/options"
+missing=""
+for o in $(cat "$TMP/opts"); do
+	grep -qE "^\\.(B|BI|BR|TQ).*--$o( |\"|\$)" "$TMP/options" || missing="$missing --$o"
+done
+check "OPTIONS documents every option of src/cli/opts.c" [ -z "$missing" ]
+[ -z "$missing" ] || echo "   missing:$missing"
+
+# ---- exit codes --------------------------------------------------------------
+section "EXIT STATUS" >"$TMP/exit"
+for c in 0 1 2 129 130 143; do
+	check "EXIT STATUS lists $c" grep -qE "^\\.B[R]? .*\\b$c\\b" "$TMP/exit"
+done
+# 131 (SIGQUIT) only once doc/design.md's exit table has it
+if grep -q '131' "$SRC/doc/design.md"; then
+	check "EXIT STATUS lists 131 (doc/design.md has it)" grep -q '131' "$TMP/exit"
+fi
+
+# ---- environment -------------------------------------------------------------
+section ENVIRONMENT | sed 's/\\-/-/g' >"$TMP/env"
+# every getenv("NAME") of the sources, except the ones every program reads
+grep -rhoE 'getenv\("[A-Z_]+"\)' "$SRC/src" "$SRC/ui" | sed 's/getenv("\(.*\)")/\1/' |
+	sort -u | grep -vxE 'HOME|PATH' >"$TMP/getenv"
+missing=""
+for v in $(cat "$TMP/getenv") LANG NO_COLOR; do
+	grep -qE "^\\.BR? .*\\b$v\\b" "$TMP/env" || missing="$missing $v"
+done
+check "ENVIRONMENT names every variable the sources read" [ -z "$missing" ]
+[ -z "$missing" ] || echo "   missing:$missing"
+
+# ---- FILES: the configured prefix --------------------------------------------
+prefix=$(sed -n "s/^prefix='\\(.*\\)'\$/\\1/p" "$BUILD/config.log" | head -n 1)
+section FILES >"$TMP/files"
+check "FILES: the table under the configured prefix ($prefix)" \
+	grep -qx "\\.I $prefix/share/gpuwiz/gpus.ini" "$TMP/files"
+check "FILES: the sample hosts there too" grep -qx "\\.I $prefix/share/gpuwiz/hosts/" "$TMP/files"
+
+# ---- it renders ----------------------------------------------------------------
+if command -v man >/dev/null 2>&1; then
+	MANWIDTH=80 man --warnings -l "$MAN" >"$TMP/man.txt" 2>"$TMP/man.err"
+	check "man renders it" [ -s "$TMP/man.txt" ]
+	check "man renders it without warnings" [ ! -s "$TMP/man.err" ]
+	[ -s "$TMP/man.err" ] && head -n 5 "$TMP/man.err" | sed 's/^/   /'
+fi
+
+# ---- README: two set-up commands, the first one run-only -------------------
+sed -n '/^## Set-up/,/^## /p' "$SRC/README.md" | grep '^    ' >"$TMP/setup"
+check "README: exactly two set-up commands" [ "$(wc -l <"$TMP/setup")" -eq 2 ]
+check "README: the first builds, installs and starts from deps.sh" sh -c \
+	"head -n 1 '$TMP/setup' | grep -q '^    sh deps.sh && .*make install && gpuwiz\$'"
+check "README: the second is the test suite from tests/deps.sh" sh -c \
+	"sed -n 2p '$TMP/setup' | grep -qx '    sh tests/deps.sh && sh tests/run-all.sh'"
+# the packages of an apt-get install list (after "install -y ...")
+pkgs() {
+	awk '/^apt-get install/ { on = 1 } on { print; if (!/\\$/) on = 0 }' "$1" |
+		tr ' \t\\' '\n\n\n' | grep -E '^[a-z0-9][a-z0-9.+-]+$' |
+		grep -vxE 'apt-get|install' | sort -u
+}
+pkgs "$SRC/deps.sh" >"$TMP/run-pkgs"; pkgs "$SRC/tests/deps.sh" >"$TMP/test-pkgs"
+check "deps.sh: man-db, so that man gpuwiz works" grep -qx man-db "$TMP/run-pkgs"
+check "deps.sh: no test toolchain" sh -c \
+	"! grep -qE '^(golang|valgrind|openssh-server|python3-pyvmomi|tmux|libcmocka|pmccabe)' '$TMP/run-pkgs'"
+check "tests/deps.sh runs deps.sh first (the second command alone is enough)" \
+	grep -q '^sh "$(dirname "$0")/../deps.sh"$' "$SRC/tests/deps.sh"
+check "tests/deps.sh does not repeat deps.sh's packages" sh -c \
+	"[ -z \"\$(comm -12 '$TMP/run-pkgs' '$TMP/test-pkgs')\" ]"
+check "make install installs the man page" grep -q '^man_MANS = doc/gpuwiz.1' "$SRC/Makefile.am"
+
+finish
