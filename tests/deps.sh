@@ -11,11 +11,14 @@ apt-get install -y --no-install-recommends \
 	locales tmux valgrind python3 python3-yaml ca-certificates \
 	openssh-server openssh-client \
 	golang-go golang-github-vmware-govmomi-dev golang-github-google-uuid-dev \
-	python3-pyvmomi time pmccabe
+	python3-pyvmomi time pmccabe \
+	clang libclang-rt-dev
 # (the vSphere tests run against vcsim, the govmomi simulator, built from
 # tests/vcsim with the Debian Go packages above; pyvmomi and time are for
 # bench/vsphere-apply.sh; pmccabe measures the complexity limits that
-# tests/cli/test_arch.sh keeps)
+# tests/cli/test_arch.sh keeps; clang and libclang-rt-dev, which holds
+# libFuzzer (clang only recommends it), build the fuzz targets of
+# tests/fuzz)
 # the SSH route is tested against an sshd the test starts on 127.0.0.1
 mkdir -p /run/sshd
 # The tests run in C.UTF-8 and zh_CN.UTF-8.

@@ -3,7 +3,10 @@
 # seed corpus (seeds.sh: the fixtures) without a crash: under gcc in make
 # check, under ASan/UBSan in the sanitizer layer of tests/run-all.sh, and
 # as libFuzzer binaries in a --enable-fuzz build (files only: a folder
-# would start fuzzing).  Seconds in all.
+# would start fuzzing).  Where valgrind is installed ($VALGRIND, set by
+# make check) and the binaries are not sanitized, the replay runs under
+# valgrind's memcheck as well (an invalid read or a definite leak fails).
+# Seconds in all (about 15 under valgrind).
 set -u
 srcdir=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gwfuzz-replay.XXXXXX") || exit 1
@@ -14,21 +17,33 @@ GPUWIZ_TABLE=${GPUWIZ_TABLE:-$srcdir/data/gpus.ini}
 TMPDIR=$tmp
 export GPUWIZ_TABLE TMPDIR
 
+# run NAME BIN: replay the seeds of NAME with BIN (a command line)
+run() {
+	n=$(ls "$tmp/seeds/$1" | wc -l)
+	if [ "$n" -lt 1 ]; then
+		echo "FAIL: no seed for fuzz_$1"
+		return 1
+	fi
+	if $2 "$tmp/seeds/$1"/* >"$tmp/$1.log" 2>&1; then
+		echo "ok: fuzz_$1 replays its $n seeds${3:-}"
+		return 0
+	fi
+	echo "FAIL: fuzz_$1 on its $n seeds${3:-}:"
+	tail -n 20 "$tmp/$1.log"
+	return 1
+}
+
+vg=
+if [ -n "${VALGRIND:-}" ] && [ -z "${GW_SANITIZED:-}" ] &&
+   ! grep -q __asan_init tests/fuzz/fuzz_vmx 2>/dev/null; then
+	vg="$VALGRIND -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=definite"
+fi
+
 fail=0
 for name in vmx esxcli vimcmd nvsmi diagnose answers vsphere; do
-	bin=tests/fuzz/fuzz_$name
-	n=$(ls "$tmp/seeds/$name" | wc -l)
-	if [ "$n" -lt 1 ]; then
-		echo "FAIL: no seed for fuzz_$name"
-		fail=1
-		continue
-	fi
-	if "$bin" "$tmp/seeds/$name"/* >"$tmp/$name.log" 2>&1; then
-		echo "ok: fuzz_$name replays its $n seeds"
-	else
-		echo "FAIL: fuzz_$name on its $n seeds:"
-		tail -n 20 "$tmp/$name.log"
-		fail=1
+	run "$name" "tests/fuzz/fuzz_$name" || fail=1
+	if [ -n "$vg" ]; then
+		run "$name" "$vg tests/fuzz/fuzz_$name" " under valgrind" || fail=1
 	fi
 done
 # the seed builder strips the source line: the vSphere seeds are XML
