@@ -34,4 +34,4 @@ seed nvsmi "$fx"/nvidia-smi/*.txt
 seed diagnose "$fx"/vmwarelog/*.txt "$fx"/doctor/*.txt "$fx"/nvidia-smi/*.txt
 seed vsphere "$fx"/vsphere/*.xml
 mkdir -p "$out/answers"
-cp "$src"/tests/fuzz/seeds/answers/*.ini "$out/answers/"
+cp "$src"/tests/fuzz/answers-seeds/*.ini "$out/answers/"
