@@ -33,5 +33,11 @@ seed vimcmd "$fx"/vimcmd/*.txt "$hosts"/*/esxi/vim-cmd-*.txt
 seed nvsmi "$fx"/nvidia-smi/*.txt
 seed diagnose "$fx"/vmwarelog/*.txt "$fx"/doctor/*.txt "$fx"/nvidia-smi/*.txt
 seed vsphere "$fx"/vsphere/*.xml
+# inputs that crashed a target once (the fix names them): kept as seeds
+for d in "$src"/tests/fuzz/regressions/*/; do
+	[ -d "$d" ] || continue
+	mkdir -p "$out/$(basename "$d")"
+	cp "$d"* "$out/$(basename "$d")/"
+done
 mkdir -p "$out/answers"
 cp "$src"/tests/fuzz/answers-seeds/*.ini "$out/answers/"
