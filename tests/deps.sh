@@ -11,12 +11,15 @@ apt-get install -y --no-install-recommends \
 	libcmocka-dev locales tmux valgrind python3 python3-yaml \
 	openssh-server \
 	golang-go golang-github-vmware-govmomi-dev golang-github-google-uuid-dev \
-	python3-pyvmomi time pmccabe strace
+	python3-pyvmomi time pmccabe strace \
+	clang libclang-rt-dev
 # (the vSphere tests run against vcsim, the govmomi simulator, built from
 # tests/vcsim with the Debian Go packages above; pyvmomi and time are for
 # bench/vsphere-apply.sh; pmccabe measures the complexity limits that
 # tests/cli/test_arch.sh keeps; strace kills gpuwiz mid-write in
-# tests/cli/test_crash.sh)
+# tests/cli/test_crash.sh; clang and libclang-rt-dev, which holds
+# libFuzzer (clang only recommends it), build the fuzz targets of
+# tests/fuzz)
 # the SSH route is tested against an sshd the test starts on 127.0.0.1
 mkdir -p /run/sshd
 # The tests run in C.UTF-8 and zh_CN.UTF-8.

@@ -19,5 +19,8 @@ mkdir -p _build/plain _build/asan
 	LSAN_OPTIONS=suppressions="$top/tests/lsan.supp" \
 	make -j"$jobs" check) || { cat _build/asan/tests/*/*.log 2>/dev/null | tail -100; exit 1; }
 
+# the fuzz targets under libFuzzer, seconds each (tests/fuzz/layer.sh)
+sh tests/fuzz/layer.sh "$jobs" || exit 1
+
 (cd _build/plain && make -j"$jobs" distcheck)
 echo "all test layers passed: make check, make check under ASan/UBSan, make distcheck"

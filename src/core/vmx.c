@@ -355,24 +355,31 @@ vmx_lookup(const gw_vmx *v, const char *key)
 /* ---- parse / free ---------------------------------------------------- */
 
 /* Is this binary data rather than a text file?  *nul_at gets the offset of
- * the first NUL byte (NONE if there is none). */
+ * the first NUL byte (NONE if there is none).  Besides a NUL, more control
+ * bytes than lines (and more than 8) in the whole file: binary data has
+ * about 25 per newline, a text file a stray one.  Counted per line, not
+ * per byte, so that no edit gpuwiz makes (a value set in place keeps the
+ * lines, a new key adds one, neither adds a control byte) turns the text
+ * it writes into "binary data" on the next read. */
 static int
 looks_binary(const char *d, size_t len, size_t *nul_at)
 {
 	const char *z = memchr(d, '\0', len);
-	size_t i, n = len < 8192 ? len : 8192, ctl = 0;
+	size_t i, ctl = 0, lines = 1;
 
 	*nul_at = z ? (size_t)(z - d) : NONE;
 	if (z)
 		return 1;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)d[i];
 
-		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' &&
-		    c != '\f' && c != '\v')
+		if (c == '\n')
+			lines++;
+		else if (c < 0x20 && c != '\t' && c != '\r' &&
+		         c != '\f' && c != '\v')
 			ctl++;
 	}
-	return ctl > 8 && ctl * 32 > n;
+	return ctl > 8 && ctl > lines;
 }
 
 int

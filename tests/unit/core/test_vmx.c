@@ -996,6 +996,40 @@ test_empty_and_binary(void **state)
 	free(dir);
 }
 
+/* What gpuwiz writes it reads back: a text file with a few stray control
+ * bytes stays text after an edit that shortens a value (found by
+ * tests/fuzz/fuzz_vmx: the control bytes per byte crossed the binary
+ * threshold, so the next run refused the file it had just written). */
+static void
+test_edit_keeps_text(void **state)
+{
+	gw_buf b;
+	gw_vmx *v, *w = NULL;
+	char *out;
+	size_t len;
+	gw_err e;
+	int i;
+
+	(void)state;
+	gw_buf_init(&b);
+	gw_buf_puts(&b, "k = \"xxxxxxxxxxxxxxxxxxxx\"\n");
+	gw_buf_puts(&b, "\x04\x04\x04\x04\x04\x04\x04\x04\x04\x04\n");
+	for (i = 0; i < 141; i++)
+		gw_buf_puts(&b, "#\n");
+	assert_int_equal(b.len, 320);     /* 10 control bytes in 320 */
+	assert_int_equal(gw_vmx_parse(&v, b.data, b.len, "t.vmx", &e), 0);
+	assert_int_equal(gw_vmx_set(v, "k", "y", &e), 0);
+	out = gw_vmx_serialize(v, &len);
+	assert_int_equal(len, 301);
+	if (gw_vmx_parse(&w, out, len, "t.vmx", &e) != 0)
+		fail_msg("the edited file is refused: %s", e.msg);
+	assert_string_equal(gw_vmx_get(w, "k"), "y");
+	gw_vmx_free(w);
+	gw_vmx_free(v);
+	free(out);
+	gw_buf_free(&b);
+}
+
 static void
 test_set_refuses_bad_input(void **state)
 {
@@ -1665,6 +1699,7 @@ main(void)
 		cmocka_unit_test(test_leading_space_and_bom),
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_empty_and_binary),
+		cmocka_unit_test(test_edit_keeps_text),
 		cmocka_unit_test(test_set_refuses_bad_input),
 		cmocka_unit_test(test_get_bool),
 		cmocka_unit_test(test_iterate_p40),

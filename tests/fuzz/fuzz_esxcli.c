@@ -1,0 +1,81 @@
+/* fuzz_esxcli.c: the esxcli parsers (src/host/esxi_*.c): hardware pci
+ * list (and the GPUs read from it), pci pcipassthru list, system uuid get,
+ * system version get, storage core path/device list, storage vmfs extent
+ * list, graphics host get, software vib list.  Every input goes to every
+ * parser, as the unit tests in tests/unit/host/test_esxi*.c call them. */
+#include "fuzz.h"
+#include "esxi.h"
+#include "esxi_vgpu.h"
+
+static void
+fz_pci(const char *s)
+{
+	gw_esxi_pci_list l;
+	gw_esxi_gpus g;
+	const gw_table *t = fz_table();
+	size_t i;
+	gw_err e;
+
+	if (gw_esxi_parse_pci_list(s, "fuzz", &l, &e) == 0) {
+		for (i = 0; i < l.n; i++) {
+			(void)gw_esxi_pci_is_display(&l.devs[i]);
+			(void)gw_esxi_pci_passthru_enabled(&l.devs[i]);
+			(void)gw_esxi_pci_field(&l.devs[i], "Device Name");
+		}
+	}
+	gw_esxi_pci_list_free(&l);
+	if (t != NULL) {
+		(void)gw_esxi_gpus_read(t, s, "fuzz", &g, &e);
+		gw_esxi_gpus_free(&g);
+	}
+}
+
+static void
+fz_small(const char *s)
+{
+	gw_esxi_passthru_list pl;
+	gw_esxi_version ver;
+	gw_esxi_graphics gr;
+	gw_esxi_vib vib;
+	char *uuid = NULL;
+	gw_err e;
+
+	(void)gw_esxi_parse_pcipassthru_list(s, "fuzz", &pl, &e);
+	gw_esxi_passthru_list_free(&pl);
+	(void)gw_esxi_parse_uuid(s, "fuzz", &uuid, &e);
+	free(uuid);
+	(void)gw_esxi_parse_version(s, "fuzz", &ver, &e);
+	gw_esxi_version_free(&ver);
+	(void)gw_esxi_parse_graphics_host(s, "fuzz", &gr, &e);
+	gw_esxi_graphics_free(&gr);
+	(void)gw_esxi_parse_vib_list(s, "fuzz", &vib, &e);
+	gw_esxi_vib_free(&vib);
+}
+
+static void
+fz_storage(const char *s)
+{
+	gw_esxi_storage_path_list p;
+	gw_esxi_storage_dev_list d;
+	gw_esxi_vmfs_extent_list x;
+	gw_err e;
+
+	(void)gw_esxi_parse_storage_paths(s, "fuzz", &p, &e);
+	gw_esxi_storage_path_list_free(&p);
+	(void)gw_esxi_parse_storage_devices(s, "fuzz", &d, &e);
+	gw_esxi_storage_dev_list_free(&d);
+	(void)gw_esxi_parse_vmfs_extents(s, "fuzz", &x, &e);
+	gw_esxi_vmfs_extent_list_free(&x);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s = fz_text(data, size);
+
+	fz_pci(s);
+	fz_small(s);
+	fz_storage(s);
+	free(s);
+	return 0;
+}

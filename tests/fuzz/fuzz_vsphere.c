@@ -1,0 +1,79 @@
+/* fuzz_vsphere.c: the SOAP answers of the vSphere back end
+ * (src/host/vs_parse.c, vs_inventory.c, vs_graphics.c, vs_actions.c: the
+ * gw_vs_parse_* functions), as tests/unit/host/test_vsphere*.c call them:
+ * a fault, a RetrievePropertiesEx inventory page (then finished), a
+ * QueryConfigTarget answer for a host with three devices, a
+ * graphicsConfig and a task's info. */
+#include "fuzz.h"
+#include "vsphere.h"
+
+static const char *const fz_pci_ids[] = {
+	"0000:3b:00.0", "0000:18:00.0", "0000:5e:00.0"
+};
+#define FZ_NPCI (sizeof fz_pci_ids / sizeof fz_pci_ids[0])
+
+static void
+fz_inventory(const char *s, size_t len)
+{
+	gw_vs_parse_state *ps = gw_vs_parse_state_new();
+	gw_vs_inventory inv;
+	char *token = NULL;
+	size_t i;
+	gw_err e;
+
+	memset(&inv, 0, sizeof inv);
+	if (gw_vs_parse_inventory_page(ps, s, len, &inv, &token, &e) == 0) {
+		gw_vs_parse_inventory_finish(ps, &inv);
+		for (i = 0; i < inv.nvms; i++)
+			FZ_CHECK(gw_vs_find_vm(&inv, inv.vms[i].moref) != NULL);
+		for (i = 0; i < inv.nhosts; i++)
+			FZ_CHECK(gw_vs_find_host(&inv, inv.hosts[i].moref) != NULL);
+	}
+	free(token);
+	gw_vs_parse_state_free(ps);
+	gw_vs_inventory_free(&inv);
+}
+
+static void
+fz_config_target(const char *s, size_t len)
+{
+	gw_vs_pci pci[FZ_NPCI];
+	gw_vs_host h;
+	size_t i;
+	gw_err e;
+
+	memset(&h, 0, sizeof h);
+	memset(pci, 0, sizeof pci);
+	for (i = 0; i < FZ_NPCI; i++)
+		pci[i].id = (char *)fz_pci_ids[i];
+	h.moref = (char *)"host-1";
+	h.name = (char *)"esx01";
+	h.pci = pci;
+	h.npci = FZ_NPCI;
+	(void)gw_vs_parse_config_target(s, len, &h, &e);
+	for (i = 0; i < FZ_NPCI; i++)
+		free(pci[i].system_id);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *s = (const char *)data;
+	gw_vs_fault f;
+	gw_vs_task_info ti;
+	char *type = NULL;
+	gw_err e;
+
+	memset(&f, 0, sizeof f);
+	(void)gw_vs_parse_fault(s, size, &f, &e);
+	gw_vs_fault_free(&f);
+	fz_inventory(s, size);
+	fz_config_target(s, size);
+	if (gw_vs_parse_graphics_config(s, size, &type, &e) == 0)
+		FZ_CHECK(type != NULL);
+	free(type);
+	memset(&ti, 0, sizeof ti);
+	(void)gw_vs_parse_task_info(s, size, &ti, &e);
+	gw_vs_task_info_free(&ti);
+	return 0;
+}

@@ -1,0 +1,43 @@
+#!/bin/sh
+# seeds.sh SRCDIR OUTDIR: the seed corpus of each fuzz target, one folder
+# per target under OUTDIR, from the fixtures the unit tests read (and the
+# sample hosts' captures).  A fixture's first line says where its bytes come
+# from ("# source: ...", "<!-- source: ... -->" for XML; tests/fixtures/
+# README.md): it is stripped here, as tu_read_sample() does, so that each
+# seed is the sample itself (an XML comment before the XML declaration is
+# not XML: the vSphere fixtures parse only without it).  The fixtures are
+# left as they are.
+set -e
+src=$1
+out=$2
+LC_ALL=C
+export LC_ALL
+rm -rf "$out"
+
+# seed TARGET FILE...: copy each file into OUTDIR/TARGET, source line dropped
+seed() {
+	t=$1
+	shift
+	mkdir -p "$out/$t"
+	for f; do
+		[ -f "$f" ] || continue
+		sed '1{/^# source:/d;/^<!-- source:/d;}' "$f" >"$out/$t/$(basename "$f")"
+	done
+}
+
+fx=$src/tests/fixtures
+hosts=$src/data/hosts
+seed vmx "$fx"/vmx/*.vmx "$fx"/scenarios/*.vmx "$hosts"/*/volumes/*/*/*.vmx
+seed esxcli "$fx"/esxcli/*.txt "$hosts"/*/esxi/esxcli-*.txt
+seed vimcmd "$fx"/vimcmd/*.txt "$hosts"/*/esxi/vim-cmd-*.txt
+seed nvsmi "$fx"/nvidia-smi/*.txt
+seed diagnose "$fx"/vmwarelog/*.txt "$fx"/doctor/*.txt "$fx"/nvidia-smi/*.txt
+seed vsphere "$fx"/vsphere/*.xml
+# inputs that crashed a target once (the fix names them): kept as seeds
+for d in "$src"/tests/fuzz/regressions/*/; do
+	[ -d "$d" ] || continue
+	mkdir -p "$out/$(basename "$d")"
+	cp "$d"* "$out/$(basename "$d")/"
+done
+mkdir -p "$out/answers"
+cp "$src"/tests/fuzz/answers-seeds/*.ini "$out/answers/"
