@@ -37,6 +37,7 @@ fz_small(const char *s)
 	gw_esxi_version ver;
 	gw_esxi_graphics gr;
 	gw_esxi_vib vib;
+	gw_esxi_gdevs gd;
 	char *uuid = NULL;
 	gw_err e;
 
@@ -50,6 +51,12 @@ fz_small(const char *s)
 	gw_esxi_graphics_free(&gr);
 	(void)gw_esxi_parse_vib_list(s, "fuzz", &vib, &e);
 	gw_esxi_vib_free(&vib);
+	if (gw_esxi_parse_graphics_devices(s, "fuzz", &gd, &e) == 0) {
+		/* every device is found again by its own address */
+		for (size_t i = 0; i < gd.n; i++)
+			FZ_CHECK(gw_esxi_gdev_find(&gd, gd.v[i].id) != NULL);
+	}
+	gw_esxi_gdevs_free(&gd);
 }
 
 static void
