@@ -63,6 +63,14 @@ size_t gw_str_escape(char *dst, size_t size, const char *src);
  * above U+10FFFF) and not a control (C0, DEL, C1); 0 otherwise. */
 size_t gw_utf8_char(const char *s, size_t n);
 
+/* The folder of the running program (/proc/self/exe), malloc'ed; NULL
+ * when unknown.  An uninstalled build finds its data beside it, so that
+ * no build-tree path is compiled into the program (issue 12). */
+char *gw_exe_dir(void);
+/* The message catalogues: a build tree's tests/locale when the program
+ * runs from BUILD/src (made by make), else the installed LOCALEDIR. */
+const char *gw_locale_dir(void);
+
 /* Allocation helpers: abort with a message on out-of-memory. */
 void *gw_xmalloc(size_t n);
 void *gw_xcalloc(size_t n, size_t sz);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -495,4 +496,45 @@ gw_str_escape(char *dst, size_t size, const char *src)
 	}
 	dst[o] = '\0';
 	return o;
+}
+
+/* ---- where the program runs from ------------------------------------- */
+
+char *
+gw_exe_dir(void)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	if ((slash = strrchr(exe, '/')) == NULL)
+		return NULL;
+	*slash = '\0';
+	return gw_xstrdup(exe);
+}
+
+const char *
+gw_locale_dir(void)
+{
+	static char *dir;
+	char *exe, *cand;
+	struct stat st;
+
+	if (dir != NULL)
+		return dir;
+	/* BUILD/src/gpuwiz: the catalogue compiled by make (tests/locale) */
+	if ((exe = gw_exe_dir()) != NULL) {
+		cand = gw_xasprintf("%s/../tests/locale", exe);
+		free(exe);
+		if (stat(cand, &st) == 0 && S_ISDIR(st.st_mode))
+			return dir = cand;
+		free(cand);
+	}
+#ifdef LOCALEDIR
+	return LOCALEDIR;
+#else
+	return "/usr/share/locale";
+#endif
 }
