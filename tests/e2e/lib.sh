@@ -9,6 +9,9 @@ SOCK=gwtest$$
 export TMUX_TMPDIR="$TMP"
 T="tmux -L $SOCK"
 at_exit '$T kill-server 2>/dev/null'
+# the wizard keeps a sample host's scratch copy (it holds what was written
+# and the screens show its path); it is in $TMP and goes with it
+GW_SCRATCH_KEPT=1
 SCREEN=$TMP/screen.txt
 
 # start LANG WxH [gpuwiz args...]: a session "w" running gpuwiz in $TMP/run;
