@@ -185,6 +185,23 @@ say_write_vmx(gw_host *h, const gw_esxi_vm *vm, const char *where,
 	return rc;
 }
 
+/* A VM's key is its .vmx path: said as read_vmx says it, so that the two
+ * still match (the session finds its VM again by it). */
+static int
+say_vm_key(gw_host *h, const gw_esxi_vm *vm, char **key, gw_err *e)
+{
+	struct say_map m;
+	int rc = base(h)->vm_key(h, vm, key, e);
+
+	say_map_init(&m, &h->smp);
+	if (rc != 0)
+		say_err(&m, e);
+	else
+		say_str(&m, key);
+	free(m.label);
+	return rc;
+}
+
 static gw_host_methods say_linux, say_esxi;
 
 void
@@ -198,5 +215,7 @@ gw_host_sample_say(gw_host *h)
 		m->read_vmx = say_read_vmx;
 	if (m->write_vmx)
 		m->write_vmx = say_write_vmx;
+	if (m->vm_key)
+		m->vm_key = say_vm_key;
 	h->m = m;
 }
