@@ -22,12 +22,16 @@ at_exit() { GW_AT_EXIT="$1; $GW_AT_EXIT"; }
 # keeps its copy on purpose: the screen tests set GW_SCRATCH_KEPT).
 # gw_ours: the pids of the processes started with this test's TMPDIR (every
 # one the test started, however far down) or naming $TMP on their command
-# line; grep runs without TMPDIR so that it does not find itself.
+# line, and the test's own children still running (one just forked has
+# not its environment yet); grep runs without TMPDIR so that it does not
+# find itself, and pgrep leaves itself out.
 gw_ours() {
 	gw_env=$(env -u TMPDIR grep -lsazF "TMPDIR=$TMP" /proc/[0-9]*/environ)
 	gw_cmd=$(pgrep -f -- "$TMP")
-	for p in $(echo "$gw_env" | sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p') $gw_cmd; do
-		[ "$p" = $$ ] || [ ! -d "/proc/$p" ] || echo "$p"
+	gw_kids=$(pgrep -P $$)
+	gw_self=$(sh -c 'echo $PPID')   # this function's subshell, a child too
+	for p in $(echo "$gw_env" | sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p') $gw_cmd $gw_kids; do
+		[ "$p" = $$ ] || [ "$p" = "$gw_self" ] || [ ! -d "/proc/$p" ] || echo "$p"
 	done | sort -u
 }
 gw_leaks() {
