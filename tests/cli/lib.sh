@@ -29,7 +29,7 @@ gw_ours() {
 	gw_env=$(env -u TMPDIR grep -lsazF "TMPDIR=$TMP" /proc/[0-9]*/environ)
 	gw_cmd=$(pgrep -f -- "$TMP")
 	gw_kids=$(pgrep -P $$)
-	gw_self=$(sh -c 'echo $PPID')   # this function's subshell, a child too
+	read -r gw_self gw_rest </proc/self/stat   # this subshell, a child too
 	for p in $(echo "$gw_env" | sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p') $gw_cmd $gw_kids; do
 		[ "$p" = $$ ] || [ "$p" = "$gw_self" ] || [ ! -d "/proc/$p" ] || echo "$p"
 	done | sort -u
