@@ -32,7 +32,15 @@ for m in sleep scratch tmux; do
 	check "$m left: the test fails" [ "$rc" -ne 0 ]
 	check "$m left: said so" grep -q 'not ok - leak' "$out"
 done
-check "what was left is stopped" sh -c "! pgrep -f 'leak[0-9]* -f /dev/null' >/dev/null && ! pgrep -x -f 'sleep 30' -u $(id -u) -P 1 >/dev/null"
+# (killed: gone within a moment)
+gone() {
+	i=0
+	while pgrep -f 'tmux -L leak[0-9]* -f /dev/null' >/dev/null ||
+		pgrep -x -f 'sleep (30|60)' -u "$(id -u)" -P 1 >/dev/null; do
+		i=$((i + 1)); [ $i -lt 40 ] || return 1; sleep 0.05
+	done
+}
+check "what was left is stopped" gone
 
 # the e2e library's tmux server and sshd.sh's server, in one test: both
 # stopped at exit (sshd.sh once replaced the e2e library's EXIT trap)
