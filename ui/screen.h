@@ -147,7 +147,7 @@ void ui_show(ui_ctx *u);
  * 0 on a timeout or a handled resize (redraw), -1 when a signal asks the
  * program to end (the caller returns at once; the loop exits). */
 int ui_getkey(ui_ctx *u, ui_key *k);
-/* A signal (SIGINT/SIGTERM/SIGHUP) asked to end. */
+/* A signal (SIGINT/SIGTERM/SIGHUP/SIGQUIT) asked to end. */
 int ui_ending(void);
 /* Switch the message language: "en" or "zh_CN".  0 ok, -1 not possible. */
 int ui_set_language(ui_ctx *u, const char *lang);

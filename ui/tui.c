@@ -7,7 +7,9 @@
  * ends curses before anything else (atexit as a last resort).
  *
  * Exit status: 0 when the operator quits or finishes; 128 + the signal
- * for SIGINT (130), SIGTERM (143) and SIGHUP (129); 2 for an error before
+ * for SIGINT (130), SIGTERM (143), SIGHUP (129) and SIGQUIT (131: Ctrl-\
+ * in cbreak mode, which would otherwise leave the alternate screen and a
+ * hidden cursor); 2 for an error before
  * the screen started (terminal untouched).
  */
 #include "tui.h"
@@ -31,9 +33,9 @@
 
 /* ---- signals ------------------------------------------------------------ */
 
-static volatile sig_atomic_t sig_end;     /* SIGINT/SIGTERM/SIGHUP number */
+static volatile sig_atomic_t sig_end;     /* SIGINT/TERM/HUP/QUIT number */
 static volatile sig_atomic_t sig_winch;
-static struct sigaction old_int, old_term, old_hup, old_winch;
+static struct sigaction old_int, old_term, old_hup, old_quit, old_winch;
 static int curses_on;
 /* The exit summary of the last successful write (gw_wizard_exit_summary),
  * kept as the screens are drawn: a change after the write clears the
@@ -61,6 +63,7 @@ signals_install(void)
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	sigaction(SIGHUP, &sa, &old_hup);
+	sigaction(SIGQUIT, &sa, &old_quit);
 	sigaction(SIGWINCH, &sa, &old_winch);
 }
 
@@ -70,6 +73,7 @@ signals_restore(void)
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	sigaction(SIGHUP, &old_hup, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
 	sigaction(SIGWINCH, &old_winch, NULL);
 }
 

@@ -14,7 +14,7 @@
  * is printed when the wizard ends).  Returns the exit status: 0 written or quit by the
  * operator, 2 on an error before the screen started (e set, terminal
  * untouched).  The terminal is restored on every exit path, including
- * SIGINT/SIGTERM/SIGHUP and errors. */
+ * SIGINT/SIGTERM/SIGHUP/SIGQUIT (128 + the signal) and errors. */
 int gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e);
 
 #endif

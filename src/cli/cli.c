@@ -64,7 +64,7 @@ setup_locale(int argc, char **argv)
 	}
 #if defined(ENABLE_NLS) && ENABLE_NLS
 	dir = getenv("GPUWIZ_LOCALEDIR");
-	bindtextdomain(PACKAGE, dir && *dir ? dir : LOCALEDIR);
+	bindtextdomain(PACKAGE, dir && *dir ? dir : gw_locale_dir());
 	bind_textdomain_codeset(PACKAGE, "UTF-8");
 	textdomain(PACKAGE);
 #else

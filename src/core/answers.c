@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "ini.h"
 
 #define ANSWERS_MAX_BYTES (1u << 20)
@@ -238,8 +239,19 @@ load_output(gw_answers_file *af, dictionary *d, gw_err *e)
 	const char *v;
 	char field[128];
 
-	if ((v = iniparser_getstring(d, "output:dir", NULL)) != NULL && *v)
+	if ((v = iniparser_getstring(d, "output:dir", NULL)) != NULL && *v) {
+		struct stat st;
+
 		af->out_dir = resolve_path(af->path, v);
+		/* refused here, with the field, even where no format is
+		 * written into it (a typo is still a typo) */
+		if (stat(af->out_dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+			/* TRANSLATORS: %s the answers file, then the value. */
+			gw_err_set(e, _("%s: [output] dir: '%s' is not a directory (expected the directory to write the outputs into)"),
+			           af->path, v);
+			return -1;
+		}
+	}
 	if ((v = iniparser_getstring(d, "output:formats", NULL)) != NULL) {
 		snprintf(field, sizeof field, "%s: [output] formats", af->path);
 		if (gw_formats_parse(v, field, &af->formats, e) != 0)
@@ -332,7 +344,12 @@ gw_answers_load(gw_answers_file *af, const char *path, const gw_table *t,
 		free(data);
 		return -1;
 	}
+	/* a key given twice, a line too long: said before iniparser keeps
+	 * the last or calls it a syntax error */
+	rc = gw_ini_check(path, data, len, e);
 	free(data);
+	if (rc != 0)
+		return -1;
 
 	if ((d = gw_ini_load(path, e)) == NULL)
 		return -1;

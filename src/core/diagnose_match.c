@@ -211,45 +211,6 @@ gw_diag_ci_contains(const char *s, size_t n, const char *needle)
 
 /* ---- quoting the line --------------------------------------------------- */
 
-/* Length of a valid UTF-8 sequence at s[0..n) that is not a control
- * character, or 0. */
-static size_t
-utf8_ok(const unsigned char *s, size_t n)
-{
-	unsigned char b = s[0];
-	size_t k, need;
-	uint32_t cp;
-
-	if (b >= 0x20 && b < 0x7f)
-		return 1;
-	if (b < 0x80)
-		return 0;
-	if (b >= 0xC2 && b <= 0xDF) {
-		need = 2;
-		cp = b & 0x1F;
-	} else if (b >= 0xE0 && b <= 0xEF) {
-		need = 3;
-		cp = b & 0x0F;
-	} else if (b >= 0xF0 && b <= 0xF4) {
-		need = 4;
-		cp = b & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < need)
-		return 0;
-	for (k = 1; k < need; k++) {
-		if ((s[k] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[k] & 0x3F);
-	}
-	if ((need == 3 && cp < 0x800) || (need == 4 && cp < 0x10000) ||
-	    cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF) ||
-	    (cp >= 0x80 && cp <= 0x9F))
-		return 0;
-	return need;
-}
-
 /* The line s[0..n), match at byte at: trimmed, printable UTF-8, at most
  * GW_DIAG_LINE_MAX bytes (a window around the match marked with "..."). */
 char *
@@ -288,7 +249,7 @@ gw_diag_quote_line(const char *s, size_t n, size_t at)
 	if (cut_front)
 		gw_buf_puts(&b, "...");
 	for (i = st; i < end;) {
-		size_t k = utf8_ok(u + i, end - i);
+		size_t k = gw_utf8_char(s + i, end - i);
 
 		if (k == 0) {
 			gw_buf_add(&b, s[i] == '\t' ? " " : "?", 1);

@@ -471,9 +471,8 @@ char *
 gw_table_default_path(gw_err *e)
 {
 	const char *env = getenv("GPUWIZ_TABLE");
-	char exe[PATH_MAX], *slash, *cand[4];
+	char *exe, *cand[3];
 	gw_buf tried;
-	ssize_t n;
 	size_t i, nc = 0;
 	char *found = NULL;
 
@@ -483,22 +482,16 @@ gw_table_default_path(gw_err *e)
 		return gw_xstrdup(env);
 
 	/* A build-tree binary first (its own table, not an older installed
-	 * one), then the installed table, then the source tree of an
-	 * out-of-tree build. */
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		if ((slash = strrchr(exe, '/')) != NULL) {
-			*slash = '\0';
-			cand[nc++] = gw_xasprintf("%s/../data/gpus.ini", exe);
-			cand[nc++] = gw_xasprintf("%s/data/gpus.ini", exe);
-		}
+	 * one: BUILD/data/gpus.ini, linked to the source tree's by make in
+	 * an out-of-tree build), then the installed table.  No path of the
+	 * build is compiled in (issue 12). */
+	if ((exe = gw_exe_dir()) != NULL) {
+		cand[nc++] = gw_xasprintf("%s/../data/gpus.ini", exe);
+		cand[nc++] = gw_xasprintf("%s/data/gpus.ini", exe);
+		free(exe);
 	}
 #ifdef PKGDATADIR
 	cand[nc++] = gw_xstrdup(PKGDATADIR "/gpus.ini");
-#endif
-#ifdef GW_TOP_SRCDIR
-	cand[nc++] = gw_xstrdup(GW_TOP_SRCDIR "/data/gpus.ini");
 #endif
 	gw_buf_init(&tried);
 	for (i = 0; i < nc; i++) {

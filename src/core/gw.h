@@ -51,6 +51,26 @@ void gw_err_set_ui(gw_err *e, const char *fmt, ...) GW_PRINTF(2, 3);
 /* ui when wizard and ui is set, else msg. */
 const char *gw_err_text(const gw_err *e, int wizard);
 
+/* Copy src into dst (size bytes, always NUL-terminated when size > 0)
+ * with every byte that is not part of well-formed UTF-8, and every control
+ * (C0 but tab and newline, DEL, C1), written as \xNN: user input (a
+ * file's bytes, a host's output) echoed in a message never reaches the
+ * terminal raw.  Cut off, it ends on a whole character.  Returns the
+ * length written.  Every gw_err message goes through it. */
+size_t gw_str_escape(char *dst, size_t size, const char *src);
+/* The length (1..4) of the printable character at s (n bytes there):
+ * well-formed UTF-8 (RFC 3629: no overlong form, no surrogate, nothing
+ * above U+10FFFF) and not a control (C0, DEL, C1); 0 otherwise. */
+size_t gw_utf8_char(const char *s, size_t n);
+
+/* The folder of the running program (/proc/self/exe), malloc'ed; NULL
+ * when unknown.  An uninstalled build finds its data beside it, so that
+ * no build-tree path is compiled into the program (issue 12). */
+char *gw_exe_dir(void);
+/* The message catalogues: a build tree's tests/locale when the program
+ * runs from BUILD/src (made by make), else the installed LOCALEDIR. */
+const char *gw_locale_dir(void);
+
 /* Allocation helpers: abort with a message on out-of-memory. */
 void *gw_xmalloc(size_t n);
 void *gw_xcalloc(size_t n, size_t sz);

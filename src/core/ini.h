@@ -13,4 +13,12 @@
  * cannot be read as an INI file".  Free with iniparser_freedict. */
 dictionary *gw_ini_load(const char *path, gw_err *e);
 
+/* What iniparser lets pass or reports only as a syntax error, checked on
+ * the file's text (data, len) before gw_ini_load: a line longer than
+ * iniparser reads ("FILE:LINE: [section] key: line too long (N bytes, at
+ * most 1022)") and a key given twice in one section, where iniparser keeps
+ * the last silently ("FILE:LINE: [section] key: given twice (first on
+ * line N), expected each key once").  0, or -1 and e. */
+int gw_ini_check(const char *path, const char *data, size_t len, gw_err *e);
+
 #endif

@@ -5,6 +5,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,25 +15,16 @@
 #include <unistd.h>
 #include <wchar.h>
 
-/* vsnprintf into buf; cut off, it does not end in half a UTF-8 character. */
+/* vsnprintf into buf, with what came from outside (a file's bytes, a
+ * host's output) made safe to print: gw_str_escape, which also never ends
+ * in half a UTF-8 character when the text is cut off. */
 static void
 err_format(char *buf, size_t size, const char *fmt, va_list ap)
 {
-	int n = vsnprintf(buf, size, fmt, ap);
+	char raw[4096];
 
-	if (n >= (int)size) {
-		size_t len = strlen(buf), k = len;
-
-		while (k > 0 && ((unsigned char)buf[k - 1] & 0xC0) == 0x80)
-			k--;
-		if (k > 0 && ((unsigned char)buf[k - 1] & 0x80)) {
-			unsigned char lead = (unsigned char)buf[k - 1];
-			size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-
-			if (len - (k - 1) < need)
-				buf[k - 1] = '\0';
-		}
-	}
+	vsnprintf(raw, sizeof raw, fmt, ap);
+	gw_str_escape(buf, size, raw);
 }
 
 void
@@ -369,4 +362,112 @@ gw_hexval(int c)
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
 	return -1;
+}
+
+/* ---- escaping what came from outside ---------------------------------- */
+
+size_t
+gw_utf8_char(const char *p, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)p;
+	size_t len, i;
+	unsigned long cp;
+
+	if (n == 0 || s[0] < 0x20 || s[0] == 0x7F)
+		return 0;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		len = 2, cp = s[0] & 0x1F;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		len = 3, cp = s[0] & 0x0F;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3F);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF ||
+	    cp <= 0x9F)   /* C1 controls: U+009B is CSI to some terminals */
+		return 0;
+	return len;
+}
+
+size_t
+gw_str_escape(char *dst, size_t size, const char *src)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t o = 0, n, left = strlen(src);
+
+	if (size == 0)
+		return 0;
+	while (*s) {
+		/* a control byte is escaped too: ESC would drive the terminal */
+		n = *s == '\t' || *s == '\n' ? 1 :
+		    gw_utf8_char((const char *)s, left);
+		if (n == 0) {
+			if (o + 4 >= size)
+				break;
+			snprintf(dst + o, 5, "\\x%02X", *s);
+			o += 4;
+			s++;
+			left--;
+			continue;
+		}
+		if (o + n >= size)
+			break;   /* whole characters only */
+		memcpy(dst + o, s, n);
+		o += n;
+		s += n;
+		left -= n;
+	}
+	dst[o] = '\0';
+	return o;
+}
+
+/* ---- where the program runs from ------------------------------------- */
+
+char *
+gw_exe_dir(void)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	if ((slash = strrchr(exe, '/')) == NULL)
+		return NULL;
+	*slash = '\0';
+	return gw_xstrdup(exe);
+}
+
+const char *
+gw_locale_dir(void)
+{
+	static char *dir;
+	char *exe, *cand;
+	struct stat st;
+
+	if (dir != NULL)
+		return dir;
+	/* BUILD/src/gpuwiz: the catalogue compiled by make (tests/locale) */
+	if ((exe = gw_exe_dir()) != NULL) {
+		cand = gw_xasprintf("%s/../tests/locale", exe);
+		free(exe);
+		if (stat(cand, &st) == 0 && S_ISDIR(st.st_mode))
+			return dir = cand;
+		free(cand);
+	}
+#ifdef LOCALEDIR
+	return LOCALEDIR;
+#else
+	return "/usr/share/locale";
+#endif
 }

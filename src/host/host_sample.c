@@ -3,7 +3,7 @@
  * stand-ins.  The sample itself is never modified; the scratch copy goes
  * with the host unless kept (the wizard keeps it: it holds what was
  * written, and the screens show its path). */
-#include "host_int.h"
+#include "host_sample_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +33,8 @@ gw_host_open_sample(const char *name, int keep_scratch, gw_host **out,
 	h->smp = smp;
 	h->have_sample = 1;
 	h->keep_scratch = keep_scratch;
+	if (!keep_scratch)   /* gone at exit: say the sample's own paths */
+		gw_host_sample_say(h);
 	*out = h;
 	return 0;
 }

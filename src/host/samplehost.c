@@ -34,28 +34,23 @@ smp_is_file(const char *p)
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The default candidates, in order (malloc'ed; at most 4). */
+/* The default candidates, in order (malloc'ed; at most 4): beside a
+ * build-tree binary (BUILD/data/hosts, linked to the source tree's by make
+ * in an out-of-tree build), then the installed ones.  No path of the build
+ * is compiled in (issue 12). */
 static size_t
 candidates(char *cand[4])
 {
-	char exe[PATH_MAX], *slash;
-	ssize_t n;
+	char *exe;
 	size_t nc = 0;
 
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		if ((slash = strrchr(exe, '/')) != NULL) {
-			*slash = '\0';
-			cand[nc++] = gw_xasprintf("%s/../data/hosts", exe);
-			cand[nc++] = gw_xasprintf("%s/data/hosts", exe);
-		}
+	if ((exe = gw_exe_dir()) != NULL) {
+		cand[nc++] = gw_xasprintf("%s/../data/hosts", exe);
+		cand[nc++] = gw_xasprintf("%s/data/hosts", exe);
+		free(exe);
 	}
 #ifdef PKGDATADIR
 	cand[nc++] = gw_xstrdup(PKGDATADIR "/hosts");
-#endif
-#ifdef GW_TOP_SRCDIR
-	cand[nc++] = gw_xstrdup(GW_TOP_SRCDIR "/data/hosts");
 #endif
 	return nc;
 }

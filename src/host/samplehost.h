@@ -39,9 +39,9 @@
 
 /* The folder holding the sample hosts: $GPUWIZ_HOSTS_DIR when set (even if
  * it does not exist, so that errors name it), else the first existing
- * folder of EXEDIR/../data/hosts, EXEDIR/data/hosts (a build-tree binary),
- * PKGDATADIR/hosts (installed), GW_TOP_SRCDIR/data/hosts (the source tree
- * of an out-of-tree build); NULL when none exists.  The string is static
+ * folder of EXEDIR/../data/hosts, EXEDIR/data/hosts (a build-tree binary;
+ * make links BUILD/data/hosts to the source tree's in an out-of-tree
+ * build), PKGDATADIR/hosts (installed); NULL when none exists.  The string is static
  * and valid until the next call. */
 const char *gw_sample_hosts_dir(void);
 

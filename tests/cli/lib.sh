@@ -15,7 +15,46 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/gwcli.XXXXXX")
 # helper (a tmux server, an sshd) never drops another's clean-up.
 GW_AT_EXIT=:
 at_exit() { GW_AT_EXIT="$1; $GW_AT_EXIT"; }
-trap 'eval "$GW_AT_EXIT"; rm -rf "$TMP"' EXIT
+# A test that leaves something behind fails (issue 12): after the
+# clean-ups, no process may still name $TMP (a tmux server on its socket,
+# an sshd on its config, a pane's shell and its sleep), and no sample
+# host's scratch copy may be left (a command removes its own; the wizard
+# keeps its copy on purpose: the screen tests set GW_SCRATCH_KEPT).
+# gw_ours: the pids of the processes started with this test's TMPDIR (every
+# one the test started, however far down) or naming $TMP on their command
+# line, and the test's own children still running (one just forked has
+# not its environment yet); grep runs without TMPDIR so that it does not
+# find itself, and pgrep leaves itself out.
+gw_ours() {
+	gw_env=$(env -u TMPDIR grep -lsazF "TMPDIR=$TMP" /proc/[0-9]*/environ)
+	gw_cmd=$(pgrep -f -- "$TMP")
+	gw_kids=$(pgrep -P $$)
+	read -r gw_self gw_rest </proc/self/stat   # this subshell, a child too
+	for p in $(echo "$gw_env" | sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p') $gw_cmd $gw_kids; do
+		[ "$p" = $$ ] || [ "$p" = "$gw_self" ] || [ ! -d "/proc/$p" ] || echo "$p"
+	done | sort -u
+}
+gw_leaks() {
+	i=0
+	while pids=$(gw_ours) && [ -n "$pids" ] && [ $i -lt 40 ]; do
+		sleep 0.05; i=$((i + 1))   # a killed server may take a moment
+	done
+	leak=0
+	if [ -n "$pids" ]; then
+		echo "not ok - leak: still running at exit:"
+		ps -o pid=,args= -p "$(echo $pids | tr ' ' ,)" 2>/dev/null | sed 's/^/   /'
+		for p in $pids; do kill "$p" 2>/dev/null; done
+		leak=1
+	fi
+	left=$(find "$TMP" -maxdepth 2 -name 'gpuwiz-sample.*' 2>/dev/null)
+	if [ -z "${GW_SCRATCH_KEPT:-}" ] && [ -n "$left" ]; then
+		echo "not ok - leak: a sample host's scratch copy is left:"
+		echo "$left" | sed 's/^/   /'
+		leak=1
+	fi
+	return $leak
+}
+trap 'gw_st=$?; eval "$GW_AT_EXIT"; gw_leaks || gw_st=1; rm -rf "$TMP"; exit $gw_st' EXIT
 # What gpuwiz and the tools leave in $TMPDIR (a sample host's scratch copy,
 # which the wizard keeps on purpose) goes under $TMP and with it.
 mkdir -p "$TMP/tmpdir"

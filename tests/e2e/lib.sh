@@ -9,6 +9,9 @@ SOCK=gwtest$$
 export TMUX_TMPDIR="$TMP"
 T="tmux -L $SOCK"
 at_exit '$T kill-server 2>/dev/null'
+# the wizard keeps a sample host's scratch copy (it holds what was written
+# and the screens show its path); it is in $TMP and goes with it
+GW_SCRATCH_KEPT=1
 SCREEN=$TMP/screen.txt
 
 # start LANG WxH [gpuwiz args...]: a session "w" running gpuwiz in $TMP/run;
@@ -21,6 +24,8 @@ start() {
 	cat >"$TMP/run.sh" <<EOS
 # the shell must outlive a Ctrl-C sent to gpuwiz, to record what follows
 trap '' INT
+# a trap, not an ignore: gpuwiz gets Ctrl-\\ (SIGQUIT) as from a login shell
+trap : QUIT
 cd "$TMP/run"
 export LANG=$lang LC_ALL=$lang GPUWIZ_TABLE="$GPUWIZ_TABLE" GPUWIZ_LOCALEDIR="${GPUWIZ_LOCALEDIR:-}"
 unset LANGUAGE NO_COLOR
@@ -79,6 +84,11 @@ exited() {
 
 # terminal_sane: the stty settings after gpuwiz equal those before it
 terminal_sane() { cmp -s "$TMP/stty.before" "$TMP/stty.after"; }
+
+# alt_screen_off: the pane shows the normal screen (curses left the
+# alternate one); cursor_shown: the terminal cursor is visible again
+alt_screen_off() { [ "$($T display -p -t w '#{alternate_on}')" = 0 ]; }
+cursor_shown() { [ "$($T display -p -t w '#{cursor_flag}')" = 1 ]; }
 
 resize() { $T resize-window -t w -x "$1" -y "$2" 2>/dev/null || $T resize-pane -t w -x "$1" -y "$2"; sleep 0.3; }
 

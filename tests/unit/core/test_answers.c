@@ -206,6 +206,106 @@ test_missing_and_directory(void **state)
 	free(dir);
 }
 
+/* Issue 12: a key given twice is refused naming the file, the section and
+ * the key (iniparser keeps the last silently), whatever the case and
+ * spacing, in one section given twice too; a value on a continued line
+ * is not a key. */
+static void
+test_duplicate_keys(void **state)
+{
+	char *dir = tu_tmpdir(), *p;
+	gw_answers_file af;
+	gw_err e;
+
+	(void)state;
+	expect_error(dir, "[gpu]\ndevices = l40s=1\ndevices = l40s=2\n"
+	             "[output]\ndir=o\nformats=vmx\n",
+	             "bad.ini:3: [gpu] devices: given twice (first on line 2)");
+	expect_error(dir, "[gpu]\ndevices = l40s=1\n[output]\ndir=o\n"
+	             "formats=vmx\n[GPU]\n  Devices=l40s=3\n",
+	             "bad.ini:7: [gpu] devices: given twice (first on line 2)");
+	expect_error(dir, "[gpu]\ndevices = l40s=1\n[options]\nuvm = yes\n"
+	             "p2p = no\nuvm = no\n[output]\ndir=o\nformats=vmx\n",
+	             "bad.ini:6: [options] uvm: given twice (first on line 4)");
+	/* the same key in two sections is two keys */
+	p = write_tmp(dir, "ok.ini", "[gpu]\ndevices = l40s=1\n[output]\n"
+	              "dir = o\nformats = vmx\nname = x\n");
+	assert_int_equal(gw_answers_load(&af, p, &table, &e), 0);
+	gw_answers_file_free(&af);
+	unlink(p);
+	free(p);
+	rmdir(dir);
+	free(dir);
+}
+
+/* An over-long line: "too long" with its field, not a syntax error; the
+ * longest line iniparser reads still loads. */
+static void
+test_long_line(void **state)
+{
+	char *dir = tu_tmpdir(), *p, *text, *x = gw_xcalloc(1, 2001);
+	gw_answers_file af;
+	gw_err e;
+
+	(void)state;
+	memset(x, 'x', 2000);
+	text = gw_xasprintf("[gpu]\ndevices = l40s=1\n[vm]\nvmx = %s.vmx\n", x);
+	expect_error(dir, text, "bad.ini:4: [vm] vmx: line too long (2010 bytes, at most 1022)");
+	free(text);
+	text = gw_xasprintf("[gpu]\n%s\n", x);
+	expect_error(dir, text, "bad.ini:2: line too long");
+	free(text);
+	/* 1,022 bytes: read whole */
+	x[1022 - 10] = '\0';
+	text = gw_xasprintf("[gpu]\ndevices = l40s=1\n[vm]\nvmx = %s.vmx\n", x);
+	p = write_tmp(dir, "ok.ini", text);
+	e.msg[0] = '\0';
+	assert_int_equal(gw_answers_load(&af, p, &table, &e), 0);
+	gw_answers_file_free(&af);
+	unlink(p);
+	free(p);
+	free(text);
+	free(x);
+	rmdir(dir);
+	free(dir);
+}
+
+/* [output] dir naming a file: the answers file and the field, with
+ * formats and without (a .vmx only). */
+static void
+test_output_dir_is_file(void **state)
+{
+	char *dir = tu_tmpdir(), *f = write_tmp(dir, "afile", "x");
+
+	(void)state;
+	expect_error(dir, "[gpu]\ndevices = l40s=1\n[output]\ndir = afile\nformats = vmx\n",
+	             "bad.ini: [output] dir: 'afile' is not a directory");
+	expect_error(dir, "[gpu]\ndevices = l40s=1\n[vm]\nvmx = vm.vmx\n[output]\ndir = afile\n",
+	             "bad.ini: [output] dir: 'afile' is not a directory");
+	unlink(f);
+	free(f);
+	rmdir(dir);
+	free(dir);
+}
+
+/* Invalid UTF-8 in a value (a stray byte, a cut sequence, a surrogate)
+ * comes back escaped; Chinese stays as it is. */
+static void
+test_bad_utf8_escaped(void **state)
+{
+	char *dir = tu_tmpdir();
+
+	(void)state;
+	expect_error(dir, "[gpu]\ndevices = l\xff\xfes=1\n[output]\ndir=o\nformats=vmx\n",
+	             "'l\\xFF\\xFEs'");
+	expect_error(dir, "[gpu]\ndevices = l40s\n[options]\nuvm = \xc3\x28\xed\xa0\x80\n",
+	             "'\\xC3(\\xED\\xA0\\x80'");
+	expect_error(dir, "[gpu]\ndevices = \xe4\xb8\xad=1\n[output]\ndir=o\nformats=vmx\n",
+	             "'\xe4\xb8\xad'");
+	rmdir(dir);
+	free(dir);
+}
+
 int
 main(void)
 {
@@ -214,6 +314,10 @@ main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_vmx_only),
 		cmocka_unit_test(test_missing_and_directory),
+		cmocka_unit_test(test_duplicate_keys),
+		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_output_dir_is_file),
+		cmocka_unit_test(test_bad_utf8_escaped),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

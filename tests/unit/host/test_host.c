@@ -133,6 +133,9 @@ test_esxi_sample(void **state)
 	                                  &rel, &e), 0);
 	assert_non_null(v);
 	assert_non_null(strstr(where, "ubuntu-l40s.vmx"));
+	/* the scratch copy goes at close: said as on the host (issue 12) */
+	assert_int_equal(strncmp(where, "/vmfs/volumes/", 14), 0);
+	assert_null(strstr(where, "gpuwiz-sample."));
 	assert_null(rel);
 	assert_int_equal(gw_host_vm_key(h, &p.vms.list.vms[0], &key, &e), 0);
 	assert_string_equal(key, where);

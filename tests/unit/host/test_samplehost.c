@@ -144,14 +144,16 @@ hosts_dir_lookup(void **state)
 	gw_err e;
 
 	(void)state;
-	/* Without the variable: found beside the build or in the source
-	 * tree (GW_TOP_SRCDIR), holding the samples. */
+	/* Without the variable: beside the program (this test's is not in
+	 * BUILD/src, so none there) or installed, holding the samples; no
+	 * path of the build is compiled in (issue 12), so none may be. */
 	unsetenv("GPUWIZ_HOSTS_DIR");
 	d = gw_sample_hosts_dir();
-	assert_non_null(d);
-	p = gw_xasprintf("%s/intel-2x-l40s/host.ini", d);
-	assert_true(exists(p));
-	free(p);
+	if (d != NULL) {
+		p = gw_xasprintf("%s/intel-2x-l40s/host.ini", d);
+		assert_true(exists(p));
+		free(p);
+	}
 	/* Named but missing: kept, so that the error names it. */
 	setenv("GPUWIZ_HOSTS_DIR", "/nonexistent/gpuwiz-hosts", 1);
 	assert_string_equal(gw_sample_hosts_dir(), "/nonexistent/gpuwiz-hosts");
