@@ -31,7 +31,10 @@ cmd_gpus(cli_opts *o, const gw_table *t, gw_err *e)
 	if (cli_host_open(o, GW_HOST_NEED_ANY, &h, e) != 0)
 		return EXIT_USAGE;
 	if (host_can(h, HOST_SYSROOT))
-		rc = gw_linux_gpus_command(t, gw_host_sysroot(h), o->json, e);
+		/* a sample's scratch copy is gone when the command ends:
+		 * its paths are said as on that host (/sys/...) */
+		rc = gw_linux_gpus_command(t, gw_host_sysroot(h),
+		                           o->sample ? "" : NULL, o->json, e);
 	else if (gw_host_pci_listing(h, &out, e) != 0)
 		rc = EXIT_USAGE;
 	else

@@ -250,13 +250,17 @@ gw_linux_print_gpus(const gw_linux_gpus_report *r, int json)
 }
 
 int
-gw_linux_gpus_command(const gw_table *t, const char *sysroot, int json,
-                      gw_err *e)
+gw_linux_gpus_command(const gw_table *t, const char *sysroot,
+                      const char *shown_root, int json, gw_err *e)
 {
 	gw_linux_gpus_report r;
 
 	if (gw_linux_gpus_report_build(t, sysroot, &r, e) != 0)
 		return 2;
+	if (shown_root != NULL) {
+		free(r.busdir);
+		r.busdir = gw_xasprintf("%s/sys/bus/pci", shown_root);
+	}
 	gw_linux_print_gpus(&r, json);
 	gw_linux_gpus_report_free(&r);
 	return 0;

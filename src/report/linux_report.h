@@ -11,9 +11,11 @@
 int gw_linux_check_command(const char *sysroot, int json, gw_err *e);
 
 /* gpuwiz gpus [--sysroot DIR] [--json]: display-class devices through
- * libpci's sysfs back end; returns 0, or 2 on an input error. */
-int gw_linux_gpus_command(const gw_table *t, const char *sysroot, int json,
-                          gw_err *e);
+ * libpci's sysfs back end; returns 0, or 2 on an input error.
+ * shown_root: the root the output names instead of sysroot (a sample
+ * host's: ""), or NULL. */
+int gw_linux_gpus_command(const gw_table *t, const char *sysroot,
+                          const char *shown_root, int json, gw_err *e);
 
 /* gpuwiz gpus's output for r: the table (or "no display-class device")
  * with the MMIO line and the notes, or with json {"gpus", "mmio_size_gb",

@@ -93,7 +93,7 @@ run_gpus(const char *root, int json)
 
 	memset(&r, 0, sizeof r);
 	cap_begin();
-	r.rc = gw_linux_gpus_command(&table, root, json, &r.e);
+	r.rc = gw_linux_gpus_command(&table, root, NULL, json, &r.e);
 	r.out = cap_end();
 	if (getenv("GW_TEST_VERBOSE"))   /* to read the output by hand */
 		fprintf(stderr, "rc %d: %s%s\n", r.rc, r.out, r.e.msg);

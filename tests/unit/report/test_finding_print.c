@@ -251,7 +251,9 @@ test_checks_json(void **state)
 	arr = json_object_get(o, "checks");
 	assert_int_equal(json_array_size(arr), 3);
 	j = json_array_get(arr, 0);
-	assert_int_equal(json_object_size(j), 5);
+	/* id, status, title, message, fix, source */
+	assert_int_equal(json_object_size(j), 6);
+	assert_true(json_is_null(json_object_get(j, "source")));
 	assert_string_equal(json_string_value(json_object_get(j, "title")),
 	                    "Checking for an IOMMU (VT-d / AMD-Vi)");
 	assert_true(json_is_null(json_object_get(j, "fix")));
