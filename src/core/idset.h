@@ -24,4 +24,12 @@ const size_t *gw_idset_put(gw_idset *s, uint64_t key, size_t val);
 /* The value of key, or NULL. */
 const size_t *gw_idset_get(const gw_idset *s, uint64_t key);
 
+/* A PCI address (domain:bus:device.function) as a key. */
+static inline uint64_t
+gw_idset_pci_key(unsigned dom, unsigned bus, unsigned dev, unsigned fn)
+{
+	return (uint64_t)dom << 32 | (uint64_t)bus << 16 | (uint64_t)dev << 8 |
+	       fn;
+}
+
 #endif

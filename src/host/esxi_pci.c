@@ -200,8 +200,7 @@ open_block(pci_parse *ps, unsigned ln, unsigned dom, unsigned bus,
 	gw_esxi_pci_list *out = ps->out;
 	gw_esxi_pci_dev *cur;
 	const size_t *first;
-	uint64_t key = (uint64_t)dom << 32 | (uint64_t)bus << 16 |
-	               (uint64_t)dev << 8 | fn;
+	uint64_t key = gw_idset_pci_key(dom, bus, dev, fn);
 
 	if (ps->cur && finish_dev(ps->cur, ps->name, ps->e) != 0)
 		return -1;

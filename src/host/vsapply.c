@@ -313,17 +313,16 @@ gw_vs_free_strv(char **v, size_t n)
 	free(v);
 }
 
-/* A PCI address as an idset key; 0 (never a key: the ids start at 1)
- * when it does not parse. */
-static uint64_t
-bdf_key(const char *id)
+/* A PCI address as an idset key: 0, or -1 when it does not parse. */
+static int
+bdf_key(const char *id, uint64_t *key)
 {
 	unsigned dom, bus, dev, fn;
 
 	if (id == NULL || gw_bdf_parse(id, &dom, &bus, &dev, &fn) != 0)
-		return 0;
-	return ((uint64_t)dom << 32 | (uint64_t)bus << 16 |
-	        (uint64_t)dev << 8 | fn) + 1;
+		return -1;
+	*key = gw_idset_pci_key(dom, bus, dev, fn);
+	return 0;
 }
 
 /* The devices already attached to a VM of host h (a VM of another host
@@ -332,6 +331,7 @@ bdf_key(const char *id)
 static void
 attached_on(const gw_vs_inventory *inv, const gw_vs_host *h, gw_idset *set)
 {
+	uint64_t key;
 	size_t i, k;
 
 	gw_idset_init(set);
@@ -341,9 +341,18 @@ attached_on(const gw_vs_inventory *inv, const gw_vs_host *h, gw_idset *set)
 		if (v->host_moref && h->moref && strcmp(v->host_moref, h->moref) != 0)
 			continue;
 		for (k = 0; k < v->ndevs; k++)
-			if (bdf_key(v->devs[k].id) != 0)
-				gw_idset_put(set, bdf_key(v->devs[k].id), i);
+			if (bdf_key(v->devs[k].id, &key) == 0)
+				gw_idset_put(set, key, i);
 	}
+}
+
+/* Is device id attached (in the set attached_on made)? */
+static int
+is_attached(const gw_idset *set, const char *id)
+{
+	uint64_t key;
+
+	return bdf_key(id, &key) == 0 && gw_idset_get(set, key) != NULL;
 }
 
 int
@@ -375,7 +384,7 @@ gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
 				if (d->vendor != g->gpu->vendor_id ||
 				    d->device != g->gpu->device_id ||
 				    d->passthru_enabled != 1 ||
-				    gw_idset_get(&used, bdf_key(d->id)) != NULL)
+				    is_attached(&used, d->id))
 					continue;
 				for (j = 0; j < nout; j++)
 					taken |= strcasecmp(out[j], d->id) == 0;
