@@ -323,10 +323,11 @@ vmx_in_dir(const char *dir, int depth, char ***v, size_t *n)
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
 		p = gw_xasprintf("%s/%s", dir, de->d_name);
-		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) && depth == 0) {
+		if (stat(p, &st) != 0) {
+			/* gone, or a dangling link: not a VM's file */
+		} else if (S_ISDIR(st.st_mode) && depth == 0) {
 			vmx_in_dir(p, 1, v, n);
-		} else if (stat(p, &st) == 0 && S_ISREG(st.st_mode) &&
-		           is_vmx_name(de->d_name)) {
+		} else if (S_ISREG(st.st_mode) && is_vmx_name(de->d_name)) {
 			*v = gw_xrealloc(*v, (*n + 1) * sizeof **v);
 			(*v)[(*n)++] = p;
 			p = NULL;
