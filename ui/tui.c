@@ -8,9 +8,8 @@
  *
  * Exit status: 0 when the operator quits or finishes; 128 + the signal
  * for SIGINT (130), SIGTERM (143), SIGHUP (129) and SIGQUIT (131: Ctrl-\
- * in cbreak mode, which would otherwise leave the alternate screen and a
- * hidden cursor); 2 for an error before
- * the screen started (terminal untouched).
+ * in cbreak mode would otherwise leave the alternate screen and a hidden
+ * cursor); 2 for an error before the screen started (terminal untouched).
  */
 #include "tui.h"
 #include "draw.h"
