@@ -144,8 +144,7 @@ write_temp(const char *final, const char *data, pending *pd, gw_err *e)
 
 	if (fd < 0)
 		return -1;
-	if (gw_write_all(fd, data, strlen(data)) != 0 || fchmod(fd, 0644) != 0 ||
-	    fsync(fd) != 0) {
+	if (gw_fd_fill(fd, data, strlen(data), 0644) != 0) {
 		gw_err_set(e, _("%s: cannot write: %s"), final, strerror(errno));
 		unlink(tmp);
 		close(fd);

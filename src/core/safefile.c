@@ -266,9 +266,8 @@ gw_tmp_open(const char *final, char **tmp, gw_err *e)
 
 /* ---- the atomic replace ------------------------------------------------ */
 
-/* Write, set the mode, fsync; 0, or -1 with errno set. */
-static int
-fill(int fd, const char *data, size_t len, mode_t mode)
+int
+gw_fd_fill(int fd, const char *data, size_t len, mode_t mode)
 {
 	if (gw_write_all(fd, data, len) != 0 || fchmod(fd, mode) != 0 ||
 	    fsync(fd) != 0)
@@ -300,7 +299,7 @@ gw_write_file_atomic(const char *path, const char *data, size_t len, gw_err *e)
 	}
 	/* the fd (and its lock) is kept over the rename: until then the
 	 * temporary is never taken for a stale one */
-	if (fill(fd, data, len, mode) != 0 || rename(tmp, final) != 0) {
+	if (gw_fd_fill(fd, data, len, mode) != 0 || rename(tmp, final) != 0) {
 		saved = errno;
 		unlink(tmp);
 		close(fd);

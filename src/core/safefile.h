@@ -26,6 +26,10 @@ char *gw_path_follow(const char *path, gw_err *e);
  * The lock goes with the last close of the fd. */
 int gw_tmp_open(const char *final, char **tmp, gw_err *e);
 
+/* Write data to fd (a temporary), set its mode, fsync it: 0, or -1
+ * with errno set. */
+int gw_fd_fill(int fd, const char *data, size_t len, mode_t mode);
+
 /* Remove the stale temporaries of the file path names (its links
  * followed): in its directory, the entries named "NAME.gpuwiz-" and six
  * letters or digits that are regular files (not links), owned by this user
