@@ -233,6 +233,57 @@ int gw_esxi_parse_power_state(const char *text, const char *name,
 /* "on", "off", "suspended", "unknown": stable ids for JSON. */
 const char *gw_esxi_power_id(gw_esxi_power p);
 
+/* ---- esxcli vm process list ------------------------------------------- */
+
+/* The running VMs (VMware KB 1014165), one block each:
+ *
+ *   llm [L40S]
+ *      World ID: 2102229
+ *      Process ID: 0
+ *      VMX Cartel ID: 2102197
+ *      UUID: 56 4d c9 8d 87 2f a6 68-b2 3b 99 9f fb dc 76 cd
+ *      Display Name: llm [L40S]
+ *      Config File: /vmfs/volumes/64647e47-f74861a3-54af-c84bd699819a/llm [L40S]/llm [L40S].vmx
+ *
+ * A line at the margin opens a block (the VM's name: any text, blanks,
+ * brackets and colons included); indented "Key: Value" lines are its
+ * fields (a line at the margin starting with one of the six keys above is
+ * a field too, for copies that lost the indentation).  Config File is
+ * required, World ID must be a number; other keys are ignored, a key
+ * printed twice in a block is an error, and so is a VM (a Config File)
+ * listed twice.  No VM running prints nothing: empty or blank text is a
+ * valid, empty list. */
+typedef struct gw_esxi_vm_proc {
+	char *name;               /* the block's first line */
+	unsigned long world_id;   /* 0 when not printed */
+	char *display_name;       /* NULL when not printed */
+	char *config_file;        /* "/vmfs/volumes/UUID/dir/vm.vmx" */
+	unsigned line;
+} gw_esxi_vm_proc;
+
+typedef struct gw_esxi_vm_proc_list {
+	gw_esxi_vm_proc *procs;
+	size_t n;
+} gw_esxi_vm_proc_list;
+
+int gw_esxi_parse_vm_processes(const char *text, const char *name,
+                               gw_esxi_vm_proc_list *out, gw_err *e);
+void gw_esxi_vm_proc_list_free(gw_esxi_vm_proc_list *l);
+
+/* power[i] (vms->n of them) for vms->vms[i], from the running VMs (sorts:
+ * O(n log n), doc/design.md 15.6): ON when a Config File is its .vmx,
+ * OFF when none is (esxcli does not tell suspended from off), UNKNOWN
+ * when it cannot be told and power.getstate must be asked.  getallvms
+ * names "[datastore1] dir/vm.vmx", esxcli "/vmfs/volumes/VOL/dir/vm.vmx"
+ * where VOL is the datastore's name or (usually) its UUID: the same
+ * name matches; a UUID matches the one VM with that path, and when
+ * several have it (copies on two datastores) those are UNKNOWN; a running
+ * VM that matches no listed one (another form of path) makes every VM
+ * not ON UNKNOWN. */
+void gw_esxi_vms_power(const gw_esxi_vm_list *vms,
+                       const gw_esxi_vm_proc_list *procs,
+                       gw_esxi_power *power);
+
 /* ---- esxcli storage core path list / core device list ------------------ */
 
 /* Both print blocks that open with a storage name on a line of its own,

@@ -15,6 +15,7 @@
 #define CMD_VERSION    "esxcli system version get"
 #define CMD_GETALLVMS  "vim-cmd vmsvc/getallvms"
 #define CMD_POWER      "vim-cmd vmsvc/power.getstate"
+#define CMD_PROCS      "esxcli vm process list"
 #define CMD_PATHS      "esxcli storage core path list"
 #define CMD_DEVICES    "esxcli storage core device list"
 #define CMD_EXTENTS    "esxcli storage vmfs extent list"
