@@ -96,4 +96,23 @@ run "$GPUWIZ" verify --sysroot "$G" --nvidia-smi-q "$FIX/nvidia-smi/h200-sxm-pas
 check "verify --bundle: written, exit as the checks say (1)" sh -c "[ $rc -eq 1 ] && [ -s '$TMP/b.tar.gz' ] && grep -q 'support bundle written' '$err'"
 check "verify --bundle: the members, and no license token" sh -c "tar -tzf '$TMP/b.tar.gz' >'$TMP/b.lst' && grep -q 'gpuwiz-support/README.txt' '$TMP/b.lst' && grep -q 'verify.json' '$TMP/b.lst' && grep -q 'nvidia-smi-q.txt' '$TMP/b.lst' && grep -q 'lspci.txt' '$TMP/b.lst' && ! grep -q ClientConfigToken '$TMP/b.lst'"
 bad "verify --bundle: never overwrites" "b.tar.gz" verify --sysroot "$G" --bundle "$TMP/b.tar.gz"
+# --- vms on the ESXi shell: power states in one call (issue 13) ----------------
+# The stand-ins (tests/esxi-standins) on the PATH make this the ESXi shell;
+# with state/vms they list 50 VMs, every third running.
+SB=$TMP/standins
+mkdir -p "$SB/state" && cp "$(dirname "$0")/../esxi-standins/"* "$SB/" && echo 50 >"$SB/state/vms"
+vms_ok() { python3 -c "
+import json; d=json.load(open('$out')); v=d['vms']
+assert len(v)==50, len(v)
+bad=[x for x in v if x['power']!=('on' if (x['vmid']-100)%3==0 else 'off')]
+assert not bad, bad"; }
+: >"$SB/standin.log"
+run env PATH="$SB:$PATH" "$GPUWIZ" vms --json
+check "vms on 50 VMs: exit 0" sh -c "[ $rc -eq 0 ]" && check "vms: 50 VMs, every third on" vms_ok
+check "vms on 50 VMs: two commands (getallvms, esxcli vm process list), no power.getstate" \
+	sh -c "[ \"\$(cat '$SB/standin.log')\" = \"\$(printf 'vim-cmd vmsvc/getallvms\nesxcli vm process list')\" ]"
+: >"$SB/standin.log"; : >"$SB/state/no-vm-process"
+run env PATH="$SB:$PATH" "$GPUWIZ" vms --json
+check "vms without esxcli vm process list: asked one by one, still right" vms_ok
+check "vms without esxcli vm process list: 50 power.getstate" sh -c "[ \$(grep -c 'power.getstate' '$SB/standin.log') -eq 50 ]"
 finish

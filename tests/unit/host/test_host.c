@@ -115,7 +115,11 @@ test_esxi_sample(void **state)
 	assert_non_null(p.facts.system_id);
 	assert_int_equal(p.ngpus, 2);
 	assert_int_equal(p.vms.list.n, 3);
-	assert_null(p.vms.power);   /* asked one by one */
+	/* in one esxcli vm process list (issue 13), not one by one */
+	assert_non_null(p.vms.power);
+	assert_int_equal(p.vms.power[0], GW_ESXI_POWER_OFF);
+	assert_int_equal(p.vms.power[1], GW_ESXI_POWER_ON);
+	assert_int_equal(p.vms.power[2], GW_ESXI_POWER_OFF);
 	assert_int_equal(gw_host_gpu_passthru(h, 0), 1);
 
 	/* the facts alone */
