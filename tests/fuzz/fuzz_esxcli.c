@@ -1,7 +1,8 @@
 /* fuzz_esxcli.c: the esxcli parsers (src/host/esxi_*.c): hardware pci
  * list (and the GPUs read from it), pci pcipassthru list, system uuid get,
  * system version get, storage core path/device list, storage vmfs extent
- * list, graphics host get, software vib list.  Every input goes to every
+ * list, graphics host get, software vib list, vm process list (and the
+ * power states read from it).  Every input goes to every
  * parser, as the unit tests in tests/unit/host/test_esxi*.c call them. */
 #include "fuzz.h"
 #include "esxi.h"
@@ -75,6 +76,37 @@ fz_storage(const char *s)
 	gw_esxi_vmfs_extent_list_free(&x);
 }
 
+/* vm process list, and the power of a fixed getallvms list from it: every
+ * state is one of the enum's, every block has its Config File. */
+static void
+fz_procs(const char *s)
+{
+	static const char vms[] =
+		"Vmid Name File Guest OS Version Annotation\n"
+		"1  a  [ds1] a/a.vmx  g  vmx-13\n"
+		"2  a  [ds2] a/a.vmx  g  vmx-13\n"
+		"3  b b  [ds1] b b/b b.vmx  g  vmx-13\n";
+	gw_esxi_vm_proc_list l;
+	gw_esxi_vm_list v;
+	gw_esxi_power pw[3];
+	gw_err e;
+	size_t i;
+
+	if (gw_esxi_parse_vm_processes(s, "fuzz", &l, &e) == 0 &&
+	    gw_esxi_parse_getallvms(vms, "vms", &v, &e) == 0) {
+		for (i = 0; i < l.n; i++)
+			FZ_CHECK(l.procs[i].config_file != NULL);
+		FZ_CHECK(v.n == 3);
+		gw_esxi_vms_power(&v, &l, pw);
+		for (i = 0; i < 3; i++)
+			FZ_CHECK(pw[i] == GW_ESXI_POWER_ON ||
+			         pw[i] == GW_ESXI_POWER_OFF ||
+			         pw[i] == GW_ESXI_POWER_UNKNOWN);
+		gw_esxi_vm_list_free(&v);
+	}
+	gw_esxi_vm_proc_list_free(&l);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -83,6 +115,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_pci(s);
 	fz_small(s);
 	fz_storage(s);
+	fz_procs(s);
 	free(s);
 	return 0;
 }
