@@ -1,9 +1,12 @@
 #!/bin/sh
 # The host probes of gpuwiz next to the tools an admin would run instead,
 # in one run on the same machine: `gpuwiz check` against libvirt's
-# `virt-host-validate qemu`, and `gpuwiz gpus` against `lspci -vvv`; wall
-# time (hyperfine) and peak resident memory (GNU time), as one markdown
-# table.  Both sides read the real /proc and /sys of this machine, so the
+# `virt-host-validate qemu`, `gpuwiz gpus` against `lspci -vvv`, and
+# `gpuwiz vms` on an ESXi shell with 200 VMs against the loop an admin
+# would script (`for id in ...; do vim-cmd vmsvc/power.getstate $id;
+# done`), on the stand-ins of tests/esxi-standins; wall time (hyperfine)
+# and peak resident memory (GNU time), as one markdown table, and the
+# ratios.  Both sides read the real /proc and /sys of this machine, so the
 # numbers depend on it (how many PCI devices, IOMMU on or off): the host
 # line above the table says what it has.
 #   sh bench/host-probes.sh [path/to/gpuwiz] [runs]
@@ -94,9 +97,39 @@ else
 fi
 compare "GPU listing" "$@"
 
+# gpuwiz vms on 200 VMs (the ESXi stand-ins on the PATH make this an ESXi
+# shell): getallvms and one esxcli vm process list, against one
+# power.getstate per VM.  A stand-in answers in a few milliseconds where
+# the real vim-cmd takes a few hundred (it logs in to hostd), so on a host
+# the gap is far wider than here; the process counts are what carries
+# over.
+sb=$tmp/standins
+mkdir -p "$sb/state"
+cp tests/esxi-standins/esxcli tests/esxi-standins/vim-cmd "$sb/"
+echo 200 >"$sb/state/vms"
+# the loop as a script, so that its words need no quoting in CMD
+printf '%s\n' 'for id in $(seq 100 299); do vim-cmd vmsvc/power.getstate $id; done' \
+	>"$tmp/loop.sh"
+oldpath=$PATH
+export PATH="$sb:$PATH"
+: >"$sb/standin.log"
+"$GPUWIZ" vms >/dev/null
+nproc_gw=$(wc -l <"$sb/standin.log" | tr -d ' ')
+: >"$sb/standin.log"
+sh "$tmp/loop.sh" >/dev/null
+nproc_loop=$(wc -l <"$sb/standin.log" | tr -d ' ')
+compare "VM power states, 200 VMs" \
+	"gpuwiz vms" "$GPUWIZ vms" "per-VM power.getstate loop" "sh $tmp/loop.sh"
+export PATH="$oldpath"
+vms_ratio=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	{ m[NR] = $col["mean"] } END { printf "%.1f", m[3] / m[2] }' "$tmp/t.csv")
+
 echo
 echo "hyperfine: 5 warm-up runs, >= $RUNS runs each, no shell; peak RSS: GNU time, one run"
 echo
 echo "| Probe | Command | Mean ± σ [ms] | Median [ms] | Min … Max [ms] | Peak RSS [KiB] |"
 echo "|---|---|---:|---:|---:|---:|"
 cat "$rows"
+echo
+echo "ratios: per-VM loop / gpuwiz vms on 200 VMs = ${vms_ratio}x wall time;" \
+	"commands run on the host: $nproc_gw against $nproc_loop"
