@@ -6,6 +6,7 @@
 #include "jsonutil.h"
 #include "linux.h"
 #include "esxi_report.h"
+#include "textesc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -110,9 +111,11 @@ vms_text(const char *label, const gw_esxi_vm_list *l, const gw_esxi_power *pw)
 	for (i = 0; i < l->n; i++) {
 		const gw_esxi_vm *vm = &l->vms[i];
 
-		printf("  %-6lu %-12s %-7s %s  %s\n", vm->vmid,
-		       gw_esxi_power_name(pw[i]),
-		       vm->version ? vm->version : "-", vm->name, vm->file);
+		/* the VM's name and file as vim-cmd printed them: escaped */
+		gw_fprintf_escaped(stdout, "  %-6lu %-12s %-7s %s  %s\n",
+		                   vm->vmid, gw_esxi_power_name(pw[i]),
+		                   vm->version ? vm->version : "-", vm->name,
+		                   vm->file);
 	}
 	if (l->n == 0)
 		printf("  %s\n", _("(none)"));

@@ -1,6 +1,7 @@
 /* util.c: errors, allocation, buffers, reading a file and strings (the
  * writing of files is safefile.c). */
 #include "gw.h"
+#include "textesc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -429,6 +430,53 @@ gw_str_escape(char *dst, size_t size, const char *src)
 	}
 	dst[o] = '\0';
 	return o;
+}
+
+/* ---- textesc.h: the same without a size limit, for the printers ------ */
+
+char *
+gw_str_escaped(const char *s)
+{
+	size_t n = strlen(s) * 4 + 1;   /* \xNN: four bytes for one */
+	char *d = gw_xmalloc(n);
+
+	gw_str_escape(d, n, s);
+	return d;
+}
+
+void
+gw_buf_put_escaped(gw_buf *b, const char *s)
+{
+	char *t = gw_str_escaped(s);
+
+	gw_buf_puts(b, t);
+	free(t);
+}
+
+int
+gw_fputs_escaped(const char *s, FILE *f)
+{
+	char *t = gw_str_escaped(s);
+	int rc = fputs(t, f);
+
+	free(t);
+	return rc;
+}
+
+int
+gw_fprintf_escaped(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	char *t;
+	int rc;
+
+	va_start(ap, fmt);
+	if (vasprintf(&t, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	rc = gw_fputs_escaped(t, f);
+	free(t);
+	return rc;
 }
 
 /* ---- where the program runs from ------------------------------------- */

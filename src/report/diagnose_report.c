@@ -4,6 +4,8 @@
 #include "diagnose_report.h"
 #include "out.h"
 #include "finding_print.h"
+#include "jsonutil.h"
+#include "textesc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -65,7 +67,7 @@ diag_keys(json_t *j, const gw_finding *x, size_t i, void *arg)
 {
 	const gw_diag_finding *f = &((const gw_diag_result *)arg)->findings[i];
 
-	json_object_set_new(j, "line", json_string(f->line));
+	json_object_set_new(j, "line", gw_json_text(f->line));
 	json_object_set_new(j, "line_number",
 	                    json_integer((json_int_t)f->lineno));
 	json_object_set_new(j, "matches",
@@ -92,7 +94,8 @@ render_json(const gw_diag_result *r, const gw_finding *v,
 		                       name);
 		char *msg = gw_xasprintf("%s %s", m, no_match_line());
 
-		json_object_set_new(o, "message", json_string(msg));
+		/* the name may be any bytes: gw_json_text keeps the key */
+		json_object_set_new(o, "message", gw_json_text(msg));
 		free(msg);
 		free(m);
 	}
@@ -107,13 +110,18 @@ render_json(const gw_diag_result *r, const gw_finding *v,
 
 static void
 render_text(const gw_diag_result *r, const gw_finding *v,
-            const gw_finding_extra *x, const char *name, gw_buf *out)
+            const gw_finding_extra *x, const char *raw_name, gw_buf *out)
 {
+	/* the file's name as the terminal may show it (the rows are escaped
+	 * by gw_findings_render) */
+	char *name = gw_str_escaped(raw_name);
+
 	if (r->n == 0) {
 		gw_buf_printf(out, _("No known failure recognised in %s."), name);
 		gw_buf_puts(out, "\n");
 		gw_buf_puts(out, no_match_line());
 		gw_buf_puts(out, "\n");
+		free(name);
 		return;
 	}
 	/* TRANSLATORS: %s: the file name (or "standard input"); %lu: how
@@ -121,6 +129,7 @@ render_text(const gw_diag_result *r, const gw_finding *v,
 	gw_buf_printf(out, _("Known failures recognised in %s: %lu"), name,
 	              (unsigned long)r->n);
 	gw_buf_puts(out, "\n");
+	free(name);
 	gw_findings_render(out, v, r->n, GW_LAYOUT_DIAG, GW_TOPIC_ALL, x);
 }
 

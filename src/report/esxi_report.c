@@ -4,6 +4,7 @@
 #include "esxi_report.h"
 #include "out.h"
 #include "jsonutil.h"
+#include "textesc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +78,8 @@ gpu_cells(const gw_esxi_gpus *g)
 		c[1] = gw_xstrdup(r->dev->vmx_id);
 		c[2] = gw_xasprintf("%04x:%04x", r->dev->vendor_id,
 		                    r->dev->device_id);
-		c[3] = gw_xstrdup(*r->name ? r->name : "-");
+		/* esxcli's Device Name: escaped before the widths */
+		c[3] = gw_str_escaped(*r->name ? r->name : "-");
 		c[4] = r->vram_gb >= 0 ? gw_xasprintf(_("%d GB"), r->vram_gb)
 		                       : gw_xstrdup(_("unknown"));
 		c[5] = gw_xstrdup(passthru_text(r->dev));
@@ -92,11 +94,12 @@ gw_esxi_gpus_print_text(const gw_esxi_gpus *g)
 	size_t i;
 
 	if (g->n == 0) {
-		printf(_("no display-class device in %s"), g->name);
+		gw_fprintf_escaped(stdout, _("no display-class device in %s"),
+		                   g->name);
 		fputc('\n', stdout);
 		return;
 	}
-	printf(_("Display-class devices in %s:"), g->name);
+	gw_fprintf_escaped(stdout, _("Display-class devices in %s:"), g->name);
 	fputc('\n', stdout);
 	cells = gpu_cells(g);
 	print_table(cells, g->n + 1, NC);
@@ -112,7 +115,7 @@ gw_esxi_gpus_print_text(const gw_esxi_gpus *g)
 	if (g->nnotes > 0) {
 		printf("%s\n", _("Notes:"));
 		for (i = 0; i < g->nnotes; i++)
-			printf("  - %s\n", g->notes[i]);
+			gw_fprintf_escaped(stdout, "  - %s\n", g->notes[i]);
 	}
 }
 

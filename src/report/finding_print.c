@@ -2,6 +2,7 @@
  * (finding_print.h): a row printer per layout, chosen from a table. */
 #include "finding_print.h"
 #include "jsonutil.h"
+#include "textesc.h"
 
 #include <stdlib.h>
 
@@ -170,17 +171,25 @@ gw_findings_render(gw_buf *out, const gw_finding *v, size_t n,
                    const gw_finding_extra *x)
 {
 	const struct layout_ops *ops = ops_of(layout);
+	gw_buf rows;
 	size_t i;
 
 	if (out->data == NULL)
 		gw_buf_init(out);
+	/* the rows hold what hosts and files said (a folder's name, a VM's,
+	 * a log line): escaped here, the one text printer (doc/design.md
+	 * 5.3), never echoed raw to the terminal */
+	gw_buf_init(&rows);
 	for (i = 0; i < n; i++) {
 		if (!gw_topic_in(v[i].topic, topics))
 			continue;
 		if (x && x->text)
-			x->text(out, &v[i], i, x->arg);
-		ops->text(out, &v[i]);
+			x->text(&rows, &v[i], i, x->arg);
+		ops->text(&rows, &v[i]);
 	}
+	if (rows.len)
+		gw_buf_put_escaped(out, rows.data);
+	gw_buf_free(&rows);
 }
 
 static json_t *

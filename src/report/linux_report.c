@@ -4,6 +4,7 @@
 #include "linux_report.h"
 #include "finding_print.h"
 #include "jsonutil.h"
+#include "textesc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,12 +162,13 @@ gpu_cells(const gw_linux_gpu *g, char **cl)
 {
 	cl[0] = gw_xstrdup(g->bdf);
 	cl[1] = gw_xasprintf("%04x:%04x", g->vendor, g->device);
-	cl[2] = gw_xstrdup(g->name ? g->name : "-");
+	/* what the host said, escaped before the widths are taken */
+	cl[2] = gw_str_escaped(g->name ? g->name : "-");
 	cl[3] = g->vram_gb >= 0 ? gw_xasprintf(_("%d GB"), g->vram_gb)
 	                        : gw_xstrdup(_("unknown"));
 	cl[4] = bars_cell(g);
-	cl[5] = gw_xstrdup(g->group ? g->group : "-");
-	cl[6] = gw_xstrdup(g->driver ? g->driver : "-");
+	cl[5] = gw_str_escaped(g->group ? g->group : "-");
+	cl[6] = gw_str_escaped(g->driver ? g->driver : "-");
 }
 
 /* The table: a header and a line per GPU, columns padded to the widest
@@ -228,16 +230,18 @@ print_gpus_text(const gw_linux_gpus_report *r)
 	size_t i;
 
 	if (r->n == 0) {
-		printf(_("no display-class device in %s"), r->busdir);
+		gw_fprintf_escaped(stdout, _("no display-class device in %s"),
+		                   r->busdir);
 		fputc('\n', stdout);
 		return;
 	}
-	printf(_("Display-class devices in %s:"), r->busdir);
+	gw_fprintf_escaped(stdout, _("Display-class devices in %s:"),
+	                   r->busdir);
 	fputc('\n', stdout);
 	print_gpu_table(r);
 	print_mmio_line(r);
 	for (i = 0; i < r->nnotes; i++)
-		printf("%s\n", r->notes[i]);
+		gw_fprintf_escaped(stdout, "%s\n", r->notes[i]);
 }
 
 void

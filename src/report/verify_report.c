@@ -7,6 +7,7 @@
 #include "out.h"
 #include "verify_live.h"
 #include "finding_print.h"
+#include "textesc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,6 +227,23 @@ load_capture(const char *path, char **data, size_t *len, gw_nvsmi *q,
 	return 0;
 }
 
+/* The report on stdout with what the capture and its name bring in
+ * escaped (the bundle keeps the bytes). */
+static void
+print_text_escaped(const gw_nvsmi *q, const gw_verify *v, const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (f == NULL)
+		abort();
+	print_text(f, q, v, path);
+	fclose(f);
+	gw_fputs_escaped(text, stdout);
+	free(text);
+}
+
 int
 gw_verify_command(const gw_table *t, const char *nvsmi_path, int json,
                   gw_err *e)
@@ -250,7 +268,7 @@ gw_verify_command(const gw_table *t, const char *nvsmi_path, int json,
 		}
 		json_decref(o);
 	} else {
-		print_text(stdout, &q, &v, nvsmi_path);
+		print_text_escaped(&q, &v, nvsmi_path);
 	}
 	gw_out_flush();
 	rc = v.nfail > 0 ? GW_VERIFY_FAILED : GW_VERIFY_OK;
@@ -474,7 +492,10 @@ gw_verify_live_command(const gw_table *t, const char *sysroot,
 	                         e) != 0)
 		rc = GW_VERIFY_INPUT;
 	if (rc != GW_VERIFY_INPUT) {
-		fputs(json ? r.js : r.text, stdout);
+		if (json)
+			fputs(r.js, stdout);
+		else
+			gw_fputs_escaped(r.text, stdout);
 		gw_out_flush();
 		if (bundle != NULL)
 			fprintf(stderr, _("gpuwiz verify: support bundle written "
