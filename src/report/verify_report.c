@@ -7,6 +7,7 @@
 #include "out.h"
 #include "verify_live.h"
 #include "finding_print.h"
+#include "jsonutil.h"
 #include "textesc.h"
 
 #include <stdio.h>
@@ -26,10 +27,12 @@ pci_text(unsigned vendor, unsigned device)
 	return gw_xasprintf("%04x:%04x", vendor, device);
 }
 
+/* What the capture or the guest said: any bytes, so gw_json_text (an
+ * invalid one would make json_string NULL and drop the key). */
 static json_t *
 jstr(const char *s)
 {
-	return s != NULL ? json_string(s) : json_null();
+	return s != NULL ? gw_json_text(s) : json_null();
 }
 
 static json_t *
@@ -108,7 +111,7 @@ verify_json(const gw_nvsmi *q, const gw_verify *v, const char *path)
 	json_t *o = json_object(), *gpus = json_array();
 	size_t i;
 
-	json_object_set_new(o, "file", json_string(path));
+	json_object_set_new(o, "file", gw_json_text(path));
 	json_object_set_new(o, "driver_version", jstr(q->driver_version));
 	json_object_set_new(o, "cuda_version", jstr(q->cuda_version));
 	json_object_set_new(o, "attached_gpus", q->attached_gpus >= 0 ?
@@ -363,8 +366,8 @@ live_json(const gw_live_sys *l, const gw_verify *v, json_t *nvsmi,
 	json_t *o = json_object(), *gpus = json_array();
 	size_t i, np = v->npass, ni = v->ninfo, nw = v->nwarn, nf = v->nfail;
 
-	json_object_set_new(o, "sysroot", json_string(l->sysroot && *l->sysroot
-	                                              ? l->sysroot : "/"));
+	json_object_set_new(o, "sysroot", gw_json_text(l->sysroot && *l->sysroot
+	                                               ? l->sysroot : "/"));
 	json_object_set_new(o, "driver_version", jstr(l->driver_version));
 	for (i = 0; i < l->ngpus; i++)
 		json_array_append_new(gpus, live_gpu_json(&l->gpus[i]));

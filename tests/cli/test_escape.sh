@@ -73,11 +73,16 @@ safe "diagnose"
 check "diagnose: the log's name escaped" has "$SHOWN.log"
 run "$GPUWIZ" diagnose "$L" --json
 check "diagnose --json parses" json_ok
+printf 'nothing known\n' >"$TMP/$ODD.none"
+run "$GPUWIZ" diagnose "$TMP/$ODD.none" --json
+check "diagnose --json: the message kept for an odd file name" python3 -c "
+import json; d=json.load(open('$out')); assert 'No known failure' in d['message'], d"
 Q=$TMP/$ODD.q
 cp "$FIX/nvidia-smi/h200-sxm-passthrough-vm.txt" "$Q"
 run "$GPUWIZ" verify --nvidia-smi-q "$Q"
 safe "verify --nvidia-smi-q"
 check "verify: the capture's name escaped" has "$SHOWN.q"
 run "$GPUWIZ" verify --nvidia-smi-q "$Q" --json
-check "verify --json parses" json_ok
+check "verify --json parses, the file's key kept" python3 -c "
+import json; d=json.load(open('$out')); assert d['file'].endswith('.q'), d['file']"
 finish
