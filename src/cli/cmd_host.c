@@ -107,7 +107,7 @@ vms_text(const char *label, const gw_esxi_vm_list *l, const gw_esxi_power *pw)
 	size_t i;
 
 	/* TRANSLATORS: heading of gpuwiz vms; %s is the host. */
-	printf(_("VMs on %s:\n"), label);
+	gw_fprintf_escaped(stdout, _("VMs on %s:\n"), label);
 	for (i = 0; i < l->n; i++) {
 		const gw_esxi_vm *vm = &l->vms[i];
 
