@@ -10,6 +10,7 @@
  * stderr and the others go on (doc/design.md, section 8).
  */
 #include "cli_int.h"
+#include "textesc.h"
 #include "out.h"
 #include "jsonutil.h"
 #include "vmx.h"
@@ -189,10 +190,10 @@ vmx_json(const vmx_job *j)
 {
 	json_t *o = cli_plan_json(&j->p, 0);
 
-	json_object_set_new(o, "file", json_string(j->path));
+	json_object_set_new(o, "file", gw_json_text(j->path));
 	json_object_set_new(o, "changed", json_boolean(j->changed));
 	json_object_set_new(o, "written", json_boolean(j->written));
-	json_object_set_new(o, "backup", j->backup ? json_string(j->backup) : json_null());
+	json_object_set_new(o, "backup", j->backup ? gw_json_text(j->backup) : json_null());
 	if (j->vm != NULL) {
 		json_object_set_new(o, "vmid", json_integer((json_int_t)j->vm->vmid));
 		json_object_set_new(o, "power", json_string(cli_power_word(j->s.power)));
@@ -210,7 +211,7 @@ vmx_text_outcome(const cli_opts *o, const vmx_job *j)
 	if (!j->changed)
 		printf("%s\n", _("Nothing to change: the file already has these settings."));
 	else if (j->written)
-		printf(_("Saved %s (backup: %s).\n"), j->path, j->backup);
+		gw_fprintf_escaped(stdout, _("Saved %s (backup: %s).\n"), j->path, j->backup);
 	else if (!o->write)
 		printf("%s\n", _("Nothing was written: add --write to save these changes."));
 	if (!j->written || j->vm == NULL)
@@ -219,14 +220,14 @@ vmx_text_outcome(const cli_opts *o, const vmx_job *j)
 		printf(_("Reloaded the VM (vim-cmd vmsvc/reload %lu); power it on with: vim-cmd vmsvc/power.on %lu\n"),
 		       j->vm->vmid, j->vm->vmid);
 	else
-		printf(_("The VM could not be reloaded (%s); run: vim-cmd vmsvc/reload %lu\n"),
+		gw_fprintf_escaped(stdout, _("The VM could not be reloaded (%s); run: vim-cmd vmsvc/reload %lu\n"),
 		       j->s.last.reload_error, j->vm->vmid);
 }
 
 static void
 vmx_text(const cli_opts *o, const vmx_job *j)
 {
-	printf(_("VM: %s\n"), j->path);
+	gw_fprintf_escaped(stdout, _("VM: %s\n"), j->path);
 	if (j->vm != NULL)
 		/* TRANSLATORS: the VM on the host: its id and power
 		 * state. */
@@ -283,7 +284,7 @@ vmx_one(cli_opts *o, const gw_table *t, const char *path, json_t **json,
 		vmx_text(o, &j);
 	if (j.refused) {
 		gw_out_flush();
-		fprintf(stderr, _("%s %s: %s: not written: the plan has failures (FAIL above); fix them or use --force\n"),
+		gw_fprintf_escaped(stderr, _("%s %s: %s: not written: the plan has failures (FAIL above); fix them or use --force\n"),
 		        cli_progname, o->cmd, j.path);
 	}
 	rc = gw_plan_has_errors(&j.p) ? EXIT_FINDINGS : 0;
@@ -391,7 +392,7 @@ vmx_many(cli_opts *o, const gw_table *t, char **files, size_t n, gw_err *e)
 			cli_die_line(o->cmd, e->msg);
 			if (arr) {
 				one = json_object();
-				json_object_set_new(one, "file", json_string(files[i]));
+				json_object_set_new(one, "file", gw_json_text(files[i]));
 				json_object_set_new(one, "error", gw_json_text(e->msg));
 			}
 			e->msg[0] = '\0';

@@ -4,6 +4,7 @@
  */
 #include "cli_int.h"
 #include "jsonutil.h"
+#include "textesc.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -35,10 +36,10 @@ cli_print_gpus(const gw_plan *p)
 		const char *name = g->gpu ? g->gpu->name : g->label;
 
 		if (g->vram_gb >= 0)
-			printf(_("  %d x %s (%s), %d GB%s\n"), g->count, g->label, name,
+			gw_fprintf_escaped(stdout, _("  %d x %s (%s), %d GB%s\n"), g->count, g->label, name,
 			       g->vram_gb, g->existing ? _(", already in the VM") : "");
 		else
-			printf(_("  %d x %s (%s), framebuffer unknown%s\n"), g->count,
+			gw_fprintf_escaped(stdout, _("  %d x %s (%s), framebuffer unknown%s\n"), g->count,
 			       g->label, name, g->existing ? _(", already in the VM") : "");
 	}
 }
@@ -49,7 +50,7 @@ cli_print_steps(const gw_plan *p)
 	size_t i;
 
 	for (i = 0; i < p->nsteps; i++)
-		printf("  %s\n", p->steps[i]);
+		gw_fprintf_escaped(stdout, "  %s\n", p->steps[i]);
 }
 
 /* The mmio command answers one question: show only what bears on it. */
@@ -79,13 +80,13 @@ cli_print_findings_if(const gw_plan *p, FILE *f, int sizing_only)
 
 		/* pad the label to 5 cells, not bytes: CJK labels are 2 cells
 		 * a character */
-		fprintf(f, "  %s%*s %s\n", sev_label(x->sev),
+		gw_fprintf_escaped(f, "  %s%*s %s\n", sev_label(x->sev),
 		        5 - gw_text_cells(sev_label(x->sev)) > 0 ?
 		        5 - gw_text_cells(sev_label(x->sev)) : 0, "", x->message);
 		if (x->fix)
-			fprintf(f, _("        fix: %s\n"), x->fix);
+			gw_fprintf_escaped(f, _("        fix: %s\n"), x->fix);
 		if (x->source)
-			fprintf(f, _("        source: %s\n"), x->source);
+			gw_fprintf_escaped(f, _("        source: %s\n"), x->source);
 	}
 }
 
@@ -121,22 +122,22 @@ cli_print_settings(const gw_plan *p, int diff)
 
 		if (!diff) {
 			if (!s->keep)
-				printf("  %s = \"%s\"\n", s->key, s->value);
+				gw_fprintf_escaped(stdout, "  %s = \"%s\"\n", s->key, s->value);
 		} else if (s->keep) {
-			printf("  = %s = \"%s\"  %s\n", s->key, s->old_value,
+			gw_fprintf_escaped(stdout, "  = %s = \"%s\"  %s\n", s->key, s->old_value,
 			       _("(kept)"));
 		} else if (setting_unchanged(s)) {
-			printf("  = %s = \"%s\"  %s\n", s->key, s->value,
+			gw_fprintf_escaped(stdout, "  = %s = \"%s\"  %s\n", s->key, s->value,
 			       _("(already set)"));
 		} else {
 			if (s->old_value)
-				printf("  - %s = \"%s\"\n", s->key, s->old_value);
-			printf("  + %s = \"%s\"\n", s->key, s->value);
+				gw_fprintf_escaped(stdout, "  - %s = \"%s\"\n", s->key, s->old_value);
+			gw_fprintf_escaped(stdout, "  + %s = \"%s\"\n", s->key, s->value);
 		}
 		if (s->reason)
-			printf(_("      why: %s\n"), s->reason);
+			gw_fprintf_escaped(stdout, _("      why: %s\n"), s->reason);
 		if (s->source)
-			printf(_("      source: %s\n"), s->source);
+			gw_fprintf_escaped(stdout, _("      source: %s\n"), s->source);
 	}
 }
 
@@ -145,7 +146,7 @@ void
 cli_print_findings_titled(const gw_plan *p)
 {
 	if (p->nfindings > 0) {
-		printf("%s\n", _("Findings:"));
+		gw_fprintf_escaped(stdout, "%s\n", _("Findings:"));
 		cli_print_findings(p, stdout);
 	}
 }
@@ -154,7 +155,7 @@ cli_print_findings_titled(const gw_plan *p)
 void
 cli_print_changes(const gw_plan *p)
 {
-	printf("%s\n", _("Changes:"));
+	gw_fprintf_escaped(stdout, "%s\n", _("Changes:"));
 	cli_print_settings(p, 1);
 	cli_print_findings_titled(p);
 }
@@ -171,25 +172,25 @@ cli_plan_json(const gw_plan *p, int sizing_only)
 		json_t *j = json_object();
 
 		json_object_set_new(j, "id", json_string(g->gpu ? g->gpu->id : g->label));
-		json_object_set_new(j, "name", json_string(g->gpu ? g->gpu->name : g->label));
+		json_object_set_new(j, "name", gw_json_text(g->gpu ? g->gpu->name : g->label));
 		json_object_set_new(j, "vram_gb", g->vram_gb >= 0 ? json_integer(g->vram_gb) : json_null());
 		json_object_set_new(j, "count", json_integer(g->count));
-		json_object_set_new(j, "profile", g->profile ? json_string(g->profile) : json_null());
+		json_object_set_new(j, "profile", g->profile ? gw_json_text(g->profile) : json_null());
 		json_object_set_new(j, "existing", json_boolean(g->existing));
 		json_array_append_new(gpus, j);
 	}
 	for (i = 0; i < p->nsteps; i++)
-		json_array_append_new(steps, json_string(p->steps[i]));
+		json_array_append_new(steps, gw_json_text(p->steps[i]));
 	for (i = 0; i < p->nsettings; i++) {
 		const gw_setting *s = &p->settings[i];
 		json_t *j = json_object();
 
-		json_object_set_new(j, "key", json_string(s->key));
-		json_object_set_new(j, "value", json_string(s->value));
-		json_object_set_new(j, "old_value", s->old_value ? json_string(s->old_value) : json_null());
+		json_object_set_new(j, "key", gw_json_text(s->key));
+		json_object_set_new(j, "value", gw_json_text(s->value));
+		json_object_set_new(j, "old_value", s->old_value ? gw_json_text(s->old_value) : json_null());
 		json_object_set_new(j, "change", json_boolean(!setting_unchanged(s)));
-		json_object_set_new(j, "reason", s->reason ? json_string(s->reason) : json_null());
-		json_object_set_new(j, "source", s->source ? json_string(s->source) : json_null());
+		json_object_set_new(j, "reason", s->reason ? gw_json_text(s->reason) : json_null());
+		json_object_set_new(j, "source", s->source ? gw_json_text(s->source) : json_null());
 		json_array_append_new(sets, j);
 	}
 	for (i = 0; i < p->nfindings; i++) {
@@ -201,9 +202,9 @@ cli_plan_json(const gw_plan *p, int sizing_only)
 		j = json_object();
 		json_object_set_new(j, "id", json_string(x->id));
 		json_object_set_new(j, "severity", json_string(sev_id(x->sev)));
-		json_object_set_new(j, "message", json_string(x->message));
-		json_object_set_new(j, "fix", x->fix ? json_string(x->fix) : json_null());
-		json_object_set_new(j, "source", x->source ? json_string(x->source) : json_null());
+		json_object_set_new(j, "message", gw_json_text(x->message));
+		json_object_set_new(j, "fix", x->fix ? gw_json_text(x->fix) : json_null());
+		json_object_set_new(j, "source", x->source ? gw_json_text(x->source) : json_null());
 		json_array_append_new(finds, j);
 	}
 	json_object_set_new(o, "gpus", gpus);
@@ -226,7 +227,7 @@ cli_upgrade_hint(const gw_plan *p, int asked)
 	if (!asked && p->hw_current > 0 && p->hw_target > p->hw_current)
 		/* TRANSLATORS: %d is the newest hardware version of the host;
 		 * --upgrade-hw is an option. */
-		printf(_("  Add --upgrade-hw to upgrade this VM to vmx-%d first (powered off only; one-way: take a snapshot or backup).\n"),
+		gw_fprintf_escaped(stdout, _("  Add --upgrade-hw to upgrade this VM to vmx-%d first (powered off only; one-way: take a snapshot or backup).\n"),
 		       p->hw_target);
 }
 

@@ -85,4 +85,18 @@ check "verify: the capture's name escaped" has "$SHOWN.q"
 run "$GPUWIZ" verify --nvidia-smi-q "$Q" --json
 check "verify --json parses, the file's key kept" python3 -c "
 import json; d=json.load(open('$out')); assert d['file'].endswith('.q'), d['file']"
+
+# --- vmx: the file's name in the plan, the save line and the JSON ------------
+V=$TMP/$ODD.vmx
+sample vmx/ws-hw21-ubuntu-cp949-guestinfo-detailed-longline.vmx "$V"
+run "$GPUWIZ" vmx "$V" --gpu l40s
+safe "vmx"
+check "vmx: the file's name escaped" has "$SHOWN.vmx"
+run "$GPUWIZ" vmx "$V" --gpu l40s --write
+safe "vmx --write"
+check "vmx --write: the saved file's name escaped" has "$SHOWN.vmx (backup"
+run "$GPUWIZ" vmx "$V" --gpu l40s --json
+check "vmx --json: the name kept, its bad bytes as \\xNN, the Chinese as it is" python3 -c "
+import json; d=json.load(open('$out')); f=d['file']
+assert f.endswith('\\\\xFF\\\\xC2\\\\x9B中文.vmx'), f"
 finish
