@@ -73,4 +73,18 @@ run vs_list GPUWIZ_MODULE_DIR=$BUILD/tests/cli/fakemod-ver
 check "another build's version: refused, one line" sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$err') -eq 1 ] && grep -qF 'is from another build of gpuwiz (version 0.0-other, this program' '$err'"
 run vs_list GPUWIZ_MODULE_DIR="$(dirname "$MOD")"
 check "GPUWIZ_MODULE_DIR names the folder of a good module" sh -c "[ $rc -eq 2 ] && grep -q 'cannot connect' '$err'"
+
+# ---- under valgrind: the module opened, or not found, leaks nothing -----------------
+if [ -n "${VALGRIND:-}" ] && [ -z "${GW_SANITIZED:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1; then
+	# vg_vs VAR=VALUE...: vs_list's command under memcheck
+	vg_vs() { env "$@" "$VALGRIND" -q --leak-check=full --show-leak-kinds=definite,indirect \
+		--errors-for-leak-kinds=definite,indirect --error-exitcode=99 \
+		"$GPUWIZ" vsphere --url https://127.0.0.1:1/sdk --user u --insecure --timeout 5 list \
+		>/dev/null 2>"$TMP/vg.err"
+		[ $? -ne 99 ] || { cat "$TMP/vg.err"; return 1; }; }
+	check "valgrind: a vSphere command through the module" vg_vs
+	check "valgrind: the module missing" vg_vs GPUWIZ_MODULE_DIR="$TMP/none"
+else
+	echo "SKIP: valgrind (not installed, or a sanitizer build)"
+fi
 finish
