@@ -70,7 +70,9 @@ load(const char *path)
 	const gw_vs_api *a;
 	void *h;
 
-	if ((h = dlopen(path, RTLD_NOW | RTLD_LOCAL)) == NULL ||
+	/* (lazy for the libraries behind it: the module itself is linked
+	 * -z now, so a missing symbol of its own fails here, named) */
+	if ((h = dlopen(path, RTLD_LAZY | RTLD_LOCAL)) == NULL ||
 	    (a = dlsym(h, GW_VS_MODULE_SYMBOL)) == NULL) {
 		/* TRANSLATORS: %s the module's path, %s the system's reason
 		 * (dlerror, in the system's language). */
