@@ -25,6 +25,18 @@ check "ldd reads the program" grep -q 'libc\.so' "$TMP/ldd"
 check "the program links no libcurl, libxml2, libssl, libcrypto" \
 	sh -c "! grep -E 'lib(curl|xml2|ssl|crypto)[.-]' '$TMP/ldd'"
 check "the module links them" sh -c "ldd '$MOD' | grep -q libcurl && ldd '$MOD' | grep -q libxml2"
+# the symbols across the boundary (doc/design.md, section 2.5): the module
+# exports its table only; the program exports its gw_* helpers for it,
+# never a forwarder that would stand in for the module's own function
+# (an ASan build adds an __odr_asan twin of each global)
+# (ASan adds an __odr_asan twin of a global)
+if command -v nm >/dev/null 2>&1; then
+	nm -D --defined-only "$MOD" | awk '$2 ~ /^[TDBR]$/ && $3 !~ /^__odr_asan/ { print $3 }' >"$TMP/modsyms"
+	check "the module exports its table only" [ "$(cat "$TMP/modsyms")" = gw_vs_module ]
+	nm -D --defined-only "$GPUWIZ" | awk '{ print $NF }' >"$TMP/exesyms"
+	check "the program exports gw_err_set for the module" grep -qx gw_err_set "$TMP/exesyms"
+	check "the program exports no forwarder (gw_vs_connect)" sh -c "! grep -qx gw_vs_connect '$TMP/exesyms'"
+fi
 LD_DEBUG=libs LD_DEBUG_OUTPUT="$TMP/libs" "$GPUWIZ" --version >/dev/null 2>&1
 n=$(cat "$TMP"/libs.* | grep -c 'calling init:')
 check "--version initialises libraries ($n)" [ "$n" -gt 1 ]
