@@ -4,6 +4,7 @@
 # program starts in a detached tmux pane of 80x24; the time runs from the
 # start of the pane until capture-pane shows the program's first screen;
 # the memory is the program's peak resident size (VmHWM) at that moment.
+# The ratios are to dialog (issue 13: first frame at most 1.2x).
 #   sh bench/first-screen.sh [path/to/gpuwiz] [N]
 # Needs tmux and dialog.  A benchmark: it prints numbers, asserts nothing.
 set -eu
@@ -52,8 +53,13 @@ rows = {}
 for line in open(sys.argv[1]):
     name, us, rss = line.split()
     rows.setdefault(name, []).append((int(us) / 1000.0, int(rss)))
-print("%-14s %5s %12s %10s %16s" % ("program", "runs", "median [ms]", "max [ms]", "peak RSS [KiB]"))
+print("%-14s %5s %12s %10s %16s %10s" % ("program", "runs", "median [ms]", "max [ms]", "peak RSS [KiB]", "x dialog"))
+base = None
 for name, v in rows.items():
     t = [a for a, _ in v]; r = [b for _, b in v]
-    print("%-14s %5d %12.1f %10.1f %16d" % (name, len(v), statistics.median(t), max(t), max(r)))
+    med = statistics.median(t)
+    base = base or (med, max(r))
+    print("%-14s %5d %12.1f %10.1f %16d %9.2fx" % (name, len(v), med, max(t), max(r), med / base[0]))
+    if base[0] != med:
+        print("%-14s %5s %12s %10s %16s %9.2fx (RSS)" % ("", "", "", "", "", max(r) / max(base[1], 1)))
 PY

@@ -1,0 +1,36 @@
+#!/bin/sh
+# test_installed.sh: an installed gpuwiz finds its vSphere module in the
+# configured $(pkglibdir), not in a build tree (doc/design.md, section
+# 2.5); a missing module fails a vSphere command with one line naming it.
+# Run by `make installcheck` (so by make distcheck, on its own prefix):
+#   GPUWIZ_BIN=PREFIX/bin/gpuwiz GW_PKGLIBDIR=PREFIX/lib/gpuwiz [GW_DESTDIR=D]
+# Under a DESTDIR the program's compiled-in folder is not where the files
+# are: GPUWIZ_MODULE_DIR then points at the staged one.
+. "$(dirname "$0")/lib.sh"
+: "${GW_PKGLIBDIR:?set GW_PKGLIBDIR to the installed \$(pkglibdir)}"
+MOD=$GW_PKGLIBDIR/vsphere.so
+unset GPUWIZ_MODULE_DIR
+[ -z "${GW_DESTDIR:-}" ] || export GPUWIZ_MODULE_DIR="$GW_PKGLIBDIR"
+export GPUWIZ_PASSWORD=x
+vs_list() { env "$@" "$GPUWIZ" vsphere --url https://127.0.0.1:1/sdk --user u --insecure --timeout 5 list; }
+
+check "the program is installed ($GPUWIZ)" [ -x "$GPUWIZ" ]
+check "the module is installed ($MOD)" [ -f "$MOD" ]
+if command -v ldd >/dev/null 2>&1; then
+	check "the installed program links no libcurl/libxml2/OpenSSL" \
+		sh -c "! ldd '$GPUWIZ' | grep -qE 'lib(curl|xml2|ssl|crypto)[.-]'"
+fi
+if [ -z "${GW_DESTDIR:-}" ] && command -v strings >/dev/null 2>&1; then
+	check "the program names the installed module's folder" \
+		sh -c "strings -a '$GPUWIZ' | grep -qxF '$MOD'"
+fi
+LD_DEBUG=files LD_DEBUG_OUTPUT="$TMP/ld" vs_list >/dev/null 2>"$TMP/vs.err"
+vrc=$?
+check "a vSphere command opens the installed module" sh -c "cat '$TMP'/ld.* | grep -qF 'file=$MOD '"
+check "and gets as far as connecting (exit 2)" sh -c "[ $vrc -eq 2 ] && grep -q 'cannot connect' '$TMP/vs.err'"
+mkdir -p "$TMP/none"
+run vs_list GPUWIZ_MODULE_DIR="$TMP/none"
+check "a missing module: exit 2, one line naming it" sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$err') -eq 1 ] && grep -qF 'cannot load the vSphere module $TMP/none/vsphere.so' '$err'"
+run "$GPUWIZ" mmio --gpu l40s
+check "a command without vSphere works without the module" [ "$rc" -eq 0 ]
+finish
