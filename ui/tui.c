@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <langinfo.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -175,6 +176,15 @@ handle_resize(ui_ctx *u, int ask)
 		cur_screen(u)->resize(u, u->content);
 }
 
+static int
+input_gone(void)
+{
+	struct pollfd pfd = { STDIN_FILENO, POLLIN, 0 };
+
+	return poll(&pfd, 1, 0) == 1 &&
+	       (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
 int
 ui_getkey(ui_ctx *u, ui_key *k)
 {
@@ -194,8 +204,17 @@ ui_getkey(ui_ctx *u, ui_key *k)
 		handle_resize(u, 1);
 		return 0;
 	}
-	if (r == ERR)
+	if (r == ERR) {
+		/* A timeout, or the terminal is gone: a hangup that came
+		 * without SIGHUP (the process holding the other side of the
+		 * pty died) leaves poll saying POLLHUP at once and get_wch
+		 * failing at once, a busy loop forever.  End as on SIGHUP. */
+		if (input_gone()) {
+			sig_end = SIGHUP;
+			return -1;
+		}
 		return 0;
+	}
 	if (r == KEY_CODE_YES) {
 		if (wch == KEY_RESIZE) {
 			handle_resize(u, 0);
