@@ -166,6 +166,22 @@ opt_timeout(cli_opts *o, const char *arg, gw_err *e)
 	return 0;
 }
 
+/* --parallel N: tasks in flight at once (vsphere apply); at most 128, well
+ * under the 200 recent tasks vCenter keeps (doc/design.md 4.5). */
+static int
+opt_parallel(cli_opts *o, const char *arg, gw_err *e)
+{
+	unsigned long long v;
+
+	if (gw_parse_uint(arg, 128, &v) != 0 || v == 0) {
+		gw_err_set(e, _("--parallel: '%s' is not a number of tasks (expected 1..128)"),
+		           arg);
+		return -1;
+	}
+	o->parallel = (unsigned)v;
+	return 0;
+}
+
 /* The languages: English (the msgids) and the catalogues of po/LINGUAS
  * (tests/cli/test_cli.sh checks the two lists agree). */
 static const char *const langs[] = { "en", "zh_CN" };
@@ -250,6 +266,7 @@ static const cli_optdef optdefs[] = {
 	FLAG("dry-run", dry_run),
 	STR("host", host),
 	FN("timeout", required_argument, opt_timeout),
+	FN("parallel", required_argument, opt_parallel),
 };
 
 #define NOPTS (sizeof optdefs / sizeof optdefs[0])

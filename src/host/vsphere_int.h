@@ -6,7 +6,8 @@
  *   vs_parse.c      inventory answers (RetrievePropertiesEx pages)
  *   vs_inventory.c  inventory calls (ContainerView, paging) and look-ups
  *   vs_reconfig.c   a spec as a ReconfigVM_Task request
- *   vs_actions.c    UpdatePassthruConfig, the *_Task calls, task polling
+ *   vs_actions.c    UpdatePassthruConfig, the *_Task calls
+ *   vs_tasks.c      following tasks: one filter, WaitForUpdatesEx
  * Nothing here prints.
  */
 #ifndef GW_VSPHERE_INT_H
@@ -36,6 +37,20 @@
 #define X(s) ((const xmlChar *)(s))
 #define S(s) ((const char *)(s))
 
+/* A task of the session (vs_tasks.c); a slot with moref NULL is free. */
+typedef struct vs_task {
+	char *moref;
+	char *vm;                 /* the VM's name */
+	char *what;               /* translated: "reconfiguring VM x" */
+	int state;                /* -1 not known yet, 0 queued ... 3 error */
+	int sync;                 /* waited for alone (not the batch's) */
+	int left;                 /* seen leaving recentTask unfinished */
+	char *fault_type, *fault_message;
+	gw_vs_progress_fn cb;     /* sync: its progress */
+	void *ctx;
+	int last_pct;
+} vs_task;
+
 struct gw_vs {
 	CURL *curl;
 	struct curl_slist *headers;
@@ -56,7 +71,19 @@ struct gw_vs {
 	char errbuf[CURL_ERROR_SIZE];
 	char *api_type, *api_version, *full_name;
 	char *root_folder, *property_collector, *session_manager;
-	char *view_manager;
+	char *view_manager, *task_manager;
+	/* gw_vs_set_vm_names */
+	char **vm_names;
+	size_t nvm_names;
+	/* tasks (vs_tasks.c) */
+	unsigned parallel;
+	gw_vs_task_done_fn done_cb;
+	void *done_ctx;
+	vs_task *tasks;
+	size_t ntasks, tasks_cap, inflight;
+	unsigned ndone, nfailed, ntotal;
+	char *task_filter, *wait_version;
+	double last_wait;
 };
 
 /* ---- small helpers (vs_xml.c) ------------------------------------------ */
@@ -159,8 +186,31 @@ int vs_call_simple(gw_vs *s, const char *method, req *r, xmlDocPtr *doc,
 /* Objects of a RetrieveResult (returnval) into inv. */
 void vs_parse_retrieve_result(xmlNodePtr rv, gw_vs_parse_state *ps,
                               gw_vs_inventory *inv, char **token);
+/* A VM not asked for (gw_vs_set_vm_names): only what a pick needs kept. */
+void vs_vm_prune(gw_vs_vm *v);
 /* systemIds from a QueryConfigTarget answer element. */
 void vs_config_target_from_el(xmlNodePtr el, gw_vs_host *h);
+
+/* ---- tasks (vs_tasks.c, vs_actions.c) ----------------------------------- */
+
+int vs_task_state(const char *st);
+void vs_task_updates_from_el(xmlNodePtr el, gw_vs_task_update **ups,
+                             size_t *n, char **version, int *truncated);
+/* A started task (moref taken over); sync: waited for alone. */
+vs_task *vs_task_add(gw_vs *s, char *moref, const char *vm,
+                     const char *what, int sync);
+/* Wait until sync_task has ended (when not NULL), else until at most
+ * max_inflight tasks are open.  0, or -1 with e. */
+int vs_tasks_wait_until(gw_vs *s, vs_task *sync_task, size_t max_inflight,
+                        gw_err *e);
+void vs_task_forget(gw_vs *s, vs_task *t);
+void vs_tasks_free(gw_vs *s);
+/* RetrievePropertiesEx of a Task's info (state -1 when it has gone). */
+int vs_task_info_get(gw_vs *s, const char *task, gw_vs_task_info *ti,
+                     gw_err *e);
+/* The line for a fault of a VM task (the call's or the task's). */
+void vs_task_fault(gw_vs *s, const char *vm, const char *what,
+                   const gw_vs_fault *f, gw_err *e);
 
 /* ---- reconfigure (vs_reconfig.c) ---------------------------------------- */
 
