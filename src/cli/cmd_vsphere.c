@@ -9,6 +9,7 @@
 #include "jsonutil.h"
 #include "vmx.h"
 #include "vsapply.h"
+#include "vsbatch.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -430,64 +431,6 @@ vs_apply_vm(cli_opts *o, const gw_table *t, gw_session *s, const char *name,
 	return rc;
 }
 
-/* The tasks of an apply: each VM's end, and on a terminal (not with
- * --json) a line of counts on stderr while the last ones run. */
-typedef struct vs_batch {
-	const char *cmd;
-	int bar;                   /* may draw the counts line */
-	int waiting;               /* the last tasks: draw it */
-	int drawn;
-} vs_batch;
-
-/* Default tasks in flight (doc/design.md 4.5). */
-#define VS_PARALLEL 64
-
-static void
-vs_bar_clear(vs_batch *b)
-{
-	if (b->drawn)
-		fputs("\r\033[K", stderr);
-	b->drawn = 0;
-}
-
-static void
-vs_task_done(void *ctx, const char *vm, const char *error, unsigned done,
-             unsigned failed, unsigned total)
-{
-	vs_batch *b = ctx;
-
-	vs_bar_clear(b);
-	gw_out_flush();
-	if (error) {
-		cli_die_line(b->cmd, error);
-	} else {
-		/* TRANSLATORS: after ReconfigVM_Task succeeded; %s is the VM. */
-		printf(_("Reconfigured %s.\n"), vm);
-		gw_out_flush();
-	}
-	if (b->bar && b->waiting) {
-		/* TRANSLATORS: the progress line of vsphere apply: tasks
-		 * ended of those started, then how many failed; at most 60
-		 * cells. */
-		fprintf(stderr, _("Tasks: %u of %u ended, %u failed"),
-		        done + failed, total, failed);
-		b->drawn = 1;
-	}
-}
-
-/* The tasks still running, the counts line shown while they do. */
-static int
-vs_wait_tasks(gw_vs *vs, vs_batch *b, gw_err *e)
-{
-	int rc;
-
-	gw_out_flush();
-	b->waiting = 1;
-	rc = gw_vs_tasks_wait(vs, e);
-	vs_bar_clear(b);
-	return rc;
-}
-
 /* apply, to each --vm in turn (one session, one inventory of only those
  * VMs, a batch: gw_host_set_batch), every task started (at most
  * --parallel in flight) and then all waited for together */
@@ -500,12 +443,10 @@ vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 	size_t i;
 	int rc = 0, wrc;
 
-	memset(&b, 0, sizeof b);
-	b.cmd = o->cmd;
-	b.bar = !o->json && isatty(STDERR_FILENO);
+	vs_batch_init(&b, o->cmd, !o->json && isatty(STDERR_FILENO));
 	gw_vs_set_vm_names(vs, o->vm_list, o->nvm_list);
 	gw_vs_set_parallel(vs, o->parallel ? o->parallel : VS_PARALLEL,
-	                   vs_task_done, &b);
+	                   vs_batch_done, &b);
 	gw_session_init(&s, h);
 	gw_host_set_batch(h, 1);
 	for (i = 0; i < o->nvm_list; i++) {
@@ -520,7 +461,7 @@ vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 		if (r1 > rc)
 			rc = r1;
 	}
-	wrc = vs_wait_tasks(vs, &b, e);
+	wrc = vs_batch_wait(&b, vs, e);
 	gw_session_free(&s);
 	if (wrc < 0) {
 		cli_die_line(o->cmd, e->msg);
