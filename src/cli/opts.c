@@ -172,14 +172,14 @@ static int
 opt_parallel(cli_opts *o, const char *arg, gw_err *e)
 {
 	unsigned long long v;
+	int bad = gw_parse_uint(arg, 128, &v) != 0 || v == 0;
 
-	if (gw_parse_uint(arg, 128, &v) != 0 || v == 0) {
+	if (bad)
 		gw_err_set(e, _("--parallel: '%s' is not a number of tasks (expected 1..128)"),
 		           arg);
-		return -1;
-	}
-	o->parallel = (unsigned)v;
-	return 0;
+	else
+		o->parallel = (unsigned)v;
+	return bad ? -1 : 0;
 }
 
 /* The languages: English (the msgids) and the catalogues of po/LINGUAS

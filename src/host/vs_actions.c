@@ -195,9 +195,7 @@ vs_task_info_get(gw_vs *s, const char *task, gw_vs_task_info *ti, gw_err *e)
 	int rc;
 
 	task_info_from_el(NULL, ti);
-	vs_req_init(&r, "RetrievePropertiesEx");
-	vs_add_moref(r.method, "_this", "PropertyCollector", s->property_collector);
-	spec = vs_add_el(r.method, "specSet");
+	spec = vs_req_collector(&r, s, "RetrievePropertiesEx", "specSet");
 	ps = vs_add_el(spec, "propSet");
 	vs_add_text(ps, "type", "Task");
 	vs_add_text(ps, "pathSet", "info");

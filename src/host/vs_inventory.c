@@ -186,27 +186,17 @@ retrieve_view(gw_vs *s, const char *view, gw_vs_parse_state *ps,
 	static const char *const cr_paths[] = { "environmentBrowser", NULL };
 	int graphics = vs_api_at_least(s, 6, 5);
 	req r;
-	xmlNodePtr spec, os, sel, opt;
+	xmlNodePtr spec, opt;
 	char *token = NULL;
 	int rc;
 
-	vs_req_init(&r, "RetrievePropertiesEx");
-	vs_add_moref(r.method, "_this", "PropertyCollector", s->property_collector);
-	spec = vs_add_el(r.method, "specSet");
+	spec = vs_req_collector(&r, s, "RetrievePropertiesEx", "specSet");
 	add_prop_spec(spec, "HostSystem", host_paths);
 	if (graphics)
 		add_paths(spec, host_graphics_paths);
 	add_prop_spec(spec, "ComputeResource", cr_paths);
 	add_prop_spec(spec, "VirtualMachine", vm_paths);
-	os = vs_add_el(spec, "objectSet");
-	vs_add_moref(os, "obj", "ContainerView", view);
-	vs_add_text(os, "skip", "true");
-	sel = vs_add_el(os, "selectSet");
-	vs_set_xsi_type(&r, sel, "TraversalSpec");
-	vs_add_text(sel, "name", "traverseView");
-	vs_add_text(sel, "type", "ContainerView");
-	vs_add_text(sel, "path", "view");
-	vs_add_text(sel, "skip", "false");
+	vs_add_traversal(&r, spec, "ContainerView", view, "traverseView", "view");
 	opt = vs_add_el(r.method, "options");
 	if (s->nvm_names) {
 		/* pages: one answer's document at a time, pruned */

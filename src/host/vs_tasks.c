@@ -261,15 +261,13 @@ create_filter(gw_vs *s, gw_err *e)
 {
 	req r;
 	xmlDocPtr doc;
-	xmlNodePtr el, spec, ps, os, sel;
+	xmlNodePtr el, spec, ps;
 
 	if (s->task_manager == NULL) {
 		gw_err_set(e, _("%s: the service content names no task manager"), s->host);
 		return -1;
 	}
-	vs_req_init(&r, "CreateFilter");
-	vs_add_moref(r.method, "_this", "PropertyCollector", s->property_collector);
-	spec = vs_add_el(r.method, "spec");
+	spec = vs_req_collector(&r, s, "CreateFilter", "spec");
 	ps = vs_add_el(spec, "propSet");
 	vs_add_text(ps, "type", "Task");
 	vs_add_text(ps, "pathSet", "info.state");
@@ -277,15 +275,8 @@ create_filter(gw_vs *s, gw_err *e)
 	/* each task waited for alone (the wizard): its progress shown too */
 	if (s->parallel == 0)
 		vs_add_text(ps, "pathSet", "info.progress");
-	os = vs_add_el(spec, "objectSet");
-	vs_add_moref(os, "obj", "TaskManager", s->task_manager);
-	vs_add_text(os, "skip", "true");
-	sel = vs_add_el(os, "selectSet");
-	vs_set_xsi_type(&r, sel, "TraversalSpec");
-	vs_add_text(sel, "name", "recentTasks");
-	vs_add_text(sel, "type", "TaskManager");
-	vs_add_text(sel, "path", "recentTask");
-	vs_add_text(sel, "skip", "false");
+	vs_add_traversal(&r, spec, "TaskManager", s->task_manager, "recentTasks",
+	                 "recentTask");
 	vs_add_text(r.method, "partialUpdates", "false");
 	if (vs_call_simple(s, "CreateFilter", &r, &doc, &el, e) != 0) {
 		vs_req_free(&r);

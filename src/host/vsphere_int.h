@@ -124,6 +124,14 @@ xmlNodePtr vs_add_el(xmlNodePtr parent, const char *name);
 xmlNodePtr vs_add_moref(xmlNodePtr parent, const char *name,
                         const char *type, const char *value);
 void vs_set_xsi_type(req *r, xmlNodePtr n, const char *type);
+/* A PropertyCollector call of s (method on s->property_collector) and its
+ * spec element (spec_name: "specSet", "spec"). */
+xmlNodePtr vs_req_collector(req *r, const gw_vs *s, const char *method,
+                            const char *spec_name);
+/* An objectSet from obj (of type) that skips it and follows path (a
+ * TraversalSpec called name). */
+void vs_add_traversal(req *r, xmlNodePtr spec, const char *type,
+                      const char *obj, const char *name, const char *path);
 /* The request as text (malloc'ed); libxml's copy is wiped. */
 char *vs_req_dump(req *r, size_t *len);
 void vs_req_free(req *r);

@@ -21,21 +21,34 @@ free_ups(gw_vs_task_update *ups, size_t n)
 	free(ups);
 }
 
+/* A fixture parsed: its updates in *ups, their count returned. */
+static size_t
+parse_fixture(const char *rel, gw_vs_task_update **ups, char **version,
+              int *truncated)
+{
+	gw_err e;
+	size_t len, n;
+	char *x = xml_fixture(rel, &len);
+
+	if (gw_vs_parse_task_updates(x, len, ups, &n, version, truncated, &e) != 0)
+		fail_msg("%s: %s", rel, e.msg);
+	free(x);
+	return n;
+}
+
 /* The first answer: every recent task enters with its state. */
 void
 test_task_updates_enter(void **state)
 {
 	gw_vs_task_update *ups;
 	const gw_vs_task_update *u;
-	char *x, *version = NULL;
-	size_t len, n;
+	char *version = NULL;
 	int truncated = -1;
-	gw_err e;
+	size_t n;
 
 	(void)state;
-	x = xml_fixture("vcsim-gpuwiz-wait-for-updates-enter.xml", &len);
-	assert_int_equal(gw_vs_parse_task_updates(x, len, &ups, &n, &version,
-	                                          &truncated, &e), 0);
+	n = parse_fixture("vcsim-gpuwiz-wait-for-updates-enter.xml", &ups,
+	                  &version, &truncated);
 	assert_int_equal(n, 16);
 	assert_string_equal(version, "-");
 	assert_int_equal(truncated, 0);
@@ -49,7 +62,6 @@ test_task_updates_enter(void **state)
 	assert_int_equal(u->progress, -1);
 	free_ups(ups, n);
 	free(version);
-	free(x);
 }
 
 /* A task ends in error: the fault's type and localizedMessage. */
@@ -58,15 +70,13 @@ test_task_updates_error(void **state)
 {
 	gw_vs_task_update *ups;
 	const gw_vs_task_update *u;
-	char *x, *version = gw_xstrdup("old");
-	size_t len, n;
+	char *version = gw_xstrdup("old");
 	int truncated;
-	gw_err e;
+	size_t n;
 
 	(void)state;
-	x = xml_fixture("vcsim-gpuwiz-wait-for-updates-modify-error.xml", &len);
-	assert_int_equal(gw_vs_parse_task_updates(x, len, &ups, &n, &version,
-	                                          &truncated, &e), 0);
+	n = parse_fixture("vcsim-gpuwiz-wait-for-updates-modify-error.xml", &ups,
+	                  &version, &truncated);
 	assert_int_equal(n, 2);
 	assert_string_equal(version, "-");
 	u = update_of(ups, n, "task-62");
@@ -79,7 +89,6 @@ test_task_updates_error(void **state)
 	                    "A general system error occurred: vcsim-gpuwiz injected fault for VM VM1 (-fail-vm)");
 	free_ups(ups, n);
 	free(version);
-	free(x);
 }
 
 /* maxWaitSeconds passed: no returnval, nothing new, the version kept. */
@@ -87,21 +96,18 @@ void
 test_task_updates_timeout(void **state)
 {
 	gw_vs_task_update *ups;
-	char *x, *version = gw_xstrdup("7");
-	size_t len, n;
+	char *version = gw_xstrdup("7");
 	int truncated;
-	gw_err e;
+	size_t n;
 
 	(void)state;
-	x = xml_fixture("vcsim-gpuwiz-wait-for-updates-timeout.xml", &len);
-	assert_int_equal(gw_vs_parse_task_updates(x, len, &ups, &n, &version,
-	                                          &truncated, &e), 0);
+	n = parse_fixture("vcsim-gpuwiz-wait-for-updates-timeout.xml", &ups,
+	                  &version, &truncated);
 	assert_int_equal(n, 0);
 	assert_null(ups);
 	assert_int_equal(truncated, 0);
 	assert_string_equal(version, "7");
 	free(version);
-	free(x);
 }
 
 /* vCenter's shape: a numeric version, truncated, progress, a task leaving
@@ -111,15 +117,13 @@ test_task_updates_leave_truncated(void **state)
 {
 	gw_vs_task_update *ups;
 	const gw_vs_task_update *u;
-	char *x, *version = NULL;
-	size_t len, n;
+	char *version = NULL;
 	int truncated;
-	gw_err e;
+	size_t n;
 
 	(void)state;
-	x = xml_fixture("synthetic-wait-for-updates-leave-truncated.xml", &len);
-	assert_int_equal(gw_vs_parse_task_updates(x, len, &ups, &n, &version,
-	                                          &truncated, &e), 0);
+	n = parse_fixture("synthetic-wait-for-updates-leave-truncated.xml", &ups,
+	                  &version, &truncated);
 	assert_int_equal(n, 3);     /* the one without obj is dropped */
 	assert_string_equal(version, "17");
 	assert_int_equal(truncated, 1);
@@ -135,7 +139,6 @@ test_task_updates_leave_truncated(void **state)
 	assert_non_null(strstr(u->fault_message, "not available for passthrough"));
 	free_ups(ups, n);
 	free(version);
-	free(x);
 }
 
 /* Not an answer of WaitForUpdatesEx: a fault, another method's. */
