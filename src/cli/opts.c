@@ -166,16 +166,16 @@ opt_timeout(cli_opts *o, const char *arg, gw_err *e)
 	return 0;
 }
 
-/* --parallel N: tasks in flight at once (vsphere apply); at most 128, well
- * under the 200 recent tasks vCenter keeps (doc/design.md 4.5). */
+/* --parallel N: tasks in flight at once (vsphere apply; doc/design.md
+ * 4.5). */
 static int
 opt_parallel(cli_opts *o, const char *arg, gw_err *e)
 {
 	unsigned long long v;
-	int bad = gw_parse_uint(arg, 128, &v) != 0 || v == 0;
+	int bad = gw_parse_uint(arg, 1024, &v) != 0 || v == 0;
 
 	if (bad)
-		gw_err_set(e, _("--parallel: '%s' is not a number of tasks (expected 1..128)"),
+		gw_err_set(e, _("--parallel: '%s' is not a number of tasks (expected 1..1024)"),
 		           arg);
 	else
 		o->parallel = (unsigned)v;

@@ -8,7 +8,7 @@
 #include "vsphere.h"
 
 /* Default tasks in flight (doc/design.md 4.5). */
-#define VS_PARALLEL 64
+#define VS_PARALLEL 128
 
 typedef struct vs_batch {
 	const char *cmd;

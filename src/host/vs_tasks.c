@@ -1,9 +1,11 @@
 /* vs_tasks.c: following the session's tasks to their end together (see
- * vsphere.h, doc/design.md 4.5): one PropertyFilter on the property
- * collector, over TaskManager.recentTask (so a task started later is in it
- * without another call), watching info.state and info.error, and
- * WaitForUpdatesEx until every task of ours is final.  No poll loop per
- * task: the round trips are the waits, not the tasks times the polls. */
+ * vsphere.h, doc/design.md 4.5): the tasks started since the last wait go
+ * into one PropertyFilter on the session's property collector (their
+ * info.state and info.error), and WaitForUpdatesEx answers for every
+ * filter at once until the tasks waited for are final; a filter whose
+ * tasks have all ended is destroyed.  No poll loop per task: the round
+ * trips are a filter's creation and end and the waits, not the tasks
+ * times the polls. */
 #include "vsphere_int.h"
 
 #include <errno.h>
@@ -161,6 +163,18 @@ free_updates(gw_vs_task_update *ups, size_t n)
 
 /* ---- the session's tasks ------------------------------------------------- */
 
+/* The filters' list (each destroyed on the server already, or left to the
+ * session's end). */
+static void
+filters_free(gw_vs *s)
+{
+	for (size_t i = 0; i < s->nfilters; i++)
+		free(s->filters[i].moref);
+	free(s->filters);
+	s->filters = NULL;
+	s->nfilters = 0;
+}
+
 static vs_task *
 find_task(gw_vs *s, const char *moref)
 {
@@ -175,6 +189,11 @@ vs_task_add(gw_vs *s, char *moref, const char *vm, const char *what, int sync)
 {
 	vs_task *t;
 
+	if (s->inflight == 0) {
+		/* every slot ended and told: the list starts again */
+		s->ntasks = 0;
+		filters_free(s);
+	}
 	if (s->ntasks == s->tasks_cap) {
 		s->tasks_cap = s->tasks_cap ? s->tasks_cap * 2 : 16;
 		s->tasks = gw_xrealloc(s->tasks, s->tasks_cap * sizeof *s->tasks);
@@ -187,6 +206,7 @@ vs_task_add(gw_vs *s, char *moref, const char *vm, const char *what, int sync)
 	t->state = -1;
 	t->sync = sync;
 	t->last_pct = -2;
+	t->filter = -1;
 	s->inflight++;
 	if (!sync)
 		s->ntotal++;
@@ -235,7 +255,7 @@ task_update(gw_vs *s, const gw_vs_task_update *u)
 	if (t == NULL || t->state >= 2)
 		return;
 	if (u->left && u->state < 0) {
-		t->left = 1;    /* off recentTask before we saw its end */
+		t->left = 1;    /* gone from the filter before we saw its end */
 		return;
 	}
 	if (u->state >= 0)
@@ -250,23 +270,24 @@ task_update(gw_vs *s, const gw_vs_task_update *u)
 		vs_set_str(&t->fault_message, gw_xstrdup(u->fault_message));
 	if (t->state >= 2) {
 		s->inflight--;
+		if (t->filter >= 0 && (size_t)t->filter < s->nfilters)
+			s->filters[t->filter].nopen--;
 		if (!t->sync)
 			task_report(s, t);
 	}
 }
 
-/* CreateFilter: our tasks' state and error, over TaskManager.recentTask. */
+/* CreateFilter over the open tasks that are in none yet: their state
+ * and error (and, waited for alone, progress). */
 static int
 create_filter(gw_vs *s, gw_err *e)
 {
 	req r;
 	xmlDocPtr doc;
 	xmlNodePtr el, spec, ps;
+	vs_filter *f;
+	size_t i;
 
-	if (s->task_manager == NULL) {
-		gw_err_set(e, _("%s: the service content names no task manager"), s->host);
-		return -1;
-	}
 	spec = vs_req_collector(&r, s, "CreateFilter", "spec");
 	ps = vs_add_el(spec, "propSet");
 	vs_add_text(ps, "type", "Task");
@@ -275,24 +296,71 @@ create_filter(gw_vs *s, gw_err *e)
 	/* each task waited for alone (the wizard): its progress shown too */
 	if (s->parallel == 0)
 		vs_add_text(ps, "pathSet", "info.progress");
-	vs_add_traversal(&r, spec, "TaskManager", s->task_manager, "recentTasks",
-	                 "recentTask");
+	for (i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].moref && s->tasks[i].state < 2 && s->tasks[i].filter < 0)
+			vs_add_moref(vs_add_el(spec, "objectSet"), "obj", "Task",
+			             s->tasks[i].moref);
 	vs_add_text(r.method, "partialUpdates", "false");
 	if (vs_call_simple(s, "CreateFilter", &r, &doc, &el, e) != 0) {
 		vs_req_free(&r);
 		return -1;
 	}
 	vs_req_free(&r);
-	s->task_filter = vs_nonempty(vs_child_text(el, "returnval"));
+	s->filters = gw_xrealloc(s->filters, (s->nfilters + 1) * sizeof *s->filters);
+	f = &s->filters[s->nfilters];
+	f->moref = vs_nonempty(vs_child_text(el, "returnval"));
+	f->nopen = 0;
 	xmlFreeDoc(doc);
-	if (s->task_filter == NULL) {
+	if (f->moref == NULL) {
 		gw_err_set(e, _("%s: CreateFilter returned no filter"), s->host);
 		return -1;
 	}
+	for (i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].moref && s->tasks[i].state < 2 && s->tasks[i].filter < 0) {
+			s->tasks[i].filter = (int)s->nfilters;
+			f->nopen++;
+		}
+	s->nfilters++;
+	/* the next wait asks for the whole state: the new filter's tasks
+	 * as they are now, ended ones too */
+	s->full_wait = 1;
 	return 0;
 }
 
-/* One WaitForUpdatesEx; *quiet set when it came back with nothing. */
+/* DestroyPropertyFilter (errors ignored: the session's end removes it
+ * too). */
+static void
+destroy_filter(gw_vs *s, vs_filter *f)
+{
+	req r;
+	xmlDocPtr doc;
+	xmlNodePtr el;
+	gw_err ignore;
+
+	if (f->moref && s->logged_in) {
+		vs_req_init(&r, "DestroyPropertyFilter");
+		vs_add_moref(r.method, "_this", "PropertyFilter", f->moref);
+		if (vs_call_simple(s, "DestroyPropertyFilter", &r, &doc, &el,
+		                   &ignore) == 0)
+			xmlFreeDoc(doc);
+		vs_req_free(&r);
+	}
+	free(f->moref);
+	f->moref = NULL;
+}
+
+/* The filters whose tasks have all ended, destroyed. */
+static void
+destroy_done_filters(gw_vs *s)
+{
+	for (size_t i = 0; i < s->nfilters; i++)
+		if (s->filters[i].moref && s->filters[i].nopen == 0)
+			destroy_filter(s, &s->filters[i]);
+}
+
+/* One WaitForUpdatesEx; *quiet set when it came back with nothing.  After
+ * a new filter: without a version, the whole state at once; else the
+ * changes since the last, waiting for them (maxWaitSeconds). */
 static int
 wait_once(gw_vs *s, int *quiet, gw_err *e)
 {
@@ -301,15 +369,16 @@ wait_once(gw_vs *s, int *quiet, gw_err *e)
 	xmlNodePtr el, opt;
 	gw_vs_task_update *ups;
 	size_t n;
-	int truncated;
+	int truncated, full = s->full_wait;
 	long wait = s->call_timeout / 2 > 0 ? s->call_timeout / 2 : 1;
 	char secs[24];
 
-	sleep_s(s->last_wait + WAIT_GAP_MS / 1000.0 - now_s());
+	if (!full)
+		sleep_s(s->last_wait + WAIT_GAP_MS / 1000.0 - now_s());
 	s->last_wait = now_s();
 	vs_req_init(&r, "WaitForUpdatesEx");
 	vs_add_moref(r.method, "_this", "PropertyCollector", s->property_collector);
-	if (s->wait_version)
+	if (s->wait_version && !full)
 		vs_add_text(r.method, "version", s->wait_version);
 	opt = vs_add_el(r.method, "options");
 	snprintf(secs, sizeof secs, "%ld", wait);
@@ -321,17 +390,18 @@ wait_once(gw_vs *s, int *quiet, gw_err *e)
 	vs_req_free(&r);
 	vs_task_updates_from_el(el, &ups, &n, &s->wait_version, &truncated);
 	xmlFreeDoc(doc);
+	s->full_wait = 0;
 	for (size_t i = 0; i < n; i++)
 		task_update(s, &ups[i]);
-	*quiet = n == 0 && !truncated;
+	*quiet = n == 0 && !truncated && !full;
 	if (truncated)
 		s->last_wait = 0;       /* the rest at once */
 	free_updates(ups, n);
 	return 0;
 }
 
-/* The task is not on recentTask any more (or nothing came for a whole
- * wait): its info asked directly, once. */
+/* The task has gone from its filter (or nothing came for a whole wait):
+ * its info asked directly, once. */
 static int
 ask_task(gw_vs *s, vs_task *t, gw_err *e)
 {
@@ -349,16 +419,16 @@ ask_task(gw_vs *s, vs_task *t, gw_err *e)
 	memset(&u, 0, sizeof u);
 	u.task = t->moref;
 	u.state = ti.state;
+	u.progress = -1;
 	u.fault_type = ti.fault_type;
 	u.fault_message = ti.fault_message;
-	u.progress = -1;
 	t->left = 0;
 	task_update(s, &u);
 	gw_vs_task_info_free(&ti);
 	return 0;
 }
 
-/* Tasks seen leaving recentTask, or every open one after a quiet wait. */
+/* Tasks seen leaving their filter, or every open one after a quiet wait. */
 static int
 ask_open_tasks(gw_vs *s, int all, gw_err *e)
 {
@@ -380,6 +450,31 @@ open_done(const gw_vs *s, const vs_task *sync_task, size_t max_inflight)
 	return s->inflight <= max_inflight;
 }
 
+/* The open tasks not in a filter yet. */
+static int
+unfiltered(const gw_vs *s)
+{
+	for (size_t i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].moref && s->tasks[i].state < 2 && s->tasks[i].filter < 0)
+			return 1;
+	return 0;
+}
+
+/* One step of the wait: a filter for the tasks in none, a wait, the
+ * tasks that left asked for, the filters of ended tasks destroyed. */
+static int
+wait_step(gw_vs *s, int *quiet, gw_err *e)
+{
+	if ((unfiltered(s) && create_filter(s, e) != 0) ||
+	    wait_once(s, quiet, e) != 0 || ask_open_tasks(s, *quiet, e) != 0) {
+		if (s->lost)
+			gw_err_set(e, _("the server went away while the task was running; check the VM in the vSphere Client before trying again"));
+		return -1;
+	}
+	destroy_done_filters(s);
+	return 0;
+}
+
 int
 vs_tasks_wait_until(gw_vs *s, vs_task *sync_task, size_t max_inflight,
                     gw_err *e)
@@ -389,12 +484,8 @@ vs_tasks_wait_until(gw_vs *s, vs_task *sync_task, size_t max_inflight,
 	while (!open_done(s, sync_task, max_inflight)) {
 		int quiet = 0;
 
-		if ((s->task_filter == NULL && create_filter(s, e) != 0) ||
-		    wait_once(s, &quiet, e) != 0 || ask_open_tasks(s, quiet, e) != 0) {
-			if (s->lost)
-				gw_err_set(e, _("the server went away while the task was running; check the VM in the vSphere Client before trying again"));
+		if (wait_step(s, &quiet, e) != 0)
 			return -1;
-		}
 		if (quiet && now_s() > deadline) {
 			gw_err_set(e, _("%s: a task is still running after %ld s; check the VMs in the vSphere Client"),
 			           s->host, s->call_timeout * POLL_CALLS);
@@ -404,28 +495,6 @@ vs_tasks_wait_until(gw_vs *s, vs_task *sync_task, size_t max_inflight,
 			deadline = now_s() + (double)s->call_timeout * POLL_CALLS;
 	}
 	return 0;
-}
-
-/* DestroyFilter (errors ignored: the session's end removes it too). */
-static void
-destroy_filter(gw_vs *s)
-{
-	req r;
-	xmlDocPtr doc;
-	xmlNodePtr el;
-	gw_err ignore;
-
-	if (s->task_filter == NULL || !s->logged_in)
-		return;
-	vs_req_init(&r, "DestroyPropertyFilter");
-	vs_add_moref(r.method, "_this", "PropertyFilter", s->task_filter);
-	if (vs_call_simple(s, "DestroyPropertyFilter", &r, &doc, &el, &ignore) == 0)
-		xmlFreeDoc(doc);
-	vs_req_free(&r);
-	free(s->task_filter);
-	s->task_filter = NULL;
-	free(s->wait_version);
-	s->wait_version = NULL;
 }
 
 void
@@ -445,8 +514,7 @@ vs_tasks_free(gw_vs *s)
 	s->tasks = NULL;
 	s->ntasks = s->tasks_cap = 0;
 	s->inflight = 0;
-	free(s->task_filter);
-	s->task_filter = NULL;
+	filters_free(s);
 	free(s->wait_version);
 	s->wait_version = NULL;
 }
@@ -471,7 +539,6 @@ gw_vs_tasks_wait(gw_vs *s, gw_err *e)
 	rc = vs_tasks_wait_until(s, NULL, 0, e);
 	if (rc == 0 && s->nfailed > 0)
 		rc = 1;
-	destroy_filter(s);
 	vs_tasks_free(s);
 	s->ndone = s->nfailed = s->ntotal = 0;
 	return rc;

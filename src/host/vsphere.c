@@ -161,7 +161,6 @@ retrieve_service_content(gw_vs *s, gw_err *e)
 	vs_set_str(&s->property_collector, vs_child_text(rv, "propertyCollector"));
 	vs_set_str(&s->session_manager, vs_child_text(rv, "sessionManager"));
 	vs_set_str(&s->view_manager, vs_child_text(rv, "viewManager"));
-	vs_set_str(&s->task_manager, vs_child_text(rv, "taskManager"));
 	vs_set_str(&s->api_type, vs_child_text(about, "apiType"));
 	vs_set_str(&s->api_version, vs_child_text(about, "apiVersion"));
 	vs_set_str(&s->full_name, vs_child_text(about, "fullName"));
@@ -283,7 +282,6 @@ gw_vs_close(gw_vs *s)
 	free(s->property_collector);
 	free(s->session_manager);
 	free(s->view_manager);
-	free(s->task_manager);
 	vs_tasks_free(s);
 	gw_vs_set_vm_names(s, NULL, 0);
 	free(s);

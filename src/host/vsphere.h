@@ -315,11 +315,12 @@ typedef void (*gw_vs_task_done_fn)(void *ctx, const char *vm,
 
 /* n 0 (the default): gw_vs_reconfigure waits for its own task.  n >= 1:
  * gw_vs_reconfigure starts ReconfigVM_Task and returns once it is
- * started, with at most n tasks in flight (when n are, it first waits for
- * one to end); cb hears of every task's end, and gw_vs_tasks_wait waits
- * for the rest.  Tasks are followed with one PropertyFilter over
- * TaskManager.recentTask and WaitForUpdatesEx (vs_tasks.c).  n stays well
- * under vCenter's 200 recent tasks (doc/design.md 4.5). */
+ * started; when n are in flight it first waits until half of them have
+ * ended (so tasks go out in batches); cb hears of every task's end, and
+ * gw_vs_tasks_wait waits for the rest.  The tasks started since the last
+ * wait are put in one PropertyFilter (info.state, info.error), and
+ * WaitForUpdatesEx follows every filter at once (vs_tasks.c,
+ * doc/design.md 4.5). */
 void gw_vs_set_parallel(gw_vs *s, unsigned n, gw_vs_task_done_fn cb,
                         void *ctx);
 /* Wait for every task started since: 0 all succeeded, 1 some failed

@@ -44,12 +44,19 @@ typedef struct vs_task {
 	char *what;               /* translated: "reconfiguring VM x" */
 	int state;                /* -1 not known yet, 0 queued ... 3 error */
 	int sync;                 /* waited for alone (not the batch's) */
-	int left;                 /* seen leaving recentTask unfinished */
+	int left;                 /* seen leaving its filter unfinished */
+	int filter;               /* index in gw_vs.filters, -1 none yet */
 	char *fault_type, *fault_message;
 	gw_vs_progress_fn cb;     /* sync: its progress */
 	void *ctx;
 	int last_pct;
 } vs_task;
+
+/* A PropertyFilter over some tasks (vs_tasks.c). */
+typedef struct vs_filter {
+	char *moref;              /* NULL once destroyed */
+	size_t nopen;             /* its tasks not ended */
+} vs_filter;
 
 struct gw_vs {
 	CURL *curl;
@@ -71,7 +78,7 @@ struct gw_vs {
 	char errbuf[CURL_ERROR_SIZE];
 	char *api_type, *api_version, *full_name;
 	char *root_folder, *property_collector, *session_manager;
-	char *view_manager, *task_manager;
+	char *view_manager;
 	/* gw_vs_set_vm_names */
 	char **vm_names;
 	size_t nvm_names;
@@ -82,7 +89,10 @@ struct gw_vs {
 	vs_task *tasks;
 	size_t ntasks, tasks_cap, inflight;
 	unsigned ndone, nfailed, ntotal;
-	char *task_filter, *wait_version;
+	vs_filter *filters;
+	size_t nfilters;
+	char *wait_version;
+	int full_wait;            /* the next wait without a version */
 	double last_wait;
 };
 
