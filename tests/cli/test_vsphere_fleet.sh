@@ -5,7 +5,8 @@
 # no poll loop per VM; 100 VMs whose tasks take 300 ms each finish well
 # under the serial 30 s; --parallel 1 runs them one at a time; a VM whose
 # task fails is reported with its fault while the others are changed (read
-# back); the progress line only on a terminal, never with --json.  Skipped
+# back); a passthrough device started for one VM is not picked for the
+# next; the progress line only on a terminal, never with --json.  Skipped
 # (77) when vcsim cannot be built here.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/vcsim.sh"
@@ -104,6 +105,23 @@ if vcsim_start -model vpx -vms 6 -on 0 -user gw -pass pw -task-delay-ms 100 -fai
 	else nok "a failed task: read back" "$(with_vgpu "$out" | tr '\n' ' ')"; fi
 	vcsim_stop
 else nok "vcsim with a failing VM started"; fi
+
+# ---- passthrough picks in a batch: a device started for one VM is taken ------------
+# (the host has one passthrough-enabled L40S: the first VM gets it, the
+# second is told there is none free, without the inventory read again)
+if vcsim_start -model esx -vms 2 -on 0 -user gw -pass pw -task-delay-ms 200; then
+	A=$(echo "$VC_VMS" | sed -n 1p)
+	B=$(echo "$VC_VMS" | sed -n 2p)
+	: >"$VC_REQUESTS"
+	run vs apply --vm "$A" --vm "$B" --gpu l40s
+	if [ "$rc" -eq 1 ] && has "Reconfigured $A." && [ "$(wc -l <"$err")" -eq 1 ] &&
+		errhas "$B: host" && errhas "no free passthrough-enabled" &&
+		[ "$(vcsim_requests QueryConfigTarget)" -eq 1 ] &&
+		[ "$(vcsim_requests RetrievePropertiesEx)" -eq 1 ]; then
+		ok "batch pick: the device started for $A is not picked again for $B; one QueryConfigTarget"
+	else nok "batch pick" "rc $rc; $(cat "$err"); $(sort "$VC_REQUESTS" | uniq -c | tr '\n' ' ')"; fi
+	vcsim_stop
+else nok "vcsim esx started"; fi
 
 # ---- the progress line: on a terminal, not with --json -----------------------------
 if command -v script >/dev/null 2>&1 &&
