@@ -400,8 +400,7 @@ wait_once(gw_vs *s, int *quiet, gw_err *e)
 	return 0;
 }
 
-/* The task has gone from its filter (or nothing came for a whole wait):
- * its info asked directly, once. */
+/* The task has gone from its filter: its info asked directly, once. */
 static int
 ask_task(gw_vs *s, vs_task *t, gw_err *e)
 {
@@ -428,15 +427,15 @@ ask_task(gw_vs *s, vs_task *t, gw_err *e)
 	return 0;
 }
 
-/* Tasks seen leaving their filter, or every open one after a quiet wait. */
+/* Tasks seen leaving their filter before they ended (removed on the
+ * server): asked for directly. */
 static int
-ask_open_tasks(gw_vs *s, int all, gw_err *e)
+ask_left_tasks(gw_vs *s, gw_err *e)
 {
 	for (size_t i = 0; i < s->ntasks; i++) {
 		vs_task *t = &s->tasks[i];
 
-		if (t->moref && t->state < 2 && (all || t->left) &&
-		    ask_task(s, t, e) != 0)
+		if (t->moref && t->state < 2 && t->left && ask_task(s, t, e) != 0)
 			return -1;
 	}
 	return 0;
@@ -461,12 +460,14 @@ unfiltered(const gw_vs *s)
 }
 
 /* One step of the wait: a filter for the tasks in none, a wait, the
- * tasks that left asked for, the filters of ended tasks destroyed. */
+ * tasks that left asked for, the filters of ended tasks destroyed.  A
+ * wait that brings nothing (maxWaitSeconds) is only counted: nothing new
+ * for POLL_CALLS call timeouts ends the wait with an error. */
 static int
 wait_step(gw_vs *s, int *quiet, gw_err *e)
 {
 	if ((unfiltered(s) && create_filter(s, e) != 0) ||
-	    wait_once(s, quiet, e) != 0 || ask_open_tasks(s, *quiet, e) != 0) {
+	    wait_once(s, quiet, e) != 0 || ask_left_tasks(s, e) != 0) {
 		if (s->lost)
 			gw_err_set(e, _("the server went away while the task was running; check the VM in the vSphere Client before trying again"));
 		return -1;

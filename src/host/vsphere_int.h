@@ -30,8 +30,8 @@
 #define FIRST_API_VERSION "6.7"
 /* Largest answer kept. */
 #define MAX_ANSWER (256u << 20)
-/* Task polling: interval and the bound, in call timeouts. */
-#define POLL_MS 250
+/* Following tasks: the bound on waiting with nothing new, in call
+ * timeouts. */
 #define POLL_CALLS 5
 
 #define X(s) ((const xmlChar *)(s))
