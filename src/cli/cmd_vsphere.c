@@ -1,8 +1,8 @@
 /* cmd_vsphere.c: gpuwiz vsphere --url URL --user USER ... list | apply |
  * passthru: vCenter or a licensed ESXi through the API (vsphere.c,
- * vsapply.c).  One login, one inventory; apply goes through each --vm in
- * turn and reads the inventory again after a change another VM's pick
- * must see.
+ * vsapply.c).  One login, one inventory; apply plans each --vm in turn
+ * and starts its task, and the tasks run together (cmd_vsphere_batch.c,
+ * doc/design.md 4.5).
  */
 #include "cli_int.h"
 #include "out.h"
@@ -375,7 +375,7 @@ vs_send(vs_job *j, gw_err *e)
 	memset(&af, 0, sizeof af);
 	memset(&res, 0, sizeof res);
 	af.force = j->o->force;
-	/* the task started: its end is told by vs_task_done */
+	/* the task started: vs_batch_done tells its end */
 	rc = gw_session_apply(j->s, &af, &j->p, j->v, &res, e);
 	gw_apply_result_free(&res);
 	return rc != 0 ? -1 : 0;
@@ -463,18 +463,19 @@ vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 	}
 	wrc = vs_batch_wait(&b, vs, e);
 	gw_session_free(&s);
+	if (wrc > 0)
+		rc = EXIT_USAGE;
+	/* several VMs: one failed while the others were changed (doc/design.md
+	 * 4.5); one VM: its failure is the command's; the server lost: what
+	 * the tasks did is not known */
+	if (rc == EXIT_USAGE && o->nvm_list > 1)
+		rc = EXIT_FINDINGS;
 	if (wrc < 0) {
 		cli_die_line(o->cmd, e->msg);
-		rc = EXIT_USAGE;
-	} else if (wrc > 0) {
 		rc = EXIT_USAGE;
 	}
 	/* TRANSLATORS: the number of SOAP requests made. */
 	printf(_("Round trips: %u\n"), gw_vs_round_trips(vs));
-	/* several VMs: one failed while the others were changed (doc/design.md
-	 * 4.5); one VM: its failure is the command's */
-	if (rc == EXIT_USAGE && o->nvm_list > 1)
-		rc = EXIT_FINDINGS;
 	if (rc == EXIT_USAGE)
 		e->msg[0] = '\0';   /* already said */
 	return rc;
