@@ -234,6 +234,7 @@ main(void)
 		cmocka_unit_test(test_live_reconnect_pinned),
 		cmocka_unit_test(test_live_session_expired),
 		cmocka_unit_test(test_live_reconfigure_fault),
+		cmocka_unit_test(test_live_named_inventory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
