@@ -153,8 +153,8 @@ gw_vs_task_update_free(gw_vs_task_update *u)
 	memset(u, 0, sizeof *u);
 }
 
-static void
-free_updates(gw_vs_task_update *ups, size_t n)
+void
+gw_vs_task_updates_free(gw_vs_task_update *ups, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		gw_vs_task_update_free(&ups[i]);
@@ -396,7 +396,7 @@ wait_once(gw_vs *s, int *quiet, gw_err *e)
 	*quiet = n == 0 && !truncated && !full;
 	if (truncated)
 		s->last_wait = 0;       /* the rest at once */
-	free_updates(ups, n);
+	gw_vs_task_updates_free(ups, n);
 	return 0;
 }
 

@@ -13,14 +13,6 @@ update_of(const gw_vs_task_update *ups, size_t n, const char *task)
 	return NULL;
 }
 
-static void
-free_ups(gw_vs_task_update *ups, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		gw_vs_task_update_free(&ups[i]);
-	free(ups);
-}
-
 /* A fixture parsed: its updates in *ups, their count returned. */
 static size_t
 parse_fixture(const char *rel, gw_vs_task_update **ups, char **version,
@@ -60,7 +52,7 @@ test_task_updates_enter(void **state)
 	u = update_of(ups, n, "task-63");
 	assert_int_equal(u->state, 1);
 	assert_int_equal(u->progress, -1);
-	free_ups(ups, n);
+	gw_vs_task_updates_free(ups, n);
 	free(version);
 }
 
@@ -87,7 +79,7 @@ test_task_updates_error(void **state)
 	assert_string_equal(u->fault_type, "SystemError");
 	assert_string_equal(u->fault_message,
 	                    "A general system error occurred: vcsim-gpuwiz injected fault for VM VM1 (-fail-vm)");
-	free_ups(ups, n);
+	gw_vs_task_updates_free(ups, n);
 	free(version);
 }
 
@@ -137,7 +129,7 @@ test_task_updates_leave_truncated(void **state)
 	assert_int_equal(u->state, -1);
 	assert_string_equal(u->fault_type, "GenericVmConfigFault");
 	assert_non_null(strstr(u->fault_message, "not available for passthrough"));
-	free_ups(ups, n);
+	gw_vs_task_updates_free(ups, n);
 	free(version);
 }
 
