@@ -49,6 +49,7 @@ typedef struct cli_opts {
 	const char *url, *user, *thumbprint, *cafile;   /* vsphere */
 	const char *host;         /* vsphere passthru --host NAME */
 	long timeout;             /* vsphere --timeout SECONDS (0 = default) */
+	unsigned parallel;        /* vsphere apply --parallel N (0 = default) */
 	int insecure, dry_run;
 	int json, write, force, help;
 	cli_item *items;

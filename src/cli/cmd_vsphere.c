@@ -1,18 +1,20 @@
 /* cmd_vsphere.c: gpuwiz vsphere --url URL --user USER ... list | apply |
  * passthru: vCenter or a licensed ESXi through the API (vsphere.c,
- * vsapply.c).  One login, one inventory; apply goes through each --vm in
- * turn and reads the inventory again after a change another VM's pick
- * must see.
+ * vsapply.c).  One login, one inventory; apply plans each --vm in turn
+ * and starts its task, and the tasks run together (cmd_vsphere_batch.c,
+ * doc/design.md 4.5).
  */
 #include "cli_int.h"
 #include "out.h"
 #include "jsonutil.h"
 #include "vmx.h"
 #include "vsapply.h"
+#include "vsbatch.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 static void
 vs_progress(void *ctx, const char *what, int pct)
@@ -373,13 +375,10 @@ vs_send(vs_job *j, gw_err *e)
 	memset(&af, 0, sizeof af);
 	memset(&res, 0, sizeof res);
 	af.force = j->o->force;
+	/* the task started: vs_batch_done tells its end */
 	rc = gw_session_apply(j->s, &af, &j->p, j->v, &res, e);
 	gw_apply_result_free(&res);
-	if (rc != 0)
-		return -1;
-	/* TRANSLATORS: after ReconfigVM_Task succeeded; %s is the VM. */
-	printf(_("Reconfigured %s.\n"), gw_session_vm(j->s)->name);
-	return 0;
+	return rc != 0 ? -1 : 0;
 }
 
 /* The plan for the VM, shown; refused while it has failures unless
@@ -432,15 +431,22 @@ vs_apply_vm(cli_opts *o, const gw_table *t, gw_session *s, const char *name,
 	return rc;
 }
 
-/* apply, to each --vm in turn (one session, one inventory, read again
- * after a device was attached: a batch, gw_host_set_batch) */
+/* apply, to each --vm in turn (one session, one inventory of only those
+ * VMs, a batch: gw_host_set_batch), every task started (at most
+ * --parallel in flight) and then all waited for together */
 static int
 vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 {
 	gw_session s;
+	gw_vs *vs = gw_host_vs(h);
+	vs_batch b;
 	size_t i;
-	int rc = 0;
+	int rc = 0, wrc;
 
+	vs_batch_init(&b, o->cmd, !o->json && isatty(STDERR_FILENO));
+	gw_vs_set_vm_names(vs, o->vm_list, o->nvm_list);
+	gw_vs_set_parallel(vs, o->parallel ? o->parallel : VS_PARALLEL,
+	                   vs_batch_done, &b);
 	gw_session_init(&s, h);
 	gw_host_set_batch(h, 1);
 	for (i = 0; i < o->nvm_list; i++) {
@@ -448,15 +454,28 @@ vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 
 		if (r1 == EXIT_USAGE) {
 			/* one line per VM that failed; the others go on */
+			gw_out_flush();
 			cli_die_line(o->cmd, e->msg);
 			e->msg[0] = '\0';
 		}
 		if (r1 > rc)
 			rc = r1;
 	}
+	wrc = vs_batch_wait(&b, vs, e);
 	gw_session_free(&s);
+	if (wrc > 0)
+		rc = EXIT_USAGE;
+	/* several VMs: one failed while the others were changed (doc/design.md
+	 * 4.5); one VM: its failure is the command's; the server lost: what
+	 * the tasks did is not known */
+	if (rc == EXIT_USAGE && o->nvm_list > 1)
+		rc = EXIT_FINDINGS;
+	if (wrc < 0) {
+		cli_die_line(o->cmd, e->msg);
+		rc = EXIT_USAGE;
+	}
 	/* TRANSLATORS: the number of SOAP requests made. */
-	printf(_("Round trips: %u\n"), gw_vs_round_trips(gw_host_vs(h)));
+	printf(_("Round trips: %u\n"), gw_vs_round_trips(vs));
 	if (rc == EXIT_USAGE)
 		e->msg[0] = '\0';   /* already said */
 	return rc;

@@ -166,6 +166,22 @@ opt_timeout(cli_opts *o, const char *arg, gw_err *e)
 	return 0;
 }
 
+/* --parallel N: tasks in flight at once (vsphere apply; doc/design.md
+ * 4.5). */
+static int
+opt_parallel(cli_opts *o, const char *arg, gw_err *e)
+{
+	unsigned long long v;
+	int bad = gw_parse_uint(arg, 1024, &v) != 0 || v == 0;
+
+	if (bad)
+		gw_err_set(e, _("--parallel: '%s' is not a number of tasks (expected 1..1024)"),
+		           arg);
+	else
+		o->parallel = (unsigned)v;
+	return bad ? -1 : 0;
+}
+
 /* The languages: English (the msgids) and the catalogues of po/LINGUAS
  * (tests/cli/test_cli.sh checks the two lists agree). */
 static const char *const langs[] = { "en", "zh_CN" };
@@ -250,6 +266,7 @@ static const cli_optdef optdefs[] = {
 	FLAG("dry-run", dry_run),
 	STR("host", host),
 	FN("timeout", required_argument, opt_timeout),
+	FN("parallel", required_argument, opt_parallel),
 };
 
 #define NOPTS (sizeof optdefs / sizeof optdefs[0])

@@ -2,7 +2,8 @@
  * the API (vsphere.h, vsapply.h).  One inventory read gives the rows, the
  * GPUs of every host, and the VMs (Vmid = position + 1 in the inventory);
  * changes go through ReconfigVM_Task and the inventory is read again
- * (in a batch only when a later write needs it: gw_host_set_batch). */
+ * (in a batch never: the devices a task adds are noted in it, and the
+ * tasks run together, gw_vs_set_parallel). */
 #include "host_int.h"
 #include "vsapply.h"
 
@@ -310,8 +311,7 @@ vs_write_vmx(gw_host *h, const gw_esxi_vm *vm, const char *where,
 {
 	const gw_vs_vm *v = inv_vm(h, vm, e);
 	gw_vs_plan_spec spec;
-	int rc = 0, attached = 0;
-	size_t i;
+	int rc = 0;
 
 	(void)before;
 	(void)after;
@@ -331,16 +331,18 @@ vs_write_vmx(gw_host *h, const gw_esxi_vm *vm, const char *where,
 		rc = gw_vs_reconfigure(h->vs, v, &spec.spec, h->progress,
 		                       h->progress_ctx, e);
 	}
-	for (i = 0; i < spec.nadds; i++)
-		attached |= spec.adds[i].id != NULL;
-	gw_vs_plan_spec_free(&spec);
-	/* the server's view after the change: for the screens, and in a
-	 * batch for the next VM's pick once a device was attached */
-	if (rc == 0 && res->changed && (!h->batch || attached)) {
+	/* in a batch the task may still run (gw_vs_set_parallel): the next
+	 * VM's pick sees the devices as taken from here, with no inventory
+	 * read per VM; else the server's view after the change, for the
+	 * screens */
+	if (rc == 0 && res->changed && h->batch) {
+		gw_vs_vm_note_adds(&h->inv.vms[vm->vmid - 1], &spec.spec);
+	} else if (rc == 0 && res->changed) {
 		gw_err le;
 
 		reread(h, &le);
 	}
+	gw_vs_plan_spec_free(&spec);
 	return rc;
 }
 
@@ -484,7 +486,13 @@ vs_pick(gw_host *h, const gw_esxi_vm *vm, gw_answers *a, char **picked,
 		gw_vs_free_strv(ids, n);
 	}
 	if (a->nbdfs > 0 && a->system_id == NULL) {
-		const gw_vs_pci *d = gw_vs_host_pci(x, a->bdfs[0]);
+		const gw_vs_pci *d;
+
+		/* QueryConfigTarget only now that a device is to be picked
+		 * (an apply's inventory leaves it out: gw_vs_set_vm_names) */
+		if (gw_vs_host_system_ids(h->vs, &h->inv.hosts[x - h->inv.hosts], e) != 0)
+			return -1;
+		d = gw_vs_host_pci(x, a->bdfs[0]);
 
 		if (d == NULL || d->system_id == NULL ||
 		    gw_answers_set_system_id(a, d->system_id, "QueryConfigTarget", e) != 0) {

@@ -1,31 +1,11 @@
 /* vs_actions.c: the vSphere write calls (see vsphere.h):
- * UpdatePassthruConfig, ReconfigVM_Task and UpgradeVM_Task, and following
- * a task to its end. */
+ * UpdatePassthruConfig, ReconfigVM_Task and UpgradeVM_Task (their tasks
+ * followed in vs_tasks.c). */
 #include "vsphere_int.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static void
-sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-		;
-}
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* ---- faults of the write calls ------------------------------------------- */
 
@@ -180,10 +160,7 @@ task_info_from_el(xmlNodePtr info, gw_vs_task_info *ti)
 	err = vs_first_el(info, "error");
 	if (st) {
 		gw_trim(st);
-		ti->state = strcmp(st, "queued") == 0 ? 0 :
-		            strcmp(st, "running") == 0 ? 1 :
-		            strcmp(st, "success") == 0 ? 2 :
-		            strcmp(st, "error") == 0 ? 3 : -1;
+		ti->state = vs_task_state(st);
 		free(st);
 	}
 	ti->progress = vs_child_long(info, "progress", -1);
@@ -209,16 +186,40 @@ task_info_el(xmlNodePtr el)
 	return info;
 }
 
-/* The line for a fault of a VM task (the call's or the task's). */
-static void
-task_fault(gw_vs *s, const gw_vs_vm *vm, const char *what,
-           const gw_vs_fault *f, gw_err *e)
+int
+vs_task_info_get(gw_vs *s, const char *task, gw_vs_task_info *ti, gw_err *e)
+{
+	req r;
+	xmlDocPtr doc;
+	xmlNodePtr el, spec, ps, os;
+	int rc;
+
+	task_info_from_el(NULL, ti);
+	spec = vs_req_collector(&r, s, "RetrievePropertiesEx", "specSet");
+	ps = vs_add_el(spec, "propSet");
+	vs_add_text(ps, "type", "Task");
+	vs_add_text(ps, "pathSet", "info");
+	os = vs_add_el(spec, "objectSet");
+	vs_add_moref(os, "obj", "Task", task);
+	vs_add_el(r.method, "options");
+	rc = vs_call_simple(s, "RetrievePropertiesEx", &r, &doc, &el, e);
+	vs_req_free(&r);
+	if (rc != 0)
+		return -1;
+	task_info_from_el(task_info_el(el), ti);
+	xmlFreeDoc(doc);
+	return 0;
+}
+
+void
+vs_task_fault(gw_vs *s, const char *vm, const char *what,
+              const gw_vs_fault *f, gw_err *e)
 {
 	if (is_license_fault(f)) {
 		char *sh = ssh_host(s);
 
 		gw_err_set(e, _("%s failed: the free ESXi license refuses changes through the API (\"%s\"); use the SSH route (gpuwiz vmx --vm %s --ssh root@%s ... --write)"),
-		           what, f->message ? f->message : f->type, vm->name, sh);
+		           what, f->message ? f->message : f->type, vm, sh);
 		free(sh);
 	} else {
 		gw_err_set(e, _("%s failed: %s"), what,
@@ -226,88 +227,48 @@ task_fault(gw_vs *s, const gw_vs_vm *vm, const char *what,
 	}
 }
 
-/* Follow a task to its end.  what: translated line for cb. */
+/* Follow a task alone to its end (the same filter as a batch's). */
 static int
-wait_task(gw_vs *s, const char *task, const gw_vs_vm *vm, const char *what,
-          gw_vs_progress_fn cb, void *ctx, gw_err *e)
+wait_task(gw_vs *s, vs_task *t, gw_err *e)
 {
-	double deadline = now_s() + (double)s->call_timeout * POLL_CALLS;
-	int last_pct = -2;
+	int rc = vs_tasks_wait_until(s, t, 0, e);
 
-	for (;;) {
-		req r;
-		xmlDocPtr doc;
-		xmlNodePtr el, spec, ps, os, info;
-		gw_vs_task_info ti;
-		int rc;
+	if (rc == 0 && t->state == 3) {
+		gw_vs_fault f = { t->fault_type, t->fault_message };
 
-		vs_req_init(&r, "RetrievePropertiesEx");
-		vs_add_moref(r.method, "_this", "PropertyCollector", s->property_collector);
-		spec = vs_add_el(r.method, "specSet");
-		ps = vs_add_el(spec, "propSet");
-		vs_add_text(ps, "type", "Task");
-		vs_add_text(ps, "pathSet", "info");
-		os = vs_add_el(spec, "objectSet");
-		vs_add_moref(os, "obj", "Task", task);
-		vs_add_el(r.method, "options");
-		rc = vs_call_simple(s, "RetrievePropertiesEx", &r, &doc, &el, e);
-		vs_req_free(&r);
-		if (rc != 0) {
-			if (s->lost)
-				gw_err_set(e, _("the server went away while the task was running; check the VM in the vSphere Client before trying again"));
-			return -1;
-		}
-		info = task_info_el(el);
-		task_info_from_el(info, &ti);
-		xmlFreeDoc(doc);
-		if (info == NULL) {
-			gw_err_set(e, _("%s: the task %s (%s) has gone; check the VM in the vSphere Client"),
-			           s->host, task, what);
-			return -1;
-		}
-		if (ti.state == 2) {
-			gw_vs_task_info_free(&ti);
-			if (cb)
-				cb(ctx, what, 100);
-			return 0;
-		}
-		if (ti.state == 3) {
-			gw_vs_fault f = { ti.fault_type, ti.fault_message };
-
-			task_fault(s, vm, what, &f, e);
-			gw_vs_task_info_free(&ti);
-			return -1;
-		}
-		if (cb && ti.progress != last_pct) {
-			cb(ctx, what, ti.progress);
-			last_pct = ti.progress;
-		}
-		gw_vs_task_info_free(&ti);
-		if (now_s() > deadline) {
-			gw_err_set(e, _("%s: the task %s is still running after %ld s; check the VM in the vSphere Client"),
-			           what, task, s->call_timeout * POLL_CALLS);
-			return -1;
-		}
-		sleep_ms(POLL_MS);
+		vs_task_fault(s, t->vm, t->what, &f, e);
+		rc = -1;
+	} else if (rc == 0 && t->cb) {
+		t->cb(t->ctx, t->what, 100);
 	}
+	vs_task_forget(s, t);
+	return rc;
 }
 
-/* Send a prepared *_Task body and follow the task. */
+/* Send a prepared *_Task body and follow the task; batch: only start it
+ * (a slot free first), gw_vs_tasks_wait follows it. */
 static int
 run_task(gw_vs *s, const char *method, req *r, const gw_vs_vm *vm,
-         const char *what, gw_vs_progress_fn cb, void *ctx, gw_err *e)
+         const char *what, int batch, gw_vs_progress_fn cb, void *ctx,
+         gw_err *e)
 {
 	xmlDocPtr doc;
 	xmlNodePtr el;
 	gw_vs_fault f;
 	char *task;
+	vs_task *t;
 	int rc;
 
 	if (cb)
-		cb(ctx, what, 0);
+		cb(ctx, what, batch ? -1 : 0);
+	/* in flight already: wait until half have ended, so that the tasks
+	 * go to the server in batches (one filter each), not one by one */
+	if (batch && s->inflight >= s->parallel &&
+	    vs_tasks_wait_until(s, NULL, s->parallel / 2, e) != 0)
+		return -1;
 	rc = vs_call(s, method, r, 0, &doc, &el, &f, e);
 	if (rc == 1) {
-		task_fault(s, vm, what, &f, e);
+		vs_task_fault(s, vm->name, what, &f, e);
 		gw_vs_fault_free(&f);
 		return -1;
 	}
@@ -323,9 +284,12 @@ run_task(gw_vs *s, const char *method, req *r, const gw_vs_vm *vm,
 		gw_err_set(e, _("%s: %s returned no task"), s->host, method);
 		return -1;
 	}
-	rc = wait_task(s, task, vm, what, cb, ctx, e);
-	free(task);
-	return rc;
+	t = vs_task_add(s, task, vm->name, what, !batch);
+	if (batch)
+		return 0;
+	t->cb = cb;
+	t->ctx = ctx;
+	return wait_task(s, t, e);
 }
 
 static int
@@ -373,7 +337,8 @@ gw_vs_reconfigure(gw_vs *s, const gw_vs_vm *vm, const gw_vs_spec *spec,
 	if (vs_build_reconfigure(vm, spec, &r, e) <= 0)
 		return -1;
 	what = gw_xasprintf(_("reconfiguring VM %s"), vm->name);
-	rc = run_task(s, "ReconfigVM_Task", &r, vm, what, cb, ctx, e);
+	rc = run_task(s, "ReconfigVM_Task", &r, vm, what, s->parallel > 0, cb,
+	              ctx, e);
 	vs_req_free(&r);
 	free(what);
 	return rc;
@@ -419,7 +384,7 @@ gw_vs_upgrade(gw_vs *s, const gw_vs_vm *vm, int target_hw,
 	vs_add_moref(r.method, "_this", "VirtualMachine", vm->moref);
 	vs_add_text(r.method, "version", ver);
 	what = gw_xasprintf(_("upgrading VM %s to vmx-%d"), vm->name, target_hw);
-	rc = run_task(s, "UpgradeVM_Task", &r, vm, what, cb, ctx, e);
+	rc = run_task(s, "UpgradeVM_Task", &r, vm, what, 0, cb, ctx, e);
 	vs_req_free(&r);
 	free(what);
 	return rc;

@@ -3,6 +3,8 @@
  * vsphere.h). */
 #include "vsphere_int.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +48,66 @@ add_paths(xmlNodePtr spec, const char *const *paths)
 		vs_add_text(ps, "pathSet", *paths);
 }
 
+/* ---- the VMs asked for (gw_vs_set_vm_names) ------------------------------ */
+
+static char *
+lower_dup(const char *t)
+{
+	char *l = gw_xstrdup(t);
+
+	for (char *p = l; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return l;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void
+gw_vs_set_vm_names(gw_vs *s, const char *const *names, size_t n)
+{
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < s->nvm_names; i++)
+		free(s->vm_names[i]);
+	free(s->vm_names);
+	s->vm_names = NULL;
+	s->nvm_names = 0;
+	if (n == 0)
+		return;
+	/* lower case and sorted: each VM of a page is looked up, not
+	 * compared with every name */
+	s->vm_names = gw_xcalloc(n, sizeof *s->vm_names);
+	for (size_t i = 0; i < n; i++)
+		s->vm_names[i] = lower_dup(names[i]);
+	qsort(s->vm_names, n, sizeof *s->vm_names, cmp_str);
+	s->nvm_names = n;
+}
+
+static int
+asked_for(const gw_vs *s, const char *t)
+{
+	char *l = lower_dup(t);
+	int hit = bsearch(&l, s->vm_names, s->nvm_names, sizeof *s->vm_names,
+	                  cmp_str) != NULL;
+
+	free(l);
+	return hit;
+}
+
+/* The VMs of the page just read (from first on) that were not asked for
+ * keep only what a device pick needs. */
+static void
+prune_page(const gw_vs *s, gw_vs_inventory *inv, size_t first)
+{
+	for (size_t i = first; s->nvm_names && i < inv->nvms; i++)
+		if (!asked_for(s, inv->vms[i].moref) && !asked_for(s, inv->vms[i].name))
+			vs_vm_prune(&inv->vms[i]);
+}
+
 /* Run a retrieve-like call and feed its returnval to the parser. */
 static int
 inventory_call(gw_vs *s, const char *method, req *r, gw_vs_parse_state *ps,
@@ -53,11 +115,13 @@ inventory_call(gw_vs *s, const char *method, req *r, gw_vs_parse_state *ps,
 {
 	xmlDocPtr doc;
 	xmlNodePtr el;
+	size_t first = inv->nvms;
 
 	if (vs_call_simple(s, method, r, &doc, &el, e) != 0)
 		return -1;
 	vs_parse_retrieve_result(vs_first_el(el, "returnval"), ps, inv, token);
 	xmlFreeDoc(doc);
+	prune_page(s, inv, first);
 	return 0;
 }
 
@@ -122,28 +186,25 @@ retrieve_view(gw_vs *s, const char *view, gw_vs_parse_state *ps,
 	static const char *const cr_paths[] = { "environmentBrowser", NULL };
 	int graphics = vs_api_at_least(s, 6, 5);
 	req r;
-	xmlNodePtr spec, os, sel;
+	xmlNodePtr spec, opt;
 	char *token = NULL;
 	int rc;
 
-	vs_req_init(&r, "RetrievePropertiesEx");
-	vs_add_moref(r.method, "_this", "PropertyCollector", s->property_collector);
-	spec = vs_add_el(r.method, "specSet");
+	spec = vs_req_collector(&r, s, "RetrievePropertiesEx", "specSet");
 	add_prop_spec(spec, "HostSystem", host_paths);
 	if (graphics)
 		add_paths(spec, host_graphics_paths);
 	add_prop_spec(spec, "ComputeResource", cr_paths);
 	add_prop_spec(spec, "VirtualMachine", vm_paths);
-	os = vs_add_el(spec, "objectSet");
-	vs_add_moref(os, "obj", "ContainerView", view);
-	vs_add_text(os, "skip", "true");
-	sel = vs_add_el(os, "selectSet");
-	vs_set_xsi_type(&r, sel, "TraversalSpec");
-	vs_add_text(sel, "name", "traverseView");
-	vs_add_text(sel, "type", "ContainerView");
-	vs_add_text(sel, "path", "view");
-	vs_add_text(sel, "skip", "false");
-	vs_add_el(r.method, "options");
+	vs_add_traversal(&r, spec, "ContainerView", view, "traverseView", "view");
+	opt = vs_add_el(r.method, "options");
+	if (s->nvm_names) {
+		/* pages: one answer's document at a time, pruned */
+		char n[16];
+
+		snprintf(n, sizeof n, "%d", GW_VS_PAGE_OBJECTS);
+		vs_add_text(opt, "maxObjects", n);
+	}
 	rc = inventory_call(s, "RetrievePropertiesEx", &r, ps, inv, &token, e);
 	vs_req_free(&r);
 	while (rc == 0 && token) {
@@ -192,17 +253,27 @@ query_system_ids(gw_vs *s, gw_vs_inventory *inv, gw_err *e)
 {
 	int rc = 0;
 
-	for (size_t i = 0; rc == 0 && i < inv->nhosts; i++) {
-		gw_vs_host *h = &inv->hosts[i];
-		int want = 0;
-
-		for (size_t j = 0; j < h->npci; j++)
-			if (h->pci[j].passthru_enabled != 0)
-				want = 1;
-		if (want && h->envbrowser_moref)
-			rc = query_config_target(s, h, e);
-	}
+	for (size_t i = 0; rc == 0 && i < inv->nhosts; i++)
+		rc = gw_vs_host_system_ids(s, &inv->hosts[i], e);
 	return rc;
+}
+
+int
+gw_vs_host_system_ids(gw_vs *s, gw_vs_host *h, gw_err *e)
+{
+	int want = 0;
+
+	if (h == NULL || h->config_target_read)
+		return 0;
+	if (s == NULL || !s->logged_in) {
+		gw_err_set(e, _("not logged in to vSphere"));
+		return -1;
+	}
+	h->config_target_read = 1;
+	for (size_t j = 0; j < h->npci; j++)
+		if (h->pci[j].passthru_enabled != 0)
+			want = 1;
+	return want && h->envbrowser_moref ? query_config_target(s, h, e) : 0;
 }
 
 int
@@ -225,7 +296,9 @@ gw_vs_inventory_get(gw_vs *s, gw_vs_inventory *inv, gw_err *e)
 	free(view);
 	if (rc == 0) {
 		gw_vs_parse_inventory_finish(ps, inv);
-		rc = query_system_ids(s, inv, e);
+		/* an apply to some VMs asks only for the hosts it picks on */
+		if (s->nvm_names == 0)
+			rc = query_system_ids(s, inv, e);
 	}
 	gw_vs_parse_state_free(ps);
 	if (rc != 0)

@@ -95,6 +95,23 @@ vm_free(gw_vs_vm *v)
 }
 
 void
+vs_vm_prune(gw_vs_vm *v)
+{
+	free(v->firmware);
+	v->firmware = NULL;
+	for (size_t i = 0; i < v->nec; i++) {
+		free(v->ec_keys[i]);
+		free(v->ec_vals[i]);
+	}
+	free(v->ec_keys);
+	free(v->ec_vals);
+	v->ec_keys = v->ec_vals = NULL;
+	v->nec = 0;
+	free(v->vmx_path);
+	v->vmx_path = NULL;
+}
+
+void
 gw_vs_inventory_free(gw_vs_inventory *inv)
 {
 	if (inv == NULL)

@@ -119,6 +119,31 @@ vs_set_xsi_type(req *r, xmlNodePtr n, const char *type)
 	xmlNewNsProp(n, r->xsi, X("type"), X(type));
 }
 
+xmlNodePtr
+vs_req_collector(req *r, const gw_vs *s, const char *method,
+                 const char *spec_name)
+{
+	vs_req_init(r, method);
+	vs_add_moref(r->method, "_this", "PropertyCollector", s->property_collector);
+	return vs_add_el(r->method, spec_name);
+}
+
+void
+vs_add_traversal(req *r, xmlNodePtr spec, const char *type, const char *obj,
+                 const char *name, const char *path)
+{
+	xmlNodePtr os = vs_add_el(spec, "objectSet"), sel;
+
+	vs_add_moref(os, "obj", type, obj);
+	vs_add_text(os, "skip", "true");
+	sel = vs_add_el(os, "selectSet");
+	vs_set_xsi_type(r, sel, "TraversalSpec");
+	vs_add_text(sel, "name", name);
+	vs_add_text(sel, "type", type);
+	vs_add_text(sel, "path", path);
+	vs_add_text(sel, "skip", "false");
+}
+
 char *
 vs_req_dump(req *r, size_t *len)
 {

@@ -470,3 +470,25 @@ gw_vs_power_esxi(gw_vs_power p)
 	       p == GW_VS_POWER_SUSPENDED ? GW_ESXI_POWER_SUSPENDED :
 	       GW_ESXI_POWER_UNKNOWN;
 }
+
+void
+gw_vs_vm_note_adds(gw_vs_vm *vm, const gw_vs_spec *spec)
+{
+	size_t i;
+
+	if (spec->nadds == 0)
+		return;
+	vm->devs = gw_xrealloc(vm->devs, (vm->ndevs + spec->nadds) * sizeof *vm->devs);
+	for (i = 0; i < spec->nadds; i++) {
+		const gw_vs_add *a = &spec->adds[i];
+		gw_vs_dev *d = &vm->devs[vm->ndevs++];
+
+		memset(d, 0, sizeof *d);
+		d->key = -1 - (int)i;
+		d->id = a->id ? gw_xstrdup(a->id) : NULL;
+		d->vendor = a->id ? a->vendor : 0;
+		d->device = a->id ? a->device : 0;
+		d->system_id = a->system_id ? gw_xstrdup(a->system_id) : NULL;
+		d->vgpu = a->vgpu ? gw_xstrdup(a->vgpu) : NULL;
+	}
+}

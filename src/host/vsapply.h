@@ -68,4 +68,9 @@ int gw_vs_answers_less_attached(gw_answers *a, const gw_vs_vm *vm);
  * for both routes). */
 gw_esxi_power gw_vs_power_esxi(gw_vs_power p);
 
+/* After a batch's ReconfigVM_Task was started for vm: its devices as the
+ * spec adds them, so that the next VM's pick sees them taken without the
+ * inventory read again (doc/design.md 4.5). */
+void gw_vs_vm_note_adds(gw_vs_vm *vm, const gw_vs_spec *spec);
+
 #endif

@@ -282,6 +282,8 @@ gw_vs_close(gw_vs *s)
 	free(s->property_collector);
 	free(s->session_manager);
 	free(s->view_manager);
+	vs_tasks_free(s);
+	gw_vs_set_vm_names(s, NULL, 0);
 	free(s);
 }
 

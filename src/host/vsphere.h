@@ -132,6 +132,7 @@ typedef struct gw_vs_host {
 	                           * absent */
 	char *envbrowser_moref;   /* the parent compute resource's
 	                           * environmentBrowser (QueryConfigTarget) */
+	int config_target_read;   /* QueryConfigTarget asked already */
 	char *graphics_type;      /* config.graphicsConfig.
 	                           * hostDefaultGraphicsType: "shared",
 	                           * "sharedDirect"; NULL unknown */
@@ -290,6 +291,43 @@ int gw_vs_reconfigure(gw_vs *s, const gw_vs_vm *vm, const gw_vs_spec *spec,
 int gw_vs_upgrade(gw_vs *s, const gw_vs_vm *vm, int target_hw,
                   gw_vs_progress_fn cb, void *ctx, gw_err *e);
 
+/* ---- many VMs at once (doc/design.md 4.5) ------------------------------ */
+
+/* The inventory of gw_vs_inventory_get for an apply to some VMs: these
+ * VMs (by moref, exact name or case-insensitive name, as gw_vs_find_vm)
+ * keep everything; the others only what a device pick needs (moref,
+ * name, host, power, passthrough devices).  Pages of at most
+ * GW_VS_PAGE_OBJECTS objects, each pruned before the next is asked for,
+ * so memory stays flat in the VM count; and no QueryConfigTarget (see
+ * gw_vs_host_system_ids).  names are copied; n 0 ends the filter. */
+void gw_vs_set_vm_names(gw_vs *s, const char *const *names, size_t n);
+#define GW_VS_PAGE_OBJECTS 200
+
+/* QueryConfigTarget for h's systemIds, once per host (0 when already
+ * read or when the server does not say: not fatal). */
+int gw_vs_host_system_ids(gw_vs *s, gw_vs_host *h, gw_err *e);
+
+/* A task of the batch has ended: vm, error (the translated line, NULL on
+ * success), and the counts so far of tasks done, failed, and started. */
+typedef void (*gw_vs_task_done_fn)(void *ctx, const char *vm,
+                                   const char *error, unsigned done,
+                                   unsigned failed, unsigned total);
+
+/* n 0 (the default): gw_vs_reconfigure waits for its own task.  n >= 1:
+ * gw_vs_reconfigure starts ReconfigVM_Task and returns once it is
+ * started; when n are in flight it first waits until half of them have
+ * ended (so tasks go out in batches); cb hears of every task's end, and
+ * gw_vs_tasks_wait waits for the rest.  The tasks started since the last
+ * wait are put in one PropertyFilter (info.state, info.error), and
+ * WaitForUpdatesEx follows every filter at once (vs_tasks.c,
+ * doc/design.md 4.5). */
+void gw_vs_set_parallel(gw_vs *s, unsigned n, gw_vs_task_done_fn cb,
+                        void *ctx);
+/* Wait for every task started since: 0 all succeeded, 1 some failed
+ * (each told to cb), -1 with e (the connection lost: what the others did
+ * is unknown).  The filter is destroyed. */
+int gw_vs_tasks_wait(gw_vs *s, gw_err *e);
+
 /* ---- helpers (exposed for tests and the command line) ------------------ */
 
 /* "vc01" -> "https://vc01/sdk" (malloc'ed); see gw_vs_opts.url. */
@@ -360,5 +398,26 @@ typedef struct gw_vs_task_info {
 int gw_vs_parse_task_info(const char *text, size_t len, gw_vs_task_info *ti,
                           gw_err *e);
 void gw_vs_task_info_free(gw_vs_task_info *ti);
+
+/* One object of a WaitForUpdatesEx answer (vs_tasks.c). */
+typedef struct gw_vs_task_update {
+	char *task;               /* obj: "task-12" */
+	int left;                 /* kind "leave": off TaskManager.recentTask */
+	int state;                /* info.state as gw_vs_task_info's, -1 not
+	                           * in this update */
+	int progress;             /* info.progress, -1 not in it */
+	char *fault_type;         /* info.error.fault xsi:type, NULL */
+	char *fault_message;      /* info.error.localizedMessage, NULL */
+} gw_vs_task_update;
+/* The objects of every filterSet in *ups (*n of them, malloc'ed; none when
+ * maxWaitSeconds passed), the new version in *version (kept when the
+ * answer has none), *truncated from the answer.  -1 with e when it is not
+ * an envelope or is a fault. */
+int gw_vs_parse_task_updates(const char *text, size_t len,
+                             gw_vs_task_update **ups, size_t *n,
+                             char **version, int *truncated, gw_err *e);
+void gw_vs_task_update_free(gw_vs_task_update *u);
+/* Each of n updates and the array. */
+void gw_vs_task_updates_free(gw_vs_task_update *ups, size_t n);
 
 #endif

@@ -6,7 +6,8 @@
  *   vs_parse.c      inventory answers (RetrievePropertiesEx pages)
  *   vs_inventory.c  inventory calls (ContainerView, paging) and look-ups
  *   vs_reconfig.c   a spec as a ReconfigVM_Task request
- *   vs_actions.c    UpdatePassthruConfig, the *_Task calls, task polling
+ *   vs_actions.c    UpdatePassthruConfig, the *_Task calls
+ *   vs_tasks.c      following tasks: one filter, WaitForUpdatesEx
  * Nothing here prints.
  */
 #ifndef GW_VSPHERE_INT_H
@@ -29,12 +30,33 @@
 #define FIRST_API_VERSION "6.7"
 /* Largest answer kept. */
 #define MAX_ANSWER (256u << 20)
-/* Task polling: interval and the bound, in call timeouts. */
-#define POLL_MS 250
+/* Following tasks: the bound on waiting with nothing new, in call
+ * timeouts. */
 #define POLL_CALLS 5
 
 #define X(s) ((const xmlChar *)(s))
 #define S(s) ((const char *)(s))
+
+/* A task of the session (vs_tasks.c); a slot with moref NULL is free. */
+typedef struct vs_task {
+	char *moref;
+	char *vm;                 /* the VM's name */
+	char *what;               /* translated: "reconfiguring VM x" */
+	int state;                /* -1 not known yet, 0 queued ... 3 error */
+	int sync;                 /* waited for alone (not the batch's) */
+	int left;                 /* seen leaving its filter unfinished */
+	int filter;               /* index in gw_vs.filters, -1 none yet */
+	char *fault_type, *fault_message;
+	gw_vs_progress_fn cb;     /* sync: its progress */
+	void *ctx;
+	int last_pct;
+} vs_task;
+
+/* A PropertyFilter over some tasks (vs_tasks.c). */
+typedef struct vs_filter {
+	char *moref;              /* NULL once destroyed */
+	size_t nopen;             /* its tasks not ended */
+} vs_filter;
 
 struct gw_vs {
 	CURL *curl;
@@ -57,6 +79,21 @@ struct gw_vs {
 	char *api_type, *api_version, *full_name;
 	char *root_folder, *property_collector, *session_manager;
 	char *view_manager;
+	/* gw_vs_set_vm_names */
+	char **vm_names;
+	size_t nvm_names;
+	/* tasks (vs_tasks.c) */
+	unsigned parallel;
+	gw_vs_task_done_fn done_cb;
+	void *done_ctx;
+	vs_task *tasks;
+	size_t ntasks, tasks_cap, inflight;
+	unsigned ndone, nfailed, ntotal;
+	vs_filter *filters;
+	size_t nfilters;
+	char *wait_version;
+	int full_wait;            /* the next wait without a version */
+	double last_wait;
 };
 
 /* ---- small helpers (vs_xml.c) ------------------------------------------ */
@@ -97,6 +134,14 @@ xmlNodePtr vs_add_el(xmlNodePtr parent, const char *name);
 xmlNodePtr vs_add_moref(xmlNodePtr parent, const char *name,
                         const char *type, const char *value);
 void vs_set_xsi_type(req *r, xmlNodePtr n, const char *type);
+/* A PropertyCollector call of s (method on s->property_collector) and its
+ * spec element (spec_name: "specSet", "spec"). */
+xmlNodePtr vs_req_collector(req *r, const gw_vs *s, const char *method,
+                            const char *spec_name);
+/* An objectSet from obj (of type) that skips it and follows path (a
+ * TraversalSpec called name). */
+void vs_add_traversal(req *r, xmlNodePtr spec, const char *type,
+                      const char *obj, const char *name, const char *path);
 /* The request as text (malloc'ed); libxml's copy is wiped. */
 char *vs_req_dump(req *r, size_t *len);
 void vs_req_free(req *r);
@@ -159,8 +204,31 @@ int vs_call_simple(gw_vs *s, const char *method, req *r, xmlDocPtr *doc,
 /* Objects of a RetrieveResult (returnval) into inv. */
 void vs_parse_retrieve_result(xmlNodePtr rv, gw_vs_parse_state *ps,
                               gw_vs_inventory *inv, char **token);
+/* A VM not asked for (gw_vs_set_vm_names): only what a pick needs kept. */
+void vs_vm_prune(gw_vs_vm *v);
 /* systemIds from a QueryConfigTarget answer element. */
 void vs_config_target_from_el(xmlNodePtr el, gw_vs_host *h);
+
+/* ---- tasks (vs_tasks.c, vs_actions.c) ----------------------------------- */
+
+int vs_task_state(const char *st);
+void vs_task_updates_from_el(xmlNodePtr el, gw_vs_task_update **ups,
+                             size_t *n, char **version, int *truncated);
+/* A started task (moref taken over); sync: waited for alone. */
+vs_task *vs_task_add(gw_vs *s, char *moref, const char *vm,
+                     const char *what, int sync);
+/* Wait until sync_task has ended (when not NULL), else until at most
+ * max_inflight tasks are open.  0, or -1 with e. */
+int vs_tasks_wait_until(gw_vs *s, vs_task *sync_task, size_t max_inflight,
+                        gw_err *e);
+void vs_task_forget(gw_vs *s, vs_task *t);
+void vs_tasks_free(gw_vs *s);
+/* RetrievePropertiesEx of a Task's info (state -1 when it has gone). */
+int vs_task_info_get(gw_vs *s, const char *task, gw_vs_task_info *ti,
+                     gw_err *e);
+/* The line for a fault of a VM task (the call's or the task's). */
+void vs_task_fault(gw_vs *s, const char *vm, const char *what,
+                   const gw_vs_fault *f, gw_err *e);
 
 /* ---- reconfigure (vs_reconfig.c) ---------------------------------------- */
 

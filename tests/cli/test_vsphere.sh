@@ -222,6 +222,12 @@ if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${G
 	check "valgrind: vsphere apply, a vGPU, --upgrade-hw" vg apply --vm "$(echo "$VC_VMS" | sed -n 2p)" --vgpu nvidia_l40s-24c --uvm --upgrade-hw
 	check "valgrind: vsphere passthru (licence fault)" vg passthru --enable 0000:5e:00.0 --host "$(vs list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["hosts"][0]["name"])')"
 	vcsim_stop
+	# many VMs: tasks in batches of 2, their filters, one failing
+	vcsim_start -model vpx -vms 5 -on 0 -user gw -pass pw -task-delay-ms 100 -fail-vm '*2'
+	# shellcheck disable=SC2046
+	check "valgrind: vsphere apply to 5 VMs, --parallel 2, one task failing" \
+		vg apply $(printf -- '--vm %s ' $VC_VMS) --vgpu nvidia_l40s-24c --uvm --parallel 2
+	vcsim_stop
 fi
 
 # a server that takes the call and never answers: the call timeout

@@ -47,7 +47,7 @@ no_password_leak() {
 	! grep -qF -- "$PASS_" "$out" "$err"
 }
 
-LIVE_ALL="test_live_connect test_live_inventory test_live_reconfigure test_live_powered_on_refused test_live_wrong_thumbprint test_live_unverified_certificate test_live_wrong_password test_live_not_vsphere test_live_upgrade test_live_enable_passthru test_live_reconnect_pinned"
+LIVE_ALL="test_live_connect test_live_inventory test_live_reconfigure test_live_powered_on_refused test_live_wrong_thumbprint test_live_unverified_certificate test_live_wrong_password test_live_not_vsphere test_live_upgrade test_live_enable_passthru test_live_reconnect_pinned test_live_named_inventory"
 
 # ---- standalone ESXi --------------------------------------------------------
 if vcsim_start -model esx -vms 50 -on 5 -user "$USER_" -pass "$PASS_"; then

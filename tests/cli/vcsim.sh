@@ -10,6 +10,9 @@
 #                              VC_PID    its process id
 #                              VC_VMS    its VM names, one per line
 #                              VC_MODEL, VC_HOSTS (host count)
+#                              VC_REQUESTS the -request-log file: the
+#                                        method of each SOAP request
+#   vcsim_requests [METHOD]  how many requests (of METHOD) it has answered
 #   vcsim_stop               stop it (EOF on its stdin, TERM after 5 s)
 #
 # The simulator reads its stdin from a fifo whose writing end this shell
@@ -68,7 +71,8 @@ vcsim_start() {
 	vcsim_build || return 1
 	VC_DIR=$(mktemp -d "$TMP/vcsim.XXXXXX") || return 1
 	mkfifo "$VC_DIR/in" || return 1
-	"$VCSIM_BIN" -cert-out "$VC_DIR/cert.pem" "$@" \
+	VC_REQUESTS=$VC_DIR/requests
+	"$VCSIM_BIN" -cert-out "$VC_DIR/cert.pem" -request-log "$VC_REQUESTS" "$@" \
 		<"$VC_DIR/in" >"$VC_DIR/out" 2>"$VC_DIR/err" &
 	VC_PID=$!
 	# Opening the fifo unblocks the simulator's own open of its stdin.
@@ -109,8 +113,17 @@ out("VC_VMS", "\n".join(names))
 PY
 )" || return 1
 	VC_CERT=$VC_DIR/cert.pem
-	export VC_URL VC_THUMB VC_CERT VC_PID VC_VMS VC_MODEL VC_HOSTS
+	export VC_URL VC_THUMB VC_CERT VC_PID VC_VMS VC_MODEL VC_HOSTS VC_REQUESTS
 	return 0
+}
+
+# vcsim_requests [METHOD]: the requests answered so far (of METHOD only).
+vcsim_requests() {
+	if [ $# -eq 0 ]; then
+		wc -l <"$VC_REQUESTS" | tr -d ' '
+	else
+		grep -cx -- "$1" "$VC_REQUESTS"
+	fi
 }
 
 # The simulator's stderr so far (for failure details).

@@ -38,6 +38,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path"
 	"reflect"
 	"sort"
 	"strconv"
@@ -170,6 +171,12 @@ type app struct {
 	dieOnce     sync.Once
 	cleanupOnce sync.Once
 
+	// -request-log FILE: one line per SOAP request, its method
+	logMu      sync.Mutex
+	requestLog *os.File
+	// -fail-vm GLOB: ReconfigVM_Task of the VMs so named fails in the task
+	failVM string
+
 	pagesMu   sync.Mutex
 	pages     map[string][][]byte // RetrievePropertiesEx token: the pages left
 	nextToken int
@@ -199,6 +206,8 @@ func main() {
 	flag.IntVar(&a.pageSize, "page-size", 0, "RetrievePropertiesEx answers at most this many objects at a time (0: as many as the client's maxObjects)")
 	flag.StringVar(&a.graphicsType, "graphics-type", "sharedDirect", "every host's config.graphicsConfig.hostDefaultGraphicsType: shared or sharedDirect")
 	flag.BoolVar(&a.noVgpuManager, "no-vgpu-manager", false, "hosts without the NVIDIA vGPU manager: no config.sharedPassthruGpuTypes, GPUs of graphicsType basic")
+	requestLog := flag.String("request-log", "", "append the method of each SOAP request to this file, one line each (a test counts them)")
+	flag.StringVar(&a.failVM, "fail-vm", "", "ReconfigVM_Task of the VMs whose name matches this glob fails in the task with SystemError")
 	flag.BoolVar(&a.verbose, "v", false, "log each SOAP method called, and vcsim's own messages, on stderr")
 	flag.Parse()
 	if a.verbose {
@@ -229,6 +238,16 @@ func main() {
 	}
 	if a.graphicsType != "shared" && a.graphicsType != "sharedDirect" {
 		logger.Fatalf("-graphics-type: want shared or sharedDirect, got %q", a.graphicsType)
+	}
+	if _, err := path.Match(a.failVM, ""); err != nil {
+		logger.Fatalf("-fail-vm: bad pattern %q", a.failVM)
+	}
+	if *requestLog != "" {
+		f, err := os.OpenFile(*requestLog, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			logger.Fatalf("-request-log: %v", err)
+		}
+		a.requestLog = f
 	}
 	a.user = *user
 	a.taskDelay = time.Duration(*delay) * time.Millisecond
@@ -764,6 +783,7 @@ func (a *app) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if a.verbose {
 		logger.Printf("%s %s:%s", name, this.Type, this.Value)
 	}
+	a.logRequest(name)
 
 	if name != "" && name == a.hang {
 		// read the request, answer nothing until the client gives up
@@ -797,6 +817,20 @@ func (a *app) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	a.mux.ServeHTTP(w, r)
+}
+
+// logRequest appends the method to the -request-log file (written at once:
+// the test reads it while the simulator runs).
+func (a *app) logRequest(name string) {
+	if a.requestLog == nil {
+		return
+	}
+	if name == "" {
+		name = "-"
+	}
+	a.logMu.Lock()
+	_, _ = a.requestLog.WriteString(name + "\n")
+	a.logMu.Unlock()
 }
 
 // exitAfter ends the program once the answer to the -die-after method is out.
@@ -1083,6 +1117,9 @@ func (a *app) reconfigVM(w http.ResponseWriter, r *http.Request, m *simulator.Me
 	spec := req.Spec
 	ctx := a.context(vm.Self)
 	task := a.startTask(vm, m.Name, vm.Name, "VirtualMachine.reconfigure", func() (types.AnyType, types.BaseMethodFault) {
+		if ok, _ := path.Match(a.failVM, vm.Name); ok && a.failVM != "" {
+			return nil, &types.SystemError{Reason: "vcsim-gpuwiz injected fault for VM " + vm.Name + " (-fail-vm)"}
+		}
 		if vm.Runtime.PowerState != types.VirtualMachinePowerStatePoweredOff && needsPowerOff(vm, &spec) {
 			return nil, &types.InvalidPowerState{
 				RequestedState: types.VirtualMachinePowerStatePoweredOff,

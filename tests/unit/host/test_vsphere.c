@@ -207,6 +207,11 @@ main(void)
 		cmocka_unit_test(test_config_target_vcsim_gpuwiz),
 		cmocka_unit_test(test_config_target),
 		cmocka_unit_test(test_task_info),
+		cmocka_unit_test(test_task_updates_enter),
+		cmocka_unit_test(test_task_updates_error),
+		cmocka_unit_test(test_task_updates_timeout),
+		cmocka_unit_test(test_task_updates_leave_truncated),
+		cmocka_unit_test(test_task_updates_refused),
 		cmocka_unit_test(test_power_names),
 		cmocka_unit_test(test_reconfigure_body),
 		cmocka_unit_test(test_reconfigure_body_skips_what_is_there),
@@ -229,6 +234,7 @@ main(void)
 		cmocka_unit_test(test_live_reconnect_pinned),
 		cmocka_unit_test(test_live_session_expired),
 		cmocka_unit_test(test_live_reconfigure_fault),
+		cmocka_unit_test(test_live_named_inventory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

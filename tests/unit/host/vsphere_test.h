@@ -86,6 +86,14 @@ void test_config_target_vcsim_gpuwiz(void **state);
 void test_inventory_pages(void **state);
 void test_config_target(void **state);
 void test_task_info(void **state);
+/* test_vsphere_named.c */
+void test_live_named_inventory(void **state);
+/* test_vsphere_tasks.c */
+void test_task_updates_enter(void **state);
+void test_task_updates_error(void **state);
+void test_task_updates_timeout(void **state);
+void test_task_updates_leave_truncated(void **state);
+void test_task_updates_refused(void **state);
 void test_power_names(void **state);
 
 /* test_vsphere_body.c */

@@ -1,0 +1,27 @@
+/* vsbatch.h: the tasks of gpuwiz vsphere apply as the command line shows
+ * them (cmd_vsphere_batch.c): each VM's end on stdout (or its error line
+ * on stderr) as it comes, and on a terminal, not with --json, a line of
+ * counts on stderr while the last ones run (doc/design.md 4.5). */
+#ifndef GW_VSBATCH_H
+#define GW_VSBATCH_H
+
+#include "vsphere.h"
+
+/* Default tasks in flight (doc/design.md 4.5). */
+#define VS_PARALLEL 128
+
+typedef struct vs_batch {
+	const char *cmd;
+	int bar;                   /* may draw the counts line */
+	int waiting;               /* the last tasks: draw it */
+	int drawn;
+} vs_batch;
+
+void vs_batch_init(vs_batch *b, const char *cmd, int bar);
+/* A gw_vs_task_done_fn; ctx is the vs_batch. */
+void vs_batch_done(void *ctx, const char *vm, const char *error,
+                   unsigned done, unsigned failed, unsigned total);
+/* gw_vs_tasks_wait with the counts line shown, then cleared. */
+int vs_batch_wait(vs_batch *b, gw_vs *vs, gw_err *e);
+
+#endif

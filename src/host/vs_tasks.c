@@ -1,0 +1,546 @@
+/* vs_tasks.c: following the session's tasks to their end together (see
+ * vsphere.h, doc/design.md 4.5): the tasks started since the last wait go
+ * into one PropertyFilter on the session's property collector (their
+ * info.state and info.error), and WaitForUpdatesEx answers for every
+ * filter at once until the tasks waited for are final; a filter whose
+ * tasks have all ended is destroyed.  No poll loop per task: the round
+ * trips are a filter's creation and end and the waits, not the tasks
+ * times the polls. */
+#include "vsphere_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The least time between two waits while tasks run: updates accumulate,
+ * so a batch of tasks ending together costs one round trip, not one each. */
+#define WAIT_GAP_MS 100
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void
+sleep_s(double sec)
+{
+	struct timespec ts;
+
+	if (sec <= 0)
+		return;
+	ts.tv_sec = (time_t)sec;
+	ts.tv_nsec = (long)((sec - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* ---- WaitForUpdatesEx answers ---------------------------------------------- */
+
+/* "queued" -> 0 ... "error" -> 3, else -1. */
+int
+vs_task_state(const char *st)
+{
+	static const char *const names[] = { "queued", "running", "success", "error" };
+
+	for (int i = 0; st && i < 4; i++)
+		if (strcmp(st, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* One changeSet (or propSet: the same name / val shape) into u. */
+static void
+update_change(xmlNodePtr cs, gw_vs_task_update *u)
+{
+	char *name = vs_child_text(cs, "name");
+	xmlNodePtr val = vs_first_el(cs, "val");
+
+	if (name && strcmp(name, "info.state") == 0 && val) {
+		char *st = vs_el_text(val);
+
+		gw_trim(st);
+		u->state = vs_task_state(st);
+		free(st);
+	} else if (name && strcmp(name, "info.progress") == 0 && val) {
+		long long pct;
+
+		if (vs_el_long(val, &pct) == 0 && pct >= 0 && pct <= 100)
+			u->progress = (int)pct;
+	} else if (name && strcmp(name, "info.error") == 0 && val) {
+		vs_set_str(&u->fault_type, vs_xsi_type(vs_first_el(val, "fault")));
+		vs_set_str(&u->fault_message,
+		           vs_nonempty(vs_child_text(val, "localizedMessage")));
+	}
+	free(name);
+}
+
+static void
+add_update(xmlNodePtr os, gw_vs_task_update **ups, size_t *n, size_t *cap)
+{
+	gw_vs_task_update *u;
+	char *kind;
+
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		*ups = gw_xrealloc(*ups, *cap * sizeof **ups);
+	}
+	u = &(*ups)[*n];
+	memset(u, 0, sizeof *u);
+	u->state = -1;
+	u->progress = -1;
+	u->task = vs_nonempty(vs_child_text(os, "obj"));
+	kind = vs_child_text(os, "kind");
+	u->left = kind && strcmp(kind, "leave") == 0;
+	free(kind);
+	FOR_EL(cs, os, "changeSet")
+		update_change(cs, u);
+	if (u->task == NULL) {
+		gw_vs_task_update_free(u);
+		return;
+	}
+	(*n)++;
+}
+
+void
+vs_task_updates_from_el(xmlNodePtr el, gw_vs_task_update **ups, size_t *n,
+                        char **version, int *truncated)
+{
+	xmlNodePtr rv = vs_first_el(el, "returnval");
+	size_t cap = 0;
+
+	*ups = NULL;
+	*n = 0;
+	*truncated = 0;
+	if (rv == NULL)
+		return;         /* maxWaitSeconds passed: nothing new */
+	vs_set_str(version, vs_nonempty(vs_child_text(rv, "version")));
+	*truncated = vs_child_bool(rv, "truncated") == 1;
+	FOR_EL(fs, rv, "filterSet")
+		FOR_EL(os, fs, "objectSet")
+			add_update(os, ups, n, &cap);
+}
+
+int
+gw_vs_parse_task_updates(const char *text, size_t len, gw_vs_task_update **ups,
+                         size_t *n, char **version, int *truncated, gw_err *e)
+{
+	xmlDocPtr doc;
+	xmlNodePtr el;
+
+	*ups = NULL;
+	*n = 0;
+	*truncated = 0;
+	if (vs_parse_answer(text, len, "WaitForUpdatesEx", &doc, &el, e) != 0)
+		return -1;
+	vs_task_updates_from_el(el, ups, n, version, truncated);
+	xmlFreeDoc(doc);
+	return 0;
+}
+
+void
+gw_vs_task_update_free(gw_vs_task_update *u)
+{
+	if (u == NULL)
+		return;
+	free(u->task);
+	free(u->fault_type);
+	free(u->fault_message);
+	memset(u, 0, sizeof *u);
+}
+
+void
+gw_vs_task_updates_free(gw_vs_task_update *ups, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		gw_vs_task_update_free(&ups[i]);
+	free(ups);
+}
+
+/* ---- the session's tasks ------------------------------------------------- */
+
+/* The filters' list (each destroyed on the server already, or left to the
+ * session's end). */
+static void
+filters_free(gw_vs *s)
+{
+	for (size_t i = 0; i < s->nfilters; i++)
+		free(s->filters[i].moref);
+	free(s->filters);
+	s->filters = NULL;
+	s->nfilters = 0;
+}
+
+static vs_task *
+find_task(gw_vs *s, const char *moref)
+{
+	for (size_t i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].moref && strcmp(s->tasks[i].moref, moref) == 0)
+			return &s->tasks[i];
+	return NULL;
+}
+
+vs_task *
+vs_task_add(gw_vs *s, char *moref, const char *vm, const char *what, int sync)
+{
+	vs_task *t;
+
+	if (s->inflight == 0) {
+		/* every slot ended and told: the list starts again */
+		s->ntasks = 0;
+		filters_free(s);
+	}
+	if (s->ntasks == s->tasks_cap) {
+		s->tasks_cap = s->tasks_cap ? s->tasks_cap * 2 : 16;
+		s->tasks = gw_xrealloc(s->tasks, s->tasks_cap * sizeof *s->tasks);
+	}
+	t = &s->tasks[s->ntasks++];
+	memset(t, 0, sizeof *t);
+	t->moref = moref;
+	t->vm = gw_xstrdup(vm);
+	t->what = gw_xstrdup(what);
+	t->state = -1;
+	t->sync = sync;
+	t->last_pct = -2;
+	t->filter = -1;
+	s->inflight++;
+	if (!sync)
+		s->ntotal++;
+	return t;
+}
+
+static void
+task_clear(vs_task *t)
+{
+	free(t->moref);
+	free(t->vm);
+	free(t->what);
+	free(t->fault_type);
+	free(t->fault_message);
+	memset(t, 0, sizeof *t);
+}
+
+/* A batch task has ended: told to the caller's callback, then forgotten
+ * (its slot stays, empty: the list is as long as the batch). */
+static void
+task_report(gw_vs *s, vs_task *t)
+{
+	gw_err e;
+
+	e.msg[0] = '\0';
+	if (t->state == 3) {
+		gw_vs_fault f = { t->fault_type, t->fault_message };
+
+		vs_task_fault(s, t->vm, t->what, &f, &e);
+		s->nfailed++;
+	} else {
+		s->ndone++;
+	}
+	if (s->done_cb)
+		s->done_cb(s->done_ctx, t->vm, t->state == 3 ? e.msg : NULL,
+		           s->ndone, s->nfailed, s->ntotal);
+	task_clear(t);
+}
+
+/* An update for one of our tasks. */
+static void
+task_update(gw_vs *s, const gw_vs_task_update *u)
+{
+	vs_task *t = find_task(s, u->task);
+
+	if (t == NULL || t->state >= 2)
+		return;
+	if (u->left && u->state < 0) {
+		t->left = 1;    /* gone from the filter before we saw its end */
+		return;
+	}
+	if (u->state >= 0)
+		t->state = u->state;
+	if (t->state < 2 && u->progress >= 0 && t->cb && u->progress != t->last_pct) {
+		t->cb(t->ctx, t->what, u->progress);
+		t->last_pct = u->progress;
+	}
+	if (u->fault_type)
+		vs_set_str(&t->fault_type, gw_xstrdup(u->fault_type));
+	if (u->fault_message)
+		vs_set_str(&t->fault_message, gw_xstrdup(u->fault_message));
+	if (t->state >= 2) {
+		s->inflight--;
+		if (t->filter >= 0 && (size_t)t->filter < s->nfilters)
+			s->filters[t->filter].nopen--;
+		if (!t->sync)
+			task_report(s, t);
+	}
+}
+
+/* CreateFilter over the open tasks that are in none yet: their state
+ * and error (and, waited for alone, progress). */
+static int
+create_filter(gw_vs *s, gw_err *e)
+{
+	req r;
+	xmlDocPtr doc;
+	xmlNodePtr el, spec, ps;
+	vs_filter *f;
+	size_t i;
+
+	spec = vs_req_collector(&r, s, "CreateFilter", "spec");
+	ps = vs_add_el(spec, "propSet");
+	vs_add_text(ps, "type", "Task");
+	vs_add_text(ps, "pathSet", "info.state");
+	vs_add_text(ps, "pathSet", "info.error");
+	/* each task waited for alone (the wizard): its progress shown too */
+	if (s->parallel == 0)
+		vs_add_text(ps, "pathSet", "info.progress");
+	for (i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].moref && s->tasks[i].state < 2 && s->tasks[i].filter < 0)
+			vs_add_moref(vs_add_el(spec, "objectSet"), "obj", "Task",
+			             s->tasks[i].moref);
+	vs_add_text(r.method, "partialUpdates", "false");
+	if (vs_call_simple(s, "CreateFilter", &r, &doc, &el, e) != 0) {
+		vs_req_free(&r);
+		return -1;
+	}
+	vs_req_free(&r);
+	s->filters = gw_xrealloc(s->filters, (s->nfilters + 1) * sizeof *s->filters);
+	f = &s->filters[s->nfilters];
+	f->moref = vs_nonempty(vs_child_text(el, "returnval"));
+	f->nopen = 0;
+	xmlFreeDoc(doc);
+	if (f->moref == NULL) {
+		gw_err_set(e, _("%s: CreateFilter returned no filter"), s->host);
+		return -1;
+	}
+	for (i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].moref && s->tasks[i].state < 2 && s->tasks[i].filter < 0) {
+			s->tasks[i].filter = (int)s->nfilters;
+			f->nopen++;
+		}
+	s->nfilters++;
+	/* the next wait asks for the whole state: the new filter's tasks
+	 * as they are now, ended ones too */
+	s->full_wait = 1;
+	return 0;
+}
+
+/* DestroyPropertyFilter (errors ignored: the session's end removes it
+ * too). */
+static void
+destroy_filter(gw_vs *s, vs_filter *f)
+{
+	req r;
+	xmlDocPtr doc;
+	xmlNodePtr el;
+	gw_err ignore;
+
+	if (f->moref && s->logged_in) {
+		vs_req_init(&r, "DestroyPropertyFilter");
+		vs_add_moref(r.method, "_this", "PropertyFilter", f->moref);
+		if (vs_call_simple(s, "DestroyPropertyFilter", &r, &doc, &el,
+		                   &ignore) == 0)
+			xmlFreeDoc(doc);
+		vs_req_free(&r);
+	}
+	free(f->moref);
+	f->moref = NULL;
+}
+
+/* The filters whose tasks have all ended, destroyed. */
+static void
+destroy_done_filters(gw_vs *s)
+{
+	for (size_t i = 0; i < s->nfilters; i++)
+		if (s->filters[i].moref && s->filters[i].nopen == 0)
+			destroy_filter(s, &s->filters[i]);
+}
+
+/* One WaitForUpdatesEx; *quiet set when it came back with nothing.  After
+ * a new filter: without a version, the whole state at once; else the
+ * changes since the last, waiting for them (maxWaitSeconds). */
+static int
+wait_once(gw_vs *s, int *quiet, gw_err *e)
+{
+	req r;
+	xmlDocPtr doc;
+	xmlNodePtr el, opt;
+	gw_vs_task_update *ups;
+	size_t n;
+	int truncated, full = s->full_wait;
+	long wait = s->call_timeout / 2 > 0 ? s->call_timeout / 2 : 1;
+	char secs[24];
+
+	if (!full)
+		sleep_s(s->last_wait + WAIT_GAP_MS / 1000.0 - now_s());
+	s->last_wait = now_s();
+	vs_req_init(&r, "WaitForUpdatesEx");
+	vs_add_moref(r.method, "_this", "PropertyCollector", s->property_collector);
+	if (s->wait_version && !full)
+		vs_add_text(r.method, "version", s->wait_version);
+	opt = vs_add_el(r.method, "options");
+	snprintf(secs, sizeof secs, "%ld", wait);
+	vs_add_text(opt, "maxWaitSeconds", secs);
+	if (vs_call_simple(s, "WaitForUpdatesEx", &r, &doc, &el, e) != 0) {
+		vs_req_free(&r);
+		return -1;
+	}
+	vs_req_free(&r);
+	vs_task_updates_from_el(el, &ups, &n, &s->wait_version, &truncated);
+	xmlFreeDoc(doc);
+	s->full_wait = 0;
+	for (size_t i = 0; i < n; i++)
+		task_update(s, &ups[i]);
+	*quiet = n == 0 && !truncated && !full;
+	if (truncated)
+		s->last_wait = 0;       /* the rest at once */
+	gw_vs_task_updates_free(ups, n);
+	return 0;
+}
+
+/* The task has gone from its filter: its info asked directly, once. */
+static int
+ask_task(gw_vs *s, vs_task *t, gw_err *e)
+{
+	gw_vs_task_info ti;
+	gw_vs_task_update u;
+
+	if (vs_task_info_get(s, t->moref, &ti, e) != 0)
+		return -1;
+	if (ti.state < 0) {
+		gw_vs_task_info_free(&ti);
+		gw_err_set(e, _("%s: the task %s (%s) has gone; check the VM in the vSphere Client"),
+		           s->host, t->moref, t->what);
+		return -1;
+	}
+	memset(&u, 0, sizeof u);
+	u.task = t->moref;
+	u.state = ti.state;
+	u.progress = -1;
+	u.fault_type = ti.fault_type;
+	u.fault_message = ti.fault_message;
+	t->left = 0;
+	task_update(s, &u);
+	gw_vs_task_info_free(&ti);
+	return 0;
+}
+
+/* Tasks seen leaving their filter before they ended (removed on the
+ * server): asked for directly. */
+static int
+ask_left_tasks(gw_vs *s, gw_err *e)
+{
+	for (size_t i = 0; i < s->ntasks; i++) {
+		vs_task *t = &s->tasks[i];
+
+		if (t->moref && t->state < 2 && t->left && ask_task(s, t, e) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+open_done(const gw_vs *s, const vs_task *sync_task, size_t max_inflight)
+{
+	if (sync_task)
+		return sync_task->state >= 2;
+	return s->inflight <= max_inflight;
+}
+
+/* The open tasks not in a filter yet. */
+static int
+unfiltered(const gw_vs *s)
+{
+	for (size_t i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].moref && s->tasks[i].state < 2 && s->tasks[i].filter < 0)
+			return 1;
+	return 0;
+}
+
+/* One step of the wait: a filter for the tasks in none, a wait, the
+ * tasks that left asked for, the filters of ended tasks destroyed.  A
+ * wait that brings nothing (maxWaitSeconds) is only counted: nothing new
+ * for POLL_CALLS call timeouts ends the wait with an error. */
+static int
+wait_step(gw_vs *s, int *quiet, gw_err *e)
+{
+	if ((unfiltered(s) && create_filter(s, e) != 0) ||
+	    wait_once(s, quiet, e) != 0 || ask_left_tasks(s, e) != 0) {
+		if (s->lost)
+			gw_err_set(e, _("the server went away while the task was running; check the VM in the vSphere Client before trying again"));
+		return -1;
+	}
+	destroy_done_filters(s);
+	return 0;
+}
+
+int
+vs_tasks_wait_until(gw_vs *s, vs_task *sync_task, size_t max_inflight,
+                    gw_err *e)
+{
+	double deadline = now_s() + (double)s->call_timeout * POLL_CALLS;
+
+	while (!open_done(s, sync_task, max_inflight)) {
+		int quiet = 0;
+
+		if (wait_step(s, &quiet, e) != 0)
+			return -1;
+		if (quiet && now_s() > deadline) {
+			gw_err_set(e, _("%s: a task is still running after %ld s; check the VMs in the vSphere Client"),
+			           s->host, s->call_timeout * POLL_CALLS);
+			return -1;
+		}
+		if (!quiet)
+			deadline = now_s() + (double)s->call_timeout * POLL_CALLS;
+	}
+	return 0;
+}
+
+void
+vs_task_forget(gw_vs *s, vs_task *t)
+{
+	task_clear(t);
+	while (s->ntasks > 0 && s->tasks[s->ntasks - 1].moref == NULL)
+		s->ntasks--;
+}
+
+void
+vs_tasks_free(gw_vs *s)
+{
+	for (size_t i = 0; i < s->ntasks; i++)
+		task_clear(&s->tasks[i]);
+	free(s->tasks);
+	s->tasks = NULL;
+	s->ntasks = s->tasks_cap = 0;
+	s->inflight = 0;
+	filters_free(s);
+	free(s->wait_version);
+	s->wait_version = NULL;
+}
+
+void
+gw_vs_set_parallel(gw_vs *s, unsigned n, gw_vs_task_done_fn cb, void *ctx)
+{
+	if (s == NULL)
+		return;
+	s->parallel = n;
+	s->done_cb = cb;
+	s->done_ctx = ctx;
+}
+
+int
+gw_vs_tasks_wait(gw_vs *s, gw_err *e)
+{
+	int rc;
+
+	if (s == NULL)
+		return 0;
+	rc = vs_tasks_wait_until(s, NULL, 0, e);
+	if (rc == 0 && s->nfailed > 0)
+		rc = 1;
+	vs_tasks_free(s);
+	s->ndone = s->nfailed = s->ntotal = 0;
+	return rc;
+}

@@ -1,0 +1,145 @@
+#!/bin/sh
+# test_vsphere_fleet.sh: gpuwiz vsphere apply over many VMs against vcsim
+# (doc/design.md 4.5): the round trips counted by the simulator (at most
+# N + 10 for N VMs, Logout included; gpuwiz prints the count before it), one task filter and
+# no poll loop per VM; 100 VMs whose tasks take 300 ms each finish well
+# under the serial 30 s; --parallel 1 runs them one at a time; a VM whose
+# task fails is reported with its fault while the others are changed (read
+# back); a passthrough device started for one VM is not picked for the
+# next; the progress line only on a terminal, never with --json.  Skipped
+# (77) when vcsim cannot be built here.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/vcsim.sh"
+
+export GPUWIZ_PASSWORD=pw
+PLAN="--vgpu nvidia_l40s-24c --uvm"
+vs() { "$GPUWIZ" vsphere --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" "$@"; }
+vm_args() { printf -- '--vm %s ' $VC_VMS; }
+now_ms() { python3 -c 'import time; print(int(time.monotonic() * 1000))'; }
+# printed "Round trips: K"
+printed_rt() { sed -n 's/^Round trips: //p' "$out"; }
+
+# VMs of the list (JSON in $1) that have the vGPU: their names, sorted
+with_vgpu() {
+	python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("\n".join(sorted(v["name"] for v in d["vms"]
+                       if any(p.get("vgpu") == "nvidia_l40s-24c" for p in v["passthrough"]))))
+PY
+}
+
+# apply to all VMs of the simulator: rc, out, err; $took in ms
+apply_all() {
+	t0=$(now_ms)
+	# shellcheck disable=SC2046,SC2086
+	run vs apply $(vm_args) $PLAN "$@"
+	took=$(($(now_ms) - t0))
+}
+
+# ---- round trips: 20 and 100 VMs -------------------------------------------------
+for n in 20 100; do
+	if ! vcsim_start -model vpx -vms $n -on 0 -user gw -pass pw; then
+		nok "vcsim with $n VMs started"; continue
+	fi
+	: >"$VC_REQUESTS"
+	apply_all
+	total=$(vcsim_requests)
+	if [ "$rc" -eq 0 ] && [ "$(grep -c '^Reconfigured ' "$out")" -eq $n ] &&
+		[ "$(($(printed_rt) + 1))" = "$total" ] && [ "$total" -le $((n + 10)) ]; then
+		ok "$n VMs: $total round trips (at most N + 10), as printed (and Logout)"
+	else nok "$n VMs: round trips" "rc $rc, printed $(printed_rt), counted $total; $(sort "$VC_REQUESTS" | uniq -c | tr '\n' ' ') $(tail -n 3 "$err")"; fi
+	# one filter for all tasks; no per-VM polling, no QueryConfigTarget
+	# for a vGPU plan
+	if [ "$(vcsim_requests ReconfigVM_Task)" -eq $n ] && [ "$(vcsim_requests CreateFilter)" -eq 1 ] &&
+		[ "$(vcsim_requests DestroyPropertyFilter)" -eq 1 ] &&
+		[ "$(vcsim_requests RetrievePropertiesEx)" -le 1 ] &&
+		[ "$(vcsim_requests QueryConfigTarget)" -eq 0 ] &&
+		[ "$(vcsim_requests WaitForUpdatesEx)" -le 3 ]; then
+		ok "$n VMs: one task filter, no poll per VM, no QueryConfigTarget"
+	else nok "$n VMs: the calls" "$(sort "$VC_REQUESTS" | uniq -c | tr '\n' ' ')"; fi
+	if [ $n -eq 20 ]; then
+		check "20 VMs: no progress line when stderr is not a terminal" sh -c "! grep -q 'Tasks:' '$err'"
+		run vs list --json
+		if [ "$(with_vgpu "$out")" = "$(echo "$VC_VMS" | sort)" ]; then
+			ok "20 VMs: every VM has the vGPU (read back)"
+		else nok "20 VMs: read back" "$(with_vgpu "$out" | wc -l) of 20"; fi
+	fi
+	vcsim_stop
+done
+
+# ---- slow tasks: 100 VMs, 300 ms each (serial: 30 s) -------------------------------
+if vcsim_start -model vpx -vms 100 -on 0 -user gw -pass pw -task-delay-ms 300; then
+	apply_all
+	if [ "$rc" -eq 0 ] && [ "$(grep -c '^Reconfigured ' "$out")" -eq 100 ] && [ "$took" -lt 15000 ]; then
+		ok "100 VMs with 300 ms tasks: $took ms, well under the serial 30 s"
+	else nok "100 slow tasks" "rc $rc, $took ms; $(tail -n 3 "$err")"; fi
+	vcsim_stop
+else nok "vcsim with 100 slow VMs started"; fi
+
+# ---- --parallel 1: one task at a time (5 x 200 ms: at least 1 s) --------------------
+if vcsim_start -model vpx -vms 5 -on 0 -user gw -pass pw -task-delay-ms 200; then
+	apply_all --parallel 1
+	run_rc=$rc
+	run vs list --json
+	if [ "$run_rc" -eq 0 ] && [ "$took" -ge 1000 ] && [ "$(with_vgpu "$out" | wc -l)" -eq 5 ]; then
+		ok "--parallel 1: the 5 tasks one after another ($took ms), all changed"
+	else nok "--parallel 1" "rc $run_rc, $took ms"; fi
+	run vs apply --vm x --parallel 0 $PLAN
+	check "--parallel 0 refused" sh -c "[ $rc -eq 2 ] && grep -q -- '--parallel' '$err'"
+	vcsim_stop
+else nok "vcsim with 5 VMs started"; fi
+
+# ---- one VM's task fails: reported with its fault, the others changed --------------
+if vcsim_start -model vpx -vms 6 -on 0 -user gw -pass pw -task-delay-ms 100 -fail-vm '*3'; then
+	BAD=$(echo "$VC_VMS" | grep '3$' | head -n 1)
+	apply_all
+	if [ "$rc" -eq 1 ] && [ "$(wc -l <"$err")" -eq 1 ] && errhas "$BAD" &&
+		errhas "A general system error occurred: vcsim-gpuwiz injected fault" &&
+		[ "$(grep -c '^Reconfigured ' "$out")" -eq 5 ] && ! has "Reconfigured $BAD."; then
+		ok "a failed task: one line with its VM and fault, exit 1, the others reconfigured"
+	else nok "a failed task" "rc $rc; $(cat "$err")"; fi
+	run vs list --json
+	if [ "$(with_vgpu "$out")" = "$(echo "$VC_VMS" | grep -v "^$BAD\$" | sort)" ]; then
+		ok "a failed task: the other 5 have the vGPU, $BAD not (read back)"
+	else nok "a failed task: read back" "$(with_vgpu "$out" | tr '\n' ' ')"; fi
+	vcsim_stop
+else nok "vcsim with a failing VM started"; fi
+
+# ---- passthrough picks in a batch: a device started for one VM is taken ------------
+# (the host has one passthrough-enabled L40S: the first VM gets it, the
+# second is told there is none free, without the inventory read again)
+if vcsim_start -model esx -vms 2 -on 0 -user gw -pass pw -task-delay-ms 200; then
+	A=$(echo "$VC_VMS" | sed -n 1p)
+	B=$(echo "$VC_VMS" | sed -n 2p)
+	: >"$VC_REQUESTS"
+	run vs apply --vm "$A" --vm "$B" --gpu l40s
+	if [ "$rc" -eq 1 ] && has "Reconfigured $A." && [ "$(wc -l <"$err")" -eq 1 ] &&
+		errhas "$B: host" && errhas "no free passthrough-enabled" &&
+		[ "$(vcsim_requests QueryConfigTarget)" -eq 1 ] &&
+		[ "$(vcsim_requests RetrievePropertiesEx)" -eq 1 ]; then
+		ok "batch pick: the device started for $A is not picked again for $B; one QueryConfigTarget"
+	else nok "batch pick" "rc $rc; $(cat "$err"); $(sort "$VC_REQUESTS" | uniq -c | tr '\n' ' ')"; fi
+	vcsim_stop
+else nok "vcsim esx started"; fi
+
+# ---- the progress line: on a terminal, not with --json -----------------------------
+if command -v script >/dev/null 2>&1 &&
+	vcsim_start -model vpx -vms 4 -on 0 -user gw -pass pw -task-delay-ms 300; then
+	# shellcheck disable=SC2046
+	cmd="$GPUWIZ vsphere --url $VC_URL --user gw --thumbprint $VC_THUMB apply $(vm_args) $PLAN"
+	script -qec "$cmd" /dev/null >"$TMP/tty.out" 2>&1 </dev/null
+	if grep -q 'Tasks: [0-9] of 4 ended, 0 failed' "$TMP/tty.out"; then
+		ok "progress: the counts line on a terminal"
+	else nok "progress on a terminal" "$(tail -n 5 "$TMP/tty.out")"; fi
+	vcsim_stop
+	vcsim_start -model vpx -vms 4 -on 0 -user gw -pass pw -task-delay-ms 300
+	cmd="$GPUWIZ vsphere --url $VC_URL --user gw --thumbprint $VC_THUMB apply $(vm_args) $PLAN --json"
+	script -qec "$cmd" /dev/null >"$TMP/tty.out" 2>&1 </dev/null
+	if ! grep -q 'Tasks:' "$TMP/tty.out" && grep -q '^Reconfigured ' "$TMP/tty.out"; then
+		ok "progress: none with --json"
+	else nok "progress with --json" "$(tail -n 5 "$TMP/tty.out")"; fi
+	vcsim_stop
+fi
+
+finish
