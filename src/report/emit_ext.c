@@ -1,7 +1,7 @@
 /* emit_ext.c: the VM extension of the BOSH vSphere CPI: its
  * cloud_properties, built once as a jansson value, then written as BOSH
- * YAML (gw_emit_bosh) or Ops Manager JSON (gw_emit_opsman), so the two
- * never disagree. */
+ * YAML (gw_emit_bosh), Ops Manager JSON (gw_emit_opsman) or om's
+ * create-vm-extension config (gw_emit_om), so they never disagree. */
 #include "emit_int.h"
 
 #include <stdio.h>
@@ -309,4 +309,40 @@ gw_emit_opsman(const gw_plan *p, char **out, gw_err *e)
 	gw_buf_puts(&b, "\n");
 	*out = gw_buf_steal(&b);
 	return 0;
+}
+
+/* ---- om ------------------------------------------------------------- */
+
+/* `om create-vm-extension -c FILE`: vm-extension-config: {name,
+ * cloud_properties} (pivotal-cf/om, docs/create-vm-extension/README.md);
+ * the name as strict as the API's (no periods). */
+int
+gw_emit_om(const gw_plan *p, char **out, gw_err *e)
+{
+	json_t *root = NULL, *ext, *cp;
+	int rc;
+
+	if (p == NULL || out == NULL) {
+		gw_err_set(e, _("om: no plan to render"));
+		return -1;
+	}
+	if (ext_name_check(p, "om", 1, e) != 0)
+		return -1;
+	if ((cp = cloud_properties(p, "om", e)) == NULL)
+		return -1;
+	if ((ext = json_object()) == NULL)
+		json_decref(cp);
+	if (ext == NULL || emit_json_set(ext, "name", json_string(p->name)) != 0 ||
+	    emit_json_set(ext, "cloud_properties", cp) != 0 ||
+	    (root = json_object()) == NULL ||
+	    emit_json_set(root, "vm-extension-config", ext) != 0) {
+		if (root == NULL)
+			json_decref(ext);   /* not handed to root yet */
+		json_decref(root);
+		gw_err_set(e, _("%s: out of memory"), "om");
+		return -1;
+	}
+	rc = emit_yaml_render(root, "om", out, e);
+	json_decref(root);
+	return rc;
 }
