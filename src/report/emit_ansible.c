@@ -275,8 +275,8 @@ t_vgpus(abuild *ab, json_t *tasks)
 		if (n > 1) {
 			cmd = apply_command(ab);
 			/* TRANSLATORS: %1$s the text before, %2$d a count, %3$s a command */
-			note(ab, M_VGPU ":", gw_xasprintf(_("%1$s The module adds one vGPU of a profile to a VM: add the other %2$d with %3$s"),
-			                                  why, n - 1, cmd));
+			note(ab, M_VGPU ":", gw_xasprintf(_("%1$s The module adds only one vGPU of a profile to a VM: for all %2$d, run %3$s on the VMs first (this task then finds them)."),
+			                                  why, n, cmd));
 			free(cmd);
 		} else {
 			note(ab, M_VGPU ":", gw_xstrdup(why));
