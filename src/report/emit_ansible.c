@@ -123,6 +123,27 @@ device_bdf(const gw_setting *s, char *buf, size_t len)
 	return 1;
 }
 
+/* A word for a shell command line: as it is when it is safe, else in
+ * single quotes ('\'' for a quote). */
+static void
+sh_word(gw_buf *b, const char *s)
+{
+	const char *c;
+
+	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	                 "0123456789._-+=:/@%,") == strlen(s)) {
+		gw_buf_puts(b, s);
+		return;
+	}
+	gw_buf_puts(b, "'");
+	for (c = s; *c; c++)
+		if (*c == '\'')
+			gw_buf_puts(b, "'\\''");
+		else
+			gw_buf_add(b, c, 1);
+	gw_buf_puts(b, "'");
+}
+
 /* The gpuwiz command that attaches what the collection cannot. */
 static char *
 apply_command(const abuild *ab)
@@ -134,8 +155,10 @@ apply_command(const abuild *ab)
 
 	gw_buf_init(&b);
 	gw_buf_puts(&b, "gpuwiz vsphere --url https://HOST/sdk --user USER apply");
-	for (i = 0; ab->o && i < ab->o->nvms; i++)
-		gw_buf_printf(&b, " --vm %s", ab->o->vms[i]);
+	for (i = 0; ab->o && i < ab->o->nvms; i++) {
+		gw_buf_puts(&b, " --vm ");
+		sh_word(&b, ab->o->vms[i]);
+	}
 	if (ab->o == NULL || ab->o->nvms == 0)
 		gw_buf_puts(&b, " --vm NAME");
 	for (i = 0; i < p->ngpus; i++) {
