@@ -37,7 +37,7 @@ int emit_yaml_render(json_t *root, const char *fmt, char **out, gw_err *e);
  * as "# " lines above the first line after the previous note's whose
  * content (after its indent and a "- ") starts with anchor; NULL
  * anchor: right below the "---" line.  Lines are wrapped at 78
- * characters, the comment indented as its line. */
+ * cells (a CJK character two), the comment indented as its line. */
 typedef struct emit_note {
 	char *anchor;
 	char *text;

@@ -215,24 +215,51 @@ emit_notes_free(emit_notes *ns)
 	ns->n = 0;
 }
 
-#define NOTE_WIDTH 78   /* characters, as yamllint's line-length counts */
+#define NOTE_WIDTH 78   /* cells; yamllint counts characters, never more */
 
-/* The bytes of the next line of at most room characters of text: up to
- * its last space when there is one, else cut at a character (Chinese has
- * no spaces).  *skip: the space to drop after it. */
+/* Cells of the UTF-8 character of n bytes at s: 2 for the East Asian wide
+ * ranges (CJK, Hangul, full-width forms), else 1; locale-free, so a
+ * playbook is wrapped the same whatever LC_CTYPE says. */
+static int
+note_cells(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned long c;
+
+	if (n == 3)
+		c = ((u[0] & 0x0ful) << 12) | ((u[1] & 0x3ful) << 6) | (u[2] & 0x3f);
+	else if (n == 2)
+		c = ((u[0] & 0x1ful) << 6) | (u[1] & 0x3f);
+	else
+		return 1;
+	return (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) ||
+	       (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
+	       (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
+	       (c >= 0xffe0 && c <= 0xffe6) ? 2 : 1;
+}
+
+/* The bytes of the next line of at most room cells of text: up to its
+ * last space when there is one, else cut at a character (Chinese has no
+ * spaces).  *skip: the space to drop after it. */
 static size_t
 note_line(const char *s, size_t room, size_t *skip)
 {
-	size_t i = 0, chars = 0, last_space = 0;
+	size_t i = 0, cells = 0, last_space = 0;
 
 	*skip = 0;
-	while (s[i] && chars < room) {
+	while (s[i]) {
+		size_t c = gw_utf8_char(s + i, strlen(s + i));
+		int w;
+
+		if (c == 0)             /* a byte that is no character: one */
+			c = 1;
+		w = note_cells(s + i, c);
+		if (cells + (size_t)w > room)
+			break;
 		if (s[i] == ' ')
 			last_space = i;
-		size_t c = gw_utf8_char(s + i, strlen(s + i));
-
-		i += c ? c : 1;     /* a byte that is no character: one */
-		chars++;
+		i += c;
+		cells += (size_t)w;
 	}
 	if (s[i] == '\0' || s[i] == ' ') {
 		*skip = s[i] == ' ';
@@ -242,7 +269,7 @@ note_line(const char *s, size_t room, size_t *skip)
 		*skip = 1;
 		return last_space;
 	}
-	return i;
+	return i > 0 ? i : 1;
 }
 
 /* The note as "# " lines at indent; control bytes become spaces. */
