@@ -24,35 +24,27 @@ SYSID=5f3a1c2e-8b4d-11ee-9a2b-3cecef0a1b2c
 PT="--gpu l40s --bdf 0000:5e:00.0 --system-id $SYSID --esxi 8.0U2 --memory 65536"
 VG="--vgpu grid_l40s-48c --uvm --esxi 8.0U2"
 
-lint() { # name, file
-	if ! command -v yamllint >/dev/null 2>&1; then
-		echo "ok - $1 # SKIP yamllint not installed"
-		return
-	fi
-	if yamllint -s -c "$SRC/tests/yamllint.yml" "$2" >"$TMP/lint" 2>&1; then
-		ok "$1"
-	else nok "$1" "$(cat "$TMP/lint")"; fi
-}
+. "$(dirname "$0")/yamllint.sh"
 
 # ---- files: syntax, yamllint, both languages ------------------------------
+# playbook LANG WHAT FILE SNIPPET-ARGS...: written, --syntax-check, yamllint
+playbook() {
+	pl_lang=$1 pl_what=$2 pl_file=$3
+	shift 3
+	LANG=$pl_lang LC_ALL=$pl_lang "$GPUWIZ" snippet --format ansible "$@" \
+		>"$pl_file" 2>"$TMP/err"
+	pl_rc=$?
+	if [ "$pl_rc" -eq 0 ] && ansible-playbook --syntax-check "$pl_file" >"$TMP/syn" 2>&1; then
+		ok "$pl_lang: $pl_what playbook passes ansible-playbook --syntax-check"
+	else nok "$pl_lang: $pl_what syntax-check (gpuwiz exit $pl_rc)" "$(cat "$TMP/err" "$TMP/syn")"; fi
+	lint "$pl_lang: $pl_what playbook passes yamllint" "$pl_file"
+}
 for lang in C.UTF-8 zh_CN.UTF-8; do
 	# shellcheck disable=SC2086
-	LANG=$lang LC_ALL=$lang "$GPUWIZ" snippet --format ansible $PT --p2p \
-		--vm VM1 --vm "VM two" --host localhost.localdomain \
-		>"$TMP/pt-$lang.yml" 2>"$TMP/err"
-	rc=$?
-	if [ "$rc" -eq 0 ] && ansible-playbook --syntax-check "$TMP/pt-$lang.yml" >"$TMP/syn" 2>&1; then
-		ok "$lang: passthrough playbook passes ansible-playbook --syntax-check"
-	else nok "$lang: passthrough syntax-check (gpuwiz exit $rc)" "$(cat "$TMP/err" "$TMP/syn")"; fi
-	lint "$lang: passthrough playbook passes yamllint" "$TMP/pt-$lang.yml"
+	playbook $lang passthrough "$TMP/pt-$lang.yml" $PT --p2p \
+		--vm VM1 --vm "VM two" --host localhost.localdomain
 	# shellcheck disable=SC2086
-	LANG=$lang LC_ALL=$lang "$GPUWIZ" snippet --format ansible $VG --vm VM2 \
-		>"$TMP/vg-$lang.yml" 2>"$TMP/err"
-	rc=$?
-	if [ "$rc" -eq 0 ] && ansible-playbook --syntax-check "$TMP/vg-$lang.yml" >"$TMP/syn" 2>&1; then
-		ok "$lang: vGPU playbook passes ansible-playbook --syntax-check"
-	else nok "$lang: vGPU syntax-check (gpuwiz exit $rc)" "$(cat "$TMP/err" "$TMP/syn")"; fi
-	lint "$lang: vGPU playbook passes yamllint" "$TMP/vg-$lang.yml"
+	playbook $lang vGPU "$TMP/vg-$lang.yml" $VG --vm VM2
 done
 # a comment line with a CJK character (U+4E00..U+9FFF)
 cjk() { python3 -c 'import re,sys; sys.exit(not any(re.search("^ *#.*[\u4e00-\u9fff]", l) for l in open(sys.argv[1], encoding="utf-8")))' "$1"; }

@@ -14,15 +14,7 @@ if ! python3 -c 'import yaml' 2>/dev/null; then
 	echo "SKIP: python3-yaml not installed"
 	exit 77
 fi
-lint() { # name, file
-	if ! command -v yamllint >/dev/null 2>&1; then
-		echo "ok - $1 # SKIP yamllint not installed"
-		return
-	fi
-	if yamllint -s -c "$SRC/tests/yamllint.yml" "$2" >"$TMP/lint" 2>&1; then
-		ok "$1"
-	else nok "$1" "$(cat "$TMP/lint")"; fi
-}
+. "$(dirname "$0")/yamllint.sh"
 
 for plan in "--gpu l40s=2 --memory 131072" "--vgpu grid_l40s-48c=2 --uvm" "--gpu a100-80g-pcie --p2p"; do
 	# shellcheck disable=SC2086
