@@ -172,7 +172,9 @@ apply_command(const abuild *ab)
 		if (g->count > 1)
 			gw_buf_printf(&b, "=%d", g->count);
 	}
-	for (i = 0; i < p->nsettings; i++)
+	/* --bdf names one VM's devices (vsphere apply refuses it with
+	 * several --vm); without it gpuwiz picks free ones for each VM */
+	for (i = 0; (ab->o == NULL || ab->o->nvms <= 1) && i < p->nsettings; i++)
 		if (device_bdf(&p->settings[i], bdf, sizeof bdf))
 			gw_buf_printf(&b, " --bdf %s", bdf);
 	return gw_buf_steal(&b);

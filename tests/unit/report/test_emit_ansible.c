@@ -165,7 +165,7 @@ test_passthrough(void **state)
 	assert_true(comment_above(out, "community.vmware.vmware_guest:",
 	                          "no module that adds a DirectPath PCI device"));
 	assert_true(comment_above(out, "community.vmware.vmware_guest:",
-	                          "gpuwiz vsphere --url https://HOST/sdk --user USER apply --vm VM1 --vm 'VM two' --gpu l40s=2 --bdf 0000:3b:00.0"));
+	                          "gpuwiz vsphere --url https://HOST/sdk --user USER apply --vm VM1 --vm 'VM two' --gpu l40s=2 (it"));
 	free(out);
 	gw_plan_free(&p);
 }
