@@ -81,6 +81,13 @@ if [ -z "$PY" ]; then
 fi
 export ANSIBLE_PYTHON_INTERPRETER=$PY
 . "$(dirname "$0")/vcsim.sh"
+# built apart, so that a skip (77) does not hide the results above
+( vcsim_build ) >"$TMP/vcbuild" 2>&1
+case $? in
+0) ;;
+77) echo "ok - vcsim runs # SKIP $(head -n 1 "$TMP/vcbuild")"; finish; exit $? ;;
+*) nok "build vcsim" "$(tail -n 5 "$TMP/vcbuild")"; finish; exit $? ;;
+esac
 vcsim_start -model esx -vms 3 -on 0 -user gw -pass 'pw "x"' || { nok "vcsim start"; finish; exit $?; }
 HOSTNAME0=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["hosts"][0])' "$VC_DIR/line.json")
 hp=${VC_URL#https://}; hp=${hp%/sdk}
