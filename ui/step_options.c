@@ -113,7 +113,7 @@ options_draw(ui_ctx *u, ui_rect r)
 	                              GW_TOPIC_BIT(GW_TOPIC_P2P) |
 	                              GW_TOPIC_BIT(GW_TOPIC_MEMORY);
 	const char *names[NFMT];
-	int y = 0, i, x, full;
+	int y = 0, i, x, full, wrapped = 0;
 	/* TRANSLATORS: the options and what each does.  Titles at most 60
 	 * cells; the explanations are wrapped (2 lines at 80 columns). */
 	const char *t_uvm = _("Unified memory (UVM) on every vGPU");
@@ -192,6 +192,7 @@ options_draw(ui_ctx *u, ui_rect r)
 		if (x > 1 && x + gw_text_cells(buf) > r.w) {   /* next row */
 			y++;
 			x = 1;
+			wrapped = 1;
 		}
 		st->row_y[item] = y;
 		st->col_x[item] = x;
@@ -228,7 +229,9 @@ options_draw(ui_ctx *u, ui_rect r)
 			           * beside an empty name field; at most 40
 			           * cells. */
 			          _("(empty: %s)"), p->name);
-		y += 2;
+		/* the blank row before the findings, unless the outputs
+		 * took a second row: the findings keep their rows */
+		y += wrapped ? 1 : 2;
 	}
 	/* a format the plan cannot give: say why; else the findings */
 	if (st->focus >= O_VMX && st->focus <= O_LASTFMT &&
