@@ -12,14 +12,17 @@ apt-get install -y --no-install-recommends \
 	openssh-server \
 	golang-go golang-github-vmware-govmomi-dev golang-github-google-uuid-dev \
 	python3-pyvmomi time pmccabe strace \
-	clang libclang-rt-dev
+	clang libclang-rt-dev \
+	ansible yamllint
 # (the vSphere tests run against vcsim, the govmomi simulator, built from
 # tests/vcsim with the Debian Go packages above; pyvmomi and time are for
 # bench/vsphere-apply.sh; pmccabe measures the complexity limits that
 # tests/cli/test_arch.sh keeps; strace kills gpuwiz mid-write in
 # tests/cli/test_crash.sh; clang and libclang-rt-dev, which holds
 # libFuzzer (clang only recommends it), build the fuzz targets of
-# tests/fuzz)
+# tests/fuzz; ansible (community.vmware 3.7) and yamllint check the
+# playbook and the BOSH/om files in tests/cli/test_ansible.sh and
+# test_om_bosh.sh)
 # the SSH route is tested against an sshd the test starts on 127.0.0.1
 mkdir -p /run/sshd
 # The tests run in C.UTF-8 and zh_CN.UTF-8.

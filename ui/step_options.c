@@ -13,7 +13,9 @@
 #include <string.h>
 
 enum { O_UVM, O_P2P, O_RES, O_CODE43, O_FORCE, O_VMX, O_BOSH, O_OPSMAN,
-       O_TILE, O_DIR, O_NAME, O_N };
+       O_TILE, O_OM, O_ANSIBLE, O_DIR, O_NAME, O_N };
+#define O_LASTFMT O_ANSIBLE
+#define NFMT (O_LASTFMT - O_VMX + 1)
 
 typedef struct options_st {
 	ui_field dir, name;
@@ -45,8 +47,8 @@ options_close(void *state)
 	free(st);
 }
 
-static const int fmt_bit[4] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
-                                GW_FMT_TILE };
+static const int fmt_bit[NFMT] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
+                                   GW_FMT_TILE, GW_FMT_OM, GW_FMT_ANSIBLE };
 
 static void
 options_enter(ui_ctx *u)
@@ -110,8 +112,8 @@ options_draw(ui_ctx *u, ui_rect r)
 	const unsigned opt_findings = GW_TOPIC_BIT(GW_TOPIC_VGPU) |
 	                              GW_TOPIC_BIT(GW_TOPIC_P2P) |
 	                              GW_TOPIC_BIT(GW_TOPIC_MEMORY);
-	const char *names[4];
-	int y = 0, i, x, full;
+	const char *names[NFMT];
+	int y = 0, i, x, full, wrapped = 0;
 	/* TRANSLATORS: the options and what each does.  Titles at most 60
 	 * cells; the explanations are wrapped (2 lines at 80 columns). */
 	const char *t_uvm = _("Unified memory (UVM) on every vGPU");
@@ -175,8 +177,10 @@ options_draw(ui_ctx *u, ui_rect r)
 	names[2] = "Ops Manager";
 	/* TRANSLATORS: output format, at most 16 cells. */
 	names[3] = _("tile values");
+	names[4] = "om";
+	names[5] = "Ansible";
 	x = 1;
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < NFMT; i++) {
 		int item = O_VMX + i, on = (af->formats & fmt_bit[i]) != 0;
 		int can = gw_wizard_format_check(w, fmt_bit[i], NULL, 0) == 0;
 		attr_t at = st->focus == item ? ui_attr(UI_C_SEL) :
@@ -185,6 +189,11 @@ options_draw(ui_ctx *u, ui_rect r)
 		int used;
 
 		snprintf(buf, sizeof buf, "[%s] %s", on ? "x" : " ", names[i]);
+		if (x > 1 && x + gw_text_cells(buf) > r.w) {   /* next row */
+			y++;
+			x = 1;
+			wrapped = 1;
+		}
 		st->row_y[item] = y;
 		st->col_x[item] = x;
 		used = dw_put(r.y + y, r.x + x, buf, r.w - x, at);
@@ -220,10 +229,12 @@ options_draw(ui_ctx *u, ui_rect r)
 			           * beside an empty name field; at most 40
 			           * cells. */
 			          _("(empty: %s)"), p->name);
-		y += 2;
+		/* the blank row before the findings, unless the outputs
+		 * took a second row: the findings keep their rows */
+		y += wrapped ? 1 : 2;
 	}
 	/* a format the plan cannot give: say why; else the findings */
-	if (st->focus >= O_VMX && st->focus <= O_TILE &&
+	if (st->focus >= O_VMX && st->focus <= O_LASTFMT &&
 	    gw_wizard_format_check(w, fmt_bit[st->focus - O_VMX], why,
 	                           sizeof why) != 0) {
 		/* TRANSLATORS: %s is the reason a snippet cannot be made. */
@@ -261,7 +272,8 @@ toggle(ui_ctx *u, int item)
 	case O_FORCE:
 		gw_wizard_set_force(w, !af->force);
 		break;
-	case O_VMX: case O_BOSH: case O_OPSMAN: case O_TILE:
+	case O_VMX: case O_BOSH: case O_OPSMAN: case O_TILE: case O_OM:
+	case O_ANSIBLE:
 		gw_wizard_set_formats(w, af->formats ^ fmt_bit[item - O_VMX]);
 		break;
 	default:
@@ -333,11 +345,11 @@ options_key(ui_ctx *u, ui_key k)
 
 		return r ? UI_HANDLED : UI_IGNORED;
 	}
-	if (st->focus >= O_VMX && st->focus <= O_TILE &&
+	if (st->focus >= O_VMX && st->focus <= O_LASTFMT &&
 	    (ui_key_fn(k, KEY_LEFT) || ui_key_fn(k, KEY_RIGHT))) {
 		int d = ui_key_fn(k, KEY_LEFT) ? -1 : 1;
 
-		if (st->focus + d >= O_VMX && st->focus + d <= O_TILE)
+		if (st->focus + d >= O_VMX && st->focus + d <= O_LASTFMT)
 			st->focus += d;
 		return UI_HANDLED;
 	}
@@ -365,7 +377,7 @@ options_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	}
 	if (st->focus >= O_DIR && apply_fields(u) != 0)
 		return UI_HANDLED;
-	for (i = O_VMX; i <= O_TILE; i++)
+	for (i = O_VMX; i <= O_LASTFMT; i++)
 		if (y == st->row_y[i] && x >= st->col_x[i] &&
 		    x < st->col_x[i] + st->col_w[i]) {
 			st->focus = i;

@@ -173,14 +173,14 @@ add_finding(ui_textlist *tl, const gw_finding *x, int width)
 	}
 }
 
-/* Output f (0..3) chosen: what it holds, where it goes, and why it cannot
+/* Output f (0..5) chosen: what it holds, where it goes, and why it cannot
  * be made when the plan refuses it. */
 static void
 add_output(ui_textlist *tl, const gw_wizard *w, int f, int width)
 {
-	static const int bits[4] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
-	                             GW_FMT_TILE };
-	const char *what[4];
+	static const int bits[6] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
+	                             GW_FMT_TILE, GW_FMT_OM, GW_FMT_ANSIBLE };
+	const char *what[6];
 	char *where, *s, why[1024];
 	int pad;
 
@@ -193,6 +193,10 @@ add_output(ui_textlist *tl, const gw_wizard *w, int f, int width)
 	what[2] = _("Ops Manager JSON");
 	/* TRANSLATORS: at most 16 cells. */
 	what[3] = _("tile values");
+	/* TRANSLATORS: at most 20 cells. */
+	what[4] = _("om VM extension");
+	/* TRANSLATORS: at most 20 cells. */
+	what[5] = _("Ansible playbook");
 	if (!(gw_wizard_answers(w)->formats & bits[f]))
 		return;
 	pad = 20 - gw_text_cells(what[f]);
@@ -227,7 +231,7 @@ add_nccl(ui_textlist *tl, const gw_wizard *w, int width)
 
 	if (p == NULL)
 		return;
-	for (f = 0; f < 4; f++)
+	for (f = 0; f < 6; f++)
 		nfmt += (gw_wizard_answers(w)->formats & (1 << f)) != 0;
 	files = gw_apply_outputs(gw_wizard_answers(w), p, &n);
 	if (n > nfmt) {
@@ -249,7 +253,7 @@ add_outputs(ui_textlist *tl, const gw_wizard *w, int width)
 	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
 	/* TRANSLATORS: heading of the files the write step makes. */
 	ui_tl_add(tl, _("Outputs to write:"), UI_C_HEAD, 0, 0, width);
-	for (f = 0; f < 4; f++)
+	for (f = 0; f < 6; f++)
 		add_output(tl, w, f, width);
 	add_nccl(tl, w, width);
 	if (gw_wizard_vmx_where(w)) {
@@ -352,13 +356,13 @@ add_snippet(ui_textlist *tl, const gw_wizard *w, int fmt, int width)
 static void
 build_view(ui_ctx *u, int width)
 {
-	static const int bits[4] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
-	                             GW_FMT_TILE };
+	static const int bits[6] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
+	                             GW_FMT_TILE, GW_FMT_OM, GW_FMT_ANSIBLE };
 	ui_textlist *tl = &rst(u)->view;
 	int f, mask = gw_wizard_answers(u->w)->formats;
 
 	ui_tl_clear(tl);
-	for (f = 0; f < 4; f++)
+	for (f = 0; f < 6; f++)
 		if (mask & bits[f])
 			add_snippet(tl, u->w, bits[f], width);
 	if (mask == 0)

@@ -53,8 +53,24 @@ cmd_mmio(cli_opts *o, const gw_table *t, gw_err *e)
 	return 0;
 }
 
-/* snippet --format F (CMD_NOARGS): the plan as a vmx, bosh, opsman or
- * tile snippet on stdout */
+/* The snippet; ansible takes the VM names (--vm, repeated) and the
+ * passthrough GPUs' host (--host) as well. */
+static int
+snippet_emit(const cli_opts *o, int fmt, const gw_plan *p, char **out,
+             gw_err *e)
+{
+	gw_emit_opts eo;
+
+	if (fmt != GW_FMT_ANSIBLE)
+		return gw_emit(fmt, p, out, e);
+	eo.vms = o->vm_list;
+	eo.nvms = o->nvm_list;
+	eo.esxi_host = o->host;
+	return gw_emit_ansible(p, &eo, out, e);
+}
+
+/* snippet --format F (CMD_NOARGS): the plan as a vmx, bosh, opsman,
+ * tile, om or ansible snippet on stdout */
 int
 cmd_snippet(cli_opts *o, const gw_table *t, gw_err *e)
 {
@@ -63,11 +79,11 @@ cmd_snippet(cli_opts *o, const gw_table *t, gw_err *e)
 	int fmt, rc = 0;
 
 	if (o->format == NULL) {
-		gw_err_set(e, _("--format: missing (expected vmx, bosh, opsman or tile)"));
+		gw_err_set(e, _("--format: missing (expected vmx, bosh, opsman, tile, om or ansible)"));
 		return EXIT_USAGE;
 	}
 	if ((fmt = gw_format_parse(o->format)) == 0) {
-		gw_err_set(e, _("--format: unknown format '%s' (expected vmx, bosh, opsman or tile)"),
+		gw_err_set(e, _("--format: unknown format '%s' (expected vmx, bosh, opsman, tile, om or ansible)"),
 		           o->format);
 		return EXIT_USAGE;
 	}
@@ -75,7 +91,7 @@ cmd_snippet(cli_opts *o, const gw_table *t, gw_err *e)
 		return EXIT_USAGE;
 	if (gw_plan_build(&o->a, t, NULL, &p, e) != 0)
 		return EXIT_USAGE;
-	if (gw_emit(fmt, &p, &out, e) != 0) {
+	if (snippet_emit(o, fmt, &p, &out, e) != 0) {
 		gw_plan_free(&p);
 		return EXIT_USAGE;
 	}

@@ -500,7 +500,7 @@ static void
 save_output(gw_buf *b, const gw_answers_file *af)
 {
 	static const int all[] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
-	                           GW_FMT_TILE };
+	                           GW_FMT_TILE, GW_FMT_OM, GW_FMT_ANSIBLE };
 	size_t i;
 	int first = 1;
 

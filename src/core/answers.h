@@ -16,7 +16,7 @@
  *   mmio_gb = 256   allow_below_rule = no   force = no
  *   [output]
  *   dir     = out                         ; relative to the answers file
- *   formats = vmx,bosh,opsman,tile
+ *   formats = vmx,bosh,opsman,tile,om,ansible
  *   name    = gpu-l40s
  */
 #ifndef GW_ANSWERS_H

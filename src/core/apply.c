@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 static const int all_formats[] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
-                                   GW_FMT_TILE };
+                                   GW_FMT_TILE, GW_FMT_OM, GW_FMT_ANSIBLE };
 #define NFORMATS (sizeof all_formats / sizeof all_formats[0])
 
 /* The all-reduce check from the NCCL-on-vGPU story (doc/design.md,

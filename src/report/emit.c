@@ -1,5 +1,5 @@
-/* emit.c: render a plan as snippets for the .vmx, BOSH, Ops Manager and the
- * AI Services tile.
+/* emit.c: render a plan as snippets for the .vmx, BOSH, Ops Manager (its
+ * API body and om's config), the AI Services tile and Ansible.
  *
  * YAML goes through libyaml's emitter (events), JSON through jansson; no
  * output is put together by string concatenation except the .vmx lines,
@@ -24,9 +24,15 @@ static const struct {
 	{ GW_FMT_BOSH,   "bosh",   "bosh-vm-extension.yml" },
 	{ GW_FMT_OPSMAN, "opsman", "opsman-vm-extension.json" },
 	{ GW_FMT_TILE,   "tile",   "tile-vm-type.yml" },
+	{ GW_FMT_OM,     "om",     "om-vm-extension.yml" },
+	{ GW_FMT_ANSIBLE, "ansible", "gpuwiz-playbook.yml" },
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
-#define FORMAT_LIST "vmx, bosh, opsman, tile"
+#define FORMAT_LIST "vmx, bosh, opsman, tile, om, ansible"
+
+const int gw_format_all[] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
+                              GW_FMT_TILE, GW_FMT_OM, GW_FMT_ANSIBLE };
+const size_t gw_format_count = sizeof gw_format_all / sizeof gw_format_all[0];
 
 int
 gw_format_parse(const char *name)
@@ -251,8 +257,8 @@ static const char *const kind_desc[] = {
 	[GW_SET_NESTED] = N_("nested virtualization must be off with passthrough"),
 };
 
-static const char *
-setting_reason(const gw_setting *s)
+const char *
+emit_setting_reason(const gw_setting *s)
 {
 	if (s->reason && *s->reason)
 		return s->reason;
@@ -260,6 +266,15 @@ setting_reason(const gw_setting *s)
 	    kind_desc[s->kind])
 		return _(kind_desc[s->kind]);
 	return "";
+}
+
+char *
+emit_setting_why(const gw_setting *s)
+{
+	if (s->source && *s->source)
+		return gw_xasprintf(_("%s (source: %s)"), emit_setting_reason(s),
+		                    s->source);
+	return gw_xstrdup(emit_setting_reason(s));
 }
 
 int
@@ -304,14 +319,9 @@ gw_emit_vmx(const gw_plan *p, char **out, gw_err *e)
 		if (s->keep)
 			continue;
 		if (prev == NULL || !same_group(prev, s)) {
-			char *c;
+			char *c = emit_setting_why(s);
 
 			gw_buf_puts(&b, "\n");
-			if (s->source && *s->source)
-				c = gw_xasprintf(_("%s (source: %s)"),
-				                 setting_reason(s), s->source);
-			else
-				c = gw_xstrdup(setting_reason(s));
 			vmx_comment(&b, c);
 			free(c);
 		}
@@ -350,6 +360,10 @@ gw_emit(int fmt, const gw_plan *p, char **out, gw_err *e)
 		return gw_emit_opsman(p, out, e);
 	case GW_FMT_TILE:
 		return gw_emit_tile(p, out, e);
+	case GW_FMT_OM:
+		return gw_emit_om(p, out, e);
+	case GW_FMT_ANSIBLE:
+		return gw_emit_ansible(p, NULL, out, e);
 	default:
 		gw_err_set(e, _("unknown output format %d; expected one of: %s"),
 		           fmt, FORMAT_LIST);

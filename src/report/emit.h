@@ -32,6 +32,24 @@
  *         vGPU-only plan gets only the MMIO fields plus a "note" key (the
  *         tile documents no vGPU choice); several passthrough GPUs of one
  *         model get a "note" on the count.
+ *  om     the `om create-vm-extension -c FILE` config: vm-extension-config:
+ *         {name, cloud_properties}, cloud_properties as bosh's (om's
+ *         docs/create-vm-extension/README.md).
+ *  ansible a playbook for the community.vmware collection 3.7 (Debian 12's
+ *         ansible): one play on localhost, the VMs in vars gpuwiz_vms (an
+ *         assert stops an empty list), the connection from the collection's
+ *         VMWARE_* variables through module_defaults (never a password),
+ *         tasks: assert, vmware_guest_info (the VMs exist: vmware_guest
+ *         would create a missing one), vmware_host_passthrough (passthrough
+ *         GPUs with a host address in the plan), vmware_guest_vgpu (one per
+ *         vGPU profile added), vmware_guest (advanced_settings: the MMIO,
+ *         UVM, P2P and code-43 keys; hardware.memory_reservation_lock with
+ *         a reservation, nested_virt false with vhv.enable, version = the
+ *         plan's hw_target when known).  A "# " comment with the reason
+ *         and source above each setting and task; what the collection
+ *         cannot do (a DirectPath device on the VM, a second vGPU of one
+ *         profile) is a comment naming the gpuwiz vsphere apply command.
+ *         See doc/design.md 15.8.
  * Refusals (return -1, e set, *out untouched): bosh/opsman/tile with no GPU
  * to add or no MMIO size; a passthrough GPU to add with an unknown PCI id;
  * no extension name (bosh/opsman); tile with two GPU models or with
@@ -48,8 +66,14 @@ typedef enum {
 	GW_FMT_VMX    = 1 << 0,   /* .vmx lines as ESXi writes them */
 	GW_FMT_BOSH   = 1 << 1,   /* vm_extensions YAML */
 	GW_FMT_OPSMAN = 1 << 2,   /* Ops Manager PUT body JSON */
-	GW_FMT_TILE   = 1 << 3    /* AI Services tile custom VM type fields */
+	GW_FMT_TILE   = 1 << 3,   /* AI Services tile custom VM type fields */
+	GW_FMT_OM     = 1 << 4,   /* om create-vm-extension config YAML */
+	GW_FMT_ANSIBLE = 1 << 5   /* community.vmware playbook */
 } gw_format;
+
+/* Every format, in the order files and lists show them. */
+extern const int gw_format_all[];
+extern const size_t gw_format_count;
 
 /* "vmx" -> GW_FMT_VMX ... (case-insensitive); 0 when unknown. */
 int gw_format_parse(const char *name);
@@ -61,7 +85,8 @@ int gw_formats_parse(const char *list, const char *field, int *mask, gw_err *e);
 /* "vmx" ... for exactly one GW_FMT_* bit; NULL otherwise (static). */
 const char *gw_format_name(int fmt);
 /* File name written by apply: "gpuwiz.vmx.txt", "bosh-vm-extension.yml",
- * "opsman-vm-extension.json", "tile-vm-type.yml"; NULL for anything but
+ * "opsman-vm-extension.json", "tile-vm-type.yml", "om-vm-extension.yml",
+ * "gpuwiz-playbook.yml"; NULL for anything but
  * exactly one GW_FMT_* bit (static). */
 const char *gw_format_filename(int fmt);
 
@@ -70,6 +95,20 @@ int gw_emit_vmx(const gw_plan *p, char **out, gw_err *e);
 int gw_emit_bosh(const gw_plan *p, char **out, gw_err *e);
 int gw_emit_opsman(const gw_plan *p, char **out, gw_err *e);
 int gw_emit_tile(const gw_plan *p, char **out, gw_err *e);
+int gw_emit_om(const gw_plan *p, char **out, gw_err *e);
+
+/* What a playbook takes besides the plan (the command line's --vm and
+ * --host); all may be empty. */
+typedef struct gw_emit_opts {
+	const char *const *vms;   /* VM names, in order */
+	size_t nvms;
+	const char *esxi_host;    /* the host of the passthrough GPUs */
+} gw_emit_opts;
+
+/* o NULL: no VM names (the playbook asks for -e gpuwiz_vms=...).  A VM
+ * name that is empty or has a control byte is refused. */
+int gw_emit_ansible(const gw_plan *p, const gw_emit_opts *o, char **out,
+                    gw_err *e);
 /* One format by its GW_FMT_* bit; an unknown fmt is an error. */
 int gw_emit(int fmt, const gw_plan *p, char **out, gw_err *e);
 

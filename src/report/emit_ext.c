@@ -1,7 +1,7 @@
 /* emit_ext.c: the VM extension of the BOSH vSphere CPI: its
  * cloud_properties, built once as a jansson value, then written as BOSH
- * YAML (gw_emit_bosh) or Ops Manager JSON (gw_emit_opsman), so the two
- * never disagree. */
+ * YAML (gw_emit_bosh), Ops Manager JSON (gw_emit_opsman) or om's
+ * create-vm-extension config (gw_emit_om), so they never disagree. */
 #include "emit_int.h"
 
 #include <stdio.h>
@@ -232,39 +232,80 @@ cloud_properties(const gw_plan *p, const char *fmt, gw_err *e)
 	return cp;
 }
 
+/* ---- the extension, as each tool takes it ---------------------------- */
+
+/* {name, cloud_properties}, the name checked (strict: as Ops Manager
+ * takes it); NULL with e set. */
+static json_t *
+extension(const gw_plan *p, const char *fmt, int strict, gw_err *e)
+{
+	json_t *ext, *cp;
+
+	if (ext_name_check(p, fmt, strict, e) != 0)
+		return NULL;
+	if ((cp = cloud_properties(p, fmt, e)) == NULL)
+		return NULL;
+	if ((ext = json_object()) == NULL)
+		json_decref(cp);
+	if (ext == NULL || emit_json_set(ext, "name", json_string(p->name)) != 0 ||
+	    emit_json_set(ext, "cloud_properties", cp) != 0) {
+		json_decref(ext);
+		gw_err_set(e, _("%s: out of memory"), fmt);
+		return NULL;
+	}
+	return ext;
+}
+
+/* {key: v}, v consumed either way; NULL with e set. */
+static json_t *
+wrap(const char *key, json_t *v, const char *fmt, gw_err *e)
+{
+	json_t *root = json_object();
+
+	if (root == NULL)
+		json_decref(v);
+	if (root == NULL || emit_json_set(root, key, v) != 0) {
+		json_decref(root);
+		gw_err_set(e, _("%s: out of memory"), fmt);
+		return NULL;
+	}
+	return root;
+}
+
+/* root rendered as YAML, then released */
+static int
+yaml_out(json_t *root, const char *fmt, char **out, gw_err *e)
+{
+	int rc;
+
+	if (root == NULL)
+		return -1;
+	rc = emit_yaml_render(root, fmt, out, e);
+	json_decref(root);
+	return rc;
+}
+
 /* ---- bosh ----------------------------------------------------------- */
 
 int
 gw_emit_bosh(const gw_plan *p, char **out, gw_err *e)
 {
-	json_t *root = NULL, *exts, *ext, *cp;
-	int rc;
+	json_t *exts, *ext;
 
 	if (p == NULL || out == NULL) {
 		gw_err_set(e, _("bosh: no plan to render"));
 		return -1;
 	}
-	if (ext_name_check(p, "bosh", 0, e) != 0)
+	if ((ext = extension(p, "bosh", 0, e)) == NULL)
 		return -1;
-	if ((cp = cloud_properties(p, "bosh", e)) == NULL)
-		return -1;
-	ext = json_object();
-	if (ext == NULL || emit_json_set(ext, "name", json_string(p->name)) != 0 ||
-	    emit_json_set(ext, "cloud_properties", cp) != 0) {
-		json_decref(ext);
+	if ((exts = json_array()) == NULL || emit_json_append(exts, ext) != 0) {
+		if (exts == NULL)
+			json_decref(ext);
+		json_decref(exts);
 		gw_err_set(e, _("%s: out of memory"), "bosh");
 		return -1;
 	}
-	exts = json_array();
-	if (emit_json_append(exts, ext) != 0 || (root = json_object()) == NULL ||
-	    emit_json_set(root, "vm_extensions", exts) != 0) {
-		json_decref(root);
-		gw_err_set(e, _("%s: out of memory"), "bosh");
-		return -1;
-	}
-	rc = emit_yaml_render(root, "bosh", out, e);
-	json_decref(root);
-	return rc;
+	return yaml_out(wrap("vm_extensions", exts, "bosh", e), "bosh", out, e);
 }
 
 /* ---- opsman --------------------------------------------------------- */
@@ -279,24 +320,15 @@ json_out(const char *buf, size_t size, void *data)
 int
 gw_emit_opsman(const gw_plan *p, char **out, gw_err *e)
 {
-	json_t *root, *cp;
+	json_t *root;
 	gw_buf b;
 
 	if (p == NULL || out == NULL) {
 		gw_err_set(e, _("opsman: no plan to render"));
 		return -1;
 	}
-	if (ext_name_check(p, "opsman", 1, e) != 0)
+	if ((root = extension(p, "opsman", 1, e)) == NULL)
 		return -1;
-	if ((cp = cloud_properties(p, "opsman", e)) == NULL)
-		return -1;
-	root = json_object();
-	if (root == NULL || emit_json_set(root, "name", json_string(p->name)) != 0 ||
-	    emit_json_set(root, "cloud_properties", cp) != 0) {
-		json_decref(root);
-		gw_err_set(e, _("%s: out of memory"), "opsman");
-		return -1;
-	}
 	gw_buf_init(&b);
 	if (json_dump_callback(root, json_out, &b,
 	                       JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
@@ -309,4 +341,23 @@ gw_emit_opsman(const gw_plan *p, char **out, gw_err *e)
 	gw_buf_puts(&b, "\n");
 	*out = gw_buf_steal(&b);
 	return 0;
+}
+
+/* ---- om ------------------------------------------------------------- */
+
+/* `om create-vm-extension -c FILE`: vm-extension-config: {name,
+ * cloud_properties} (pivotal-cf/om, docs/create-vm-extension/README.md);
+ * the name as strict as the API's (no periods). */
+int
+gw_emit_om(const gw_plan *p, char **out, gw_err *e)
+{
+	json_t *ext;
+
+	if (p == NULL || out == NULL) {
+		gw_err_set(e, _("om: no plan to render"));
+		return -1;
+	}
+	if ((ext = extension(p, "om", 1, e)) == NULL)
+		return -1;
+	return yaml_out(wrap("vm-extension-config", ext, "om", e), "om", out, e);
 }

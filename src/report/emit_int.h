@@ -1,6 +1,7 @@
 /* emit_int.h: what the emitters (emit.c: format names, shared checks,
  * the .vmx lines; emit_ext.c: BOSH and Ops Manager; emit_tile.c: the AI
- * Services tile; emit_yaml.c: YAML) share.  Not for use outside
+ * Services tile; emit_yaml.c: YAML; emit_ansible*.c: the playbook)
+ * share.  Not for use outside
  * src/report/emit*.c. */
 #ifndef GW_EMIT_INT_H
 #define GW_EMIT_INT_H
@@ -12,6 +13,10 @@
 
 /* Check a setting can be written at all (key and value present). */
 int emit_setting_check(const gw_setting *s, const char *fmt, gw_err *e);
+/* The setting's reason (its own, else its kind's; static or the
+ * setting's), and "reason (source: S)" malloc'ed. */
+const char *emit_setting_reason(const gw_setting *s);
+char *emit_setting_why(const gw_setting *s);
 /* A short name for a GPU in messages; buf >= 32 bytes. */
 const char *emit_gpu_label(const gw_plan_gpu *g, char *buf, size_t len);
 /* GPUs this plan adds (not already in the .vmx): counts per kind.
@@ -25,7 +30,31 @@ int emit_str_eq_null(const char *a, const char *b);
 int emit_json_set(json_t *obj, const char *key, json_t *val);
 int emit_json_append(json_t *arr, json_t *val);
 /* The whole YAML stream for one document whose root is the jansson
- * value; *out malloc'ed, ending in a line break. */
+ * value, starting with "---"; *out malloc'ed, ending in a line break. */
 int emit_yaml_render(json_t *root, const char *fmt, char **out, gw_err *e);
+
+/* A comment for emit_yaml_comment: text (any length, one paragraph) put
+ * as "# " lines above the first line after the previous note's whose
+ * content (after its indent and a "- ") starts with anchor; NULL
+ * anchor: right below the "---" line.  Lines are wrapped at 78
+ * cells (a CJK character two), the comment indented as its line. */
+typedef struct emit_note {
+	char *anchor;
+	char *text;
+} emit_note;
+
+typedef struct emit_notes {
+	emit_note *v;
+	size_t n;
+} emit_notes;
+
+/* Both strings are copied (anchor may be NULL); text NULL or "": none. */
+void emit_note_add(emit_notes *ns, const char *anchor, const char *text);
+void emit_notes_free(emit_notes *ns);
+/* libyaml cannot write comments: the rendered text with the notes put in
+ * (a post-pass on lines; the YAML's meaning is unchanged).  A note whose
+ * anchor is not found is an error (-1, *out untouched). */
+int emit_yaml_comment(const char *yaml, const emit_notes *ns,
+                      const char *fmt, char **out, gw_err *e);
 
 #endif

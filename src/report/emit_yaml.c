@@ -1,8 +1,12 @@
 /* emit_yaml.c: YAML through libyaml's emitter (events): a jansson value
- * walked into one YAML document.  Keys plain, strings double-quoted. */
+ * walked into one YAML document, "---" first (yamllint's document-start,
+ * as BOSH and om write their files).  Keys plain, strings double-quoted.
+ * Then, since libyaml has no comment events, comments put in by line
+ * (emit_yaml_comment). */
 #include "emit_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
@@ -64,7 +68,7 @@ ym_simple(ymit *y, yaml_event_type_t type)
 		ok = yaml_stream_end_event_initialize(&ev);
 		break;
 	case YAML_DOCUMENT_START_EVENT:
-		ok = yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+		ok = yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0);
 		break;
 	case YAML_DOCUMENT_END_EVENT:
 		ok = yaml_document_end_event_initialize(&ev, 1);
@@ -181,5 +185,160 @@ emit_yaml_render(json_t *root, const char *fmt, char **out, gw_err *e)
 	if (y.buf.len > 0 && y.buf.data[y.buf.len - 1] != '\n')
 		gw_buf_puts(&y.buf, "\n");
 	*out = gw_buf_steal(&y.buf);
+	return 0;
+}
+
+/* ---- comments, put in by line --------------------------------------- */
+
+void
+emit_note_add(emit_notes *ns, const char *anchor, const char *text)
+{
+	if (text == NULL || *text == '\0')
+		return;
+	ns->v = gw_xrealloc(ns->v, (ns->n + 1) * sizeof *ns->v);
+	ns->v[ns->n].anchor = gw_xstrdup(anchor);
+	ns->v[ns->n].text = gw_xstrdup(text);
+	ns->n++;
+}
+
+void
+emit_notes_free(emit_notes *ns)
+{
+	size_t i;
+
+	for (i = 0; i < ns->n; i++) {
+		free(ns->v[i].anchor);
+		free(ns->v[i].text);
+	}
+	free(ns->v);
+	ns->v = NULL;
+	ns->n = 0;
+}
+
+#define NOTE_WIDTH 78   /* cells; yamllint counts characters, never more */
+
+/* Cells of the UTF-8 character of n bytes at s: 2 for the East Asian wide
+ * ranges (CJK, Hangul, full-width forms), else 1; locale-free, so a
+ * playbook is wrapped the same whatever LC_CTYPE says. */
+static int
+note_cells(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned long c;
+
+	if (n == 3)
+		c = ((u[0] & 0x0ful) << 12) | ((u[1] & 0x3ful) << 6) | (u[2] & 0x3f);
+	else if (n == 2)
+		c = ((u[0] & 0x1ful) << 6) | (u[1] & 0x3f);
+	else
+		return 1;
+	return (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) ||
+	       (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
+	       (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
+	       (c >= 0xffe0 && c <= 0xffe6) ? 2 : 1;
+}
+
+/* The bytes of the next line of at most room cells of text: up to its
+ * last space when there is one, else cut at a character (Chinese has no
+ * spaces).  *skip: the space to drop after it. */
+static size_t
+note_line(const char *s, size_t room, size_t *skip)
+{
+	size_t i = 0, cells = 0, last_space = 0;
+
+	*skip = 0;
+	while (s[i]) {
+		size_t c = gw_utf8_char(s + i, strlen(s + i));
+		int w;
+
+		if (c == 0)             /* a byte that is no character: one */
+			c = 1;
+		w = note_cells(s + i, c);
+		if (cells + (size_t)w > room)
+			break;
+		if (s[i] == ' ')
+			last_space = i;
+		i += c;
+		cells += (size_t)w;
+	}
+	if (s[i] == '\0' || s[i] == ' ') {
+		*skip = s[i] == ' ';
+		return i;
+	}
+	if (last_space > 0) {
+		*skip = 1;
+		return last_space;
+	}
+	return i > 0 ? i : 1;
+}
+
+/* The note as "# " lines at indent; control bytes become spaces. */
+static void
+note_put(gw_buf *b, const char *text, size_t indent)
+{
+	char *t = gw_xstrdup(text), *s;
+	size_t room = NOTE_WIDTH > indent + 22 ? NOTE_WIDTH - indent - 2 : 20;
+
+	for (s = t; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = ' ';
+	s = t;
+	while (*s == ' ')
+		s++;
+	while (*s) {
+		size_t skip, n = note_line(s, room, &skip);
+
+		gw_buf_printf(b, "%*s# %.*s\n", (int)indent, "", (int)n, s);
+		s += n + skip;
+		while (*s == ' ')
+			s++;
+	}
+	free(t);
+}
+
+/* Does the line (up to its end) hold anchor after its indent and a "- "? */
+static int
+note_matches(const char *line, size_t len, const char *anchor, size_t *indent)
+{
+	size_t i = 0, n = strlen(anchor);
+
+	while (i < len && line[i] == ' ')
+		i++;
+	*indent = i;
+	while (i + 1 < len && line[i] == '-' && line[i + 1] == ' ')
+		i += 2;
+	return len - i >= n && strncmp(line + i, anchor, n) == 0;
+}
+
+int
+emit_yaml_comment(const char *yaml, const emit_notes *ns, const char *fmt,
+                  char **out, gw_err *e)
+{
+	gw_buf b;
+	const char *line = yaml;
+	size_t k = 0, indent;
+
+	gw_buf_init(&b);
+	while (*line) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		int doc_start = len == 3 && strncmp(line, "---", 3) == 0;
+
+		/* one note a line: the next one is for a later line */
+		if (k < ns->n && ns->v[k].anchor &&
+		    note_matches(line, len, ns->v[k].anchor, &indent))
+			note_put(&b, ns->v[k++].text, indent);
+		gw_buf_add(&b, line, nl ? len + 1 : len);
+		for (; doc_start && k < ns->n && ns->v[k].anchor == NULL; k++)
+			note_put(&b, ns->v[k].text, 0);
+		line += nl ? len + 1 : len;
+	}
+	if (k < ns->n) {
+		gw_err_set(e, _("%s: no line for the comment at '%.64s'"), fmt,
+		           ns->v[k].anchor ? ns->v[k].anchor : "---");
+		gw_buf_free(&b);
+		return -1;
+	}
+	*out = gw_buf_steal(&b);
 	return 0;
 }

@@ -57,8 +57,11 @@ struct gw_wizard {
 
 /* ---- shared by the files of src/wizard/ -------------------------------- */
 
-#define WZ_ALL_FORMATS (GW_FMT_VMX | GW_FMT_BOSH | GW_FMT_OPSMAN | GW_FMT_TILE)
-#define WZ_NFORMATS 4
+/* every output the wizard offers; the first four are on by default, om
+ * and ansible only when chosen (or named in the answers file) */
+#define WZ_DEFAULT_FORMATS (GW_FMT_VMX | GW_FMT_BOSH | GW_FMT_OPSMAN | GW_FMT_TILE)
+#define WZ_ALL_FORMATS (WZ_DEFAULT_FORMATS | GW_FMT_OM | GW_FMT_ANSIBLE)
+#define WZ_NFORMATS 6
 extern const int wz_format_bits[WZ_NFORMATS];
 
 /* A growing NULL-terminated string list. */

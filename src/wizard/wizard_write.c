@@ -178,19 +178,31 @@ next_host(const gw_wizard *w, wz_strv *s)
 	next_local(w, s);
 }
 
-/* Tanzu: the BOSH cloud config, Ops Manager, the tile. */
+/* BOSH: the extension as a named cloud config, which the director merges
+ * with the others (bosh.io, "Configs"; bosh-cli issue 542:
+ * update-cloud-config has no --name, update-config --type cloud does). */
 static void
-next_tanzu(const gw_wizard *w, wz_strv *s, const char *name)
+next_bosh(const gw_wizard *w, wz_strv *s, const char *name)
+{
+	char *path = fmt_path(w, GW_FMT_BOSH), *cmd;
+
+	cmd = gw_xasprintf("bosh update-config --type cloud --name %s %s", name,
+	                   path ? path : gw_format_filename(GW_FMT_BOSH));
+	/* TRANSLATORS: %1$s a bosh command, %2$s the extension's name. */
+	wz_strv_push(s, gw_xasprintf(_("BOSH: upload the VM extension as a named cloud config, which BOSH merges with the others: %1$s; then list %2$s in the instance group's vm_extensions and redeploy"),
+	                             cmd, name));
+	free(cmd);
+	free(path);
+}
+
+/* Ops Manager: the API body (om curl), om's own config file
+ * (create-vm-extension), then the extension attached to a job
+ * (configure-product's resource-config; pivotal-cf/om docs). */
+static void
+next_om(const gw_wizard *w, wz_strv *s, const char *name)
 {
 	char *path, *cmd;
 
-	if (w->af.formats & GW_FMT_BOSH) {
-		path = fmt_path(w, GW_FMT_BOSH);
-		wz_strv_push(s, gw_xasprintf(_("BOSH: merge the vm_extensions entry of %s into the cloud config (%s, edit, %s) and list %s in the instance group's vm_extensions"),
-		                             path ? path : "", "bosh cloud-config > cloud-config.yml",
-		                             "bosh update-cloud-config cloud-config.yml", name));
-		free(path);
-	}
 	if (w->af.formats & GW_FMT_OPSMAN) {
 		path = fmt_path(w, GW_FMT_OPSMAN);
 		cmd = gw_xasprintf("om curl --path /api/v0/staged/vm_extensions/%s --request PUT --data \"$(cat %s)\"",
@@ -199,15 +211,69 @@ next_tanzu(const gw_wizard *w, wz_strv *s, const char *name)
 		                             cmd, "om create-vm-extension -c FILE.yml"));
 		free(cmd);
 		free(path);
-		wz_strv_push(s, gw_xasprintf(_("Ops Manager: attach %s with additional_vm_extensions in the job's resource_config, then Apply Changes"),
-		                             name));
 	}
+	if (w->af.formats & GW_FMT_OM) {
+		path = fmt_path(w, GW_FMT_OM);
+		cmd = gw_xasprintf("om create-vm-extension -c %s",
+		                   path ? path : gw_format_filename(GW_FMT_OM));
+		wz_strv_push(s, gw_xasprintf(_("Ops Manager: create or update the VM extension: %s"),
+		                             cmd));
+		free(cmd);
+		free(path);
+	}
+	cmd = gw_xasprintf("resource-config: {JOB: {additional_vm_extensions: [%s]}}",
+	                   name);
+	/* TRANSLATORS: %1$s the extension's name, %2$s YAML, %3$s and
+	 * %4$s commands, %5$s a command. */
+	wz_strv_push(s, gw_xasprintf(_("Ops Manager: attach %1$s to a job: a file with product-name: PRODUCT and %2$s, then %3$s and Apply Changes (%4$s); keep the job's other extensions in the list (%5$s shows them)"),
+	                             name, cmd, "om configure-product -c FILE.yml",
+	                             "om apply-changes",
+	                             "om staged-config -p PRODUCT"));
+	free(cmd);
+}
+
+/* Tanzu: the BOSH cloud config, Ops Manager, the tile. */
+static void
+next_tanzu(const gw_wizard *w, wz_strv *s, const char *name)
+{
+	char *path;
+
+	if (w->af.formats & GW_FMT_BOSH)
+		next_bosh(w, s, name);
+	if (w->af.formats & (GW_FMT_OPSMAN | GW_FMT_OM))
+		next_om(w, s, name);
 	if (w->af.formats & GW_FMT_TILE) {
 		path = fmt_path(w, GW_FMT_TILE);
 		wz_strv_push(s, gw_xasprintf(_("AI Services tile: enter the values of %s as a custom VM type in Infrastructure Config, save, then Apply Changes (select the BOSH Director and the AI Services tile)"),
 		                             path ? path : ""));
 		free(path);
 	}
+}
+
+/* Ansible: the playbook, with the VM open on the host when there is one
+ * (its name in JSON for -e; one with a quote or a backslash is left to
+ * the operator). */
+static void
+next_ansible(const gw_wizard *w, wz_strv *s)
+{
+	int shell;
+	const gw_esxi_vm *vm = wz_next_vm(w, &shell);
+	const char *vmname = vm && vm->name && !strpbrk(vm->name, "'\"\\") ?
+	                     vm->name : "NAME";
+	char *path, *cmd;
+
+	if (!(w->af.formats & GW_FMT_ANSIBLE))
+		return;
+	path = fmt_path(w, GW_FMT_ANSIBLE);
+	cmd = gw_xasprintf("ansible-playbook %s -e '{\"gpuwiz_vms\": [\"%s\"]}'",
+	                   path ? path : gw_format_filename(GW_FMT_ANSIBLE),
+	                   vmname);
+	/* TRANSLATORS: %1$s the environment variables, %2$s a command. */
+	wz_strv_push(s, gw_xasprintf(_("Ansible (community.vmware): with %1$s set and the VMs powered off: %2$s"),
+	                             "VMWARE_HOST, VMWARE_USER, VMWARE_PASSWORD",
+	                             cmd));
+	free(cmd);
+	free(path);
 }
 
 /* The NCCL all-reduce check across ngpu GPUs. */
@@ -280,6 +346,7 @@ gw_wizard_next_commands(const gw_wizard *w)
 	wz_next_host_changes(w, &s);   /* a reboot after an enable */
 	wz_next_findings(w, &s);   /* the power-cycle of UVM among them */
 	next_host(w, &s);
+	next_ansible(w, &s);
 	next_tanzu(w, &s, name);
 	next_guest(w, &s, ngpu, vgpu, uvm);
 	return wz_strv_finish(&s);

@@ -226,7 +226,7 @@ tanzu_walk() { # LANG
 	k Enter
 	check "$lang tanzu: written" wait_for "$(tr_ "$lang" 'Written:')"
 	pages "$TMP/write"
-	check "$lang tanzu: next step: the BOSH cloud config" in_pages "$TMP/write" "bosh update-cloud-config cloud-config.yml"
+	check "$lang tanzu: next step: the BOSH cloud config" in_pages "$TMP/write" "bosh update-config --type cloud --name gpu-l40s gpuwiz-out/bosh-vm-extension.yml"
 	check "$lang tanzu: next step: the Ops Manager call" in_pages "$TMP/write" \
 		'om curl --path /api/v0/staged/vm_extensions/gpu-l40s --request PUT --data "$(cat gpuwiz-out/opsman-vm-extension.json)"'
 	check "$lang tanzu: next step: the tile's values" in_pages "$TMP/write" "gpuwiz-out/tile-vm-type.yml"

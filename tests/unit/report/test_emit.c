@@ -3,6 +3,7 @@
  * hand here so the tests do not depend on plan.c. */
 #include "testutil.h"
 #include "emit.h"
+#include "yamltest.h"
 
 #include <ctype.h>
 #include <yaml.h>
@@ -175,67 +176,11 @@ plan_mixed(void)
 
 /* ---- YAML document walk ---------------------------------------------- */
 
-static void
-ydoc_load(const char *text, yaml_document_t *doc)
-{
-	yaml_parser_t parser;
-
-	assert_true(yaml_parser_initialize(&parser));
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
-	                             strlen(text));
-	if (!yaml_parser_load(&parser, doc))
-		fail_msg("YAML does not parse: %s\n%s",
-		         parser.problem ? parser.problem : "?", text);
-	yaml_parser_delete(&parser);
-	assert_non_null(yaml_document_get_root_node(doc));
-}
-
-static const char *
-yscalar(yaml_node_t *n)
-{
-	assert_non_null(n);
-	assert_int_equal(n->type, YAML_SCALAR_NODE);
-	return (const char *)n->data.scalar.value;
-}
-
-/* The value of key in a mapping node, NULL when absent. */
-static yaml_node_t *
-ymap_get(yaml_document_t *doc, yaml_node_t *map, const char *key)
-{
-	yaml_node_pair_t *pr;
-
-	assert_non_null(map);
-	assert_int_equal(map->type, YAML_MAPPING_NODE);
-	for (pr = map->data.mapping.pairs.start; pr < map->data.mapping.pairs.top;
-	     pr++) {
-		yaml_node_t *k = yaml_document_get_node(doc, pr->key);
-
-		if (strcmp(yscalar(k), key) == 0)
-			return yaml_document_get_node(doc, pr->value);
-	}
-	return NULL;
-}
-
 static size_t
 ymap_len(yaml_node_t *map)
 {
 	assert_int_equal(map->type, YAML_MAPPING_NODE);
 	return (size_t)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
-}
-
-static size_t
-yseq_len(yaml_node_t *seq)
-{
-	assert_non_null(seq);
-	assert_int_equal(seq->type, YAML_SEQUENCE_NODE);
-	return (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
-}
-
-static yaml_node_t *
-yseq_at(yaml_document_t *doc, yaml_node_t *seq, size_t i)
-{
-	assert_true(i < yseq_len(seq));
-	return yaml_document_get_node(doc, seq->data.sequence.items.start[i]);
 }
 
 /* A string value: double-quoted scalar with this text. */

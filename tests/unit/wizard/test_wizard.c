@@ -1139,8 +1139,8 @@ test_options(void **state)
 	assert_non_null(strstr(e.msg, "afile"));
 	assert_int_equal(gw_wizard_set_outdir(&w, "some/where", &e), 0);
 	assert_string_equal(w.af.out_dir, "some/where");
-	gw_wizard_set_formats(&w, 0xff);
-	assert_int_equal(w.af.formats, ALL);
+	gw_wizard_set_formats(&w, 0xff);   /* the six it offers, om and ansible too */
+	assert_int_equal(w.af.formats, ALL | GW_FMT_OM | GW_FMT_ANSIBLE);
 	{
 		char *op = gw_wizard_output_path(&w, GW_FMT_OPSMAN);
 
@@ -1281,7 +1281,12 @@ test_next_commands(void **state)
 	assert_true(strv_has(v, "/api/v0/staged/vm_extensions/gpu-l40s"));
 	assert_true(strv_has(v, "om create-vm-extension"));
 	assert_true(strv_has(v, "Apply Changes"));
-	assert_true(strv_has(v, "bosh update-cloud-config"));
+	/* a named cloud config, not the whole cloud config by hand */
+	assert_true(strv_has(v, "bosh update-config --type cloud --name gpu-l40s gpuwiz-out/bosh-vm-extension.yml"));
+	assert_false(strv_has(v, "bosh update-cloud-config"));
+	assert_true(strv_has(v, "om configure-product -c FILE.yml"));
+	assert_true(strv_has(v, "additional_vm_extensions: [gpu-l40s]"));
+	assert_false(strv_has(v, "ansible-playbook"));
 	assert_true(strv_has(v, "gpuwiz-out/tile-vm-type.yml"));
 	/* never what doc/design.md, section 15.11 calls wrong */
 	assert_false(strv_has(v, "esxcli system settings kernel"));
@@ -1301,6 +1306,15 @@ test_next_commands(void **state)
 	assert_false(strv_has(v, "torchrun"));
 	assert_false(strv_has(v, "om curl"));
 	gw_strv_free(v);
+	/* om's config and the playbook, when chosen */
+	gw_wizard_set_formats(&w, GW_FMT_OM | GW_FMT_ANSIBLE);
+	v = gw_wizard_next_commands(&w);
+	assert_true(strv_has(v, "om create-vm-extension -c gpuwiz-out/om-vm-extension.yml"));
+	assert_true(strv_has(v, "om configure-product"));
+	assert_false(strv_has(v, "om curl"));
+	assert_true(strv_has(v, "ansible-playbook gpuwiz-out/gpuwiz-playbook.yml -e '{\"gpuwiz_vms\": [\"NAME\"]}'"));
+	gw_strv_free(v);
+	gw_wizard_set_formats(&w, GW_FMT_VMX);
 	/* two vGPUs: the all-reduce test across 2 */
 	assert_int_equal(gw_wizard_set_count(&w, 0, 2, &e), 0);
 	v = gw_wizard_next_commands(&w);

@@ -1,0 +1,71 @@
+#!/bin/sh
+# ansible-apply.sh: the peer of bench/vsphere-apply.sh through Ansible: the
+# same plan (a vGPU with unified memory, the MMIO window, the memory
+# reservation) as the playbook `gpuwiz snippet --format ansible` writes,
+# applied to N VMs of a fresh vcsim simulator (vCenter model) with
+# ansible-playbook and the community.vmware collection Debian 12 ships.
+# Prints the same markdown row as vsphere-apply.sh (SOAP round trips are
+# not counted here: "-").  A benchmark, not a test.
+#
+# Two gaps of this set-up are worked around and said: Debian 12's pyVmomi
+# lacks VmomiJSONEncoder (tests/cli/pyvmomi-compat is put on PYTHONPATH),
+# and vcsim-gpuwiz has no host config.sharedGpuCapabilities, which
+# vmware_guest_vgpu reads, so the play starts at the VM settings task
+# (the vGPU itself is not added: the row times the settings of N VMs).
+#
+# usage: sh bench/ansible-apply.sh [GPUWIZ_BINARY] [N]
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+SRC=$(cd "$HERE/.." && pwd)
+GPUWIZ=${1:-$SRC/src/gpuwiz}
+N=${2:-50}
+PROFILE=grid_l40s-24c
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gwbench.XXXXXX")
+trap 'exec 9>&- 2>/dev/null; rm -rf "$TMP"' EXIT
+export GPUWIZ_TABLE=${GPUWIZ_TABLE:-$SRC/data/gpus.ini}
+[ -x "$GPUWIZ" ] || { echo "no gpuwiz binary at $GPUWIZ" >&2; exit 1; }
+command -v ansible-playbook >/dev/null || { echo "ansible missing (apt-get install ansible)" >&2; exit 1; }
+command -v /usr/bin/time >/dev/null || { echo "GNU time missing (apt-get install time)" >&2; exit 1; }
+sh "$SRC/tests/vcsim/build.sh" "$TMP/vcsim-gpuwiz" || { echo "vcsim cannot be built here" >&2; exit 1; }
+PY=/usr/bin/python3
+"$PY" -c 'import pyVmomi' 2>/dev/null || { echo "python3-pyvmomi missing (apt-get install python3-pyvmomi)" >&2; exit 1; }
+if ! "$PY" -c 'from pyVmomi import VmomiSupport; VmomiSupport.VmomiJSONEncoder' 2>/dev/null; then
+	export PYTHONPATH="$SRC/tests/cli/pyvmomi-compat${PYTHONPATH:+:$PYTHONPATH}"
+fi
+export ANSIBLE_PYTHON_INTERPRETER=$PY ANSIBLE_HOME="$TMP/ansible"
+export ANSIBLE_LOCAL_TEMP="$TMP/ansible/tmp" ANSIBLE_NOCOLOR=1
+export ANSIBLE_LOCALHOST_WARNING=False ANSIBLE_INVENTORY_UNPARSED_WARNING=False
+
+rm -f "$TMP/fifo"; mkfifo "$TMP/fifo"
+"$TMP/vcsim-gpuwiz" -model vpx -vms "$N" -on 0 -user bench -pass bench-pw \
+	<"$TMP/fifo" >"$TMP/sim.json" 2>"$TMP/sim.err" &
+exec 9>"$TMP/fifo"
+i=0
+while [ ! -s "$TMP/sim.json" ]; do
+	i=$((i + 1)); [ $i -lt 200 ] || { cat "$TMP/sim.err" >&2; exit 1; }
+	sleep 0.05
+done
+URL=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["url"])' "$TMP/sim.json")
+VMS=$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["vms"]))' "$TMP/sim.json")
+hp=${URL#https://}; hp=${hp%/sdk}
+export VMWARE_HOST=${hp%:*} VMWARE_PORT=${hp#*:} VMWARE_USER=bench VMWARE_PASSWORD=bench-pw
+export VMWARE_VALIDATE_CERTS=false
+
+args=""
+for v in $VMS; do args="$args --vm $v"; done
+# shellcheck disable=SC2086
+"$GPUWIZ" snippet --format ansible --vgpu "$PROFILE" --uvm $args >"$TMP/play.yml" 2>/dev/null
+task=$(sed -n 's/^  - name: "\(.*settings\)"$/\1/p' "$TMP/play.yml")
+if ! /usr/bin/time -f "%e %M" -o "$TMP/an.time" ansible-playbook \
+	-e gpuwiz_datacenter=DC0 --start-at-task "$task" "$TMP/play.yml" >"$TMP/an.out" 2>"$TMP/an.err"; then
+	echo "ansible-playbook failed:" >&2; tail -20 "$TMP/an.out" >&2; exit 1
+fi
+an_n=$(grep -c '^changed: \[localhost\] => (item=' "$TMP/an.out" || true)
+read -r an_s an_kb <"$TMP/an.time"
+exec 9>&-; wait 2>/dev/null || true
+
+echo "Apply the plan's VM settings to $N VMs on vcsim (vCenter model) with Ansible:"
+echo
+echo "| tool | VMs changed | wall time [s] | SOAP round trips | peak RSS [KiB] |"
+echo "|---|---:|---:|---:|---:|"
+echo "| ansible-playbook (community.vmware 3.7) | $an_n | $an_s | - | $an_kb |"

@@ -1,0 +1,82 @@
+#!/bin/sh
+# Screen test of the outputs of issue 14 on the options step: om and
+# Ansible are offered beside the four default outputs (off by default, the
+# row wrapping at 80 cells), Space on Ansible turns it on, the review lists
+# it, the write step writes gpuwiz-playbook.yml and its next steps give the
+# ansible-playbook command with the VM open on the host, and the BOSH step
+# is the named cloud config.  The ESXi sample (--sample-host esxi-l40s), at
+# 80x24, in C.UTF-8 and zh_CN.UTF-8.
+. "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/lib.sh"
+command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
+SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+export GPUWIZ_HOSTS_DIR="$SRC/data/hosts"
+export GPUWIZ_SYSROOT="$TMP/no-such-root"
+
+have_zh=0
+locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
+
+# the screen rows of up to 5 pages joined, borders squeezed out
+pages_text() {
+	: >"$TMP/pages.raw"
+	p=0
+	while [ $p -lt 5 ]; do
+		screen; cat "$SCREEN" >>"$TMP/pages.raw"
+		keys PageDown; p=$((p + 1))
+	done
+	sed 's/[│┃|]/ /g' "$TMP/pages.raw" | tr '\n' ' ' | tr -s ' ' >"$TMP/pages.txt"
+}
+in_pages() { grep -qF -- "$1" "$TMP/pages.txt"; }
+
+walk() { # LANG
+	lang=$1
+	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+	start "$lang" 80x24 --sample-host esxi-l40s
+	check "$lang: welcome" wait_for "1/8"
+	keys Enter
+	check "$lang: host check" wait_for "2/8"
+	keys Enter
+	check "$lang: GPU step" wait_for "3/8"
+	keys Space
+	check "$lang: the detected L40S" wait_for "l40s"
+	keys Enter
+	check "$lang: VM step" wait_for "4/8"
+	keys Enter
+	check "$lang: the VM opens" wait_for "vmx-21"
+	keys Enter
+	keys Enter
+	check "$lang: options step" wait_for "6/8"
+	check "$lang: om offered, off" on_screen "[ ] om"
+	check "$lang: Ansible offered, off" on_screen "[ ] Ansible"
+	check "$lang: the four defaults on" on_screen "[x] BOSH"
+	check "$lang: no row wider than 80 cells" sh -c \
+		"python3 -c 'import sys,unicodedata as u; sys.exit(any(sum(2 if u.east_asian_width(c) in \"WF\" else 1 for c in l.rstrip(\"\\n\")) > 80 for l in open(sys.argv[1], encoding=\"utf-8\")))' '$SCREEN'"
+	n=0
+	while [ $n -lt 10 ]; do keys Down; n=$((n + 1)); done
+	keys Space
+	check "$lang: Space turns Ansible on" wait_for "[x] Ansible"
+	keys Enter
+	check "$lang: review" wait_for "7/8"
+	check "$lang: the review's outputs name ansible" sh -c \
+		"grep -F -- '$(tr_ "$lang" 'Outputs:')' '$SCREEN' | grep -qF 'ansible'"
+	keys Enter
+	check "$lang: write step" wait_for "8/8"
+	keys Enter
+	check "$lang: written" wait_for "$(tr_ "$lang" 'Written:')" 15
+	pages_text
+	check "$lang: the playbook is written" in_pages "gpuwiz-playbook.yml"
+	check "$lang: next step: ansible-playbook for the open VM" in_pages \
+		"gpuwiz-playbook.yml -e '{\"gpuwiz_vms\": [\"ubuntu-l40s\"]}'"
+	check "$lang: next step: the named cloud config" in_pages \
+		"bosh update-config --type cloud --name gpu-l40s"
+	keys q
+	check "$lang: exits" exited
+}
+
+walk C.UTF-8
+if [ "$have_zh" = 1 ]; then
+	walk zh_CN.UTF-8
+else
+	echo "ok - zh_CN.UTF-8 # SKIP no zh_CN.UTF-8 locale or catalogue"
+fi
+finish
