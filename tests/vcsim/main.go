@@ -492,6 +492,12 @@ func (a *app) setupHosts(version string, p product) []*simulator.HostSystem {
 			second = "basic"
 		} else {
 			h.Config.SharedPassthruGpuTypes = append([]string(nil), vgpuProfiles...)
+			// config.sharedGpuCapabilities: where community.vmware's
+			// vmware_guest_vgpu looks the profiles up
+			for _, v := range vgpuProfiles {
+				h.Config.SharedGpuCapabilities = append(h.Config.SharedGpuCapabilities,
+					types.HostSharedGpuCapabilities{Vgpu: v, SuspendSupported: true, MigrateSupported: true})
+			}
 		}
 		h.Config.GraphicsConfig = &types.HostGraphicsConfig{
 			HostDefaultGraphicsType:        a.graphicsType,
