@@ -6,7 +6,10 @@
 # property filter) and with pyvmomi scripts (bench/pyvmomi-apply.py) doing
 # the same: "pyvmomi, each" waits for each task before the next
 # (WaitForTask, the simple script), "pyvmomi, all" starts them all and then
-# waits with pyVim's WaitForTasks (the careful script).  Each run on a fresh
+# waits with pyVim's WaitForTasks (the careful script), and, in the first
+# case, the playbook of `gpuwiz snippet --format ansible` run with
+# ansible-playbook (bench/ansible-apply.sh; skipped when ansible is not
+# installed or ANSIBLE=0).  Each run on a fresh
 # simulator, side by side in one run.  Three cases: N VMs with instant
 # tasks; 20 VMs whose tasks take 500 ms; 1,000 VMs (round trips and peak
 # RSS).  Prints markdown tables: wall time, its ratio to gpuwiz's, SOAP
@@ -98,9 +101,14 @@ table() {
 	echo "| gpuwiz vsphere apply | $gw_n | $gw_s | 1.00x | $gw_rt | $gw_kb |"
 	echo "| pyvmomi, each (WaitForTask) | $e_n | $e_s | $(ratio "$e_s" "$gw_s") | $e_rt | $e_kb |"
 	echo "| pyvmomi, all (WaitForTasks) | $py_n | $py_s | $(ratio "$py_s" "$gw_s") | $py_rt | $py_kb |"
+	if [ "${4:-}" = ansible ] && [ "${ANSIBLE:-1}" != 0 ] && command -v ansible-playbook >/dev/null &&
+	   an=$(ANSIBLE_ROW=1 sh "$HERE/ansible-apply.sh" "$GPUWIZ" "$1"); then
+		set -- $an
+		echo "| ansible-playbook (community.vmware 3.7) | $1 | $2 | $(ratio "$2" "$gw_s") | - | $3 |"
+	fi
 }
 
 echo "vSphere apply on vcsim (vCenter model), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-table "$N" 0 "$N VMs, instant tasks:"
+table "$N" 0 "$N VMs, instant tasks:" ansible
 table 20 500 "20 VMs, tasks of 500 ms each (serial: 10 s):"
 table "$BIG" 0 "$BIG VMs, instant tasks (memory and round trips at scale):"
