@@ -8,6 +8,7 @@
  * prints --help and starts the wizard when there is no command.
  */
 #include "cli_int.h"
+#include "textesc.h"
 #include "out.h"
 
 #include <errno.h>
@@ -24,9 +25,9 @@ void
 cli_die_line(const char *cmd, const char *msg)
 {
 	if (cmd)
-		fprintf(stderr, "%s %s: %s\n", cli_progname, cmd, msg);
+		gw_fprintf_escaped(stderr, "%s %s: %s\n", cli_progname, cmd, msg);
 	else
-		fprintf(stderr, "%s: %s\n", cli_progname, msg);
+		gw_fprintf_escaped(stderr, "%s: %s\n", cli_progname, msg);
 }
 
 /* ---- locale --------------------------------------------------------- */

@@ -46,8 +46,9 @@ const cli_cmd cli_cmds[] = {
 	{ "vsphere",
 	  { N_("--url URL --user USER [--thumbprint SHA256 | --insecure]\n"
 	       "                  [--timeout SECONDS] list [--json]"),
-	    N_("--url URL --user USER [...] apply --vm NAME [--gpu SPEC]...\n"
-	       "                  [--bdf BDF]... [--vgpu PROFILE]... [--uvm] [--upgrade-hw] [--dry-run]"),
+	    N_("--url URL --user USER [...] apply --vm NAME... [--gpu SPEC]...\n"
+	       "                  [--bdf BDF]... [--vgpu PROFILE]... [--uvm] [--upgrade-hw]\n"
+	       "                  [--parallel N] [--dry-run]"),
 	    N_("--url URL --user USER [...] passthru --enable BDF [--host NAME]"),
 	    NULL },
 	  0, cmd_vsphere },

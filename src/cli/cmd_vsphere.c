@@ -5,6 +5,7 @@
  * doc/design.md 4.5).
  */
 #include "cli_int.h"
+#include "textesc.h"
 #include "out.h"
 #include "jsonutil.h"
 #include "vmx.h"
@@ -22,9 +23,9 @@ vs_progress(void *ctx, const char *what, int pct)
 	(void)ctx;
 	/* on standard output: standard error keeps the one error line */
 	if (pct >= 0)
-		printf("  %s: %d%%\n", what, pct);
+		gw_fprintf_escaped(stdout, "  %s: %d%%\n", what, pct);
 	else
-		printf("  %s...\n", what);
+		gw_fprintf_escaped(stdout, "  %s...\n", what);
 	gw_out_flush();
 }
 
@@ -119,7 +120,7 @@ vs_list_text(const gw_table *t, const gw_vs_inventory *inv)
 		const gw_vs_host *h = &inv->hosts[i];
 
 		/* TRANSLATORS: a host in gpuwiz vsphere list: name, version. */
-		printf(_("Host %s (ESXi %s):\n"), h->name, h->version ? h->version : "?");
+		gw_fprintf_escaped(stdout, _("Host %s (ESXi %s):\n"), h->name, h->version ? h->version : "?");
 		for (k = 0; k < h->npci; k++) {
 			const gw_vs_pci *d = &h->pci[k];
 			const gw_gpu *g;
@@ -128,7 +129,7 @@ vs_list_text(const gw_table *t, const gw_vs_inventory *inv)
 				continue;
 			g = gw_table_find_pci(t, d->vendor, d->device, d->subvendor,
 			                      d->subdevice, NULL);
-			printf("  %s  %04x:%04x  %-28s %s\n", d->id, d->vendor,
+			gw_fprintf_escaped(stdout, "  %s  %04x:%04x  %-28s %s\n", d->id, d->vendor,
 			       d->device, g ? g->name : d->device_name ? d->device_name : "",
 			       d->passthru_enabled == 1 ? (d->passthru_active == 1 ?
 			       _("passthrough on") : _("passthrough on after a reboot")) :
@@ -136,15 +137,15 @@ vs_list_text(const gw_table *t, const gw_vs_inventory *inv)
 		}
 	}
 	/* TRANSLATORS: heading of the VMs in gpuwiz vsphere list. */
-	printf("%s\n", _("VMs:"));
+	gw_fprintf_escaped(stdout, "%s\n", _("VMs:"));
 	for (i = 0; i < inv->nvms; i++) {
 		const gw_vs_vm *vm = &inv->vms[i];
 
-		printf("  %-24s %-9s vmx-%-3d %-5s %6ld MB", vm->name,
+		gw_fprintf_escaped(stdout, "  %-24s %-9s vmx-%-3d %-5s %6ld MB", vm->name,
 		       cli_power_word(gw_vs_power_esxi(vm->power)), vm->hw_version,
 		       vm->firmware ? vm->firmware : "-", vm->memory_mb);
 		for (k = 0; k < vm->ndevs; k++)
-			printf(" %s", vm->devs[k].vgpu ? vm->devs[k].vgpu :
+			gw_fprintf_escaped(stdout, " %s", vm->devs[k].vgpu ? vm->devs[k].vgpu :
 			       vm->devs[k].id ? vm->devs[k].id : "?");
 		putchar('\n');
 	}
@@ -207,9 +208,9 @@ vs_passthru(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 	    gw_host_enable_bdf(h, o->enable, o->host, &reboot, e) != 0)
 		return EXIT_USAGE;
 	/* TRANSLATORS: %s is the device's address, then the host. */
-	printf(_("Passthrough enabled for %s on %s.\n"), o->enable,
+	gw_fprintf_escaped(stdout, _("Passthrough enabled for %s on %s.\n"), o->enable,
 	       device_host_name(gw_host_inventory(h, e), o->host, o->enable));
-	printf("%s\n", reboot ?
+	gw_fprintf_escaped(stdout, "%s\n", reboot ?
 	       _("The host needs a reboot (maintenance mode first) before a VM can use the device.") :
 	       _("It is active now: add the device to the VM (gpuwiz vsphere ... apply --vm NAME --bdf ADDRESS ...)."));
 	return 0;
@@ -274,7 +275,7 @@ vs_answers(vs_job *j, gw_err *e)
 		gw_answers_clear_avail(&j->ans);
 	if (had > 0)
 		/* TRANSLATORS: %d GPUs of the request are attached. */
-		printf(_("Already attached to the VM: %d of the GPUs asked for.\n"), had);
+		gw_fprintf_escaped(stdout, _("Already attached to the VM: %d of the GPUs asked for.\n"), had);
 	j->have_ans = rc == 0;
 	return rc;
 }
@@ -291,7 +292,7 @@ vs_upgrade(vs_job *j, gw_err *e)
 	if (!j->o->upgrade || target <= cur || cur <= 0)
 		return 0;
 	if (j->o->dry_run) {
-		printf(_("Would upgrade the hardware version to vmx-%d.\n"), target);
+		gw_fprintf_escaped(stdout, _("Would upgrade the hardware version to vmx-%d.\n"), target);
 		return 0;
 	}
 	k = gw_session_queue_upgrade(j->s, cur, target);
@@ -325,9 +326,9 @@ vs_show_plan(const vs_job *j)
 	const gw_esxi_vm *vm = gw_session_vm(j->s);
 
 	if (j->upgraded)
-		printf(_("Upgraded the hardware version to vmx-%d.\n"), j->upgraded);
+		gw_fprintf_escaped(stdout, _("Upgraded the hardware version to vmx-%d.\n"), j->upgraded);
 	/* TRANSLATORS: the VM in gpuwiz vsphere apply: name, then server. */
-	printf(_("VM: %s on %s\n"), vm->name, vm_host_name(j));
+	gw_fprintf_escaped(stdout, _("VM: %s on %s\n"), vm->name, vm_host_name(j));
 	cli_print_gpus(&j->p);
 	cli_print_changes(&j->p);
 	cli_upgrade_hint(&j->p, j->o->upgrade);
@@ -339,16 +340,16 @@ vs_show_spec(const gw_vs_plan_spec *spec)
 	size_t i;
 
 	/* TRANSLATORS: heading of what goes into ReconfigVM_Task. */
-	printf("%s\n", _("Through the API (ReconfigVM_Task):"));
+	gw_fprintf_escaped(stdout, "%s\n", _("Through the API (ReconfigVM_Task):"));
 	for (i = 0; i < spec->nec; i++)
-		printf("  extraConfig %s = \"%s\"\n", spec->keys[i], spec->vals[i]);
+		gw_fprintf_escaped(stdout, "  extraConfig %s = \"%s\"\n", spec->keys[i], spec->vals[i]);
 	if (spec->spec.reserve_locked == 1)
-		printf("  memoryReservationLockedToMax = true\n");
+		gw_fprintf_escaped(stdout, "  memoryReservationLockedToMax = true\n");
 	for (i = 0; i < spec->nadds; i++) {
 		if (spec->adds[i].vgpu)
-			printf("  + VirtualPCIPassthrough vgpu %s\n", spec->adds[i].vgpu);
+			gw_fprintf_escaped(stdout, "  + VirtualPCIPassthrough vgpu %s\n", spec->adds[i].vgpu);
 		else
-			printf("  + VirtualPCIPassthrough %s (%04x:%04x, systemId %s)\n",
+			gw_fprintf_escaped(stdout, "  + VirtualPCIPassthrough %s (%04x:%04x, systemId %s)\n",
 			       spec->adds[i].id, spec->adds[i].vendor, spec->adds[i].device,
 			       spec->adds[i].system_id ? spec->adds[i].system_id : "-");
 	}
@@ -364,12 +365,12 @@ vs_send(vs_job *j, gw_err *e)
 	int rc;
 
 	if (gw_vs_spec_empty(&j->spec)) {
-		printf("%s\n", _("Nothing to change: the VM already has these settings."));
+		gw_fprintf_escaped(stdout, "%s\n", _("Nothing to change: the VM already has these settings."));
 		return 0;
 	}
 	vs_show_spec(&j->spec);
 	if (j->o->dry_run) {
-		printf("%s\n", _("Dry run: nothing was sent (without --dry-run gpuwiz reconfigures the VM)."));
+		gw_fprintf_escaped(stdout, "%s\n", _("Dry run: nothing was sent (without --dry-run gpuwiz reconfigures the VM)."));
 		return 0;
 	}
 	memset(&af, 0, sizeof af);
@@ -396,7 +397,7 @@ vs_plan_and_send(vs_job *j, const gw_table *t, gw_err *e)
 		gw_err_set(e, _("%s: not changed: the plan has failures (FAIL above); fix them or use --force"),
 		           gw_session_vm(j->s)->name);
 		gw_out_flush();
-		fprintf(stderr, "%s %s: %s\n", cli_progname, j->o->cmd, e->msg);
+		gw_fprintf_escaped(stderr, "%s %s: %s\n", cli_progname, j->o->cmd, e->msg);
 		e->msg[0] = '\0';
 		return EXIT_FINDINGS;
 	}
@@ -475,7 +476,7 @@ vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 		rc = EXIT_USAGE;
 	}
 	/* TRANSLATORS: the number of SOAP requests made. */
-	printf(_("Round trips: %u\n"), gw_vs_round_trips(vs));
+	gw_fprintf_escaped(stdout, _("Round trips: %u\n"), gw_vs_round_trips(vs));
 	if (rc == EXIT_USAGE)
 		e->msg[0] = '\0';   /* already said */
 	return rc;

@@ -3,6 +3,7 @@
 #include "cli_int.h"
 #include "out.h"
 #include "vsbatch.h"
+#include "textesc.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -35,7 +36,7 @@ vs_batch_done(void *ctx, const char *vm, const char *error, unsigned done,
 		cli_die_line(b->cmd, error);
 	} else {
 		/* TRANSLATORS: after ReconfigVM_Task succeeded; %s is the VM. */
-		printf(_("Reconfigured %s.\n"), vm);
+		gw_fprintf_escaped(stdout, _("Reconfigured %s.\n"), vm);
 		gw_out_flush();
 	}
 	if (b->bar && b->waiting) {

@@ -8,6 +8,7 @@
  */
 #include "wizard_next.h"
 #include "wizard_queue.h"
+#include "textesc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -411,5 +412,13 @@ gw_wizard_exit_summary(const gw_wizard *w)
 	for (i = 0; cmds && cmds[i]; i++)
 		wz_strv_push(&s, gw_xasprintf("%2zu. %s", i + 1, cmds[i]));
 	gw_strv_free(cmds);
+	/* printed after the screen is gone, to the operator's terminal:
+	 * paths and names from outside escaped (doc/design.md 5.3) */
+	for (i = 0; i < s.n; i++) {
+		char *t = gw_str_escaped(s.v[i]);
+
+		free(s.v[i]);
+		s.v[i] = t;
+	}
 	return wz_strv_finish(&s);
 }
