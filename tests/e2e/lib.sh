@@ -108,6 +108,19 @@ find_in_pages() {
 	return 1
 }
 
+# pages_joined OUT: the screen rows of this page and up to 4 more
+# (PageDown between) as one line, borders and repeated blanks squeezed out
+# (text that wraps at words reads whole), into OUT
+pages_joined() {
+	: >"$1.raw"
+	p=0
+	while [ $p -lt 5 ]; do
+		screen; cat "$SCREEN" >>"$1.raw"
+		keys PageDown; p=$((p + 1))
+	done
+	sed 's/[│┃|]/ /g' "$1.raw" | tr '\n' ' ' | tr -s ' ' >"$1"
+}
+
 # tr_ LANG MSGID: the text the screens show for msgid in LANG (the zh_CN
 # catalogue of the build for zh*, else msgid itself)
 tr_() {

@@ -25,15 +25,7 @@ locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:
 # The write step's text from "Next steps:" on, over up to 5 pages, as one
 # line: the screen rows joined (the steps wrap at words), borders and the
 # indentation of continued rows squeezed out.  Into $TMP/next.txt.
-next_text() {
-	: >"$TMP/next.raw"
-	p=0
-	while [ $p -lt 5 ]; do
-		screen; cat "$SCREEN" >>"$TMP/next.raw"
-		keys PageDown; p=$((p + 1))
-	done
-	sed 's/[│┃|]/ /g' "$TMP/next.raw" | tr '\n' ' ' | tr -s ' ' >"$TMP/next.txt"
-}
+next_text() { pages_joined "$TMP/next.txt"; }
 in_next() { grep -qF -- "$1" "$TMP/next.txt"; }
 # first_step TEXT: TEXT comes after " 1. " and before " 2. "
 first_step() {

@@ -16,16 +16,6 @@ export GPUWIZ_SYSROOT="$TMP/no-such-root"
 have_zh=0
 locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
-# the screen rows of up to 5 pages joined, borders squeezed out
-pages_text() {
-	: >"$TMP/pages.raw"
-	p=0
-	while [ $p -lt 5 ]; do
-		screen; cat "$SCREEN" >>"$TMP/pages.raw"
-		keys PageDown; p=$((p + 1))
-	done
-	sed 's/[│┃|]/ /g' "$TMP/pages.raw" | tr '\n' ' ' | tr -s ' ' >"$TMP/pages.txt"
-}
 in_pages() { grep -qF -- "$1" "$TMP/pages.txt"; }
 
 walk() { # LANG
@@ -63,7 +53,7 @@ walk() { # LANG
 	check "$lang: write step" wait_for "8/8"
 	keys Enter
 	check "$lang: written" wait_for "$(tr_ "$lang" 'Written:')" 15
-	pages_text
+	pages_joined "$TMP/pages.txt"
 	check "$lang: the playbook is written" in_pages "gpuwiz-playbook.yml"
 	check "$lang: next step: ansible-playbook for the open VM" in_pages \
 		"gpuwiz-playbook.yml -e '{\"gpuwiz_vms\": [\"ubuntu-l40s\"]}'"
