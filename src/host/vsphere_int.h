@@ -94,6 +94,7 @@ struct gw_vs {
 	char *wait_version;
 	int full_wait;            /* the next wait without a version */
 	double last_wait;
+	long wait_secs;           /* the next wait's maxWaitSeconds (0: 1) */
 };
 
 /* ---- small helpers (vs_xml.c) ------------------------------------------ */

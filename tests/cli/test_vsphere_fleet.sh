@@ -13,7 +13,8 @@
 
 export GPUWIZ_PASSWORD=pw
 PLAN="--vgpu nvidia_l40s-24c --uvm"
-vs() { "$GPUWIZ" vsphere --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" "$@"; }
+# (a hang fails in a minute, not after gpuwiz's own 300 s deadline)
+vs() { timeout 60 "$GPUWIZ" vsphere --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" "$@"; }
 vm_args() { printf -- '--vm %s ' $VC_VMS; }
 now_ms() { python3 -c 'import time; print(int(time.monotonic() * 1000))'; }
 # printed "Round trips: K"
@@ -76,6 +77,19 @@ if vcsim_start -model vpx -vms 100 -on 0 -user gw -pass pw -task-delay-ms 300; t
 	else nok "100 slow tasks" "rc $rc, $took ms; $(tail -n 3 "$err")"; fi
 	vcsim_stop
 else nok "vcsim with 100 slow VMs started"; fi
+
+# ---- a lost update: two tasks end without the collector hearing of it --------------
+# (govmomi's simulator reads a new filter's state and only then starts
+# collecting changes, so under load a task that ends in between is never
+# reported; -silent-vm makes that certain for the VMs so named.  gpuwiz asks
+# the open tasks directly after a quiet wait, so it still ends in seconds.)
+if vcsim_start -model vpx -vms 6 -on 0 -user gw -pass pw -task-delay-ms 200 -silent-vm '*[24]'; then
+	apply_all
+	if [ "$rc" -eq 0 ] && [ "$(grep -c '^Reconfigured ' "$out")" -eq 6 ] && [ "$took" -lt 20000 ]; then
+		ok "lost updates: the 2 silent tasks found by asking, all 6 reconfigured in $took ms"
+	else nok "lost updates" "rc $rc, $took ms; $(tail -n 3 "$err")"; fi
+	vcsim_stop
+else nok "vcsim with silent VMs started"; fi
 
 # ---- --parallel 1: one task at a time (5 x 200 ms: at least 1 s) --------------------
 if vcsim_start -model vpx -vms 5 -on 0 -user gw -pass pw -task-delay-ms 200; then

@@ -176,6 +176,10 @@ type app struct {
 	requestLog *os.File
 	// -fail-vm GLOB: ReconfigVM_Task of the VMs so named fails in the task
 	failVM string
+	// -silent-vm GLOB: the tasks on the VMs so named end without telling
+	// the property collectors (the fields change, no update is sent): a
+	// server that misses an update, which a client must survive
+	silentVM string
 
 	pagesMu   sync.Mutex
 	pages     map[string][][]byte // RetrievePropertiesEx token: the pages left
@@ -207,6 +211,7 @@ func main() {
 	flag.StringVar(&a.graphicsType, "graphics-type", "sharedDirect", "every host's config.graphicsConfig.hostDefaultGraphicsType: shared or sharedDirect")
 	flag.BoolVar(&a.noVgpuManager, "no-vgpu-manager", false, "hosts without the NVIDIA vGPU manager: no config.sharedPassthruGpuTypes, GPUs of graphicsType basic")
 	requestLog := flag.String("request-log", "", "append the method of each SOAP request to this file, one line each (a test counts them)")
+	flag.StringVar(&a.silentVM, "silent-vm", "", "tasks on the VMs whose name matches this glob end without an update to the property collectors (a lost update)")
 	flag.StringVar(&a.failVM, "fail-vm", "", "ReconfigVM_Task of the VMs whose name matches this glob fails in the task with SystemError")
 	flag.BoolVar(&a.verbose, "v", false, "log each SOAP method called, and vcsim's own messages, on stderr")
 	flag.Parse()
@@ -238,6 +243,9 @@ func main() {
 	}
 	if a.graphicsType != "shared" && a.graphicsType != "sharedDirect" {
 		logger.Fatalf("-graphics-type: want shared or sharedDirect, got %q", a.graphicsType)
+	}
+	if _, err := path.Match(a.silentVM, ""); err != nil {
+		logger.Fatalf("-silent-vm: bad pattern %q", a.silentVM)
 	}
 	if _, err := path.Match(a.failVM, ""); err != nil {
 		logger.Fatalf("-fail-vm: bad pattern %q", a.failVM)
@@ -1078,6 +1086,19 @@ func (a *app) startTask(obj mo.Reference, name, entityName, descriptionID string
 		if fault != nil {
 			state = types.TaskInfoStateError
 			lmf = types.LocalizedMethodFault{Fault: fault, LocalizedMessage: faultMessage(fault)}
+		}
+		if ok, _ := path.Match(a.silentVM, entityName); ok && a.silentVM != "" {
+			// the fields change, no collector hears of it
+			simulator.Map.WithLock(task, func() {
+				now := time.Now()
+				task.Info.CompleteTime = &now
+				task.Info.State = state
+				task.Info.Result = res
+				if fault != nil {
+					task.Info.Error = &types.LocalizedMethodFault{Fault: fault, LocalizedMessage: faultMessage(fault)}
+				}
+			})
+			return
 		}
 		update(types.PropertyChange{Name: "info.completeTime", Val: time.Now()},
 			types.PropertyChange{Name: "info.state", Val: state},
