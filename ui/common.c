@@ -1,11 +1,26 @@
-/* common.c: pieces the step modules share: the key help line's common
- * tail, the general help paragraph, findings as PASS/WARN/FAIL rows. */
+/* common.c: pieces the step modules share: the key predicates, the key
+ * help line's common tail, the general help paragraph, findings as
+ * PASS/WARN/FAIL rows, the language switch. */
 #include "draw.h"
 #include "screen.h"
 #include "textlist.h"
 
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- key predicates -------------------------------------------------------- */
+
+int ui_key_enter(ui_key k)
+{ return (k.fn == 0 && (k.ch == L'\n' || k.ch == L'\r')) || k.fn == KEY_ENTER; }
+int ui_key_backspace(ui_key k)
+{ return (k.fn == 0 && (k.ch == 127 || k.ch == 8)) || k.fn == KEY_BACKSPACE; }
+int ui_key_esc(ui_key k) { return k.fn == 0 && k.ch == 27; }
+int ui_key_space(ui_key k) { return k.fn == 0 && k.ch == L' '; }
+int ui_key_tab(ui_key k) { return k.fn == 0 && k.ch == L'\t'; }
+int ui_key_btab(ui_key k) { return k.fn == KEY_BTAB; }
+int ui_key_is(ui_key k, wint_t ch) { return k.fn == 0 && k.ch == ch; }
+int ui_key_fn(ui_key k, int fn) { return k.fn == fn; }
 
 /* Function and cursor keys as the usual terminals send them, for a
  * terminfo entry that names other ones: TERM=linux expects F1 as
@@ -249,4 +264,43 @@ ui_findings_list(ui_ctx *u, ui_textlist *t, ui_rect r, unsigned topics)
 	findings_fill(u, t, r.w, topics);
 	ui_tl_draw(t, r);
 	return (int)t->n < r.h ? (int)t->n : r.h;
+}
+
+/* ---- language ------------------------------------------------------------ */
+
+int
+ui_lang_is_zh(void)
+{
+	const char *m = setlocale(LC_MESSAGES, NULL), *l = getenv("LANGUAGE");
+
+	if (m == NULL || strcmp(m, "C") == 0 || strcmp(m, "POSIX") == 0)
+		return 0;
+	if (l != NULL && *l)
+		return strncmp(l, "zh", 2) == 0;
+	return strncmp(m, "zh", 2) == 0;
+}
+
+#if defined(ENABLE_NLS) && ENABLE_NLS
+/* GNU gettext (glibc, libintl): bumped when the language changes */
+extern int _nl_msg_cat_cntr;
+#endif
+
+int
+ui_set_language(ui_ctx *u, const char *lang)
+{
+	const char *m = setlocale(LC_MESSAGES, NULL);
+
+	if (strcmp(lang, "en") != 0 &&
+	    (!u->utf8 || m == NULL || strcmp(m, "C") == 0 ||
+	     strcmp(m, "POSIX") == 0))
+		return -1;
+	setenv("LANGUAGE", lang, 1);
+#if defined(ENABLE_NLS) && ENABLE_NLS
+	/* gettext keeps the translations it found: the GNU gettext manual's
+	 * way to make it look again after LANGUAGE changed */
+	++_nl_msg_cat_cntr;
+#endif
+	/* the plan's reasons and steps were translated when it was built */
+	gw_wizard_replan(u->w);
+	return 0;
 }
