@@ -213,6 +213,10 @@ void vs_config_target_from_el(xmlNodePtr el, gw_vs_host *h);
 /* ---- tasks (vs_tasks.c, vs_actions.c) ----------------------------------- */
 
 int vs_task_state(const char *st);
+/* u from os's "obj" and its name/val children named child: a
+ * WaitForUpdatesEx objectSet ("changeSet") or a RetrievePropertiesEx
+ * objects ("propSet"); state and progress -1 when not given. */
+void vs_task_update_from(xmlNodePtr os, const char *child, gw_vs_task_update *u);
 void vs_task_updates_from_el(xmlNodePtr el, gw_vs_task_update **ups,
                              size_t *n, char **version, int *truncated);
 /* A started task (moref taken over); sync: waited for alone. */

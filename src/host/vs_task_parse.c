@@ -1,0 +1,135 @@
+/* vs_task_parse.c: what the server says of our tasks (vs_tasks.c follows
+ * them): WaitForUpdatesEx answers (an objectSet's changeSet per task) and
+ * RetrievePropertiesEx answers (an objects' propSet), both the same name /
+ * val pairs, read into gw_vs_task_update. */
+#include "vsphere_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* "queued" -> 0 ... "error" -> 3, else -1. */
+int
+vs_task_state(const char *st)
+{
+	static const char *const names[] = { "queued", "running", "success", "error" };
+
+	for (int i = 0; st && i < 4; i++)
+		if (strcmp(st, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* One changeSet (or propSet: the same name / val shape) into u. */
+static void
+update_change(xmlNodePtr cs, gw_vs_task_update *u)
+{
+	char *name = vs_child_text(cs, "name");
+	xmlNodePtr val = vs_first_el(cs, "val");
+
+	if (name && strcmp(name, "info.state") == 0 && val) {
+		char *st = vs_el_text(val);
+
+		gw_trim(st);
+		u->state = vs_task_state(st);
+		free(st);
+	} else if (name && strcmp(name, "info.progress") == 0 && val) {
+		long long pct;
+
+		if (vs_el_long(val, &pct) == 0 && pct >= 0 && pct <= 100)
+			u->progress = (int)pct;
+	} else if (name && strcmp(name, "info.error") == 0 && val) {
+		vs_set_str(&u->fault_type, vs_xsi_type(vs_first_el(val, "fault")));
+		vs_set_str(&u->fault_message,
+		           vs_nonempty(vs_child_text(val, "localizedMessage")));
+	}
+	free(name);
+}
+
+void
+vs_task_update_from(xmlNodePtr os, const char *child, gw_vs_task_update *u)
+{
+	memset(u, 0, sizeof *u);
+	u->state = -1;
+	u->progress = -1;
+	u->task = vs_nonempty(vs_child_text(os, "obj"));
+	FOR_EL(cs, os, child)
+		update_change(cs, u);
+}
+
+static void
+add_update(xmlNodePtr os, gw_vs_task_update **ups, size_t *n, size_t *cap)
+{
+	gw_vs_task_update *u;
+	char *kind;
+
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		*ups = gw_xrealloc(*ups, *cap * sizeof **ups);
+	}
+	u = &(*ups)[*n];
+	vs_task_update_from(os, "changeSet", u);
+	kind = vs_child_text(os, "kind");
+	u->left = kind && strcmp(kind, "leave") == 0;
+	free(kind);
+	if (u->task == NULL) {
+		gw_vs_task_update_free(u);
+		return;
+	}
+	(*n)++;
+}
+
+void
+vs_task_updates_from_el(xmlNodePtr el, gw_vs_task_update **ups, size_t *n,
+                        char **version, int *truncated)
+{
+	xmlNodePtr rv = vs_first_el(el, "returnval");
+	size_t cap = 0;
+
+	*ups = NULL;
+	*n = 0;
+	*truncated = 0;
+	if (rv == NULL)
+		return;         /* maxWaitSeconds passed: nothing new */
+	vs_set_str(version, vs_nonempty(vs_child_text(rv, "version")));
+	*truncated = vs_child_bool(rv, "truncated") == 1;
+	FOR_EL(fs, rv, "filterSet")
+		FOR_EL(os, fs, "objectSet")
+			add_update(os, ups, n, &cap);
+}
+
+int
+gw_vs_parse_task_updates(const char *text, size_t len, gw_vs_task_update **ups,
+                         size_t *n, char **version, int *truncated, gw_err *e)
+{
+	xmlDocPtr doc;
+	xmlNodePtr el;
+
+	*ups = NULL;
+	*n = 0;
+	*truncated = 0;
+	if (vs_parse_answer(text, len, "WaitForUpdatesEx", &doc, &el, e) != 0)
+		return -1;
+	vs_task_updates_from_el(el, ups, n, version, truncated);
+	xmlFreeDoc(doc);
+	return 0;
+}
+
+void
+gw_vs_task_update_free(gw_vs_task_update *u)
+{
+	if (u == NULL)
+		return;
+	free(u->task);
+	free(u->fault_type);
+	free(u->fault_message);
+	memset(u, 0, sizeof *u);
+}
+
+void
+gw_vs_task_updates_free(gw_vs_task_update *ups, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		gw_vs_task_update_free(&ups[i]);
+	free(ups);
+}
+
