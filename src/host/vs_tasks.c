@@ -155,6 +155,19 @@ task_update(gw_vs *s, const gw_vs_task_update *u)
 	}
 }
 
+/* The Task properties a filter follows and a reconcile asks: the state
+ * and the error (a propSet of spec). */
+static xmlNodePtr
+task_props(xmlNodePtr spec)
+{
+	xmlNodePtr ps = vs_add_el(spec, "propSet");
+
+	vs_add_text(ps, "type", "Task");
+	vs_add_text(ps, "pathSet", "info.state");
+	vs_add_text(ps, "pathSet", "info.error");
+	return ps;
+}
+
 /* CreateFilter over the open tasks that are in none yet: their state
  * and error (and, waited for alone, progress). */
 static int
@@ -167,10 +180,7 @@ create_filter(gw_vs *s, gw_err *e)
 	size_t i;
 
 	spec = vs_req_collector(&r, s, "CreateFilter", "spec");
-	ps = vs_add_el(spec, "propSet");
-	vs_add_text(ps, "type", "Task");
-	vs_add_text(ps, "pathSet", "info.state");
-	vs_add_text(ps, "pathSet", "info.error");
+	ps = task_props(spec);
 	/* each task waited for alone (the wizard): its progress shown too */
 	if (s->parallel == 0)
 		vs_add_text(ps, "pathSet", "info.progress");
@@ -340,15 +350,12 @@ reconcile(gw_vs *s, gw_err *e)
 {
 	req r;
 	xmlDocPtr doc;
-	xmlNodePtr el, spec, ps, rv;
+	xmlNodePtr el, spec, rv;
 	size_t i, n = 0;
 	int rc;
 
 	spec = vs_req_collector(&r, s, "RetrievePropertiesEx", "specSet");
-	ps = vs_add_el(spec, "propSet");
-	vs_add_text(ps, "type", "Task");
-	vs_add_text(ps, "pathSet", "info.state");
-	vs_add_text(ps, "pathSet", "info.error");
+	task_props(spec);
 	for (i = 0; i < s->ntasks; i++)
 		if (s->tasks[i].moref && s->tasks[i].state < 2 && !s->tasks[i].left) {
 			vs_add_moref(vs_add_el(spec, "objectSet"), "obj", "Task",
