@@ -386,8 +386,6 @@ gw_esxi_vms_power(const gw_esxi_vm_list *vms,
 		m.ds[i] = m.v[i].ds;
 	}
 	m.nv = vms->n;
-	{
-	}
 	m.p = gw_xcalloc(procs->n ? procs->n : 1, sizeof *m.p);
 	for (i = 0; i < procs->n; i++)
 		if (split_config(procs->procs[i].config_file, &m.p[m.np]) == 0)
