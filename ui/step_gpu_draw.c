@@ -33,7 +33,7 @@ draw_choice(int y, int x, int w, const char *label, const char *value,
 /* The last column of a detected GPU: its passthrough on a host that
  * enables it, else its IOMMU group. */
 static void
-detected_state(const gw_wizard *w, size_t idx, const gw_linux_gpu *d,
+detected_state(const gw_wizard *w, size_t idx, const gw_gpu_dev *d,
                char *buf, size_t size)
 {
 	if (gw_wizard_can(w, GW_CAN_ENABLE))
@@ -55,7 +55,7 @@ detected_state(const gw_wizard *w, size_t idx, const gw_linux_gpu *d,
  * 4060 Ti 16GB]" becomes "GeForce RTX 4060 Ti 16GB (AD106)", so that a
  * cut (which ends in the sign) takes the chip's code, not the model. */
 static void
-detected_name(const gw_linux_gpu *d, char *buf, size_t size)
+detected_name(const gw_gpu_dev *d, char *buf, size_t size)
 {
 	const char *o = d->name ? strchr(d->name, '[') : NULL;
 	size_t n = d->name ? strlen(d->name) : 0;
@@ -75,7 +75,7 @@ detected_row(ui_ctx *u, ui_rect r, int yy, int idx, int name_w)
 {
 	const gw_wizard *w = u->w;
 	gpu_st *st = gpu_state(u);
-	const gw_linux_gpu *d;
+	const gw_gpu_dev *d;
 	int sel = idx == st->dl.cur, x = r.x + 2;
 	attr_t a = sel ? ui_attr(st->focus == F_DETECTED ? UI_C_SEL :
 	                         UI_C_SEL_IDLE) : A_NORMAL;

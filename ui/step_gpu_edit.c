@@ -64,7 +64,7 @@ gpu_add_highlighted(ui_ctx *u)
 
 /* The GPU added shares its IOMMU group with devices of other cards. */
 static void
-say_foreign(ui_ctx *u, const gw_linux_gpu *d)
+say_foreign(ui_ctx *u, const gw_gpu_dev *d)
 {
 	gw_buf b;
 	size_t i;
@@ -85,7 +85,7 @@ gpu_add_detected(ui_ctx *u)
 {
 	gw_wizard *w = u->w;
 	int cur = gpu_state(u)->dl.cur;
-	const gw_linux_gpu *det, *d;
+	const gw_gpu_dev *det, *d;
 	size_t n = gw_wizard_detected(w, &det);
 	gw_err e;
 

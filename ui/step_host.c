@@ -144,7 +144,7 @@ esxi_enable(ui_ctx *u)
 	gw_wizard *w = u->w;
 	ui_list *list = &hst(u)->list;
 	const gw_finding *checks;
-	const gw_linux_gpu *det;
+	const gw_gpu_dev *det;
 	int idx = row_gpu(w, list->cur), r;
 	gw_err e;
 

@@ -50,7 +50,7 @@ static void
 draw_rows(ui_ctx *u, ui_vm_list *s, ui_rect r, int y)
 {
 	const gw_wizard *w = u->w;
-	const gw_esxi_vm *vms;
+	const gw_vm *vms;
 	int i, nrows = (int)gw_wizard_vms(w, &vms) + 1;
 
 	for (i = 0; i < s->h_rows && s->vl.top + i < nrows; i++) {
@@ -67,7 +67,7 @@ draw_rows(ui_ctx *u, ui_vm_list *s, ui_rect r, int y)
 			snprintf(buf, sizeof buf, "%s %s", open ? "(*)" : "( )",
 			         _("No VM: write snippets only"));
 		} else {
-			const gw_esxi_vm *vm = &vms[row - 1];
+			const gw_vm *vm = &vms[row - 1];
 
 			snprintf(buf, sizeof buf, "%s %-5lu %-20s %-7s %s",
 			         open ? "(*)" : "( )", vm->vmid, vm->name,
@@ -86,7 +86,7 @@ draw_open(ui_ctx *u, ui_rect r, int y)
 	const gw_wizard *w = u->w;
 	int up = gw_wizard_esxi_upgrade_target(w);
 	int queued = gw_wizard_upgrade_queued(w);
-	int off = gw_wizard_vm_power(w) == GW_ESXI_POWER_OFF;
+	int off = gw_wizard_vm_power(w) == GW_POWER_OFF;
 	const char *picked = gw_wizard_vm_picked(w);
 	char *s = gw_wizard_vm_title(w), *t;
 
@@ -169,7 +169,7 @@ static int
 open_row(ui_ctx *u, int row)
 {
 	gw_wizard *w = u->w;
-	const gw_esxi_vm *vms;
+	const gw_vm *vms;
 	gw_err e;
 
 	e.msg[0] = '\0';

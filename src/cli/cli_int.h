@@ -122,7 +122,7 @@ void cli_print_findings_titled(const gw_plan *p);
 void cli_print_changes(const gw_plan *p);
 json_t *cli_plan_json(const gw_plan *p, int sizing_only);
 void cli_upgrade_hint(const gw_plan *p, int asked);
-const char *cli_power_word(gw_esxi_power p);
+const char *cli_power_word(gw_power p);
 
 /* ---- hostctx.c: the host the options name (host.h) */
 int cli_host_open(const cli_opts *o, int need, gw_host **h, gw_err *e);

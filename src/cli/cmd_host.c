@@ -75,13 +75,13 @@ cmd_check(cli_opts *o, const gw_table *t, gw_err *e)
 }
 
 static void
-vms_json(const char *label, const gw_esxi_vm_list *l, const gw_esxi_power *pw)
+vms_json(const char *label, const gw_vm_list *l, const gw_power *pw)
 {
 	json_t *j = json_object(), *arr = json_array();
 	size_t i;
 
 	for (i = 0; i < l->n; i++) {
-		const gw_esxi_vm *vm = &l->vms[i];
+		const gw_vm *vm = &l->vms[i];
 		json_t *x = json_object();
 
 		json_object_set_new(x, "vmid", json_integer((json_int_t)vm->vmid));
@@ -102,18 +102,18 @@ vms_json(const char *label, const gw_esxi_vm_list *l, const gw_esxi_power *pw)
 }
 
 static void
-vms_text(const char *label, const gw_esxi_vm_list *l, const gw_esxi_power *pw)
+vms_text(const char *label, const gw_vm_list *l, const gw_power *pw)
 {
 	size_t i;
 
 	/* TRANSLATORS: heading of gpuwiz vms; %s is the host. */
 	gw_fprintf_escaped(stdout, _("VMs on %s:\n"), label);
 	for (i = 0; i < l->n; i++) {
-		const gw_esxi_vm *vm = &l->vms[i];
+		const gw_vm *vm = &l->vms[i];
 
 		/* the VM's name and file as vim-cmd printed them: escaped */
 		gw_fprintf_escaped(stdout, "  %-6lu %-12s %-7s %s  %s\n",
-		                   vm->vmid, gw_esxi_power_name(pw[i]),
+		                   vm->vmid, gw_power_name(pw[i]),
 		                   vm->version ? vm->version : "-", vm->name,
 		                   vm->file);
 	}

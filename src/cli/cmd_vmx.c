@@ -25,7 +25,7 @@
 typedef struct vmx_job {
 	gw_host *h;                /* --vm: the host */
 	gw_session s;              /* --vm: the VM open on it */
-	const gw_esxi_vm *vm;      /* --vm: the open VM, else NULL */
+	const gw_vm *vm;      /* --vm: the open VM, else NULL */
 	char *shown;               /* --vm: "HOST:PATH" */
 	const char *path;          /* the .vmx as the output names it */
 	gw_vmx *v;                 /* as read */
@@ -231,7 +231,7 @@ vmx_text(const cli_opts *o, const vmx_job *j)
 	if (j->vm != NULL)
 		/* TRANSLATORS: the VM on the host: its id and power
 		 * state. */
-		printf(_("  Vmid %lu, %s\n"), j->vm->vmid, gw_esxi_power_name(j->s.power));
+		printf(_("  Vmid %lu, %s\n"), j->vm->vmid, gw_power_name(j->s.power));
 	if (j->upgraded)
 		/* TRANSLATORS: %d is the new hardware version. */
 		printf(_("Upgraded the hardware version to vmx-%d.\n"), j->upgraded);

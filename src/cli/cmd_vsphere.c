@@ -308,7 +308,7 @@ vs_upgrade(vs_job *j, gw_err *e)
 static const char *
 vm_host_name(const vs_job *j)
 {
-	const gw_esxi_vm *vm = gw_session_vm(j->s);
+	const gw_vm *vm = gw_session_vm(j->s);
 	const gw_vs_inventory *inv;
 	const gw_vs_host *x = NULL;
 	gw_err le;
@@ -323,7 +323,7 @@ vm_host_name(const vs_job *j)
 static void
 vs_show_plan(const vs_job *j)
 {
-	const gw_esxi_vm *vm = gw_session_vm(j->s);
+	const gw_vm *vm = gw_session_vm(j->s);
 
 	if (j->upgraded)
 		gw_fprintf_escaped(stdout, _("Upgraded the hardware version to vmx-%d.\n"), j->upgraded);

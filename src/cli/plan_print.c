@@ -233,9 +233,9 @@ cli_upgrade_hint(const gw_plan *p, int asked)
 
 /* The power state word of the JSON outputs. */
 const char *
-cli_power_word(gw_esxi_power p)
+cli_power_word(gw_power p)
 {
-	return p == GW_ESXI_POWER_ON ? "on" : p == GW_ESXI_POWER_OFF ? "off" :
-	       p == GW_ESXI_POWER_SUSPENDED ? "suspended" : "unknown";
+	return p == GW_POWER_ON ? "on" : p == GW_POWER_OFF ? "off" :
+	       p == GW_POWER_SUSPENDED ? "suspended" : "unknown";
 }
 

@@ -22,6 +22,7 @@
 
 #include "gw.h"
 #include "gputable.h"
+#include "hosttypes.h"
 
 /* Largest input the parsers and the command accept. */
 #define GW_ESXI_MAX_BYTES (16u << 20)
@@ -192,46 +193,16 @@ void gw_esxi_version_free(gw_esxi_version *v);
  * skipped[].  The header is required; no row is a valid, empty list.
  * Rows are kept in the order printed (not sorted); a Vmid printed twice
  * is an error. */
-typedef struct gw_esxi_vm {
-	unsigned long vmid;
-	char *name;               /* "Test Test [Test] [Test]" */
-	char *file;               /* "[wtgc-vmbd-01:datastore1] p/p.vmx" */
-	char *datastore;          /* "wtgc-vmbd-01:datastore1" */
-	char *path;               /* "p/p.vmx" */
-	char *guest_os;           /* "ubuntu64Guest" */
-	char *version;            /* "vmx-13" */
-	int hw_version;           /* 13 */
-	char *annotation;         /* "" when empty */
-	unsigned line;
-} gw_esxi_vm;
-
-typedef struct gw_esxi_vm_list {
-	gw_esxi_vm *vms;
-	size_t n;
-	unsigned long *skipped;   /* Vmids of "Skipping invalid VM" lines */
-	size_t nskipped;
-} gw_esxi_vm_list;
 
 int gw_esxi_parse_getallvms(const char *text, const char *name,
-                            gw_esxi_vm_list *out, gw_err *e);
-void gw_esxi_vm_list_free(gw_esxi_vm_list *l);
-const gw_esxi_vm *gw_esxi_vm_find(const gw_esxi_vm_list *l,
-                                  unsigned long vmid);
+                            gw_vm_list *out, gw_err *e);
 
 /* ---- vim-cmd vmsvc/power.getstate ------------------------------------- */
 
-typedef enum {
-	GW_ESXI_POWER_UNKNOWN = 0,
-	GW_ESXI_POWER_ON,          /* "Powered on" */
-	GW_ESXI_POWER_OFF,         /* "Powered off" */
-	GW_ESXI_POWER_SUSPENDED    /* "Suspended" */
-} gw_esxi_power;
 
 /* "Retrieved runtime info" (optional) and exactly one state line. */
 int gw_esxi_parse_power_state(const char *text, const char *name,
-                              gw_esxi_power *out, gw_err *e);
-/* "on", "off", "suspended", "unknown": stable ids for JSON. */
-const char *gw_esxi_power_id(gw_esxi_power p);
+                              gw_power *out, gw_err *e);
 
 /* ---- esxcli vm process list ------------------------------------------- */
 
@@ -280,9 +251,9 @@ void gw_esxi_vm_proc_list_free(gw_esxi_vm_proc_list *l);
  * several have it (copies on two datastores) those are UNKNOWN; a running
  * VM that matches no listed one (another form of path) makes every VM
  * not ON UNKNOWN. */
-void gw_esxi_vms_power(const gw_esxi_vm_list *vms,
+void gw_esxi_vms_power(const gw_vm_list *vms,
                        const gw_esxi_vm_proc_list *procs,
-                       gw_esxi_power *power);
+                       gw_power *power);
 
 /* ---- esxcli storage core path list / core device list ------------------ */
 

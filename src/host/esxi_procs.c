@@ -297,7 +297,7 @@ typedef struct pmatch {
 	pref *p;
 	size_t np;
 	const char **ds;          /* the datastores of the listing, sorted */
-	gw_esxi_power *power;
+	gw_power *power;
 	int stray;                /* a running VM matched to none listed */
 } pmatch;
 
@@ -321,7 +321,7 @@ match_group(pmatch *m, size_t a, size_t b, size_t c, size_t d)
 			/* a UUID (or another name of the volume): the path
 			 * tells the VM only when one VM has it */
 			if (b - a == 1)
-				m->power[m->v[a].i] = GW_ESXI_POWER_ON;
+				m->power[m->v[a].i] = GW_POWER_ON;
 			else
 				unsure = 1;
 			continue;
@@ -329,13 +329,13 @@ match_group(pmatch *m, size_t a, size_t b, size_t c, size_t d)
 		for (j = a; j < b && strcmp(m->v[j].ds, p->vol) != 0; j++)
 			;
 		if (j < b)
-			m->power[m->v[j].i] = GW_ESXI_POWER_ON;
+			m->power[m->v[j].i] = GW_POWER_ON;
 		else
 			m->stray = 1;
 	}
 	for (j = a; unsure && j < b; j++)
-		if (m->power[m->v[j].i] != GW_ESXI_POWER_ON)
-			m->power[m->v[j].i] = GW_ESXI_POWER_UNKNOWN;
+		if (m->power[m->v[j].i] != GW_POWER_ON)
+			m->power[m->v[j].i] = GW_POWER_UNKNOWN;
 }
 
 /* Merge the two sorted lists path by path. */
@@ -370,8 +370,8 @@ match_all(pmatch *m)
 }
 
 void
-gw_esxi_vms_power(const gw_esxi_vm_list *vms,
-                  const gw_esxi_vm_proc_list *procs, gw_esxi_power *power)
+gw_esxi_vms_power(const gw_vm_list *vms,
+                  const gw_esxi_vm_proc_list *procs, gw_power *power)
 {
 	pmatch m = { .power = power };
 	size_t i;
@@ -379,7 +379,7 @@ gw_esxi_vms_power(const gw_esxi_vm_list *vms,
 	m.v = gw_xcalloc(vms->n ? vms->n : 1, sizeof *m.v);
 	m.ds = gw_xcalloc(vms->n ? vms->n : 1, sizeof *m.ds);
 	for (i = 0; i < vms->n; i++) {
-		power[i] = GW_ESXI_POWER_OFF;
+		power[i] = GW_POWER_OFF;
 		m.v[i].rel = vms->vms[i].path ? vms->vms[i].path : "";
 		m.v[i].ds = vms->vms[i].datastore ? vms->vms[i].datastore : "";
 		m.v[i].i = i;
@@ -398,8 +398,8 @@ gw_esxi_vms_power(const gw_esxi_vm_list *vms,
 	match_all(&m);
 	/* a running VM not told apart: none of the others is known off */
 	for (i = 0; m.stray && i < vms->n; i++)
-		if (power[i] == GW_ESXI_POWER_OFF)
-			power[i] = GW_ESXI_POWER_UNKNOWN;
+		if (power[i] == GW_POWER_OFF)
+			power[i] = GW_POWER_UNKNOWN;
 	for (i = 0; i < m.np; i++)
 		free(m.p[i].vol);
 	free(m.p);

@@ -10,7 +10,7 @@
 /* ---- vim-cmd vmsvc/getallvms ------------------------------------------- */
 
 static void
-vm_free(gw_esxi_vm *v)
+vm_free(gw_vm *v)
 {
 	free(v->name);
 	free(v->file);
@@ -23,7 +23,7 @@ vm_free(gw_esxi_vm *v)
 }
 
 void
-gw_esxi_vm_list_free(gw_esxi_vm_list *l)
+gw_vm_list_free(gw_vm_list *l)
 {
 	size_t i;
 
@@ -36,8 +36,8 @@ gw_esxi_vm_list_free(gw_esxi_vm_list *l)
 	memset(l, 0, sizeof *l);
 }
 
-const gw_esxi_vm *
-gw_esxi_vm_find(const gw_esxi_vm_list *l, unsigned long vmid)
+const gw_vm *
+gw_vm_find(const gw_vm_list *l, unsigned long vmid)
 {
 	size_t i;
 
@@ -193,7 +193,7 @@ file_start(const char *mid, const char *end)
 
 /* One VM row; 0 and *vm filled, or -1. */
 static int
-vm_row(const char *s, gw_esxi_vm *vm)
+vm_row(const char *s, gw_vm *vm)
 {
 	const char *mid, *q, *end, *pick, *r;
 	unsigned long id;
@@ -253,7 +253,7 @@ getallvms_header(const char *s)
 
 /* The parser's state between lines. */
 typedef struct vms_parse {
-	gw_esxi_vm_list *out;
+	gw_vm_list *out;
 	size_t cap, scap;
 	size_t blanks;           /* blank lines since the last line read */
 	int header;              /* the header was read */
@@ -268,7 +268,7 @@ typedef struct vms_parse {
 static void
 close_note(vms_parse *ps)
 {
-	gw_esxi_vm *last;
+	gw_vm *last;
 
 	if (!ps->open)
 		return;
@@ -281,7 +281,7 @@ close_note(vms_parse *ps)
 static void
 add_skipped(vms_parse *ps, unsigned long id)
 {
-	gw_esxi_vm_list *out = ps->out;
+	gw_vm_list *out = ps->out;
 
 	out->skipped = esxi_grow(out->skipped, out->nskipped, &ps->scap,
 	                         sizeof *out->skipped, 8);
@@ -290,9 +290,9 @@ add_skipped(vms_parse *ps, unsigned long id)
 
 /* Append vm (taken over) read at line ln. */
 static int
-add_vm(vms_parse *ps, gw_esxi_vm *vm, unsigned ln)
+add_vm(vms_parse *ps, gw_vm *vm, unsigned ln)
 {
-	gw_esxi_vm_list *out = ps->out;
+	gw_vm_list *out = ps->out;
 	const size_t *first;
 
 	close_note(ps);
@@ -314,7 +314,7 @@ add_vm(vms_parse *ps, gw_esxi_vm *vm, unsigned ln)
 static void
 add_annotation(vms_parse *ps, const char *s)
 {
-	gw_esxi_vm *last = &ps->out->vms[ps->out->n - 1];
+	gw_vm *last = &ps->out->vms[ps->out->n - 1];
 
 	if (!ps->open) {
 		gw_buf_init(&ps->note);
@@ -331,7 +331,7 @@ add_annotation(vms_parse *ps, const char *s)
 static int
 vms_row_line(vms_parse *ps, const char *s, unsigned ln)
 {
-	gw_esxi_vm vm;
+	gw_vm vm;
 	char ex[64];
 
 	if (vm_row(s, &vm) == 0)
@@ -379,7 +379,7 @@ vms_line(void *ctx, const char *s, unsigned ln)
 
 int
 gw_esxi_parse_getallvms(const char *text, const char *name,
-                        gw_esxi_vm_list *out, gw_err *e)
+                        gw_vm_list *out, gw_err *e)
 {
 	vms_parse ps = { .out = out, .name = name, .e = e };
 	int rc;
@@ -398,43 +398,43 @@ gw_esxi_parse_getallvms(const char *text, const char *name,
 	}
 	return 0;
 fail:
-	gw_esxi_vm_list_free(out);
+	gw_vm_list_free(out);
 	return -1;
 }
 
 /* ---- vim-cmd vmsvc/power.getstate -------------------------------------- */
 
 const char *
-gw_esxi_power_id(gw_esxi_power p)
+gw_power_id(gw_power p)
 {
 	switch (p) {
-	case GW_ESXI_POWER_ON:
+	case GW_POWER_ON:
 		return "on";
-	case GW_ESXI_POWER_OFF:
+	case GW_POWER_OFF:
 		return "off";
-	case GW_ESXI_POWER_SUSPENDED:
+	case GW_POWER_SUSPENDED:
 		return "suspended";
 	default:
 		return "unknown";
 	}
 }
 
-/* A state line as vim-cmd prints it, else GW_ESXI_POWER_UNKNOWN. */
-static gw_esxi_power
+/* A state line as vim-cmd prints it, else GW_POWER_UNKNOWN. */
+static gw_power
 power_word(const char *s)
 {
 	if (gw_strieq(s, "Powered on"))
-		return GW_ESXI_POWER_ON;
+		return GW_POWER_ON;
 	if (gw_strieq(s, "Powered off"))
-		return GW_ESXI_POWER_OFF;
+		return GW_POWER_OFF;
 	if (gw_strieq(s, "Suspended"))
-		return GW_ESXI_POWER_SUSPENDED;
-	return GW_ESXI_POWER_UNKNOWN;
+		return GW_POWER_SUSPENDED;
+	return GW_POWER_UNKNOWN;
 }
 
 /* The parser's state. */
 typedef struct power_parse {
-	gw_esxi_power st;        /* the state line read, UNKNOWN before */
+	gw_power st;        /* the state line read, UNKNOWN before */
 	unsigned at;             /* its line */
 	const char *name;
 	gw_err *e;
@@ -446,20 +446,20 @@ power_line(void *ctx, const char *line, unsigned ln)
 {
 	power_parse *ps = ctx;
 	const char *s = esxi_skip_blanks(line);
-	gw_esxi_power now;
+	gw_power now;
 	char ex[64];
 
 	if (*s == '\0' || gw_strieq(s, "Retrieved runtime info"))
 		return 0;
 	now = power_word(s);
-	if (now == GW_ESXI_POWER_UNKNOWN) {
+	if (now == GW_POWER_UNKNOWN) {
 		esxi_err_line(ps->e, ps->name, ln,
 		              _("expected a power state (Powered on, Powered off "
 		                "or Suspended) as %s prints it, found '%s'"),
 		              CMD_POWER, esxi_excerpt(s, ex, sizeof ex));
 		return -1;
 	}
-	if (ps->st != GW_ESXI_POWER_UNKNOWN) {
+	if (ps->st != GW_POWER_UNKNOWN) {
 		esxi_err_line(ps->e, ps->name, ln,
 		              _("a second power state '%s' (the first is on line "
 		                "%u)"), s, ps->at);
@@ -472,14 +472,14 @@ power_line(void *ctx, const char *line, unsigned ln)
 
 int
 gw_esxi_parse_power_state(const char *text, const char *name,
-                          gw_esxi_power *out, gw_err *e)
+                          gw_power *out, gw_err *e)
 {
-	power_parse ps = { .st = GW_ESXI_POWER_UNKNOWN, .name = name, .e = e };
+	power_parse ps = { .st = GW_POWER_UNKNOWN, .name = name, .e = e };
 
-	*out = GW_ESXI_POWER_UNKNOWN;
+	*out = GW_POWER_UNKNOWN;
 	if (esxi_each_line(text, name, CMD_POWER, power_line, &ps, e) != 0)
 		return -1;
-	if (ps.st == GW_ESXI_POWER_UNKNOWN) {
+	if (ps.st == GW_POWER_UNKNOWN) {
 		esxi_err_input(e, name, _("no power state in it; expected the "
 		                          "output of %s"), CMD_POWER);
 		return -1;

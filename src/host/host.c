@@ -21,7 +21,7 @@ gw_host_facts_free(gw_host_facts *f)
 void
 gw_host_vms_free(gw_host_vms *v)
 {
-	gw_esxi_vm_list_free(&v->list);
+	gw_vm_list_free(&v->list);
 	free(v->power);
 	memset(v, 0, sizeof *v);
 }
@@ -31,7 +31,7 @@ gw_host_probe_free(gw_host_probe *p)
 {
 	gw_linux_checks_free(p->checks, p->nchecks);
 	free(p->checks_error);
-	gw_linux_gpus_free(p->gpus, p->ngpus);
+	gw_gpu_devs_free(p->gpus, p->ngpus);
 	free(p->gpus_error);
 	gw_host_vms_free(&p->vms);
 	free(p->vms_error);
@@ -120,12 +120,12 @@ gw_host_gpus_row(gw_host_probe *p, char *none_msg)
 }
 
 void
-gw_host_gpu_drop(gw_linux_gpu *g)
+gw_host_gpu_drop(gw_gpu_dev *g)
 {
-	gw_linux_gpu *one = gw_xmalloc(sizeof *one);
+	gw_gpu_dev *one = gw_xmalloc(sizeof *one);
 
 	*one = *g;
-	gw_linux_gpus_free(one, 1);
+	gw_gpu_devs_free(one, 1);
 	memset(g, 0, sizeof *g);
 }
 
@@ -142,7 +142,7 @@ gw_host_drop_bdfs(gw_host *h)
 }
 
 void
-gw_host_keep_bdfs(gw_host *h, const gw_linux_gpu *g, size_t n)
+gw_host_keep_bdfs(gw_host *h, const gw_gpu_dev *g, size_t n)
 {
 	size_t i;
 
@@ -255,21 +255,21 @@ gw_host_list_vms(gw_host *h, gw_host_vms *out, gw_err *e)
 }
 
 int
-gw_host_power(gw_host *h, const gw_esxi_vm *vm, gw_esxi_power *out, gw_err *e)
+gw_host_power(gw_host *h, const gw_vm *vm, gw_power *out, gw_err *e)
 {
-	*out = GW_ESXI_POWER_UNKNOWN;
+	*out = GW_POWER_UNKNOWN;
 	return h->m->power ? h->m->power(h, vm, out, e) : lacks(h, e);
 }
 
 int
-gw_host_vm_key(gw_host *h, const gw_esxi_vm *vm, char **key, gw_err *e)
+gw_host_vm_key(gw_host *h, const gw_vm *vm, char **key, gw_err *e)
 {
 	*key = NULL;
 	return h->m->vm_key ? h->m->vm_key(h, vm, key, e) : lacks(h, e);
 }
 
 int
-gw_host_read_vmx(gw_host *h, const gw_esxi_vm *vm, gw_vmx **out, char **where,
+gw_host_read_vmx(gw_host *h, const gw_vm *vm, gw_vmx **out, char **where,
                  char **release, gw_err *e)
 {
 	*out = NULL;
@@ -286,7 +286,7 @@ gw_host_gpu_passthru(const gw_host *h, size_t idx)
 }
 
 int
-gw_host_pick(gw_host *h, const gw_esxi_vm *vm, gw_answers *a, char **picked,
+gw_host_pick(gw_host *h, const gw_vm *vm, gw_answers *a, char **picked,
              int *attached, gw_err *e)
 {
 	*picked = NULL;
@@ -296,7 +296,7 @@ gw_host_pick(gw_host *h, const gw_esxi_vm *vm, gw_answers *a, char **picked,
 }
 
 int
-gw_host_write_vmx(gw_host *h, const gw_esxi_vm *vm, const char *where,
+gw_host_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
                   const gw_plan *p, const gw_vmx *before, const gw_vmx *after,
                   gw_host_write *res, gw_err *e)
 {
@@ -331,7 +331,7 @@ gw_host_enable_bdf(gw_host *h, const char *bdf, const char *host_name,
 }
 
 int
-gw_host_upgrade(gw_host *h, const gw_esxi_vm *vm, int current, int target,
+gw_host_upgrade(gw_host *h, const gw_vm *vm, int current, int target,
                 gw_err *e)
 {
 	if (h->m->upgrade == NULL)

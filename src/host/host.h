@@ -7,10 +7,10 @@
  *
  * The front ends (src/cli, src/wizard) and the session call only this
  * interface; where a back end lacks something they ask gw_host_can().
- * Results come in the common types: check rows are gw_finding (topic
- * GW_TOPIC_HOST), GPUs gw_linux_gpu (driver = the ESXi module, or the
- * host's name through the API), VMs gw_esxi_vm (through the API: Vmid =
- * position + 1).  Nothing here prints. */
+ * Results come in the common types of hosttypes.h: check rows are
+ * gw_finding (topic GW_TOPIC_HOST), GPUs gw_gpu_dev (driver = the ESXi
+ * module, or the host's name through the API), VMs gw_vm (through the
+ * API: Vmid = position + 1), power states gw_power.  Nothing here prints. */
 #ifndef GW_HOST_H
 #define GW_HOST_H
 
@@ -60,8 +60,8 @@ void gw_host_facts_free(gw_host_facts *f);
 /* The VMs of a host.  power[] is set where the listing itself knows each
  * VM's state (the API); NULL where it must be asked (gw_host_power). */
 typedef struct gw_host_vms {
-	gw_esxi_vm_list list;
-	gw_esxi_power *power;
+	gw_vm_list list;
+	gw_power *power;
 } gw_host_vms;
 void gw_host_vms_free(gw_host_vms *v);
 
@@ -72,7 +72,7 @@ typedef struct gw_host_probe {
 	size_t nchecks;
 	char *checks_error;       /* why the checks could not run, or NULL */
 	int fails;                /* FAIL rows (+1 for checks_error) */
-	gw_linux_gpu *gpus;       /* onboard (BMC, emulated) displays left out */
+	gw_gpu_dev *gpus;       /* onboard (BMC, emulated) displays left out */
 	size_t ngpus;
 	char *gpus_error;         /* why the GPUs could not be listed, or NULL */
 	gw_host_vms vms;          /* hosts with VMs (HOST_VMS) */
@@ -163,15 +163,15 @@ int gw_host_facts_get(gw_host *h, gw_host_facts *f, gw_err *e);
 /* The VMs alone (vms, vmx --vm). */
 int gw_host_list_vms(gw_host *h, gw_host_vms *out, gw_err *e);
 /* vm from the last listing: its power state now. */
-int gw_host_power(gw_host *h, const gw_esxi_vm *vm, gw_esxi_power *out,
+int gw_host_power(gw_host *h, const gw_vm *vm, gw_power *out,
                   gw_err *e);
 /* A stable key of vm across listings: its .vmx path on the host, or its
  * name through the API (malloc'ed). */
-int gw_host_vm_key(gw_host *h, const gw_esxi_vm *vm, char **key, gw_err *e);
+int gw_host_vm_key(gw_host *h, const gw_vm *vm, char **key, gw_err *e);
 /* Read vm's .vmx (*where: its path on the host or its name, malloc'ed);
  * *release: the release of the VM's own host when the back end knows it
  * (the API), else NULL. */
-int gw_host_read_vmx(gw_host *h, const gw_esxi_vm *vm, gw_vmx **out,
+int gw_host_read_vmx(gw_host *h, const gw_vm *vm, gw_vmx **out,
                      char **where, char **release, gw_err *e);
 /* Passthrough of GPU idx of the last probe: 1 on, 0 off, -1 unknown. */
 int gw_host_gpu_passthru(const gw_host *h, size_t idx);
@@ -179,7 +179,7 @@ int gw_host_gpu_passthru(const gw_host *h, size_t idx);
  * of its host are picked for the rest (a->nbdfs == 0 only), and the system
  * id of the first (a->system_id NULL only).  *picked: "a, b" or NULL.
  * Other back ends: no change, 0. */
-int gw_host_pick(gw_host *h, const gw_esxi_vm *vm, gw_answers *a,
+int gw_host_pick(gw_host *h, const gw_vm *vm, gw_answers *a,
                  char **picked, int *attached, gw_err *e);
 
 /* ---- changing ---------------------------------------------------------- */
@@ -189,7 +189,7 @@ int gw_host_pick(gw_host *h, const gw_esxi_vm *vm, gw_answers *a,
  * ESXi shell saves it, backup beside it, and reloads), p the plan (the API
  * sends its changes with ReconfigVM_Task).  Never a VM that is not powered
  * off.  -1 and e on refusal or failure (nothing changed). */
-int gw_host_write_vmx(gw_host *h, const gw_esxi_vm *vm, const char *where,
+int gw_host_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
                       const gw_plan *p, const gw_vmx *before, const gw_vmx *after,
                       gw_host_write *res, gw_err *e);
 /* Enable passthrough of GPU idx of the last probe (HOST_PASSTHRU);
@@ -201,7 +201,7 @@ int gw_host_enable_bdf(gw_host *h, const char *bdf, const char *host_name,
                        int *reboot, gw_err *e);
 /* Raise vm's hardware version from current to target (powered off
  * only; never down: target <= current is refused). */
-int gw_host_upgrade(gw_host *h, const gw_esxi_vm *vm, int current, int target,
+int gw_host_upgrade(gw_host *h, const gw_vm *vm, int current, int target,
                     gw_err *e);
 
 /* ---- the API's own view (the vsphere command's list) -------------------- */

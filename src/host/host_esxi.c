@@ -98,7 +98,7 @@ sysid_rows(gw_host *h, gw_host_probe *p)
 /* The detected GPU (the Linux struct, so the GPU step shows both kinds)
  * for one esxcli block. */
 static void
-esxi_detected(const gw_table *t, const gw_esxi_pci_dev *d, gw_linux_gpu *g)
+esxi_detected(const gw_table *t, const gw_esxi_pci_dev *d, gw_gpu_dev *g)
 {
 	memset(g, 0, sizeof *g);
 	g->bdf = gw_xstrdup(d->bdf);
@@ -149,7 +149,7 @@ passthru_rows(gw_host *h, gw_host_probe *p)
 	size_t i;
 
 	for (i = 0; i < p->ngpus; i++) {
-		const gw_linux_gpu *g = &p->gpus[i];
+		const gw_gpu_dev *g = &p->gpus[i];
 		const gw_esxi_pci_dev *d = gpu_dev(h, i);
 		/* TRANSLATORS: %s is a PCI address, %s the GPU's name. */
 		char *title = gw_xasprintf(_("Checking passthrough of %s (%s)"),
@@ -193,7 +193,7 @@ gpu_rows(gw_host *h, const gw_table *t, gw_host_probe *p)
 	}
 	p->gpus = gw_xcalloc(h->pci.n ? h->pci.n : 1, sizeof *p->gpus);
 	for (i = 0; i < h->pci.n; i++) {
-		gw_linux_gpu g;
+		gw_gpu_dev g;
 
 		if (!gw_esxi_pci_is_display(&h->pci.devs[i]))
 			continue;
@@ -217,7 +217,7 @@ esxi_vms_power(gw_host *h, gw_host_vms *out)
 	static const char *const argv[] = { "esxcli", "vm", "process", "list",
 	                                    NULL };
 	gw_esxi_vm_proc_list procs;
-	gw_esxi_power *pw;
+	gw_power *pw;
 	char *text = NULL;
 	size_t i;
 	gw_err e;
@@ -233,7 +233,7 @@ esxi_vms_power(gw_host *h, gw_host_vms *out)
 	gw_esxi_vms_power(&out->list, &procs, pw);
 	gw_esxi_vm_proc_list_free(&procs);
 	for (i = 0; i < out->list.n; i++)
-		if (pw[i] == GW_ESXI_POWER_UNKNOWN &&
+		if (pw[i] == GW_POWER_UNKNOWN &&
 		    gw_esxi_session_power_state(h->runner, out->list.vms[i].vmid,
 		                                &pw[i], &e) != 0) {
 			free(pw);
@@ -286,19 +286,19 @@ esxi_facts(gw_host *h, gw_host_facts *f, gw_err *e)
 }
 
 static int
-esxi_power(gw_host *h, const gw_esxi_vm *vm, gw_esxi_power *out, gw_err *e)
+esxi_power(gw_host *h, const gw_vm *vm, gw_power *out, gw_err *e)
 {
 	return gw_esxi_session_power_state(h->runner, vm->vmid, out, e);
 }
 
 static int
-esxi_vm_key(gw_host *h, const gw_esxi_vm *vm, char **key, gw_err *e)
+esxi_vm_key(gw_host *h, const gw_vm *vm, char **key, gw_err *e)
 {
 	return gw_esxi_session_vmx_path(h->runner, vm, key, e);
 }
 
 static int
-esxi_read_vmx(gw_host *h, const gw_esxi_vm *vm, gw_vmx **out, char **where,
+esxi_read_vmx(gw_host *h, const gw_vm *vm, gw_vmx **out, char **where,
               char **release, gw_err *e)
 {
 	(void)release;
@@ -314,7 +314,7 @@ esxi_read_vmx(gw_host *h, const gw_esxi_vm *vm, gw_vmx **out, char **where,
 /* Save the .vmx on the datastore (powered off only: the runner asks the
  * host again; backup beside it), then vim-cmd vmsvc/reload. */
 static int
-esxi_write_vmx(gw_host *h, const gw_esxi_vm *vm, const char *where,
+esxi_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
                const gw_plan *p, const gw_vmx *before, const gw_vmx *after, gw_host_write *res,
                gw_err *e)
 {
@@ -370,7 +370,7 @@ esxi_enable_gpu(gw_host *h, size_t idx, int *reboot, gw_err *e)
 }
 
 static int
-esxi_upgrade(gw_host *h, const gw_esxi_vm *vm, int current, int target,
+esxi_upgrade(gw_host *h, const gw_vm *vm, int current, int target,
              gw_err *e)
 {
 	return gw_esxi_session_upgrade(h->runner, vm->vmid, current, target, e);

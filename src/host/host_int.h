@@ -15,22 +15,22 @@ typedef struct gw_host_methods {
 	int (*probe)(gw_host *h, const gw_table *t, gw_host_probe *p);
 	int (*facts)(gw_host *h, gw_host_facts *f, gw_err *e);
 	int (*list_vms)(gw_host *h, gw_host_vms *out, gw_err *e);
-	int (*power)(gw_host *h, const gw_esxi_vm *vm, gw_esxi_power *out,
+	int (*power)(gw_host *h, const gw_vm *vm, gw_power *out,
 	             gw_err *e);
-	int (*vm_key)(gw_host *h, const gw_esxi_vm *vm, char **key, gw_err *e);
-	int (*read_vmx)(gw_host *h, const gw_esxi_vm *vm, gw_vmx **out,
+	int (*vm_key)(gw_host *h, const gw_vm *vm, char **key, gw_err *e);
+	int (*read_vmx)(gw_host *h, const gw_vm *vm, gw_vmx **out,
 	                char **where, char **release, gw_err *e);
-	int (*write_vmx)(gw_host *h, const gw_esxi_vm *vm, const char *where,
+	int (*write_vmx)(gw_host *h, const gw_vm *vm, const char *where,
 	                 const gw_plan *p,
 	                 const gw_vmx *before, const gw_vmx *after,
 	                 gw_host_write *res, gw_err *e);
 	int (*gpu_passthru)(const gw_host *h, size_t idx);
-	int (*pick)(gw_host *h, const gw_esxi_vm *vm, gw_answers *a,
+	int (*pick)(gw_host *h, const gw_vm *vm, gw_answers *a,
 	            char **picked, int *attached, gw_err *e);
 	int (*enable_gpu)(gw_host *h, size_t idx, int *reboot, gw_err *e);
 	int (*enable_bdf)(gw_host *h, const char *bdf, const char *host_name,
 	                  int *reboot, gw_err *e);
-	int (*upgrade)(gw_host *h, const gw_esxi_vm *vm, int current, int target,
+	int (*upgrade)(gw_host *h, const gw_vm *vm, int current, int target,
 	               gw_err *e);
 	int (*pci_listing)(gw_host *h, char **text, gw_err *e);
 } gw_host_methods;
@@ -95,9 +95,9 @@ void gw_host_above4g_row(gw_host_probe *p);
 /* The "GPUs found" row, FAIL with none (none_msg taken over). */
 int gw_host_gpus_row(gw_host_probe *p, char *none_msg);
 /* Keep the GPU list's BDFs for enable_gpu / gpu_passthru. */
-void gw_host_keep_bdfs(gw_host *h, const gw_linux_gpu *g, size_t n);
+void gw_host_keep_bdfs(gw_host *h, const gw_gpu_dev *g, size_t n);
 void gw_host_drop_bdfs(gw_host *h);
 /* Drop g (an onboard display) and its strings. */
-void gw_host_gpu_drop(gw_linux_gpu *g);
+void gw_host_gpu_drop(gw_gpu_dev *g);
 
 #endif

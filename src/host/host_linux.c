@@ -9,7 +9,7 @@
 static int
 linux_probe(gw_host *h, const gw_table *t, gw_host_probe *p)
 {
-	gw_linux_gpu *all = NULL;
+	gw_gpu_dev *all = NULL;
 	size_t nall = 0, i;
 	gw_err e;
 

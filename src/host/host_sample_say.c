@@ -145,7 +145,7 @@ say_vmx_name(gw_vmx **v, const char *name)
 }
 
 static int
-say_read_vmx(gw_host *h, const gw_esxi_vm *vm, gw_vmx **out, char **where,
+say_read_vmx(gw_host *h, const gw_vm *vm, gw_vmx **out, char **where,
              char **release, gw_err *e)
 {
 	struct say_map m;
@@ -163,7 +163,7 @@ say_read_vmx(gw_host *h, const gw_esxi_vm *vm, gw_vmx **out, char **where,
 }
 
 static int
-say_write_vmx(gw_host *h, const gw_esxi_vm *vm, const char *where,
+say_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
               const gw_plan *p, const gw_vmx *before, const gw_vmx *after,
               gw_host_write *res, gw_err *e)
 {
@@ -188,7 +188,7 @@ say_write_vmx(gw_host *h, const gw_esxi_vm *vm, const char *where,
 /* A VM's key is its .vmx path: said as read_vmx says it, so that the two
  * still match (the session finds its VM again by it). */
 static int
-say_vm_key(gw_host *h, const gw_esxi_vm *vm, char **key, gw_err *e)
+say_vm_key(gw_host *h, const gw_vm *vm, char **key, gw_err *e)
 {
 	struct say_map m;
 	int rc = base(h)->vm_key(h, vm, key, e);

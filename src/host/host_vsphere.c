@@ -29,7 +29,7 @@ reread(gw_host *h, gw_err *e)
 
 /* The inventory's VM behind a listed one. */
 static const gw_vs_vm *
-inv_vm(const gw_host *h, const gw_esxi_vm *vm, gw_err *e)
+inv_vm(const gw_host *h, const gw_vm *vm, gw_err *e)
 {
 	if (!h->have_inv || vm == NULL || vm->vmid == 0 ||
 	    vm->vmid > h->inv.nvms) {
@@ -68,7 +68,7 @@ host_rows(gw_host *h, gw_host_probe *p)
 
 static void
 vs_detected(const gw_table *t, const gw_vs_host *x, const gw_vs_pci *d,
-            gw_linux_gpu *g)
+            gw_gpu_dev *g)
 {
 	unsigned dom, bus, dev, fn;
 
@@ -214,7 +214,7 @@ vm_list(const gw_host *h, gw_host_vms *out)
 	out->power = gw_xcalloc(n ? n : 1, sizeof *out->power);
 	for (i = 0; i < n; i++) {
 		const gw_vs_vm *vm = &h->inv.vms[i];
-		gw_esxi_vm *x = &out->list.vms[i];
+		gw_vm *x = &out->list.vms[i];
 
 		x->vmid = (unsigned long)i + 1;
 		x->name = gw_xstrdup(vm->name);
@@ -264,7 +264,7 @@ vs_list_vms(gw_host *h, gw_host_vms *out, gw_err *e)
 }
 
 static int
-vs_power(gw_host *h, const gw_esxi_vm *vm, gw_esxi_power *out, gw_err *e)
+vs_power(gw_host *h, const gw_vm *vm, gw_power *out, gw_err *e)
 {
 	const gw_vs_vm *v = inv_vm(h, vm, e);
 
@@ -275,7 +275,7 @@ vs_power(gw_host *h, const gw_esxi_vm *vm, gw_esxi_power *out, gw_err *e)
 }
 
 static int
-vs_vm_key(gw_host *h, const gw_esxi_vm *vm, char **key, gw_err *e)
+vs_vm_key(gw_host *h, const gw_vm *vm, char **key, gw_err *e)
 {
 	const gw_vs_vm *v = inv_vm(h, vm, e);
 
@@ -286,7 +286,7 @@ vs_vm_key(gw_host *h, const gw_esxi_vm *vm, char **key, gw_err *e)
 }
 
 static int
-vs_read_vmx(gw_host *h, const gw_esxi_vm *vm, gw_vmx **out, char **where,
+vs_read_vmx(gw_host *h, const gw_vm *vm, gw_vmx **out, char **where,
             char **release, gw_err *e)
 {
 	const gw_vs_vm *v = inv_vm(h, vm, e);
@@ -305,7 +305,7 @@ vs_read_vmx(gw_host *h, const gw_esxi_vm *vm, gw_vmx **out, char **where,
  * progress shown; the inventory is read again afterwards (a second write
  * sees the devices now attached). */
 static int
-vs_write_vmx(gw_host *h, const gw_esxi_vm *vm, const char *where,
+vs_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
              const gw_plan *p, const gw_vmx *before, const gw_vmx *after,
              gw_host_write *res, gw_err *e)
 {
@@ -325,7 +325,7 @@ vs_write_vmx(gw_host *h, const gw_esxi_vm *vm, const char *where,
 	res->changed = !gw_vs_spec_empty(&spec);
 	if (res->changed && v->power != GW_VS_POWER_OFF) {
 		gw_err_set(e, _("%s is %s: gpuwiz does not change a VM that is not powered off; shut the guest down (or power the VM off), then run this again"),
-		           v->name, gw_esxi_power_id(gw_vs_power_esxi(v->power)));
+		           v->name, gw_power_id(gw_vs_power_esxi(v->power)));
 		rc = -1;
 	} else if (res->changed) {
 		rc = gw_vs_reconfigure(h->vs, v, &spec.spec, h->progress,
@@ -432,7 +432,7 @@ vs_enable_bdf(gw_host *h, const char *bdf, const char *host_name, int *reboot,
 }
 
 static int
-vs_upgrade(gw_host *h, const gw_esxi_vm *vm, int current, int target,
+vs_upgrade(gw_host *h, const gw_vm *vm, int current, int target,
            gw_err *e)
 {
 	const gw_vs_vm *v = inv_vm(h, vm, e);
@@ -448,7 +448,7 @@ vs_upgrade(gw_host *h, const gw_esxi_vm *vm, int current, int target,
 }
 
 static int
-vs_pick(gw_host *h, const gw_esxi_vm *vm, gw_answers *a, char **picked,
+vs_pick(gw_host *h, const gw_vm *vm, gw_answers *a, char **picked,
         int *attached, gw_err *e)
 {
 	const gw_vs_vm *v = inv_vm(h, vm, e);

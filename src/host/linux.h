@@ -6,6 +6,7 @@
 
 #include "gw.h"
 #include "gputable.h"
+#include "hosttypes.h"
 
 #include "finding.h"
 #include "mmio.h"
@@ -32,48 +33,19 @@ int gw_linux_checks(const char *sysroot, gw_finding **rows, size_t *n,
 /* Free the rows and the array (gw_findings_free). */
 void gw_linux_checks_free(gw_finding *rows, size_t n);
 
-typedef struct gw_linux_bar {
-	int index;        /* BAR number 0..5 */
-	uint64_t size;    /* bytes */
-	int is64, pref, io;
-} gw_linux_bar;
-
-/* A display-class PCI device as gpuwiz gpus lists it. */
-typedef struct gw_linux_gpu {
-	char *bdf;                 /* "0000:41:00.0" */
-	unsigned dom, bus, dev, fn;
-	unsigned vendor, device, subvendor, subdevice;
-	const gw_gpu *row;         /* the table's row, NULL when unknown */
-	char *name;                /* the table's name, else pci.ids; or NULL */
-	int vram_gb;               /* from the table; -1 unknown */
-	gw_linux_bar bars[6];
-	int nbars;
-	char *group;               /* IOMMU group; NULL when none */
-	char **mates;              /* other devices in the group */
-	size_t nmates;
-	char **foreign;            /* mates that are not this card nor a bridge */
-	size_t nforeign;
-	char *driver;              /* bound driver; NULL when none */
-	int onboard;               /* a BMC/emulated display (ASPEED, QEMU...) */
-} gw_linux_gpu;
 
 /* The display-class devices through libpci's sysfs back end under
  * sysroot, sorted by address.  t may be NULL (no names from the table).
  * Returns 0 (*n may be 0), or -1 with e set: sysroot not a directory, no
  * SYSROOT/sys/bus/pci/devices, or libpci failed. */
-int gw_linux_gpus(const gw_table *t, const char *sysroot, gw_linux_gpu **out,
+int gw_linux_gpus(const gw_table *t, const char *sysroot, gw_gpu_dev **out,
                   size_t *n, gw_err *e);
-void gw_linux_gpus_free(gw_linux_gpu *g, size_t n);
-/* The BAR need of g's 64-bit BARs in GB (rounded up; gw_mmio_bars), the
- * size gpuwiz gpus uses when the VRAM is unknown; 0 when g has no 64-bit
- * BAR or the need cannot be computed. */
-uint64_t gw_linux_gpu_bar_gb(const gw_linux_gpu *g);
 
 /* What gpuwiz gpus shows: the devices, the MMIO size for all of them in
  * one VM, and the notes under the table. */
 typedef struct gw_linux_gpus_report {
 	char *busdir;              /* SYSROOT/sys/bus/pci */
-	gw_linux_gpu *gpus;        /* gw_linux_gpus() */
+	gw_gpu_dev *gpus;        /* gw_linux_gpus() */
 	size_t n;
 	uint64_t total_vram_gb;    /* the VRAM the table knows of them */
 	gw_mmio_need mmio;         /* the rule on it and the 64-bit BARs */

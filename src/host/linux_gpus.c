@@ -16,8 +16,8 @@
 
 /* ---- gpuwiz gpus ------------------------------------------------------ */
 
-typedef gw_linux_bar gpu_bar;
-typedef gw_linux_gpu gpu_info;
+typedef gw_gpu_bar gpu_bar;
+typedef gw_gpu_dev gpu_info;
 
 typedef struct gpu_list {
 	gpu_info *g;
@@ -25,7 +25,7 @@ typedef struct gpu_list {
 } gpu_list;
 
 void
-gw_linux_gpus_free(gw_linux_gpu *gs, size_t n)
+gw_gpu_devs_free(gw_gpu_dev *gs, size_t n)
 {
 	size_t i;
 
@@ -45,7 +45,7 @@ gw_linux_gpus_free(gw_linux_gpu *gs, size_t n)
 static void
 gpu_list_free(gpu_list *l)
 {
-	gw_linux_gpus_free(l->g, l->n);
+	gw_gpu_devs_free(l->g, l->n);
 	l->g = NULL;
 	l->n = 0;
 }
@@ -247,7 +247,7 @@ scan_gpus(const gw_table *t, const char *root, const char *busdir,
 }
 
 int
-gw_linux_gpus(const gw_table *t, const char *sysroot, gw_linux_gpu **out,
+gw_linux_gpus(const gw_table *t, const char *sysroot, gw_gpu_dev **out,
               size_t *n, gw_err *e)
 {
 	char *root, *busdir, *devdir;
@@ -278,7 +278,7 @@ gw_linux_gpus(const gw_table *t, const char *sysroot, gw_linux_gpu **out,
 }
 
 uint64_t
-gw_linux_gpu_bar_gb(const gw_linux_gpu *g)
+gw_gpu_dev_bar_gb(const gw_gpu_dev *g)
 {
 	uint64_t bars[6], gb;
 	size_t nb = 0;
@@ -381,7 +381,7 @@ gw_linux_gpus_report_build(const gw_table *t, const char *sysroot,
 void
 gw_linux_gpus_report_free(gw_linux_gpus_report *r)
 {
-	gw_linux_gpus_free(r->gpus, r->n);
+	gw_gpu_devs_free(r->gpus, r->n);
 	gw_linux_free_list(r->notes, r->nnotes);
 	free(r->busdir);
 	memset(r, 0, sizeof *r);

@@ -108,10 +108,10 @@ int gw_esxi_session_version(gw_runner *r, gw_esxi_version *out, gw_err *e);
 /* esxcli system uuid get: the host's system id (malloc'ed, lower case). */
 int gw_esxi_session_uuid(gw_runner *r, char **uuid, gw_err *e);
 /* vim-cmd vmsvc/getallvms, parsed. */
-int gw_esxi_session_list_vms(gw_runner *r, gw_esxi_vm_list *out, gw_err *e);
+int gw_esxi_session_list_vms(gw_runner *r, gw_vm_list *out, gw_err *e);
 /* vim-cmd vmsvc/power.getstate VMID, parsed. */
 int gw_esxi_session_power_state(gw_runner *r, unsigned long vmid,
-                                gw_esxi_power *out, gw_err *e);
+                                gw_power *out, gw_err *e);
 /* May the PCI device dev (from gw_esxi_session_list_pci) be passed
  * through without taking storage away from ESXi (doc/design.md, section 15.6: never
  * the controller of the boot device or of a datastore)?  0 when it may.
@@ -168,7 +168,7 @@ int gw_esxi_session_upgrade(gw_runner *r, unsigned long vmid, int current_hw,
 int gw_esxi_session_reload(gw_runner *r, unsigned long vmid, gw_err *e);
 /* "[datastore1] vm/vm.vmx" -> "VOLUMES_ROOT/datastore1/vm/vm.vmx"
  * (malloc'ed).  Refuses ".." components. */
-int gw_esxi_session_vmx_path(gw_runner *r, const gw_esxi_vm *vm, char **path,
+int gw_esxi_session_vmx_path(gw_runner *r, const gw_vm *vm, char **path,
                              gw_err *e);
 /* Read and parse the .vmx at path. */
 int gw_esxi_session_read_vmx(gw_runner *r, const char *path, gw_vmx **out,

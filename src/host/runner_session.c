@@ -11,14 +11,14 @@
 /* A power state as vim-cmd vmsvc/power.getstate prints it (left in
  * English in messages, so that it matches what the ESXi shell shows). */
 static const char *
-power_word(gw_esxi_power p)
+power_word(gw_power p)
 {
 	switch (p) {
-	case GW_ESXI_POWER_ON:
+	case GW_POWER_ON:
 		return "Powered on";
-	case GW_ESXI_POWER_OFF:
+	case GW_POWER_OFF:
 		return "Powered off";
-	case GW_ESXI_POWER_SUSPENDED:
+	case GW_POWER_SUSPENDED:
 		return "Suspended";
 	default:
 		return _("in an unknown state");
@@ -81,7 +81,7 @@ gw_esxi_session_uuid(gw_runner *r, char **uuid, gw_err *e)
 }
 
 int
-gw_esxi_session_list_vms(gw_runner *r, gw_esxi_vm_list *out, gw_err *e)
+gw_esxi_session_list_vms(gw_runner *r, gw_vm_list *out, gw_err *e)
 {
 	const char *argv[] = {"vim-cmd", "vmsvc/getallvms", NULL};
 	char *o;
@@ -97,13 +97,13 @@ gw_esxi_session_list_vms(gw_runner *r, gw_esxi_vm_list *out, gw_err *e)
 
 int
 gw_esxi_session_power_state(gw_runner *r, unsigned long vmid,
-                            gw_esxi_power *out, gw_err *e)
+                            gw_power *out, gw_err *e)
 {
 	char id[32], *o;
 	const char *argv[] = {"vim-cmd", "vmsvc/power.getstate", id, NULL};
 	int rc;
 
-	*out = GW_ESXI_POWER_UNKNOWN;
+	*out = GW_POWER_UNKNOWN;
 	snprintf(id, sizeof id, "%lu", vmid);
 	if (gw_runner_run_ok(r, argv, &o, e) != 0)
 		return -1;
@@ -116,12 +116,12 @@ gw_esxi_session_power_state(gw_runner *r, unsigned long vmid,
 /* 0 when VM vmid is Powered off, 1 when it is not (*p says how it is),
  * -1 (e set) when its state cannot be read. */
 static int
-need_powered_off(gw_runner *r, unsigned long vmid, gw_esxi_power *p,
+need_powered_off(gw_runner *r, unsigned long vmid, gw_power *p,
                  gw_err *e)
 {
 	if (gw_esxi_session_power_state(r, vmid, p, e) != 0)
 		return -1;
-	return *p == GW_ESXI_POWER_OFF ? 0 : 1;
+	return *p == GW_POWER_OFF ? 0 : 1;
 }
 
 /* ---- passthrough ------------------------------------------------------ */
@@ -251,7 +251,7 @@ gw_esxi_session_upgrade(gw_runner *r, unsigned long vmid, int current_hw,
 {
 	char id[32], hw[32];
 	const char *argv[] = {"vim-cmd", "vmsvc/upgrade", id, hw, NULL};
-	gw_esxi_power p;
+	gw_power p;
 	int off;
 
 	if (target_hw < GW_ESXI_HW_MIN || target_hw > GW_ESXI_HW_MAX) {
@@ -324,7 +324,7 @@ path_inside(const char *path)
 }
 
 int
-gw_esxi_session_vmx_path(gw_runner *r, const gw_esxi_vm *vm, char **path,
+gw_esxi_session_vmx_path(gw_runner *r, const gw_vm *vm, char **path,
                          gw_err *e)
 {
 	*path = NULL;
@@ -366,7 +366,7 @@ int
 gw_esxi_session_save_vmx(gw_runner *r, unsigned long vmid, const char *path,
                          const gw_vmx *v, char **backup, gw_err *e)
 {
-	gw_esxi_power p;
+	gw_power p;
 	char *data;
 	size_t len;
 	int rc, off;

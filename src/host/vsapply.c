@@ -462,13 +462,13 @@ gw_vs_answers_less_attached(gw_answers *a, const gw_vs_vm *vm)
 	return found;
 }
 
-gw_esxi_power
+gw_power
 gw_vs_power_esxi(gw_vs_power p)
 {
-	return p == GW_VS_POWER_ON ? GW_ESXI_POWER_ON :
-	       p == GW_VS_POWER_OFF ? GW_ESXI_POWER_OFF :
-	       p == GW_VS_POWER_SUSPENDED ? GW_ESXI_POWER_SUSPENDED :
-	       GW_ESXI_POWER_UNKNOWN;
+	return p == GW_VS_POWER_ON ? GW_POWER_ON :
+	       p == GW_VS_POWER_OFF ? GW_POWER_OFF :
+	       p == GW_VS_POWER_SUSPENDED ? GW_POWER_SUSPENDED :
+	       GW_POWER_UNKNOWN;
 }
 
 void

@@ -66,7 +66,7 @@ int gw_vs_answers_less_attached(gw_answers *a, const gw_vs_vm *vm);
 
 /* The API's power state as the ESXi shell's (one set of words and screens
  * for both routes). */
-gw_esxi_power gw_vs_power_esxi(gw_vs_power p);
+gw_power gw_vs_power_esxi(gw_vs_power p);
 
 /* After a batch's ReconfigVM_Task was started for vm: its devices as the
  * spec adds them, so that the next VM's pick sees them taken without the

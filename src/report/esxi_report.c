@@ -232,13 +232,13 @@ gw_esxi_gpus_text_command(const gw_table *t, const char *text,
 }
 
 const char *
-gw_esxi_power_name(gw_esxi_power p)
+gw_power_name(gw_power p)
 {
 	switch (p) {
 	/* TRANSLATORS: a VM's power state; at most 14 cells each. */
-	case GW_ESXI_POWER_ON: return _("powered on");
-	case GW_ESXI_POWER_OFF: return _("powered off");
-	case GW_ESXI_POWER_SUSPENDED: return _("suspended");
+	case GW_POWER_ON: return _("powered on");
+	case GW_POWER_OFF: return _("powered off");
+	case GW_POWER_SUSPENDED: return _("suspended");
 	default: return _("state unknown");
 	}
 }

@@ -13,6 +13,6 @@ void gw_esxi_gpus_print_text(const gw_esxi_gpus *g);
 void gw_esxi_gpus_print_json(const gw_esxi_gpus *g);
 /* Human name of a VM's power state (translated; the screens and the
  * vms/vmx commands). */
-const char *gw_esxi_power_name(gw_esxi_power p);
+const char *gw_power_name(gw_power p);
 
 #endif

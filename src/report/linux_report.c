@@ -73,7 +73,7 @@ print_row(char **c, const int *w, int nc)
 }
 
 static json_t *
-gpu_json(const gw_linux_gpu *g)
+gpu_json(const gw_gpu_dev *g)
 {
 	json_t *j = json_object(), *jb = json_array(), *jm = json_array();
 	size_t k;
@@ -88,7 +88,7 @@ gpu_json(const gw_linux_gpu *g)
 	json_object_set_new(j, "vram_gb", g->vram_gb >= 0
 	                    ? json_integer(g->vram_gb) : json_null());
 	for (k = 0; k < (size_t)g->nbars; k++) {
-		const gw_linux_bar *b = &g->bars[k];
+		const gw_gpu_bar *b = &g->bars[k];
 		json_t *x = json_object();
 
 		json_object_set_new(x, "index", json_integer(b->index));
@@ -134,7 +134,7 @@ enum { NC = 7 };   /* the table's columns */
 
 /* "0:32M 1:64G": the 64-bit BARs, "-" when none. */
 static char *
-bars_cell(const gw_linux_gpu *g)
+bars_cell(const gw_gpu_dev *g)
 {
 	gw_buf b;
 	char *cell;
@@ -158,7 +158,7 @@ bars_cell(const gw_linux_gpu *g)
 
 /* One GPU's cells. */
 static void
-gpu_cells(const gw_linux_gpu *g, char **cl)
+gpu_cells(const gw_gpu_dev *g, char **cl)
 {
 	cl[0] = gw_xstrdup(g->bdf);
 	cl[1] = gw_xasprintf("%04x:%04x", g->vendor, g->device);

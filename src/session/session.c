@@ -99,7 +99,7 @@ gw_session_list_vms(gw_session *s, gw_err *e)
 long
 gw_session_find_vm(const gw_session *s, const char *spec, gw_err *e)
 {
-	const gw_esxi_vm_list *l = &s->vms.list;
+	const gw_vm_list *l = &s->vms.list;
 	unsigned long long id;
 	size_t i, hits = 0;
 	long k = -1;
@@ -124,7 +124,7 @@ gw_session_find_vm(const gw_session *s, const char *spec, gw_err *e)
 	return -1;
 }
 
-const gw_esxi_vm *
+const gw_vm *
 gw_session_vm(const gw_session *s)
 {
 	if (s->vm < 0 || (size_t)s->vm >= s->vms.list.n)
@@ -148,8 +148,8 @@ int
 gw_session_open_vm(gw_session *s, long idx, gw_vmx **vmx, char **release,
                    gw_err *e)
 {
-	const gw_esxi_vm *vm;
-	gw_esxi_power pw = GW_ESXI_POWER_UNKNOWN;
+	const gw_vm *vm;
+	gw_power pw = GW_POWER_UNKNOWN;
 	char *where = NULL, *rel = NULL;
 	gw_vmx *v = NULL;
 
@@ -185,15 +185,15 @@ gw_session_open_vm(gw_session *s, long idx, gw_vmx **vmx, char **release,
 int
 gw_session_vm_off(const gw_session *s)
 {
-	return gw_session_vm(s) != NULL && s->power == GW_ESXI_POWER_OFF;
+	return gw_session_vm(s) != NULL && s->power == GW_POWER_OFF;
 }
 
 int
-gw_session_power_now(gw_session *s, gw_esxi_power *out, gw_err *e)
+gw_session_power_now(gw_session *s, gw_power *out, gw_err *e)
 {
-	const gw_esxi_vm *vm = gw_session_vm(s);
+	const gw_vm *vm = gw_session_vm(s);
 
-	*out = GW_ESXI_POWER_UNKNOWN;
+	*out = GW_POWER_UNKNOWN;
 	if (vm == NULL) {
 		gw_err_set(e, _("No VM %ld on the host."), s->vm + 1);
 		return -1;
@@ -210,7 +210,7 @@ int
 gw_session_answers(gw_session *s, const gw_answers *in, gw_answers *out,
                    int *attached, gw_err *e)
 {
-	const gw_esxi_vm *vm = gw_session_vm(s);
+	const gw_vm *vm = gw_session_vm(s);
 
 	gw_answers_copy(out, in);
 	free(s->picked);

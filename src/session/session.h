@@ -53,7 +53,7 @@ typedef struct gw_session {
 	gw_host_vms vms;        /* the host's VMs (the last listing) */
 	char *vms_error;        /* why they could not be listed, or NULL */
 	long vm;                /* the open VM: index into vms.list, or -1 */
-	gw_esxi_power power;    /* its state when opened / last listed */
+	gw_power power;    /* its state when opened / last listed */
 	char *vmx_where;        /* its .vmx on the host: path, or name (API) */
 	char *vm_key;           /* finds it again in a new listing */
 	char *picked;           /* the devices gw_session_answers picked
@@ -81,7 +81,7 @@ int gw_session_list_vms(gw_session *s, gw_err *e);
  * exactly; its index, or -1 and e. */
 long gw_session_find_vm(const gw_session *s, const char *spec, gw_err *e);
 /* The open VM, or NULL. */
-const gw_esxi_vm *gw_session_vm(const gw_session *s);
+const gw_vm *gw_session_vm(const gw_session *s);
 /* Open VM idx: its power state, its .vmx read from the host into *vmx
  * (the caller owns it), *release the release of the VM's host where the
  * back end knows it (malloc'ed or NULL; may be NULL).  Failure keeps the
@@ -92,7 +92,7 @@ void gw_session_close_vm(gw_session *s);
 /* The open VM is powered off (as last read): 1, else 0. */
 int gw_session_vm_off(const gw_session *s);
 /* The open VM's power state, asked of the host now (also kept). */
-int gw_session_power_now(gw_session *s, gw_esxi_power *out, gw_err *e);
+int gw_session_power_now(gw_session *s, gw_power *out, gw_err *e);
 
 /* ---- answers -> plan ------------------------------------------------------ */
 
@@ -172,7 +172,7 @@ int gw_session_gpu_passthru(const gw_session *s, const gw_host *h, size_t idx);
  * gpu-count-host WARN): each one counts as free unless its passthrough
  * is off (gw_session_gpu_passthru == 0).  n == 0: no counts (no check). */
 void gw_session_fill_avail(const gw_session *s, const gw_host *h,
-                           gw_answers *a, const gw_linux_gpu *gpus,
+                           gw_answers *a, const gw_gpu_dev *gpus,
                            size_t n);
 /* The same from a probe of the session's host now (HOST_GPUS; without a
  * host or that capability nothing changes).  -1 and e when the GPUs could

@@ -92,7 +92,7 @@ gw_session_apply(gw_session *s, const gw_answers_file *af, const gw_plan *p,
 int
 gw_session_reload_warning(const gw_session *s, char *buf, size_t n)
 {
-	const gw_esxi_vm *vm = gw_session_vm(s);
+	const gw_vm *vm = gw_session_vm(s);
 
 	if (vm == NULL || !host_can(s->host, HOST_RELOAD) || !s->last.changed ||
 	    s->last.reloaded)

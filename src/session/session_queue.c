@@ -109,7 +109,7 @@ gw_session_report(const gw_session *s, size_t k, size_t n, const char *what)
 static int
 run_upgrade(gw_session *s, gw_session_change *c, gw_vmx **vmx, gw_err *e)
 {
-	const gw_esxi_vm *vm = gw_session_vm(s);
+	const gw_vm *vm = gw_session_vm(s);
 	char *name;
 	gw_vmx *v = NULL;
 	int rc;
@@ -183,7 +183,7 @@ gw_session_run_queue(gw_session *s, gw_vmx **vmx, gw_err *e)
 char *
 gw_session_change_title(const gw_session *s, const gw_session_change *c)
 {
-	const gw_esxi_vm *vm = gw_session_vm(s);
+	const gw_vm *vm = gw_session_vm(s);
 
 	if (c->kind == GW_CHANGE_ENABLE)
 		/* TRANSLATORS: a host change in the review; %s is a PCI
@@ -199,7 +199,7 @@ gw_session_change_title(const gw_session *s, const gw_session_change *c)
 char *
 gw_session_change_command(const gw_session *s, const gw_session_change *c)
 {
-	const gw_esxi_vm *vm = gw_session_vm(s);
+	const gw_vm *vm = gw_session_vm(s);
 	/* the ESXi shell saves and reloads a .vmx; the API reconfigures */
 	int shell = host_can(s->host, HOST_RELOAD);
 
@@ -242,7 +242,7 @@ gw_session_gpu_passthru(const gw_session *s, const gw_host *h, size_t idx)
 
 void
 gw_session_fill_avail(const gw_session *s, const gw_host *h, gw_answers *a,
-                      const gw_linux_gpu *gpus, size_t n)
+                      const gw_gpu_dev *gpus, size_t n)
 {
 	size_t i;
 

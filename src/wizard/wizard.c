@@ -149,7 +149,7 @@ gw_wizard_free(gw_wizard *w)
 	gw_apply_result_free(&w->result);
 	gw_linux_checks_free(w->checks, w->nchecks);
 	free(w->checks_error);
-	gw_linux_gpus_free(w->detected, w->ndetected);
+	gw_gpu_devs_free(w->detected, w->ndetected);
 	free(w->detected_added);
 	free(w->detect_error);
 	free(w->sysroot);

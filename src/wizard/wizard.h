@@ -16,7 +16,7 @@
 #include "vmx.h"
 #include "samplehost.h"
 #include "host.h"
-#include "esxi_report.h"   /* gw_esxi_power_name */
+#include "esxi_report.h"   /* gw_power_name */
 
 typedef enum {
 	GW_STEP_WELCOME,   /* language and what the operator is doing */
@@ -468,7 +468,7 @@ int gw_wizard_host_ok(const gw_wizard *w, int item);
 /* The host's check rows and detected GPUs (GW_CAN_PROBE): their count,
  * and the array in *out (out may be NULL). */
 size_t gw_wizard_checks(const gw_wizard *w, const gw_finding **out);
-size_t gw_wizard_detected(const gw_wizard *w, const gw_linux_gpu **out);
+size_t gw_wizard_detected(const gw_wizard *w, const gw_gpu_dev **out);
 /* Detected GPU idx was added with its address (gw_wizard_add_detected). */
 int gw_wizard_detected_added(const gw_wizard *w, size_t idx);
 /* Does this machine (gw_wizard_sysroot) have a GPU that is not an
@@ -477,10 +477,10 @@ int gw_wizard_machine_has_gpu(const gw_wizard *w);
 
 /* The host's VMs (GW_CAN_VMS): their count, the array in *out (out may
  * be NULL). */
-size_t gw_wizard_vms(const gw_wizard *w, const gw_esxi_vm **out);
+size_t gw_wizard_vms(const gw_wizard *w, const gw_vm **out);
 /* Index of the open VM in that list, -1 when none; its power state. */
 long gw_wizard_vm_open(const gw_wizard *w);
-gw_esxi_power gw_wizard_vm_power(const gw_wizard *w);
+gw_power gw_wizard_vm_power(const gw_wizard *w);
 /* The devices of its host the write step attaches ("0000:42:00.0, ..."),
  * NULL when the host does not pick them or none is picked. */
 const char *gw_wizard_vm_picked(const gw_wizard *w);

@@ -288,13 +288,13 @@ gw_wizard_add_vram(gw_wizard *w, int vram_gb, int count, gw_err *e)
  * size-only entry of its BAR size; entries merge, so there is at most
  * one such entry. */
 static int
-detected_in(const gw_linux_gpu *d, const gw_gpu_want *x)
+detected_in(const gw_gpu_dev *d, const gw_gpu_want *x)
 {
 	if (x->profile)
 		return 0;
 	if (d->row && d->row->vram_gb >= 0)
 		return x->gpu == d->row;
-	return x->gpu == NULL && (uint64_t)x->vram_gb == gw_linux_gpu_bar_gb(d);
+	return x->gpu == NULL && (uint64_t)x->vram_gb == gw_gpu_dev_bar_gb(d);
 }
 
 /* Forget host PCI address bdf (the VM step's list). */
@@ -411,7 +411,7 @@ next_added(const gw_wizard *w)
 int
 gw_wizard_add_detected(gw_wizard *w, size_t idx, gw_err *e)
 {
-	const gw_linux_gpu *d;
+	const gw_gpu_dev *d;
 	int rc;
 
 	if (idx >= w->ndetected) {
@@ -428,7 +428,7 @@ gw_wizard_add_detected(gw_wizard *w, size_t idx, gw_err *e)
 	if (d->row && d->row->vram_gb >= 0) {
 		rc = gw_wizard_add_gpu(w, d->row, NULL, 1, e);
 	} else {
-		uint64_t gb = gw_linux_gpu_bar_gb(d);
+		uint64_t gb = gw_gpu_dev_bar_gb(d);
 
 		if (gb == 0) {
 			/* TRANSLATORS: %s is a PCI address. */

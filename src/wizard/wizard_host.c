@@ -15,7 +15,7 @@ wz_clear_probes(gw_wizard *w)
 	w->nchecks = 0;
 	free(w->checks_error);
 	w->checks_error = NULL;
-	gw_linux_gpus_free(w->detected, w->ndetected);
+	gw_gpu_devs_free(w->detected, w->ndetected);
 	w->detected = NULL;
 	w->ndetected = 0;
 	free(w->detected_added);

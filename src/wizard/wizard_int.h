@@ -35,7 +35,7 @@ struct gw_wizard {
 	gw_finding *checks; /* gpuwiz check's rows */
 	size_t nchecks;
 	char *checks_error;     /* why the checks could not run, or NULL */
-	gw_linux_gpu *detected; /* gpuwiz gpus' list, onboard displays left out */
+	gw_gpu_dev *detected; /* gpuwiz gpus' list, onboard displays left out */
 	size_t ndetected;
 	char *detect_error;     /* why the GPUs could not be listed, or NULL */
 	int *detected_added;    /* per detected GPU: added with its BDF */
@@ -114,7 +114,7 @@ typedef struct wz_mode_desc {
 	int (*probe)(gw_wizard *w);     /* its probes; NULL: none */
 	char *(*checks_title)(const gw_wizard *w);  /* the rows' heading */
 	char *(*enable_question)(const char *bdf);  /* before enabling */
-	char *(*vm_line)(const gw_esxi_vm *vm, gw_esxi_power p);  /* open VM */
+	char *(*vm_line)(const gw_vm *vm, gw_power p);  /* open VM */
 	const char *host_help, *vm_help;   /* the steps' help; NULL: none */
 	const char *no_host;            /* WZ_REACH_ATTACHED: the rows' error
 	                                 * while no host is attached */

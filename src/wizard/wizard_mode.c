@@ -61,19 +61,19 @@ enable_api(const char *bdf)
 
 /* The open VM's line. */
 static char *
-vm_line_vmid(const gw_esxi_vm *vm, gw_esxi_power p)
+vm_line_vmid(const gw_vm *vm, gw_power p)
 {
 	/* TRANSLATORS: the open VM: its name, id and power state. */
 	return gw_xasprintf(_("%s: Vmid %lu, %s"), vm->name, vm->vmid,
-	                    gw_esxi_power_name(p));
+	                    gw_power_name(p));
 }
 
 static char *
-vm_line_api(const gw_esxi_vm *vm, gw_esxi_power p)
+vm_line_api(const gw_vm *vm, gw_power p)
 {
 	/* TRANSLATORS: the open VM through the API: its name and
 	 * power state. */
-	return gw_xasprintf(_("%s: %s"), vm->name, gw_esxi_power_name(p));
+	return gw_xasprintf(_("%s: %s"), vm->name, gw_power_name(p));
 }
 
 /* ---- the table --------------------------------------------------------- */

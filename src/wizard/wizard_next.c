@@ -31,10 +31,10 @@ gw_wizard_finding_fix(const gw_finding *f)
 	return f->fix_ui ? f->fix_ui : f->fix;
 }
 
-const gw_esxi_vm *
+const gw_vm *
 wz_next_vm(const gw_wizard *w, int *shell)
 {
-	const gw_esxi_vm *vm = gw_session_vm(&w->sess);
+	const gw_vm *vm = gw_session_vm(&w->sess);
 
 	if (shell)
 		*shell = 0;
@@ -89,7 +89,7 @@ static void
 act_upgrade(const gw_wizard *w, const gw_finding *f, wz_strv *s)
 {
 	const gw_plan *p = &w->plan;
-	const gw_esxi_vm *vm;
+	const gw_vm *vm;
 	char *cmd;
 	int shell;
 

@@ -8,7 +8,7 @@
 /* The open VM when it lives on the mode's host (its Vmid is known), else
  * NULL; *shell (may be NULL) = 1 when that host's .vmx is saved and
  * reloaded on its shell (vim-cmd), 0 through the API. */
-const gw_esxi_vm *wz_next_vm(const gw_wizard *w, int *shell);
+const gw_vm *wz_next_vm(const gw_wizard *w, int *shell);
 /* One step per WARN/FAIL finding of the plan that the write does not
  * resolve, in the order of the action table (wizard_next.c). */
 void wz_next_findings(const gw_wizard *w, wz_strv *s);

@@ -103,7 +103,7 @@ gpus_value(const gw_wizard *w)
 static char *
 vm_value(const gw_wizard *w)
 {
-	const gw_esxi_vm *vms;
+	const gw_vm *vms;
 	size_t n = gw_wizard_vms(w, &vms);
 	long open = gw_wizard_vm_open(w);
 	const char *where = gw_wizard_vmx_where(w);

@@ -175,7 +175,7 @@ gw_wizard_checks(const gw_wizard *w, const gw_finding **out)
 }
 
 size_t
-gw_wizard_detected(const gw_wizard *w, const gw_linux_gpu **out)
+gw_wizard_detected(const gw_wizard *w, const gw_gpu_dev **out)
 {
 	if (out)
 		*out = w->detected;
@@ -192,7 +192,7 @@ gw_wizard_detected_added(const gw_wizard *w, size_t idx)
 int
 gw_wizard_machine_has_gpu(const gw_wizard *w)
 {
-	gw_linux_gpu *g = NULL;
+	gw_gpu_dev *g = NULL;
 	size_t n = 0, i;
 	int found = 0;
 	gw_err e;
@@ -201,12 +201,12 @@ gw_wizard_machine_has_gpu(const gw_wizard *w)
 		return 1;
 	for (i = 0; i < n; i++)
 		found |= !g[i].onboard;
-	gw_linux_gpus_free(g, n);
+	gw_gpu_devs_free(g, n);
 	return found;
 }
 
 size_t
-gw_wizard_vms(const gw_wizard *w, const gw_esxi_vm **out)
+gw_wizard_vms(const gw_wizard *w, const gw_vm **out)
 {
 	if (out)
 		*out = w->sess.vms.list.vms;
@@ -219,7 +219,7 @@ gw_wizard_vm_open(const gw_wizard *w)
 	return w->sess.vm;
 }
 
-gw_esxi_power
+gw_power
 gw_wizard_vm_power(const gw_wizard *w)
 {
 	return w->sess.power;

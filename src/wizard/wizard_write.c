@@ -94,7 +94,7 @@ fmt_path(const gw_wizard *w, int fmt)
 
 /* The host's part, through the API: the VM is reconfigured there. */
 static void
-next_api(const gw_wizard *w, wz_strv *s, const gw_esxi_vm *vm)
+next_api(const gw_wizard *w, wz_strv *s, const gw_vm *vm)
 {
 	if (!w->written)
 		/* TRANSLATORS: %s is the VM's name. */
@@ -110,7 +110,7 @@ next_api(const gw_wizard *w, wz_strv *s, const gw_esxi_vm *vm)
 
 /* The host's part on the ESXi shell: saved there and reloaded. */
 static void
-next_shell(const gw_wizard *w, wz_strv *s, const gw_esxi_vm *vm)
+next_shell(const gw_wizard *w, wz_strv *s, const gw_vm *vm)
 {
 	char *c;
 
@@ -167,7 +167,7 @@ static void
 next_host(const gw_wizard *w, wz_strv *s)
 {
 	int shell;
-	const gw_esxi_vm *vm = wz_next_vm(w, &shell);
+	const gw_vm *vm = wz_next_vm(w, &shell);
 
 	if (vm) {
 		if (shell)
@@ -258,7 +258,7 @@ static void
 next_ansible(const gw_wizard *w, wz_strv *s)
 {
 	int shell;
-	const gw_esxi_vm *vm = wz_next_vm(w, &shell);
+	const gw_vm *vm = wz_next_vm(w, &shell);
 	const char *vmname = vm && vm->name && !strpbrk(vm->name, "'\"\\") ?
 	                     vm->name : "NAME";
 	char *path, *cmd;

@@ -87,8 +87,8 @@ fz_procs(const char *s)
 		"2  a  [ds2] a/a.vmx  g  vmx-13\n"
 		"3  b b  [ds1] b b/b b.vmx  g  vmx-13\n";
 	gw_esxi_vm_proc_list l;
-	gw_esxi_vm_list v;
-	gw_esxi_power pw[3];
+	gw_vm_list v;
+	gw_power pw[3];
 	gw_err e;
 	size_t i;
 
@@ -99,10 +99,10 @@ fz_procs(const char *s)
 		FZ_CHECK(v.n == 3);
 		gw_esxi_vms_power(&v, &l, pw);
 		for (i = 0; i < 3; i++)
-			FZ_CHECK(pw[i] == GW_ESXI_POWER_ON ||
-			         pw[i] == GW_ESXI_POWER_OFF ||
-			         pw[i] == GW_ESXI_POWER_UNKNOWN);
-		gw_esxi_vm_list_free(&v);
+			FZ_CHECK(pw[i] == GW_POWER_ON ||
+			         pw[i] == GW_POWER_OFF ||
+			         pw[i] == GW_POWER_UNKNOWN);
+		gw_vm_list_free(&v);
 	}
 	gw_esxi_vm_proc_list_free(&l);
 }

@@ -7,18 +7,18 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = fz_text(data, size);
-	gw_esxi_vm_list l;
-	gw_esxi_power p;
+	gw_vm_list l;
+	gw_power p;
 	size_t i;
 	gw_err e;
 
 	if (gw_esxi_parse_getallvms(s, "fuzz", &l, &e) == 0) {
 		for (i = 0; i < l.n; i++)
-			FZ_CHECK(gw_esxi_vm_find(&l, l.vms[i].vmid) != NULL);
+			FZ_CHECK(gw_vm_find(&l, l.vms[i].vmid) != NULL);
 	}
-	gw_esxi_vm_list_free(&l);
+	gw_vm_list_free(&l);
 	if (gw_esxi_parse_power_state(s, "fuzz", &p, &e) == 0)
-		FZ_CHECK(gw_esxi_power_id(p) != NULL);
+		FZ_CHECK(gw_power_id(p) != NULL);
 	free(s);
 	return 0;
 }

@@ -27,7 +27,7 @@ char *scratch_file(const gw_sample *s, const char *rel);
 const gw_finding *row(const gw_finding *rows, size_t n, const char *id);
 void expect_row(const gw_finding *rows, size_t n, const char *id,
                 gw_sev st);
-const gw_linux_bar *bar(const gw_linux_gpu *g, int index);
+const gw_gpu_bar *bar(const gw_gpu_dev *g, int index);
 void open_ok(const char *name, gw_sample *s);
 void close_removes(gw_sample *s);
 

@@ -724,7 +724,7 @@ test_version(void **state)
 /* ---- vim-cmd vmsvc/getallvms ------------------------------------------- */
 
 static void
-vms_ok(const char *rel, gw_esxi_vm_list *l)
+vms_ok(const char *rel, gw_vm_list *l)
 {
 	char *text = sample(rel);
 	gw_err e;
@@ -735,7 +735,7 @@ vms_ok(const char *rel, gw_esxi_vm_list *l)
 }
 
 static void
-check_vm(const gw_esxi_vm *v, unsigned long id, const char *name,
+check_vm(const gw_vm *v, unsigned long id, const char *name,
          const char *ds, const char *path, const char *guest, int hw,
          const char *ann, unsigned line)
 {
@@ -758,7 +758,7 @@ check_vm(const gw_esxi_vm *v, unsigned long id, const char *name,
 static void
 test_getallvms_real(void **state)
 {
-	gw_esxi_vm_list l;
+	gw_vm_list l;
 
 	(void)state;
 	vms_ok(VIM_WTSI, &l);      /* datastore with a colon, trailing blanks */
@@ -767,7 +767,7 @@ test_getallvms_real(void **state)
 	         "packer-vmware-iso/packer-vmware-iso.vmx", "ubuntu64Guest", 8,
 	         "", 2);
 	assert_int_equal(l.nskipped, 0);
-	gw_esxi_vm_list_free(&l);
+	gw_vm_list_free(&l);
 
 	vms_ok(VIM_TLH, &l);       /* 7 VMs, not sorted */
 	assert_int_equal(l.n, 7);
@@ -778,28 +778,28 @@ test_getallvms_real(void **state)
 	check_vm(&l.vms[4], 6, "firewall-00", "vs-00-das", "firewall-00/firewall-00.vmx", "freebsd64Guest", 13, "", 6);
 	check_vm(&l.vms[5], 8, "smos-00", "vs-00-das", "smos-00/smos-00.vmx", "solaris11_64Guest", 13, "", 7);
 	check_vm(&l.vms[6], 9, "smos-01", "vs-00-das", "smos-01/smos-01.vmx", "solaris11_64Guest", 13, "", 8);
-	assert_ptr_equal(gw_esxi_vm_find(&l, 6), &l.vms[4]);
-	assert_null(gw_esxi_vm_find(&l, 7));
-	gw_esxi_vm_list_free(&l);
+	assert_ptr_equal(gw_vm_find(&l, 6), &l.vms[4]);
+	assert_null(gw_vm_find(&l, 7));
+	gw_vm_list_free(&l);
 
 	vms_ok(VIM_GHETTO, &l);
 	assert_int_equal(l.n, 2);
 	check_vm(&l.vms[0], 11, "itachi_lab", "datastore1", "itachi_lab/itachi_lab.vmx", "ubuntu64Guest", 13, "", 2);
 	check_vm(&l.vms[1], 12, "itachi_backupTest", "datastore1", "itachi_backupTest/itachi_backupTest.vmx", "ubuntu64Guest", 13, "", 3);
-	gw_esxi_vm_list_free(&l);
+	gw_vm_list_free(&l);
 
 	vms_ok(VIM_INTEL, &l);     /* name with blanks and brackets */
 	assert_int_equal(l.n, 2);
 	check_vm(&l.vms[0], 1, "AT_ESXI_050", "datastore_050", "AT_ESXI/AT_ESXI.vmx", "ubuntu64Guest", 11, "", 2);
 	check_vm(&l.vms[1], 24, "Test Test [Test] [Test]", "datastore_050_vmfs6", "Test/Test.vmx", "otherGuest64", 17, "", 3);
-	gw_esxi_vm_list_free(&l);
-	gw_esxi_vm_list_free(&l);
+	gw_vm_list_free(&l);
+	gw_vm_list_free(&l);
 }
 
 static void
 test_getallvms_synthetic(void **state)
 {
-	gw_esxi_vm_list l;
+	gw_vm_list l;
 	gw_err e;
 
 	(void)state;
@@ -819,12 +819,12 @@ test_getallvms_synthetic(void **state)
 	check_vm(&l.vms[3], 7, "gpu-test", "wtgc-vmbd-01:datastore1",
 	         "gpu-test/gpu-test.vmx", "centos8_64Guest", 19,
 	         "Copy: of [x] y", 9);
-	gw_esxi_vm_list_free(&l);
+	gw_vm_list_free(&l);
 
 	vms_ok(SYN_NOVMS, &l);
 	assert_int_equal(l.n, 0);
 	assert_null(l.vms);
-	gw_esxi_vm_list_free(&l);
+	gw_vm_list_free(&l);
 
 	/* the real folder of a name with brackets is the name itself */
 	assert_int_equal(gw_esxi_parse_getallvms(
@@ -840,13 +840,13 @@ test_getallvms_synthetic(void **state)
 	assert_string_equal(l.vms[1].version, "VMX-21");
 	assert_int_equal(l.vms[1].hw_version, 21);
 	assert_string_equal(l.vms[1].annotation, "note");
-	gw_esxi_vm_list_free(&l);
+	gw_vm_list_free(&l);
 }
 
 static void
 vms_err(const char *text, const char *msg)
 {
-	gw_esxi_vm_list l;
+	gw_vm_list l;
 	gw_err e;
 
 	memset(&e, 0, sizeof e);
@@ -905,34 +905,34 @@ test_getallvms_errors(void **state)
 static void
 test_power_state(void **state)
 {
-	gw_esxi_power p;
+	gw_power p;
 	char *text;
 	gw_err e;
 
 	(void)state;
 	text = sample(VIM_ON);
 	assert_int_equal(gw_esxi_parse_power_state(text, VIM_ON, &p, &e), 0);
-	assert_int_equal(p, GW_ESXI_POWER_ON);
-	assert_string_equal(gw_esxi_power_id(p), "on");
+	assert_int_equal(p, GW_POWER_ON);
+	assert_string_equal(gw_power_id(p), "on");
 	free(text);
 	text = sample(VIM_OFF);
 	assert_int_equal(gw_esxi_parse_power_state(text, VIM_OFF, &p, &e), 0);
-	assert_int_equal(p, GW_ESXI_POWER_OFF);
-	assert_string_equal(gw_esxi_power_id(p), "off");
+	assert_int_equal(p, GW_POWER_OFF);
+	assert_string_equal(gw_power_id(p), "off");
 	free(text);
 	text = sample(SYN_SUSP);
 	assert_int_equal(gw_esxi_parse_power_state(text, SYN_SUSP, &p, &e), 0);
-	assert_int_equal(p, GW_ESXI_POWER_SUSPENDED);
-	assert_string_equal(gw_esxi_power_id(p), "suspended");
+	assert_int_equal(p, GW_POWER_SUSPENDED);
+	assert_string_equal(gw_power_id(p), "suspended");
 	free(text);
-	assert_string_equal(gw_esxi_power_id(GW_ESXI_POWER_UNKNOWN), "unknown");
+	assert_string_equal(gw_power_id(GW_POWER_UNKNOWN), "unknown");
 	/* without the first line, CRLF, a prompt */
 	assert_int_equal(gw_esxi_parse_power_state("[root@h:~] vim-cmd vmsvc/power.getstate 40\r\nPowered off\r\n",
 	                                           NULL, &p, &e), 0);
-	assert_int_equal(p, GW_ESXI_POWER_OFF);
+	assert_int_equal(p, GW_POWER_OFF);
 
 	assert_int_equal(gw_esxi_parse_power_state("Retrieved runtime info\n", "s", &p, &e), -1);
-	assert_int_equal(p, GW_ESXI_POWER_UNKNOWN);
+	assert_int_equal(p, GW_POWER_UNKNOWN);
 	assert_string_equal(e.msg, "s: no power state in it; expected the output of vim-cmd vmsvc/power.getstate");
 	assert_int_equal(gw_esxi_parse_power_state("", "s", &p, &e), -1);
 	assert_string_equal(e.msg, "s: no output in it; expected the output of vim-cmd vmsvc/power.getstate");
@@ -940,7 +940,7 @@ test_power_state(void **state)
 	assert_string_equal(e.msg, "s:3: a second power state 'Powered on' (the first is on line 2)");
 	assert_int_equal(gw_esxi_parse_power_state("Retrieved runtime info\nRunning\n", NULL, &p, &e), -1);
 	assert_string_equal(e.msg, "line 2: expected a power state (Powered on, Powered off or Suspended) as vim-cmd vmsvc/power.getstate prints it, found 'Running'");
-	assert_int_equal(p, GW_ESXI_POWER_UNKNOWN);
+	assert_int_equal(p, GW_POWER_UNKNOWN);
 }
 
 /* ---- gpuwiz gpus --esxcli-file ------------------------------------------- */

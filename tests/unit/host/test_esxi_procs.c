@@ -108,7 +108,7 @@ test_errors(void **state)
 
 /* A getallvms list from rows "ID NAME [DS] PATH" (the parser's own). */
 static void
-vms_of(gw_esxi_vm_list *vms, const char *rows)
+vms_of(gw_vm_list *vms, const char *rows)
 {
 	char *text = gw_xasprintf("Vmid Name File Guest OS Version Annotation\n%s",
 	                          rows);
@@ -120,9 +120,9 @@ vms_of(gw_esxi_vm_list *vms, const char *rows)
 }
 
 static void
-power_of(const char *rows, const char *procs, gw_esxi_power *pw)
+power_of(const char *rows, const char *procs, gw_power *pw)
 {
-	gw_esxi_vm_list vms;
+	gw_vm_list vms;
 	gw_esxi_vm_proc_list l;
 	gw_err e;
 
@@ -131,7 +131,7 @@ power_of(const char *rows, const char *procs, gw_esxi_power *pw)
 		fail_msg("%s", e.msg);
 	gw_esxi_vms_power(&vms, &l, pw);
 	gw_esxi_vm_proc_list_free(&l);
-	gw_esxi_vm_list_free(&vms);
+	gw_vm_list_free(&vms);
 }
 
 #define ROW(id, n, ds) id "  " n "  [" ds "] " n "/" n ".vmx  otherGuest  vmx-13\n"
@@ -141,66 +141,66 @@ power_of(const char *rows, const char *procs, gw_esxi_power *pw)
 static void
 test_power_match(void **state)
 {
-	gw_esxi_power pw[4];
+	gw_power pw[4];
 
 	(void)state;
 	/* by UUID (the usual form) and by name; not listed: off */
 	power_of(ROW("1", "a", "datastore1") ROW("2", "b b", "datastore1")
 	         ROW("3", "c [x]", "VM Store 2"),
 	         PROC("b b", UUID_A) PROC("c [x]", "VM Store 2"), pw);
-	assert_int_equal(pw[0], GW_ESXI_POWER_OFF);
-	assert_int_equal(pw[1], GW_ESXI_POWER_ON);
-	assert_int_equal(pw[2], GW_ESXI_POWER_ON);
+	assert_int_equal(pw[0], GW_POWER_OFF);
+	assert_int_equal(pw[1], GW_POWER_ON);
+	assert_int_equal(pw[2], GW_POWER_ON);
 	/* none running */
 	power_of(ROW("1", "a", "ds"), "", pw);
-	assert_int_equal(pw[0], GW_ESXI_POWER_OFF);
+	assert_int_equal(pw[0], GW_POWER_OFF);
 }
 
 /* The same path on two datastores: by name it is told, by UUID not. */
 static void
 test_power_copies(void **state)
 {
-	gw_esxi_power pw[3];
+	gw_power pw[3];
 
 	(void)state;
 	power_of(ROW("1", "w", "ds1") ROW("2", "w", "ds2") ROW("3", "z", "ds1"),
 	         PROC("w", "ds2"), pw);
-	assert_int_equal(pw[0], GW_ESXI_POWER_OFF);
-	assert_int_equal(pw[1], GW_ESXI_POWER_ON);
-	assert_int_equal(pw[2], GW_ESXI_POWER_OFF);
+	assert_int_equal(pw[0], GW_POWER_OFF);
+	assert_int_equal(pw[1], GW_POWER_ON);
+	assert_int_equal(pw[2], GW_POWER_OFF);
 	power_of(ROW("1", "w", "ds1") ROW("2", "w", "ds2") ROW("3", "z", "ds1"),
 	         PROC("w", UUID_A), pw);
-	assert_int_equal(pw[0], GW_ESXI_POWER_UNKNOWN);
-	assert_int_equal(pw[1], GW_ESXI_POWER_UNKNOWN);
-	assert_int_equal(pw[2], GW_ESXI_POWER_OFF);
+	assert_int_equal(pw[0], GW_POWER_UNKNOWN);
+	assert_int_equal(pw[1], GW_POWER_UNKNOWN);
+	assert_int_equal(pw[2], GW_POWER_OFF);
 	/* one copy running under its name, one under a UUID: the first is
 	 * told, the other cannot be */
 	power_of(ROW("1", "w", "ds1") ROW("2", "w", "ds2"),
 	         PROC("w", "ds1") PROC("w", UUID_A), pw);
-	assert_int_equal(pw[0], GW_ESXI_POWER_ON);
-	assert_int_equal(pw[1], GW_ESXI_POWER_UNKNOWN);
+	assert_int_equal(pw[0], GW_POWER_ON);
+	assert_int_equal(pw[1], GW_POWER_UNKNOWN);
 }
 
 /* A running VM that matches none listed: nobody is known off. */
 static void
 test_power_stray(void **state)
 {
-	gw_esxi_power pw[2];
+	gw_power pw[2];
 
 	(void)state;
 	power_of(ROW("1", "a", "ds") ROW("2", "b", "ds"),
 	         PROC("a", UUID_A) PROC("elsewhere", UUID_A), pw);
-	assert_int_equal(pw[0], GW_ESXI_POWER_ON);
-	assert_int_equal(pw[1], GW_ESXI_POWER_UNKNOWN);
+	assert_int_equal(pw[0], GW_POWER_ON);
+	assert_int_equal(pw[1], GW_POWER_UNKNOWN);
 	power_of(ROW("1", "a", "ds") ROW("2", "b", "ds"),
 	         "a\n   Config File: /tmp/a/a.vmx\n", pw);
-	assert_int_equal(pw[0], GW_ESXI_POWER_UNKNOWN);
-	assert_int_equal(pw[1], GW_ESXI_POWER_UNKNOWN);
+	assert_int_equal(pw[0], GW_POWER_UNKNOWN);
+	assert_int_equal(pw[1], GW_POWER_UNKNOWN);
 	/* a known datastore name with a path none of its VMs has */
 	power_of(ROW("1", "a", "ds1") ROW("2", "b", "ds2"),
 	         PROC("a", "ds2"), pw);
-	assert_int_equal(pw[0], GW_ESXI_POWER_UNKNOWN);
-	assert_int_equal(pw[1], GW_ESXI_POWER_UNKNOWN);
+	assert_int_equal(pw[0], GW_POWER_UNKNOWN);
+	assert_int_equal(pw[1], GW_POWER_UNKNOWN);
 }
 
 /* Many VMs: every other one running, all told (and no quadratic work). */
@@ -209,9 +209,9 @@ test_power_many(void **state)
 {
 	enum { N = 5000 };
 	gw_buf rows, procs;
-	gw_esxi_vm_list vms;
+	gw_vm_list vms;
 	gw_esxi_vm_proc_list l;
-	gw_esxi_power *pw = gw_xcalloc(N, sizeof *pw);
+	gw_power *pw = gw_xcalloc(N, sizeof *pw);
 	gw_err e;
 	int i;
 
@@ -230,10 +230,10 @@ test_power_many(void **state)
 	assert_int_equal(gw_esxi_parse_vm_processes(procs.data, "p", &l, &e), 0);
 	gw_esxi_vms_power(&vms, &l, pw);
 	for (i = 0; i < N; i++)
-		assert_int_equal(pw[i], i % 2 ? GW_ESXI_POWER_ON
-		                              : GW_ESXI_POWER_OFF);
+		assert_int_equal(pw[i], i % 2 ? GW_POWER_ON
+		                              : GW_POWER_OFF);
 	gw_esxi_vm_proc_list_free(&l);
-	gw_esxi_vm_list_free(&vms);
+	gw_vm_list_free(&vms);
 	gw_buf_free(&rows);
 	gw_buf_free(&procs);
 	free(pw);

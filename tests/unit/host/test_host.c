@@ -87,7 +87,7 @@ test_esxi_sample(void **state)
 {
 	gw_host_probe p;
 	gw_host_facts f;
-	gw_esxi_power pw;
+	gw_power pw;
 	gw_host *h;
 	gw_vmx *v = NULL;
 	char *where = NULL, *rel = NULL, *key = NULL, *scratch;
@@ -117,9 +117,9 @@ test_esxi_sample(void **state)
 	assert_int_equal(p.vms.list.n, 3);
 	/* in one esxcli vm process list (issue 13), not one by one */
 	assert_non_null(p.vms.power);
-	assert_int_equal(p.vms.power[0], GW_ESXI_POWER_OFF);
-	assert_int_equal(p.vms.power[1], GW_ESXI_POWER_ON);
-	assert_int_equal(p.vms.power[2], GW_ESXI_POWER_OFF);
+	assert_int_equal(p.vms.power[0], GW_POWER_OFF);
+	assert_int_equal(p.vms.power[1], GW_POWER_ON);
+	assert_int_equal(p.vms.power[2], GW_POWER_OFF);
 	assert_int_equal(gw_host_gpu_passthru(h, 0), 1);
 
 	/* the facts alone */
@@ -130,9 +130,9 @@ test_esxi_sample(void **state)
 
 	/* a VM: power, key, .vmx */
 	assert_int_equal(gw_host_power(h, &p.vms.list.vms[1], &pw, &e), 0);
-	assert_int_equal(pw, GW_ESXI_POWER_ON);
+	assert_int_equal(pw, GW_POWER_ON);
 	assert_int_equal(gw_host_power(h, &p.vms.list.vms[0], &pw, &e), 0);
-	assert_int_equal(pw, GW_ESXI_POWER_OFF);
+	assert_int_equal(pw, GW_POWER_OFF);
 	assert_int_equal(gw_host_read_vmx(h, &p.vms.list.vms[0], &v, &where,
 	                                  &rel, &e), 0);
 	assert_non_null(v);
@@ -274,9 +274,9 @@ test_vsphere_live(void **state)
 	assert_true(p.vms.list.n > 0);
 	assert_non_null(p.vms.power);
 	for (i = 0; i < p.vms.list.n; i++) {
-		if (p.vms.power[i] == GW_ESXI_POWER_ON && on < 0)
+		if (p.vms.power[i] == GW_POWER_ON && on < 0)
 			on = (long)i;
-		if (p.vms.power[i] == GW_ESXI_POWER_OFF && off < 0)
+		if (p.vms.power[i] == GW_POWER_OFF && off < 0)
 			off = (long)i;
 	}
 	assert_true(off >= 0);

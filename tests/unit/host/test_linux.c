@@ -911,7 +911,7 @@ structured_rows_and_gpus(void **state)
 	fdev bmc = { "0000:03:00.0", 0x1a03, 0x2000, 0x030000, 0x1a03, 0x2000,
 	             { { B_MEM32, 16u << 20 } }, NULL, "ast" };
 	gw_finding *rows;
-	gw_linux_gpu *g;
+	gw_gpu_dev *g;
 	size_t n, i;
 	int fails = 0;
 	gw_err e;
@@ -953,8 +953,8 @@ structured_rows_and_gpus(void **state)
 	assert_null(g[2].row);
 	assert_int_equal(g[2].vram_gb, -1);
 	/* 32G + 32M of 64-bit BARs -> 64 GB, as gpuwiz gpus says */
-	assert_int_equal(gw_linux_gpu_bar_gb(&g[2]), 64);
-	gw_linux_gpus_free(g, n);
+	assert_int_equal(gw_gpu_dev_bar_gb(&g[2]), 64);
+	gw_gpu_devs_free(g, n);
 
 	/* errors */
 	assert_int_equal(gw_linux_checks("/nonexistent/x", &rows, &n, &e), -1);

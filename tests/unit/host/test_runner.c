@@ -271,7 +271,7 @@ static void
 test_list_vms(void **state)
 {
 	fx *f = *state;
-	gw_esxi_vm_list l;
+	gw_vm_list l;
 	gw_err e;
 
 	assert_int_equal(gw_esxi_session_list_vms(f->r, &l, &e), 0);
@@ -280,7 +280,7 @@ test_list_vms(void **state)
 	assert_string_equal(l.vms[0].name, "itachi_lab");
 	assert_string_equal(l.vms[0].datastore, "datastore1");
 	assert_string_equal(l.vms[0].path, "itachi_lab/itachi_lab.vmx");
-	gw_esxi_vm_list_free(&l);
+	gw_vm_list_free(&l);
 }
 
 static void
@@ -303,15 +303,15 @@ static void
 test_power_state(void **state)
 {
 	fx *f = *state;
-	gw_esxi_power p;
+	gw_power p;
 	gw_err e;
 
 	assert_int_equal(gw_esxi_session_power_state(f->r, 11, &p, &e), 0);
-	assert_int_equal(p, GW_ESXI_POWER_OFF);
+	assert_int_equal(p, GW_POWER_OFF);
 	assert_int_equal(gw_esxi_session_power_state(f->r, 12, &p, &e), 0);
-	assert_int_equal(p, GW_ESXI_POWER_ON);
+	assert_int_equal(p, GW_POWER_ON);
 	assert_int_equal(gw_esxi_session_power_state(f->r, 13, &p, &e), 0);
-	assert_int_equal(p, GW_ESXI_POWER_SUSPENDED);
+	assert_int_equal(p, GW_POWER_SUSPENDED);
 	assert_int_equal(gw_esxi_session_power_state(f->r, 99, &p, &e), -1);
 	assert_non_null(strstr(e.msg, "vim-cmd vmsvc/power.getstate 99"));
 }
@@ -615,13 +615,13 @@ test_upgrade(void **state)
 
 /* Makes TMP/datastore1/itachi_lab/itachi_lab.vmx; returns its path. */
 static char *
-make_vmx(fx *f, const gw_esxi_vm_list *l, unsigned long vmid)
+make_vmx(fx *f, const gw_vm_list *l, unsigned long vmid)
 {
 	char *path, *dir;
 	gw_err e;
 
 	assert_int_equal(gw_esxi_session_vmx_path(f->r,
-	                 gw_esxi_vm_find(l, vmid), &path, &e), 0);
+	                 gw_vm_find(l, vmid), &path, &e), 0);
 	dir = gw_xasprintf("%s/datastore1", f->tmp);
 	mkdir(dir, 0755);
 	free(dir);
@@ -656,7 +656,7 @@ static void
 test_vmx_read_write_backup(void **state)
 {
 	fx *f = *state;
-	gw_esxi_vm_list l;
+	gw_vm_list l;
 	gw_vmx *v;
 	char *path, *want, *bak = NULL, *old, *now, *tmp, *victim, *trap;
 	struct stat st;
@@ -720,7 +720,7 @@ test_vmx_read_write_backup(void **state)
 		free(bak2);
 	}
 	gw_vmx_free(v);
-	gw_esxi_vm_list_free(&l);
+	gw_vm_list_free(&l);
 	free(bak);
 	free(old);
 	free(want);
@@ -733,7 +733,7 @@ static void
 test_vmx_refused_when_not_off(void **state)
 {
 	fx *f = *state;
-	gw_esxi_vm_list l;
+	gw_vm_list l;
 	gw_vmx *v;
 	char *path, *bak = (char *)"x", *old, *now, *dir, *cmd, *ls = NULL;
 	const char *lsargv[4] = {"ls", NULL, NULL, NULL};
@@ -765,7 +765,7 @@ test_vmx_refused_when_not_off(void **state)
 	free(old);
 	free(path);
 	gw_vmx_free(v);
-	gw_esxi_vm_list_free(&l);
+	gw_vm_list_free(&l);
 }
 
 static void
@@ -805,7 +805,7 @@ static void
 test_vmx_path_checks(void **state)
 {
 	fx *f = *state;
-	gw_esxi_vm vm;
+	gw_vm vm;
 	char *p;
 	gw_err e;
 

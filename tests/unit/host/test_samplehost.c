@@ -72,8 +72,8 @@ expect_row(const gw_finding *rows, size_t n, const char *id,
 		         gw_sev_word(st), r->message);
 }
 
-const gw_linux_bar *
-bar(const gw_linux_gpu *g, int index)
+const gw_gpu_bar *
+bar(const gw_gpu_dev *g, int index)
 {
 	int i;
 

@@ -19,11 +19,11 @@ esxi_l40s(void **state)
 {
 	gw_runner *r;
 	gw_esxi_pci_list pl;
-	gw_esxi_vm_list vl;
-	gw_esxi_power p;
+	gw_vm_list vl;
+	gw_power p;
 	gw_err e;
 	const gw_esxi_pci_dev *d;
-	const gw_esxi_vm *vm;
+	const gw_vm *vm;
 	char *sample_vmx, *before, *after, *log, *t, *path, *out, *uuid;
 	char *sample_list, *list_before;
 	int reboot = -1, st;
@@ -115,24 +115,24 @@ esxi_l40s(void **state)
 	if (gw_esxi_session_list_vms(r, &vl, &e) != 0)
 		fail_msg("%s", e.msg);
 	assert_int_equal(vl.n, 3);
-	vm = gw_esxi_vm_find(&vl, 1);
+	vm = gw_vm_find(&vl, 1);
 	assert_non_null(vm);
 	assert_string_equal(vm->name, "ubuntu-l40s");
 	assert_string_equal(vm->datastore, "datastore1");
 	assert_int_equal(vm->hw_version, 13);
-	assert_int_equal(gw_esxi_vm_find(&vl, 2)->hw_version, 19);
-	assert_int_equal(gw_esxi_vm_find(&vl, 3)->hw_version, 21);
+	assert_int_equal(gw_vm_find(&vl, 2)->hw_version, 19);
+	assert_int_equal(gw_vm_find(&vl, 3)->hw_version, 21);
 	assert_int_equal(gw_esxi_session_power_state(r, 1, &p, &e), 0);
-	assert_int_equal(p, GW_ESXI_POWER_OFF);
+	assert_int_equal(p, GW_POWER_OFF);
 	assert_int_equal(gw_esxi_session_power_state(r, 2, &p, &e), 0);
-	assert_int_equal(p, GW_ESXI_POWER_ON);
+	assert_int_equal(p, GW_POWER_ON);
 	assert_int_equal(gw_esxi_session_power_state(r, 3, &p, &e), 0);
-	assert_int_equal(p, GW_ESXI_POWER_OFF);
+	assert_int_equal(p, GW_POWER_OFF);
 	assert_int_equal(gw_esxi_session_power_state(r, 99, &p, &e), -1);
 
 	/* The configured VM has the L40S at 0000:3b:00.0 and this host's
 	 * system id. */
-	vm = gw_esxi_vm_find(&vl, 3);
+	vm = gw_vm_find(&vl, 3);
 	if (gw_esxi_session_vmx_path(r, vm, &path, &e) != 0 ||
 	    gw_esxi_session_read_vmx(r, path, &v, &e) != 0)
 		fail_msg("%s", e.msg);
@@ -159,7 +159,7 @@ esxi_l40s(void **state)
 	 * the sample's file does not. */
 	if (gw_esxi_session_upgrade(r, 1, 13, 21, &e) != 0)
 		fail_msg("%s", e.msg);
-	vm = gw_esxi_vm_find(&vl, 1);
+	vm = gw_vm_find(&vl, 1);
 	if (gw_esxi_session_vmx_path(r, vm, &path, &e) != 0 ||
 	    gw_esxi_session_read_vmx(r, path, &v, &e) != 0)
 		fail_msg("%s", e.msg);
@@ -168,12 +168,12 @@ esxi_l40s(void **state)
 	assert_string_equal(gw_vmx_get(v, "displayName"), "ubuntu-l40s");
 	gw_vmx_free(v);
 	free(path);
-	gw_esxi_vm_list_free(&vl);
+	gw_vm_list_free(&vl);
 	if (gw_esxi_session_list_vms(r, &vl, &e) != 0)
 		fail_msg("%s", e.msg);
-	assert_int_equal(gw_esxi_vm_find(&vl, 1)->hw_version, 21);
-	assert_int_equal(gw_esxi_vm_find(&vl, 2)->hw_version, 19);
-	gw_esxi_vm_list_free(&vl);
+	assert_int_equal(gw_vm_find(&vl, 1)->hw_version, 21);
+	assert_int_equal(gw_vm_find(&vl, 2)->hw_version, 19);
+	gw_vm_list_free(&vl);
 	after = read_all(sample_vmx);
 	assert_string_equal(after, before);
 	free(after);
@@ -192,7 +192,7 @@ esxi_l40s(void **state)
 	/* power.off changes the state file; reload is a no-op. */
 	assert_int_equal(gw_runner_run_ok(r, poweroff2, NULL, &e), 0);
 	assert_int_equal(gw_esxi_session_power_state(r, 2, &p, &e), 0);
-	assert_int_equal(p, GW_ESXI_POWER_OFF);
+	assert_int_equal(p, GW_POWER_OFF);
 	assert_int_equal(gw_esxi_session_reload(r, 1, &e), 0);
 	assert_int_equal(gw_esxi_session_reload(r, 42, &e), -1);
 

@@ -8,7 +8,7 @@ void
 intel_2x_l40s(void **state)
 {
 	gw_finding *rows;
-	gw_linux_gpu *g;
+	gw_gpu_dev *g;
 	size_t n, ng, i;
 	gw_err e;
 	char *t, *p;
@@ -54,7 +54,7 @@ intel_2x_l40s(void **state)
 	assert_true(g[0].onboard);
 	assert_string_equal(g[0].driver, "ast");
 	for (i = 1; i < 3; i++) {
-		const gw_linux_bar *b1 = bar(&g[i], 1), *b0 = bar(&g[i], 0),
+		const gw_gpu_bar *b1 = bar(&g[i], 1), *b0 = bar(&g[i], 0),
 		                   *b3 = bar(&g[i], 3);
 
 		assert_false(g[i].onboard);
@@ -75,12 +75,12 @@ intel_2x_l40s(void **state)
 		assert_non_null(g[i].group);
 		assert_int_equal(g[i].nmates, 0);
 		assert_int_equal(g[i].nforeign, 0);
-		assert_true(gw_linux_gpu_bar_gb(&g[i]) >= 64);
+		assert_true(gw_gpu_dev_bar_gb(&g[i]) >= 64);
 	}
 	assert_string_equal(g[1].bdf, "0000:3b:00.0");
 	assert_string_equal(g[2].bdf, "0000:5e:00.0");
 	assert_string_not_equal(g[1].group, g[2].group);
-	gw_linux_gpus_free(g, ng);
+	gw_gpu_devs_free(g, ng);
 
 	/* What else the tree shows. */
 	t = scratch_file(&cur, "root/proc/interrupts");
@@ -120,11 +120,11 @@ void
 amd_geforce_usb(void **state)
 {
 	gw_finding *rows;
-	gw_linux_gpu *g;
+	gw_gpu_dev *g;
 	size_t n, ng, i;
 	gw_err e;
 	const gw_finding *r;
-	const gw_linux_bar *b;
+	const gw_gpu_bar *b;
 	int audio = 0, usb = 0;
 	char *t;
 
@@ -180,7 +180,7 @@ amd_geforce_usb(void **state)
 	assert_int_equal(g[0].nmates, 6);
 	assert_int_equal(g[0].nforeign, 1);
 	assert_string_equal(g[0].foreign[0], "0000:05:00.0");
-	gw_linux_gpus_free(g, ng);
+	gw_gpu_devs_free(g, ng);
 
 	t = scratch_file(&cur, "root/proc/cpuinfo");
 	assert_non_null(strstr(t, "AuthenticAMD"));
@@ -196,11 +196,11 @@ void
 intel_iommu_off_kernel(void **state)
 {
 	gw_finding *rows;
-	gw_linux_gpu *g;
+	gw_gpu_dev *g;
 	size_t n, ng;
 	gw_err e;
 	const gw_finding *r;
-	const gw_linux_bar *b;
+	const gw_gpu_bar *b;
 	char *t, *p;
 
 	(void)state;
@@ -234,7 +234,7 @@ intel_iommu_off_kernel(void **state)
 	assert_true(b && b->size == 32u << 20);
 	b = bar(&g[0], 5);
 	assert_true(b && b->io && b->size == 128);
-	gw_linux_gpus_free(g, ng);
+	gw_gpu_devs_free(g, ng);
 
 	/* The capture's addresses, as the kernel's resource file prints
 	 * them. */

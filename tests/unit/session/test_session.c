@@ -71,7 +71,7 @@ test_vms(void **state)
 	assert_null(gw_session_vm(&s));
 	assert_int_equal(gw_session_open_vm(&s, 9, &v, NULL, &e), -1);
 	assert_int_equal(gw_session_open_vm(&s, 1, &v, NULL, &e), 0);
-	assert_int_equal(s.power, GW_ESXI_POWER_ON);
+	assert_int_equal(s.power, GW_POWER_ON);
 	assert_false(gw_session_vm_off(&s));
 	assert_non_null(strstr(s.vmx_where, "win2016-vdi.vmx"));
 	/* a new listing finds it again */

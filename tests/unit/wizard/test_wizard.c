@@ -1877,7 +1877,7 @@ test_esxi_mode(void **state)
 	assert_int_equal(w.sess.vms.list.n, 2);
 	assert_int_equal(gw_wizard_esxi_open_vm(&w, 5, &e), -1);
 	assert_int_equal(gw_wizard_esxi_open_vm(&w, 1, &e), 0);   /* VM 12: on */
-	assert_int_equal(w.sess.power, GW_ESXI_POWER_ON);
+	assert_int_equal(w.sess.power, GW_POWER_ON);
 	assert_non_null(w.vmx);
 	assert_null(w.af.vmx_path);
 	assert_non_null(strstr(gw_wizard_vmx_where(&w), "root@esx-test:"));
@@ -1891,7 +1891,7 @@ test_esxi_mode(void **state)
 
 	/* VM 11: off, hardware 18 on a host that runs 21 */
 	assert_int_equal(gw_wizard_esxi_open_vm(&w, 0, &e), 0);
-	assert_int_equal(w.sess.power, GW_ESXI_POWER_OFF);
+	assert_int_equal(w.sess.power, GW_POWER_OFF);
 	assert_true(w.have_plan);
 	assert_int_equal(gw_wizard_esxi_upgrade_target(&w), 21);
 	/* u queues the upgrade: the plan is made for vmx-21 at once, the
