@@ -4,46 +4,55 @@
 #include "cli_int.h"
 #include "finding_print.h"
 #include "jsonutil.h"
-#include "linux.h"
-#include "esxi_report.h"
+#include "gpus_print.h"
 #include "textesc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* gpus (CMD_NOARGS): this Linux host's PCI devices through libpci
- * (--sysroot for a copy of /sys and /proc), a saved `esxcli hardware pci
- * list`, or an ESXi host's (--ssh, a sample host, the ESXi shell): its
- * listing is shown as a saved one is. */
+/* gpus (CMD_NOARGS): the host's display-class devices (gw_host_gpus:
+ * libpci under --sysroot or /, esxcli over --ssh or on the ESXi shell, a
+ * sample host, every host of a server through --url), or those of a saved
+ * `esxcli hardware pci list` (--esxcli-file), all printed alike. */
 int
 cmd_gpus(cli_opts *o, const gw_table *t, gw_err *e)
 {
-	gw_host *h;
-	char *out = NULL;
+	gw_gpu_list l;
+	gw_host *h = NULL;
 	int rc;
 
 	if (o->esxcli_file != NULL) {
-		if (o->ssh || o->sample || o->sysroot) {
-			gw_err_set(e, "%s", _("--esxcli-file reads a saved listing; it cannot be combined with --ssh, --sample-host or --sysroot"));
+		if (o->ssh || o->sample || o->sysroot || o->url) {
+			gw_err_set(e, "%s", _("--esxcli-file reads a saved listing; it cannot be combined with --ssh, --sample-host, --sysroot or --url"));
 			return EXIT_USAGE;
 		}
-		return gw_esxi_gpus_command(t, o->esxcli_file, o->json, e);
+		rc = gw_esxi_gpu_list_read_file(t, o->esxcli_file, &l, e);
+	} else {
+		if ((o->url ? cli_vs_host_open(o, &h, e)
+		            : cli_host_open(o, GW_HOST_NEED_ANY, &h, e)) != 0)
+			return EXIT_USAGE;
+		rc = gw_host_gpus(h, t, &l, e);
 	}
-	if (cli_host_open(o, GW_HOST_NEED_ANY, &h, e) != 0)
+	if (rc != 0) {
+		gw_host_close(h);
 		return EXIT_USAGE;
-	if (host_can(h, HOST_SYSROOT))
-		/* a sample's scratch copy is gone when the command ends:
-		 * its paths are said as on that host (/sys/...) */
-		rc = gw_linux_gpus_command(t, gw_host_sysroot(h),
-		                           o->sample ? "" : NULL, o->json, e);
-	else if (gw_host_pci_listing(h, &out, e) != 0)
-		rc = EXIT_USAGE;
-	else
-		rc = gw_esxi_gpus_text_command(t, out, "esxcli hardware pci list",
-		                               o->json, e);
-	free(out);
+	}
+	if (o->json) {
+		json_t *j = gw_gpus_json(&l);
+
+		gw_json_print(j);
+		json_decref(j);
+	} else {
+		gw_buf b;
+
+		gw_buf_init(&b);
+		gw_gpus_render(&b, &l);
+		fputs(b.data, stdout);
+		gw_buf_free(&b);
+	}
+	gw_gpu_list_free(&l);
 	gw_host_close(h);
-	return rc;
+	return 0;
 }
 
 /* check (CMD_NOARGS): the host's readiness rows: this Linux host like

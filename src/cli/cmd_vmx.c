@@ -14,7 +14,6 @@
 #include "out.h"
 #include "jsonutil.h"
 #include "vmx.h"
-#include "esxi_report.h"
 #include "safefile.h"
 
 #include <dirent.h>

@@ -87,10 +87,7 @@ int gw_diagnose_text(const char *text, size_t len, gw_diag_result *out);
 
 void gw_diag_result_free(gw_diag_result *r);
 
-/* gw_diag_render and gw_diagnose_command, which render and print, are
- * declared in diagnose_report.h (src/report), included at the end. */
+/* The report is gw_diag_render (diagnose_report.h, src/report); the
+ * command that reads the input is gw_diagnose_command (src/cli). */
 
 #endif
-
-/* Outside the guard: diagnose_report.h includes this header first. */
-#include "diagnose_report.h"

@@ -8,7 +8,7 @@
  *  2. gw_verify_run(): gw_nvsmi + the GPU table -> PASS/INFO/WARN/FAIL
  *     rows, each with a message and (where there is something to do) a fix
  *     (pure, cannot fail).
- *  3. gw_verify_command() (verify_report.h): read the file, run 1 and 2,
+ *  3. gw_verify_command() (src/cli/cmd_guest.h): read the file, run 1 and 2,
  *     print text or JSON to stdout, return the exit status.
  *
  * The nvidia-smi -q format, as the samples in tests/fixtures/nvidia-smi/
@@ -220,9 +220,10 @@ void gw_verify_free(gw_verify *v);
 
 /* ---- 3. and 4. the commands ------------------------------------------- */
 
-/* gw_verify_command and gw_verify_live_command, which print, are declared
- * in verify_report.h (src/report), included at the end; the live guest's
- * probe and checks in verify_live.h. */
+/* The reports are in verify_report.h (src/report); the commands that read
+ * the capture and the guest, gw_verify_command and gw_verify_live_command,
+ * in src/cli (cmd_guest.h); the live guest's probe and checks in
+ * verify_live.h. */
 
 /* The fix for an unlicensed vGPU guest (configure the NVIDIA License
  * System client), translated, malloc'ed; diagnose's licence rule says the
@@ -230,6 +231,3 @@ void gw_verify_free(gw_verify *v);
 char *gw_verify_license_fix(void);
 
 #endif
-
-/* Outside the guard: verify_report.h includes this header first. */
-#include "verify_report.h"

@@ -2,7 +2,7 @@
  * under a sysroot): what sysfs and /proc show of the NVIDIA GPUs and the
  * driver (gw_live_scan), the checks on that (gw_live_checks), and the
  * support bundle (gw_live_bundle_write).  The command that prints it all
- * is gw_verify_live_command (verify_report.h). */
+ * is gw_verify_live_command (src/cli/cmd_guest.h). */
 #ifndef GW_VERIFY_LIVE_H
 #define GW_VERIFY_LIVE_H
 
@@ -48,7 +48,7 @@ void gw_live_checks(const gw_live_sys *l, gw_verify *v);
 /* Is BAR k (0..5) of g the upper half of a 64-bit memory BAR? */
 int gw_live_upper_half(const gw_live_gpu *g, int k);
 
-/* Write the support bundle to out (verify.h, gw_verify_live_command):
+/* Write the support bundle to out (gw_verify_live_command):
  * text and js are the report, nvsmi_data (may be NULL) the capture.
  * Returns 0, or -1 with e set (nothing left behind). */
 int gw_live_bundle_write(const char *out, const gw_live_sys *l,

@@ -2,8 +2,8 @@
  * section 15.6), and `gpuwiz gpus --esxcli-file FILE`.
  *
  * Every parser takes the command's output as NUL-terminated text and
- * fills a struct; nothing here runs a command or prints (the printers of
- * gw_esxi_gpus_command are in src/report/esxi_report.c).  Common rules:
+ * fills a struct; nothing here runs a command or prints (gpuwiz gpus
+ * prints a gw_gpu_list through src/report/gpus_print.h).  Common rules:
  *  - Lines end in LF or CRLF; a UTF-8 byte order mark at the start and
  *    blanks at the end of a line are ignored; the last line needs no
  *    newline.
@@ -375,87 +375,24 @@ void gw_esxi_vmfs_extent_list_free(gw_esxi_vmfs_extent_list *l);
 
 /* ---- the GPUs of an esxcli hardware pci list --------------------------- */
 
-/* One display-class device (PCI class 0x03xx) and what the GPU table
- * knows of it. */
-typedef struct gw_esxi_gpu {
-	const gw_esxi_pci_dev *dev;   /* in gw_esxi_gpus.pci */
-	const gw_gpu *gpu;        /* table row, NULL when unknown */
-	int ambiguous;            /* several table rows, none picked */
-	int counted;              /* counted in the MMIO size (not an
-	                           * on-board or virtual display) */
-	int vram_gb;              /* the table's value, -1 unknown */
-	const char *name;         /* the table's name, else esxcli's Device
-	                           * Name, else "" */
-} gw_esxi_gpu;
-
-typedef struct gw_esxi_gpus {
-	char *name;               /* the input's name, as given */
-	gw_esxi_pci_list pci;     /* every device of the list */
-	gw_esxi_gpu *gpus;        /* the display-class ones, in order */
-	size_t n;
-	int mmio_known;           /* mmio_gb computed */
-	uint64_t mmio_gb;         /* 64-bit MMIO size for all counted GPUs in
-	                           * one VM (gw_plan_build) */
-	char **notes;             /* translated lines, in device order */
-	size_t nnotes;
-} gw_esxi_gpus;
-
+/* Device d (a display-class block) as a GPU row: the table's row and
+ * name (else esxcli's Device Name), VRAM, driver = the ESXi module, the
+ * passthrough state and owners. */
+void gw_esxi_gpu_dev(const gw_table *t, const gw_esxi_pci_dev *d,
+                     gw_gpu_dev *g);
 /* Parse `esxcli hardware pci list` output (name, NULL: "esxcli hardware
- * pci list", names it in messages) and find its GPUs, their VRAM, the MMIO
- * size and the notes of gw_esxi_gpus_command below.  Text over
+ * pci list", names it in messages and is the list's source) into the
+ * list gpuwiz gpus prints: every display-class device (PCI class 0x03xx),
+ * in the listing's order, summed (gw_gpu_list_sum).  Text over
  * GW_ESXI_MAX_BYTES is refused.  0, or -1 with e set and *out empty. */
-int gw_esxi_gpus_read(const gw_table *t, const char *text, const char *name,
-                      gw_esxi_gpus *out, gw_err *e);
-/* The same for a saved file (missing, a directory, unreadable, too large
- * or holding a NUL byte: -1). */
-int gw_esxi_gpus_read_file(const gw_table *t, const char *path,
-                           gw_esxi_gpus *out, gw_err *e);
-void gw_esxi_gpus_free(gw_esxi_gpus *g);
+int gw_esxi_gpu_list_read(const gw_table *t, const char *text,
+                          const char *name, gw_gpu_list *out, gw_err *e);
+/* The same for a saved file (gpuwiz gpus --esxcli-file; missing, a
+ * directory, unreadable, too large or holding a NUL byte: -1). */
+int gw_esxi_gpu_list_read_file(const gw_table *t, const char *path,
+                               gw_gpu_list *out, gw_err *e);
 /* 1 when the device is owned by VM Passthru now, or its block does not
  * say (no Current Owner line); 0 for another owner. */
 int gw_esxi_gpu_current_passthru(const gw_esxi_pci_dev *d);
-
-/* ---- gpuwiz gpus --esxcli-file FILE [--json] --------------------------- */
-
-/* These two print: they are defined in src/report/esxi_report.c
- * (gw_esxi_gpus_read and the printers of esxi_report.h), and declared
- * here for the front ends.
- *
- * Read a saved `esxcli hardware pci list` and print its display-class
- * devices (PCI class 0x03xx) to stdout: as a table with the MMIO line and
- * notes, or with json as
- *
- *   {"file": FILE,
- *    "gpus": [{"bdf": "0000:3b:00.0", "vmx_id": "00000:059:00.0",
- *              "vendor_id": "0x10de", "device_id": "0x26b9",
- *              "subvendor_id": "0x10de", "subdevice_id": "0x1851",
- *              "name": "AD102GL [L40S]", "table_id": "l40s",
- *              "vram_gb": 48, "passthru_capable": true,
- *              "passthru_enabled": true, "configured_owner": "VM Passthru",
- *              "current_owner": "VM Passthru", "counted_in_mmio": true}],
- *    "mmio_size_gb": 128, "notes": ["..."]}
- *
- * name is the table's name when the GPU table knows the PCI id (with the
- * subsystem where it decides the model), else esxcli's Device Name.
- * vram_gb is the table's value and null when unknown: never guessed.
- * passthru_capable / passthru_enabled are null when the block does not
- * say.  mmio_size_gb is the 64-bit MMIO size (gw_plan_build) for all the
- * counted GPUs in one VM, null when any counted GPU's VRAM is unknown or
- * none is counted; the notes say why.  Not counted: the servers'
- * on-board management displays (ASPEED 0x1a03, Matrox 0x102b) and VMware's
- * virtual SVGA (0x15ad), which are listed but are never the GPUs being
- * sized.  A file without a display-class device prints "no display-class
- * device in FILE" (JSON: an empty list).
- *
- * Returns the exit status: 0, or 2 with e set (the file missing, a
- * directory, unreadable, too large, empty, binary, or not this command's
- * output: one line naming the file) and nothing printed. */
-int gw_esxi_gpus_command(const gw_table *t, const char *path, int json,
-                         gw_err *e);
-/* The same report for output already in memory (`gpuwiz gpus` on a host:
- * esxcli run there); name (NULL: "esxcli hardware pci list") takes the
- * file's place in messages, the text and JSON ("file": name). */
-int gw_esxi_gpus_text_command(const gw_table *t, const char *text,
-                              const char *name, int json, gw_err *e);
 
 #endif

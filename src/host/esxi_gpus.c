@@ -1,6 +1,6 @@
-/* esxi_gpus.c: the GPUs of a saved or fetched `esxcli hardware pci list`,
- * their VRAM from the GPU table, the MMIO size and the notes that `gpuwiz
- * gpus` shows with them (src/report/esxi_report.c prints them). */
+/* esxi_gpus.c: the GPUs of a saved or fetched `esxcli hardware pci list`
+ * as the rows of hosttypes.h (their VRAM from the GPU table, the
+ * passthrough state), which gpuwiz gpus prints (src/report/gpus_print.c). */
 #include "esxi_int.h"
 
 #include <stdio.h>
@@ -15,175 +15,48 @@ gw_esxi_gpu_current_passthru(const gw_esxi_pci_dev *d)
 }
 
 void
-gw_esxi_gpus_free(gw_esxi_gpus *g)
+gw_esxi_gpu_dev(const gw_table *t, const gw_esxi_pci_dev *d, gw_gpu_dev *g)
 {
-	size_t i;
-
-	if (g == NULL)
-		return;
-	for (i = 0; i < g->nnotes; i++)
-		free(g->notes[i]);
-	free(g->notes);
-	free(g->gpus);
-	free(g->name);
-	gw_esxi_pci_list_free(&g->pci);
-	memset(g, 0, sizeof *g);
-}
-
-static void
-add_note(gw_esxi_gpus *g, char *s)
-{
-	g->notes = gw_xrealloc(g->notes, (g->nnotes + 1) * sizeof *g->notes);
-	g->notes[g->nnotes++] = s;
-}
-
-/* The display-class devices and what the table knows of them. */
-static void
-find_gpus(gw_esxi_gpus *g, const gw_table *t)
-{
-	size_t i;
-
-	for (i = 0; i < g->pci.n; i++) {
-		const gw_esxi_pci_dev *d = &g->pci.devs[i];
-		gw_esxi_gpu *r;
-
-		if (!gw_esxi_pci_is_display(d))
-			continue;
-		g->gpus = gw_xrealloc(g->gpus, (g->n + 1) * sizeof *g->gpus);
-		r = &g->gpus[g->n++];
-		memset(r, 0, sizeof *r);
-		r->dev = d;
-		r->gpu = t ? gw_table_find_pci(t, d->vendor_id, d->device_id,
-		                               d->subvendor_id, d->subdevice_id,
-		                               &r->ambiguous)
-		           : NULL;
-		r->vram_gb = r->gpu ? r->gpu->vram_gb : -1;
-		r->counted = !gw_is_onboard_display(d->vendor_id);
-		r->name = r->gpu ? r->gpu->name
-		        : d->device_name && *d->device_name ? d->device_name
-		        : "";
-	}
-}
-
-/* Why the VRAM of counted GPU r is unknown (id: "10de:26b9"). */
-static void
-vram_note(gw_esxi_gpus *g, const gw_esxi_gpu *r, const char *id)
-{
-	const gw_esxi_pci_dev *d = r->dev;
-
-	if (r->vram_gb >= 0)
-		return;
-	if (r->ambiguous)
-		add_note(g, gw_xasprintf(
-		    _("%s (%s): several GPUs in the table share this PCI id and "
-		      "its subsystem %04x:%04x does not pick one, so its VRAM is "
-		      "unknown; size the VM with gpuwiz mmio --vram GB"),
-		    d->bdf, id, d->subvendor_id, d->subdevice_id));
-	else if (r->gpu)
-		add_note(g, gw_xasprintf(
-		    _("%s (%s, %s): its VRAM is unknown in the GPU table; size "
-		      "the VM with gpuwiz mmio --vram GB"),
-		    d->bdf, id, r->gpu->name));
-	else
-		add_note(g, gw_xasprintf(
-		    _("%s (%s) is not in the GPU table, so its VRAM is unknown; "
-		      "size the VM with gpuwiz mmio --vram GB"), d->bdf, id));
-}
-
-/* What stands between device d and a VM. */
-static void
-passthru_note(gw_esxi_gpus *g, const gw_esxi_pci_dev *d)
-{
-	int en = gw_esxi_pci_passthru_enabled(d);
-
-	if (d->passthru_capable == 0)
-		add_note(g, gw_xasprintf(
-		    _("%s: ESXi says it cannot be passed through (Passthru "
-		      "Capable: false); check that VT-d / AMD-Vi (IOMMU) is "
-		      "enabled in the host's BIOS"), d->bdf));
-	else if (en == 0)
-		add_note(g, gw_xasprintf(
-		    _("%s: passthrough is not enabled; enable it with: esxcli "
-		      "hardware pci pcipassthru set -d %s -e true -a"),
-		    d->bdf, d->bdf));
-	else if (en == 1 && !gw_esxi_gpu_current_passthru(d))
-		add_note(g, gw_xasprintf(
-		    _("%s: passthrough is configured but the device is still "
-		      "owned by %s; reboot the host to apply it"),
-		    d->bdf, d->current_owner));
-}
-
-/* Notes, in device order. */
-static void
-gpu_notes(gw_esxi_gpus *g)
-{
-	size_t i;
-
-	for (i = 0; i < g->n; i++) {
-		const gw_esxi_gpu *r = &g->gpus[i];
-		const gw_esxi_pci_dev *d = r->dev;
-		char id[16];
-
-		snprintf(id, sizeof id, "%04x:%04x", d->vendor_id, d->device_id);
-		if (!r->counted) {
-			add_note(g, gw_xasprintf(
-			    _("%s (%s) is an on-board management or virtual "
-			      "display, not counted in the MMIO size"),
-			    d->bdf, id));
-			continue;
-		}
-		vram_note(g, r, id);
-		passthru_note(g, d);
-	}
-}
-
-/* The MMIO size for all counted GPUs in one VM, when each one's VRAM is
- * known. */
-static void
-gpus_mmio(gw_esxi_gpus *g, const gw_table *t)
-{
-	gw_answers a;
-	gw_plan p;
-	gw_err pe;
-	size_t i, ncounted = 0;
-
-	for (i = 0; i < g->n; i++) {
-		if (!g->gpus[i].counted)
-			continue;
-		if (g->gpus[i].vram_gb < 0)
-			return;
-		ncounted++;
-	}
-	if (ncounted == 0)
-		return;
-	gw_answers_init(&a);
-	a.reserve = 0;   /* sizing only */
-	a.gpus = gw_xcalloc(ncounted, sizeof *a.gpus);
-	for (i = 0; i < g->n; i++) {
-		gw_gpu_want *w;
-
-		if (!g->gpus[i].counted)
-			continue;
-		w = &a.gpus[a.ngpus++];
-		w->gpu = g->gpus[i].gpu;
-		w->vram_gb = g->gpus[i].vram_gb;
-		w->count = 1;
-		w->spec = gw_xstrdup(g->gpus[i].dev->bdf);
-	}
-	if (gw_plan_build(&a, t, NULL, &p, &pe) == 0) {
-		g->mmio_gb = p.mmio_gb;
-		g->mmio_known = 1;
-	} else {
-		add_note(g, gw_xasprintf(_("no MMIO size: %s"), pe.msg));
-	}
-	gw_plan_free(&p);
-	gw_answers_free(&a);
+	gw_gpu_dev_init(g);
+	g->bdf = gw_xstrdup(d->bdf);
+	g->dom = d->domain;
+	g->bus = d->bus;
+	g->dev = d->slot;
+	g->fn = d->function;
+	g->vendor = d->vendor_id;
+	g->device = d->device_id;
+	g->subvendor = d->subvendor_id;
+	g->subdevice = d->subdevice_id;
+	g->subsys_known = gw_esxi_pci_field(d, "SubVendor ID") != NULL &&
+	                  gw_esxi_pci_field(d, "SubDevice ID") != NULL;
+	g->row = t ? gw_table_find_pci(t, d->vendor_id, d->device_id,
+	                               d->subvendor_id, d->subdevice_id,
+	                               &g->ambiguous)
+	           : NULL;
+	if (g->row)
+		g->name = gw_xstrdup(g->row->name);
+	else if (d->device_name && *d->device_name)
+		g->name = gw_xstrdup(d->device_name);
+	g->vram_gb = g->row ? g->row->vram_gb : -1;
+	if (d->module_name && *d->module_name && strcmp(d->module_name, "None"))
+		g->driver = gw_xstrdup(d->module_name);
+	g->onboard = gw_is_onboard_display(d->vendor_id);
+	g->passthru_capable = d->passthru_capable;
+	g->passthru_enabled = gw_esxi_pci_passthru_enabled(d);
+	g->passthru_active = gw_esxi_gpu_current_passthru(d);
+	if (d->configured_owner)
+		g->configured_owner = gw_xstrdup(d->configured_owner);
+	if (d->current_owner)
+		g->current_owner = gw_xstrdup(d->current_owner);
 }
 
 int
-gw_esxi_gpus_read(const gw_table *t, const char *text, const char *name,
-                  gw_esxi_gpus *out, gw_err *e)
+gw_esxi_gpu_list_read(const gw_table *t, const char *text, const char *name,
+                      gw_gpu_list *out, gw_err *e)
 {
+	gw_esxi_pci_list pci;
+	size_t i;
+
 	memset(out, 0, sizeof *out);
 	if (text == NULL)
 		text = "";
@@ -194,18 +67,21 @@ gw_esxi_gpus_read(const gw_table *t, const char *text, const char *name,
 		                "%s"), name, GW_ESXI_MAX_BYTES, CMD_PCI_LIST);
 		return -1;
 	}
-	if (gw_esxi_parse_pci_list(text, name, &out->pci, e) != 0)
+	if (gw_esxi_parse_pci_list(text, name, &pci, e) != 0)
 		return -1;
-	out->name = gw_xstrdup(name);
-	find_gpus(out, t);
-	gpu_notes(out);
-	gpus_mmio(out, t);
+	out->source = gw_xstrdup(name);
+	out->gpus = gw_xcalloc(pci.n ? pci.n : 1, sizeof *out->gpus);
+	for (i = 0; i < pci.n; i++)
+		if (gw_esxi_pci_is_display(&pci.devs[i]))
+			gw_esxi_gpu_dev(t, &pci.devs[i], &out->gpus[out->n++]);
+	gw_esxi_pci_list_free(&pci);
+	gw_gpu_list_sum(out);
 	return 0;
 }
 
 int
-gw_esxi_gpus_read_file(const gw_table *t, const char *path,
-                       gw_esxi_gpus *out, gw_err *e)
+gw_esxi_gpu_list_read_file(const gw_table *t, const char *path,
+                           gw_gpu_list *out, gw_err *e)
 {
 	char *data = NULL;
 	size_t len = 0;
@@ -224,7 +100,7 @@ gw_esxi_gpus_read_file(const gw_table *t, const char *path,
 		free(data);
 		return -1;
 	}
-	rc = gw_esxi_gpus_read(t, data, path, out, e);
+	rc = gw_esxi_gpu_list_read(t, data, path, out, e);
 	free(data);
 	return rc;
 }

@@ -344,12 +344,16 @@ gw_host_upgrade(gw_host *h, const gw_vm *vm, int current, int target,
 }
 
 int
-gw_host_pci_listing(gw_host *h, char **text, gw_err *e)
+gw_host_gpus(gw_host *h, const gw_table *t, gw_gpu_list *out, gw_err *e)
 {
-	*text = NULL;
-	if (h->m->pci_listing == NULL)
+	memset(out, 0, sizeof *out);
+	if (h->m->gpus == NULL)
 		return lacks(h, e);
-	return h->m->pci_listing(h, text, e);
+	if (h->m->gpus(h, t, out, e) != 0) {
+		gw_gpu_list_free(out);
+		return -1;
+	}
+	return 0;
 }
 
 void

@@ -18,13 +18,12 @@
 #include "answers.h"
 #include "esxi.h"
 #include "gputable.h"
+#include "hosttypes.h"
 #include "linux.h"
 #include "plan.h"
 #include "runner.h"
 #include "vmx.h"
 #include "vsphere.h"
-
-typedef struct gw_host gw_host;
 
 /* What reaches the host (the welcome step's modes map onto these). */
 typedef enum {
@@ -45,9 +44,6 @@ enum {
 	                          * knows each device's system id (the API) */
 	HOST_SYSROOT  = 1 << 7   /* reads a local root (Linux) */
 };
-
-/* Long tasks report here (same shape as gw_vs_progress_fn). */
-typedef void (*gw_host_progress_fn)(void *ctx, const char *what, int pct);
 
 /* What the host says about itself (gw_host_probe_all, gw_host_facts_get). */
 typedef struct gw_host_facts {
@@ -212,10 +208,14 @@ int gw_host_upgrade(gw_host *h, const gw_vm *vm, int current, int target,
 gw_vs *gw_host_vs(const gw_host *h);
 const gw_vs_inventory *gw_host_inventory(gw_host *h, gw_err *e);
 
-/* The host's raw PCI listing: on the ESXi back end the output of
- * `esxcli hardware pci list`.  0, or -1 and e (another back end: it
- * cannot). */
-int gw_host_pci_listing(gw_host *h, char **text, gw_err *e);
+/* The host's GPUs as gpuwiz gpus shows them (HOST_GPUS): every
+ * display-class device, on-board displays too, with the MMIO size and the
+ * notes (gw_gpu_list_sum); t names them (may be NULL).  Linux: libpci
+ * under the root (a sample's said as "/sys/bus/pci"); the ESXi shell:
+ * `esxcli hardware pci list` read as a saved one is; the API: every
+ * host's hardware.pciDevice.  0, or -1 and e (*out empty). */
+int gw_host_gpus(gw_host *h, const gw_table *t, gw_gpu_list *out,
+                 gw_err *e);
 
 /* Many writes in a row (gpuwiz vsphere apply over several VMs): after a
  * write the back end reads again only what a later write needs (the

@@ -95,34 +95,6 @@ sysid_rows(gw_host *h, gw_host_probe *p)
 	gw_answers_free(&tmp);
 }
 
-/* The detected GPU (the Linux struct, so the GPU step shows both kinds)
- * for one esxcli block. */
-static void
-esxi_detected(const gw_table *t, const gw_esxi_pci_dev *d, gw_gpu_dev *g)
-{
-	memset(g, 0, sizeof *g);
-	g->bdf = gw_xstrdup(d->bdf);
-	g->dom = d->domain;
-	g->bus = d->bus;
-	g->dev = d->slot;
-	g->fn = d->function;
-	g->vendor = d->vendor_id;
-	g->device = d->device_id;
-	g->subvendor = d->subvendor_id;
-	g->subdevice = d->subdevice_id;
-	g->row = t ? gw_table_find_pci(t, d->vendor_id, d->device_id,
-	                               d->subvendor_id, d->subdevice_id, NULL)
-	           : NULL;
-	if (g->row)
-		g->name = gw_xstrdup(g->row->name);
-	else if (d->device_name && *d->device_name)
-		g->name = gw_xstrdup(d->device_name);
-	g->vram_gb = g->row ? g->row->vram_gb : -1;
-	if (d->module_name && *d->module_name && strcmp(d->module_name, "None"))
-		g->driver = gw_xstrdup(d->module_name);
-	g->onboard = gw_is_onboard_display(d->vendor_id);
-}
-
 static int
 owner_is_passthru(const char *o)
 {
@@ -197,7 +169,7 @@ gpu_rows(gw_host *h, const gw_table *t, gw_host_probe *p)
 
 		if (!gw_esxi_pci_is_display(&h->pci.devs[i]))
 			continue;
-		esxi_detected(t, &h->pci.devs[i], &g);
+		gw_esxi_gpu_dev(t, &h->pci.devs[i], &g);
 		if (g.onboard)
 			gw_host_gpu_drop(&g);
 		else
@@ -376,14 +348,20 @@ esxi_upgrade(gw_host *h, const gw_vm *vm, int current, int target,
 	return gw_esxi_session_upgrade(h->runner, vm->vmid, current, target, e);
 }
 
-/* esxcli's own listing, as a saved one is read (gpuwiz gpus). */
+/* gpuwiz gpus: esxcli's own listing, read as a saved one is. */
 static int
-esxi_pci_listing(gw_host *h, char **text, gw_err *e)
+esxi_gpus(gw_host *h, const gw_table *t, gw_gpu_list *out, gw_err *e)
 {
 	static const char *const argv[] = { "esxcli", "hardware", "pci", "list",
 	                                    NULL };
+	char *text = NULL;
+	int rc;
 
-	return gw_runner_run_ok(h->runner, argv, text, e);
+	if (gw_runner_run_ok(h->runner, argv, &text, e) != 0)
+		return -1;
+	rc = gw_esxi_gpu_list_read(t, text, NULL, out, e);
+	free(text);
+	return rc;
 }
 
 const gw_host_methods gw_host_esxi_methods = {
@@ -403,7 +381,7 @@ const gw_host_methods gw_host_esxi_methods = {
 	.enable_gpu = esxi_enable_gpu,
 	.enable_bdf = esxi_enable_bdf,
 	.upgrade = esxi_upgrade,
-	.pci_listing = esxi_pci_listing,
+	.gpus = esxi_gpus,
 };
 
 gw_host *

@@ -32,7 +32,9 @@ typedef struct gw_host_methods {
 	                  int *reboot, gw_err *e);
 	int (*upgrade)(gw_host *h, const gw_vm *vm, int current, int target,
 	               gw_err *e);
-	int (*pci_listing)(gw_host *h, char **text, gw_err *e);
+	/* every display-class device, the list summed (gw_gpu_list_sum) */
+	int (*gpus)(gw_host *h, const gw_table *t, gw_gpu_list *out,
+	            gw_err *e);
 } gw_host_methods;
 
 struct gw_host {

@@ -40,11 +40,35 @@ linux_probe(gw_host *h, const gw_table *t, gw_host_probe *p)
 	return p->fails;
 }
 
+/* gpuwiz gpus: every display-class device under the root; a sample's
+ * scratch copy is gone when the command ends, so its paths are said as
+ * on that host (/sys/...). */
+static int
+linux_gpus(gw_host *h, const gw_table *t, gw_gpu_list *out, gw_err *e)
+{
+	char *root;
+
+	if (gw_linux_gpus(t, h->sysroot, &out->gpus, &out->n, e) != 0)
+		return -1;
+	if (h->have_sample && !h->keep_scratch) {
+		out->source = gw_xstrdup("/sys/bus/pci");
+	} else {
+		if ((root = gw_linux_root(h->sysroot, e)) == NULL)
+			return -1;
+		out->source = gw_xasprintf("%s/sys/bus/pci", root);
+		free(root);
+	}
+	out->iommu_known = 1;
+	gw_gpu_list_sum(out);
+	return 0;
+}
+
 const gw_host_methods gw_host_linux_methods = {
 	.name = "linux",
 	.kind = GW_HOST_LINUX,
 	.caps = HOST_CHECKS | HOST_GPUS | HOST_SYSROOT,
 	.probe = linux_probe,
+	.gpus = linux_gpus,
 };
 
 gw_host *

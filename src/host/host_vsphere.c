@@ -72,7 +72,7 @@ vs_detected(const gw_table *t, const gw_vs_host *x, const gw_vs_pci *d,
 {
 	unsigned dom, bus, dev, fn;
 
-	memset(g, 0, sizeof *g);
+	gw_gpu_dev_init(g);
 	g->bdf = gw_xstrdup(d->id);
 	if (gw_bdf_parse(d->id, &dom, &bus, &dev, &fn) == 0) {
 		g->dom = dom;
@@ -84,13 +84,18 @@ vs_detected(const gw_table *t, const gw_vs_host *x, const gw_vs_pci *d,
 	g->device = d->device;
 	g->subvendor = d->subvendor;
 	g->subdevice = d->subdevice;
+	g->subsys_known = 1;
 	g->row = t ? gw_table_find_pci(t, d->vendor, d->device, d->subvendor,
-	                               d->subdevice, NULL) : NULL;
+	                               d->subdevice, &g->ambiguous) : NULL;
 	g->name = g->row ? gw_xstrdup(g->row->name) :
 	          d->device_name ? gw_xstrdup(d->device_name) : NULL;
 	g->vram_gb = g->row ? g->row->vram_gb : -1;
 	/* the host, where the Linux list shows the driver */
 	g->driver = gw_xstrdup(x->name);
+	g->onboard = gw_is_onboard_display(d->vendor);
+	g->passthru_capable = d->passthru_capable;
+	g->passthru_enabled = d->passthru_enabled;
+	g->passthru_active = d->passthru_active;
 }
 
 /* The GPUs of every host. */
@@ -504,6 +509,31 @@ vs_pick(gw_host *h, const gw_vm *vm, gw_answers *a, char **picked,
 	return 0;
 }
 
+/* gpuwiz gpus: the display-class devices of every host of the server,
+ * on-board displays too, as the inventory has them now. */
+static int
+vs_gpus(gw_host *h, const gw_table *t, gw_gpu_list *out, gw_err *e)
+{
+	size_t i, k, n = 0;
+
+	if (reread(h, e) != 0)
+		return -1;
+	for (i = 0; i < h->inv.nhosts; i++)
+		n += h->inv.hosts[i].npci;
+	out->gpus = gw_xcalloc(n ? n : 1, sizeof *out->gpus);
+	for (i = 0; i < h->inv.nhosts; i++) {
+		const gw_vs_host *x = &h->inv.hosts[i];
+
+		for (k = 0; k < x->npci; k++)
+			if ((x->pci[k].class_id >> 8) == 0x03)
+				vs_detected(t, x, &x->pci[k],
+				            &out->gpus[out->n++]);
+	}
+	out->source = gw_xstrdup(h->label);
+	gw_gpu_list_sum(out);
+	return 0;
+}
+
 const gw_host_methods gw_host_vsphere_methods = {
 	.name = "vsphere",
 	.kind = GW_HOST_VSPHERE,
@@ -521,6 +551,7 @@ const gw_host_methods gw_host_vsphere_methods = {
 	.enable_gpu = vs_enable_gpu,
 	.enable_bdf = vs_enable_bdf,
 	.upgrade = vs_upgrade,
+	.gpus = vs_gpus,
 };
 
 gw_host *

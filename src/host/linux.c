@@ -4,7 +4,8 @@
  * gpuwiz check reads /proc and /sys directly, like virt-host-validate
  * (doc/design.md, section 15.7): linux_checks.c, linux_irq.c.  gpuwiz gpus lists
  * display-class devices through libpci's sysfs back end: linux_gpus.c.
- * Nothing here prints; src/report/linux_report.c renders the results.
+ * Nothing here prints: gpuwiz check prints the rows through
+ * src/report/finding_print.c, gpuwiz gpus the list through gpus_print.c.
  */
 #include "linux_int.h"
 

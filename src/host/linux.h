@@ -11,10 +11,7 @@
 #include "finding.h"
 #include "mmio.h"
 
-/* The commands (gw_linux_check_command, gw_linux_gpus_command) and the
- * printers are in linux_report.h (src/report), included at the end. */
-
-/* ---- structured results (used by the commands and the wizard) --------- */
+/* ---- structured results (the host interface, gpuwiz verify) ----------- */
 
 /* The rows of gpuwiz check are gw_finding (finding.h), topic
  * GW_TOPIC_HOST, with these static ids: "cpu-virt", "iommu-firmware",
@@ -41,26 +38,6 @@ void gw_linux_checks_free(gw_finding *rows, size_t n);
 int gw_linux_gpus(const gw_table *t, const char *sysroot, gw_gpu_dev **out,
                   size_t *n, gw_err *e);
 
-/* What gpuwiz gpus shows: the devices, the MMIO size for all of them in
- * one VM, and the notes under the table. */
-typedef struct gw_linux_gpus_report {
-	char *busdir;              /* SYSROOT/sys/bus/pci */
-	gw_gpu_dev *gpus;        /* gw_linux_gpus() */
-	size_t n;
-	uint64_t total_vram_gb;    /* the VRAM the table knows of them */
-	gw_mmio_need mmio;         /* the rule on it and the 64-bit BARs */
-	int mmio_known;            /* 0: neither VRAM nor BARs, or refused */
-	char **notes;              /* translated lines: "no MMIO size: ...",
-	                            * "WARN: ..." about IOMMU groups */
-	size_t nnotes;
-} gw_linux_gpus_report;
-
-/* Fill *r for sysroot (gw_linux_gpus; t may be NULL).  Returns 0, or -1
- * with e set as gw_linux_gpus does (*r then empty). */
-int gw_linux_gpus_report_build(const gw_table *t, const char *sysroot,
-                               gw_linux_gpus_report *r, gw_err *e);
-void gw_linux_gpus_report_free(gw_linux_gpus_report *r);
-
 /* Helpers shared with verify.c (gpuwiz verify on a live guest). */
 
 /* The root prefix of sysroot without a trailing '/' ("" for "/" or NULL),
@@ -75,6 +52,3 @@ long gw_linux_read_hex(const char *path);
 char *gw_linux_link_base(const char *path);
 
 #endif
-
-/* Outside the guard: linux_report.h includes this header first. */
-#include "linux_report.h"

@@ -38,6 +38,8 @@ gw_gpu_devs_free(gw_gpu_dev *gs, size_t n)
 		gw_linux_free_list(g->mates, g->nmates);
 		gw_linux_free_list(g->foreign, g->nforeign);
 		free(g->driver);
+		free(g->configured_owner);
+		free(g->current_owner);
 	}
 	free(gs);
 }
@@ -122,7 +124,7 @@ gpu_name(const gw_table *t, struct pci_access *acc, gpu_info *g)
 	const gw_gpu *row;
 
 	row = t ? gw_table_find_pci(t, g->vendor, g->device, g->subvendor,
-	                            g->subdevice, NULL)
+	                            g->subdevice, &g->ambiguous)
 	        : NULL;
 	g->row = row;
 	g->onboard = gw_is_onboard_display(g->vendor);
@@ -178,7 +180,7 @@ add_gpu(const gw_table *t, struct pci_access *acc, const char *busdir,
 
 	out->g = gw_xrealloc(out->g, (out->n + 1) * sizeof *out->g);
 	g = &out->g[out->n++];
-	memset(g, 0, sizeof *g);
+	gw_gpu_dev_init(g);
 	g->dom = (unsigned)d->domain;
 	g->bus = d->bus;
 	g->dev = d->dev;
@@ -190,6 +192,7 @@ add_gpu(const gw_table *t, struct pci_access *acc, const char *busdir,
 	if (d->known_fields & PCI_FILL_SUBSYS) {
 		g->subvendor = d->subsys_vendor_id;
 		g->subdevice = d->subsys_id;
+		g->subsys_known = 1;
 	}
 	gpu_name(t, acc, g);
 	gpu_bars(d, g);
@@ -291,98 +294,4 @@ gw_gpu_dev_bar_gb(const gw_gpu_dev *g)
 	if (nb == 0 || gw_mmio_bars(bars, nb, &gb, &me) != 0)
 		return 0;
 	return gw_mmio_bytes_gb(gb);
-}
-
-/* ---- what gpuwiz gpus shows ------------------------------------------- */
-
-/* Takes ownership of note. */
-static void
-add_note(gw_linux_gpus_report *r, char *note)
-{
-	r->notes = gw_xrealloc(r->notes, (r->nnotes + 1) * sizeof *r->notes);
-	r->notes[r->nnotes++] = note;
-}
-
-/* MMIO for all of them in one VM: the rule on the known VRAM and the BAR
- * need of the 64-bit BARs, the larger wins. */
-static void
-report_mmio(gw_linux_gpus_report *r)
-{
-	uint64_t *bars = NULL, total = 0;
-	size_t nbars = 0, i;
-	int k;
-	gw_err me;
-
-	for (i = 0; i < r->n; i++) {
-		const gpu_info *g = &r->gpus[i];
-
-		if (g->vram_gb > 0)
-			total += (uint64_t)g->vram_gb;
-		for (k = 0; k < g->nbars; k++)
-			if (g->bars[k].is64) {
-				bars = gw_xrealloc(bars, (nbars + 1) * sizeof *bars);
-				bars[nbars++] = g->bars[k].size;
-			}
-	}
-	r->total_vram_gb = total;
-	memset(&r->mmio, 0, sizeof r->mmio);
-	if (total == 0 && nbars == 0)
-		r->mmio_known = 0;
-	else if (gw_mmio_need_for(total, bars, nbars, &r->mmio, &me) != 0)
-		add_note(r, gw_xasprintf(_("no MMIO size: %s"), me.msg));
-	else
-		r->mmio_known = 1;
-	free(bars);
-}
-
-/* Group-mates that must go along, and GPUs without a group. */
-static void
-report_groups(gw_linux_gpus_report *r)
-{
-	size_t i, k;
-
-	for (i = 0; i < r->n; i++) {
-		const gpu_info *g = &r->gpus[i];
-
-		for (k = 0; k < g->nforeign; k++)
-			add_note(r, gw_xasprintf(
-			    _("WARN: %s shares IOMMU group %s with %s, which is "
-			      "not part of the card: pass it through to the same "
-			      "VM too, or move the GPU to a slot with its own "
-			      "group"), g->bdf, g->group, g->foreign[k]));
-		if (g->group == NULL && !g->onboard)
-			add_note(r, gw_xasprintf(
-			    _("WARN: %s is in no IOMMU group: the IOMMU is off "
-			      "(run gpuwiz check)"), g->bdf));
-	}
-}
-
-int
-gw_linux_gpus_report_build(const gw_table *t, const char *sysroot,
-                           gw_linux_gpus_report *r, gw_err *e)
-{
-	char *root;
-
-	memset(r, 0, sizeof *r);
-	if (gw_linux_gpus(t, sysroot, &r->gpus, &r->n, e) != 0)
-		return -1;
-	root = gw_linux_root(sysroot, e);
-	if (root == NULL) {
-		gw_linux_gpus_report_free(r);
-		return -1;
-	}
-	r->busdir = gw_xasprintf("%s/sys/bus/pci", root);
-	free(root);
-	report_mmio(r);
-	report_groups(r);
-	return 0;
-}
-
-void
-gw_linux_gpus_report_free(gw_linux_gpus_report *r)
-{
-	gw_gpu_devs_free(r->gpus, r->n);
-	gw_linux_free_list(r->notes, r->nnotes);
-	free(r->busdir);
-	memset(r, 0, sizeof *r);
 }

@@ -45,12 +45,7 @@
  * and valid until the next call. */
 const char *gw_sample_hosts_dir(void);
 
-typedef struct gw_sample_info {
-	char *name;      /* the folder name: "intel-2x-l40s" */
-	char *title;     /* [host] title, English (untranslated) */
-	char *kind;      /* "linux" or "esxi" */
-} gw_sample_info;
-
+/* gw_sample_info (one sample: name, title, kind) is in hosttypes.h. */
 /* The sample hosts (the sub-folders of gw_sample_hosts_dir() holding a
  * host.ini), sorted by name; *out malloc'ed (NULL when *n is 0).  -1 with
  * e set when no folder is found or it cannot be read, or a host.ini cannot

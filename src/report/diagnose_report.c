@@ -1,17 +1,14 @@
 /* diagnose_report.c: the output of gpuwiz diagnose (diagnose_report.h):
- * the findings as text or JSON, and the command that reads the input.
+ * the findings as text or JSON.
  */
 #include "diagnose_report.h"
-#include "out.h"
 #include "finding_print.h"
 #include "jsonutil.h"
 #include "textesc.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
@@ -148,105 +145,4 @@ gw_diag_render(const gw_diag_result *r, const char *input_name, int json,
 	else
 		render_text(r, v, &x, name, out);
 	free(v);
-}
-
-/* ---- the command -------------------------------------------------------- */
-
-static int
-read_stdin(const char *name, char **out, size_t *len, gw_err *e)
-{
-	gw_buf b;
-	char chunk[65536];
-
-	gw_buf_init(&b);
-	for (;;) {
-		ssize_t r = read(STDIN_FILENO, chunk, sizeof chunk);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			gw_err_set(e, _("%s: cannot read: %s"), name,
-			           strerror(errno));
-			gw_buf_free(&b);
-			return -1;
-		}
-		if (r == 0)
-			break;
-		if (b.len + (size_t)r > GW_DIAG_MAX_INPUT) {
-			gw_err_set(e, _("%s: file is too large (more than %zu bytes)"),
-			           name, (size_t)GW_DIAG_MAX_INPUT);
-			gw_buf_free(&b);
-			return -1;
-		}
-		gw_buf_add(&b, chunk, (size_t)r);
-	}
-	*len = b.len;
-	*out = gw_buf_steal(&b);
-	return 0;
-}
-
-/* Refuse binary and blank input: 0 when data[0..len) is text worth a
- * look. */
-static int
-check_input(const char *name, const char *data, size_t len, gw_err *e)
-{
-	size_t i;
-
-	if (memchr(data, '\0', len) != NULL) {
-		gw_err_set(e, _("%s: is a binary file (it holds NUL bytes); "
-		                "expected text: a vmware.log excerpt or an error "
-		                "message, saved as UTF-8"), name);
-		return -1;
-	}
-	for (i = 0; i < len; i++)
-		if (data[i] != ' ' && data[i] != '\t' && data[i] != '\n' &&
-		    data[i] != '\r' && data[i] != '\f' && data[i] != '\v')
-			return 0;
-	gw_err_set(e, _("%s: is empty; expected a vmware.log excerpt or an "
-	                "error message"), name);
-	return -1;
-}
-
-int
-gw_diagnose_command(const char *path, int json, gw_err *e)
-{
-	int from_stdin = path != NULL && strcmp(path, "-") == 0;
-	const char *name;
-	char *data = NULL;
-	size_t len = 0;
-	gw_diag_result res;
-	gw_buf out;
-	int rc;
-
-	if (path == NULL || *path == '\0') {
-		gw_err_set(e, _("expected a file name or - (standard input)"));
-		return 2;
-	}
-	name = from_stdin ? _("standard input") : path;
-	if (from_stdin ? read_stdin(name, &data, &len, e) != 0
-	               : gw_read_file(path, GW_DIAG_MAX_INPUT, &data, &len,
-	                              e) != 0)
-		return 2;
-	if (check_input(name, data, len, e) != 0) {
-		free(data);
-		return 2;
-	}
-	if (gw_diagnose_text(data, len, &res) < 0) {
-		free(data);
-		gw_err_set(e, _("%s: cannot read: %s"), name, strerror(EINVAL));
-		return 2;
-	}
-	free(data);
-	gw_buf_init(&out);
-	gw_diag_render(&res, name, json, &out);
-	rc = res.n > 0 ? 0 : 1;
-	gw_diag_result_free(&res);
-	gw_out_flush();
-	if (gw_write_all(STDOUT_FILENO, out.data, out.len) != 0) {
-		gw_err_set(e, _("standard output: cannot write: %s"),
-		           strerror(errno));
-		rc = 2;
-	}
-	gw_buf_free(&out);
-	return rc;
 }

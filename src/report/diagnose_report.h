@@ -1,5 +1,6 @@
 /* diagnose_report.h: the report of gpuwiz diagnose: the findings of
- * gw_diagnose_text (diagnose.h) as text or JSON, and the command. */
+ * gw_diagnose_text (diagnose.h) as text or JSON (the command that reads
+ * the input and prints is in src/cli/cmd_guest.c). */
 #ifndef GW_DIAGNOSE_REPORT_H
 #define GW_DIAGNOSE_REPORT_H
 
@@ -16,14 +17,5 @@
  * out must be initialised (gw_buf_init) or all zero. */
 void gw_diag_render(const gw_diag_result *r, const char *input_name, int json,
                     gw_buf *out);
-
-/* `gpuwiz diagnose FILE|-`: read FILE ("-": standard input), diagnose it
- * and print the report on stdout.  Returns the exit status: 0 when at least
- * one known failure was recognised, 1 when none was, 2 on an input error
- * (no name, missing, unreadable, a directory, binary (NUL bytes), empty or
- * blank, larger than GW_DIAG_MAX_INPUT): then e holds one translated line
- * naming the input and nothing was printed on stdout.  A failed write to
- * stdout also returns 2, with e set ("standard output: cannot write"). */
-int gw_diagnose_command(const char *path, int json, gw_err *e);
 
 #endif

@@ -1,10 +1,7 @@
 /* verify_report.c: the output of gpuwiz verify (verify_report.h): the
- * capture's report and the live guest's, as text or JSON.  Everything is
- * known before anything is printed, so an input error leaves stdout
- * empty.
- */
+ * capture's report and the live guest's, as text or JSON, rendered from
+ * what the command (src/cli/cmd_verify.c) read. */
 #include "verify_report.h"
-#include "out.h"
 #include "verify_live.h"
 #include "finding_print.h"
 #include "jsonutil.h"
@@ -13,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -105,8 +101,8 @@ mmio_json(const gw_verify *v)
 	return v->mmio_gb ? json_integer((json_int_t)v->mmio_gb) : json_null();
 }
 
-static json_t *
-verify_json(const gw_nvsmi *q, const gw_verify *v, const char *path)
+json_t *
+gw_verify_json(const gw_nvsmi *q, const gw_verify *v, const char *path)
 {
 	json_t *o = json_object(), *gpus = json_array();
 	size_t i;
@@ -130,9 +126,8 @@ verify_json(const gw_nvsmi *q, const gw_verify *v, const char *path)
 	return o;
 }
 
-/* The JSON text with a final newline, as it is printed. */
-static char *
-json_text_of(json_t *o)
+char *
+gw_verify_json_text(json_t *o)
 {
 	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	char *r = gw_xasprintf("%s\n", s ? s : "null");
@@ -187,8 +182,9 @@ print_capture_gpu(FILE *f, const gw_nvsmi_gpu *g, const gw_gpu *row)
 		        dash(g->licensed_product), dash(g->license_status));
 }
 
-static void
-print_text(FILE *f, const gw_nvsmi *q, const gw_verify *v, const char *path)
+void
+gw_verify_text(FILE *f, const gw_nvsmi *q, const gw_verify *v,
+               const char *path)
 {
 	size_t i;
 	char att[24] = "-";
@@ -206,80 +202,6 @@ print_text(FILE *f, const gw_nvsmi *q, const gw_verify *v, const char *path)
 	print_checks(f, v);
 }
 
-/* ---- gpuwiz verify --nvidia-smi-q FILE ---------------------------------- */
-
-/* Read and parse the capture at path: 0, or -1 with e set (*data and *q
- * then need no freeing). */
-static int
-load_capture(const char *path, char **data, size_t *len, gw_nvsmi *q,
-             gw_err *e)
-{
-	*data = NULL;
-	*len = 0;
-	if (path == NULL || *path == '\0') {
-		gw_err_set(e, _("--nvidia-smi-q: no file given"));
-		return -1;
-	}
-	if (gw_read_file(path, GW_NVSMI_MAX_BYTES, data, len, e) != 0)
-		return -1;
-	if (gw_nvsmi_parse(q, *data, *len, path, e) != 0) {
-		free(*data);
-		*data = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-/* The report on stdout with what the capture and its name bring in
- * escaped (the bundle keeps the bytes). */
-static void
-print_text_escaped(const gw_nvsmi *q, const gw_verify *v, const char *path)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	if (f == NULL)
-		abort();
-	print_text(f, q, v, path);
-	fclose(f);
-	gw_fputs_escaped(text, stdout);
-	free(text);
-}
-
-int
-gw_verify_command(const gw_table *t, const char *nvsmi_path, int json,
-                  gw_err *e)
-{
-	char *data;
-	size_t len;
-	gw_nvsmi q;
-	gw_verify v;
-	int rc;
-
-	if (load_capture(nvsmi_path, &data, &len, &q, e) != 0)
-		return GW_VERIFY_INPUT;
-	free(data);
-	gw_verify_run(&q, t, &v);
-	if (json) {
-		json_t *o = verify_json(&q, &v, nvsmi_path);
-		char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-
-		if (s != NULL) {
-			puts(s);
-			free(s);
-		}
-		json_decref(o);
-	} else {
-		print_text_escaped(&q, &v, nvsmi_path);
-	}
-	gw_out_flush();
-	rc = v.nfail > 0 ? GW_VERIFY_FAILED : GW_VERIFY_OK;
-	gw_verify_free(&v);
-	gw_nvsmi_free(&q);
-	return rc;
-}
-
 /* ---- gpuwiz verify on the live guest ------------------------------------ */
 
 static char *
@@ -288,8 +210,8 @@ live_pci(const gw_live_gpu *g)
 	return gw_xasprintf("%04x:%04x", g->vendor, g->device);
 }
 
-static void
-live_text(FILE *f, const gw_live_sys *l, const gw_verify *v)
+void
+gw_verify_live_text(FILE *f, const gw_live_sys *l, const gw_verify *v)
 {
 	size_t i;
 
@@ -357,11 +279,9 @@ live_gpu_json(const gw_live_gpu *g)
 	return j;
 }
 
-/* nvsmi: the capture's object (taken), NULL without one; the summary
- * counts qv's rows too. */
-static json_t *
-live_json(const gw_live_sys *l, const gw_verify *v, json_t *nvsmi,
-          const gw_verify *qv)
+json_t *
+gw_verify_live_json(const gw_live_sys *l, const gw_verify *v, json_t *nvsmi,
+                    const gw_verify *qv)
 {
 	json_t *o = json_object(), *gpus = json_array();
 	size_t i, np = v->npass, ni = v->ninfo, nw = v->nwarn, nf = v->nfail;
@@ -385,125 +305,3 @@ live_json(const gw_live_sys *l, const gw_verify *v, json_t *nvsmi,
 	return o;
 }
 
-/* Everything one live run knows, and its report. */
-typedef struct live_run {
-	gw_live_sys l;
-	gw_verify v;             /* the live rows */
-	int have_q;              /* a capture was given: */
-	gw_nvsmi q;
-	gw_verify qv;            /* its rows */
-	char *data;              /* its text */
-	size_t len;
-	char *text, *js;         /* the report */
-} live_run;
-
-/* The bundle's file must be new. */
-static int
-bundle_arg_ok(const char *bundle, gw_err *e)
-{
-	struct stat st;
-
-	if (bundle != NULL && *bundle == '\0') {
-		gw_err_set(e, _("--bundle: no file given"));
-		return 0;
-	}
-	if (bundle != NULL && lstat(bundle, &st) == 0) {
-		gw_err_set(e, _("--bundle %s: the file exists; the bundle never "
-		                "overwrites a file"), bundle);
-		return 0;
-	}
-	return 1;
-}
-
-/* The capture (when given), then the guest, then the checks of both. */
-static int
-live_load(live_run *r, const gw_table *t, const char *sysroot,
-          const char *nvsmi_path, gw_err *e)
-{
-	memset(r, 0, sizeof *r);
-	if (nvsmi_path != NULL) {
-		if (load_capture(nvsmi_path, &r->data, &r->len, &r->q, e) != 0)
-			return -1;
-		r->have_q = 1;
-	}
-	if (gw_live_scan(&r->l, t, sysroot, e) != 0) {
-		if (r->have_q)
-			gw_nvsmi_free(&r->q);
-		free(r->data);
-		return -1;
-	}
-	gw_live_checks(&r->l, &r->v);
-	if (r->have_q)
-		gw_verify_run(&r->q, t, &r->qv);
-	return 0;
-}
-
-/* Both reports, text and JSON, in memory (the bundle holds both). */
-static void
-live_render(live_run *r, const char *nvsmi_path)
-{
-	json_t *o, *jq = NULL;
-	size_t tlen = 0;
-	FILE *f;
-
-	if (r->have_q)
-		jq = verify_json(&r->q, &r->qv, nvsmi_path);
-	o = live_json(&r->l, &r->v, jq, r->have_q ? &r->qv : NULL);
-	r->js = json_text_of(o);
-	json_decref(o);
-	f = open_memstream(&r->text, &tlen);
-	if (f == NULL)
-		abort();
-	live_text(f, &r->l, &r->v);
-	if (r->have_q) {
-		fputs("\n", f);
-		print_text(f, &r->q, &r->qv, nvsmi_path);
-	}
-	fclose(f);
-}
-
-static void
-live_run_free(live_run *r)
-{
-	free(r->text);
-	free(r->js);
-	free(r->data);
-	gw_verify_free(&r->v);
-	if (r->have_q) {
-		gw_verify_free(&r->qv);
-		gw_nvsmi_free(&r->q);
-	}
-	gw_live_free(&r->l);
-}
-
-int
-gw_verify_live_command(const gw_table *t, const char *sysroot,
-                       const char *nvsmi_path, const char *bundle,
-                       int json, gw_err *e)
-{
-	live_run r;
-	int rc;
-
-	if (!bundle_arg_ok(bundle, e) ||
-	    live_load(&r, t, sysroot, nvsmi_path, e) != 0)
-		return GW_VERIFY_INPUT;
-	live_render(&r, nvsmi_path);
-	rc = r.v.nfail > 0 || (r.have_q && r.qv.nfail > 0) ? GW_VERIFY_FAILED
-	                                                 : GW_VERIFY_OK;
-	if (bundle != NULL &&
-	    gw_live_bundle_write(bundle, &r.l, r.data, r.len, r.text, r.js,
-	                         e) != 0)
-		rc = GW_VERIFY_INPUT;
-	if (rc != GW_VERIFY_INPUT) {
-		if (json)
-			fputs(r.js, stdout);
-		else
-			gw_fputs_escaped(r.text, stdout);
-		gw_out_flush();
-		if (bundle != NULL)
-			fprintf(stderr, _("gpuwiz verify: support bundle written "
-			                  "to %s\n"), bundle);
-	}
-	live_run_free(&r);
-	return rc;
-}

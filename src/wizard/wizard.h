@@ -16,7 +16,6 @@
 #include "vmx.h"
 #include "samplehost.h"
 #include "host.h"
-#include "esxi_report.h"   /* gw_power_name */
 
 typedef enum {
 	GW_STEP_WELCOME,   /* language and what the operator is doing */

@@ -12,7 +12,7 @@ static void
 fz_pci(const char *s)
 {
 	gw_esxi_pci_list l;
-	gw_esxi_gpus g;
+	gw_gpu_list g;
 	const gw_table *t = fz_table();
 	size_t i;
 	gw_err e;
@@ -26,8 +26,8 @@ fz_pci(const char *s)
 	}
 	gw_esxi_pci_list_free(&l);
 	if (t != NULL) {
-		(void)gw_esxi_gpus_read(t, s, "fuzz", &g, &e);
-		gw_esxi_gpus_free(&g);
+		(void)gw_esxi_gpu_list_read(t, s, "fuzz", &g, &e);
+		gw_gpu_list_free(&g);
 	}
 }
 

@@ -12,6 +12,8 @@
 #include <jansson.h>
 
 #include "diagnose.h"
+#include "diagnose_report.h"
+#include "cmd_guest.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 

@@ -9,6 +9,8 @@
 #include "testutil.h"
 #include "gputable.h"
 #include "verify.h"
+#include "verify_report.h"
+#include "cmd_guest.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -7,6 +7,7 @@
  * (text, and JSON parsed back with jansson). */
 #include "testutil.h"
 #include "esxi.h"
+#include "gpus_print.h"
 #include "gputable.h"
 #include "plan.h"
 
@@ -945,33 +946,34 @@ test_power_state(void **state)
 
 /* ---- gpuwiz gpus --esxcli-file ------------------------------------------- */
 
-/* Run the command with stdout into a file; returns what it printed. */
+/* What gpuwiz gpus --esxcli-file does: the listing read into the host
+ * interface's rows, printed by the one printer; returns what it printed
+ * (rc 0, or 2 with e set and nothing printed). */
 static char *
 run_gpus(const char *path, int json, int *rc, gw_err *e)
 {
-	char *dir = tu_tmpdir(), *out = gw_xasprintf("%s/stdout", dir), *text;
-	size_t len;
-	int fd, saved;
-	gw_err re;
+	gw_gpu_list l;
+	gw_buf b;
 
-	fflush(stdout);
-	saved = dup(1);
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	assert_true(saved >= 0 && fd >= 0);
-	dup2(fd, 1);
-	close(fd);
 	memset(e, 0, sizeof *e);
-	*rc = gw_esxi_gpus_command(&table, path, json, e);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	if (gw_read_file(out, 1u << 20, &text, &len, &re) != 0)
-		fail_msg("%s", re.msg);
-	unlink(out);
-	rmdir(dir);
-	free(out);
-	free(dir);
-	return text;
+	gw_buf_init(&b);
+	gw_buf_puts(&b, "");
+	*rc = 0;
+	if (gw_esxi_gpu_list_read_file(&table, path, &l, e) != 0) {
+		*rc = 2;
+	} else if (json) {
+		json_t *j = gw_gpus_json(&l);
+		char *txt = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+
+		gw_buf_puts(&b, txt);
+		gw_buf_puts(&b, "\n");
+		free(txt);
+		json_decref(j);
+	} else {
+		gw_gpus_render(&b, &l);
+	}
+	gw_gpu_list_free(&l);
+	return gw_buf_steal(&b);
 }
 
 static json_t *
@@ -1010,10 +1012,10 @@ check_json_l40s(json_t *g)
 {
 	assert_string_equal(jstr(g, "bdf"), "0000:3b:00.0");
 	assert_string_equal(jstr(g, "vmx_id"), "00000:059:00.0");
-	assert_string_equal(jstr(g, "vendor_id"), "0x10de");
-	assert_string_equal(jstr(g, "device_id"), "0x26b9");
-	assert_string_equal(jstr(g, "subvendor_id"), "0x10de");
-	assert_string_equal(jstr(g, "subdevice_id"), "0x1851");
+	assert_string_equal(jstr(g, "vendor_id"), "10de");
+	assert_string_equal(jstr(g, "device_id"), "26b9");
+	assert_string_equal(jstr(g, "subvendor_id"), "10de");
+	assert_string_equal(jstr(g, "subdevice_id"), "1851");
 	assert_string_equal(jstr(g, "name"), "AD102GL [L40S]");
 	assert_string_equal(jstr(g, "table_id"), "l40s");
 	assert_true(json_is_integer(json_object_get(g, "vram_gb")));
@@ -1055,7 +1057,7 @@ test_gpus_json_mixed(void **state)
 	g = json_array_get(gpus, 0);                  /* BMC display */
 	assert_string_equal(jstr(g, "bdf"), "0000:03:00.0");
 	assert_string_equal(jstr(g, "vmx_id"), "00000:003:00.0");
-	assert_string_equal(jstr(g, "vendor_id"), "0x1a03");
+	assert_string_equal(jstr(g, "vendor_id"), "1a03");
 	assert_string_equal(jstr(g, "name"), "ASPEED Graphics Family");
 	assert_true(json_is_null(json_object_get(g, "table_id")));
 	assert_true(json_is_null(json_object_get(g, "vram_gb")));
@@ -1068,7 +1070,7 @@ test_gpus_json_mixed(void **state)
 	g = json_array_get(gpus, 2);                  /* VRAM unknown */
 	assert_string_equal(jstr(g, "bdf"), "0000:5e:00.0");
 	assert_string_equal(jstr(g, "vmx_id"), "00000:094:00.0");
-	assert_string_equal(jstr(g, "device_id"), "0x2909");
+	assert_string_equal(jstr(g, "device_id"), "2909");
 	assert_string_equal(jstr(g, "name"), "GB100 [HGX B200 168GB]");
 	assert_string_equal(jstr(g, "table_id"), "hgx-b200");
 	assert_true(json_is_null(json_object_get(g, "vram_gb")));
@@ -1140,8 +1142,8 @@ test_gpus_text(void **state)
 	assert_int_equal(rc, 0);
 	want = gw_xasprintf(
 	    "Display-class devices in %s:\n"
-	    "  Address       VMX id          PCI id     Name            VRAM   Passthrough\n"
-	    "  0000:3b:00.0  00000:059:00.0  10de:26b9  AD102GL [L40S]  48 GB  enabled\n"
+	    "  Address       VMX id          PCI id     Name            VRAM   64-bit BARs  IOMMU group  Driver       Passthrough\n"
+	    "  0000:3b:00.0  00000:059:00.0  10de:26b9  AD102GL [L40S]  48 GB  -            -            pciPassthru  enabled\n"
 	    "64-bit MMIO size for these GPUs in one VM: 128 GB\n", path);
 	assert_string_equal(out, want);
 	free(want);
@@ -1153,10 +1155,10 @@ test_gpus_text(void **state)
 	assert_int_equal(rc, 0);
 	want = gw_xasprintf(
 	    "Display-class devices in %s:\n"
-	    "  Address       VMX id          PCI id     Name                    VRAM     Passthrough\n"
-	    "  0000:03:00.0  00000:003:00.0  1a03:2000  ASPEED Graphics Family  unknown  capable, not enabled\n"
-	    "  0000:3b:00.0  00000:059:00.0  10de:26b9  AD102GL [L40S]          48 GB    enabled\n"
-	    "  0000:5e:00.0  00000:094:00.0  10de:2909  GB100 [HGX B200 168GB]  unknown  enabled, reboot needed\n"
+	    "  Address       VMX id          PCI id     Name                    VRAM     64-bit BARs  IOMMU group  Driver       Passthrough\n"
+	    "  0000:03:00.0  00000:003:00.0  1a03:2000  ASPEED Graphics Family  unknown  -            -            -            capable, not enabled\n"
+	    "  0000:3b:00.0  00000:059:00.0  10de:26b9  AD102GL [L40S]          48 GB    -            -            pciPassthru  enabled\n"
+	    "  0000:5e:00.0  00000:094:00.0  10de:2909  GB100 [HGX B200 168GB]  unknown  -            -            -            enabled, reboot needed\n"
 	    "64-bit MMIO size: not computed (see the notes)\n"
 	    "Notes:\n"
 	    "  - 0000:03:00.0 (1a03:2000) is an on-board management or virtual display, not counted in the MMIO size\n"
@@ -1169,63 +1171,67 @@ test_gpus_text(void **state)
 	free(path);
 }
 
-/* The data behind the report: gw_esxi_gpus_read() returns it and prints
- * nothing. */
+/* The data behind the report: gw_esxi_gpu_list_read() returns the host
+ * interface's rows and prints nothing. */
 static void
 test_gpus_read(void **state)
 {
 	char *path = tu_fixture_path(SYN_GPUS), *text;
-	gw_esxi_gpus g;
+	gw_gpu_list g;
 	size_t len;
 	gw_err e;
 
 	(void)state;
-	assert_int_equal(gw_esxi_gpus_read_file(&table, path, &g, &e), 0);
-	assert_string_equal(g.name, path);
+	assert_int_equal(gw_esxi_gpu_list_read_file(&table, path, &g, &e), 0);
+	assert_string_equal(g.source, path);
 	assert_int_equal(g.n, 3);
-	assert_string_equal(g.gpus[0].dev->bdf, "0000:03:00.0");
-	assert_int_equal(g.gpus[0].counted, 0);
+	assert_string_equal(g.gpus[0].bdf, "0000:03:00.0");
+	assert_int_equal(g.gpus[0].onboard, 1);
 	assert_int_equal(g.gpus[0].vram_gb, -1);
 	assert_string_equal(g.gpus[0].name, "ASPEED Graphics Family");
-	assert_non_null(g.gpus[1].gpu);
-	assert_string_equal(g.gpus[1].gpu->id, "l40s");
+	assert_non_null(g.gpus[1].row);
+	assert_string_equal(g.gpus[1].row->id, "l40s");
 	assert_int_equal(g.gpus[1].vram_gb, 48);
-	assert_int_equal(g.gpus[1].counted, 1);
-	assert_int_equal(gw_esxi_gpu_current_passthru(g.gpus[1].dev), 1);
-	assert_int_equal(gw_esxi_gpu_current_passthru(g.gpus[2].dev), 0);
+	assert_int_equal(g.gpus[1].onboard, 0);
+	assert_int_equal(g.gpus[1].passthru_enabled, 1);
+	assert_int_equal(g.gpus[1].passthru_active, 1);
+	assert_int_equal(g.gpus[2].passthru_enabled, 1);
+	assert_int_equal(g.gpus[2].passthru_active, 0);
+	assert_string_equal(g.gpus[2].current_owner, "VMkernel");
+	assert_int_equal(g.iommu_known, 0);
 	assert_int_equal(g.mmio_known, 0);
 	assert_int_equal(g.nnotes, 3);
 	assert_string_equal(g.notes[2], "0000:5e:00.0: passthrough is configured but the device is still owned by VMkernel; reboot the host to apply it");
-	gw_esxi_gpus_free(&g);
+	gw_gpu_list_free(&g);
 
 	/* Text in memory, named by the command when no name is given. */
 	assert_int_equal(gw_read_file(path, GW_ESXI_MAX_BYTES, &text, &len, &e),
 	                 0);
-	assert_int_equal(gw_esxi_gpus_read(&table, text, NULL, &g, &e), 0);
-	assert_string_equal(g.name, "esxcli hardware pci list");
+	assert_int_equal(gw_esxi_gpu_list_read(&table, text, NULL, &g, &e), 0);
+	assert_string_equal(g.source, "esxcli hardware pci list");
 	assert_int_equal(g.n, 3);
-	gw_esxi_gpus_free(&g);
+	gw_gpu_list_free(&g);
 	free(text);
 	free(path);
 
 	path = tu_fixture_path(SYN_CRLF);
-	assert_int_equal(gw_esxi_gpus_read_file(&table, path, &g, &e), 0);
+	assert_int_equal(gw_esxi_gpu_list_read_file(&table, path, &g, &e), 0);
 	assert_int_equal(g.n, 1);
 	assert_int_equal(g.mmio_known, 1);
-	assert_int_equal(g.mmio_gb, 128);
+	assert_int_equal(g.mmio.mmio_gb, 128);
 	assert_int_equal(g.nnotes, 0);
-	gw_esxi_gpus_free(&g);
+	gw_gpu_list_free(&g);
 	free(path);
 
-	/* Errors leave the struct empty. */
-	assert_int_equal(gw_esxi_gpus_read(&table, "", "x", &g, &e), -1);
+	/* Errors leave the list empty. */
+	assert_int_equal(gw_esxi_gpu_list_read(&table, "", "x", &g, &e), -1);
 	assert_string_equal(e.msg, "x: no output in it; expected the output of esxcli hardware pci list");
 	assert_int_equal(g.n, 0);
-	assert_null(g.name);
-	gw_esxi_gpus_free(&g);
-	assert_int_equal(gw_esxi_gpus_read_file(&table, "", &g, &e), -1);
+	assert_null(g.source);
+	gw_gpu_list_free(&g);
+	assert_int_equal(gw_esxi_gpu_list_read_file(&table, "", &g, &e), -1);
 	assert_string_equal(e.msg, "--esxcli-file: no file given");
-	gw_esxi_gpus_free(&g);
+	gw_gpu_list_free(&g);
 }
 
 /* No GPU: a clear line, exit 0; JSON with an empty list. */
@@ -1366,7 +1372,8 @@ test_gpus_shared_pci_id(void **state)
 	                                                    "vram_gb")), 16);
 	assert_true(json_is_null(json_object_get(json_array_get(gpus, 1), "table_id")));
 	assert_true(json_is_null(json_object_get(json_array_get(gpus, 1), "vram_gb")));
-	assert_string_equal(jstr(json_array_get(gpus, 1), "name"), "");
+	/* no name in the table nor from esxcli: null, as on every back end */
+	assert_true(json_is_null(json_object_get(json_array_get(gpus, 1), "name")));
 	assert_true(json_is_null(json_object_get(json_array_get(gpus, 1),
 	                                         "passthru_capable")));
 	assert_true(json_is_null(json_object_get(j, "mmio_size_gb")));

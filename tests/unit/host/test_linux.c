@@ -11,6 +11,9 @@
 #include "testutil.h"
 #include "linux.h"
 #include "gputable.h"
+#include "host.h"
+#include "finding_print.h"
+#include "gpus_print.h"
 
 #include <fcntl.h>
 #include <dirent.h>
@@ -77,9 +80,21 @@ run_check(const char *root, int json)
 {
 	run_out r;
 
+	gw_finding *rows;
+	size_t n, i;
+
 	memset(&r, 0, sizeof r);
 	cap_begin();
-	r.rc = gw_linux_check_command(root, json, &r.e);
+	/* what gpuwiz check does on a Linux root: the rows, printed */
+	if (gw_linux_checks(root, &rows, &n, &r.e) != 0) {
+		r.rc = 2;
+	} else {
+		for (i = 0; i < n; i++)
+			if (rows[i].sev == GW_SEV_ERROR)
+				r.rc = 1;
+		gw_checks_print(stdout, rows, n, json);
+		gw_linux_checks_free(rows, n);
+	}
 	r.out = cap_end();
 	if (getenv("GW_TEST_VERBOSE"))   /* to read the output by hand */
 		fprintf(stderr, "rc %d: %s%s\n", r.rc, r.out, r.e.msg);
@@ -91,10 +106,30 @@ run_gpus(const char *root, int json)
 {
 	run_out r;
 
+	gw_host *h = gw_host_open_linux(root);
+	gw_gpu_list l;
+	gw_buf b;
+
+	/* what gpuwiz gpus does: the host's list, the one printer */
 	memset(&r, 0, sizeof r);
-	cap_begin();
-	r.rc = gw_linux_gpus_command(&table, root, NULL, json, &r.e);
-	r.out = cap_end();
+	gw_buf_init(&b);
+	if (gw_host_gpus(h, &table, &l, &r.e) != 0) {
+		r.rc = 2;
+	} else if (json) {
+		json_t *j = gw_gpus_json(&l);
+		char *txt = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+
+		gw_buf_puts(&b, txt);
+		gw_buf_puts(&b, "\n");
+		free(txt);
+		json_decref(j);
+	} else {
+		gw_gpus_render(&b, &l);
+	}
+	gw_gpu_list_free(&l);
+	gw_host_close(h);
+	r.out = gw_buf_steal(&b);
+	gw_buf_free(&b);
 	if (getenv("GW_TEST_VERBOSE"))   /* to read the output by hand */
 		fprintf(stderr, "rc %d: %s%s\n", r.rc, r.out, r.e.msg);
 	return r;
@@ -976,7 +1011,8 @@ gpus_report_data(void **state)
 	             GPU_BARS_ADA(64 * GiB), "25", "nvidia" };
 	fdev unk = { "0000:42:00.0", 0x10de, 0xfffe, 0x030200, 0x10de, 0x0001,
 	             GPU_BARS_ADA(32 * GiB), NULL, "vfio-pci" };
-	gw_linux_gpus_report r;
+	gw_gpu_list r;
+	gw_host *lh;
 	gw_err e;
 	char *busdir, *out;
 
@@ -984,13 +1020,14 @@ gpus_report_data(void **state)
 	add_host(root, &h);
 	add_dev(root, &gpu);
 	add_dev(root, &unk);
+	lh = gw_host_open_linux(root);
 	cap_begin();
-	assert_int_equal(gw_linux_gpus_report_build(&table, root, &r, &e), 0);
+	assert_int_equal(gw_host_gpus(lh, &table, &r, &e), 0);
 	out = cap_end();
 	assert_string_equal(out, "");
 	free(out);
 	busdir = gw_xasprintf("%s/sys/bus/pci", root);
-	assert_string_equal(r.busdir, busdir);
+	assert_string_equal(r.source, busdir);
 	free(busdir);
 	assert_int_equal(r.n, 2);
 	/* 48 GB of known VRAM -> rule 128; 64G+32M + 32G+32M of BARs -> 128 */
@@ -1002,13 +1039,15 @@ gpus_report_data(void **state)
 	/* the GPU without a group is named in a note */
 	assert_int_equal(r.nnotes, 1);
 	assert_non_null(strstr(r.notes[0], "0000:42:00.0"));
-	gw_linux_gpus_report_free(&r);
+	gw_gpu_list_free(&r);
 	assert_null(r.gpus);
+	gw_host_close(lh);
 
-	assert_int_equal(gw_linux_gpus_report_build(&table, "/nonexistent/x",
-	                                            &r, &e), -1);
+	lh = gw_host_open_linux("/nonexistent/x");
+	assert_int_equal(gw_host_gpus(lh, &table, &r, &e), -1);
 	assert_null(r.gpus);
 	assert_int_equal(r.n, 0);
+	gw_host_close(lh);
 	rm_tree(root);
 }
 
