@@ -7,6 +7,7 @@
 #define GW_UI_STEP_DOCTOR_H
 
 #include "screen.h"
+#include "wizard_doctor.h"
 
 typedef struct ui_doctor ui_doctor;
 

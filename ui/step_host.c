@@ -10,6 +10,7 @@
  * queues enabling its passthrough (GW_CAN_ENABLE): the review lists it and
  * the write step runs it after its one question; e again takes it back. */
 #include "step_host.h"
+#include "wizard_changes.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,6 +8,7 @@
 #include "emit.h"
 #include "screen.h"
 #include "textlist.h"
+#include "wizard_changes.h"
 
 #include <stdio.h>
 #include <stdlib.h>

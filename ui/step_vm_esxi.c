@@ -19,6 +19,7 @@
  * planned, but the write step refuses to change it.
  */
 #include "step_vm.h"
+#include "wizard_changes.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,6 +10,7 @@
 #include "screen.h"
 #include "dialog.h"
 #include "textlist.h"
+#include "wizard_changes.h"
 
 #include <stdio.h>
 #include <stdlib.h>

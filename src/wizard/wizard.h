@@ -10,12 +10,9 @@
 #include "answers.h"
 #include "apply.h"
 #include "gputable.h"
-#include "linux.h"
+#include "hosttypes.h"   /* gw_gpu_dev, gw_vm, gw_power, gw_host (opaque) */
 #include "plan.h"
-#include "esxi.h"
 #include "vmx.h"
-#include "samplehost.h"
-#include "host.h"
 
 typedef enum {
 	GW_STEP_WELCOME,   /* language and what the operator is doing */
@@ -351,9 +348,9 @@ void gw_wizard_set_sysroot(gw_wizard *w, const char *root);
  * changes.  Choosing GW_MODE_LINUX runs gw_wizard_probe_host the first
  * time.  Does not change dirty. */
 int gw_wizard_set_mode(gw_wizard *w, gw_mode m, const char **why);
-/* (Re)run the host checks (gw_linux_checks) and the GPU listing
- * (gw_linux_gpus, without onboard BMC/emulated displays) through
- * gw_wizard_sysroot(); an error of either is kept in checks_error /
+/* (Re)run the host checks and the GPU listing (gw_host_probe_all, without
+ * onboard BMC/emulated displays) of the attached host, or of the Linux
+ * root gw_wizard_sysroot(); an error of either is kept in checks_error /
  * detect_error.  Clears host_override.  Returns the number of FAIL rows
  * (a checks_error counts as one). */
 int gw_wizard_probe_host(gw_wizard *w);
@@ -585,15 +582,9 @@ char **gw_wizard_summary(const gw_wizard *w);
  * and e when there is no plan or the emitter refuses (malloc'ed). */
 char *gw_wizard_snippet(const gw_wizard *w, int fmt, gw_err *e);
 
-/* ---- the doctor: starting from a failure (wizard_doctor.c) ----------- */
-
-/* The welcome screen's detour: paste the error text or give vmware.log;
- * the findings, what they pre-fill, the walk to the review.  Declared in
- * wizard_doctor.h (gw_wizard_doctor_*), part of this interface. */
-#include "wizard_doctor.h"
-/* ---- the host changes, queued for the write (wizard_queue.c) ----------- */
-
-/* Declared in wizard_changes.h (gw_wizard_enable_queued ...). */
-#include "wizard_changes.h"
+/* Two more public headers of the wizard include this one: the doctor,
+ * the welcome screen's detour that starts from a failure (wizard_doctor.h,
+ * wizard_doctor.c), and the host changes queued for the write
+ * (wizard_changes.h, wizard_queue.c). */
 
 #endif

@@ -1,11 +1,11 @@
 /* wizard_changes.h: the host changes the wizard queues (enable passthrough,
  * upgrade the hardware version), shown in the review and run by the write
- * step after one confirmation (wizard_queue.c).  Part of wizard.h's
- * interface, included from it. */
+ * step after one confirmation (wizard_queue.c).  Part of the wizard's
+ * interface (the screens that show or run the changes include it). */
 #ifndef GW_WIZARD_CHANGES_H
 #define GW_WIZARD_CHANGES_H
 
-/* gw_wizard and size_t come from wizard.h, which includes this file. */
+#include "wizard.h"
 
 /* Passthrough of detected GPU idx queued (gw_wizard_esxi_enable): 1
  * waiting, 2 done by the write, 0 not queued.  A queued GPU counts as

@@ -3,10 +3,11 @@
  * pastes the error text or gives a vmware.log, gpuwiz diagnose's rules
  * (diagnose.h) name cause, fix and source, and where the fix is a .vmx
  * change the doctor pre-fills the answers and walks to the review.
- * Included at the end of wizard.h; the screens see it through wizard.h. */
+ * Part of the wizard's interface (the doctor's screens include it). */
 #ifndef GW_WIZARD_DOCTOR_H
 #define GW_WIZARD_DOCTOR_H
 
+#include "wizard.h"
 #include "diagnose.h"
 
 /* One doctor per wizard run, kept by the screen (not in the wizard: a

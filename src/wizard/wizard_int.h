@@ -5,7 +5,10 @@
 #define GW_WIZARD_INT_H
 
 #include "wizard.h"
+#include "wizard_changes.h"
+#include "wizard_doctor.h"
 #include "host.h"
+#include "samplehost.h"
 #include "session.h"
 #include "emit.h"
 #include "mmio.h"

@@ -3,7 +3,7 @@
  * found beside a vmware.log (one, several), nothing recognised, input
  * over GW_DIAG_MAX_INPUT, a fix that is no .vmx change. */
 #include "testutil.h"
-#include "wizard.h"
+#include "wizard_doctor.h"
 
 #include <fcntl.h>
 #include "wizutil.h"
