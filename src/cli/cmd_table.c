@@ -29,7 +29,7 @@ const cli_cmd cli_cmds[] = {
 	  { N_("[--sysroot DIR | HOST | --url URL --user USER] [--json]"), NULL },
 	  CMD_NOARGS, cmd_check },
 	{ "gpus",
-	  { N_("[--sysroot DIR | --esxcli-file FILE | HOST] [--json]"), NULL },
+	  { N_("[--sysroot DIR | --esxcli-file FILE | HOST | --url URL --user USER] [--json]"), NULL },
 	  CMD_NOARGS, cmd_gpus },
 	{ "vms",
 	  { N_("HOST [--json]"), NULL },

@@ -84,3 +84,25 @@ finish() {
 	echo "$PASS passed, $FAIL failed"
 	[ "$FAIL" -eq 0 ]
 }
+
+# gpuwiz gpus prints one layout whatever the back end (src/report/
+# gpus_print.h): gpus_layout TEXT JSON checks the text's heading and
+# column names and the JSON's keys, top level and per GPU (a list with at
+# least one GPU).
+GPUS_COLUMNS="Address VMX id PCI id Name VRAM 64-bit BARs IOMMU group Driver Passthrough"
+GPUS_KEYS="file gpus mmio_size_gb notes"
+GPUS_GPU_KEYS="bdf vmx_id vendor_id device_id subvendor_id subdevice_id name table_id vram_gb bars iommu_group iommu_group_devices driver passthru_capable passthru_enabled configured_owner current_owner counted_in_mmio"
+gpus_layout() {
+	sed -n '1p' "$1" | grep -q '^Display-class devices in .*:$' &&
+	[ "$(sed -n '2p' "$1" | tr -s ' ' | sed 's/^ //')" = "$GPUS_COLUMNS" ] &&
+	grep -q '^64-bit MMIO' "$1" &&
+	python3 - "$2" "$GPUS_KEYS" "$GPUS_GPU_KEYS" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert list(d) == sys.argv[2].split(), list(d)
+assert d["gpus"], "no GPU"
+for g in d["gpus"]:
+    assert list(g) == sys.argv[3].split(), list(g)
+    assert all(len(g[k]) == 4 for k in ("vendor_id", "device_id")), g
+PY
+}

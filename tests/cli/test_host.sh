@@ -17,6 +17,12 @@ b=[x for x in d['gpus'] if x['vram_gb'] is None]
 assert b, 'the unknown-VRAM GPU is listed with vram_gb null'
 assert d['mmio_size_gb'] is None
 "
+cp "$out" "$TMP/gpus-esxcli.json"
+run "$GPUWIZ" gpus --esxcli-file "$ESX"
+check "gpus --esxcli-file: the layout every back end prints (gpus_layout)" gpus_layout "$out" "$TMP/gpus-esxcli.json"
+check "gpus --esxcli-file: the notes under the table" sh -c "grep -qx 'Notes:' '$out' && grep -q '^  - 0000:5e:00.0: passthrough is configured but the device is still owned by VMkernel' '$out'"
+run "$GPUWIZ" gpus --esxcli-file "$ESX" --url https://127.0.0.1:1/sdk
+check "gpus --esxcli-file with --url: refused, nothing printed" sh -c "[ $rc -eq 2 ] && [ ! -s '$out' ] && grep -q -- '--url' '$err'"
 L40S=$FIX/esxcli/synthetic-hardware-pci-list-l40s-crlf-no-final-newline.txt
 run "$GPUWIZ" gpus --esxcli-file "$L40S" --json
 check "gpus: one L40S -> mmio 128" python3 -c "

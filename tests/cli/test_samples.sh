@@ -47,6 +47,27 @@ assert d["mmio_size_gb"] == 256, d["mmio_size_gb"]
 PY
 then ok "gpus: two L40S on vfio-pci in their own groups, 256 GB for both"
 else nok "gpus intel-2x-l40s" "$(cat "$out" "$err")"; fi
+# one layout for every back end: a Linux sample, an ESXi sample, and the
+# same sample's text and JSON agreeing on the GPUs and the MMIO size
+for s in intel-2x-l40s esxi-l40s; do
+	run "$GPUWIZ" gpus --sample-host $s --json; cp "$out" "$TMP/$s.json"
+	run "$GPUWIZ" gpus --sample-host $s; cp "$out" "$TMP/$s.txt"
+	check "gpus --sample-host $s: the layout every back end prints" gpus_layout "$TMP/$s.txt" "$TMP/$s.json"
+	check "gpus --sample-host $s: text and JSON name the same GPUs and MMIO size" python3 - "$TMP/$s.txt" "$TMP/$s.json" <<'PY'
+import json, re, sys
+t = open(sys.argv[1]).read(); d = json.load(open(sys.argv[2]))
+rows = [l.split()[0] for l in t.splitlines()[2:] if re.match(r"  [0-9a-f]{4}:", l)]
+assert rows == [g["bdf"] for g in d["gpus"]], (rows, d["gpus"])
+assert re.search(r"MMIO.*: %d GB" % d["mmio_size_gb"], t), t
+PY
+done
+check "gpus: the Linux sample shows IOMMU groups, the ESXi one the passthrough state" python3 - "$TMP/intel-2x-l40s.json" "$TMP/esxi-l40s.json" <<'PY'
+import json, sys
+lx = json.load(open(sys.argv[1])); es = json.load(open(sys.argv[2]))
+assert all(g["iommu_group"] and g["passthru_enabled"] is None for g in lx["gpus"]), lx
+assert all(g["iommu_group"] is None and g["passthru_capable"] is not None for g in es["gpus"]), es
+assert lx["file"] == "/sys/bus/pci" and es["file"] == "esxcli hardware pci list", (lx["file"], es["file"])
+PY
 
 # the ESXi sample
 run "$GPUWIZ" gpus --sample-host esxi-l40s --json

@@ -47,6 +47,9 @@ assert g["0000:5e:00.0"]["vram_gb"] is None
 PY
 then ok "gpus --ssh: the host's GPUs from esxcli"; else nok "gpus --ssh" "$(cat "$out" "$err")"; fi
 check "gpus --ssh ran esxcli hardware pci list on the host" grep -qx 'esxcli hardware pci list' "$LOG"
+cp "$out" "$TMP/gpus-ssh.json"
+run gw gpus
+check "gpus --ssh: the layout every back end prints (gpus_layout)" gpus_layout "$out" "$TMP/gpus-ssh.json"
 
 run gw vms --json
 if [ "$rc" -eq 0 ] && python3 - "$out" <<'PY'

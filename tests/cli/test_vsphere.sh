@@ -35,6 +35,25 @@ assert d["round_trips"] <= 10, d["round_trips"]
 PY
 	then ok "$model: list: hosts with their GPUs, VMs with power state, few round trips"
 	else nok "$model: list" "$(cat "$out" "$err")"; fi
+	cp "$out" "$TMP/list.json"
+
+	# gpus through the API: the host interface's rows, the one printer
+	run "$GPUWIZ" gpus --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" --json
+	cp "$out" "$TMP/gpus.json"
+	if [ "$rc" -eq 0 ] && python3 - "$TMP/gpus.json" "$TMP/list.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); lst = json.load(open(sys.argv[2]))
+l = [g for g in d["gpus"] if g["device_id"] == "26b9"]
+want = [g for h in lst["hosts"] for g in h["gpus"] if g["device_id"] == "26b9"]
+assert len(l) == len(want) >= 2 and all(g["vram_gb"] == 48 for g in l), l
+assert any(g["passthru_enabled"] for g in l) and any(g["passthru_enabled"] is False for g in l), l
+assert all(g["counted_in_mmio"] and g["driver"] for g in l), l
+assert d["mmio_size_gb"] and d["mmio_size_gb"] >= 128, d["mmio_size_gb"]
+PY
+	then ok "$model: gpus --url --json: every host's L40S, their passthrough state, the MMIO size"
+	else nok "$model: gpus --url --json" "$(cat "$out" "$err")"; fi
+	run "$GPUWIZ" gpus --url "$VC_URL" --user gw --thumbprint "$VC_THUMB"
+	check "$model: gpus --url: the layout every back end prints (gpus_layout)" gpus_layout "$out" "$TMP/gpus.json"
 
 	run vs apply --vm "$OFF" --gpu l40s --uvm
 	if [ "$rc" -eq 0 ] && has "Reconfigured $OFF" && has "pciPassthru.64bitMMIOSizeGB"; then
