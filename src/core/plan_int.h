@@ -39,6 +39,7 @@
 #define SRC_REBAR   "field reports (Resizable BAR)"
 #define SRC_GUESTMEM "field reports (model weights load through guest memory; no NVIDIA figure found)"
 #define SRC_HOTADD  "VMware vSphere Networking, DirectPath I/O; Broadcom KB 309986"
+#define SRC_SRIOV   "NVIDIA vGPU documentation (SR-IOV on Ampere and later)"
 #define SRC_DPIO    "VMware vSphere Networking, DirectPath I/O (features unavailable)"
 
 #define NVIDIA_VENDOR 0x10deu

@@ -54,14 +54,9 @@ int gw_mode_available(gw_mode m, const char **why);
  * or a sample ESXi host); before that *why says how to get one. */
 int gw_wizard_mode_available(const gw_wizard *w, gw_mode m, const char **why);
 
-/* GPU classes for the selection filter, derived from the table name:
- * "GeForce" in the name -> GEFORCE; else "Quadro" or "RTX " (RTX A4000,
- * RTX 6000 Ada Generation, ...) -> WORKSTATION; everything else ->
- * DATACENTER (Tesla/A/H/L series, AMD Instinct, Intel Data Center GPU Max
- * and Flex).  gw_gpu_class_name(GW_CLASS_ANY) names the "all" filter. */
-typedef enum { GW_CLASS_ANY, GW_CLASS_DATACENTER, GW_CLASS_WORKSTATION,
-               GW_CLASS_GEFORCE, GW_NCLASSES } gw_gpu_class;
-gw_gpu_class gw_gpu_class_of(const gw_gpu *g);
+/* The GPU classes of the table (gw_gpu.cls, gputable.h) for the
+ * selection filter; gw_gpu_class_name(GW_CLASS_ANY) names the "all"
+ * filter. */
 const char *gw_gpu_class_name(gw_gpu_class c);   /* translated */
 
 /* Host checklist items (offline: confirmed by the operator). */
@@ -270,13 +265,8 @@ char **gw_wizard_exit_summary(const gw_wizard *w);
  * translated); NULL for another id. */
 const char *gw_vendor_name(unsigned vendor_id);
 
-/* Does NVIDIA vGPU on g run on SR-IOV virtual functions?  1 for NVIDIA
- * Ampere and later chips (pci.ids names "GA1xx", "AD1xx", "GH1xx",
- * "GB1xx": A2/A10/A16/A30/A40/A100, L4/L20/L40/L40S, RTX A-series/Ada,
- * H100/H200...), 0 for older ones (T4, V100, P40, P100) and other vendors.
- * Source: NVIDIA vGPU documentation (SR-IOV on Ampere and later). */
-int gw_gpu_needs_sriov(const gw_gpu *g);
-/* Is the SR-IOV item relevant: a chosen vGPU on a GPU that needs it? */
+/* Is the SR-IOV item relevant: a chosen vGPU on a GPU whose vGPUs run on
+ * SR-IOV (gw_answers_sriov_vgpu, plan.h)? */
 int gw_wizard_sriov_needed(const gw_wizard *w);
 /* Confirm (ok = 1) or unconfirm a host checklist item; not saved, does not
  * change dirty.  An out-of-range item is ignored. */
