@@ -1,7 +1,10 @@
 /* plan_int.h: what the pieces of the plan (plan*.c) share.  Not for use
  * outside src/core/plan*.c.
  *
- * gw_plan_build (plan.c) runs the phases in order, each in its own file:
+ * gw_plan_build (plan.c) runs the phases in order, each in its own file;
+ * they add steps, findings and settings through plan_util.c:
+ *   plan_util.c     the building blocks: pl_step, pl_finding, pl_fix_ui,
+ *                   pl_setting
  *   plan_parse.c    PCI addresses, .vmx ids, ESXi versions (+ public helpers)
  *   plan_answers.c  gw_answers_* (building the answers)
  *   plan_scan.c     scan the .vmx: its pciPassthruN blocks, the GPUs
@@ -116,7 +119,8 @@ const char *pl_vget(const gw_vmx *v, unsigned idx, const char *suffix);
 void pl_existing(plan_ctx *c);
 gw_plan_gpu *pl_gpu_push(gw_plan *p);
 
-/* ---- plan.c: building blocks ------------------------------------------- */
+/* ---- plan_util.c: building blocks (the phases call only these and each
+ * other's helpers, never plan.c) ----------------------------------------- */
 
 void pl_step(gw_plan *p, char *line);       /* takes ownership */
 /* Takes ownership of msg and fix.  Returns the row (valid until the next
