@@ -307,12 +307,6 @@ gw_runner_close(gw_runner *r)
 	runner_free(r);
 }
 
-int
-gw_runner_is_remote(const gw_runner *r)
-{
-	return r->remote;
-}
-
 void
 gw_runner_set_timeout(gw_runner *r, unsigned seconds)
 {

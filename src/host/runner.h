@@ -53,9 +53,6 @@ gw_runner *gw_runner_open_ssh_prompt(const char *user_at_host,
 /* Ends the master (ssh -O exit) and frees r.  NULL is harmless. */
 void gw_runner_close(gw_runner *r);
 
-/* 1 for an ssh runner, 0 for the local one. */
-int gw_runner_is_remote(const gw_runner *r);
-
 /* Seconds one command may run (0 = GW_RUNNER_TIMEOUT). */
 void gw_runner_set_timeout(gw_runner *r, unsigned seconds);
 

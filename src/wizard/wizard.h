@@ -292,9 +292,6 @@ void gw_wizard_attach(gw_wizard *w, gw_host *h);
  * be seen from ESXi: a WARN row says to check it in the BIOS.  Returns the
  * number of FAIL rows. */
 int gw_wizard_probe_esxi(gw_wizard *w);
-/* GW_MODE_ESXI_SSH: idx when the host knows detected GPU idx's
- * passthrough state (the host layer keeps esxcli's blocks), else -1. */
-long gw_wizard_esxi_dev(const gw_wizard *w, size_t idx);
 /* Queue enabling passthrough for detected GPU idx, or take a queued one
  * back (the host step's e): nothing runs until the write
  * (gw_wizard_host_changes; wizard_queue.c).  1 queued, 0 taken back, -1
@@ -488,12 +485,10 @@ size_t gw_wizard_vm_devices(const gw_wizard *w, gw_vm_device *out,
                             size_t max);
 
 /* The screens' sentences that depend on how the host is reached
- * (translated, malloc'ed): the heading of the host's check rows; the
- * question before enabling passthrough for detected GPU idx; the open
+ * (translated, malloc'ed): the heading of the host's check rows; the open
  * VM's line (name, Vmid where the host has them, power state; NULL when
  * none is open). */
 char *gw_wizard_checks_title(const gw_wizard *w);
-char *gw_wizard_enable_question(const gw_wizard *w, size_t idx);
 char *gw_wizard_vm_title(const gw_wizard *w);
 /* The help of step s in the words of the host (translated), NULL when
  * the screen's own applies (no host probed). */

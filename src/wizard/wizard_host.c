@@ -126,15 +126,6 @@ gw_wizard_host_fail(const gw_wizard *w)
 	return NULL;
 }
 
-long
-gw_wizard_esxi_dev(const gw_wizard *w, size_t idx)
-{
-	if (!wz_mode(w->mode)->esxcli_devs || idx >= w->ndetected ||
-	    w->host == NULL || gw_host_gpu_passthru(w->host, idx) < 0)
-		return -1;
-	return (long)idx;
-}
-
 int
 gw_wizard_detected_passthru(const gw_wizard *w, size_t idx)
 {

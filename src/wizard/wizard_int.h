@@ -109,11 +109,8 @@ typedef struct wz_mode_desc {
 	                                 * host is attached; NULL: always */
 	wz_reach reach;
 	gw_host_kind kind;              /* the kind of the host it reads */
-	int esxcli_devs;                /* GPUs are esxcli's devices
-	                                 * (gw_wizard_esxi_dev) */
 	int (*probe)(gw_wizard *w);     /* its probes; NULL: none */
 	char *(*checks_title)(const gw_wizard *w);  /* the rows' heading */
-	char *(*enable_question)(const char *bdf);  /* before enabling */
 	char *(*vm_line)(const gw_vm *vm, gw_power p);  /* open VM */
 	const char *host_help, *vm_help;   /* the steps' help; NULL: none */
 	const char *no_host;            /* WZ_REACH_ATTACHED: the rows' error

@@ -193,7 +193,6 @@ test_mode_table(void **state)
 
 		assert_non_null(d->name);
 		assert_non_null(d->checks_title);
-		assert_non_null(d->enable_question);
 		assert_non_null(d->vm_line);
 		/* a mode that waits for a host says so, and probes it */
 		assert_int_equal(d->missing != NULL,
