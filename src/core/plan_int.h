@@ -113,8 +113,6 @@ typedef struct plan_ctx {
 void pl_scan_vmx(const gw_vmx *v, scan *sc);
 void pl_scan_free(scan *sc);
 unsigned pl_next_free(scan *sc);    /* lowest free index, now in use */
-/* pciPassthru<idx>.<suffix> of v. */
-const char *pl_vget(const gw_vmx *v, unsigned idx, const char *suffix);
 /* The GPUs already attached in the .vmx -> plan GPUs + findings. */
 void pl_existing(plan_ctx *c);
 gw_plan_gpu *pl_gpu_push(gw_plan *p);

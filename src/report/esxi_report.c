@@ -87,7 +87,8 @@ gpu_cells(const gw_esxi_gpus *g)
 	return cells;
 }
 
-void
+/* Print g to stdout as text (the table, the MMIO line and the notes). */
+static void
 gw_esxi_gpus_print_text(const gw_esxi_gpus *g)
 {
 	char **cells;
@@ -174,7 +175,8 @@ gpu_json(const gw_esxi_gpu *r)
 	return j;
 }
 
-void
+/* Print g to stdout as JSON. */
+static void
 gw_esxi_gpus_print_json(const gw_esxi_gpus *g)
 {
 	json_t *o = json_object(), *arr = json_array(), *jn = json_array();

@@ -7,10 +7,6 @@
 
 #include "esxi.h"
 
-/* Print g to stdout as text (the table, the MMIO line and the notes). */
-void gw_esxi_gpus_print_text(const gw_esxi_gpus *g);
-/* Print g to stdout as JSON. */
-void gw_esxi_gpus_print_json(const gw_esxi_gpus *g);
 /* Human name of a VM's power state (translated; the screens and the
  * vms/vmx commands). */
 const char *gw_power_name(gw_power p);

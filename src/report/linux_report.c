@@ -244,7 +244,10 @@ print_gpus_text(const gw_linux_gpus_report *r)
 		gw_fprintf_escaped(stdout, "%s\n", r->notes[i]);
 }
 
-void
+/* gpuwiz gpus's output for r: the table (or "no display-class device")
+ * with the MMIO line and the notes, or with json {"gpus", "mmio_size_gb",
+ * "notes"}. */
+static void
 gw_linux_print_gpus(const gw_linux_gpus_report *r, int json)
 {
 	if (json)

@@ -17,9 +17,4 @@ int gw_linux_check_command(const char *sysroot, int json, gw_err *e);
 int gw_linux_gpus_command(const gw_table *t, const char *sysroot,
                           const char *shown_root, int json, gw_err *e);
 
-/* gpuwiz gpus's output for r: the table (or "no display-class device")
- * with the MMIO line and the notes, or with json {"gpus", "mmio_size_gb",
- * "notes"}. */
-void gw_linux_print_gpus(const gw_linux_gpus_report *r, int json);
-
 #endif

@@ -158,7 +158,6 @@ void gw_session_report(const gw_session *s, size_t k, size_t n,
 char *gw_session_change_title(const gw_session *s, const gw_session_change *c);
 char *gw_session_change_command(const gw_session *s,
                                 const gw_session_change *c);
-char *gw_session_change_doing(const gw_session *s, const gw_session_change *c);
 
 /* ---- the host's GPUs for the plan (session_queue.c) ------------------------ */
 

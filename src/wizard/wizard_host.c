@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void
+/* Forget the probes (rows, GPUs) of the last read. */
+static void
 wz_clear_probes(gw_wizard *w)
 {
 	gw_linux_checks_free(w->checks, w->nchecks);

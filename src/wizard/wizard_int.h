@@ -79,8 +79,6 @@ void wz_put_why(char *why, size_t n, const char *msg);
 void wz_changed(gw_wizard *w);
 /* A leading "~/" is the home directory (malloc'ed). */
 char *wz_expand_tilde(const char *p);
-/* Forget the probes (rows, GPUs) of the last read. */
-void wz_clear_probes(gw_wizard *w);
 /* The detected GPUs, free for passthrough where the host says so, become
  * the plan's host counts (af.a.avail; none detected: no check). */
 void wz_fill_avail(gw_wizard *w);
