@@ -11,8 +11,8 @@
 #include "finding.h"
 #include "mmio.h"
 
-/* The commands (gw_linux_check_command, gw_linux_gpus_command) and the
- * printers are in linux_report.h (src/report), included at the end. */
+/* The command gw_linux_gpus_command and the printers are in
+ * linux_report.h (src/report), included at the end. */
 
 /* ---- structured results (used by the commands and the wizard) --------- */
 

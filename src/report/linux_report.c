@@ -20,25 +20,6 @@ hex_id(unsigned v)
 	return json_string(b);
 }
 
-/* ---- gpuwiz check ----------------------------------------------------- */
-
-int
-gw_linux_check_command(const char *sysroot, int json, gw_err *e)
-{
-	gw_finding *rows;
-	size_t n, i;
-	int failed = 0;
-
-	if (gw_linux_checks(sysroot, &rows, &n, e) != 0)
-		return 2;
-	for (i = 0; i < n; i++)
-		if (rows[i].sev == GW_SEV_ERROR)
-			failed = 1;
-	gw_checks_print(stdout, rows, n, json);
-	gw_linux_checks_free(rows, n);
-	return failed ? 1 : 0;
-}
-
 /* ---- gpuwiz gpus ------------------------------------------------------ */
 
 /* "64G", "32M", "16K", "128": bytes in the largest exact unit. */

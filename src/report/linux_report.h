@@ -1,14 +1,9 @@
-/* linux_report.h: gpuwiz check and gpuwiz gpus on a Linux host: the
+/* linux_report.h: gpuwiz gpus on a Linux host, and the
  * printers of the rows and devices that the probes of linux.h return. */
 #ifndef GW_LINUX_REPORT_H
 #define GW_LINUX_REPORT_H
 
 #include "linux.h"
-
-/* gpuwiz check [--sysroot DIR] [--json]: prints the rows and returns the
- * exit status: 0 nothing failed, 1 something failed, 2 input error (e set,
- * nothing printed).  sysroot NULL or "" = "/". */
-int gw_linux_check_command(const char *sysroot, int json, gw_err *e);
 
 /* gpuwiz gpus [--sysroot DIR] [--json]: display-class devices through
  * libpci's sysfs back end; returns 0, or 2 on an input error.

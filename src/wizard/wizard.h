@@ -130,10 +130,9 @@ int gw_wizard_back(gw_wizard *w);
 /* Jump to a step already visited (mouse click on the step list).  Back
  * always works; forwards every step from the current one up to s must pass
  * gw_wizard_check_step (answers may have changed since s was visited).
- * On -1 nothing moves: s not visited yet, or a step on the way fails. */
-int gw_wizard_goto(gw_wizard *w, gw_step s);
-/* The same, with the reason of a refusal in why (translated: the failing
- * step's check_step reason, or that s is not reached yet). */
+ * On -1 nothing moves: s not visited yet, or a step on the way fails; why
+ * (may be NULL) gets the reason (translated: the failing step's
+ * check_step reason, or that s is not reached yet). */
 int gw_wizard_goto_why(gw_wizard *w, gw_step s, char *why, size_t n);
 
 /* GPU step.  Search the table: query matched case-insensitively against

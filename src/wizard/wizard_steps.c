@@ -270,9 +270,3 @@ gw_wizard_goto_why(gw_wizard *w, gw_step s, char *why, size_t n)
 	return 0;
 }
 
-int
-gw_wizard_goto(gw_wizard *w, gw_step s)
-{
-	return gw_wizard_goto_why(w, s, NULL, 0);
-}
-

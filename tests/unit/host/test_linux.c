@@ -10,6 +10,8 @@
  */
 #include "testutil.h"
 #include "linux.h"
+#include "host.h"
+#include "finding_print.h"
 #include "gputable.h"
 
 #include <fcntl.h>
@@ -77,10 +79,25 @@ run_check(const char *root, int json)
 {
 	run_out r;
 
+	/* what gpuwiz check does (cmd_check): the host's probe, its rows
+	 * printed, 1 when a row FAILs, 2 when the checks cannot run */
+	gw_host *h = gw_host_open_linux(root);
+	gw_host_probe p;
+
 	memset(&r, 0, sizeof r);
+	assert_non_null(h);
+	gw_host_probe_all(h, &table, &p);
 	cap_begin();
-	r.rc = gw_linux_check_command(root, json, &r.e);
+	if (p.checks_error != NULL) {
+		gw_err_set(&r.e, "%s", p.checks_error);
+		r.rc = 2;
+	} else {
+		gw_checks_print(stdout, p.checks, p.nchecks, json);
+		r.rc = p.fails > 0 ? 1 : 0;
+	}
 	r.out = cap_end();
+	gw_host_probe_free(&p);
+	gw_host_close(h);
 	if (getenv("GW_TEST_VERBOSE"))   /* to read the output by hand */
 		fprintf(stderr, "rc %d: %s%s\n", r.rc, r.out, r.e.msg);
 	return r;

@@ -470,9 +470,9 @@ test_init_from_answers_and_enter_walk(void **state)
 	assert_int_equal(gw_wizard_back(&w), -1);
 	assert_int_equal(w.step, GW_STEP_WELCOME);
 	/* a click on a visited step walks there through valid steps */
-	assert_int_equal(gw_wizard_goto(&w, GW_STEP_REVIEW), 0);
+	assert_int_equal(gw_wizard_goto_why(&w, GW_STEP_REVIEW, NULL, 0), 0);
 	assert_int_equal(w.step, GW_STEP_REVIEW);
-	assert_int_equal(gw_wizard_goto(&w, GW_STEP_GPU), 0);
+	assert_int_equal(gw_wizard_goto_why(&w, GW_STEP_GPU, NULL, 0), 0);
 	assert_int_equal(w.step, GW_STEP_GPU);
 	/* a change after writing: no longer written */
 	assert_int_equal(gw_wizard_set_count(&w, 0, 1, &e), 0);
@@ -484,9 +484,9 @@ test_init_from_answers_and_enter_walk(void **state)
 	assert_int_equal(gw_wizard_goto_why(&w, GW_STEP_REVIEW, why, sizeof why), -1);
 	assert_int_equal(w.step, GW_STEP_GPU);
 	assert_non_null(strstr(why, "GPU"));
-	assert_int_equal(gw_wizard_goto(&w, GW_STEP_WRITE), -1);
+	assert_int_equal(gw_wizard_goto_why(&w, GW_STEP_WRITE, NULL, 0), -1);
 	assert_int_equal(w.step, GW_STEP_GPU);
-	assert_int_equal(gw_wizard_goto(&w, GW_STEP_HOST), 0);
+	assert_int_equal(gw_wizard_goto_why(&w, GW_STEP_HOST, NULL, 0), 0);
 	assert_int_equal(w.step, GW_STEP_HOST);
 
 	gw_wizard_free(&w);
@@ -608,7 +608,7 @@ test_check_step_reasons(void **state)
 	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_MMIO, why, sizeof why), -1);
 	assert_string_equal(why, w.plan_error);
 	/* a step not visited yet cannot be jumped to */
-	assert_int_equal(gw_wizard_goto(&w, GW_STEP_REVIEW), -1);
+	assert_int_equal(gw_wizard_goto_why(&w, GW_STEP_REVIEW, NULL, 0), -1);
 	assert_int_equal(w.step, GW_STEP_GPU);
 	assert_int_equal(gw_wizard_goto_why(&w, GW_STEP_MMIO, why, sizeof why), -1);
 	assert_true(why[0] != '\0');
