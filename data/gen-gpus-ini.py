@@ -21,7 +21,8 @@ Class (the GPU step's filter): from the pci.ids name in the CSV: a name
 whose model (the text in brackets) says "GeForce" is geforce; an NVIDIA
 model naming "RTX " or "Quadro" (RTX A6000, RTX 6000 Ada) is workstation;
 every other row (NVIDIA Tesla/A/H/L/B boards, AMD Instinct, Intel Data
-Center GPU) is datacenter.
+Center GPU) is datacenter.  A CURATED entry may set "class" where the name
+misleads the rule (a server board named "RTX ...").
 
 SR-IOV: NVIDIA vGPU on GPUs of the Ampere architecture and later runs on
 SR-IOV virtual functions, earlier boards (Pascal, Volta, Turing) use
@@ -116,7 +117,8 @@ MAX_LINE = 1022
 # Curated data, keyed by "vendor:device".  A list holds rows that share a PCI
 # id; "match" is a text that must appear in that row's source_notes to pick
 # the entry.  Fields: id (short id), subsys ("vvvv:dddd", only where it
-# decides the model), vgpu (profile prefix), why (source of the prefix).
+# decides the model), vgpu (profile prefix), why (source of the prefix),
+# class (only where the rule of gpu_class() gets it wrong).
 CURATED = {
     # --- NVIDIA datacenter, Ampere -------------------------------------
     "10de:25b6": [
@@ -400,7 +402,10 @@ def build(csv_path):
         sec.append(("bar1_mib", row["bar1_mib"]))
         if vgpu:
             sec.append(("vgpu_prefix", vgpu))
-        sec.append(("class", gpu_class(ven, row["name"])))
+        cls = cur.get("class", gpu_class(ven, row["name"]))
+        if cls not in CLASSES:
+            raise Fail("%s: class '%s' is not one of %s" % (where, cls, ", ".join(CLASSES)))
+        sec.append(("class", cls))
         sec.append(("sriov", gpu_sriov(ven, row["name"], vgpu, where)))
         sec.append(("source", quote(row["source_notes"], where + " source_notes")))
         sections.append((sid, sec, row, cur))

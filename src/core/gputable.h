@@ -1,7 +1,7 @@
 /* gputable.h: the GPU fact table (data/gpus.ini), read with iniparser.
  *
  * data/gpus.ini has one section per (model, PCI id[, subsystem]) row of
- * the fact sheet data/gpu_facts.csv (doc/design.md, sections 5.1 and
+ * the fact sheet data/gpu_facts.csv (doc/design.md, sections 15.12 and
  * 14.4), named by the short id:
  *
  *   [l40s]
