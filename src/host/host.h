@@ -136,7 +136,6 @@ void gw_host_close(gw_host *h);
 
 /* ---- what it is -------------------------------------------------------- */
 
-const char *gw_host_method_name(const gw_host *h);  /* "linux", "esxi"... */
 gw_host_kind gw_host_kind_of(const gw_host *h);
 int gw_host_can(const gw_host *h, int cap);
 #define host_can(h, cap) gw_host_can((h), (cap))
