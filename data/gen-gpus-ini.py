@@ -1,19 +1,40 @@
 #!/usr/bin/env python3
-"""Generate data/gpus.ini (the GPU table read by src/gputable.c) from the
-project's fact sheet ../shared/data/gpu_facts.csv.
+"""Generate data/gpus.ini (the GPU table read by src/core/gputable.c) from
+the fact sheet data/gpu_facts.csv (its sources: data/gpu_facts.notes.md).
 
 Usage (from the repository root):
 
     python3 data/gen-gpus-ini.py [CSV] [-o data/gpus.ini] [--check]
 
-CSV defaults to ../shared/data/gpu_facts.csv relative to the repository root.
---check regenerates in memory and fails if data/gpus.ini differs.
+CSV defaults to data/gpu_facts.csv beside this script; the script reads no
+other file.  --check regenerates in memory and fails if data/gpus.ini
+differs.
 
 Every CSV row becomes one section.  The facts (name, ids, VRAM, BAR1,
 source) are copied from the CSV unchanged: "unknown" stays "unknown".  What
 this script adds is curated below, in CURATED: the short id of each row, the
 PCI subsystem id where it decides the model (25b6 = A2 or A16), and the
-vGPU profile prefix as ESXi shows it.
+vGPU profile prefix as ESXi shows it; and, by the rules of gpu_class() and
+gpu_sriov(), the class and whether vGPU runs on SR-IOV.
+
+Class (the GPU step's filter): from the pci.ids name in the CSV: a name
+whose model (the text in brackets) says "GeForce" is geforce; an NVIDIA
+model naming "RTX " or "Quadro" (RTX A6000, RTX 6000 Ada) is workstation;
+every other row (NVIDIA Tesla/A/H/L/B boards, AMD Instinct, Intel Data
+Center GPU) is datacenter.  A CURATED entry may set "class" where the name
+misleads the rule (a server board named "RTX ...").
+
+SR-IOV: NVIDIA vGPU on GPUs of the Ampere architecture and later runs on
+SR-IOV virtual functions, earlier boards (Pascal, Volta, Turing) use
+time-sliced vGPU without SR-IOV (NVIDIA vGPU software documentation;
+doc/design.md 15.3; tests/fixtures/nvidia-smi/a16-vgpu-host-sriov.txt, an
+A16 vGPU host, prints "Host VGPU Mode: SR-IOV").  The architecture is the
+chip code that starts the pci.ids name (ARCH below: GA107GL = Ampere,
+AD102GL = Ada, GH100 = Hopper, GB100 = Blackwell; TU = Turing, GV = Volta,
+GP = Pascal).  sriov = yes for an NVIDIA row of Ampere or later that has a
+vGPU prefix (NVIDIA lists vGPU types for it); no for every other row: no
+vGPU types in the table (GeForce, A10G, RTX A4000, B200, AMD, Intel), or a
+board before Ampere.
 
 vGPU prefixes.  ESXi names a vGPU profile after NVIDIA's vGPU type, lower
 case, the space turned into '_': type "GRID A100D-80C" -> profile
@@ -86,7 +107,7 @@ import re
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_CSV = os.path.join(REPO, "..", "shared", "data", "gpu_facts.csv")
+DEFAULT_CSV = os.path.join(REPO, "data", "gpu_facts.csv")
 DEFAULT_OUT = os.path.join(REPO, "data", "gpus.ini")
 
 # iniparser 4.1 reads lines into a 1024-byte buffer: a line may have at
@@ -96,7 +117,8 @@ MAX_LINE = 1022
 # Curated data, keyed by "vendor:device".  A list holds rows that share a PCI
 # id; "match" is a text that must appear in that row's source_notes to pick
 # the entry.  Fields: id (short id), subsys ("vvvv:dddd", only where it
-# decides the model), vgpu (profile prefix), why (source of the prefix).
+# decides the model), vgpu (profile prefix), why (source of the prefix),
+# class (only where the rule of gpu_class() gets it wrong).
 CURATED = {
     # --- NVIDIA datacenter, Ampere -------------------------------------
     "10de:25b6": [
@@ -221,6 +243,42 @@ CURATED = {
     "10de:2b85": {"id": "rtx-5090"},
 }
 
+# NVIDIA chip codes (the first letters of the pci.ids name) -> architecture,
+# and whether its vGPU runs on SR-IOV virtual functions (see the top).
+ARCH = {
+    "GP": ("Pascal", False),
+    "GV": ("Volta", False),
+    "TU": ("Turing", False),
+    "GA": ("Ampere", True),
+    "AD": ("Ada Lovelace", True),
+    "GH": ("Hopper", True),
+    "GB": ("Blackwell", True),
+}
+
+CLASSES = ("datacenter", "workstation", "geforce")
+
+
+def gpu_class(vendor, name):
+    """The class of a row, from its pci.ids name (see the top)."""
+    model = name[name.find("[") + 1:name.rfind("]")] if "[" in name else name
+    if "GeForce" in model:
+        return "geforce"
+    if vendor == "10de" and ("RTX " in model or "Quadro" in model):
+        return "workstation"
+    return "datacenter"
+
+
+def gpu_sriov(vendor, name, vgpu, where):
+    """yes when the row's vGPUs run on SR-IOV virtual functions."""
+    if vendor != "10de" or vgpu is None:
+        return "no"
+    m = re.match(r"^([A-Z]{2})[0-9]", name)
+    if m is None or m.group(1) not in ARCH:
+        raise Fail("%s: NVIDIA row with a vGPU prefix, but the chip code of "
+                   "'%s' is not in ARCH" % (where, name))
+    return "yes" if ARCH[m.group(1)][1] else "no"
+
+
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 HEX4_RE = re.compile(r"^[0-9a-f]{4}$")
 PREFIX_RE = re.compile(r"^(grid|nvidia)_[a-z0-9][a-z0-9-]*[a-z0-9]$")
@@ -344,6 +402,11 @@ def build(csv_path):
         sec.append(("bar1_mib", row["bar1_mib"]))
         if vgpu:
             sec.append(("vgpu_prefix", vgpu))
+        cls = cur.get("class", gpu_class(ven, row["name"]))
+        if cls not in CLASSES:
+            raise Fail("%s: class '%s' is not one of %s" % (where, cls, ", ".join(CLASSES)))
+        sec.append(("class", cls))
+        sec.append(("sriov", gpu_sriov(ven, row["name"], vgpu, where)))
         sec.append(("source", quote(row["source_notes"], where + " source_notes")))
         sections.append((sid, sec, row, cur))
 
@@ -358,10 +421,10 @@ def build(csv_path):
                     raise Fail("curated entry %s (%s) matches no CSV row" % (key, c["id"]))
 
     out = []
-    out.append("# gpus.ini: the GPU table of gpuwiz (read by src/gputable.c).")
+    out.append("# gpus.ini: the GPU table of gpuwiz (read by src/core/gputable.c).")
     out.append("#")
     out.append("# GENERATED FILE - do not edit by hand.  Made by data/gen-gpus-ini.py from")
-    out.append("# ../shared/data/gpu_facts.csv (%d rows, sha256 %s)." % (len(rows), hashlib.sha256(raw).hexdigest()[:16]))
+    out.append("# data/gpu_facts.csv (%d rows, sha256 %s)." % (len(rows), hashlib.sha256(raw).hexdigest()[:16]))
     out.append("# To change it, edit the CSV (facts) or the CURATED table in the script")
     out.append("# (short ids, subsystem ids, vGPU prefixes and their sources), then run")
     out.append("#     python3 data/gen-gpus-ini.py")
@@ -371,7 +434,9 @@ def build(csv_path):
     out.append("# vendor_id, device_id (0x%04x), subsys_id (0xvvvv:0xdddd, only where it")
     out.append("# decides the model), vram_gb (integer or unknown), bar1_mib (unknown, MiB,")
     out.append("# or a|b when systems differ), vgpu_prefix (ESXi vGPU profile prefix, absent")
-    out.append("# when NVIDIA lists no vGPU types), source (where the facts come from).")
+    out.append("# when NVIDIA lists no vGPU types), class (datacenter, workstation or")
+    out.append("# geforce), sriov (yes when NVIDIA vGPU on it runs on SR-IOV virtual")
+    out.append("# functions: Ampere and later), source (where the facts come from).")
     for sid, sec, row, cur in sections:
         out.append("")
         out.append("[%s]" % sid)
@@ -424,7 +489,7 @@ def check_readback(text, sections):
 def main():
     ap = argparse.ArgumentParser(description="Generate data/gpus.ini from gpu_facts.csv.")
     ap.add_argument("csv", nargs="?", default=DEFAULT_CSV,
-                    help="the fact sheet (default: ../shared/data/gpu_facts.csv)")
+                    help="the fact sheet (default: data/gpu_facts.csv)")
     ap.add_argument("-o", "--output", default=DEFAULT_OUT,
                     help="where to write (default: data/gpus.ini)")
     ap.add_argument("--check", action="store_true",

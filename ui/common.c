@@ -243,18 +243,6 @@ findings_fill(ui_ctx *u, ui_textlist *t, int w, unsigned topics)
 }
 
 int
-ui_findings_list_rows(ui_ctx *u, int w, unsigned topics)
-{
-	ui_textlist t = { NULL, 0, 0, 0 };
-	int n;
-
-	findings_fill(u, &t, w, topics);
-	n = (int)t.n;
-	ui_tl_clear(&t);
-	return n;
-}
-
-int
 ui_findings_list(ui_ctx *u, ui_textlist *t, ui_rect r, unsigned topics)
 {
 	if (r.h < 1) {

@@ -122,27 +122,6 @@ next_char(const char *s, size_t len, wchar_t *wc, int *w, int *bad)
 	return r;
 }
 
-size_t
-dw_fit(const char *s, size_t len, int cells, int *used)
-{
-	size_t i = 0;
-	int u = 0;
-
-	while (i < len && s[i]) {
-		wchar_t wc;
-		int w, bad;
-		size_t r = next_char(s + i, len - i, &wc, &w, &bad);
-
-		if (u + w > cells)
-			break;
-		u += w;
-		i += r;
-	}
-	if (used)
-		*used = u;
-	return i;
-}
-
 int
 dw_utf8(void)
 {

@@ -43,9 +43,6 @@ attr_t ui_attr(int c);
 /* Glyphs with an ASCII fallback outside UTF-8. */
 const char *ui_glyph_done(const ui_ctx *u);    /* "✓" or "*" */
 
-/* Bytes of the longest prefix of s (len bytes) that fits in cells;
- * *used gets its width. */
-size_t dw_fit(const char *s, size_t len, int cells, int *used);
 /* Put s at (y, x), at most cells wide: text that does not fit ends with
  * dw_sign() in its last cell(s).  Returns the cells drawn. */
 int dw_put(int y, int x, const char *s, int cells, attr_t a);

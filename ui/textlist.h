@@ -52,7 +52,5 @@ size_t ui_tl_keys(const ui_textlist *t, ui_keyhelp *out, size_t max);
  * PgUp/PgDn (ui_tl_page_key) scroll.  Returns the rows drawn (0: none
  * of those topics). */
 int ui_findings_list(ui_ctx *u, ui_textlist *t, ui_rect r, unsigned topics);
-/* Rows ui_findings_list would fill without a limit. */
-int ui_findings_list_rows(ui_ctx *u, int w, unsigned topics);
 
 #endif

@@ -117,7 +117,6 @@ void cli_print_steps(const gw_plan *p);
 void cli_print_findings_if(const gw_plan *p, FILE *f, int sizing_only);
 void cli_print_findings(const gw_plan *p, FILE *f);
 size_t cli_count_sizing_findings(const gw_plan *p);
-void cli_print_settings(const gw_plan *p, int diff);
 void cli_print_findings_titled(const gw_plan *p);
 void cli_print_changes(const gw_plan *p);
 json_t *cli_plan_json(const gw_plan *p, int sizing_only);

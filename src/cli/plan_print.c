@@ -112,7 +112,7 @@ setting_unchanged(const gw_setting *s)
 	return s->keep || (s->old_value && strcmp(s->old_value, s->value) == 0);
 }
 
-void
+static void
 cli_print_settings(const gw_plan *p, int diff)
 {
 	size_t i;

@@ -147,7 +147,12 @@ valid_prefix(const char *s)
 
 static const char *const known_keys[] = {
 	"name", "vendor_id", "device_id", "subsys_id", "vram_gb", "bar1_mib",
-	"vgpu_prefix", "source", NULL
+	"vgpu_prefix", "class", "sriov", "source", NULL
+};
+
+/* The words of class = (gw_gpu_class order, GW_CLASS_ANY has none). */
+static const char *const class_words[GW_NCLASSES] = {
+	NULL, "datacenter", "workstation", "geforce"
 };
 
 static void
@@ -205,7 +210,7 @@ check_keys(const scan *s, size_t si, const char *path, gw_err *e)
 			if (strcmp(s->keys[k].key, known_keys[j]) == 0)
 				ok = 1;
 		if (!ok) {
-			gw_err_set(e, _("%s:%d: [%s] unknown key '%s' (expected name, vendor_id, device_id, subsys_id, vram_gb, bar1_mib, vgpu_prefix, source)"),
+			gw_err_set(e, _("%s:%d: [%s] unknown key '%s' (expected name, vendor_id, device_id, subsys_id, vram_gb, bar1_mib, vgpu_prefix, class, sriov, source)"),
 			           path, s->keys[k].line, sec, s->keys[k].key);
 			return -1;
 		}
@@ -335,6 +340,48 @@ load_prefix(gw_gpu *g, const sec_ctx *c, gw_err *e)
 	return 0;
 }
 
+/* class and sriov: both required. */
+static int
+load_kind(gw_gpu *g, const sec_ctx *c, gw_err *e)
+{
+	const char *v;
+	int i;
+
+	if ((v = get(c->d, c->sec, "class")) == NULL) {
+		gw_err_set(e, _("%s:%d: [%s] has no class (expected datacenter, workstation or geforce)"),
+		           c->path, c->line, c->sec);
+		return -1;
+	}
+	for (i = 1; i < GW_NCLASSES; i++)
+		if (strcmp(v, class_words[i]) == 0)
+			g->cls = (gw_gpu_class)i;
+	if (g->cls == GW_CLASS_ANY) {
+		gw_err_set(e, _("%s:%d: [%s] class: '%s' is not a GPU class (expected datacenter, workstation or geforce)"),
+		           c->path, gt_scan_key_line(c->s, c->si, "class"),
+		           c->sec, v);
+		return -1;
+	}
+	if ((v = get(c->d, c->sec, "sriov")) == NULL) {
+		gw_err_set(e, _("%s:%d: [%s] has no sriov (expected yes or no)"),
+		           c->path, c->line, c->sec);
+		return -1;
+	}
+	if (strcmp(v, "yes") != 0 && strcmp(v, "no") != 0) {
+		gw_err_set(e, _("%s:%d: [%s] sriov: '%s' is not yes or no"),
+		           c->path, gt_scan_key_line(c->s, c->si, "sriov"),
+		           c->sec, v);
+		return -1;
+	}
+	g->sriov = strcmp(v, "yes") == 0;
+	if (g->sriov && g->vgpu_prefix == NULL) {
+		gw_err_set(e, _("%s:%d: [%s] sriov: 'yes' without a vgpu_prefix (SR-IOV here means that the board's vGPUs run on it)"),
+		           c->path, gt_scan_key_line(c->s, c->si, "sriov"),
+		           c->sec);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 load_section(gw_gpu *g, dictionary *d, const scan *s, size_t si,
              const char *path, gw_err *e)
@@ -351,7 +398,8 @@ load_section(gw_gpu *g, dictionary *d, const scan *s, size_t si,
 	c.line = s->secs[si].line;
 	g->id = gw_xstrdup(c.sec);
 	if (load_text(g, &c, e) != 0 || load_ids(g, &c, e) != 0 ||
-	    load_sizes(g, &c, e) != 0 || load_prefix(g, &c, e) != 0)
+	    load_sizes(g, &c, e) != 0 || load_prefix(g, &c, e) != 0 ||
+	    load_kind(g, &c, e) != 0)
 		return -1;
 	return 0;
 }

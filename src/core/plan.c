@@ -1,7 +1,8 @@
 /* plan.c: answers (+ a .vmx) -> settings and findings.  Pure: no file or
  * environment access (gettext aside).  gw_plan_build runs the phases of
- * plan_int.h in order; this file holds the sequence, the building blocks
- * (steps, findings, settings), the checks of the answers and the name.
+ * plan_int.h in order; this file holds the sequence, the checks of the
+ * answers and the name.  The phases add steps, findings and settings
+ * through plan_util.c and never call back into this file.
  *
  * Facts used here and where they come from (doc/design.md, section 15):
  *  - MMIO rule: Broadcom KB 323402 (section 15.2).
@@ -27,51 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- building blocks ---------------------------------------------------- */
-
-void
-pl_step(gw_plan *p, char *line)
-{
-	p->steps = gw_xrealloc(p->steps, (p->nsteps + 1) * sizeof *p->steps);
-	p->steps[p->nsteps++] = line;
-}
-
-gw_finding *
-pl_finding(gw_plan *p, gw_sev sev, const char *id, gw_topic topic,
-           const char *source, char *msg, char *fix)
-{
-	return gw_findings_add(&p->findings, &p->nfindings, sev, id, topic, source,
-	                NULL, msg, fix);
-}
-
-void
-pl_fix_ui(gw_finding *f, char *text)
-{
-	free(f->fix_ui);
-	f->fix_ui = text;
-}
-
-gw_setting *
-pl_setting(gw_plan *p, const gw_vmx *v, gw_set_kind kind, const char *key,
-           const char *value, char *reason, const char *source)
-{
-	gw_setting *s;
-	const char *old = v ? gw_vmx_get(v, key) : NULL;
-
-	p->settings = gw_xrealloc(p->settings,
-	                          (p->nsettings + 1) * sizeof *p->settings);
-	s = &p->settings[p->nsettings++];
-	memset(s, 0, sizeof *s);
-	s->kind = kind;
-	s->key = gw_xstrdup(key);
-	s->value = gw_xstrdup(value);
-	s->old_value = old ? gw_xstrdup(old) : NULL;
-	s->keep = old != NULL && gw_strieq(old, value);
-	s->reason = reason;
-	s->source = source;
-	return s;
-}
 
 /* ---- the plan ----------------------------------------------------------- */
 

@@ -82,6 +82,11 @@ void gw_answers_add_avail(gw_answers *a, unsigned vendor, unsigned device,
                           int free_pt);
 /* No host known: no check. */
 void gw_answers_clear_avail(gw_answers *a);
+/* The first GPU the answers add as vGPUs whose vGPUs run on SR-IOV
+ * virtual functions (the table's sriov: NVIDIA Ampere and later), or NULL.
+ * SR-IOV must then be on in the host's BIOS/UEFI: the plan says so (INFO
+ * "gpu-sriov") and the wizard asks for its host check item. */
+const gw_gpu_want *gw_answers_sriov_vgpu(const gw_answers *a);
 
 /* ---- helpers ---------------------------------------------------------- */
 

@@ -1,7 +1,10 @@
 /* plan_int.h: what the pieces of the plan (plan*.c) share.  Not for use
  * outside src/core/plan*.c.
  *
- * gw_plan_build (plan.c) runs the phases in order, each in its own file:
+ * gw_plan_build (plan.c) runs the phases in order, each in its own file;
+ * they add steps, findings and settings through plan_util.c:
+ *   plan_util.c     the building blocks: pl_step, pl_finding, pl_fix_ui,
+ *                   pl_setting
  *   plan_parse.c    PCI addresses, .vmx ids, ESXi versions (+ public helpers)
  *   plan_answers.c  gw_answers_* (building the answers)
  *   plan_scan.c     scan the .vmx: its pciPassthruN blocks, the GPUs
@@ -39,6 +42,7 @@
 #define SRC_REBAR   "field reports (Resizable BAR)"
 #define SRC_GUESTMEM "field reports (model weights load through guest memory; no NVIDIA figure found)"
 #define SRC_HOTADD  "VMware vSphere Networking, DirectPath I/O; Broadcom KB 309986"
+#define SRC_SRIOV   "NVIDIA vGPU documentation (SR-IOV on Ampere and later)"
 #define SRC_DPIO    "VMware vSphere Networking, DirectPath I/O (features unavailable)"
 
 #define NVIDIA_VENDOR 0x10deu
@@ -109,13 +113,12 @@ typedef struct plan_ctx {
 void pl_scan_vmx(const gw_vmx *v, scan *sc);
 void pl_scan_free(scan *sc);
 unsigned pl_next_free(scan *sc);    /* lowest free index, now in use */
-/* pciPassthru<idx>.<suffix> of v. */
-const char *pl_vget(const gw_vmx *v, unsigned idx, const char *suffix);
 /* The GPUs already attached in the .vmx -> plan GPUs + findings. */
 void pl_existing(plan_ctx *c);
 gw_plan_gpu *pl_gpu_push(gw_plan *p);
 
-/* ---- plan.c: building blocks ------------------------------------------- */
+/* ---- plan_util.c: building blocks (the phases call only these and each
+ * other's helpers, never plan.c) ----------------------------------------- */
 
 void pl_step(gw_plan *p, char *line);       /* takes ownership */
 /* Takes ownership of msg and fix.  Returns the row (valid until the next

@@ -59,7 +59,8 @@ key_index(const char *key, unsigned *idx)
 	return 0;
 }
 
-const char *
+/* pciPassthru<idx>.<suffix> of v. */
+static const char *
 pl_vget(const gw_vmx *v, unsigned idx, const char *suffix)
 {
 	char key[64];

@@ -2,7 +2,11 @@
  * written only into a .vmx (pciPassthruN.vgpu: the spelling of the VMware
  * API's VmiopBackingInfo, not documented for the .vmx); --uvm sets
  * pciPassthruN.cfg.enable_uvm on every vGPU of the VM (NVIDIA AI
- * Enterprise documentation; NCCL 2.27 needs it).
+ * Enterprise documentation; NCCL 2.27 needs it).  vGPUs of a board whose
+ * vGPUs run on SR-IOV virtual functions (the table's sriov: NVIDIA vGPU
+ * documentation, Ampere and later) need SR-IOV on in the host's BIOS;
+ * with it off the VM fails to power on with "Could not initialize plugin
+ * 'libnvidia-vgx.so'" (field; doc/design.md 15.3).
  */
 #include "plan_int.h"
 
@@ -217,6 +221,40 @@ uvm_findings(plan_ctx *c)
 	}
 }
 
+const gw_gpu_want *
+gw_answers_sriov_vgpu(const gw_answers *a)
+{
+	size_t i;
+
+	for (i = 0; a && i < a->ngpus; i++)
+		if (a->gpus[i].profile && a->gpus[i].gpu &&
+		    a->gpus[i].gpu->sriov)
+			return &a->gpus[i];
+	return NULL;
+}
+
+/* The BIOS setting the vGPUs being added need. */
+static void
+sriov_finding(plan_ctx *c)
+{
+	const gw_gpu_want *w = gw_answers_sriov_vgpu(c->a);
+
+	if (w == NULL)
+		return;
+	pl_fix_ui(pl_finding(c->p, GW_SEV_INFO, "gpu-sriov", GW_TOPIC_GPU,
+	           SRC_SRIOV,
+	           gw_xasprintf(_("vGPUs on %s run on SR-IOV virtual "
+	                          "functions: SR-IOV must be on in the "
+	                          "host's BIOS/UEFI"), w->gpu->id),
+	           gw_xasprintf(_("Turn on SR-IOV in the BIOS/UEFI PCI "
+	                          "settings; while it is off the VM does not "
+	                          "power on (Could not initialize plugin "
+	                          "'libnvidia-vgx.so')."))),
+	          /* TRANSLATORS: the wizard's words for the advice above;
+	           * the quoted name is the Host check step's item. */
+	          gw_xstrdup(_("Turn on SR-IOV in the BIOS/UEFI PCI settings, then confirm \"SR-IOV (vGPU)\" on the Host check step (Space).")));
+}
+
 void
 pl_vgpu_uvm(plan_ctx *c)
 {
@@ -226,4 +264,5 @@ pl_vgpu_uvm(plan_ctx *c)
 		snippet_uvm(c->p);
 	uvm_findings(c);
 	pl_vgpu_checks(c);
+	sriov_finding(c);
 }

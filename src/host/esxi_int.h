@@ -42,16 +42,6 @@ typedef struct esxi_lines {
 	size_t n;
 } esxi_lines;
 
-/* Split text into lines.  Control bytes other than tab (and the CR of a
- * CRLF) are refused as binary data, naming the line.  An input without a
- * non-blank line is refused as empty.  cmd names the command in errors. */
-int esxi_split_lines(const char *text, const char *name, const char *cmd,
-                     esxi_lines *tl, gw_err *e);
-void esxi_lines_free(esxi_lines *tl);
-/* Index of the first line of the output proper: blank lines, lines
- * starting with '#' and lines holding the command itself (a shell prompt
- * saved with the output) before it are skipped. */
-size_t esxi_skip_preamble(const esxi_lines *tl, const char *cmd);
 
 /* Split text (esxi_split_lines), skip its preamble (esxi_skip_preamble)
  * and call fn for each line after it, blank ones included (""), with its
@@ -104,11 +94,6 @@ typedef struct esxi_column {
 
 /* A line of dashes and blanks only, with at least one dash? */
 int esxi_dash_line(const char *s);
-/* The columns of a table from its line of dashes ("------------  -------"):
- * each run of dashes starts a column that ends where the next one starts
- * (the last is open).  -1 when there are more than max. */
-int esxi_dash_columns(const char *dash, esxi_column *cols, size_t max,
-                      size_t *ncols);
 /* Text of line s in column c, trimmed, into buf. */
 const char *esxi_cell(const char *s, const esxi_column *c, char *buf,
                       size_t n);

@@ -73,7 +73,7 @@ esxi_excerpt(const char *s, char *buf, size_t n)
 
 /* ---- lines ------------------------------------------------------------- */
 
-void
+static void
 esxi_lines_free(esxi_lines *tl)
 {
 	size_t i;
@@ -142,7 +142,10 @@ lines_add(esxi_lines *tl, size_t *cap, char *line)
 	tl->v[tl->n++] = line;
 }
 
-int
+/* Split text into lines.  Control bytes other than tab (and the CR of a
+ * CRLF) are refused as binary data, naming the line.  An input without a
+ * non-blank line is refused as empty.  cmd names the command in errors. */
+static int
 esxi_split_lines(const char *text, const char *name, const char *cmd,
                  esxi_lines *tl, gw_err *e)
 {
@@ -186,7 +189,10 @@ esxi_split_lines(const char *text, const char *name, const char *cmd,
 	return 0;
 }
 
-size_t
+/* Index of the first line of the output proper: blank lines, lines
+ * starting with '#' and lines holding the command itself (a shell prompt
+ * saved with the output) before it are skipped. */
+static size_t
 esxi_skip_preamble(const esxi_lines *tl, const char *cmd)
 {
 	size_t i;
@@ -390,7 +396,10 @@ esxi_dash_line(const char *s)
 	return strchr(s, '-') != NULL;
 }
 
-int
+/* The columns of a table from its line of dashes ("------------  -------"):
+ * each run of dashes starts a column that ends where the next one starts
+ * (the last is open).  -1 when there are more than max. */
+static int
 esxi_dash_columns(const char *dash, esxi_column *cols, size_t max,
                   size_t *ncols)
 {

@@ -181,12 +181,6 @@ gw_host_close(gw_host *h)
 	free(h);
 }
 
-const char *
-gw_host_method_name(const gw_host *h)
-{
-	return h->m->name;
-}
-
 gw_host_kind
 gw_host_kind_of(const gw_host *h)
 {

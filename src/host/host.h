@@ -128,18 +128,10 @@ gw_host *gw_host_open_vsphere(gw_vs *s, const char *label);
  * its scratch copy; keep_scratch: the scratch stays after close. */
 int gw_host_open_sample(const char *name, int keep_scratch, gw_host **out,
                         gw_err *e);
-/* The ESXi shell gpuwiz runs on: is vim-cmd on the PATH?  And its runner
- * (GPUWIZ_ESXI_PATH / GPUWIZ_ESXI_VOLUMES applied) and label. */
-int gw_host_on_esxi_shell(void);
-gw_runner *gw_host_esxi_shell_runner(void);
-const char *gw_host_esxi_shell_label(void);
-/* GPUWIZ_ESXI_PATH / GPUWIZ_ESXI_VOLUMES (tests, unusual hosts). */
-void gw_host_runner_env(gw_runner *r);
 void gw_host_close(gw_host *h);
 
 /* ---- what it is -------------------------------------------------------- */
 
-const char *gw_host_method_name(const gw_host *h);  /* "linux", "esxi"... */
 gw_host_kind gw_host_kind_of(const gw_host *h);
 int gw_host_can(const gw_host *h, int cap);
 #define host_can(h, cap) gw_host_can((h), (cap))

@@ -6,7 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-int
+/* The ESXi shell gpuwiz runs on: is vim-cmd on the PATH?  And its runner
+ * (GPUWIZ_ESXI_PATH / GPUWIZ_ESXI_VOLUMES applied) and label. */
+static int
 gw_host_on_esxi_shell(void)
 {
 	const char *path = getenv("PATH");
@@ -26,7 +28,8 @@ gw_host_on_esxi_shell(void)
 	return found;
 }
 
-void
+/* GPUWIZ_ESXI_PATH / GPUWIZ_ESXI_VOLUMES (tests, unusual hosts). */
+static void
 gw_host_runner_env(gw_runner *r)
 {
 	const char *p = getenv("GPUWIZ_ESXI_PATH");
@@ -38,7 +41,7 @@ gw_host_runner_env(gw_runner *r)
 		gw_runner_set_volumes_root(r, v);
 }
 
-gw_runner *
+static gw_runner *
 gw_host_esxi_shell_runner(void)
 {
 	gw_runner *r = gw_runner_open_local();
@@ -47,7 +50,7 @@ gw_host_esxi_shell_runner(void)
 	return r;
 }
 
-const char *
+static const char *
 gw_host_esxi_shell_label(void)
 {
 	/* TRANSLATORS: the host gpuwiz runs on (the ESXi shell). */

@@ -186,13 +186,6 @@ runner_free(gw_runner *r)
 	free(r);
 }
 
-gw_runner *
-gw_runner_open_ssh(const char *user_at_host, const char *const extra[],
-                   gw_err *e)
-{
-	return gw_runner_open_ssh_prompt(user_at_host, extra, 0, e);
-}
-
 /* A remote runner for user_at_host with its private socket directory;
  * NULL (e set) when the host is not user@host or the directory cannot be
  * made. */
@@ -305,12 +298,6 @@ gw_runner_close(gw_runner *r)
 		free(v);
 	}
 	runner_free(r);
-}
-
-int
-gw_runner_is_remote(const gw_runner *r)
-{
-	return r->remote;
 }
 
 void

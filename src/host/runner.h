@@ -36,25 +36,19 @@ gw_runner *gw_runner_open_local(void);
  * NULL) is a NULL-terminated list of further ssh words (tests: "-p",
  * "2222", "-i", KEY, "-o", "UserKnownHostsFile=FILE").  The socket lives
  * in a private temporary directory removed by gw_runner_close().  NULL on
- * failure, with ssh's own message in e. */
-gw_runner *gw_runner_open_ssh(const char *user_at_host,
-                              const char *const extra[], gw_err *e);
-
-/* The same, but when prompt is set the master is started without
- * BatchMode, so ssh may ask for a password or key passphrase on the
- * terminal (/dev/tty) once; every later command goes through the master
- * and never prompts.  The command line uses it when it has a terminal.
- * Errors: an unknown or changed host key, and "Permission denied" without
- * a terminal, say what to do. */
+ * failure, with ssh's own message in e.
+ * When prompt is set the master is started without BatchMode, so ssh may
+ * ask for a password or key passphrase on the terminal (/dev/tty) once;
+ * every later command goes through the master and never prompts.  The
+ * command line uses it when it has a terminal.  Errors: an unknown or
+ * changed host key, and "Permission denied" without a terminal, say what
+ * to do. */
 gw_runner *gw_runner_open_ssh_prompt(const char *user_at_host,
                                      const char *const extra[], int prompt,
                                      gw_err *e);
 
 /* Ends the master (ssh -O exit) and frees r.  NULL is harmless. */
 void gw_runner_close(gw_runner *r);
-
-/* 1 for an ssh runner, 0 for the local one. */
-int gw_runner_is_remote(const gw_runner *r);
 
 /* Seconds one command may run (0 = GW_RUNNER_TIMEOUT). */
 void gw_runner_set_timeout(gw_runner *r, unsigned seconds);

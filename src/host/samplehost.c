@@ -26,7 +26,7 @@ smp_is_dir(const char *p)
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int
+static int
 smp_is_file(const char *p)
 {
 	struct stat st;

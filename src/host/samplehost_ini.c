@@ -59,7 +59,7 @@ smp_get_str(const ini_ctx *c, const char *sec, const char *key, int required,
 
 /* One of choices ("on", "off", NULL).  Returns the index, or -1 with e set;
  * an absent optional key gives dflt. */
-int
+static int
 smp_get_enum(const ini_ctx *c, const char *sec, const char *key,
              const char *const *choices, int dflt)
 {
@@ -85,7 +85,7 @@ smp_get_enum(const ini_ctx *c, const char *sec, const char *key,
 }
 
 /* A decimal whole number in [lo, hi]; dflt when absent. */
-int
+static int
 smp_get_uint(const ini_ctx *c, const char *sec, const char *key, unsigned lo,
              unsigned hi, unsigned dflt, unsigned *out)
 {

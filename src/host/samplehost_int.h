@@ -35,7 +35,6 @@ typedef struct ini_ctx {
 /* ---- fs helpers (samplehost.c) ------------------------------------------ */
 
 int smp_is_dir(const char *p);
-int smp_is_file(const char *p);
 
 /* ---- host.ini (samplehost_ini.c) ---------------------------------------- */
 
@@ -46,13 +45,6 @@ const char *smp_ini_get(const dictionary *d, const char *sec, const char *key);
 /* A required (or, with required 0, optional: *out untouched) string. */
 int smp_get_str(const ini_ctx *c, const char *sec, const char *key,
                 int required, const char **out);
-/* One of choices ("on", "off", NULL).  Returns the index, or -1 with e
- * set; an absent optional key gives dflt. */
-int smp_get_enum(const ini_ctx *c, const char *sec, const char *key,
-                 const char *const *choices, int dflt);
-/* A decimal whole number in [lo, hi]; dflt when absent. */
-int smp_get_uint(const ini_ctx *c, const char *sec, const char *key,
-                 unsigned lo, unsigned hi, unsigned dflt, unsigned *out);
 /* Hex digits with an optional 0x: 0 and *out, or -1. */
 int smp_parse_hex(const char *s, uint64_t max, uint64_t *out);
 /* A hex number up to max (dflt when absent and not required). */

@@ -170,7 +170,7 @@ vs_req_free(req *r)
 
 /* ---- XML reading -------------------------------------------------------- */
 
-int
+static int
 vs_is_el(xmlNodePtr n, const char *name)
 {
 	return n && n->type == XML_ELEMENT_NODE &&

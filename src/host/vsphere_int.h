@@ -149,7 +149,6 @@ void vs_req_free(req *r);
 
 /* ---- answers (vs_xml.c) ------------------------------------------------- */
 
-int vs_is_el(xmlNodePtr n, const char *name);
 xmlNodePtr vs_next_el(xmlNodePtr n, const char *name);
 xmlNodePtr vs_first_el(xmlNodePtr parent, const char *name);
 

@@ -257,7 +257,9 @@ static const char *const kind_desc[] = {
 	[GW_SET_NESTED] = N_("nested virtualization must be off with passthrough"),
 };
 
-const char *
+/* The setting's reason (its own, else its kind's; static or the
+ * setting's), and "reason (source: S)" malloc'ed. */
+static const char *
 emit_setting_reason(const gw_setting *s)
 {
 	if (s->reason && *s->reason)

@@ -13,9 +13,6 @@
 
 /* Check a setting can be written at all (key and value present). */
 int emit_setting_check(const gw_setting *s, const char *fmt, gw_err *e);
-/* The setting's reason (its own, else its kind's; static or the
- * setting's), and "reason (source: S)" malloc'ed. */
-const char *emit_setting_reason(const gw_setting *s);
 char *emit_setting_why(const gw_setting *s);
 /* A short name for a GPU in messages; buf >= 32 bytes. */
 const char *emit_gpu_label(const gw_plan_gpu *g, char *buf, size_t len);

@@ -188,22 +188,6 @@ gw_session_vm_off(const gw_session *s)
 	return gw_session_vm(s) != NULL && s->power == GW_POWER_OFF;
 }
 
-int
-gw_session_power_now(gw_session *s, gw_power *out, gw_err *e)
-{
-	const gw_vm *vm = gw_session_vm(s);
-
-	*out = GW_POWER_UNKNOWN;
-	if (vm == NULL) {
-		gw_err_set(e, _("No VM %ld on the host."), s->vm + 1);
-		return -1;
-	}
-	if (gw_host_power(s->host, vm, out, e) != 0)
-		return -1;
-	s->power = *out;
-	return 0;
-}
-
 /* ---- answers -> plan ------------------------------------------------------ */
 
 int

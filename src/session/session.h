@@ -91,8 +91,6 @@ int gw_session_open_vm(gw_session *s, long idx, gw_vmx **vmx, char **release,
 void gw_session_close_vm(gw_session *s);
 /* The open VM is powered off (as last read): 1, else 0. */
 int gw_session_vm_off(const gw_session *s);
-/* The open VM's power state, asked of the host now (also kept). */
-int gw_session_power_now(gw_session *s, gw_power *out, gw_err *e);
 
 /* ---- answers -> plan ------------------------------------------------------ */
 
@@ -160,7 +158,6 @@ void gw_session_report(const gw_session *s, size_t k, size_t n,
 char *gw_session_change_title(const gw_session *s, const gw_session_change *c);
 char *gw_session_change_command(const gw_session *s,
                                 const gw_session_change *c);
-char *gw_session_change_doing(const gw_session *s, const gw_session_change *c);
 
 /* ---- the host's GPUs for the plan (session_queue.c) ------------------------ */
 

@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+static char *gw_session_change_doing(const gw_session *s,
+                                     const gw_session_change *c);
+
 static gw_session_change *
 queue_new(gw_session *s, gw_change_kind kind)
 {
@@ -215,7 +218,7 @@ gw_session_change_command(const gw_session *s, const gw_session_change *c)
 	                    vm ? vm->name : "?", c->to);
 }
 
-char *
+static char *
 gw_session_change_doing(const gw_session *s, const gw_session_change *c)
 {
 	(void)s;

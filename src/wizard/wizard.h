@@ -50,14 +50,9 @@ int gw_mode_available(gw_mode m, const char **why);
  * or a sample ESXi host); before that *why says how to get one. */
 int gw_wizard_mode_available(const gw_wizard *w, gw_mode m, const char **why);
 
-/* GPU classes for the selection filter, derived from the table name:
- * "GeForce" in the name -> GEFORCE; else "Quadro" or "RTX " (RTX A4000,
- * RTX 6000 Ada Generation, ...) -> WORKSTATION; everything else ->
- * DATACENTER (Tesla/A/H/L series, AMD Instinct, Intel Data Center GPU Max
- * and Flex).  gw_gpu_class_name(GW_CLASS_ANY) names the "all" filter. */
-typedef enum { GW_CLASS_ANY, GW_CLASS_DATACENTER, GW_CLASS_WORKSTATION,
-               GW_CLASS_GEFORCE, GW_NCLASSES } gw_gpu_class;
-gw_gpu_class gw_gpu_class_of(const gw_gpu *g);
+/* The GPU classes of the table (gw_gpu.cls, gputable.h) for the
+ * selection filter; gw_gpu_class_name(GW_CLASS_ANY) names the "all"
+ * filter. */
 const char *gw_gpu_class_name(gw_gpu_class c);   /* translated */
 
 /* Host checklist items (offline: confirmed by the operator). */
@@ -131,10 +126,9 @@ int gw_wizard_back(gw_wizard *w);
 /* Jump to a step already visited (mouse click on the step list).  Back
  * always works; forwards every step from the current one up to s must pass
  * gw_wizard_check_step (answers may have changed since s was visited).
- * On -1 nothing moves: s not visited yet, or a step on the way fails. */
-int gw_wizard_goto(gw_wizard *w, gw_step s);
-/* The same, with the reason of a refusal in why (translated: the failing
- * step's check_step reason, or that s is not reached yet). */
+ * On -1 nothing moves: s not visited yet, or a step on the way fails; why
+ * (may be NULL) gets the reason (translated: the failing step's
+ * check_step reason, or that s is not reached yet). */
 int gw_wizard_goto_why(gw_wizard *w, gw_step s, char *why, size_t n);
 
 /* GPU step.  Search the table: query matched case-insensitively against
@@ -266,13 +260,8 @@ char **gw_wizard_exit_summary(const gw_wizard *w);
  * translated); NULL for another id. */
 const char *gw_vendor_name(unsigned vendor_id);
 
-/* Does NVIDIA vGPU on g run on SR-IOV virtual functions?  1 for NVIDIA
- * Ampere and later chips (pci.ids names "GA1xx", "AD1xx", "GH1xx",
- * "GB1xx": A2/A10/A16/A30/A40/A100, L4/L20/L40/L40S, RTX A-series/Ada,
- * H100/H200...), 0 for older ones (T4, V100, P40, P100) and other vendors.
- * Source: NVIDIA vGPU documentation (SR-IOV on Ampere and later). */
-int gw_gpu_needs_sriov(const gw_gpu *g);
-/* Is the SR-IOV item relevant: a chosen vGPU on a GPU that needs it? */
+/* Is the SR-IOV item relevant: a chosen vGPU on a GPU whose vGPUs run on
+ * SR-IOV (gw_answers_sriov_vgpu, plan.h)? */
 int gw_wizard_sriov_needed(const gw_wizard *w);
 /* Confirm (ok = 1) or unconfirm a host checklist item; not saved, does not
  * change dirty.  An out-of-range item is ignored. */
@@ -298,9 +287,6 @@ void gw_wizard_attach(gw_wizard *w, gw_host *h);
  * be seen from ESXi: a WARN row says to check it in the BIOS.  Returns the
  * number of FAIL rows. */
 int gw_wizard_probe_esxi(gw_wizard *w);
-/* GW_MODE_ESXI_SSH: idx when the host knows detected GPU idx's
- * passthrough state (the host layer keeps esxcli's blocks), else -1. */
-long gw_wizard_esxi_dev(const gw_wizard *w, size_t idx);
 /* Queue enabling passthrough for detected GPU idx, or take a queued one
  * back (the host step's e): nothing runs until the write
  * (gw_wizard_host_changes; wizard_queue.c).  1 queued, 0 taken back, -1
@@ -494,12 +480,10 @@ size_t gw_wizard_vm_devices(const gw_wizard *w, gw_vm_device *out,
                             size_t max);
 
 /* The screens' sentences that depend on how the host is reached
- * (translated, malloc'ed): the heading of the host's check rows; the
- * question before enabling passthrough for detected GPU idx; the open
+ * (translated, malloc'ed): the heading of the host's check rows; the open
  * VM's line (name, Vmid where the host has them, power state; NULL when
  * none is open). */
 char *gw_wizard_checks_title(const gw_wizard *w);
-char *gw_wizard_enable_question(const gw_wizard *w, size_t idx);
 char *gw_wizard_vm_title(const gw_wizard *w);
 /* The help of step s in the words of the host (translated), NULL when
  * the screen's own applies (no host probed). */

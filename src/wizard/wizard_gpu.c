@@ -73,7 +73,7 @@ gw_wizard_search(const gw_wizard *w, const char *query, unsigned vendor,
 
 		if (vendor && g->vendor_id != vendor)
 			continue;
-		if (cls != GW_CLASS_ANY && gw_gpu_class_of(g) != cls)
+		if (cls != GW_CLASS_ANY && g->cls != cls)
 			continue;
 		if (!gpu_matches(g, query))
 			continue;

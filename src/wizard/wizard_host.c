@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void
+/* Forget the probes (rows, GPUs) of the last read. */
+static void
 wz_clear_probes(gw_wizard *w)
 {
 	gw_linux_checks_free(w->checks, w->nchecks);
@@ -124,15 +125,6 @@ gw_wizard_host_fail(const gw_wizard *w)
 		if (w->checks[i].sev == GW_SEV_ERROR)
 			return &w->checks[i];
 	return NULL;
-}
-
-long
-gw_wizard_esxi_dev(const gw_wizard *w, size_t idx)
-{
-	if (!wz_mode(w->mode)->esxcli_devs || idx >= w->ndetected ||
-	    w->host == NULL || gw_host_gpu_passthru(w->host, idx) < 0)
-		return -1;
-	return (long)idx;
 }
 
 int

@@ -82,8 +82,6 @@ void wz_put_why(char *why, size_t n, const char *msg);
 void wz_changed(gw_wizard *w);
 /* A leading "~/" is the home directory (malloc'ed). */
 char *wz_expand_tilde(const char *p);
-/* Forget the probes (rows, GPUs) of the last read. */
-void wz_clear_probes(gw_wizard *w);
 /* The detected GPUs, free for passthrough where the host says so, become
  * the plan's host counts (af.a.avail; none detected: no check). */
 void wz_fill_avail(gw_wizard *w);
@@ -112,11 +110,8 @@ typedef struct wz_mode_desc {
 	                                 * host is attached; NULL: always */
 	wz_reach reach;
 	gw_host_kind kind;              /* the kind of the host it reads */
-	int esxcli_devs;                /* GPUs are esxcli's devices
-	                                 * (gw_wizard_esxi_dev) */
 	int (*probe)(gw_wizard *w);     /* its probes; NULL: none */
 	char *(*checks_title)(const gw_wizard *w);  /* the rows' heading */
-	char *(*enable_question)(const char *bdf);  /* before enabling */
 	char *(*vm_line)(const gw_vm *vm, gw_power p);  /* open VM */
 	const char *host_help, *vm_help;   /* the steps' help; NULL: none */
 	const char *no_host;            /* WZ_REACH_ATTACHED: the rows' error

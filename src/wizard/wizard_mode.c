@@ -42,23 +42,6 @@ checks_api(const gw_wizard *w)
 }
 
 /* The question before enabling passthrough of the device at bdf. */
-static char *
-enable_esxcli(const char *bdf)
-{
-	/* TRANSLATORS: asked on e; %s is the PCI address; y/n are keys. */
-	return gw_xasprintf(_("Enable passthrough for %s on the host (esxcli hardware pci pcipassthru set -a)? y/n"),
-	                    bdf);
-}
-
-static char *
-enable_api(const char *bdf)
-{
-	/* TRANSLATORS: asked on e through the API; %s is the PCI
-	 * address; y/n are keys. */
-	return gw_xasprintf(_("Enable passthrough for %s on its host (UpdatePassthruConfig)? y/n"),
-	                    bdf);
-}
-
 /* The open VM's line. */
 static char *
 vm_line_vmid(const gw_vm *vm, gw_power p)
@@ -86,7 +69,6 @@ static const wz_mode_desc modes[GW_NMODES] = {
 		.reach = WZ_REACH_NONE,
 		.kind = GW_HOST_LINUX,
 		.checks_title = checks_linux,
-		.enable_question = enable_esxcli,
 		.vm_line = vm_line_vmid,
 	},
 	[GW_MODE_LINUX] = {
@@ -96,7 +78,6 @@ static const wz_mode_desc modes[GW_NMODES] = {
 		.kind = GW_HOST_LINUX,
 		.probe = gw_wizard_probe_host,
 		.checks_title = checks_linux,
-		.enable_question = enable_esxcli,
 		.vm_line = vm_line_vmid,
 		/* TRANSLATORS: help of step 2 when configuring this Linux
 		 * host, wrapped to about 70 cells.  r and o are keys. */
@@ -117,11 +98,9 @@ static const wz_mode_desc modes[GW_NMODES] = {
 		.missing = N_("No ESXi host yet: start gpuwiz with --ssh root@HOST (ssh keys or one password prompt), run it on the ESXi shell, or practise on a sample ESXi host (gpuwiz --sample-host esxi-l40s)."),
 		.reach = WZ_REACH_ATTACHED,
 		.kind = GW_HOST_ESXI,
-		.esxcli_devs = 1,
 		.no_host = N_("no ESXi host to check"),
 		.probe = gw_wizard_probe_esxi,
 		.checks_title = checks_esxi,
-		.enable_question = enable_esxcli,
 		.vm_line = vm_line_vmid,
 		/* TRANSLATORS: help of step 2 on an ESXi host, wrapped to
 		 * about 70 cells.  r, e and o are keys. */
@@ -163,7 +142,6 @@ static const wz_mode_desc modes[GW_NMODES] = {
 		.no_host_vms = 1,
 		.probe = gw_wizard_probe_esxi,
 		.checks_title = checks_api,
-		.enable_question = enable_api,
 		.vm_line = vm_line_api,
 		/* TRANSLATORS: help of step 2 through the vSphere API,
 		 * wrapped to about 70 cells.  r, e and o are keys. */
@@ -275,14 +253,6 @@ char *
 gw_wizard_checks_title(const gw_wizard *w)
 {
 	return wz_mode(w->mode)->checks_title(w);
-}
-
-char *
-gw_wizard_enable_question(const gw_wizard *w, size_t idx)
-{
-	const char *bdf = idx < w->ndetected ? w->detected[idx].bdf : "";
-
-	return wz_mode(w->mode)->enable_question(bdf);
 }
 
 char *

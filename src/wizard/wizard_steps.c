@@ -11,15 +11,7 @@
 int
 gw_wizard_sriov_needed(const gw_wizard *w)
 {
-	size_t i;
-
-	for (i = 0; i < w->af.a.ngpus; i++) {
-		const gw_gpu_want *g = &w->af.a.gpus[i];
-
-		if (g->profile && gw_gpu_needs_sriov(g->gpu))
-			return 1;
-	}
-	return 0;
+	return gw_answers_sriov_vgpu(&w->af.a) != NULL;
 }
 
 void
@@ -276,11 +268,5 @@ gw_wizard_goto_why(gw_wizard *w, gw_step s, char *why, size_t n)
 			return -1;
 	w->step = s;
 	return 0;
-}
-
-int
-gw_wizard_goto(gw_wizard *w, gw_step s)
-{
-	return gw_wizard_goto_why(w, s, NULL, 0);
 }
 

@@ -4,14 +4,11 @@
  * Facts used here (doc/design.md, section 15):
  *  - BIOS checklist: VT-d/AMD-Vi and above-4G decoding are BIOS settings;
  *    "Passthru Capable: false" when the IOMMU is off (section 15.6).
- *  - SR-IOV: NVIDIA vGPU on Ampere and later GPUs uses SR-IOV virtual
- *    functions (NVIDIA vGPU documentation, section 15.3; the A16 host sample
- * tests/fixtures/nvidia-smi/a16-vgpu-host-sriov.txt shows "Host VGPU
- * Mode: SR-IOV").
+ *  - SR-IOV: which GPUs' vGPUs run on SR-IOV virtual functions is the
+ *    GPU table's sriov column (data/gpus.ini, section 15.3).
  */
 #include "wizard_int.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,18 +107,6 @@ gw_step_purpose(gw_step s)
 	}
 }
 
-gw_gpu_class
-gw_gpu_class_of(const gw_gpu *g)
-{
-	if (g == NULL || g->name == NULL)
-		return GW_CLASS_DATACENTER;
-	if (strstr(g->name, "GeForce"))
-		return GW_CLASS_GEFORCE;
-	if (strstr(g->name, "Quadro") || strstr(g->name, "RTX "))
-		return GW_CLASS_WORKSTATION;
-	return GW_CLASS_DATACENTER;
-}
-
 const char *
 gw_gpu_class_name(gw_gpu_class c)
 {
@@ -178,21 +163,6 @@ gw_vendor_name(unsigned vendor_id)
 	case 0x8086: return "Intel";
 	default: return NULL;
 	}
-}
-
-int
-gw_gpu_needs_sriov(const gw_gpu *g)
-{
-	static const char *const chips[] = { "GA", "AD", "GH", "GB" };
-	size_t i;
-
-	if (g == NULL || g->name == NULL || g->vendor_id != 0x10de)
-		return 0;
-	for (i = 0; i < sizeof chips / sizeof chips[0]; i++)
-		if (strncmp(g->name, chips[i], 2) == 0 &&
-		    isdigit((unsigned char)g->name[2]))
-			return 1;
-	return 0;
 }
 
 int

@@ -77,6 +77,39 @@ check "mmio 2 x 24 GB -> 128 (KB example)" mmio_is 128 --vram 24=2
 check "mmio H200 141 GB -> 512 (NVIDIA table)" mmio_is 512 --gpu h200-sxm
 check "mmio vGPU profile follows the physical GPU" mmio_is 256 --vgpu grid_h100xm-80c
 check "mmio 4 x A100 80GB -> 320 -> 512 -> 1024" mmio_is 1024 --gpu 10de:20b5=4
+
+# --- SR-IOV: the table's sriov column, in every command's plan ---------------
+sriov_msgs() { # command args...: the messages of the JSON gpu-sriov findings
+	run "$GPUWIZ" "$@" --json
+	[ $rc -eq 0 ] && python3 -c "
+import json
+d = json.load(open('$out'))
+print(''.join(f['message'] + '\\n' for f in d['findings'] if f['id'] == 'gpu-sriov'), end='')
+" >"$TMP/sriov.msg"
+}
+printf 'memSize = "16384"\nfirmware = "efi"\n' >"$TMP/sriov.vmx"
+for cmd in "mmio" "vmx $TMP/sriov.vmx"; do
+	# shellcheck disable=SC2086
+	sriov_msgs $cmd --vgpu nvidia_l40s-24c
+	check "${cmd%% *}: an L40S vGPU needs SR-IOV (gpu-sriov)" \
+		grep -qx "vGPUs on l40s run on SR-IOV virtual functions: SR-IOV must be on in the host's BIOS/UEFI" "$TMP/sriov.msg"
+	# shellcheck disable=SC2086
+	sriov_msgs $cmd --vgpu grid_t4-16c
+	check "${cmd%% *}: a T4 vGPU (Turing) does not" \
+		sh -c "[ $rc -eq 0 ] && [ ! -s '$TMP/sriov.msg' ]"
+done
+# snippet prints its notes on stderr
+run "$GPUWIZ" snippet --format vmx --vgpu nvidia_l40s-24c
+check "snippet: an L40S vGPU needs SR-IOV (notes)" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'INFO  vGPUs on l40s run on SR-IOV virtual functions' '$err'"
+run "$GPUWIZ" snippet --format vmx --vgpu grid_t4-16c
+check "snippet: a T4 vGPU (Turing) does not" \
+	sh -c "[ $rc -eq 0 ] && ! grep -q SR-IOV '$err'"
+run "$GPUWIZ" mmio --vgpu grid_a100d-80c
+check "mmio prints the SR-IOV note with its fix" sh -c \
+	"grep -q 'INFO  vGPUs on a100-80g-pcie run on SR-IOV' '$out' && grep -q 'Turn on SR-IOV in the BIOS/UEFI' '$out'"
+run "$GPUWIZ" mmio --gpu l40s
+check "passthrough has no SR-IOV note" sh -c "! grep -q SR-IOV '$out'"
 check "mmio 64 GB (a power of two) -> 128" mmio_is 128 --vram 64
 run "$GPUWIZ" mmio --gpu l40s
 check "mmio explains both numbers" sh -c "grep -q '48' '$out' && grep -qi 'BAR' '$out'"

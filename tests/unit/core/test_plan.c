@@ -1586,6 +1586,80 @@ test_topics(void **state)
 	gw_answers_free(&a);
 }
 
+/* SR-IOV: vGPUs of a board whose vGPUs run on SR-IOV virtual functions
+ * (the table's sriov) give the INFO "gpu-sriov" naming the board, for the
+ * command line as for the wizard; passthrough, pre-Ampere vGPUs and boards
+ * without vGPU types do not. */
+static void
+test_sriov(void **state)
+{
+	static const struct {
+		const char *spec;
+		const char *board;       /* NULL: no finding */
+	} cases[] = {
+		{ "nvidia_l40s-24c", "l40s" },
+		{ "grid_a100d-80c", "a100-80g-pcie" },
+		{ "nvidia_a16-4c", "a16" },
+		{ "nvidia_rtxa6000-24q", "rtx-a6000" },
+		{ "nvidia_h100xm-80c=2", "h100-sxm" },
+		{ "grid_t4-16c", NULL },           /* Turing */
+		{ "grid_v100d-32c", NULL },        /* Volta */
+		{ "grid_p40-24q", NULL },          /* Pascal */
+		{ "l40s", NULL },                  /* passthrough */
+		{ "a10g", NULL },                  /* no vGPU types */
+	};
+	const gw_finding *f;
+	gw_answers a;
+	gw_plan p;
+	gw_vmx *v;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		gw_answers_init(&a);
+		add_gpu(&a, cases[i].spec);
+		build(&a, NULL, &p);
+		f = finding(&p, "gpu-sriov");
+		if (cases[i].board == NULL) {
+			if (f)
+				fail_msg("%s: %s", cases[i].spec, f->message);
+			assert_null(gw_answers_sriov_vgpu(&a));
+		} else {
+			if (f == NULL)
+				fail_msg("%s: no gpu-sriov", cases[i].spec);
+			assert_int_equal(f->sev, GW_SEV_INFO);
+			assert_int_equal(f->topic, GW_TOPIC_GPU);
+			assert_non_null(strstr(f->message, cases[i].board));
+			assert_non_null(strstr(f->message, "SR-IOV"));
+			assert_non_null(strstr(f->fix, "BIOS"));
+			assert_non_null(strstr(f->fix_ui, "Host check"));
+			assert_non_null(strstr(f->source, "NVIDIA vGPU"));
+			assert_ptr_equal(gw_answers_sriov_vgpu(&a), &a.gpus[0]);
+		}
+		gw_plan_free(&p);
+		gw_answers_free(&a);
+	}
+
+	/* a T4 vGPU first, then an H100 one: the H100 is named, once */
+	gw_answers_init(&a);
+	add_gpu(&a, "grid_t4-16c");
+	add_gpu(&a, "l40s");
+	add_gpu(&a, "nvidia_h100xm-80c");
+	v = sample(P40_FRAGMENT, NULL);
+	build(&a, v, &p);
+	f = finding(&p, "gpu-sriov");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "h100-sxm"));
+	assert_ptr_equal(gw_answers_sriov_vgpu(&a), &a.gpus[2]);
+	for (i = 0; i < p.nfindings; i++)
+		if (&p.findings[i] != f)
+			assert_string_not_equal(p.findings[i].id, "gpu-sriov");
+	gw_plan_free(&p);
+	gw_vmx_free(v);
+	gw_answers_free(&a);
+	assert_null(gw_answers_sriov_vgpu(NULL));
+}
+
 static void check_fix_ui(const gw_plan *p);
 
 /* The host's counts (a.avail): more passthrough GPUs of a model than the
@@ -2016,6 +2090,7 @@ main(void)
 		cmocka_unit_test(test_name),
 		cmocka_unit_test(test_has_errors),
 		cmocka_unit_test(test_topics),
+		cmocka_unit_test(test_sriov),
 		cmocka_unit_test(test_fix_ui),
 		cmocka_unit_test(test_host_counts),
 		cmocka_unit_test(test_guest_memory),

@@ -10,9 +10,9 @@
  */
 #include "testutil.h"
 #include "linux.h"
-#include "gputable.h"
 #include "host.h"
 #include "finding_print.h"
+#include "gputable.h"
 #include "gpus_print.h"
 
 #include <fcntl.h>
@@ -80,22 +80,25 @@ run_check(const char *root, int json)
 {
 	run_out r;
 
-	gw_finding *rows;
-	size_t n, i;
+	/* what gpuwiz check does (cmd_check): the host's probe, its rows
+	 * printed, 1 when a row FAILs, 2 when the checks cannot run */
+	gw_host *h = gw_host_open_linux(root);
+	gw_host_probe p;
 
 	memset(&r, 0, sizeof r);
+	assert_non_null(h);
+	gw_host_probe_all(h, &table, &p);
 	cap_begin();
-	/* what gpuwiz check does on a Linux root: the rows, printed */
-	if (gw_linux_checks(root, &rows, &n, &r.e) != 0) {
+	if (p.checks_error != NULL) {
+		gw_err_set(&r.e, "%s", p.checks_error);
 		r.rc = 2;
 	} else {
-		for (i = 0; i < n; i++)
-			if (rows[i].sev == GW_SEV_ERROR)
-				r.rc = 1;
-		gw_checks_print(stdout, rows, n, json);
-		gw_linux_checks_free(rows, n);
+		gw_checks_print(stdout, p.checks, p.nchecks, json);
+		r.rc = p.fails > 0 ? 1 : 0;
 	}
 	r.out = cap_end();
+	gw_host_probe_free(&p);
+	gw_host_close(h);
 	if (getenv("GW_TEST_VERBOSE"))   /* to read the output by hand */
 		fprintf(stderr, "rc %d: %s%s\n", r.rc, r.out, r.e.msg);
 	return r;

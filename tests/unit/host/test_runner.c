@@ -81,7 +81,7 @@ open_runner(const char *known_hosts, gw_err *e)
 	extra[n++] = "-F";
 	extra[n++] = "/dev/null";
 	extra[n] = NULL;
-	r = gw_runner_open_ssh(ssh_host, extra, e);
+	r = gw_runner_open_ssh_prompt(ssh_host, extra, 0, e);
 	free(kh);
 	return r;
 }
@@ -833,9 +833,9 @@ test_ssh_refuses(void **state)
 	fx *f = *state;
 
 	(void)f;
-	assert_null(gw_runner_open_ssh("-oProxyCommand=x", NULL, &e));
+	assert_null(gw_runner_open_ssh_prompt("-oProxyCommand=x", NULL, 0, &e));
 	assert_non_null(strstr(e.msg, "user@host"));
-	assert_null(gw_runner_open_ssh("a b", NULL, &e));
+	assert_null(gw_runner_open_ssh_prompt("a b", NULL, 0, &e));
 	if (!ssh_host)
 		return;
 	/* an empty known_hosts: the host key is unknown and must be refused */

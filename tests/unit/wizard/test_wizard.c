@@ -38,6 +38,18 @@ gpu(const char *id)
 	return g;
 }
 
+/* Does the plan have a finding with this id? */
+static int
+plan_has(const gw_plan *p, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < p->nfindings; i++)
+		if (strcmp(p->findings[i].id, id) == 0)
+			return 1;
+	return 0;
+}
+
 static char *
 write_text(const char *dir, const char *name, const char *text)
 {
@@ -181,7 +193,6 @@ test_mode_table(void **state)
 
 		assert_non_null(d->name);
 		assert_non_null(d->checks_title);
-		assert_non_null(d->enable_question);
 		assert_non_null(d->vm_line);
 		/* a mode that waits for a host says so, and probes it */
 		assert_int_equal(d->missing != NULL,
@@ -239,15 +250,6 @@ test_texts(void **state)
 	assert_string_equal(gw_vendor_name(0x1002), "AMD");
 	assert_string_equal(gw_vendor_name(0x8086), "Intel");
 	assert_null(gw_vendor_name(0x1234));
-	/* SR-IOV for vGPU: Ampere and later */
-	assert_true(gw_gpu_needs_sriov(gpu("l40s")));
-	assert_true(gw_gpu_needs_sriov(gpu("a16")));
-	assert_true(gw_gpu_needs_sriov(gpu("a100-80g-pcie")));
-	assert_true(gw_gpu_needs_sriov(gpu("h100-sxm")));
-	assert_false(gw_gpu_needs_sriov(gpu("t4")));
-	assert_false(gw_gpu_needs_sriov(gpu("v100-32g-pcie")));
-	assert_false(gw_gpu_needs_sriov(gpu("p40")));
-	assert_false(gw_gpu_needs_sriov(gpu("mi300x")));
 }
 
 /* ---- init ---------------------------------------------------------------------- */
@@ -468,9 +470,9 @@ test_init_from_answers_and_enter_walk(void **state)
 	assert_int_equal(gw_wizard_back(&w), -1);
 	assert_int_equal(w.step, GW_STEP_WELCOME);
 	/* a click on a visited step walks there through valid steps */
-	assert_int_equal(gw_wizard_goto(&w, GW_STEP_REVIEW), 0);
+	assert_int_equal(gw_wizard_goto_why(&w, GW_STEP_REVIEW, NULL, 0), 0);
 	assert_int_equal(w.step, GW_STEP_REVIEW);
-	assert_int_equal(gw_wizard_goto(&w, GW_STEP_GPU), 0);
+	assert_int_equal(gw_wizard_goto_why(&w, GW_STEP_GPU, NULL, 0), 0);
 	assert_int_equal(w.step, GW_STEP_GPU);
 	/* a change after writing: no longer written */
 	assert_int_equal(gw_wizard_set_count(&w, 0, 1, &e), 0);
@@ -482,9 +484,9 @@ test_init_from_answers_and_enter_walk(void **state)
 	assert_int_equal(gw_wizard_goto_why(&w, GW_STEP_REVIEW, why, sizeof why), -1);
 	assert_int_equal(w.step, GW_STEP_GPU);
 	assert_non_null(strstr(why, "GPU"));
-	assert_int_equal(gw_wizard_goto(&w, GW_STEP_WRITE), -1);
+	assert_int_equal(gw_wizard_goto_why(&w, GW_STEP_WRITE, NULL, 0), -1);
 	assert_int_equal(w.step, GW_STEP_GPU);
-	assert_int_equal(gw_wizard_goto(&w, GW_STEP_HOST), 0);
+	assert_int_equal(gw_wizard_goto_why(&w, GW_STEP_HOST, NULL, 0), 0);
 	assert_int_equal(w.step, GW_STEP_HOST);
 
 	gw_wizard_free(&w);
@@ -606,7 +608,7 @@ test_check_step_reasons(void **state)
 	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_MMIO, why, sizeof why), -1);
 	assert_string_equal(why, w.plan_error);
 	/* a step not visited yet cannot be jumped to */
-	assert_int_equal(gw_wizard_goto(&w, GW_STEP_REVIEW), -1);
+	assert_int_equal(gw_wizard_goto_why(&w, GW_STEP_REVIEW, NULL, 0), -1);
 	assert_int_equal(w.step, GW_STEP_GPU);
 	assert_int_equal(gw_wizard_goto_why(&w, GW_STEP_MMIO, why, sizeof why), -1);
 	assert_true(why[0] != '\0');
@@ -615,6 +617,9 @@ test_check_step_reasons(void **state)
 	/* vGPU on an Ampere+ board: SR-IOV is asked for at review */
 	assert_int_equal(gw_wizard_add_gpu(&w, gpu("l40s"), "nvidia_l40s-24c", 1, &e), 0);
 	assert_true(gw_wizard_sriov_needed(&w));
+	/* the plan the wizard shows says it too, as the command line does */
+	assert_true(w.have_plan);
+	assert_true(plan_has(&w.plan, "gpu-sriov"));
 	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_VM, why, sizeof why), 0);
 	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_REVIEW, why, sizeof why), -1);
 	assert_non_null(strstr(why, "SR-IOV"));
@@ -625,6 +630,7 @@ test_check_step_reasons(void **state)
 	/* a T4 vGPU (Turing) does not use SR-IOV */
 	assert_int_equal(gw_wizard_add_gpu(&w, gpu("t4"), "grid_t4-16c", 1, &e), 0);
 	assert_false(gw_wizard_sriov_needed(&w));
+	assert_false(plan_has(&w.plan, "gpu-sriov"));
 	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_REVIEW, why, sizeof why), 0);
 	/* passthrough does not either */
 	assert_int_equal(gw_wizard_remove_gpu(&w, 0), 0);
@@ -716,7 +722,7 @@ test_search(void **state)
 	assert_int_equal(n, 4);
 	for (i = 0; i < n; i++) {
 		assert_int_equal(out[i]->vendor_id, 0x1002);
-		assert_int_equal(gw_gpu_class_of(out[i]), GW_CLASS_DATACENTER);
+		assert_int_equal(out[i]->cls, GW_CLASS_DATACENTER);
 	}
 	assert_int_equal(gw_wizard_search(&w, "l40s", 0x1002, GW_CLASS_ANY, out, 128), 0);
 	n = gw_wizard_search(&w, "max", 0x8086, GW_CLASS_DATACENTER, out, 128);
@@ -733,12 +739,12 @@ test_search(void **state)
 	assert_true(n >= 4);
 	for (i = 0; i < n; i++)
 		assert_non_null(strstr(out[i]->name, "RTX "));
-	assert_int_equal(gw_gpu_class_of(gpu("rtx-a6000")), GW_CLASS_WORKSTATION);
-	assert_int_equal(gw_gpu_class_of(gpu("rtx-6000-ada")), GW_CLASS_WORKSTATION);
-	assert_int_equal(gw_gpu_class_of(gpu("rtx-4090")), GW_CLASS_GEFORCE);
-	assert_int_equal(gw_gpu_class_of(gpu("l40s")), GW_CLASS_DATACENTER);
-	assert_int_equal(gw_gpu_class_of(gpu("t4")), GW_CLASS_DATACENTER);
-	assert_int_equal(gw_gpu_class_of(gpu("flex-170")), GW_CLASS_DATACENTER);
+	assert_int_equal(gpu("rtx-a6000")->cls, GW_CLASS_WORKSTATION);
+	assert_int_equal(gpu("rtx-6000-ada")->cls, GW_CLASS_WORKSTATION);
+	assert_int_equal(gpu("rtx-4090")->cls, GW_CLASS_GEFORCE);
+	assert_int_equal(gpu("l40s")->cls, GW_CLASS_DATACENTER);
+	assert_int_equal(gpu("t4")->cls, GW_CLASS_DATACENTER);
+	assert_int_equal(gpu("flex-170")->cls, GW_CLASS_DATACENTER);
 	assert_int_equal(gw_wizard_search(&w, "l40s", 0, GW_CLASS_GEFORCE, out, 128), 0);
 	gw_wizard_free(&w);
 }

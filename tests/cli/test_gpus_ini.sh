@@ -1,0 +1,43 @@
+#!/bin/sh
+# data/gpus.ini is generated from the fact sheet in the tree: a copy of
+# data/gen-gpus-ini.py and data/gpu_facts.csv alone, in a folder with
+# nothing beside it, regenerates the committed data/gpus.ini byte for byte
+# (data/README.md).  A changed fact changes the table, so the comparison
+# can fail.
+. "$(dirname "$0")/lib.sh"
+SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "ok - skipped: no python3"
+	finish
+fi
+
+mkdir -p "$TMP/co/data"
+cp "$SRC/data/gen-gpus-ini.py" "$SRC/data/gpu_facts.csv" "$TMP/co/data/"
+check "the generator runs on a copy of data/ alone" \
+	sh -c "cd '$TMP/co' && python3 data/gen-gpus-ini.py >'$TMP/out' 2>&1"
+check "it regenerates the committed data/gpus.ini byte for byte" \
+	cmp "$TMP/co/data/gpus.ini" "$SRC/data/gpus.ini"
+check "--check says the committed table is current" \
+	sh -c "cd '$SRC' && python3 data/gen-gpus-ini.py --check -o '$TMP/co/data/gpus.ini'"
+check "the table names its fact sheet in the tree" \
+	grep -q '^# data/gpu_facts.csv ([0-9]* rows, sha256 ' "$SRC/data/gpus.ini"
+
+# a changed fact: the L40S's VRAM 48 -> 47 gives another table
+sed 's/^10de,26b9,AD102GL \[L40S\],48,/10de,26b9,AD102GL [L40S],47,/' \
+	"$SRC/data/gpu_facts.csv" >"$TMP/co/data/gpu_facts.csv"
+check "a changed fact gives another table" \
+	sh -c "! cmp -s '$TMP/co/data/gpu_facts.csv' '$SRC/data/gpu_facts.csv' &&
+	       cd '$TMP/co' && python3 data/gen-gpus-ini.py >/dev/null &&
+	       ! cmp -s data/gpus.ini '$SRC/data/gpus.ini' &&
+	       grep -q '^vram_gb *= 47' data/gpus.ini"
+check "--check then fails on the committed table" \
+	sh -c "cd '$TMP/co' && ! python3 data/gen-gpus-ini.py --check -o '$SRC/data/gpus.ini' 2>/dev/null"
+
+# the columns the plan and the wizard read: every row has a class and sriov
+n=$(grep -c '^\[' "$SRC/data/gpus.ini")
+check "every row has a class ($n rows)" \
+	[ "$(grep -cE '^class += (datacenter|workstation|geforce)$' "$SRC/data/gpus.ini")" -eq "$n" ]
+check "every row has sriov yes or no" \
+	[ "$(grep -cE '^sriov += (yes|no)$' "$SRC/data/gpus.ini")" -eq "$n" ]
+finish
