@@ -1,10 +1,13 @@
 /* opts.c: the command line's options, one table (doc/design.md, section 8).
  *
- * Every option is one row: its long name, whether it takes a value, and
- * where the value goes (a string or flag of cli_opts, a GPU item kept in
- * order, or a function that checks the value first).  getopt_long's table
- * and the "does this option take the next word" question both come from
- * the rows, so an option is written once.
+ * Every option is one row, at its id (cli_int.h): its long name, whether
+ * it takes a value, and where the value goes (a string or flag of
+ * cli_opts, a GPU item kept in order, or a function that checks the value
+ * first).  getopt_long's table and the "does this option take the next
+ * word" question both come from the rows, so an option is written once;
+ * the command table's option sets name the ids (cmd_table.c).  The
+ * options are read in three steps: given (getopt), checked against the
+ * command's set, then their values taken.
  */
 #include "cli_int.h"
 #include "mmio.h"
@@ -323,6 +326,10 @@ long_opts(void)
 
 	if (lo[0].name == NULL)
 		for (i = 0; i < NOPTS; i++) {
+			/* an id without its row would end getopt's table
+			 * there: every run of every command stops here */
+			if (optdefs[i].name == NULL)
+				abort();
 			lo[i].name = optdefs[i].name;
 			lo[i].has_arg = optdefs[i].has_arg;
 			lo[i].val = OPT_BASE + (int)i;
