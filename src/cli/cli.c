@@ -92,7 +92,15 @@ usage(FILE *f)
 	fputs(_("SPEC is a table id (l40s), a PCI id (10de:26b9) or a model name, with an\n"
 	        "optional count: l40s=2.  PROFILE is a vGPU profile (grid_l40s-48c[=COUNT]).\n"), f);
 	fputs("\n", f);
-	fputs(_("Plan options (mmio, vmx, snippet):\n"
+	fputs(_("--url URL --user USER is vCenter or a licensed ESXi through the vSphere API\n"
+	        "(with --thumbprint SHA256, --cafile FILE or --insecure, and --timeout SECONDS);\n"
+	        "the password comes from GPUWIZ_PASSWORD or is asked.\n"), f);
+	fputs("\n", f);
+	fputs(_("A command takes the options of its lines above (HOST, --url URL --user USER\n"
+	        "and [plan options] with theirs) and --lang, --table, --help; any other is\n"
+	        "refused.\n"), f);
+	fputs("\n", f);
+	fputs(_("Plan options (mmio, vmx, snippet, vsphere apply):\n"
 	        "  -g, --gpu SPEC          add GPUs from the table\n"
 	        "      --vgpu PROFILE      add vGPUs; MMIO follows the physical GPU\n"
 	        "      --vram GB[=COUNT]   add GPUs of this framebuffer size\n"
@@ -106,11 +114,14 @@ usage(FILE *f)
 	        "      --allow-below-rule  accept an --mmio-gb below the documented rule\n"
 	        "      --bdf BDF           attach the host device at BDF (0000:42:00.0)\n"
 	        "      --system-id UUID    the host's id (esxcli system uuid get)\n"
-	        "      --name NAME         VM extension name for bosh/opsman (no periods)\n"
+	        "      --name NAME         (snippet) extension name for bosh/opsman, no periods\n"), f);
+	fputs("\n", f);
+	fputs(_("Other options:\n"
 	        "      --table FILE        use this GPU table instead of the bundled one\n"
 	        "      --json              print JSON instead of text\n"
 	        "      --write             (vmx) save the changes, with a backup\n"
-	        "      --force             write even when the VM looks powered on\n"), f);
+	        "      --force             write even with failures or a VM that looks powered on\n"
+	        "      --dry-run           show what would be written or run; change nothing\n"), f);
 	fputs("\n", f);
 	fputs(_("Every option and the environment: man gpuwiz.\n"), f);
 	/* GNU's last two lines: AC_INIT's bug address and home page */
@@ -132,12 +143,13 @@ print_version(FILE *f)
 
 /* ---- the wizard: no command ------------------------------------------ */
 
-/* What the wizard refuses before it starts: a message, or NULL. */
+/* What the wizard refuses before it starts: a message, or NULL.  An
+ * option it does not take was refused already (cli_wizard_opts). */
 static const char *
-wizard_refusal(const cli_opts *o, gw_wizard_fn wizard)
+wizard_refusal(const cli_opts *o, gw_wizard_fn wizard, gw_err *e)
 {
-	if (o->nargs > 0 || o->nitems > 0)
-		return _("the wizard takes only --lang, --answers, --ssh (with --ssh-port, --ssh-identity, --ssh-option), --url (with --user, --thumbprint, --insecure) and --sample-host; see gpuwiz --help for the commands");
+	if (cli_no_args(o, e) != 0)
+		return e->msg;
 	if (o->ssh && o->sample)
 		return _("--ssh and --sample-host exclude each other (a sample host is not reached over SSH)");
 	if (o->url && (o->ssh || o->sample))
@@ -159,7 +171,7 @@ run_wizard(cli_opts *o, gw_wizard_fn wizard, gw_err *e)
 	const char *why;
 	int rc;
 
-	if ((why = wizard_refusal(o, wizard)) != NULL) {
+	if ((why = wizard_refusal(o, wizard, e)) != NULL) {
 		cli_die_line(NULL, why);
 		return EXIT_USAGE;
 	}
@@ -287,6 +299,12 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 		print_version(stdout);
 		rc = 0;
 	} else if (cli_parse_opts(&o, argc, argv, &e) != 0) {
+		cli_die_line(o.cmd, e.msg);
+		rc = EXIT_USAGE;
+	} else if (cli_check_opts(&o, &e) != 0) {
+		cli_die_line(NULL, e.msg);      /* the line names the command */
+		rc = EXIT_USAGE;
+	} else if (cli_take_opts(&o, &e) != 0) {
 		cli_die_line(o.cmd, e.msg);
 		rc = EXIT_USAGE;
 	} else if (o.help) {

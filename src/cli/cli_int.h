@@ -12,6 +12,7 @@
 #include "session.h"
 #include "vsphere.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <jansson.h>
 
@@ -26,6 +27,31 @@ typedef struct cli_item {
 	int kind;
 	const char *arg;
 } cli_item;
+
+/* The options by id: the rows of opts.c's table are indexed by these, and
+ * the command table's option sets are built from them. */
+enum cli_opt_id {
+	OPT_GPU, OPT_VGPU, OPT_VRAM, OPT_UVM, OPT_P2P, OPT_CODE43,
+	OPT_NO_RESERVE, OPT_MEMORY, OPT_ESXI, OPT_MMIO_GB,
+	OPT_ALLOW_BELOW_RULE, OPT_BDF, OPT_SYSTEM_ID, OPT_NAME, OPT_TABLE,
+	OPT_JSON, OPT_WRITE, OPT_FORCE, OPT_FORMAT, OPT_ANSWERS, OPT_LANG,
+	OPT_HELP, OPT_ESXCLI_FILE, OPT_NVIDIA_SMI_Q, OPT_SYSROOT, OPT_BUNDLE,
+	OPT_SSH, OPT_SSH_PORT, OPT_SSH_IDENTITY, OPT_SSH_OPTION,
+	OPT_SAMPLE_HOST, OPT_VM, OPT_UPGRADE_HW, OPT_ENABLE, OPT_URL, OPT_USER,
+	OPT_THUMBPRINT, OPT_INSECURE, OPT_CAFILE, OPT_DRY_RUN, OPT_HOST,
+	OPT_TIMEOUT, OPT_PARALLEL,
+	OPT_COUNT
+};
+
+/* A set of options: bit OPT_x for each */
+typedef uint64_t cli_optset;
+#define OPTBIT(id) ((cli_optset)1 << (id))
+
+/* an option as given, before its value is taken (cli_take_opts) */
+typedef struct cli_given {
+	int id;
+	const char *arg;
+} cli_given;
 
 typedef struct cli_opts {
 	const char *cmd;
@@ -54,6 +80,8 @@ typedef struct cli_opts {
 	int json, write, force, help;
 	cli_item *items;
 	size_t nitems;
+	cli_given *given;         /* every option, in command-line order */
+	size_t ngiven;
 	gw_answers a;
 	char **args;
 	size_t nargs;
@@ -66,20 +94,39 @@ typedef struct cli_opts {
 /* flags */
 #define CMD_NOARGS 0x1    /* no words after the command */
 
+/* A subcommand (vsphere list, apply, passthru): the word after the
+ * command, its usage form, its options and the function that runs it on
+ * the host the command opened. */
+typedef struct cli_sub {
+	const char *name;
+	const char *usage;         /* N_(): after "gpuwiz CMD " */
+	cli_optset opts;
+	int (*exec)(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e);
+} cli_sub;
+
 typedef struct cli_cmd {
 	const char *name;
 	/* N_(): each form of the command after "gpuwiz NAME ", continuation
 	 * lines included; NULL-terminated */
 	const char *usage[4];
 	int flags;
+	/* the options it takes besides cli_global_opts (none where subs:
+	 * each subcommand has its own) */
+	cli_optset opts;
+	const cli_sub *subs;       /* NULL-terminated, or NULL */
 	/* 0, 1 (findings) or 2 (usage or input error, with e) */
 	int (*exec)(cli_opts *o, const gw_table *t, gw_err *e);
 } cli_cmd;
 
 extern const cli_cmd cli_cmds[];
 extern const size_t cli_ncmds;
+/* the wizard (plain gpuwiz): its options */
+extern const cli_optset cli_wizard_opts;
+/* what every command and the wizard take: --help, --lang, --table */
+extern const cli_optset cli_global_opts;
 
 const cli_cmd *cli_cmd_find(const char *name);
+const cli_sub *cli_sub_find(const cli_cmd *c, const char *name);
 void cli_usage_commands(FILE *f);
 
 /* the commands, one file per group */
@@ -94,13 +141,27 @@ int cmd_passthru(cli_opts *o, const gw_table *t, gw_err *e);    /* cmd_host.c */
 int cmd_verify(cli_opts *o, const gw_table *t, gw_err *e);      /* cmd_guest.c */
 int cmd_diagnose(cli_opts *o, const gw_table *t, gw_err *e);    /* cmd_guest.c */
 int cmd_vsphere(cli_opts *o, const gw_table *t, gw_err *e);     /* cmd_vsphere.c */
+/* its subcommands, on the host cmd_vsphere opened (cmd_vsphere.c) */
+int vs_list(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e);
+int vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e);
+int vs_passthru(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e);
 
 /* ---- cli.c */
 extern const char *cli_progname;
 void cli_die_line(const char *cmd, const char *msg);
 
 /* ---- opts.c: the options, one table */
+/* getopt: every option into o->given, the other words into o->args;
+ * -1 and e for an unknown option or one without its value */
 int cli_parse_opts(cli_opts *o, int argc, char **argv, gw_err *e);
+/* Does the command (o->cmd, its subcommand o->args[0]; the wizard when
+ * o->cmd is NULL) take every option given, and each with the option it
+ * only means something beside?  0, else -1 and e: one line that names
+ * the option and the command.  An unknown command or subcommand is left
+ * to its own check. */
+int cli_check_opts(const cli_opts *o, gw_err *e);
+/* The values of the options given, checked, into o */
+int cli_take_opts(cli_opts *o, gw_err *e);
 void cli_free_opts(cli_opts *o);
 int cli_takes_value(const char *arg);
 /* Is lang (--lang's value) a language gpuwiz has: en (the msgids, en_US

@@ -1,57 +1,106 @@
 /* cmd_table.c: the commands, in the manner of tmux's cmd_entry: each
- * command's name, its usage forms, what it takes and the function that
- * runs it.  Dispatch, the argument check and the usage lines of --help
+ * command's name, its usage forms, what it takes (its words and its
+ * option set: ids of opts.c's one option table) and the function that
+ * runs it.  Dispatch, the argument check, the refusal of an option a
+ * command does not take (cli_check_opts) and the usage lines of --help
  * all come from this table, in this order.
  */
 #include "cli_int.h"
 
 #include <string.h>
 
+#define O(x) OPTBIT(OPT_##x)
+
+/* ---- the option sets: what each command takes, as its code uses it ---- */
+
+/* --help, --lang and --table: any command and the wizard (every command
+ * loads the GPU table; --table names another one) */
+const cli_optset cli_global_opts = O(HELP) | O(LANG) | O(TABLE);
+
+/* the plan options: the GPUs and how the plan places them (answers.h) */
+#define PLAN_OPTS (O(GPU) | O(VGPU) | O(VRAM) | O(UVM) | O(P2P) | O(CODE43) | \
+                   O(NO_RESERVE) | O(MEMORY) | O(ESXI) | O(MMIO_GB) | \
+                   O(ALLOW_BELOW_RULE) | O(BDF) | O(SYSTEM_ID))
+/* HOST: an ESXi host through ssh, or a sample host (hostctx.c) */
+#define HOST_OPTS (O(SSH) | O(SSH_PORT) | O(SSH_IDENTITY) | O(SSH_OPTION) | \
+                   O(SAMPLE_HOST))
+/* --url URL --user USER: the vSphere API and how it is reached */
+#define API_OPTS (O(URL) | O(USER) | O(THUMBPRINT) | O(INSECURE) | O(CAFILE) | \
+                  O(TIMEOUT))
+
+/* plain gpuwiz: the wizard on a host, its answers file */
+const cli_optset cli_wizard_opts = O(ANSWERS) | HOST_OPTS | API_OPTS;
+
+/* vsphere: each subcommand has its set */
+static const cli_sub vsphere_subs[] = {
+	{ "list",
+	  N_("--url URL --user USER [--thumbprint SHA256 | --insecure]\n"
+	     "                  [--timeout SECONDS] list [--json]"),
+	  API_OPTS | O(JSON), vs_list },
+	{ "apply",
+	  N_("--url URL --user USER [...] apply --vm NAME... [--gpu SPEC]...\n"
+	     "                  [--bdf BDF]... [--vgpu PROFILE]... [--uvm] [plan options]\n"
+	     "                  [--upgrade-hw] [--parallel N] [--force] [--dry-run] [--json]"),
+	  API_OPTS | PLAN_OPTS | O(VM) | O(UPGRADE_HW) | O(PARALLEL) |
+	  O(FORCE) | O(DRY_RUN) | O(JSON), vs_apply },
+	{ "passthru",
+	  N_("--url URL --user USER [...] passthru --enable BDF [--host NAME]\n"
+	     "                  [--dry-run]"),
+	  API_OPTS | O(ENABLE) | O(HOST) | O(DRY_RUN), vs_passthru },
+	{ NULL, NULL, 0, NULL },
+};
+
 const cli_cmd cli_cmds[] = {
 	{ "mmio",
-	  { N_("[--json] (--gpu SPEC | --vgpu PROFILE | --vram GB)..."), NULL },
-	  CMD_NOARGS, cmd_mmio },
+	  { N_("[--json] (--gpu SPEC | --vgpu PROFILE | --vram GB)...\n"
+	       "                  [plan options]"), NULL },
+	  CMD_NOARGS,
+	  /* sizing only: the guest memory is never reserved here */
+	  (PLAN_OPTS & ~O(NO_RESERVE)) | O(JSON),
+	  NULL, cmd_mmio },
 	{ "vmx",
-	  { N_("FILE|DIR... [--gpu SPEC]... [--vgpu PROFILE]... [--uvm]\n"
-	       "                  [--bdf BDF --system-id UUID]... [--write [--force]] [--json]"),
+	  { N_("FILE|DIR... [--gpu SPEC]... [--vgpu PROFILE]... [--uvm] [--json]\n"
+	       "                  [--bdf BDF --system-id UUID]... [plan options]\n"
+	       "                  [--write [--force] [--dry-run]]"),
 	    N_("--vm NAME|VMID HOST [--upgrade-hw] [plan options] [--write]"),
 	    NULL },
-	  0, cmd_vmx },
+	  0,
+	  PLAN_OPTS | HOST_OPTS | O(VM) | O(UPGRADE_HW) | O(WRITE) | O(FORCE) |
+	  O(DRY_RUN) | O(JSON),
+	  NULL, cmd_vmx },
 	{ "snippet",
 	  { N_("--format vmx|bosh|opsman|tile|om [--gpu SPEC]... [--vgpu P]..."),
-	    N_("--format ansible [--vm NAME]... [--host NAME] [plan options]"),
+	    N_("--format ansible [--vm NAME]... [--host NAME] [plan options]\n"
+	       "                  [--json]"),
 	    NULL },
-	  CMD_NOARGS, cmd_snippet },
+	  CMD_NOARGS,
+	  PLAN_OPTS | O(NAME) | O(FORMAT) | O(VM) | O(HOST) | O(JSON),
+	  NULL, cmd_snippet },
 	{ "apply",
-	  { N_("--answers FILE [--force]"), NULL },
-	  0, cmd_apply },
+	  { N_("--answers FILE [--force] [--dry-run] [--json]"), NULL },
+	  0, O(ANSWERS) | O(FORCE) | O(DRY_RUN) | O(JSON), NULL, cmd_apply },
 	{ "check",
 	  { N_("[--sysroot DIR | HOST | --url URL --user USER] [--json]"), NULL },
-	  CMD_NOARGS, cmd_check },
+	  CMD_NOARGS, O(SYSROOT) | HOST_OPTS | API_OPTS | O(JSON), NULL, cmd_check },
 	{ "gpus",
 	  { N_("[--sysroot DIR | --esxcli-file FILE | HOST | --url URL --user USER] [--json]"), NULL },
-	  CMD_NOARGS, cmd_gpus },
+	  CMD_NOARGS, O(SYSROOT) | O(ESXCLI_FILE) | HOST_OPTS | API_OPTS | O(JSON),
+	  NULL, cmd_gpus },
 	{ "vms",
 	  { N_("HOST [--json]"), NULL },
-	  CMD_NOARGS, cmd_vms },
+	  CMD_NOARGS, HOST_OPTS | O(JSON), NULL, cmd_vms },
 	{ "passthru",
-	  { N_("--enable BDF HOST [--json]"), NULL },
-	  CMD_NOARGS, cmd_passthru },
+	  { N_("--enable BDF HOST [--dry-run] [--json]"), NULL },
+	  CMD_NOARGS, O(ENABLE) | HOST_OPTS | O(DRY_RUN) | O(JSON),
+	  NULL, cmd_passthru },
 	{ "verify",
 	  { N_("[--sysroot DIR] [--nvidia-smi-q FILE] [--bundle OUT.tar.gz] [--json]"), NULL },
-	  CMD_NOARGS, cmd_verify },
+	  CMD_NOARGS, O(SYSROOT) | O(NVIDIA_SMI_Q) | O(BUNDLE) | O(JSON),
+	  NULL, cmd_verify },
 	{ "diagnose",
 	  { N_("FILE|- [--json]"), NULL },
-	  0, cmd_diagnose },
-	{ "vsphere",
-	  { N_("--url URL --user USER [--thumbprint SHA256 | --insecure]\n"
-	       "                  [--timeout SECONDS] list [--json]"),
-	    N_("--url URL --user USER [...] apply --vm NAME... [--gpu SPEC]...\n"
-	       "                  [--bdf BDF]... [--vgpu PROFILE]... [--uvm] [--upgrade-hw]\n"
-	       "                  [--parallel N] [--dry-run]"),
-	    N_("--url URL --user USER [...] passthru --enable BDF [--host NAME]"),
-	    NULL },
-	  0, cmd_vsphere },
+	  0, O(JSON), NULL, cmd_diagnose },
+	{ "vsphere", { NULL }, 0, 0, vsphere_subs, cmd_vsphere },
 };
 
 const size_t cli_ncmds = sizeof cli_cmds / sizeof cli_cmds[0];
@@ -67,15 +116,31 @@ cli_cmd_find(const char *name)
 	return NULL;
 }
 
+const cli_sub *
+cli_sub_find(const cli_cmd *c, const char *name)
+{
+	const cli_sub *s;
+
+	for (s = c->subs; s != NULL && s->name != NULL; s++)
+		if (strcmp(s->name, name) == 0)
+			return s;
+	return NULL;
+}
+
 /* The usage lines of --help: every form of every command. */
 void
 cli_usage_commands(FILE *f)
 {
+	const cli_sub *s;
 	size_t i, k;
 
-	for (i = 0; i < cli_ncmds; i++)
+	for (i = 0; i < cli_ncmds; i++) {
 		for (k = 0; cli_cmds[i].usage[k] != NULL; k++)
 			fprintf(f, "       gpuwiz %s %s\n", cli_cmds[i].name,
 			        _(cli_cmds[i].usage[k]));
+		for (s = cli_cmds[i].subs; s != NULL && s->name != NULL; s++)
+			fprintf(f, "       gpuwiz %s %s\n", cli_cmds[i].name,
+			        _(s->usage));
+	}
 	fputs("       gpuwiz --help | --version\n", f);
 }

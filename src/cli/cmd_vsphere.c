@@ -151,7 +151,7 @@ vs_list_text(const gw_table *t, const gw_vs_inventory *inv)
 	}
 }
 
-static int
+int
 vs_list(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 {
 	const gw_vs_inventory *inv = gw_host_inventory(h, e);
@@ -198,7 +198,7 @@ device_host_name(const gw_vs_inventory *inv, const char *host, const char *bdf)
 	return "?";
 }
 
-static int
+int
 vs_passthru(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 {
 	int reboot = 0;
@@ -435,7 +435,7 @@ vs_apply_vm(cli_opts *o, const gw_table *t, gw_session *s, const char *name,
 /* apply, to each --vm in turn (one session, one inventory of only those
  * VMs, a batch: gw_host_set_batch), every task started (at most
  * --parallel in flight) and then all waited for together */
-static int
+int
 vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 {
 	gw_session s;
@@ -484,43 +484,24 @@ vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 
 /* ---- the command -------------------------------------------------------- */
 
-typedef int (*vs_sub_fn)(cli_opts *o, const gw_table *t, gw_host *h,
-                         gw_err *e);
-
-enum { VS_LIST, VS_APPLY, VS_PASSTHRU };
-
-static const struct {
-	const char *name;
-	vs_sub_fn run;
-} vs_subs[] = {
-	[VS_LIST] = { "list", vs_list },
-	[VS_APPLY] = { "apply", vs_apply },
-	[VS_PASSTHRU] = { "passthru", vs_passthru },
-};
-
-#define NSUBS (sizeof vs_subs / sizeof vs_subs[0])
-
-/* The options each subcommand needs or refuses. */
+/* The options each subcommand needs or refuses (the command table
+ * refused those it does not take). */
 static int
-vs_args(cli_opts *o, const gw_table *t, int sub, gw_err *e)
+vs_args(cli_opts *o, const gw_table *t, const cli_sub *sub, gw_err *e)
 {
-	if (sub == VS_PASSTHRU && o->enable == NULL) {
+	if (sub->exec == vs_passthru && o->enable == NULL) {
 		gw_err_set(e, "%s", _("--enable: missing (expected the device's address, e.g. 0000:3b:00.0; gpuwiz vsphere ... list shows them)"));
 		return -1;
 	}
 	if (cli_vs_check_opts(o, e) != 0)
 		return -1;
-	if (sub == VS_LIST && (o->nitems || o->vm || o->upgrade || o->dry_run)) {
-		gw_err_set(e, "%s", _("list takes no GPU, --vm, --upgrade-hw or --dry-run"));
-		return -1;
-	}
-	if (sub == VS_APPLY && o->vm == NULL) {
+	if (sub->exec == vs_apply && o->vm == NULL) {
 		gw_err_set(e, "%s", _("--vm: missing (expected the VM's name; gpuwiz vsphere ... list shows them)"));
 		return -1;
 	}
 	/* no GPU named: the devices already in each VM (--uvm on its vGPUs,
 	 * the MMIO window sized for them), as gpuwiz vmx does */
-	if (sub == VS_APPLY && o->nitems > 0 && cli_resolve_items(o, t, e) != 0)
+	if (sub->exec == vs_apply && o->nitems > 0 && cli_resolve_items(o, t, e) != 0)
 		return -1;
 	if (o->nvm_list > 1 && o->a.nbdfs > 0) {
 		gw_err_set(e, "%s", _("--bdf names one VM's devices: give one --vm with it (without --bdf gpuwiz picks free devices for each VM)"));
@@ -532,21 +513,20 @@ vs_args(cli_opts *o, const gw_table *t, int sub, gw_err *e)
 int
 cmd_vsphere(cli_opts *o, const gw_table *t, gw_err *e)
 {
+	const cli_sub *sub = NULL;
 	gw_host *h;
-	size_t sub;
 	int rc;
 
-	for (sub = 0; o->nargs == 1 && sub < NSUBS; sub++)
-		if (strcmp(o->args[0], vs_subs[sub].name) == 0)
-			break;
-	if (o->nargs != 1 || sub == NSUBS) {
+	if (o->nargs == 1)
+		sub = cli_sub_find(cli_cmd_find(o->cmd), o->args[0]);
+	if (sub == NULL) {
 		gw_err_set(e, "%s", _("expected list, apply or passthru (gpuwiz vsphere --url URL --user USER list)"));
 		return EXIT_USAGE;
 	}
-	if (vs_args(o, t, (int)sub, e) != 0 || cli_vs_host_open(o, &h, e) != 0)
+	if (vs_args(o, t, sub, e) != 0 || cli_vs_host_open(o, &h, e) != 0)
 		return EXIT_USAGE;
 	gw_host_set_progress(h, vs_progress, NULL);
-	rc = vs_subs[sub].run(o, t, h, e);
+	rc = sub->exec(o, t, h, e);
 	gw_host_close(h);
 	return rc;
 }

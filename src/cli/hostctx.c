@@ -55,8 +55,8 @@ spec_vs(const cli_opts *o, gw_host_spec *s)
 	s->timeout = o->timeout;
 }
 
-/* --url and --user given, --thumbprint and --insecure not both: 0, else
- * -1 and e. */
+/* --url and --user given, --thumbprint and --insecure not both, no other
+ * way to the host beside (check takes both kinds): 0, else -1 and e. */
 int
 cli_vs_check_opts(const cli_opts *o, gw_err *e)
 {
@@ -68,7 +68,13 @@ cli_vs_check_opts(const cli_opts *o, gw_err *e)
 		gw_err_set(e, "%s", _("--url: missing (expected the vCenter or ESXi address, e.g. https://vc01/sdk)"));
 		return -1;
 	}
+	if (o->sysroot) {
+		gw_err_set(e, "%s", _("--url (the vSphere API) excludes --sysroot: pick one way to reach the host"));
+		return -1;
+	}
 	spec_vs(o, &s);
+	s.ssh = o->ssh;
+	s.sample = o->sample;
 	return gw_host_spec_check(&s, e);
 }
 

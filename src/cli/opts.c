@@ -1,10 +1,13 @@
 /* opts.c: the command line's options, one table (doc/design.md, section 8).
  *
- * Every option is one row: its long name, whether it takes a value, and
- * where the value goes (a string or flag of cli_opts, a GPU item kept in
- * order, or a function that checks the value first).  getopt_long's table
- * and the "does this option take the next word" question both come from
- * the rows, so an option is written once.
+ * Every option is one row, at its id (cli_int.h): its long name, whether
+ * it takes a value, and where the value goes (a string or flag of
+ * cli_opts, a GPU item kept in order, or a function that checks the value
+ * first).  getopt_long's table and the "does this option take the next
+ * word" question both come from the rows, so an option is written once;
+ * the command table's option sets name the ids (cmd_table.c).  The
+ * options are read in three steps: given (getopt), checked against the
+ * command's set, then their values taken.
  */
 #include "cli_int.h"
 #include "mmio.h"
@@ -222,55 +225,77 @@ opt_lang(cli_opts *o, const char *arg, gw_err *e)
 #define ITEM(n, k) { n, required_argument, O_ITEM, k, NULL }
 #define FN(n, has, fn) { n, has, O_FN, 0, fn }
 
-/* In the order getopt_long has always seen them. */
-static const cli_optdef optdefs[] = {
-	ITEM("gpu", ITEM_GPU),
-	ITEM("vgpu", ITEM_VGPU),
-	ITEM("vram", ITEM_VRAM),
-	FLAG("uvm", a.uvm),
-	FLAG("p2p", a.p2p),
-	FLAG("code43", a.code43),
-	FN("no-reserve", no_argument, opt_noreserve),
-	FN("memory", required_argument, opt_memory),
-	FN("esxi", required_argument, opt_esxi),
-	FN("mmio-gb", required_argument, opt_mmiogb),
-	FLAG("allow-below-rule", a.allow_below_rule),
-	ITEM("bdf", ITEM_BDF),
-	FN("system-id", required_argument, opt_sysid),
-	FN("name", required_argument, opt_name),
-	STR("table", table_path),
-	FLAG("json", json),
-	FLAG("write", write),
-	FLAG("force", force),
-	STR("format", format),
-	STR("answers", answers),
-	FN("lang", required_argument, opt_lang),
-	FLAG("help", help),
-	STR("esxcli-file", esxcli_file),
-	STR("nvidia-smi-q", nvsmi),
-	STR("sysroot", sysroot),
-	STR("bundle", bundle),
-	FN("ssh", required_argument, opt_ssh),
-	FN("ssh-port", required_argument, opt_ssh_port),
-	STR("ssh-identity", ssh_identity),
-	FN("ssh-option", required_argument, opt_ssh_option),
-	STR("sample-host", sample),
-	FN("vm", required_argument, opt_vm),
-	FLAG("upgrade-hw", upgrade),
-	STR("enable", enable),
-	STR("url", url),
-	STR("user", user),
-	STR("thumbprint", thumbprint),
-	FLAG("insecure", insecure),
-	STR("cafile", cafile),
-	FLAG("dry-run", dry_run),
-	STR("host", host),
-	FN("timeout", required_argument, opt_timeout),
-	FN("parallel", required_argument, opt_parallel),
+/* One row per option, at its id (cli_int.h); getopt_long sees them in
+ * this order. */
+static const cli_optdef optdefs[OPT_COUNT] = {
+	[OPT_GPU] = ITEM("gpu", ITEM_GPU),
+	[OPT_VGPU] = ITEM("vgpu", ITEM_VGPU),
+	[OPT_VRAM] = ITEM("vram", ITEM_VRAM),
+	[OPT_UVM] = FLAG("uvm", a.uvm),
+	[OPT_P2P] = FLAG("p2p", a.p2p),
+	[OPT_CODE43] = FLAG("code43", a.code43),
+	[OPT_NO_RESERVE] = FN("no-reserve", no_argument, opt_noreserve),
+	[OPT_MEMORY] = FN("memory", required_argument, opt_memory),
+	[OPT_ESXI] = FN("esxi", required_argument, opt_esxi),
+	[OPT_MMIO_GB] = FN("mmio-gb", required_argument, opt_mmiogb),
+	[OPT_ALLOW_BELOW_RULE] = FLAG("allow-below-rule", a.allow_below_rule),
+	[OPT_BDF] = ITEM("bdf", ITEM_BDF),
+	[OPT_SYSTEM_ID] = FN("system-id", required_argument, opt_sysid),
+	[OPT_NAME] = FN("name", required_argument, opt_name),
+	[OPT_TABLE] = STR("table", table_path),
+	[OPT_JSON] = FLAG("json", json),
+	[OPT_WRITE] = FLAG("write", write),
+	[OPT_FORCE] = FLAG("force", force),
+	[OPT_FORMAT] = STR("format", format),
+	[OPT_ANSWERS] = STR("answers", answers),
+	[OPT_LANG] = FN("lang", required_argument, opt_lang),
+	[OPT_HELP] = FLAG("help", help),
+	[OPT_ESXCLI_FILE] = STR("esxcli-file", esxcli_file),
+	[OPT_NVIDIA_SMI_Q] = STR("nvidia-smi-q", nvsmi),
+	[OPT_SYSROOT] = STR("sysroot", sysroot),
+	[OPT_BUNDLE] = STR("bundle", bundle),
+	[OPT_SSH] = FN("ssh", required_argument, opt_ssh),
+	[OPT_SSH_PORT] = FN("ssh-port", required_argument, opt_ssh_port),
+	[OPT_SSH_IDENTITY] = STR("ssh-identity", ssh_identity),
+	[OPT_SSH_OPTION] = FN("ssh-option", required_argument, opt_ssh_option),
+	[OPT_SAMPLE_HOST] = STR("sample-host", sample),
+	[OPT_VM] = FN("vm", required_argument, opt_vm),
+	[OPT_UPGRADE_HW] = FLAG("upgrade-hw", upgrade),
+	[OPT_ENABLE] = STR("enable", enable),
+	[OPT_URL] = STR("url", url),
+	[OPT_USER] = STR("user", user),
+	[OPT_THUMBPRINT] = STR("thumbprint", thumbprint),
+	[OPT_INSECURE] = FLAG("insecure", insecure),
+	[OPT_CAFILE] = STR("cafile", cafile),
+	[OPT_DRY_RUN] = FLAG("dry-run", dry_run),
+	[OPT_HOST] = STR("host", host),
+	[OPT_TIMEOUT] = FN("timeout", required_argument, opt_timeout),
+	[OPT_PARALLEL] = FN("parallel", required_argument, opt_parallel),
 };
 
-#define NOPTS (sizeof optdefs / sizeof optdefs[0])
+/* The options that only mean something beside another: refused without
+ * it by a command that takes that other (vmx --force needs --write;
+ * apply's --force stands alone, apply has no --write). */
+static const struct {
+	int opt, needs;
+} companions[] = {
+	{ OPT_SSH_PORT, OPT_SSH },
+	{ OPT_SSH_IDENTITY, OPT_SSH },
+	{ OPT_SSH_OPTION, OPT_SSH },
+	{ OPT_USER, OPT_URL },
+	{ OPT_THUMBPRINT, OPT_URL },
+	{ OPT_INSECURE, OPT_URL },
+	{ OPT_CAFILE, OPT_URL },
+	{ OPT_TIMEOUT, OPT_URL },
+	{ OPT_ALLOW_BELOW_RULE, OPT_MMIO_GB },
+	{ OPT_FORCE, OPT_WRITE },
+	{ OPT_DRY_RUN, OPT_WRITE },
+};
+
+#define NOPTS ((size_t)OPT_COUNT)
 #define OPT_BASE 256       /* getopt_long's value of optdefs[0] */
+
+_Static_assert(OPT_COUNT <= 64, "a cli_optset holds 64 options");
 
 static int
 opt_set(cli_opts *o, const cli_optdef *d, const char *arg, gw_err *e)
@@ -301,6 +326,10 @@ long_opts(void)
 
 	if (lo[0].name == NULL)
 		for (i = 0; i < NOPTS; i++) {
+			/* an id without its row would end getopt's table
+			 * there: every run of every command stops here */
+			if (optdefs[i].name == NULL)
+				abort();
 			lo[i].name = optdefs[i].name;
 			lo[i].has_arg = optdefs[i].has_arg;
 			lo[i].val = OPT_BASE + (int)i;
@@ -320,8 +349,11 @@ cli_parse_opts(cli_opts *o, int argc, char **argv, gw_err *e)
 		if (c == 'g')
 			c = OPT_BASE;   /* -g is --gpu, the first row */
 		if (c >= OPT_BASE && c < OPT_BASE + (int)NOPTS) {
-			if (opt_set(o, &optdefs[c - OPT_BASE], optarg, e) != 0)
-				return -1;
+			o->given = gw_xrealloc(o->given,
+			                       (o->ngiven + 1) * sizeof *o->given);
+			o->given[o->ngiven].id = c - OPT_BASE;
+			o->given[o->ngiven].arg = optarg;
+			o->ngiven++;
 			continue;
 		}
 		if (c == ':')
@@ -339,10 +371,116 @@ cli_parse_opts(cli_opts *o, int argc, char **argv, gw_err *e)
 	return 0;
 }
 
+/* The options the command line's command takes, and its name as the
+ * refusal says it ("gpuwiz vsphere list"; NULL for the wizard): 0, or -1
+ * for an unknown command or subcommand. */
+static int
+cmd_optset(const cli_opts *o, cli_optset *set, char **name)
+{
+	const cli_cmd *c;
+	const cli_sub *sub;
+
+	*name = NULL;
+	if (o->cmd == NULL) {
+		*set = cli_wizard_opts | cli_global_opts;
+		return 0;
+	}
+	if ((c = cli_cmd_find(o->cmd)) == NULL)
+		return -1;
+	if (c->subs == NULL) {
+		*set = c->opts | cli_global_opts;
+		*name = gw_xasprintf("%s %s", cli_progname, c->name);
+		return 0;
+	}
+	if (o->nargs != 1 || (sub = cli_sub_find(c, o->args[0])) == NULL)
+		return -1;
+	*set = sub->opts | cli_global_opts;
+	*name = gw_xasprintf("%s %s %s", cli_progname, c->name, sub->name);
+	return 0;
+}
+
+static int
+opt_given(const cli_opts *o, int id)
+{
+	size_t i;
+
+	for (i = 0; i < o->ngiven; i++)
+		if (o->given[i].id == id)
+			return 1;
+	return 0;
+}
+
+/* An option given without the one it only means something beside:
+ * the first such, or -1. */
+static int
+lone_companion(const cli_opts *o, cli_optset set, int *needs)
+{
+	size_t i, k;
+
+	for (i = 0; i < o->ngiven; i++)
+		for (k = 0; k < sizeof companions / sizeof companions[0]; k++)
+			if (companions[k].opt == o->given[i].id &&
+			    (set & OPTBIT(companions[k].needs)) &&
+			    !opt_given(o, companions[k].needs)) {
+				*needs = companions[k].needs;
+				return o->given[i].id;
+			}
+	return -1;
+}
+
+int
+cli_check_opts(const cli_opts *o, gw_err *e)
+{
+	cli_optset set;
+	char *name;
+	size_t i;
+	int id, needs, rc = 0;
+
+	if (cmd_optset(o, &set, &name) != 0)
+		return 0;
+	for (i = 0; rc == 0 && i < o->ngiven; i++) {
+		id = o->given[i].id;
+		if (set & OPTBIT(id))
+			continue;
+		if (name == NULL)
+			gw_err_set(e, _("--%s: not an option of the wizard (plain gpuwiz; see gpuwiz --help for the commands)"),
+			           optdefs[id].name);
+		else
+			/* TRANSLATORS: an option, then the command
+			 * ("gpuwiz mmio"). */
+			gw_err_set(e, _("--%s: not an option of '%s' (see gpuwiz --help)"),
+			           optdefs[id].name, name);
+		rc = -1;
+	}
+	if (rc == 0 && (id = lone_companion(o, set, &needs)) >= 0) {
+		/* TRANSLATORS: an option, the option it needs, then the
+		 * command ("gpuwiz vmx"; "gpuwiz" is the wizard). */
+		gw_err_set(e, _("--%s: only used with --%s in '%s'; add --%s or leave --%s out"),
+		           optdefs[id].name, optdefs[needs].name,
+		           name ? name : cli_progname, optdefs[needs].name,
+		           optdefs[id].name);
+		rc = -1;
+	}
+	free(name);
+	return rc;
+}
+
+int
+cli_take_opts(cli_opts *o, gw_err *e)
+{
+	size_t i;
+
+	for (i = 0; i < o->ngiven; i++)
+		if (opt_set(o, &optdefs[o->given[i].id], o->given[i].arg, e) != 0)
+			return -1;
+	return 0;
+}
+
 void
 cli_free_opts(cli_opts *o)
 {
 	free(o->ssh_opts);
+	free(o->given);
 	free(o->vm_list);
 	free(o->items);
 	free(o->args);

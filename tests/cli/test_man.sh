@@ -13,8 +13,9 @@ check "no @variable@ left in it" sh -c "! grep -q '@[a-zA-Z_]*@' '$MAN'"
 section() { sed -n "/^\\.SH \"*$1\"*\$/,/^\\.SH /p" "$MAN"; }
 
 # ---- every option ----------------------------------------------------------
-# the rows of optdefs[] in src/cli/opts.c: ITEM("gpu", ...), FLAG(...), ...
-sed -n 's/^[[:space:]]*\(ITEM\|FLAG\|FN\|STR\)("\([a-z0-9-]*\)".*/\2/p' \
+# the rows of optdefs[] in src/cli/opts.c: [OPT_GPU] = ITEM("gpu", ...),
+# [OPT_UVM] = FLAG(...), ...
+sed -n 's/^[[:space:]]*\[OPT_[A-Z0-9_]*\] = \(ITEM\|FLAG\|FN\|STR\)("\([a-z0-9-]*\)".*/\2/p' \
 	"$SRC/src/cli/opts.c" >"$TMP/opts"
 echo version >>"$TMP/opts"   # cli.c takes --version before the table
 check "the option table read (more than 30 options)" [ "$(wc -l <"$TMP/opts")" -gt 30 ]
