@@ -34,6 +34,27 @@ gw_session_may_write(const gw_plan *p, int force, gw_err *e)
 	return 0;
 }
 
+/* The VM open on the host is off, as last read; else e says so, in the
+ * host's words for its state (left in English, as the ESXi shell and the
+ * vSphere Client show them).  The host asks again when it writes. */
+static int
+vm_off(const gw_session *s, gw_err *e)
+{
+	static const char *const words[] = {
+		[GW_POWER_UNKNOWN] = "in an unknown state",
+		[GW_POWER_ON] = "Powered on",
+		[GW_POWER_OFF] = "Powered off",
+		[GW_POWER_SUSPENDED] = "Suspended",
+	};
+	const gw_vm *vm = gw_session_vm(s);
+
+	if (s->power == GW_POWER_OFF)
+		return 1;
+	gw_err_set(e, _("%s is %s: gpuwiz does not change a VM that is not powered off; shut the guest down (or power the VM off), then run this again"),
+	           vm->name, words[s->power <= GW_POWER_SUSPENDED ? s->power : 0]);
+	return 0;
+}
+
 /* ---- the description -------------------------------------------------------- */
 
 /* A private copy of v (the plan and gw_apply change it). */
@@ -148,6 +169,10 @@ gw_session_write_prepare(gw_session *s, const gw_answers_file *af,
 			return -1;
 		}
 		w->changed = !same_vmx(vmx, w->after);
+		if (w->host_vmx && w->changed && !vm_off(s, e)) {
+			gw_session_write_free(w);
+			return -1;
+		}
 		if (!w->host_vmx && vmx_copy(vmx, &w->local, e) != 0) {
 			gw_session_write_free(w);
 			return -1;

@@ -495,9 +495,13 @@ test_write_host_refuses(void **state)
 	gw_vmx_free(v);
 	v = NULL;
 
-	/* win2016-vdi is powered on: the host refuses its .vmx */
+	/* win2016-vdi is powered on: refused as described, and by the host
+	 * when the session's state is stale (read off, on now) */
 	assert_int_equal(gw_session_open_vm(&s, 1, &v, NULL, &e), 0);
 	assert_int_equal(gw_plan_build(&af.a, &table, v, &p, &e), 0);
+	assert_int_equal(gw_session_write_prepare(&s, &af, &p, v, &w, &e), -1);
+	assert_non_null(strstr(e.msg, "win2016-vdi is Powered on"));
+	s.power = GW_POWER_OFF;
 	if (gw_session_write_prepare(&s, &af, &p, v, &w, &e) != 0)
 		fail_msg("%s", e.msg);
 	assert_int_equal(gw_session_write_run(&s, &w, &v, &res, &e), -1);
