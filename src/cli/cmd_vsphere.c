@@ -271,11 +271,8 @@ vs_open_vm(vs_job *j, gw_err *e)
 	/* the API back end lists the inventory's VMs in its order */
 	if (gw_session_open_vm(j->s, (long)(vm - inv->vms), &j->v, NULL, e) != 0)
 		return -1;
-	if (!gw_session_vm_off(j->s)) {
-		gw_err_set(e, _("%s is %s: gpuwiz does not change a VM that is not powered off; shut the guest down (or power the VM off), then run this again"),
-		           vm->name, cli_power_word(j->s->power));
+	if (!gw_session_vm_may_change(j->s, e))
 		return -1;
-	}
 	return 0;
 }
 

@@ -129,6 +129,11 @@ int gw_session_answers_facts(gw_session *s, gw_answers *a, gw_err *e);
  * it has FAIL findings and force is off, and e (may be NULL) gets the one
  * refusal message every front end shows. */
 int gw_session_may_write(const gw_plan *p, int force, gw_err *e);
+/* The VM open on the host may be changed: it is powered off as last read
+ * (or none is open), 1; else 0 and e says so, in the host's words for
+ * its state (left in English, as the ESXi shell and the vSphere Client
+ * show them).  The host asks again when it writes. */
+int gw_session_vm_may_change(const gw_session *s, gw_err *e);
 /* The open VM's hardware version is below the host's newest
  * (plan hw_current < hw_target): the version to upgrade to, else 0. */
 int gw_session_upgrade_target(const gw_session *s, const gw_plan *p);

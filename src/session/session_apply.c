@@ -34,11 +34,8 @@ gw_session_may_write(const gw_plan *p, int force, gw_err *e)
 	return 0;
 }
 
-/* The VM open on the host is off, as last read; else e says so, in the
- * host's words for its state (left in English, as the ESXi shell and the
- * vSphere Client show them).  The host asks again when it writes. */
-static int
-vm_off(const gw_session *s, gw_err *e)
+int
+gw_session_vm_may_change(const gw_session *s, gw_err *e)
 {
 	static const char *const words[] = {
 		[GW_POWER_UNKNOWN] = "in an unknown state",
@@ -48,7 +45,7 @@ vm_off(const gw_session *s, gw_err *e)
 	};
 	const gw_vm *vm = gw_session_vm(s);
 
-	if (s->power == GW_POWER_OFF)
+	if (vm == NULL || s->power == GW_POWER_OFF)
 		return 1;
 	gw_err_set(e, _("%s is %s: gpuwiz does not change a VM that is not powered off; shut the guest down (or power the VM off), then run this again"),
 	           vm->name, words[s->power <= GW_POWER_SUSPENDED ? s->power : 0]);
@@ -169,7 +166,7 @@ gw_session_write_prepare(gw_session *s, const gw_answers_file *af,
 			return -1;
 		}
 		w->changed = !same_vmx(vmx, w->after);
-		if (w->host_vmx && w->changed && !vm_off(s, e)) {
+		if (w->host_vmx && w->changed && !gw_session_vm_may_change(s, e)) {
 			gw_session_write_free(w);
 			return -1;
 		}
