@@ -37,6 +37,9 @@ typedef struct vmx_job {
 	int have_w;
 	char *backup;
 	char *refusal;             /* why the write was refused */
+	cli_opts *o;               /* for the plan made anew after an upgrade */
+	const gw_table *t;
+	int upgrade_to;            /* --upgrade-hw: queued to this version */
 	int changed, written, upgraded, reloaded;
 } vmx_job;
 
@@ -63,16 +66,17 @@ vmx_args(const cli_opts *o, gw_err *e)
 	return 0;
 }
 
-/* --upgrade-hw: raise the VM to the host's newest hardware version; the
- * session reads its .vmx again.  With --dry-run the upgrade stays queued:
- * the write's description says it. */
+/* --upgrade-hw: raise the VM to the host's newest hardware version, a
+ * host change of the write (queued; the write runs it first, and with
+ * --dry-run it is listed).  Until then the plan is made on the .vmx as
+ * the upgrade leaves it, as the wizard does (doc/design.md, 6.4). */
 static int
 vmx_upgrade(const cli_opts *o, vmx_job *j, gw_err *e)
 {
 	const char *cur = gw_vmx_get(j->v, "virtualHW.version");
 	unsigned long long hw = 0;
 	int target = o->a.esxi_version ? gw_esxi_to_hw(o->a.esxi_version) : 0;
-	size_t k;
+	char v[16];
 
 	if (cur == NULL || gw_parse_uint(cur, 99, &hw) != 0 || target == 0) {
 		gw_err_set(e, _("%s: --upgrade-hw: the VM's or the host's hardware version is unknown"),
@@ -81,13 +85,10 @@ vmx_upgrade(const cli_opts *o, vmx_job *j, gw_err *e)
 	}
 	if ((int)hw >= target)
 		return 0;
-	k = gw_session_queue_upgrade(&j->s, (int)hw, target);
-	if (o->dry_run)
-		return 0;
-	if (gw_session_run(&j->s, k, &j->v, e) != 0)
-		return -1;
-	j->upgraded = target;
-	return 0;
+	gw_session_queue_upgrade(&j->s, (int)hw, target);
+	j->upgrade_to = target;
+	snprintf(v, sizeof v, "%d", target);
+	return gw_vmx_set(j->v, "virtualHW.version", v, e);
 }
 
 /* The host's GPUs, free for passthrough or not, as the plan's host
@@ -150,6 +151,28 @@ vmx_plan(cli_opts *o, const gw_table *t, vmx_job *j, gw_err *e)
 	return rc;
 }
 
+/* The write ran the host changes (session.h: gw_session_changes_fn): the
+ * upgrade read the .vmx again into j->v; the plan anew on it. */
+static int
+vmx_changes_ran(void *ctx, int rc, const gw_plan **p, gw_err *e)
+{
+	vmx_job *j = ctx;
+
+	if (rc != 0)
+		return -1;
+	j->upgraded = j->upgrade_to;
+	if (*p == NULL)
+		return 0;   /* the upgrade alone (no --write) */
+	gw_plan_free(&j->p);
+	j->have_plan = 0;
+	gw_vmx_free(j->after);
+	j->after = NULL;
+	if (vmx_plan(j->o, j->t, j, e) != 0)
+		return -1;
+	*p = &j->p;
+	return 0;
+}
+
 /* --write (or --dry-run): the session describes the write (on the host:
  * saved there, backup beside it, the VM reloaded; never a VM that is not
  * off, --force or not), refuses a plan with failures unless --force, and
@@ -164,13 +187,15 @@ vmx_write(const cli_opts *o, vmx_job *j, gw_err *e)
 	/* what a killed --write left goes, changes or not (safefile.h) */
 	if (o->write && !o->dry_run && j->vm == NULL)
 		(void)gw_tmp_sweep(j->path);
-	if (!o->dry_run &&
-	    (!o->write || (!j->changed && gw_session_pending(&j->s) == 0)))
+	if (!o->dry_run && gw_session_pending(&j->s) == 0 &&
+	    (!o->write || !j->changed))
 		return 0;
 	memset(&af, 0, sizeof af);
 	af.force = o->force;
 	af.vmx_path = j->vm == NULL ? (char *)j->path : NULL;
-	if (gw_session_write_prepare(&j->s, &af, &j->p, j->v, &j->w, &le) != 0) {
+	/* without --write, only the upgrade */
+	if (gw_session_write_prepare(&j->s, &af, o->write ? &j->p : NULL,
+	                             o->write ? j->v : NULL, &j->w, &le) != 0) {
 		if (gw_session_may_write(&j->p, o->force, NULL)) {
 			gw_err_set(e, "%s", le.msg);
 			return -1;
@@ -179,10 +204,11 @@ vmx_write(const cli_opts *o, vmx_job *j, gw_err *e)
 		j->refusal = gw_xstrdup(le.msg);
 		return 0;
 	}
+	gw_session_set_on_changes(&j->s, vmx_changes_ran, j);
 	j->have_w = 1;
 	if (cli_write(o, &j->s, &j->w, &j->v, &res, e) != 0)
 		return -1;
-	if (!o->dry_run) {
+	if (!o->dry_run && o->write && j->changed) {
 		j->written = 1;
 		j->backup = res.backup ? gw_xstrdup(res.backup) : NULL;
 		j->reloaded = j->s.last.reloaded;
@@ -283,6 +309,8 @@ vmx_one(cli_opts *o, const gw_table *t, const char *path, json_t **json,
 
 	memset(&j, 0, sizeof j);
 	gw_session_init(&j.s, NULL);
+	j.o = o;
+	j.t = t;
 	if (path != NULL) {
 		j.path = path;
 		if (gw_vmx_load_checked(&j.v, j.path, e) != 0)

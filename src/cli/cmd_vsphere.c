@@ -249,7 +249,8 @@ typedef struct vs_job {
 	gw_plan p;
 	int have_plan;
 	gw_vs_plan_spec spec;
-	int upgraded;
+	const gw_table *t;
+	int upgrade_to, upgraded;
 } vs_job;
 
 /* The VM by name (or moref) in the server's inventory, opened; refused
@@ -298,24 +299,45 @@ vs_answers(vs_job *j, gw_err *e)
 	return rc;
 }
 
-/* --upgrade-hw: to the host's newest hardware version (with --dry-run
- * queued only: the write's description says it); the session reads the
- * VM again. */
+/* --upgrade-hw: to the host's newest hardware version, a host change of
+ * the write (queued: UpgradeVM_Task runs first, and --dry-run lists it);
+ * until then the plan is made on the VM as the upgrade leaves it (doc/
+ * design.md, 6.4). */
 static int
 vs_upgrade(vs_job *j, gw_err *e)
 {
 	int target = j->ans.esxi_version ? gw_esxi_to_hw(j->ans.esxi_version) : 0;
 	int cur = gw_session_vm(j->s)->hw_version;
-	size_t k;
+	char v[16];
 
 	if (!j->o->upgrade || target <= cur || cur <= 0)
 		return 0;
-	k = gw_session_queue_upgrade(j->s, cur, target);
-	if (j->o->dry_run)
-		return 0;
-	if (gw_session_run(j->s, k, &j->v, e) != 0)
+	gw_session_queue_upgrade(j->s, cur, target);
+	j->upgrade_to = target;
+	snprintf(v, sizeof v, "%d", target);
+	return gw_vmx_set(j->v, "virtualHW.version", v, e);
+}
+
+/* The write ran the upgrade (session.h: gw_session_changes_fn): the
+ * session read the VM again into j->v; the plan and its spec anew. */
+static int
+vs_changes_ran(void *ctx, int rc, const gw_plan **p, gw_err *e)
+{
+	vs_job *j = ctx;
+
+	if (rc != 0)
 		return -1;
-	j->upgraded = target;
+	j->upgraded = j->upgrade_to;
+	gw_vs_plan_spec_free(&j->spec);
+	memset(&j->spec, 0, sizeof j->spec);
+	gw_plan_free(&j->p);
+	j->have_plan = 0;
+	if (gw_plan_build(&j->ans, j->t, j->v, &j->p, e) != 0)
+		return -1;
+	j->have_plan = 1;
+	if (gw_vs_spec_from_plan(&j->p, &j->spec, e) != 0)
+		return -1;
+	*p = &j->p;
 	return 0;
 }
 
@@ -342,8 +364,6 @@ vs_show_plan(const vs_job *j)
 {
 	const gw_vm *vm = gw_session_vm(j->s);
 
-	if (j->upgraded)
-		gw_fprintf_escaped(stdout, _("Upgraded the hardware version to vmx-%d.\n"), j->upgraded);
 	/* TRANSLATORS: the VM in gpuwiz vsphere apply: name, then server. */
 	gw_fprintf_escaped(stdout, _("VM: %s on %s\n"), vm->name, vm_host_name(j));
 	gw_plan_print_gpus(stdout, &j->p);
@@ -407,9 +427,13 @@ vs_send(vs_job *j, gw_err *e)
 		gw_session_write_free(&w);
 		return 0;
 	}
+	gw_session_set_on_changes(j->s, vs_changes_ran, j);
 	rc = cli_write(j->o, j->s, &w, &j->v, &res, e);
+	gw_session_set_on_changes(j->s, NULL, NULL);
 	gw_apply_result_free(&res);
 	gw_session_write_free(&w);
+	if (j->upgraded)
+		gw_fprintf_escaped(stdout, _("Upgraded the hardware version to vmx-%d.\n"), j->upgraded);
 	return rc != 0 ? EXIT_USAGE : 0;
 }
 
@@ -443,6 +467,7 @@ vs_apply_vm(cli_opts *o, const gw_table *t, gw_session *s, const char *name,
 	j.o = o;
 	j.s = s;
 	j.name = name;
+	j.t = t;
 	if (vs_open_vm(&j, e) == 0 && vs_answers(&j, e) == 0 &&
 	    vs_upgrade(&j, e) == 0)
 		rc = vs_plan_and_send(&j, t, e);

@@ -175,6 +175,10 @@ gw_session_write_prepare(gw_session *s, const gw_answers_file *af,
 			return -1;
 		}
 	}
+	if (gw_session_find_upgrade(s) >= 0 && !gw_session_vm_may_change(s, e)) {
+		gw_session_write_free(w);
+		return -1;
+	}
 	describe_changes(s, &w->desc);
 	describe_vmx(s, w);
 	describe_files(w, &w->desc);
@@ -225,12 +229,15 @@ run_changes(gw_session *s, gw_session_write *w, gw_vmx **doc,
 		rc = s->on_changes(s->changes_ctx, rc, &p, e);
 	if (rc != 0)
 		return -1;
-	if (p == w->p && (doc == NULL || *doc == w->vmx))
+	/* the same plan on the same document: the stage stands; a write
+	 * without a .vmx stays one */
+	if (p == w->p && (w->vmx == NULL || doc == NULL || *doc == w->vmx))
 		return 0;
+	v = w->vmx == NULL ? NULL : doc ? *doc : (gw_vmx *)w->vmx;
 	gw_apply_stage_end(*st);
 	*st = NULL;
 	gw_session_write_free(w);
-	if (gw_session_write_prepare(s, af, p, doc ? *doc : NULL, w, e) != 0)
+	if (gw_session_write_prepare(s, af, p, v, w, e) != 0)
 		return -1;
 	return stage(w, st, e);
 }
