@@ -158,7 +158,9 @@ vmx_changes_ran(void *ctx, int rc, const gw_plan **p, gw_err *e)
 {
 	vmx_job *j = ctx;
 
-	if (rc != 0)
+	/* the upgrade listed the VMs again: the open one's entry moved */
+	j->vm = gw_session_vm(&j->s);
+	if (rc != 0 || j->vm == NULL)
 		return -1;
 	j->upgraded = j->upgrade_to;
 	if (*p == NULL)

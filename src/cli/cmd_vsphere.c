@@ -301,8 +301,8 @@ vs_answers(vs_job *j, gw_err *e)
 
 /* --upgrade-hw: to the host's newest hardware version, a host change of
  * the write (queued: UpgradeVM_Task runs first, and --dry-run lists it);
- * until then the plan is made on the VM as the upgrade leaves it (doc/
- * design.md, 6.4). */
+ * until then the plan is made on the VM as the upgrade leaves it
+ * (doc/design.md, 6.4). */
 static int
 vs_upgrade(vs_job *j, gw_err *e)
 {

@@ -236,10 +236,6 @@ int gw_session_write_prepare(gw_session *s, const gw_answers_file *af,
 int gw_session_write_run(gw_session *s, gw_session_write *w, gw_vmx **doc,
                          gw_apply_result *res, gw_err *e);
 void gw_session_write_free(gw_session_write *w);
-/* prepare and run in one (no upgrade waiting), the description freed. */
-int gw_session_apply(gw_session *s, const gw_answers_file *af,
-                     const gw_plan *p, const gw_vmx *vmx,
-                     gw_apply_result *res, gw_err *e);
 void gw_session_set_on_changes(gw_session *s, gw_session_changes_fn fn,
                                void *ctx);
 /* After a successful apply: the .vmx was saved but the VM could not be

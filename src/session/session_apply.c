@@ -281,21 +281,6 @@ gw_session_write_run(gw_session *s, gw_session_write *w, gw_vmx **doc,
 	return rc;
 }
 
-int
-gw_session_apply(gw_session *s, const gw_answers_file *af, const gw_plan *p,
-                 const gw_vmx *vmx, gw_apply_result *res, gw_err *e)
-{
-	gw_session_write w;
-	int rc;
-
-	memset(res, 0, sizeof *res);
-	if (gw_session_write_prepare(s, af, p, vmx, &w, e) != 0)
-		return -1;
-	rc = gw_session_write_run(s, &w, NULL, res, e);
-	gw_session_write_free(&w);
-	return rc;
-}
-
 void
 gw_session_set_on_changes(gw_session *s, gw_session_changes_fn fn, void *ctx)
 {

@@ -53,6 +53,22 @@ l40s_answers(gw_session *s, gw_answers_file *af, const char *out)
 	af->formats = out ? GW_FMT_VMX : 0;
 }
 
+/* The write of p and v described and run, as the front ends do it. */
+static int
+apply(gw_session *s, const gw_answers_file *af, const gw_plan *p, gw_vmx **v,
+      gw_apply_result *res, gw_err *e)
+{
+	gw_session_write w;
+	int rc;
+
+	memset(res, 0, sizeof *res);
+	if (gw_session_write_prepare(s, af, p, *v, &w, e) != 0)
+		return -1;
+	rc = gw_session_write_run(s, &w, v, res, e);
+	gw_session_write_free(&w);
+	return rc;
+}
+
 static void
 test_vms(void **state)
 {
@@ -108,7 +124,7 @@ test_refusal(void **state)
 	assert_int_equal(gw_plan_build(&af.a, &table, v, &p, &e), 0);
 	af.force = 1;
 	memset(&res, 0, sizeof res);
-	assert_int_equal(gw_session_apply(&s, &af, &p, v, &res, &e), -1);
+	assert_int_equal(apply(&s, &af, &p, &v, &res, &e), -1);
 	assert_non_null(strstr(e.msg, "Powered on"));
 	assert_false(exists(snippet));
 	gw_apply_result_free(&res);
@@ -124,13 +140,13 @@ test_refusal(void **state)
 		af.force = 0;
 		assert_false(gw_session_may_write(&p, 0, &e));
 		assert_non_null(strstr(e.msg, "not written"));
-		assert_int_equal(gw_session_apply(&s, &af, &p, v, &res, &e), -1);
+		assert_int_equal(apply(&s, &af, &p, &v, &res, &e), -1);
 		assert_non_null(strstr(e.msg, "FAIL"));
 		af.force = 1;
 	}
 
 	/* powered off: saved with a backup, reloaded */
-	if (gw_session_apply(&s, &af, &p, v, &res, &e) != 0)
+	if (apply(&s, &af, &p, &v, &res, &e) != 0)
 		fail_msg("%s", e.msg);
 	assert_true(s.last.changed);
 	assert_true(s.last.reloaded);
