@@ -83,23 +83,35 @@ same_vmx(const gw_vmx *a, const gw_vmx *b)
 	return same;
 }
 
-/* The host changes waiting in the queue, each with its command. */
-static void
-describe_changes(const gw_session *s, gw_write_desc *d)
+/* The host changes waiting in the queue, each with its command; an
+ * enable by address is asked of the host first (read only): refused as
+ * the host would refuse it, left out when the device needs nothing. */
+static int
+describe_changes(gw_session *s, gw_write_desc *d, gw_err *e)
 {
 	size_t k;
+	int rc;
 
 	for (k = 0; k < s->nqueue; k++) {
+		const gw_session_change *c0 = &s->queue[k];
 		char *t, *c;
 
-		if (s->queue[k].done)
+		if (c0->done)
 			continue;
+		if (c0->kind == GW_CHANGE_ENABLE && c0->gpu == GW_CHANGE_BY_BDF) {
+			rc = gw_host_enable_check(s->host, c0->bdf, c0->host_name, e);
+			if (rc < 0)
+				return -1;
+			if (rc == 1)
+				continue;
+		}
 		t = gw_session_change_title(s, &s->queue[k]);
 		c = gw_session_change_command(s, &s->queue[k]);
 		gw_write_desc_add(d, GW_WRITE_HOST, t, c);
 		free(t);
 		free(c);
 	}
+	return 0;
 }
 
 /* The .vmx: on the host (saved there and reloaded, or through the API),
@@ -179,7 +191,10 @@ gw_session_write_prepare(gw_session *s, const gw_answers_file *af,
 		gw_session_write_free(w);
 		return -1;
 	}
-	describe_changes(s, &w->desc);
+	if (describe_changes(s, &w->desc, e) != 0) {
+		gw_session_write_free(w);
+		return -1;
+	}
 	describe_vmx(s, w);
 	describe_files(w, &w->desc);
 	return 0;

@@ -172,6 +172,18 @@ assert d['host_changes'][0]['command']=='$cmd'"
 run "$GPUWIZ" passthru --enable 0000:5e:00.0 --sample-host esxi-l40s
 check "passthru: the write runs the command the dry run printed" sh -c "[ $rc -eq 0 ] && grep -qxF '$cmd' '$HLOG'"
 
+# the host's own checks, read only: a refusal is the write's refusal, a
+# device already on needs nothing
+: >"$HLOG"
+run "$GPUWIZ" passthru --enable 0000:04:00.0 --sample-host esxi-l40s --dry-run
+drc=$rc; cp "$err" "$TMP/dryerr"
+check "passthru --dry-run of the datastore's controller: nothing ran" sh -c "! grep -qE '$CHANGING' '$HLOG'"
+run "$GPUWIZ" passthru --enable 0000:04:00.0 --sample-host esxi-l40s
+check "passthru --dry-run of the datastore's controller: refused as the write is (exit 2, same line)" \
+	sh -c "[ $drc -eq 2 ] && [ $rc -eq 2 ] && cmp -s '$TMP/dryerr' '$err' && grep -q datastore1 '$err'"
+run "$GPUWIZ" passthru --enable 0000:3b:00.0 --sample-host esxi-l40s --dry-run
+check "passthru --dry-run of a device already on: nothing to run" sh -c "[ $rc -eq 0 ] && grep -q '(nothing to write)' '$out'"
+
 # ---- vmx --vm NAME --write on the sample host --------------------------------------
 : >"$HLOG"
 run "$GPUWIZ" vmx --sample-host esxi-l40s --vm ubuntu-l40s --gpu l40s --bdf 0000:3b:00.0 --upgrade-hw --write --dry-run

@@ -475,9 +475,10 @@ test_write_described(void **state)
 	free(out);
 }
 
-/* A host that refuses: the change fails (the datastore's controller), or
- * the .vmx cannot be written (a powered-on VM); either way no snippet
- * file and no directory is left behind. */
+/* A host that refuses: an enable the host would refuse (the datastore's
+ * controller) is refused as the write is described; a host change that
+ * fails when it runs, or a .vmx the host will not take (a powered-on VM)
+ * stops the write: no snippet file and no directory is left behind. */
 static void
 test_write_host_refuses(void **state)
 {
@@ -498,12 +499,27 @@ test_write_host_refuses(void **state)
 	af.force = 1;
 	assert_int_equal(gw_session_open_vm(&s, 0, &v, NULL, &e), 0);
 	assert_int_equal(gw_plan_build(&af.a, &table, v, &p, &e), 0);
-	/* the LSI SAS controller holds datastore1: refused */
+	/* the LSI SAS controller holds datastore1: refused as the write is
+	 * described (the host asked, read only) */
 	gw_session_queue_enable_bdf(&s, "0000:04:00.0", NULL);
+	assert_int_equal(gw_session_write_prepare(&s, &af, &p, v, &w, &e), -1);
+	assert_non_null(strstr(e.msg, "datastore1"));
+	assert_false(exists(dir));
+	gw_session_clear_queue(&s);
+	gw_plan_free(&p);
+	gw_vmx_free(v);
+	v = NULL;
+
+	/* a host change that fails when it runs (win2016-vdi read as off,
+	 * powered on now: the host refuses its upgrade): no file */
+	assert_int_equal(gw_session_open_vm(&s, 1, &v, NULL, &e), 0);
+	assert_int_equal(gw_plan_build(&af.a, &table, v, &p, &e), 0);
+	s.power = GW_POWER_OFF;
+	gw_session_queue_upgrade(&s, 19, 21);
 	if (gw_session_write_prepare(&s, &af, &p, v, &w, &e) != 0)
 		fail_msg("%s", e.msg);
 	assert_int_equal(gw_session_write_run(&s, &w, &v, &res, &e), -1);
-	assert_non_null(strstr(e.msg, "datastore1"));
+	assert_non_null(strstr(e.msg, "Powered on"));
 	assert_false(exists(dir));
 	gw_session_write_free(&w);
 	gw_session_clear_queue(&s);
