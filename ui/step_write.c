@@ -74,6 +74,7 @@ add_changes(ui_textlist *tl, const gw_wizard *w, int with_cmds, int width)
 static void
 build_ready(ui_textlist *tl, const gw_wizard *w, const gw_plan *p, int width)
 {
+	char why[1024];
 	size_t k, n;
 	char **files;
 
@@ -92,10 +93,10 @@ build_ready(ui_textlist *tl, const gw_wizard *w, const gw_plan *p, int width)
 		free(s);
 	}
 	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
-	if (gw_plan_has_errors(p))
-		/* TRANSLATORS: the plan has FAIL findings. */
-		ui_tl_add(tl, _("The plan has failures (FAIL in the review): writing is refused until they are fixed."),
-		    UI_C_FAIL, 0, 0, width);
+	/* the review's check is the write's: its refusal, said as the write
+	 * would say it */
+	if (gw_wizard_check_step(w, GW_STEP_REVIEW, why, sizeof why) != 0)
+		ui_tl_add(tl, why, UI_C_FAIL, 0, 0, width);
 	/* TRANSLATORS: the invitation to write. */
 	ui_tl_add(tl, _("Press Enter to write these files. The VM must be powered off."),
 	    UI_C_TITLE, 0, 0, width);

@@ -11,6 +11,7 @@
 #include "plan.h"
 #include "session.h"
 #include "vsphere.h"
+#include "plan_report.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -172,15 +173,14 @@ int cli_resolve_items(cli_opts *o, const gw_table *t, gw_err *e);
 int cli_load_table(gw_table *t, const char *path, gw_err *e);
 int cli_no_args(const cli_opts *o, gw_err *e);
 
-/* ---- plan_print.c: the plan as text and JSON */
-void cli_print_gpus(const gw_plan *p);
-void cli_print_steps(const gw_plan *p);
-void cli_print_findings_if(const gw_plan *p, FILE *f, int sizing_only);
-void cli_print_findings(const gw_plan *p, FILE *f);
-size_t cli_count_sizing_findings(const gw_plan *p);
-void cli_print_findings_titled(const gw_plan *p);
-void cli_print_changes(const gw_plan *p);
-json_t *cli_plan_json(const gw_plan *p, int sizing_only);
+/* ---- cmd_write.c: a write on the command line: with --dry-run nothing
+ * runs (the caller prints w's description: cli_print_dry_run, or its
+ * JSON), else the session runs it (gw_session_write_run). */
+void cli_print_dry_run(const gw_write_desc *d);
+int cli_write(const cli_opts *o, gw_session *s, gw_session_write *w,
+              gw_vmx **doc, gw_apply_result *res, gw_err *e);
+/* Under the findings of a plan on a host: --upgrade-hw offered when the
+ * VM's hardware version is below the host's newest (not asked). */
 void cli_upgrade_hint(const gw_plan *p, int asked);
 const char *cli_power_word(gw_power p);
 

@@ -6,6 +6,7 @@
 #include "jsonutil.h"
 #include "gpus_print.h"
 #include "textesc.h"
+#include "write_report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -170,14 +171,56 @@ cmd_vms(cli_opts *o, const gw_table *t, gw_err *e)
 	return rc;
 }
 
+static void
+passthru_dry_json(const cli_opts *o, const gw_session_write *w)
+{
+	json_t *j = json_object(), *d = gw_write_desc_json(&w->desc, NULL);
+
+	json_object_set_new(j, "device", gw_json_text(o->enable));
+	json_object_set_new(j, "enabled", json_false());
+	json_object_set_new(j, "dry_run", json_true());
+	json_object_set(j, "host_changes", json_object_get(d, "host_changes"));
+	json_decref(d);
+	gw_json_print(j);
+	json_decref(j);
+}
+
+static void
+passthru_said(const cli_opts *o, gw_host *h, int reboot)
+{
+	if (o->json) {
+		json_t *j = json_object();
+
+		json_object_set_new(j, "device", gw_json_text(o->enable));
+		json_object_set_new(j, "enabled", json_true());
+		json_object_set_new(j, "reboot_needed", json_boolean(reboot));
+		gw_json_print(j);
+		json_decref(j);
+		return;
+	}
+	/* TRANSLATORS: %s is the device's address, then the host. */
+	printf(_("Passthrough enabled for %s on %s.\n"), o->enable,
+	       gw_host_label(h));
+	if (reboot)
+		printf("%s\n", _("The host needs a reboot (maintenance mode first) before a VM can use the device."));
+	else
+		printf("%s\n", _("It is active now: add the device to the VM (gpuwiz vmx --vm NAME --bdf ADDRESS ...)."));
+}
+
 /* passthru --enable BDF (CMD_NOARGS): enable passthrough of a device on
  * the ESXi host (refused for a controller holding a datastore or the boot
- * device). */
+ * device), as a write of the session: with --dry-run the command it would
+ * run is printed (with --json: {"device", "enabled": false, "dry_run":
+ * true, "host_changes"}), nothing runs. */
 int
 cmd_passthru(cli_opts *o, const gw_table *t, gw_err *e)
 {
+	gw_answers_file af;
+	gw_apply_result res;
+	gw_session s;
+	gw_session_write w;
 	gw_host *h;
-	int reboot = 0, rc = 0;
+	int rc = EXIT_USAGE;
 
 	(void)t;
 	if (o->enable == NULL) {
@@ -186,25 +229,24 @@ cmd_passthru(cli_opts *o, const gw_table *t, gw_err *e)
 	}
 	if (cli_host_open(o, GW_HOST_NEED_ESXI, &h, e) != 0)
 		return EXIT_USAGE;
-	if (gw_host_enable_bdf(h, o->enable, NULL, &reboot, e) != 0) {
-		rc = EXIT_USAGE;
-	} else if (o->json) {
-		json_t *j = json_object();
-
-		json_object_set_new(j, "device", gw_json_text(o->enable));
-		json_object_set_new(j, "enabled", json_true());
-		json_object_set_new(j, "reboot_needed", json_boolean(reboot));
-		gw_json_print(j);
-		json_decref(j);
-	} else {
-		/* TRANSLATORS: %s is the device's address, then the host. */
-		printf(_("Passthrough enabled for %s on %s.\n"), o->enable,
-		       gw_host_label(h));
-		if (reboot)
-			printf("%s\n", _("The host needs a reboot (maintenance mode first) before a VM can use the device."));
+	memset(&af, 0, sizeof af);
+	gw_session_init(&s, h);
+	gw_session_queue_enable_bdf(&s, o->enable, NULL);
+	if (gw_session_write_prepare(&s, &af, NULL, NULL, &w, e) != 0)
+		goto out;
+	if (cli_write(o, &s, &w, NULL, &res, e) == 0) {
+		gw_apply_result_free(&res);
+		rc = 0;
+		if (o->dry_run && o->json)
+			passthru_dry_json(o, &w);
+		else if (o->dry_run)
+			cli_print_dry_run(&w.desc);
 		else
-			printf("%s\n", _("It is active now: add the device to the VM (gpuwiz vmx --vm NAME --bdf ADDRESS ...)."));
+			passthru_said(o, h, s.queue[0].reboot);
 	}
+	gw_session_write_free(&w);
+out:
+	gw_session_free(&s);
 	gw_host_close(h);
 	return rc;
 }

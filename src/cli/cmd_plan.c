@@ -1,11 +1,14 @@
 /* cmd_plan.c: the commands that build a plan from the options and render
  * it: mmio (the sizing only), snippet (emit.c), apply (an answers file,
- * apply.c).  vmx, which also reads and writes a .vmx, is in cmd_vmx.c.
+ * written by the session: session_apply.c).  vmx, which also reads and
+ * writes a .vmx, is in cmd_vmx.c.
  */
 #include "cli_int.h"
 #include "apply.h"
 #include "emit.h"
+#include "finding_print.h"
 #include "jsonutil.h"
+#include "write_report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,18 +19,15 @@ mmio_text(const gw_plan *p)
 	size_t i;
 
 	printf("%s\n", _("GPUs in the VM:"));
-	cli_print_gpus(p);
+	gw_plan_print_gpus(stdout, p);
 	printf("%s\n", _("Calculation:"));
-	cli_print_steps(p);
+	gw_plan_print_steps(stdout, p);
 	printf("%s\n", _("Settings:"));
 	for (i = 0; i < p->nsettings; i++)
 		if (p->settings[i].kind == GW_SET_MMIO)
 			printf("  %s = \"%s\"\n", p->settings[i].key,
 			       p->settings[i].value);
-	if (cli_count_sizing_findings(p) > 0) {
-		printf("%s\n", _("Notes:"));
-		cli_print_findings_if(p, stdout, 1);
-	}
+	gw_plan_print_findings(stdout, p, GW_PLAN_SIZING_TOPICS, _("Notes:"));
 }
 
 /* mmio (CMD_NOARGS): the 64-bit MMIO size for the GPUs given */
@@ -42,7 +42,7 @@ cmd_mmio(cli_opts *o, const gw_table *t, gw_err *e)
 	if (gw_plan_build(&o->a, t, NULL, &p, e) != 0)
 		return EXIT_USAGE;
 	if (o->json) {
-		json_t *j = cli_plan_json(&p, 1);
+		json_t *j = gw_plan_json(&p, GW_PLAN_SIZING_TOPICS);
 
 		gw_json_print(j);
 		json_decref(j);
@@ -67,6 +67,22 @@ snippet_emit(const cli_opts *o, int fmt, const gw_plan *p, char **out,
 	eo.nvms = o->nvm_list;
 	eo.esxi_host = o->host;
 	return gw_emit_ansible(p, &eo, out, e);
+}
+
+/* snippet --json: {"format", "text": the snippet, "files": [] (it goes to
+ * stdout, no file is written), "findings"}. */
+static void
+snippet_json(int fmt, const char *text, const gw_plan *p)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "format", json_string(gw_format_name(fmt)));
+	json_object_set_new(j, "text", gw_json_text(text));
+	json_object_set_new(j, "files", json_array());
+	json_object_set_new(j, "findings", gw_findings_json(p->findings, p->nfindings,
+	                                                    GW_LAYOUT_PLAN, GW_TOPIC_ALL));
+	gw_json_print(j);
+	json_decref(j);
 }
 
 /* snippet --format F (CMD_NOARGS): the plan as a vmx, bosh, opsman,
@@ -95,11 +111,12 @@ cmd_snippet(cli_opts *o, const gw_table *t, gw_err *e)
 		gw_plan_free(&p);
 		return EXIT_USAGE;
 	}
-	fputs(out, stdout);
-	/* Findings go to stderr so stdout stays a clean snippet. */
-	if (p.nfindings > 0) {
-		fprintf(stderr, "%s\n", _("Notes:"));
-		cli_print_findings(&p, stderr);
+	if (o->json) {
+		snippet_json(fmt, out, &p);
+	} else {
+		fputs(out, stdout);
+		/* Findings go to stderr so stdout stays a clean snippet. */
+		gw_plan_print_findings(stderr, &p, GW_TOPIC_ALL, _("Notes:"));
 	}
 	if (gw_plan_has_errors(&p))
 		rc = EXIT_FINDINGS;
@@ -120,7 +137,25 @@ apply_report(const gw_apply_result *res, const gw_plan *p)
 		       _("Nothing to change: the file already has these settings."));
 	else if (res->vmx_path)
 		printf(_("patched %s (backup: %s)\n"), res->vmx_path, res->backup);
-	cli_print_findings_titled(p);
+	gw_plan_print_findings(stdout, p, GW_TOPIC_ALL, _("Findings:"));
+}
+
+/* apply --json: {"dry_run", "written", the description (write_report.h:
+ * "host_changes", "vmx" with its backup, "files"), "findings"}. */
+static void
+apply_json(const cli_opts *o, const gw_session_write *w,
+           const gw_apply_result *res, const gw_plan *p)
+{
+	json_t *j = json_object(), *d = gw_write_desc_json(&w->desc, res->backup);
+
+	json_object_set_new(j, "dry_run", json_boolean(o->dry_run));
+	json_object_set_new(j, "written", json_boolean(!o->dry_run));
+	json_object_update(j, d);
+	json_decref(d);
+	json_object_set_new(j, "findings", gw_findings_json(p->findings, p->nfindings,
+	                                                    GW_LAYOUT_PLAN, GW_TOPIC_ALL));
+	gw_json_print(j);
+	json_decref(j);
 }
 
 static int
@@ -138,42 +173,63 @@ apply_args(const cli_opts *o, gw_err *e)
 	return 0;
 }
 
-/* apply --answers FILE: the files are written by gw_apply (apply.c), all
- * or nothing; this command loads the answers, refuses a plan with
- * failures unless forced, and reports what was written. */
+/* apply --answers FILE: the session describes the write (the snippets
+ * and the .vmx, all or nothing), refuses a plan with failures unless
+ * forced, and writes it, or with --dry-run prints what it would write. */
 int
 cmd_apply(cli_opts *o, const gw_table *t, gw_err *e)
 {
 	gw_answers_file af;
 	gw_apply_result res;
+	gw_session s;
+	gw_session_write w;
 	gw_vmx *v = NULL;
 	gw_plan p;
-	int rc = EXIT_USAGE, have_plan = 0, force;
+	int rc = EXIT_USAGE, have_plan = 0, have_w = 0;
 
 	memset(&res, 0, sizeof res);
+	gw_session_init(&s, NULL);
 	if (apply_args(o, e) != 0)
 		return EXIT_USAGE;
 	if (gw_answers_load(&af, o->answers, t, e) != 0) {
 		gw_answers_file_free(&af);
 		return EXIT_USAGE;
 	}
-	force = o->force || af.force;
+	af.force = o->force || af.force;
 	if (af.vmx_path && gw_vmx_load_checked(&v, af.vmx_path, e) != 0)
 		goto out;
 	if (gw_plan_build(&af.a, t, v, &p, e) != 0)
 		goto out;
 	have_plan = 1;
-	if (gw_plan_has_errors(&p) && !force) {
-		cli_print_findings(&p, stderr);
-		gw_err_set(e, _("%s: nothing written: the plan has failures (see above); fix them or set [options] force = yes"),
-		           o->answers);
+	if (gw_session_write_prepare(&s, &af, &p, v, &w, e) != 0) {
+		if (!gw_session_may_write(&p, af.force, NULL)) {
+			/* the refusal after the findings it refers to */
+			char *msg = gw_xasprintf("%s: %s", o->answers, e->msg);
+
+			gw_plan_print_findings(stderr, &p, GW_TOPIC_ALL, NULL);
+			cli_die_line(o->cmd, msg);
+			free(msg);
+			e->msg[0] = '\0';
+			rc = EXIT_FINDINGS;
+		}
 		goto out;
 	}
-	if (gw_apply(&af, &p, v, force, &res, e) != 0)
+	have_w = 1;
+	if (cli_write(o, &s, &w, NULL, &res, e) != 0)
 		goto out;
-	apply_report(&res, &p);
+	if (o->json)
+		apply_json(o, &w, &res, &p);
+	else if (!o->dry_run)
+		apply_report(&res, &p);
+	else {
+		cli_print_dry_run(&w.desc);
+		gw_plan_print_findings(stdout, &p, GW_TOPIC_ALL, _("Findings:"));
+	}
 	rc = gw_plan_has_errors(&p) ? EXIT_FINDINGS : 0;
 out:
+	if (have_w)
+		gw_session_write_free(&w);
+	gw_session_free(&s);
 	gw_apply_result_free(&res);
 	if (have_plan)
 		gw_plan_free(&p);

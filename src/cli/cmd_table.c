@@ -62,7 +62,7 @@ const cli_cmd cli_cmds[] = {
 	  { N_("FILE|DIR... [--gpu SPEC]... [--vgpu PROFILE]... [--uvm] [--json]\n"
 	       "                  [--bdf BDF --system-id UUID]... [plan options]\n"
 	       "                  [--write [--force] [--dry-run]]"),
-	    N_("--vm NAME|VMID HOST [--upgrade-hw] [plan options] [--write]"),
+	    N_("--vm NAME|VMID HOST [--upgrade-hw] [plan options] [--write [--dry-run]]"),
 	    NULL },
 	  0,
 	  PLAN_OPTS | HOST_OPTS | O(VM) | O(UPGRADE_HW) | O(WRITE) | O(FORCE) |

@@ -1,7 +1,8 @@
 /* cmd_vmx.c: vmx FILE..., or vmx --vm NAME|VMID on an ESXi host (--ssh, a
  * sample host, the ESXi shell): the .vmx is read from the datastore and,
  * with --write, saved back there (VM powered off only; backup beside it)
- * and the VM reloaded.  On a host the ESXi version and, for --bdf, the
+ * and the VM reloaded; every write goes through the session
+ * (session_apply.c), and --dry-run prints what it would do instead.  On a host the ESXi version and, for --bdf, the
  * system id come from the host unless given; --upgrade-hw first raises
  * the VM's hardware version to the host's newest (vim-cmd vmsvc/upgrade,
  * VM off, never down).  Several FILEs (or a directory: the .vmx files in
@@ -31,8 +32,14 @@ typedef struct vmx_job {
 	gw_vmx *after;             /* with the plan applied */
 	gw_plan p;
 	int have_plan;
+	gw_session_write w;        /* the write described */
+	int have_w;
 	char *backup;
-	int changed, written, refused, upgraded, reloaded;
+	char *refusal;             /* why the write was refused */
+	cli_opts *o;               /* for the plan made anew after an upgrade */
+	const gw_table *t;
+	int upgrade_to;            /* --upgrade-hw: queued to this version */
+	int changed, written, upgraded, reloaded;
 } vmx_job;
 
 static int
@@ -58,15 +65,17 @@ vmx_args(const cli_opts *o, gw_err *e)
 	return 0;
 }
 
-/* --upgrade-hw: raise the VM to the host's newest hardware version; the
- * session reads its .vmx again. */
+/* --upgrade-hw: raise the VM to the host's newest hardware version, a
+ * host change of the write (queued; the write runs it first, and with
+ * --dry-run it is listed).  Until then the plan is made on the .vmx as
+ * the upgrade leaves it, as the wizard does (doc/design.md, 6.4). */
 static int
 vmx_upgrade(const cli_opts *o, vmx_job *j, gw_err *e)
 {
 	const char *cur = gw_vmx_get(j->v, "virtualHW.version");
 	unsigned long long hw = 0;
 	int target = o->a.esxi_version ? gw_esxi_to_hw(o->a.esxi_version) : 0;
-	size_t k;
+	char v[16];
 
 	if (cur == NULL || gw_parse_uint(cur, 99, &hw) != 0 || target == 0) {
 		gw_err_set(e, _("%s: --upgrade-hw: the VM's or the host's hardware version is unknown"),
@@ -75,11 +84,10 @@ vmx_upgrade(const cli_opts *o, vmx_job *j, gw_err *e)
 	}
 	if ((int)hw >= target)
 		return 0;
-	k = gw_session_queue_upgrade(&j->s, (int)hw, target);
-	if (gw_session_run(&j->s, k, &j->v, e) != 0)
-		return -1;
-	j->upgraded = target;
-	return 0;
+	gw_session_queue_upgrade(&j->s, (int)hw, target);
+	j->upgrade_to = target;
+	snprintf(v, sizeof v, "%d", target);
+	return gw_vmx_set(j->v, "virtualHW.version", v, e);
 }
 
 /* The host's GPUs, free for passthrough or not, as the plan's host
@@ -142,52 +150,78 @@ vmx_plan(cli_opts *o, const gw_table *t, vmx_job *j, gw_err *e)
 	return rc;
 }
 
-/* --vm --write: the session saves the .vmx on the host (never a VM that
- * is not off, --force or not; backup beside it) and reloads the VM. */
+/* The write ran the host changes (session.h: gw_session_changes_fn): the
+ * upgrade read the .vmx again into j->v; the plan anew on it. */
 static int
-vmx_write_host(const cli_opts *o, vmx_job *j, gw_err *e)
+vmx_changes_ran(void *ctx, int rc, const gw_plan **p, gw_err *e)
 {
-	gw_answers_file af;
-	gw_apply_result res;
+	vmx_job *j = ctx;
 
-	memset(&af, 0, sizeof af);
-	memset(&res, 0, sizeof res);
-	af.force = o->force;
-	if (gw_session_apply(&j->s, &af, &j->p, j->v, &res, e) != 0)
+	/* the upgrade listed the VMs again: the open one's entry moved */
+	j->vm = gw_session_vm(&j->s);
+	if (rc != 0 || j->vm == NULL)
 		return -1;
-	j->written = 1;
-	j->backup = res.backup ? gw_xstrdup(res.backup) : NULL;
-	j->reloaded = j->s.last.reloaded;
-	gw_apply_result_free(&res);
+	j->upgraded = j->upgrade_to;
+	if (*p == NULL)
+		return 0;   /* the upgrade alone (no --write) */
+	gw_plan_free(&j->p);
+	j->have_plan = 0;
+	gw_vmx_free(j->after);
+	j->after = NULL;
+	if (vmx_plan(j->o, j->t, j, e) != 0)
+		return -1;
+	*p = &j->p;
 	return 0;
 }
 
-/* --write: refused while the plan has failures, unless --force. */
+/* --write (or --dry-run): the session describes the write (on the host:
+ * saved there, backup beside it, the VM reloaded; never a VM that is not
+ * off, --force or not), refuses a plan with failures unless --force, and
+ * runs it, or with --dry-run leaves it described. */
 static int
 vmx_write(const cli_opts *o, vmx_job *j, gw_err *e)
 {
+	gw_answers_file af;
+	gw_apply_result res;
+	gw_err le;
+
 	/* what a killed --write left goes, changes or not (safefile.h) */
-	if (o->write && j->vm == NULL)
+	if (o->write && !o->dry_run && j->vm == NULL)
 		(void)gw_tmp_sweep(j->path);
-	if (!o->write || !j->changed)
+	if (!o->dry_run && gw_session_pending(&j->s) == 0 &&
+	    (!o->write || !j->changed))
 		return 0;
-	if (!gw_session_may_write(&j->p, o->force)) {
+	memset(&af, 0, sizeof af);
+	af.force = o->force;
+	af.vmx_path = j->vm == NULL ? (char *)j->path : NULL;
+	/* without --write, only the upgrade */
+	if (gw_session_write_prepare(&j->s, &af, o->write ? &j->p : NULL,
+	                             o->write ? j->v : NULL, &j->w, &le) != 0) {
+		if (gw_session_may_write(&j->p, o->force, NULL)) {
+			gw_err_set(e, "%s", le.msg);
+			return -1;
+		}
 		/* reported below, after the findings it refers to */
-		j->refused = 1;
+		j->refusal = gw_xstrdup(le.msg);
 		return 0;
 	}
-	if (j->vm != NULL)
-		return vmx_write_host(o, j, e);
-	if (gw_vmx_save(j->after, j->path, o->force, &j->backup, e) != 0)
+	gw_session_set_on_changes(&j->s, vmx_changes_ran, j);
+	j->have_w = 1;
+	if (cli_write(o, &j->s, &j->w, &j->v, &res, e) != 0)
 		return -1;
-	j->written = 1;
+	if (!o->dry_run && o->write && j->changed) {
+		j->written = 1;
+		j->backup = res.backup ? gw_xstrdup(res.backup) : NULL;
+		j->reloaded = j->s.last.reloaded;
+	}
+	gw_apply_result_free(&res);
 	return 0;
 }
 
 static json_t *
 vmx_json(const vmx_job *j)
 {
-	json_t *o = cli_plan_json(&j->p, 0);
+	json_t *o = gw_plan_json(&j->p, GW_TOPIC_ALL);
 
 	json_object_set_new(o, "file", gw_json_text(j->path));
 	json_object_set_new(o, "changed", json_boolean(j->changed));
@@ -207,6 +241,11 @@ vmx_json(const vmx_job *j)
 static void
 vmx_text_outcome(const cli_opts *o, const vmx_job *j)
 {
+	if (o->dry_run) {
+		if (j->have_w)
+			cli_print_dry_run(&j->w.desc);
+		return;
+	}
 	if (!j->changed)
 		printf("%s\n", _("Nothing to change: the file already has these settings."));
 	else if (j->written)
@@ -234,10 +273,10 @@ vmx_text(const cli_opts *o, const vmx_job *j)
 	if (j->upgraded)
 		/* TRANSLATORS: %d is the new hardware version. */
 		printf(_("Upgraded the hardware version to vmx-%d.\n"), j->upgraded);
-	cli_print_gpus(&j->p);
+	gw_plan_print_gpus(stdout, &j->p);
 	printf("%s\n", _("Calculation:"));
-	cli_print_steps(&j->p);
-	cli_print_changes(&j->p);
+	gw_plan_print_steps(stdout, &j->p);
+	gw_plan_print_changes(stdout, &j->p);
 	if (j->vm != NULL)
 		cli_upgrade_hint(&j->p, o->upgrade);
 	vmx_text_outcome(o, j);
@@ -246,7 +285,10 @@ vmx_text(const cli_opts *o, const vmx_job *j)
 static void
 vmx_job_free(vmx_job *j)
 {
+	if (j->have_w)
+		gw_session_write_free(&j->w);
 	free(j->backup);
+	free(j->refusal);
 	free(j->shown);
 	if (j->have_plan)
 		gw_plan_free(&j->p);
@@ -268,6 +310,8 @@ vmx_one(cli_opts *o, const gw_table *t, const char *path, json_t **json,
 
 	memset(&j, 0, sizeof j);
 	gw_session_init(&j.s, NULL);
+	j.o = o;
+	j.t = t;
 	if (path != NULL) {
 		j.path = path;
 		if (gw_vmx_load_checked(&j.v, j.path, e) != 0)
@@ -281,10 +325,12 @@ vmx_one(cli_opts *o, const gw_table *t, const char *path, json_t **json,
 		*json = vmx_json(&j);
 	else
 		vmx_text(o, &j);
-	if (j.refused) {
+	if (j.refusal) {
+		char *msg = gw_xasprintf("%s: %s", j.path, j.refusal);
+
 		gw_out_flush();
-		gw_fprintf_escaped(stderr, _("%s %s: %s: not written: the plan has failures (FAIL above); fix them or use --force\n"),
-		        cli_progname, o->cmd, j.path);
+		cli_die_line(o->cmd, msg);
+		free(msg);
 	}
 	rc = gw_plan_has_errors(&j.p) ? EXIT_FINDINGS : 0;
 out:

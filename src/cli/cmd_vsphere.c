@@ -201,19 +201,40 @@ device_host_name(const gw_vs_inventory *inv, const char *host, const char *bdf)
 int
 vs_passthru(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 {
-	int reboot = 0;
+	gw_answers_file af;
+	gw_apply_result res;
+	gw_session s;
+	gw_session_write w;
+	int rc = EXIT_USAGE;
 
 	(void)t;
-	if (gw_host_inventory(h, e) == NULL ||
-	    gw_host_enable_bdf(h, o->enable, o->host, &reboot, e) != 0)
+	if (gw_host_inventory(h, e) == NULL)
 		return EXIT_USAGE;
-	/* TRANSLATORS: %s is the device's address, then the host. */
-	gw_fprintf_escaped(stdout, _("Passthrough enabled for %s on %s.\n"), o->enable,
-	       device_host_name(gw_host_inventory(h, e), o->host, o->enable));
-	gw_fprintf_escaped(stdout, "%s\n", reboot ?
-	       _("The host needs a reboot (maintenance mode first) before a VM can use the device.") :
-	       _("It is active now: add the device to the VM (gpuwiz vsphere ... apply --vm NAME --bdf ADDRESS ...)."));
-	return 0;
+	memset(&af, 0, sizeof af);
+	gw_session_init(&s, h);
+	gw_session_queue_enable_bdf(&s, o->enable, o->host);
+	if (gw_session_write_prepare(&s, &af, NULL, NULL, &w, e) != 0)
+		goto out;
+	if (cli_write(o, &s, &w, NULL, &res, e) != 0) {
+		gw_session_write_free(&w);
+		goto out;
+	}
+	gw_apply_result_free(&res);
+	rc = 0;
+	if (o->dry_run) {
+		cli_print_dry_run(&w.desc);
+	} else {
+		/* TRANSLATORS: %s is the device's address, then the host. */
+		gw_fprintf_escaped(stdout, _("Passthrough enabled for %s on %s.\n"), o->enable,
+		       device_host_name(gw_host_inventory(h, e), o->host, o->enable));
+		gw_fprintf_escaped(stdout, "%s\n", s.queue[0].reboot ?
+		       _("The host needs a reboot (maintenance mode first) before a VM can use the device.") :
+		       _("It is active now: add the device to the VM (gpuwiz vsphere ... apply --vm NAME --bdf ADDRESS ...)."));
+	}
+	gw_session_write_free(&w);
+out:
+	gw_session_free(&s);
+	return rc;
 }
 
 /* ---- apply --vm NAME... ------------------------------------------------ */
@@ -228,7 +249,8 @@ typedef struct vs_job {
 	gw_plan p;
 	int have_plan;
 	gw_vs_plan_spec spec;
-	int upgraded;
+	const gw_table *t;
+	int upgrade_to, upgraded;
 } vs_job;
 
 /* The VM by name (or moref) in the server's inventory, opened; refused
@@ -250,11 +272,8 @@ vs_open_vm(vs_job *j, gw_err *e)
 	/* the API back end lists the inventory's VMs in its order */
 	if (gw_session_open_vm(j->s, (long)(vm - inv->vms), &j->v, NULL, e) != 0)
 		return -1;
-	if (!gw_session_vm_off(j->s)) {
-		gw_err_set(e, _("%s is %s: gpuwiz does not change a VM that is not powered off; shut the guest down (or power the VM off), then run this again"),
-		           vm->name, cli_power_word(j->s->power));
+	if (!gw_session_vm_may_change(j->s, e))
 		return -1;
-	}
 	return 0;
 }
 
@@ -280,25 +299,45 @@ vs_answers(vs_job *j, gw_err *e)
 	return rc;
 }
 
-/* --upgrade-hw: to the host's newest hardware version (or say so with
- * --dry-run); the session reads the VM again. */
+/* --upgrade-hw: to the host's newest hardware version, a host change of
+ * the write (queued: UpgradeVM_Task runs first, and --dry-run lists it);
+ * until then the plan is made on the VM as the upgrade leaves it
+ * (doc/design.md, 6.4). */
 static int
 vs_upgrade(vs_job *j, gw_err *e)
 {
 	int target = j->ans.esxi_version ? gw_esxi_to_hw(j->ans.esxi_version) : 0;
 	int cur = gw_session_vm(j->s)->hw_version;
-	size_t k;
+	char v[16];
 
 	if (!j->o->upgrade || target <= cur || cur <= 0)
 		return 0;
-	if (j->o->dry_run) {
-		gw_fprintf_escaped(stdout, _("Would upgrade the hardware version to vmx-%d.\n"), target);
-		return 0;
-	}
-	k = gw_session_queue_upgrade(j->s, cur, target);
-	if (gw_session_run(j->s, k, &j->v, e) != 0)
+	gw_session_queue_upgrade(j->s, cur, target);
+	j->upgrade_to = target;
+	snprintf(v, sizeof v, "%d", target);
+	return gw_vmx_set(j->v, "virtualHW.version", v, e);
+}
+
+/* The write ran the upgrade (session.h: gw_session_changes_fn): the
+ * session read the VM again into j->v; the plan and its spec anew. */
+static int
+vs_changes_ran(void *ctx, int rc, const gw_plan **p, gw_err *e)
+{
+	vs_job *j = ctx;
+
+	if (rc != 0)
 		return -1;
-	j->upgraded = target;
+	j->upgraded = j->upgrade_to;
+	gw_vs_plan_spec_free(&j->spec);
+	memset(&j->spec, 0, sizeof j->spec);
+	gw_plan_free(&j->p);
+	j->have_plan = 0;
+	if (gw_plan_build(&j->ans, j->t, j->v, &j->p, e) != 0)
+		return -1;
+	j->have_plan = 1;
+	if (gw_vs_spec_from_plan(&j->p, &j->spec, e) != 0)
+		return -1;
+	*p = &j->p;
 	return 0;
 }
 
@@ -325,12 +364,10 @@ vs_show_plan(const vs_job *j)
 {
 	const gw_vm *vm = gw_session_vm(j->s);
 
-	if (j->upgraded)
-		gw_fprintf_escaped(stdout, _("Upgraded the hardware version to vmx-%d.\n"), j->upgraded);
 	/* TRANSLATORS: the VM in gpuwiz vsphere apply: name, then server. */
 	gw_fprintf_escaped(stdout, _("VM: %s on %s\n"), vm->name, vm_host_name(j));
-	cli_print_gpus(&j->p);
-	cli_print_changes(&j->p);
+	gw_plan_print_gpus(stdout, &j->p);
+	gw_plan_print_changes(stdout, &j->p);
 	cli_upgrade_hint(&j->p, j->o->upgrade);
 }
 
@@ -355,54 +392,65 @@ vs_show_spec(const gw_vs_plan_spec *spec)
 	}
 }
 
-/* ReconfigVM_Task through the session, unless there is nothing to send or
- * --dry-run. */
+/* The session's write: refused while the plan has failures unless
+ * --force (after the plan it refers to); with --dry-run its description
+ * (the upgrade queued, ReconfigVM_Task and the spec's lines), else
+ * ReconfigVM_Task started: vs_batch_done tells its end. */
 static int
 vs_send(vs_job *j, gw_err *e)
 {
 	gw_answers_file af;
 	gw_apply_result res;
+	gw_session_write w;
 	int rc;
 
-	if (gw_vs_spec_empty(&j->spec)) {
-		gw_fprintf_escaped(stdout, "%s\n", _("Nothing to change: the VM already has these settings."));
-		return 0;
-	}
-	vs_show_spec(&j->spec);
-	if (j->o->dry_run) {
-		gw_fprintf_escaped(stdout, "%s\n", _("Dry run: nothing was sent (without --dry-run gpuwiz reconfigures the VM)."));
-		return 0;
-	}
 	memset(&af, 0, sizeof af);
-	memset(&res, 0, sizeof res);
 	af.force = j->o->force;
-	/* the task started: vs_batch_done tells its end */
-	rc = gw_session_apply(j->s, &af, &j->p, j->v, &res, e);
+	if (gw_session_write_prepare(j->s, &af, &j->p, j->v, &w, e) != 0) {
+		if (gw_session_may_write(&j->p, j->o->force, NULL))
+			return EXIT_USAGE;
+		gw_out_flush();
+		gw_fprintf_escaped(stderr, "%s %s: %s: %s\n", cli_progname, j->o->cmd,
+		                   gw_session_vm(j->s)->name, e->msg);
+		e->msg[0] = '\0';
+		return EXIT_FINDINGS;
+	}
+	if (gw_vs_spec_empty(&j->spec) && gw_session_pending(j->s) == 0) {
+		gw_fprintf_escaped(stdout, "%s\n", _("Nothing to change: the VM already has these settings."));
+		gw_session_write_free(&w);
+		return 0;
+	}
+	if (!gw_vs_spec_empty(&j->spec))
+		vs_show_spec(&j->spec);
+	if (j->o->dry_run) {
+		cli_print_dry_run(&w.desc);
+		gw_session_write_free(&w);
+		return 0;
+	}
+	gw_session_set_on_changes(j->s, vs_changes_ran, j);
+	rc = cli_write(j->o, j->s, &w, &j->v, &res, e);
+	gw_session_set_on_changes(j->s, NULL, NULL);
 	gw_apply_result_free(&res);
-	return rc != 0 ? -1 : 0;
+	gw_session_write_free(&w);
+	if (j->upgraded)
+		gw_fprintf_escaped(stdout, _("Upgraded the hardware version to vmx-%d.\n"), j->upgraded);
+	return rc != 0 ? EXIT_USAGE : 0;
 }
 
-/* The plan for the VM, shown; refused while it has failures unless
- * --force; then sent. */
+/* The plan for the VM, shown, then written (vs_send). */
 static int
 vs_plan_and_send(vs_job *j, const gw_table *t, gw_err *e)
 {
+	int rc;
+
 	if (gw_plan_build(&j->ans, t, j->v, &j->p, e) != 0)
 		return EXIT_USAGE;
 	j->have_plan = 1;
 	if (gw_vs_spec_from_plan(&j->p, &j->spec, e) != 0)
 		return EXIT_USAGE;
 	vs_show_plan(j);
-	if (!gw_session_may_write(&j->p, j->o->force)) {
-		gw_err_set(e, _("%s: not changed: the plan has failures (FAIL above); fix them or use --force"),
-		           gw_session_vm(j->s)->name);
-		gw_out_flush();
-		gw_fprintf_escaped(stderr, "%s %s: %s\n", cli_progname, j->o->cmd, e->msg);
-		e->msg[0] = '\0';
-		return EXIT_FINDINGS;
-	}
-	if (vs_send(j, e) != 0)
-		return EXIT_USAGE;
+	if ((rc = vs_send(j, e)) != 0)
+		return rc;
 	return gw_plan_has_errors(&j->p) ? EXIT_FINDINGS : 0;
 }
 
@@ -419,6 +467,7 @@ vs_apply_vm(cli_opts *o, const gw_table *t, gw_session *s, const char *name,
 	j.o = o;
 	j.s = s;
 	j.name = name;
+	j.t = t;
 	if (vs_open_vm(&j, e) == 0 && vs_answers(&j, e) == 0 &&
 	    vs_upgrade(&j, e) == 0)
 		rc = vs_plan_and_send(&j, t, e);

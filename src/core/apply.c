@@ -360,12 +360,18 @@ job_end(job *j, int ok)
 	gw_vmx_free(j->copy);
 }
 
+/* 1-3: render, the .vmx on a copy, the temporaries */
 static int
-run_job(job *j, gw_apply_result *r, gw_err *e)
+stage_job(job *j, gw_err *e)
 {
-	if (render(j, e) != 0 || patch_copy(j, e) != 0 ||
-	    write_temps(j, e) != 0)
-		return -1;
+	return render(j, e) != 0 || patch_copy(j, e) != 0 ||
+	       write_temps(j, e) != 0 ? -1 : 0;
+}
+
+/* 4-6 */
+static int
+commit_job(job *j, gw_apply_result *r, gw_err *e)
+{
 	/* 4. the .vmx (backup, atomic replace) */
 	if (j->v && j->changed) {
 		if (gw_vmx_save(j->copy, j->af->vmx_path, j->force, &j->backup,
@@ -383,24 +389,70 @@ run_job(job *j, gw_apply_result *r, gw_err *e)
 	return 0;
 }
 
+struct gw_apply_stage {
+	job j;
+	int committed;
+};
+
+int
+gw_apply_stage_begin(const gw_answers_file *af, const gw_plan *p, gw_vmx *v,
+                     int force, gw_apply_stage **out, gw_err *e)
+{
+	gw_apply_stage *st;
+
+	*out = NULL;
+	if (check_inputs(af, v, e) != 0)
+		return -1;
+	st = gw_xcalloc(1, sizeof *st);
+	st->j.af = af;
+	st->j.p = p;
+	st->j.v = v;
+	st->j.force = force;
+	if (stage_job(&st->j, e) != 0) {
+		job_end(&st->j, 0);
+		free(st);
+		return -1;
+	}
+	*out = st;
+	return 0;
+}
+
+int
+gw_apply_stage_commit(gw_apply_stage *st, gw_apply_result *r, gw_err *e)
+{
+	int ok;
+
+	memset(r, 0, sizeof *r);
+	ok = commit_job(&st->j, r, e) == 0;
+	/* a failed commit is undone here: the stage is spent either way */
+	job_end(&st->j, ok);
+	st->committed = 1;
+	return ok ? 0 : -1;
+}
+
+void
+gw_apply_stage_end(gw_apply_stage *st)
+{
+	if (st == NULL)
+		return;
+	if (!st->committed)
+		job_end(&st->j, 0);
+	free(st);
+}
+
 int
 gw_apply(const gw_answers_file *af, const gw_plan *p, gw_vmx *v, int force,
          gw_apply_result *r, gw_err *e)
 {
-	job j;
-	int ok;
+	gw_apply_stage *st;
+	int rc;
 
 	memset(r, 0, sizeof *r);
-	if (check_inputs(af, v, e) != 0)
+	if (gw_apply_stage_begin(af, p, v, force, &st, e) != 0)
 		return -1;
-	memset(&j, 0, sizeof j);
-	j.af = af;
-	j.p = p;
-	j.v = v;
-	j.force = force;
-	ok = run_job(&j, r, e) == 0;
-	job_end(&j, ok);
-	return ok ? 0 : -1;
+	rc = gw_apply_stage_commit(st, r, e);
+	gw_apply_stage_end(st);
+	return rc;
 }
 
 void

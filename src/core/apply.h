@@ -45,6 +45,62 @@ int gw_apply(const gw_answers_file *af, const gw_plan *p, gw_vmx *v, int force,
              gw_apply_result *r, gw_err *e);
 void gw_apply_result_free(gw_apply_result *r);
 
+/* gw_apply in two halves, for a write that changes a host between them
+ * (src/session: the snippets staged, the host changed, then the files put
+ * in place).  _begin does steps 1-3 (render, the .vmx patched on a copy,
+ * its lock, the directory, the temporaries; v itself is not changed);
+ * _commit steps 4-6 (save the .vmx, rename the temporaries, apply the
+ * plan to v), undoing itself on failure; _end removes what an uncommitted
+ * stage made (the temporaries, the directories) and frees it (NULL: no-op).
+ * The inputs must outlive the stage. */
+typedef struct gw_apply_stage gw_apply_stage;
+int gw_apply_stage_begin(const gw_answers_file *af, const gw_plan *p,
+                         gw_vmx *v, int force, gw_apply_stage **out,
+                         gw_err *e);
+int gw_apply_stage_commit(gw_apply_stage *st, gw_apply_result *r, gw_err *e);
+void gw_apply_stage_end(gw_apply_stage *st);
+
+/* ---- a write described before it runs --------------------------------------
+ *
+ * What one write does, in the order it does it: the host changes (each
+ * with the exact command), the .vmx (local, or on a host with how it is
+ * sent) with the lines it sets and removes, and the snippet files.  The
+ * session builds one (session.h: gw_session_write_prepare) and either runs
+ * it or, for --dry-run, hands it to the report layer to print; the same
+ * description is what the JSON summary of apply says. */
+typedef enum {
+	GW_WRITE_HOST,      /* a host change: what, command */
+	GW_WRITE_VMX,       /* a local .vmx: what = its path, lines */
+	GW_WRITE_VMX_HOST,  /* the VM's .vmx on a host: what = as shown
+	                     * (HOST:PATH, SERVER:VM), command = how it is
+	                     * sent (vim-cmd vmsvc/reload N after the save,
+	                     * or ReconfigVM_Task), lines */
+	GW_WRITE_FILE       /* a snippet file: what = its path */
+} gw_write_kind;
+
+typedef struct gw_write_step {
+	gw_write_kind kind;
+	char *what;
+	char *command;      /* NULL for a local file */
+	char **lines;       /* "+ key = \"value\"" set, "- key = \"value\""
+	                     * removed (a changed key: its - then its +) */
+	size_t nlines;
+} gw_write_step;
+
+typedef struct gw_write_desc {
+	gw_write_step *v;
+	size_t n;
+} gw_write_desc;
+
+/* Append a step (strings copied; command may be NULL); its index. */
+size_t gw_write_desc_add(gw_write_desc *d, gw_write_kind kind,
+                         const char *what, const char *command);
+/* The lines of step k: what changes from before to after (keys in after's
+ * order, then the removed ones). */
+void gw_write_desc_vmx_lines(gw_write_desc *d, size_t k,
+                             const gw_vmx *before, const gw_vmx *after);
+void gw_write_desc_free(gw_write_desc *d);
+
 /* What gw_apply writes into af->out_dir for plan p, in order: each chosen
  * format's file, then GW_NCCL_CHECK_FILE when the plan counts two GPUs or
  * more, as "<out_dir>/<name>" (malloc'ed, *n entries; NULL and 0 without

@@ -315,6 +315,14 @@ gw_host_enable_gpu(gw_host *h, size_t idx, int *reboot, gw_err *e)
 }
 
 int
+gw_host_enable_check(gw_host *h, const char *bdf, const char *host_name,
+                     gw_err *e)
+{
+	return h->m->enable_check ? h->m->enable_check(h, bdf, host_name, e)
+	                          : 0;
+}
+
+int
 gw_host_enable_bdf(gw_host *h, const char *bdf, const char *host_name,
                    int *reboot, gw_err *e)
 {

@@ -187,6 +187,13 @@ int gw_host_enable_gpu(gw_host *h, size_t idx, int *reboot, gw_err *e);
  * the one host that has it). */
 int gw_host_enable_bdf(gw_host *h, const char *bdf, const char *host_name,
                        int *reboot, gw_err *e);
+/* What gw_host_enable_bdf would do, asked of the host without changing
+ * it: 0 it would enable the device, 1 nothing to do (already on), -1 and
+ * e it would refuse (no such device, not capable, a controller holding a
+ * datastore or the boot device, several hosts have it).  A back end that
+ * cannot tell says 0. */
+int gw_host_enable_check(gw_host *h, const char *bdf, const char *host_name,
+                         gw_err *e);
 /* Raise vm's hardware version from current to target (powered off
  * only; never down: target <= current is refused). */
 int gw_host_upgrade(gw_host *h, const gw_vm *vm, int current, int target,

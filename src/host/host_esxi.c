@@ -336,6 +336,14 @@ esxi_enable_bdf(gw_host *h, const char *bdf, const char *host_name,
 }
 
 static int
+esxi_enable_check(gw_host *h, const char *bdf, const char *host_name,
+                  gw_err *e)
+{
+	(void)host_name;
+	return gw_esxi_session_enable_check(h->runner, bdf, e);
+}
+
+static int
 esxi_enable_gpu(gw_host *h, size_t idx, int *reboot, gw_err *e)
 {
 	return esxi_enable_bdf(h, h->gpu_bdf[idx], NULL, reboot, e);
@@ -379,6 +387,7 @@ const gw_host_methods gw_host_esxi_methods = {
 	.write_vmx = esxi_write_vmx,
 	.gpu_passthru = esxi_gpu_passthru,
 	.enable_gpu = esxi_enable_gpu,
+	.enable_check = esxi_enable_check,
 	.enable_bdf = esxi_enable_bdf,
 	.upgrade = esxi_upgrade,
 	.gpus = esxi_gpus,

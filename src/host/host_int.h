@@ -28,6 +28,8 @@ typedef struct gw_host_methods {
 	int (*pick)(gw_host *h, const gw_vm *vm, gw_answers *a,
 	            char **picked, int *attached, gw_err *e);
 	int (*enable_gpu)(gw_host *h, size_t idx, int *reboot, gw_err *e);
+	int (*enable_check)(gw_host *h, const char *bdf,
+	                    const char *host_name, gw_err *e);
 	int (*enable_bdf)(gw_host *h, const char *bdf, const char *host_name,
 	                  int *reboot, gw_err *e);
 	int (*upgrade)(gw_host *h, const gw_vm *vm, int current, int target,

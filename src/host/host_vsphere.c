@@ -408,15 +408,16 @@ vs_enable_gpu(gw_host *h, size_t idx, int *reboot, gw_err *e)
 	                 reboot, e);
 }
 
-static int
-vs_enable_bdf(gw_host *h, const char *bdf, const char *host_name, int *reboot,
-              gw_err *e)
+/* The one host (host_name's, else any) that has device bdf; NULL and e
+ * when none or several have it. */
+static const gw_vs_host *
+device_host(gw_host *h, const char *bdf, const char *host_name, gw_err *e)
 {
 	const gw_vs_host *hit = NULL;
 	size_t i, nhave = 0;
 
 	if (!h->have_inv && reread(h, e) != 0)
-		return -1;
+		return NULL;
 	for (i = 0; i < h->inv.nhosts; i++) {
 		if (host_name && strcmp(h->inv.hosts[i].name, host_name) != 0)
 			continue;
@@ -431,8 +432,32 @@ vs_enable_bdf(gw_host *h, const char *bdf, const char *host_name, int *reboot,
 		           _("--enable: several hosts of %s have a device %s: name one with --host NAME"),
 		           nhave == 0 ? bdf : h->label,
 		           nhave == 0 ? (host_name ? host_name : h->label) : bdf);
-		return -1;
+		return NULL;
 	}
+	return hit;
+}
+
+static int
+vs_enable_check(gw_host *h, const char *bdf, const char *host_name,
+                gw_err *e)
+{
+	const gw_vs_host *x = device_host(h, bdf, host_name, e);
+	const gw_vs_pci *d;
+
+	if (x == NULL)
+		return -1;
+	d = gw_vs_host_pci(x, bdf);
+	return d && d->passthru_enabled == 1 ? 1 : 0;
+}
+
+static int
+vs_enable_bdf(gw_host *h, const char *bdf, const char *host_name, int *reboot,
+              gw_err *e)
+{
+	const gw_vs_host *hit = device_host(h, bdf, host_name, e);
+
+	if (hit == NULL)
+		return -1;
 	return enable_on(h, hit, bdf, reboot, e);
 }
 
@@ -549,6 +574,7 @@ const gw_host_methods gw_host_vsphere_methods = {
 	.gpu_passthru = vs_gpu_passthru,
 	.pick = vs_pick,
 	.enable_gpu = vs_enable_gpu,
+	.enable_check = vs_enable_check,
 	.enable_bdf = vs_enable_bdf,
 	.upgrade = vs_upgrade,
 	.gpus = vs_gpus,

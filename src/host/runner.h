@@ -144,6 +144,9 @@ int gw_esxi_session_passthru_guard(gw_runner *r, const gw_esxi_pci_dev *dev,
  * reboot_needed may be NULL; it is 0 on failure. */
 int gw_esxi_session_enable_passthru(gw_runner *r, const char *bdf,
                                     int *reboot_needed, gw_err *e);
+/* Steps 1 and 2 only, nothing set: 0 when step 3 would run, 1 when the
+ * device needs nothing, -1 and e when it would be refused. */
+int gw_esxi_session_enable_check(gw_runner *r, const char *bdf, gw_err *e);
 /* Hardware versions gw_esxi_session_upgrade takes (vmx-04 is ESX 3.x,
  * vmx-22 ESXi 9.0; Broadcom KB 1003746, doc/design.md, section 15.5). */
 #define GW_ESXI_HW_MIN 4

@@ -168,7 +168,7 @@ set_passthru(gw_runner *r, const char *addr, const char *label, gw_err *e)
  * passthrough was set, -1. */
 static int
 enable_dev(gw_runner *r, const gw_esxi_pci_dev *dev, const char *addr,
-           const char *label, gw_err *e)
+           const char *label, int check_only, gw_err *e)
 {
 	if (dev->passthru_capable == 0) {
 		gw_err_set(e, _("%s cannot be passed through (Passthru Capable: "
@@ -181,6 +181,8 @@ enable_dev(gw_runner *r, const gw_esxi_pci_dev *dev, const char *addr,
 		return 1;
 	if (gw_esxi_session_passthru_guard(r, dev, e) != 0)
 		return -1;
+	if (check_only)
+		return 0;
 	return set_passthru(r, addr, label, e);
 }
 
@@ -206,9 +208,10 @@ reboot_check(gw_runner *r, const char *addr, const char *label,
 	return 0;
 }
 
-int
-gw_esxi_session_enable_passthru(gw_runner *r, const char *bdf,
-                                int *reboot_needed, gw_err *e)
+/* Steps 1 to 3 (check_only: 1 and 2), then 4. */
+static int
+enable_passthru(gw_runner *r, const char *bdf, int check_only,
+                int *reboot_needed, gw_err *e)
 {
 	unsigned d, b, s, f;
 	char addr[32], *label = NULL;
@@ -232,15 +235,28 @@ gw_esxi_session_enable_passthru(gw_runner *r, const char *bdf,
 		                "hardware pci list does not list it)"), addr);
 	} else {
 		label = runner_dev_label(dev);
-		rc = enable_dev(r, dev, addr, label, e);
+		rc = enable_dev(r, dev, addr, label, check_only, e);
 	}
 	gw_esxi_pci_list_free(&l);
-	if (rc == 0)
+	if (rc == 0 && !check_only)
 		rc = reboot_check(r, addr, label, reboot_needed, e);
-	else if (rc == 1)
+	else if (rc == 1 && !check_only)
 		rc = 0;
 	free(label);
 	return rc;
+}
+
+int
+gw_esxi_session_enable_passthru(gw_runner *r, const char *bdf,
+                                int *reboot_needed, gw_err *e)
+{
+	return enable_passthru(r, bdf, 0, reboot_needed, e);
+}
+
+int
+gw_esxi_session_enable_check(gw_runner *r, const char *bdf, gw_err *e)
+{
+	return enable_passthru(r, bdf, 1, NULL, e);
 }
 
 /* ---- VMs -------------------------------------------------------------- */

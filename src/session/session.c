@@ -22,6 +22,7 @@ gw_session_clear_queue(gw_session *s)
 
 	for (i = 0; i < s->nqueue; i++) {
 		free(s->queue[i].bdf);
+		free(s->queue[i].host_name);
 		gw_finding_free(&s->queue[i].row);
 	}
 	free(s->queue);
@@ -235,13 +236,7 @@ gw_session_answers_facts(gw_session *s, gw_answers *a, gw_err *e)
 	return rc;
 }
 
-/* ---- the refusal policy -------------------------------------------------- */
-
-int
-gw_session_may_write(const gw_plan *p, int force)
-{
-	return force || !gw_plan_has_errors(p);
-}
+/* ---- the hardware version ------------------------------------------------ */
 
 int
 gw_session_upgrade_target(const gw_session *s, const gw_plan *p)

@@ -9,7 +9,7 @@
  *    without force (every back end's gw_host_write_vmx refuses it, as the
  *    host says it now);
  *  - a plan with FAIL findings is written only with force
- *    (gw_session_may_write);
+ *    (gw_session_may_write: the rule and its message, once);
  *  - the hardware version goes up only, on a powered-off VM.
  *
  * The plan itself stays the caller's (gw_plan_build on the answers that
@@ -24,6 +24,8 @@
 #include "plan.h"
 #include "vmx.h"
 
+#define GW_CHANGE_BY_BDF ((size_t)-1)
+
 /* A host change waiting for the apply (or run at once: gw_session_run). */
 typedef enum {
 	GW_CHANGE_ENABLE,    /* enable passthrough of a GPU of the last probe */
@@ -32,7 +34,9 @@ typedef enum {
 
 typedef struct gw_session_change {
 	gw_change_kind kind;
-	size_t gpu;          /* ENABLE: index into the last probe's GPUs */
+	size_t gpu;          /* ENABLE: index into the last probe's GPUs, or
+	                      * GW_CHANGE_BY_BDF: the device bdf */
+	char *host_name;     /* ENABLE by BDF through the API: its host */
 	char *bdf;           /* ENABLE: its address, for the review */
 	int from, to;        /* UPGRADE: hardware versions */
 	int done;            /* ran (0: waiting) */
@@ -47,6 +51,13 @@ typedef struct gw_session_change {
  * done (translated: "Upgrading the VM's hardware version..."). */
 typedef void (*gw_session_step_fn)(void *ctx, size_t k, size_t n,
                                    const char *what);
+
+/* Called by a write after it ran the host changes waiting (rc: 0 or -1,
+ * e set): the caller marks what ran and, after an upgrade, makes the plan
+ * anew on the .vmx read again and sets *p to it.  Returns 0 to go on,
+ * -1 (e set) to stop the write before any file. */
+typedef int (*gw_session_changes_fn)(void *ctx, int rc, const gw_plan **p,
+                                     gw_err *e);
 
 typedef struct gw_session {
 	gw_host *host;          /* borrowed; NULL = files only */
@@ -64,6 +75,8 @@ typedef struct gw_session {
 	                         * (the wizard's write: 1), for "k of n" */
 	gw_session_step_fn on_step;   /* NULL: no reports */
 	void *step_ctx;
+	gw_session_changes_fn on_changes;   /* NULL: none */
+	void *changes_ctx;
 	gw_host_write last;     /* what the last host write did */
 } gw_session;
 
@@ -110,9 +123,15 @@ int gw_session_answers_facts(gw_session *s, gw_answers *a, gw_err *e);
 
 /* ---- the refusal policy -------------------------------------------------- */
 
-/* May the plan be written?  1 = yes; 0 = it has FAIL findings and force
- * is off. */
-int gw_session_may_write(const gw_plan *p, int force);
+/* May the plan be written?  1 = yes (p NULL: nothing planned, yes); 0 =
+ * it has FAIL findings and force is off, and e (may be NULL) gets the one
+ * refusal message every front end shows. */
+int gw_session_may_write(const gw_plan *p, int force, gw_err *e);
+/* The VM open on the host may be changed: it is powered off as last read
+ * (or none is open), 1; else 0 and e says so, in the host's words for
+ * its state (left in English, as the ESXi shell and the vSphere Client
+ * show them).  The host asks again when it writes. */
+int gw_session_vm_may_change(const gw_session *s, gw_err *e);
 /* The open VM's hardware version is below the host's newest
  * (plan hw_current < hw_target): the version to upgrade to, else 0. */
 int gw_session_upgrade_target(const gw_session *s, const gw_plan *p);
@@ -123,9 +142,12 @@ int gw_session_upgrade_target(const gw_session *s, const gw_plan *p);
  * changes (gw_session_change_title, _command) and the write runs them
  * (gw_session_run_queue) before the files, after the operator's yes. */
 
-/* Queue enabling passthrough of GPU idx (of the last probe) / upgrading
- * the open VM from -> to.  Returns the change's index. */
+/* Queue enabling passthrough of GPU idx (of the last probe) / of the
+ * device bdf (on the API: of host_name's, NULL = the one host that has it)
+ * / upgrading the open VM from -> to.  Returns the change's index. */
 size_t gw_session_queue_enable(gw_session *s, size_t idx, const char *bdf);
+size_t gw_session_queue_enable_bdf(gw_session *s, const char *bdf,
+                                   const char *host_name);
 size_t gw_session_queue_upgrade(gw_session *s, int from, int to);
 /* Take change k off the queue (the later ones move up); -1 when it ran
  * already or there is no k. */
@@ -176,19 +198,43 @@ void gw_session_fill_avail(const gw_session *s, const gw_host *h,
  * not be listed. */
 int gw_session_host_avail(gw_session *s, gw_answers *a, gw_err *e);
 
-/* ---- apply ------------------------------------------------------------------ */
+/* ---- the write (session_apply.c) ------------------------------------------ */
 
-/* Write: the snippets of af (gw_apply, all or nothing), then with a VM
- * open on the host its .vmx (a copy of vmx with the plan applied: saved
- * and reloaded, or sent through the API; vmx itself is not changed); on
- * the host's refusal the snippets just written are removed again.
- * Without a host VM: gw_apply with a copy of vmx (a local file).  The
- * refusal policy first (gw_session_may_write; the host's power).  res
- * gets what was written: on a host vmx_path is where the .vmx lives
- * there, backup the datastore's backup.  -1 and e on failure or refusal. */
-int gw_session_apply(gw_session *s, const gw_answers_file *af,
-                     const gw_plan *p, const gw_vmx *vmx,
-                     gw_apply_result *res, gw_err *e);
+/* One description of what a write does (apply.h: gw_write_desc), made
+ * before anything changes: a dry run prints it, the write runs it.  In
+ * order: the host changes waiting in the queue, then the VM's .vmx on the
+ * host (with a VM open there) or the local .vmx af->vmx_path (the plan
+ * applied to a copy of vmx; vmx itself is not changed), then the snippet
+ * files of af.  Running it: the refusal rule first; the snippets staged as
+ * temporaries, the host changes, the .vmx, then the temporaries renamed
+ * (a failure before the end leaves no file; session_apply.c). */
+typedef struct gw_session_write {
+	gw_write_desc desc;        /* what the write does, in order */
+	const gw_answers_file *af; /* borrowed */
+	const gw_plan *p;          /* borrowed; NULL: host changes only */
+	const gw_vmx *vmx;         /* borrowed: the .vmx as read, or NULL */
+	gw_vmx *after;             /* a copy with the plan applied */
+	gw_vmx *local;             /* a local .vmx: the copy gw_apply gets */
+	int host_vmx;              /* the .vmx is the open VM's on the host */
+	int changed;               /* the .vmx changes */
+} gw_session_write;
+
+/* Describe the write of p (and vmx) with af's outputs on s: refused by
+ * the rule (gw_session_may_write, af->force) with e; -1 and e also when
+ * the plan cannot be applied.  Changes nothing anywhere. */
+int gw_session_write_prepare(gw_session *s, const gw_answers_file *af,
+                             const gw_plan *p, const gw_vmx *vmx,
+                             gw_session_write *w, gw_err *e);
+/* Run it.  doc (may be NULL): the caller's document of the .vmx, which an
+ * upgrade among the host changes replaces with the one read again (s's
+ * on_changes hook then gives the plan made on it).  res gets what was
+ * written: on a host vmx_path is where the .vmx lives there, backup the
+ * datastore's backup.  -1 and e on failure (no file changed). */
+int gw_session_write_run(gw_session *s, gw_session_write *w, gw_vmx **doc,
+                         gw_apply_result *res, gw_err *e);
+void gw_session_write_free(gw_session_write *w);
+void gw_session_set_on_changes(gw_session *s, gw_session_changes_fn fn,
+                               void *ctx);
 /* After a successful apply: the .vmx was saved but the VM could not be
  * reloaded (HOST_RELOAD): a translated sentence in buf, return 1; else 0. */
 int gw_session_reload_warning(const gw_session *s, char *buf, size_t n);

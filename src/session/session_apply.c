@@ -1,15 +1,60 @@
-/* session_apply.c: the apply (session.h); the queue of host changes that
- * runs before it is session_queue.c. */
+/* session_apply.c: the write (session.h): one description of what a write
+ * does (gw_session_write_prepare), which a dry run prints and the write
+ * runs (gw_session_write_run), and the one refusal rule.  The queue of host
+ * changes it runs is session_queue.c.
+ *
+ * The order of a write, so that a failure anywhere leaves every file as
+ * it was: the plan may be written (gw_session_may_write); the snippets
+ * and a local .vmx are rendered and the snippets staged as temporaries
+ * beside their names (gw_apply_stage_begin: nothing visible yet); the
+ * host changes run (an upgrade reads the .vmx again and the caller's
+ * on_changes hook makes the plan anew, after which the stage is made
+ * again from it); the VM's .vmx is written on the host; last the local
+ * .vmx is saved and the temporaries renamed into place
+ * (gw_apply_stage_commit, which undoes itself on failure).  A failure
+ * before the last step removes the temporaries: no snippet file is left.
+ * What a host did cannot be taken back (an enabled passthrough, a raised
+ * hardware version): those come before any file, and a later failure
+ * says what was done. */
 #include "session.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-/* ---- apply ------------------------------------------------------------------ */
+/* ---- the refusal rule ---------------------------------------------------- */
 
-/* A private copy of v (gw_apply and the plan change it). */
+int
+gw_session_may_write(const gw_plan *p, int force, gw_err *e)
+{
+	if (force || p == NULL || !gw_plan_has_errors(p))
+		return 1;
+	if (e)
+		gw_err_set(e, "%s", _("not written: the plan has failures (FAIL); fix them, or force the write (--force, force = yes in an answers file, or Force in the wizard's options)"));
+	return 0;
+}
+
+int
+gw_session_vm_may_change(const gw_session *s, gw_err *e)
+{
+	static const char *const words[] = {
+		[GW_POWER_UNKNOWN] = "in an unknown state",
+		[GW_POWER_ON] = "Powered on",
+		[GW_POWER_OFF] = "Powered off",
+		[GW_POWER_SUSPENDED] = "Suspended",
+	};
+	const gw_vm *vm = gw_session_vm(s);
+
+	if (vm == NULL || s->power == GW_POWER_OFF)
+		return 1;
+	gw_err_set(e, _("%s is %s: gpuwiz does not change a VM that is not powered off; shut the guest down (or power the VM off), then run this again"),
+	           vm->name, words[s->power <= GW_POWER_SUSPENDED ? s->power : 0]);
+	return 0;
+}
+
+/* ---- the description -------------------------------------------------------- */
+
+/* A private copy of v (the plan and gw_apply change it). */
 static int
 vmx_copy(const gw_vmx *v, gw_vmx **out, gw_err *e)
 {
@@ -26,67 +71,236 @@ vmx_copy(const gw_vmx *v, gw_vmx **out, gw_err *e)
 	return rc;
 }
 
-/* The host refused the change after the snippets were written: take them
- * back, so that the write is all or nothing here too. */
-static void
-unwrite(gw_apply_result *res)
+static int
+same_vmx(const gw_vmx *a, const gw_vmx *b)
 {
-	size_t i;
+	size_t la, lb;
+	char *x = gw_vmx_serialize(a, &la), *y = gw_vmx_serialize(b, &lb);
+	int same = la == lb && memcmp(x, y, la) == 0;
 
-	for (i = 0; i < res->nwritten; i++)
-		unlink(res->written[i]);
-	gw_apply_result_free(res);
+	free(x);
+	free(y);
+	return same;
 }
 
-/* The snippets locally, then the VM's .vmx on the host. */
+/* The host changes waiting in the queue, each with its command; an
+ * enable by address is asked of the host first (read only): refused as
+ * the host would refuse it, left out when the device needs nothing. */
 static int
-apply_host(gw_session *s, const gw_answers_file *af, const gw_plan *p,
-           const gw_vmx *vmx, gw_apply_result *res, gw_err *e)
+describe_changes(gw_session *s, gw_write_desc *d, gw_err *e)
 {
-	gw_vmx *after = NULL;
+	size_t k;
+	int rc;
 
-	if (vmx_copy(vmx, &after, e) != 0 || gw_plan_apply_vmx(p, after, e) != 0) {
-		gw_vmx_free(after);
-		return -1;
+	for (k = 0; k < s->nqueue; k++) {
+		const gw_session_change *c0 = &s->queue[k];
+		char *t, *c;
+
+		if (c0->done)
+			continue;
+		if (c0->kind == GW_CHANGE_ENABLE && c0->gpu == GW_CHANGE_BY_BDF) {
+			rc = gw_host_enable_check(s->host, c0->bdf, c0->host_name, e);
+			if (rc < 0)
+				return -1;
+			if (rc == 1)
+				continue;
+		}
+		t = gw_session_change_title(s, &s->queue[k]);
+		c = gw_session_change_command(s, &s->queue[k]);
+		gw_write_desc_add(d, GW_WRITE_HOST, t, c);
+		free(t);
+		free(c);
 	}
-	if (af->formats && gw_apply(af, p, NULL, af->force, res, e) != 0) {
-		gw_vmx_free(after);
-		return -1;
-	}
-	gw_host_write_free(&s->last);
-	if (gw_host_write_vmx(s->host, gw_session_vm(s), s->vmx_where, p, vmx,
-	                      after, &s->last, e) != 0) {
-		unwrite(res);
-		gw_vmx_free(after);
-		return -1;
-	}
-	gw_vmx_free(after);
-	free(res->vmx_path);
-	res->vmx_path = gw_xstrdup(s->last.where);
-	free(res->backup);
-	res->backup = s->last.backup ? gw_xstrdup(s->last.backup) : NULL;
-	res->vmx_unchanged = !s->last.changed;
 	return 0;
 }
 
-int
-gw_session_apply(gw_session *s, const gw_answers_file *af, const gw_plan *p,
-                 const gw_vmx *vmx, gw_apply_result *res, gw_err *e)
+/* The .vmx: on the host (saved there and reloaded, or through the API),
+ * or the local file. */
+static void
+describe_vmx(const gw_session *s, gw_session_write *w)
 {
-	gw_vmx *copy = NULL;
-	int rc;
+	const gw_vm *vm = gw_session_vm(s);
+	char *what, *cmd;
+	size_t k;
 
-	if (!gw_session_may_write(p, af->force)) {
-		gw_err_set(e, "%s", _("The plan has failures (FAIL): fix them, or turn on force to write anyway."));
+	if (w->vmx == NULL)
+		return;
+	if (!w->host_vmx) {
+		k = gw_write_desc_add(&w->desc, GW_WRITE_VMX, w->af->vmx_path,
+		                      NULL);
+	} else {
+		if (host_can(s->host, HOST_RELOAD)) {
+			what = gw_xstrdup(s->vmx_where);
+			cmd = gw_xasprintf("vim-cmd vmsvc/reload %lu", vm->vmid);
+		} else {
+			what = gw_xasprintf("%s:%s", gw_host_label(s->host),
+			                    vm->name);
+			cmd = gw_xasprintf("ReconfigVM_Task (%s)", vm->name);
+		}
+		k = gw_write_desc_add(&w->desc, GW_WRITE_VMX_HOST, what, cmd);
+		free(what);
+		free(cmd);
+	}
+	gw_write_desc_vmx_lines(&w->desc, k, w->vmx, w->after);
+}
+
+static void
+describe_files(const gw_session_write *w, gw_write_desc *d)
+{
+	size_t i, n = 0;
+	char **v = w->p ? gw_apply_outputs(w->af, w->p, &n) : NULL;
+
+	for (i = 0; i < n; i++)
+		gw_write_desc_add(d, GW_WRITE_FILE, v[i], NULL);
+	gw_apply_outputs_free(v, n);
+}
+
+int
+gw_session_write_prepare(gw_session *s, const gw_answers_file *af,
+                         const gw_plan *p, const gw_vmx *vmx,
+                         gw_session_write *w, gw_err *e)
+{
+	memset(w, 0, sizeof *w);
+	w->af = af;
+	w->p = p;
+	w->vmx = vmx;
+	if (!gw_session_may_write(p, af->force, e))
+		return -1;
+	w->host_vmx = vmx != NULL && gw_session_vm(s) != NULL;
+	if (vmx != NULL) {
+		if (p == NULL) {
+			gw_err_set(e, "%s", _(".vmx: no plan to apply; nothing written"));
+			return -1;
+		}
+		if (vmx_copy(vmx, &w->after, e) != 0 ||
+		    gw_plan_apply_vmx(p, w->after, e) != 0) {
+			gw_session_write_free(w);
+			return -1;
+		}
+		w->changed = !same_vmx(vmx, w->after);
+		if (w->host_vmx && w->changed && !gw_session_vm_may_change(s, e)) {
+			gw_session_write_free(w);
+			return -1;
+		}
+		if (!w->host_vmx && vmx_copy(vmx, &w->local, e) != 0) {
+			gw_session_write_free(w);
+			return -1;
+		}
+	}
+	if (gw_session_find_upgrade(s) >= 0 && !gw_session_vm_may_change(s, e)) {
+		gw_session_write_free(w);
 		return -1;
 	}
-	if (vmx != NULL && gw_session_vm(s) != NULL)
-		return apply_host(s, af, p, vmx, res, e);
-	if (vmx_copy(vmx, &copy, e) != 0)
+	if (describe_changes(s, &w->desc, e) != 0) {
+		gw_session_write_free(w);
 		return -1;
-	rc = gw_apply(af, p, copy, af->force, res, e);
-	gw_vmx_free(copy);
+	}
+	describe_vmx(s, w);
+	describe_files(w, &w->desc);
+	return 0;
+}
+
+void
+gw_session_write_free(gw_session_write *w)
+{
+	gw_write_desc_free(&w->desc);
+	gw_vmx_free(w->after);
+	gw_vmx_free(w->local);
+	w->after = w->local = NULL;
+}
+
+/* ---- the run ------------------------------------------------------------------ */
+
+/* The snippets and a local .vmx rendered, the snippets staged. */
+static int
+stage(gw_session_write *w, gw_apply_stage **st, gw_err *e)
+{
+	*st = NULL;
+	if (w->af->formats == 0 && w->local == NULL)
+		return 0;
+	return gw_apply_stage_begin(w->af, w->p, w->local, w->af->force, st, e);
+}
+
+/* The host changes waiting; after an upgrade (or whenever the caller's
+ * hook gives another plan) the description and the stage are made anew
+ * from the .vmx the host has now. */
+static int
+run_changes(gw_session *s, gw_session_write *w, gw_vmx **doc,
+            gw_apply_stage **st, gw_err *e)
+{
+	const gw_answers_file *af = w->af;
+	const gw_plan *p = w->p;
+	gw_vmx *v = doc ? *doc : NULL;
+	int rc;
+
+	if (gw_session_pending(s) == 0)
+		return 0;
+	rc = gw_session_run_queue(s, &v, e);
+	if (doc)
+		*doc = v;
+	else if (v != w->vmx)
+		gw_vmx_free(v);   /* read again, but nobody keeps it */
+	if (s->on_changes)
+		rc = s->on_changes(s->changes_ctx, rc, &p, e);
+	if (rc != 0)
+		return -1;
+	/* the same plan on the same document: the stage stands; a write
+	 * without a .vmx stays one */
+	if (p == w->p && (w->vmx == NULL || doc == NULL || *doc == w->vmx))
+		return 0;
+	v = w->vmx == NULL ? NULL : doc ? *doc : (gw_vmx *)w->vmx;
+	gw_apply_stage_end(*st);
+	*st = NULL;
+	gw_session_write_free(w);
+	if (gw_session_write_prepare(s, af, p, v, w, e) != 0)
+		return -1;
+	return stage(w, st, e);
+}
+
+static void
+host_result(const gw_session *s, gw_apply_result *res)
+{
+	free(res->vmx_path);
+	res->vmx_path = gw_xstrdup(s->last.where ? s->last.where : "");
+	free(res->backup);
+	res->backup = s->last.backup ? gw_xstrdup(s->last.backup) : NULL;
+	res->vmx_unchanged = !s->last.changed;
+}
+
+int
+gw_session_write_run(gw_session *s, gw_session_write *w, gw_vmx **doc,
+                     gw_apply_result *res, gw_err *e)
+{
+	gw_apply_stage *st = NULL;
+	int rc = 0;
+
+	memset(res, 0, sizeof *res);
+	if (stage(w, &st, e) != 0 || run_changes(s, w, doc, &st, e) != 0) {
+		gw_apply_stage_end(st);
+		return -1;
+	}
+	if (w->host_vmx) {
+		gw_host_write_free(&s->last);
+		if (gw_host_write_vmx(s->host, gw_session_vm(s), s->vmx_where,
+		                      w->p, w->vmx, w->after, &s->last, e) != 0) {
+			gw_apply_stage_end(st);
+			return -1;
+		}
+	}
+	if (st != NULL) {
+		rc = gw_apply_stage_commit(st, res, e);
+		gw_apply_stage_end(st);
+	}
+	if (rc == 0 && w->host_vmx)
+		host_result(s, res);
 	return rc;
+}
+
+void
+gw_session_set_on_changes(gw_session *s, gw_session_changes_fn fn, void *ctx)
+{
+	s->on_changes = fn;
+	s->changes_ctx = ctx;
 }
 
 int

@@ -38,6 +38,18 @@ gw_session_queue_enable(gw_session *s, size_t idx, const char *bdf)
 }
 
 size_t
+gw_session_queue_enable_bdf(gw_session *s, const char *bdf,
+                            const char *host_name)
+{
+	gw_session_change *c = queue_new(s, GW_CHANGE_ENABLE);
+
+	c->gpu = GW_CHANGE_BY_BDF;
+	c->bdf = gw_xstrdup(bdf);
+	c->host_name = host_name ? gw_xstrdup(host_name) : NULL;
+	return s->nqueue - 1;
+}
+
+size_t
 gw_session_queue_upgrade(gw_session *s, int from, int to)
 {
 	gw_session_change *c = queue_new(s, GW_CHANGE_UPGRADE);
@@ -53,6 +65,7 @@ gw_session_unqueue(gw_session *s, size_t k)
 	if (k >= s->nqueue || s->queue[k].done)
 		return -1;
 	free(s->queue[k].bdf);
+	free(s->queue[k].host_name);
 	gw_finding_free(&s->queue[k].row);
 	memmove(&s->queue[k], &s->queue[k + 1],
 	        (s->nqueue - k - 1) * sizeof *s->queue);
@@ -154,7 +167,10 @@ gw_session_run(gw_session *s, size_t k, gw_vmx **vmx, gw_err *e)
 		gw_err_set(e, "%s", _("No host: a host change needs one."));
 		return -1;
 	}
-	if (c->kind == GW_CHANGE_ENABLE)
+	if (c->kind == GW_CHANGE_ENABLE && c->gpu == GW_CHANGE_BY_BDF)
+		rc = gw_host_enable_bdf(s->host, c->bdf, c->host_name,
+		                        &c->reboot, e);
+	else if (c->kind == GW_CHANGE_ENABLE)
 		rc = gw_host_enable_gpu(s->host, c->gpu, &c->reboot, e);
 	else
 		rc = run_upgrade(s, c, vmx, e);

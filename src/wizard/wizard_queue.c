@@ -337,35 +337,16 @@ say_failed(gw_wizard *w, const char *why)
 }
 
 int
-wz_run_changes(gw_wizard *w)
+wz_changes_done(gw_wizard *w, int rc, const char *why)
 {
 	size_t k;
-	int upgraded = 0;
-	gw_vmx *v = w->vmx;
-	gw_err le;
-	int rc;
 
-	if (!on_host(w) || gw_session_pending(&w->sess) == 0)
-		return 0;
-	for (k = 0; k < w->sess.nqueue; k++)
-		upgraded |= !w->sess.queue[k].done &&
-		            w->sess.queue[k].kind == GW_CHANGE_UPGRADE;
-	le.msg[0] = '\0';
-	w->sess.steps_after = 1;
-	rc = gw_session_run_queue(&w->sess, &v, &le);
-	w->vmx = v;   /* an upgrade read it again (the old one freed) */
 	for (k = 0; k < w->sess.nqueue; k++)
 		mark_row(w, &w->sess.queue[k], 0);
-	if (rc != 0) {
-		say_failed(w, le.msg);
-		wz_fill_avail(w);
-		return -1;
-	}
-	/* the plan anew on the .vmx as the host has it now */
-	if (upgraded)
-		gw_wizard_replan(w);
+	if (rc != 0)
+		say_failed(w, why);
 	wz_fill_avail(w);
-	return 0;
+	return rc;
 }
 
 void

@@ -10,12 +10,10 @@
 void wz_queue_rows(gw_wizard *w);
 /* Another VM is opened (or none): its upgrade is no longer wanted. */
 void wz_drop_upgrade(gw_wizard *w);
-/* The write step's first part: the host changes waiting, in order, each
- * reported (k of n, the write itself the last); the .vmx read again after
- * an upgrade and the plan made anew on it.  0 when all ran (or none
- * waited); -1 with write_error saying which change failed and what ran
- * before it. */
-int wz_run_changes(gw_wizard *w);
+/* The write ran the host changes waiting (rc 0, or -1 with why): their
+ * rows marked, the host's counts made anew; on failure write_error says
+ * which change failed and what ran before it.  Returns rc. */
+int wz_changes_done(gw_wizard *w, int rc, const char *why);
 /* The host changes done, a line each ("Enable passthrough on ... (done)"),
  * for the summary printed on exit. */
 void wz_done_changes(const gw_wizard *w, wz_strv *s);

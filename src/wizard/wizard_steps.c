@@ -57,6 +57,7 @@ gw_wizard_output_path(const gw_wizard *w, int fmt)
 static int
 check_review(const gw_wizard *w, char *why, size_t n)
 {
+	gw_err le;
 	char buf[1024];
 	size_t i;
 
@@ -97,8 +98,8 @@ check_review(const gw_wizard *w, char *why, size_t n)
 			return -1;
 		}
 	}
-	if (gw_plan_has_errors(&w->plan) && !w->af.force) {
-		wz_put_why(why, n, _("The plan has failures (FAIL): fix them, or turn on force to write anyway."));
+	if (!gw_session_may_write(&w->plan, w->af.force, &le)) {
+		wz_put_why(why, n, le.msg);
 		return -1;
 	}
 	return 0;

@@ -17,19 +17,62 @@
 
 /* ---- write step --------------------------------------------------------------- */
 
-/* The write step: first the host changes queued (wizard_queue.c: the
- * .vmx read again after an upgrade, the plan made on it; a failure stops
- * here, no file written), then the session writes the snippets and, with
- * a VM open on the mode's host, its .vmx there (saved and reloaded, or
- * through the API; never a VM that is not powered off); otherwise the
- * local .vmx.  gw_apply gets a copy of the .vmx: w->vmx stays the file as
- * opened (or as the upgrade left it). */
+/* The write's progress and what it does after the host changes. */
+typedef struct write_ctx {
+	gw_wizard *w;
+	int upgrading;      /* an upgrade waits: the plan is made anew */
+	size_t n;           /* steps: the changes waiting and the files */
+} write_ctx;
+
+static void
+report_files(const write_ctx *c)
+{
+	/* TRANSLATORS: progress of the write step's last action. */
+	gw_session_report(&c->w->sess, c->n, c->n,
+	                  _("Writing the .vmx and the files..."));
+}
+
+/* The session ran the host changes (session.h: gw_session_changes_fn):
+ * the rows marked; after an upgrade the plan made anew on the .vmx read
+ * again, which must pass the review's check too. */
+static int
+changes_ran(void *ctx, int rc, const gw_plan **p, gw_err *e)
+{
+	write_ctx *c = ctx;
+	gw_wizard *w = c->w;
+
+	if (wz_changes_done(w, rc, e->msg) != 0) {
+		gw_err_set(e, "%s", w->write_error);
+		return -1;
+	}
+	if (c->upgrading)
+		gw_wizard_replan(w);
+	if (gw_wizard_check_step(w, GW_STEP_REVIEW, w->write_error,
+	                         sizeof w->write_error) != 0) {
+		gw_err_set(e, "%s", w->write_error);
+		return -1;
+	}
+	*p = &w->plan;
+	report_files(c);
+	return 0;
+}
+
+/* The write step: one write of the session (session_apply.c): the
+ * snippets staged, the host changes queued (an upgrade reads the .vmx
+ * again and the plan is made on it; a failure stops here, no file
+ * written), the VM's .vmx on the mode's host (saved and reloaded, or
+ * through the API; never a VM that is not powered off) or the local
+ * .vmx, then the snippets put in place.  The session works on a copy of
+ * the .vmx: w->vmx stays the file as opened (or as the upgrade left
+ * it). */
 int
 gw_wizard_write(gw_wizard *w)
 {
 	gw_session files, *s = &w->sess;
-	size_t n = gw_session_pending(&w->sess) + 1;
+	gw_session_write wr;
+	write_ctx c;
 	gw_err le;
+	size_t k;
 	int rc;
 
 	gw_apply_result_free(&w->result);
@@ -38,22 +81,29 @@ gw_wizard_write(gw_wizard *w)
 	if (gw_wizard_check_step(w, GW_STEP_REVIEW, w->write_error,
 	                         sizeof w->write_error) != 0)
 		return -1;
-	if (wz_run_changes(w) != 0)
-		return -1;
-	/* the plan made anew after an upgrade must pass too */
-	if (gw_wizard_check_step(w, GW_STEP_REVIEW, w->write_error,
-	                         sizeof w->write_error) != 0)
-		return -1;
-	/* TRANSLATORS: progress of the write step's last action. */
-	gw_session_report(&w->sess, n, n, _("Writing the .vmx and the files..."));
 	le.msg[0] = '\0';
 	gw_session_init(&files, NULL);
 	if (wz_host_for(w, w->mode) != w->host || w->host == NULL)
-		s = &files;   /* the files only */
-	rc = gw_session_apply(s, &w->af, &w->plan, w->vmx, &w->result, &le);
-	if (rc != 0)
+		s = &files;   /* the files only: no host change */
+	memset(&c, 0, sizeof c);
+	c.w = w;
+	c.n = gw_session_pending(s) + 1;
+	for (k = 0; k < s->nqueue; k++)
+		c.upgrading |= !s->queue[k].done &&
+		               s->queue[k].kind == GW_CHANGE_UPGRADE;
+	s->steps_after = 1;
+	gw_session_set_on_changes(s, changes_ran, &c);
+	rc = gw_session_write_prepare(s, &w->af, &w->plan, w->vmx, &wr, &le);
+	if (rc == 0) {
+		if (gw_session_pending(s) == 0)
+			report_files(&c);
+		rc = gw_session_write_run(s, &wr, &w->vmx, &w->result, &le);
+		gw_session_write_free(&wr);
+	}
+	gw_session_set_on_changes(s, NULL, NULL);
+	if (rc != 0 && w->write_error[0] == '\0')
 		snprintf(w->write_error, sizeof w->write_error, "%s", le.msg);
-	else
+	else if (rc == 0)
 		gw_session_reload_warning(s, w->write_error, sizeof w->write_error);
 	gw_session_free(&files);
 	if (rc != 0)

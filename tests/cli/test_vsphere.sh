@@ -92,8 +92,26 @@ assert va == vb, (va, vb)
 PY
 	then ok "$model: the powered-on VM is unchanged"; else nok "$model: powered-on unchanged"; fi
 
+	run vs list --json
+	cp "$out" "$TMP/pre.json"
+	H1=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["hosts"][0]["name"])' "$out")
 	run vs apply --vm "$OFF" --gpu l40s --dry-run
 	check "$model: --dry-run sends nothing" sh -c "[ $rc -eq 0 ] && ! grep -q Reconfigured '$out'"
+	DRY=$(echo "$VC_VMS" | sed -n 3p)
+	run vs apply --vm "$DRY" --vgpu nvidia_l40s-24c --dry-run
+	check "$model: --dry-run says the API method and its lines" sh -c "[ $rc -eq 0 ] && grep -q 'send through the API: ReconfigVM_Task ($DRY)' '$out' && grep -q '^      + pciPassthru0.vgpu = \"nvidia_l40s-24c\"' '$out' && ! grep -q Reconfigured '$out'"
+	run vs apply --vm "$DRY" --vgpu nvidia_l40s-24c --upgrade-hw --dry-run
+	check "$model: --upgrade-hw --dry-run: UpgradeVM_Task listed first, nothing sent" sh -c "[ $rc -eq 0 ] && sed -n '/^Dry run/,\$p' '$out' | sed -n 2p | grep -q 'run on the host: UpgradeVM_Task ($DRY, version = vmx-' && ! grep -qE 'Reconfigured|^Upgraded' '$out'"
+	run vs passthru --enable 0000:5e:00.0 --host "$H1" --dry-run
+	check "$model: passthru --dry-run: the API method, nothing enabled" sh -c "[ $rc -eq 0 ] && grep -q 'run on the host: UpdatePassthruConfig (0000:5e:00.0, passthruEnabled = true)' '$out' && ! grep -q 'Passthrough enabled' '$out'"
+	run vs list --json
+	python3 - "$TMP/pre.json" "$out" <<'PY' >/dev/null 2>&1
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+a.pop("round_trips"); b.pop("round_trips")
+assert a == b
+PY
+	check "$model: after the dry runs the server's hosts and VMs are as before" [ $? -eq 0 ]
 
 	# the host's GPU counts, as the wizard has them: the one ESXi host has
 	# two L40S, one with passthrough on (vCenter: two hosts, one each)
@@ -114,9 +132,11 @@ PY
 	if [ "$rc" -eq 2 ] && err_one_line && errhas "no GPU"; then
 		ok "$model: --uvm alone on a VM without a GPU is refused"
 	else nok "$model: --uvm alone, no GPU" "$(cat "$out" "$err")"; fi
-	run vs apply --vm "$THIRD" --vgpu nvidia_l40s-24c=2
+	run vs apply --vm "$THIRD" --vgpu nvidia_l40s-24c=2 --upgrade-hw
 	check "$model: two vGPUs without unified memory" \
 		sh -c "[ $rc -eq 0 ] && grep -q 'Reconfigured $THIRD' '$out' && ! grep -q '+ pciPassthru.*enable_uvm' '$out'"
+	check "$model: --upgrade-hw ran in the write (UpgradeVM_Task, then the reconfigure)" \
+		sh -c "grep -q '^Upgraded the hardware version to vmx-' '$out'"
 	run vs apply --vm "$THIRD" --uvm
 	if [ "$rc" -eq 0 ] && has "Reconfigured $THIRD" &&
 		[ "$(grep -c '+ pciPassthru[01].cfg.enable_uvm = "1"' "$out")" -eq 2 ] &&

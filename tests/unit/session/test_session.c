@@ -53,6 +53,22 @@ l40s_answers(gw_session *s, gw_answers_file *af, const char *out)
 	af->formats = out ? GW_FMT_VMX : 0;
 }
 
+/* The write of p and v described and run, as the front ends do it. */
+static int
+apply(gw_session *s, const gw_answers_file *af, const gw_plan *p, gw_vmx **v,
+      gw_apply_result *res, gw_err *e)
+{
+	gw_session_write w;
+	int rc;
+
+	memset(res, 0, sizeof *res);
+	if (gw_session_write_prepare(s, af, p, *v, &w, e) != 0)
+		return -1;
+	rc = gw_session_write_run(s, &w, v, res, e);
+	gw_session_write_free(&w);
+	return rc;
+}
+
 static void
 test_vms(void **state)
 {
@@ -108,7 +124,7 @@ test_refusal(void **state)
 	assert_int_equal(gw_plan_build(&af.a, &table, v, &p, &e), 0);
 	af.force = 1;
 	memset(&res, 0, sizeof res);
-	assert_int_equal(gw_session_apply(&s, &af, &p, v, &res, &e), -1);
+	assert_int_equal(apply(&s, &af, &p, &v, &res, &e), -1);
 	assert_non_null(strstr(e.msg, "Powered on"));
 	assert_false(exists(snippet));
 	gw_apply_result_free(&res);
@@ -119,17 +135,18 @@ test_refusal(void **state)
 	assert_int_equal(gw_session_open_vm(&s, 0, &v, NULL, &e), 0);
 	assert_true(gw_session_vm_off(&s));
 	assert_int_equal(gw_plan_build(&af.a, &table, v, &p, &e), 0);
-	assert_true(gw_session_may_write(&p, 1));
+	assert_true(gw_session_may_write(&p, 1, NULL));
 	if (gw_plan_has_errors(&p)) {
 		af.force = 0;
-		assert_false(gw_session_may_write(&p, 0));
-		assert_int_equal(gw_session_apply(&s, &af, &p, v, &res, &e), -1);
+		assert_false(gw_session_may_write(&p, 0, &e));
+		assert_non_null(strstr(e.msg, "not written"));
+		assert_int_equal(apply(&s, &af, &p, &v, &res, &e), -1);
 		assert_non_null(strstr(e.msg, "FAIL"));
 		af.force = 1;
 	}
 
 	/* powered off: saved with a backup, reloaded */
-	if (gw_session_apply(&s, &af, &p, v, &res, &e) != 0)
+	if (apply(&s, &af, &p, &v, &res, &e) != 0)
 		fail_msg("%s", e.msg);
 	assert_true(s.last.changed);
 	assert_true(s.last.reloaded);
@@ -325,6 +342,214 @@ test_queue_failure(void **state)
 	gw_host_close(h);
 }
 
+/* The sample's commands.log (what the stand-ins ran), or "". */
+static char *
+commands(const gw_host *h)
+{
+	char *path = gw_xasprintf("%s/commands.log", gw_host_scratch(h));
+	char *data = NULL;
+	size_t len;
+	gw_err e;
+
+	if (gw_read_file(path, 1u << 20, &data, &len, &e) != 0)
+		data = gw_xstrdup("");
+	free(path);
+	return data;
+}
+
+/* A step of kind k in d: its index, or -1. */
+static long
+step_of(const gw_write_desc *d, gw_write_kind k)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].kind == k)
+			return (long)i;
+	return -1;
+}
+
+/* The write described, then run: the description changes nothing (no
+ * command on the host, no file); the run does what it says, in its
+ * order (the enable before the .vmx and its reload); with force off a
+ * plan with failures is refused by the one rule. */
+static void
+test_write_described(void **state)
+{
+	char *out = tu_tmpdir(), *dir, *snippet, *log, *after_log, *at;
+	gw_answers_file af;
+	gw_apply_result res;
+	gw_session_write w;
+	gw_session s;
+	gw_plan p;
+	gw_host *h;
+	gw_vmx *v = NULL;
+	gw_host_probe pr;
+	gw_err e;
+	long k;
+
+	(void)state;
+	h = open_sample(&s);
+	gw_host_probe_all(h, &table, &pr);
+	dir = gw_xasprintf("%s/new", out);
+	snippet = gw_xasprintf("%s/%s", dir, gw_format_filename(GW_FMT_VMX));
+	l40s_answers(&s, &af, dir);
+	af.force = 1;
+	assert_int_equal(gw_session_open_vm(&s, 0, &v, NULL, &e), 0);
+	assert_int_equal(gw_plan_build(&af.a, &table, v, &p, &e), 0);
+	gw_session_queue_enable(&s, 1, "0000:5e:00.0");
+	log = commands(h);
+
+	if (gw_session_write_prepare(&s, &af, &p, v, &w, &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(w.desc.n, 3);
+	assert_int_equal(w.desc.v[0].kind, GW_WRITE_HOST);
+	assert_string_equal(w.desc.v[0].command,
+	                    "esxcli hardware pci pcipassthru set -d 0000:5e:00.0 -e true -a");
+	k = step_of(&w.desc, GW_WRITE_VMX_HOST);
+	assert_int_equal(k, 1);
+	assert_string_equal(w.desc.v[k].what, s.vmx_where);
+	assert_string_equal(w.desc.v[k].command, "vim-cmd vmsvc/reload 1");
+	assert_true(w.desc.v[k].nlines > 0);
+	assert_int_equal(w.desc.v[2].kind, GW_WRITE_FILE);
+	assert_string_equal(w.desc.v[2].what, snippet);
+	/* described only: nothing ran, nothing written */
+	after_log = commands(h);
+	assert_string_equal(after_log, log);
+	free(after_log);
+	assert_false(exists(dir));
+	assert_int_equal(gw_session_pending(&s), 1);
+
+	/* run: the host's commands in the description's order, the files */
+	if (gw_session_write_run(&s, &w, &v, &res, &e) != 0)
+		fail_msg("%s", e.msg);
+	after_log = commands(h);
+	at = strstr(after_log, w.desc.v[0].command);
+	assert_non_null(at);
+	assert_non_null(strstr(at, w.desc.v[k].command));
+	assert_true(exists(snippet));
+	assert_true(s.queue[0].done);
+	assert_non_null(res.backup);
+	assert_string_equal(res.vmx_path, s.vmx_where);
+	{
+		/* the .vmx on the host has every line the description set */
+		gw_vmx *now = NULL;
+		size_t i;
+
+		assert_int_equal(gw_session_open_vm(&s, 0, &now, NULL, &e), 0);
+		for (i = 0; i < w.desc.v[k].nlines; i++) {
+			const char *l = w.desc.v[k].lines[i];
+			char key[128];
+			const char *eq = strstr(l, " = ");
+
+			if (l[0] != '+')
+				continue;
+			snprintf(key, sizeof key, "%.*s", (int)(eq - l - 2), l + 2);
+			assert_non_null(gw_vmx_get(now, key));
+			assert_non_null(strstr(l, gw_vmx_get(now, key)));
+		}
+		gw_vmx_free(now);
+	}
+	free(after_log);
+	gw_session_write_free(&w);
+	gw_apply_result_free(&res);
+	unlink(snippet);
+	rmdir(dir);
+
+	/* the one refusal rule, before anything is described */
+	if (gw_plan_has_errors(&p)) {
+		af.force = 0;
+		assert_int_equal(gw_session_write_prepare(&s, &af, &p, v, &w, &e), -1);
+		assert_non_null(strstr(e.msg, "not written"));
+	}
+	free(log);
+	gw_host_probe_free(&pr);
+	gw_plan_free(&p);
+	gw_vmx_free(v);
+	gw_answers_file_free(&af);
+	gw_session_free(&s);
+	gw_host_close(h);
+	free(snippet);
+	free(dir);
+	rmdir(out);
+	free(out);
+}
+
+/* A host that refuses: an enable the host would refuse (the datastore's
+ * controller) is refused as the write is described; a host change that
+ * fails when it runs, or a .vmx the host will not take (a powered-on VM)
+ * stops the write: no snippet file and no directory is left behind. */
+static void
+test_write_host_refuses(void **state)
+{
+	char *out = tu_tmpdir(), *dir;
+	gw_answers_file af;
+	gw_apply_result res;
+	gw_session_write w;
+	gw_session s;
+	gw_plan p;
+	gw_host *h;
+	gw_vmx *v = NULL;
+	gw_err e;
+
+	(void)state;
+	h = open_sample(&s);
+	dir = gw_xasprintf("%s/new", out);
+	l40s_answers(&s, &af, dir);
+	af.force = 1;
+	assert_int_equal(gw_session_open_vm(&s, 0, &v, NULL, &e), 0);
+	assert_int_equal(gw_plan_build(&af.a, &table, v, &p, &e), 0);
+	/* the LSI SAS controller holds datastore1: refused as the write is
+	 * described (the host asked, read only) */
+	gw_session_queue_enable_bdf(&s, "0000:04:00.0", NULL);
+	assert_int_equal(gw_session_write_prepare(&s, &af, &p, v, &w, &e), -1);
+	assert_non_null(strstr(e.msg, "datastore1"));
+	assert_false(exists(dir));
+	gw_session_clear_queue(&s);
+	gw_plan_free(&p);
+	gw_vmx_free(v);
+	v = NULL;
+
+	/* a host change that fails when it runs (win2016-vdi read as off,
+	 * powered on now: the host refuses its upgrade): no file */
+	assert_int_equal(gw_session_open_vm(&s, 1, &v, NULL, &e), 0);
+	assert_int_equal(gw_plan_build(&af.a, &table, v, &p, &e), 0);
+	s.power = GW_POWER_OFF;
+	gw_session_queue_upgrade(&s, 19, 21);
+	if (gw_session_write_prepare(&s, &af, &p, v, &w, &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(gw_session_write_run(&s, &w, &v, &res, &e), -1);
+	assert_non_null(strstr(e.msg, "Powered on"));
+	assert_false(exists(dir));
+	gw_session_write_free(&w);
+	gw_session_clear_queue(&s);
+	gw_plan_free(&p);
+	gw_vmx_free(v);
+	v = NULL;
+
+	/* win2016-vdi is powered on: refused as described, and by the host
+	 * when the session's state is stale (read off, on now) */
+	assert_int_equal(gw_session_open_vm(&s, 1, &v, NULL, &e), 0);
+	assert_int_equal(gw_plan_build(&af.a, &table, v, &p, &e), 0);
+	assert_int_equal(gw_session_write_prepare(&s, &af, &p, v, &w, &e), -1);
+	assert_non_null(strstr(e.msg, "win2016-vdi is Powered on"));
+	s.power = GW_POWER_OFF;
+	if (gw_session_write_prepare(&s, &af, &p, v, &w, &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(gw_session_write_run(&s, &w, &v, &res, &e), -1);
+	assert_non_null(strstr(e.msg, "Powered on"));
+	assert_false(exists(dir));
+	gw_session_write_free(&w);
+	gw_plan_free(&p);
+	gw_vmx_free(v);
+	gw_answers_file_free(&af);
+	gw_session_free(&s);
+	gw_host_close(h);
+	free(dir);
+	rmdir(out);
+	free(out);
+}
+
 int
 main(void)
 {
@@ -334,6 +559,8 @@ main(void)
 		cmocka_unit_test(test_queue),
 		cmocka_unit_test(test_queue_enable),
 		cmocka_unit_test(test_queue_failure),
+		cmocka_unit_test(test_write_described),
+		cmocka_unit_test(test_write_host_refuses),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

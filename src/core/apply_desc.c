@@ -1,0 +1,86 @@
+/* apply_desc.c: a write described before it runs (apply.h). */
+#include "apply.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+size_t
+gw_write_desc_add(gw_write_desc *d, gw_write_kind kind, const char *what,
+                  const char *command)
+{
+	gw_write_step *s;
+
+	d->v = gw_xrealloc(d->v, (d->n + 1) * sizeof *d->v);
+	s = &d->v[d->n];
+	memset(s, 0, sizeof *s);
+	s->kind = kind;
+	s->what = gw_xstrdup(what ? what : "");
+	s->command = command ? gw_xstrdup(command) : NULL;
+	return d->n++;
+}
+
+static void
+push_line(gw_write_step *s, char op, const char *key, const char *value)
+{
+	s->lines = gw_xrealloc(s->lines, (s->nlines + 1) * sizeof *s->lines);
+	s->lines[s->nlines++] = gw_xasprintf("%c %s = \"%s\"", op, key, value);
+}
+
+/* Does v have key (any case) with value, among all its entries? */
+static int
+has_pair(const gw_vmx *v, const char *key, const char *value)
+{
+	size_t i;
+
+	for (i = 0; v && i < gw_vmx_count(v); i++)
+		if (strcasecmp(gw_vmx_key_at(v, i), key) == 0 &&
+		    strcmp(gw_vmx_value_at(v, i), value) == 0)
+			return 1;
+	return 0;
+}
+
+void
+gw_write_desc_vmx_lines(gw_write_desc *d, size_t k, const gw_vmx *before,
+                        const gw_vmx *after)
+{
+	gw_write_step *s = &d->v[k];
+	size_t i;
+
+	for (i = 0; after && i < gw_vmx_count(after); i++) {
+		const char *key = gw_vmx_key_at(after, i);
+		const char *old = before ? gw_vmx_get(before, key) : NULL;
+		const char *val = gw_vmx_value_at(after, i);
+
+		/* an entry the file had already (a duplicate key keeps its
+		 * own value) */
+		if (has_pair(before, key, val))
+			continue;
+		if (old)
+			push_line(s, '-', key, old);
+		push_line(s, '+', key, val);
+	}
+	for (i = 0; before && i < gw_vmx_count(before); i++) {
+		const char *key = gw_vmx_key_at(before, i);
+
+		if (after == NULL || gw_vmx_get(after, key) == NULL)
+			push_line(s, '-', key, gw_vmx_value_at(before, i));
+	}
+}
+
+void
+gw_write_desc_free(gw_write_desc *d)
+{
+	size_t i, k;
+
+	for (i = 0; i < d->n; i++) {
+		free(d->v[i].what);
+		free(d->v[i].command);
+		for (k = 0; k < d->v[i].nlines; k++)
+			free(d->v[i].lines[k]);
+		free(d->v[i].lines);
+	}
+	free(d->v);
+	d->v = NULL;
+	d->n = 0;
+}
