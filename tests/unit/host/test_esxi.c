@@ -47,8 +47,6 @@ teardown(void **state)
 #define SYN_GPUS     "esxcli/synthetic-hardware-pci-list-esxi8-aspeed-l40s-vmpassthru-b200-unknown-vram.txt"
 #define SYN_CRLF     "esxcli/synthetic-hardware-pci-list-l40s-crlf-no-final-newline.txt"
 #define SYN_VARS     "esxcli/synthetic-hardware-pci-list-variations-old-decimal-extra-field.txt"
-#define SYN_PT7      "esxcli/synthetic-pcipassthru-list-esxi7.txt"
-#define SYN_PTX      "esxcli/synthetic-pcipassthru-list-extra-column-reordered.txt"
 #define SYN_UUID     "esxcli/synthetic-system-uuid-get.txt"
 #define SYN_VER80    "esxcli/synthetic-system-version-get-esxi80u2.txt"
 #define SYN_VER67    "esxcli/synthetic-system-version-get-esxi67u3-extra-field.txt"
@@ -480,120 +478,6 @@ test_pci_errors(void **state)
 	        "\xe4\xb8\xad\xe6\x96\x87\xe4\xb8\xad\xe6\x96\x87\xe4\xb8\xad\xe6\x96\x87"
 	        "\xe4\xb8\xad\xe6\x96\x87\xe4\xb8\xad\xe6\x96\x87\xe4\xb8\xad...'; is "
 	        "this the output of esxcli hardware pci list?");
-}
-
-/* ---- esxcli hardware pci pcipassthru list ------------------------------ */
-
-static void
-test_passthru_list(void **state)
-{
-	gw_esxi_passthru_list l;
-	char *text;
-	gw_err e;
-
-	(void)state;
-	text = sample(SYN_PT7);
-	if (gw_esxi_parse_pcipassthru_list(text, SYN_PT7, &l, &e) != 0)
-		fail_msg("%s", e.msg);
-	free(text);
-	assert_int_equal(l.n, 4);
-	assert_string_equal(l.items[0].bdf, "0000:02:00.1");
-	assert_int_equal(l.items[0].enabled, 0);
-	assert_int_equal(l.items[0].line, 3);
-	assert_string_equal(l.items[1].bdf, "0000:03:00.0");
-	assert_int_equal(l.items[1].enabled, 0);
-	assert_string_equal(l.items[2].bdf, "0000:3b:00.0");
-	assert_int_equal(l.items[2].enabled, 1);
-	assert_string_equal(l.items[3].bdf, "0000:5e:00.0");
-	assert_int_equal(l.items[3].enabled, 1);
-	assert_int_equal(l.items[3].line, 6);
-	assert_int_equal(gw_esxi_passthru_enabled(&l, "3b:00.0"), 1);
-	assert_int_equal(gw_esxi_passthru_enabled(&l, "0000:03:00.0"), 0);
-	assert_int_equal(gw_esxi_passthru_enabled(&l, "0000:ca:00.0"), -1);
-	assert_int_equal(gw_esxi_passthru_enabled(&l, "zz"), -1);
-	gw_esxi_passthru_list_free(&l);
-
-	text = sample(SYN_PTX);
-	if (gw_esxi_parse_pcipassthru_list(text, NULL, &l, &e) != 0)
-		fail_msg("%s", e.msg);
-	free(text);
-	assert_int_equal(l.n, 3);
-	assert_string_equal(l.items[0].bdf, "0000:3b:00.0");
-	assert_int_equal(l.items[0].enabled, 1);
-	assert_string_equal(l.items[1].bdf, "0000:ca:00.0");   /* empty label */
-	assert_int_equal(l.items[1].enabled, 0);
-	assert_string_equal(l.items[2].bdf, "0000:00:14.0");   /* collapsed */
-	assert_int_equal(l.items[2].enabled, 0);
-	gw_esxi_passthru_list_free(&l);
-
-	/* the blog's whitespace-collapsed table, CRLF, a prompt line */
-	assert_int_equal(gw_esxi_parse_pcipassthru_list(
-	    "[root@wfs100:~] esxcli hardware pci pcipassthru list\r\n"
-	    "Device ID Enabled\r\n------------ -------\r\n"
-	    "0000:03:00.0 false\r\n0000:65:00.0 TRUE\r\n", NULL, &l, &e), 0);
-	assert_int_equal(l.n, 2);
-	assert_string_equal(l.items[1].bdf, "0000:65:00.0");
-	assert_int_equal(l.items[1].enabled, 1);
-	assert_int_equal(l.items[1].line, 5);
-	gw_esxi_passthru_list_free(&l);
-
-	/* the header alone: no device, valid */
-	assert_int_equal(gw_esxi_parse_pcipassthru_list(
-	    "Device ID     Enabled\n------------  -------\n", NULL, &l, &e), 0);
-	assert_int_equal(l.n, 0);
-	gw_esxi_passthru_list_free(&l);
-}
-
-static void
-passthru_err(const char *text, const char *msg)
-{
-	gw_esxi_passthru_list l;
-	gw_err e;
-
-	memset(&e, 0, sizeof e);
-	if (gw_esxi_parse_pcipassthru_list(text, "p", &l, &e) == 0)
-		fail_msg("parsed but should not:\n%s", text);
-	assert_string_equal(e.msg, msg);
-	assert_int_equal(l.n, 0);
-	assert_null(l.items);
-}
-
-static void
-test_passthru_errors(void **state)
-{
-	char *text;
-
-	(void)state;
-	passthru_err("", "p: no output in it; expected the output of esxcli hardware pci pcipassthru list");
-	passthru_err("# x\n", "p: no output in it; expected the output of esxcli hardware pci pcipassthru list");
-	passthru_err("Device ID     Enabled\n",
-	             "p:2: expected a line of dashes under the column names, found ''");
-	passthru_err("Device ID     Enabled\n0000:3b:00.0     true\n",
-	             "p:2: expected a line of dashes under the column names, found "
-	             "'0000:3b:00.0     true'");
-	passthru_err("Address  Enabled\n-------  -------\n",
-	             "p:1: expected the column names 'Device ID' and 'Enabled' of "
-	             "esxcli hardware pci pcipassthru list, found 'Address  Enabled'");
-	passthru_err("Device ID     Label\n------------  -----\n0000:3b:00.0  x\n",
-	             "p:1: expected the column names 'Device ID' and 'Enabled' of "
-	             "esxcli hardware pci pcipassthru list, found 'Device ID     Label'");
-	passthru_err("Enabled  Enabled\n-------  -------\n",
-	             "p:1: expected the column names 'Device ID' and 'Enabled' of "
-	             "esxcli hardware pci pcipassthru list, found 'Enabled  Enabled'");
-	passthru_err("Device ID     Enabled\n------------  -------\n0000:3b:00.0     yes\n",
-	             "p:3: expected a device address and true or false under Device "
-	             "ID and Enabled, found '0000:3b:00.0     yes'");
-	passthru_err("Device ID     Enabled\n------------  -------\n3b:00.0     true\n",
-	             "p:3: expected a device address and true or false under Device "
-	             "ID and Enabled, found '3b:00.0     true'");
-	passthru_err("Device ID     Enabled\n------------  -------\n"
-	             "0000:3b:00.0     true\n0000:3b:00.0    false\n",
-	             "p:4: device 0000:3b:00.0 is listed twice (first at line 3)");
-	text = sample(ESX_X540);
-	passthru_err(text, "p:1: expected the column names 'Device ID' and "
-	             "'Enabled' of esxcli hardware pci pcipassthru list, found "
-	             "'0000:02:00.1'");
-	free(text);
 }
 
 /* ---- esxcli system uuid get -------------------------------------------- */
@@ -2053,8 +1937,6 @@ main(void)
 		cmocka_unit_test(test_pci_crlf_no_final_newline),
 		cmocka_unit_test(test_pci_variations),
 		cmocka_unit_test(test_pci_errors),
-		cmocka_unit_test(test_passthru_list),
-		cmocka_unit_test(test_passthru_errors),
 		cmocka_unit_test(test_uuid),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_getallvms_real),

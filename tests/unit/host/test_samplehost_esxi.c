@@ -221,7 +221,6 @@ esxi_storage_outputs_parse(void **state)
 	gw_esxi_storage_path_list pl;
 	gw_esxi_storage_dev_list dl;
 	gw_esxi_vmfs_extent_list xl;
-	gw_esxi_passthru_list ptl;
 	char *p, *t;
 	gw_err e;
 
@@ -252,14 +251,6 @@ esxi_storage_outputs_parse(void **state)
 	assert_string_equal(xl.extents[0].device_name, "naa.5000c500d1e2f3a7");
 	assert_int_equal(xl.extents[0].partition, 3);
 	gw_esxi_vmfs_extent_list_free(&xl);
-	free(t);
-	t = LOAD("esxcli-hardware-pci-pcipassthru-list.txt");
-	if (gw_esxi_parse_pcipassthru_list(t, "pt", &ptl, &e) != 0)
-		fail_msg("%s", e.msg);
-	assert_int_equal(ptl.n, 5);
-	assert_int_equal(gw_esxi_passthru_enabled(&ptl, "0000:3b:00.0"), 1);
-	assert_int_equal(gw_esxi_passthru_enabled(&ptl, "0000:5e:00.0"), 0);
-	gw_esxi_passthru_list_free(&ptl);
 	free(t);
 #undef LOAD
 }
