@@ -12,7 +12,7 @@
  * config.graphicsInfo, config.sharedPassthruGpuTypes). */
 #include "testutil.h"
 #include "esxi_vgpu.h"
-#include "vsphere.h"
+#include "vs_seams.h"
 
 #include <stdio.h>
 #include <stdlib.h>

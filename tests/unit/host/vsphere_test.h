@@ -5,7 +5,7 @@
 #define GW_VSPHERE_TEST_H
 
 #include "testutil.h"
-#include "vsphere.h"
+#include "vs_seams.h"
 
 #include <fcntl.h>
 
