@@ -47,6 +47,18 @@ scratch_file(const gw_sample *s, const char *rel)
 	return data;
 }
 
+const gw_vm *
+vm_of(const gw_vm_list *l, unsigned long vmid)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->vms[i].vmid == vmid)
+			return &l->vms[i];
+	fail_msg("no VM %lu", vmid);
+	return NULL;
+}
+
 const gw_finding *
 row(const gw_finding *rows, size_t n, const char *id)
 {
