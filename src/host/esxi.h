@@ -307,10 +307,6 @@ void gw_esxi_storage_dev_list_free(gw_esxi_storage_dev_list *l);
 /* The device with this name (exact), or NULL. */
 const gw_esxi_storage_dev *
 gw_esxi_storage_dev_find(const gw_esxi_storage_dev_list *l, const char *name);
-/* Value of a field of a path or device block by key (case-insensitive),
- * NULL when absent. */
-const char *gw_esxi_storage_field(const gw_esxi_field *fields, size_t n,
-                                  const char *key);
 
 /* ---- esxcli storage vmfs extent list ----------------------------------- */
 
@@ -364,8 +360,5 @@ int gw_esxi_gpu_list_read(const gw_table *t, const char *text,
  * directory, unreadable, too large or holding a NUL byte: -1). */
 int gw_esxi_gpu_list_read_file(const gw_table *t, const char *path,
                                gw_gpu_list *out, gw_err *e);
-/* 1 when the device is owned by VM Passthru now, or its block does not
- * say (no Current Owner line); 0 for another owner. */
-int gw_esxi_gpu_current_passthru(const gw_esxi_pci_dev *d);
 
 #endif

@@ -1417,6 +1417,19 @@ test_gpus_errors(void **state)
 
 /* ---- esxcli storage core path list ------------------------------------- */
 
+/* The value of a path's or device's field by key (case-insensitive), as
+ * the blocks keep every field they print. */
+static const char *
+field_value(const gw_esxi_field *f, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (gw_strieq(f[i].key, key))
+			return f[i].value;
+	return NULL;
+}
+
 /* A string with every "\n" made "\r\n" (the caller frees it). */
 static char *
 to_crlf(const char *s)
@@ -1480,19 +1493,19 @@ test_storage_paths_kb_unindented(void **state)
 	assert_string_equal(p->fields[0].key, "UID");
 	assert_string_equal(p->fields[0].value, p->name);
 	assert_int_equal(p->fields[0].line, 2);
-	assert_string_equal(gw_esxi_storage_field(p->fields, p->nfields,
+	assert_string_equal(field_value(p->fields, p->nfields,
 	                    "adapter transport details"),
 	                    "WWNN: <WWNN> WWPN: <WWPN>");
-	assert_string_equal(gw_esxi_storage_field(p->fields, p->nfields,
+	assert_string_equal(field_value(p->fields, p->nfields,
 	                    "Device Display Name"),
 	                    "DGC Fibre Channel Disk ( naa.6006016094602800e07ff528b73ae011)");
-	assert_null(gw_esxi_storage_field(p->fields, p->nfields,
-	                                  "Maximum IO Size"));
+	assert_null(field_value(p->fields, p->nfields,
+	                          "Maximum IO Size"));
 	p = &l.paths[1];
 	assert_int_equal(p->line, 17);
 	assert_string_equal(p->runtime_name, "vmhba0:C0:T1:L23");
 	assert_string_equal(p->adapter, "vmhba0");
-	assert_string_equal(gw_esxi_storage_field(p->fields, p->nfields,
+	assert_string_equal(field_value(p->fields, p->nfields,
 	                    "Target"), "1");
 	gw_esxi_storage_path_list_free(&l);
 	gw_esxi_storage_path_list_free(&l);    /* harmless twice */
@@ -1531,7 +1544,7 @@ test_storage_paths_synthetic(void **state)
 		crlf[--len] = '\0';
 	paths_ok(crlf, NULL, &l);
 	assert_int_equal(l.n, 5);
-	assert_string_equal(gw_esxi_storage_field(l.paths[4].fields,
+	assert_string_equal(field_value(l.paths[4].fields,
 	                    l.paths[4].nfields, "Maximum IO Size"), "122880");
 	gw_esxi_storage_path_list_free(&l);
 	free(crlf);
@@ -1563,7 +1576,7 @@ test_storage_paths_synthetic(void **state)
 	assert_int_equal(l.paths[0].line, 3);
 	assert_string_equal(l.paths[0].adapter, "vmhba64");
 	assert_null(l.paths[0].state);
-	assert_string_equal(gw_esxi_storage_field(l.paths[0].fields,
+	assert_string_equal(field_value(l.paths[0].fields,
 	                    l.paths[0].nfields, "Storage Array Type Path Config"),
 	                    "{TPG_id=1,TPG_state=ANO}");
 	gw_esxi_storage_path_list_free(&l);
@@ -1679,11 +1692,11 @@ test_storage_devices_real_usb_boot(void **state)
 	assert_int_equal(d->is_boot, 1);
 	assert_int_equal(d->is_local, 1);
 	assert_int_equal(d->nfields, 33);
-	assert_string_equal(gw_esxi_storage_field(d->fields, d->nfields,
+	assert_string_equal(field_value(d->fields, d->nfields,
 	                    "Attached Filters"), "");
-	assert_string_equal(gw_esxi_storage_field(d->fields, d->nfields,
+	assert_string_equal(field_value(d->fields, d->nfields,
 	                    "Is Boot USB Device"), "true");
-	assert_string_equal(gw_esxi_storage_field(d->fields, d->nfields,
+	assert_string_equal(field_value(d->fields, d->nfields,
 	                    "No of outstanding IOs with competing worlds"), "32");
 	assert_ptr_equal(gw_esxi_storage_dev_find(&l, "eui.00a0504658335330"), d);
 	assert_null(gw_esxi_storage_dev_find(&l, "eui.00a050465833533"));
@@ -1705,14 +1718,14 @@ test_storage_devices_no_boot_field(void **state)
 	                    "__________________________________Z9A3SHJH");
 	assert_int_equal(l.devs[0].is_boot, -1);   /* unknown */
 	assert_int_equal(l.devs[0].is_local, 1);
-	assert_string_equal(gw_esxi_storage_field(l.devs[0].fields,
+	assert_string_equal(field_value(l.devs[0].fields,
 	                    l.devs[0].nfields, "Device Type"), "Direct-Access");
-	assert_string_equal(gw_esxi_storage_field(l.devs[0].fields,
+	assert_string_equal(field_value(l.devs[0].fields,
 	                    l.devs[0].nfields, "Vendor"), "ATA");
 	assert_string_equal(l.devs[1].name, "mpx.vmhba32:C0:T0:L0");
 	assert_int_equal(l.devs[1].line, 35);
 	assert_int_equal(l.devs[1].is_boot, -1);
-	assert_string_equal(gw_esxi_storage_field(l.devs[1].fields,
+	assert_string_equal(field_value(l.devs[1].fields,
 	                    l.devs[1].nfields, "Is Boot USB Device"), "true");
 	gw_esxi_storage_dev_list_free(&l);
 	crlf = to_crlf(text);
