@@ -1168,9 +1168,9 @@ test_apply_and_reread(void **state)
 	assert_int_equal(gw_answers_set_system_id(&a, SYSID, NULL, &e), 0);
 	a.p2p = 1;
 	build(&a, v, &p);
-	nlines = gw_vmx_nlines(v);
+	nlines = gw_vmx_count(v);
 	assert_int_equal(gw_plan_apply_vmx(&p, v, &e), 0);
-	assert_true(gw_vmx_nlines(v) > nlines);
+	assert_true(gw_vmx_count(v) > nlines);
 	bytes = gw_vmx_serialize(v, &len);
 	assert_int_equal(gw_vmx_parse(&back, bytes, len, "back", &e), 0);
 	assert_string_equal(gw_vmx_get(back, "pciPassthru.use64bitMMIO"), "TRUE");

@@ -13,7 +13,7 @@
  * apply-now, iommu-off, ...), then asserts on what the stand-ins were
  * asked to run (their log). */
 #include "testutil.h"
-#include "runner.h"
+#include "runner_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -261,7 +261,7 @@ test_run_timeout(void **state)
 	int st;
 	gw_err e;
 
-	gw_runner_set_timeout(f->r, 1);
+	f->r->timeout = 1;
 	assert_int_equal(gw_runner_run(f->r, argv, &out, NULL, &st, &e), -1);
 	assert_null(out);
 	assert_non_null(strstr(e.msg, "no answer within 1 seconds"));
