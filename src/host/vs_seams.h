@@ -24,22 +24,7 @@
 gw_vs *gw_vs_new(const gw_vs_opts *o, gw_err *e);
 int gw_vs_login(gw_vs *s, gw_err *e);
 
-/* ---- the session's state ---------------------------------------------- */
-
-/* about.apiVersion ("8.0.2.0"); "" before gw_vs_login.  Owned by s. */
-const char *gw_vs_api_version(const gw_vs *s);
-/* The URL in use ("https://vc01/sdk").  Owned by s. */
-const char *gw_vs_url(const gw_vs *s);
-/* SHA-256 thumbprint (normalised) of the leaf certificate of the last TLS
- * handshake, "" when none was seen.  Owned by s. */
-const char *gw_vs_server_thumbprint(const gw_vs *s);
-
 /* ---- requests and answers ---------------------------------------------- */
-
-/* "poweredOn" -> GW_VS_POWER_ON, ...; and back (untranslated words
- * "on", "off", "suspended", "unknown"). */
-gw_vs_power gw_vs_power_parse(const char *s);
-const char *gw_vs_power_name(gw_vs_power p);
 
 /* What gw_vs_reconfigure would send for vm, after dropping what the VM
  * already has: extraConfig keys whose value is already the one asked
@@ -56,9 +41,6 @@ int gw_vs_reconfigure_body(const gw_vs_vm *vm, const gw_vs_spec *spec,
                            const char *api_version, char **body, gw_err *e);
 
 /* ---- helpers ----------------------------------------------------------- */
-
-/* "vc01" -> "https://vc01/sdk" (malloc'ed); see gw_vs_opts.url. */
-char *gw_vs_normalize_url(const char *url, gw_err *e);
 
 /* Thumbprint text -> "AA:BB:...:FF" (95 characters) in out.  Accepts
  * upper / lower case, with colons between every byte or none, and an
