@@ -49,8 +49,6 @@ int gw_vs_reconfigure_body(const gw_vs_vm *vm, const gw_vs_spec *spec,
  * hint. */
 int gw_vs_thumbprint_normalize(const char *in, char out[GW_VS_THUMB_LEN],
                                gw_err *e);
-/* 1 when both normalise to the same value. */
-int gw_vs_thumbprint_equal(const char *a, const char *b);
 /* SHA-256 of der as "AA:BB:..." into out. */
 void gw_vs_thumbprint_of_der(const unsigned char *der, size_t len,
                              char out[GW_VS_THUMB_LEN]);

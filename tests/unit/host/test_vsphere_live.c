@@ -91,7 +91,7 @@ test_live_connect(void **state)
 	if (mode)
 		assert_int_equal(gw_vs_is_vcenter(s), strcmp(mode, "vpx") == 0);
 	if (env("GW_VCSIM_THUMB"))
-		assert_true(gw_vs_thumbprint_equal(s->seen,
+		assert_true(vs_test_thumb_equal(s->seen,
 		                                   env("GW_VCSIM_THUMB")));
 	gw_vs_close(s);
 }

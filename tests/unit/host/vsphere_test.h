@@ -71,6 +71,8 @@ const gw_vs_pci *enabled_l40s(const gw_vs_host *h);
 /* The URL gw_vs_new makes of url (no network I/O), malloc'ed; NULL with e
  * when it refuses it (test_vsphere_answers.c). */
 char *vs_test_url(const char *url, gw_err *e);
+/* 1 when both thumbprints normalise to the same value. */
+int vs_test_thumb_equal(const char *a, const char *b);
 
 /* ---- the tests -------------------------------------------------------- */
 
