@@ -63,7 +63,6 @@ gw_topic_in(gw_topic t, unsigned mask)
 	return (unsigned)t < 32 && (mask & GW_TOPIC_BIT(t)) != 0;
 }
 
-
 const char *
 gw_sev_id(gw_sev s)
 {

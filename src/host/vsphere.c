@@ -305,4 +305,3 @@ gw_vs_full_name(const gw_vs *s)
 {
 	return s && s->full_name ? s->full_name : "";
 }
-
