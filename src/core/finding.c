@@ -64,30 +64,6 @@ gw_topic_in(gw_topic t, unsigned mask)
 }
 
 const char *
-gw_topic_word(gw_topic t)
-{
-	static const char *const words[GW_TOPIC_COUNT] = {
-		[GW_TOPIC_SIZING] = "sizing",
-		[GW_TOPIC_GPU] = "gpu",
-		[GW_TOPIC_DEVICE] = "device",
-		[GW_TOPIC_FIRMWARE] = "firmware",
-		[GW_TOPIC_MEMORY] = "memory",
-		[GW_TOPIC_VGPU] = "vgpu",
-		[GW_TOPIC_VERSION] = "version",
-		[GW_TOPIC_VM] = "vm",
-		[GW_TOPIC_P2P] = "p2p",
-		[GW_TOPIC_HOST] = "host",
-		[GW_TOPIC_GUEST] = "guest",
-		[GW_TOPIC_OUTPUT] = "output",
-		[GW_TOPIC_DIAG] = "diag",
-	};
-
-	if ((unsigned)t >= GW_TOPIC_COUNT)
-		return "?";
-	return words[t];
-}
-
-const char *
 gw_sev_id(gw_sev s)
 {
 	switch (s) {

@@ -118,9 +118,6 @@ void gw_findings_free(gw_finding **v, size_t *n);
 
 /* Is t in mask? */
 int gw_topic_in(gw_topic t, unsigned mask);
-/* "sizing", "gpu", "device", ... (not translated: for JSON and logs);
- * "?" for a value out of range. */
-const char *gw_topic_word(gw_topic t);
 /* "pass", "info", "warn", "error": the plan JSON's "severity". */
 const char *gw_sev_id(gw_sev s);
 /* "PASS", "INFO", "WARN", "FAIL": the check rows' JSON "status" (not

@@ -42,7 +42,9 @@ typedef struct gw_err {
 	char ui[768];   /* the same in the wizard's words, or "" */
 } gw_err;
 
-/* Set the error text (printf style); clears ui.  Safe with e == NULL. */
+/* Set the error text (printf style); clears ui.  Safe with e == NULL.
+ * The text is escaped as textesc.h says (outside bytes never reach the
+ * terminal raw) and, cut off, ends on a whole character. */
 void gw_err_set(gw_err *e, const char *fmt, ...) GW_PRINTF(2, 3);
 /* After gw_err_set: the same error as the wizard says it, where msg names
  * command-line flags (doc/design.md, section 9: advice in the wizard's
@@ -51,13 +53,6 @@ void gw_err_set_ui(gw_err *e, const char *fmt, ...) GW_PRINTF(2, 3);
 /* ui when wizard and ui is set, else msg. */
 const char *gw_err_text(const gw_err *e, int wizard);
 
-/* Copy src into dst (size bytes, always NUL-terminated when size > 0)
- * with every byte that is not part of well-formed UTF-8, and every control
- * (C0 but tab and newline, DEL, C1), written as \xNN: user input (a
- * file's bytes, a host's output) echoed in a message never reaches the
- * terminal raw.  Cut off, it ends on a whole character.  Returns the
- * length written.  Every gw_err message goes through it. */
-size_t gw_str_escape(char *dst, size_t size, const char *src);
 /* The length (1..4) of the printable character at s (n bytes there):
  * well-formed UTF-8 (RFC 3629: no overlong form, no surrogate, nothing
  * above U+10FFFF) and not a control (C0, DEL, C1); 0 otherwise. */

@@ -1,9 +1,9 @@
 /* textesc.h: text from outside (a host's output, a file's bytes or name)
  * made safe for the terminal at the printers (doc/design.md 5.3): the
- * escaping of gw_str_escape (gw.h) without its size limit.  Valid UTF-8
- * is kept as it is (Chinese names print unchanged); C0 controls but tab
- * and newline, DEL, C1 controls and bytes that are not well-formed UTF-8
- * become \xNN.  Defined in util.c. */
+ * escaping every gw_err message has (util.c), without its size limit.
+ * Valid UTF-8 is kept as it is (Chinese names print unchanged); C0
+ * controls but tab and newline, DEL, C1 controls and bytes that are not
+ * well-formed UTF-8 become \xNN.  Defined in util.c. */
 #ifndef GW_TEXTESC_H
 #define GW_TEXTESC_H
 

@@ -16,8 +16,10 @@
 #include <unistd.h>
 #include <wchar.h>
 
+static size_t str_escape(char *dst, size_t size, const char *src);
+
 /* vsnprintf into buf, with what came from outside (a file's bytes, a
- * host's output) made safe to print: gw_str_escape, which also never ends
+ * host's output) made safe to print: str_escape, which also never ends
  * in half a UTF-8 character when the text is cut off. */
 static void
 err_format(char *buf, size_t size, const char *fmt, va_list ap)
@@ -25,7 +27,7 @@ err_format(char *buf, size_t size, const char *fmt, va_list ap)
 	char raw[4096];
 
 	vsnprintf(raw, sizeof raw, fmt, ap);
-	gw_str_escape(buf, size, raw);
+	str_escape(buf, size, raw);
 }
 
 void
@@ -400,8 +402,15 @@ gw_utf8_char(const char *p, size_t n)
 	return len;
 }
 
-size_t
-gw_str_escape(char *dst, size_t size, const char *src)
+/* Copy src into dst (size bytes, always NUL-terminated when size > 0)
+ * with every byte that is not part of well-formed UTF-8, and every control
+ * (C0 but tab and newline, DEL, C1), written as \xNN: user input (a
+ * file's bytes, a host's output) echoed in a message never reaches the
+ * terminal raw.  Cut off, it ends on a whole character.  Returns the
+ * length written.  Every gw_err message goes through it (tests/unit/core/test_escape.c
+ * reaches it through gw_err_set and gw_str_escaped). */
+static size_t
+str_escape(char *dst, size_t size, const char *src)
 {
 	const unsigned char *s = (const unsigned char *)src;
 	size_t o = 0, n, left = strlen(src);
@@ -440,7 +449,7 @@ gw_str_escaped(const char *s)
 	size_t n = strlen(s) * 4 + 1;   /* \xNN: four bytes for one */
 	char *d = gw_xmalloc(n);
 
-	gw_str_escape(d, n, s);
+	str_escape(d, n, s);
 	return d;
 }
 

@@ -542,18 +542,6 @@ gw_vmx_value_at(const gw_vmx *v, size_t i)
 	return v && i < v->nentries ? v->lines[v->entries[i]].value : NULL;
 }
 
-size_t
-gw_vmx_nlines(const gw_vmx *v)
-{
-	return v ? v->nlines : 0;
-}
-
-size_t
-gw_vmx_nmalformed(const gw_vmx *v)
-{
-	return v ? v->nmalformed : 0;
-}
-
 const char *
 gw_vmx_encoding(const gw_vmx *v)
 {

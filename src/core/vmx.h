@@ -30,13 +30,12 @@ int gw_vmx_parse(gw_vmx **out, const char *data, size_t len, const char *name,
 int gw_vmx_load(gw_vmx **out, const char *path, gw_err *e);
 void gw_vmx_free(gw_vmx *v);
 
-/* Is the document a .vmx at all (vmx_check.c)?  0 when it has at least one
- * well-formed key = value entry and at most as many malformed lines as
- * entries when it has config.version or virtualHW.version, else at most 2
- * (a hand-written fragment).  -1 and e ("PATH: not a .vmx file: ...")
- * otherwise: a vmware.log, an nvidia-smi capture, an answers file. */
-int gw_vmx_check(const gw_vmx *v, gw_err *e);
-/* gw_vmx_load() then gw_vmx_check(); *out is NULL on failure. */
+/* gw_vmx_load(), then: is the document a .vmx at all?  0 when it has at
+ * least one well-formed key = value entry and at most as many malformed
+ * lines as entries when it has config.version or virtualHW.version, else
+ * at most 2 (a hand-written fragment).  -1 and e ("PATH: not a .vmx file:
+ * ...") otherwise (a vmware.log, an nvidia-smi capture, an answers file),
+ * and on a load failure; *out is NULL on failure. */
 int gw_vmx_load_checked(gw_vmx **out, const char *path, gw_err *e);
 
 const char *gw_vmx_name(const gw_vmx *v);
@@ -63,9 +62,6 @@ size_t gw_vmx_count(const gw_vmx *v);
 const char *gw_vmx_key_at(const gw_vmx *v, size_t i);
 const char *gw_vmx_value_at(const gw_vmx *v, size_t i);
 
-/* Number of lines, number of malformed lines. */
-size_t gw_vmx_nlines(const gw_vmx *v);
-size_t gw_vmx_nmalformed(const gw_vmx *v);
 
 /* .encoding value or NULL. */
 const char *gw_vmx_encoding(const gw_vmx *v);

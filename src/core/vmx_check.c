@@ -1,4 +1,4 @@
-/* vmx_check.c: is this document a .vmx at all (vmx.h, gw_vmx_check)?
+/* vmx_check.c: is this document a .vmx at all (vmx.h, gw_vmx_load_checked)?
  *
  * gw_vmx_parse() never fails for odd lines, so a vmware.log, an
  * nvidia-smi capture or an answers file given by mistake would parse as
@@ -30,8 +30,9 @@ first_malformed(const gw_vmx *v)
 	return 0;
 }
 
-int
-gw_vmx_check(const gw_vmx *v, gw_err *e)
+/* gw_vmx_load_checked's test (vmx.h). */
+static int
+vmx_check(const gw_vmx *v, gw_err *e)
 {
 	int versioned;
 
@@ -67,7 +68,7 @@ gw_vmx_load_checked(gw_vmx **out, const char *path, gw_err *e)
 {
 	if (gw_vmx_load(out, path, e) != 0)
 		return -1;
-	if (gw_vmx_check(*out, e) != 0) {
+	if (vmx_check(*out, e) != 0) {
 		gw_vmx_free(*out);
 		*out = NULL;
 		return -1;

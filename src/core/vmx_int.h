@@ -1,6 +1,8 @@
 /* vmx_int.h: what the pieces of the .vmx document (vmx.c: parsing,
  * storage and queries; vmx_edit.c: gw_vmx_set; vmx_save.c: locks, backups
- * and saving) share.  Not for use outside src/core/vmx*.c. */
+ * and saving) share.  Not for use outside src/core/vmx*.c, but for
+ * tests/unit/core/test_vmx.c and tests/fuzz/fuzz_vmx.c, which read the
+ * line counts (nlines, nmalformed). */
 #ifndef GW_VMX_INT_H
 #define GW_VMX_INT_H
 

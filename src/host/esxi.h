@@ -112,33 +112,6 @@ int gw_esxi_pci_is_display(const gw_esxi_pci_dev *d);
  * any other owner, -1 when the block has no Configured Owner. */
 int gw_esxi_pci_passthru_enabled(const gw_esxi_pci_dev *d);
 
-/* ---- esxcli hardware pci pcipassthru list (ESXi 7.0+) ----------------- */
-
-/*   Device ID     Enabled
- *   ------------  -------
- *   0000:3b:00.0     true
- *
- * Columns are found by name in the header; the dashed line gives their
- * extent, so other columns may come and go and an empty cell is allowed
- * in them.  Device ID and Enabled ("true"/"false") are required in every
- * row.  No row (only the header) is a valid, empty list. */
-typedef struct gw_esxi_passthru {
-	char bdf[16];             /* "0000:3b:00.0" */
-	int enabled;              /* 1 or 0 */
-	unsigned line;
-} gw_esxi_passthru;
-
-typedef struct gw_esxi_passthru_list {
-	gw_esxi_passthru *items;
-	size_t n;
-} gw_esxi_passthru_list;
-
-int gw_esxi_parse_pcipassthru_list(const char *text, const char *name,
-                                   gw_esxi_passthru_list *out, gw_err *e);
-void gw_esxi_passthru_list_free(gw_esxi_passthru_list *l);
-/* 1 enabled, 0 not, -1 when the device is not in the list. */
-int gw_esxi_passthru_enabled(const gw_esxi_passthru_list *l, const char *bdf);
-
 /* ---- esxcli system uuid get ------------------------------------------- */
 
 /* One line, the host's system id (8-4-4-4-12 hex), the value a .vmx
@@ -334,10 +307,6 @@ void gw_esxi_storage_dev_list_free(gw_esxi_storage_dev_list *l);
 /* The device with this name (exact), or NULL. */
 const gw_esxi_storage_dev *
 gw_esxi_storage_dev_find(const gw_esxi_storage_dev_list *l, const char *name);
-/* Value of a field of a path or device block by key (case-insensitive),
- * NULL when absent. */
-const char *gw_esxi_storage_field(const gw_esxi_field *fields, size_t n,
-                                  const char *key);
 
 /* ---- esxcli storage vmfs extent list ----------------------------------- */
 
@@ -391,8 +360,5 @@ int gw_esxi_gpu_list_read(const gw_table *t, const char *text,
  * directory, unreadable, too large or holding a NUL byte: -1). */
 int gw_esxi_gpu_list_read_file(const gw_table *t, const char *path,
                                gw_gpu_list *out, gw_err *e);
-/* 1 when the device is owned by VM Passthru now, or its block does not
- * say (no Current Owner line); 0 for another owner. */
-int gw_esxi_gpu_current_passthru(const gw_esxi_pci_dev *d);
 
 #endif

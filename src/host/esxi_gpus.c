@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-int
-gw_esxi_gpu_current_passthru(const gw_esxi_pci_dev *d)
+/* 1 when the device is owned by VM Passthru now, or its block does not
+ * say (no Current Owner line); 0 for another owner. */
+static int
+gpu_current_passthru(const gw_esxi_pci_dev *d)
 {
 	return d->current_owner == NULL ||
 	       gw_strieq(d->current_owner, "VM Passthru");
@@ -43,7 +45,7 @@ gw_esxi_gpu_dev(const gw_table *t, const gw_esxi_pci_dev *d, gw_gpu_dev *g)
 	g->onboard = gw_is_onboard_display(d->vendor_id);
 	g->passthru_capable = d->passthru_capable;
 	g->passthru_enabled = gw_esxi_pci_passthru_enabled(d);
-	g->passthru_active = gw_esxi_gpu_current_passthru(d);
+	g->passthru_active = gpu_current_passthru(d);
 	if (d->configured_owner)
 		g->configured_owner = gw_xstrdup(d->configured_owner);
 	if (d->current_owner)

@@ -10,7 +10,6 @@
 #include <stddef.h>
 
 #define CMD_PCI_LIST   "esxcli hardware pci list"
-#define CMD_PASSTHRU   "esxcli hardware pci pcipassthru list"
 #define CMD_UUID       "esxcli system uuid get"
 #define CMD_VERSION    "esxcli system version get"
 #define CMD_GETALLVMS  "vim-cmd vmsvc/getallvms"

@@ -48,8 +48,10 @@ storage_name(const char *s)
 	return 1;
 }
 
-const char *
-gw_esxi_storage_field(const gw_esxi_field *fields, size_t n, const char *key)
+/* Value of a field of a path or device block by key (case-insensitive),
+ * NULL when absent. */
+static const char *
+storage_field(const gw_esxi_field *fields, size_t n, const char *key)
 {
 	const gw_esxi_field *f = fields && key ? esxi_find_field(fields, n, key)
 	                                       : NULL;
@@ -251,10 +253,10 @@ finish_path(gw_esxi_storage_path *p, const char *name, gw_err *e)
 {
 	char ex[64];
 
-	p->device = gw_esxi_storage_field(p->fields, p->nfields, "Device");
-	p->runtime_name = gw_esxi_storage_field(p->fields, p->nfields,
-	                                        "Runtime Name");
-	p->state = gw_esxi_storage_field(p->fields, p->nfields, "State");
+	p->device = storage_field(p->fields, p->nfields, "Device");
+	p->runtime_name = storage_field(p->fields, p->nfields,
+	                                "Runtime Name");
+	p->state = storage_field(p->fields, p->nfields, "State");
 	if (p->device == NULL || p->device[0] == '\0' ||
 	    strpbrk(p->device, " \t")) {
 		esxi_err_line(e, name, p->line,
@@ -337,8 +339,8 @@ finish_storage_dev(gw_esxi_storage_dev *d, const char *name, gw_err *e)
 {
 	char ex[64];
 
-	d->display_name = gw_esxi_storage_field(d->fields, d->nfields,
-	                                        "Display Name");
+	d->display_name = storage_field(d->fields, d->nfields,
+	                                "Display Name");
 	if (d->display_name == NULL) {
 		esxi_err_line(e, name, d->line,
 		              _("the block of device %s has no '%s' line; "

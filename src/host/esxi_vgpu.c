@@ -93,8 +93,11 @@ gw_esxi_vib_free(gw_esxi_vib *v)
 	v->name = v->version = NULL;
 }
 
-int
-gw_esxi_vib_vgpu_manager(const char *name)
+/* Is this VIB name the NVIDIA vGPU host driver: NVD-AIE_..., NVD-VMware_...,
+ * NVIDIA-VMware_..., NVIDIA-vGPU-... (any case); not the GPU management
+ * daemon (nvd-gpu-mgmt-daemon)? */
+static int
+vib_vgpu_manager(const char *name)
 {
 	static const char *const prefixes[] = {
 		"NVD-AIE", "NVD-VMware", "NVD-VGPU", "NVIDIA-VMware",
@@ -158,7 +161,7 @@ vib_line(void *ctx, const char *line, unsigned ln)
 		return 0;
 	}
 	if (ps->out->name == NULL && two_words(line, a, b, sizeof a) == 0 &&
-	    gw_esxi_vib_vgpu_manager(a)) {
+	    vib_vgpu_manager(a)) {
 		ps->out->name = gw_xstrdup(a);
 		ps->out->version = gw_xstrdup(b);
 	}
@@ -387,21 +390,4 @@ gw_esxi_parse_graphics_devices(const char *text, const char *name,
 		return -1;
 	}
 	return 0;
-}
-
-const gw_esxi_gdev *
-gw_esxi_gdev_find(const gw_esxi_gdevs *d, const char *bdf)
-{
-	unsigned a[4], b[4];
-	size_t i;
-
-	if (bdf == NULL ||
-	    esxi_parse_addr(bdf, 1, &a[0], &a[1], &a[2], &a[3]) != 0)
-		return NULL;
-	for (i = 0; i < d->n; i++)
-		if (esxi_parse_addr(d->v[i].id, 1, &b[0], &b[1], &b[2],
-		                    &b[3]) == 0 &&
-		    memcmp(a, b, sizeof a) == 0)
-			return &d->v[i];
-	return NULL;
 }

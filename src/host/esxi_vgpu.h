@@ -61,10 +61,6 @@ typedef struct gw_esxi_gdevs {
 int gw_esxi_parse_graphics_devices(const char *text, const char *name,
                                    gw_esxi_gdevs *out, gw_err *e);
 void gw_esxi_gdevs_free(gw_esxi_gdevs *d);
-/* The device of that PCI address (any case, either form of esxi.h's
- * addresses), or NULL. */
-const gw_esxi_gdev *gw_esxi_gdev_find(const gw_esxi_gdevs *d,
-                                      const char *bdf);
 
 /* The NVIDIA vGPU manager among the VIBs of esxcli software vib list (a
  * table: Name, Version, Vendor, Acceptance Level, Install Date...). */
@@ -78,10 +74,6 @@ typedef struct gw_esxi_vib {
 int gw_esxi_parse_vib_list(const char *text, const char *name,
                            gw_esxi_vib *out, gw_err *e);
 void gw_esxi_vib_free(gw_esxi_vib *v);
-/* Is this VIB name the NVIDIA vGPU host driver: NVD-AIE_..., NVD-VMware_...,
- * NVIDIA-VMware_..., NVIDIA-vGPU-... (any case); not the GPU management
- * daemon (nvd-gpu-mgmt-daemon)? */
-int gw_esxi_vib_vgpu_manager(const char *name);
 
 /* Per GPU of nvidia-smi -q: the "Current" line of its "ECC Mode" and "MIG
  * Mode" sections ("Enabled", "Disabled", "N/A"); NULL when absent. */

@@ -36,19 +36,6 @@ gw_vm_list_free(gw_vm_list *l)
 	memset(l, 0, sizeof *l);
 }
 
-const gw_vm *
-gw_vm_find(const gw_vm_list *l, unsigned long vmid)
-{
-	size_t i;
-
-	if (l == NULL)
-		return NULL;
-	for (i = 0; i < l->n; i++)
-		if (l->vms[i].vmid == vmid)
-			return &l->vms[i];
-	return NULL;
-}
-
 /* "Skipping invalid VM '12'" (quotes optional) -> 12. */
 static int
 skipping_line(const char *s, unsigned long *id)

@@ -126,8 +126,6 @@ typedef struct gw_vm_list {
 	size_t nskipped;
 } gw_vm_list;
 void gw_vm_list_free(gw_vm_list *l);
-const gw_vm *gw_vm_find(const gw_vm_list *l,
-                                  unsigned long vmid);
 
 /* ---- its power state --------------------------------------------------- */
 

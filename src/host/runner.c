@@ -301,12 +301,6 @@ gw_runner_close(gw_runner *r)
 }
 
 void
-gw_runner_set_timeout(gw_runner *r, unsigned seconds)
-{
-	r->timeout = seconds ? seconds : GW_RUNNER_TIMEOUT;
-}
-
-void
 gw_runner_set_path_prefix(gw_runner *r, const char *dir)
 {
 	free(r->path_prefix);

@@ -50,9 +50,6 @@ gw_runner *gw_runner_open_ssh_prompt(const char *user_at_host,
 /* Ends the master (ssh -O exit) and frees r.  NULL is harmless. */
 void gw_runner_close(gw_runner *r);
 
-/* Seconds one command may run (0 = GW_RUNNER_TIMEOUT). */
-void gw_runner_set_timeout(gw_runner *r, unsigned seconds);
-
 /* Directory put first on the PATH the commands see (tests: the esxcli /
  * vim-cmd stand-ins).  NULL removes it. */
 void gw_runner_set_path_prefix(gw_runner *r, const char *dir);

@@ -1,7 +1,8 @@
 /* runner_int.h: what the pieces of the command runner share (runner.c:
  * the runner and its commands; runner_spawn.c: fork/exec with pipes and a
  * timeout; runner_file.c: files through the runner; runner_session.c and
- * runner_guard.c: the ESXi operations).  Private to src/host/runner*.c. */
+ * runner_guard.c: the ESXi operations).  Private to src/host/runner*.c
+ * and tests/unit/host/test_runner.c (which shortens the timeout). */
 #ifndef GW_RUNNER_INT_H
 #define GW_RUNNER_INT_H
 
@@ -15,7 +16,8 @@ struct gw_runner {
 	char *sock;          /* control socket */
 	char *path_prefix;
 	char *volumes_root;
-	unsigned timeout;
+	unsigned timeout;     /* seconds one command may run
+	                      * (GW_RUNNER_TIMEOUT) */
 	int prompt;          /* the master may ask for a password on the tty */
 	int foreground;      /* spawn in the terminal's process group (a
 	                      * prompting master: a background group would be

@@ -55,8 +55,14 @@ candidates(char *cand[4])
 	return nc;
 }
 
-const char *
-gw_sample_hosts_dir(void)
+/* The folder holding the sample hosts: $GPUWIZ_HOSTS_DIR when set (even if
+ * it does not exist, so that errors name it), else the first existing
+ * folder of EXEDIR/../data/hosts, EXEDIR/data/hosts (a build-tree binary;
+ * make links BUILD/data/hosts to the source tree's in an out-of-tree
+ * build), PKGDATADIR/hosts (installed); NULL when none exists.  The
+ * string is static and valid until the next call. */
+static const char *
+sample_hosts_dir(void)
 {
 	const char *env = getenv("GPUWIZ_HOSTS_DIR");
 	char *cand[4];
@@ -82,7 +88,7 @@ gw_sample_hosts_dir(void)
 static const char *
 hosts_dir_or_err(gw_err *e)
 {
-	const char *d = gw_sample_hosts_dir();
+	const char *d = sample_hosts_dir();
 	char *cand[4];
 	size_t i, nc;
 	gw_buf tried;

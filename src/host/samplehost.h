@@ -37,17 +37,11 @@
 #include "gw.h"
 #include "runner.h"
 
-/* The folder holding the sample hosts: $GPUWIZ_HOSTS_DIR when set (even if
- * it does not exist, so that errors name it), else the first existing
- * folder of EXEDIR/../data/hosts, EXEDIR/data/hosts (a build-tree binary;
- * make links BUILD/data/hosts to the source tree's in an out-of-tree
- * build), PKGDATADIR/hosts (installed); NULL when none exists.  The string is static
- * and valid until the next call. */
-const char *gw_sample_hosts_dir(void);
-
 /* gw_sample_info (one sample: name, title, kind) is in hosttypes.h. */
-/* The sample hosts (the sub-folders of gw_sample_hosts_dir() holding a
- * host.ini), sorted by name; *out malloc'ed (NULL when *n is 0).  -1 with
+/* The sample hosts (the sub-folders of the hosts folder holding a
+ * host.ini: $GPUWIZ_HOSTS_DIR when set, even if it does not exist, else
+ * the first existing of EXEDIR/../data/hosts, EXEDIR/data/hosts and
+ * PKGDATADIR/hosts), sorted by name; *out malloc'ed (NULL when *n is 0).  -1 with
  * e set when no folder is found or it cannot be read, or a host.ini cannot
  * be read or lacks a valid kind. */
 int gw_sample_list(gw_sample_info **out, size_t *n, gw_err *e);

@@ -125,8 +125,9 @@ gw_vs_inventory_free(gw_vs_inventory *inv)
 	memset(inv, 0, sizeof *inv);
 }
 
-gw_vs_power
-gw_vs_power_parse(const char *s)
+/* runtime.powerState: "poweredOn" -> GW_VS_POWER_ON, ... */
+static gw_vs_power
+power_parse(const char *s)
 {
 	if (s == NULL)
 		return GW_VS_POWER_UNKNOWN;
@@ -137,17 +138,6 @@ gw_vs_power_parse(const char *s)
 	if (strcmp(s, "suspended") == 0)
 		return GW_VS_POWER_SUSPENDED;
 	return GW_VS_POWER_UNKNOWN;
-}
-
-const char *
-gw_vs_power_name(gw_vs_power p)
-{
-	switch (p) {
-	case GW_VS_POWER_ON: return "on";
-	case GW_VS_POWER_OFF: return "off";
-	case GW_VS_POWER_SUSPENDED: return "suspended";
-	default: return "unknown";
-	}
 }
 
 /* hardware.pciDevice: all of the host's devices, in the order given. */
@@ -360,7 +350,7 @@ static gw_vs_power
 vm_power(xmlNodePtr val)
 {
 	char *t = vs_el_text(val);
-	gw_vs_power p = gw_vs_power_parse(t ? gw_trim(t) : NULL);
+	gw_vs_power p = power_parse(t ? gw_trim(t) : NULL);
 
 	free(t);
 	return p;

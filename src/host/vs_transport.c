@@ -114,17 +114,6 @@ gw_vs_thumbprint_normalize(const char *in, char out[GW_VS_THUMB_LEN], gw_err *e)
 	return 0;
 }
 
-int
-gw_vs_thumbprint_equal(const char *a, const char *b)
-{
-	char na[GW_VS_THUMB_LEN], nb[GW_VS_THUMB_LEN];
-
-	if (gw_vs_thumbprint_normalize(a, na, NULL) != 0 ||
-	    gw_vs_thumbprint_normalize(b, nb, NULL) != 0)
-		return 0;
-	return strcmp(na, nb) == 0;
-}
-
 void
 gw_vs_thumbprint_of_der(const unsigned char *der, size_t len,
                         char out[GW_VS_THUMB_LEN])

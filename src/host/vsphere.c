@@ -24,8 +24,9 @@ wipe_free(char *p)
 
 /* ---- URL and thumbprints ------------------------------------------------ */
 
-char *
-gw_vs_normalize_url(const char *url, gw_err *e)
+/* "vc01" -> "https://vc01/sdk" (malloc'ed); see gw_vs_opts.url. */
+static char *
+normalize_url(const char *url, gw_err *e)
 {
 	const char *p, *auth, *end;
 	char *tmp, *out, *t;
@@ -110,7 +111,7 @@ gw_vs_new(const gw_vs_opts *o, gw_err *e)
 		gw_err_set(e, _("no vSphere connection options"));
 		return NULL;
 	}
-	url = gw_vs_normalize_url(o->url, e);
+	url = normalize_url(o->url, e);
 	if (url == NULL)
 		return NULL;
 	if (check_opts(o, e) != 0) {
@@ -300,25 +301,7 @@ gw_vs_is_vcenter(const gw_vs *s)
 }
 
 const char *
-gw_vs_api_version(const gw_vs *s)
-{
-	return s && s->api_version ? s->api_version : "";
-}
-
-const char *
 gw_vs_full_name(const gw_vs *s)
 {
 	return s && s->full_name ? s->full_name : "";
-}
-
-const char *
-gw_vs_url(const gw_vs *s)
-{
-	return s ? s->url : "";
-}
-
-const char *
-gw_vs_server_thumbprint(const gw_vs *s)
-{
-	return s ? s->seen : "";
 }

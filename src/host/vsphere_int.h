@@ -1,5 +1,6 @@
 /* vsphere_int.h: what the pieces of the vSphere client share (vsphere.h
- * is the interface).  The client is split by meaning:
+ * is the interface, vs_seams.h what the tests reach).  The client is
+ * split by meaning:
  *   vs_transport.c  libcurl, TLS thumbprint pinning, timeouts, one call
  *   vs_xml.c        SOAP envelopes built and read with libxml2, faults
  *   vsphere.c       options, login / logout (the password), accessors
@@ -13,7 +14,7 @@
 #ifndef GW_VSPHERE_INT_H
 #define GW_VSPHERE_INT_H
 
-#include "vsphere.h"
+#include "vs_seams.h"
 
 #include <curl/curl.h>
 #include <libxml/parser.h>

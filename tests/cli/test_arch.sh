@@ -3,8 +3,9 @@
 # after every change: file sizes (over 600 lines a warning, over 1,000 a
 # failure), cyclomatic complexity (pmccabe), no branching on the kind of
 # host above the host layer, the layers' include rules (followed through
-# every header, doc/design.md section 2.3), what src/report may do, and
-# every document the code cites present in the tree.
+# every header, doc/design.md section 2.3), what src/report may do, how
+# many global functions no other object uses, and every document the code
+# cites present in the tree.
 . "$(dirname "$0")/lib.sh"
 SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$SRC" || exit 1
@@ -138,6 +139,41 @@ grep -nE '(^|[^_a-z])(printf|puts|putchar)\(|fputs\([^,]*, *stdout|fprintf\(stdo
 	src/core/*.c src/host/*.c src/session/*.c >"$TMP/prints" || :
 check "src/core, src/host and src/session write nothing to stdout" [ ! -s "$TMP/prints" ]
 sed 's/^/   /' "$TMP/prints"
+
+# ---- global functions no other object uses -----------------------------------
+# A function that only its own file calls is static; one that only the
+# tests call is not in the product (or is a seam declared in an internal
+# header, such as src/host/vs_seams.h).  Counted with nm over the build's
+# objects (the vSphere module's table, vsphere_mod, aside): a function
+# defined in one object and named by no other.  main counts as one.
+LONELY_MAX=22
+build=${GPUWIZ_BIN:+$(dirname "$(dirname "$GPUWIZ_BIN")")}
+objs=$( [ -n "$build" ] && find "$build/src" "$build/ui" -name '*.o' 2>/dev/null |
+	grep -v vsphere_mod | sort)
+if [ -n "$objs" ] && command -v nm >/dev/null 2>&1; then
+	{
+		nm -A -g --defined-only $objs |
+			awk '$(NF-1) == "T" { f = $1; sub(/:.*/, "", f); print "D", $NF, f }'
+		nm -A -u $objs | awk '{ f = $1; sub(/:.*/, "", f); print "U", $NF, f }'
+	} | awk '$1 == "D" { def[$2] = def[$2] " " $3; next }
+		{ use[$2] = use[$2] " " $3 }
+		END {
+			for (s in def) {
+				n = split(def[s], d, " ")
+				for (i = 1; i <= n; i++) {
+					m = split(use[s], u, " "); other = 0
+					for (j = 1; j <= m; j++) if (u[j] != d[i]) other = 1
+					if (!other) print s, d[i]
+				}
+			}
+		}' | sort >"$TMP/lonely"
+	nlonely=$(wc -l <"$TMP/lonely")
+	check "at most $LONELY_MAX global functions that no other object uses ($nlonely)" \
+		[ "$nlonely" -le "$LONELY_MAX" ]
+	[ "$nlonely" -le "$LONELY_MAX" ] || sed "s|$build/||; s/^/   /" "$TMP/lonely"
+else
+	echo "# skip: no build objects (GPUWIZ_BIN) or no nm: global functions not counted"
+fi
 
 # ---- citations ---------------------------------------------------------------
 check "no code cites files outside the tree" \

@@ -13,8 +13,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gw_err e;
 
 	if (gw_esxi_parse_getallvms(s, "fuzz", &l, &e) == 0) {
+		/* a VM listed twice is refused */
 		for (i = 0; i < l.n; i++)
-			FZ_CHECK(gw_vm_find(&l, l.vms[i].vmid) != NULL);
+			for (size_t j = i + 1; j < l.n; j++)
+				FZ_CHECK(l.vms[i].vmid != l.vms[j].vmid);
 	}
 	gw_vm_list_free(&l);
 	if (gw_esxi_parse_power_state(s, "fuzz", &p, &e) == 0)

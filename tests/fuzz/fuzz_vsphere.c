@@ -5,7 +5,7 @@
  * QueryConfigTarget answer for a host with three devices, a
  * graphicsConfig and a task's info. */
 #include "fuzz.h"
-#include "vsphere.h"
+#include "vs_seams.h"
 
 static const char *const fz_pci_ids[] = {
 	"0000:3b:00.0", "0000:18:00.0", "0000:5e:00.0"

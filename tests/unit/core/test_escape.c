@@ -1,16 +1,34 @@
-/* test_escape.c: gw_str_escape, and every gw_err message through it
- * (issue 12: invalid UTF-8 in a message is escaped, never echoed raw). */
+/* test_escape.c: the escaping every gw_err message goes through (util.c),
+ * seen through gw_str_escaped (no size limit) and gw_err_set (cut off at
+ * the end of the message buffer): invalid UTF-8 in a message is escaped,
+ * never echoed raw. */
 #include "testutil.h"
+#include "textesc.h"
 
+/* in escaped as want; size 0: whole (gw_str_escaped), else as if size
+ * bytes were left for it (NUL included): gw_err_set of in after enough
+ * filler that only size bytes of the message buffer remain. */
 static void
 expect(const char *in, const char *want, size_t size)
 {
-	char buf[256];
+	char got[2048], *t;
+	gw_err e;
+	size_t pad = sizeof e.msg - size;
 
-	assert_true(size <= sizeof buf);
-	gw_str_escape(buf, size, in);
-	if (strcmp(buf, want) != 0)
-		fail_msg("escaped '%s', expected '%s'", buf, want);
+	if (size >= 256) {
+		t = gw_str_escaped(in);
+		if (strcmp(t, want) != 0)
+			fail_msg("escaped '%s', expected '%s'", t, want);
+		free(t);
+		return;
+	}
+	assert_true(size > 0 && strlen(in) < 64);
+	memset(got, 'f', pad);
+	strcpy(got + pad, in);
+	gw_err_set(&e, "%s", got);
+	assert_int_equal(strspn(e.msg, "f"), pad);
+	if (strcmp(e.msg + pad, want) != 0)
+		fail_msg("escaped '%s', expected '%s'", e.msg + pad, want);
 }
 
 static void

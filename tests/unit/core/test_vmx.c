@@ -1,6 +1,6 @@
 /* test_vmx.c: the lossless .vmx document (src/vmx.c). */
 #include "testutil.h"
-#include "vmx.h"
+#include "vmx_int.h"   /* the line counts */
 
 #include <dirent.h>
 #include <errno.h>
@@ -223,7 +223,7 @@ test_roundtrip_all(void **state)
 
 		if (olen != len || memcmp(out, bytes, len) != 0)
 			fail_msg("%s: round trip changed the bytes", names[i]);
-		assert_true(gw_vmx_nlines(v) > 0);
+		assert_true(v->nlines > 0);
 		free(out);
 		free(bytes);
 		gw_vmx_free(v);
@@ -266,7 +266,7 @@ check_edit(const char *file)
 
 	eol = gw_xstrdup(gw_vmx_eol(v));
 	count0 = gw_vmx_count(v);
-	nmal0 = gw_vmx_nmalformed(v);
+	nmal0 = v->nmalformed;
 	for (i = 0; i < nk; i++) {
 		absent[i] = gw_vmx_get(v, keys[i]) == NULL;
 		nappend += (size_t)absent[i];
@@ -327,7 +327,7 @@ check_edit(const char *file)
 		assert_string_equal(gw_vmx_get(v, keys[i]), vals[i]);
 	}
 	assert_int_equal(gw_vmx_count(v2), count0 + nappend);
-	assert_int_equal(gw_vmx_nmalformed(v2), nmal0);
+	assert_int_equal(v2->nmalformed, nmal0);
 	assert_string_equal(gw_vmx_eol(v2), eol);
 	assert_int_equal(gw_vmx_get_bool(v2, "pciPassthru.use64bitMMIO", 0), 1);
 	gw_vmx_free(v2);
@@ -392,7 +392,7 @@ test_shebang_is_comment(void **state)
 	gw_vmx *v = parse_sample("ws-hw11-ubuntu-shebang-utf8.vmx", NULL, NULL);
 
 	(void)state;
-	assert_int_equal(gw_vmx_nmalformed(v), 0);
+	assert_int_equal(v->nmalformed, 0);
 	assert_string_equal(gw_vmx_key_at(v, 0), ".encoding");
 	assert_int_equal(gw_vmx_line_of(v, ".encoding"), 2);
 	assert_string_equal(gw_vmx_encoding(v), "UTF-8");
@@ -411,7 +411,7 @@ test_set_in_place_keeps_style(void **state)
 	tlines b;
 
 	(void)state;
-	assert_int_equal(gw_vmx_nmalformed(v), 0);
+	assert_int_equal(v->nmalformed, 0);
 	assert_string_equal(gw_vmx_get(v, "config.version"), "8");
 	assert_string_equal(gw_vmx_get(v, "virtualHW.version"), "19");
 	assert_string_equal(gw_vmx_get(v, "memsize"), "4096");
@@ -660,7 +660,7 @@ test_invalid_utf8_kept(void **state)
 	gw_vmx *v = parse_sample("synthetic-invalid-utf8-bytes.vmx", &bytes, &len);
 
 	(void)state;
-	assert_int_equal(gw_vmx_nmalformed(v), 0);
+	assert_int_equal(v->nmalformed, 0);
 	assert_string_equal(gw_vmx_get(v, "displayName"), "bad \xff\xfe bytes");
 	set_ok(v, "memsize", "2048");
 	set_ok(v, "displayName", "ok \xc3\xa9");   /* declared UTF-8: allowed */
@@ -721,7 +721,7 @@ test_no_final_newline(void **state)
 		                    bytes, t[i].eol, t[i].eol, t[i].eol);
 		assert_serial(v, want, strlen(want));
 		assert_int_equal(gw_vmx_line_of(v, "pciPassthru.64bitMMIOSizeGB"),
-		                 (int)gw_vmx_nlines(v));
+		                 (int)v->nlines);
 		free(want);
 		free(bytes);
 		gw_vmx_free(v);
@@ -760,8 +760,8 @@ test_malformed(void **state)
 	gw_vmx_free(v);
 	v = parse_ok(bytes, len, "vm.vmx");
 	/* lines 4..8 of the sample are malformed */
-	assert_int_equal(gw_vmx_nmalformed(v), 5);
-	assert_int_equal(gw_vmx_nlines(v), 10);
+	assert_int_equal(v->nmalformed, 5);
+	assert_int_equal(v->nlines, 10);
 	assert_int_equal(gw_vmx_count(v), 5);
 	assert_null(gw_vmx_get(v, "pciPassthru.64bitMMIOSizeGB"));
 	assert_int_equal(gw_vmx_line_of(v, "pciPassthru.64bitMMIOSizeGB"), 0);
@@ -794,7 +794,7 @@ test_malformed(void **state)
 		                            "firmware = \"efi\" trailing junk\n"));
 		free(out);
 	}
-	assert_int_equal(gw_vmx_nmalformed(v), 5);
+	assert_int_equal(v->nmalformed, 5);
 	free(bytes);
 	gw_vmx_free(v);
 }
@@ -839,14 +839,14 @@ test_line_forms(void **state)
 		assert_string_equal(gw_vmx_key_at(v, 0), ok[i].key);
 		assert_string_equal(gw_vmx_value_at(v, 0), ok[i].val);
 		assert_string_equal(gw_vmx_get(v, ok[i].key), ok[i].val);
-		assert_int_equal(gw_vmx_nmalformed(v), 0);
+		assert_int_equal(v->nmalformed, 0);
 		gw_vmx_free(v);
 	}
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char *s = gw_xasprintf("%s\n", bad[i]);
 		gw_vmx *v = parse_str(s);
 
-		if (gw_vmx_count(v) != 0 || gw_vmx_nmalformed(v) != 1)
+		if (gw_vmx_count(v) != 0 || v->nmalformed != 1)
 			fail_msg("'%s' should be malformed", bad[i]);
 		assert_serial(v, s, strlen(s));
 		gw_vmx_free(v);
@@ -857,8 +857,8 @@ test_line_forms(void **state)
 		gw_vmx *v = parse_str(s);
 
 		assert_int_equal(gw_vmx_count(v), 0);
-		assert_int_equal(gw_vmx_nmalformed(v), 0);
-		assert_int_equal(gw_vmx_nlines(v), 1);
+		assert_int_equal(v->nmalformed, 0);
+		assert_int_equal(v->nlines, 1);
 		gw_vmx_free(v);
 		free(s);
 	}
@@ -873,7 +873,7 @@ test_leading_space_and_bom(void **state)
 	                         &len);
 
 	(void)state;
-	assert_int_equal(gw_vmx_nmalformed(v), 0);
+	assert_int_equal(v->nmalformed, 0);
 	assert_string_equal(gw_vmx_key_at(v, 0), ".encoding");
 	assert_string_equal(gw_vmx_get(v, "virtualHW.version"), "19");
 	set_ok(v, "displayName", "moved");
@@ -889,7 +889,7 @@ test_leading_space_and_bom(void **state)
 	gw_vmx_free(v);
 
 	v = parse_sample("synthetic-utf8-bom.vmx", &bytes, &len);
-	assert_int_equal(gw_vmx_nmalformed(v), 0);
+	assert_int_equal(v->nmalformed, 0);
 	assert_string_equal(gw_vmx_key_at(v, 0), ".encoding");
 	assert_int_equal(gw_vmx_line_of(v, ".encoding"), 1);
 	set_ok(v, ".encoding", "UTF-8");
@@ -975,7 +975,7 @@ test_empty_and_binary(void **state)
 	/* blank lines only: a (useless) text file, not an error */
 	v = parse_str("\n\r\n  \n");
 	assert_int_equal(gw_vmx_count(v), 0);
-	assert_int_equal(gw_vmx_nlines(v), 3);
+	assert_int_equal(v->nlines, 3);
 	gw_vmx_free(v);
 
 	/* load: empty file, missing file, binary file */
@@ -1092,9 +1092,9 @@ test_iterate_p40(void **state)
 	int seen_id = 0, seen_slot = 0;
 
 	(void)state;
-	assert_int_equal(gw_vmx_nmalformed(v), 0);
+	assert_int_equal(v->nmalformed, 0);
 	assert_int_equal(gw_vmx_count(v), 19);
-	assert_int_equal(gw_vmx_nlines(v), 28);
+	assert_int_equal(v->nlines, 28);
 	assert_string_equal(gw_vmx_key_at(v, 0), "pciPassthru0.present");
 	assert_string_equal(gw_vmx_value_at(v, 0), "TRUE");
 	for (i = 0; i < gw_vmx_count(v); i++) {
@@ -1193,7 +1193,7 @@ test_random_lines(void **state)
 			char *s1 = gw_vmx_serialize(v, &n1), *s2;
 			gw_vmx *v2;
 
-			before = gw_vmx_nmalformed(v);
+			before = v->nmalformed;
 			if (gw_vmx_set(v, keys[k], "x|22y", &e) != 0) {
 				assert_true(gw_vmx_malformed_line_of(v, keys[k]) > 0);
 				assert_serial(v, s1, n1);
@@ -1204,10 +1204,10 @@ test_random_lines(void **state)
 			s2 = gw_vmx_serialize(v, &n2);
 			v2 = parse_ok(s2, n2, "rand2.vmx");
 			assert_string_equal(gw_vmx_get(v2, keys[k]), "x|22y");
-			after = gw_vmx_nmalformed(v2);
+			after = v2->nmalformed;
 			assert_int_equal(before, after);
 			assert_int_equal(gw_vmx_count(v2), gw_vmx_count(v));
-			assert_int_equal(gw_vmx_nlines(v2), gw_vmx_nlines(v));
+			assert_int_equal(v2->nlines, v->nlines);
 			gw_vmx_free(v2);
 			free(s2);
 		}
@@ -1536,21 +1536,33 @@ test_save_missing_dir(void **state)
 	save_teardown(&f);
 }
 
-/* ---- gw_vmx_check: is it a .vmx at all? -------------------------------- */
+/* ---- gw_vmx_load_checked: is it a .vmx at all? ------------------------- */
 
+/* s saved as DIR/t.vmx and loaded with gw_vmx_load_checked. */
 static int
 check_bytes(const char *s, char *msg, size_t msz)
 {
+	char dir[] = "/tmp/gw-vmx-check-XXXXXX";
 	gw_vmx *v = NULL;
+	char *path;
 	gw_err e;
+	FILE *f;
 	int rc;
 
+	assert_non_null(mkdtemp(dir));
+	path = gw_xasprintf("%s/t.vmx", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(s, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
 	e.msg[0] = '\0';
-	rc = gw_vmx_parse(&v, s, strlen(s), "t.vmx", &e);
-	if (rc == 0)
-		rc = gw_vmx_check(v, &e);
+	rc = gw_vmx_load_checked(&v, path, &e);
+	assert_true(rc == 0 ? v != NULL : v == NULL);
 	snprintf(msg, msz, "%s", e.msg);
 	gw_vmx_free(v);
+	unlink(path);
+	rmdir(dir);
+	free(path);
 	return rc;
 }
 

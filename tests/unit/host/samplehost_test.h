@@ -28,6 +28,8 @@ const gw_finding *row(const gw_finding *rows, size_t n, const char *id);
 void expect_row(const gw_finding *rows, size_t n, const char *id,
                 gw_sev st);
 const gw_gpu_bar *bar(const gw_gpu_dev *g, int index);
+/* The VM of l with that Vmid (fails the test when there is none). */
+const gw_vm *vm_of(const gw_vm_list *l, unsigned long vmid);
 void open_ok(const char *name, gw_sample *s);
 void close_removes(gw_sample *s);
 

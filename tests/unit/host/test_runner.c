@@ -13,7 +13,7 @@
  * apply-now, iommu-off, ...), then asserts on what the stand-ins were
  * asked to run (their log). */
 #include "testutil.h"
-#include "runner.h"
+#include "runner_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -261,7 +261,7 @@ test_run_timeout(void **state)
 	int st;
 	gw_err e;
 
-	gw_runner_set_timeout(f->r, 1);
+	f->r->timeout = 1;
 	assert_int_equal(gw_runner_run(f->r, argv, &out, NULL, &st, &e), -1);
 	assert_null(out);
 	assert_non_null(strstr(e.msg, "no answer within 1 seconds"));
@@ -617,11 +617,16 @@ test_upgrade(void **state)
 static char *
 make_vmx(fx *f, const gw_vm_list *l, unsigned long vmid)
 {
+	const gw_vm *vm = NULL;
 	char *path, *dir;
 	gw_err e;
+	size_t i;
 
-	assert_int_equal(gw_esxi_session_vmx_path(f->r,
-	                 gw_vm_find(l, vmid), &path, &e), 0);
+	for (i = 0; i < l->n; i++)
+		if (l->vms[i].vmid == vmid)
+			vm = &l->vms[i];
+	assert_non_null(vm);
+	assert_int_equal(gw_esxi_session_vmx_path(f->r, vm, &path, &e), 0);
 	dir = gw_xasprintf("%s/datastore1", f->tmp);
 	mkdir(dir, 0755);
 	free(dir);

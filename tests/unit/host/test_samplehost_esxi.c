@@ -115,13 +115,13 @@ esxi_l40s(void **state)
 	if (gw_esxi_session_list_vms(r, &vl, &e) != 0)
 		fail_msg("%s", e.msg);
 	assert_int_equal(vl.n, 3);
-	vm = gw_vm_find(&vl, 1);
+	vm = vm_of(&vl, 1);
 	assert_non_null(vm);
 	assert_string_equal(vm->name, "ubuntu-l40s");
 	assert_string_equal(vm->datastore, "datastore1");
 	assert_int_equal(vm->hw_version, 13);
-	assert_int_equal(gw_vm_find(&vl, 2)->hw_version, 19);
-	assert_int_equal(gw_vm_find(&vl, 3)->hw_version, 21);
+	assert_int_equal(vm_of(&vl, 2)->hw_version, 19);
+	assert_int_equal(vm_of(&vl, 3)->hw_version, 21);
 	assert_int_equal(gw_esxi_session_power_state(r, 1, &p, &e), 0);
 	assert_int_equal(p, GW_POWER_OFF);
 	assert_int_equal(gw_esxi_session_power_state(r, 2, &p, &e), 0);
@@ -132,7 +132,7 @@ esxi_l40s(void **state)
 
 	/* The configured VM has the L40S at 0000:3b:00.0 and this host's
 	 * system id. */
-	vm = gw_vm_find(&vl, 3);
+	vm = vm_of(&vl, 3);
 	if (gw_esxi_session_vmx_path(r, vm, &path, &e) != 0 ||
 	    gw_esxi_session_read_vmx(r, path, &v, &e) != 0)
 		fail_msg("%s", e.msg);
@@ -159,7 +159,7 @@ esxi_l40s(void **state)
 	 * the sample's file does not. */
 	if (gw_esxi_session_upgrade(r, 1, 13, 21, &e) != 0)
 		fail_msg("%s", e.msg);
-	vm = gw_vm_find(&vl, 1);
+	vm = vm_of(&vl, 1);
 	if (gw_esxi_session_vmx_path(r, vm, &path, &e) != 0 ||
 	    gw_esxi_session_read_vmx(r, path, &v, &e) != 0)
 		fail_msg("%s", e.msg);
@@ -171,8 +171,8 @@ esxi_l40s(void **state)
 	gw_vm_list_free(&vl);
 	if (gw_esxi_session_list_vms(r, &vl, &e) != 0)
 		fail_msg("%s", e.msg);
-	assert_int_equal(gw_vm_find(&vl, 1)->hw_version, 21);
-	assert_int_equal(gw_vm_find(&vl, 2)->hw_version, 19);
+	assert_int_equal(vm_of(&vl, 1)->hw_version, 21);
+	assert_int_equal(vm_of(&vl, 2)->hw_version, 19);
 	gw_vm_list_free(&vl);
 	after = read_all(sample_vmx);
 	assert_string_equal(after, before);
@@ -221,7 +221,6 @@ esxi_storage_outputs_parse(void **state)
 	gw_esxi_storage_path_list pl;
 	gw_esxi_storage_dev_list dl;
 	gw_esxi_vmfs_extent_list xl;
-	gw_esxi_passthru_list ptl;
 	char *p, *t;
 	gw_err e;
 
@@ -252,14 +251,6 @@ esxi_storage_outputs_parse(void **state)
 	assert_string_equal(xl.extents[0].device_name, "naa.5000c500d1e2f3a7");
 	assert_int_equal(xl.extents[0].partition, 3);
 	gw_esxi_vmfs_extent_list_free(&xl);
-	free(t);
-	t = LOAD("esxcli-hardware-pci-pcipassthru-list.txt");
-	if (gw_esxi_parse_pcipassthru_list(t, "pt", &ptl, &e) != 0)
-		fail_msg("%s", e.msg);
-	assert_int_equal(ptl.n, 5);
-	assert_int_equal(gw_esxi_passthru_enabled(&ptl, "0000:3b:00.0"), 1);
-	assert_int_equal(gw_esxi_passthru_enabled(&ptl, "0000:5e:00.0"), 0);
-	gw_esxi_passthru_list_free(&ptl);
 	free(t);
 #undef LOAD
 }

@@ -4,6 +4,36 @@
 
 /* ---- URL, thumbprints ----------------------------------------------------- */
 
+char *
+vs_test_url(const char *url, gw_err *e)
+{
+	gw_vs_opts o;
+	gw_vs *s;
+	char *u;
+
+	memset(&o, 0, sizeof o);
+	o.url = url;
+	o.user = "root";
+	o.password = "pw";
+	s = gw_vs_new(&o, e);
+	if (s == NULL)
+		return NULL;
+	u = gw_xstrdup(s->url);
+	gw_vs_close(s);
+	return u;
+}
+
+int
+vs_test_thumb_equal(const char *a, const char *b)
+{
+	char na[GW_VS_THUMB_LEN], nb[GW_VS_THUMB_LEN];
+
+	if (gw_vs_thumbprint_normalize(a, na, NULL) != 0 ||
+	    gw_vs_thumbprint_normalize(b, nb, NULL) != 0)
+		return 0;
+	return strcmp(na, nb) == 0;
+}
+
 void
 test_normalize_url(void **state)
 {
@@ -22,22 +52,22 @@ test_normalize_url(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
-		u = gw_vs_normalize_url(ok[i].in, &e);
+		u = vs_test_url(ok[i].in, &e);
 		if (u == NULL)
 			fail_msg("%s: %s", ok[i].in, e.msg);
 		assert_string_equal(u, ok[i].out);
 		free(u);
 	}
-	assert_null(gw_vs_normalize_url("http://vc01/sdk", &e));
+	assert_null(vs_test_url("http://vc01/sdk", &e));
 	assert_non_null(strstr(e.msg, "https://"));
-	assert_null(gw_vs_normalize_url("https://root:s3cret@vc01/sdk", &e));
+	assert_null(vs_test_url("https://root:s3cret@vc01/sdk", &e));
 	assert_non_null(strstr(e.msg, "--user"));
 	assert_null(strstr(e.msg, "s3cret"));
-	assert_null(gw_vs_normalize_url("vc01 /sdk", &e));
-	assert_null(gw_vs_normalize_url("", &e));
-	assert_null(gw_vs_normalize_url(NULL, &e));
-	assert_null(gw_vs_normalize_url("https:///sdk", &e));
-	assert_null(gw_vs_normalize_url("ftp://vc01", &e));
+	assert_null(vs_test_url("vc01 /sdk", &e));
+	assert_null(vs_test_url("", &e));
+	assert_null(vs_test_url(NULL, &e));
+	assert_null(vs_test_url("https:///sdk", &e));
+	assert_null(vs_test_url("ftp://vc01", &e));
 }
 
 void
@@ -61,10 +91,10 @@ test_thumbprint(void **state)
 	assert_string_equal(out, FP_ABC);
 	assert_int_equal(gw_vs_thumbprint_normalize("SHA256 Fingerprint=" FP_ABC, out, &e), 0);
 	assert_string_equal(out, FP_ABC);
-	assert_true(gw_vs_thumbprint_equal(lower, bare));
-	assert_true(gw_vs_thumbprint_equal(FP_ABC, bare));
-	assert_false(gw_vs_thumbprint_equal(FP_ABC, "00:78:16:BF:8F:01:CF:EA:41:41:40:DE:5D:AE:22:23:B0:03:61:A3:96:17:7A:9C:B4:10:FF:61:F2:00:15:AD"));
-	assert_false(gw_vs_thumbprint_equal(FP_ABC, "nonsense"));
+	assert_true(vs_test_thumb_equal(lower, bare));
+	assert_true(vs_test_thumb_equal(FP_ABC, bare));
+	assert_false(vs_test_thumb_equal(FP_ABC, "00:78:16:BF:8F:01:CF:EA:41:41:40:DE:5D:AE:22:23:B0:03:61:A3:96:17:7A:9C:B4:10:FF:61:F2:00:15:AD"));
+	assert_false(vs_test_thumb_equal(FP_ABC, "nonsense"));
 	/* SHA-1: a hint, not a generic error */
 	assert_int_equal(gw_vs_thumbprint_normalize("A9:99:3E:36:47:06:81:6A:BA:3E:25:71:78:50:C2:6C:9C:D0:D8:9D", out, &e), -1);
 	assert_non_null(strstr(e.msg, "SHA-1"));
@@ -486,15 +516,49 @@ test_task_info(void **state)
 	free(x);
 }
 
+/* The power of a VM whose runtime.powerState is state (NULL: not given)
+ * in an inventory page. */
+static gw_vs_power
+power_of(const char *state)
+{
+	gw_vs_parse_state *ps = gw_vs_parse_state_new();
+	gw_vs_inventory inv;
+	gw_vs_power p;
+	gw_err e;
+	char *x = gw_xasprintf(
+	    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
+	    "<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\" "
+	    "xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">"
+	    "<soapenv:Body><RetrievePropertiesExResponse xmlns=\"urn:vim25\">"
+	    "<returnval><objects><obj type=\"VirtualMachine\">vm-1</obj>"
+	    "<propSet><name>name</name><val>a</val></propSet>%s%s%s"
+	    "</objects></returnval></RetrievePropertiesExResponse>"
+	    "</soapenv:Body></soapenv:Envelope>",
+	    state ? "<propSet><name>runtime.powerState</name><val xsi:type="
+	            "\"VirtualMachinePowerState\">" : "",
+	    state ? state : "", state ? "</val></propSet>" : "");
+
+	memset(&inv, 0, sizeof inv);
+	if (gw_vs_parse_inventory_page(ps, x, strlen(x), &inv, NULL, &e) != 0)
+		fail_msg("%s", e.msg);
+	gw_vs_parse_inventory_finish(ps, &inv);
+	assert_int_equal(inv.nvms, 1);
+	p = inv.vms[0].power;
+	gw_vs_inventory_free(&inv);
+	gw_vs_parse_state_free(ps);
+	free(x);
+	return p;
+}
+
 void
 test_power_names(void **state)
 {
 	(void)state;
-	assert_int_equal(gw_vs_power_parse("poweredOn"), GW_VS_POWER_ON);
-	assert_int_equal(gw_vs_power_parse("poweredOff"), GW_VS_POWER_OFF);
-	assert_int_equal(gw_vs_power_parse("suspended"), GW_VS_POWER_SUSPENDED);
-	assert_int_equal(gw_vs_power_parse("x"), GW_VS_POWER_UNKNOWN);
-	assert_int_equal(gw_vs_power_parse(NULL), GW_VS_POWER_UNKNOWN);
-	assert_string_equal(gw_vs_power_name(GW_VS_POWER_OFF), "off");
-	assert_string_equal(gw_vs_power_name(GW_VS_POWER_ON), "on");
+	assert_int_equal(power_of("poweredOn"), GW_VS_POWER_ON);
+	assert_int_equal(power_of("poweredOff"), GW_VS_POWER_OFF);
+	assert_int_equal(power_of("suspended"), GW_VS_POWER_SUSPENDED);
+	assert_int_equal(power_of(" poweredOff "), GW_VS_POWER_OFF);
+	assert_int_equal(power_of("x"), GW_VS_POWER_UNKNOWN);
+	assert_int_equal(power_of(""), GW_VS_POWER_UNKNOWN);
+	assert_int_equal(power_of(NULL), GW_VS_POWER_UNKNOWN);
 }

@@ -225,8 +225,8 @@ test_new_options(void **state)
 	s = gw_vs_new(&o, &e);
 	assert_non_null(s);
 	assert_int_equal(gw_vs_round_trips(s), 0);
-	assert_string_equal(gw_vs_url(s), "https://127.0.0.1:1/sdk");
-	assert_string_equal(gw_vs_api_version(s), "");
+	assert_string_equal(s->url, "https://127.0.0.1:1/sdk");
+	assert_string_equal(s->api_version, "");
 	assert_false(gw_vs_is_vcenter(s));
 	gw_vs_close(s);
 	gw_vs_close(NULL);

@@ -85,13 +85,13 @@ test_live_connect(void **state)
 	LIVE_PLAIN();
 	s = live_connect();
 	assert_int_equal(gw_vs_round_trips(s), 2);   /* service content, Login */
-	assert_true(strlen(gw_vs_api_version(s)) > 0);
+	assert_true(strlen(s->api_version) > 0);
 	assert_true(strlen(gw_vs_full_name(s)) > 0);
 	mode = env("GW_VCSIM_MODE");
 	if (mode)
 		assert_int_equal(gw_vs_is_vcenter(s), strcmp(mode, "vpx") == 0);
 	if (env("GW_VCSIM_THUMB"))
-		assert_true(gw_vs_thumbprint_equal(gw_vs_server_thumbprint(s),
+		assert_true(vs_test_thumb_equal(s->seen,
 		                                   env("GW_VCSIM_THUMB")));
 	gw_vs_close(s);
 }
@@ -420,7 +420,7 @@ test_live_not_vsphere(void **state)
 	LIVE_PLAIN();
 	live_opts(&o);
 	/* the same server, a path that is not the SDK */
-	u = gw_vs_normalize_url(o.url, &e);
+	u = vs_test_url(o.url, &e);
 	assert_non_null(u);
 	assert_non_null(strstr(u, "/sdk"));
 	*strstr(u, "/sdk") = '\0';

@@ -5,7 +5,7 @@
 #define GW_VSPHERE_TEST_H
 
 #include "testutil.h"
-#include "vsphere.h"
+#include "vsphere_int.h"   /* vs_seams.h, and the session (gw_vs) */
 
 #include <fcntl.h>
 
@@ -68,6 +68,11 @@ void live_inventory(gw_vs *s, gw_vs_inventory *inv);
 int is_l40s(const gw_vs_pci *p);
 const gw_vs_vm *pick_vm(const gw_vs_inventory *inv, gw_vs_power p, int skip_n);
 const gw_vs_pci *enabled_l40s(const gw_vs_host *h);
+/* The URL gw_vs_new makes of url (no network I/O), malloc'ed; NULL with e
+ * when it refuses it (test_vsphere_answers.c). */
+char *vs_test_url(const char *url, gw_err *e);
+/* 1 when both thumbprints normalise to the same value. */
+int vs_test_thumb_equal(const char *a, const char *b);
 
 /* ---- the tests -------------------------------------------------------- */
 

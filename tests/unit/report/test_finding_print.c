@@ -322,9 +322,6 @@ test_words(void **state)
 	assert_string_equal(gw_sev_word(GW_SEV_ERROR), "FAIL");
 	assert_string_equal(gw_sev_label(GW_SEV_INFO), "INFO");
 	assert_string_equal(gw_sev_label(GW_SEV_PASS), "PASS");
-	assert_string_equal(gw_topic_word(GW_TOPIC_SIZING), "sizing");
-	assert_string_equal(gw_topic_word(GW_TOPIC_DIAG), "diag");
-	assert_string_equal(gw_topic_word(GW_TOPIC_COUNT), "?");
 	assert_true(gw_topic_in(GW_TOPIC_HOST, GW_TOPIC_ALL));
 	assert_false(gw_topic_in(GW_TOPIC_HOST, GW_TOPIC_BIT(GW_TOPIC_GUEST)));
 	gw_finding_set(&f, GW_SEV_WARN, "x", GW_TOPIC_GUEST, "src",
