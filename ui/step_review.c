@@ -173,42 +173,28 @@ add_finding(ui_textlist *tl, const gw_finding *x, int width)
 	}
 }
 
-/* Output f (0..5) chosen: what it holds, where it goes, and why it cannot
- * be made when the plan refuses it. */
+/* Output f (a registry row) chosen: what it holds, where it goes, and
+ * why it cannot be made when the plan refuses it. */
 static void
-add_output(ui_textlist *tl, const gw_wizard *w, int f, int width)
+add_output(ui_textlist *tl, const gw_wizard *w, const gw_format_def *f,
+           int width)
 {
-	static const int bits[6] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
-	                             GW_FMT_TILE, GW_FMT_OM, GW_FMT_ANSIBLE };
-	const char *what[6];
+	const char *what = _(f->holds);
 	char *where, *s, why[1024];
 	int pad;
 
-	/* TRANSLATORS: what each output file holds; at most 20 cells
-	 * each. */
-	what[0] = _(".vmx lines");
-	/* TRANSLATORS: at most 20 cells. */
-	what[1] = _("BOSH VM extension");
-	/* TRANSLATORS: at most 20 cells. */
-	what[2] = _("Ops Manager JSON");
-	/* TRANSLATORS: at most 16 cells. */
-	what[3] = _("tile values");
-	/* TRANSLATORS: at most 20 cells. */
-	what[4] = _("om VM extension");
-	/* TRANSLATORS: at most 20 cells. */
-	what[5] = _("Ansible playbook");
-	if (!(gw_wizard_answers(w)->formats & bits[f]))
+	if (!(gw_wizard_answers(w)->formats & f->bit))
 		return;
-	pad = 20 - gw_text_cells(what[f]);
-	where = gw_wizard_output_path(w, bits[f]);
-	s = gw_xasprintf("%s%*s %s", what[f], pad > 0 ? pad : 0, "",
+	pad = 20 - gw_text_cells(what);
+	where = gw_wizard_output_path(w, f->bit);
+	s = gw_xasprintf("%s%*s %s", what, pad > 0 ? pad : 0, "",
 	                 where ? where : "?");
 	free(where);
 	/* wrapped rows under the path, not under the padding */
 	ui_tl_add(tl, s, UI_C_NORMAL, 2,
-	          gw_text_cells(what[f]) + (pad > 0 ? pad : 0) + 1, width);
+	          gw_text_cells(what) + (pad > 0 ? pad : 0) + 1, width);
 	free(s);
-	if (gw_wizard_format_check(w, bits[f], why, sizeof why) != 0) {
+	if (gw_wizard_format_check(w, f->bit, why, sizeof why) != 0) {
 		s = gw_xasprintf(_("Cannot be made from this plan: %s"), why);
 		ui_tl_add(tl, s, UI_C_FAIL, 23, 0, width);
 		free(s);
@@ -227,12 +213,13 @@ add_nccl(ui_textlist *tl, const gw_wizard *w, int width)
 	/* TRANSLATORS: the NCCL test script among the outputs; at most 20
 	 * cells. */
 	const char *what = _("NCCL check script");
-	int pad = 20 - gw_text_cells(what), f;
+	int pad = 20 - gw_text_cells(what);
+	size_t f;
 
 	if (p == NULL)
 		return;
-	for (f = 0; f < 6; f++)
-		nfmt += (gw_wizard_answers(w)->formats & (1 << f)) != 0;
+	for (f = 0; f < GW_NFORMATS; f++)
+		nfmt += (gw_wizard_answers(w)->formats & gw_formats[f].bit) != 0;
 	files = gw_apply_outputs(gw_wizard_answers(w), p, &n);
 	if (n > nfmt) {
 		s = gw_xasprintf("%s%*s %s", what, pad > 0 ? pad : 0, "",
@@ -248,13 +235,13 @@ static void
 add_outputs(ui_textlist *tl, const gw_wizard *w, int width)
 {
 	char *s;
-	int f;
+	size_t f;
 
 	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
 	/* TRANSLATORS: heading of the files the write step makes. */
 	ui_tl_add(tl, _("Outputs to write:"), UI_C_HEAD, 0, 0, width);
-	for (f = 0; f < 6; f++)
-		add_output(tl, w, f, width);
+	for (f = 0; f < GW_NFORMATS; f++)
+		add_output(tl, w, &gw_formats[f], width);
 	add_nccl(tl, w, width);
 	if (gw_wizard_vmx_where(w)) {
 		/* TRANSLATORS: the .vmx to be patched; %s is its path. */
@@ -356,15 +343,14 @@ add_snippet(ui_textlist *tl, const gw_wizard *w, int fmt, int width)
 static void
 build_view(ui_ctx *u, int width)
 {
-	static const int bits[6] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
-	                             GW_FMT_TILE, GW_FMT_OM, GW_FMT_ANSIBLE };
 	ui_textlist *tl = &rst(u)->view;
-	int f, mask = gw_wizard_answers(u->w)->formats;
+	int mask = gw_wizard_answers(u->w)->formats;
+	size_t f;
 
 	ui_tl_clear(tl);
-	for (f = 0; f < 6; f++)
-		if (mask & bits[f])
-			add_snippet(tl, u->w, bits[f], width);
+	for (f = 0; f < GW_NFORMATS; f++)
+		if (mask & gw_formats[f].bit)
+			add_snippet(tl, u->w, gw_formats[f].bit, width);
 	if (mask == 0)
 		/* TRANSLATORS: v on the review with no format chosen. */
 		ui_tl_add(tl, _("No output format is chosen: no snippet to show."),

@@ -52,6 +52,19 @@ gw_wizard_format_check(const gw_wizard *w, int fmt, char *why, size_t n)
 	return 0;
 }
 
+int
+wz_formats_possible(const gw_wizard *w, int mask)
+{
+	size_t i;
+	int can = 0;
+
+	for (i = 0; i < GW_NFORMATS; i++)
+		if ((mask & gw_formats[i].bit) &&
+		    gw_wizard_format_check(w, gw_formats[i].bit, NULL, 0) == 0)
+			can |= gw_formats[i].bit;
+	return can;
+}
+
 char *
 gw_wizard_output_path(const gw_wizard *w, int fmt)
 {
@@ -91,16 +104,16 @@ check_review(const gw_wizard *w, char *why, size_t n)
 		wz_put_why(why, n, buf);
 		return -1;
 	}
-	for (i = 0; i < WZ_NFORMATS; i++) {
+	for (i = 0; i < GW_NFORMATS; i++) {
 		char reason[900];
 
-		if (!(w->af.formats & wz_format_bits[i]))
+		if (!(w->af.formats & gw_formats[i].bit))
 			continue;
-		if (gw_wizard_format_check(w, wz_format_bits[i], reason,
+		if (gw_wizard_format_check(w, gw_formats[i].bit, reason,
 		                           sizeof reason) != 0) {
 			snprintf(buf, sizeof buf,
 			         _("Output '%s' cannot be made from this plan: %s; turn it off or change the GPUs."),
-			         gw_format_name(wz_format_bits[i]), reason);
+			         gw_formats[i].name, reason);
 			wz_put_why(why, n, buf);
 			return -1;
 		}

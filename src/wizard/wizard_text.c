@@ -18,10 +18,6 @@
 
 /* ---- string lists ------------------------------------------------------ */
 
-const int wz_format_bits[WZ_NFORMATS] = { GW_FMT_VMX, GW_FMT_BOSH,
-                                          GW_FMT_OPSMAN, GW_FMT_TILE,
-                                          GW_FMT_OM, GW_FMT_ANSIBLE };
-
 void
 wz_strv_push(wz_strv *s, char *item)
 {
