@@ -380,29 +380,6 @@ options_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	return UI_HANDLED;
 }
 
-static const char *
-options_help(ui_ctx *u)
-{
-	(void)u;
-	/* TRANSLATORS: help of step 6, wrapped to about 70 cells. */
-	return _("UVM (unified memory) sets pciPassthruN.cfg.enable_uvm = \"1\" on every vGPU of "
-	         "the VM, the ones already in the .vmx included. NCCL 2.27 and later fail "
-	         "ncclCommInitRank with \"operation not supported\" on vGPUs without it. It has a "
-	         "price: vMotion is disabled for the VM while UVM is on, and on A100 multi-vGPU "
-	         "VMs it turns off NVLink peer-to-peer.\n"
-	         "P2P lets several GPUs under one PCIe root complex talk directly "
-	         "(pciPassthru.allowP2P and pciPassthru.RelaxACSforP2P).\n"
-	         "The memory reservation (all guest memory, pinned) is required for passthrough.\n"
-	         "Hiding the hypervisor (hypervisor.cpuid.v0 = FALSE) is only for GeForce cards "
-	         "on drivers older than R465, which stop with code 43 in a VM. Force writes even "
-	         "when the plan has failures or the VM looks powered on: use it only when you "
-	         "know why.\n"
-	         "Outputs: the snippets to write (Space toggles each; a dimmed one cannot be made "
-	         "from this plan, and the screen says why), the directory they go to, and the "
-	         "name of the VM extension for BOSH and Ops Manager (empty: derived from the "
-	         "GPU). Up/Down or Tab move, Space toggles; in a text field Backspace deletes.");
-}
-
 static size_t
 options_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 {
@@ -421,6 +398,6 @@ options_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 
 const ui_screen ui_step_options = {
 	GW_STEP_OPTIONS, options_open, options_close, options_enter,
-	options_draw, options_key, options_mouse, NULL, options_help,
+	options_draw, options_key, options_mouse, NULL, NULL,
 	options_keys
 };

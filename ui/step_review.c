@@ -461,31 +461,6 @@ review_key(ui_ctx *u, ui_key k)
 	return UI_HANDLED;
 }
 
-static const char *
-review_help(ui_ctx *u)
-{
-	static char buf[4096];
-
-	(void)u;
-	/* TRANSLATORS: help of step 7, wrapped to about 70 cells. */
-	snprintf(buf, sizeof buf, "%s\n%s", _("Everything gpuwiz will change, before anything is written. Each line of the .vmx "
-	         "is shown as a diff: \"+\" a value written, \"-\" the value it replaces, \"=\" a "
-	         "value already right that stays. Under each: why, and the source of the fact. "
-	         "Then the findings (FAIL must be fixed before writing; WARN and INFO are "
-	         "advice) and the files the next step writes, and where.\n"
-	         "The summary at the top says what you chose; the digits 1 to 7 go back to "
-	         "that step (Enter on each step comes back here). v shows the snippets the "
-	         "write step would write (.vmx lines, the BOSH VM extension, the Ops Manager "
-	         "JSON, the tile fields), without writing anything; Esc closes them.\n"
-	         "Up/Down and PgUp/PgDn scroll. s saves your answers to a file: a trainer can "
-	         "hand it to a class, and gpuwiz --answers FILE starts with every screen filled "
-	         "in, so Enter alone walks to the written files. Enter goes to the write step; "
-	         "nothing is written until you press Enter there."),
-	         /* TRANSLATORS: help of step 7, the host changes; wrapped to about 70 cells. */
-	         _("Host changes queued on the host and VM steps (e enables a GPU's passthrough, u upgrades the hardware version) are listed under \"Changes on the host\" with the exact command gpuwiz runs; they run only after you answer Yes to the write step's question, before the .vmx and the files."));
-	return buf;
-}
-
 static size_t
 review_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 {
@@ -518,5 +493,5 @@ review_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 
 const ui_screen ui_step_review = {
 	GW_STEP_REVIEW, review_open, review_close, review_enter, review_draw,
-	review_key, NULL, NULL, review_help, review_keys
+	review_key, NULL, NULL, NULL, review_keys
 };

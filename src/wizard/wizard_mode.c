@@ -301,5 +301,5 @@ gw_wizard_step_help(const gw_wizard *w, gw_step s)
 	const char *h = s == GW_STEP_HOST ? d->host_help :
 	                s == GW_STEP_VM ? d->vm_help : NULL;
 
-	return h ? _(h) : NULL;
+	return h ? _(h) : gw_step_help(s);
 }

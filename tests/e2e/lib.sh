@@ -13,6 +13,13 @@ at_exit '$T kill-server 2>/dev/null'
 # and the screens show its path); it is in $TMP and goes with it
 GW_SCRATCH_KEPT=1
 SCREEN=$TMP/screen.txt
+# The wizard's step count from its step table (src/wizard/steps.h, one
+# GW_STEP( row per step, which the program's gw_step enum and its
+# "Step k/N" line are made of; test_wizard's test_step_table checks this
+# count against GW_NSTEPS).  st K: "K/N", step K's counter on the title line.
+GW_NSTEPS=$(grep -c '^GW_STEP(' "${GW_SRCDIR:-$(dirname "$0")/../..}/src/wizard/steps.h")
+[ "${GW_NSTEPS:-0}" -gt 0 ] || { echo "cannot read the step table"; exit 99; }
+st() { printf '%s/%s' "$1" "$GW_NSTEPS"; }
 
 # start LANG WxH [gpuwiz args...]: a session "w" running gpuwiz in $TMP/run;
 # when gpuwiz exits the pane prints its exit status and `stty -a`, then

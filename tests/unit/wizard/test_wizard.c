@@ -12,6 +12,8 @@
 #include "mmio.h"
 
 #include <dirent.h>
+#include <libintl.h>
+#include <locale.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -194,6 +196,64 @@ test_mode_table(void **state)
 	h = gw_host_open_linux("/");
 	assert_int_equal(wz_mode_of(h), GW_MODE_LINUX);
 	gw_host_close(h);
+}
+
+/* Rows of the step table as the screen tests count them
+ * (tests/e2e/lib.sh: lines starting "GW_STEP(" in steps.h). */
+static int
+step_rows(void)
+{
+	const char *src = getenv("GW_SRCDIR");
+	char *path = gw_xasprintf("%s/src/wizard/steps.h",
+	                          src && *src ? src : ".");
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	if (f == NULL)
+		fail_msg("%s: cannot read", path);
+	while (fgets(line, sizeof line, f))
+		n += strncmp(line, "GW_STEP(", 8) == 0;
+	fclose(f);
+	free(path);
+	return n;
+}
+
+/* Every step has its title, purpose and help, in English and in the
+ * zh_CN catalogue; the count the screen tests use is the table's. */
+static void
+test_step_table(void **state)
+{
+	const char *dir = getenv("GPUWIZ_LOCALEDIR");
+	int s;
+
+	(void)state;
+	assert_int_equal(step_rows(), GW_NSTEPS);
+	for (s = 0; s < GW_NSTEPS; s++) {
+		assert_true(strlen(gw_step_help((gw_step)s)) > 100);
+		assert_true(gw_step_title((gw_step)s)[0] != '\0');
+		assert_true(gw_step_purpose((gw_step)s)[0] != '\0');
+	}
+	if (dir == NULL || setlocale(LC_ALL, "zh_CN.UTF-8") == NULL)
+		skip();
+	unsetenv("LANGUAGE");
+	bindtextdomain("gpuwiz", dir);
+	bind_textdomain_codeset("gpuwiz", "UTF-8");
+	textdomain("gpuwiz");
+	for (s = 0; s < GW_NSTEPS; s++) {
+		const char *t = gw_step_title((gw_step)s);
+		const char *p = gw_step_purpose((gw_step)s);
+		const char *h = gw_step_help((gw_step)s);
+
+		setlocale(LC_ALL, "C");
+		if (strcmp(t, gw_step_title((gw_step)s)) == 0 ||
+		    strcmp(p, gw_step_purpose((gw_step)s)) == 0 ||
+		    strcmp(h, gw_step_help((gw_step)s)) == 0)
+			fail_msg("step %d: not translated into zh_CN", s + 1);
+		assert_true(gw_text_cells(t) <= 18);
+		setlocale(LC_ALL, "zh_CN.UTF-8");
+	}
+	setlocale(LC_ALL, "C");
 }
 
 static void
@@ -1950,6 +2010,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_texts),
+		cmocka_unit_test(test_step_table),
 		cmocka_unit_test(test_mode_table),
 		cmocka_unit_test(test_linux_mode),
 		cmocka_unit_test(test_detected_count),
