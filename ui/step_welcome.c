@@ -422,10 +422,19 @@ welcome_help(ui_ctx *u)
 	if (ui_doctor_shown(st->doctor))
 		return ui_doctor_help(u, st->doctor);
 	free(st->help);
-	/* TRANSLATORS: a paragraph of the help of step 1, wrapped to about
-	 * 70 cells. */
-	st->help = gw_xasprintf("%s\n%s",
+	st->help = gw_xasprintf("%s\n%s\n%s",
 	                        gw_wizard_step_help(u->w, GW_STEP_WELCOME),
+	                        /* TRANSLATORS: paragraphs of the help of
+	                         * step 1, after the modes'; wrapped to about
+	                         * 70 cells. */
+	                        _("A sample host lets you practise without the "
+	                          "hardware: gpuwiz builds it from real captures "
+	                          "in a scratch directory (also: gpuwiz "
+	                          "--sample-host NAME) and every write goes "
+	                          "there.\nSpace picks the highlighted choice; "
+	                          "Enter picks it and goes on."),
+	                        /* TRANSLATORS: a paragraph of the help of
+	                         * step 1, wrapped to about 70 cells. */
 	                        _("Fix a failed power-on or a crash: paste the error text or give the VM's vmware.log; gpuwiz names the cause, its fix and its source, and where the fix is a change of the .vmx it fills it in and opens the review (F1 there says more)."));
 	return st->help;
 }

@@ -25,28 +25,10 @@ GW_STEP(WELCOME,
         /* TRANSLATORS: one-line purpose of a wizard step, shown under
          * its title: at most 76 cells. */
         N_("Choose the language and what you are doing."),
-        /* TRANSLATORS: help of step 1, wrapped to about 70 cells. */
-        N_("Choose the language of the screens (the default comes from your locale or --lang) "
-           "and what you are doing.\n"
-           "Plan offline: pick the GPUs from the bundled table and write snippets "
-           "(.vmx lines, BOSH, Ops Manager, tile values) and, when you open one, patch a "
-           "local .vmx file with a backup.\n"
-           "Configure this Linux host: gpuwiz checks this host (CPU virtualization, IOMMU, "
-           "kernel command line, GPU drivers) and lists its GPUs to pick from; the "
-           "environment variable GPUWIZ_SYSROOT points it at another root (a copy of /proc "
-           "and /sys).\n"
-           "An ESXi host over SSH: start gpuwiz with --ssh root@HOST (ssh asks for the "
-           "password or key passphrase once, before the screens start) or run it on the "
-           "ESXi shell; gpuwiz then reads the host with esxcli and vim-cmd, enables "
-           "passthrough, and patches the VM's .vmx on the datastore.\n"
-           "vCenter or ESXi through the API: start gpuwiz with --url https://HOST/sdk --user "
-           "USER (--thumbprint pins a self-signed certificate; the password is asked once "
-           "before the screens start, or taken from GPUWIZ_PASSWORD); gpuwiz reads the "
-           "inventory, enables passthrough and reconfigures the VM with ReconfigVM_Task.\n"
-           "A sample host lets you practise without the hardware: gpuwiz builds it from "
-           "real captures in a scratch directory (also: gpuwiz --sample-host NAME) and "
-           "every write goes there.\n"
-           "Space picks the highlighted choice; Enter picks it and goes on."),
+        /* TRANSLATORS: help of step 1, wrapped to about 70 cells; each
+         * mode's paragraph follows it (wizard_mode.c). */
+        N_("Choose the language of the screens (the default comes from your locale "
+           "or --lang) and what you are doing."),
         check_welcome, ui_step_welcome)
 GW_STEP(HOST,
         /* TRANSLATORS: wizard step title, shown in the step list: at

@@ -102,6 +102,11 @@ typedef enum {
  * words with a value in them are made by functions (malloc'ed). */
 typedef struct wz_mode_desc {
 	const char *name;               /* the welcome step's choice */
+	const char *note, *note_long;   /* under the choice and with the
+	                                 * cursor on it, where the name alone
+	                                 * could mislead; NULL: none */
+	const char *about;              /* its paragraph of the welcome
+	                                 * step's help */
 	const char *missing;            /* why it is not available before its
 	                                 * host is attached; NULL: always */
 	wz_reach reach;

@@ -63,20 +63,20 @@ esxi_walk() { # LANG
 	lang=$1
 	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
 	start "$lang" 80x24 --sample-host esxi-l40s
-	check "$lang esxi: welcome" wait_for "$(st 1)"
+	check "$lang esxi: welcome" wait_for "$(st WELCOME)"
 	keys Enter
-	check "$lang esxi: host check" wait_for "$(st 2)"
+	check "$lang esxi: host check" wait_for "$(st HOST)"
 	keys Enter
-	check "$lang esxi: GPU step" wait_for "$(st 3)"
+	check "$lang esxi: GPU step" wait_for "$(st GPU)"
 	keys Space
 	check "$lang esxi: Space adds the detected L40S" wait_for "l40s"
 	keys Enter
-	check "$lang esxi: VM step" wait_for "$(st 4)"
+	check "$lang esxi: VM step" wait_for "$(st VM)"
 	keys Enter
 	check "$lang esxi: the VM opens" wait_for "vmx-21"
 	n=0
 	while [ $n -lt 3 ]; do keys Enter; n=$((n + 1)); done
-	check "$lang esxi: review" wait_for "$(st 7)"
+	check "$lang esxi: review" wait_for "$(st REVIEW)"
 	check_summary esxi
 	sample=$(printf "$(tr_ "$lang" '%s (sample)')" esxi-l40s)
 	check "$lang esxi: the host and the sample" sh -c \
@@ -95,15 +95,15 @@ esxi_walk() { # LANG
 	check "$lang esxi: the help line has v" sh -c "tail -n 1 '$SCREEN' | grep -qF 'v $(tr_ "$lang" 'Snippets')'"
 	# a digit jump and back
 	keys 3
-	check "$lang esxi: 3 goes to the GPU step" wait_for "$(st 3)"
+	check "$lang esxi: 3 goes to the GPU step" wait_for "$(st GPU)"
 	check "$lang esxi: the L40S is still chosen" on_screen "l40s"
 	n=0
-	while [ $n -lt 6 ] && ! on_screen "$(st 7)"; do keys Enter; sleep 0.2; n=$((n + 1)); done
-	check "$lang esxi: Enter walks back to the review" wait_for "$(st 7)"
+	while [ $n -lt 6 ] && ! on_screen "$(st REVIEW)"; do keys Enter; sleep 0.2; n=$((n + 1)); done
+	check "$lang esxi: Enter walks back to the review" wait_for "$(st REVIEW)"
 	check "$lang esxi: the summary is unchanged" sh -c \
 		"grep -F -- '$(tr_ "$lang" 'GPUs:')' '$SCREEN' | grep -qF '1 x l40s'"
 	keys 7
-	check "$lang esxi: 7 stays on the review" on_screen "$(st 7)"
+	check "$lang esxi: 7 stays on the review" on_screen "$(st REVIEW)"
 	# the snippets
 	keys v
 	check "$lang esxi: v opens the snippets" \
@@ -121,11 +121,11 @@ esxi_walk() { # LANG
 	check "$lang esxi: the .vmx lines" grep -qF 'pciPassthru.use64bitMMIO = "TRUE"' "$TMP/view.txt"
 	# a digit in the view does not jump
 	keys 2
-	check "$lang esxi: 2 in the view stays" on_screen "$(st 7)"
+	check "$lang esxi: 2 in the view stays" on_screen "$(st REVIEW)"
 	keys Escape
 	check "$lang esxi: Esc closes the view, on the review" \
 		wait_for "$(tr_ "$lang" 'Your choices (1-7 goes back to that step):')"
-	check "$lang esxi: still step 7" on_screen "$(st 7)"
+	check "$lang esxi: still step 7" on_screen "$(st REVIEW)"
 	keys q
 	on_screen "y/n" && keys y
 	check "$lang esxi: exits" exited
@@ -139,10 +139,10 @@ offline_walk() { # LANG
 	sample vmx/ws-hw11-ubuntu-shebang-utf8.vmx "$TMP/run/vm.vmx"
 	printf '[gpu]\ndevices = l40s\n[vm]\nvmx = vm.vmx\nesxi = 8.0U2\nbdf = 0000:42:00.0\nsystem_id = 5f2c1a3e-0000-0000-0000-0cc47a1b2c3d\n[output]\ndir = out\nformats = vmx,bosh,tile\nname = gpu-review\n' >"$TMP/run/a.ini"
 	start "$lang" 80x24 --answers a.ini
-	check "$lang offline: welcome" wait_for "$(st 1)"
+	check "$lang offline: welcome" wait_for "$(st WELCOME)"
 	n=0
 	while [ $n -lt 6 ]; do keys Enter; n=$((n + 1)); done
-	check "$lang offline: review" wait_for "$(st 7)"
+	check "$lang offline: review" wait_for "$(st REVIEW)"
 	check_summary offline
 	check "$lang offline: the host is offline" sh -c \
 		"grep -F -- '$(tr_ "$lang" 'Host:')' '$SCREEN' | grep -qF -- '$(tr_ "$lang" 'offline (no host)')'"
@@ -163,13 +163,13 @@ offline_walk() { # LANG
 	*) check "$lang offline: the help names the digits" grep -qF "digits 1 to 7" "$TMP/help1.txt"
 	   check "$lang offline: the help names v" grep -qF "v shows the snippets" "$TMP/help1.txt" ;;
 	esac
-	check "$lang offline: back on the review" wait_for "$(st 7)"
+	check "$lang offline: back on the review" wait_for "$(st REVIEW)"
 	# a jump to the VM step and back
 	keys 4
-	check "$lang offline: 4 goes to the VM step" wait_for "$(st 4)"
+	check "$lang offline: 4 goes to the VM step" wait_for "$(st VM)"
 	n=0
-	while [ $n -lt 6 ] && ! on_screen "$(st 7)"; do keys Enter; sleep 0.2; n=$((n + 1)); done
-	check "$lang offline: Enter walks back to the review" wait_for "$(st 7)"
+	while [ $n -lt 6 ] && ! on_screen "$(st REVIEW)"; do keys Enter; sleep 0.2; n=$((n + 1)); done
+	check "$lang offline: Enter walks back to the review" wait_for "$(st REVIEW)"
 	keys v
 	check "$lang offline: v opens the snippets" \
 		wait_for "$(tr_ "$lang" 'What the write step would write (Esc closes):')"
@@ -181,7 +181,7 @@ offline_walk() { # LANG
 	check "$lang offline: Esc closes the view" \
 		wait_for "$(tr_ "$lang" 'Your choices (1-7 goes back to that step):')"
 	keys Enter
-	check "$lang offline: write step" wait_for "$(st 8)"
+	check "$lang offline: write step" wait_for "$(st WRITE)"
 	keys Enter
 	check "$lang offline: written" wait_for "$(tr_ "$lang" 'Written:')" 15
 	check "$lang offline: the BOSH file has the name shown" \

@@ -189,7 +189,22 @@ test_mode_table(void **state)
 		assert_int_equal(d->missing != NULL,
 		                 d->reach == WZ_REACH_ATTACHED);
 		assert_int_equal(d->probe != NULL, d->reach != WZ_REACH_NONE);
+		/* its paragraph is in the welcome step's help, the note
+		 * its descriptor's */
+		assert_non_null(d->about);
+		assert_non_null(strstr(gw_wizard_step_help(NULL,
+		                                           GW_STEP_WELCOME),
+		                       d->about));
+		if (d->note)
+			assert_string_equal(gw_wizard_mode_note((gw_mode)m, 0),
+			                    d->note);
+		assert_int_equal(d->note != NULL, d->note_long != NULL);
 	}
+	assert_true(strncmp(gw_wizard_step_help(NULL, GW_STEP_WELCOME),
+	                    gw_step_help(GW_STEP_WELCOME),
+	                    strlen(gw_step_help(GW_STEP_WELCOME))) == 0);
+	assert_non_null(gw_wizard_mode_note(GW_MODE_LINUX, 1));
+	assert_null(gw_wizard_mode_note(GW_MODE_OFFLINE, 0));
 	assert_ptr_equal(wz_mode((gw_mode)GW_NMODES), wz_mode(GW_MODE_OFFLINE));
 	assert_ptr_equal(wz_mode((gw_mode)-1), wz_mode(GW_MODE_OFFLINE));
 	assert_string_equal(gw_mode_name((gw_mode)GW_NMODES), "");
