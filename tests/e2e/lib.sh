@@ -33,6 +33,11 @@ st() {
 	[ -n "$k" ] || { echo "st: no step $1 in $GW_STEPS_H" >&2; return 1; }
 	printf '%s/%s' "$k" "$GW_NSTEPS"
 }
+# enters FROM TO: Enter once per step from step FROM to step TO (ids)
+enters() {
+	e_n=$(( $(stn "$2") - $(stn "$1") ))
+	while [ "$e_n" -gt 0 ]; do keys Enter; e_n=$((e_n - 1)); done
+}
 
 # start LANG WxH [gpuwiz args...]: a session "w" running gpuwiz in $TMP/run;
 # when gpuwiz exits the pane prints its exit status and `stty -a`, then

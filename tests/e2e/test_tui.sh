@@ -26,18 +26,19 @@ enter_walk() { # LANG text-of-step-1 written-label next-steps-label
 	answers
 	start "$lang" 80x24 --answers a.ini
 	check "$lang: first screen" wait_for "$t1"
-	n=0
-	while [ $n -lt 6 ]; do keys Enter; n=$((n + 1)); done
-	check "$lang: Enter x6 reaches the review, $(st REVIEW)" wait_for "$(st REVIEW)"
+	# Enter on every step before the review
+	n=1
+	while [ $n -lt "$(stn REVIEW)" ]; do keys Enter; n=$((n + 1)); done
+	check "$lang: Enter on each step reaches the review, $(st REVIEW)" wait_for "$(st REVIEW)"
 	keys End
 	check "$lang: the review lists the NCCL check script among the outputs" \
 		wait_for "out/nccl_check.py"
 	keys Enter
-	check "$lang: Enter x7 reaches step $(st WRITE)" wait_for "$(st WRITE)"
+	check "$lang: Enter once more reaches step $(st WRITE)" wait_for "$(st WRITE)"
 	check "$lang: the write step lists the NCCL check script it will write" \
 		on_screen "out/nccl_check.py"
 	keys Enter
-	check "$lang: Enter on step 8 writes" wait_for "$written"
+	check "$lang: Enter on the write step writes" wait_for "$written"
 	check "$lang: the next steps are shown" on_screen "$nextl"
 	case $lang in
 	zh*) check "$lang: the write screen is in Chinese" sh -c "LC_ALL=C.UTF-8 grep -qP '[\x{4e00}-\x{9fff}]' '$SCREEN'" ;;
@@ -146,7 +147,7 @@ mv "$TMP/run/saved.ini" "$TMP/saved.ini"
 cp "$TMP/saved.ini" "$TMP/run/saved.ini"
 start C.UTF-8 80x24 --answers saved.ini
 check "replay: first screen" wait_for "Step $(st WELCOME)"
-n=0; while [ $n -lt 8 ]; do keys Enter; n=$((n + 1)); done
+enters WELCOME WRITE; keys Enter
 check "replay: written" wait_for "Written:"
 check "replay: outputs again" [ -s "$TMP/run/gpuwiz-out/tile-vm-type.yml" ]
 keys Enter; exited
@@ -223,13 +224,13 @@ check "F1 opens help for the screen" wait_for "Help: Welcome"
 keys Escape
 sleep 0.2
 screen; check "help closed, still on step 1" sh -c "! grep -q 'Help: Welcome' '$SCREEN' && grep -q 'Step $(st WELCOME)' '$SCREEN'"
-keys Enter; keys Enter
+enters WELCOME GPU
 wait_for "Step $(st GPU)" >/dev/null
 keys F1
 check "F1 on the GPU step" wait_for "Help: GPU selection"
 keys F1
 screen; check "F1 again closes it" sh -c "! grep -q 'Help: GPU selection' '$SCREEN'"
-keys Enter; keys Enter
+enters GPU MMIO
 wait_for "Step $(st MMIO)" >/dev/null
 keys '?'
 check "? opens help on the MMIO step" wait_for "Help: MMIO size"
@@ -277,7 +278,7 @@ if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${G
 	GW_WRAP="$VALGRIND -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --log-file=$TMP/vg.log"
 	start C.UTF-8 80x24 --answers a.ini
 	check "valgrind: first screen" wait_for "Step $(st WELCOME)" 30
-	n=0; while [ $n -lt 7 ]; do keys Enter; wait_for "$(st $((n + 2)))" 20 >/dev/null; n=$((n + 1)); done
+	n=2; while [ $n -le "$GW_NSTEPS" ]; do keys Enter; wait_for "$(st $n)" 20 >/dev/null; n=$((n + 1)); done
 	keys F1; wait_for "Help:" 20 >/dev/null; keys Escape
 	keys Enter
 	check "valgrind: written" wait_for "Written:" 30

@@ -79,7 +79,7 @@ queue_walk() {
 	check "$lang: u queues the upgrade" wait_for \
 		"$(tr_ "$lang" '%s (vmx-%d queued: u takes it back)' | sed 's/%s *//; s/%d/21/')"
 	check "$lang: no upgrade was run" sh -c "! grep -q 'vmsvc/upgrade' '$S/commands.log'"
-	keys Enter; keys Enter; keys Enter
+	enters VM REVIEW
 	check "$lang: review" wait_for "$(st REVIEW)"
 	check "$lang: the summary says the upgrade is queued" on_screen "vmx-13 -> vmx-21"
 	check "$lang: the review's host changes" on_joined \

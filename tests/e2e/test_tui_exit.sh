@@ -42,7 +42,7 @@ to_write() {
 	answers
 	start "$1" 80x24 --answers a.ini
 	wait_for "$(st WELCOME)" >/dev/null
-	n=0; while [ $n -lt 7 ]; do keys Enter; n=$((n + 1)); done
+	enters WELCOME WRITE
 	wait_for "$(st WRITE)" >/dev/null
 	keys Enter
 	wait_for "$(xl "$1" 'Written:')" >/dev/null
@@ -113,7 +113,7 @@ done
 answers
 start C.UTF-8 80x24 --answers a.ini
 wait_for "$(st WELCOME)" >/dev/null
-keys Enter; keys Enter; keys Enter; keys Enter
+enters WELCOME MMIO
 wait_for "$(st MMIO)" >/dev/null
 typ 512
 keys Enter
@@ -154,7 +154,7 @@ vm_step() {
 	printf '\177ELF\002\001\001\000\000\000' >"$TMP/run/a.out"
 	start "$1" 80x24 --answers a.ini
 	wait_for "$(st WELCOME)" >/dev/null
-	keys Enter; keys Enter; keys Enter
+	enters WELCOME VM
 	wait_for "$(st VM)" >/dev/null
 }
 for lang in $langs; do
@@ -182,7 +182,7 @@ for lang in $langs; do
 	answers
 	start $lang 80x24 --answers a.ini
 	wait_for "$(st WELCOME)" >/dev/null
-	keys Enter; keys Enter; keys Enter; keys Enter
+	enters WELCOME MMIO
 	check "$lang: MMIO step" wait_for "$(st MMIO)"
 	check "$lang: says empty is the recommendation" on_screen "$(xl $lang '(empty: the recommended size)')"
 	keys Enter; wait_for "$(st OPTIONS)" >/dev/null; keys Escape; wait_for "$(st MMIO)" >/dev/null

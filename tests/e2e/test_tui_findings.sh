@@ -128,7 +128,7 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 		start $lang 80x24 --lang zh_CN --answers a.ini
 	fi
 	wait_for "$(st WELCOME)" 30 >/dev/null
-	keys Enter; keys Enter; keys Enter; keys Enter; keys Enter
+	enters WELCOME OPTIONS
 	check "$lang options: the step" wait_for "$(st OPTIONS)"
 	warn=$(tr_ $lang WARN)
 	check "$lang options: the first finding is a WARN" sh -c \

@@ -111,7 +111,7 @@ keys Space; keys Enter
 check "esxi on: VM step" wait_for "Step $(st VM): Virtual machine"
 keys Down; keys Enter
 check "esxi on: the powered-on VM is flagged" wait_for "Not powered off: gpuwiz will not change it"
-keys Enter; keys Enter; keys Enter; keys Enter
+enters VM WRITE
 check "esxi on: write step" wait_for "Step $(st WRITE): Write"
 keys Enter
 check "esxi on: the write is refused" wait_for "Not written:"
@@ -147,7 +147,7 @@ if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${G
 	wait_for "Step $(st VM)" 30 >/dev/null
 	keys Enter
 	check "valgrind esxi: the VM opens" wait_for "Vmid 1, powered off" 30
-	n=0; while [ $n -lt 4 ]; do keys Enter; wait_for "$(st $((n + 5)))" 30 >/dev/null; n=$((n + 1)); done
+	n=$(stn MMIO); while [ $n -le "$GW_NSTEPS" ]; do keys Enter; wait_for "$(st $n)" 30 >/dev/null; n=$((n + 1)); done
 	keys Enter
 	check "valgrind esxi: written" wait_for "Written:" 60
 	keys Enter
@@ -215,7 +215,7 @@ if [ -x /usr/sbin/sshd ] && { [ "$(id -u)" -ne 0 ] || [ -d /run/sshd ]; }; then
 	check "ssh: the host's VMs" wait_for "itachi_lab"
 	keys Enter
 	check "ssh: the VM is read from the datastore" wait_for "itachi_lab: Vmid 11, powered off"
-	keys Enter; keys Enter; keys Enter; keys Enter
+	enters VM WRITE
 	check "ssh: write step" wait_for "Step $(st WRITE): Write"
 	keys Enter
 	check "ssh: written" wait_for "Written:"

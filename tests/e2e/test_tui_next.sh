@@ -49,8 +49,7 @@ esxi_walk() { # LANG
 	check "$lang esxi: ubuntu-l40s listed" on_screen "ubuntu-l40s"
 	keys Enter
 	check "$lang esxi: the VM opens" wait_for "vmx-21"
-	n=0
-	while [ $n -lt 4 ]; do keys Enter; n=$((n + 1)); done
+	enters VM WRITE
 	check "$lang esxi: write step" wait_for "$(st WRITE)"
 	keys Enter
 	check "$lang esxi: written" wait_for "$(tr_ "$lang" 'Written:')" 15
@@ -92,8 +91,7 @@ offline_walk() { # LANG
 	printf '[gpu]\ndevices = l40s\n[vm]\nvmx = vm.vmx\nesxi = 8.0U2\n[output]\ndir = out\nformats = vmx\n' >"$TMP/run/a.ini"
 	start "$lang" 80x24 --answers a.ini
 	check "$lang offline: welcome" wait_for "$(st WELCOME)"
-	n=0
-	while [ $n -lt 7 ]; do keys Enter; n=$((n + 1)); done
+	enters WELCOME WRITE
 	check "$lang offline: write step" wait_for "$(st WRITE)"
 	keys Enter
 	check "$lang offline: written" wait_for "$(tr_ "$lang" 'Written:')" 15

@@ -74,8 +74,7 @@ esxi_walk() { # LANG
 	check "$lang esxi: VM step" wait_for "$(st VM)"
 	keys Enter
 	check "$lang esxi: the VM opens" wait_for "vmx-21"
-	n=0
-	while [ $n -lt 3 ]; do keys Enter; n=$((n + 1)); done
+	enters VM REVIEW
 	check "$lang esxi: review" wait_for "$(st REVIEW)"
 	check_summary esxi
 	sample=$(printf "$(tr_ "$lang" '%s (sample)')" esxi-l40s)
@@ -98,7 +97,7 @@ esxi_walk() { # LANG
 	check "$lang esxi: 3 goes to the GPU step" wait_for "$(st GPU)"
 	check "$lang esxi: the L40S is still chosen" on_screen "l40s"
 	n=0
-	while [ $n -lt 6 ] && ! on_screen "$(st REVIEW)"; do keys Enter; sleep 0.2; n=$((n + 1)); done
+	while [ $n -lt "$GW_NSTEPS" ] && ! on_screen "$(st REVIEW)"; do keys Enter; sleep 0.2; n=$((n + 1)); done
 	check "$lang esxi: Enter walks back to the review" wait_for "$(st REVIEW)"
 	check "$lang esxi: the summary is unchanged" sh -c \
 		"grep -F -- '$(tr_ "$lang" 'GPUs:')' '$SCREEN' | grep -qF '1 x l40s'"
@@ -140,8 +139,7 @@ offline_walk() { # LANG
 	printf '[gpu]\ndevices = l40s\n[vm]\nvmx = vm.vmx\nesxi = 8.0U2\nbdf = 0000:42:00.0\nsystem_id = 5f2c1a3e-0000-0000-0000-0cc47a1b2c3d\n[output]\ndir = out\nformats = vmx,bosh,tile\nname = gpu-review\n' >"$TMP/run/a.ini"
 	start "$lang" 80x24 --answers a.ini
 	check "$lang offline: welcome" wait_for "$(st WELCOME)"
-	n=0
-	while [ $n -lt 6 ]; do keys Enter; n=$((n + 1)); done
+	enters WELCOME REVIEW
 	check "$lang offline: review" wait_for "$(st REVIEW)"
 	check_summary offline
 	check "$lang offline: the host is offline" sh -c \
@@ -168,7 +166,7 @@ offline_walk() { # LANG
 	keys 4
 	check "$lang offline: 4 goes to the VM step" wait_for "$(st VM)"
 	n=0
-	while [ $n -lt 6 ] && ! on_screen "$(st REVIEW)"; do keys Enter; sleep 0.2; n=$((n + 1)); done
+	while [ $n -lt "$GW_NSTEPS" ] && ! on_screen "$(st REVIEW)"; do keys Enter; sleep 0.2; n=$((n + 1)); done
 	check "$lang offline: Enter walks back to the review" wait_for "$(st REVIEW)"
 	keys v
 	check "$lang offline: v opens the snippets" \

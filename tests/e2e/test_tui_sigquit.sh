@@ -33,7 +33,7 @@ for lang in $langs; do
 	printf '[gpu]\ndevices = l40s=1\n[output]\ndir = out\nformats = vmx\n' >"$TMP/run/a.ini"
 	start $lang 80x24 --answers a.ini
 	wait_for "$(st WELCOME)" >/dev/null
-	keys Enter; keys Enter; keys Enter
+	enters WELCOME VM
 	wait_for "$(st VM)" >/dev/null
 	typ abc
 	keys 'C-\'

@@ -83,12 +83,12 @@ enter_walk() { # LANG options proposed
 	setup "$2"
 	start "$lang" 80x24 --answers a.ini
 	check "$lang: first screen" wait_for "$(st WELCOME)"
-	keys Enter; keys Enter
+	enters WELCOME GPU
 	check "$lang: GPU step" wait_for "$(st GPU)"
 	check "$lang: the VM's vGPUs are listed, already in the VM" on_screen "$(printf "$(tr_ "$lang" '%d x %s, already in the VM')" 2 nvidia_l40s-24c)"
 	keys Enter
 	check "$lang: the GPU step goes on with only the VM's own devices" wait_for "$(st VM)"
-	keys Enter; keys Enter
+	enters VM OPTIONS
 	tail_walk "$lang" "$3"
 }
 enter_walk C.UTF-8 "uvm = yes" 0

@@ -44,7 +44,7 @@ keys u
 check "api: u queues the upgrade" wait_for "Queued: the upgrade to vmx-21 runs when you write"
 keys Enter
 check "api: MMIO" wait_for "Step $(st MMIO): MMIO size"
-keys Enter; keys Enter
+enters MMIO REVIEW
 check "api: review" wait_for "Step $(st REVIEW): Review"
 check "api: the review names the API calls" sh -c \
 	"grep -q 'UpdatePassthruConfig (0000:5e:00.0' '$SCREEN' && grep -q 'UpgradeVM_Task (VM1, version = vmx-21)' '$SCREEN'"
@@ -83,7 +83,7 @@ keys Down; keys Space; keys Enter
 check "api on: VM step" wait_for "Step $(st VM): Virtual machine"
 keys Enter
 check "api on: VM0 is flagged" wait_for "Not powered off: gpuwiz will not change it"
-keys Enter; keys Enter; keys Enter; keys Enter
+enters VM WRITE
 check "api on: write step" wait_for "Step $(st WRITE): Write"
 keys Enter
 check "api on: refused" wait_for "Not written:"
@@ -113,7 +113,7 @@ if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${G
 	wait_for "Step $(st VM)" 30 >/dev/null
 	keys Down; keys Down; keys Enter
 	check "valgrind api: VM2 opens" wait_for "VM2: powered off" 30
-	n=0; while [ $n -lt 4 ]; do keys Enter; wait_for "$(st $((n + 5)))" 30 >/dev/null; n=$((n + 1)); done
+	n=$(stn MMIO); while [ $n -le "$GW_NSTEPS" ]; do keys Enter; wait_for "$(st $n)" 30 >/dev/null; n=$((n + 1)); done
 	keys Enter
 	check "valgrind api: written" wait_for "Written:" 60
 	keys Enter
