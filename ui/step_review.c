@@ -2,7 +2,7 @@
  * then every change as a diff with its reason and source (as `gpuwiz vmx`
  * prints it), the findings, and the outputs to write and where.  s saves
  * the answers to a file (for a class to replay the same run with
- * --answers); the digits 1-7 go back to that step; v shows the snippets
+ * --answers); the digits go back to that step; v shows the snippets
  * the write would produce, in place of the review, until Esc. */
 #include "draw.h"
 #include "emit.h"
@@ -56,10 +56,13 @@ add_summary(ui_textlist *tl, const gw_wizard *w, int width)
 	char **v = gw_wizard_summary(w);
 	size_t i;
 
-	/* TRANSLATORS: heading of the review's summary; the digits are
-	 * keys.  At most 76 cells. */
-	ui_tl_add(tl, _("Your choices (1-7 goes back to that step):"),
-	          UI_C_HEAD, 0, 0, width);
+	/* TRANSLATORS: heading of the review's summary; 1-%d are the
+	 * digit keys up to the review's own number.  At most 76 cells. */
+	char *head = gw_xasprintf(_("Your choices (1-%d goes back to that step):"),
+	                          (int)GW_STEP_REVIEW + 1);
+
+	ui_tl_add(tl, head, UI_C_HEAD, 0, 0, width);
+	free(head);
 	for (i = 0; v[i]; i++)
 		ui_tl_add(tl, v[i], UI_C_NORMAL, 2, 0, 1 << 14);
 	gw_strv_free(v);
@@ -405,7 +408,8 @@ save_answers(ui_ctx *u)
 	free(path);
 }
 
-/* A digit 1-7: back to that step (7, the review, stays), as a click on
+/* A digit up to the review's number: back to that step (the review's
+ * own stays), as a click on
  * the step list does; a refusal is the message. */
 static void
 jump(ui_ctx *u, gw_step to)
@@ -449,7 +453,8 @@ review_key(ui_ctx *u, ui_key k)
 		return view_key(u, k);
 	if (ui_tl_key(tls(u), k))
 		return UI_HANDLED;
-	if (k.fn == 0 && k.ch >= L'1' && k.ch <= L'7')
+	if (k.fn == 0 && k.ch >= L'1' &&
+	    k.ch <= L'1' + (wint_t)GW_STEP_REVIEW)
 		jump(u, (gw_step)(k.ch - L'1'));
 	else if (ui_key_is(k, L's') || ui_key_is(k, L'S'))
 		save_answers(u);
@@ -467,7 +472,9 @@ review_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 	size_t n = 0;
 	ui_key pg = { KEY_NPAGE, 0 }, s = { 0, L's' }, v = { 0, L'v' };
 	ui_key none = { 0, 0 }, esc = { 0, 27 };
+	static char digits[8];   /* "1-7": up to the review's number */
 
+	snprintf(digits, sizeof digits, "1-%d", (int)GW_STEP_REVIEW + 1);
 	if (rst(u)->viewing) {
 		/* TRANSLATORS: key help label (close the snippet view); at
 		 * most 8 cells. */
@@ -482,7 +489,7 @@ review_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 		ui_keys_add(out, &n, max, "PgDn", _("Scroll"), pg);
 	/* TRANSLATORS: key help label (the digits go to a step); at most
 	 * 8 cells. */
-	ui_keys_add(out, &n, max, "1-7", _("Go to"), none);
+	ui_keys_add(out, &n, max, digits, _("Go to"), none);
 	/* TRANSLATORS: key help label (show the snippets); at most 8
 	 * cells. */
 	ui_keys_add(out, &n, max, "v", _("Snippets"), v);

@@ -160,7 +160,7 @@ GW_STEP(REVIEW,
            "value already right that stays. Under each: why, and the source of the fact. "
            "Then the findings (FAIL must be fixed before writing; WARN and INFO are "
            "advice) and the files the next step writes, and where.\n"
-           "The summary at the top says what you chose; the digits 1 to 7 go back to "
+           "The summary at the top says what you chose; a step's digit goes back to "
            "that step (Enter on each step comes back here). v shows the snippets the "
            "write step would write (.vmx lines, the BOSH VM extension, the Ops Manager "
            "JSON, the tile fields), without writing anything; Esc closes them.\n"

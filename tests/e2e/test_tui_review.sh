@@ -50,7 +50,7 @@ check_summary() { # WHAT
 	what=$1
 	screen
 	check "$lang $what: the summary heading" \
-		on_screen "$(tr_ "$lang" 'Your choices (1-7 goes back to that step):')"
+		on_screen "$(printf "$(tr_ "$lang" 'Your choices (1-%d goes back to that step):')" "$(stn REVIEW)")"
 	for l in 'Host:' 'GPUs:' 'VM:' 'MMIO:' 'Outputs:'; do
 		check "$lang $what: a summary line $l" \
 			sh -c "grep -qF -- '$(tr_ "$lang" "$l")' '$SCREEN'"
@@ -90,7 +90,7 @@ esxi_walk() { # LANG
 	check "$lang esxi: the outputs" sh -c \
 		"grep -F -- '$(tr_ "$lang" 'Outputs:')' '$SCREEN' | grep -qF 'vmx, bosh, opsman, tile'"
 	# the key help line names the digits and v
-	check "$lang esxi: the help line has 1-7" sh -c "tail -n 1 '$SCREEN' | grep -qF '1-7'"
+	check "$lang esxi: the help line has 1-$(stn REVIEW)" sh -c "tail -n 1 '$SCREEN' | grep -qF '1-$(stn REVIEW)'"
 	check "$lang esxi: the help line has v" sh -c "tail -n 1 '$SCREEN' | grep -qF 'v $(tr_ "$lang" 'Snippets')'"
 	# a digit jump and back
 	keys 3
@@ -123,7 +123,7 @@ esxi_walk() { # LANG
 	check "$lang esxi: 2 in the view stays" on_screen "$(st REVIEW)"
 	keys Escape
 	check "$lang esxi: Esc closes the view, on the review" \
-		wait_for "$(tr_ "$lang" 'Your choices (1-7 goes back to that step):')"
+		wait_for "$(printf "$(tr_ "$lang" 'Your choices (1-%d goes back to that step):')" "$(stn REVIEW)")"
 	check "$lang esxi: still step 7" on_screen "$(st REVIEW)"
 	keys q
 	on_screen "y/n" && keys y
@@ -156,9 +156,9 @@ offline_walk() { # LANG
 	keys Escape
 	tr '\n' ' ' <"$TMP/help.txt" | sed 's/[│┃|]/ /g' | tr -s ' ' >"$TMP/help1.txt"
 	case $lang in
-	zh*) check "$lang offline: the help names the digits" grep -qF "1 到 7" "$TMP/help1.txt"
+	zh*) check "$lang offline: the help names the digits" grep -qF "按某一步骤的数字" "$TMP/help1.txt"
 	     check "$lang offline: the help names v" grep -qF "按 v" "$TMP/help1.txt" ;;
-	*) check "$lang offline: the help names the digits" grep -qF "digits 1 to 7" "$TMP/help1.txt"
+	*) check "$lang offline: the help names the digits" grep -qF "a step's digit goes back" "$TMP/help1.txt"
 	   check "$lang offline: the help names v" grep -qF "v shows the snippets" "$TMP/help1.txt" ;;
 	esac
 	check "$lang offline: back on the review" wait_for "$(st REVIEW)"
@@ -177,7 +177,7 @@ offline_walk() { # LANG
 	check "$lang offline: the view writes nothing" [ ! -e "$TMP/run/out" ]
 	keys Escape
 	check "$lang offline: Esc closes the view" \
-		wait_for "$(tr_ "$lang" 'Your choices (1-7 goes back to that step):')"
+		wait_for "$(printf "$(tr_ "$lang" 'Your choices (1-%d goes back to that step):')" "$(stn REVIEW)")"
 	keys Enter
 	check "$lang offline: write step" wait_for "$(st WRITE)"
 	keys Enter
