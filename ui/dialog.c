@@ -279,8 +279,10 @@ ui_input(ui_ctx *u, const char *title, const char *label, char **value,
 static char *
 help_text(ui_ctx *u, const ui_screen *s)
 {
-	const char *const parts[2] = { s->help ? s->help(u) : "",
-	                               ui_help_general() };
+	const char *const parts[2] = {
+		s->help ? s->help(u) : gw_wizard_step_help(u->w, s->step),
+		ui_help_general()
+	};
 	gw_buf b;
 	const char *p;
 	int i;

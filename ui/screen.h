@@ -80,20 +80,18 @@ typedef struct ui_screen {
 	int (*mouse)(ui_ctx *u, ui_rect r, int y, int x);
 	/* The terminal changed size (r is the new content rect). */
 	void (*resize)(ui_ctx *u, ui_rect r);
-	/* The screen's help text (translated paragraphs, '\n' separated). */
+	/* The screen's help text (translated paragraphs, '\n' separated);
+	 * NULL: the step's (gw_wizard_step_help). */
 	const char *(*help)(ui_ctx *u);
 	/* The key help line for the current focus; returns the count. */
 	size_t (*keys)(ui_ctx *u, ui_keyhelp *out, size_t max);
 } ui_screen;
 
-extern const ui_screen ui_step_welcome;
-extern const ui_screen ui_step_host;
-extern const ui_screen ui_step_gpu;
-extern const ui_screen ui_step_vm;
-extern const ui_screen ui_step_mmio;
-extern const ui_screen ui_step_options;
-extern const ui_screen ui_step_review;
-extern const ui_screen ui_step_write;
+/* Each step's screen (the rows of steps.h). */
+#define GW_STEP(ID, TITLE, PURPOSE, HELP, CHECK, SCREEN) \
+	extern const ui_screen SCREEN;
+#include "steps.h"
+#undef GW_STEP
 
 /* Message line kinds. */
 enum { UI_MSG_INFO, UI_MSG_ERROR, UI_MSG_OK };

@@ -378,31 +378,6 @@ gpu_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	return UI_HANDLED;
 }
 
-static const char *
-gpu_help(ui_ctx *u)
-{
-	(void)u;
-	/* TRANSLATORS: help of step 3, wrapped to about 70 cells. */
-	return _("Pick the GPUs this VM gets. The list is gpuwiz's table of GPUs: type in the "
-	         "search field to narrow it (id, model name or PCI id such as 10de:26b9), and use "
-	         "the Vendor and Class filters (Space or Left/Right changes them).\n"
-	         "In the table, Space adds the highlighted GPU in passthrough (the whole GPU), one "
-	         "at a time; a letter or digit starts a new search, / goes to the search field. "
-	         "A GPU whose memory size the table does not know asks for it: sizes are never "
-	         "guessed.\n"
-	         "In the selection below the table: + and - (or Right and Left) change the count, "
-	         "Space switches between passthrough and the vGPU profiles of that GPU, Delete "
-	         "or x removes it. GPUs already in the .vmx you open later are listed too; they "
-	         "count for the memory window but are not changed.\n"
-	         "Configuring this Linux host, the GPUs found on it are listed first (address, "
-	         "name, VRAM, driver, IOMMU group): Space adds the highlighted one in passthrough "
-	         "and keeps its PCI address; a GPU the table does not know is sized from its "
-	         "64-bit BARs.\n"
-	         "Enter goes on once at least one GPU is selected, or with none: the VM you "
-	         "open keeps only the devices it has (for example its vGPUs, to turn on "
-	         "unified memory for them).");
-}
-
 static size_t
 gpu_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 {
@@ -453,5 +428,5 @@ gpu_close(void *state)
 
 const ui_screen ui_step_gpu = {
 	GW_STEP_GPU, gpu_open, gpu_close, gpu_enter, gpu_draw, gpu_key,
-	gpu_mouse, NULL, gpu_help, gpu_keys
+	gpu_mouse, NULL, NULL, gpu_keys
 };

@@ -332,25 +332,6 @@ host_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	return UI_HANDLED;
 }
 
-static const char *
-host_help(ui_ctx *u)
-{
-	const char *h = gw_wizard_step_help(u->w, GW_STEP_HOST);
-
-	if (h != NULL)
-		return h;
-	/* TRANSLATORS: help of step 2, wrapped to about 70 cells. */
-	return _("Passthrough needs the IOMMU (Intel VT-d or AMD-Vi) and, for GPUs with large "
-	         "memory windows, \"Above 4G decoding\" (also called MMIO above 4 GB) turned on "
-	         "in the host's BIOS/UEFI setup; vGPU on Ampere and later GPUs also needs SR-IOV. "
-	         "ESXi cannot report these settings, so when planning offline you confirm each "
-	         "one: Space toggles the highlighted item. A confirmed item shows PASS; one not "
-	         "confirmed shows WARN and where to find it. SR-IOV shows INFO while no vGPU "
-	         "that needs it is chosen; the review step asks for it when one is.\n"
-	         "A device that shows \"Passthru Capable: false\" in esxcli hardware pci list "
-	         "usually means the IOMMU is off.");
-}
-
 static size_t
 host_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 {
@@ -397,5 +378,5 @@ host_close(void *state)
 
 const ui_screen ui_step_host = {
 	GW_STEP_HOST, host_open, host_close, host_enter, host_draw, host_key,
-	host_mouse, NULL, host_help, host_keys
+	host_mouse, NULL, NULL, host_keys
 };

@@ -311,24 +311,6 @@ mmio_key(ui_ctx *u, ui_key k)
 	return r ? UI_HANDLED : UI_IGNORED;
 }
 
-static const char *
-mmio_help(ui_ctx *u)
-{
-	(void)u;
-	/* TRANSLATORS: help of step 5, wrapped to about 70 cells. */
-	return _("A GPU in a VM needs a 64-bit memory-mapped I/O window large enough for its BARs "
-	         "(pciPassthru.use64bitMMIO and pciPassthru.64bitMMIOSizeGB, one window for all "
-	         "GPUs of the VM). The rule (Broadcom KB 323402): add the memory of all GPUs; a "
-	         "power of two goes to the next power of two, anything else is rounded up to a "
-	         "power of two and doubled. Where the table knows the GPUs' BAR sizes, gpuwiz "
-	         "also packs the BARs and takes the larger result.\n"
-	         "Type a size in GB to use another one; empty (or r) goes back to the "
-	         "recommendation. A size below the rule is asked about first: the VM may then "
-	         "fail to power on (\"Module DevicePowerOn power on failed\").\n"
-	         "Up/Down and PgUp/PgDn scroll the calculation; Backspace deletes a digit; Esc "
-	         "goes back a step.");
-}
-
 static size_t
 mmio_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 {
@@ -346,5 +328,5 @@ mmio_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 
 const ui_screen ui_step_mmio = {
 	GW_STEP_MMIO, mmio_open, mmio_close, mmio_enter, mmio_draw, mmio_key,
-	NULL, NULL, mmio_help, mmio_keys
+	NULL, NULL, NULL, mmio_keys
 };

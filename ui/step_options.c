@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { O_UVM, O_P2P, O_RES, O_CODE43, O_FORCE, O_VMX, O_BOSH, O_OPSMAN,
-       O_TILE, O_OM, O_ANSIBLE, O_DIR, O_NAME, O_N };
-#define O_LASTFMT O_ANSIBLE
-#define NFMT (O_LASTFMT - O_VMX + 1)
+/* the formats' check boxes are O_FMT0 ... O_LASTFMT, in the registry's
+ * order (formats.h) */
+enum { O_UVM, O_P2P, O_RES, O_CODE43, O_FORCE, O_FMT0,
+       O_LASTFMT = O_FMT0 + GW_NFORMATS - 1, O_DIR, O_NAME, O_N };
 
 typedef struct options_st {
 	ui_field dir, name;
@@ -46,9 +46,6 @@ options_close(void *state)
 	ui_tl_clear(&st->fl);
 	free(st);
 }
-
-static const int fmt_bit[NFMT] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
-                                   GW_FMT_TILE, GW_FMT_OM, GW_FMT_ANSIBLE };
 
 static void
 options_enter(ui_ctx *u)
@@ -112,7 +109,6 @@ options_draw(ui_ctx *u, ui_rect r)
 	const unsigned opt_findings = GW_TOPIC_BIT(GW_TOPIC_VGPU) |
 	                              GW_TOPIC_BIT(GW_TOPIC_P2P) |
 	                              GW_TOPIC_BIT(GW_TOPIC_MEMORY);
-	const char *names[NFMT];
 	int y = 0, i, x, full, wrapped = 0;
 	/* TRANSLATORS: the options and what each does.  Titles at most 60
 	 * cells; the explanations are wrapped (2 lines at 80 columns). */
@@ -171,24 +167,17 @@ options_draw(ui_ctx *u, ui_rect r)
 	y++;
 	/* TRANSLATORS: heading of the output choices; at most 40 cells. */
 	dw_put(r.y + y++, r.x, _("Outputs:"), r.w, ui_attr(UI_C_HEAD));
-	/* TRANSLATORS: the output formats; at most 16 cells each. */
-	names[0] = _(".vmx lines");
-	names[1] = "BOSH";
-	names[2] = "Ops Manager";
-	/* TRANSLATORS: output format, at most 16 cells. */
-	names[3] = _("tile values");
-	names[4] = "om";
-	names[5] = "Ansible";
 	x = 1;
-	for (i = 0; i < NFMT; i++) {
-		int item = O_VMX + i, on = (af->formats & fmt_bit[i]) != 0;
-		int can = gw_wizard_format_check(w, fmt_bit[i], NULL, 0) == 0;
+	for (i = 0; i < GW_NFORMATS; i++) {
+		const gw_format_def *f = &gw_formats[i];
+		int item = O_FMT0 + i, on = (af->formats & f->bit) != 0;
+		int can = gw_wizard_format_check(w, f->bit, NULL, 0) == 0;
 		attr_t at = st->focus == item ? ui_attr(UI_C_SEL) :
 		            can ? A_NORMAL : ui_attr(UI_C_DIM);
 		char buf[128];
 		int used;
 
-		snprintf(buf, sizeof buf, "[%s] %s", on ? "x" : " ", names[i]);
+		snprintf(buf, sizeof buf, "[%s] %s", on ? "x" : " ", _(f->label));
 		if (x > 1 && x + gw_text_cells(buf) > r.w) {   /* next row */
 			y++;
 			x = 1;
@@ -234,8 +223,8 @@ options_draw(ui_ctx *u, ui_rect r)
 		y += wrapped ? 1 : 2;
 	}
 	/* a format the plan cannot give: say why; else the findings */
-	if (st->focus >= O_VMX && st->focus <= O_LASTFMT &&
-	    gw_wizard_format_check(w, fmt_bit[st->focus - O_VMX], why,
+	if (st->focus >= O_FMT0 && st->focus <= O_LASTFMT &&
+	    gw_wizard_format_check(w, gw_formats[st->focus - O_FMT0].bit, why,
 	                           sizeof why) != 0) {
 		/* TRANSLATORS: %s is the reason a snippet cannot be made. */
 		char *m = gw_xasprintf(_("Cannot be made from this plan: %s"), why);
@@ -272,11 +261,10 @@ toggle(ui_ctx *u, int item)
 	case O_FORCE:
 		gw_wizard_set_force(w, !af->force);
 		break;
-	case O_VMX: case O_BOSH: case O_OPSMAN: case O_TILE: case O_OM:
-	case O_ANSIBLE:
-		gw_wizard_set_formats(w, af->formats ^ fmt_bit[item - O_VMX]);
-		break;
 	default:
+		if (item >= O_FMT0 && item <= O_LASTFMT)
+			gw_wizard_set_formats(w, af->formats ^
+			                         gw_formats[item - O_FMT0].bit);
 		break;
 	}
 }
@@ -345,11 +333,11 @@ options_key(ui_ctx *u, ui_key k)
 
 		return r ? UI_HANDLED : UI_IGNORED;
 	}
-	if (st->focus >= O_VMX && st->focus <= O_LASTFMT &&
+	if (st->focus >= O_FMT0 && st->focus <= O_LASTFMT &&
 	    (ui_key_fn(k, KEY_LEFT) || ui_key_fn(k, KEY_RIGHT))) {
 		int d = ui_key_fn(k, KEY_LEFT) ? -1 : 1;
 
-		if (st->focus + d >= O_VMX && st->focus + d <= O_LASTFMT)
+		if (st->focus + d >= O_FMT0 && st->focus + d <= O_LASTFMT)
 			st->focus += d;
 		return UI_HANDLED;
 	}
@@ -377,7 +365,7 @@ options_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	}
 	if (st->focus >= O_DIR && apply_fields(u) != 0)
 		return UI_HANDLED;
-	for (i = O_VMX; i <= O_LASTFMT; i++)
+	for (i = O_FMT0; i <= O_LASTFMT; i++)
 		if (y == st->row_y[i] && x >= st->col_x[i] &&
 		    x < st->col_x[i] + st->col_w[i]) {
 			st->focus = i;
@@ -390,29 +378,6 @@ options_mouse(ui_ctx *u, ui_rect r, int y, int x)
 			toggle(u, i);
 		}
 	return UI_HANDLED;
-}
-
-static const char *
-options_help(ui_ctx *u)
-{
-	(void)u;
-	/* TRANSLATORS: help of step 6, wrapped to about 70 cells. */
-	return _("UVM (unified memory) sets pciPassthruN.cfg.enable_uvm = \"1\" on every vGPU of "
-	         "the VM, the ones already in the .vmx included. NCCL 2.27 and later fail "
-	         "ncclCommInitRank with \"operation not supported\" on vGPUs without it. It has a "
-	         "price: vMotion is disabled for the VM while UVM is on, and on A100 multi-vGPU "
-	         "VMs it turns off NVLink peer-to-peer.\n"
-	         "P2P lets several GPUs under one PCIe root complex talk directly "
-	         "(pciPassthru.allowP2P and pciPassthru.RelaxACSforP2P).\n"
-	         "The memory reservation (all guest memory, pinned) is required for passthrough.\n"
-	         "Hiding the hypervisor (hypervisor.cpuid.v0 = FALSE) is only for GeForce cards "
-	         "on drivers older than R465, which stop with code 43 in a VM. Force writes even "
-	         "when the plan has failures or the VM looks powered on: use it only when you "
-	         "know why.\n"
-	         "Outputs: the snippets to write (Space toggles each; a dimmed one cannot be made "
-	         "from this plan, and the screen says why), the directory they go to, and the "
-	         "name of the VM extension for BOSH and Ops Manager (empty: derived from the "
-	         "GPU). Up/Down or Tab move, Space toggles; in a text field Backspace deletes.");
 }
 
 static size_t
@@ -433,6 +398,6 @@ options_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 
 const ui_screen ui_step_options = {
 	GW_STEP_OPTIONS, options_open, options_close, options_enter,
-	options_draw, options_key, options_mouse, NULL, options_help,
+	options_draw, options_key, options_mouse, NULL, NULL,
 	options_keys
 };

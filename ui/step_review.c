@@ -2,7 +2,7 @@
  * then every change as a diff with its reason and source (as `gpuwiz vmx`
  * prints it), the findings, and the outputs to write and where.  s saves
  * the answers to a file (for a class to replay the same run with
- * --answers); the digits 1-7 go back to that step; v shows the snippets
+ * --answers); the digits go back to that step; v shows the snippets
  * the write would produce, in place of the review, until Esc. */
 #include "draw.h"
 #include "emit.h"
@@ -57,10 +57,13 @@ add_summary(ui_textlist *tl, const gw_wizard *w, int width)
 	char **v = gw_wizard_summary(w);
 	size_t i;
 
-	/* TRANSLATORS: heading of the review's summary; the digits are
-	 * keys.  At most 76 cells. */
-	ui_tl_add(tl, _("Your choices (1-7 goes back to that step):"),
-	          UI_C_HEAD, 0, 0, width);
+	/* TRANSLATORS: heading of the review's summary; 1-%d are the
+	 * digit keys up to the review's own number.  At most 76 cells. */
+	char *head = gw_xasprintf(_("Your choices (1-%d goes back to that step):"),
+	                          (int)GW_STEP_REVIEW + 1);
+
+	ui_tl_add(tl, head, UI_C_HEAD, 0, 0, width);
+	free(head);
 	for (i = 0; v[i]; i++)
 		ui_tl_add(tl, v[i], UI_C_NORMAL, 2, 0, 1 << 14);
 	gw_strv_free(v);
@@ -174,42 +177,28 @@ add_finding(ui_textlist *tl, const gw_finding *x, int width)
 	}
 }
 
-/* Output f (0..5) chosen: what it holds, where it goes, and why it cannot
- * be made when the plan refuses it. */
+/* Output f (a registry row) chosen: what it holds, where it goes, and
+ * why it cannot be made when the plan refuses it. */
 static void
-add_output(ui_textlist *tl, const gw_wizard *w, int f, int width)
+add_output(ui_textlist *tl, const gw_wizard *w, const gw_format_def *f,
+           int width)
 {
-	static const int bits[6] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
-	                             GW_FMT_TILE, GW_FMT_OM, GW_FMT_ANSIBLE };
-	const char *what[6];
+	const char *what = _(f->holds);
 	char *where, *s, why[1024];
 	int pad;
 
-	/* TRANSLATORS: what each output file holds; at most 20 cells
-	 * each. */
-	what[0] = _(".vmx lines");
-	/* TRANSLATORS: at most 20 cells. */
-	what[1] = _("BOSH VM extension");
-	/* TRANSLATORS: at most 20 cells. */
-	what[2] = _("Ops Manager JSON");
-	/* TRANSLATORS: at most 16 cells. */
-	what[3] = _("tile values");
-	/* TRANSLATORS: at most 20 cells. */
-	what[4] = _("om VM extension");
-	/* TRANSLATORS: at most 20 cells. */
-	what[5] = _("Ansible playbook");
-	if (!(gw_wizard_answers(w)->formats & bits[f]))
+	if (!(gw_wizard_answers(w)->formats & f->bit))
 		return;
-	pad = 20 - gw_text_cells(what[f]);
-	where = gw_wizard_output_path(w, bits[f]);
-	s = gw_xasprintf("%s%*s %s", what[f], pad > 0 ? pad : 0, "",
+	pad = 20 - gw_text_cells(what);
+	where = gw_wizard_output_path(w, f->bit);
+	s = gw_xasprintf("%s%*s %s", what, pad > 0 ? pad : 0, "",
 	                 where ? where : "?");
 	free(where);
 	/* wrapped rows under the path, not under the padding */
 	ui_tl_add(tl, s, UI_C_NORMAL, 2,
-	          gw_text_cells(what[f]) + (pad > 0 ? pad : 0) + 1, width);
+	          gw_text_cells(what) + (pad > 0 ? pad : 0) + 1, width);
 	free(s);
-	if (gw_wizard_format_check(w, bits[f], why, sizeof why) != 0) {
+	if (gw_wizard_format_check(w, f->bit, why, sizeof why) != 0) {
 		s = gw_xasprintf(_("Cannot be made from this plan: %s"), why);
 		ui_tl_add(tl, s, UI_C_FAIL, 23, 0, width);
 		free(s);
@@ -228,12 +217,13 @@ add_nccl(ui_textlist *tl, const gw_wizard *w, int width)
 	/* TRANSLATORS: the NCCL test script among the outputs; at most 20
 	 * cells. */
 	const char *what = _("NCCL check script");
-	int pad = 20 - gw_text_cells(what), f;
+	int pad = 20 - gw_text_cells(what);
+	size_t f;
 
 	if (p == NULL)
 		return;
-	for (f = 0; f < 6; f++)
-		nfmt += (gw_wizard_answers(w)->formats & (1 << f)) != 0;
+	for (f = 0; f < GW_NFORMATS; f++)
+		nfmt += (gw_wizard_answers(w)->formats & gw_formats[f].bit) != 0;
 	files = gw_apply_outputs(gw_wizard_answers(w), p, &n);
 	if (n > nfmt) {
 		s = gw_xasprintf("%s%*s %s", what, pad > 0 ? pad : 0, "",
@@ -249,13 +239,13 @@ static void
 add_outputs(ui_textlist *tl, const gw_wizard *w, int width)
 {
 	char *s;
-	int f;
+	size_t f;
 
 	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
 	/* TRANSLATORS: heading of the files the write step makes. */
 	ui_tl_add(tl, _("Outputs to write:"), UI_C_HEAD, 0, 0, width);
-	for (f = 0; f < 6; f++)
-		add_output(tl, w, f, width);
+	for (f = 0; f < GW_NFORMATS; f++)
+		add_output(tl, w, &gw_formats[f], width);
 	add_nccl(tl, w, width);
 	if (gw_wizard_vmx_where(w)) {
 		/* TRANSLATORS: the .vmx to be patched; %s is its path. */
@@ -357,15 +347,14 @@ add_snippet(ui_textlist *tl, const gw_wizard *w, int fmt, int width)
 static void
 build_view(ui_ctx *u, int width)
 {
-	static const int bits[6] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
-	                             GW_FMT_TILE, GW_FMT_OM, GW_FMT_ANSIBLE };
 	ui_textlist *tl = &rst(u)->view;
-	int f, mask = gw_wizard_answers(u->w)->formats;
+	int mask = gw_wizard_answers(u->w)->formats;
+	size_t f;
 
 	ui_tl_clear(tl);
-	for (f = 0; f < 6; f++)
-		if (mask & bits[f])
-			add_snippet(tl, u->w, bits[f], width);
+	for (f = 0; f < GW_NFORMATS; f++)
+		if (mask & gw_formats[f].bit)
+			add_snippet(tl, u->w, gw_formats[f].bit, width);
 	if (mask == 0)
 		/* TRANSLATORS: v on the review with no format chosen. */
 		ui_tl_add(tl, _("No output format is chosen: no snippet to show."),
@@ -420,7 +409,8 @@ save_answers(ui_ctx *u)
 	free(path);
 }
 
-/* A digit 1-7: back to that step (7, the review, stays), as a click on
+/* A digit up to the review's number: back to that step (the review's
+ * own stays), as a click on
  * the step list does; a refusal is the message. */
 static void
 jump(ui_ctx *u, gw_step to)
@@ -464,7 +454,8 @@ review_key(ui_ctx *u, ui_key k)
 		return view_key(u, k);
 	if (ui_tl_key(tls(u), k))
 		return UI_HANDLED;
-	if (k.fn == 0 && k.ch >= L'1' && k.ch <= L'7')
+	if (k.fn == 0 && k.ch >= L'1' &&
+	    k.ch <= L'1' + (wint_t)GW_STEP_REVIEW)
 		jump(u, (gw_step)(k.ch - L'1'));
 	else if (ui_key_is(k, L's') || ui_key_is(k, L'S'))
 		save_answers(u);
@@ -476,38 +467,15 @@ review_key(ui_ctx *u, ui_key k)
 	return UI_HANDLED;
 }
 
-static const char *
-review_help(ui_ctx *u)
-{
-	static char buf[4096];
-
-	(void)u;
-	/* TRANSLATORS: help of step 7, wrapped to about 70 cells. */
-	snprintf(buf, sizeof buf, "%s\n%s", _("Everything gpuwiz will change, before anything is written. Each line of the .vmx "
-	         "is shown as a diff: \"+\" a value written, \"-\" the value it replaces, \"=\" a "
-	         "value already right that stays. Under each: why, and the source of the fact. "
-	         "Then the findings (FAIL must be fixed before writing; WARN and INFO are "
-	         "advice) and the files the next step writes, and where.\n"
-	         "The summary at the top says what you chose; the digits 1 to 7 go back to "
-	         "that step (Enter on each step comes back here). v shows the snippets the "
-	         "write step would write (.vmx lines, the BOSH VM extension, the Ops Manager "
-	         "JSON, the tile fields), without writing anything; Esc closes them.\n"
-	         "Up/Down and PgUp/PgDn scroll. s saves your answers to a file: a trainer can "
-	         "hand it to a class, and gpuwiz --answers FILE starts with every screen filled "
-	         "in, so Enter alone walks to the written files. Enter goes to the write step; "
-	         "nothing is written until you press Enter there."),
-	         /* TRANSLATORS: help of step 7, the host changes; wrapped to about 70 cells. */
-	         _("Host changes queued on the host and VM steps (e enables a GPU's passthrough, u upgrades the hardware version) are listed under \"Changes on the host\" with the exact command gpuwiz runs; they run only after you answer Yes to the write step's question, before the .vmx and the files."));
-	return buf;
-}
-
 static size_t
 review_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 {
 	size_t n = 0;
 	ui_key pg = { KEY_NPAGE, 0 }, s = { 0, L's' }, v = { 0, L'v' };
 	ui_key none = { 0, 0 }, esc = { 0, 27 };
+	static char digits[8];   /* "1-7": up to the review's number */
 
+	snprintf(digits, sizeof digits, "1-%d", (int)GW_STEP_REVIEW + 1);
 	if (rst(u)->viewing) {
 		/* TRANSLATORS: key help label (close the snippet view); at
 		 * most 8 cells. */
@@ -522,7 +490,7 @@ review_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 		ui_keys_add(out, &n, max, "PgDn", _("Scroll"), pg);
 	/* TRANSLATORS: key help label (the digits go to a step); at most
 	 * 8 cells. */
-	ui_keys_add(out, &n, max, "1-7", _("Go to"), none);
+	ui_keys_add(out, &n, max, digits, _("Go to"), none);
 	/* TRANSLATORS: key help label (show the snippets); at most 8
 	 * cells. */
 	ui_keys_add(out, &n, max, "v", _("Snippets"), v);
@@ -533,5 +501,5 @@ review_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 
 const ui_screen ui_step_review = {
 	GW_STEP_REVIEW, review_open, review_close, review_enter, review_draw,
-	review_key, NULL, NULL, review_help, review_keys
+	review_key, NULL, NULL, NULL, review_keys
 };

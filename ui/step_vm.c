@@ -442,34 +442,6 @@ vm_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	return UI_HANDLED;
 }
 
-static const char *
-vm_help(ui_ctx *u)
-{
-	const char *h = gw_wizard_step_help(u->w, GW_STEP_VM);
-
-	if (h != NULL)
-		return h;
-	/* TRANSLATORS: help of step 4, wrapped to about 70 cells. */
-	return _("Open the VM's .vmx file to patch it (a backup is kept), or choose no file to "
-	         "write the snippets only.\n"
-	         "Type the path; the list below shows the directories and .vmx files that match. "
-	         "Tab completes as far as the matches agree, or moves into the list (PgDn too); "
-	         "in the list Enter or Space opens a directory or a .vmx file. Enter in the field "
-	         "opens the file typed and shows it; Enter again goes on. An empty field means "
-	         "no .vmx.\n"
-	         "The other fields are optional: the host's ESXi version (7.0U3, 8.0U2...: the "
-	         "newest hardware version it supports), the memory in MB when there is no .vmx "
-	         "(for the reservation), and host PCI addresses (0000:42:00.0, separated by "
-	         "commas) with the host's system id (esxcli system uuid get) to add whole "
-	         "pciPassthruN device blocks. Up/Down and Tab move between the fields.\n"
-	         "For an open file the screen shows its hardware version, firmware, memory and "
-	         "reservation and the passthrough devices already in it, with gpuwiz's advice "
-	         "for each: a BIOS VM should not be switched to EFI without reinstalling, the "
-	         "hardware version is only ever raised, with the VM powered off and a backup "
-	         "taken.\n"
-	         "In the path field Backspace deletes; Esc goes back a step.");
-}
-
 /* With "PgDn More" first, "Up/Dn Move" gives way: the line has room
  * for the step's own keys (u Upgrade) at 80 columns. */
 static size_t
@@ -537,5 +509,5 @@ vm_close(void *state)
 
 const ui_screen ui_step_vm = {
 	GW_STEP_VM, vm_open, vm_close, vm_enter, vm_draw, vm_key, vm_mouse,
-	NULL, vm_help, vm_keys
+	NULL, NULL, vm_keys
 };

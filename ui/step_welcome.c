@@ -411,33 +411,6 @@ welcome_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	return UI_HANDLED;
 }
 
-static const char *
-welcome_help_main(void)
-{
-	/* TRANSLATORS: help of step 1, wrapped to about 70 cells. */
-	return _("Choose the language of the screens (the default comes from your locale or --lang) "
-	         "and what you are doing.\n"
-	         "Plan offline: pick the GPUs from the bundled table and write snippets "
-	         "(.vmx lines, BOSH, Ops Manager, tile values) and, when you open one, patch a "
-	         "local .vmx file with a backup.\n"
-	         "Configure this Linux host: gpuwiz checks this host (CPU virtualization, IOMMU, "
-	         "kernel command line, GPU drivers) and lists its GPUs to pick from; the "
-	         "environment variable GPUWIZ_SYSROOT points it at another root (a copy of /proc "
-	         "and /sys).\n"
-	         "An ESXi host over SSH: start gpuwiz with --ssh root@HOST (ssh asks for the "
-	         "password or key passphrase once, before the screens start) or run it on the "
-	         "ESXi shell; gpuwiz then reads the host with esxcli and vim-cmd, enables "
-	         "passthrough, and patches the VM's .vmx on the datastore.\n"
-	         "vCenter or ESXi through the API: start gpuwiz with --url https://HOST/sdk --user "
-	         "USER (--thumbprint pins a self-signed certificate; the password is asked once "
-	         "before the screens start, or taken from GPUWIZ_PASSWORD); gpuwiz reads the "
-	         "inventory, enables passthrough and reconfigures the VM with ReconfigVM_Task.\n"
-	         "A sample host lets you practise without the hardware: gpuwiz builds it from "
-	         "real captures in a scratch directory (also: gpuwiz --sample-host NAME) and "
-	         "every write goes there.\n"
-	         "Space picks the highlighted choice; Enter picks it and goes on.");
-}
-
 /* The help of step 1, with the doctor's choice after the first
  * paragraph's topics (kept in the screen's state: the language may
  * change between two calls). */
@@ -449,9 +422,19 @@ welcome_help(ui_ctx *u)
 	if (ui_doctor_shown(st->doctor))
 		return ui_doctor_help(u, st->doctor);
 	free(st->help);
-	/* TRANSLATORS: a paragraph of the help of step 1, wrapped to about
-	 * 70 cells. */
-	st->help = gw_xasprintf("%s\n%s", welcome_help_main(),
+	st->help = gw_xasprintf("%s\n%s\n%s",
+	                        gw_wizard_step_help(u->w, GW_STEP_WELCOME),
+	                        /* TRANSLATORS: paragraphs of the help of
+	                         * step 1, after the modes'; wrapped to about
+	                         * 70 cells. */
+	                        _("A sample host lets you practise without the "
+	                          "hardware: gpuwiz builds it from real captures "
+	                          "in a scratch directory (also: gpuwiz "
+	                          "--sample-host NAME) and every write goes "
+	                          "there.\nSpace picks the highlighted choice; "
+	                          "Enter picks it and goes on."),
+	                        /* TRANSLATORS: a paragraph of the help of
+	                         * step 1, wrapped to about 70 cells. */
 	                        _("Fix a failed power-on or a crash: paste the error text or give the VM's vmware.log; gpuwiz names the cause, its fix and its source, and where the fix is a change of the .vmx it fills it in and opens the review (F1 there says more)."));
 	return st->help;
 }

@@ -279,28 +279,6 @@ write_key(ui_ctx *u, ui_key k)
 	return UI_HANDLED;
 }
 
-static const char *
-write_help(ui_ctx *u)
-{
-	static char buf[4096];
-
-	(void)u;
-	/* TRANSLATORS: help of step 8, wrapped to about 70 cells. */
-	snprintf(buf, sizeof buf, "%s\n%s", _("Enter writes everything at once: the snippet files into the output directory and, "
-	         "when a .vmx is open, the patch into it after a backup copy beside it "
-	         "(vm.vmx.<date>-<time>.bak). If anything fails, nothing is left half-written "
-	         "and the .vmx is as it was. A VM that looks powered on (a .lck beside the .vmx) "
-	         "is refused.\n"
-	         "After writing, the screen lists the files written, the backup, and what to run "
-	         "next: vim-cmd vmsvc/reload on the host so ESXi reads the edited .vmx, power on, "
-	         "then the checks inside the guest (nvidia-smi -q: Virtualization Mode, "
-	         "Addressing Mode, BAR1; and the NCCL all-reduce test when the VM has several "
-	         "GPUs). Enter or q then leaves."),
-	         /* TRANSLATORS: help of step 8, the host changes; wrapped to about 70 cells. */
-	         _("With host changes queued, Enter first asks once (No is the default; y, or Enter on Yes, goes on). Then each change runs in order with a progress box, and the .vmx and the files are written only when all of them succeeded; if one fails, the screen says which and what was done before it, and the changes done are not run again."));
-	return buf;
-}
-
 static size_t
 write_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 {
@@ -328,5 +306,5 @@ write_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 
 const ui_screen ui_step_write = {
 	GW_STEP_WRITE, write_open, write_close, write_enter, write_draw,
-	write_key, NULL, NULL, write_help, write_keys
+	write_key, NULL, NULL, NULL, write_keys
 };

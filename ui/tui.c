@@ -446,8 +446,9 @@ tui_progress(void *ctx, const char *what, int pct)
 }
 
 static const ui_screen *const all_screens[GW_NSTEPS] = {
-	&ui_step_welcome, &ui_step_host, &ui_step_gpu, &ui_step_vm,
-	&ui_step_mmio, &ui_step_options, &ui_step_review, &ui_step_write
+#define GW_STEP(ID, TITLE, PURPOSE, HELP, CHECK, SCREEN) &SCREEN,
+#include "steps.h"
+#undef GW_STEP
 };
 
 /* Each screen's state, made once for the whole run. */

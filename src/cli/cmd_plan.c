@@ -53,20 +53,18 @@ cmd_mmio(cli_opts *o, const gw_table *t, gw_err *e)
 	return 0;
 }
 
-/* The snippet; ansible takes the VM names (--vm, repeated) and the
- * passthrough GPUs' host (--host) as well. */
+/* The snippet, with the VM names (--vm, repeated) and the passthrough
+ * GPUs' host (--host) for the formats that take them (ansible). */
 static int
 snippet_emit(const cli_opts *o, int fmt, const gw_plan *p, char **out,
              gw_err *e)
 {
 	gw_emit_opts eo;
 
-	if (fmt != GW_FMT_ANSIBLE)
-		return gw_emit(fmt, p, out, e);
 	eo.vms = o->vm_list;
 	eo.nvms = o->nvm_list;
 	eo.esxi_host = o->host;
-	return gw_emit_ansible(p, &eo, out, e);
+	return gw_format_def_of(fmt)->emit(p, &eo, out, e);
 }
 
 /* snippet --json: {"format", "text": the snippet, "files": [] (it goes to
@@ -85,8 +83,8 @@ snippet_json(int fmt, const char *text, const gw_plan *p)
 	json_decref(j);
 }
 
-/* snippet --format F (CMD_NOARGS): the plan as a vmx, bosh, opsman,
- * tile, om or ansible snippet on stdout */
+/* snippet --format F (CMD_NOARGS): the plan as a snippet of one of the
+ * formats (formats.h) on stdout */
 int
 cmd_snippet(cli_opts *o, const gw_table *t, gw_err *e)
 {
@@ -95,12 +93,13 @@ cmd_snippet(cli_opts *o, const gw_table *t, gw_err *e)
 	int fmt, rc = 0;
 
 	if (o->format == NULL) {
-		gw_err_set(e, _("--format: missing (expected vmx, bosh, opsman, tile, om or ansible)"));
+		gw_err_set(e, _("--format: missing (expected one of: %s)"),
+		           gw_format_list());
 		return EXIT_USAGE;
 	}
 	if ((fmt = gw_format_parse(o->format)) == 0) {
-		gw_err_set(e, _("--format: unknown format '%s' (expected vmx, bosh, opsman, tile, om or ansible)"),
-		           o->format);
+		gw_err_set(e, _("--format: unknown format '%s' (expected one of: %s)"),
+		           o->format, gw_format_list());
 		return EXIT_USAGE;
 	}
 	if (cli_resolve_items(o, t, e) != 0)

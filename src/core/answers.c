@@ -499,8 +499,6 @@ save_options(gw_buf *b, const gw_answers *a)
 static void
 save_output(gw_buf *b, const gw_answers_file *af)
 {
-	static const int all[] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
-	                           GW_FMT_TILE, GW_FMT_OM, GW_FMT_ANSIBLE };
 	size_t i;
 	int first = 1;
 
@@ -508,11 +506,11 @@ save_output(gw_buf *b, const gw_answers_file *af)
 	if (af->out_dir)
 		put_kv(b, "dir", af->out_dir);
 	if (af->formats) {
-		for (i = 0; i < sizeof all / sizeof all[0]; i++) {
-			if (!(af->formats & all[i]))
+		for (i = 0; i < GW_NFORMATS; i++) {
+			if (!(af->formats & gw_formats[i].bit))
 				continue;
 			gw_buf_printf(b, "%s%s", first ? "formats = " : ",",
-			              gw_format_name(all[i]));
+			              gw_formats[i].name);
 			first = 0;
 		}
 		gw_buf_puts(b, "\n");

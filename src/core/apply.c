@@ -17,9 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const int all_formats[] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
-                                   GW_FMT_TILE, GW_FMT_OM, GW_FMT_ANSIBLE };
-#define NFORMATS (sizeof all_formats / sizeof all_formats[0])
+/* the formats' files, in the registry's order (formats.h) */
+#define NFORMATS GW_NFORMATS
 
 /* The all-reduce check from the NCCL-on-vGPU story (doc/design.md,
  * sections 15.1 and 15.9),
@@ -75,9 +74,9 @@ gw_apply_outputs(const gw_answers_file *af, const gw_plan *p, size_t *n)
 		return NULL;
 	v = gw_xcalloc(NFORMATS + 1, sizeof *v);
 	for (i = 0; i < NFORMATS; i++)
-		if (af->formats & all_formats[i])
+		if (af->formats & gw_formats[i].bit)
 			v[(*n)++] = gw_xasprintf("%s/%s", af->out_dir,
-			                         gw_format_filename(all_formats[i]));
+			                         gw_formats[i].filename);
 	if (wants_nccl(p))
 		v[(*n)++] = gw_xasprintf("%s/%s", af->out_dir, GW_NCCL_CHECK_FILE);
 	return v;
@@ -217,8 +216,8 @@ render(job *j, gw_err *e)
 	size_t i;
 
 	for (i = 0; i < NFORMATS; i++)
-		if ((j->af->formats & all_formats[i]) &&
-		    gw_emit(all_formats[i], j->p, &j->texts[i], e) != 0)
+		if ((j->af->formats & gw_formats[i].bit) &&
+		    gw_formats[i].emit(j->p, NULL, &j->texts[i], e) != 0)
 			return -1;
 	return 0;
 }
@@ -273,8 +272,8 @@ write_temps(job *j, gw_err *e)
 	if (mkdirs(j->af->out_dir, &j->created, &j->ncreated, e) != 0)
 		return -1;
 	for (i = 0; i < NFORMATS; i++)
-		if ((j->af->formats & all_formats[i]) &&
-		    temp_file(j, gw_format_filename(all_formats[i]), j->texts[i],
+		if ((j->af->formats & gw_formats[i].bit) &&
+		    temp_file(j, gw_formats[i].filename, j->texts[i],
 		              e) != 0)
 			return -1;
 	if (wants_nccl(j->p) &&

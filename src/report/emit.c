@@ -13,26 +13,51 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- format names --------------------------------------------------- */
+/* ---- the registry (formats.h) ----------------------------------------- */
 
-static const struct {
-	int fmt;
-	const char *name;
-	const char *filename;
-} formats[] = {
-	{ GW_FMT_VMX,    "vmx",    "gpuwiz.vmx.txt" },
-	{ GW_FMT_BOSH,   "bosh",   "bosh-vm-extension.yml" },
-	{ GW_FMT_OPSMAN, "opsman", "opsman-vm-extension.json" },
-	{ GW_FMT_TILE,   "tile",   "tile-vm-type.yml" },
-	{ GW_FMT_OM,     "om",     "om-vm-extension.yml" },
-	{ GW_FMT_ANSIBLE, "ansible", "gpuwiz-playbook.yml" },
+const gw_format_def gw_formats[] = {
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, EMIT, NEXT) \
+	{ GW_FMT_##ID, NAME, FILE, LABEL, HOLDS, ON, EMIT, NEXT },
+#include "formats.h"
+#undef GW_FORMAT
 };
-#define NFORMATS (sizeof formats / sizeof formats[0])
-#define FORMAT_LIST "vmx, bosh, opsman, tile, om, ansible"
 
-const int gw_format_all[] = { GW_FMT_VMX, GW_FMT_BOSH, GW_FMT_OPSMAN,
-                              GW_FMT_TILE, GW_FMT_OM, GW_FMT_ANSIBLE };
-const size_t gw_format_count = sizeof gw_format_all / sizeof gw_format_all[0];
+const gw_format_def *
+gw_format_def_of(int fmt)
+{
+	size_t i;
+
+	for (i = 0; i < GW_NFORMATS; i++)
+		if (gw_formats[i].bit == fmt)
+			return &gw_formats[i];
+	return NULL;
+}
+
+const char *
+gw_format_list(void)
+{
+	static char list[256];
+	size_t i, n = 0;
+
+	if (list[0] != '\0')
+		return list;
+	for (i = 0; i < GW_NFORMATS && n < sizeof list; i++)
+		n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
+		                      i ? ", " : "", gw_formats[i].name);
+	return list;
+}
+
+int
+gw_format_defaults(void)
+{
+	size_t i;
+	int m = 0;
+
+	for (i = 0; i < GW_NFORMATS; i++)
+		if (gw_formats[i].wizard_default)
+			m |= gw_formats[i].bit;
+	return m;
+}
 
 int
 gw_format_parse(const char *name)
@@ -41,9 +66,9 @@ gw_format_parse(const char *name)
 
 	if (name == NULL)
 		return 0;
-	for (i = 0; i < NFORMATS; i++)
-		if (gw_strieq(name, formats[i].name))
-			return formats[i].fmt;
+	for (i = 0; i < GW_NFORMATS; i++)
+		if (gw_strieq(name, gw_formats[i].name))
+			return gw_formats[i].bit;
 	return 0;
 }
 
@@ -66,7 +91,7 @@ gw_formats_parse(const char *list, const char *field, int *mask, gw_err *e)
 		} else if ((f = gw_format_parse(word)) == 0) {
 			gw_err_set(e, _("%s: unknown format '%.64s'; expected a "
 			                "comma-separated list of: %s"),
-			           fld, word, FORMAT_LIST);
+			           fld, word, gw_format_list());
 			free(word);
 			return -1;
 		} else {
@@ -79,7 +104,7 @@ gw_formats_parse(const char *list, const char *field, int *mask, gw_err *e)
 	}
 	if (m == 0) {
 		gw_err_set(e, _("%s: no format given; expected a comma-separated "
-		                "list of: %s"), fld, FORMAT_LIST);
+		                "list of: %s"), fld, gw_format_list());
 		return -1;
 	}
 	if (mask)
@@ -90,23 +115,17 @@ gw_formats_parse(const char *list, const char *field, int *mask, gw_err *e)
 const char *
 gw_format_name(int fmt)
 {
-	size_t i;
+	const gw_format_def *f = gw_format_def_of(fmt);
 
-	for (i = 0; i < NFORMATS; i++)
-		if (formats[i].fmt == fmt)
-			return formats[i].name;
-	return NULL;
+	return f ? f->name : NULL;
 }
 
 const char *
 gw_format_filename(int fmt)
 {
-	size_t i;
+	const gw_format_def *f = gw_format_def_of(fmt);
 
-	for (i = 0; i < NFORMATS; i++)
-		if (formats[i].fmt == fmt)
-			return formats[i].filename;
-	return NULL;
+	return f ? f->filename : NULL;
 }
 
 /* ---- shared checks -------------------------------------------------- */
@@ -296,12 +315,13 @@ same_group(const gw_setting *a, const gw_setting *b)
 }
 
 int
-gw_emit_vmx(const gw_plan *p, char **out, gw_err *e)
+gw_emit_vmx(const gw_plan *p, const gw_emit_opts *o, char **out, gw_err *e)
 {
 	gw_buf b;
 	const gw_setting *prev = NULL;
 	size_t i, nwritten = 0;
 
+	(void)o;
 	if (p == NULL || out == NULL) {
 		gw_err_set(e, _("vmx: no plan to render"));
 		return -1;
@@ -348,28 +368,32 @@ gw_emit_vmx(const gw_plan *p, char **out, gw_err *e)
 	return 0;
 }
 
+/* Without a .vmx of the VM's own: the lines pasted, then reloaded. */
+void
+gw_next_vmx(const gw_next_ctx *c)
+{
+	if (c->vmx_patched)
+		return;
+	c->push(c->list, gw_xasprintf(_("With the VM off, add the lines of %s to its .vmx (or in the vSphere Client: Edit Settings > VM Options > Advanced > Configuration Parameters)"),
+	                              c->path));
+	c->push(c->list, gw_xasprintf(_("After editing the .vmx on the host with the VM off: %s"),
+	                              "vim-cmd vmsvc/reload <vmid>"));
+	c->push(c->list, gw_xasprintf(_("Power on the VM: %s (%s lists the Vmid)"),
+	                              "vim-cmd vmsvc/power.on <vmid>",
+	                              "vim-cmd vmsvc/getallvms"));
+}
+
 /* ---- dispatch ------------------------------------------------------- */
 
 int
 gw_emit(int fmt, const gw_plan *p, char **out, gw_err *e)
 {
-	switch (fmt) {
-	case GW_FMT_VMX:
-		return gw_emit_vmx(p, out, e);
-	case GW_FMT_BOSH:
-		return gw_emit_bosh(p, out, e);
-	case GW_FMT_OPSMAN:
-		return gw_emit_opsman(p, out, e);
-	case GW_FMT_TILE:
-		return gw_emit_tile(p, out, e);
-	case GW_FMT_OM:
-		return gw_emit_om(p, out, e);
-	case GW_FMT_ANSIBLE:
-		return gw_emit_ansible(p, NULL, out, e);
-	default:
+	const gw_format_def *f = gw_format_def_of(fmt);
+
+	if (f == NULL) {
 		gw_err_set(e, _("unknown output format %d; expected one of: %s"),
-		           fmt, FORMAT_LIST);
+		           fmt, gw_format_list());
 		return -1;
 	}
+	return f->emit(p, NULL, out, e);
 }
-

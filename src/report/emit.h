@@ -62,18 +62,67 @@
 #include "gw.h"
 #include "plan.h"
 
+/* The formats' positions and bits, in the rows' order (formats.h):
+ * GW_FMT_VMX = 1 << 0, GW_FMT_BOSH = 1 << 1, ... */
+enum {
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, EMIT, NEXT) \
+	GW_FMT_I_##ID,
+#include "formats.h"
+#undef GW_FORMAT
+	GW_NFORMATS
+};
+
 typedef enum {
-	GW_FMT_VMX    = 1 << 0,   /* .vmx lines as ESXi writes them */
-	GW_FMT_BOSH   = 1 << 1,   /* vm_extensions YAML */
-	GW_FMT_OPSMAN = 1 << 2,   /* Ops Manager PUT body JSON */
-	GW_FMT_TILE   = 1 << 3,   /* AI Services tile custom VM type fields */
-	GW_FMT_OM     = 1 << 4,   /* om create-vm-extension config YAML */
-	GW_FMT_ANSIBLE = 1 << 5   /* community.vmware playbook */
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, EMIT, NEXT) \
+	GW_FMT_##ID = 1 << GW_FMT_I_##ID,
+#include "formats.h"
+#undef GW_FORMAT
+	GW_FMT_ALL = (1 << GW_NFORMATS) - 1
 } gw_format;
 
-/* Every format, in the order files and lists show them. */
-extern const int gw_format_all[];
-extern const size_t gw_format_count;
+/* What a playbook takes besides the plan (the command line's --vm and
+ * --host); all may be empty.  The other formats take none. */
+typedef struct gw_emit_opts {
+	const char *const *vms;   /* VM names, in order */
+	size_t nvms;
+	const char *esxi_host;    /* the host of the passthrough GPUs */
+} gw_emit_opts;
+
+/* What a format's next steps need.  Each line is malloc'ed and handed to
+ * push(list, line), which takes it. */
+typedef struct gw_next_ctx {
+	const char *path;     /* the format's file, as written or to be */
+	const char *name;     /* the VM extension's name */
+	const char *vm;       /* a VM's name for a command line ("NAME") */
+	int formats;          /* every format chosen (GW_FMT_* bits) */
+	int vmx_patched;      /* gpuwiz changes the VM's own .vmx (its steps
+	                       * are said with the host's) */
+	void (*push)(void *list, char *line);
+	void *list;
+} gw_next_ctx;
+
+/* One row of formats.h; label and holds are msgids (_() them). */
+typedef struct gw_format_def {
+	int bit;
+	const char *name;
+	const char *filename;
+	const char *label;
+	const char *holds;
+	int wizard_default;
+	int (*emit)(const gw_plan *p, const gw_emit_opts *o, char **out,
+	            gw_err *e);
+	void (*next)(const gw_next_ctx *c);
+} gw_format_def;
+
+/* The rows, GW_NFORMATS of them, in order (files and lists show them so). */
+extern const gw_format_def gw_formats[];
+
+/* The row of exactly one GW_FMT_* bit; NULL otherwise. */
+const gw_format_def *gw_format_def_of(int fmt);
+/* "vmx, bosh, opsman, tile, om, ansible": every NAME (static). */
+const char *gw_format_list(void);
+/* The formats the wizard starts with (the rows' ON). */
+int gw_format_defaults(void);
 
 /* "vmx" -> GW_FMT_VMX ... (case-insensitive); 0 when unknown. */
 int gw_format_parse(const char *name);
@@ -84,32 +133,22 @@ int gw_format_parse(const char *name);
 int gw_formats_parse(const char *list, const char *field, int *mask, gw_err *e);
 /* "vmx" ... for exactly one GW_FMT_* bit; NULL otherwise (static). */
 const char *gw_format_name(int fmt);
-/* File name written by apply: "gpuwiz.vmx.txt", "bosh-vm-extension.yml",
- * "opsman-vm-extension.json", "tile-vm-type.yml", "om-vm-extension.yml",
- * "gpuwiz-playbook.yml"; NULL for anything but
- * exactly one GW_FMT_* bit (static). */
+/* The row's FILE for exactly one GW_FMT_* bit; NULL otherwise (static). */
 const char *gw_format_filename(int fmt);
 
-/* Each returns a malloc'ed NUL-terminated text in *out. */
-int gw_emit_vmx(const gw_plan *p, char **out, gw_err *e);
-int gw_emit_bosh(const gw_plan *p, char **out, gw_err *e);
-int gw_emit_opsman(const gw_plan *p, char **out, gw_err *e);
-int gw_emit_tile(const gw_plan *p, char **out, gw_err *e);
-int gw_emit_om(const gw_plan *p, char **out, gw_err *e);
+/* Every row's renderer and next steps.  Each renderer returns a
+ * malloc'ed NUL-terminated text in *out.  o: only ansible reads it (NULL:
+ * no VM names, the playbook asks for -e gpuwiz_vms=...; a VM name that
+ * is empty or has a control byte is refused). */
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, EMIT, NEXT) \
+	int EMIT(const gw_plan *p, const gw_emit_opts *o, char **out,     \
+	         gw_err *e);                                              \
+	void NEXT(const gw_next_ctx *c);
+#include "formats.h"
+#undef GW_FORMAT
 
-/* What a playbook takes besides the plan (the command line's --vm and
- * --host); all may be empty. */
-typedef struct gw_emit_opts {
-	const char *const *vms;   /* VM names, in order */
-	size_t nvms;
-	const char *esxi_host;    /* the host of the passthrough GPUs */
-} gw_emit_opts;
-
-/* o NULL: no VM names (the playbook asks for -e gpuwiz_vms=...).  A VM
- * name that is empty or has a control byte is refused. */
-int gw_emit_ansible(const gw_plan *p, const gw_emit_opts *o, char **out,
-                    gw_err *e);
-/* One format by its GW_FMT_* bit; an unknown fmt is an error. */
+/* One format by its GW_FMT_* bit, without options; an unknown fmt is an
+ * error. */
 int gw_emit(int fmt, const gw_plan *p, char **out, gw_err *e);
 
 #endif

@@ -471,3 +471,17 @@ gw_emit_ansible(const gw_plan *p, const gw_emit_opts *o, char **out,
 	emit_notes_free(&ab.notes);
 	return rc;
 }
+
+/* The playbook with the VM's name in JSON for -e (c->vm). */
+void
+gw_next_ansible(const gw_next_ctx *c)
+{
+	char *cmd = gw_xasprintf("ansible-playbook %s -e '{\"gpuwiz_vms\": [\"%s\"]}'",
+	                         c->path, c->vm);
+
+	/* TRANSLATORS: %1$s the environment variables, %2$s a command. */
+	c->push(c->list, gw_xasprintf(_("Ansible (community.vmware): with %1$s set and the VMs powered off: %2$s"),
+	                              "VMWARE_HOST, VMWARE_USER, VMWARE_PASSWORD",
+	                              cmd));
+	free(cmd);
+}

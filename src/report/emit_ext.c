@@ -5,6 +5,7 @@
 #include "emit_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- the VM extension (shared by bosh and opsman) ------------------- */
@@ -288,10 +289,12 @@ yaml_out(json_t *root, const char *fmt, char **out, gw_err *e)
 /* ---- bosh ----------------------------------------------------------- */
 
 int
-gw_emit_bosh(const gw_plan *p, char **out, gw_err *e)
+gw_emit_bosh(const gw_plan *p, const gw_emit_opts *o, char **out,
+             gw_err *e)
 {
 	json_t *exts, *ext;
 
+	(void)o;
 	if (p == NULL || out == NULL) {
 		gw_err_set(e, _("bosh: no plan to render"));
 		return -1;
@@ -318,11 +321,13 @@ json_out(const char *buf, size_t size, void *data)
 }
 
 int
-gw_emit_opsman(const gw_plan *p, char **out, gw_err *e)
+gw_emit_opsman(const gw_plan *p, const gw_emit_opts *o, char **out,
+               gw_err *e)
 {
 	json_t *root;
 	gw_buf b;
 
+	(void)o;
 	if (p == NULL || out == NULL) {
 		gw_err_set(e, _("opsman: no plan to render"));
 		return -1;
@@ -349,10 +354,12 @@ gw_emit_opsman(const gw_plan *p, char **out, gw_err *e)
  * cloud_properties} (pivotal-cf/om, docs/create-vm-extension/README.md);
  * the name as strict as the API's (no periods). */
 int
-gw_emit_om(const gw_plan *p, char **out, gw_err *e)
+gw_emit_om(const gw_plan *p, const gw_emit_opts *o, char **out,
+           gw_err *e)
 {
 	json_t *ext;
 
+	(void)o;
 	if (p == NULL || out == NULL) {
 		gw_err_set(e, _("om: no plan to render"));
 		return -1;
@@ -360,4 +367,67 @@ gw_emit_om(const gw_plan *p, char **out, gw_err *e)
 	if ((ext = extension(p, "om", 1, e)) == NULL)
 		return -1;
 	return yaml_out(wrap("vm-extension-config", ext, "om", e), "om", out, e);
+}
+
+/* ---- next steps ------------------------------------------------------- */
+
+/* BOSH: the extension as a named cloud config, which the director merges
+ * with the others (bosh.io, "Configs"; bosh-cli issue 542:
+ * update-cloud-config has no --name, update-config --type cloud does). */
+void
+gw_next_bosh(const gw_next_ctx *c)
+{
+	char *cmd = gw_xasprintf("bosh update-config --type cloud --name %s %s",
+	                         c->name, c->path);
+
+	/* TRANSLATORS: %1$s a bosh command, %2$s the extension's name. */
+	c->push(c->list, gw_xasprintf(_("BOSH: upload the VM extension as a named cloud config, which BOSH merges with the others: %1$s; then list %2$s in the instance group's vm_extensions and redeploy"),
+	                              cmd, c->name));
+	free(cmd);
+}
+
+/* Ops Manager: the extension attached to a job (configure-product's
+ * resource-config; pivotal-cf/om docs), once after the extension's
+ * own step. */
+static void
+next_attach(const gw_next_ctx *c)
+{
+	char *cmd = gw_xasprintf("resource-config: {JOB: {additional_vm_extensions: [%s]}}",
+	                         c->name);
+
+	/* TRANSLATORS: %1$s the extension's name, %2$s YAML, %3$s and
+	 * %4$s commands, %5$s a command. */
+	c->push(c->list, gw_xasprintf(_("Ops Manager: attach %1$s to a job: a file with product-name: PRODUCT and %2$s, then %3$s and Apply Changes (%4$s); keep the job's other extensions in the list (%5$s shows them)"),
+	                              c->name, cmd,
+	                              "om configure-product -c FILE.yml",
+	                              "om apply-changes",
+	                              "om staged-config -p PRODUCT"));
+	free(cmd);
+}
+
+/* The API body through om curl; with om's own config chosen as well,
+ * its step attaches the extension. */
+void
+gw_next_opsman(const gw_next_ctx *c)
+{
+	char *cmd = gw_xasprintf("om curl --path /api/v0/staged/vm_extensions/%s --request PUT --data \"$(cat %s)\"",
+	                         c->name, c->path);
+
+	c->push(c->list, gw_xasprintf(_("Ops Manager: %s (or %s with the same name and cloud_properties under vm-extension-config:)"),
+	                              cmd, "om create-vm-extension -c FILE.yml"));
+	free(cmd);
+	if (!(c->formats & GW_FMT_OM))
+		next_attach(c);
+}
+
+/* om's config file (create-vm-extension), then the attachment. */
+void
+gw_next_om(const gw_next_ctx *c)
+{
+	char *cmd = gw_xasprintf("om create-vm-extension -c %s", c->path);
+
+	c->push(c->list, gw_xasprintf(_("Ops Manager: create or update the VM extension: %s"),
+	                              cmd));
+	free(cmd);
+	next_attach(c);
 }

@@ -1,4 +1,4 @@
-/* emit_int.h: what the emitters (emit.c: format names, shared checks,
+/* emit_int.h: what the emitters (emit.c: the registry, shared checks,
  * the .vmx lines; emit_ext.c: BOSH and Ops Manager; emit_tile.c: the AI
  * Services tile; emit_yaml.c: YAML; emit_ansible*.c: the playbook)
  * share.  Not for use outside

@@ -138,13 +138,14 @@ tile_fields(json_t *root, const gw_plan *p, const gw_plan_gpu *pt, int npt,
 }
 
 int
-gw_emit_tile(const gw_plan *p, char **out, gw_err *e)
+gw_emit_tile(const gw_plan *p, const gw_emit_opts *o, char **out, gw_err *e)
 {
 	const gw_plan_gpu *pt = NULL;
 	json_t *root;
 	gw_buf profiles;
 	int npt, nvg, rc;
 
+	(void)o;
 	if (p == NULL || out == NULL) {
 		gw_err_set(e, _("tile: no plan to render"));
 		return -1;
@@ -167,4 +168,12 @@ gw_emit_tile(const gw_plan *p, char **out, gw_err *e)
 	rc = emit_yaml_render(root, "tile", out, e);
 	json_decref(root);
 	return rc;
+}
+
+/* The tile's values are typed into Ops Manager by hand. */
+void
+gw_next_tile(const gw_next_ctx *c)
+{
+	c->push(c->list, gw_xasprintf(_("AI Services tile: enter the values of %s as a custom VM type in Infrastructure Config, save, then Apply Changes (select the BOSH Director and the AI Services tile)"),
+	                              c->path));
 }

@@ -119,20 +119,12 @@ gw_wizard_init(gw_wizard *w, const gw_table *t, const char *answers_path,
 		w->af.out_dir = gw_xstrdup("gpuwiz-out");
 	if (w->af.formats == 0) {
 		from_file_formats = 0;
-		w->af.formats = WZ_DEFAULT_FORMATS;
+		w->af.formats = gw_format_defaults();
 	}
 	gw_wizard_replan(w);
-	if (answers_path && !from_file_formats && w->have_plan) {
+	if (answers_path && !from_file_formats && w->have_plan)
 		/* a .vmx-only file: the snippets that can be made from it */
-		size_t k;
-		int mask = 0;
-
-		for (k = 0; k < WZ_NFORMATS; k++)
-			if ((wz_format_bits[k] & WZ_DEFAULT_FORMATS) &&
-			    gw_wizard_format_check(w, wz_format_bits[k], NULL, 0) == 0)
-				mask |= wz_format_bits[k];
-		w->af.formats = mask;
-	}
+		w->af.formats = wz_formats_possible(w, gw_format_defaults());
 	w->dirty = 0;
 	return 0;
 }

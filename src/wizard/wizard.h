@@ -14,15 +14,13 @@
 #include "plan.h"
 #include "vmx.h"
 
+/* The steps in order, one row each in steps.h: GW_STEP_WELCOME,
+ * GW_STEP_HOST, GW_STEP_GPU, GW_STEP_VM, GW_STEP_MMIO, GW_STEP_OPTIONS,
+ * GW_STEP_REVIEW, GW_STEP_WRITE. */
 typedef enum {
-	GW_STEP_WELCOME,   /* language and what the operator is doing */
-	GW_STEP_HOST,      /* host checks / BIOS checklist */
-	GW_STEP_GPU,       /* GPU selection */
-	GW_STEP_VM,        /* the .vmx (or none: snippets only) */
-	GW_STEP_MMIO,      /* the calculation, editable */
-	GW_STEP_OPTIONS,   /* UVM, P2P, reservation */
-	GW_STEP_REVIEW,    /* every change with reason and source; outputs */
-	GW_STEP_WRITE,     /* write and result, next commands */
+#define GW_STEP(ID, TITLE, PURPOSE, HELP, CHECK, SCREEN) GW_STEP_##ID,
+#include "steps.h"
+#undef GW_STEP
 	GW_NSTEPS
 } gw_step;
 
@@ -39,6 +37,7 @@ typedef struct gw_wizard gw_wizard;
 /* Translated texts (call after the locale is set). */
 const char *gw_step_title(gw_step s);     /* short: fits 18 cells */
 const char *gw_step_purpose(gw_step s);   /* one line */
+const char *gw_step_help(gw_step s);      /* the step's own help */
 const char *gw_mode_name(gw_mode m);
 /* Is the mode usable in this build?  If not, *why gets a translated
  * sentence saying plainly that it is not available yet.  Returns 1 when
@@ -485,8 +484,8 @@ size_t gw_wizard_vm_devices(const gw_wizard *w, gw_vm_device *out,
  * none is open). */
 char *gw_wizard_checks_title(const gw_wizard *w);
 char *gw_wizard_vm_title(const gw_wizard *w);
-/* The help of step s in the words of the host (translated), NULL when
- * the screen's own applies (no host probed). */
+/* The help of step s (translated): in the words of the mode where it
+ * has its own (host, VM), else the step's (gw_step_help). */
 const char *gw_wizard_step_help(const gw_wizard *w, gw_step s);
 
 /* The sample hosts to practise on (data/hosts), for the welcome screen:

@@ -60,12 +60,9 @@ struct gw_wizard {
 
 /* ---- shared by the files of src/wizard/ -------------------------------- */
 
-/* every output the wizard offers; the first four are on by default, om
- * and ansible only when chosen (or named in the answers file) */
-#define WZ_DEFAULT_FORMATS (GW_FMT_VMX | GW_FMT_BOSH | GW_FMT_OPSMAN | GW_FMT_TILE)
-#define WZ_ALL_FORMATS (WZ_DEFAULT_FORMATS | GW_FMT_OM | GW_FMT_ANSIBLE)
-#define WZ_NFORMATS 6
-extern const int wz_format_bits[WZ_NFORMATS];
+/* The formats of mask (GW_FMT_* bits; the registry, formats.h) that can
+ * be made from the current plan. */
+int wz_formats_possible(const gw_wizard *w, int mask);
 
 /* A growing NULL-terminated string list. */
 typedef struct wz_strv {
@@ -106,6 +103,11 @@ typedef enum {
  * words with a value in them are made by functions (malloc'ed). */
 typedef struct wz_mode_desc {
 	const char *name;               /* the welcome step's choice */
+	const char *note, *note_long;   /* under the choice and with the
+	                                 * cursor on it, where the name alone
+	                                 * could mislead; NULL: none */
+	const char *about;              /* its paragraph of the welcome
+	                                 * step's help */
 	const char *missing;            /* why it is not available before its
 	                                 * host is attached; NULL: always */
 	wz_reach reach;

@@ -1,8 +1,9 @@
-/* wizard_mode.c: the welcome step's modes as data.  One descriptor per
- * mode says what it is called, why it is not available yet, what host it
- * reads and how, how it probes, and the words the screens show for it
- * (the check rows' heading, the enable question, the open VM's line, the
- * steps' help).  The rest of the wizard asks these descriptors, and the
+/* wizard_mode.c: the welcome step's modes (routes) as data.  One
+ * descriptor per mode says what it is called, what it is for (its note
+ * and its paragraph of the welcome help), why it is not available yet,
+ * what host it reads and how, how it probes, and the words the screens
+ * show for it (the check rows' heading, the enable question, the open
+ * VM's line, the steps' help).  The rest of the wizard asks these descriptors, and the
  * host layer (host_can) where a host's abilities decide, instead of
  * branching on the mode (doc/design.md, "The wizard model"). */
 #include "wizard_int.h"
@@ -66,6 +67,11 @@ static const wz_mode_desc modes[GW_NMODES] = {
 		/* TRANSLATORS: what the operator is doing (welcome step
 		 * choices): at most 40 cells each. */
 		.name = N_("Plan offline (snippets, a local .vmx)"),
+		/* TRANSLATORS: this mode's paragraph of the welcome step's
+		 * help, wrapped to about 70 cells. */
+		.about = N_("Plan offline: pick the GPUs from the bundled table and write snippets "
+		            "(.vmx lines, BOSH, Ops Manager, tile values) and, when you open one, "
+		            "patch a local .vmx file with a backup."),
 		.reach = WZ_REACH_NONE,
 		.kind = GW_HOST_LINUX,
 		.checks_title = checks_linux,
@@ -74,6 +80,18 @@ static const wz_mode_desc modes[GW_NMODES] = {
 	[GW_MODE_LINUX] = {
 		/* TRANSLATORS: welcome step choice, at most 40 cells. */
 		.name = N_("Configure this Linux host"),
+		/* TRANSLATORS: under "Configure this Linux host": what it
+		 * is for; at most 72 cells. */
+		.note = N_("Check this machine's firmware, IOMMU and BARs; plan a VMware VM"),
+		/* TRANSLATORS: under the focused "Configure this Linux
+		 * host"; wrapped, at most 150 cells. */
+		.note_long = N_("Checks this machine's firmware, IOMMU and real BAR sizes, before or instead of ESXi, and plans a VMware VM from them; it does not set up KVM."),
+		/* TRANSLATORS: this mode's paragraph of the welcome step's
+		 * help, wrapped to about 70 cells. */
+		.about = N_("Configure this Linux host: gpuwiz checks this host (CPU virtualization, "
+		            "IOMMU, kernel command line, GPU drivers) and lists its GPUs to pick "
+		            "from; the environment variable GPUWIZ_SYSROOT points it at another root "
+		            "(a copy of /proc and /sys)."),
 		.reach = WZ_REACH_ROOT,
 		.kind = GW_HOST_LINUX,
 		.probe = gw_wizard_probe_host,
@@ -96,6 +114,12 @@ static const wz_mode_desc modes[GW_NMODES] = {
 		/* TRANSLATORS: welcome step choice, at most 40 cells. */
 		.name = N_("An ESXi host over SSH"),
 		.missing = N_("No ESXi host yet: start gpuwiz with --ssh root@HOST (ssh keys or one password prompt), run it on the ESXi shell, or practise on a sample ESXi host (gpuwiz --sample-host esxi-l40s)."),
+		/* TRANSLATORS: this mode's paragraph of the welcome step's
+		 * help, wrapped to about 70 cells. */
+		.about = N_("An ESXi host over SSH: start gpuwiz with --ssh root@HOST (ssh asks for "
+		            "the password or key passphrase once, before the screens start) or run it "
+		            "on the ESXi shell; gpuwiz then reads the host with esxcli and vim-cmd, "
+		            "enables passthrough, and patches the VM's .vmx on the datastore."),
 		.reach = WZ_REACH_ATTACHED,
 		.kind = GW_HOST_ESXI,
 		.no_host = N_("no ESXi host to check"),
@@ -136,6 +160,13 @@ static const wz_mode_desc modes[GW_NMODES] = {
 		/* TRANSLATORS: welcome step choice, at most 40 cells. */
 		.name = N_("vCenter or ESXi through the API"),
 		.missing = N_("No vCenter or ESXi connection yet: start gpuwiz with --url https://HOST/sdk --user USER (with --thumbprint for a self-signed certificate); the password is asked before the screens start, or taken from GPUWIZ_PASSWORD."),
+		/* TRANSLATORS: this mode's paragraph of the welcome step's
+		 * help, wrapped to about 70 cells. */
+		.about = N_("vCenter or ESXi through the API: start gpuwiz with --url "
+		            "https://HOST/sdk --user USER (--thumbprint pins a self-signed "
+		            "certificate; the password is asked once before the screens start, or "
+		            "taken from GPUWIZ_PASSWORD); gpuwiz reads the inventory, enables "
+		            "passthrough and reconfigures the VM with ReconfigVM_Task."),
 		.reach = WZ_REACH_ATTACHED,
 		.kind = GW_HOST_VSPHERE,
 		.no_host = N_("no vSphere connection"),
@@ -265,11 +296,42 @@ gw_wizard_vm_title(const gw_wizard *w)
 }
 
 const char *
+gw_wizard_mode_note(gw_mode m, int long_form)
+{
+	const char *s;
+
+	if (!known(m))
+		return NULL;
+	s = long_form ? modes[m].note_long : modes[m].note;
+	return s ? _(s) : NULL;
+}
+
+/* The welcome step's help: the step's, then each mode's paragraph (made
+ * anew each time: the language may change between two calls). */
+static const char *
+welcome_help(void)
+{
+	static char buf[8192];
+	size_t n;
+	int m;
+
+	n = (size_t)snprintf(buf, sizeof buf, "%s", gw_step_help(GW_STEP_WELCOME));
+	for (m = 0; m < GW_NMODES && n < sizeof buf; m++)
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "\n%s",
+		                      _(modes[m].about));
+	return buf;
+}
+
+const char *
 gw_wizard_step_help(const gw_wizard *w, gw_step s)
 {
-	const wz_mode_desc *d = wz_mode(w->mode);
-	const char *h = s == GW_STEP_HOST ? d->host_help :
-	                s == GW_STEP_VM ? d->vm_help : NULL;
+	const wz_mode_desc *d;
+	const char *h;
 
-	return h ? _(h) : NULL;
+	if (s == GW_STEP_WELCOME)
+		return welcome_help();   /* every mode's, whichever is chosen */
+	d = wz_mode(w->mode);
+	h = s == GW_STEP_HOST ? d->host_help : s == GW_STEP_VM ? d->vm_help :
+	    NULL;
+	return h ? _(h) : gw_step_help(s);
 }

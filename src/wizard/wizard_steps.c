@@ -1,5 +1,6 @@
-/* wizard_steps.c: moving between the steps and what each needs
- * (gw_wizard_check_step), the review's checks (wizard.h). */
+/* wizard_steps.c: the step table (steps.h: titles, purposes, help, what
+ * each needs before the next, gw_wizard_check_step), moving between the
+ * steps, the review's checks (wizard.h). */
 #include "wizard_int.h"
 
 #include <stdio.h>
@@ -44,6 +45,19 @@ gw_wizard_format_check(const gw_wizard *w, int fmt, char *why, size_t n)
 	return 0;
 }
 
+int
+wz_formats_possible(const gw_wizard *w, int mask)
+{
+	size_t i;
+	int can = 0;
+
+	for (i = 0; i < GW_NFORMATS; i++)
+		if ((mask & gw_formats[i].bit) &&
+		    gw_wizard_format_check(w, gw_formats[i].bit, NULL, 0) == 0)
+			can |= gw_formats[i].bit;
+	return can;
+}
+
 char *
 gw_wizard_output_path(const gw_wizard *w, int fmt)
 {
@@ -84,16 +98,16 @@ check_review(const gw_wizard *w, char *why, size_t n)
 		wz_put_why(why, n, buf);
 		return -1;
 	}
-	for (i = 0; i < WZ_NFORMATS; i++) {
+	for (i = 0; i < GW_NFORMATS; i++) {
 		char reason[900];
 
-		if (!(w->af.formats & wz_format_bits[i]))
+		if (!(w->af.formats & gw_formats[i].bit))
 			continue;
-		if (gw_wizard_format_check(w, wz_format_bits[i], reason,
+		if (gw_wizard_format_check(w, gw_formats[i].bit, reason,
 		                           sizeof reason) != 0) {
 			snprintf(buf, sizeof buf,
 			         _("Output '%s' cannot be made from this plan: %s; turn it off or change the GPUs."),
-			         gw_format_name(wz_format_bits[i]), reason);
+			         gw_formats[i].name, reason);
 			wz_put_why(why, n, buf);
 			return -1;
 		}
@@ -188,50 +202,95 @@ check_vm_gpus(const gw_wizard *w, char *why, size_t n)
 	return 0;
 }
 
+/* The welcome step: a mode this wizard can do. */
+static int
+check_welcome(const gw_wizard *w, char *why, size_t n)
+{
+	const char *reason = NULL;
+
+	if (!gw_wizard_mode_available(w, w->mode, &reason)) {
+		wz_put_why(why, n, reason);
+		return -1;
+	}
+	return 0;
+}
+
+/* The VM step: the .vmx read, and something to plan for. */
+static int
+check_vm(const gw_wizard *w, char *why, size_t n)
+{
+	char buf[1024];
+
+	if (w->vmx_error) {
+		snprintf(buf, sizeof buf,
+		         _("%s; open another .vmx or choose none (snippets only)."),
+		         w->vmx_error);
+		wz_put_why(why, n, buf);
+		return -1;
+	}
+	return check_vm_gpus(w, why, n);
+}
+
+/* The MMIO and options steps: a plan. */
+static int
+check_plan(const gw_wizard *w, char *why, size_t n)
+{
+	if (!w->have_plan) {
+		wz_put_why(why, n, w->plan_error);
+		return -1;
+	}
+	return 0;
+}
+
+/* The write step is the last. */
+static int
+check_last(const gw_wizard *w, char *why, size_t n)
+{
+	(void)w;
+	wz_put_why(why, n, _("This is the last step."));
+	return -1;
+}
+
+/* ---- the step table (steps.h) ------------------------------------------- */
+
+static const struct {
+	const char *title, *purpose, *help;
+	int (*check)(const gw_wizard *w, char *why, size_t n);
+} steps[GW_NSTEPS] = {
+#define GW_STEP(ID, TITLE, PURPOSE, HELP, CHECK, SCREEN) \
+	[GW_STEP_##ID] = { TITLE, PURPOSE, HELP, CHECK },
+#include "steps.h"
+#undef GW_STEP
+};
+
+const char *
+gw_step_title(gw_step s)
+{
+	return (unsigned)s < GW_NSTEPS ? _(steps[s].title) : "";
+}
+
+const char *
+gw_step_purpose(gw_step s)
+{
+	return (unsigned)s < GW_NSTEPS ? _(steps[s].purpose) : "";
+}
+
+const char *
+gw_step_help(gw_step s)
+{
+	return (unsigned)s < GW_NSTEPS ? _(steps[s].help) : "";
+}
+
 int
 gw_wizard_check_step(const gw_wizard *w, gw_step s, char *why, size_t n)
 {
-	const char *reason = NULL;
-	char buf[1024];
-
 	if (why && n > 0)
 		why[0] = '\0';
-	switch (s) {
-	case GW_STEP_WELCOME:
-		if (!gw_wizard_mode_available(w, w->mode, &reason)) {
-			wz_put_why(why, n, reason);
-			return -1;
-		}
-		return 0;
-	case GW_STEP_HOST:
-		return check_host(w, why, n);
-	case GW_STEP_GPU:
-		return check_gpu(w, why, n);
-	case GW_STEP_VM:
-		if (w->vmx_error) {
-			snprintf(buf, sizeof buf,
-			         _("%s; open another .vmx or choose none (snippets only)."),
-			         w->vmx_error);
-			wz_put_why(why, n, buf);
-			return -1;
-		}
-		return check_vm_gpus(w, why, n);
-	case GW_STEP_MMIO:
-	case GW_STEP_OPTIONS:
-		if (!w->have_plan) {
-			wz_put_why(why, n, w->plan_error);
-			return -1;
-		}
-		return 0;
-	case GW_STEP_REVIEW:
-		return check_review(w, why, n);
-	case GW_STEP_WRITE:
-		wz_put_why(why, n, _("This is the last step."));
-		return -1;
-	default:
+	if ((unsigned)s >= GW_NSTEPS) {
 		wz_put_why(why, n, _("Unknown step."));
 		return -1;
 	}
+	return steps[s].check(w, why, n);
 }
 
 int

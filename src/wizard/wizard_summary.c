@@ -158,10 +158,10 @@ output_names(const gw_wizard *w)
 	char **files = NULL;
 
 	gw_buf_init(&b);
-	for (i = 0; i < WZ_NFORMATS; i++)
-		if (w->af.formats & wz_format_bits[i])
+	for (i = 0; i < GW_NFORMATS; i++)
+		if (w->af.formats & gw_formats[i].bit)
 			gw_buf_printf(&b, "%s%s", nfmt++ ? ", " : "",
-			              gw_format_name(wz_format_bits[i]));
+			              gw_formats[i].name);
 	if (w->have_plan)
 		files = gw_apply_outputs(&w->af, &w->plan, &n);
 	if (n > nfmt) {

@@ -15,10 +15,6 @@
 
 /* ---- string lists ------------------------------------------------------ */
 
-const int wz_format_bits[WZ_NFORMATS] = { GW_FMT_VMX, GW_FMT_BOSH,
-                                          GW_FMT_OPSMAN, GW_FMT_TILE,
-                                          GW_FMT_OM, GW_FMT_ANSIBLE };
-
 void
 wz_strv_push(wz_strv *s, char *item)
 {
@@ -56,56 +52,6 @@ wz_put_why(char *why, size_t n, const char *msg)
 }
 
 /* ---- texts -------------------------------------------------------------- */
-
-const char *
-gw_step_title(gw_step s)
-{
-	switch (s) {
-	/* TRANSLATORS: wizard step titles, shown in the step list: at most
-	 * 18 cells (a CJK character is 2 cells). */
-	case GW_STEP_WELCOME: return _("Welcome");
-	/* TRANSLATORS: wizard step title, at most 18 cells. */
-	case GW_STEP_HOST: return _("Host check");
-	/* TRANSLATORS: wizard step title, at most 18 cells. */
-	case GW_STEP_GPU: return _("GPU selection");
-	/* TRANSLATORS: wizard step title, at most 18 cells. */
-	case GW_STEP_VM: return _("Virtual machine");
-	/* TRANSLATORS: wizard step title, at most 18 cells. */
-	case GW_STEP_MMIO: return _("MMIO size");
-	/* TRANSLATORS: wizard step title, at most 18 cells. */
-	case GW_STEP_OPTIONS: return _("Options");
-	/* TRANSLATORS: wizard step title, at most 18 cells. */
-	case GW_STEP_REVIEW: return _("Review");
-	/* TRANSLATORS: wizard step title, at most 18 cells. */
-	case GW_STEP_WRITE: return _("Write");
-	default: return "";
-	}
-}
-
-const char *
-gw_step_purpose(gw_step s)
-{
-	switch (s) {
-	/* TRANSLATORS: one-line purpose of a wizard step, shown under its
-	 * title: at most 76 cells. */
-	case GW_STEP_WELCOME: return _("Choose the language and what you are doing.");
-	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
-	case GW_STEP_HOST: return _("Check that the host's firmware is ready for GPU passthrough.");
-	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
-	case GW_STEP_GPU: return _("Choose the GPUs: passthrough or a vGPU profile, and how many.");
-	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
-	case GW_STEP_VM: return _("Open the VM's .vmx file, or go on without one for snippets only.");
-	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
-	case GW_STEP_MMIO: return _("Size the VM's 64-bit MMIO window, step by step.");
-	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
-	case GW_STEP_OPTIONS: return _("Unified memory for vGPUs, peer-to-peer, memory reservation.");
-	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
-	case GW_STEP_REVIEW: return _("Every change with its reason and source, and the files to write.");
-	/* TRANSLATORS: one-line step purpose, at most 76 cells. */
-	case GW_STEP_WRITE: return _("Write the files, then run the commands shown.");
-	default: return "";
-	}
-}
 
 const char *
 gw_gpu_class_name(gw_gpu_class c)

@@ -65,15 +65,11 @@ gw_wizard_propose_uvm(gw_wizard *w)
 int
 gw_wizard_fit_formats(gw_wizard *w)
 {
-	int mask = 0;
-	size_t k;
+	int mask;
 
 	if (w->af.a.ngpus > 0 || !w->have_plan)
 		return 0;
-	for (k = 0; k < WZ_NFORMATS; k++)
-		if ((w->af.formats & wz_format_bits[k]) &&
-		    gw_wizard_format_check(w, wz_format_bits[k], NULL, 0) == 0)
-			mask |= wz_format_bits[k];
+	mask = wz_formats_possible(w, w->af.formats);
 	if (mask == w->af.formats)
 		return 0;
 	gw_wizard_set_formats(w, mask);

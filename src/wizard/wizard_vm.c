@@ -225,7 +225,7 @@ gw_wizard_set_force(gw_wizard *w, int on)
 void
 gw_wizard_set_formats(gw_wizard *w, int mask)
 {
-	w->af.formats = mask & WZ_ALL_FORMATS;
+	w->af.formats = mask & GW_FMT_ALL;
 	wz_changed(w);
 }
 

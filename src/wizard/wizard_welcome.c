@@ -25,28 +25,3 @@ gw_wizard_sample_name(const gw_wizard *w)
 	}
 	return NULL;
 }
-
-/* What a mode is for, where its name alone could mislead: "Configure
- * this Linux host" checks the machine for a VMware VM, it does not set
- * up KVM.  Indexed by mode (a table, not a branch on the mode). */
-static const char *const mode_notes[GW_NMODES][2] = {
-	[GW_MODE_LINUX] = {
-		/* TRANSLATORS: under "Configure this Linux host": what it is
-		 * for; at most 72 cells. */
-		N_("Check this machine's firmware, IOMMU and BARs; plan a VMware VM"),
-		/* TRANSLATORS: under the focused "Configure this Linux
-		 * host"; wrapped, at most 150 cells. */
-		N_("Checks this machine's firmware, IOMMU and real BAR sizes, before or instead of ESXi, and plans a VMware VM from them; it does not set up KVM."),
-	},
-};
-
-const char *
-gw_wizard_mode_note(gw_mode m, int long_form)
-{
-	const char *s;
-
-	if ((int)m < 0 || m >= GW_NMODES)
-		return NULL;
-	s = mode_notes[m][long_form ? 1 : 0];
-	return s ? _(s) : NULL;
-}

@@ -2,8 +2,9 @@
  * (wizard.h).
  *
  * Next commands: first the findings the write does not resolve
- * (wizard_next.c), then vim-cmd (doc/design.md, section 15.6), Ops Manager/BOSH
- * (section 15.8), guest checks and the NCCL all-reduce test (section
+ * (wizard_next.c), then vim-cmd (doc/design.md, section 15.6), each
+ * chosen format's own steps (the registry's, formats.h: Ops Manager/BOSH,
+ * section 15.8), guest checks and the NCCL all-reduce test (section
  * 15.9; NVIDIA NCCL issue 2101).
  */
 #include "wizard_next.h"
@@ -184,32 +185,31 @@ next_shell(const gw_wizard *w, wz_strv *s, const gw_vm *vm)
 	free(c);
 }
 
-/* A local .vmx, or the .vmx lines to paste. */
+/* A local .vmx: found on the host, put back, reloaded. */
 static void
 next_local(const gw_wizard *w, wz_strv *s)
 {
-	char *path;
-
-	if (w->vmx && w->af.vmx_path) {
-		wz_strv_push(s, gw_xasprintf(_("On the ESXi host, find the VM's id: %s (the Vmid column)"),
-		                             "vim-cmd vmsvc/getallvms"));
-		wz_strv_push(s, gw_xasprintf(_("Check that the VM is off: %s (expect Powered off)"),
-		                             "vim-cmd vmsvc/power.getstate <vmid>"));
-		wz_strv_push(s, gw_xasprintf(_("If %s is a copy, put it back in the VM's folder on the datastore first (VM off)"),
-		                             w->af.vmx_path));
-	} else if (w->af.formats & GW_FMT_VMX) {
-		path = fmt_path(w, GW_FMT_VMX);
-		wz_strv_push(s, gw_xasprintf(_("With the VM off, add the lines of %s to its .vmx (or in the vSphere Client: Edit Settings > VM Options > Advanced > Configuration Parameters)"),
-		                             path ? path : gw_format_filename(GW_FMT_VMX)));
-		free(path);
-	} else {
-		return;
-	}
+	wz_strv_push(s, gw_xasprintf(_("On the ESXi host, find the VM's id: %s (the Vmid column)"),
+	                             "vim-cmd vmsvc/getallvms"));
+	wz_strv_push(s, gw_xasprintf(_("Check that the VM is off: %s (expect Powered off)"),
+	                             "vim-cmd vmsvc/power.getstate <vmid>"));
+	wz_strv_push(s, gw_xasprintf(_("If %s is a copy, put it back in the VM's folder on the datastore first (VM off)"),
+	                             w->af.vmx_path));
 	wz_strv_push(s, gw_xasprintf(_("After editing the .vmx on the host with the VM off: %s"),
 	                             "vim-cmd vmsvc/reload <vmid>"));
 	wz_strv_push(s, gw_xasprintf(_("Power on the VM: %s (%s lists the Vmid)"),
 	                             "vim-cmd vmsvc/power.on <vmid>",
 	                             "vim-cmd vmsvc/getallvms"));
+}
+
+/* The VM's own .vmx changed by gpuwiz: on the mode's host or a local
+ * file. */
+static int
+vmx_patched(const gw_wizard *w)
+{
+	int shell;
+
+	return wz_next_vm(w, &shell) != NULL || (w->vmx && w->af.vmx_path);
 }
 
 /* The host: the VM open on the mode's host, else the files. */
@@ -226,105 +226,46 @@ next_host(const gw_wizard *w, wz_strv *s)
 			next_api(w, s, vm);
 		return;
 	}
-	next_local(w, s);
+	if (vmx_patched(w))
+		next_local(w, s);
 }
 
-/* BOSH: the extension as a named cloud config, which the director merges
- * with the others (bosh.io, "Configs"; bosh-cli issue 542:
- * update-cloud-config has no --name, update-config --type cloud does). */
 static void
-next_bosh(const gw_wizard *w, wz_strv *s, const char *name)
+push_line(void *list, char *line)
 {
-	char *path = fmt_path(w, GW_FMT_BOSH), *cmd;
-
-	cmd = gw_xasprintf("bosh update-config --type cloud --name %s %s", name,
-	                   path ? path : gw_format_filename(GW_FMT_BOSH));
-	/* TRANSLATORS: %1$s a bosh command, %2$s the extension's name. */
-	wz_strv_push(s, gw_xasprintf(_("BOSH: upload the VM extension as a named cloud config, which BOSH merges with the others: %1$s; then list %2$s in the instance group's vm_extensions and redeploy"),
-	                             cmd, name));
-	free(cmd);
-	free(path);
+	wz_strv_push(list, line);
 }
 
-/* Ops Manager: the API body (om curl), om's own config file
- * (create-vm-extension), then the extension attached to a job
- * (configure-product's resource-config; pivotal-cf/om docs). */
+/* Each chosen format's steps (the registry's, formats.h), with the file
+ * where it went, the extension's name and the VM open on the host (its
+ * name in JSON for ansible's -e; one with a quote or a backslash is left
+ * to the operator). */
 static void
-next_om(const gw_wizard *w, wz_strv *s, const char *name)
-{
-	char *path, *cmd;
-
-	if (w->af.formats & GW_FMT_OPSMAN) {
-		path = fmt_path(w, GW_FMT_OPSMAN);
-		cmd = gw_xasprintf("om curl --path /api/v0/staged/vm_extensions/%s --request PUT --data \"$(cat %s)\"",
-		                   name, path ? path : "");
-		wz_strv_push(s, gw_xasprintf(_("Ops Manager: %s (or %s with the same name and cloud_properties under vm-extension-config:)"),
-		                             cmd, "om create-vm-extension -c FILE.yml"));
-		free(cmd);
-		free(path);
-	}
-	if (w->af.formats & GW_FMT_OM) {
-		path = fmt_path(w, GW_FMT_OM);
-		cmd = gw_xasprintf("om create-vm-extension -c %s",
-		                   path ? path : gw_format_filename(GW_FMT_OM));
-		wz_strv_push(s, gw_xasprintf(_("Ops Manager: create or update the VM extension: %s"),
-		                             cmd));
-		free(cmd);
-		free(path);
-	}
-	cmd = gw_xasprintf("resource-config: {JOB: {additional_vm_extensions: [%s]}}",
-	                   name);
-	/* TRANSLATORS: %1$s the extension's name, %2$s YAML, %3$s and
-	 * %4$s commands, %5$s a command. */
-	wz_strv_push(s, gw_xasprintf(_("Ops Manager: attach %1$s to a job: a file with product-name: PRODUCT and %2$s, then %3$s and Apply Changes (%4$s); keep the job's other extensions in the list (%5$s shows them)"),
-	                             name, cmd, "om configure-product -c FILE.yml",
-	                             "om apply-changes",
-	                             "om staged-config -p PRODUCT"));
-	free(cmd);
-}
-
-/* Tanzu: the BOSH cloud config, Ops Manager, the tile. */
-static void
-next_tanzu(const gw_wizard *w, wz_strv *s, const char *name)
-{
-	char *path;
-
-	if (w->af.formats & GW_FMT_BOSH)
-		next_bosh(w, s, name);
-	if (w->af.formats & (GW_FMT_OPSMAN | GW_FMT_OM))
-		next_om(w, s, name);
-	if (w->af.formats & GW_FMT_TILE) {
-		path = fmt_path(w, GW_FMT_TILE);
-		wz_strv_push(s, gw_xasprintf(_("AI Services tile: enter the values of %s as a custom VM type in Infrastructure Config, save, then Apply Changes (select the BOSH Director and the AI Services tile)"),
-		                             path ? path : ""));
-		free(path);
-	}
-}
-
-/* Ansible: the playbook, with the VM open on the host when there is one
- * (its name in JSON for -e; one with a quote or a backslash is left to
- * the operator). */
-static void
-next_ansible(const gw_wizard *w, wz_strv *s)
+next_formats(const gw_wizard *w, wz_strv *s, const char *name)
 {
 	int shell;
 	const gw_vm *vm = wz_next_vm(w, &shell);
-	const char *vmname = vm && vm->name && !strpbrk(vm->name, "'\"\\") ?
-	                     vm->name : "NAME";
-	char *path, *cmd;
+	gw_next_ctx c;
+	size_t i;
 
-	if (!(w->af.formats & GW_FMT_ANSIBLE))
-		return;
-	path = fmt_path(w, GW_FMT_ANSIBLE);
-	cmd = gw_xasprintf("ansible-playbook %s -e '{\"gpuwiz_vms\": [\"%s\"]}'",
-	                   path ? path : gw_format_filename(GW_FMT_ANSIBLE),
-	                   vmname);
-	/* TRANSLATORS: %1$s the environment variables, %2$s a command. */
-	wz_strv_push(s, gw_xasprintf(_("Ansible (community.vmware): with %1$s set and the VMs powered off: %2$s"),
-	                             "VMWARE_HOST, VMWARE_USER, VMWARE_PASSWORD",
-	                             cmd));
-	free(cmd);
-	free(path);
+	c.name = name;
+	c.vm = vm && vm->name && !strpbrk(vm->name, "'\"\\") ? vm->name :
+	       "NAME";
+	c.formats = w->af.formats;
+	c.vmx_patched = vmx_patched(w);
+	c.push = push_line;
+	c.list = s;
+	for (i = 0; i < GW_NFORMATS; i++) {
+		const gw_format_def *f = &gw_formats[i];
+		char *path;
+
+		if (!(w->af.formats & f->bit))
+			continue;
+		path = fmt_path(w, f->bit);
+		c.path = path ? path : f->filename;
+		f->next(&c);
+		free(path);
+	}
 }
 
 /* The NCCL all-reduce check across ngpu GPUs. */
@@ -397,8 +338,7 @@ gw_wizard_next_commands(const gw_wizard *w)
 	wz_next_host_changes(w, &s);   /* a reboot after an enable */
 	wz_next_findings(w, &s);   /* the power-cycle of UVM among them */
 	next_host(w, &s);
-	next_ansible(w, &s);
-	next_tanzu(w, &s, name);
+	next_formats(w, &s, name);
 	next_guest(w, &s, ngpu, vgpu, uvm);
 	return wz_strv_finish(&s);
 }

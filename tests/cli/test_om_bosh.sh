@@ -73,7 +73,8 @@ if [ "$rc" -eq 0 ] && [ -s "$TMP/a/out/om-vm-extension.yml" ] && [ -s "$TMP/a/ou
 	ok "apply writes om-vm-extension.yml and gpuwiz-playbook.yml for [output] formats = om, ansible"
 else nok "apply om, ansible: exit $rc" "$(cat "$out" "$err"; ls "$TMP/a/out")"; fi
 run "$GPUWIZ" snippet --format omx --gpu l40s
-if [ "$rc" -eq 2 ] && errhas "om or ansible" && [ ! -s "$out" ]; then
+if [ "$rc" -eq 2 ] && errhas "unknown format 'omx' (expected one of: vmx, bosh, opsman, tile" &&
+   errhas "om, ansible" && [ ! -s "$out" ]; then
 	ok "an unknown format names the valid ones, om and ansible among them"
 else nok "unknown format: exit $rc" "$(cat "$err")"; fi
 finish

@@ -33,9 +33,9 @@ keep() {
 	NPANE=$((NPANE + 1))
 	{ echo "=== $WHAT #$NPANE"; cat "$SCREEN"; } >"$PANES/$(printf %04d $NPANE).txt"
 }
-
-# the step shown ("3/8" in both languages), or nothing
-step_of() { grep -o '[1-8]/8' "$SCREEN" | head -n 1 | cut -d/ -f1; }
+# the step shown ("k/N" in both languages), or nothing
+# the step shown ("$(st GPU)" in both languages), or nothing
+step_of() { grep -o "[0-9]*/$GW_NSTEPS" "$SCREEN" | head -n 1 | cut -d/ -f1; }
 
 answers() {
 	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
@@ -59,7 +59,7 @@ help_pages() {
 walk() {
 	WHAT=$1; lang=$2; shift 2
 	start "$lang" 80x24 "$@"
-	check "$WHAT: first screen" wait_for "1/8" 30
+	check "$WHAT: first screen" wait_for "$(st WELCOME)" 30
 	last=0; tries=0; done_=0
 	while [ $tries -lt 40 ]; do
 		tries=$((tries + 1))
@@ -72,7 +72,7 @@ walk() {
 			keep
 			cur=$(step_of)
 		fi
-		if [ "$cur" = 8 ]; then
+		if [ "$cur" = "$(stn WRITE)" ]; then
 			keys Enter; sleep 1; keep
 			keys PageDown; keep
 			keys PageDown; keep
@@ -82,14 +82,14 @@ walk() {
 		same=$((same + 1))
 		if grep -q 'y/n' "$SCREEN"; then
 			keys y
-		elif [ "$cur" = 2 ] && [ $same -gt 1 ]; then
+		elif [ "$cur" = "$(stn HOST)" ] && [ $same -gt 1 ]; then
 			keys o; keys y
-		elif [ "$cur" = 3 ] && [ $same -gt 2 ]; then
+		elif [ "$cur" = "$(stn GPU)" ] && [ $same -gt 2 ]; then
 			keys Space
 		fi
 		keys Enter
 	done
-	check "$WHAT: the walk reached step 8" [ $done_ = 1 ]
+	check "$WHAT: the walk reached the write step" [ $done_ = 1 ]
 	keys q; keys y
 	exited 10 >/dev/null
 }
@@ -113,7 +113,7 @@ fi
 doctor_walk() { # NAME LANG ARGS...
 	WHAT=$1; lang=$2; shift 2
 	start "$lang" 80x24 "$@"
-	check "$WHAT: first screen" wait_for "1/8" 30
+	check "$WHAT: first screen" wait_for "$(st WELCOME)" 30
 	keys Home; keys Down; keys Down; keys Enter; sleep 0.3; keep
 	help_pages
 	for f in vmwarelog/vmware-log-pages-needed-exceeds-limit-devicepoweron-dell-kb.txt \
@@ -151,19 +151,19 @@ fi
 queued_walk() { # NAME LANG ARGS...
 	WHAT=$1; lang=$2; shift 2
 	start "$lang" 80x24 --sample-host esxi-l40s "$@"
-	check "$WHAT: first screen" wait_for "1/8" 30
-	keys Enter; wait_for "2/8" 20 >/dev/null
+	check "$WHAT: first screen" wait_for "$(st WELCOME)" 30
+	keys Enter; wait_for "$(st HOST)" 20 >/dev/null
 	keys e; sleep 0.3; keep
-	keys Enter; wait_for "3/8" 20 >/dev/null
-	keys Space; keys Down; keys Space; keys Enter; wait_for "4/8" 20 >/dev/null
+	keys Enter; wait_for "$(st GPU)" 20 >/dev/null
+	keys Space; keys Down; keys Space; keys Enter; wait_for "$(st VM)" 20 >/dev/null
 	keys Space; sleep 0.5; keys u; sleep 0.3; keep
 	keys PageDown; keep
-	keys Enter; wait_for "5/8" 20 >/dev/null; keys Enter
-	wait_for "6/8" 20 >/dev/null; keys Enter
-	check "$WHAT: the review" wait_for "7/8" 20
+	keys Enter; wait_for "$(st MMIO)" 20 >/dev/null; keys Enter
+	wait_for "$(st OPTIONS)" 20 >/dev/null; keys Enter
+	check "$WHAT: the review" wait_for "$(st REVIEW)" 20
 	keep
 	check "$WHAT: the review lists the host changes" find_in_pages 'vim-cmd vmsvc/upgrade 1 vmx-21'
-	keys Enter; wait_for "8/8" 20 >/dev/null; keep
+	keys Enter; wait_for "$(st WRITE)" 20 >/dev/null; keep
 	keys Enter; sleep 0.5; keep
 	check "$WHAT: the write step asks once" on_screen "$(tr_ "$lang" 'Write the changes to the host and the files? This cannot be undone on the host.' | LC_ALL=C.UTF-8 sed -E 's/^(.{12}).*/\1/')"
 	keys y; sleep 1.5; keep
@@ -178,7 +178,7 @@ queued_walk "C queued" C.UTF-8
 WHAT="C welcome rows"
 answers
 start C.UTF-8 80x24
-wait_for "1/8" 20 >/dev/null
+wait_for "$(st WELCOME)" 20 >/dev/null
 n=0; while [ $n -lt 12 ]; do keys Down; keep; n=$((n + 1)); done
 keys q; exited 10 >/dev/null
 
@@ -241,7 +241,7 @@ unset GPUWIZ_UI_AUDIT
 rm -rf "$TMPDIR"/gpuwiz-sample.*
 answers
 start C.UTF-8 80x24 --sample-host esxi-l40s
-wait_for "Step 1/8" 20 >/dev/null
+wait_for "Step $(st WELCOME)" 20 >/dev/null
 check "welcome: --sample-host marks that sample" on_screen "(*) esxi-l40s"
 check "welcome: the cursor starts on it" focused_has "(*) esxi-l40s"
 check "welcome: the Linux mode says what it is for" on_screen "Check this machine's firmware, IOMMU and BARs; plan a VMware VM"
@@ -251,18 +251,18 @@ keys Up; keys Up; keys Up
 check "welcome: the focused Linux mode says it is not KVM" wait_for "it does not set up KVM"
 keys Down; keys Down; keys Down; keys Down
 keys Enter
-check "welcome: Enter on the sample in use goes on" wait_for "Step 2/8" 20
+check "welcome: Enter on the sample in use goes on" wait_for "Step $(st HOST)" 20
 check "welcome: without building it again" sh -c "[ \$(ls '$TMPDIR' | grep -c gpuwiz-sample) -eq 1 ]"
 keys q; keys y; exited 10 >/dev/null
 rm -rf "$TMPDIR"/gpuwiz-sample.*
 answers
 start C.UTF-8 80x24 --answers a.ini
-wait_for "Step 1/8" 20 >/dev/null
+wait_for "Step $(st WELCOME)" 20 >/dev/null
 check "welcome: without a sample the cursor is on the marked mode" focused_has "Plan offline"
 keys q; exited 10 >/dev/null
 if [ $have_zh = 1 ]; then
 	start zh_CN.UTF-8 80x24 --lang zh_CN --sample-host esxi-l40s
-	wait_for "1/8" 20 >/dev/null
+	wait_for "$(st WELCOME)" 20 >/dev/null
 	note=$(LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 TEXTDOMAINDIR="$GPUWIZ_LOCALEDIR" gettext -d gpuwiz "Check this machine's firmware, IOMMU and BARs; plan a VMware VM")
 	check "zh welcome: the Linux mode's note in Chinese" on_screen "$note"
 	check "zh welcome: the sample marked" on_screen "(*) esxi-l40s"
@@ -279,7 +279,7 @@ for term in vt100 linux; do
 	[ -z "${GW_SANITIZED:-}" ] ||
 		wrap="$wrap ASAN_OPTIONS=${ASAN_OPTIONS:-}:fast_unwind_on_malloc=0"
 	GW_WRAP="$wrap" start C.UTF-8 80x24 --answers a.ini
-	check "TERM=$term: the first screen draws" wait_for "Step 1/8: Welcome" 20
+	check "TERM=$term: the first screen draws" wait_for "Step $(st WELCOME): Welcome" 20
 	check "TERM=$term: the rule under the title is a line" sh -c \
 		"sed -n 4p '$SCREEN' | grep -q '^ ─────────'"
 	check "TERM=$term: no VT100 letters for line drawing" sh -c "! grep -q 'qqqq' '$SCREEN'"
@@ -287,7 +287,7 @@ for term in vt100 linux; do
 	check "TERM=$term: F1 opens the help" wait_for "Help: Welcome"
 	check "TERM=$term: the help box has corners" on_screen "┌─ Help: Welcome"
 	keys Escape
-	check "TERM=$term: Esc closes the help" sh -c "sleep 0.3; $T capture-pane -p -t w | grep -q 'Step 1/8' && ! $T capture-pane -p -t w | grep -q 'Help: Welcome'"
+	check "TERM=$term: Esc closes the help" sh -c "sleep 0.3; $T capture-pane -p -t w | grep -q 'Step $(st WELCOME)' && ! $T capture-pane -p -t w | grep -q 'Help: Welcome'"
 	keys q; exited 10 >/dev/null
 	check "TERM=$term: exit 0" [ "${exit_status:-x}" = 0 ]
 done

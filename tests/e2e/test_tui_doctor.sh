@@ -60,7 +60,7 @@ written_ok() {
 
 # open_doctor LANG: from the welcome screen to the doctor's text area
 open_doctor() {
-	check "$1: welcome" wait_for "1/8"
+	check "$1: welcome" wait_for "$(st WELCOME)"
 	keys Up
 	check "$1: the doctor's choice above the modes" focused_has "$(tr_ "$1" 'Fix a failed power-on or a crash: paste the error text or give vmware.log')"
 	keys Enter
@@ -72,7 +72,7 @@ open_doctor() {
 write_walk() {
 	lang=$1 vmx=$2 orig=$3; shift 3
 	keys Enter
-	check "$lang: write step" wait_for "8/8"
+	check "$lang: write step" wait_for "$(st WRITE)"
 	keys Enter
 	check "$lang: written" wait_for "$(tr_ "$lang" 'Written:')"
 	check "$lang: the .vmx is the original plus exactly the planned lines; backup = original" written_ok "$vmx" "$orig" "$@"
@@ -104,12 +104,12 @@ for lang in $langs; do
 	check "$lang (1): the line quoted" on_screen "exceeds limit (917504)"
 	check "$lang (1): the next action asks for the .vmx" on_screen "$(first "$lang" "Enter asks for the VM's .vmx on the VM step, then opens the review with these changes pre-filled." 20)"
 	keys Enter
-	check "$lang (1): the VM step asks for the .vmx" wait_for "4/8"
+	check "$lang (1): the VM step asks for the .vmx" wait_for "$(st VM)"
 	check "$lang (1): it says why" on_screen "$(first "$lang" "Give the VM's .vmx (the VM that failed); Enter then goes straight to the review." 20)"
 	typ llm.vmx; keys Enter
 	check "$lang (1): the .vmx opens" wait_for "pciPassthru0 0x10de:0x26b9"
 	keys Enter
-	check "$lang (1): straight on to the review" wait_for "7/8"
+	check "$lang (1): straight on to the review" wait_for "$(st REVIEW)"
 	check "$lang (1): the review shows the MMIO size pre-filled" find_in_pages '+ pciPassthru.64bitMMIOSizeGB = "128"'
 	check "$lang (1): and the 64-bit MMIO switch" on_screen '+ pciPassthru.use64bitMMIO = "TRUE"'
 	write_walk "$lang" "$TMP/run/llm.vmx" "$TMP/llm.orig" \
@@ -128,7 +128,7 @@ for lang in $langs; do
 	check "$lang (2): the .vmx beside it found" on_screen "$(printf "$(tr_ "$lang" 'The VM: %s, beside the log.')" vm/llm.vmx)"
 	check "$lang (2): the next action is the review" on_screen "$(tr_ "$lang" 'Enter opens the review with these changes pre-filled.')"
 	keys Enter
-	check "$lang (2): straight to the review" wait_for "7/8"
+	check "$lang (2): straight to the review" wait_for "$(st REVIEW)"
 	check "$lang (2): the review shows the MMIO size pre-filled" find_in_pages '+ pciPassthru.64bitMMIOSizeGB = "128"'
 	write_walk "$lang" "$TMP/run/vm/llm.vmx" "$TMP/llm.orig" \
 		'pciPassthru.use64bitMMIO = "TRUE"' 'pciPassthru.64bitMMIOSizeGB = "128"'
@@ -145,7 +145,7 @@ for lang in $langs; do
 	check "$lang (3): the text kept" on_screen "the VM does not start"
 	keys Enter; wait_for "$(tr_ "$lang" 'Nothing recognised')" >/dev/null
 	keys Enter
-	check "$lang (3): on to the host check" wait_for "2/8"
+	check "$lang (3): on to the host check" wait_for "$(st HOST)"
 	keys Escape
 	check "$lang (3): Esc goes back to the welcome list" wait_for "$(tr_ "$lang" 'What are you doing?')"
 	keys q
@@ -165,11 +165,11 @@ for lang in $langs; do
 	check "$lang (4): the fix: UVM on every vGPU" on_screen "pciPassthruN.cfg.enable_uvm"
 	check "$lang (4): the source" on_screen "NCCL issue 2101"
 	keys Enter
-	check "$lang (4): the VM step" wait_for "4/8"
+	check "$lang (4): the VM step" wait_for "$(st VM)"
 	typ llm.vmx; keys Enter
 	check "$lang (4): the vGPUs shown" wait_for "pciPassthru0 vGPU nvidia_l40s-24c"
 	keys Enter
-	check "$lang (4): straight on to the review" wait_for "7/8"
+	check "$lang (4): straight on to the review" wait_for "$(st REVIEW)"
 	check "$lang (4): enable_uvm on pciPassthru0" find_in_pages '+ pciPassthru0.cfg.enable_uvm = "1"'
 	check "$lang (4): enable_uvm on pciPassthru1" find_in_pages '+ pciPassthru1.cfg.enable_uvm = "1"'
 	write_walk "$lang" "$TMP/run/llm.vmx" "$TMP/llm.orig" \

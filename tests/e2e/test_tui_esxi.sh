@@ -54,7 +54,7 @@ warn_first() {
 # both GPUs, ubuntu-l40s, u, the review.  $1 the language.
 queue_walk() {
 	lang=$1
-	check "$lang: host check" wait_for "2/8"
+	check "$lang: host check" wait_for "$(st HOST)"
 	# the cursor starts on the first WARN row: the second L40S
 	check "$lang: the WARN row first" sh -c "sed -n 6p '$SCREEN' | grep -q '0000:5e:00.0.*$(tr_ "${lang%% *}" WARN)'"
 	keys e
@@ -66,21 +66,21 @@ queue_walk() {
 		"$ORIG/esxi/esxcli-hardware-pci-pcipassthru-list.txt"
 	check "$lang: no esxcli set was run" sh -c "! grep -q 'pcipassthru set' '$S/commands.log'"
 	keys Enter
-	check "$lang: GPU step" wait_for "3/8"
+	check "$lang: GPU step" wait_for "$(st GPU)"
 	check "$lang: the queued L40S can be chosen" sh -c \
 		"[ \$(grep -c '$(tr_ "$lang" 'passthrough on')' '$SCREEN') -eq 2 ]"
 	keys Space; keys Down; keys Space
 	check "$lang: both L40S added" wait_for "2 x l40s"
 	keys Enter
-	check "$lang: VM step" wait_for "4/8"
+	check "$lang: VM step" wait_for "$(st VM)"
 	keys Enter
 	check "$lang: ubuntu-l40s opens" wait_for "Vmid 1"
 	keys u
 	check "$lang: u queues the upgrade" wait_for \
 		"$(tr_ "$lang" '%s (vmx-%d queued: u takes it back)' | sed 's/%s *//; s/%d/21/')"
 	check "$lang: no upgrade was run" sh -c "! grep -q 'vmsvc/upgrade' '$S/commands.log'"
-	keys Enter; keys Enter; keys Enter
-	check "$lang: review" wait_for "7/8"
+	enters VM REVIEW
+	check "$lang: review" wait_for "$(st REVIEW)"
 	check "$lang: the summary says the upgrade is queued" on_screen "vmx-13 -> vmx-21"
 	check "$lang: the review's host changes" on_joined \
 		"$(tr_ "$lang" 'Changes on the host (they run first, after your yes at the write):')"
@@ -93,7 +93,7 @@ queue_walk() {
 		grep -qF 'pciPassthru1.id = "00000:094:00.0"' "$TMP/pages.raw"
 	check "$lang: the findings: WARN first" warn_first "$lang"
 	keys Enter
-	check "$lang: write step" wait_for "8/8"
+	check "$lang: write step" wait_for "$(st WRITE)"
 	keys Enter
 	check "$lang: one question before the host changes" wait_for "[ $(tr_ "$lang" 'No') ]"
 	check "$lang: it lists what will be done" sh -c \
@@ -114,7 +114,7 @@ esxi_walk() { # LANG [welcome]
 		check "$lang welcome: the ESXi sample picked" wait_for "esxi-l40s (sample)"
 	else
 		start "$lang" 80x24 --sample-host esxi-l40s
-		check "$lang: welcome" wait_for "1/8"
+		check "$lang: welcome" wait_for "$(st WELCOME)"
 		keys Enter
 	fi
 	queue_walk "$lang"
@@ -150,7 +150,7 @@ refusal() { # LANG
 	lang=$1
 	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
 	start "$lang" 80x24 --sample-host esxi-l40s
-	wait_for "1/8" >/dev/null
+	wait_for "$(st WELCOME)" >/dev/null
 	keys Enter
 	queue_walk "$lang no"
 	V=$S/volumes/datastore1/ubuntu-l40s/ubuntu-l40s.vmx

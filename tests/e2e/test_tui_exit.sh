@@ -41,9 +41,9 @@ printed() { pane; sed -n '/GPUWIZ-EXITED/q;p' "$TMP/pane.txt" | grep -v '^$' >"$
 to_write() {
 	answers
 	start "$1" 80x24 --answers a.ini
-	wait_for "1/8" >/dev/null
-	n=0; while [ $n -lt 7 ]; do keys Enter; n=$((n + 1)); done
-	wait_for "8/8" >/dev/null
+	wait_for "$(st WELCOME)" >/dev/null
+	enters WELCOME WRITE
+	wait_for "$(st WRITE)" >/dev/null
 	keys Enter
 	wait_for "$(xl "$1" 'Written:')" >/dev/null
 }
@@ -89,7 +89,7 @@ for lang in $langs; do
 	check "$lang: summary: numbered commands" grep -q '^ 1\. ' "$TMP/printed.txt"
 	check "$lang: summary: reload the .vmx" grep -q 'vim-cmd vmsvc/reload' "$TMP/printed.txt"
 	check "$lang: summary: NCCL all-reduce for 2 GPUs" grep -q 'torchrun --nproc_per_node=2' "$TMP/printed.txt"
-	check "$lang: summary: no screen left-overs" sh -c "! grep -q '8/8' '$TMP/printed.txt'"
+	check "$lang: summary: no screen left-overs" sh -c "! grep -q '$(st WRITE)' '$TMP/printed.txt'"
 	case $lang in
 	zh*) check "$lang: summary in Chinese" sh -c "LC_ALL=C.UTF-8 grep -qP '[\x{4e00}-\x{9fff}]' '$TMP/printed.txt'" ;;
 	*) check "$lang: summary in English" sh -c "! LC_ALL=C.UTF-8 grep -qP '[\x{4e00}-\x{9fff}]' '$TMP/printed.txt'" ;;
@@ -100,7 +100,7 @@ done
 for lang in $langs; do
 	answers
 	start $lang 80x24 --answers a.ini
-	wait_for "1/8" >/dev/null
+	wait_for "$(st WELCOME)" >/dev/null
 	keys q
 	check "$lang: q quits" exited
 	check "$lang: q: exit 0" [ "${exit_status:-x}" = 0 ]
@@ -112,12 +112,12 @@ done
 # after changes: the quit question, then the same line
 answers
 start C.UTF-8 80x24 --answers a.ini
-wait_for "1/8" >/dev/null
-keys Enter; keys Enter; keys Enter; keys Enter
-wait_for "5/8" >/dev/null
+wait_for "$(st WELCOME)" >/dev/null
+enters WELCOME MMIO
+wait_for "$(st MMIO)" >/dev/null
 typ 512
 keys Enter
-wait_for "6/8" >/dev/null
+wait_for "$(st OPTIONS)" >/dev/null
 keys q
 check "quit question: asked" wait_for "y/n"
 keys y
@@ -153,9 +153,9 @@ vm_step() {
 	: >"$TMP/run/empty.vmx"
 	printf '\177ELF\002\001\001\000\000\000' >"$TMP/run/a.out"
 	start "$1" 80x24 --answers a.ini
-	wait_for "1/8" >/dev/null
-	keys Enter; keys Enter; keys Enter
-	wait_for "4/8" >/dev/null
+	wait_for "$(st WELCOME)" >/dev/null
+	enters WELCOME VM
+	wait_for "$(st VM)" >/dev/null
 }
 for lang in $langs; do
 	vm_step $lang
@@ -163,16 +163,16 @@ for lang in $langs; do
 		keys C-u; typ "$f"; keys Enter
 		case $lang in zh*) want="$f：不是 .vmx 文件" ;; *) want="$f: not a .vmx file" ;; esac
 		check "$lang: $f refused" wait_for "$want"
-		check "$lang: $f: still on the VM step" on_screen "4/8"
+		check "$lang: $f: still on the VM step" on_screen "$(st VM)"
 	done
 	keys C-u; typ empty.vmx; keys Enter
 	check "$lang: an empty file refused" wait_for "empty.vmx:"
-	check "$lang: empty: still on the VM step" on_screen "4/8"
+	check "$lang: empty: still on the VM step" on_screen "$(st VM)"
 	keys C-u; typ a.out; keys Enter
 	check "$lang: a binary file refused" wait_for "a.out:"
-	check "$lang: binary: still on the VM step" on_screen "4/8"
+	check "$lang: binary: still on the VM step" on_screen "$(st VM)"
 	keys C-u; typ vm.vmx; keys Enter
-	check "$lang: the real .vmx is taken (on to MMIO)" wait_for "5/8"
+	check "$lang: the real .vmx is taken (on to MMIO)" wait_for "$(st MMIO)"
 	keys q; wait_for "y/n" 3 >/dev/null && keys y; exited >/dev/null
 	check "$lang: the refused files untouched" cmp -s "$TMP/run/vmware.log" "$FIX/vmwarelog/vmware-log-pcipassthru-bar-mapping-tesla-p40-esxi8.txt"
 done
@@ -181,41 +181,41 @@ done
 for lang in $langs; do
 	answers
 	start $lang 80x24 --answers a.ini
-	wait_for "1/8" >/dev/null
-	keys Enter; keys Enter; keys Enter; keys Enter
-	check "$lang: MMIO step" wait_for "5/8"
+	wait_for "$(st WELCOME)" >/dev/null
+	enters WELCOME MMIO
+	check "$lang: MMIO step" wait_for "$(st MMIO)"
 	check "$lang: says empty is the recommendation" on_screen "$(xl $lang '(empty: the recommended size)')"
-	keys Enter; wait_for "6/8" >/dev/null; keys Escape; wait_for "5/8" >/dev/null
+	keys Enter; wait_for "$(st OPTIONS)" >/dev/null; keys Escape; wait_for "$(st MMIO)" >/dev/null
 	typ 0; keys Enter
 	case $lang in zh*) want="0 GB 等于没有窗口" ;; *) want="0 GB is no window" ;; esac
 	check "$lang: 0 is refused" wait_for "$want"
-	check "$lang: 0: still on MMIO" on_screen "5/8"
+	check "$lang: 0: still on MMIO" on_screen "$(st MMIO)"
 	for t in abc -5 1.5; do
 		$T send-keys -t w -l -- "$t"; sleep 0.15   # "-5" is no flag
 		keys Enter
 		check "$lang: '$t' is refused" wait_for "'$t'"
-		check "$lang: '$t': still on MMIO" on_screen "5/8"
+		check "$lang: '$t': still on MMIO" on_screen "$(st MMIO)"
 	done
 	check "$lang: the size to write stays the rule's" on_screen "256"
 	typ 64; keys Enter
 	check "$lang: below the rule asks" wait_for "y/n"
 	keys y
-	check "$lang: confirmed: options" wait_for "6/8"
+	check "$lang: confirmed: options" wait_for "$(st OPTIONS)"
 	keys Escape
-	check "$lang: back on MMIO" wait_for "5/8"
+	check "$lang: back on MMIO" wait_for "$(st MMIO)"
 	keys Enter
-	check "$lang: Enter on the confirmed size goes on without asking" wait_for "6/8"
-	keys Escape; wait_for "5/8" >/dev/null
+	check "$lang: Enter on the confirmed size goes on without asking" wait_for "$(st OPTIONS)"
+	keys Escape; wait_for "$(st MMIO)" >/dev/null
 	keys BSpace; keys BSpace; typ 32; keys Enter
 	check "$lang: another size below the rule asks" wait_for "y/n"
 	keys n
-	check "$lang: declined: still on MMIO" wait_for "5/8"
+	check "$lang: declined: still on MMIO" wait_for "$(st MMIO)"
 	keys Enter
-	check "$lang: declined: Enter keeps 64 without asking" wait_for "6/8"
+	check "$lang: declined: Enter keeps 64 without asking" wait_for "$(st OPTIONS)"
 	check "$lang: declined: no question on the way" sh -c "! grep -q 'y/n' '$SCREEN'"
-	keys Escape; wait_for "5/8" >/dev/null
+	keys Escape; wait_for "$(st MMIO)" >/dev/null
 	keys r; keys Enter
-	check "$lang: r and Enter: back to the recommendation" wait_for "6/8"
+	check "$lang: r and Enter: back to the recommendation" wait_for "$(st OPTIONS)"
 	keys q; wait_for "y/n" 3 >/dev/null && keys y; exited >/dev/null
 done
 
@@ -240,7 +240,7 @@ doctor_open() {
 	TS=$TMP/typescript; rm -f "$TS"
 	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
 	GW_WRAP="script -qfe $TS -c" start C.UTF-8 80x24
-	wait_for "1/8" >/dev/null
+	wait_for "$(st WELCOME)" >/dev/null
 	keys Up; keys Enter
 	wait_for "Diagnose" >/dev/null
 	typ "no newline yet"

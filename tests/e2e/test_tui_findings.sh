@@ -57,9 +57,9 @@ host_step() { # LANG SAMPLE
 	else
 		start "$lang" 80x24 --lang zh_CN --sample-host "$@"
 	fi
-	wait_for "1/8" 30 >/dev/null
+	wait_for "$(st WELCOME)" 30 >/dev/null
 	keys Enter
-	wait_for "2/8" 30
+	wait_for "$(st HOST)" 30
 }
 
 for lang in C.UTF-8 zh_CN.UTF-8; do
@@ -105,9 +105,9 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 	export GPUWIZ_HOSTS_DIR="$SRC/data/hosts"
 	check "$lang vm: host step" host_step $lang esxi-l40s
 	keys Enter
-	wait_for "3/8" >/dev/null
+	wait_for "$(st GPU)" >/dev/null
 	keys Space; keys Enter
-	check "$lang vm: VM step" wait_for "4/8"
+	check "$lang vm: VM step" wait_for "$(st VM)"
 	keys Enter
 	check "$lang vm: ubuntu-l40s opens" wait_for "Vmid 1"
 	check "$lang vm: its advice starts with a WARN" sh -c \
@@ -127,9 +127,9 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 	else
 		start $lang 80x24 --lang zh_CN --answers a.ini
 	fi
-	wait_for "1/8" 30 >/dev/null
-	keys Enter; keys Enter; keys Enter; keys Enter; keys Enter
-	check "$lang options: the step" wait_for "6/8"
+	wait_for "$(st WELCOME)" 30 >/dev/null
+	enters WELCOME OPTIONS
+	check "$lang options: the step" wait_for "$(st OPTIONS)"
 	warn=$(tr_ $lang WARN)
 	check "$lang options: the first finding is a WARN" sh -c \
 		"grep -E '^ (\S+)  ' '$SCREEN' | tail -n +1 | grep -F -m1 -e '$warn' -e '$(tr_ $lang INFO)' | grep -qF '$warn'"

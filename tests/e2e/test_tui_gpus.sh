@@ -44,11 +44,11 @@ walk() { # LANG
 	printf '[gpu]\ndevices = l40s\n[vm]\nsystem_id = 4c4c4544-0042-3510-8052-b4c04f4e4d32\n[output]\ndir = out\nformats = vmx\n' \
 		>"$TMP/run/s.ini"
 	start "$lang" 80x24 --answers s.ini --sample-host intel-2x-l40s
-	check "$lang: welcome" wait_for "1/8"
+	check "$lang: welcome" wait_for "$(st WELCOME)"
 	keys Enter
-	check "$lang: host check" wait_for "2/8"
+	check "$lang: host check" wait_for "$(st HOST)"
 	keys Enter
-	check "$lang: GPU step" wait_for "3/8"
+	check "$lang: GPU step" wait_for "$(st GPU)"
 	# the answers' L40S out, then both detected ones in
 	keys DC
 	check "$lang: the selection is empty" wait_for \
@@ -65,9 +65,9 @@ walk() { # LANG
 	check "$lang: 0000:5e:00.0 no longer marked" sh -c \
 		"! grep -qE '^ ✓ 0000:5e:00.0 ' '$SCREEN'"
 	keys Enter
-	check "$lang: VM step" wait_for "4/8"
+	check "$lang: VM step" wait_for "$(st VM)"
 	keys Enter Enter Enter
-	check "$lang: review" wait_for "7/8"
+	check "$lang: review" wait_for "$(st REVIEW)"
 	review_text
 	check "$lang: review: one device block" in_review "pciPassthru0.id"
 	check "$lang: review: the first GPU's address" in_review "00000:059:00.0"
@@ -77,7 +77,7 @@ walk() { # LANG
 		"! grep -qF '0000:5e:00.0' '$TMP/review.txt'"
 	# back to the GPU step, 3 asked for
 	keys Escape Escape Escape Escape
-	check "$lang: back on the GPU step" wait_for "3/8"
+	check "$lang: back on the GPU step" wait_for "$(st GPU)"
 	keys + +
 	check "$lang: count 3" wait_for "3 x l40s"
 	msg=$(printf "$(tr_ "$lang" '%s: %d asked for in passthrough, but the host has %d')" \
@@ -88,9 +88,9 @@ walk() { # LANG
 	check "$lang: its fix in the wizard's words" on_screen "$(first 20 "$fix")"
 	check "$lang: no CLI flag in the fix" sh -c "! grep -qF -- '--gpu' '$SCREEN'"
 	keys Enter
-	check "$lang: VM step again" wait_for "4/8"
+	check "$lang: VM step again" wait_for "$(st VM)"
 	keys Enter Enter Enter
-	check "$lang: review again" wait_for "7/8"
+	check "$lang: review again" wait_for "$(st REVIEW)"
 	review_text
 	check "$lang: the WARN in the review" in_review "$(first 30 "$msg")"
 	keys q
@@ -100,11 +100,11 @@ esxi_walk() { # LANG
 	lang=$1
 	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
 	start "$lang" 80x24 --sample-host esxi-l40s
-	check "$lang esxi: welcome" wait_for "1/8"
+	check "$lang esxi: welcome" wait_for "$(st WELCOME)"
 	keys Enter
-	check "$lang esxi: host check" wait_for "2/8"
+	check "$lang esxi: host check" wait_for "$(st HOST)"
 	keys Enter
-	check "$lang esxi: GPU step" wait_for "3/8"
+	check "$lang esxi: GPU step" wait_for "$(st GPU)"
 	keys Space Down Space
 	check "$lang esxi: both added" wait_for "2 x l40s"
 	msg=$(printf "$(tr_ "$lang" '%s: %d asked for in passthrough, but the host has %d with passthrough on (%d detected)')" \

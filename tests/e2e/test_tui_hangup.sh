@@ -22,7 +22,7 @@ p = subprocess.Popen([sys.argv[1]], stdin=s, stdout=s, stderr=s, env=env,
                      start_new_session=True)
 os.close(s)
 seen, t0 = b"", time.time()
-while b"1/8" not in seen and time.time() - t0 < 20:
+while b"$(st WELCOME)" not in seen and time.time() - t0 < 20:
     r, _, _ = select.select([m], [], [], 0.5)
     if r:
         try:

@@ -27,11 +27,11 @@ scratch_of() {
 # ---- 1. the ESXi sample host, every step ---------------------------------
 rm -rf "$TMP/run"; mkdir -p "$TMP/run"
 start C.UTF-8 100x30 --sample-host esxi-l40s
-check "esxi sample: welcome" wait_for "Step 1/8: Welcome"
+check "esxi sample: welcome" wait_for "Step $(st WELCOME): Welcome"
 check "esxi sample: the ESXi mode is chosen" on_screen "(*) An ESXi host over SSH"
 check "esxi sample: the scratch directory is named" on_screen "Practising on a sample host"
 keys Enter
-check "esxi sample: host check" wait_for "Step 2/8: Host check"
+check "esxi sample: host check" wait_for "Step $(st HOST): Host check"
 check "esxi sample: the host's rows" on_screen "Checks of the ESXi host esxi-l40s (sample)"
 check "esxi sample: the second L40S is not passed through yet" sh -c \
 	"grep 'Checking passthrough of 0000:5e:00.0' '$SCREEN' | grep -q WARN"
@@ -52,13 +52,13 @@ check "esxi sample: e queues the enable" wait_for "Queued: passthrough of 0000:5
 check "esxi sample: the row says so" sh -c \
 	"grep 'Passthrough of 0000:5e:00.0: will be enabled when you write' '$SCREEN' | grep -q INFO"
 keys Enter
-check "esxi sample: GPU step" wait_for "Step 3/8: GPU selection"
+check "esxi sample: GPU step" wait_for "Step $(st GPU): GPU selection"
 check "esxi sample: both L40S detected, passthrough on" sh -c \
 	"[ \$(grep -c 'passthrough on' '$SCREEN') -eq 2 ]"
 keys Space
 check "esxi sample: Space adds the detected L40S" wait_for "1 x l40s"
 keys Enter
-check "esxi sample: VM step" wait_for "Step 4/8: Virtual machine"
+check "esxi sample: VM step" wait_for "Step $(st VM): Virtual machine"
 check "esxi sample: the host's VMs" sh -c "grep -q 'ubuntu-l40s' '$SCREEN' && grep -q 'llm-train' '$SCREEN'"
 keys Enter
 check "esxi sample: the VM opens with its power state" wait_for "ubuntu-l40s: Vmid 1, powered off"
@@ -69,14 +69,14 @@ check "esxi sample: u queues the upgrade" wait_for "Queued: the upgrade to vmx-2
 check "esxi sample: the plan is for vmx-21" wait_for "Hardware version: 21"
 check "esxi sample: the VM's line says it is queued" on_screen "vmx-21 queued: u takes it back"
 keys Enter
-check "esxi sample: MMIO" wait_for "Step 5/8: MMIO size"
+check "esxi sample: MMIO" wait_for "Step $(st MMIO): MMIO size"
 keys Enter
-check "esxi sample: options" wait_for "Step 6/8: Options"
+check "esxi sample: options" wait_for "Step $(st OPTIONS): Options"
 keys Enter
-check "esxi sample: review" wait_for "Step 7/8: Review"
+check "esxi sample: review" wait_for "Step $(st REVIEW): Review"
 check "esxi sample: the diff names the host's file" on_screen "Changes to esxi-l40s"
 keys Enter
-check "esxi sample: write step" wait_for "Step 8/8: Write"
+check "esxi sample: write step" wait_for "Step $(st WRITE): Write"
 keys Enter
 check "esxi sample: the write asks once" wait_for "Write the changes to the host and the files?"
 keys y
@@ -104,15 +104,15 @@ rm -rf "$S"
 
 # a powered-on VM of the sample can be planned but is never written
 start C.UTF-8 100x30 --sample-host esxi-l40s
-wait_for "Step 1/8" >/dev/null
-keys Enter; wait_for "Step 2/8" >/dev/null
-keys Enter; wait_for "Step 3/8" >/dev/null
+wait_for "Step $(st WELCOME)" >/dev/null
+keys Enter; wait_for "Step $(st HOST)" >/dev/null
+keys Enter; wait_for "Step $(st GPU)" >/dev/null
 keys Space; keys Enter
-check "esxi on: VM step" wait_for "Step 4/8: Virtual machine"
+check "esxi on: VM step" wait_for "Step $(st VM): Virtual machine"
 keys Down; keys Enter
 check "esxi on: the powered-on VM is flagged" wait_for "Not powered off: gpuwiz will not change it"
-keys Enter; keys Enter; keys Enter; keys Enter
-check "esxi on: write step" wait_for "Step 8/8: Write"
+enters VM WRITE
+check "esxi on: write step" wait_for "Step $(st WRITE): Write"
 keys Enter
 check "esxi on: the write is refused" wait_for "Not written:"
 check "esxi on: with the reason" on_screen "Powered on"
@@ -125,7 +125,7 @@ check "esxi on: the VM's file is unchanged" cmp -s "$S/volumes/datastore1/win201
 
 if [ $have_zh -eq 1 ]; then
 	start zh_CN.UTF-8 100x30 --sample-host esxi-l40s
-	wait_for "1/8" >/dev/null
+	wait_for "$(st WELCOME)" >/dev/null
 	keys Enter
 	check "zh esxi sample: the host step in Chinese" wait_for "ESXi 主机 esxi-l40s"
 	check "zh esxi sample: the graphics type row in Chinese" on_screen "检查主机图形类型（用于 vGPU）"
@@ -140,14 +140,14 @@ fi
 if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${GW_SANITIZED:-}" ]; then
 	GW_WRAP="$VALGRIND -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --log-file=$TMP/vg.log"
 	start C.UTF-8 100x30 --sample-host esxi-l40s
-	check "valgrind esxi: first screen" wait_for "Step 1/8" 60
-	keys Enter; wait_for "Step 2/8" 30 >/dev/null
-	keys Enter; wait_for "Step 3/8" 30 >/dev/null
+	check "valgrind esxi: first screen" wait_for "Step $(st WELCOME)" 60
+	keys Enter; wait_for "Step $(st HOST)" 30 >/dev/null
+	keys Enter; wait_for "Step $(st GPU)" 30 >/dev/null
 	keys Space; keys Enter
-	wait_for "Step 4/8" 30 >/dev/null
+	wait_for "Step $(st VM)" 30 >/dev/null
 	keys Enter
 	check "valgrind esxi: the VM opens" wait_for "Vmid 1, powered off" 30
-	n=0; while [ $n -lt 4 ]; do keys Enter; wait_for "$((n + 5))/8" 30 >/dev/null; n=$((n + 1)); done
+	n=$(stn MMIO); while [ $n -le "$GW_NSTEPS" ]; do keys Enter; wait_for "$(st $n)" 30 >/dev/null; n=$((n + 1)); done
 	keys Enter
 	check "valgrind esxi: written" wait_for "Written:" 60
 	keys Enter
@@ -162,14 +162,14 @@ fi
 start C.UTF-8 100x30 --sample-host amd-geforce-usb
 check "linux sample: welcome, Linux mode chosen" wait_for "(*) Configure this Linux host"
 keys Enter
-check "linux sample: host check" wait_for "Step 2/8: Host check"
+check "linux sample: host check" wait_for "Step $(st HOST): Host check"
 check "linux sample: the sample's root is checked" on_screen "gpuwiz-sample."
 # the WARN row (the GeForce on nvidia) comes first; the CPU's row next
 check "linux sample: the driver's WARN first, its fix below" on_screen "bind it to vfio-pci"
 keys Down
 check "linux sample: an AMD host (svm)" wait_for "the CPU has svm"
 keys Enter
-check "linux sample: GPU step" wait_for "Step 3/8: GPU selection"
+check "linux sample: GPU step" wait_for "Step $(st GPU): GPU selection"
 check "linux sample: the GeForce with its IOMMU group" sh -c "grep '0000:04:00.0' '$SCREEN' | grep 'GeForce' | grep -q 'IOMMU group 15'"
 keys Space
 check "linux sample: adding it warns about the USB controller in its group" wait_for "also holds"
@@ -183,7 +183,7 @@ GPUWIZ_SYSROOT="$TMP/nogpu"; export GPUWIZ_SYSROOT
 start C.UTF-8 100x30
 check "no GPU: the samples are offered" wait_for "This machine has no GPU to configure"
 keys Enter
-check "no GPU: Enter builds the highlighted sample" wait_for "Step 2/8: Host check"
+check "no GPU: Enter builds the highlighted sample" wait_for "Step $(st HOST): Host check"
 check "no GPU: the sample's checks" on_screen "gpuwiz-sample."
 keys q; keys y
 exited >/dev/null
@@ -215,8 +215,8 @@ if [ -x /usr/sbin/sshd ] && { [ "$(id -u)" -ne 0 ] || [ -d /run/sshd ]; }; then
 	check "ssh: the host's VMs" wait_for "itachi_lab"
 	keys Enter
 	check "ssh: the VM is read from the datastore" wait_for "itachi_lab: Vmid 11, powered off"
-	keys Enter; keys Enter; keys Enter; keys Enter
-	check "ssh: write step" wait_for "Step 8/8: Write"
+	enters VM WRITE
+	check "ssh: write step" wait_for "Step $(st WRITE): Write"
 	keys Enter
 	check "ssh: written" wait_for "Written:"
 	keys q

@@ -37,21 +37,20 @@ esxi_walk() { # LANG
 	lang=$1
 	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
 	start "$lang" 80x24 --sample-host esxi-l40s
-	check "$lang esxi: welcome" wait_for "1/8"
+	check "$lang esxi: welcome" wait_for "$(st WELCOME)"
 	keys Enter
-	check "$lang esxi: host check" wait_for "2/8"
+	check "$lang esxi: host check" wait_for "$(st HOST)"
 	keys Enter
-	check "$lang esxi: GPU step" wait_for "3/8"
+	check "$lang esxi: GPU step" wait_for "$(st GPU)"
 	keys Space
 	check "$lang esxi: Space adds the detected L40S" wait_for "l40s"
 	keys Enter
-	check "$lang esxi: VM step" wait_for "4/8"
+	check "$lang esxi: VM step" wait_for "$(st VM)"
 	check "$lang esxi: ubuntu-l40s listed" on_screen "ubuntu-l40s"
 	keys Enter
 	check "$lang esxi: the VM opens" wait_for "vmx-21"
-	n=0
-	while [ $n -lt 4 ]; do keys Enter; n=$((n + 1)); done
-	check "$lang esxi: write step" wait_for "8/8"
+	enters VM WRITE
+	check "$lang esxi: write step" wait_for "$(st WRITE)"
 	keys Enter
 	check "$lang esxi: written" wait_for "$(tr_ "$lang" 'Written:')" 15
 	next_text
@@ -91,10 +90,9 @@ offline_walk() { # LANG
 	sed -i 's/^virtualHW.version = "11"/virtualHW.version = "13"/' "$TMP/run/vm.vmx"
 	printf '[gpu]\ndevices = l40s\n[vm]\nvmx = vm.vmx\nesxi = 8.0U2\n[output]\ndir = out\nformats = vmx\n' >"$TMP/run/a.ini"
 	start "$lang" 80x24 --answers a.ini
-	check "$lang offline: welcome" wait_for "1/8"
-	n=0
-	while [ $n -lt 7 ]; do keys Enter; n=$((n + 1)); done
-	check "$lang offline: write step" wait_for "8/8"
+	check "$lang offline: welcome" wait_for "$(st WELCOME)"
+	enters WELCOME WRITE
+	check "$lang offline: write step" wait_for "$(st WRITE)"
 	keys Enter
 	check "$lang offline: written" wait_for "$(tr_ "$lang" 'Written:')" 15
 	check "$lang offline: the .vmx has no device block" sh -c \

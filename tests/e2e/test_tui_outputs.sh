@@ -22,20 +22,20 @@ walk() { # LANG
 	lang=$1
 	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
 	start "$lang" 80x24 --sample-host esxi-l40s
-	check "$lang: welcome" wait_for "1/8"
+	check "$lang: welcome" wait_for "$(st WELCOME)"
 	keys Enter
-	check "$lang: host check" wait_for "2/8"
+	check "$lang: host check" wait_for "$(st HOST)"
 	keys Enter
-	check "$lang: GPU step" wait_for "3/8"
+	check "$lang: GPU step" wait_for "$(st GPU)"
 	keys Space
 	check "$lang: the detected L40S" wait_for "l40s"
 	keys Enter
-	check "$lang: VM step" wait_for "4/8"
+	check "$lang: VM step" wait_for "$(st VM)"
 	keys Enter
 	check "$lang: the VM opens" wait_for "vmx-21"
 	keys Enter
 	keys Enter
-	check "$lang: options step" wait_for "6/8"
+	check "$lang: options step" wait_for "$(st OPTIONS)"
 	check "$lang: om offered, off" on_screen "[ ] om"
 	check "$lang: Ansible offered, off" on_screen "[ ] Ansible"
 	check "$lang: the four defaults on" on_screen "[x] BOSH"
@@ -46,11 +46,11 @@ walk() { # LANG
 	keys Space
 	check "$lang: Space turns Ansible on" wait_for "[x] Ansible"
 	keys Enter
-	check "$lang: review" wait_for "7/8"
+	check "$lang: review" wait_for "$(st REVIEW)"
 	check "$lang: the review's outputs name ansible" sh -c \
 		"grep -F -- '$(tr_ "$lang" 'Outputs:')' '$SCREEN' | grep -qF 'ansible'"
 	keys Enter
-	check "$lang: write step" wait_for "8/8"
+	check "$lang: write step" wait_for "$(st WRITE)"
 	keys Enter
 	check "$lang: written" wait_for "$(tr_ "$lang" 'Written:')" 15
 	pages_joined "$TMP/pages.txt"

@@ -50,7 +50,7 @@ check_summary() { # WHAT
 	what=$1
 	screen
 	check "$lang $what: the summary heading" \
-		on_screen "$(tr_ "$lang" 'Your choices (1-7 goes back to that step):')"
+		on_screen "$(printf "$(tr_ "$lang" 'Your choices (1-%d goes back to that step):')" "$(stn REVIEW)")"
 	for l in 'Host:' 'GPUs:' 'VM:' 'MMIO:' 'Outputs:'; do
 		check "$lang $what: a summary line $l" \
 			sh -c "grep -qF -- '$(tr_ "$lang" "$l")' '$SCREEN'"
@@ -63,20 +63,19 @@ esxi_walk() { # LANG
 	lang=$1
 	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
 	start "$lang" 80x24 --sample-host esxi-l40s
-	check "$lang esxi: welcome" wait_for "1/8"
+	check "$lang esxi: welcome" wait_for "$(st WELCOME)"
 	keys Enter
-	check "$lang esxi: host check" wait_for "2/8"
+	check "$lang esxi: host check" wait_for "$(st HOST)"
 	keys Enter
-	check "$lang esxi: GPU step" wait_for "3/8"
+	check "$lang esxi: GPU step" wait_for "$(st GPU)"
 	keys Space
 	check "$lang esxi: Space adds the detected L40S" wait_for "l40s"
 	keys Enter
-	check "$lang esxi: VM step" wait_for "4/8"
+	check "$lang esxi: VM step" wait_for "$(st VM)"
 	keys Enter
 	check "$lang esxi: the VM opens" wait_for "vmx-21"
-	n=0
-	while [ $n -lt 3 ]; do keys Enter; n=$((n + 1)); done
-	check "$lang esxi: review" wait_for "7/8"
+	enters VM REVIEW
+	check "$lang esxi: review" wait_for "$(st REVIEW)"
 	check_summary esxi
 	sample=$(printf "$(tr_ "$lang" '%s (sample)')" esxi-l40s)
 	check "$lang esxi: the host and the sample" sh -c \
@@ -91,19 +90,19 @@ esxi_walk() { # LANG
 	check "$lang esxi: the outputs" sh -c \
 		"grep -F -- '$(tr_ "$lang" 'Outputs:')' '$SCREEN' | grep -qF 'vmx, bosh, opsman, tile'"
 	# the key help line names the digits and v
-	check "$lang esxi: the help line has 1-7" sh -c "tail -n 1 '$SCREEN' | grep -qF '1-7'"
+	check "$lang esxi: the help line has 1-$(stn REVIEW)" sh -c "tail -n 1 '$SCREEN' | grep -qF '1-$(stn REVIEW)'"
 	check "$lang esxi: the help line has v" sh -c "tail -n 1 '$SCREEN' | grep -qF 'v $(tr_ "$lang" 'Snippets')'"
 	# a digit jump and back
 	keys 3
-	check "$lang esxi: 3 goes to the GPU step" wait_for "3/8"
+	check "$lang esxi: 3 goes to the GPU step" wait_for "$(st GPU)"
 	check "$lang esxi: the L40S is still chosen" on_screen "l40s"
 	n=0
-	while [ $n -lt 6 ] && ! on_screen "7/8"; do keys Enter; sleep 0.2; n=$((n + 1)); done
-	check "$lang esxi: Enter walks back to the review" wait_for "7/8"
+	while [ $n -lt "$GW_NSTEPS" ] && ! on_screen "$(st REVIEW)"; do keys Enter; sleep 0.2; n=$((n + 1)); done
+	check "$lang esxi: Enter walks back to the review" wait_for "$(st REVIEW)"
 	check "$lang esxi: the summary is unchanged" sh -c \
 		"grep -F -- '$(tr_ "$lang" 'GPUs:')' '$SCREEN' | grep -qF '1 x l40s'"
 	keys 7
-	check "$lang esxi: 7 stays on the review" on_screen "7/8"
+	check "$lang esxi: 7 stays on the review" on_screen "$(st REVIEW)"
 	# the snippets
 	keys v
 	check "$lang esxi: v opens the snippets" \
@@ -121,11 +120,11 @@ esxi_walk() { # LANG
 	check "$lang esxi: the .vmx lines" grep -qF 'pciPassthru.use64bitMMIO = "TRUE"' "$TMP/view.txt"
 	# a digit in the view does not jump
 	keys 2
-	check "$lang esxi: 2 in the view stays" on_screen "7/8"
+	check "$lang esxi: 2 in the view stays" on_screen "$(st REVIEW)"
 	keys Escape
 	check "$lang esxi: Esc closes the view, on the review" \
-		wait_for "$(tr_ "$lang" 'Your choices (1-7 goes back to that step):')"
-	check "$lang esxi: still step 7" on_screen "7/8"
+		wait_for "$(printf "$(tr_ "$lang" 'Your choices (1-%d goes back to that step):')" "$(stn REVIEW)")"
+	check "$lang esxi: still step 7" on_screen "$(st REVIEW)"
 	keys q
 	on_screen "y/n" && keys y
 	check "$lang esxi: exits" exited
@@ -139,10 +138,9 @@ offline_walk() { # LANG
 	sample vmx/ws-hw11-ubuntu-shebang-utf8.vmx "$TMP/run/vm.vmx"
 	printf '[gpu]\ndevices = l40s\n[vm]\nvmx = vm.vmx\nesxi = 8.0U2\nbdf = 0000:42:00.0\nsystem_id = 5f2c1a3e-0000-0000-0000-0cc47a1b2c3d\n[output]\ndir = out\nformats = vmx,bosh,tile\nname = gpu-review\n' >"$TMP/run/a.ini"
 	start "$lang" 80x24 --answers a.ini
-	check "$lang offline: welcome" wait_for "1/8"
-	n=0
-	while [ $n -lt 6 ]; do keys Enter; n=$((n + 1)); done
-	check "$lang offline: review" wait_for "7/8"
+	check "$lang offline: welcome" wait_for "$(st WELCOME)"
+	enters WELCOME REVIEW
+	check "$lang offline: review" wait_for "$(st REVIEW)"
 	check_summary offline
 	check "$lang offline: the host is offline" sh -c \
 		"grep -F -- '$(tr_ "$lang" 'Host:')' '$SCREEN' | grep -qF -- '$(tr_ "$lang" 'offline (no host)')'"
@@ -158,18 +156,18 @@ offline_walk() { # LANG
 	keys Escape
 	tr '\n' ' ' <"$TMP/help.txt" | sed 's/[│┃|]/ /g' | tr -s ' ' >"$TMP/help1.txt"
 	case $lang in
-	zh*) check "$lang offline: the help names the digits" grep -qF "1 到 7" "$TMP/help1.txt"
+	zh*) check "$lang offline: the help names the digits" grep -qF "按某一步骤的数字" "$TMP/help1.txt"
 	     check "$lang offline: the help names v" grep -qF "按 v" "$TMP/help1.txt" ;;
-	*) check "$lang offline: the help names the digits" grep -qF "digits 1 to 7" "$TMP/help1.txt"
+	*) check "$lang offline: the help names the digits" grep -qF "a step's digit goes back" "$TMP/help1.txt"
 	   check "$lang offline: the help names v" grep -qF "v shows the snippets" "$TMP/help1.txt" ;;
 	esac
-	check "$lang offline: back on the review" wait_for "7/8"
+	check "$lang offline: back on the review" wait_for "$(st REVIEW)"
 	# a jump to the VM step and back
 	keys 4
-	check "$lang offline: 4 goes to the VM step" wait_for "4/8"
+	check "$lang offline: 4 goes to the VM step" wait_for "$(st VM)"
 	n=0
-	while [ $n -lt 6 ] && ! on_screen "7/8"; do keys Enter; sleep 0.2; n=$((n + 1)); done
-	check "$lang offline: Enter walks back to the review" wait_for "7/8"
+	while [ $n -lt "$GW_NSTEPS" ] && ! on_screen "$(st REVIEW)"; do keys Enter; sleep 0.2; n=$((n + 1)); done
+	check "$lang offline: Enter walks back to the review" wait_for "$(st REVIEW)"
 	keys v
 	check "$lang offline: v opens the snippets" \
 		wait_for "$(tr_ "$lang" 'What the write step would write (Esc closes):')"
@@ -179,9 +177,9 @@ offline_walk() { # LANG
 	check "$lang offline: the view writes nothing" [ ! -e "$TMP/run/out" ]
 	keys Escape
 	check "$lang offline: Esc closes the view" \
-		wait_for "$(tr_ "$lang" 'Your choices (1-7 goes back to that step):')"
+		wait_for "$(printf "$(tr_ "$lang" 'Your choices (1-%d goes back to that step):')" "$(stn REVIEW)")"
 	keys Enter
-	check "$lang offline: write step" wait_for "8/8"
+	check "$lang offline: write step" wait_for "$(st WRITE)"
 	keys Enter
 	check "$lang offline: written" wait_for "$(tr_ "$lang" 'Written:')" 15
 	check "$lang offline: the BOSH file has the name shown" \

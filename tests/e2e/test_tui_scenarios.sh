@@ -87,32 +87,32 @@ homelab_walk() { # LANG
 	sample scenarios/homelab-hw13-bios.vmx "$TMP/run/lab.vmx"
 	cp "$TMP/run/lab.vmx" "$TMP/lab.orig"
 	start "$lang" 80x24
-	check "$lang homelab: welcome" wait_for "1/8"
+	check "$lang homelab: welcome" wait_for "$(st WELCOME)"
 	k Enter
-	check "$lang homelab: host check" wait_for "2/8"
+	check "$lang homelab: host check" wait_for "$(st HOST)"
 	k Space; k Down; k Space; k Enter
-	check "$lang homelab: GPU step" wait_for "3/8"
+	check "$lang homelab: GPU step" wait_for "$(st GPU)"
 	t 4090
 	check "$lang homelab: the search finds the RTX 4090" wait_for "AD102 [GeForce RTX 4090]"
 	k Down; k Space
 	check "$lang homelab: rtx-4090 added" wait_for "✓ rtx-4090"
 	k Enter
-	check "$lang homelab: VM step" wait_for "4/8"
+	check "$lang homelab: VM step" wait_for "$(st VM)"
 	t lab; k Tab; k Enter
 	check "$lang homelab: the .vmx opens" wait_for "$(fmt "$(tr_ "$lang" 'Opened %s: check what it holds, then Enter.')" lab.vmx)"
 	k Down; t 8.0U3; k Down
 	check "$lang homelab: hardware version 13, ESXi 8.0U3 supports 21" \
 		wait_for "$(fmt "$(tr_ "$lang" "%s (the host's ESXi supports %d)")" 13 21)"
 	t "$BDF"; k Down; t "$UUID"; k Enter
-	check "$lang homelab: MMIO step" wait_for "5/8"
+	check "$lang homelab: MMIO step" wait_for "$(st MMIO)"
 	# 24 GB: not a power of two, round up to 32, double: 64 (KB 323402)
 	check "$lang homelab: 64 GB for 24 GB of framebuffer" on_screen "64 GB"
 	k Enter
-	check "$lang homelab: options step" wait_for "6/8"
+	check "$lang homelab: options step" wait_for "$(st OPTIONS)"
 	# domain.md 3: hiding the hypervisor is opt-in (drivers since R465)
 	check "$lang homelab: code-43 workaround off" on_screen "[ ] $(tr_ "$lang" 'Hide the hypervisor (GeForce code 43)')"
 	k Enter
-	check "$lang homelab: review" wait_for "7/8"
+	check "$lang homelab: review" wait_for "$(st REVIEW)"
 	pages "$TMP/review"
 	check "$lang homelab: review: the decimal device id" in_pages "$TMP/review" '+ pciPassthru0.id = "00000:001:00.0"'
 	# issue 11: the 4090's BAR1 is 256 MiB (ReBAR off), so EFI is not
@@ -129,7 +129,7 @@ homelab_walk() { # LANG
 		"$(fmt "$(tr_ "$lang" 'The VM has hardware version %d; ESXi %s supports %d (Dynamic DirectPath I/O needs 17)')" 13 8.0U3 21)"
 	check "$lang homelab: review: the upgrade command" in_pages "$TMP/review" "vim-cmd vmsvc/upgrade <vmid> vmx-21"
 	k Enter
-	check "$lang homelab: write step" wait_for "8/8"
+	check "$lang homelab: write step" wait_for "$(st WRITE)"
 	k Enter
 	check "$lang homelab: written" wait_for "$(tr_ "$lang" 'Written:')"
 	pages "$TMP/write"
@@ -188,11 +188,11 @@ tanzu_walk() { # LANG
 		    >"$TMP/cli/${p#*:}" 2>/dev/null
 	done
 	start "$lang" 80x24
-	check "$lang tanzu: welcome" wait_for "1/8"
+	check "$lang tanzu: welcome" wait_for "$(st WELCOME)"
 	k Enter
-	check "$lang tanzu: host check" wait_for "2/8"
+	check "$lang tanzu: host check" wait_for "$(st HOST)"
 	k Space; k Down; k Space; k Enter
-	check "$lang tanzu: GPU step" wait_for "3/8"
+	check "$lang tanzu: GPU step" wait_for "$(st GPU)"
 	t l40s
 	check "$lang tanzu: the search finds the L40S" wait_for "AD102GL [L40S]"
 	k Down; k Space
@@ -200,13 +200,13 @@ tanzu_walk() { # LANG
 	k Enter
 	check "$lang tanzu: VM step, no .vmx is the default" wait_for "(*) $(tr_ "$lang" 'No .vmx file: write snippets only')"
 	k Enter
-	check "$lang tanzu: MMIO step" wait_for "5/8"
+	check "$lang tanzu: MMIO step" wait_for "$(st MMIO)"
 	# 48 GB: round up to 64, double: 128 (KB 323402)
 	check "$lang tanzu: 128 GB for one L40S" on_screen "128 GB"
 	k Enter
-	check "$lang tanzu: options step" wait_for "6/8"
+	check "$lang tanzu: options step" wait_for "$(st OPTIONS)"
 	k Enter
-	check "$lang tanzu: review" wait_for "7/8"
+	check "$lang tanzu: review" wait_for "$(st REVIEW)"
 	k v
 	check "$lang tanzu: v shows the snippets" wait_for "$(tr_ "$lang" 'What the write step would write (Esc closes):')"
 	pages "$TMP/view"
@@ -220,9 +220,9 @@ tanzu_walk() { # LANG
 		check "$lang tanzu: v shows the contents of $f" [ -z "$miss" ]
 	done
 	k Escape
-	check "$lang tanzu: Esc closes the view" wait_for "7/8"
+	check "$lang tanzu: Esc closes the view" wait_for "$(st REVIEW)"
 	k Enter
-	check "$lang tanzu: write step" wait_for "8/8"
+	check "$lang tanzu: write step" wait_for "$(st WRITE)"
 	k Enter
 	check "$lang tanzu: written" wait_for "$(tr_ "$lang" 'Written:')"
 	pages "$TMP/write"

@@ -24,7 +24,7 @@ quit_checks() { # WHERE
 
 for lang in $langs; do
 	start $lang 80x24
-	wait_for "1/8" >/dev/null
+	wait_for "$(st WELCOME)" >/dev/null
 	keys 'C-\'
 	quit_checks "$lang: welcome"
 
@@ -32,9 +32,9 @@ for lang in $langs; do
 	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
 	printf '[gpu]\ndevices = l40s=1\n[output]\ndir = out\nformats = vmx\n' >"$TMP/run/a.ini"
 	start $lang 80x24 --answers a.ini
-	wait_for "1/8" >/dev/null
-	keys Enter; keys Enter; keys Enter
-	wait_for "4/8" >/dev/null
+	wait_for "$(st WELCOME)" >/dev/null
+	enters WELCOME VM
+	wait_for "$(st VM)" >/dev/null
 	typ abc
 	keys 'C-\'
 	quit_checks "$lang: text field"

@@ -48,7 +48,7 @@ written_ok() {
 # with reason and consequences), review, write
 tail_walk() { # LANG proposed(0|1)
 	lang=$1 proposed=$2
-	check "$lang: options step" wait_for "6/8"
+	check "$lang: options step" wait_for "$(st OPTIONS)"
 	check "$lang: UVM is on" on_screen "[x] $(tr_ "$lang" 'Unified memory (UVM) on every vGPU')"
 	if [ "$proposed" = 1 ]; then
 		check "$lang: UVM proposed for the VM's vGPUs" on_screen "$(first "$lang" "Proposed for this VM's vGPUs: NCCL 2.27 and later fail without it ('operation not supported'). Consequences: no vMotion for this VM; on A100 with several vGPUs, no NVLink P2P." 20)"
@@ -62,11 +62,11 @@ tail_walk() { # LANG proposed(0|1)
 	# the fractional WARN comes first: the INFO may be on the next page
 	check "$lang: the reason, as the plan's finding" find_in_pages "$(first "$lang" "Unified memory on %d vGPU(s): NCCL 2.27 and later fail without it (Cuda failure 'operation not supported' in ncclCommInitRank)" 24 | sed 's/%d/2/')"
 	k Enter
-	check "$lang: review" wait_for "7/8"
+	check "$lang: review" wait_for "$(st REVIEW)"
 	check "$lang: review: enable_uvm on pciPassthru0" find_in_pages '+ pciPassthru0.cfg.enable_uvm = "1"'
 	check "$lang: review: enable_uvm on pciPassthru1" find_in_pages '+ pciPassthru1.cfg.enable_uvm = "1"'
 	k Enter
-	check "$lang: write step" wait_for "8/8"
+	check "$lang: write step" wait_for "$(st WRITE)"
 	k Enter
 	check "$lang: written" wait_for "$(tr_ "$lang" 'Written:')"
 	check "$lang: only the two enable_uvm lines were added, backup first" written_ok
@@ -82,13 +82,13 @@ enter_walk() { # LANG options proposed
 	lang=$1
 	setup "$2"
 	start "$lang" 80x24 --answers a.ini
-	check "$lang: first screen" wait_for "1/8"
-	keys Enter; keys Enter
-	check "$lang: GPU step" wait_for "3/8"
+	check "$lang: first screen" wait_for "$(st WELCOME)"
+	enters WELCOME GPU
+	check "$lang: GPU step" wait_for "$(st GPU)"
 	check "$lang: the VM's vGPUs are listed, already in the VM" on_screen "$(printf "$(tr_ "$lang" '%d x %s, already in the VM')" 2 nvidia_l40s-24c)"
 	keys Enter
-	check "$lang: the GPU step goes on with only the VM's own devices" wait_for "4/8"
-	keys Enter; keys Enter
+	check "$lang: the GPU step goes on with only the VM's own devices" wait_for "$(st VM)"
+	enters VM OPTIONS
 	tail_walk "$lang" "$3"
 }
 enter_walk C.UTF-8 "uvm = yes" 0
@@ -108,20 +108,20 @@ cold_walk() { # LANG
 	setup ""
 	rm -f "$TMP/run/a.ini"
 	start "$lang" 80x24
-	check "$lang cold: welcome" wait_for "1/8"
+	check "$lang cold: welcome" wait_for "$(st WELCOME)"
 	k Enter
-	check "$lang cold: host check" wait_for "2/8"
+	check "$lang cold: host check" wait_for "$(st HOST)"
 	k Space; k Down; k Space; k Enter
-	check "$lang cold: GPU step" wait_for "3/8"
+	check "$lang cold: GPU step" wait_for "$(st GPU)"
 	check "$lang cold: the empty selection says Enter goes on" on_screen "$(tr_ "$lang" "None yet: Space adds the highlighted GPU; Enter goes on with the VM's own.")"
 	k Enter
-	check "$lang cold: on to the VM step with no GPU chosen" wait_for "4/8"
+	check "$lang cold: on to the VM step with no GPU chosen" wait_for "$(st VM)"
 	k Enter
 	check "$lang cold: the VM step asks for a VM with GPUs" on_screen "$(first "$lang" 'No GPU chosen and no VM open: choose a GPU on the GPU step, or open a .vmx that already has its GPUs.' 20)"
 	t llm; k Tab; k Enter
 	check "$lang cold: the .vmx opens, its vGPUs shown" wait_for "pciPassthru0 vGPU nvidia_l40s-24c"
 	k Enter
-	check "$lang cold: MMIO step, the rule for 2 x 48 GB" wait_for "5/8"
+	check "$lang cold: MMIO step, the rule for 2 x 48 GB" wait_for "$(st MMIO)"
 	check "$lang cold: 256 GB kept" on_screen "256 GB"
 	k Enter
 	tail_walk "$lang" 1

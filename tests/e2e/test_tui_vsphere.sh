@@ -43,13 +43,13 @@ check "api: the upgrade is offered" on_screen "u: upgrade to vmx-21"
 keys u
 check "api: u queues the upgrade" wait_for "Queued: the upgrade to vmx-21 runs when you write"
 keys Enter
-check "api: MMIO" wait_for "Step 5/8: MMIO size"
-keys Enter; keys Enter
-check "api: review" wait_for "Step 7/8: Review"
+check "api: MMIO" wait_for "Step $(st MMIO): MMIO size"
+enters MMIO REVIEW
+check "api: review" wait_for "Step $(st REVIEW): Review"
 check "api: the review names the API calls" sh -c \
 	"grep -q 'UpdatePassthruConfig (0000:5e:00.0' '$SCREEN' && grep -q 'UpgradeVM_Task (VM1, version = vmx-21)' '$SCREEN'"
 keys Enter
-check "api: write step" wait_for "Step 8/8: Write"
+check "api: write step" wait_for "Step $(st WRITE): Write"
 keys Enter
 check "api: the write asks once" wait_for "Write the changes to the host and the files?"
 keys y
@@ -76,15 +76,15 @@ else nok "api: read back" "$(cat "$out" "$err")"; fi
 
 # a powered-on VM can be planned, not written
 start C.UTF-8 100x30 --url "$VC_URL" --user gw --thumbprint "$VC_THUMB"
-wait_for "Step 1/8" >/dev/null
-keys Enter; wait_for "Step 2/8" >/dev/null
-keys Enter; wait_for "Step 3/8" >/dev/null
+wait_for "Step $(st WELCOME)" >/dev/null
+keys Enter; wait_for "Step $(st HOST)" >/dev/null
+keys Enter; wait_for "Step $(st GPU)" >/dev/null
 keys Down; keys Space; keys Enter
-check "api on: VM step" wait_for "Step 4/8: Virtual machine"
+check "api on: VM step" wait_for "Step $(st VM): Virtual machine"
 keys Enter
 check "api on: VM0 is flagged" wait_for "Not powered off: gpuwiz will not change it"
-keys Enter; keys Enter; keys Enter; keys Enter
-check "api on: write step" wait_for "Step 8/8: Write"
+enters VM WRITE
+check "api on: write step" wait_for "Step $(st WRITE): Write"
 keys Enter
 check "api on: refused" wait_for "Not written:"
 keys q; keys y
@@ -92,7 +92,7 @@ exited >/dev/null
 
 if [ $have_zh -eq 1 ]; then
 	start zh_CN.UTF-8 100x30 --url "$VC_URL" --user gw --thumbprint "$VC_THUMB"
-	wait_for "1/8" >/dev/null
+	wait_for "$(st WELCOME)" >/dev/null
 	keys Enter
 	check "zh api: the server's rows in Chinese" wait_for "vSphere API"
 	screen
@@ -106,14 +106,14 @@ if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${G
 	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
 	GW_WRAP="$VALGRIND -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --log-file=$TMP/vg.log"
 	start C.UTF-8 100x30 --url "$VC_URL" --user gw --thumbprint "$VC_THUMB"
-	check "valgrind api: first screen" wait_for "Step 1/8" 60
-	keys Enter; wait_for "Step 2/8" 30 >/dev/null
-	keys Enter; wait_for "Step 3/8" 30 >/dev/null
+	check "valgrind api: first screen" wait_for "Step $(st WELCOME)" 60
+	keys Enter; wait_for "Step $(st HOST)" 30 >/dev/null
+	keys Enter; wait_for "Step $(st GPU)" 30 >/dev/null
 	keys Down; keys Space; keys Enter
-	wait_for "Step 4/8" 30 >/dev/null
+	wait_for "Step $(st VM)" 30 >/dev/null
 	keys Down; keys Down; keys Enter
 	check "valgrind api: VM2 opens" wait_for "VM2: powered off" 30
-	n=0; while [ $n -lt 4 ]; do keys Enter; wait_for "$((n + 5))/8" 30 >/dev/null; n=$((n + 1)); done
+	n=$(stn MMIO); while [ $n -le "$GW_NSTEPS" ]; do keys Enter; wait_for "$(st $n)" 30 >/dev/null; n=$((n + 1)); done
 	keys Enter
 	check "valgrind api: written" wait_for "Written:" 60
 	keys Enter

@@ -54,9 +54,9 @@ go() { # LANG SIZE SAMPLE
 	else
 		start "$lang" "$size" --lang zh_CN --sample-host "$sample"
 	fi
-	wait_for "1/8" 30 >/dev/null
+	wait_for "$(st WELCOME)" 30 >/dev/null
 	keys Enter
-	wait_for "2/8" 30
+	wait_for "$(st HOST)" 30
 }
 
 # walk_rest WHAT: Enter through the steps after the GPU step to the
@@ -65,12 +65,12 @@ walk_rest() {
 	n=0
 	while [ $n -lt 12 ]; do
 		screen
-		grep -q '8/8' "$SCREEN" && break
+		grep -qF "$(st WRITE)" "$SCREEN" && break
 		if grep -q 'y/n' "$SCREEN"; then keys y; else keys Enter; fi
 		sleep 0.2
 		n=$((n + 1))
 	done
-	check "$1: the walk reached the write step" on_screen "8/8"
+	check "$1: the walk reached the write step" on_screen "$(st WRITE)"
 	keys PageDown; keys PageDown
 	keys q; keys y; exited 10 >/dev/null
 }
@@ -83,7 +83,7 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 	: >"$AUDIT"
 	# the GPU table at 80x24, for comparison
 	go $lang 80x24 esxi-l40s >/dev/null
-	keys Enter; wait_for "3/8" >/dev/null
+	keys Enter; wait_for "$(st GPU)" >/dev/null
 	small=$(table_rows)
 	keys q; keys y; exited 10 >/dev/null
 
@@ -93,7 +93,7 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 	d=$(span '0000:3b:00\.0' "$P")
 	check "$lang 200x50: the PASS is $d cells from its row's start (at most 100)" [ "$d" -le 100 ]
 	keys Enter
-	check "$lang 200x50: GPU step" wait_for "3/8"
+	check "$lang 200x50: GPU step" wait_for "$(st GPU)"
 	big=$(table_rows)
 	check "$lang 200x50: the table shows more rows ($big) than at 80x24 ($small)" [ "$big" -gt "$small" ]
 	d=$(span '^.*│   l40s  ' '48 GB')
@@ -101,7 +101,7 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 	d=$(span '0000:3b:00\.0' '48 GB')
 	check "$lang 200x50: a detected row's VRAM is $d cells from its address" [ "$d" -le 100 ]
 	keys Space; keys Enter
-	check "$lang 200x50: VM step" wait_for "4/8"
+	check "$lang 200x50: VM step" wait_for "$(st VM)"
 	d=$(span 'ubuntu-l40s ' 'vmx-13')
 	check "$lang 200x50: a VM's version is $d cells from its row's start" [ "$d" -le 100 ]
 	walk_rest "$lang 200x50"
@@ -113,7 +113,7 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 		check "$lang $s intel-2x-l40s: host step" go $lang $s intel-2x-l40s
 		d=$(span '0000:3b:00\.0' "$P")
 		check "$lang $s intel-2x-l40s: the PASS is $d cells from its row's start" [ "$d" -le 100 ]
-		keys Enter; wait_for "3/8" >/dev/null
+		keys Enter; wait_for "$(st GPU)" >/dev/null
 		keys Space; keys Enter
 		walk_rest "$lang $s intel-2x-l40s"
 	done

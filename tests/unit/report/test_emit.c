@@ -356,7 +356,7 @@ test_vmx_l40s(void **state)
 	gw_err e;
 
 	(void)state;
-	assert_int_equal(gw_emit_vmx(p, &out, &e), 0);
+	assert_int_equal(gw_emit_vmx(p, NULL, &out, &e), 0);
 	check_vmx(p, out);
 	assert_non_null(strstr(out, "\n# " R_MMIO " (source: " S_MMIO ")\n"
 	                           "pciPassthru.use64bitMMIO = \"TRUE\"\n"));
@@ -388,7 +388,7 @@ test_vmx_others(void **state)
 	plans[1] = plan_vgpu();
 	plans[2] = plan_mixed();
 	for (i = 0; i < 3; i++) {
-		assert_int_equal(gw_emit_vmx(plans[i], &out, &e), 0);
+		assert_int_equal(gw_emit_vmx(plans[i], NULL, &out, &e), 0);
 		check_vmx(plans[i], out);
 		free(out);
 		tp_free(plans[i]);
@@ -406,7 +406,7 @@ test_vmx_escape_and_empty(void **state)
 	tp_set(p, GW_SET_MMIO, "pciPassthru.use64bitMMIO", "TRUE", "TRUE", 1,
 	       R_MMIO, S_MMIO);
 	/* nothing to write: still a pasteable comment-only text */
-	assert_int_equal(gw_emit_vmx(p, &out, &e), 0);
+	assert_int_equal(gw_emit_vmx(p, NULL, &out, &e), 0);
 	check_vmx(p, out);
 	assert_null(strstr(out, "pciPassthru.use64bitMMIO ="));
 	free(out);
@@ -415,7 +415,7 @@ test_vmx_escape_and_empty(void **state)
 	 * with a newline stays one comment line */
 	tp_set(p, GW_SET_DEVICE, "pciPassthru0.note", "a\"b|c\nd", NULL, 0,
 	       "two\nlines", NULL);
-	assert_int_equal(gw_emit_vmx(p, &out, &e), 0);
+	assert_int_equal(gw_emit_vmx(p, NULL, &out, &e), 0);
 	check_vmx(p, out);
 	assert_non_null(strstr(out, "\n# two lines\n"));
 	assert_non_null(strstr(out, "pciPassthru0.note = \"a|22b|7Cc|0Ad\"\n"));
@@ -424,7 +424,7 @@ test_vmx_escape_and_empty(void **state)
 	/* a bad key is refused */
 	tp_set(p, GW_SET_DEVICE, "bad key", "x", NULL, 0, "r", NULL);
 	out = NULL;
-	assert_int_equal(gw_emit_vmx(p, &out, &e), -1);
+	assert_int_equal(gw_emit_vmx(p, NULL, &out, &e), -1);
 	assert_null(out);
 	assert_non_null(strstr(e.msg, "bad key"));
 	tp_free(p);
@@ -442,7 +442,7 @@ test_bosh_l40s(void **state)
 	gw_err e;
 
 	(void)state;
-	assert_int_equal(gw_emit_bosh(p, &out, &e), 0);
+	assert_int_equal(gw_emit_bosh(p, NULL, &out, &e), 0);
 	ydoc_load(out, &doc);
 	cp = bosh_cp(&doc, "gpu-l40s");
 	bosh_check_pts(&doc, cp, 1, "4318", "9913");
@@ -497,7 +497,7 @@ test_bosh_vgpu(void **state)
 	gw_err e;
 
 	(void)state;
-	assert_int_equal(gw_emit_bosh(p, &out, &e), 0);
+	assert_int_equal(gw_emit_bosh(p, NULL, &out, &e), 0);
 	ydoc_load(out, &doc);
 	cp = bosh_cp(&doc, "gpu-grid_l40s-48c");
 	assert_null(ymap_get(&doc, cp, "pci_passthroughs"));
@@ -530,7 +530,7 @@ test_bosh_existing_and_mixed(void **state)
 
 	(void)state;
 	tp_gpu(p, "h100", 0x10de, 0x2331, 80, 1, NULL, 1);
-	assert_int_equal(gw_emit_bosh(p, &out, &e), 0);
+	assert_int_equal(gw_emit_bosh(p, NULL, &out, &e), 0);
 	ydoc_load(out, &doc);
 	cp = bosh_cp(&doc, "gpu-mixed");
 	pts = ymap_get(&doc, cp, "pci_passthroughs");
@@ -553,22 +553,22 @@ test_bosh_refusals(void **state)
 	(void)state;
 	/* only an existing GPU: nothing to add */
 	tp_gpu(p, "l40s", 0x10de, 0x26b9, 48, 1, NULL, 1);
-	assert_int_equal(gw_emit_bosh(p, &out, &e), -1);
+	assert_int_equal(gw_emit_bosh(p, NULL, &out, &e), -1);
 	assert_null(out);
 	assert_non_null(strstr(e.msg, "bosh"));
 	assert_non_null(strstr(e.msg, "no GPU"));
-	assert_int_equal(gw_emit_opsman(p, &out, &e), -1);
+	assert_int_equal(gw_emit_opsman(p, NULL, &out, &e), -1);
 	assert_non_null(strstr(e.msg, "opsman"));
-	assert_int_equal(gw_emit_tile(p, &out, &e), -1);
+	assert_int_equal(gw_emit_tile(p, NULL, &out, &e), -1);
 	assert_non_null(strstr(e.msg, "tile"));
 	assert_null(out);
 
 	/* a passthrough GPU with unknown ids (bare --vram) */
 	tp_gpu(p, "48GB", 0, 0, 48, 1, NULL, 0);
-	assert_int_equal(gw_emit_bosh(p, &out, &e), -1);
+	assert_int_equal(gw_emit_bosh(p, NULL, &out, &e), -1);
 	assert_non_null(strstr(e.msg, "48GB"));
 	assert_non_null(strstr(e.msg, "vendor"));
-	assert_int_equal(gw_emit_tile(p, &out, &e), -1);
+	assert_int_equal(gw_emit_tile(p, NULL, &out, &e), -1);
 	assert_non_null(strstr(e.msg, "48GB"));
 	tp_free(p);
 
@@ -576,19 +576,19 @@ test_bosh_refusals(void **state)
 	p = plan_l40s();
 	free(p->name);
 	p->name = NULL;
-	assert_int_equal(gw_emit_bosh(p, &out, &e), -1);
+	assert_int_equal(gw_emit_bosh(p, NULL, &out, &e), -1);
 	assert_non_null(strstr(e.msg, "name"));
 	tp_free(p);
 
 	/* no MMIO size */
 	p = plan_l40s();
 	p->mmio_gb = 0;
-	assert_int_equal(gw_emit_bosh(p, &out, &e), -1);
+	assert_int_equal(gw_emit_bosh(p, NULL, &out, &e), -1);
 	assert_non_null(strstr(e.msg, "64bitMMIOSizeGB"));
 	tp_free(p);
 
 	/* plan NULL */
-	assert_int_equal(gw_emit_bosh(NULL, &out, &e), -1);
+	assert_int_equal(gw_emit_bosh(NULL, NULL, &out, &e), -1);
 	assert_null(out);
 }
 
@@ -647,7 +647,7 @@ test_opsman(void **state)
 	gw_err e;
 
 	(void)state;
-	assert_int_equal(gw_emit_opsman(p, &out, &e), 0);
+	assert_int_equal(gw_emit_opsman(p, NULL, &out, &e), 0);
 	assert_null(strstr(out, "0x"));                  /* decimal ids */
 	j = ops_load(out);
 	ops_check_str(j, "name", "gpu-l40s");
@@ -681,7 +681,7 @@ test_opsman(void **state)
 	tp_free(p);
 
 	p = plan_vgpu();
-	assert_int_equal(gw_emit_opsman(p, &out, &e), 0);
+	assert_int_equal(gw_emit_opsman(p, NULL, &out, &e), 0);
 	j = ops_load(out);
 	cp = json_object_get(j, "cloud_properties");
 	assert_null(json_object_get(cp, "pci_passthroughs"));
@@ -697,14 +697,14 @@ test_opsman(void **state)
 	free(p->name);
 	p->name = gw_xstrdup("gpu.l40s");
 	out = NULL;
-	assert_int_equal(gw_emit_opsman(p, &out, &e), -1);
+	assert_int_equal(gw_emit_opsman(p, NULL, &out, &e), -1);
 	assert_null(out);
 	assert_non_null(strstr(e.msg, "gpu.l40s"));
 	assert_non_null(strstr(e.msg, "period"));
 	/* and so is a name that cannot go into the URL path */
 	free(p->name);
 	p->name = gw_xstrdup("gpu l40s");
-	assert_int_equal(gw_emit_opsman(p, &out, &e), -1);
+	assert_int_equal(gw_emit_opsman(p, NULL, &out, &e), -1);
 	assert_non_null(strstr(e.msg, "gpu l40s"));
 	tp_free(p);
 }
@@ -721,8 +721,8 @@ test_bosh_opsman_agree(void **state)
 	gw_err e;
 
 	(void)state;
-	assert_int_equal(gw_emit_bosh(p, &y, &e), 0);
-	assert_int_equal(gw_emit_opsman(p, &o, &e), 0);
+	assert_int_equal(gw_emit_bosh(p, NULL, &y, &e), 0);
+	assert_int_equal(gw_emit_opsman(p, NULL, &o, &e), 0);
 	ydoc_load(y, &doc);
 	cp = bosh_cp(&doc, p->name);
 	j = ops_load(o);
@@ -749,7 +749,7 @@ test_tile_l40s(void **state)
 	gw_err e;
 
 	(void)state;
-	assert_int_equal(gw_emit_tile(p, &out, &e), 0);
+	assert_int_equal(gw_emit_tile(p, NULL, &out, &e), 0);
 	ydoc_load(out, &doc);
 	root = yaml_document_get_root_node(&doc);
 	assert_int_equal(ymap_len(root), 5);
@@ -796,7 +796,7 @@ test_tile_vgpu(void **state)
 	gw_err e;
 
 	(void)state;
-	assert_int_equal(gw_emit_tile(p, &out, &e), 0);
+	assert_int_equal(gw_emit_tile(p, NULL, &out, &e), 0);
 	ydoc_load(out, &doc);
 	root = yaml_document_get_root_node(&doc);
 	assert_null(ymap_get(&doc, root, "Processing technology"));
@@ -823,7 +823,7 @@ test_tile_refusals(void **state)
 	gw_err e;
 
 	(void)state;
-	assert_int_equal(gw_emit_tile(p, &out, &e), -1);
+	assert_int_equal(gw_emit_tile(p, NULL, &out, &e), -1);
 	assert_null(out);
 	assert_non_null(strstr(e.msg, "tile"));
 	assert_non_null(strstr(e.msg, "l40s"));
@@ -833,7 +833,7 @@ test_tile_refusals(void **state)
 	/* passthrough and vGPU together */
 	p = plan_l40s();
 	tp_gpu(p, "grid_l40s-48c", 0x10de, 0x26b9, 48, 1, "grid_l40s-48c", 0);
-	assert_int_equal(gw_emit_tile(p, &out, &e), -1);
+	assert_int_equal(gw_emit_tile(p, NULL, &out, &e), -1);
 	assert_non_null(strstr(e.msg, "vGPU"));
 	assert_null(out);
 	tp_free(p);

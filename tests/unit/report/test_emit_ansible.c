@@ -274,7 +274,7 @@ test_om(void **state)
 	free(p.name);
 	p.name = gw_xstrdup("gpu.l40s");
 	out = NULL;
-	assert_int_equal(gw_emit_om(&p, &out, &e), -1);
+	assert_int_equal(gw_emit_om(&p, NULL, &out, &e), -1);
 	assert_null(out);
 	assert_non_null(strstr(e.msg, "om"));
 	gw_plan_free(&p);

@@ -12,6 +12,8 @@
 #include "mmio.h"
 
 #include <dirent.h>
+#include <libintl.h>
+#include <locale.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -198,13 +200,86 @@ test_mode_table(void **state)
 		assert_int_equal(d->missing != NULL,
 		                 d->reach == WZ_REACH_ATTACHED);
 		assert_int_equal(d->probe != NULL, d->reach != WZ_REACH_NONE);
+		/* its paragraph is in the welcome step's help, the note
+		 * its descriptor's */
+		assert_non_null(d->about);
+		assert_non_null(strstr(gw_wizard_step_help(NULL,
+		                                           GW_STEP_WELCOME),
+		                       d->about));
+		if (d->note)
+			assert_string_equal(gw_wizard_mode_note((gw_mode)m, 0),
+			                    d->note);
+		assert_int_equal(d->note != NULL, d->note_long != NULL);
 	}
+	assert_true(strncmp(gw_wizard_step_help(NULL, GW_STEP_WELCOME),
+	                    gw_step_help(GW_STEP_WELCOME),
+	                    strlen(gw_step_help(GW_STEP_WELCOME))) == 0);
+	assert_non_null(gw_wizard_mode_note(GW_MODE_LINUX, 1));
+	assert_null(gw_wizard_mode_note(GW_MODE_OFFLINE, 0));
 	assert_ptr_equal(wz_mode((gw_mode)GW_NMODES), wz_mode(GW_MODE_OFFLINE));
 	assert_ptr_equal(wz_mode((gw_mode)-1), wz_mode(GW_MODE_OFFLINE));
 	assert_string_equal(gw_mode_name((gw_mode)GW_NMODES), "");
 	h = gw_host_open_linux("/");
 	assert_int_equal(wz_mode_of(h), GW_MODE_LINUX);
 	gw_host_close(h);
+}
+
+/* Rows of the step table as the screen tests count them
+ * (tests/e2e/lib.sh: lines starting "GW_STEP(" in steps.h). */
+static int
+step_rows(void)
+{
+	const char *src = getenv("GW_SRCDIR");
+	char *path = gw_xasprintf("%s/src/wizard/steps.h",
+	                          src && *src ? src : ".");
+	char line[512];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	if (f == NULL)
+		fail_msg("%s: cannot read", path);
+	while (fgets(line, sizeof line, f))
+		n += strncmp(line, "GW_STEP(", 8) == 0;
+	fclose(f);
+	free(path);
+	return n;
+}
+
+/* Every step has its title, purpose and help, in English and in the
+ * zh_CN catalogue; the count the screen tests use is the table's. */
+static void
+test_step_table(void **state)
+{
+	const char *dir = getenv("GPUWIZ_LOCALEDIR");
+	int s;
+
+	(void)state;
+	assert_int_equal(step_rows(), GW_NSTEPS);
+	for (s = 0; s < GW_NSTEPS; s++) {
+		assert_true(strlen(gw_step_help((gw_step)s)) > 100);
+		assert_true(gw_step_title((gw_step)s)[0] != '\0');
+		assert_true(gw_step_purpose((gw_step)s)[0] != '\0');
+	}
+	if (dir == NULL || setlocale(LC_ALL, "zh_CN.UTF-8") == NULL)
+		skip();
+	unsetenv("LANGUAGE");
+	bindtextdomain("gpuwiz", dir);
+	bind_textdomain_codeset("gpuwiz", "UTF-8");
+	textdomain("gpuwiz");
+	for (s = 0; s < GW_NSTEPS; s++) {
+		const char *t = gw_step_title((gw_step)s);
+		const char *p = gw_step_purpose((gw_step)s);
+		const char *h = gw_step_help((gw_step)s);
+
+		setlocale(LC_ALL, "C");
+		if (strcmp(t, gw_step_title((gw_step)s)) == 0 ||
+		    strcmp(p, gw_step_purpose((gw_step)s)) == 0 ||
+		    strcmp(h, gw_step_help((gw_step)s)) == 0)
+			fail_msg("step %d: not translated into zh_CN", s + 1);
+		assert_true(gw_text_cells(t) <= 18);
+		setlocale(LC_ALL, "zh_CN.UTF-8");
+	}
+	setlocale(LC_ALL, "C");
 }
 
 static void
@@ -457,8 +532,8 @@ test_init_from_answers_and_enter_walk(void **state)
 	/* back keeps every value */
 	assert_int_equal(gw_wizard_back(&w), 0);
 	assert_int_equal(w.step, GW_STEP_REVIEW);
-	assert_int_equal(gw_wizard_back(&w), 0);
-	assert_int_equal(gw_wizard_back(&w), 0);
+	while (w.step > GW_STEP_MMIO)
+		assert_int_equal(gw_wizard_back(&w), 0);
 	assert_int_equal(w.step, GW_STEP_MMIO);
 	assert_true(w.af.a.mmio_gb == 512);
 	assert_true(w.plan.mmio_gb == 512);
@@ -1145,8 +1220,10 @@ test_options(void **state)
 	assert_non_null(strstr(e.msg, "afile"));
 	assert_int_equal(gw_wizard_set_outdir(&w, "some/where", &e), 0);
 	assert_string_equal(w.af.out_dir, "some/where");
-	gw_wizard_set_formats(&w, 0xff);   /* the six it offers, om and ansible too */
-	assert_int_equal(w.af.formats, ALL | GW_FMT_OM | GW_FMT_ANSIBLE);
+	gw_wizard_set_formats(&w, ~0);   /* every row, om and ansible too */
+	assert_int_equal(w.af.formats, GW_FMT_ALL);
+	assert_int_equal(w.af.formats & (ALL | GW_FMT_OM | GW_FMT_ANSIBLE),
+	                 ALL | GW_FMT_OM | GW_FMT_ANSIBLE);
 	{
 		char *op = gw_wizard_output_path(&w, GW_FMT_OPSMAN);
 
@@ -1956,6 +2033,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_texts),
+		cmocka_unit_test(test_step_table),
 		cmocka_unit_test(test_mode_table),
 		cmocka_unit_test(test_linux_mode),
 		cmocka_unit_test(test_detected_count),

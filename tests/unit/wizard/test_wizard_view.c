@@ -46,8 +46,11 @@ test_fresh(void **state)
 	assert_null(gw_wizard_vm_title(w));
 	assert_string_equal(gw_wizard_host_label(w), "");
 	assert_int_equal(gw_wizard_vm_devices(w, NULL, 0), 0);
-	assert_null(gw_wizard_step_help(w, GW_STEP_HOST));
-	assert_null(gw_wizard_step_help(w, GW_STEP_VM));
+	/* no host: the steps' own help */
+	assert_string_equal(gw_wizard_step_help(w, GW_STEP_HOST),
+	                    gw_step_help(GW_STEP_HOST));
+	assert_string_equal(gw_wizard_step_help(w, GW_STEP_VM),
+	                    gw_step_help(GW_STEP_VM));
 	assert_false(gw_wizard_host_ok(w, GW_HOST_IOMMU));
 	gw_wizard_set_host_ok(w, GW_HOST_IOMMU, 1);
 	assert_true(gw_wizard_host_ok(w, GW_HOST_IOMMU));
@@ -148,8 +151,14 @@ test_linux_words(void **state)
 	assert_true(gw_wizard_can(w, GW_CAN_PROBE));
 	assert_false(gw_wizard_can(w, GW_CAN_ENABLE));
 	assert_false(gw_wizard_can(w, GW_CAN_VMS));
-	assert_non_null(gw_wizard_step_help(w, GW_STEP_HOST));
-	assert_null(gw_wizard_step_help(w, GW_STEP_VM));
+	/* the Linux host's words on the host step, the step's own on the
+	 * VM step */
+	assert_string_not_equal(gw_wizard_step_help(w, GW_STEP_HOST),
+	                        gw_step_help(GW_STEP_HOST));
+	assert_non_null(strstr(gw_wizard_step_help(w, GW_STEP_HOST),
+	                       "GPUWIZ_SYSROOT"));
+	assert_string_equal(gw_wizard_step_help(w, GW_STEP_VM),
+	                    gw_step_help(GW_STEP_VM));
 	title = gw_wizard_checks_title(w);
 	want = gw_xasprintf("Checks of this Linux host (%s):", dir);
 	assert_string_equal(title, want);
