@@ -87,10 +87,10 @@ typedef struct ui_screen {
 	size_t (*keys)(ui_ctx *u, ui_keyhelp *out, size_t max);
 } ui_screen;
 
-/* Each step's screen (the rows of steps.h). */
+/* Each step's screen (the rows of steps.def). */
 #define GW_STEP(ID, TITLE, PURPOSE, HELP, CHECK, SCREEN) \
 	extern const ui_screen SCREEN;
-#include "steps.h"
+#include "steps.def"
 #undef GW_STEP
 
 /* Message line kinds. */

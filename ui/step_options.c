@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* the formats' check boxes are O_FMT0 ... O_LASTFMT, in the registry's
- * order (formats.h) */
+ * order (formats.def) */
 enum { O_UVM, O_P2P, O_RES, O_CODE43, O_FORCE, O_FMT0,
        O_LASTFMT = O_FMT0 + GW_NFORMATS - 1, O_DIR, O_NAME, O_N };
 

@@ -447,7 +447,7 @@ tui_progress(void *ctx, const char *what, int pct)
 
 static const ui_screen *const all_screens[GW_NSTEPS] = {
 #define GW_STEP(ID, TITLE, PURPOSE, HELP, CHECK, SCREEN) &SCREEN,
-#include "steps.h"
+#include "steps.def"
 #undef GW_STEP
 };
 

@@ -84,7 +84,7 @@ snippet_json(int fmt, const char *text, const gw_plan *p)
 }
 
 /* snippet --format F (CMD_NOARGS): the plan as a snippet of one of the
- * formats (formats.h) on stdout */
+ * formats (formats.def) on stdout */
 int
 cmd_snippet(cli_opts *o, const gw_table *t, gw_err *e)
 {

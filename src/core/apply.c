@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* the formats' files, in the registry's order (formats.h) */
+/* the formats' files, in the registry's order (formats.def) */
 #define NFORMATS GW_NFORMATS
 
 /* The all-reduce check from the NCCL-on-vGPU story (doc/design.md,

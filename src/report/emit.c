@@ -13,12 +13,12 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- the registry (formats.h) ----------------------------------------- */
+/* ---- the registry (formats.def) ----------------------------------------- */
 
 const gw_format_def gw_formats[] = {
 #define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, EMIT, NEXT) \
 	{ GW_FMT_##ID, NAME, FILE, LABEL, HOLDS, ON, EMIT, NEXT },
-#include "formats.h"
+#include "formats.def"
 #undef GW_FORMAT
 };
 

@@ -62,12 +62,12 @@
 #include "gw.h"
 #include "plan.h"
 
-/* The formats' positions and bits, in the rows' order (formats.h):
+/* The formats' positions and bits, in the rows' order (formats.def):
  * GW_FMT_VMX = 1 << 0, GW_FMT_BOSH = 1 << 1, ... */
 enum {
 #define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, EMIT, NEXT) \
 	GW_FMT_I_##ID,
-#include "formats.h"
+#include "formats.def"
 #undef GW_FORMAT
 	GW_NFORMATS
 };
@@ -75,7 +75,7 @@ enum {
 typedef enum {
 #define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, EMIT, NEXT) \
 	GW_FMT_##ID = 1 << GW_FMT_I_##ID,
-#include "formats.h"
+#include "formats.def"
 #undef GW_FORMAT
 	GW_FMT_ALL = (1 << GW_NFORMATS) - 1
 } gw_format;
@@ -101,7 +101,7 @@ typedef struct gw_next_ctx {
 	void *list;
 } gw_next_ctx;
 
-/* One row of formats.h; label and holds are msgids (_() them). */
+/* One row of formats.def; label and holds are msgids (_() them). */
 typedef struct gw_format_def {
 	int bit;
 	const char *name;
@@ -144,7 +144,7 @@ const char *gw_format_filename(int fmt);
 	int EMIT(const gw_plan *p, const gw_emit_opts *o, char **out,     \
 	         gw_err *e);                                              \
 	void NEXT(const gw_next_ctx *c);
-#include "formats.h"
+#include "formats.def"
 #undef GW_FORMAT
 
 /* One format by its GW_FMT_* bit, without options; an unknown fmt is an

@@ -14,12 +14,12 @@
 #include "plan.h"
 #include "vmx.h"
 
-/* The steps in order, one row each in steps.h: GW_STEP_WELCOME,
+/* The steps in order, one row each in steps.def: GW_STEP_WELCOME,
  * GW_STEP_HOST, GW_STEP_GPU, GW_STEP_VM, GW_STEP_MMIO, GW_STEP_OPTIONS,
  * GW_STEP_REVIEW, GW_STEP_WRITE. */
 typedef enum {
 #define GW_STEP(ID, TITLE, PURPOSE, HELP, CHECK, SCREEN) GW_STEP_##ID,
-#include "steps.h"
+#include "steps.def"
 #undef GW_STEP
 	GW_NSTEPS
 } gw_step;

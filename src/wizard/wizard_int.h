@@ -60,7 +60,7 @@ struct gw_wizard {
 
 /* ---- shared by the files of src/wizard/ -------------------------------- */
 
-/* The formats of mask (GW_FMT_* bits; the registry, formats.h) that can
+/* The formats of mask (GW_FMT_* bits; the registry, formats.def) that can
  * be made from the current plan. */
 int wz_formats_possible(const gw_wizard *w, int mask);
 

@@ -1,4 +1,4 @@
-/* wizard_steps.c: the step table (steps.h: titles, purposes, help, what
+/* wizard_steps.c: the step table (steps.def: titles, purposes, help, what
  * each needs before the next, gw_wizard_check_step), moving between the
  * steps, the review's checks (wizard.h). */
 #include "wizard_int.h"
@@ -251,7 +251,7 @@ check_last(const gw_wizard *w, char *why, size_t n)
 	return -1;
 }
 
-/* ---- the step table (steps.h) ------------------------------------------- */
+/* ---- the step table (steps.def) ------------------------------------------- */
 
 static const struct {
 	const char *title, *purpose, *help;
@@ -259,7 +259,7 @@ static const struct {
 } steps[GW_NSTEPS] = {
 #define GW_STEP(ID, TITLE, PURPOSE, HELP, CHECK, SCREEN) \
 	[GW_STEP_##ID] = { TITLE, PURPOSE, HELP, CHECK },
-#include "steps.h"
+#include "steps.def"
 #undef GW_STEP
 };
 

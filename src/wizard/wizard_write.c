@@ -3,7 +3,7 @@
  *
  * Next commands: first the findings the write does not resolve
  * (wizard_next.c), then vim-cmd (doc/design.md, section 15.6), each
- * chosen format's own steps (the registry's, formats.h: Ops Manager/BOSH,
+ * chosen format's own steps (the registry's, formats.def: Ops Manager/BOSH,
  * section 15.8), guest checks and the NCCL all-reduce test (section
  * 15.9; NVIDIA NCCL issue 2101).
  */
@@ -236,7 +236,7 @@ push_line(void *list, char *line)
 	wz_strv_push(list, line);
 }
 
-/* Each chosen format's steps (the registry's, formats.h), with the file
+/* Each chosen format's steps (the registry's, formats.def), with the file
  * where it went, the extension's name and the VM open on the host (its
  * name in JSON for ansible's -e; one with a quote or a backslash is left
  * to the operator). */

@@ -13,24 +13,24 @@ at_exit '$T kill-server 2>/dev/null'
 # and the screens show its path); it is in $TMP and goes with it
 GW_SCRATCH_KEPT=1
 SCREEN=$TMP/screen.txt
-# The wizard's steps from its step table (src/wizard/steps.h: one
+# The wizard's steps from its step table (src/wizard/steps.def: one
 # "GW_STEP(ID," row per step, in order, which the program's gw_step enum
 # and its "Step k/N" line are made of; test_wizard's test_step_table
 # checks this count against GW_NSTEPS).
-GW_STEPS_H=${GW_SRCDIR:-$(dirname "$0")/../..}/src/wizard/steps.h
-GW_NSTEPS=$(grep -c '^GW_STEP(' "$GW_STEPS_H")
+GW_STEPS_DEF=${GW_SRCDIR:-$(dirname "$0")/../..}/src/wizard/steps.def
+GW_NSTEPS=$(grep -c '^GW_STEP(' "$GW_STEPS_DEF")
 [ "${GW_NSTEPS:-0}" -gt 0 ] || { echo "cannot read the step table"; exit 99; }
 # stn ID|K: the step's number (ID: its row, GW_STEP_<ID>; K: itself)
 stn() {
 	case $1 in
 	[0-9]*) echo "$1" ;;
-	*) grep '^GW_STEP(' "$GW_STEPS_H" | grep -n "^GW_STEP($1," | cut -d: -f1 ;;
+	*) grep '^GW_STEP(' "$GW_STEPS_DEF" | grep -n "^GW_STEP($1," | cut -d: -f1 ;;
 	esac
 }
 # st ID|K: "k/N", the step's counter on the title line ("Step k/N: TITLE")
 st() {
 	k=$(stn "$1")
-	[ -n "$k" ] || { echo "st: no step $1 in $GW_STEPS_H" >&2; return 1; }
+	[ -n "$k" ] || { echo "st: no step $1 in $GW_STEPS_DEF" >&2; return 1; }
 	printf '%s/%s' "$k" "$GW_NSTEPS"
 }
 # enters FROM TO: Enter once per step from step FROM to step TO (ids)

@@ -1,4 +1,4 @@
-/* test_formats.c: the output format registry (src/report/formats.h), row
+/* test_formats.c: the output format registry (src/report/formats.def), row
  * by row: every row has its words, an emitter that renders a real plan
  * (the L40S on the Windows 10 sample .vmx, from data/gpus.ini), next
  * steps that name its file, a label the zh_CN catalogue translates, and

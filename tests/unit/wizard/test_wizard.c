@@ -225,12 +225,12 @@ test_mode_table(void **state)
 }
 
 /* Rows of the step table as the screen tests count them
- * (tests/e2e/lib.sh: lines starting "GW_STEP(" in steps.h). */
+ * (tests/e2e/lib.sh: lines starting "GW_STEP(" in steps.def). */
 static int
 step_rows(void)
 {
 	const char *src = getenv("GW_SRCDIR");
-	char *path = gw_xasprintf("%s/src/wizard/steps.h",
+	char *path = gw_xasprintf("%s/src/wizard/steps.def",
 	                          src && *src ? src : ".");
 	char line[512];
 	FILE *f = fopen(path, "r");
