@@ -11,6 +11,8 @@
 #include "vmx.h"
 #include "vsapply.h"
 #include "vsbatch.h"
+#include "write_report.h"
+#include "finding_print.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +253,8 @@ typedef struct vs_job {
 	gw_vs_plan_spec spec;
 	const gw_table *t;
 	int upgrade_to, upgraded;
+	json_t *jvm;               /* --json: the VM's object in the summary
+	                            * (borrowed), else NULL */
 } vs_job;
 
 /* The VM by name (or moref) in the server's inventory, opened; refused
@@ -272,6 +276,8 @@ vs_open_vm(vs_job *j, gw_err *e)
 	/* the API back end lists the inventory's VMs in its order */
 	if (gw_session_open_vm(j->s, (long)(vm - inv->vms), &j->v, NULL, e) != 0)
 		return -1;
+	if (j->jvm != NULL)
+		json_object_set_new(j->jvm, "vm", gw_json_text(vm->name));
 	if (!gw_session_vm_may_change(j->s, e))
 		return -1;
 	return 0;
@@ -292,7 +298,9 @@ vs_answers(vs_job *j, gw_err *e)
 	 * the wizard); advice only: unlisted GPUs leave no counts */
 	if (rc == 0 && gw_session_host_avail(j->s, &j->ans, &le) != 0)
 		gw_answers_clear_avail(&j->ans);
-	if (had > 0)
+	if (j->jvm != NULL)
+		json_object_set_new(j->jvm, "attached", json_integer(had));
+	else if (had > 0)
 		/* TRANSLATORS: %d GPUs of the request are attached. */
 		gw_fprintf_escaped(stdout, _("Already attached to the VM: %d of the GPUs asked for.\n"), had);
 	j->have_ans = rc == 0;
@@ -364,6 +372,13 @@ vs_show_plan(const vs_job *j)
 {
 	const gw_vm *vm = gw_session_vm(j->s);
 
+	if (j->jvm != NULL) {
+		json_object_set_new(j->jvm, "host", gw_json_text(vm_host_name(j)));
+		json_object_set_new(j->jvm, "findings",
+		                    gw_findings_json(j->p.findings, j->p.nfindings,
+		                                     GW_LAYOUT_PLAN, GW_TOPIC_ALL));
+		return;
+	}
 	/* TRANSLATORS: the VM in gpuwiz vsphere apply: name, then server. */
 	gw_fprintf_escaped(stdout, _("VM: %s on %s\n"), vm->name, vm_host_name(j));
 	gw_plan_print_gpus(stdout, &j->p);
@@ -392,6 +407,18 @@ vs_show_spec(const gw_vs_plan_spec *spec)
 	}
 }
 
+/* --json: the VM's "result" (refused, unchanged, would_change, started,
+ * then reconfigured or failed) and its "error" line or null. */
+static void
+vs_json_result(const vs_job *j, const char *result, const char *error)
+{
+	if (j->jvm == NULL)
+		return;
+	json_object_set_new(j->jvm, "result", json_string(result));
+	json_object_set_new(j->jvm, "error", error != NULL && *error ?
+	                    gw_json_text(error) : json_null());
+}
+
 /* The session's write: refused while the plan has failures unless
  * --force (after the plan it refers to); with --dry-run its description
  * (the upgrade queued, ReconfigVM_Task and the spec's lines), else
@@ -412,28 +439,43 @@ vs_send(vs_job *j, gw_err *e)
 		gw_out_flush();
 		gw_fprintf_escaped(stderr, "%s %s: %s: %s\n", cli_progname, j->o->cmd,
 		                   gw_session_vm(j->s)->name, e->msg);
+		vs_json_result(j, "refused", e->msg);
 		e->msg[0] = '\0';
 		return EXIT_FINDINGS;
 	}
 	if (gw_vs_spec_empty(&j->spec) && gw_session_pending(j->s) == 0) {
-		gw_fprintf_escaped(stdout, "%s\n", _("Nothing to change: the VM already has these settings."));
+		if (j->jvm != NULL)
+			vs_json_result(j, "unchanged", NULL);
+		else
+			gw_fprintf_escaped(stdout, "%s\n", _("Nothing to change: the VM already has these settings."));
 		gw_session_write_free(&w);
 		return 0;
 	}
-	if (!gw_vs_spec_empty(&j->spec))
+	if (j->jvm != NULL)
+		json_object_set_new(j->jvm, "write", gw_write_desc_json(&w.desc, NULL));
+	else if (!gw_vs_spec_empty(&j->spec))
 		vs_show_spec(&j->spec);
 	if (j->o->dry_run) {
-		cli_print_dry_run(&w.desc);
+		if (j->jvm != NULL)
+			vs_json_result(j, "would_change", NULL);
+		else
+			cli_print_dry_run(&w.desc);
 		gw_session_write_free(&w);
 		return 0;
 	}
+	/* the task's end sets "reconfigured" or "failed" (vs_batch_done) */
+	vs_json_result(j, "started", NULL);
 	gw_session_set_on_changes(j->s, vs_changes_ran, j);
 	rc = cli_write(j->o, j->s, &w, &j->v, &res, e);
 	gw_session_set_on_changes(j->s, NULL, NULL);
 	gw_apply_result_free(&res);
 	gw_session_write_free(&w);
-	if (j->upgraded)
+	if (j->upgraded && j->jvm != NULL)
+		json_object_set_new(j->jvm, "upgraded_to", json_integer(j->upgraded));
+	else if (j->upgraded)
 		gw_fprintf_escaped(stdout, _("Upgraded the hardware version to vmx-%d.\n"), j->upgraded);
+	if (rc != 0)
+		vs_json_result(j, "failed", e->msg);
 	return rc != 0 ? EXIT_USAGE : 0;
 }
 
@@ -458,7 +500,7 @@ vs_plan_and_send(vs_job *j, const gw_table *t, gw_err *e)
  * 2 with e. */
 static int
 vs_apply_vm(cli_opts *o, const gw_table *t, gw_session *s, const char *name,
-            gw_err *e)
+            json_t *jvms, gw_err *e)
 {
 	vs_job j;
 	int rc = EXIT_USAGE;
@@ -468,9 +510,17 @@ vs_apply_vm(cli_opts *o, const gw_table *t, gw_session *s, const char *name,
 	j.s = s;
 	j.name = name;
 	j.t = t;
+	if (jvms != NULL) {
+		j.jvm = json_object();
+		json_object_set_new(j.jvm, "vm", gw_json_text(name));
+		json_array_append_new(jvms, j.jvm);
+	}
 	if (vs_open_vm(&j, e) == 0 && vs_answers(&j, e) == 0 &&
 	    vs_upgrade(&j, e) == 0)
 		rc = vs_plan_and_send(&j, t, e);
+	if (rc == EXIT_USAGE && j.jvm != NULL &&
+	    json_object_get(j.jvm, "result") == NULL)
+		vs_json_result(&j, "failed", e->msg);
 	gw_vs_plan_spec_free(&j.spec);
 	if (j.have_plan)
 		gw_plan_free(&j.p);
@@ -479,6 +529,21 @@ vs_apply_vm(cli_opts *o, const gw_table *t, gw_session *s, const char *name,
 		gw_answers_free(&j.ans);
 	gw_session_close_vm(s);
 	return rc;
+}
+
+/* apply --json: {"dry_run", "vms": [{"vm", "host", "attached",
+ * "findings", "write" (the write's description: write_report.h),
+ * "upgraded_to", "result", "error"}], "round_trips"}; takes vms. */
+static void
+vs_apply_json(const cli_opts *o, json_t *vms, unsigned round_trips)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "dry_run", json_boolean(o->dry_run));
+	json_object_set_new(j, "vms", vms);
+	json_object_set_new(j, "round_trips", json_integer(round_trips));
+	gw_json_print(j);
+	json_decref(j);
 }
 
 /* apply, to each --vm in turn (one session, one inventory of only those
@@ -492,15 +557,16 @@ vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 	vs_batch b;
 	size_t i;
 	int rc = 0, wrc;
+	json_t *jvms = o->json ? json_array() : NULL;
 
-	vs_batch_init(&b, o->cmd, !o->json && isatty(STDERR_FILENO));
+	vs_batch_init(&b, o->cmd, !o->json && isatty(STDERR_FILENO), jvms);
 	gw_vs_set_vm_names(vs, o->vm_list, o->nvm_list);
 	gw_vs_set_parallel(vs, o->parallel ? o->parallel : VS_PARALLEL,
 	                   vs_batch_done, &b);
 	gw_session_init(&s, h);
 	gw_host_set_batch(h, 1);
 	for (i = 0; i < o->nvm_list; i++) {
-		int r1 = vs_apply_vm(o, t, &s, o->vm_list[i], e);
+		int r1 = vs_apply_vm(o, t, &s, o->vm_list[i], jvms, e);
 
 		if (r1 == EXIT_USAGE) {
 			/* one line per VM that failed; the others go on */
@@ -524,8 +590,11 @@ vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 		cli_die_line(o->cmd, e->msg);
 		rc = EXIT_USAGE;
 	}
-	/* TRANSLATORS: the number of SOAP requests made. */
-	gw_fprintf_escaped(stdout, _("Round trips: %u\n"), gw_vs_round_trips(vs));
+	if (jvms != NULL)
+		vs_apply_json(o, jvms, gw_vs_round_trips(vs));
+	else
+		/* TRANSLATORS: the number of SOAP requests made. */
+		gw_fprintf_escaped(stdout, _("Round trips: %u\n"), gw_vs_round_trips(vs));
 	if (rc == EXIT_USAGE)
 		e->msg[0] = '\0';   /* already said */
 	return rc;
@@ -574,7 +643,8 @@ cmd_vsphere(cli_opts *o, const gw_table *t, gw_err *e)
 	}
 	if (vs_args(o, t, sub, e) != 0 || cli_vs_host_open(o, &h, e) != 0)
 		return EXIT_USAGE;
-	gw_host_set_progress(h, vs_progress, NULL);
+	if (!o->json)   /* stdout holds the JSON alone */
+		gw_host_set_progress(h, vs_progress, NULL);
 	rc = sub->exec(o, t, h, e);
 	gw_host_close(h);
 	return rc;

@@ -4,16 +4,33 @@
 #include "out.h"
 #include "vsbatch.h"
 #include "textesc.h"
+#include "jsonutil.h"
 
 #include <stdio.h>
 #include <string.h>
 
 void
-vs_batch_init(vs_batch *b, const char *cmd, int bar)
+vs_batch_init(vs_batch *b, const char *cmd, int bar, json_t *vms)
 {
 	memset(b, 0, sizeof *b);
 	b->cmd = cmd;
 	b->bar = bar;
+	b->vms = vms;
+}
+
+json_t *
+vs_batch_vm(const vs_batch *b, const char *name)
+{
+	size_t i;
+	json_t *x;
+
+	json_array_foreach(b->vms, i, x) {
+		const char *n = json_string_value(json_object_get(x, "vm"));
+
+		if (n != NULL && strcmp(n, name) == 0)
+			return x;
+	}
+	return NULL;
 }
 
 static void
@@ -32,7 +49,16 @@ vs_batch_done(void *ctx, const char *vm, const char *error, unsigned done,
 
 	bar_clear(b);
 	gw_out_flush();
-	if (error) {
+	if (b->vms != NULL) {
+		json_t *x = vs_batch_vm(b, vm);
+
+		if (x != NULL) {
+			json_object_set_new(x, "result", json_string(error ? "failed" : "reconfigured"));
+			json_object_set_new(x, "error", error ? gw_json_text(error) : json_null());
+		}
+		if (error)
+			cli_die_line(b->cmd, error);
+	} else if (error) {
 		cli_die_line(b->cmd, error);
 	} else {
 		/* TRANSLATORS: after ReconfigVM_Task succeeded; %s is the VM. */

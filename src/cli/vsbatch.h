@@ -1,11 +1,14 @@
 /* vsbatch.h: the tasks of gpuwiz vsphere apply as the command line shows
  * them (cmd_vsphere_batch.c): each VM's end on stdout (or its error line
  * on stderr) as it comes, and on a terminal, not with --json, a line of
- * counts on stderr while the last ones run (doc/design.md 4.5). */
+ * counts on stderr while the last ones run (doc/design.md 4.5).  With
+ * --json each VM's end goes into its object of the summary instead. */
 #ifndef GW_VSBATCH_H
 #define GW_VSBATCH_H
 
 #include "vsphere.h"
+
+#include <jansson.h>
 
 /* Default tasks in flight (doc/design.md 4.5). */
 #define VS_PARALLEL 128
@@ -15,9 +18,15 @@ typedef struct vs_batch {
 	int bar;                   /* may draw the counts line */
 	int waiting;               /* the last tasks: draw it */
 	int drawn;
+	json_t *vms;               /* --json: the VMs' objects ({"vm", ...}),
+	                            * each given its "result" and "error" as
+	                            * its task ends; NULL for text */
 } vs_batch;
 
-void vs_batch_init(vs_batch *b, const char *cmd, int bar);
+/* vms: the JSON array of the VMs' objects, or NULL (borrowed). */
+void vs_batch_init(vs_batch *b, const char *cmd, int bar, json_t *vms);
+/* The object of VM name in b->vms (NULL when none). */
+json_t *vs_batch_vm(const vs_batch *b, const char *name);
 /* A gw_vs_task_done_fn; ctx is the vs_batch. */
 void vs_batch_done(void *ctx, const char *vm, const char *error,
                    unsigned done, unsigned failed, unsigned total);

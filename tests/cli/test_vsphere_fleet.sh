@@ -6,7 +6,8 @@
 # under the serial 30 s; --parallel 1 runs them one at a time; a VM whose
 # task fails is reported with its fault while the others are changed (read
 # back); a passthrough device started for one VM is not picked for the
-# next; the progress line only on a terminal, never with --json.  Skipped
+# next; --json prints one summary with each VM's result; the progress
+# line only on a terminal, never with --json.  Skipped
 # (77) when vcsim cannot be built here.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/vcsim.sh"
@@ -137,6 +138,47 @@ if vcsim_start -model esx -vms 2 -on 0 -user gw -pass pw -task-delay-ms 200; the
 	vcsim_stop
 else nok "vcsim esx started"; fi
 
+# ---- --json: one summary on stdout, each VM's result ------------------------------
+# the dry run first: every VM "would_change" with the write's description,
+# nothing sent; then the write: the failing VM "failed" with its fault,
+# the others "reconfigured"; then again: "unchanged" (desired state)
+json_results() {
+	python3 - "$out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert isinstance(d["round_trips"], int), d
+for v in sorted(d["vms"], key=lambda v: v["vm"]):
+    w = v.get("write") or {}
+    lines = (w.get("vmx") or {}).get("lines", [])
+    print(v["vm"], v["result"], "dry" if d["dry_run"] else "real",
+          "uvm" if any("enable_uvm" in l for l in lines) else "-",
+          "err" if v["error"] else "-")
+PY
+}
+if vcsim_start -model vpx -vms 3 -on 0 -user gw -pass pw -task-delay-ms 100 -fail-vm '*2'; then
+	BAD=$(echo "$VC_VMS" | grep '2$' | head -n 1)
+	apply_all --json --dry-run
+	res=$(json_results 2>&1)
+	if [ "$rc" -eq 0 ] && [ "$(echo "$res" | grep -c ' would_change dry uvm -$')" -eq 3 ] &&
+		[ "$(vcsim_requests ReconfigVM_Task)" -eq 0 ] && [ ! -s "$err" ]; then
+		ok "--json --dry-run: each VM would change, the write's lines shown, nothing sent"
+	else nok "--json --dry-run" "rc $rc; $res; $(cat "$err")"; fi
+	apply_all --json
+	res=$(json_results 2>&1)
+	if [ "$rc" -eq 1 ] && echo "$res" | grep -q "^$BAD failed real uvm err\$" &&
+		[ "$(echo "$res" | grep -c ' reconfigured real uvm -$')" -eq 2 ] &&
+		! grep -q 'Reconfigured\|Round trips' "$out" && errhas "$BAD"; then
+		ok "--json: one summary; $BAD failed with its fault, the others reconfigured"
+	else nok "--json" "rc $rc; $res; $(cat "$err")"; fi
+	apply_all --json
+	res=$(json_results 2>&1)
+	if echo "$res" | grep -v "^$BAD " | grep -q . &&
+		[ "$(echo "$res" | grep -v "^$BAD " | grep -c ' unchanged real - -$')" -eq 2 ]; then
+		ok "--json again: the reconfigured VMs are unchanged"
+	else nok "--json again" "rc $rc; $res; $(cat "$err")"; fi
+	vcsim_stop
+else nok "vcsim with 3 VMs started"; fi
+
 # ---- the progress line: on a terminal, not with --json -----------------------------
 if command -v script >/dev/null 2>&1 &&
 	vcsim_start -model vpx -vms 4 -on 0 -user gw -pass pw -task-delay-ms 300; then
@@ -150,7 +192,7 @@ if command -v script >/dev/null 2>&1 &&
 	vcsim_start -model vpx -vms 4 -on 0 -user gw -pass pw -task-delay-ms 300
 	cmd="$GPUWIZ vsphere --url $VC_URL --user gw --thumbprint $VC_THUMB apply $(vm_args) $PLAN --json"
 	script -qec "$cmd" /dev/null >"$TMP/tty.out" 2>&1 </dev/null
-	if ! grep -q 'Tasks:' "$TMP/tty.out" && grep -q '^Reconfigured ' "$TMP/tty.out"; then
+	if ! grep -q 'Tasks:' "$TMP/tty.out" && grep -q '"result": "reconfigured"' "$TMP/tty.out"; then
 		ok "progress: none with --json"
 	else nok "progress with --json" "$(tail -n 5 "$TMP/tty.out")"; fi
 	vcsim_stop
