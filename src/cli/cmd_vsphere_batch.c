@@ -18,7 +18,8 @@ vs_batch_init(vs_batch *b, const char *cmd, int bar, json_t *vms)
 	b->vms = vms;
 }
 
-json_t *
+/* The object of VM name in b->vms (NULL when none). */
+static json_t *
 vs_batch_vm(const vs_batch *b, const char *name)
 {
 	size_t i;

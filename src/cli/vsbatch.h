@@ -25,8 +25,7 @@ typedef struct vs_batch {
 
 /* vms: the JSON array of the VMs' objects, or NULL (borrowed). */
 void vs_batch_init(vs_batch *b, const char *cmd, int bar, json_t *vms);
-/* The object of VM name in b->vms (NULL when none). */
-json_t *vs_batch_vm(const vs_batch *b, const char *name);
+
 /* A gw_vs_task_done_fn; ctx is the vs_batch. */
 void vs_batch_done(void *ctx, const char *vm, const char *error,
                    unsigned done, unsigned failed, unsigned total);
