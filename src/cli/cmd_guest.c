@@ -12,6 +12,16 @@
 #include <string.h>
 #include <unistd.h>
 
+/* `gpuwiz diagnose FILE|-`: read FILE ("-": standard input), diagnose it
+ * and print the report (gw_diag_render) on stdout.  Returns the exit
+ * status: 0 when at least one known failure was recognised, 1 when none
+ * was, 2 on an input error (no name, missing, unreadable, a directory,
+ * binary (NUL bytes), empty or blank, larger than GW_DIAG_MAX_INPUT): then
+ * e holds one translated line naming the input and nothing was printed on
+ * stdout.  A failed write to stdout also returns 2, with e set ("standard
+ * output: cannot write"). */
+static int diagnose_file(const char *path, int json, gw_err *e);
+
 /* diagnose FILE|-: cause and fix for a vmware.log excerpt or error text */
 int
 cmd_diagnose(cli_opts *o, const gw_table *t, gw_err *e)
@@ -23,7 +33,7 @@ cmd_diagnose(cli_opts *o, const gw_table *t, gw_err *e)
 		           : _("expected one FILE (or - for standard input)"));
 		return EXIT_USAGE;
 	}
-	return gw_diagnose_command(o->args[0], o->json, e);
+	return diagnose_file(o->args[0], o->json, e);
 }
 
 /* verify (CMD_NOARGS): the checks inside the guest */
@@ -95,8 +105,8 @@ check_input(const char *name, const char *data, size_t len, gw_err *e)
 	return -1;
 }
 
-int
-gw_diagnose_command(const char *path, int json, gw_err *e)
+static int
+diagnose_file(const char *path, int json, gw_err *e)
 {
 	int from_stdin = path != NULL && strcmp(path, "-") == 0;
 	const char *name;

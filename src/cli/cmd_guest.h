@@ -1,8 +1,8 @@
 /* cmd_guest.h: the commands that read what a guest shows or logged
- * (gpuwiz verify, gpuwiz diagnose): they read the input, hand it to the
- * core (verify.h, verify_live.h, diagnose.h), print the report of
- * src/report (verify_report.h, diagnose_report.h) and return the exit
- * status.  Declared apart from cli_int.h for the unit tests. */
+ * (gpuwiz verify): they read the input, hand it to the core (verify.h,
+ * verify_live.h), print the report of src/report (verify_report.h) and
+ * return the exit status.  Declared apart from cli_int.h for the unit
+ * tests; gpuwiz diagnose is cmd_diagnose (cli_int.h). */
 #ifndef GW_CMD_GUEST_H
 #define GW_CMD_GUEST_H
 
@@ -47,15 +47,5 @@ int gw_verify_command(const gw_table *t, const char *nvsmi_path, int json,
 int gw_verify_live_command(const gw_table *t, const char *sysroot,
                            const char *nvsmi_path, const char *bundle,
                            int json, gw_err *e);
-
-/* `gpuwiz diagnose FILE|-`: read FILE ("-": standard input), diagnose it
- * and print the report (gw_diag_render) on stdout.  Returns the exit
- * status: 0 when at least one known failure was recognised, 1 when none
- * was, 2 on an input error (no name, missing, unreadable, a directory,
- * binary (NUL bytes), empty or blank, larger than GW_DIAG_MAX_INPUT): then
- * e holds one translated line naming the input and nothing was printed on
- * stdout.  A failed write to stdout also returns 2, with e set ("standard
- * output: cannot write"). */
-int gw_diagnose_command(const char *path, int json, gw_err *e);
 
 #endif

@@ -174,7 +174,7 @@ restore_backup(const char *path, const char *backup)
 	free(data);
 }
 
-/* Everything one gw_apply call holds, for the cleanup. */
+/* Everything one write (a stage) holds, for the cleanup. */
 typedef struct job {
 	const gw_answers_file *af;
 	const gw_plan *p;
@@ -437,21 +437,6 @@ gw_apply_stage_end(gw_apply_stage *st)
 	if (!st->committed)
 		job_end(&st->j, 0);
 	free(st);
-}
-
-int
-gw_apply(const gw_answers_file *af, const gw_plan *p, gw_vmx *v, int force,
-         gw_apply_result *r, gw_err *e)
-{
-	gw_apply_stage *st;
-	int rc;
-
-	memset(r, 0, sizeof *r);
-	if (gw_apply_stage_begin(af, p, v, force, &st, e) != 0)
-		return -1;
-	rc = gw_apply_stage_commit(st, r, e);
-	gw_apply_stage_end(st);
-	return rc;
 }
 
 void

@@ -29,30 +29,28 @@ typedef struct gw_apply_result {
 	int vmx_unchanged;  /* 1: the .vmx already had every setting, not rewritten */
 } gw_apply_result;
 
-/* v is the document loaded from af->vmx_path (NULL when none); it is
- * modified (the plan applied) on success and left as it was on failure
- * (the plan is applied to a copy first).
- * Details: *r is always initialised (free it with gw_apply_result_free
- * either way; it is empty on failure).  The lock is checked only when the
- * .vmx would change: a file that already has every setting is neither
- * checked nor rewritten (vmx_path set, backup NULL, vmx_unchanged = 1).
- * A failure after the .vmx was saved (a rename) puts the .vmx back from
- * its backup and removes the files this call had already put in place.
- * Refused: formats without af->out_dir, v without af->vmx_path, no format
- * and no v ("nothing to write").  The plan's FAIL findings are the
- * caller's business (the CLI and the wizard refuse them unless forced). */
-int gw_apply(const gw_answers_file *af, const gw_plan *p, gw_vmx *v, int force,
-             gw_apply_result *r, gw_err *e);
 void gw_apply_result_free(gw_apply_result *r);
 
-/* gw_apply in two halves, for a write that changes a host between them
- * (src/session: the snippets staged, the host changed, then the files put
- * in place).  _begin does steps 1-3 (render, the .vmx patched on a copy,
- * its lock, the directory, the temporaries; v itself is not changed);
- * _commit steps 4-6 (save the .vmx, rename the temporaries, apply the
- * plan to v), undoing itself on failure; _end removes what an uncommitted
- * stage made (the temporaries, the directories) and frees it (NULL: no-op).
- * The inputs must outlive the stage. */
+/* The write, in two halves, so that a write that changes a host can do it
+ * between them (src/session: the snippets staged, the host changed, then
+ * the files put in place).  _begin does steps 1-3 (render, the .vmx
+ * patched on a copy, its lock, the directory, the temporaries; v itself
+ * is not changed); _commit steps 4-6 (save the .vmx, rename the
+ * temporaries, apply the plan to v), undoing itself on failure; _end
+ * removes what an uncommitted stage made (the temporaries, the
+ * directories) and frees it (NULL: no-op).  The inputs must outlive the
+ * stage.
+ * v is the document loaded from af->vmx_path (NULL when none); it is
+ * modified (the plan applied) when _commit succeeds and left as it was
+ * on failure.  _commit always initialises *r (free it with
+ * gw_apply_result_free either way; it is empty on failure).  The lock is
+ * checked only when the .vmx would change: a file that already has every
+ * setting is neither checked nor rewritten (vmx_path set, backup NULL,
+ * vmx_unchanged = 1).  A failure after the .vmx was saved (a rename) puts
+ * the .vmx back from its backup and removes the files already put in
+ * place.  Refused by _begin: formats without af->out_dir, v without
+ * af->vmx_path, no format and no v ("nothing to write").  The plan's FAIL
+ * findings are the caller's business (gw_session_may_write). */
 typedef struct gw_apply_stage gw_apply_stage;
 int gw_apply_stage_begin(const gw_answers_file *af, const gw_plan *p,
                          gw_vmx *v, int force, gw_apply_stage **out,
@@ -101,7 +99,7 @@ void gw_write_desc_vmx_lines(gw_write_desc *d, size_t k,
                              const gw_vmx *before, const gw_vmx *after);
 void gw_write_desc_free(gw_write_desc *d);
 
-/* What gw_apply writes into af->out_dir for plan p, in order: each chosen
+/* What a write puts into af->out_dir for plan p, in order: each chosen
  * format's file, then GW_NCCL_CHECK_FILE when the plan counts two GPUs or
  * more, as "<out_dir>/<name>" (malloc'ed, *n entries; NULL and 0 without
  * formats).  The review and write steps list these. */

@@ -21,7 +21,8 @@
 #include "gw.h"
 #include "finding.h"
 
-/* Largest input gw_diagnose_command reads (a vmware.log is a few MB). */
+/* Largest input gpuwiz diagnose (cmd_diagnose) reads (a vmware.log is a
+ * few MB). */
 #define GW_DIAG_MAX_INPUT   (64u << 20)
 /* Longest quoted line in bytes; longer lines are cut around the match. */
 #define GW_DIAG_LINE_MAX    320
@@ -88,6 +89,6 @@ int gw_diagnose_text(const char *text, size_t len, gw_diag_result *out);
 void gw_diag_result_free(gw_diag_result *r);
 
 /* The report is gw_diag_render (diagnose_report.h, src/report); the
- * command that reads the input is gw_diagnose_command (src/cli). */
+ * command that reads the input is cmd_diagnose (src/cli). */
 
 #endif

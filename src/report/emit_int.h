@@ -1,8 +1,7 @@
-/* emit_int.h: what the emitters (emit.c: the registry, shared checks,
- * the .vmx lines; emit_ext.c: BOSH and Ops Manager; emit_tile.c: the AI
- * Services tile; emit_yaml.c: YAML; emit_ansible*.c: the playbook)
- * share.  Not for use outside
- * src/report/emit*.c. */
+/* emit_int.h: what the emitters (emit.c: the registry, shared checks;
+ * emit_vmx.c: the .vmx lines; emit_ext.c: BOSH and Ops Manager;
+ * emit_tile.c: the AI Services tile; emit_yaml.c: YAML; emit_ansible*.c:
+ * the playbook) share.  Not for use outside src/report/emit*.c. */
 #ifndef GW_EMIT_INT_H
 #define GW_EMIT_INT_H
 

@@ -51,8 +51,10 @@ setting_unchanged(const gw_setting *s)
 	return s->keep || (s->old_value && strcmp(s->old_value, s->value) == 0);
 }
 
-void
-gw_plan_print_settings(FILE *f, const gw_plan *p)
+/* Each setting: "+ key", "- key" (changed), "= key ... (kept)" or
+ * "(already set)", with why: and source: lines. */
+static void
+print_settings(FILE *f, const gw_plan *p)
 {
 	size_t i;
 
@@ -81,7 +83,7 @@ void
 gw_plan_print_changes(FILE *f, const gw_plan *p)
 {
 	gw_fprintf_escaped(f, "%s\n", _("Changes:"));
-	gw_plan_print_settings(f, p);
+	print_settings(f, p);
 	gw_plan_print_findings(f, p, GW_TOPIC_ALL, _("Findings:"));
 }
 

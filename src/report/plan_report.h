@@ -21,9 +21,6 @@
 void gw_plan_print_gpus(FILE *f, const gw_plan *p);
 /* The calculation's steps, indented. */
 void gw_plan_print_steps(FILE *f, const gw_plan *p);
-/* Each setting: "+ key", "- key" (changed), "= key ... (kept)" or
- * "(already set)", with why: and source: lines. */
-void gw_plan_print_settings(FILE *f, const gw_plan *p);
 /* The findings with a topic in topics, after heading (NULL: none) when
  * there is one. */
 void gw_plan_print_findings(FILE *f, const gw_plan *p, unsigned topics,

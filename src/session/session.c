@@ -15,8 +15,8 @@ gw_session_init(gw_session *s, gw_host *h)
 	s->vm = -1;
 }
 
-void
-gw_session_clear_queue(gw_session *s)
+static void
+clear_queue(gw_session *s)
 {
 	size_t i;
 
@@ -38,7 +38,7 @@ gw_session_free(gw_session *s)
 	free(s->vmx_where);
 	free(s->vm_key);
 	free(s->picked);
-	gw_session_clear_queue(s);
+	clear_queue(s);
 	gw_host_write_free(&s->last);
 	memset(s, 0, sizeof *s);
 	s->vm = -1;

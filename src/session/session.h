@@ -26,7 +26,7 @@
 
 #define GW_CHANGE_BY_BDF ((size_t)-1)
 
-/* A host change waiting for the apply (or run at once: gw_session_run). */
+/* A host change waiting for the apply (gw_session_run_queue). */
 typedef enum {
 	GW_CHANGE_ENABLE,    /* enable passthrough of a GPU of the last probe */
 	GW_CHANGE_UPGRADE    /* raise the open VM's hardware version */
@@ -158,15 +158,10 @@ long gw_session_find_enable(const gw_session *s, size_t idx);
 long gw_session_find_upgrade(const gw_session *s);
 /* The changes not yet done. */
 size_t gw_session_pending(const gw_session *s);
-/* Run change k now.  An upgrade reads the VM's .vmx again into *vmx (may
- * be NULL for an enable).  -1 and e: the change stays queued, not
- * done. */
-int gw_session_run(gw_session *s, size_t k, gw_vmx **vmx, gw_err *e);
 /* Run every change not yet done, in order, each reported first (step k
  * of pending + steps_after); stops at the first failure (the changes
  * before it stay done). */
 int gw_session_run_queue(gw_session *s, gw_vmx **vmx, gw_err *e);
-void gw_session_clear_queue(gw_session *s);
 /* Where the steps report (NULL: nowhere), and a report of the caller's
  * own step. */
 void gw_session_set_steps(gw_session *s, gw_session_step_fn fn, void *ctx);
@@ -214,7 +209,7 @@ typedef struct gw_session_write {
 	const gw_plan *p;          /* borrowed; NULL: host changes only */
 	const gw_vmx *vmx;         /* borrowed: the .vmx as read, or NULL */
 	gw_vmx *after;             /* a copy with the plan applied */
-	gw_vmx *local;             /* a local .vmx: the copy gw_apply gets */
+	gw_vmx *local;             /* a local .vmx: the copy the write gets */
 	int host_vmx;              /* the .vmx is the open VM's on the host */
 	int changed;               /* the .vmx changes */
 } gw_session_write;

@@ -54,7 +54,7 @@ gw_session_vm_may_change(const gw_session *s, gw_err *e)
 
 /* ---- the description -------------------------------------------------------- */
 
-/* A private copy of v (the plan and gw_apply change it). */
+/* A private copy of v (the plan and the write change it). */
 static int
 vmx_copy(const gw_vmx *v, gw_vmx **out, gw_err *e)
 {

@@ -152,8 +152,11 @@ run_upgrade(gw_session *s, gw_session_change *c, gw_vmx **vmx, gw_err *e)
 	return rc;
 }
 
-int
-gw_session_run(gw_session *s, size_t k, gw_vmx **vmx, gw_err *e)
+/* Run change k now.  An upgrade reads the VM's .vmx again into *vmx (may
+ * be NULL for an enable).  -1 and e: the change stays queued, not
+ * done. */
+static int
+run_change(gw_session *s, size_t k, gw_vmx **vmx, gw_err *e)
 {
 	gw_session_change *c;
 	int rc;
@@ -191,7 +194,7 @@ gw_session_run_queue(gw_session *s, gw_vmx **vmx, gw_err *e)
 		what = gw_session_change_doing(s, &s->queue[k]);
 		gw_session_report(s, ++i, n, what);
 		free(what);
-		if (gw_session_run(s, k, vmx, e) != 0)
+		if (run_change(s, k, vmx, e) != 0)
 			return -1;
 	}
 	return 0;

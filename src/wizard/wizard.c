@@ -163,8 +163,9 @@ gw_wizard_sysroot(void)
 	return r && *r ? r : "/";
 }
 
-void
-gw_wizard_set_sysroot(gw_wizard *w, const char *root)
+/* Probe this root instead of gw_wizard_sysroot() (a Linux sample host). */
+static void
+set_sysroot(gw_wizard *w, const char *root)
 {
 	free(w->sysroot);
 	w->sysroot = root && *root ? gw_xstrdup(root) : NULL;
@@ -205,12 +206,6 @@ wz_attach(gw_wizard *w, gw_host *h)
 }
 
 void
-gw_wizard_attach(gw_wizard *w, gw_host *h)
-{
-	wz_attach(w, h);
-}
-
-void
 gw_wizard_set_progress(gw_wizard *w, gw_host_progress_fn fn, void *ctx)
 {
 	w->progress = fn;
@@ -239,7 +234,7 @@ gw_wizard_use_sample(gw_wizard *w, const char *name, gw_err *e)
 	gw_host_close(w->host);
 	w->host = NULL;
 	gw_session_init(&w->sess, NULL);
-	gw_wizard_set_sysroot(w, gw_host_sysroot(h));
+	set_sysroot(w, gw_host_sysroot(h));
 	w->local = h;
 	w->mode = wz_mode_of(h);
 	gw_wizard_probe_host(w);

@@ -39,13 +39,11 @@ const char *gw_step_title(gw_step s);     /* short: fits 18 cells */
 const char *gw_step_purpose(gw_step s);   /* one line */
 const char *gw_step_help(gw_step s);      /* the step's own help */
 const char *gw_mode_name(gw_mode m);
-/* Is the mode usable in this build?  If not, *why gets a translated
- * sentence saying plainly that it is not available yet.  Returns 1 when
- * usable (*why = NULL), 0 when not.  GW_MODE_OFFLINE and GW_MODE_LINUX
- * are; ESXi over SSH and the vSphere API are not yet. */
-int gw_mode_available(gw_mode m, const char **why);
-/* The same for this wizard: GW_MODE_ESXI_SSH is available once a host is
- * attached (gw_wizard_attach_esxi: --ssh USER@HOST, the ESXi shell itself,
+/* Is mode m usable in this wizard (w may be NULL: none yet)?  Returns 1
+ * when usable (*why = NULL), 0 when not, *why then a translated sentence
+ * (an unknown mode: plan offline).  GW_MODE_OFFLINE and GW_MODE_LINUX
+ * always are; GW_MODE_ESXI_SSH is available once a host is
+ * attached (gw_wizard_new: --ssh USER@HOST, the ESXi shell itself,
  * or a sample ESXi host); before that *why says how to get one. */
 int gw_wizard_mode_available(const gw_wizard *w, gw_mode m, const char **why);
 
@@ -74,7 +72,7 @@ typedef struct gw_wizard_start {
  * a fresh scratch directory (w->scratch), the output directory moves into
  * it (SCRATCH/gpuwiz-out), and the mode follows the sample: a Linux
  * sample is probed as this Linux host through its root, an ESXi sample is
- * attached through the stand-in commands (gw_wizard_attach_esxi).  The
+ * attached through the stand-in commands (gw_wizard_new).  The
  * sample itself is never modified; the scratch directory stays (it holds
  * what was written) and its path is shown.  -1 and e on failure (unknown
  * name: the known ones are listed). */
@@ -104,7 +102,7 @@ int gw_wizard_replan(gw_wizard *w);
 
 /* May the operator leave step s forwards?  0 = yes; else -1 with a
  * translated reason in why (e.g. "choose at least one GPU").
- *  WELCOME  the mode is available in this build (gw_mode_available)
+ *  WELCOME  the mode is available (gw_wizard_mode_available)
  *  HOST     offline: the IOMMU and above-4G items confirmed (SR-IOV is
  *           checked at REVIEW, once the GPUs are known:
  *           gw_wizard_sriov_needed); GW_MODE_LINUX: the probes ran and
@@ -223,10 +221,10 @@ int gw_wizard_set_outdir(gw_wizard *w, const char *dir, gw_err *e);
  * format has no section for it; see gw_wizard_init). */
 int gw_wizard_save_answers(gw_wizard *w, const char *path, gw_err *e);
 
-/* Write step: gw_apply with the current plan; sets written/result or
+/* Write step: the session's write of the current plan; sets written/result or
  * write_error.  Returns 0 on success.
  * First gw_wizard_check_step(REVIEW) must pass (so a plan with FAIL
- * findings is refused unless af.force).  gw_apply gets a copy of the .vmx
+ * findings is refused unless af.force).  The write gets a copy of the .vmx
  * document: w->vmx stays as loaded, so the plan (and a second write after
  * going back) is always "the file as opened + the changes"; writing twice
  * does not add devices twice.  Success: written = 1, dirty = 0. */
@@ -268,12 +266,6 @@ void gw_wizard_set_host_ok(gw_wizard *w, int item, int ok);
 
 /* ---- a host attached: ESXi (shell or ssh) or the vSphere API ----------- */
 
-/* Work on host h (host.h: an ESXi host or the vSphere API, already
- * connected; ownership passes to the wizard, gw_wizard_free closes it).
- * The screens name it by gw_host_label.  Chooses the mode of h's kind
- * (GW_MODE_ESXI_SSH, GW_MODE_VSPHERE) and runs gw_wizard_probe_esxi; the
- * session (session.h) holds its VMs and the open one. */
-void gw_wizard_attach(gw_wizard *w, gw_host *h);
 /* (Re)read the host: esxcli system version get (-> the ESXi version answer,
  * so the plan knows the newest hardware version), system uuid get (-> the
  * system id, so a GPU added from the host gets its whole device block),
@@ -326,10 +318,8 @@ int gw_wizard_detected_passthru(const gw_wizard *w, size_t idx);
  * GPUWIZ_SYSROOT when set and not empty (tests point it at a fake host
  * built in a temporary directory, like gpuwiz check --sysroot), else "/". */
 const char *gw_wizard_sysroot(void);
-/* Probe this root instead of gw_wizard_sysroot() (a sample host). */
-void gw_wizard_set_sysroot(gw_wizard *w, const char *root);
 /* Choose the mode (the welcome step).  A mode that is not available:
- * -1 and *why (may be NULL) gets gw_mode_available's sentence; nothing
+ * -1 and *why (may be NULL) gets gw_wizard_mode_available's sentence; nothing
  * changes.  Choosing GW_MODE_LINUX runs gw_wizard_probe_host the first
  * time.  Does not change dirty. */
 int gw_wizard_set_mode(gw_wizard *w, gw_mode m, const char **why);

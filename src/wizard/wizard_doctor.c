@@ -18,8 +18,6 @@ struct gw_wizard_doctor {
 	char *vmx;          /* the one .vmx beside a vmware.log, or NULL */
 	size_t nvmx;        /* .vmx files beside it */
 	int pending;        /* a step stopped the walk to the review */
-	int filled;         /* GW_DOC_* */
-	uint64_t mmio_gb;
 };
 
 /* The rules whose fix is a .vmx change, and how each pre-fills: a table
@@ -50,25 +48,22 @@ fill_mmio(gw_wizard_doctor *d, gw_wizard *w, const gw_diag_finding *f)
 	p = gw_wizard_plan(w);
 	if (p != NULL && want > 0 && p->mmio_gb < want)
 		gw_wizard_set_mmio(w, want, 0, &e);
-	p = gw_wizard_plan(w);
-	d->mmio_gb = p ? p->mmio_gb : want;
-	d->filled |= GW_DOC_MMIO;
 }
 
 static void
 fill_reserve(gw_wizard_doctor *d, gw_wizard *w, const gw_diag_finding *f)
 {
 	(void)f;
+	(void)d;
 	gw_wizard_set_reserve(w, 1);
-	d->filled |= GW_DOC_RESERVE;
 }
 
 static void
 fill_uvm(gw_wizard_doctor *d, gw_wizard *w, const gw_diag_finding *f)
 {
 	(void)f;
+	(void)d;
 	gw_wizard_set_uvm(w, 1);
-	d->filled |= GW_DOC_UVM;
 }
 
 /* Nothing to set: the plan rewrites a hexadecimal pciPassthruN.id in
@@ -76,9 +71,9 @@ fill_uvm(gw_wizard_doctor *d, gw_wizard *w, const gw_diag_finding *f)
 static void
 fill_hex_id(gw_wizard_doctor *d, gw_wizard *w, const gw_diag_finding *f)
 {
+	(void)d;
 	(void)w;
 	(void)f;
-	d->filled |= GW_DOC_HEX_ID;
 }
 
 static const struct {
@@ -118,8 +113,6 @@ forget(gw_wizard_doctor *d)
 	d->source = d->vmx = NULL;
 	d->nvmx = 0;
 	d->pending = 0;
-	d->filled = 0;
-	d->mmio_gb = 0;
 }
 
 void
@@ -256,8 +249,9 @@ gw_wizard_doctor_finding(const gw_wizard_doctor *d, size_t i)
 	return i < d->res.n ? &d->res.findings[i] : NULL;
 }
 
-int
-gw_wizard_doctor_fixes_vmx(const gw_wizard_doctor *d, size_t i)
+/* Does finding i's fix change the .vmx (so the doctor pre-fills it)? */
+static int
+fixes_vmx(const gw_wizard_doctor *d, size_t i)
 {
 	return i < d->res.n && fill_of(&d->res.findings[i]) != NULL;
 }
@@ -281,18 +275,6 @@ gw_wizard_doctor_nvmx(const gw_wizard_doctor *d)
 }
 
 int
-gw_wizard_doctor_filled(const gw_wizard_doctor *d)
-{
-	return d->filled;
-}
-
-uint64_t
-gw_wizard_doctor_mmio(const gw_wizard_doctor *d)
-{
-	return d->mmio_gb;
-}
-
-int
 gw_wizard_doctor_pending(const gw_wizard_doctor *d)
 {
 	return d->pending;
@@ -310,7 +292,7 @@ any_vmx_fix(const gw_wizard_doctor *d)
 	size_t i;
 
 	for (i = 0; i < d->res.n; i++)
-		if (gw_wizard_doctor_fixes_vmx(d, i))
+		if (fixes_vmx(d, i))
 			return 1;
 	return 0;
 }
@@ -358,8 +340,7 @@ gw_wizard_doctor_apply(gw_wizard_doctor *d, gw_wizard *w, char *why,
 		return -1;
 	if (d->vmx != NULL && w->vmx == NULL) {
 		e.msg[0] = '\0';
-		if (gw_wizard_open_vmx(w, d->vmx, &e) == 0)
-			d->filled |= GW_DOC_VMX;
+		(void)gw_wizard_open_vmx(w, d->vmx, &e);
 	}
 	/* passthrough on the host needs the IOMMU, and a GPU's 64-bit BARs
 	 * above-4G decoding: the failing VM had both (doc/design.md, 15.10) */

@@ -14,16 +14,6 @@
  * diagnosis is the screen's input, the wizard only gets its answers). */
 typedef struct gw_wizard_doctor gw_wizard_doctor;
 
-/* What the doctor pre-filled (gw_wizard_doctor_filled), bits. */
-enum {
-	GW_DOC_MMIO = 1,      /* the 64-bit MMIO size (mmio-* rules) */
-	GW_DOC_RESERVE = 2,   /* all memory reserved (memory-reservation) */
-	GW_DOC_UVM = 4,       /* unified memory on every vGPU (nccl-vgpu-uvm) */
-	GW_DOC_VMX = 8,       /* the .vmx found beside the vmware.log opened */
-	GW_DOC_HEX_ID = 16    /* a hex pciPassthruN.id: the plan rewrites it
-	                       * in decimal (passthru-id-hex) */
-};
-
 gw_wizard_doctor *gw_wizard_doctor_new(void);
 void gw_wizard_doctor_free(gw_wizard_doctor *d);
 
@@ -44,8 +34,6 @@ int gw_wizard_doctor_text(gw_wizard_doctor *d, const gw_wizard *w,
 size_t gw_wizard_doctor_count(const gw_wizard_doctor *d);
 const gw_diag_finding *gw_wizard_doctor_finding(const gw_wizard_doctor *d,
                                                 size_t i);
-/* Does finding i's fix change the .vmx (so the doctor pre-fills it)? */
-int gw_wizard_doctor_fixes_vmx(const gw_wizard_doctor *d, size_t i);
 /* The file read (the text was a path), NULL for pasted text. */
 const char *gw_wizard_doctor_source(const gw_wizard_doctor *d);
 /* The .vmx found beside a vmware.log, NULL when none was; how many .vmx
@@ -75,10 +63,6 @@ int gw_wizard_doctor_resume(gw_wizard_doctor *d, gw_wizard *w, char *why,
 int gw_wizard_doctor_pending(const gw_wizard_doctor *d);
 /* The operator left the detour (back on the welcome screen). */
 void gw_wizard_doctor_stop(gw_wizard_doctor *d);
-/* What was pre-filled (GW_DOC_* bits) and the MMIO size set (GB; the
- * plan's final size once a plan exists). */
-int gw_wizard_doctor_filled(const gw_wizard_doctor *d);
-uint64_t gw_wizard_doctor_mmio(const gw_wizard_doctor *d);
 
 /* The next action after the findings (translated): go to the review with
  * the changes pre-filled, ask for the VM's .vmx first, do the fix on the

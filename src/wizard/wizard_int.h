@@ -87,7 +87,11 @@ void wz_fill_avail(gw_wizard *w);
 gw_host *wz_host_for(const gw_wizard *w, gw_mode m);
 /* The mode that reads host h (the welcome step's choice for it). */
 gw_mode wz_mode_of(const gw_host *h);
-/* Work on host h (owned from here on): its mode, then its probes. */
+/* Work on host h (host.h: an ESXi host or the vSphere API, already
+ * connected; ownership passes to the wizard, gw_wizard_free closes it).
+ * Chooses the mode of h's kind (GW_MODE_ESXI_SSH, GW_MODE_VSPHERE) and
+ * runs gw_wizard_probe_esxi; the session (session.h) holds its VMs and
+ * the open one.  gw_wizard_new attaches the host it is started with. */
 void wz_attach(gw_wizard *w, gw_host *h);
 
 /* ---- the modes as data (wizard_mode.c) --------------------------------- */

@@ -222,8 +222,9 @@ gw_mode_name(gw_mode m)
 	return known(m) ? _(modes[m].name) : "";
 }
 
-int
-gw_mode_available(gw_mode m, const char **why)
+/* A mode of this build at all: 1, else 0 and *why says so. */
+static int
+mode_known(gw_mode m, const char **why)
 {
 	const char *w = known(m) ? NULL : _("Unknown choice: plan offline.");
 
@@ -235,7 +236,7 @@ gw_mode_available(gw_mode m, const char **why)
 int
 gw_wizard_mode_available(const gw_wizard *w, gw_mode m, const char **why)
 {
-	if (!gw_mode_available(m, why))
+	if (!mode_known(m, why))
 		return 0;
 	/* a mode that reads an attached host waits for one of its kind */
 	if (modes[m].missing == NULL ||

@@ -1,4 +1,5 @@
-/* test_apply.c: gw_apply writes every format and the .vmx, all or nothing. */
+/* test_apply.c: a write (gw_apply_stage_begin, then _commit) puts every
+ * format and the .vmx in place, all or nothing. */
 
 /* GCC 12 misreports -Wdangling-pointer in testutil.h's tu_read_sample()
  * once inlined (see test_plan.c); silenced for this file only. */
@@ -34,6 +35,23 @@ write_bytes(const char *path, const char *data, size_t len)
 	assert_non_null(f);
 	assert_int_equal(fwrite(data, 1, len, f), len);
 	assert_int_equal(fclose(f), 0);
+}
+
+/* The whole write as the session runs it with no host change between
+ * the halves: begin, commit, end.  *r is initialised either way. */
+static int
+apply_all(const gw_answers_file *af, const gw_plan *p, gw_vmx *v, int force,
+          gw_apply_result *r, gw_err *e)
+{
+	gw_apply_stage *st;
+	int rc;
+
+	memset(r, 0, sizeof *r);
+	if (gw_apply_stage_begin(af, p, v, force, &st, e) != 0)
+		return -1;
+	rc = gw_apply_stage_commit(st, r, e);
+	gw_apply_stage_end(st);
+	return rc;
 }
 
 static int
@@ -131,7 +149,7 @@ world_free(world *w)
 /* ---- tests ----------------------------------------------------------------- */
 
 
-/* The files the review and write steps list are the ones gw_apply writes:
+/* The files the review and write steps list are the ones a write puts:
  * the formats chosen, and the NCCL check for a VM of two GPUs or more. */
 static void
 test_outputs_listed(void **state)
@@ -149,7 +167,7 @@ test_outputs_listed(void **state)
 	assert_true(strstr(v[0], "/out/gpuwiz.vmx.txt") != NULL);
 	assert_true(strstr(v[1], "/out/tile-vm-type.yml") != NULL);
 	assert_true(strstr(v[2], "/out/" GW_NCCL_CHECK_FILE) != NULL);
-	assert_int_equal(gw_apply(&w.af, &w.p, NULL, 0, &r, &e), 0);
+	assert_int_equal(apply_all(&w.af, &w.p, NULL, 0, &r, &e), 0);
 	for (i = 0; i < n; i++)
 		assert_true(exists(v[i]));
 	gw_apply_result_free(&r);
@@ -177,7 +195,7 @@ test_all_formats_and_vmx(void **state)
 
 	(void)state;
 	world_init(&w, "out/deeper", ALL, 1);
-	assert_int_equal(gw_apply(&w.af, &w.p, w.v, 0, &r, &e), 0);
+	assert_int_equal(apply_all(&w.af, &w.p, w.v, 0, &r, &e), 0);
 	/* the four formats, then the NCCL check: the plan has 2 GPUs */
 	assert_int_equal(r.nwritten, 5);
 	out = gw_xasprintf("%s/out/deeper", w.dir);
@@ -235,7 +253,7 @@ test_locked_vmx_writes_nothing(void **state)
 	inner = gw_xasprintf("%s/M12345.lck", lck);
 	write_bytes(inner, "", 0);
 	e.msg[0] = '\0';
-	assert_int_equal(gw_apply(&w.af, &w.p, w.v, 0, &r, &e), -1);
+	assert_int_equal(apply_all(&w.af, &w.p, w.v, 0, &r, &e), -1);
 	assert_non_null(strstr(e.msg, w.vmx_path));
 	assert_non_null(strstr(e.msg, "powered on"));
 	assert_null(strchr(e.msg, '\n'));
@@ -249,7 +267,7 @@ test_locked_vmx_writes_nothing(void **state)
 	gw_apply_result_free(&r);
 
 	/* forced: written despite the lock */
-	assert_int_equal(gw_apply(&w.af, &w.p, w.v, 1, &r, &e), 0);
+	assert_int_equal(apply_all(&w.af, &w.p, w.v, 1, &r, &e), 0);
 	assert_int_equal(r.nwritten, 3);  /* two formats + nccl_check.py */
 	assert_non_null(r.backup);
 	gw_apply_result_free(&r);
@@ -272,7 +290,7 @@ test_outdir_blocked_by_file(void **state)
 	blocker = gw_xasprintf("%s/blocker", w.dir);
 	write_bytes(blocker, "x", 1);
 	e.msg[0] = '\0';
-	assert_int_equal(gw_apply(&w.af, &w.p, w.v, 0, &r, &e), -1);
+	assert_int_equal(apply_all(&w.af, &w.p, w.v, 0, &r, &e), -1);
 	assert_non_null(strstr(e.msg, blocker));
 	assert_non_null(strstr(e.msg, "not a directory"));
 	assert_true(same_bytes(w.vmx_path, w.orig, w.orig_len));
@@ -324,7 +342,7 @@ test_new_dirs_removed_existing_kept(void **state)
 	assert_true(deep.len >= 4060 && deep.len < 4090);
 	w.af.out_dir = gw_buf_steal(&deep);
 	e.msg[0] = '\0';
-	assert_int_equal(gw_apply(&w.af, &w.p, w.v, 0, &r, &e), -1);
+	assert_int_equal(apply_all(&w.af, &w.p, w.v, 0, &r, &e), -1);
 	/* names the file (the long path fills the 1024-byte message) */
 	assert_int_equal(strncmp(e.msg, existing, strlen(existing)), 0);
 	assert_true(exists(existing));
@@ -358,7 +376,7 @@ test_late_failure_restores_vmx(void **state)
 	trap = gw_xasprintf("%s/tile-vm-type.yml", out);
 	assert_int_equal(mkdir(trap, 0755), 0);      /* rename onto it fails */
 	e.msg[0] = '\0';
-	assert_int_equal(gw_apply(&w.af, &w.p, w.v, 0, &r, &e), -1);
+	assert_int_equal(apply_all(&w.af, &w.p, w.v, 0, &r, &e), -1);
 	assert_non_null(strstr(e.msg, "tile-vm-type.yml"));
 	assert_true(same_bytes(w.vmx_path, w.orig, w.orig_len));
 	assert_int_equal(count_entries(w.dir, ".bak"), 0);
@@ -382,7 +400,7 @@ test_vmx_up_to_date(void **state)
 
 	(void)state;
 	world_init(&w, NULL, 0, 1);
-	assert_int_equal(gw_apply(&w.af, &w.p, w.v, 0, &r, &e), 0);
+	assert_int_equal(apply_all(&w.af, &w.p, w.v, 0, &r, &e), 0);
 	assert_false(r.vmx_unchanged);
 	assert_int_equal(r.nwritten, 0);
 	gw_apply_result_free(&r);
@@ -391,7 +409,7 @@ test_vmx_up_to_date(void **state)
 	/* the same answers against the patched file: nothing to change */
 	assert_int_equal(gw_vmx_load(&v2, w.vmx_path, &e), 0);
 	assert_int_equal(gw_plan_build(&w.af.a, &table, v2, &p2, &e), 0);
-	assert_int_equal(gw_apply(&w.af, &p2, v2, 0, &r, &e), 0);
+	assert_int_equal(apply_all(&w.af, &p2, v2, 0, &r, &e), 0);
 	assert_true(r.vmx_unchanged);
 	assert_string_equal(r.vmx_path, w.vmx_path);
 	assert_null(r.backup);
@@ -411,7 +429,7 @@ test_snippets_only_and_nothing(void **state)
 
 	(void)state;
 	world_init(&w, "snips", GW_FMT_VMX | GW_FMT_OPSMAN, 0);
-	assert_int_equal(gw_apply(&w.af, &w.p, NULL, 0, &r, &e), 0);
+	assert_int_equal(apply_all(&w.af, &w.p, NULL, 0, &r, &e), 0);
 	assert_int_equal(r.nwritten, 3);  /* two formats + nccl_check.py */
 	assert_null(r.vmx_path);
 	assert_null(r.backup);
@@ -421,7 +439,7 @@ test_snippets_only_and_nothing(void **state)
 	/* nothing to write at all */
 	w.af.formats = 0;
 	e.msg[0] = '\0';
-	assert_int_equal(gw_apply(&w.af, &w.p, NULL, 0, &r, &e), -1);
+	assert_int_equal(apply_all(&w.af, &w.p, NULL, 0, &r, &e), -1);
 	assert_non_null(strstr(e.msg, "nothing to write"));
 	gw_apply_result_free(&r);
 
@@ -429,7 +447,7 @@ test_snippets_only_and_nothing(void **state)
 	w.af.formats = GW_FMT_VMX;
 	free(w.af.out_dir);
 	w.af.out_dir = NULL;
-	assert_int_equal(gw_apply(&w.af, &w.p, NULL, 0, &r, &e), -1);
+	assert_int_equal(apply_all(&w.af, &w.p, NULL, 0, &r, &e), -1);
 	assert_non_null(strstr(e.msg, "output directory"));
 	gw_apply_result_free(&r);
 	world_free(&w);
@@ -452,7 +470,7 @@ test_render_failure_writes_nothing(void **state)
 	    gw_plan_build(&w.af.a, &table, w.v, &w.p, &e) != 0)
 		fail_msg("%s", e.msg);
 	e.msg[0] = '\0';
-	assert_int_equal(gw_apply(&w.af, &w.p, w.v, 0, &r, &e), -1);
+	assert_int_equal(apply_all(&w.af, &w.p, w.v, 0, &r, &e), -1);
 	assert_true(e.msg[0] != '\0');
 	out = gw_xasprintf("%s/out", w.dir);
 	assert_false(exists(out));

@@ -13,7 +13,7 @@
 
 #include "diagnose.h"
 #include "diagnose_report.h"
-#include "cmd_guest.h"
+#include "cli_int.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -112,7 +112,24 @@ diag_sample(const char *rel)
 	return r;
 }
 
-/* Run gw_diagnose_command with stdout (and, when in != NULL, stdin from a
+/* `gpuwiz diagnose PATH` (cmd_diagnose, --json when json): its exit
+ * status; path NULL: an argument that is no name at all. */
+static int
+diagnose(const char *path, int json, gw_err *e)
+{
+	char *args[1];
+	cli_opts o;
+
+	memset(&o, 0, sizeof o);
+	args[0] = (char *)path;
+	o.cmd = "diagnose";
+	o.args = args;
+	o.nargs = 1;
+	o.json = json;
+	return cmd_diagnose(&o, NULL, e);
+}
+
+/* Run diagnose with stdout (and, when in != NULL, stdin from a
  * pipe holding in) redirected; returns the exit status, *out the stdout
  * bytes. */
 static int
@@ -140,7 +157,7 @@ run_cmd(const char *path, int json, const char *in, char **out, gw_err *e)
 		assert_true(dup2(p[0], STDIN_FILENO) >= 0);
 		close(p[0]);
 	}
-	rc = gw_diagnose_command(path, json, e);
+	rc = diagnose(path, json, e);
 	fflush(stdout);
 	assert_true(dup2(saved_out, STDOUT_FILENO) >= 0);
 	close(saved_out);
@@ -1082,9 +1099,9 @@ command_input_errors(void **state)
 	rm_temp(path, dir);
 
 	/* no name at all */
-	assert_int_equal(gw_diagnose_command("", 0, &e), 2);
+	assert_int_equal(diagnose("", 0, &e), 2);
 	assert_contains(e.msg, "expected a file name");
-	assert_int_equal(gw_diagnose_command(NULL, 0, &e), 2);
+	assert_int_equal(diagnose(NULL, 0, &e), 2);
 }
 
 /* ---- issue 11: expert checks -------------------------------------------- */

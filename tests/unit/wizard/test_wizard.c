@@ -303,24 +303,26 @@ test_texts(void **state)
 	}
 	for (i = 0; i < GW_NCLASSES; i++)
 		assert_true(gw_gpu_class_name((gw_gpu_class)i)[0] != '\0');
-	assert_int_equal(gw_mode_available(GW_MODE_OFFLINE, &why), 1);
+	why = "x";
+	assert_int_equal(gw_wizard_mode_available(NULL, GW_MODE_OFFLINE, &why), 1);
 	assert_null(why);
 	why = "x";
-	assert_int_equal(gw_mode_available(GW_MODE_LINUX, &why), 1);
+	assert_int_equal(gw_wizard_mode_available(NULL, GW_MODE_LINUX, &why), 1);
 	assert_null(why);
 	/* ESXi over SSH: usable in this build, but a wizard needs a host */
-	assert_int_equal(gw_mode_available(GW_MODE_ESXI_SSH, &why), 1);
 	why = NULL;
 	assert_int_equal(gw_wizard_mode_available(NULL, GW_MODE_ESXI_SSH, &why), 0);
 	assert_non_null(why);
 	assert_non_null(strstr(why, "--ssh"));
 	/* the API: usable, but a wizard needs a connection (--url) */
-	assert_int_equal(gw_mode_available(GW_MODE_VSPHERE, &why), 1);
 	why = NULL;
 	assert_int_equal(gw_wizard_mode_available(NULL, GW_MODE_VSPHERE, &why), 0);
 	assert_non_null(why);
 	assert_non_null(strstr(why, "--url"));
-	assert_int_equal(gw_mode_available((gw_mode)GW_NMODES, &why), 0);
+	why = NULL;
+	assert_int_equal(gw_wizard_mode_available(NULL, (gw_mode)GW_NMODES, &why), 0);
+	assert_non_null(why);
+	assert_string_equal(why, "Unknown choice: plan offline.");
 	assert_string_equal(gw_vendor_name(0x10de), "NVIDIA");
 	assert_string_equal(gw_vendor_name(0x1002), "AMD");
 	assert_string_equal(gw_vendor_name(0x8086), "Intel");
@@ -1906,7 +1908,7 @@ test_esxi_mode(void **state)
 	r = gw_runner_open_local();
 	gw_runner_set_path_prefix(r, sd);
 	gw_runner_set_volumes_root(r, tmp);
-	gw_wizard_attach(&w, gw_host_open_esxi(r, "root@esx-test"));
+	wz_attach(&w, gw_host_open_esxi(r, "root@esx-test"));
 	assert_int_equal(w.mode, GW_MODE_ESXI_SSH);
 	assert_int_equal(gw_wizard_mode_available(&w, GW_MODE_ESXI_SSH, NULL), 1);
 

@@ -116,7 +116,6 @@ test_mmio_pasted(void **state)
 	f = gw_wizard_doctor_finding(c.d, 0);
 	assert_string_equal(f->f.id, GW_DIAG_MMIO_PAGES);
 	assert_int_equal(f->mmio_gb, 32);
-	assert_true(gw_wizard_doctor_fixes_vmx(c.d, 0));
 	assert_null(gw_wizard_doctor_source(c.d));
 	assert_null(gw_wizard_doctor_vmx(c.d));
 	/* the wizard's words: the review, not a flag */
@@ -126,13 +125,11 @@ test_mmio_pasted(void **state)
 	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 1);
 	assert_int_equal(gw_wizard_step(c.w), GW_STEP_VM);
 	assert_true(gw_wizard_doctor_pending(c.d));
-	assert_true(gw_wizard_doctor_filled(c.d) & GW_DOC_MMIO);
 	assert_int_equal(gw_wizard_open_vmx(c.w, c.vmx, &c.e), 0);
 	assert_int_equal(gw_wizard_next(c.w, c.why, sizeof c.why), 0);
 	assert_int_equal(gw_wizard_doctor_resume(c.d, c.w, c.why, sizeof c.why), 0);
 	assert_int_equal(gw_wizard_step(c.w), GW_STEP_REVIEW);
 	assert_false(gw_wizard_doctor_pending(c.d));
-	assert_int_equal(gw_wizard_doctor_mmio(c.d), 128);
 	assert_string_equal(setting(c.w, "pciPassthru.64bitMMIOSizeGB"), "128");
 	assert_string_equal(setting(c.w, "pciPassthru.use64bitMMIO"), "TRUE");
 	assert_int_equal(gw_wizard_doctor_resume(c.d, c.w, c.why, sizeof c.why), -1);
@@ -155,7 +152,6 @@ test_mmio_raises(void **state)
 	                                       &c.e), 1);
 	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 0);
 	assert_int_equal(gw_wizard_step(c.w), GW_STEP_REVIEW);
-	assert_int_equal(gw_wizard_doctor_mmio(c.d), 512);
 	assert_string_equal(setting(c.w, "pciPassthru.64bitMMIOSizeGB"), "512");
 	case_close(&c);
 }
@@ -182,14 +178,12 @@ test_mmio_firmware(void **state)
 	assert_string_equal(gw_wizard_doctor_finding(c.d, 0)->f.id,
 	                    GW_DIAG_MMIO_FIRMWARE);
 	assert_int_equal(gw_wizard_doctor_finding(c.d, 0)->mmio_gb, 64);
-	assert_true(gw_wizard_doctor_fixes_vmx(c.d, 0));
 	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 0);
-	assert_int_equal(gw_wizard_doctor_mmio(c.d), 128);
+	assert_string_equal(setting(c.w, "pciPassthru.64bitMMIOSizeGB"), "128");
 	assert_int_equal(gw_wizard_answers(c.w)->a.mmio_gb, 0);
 	assert_int_equal(gw_wizard_doctor_text(c.d, c.w, both, sizeof both - 1,
 	                                       &c.e), 2);
 	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 0);
-	assert_int_equal(gw_wizard_doctor_mmio(c.d), 512);
 	assert_string_equal(setting(c.w, "pciPassthru.64bitMMIOSizeGB"), "512");
 	case_close(&c);
 }
@@ -214,7 +208,6 @@ test_log_beside_vmx(void **state)
 	assert_string_equal(gw_wizard_doctor_vmx(c.d), c.vmx);
 	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 0);
 	assert_int_equal(gw_wizard_step(c.w), GW_STEP_REVIEW);
-	assert_true(gw_wizard_doctor_filled(c.d) & GW_DOC_VMX);
 	assert_string_equal(gw_wizard_answers(c.w)->vmx_path, c.vmx);
 	assert_string_equal(setting(c.w, "pciPassthru.64bitMMIOSizeGB"), "128");
 	free(typed);
@@ -259,7 +252,8 @@ test_reserve(void **state)
 	assert_string_equal(gw_wizard_doctor_finding(c.d, 0)->f.id,
 	                    GW_DIAG_MEM_RESERVATION);
 	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 0);
-	assert_int_equal(gw_wizard_doctor_filled(c.d), GW_DOC_RESERVE);
+	/* nothing else pre-filled: the MMIO size stays the plan's rule */
+	assert_int_equal(gw_wizard_answers(c.w)->a.mmio_gb, 0);
 	assert_true(gw_wizard_answers(c.w)->a.reserve);
 	assert_string_equal(setting(c.w, "sched.mem.min"), "2048");
 	assert_string_equal(setting(c.w, "sched.mem.pin"), "TRUE");
@@ -280,7 +274,8 @@ test_uvm(void **state)
 	                    GW_DIAG_NCCL_UVM);
 	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 0);
 	assert_int_equal(gw_wizard_step(c.w), GW_STEP_REVIEW);
-	assert_int_equal(gw_wizard_doctor_filled(c.d), GW_DOC_UVM);
+	/* nothing else pre-filled: the MMIO size stays the plan's rule */
+	assert_int_equal(gw_wizard_answers(c.w)->a.mmio_gb, 0);
 	assert_string_equal(setting(c.w, "pciPassthru0.cfg.enable_uvm"), "1");
 	assert_string_equal(setting(c.w, "pciPassthru1.cfg.enable_uvm"), "1");
 	assert_false(gw_wizard_uvm_proposed(c.w));
@@ -302,10 +297,10 @@ test_hex_id(void **state)
 	                                       &c.e), 1);
 	assert_string_equal(gw_wizard_doctor_finding(c.d, 0)->f.id,
 	                    GW_DIAG_HEX_BDF);
-	assert_true(gw_wizard_doctor_fixes_vmx(c.d, 0));
 	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 0);
 	assert_int_equal(gw_wizard_step(c.w), GW_STEP_REVIEW);
-	assert_int_equal(gw_wizard_doctor_filled(c.d), GW_DOC_HEX_ID);
+	/* nothing else pre-filled: the MMIO size stays the plan's rule */
+	assert_int_equal(gw_wizard_answers(c.w)->a.mmio_gb, 0);
 	assert_string_equal(setting(c.w, "pciPassthru0.id"), "00000:059:00.0");
 	case_close(&c);
 }
@@ -323,10 +318,8 @@ test_not_vmx_fix(void **state)
 
 	(void)state;
 	assert_true(gw_wizard_doctor_text(d, w, text, n, &e) >= 1);
-	assert_false(gw_wizard_doctor_fixes_vmx(d, 0));
 	assert_int_equal(gw_wizard_doctor_apply(d, w, why, sizeof why), -1);
 	assert_int_equal(gw_wizard_step(w), GW_STEP_WELCOME);
-	assert_int_equal(gw_wizard_doctor_filled(d), 0);
 	assert_false(gw_wizard_is(w, GW_WIZ_DIRTY));
 	assert_non_null(gw_wizard_doctor_next(d, w));
 	free(text);
