@@ -83,6 +83,33 @@ snippet_json(int fmt, const char *text, const gw_plan *p)
 	json_decref(j);
 }
 
+/* The options of snippet that only some formats use (the row's TAKES):
+ * --name, --vm and --host given to a format that does not use them are
+ * refused as the command table refuses an option a command does not
+ * take. */
+static int
+snippet_takes(const cli_opts *o, int fmt, gw_err *e)
+{
+	unsigned takes = gw_format_def_of(fmt)->takes;
+	const char *bad = NULL;
+	char *cmd;
+
+	if (o->a.name != NULL && !(takes & GW_FMT_TAKES_NAME))
+		bad = "name";
+	else if (o->nvm_list > 0 && !(takes & GW_FMT_TAKES_VMS))
+		bad = "vm";
+	else if (o->host != NULL && !(takes & GW_FMT_TAKES_VMS))
+		bad = "host";
+	if (bad == NULL)
+		return 0;
+	cmd = gw_xasprintf("%s snippet --format %s", cli_progname,
+	                   gw_format_name(fmt));
+	gw_err_set(e, _("--%s: not an option of '%s' (see gpuwiz --help)"),
+	           bad, cmd);
+	free(cmd);
+	return -1;
+}
+
 /* snippet --format F (CMD_NOARGS): the plan as a snippet of one of the
  * formats (formats.def) on stdout */
 int
@@ -102,7 +129,7 @@ cmd_snippet(cli_opts *o, const gw_table *t, gw_err *e)
 		           o->format, gw_format_list());
 		return EXIT_USAGE;
 	}
-	if (cli_resolve_items(o, t, e) != 0)
+	if (snippet_takes(o, fmt, e) != 0 || cli_resolve_items(o, t, e) != 0)
 		return EXIT_USAGE;
 	if (gw_plan_build(&o->a, t, NULL, &p, e) != 0)
 		return EXIT_USAGE;

@@ -18,8 +18,8 @@
 /* ---- the registry (formats.def) ----------------------------------------- */
 
 const gw_format_def gw_formats[] = {
-#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, EMIT, NEXT) \
-	{ GW_FMT_##ID, NAME, FILE, LABEL, HOLDS, ON, EMIT, NEXT },
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, TAKES, EMIT, NEXT) \
+	{ GW_FMT_##ID, NAME, FILE, LABEL, HOLDS, ON, TAKES, EMIT, NEXT },
 #include "formats.def"
 #undef GW_FORMAT
 };

@@ -65,7 +65,7 @@
 /* The formats' positions and bits, in the rows' order (formats.def):
  * GW_FMT_VMX = 1 << 0, GW_FMT_BOSH = 1 << 1, ... */
 enum {
-#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, EMIT, NEXT) \
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, TAKES, EMIT, NEXT) \
 	GW_FMT_I_##ID,
 #include "formats.def"
 #undef GW_FORMAT
@@ -73,7 +73,7 @@ enum {
 };
 
 typedef enum {
-#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, EMIT, NEXT) \
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, TAKES, EMIT, NEXT) \
 	GW_FMT_##ID = 1 << GW_FMT_I_##ID,
 #include "formats.def"
 #undef GW_FORMAT
@@ -101,6 +101,10 @@ typedef struct gw_next_ctx {
 	void *list;
 } gw_next_ctx;
 
+/* What a snippet uses besides the plan (a row's TAKES). */
+#define GW_FMT_TAKES_NAME 1u   /* the VM extension's name (--name) */
+#define GW_FMT_TAKES_VMS  2u   /* VM names and their host (--vm, --host) */
+
 /* One row of formats.def; label and holds are msgids (_() them). */
 typedef struct gw_format_def {
 	int bit;
@@ -109,6 +113,7 @@ typedef struct gw_format_def {
 	const char *label;
 	const char *holds;
 	int wizard_default;
+	unsigned takes;           /* GW_FMT_TAKES_* */
 	int (*emit)(const gw_plan *p, const gw_emit_opts *o, char **out,
 	            gw_err *e);
 	void (*next)(const gw_next_ctx *c);
@@ -140,7 +145,7 @@ const char *gw_format_filename(int fmt);
  * malloc'ed NUL-terminated text in *out.  o: only ansible reads it (NULL:
  * no VM names, the playbook asks for -e gpuwiz_vms=...; a VM name that
  * is empty or has a control byte is refused). */
-#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, EMIT, NEXT) \
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, TAKES, EMIT, NEXT) \
 	int EMIT(const gw_plan *p, const gw_emit_opts *o, char **out,     \
 	         gw_err *e);                                              \
 	void NEXT(const gw_next_ctx *c);

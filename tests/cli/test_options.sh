@@ -91,6 +91,21 @@ check "mmio --gpu l40s --ssh root@x --bundle x.tgz: exit 2" [ $rc -eq 2 ]
 check "... nothing on stdout" [ ! -s "$out" ]
 check "... one line naming --ssh and 'gpuwiz mmio'" sh -c \
 	"[ \$(wc -l <'$err') -eq 1 ] && grep -qF -- \"--ssh: not an option of 'gpuwiz mmio'\" '$err'"
+# snippet: --name, --vm and --host only for the formats that use them
+# (the registry's TAKES); in both languages, nothing on stdout
+for lang in C.UTF-8 zh_CN.UTF-8; do
+	LC_ALL=$lang run "$GPUWIZ" snippet --format bosh --gpu l40s --vm a
+	check "$lang: snippet --format bosh --vm: refused, nothing printed" sh -c \
+		"[ $rc -eq 2 ] && [ ! -s '$out' ] && [ \$(wc -l <'$err') -eq 1 ] && grep -qF -- \"--vm\" '$err' && grep -qF \"'gpuwiz snippet --format bosh'\" '$err'"
+done
+run "$GPUWIZ" snippet --format vmx --gpu l40s --name ext1
+check "snippet --format vmx --name: refused" errhas "--name: not an option of 'gpuwiz snippet --format vmx'"
+run "$GPUWIZ" snippet --format tile --gpu l40s --host esx01
+check "snippet --format tile --host: refused" errhas "--host: not an option of 'gpuwiz snippet --format tile'"
+run "$GPUWIZ" snippet --format bosh --gpu l40s --name ext1
+check "snippet --format bosh --name: taken, in the snippet" sh -c "[ $rc -eq 0 ] && grep -q 'name: \"ext1\"' '$out'"
+run "$GPUWIZ" snippet --format ansible --gpu l40s --vm llm1 --host esx01
+check "snippet --format ansible --vm --host: taken, in the playbook" sh -c "[ $rc -eq 0 ] && grep -q 'llm1' '$out' && grep -q 'esx01' '$out'"
 run "$GPUWIZ" mmio --gpu l40s --bundle x.tgz
 check "mmio --bundle: refused by name" errhas "--bundle: not an option of 'gpuwiz mmio'"
 run "$GPUWIZ" passthru --enable 0000:5e:00.0 --sample-host esxi-l40s --parallel 4
