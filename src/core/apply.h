@@ -40,7 +40,8 @@ typedef struct gw_apply_result {
  * its backup and removes the files this call had already put in place.
  * Refused: formats without af->out_dir, v without af->vmx_path, no format
  * and no v ("nothing to write").  The plan's FAIL findings are the
- * caller's business (the CLI and the wizard refuse them unless forced). */
+ * caller's business (the session refuses them unless forced:
+ * gw_session_may_write, doc/design.md, section 6.3). */
 int gw_apply(const gw_answers_file *af, const gw_plan *p, gw_vmx *v, int force,
              gw_apply_result *r, gw_err *e);
 void gw_apply_result_free(gw_apply_result *r);
