@@ -4,7 +4,7 @@
 # program starts in a detached tmux pane of 80x24; the time runs from the
 # start of the pane until capture-pane shows the program's first screen;
 # the memory is the program's peak resident size (VmHWM) at that moment.
-# The ratios are to dialog (issue 13: first frame at most 1.2x).
+# The ratios are to dialog (the budget: first frame at most 1.2x).
 #   sh bench/first-screen.sh [path/to/gpuwiz] [N]
 # Needs tmux and dialog.  A benchmark: it prints numbers, asserts nothing.
 set -eu

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Start-up time, libraries and peak memory of gpuwiz next to dialog(1),
 # the tool a shell-script wizard would use instead, in one run on the same
-# machine, with the ratios (issue 13: --version at most 2.5x dialog
+# machine, with the ratios (the budget: --version at most 2.5x dialog
 # --version, at most 15 libraries initialised).
 #   sh bench/startup.sh [path/to/gpuwiz]
 # Needs hyperfine, dialog, GNU time and python3 (apt-get install hyperfine

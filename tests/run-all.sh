@@ -9,7 +9,7 @@ top=$(pwd)
 # an in-tree configuration blocks the out-of-tree builds below
 [ ! -f config.status ] || make distclean >/dev/null
 jobs=$(nproc 2>/dev/null || echo 2)
-# what the suite leaves behind fails it (issue 12): a stamp to tell the
+# what the suite leaves behind fails it (doc/design.md, section 13): a stamp to tell the
 # sample hosts' scratch copies made from now on
 stamp=$(mktemp "${TMPDIR:-/tmp}/gwsuite.XXXXXX")
 leftovers() {

@@ -34,7 +34,7 @@ probe_mode(const gw_wizard *w)
 
 /* The probed rows are shown most severe first (FAIL, WARN, INFO, PASS;
  * the host's order within one severity), so that nothing that needs the
- * operator is below the fold (issue 10): the row (gw_wizard_checks'
+ * operator is below the fold (doc/design.md, section 10): the row (gw_wizard_checks'
  * index) shown at position k, and where row i is shown. */
 int host_shown_row(const gw_wizard *w, int k);
 int host_row_shown_at(const gw_wizard *w, int i);

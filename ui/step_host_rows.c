@@ -113,7 +113,7 @@ draw_rows(ui_ctx *u, ui_rect r, int y, int h)
 			dw_fill(r.y + y + i, r.x, sx - 1, a);
 		dw_put(r.y + y + i, r.x + 1, c->title, sx - 4, a);
 		/* PASS/WARN/FAIL translated, like gpuwiz check's rows and
-		 * the BIOS list (issue 11) */
+		 * the BIOS list (doc/design.md, section 11) */
 		dw_put(r.y + y + i, r.x + sx, gw_sev_label(c->sev), 5,
 		       ui_attr(lc));
 	}

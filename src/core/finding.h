@@ -1,4 +1,4 @@
-/* finding.h: the one result type of gpuwiz (issue 9, "one finding type").
+/* finding.h: the one result type of gpuwiz (doc/design.md, section 5.1).
  *
  * Everything that judges something produces gw_finding rows: the plan
  * (advice on a VM's configuration), the host checks (Linux sysroot, ESXi
@@ -70,19 +70,18 @@ typedef enum {
 	GW_TOPIC_COUNT
 } gw_topic;
 
-/* Topic masks.  GW_TOPIC_ALL selects everything.  What the front ends
- * selected by id prefix until now, as masks (tests/unit/core/test_plan.c
- * test_topics holds them to it):
- *  - "gpuwiz mmio" (cli.c finding_is_sizing: "mmio-", "gpu-",
- *    "vgpu-profile", "geforce-"): SIZING | GPU;
+/* Topic masks.  GW_TOPIC_ALL selects everything.  Each view of the
+ * findings selects them by topic (tests/unit/core/test_plan.c test_topics
+ * holds the masks to the ids they select):
+ *  - "gpuwiz mmio" ("mmio-", "gpu-", "vgpu-profile", "geforce-"):
+ *    SIZING | GPU;
  *  - the wizard's MMIO step ("mmio-"): SIZING;
  *  - the wizard's VM step ("hw-", "firmware-", "memory-", "nested-",
  *    "device-", "devices-", "code43"): VERSION | FIRMWARE | MEMORY | VM |
  *    DEVICE;
  *  - the wizard's options step ("uvm-", "p2p-", "memory-not-reserved"):
  *    VGPU | P2P | MEMORY, which shows "vgpu-vmx-spelling",
- *    "memory-mismatch" and "memory-unknown" there too (no mask gives the
- *    old selection exactly). */
+ *    "memory-mismatch" and "memory-unknown" there too. */
 #define GW_TOPIC_BIT(t)  (1u << (unsigned)(t))
 #define GW_TOPIC_ALL     (~0u)
 

@@ -532,7 +532,7 @@ gw_table_default_path(gw_err *e)
 	/* A build-tree binary first (its own table, not an older installed
 	 * one: BUILD/data/gpus.ini, linked to the source tree's by make in
 	 * an out-of-tree build), then the installed table.  No path of the
-	 * build is compiled in (issue 12). */
+	 * build is compiled in (doc/design.md, section 2.4). */
 	if ((exe = gw_exe_dir()) != NULL) {
 		cand[nc++] = gw_xasprintf("%s/../data/gpus.ini", exe);
 		cand[nc++] = gw_xasprintf("%s/data/gpus.ini", exe);

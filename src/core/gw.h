@@ -60,7 +60,8 @@ size_t gw_utf8_char(const char *s, size_t n);
 
 /* The folder of the running program (/proc/self/exe), malloc'ed; NULL
  * when unknown.  An uninstalled build finds its data beside it, so that
- * no build-tree path is compiled into the program (issue 12). */
+ * no build-tree path is compiled into the program (doc/design.md,
+ * section 2.4). */
 char *gw_exe_dir(void);
 /* The message catalogues: a build tree's tests/locale when the program
  * runs from BUILD/src (made by make), else the installed LOCALEDIR. */

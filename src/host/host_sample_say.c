@@ -1,5 +1,5 @@
 /* host_sample_say.c: what a command on a sample host says names the
- * sample host's own paths, never its scratch copy (issue 12).
+ * sample host's own paths, never its scratch copy (doc/design.md, section 4.3).
  *
  * A command (gpuwiz check, vmx --vm ... --sample-host NAME) removes the
  * scratch copy when it ends, so a path into it would point at nothing: a

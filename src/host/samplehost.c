@@ -37,7 +37,7 @@ smp_is_file(const char *p)
 /* The default candidates, in order (malloc'ed; at most 4): beside a
  * build-tree binary (BUILD/data/hosts, linked to the source tree's by make
  * in an out-of-tree build), then the installed ones.  No path of the build
- * is compiled in (issue 12). */
+ * is compiled in (doc/design.md, section 2.4). */
 static size_t
 candidates(char *cand[4])
 {

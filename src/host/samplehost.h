@@ -1,5 +1,5 @@
-/* samplehost.h: the sample hosts for practice and training (issue 4,
- * data/hosts/README.md).
+/* samplehost.h: the sample hosts for practice and training
+ * (doc/design.md, section 4.3; data/hosts/README.md).
  *
  * A sample host is a folder data/hosts/NAME holding host.ini:
  *

@@ -27,7 +27,7 @@ static gw_err load_err;
 /* Where the module is: GPUWIZ_MODULE_DIR when set (used even when the file
  * is missing, so that the error names it); beside a build-tree program
  * (BUILD/src/gpuwiz -> BUILD/src/host/vsphere.so, made by make); else the
- * installed PKGLIBDIR.  No path of the build is compiled in (issue 12).
+ * installed PKGLIBDIR.  No path of the build is compiled in (doc/design.md, section 2.4).
  * Malloc'ed. */
 static char *
 module_path(void)

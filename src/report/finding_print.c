@@ -47,7 +47,7 @@ static void
 check_text(gw_buf *out, const gw_finding *x)
 {
 	/* the status translated like the plan's labels and the BIOS list
-	 * (issue 11); JSON keeps gw_sev_word */
+	 * (doc/design.md, section 11); JSON keeps gw_sev_word */
 	/* TRANSLATORS: a host check row: the check's title, then its status
 	 * (PASS, WARN, FAIL, INFO translated). */
 	gw_buf_printf(out, _("%s : %s\n"), x->title ? x->title : nz(x->id),

@@ -26,9 +26,9 @@ typedef enum {
 
 typedef enum {
 	GW_MODE_OFFLINE,   /* plan offline: snippets and/or a local .vmx */
-	GW_MODE_LINUX,     /* configure this Linux host (issue: discovery) */
-	GW_MODE_ESXI_SSH,  /* an ESXi host over SSH (issue: discovery) */
-	GW_MODE_VSPHERE,   /* vCenter/ESXi through the API (issue: vSphere) */
+	GW_MODE_LINUX,     /* configure this Linux host (doc/design.md, 4.3) */
+	GW_MODE_ESXI_SSH,  /* an ESXi host over SSH (doc/design.md, 4.3) */
+	GW_MODE_VSPHERE,   /* vCenter/ESXi through the API (doc/design.md, 4.3) */
 	GW_NMODES
 } gw_mode;
 

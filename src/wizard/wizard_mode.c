@@ -2,10 +2,10 @@
  * descriptor per mode says what it is called, what it is for (its note
  * and its paragraph of the welcome help), why it is not available yet,
  * what host it reads and how, how it probes, and the words the screens
- * show for it (the check rows' heading, the enable question, the open
- * VM's line, the steps' help).  The rest of the wizard asks these descriptors, and the
- * host layer (host_can) where a host's abilities decide, instead of
- * branching on the mode (doc/design.md, "The wizard model"). */
+ * show for it (the check rows' heading, the open VM's line, the steps'
+ * help).  The rest of the wizard asks these descriptors, and the host
+ * layer (host_can) where a host's abilities decide, instead of branching
+ * on the mode (doc/design.md, section 9). */
 #include "wizard_int.h"
 
 #include <stdio.h>

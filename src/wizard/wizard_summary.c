@@ -1,8 +1,8 @@
 /* wizard_summary.c: what the review step shows before the diff: one line
  * per choice (the host, the GPUs, the VM, the MMIO size, the outputs), and
  * the snippets the write would produce, rendered from the current plan by
- * the emitters (emit.h) without writing anything (issue 10, "What the user
- * sees"). */
+ * the emitters (emit.h) without writing anything (doc/design.md, section
+ * 10). */
 #include "wizard_int.h"
 
 #include <stdio.h>

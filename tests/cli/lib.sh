@@ -15,7 +15,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/gwcli.XXXXXX")
 # helper (a tmux server, an sshd) never drops another's clean-up.
 GW_AT_EXIT=:
 at_exit() { GW_AT_EXIT="$1; $GW_AT_EXIT"; }
-# A test that leaves something behind fails (issue 12): after the
+# A test that leaves something behind fails (doc/design.md, section 13): after the
 # clean-ups, no process may still name $TMP (a tmux server on its socket,
 # an sshd on its config, a pane's shell and its sleep), and no sample
 # host's scratch copy may be left (a command removes its own; the wizard

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_crash.sh: crash consistency of `gpuwiz vmx --write` (issue 12).  The
+# test_crash.sh: crash consistency of `gpuwiz vmx --write` (doc/design.md, section 7).  The
 # write is killed (SIGKILL, strace -e inject=SYSCALL:signal=KILL:when=K) on
 # entering the K-th call of each syscall that creates, writes, syncs,
 # renames, links, locks or removes a file, for every K from the first such

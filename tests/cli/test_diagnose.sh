@@ -1,5 +1,5 @@
 #!/bin/sh
-# gpuwiz diagnose through the real binary: the issue 11 rules (the PCI
+# gpuwiz diagnose through the real binary: the expert rules (the PCI
 # hole, a decimal id that finds no device, every vGPU pool cause, the
 # seed's NCCL failure over several lines), in text and JSON, in C and
 # zh_CN (doc/design.md, section 15.10).  Lines marked synthetic are

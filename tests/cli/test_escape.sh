@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_escape.sh: text that comes from a host or a file name (a --sysroot
 # folder, esxcli's device names, vim-cmd's VM names, a log's or a
-# capture's file name) never reaches the terminal raw (issue 12): ESC
+# capture's file name) never reaches the terminal raw (doc/design.md, section 5.3): ESC
 # (ESC[2J clears the screen), BEL, invalid UTF-8 (\xff) and C1 controls
 # (U+009B, CSI to some terminals) print as \xNN; valid UTF-8 (a Chinese
 # name) prints as it is; --json still parses.

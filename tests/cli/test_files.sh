@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_files.sh: what gpuwiz writes is never lost or half-written and every
-# failed write is said (issue 12, "Files"): a symlinked .vmx is patched
+# failed write is said (doc/design.md, section 7): a symlinked .vmx is patched
 # through its link, stale temporaries of an earlier, killed run are removed
 # (only those: never a file gpuwiz did not create), and a full or
 # unwritable stdout or output file is one error line and a non-zero exit.

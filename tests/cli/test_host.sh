@@ -102,7 +102,7 @@ run "$GPUWIZ" verify --sysroot "$G" --nvidia-smi-q "$FIX/nvidia-smi/h200-sxm-pas
 check "verify --bundle: written, exit as the checks say (1)" sh -c "[ $rc -eq 1 ] && [ -s '$TMP/b.tar.gz' ] && grep -q 'support bundle written' '$err'"
 check "verify --bundle: the members, and no license token" sh -c "tar -tzf '$TMP/b.tar.gz' >'$TMP/b.lst' && grep -q 'gpuwiz-support/README.txt' '$TMP/b.lst' && grep -q 'verify.json' '$TMP/b.lst' && grep -q 'nvidia-smi-q.txt' '$TMP/b.lst' && grep -q 'lspci.txt' '$TMP/b.lst' && ! grep -q ClientConfigToken '$TMP/b.lst'"
 bad "verify --bundle: never overwrites" "b.tar.gz" verify --sysroot "$G" --bundle "$TMP/b.tar.gz"
-# --- vms on the ESXi shell: power states in one call (issue 13) ----------------
+# --- vms on the ESXi shell: power states in one call (doc/design.md, 15.6) ---
 # The stand-ins (tests/esxi-standins) on the PATH make this the ESXi shell;
 # with state/vms they list 50 VMs, every third running.
 SB=$TMP/standins

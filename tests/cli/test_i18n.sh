@@ -35,7 +35,7 @@ check "zh: error names the GPU and is Chinese" sh -c "grep -q nosuchgpu '$TMP/e'
 env -u LC_ALL LANG=zh_CN.UTF-8 "$GPUWIZ" --help >"$out" 2>&1
 check "zh: help translated" sh -c "LC_ALL=C.UTF-8 grep -qP '[\x{4e00}-\x{9fff}]' '$out'"
 
-# host checks (issue 11): the status translated like the BIOS list, a FAIL
+# host checks (doc/design.md, section 11): the status translated like the BIOS list, a FAIL
 # row reads 失败 (not 错误), the title and status joined by a Chinese colon
 env -u LC_ALL LANG=zh_CN.UTF-8 "$GPUWIZ" check --sample-host intel-iommu-off-kernel >"$out" 2>&1
 rc=$?

@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_leaks.sh: the test libraries' leak check (issue 12).  A test that
+# test_leaks.sh: the test libraries' leak check (doc/design.md, section 13).  A test that
 # leaves a process running (a sleep, a tmux server and its pane) or a
 # sample host's scratch copy fails with a "not ok - leak" line, and what
 # it left is stopped; a clean one passes.  Also: an sshd started through

@@ -1,6 +1,6 @@
 #!/bin/sh
-# test_startup.sh: start-up pays only for what a command uses (issue 13;
-# doc/design.md, section 2.5).  The program links none of libcurl,
+# test_startup.sh: start-up pays only for what a command uses
+# (doc/design.md, section 2.5).  The program links none of libcurl,
 # libxml2, libssl, libcrypto; --version initialises at most 15 libraries;
 # commands that do not talk to vSphere never open the vSphere module, a
 # vSphere command does (from the build tree, beside the program); a

@@ -1,7 +1,7 @@
 #!/bin/sh
-# test_uninstalled.sh: the program carries no path of the build (issue 12:
-# `strings` showed SRCDIR/data/gpus.ini), and run uninstalled from its
-# build tree it still finds its table, the sample hosts, its vSphere
+# test_uninstalled.sh: the program carries no path of the build
+# (doc/design.md, section 2.4: `strings` must not show
+# SRCDIR/data/gpus.ini), and run uninstalled from its build tree it finds its table, the sample hosts, its vSphere
 # module and its Chinese catalogue, with none of the variables the tests
 # set.
 . "$(dirname "$0")/lib.sh"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The Chinese wording of issue 11: a failed check reads 失败 (not 错误, which
+# The Chinese wording of the host checks (doc/design.md, section 11): a failed check reads 失败 (not 错误, which
 # stays for real errors such as a syntax error), "关闭虚拟机电源后再开机"
 # instead of "完全断电", "Shared Direct" as the vSphere Client shows it, and
 # Chinese punctuation next to Chinese text.  Reads po/zh_CN.po only; the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Screen tests: nothing is cut without a sign (issue 10).  The wizard runs
+# Screen tests: nothing is cut without a sign (doc/design.md, section 10).  The wizard runs
 # with GPUWIZ_UI_AUDIT=FILE, which makes the drawing layer (ui/draw.c)
 # write one line for every text it clips without the "…" sign; Enter walks
 # every step at 80x24, in C.UTF-8 and in zh_CN.UTF-8 (--lang zh_CN), with

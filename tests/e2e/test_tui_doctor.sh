@@ -1,5 +1,5 @@
 #!/bin/sh
-# Screen tests of the doctor (issue 10, "A doctor inside the wizard"):
+# Screen tests of the doctor (doc/design.md, section 9, "The doctor"):
 # cold from `gpuwiz` (no answers file), in C.UTF-8 and zh_CN.UTF-8 at
 # 80x24.  (1) The Dell KB's MMIO power-on failure pasted as two
 # vmware.log lines (tmux paste-buffer -p: bracketed paste), the .vmx

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Screen test of the scenario "2 x L40S on the ESXi sample" (issue 10),
+# Screen test of the scenario "2 x L40S on the ESXi sample" (bench/keystrokes.md),
 # cold, at 80x24, in C.UTF-8 and zh_CN.UTF-8: the host changes are queued
 # and shown in the review, and run only after the write step's question.
 #  1. gpuwiz --sample-host esxi-l40s (and once the sample picked on the

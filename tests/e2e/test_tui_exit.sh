@@ -1,5 +1,5 @@
 #!/bin/sh
-# Screen tests of how the wizard ends and of two refusals (issue 10): the
+# Screen tests of how the wizard ends and of two refusals (doc/design.md, section 10): the
 # summary printed on the normal terminal after a write (the files, the
 # .vmx backup, the next commands; labels lined up in cells), the one line
 # after a quit before writing, nothing on the signal exits (130/143/129,

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Screen tests: findings are never hidden (issue 10, "What the user
-# sees"), at 80x24 in C.UTF-8 and zh_CN.UTF-8:
+# Screen tests: findings are never hidden (doc/design.md,
+# section 10), at 80x24 in C.UTF-8 and zh_CN.UTF-8:
 #  1. the host step of the ESXi sample and of intel-iommu-off-kernel shows
 #     its FAIL and WARN rows first (then the PASS ones), the cursor on the
 #     first, its message and fix below the rows;
@@ -22,7 +22,7 @@ have_zh=0
 locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
 # the status labels of the host rows in $lang (translated, like the BIOS
-# list: issue 11), as a regex alternation
+# list: doc/design.md, section 11), as a regex alternation
 labels() { echo "$(tr_ $lang PASS)|$(tr_ $lang WARN)|$(tr_ $lang FAIL)|$(tr_ $lang INFO)"; }
 # the status of the host rows, top to bottom, as PASS/WARN/FAIL/INFO
 statuses() {

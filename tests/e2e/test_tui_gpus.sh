@@ -1,6 +1,6 @@
 #!/bin/sh
-# Screen tests of the GPU count kept consistent with the host (issue 10,
-# "Keeping choices consistent"), at 80x24 in C.UTF-8 and zh_CN.UTF-8, on
+# Screen tests of the GPU count kept consistent with the host (doc/design.md,
+# section 9), at 80x24 in C.UTF-8 and zh_CN.UTF-8, on
 # the sample host intel-2x-l40s (two L40S) with a host system id from the
 # answers file, so that a detected GPU brings its host PCI address:
 #  1. both detected L40S added, the count lowered to 1: the second row is

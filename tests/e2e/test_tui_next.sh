@@ -1,6 +1,6 @@
 #!/bin/sh
-# Screen tests of the write step's next steps (issue 10, "What the user
-# sees"): every WARN/FAIL the write leaves open is a next step, first, in
+# Screen tests of the write step's next steps (doc/design.md,
+# section 9): every WARN/FAIL the write leaves open is a next step, first, in
 # the wizard's words.  At 80x24, in C.UTF-8 and zh_CN.UTF-8:
 #  1. the ESXi sample (--sample-host esxi-l40s), its BIOS hw-13 VM
 #     ubuntu-l40s (Vmid 1), the detected L40S: the first next step is the

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Screen test of the outputs of issue 14 on the options step: om and
+# Screen test of the Ops Manager and Ansible outputs (doc/design.md, section 15.8)
+# on the options step: om and
 # Ansible are offered beside the four default outputs (off by default, the
 # row wrapping at 80 cells), Space on Ansible turns it on, the review lists
 # it, the write step writes gpuwiz-playbook.yml and its next steps give the

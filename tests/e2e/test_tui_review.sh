@@ -1,5 +1,5 @@
 #!/bin/sh
-# Screen tests of the review step (issue 10, "What the user sees": a
+# Screen tests of the review step (doc/design.md, section 9: a
 # summary of the choices, a jump back to any step from the keyboard, the
 # BOSH/tile contents on request).  At 80x24, in C.UTF-8 and zh_CN.UTF-8:
 #  1. the ESXi sample (--sample-host esxi-l40s), its VM ubuntu-l40s and

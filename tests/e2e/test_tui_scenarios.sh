@@ -1,5 +1,5 @@
 #!/bin/sh
-# Screen tests for two of issue 10's first-time user's scenarios, cold from
+# Screen tests for two first-time user's scenarios (bench/keystrokes.md), cold from
 # plain `gpuwiz` (no answers file; GPUWIZ_SYSROOT points at a missing root so
 # this machine is never probed), in C.UTF-8 and zh_CN.UTF-8 at 80x24:
 #
@@ -115,7 +115,7 @@ homelab_walk() { # LANG
 	check "$lang homelab: review" wait_for "$(st REVIEW)"
 	pages "$TMP/review"
 	check "$lang homelab: review: the decimal device id" in_pages "$TMP/review" '+ pciPassthru0.id = "00000:001:00.0"'
-	# issue 11: the 4090's BAR1 is 256 MiB (ReBAR off), so EFI is not
+	# doc/design.md, section 15.2: the 4090's BAR1 is 256 MiB (ReBAR off), so EFI is not
 	# needed for it: an INFO, no BIOS WARN; the firmware is never switched
 	check "$lang homelab: review: BIOS is fine for a 256 MiB BAR" in_pages "$TMP/review" \
 		"$(printf "$(tr_ "$lang" "The VM boots with %s firmware; the GPUs' largest BAR is %lu MiB, so EFI is not needed for it (only BARs larger than 16 GB need EFI): the firmware is left as it is")" BIOS 256)"
@@ -138,7 +138,7 @@ homelab_walk() { # LANG
 		13 21 'vim-cmd vmsvc/upgrade <vmid> vmx-21' 'vim-cmd vmsvc/getallvms')
 	efi=$(tr_ "$lang" 'Firmware: the VM boots with BIOS and gpuwiz leaves it so (an installed BIOS guest does not boot after a switch to EFI). For BARs over 16 GB, reinstall the guest in EFI mode or convert its boot disk to EFI, then, with the VM off: Edit Settings > VM Options > Boot Options > Firmware: EFI')
 	check "$lang homelab: next step: the hardware upgrade, exact command" in_pages "$TMP/write" "$up"
-	# issue 11: no EFI step for a 256 MiB BAR; the memory and hot-add
+	# doc/design.md, section 15.3: no EFI step for a 256 MiB BAR; the memory and hot-add
 	# steps instead, after the upgrade
 	check "$lang homelab: next step: no EFI step for a 256 MiB BAR" not_in_pages "$TMP/write" "$efi"
 	mem=$(printf "$(tr_ "$lang" "With the VM off, raise its memory to at least %llu MB (vSphere Client: Edit Settings > Memory); the full reservation follows memsize.")" 24576)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Screen test of Ctrl-\ (SIGQUIT, issue 12): it ends the wizard like
+# Screen test of Ctrl-\ (SIGQUIT, doc/design.md, section 10): it ends the wizard like
 # Ctrl-C, SIGTERM and SIGHUP do, with 128 + the signal (131), and the
 # terminal is given back: the normal screen (not the alternate one curses
 # drew on), a visible cursor and the stty settings of before.  On the

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Screen tests: at 200x50 the columns stay readable (issue 10, "Nothing is
-# cut without a sign ... at 200x50 the columns stay readable"), in C.UTF-8
+# Screen tests: at 200x50 the columns stay readable (doc/design.md,
+# section 10), in C.UTF-8
 # and zh_CN.UTF-8, on the ESXi sample (and intel-2x-l40s):
 #  - the host step: a row's status (PASS/WARN) is within 100 cells of the
 #    start of its title, not at the far right of the terminal;

@@ -1104,7 +1104,7 @@ command_input_errors(void **state)
 	assert_int_equal(diagnose(NULL, 0, &e), 2);
 }
 
-/* ---- issue 11: expert checks -------------------------------------------- */
+/* ---- expert checks (doc/design.md, section 15.10) ------------------------ */
 
 /* The 32-bit PCI hole (synthetic lines: no public vmware.log with this
  * message was found; the message id and the words are what operators

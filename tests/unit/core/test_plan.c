@@ -1830,7 +1830,7 @@ test_fix_ui(void **state)
 	gw_vmx_free(v);
 }
 
-/* ---- VM limits and conflicts (issue 11; doc/design.md, section 15.3) ---- */
+/* ---- VM limits and conflicts (doc/design.md, section 15.3) ---- */
 
 /* memsize 2048 (the Workstation fixture) against one 48 GB L40S; a
  * memsize at the framebuffer, or no size known, does not trigger it. */

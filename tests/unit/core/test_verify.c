@@ -1873,7 +1873,7 @@ test_live_bundle(void **state)
 	free(root);
 }
 
-/* ---- issue 11: expert checks -------------------------------------------- */
+/* ---- expert checks (doc/design.md, section 15.9) ------------------------- */
 
 #define BIG_RESTRICTED \
 	"nvidia-smi/synthetic-rtxa6000-vgpu-guest-bar1-64g-restricted.txt"

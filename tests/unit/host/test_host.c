@@ -114,7 +114,7 @@ test_esxi_sample(void **state)
 	assert_non_null(p.facts.system_id);
 	assert_int_equal(p.ngpus, 2);
 	assert_int_equal(p.vms.list.n, 3);
-	/* in one esxcli vm process list (issue 13), not one by one */
+	/* in one esxcli vm process list (doc/design.md, section 15.6), not one by one */
 	assert_non_null(p.vms.power);
 	assert_int_equal(p.vms.power[0], GW_POWER_OFF);
 	assert_int_equal(p.vms.power[1], GW_POWER_ON);
@@ -136,7 +136,7 @@ test_esxi_sample(void **state)
 	                                  &rel, &e), 0);
 	assert_non_null(v);
 	assert_non_null(strstr(where, "ubuntu-l40s.vmx"));
-	/* the scratch copy goes at close: said as on the host (issue 12) */
+	/* the scratch copy goes at close: said as on the host (design 4.3) */
 	assert_int_equal(strncmp(where, "/vmfs/volumes/", 14), 0);
 	assert_null(strstr(where, "gpuwiz-sample."));
 	assert_null(rel);

@@ -157,7 +157,7 @@ hosts_dir_lookup(void **state)
 	(void)state;
 	/* Without the variable: beside the program (this test's is not in
 	 * BUILD/src, so none there) or installed, holding the samples; no
-	 * path of the build is compiled in (issue 12), so none may be. */
+	 * path of the build is compiled in (doc/design.md, section 2.4), so none may be. */
 	unsetenv("GPUWIZ_HOSTS_DIR");
 	if (gw_sample_list(&l, &n, &e) == 0) {
 		for (i = 0; i < n && strcmp(l[i].name, "intel-2x-l40s") != 0; i++)

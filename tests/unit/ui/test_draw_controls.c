@@ -1,5 +1,5 @@
-/* test_draw_controls.c: host text on the screens (issue 12: never echoed
- * raw): dw_put (ui/draw.c), which every screen draws through, shows ESC,
+/* test_draw_controls.c: host text on the screens (doc/design.md, section 5.3:
+ * never echoed raw): dw_put (ui/draw.c), which every screen draws through, shows ESC,
  * BEL, C1 controls and invalid UTF-8 as '?' and keeps valid UTF-8, so
  * ncurses never gets a control byte from a VM's or a device's name. */
 #include "testutil.h"

@@ -1,5 +1,5 @@
 /* test_textlist.c: the scrolling list of ui/textlist.c as the steps'
- * findings use it (issue 10, "Findings are never hidden"): a label at
+ * findings use it (doc/design.md, section 10: findings are never hidden): a label at
  * column 0 and the text after it, the "v" mark while lines are below and
  * "^" once scrolled, PgUp/PgDn taken only when there is something to
  * scroll that way, and "PgDn More" in the key help only then.  curses

@@ -1,5 +1,5 @@
 /* test_wizard_fixui.c: advice inside the wizard speaks of the wizard
- * (issue 10, "What the user sees"): no fix the screens show
+ * (doc/design.md, section 10): no fix the screens show
  * (gw_wizard_finding_fix: fix_ui, else fix) names a command-line flag.
  * Walks the check rows of every sample host and the findings of plans
  * built on them and offline, with the GPU choices and options that make
