@@ -3,7 +3,6 @@
  * outputs (which snippet formats, into which directory, under which VM
  * extension name). */
 #include "draw.h"
-#include "emit.h"
 #include "field.h"
 #include "screen.h"
 #include "textlist.h"
@@ -13,14 +12,18 @@
 #include <string.h>
 
 /* the formats' check boxes are O_FMT0 ... O_LASTFMT, in the registry's
- * order (formats.def) */
+ * order (gw_wizard_format_at), then the two fields; O_MAX bounds the rows */
 enum { O_UVM, O_P2P, O_RES, O_CODE43, O_FORCE, O_FMT0,
-       O_LASTFMT = O_FMT0 + GW_NFORMATS - 1, O_DIR, O_NAME, O_N };
+       O_MAX = O_FMT0 + GW_WIZARD_MAX_FORMATS + 2 };
+#define O_LASTFMT (O_FMT0 + (int)gw_wizard_nformats() - 1)
+#define O_DIR (O_LASTFMT + 1)
+#define O_NAME (O_DIR + 1)
+#define O_N (O_NAME + 1)
 
 typedef struct options_st {
 	ui_field dir, name;
 	int focus;
-	int row_y[O_N], col_x[O_N], col_w[O_N];   /* where, for the mouse */
+	int row_y[O_MAX], col_x[O_MAX], col_w[O_MAX];   /* where, for the mouse */
 	ui_textlist fl;   /* the findings below (PgUp/PgDn) */
 } options_st;
 
@@ -168,8 +171,8 @@ options_draw(ui_ctx *u, ui_rect r)
 	/* TRANSLATORS: heading of the output choices; at most 40 cells. */
 	dw_put(r.y + y++, r.x, _("Outputs:"), r.w, ui_attr(UI_C_HEAD));
 	x = 1;
-	for (i = 0; i < GW_NFORMATS; i++) {
-		const gw_format_def *f = &gw_formats[i];
+	for (i = 0; i < (int)gw_wizard_nformats(); i++) {
+		const gw_wizard_format *f = gw_wizard_format_at((size_t)i);
 		int item = O_FMT0 + i, on = (af->formats & f->bit) != 0;
 		int can = gw_wizard_format_check(w, f->bit, NULL, 0) == 0;
 		attr_t at = st->focus == item ? ui_attr(UI_C_SEL) :
@@ -224,7 +227,7 @@ options_draw(ui_ctx *u, ui_rect r)
 	}
 	/* a format the plan cannot give: say why; else the findings */
 	if (st->focus >= O_FMT0 && st->focus <= O_LASTFMT &&
-	    gw_wizard_format_check(w, gw_formats[st->focus - O_FMT0].bit, why,
+	    gw_wizard_format_check(w, gw_wizard_format_at((size_t)(st->focus - O_FMT0))->bit, why,
 	                           sizeof why) != 0) {
 		/* TRANSLATORS: %s is the reason a snippet cannot be made. */
 		char *m = gw_xasprintf(_("Cannot be made from this plan: %s"), why);
@@ -264,7 +267,7 @@ toggle(ui_ctx *u, int item)
 	default:
 		if (item >= O_FMT0 && item <= O_LASTFMT)
 			gw_wizard_set_formats(w, af->formats ^
-			                         gw_formats[item - O_FMT0].bit);
+			                         gw_wizard_format_at((size_t)(item - O_FMT0))->bit);
 		break;
 	}
 }

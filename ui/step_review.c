@@ -5,7 +5,6 @@
  * --answers); the digits go back to that step; v shows the snippets
  * the write would produce, in place of the review, until Esc. */
 #include "draw.h"
-#include "emit.h"
 #include "screen.h"
 #include "textlist.h"
 #include "wizard_changes.h"
@@ -180,7 +179,7 @@ add_finding(ui_textlist *tl, const gw_finding *x, int width)
 /* Output f (a registry row) chosen: what it holds, where it goes, and
  * why it cannot be made when the plan refuses it. */
 static void
-add_output(ui_textlist *tl, const gw_wizard *w, const gw_format_def *f,
+add_output(ui_textlist *tl, const gw_wizard *w, const gw_wizard_format *f,
            int width)
 {
 	const char *what = _(f->holds);
@@ -222,8 +221,8 @@ add_nccl(ui_textlist *tl, const gw_wizard *w, int width)
 
 	if (p == NULL)
 		return;
-	for (f = 0; f < GW_NFORMATS; f++)
-		nfmt += (gw_wizard_answers(w)->formats & gw_formats[f].bit) != 0;
+	for (f = 0; f < gw_wizard_nformats(); f++)
+		nfmt += (gw_wizard_answers(w)->formats & gw_wizard_format_at(f)->bit) != 0;
 	files = gw_apply_outputs(gw_wizard_answers(w), p, &n);
 	if (n > nfmt) {
 		s = gw_xasprintf("%s%*s %s", what, pad > 0 ? pad : 0, "",
@@ -244,8 +243,8 @@ add_outputs(ui_textlist *tl, const gw_wizard *w, int width)
 	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
 	/* TRANSLATORS: heading of the files the write step makes. */
 	ui_tl_add(tl, _("Outputs to write:"), UI_C_HEAD, 0, 0, width);
-	for (f = 0; f < GW_NFORMATS; f++)
-		add_output(tl, w, &gw_formats[f], width);
+	for (f = 0; f < gw_wizard_nformats(); f++)
+		add_output(tl, w, gw_wizard_format_at(f), width);
 	add_nccl(tl, w, width);
 	if (gw_wizard_vmx_where(w)) {
 		/* TRANSLATORS: the .vmx to be patched; %s is its path. */
@@ -316,12 +315,14 @@ review_enter(ui_ctx *u)
  * write would put in it (gw_wizard_snippet: the emitters, from the plan,
  * nothing written), or why it cannot be made. */
 static void
-add_snippet(ui_textlist *tl, const gw_wizard *w, int fmt, int width)
+add_snippet(ui_textlist *tl, const gw_wizard *w, const gw_wizard_format *f,
+            int width)
 {
+	int fmt = f->bit;
 	char *text, *where = gw_wizard_output_path(w, fmt), *line, *nl, *s;
 	gw_err e;
 
-	s = gw_xasprintf("%s:", where ? where : gw_format_filename(fmt));
+	s = gw_xasprintf("%s:", where ? where : f->filename);
 	ui_tl_add(tl, s, UI_C_HEAD, 0, 0, width);
 	free(s);
 	free(where);
@@ -352,9 +353,9 @@ build_view(ui_ctx *u, int width)
 	size_t f;
 
 	ui_tl_clear(tl);
-	for (f = 0; f < GW_NFORMATS; f++)
-		if (mask & gw_formats[f].bit)
-			add_snippet(tl, u->w, gw_formats[f].bit, width);
+	for (f = 0; f < gw_wizard_nformats(); f++)
+		if (mask & gw_wizard_format_at(f)->bit)
+			add_snippet(tl, u->w, gw_wizard_format_at(f), width);
 	if (mask == 0)
 		/* TRANSLATORS: v on the review with no format chosen. */
 		ui_tl_add(tl, _("No output format is chosen: no snippet to show."),

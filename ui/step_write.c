@@ -6,7 +6,6 @@
  * what was done and written, the backup's name and the commands to run
  * next, and Enter or q leaves. */
 #include "draw.h"
-#include "emit.h"
 #include "screen.h"
 #include "dialog.h"
 #include "textlist.h"

@@ -14,6 +14,7 @@
 #include "textesc.h"
 #include "out.h"
 #include "jsonutil.h"
+#include "write_report.h"
 #include "vmx.h"
 #include "safefile.h"
 
@@ -233,6 +234,12 @@ vmx_json(const vmx_job *j)
 		json_object_set_new(o, "upgraded_to", j->upgraded ?
 		                    json_integer(j->upgraded) : json_null());
 		json_object_set_new(o, "reloaded", json_boolean(j->reloaded));
+	}
+	/* --dry-run: what the write would do, as its text prints it */
+	if (j->o->dry_run) {
+		json_object_set_new(o, "dry_run", json_true());
+		json_object_set_new(o, "write", j->have_w ?
+		                    gw_write_desc_json(&j->w.desc, NULL) : json_null());
 	}
 	return o;
 }

@@ -345,6 +345,23 @@ const gw_finding *gw_wizard_host_fail(const gw_wizard *w);
  * only.  e says why on -1. */
 int gw_wizard_add_detected(gw_wizard *w, size_t idx, gw_err *e);
 
+/* The output formats as the screens show them: the rows of the
+ * registry (src/report/formats.def), in its order, at most
+ * GW_WIZARD_MAX_FORMATS (the options step sizes its rows by it).  bit is
+ * the format's bit in gw_answers_file.formats; label (the options step's
+ * check box) and holds (the review's words) are msgids: _() them;
+ * filename is the file in the output directory. */
+#define GW_WIZARD_MAX_FORMATS 16
+typedef struct gw_wizard_format {
+	int bit;
+	const char *label;
+	const char *holds;
+	const char *filename;
+} gw_wizard_format;
+size_t gw_wizard_nformats(void);
+/* Row i, or NULL past the last. */
+const gw_wizard_format *gw_wizard_format_at(size_t i);
+
 /* Can format fmt (one GW_FMT_* bit) be rendered from the current plan?
  * 0 = yes; else -1 and why says why (no plan, or the emitter's refusal,
  * e.g. the tile with two GPU models).  The review step can grey it out. */

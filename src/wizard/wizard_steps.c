@@ -58,6 +58,28 @@ wz_formats_possible(const gw_wizard *w, int mask)
 	return can;
 }
 
+/* The registry's rows as the screens see them (wizard.h). */
+static const gw_wizard_format formats_shown[] = {
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, TAKES, EMIT, NEXT) \
+	{ GW_FMT_##ID, LABEL, HOLDS, FILE },
+#include "formats.def"
+#undef GW_FORMAT
+};
+_Static_assert(GW_NFORMATS <= GW_WIZARD_MAX_FORMATS,
+               "the options step has rows for GW_WIZARD_MAX_FORMATS formats");
+
+size_t
+gw_wizard_nformats(void)
+{
+	return GW_NFORMATS;
+}
+
+const gw_wizard_format *
+gw_wizard_format_at(size_t i)
+{
+	return i < GW_NFORMATS ? &formats_shown[i] : NULL;
+}
+
 char *
 gw_wizard_output_path(const gw_wizard *w, int fmt)
 {

@@ -94,6 +94,23 @@ PY
 done
 check "vmx FILE --write --dry-run on the real .vmx fixtures: nothing changed, the printed lines are the write's ($n files)" [ "$n" -ge 15 ]
 
+# ---- vmx FILE --write --dry-run --json: the same description ---------------------
+rm -rf "$W" && mkdir -p "$W" && cp "$FIX/vmx/$(ls "$FIX/vmx" | grep -m1 '\.vmx$')" "$W/j.vmx"
+tree "$W" >"$TMP/before"
+run "$GPUWIZ" vmx "$W/j.vmx" --gpu l40s --esxi 8.0U2 --memory 65536 --write --dry-run
+dry_steps | sed -n 's/^ *\([-+] .*\)/\1/p' >"$TMP/dry.text"
+run "$GPUWIZ" vmx "$W/j.vmx" --gpu l40s --esxi 8.0U2 --memory 65536 --write --dry-run --json
+tree "$W" >"$TMP/after"
+check "vmx --write --dry-run --json: nothing written" cmp -s "$TMP/before" "$TMP/after"
+check "vmx --write --dry-run --json: the write's lines, as the text dry run prints them" python3 - "$out" "$TMP/dry.text" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["dry_run"] is True and d["written"] is False, d
+lines = d["write"]["vmx"]["lines"]
+text = [l.rstrip("\n") for l in open(sys.argv[2])]
+assert lines and lines == text, (lines, text)
+PY
+
 # ---- apply --answers: snippets and a .vmx ---------------------------------------
 A=$TMP/a
 mkdir -p "$A"

@@ -2030,6 +2030,27 @@ test_esxi_mode(void **state)
 	free(tmp);
 }
 
+/* The screens' view of the output formats is the registry's rows, in its
+ * order: the same bits, words and files, and nothing past the last. */
+static void
+test_format_rows(void **state)
+{
+	size_t i;
+
+	(void)state;
+	assert_int_equal(gw_wizard_nformats(), GW_NFORMATS);
+	for (i = 0; i < GW_NFORMATS; i++) {
+		const gw_wizard_format *f = gw_wizard_format_at(i);
+
+		assert_non_null(f);
+		assert_int_equal(f->bit, gw_formats[i].bit);
+		assert_string_equal(f->label, gw_formats[i].label);
+		assert_string_equal(f->holds, gw_formats[i].holds);
+		assert_string_equal(f->filename, gw_formats[i].filename);
+	}
+	assert_null(gw_wizard_format_at(GW_NFORMATS));
+}
+
 int
 main(void)
 {
@@ -2058,6 +2079,7 @@ main(void)
 		cmocka_unit_test(test_next_commands),
 		cmocka_unit_test(test_next_findings),
 		cmocka_unit_test(test_next_findings_esxi),
+		cmocka_unit_test(test_format_rows),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
