@@ -129,6 +129,25 @@ usage(FILE *f)
 	fprintf(f, _("%s home page: <%s>\n"), PACKAGE_NAME, PACKAGE_URL);
 }
 
+/* --help on stdout in one write, so that a failure keeps its errno
+ * (gw_out_text). */
+static void
+print_usage(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (m == NULL) {
+		usage(stdout);
+		return;
+	}
+	usage(m);
+	fclose(m);
+	gw_out_text(text);
+	free(text);
+}
+
 /* GNU's form (GNU Coding Standards, --version): the program and package,
  * the copyright, the licence and the warranty lines.  No licence file
  * ships yet: the line says so rather than naming one. */
@@ -308,7 +327,7 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 		cli_die_line(o.cmd, e.msg);
 		rc = EXIT_USAGE;
 	} else if (o.help) {
-		usage(stdout);
+		print_usage();
 		rc = 0;
 	} else if (o.cmd == NULL) {
 		rc = run_wizard(&o, wizard, &e);

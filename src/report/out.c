@@ -17,6 +17,17 @@ gw_out_flush(void)
 }
 
 int
+gw_out_text(const char *text)
+{
+	if (fputs(text, stdout) == EOF) {
+		if (out_errno == 0)
+			out_errno = errno;
+		return -1;
+	}
+	return gw_out_flush();
+}
+
+int
 gw_out_errno(void)
 {
 	return out_errno;
