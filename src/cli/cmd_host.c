@@ -20,6 +20,7 @@ cmd_gpus(cli_opts *o, const gw_table *t, gw_err *e)
 {
 	gw_gpu_list l;
 	gw_host *h = NULL;
+	gw_buf b;
 	int rc;
 
 	if (o->esxcli_file != NULL) {
@@ -38,19 +39,10 @@ cmd_gpus(cli_opts *o, const gw_table *t, gw_err *e)
 		gw_host_close(h);
 		return EXIT_USAGE;
 	}
-	if (o->json) {
-		json_t *j = gw_gpus_json(&l);
-
-		gw_json_print(j);
-		json_decref(j);
-	} else {
-		gw_buf b;
-
-		gw_buf_init(&b);
-		gw_gpus_render(&b, &l);
-		fputs(b.data, stdout);
-		gw_buf_free(&b);
-	}
+	gw_buf_init(&b);
+	gw_gpus_output(&b, &l, o->json);
+	fputs(b.data, stdout);
+	gw_buf_free(&b);
 	gw_gpu_list_free(&l);
 	gw_host_close(h);
 	return 0;

@@ -295,3 +295,23 @@ gw_gpus_json(const gw_gpu_list *l)
 	json_object_set_new(o, "notes", jn);
 	return o;
 }
+
+void
+gw_gpus_output(gw_buf *out, const gw_gpu_list *l, int json)
+{
+	json_t *j;
+	char *txt;
+
+	if (!json) {
+		gw_gpus_render(out, l);
+		return;
+	}
+	j = gw_gpus_json(l);
+	txt = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (out->data == NULL)
+		gw_buf_init(out);
+	gw_buf_puts(out, txt ? txt : "");
+	gw_buf_puts(out, "\n");
+	free(txt);
+	json_decref(j);
+}

@@ -843,16 +843,8 @@ run_gpus(const char *path, int json, int *rc, gw_err *e)
 	*rc = 0;
 	if (gw_esxi_gpu_list_read_file(&table, path, &l, e) != 0) {
 		*rc = 2;
-	} else if (json) {
-		json_t *j = gw_gpus_json(&l);
-		char *txt = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-
-		gw_buf_puts(&b, txt);
-		gw_buf_puts(&b, "\n");
-		free(txt);
-		json_decref(j);
 	} else {
-		gw_gpus_render(&b, &l);
+		gw_gpus_output(&b, &l, json);
 	}
 	gw_gpu_list_free(&l);
 	return gw_buf_steal(&b);

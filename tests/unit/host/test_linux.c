@@ -118,16 +118,8 @@ run_gpus(const char *root, int json)
 	gw_buf_init(&b);
 	if (gw_host_gpus(h, &table, &l, &r.e) != 0) {
 		r.rc = 2;
-	} else if (json) {
-		json_t *j = gw_gpus_json(&l);
-		char *txt = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-
-		gw_buf_puts(&b, txt);
-		gw_buf_puts(&b, "\n");
-		free(txt);
-		json_decref(j);
 	} else {
-		gw_gpus_render(&b, &l);
+		gw_gpus_output(&b, &l, json);
 	}
 	gw_gpu_list_free(&l);
 	gw_host_close(h);
