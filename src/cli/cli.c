@@ -169,10 +169,8 @@ wizard_refusal(const cli_opts *o, gw_wizard_fn wizard, gw_err *e)
 {
 	if (cli_no_args(o, e) != 0)
 		return e->msg;
-	if (o->ssh && o->sample)
-		return _("--ssh and --sample-host exclude each other (a sample host is not reached over SSH)");
-	if (o->url && (o->ssh || o->sample))
-		return _("--url (the vSphere API) excludes --ssh and --sample-host: pick one way to reach the host");
+	if (cli_host_check(o, e) != 0)
+		return e->msg;
 	if (wizard == NULL)
 		return _("the interactive wizard is not part of this build; use 'gpuwiz apply --answers FILE'");
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))

@@ -187,6 +187,9 @@ const char *cli_power_word(gw_power p);
 /* ---- hostctx.c: the host the options name (host.h) */
 int cli_host_open(const cli_opts *o, int need, gw_host **h, gw_err *e);
 int cli_vs_check_opts(const cli_opts *o, gw_err *e);
+/* The ways to a host the options name, checked against each other
+ * (gw_host_spec_check: the one place of those exclusions). */
+int cli_host_check(const cli_opts *o, gw_err *e);
 int cli_vs_host_open(const cli_opts *o, gw_host **h, gw_err *e);
 int cli_wizard_connection(const cli_opts *o, gw_wizard_start *st, gw_err *e);
 

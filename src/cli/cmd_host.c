@@ -23,11 +23,9 @@ cmd_gpus(cli_opts *o, const gw_table *t, gw_err *e)
 	gw_buf b;
 	int rc;
 
+	if (cli_host_check(o, e) != 0)
+		return EXIT_USAGE;
 	if (o->esxcli_file != NULL) {
-		if (o->ssh || o->sample || o->sysroot || o->url) {
-			gw_err_set(e, "%s", _("--esxcli-file reads a saved listing; it cannot be combined with --ssh, --sample-host, --sysroot or --url"));
-			return EXIT_USAGE;
-		}
 		rc = gw_esxi_gpu_list_read_file(t, o->esxcli_file, &l, e);
 	} else {
 		if ((o->url ? cli_vs_host_open(o, &h, e)

@@ -60,21 +60,25 @@ spec_vs(const cli_opts *o, gw_host_spec *s)
 int
 cli_vs_check_opts(const cli_opts *o, gw_err *e)
 {
-	gw_host_spec s;
-
 	if (o->url == NULL) {
 		/* the host layer checks --url's company; that it is there
 		 * is the vsphere command's own need */
 		gw_err_set(e, "%s", _("--url: missing (expected the vCenter or ESXi address, e.g. https://vc01/sdk)"));
 		return -1;
 	}
-	if (o->sysroot) {
-		gw_err_set(e, "%s", _("--url (the vSphere API) excludes --sysroot: pick one way to reach the host"));
-		return -1;
-	}
+	return cli_host_check(o, e);
+}
+
+int
+cli_host_check(const cli_opts *o, gw_err *e)
+{
+	gw_host_spec s;
+
 	spec_vs(o, &s);
-	s.ssh = o->ssh;
+	spec_ssh(o, &s);
+	s.sysroot = o->sysroot;
 	s.sample = o->sample;
+	s.listing = o->esxcli_file;
 	return gw_host_spec_check(&s, e);
 }
 

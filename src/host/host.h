@@ -109,10 +109,14 @@ typedef struct gw_host_spec {
 	int esxi_shell;                 /* the ESXi shell when vim-cmd is on
 	                                 * the PATH (and no --sysroot) */
 	int need;                       /* GW_HOST_NEED_* */
+	const char *listing;            /* a saved `esxcli hardware pci list`
+	                                 * read instead of a host (gpus
+	                                 * --esxcli-file): only checked here */
 } gw_host_spec;
 
-/* Check what the spec combines (exclusions, --url with --user,
- * --thumbprint against --insecure) without connecting: 0, or -1 and e. */
+/* Check what the spec combines (the one place of the exclusions between
+ * the ways to a host, --url with --user, --thumbprint against --insecure)
+ * without connecting: 0, or -1 and e. */
 int gw_host_spec_check(const gw_host_spec *s, gw_err *e);
 /* Open the host the spec names: a sample, ssh, the vSphere API (password
  * given), the ESXi shell (esxi_shell and vim-cmd on the PATH, need not

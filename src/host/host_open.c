@@ -122,6 +122,14 @@ check_vs(const gw_host_spec *s, gw_err *e)
 int
 gw_host_spec_check(const gw_host_spec *s, gw_err *e)
 {
+	if (s->listing && (s->ssh || s->sample || s->sysroot || s->url)) {
+		gw_err_set(e, "%s", _("--esxcli-file reads a saved listing; it cannot be combined with --ssh, --sample-host, --sysroot or --url"));
+		return -1;
+	}
+	if (s->url && s->sysroot) {
+		gw_err_set(e, "%s", _("--url (the vSphere API) excludes --sysroot: pick one way to reach the host"));
+		return -1;
+	}
 	if (s->ssh && s->sample) {
 		gw_err_set(e, "%s", _("--ssh and --sample-host exclude each other (a sample host is not reached over SSH)"));
 		return -1;

@@ -166,7 +166,7 @@ render_mmio(gw_buf *out, const gw_gpu_list *l)
 	gw_buf_puts(out, "\n");
 }
 
-void
+static void
 gw_gpus_render(gw_buf *out, const gw_gpu_list *l)
 {
 	char *src = gw_str_escaped(l->source ? l->source : "");
@@ -277,7 +277,7 @@ gpu_json(const gw_gpu_dev *g)
 	return j;
 }
 
-json_t *
+static json_t *
 gw_gpus_json(const gw_gpu_list *l)
 {
 	json_t *o = json_object(), *arr = json_array(), *jn = json_array();

@@ -35,12 +35,9 @@
 
 #include <jansson.h>
 
-/* The text, appended to out (initialised when out->data is NULL). */
-void gw_gpus_render(gw_buf *out, const gw_gpu_list *l);
-/* The JSON object (the caller owns it). */
-json_t *gw_gpus_json(const gw_gpu_list *l);
-/* What gpuwiz gpus prints, appended to out: the text, or with json the
- * object indented as every JSON output is (gw_json_fprint). */
+/* What gpuwiz gpus prints, appended to out (initialised when out->data is
+ * NULL): the text, or with json the object indented as every JSON output
+ * is (gw_json_fprint). */
 void gw_gpus_output(gw_buf *out, const gw_gpu_list *l, int json);
 
 #endif
