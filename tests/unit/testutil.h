@@ -13,6 +13,8 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <libintl.h>
+#include <locale.h>
 
 #include "gw.h"
 
@@ -138,6 +140,24 @@ tu_rm_tree(const char *path)
 	} else {
 		unlink(path);
 	}
+}
+
+/* Switch gettext to the build's zh_CN catalogue (GPUWIZ_LOCALEDIR, set by
+ * the test harness) for a test of the translations; 0, or -1 when the
+ * catalogue or the locale is missing (the caller skips).  Back with
+ * setlocale(LC_ALL, "C"). */
+static inline int
+tu_use_zh_catalogue(void)
+{
+	const char *dir = getenv("GPUWIZ_LOCALEDIR");
+
+	if (dir == NULL || setlocale(LC_ALL, "zh_CN.UTF-8") == NULL)
+		return -1;
+	unsetenv("LANGUAGE");
+	bindtextdomain("gpuwiz", dir);
+	bind_textdomain_codeset("gpuwiz", "UTF-8");
+	textdomain("gpuwiz");
+	return 0;
 }
 
 #endif

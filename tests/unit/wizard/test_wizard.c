@@ -250,7 +250,6 @@ step_rows(void)
 static void
 test_step_table(void **state)
 {
-	const char *dir = getenv("GPUWIZ_LOCALEDIR");
 	int s;
 
 	(void)state;
@@ -260,12 +259,8 @@ test_step_table(void **state)
 		assert_true(gw_step_title((gw_step)s)[0] != '\0');
 		assert_true(gw_step_purpose((gw_step)s)[0] != '\0');
 	}
-	if (dir == NULL || setlocale(LC_ALL, "zh_CN.UTF-8") == NULL)
+	if (tu_use_zh_catalogue() != 0)
 		skip();
-	unsetenv("LANGUAGE");
-	bindtextdomain("gpuwiz", dir);
-	bind_textdomain_codeset("gpuwiz", "UTF-8");
-	textdomain("gpuwiz");
 	for (s = 0; s < GW_NSTEPS; s++) {
 		const char *t = gw_step_title((gw_step)s);
 		const char *p = gw_step_purpose((gw_step)s);
