@@ -32,6 +32,18 @@ typedef enum {
 	GW_NMODES
 } gw_mode;
 
+/* What the operator is making (the welcome step's choice, saved with the
+ * answers as [wizard] activity): a VM's .vmx (patched, or the lines to
+ * paste), or the settings of a Tanzu/BOSH VM type (BOSH VM extension, Ops
+ * Manager, tile).  The route (gw_mode) says how the host is reached; the
+ * activity says what comes out of it: the default outputs and the order
+ * of the next steps follow it. */
+typedef enum {
+	GW_ACT_VM,      /* a VM's .vmx */
+	GW_ACT_TANZU,   /* a Tanzu/BOSH VM type */
+	GW_NACTS
+} gw_activity;
+
 typedef struct gw_wizard gw_wizard;
 
 /* Translated texts (call after the locale is set). */
@@ -407,6 +419,13 @@ const gw_table *gw_wizard_table(const gw_wizard *w);
 gw_step gw_wizard_step(const gw_wizard *w);
 int gw_wizard_visited(const gw_wizard *w, gw_step s);
 gw_mode gw_wizard_mode(const gw_wizard *w);
+gw_activity gw_wizard_activity(const gw_wizard *w);
+/* Choose the activity (an unknown one is ignored); does not change
+ * dirty.  Its word in the answers file: "vm", "tanzu"
+ * (gw_activity_word; gw_activity_parse gives GW_NACTS for another). */
+void gw_wizard_set_activity(gw_wizard *w, gw_activity a);
+const char *gw_activity_word(gw_activity a);
+gw_activity gw_activity_parse(const char *word);
 /* The answers (GPUs, options, outputs, the .vmx path, the file). */
 const gw_answers_file *gw_wizard_answers(const gw_wizard *w);
 /* The plan, NULL when there is none (gw_wizard_error GW_ERR_PLAN says

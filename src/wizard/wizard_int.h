@@ -17,6 +17,7 @@ struct gw_wizard {
 	const gw_table *table;  /* borrowed */
 	gw_answers_file af;     /* answers, vmx path, out dir, formats, force */
 	gw_mode mode;
+	gw_activity activity;   /* what the operator is making */
 	gw_step step;
 	int visited[GW_NSTEPS];
 	int host_ok[GW_NHOST];  /* operator confirmed the BIOS item */

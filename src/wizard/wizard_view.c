@@ -67,6 +67,38 @@ gw_wizard_mode(const gw_wizard *w)
 	return w->mode;
 }
 
+gw_activity
+gw_wizard_activity(const gw_wizard *w)
+{
+	return w->activity;
+}
+
+void
+gw_wizard_set_activity(gw_wizard *w, gw_activity a)
+{
+	if ((int)a >= 0 && a < GW_NACTS)
+		w->activity = a;
+}
+
+static const char *const activity_words[GW_NACTS] = { "vm", "tanzu" };
+
+const char *
+gw_activity_word(gw_activity a)
+{
+	return (int)a >= 0 && a < GW_NACTS ? activity_words[a] : NULL;
+}
+
+gw_activity
+gw_activity_parse(const char *word)
+{
+	int i;
+
+	for (i = 0; word && i < GW_NACTS; i++)
+		if (strcmp(word, activity_words[i]) == 0)
+			return (gw_activity)i;
+	return GW_NACTS;
+}
+
 const gw_answers_file *
 gw_wizard_answers(const gw_wizard *w)
 {
