@@ -39,6 +39,11 @@ typedef struct ui_key {
 
 #define UI_CTRL(c) ((c) & 0x1f)
 
+/* How long the loop waits for a key before it looks at signals and
+ * resizes again (curses' timeout; a screen that changes it for a while
+ * sets it back to this). */
+#define UI_TICK_MS 200
+
 int ui_key_enter(ui_key k);
 int ui_key_backspace(ui_key k);
 int ui_key_esc(ui_key k);

@@ -29,8 +29,6 @@
 #include <termios.h>
 #include <unistd.h>
 
-#define TICK_MS 200
-
 /* ---- signals ------------------------------------------------------------ */
 
 static volatile sig_atomic_t sig_end;     /* SIGINT/TERM/HUP/QUIT number */
@@ -498,7 +496,7 @@ curses_start(ui_ctx *u)
 	nonl();
 	keypad(stdscr, TRUE);
 	set_escdelay(25);
-	timeout(TICK_MS);
+	timeout(UI_TICK_MS);
 	curs_set(0);
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_DOUBLE_CLICKED |
 	          BUTTON4_PRESSED
