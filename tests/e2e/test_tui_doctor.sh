@@ -12,7 +12,9 @@
 # (5) Seed 000's vSphere CPI lines pasted raw, as a terminal without
 # bracketed paste sends them (paste-buffer without -p: the text as keys,
 # its blank lines included): they stay in the box, nothing of them acts
-# as a key, Enter on the empty line after them diagnoses the whole text.
+# as a key, Enter on the empty line after them diagnoses the whole text;
+# seed 001's NCCL lines typed by tmux send-keys -l (newlines included),
+# whose failure needs more than the first line, are found whole.
 # (6) Lines typed one by one: Enter starts a new line, the box shows
 # both, Ctrl-D (the key line's "^D Diagnose") diagnoses them together.
 # (7) From (5): the CPI lines take the Tanzu route: the GPU model is
@@ -217,6 +219,20 @@ for lang in $langs; do
 	check "$lang (5): every line and byte of the paste in the box" sh -c "grep -qE '(7 lines|7 行)' '$SCREEN' && grep -qF '$(wc -c <"$TMP/cpi.txt")' '$SCREEN'"
 	keys Enter
 	check "$lang (5): Enter on the empty line diagnoses" wait_for "$(tr_ "$lang" 'What the doctor found')"
+	# the same without bracketed paste, typed by tmux as keys (send-keys
+	# -l, its newlines included): seed 001's NCCL lines, whose first
+	# line alone is no failure: found only when the text is read whole
+	keys Escape; keys C-u
+	$T send-keys -t w -l "$(cat "$TMP/nccl.txt")
+"; sleep 0.7
+	screen
+	check "$lang (5): send-keys text in the box, nothing acted" sh -c "grep -qF 'RuntimeError: NCCL error' '$SCREEN' && grep -qF '^D $(tr_ "$lang" 'Diagnose')' '$SCREEN'"
+	keys Enter
+	check "$lang (5): the NCCL failure of lines 1-4 found" wait_for "pciPassthruN.cfg.enable_uvm"
+	keys Escape; keys C-u
+	$T load-buffer "$TMP/cpi.txt"; $T paste-buffer -t w; sleep 0.7
+	keys Enter
+	check "$lang (5): the CPI lines again" wait_for "$(tr_ "$lang" 'What the doctor found')"
 	# ---- (7) the Tanzu route ---------------------------------------------
 	check "$lang (7): the Tanzu route named" on_screen "$(first "$lang" "This is the Tanzu route: the VM type of the tile or of BOSH, not a VM's .vmx. Choose the GPU model on the GPU step: the review shows the tile's values, the BOSH VM extension and the Ops Manager JSON with the MMIO window the rule gives for it. Write, then save the tile's Infrastructure Config and Apply Changes in Ops Manager (the BOSH Director and the tile selected): BOSH creates the VM again." 16)"
 	check "$lang (7): the next action asks for the GPU model" on_screen "$(first "$lang" "The Tanzu route: Enter asks for the GPU model, then opens the review with the tile's values, the BOSH VM extension and the Ops Manager JSON pre-filled; then Apply Changes in Ops Manager." 20)"
