@@ -88,8 +88,8 @@ bar_size_ok(uint64_t size, uint64_t max, gw_err *e)
  * at a multiple of S).  Largest-first packing of powers of two leaves no
  * gaps, so the end is the sum; the loop still aligns explicitly so the
  * code says what the hardware requires. */
-int
-gw_mmio_layout(gw_mmio_bar *bars, size_t n, uint64_t *out_end, gw_err *e)
+static int
+mmio_layout(gw_mmio_bar *bars, size_t n, uint64_t *out_end, gw_err *e)
 {
 	const uint64_t max = GW_MMIO_MAX_WINDOW_GB << 30;
 	placed *v;
@@ -162,7 +162,7 @@ bars_of(const uint64_t *bar_bytes, size_t n)
 	return b;
 }
 
-/* Pack the BARs (gw_mmio_layout), then round the end up to a power of
+/* Pack the BARs (mmio_layout), then round the end up to a power of
  * two. */
 int
 gw_mmio_bars(const uint64_t *bar_bytes, size_t n, uint64_t *out_bytes,
@@ -177,7 +177,7 @@ gw_mmio_bars(const uint64_t *bar_bytes, size_t n, uint64_t *out_bytes,
 		return -1;
 	}
 	b = bars_of(bar_bytes, n);
-	rc = gw_mmio_layout(b, n, &end, e);
+	rc = mmio_layout(b, n, &end, e);
 	free(b);
 	if (rc != 0)
 		return -1;
@@ -202,7 +202,7 @@ gw_mmio_need_layout(uint64_t total_gb, gw_mmio_bar *bars, size_t nbars,
 	if (total_gb > 0 && gw_mmio_rule(total_gb, &r.rule_gb, e) != 0)
 		return -1;
 	if (nbars > 0) {
-		if (gw_mmio_layout(bars, nbars, &r.bar_end, e) != 0 ||
+		if (mmio_layout(bars, nbars, &r.bar_end, e) != 0 ||
 		    bars_need(r.bar_end, &need, e) != 0)
 			return -1;
 		r.bar_gb = gw_mmio_bytes_gb(need);

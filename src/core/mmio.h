@@ -31,20 +31,12 @@ int gw_mmio_bars(const uint64_t *bar_bytes, size_t n, uint64_t *out_bytes,
 
 /* One 64-bit BAR in the window.  size is the caller's (bytes, a power
  * of two, or 0: not placed); tag is the caller's too (which device and
- * BAR); offset is set by gw_mmio_layout. */
+ * BAR); offset is set by gw_mmio_need_layout. */
 typedef struct gw_mmio_bar {
 	uint64_t size;
 	uint64_t offset;   /* from the window's start, bytes */
 	size_t tag;
 } gw_mmio_bar;
-
-/* Place the BARs as firmware does: largest first (equal sizes in the
- * given order), each at the next offset that is a multiple of its size
- * (natural alignment).  bars is sorted into that order and each offset
- * set; BARs of size 0 go last with offset 0.  *end gets where the placed
- * BARs end (bytes; 0 for none).  Fails (e set, nothing changed) on a size
- * that is not a power of two or an end beyond GW_MMIO_MAX_WINDOW_GB. */
-int gw_mmio_layout(gw_mmio_bar *bars, size_t n, uint64_t *end, gw_err *e);
 
 /* Bytes -> GB, rounded up; at least 1 for a non-zero size. */
 uint64_t gw_mmio_bytes_gb(uint64_t bytes);
@@ -53,7 +45,7 @@ uint64_t gw_mmio_bytes_gb(uint64_t bytes);
  * total_gb of framebuffer (rule_gb; 0 when total_gb is 0), the BAR need
  * of the 64-bit BARs (bar_gb, in GB rounded up; 0 when nbars is 0 or all
  * sizes are 0), and the recommendation, the larger of the two (mmio_gb).
- * bar_end is where the packed BARs end, in bytes (gw_mmio_layout).  Fails (e
+ * bar_end is where the packed BARs end, in bytes.  Fails (e
  * set, *out untouched) as gw_mmio_rule and gw_mmio_bars do; the rule is
  * checked first. */
 typedef struct gw_mmio_need {
@@ -64,8 +56,12 @@ typedef struct gw_mmio_need {
 } gw_mmio_need;
 int gw_mmio_need_for(uint64_t total_gb, const uint64_t *bar_bytes,
                      size_t nbars, gw_mmio_need *out, gw_err *e);
-/* The same for BARs to place: bars are laid out (gw_mmio_layout) and
- * bar_end is where they end. */
+/* The same for BARs to place, as firmware places them: largest first
+ * (equal sizes in the given order), each at the next offset that is a
+ * multiple of its size (natural alignment).  bars is sorted into that
+ * order and each offset set (BARs of size 0 go last, offset 0); bar_end
+ * is where the placed BARs end.  The one packing of the BAR need
+ * (gw_mmio_bars and the plan's gw_plan.bars). */
 int gw_mmio_need_layout(uint64_t total_gb, gw_mmio_bar *bars, size_t nbars,
                         gw_mmio_need *out, gw_err *e);
 

@@ -155,7 +155,7 @@ typedef struct gw_plan_gpu {
 } gw_plan_gpu;
 
 /* One 64-bit BAR of a DirectPath GPU in the VM's window, where the BAR
- * need places it (gw_mmio_layout: largest first, naturally aligned); the
+ * need places it (gw_mmio_need_layout: largest first, naturally aligned); the
  * MMIO step draws them. */
 typedef struct gw_plan_bar {
 	size_t gpu;         /* its group in gw_plan.gpus */

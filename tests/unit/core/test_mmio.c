@@ -347,8 +347,8 @@ test_need_for(void **state)
 	assert_int_equal(gw_mmio_bytes_gb(64 * gib), 64);
 }
 
-/* gw_mmio_layout: largest first, each at a multiple of its size; equal
- * sizes keep their order; the tags follow their BARs. */
+/* gw_mmio_need_layout: largest first, each at a multiple of its size;
+ * equal sizes keep their order; the tags follow their BARs. */
 static void
 test_layout(void **state)
 {
@@ -359,20 +359,22 @@ test_layout(void **state)
 	gw_mmio_bar l[] = { { 64 * GiB, 0, 0 }, { 32 * MiB, 0, 1 },
 	                    { 64 * GiB, 0, 2 }, { 32 * MiB, 0, 3 } };
 	gw_mmio_bar bad[] = { { 64 * GiB, 0, 0 }, { 48 * GiB, 0, 1 } };
-	uint64_t end = 7;
+	gw_mmio_need n;
 	size_t i;
 	gw_err e;
 
 	(void)state;
-	assert_int_equal(gw_mmio_layout(b, 4, &end, &e), 0);
-	assert_true(end == 6 * MiB);
+	assert_int_equal(gw_mmio_need_layout(0, b, 4, &n, &e), 0);
+	assert_true(n.bar_end == 6 * MiB);
+	assert_true(n.bar_gb == 1 && n.rule_gb == 0 && n.mmio_gb == 1);
 	assert_true(b[0].size == 4 * MiB && b[0].offset == 0 && b[0].tag == 11);
 	assert_true(b[1].size == MiB && b[1].offset == 4 * MiB && b[1].tag == 10);
 	assert_true(b[2].size == MiB && b[2].offset == 5 * MiB && b[2].tag == 12);
 	assert_true(b[3].size == 0 && b[3].offset == 0 && b[3].tag == 13);
 
-	assert_int_equal(gw_mmio_layout(l, 4, &end, &e), 0);
-	assert_true(end == 128 * GiB + 64 * MiB);
+	assert_int_equal(gw_mmio_need_layout(96, l, 4, &n, &e), 0);
+	assert_true(n.bar_end == 128 * GiB + 64 * MiB);
+	assert_true(n.bar_gb == 256 && n.rule_gb == 256);
 	assert_true(l[0].tag == 0 && l[0].offset == 0);
 	assert_true(l[1].tag == 2 && l[1].offset == 64 * GiB);
 	assert_true(l[2].tag == 1 && l[2].offset == 128 * GiB);
@@ -385,12 +387,13 @@ test_layout(void **state)
 	}
 
 	/* refused: nothing changed */
-	end = 7;
-	assert_int_equal(gw_mmio_layout(bad, 2, &end, &e), -1);
+	n.bar_end = 7;
+	assert_int_equal(gw_mmio_need_layout(96, bad, 2, &n, &e), -1);
 	assert_non_null(strstr(e.msg, "not a power of two"));
-	assert_true(end == 7 && bad[0].tag == 0 && bad[1].size == 48 * GiB);
-	assert_int_equal(gw_mmio_layout(NULL, 0, &end, &e), 0);
-	assert_true(end == 0);
+	assert_true(n.bar_end == 7 && bad[0].tag == 0 &&
+	            bad[1].size == 48 * GiB);
+	assert_int_equal(gw_mmio_need_layout(80, NULL, 0, &n, &e), 0);
+	assert_true(n.bar_end == 0 && n.mmio_gb == 256);
 }
 
 /* BAR sizes as the operator gives them ("--vram 16/16G"). */
