@@ -6,6 +6,7 @@
 #include "testutil.h"
 #include "mmio.h"
 #include "plan.h"
+#include "answers.h"
 
 static gw_table table;
 TU_TABLE_GROUP(setup_table, teardown_table)
@@ -656,6 +657,43 @@ test_vram_bar1_errors(void **state)
 	gw_answers_free(&a);
 }
 
+/* [gpu] vram keeps a BAR1 through save and load ("16/16G=1"). */
+static void
+test_answers_bar1(void **state)
+{
+	char *dir = tu_tmpdir(), *p = gw_xasprintf("%s/a.ini", dir);
+	char *p2 = gw_xasprintf("%s/saved.ini", dir), *text;
+	gw_answers_file af, af2;
+	size_t len = 0;
+	FILE *f;
+	gw_err e;
+
+	(void)state;
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("[gpu]\nvram = 16/16G, 24\n[output]\ndir = out\nformats = vmx\n", f);
+	fclose(f);
+	if (gw_answers_load(&af, p, &table, &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(af.a.ngpus, 2);
+	assert_true(af.a.gpus[0].bar1_bytes == 16 * GiB);
+	assert_true(af.a.gpus[1].bar1_bytes == 0);
+	assert_int_equal(gw_answers_save(&af, p2, &e), 0);
+	text = NULL;
+	assert_int_equal(gw_read_file(p2, 1 << 20, &text, &len, &e), 0);
+	assert_non_null(strstr(text, "vram = 16/16G=1, 24=1\n"));
+	assert_int_equal(gw_answers_load(&af2, p2, &table, &e), 0);
+	assert_true(af2.a.gpus[0].bar1_bytes == 16 * GiB &&
+	            af2.a.gpus[0].vram_gb == 16);
+	gw_answers_file_free(&af);
+	gw_answers_file_free(&af2);
+	free(text);
+	tu_rm_tree(dir);
+	free(p);
+	free(p2);
+	free(dir);
+}
+
 int
 main(void)
 {
@@ -678,6 +716,7 @@ main(void)
 		cmocka_unit_test(test_plan_bars_existing),
 		cmocka_unit_test(test_plan_bars_given),
 		cmocka_unit_test(test_vram_bar1_errors),
+		cmocka_unit_test(test_answers_bar1),
 	};
 
 	return cmocka_run_group_tests(tests, setup_table, teardown_table);
