@@ -6,10 +6,10 @@
  * empty means the recommendation; a size below the rule needs a yes to a
  * question.
  *
- *   64-bit MMIO window: 256 GB, the BARs packed largest first, aligned
- *   [█ 1 BAR1 128 GiB ███████████████████▒·····························]
- *    0                                  128                      256 GB
- *   1 a100-80g-sxm4  ▒ BAR3 32 MiB (one cell: not to scale)  · free ...
+ *   64-bit MMIO window: 256 GB, the BARs largest first, each aligned ...
+ *   [█1 BAR1 128 GiB██████████████████████▒····························]
+ *    0                                    128                    256 GB
+ *    1 a100-80g-sxm4  ▒ BAR3 32 MiB (small BARs one cell wide: ...
  */
 #include "draw.h"
 #include "field.h"
@@ -177,8 +177,9 @@ cell_of(const pic *pc, uint64_t b)
 	return (int)(b * (uint64_t)pc->w / pc->span);
 }
 
-/* The cells of each BAR, [x0[k], x1[k]): from its offset's cell, at
- * least one cell wide (pc->widened then set), the next one after it.
+/* The cells of each BAR, [x0[k], x1[k]): from the cell its offset is in
+ * to the one its end is in (a cell shared by two BARs is the second's),
+ * at least one cell wide (pc->widened then set), the next one after it.
  * x0 and x1 have p->nbars entries. */
 static void
 place_cells(const gw_plan *p, pic *pc, int *x0, int *x1)
@@ -191,7 +192,7 @@ place_cells(const gw_plan *p, pic *pc, int *x0, int *x1)
 		const gw_plan_bar *b = &p->bars[k];
 		uint64_t end = b->offset + b->size;
 		int a = cell_of(pc, b->offset);
-		int z = (int)((end * (uint64_t)pc->w + pc->span - 1) / pc->span);
+		int z = cell_of(pc, end);
 
 		if (a < prev)
 			a = prev;
@@ -244,7 +245,7 @@ draw_bar(const gw_plan *p, const int *first, pic *pc, int y, int x)
 		if (gw_text_cells(lab) + 2 <= x1[k] - x0[k] && x1[k] <= wend)
 			dw_put(y, x + 2 + x0[k], lab, x1[k] - x0[k] - 2,
 			       A_REVERSE | A_BOLD);
-		else if (x1[k] - x0[k] >= 3 && n < 10)
+		else if (x1[k] - x0[k] >= 2 && x1[k] <= wend && n < 10)
 			dw_printf(y, x + 2 + x0[k], 1, A_REVERSE | A_BOLD, "%d", n);
 		free(lab);
 		free(sz);
@@ -267,23 +268,20 @@ draw_bar(const gw_plan *p, const int *first, pic *pc, int y, int x)
 static void
 draw_scale(const pic *pc, int y, int x)
 {
-	uint64_t at[3];
+	/* the middle, and the smaller of window and recommendation where
+	 * they differ (0: none), left to right */
+	uint64_t mid = pc->span / 2, other = 0, at[2];
 	int i, used = 1;
 	char buf[32];
 
+	if (pc->window != pc->rec)
+		other = pc->window < pc->rec ? pc->window : pc->rec;
+	at[0] = other && other < mid ? other : mid;
+	at[1] = other && other < mid ? mid : other;
 	dw_put(y, x + 1, "0", 1, ui_attr(UI_C_DIM));
 	/* TRANSLATORS: the end of the MMIO window's scale ("256 GB"). */
 	snprintf(buf, sizeof buf, _("%llu GB"),
 	         (unsigned long long)(pc->span >> 30));
-	at[0] = pc->span / 2;
-	at[1] = pc->window != pc->rec ?
-	        (pc->window < pc->rec ? pc->window : pc->rec) : 0;
-	at[2] = 0;
-	if (at[1] && at[1] < at[0]) {
-		at[2] = at[0];
-		at[0] = at[1];
-		at[1] = at[2];
-	}
 	for (i = 0; i < 2; i++) {
 		char lab[32];
 		int c, lw;

@@ -7,7 +7,9 @@
 #     BAR3 in the cell right after it, the scale 0 .. 128 .. 256 GB, the
 #     size to write 256 GB; no text in the last column;
 #  2. a window of 4096 GB asked for: the BARs drawn small and said to be
-#     not to scale, the recommendation (256 GB) marked;
+#     not to scale, the recommendation (256 GB) marked; a .vmx with a
+#     Tesla P40 and an L40S added: both GPUs' BARs drawn, the P40 named as
+#     in the VM;
 #  3. "4080 super" finds nothing in the table; Enter offers "Add a GPU by
 #     its memory size": 16 GB, no BAR1, reaches the MMIO step with the
 #     rule's 32 GB and the GPU named as not drawn; again with a BAR1 of
@@ -87,6 +89,19 @@ picture() { # LANG
 		"$(tr_ "$lang" '(small BARs one cell wide: not to scale)')"
 	check "$lang 4096: nothing cut" no_sign
 	check "$lang 4096: no text in the last column" edge_ok
+	keys q; keys y
+
+	# a .vmx that has a Tesla P40 (BAR1 32 GiB) and an L40S added: both
+	# drawn, the L40S's 64 GiB first, the P40 after it at 64 GiB
+	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+	sample vmx/HANDWRITTEN-FRAGMENT-esxi8-tesla-p40-pcipassthru0-block-with-comments.vmx "$TMP/run/vm.vmx"
+	to_mmio "$lang" '[gpu]\ndevices = l40s\n[vm]\nvmx = vm.vmx\n[output]\ndir = out\nformats = vmx\n'
+	check "$lang p40: the GPU in the VM named in the legend" on_screen \
+		"1 p40$(tr_ "$lang" ' (in the VM)')  2 l40s"
+	check "$lang p40: the L40S's BAR1 first, labelled" on_screen "[▓2 BAR1 64 GiB▓"
+	check "$lang p40: the P40's BAR1 at 64 of 256 GB" [ "$(cells_to █)" -eq $(( $(cells) / 4 )) ]
+	check "$lang p40: nothing cut" no_sign
+	check "$lang p40: no text in the last column" edge_ok
 	keys q; keys y
 }
 
