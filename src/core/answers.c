@@ -431,6 +431,7 @@ put_list(gw_buf *b, const char *k, char **items, size_t n)
 static void
 save_gpu(gw_buf *b, const gw_answers *a)
 {
+	char *spec;
 	size_t i;
 	int first = 1;
 
@@ -452,8 +453,9 @@ save_gpu(gw_buf *b, const gw_answers *a)
 
 		if (g->gpu != NULL || g->profile != NULL)
 			continue;
-		gw_buf_printf(b, "%s%d=%d", first ? "vram = " : ", ", g->vram_gb,
-		              g->count);
+		spec = gw_vram_spec(g->vram_gb, g->bar1_bytes, g->count);
+		gw_buf_printf(b, "%s%s", first ? "vram = " : ", ", spec);
+		free(spec);
 		first = 0;
 	}
 	if (!first)

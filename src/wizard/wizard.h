@@ -162,6 +162,13 @@ size_t gw_wizard_search(const gw_wizard *w, const char *query, unsigned vendor,
 int gw_wizard_add_gpu(gw_wizard *w, const gw_gpu *g, const char *profile,
                       int count, gw_err *e);
 int gw_wizard_add_vram(gw_wizard *w, int vram_gb, int count, gw_err *e);
+/* "Add a GPU by its memory size": one GPU of vram GB (gw_parse_gb) and,
+ * when bar1 is not blank, a BAR1 of that size (gw_parse_bar_size: "256M",
+ * "16G"), which the plan packs into the MMIO window as it does the
+ * table's.  Merges as gw_wizard_add_vram (the same sizes).  Errors name
+ * the field ("VRAM size", "BAR1 size"). */
+int gw_wizard_add_sized(gw_wizard *w, const char *vram, const char *bar1,
+                        gw_err *e);
 int gw_wizard_set_count(gw_wizard *w, size_t idx, int count, gw_err *e);
 int gw_wizard_remove_gpu(gw_wizard *w, size_t idx);
 /* vGPU profiles offered for g: "<prefix>-<fb><series>" for the framebuffer
