@@ -109,8 +109,17 @@ int gw_wizard_init(gw_wizard *w, const gw_table *t, const char *answers_path,
 void gw_wizard_free(gw_wizard *w);
 
 /* Rebuild the plan from the answers (+ the .vmx).  Returns 0 when a plan
- * exists; else plan_error says why (no GPU yet, below the rule...). */
+ * exists; else plan_error says why (no GPU yet, below the rule...).
+ * The plan is derived from the answers once per action: every change
+ * below marks it stale, and it is made again when the action ends, or
+ * earlier when something reads it.  Outside an action each public call
+ * is one.  The renders of the plan (gw_wizard_snippet,
+ * gw_wizard_format_check, the write) are made once per plan. */
 int gw_wizard_replan(gw_wizard *w);
+/* One user action (a key): the changes between _begin and _end make one
+ * plan, at _end (they nest; the front end wraps each key in them). */
+void gw_wizard_action_begin(gw_wizard *w);
+void gw_wizard_action_end(gw_wizard *w);
 
 /* May the operator leave step s forwards?  0 = yes; else -1 with a
  * translated reason in why (e.g. "choose at least one GPU").
@@ -420,8 +429,16 @@ gw_step gw_wizard_step(const gw_wizard *w);
 int gw_wizard_visited(const gw_wizard *w, gw_step s);
 gw_mode gw_wizard_mode(const gw_wizard *w);
 gw_activity gw_wizard_activity(const gw_wizard *w);
+/* The language of the screens ("en" or "zh_CN"; saved as [wizard]
+ * language).  The front end sets it when it switches (and at the start
+ * from the locale unless the answers file gave one, which it applies):
+ * NULL or another word is ignored.  gw_wizard_language: NULL when
+ * unknown. */
+void gw_wizard_set_language(gw_wizard *w, const char *lang);
+const char *gw_wizard_language(const gw_wizard *w);
 /* Choose the activity (an unknown one is ignored); does not change
- * dirty.  Its word in the answers file: "vm", "tanzu"
+ * dirty.  Another activity than the current one takes the default
+ * outputs again (what was derived from the old one).  Its word in the answers file: "vm", "tanzu"
  * (gw_activity_word; gw_activity_parse gives GW_NACTS for another). */
 void gw_wizard_set_activity(gw_wizard *w, gw_activity a);
 const char *gw_activity_word(gw_activity a);
@@ -444,7 +461,10 @@ typedef enum {
 	GW_ERR_VMX,      /* why the [vm] vmx could not be used */
 	GW_ERR_CHECKS,   /* why the host checks could not run */
 	GW_ERR_DETECT,   /* why the host's GPUs could not be listed */
-	GW_ERR_VMS       /* why the host's VMs could not be listed */
+	GW_ERR_VMS,      /* why the host's VMs could not be listed */
+	GW_ERR_HOST      /* why the answers file's host is not reached
+	                  * (an SSH or API host not given on the command
+	                  * line: how to connect) */
 } gw_wizard_err;
 /* The translated sentence, NULL when there is no such error. */
 const char *gw_wizard_error(const gw_wizard *w, gw_wizard_err which);
@@ -452,7 +472,9 @@ const char *gw_wizard_error(const gw_wizard *w, gw_wizard_err which);
 typedef enum {
 	GW_WIZ_DIRTY,          /* changed since loaded/saved, not written */
 	GW_WIZ_WRITTEN,        /* the write step succeeded */
-	GW_WIZ_HOST_OVERRIDE   /* going on despite FAIL host rows */
+	GW_WIZ_HOST_OVERRIDE,  /* going on despite FAIL host rows */
+	GW_WIZ_SAVABLE         /* gw_wizard_save_answers would take them:
+	                        * a GPU, and a format, a .vmx or a VM */
 } gw_wizard_flag;
 int gw_wizard_is(const gw_wizard *w, gw_wizard_flag f);
 
