@@ -297,22 +297,23 @@ ask_quit(ui_ctx *u)
 		 * written or saved (and cannot be saved yet); the answer
 		 * keys stay y and n.  At most 60 cells. */
 		return ui_confirm(u, _("Quit without writing? y/n")) == 1;
-	pairs[0] = "s";
+	pairs[0] = "y";
 	/* TRANSLATORS: the answers of the quit question with unsaved
-	 * answers (keys s, q and Esc); at most 16 cells each. */
-	pairs[1] = _("Save, then quit");
-	pairs[2] = "q";
-	pairs[3] = _("Quit without saving");
-	pairs[4] = "Esc";
-	pairs[5] = _("Stay");
+	 * answers (keys y, n and s); at most 16 cells each. */
+	pairs[1] = _("Quit");
+	pairs[2] = "n";
+	pairs[3] = _("Stay");
+	pairs[4] = "s";
+	pairs[5] = _("Save, then quit");
 	pairs[6] = NULL;
 	/* TRANSLATORS: the quit question when the answers are neither
-	 * written nor saved; wrapped at about 68 cells. */
-	r = ui_choose(u, _("Nothing is written and the answers are not saved. Save them to a file (gpuwiz --answers FILE replays them) before quitting?"),
+	 * written nor saved: its first line as the plain quit question's,
+	 * then the offer to save; wrapped at about 68 cells. */
+	r = ui_choose(u, _("Quit without writing? y/n\nThe answers are not saved: s saves them to a file first (gpuwiz --answers FILE replays them)."),
 	              pairs);
-	if (r == 0)
+	if (r == 2)
 		return ui_save_answers(u);
-	return r == 1;
+	return r == 0;
 }
 
 /* Returns the exit status when the wizard ends, -1 to go on. */
