@@ -402,16 +402,9 @@ struct gw_apply_stage {
 };
 
 int
-gw_apply_stage_begin(const gw_answers_file *af, const gw_plan *p, gw_vmx *v,
-                     int force, gw_apply_stage **out, gw_err *e)
-{
-	return gw_apply_stage_begin_texts(af, p, NULL, v, force, out, e);
-}
-
-int
-gw_apply_stage_begin_texts(const gw_answers_file *af, const gw_plan *p,
-                           const char *const *texts, gw_vmx *v, int force,
-                           gw_apply_stage **out, gw_err *e)
+gw_apply_stage_begin(const gw_answers_file *af, const gw_plan *p,
+                     const char *const *texts, gw_vmx *v, int force,
+                     gw_apply_stage **out, gw_err *e)
 {
 	gw_apply_stage *st;
 

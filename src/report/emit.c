@@ -274,20 +274,14 @@ emit_str_eq_null(const char *a, const char *b)
 
 /* ---- dispatch ------------------------------------------------------- */
 
-static unsigned long emit_count;
-
-unsigned long
-gw_emit_count(void)
-{
-	return emit_count;
-}
+unsigned long gw_emit_renders;
 
 int
 gw_emit(int fmt, const gw_plan *p, char **out, gw_err *e)
 {
 	const gw_format_def *f = gw_format_def_of(fmt);
 
-	emit_count++;
+	gw_emit_renders++;
 	if (f == NULL) {
 		gw_err_set(e, _("unknown output format %d; expected one of: %s"),
 		           fmt, gw_format_list());

@@ -157,6 +157,6 @@ const char *gw_format_filename(int fmt);
 int gw_emit(int fmt, const gw_plan *p, char **out, gw_err *e);
 /* How many renders gw_emit made in this process (tests count them: a
  * write renders each chosen format once). */
-unsigned long gw_emit_count(void);
+extern unsigned long gw_emit_renders;
 
 #endif

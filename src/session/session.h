@@ -214,7 +214,7 @@ typedef struct gw_session_write {
 	int changed;               /* the .vmx changes */
 	const char *const *texts;  /* borrowed, may be NULL: p rendered
 	                            * already, per format (gw_formats' rows;
-	                            * gw_apply_stage_begin_texts); set by the
+	                            * gw_apply_stage_begin); set by the
 	                            * caller after _prepare, dropped when the
 	                            * plan is made anew after an upgrade */
 } gw_session_write;

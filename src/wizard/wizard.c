@@ -168,7 +168,12 @@ wz_changed(gw_wizard *w)
 	wz_stale(w);
 }
 
-void
+/* Everything derived from the old host or route left behind: the GPUs,
+ * the memory size, the MMIO size, the .vmx and the open VM, the host's
+ * facts (ESXi version, BDFs, system id, GPU counts), the probes and host
+ * changes, and the output directory back to "gpuwiz-out".  The
+ * operator's options, formats and name stay. */
+static void
 wz_drop_derived(gw_wizard *w)
 {
 	gw_answers *a = &w->af.a;
@@ -254,8 +259,9 @@ gw_wizard_init(gw_wizard *w, const gw_table *t, const char *answers_path,
 		w->af.activity = -1;
 	}
 	w->outdir_given = w->af.out_dir != NULL;
-	if (w->af.activity >= 0)
-		w->activity = (gw_activity)w->af.activity;
+	if (w->af.activity >= 0)   /* a word of gw_answers_activities */
+		w->activity = gw_activity_parse(
+			gw_answers_activities[w->af.activity]);
 	if (w->af.out_dir == NULL)
 		w->af.out_dir = gw_xstrdup("gpuwiz-out");
 	if (w->af.formats == 0) {

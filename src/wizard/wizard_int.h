@@ -109,12 +109,7 @@ const gw_plan *wz_plan(const gw_wizard *w);
 /* Format row i rendered from the plan (made once per plan); NULL with
  * *why (may be NULL) when there is no plan or the emitter refuses. */
 const char *wz_render(const gw_wizard *w, size_t i, const char **why);
-/* Everything derived from the host or the activity left behind: the
- * GPUs, the memory size, the MMIO size, the .vmx and the open VM, the
- * host's facts (ESXi version, BDFs, system id, GPU counts), the probes
- * and host changes, and the output directory back to "gpuwiz-out".  The
- * operator's options, formats and name stay. */
-void wz_drop_derived(gw_wizard *w);
+
 /* Can the answers be saved (gw_wizard_save_answers)?  1 yes; 0 and e
  * (may be NULL) naming path why not. */
 int wz_savable(const gw_wizard *w, const char *path, gw_err *e);

@@ -454,7 +454,7 @@ gw_wizard_save_answers(gw_wizard *w, const char *path, gw_err *e)
 	dir = gw_xstrdup(dirname(d));
 	free(d);
 	copy = w->af;            /* shallow: what differs is set here */
-	copy.activity = (int)w->activity;
+	copy.activity = (int)gw_wizard_activity(w);
 	copy.vm_name = vm ? vm->name : w->host_error ? w->af.vm_name : NULL;
 	save_host(w, &copy);
 	copy.vmx_path = w->af.vmx_path && !vm ?
