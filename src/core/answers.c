@@ -241,6 +241,24 @@ ssh_address_ok(const char *v)
 	return gw_parse_uint(colon + 1, 65535, &port) == 0 && port > 0;
 }
 
+int
+gw_answers_host_address_ok(gw_answers_host kind, const char *v)
+{
+	if (v == NULL || *v == '\0')
+		return 0;
+	switch (kind) {
+	case GW_AHOST_SAMPLE:
+		return 1;
+	case GW_AHOST_SSH:
+		return ssh_address_ok(v);
+	case GW_AHOST_API:
+		return strncmp(v, "https://", 8) == 0 ||
+		       strncmp(v, "http://", 7) == 0;
+	default:
+		return 0;
+	}
+}
+
 /* [host] kind and what that kind takes: address (sample NAME,
  * USER@HOST[:PORT], URL), identity (ssh), user (api); never a password. */
 static int
@@ -261,10 +279,7 @@ load_host(gw_answers_file *af, dictionary *d, gw_err *e)
 			           path, kind);
 			return -1;
 		}
-		if (*v == '\0' ||
-		    (af->host == GW_AHOST_SSH && !ssh_address_ok(v)) ||
-		    (af->host == GW_AHOST_API && strncmp(v, "https://", 8) != 0 &&
-		     strncmp(v, "http://", 7) != 0)) {
+		if (!gw_answers_host_address_ok(af->host, v)) {
 			gw_err_set(e, af->host == GW_AHOST_SAMPLE ?
 			           _("%s: [host] address: '%s' is not a sample host's name (expected e.g. esxi-l40s)") :
 			           af->host == GW_AHOST_SSH ?

@@ -89,6 +89,10 @@ int gw_answers_load(gw_answers_file *af, const char *path, const gw_table *t,
                     gw_err *e);
 void gw_answers_file_free(gw_answers_file *af);
 
+/* Would v load as [host] address of kind (a sample's name, an SSH
+ * USER@HOST[:PORT], an http(s) URL)?  1 yes, 0 no. */
+int gw_answers_host_address_ok(gw_answers_host kind, const char *v);
+
 /* Write answers back as INI (for the wizard's "save answers"): every
  * field above that is set, no [wizard] / [host] section when none of
  * theirs is. */

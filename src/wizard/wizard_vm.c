@@ -412,8 +412,13 @@ save_host(const gw_wizard *w, gw_answers_file *c)
 		c->host_identity = w->af.host_identity;
 		c->host_user = w->af.host_user;
 	}
-	if (c->host_address && *c->host_address == '\0')
-		c->host_address = NULL;
+	/* a host the file cannot name (the ESXi shell gpuwiz runs on): no
+	 * [host], the replay takes the command line's */
+	if (kind >= GW_AHOST_SAMPLE &&
+	    !gw_answers_host_address_ok(kind, c->host_address)) {
+		c->host = GW_AHOST_NONE;
+		c->host_address = c->host_identity = c->host_user = NULL;
+	}
 }
 
 int
