@@ -156,6 +156,9 @@ int ui_ending(void);
 int ui_set_language(ui_ctx *u, const char *lang);
 /* Is the message language Chinese now? */
 int ui_lang_is_zh(void);
+/* Ask for a file name and save the answers there (gw_wizard_save_answers;
+ * the message says where or why not).  1 saved, 0 not. */
+int ui_save_answers(ui_ctx *u);
 
 /* ---- dialogs (dialog.c) ----------------------------------------------- */
 

@@ -221,6 +221,14 @@ cmd_apply(cli_opts *o, const gw_table *t, gw_err *e)
 		gw_answers_file_free(&af);
 		return EXIT_USAGE;
 	}
+	if (af.host >= GW_AHOST_SAMPLE) {
+		/* a host's VM is the wizard's to reach, not a local write */
+		gw_err_set(e, _("%s: [host] kind = %s: gpuwiz apply writes local files only (expected kind = offline or linux); replay it with gpuwiz --answers FILE"),
+		           o->answers,
+		           gw_answers_host_words[af.host - GW_AHOST_OFFLINE]);
+		gw_answers_file_free(&af);
+		return EXIT_USAGE;
+	}
 	af.force = o->force || af.force;
 	if (af.vmx_path && gw_vmx_load_checked(&v, af.vmx_path, e) != 0)
 		goto out;

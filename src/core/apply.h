@@ -52,9 +52,13 @@ void gw_apply_result_free(gw_apply_result *r);
  * af->vmx_path, no format and no v ("nothing to write").  The plan's FAIL
  * findings are the caller's business (gw_session_may_write). */
 typedef struct gw_apply_stage gw_apply_stage;
+/* texts: the formats p was rendered to already (indexed as the
+ * registry's rows, gw_formats; NULL entries, or texts NULL, are rendered
+ * here): a caller that showed or checked the renders writes those,
+ * without rendering them again. */
 int gw_apply_stage_begin(const gw_answers_file *af, const gw_plan *p,
-                         gw_vmx *v, int force, gw_apply_stage **out,
-                         gw_err *e);
+                         const char *const *texts, gw_vmx *v, int force,
+                         gw_apply_stage **out, gw_err *e);
 int gw_apply_stage_commit(gw_apply_stage *st, gw_apply_result *r, gw_err *e);
 void gw_apply_stage_end(gw_apply_stage *st);
 

@@ -274,11 +274,14 @@ emit_str_eq_null(const char *a, const char *b)
 
 /* ---- dispatch ------------------------------------------------------- */
 
+unsigned long gw_emit_renders;
+
 int
 gw_emit(int fmt, const gw_plan *p, char **out, gw_err *e)
 {
 	const gw_format_def *f = gw_format_def_of(fmt);
 
+	gw_emit_renders++;
 	if (f == NULL) {
 		gw_err_set(e, _("unknown output format %d; expected one of: %s"),
 		           fmt, gw_format_list());

@@ -155,5 +155,8 @@ const char *gw_format_filename(int fmt);
 /* One format by its GW_FMT_* bit, without options; an unknown fmt is an
  * error. */
 int gw_emit(int fmt, const gw_plan *p, char **out, gw_err *e);
+/* How many renders gw_emit made in this process (tests count them: a
+ * write renders each chosen format once). */
+extern unsigned long gw_emit_renders;
 
 #endif

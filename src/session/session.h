@@ -212,6 +212,11 @@ typedef struct gw_session_write {
 	gw_vmx *local;             /* a local .vmx: the copy the write gets */
 	int host_vmx;              /* the .vmx is the open VM's on the host */
 	int changed;               /* the .vmx changes */
+	const char *const *texts;  /* borrowed, may be NULL: p rendered
+	                            * already, per format (gw_formats' rows;
+	                            * gw_apply_stage_begin); set by the
+	                            * caller after _prepare, dropped when the
+	                            * plan is made anew after an upgrade */
 } gw_session_write;
 
 /* Describe the write of p (and vmx) with af's outputs on s: refused by

@@ -218,7 +218,8 @@ stage(gw_session_write *w, gw_apply_stage **st, gw_err *e)
 	*st = NULL;
 	if (w->af->formats == 0 && w->local == NULL)
 		return 0;
-	return gw_apply_stage_begin(w->af, w->p, w->local, w->af->force, st, e);
+	return gw_apply_stage_begin(w->af, w->p, w->texts, w->local,
+	                            w->af->force, st, e);
 }
 
 /* The host changes waiting; after an upgrade (or whenever the caller's

@@ -497,5 +497,5 @@ wz_fill_avail(gw_wizard *w)
 	                      w->detected, w->ndetected);
 	if (w->ndetected == 0)
 		return;
-	gw_wizard_replan(w);
+	wz_stale(w);
 }

@@ -88,7 +88,7 @@ act_device(const gw_wizard *w, const gw_finding *f, wz_strv *s)
 static void
 act_upgrade(const gw_wizard *w, const gw_finding *f, wz_strv *s)
 {
-	const gw_plan *p = &w->plan;
+	const gw_plan *p = wz_plan(w);
 	const gw_vm *vm;
 	char *cmd;
 	int shell;
@@ -197,10 +197,10 @@ action_of(const char *id)
 void
 wz_next_findings(const gw_wizard *w, wz_strv *s)
 {
-	const gw_plan *p = &w->plan;
+	const gw_plan *p = wz_plan(w);
 	size_t k, i;
 
-	if (!w->have_plan)
+	if (p == NULL)
 		return;
 	for (k = 0; k < N_ACTIONS; k++)
 		for (i = 0; i < p->nfindings; i++)

@@ -201,7 +201,7 @@ gw_wizard_esxi_upgrade(gw_wizard *w, gw_err *e)
 		gw_err_set(e, "%s", _("The VM is not powered off: its hardware version can be upgraded only when it is off. Shut it down first."));
 		return -1;
 	}
-	from = w->plan.hw_current;
+	from = wz_plan(w) ? w->plan.hw_current : 0;
 	if (set_hw(w, target, e) != 0)
 		return -1;
 	gw_session_queue_upgrade(&w->sess, from, target);

@@ -15,7 +15,7 @@
 static int
 count_gpus(const gw_wizard *w, int existing_only, int vgpu_only)
 {
-	const gw_plan *p = w->have_plan ? &w->plan : NULL;
+	const gw_plan *p = wz_plan(w);
 	size_t i;
 	int n = 0;
 
@@ -52,7 +52,7 @@ gw_wizard_propose_uvm(gw_wizard *w)
 {
 	int want;
 
-	if (w->af.uvm_set || !w->have_plan)
+	if (w->af.uvm_set || wz_plan(w) == NULL)
 		return 0;
 	want = gw_wizard_vm_vgpus(w) > 0;
 	if (want == (w->af.a.uvm != 0))
@@ -67,7 +67,7 @@ gw_wizard_fit_formats(gw_wizard *w)
 {
 	int mask;
 
-	if (w->af.a.ngpus > 0 || !w->have_plan)
+	if (w->af.a.ngpus > 0 || wz_plan(w) == NULL)
 		return 0;
 	mask = wz_formats_possible(w, w->af.formats);
 	if (mask == w->af.formats)

@@ -96,6 +96,8 @@ gw_wizard_write(gw_wizard *w)
 	gw_session_set_on_changes(s, changes_ran, &c);
 	rc = gw_session_write_prepare(s, &w->af, &w->plan, w->vmx, &wr, &le);
 	if (rc == 0) {
+		/* the renders the review's check made: written as they are */
+		wr.texts = (const char *const *)w->render;
 		if (gw_session_pending(s) == 0)
 			report_files(&c);
 		rc = gw_session_write_run(s, &wr, &w->vmx, &w->result, &le);
@@ -316,7 +318,7 @@ next_guest(const gw_wizard *w, wz_strv *s, int ngpu, int vgpu, int uvm)
 char **
 gw_wizard_next_commands(const gw_wizard *w)
 {
-	const gw_plan *p = w->have_plan ? &w->plan : NULL;
+	const gw_plan *p = wz_plan(w);
 	const char *name = p && p->name ? p->name : "<name>";
 	wz_strv s = { NULL, 0 };
 	int ngpu = 0, vgpu = 0, uvm;
