@@ -34,6 +34,9 @@ typedef struct gw_answers_file {
 	char *path;       /* the answers file */
 	int uvm_set;      /* [options] uvm was given, or the operator chose
 	                   * (the wizard proposes UVM for vGPUs otherwise) */
+	int formats_set;  /* [output] formats was given, or the operator
+	                   * chose (the wizard's defaults follow its activity
+	                   * otherwise) */
 } gw_answers_file;
 
 /* Read and validate.  Unknown sections/keys, bad booleans, bad specs: one

@@ -61,6 +61,21 @@ pl_memory(plan_ctx *c)
 		mb = a->memory_mb;
 	}
 	p->memory_mb = mb;
+	if (mb <= 0 && a->outputs_lock_memory && a->ngpus > 0) {
+		/* The BOSH vSphere CPI locks the reservation to the VM's
+		 * memory itself when the VM has a PCI device or a vGPU
+		 * (memory_reservation_locked_to_max, forced on; doc/design.md
+		 * section 15.8), and every output asked for is made for it:
+		 * no size to write, nothing to warn about. */
+		pl_finding(p, GW_SEV_INFO, "memory-unknown",
+		           GW_TOPIC_MEMORY, SRC_MEM,
+		           gw_xasprintf(_("The VM's memory size is not needed: "
+		                          "the outputs lock the reservation to "
+		                          "the VM's memory themselves "
+		                          "(memory_reservation_locked_to_max)")),
+		           NULL);
+		return;
+	}
 	if (mb <= 0) {
 		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "memory-unknown",
 		           GW_TOPIC_MEMORY, SRC_MEM,

@@ -76,8 +76,10 @@ gw_wizard_activity(const gw_wizard *w)
 void
 gw_wizard_set_activity(gw_wizard *w, gw_activity a)
 {
-	if ((int)a >= 0 && a < GW_NACTS)
+	if ((int)a >= 0 && a < GW_NACTS && a != w->activity) {
 		w->activity = a;
+		gw_wizard_replan(w);   /* its default outputs */
+	}
 }
 
 static const char *const activity_words[GW_NACTS] = { "vm", "tanzu" };

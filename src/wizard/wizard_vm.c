@@ -226,6 +226,7 @@ void
 gw_wizard_set_formats(gw_wizard *w, int mask)
 {
 	w->af.formats = mask & GW_FMT_ALL;
+	w->af.formats_set = 1;   /* the operator's choice wins */
 	wz_changed(w);
 }
 
