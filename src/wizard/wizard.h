@@ -402,6 +402,11 @@ int gw_setting_is_change(const gw_setting *s);
  * hiding (old GeForce drivers only) and force (write even when the VM
  * looks powered on or the plan has failures). */
 int gw_wizard_set_esxi(gw_wizard *w, const char *version, gw_err *e);
+/* The plan asks for the host's ESXi version: a .vmx below hardware
+ * version 17 and no version known (the plan's WARN "hw-target-unknown",
+ * src/core/plan_vm.c): 1, else 0.  The VM step then moves to its ESXi
+ * version field. */
+int gw_wizard_esxi_wanted(const gw_wizard *w);
 int gw_wizard_set_memory(gw_wizard *w, long mb, gw_err *e);
 int gw_wizard_set_name(gw_wizard *w, const char *name, gw_err *e);
 int gw_wizard_add_bdf(gw_wizard *w, const char *bdf, gw_err *e);

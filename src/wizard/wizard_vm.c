@@ -267,6 +267,17 @@ gw_wizard_set_esxi(gw_wizard *w, const char *version, gw_err *e)
 }
 
 int
+gw_wizard_esxi_wanted(const gw_wizard *w)
+{
+	size_t i;
+
+	for (i = 0; w->have_plan && i < w->plan.nfindings; i++)
+		if (strcmp(w->plan.findings[i].id, "hw-target-unknown") == 0)
+			return w->plan.findings[i].sev >= GW_SEV_WARN;
+	return 0;
+}
+
+int
 gw_wizard_set_memory(gw_wizard *w, long mb, gw_err *e)
 {
 	if (mb < 0 || mb > 64L * 1024 * 1024) {

@@ -134,7 +134,7 @@ homelab_walk() { # LANG
 	check "$lang homelab: written" wait_for "$(tr_ "$lang" 'Written:')"
 	pages "$TMP/write"
 	check "$lang homelab: the backup is named" in_pages "$TMP/write" "$(tr_ "$lang" 'Backup:') lab.vmx."
-	up=$(fmt "$(tr_ "$lang" 'Upgrade the hardware version from vmx-%1$d to vmx-%2$d (one-way: power the VM off and take a snapshot first): %3$s on the ESXi host (%4$s lists the Vmid)')" \
+	up=$(fmt "$(tr_ "$lang" 'Upgrade the hardware version from vmx-%1$d to vmx-%2$d (one-way: power the VM off and keep a copy of its .vmx first): %3$s on the ESXi host (%4$s lists the Vmid)')" \
 		13 21 'vim-cmd vmsvc/upgrade <vmid> vmx-21' 'vim-cmd vmsvc/getallvms')
 	efi=$(tr_ "$lang" 'Firmware: the VM boots with BIOS and gpuwiz leaves it so (an installed BIOS guest does not boot after a switch to EFI). For BARs over 16 GB, reinstall the guest in EFI mode or convert its boot disk to EFI, then, with the VM off: Edit Settings > VM Options > Boot Options > Firmware: EFI')
 	check "$lang homelab: next step: the hardware upgrade, exact command" in_pages "$TMP/write" "$up"

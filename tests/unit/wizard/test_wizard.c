@@ -1649,7 +1649,8 @@ test_next_findings(void **state)
 	host = strv_find(v, "find the VM's id");
 	assert_true(up > 0 && fw > up && res > fw && host > res);
 	assert_non_null(strstr(v[up], "from vmx-13 to vmx-21"));
-	assert_non_null(strstr(v[up], "snapshot"));
+	assert_non_null(strstr(v[up], "keep a copy of its .vmx first"));
+	assert_null(strstr(v[up], "snapshot"));
 	assert_non_null(strstr(v[up], "vim-cmd vmsvc/getallvms"));
 	assert_non_null(strstr(v[fw], "reinstall the guest in EFI mode"));
 	/* one step per unresolved finding, before the host's steps; the
