@@ -67,18 +67,13 @@ int wz_formats_possible(const gw_wizard *w, int mask);
 
 /* The outputs follow the activity (wizard_uvm.c).  Before the plan is
  * built: until the operator or the answers file chose (af.formats_set),
- * the formats are the activity's defaults (wz_default_formats), and the
+ * the formats are the activity's defaults (formats.def's FOR), and the
  * answers say whether the outputs lock the memory reservation themselves
  * (a.outputs_lock_memory).  After: the defaults keep only what the plan
  * can make (no BOSH extension without a GPU to add, no tile for two GPU
  * models). */
 void wz_outputs_follow(gw_wizard *w);
 void wz_outputs_fit(gw_wizard *w);
-/* The activity's default outputs (formats.def's FOR, through the audience
- * of the activity): a VM's .vmx gets the .vmx lines, or nothing besides
- * the .vmx itself when one is open (it is patched); a Tanzu VM type the
- * BOSH, Ops Manager and tile outputs. */
-int wz_default_formats(const gw_wizard *w);
 
 /* A growing NULL-terminated string list. */
 typedef struct wz_strv {

@@ -1,5 +1,6 @@
-/* wizard_uvm.c: the devices already in the open VM and unified memory
- * (wizard.h, last section).  A VM whose vGPUs crash NCCL 2.27+ in
+/* wizard_uvm.c: the devices already in the open VM, unified memory and
+ * the outputs that follow the activity (wizard.h, last section;
+ * wizard_int.h: wz_outputs_follow).  A VM whose vGPUs crash NCCL 2.27+ in
  * ncclCommInitRank needs pciPassthruN.cfg.enable_uvm = "1" on every vGPU
  * and nothing else (doc/design.md, 15.1; NVIDIA AI Enterprise
  * documentation): the GPU step lets the operator go on with only those
@@ -85,7 +86,11 @@ static const unsigned activity_audience[GW_NACTS] = {
 	[GW_ACT_TANZU] = GW_AUD_TANZU,
 };
 
-int
+/* The activity's default outputs (formats.def's FOR, through the audience
+ * of the activity): a VM's .vmx gets the .vmx lines, or nothing besides
+ * the .vmx itself when one is open (it is patched); a Tanzu VM type the
+ * BOSH, Ops Manager and tile outputs. */
+static int
 wz_default_formats(const gw_wizard *w)
 {
 	int m = gw_format_defaults(activity_audience[w->activity]);
