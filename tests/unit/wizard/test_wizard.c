@@ -680,6 +680,44 @@ test_init_default_formats(void **state)
 	free(dir);
 }
 
+/* The ESXi version is asked for where the upgrade matters: a .vmx below
+ * hardware version 17 with no version known; not once it is given, nor
+ * for a newer .vmx. */
+static void
+test_esxi_wanted(void **state)
+{
+	char *dir = tu_tmpdir(), *old, *hw18;
+	const gw_finding *f;
+	gw_wizard w;
+	gw_err e;
+
+	(void)state;
+	old = put_sample(dir, "old.vmx", "vmx/ws-hw11-ubuntu-shebang-utf8.vmx");
+	hw18 = put_sample(dir, "hw18.vmx", SAMPLE);
+	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
+	assert_int_equal(gw_wizard_add_gpu(&w, gpu("l40s"), NULL, 1, &e), 0);
+	assert_false(gw_wizard_esxi_wanted(&w));   /* no .vmx */
+	assert_int_equal(gw_wizard_open_vmx(&w, old, &e), 0);
+	assert_true(gw_wizard_esxi_wanted(&w));
+	f = plan_finding(&w, "hw-target-unknown");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_WARN);
+	assert_non_null(strstr(gw_wizard_finding_fix(f), "\"ESXi version\""));
+	assert_int_equal(gw_wizard_set_esxi(&w, "8.0U2", &e), 0);
+	assert_false(gw_wizard_esxi_wanted(&w));
+	/* then the upgrade advice is concrete */
+	assert_non_null(plan_finding(&w, "hw-upgrade"));
+	assert_int_equal(w.plan.hw_target, 21);
+	assert_int_equal(gw_wizard_set_esxi(&w, "", &e), 0);
+	assert_int_equal(gw_wizard_open_vmx(&w, hw18, &e), 0);
+	assert_false(gw_wizard_esxi_wanted(&w));
+	gw_wizard_free(&w);
+	free(old);
+	free(hw18);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
 /* The memory size is not asked for where every output locks the
  * reservation itself (the BOSH CPI's memory_reservation_locked_to_max):
  * INFO, no next step; the .vmx lines need it (WARN). */
@@ -2214,6 +2252,7 @@ main(void)
 		cmocka_unit_test(test_init_bad_answers_and_bad_vmx),
 		cmocka_unit_test(test_init_default_formats),
 		cmocka_unit_test(test_memory_locked_by_outputs),
+		cmocka_unit_test(test_esxi_wanted),
 		cmocka_unit_test(test_check_step_reasons),
 		cmocka_unit_test(test_search),
 		cmocka_unit_test(test_add_merge_remove),
