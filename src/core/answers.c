@@ -434,6 +434,7 @@ load_output(gw_answers_file *af, dictionary *d, gw_err *e)
 		snprintf(field, sizeof field, "%s: [output] formats", af->path);
 		if (gw_formats_parse(v, field, &af->formats, e) != 0)
 			return -1;
+		af->formats_set = 1;
 	}
 	if ((v = iniparser_getstring(d, "output:name", NULL)) != NULL && *v)
 		af->a.name = gw_xstrdup(v);

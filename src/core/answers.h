@@ -76,6 +76,9 @@ typedef struct gw_answers_file {
 	char *host_identity;    /* ssh: the identity file (resolved) */
 	char *host_user;        /* api: the user */
 	char *vm_name;    /* [vm] name: the VM of the host's list */
+	int formats_set;  /* [output] formats was given, or the operator
+	                   * chose (the wizard's defaults follow its activity
+	                   * otherwise) */
 } gw_answers_file;
 
 /* Read and validate.  Unknown sections/keys, bad booleans, bad specs: one

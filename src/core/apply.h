@@ -71,6 +71,9 @@ void gw_apply_stage_end(gw_apply_stage *st);
  * it or, for --dry-run, hands it to the report layer to print; the same
  * description is what the JSON summary of apply says. */
 typedef enum {
+	GW_WRITE_BACKUP,    /* the VM's .vmx on a host copied to a backup
+	                     * beside it before the host changes touch the
+	                     * VM: what = its path there */
 	GW_WRITE_HOST,      /* a host change: what, command */
 	GW_WRITE_VMX,       /* a local .vmx: what = its path, lines */
 	GW_WRITE_VMX_HOST,  /* the VM's .vmx on a host: what = as shown

@@ -44,6 +44,11 @@ typedef struct gw_answers {
 	uint64_t mmio_gb;    /* operator's size; 0 = recommended */
 	int allow_below_rule;/* operator confirmed a size below the rule */
 	long memory_mb;      /* 0 = take memsize from the .vmx */
+	int outputs_lock_memory; /* every output asked for locks the VM's
+	                      * memory reservation to its size itself (the
+	                      * BOSH CPI's memory_reservation_locked_to_max:
+	                      * gw_formats_lock_memory) and no .vmx is
+	                      * patched: an unknown memory size is then INFO */
 	char *esxi_version;  /* "8.0U2", NULL = unknown */
 	char *name;          /* VM extension name; NULL = derived */
 	gw_gpu_avail *avail; /* the host's GPUs, when a host is known (not

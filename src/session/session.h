@@ -78,6 +78,8 @@ typedef struct gw_session {
 	gw_session_changes_fn on_changes;   /* NULL: none */
 	void *changes_ctx;
 	gw_host_write last;     /* what the last host write did */
+	char *backup_first;     /* the VM's .vmx backed up by the last write
+	                         * before its host changes, or NULL */
 } gw_session;
 
 void gw_session_init(gw_session *s, gw_host *h);

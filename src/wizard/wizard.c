@@ -46,6 +46,7 @@ gw_wizard_replan(gw_wizard *w)
 	clear_plan(w);
 	w->plan_error[0] = '\0';
 	memset(&le, 0, sizeof le);
+	wz_outputs_follow(w);
 	if (w->af.a.ngpus == 0 && w->vmx == NULL) {
 		snprintf(w->plan_error, sizeof w->plan_error, "%s",
 		         _("No GPU chosen yet: choose one on the GPU step."));
@@ -77,6 +78,7 @@ gw_wizard_replan(gw_wizard *w)
 		return -1;
 	}
 	w->have_plan = 1;
+	wz_outputs_fit(w);
 	return 0;
 }
 
@@ -229,7 +231,7 @@ int
 gw_wizard_init(gw_wizard *w, const gw_table *t, const char *answers_path,
                gw_err *e)
 {
-	int from_file_formats = 1, i;
+	int i;
 
 	memset(w, 0, sizeof *w);
 	w->table = t;
@@ -264,14 +266,7 @@ gw_wizard_init(gw_wizard *w, const gw_table *t, const char *answers_path,
 			gw_answers_activities[w->af.activity]);
 	if (w->af.out_dir == NULL)
 		w->af.out_dir = gw_xstrdup("gpuwiz-out");
-	if (w->af.formats == 0) {
-		from_file_formats = 0;
-		w->af.formats = gw_format_defaults();
-	}
-	gw_wizard_replan(w);
-	if (answers_path && !from_file_formats && w->have_plan)
-		/* a .vmx-only file: the snippets that can be made from it */
-		w->af.formats = wz_formats_possible(w, gw_format_defaults());
+	gw_wizard_replan(w);   /* the outputs follow the activity */
 	w->dirty = 0;
 	return 0;
 }

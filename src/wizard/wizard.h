@@ -94,16 +94,18 @@ int gw_wizard_use_sample(gw_wizard *w, const char *name, gw_err *e);
 
 /* Start empty, or pre-filled from an answers file (every screen then has
  * its value; Enter on each accepts it).  answers_path NULL = empty.  The
- * default output directory is "gpuwiz-out" and the default formats all four
- * when the file does not say.
+ * default output directory is "gpuwiz-out"; the formats follow the
+ * activity until the file ([output] formats) or the operator chooses
+ * (the options step, gw_wizard_set_formats): GW_ACT_VM the .vmx lines, or
+ * only the patched .vmx when one is open; GW_ACT_TANZU BOSH, Ops Manager
+ * and tile (formats.def's FOR).
  * Details: mode OFFLINE, step WELCOME (visited).  Without a file the host
  * checklist starts unconfirmed; with one every host_ok[] item starts
  * confirmed (the BIOS checklist is not in the file: a trainer's file
  * stands for a prepared host), so that Enter alone walks to the end.
  * [wizard] activity and language are taken; the file's [host] and [vm]
- * name are gw_wizard_new's (a host is attached there).  When the
- * file names no formats (a .vmx-only file), the default is those of the
- * four that the first plan can render (all four when there is no plan).
+ * name are gw_wizard_new's (a host is attached there).  The default
+ * formats keep those the plan can render.
  * A [vm] vmx that cannot be read is not fatal: vmx stays NULL and
  * vmx_error says why (the VM step then asks for another file or none).
  * Returns -1 (e set, *w left empty; gw_wizard_free is harmless) only when
@@ -238,7 +240,9 @@ int gw_wizard_set_mmio_text(gw_wizard *w, const char *text, int confirmed,
 void gw_wizard_set_uvm(gw_wizard *w, int on);
 void gw_wizard_set_p2p(gw_wizard *w, int on);
 void gw_wizard_set_reserve(gw_wizard *w, int on);
-void gw_wizard_set_formats(gw_wizard *w, int mask);   /* GW_FMT_* bits */
+/* GW_FMT_* bits: the operator's choice, kept over the activity's
+ * defaults from then on. */
+void gw_wizard_set_formats(gw_wizard *w, int mask);
 /* Output directory (kept as given, relative to the current directory; a
  * leading "~/" is the home directory).  Empty: -1; a path that exists and
  * is not a directory: -1.  It is created when writing. */
@@ -270,11 +274,15 @@ int gw_wizard_write(gw_wizard *w);
 /* The commands to run next (translated lines): power on, vim-cmd
  * vmsvc/reload, the guest checks (nvidia-smi -q fields; the NCCL
  * all-reduce test for several GPUs).  NULL-terminated, malloc'ed.
- * In order: the host (a .vmx patched or .vmx lines to paste: getallvms,
- * power.getstate, reload, power.on; a power-cycle note for UVM), the
- * Tanzu outputs chosen (BOSH cloud config, Ops Manager PUT/om, tile
- * fields, Apply Changes), then the guest (nvidia-smi, -q modes, BAR1/FB
- * totals, torchrun all-reduce when the VM has 2+ GPUs, NCCL_DEBUG=INFO).
+ * Only for what is written (the chosen formats, a patched .vmx), the
+ * activity's own route first.  GW_ACT_VM: the findings left open, the
+ * host (a patched .vmx: getallvms, power.getstate, reload, power.on; a
+ * power-cycle note for UVM), then the formats' steps (the .vmx lines to
+ * paste first).  GW_ACT_TANZU: the formats' steps first (tile fields and
+ * Apply Changes, Ops Manager PUT/om, BOSH cloud config), then the
+ * findings and the host.  Both end with the guest (nvidia-smi, -q modes,
+ * BAR1/FB totals, torchrun all-reduce when the VM has 2+ GPUs,
+ * NCCL_DEBUG=INFO).
  * Paths are those written (result) or, before writing, those planned.
  * Commands are never translated, only the words around them.  Free with
  * gw_strv_free. */
@@ -424,6 +432,11 @@ int gw_setting_is_change(const gw_setting *s);
  * hiding (old GeForce drivers only) and force (write even when the VM
  * looks powered on or the plan has failures). */
 int gw_wizard_set_esxi(gw_wizard *w, const char *version, gw_err *e);
+/* The plan asks for the host's ESXi version: a .vmx below hardware
+ * version 17 and no version known (the plan's WARN "hw-target-unknown",
+ * src/core/plan_vm.c): 1, else 0.  The VM step then moves to its ESXi
+ * version field. */
+int gw_wizard_esxi_wanted(const gw_wizard *w);
 int gw_wizard_set_memory(gw_wizard *w, long mb, gw_err *e);
 int gw_wizard_set_name(gw_wizard *w, const char *name, gw_err *e);
 int gw_wizard_add_bdf(gw_wizard *w, const char *bdf, gw_err *e);
@@ -463,8 +476,9 @@ gw_activity gw_wizard_activity(const gw_wizard *w);
 void gw_wizard_set_language(gw_wizard *w, const char *lang);
 const char *gw_wizard_language(const gw_wizard *w);
 /* Choose the activity (an unknown one is ignored); does not change
- * dirty.  Another activity than the current one takes the default
- * outputs again (what was derived from the old one).  Its word in the answers file: "vm", "tanzu"
+ * dirty.  Another activity than the current one drops what was derived
+ * from the old one: its outputs follow the new one's defaults again
+ * (gw_wizard_init).  Its word in the answers file: "vm", "tanzu"
  * (gw_activity_word; gw_activity_parse gives GW_NACTS for another). */
 void gw_wizard_set_activity(gw_wizard *w, gw_activity a);
 const char *gw_activity_word(gw_activity a);

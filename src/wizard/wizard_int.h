@@ -81,6 +81,16 @@ struct gw_wizard {
  * be made from the current plan. */
 int wz_formats_possible(const gw_wizard *w, int mask);
 
+/* The outputs follow the activity (wizard_uvm.c).  Before the plan is
+ * built: until the operator or the answers file chose (af.formats_set),
+ * the formats are the activity's defaults (formats.def's FOR), and the
+ * answers say whether the outputs lock the memory reservation themselves
+ * (a.outputs_lock_memory).  After: the defaults keep only what the plan
+ * can make (no BOSH extension without a GPU to add, no tile for two GPU
+ * models). */
+void wz_outputs_follow(gw_wizard *w);
+void wz_outputs_fit(gw_wizard *w);
+
 /* A growing NULL-terminated string list. */
 typedef struct wz_strv {
 	char **v;

@@ -247,6 +247,10 @@ gw_wizard_host_changes(const gw_wizard *w)
 			/* TRANSLATORS: a queued enable: its line, then the
 			 * note. */
 			wz_strv_push(&s, gw_xasprintf(_("%s (the host may need a reboot after it: gpuwiz checks and says so)"), t));
+		else if (host_can(w->sess.host, HOST_BACKUP))
+			/* TRANSLATORS: a queued upgrade on a host that keeps
+			 * a copy of the .vmx (the write's order). */
+			wz_strv_push(&s, gw_xasprintf(_("%s (one-way; the .vmx is copied to a backup beside it first, read again after it, then patched)"), t));
 		else
 			/* TRANSLATORS: a queued upgrade: its line. */
 			wz_strv_push(&s, gw_xasprintf(_("%s (one-way; the .vmx is read again after it, then patched)"), t));

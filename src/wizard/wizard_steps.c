@@ -56,7 +56,7 @@ wz_formats_possible(const gw_wizard *w, int mask)
 
 /* The registry's rows as the screens see them (wizard.h). */
 static const gw_wizard_format formats_shown[] = {
-#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, TAKES, EMIT, NEXT) \
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, FOR, MEM, TAKES, EMIT, NEXT) \
 	{ GW_FMT_##ID, LABEL, HOLDS, FILE },
 #include "formats.def"
 #undef GW_FORMAT

@@ -226,6 +226,7 @@ void
 gw_wizard_set_formats(gw_wizard *w, int mask)
 {
 	w->af.formats = mask & GW_FMT_ALL;
+	w->af.formats_set = 1;   /* the operator's choice wins */
 	wz_changed(w);
 }
 
@@ -262,6 +263,17 @@ gw_wizard_set_esxi(gw_wizard *w, const char *version, gw_err *e)
 	free(w->af.a.esxi_version);
 	w->af.a.esxi_version = version && *version ? gw_xstrdup(version) : NULL;
 	wz_changed(w);
+	return 0;
+}
+
+int
+gw_wizard_esxi_wanted(const gw_wizard *w)
+{
+	size_t i;
+
+	for (i = 0; w->have_plan && i < w->plan.nfindings; i++)
+		if (strcmp(w->plan.findings[i].id, "hw-target-unknown") == 0)
+			return w->plan.findings[i].sev >= GW_SEV_WARN;
 	return 0;
 }
 
