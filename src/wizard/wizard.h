@@ -476,9 +476,8 @@ gw_activity gw_wizard_activity(const gw_wizard *w);
 void gw_wizard_set_language(gw_wizard *w, const char *lang);
 const char *gw_wizard_language(const gw_wizard *w);
 /* Choose the activity (an unknown one is ignored); does not change
- * dirty.  Another activity than the current one drops what was derived
- * from the old one: its outputs follow the new one's defaults again
- * (gw_wizard_init).  Its word in the answers file: "vm", "tanzu"
+ * dirty.  The default outputs follow it (gw_wizard_init) until the
+ * operator or the answers file chooses them.  Its word in the answers file: "vm", "tanzu"
  * (gw_activity_word; gw_activity_parse gives GW_NACTS for another). */
 void gw_wizard_set_activity(gw_wizard *w, gw_activity a);
 const char *gw_activity_word(gw_activity a);

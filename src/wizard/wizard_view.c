@@ -155,8 +155,6 @@ gw_wizard_set_activity(gw_wizard *w, gw_activity a)
 	if ((int)a < 0 || a >= GW_NACTS || a == w->activity)
 		return;
 	w->activity = a;
-	/* the outputs chosen for the old activity: the new one's defaults */
-	w->af.formats_set = 0;
 	wz_changed(w);
 	w->dirty = dirty;
 }
