@@ -90,10 +90,8 @@ fill_tanzu(gw_wizard_doctor *d, gw_wizard *w, const gw_diag_finding *f)
 
 	(void)d;
 	(void)f;
+	/* its outputs are the activity's defaults (formats.def's FOR) */
 	gw_wizard_set_activity(w, GW_ACT_TANZU);
-	if (w->af.formats != (GW_FMT_TILE | GW_FMT_BOSH | GW_FMT_OPSMAN))
-		gw_wizard_set_formats(w, GW_FMT_TILE | GW_FMT_BOSH |
-		                         GW_FMT_OPSMAN);
 	gw_wizard_set_mmio(w, 0, 0, &e);
 }
 
