@@ -128,6 +128,16 @@ int gw_wizard_replan(gw_wizard *w);
  *           (gw_wizard_format_check); no FAIL finding unless af.force
  *  WRITE    never (the last step) */
 int gw_wizard_check_step(const gw_wizard *w, gw_step s, char *why, size_t n);
+/* The mark of step s in the step bar/list, the one rule for it:
+ * GW_MARK_NONE for the current step and those not reached or ahead of
+ * it (skipped, or not yet walked again after going back);
+ * GW_MARK_PASS for a step behind the current one that passes
+ * gw_wizard_check_step now and left nothing to look at; GW_MARK_WARN
+ * for one that does not pass now, or that the operator went on from
+ * with a FAIL or WARN: host rows that FAIL (overridden) or WARN, a
+ * review with a FAIL finding (force). */
+typedef enum { GW_MARK_NONE, GW_MARK_PASS, GW_MARK_WARN } gw_step_mark;
+gw_step_mark gw_wizard_step_mark(const gw_wizard *w, gw_step s);
 /* Move: next validates the current step first; back never fails at the
  * first step (returns -1 and stays). */
 int gw_wizard_next(gw_wizard *w, char *why, size_t n);
@@ -275,6 +285,12 @@ int gw_wizard_sriov_needed(const gw_wizard *w);
 /* Confirm (ok = 1) or unconfirm a host checklist item; not saved, does not
  * change dirty.  An out-of-range item is ignored. */
 void gw_wizard_set_host_ok(gw_wizard *w, int item, int ok);
+/* The severity of an offline host checklist item, as the steps act on
+ * it: GW_SEV_PASS once confirmed; not confirmed, the IOMMU and above-4G
+ * items are GW_SEV_ERROR (the host step's Enter waits for them and names
+ * every one missing), SR-IOV is GW_SEV_WARN when a chosen vGPU needs it
+ * (the review's Enter waits for it), else GW_SEV_INFO. */
+gw_sev gw_wizard_host_item_sev(const gw_wizard *w, int item);
 
 /* ---- a host attached: ESXi (shell or ssh) or the vSphere API ----------- */
 
