@@ -484,19 +484,19 @@ review_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 		ui_keys_add(out, &n, max, "PgDn", _("Scroll"), pg);
 		return n;
 	}
-	/* TRANSLATORS: key help label; at most 8 cells.  More below
-	 * than the page shows: PgDn first, so that it is
-	 * never cut off the key line */
+	/* More below than the page shows: PgDn first, so that it is never
+	 * cut off the key line ("More", as on the other steps); then s, so
+	 * that a line too long drops the others first */
 	if (tls(u)->n > (size_t)tls(u)->page + (size_t)tls(u)->top)
-		ui_keys_add(out, &n, max, "PgDn", _("Scroll"), pg);
+		ui_keys_add(out, &n, max, "PgDn", _("More"), pg);
+	/* TRANSLATORS: key help label (save the answers); at most 8 cells. */
+	ui_keys_add(out, &n, max, "s", _("Save"), s);
 	/* TRANSLATORS: key help label (the digits go to a step); at most
 	 * 8 cells. */
 	ui_keys_add(out, &n, max, digits, _("Go to"), none);
 	/* TRANSLATORS: key help label (show the snippets); at most 8
 	 * cells. */
 	ui_keys_add(out, &n, max, "v", _("Snippets"), v);
-	/* TRANSLATORS: key help label (save the answers); at most 8 cells. */
-	ui_keys_add(out, &n, max, "s", _("Save"), s);
 	return ui_keys_common(out, n, max, 0);
 }
 
