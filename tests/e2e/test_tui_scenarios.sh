@@ -177,7 +177,7 @@ homelab_files() { # LANG
 }
 
 # ---- 2. Tanzu: snippets only, 1 x L40S --------------------------------------
-# Enter | Space Down Space Enter | l40s Down Space Enter | Enter | Enter |
+# Down Enter | Space Down Space Enter | l40s Down Space Enter | Enter | Enter |
 # Enter | v Esc Enter | Enter | Enter
 FILES="vmx:gpuwiz.vmx.txt bosh:bosh-vm-extension.yml opsman:opsman-vm-extension.json tile:tile-vm-type.yml"
 tanzu_walk() { # LANG
@@ -189,6 +189,9 @@ tanzu_walk() { # LANG
 	done
 	start "$lang" 80x24
 	check "$lang tanzu: welcome" wait_for "$(st WELCOME)"
+	# the Tanzu/BOSH VM type: the row under the .vmx one
+	k Down
+	check "$lang tanzu: the Tanzu row marked" on_screen "(*) $(tr_ "$lang" 'A Tanzu/BOSH VM type, offline: tile, BOSH, Ops Manager')"
 	k Enter
 	check "$lang tanzu: host check" wait_for "$(st HOST)"
 	k Space; k Down; k Space; k Enter
