@@ -599,7 +599,7 @@ const char *gw_wizard_finding_fix(const gw_finding *f);
  * recommendation or the operator's), the outputs (the formats' names and
  * the NCCL script, in the output directory, after "the .vmx is patched"
  * when one is open).  Lines may be longer than the screen: the screen
- * cuts them with its sign.  Never NULL: 5 lines, NULL-terminated,
+ * wraps them under the text after the label.  Never NULL: 5 lines, NULL-terminated,
  * malloc'ed (gw_strv_free). */
 char **gw_wizard_summary(const gw_wizard *w);
 /* The text the write step would write for format fmt (one GW_FMT_* bit),
