@@ -174,13 +174,24 @@ queued_walk() { # NAME LANG ARGS...
 queued_walk "C queued" C.UTF-8
 [ $have_zh = 0 ] || queued_walk "zh queued" zh_CN.UTF-8 --lang zh_CN
 
-# the welcome screen on a machine without a GPU, every row focused once
+# the welcome screen, every row focused once, then the samples' list with
+# every sample focused once
+welcome_rows() { # LANG ARGS...
+	lang=$1; shift
+	answers
+	start "$lang" 80x24 "$@"
+	wait_for "$(st WELCOME)" 20 >/dev/null
+	n=0; while [ $n -lt 9 ]; do keys Down; keep; n=$((n + 1)); done
+	keys End; keys Enter; keep
+	n=0; while [ $n -lt 4 ]; do keys Down; keep; n=$((n + 1)); done
+	keys Escape; keys q; exited 10 >/dev/null
+}
 WHAT="C welcome rows"
-answers
-start C.UTF-8 80x24
-wait_for "$(st WELCOME)" 20 >/dev/null
-n=0; while [ $n -lt 12 ]; do keys Down; keep; n=$((n + 1)); done
-keys q; exited 10 >/dev/null
+welcome_rows C.UTF-8
+if [ $have_zh = 1 ]; then
+	WHAT="zh welcome rows"
+	welcome_rows zh_CN.UTF-8 --lang zh_CN
+fi
 
 check "the audit names no text cut without a sign" sh -c "[ ! -s '$AUDIT' ]"
 [ -s "$AUDIT" ] && sed 's/^/   audit: /' "$AUDIT" | head -n 40
