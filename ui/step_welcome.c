@@ -71,13 +71,25 @@ sample_title(const char *t)
 	return _(t);
 }
 
-/* The route and activity of a choice row. */
+/* The route and activity each choice row takes (the doctor's and the
+ * samples' are set by the doctor and by the sample picked). */
+static const struct {
+	gw_mode mode;
+	gw_activity act;
+} row_route[NROWS] = {
+	[ROW_DOCTOR] = { GW_MODE_OFFLINE, GW_ACT_VM },
+	[ROW_VM] = { GW_MODE_OFFLINE, GW_ACT_VM },
+	[ROW_TANZU] = { GW_MODE_OFFLINE, GW_ACT_TANZU },
+	[ROW_LINUX] = { GW_MODE_LINUX, GW_ACT_VM },
+	[ROW_SSH] = { GW_MODE_ESXI_SSH, GW_ACT_VM },
+	[ROW_API] = { GW_MODE_VSPHERE, GW_ACT_VM },
+	[ROW_SAMPLE] = { GW_MODE_OFFLINE, GW_ACT_VM },
+};
+
 static gw_mode
 row_mode(int row)
 {
-	return row == ROW_LINUX ? GW_MODE_LINUX :
-	       row == ROW_SSH ? GW_MODE_ESXI_SSH :
-	       row == ROW_API ? GW_MODE_VSPHERE : GW_MODE_OFFLINE;
+	return row_route[row].mode;
 }
 
 static int
@@ -131,14 +143,19 @@ static int
 chosen_row(const gw_wizard *w, const welcome_st *st)
 {
 	gw_mode m = gw_wizard_mode(w);
+	int r;
 
-	if (m == GW_MODE_OFFLINE)
-		return gw_wizard_activity(w) == GW_ACT_TANZU ? ROW_TANZU :
-		       ROW_VM;
-	if (sample_index(w, st) >= 0)
-		return ROW_SAMPLE;
-	return m == GW_MODE_LINUX ? ROW_LINUX :
-	       m == GW_MODE_ESXI_SSH ? ROW_SSH : ROW_API;
+	for (r = ROW_VM; r < ROW_SAMPLE; r++) {
+		if (row_route[r].mode != m)
+			continue;
+		if (!row_is_route(r)) {   /* offline: by the activity */
+			if (row_route[r].act == gw_wizard_activity(w))
+				return r;
+			continue;
+		}
+		return sample_index(w, st) >= 0 ? ROW_SAMPLE : r;
+	}
+	return ROW_VM;
 }
 
 /* The screen line of main-list row (relative to the content): the
@@ -456,7 +473,7 @@ pick_sample(ui_ctx *u, welcome_st *st)
 	if (k >= st->nsamples)
 		return -1;
 	if ((int)k == sample_index(u->w, st) &&
-	    gw_wizard_mode(u->w) != GW_MODE_OFFLINE)
+	    chosen_row(u->w, st) == ROW_SAMPLE)
 		return 0;   /* in use already: keep what was done */
 	/* TRANSLATORS: progress while a sample host is built. */
 	ui_progress(u, _("Building the sample host..."), -1);
@@ -518,8 +535,7 @@ pick(ui_ctx *u, welcome_st *st)
 		ui_msg(u, UI_MSG_ERROR, "%s", why ? why : "");
 		return -1;
 	}
-	gw_wizard_set_activity(u->w, st->choice == ROW_TANZU ? GW_ACT_TANZU :
-	                       GW_ACT_VM);
+	gw_wizard_set_activity(u->w, row_route[st->choice].act);
 	return 0;
 }
 

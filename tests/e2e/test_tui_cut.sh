@@ -114,6 +114,8 @@ doctor_walk() { # NAME LANG ARGS...
 	WHAT=$1; lang=$2; shift 2
 	start "$lang" 80x24 "$@"
 	check "$WHAT: first screen" wait_for "$(st WELCOME)" 30
+	# a sample in use shows the samples' list first: Esc to the choices
+	! on_screen "(*) esxi-l40s" || keys Escape
 	keys Home; keys Down; keys Enter; sleep 0.3; keep
 	help_pages
 	for f in vmwarelog/vmware-log-pages-needed-exceeds-limit-devicepoweron-dell-kb.txt \
