@@ -108,7 +108,7 @@ esxi_walk() { # LANG [welcome]
 		GPUWIZ_SYSROOT="$TMP/nogpu"
 		start "$lang" 80x24
 		GPUWIZ_SYSROOT="$TMP/no-such-root"
-		check "$lang welcome: the samples are offered" wait_for "esxi-l40s"
+		check "$lang welcome: the samples are offered" wait_for "$(tr_ "$lang" 'Practise on a sample host (no hardware needed)')"
 		# the sample row has the cursor: Enter lists the samples,
 		# the first (amd-geforce-usb) marked
 		keys Enter
