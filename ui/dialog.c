@@ -38,6 +38,21 @@ box_place(int h, int w, int *y, int *x)
 		*x = 0;
 }
 
+/* A box at (y, x), h rows by w: the rows it spans and one row above and
+ * below (not the step bar's nor the key line's) are cleared across the
+ * whole terminal first, so that nothing of the screen below shows beside
+ * it, then the frame is drawn. */
+static void
+box_frame(int y, int x, int h, int w)
+{
+	int r;
+
+	for (r = y - 1; r <= y + h; r++)
+		if (r >= 1 && r < LINES - 1)
+			dw_fill(r, 0, COLS, A_NORMAL);
+	dw_box(y, x, h, w, ui_attr(UI_C_BOX));
+}
+
 static void
 box_title(int y, int x, int w, const char *title)
 {
@@ -105,7 +120,7 @@ confirm_draw(ui_ctx *u, const char *question, const int *focus)
 		n = (size_t)(LINES - 6);
 	bh = (int)n + 4;
 	box_place(bh, bw, &y, &x);
-	dw_box(y, x, bh, bw, ui_attr(UI_C_BOX));
+	box_frame(y, x, bh, bw);
 	for (i = 0; i < (int)n; i++)
 		dw_put(y + 1 + i, x + 2, lines[i], bw - 4, A_BOLD);
 	dw_free_lines(lines, n);
@@ -284,7 +299,7 @@ ui_input(ui_ctx *u, const char *title, const char *label, char **value,
 				rows = 4;
 			bh = rows + 6;
 			box_place(bh, bw, &y, &x);
-			dw_box(y, x, bh, bw, ui_attr(UI_C_BOX));
+			box_frame(y, x, bh, bw);
 			box_title(y, x, bw, title);
 			dw_wrap_put(y + 1, x + 2, bw - 4, rows, label, A_NORMAL);
 			ui_field_draw(u, &f, y + 1 + rows + 1, x + 2, bw - 4, 1);
@@ -390,7 +405,7 @@ help_draw(ui_ctx *u, const ui_screen *s, const char *text, int *top)
 		*top = (int)n - rows;
 	if (*top < 0)
 		*top = 0;
-	dw_box(y, x, bh, bw, ui_attr(UI_C_BOX));
+	box_frame(y, x, bh, bw);
 	/* TRANSLATORS: the help box's title; %s is the step's title (at most
 	 * 18 cells).  At most 40 cells. */
 	snprintf(title, sizeof title, _("Help: %s"), gw_step_title(s->step));
@@ -485,7 +500,7 @@ ui_progress(ui_ctx *u, const char *what, int pct)
 		const char *keys[3];
 
 		box_place(bh, bw, &y, &x);
-		dw_box(y, x, bh, bw, ui_attr(UI_C_BOX));
+		box_frame(y, x, bh, bw);
 		dw_put(y + 1, x + 2, what, bw - 4, A_BOLD);
 		if (pct >= 0) {
 			int full = (bw - 4) * (pct > 100 ? 100 : pct) / 100;

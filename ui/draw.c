@@ -541,11 +541,22 @@ ui_list_key(ui_list *l, ui_key k, int h)
 	return 1;
 }
 
+/* A scroll mark at (y, x) with a blank before it, so that it never
+ * touches the row's text ("with v" reads as a word). */
+static void
+list_mark(int y, int x, const char *mark)
+{
+	dw_unsplit(y, x - 1);
+	dw_unsplit(y, x);
+	dw_put(y, x - 1, " ", 1, A_NORMAL);
+	dw_put(y, x, mark, 1, ui_attr(UI_C_DIM));
+}
+
 void
 ui_list_marks(const ui_list *l, int y, int x, int h)
 {
 	if (l->top > 0)
-		dw_put(y, x, "^", 1, ui_attr(UI_C_DIM));
+		list_mark(y, x, "^");
 	if (l->top + h < l->n)
-		dw_put(y + h - 1, x, "v", 1, ui_attr(UI_C_DIM));
+		list_mark(y + h - 1, x, "v");
 }

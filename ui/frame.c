@@ -47,6 +47,22 @@ ui_layout(ui_ctx *u)
 		u->content.h = 1;
 }
 
+/* The mark before step i in the bar or list (gw_wizard_step_mark): a
+ * tick for a step that passed, "!" for one left with a FAIL or WARN, a
+ * blank for the current step and those skipped or ahead. */
+static const char *
+step_mark(const ui_ctx *u, int i)
+{
+	switch (gw_wizard_step_mark(u->w, (gw_step)i)) {
+	case GW_MARK_PASS:
+		return ui_glyph_done(u);
+	case GW_MARK_WARN:
+		return "!";
+	default:
+		return " ";
+	}
+}
+
 static void
 draw_side_list(ui_ctx *u)
 {
@@ -65,7 +81,7 @@ draw_side_list(ui_ctx *u)
 
 		y = 2 + i;
 		dw_fill(y, 0, SIDE_W, a);
-		dw_put(y, 1, gw_wizard_visited(w, (gw_step)i) && !cur ? ui_glyph_done(u) : " ", 1, a);
+		dw_put(y, 1, step_mark(u, i), 1, a);
 		snprintf(num, sizeof num, "%d", i + 1);
 		dw_put(y, 3, num, 1, a);
 		dw_put(y, 5, gw_step_title((gw_step)i), SIDE_W - 6, a);
@@ -81,11 +97,7 @@ draw_side_list(ui_ctx *u)
 static void
 top_bar_seg(const ui_ctx *u, int i, int with_title, char *seg, size_t size)
 {
-	const gw_wizard *w = u->w;
-	int cur = (int)gw_wizard_step(w) == i;
-
-	snprintf(seg, size, "%s%d%s%s ",
-	         gw_wizard_visited(w, (gw_step)i) && !cur ? ui_glyph_done(u) : " ", i + 1,
+	snprintf(seg, size, "%s%d%s%s ", step_mark(u, i), i + 1,
 	         with_title ? " " : "",
 	         with_title ? gw_step_title((gw_step)i) : "");
 }

@@ -1,7 +1,9 @@
 /* step_host.c: step 2, the host check.  Offline it is the checklist the
  * operator confirms in the host's BIOS/UEFI setup (the wizard's items:
- * VT-d/AMD-Vi, above-4G decoding, SR-IOV), one row each with PASS once
- * confirmed or WARN while not, and where to find it (the fix).
+ * VT-d/AMD-Vi, above-4G decoding, SR-IOV), one row each with its
+ * severity as Enter acts on it (gw_wizard_host_item_sev: PASS once
+ * confirmed, FAIL while Enter waits for it, WARN/INFO for SR-IOV), and
+ * where to find it (the fix).
  * Configuring this Linux host, it shows gpuwiz check's rows instead
  * (PASS/WARN/FAIL; the highlighted row's message and fix below them): r
  * runs the checks again, o goes on past a FAIL after a confirmation.
@@ -50,19 +52,24 @@ checklist_item(ui_ctx *u, ui_rect r, int y, int i, int full)
 {
 	const gw_wizard *w = u->w;
 	int foc = hst(u)->list.cur == i, ok = gw_wizard_host_ok(w, i);
-	/* SR-IOV matters only for vGPUs on Ampere and later */
-	int optional = i == GW_HOST_SRIOV && !gw_wizard_sriov_needed(w);
+	/* the severity is what Enter does with the item: FAIL blocks here,
+	 * WARN at the review (SR-IOV for a vGPU that needs it), INFO never */
+	gw_sev sev = gw_wizard_host_item_sev(w, i);
+	int optional = sev == GW_SEV_INFO;
 	attr_t a = foc ? ui_attr(UI_C_SEL) : A_NORMAL;
 	int lab_w = 6, y0 = y;
 	char box[8];
 	/* TRANSLATORS: a confirmed checklist item, at most 5 cells like
 	 * FAIL/WARN/INFO. */
-	const char *lab = ok ? _("PASS") : optional ?
+	const char *lab = sev == GW_SEV_PASS ? _("PASS") :
 	                  /* TRANSLATORS: at most 5 cells. */
-	                  _("INFO") :
+	                  sev == GW_SEV_INFO ? _("INFO") :
 	                  /* TRANSLATORS: at most 5 cells. */
-	                  _("WARN");
-	int lc = ok ? UI_C_PASS : optional ? UI_C_INFO : UI_C_WARN;
+	                  sev == GW_SEV_WARN ? _("WARN") :
+	                  /* TRANSLATORS: at most 5 cells. */
+	                  _("FAIL");
+	int lc = sev == GW_SEV_PASS ? UI_C_PASS : sev == GW_SEV_INFO ?
+	         UI_C_INFO : sev == GW_SEV_WARN ? UI_C_WARN : UI_C_FAIL;
 
 	hst(u)->row_of[i] = y;
 	snprintf(box, sizeof box, "[%s]", ok ? "x" : " ");

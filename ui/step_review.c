@@ -48,8 +48,27 @@ review_close(void *state)
 	free(st);
 }
 
-/* The summary of the choices, a line each: not wrapped, so that one that
- * does not fit is cut by the drawing layer with its sign. */
+/* Cells of a summary line's label with its padding ("GPUs:    "): the
+ * hanging indent of its wrapped rows. */
+static int
+summary_hang(const char *line)
+{
+	const char *p = strchr(line, ' ');
+	char *label;
+	int n;
+
+	if (p == NULL)
+		return 0;
+	while (*p == ' ')
+		p++;
+	label = gw_xstrndup(line, (size_t)(p - line));
+	n = gw_text_cells(label);
+	free(label);
+	return n < 30 ? n : 0;
+}
+
+/* The summary of the choices, a line each, wrapped under its text (a
+ * long output directory is read whole). */
 static void
 add_summary(ui_textlist *tl, const gw_wizard *w, int width)
 {
@@ -64,7 +83,7 @@ add_summary(ui_textlist *tl, const gw_wizard *w, int width)
 	ui_tl_add(tl, head, UI_C_HEAD, 0, 0, width);
 	free(head);
 	for (i = 0; v[i]; i++)
-		ui_tl_add(tl, v[i], UI_C_NORMAL, 2, 0, 1 << 14);
+		ui_tl_add(tl, v[i], UI_C_NORMAL, 2, summary_hang(v[i]), width);
 	gw_strv_free(v);
 	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
 }
@@ -454,19 +473,19 @@ review_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 		ui_keys_add(out, &n, max, "PgDn", _("Scroll"), pg);
 		return n;
 	}
-	/* TRANSLATORS: key help label; at most 8 cells.  More below
-	 * than the page shows: PgDn first, so that it is
-	 * never cut off the key line */
+	/* More below than the page shows: PgDn first, so that it is never
+	 * cut off the key line ("More", as on the other steps); then s, so
+	 * that a line too long drops the others first */
 	if (tls(u)->n > (size_t)tls(u)->page + (size_t)tls(u)->top)
-		ui_keys_add(out, &n, max, "PgDn", _("Scroll"), pg);
+		ui_keys_add(out, &n, max, "PgDn", _("More"), pg);
+	/* TRANSLATORS: key help label (save the answers); at most 8 cells. */
+	ui_keys_add(out, &n, max, "s", _("Save"), s);
 	/* TRANSLATORS: key help label (the digits go to a step); at most
 	 * 8 cells. */
 	ui_keys_add(out, &n, max, digits, _("Go to"), none);
 	/* TRANSLATORS: key help label (show the snippets); at most 8
 	 * cells. */
 	ui_keys_add(out, &n, max, "v", _("Snippets"), v);
-	/* TRANSLATORS: key help label (save the answers); at most 8 cells. */
-	ui_keys_add(out, &n, max, "s", _("Save"), s);
 	return ui_keys_common(out, n, max, 0);
 }
 

@@ -42,7 +42,9 @@ ui_vm_esxi_enter(ui_ctx *u, ui_vm_list *s)
 	size_t n = gw_wizard_vms(w, NULL);
 
 	s->vl.n = (int)n + 1;
-	s->vl.cur = open >= 0 ? (int)open + 1 : n > 0 ? 1 : 0;
+	/* the focus starts on the row marked (*): Enter acts on what is
+	 * shown chosen (no VM until one is opened) */
+	s->vl.cur = open >= 0 ? (int)open + 1 : 0;
 	s->vl.top = 0;
 }
 
@@ -70,8 +72,10 @@ draw_rows(ui_ctx *u, ui_vm_list *s, ui_rect r, int y)
 		} else {
 			const gw_vm *vm = &vms[row - 1];
 
-			snprintf(buf, sizeof buf, "%s %-5lu %-20s %-7s %s",
-			         open ? "(*)" : "( )", vm->vmid, vm->name,
+			/* the Vmid is on the open VM's line: the row keeps
+			 * its cells for the .vmx path */
+			snprintf(buf, sizeof buf, "%s %-20s %-7s %s",
+			         open ? "(*)" : "( )", vm->name,
 			         vm->version ? vm->version : "", vm->file);
 		}
 		dw_put(r.y + y + i, r.x + 1, buf, r.w - 2, a);

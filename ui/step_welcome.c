@@ -1,19 +1,20 @@
 /* step_welcome.c: step 1, the language and what the operator is doing.
  *
- * Two groups of choices in one list: the language (English / 简体中文,
- * default from the locale or --lang) and the mode (plan offline, this
- * Linux host, an ESXi host over SSH, vCenter/ESXi through the API).  Modes
- * this build cannot do yet are shown dimmed with the wizard's sentence
- * saying so; they cannot be chosen.  Below them the sample hosts
- * (data/hosts) to practise on: picking one builds it in a scratch
- * directory and runs the wizard against it (gw_wizard_use_sample).  On a
- * Linux machine without a GPU the first sample is highlighted.
- *
- * The first choice under "What are you doing?" starts from a failure:
- * the doctor (step_doctor.c), a detour drawn in this screen's place until
- * it walks to the review or Esc brings the list back.  The two languages
- * share a row, so that the list still ends on row 22 at 80x24 with the
- * sample hosts.
+ * The language is one row (English / 简体中文, default from the locale
+ * or --lang): Left/Right or Space switch it at once.  Under "What are you
+ * doing?" one row per choice, a menu: the (*) is on the highlighted row
+ * and Enter goes on with it (from the language row too: with the row
+ * marked (*)).  The choices: the doctor (a failed power-on or crash;
+ * step_doctor.c, a detour drawn in this screen's place until it walks to
+ * the review or Esc brings the list back), a VM's .vmx offline
+ * (GW_ACT_VM), a Tanzu/BOSH VM type offline (GW_ACT_TANZU), this Linux
+ * host, an ESXi host over SSH, vCenter/ESXi through the API, and a
+ * sample host to practise on, whose row opens the list of the samples
+ * (data/hosts), each with its whole description: picking one builds it
+ * in a scratch directory and runs the wizard against it
+ * (gw_wizard_use_sample).  A route this build cannot reach yet is dimmed
+ * with the wizard's sentence saying why; Enter on it says so.  On a
+ * Linux machine without a GPU the sample row is highlighted first.
  */
 #include "draw.h"
 #include "screen.h"
@@ -23,14 +24,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ROW_EN, ROW_ZH, ROW_DOCTOR, ROW_MODE0 };
+/* The rows of the main list: the language, then the choices. */
+enum {
+	ROW_LANG, ROW_DOCTOR, ROW_VM, ROW_TANZU, ROW_LINUX, ROW_SSH, ROW_API,
+	ROW_SAMPLE, NROWS
+};
+#define ROW_CHOICE0 ROW_DOCTOR
 /* The languages' columns on their row. */
 #define LANG_W 20
-#define ROW_SAMPLE0 (ROW_MODE0 + GW_NMODES)
-#define NROWS(st) (ROW_SAMPLE0 + (int)(st)->nsamples)
+/* The first row of the choices (under the language and the heading). */
+#define CHOICE_Y 4
 
 typedef struct welcome_st {
-	ui_list list;             /* cur = the focused row */
+	ui_list list;             /* cur = the focused row (ROW_*) */
+	int choice;               /* the row marked (*) among the choices */
+	int in_samples;           /* the samples' list is shown */
+	ui_list samples_list;     /* cur = the focused (and marked) sample */
+	int sample_y[64];         /* where each sample's row was drawn */
 	gw_sample_info *samples;
 	size_t nsamples;
 	int samples_read;
@@ -61,44 +71,107 @@ sample_title(const char *t)
 	return _(t);
 }
 
-/* Rows of the notes under modes before mode m (gw_wizard_mode_note). */
-static int
-notes_before(int m)
-{
-	int i, n = 0;
+/* The route and activity each choice row takes (the doctor's and the
+ * samples' are set by the doctor and by the sample picked). */
+static const struct {
+	gw_mode mode;
+	gw_activity act;
+} row_route[NROWS] = {
+	[ROW_DOCTOR] = { GW_MODE_OFFLINE, GW_ACT_VM },
+	[ROW_VM] = { GW_MODE_OFFLINE, GW_ACT_VM },
+	[ROW_TANZU] = { GW_MODE_OFFLINE, GW_ACT_TANZU },
+	[ROW_LINUX] = { GW_MODE_LINUX, GW_ACT_VM },
+	[ROW_SSH] = { GW_MODE_ESXI_SSH, GW_ACT_VM },
+	[ROW_API] = { GW_MODE_VSPHERE, GW_ACT_VM },
+	[ROW_SAMPLE] = { GW_MODE_OFFLINE, GW_ACT_VM },
+};
 
-	for (i = 0; i < m; i++)
-		n += gw_wizard_mode_note((gw_mode)i, 0) != NULL;
-	return n;
+static gw_mode
+row_mode(int row)
+{
+	return row_route[row].mode;
 }
 
 static int
-row_y(int row)
+row_is_route(int row)
 {
-	/* language heading, the languages, blank, mode heading, the
-	 * doctor, modes (each with its note row, if any), blank, sample
-	 * heading, samples */
-	if (row < ROW_DOCTOR)
-		return 1;
-	if (row == ROW_DOCTOR)
-		return 4;
-	if (row < ROW_SAMPLE0)
-		return 5 + (row - ROW_MODE0) + notes_before(row - ROW_MODE0);
-	return 5 + GW_NMODES + notes_before(GW_NMODES) + 2 +
-	       (row - ROW_SAMPLE0);
+	return row == ROW_LINUX || row == ROW_SSH || row == ROW_API;
+}
+
+/* The choice row's label (translated). */
+static const char *
+row_label(int row)
+{
+	switch (row) {
+	case ROW_DOCTOR:
+		/* TRANSLATORS: the welcome screen's choice that opens the
+		 * doctor; at most 72 cells. */
+		return _("Fix a failed power-on or a crash: paste the error text or give vmware.log");
+	case ROW_VM:
+		/* TRANSLATORS: welcome screen choice (a VM's .vmx, planned
+		 * offline); at most 72 cells. */
+		return _("Patch a VM's .vmx offline, or get the lines to paste");
+	case ROW_TANZU:
+		/* TRANSLATORS: welcome screen choice (a Tanzu/BOSH VM type,
+		 * planned offline); at most 72 cells. */
+		return _("A Tanzu/BOSH VM type, offline: tile, BOSH, Ops Manager");
+	case ROW_SAMPLE:
+		/* TRANSLATORS: welcome screen choice that opens the list of
+		 * the sample hosts; at most 72 cells. */
+		return _("Practise on a sample host (no hardware needed)");
+	default:
+		return gw_mode_name(row_mode(row));
+	}
 }
 
 /* The row of the sample in use, or -1. */
 static int
-sample_row(const gw_wizard *w, const welcome_st *st)
+sample_index(const gw_wizard *w, const welcome_st *st)
 {
 	const char *name = gw_wizard_sample_name(w);
 	size_t k;
 
 	for (k = 0; name != NULL && k < st->nsamples; k++)
 		if (strcmp(st->samples[k].name, name) == 0)
-			return ROW_SAMPLE0 + (int)k;
+			return (int)k;
 	return -1;
+}
+
+/* The choice the wizard stands on: a sample host in use (its route is
+ * the sample's), else the route, offline by its activity. */
+static int
+chosen_row(const gw_wizard *w, const welcome_st *st)
+{
+	gw_mode m = gw_wizard_mode(w);
+	int r;
+
+	for (r = ROW_VM; r < ROW_SAMPLE; r++) {
+		if (row_route[r].mode != m)
+			continue;
+		if (!row_is_route(r)) {   /* offline: by the activity */
+			if (row_route[r].act == gw_wizard_activity(w))
+				return r;
+			continue;
+		}
+		return sample_index(w, st) >= 0 ? ROW_SAMPLE : r;
+	}
+	return ROW_VM;
+}
+
+/* The screen line of main-list row (relative to the content): the
+ * language heading, the languages, blank, the choices' heading, the
+ * choices (a route with a note has it on the line after). */
+static int
+row_y(int row)
+{
+	int r, y = CHOICE_Y;
+
+	if (row == ROW_LANG)
+		return 1;
+	for (r = ROW_CHOICE0; r < row; r++)
+		y += 1 + (row_is_route(r) &&
+		          gw_wizard_mode_note(row_mode(r), 0) != NULL);
+	return y;
 }
 
 static void
@@ -132,6 +205,19 @@ ui_welcome_doctor(ui_ctx *u)
 	return st ? st->doctor : NULL;
 }
 
+/* Show the samples' list, the focus (and the mark) on the one in use,
+ * else the first. */
+static void
+open_samples(ui_ctx *u, welcome_st *st)
+{
+	int k = sample_index(u->w, st);
+
+	st->in_samples = 1;
+	st->samples_list.n = (int)st->nsamples;
+	st->samples_list.cur = k >= 0 ? k : 0;
+	st->samples_list.top = 0;
+}
+
 static void
 welcome_enter(ui_ctx *u)
 {
@@ -142,12 +228,13 @@ welcome_enter(ui_ctx *u)
 	/* back on the welcome screen: the doctor's walk is over */
 	ui_doctor_close(u, st->doctor);
 	read_samples(st);
-	st->list.n = NROWS(st);
-	/* the cursor starts on the marked choice: the sample in use, else
-	 * the mode */
-	st->list.cur = sample_row(w, st);
-	if (st->list.cur < 0)
-		st->list.cur = ROW_MODE0 + (int)gw_wizard_mode(w);
+	st->list.n = NROWS;
+	st->in_samples = 0;
+	/* the focus starts on the choice the wizard stands on; a sample in
+	 * use shows its list with the focus on it */
+	st->choice = chosen_row(w, st);
+	if (st->choice == ROW_SAMPLE && st->nsamples > 0)
+		open_samples(u, st);
 	/* the first time, on a plain start: a machine without a GPU has
 	 * nothing to configure; offer the practice hosts */
 	if (first && st->nsamples > 0 && gw_wizard_answers(w)->path == NULL &&
@@ -155,8 +242,9 @@ welcome_enter(ui_ctx *u)
 	    !gw_wizard_can(w, GW_CAN_PROBE) &&
 	    !gw_wizard_machine_has_gpu(w)) {
 		st->no_gpu_here = 1;
-		st->list.cur = ROW_SAMPLE0;
+		st->choice = ROW_SAMPLE;
 	}
+	st->list.cur = st->choice;
 }
 
 static void
@@ -178,217 +266,359 @@ radio(ui_ctx *u, int y, int x, int w, int on, int focused, int dim,
 	           A_NORMAL;
 	char buf[512];
 
+	(void)u;
 	snprintf(buf, sizeof buf, "%s %s", on ? "(*)" : "( )", text);
 	if (focused)
 		dw_fill(y, x, w, a);
 	dw_put(y, x + 1, buf, w - 1, a);
 }
 
-/* The text under the list for the focused row, from the row after the
- * list's blank (or right after the list when that leaves one row). */
-static void
-welcome_info(ui_ctx *u, ui_rect r, const welcome_st *st, const char *why)
+/* The row that the text under the list speaks of: the focused choice, or
+ * the marked one while the language row has the focus. */
+static const char *
+info_text(ui_ctx *u, const welcome_st *st, char **own, int *color)
 {
 	const gw_wizard *w = u->w;
-	int y = r.y + row_y(NROWS(st) - 1) + 2, rows;
-	char *s = NULL;
-	const char *t = NULL;
-	int color = UI_C_INFO;
+	int row = st->list.cur;
+	const char *why = NULL;
 
-	if (r.y + r.h - y < 2)
-		y--;
-	rows = r.y + r.h - y;
-	if (st->list.cur == ROW_ZH && !u->utf8) {
-		/* TRANSLATORS: why Chinese cannot be chosen; wrapped. */
-		t = _("Chinese needs a UTF-8 terminal: start gpuwiz with LANG=zh_CN.UTF-8.");
-		color = UI_C_WARN;
-	} else if (why != NULL) {
-		t = why;
-		color = UI_C_WARN;
-	} else if (st->list.cur == ROW_DOCTOR) {
+	*own = NULL;
+	*color = UI_C_INFO;
+	if (row == ROW_LANG) {
+		if (!u->utf8) {
+			*color = UI_C_WARN;
+			/* TRANSLATORS: why Chinese cannot be chosen; wrapped. */
+			return _("Chinese needs a UTF-8 terminal: start gpuwiz with LANG=zh_CN.UTF-8.");
+		}
+		row = st->choice;
+	}
+	if (row_is_route(row) &&
+	    !gw_wizard_mode_available(w, row_mode(row), &why)) {
+		*color = UI_C_WARN;
+		return why;
+	}
+	switch (row) {
+	case ROW_DOCTOR:
 		/* TRANSLATORS: under the focused doctor choice; wrapped, at
 		 * most 150 cells. */
-		t = _("Paste the error of a failed power-on or a crash, or give the VM's vmware.log: gpuwiz names the cause and pre-fills the fix for the review.");
-	} else if (st->list.cur >= ROW_MODE0 && st->list.cur < ROW_SAMPLE0 &&
-	           gw_wizard_mode_note((gw_mode)(st->list.cur - ROW_MODE0),
-	                               1) != NULL) {
-		t = gw_wizard_mode_note((gw_mode)(st->list.cur - ROW_MODE0), 1);
-	} else if (gw_wizard_scratch(w) != NULL &&
-	           (st->list.cur < ROW_SAMPLE0 ||
-	            st->list.cur == sample_row(w, st))) {
+		return _("Paste the error of a failed power-on or a crash, or give the VM's vmware.log: gpuwiz names the cause and pre-fills the fix for the review.");
+	case ROW_VM:
+		/* TRANSLATORS: under the focused choice "Patch a VM's .vmx
+		 * offline"; wrapped, at most 230 cells. */
+		return _("Pick the GPUs from gpuwiz's table and open the VM's .vmx: gpuwiz patches it with a backup beside it, or writes the lines to paste into it. Nothing is read from a host.");
+	case ROW_TANZU:
+		/* TRANSLATORS: under the focused choice "A Tanzu/BOSH VM
+		 * type"; wrapped, at most 230 cells. */
+		return _("Pick the GPUs from gpuwiz's table: gpuwiz writes the tile's VM type fields, the BOSH VM extension and the Ops Manager JSON for them; BOSH makes the VMs, so no .vmx is needed.");
+	case ROW_SAMPLE:
+		if (st->no_gpu_here)
+			/* TRANSLATORS: under the focused sample choice on a
+			 * machine without a GPU; wrapped. */
+			return _("This machine has no GPU to configure. Practise on a sample host: gpuwiz builds it from real captures in a scratch directory and runs every step against it; nothing here is changed.");
+		/* TRANSLATORS: under the focused sample choice; wrapped. */
+		return _("Enter lists the sample hosts. gpuwiz builds the one you pick from real captures in a scratch directory and runs every step against it; nothing on this machine is changed.");
+	default:
+		break;
+	}
+	if (row_is_route(row) && gw_wizard_mode_note(row_mode(row), 1) != NULL)
+		return gw_wizard_mode_note(row_mode(row), 1);
+	if (gw_wizard_answers(w)->path != NULL) {
+		/* TRANSLATORS: %s is the answers file given with --answers. */
+		*own = gw_xasprintf(_("Answers from %s: every screen is filled in; Enter on each accepts it."),
+		                    gw_wizard_answers(w)->path);
+		return *own;
+	}
+	return NULL;
+}
+
+/* Text wrapped from line y to the end of r (a blank line before it when
+ * there is room). */
+static void
+text_below(ui_rect r, int y, const char *t, int color)
+{
+	int rows;
+
+	if (t == NULL)
+		return;
+	if (r.h - (y + 1) >= dw_wrap_rows(t, r.w - 1))
+		y++;
+	rows = r.h - y;
+	if (rows > 0)
+		dw_wrap_put(r.y + y, r.x + 1, r.w - 1, rows, t, ui_attr(color));
+}
+
+static void
+draw_main(ui_ctx *u, ui_rect r, welcome_st *st)
+{
+	const gw_wizard *w = u->w;
+	int zh = ui_lang_is_zh(), row, y = 0, color;
+	char *own;
+	const char *t;
+
+	/* TRANSLATORS: heading of the language choice; at most 40 cells. */
+	dw_put(r.y, r.x, _("Language:"), r.w, ui_attr(UI_C_HEAD));
+	/* the focused row: the language in use highlighted */
+	radio(u, r.y + row_y(ROW_LANG), r.x, LANG_W, !zh,
+	      st->list.cur == ROW_LANG && !zh, 0, "English");
+	/* the language names are written in their own language; outside
+	 * UTF-8 the Chinese one cannot be shown */
+	radio(u, r.y + row_y(ROW_LANG), r.x + LANG_W, r.w - LANG_W, zh,
+	      st->list.cur == ROW_LANG && zh, !u->utf8,
+	      u->utf8 ? "\xe7\xae\x80\xe4\xbd\x93\xe4\xb8\xad\xe6\x96\x87" :
+	      "Simplified Chinese");
+	/* TRANSLATORS: heading of the choices; at most 60 cells. */
+	dw_put(r.y + 3, r.x, _("What are you doing?"), r.w, ui_attr(UI_C_HEAD));
+	for (row = ROW_CHOICE0; row < NROWS; row++) {
+		int avail = !row_is_route(row) ||
+		            gw_wizard_mode_available(w, row_mode(row), NULL);
+		const char *note = row_is_route(row) ?
+		                   gw_wizard_mode_note(row_mode(row), 0) : NULL;
+
+		if (row == ROW_SAMPLE && st->nsamples == 0)
+			continue;
+		y = row_y(row);
+		radio(u, r.y + y, r.x, r.w, st->choice == row,
+		      st->list.cur == row, !avail, row_label(row));
+		if (note != NULL)
+			dw_put(r.y + ++y, r.x + 6, note, r.w - 6,
+			       ui_attr(UI_C_DIM));
+	}
+	t = info_text(u, st, &own, &color);
+	text_below(r, y + 1, t, color);
+	free(own);
+}
+
+/* The samples' list: each sample's name and its whole description,
+ * wrapped under it; then what picking one does. */
+static void
+draw_samples(ui_ctx *u, ui_rect r, welcome_st *st)
+{
+	const gw_wizard *w = u->w;
+	int y = 2, in_use = sample_index(w, st);
+	size_t k;
+	char *s;
+
+	/* TRANSLATORS: heading of the sample hosts' list; at most 78
+	 * cells. */
+	dw_put(r.y, r.x, _("Practise on a sample host (no hardware needed):"),
+	       r.w, ui_attr(UI_C_HEAD));
+	for (k = 0; k < st->nsamples && k < 64; k++) {
+		int foc = st->samples_list.cur == (int)k;
+		attr_t a = foc ? ui_attr(UI_C_SEL) : A_NORMAL;
+		char *t = gw_xasprintf("%s  %s", st->samples[k].name,
+		                       sample_title(st->samples[k].title));
+		int n = dw_wrap_rows(t, r.w - 5), i;
+
+		if (y + n > r.h)
+			break;
+		st->sample_y[k] = y;
+		for (i = 0; foc && i < n; i++)
+			dw_fill(r.y + y + i, r.x, r.w, a);
+		dw_put(r.y + y, r.x + 1, foc ? "(*)" : "( )", 3, a);
+		dw_wrap_put(r.y + y, r.x + 5, r.w - 5, n, t, a);
+		free(t);
+		y += n;
+	}
+	for (; k < 64; k++)
+		st->sample_y[k] = -1;
+	if (in_use >= 0 && gw_wizard_scratch(w) != NULL)
 		/* TRANSLATORS: %s is the scratch directory of a sample host. */
 		s = gw_xasprintf(_("Practising on a sample host: everything is written under %s."),
 		                 gw_wizard_scratch(w));
-	} else if (st->list.cur >= ROW_SAMPLE0 && st->no_gpu_here) {
-		/* TRANSLATORS: under the focused sample host on a machine
-		 * without a GPU; wrapped. */
-		t = _("This machine has no GPU to configure. Practise on a sample host: gpuwiz builds it from real captures in a scratch directory and runs every step against it; nothing here is changed.");
-	} else if (st->list.cur >= ROW_SAMPLE0) {
-		/* the row's title may end in the sign: here it is whole.
-		 * TRANSLATORS: the focused sample host's title (%1$s) and
-		 * what picking it does (%2$s), as two sentences. */
-		s = gw_xasprintf(_("%s. %s"),
-		                 sample_title(st->samples[st->list.cur -
-		                                          ROW_SAMPLE0].title),
-		                 /* TRANSLATORS: under the focused sample host,
-		                  * after its title; wrapped. */
-		                 _("gpuwiz builds this host from real captures in a scratch directory and runs every step against it; nothing on this machine is changed."));
-	} else if (gw_wizard_answers(w)->path != NULL) {
-		/* TRANSLATORS: %s is the answers file given with --answers. */
-		s = gw_xasprintf(_("Answers from %s: every screen is filled in; Enter on each accepts it."),
-		                 gw_wizard_answers(w)->path);
-	}
-	if (s != NULL || t != NULL)
-		dw_wrap_put(y, r.x + 1, r.w - 1, rows, s ? s : t,
-		            ui_attr(color));
+	else
+		/* TRANSLATORS: under the sample hosts' list; wrapped. */
+		s = gw_xstrdup(_("gpuwiz builds the host you pick from real captures in a scratch directory and runs every step against it; nothing on this machine is changed."));
+	text_below(r, y, s, UI_C_INFO);
 	free(s);
 }
 
 static void
 welcome_draw(ui_ctx *u, ui_rect r)
 {
-	const gw_wizard *w = u->w;
 	welcome_st *st = wst(u);
-	int zh = ui_lang_is_zh(), m;
-	const char *why = NULL;
 
 	if (ui_doctor_shown(st->doctor)) {
 		ui_doctor_draw(u, st->doctor, r);
 		return;
 	}
-	/* TRANSLATORS: heading of the language choice; at most 40 cells. */
-	dw_put(r.y, r.x, _("Language:"), r.w, ui_attr(UI_C_HEAD));
-	radio(u, r.y + row_y(ROW_EN), r.x, LANG_W, !zh, st->list.cur == ROW_EN,
-	      0, "English");
-	/* the language names are written in their own language; outside
-	 * UTF-8 the Chinese one cannot be shown */
-	radio(u, r.y + row_y(ROW_ZH), r.x + LANG_W, r.w - LANG_W, zh,
-	      st->list.cur == ROW_ZH, !u->utf8,
-	      u->utf8 ? "\xe7\xae\x80\xe4\xbd\x93\xe4\xb8\xad\xe6\x96\x87" :
-	      "Simplified Chinese");
-	/* TRANSLATORS: heading of the mode choice; at most 60 cells. */
-	dw_put(r.y + 3, r.x, _("What are you doing?"), r.w, ui_attr(UI_C_HEAD));
-	/* TRANSLATORS: the welcome screen's choice that opens the doctor;
-	 * at most 72 cells. */
-	radio(u, r.y + row_y(ROW_DOCTOR), r.x, r.w, 0,
-	      st->list.cur == ROW_DOCTOR, 0,
-	      _("Fix a failed power-on or a crash: paste the error text or give vmware.log"));
-	for (m = 0; m < GW_NMODES; m++) {
-		const char *mwhy = NULL;
-		int avail = gw_wizard_mode_available(w, (gw_mode)m, &mwhy);
-		int row = ROW_MODE0 + m;
-
-		radio(u, r.y + row_y(row), r.x, r.w,
-		      (int)gw_wizard_mode(w) == m,
-		      st->list.cur == row, !avail, gw_mode_name((gw_mode)m));
-		if (st->list.cur == row && !avail)
-			why = mwhy;
-		if (gw_wizard_mode_note((gw_mode)m, 0) != NULL)
-			dw_put(r.y + row_y(row) + 1, r.x + 6,
-			       gw_wizard_mode_note((gw_mode)m, 0), r.w - 6,
-			       ui_attr(UI_C_DIM));
-	}
-	if (st->nsamples > 0) {
-		size_t k;
-
-		/* TRANSLATORS: heading of the sample hosts; at most 60
-		 * cells. */
-		dw_put(r.y + row_y(ROW_SAMPLE0) - 1, r.x,
-		       _("Or practise on a sample host (no hardware needed):"), r.w,
-		       ui_attr(UI_C_HEAD));
-		for (k = 0; k < st->nsamples; k++) {
-			int row = ROW_SAMPLE0 + (int)k;
-			char *t = gw_xasprintf("%s  %s", st->samples[k].name,
-			                       sample_title(st->samples[k].title));
-
-			radio(u, r.y + row_y(row), r.x, r.w,
-			      row == sample_row(w, st), st->list.cur == row, 0, t);
-			free(t);
-		}
-	}
-	welcome_info(u, r, st, why);
+	if (st->in_samples)
+		draw_samples(u, r, st);
+	else
+		draw_main(u, r, st);
 }
 
-/* Pick the focused row.  Returns 0 when it could be picked. */
+/* Switch the language to zh (1) or English (0).  Returns 0 when it is
+ * in use now. */
 static int
-pick(ui_ctx *u)
+pick_language(ui_ctx *u, int zh)
 {
-	welcome_st *st = wst(u);
-
-	if (st->list.cur == ROW_DOCTOR) {
-		ui_doctor_open(u, st->doctor);
-		return 1;   /* not a choice to go on with: the doctor is shown */
-	} else if (st->list.cur == ROW_EN || st->list.cur == ROW_ZH) {
-		int zh = st->list.cur == ROW_ZH;
-
-		if (zh == ui_lang_is_zh())
-			return 0;
-		if (ui_set_language(u, zh ? "zh_CN" : "en") != 0) {
-			ui_msg(u, UI_MSG_ERROR, "%s",
-			       _("Chinese needs a UTF-8 terminal: start gpuwiz with LANG=zh_CN.UTF-8."));
-			return -1;
-		}
+	if (zh == ui_lang_is_zh())
 		return 0;
-	} else if (st->list.cur >= ROW_SAMPLE0) {
-		size_t k = (size_t)(st->list.cur - ROW_SAMPLE0);
-		gw_err e;
-
-		if (k >= st->nsamples)
-			return -1;
-		if (st->list.cur == sample_row(u->w, st))
-			return 0;   /* in use already: keep what was done */
-		/* TRANSLATORS: progress while a sample host is built. */
-		ui_progress(u, _("Building the sample host..."), -1);
-		u->repaint = UI_REPAINT_FULL;
-		e.msg[0] = '\0';
-		if (gw_wizard_use_sample(u->w, st->samples[k].name, &e) != 0) {
-			ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
-			return -1;
-		}
-		/* TRANSLATORS: after picking a sample host; %s is its name. */
-		ui_msg(u, UI_MSG_OK, _("Sample host %s ready."), st->samples[k].name);
-		return 0;
-	} else {
-		gw_mode m = (gw_mode)(st->list.cur - ROW_MODE0);
-		const char *why = NULL;
-
-		/* choosing this Linux host runs its checks the first time */
-		if (gw_wizard_set_mode(u->w, m, &why) != 0) {
-			ui_msg(u, UI_MSG_ERROR, "%s", why ? why : "");
-			return -1;
-		}
-		return 0;
+	if (ui_set_language(u, zh ? "zh_CN" : "en") != 0) {
+		ui_msg(u, UI_MSG_ERROR, "%s",
+		       _("Chinese needs a UTF-8 terminal: start gpuwiz with LANG=zh_CN.UTF-8."));
+		return -1;
 	}
+	return 0;
+}
+
+/* The focused sample: build it (unless in use) and use it.  Returns 0
+ * when it is in use now. */
+static int
+pick_sample(ui_ctx *u, welcome_st *st)
+{
+	size_t k = (size_t)st->samples_list.cur;
+	gw_err e;
+
+	if (k >= st->nsamples)
+		return -1;
+	if ((int)k == sample_index(u->w, st) &&
+	    chosen_row(u->w, st) == ROW_SAMPLE)
+		return 0;   /* in use already: keep what was done */
+	/* TRANSLATORS: progress while a sample host is built. */
+	ui_progress(u, _("Building the sample host..."), -1);
+	u->repaint = UI_REPAINT_FULL;
+	e.msg[0] = '\0';
+	if (gw_wizard_use_sample(u->w, st->samples[k].name, &e) != 0) {
+		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+		return -1;
+	}
+	gw_wizard_set_activity(u->w, GW_ACT_VM);
+	/* TRANSLATORS: after picking a sample host; %s is its name. */
+	ui_msg(u, UI_MSG_OK, _("Sample host %s ready."), st->samples[k].name);
+	return 0;
+}
+
+/* Enter on the SSH and API rows: the route's host, then the route.  The
+ * host is the one given on the command line (--ssh, --url, the ESXi
+ * shell, a sample); without one the wizard's sentence says how to get
+ * one.  Returns 0 when the route is chosen. */
+static int
+pick_remote(ui_ctx *u, gw_mode m)
+{
+	const char *why = NULL;
+
+	if (gw_wizard_set_mode(u->w, m, &why) != 0) {
+		ui_msg(u, UI_MSG_ERROR, "%s", why ? why : "");
+		return -1;
+	}
+	gw_wizard_set_activity(u->w, GW_ACT_VM);
+	return 0;
+}
+
+/* Act on the marked choice.  Returns 0 when the wizard may go on with
+ * it, 1 when it opened something in this screen (the doctor, the
+ * samples' list), -1 when it could not be chosen (a message says why). */
+static int
+pick(ui_ctx *u, welcome_st *st)
+{
+	const char *why = NULL;
+
+	switch (st->choice) {
+	case ROW_DOCTOR:
+		ui_doctor_open(u, st->doctor);
+		return 1;
+	case ROW_SAMPLE:
+		if (st->nsamples == 0)
+			return -1;
+		open_samples(u, st);
+		return 1;
+	case ROW_SSH:
+	case ROW_API:
+		return pick_remote(u, row_mode(st->choice));
+	default:
+		break;
+	}
+	/* offline (an activity) or this Linux host, whose checks run the
+	 * first time it is chosen */
+	if (gw_wizard_set_mode(u->w, row_mode(st->choice), &why) != 0) {
+		ui_msg(u, UI_MSG_ERROR, "%s", why ? why : "");
+		return -1;
+	}
+	gw_wizard_set_activity(u->w, row_route[st->choice].act);
+	return 0;
+}
+
+/* The next shown choice row after (dir 1) or before (-1) row, the
+ * language row included, wrapping around. */
+static int
+step_row(const welcome_st *st, int row, int dir)
+{
+	do
+		row = (row + dir + NROWS) % NROWS;
+	while (row == ROW_SAMPLE && st->nsamples == 0);
+	return row;
+}
+
+static int
+samples_key(ui_ctx *u, welcome_st *st, ui_key k)
+{
+	ui_list *l = &st->samples_list;
+
+	l->n = (int)st->nsamples;
+	if (ui_key_esc(k) || ui_key_backspace(k)) {
+		st->in_samples = 0;
+		return UI_HANDLED;
+	}
+	if (ui_key_tab(k) || ui_key_btab(k)) {
+		l->cur = (l->cur + (ui_key_tab(k) ? 1 : l->n - 1)) % l->n;
+		return UI_HANDLED;
+	}
+	if (ui_list_key(l, k, l->n))
+		return UI_HANDLED;
+	if (ui_key_space(k)) {
+		pick_sample(u, st);
+		return UI_HANDLED;
+	}
+	if (ui_key_enter(k))
+		return pick_sample(u, st) == 0 ? UI_NEXT : UI_HANDLED;
+	return UI_IGNORED;
 }
 
 static int
 welcome_key(ui_ctx *u, ui_key k)
 {
 	welcome_st *st = wst(u);
+	int r;
 
 	if (ui_doctor_shown(st->doctor))
 		return ui_doctor_key(u, st->doctor, k);
-	st->list.n = NROWS(st);
-	if (ui_key_fn(k, KEY_UP) || ui_key_btab(k)) {
-		st->list.cur = st->list.cur > 0 ? st->list.cur - 1 :
-		               NROWS(st) - 1;
-		return UI_HANDLED;
-	}
-	if (ui_key_fn(k, KEY_DOWN) || ui_key_tab(k)) {
-		st->list.cur = st->list.cur + 1 < NROWS(st) ?
-		               st->list.cur + 1 : 0;
+	if (st->in_samples)
+		return samples_key(u, st, k);
+	st->list.n = NROWS;
+	if (ui_key_fn(k, KEY_UP) || ui_key_btab(k) || ui_key_fn(k, KEY_DOWN) ||
+	    ui_key_tab(k)) {
+		int dir = ui_key_fn(k, KEY_UP) || ui_key_btab(k) ? -1 : 1;
+
+		st->list.cur = step_row(st, st->list.cur, dir);
+		if (st->list.cur != ROW_LANG)
+			st->choice = st->list.cur;   /* a menu: (*) follows */
 		return UI_HANDLED;
 	}
 	if (ui_key_fn(k, KEY_HOME) || ui_key_fn(k, KEY_END)) {
-		ui_list_key(&st->list, k, NROWS(st));
+		st->list.cur = ui_key_fn(k, KEY_HOME) ? ROW_LANG :
+		               step_row(st, ROW_LANG, -1);
+		if (st->list.cur != ROW_LANG)
+			st->choice = st->list.cur;
 		return UI_HANDLED;
+	}
+	if (st->list.cur == ROW_LANG) {
+		if (ui_key_fn(k, KEY_LEFT) || ui_key_fn(k, KEY_RIGHT) ||
+		    ui_key_space(k)) {
+			pick_language(u, ui_key_fn(k, KEY_LEFT) ? 0 :
+			              ui_key_fn(k, KEY_RIGHT) ? 1 :
+			              !ui_lang_is_zh());
+			return UI_HANDLED;
+		}
 	}
 	if (ui_key_space(k)) {
-		pick(u);
+		pick(u, st);
 		return UI_HANDLED;
 	}
-	if (ui_key_enter(k))
-		return pick(u) == 0 ? UI_NEXT : UI_HANDLED;
+	if (ui_key_enter(k)) {
+		r = pick(u, st);
+		return r == 0 ? UI_NEXT : UI_HANDLED;
+	}
 	return UI_IGNORED;
 }
 
@@ -397,23 +627,42 @@ welcome_mouse(ui_ctx *u, ui_rect r, int y, int x)
 {
 	welcome_st *st = wst(u);
 	int row;
+	size_t k;
 
 	(void)r;
 	if (ui_doctor_shown(st->doctor))
 		return UI_HANDLED;
-	for (row = 0; row < NROWS(st); row++)
-		if (row_y(row) == y &&
-		    (row > ROW_ZH || (x >= LANG_W) == (row == ROW_ZH))) {
-			st->list.cur = row;
-			pick(u);
+	if (st->in_samples) {
+		for (k = 0; k < st->nsamples && k < 64; k++) {
+			size_t j = k + 1;
+			int end = j < st->nsamples && j < 64 && st->sample_y[j] >= 0 ?
+			          st->sample_y[j] : st->sample_y[k] + 1;
+
+			if (st->sample_y[k] >= 0 && y >= st->sample_y[k] &&
+			    y < end) {
+				st->samples_list.cur = (int)k;
+				pick_sample(u, st);
+			}
+		}
+		return UI_HANDLED;
+	}
+	if (y == row_y(ROW_LANG)) {
+		st->list.cur = ROW_LANG;
+		pick_language(u, x >= LANG_W);
+		return UI_HANDLED;
+	}
+	for (row = ROW_CHOICE0; row < NROWS; row++)
+		if (row_y(row) == y) {
+			st->list.cur = st->choice = row;
+			pick(u, st);
 			return UI_HANDLED;
 		}
 	return UI_HANDLED;
 }
 
-/* The help of step 1, with the doctor's choice after the first
- * paragraph's topics (kept in the screen's state: the language may
- * change between two calls). */
+/* The help of step 1, with the sample hosts' and the doctor's paragraphs
+ * after the routes' (kept in the screen's state: the language may change
+ * between two calls). */
 static const char *
 welcome_help(ui_ctx *u)
 {
@@ -425,14 +674,14 @@ welcome_help(ui_ctx *u)
 	st->help = gw_xasprintf("%s\n%s\n%s",
 	                        gw_wizard_step_help(u->w, GW_STEP_WELCOME),
 	                        /* TRANSLATORS: paragraphs of the help of
-	                         * step 1, after the modes'; wrapped to about
+	                         * step 1, after the routes'; wrapped to about
 	                         * 70 cells. */
 	                        _("A sample host lets you practise without the "
-	                          "hardware: gpuwiz builds it from real captures "
+	                          "hardware: Enter on its row lists them, Up/Down "
+	                          "choose one and Enter builds it from real captures "
 	                          "in a scratch directory (also: gpuwiz "
-	                          "--sample-host NAME) and every write goes "
-	                          "there.\nSpace picks the highlighted choice; "
-	                          "Enter picks it and goes on."),
+	                          "--sample-host NAME) and goes on; every write goes "
+	                          "there. Esc brings the first list back."),
 	                        /* TRANSLATORS: a paragraph of the help of
 	                         * step 1, wrapped to about 70 cells. */
 	                        _("Fix a failed power-on or a crash: paste the error text or give the VM's vmware.log; gpuwiz names the cause, its fix and its source, and where the fix is a change of the .vmx it fills it in and opens the review (F1 there says more)."));
@@ -442,14 +691,18 @@ welcome_help(ui_ctx *u)
 static size_t
 welcome_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 {
+	welcome_st *st = wst(u);
 	size_t n = 0;
-	ui_key sp = { 0, L' ' }, down = { KEY_DOWN, 0 };
+	ui_key down = { KEY_DOWN, 0 }, right = { KEY_RIGHT, 0 };
 
-	if (ui_doctor_shown(wst(u)->doctor))
-		return ui_doctor_keys(u, wst(u)->doctor, out, max);
+	if (ui_doctor_shown(st->doctor))
+		return ui_doctor_keys(u, st->doctor, out, max);
 	/* TRANSLATORS: key help labels; at most 8 cells each. */
-	ui_keys_add(out, &n, max, "Up/Dn", _("Move"), down);
-	ui_keys_add(out, &n, max, "Space", _("Pick"), sp);
+	ui_keys_add(out, &n, max, "Up/Dn", _("Choose"), down);
+	if (!st->in_samples && st->list.cur == ROW_LANG)
+		/* TRANSLATORS: key help label (Left/Right switch the
+		 * language); at most 8 cells. */
+		ui_keys_add(out, &n, max, "Lt/Rt", _("Language"), right);
 	return ui_keys_common(out, n, max, 0);
 }
 

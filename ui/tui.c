@@ -420,16 +420,10 @@ run(ui_ctx *u)
 		/* one key, one action: the plan is made once, at its end
 		 * (the top of the loop, before the screen is drawn) */
 		gw_wizard_action_begin(u->w);
-		if (u->too_small) {
-			/* only quitting works until the terminal is larger */
-			flags = global_key(k);
-			if (flags & UI_QUIT) {
-				rc = act(u, UI_QUIT);
-				if (rc >= 0)
-					return rc;
-			}
+		if (u->too_small)
+			/* nothing acts unseen: keys wait for a larger terminal
+			 * (Ctrl-C and the other signals still end it) */
 			continue;
-		}
 		if (ui_key_fn(k, KEY_MOUSE)) {
 			flags = mouse_event(u, &k);
 			if (flags >= 0) {

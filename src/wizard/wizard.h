@@ -143,6 +143,16 @@ void gw_wizard_action_end(gw_wizard *w);
  *           (gw_wizard_format_check); no FAIL finding unless af.force
  *  WRITE    never (the last step) */
 int gw_wizard_check_step(const gw_wizard *w, gw_step s, char *why, size_t n);
+/* The mark of step s in the step bar/list, the one rule for it:
+ * GW_MARK_NONE for the current step and those not reached or ahead of
+ * it (skipped, or not yet walked again after going back);
+ * GW_MARK_PASS for a step behind the current one that passes
+ * gw_wizard_check_step now and left nothing to look at; GW_MARK_WARN
+ * for one that does not pass now, or that the operator went on from
+ * with a FAIL or WARN: host rows that FAIL (overridden) or WARN, a
+ * review with a FAIL finding (force). */
+typedef enum { GW_MARK_NONE, GW_MARK_PASS, GW_MARK_WARN } gw_step_mark;
+gw_step_mark gw_wizard_step_mark(const gw_wizard *w, gw_step s);
 /* Move: next validates the current step first; back never fails at the
  * first step (returns -1 and stays). */
 int gw_wizard_next(gw_wizard *w, char *why, size_t n);
@@ -308,6 +318,12 @@ int gw_wizard_sriov_needed(const gw_wizard *w);
 /* Confirm (ok = 1) or unconfirm a host checklist item; not saved, does not
  * change dirty.  An out-of-range item is ignored. */
 void gw_wizard_set_host_ok(gw_wizard *w, int item, int ok);
+/* The severity of an offline host checklist item, as the steps act on
+ * it: GW_SEV_PASS once confirmed; not confirmed, the IOMMU and above-4G
+ * items are GW_SEV_ERROR (the host step's Enter waits for them and names
+ * every one missing), SR-IOV is GW_SEV_WARN when a chosen vGPU needs it
+ * (the review's Enter waits for it), else GW_SEV_INFO. */
+gw_sev gw_wizard_host_item_sev(const gw_wizard *w, int item);
 
 /* ---- a host attached: ESXi (shell or ssh) or the vSphere API ----------- */
 
@@ -644,7 +660,7 @@ const char *gw_wizard_finding_fix(const gw_finding *f);
  * recommendation or the operator's), the outputs (the formats' names and
  * the NCCL script, in the output directory, after "the .vmx is patched"
  * when one is open).  Lines may be longer than the screen: the screen
- * cuts them with its sign.  Never NULL: 5 lines, NULL-terminated,
+ * wraps them under the text after the label.  Never NULL: 5 lines, NULL-terminated,
  * malloc'ed (gw_strv_free). */
 char **gw_wizard_summary(const gw_wizard *w);
 /* The text the write step would write for format fmt (one GW_FMT_* bit),

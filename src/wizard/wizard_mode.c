@@ -69,9 +69,11 @@ static const wz_mode_desc modes[GW_NMODES] = {
 		.name = N_("Plan offline (snippets, a local .vmx)"),
 		/* TRANSLATORS: this mode's paragraph of the welcome step's
 		 * help, wrapped to about 70 cells. */
-		.about = N_("Plan offline: pick the GPUs from the bundled table and write snippets "
-		            "(.vmx lines, BOSH, Ops Manager, tile values) and, when you open one, "
-		            "patch a local .vmx file with a backup."),
+		.about = N_("Offline, nothing is read from a host: pick the GPUs from the bundled "
+		            "table. \"Patch a VM's .vmx\" opens the VM's .vmx and patches it with a "
+		            "backup, or writes the lines to paste into it; \"A Tanzu/BOSH VM type\" "
+		            "writes the tile's VM type fields, the BOSH VM extension and the Ops "
+		            "Manager JSON instead (the outputs can be changed on the options step)."),
 		.reach = WZ_REACH_NONE,
 		.kind = GW_HOST_LINUX,
 		.checks_title = checks_linux,

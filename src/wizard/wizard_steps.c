@@ -137,27 +137,45 @@ check_review(const gw_wizard *w, char *why, size_t n)
 	return 0;
 }
 
+gw_sev
+gw_wizard_host_item_sev(const gw_wizard *w, int item)
+{
+	if (item < 0 || item >= GW_NHOST || w->host_ok[item])
+		return GW_SEV_PASS;
+	if (item != GW_HOST_SRIOV)
+		return GW_SEV_ERROR;   /* the host step's Enter waits for it */
+	/* the review's Enter waits for it once a vGPU needs it */
+	return gw_wizard_sriov_needed(w) ? GW_SEV_WARN : GW_SEV_INFO;
+}
+
 /* The host step: the probes' rows (a probed mode), else the BIOS
- * checklist's IOMMU and above-4G items. */
+ * checklist's items that FAIL (gw_wizard_host_item_sev), all named. */
 static int
 check_host(const gw_wizard *w, char *why, size_t n)
 {
-	static const int needed[] = { GW_HOST_IOMMU, GW_HOST_ABOVE4G };
 	const gw_finding *f;
 	char buf[1024];
-	size_t i;
+	int i, missing[GW_NHOST], nm = 0;
 
 	if (!gw_wizard_can(w, GW_CAN_PROBE)) {
-		for (i = 0; i < sizeof needed / sizeof needed[0]; i++) {
-			if (w->host_ok[needed[i]])
-				continue;
+		for (i = 0; i < GW_NHOST; i++)
+			if (gw_wizard_host_item_sev(w, i) == GW_SEV_ERROR)
+				missing[nm++] = i;
+		if (nm == 0)
+			return 0;
+		if (nm == 1)
 			snprintf(buf, sizeof buf,
 			         _("%s: not confirmed; turn it on in the BIOS/UEFI setup and confirm it here."),
-			         gw_host_item_title(needed[i]));
-			wz_put_why(why, n, buf);
-			return -1;
-		}
-		return 0;
+			         gw_host_item_title(missing[0]));
+		else
+			/* TRANSLATORS: Enter on the offline host check with
+			 * both BIOS items not confirmed: their titles. */
+			snprintf(buf, sizeof buf,
+			         _("%s and %s: not confirmed; turn both on in the BIOS/UEFI setup and confirm each here (Space)."),
+			         gw_host_item_title(missing[0]),
+			         gw_host_item_title(missing[1]));
+		wz_put_why(why, n, buf);
+		return -1;
 	}
 	f = gw_wizard_host_fail(w);
 	if (w->host_override)
@@ -309,6 +327,51 @@ gw_wizard_check_step(const gw_wizard *w, gw_step s, char *why, size_t n)
 		return -1;
 	}
 	return steps[s].check(w, why, n);
+}
+
+/* Did step s leave a FAIL or WARN behind although the operator went on:
+ * a host row that FAILs or WARNs (overridden or not), a review with a
+ * FAIL finding (written with force). */
+static int
+step_left_warn(const gw_wizard *w, gw_step s)
+{
+	size_t i;
+
+	if (s == GW_STEP_HOST) {
+		if (w->host_override)
+			return 1;
+		if (gw_wizard_can(w, GW_CAN_PROBE)) {
+			for (i = 0; i < w->nchecks; i++)
+				if (w->checks[i].sev >= GW_SEV_WARN)
+					return 1;
+			return 0;
+		}
+		for (i = 0; i < GW_NHOST; i++)
+			if (gw_wizard_host_item_sev(w, (int)i) >= GW_SEV_WARN)
+				return 1;
+		return 0;
+	}
+	if (s == GW_STEP_REVIEW && w->have_plan) {
+		for (i = 0; i < w->plan.nfindings; i++)
+			if (w->plan.findings[i].sev == GW_SEV_ERROR)
+				return 1;
+	}
+	return 0;
+}
+
+gw_step_mark
+gw_wizard_step_mark(const gw_wizard *w, gw_step s)
+{
+	if ((unsigned)s >= GW_NSTEPS || !w->visited[s] || s == w->step ||
+	    s > w->step)
+		return GW_MARK_NONE;
+	/* the review's check renders every output: behind it is only the
+	 * write step, reached through that very check, so its FAIL
+	 * findings say it all */
+	if ((s != GW_STEP_REVIEW && gw_wizard_check_step(w, s, NULL, 0) != 0) ||
+	    step_left_warn(w, s))
+		return GW_MARK_WARN;
+	return GW_MARK_PASS;
 }
 
 int

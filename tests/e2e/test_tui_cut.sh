@@ -114,7 +114,9 @@ doctor_walk() { # NAME LANG ARGS...
 	WHAT=$1; lang=$2; shift 2
 	start "$lang" 80x24 "$@"
 	check "$WHAT: first screen" wait_for "$(st WELCOME)" 30
-	keys Home; keys Down; keys Down; keys Enter; sleep 0.3; keep
+	# a sample in use shows the samples' list first: Esc to the choices
+	! on_screen "(*) esxi-l40s" || keys Escape
+	keys Home; keys Down; keys Enter; sleep 0.3; keep
 	help_pages
 	for f in vmwarelog/vmware-log-pages-needed-exceeds-limit-devicepoweron-dell-kb.txt \
 	    vmwarelog/vsphere-task-error-devicepoweron-failed-to-register-pcipassthru0-igpu-nuc11.txt \
@@ -157,7 +159,7 @@ queued_walk() { # NAME LANG ARGS...
 	keys e; sleep 0.3; keep
 	keys Enter; wait_for "$(st GPU)" 20 >/dev/null
 	keys Space; keys Down; keys Space; keys Enter; wait_for "$(st VM)" 20 >/dev/null
-	keys Space; sleep 0.5; keys u; sleep 0.3; keep
+	keys Down; keys Space; sleep 0.5; keys u; sleep 0.3; keep
 	keys PageDown; keep
 	keys Enter; wait_for "$(st MMIO)" 20 >/dev/null; keys Enter
 	wait_for "$(st OPTIONS)" 20 >/dev/null; keys Enter
@@ -175,13 +177,24 @@ queued_walk() { # NAME LANG ARGS...
 queued_walk "C queued" C.UTF-8
 [ $have_zh = 0 ] || queued_walk "zh queued" zh_CN.UTF-8 --lang zh_CN
 
-# the welcome screen on a machine without a GPU, every row focused once
+# the welcome screen, every row focused once, then the samples' list with
+# every sample focused once
+welcome_rows() { # LANG ARGS...
+	lang=$1; shift
+	answers
+	start "$lang" 80x24 "$@"
+	wait_for "$(st WELCOME)" 20 >/dev/null
+	n=0; while [ $n -lt 9 ]; do keys Down; keep; n=$((n + 1)); done
+	keys End; keys Enter; keep
+	n=0; while [ $n -lt 4 ]; do keys Down; keep; n=$((n + 1)); done
+	keys Escape; keys q; exited 10 >/dev/null
+}
 WHAT="C welcome rows"
-answers
-start C.UTF-8 80x24
-wait_for "$(st WELCOME)" 20 >/dev/null
-n=0; while [ $n -lt 12 ]; do keys Down; keep; n=$((n + 1)); done
-keys q; exited 10 >/dev/null
+welcome_rows C.UTF-8
+if [ $have_zh = 1 ]; then
+	WHAT="zh welcome rows"
+	welcome_rows zh_CN.UTF-8 --lang zh_CN
+fi
 
 check "the audit names no text cut without a sign" sh -c "[ ! -s '$AUDIT' ]"
 [ -s "$AUDIT" ] && sed 's/^/   audit: /' "$AUDIT" | head -n 40
@@ -245,12 +258,19 @@ start C.UTF-8 80x24 --sample-host esxi-l40s
 wait_for "Step $(st WELCOME)" 20 >/dev/null
 check "welcome: --sample-host marks that sample" on_screen "(*) esxi-l40s"
 check "welcome: the cursor starts on it" focused_has "(*) esxi-l40s"
-check "welcome: the Linux mode says what it is for" on_screen "Check this machine's firmware, IOMMU and BARs; plan a VMware VM"
+check "welcome: the samples' list says where the writes go" on_screen "Practising on a sample host"
 keys Up
-check "welcome: a focused sample shows its whole title" wait_for "controller. gpuwiz builds this host"
+check "welcome: the (*) follows the cursor in the samples' list" focused_has "(*) amd-geforce-usb"
+keys Down
+keys Escape
+check "welcome: Esc brings the first list back, on the sample row" focused_has "(*) Practise on a sample host"
+check "welcome: the Linux mode says what it is for" on_screen "Check this machine's firmware, IOMMU and BARs; plan a VMware VM"
 keys Up; keys Up; keys Up
 check "welcome: the focused Linux mode says it is not KVM" wait_for "it does not set up KVM"
-keys Down; keys Down; keys Down; keys Down
+check "welcome: the (*) is on the focused Linux mode" focused_has "(*) Configure this Linux host"
+keys Down; keys Down; keys Down
+keys Enter
+check "welcome: Enter on the sample row lists them, the one in use marked" focused_has "(*) esxi-l40s"
 keys Enter
 check "welcome: Enter on the sample in use goes on" wait_for "Step $(st HOST)" 20
 check "welcome: without building it again" sh -c "[ \$(ls '$TMPDIR' | grep -c gpuwiz-sample) -eq 1 ]"
@@ -259,14 +279,15 @@ rm -rf "$TMPDIR"/gpuwiz-sample.*
 answers
 start C.UTF-8 80x24 --answers a.ini
 wait_for "Step $(st WELCOME)" 20 >/dev/null
-check "welcome: without a sample the cursor is on the marked mode" focused_has "Plan offline"
+check "welcome: without a sample the cursor is on the marked activity" focused_has "(*) Patch a VM's .vmx offline"
 keys q; exited 10 >/dev/null
 if [ $have_zh = 1 ]; then
 	start zh_CN.UTF-8 80x24 --lang zh_CN --sample-host esxi-l40s
 	wait_for "$(st WELCOME)" 20 >/dev/null
-	note=$(LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 TEXTDOMAINDIR="$GPUWIZ_LOCALEDIR" gettext -d gpuwiz "Check this machine's firmware, IOMMU and BARs; plan a VMware VM")
-	check "zh welcome: the Linux mode's note in Chinese" on_screen "$note"
 	check "zh welcome: the sample marked" on_screen "(*) esxi-l40s"
+	keys Escape
+	note=$(LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 TEXTDOMAINDIR="$GPUWIZ_LOCALEDIR" gettext -d gpuwiz "Check this machine's firmware, IOMMU and BARs; plan a VMware VM")
+	check "zh welcome: the Linux mode's note in Chinese" wait_for "$note"
 	keys q; keys y; exited 10 >/dev/null
 	rm -rf "$TMPDIR"/gpuwiz-sample.*
 fi

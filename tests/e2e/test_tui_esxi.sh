@@ -73,7 +73,7 @@ queue_walk() {
 	check "$lang: both L40S added" wait_for "2 x l40s"
 	keys Enter
 	check "$lang: VM step" wait_for "$(st VM)"
-	keys Enter
+	keys Down; keys Enter
 	check "$lang: ubuntu-l40s opens" wait_for "Vmid 1"
 	keys u
 	check "$lang: u queues the upgrade" wait_for \
@@ -108,8 +108,11 @@ esxi_walk() { # LANG [welcome]
 		GPUWIZ_SYSROOT="$TMP/nogpu"
 		start "$lang" 80x24
 		GPUWIZ_SYSROOT="$TMP/no-such-root"
-		check "$lang welcome: the samples are offered" wait_for "esxi-l40s"
-		# the first sample (amd-geforce-usb) has the cursor
+		check "$lang welcome: the samples are offered" wait_for "$(tr_ "$lang" 'Practise on a sample host (no hardware needed)')"
+		# the sample row has the cursor: Enter lists the samples,
+		# the first (amd-geforce-usb) marked
+		keys Enter
+		check "$lang welcome: Enter lists the samples" wait_for "(*) amd-geforce-usb"
 		keys Down; keys Enter
 		check "$lang welcome: the ESXi sample picked" wait_for "esxi-l40s (sample)"
 	else

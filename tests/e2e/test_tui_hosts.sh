@@ -28,7 +28,7 @@ scratch_of() {
 rm -rf "$TMP/run"; mkdir -p "$TMP/run"
 start C.UTF-8 100x30 --sample-host esxi-l40s
 check "esxi sample: welcome" wait_for "Step $(st WELCOME): Welcome"
-check "esxi sample: the ESXi mode is chosen" on_screen "(*) An ESXi host over SSH"
+check "esxi sample: the sample is chosen, in the samples' list" on_screen "(*) esxi-l40s"
 check "esxi sample: the scratch directory is named" on_screen "Practising on a sample host"
 keys Enter
 check "esxi sample: host check" wait_for "Step $(st HOST): Host check"
@@ -60,7 +60,7 @@ check "esxi sample: Space adds the detected L40S" wait_for "1 x l40s"
 keys Enter
 check "esxi sample: VM step" wait_for "Step $(st VM): Virtual machine"
 check "esxi sample: the host's VMs" sh -c "grep -q 'ubuntu-l40s' '$SCREEN' && grep -q 'llm-train' '$SCREEN'"
-keys Enter
+keys Down; keys Enter
 check "esxi sample: the VM opens with its power state" wait_for "ubuntu-l40s: Vmid 1, powered off"
 check "esxi sample: the upgrade is offered" on_screen "u: upgrade to vmx-21"
 check "esxi sample: its hardware version" on_screen "Hardware version: 13"
@@ -110,7 +110,7 @@ keys Enter; wait_for "Step $(st HOST)" >/dev/null
 keys Enter; wait_for "Step $(st GPU)" >/dev/null
 keys Space; keys Enter
 check "esxi on: VM step" wait_for "Step $(st VM): Virtual machine"
-keys Down; keys Enter
+keys Down; keys Down; keys Enter
 check "esxi on: the powered-on VM is flagged" wait_for "Not powered off: gpuwiz will not change it"
 enters VM WRITE
 check "esxi on: write step" wait_for "Step $(st WRITE): Write"
@@ -146,7 +146,7 @@ if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${G
 	keys Enter; wait_for "Step $(st GPU)" 30 >/dev/null
 	keys Space; keys Enter
 	wait_for "Step $(st VM)" 30 >/dev/null
-	keys Enter
+	keys Down; keys Enter
 	check "valgrind esxi: the VM opens" wait_for "Vmid 1, powered off" 30
 	n=$(stn MMIO); while [ $n -le "$GW_NSTEPS" ]; do keys Enter; wait_for "$(st $n)" 30 >/dev/null; n=$((n + 1)); done
 	keys Enter
@@ -161,7 +161,7 @@ fi
 
 # ---- 2. a Linux sample host ----------------------------------------------
 start C.UTF-8 100x30 --sample-host amd-geforce-usb
-check "linux sample: welcome, Linux mode chosen" wait_for "(*) Configure this Linux host"
+check "linux sample: welcome, the sample chosen" wait_for "(*) amd-geforce-usb"
 keys Enter
 check "linux sample: host check" wait_for "Step $(st HOST): Host check"
 check "linux sample: the sample's root is checked" on_screen "gpuwiz-sample."
@@ -183,8 +183,11 @@ mkdir -p "$TMP/nogpu/sys/bus/pci/devices"
 GPUWIZ_SYSROOT="$TMP/nogpu"; export GPUWIZ_SYSROOT
 start C.UTF-8 100x30
 check "no GPU: the samples are offered" wait_for "This machine has no GPU to configure"
+check "no GPU: the sample row marked" on_screen "(*) Practise on a sample host"
 keys Enter
-check "no GPU: Enter builds the highlighted sample" wait_for "Step $(st HOST): Host check"
+check "no GPU: Enter lists the samples, the first marked" wait_for "(*) amd-geforce-usb"
+keys Enter
+check "no GPU: Enter builds the marked sample" wait_for "Step $(st HOST): Host check"
 check "no GPU: the sample's checks" on_screen "gpuwiz-sample."
 keys q; keys y
 exited >/dev/null
@@ -214,7 +217,7 @@ if [ -x /usr/sbin/sshd ] && { [ "$(id -u)" -ne 0 ] || [ -d /run/sshd ]; }; then
 	check "ssh: GPU step lists the host's GPUs" wait_for "0000:3b:00.0"
 	keys Space; keys Enter
 	check "ssh: the host's VMs" wait_for "itachi_lab"
-	keys Enter
+	keys Down; keys Enter
 	check "ssh: the VM is read from the datastore" wait_for "itachi_lab: Vmid 11, powered off"
 	enters VM WRITE
 	check "ssh: write step" wait_for "Step $(st WRITE): Write"

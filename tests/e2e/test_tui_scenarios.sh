@@ -184,9 +184,8 @@ homelab_files() { # LANG
 }
 
 # ---- 2. Tanzu: snippets only, 1 x L40S --------------------------------------
-# Enter | Space Down Space Enter | l40s Down Space Enter | Enter | Enter |
-# Down x5 Space (the .vmx lines off) Down Space Down Space Down Space (BOSH,
-# Ops Manager, tile on) Enter | v Esc Enter | Enter | Enter
+# Down Enter | Space Down Space Enter | l40s Down Space Enter | Enter | Enter |
+# Enter | v Esc Enter | Enter | Enter
 FILES="bosh:bosh-vm-extension.yml opsman:opsman-vm-extension.json tile:tile-vm-type.yml"
 tanzu_walk() { # LANG
 	lang=$1; KEYS=0
@@ -197,6 +196,9 @@ tanzu_walk() { # LANG
 	done
 	start "$lang" 80x24
 	check "$lang tanzu: welcome" wait_for "$(st WELCOME)"
+	# the Tanzu/BOSH VM type: the row under the .vmx one
+	k Down
+	check "$lang tanzu: the Tanzu row marked" on_screen "(*) $(tr_ "$lang" 'A Tanzu/BOSH VM type, offline: tile, BOSH, Ops Manager')"
 	k Enter
 	check "$lang tanzu: host check" wait_for "$(st HOST)"
 	k Space; k Down; k Space; k Enter
@@ -213,13 +215,9 @@ tanzu_walk() { # LANG
 	check "$lang tanzu: 128 GB for one L40S" on_screen "128 GB"
 	k Enter
 	check "$lang tanzu: options step" wait_for "$(st OPTIONS)"
-	# offline the activity is a VM's .vmx: its lines are ticked, the
-	# Tanzu outputs are the operator's choice here
-	check "$lang tanzu: the .vmx lines ticked, BOSH not" sh -c \
-		"grep -qF '[x] $(tr_ "$lang" '.vmx lines')' '$SCREEN' && grep -qF '[ ] BOSH' '$SCREEN'"
-	k Down; k Down; k Down; k Down; k Down; k Space
-	k Down; k Space; k Down; k Space; k Down; k Space
-	check "$lang tanzu: BOSH, Ops Manager and the tile ticked" wait_for "[x] $(tr_ "$lang" 'tile values')"
+	# the Tanzu activity: its outputs are ticked, the .vmx lines not
+	check "$lang tanzu: BOSH, Ops Manager and the tile ticked" sh -c \
+		"grep -qF '[x] BOSH' '$SCREEN' && grep -qF '[x] $(tr_ "$lang" 'tile values')' '$SCREEN'"
 	check "$lang tanzu: the .vmx lines off" on_screen "[ ] $(tr_ "$lang" '.vmx lines')"
 	locked=$(tr_ "$lang" "The VM's memory size is not needed: the outputs lock the reservation to the VM's memory themselves (memory_reservation_locked_to_max)" |
 		python3 -c 'import sys; print(sys.stdin.read()[:20])')

@@ -1,5 +1,7 @@
 /* test_wizard_welcome.c: what the welcome screen asks of the wizard
- * (wizard_welcome.c): the sample host in use and the modes' notes. */
+ * (wizard_welcome.c): the sample host in use and the modes' notes; the
+ * rules the frame and the host step draw by (wizard_steps.c): the step
+ * marks and the offline checklist's severity. */
 #include "testutil.h"
 #include "wizard.h"
 
@@ -79,6 +81,73 @@ test_mode_notes(void **state)
 	assert_null(gw_wizard_mode_note(GW_NMODES, 0));
 }
 
+/* The offline checklist's severity is what the steps do with an item:
+ * the IOMMU and above 4G FAIL until confirmed and one refusal names both;
+ * SR-IOV is INFO while no vGPU needs it. */
+static void
+test_host_item_sev(void **state)
+{
+	gw_wizard *w = fresh(NULL);
+	char why[1024];
+
+	(void)state;
+	assert_int_equal(gw_wizard_host_item_sev(w, GW_HOST_IOMMU), GW_SEV_ERROR);
+	assert_int_equal(gw_wizard_host_item_sev(w, GW_HOST_ABOVE4G), GW_SEV_ERROR);
+	assert_int_equal(gw_wizard_host_item_sev(w, GW_HOST_SRIOV), GW_SEV_INFO);
+	assert_int_equal(gw_wizard_check_step(w, GW_STEP_HOST, why, sizeof why), -1);
+	assert_non_null(strstr(why, gw_host_item_title(GW_HOST_IOMMU)));
+	assert_non_null(strstr(why, gw_host_item_title(GW_HOST_ABOVE4G)));
+	gw_wizard_set_host_ok(w, GW_HOST_IOMMU, 1);
+	assert_int_equal(gw_wizard_host_item_sev(w, GW_HOST_IOMMU), GW_SEV_PASS);
+	assert_int_equal(gw_wizard_check_step(w, GW_STEP_HOST, why, sizeof why), -1);
+	assert_null(strstr(why, gw_host_item_title(GW_HOST_IOMMU)));
+	assert_non_null(strstr(why, gw_host_item_title(GW_HOST_ABOVE4G)));
+	gw_wizard_set_host_ok(w, GW_HOST_ABOVE4G, 1);
+	assert_int_equal(gw_wizard_check_step(w, GW_STEP_HOST, why, sizeof why), 0);
+	gw_wizard_delete(w);
+}
+
+/* The step marks: none on the current step and those ahead, a tick on
+ * a step passed, "!" on a host check left with FAIL rows (overridden). */
+static void
+test_step_marks(void **state)
+{
+	gw_wizard *w = fresh(NULL);
+	char why[1024];
+	int s;
+
+	(void)state;
+	for (s = 0; s < GW_NSTEPS; s++)
+		assert_int_equal(gw_wizard_step_mark(w, (gw_step)s), GW_MARK_NONE);
+	assert_int_equal(gw_wizard_next(w, why, sizeof why), 0);
+	assert_int_equal(gw_wizard_step_mark(w, GW_STEP_WELCOME), GW_MARK_PASS);
+	assert_int_equal(gw_wizard_step_mark(w, GW_STEP_HOST), GW_MARK_NONE);
+	gw_wizard_set_host_ok(w, GW_HOST_IOMMU, 1);
+	gw_wizard_set_host_ok(w, GW_HOST_ABOVE4G, 1);
+	assert_int_equal(gw_wizard_next(w, why, sizeof why), 0);
+	assert_int_equal(gw_wizard_step_mark(w, GW_STEP_HOST), GW_MARK_PASS);
+	assert_int_equal(gw_wizard_step_mark(w, GW_STEP_GPU), GW_MARK_NONE);
+	/* a step that does not pass any more */
+	gw_wizard_set_host_ok(w, GW_HOST_IOMMU, 0);
+	assert_int_equal(gw_wizard_step_mark(w, GW_STEP_HOST), GW_MARK_WARN);
+	/* back on the host step: its own mark is none, the GPU step's too */
+	assert_int_equal(gw_wizard_back(w), 0);
+	assert_int_equal(gw_wizard_step_mark(w, GW_STEP_HOST), GW_MARK_NONE);
+	assert_int_equal(gw_wizard_step_mark(w, GW_STEP_GPU), GW_MARK_NONE);
+	gw_wizard_delete(w);
+
+	/* a sample whose host check FAILs, gone on from with o */
+	w = fresh("intel-iommu-off-kernel");
+	assert_int_equal(gw_wizard_next(w, why, sizeof why), 0);
+	assert_non_null(gw_wizard_host_fail(w));
+	assert_int_equal(gw_wizard_next(w, why, sizeof why), -1);
+	gw_wizard_set_host_override(w, 1);
+	assert_int_equal(gw_wizard_next(w, why, sizeof why), 0);
+	assert_int_equal(gw_wizard_step_mark(w, GW_STEP_WELCOME), GW_MARK_PASS);
+	assert_int_equal(gw_wizard_step_mark(w, GW_STEP_HOST), GW_MARK_WARN);
+	gw_wizard_delete(w);
+}
+
 int
 main(void)
 {
@@ -86,6 +155,8 @@ main(void)
 		cmocka_unit_test(test_no_sample),
 		cmocka_unit_test(test_sample_name),
 		cmocka_unit_test(test_mode_notes),
+		cmocka_unit_test(test_host_item_sev),
+		cmocka_unit_test(test_step_marks),
 	};
 	char tmpl[] = "/tmp/gwwelcome.XXXXXX", *cmd;
 	gw_err e;

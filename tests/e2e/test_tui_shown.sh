@@ -1,0 +1,213 @@
+#!/bin/sh
+# Screen tests: what the wizard shows is what it does, in C.UTF-8 and
+# zh_CN.UTF-8 at 80x24.
+#  1. welcome: the focus starts on the choice marked (*), the (*) follows
+#     the cursor (a menu), and the first Enter acts on it; a machine
+#     without a GPU marks the sample row, whose Enter lists the samples,
+#     each description whole (no "…": nothing cut at 80x24);
+#  2. the step bar: a tick on a step that passed, "!" on one left with a
+#     FAIL (the host check overridden), nothing on the steps ahead;
+#  3. the offline host check: the unconfirmed BIOS items FAIL, Enter stays
+#     and names every one missing, its F1 says so;
+#  4. "Terminal too small": q does nothing until the terminal is larger;
+#  5. a help box or a question: nothing of the screen below beside it;
+#  6. the review's key line shows "s Save" without scrolling.
+. "$(dirname "$0")/../cli/lib.sh"
+. "$(dirname "$0")/lib.sh"
+command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }
+export GPUWIZ_SYSROOT="$TMP/no-such-root"
+SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+export GPUWIZ_HOSTS_DIR="${GPUWIZ_HOSTS_DIR:-$SRC/data/hosts}"
+
+have_zh=0
+locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
+
+# the highlighted row is the one drawn black on cyan (ESC [46m)
+focused_has() { $T capture-pane -e -p -t w | grep "$(printf '\033')\[46m" | grep -qF -- "$1"; }
+# marked: the number of "(*)" on the screen
+marked() { screen; grep -o '(\*)' "$SCREEN" | wc -l | tr -d ' '; }
+# squashed TEXT is on the screen, however it wrapped
+sq() { sed 's/│//g' | tr -d ' \n'; }
+# first LANG TEXT N: the first N characters of TEXT's translation
+first() { tr_ "$1" "$2" | LC_ALL=C.UTF-8 sed -E "s/^(.{$3}).*/\\1/"; }
+on_screen_sq() { screen; sq <"$SCREEN" | grep -qF -- "$(printf '%s' "$1" | sq)"; }
+no_cut() { screen; ! grep -q '…' "$SCREEN"; }
+# the step bar's first row
+bar() { screen; head -n 1 "$SCREEN"; }
+# lng LANG: the --lang option for LANG
+lng() { case $1 in zh*) echo "--lang zh_CN" ;; esac; }
+
+answers() {
+	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+	sample vmx/ws-hw16-win10-efi-windows1252-crlf.vmx "$TMP/run/vm.vmx"
+	printf '[gpu]\ndevices = l40s=2\n[vm]\nvmx = vm.vmx\nesxi = 8.0U2\n[output]\ndir = out\nformats = vmx,bosh,opsman,tile\n' >"$TMP/run/a.ini"
+}
+
+# beside_box: on the rows of the box drawn on the screen (its ┌ to its ┘),
+# every cell left and right of it is blank
+cat >"$TMP/beside.py" <<'EOF'
+import sys, unicodedata
+def cells(line):
+    row = []
+    for ch in line:
+        if unicodedata.combining(ch):
+            continue
+        row.append(ch)
+        if unicodedata.east_asian_width(ch) in "WF":
+            row.append("")
+    return row + [" "] * (200 - len(row))
+rows = [cells(l) for l in open(sys.argv[1], encoding="utf-8").read().split("\n")]
+top = next((y for y, r in enumerate(rows) if "┌" in r), None)
+bot = next((y for y, r in enumerate(rows) if "┘" in r), None)
+if top is None or bot is None:
+    print("no box"); sys.exit(1)
+left, right = rows[top].index("┌"), rows[bot].index("┘")
+bad = 0
+for y in range(top, bot + 1):
+    out = rows[y][:left] + rows[y][right + 1:80]
+    if any(c not in (" ", "") for c in out):
+        print("row %d: %s" % (y, "".join(rows[y]).rstrip())); bad += 1
+sys.exit(1 if bad else 0)
+EOF
+beside_box() { screen; python3 "$TMP/beside.py" "$SCREEN"; }
+
+shown_walk() { # LANG
+	lang=$1
+	VMROW=$(tr_ "$lang" "Patch a VM's .vmx offline, or get the lines to paste")
+	TZROW=$(tr_ "$lang" 'A Tanzu/BOSH VM type, offline: tile, BOSH, Ops Manager')
+	SMROW=$(tr_ "$lang" 'Practise on a sample host (no hardware needed)')
+	IOMMU=$(tr_ "$lang" 'VT-d / AMD-Vi (IOMMU)')
+	A4G=$(tr_ "$lang" 'Above 4G decoding')
+
+	# ---- 1. welcome: the focus on the (*), the first Enter acts on it -----
+	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+	# shellcheck disable=SC2046
+	start "$lang" 80x24 $(lng "$lang")
+	check "$lang: welcome" wait_for "$(st WELCOME)"
+	check "$lang welcome: the focus starts on the marked choice" focused_has "(*) $VMROW"
+	check "$lang welcome: one language and one choice marked" [ "$(marked)" = 2 ]
+	check "$lang welcome: nothing cut" no_cut
+	keys Down
+	check "$lang welcome: the (*) follows the cursor" focused_has "(*) $TZROW"
+	check "$lang welcome: still one choice marked" [ "$(marked)" = 2 ]
+	keys Enter
+	check "$lang welcome: the first Enter takes the marked choice" wait_for "$(st HOST)"
+	keys Escape
+	check "$lang welcome: back, the focus on the choice taken" wait_for "(*) $TZROW"
+	check "$lang welcome: focused" focused_has "(*) $TZROW"
+	keys Up; keys Up; keys Up
+	DRROW=$(tr_ "$lang" 'Fix a failed power-on or a crash: paste the error text or give vmware.log')
+	check "$lang welcome: on the language row the last choice stays marked" on_screen "(*) $DRROW"
+	check "$lang welcome: one choice marked" [ "$(marked)" = 2 ]
+	keys q; exited 10 >/dev/null
+
+	# a machine without a GPU: the sample row marked and focused; Enter
+	# lists the samples, each description whole
+	mkdir -p "$TMP/nogpu/sys/bus/pci/devices"
+	GPUWIZ_SYSROOT="$TMP/nogpu"
+	# shellcheck disable=SC2046
+	start "$lang" 80x24 $(lng "$lang")
+	GPUWIZ_SYSROOT="$TMP/no-such-root"
+	check "$lang no GPU: welcome" wait_for "$(st WELCOME)"
+	check "$lang no GPU: the sample row marked and focused" focused_has "(*) $SMROW"
+	check "$lang no GPU: one choice marked" [ "$(marked)" = 2 ]
+	keys Enter
+	check "$lang no GPU: Enter lists the samples, the first marked" wait_for "(*) amd-geforce-usb"
+	check "$lang no GPU: focused" focused_has "(*) amd-geforce-usb"
+	check "$lang samples: no description cut" no_cut
+	for t in "AMD home lab, GeForce RTX 4060 Ti sharing its IOMMU group with a USB controller" \
+	         "ESXi 8.0U2 server, two L40S (one not yet enabled for passthrough), three VMs" \
+	         "Intel workstation, VT-d on in the BIOS but the IOMMU off in the kernel (no intel_iommu=on)"; do
+		check "$lang samples: whole: $(printf '%s' "$t" | cut -c1-20)" on_screen_sq "$(tr_ "$lang" "$t")"
+	done
+	keys Down
+	check "$lang samples: the (*) follows the cursor" focused_has "(*) esxi-l40s"
+	keys Escape
+	check "$lang samples: Esc brings the choices back" wait_for "(*) $SMROW"
+	keys q; exited 10 >/dev/null
+
+	# ---- 2 and 3. the offline host check, the step bar ---------------------
+	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+	# shellcheck disable=SC2046
+	start "$lang" 80x24 $(lng "$lang")
+	wait_for "$(st WELCOME)" >/dev/null
+	keys Enter
+	check "$lang host: host check" wait_for "$(st HOST)"
+	check "$lang host: the unconfirmed IOMMU item FAILs" sh -c "grep -F -- '$IOMMU' '$SCREEN' | grep -qF '$(tr_ "$lang" FAIL)'"
+	check "$lang host: the unconfirmed above-4G item FAILs" sh -c "grep -F -- '$A4G' '$SCREEN' | grep -qF '$(tr_ "$lang" FAIL)'"
+	check "$lang host: no WARN for what blocks" sh -c "! grep -F -- '$IOMMU' '$SCREEN' | grep -qF '$(tr_ "$lang" WARN)'"
+	keys Enter
+	both=$(tr_ "$lang" '%s and %s: not confirmed; turn both on in the BIOS/UEFI setup and confirm each here (Space).')
+	check "$lang host: one Enter names both items" on_screen_sq "$(printf "$both" "$IOMMU" "$A4G")"
+	check "$lang host: and stays" on_screen "$(st HOST)"
+	keys Space; keys Enter
+	one=$(tr_ "$lang" '%s: not confirmed; turn it on in the BIOS/UEFI setup and confirm it here.')
+	check "$lang host: then names the one left" on_screen_sq "$(printf "$one" "$A4G")"
+	check "$lang host: the confirmed one passes" sh -c "grep -F -- '$IOMMU' '$SCREEN' | grep -qF '$(tr_ "$lang" PASS)'"
+	keys F1
+	check "$lang host: F1 opens the step's help" wait_for "$(tr_ "$lang" 'Help: %s' | sed "s/%s/$(tr_ "$lang" 'Host check')/")"
+	help=$(tr_ "$lang" "Passthrough needs the IOMMU (Intel VT-d or AMD-Vi) and, for GPUs with large memory windows, \"Above 4G decoding\" (also called MMIO above 4 GB) turned on in the host's BIOS/UEFI setup; vGPU on Ampere and later GPUs also needs SR-IOV. ESXi cannot report these settings, so when planning offline you confirm each one: Up/Down move, Space toggles the highlighted item. A confirmed item shows PASS. The IOMMU and above 4G decoding show FAIL with where to find them until confirmed: Enter does not go on while one is missing and names every one missing. SR-IOV shows INFO while no vGPU that needs it is chosen, else WARN: the review step then waits for it.
+A device that shows \"Passthru Capable: false\" in esxcli hardware pci list usually means the IOMMU is off.")
+	check "$lang host: F1 says Enter names every one missing" on_screen_sq "$(printf '%s' "$help" | head -n 1)"
+	# ---- 5. nothing beside the help box ------------------------------------
+	check "$lang help: nothing of the screen below beside the box" beside_box
+	keys Escape
+	keys Down; keys Space; keys Enter
+	check "$lang bar: on to the GPU step" wait_for "$(st GPU)"
+	check "$lang bar: ticks on the steps that passed" sh -c "head -n 1 '$SCREEN' | grep -q '✓1.*✓2'"
+	check "$lang bar: nothing on the steps ahead" sh -c "! head -n 1 '$SCREEN' | grep -qE '[✓!][3-8]'"
+	# a question: a GPU chosen, q asks before quitting
+	typ l40s; keys Down; keys Space
+	keys F10
+	check "$lang quit: the question" wait_for "$(first "$lang" 'Quit without writing? y/n' 6)"
+	check "$lang quit: nothing of the screen below beside it" beside_box
+	keys y; exited 10 >/dev/null
+
+	# the host check overridden: "!" on its step
+	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+	# shellcheck disable=SC2046
+	start "$lang" 80x24 $(lng "$lang") --sample-host intel-iommu-off-kernel
+	wait_for "$(st WELCOME)" 30 >/dev/null
+	keys Enter
+	check "$lang override: host check" wait_for "$(st HOST)" 30
+	check "$lang override: a FAIL row" on_screen "$(tr_ "$lang" FAIL)"
+	keys o; keys y
+	keys Enter
+	check "$lang override: on to the GPU step" wait_for "$(st GPU)"
+	check "$lang override: the host step marked !, not ticked" sh -c "head -n 1 '$SCREEN' | grep -q '✓1.*!2' && ! head -n 1 '$SCREEN' | grep -q '✓2'"
+	keys q; keys y; exited 10 >/dev/null
+
+	# ---- 4. too small: q does nothing --------------------------------------
+	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+	# shellcheck disable=SC2046
+	start "$lang" 80x24 $(lng "$lang")
+	wait_for "$(st WELCOME)" >/dev/null
+	resize 70 20
+	check "$lang small: the notice" wait_for "$(first "$lang" 'Terminal too small: enlarge it to at least %dx%d (now %dx%d)' 8)"
+	keys q; keys Enter; keys Down
+	resize 80 24
+	check "$lang small: back at 80x24 on the same screen" wait_for "$(st WELCOME)"
+	check "$lang small: q did not quit" sh -c "! grep -q GPUWIZ-EXITED '$SCREEN'"
+	check "$lang small: Down did not move the choice" focused_has "(*) $VMROW"
+	keys q; exited 10 >/dev/null
+
+	# ---- 6. the review's key line ------------------------------------------
+	answers
+	# shellcheck disable=SC2046
+	start "$lang" 80x24 $(lng "$lang") --answers a.ini
+	wait_for "$(st WELCOME)" >/dev/null
+	enters WELCOME REVIEW
+	check "$lang review: reached" wait_for "$(st REVIEW)"
+	check "$lang review: s Save on the key line" sh -c "tail -n 1 '$SCREEN' | grep -qF 's $(tr_ "$lang" Save)'"
+	check "$lang review: PgDn More too" sh -c "tail -n 1 '$SCREEN' | grep -qF 'PgDn $(tr_ "$lang" More)'"
+	keys q; keys y; exited 10 >/dev/null
+}
+
+shown_walk C.UTF-8
+if [ $have_zh = 1 ]; then
+	shown_walk zh_CN.UTF-8
+else
+	echo "SKIP: zh_CN.UTF-8 locale or catalogue missing"
+fi
+finish
