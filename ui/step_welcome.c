@@ -15,6 +15,7 @@
  * share a row, so that the list still ends on row 22 at 80x24 with the
  * sample hosts.
  */
+#include "connect.h"
 #include "draw.h"
 #include "screen.h"
 #include "step_doctor.h"
@@ -349,15 +350,8 @@ pick(ui_ctx *u)
 		ui_msg(u, UI_MSG_OK, _("Sample host %s ready."), st->samples[k].name);
 		return 0;
 	} else {
-		gw_mode m = (gw_mode)(st->list.cur - ROW_MODE0);
-		const char *why = NULL;
-
-		/* choosing this Linux host runs its checks the first time */
-		if (gw_wizard_set_mode(u->w, m, &why) != 0) {
-			ui_msg(u, UI_MSG_ERROR, "%s", why ? why : "");
-			return -1;
-		}
-		return 0;
+		/* a route: chosen, or its connection box (connect.c) */
+		return ui_connect_mode(u, (gw_mode)(st->list.cur - ROW_MODE0));
 	}
 }
 
