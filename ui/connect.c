@@ -160,6 +160,8 @@ box_connect(ui_ctx *u, conn_box *b)
 			rc = -1;
 		}
 	}
+	/* keys typed while the connection blocked do not act on the box */
+	flushinp();
 	set_error(b, rc == 0 ? NULL : gw_err_text(&e, 1));
 	for (i = 0; i < b->form->nfields; i++) {
 		if (v[i] && b->form->fields[i].secret)

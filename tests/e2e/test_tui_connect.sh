@@ -7,7 +7,8 @@
 #     line naming ssh, the host and what failed, with the box again; the
 #     test sshd's user@127.0.0.1, port and identity file typed connect,
 #     and the wizard goes on to the host step with the stand-in host's
-#     check rows.
+#     check rows.  In C.UTF-8 also a port that accepts and never speaks:
+#     the progress box while ssh waits, then its timeout in the box.
 #  2. "vCenter or ESXi through the API" against vcsim (tests/vcsim): URL,
 #     user and password typed (the password never on the screen), the
 #     self-signed certificate's SHA-256 fingerprint asked about (the
@@ -71,6 +72,44 @@ to_row() {
 }
 # capture NAME: keep the screen for the report
 capture() { screen; mkdir -p "${GW_CAPTURES:-$TMP/captures}"; cp "$SCREEN" "${GW_CAPTURES:-$TMP/captures}/$1.txt"; }
+
+# silent_host LANG: the box to a port that accepts and never speaks: the
+# progress box says what is being done while ssh waits (its
+# ConnectTimeout, 20 s), then the box comes back with ssh's timeout in
+# its line; Esc leaves the wizard unconnected.
+silent_host() {
+	l=${1%%.*}
+	python3 -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(4)
+print(s.getsockname()[1], flush=True)
+conns = []
+while True:
+    c, _ = s.accept(); conns.append(c)' >"$TMP/silent.port" 2>/dev/null &
+	silent_pid=$!
+	at_exit "kill $silent_pid 2>/dev/null"
+	i=0; while [ ! -s "$TMP/silent.port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	sport=$(cat "$TMP/silent.port")
+	start "$1" 80x24
+	wait_for "$(st WELCOME)" >/dev/null
+	to_row "$(tr_ "$1" "Not connected yet: Enter asks for the ESXi host (user@host; port and identity file optional) and connects over SSH with your ssh keys.")" >/dev/null
+	keys Enter
+	wait_for "$(tr_ "$1" "User@host")" >/dev/null
+	typ "$SSH_TARGET"; keys Tab; typ "$sport"; keys Tab; typ "$SSH_KEY"
+	keys Enter
+	check "$l ssh silent host: a progress box while ssh connects" \
+		wait_box "$(tr_ "$1" "Connecting to %s over SSH..." | sed "s|%s|$SSH_TARGET|")" 10
+	capture "ssh-progress-$l"
+	check "$l ssh silent host: then the box with ssh's timeout" \
+		wait_box "ssh $SSH_TARGET" 40
+	check "$l ssh silent host: ... in ssh's words" in_box "timed out"
+	capture "ssh-timeout-$l"
+	kill "$silent_pid" 2>/dev/null; wait "$silent_pid" 2>/dev/null
+	keys Escape
+	screen
+	check "$l ssh silent host: not connected, the route not chosen" sh -c \
+		"! grep -qF '(*) $(tr_ "$1" "An ESXi host over SSH")' '$SCREEN'"
+	keys q; keys y; exited >/dev/null
+}
 
 # ---- 1. SSH ------------------------------------------------------------
 ssh_part() {
@@ -137,6 +176,7 @@ EOS
 		check "$l ssh: terminal sane" terminal_sane
 		check "$l ssh: no control socket left" sh -c "! ls -d '$TMPDIR'/gpuwiz-ssh.* 2>/dev/null"
 	done
+	silent_host C.UTF-8
 	kill "$SSHD_PID" 2>/dev/null; wait "$SSHD_PID" 2>/dev/null
 	ran=1
 }
