@@ -253,7 +253,7 @@ static const wz_mode_desc modes[GW_NMODES] = {
 		.name = N_("vCenter or ESXi through the API"),
 		/* TRANSLATORS: under the focused choice while no API
 		 * server is connected; wrapped, at most 150 cells. */
-		.missing = N_("Not connected yet: Enter asks for the vCenter or ESXi address, user and password and connects; a certificate that is not trusted is shown for you to accept or refuse."),
+		.missing = N_("Not connected yet: Enter asks for the URL, user and password and connects; an untrusted certificate is shown for you to accept or refuse."),
 		/* TRANSLATORS: this mode's paragraph of the welcome step's
 		 * help, wrapped to about 70 cells. */
 		.about = N_("vCenter or ESXi through the API: Enter asks for the URL "

@@ -25,8 +25,12 @@
 command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
 SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 export GPUWIZ_SYSROOT="$TMP/no-such-root"
-# the screens would otherwise start on a sample host (no GPU here)
-export GPUWIZ_HOSTS_DIR="$TMP/no-samples"
+# the welcome screen as a user sees it, with the sample hosts under the
+# routes (the route's sentence then has two rows); every text clipped
+# without the sign is named in the audit file, which must stay empty
+export GPUWIZ_HOSTS_DIR="$SRC/data/hosts"
+export GPUWIZ_UI_AUDIT="$TMP/audit"
+: >"$GPUWIZ_UI_AUDIT"
 unset SSH_AUTH_SOCK
 
 have_zh=0
@@ -190,7 +194,7 @@ api_part() {
 		l=${lang%%.*}
 		start "$lang" 80x24
 		check "$l api: welcome" wait_for "$(st WELCOME)"
-		if to_row "$(tr_ "$lang" "Not connected yet: Enter asks for the vCenter or ESXi address, user and password and connects; a certificate that is not trusted is shown for you to accept or refuse.")"; then
+		if to_row "$(tr_ "$lang" "Not connected yet: Enter asks for the URL, user and password and connects; an untrusted certificate is shown for you to accept or refuse.")"; then
 			ok "$l api: the route's row says Enter connects"
 		else
 			nok "$l api: the route's row says Enter connects"
@@ -259,4 +263,6 @@ else
 	echo "# no vcsim here: the API route is left out"
 fi
 [ $ran -eq 1 ] || { echo "SKIP: neither sshd nor vcsim can run here"; exit 77; }
+check "no text cut without its sign (GPUWIZ_UI_AUDIT)" [ ! -s "$GPUWIZ_UI_AUDIT" ]
+[ -s "$GPUWIZ_UI_AUDIT" ] && sed 's/^/   /' "$GPUWIZ_UI_AUDIT" | head -20
 finish

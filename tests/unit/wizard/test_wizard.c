@@ -318,7 +318,7 @@ test_texts(void **state)
 	why = NULL;
 	assert_int_equal(gw_wizard_mode_available(NULL, GW_MODE_VSPHERE, &why), 0);
 	assert_non_null(why);
-	assert_non_null(strstr(why, "Enter asks for the vCenter or ESXi address, user and password"));
+	assert_non_null(strstr(why, "Enter asks for the URL, user and password"));
 	why = NULL;
 	assert_int_equal(gw_wizard_mode_available(NULL, (gw_mode)GW_NMODES, &why), 0);
 	assert_non_null(why);
@@ -660,7 +660,7 @@ test_check_step_reasons(void **state)
 	assert_int_equal(w.step, GW_STEP_WELCOME);
 	w.mode = GW_MODE_VSPHERE;   /* no connection */
 	assert_int_equal(gw_wizard_next(&w, why, sizeof why), -1);
-	assert_non_null(strstr(why, "Enter asks for the vCenter"));
+	assert_non_null(strstr(why, "Enter asks for the URL"));
 	w.mode = GW_MODE_OFFLINE;
 	assert_int_equal(gw_wizard_next(&w, why, sizeof why), 0);
 	assert_int_equal(w.step, GW_STEP_HOST);
