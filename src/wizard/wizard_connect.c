@@ -108,6 +108,7 @@ gw_wizard_connect_ssh(gw_wizard *w, const char *target, const char *port,
 		gw_err_set(e, "%s", _("User@host: empty; expected the ESXi host as user@host, e.g. root@esx01"));
 		free(p);
 		free(i);
+		free(id);
 		return -1;
 	}
 	memset(&spec, 0, sizeof spec);

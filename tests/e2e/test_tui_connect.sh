@@ -247,6 +247,32 @@ api_part() {
 		check "$l api: the password is nowhere in the scrollback" sh -c \
 			"! $T capture-pane -p -S - -t w | grep -qF '$pw'"
 	done
+	# the API box's walk under valgrind memcheck (the secret field, the
+	# refused then pinned TLS, the attach): no error, no leak
+	if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${GW_SANITIZED:-}" ]; then
+		GW_WRAP="$VALGRIND -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --log-file=$TMP/vg.log"
+		start C.UTF-8 80x24
+		wait_for "$(st WELCOME)" 60 >/dev/null
+		to_row "$(tr_ C.UTF-8 "Not connected yet: Enter asks for the URL, user and password and connects; an untrusted certificate is shown for you to accept or refuse.")" >/dev/null
+		keys Enter
+		wait_for "URL" 30 >/dev/null
+		typ "$VC_URL"; keys Tab; typ gw; keys Tab; typ "$pw"
+		keys Enter
+		wait_for "$fp1" 60 >/dev/null
+		keys n
+		wait_box "Not connected" 30 >/dev/null
+		keys Enter
+		wait_for "$fp1" 60 >/dev/null
+		keys y
+		check "valgrind api: the host step" wait_for "$(st HOST)" 90
+		keys q; keys y
+		check "valgrind api: exited" exited 60
+		check "valgrind api: no memory errors or leaks (exit 0)" [ "${exit_status:-x}" = 0 ]
+		[ "${exit_status:-x}" = 0 ] || cat "$TMP/vg.log"
+		GW_WRAP=
+	else
+		echo "# valgrind part left out (no valgrind, or a sanitizer build)"
+	fi
 	vcsim_stop
 	ran=1
 }
