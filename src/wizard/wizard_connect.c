@@ -141,10 +141,13 @@ gw_wizard_connect_api(gw_wizard *w, const char *url, const char *user,
                       char fp[GW_WIZARD_FP_LEN], gw_err *e)
 {
 	char *u = trimmed(url), *n = trimmed(user), *s;
+	char *pin;
 	const char *v[GW_WIZARD_CONN_FIELDS];
 	gw_host_spec spec;
 	int rc;
 
+	/* thumbprint may be fp itself (the fingerprint just shown) */
+	pin = thumbprint && *thumbprint ? gw_xstrdup(thumbprint) : NULL;
 	fp[0] = '\0';
 	if (u == NULL || n == NULL) {
 		gw_err_set(e, "%s", u == NULL ?
@@ -154,13 +157,14 @@ gw_wizard_connect_api(gw_wizard *w, const char *url, const char *user,
 		           _("User: empty; expected the vSphere user, e.g. administrator@vsphere.local or root"));
 		free(u);
 		free(n);
+		free(pin);
 		return -1;
 	}
 	memset(&spec, 0, sizeof spec);
 	spec.url = u;
 	spec.user = n;
 	spec.password = password ? password : "";
-	spec.thumbprint = thumbprint && *thumbprint ? thumbprint : NULL;
+	spec.thumbprint = pin;
 	spec.untrusted = spec.thumbprint ? NULL : fp;
 	/* TRANSLATORS: progress while gpuwiz logs in to the API; %s is
 	 * the URL. */
@@ -178,6 +182,7 @@ gw_wizard_connect_api(gw_wizard *w, const char *url, const char *user,
 	}
 	free(u);
 	free(n);
+	free(pin);
 	return rc;
 }
 

@@ -190,6 +190,15 @@ api_part() {
 	. "$(dirname "$0")/../cli/vcsim.sh"
 	pw='pw-typed-in-the-box'
 	vcsim_start -model esx -vms 2 -on 0 -user gw -pass "$pw" || { nok "vcsim starts"; return; }
+	# the model's side first: untrusted, pinned, the address kept
+	TWC=$(dirname "$GPUWIZ")/../tests/unit/wizard/test_wizard_connect
+	if [ -x "$TWC" ]; then
+		run env GW_VCSIM_URL="$VC_URL" GW_VCSIM_THUMB="$VC_THUMB" \
+			GW_VCSIM_USER=gw GW_VCSIM_PASS="$pw" "$TWC"
+		if [ "$rc" -eq 0 ] && grep -q 'OK \] test_api_live' "$out"; then
+			ok "api model: untrusted with vcsim's fingerprint, then pinned; address without the password"
+		else nok "api model against vcsim" "$(cat "$out" "$err")"; fi
+	fi
 	for lang in $langs; do
 		l=${lang%%.*}
 		start "$lang" 80x24
