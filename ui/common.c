@@ -288,7 +288,46 @@ ui_set_language(ui_ctx *u, const char *lang)
 	 * way to make it look again after LANGUAGE changed */
 	++_nl_msg_cat_cntr;
 #endif
+	gw_wizard_set_language(u->w, lang);
 	/* the plan's reasons and steps were translated when it was built */
 	gw_wizard_replan(u->w);
 	return 0;
 }
+
+/* The save box (s on the review, and the quit question): the file name
+ * (the answers file's, else gpuwiz-answers.ini here) to edit, then
+ * gw_wizard_save_answers. */
+int
+ui_save_answers(ui_ctx *u)
+{
+	gw_wizard *w = u->w;
+	const char *given = gw_wizard_answers(w)->path;
+	char *path = gw_xstrdup(given ? given : "gpuwiz-answers.ini");
+	gw_err e;
+	int saved = 0;
+	/* TRANSLATORS: title of the save-answers box; at most 30 cells. */
+	int r = ui_input(u, _("Save answers"),
+	                 /* TRANSLATORS: the save-answers question; wrapped
+	                  * (4 lines of 68 cells at most). */
+	                 _("Save the answers to this file; gpuwiz --answers FILE replays them (Enter on each screen):"),
+	                 &path, 0);
+
+	if (r == 1) {
+		e.msg[0] = '\0';
+		gw_trim(path);
+		if (*path == '\0')
+			ui_msg(u, UI_MSG_ERROR, "%s",
+			       /* TRANSLATORS: the save box was left empty. */
+			       _("No file name given: nothing saved."));
+		else if (gw_wizard_save_answers(w, path, &e) != 0)
+			ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+		else {
+			/* TRANSLATORS: %s is the answers file written. */
+			ui_msg(u, UI_MSG_OK, _("Answers saved to %s"), path);
+			saved = 1;
+		}
+	}
+	free(path);
+	return saved;
+}
+

@@ -188,6 +188,67 @@ ui_confirm(ui_ctx *u, const char *question)
 	return r;
 }
 
+/* The choice box: the question, then the key/label pairs. */
+static void
+choose_draw(const char *question, const char *const *pairs)
+{
+	int bw = box_width(), bh, y, x;
+	char **lines;
+	size_t i, n = dw_wrap(question, bw - 4, &lines);
+
+	if (n > (size_t)(LINES - 6))
+		n = (size_t)(LINES - 6);
+	bh = (int)n + 4;
+	box_place(bh, bw, &y, &x);
+	dw_box(y, x, bh, bw, ui_attr(UI_C_BOX));
+	for (i = 0; i < n; i++)
+		dw_put(y + 1 + (int)i, x + 2, lines[i], bw - 4, A_BOLD);
+	dw_free_lines(lines, n);
+	box_keys(y + bh - 2, x + 2, bw - 4, pairs);
+}
+
+int
+ui_choose(ui_ctx *u, const char *question, const char *const *pairs)
+{
+	int r = -2;
+
+	for (;;) {
+		ui_key k;
+		size_t i;
+		int got;
+
+		ui_draw_all(u);
+		if (!u->too_small)
+			choose_draw(question, pairs);
+		curs_set(0);
+		got = box_wait(u, &k);
+		if (got < 0) {
+			r = -1;
+			break;
+		}
+		if (got == 0)
+			continue;
+		if (ui_key_fn(k, KEY_MOUSE)) {
+			MEVENT ev;
+
+			getmouse(&ev);
+			continue;
+		}
+		if (ui_key_esc(k))
+			break;
+		for (i = 0; pairs[i] && pairs[i + 1]; i += 2)
+			if (ui_key_is(k, (wint_t)pairs[i][0]) ||
+			    ui_key_is(k, (wint_t)(pairs[i][0] ^ 0x20)))
+				break;
+		if (pairs[i] && pairs[i + 1]) {
+			r = (int)(i / 2);
+			break;
+		}
+	}
+	box_closed(u);
+	return r;
+}
+
 int
 ui_confirm_no(ui_ctx *u, const char *question)
 {

@@ -23,4 +23,10 @@ void ui_box_keys(int y, int x, int w, const char *const *pairs);
 int ui_box_wait(ui_ctx *u, ui_key *k);
 void ui_box_closed(ui_ctx *u);
 
+/* Ask a question answered by one of several keys: pairs is "key",
+ * "label", ... NULL (each key one ASCII letter, shown before its label).
+ * Returns the index of the pair whose key was pressed (either case); Esc
+ * is -2; -1 ending. */
+int ui_choose(ui_ctx *u, const char *question, const char *const *pairs);
+
 #endif

@@ -39,6 +39,11 @@ typedef struct ui_key {
 
 #define UI_CTRL(c) ((c) & 0x1f)
 
+/* How long the loop waits for a key before it looks at signals and
+ * resizes again (curses' timeout; a screen that changes it for a while
+ * sets it back to this). */
+#define UI_TICK_MS 200
+
 int ui_key_enter(ui_key k);
 int ui_key_backspace(ui_key k);
 int ui_key_esc(ui_key k);
@@ -151,6 +156,9 @@ int ui_ending(void);
 int ui_set_language(ui_ctx *u, const char *lang);
 /* Is the message language Chinese now? */
 int ui_lang_is_zh(void);
+/* Ask for a file name and save the answers there (gw_wizard_save_answers;
+ * the message says where or why not).  1 saved, 0 not. */
+int ui_save_answers(ui_ctx *u);
 
 /* ---- dialogs (dialog.c) ----------------------------------------------- */
 

@@ -2,11 +2,15 @@
  * from a failure (step_doctor.h; doc/design.md, section 9, "The
  * doctor").
  *
- * Two pages.  The text area takes pasted text with its line breaks: the
- * terminal's bracketed paste (xterm's mode 2004) is on while it is shown,
- * so a paste arrives between ESC [ 200 ~ and ESC [ 201 ~ and its newlines
- * stay text, while a typed Enter runs the diagnosis; a path alone on its
- * line reads that file (the model's rule, wizard_doctor.c).  The findings
+ * Two pages.  The text area takes text as people give it, its line
+ * breaks kept: a paste between ESC [ 200 ~ and ESC [ 201 ~ (the
+ * terminal's bracketed paste, xterm's mode 2004, is on while it is
+ * shown); a paste from a terminal without it, which arrives as keys
+ * (after each newline the keys already waiting are read as text, so no
+ * part of a paste acts as a command); and lines typed one by one, Enter
+ * starting a new line.  Ctrl-D, or Enter on an empty line, runs the
+ * diagnosis; Enter after a single line naming a file reads that file at
+ * once (the model's rule, wizard_doctor.c).  The findings
  * page shows each finding's cause, fix (in the wizard's words:
  * gw_wizard_finding_fix), source and log line, the VM found beside the
  * log, and the next action; Enter takes it: the review with the fixes
@@ -173,6 +177,54 @@ read_csi(ui_ctx *u, char *seq, size_t n)
 	return 1;
 }
 
+/* How long after a newline the next key of a paste may come: a terminal
+ * without bracketed paste writes the pasted text at once, a person does
+ * not type the next key within this. */
+#define PASTE_GAP_MS 40
+
+static void
+text_cut(ui_doctor *dc, size_t len)
+{
+	if (len < dc->text.len) {
+		dc->text.len = len;
+		dc->text.data[len] = '\0';
+	}
+}
+
+/* The line being typed (after the last newline) is empty. */
+static int
+line_empty(const ui_doctor *dc)
+{
+	return dc->text.len == 0 || dc->text.data[dc->text.len - 1] == '\n';
+}
+
+static void paste(ui_ctx *u, ui_doctor *dc);
+
+/* After a newline: the keys that follow at once are the rest of a paste
+ * the terminal sent as keys, so they are text (Enter a line break), never
+ * commands.  1 when any came. */
+static int
+paste_rest(ui_ctx *u, ui_doctor *dc)
+{
+	ui_key k;
+	char seq[12];
+	int got = 0;
+
+	timeout(PASTE_GAP_MS);
+	while (ui_getkey(u, &k) == 1) {
+		got = 1;
+		if (ui_key_enter(k))
+			add_char(u, dc, L'\n');
+		else if (text_char(k))
+			add_char(u, dc, k.ch);
+		else if (ui_key_esc(k) && read_csi(u, seq, sizeof seq) == 1 &&
+		         strcmp(seq, "200~") == 0)
+			paste(u, dc);
+	}
+	timeout(UI_TICK_MS);
+	return got;
+}
+
 /* Inside a bracketed paste: every key is text, Enter a line break, up
  * to ESC [ 201 ~ (or two seconds without a byte: a paste that lost its
  * end mark). */
@@ -224,6 +276,25 @@ diagnose(ui_ctx *u, ui_doctor *dc)
 	show_page(dc, DC_RESULT);
 }
 
+/* Enter: a new line, the rest of a paste, or the end of the input: on an
+ * empty line, or after a single line naming a file. */
+static void
+input_enter(ui_ctx *u, ui_doctor *dc)
+{
+	size_t len = dc->text.len;
+	int was_empty = line_empty(dc);
+
+	if (len > 0)
+		add_char(u, dc, L'\n');
+	if (paste_rest(u, dc))
+		return;
+	if (was_empty ||
+	    gw_wizard_doctor_names_file(dc->text.data, len)) {
+		text_cut(dc, len);
+		diagnose(u, dc);
+	}
+}
+
 static int
 input_key(ui_ctx *u, ui_doctor *dc, ui_key k)
 {
@@ -239,6 +310,10 @@ input_key(ui_ctx *u, ui_doctor *dc, ui_key k)
 		return UI_HANDLED;
 	}
 	if (ui_key_enter(k)) {
+		input_enter(u, dc);
+		return UI_HANDLED;
+	}
+	if (ui_key_is(k, UI_CTRL('d'))) {
 		diagnose(u, dc);
 		return UI_HANDLED;
 	}
@@ -247,7 +322,7 @@ input_key(ui_ctx *u, ui_doctor *dc, ui_key k)
 		return UI_HANDLED;
 	}
 	if (ui_key_is(k, UI_CTRL('u'))) {
-		dc->text.len = 0;
+		text_cut(dc, 0);
 		return UI_HANDLED;
 	}
 	if (text_char(k)) {
@@ -257,44 +332,54 @@ input_key(ui_ctx *u, ui_doctor *dc, ui_key k)
 	return UI_IGNORED;
 }
 
-/* The last rows lines of the text from (y, x) in w cells; the cursor at
- * its end. */
+/* The last rows rows of the text from (y, x) in w cells, each line
+ * wrapped (a log line is longer than the box: its end says most); the
+ * cursor at its end. */
 static void
 draw_tail(ui_ctx *u, const gw_buf *b, int y, int x, int w, int rows)
 {
 	const char *s = b->len ? b->data : "";
-	size_t start = b->len;
-	int n = 0, i = 0, used = 0;
+	char **out = gw_xcalloc((size_t)rows, sizeof *out);
+	size_t end = b->len, start;
+	int nv = 0, i, used = 0;
 
-	while (start > 0) {
-		if (s[start - 1] == '\n' && ++n == rows)
-			break;
-		start--;
-	}
-	while (i < rows) {
-		const char *nl = memchr(s + start, '\n', b->len - start);
-		size_t len = nl ? (size_t)(nl - (s + start)) : b->len - start;
-		char *line = gw_xstrndup(s + start, len), *c;
+	/* the lines from the last one back, until the rows are full */
+	while (nv < rows) {
+		char **l, *line, *c;
+		size_t n, k;
 
+		start = end;
+		while (start > 0 && s[start - 1] != '\n')
+			start--;
+		line = gw_xstrndup(s + start, end - start);
 		for (c = line; *c; c++)
 			if ((unsigned char)*c < 0x20)
 				*c = ' ';
-		used = dw_put(y + i, x, line, w - 1, A_NORMAL);
+		n = dw_wrap(line, w - 1, &l);
+		if (n == 0)
+			out[rows - 1 - nv++] = gw_xstrdup("");
+		for (k = n; k-- > 0 && nv < rows;)
+			out[rows - 1 - nv++] = gw_xstrdup(l[k]);
+		dw_free_lines(l, n);
 		free(line);
-		if (nl == NULL)
+		if (start == 0)
 			break;
-		start += len + 1;
-		i++;
+		end = start - 1;
 	}
-	u->cursor_y = y + (i < rows ? i : rows - 1);
-	u->cursor_x = x + used;
+	for (i = 0; i < nv; i++)
+		used = dw_put(y + i, x, out[rows - nv + i], w - 1, A_NORMAL);
+	for (i = 0; i < rows; i++)
+		free(out[i]);
+	free(out);
+	u->cursor_y = y + (nv > 0 ? nv - 1 : 0);
+	u->cursor_x = x + (nv > 0 ? used : 0);
 }
 
 static void
 input_draw(ui_ctx *u, ui_doctor *dc, ui_rect r)
 {
 	int y = r.y, bh;
-	size_t k, lines = 1;
+	size_t k, lines = 0;
 
 	/* TRANSLATORS: heading of the doctor's text area; at most 60
 	 * cells. */
@@ -302,22 +387,26 @@ input_draw(ui_ctx *u, ui_doctor *dc, ui_rect r)
 	       ui_attr(UI_C_HEAD));
 	y++;
 	/* TRANSLATORS: above the doctor's text area; wrapped, 3 rows of
-	 * about 76 cells. */
+	 * about 76 cells.  Ctrl-D is the key that diagnoses (^D on the key
+	 * line). */
 	y += dw_wrap_put(y, r.x + 1, r.w - 1, 3,
-	                 _("Paste the error text (a vSphere task error, lines of the VM's vmware.log, the guest's log) or type the path of the vmware.log, then press Enter. Pasted lines keep their line breaks."),
+	                 _("Paste the error text (a vSphere task error, lines of a vmware.log or of a BOSH director's log, the guest's log) or type the vmware.log's path. Enter starts a new line; Ctrl-D or Enter on an empty line diagnoses."),
 	                 A_NORMAL);
 	bh = r.y + r.h - 1 - y;
 	if (bh < 3)
 		return;
 	dw_box(y, r.x, bh, r.w, ui_attr(UI_C_BOX));
 	draw_tail(u, &dc->text, y + 1, r.x + 1, r.w - 2, bh - 2);
-	for (k = 0; k < dc->text.len; k++)
-		lines += dc->text.data[k] == '\n';
 	if (dc->text.len == 0)
 		return;
+	/* the lines given: the one being typed counts once it has text */
+	for (k = 0; k < dc->text.len; k++)
+		lines += dc->text.data[k] == '\n';
+	lines += !line_empty(dc);
 	/* TRANSLATORS: under the doctor's text area: lines and bytes. */
 	dw_printf(r.y + r.h - 1, r.x + 1, r.w - 1, ui_attr(UI_C_DIM),
-	          _("%zu line(s), %zu bytes"), lines, dc->text.len);
+	          ngettext("%zu line, %zu bytes", "%zu lines, %zu bytes", lines),
+	          lines, dc->text.len);
 }
 
 /* Enter on the findings: the review with the fixes pre-filled (the loop
@@ -341,6 +430,9 @@ take_action(ui_ctx *u, ui_doctor *dc)
 		       _("Open the VM that failed from the host's list; Enter then goes straight to the review.") :
 		       /* TRANSLATORS: on the VM step, after the doctor. */
 		       _("Give the VM's .vmx (the VM that failed); Enter then goes straight to the review."));
+	else if (rc > 0 && gw_wizard_doctor_tanzu(dc->d) &&
+	         gw_wizard_step(u->w) == GW_STEP_GPU)
+		ui_msg(u, UI_MSG_INFO, "%s", why);   /* the GPU model asked */
 	else if (rc > 0)
 		ui_msg(u, UI_MSG_ERROR, "%s", why);
 	return UI_HANDLED;
@@ -400,10 +492,10 @@ ui_doctor_help(ui_ctx *u, const ui_doctor *dc)
 	(void)dc;
 	/* TRANSLATORS: help of the doctor, wrapped to about 70 cells. */
 	return _("The doctor starts from a failure: a VM that did not power on, or a crash in the guest.\n"
-	         "Paste the error text into the box: the vSphere Client's task error, the lines of the VM's vmware.log around the failure, or the guest's log (the NCCL error of a vLLM pod). Pasted lines keep their line breaks; Enter typed on the keyboard starts the diagnosis. Or type the path of the VM's vmware.log (it lives beside the .vmx, in the VM's directory on the datastore): gpuwiz reads the file, and when exactly one .vmx lies beside it, opens that VM.\n"
-	         "The doctor names each failure it knows with its cause, its fix and the source of the fact (KB articles, NVIDIA documents). When the fix is a change of the .vmx (the 64-bit MMIO size, the memory reservation, unified memory for vGPUs) it fills in the answers and Enter opens the review, where every change is shown before anything is written; without a known .vmx the VM step asks for it first. A fix on the host or in the guest is shown with what to do next.\n"
+	         "Paste the error text into the box: the vSphere Client's task error, the lines of the VM's vmware.log around the failure, a BOSH director's vSphere CPI log, or the guest's log (the NCCL error of a vLLM pod). Pasted lines keep their line breaks, with or without the terminal's bracketed paste, and nothing of a paste acts as a key. Lines may be typed one by one too: Enter starts a new line. Ctrl-D, or Enter on an empty line, starts the diagnosis; the box shows the last lines given. Or type the path of the VM's vmware.log (it lives beside the .vmx, in the VM's directory on the datastore) and press Enter: gpuwiz reads the file, and when exactly one .vmx lies beside it, opens that VM.\n"
+	         "The doctor names each failure it knows with its cause, its fix and the source of the fact (KB articles, NVIDIA documents). When the fix is a change of the .vmx (the 64-bit MMIO size, the memory reservation, unified memory for vGPUs) it fills in the answers and Enter opens the review, where every change is shown before anything is written; without a known .vmx the VM step asks for it first. A BOSH director's log (a VM of the Tanzu tile that BOSH deleted after DevicePowerOn failed) takes the Tanzu route: the GPU step asks for the GPU model, the review shows the tile's values, the BOSH VM extension and the Ops Manager JSON, and the next step is Apply Changes in Ops Manager. A fix on the host or in the guest is shown with what to do next.\n"
 	         "When nothing is recognised, Enter goes on with the normal steps.\n"
-	         "Keys: Ctrl-U empties the box; Up/Down and PgUp/PgDn scroll the findings; Esc goes back (from the findings to the box, from the box to the welcome screen).");
+	         "Keys: Ctrl-D diagnoses; Ctrl-U empties the box; Up/Down and PgUp/PgDn scroll the findings; Esc goes back (from the findings to the box, from the box to the welcome screen).");
 }
 
 size_t
@@ -412,13 +504,17 @@ ui_doctor_keys(ui_ctx *u, const ui_doctor *dc, ui_keyhelp *out, size_t max)
 	size_t n = 0;
 	ui_key enter = { 0, L'\n' }, esc = { 0, 27 }, f1 = { KEY_F(1), 0 };
 	ui_key cu = { 0, UI_CTRL('u') }, f10 = { KEY_F(10), 0 };
+	ui_key cd = { 0, UI_CTRL('d') };
 	ui_key down = { KEY_NPAGE, 0 };
 
 	(void)u;
 	if (dc->page == DC_INPUT) {
 		/* TRANSLATORS: key help labels of the doctor; at most 8
 		 * cells each. */
-		ui_keys_add(out, &n, max, "Enter", _("Diagnose"), enter);
+		ui_keys_add(out, &n, max, "^D", _("Diagnose"), cd);
+		/* TRANSLATORS: key help label, at most 8 cells: Enter
+		 * starts a new line in the doctor's box. */
+		ui_keys_add(out, &n, max, "Enter", _("New line"), enter);
 		ui_keys_add(out, &n, max, "^U", _("Clear"), cu);
 		ui_keys_add(out, &n, max, "Esc", _("Back"), esc);
 		ui_keys_add(out, &n, max, "F1", _("Help"), f1);

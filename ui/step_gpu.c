@@ -10,6 +10,9 @@
  * highlighted GPU (passthrough, one); in the selection, +/- change the
  * count, Space cycles passthrough and the vGPU profiles the wizard offers,
  * Delete removes.  GPUs already in the .vmx are listed, not editable.
+ * The table's last row, "Add a GPU by its memory size", adds a GPU the
+ * table does not know by its VRAM and, when known, its BAR1 (the only row
+ * when the search finds nothing; Enter in the search then adds it too).
  * Configuring this Linux host, a "Detected on this host" list (address,
  * name, VRAM, driver, IOMMU group) comes above the search: Space adds the
  * highlighted GPU in passthrough with its address
@@ -50,7 +53,7 @@ refresh_results(ui_ctx *u)
 	                                st->vendors[st->vendor_idx], st->cls,
 	                                st->results, max);
 	free(q);
-	st->rl.n = (int)st->nresults;
+	st->rl.n = (int)st->nresults + 1;
 }
 
 /* The search or a filter changed: the table from its top. */
@@ -99,6 +102,15 @@ static size_t
 nwanted(const gw_wizard *w)
 {
 	return gw_wizard_answers(w)->a.ngpus;
+}
+
+/* Enter adds a GPU by its size: on that row, or in a search that found
+ * nothing. */
+static int
+enter_adds(const gpu_st *st)
+{
+	return (st->focus == F_SEARCH && st->nresults == 0) ||
+	       (st->focus == F_RESULTS && gpu_by_size_row(st, st->rl.cur));
 }
 
 static void *
@@ -236,6 +248,13 @@ search_key(ui_ctx *u, ui_key k)
 		st->focus = F_RESULTS;
 		return UI_HANDLED;
 	}
+	if (ui_key_enter(k) && enter_adds(st)) {
+		/* nothing found: the one item offered is the add by size */
+		st->focus = F_RESULTS;
+		st->rl.cur = 0;
+		gpu_add_by_size(u);
+		return UI_HANDLED;
+	}
 	r = ui_field_key(&st->search, k);
 	if (r == UI_FIELD_CHANGED)
 		research(u);
@@ -293,6 +312,11 @@ results_key(ui_ctx *u, ui_key k)
 	}
 	if (ui_list_key(&st->rl, k, st->h_results))
 		return UI_HANDLED;
+	if (gpu_by_size_row(st, st->rl.cur) &&
+	    (ui_key_space(k) || ui_key_is(k, L'+') || ui_key_enter(k))) {
+		gpu_add_by_size(u);
+		return UI_HANDLED;
+	}
 	if (ui_key_space(k) || ui_key_is(k, L'+')) {
 		gpu_add_highlighted(u);
 		return UI_HANDLED;
@@ -368,7 +392,9 @@ gpu_mouse(ui_ctx *u, ui_rect r, int y, int x)
 		            x >= st->x_vendor ? F_VENDOR : F_SEARCH;
 	else if (y >= st->y_results && y < st->y_results + st->h_results) {
 		click_row(u, &st->rl, st->rl.top + (y - st->y_results),
-		          F_RESULTS, gpu_add_highlighted);
+		          F_RESULTS, gpu_by_size_row(st, st->rl.top +
+		                                     (y - st->y_results)) ?
+		          gpu_add_by_size : gpu_add_highlighted);
 		st->focus = F_RESULTS;
 	} else if (y >= st->y_sel && y < st->y_sel + st->h_sel) {
 		click_row(u, &st->sl, st->sl.top + (y - st->y_sel), F_SELECTED,
@@ -413,7 +439,16 @@ gpu_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 		ui_keys_add(out, &n, max, "Del", _("Remove"), del);
 		break;
 	}
-	return ui_keys_common(out, n, max, focus == F_SEARCH);
+	n = ui_keys_common(out, n, max, focus == F_SEARCH);
+	if (enter_adds(gpu_state(u))) {
+		size_t i;
+
+		/* Enter opens "Add a GPU by its memory size" here */
+		for (i = 0; i < n; i++)
+			if (strcmp(out[i].key, "Enter") == 0)
+				out[i].label = _("Add");
+	}
+	return n;
 }
 
 static void

@@ -46,6 +46,16 @@ void gpu_draw(ui_ctx *u, ui_rect r);
  * of the detected ones; cycle a selected GPU through passthrough and its
  * vGPU profiles; change its count by delta. */
 void gpu_add_highlighted(ui_ctx *u);
+/* "Add a GPU by its memory size": the row after the table's (the only
+ * one when the search finds nothing) asks for the VRAM and, optionally,
+ * the BAR1 size (gw_wizard_add_sized). */
+void gpu_add_by_size(ui_ctx *u);
+/* The table's rows: the GPUs found, then that row. */
+static inline int
+gpu_by_size_row(const gpu_st *st, int idx)
+{
+	return idx == (int)st->nresults;
+}
 void gpu_add_detected(ui_ctx *u);
 void gpu_cycle_profile(ui_ctx *u, size_t idx);
 void gpu_change_count(ui_ctx *u, size_t idx, int delta);

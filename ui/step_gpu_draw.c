@@ -1,6 +1,7 @@
 /* step_gpu_draw.c: drawing step 3 (step_gpu.c has the layout): the GPUs
  * detected on the host, the search line, the table and the selection. */
 #include "step_gpu.h"
+#include "mmio.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,17 +170,40 @@ draw_filters(ui_ctx *u, ui_rect r)
 	            gw_gpu_class_name(st->cls), st->focus == F_CLASS);
 }
 
+/* The row after the GPUs found: add one by its memory size. */
+static void
+by_size_row(ui_ctx *u, ui_rect r, int yy, int sel)
+{
+	gpu_st *st = gpu_state(u);
+	attr_t a = sel ? ui_attr(st->focus == F_RESULTS ? UI_C_SEL :
+	                         UI_C_SEL_IDLE) : A_BOLD;
+
+	if (sel)
+		dw_fill(yy, r.x, r.w - 1, a);
+	dw_put(yy, r.x, "+", 1, a);
+	dw_put(yy, r.x + 2,
+	       /* TRANSLATORS: the GPU table's last row, for a GPU it does
+	        * not list; at most 76 cells. */
+	       _("Add a GPU by its memory size (VRAM, and BAR1 if known)"),
+	       r.w - 3, a);
+}
+
 /* One row of the table at line yy. */
 static void
 table_row(ui_ctx *u, ui_rect r, int yy, int idx, int name_w)
 {
 	gpu_st *st = gpu_state(u);
-	const gw_gpu *g = st->results[idx];
+	const gw_gpu *g;
 	int sel = idx == st->rl.cur;
 	attr_t a = sel ? ui_attr(st->focus == F_RESULTS ? UI_C_SEL :
 	                         UI_C_SEL_IDLE) : A_NORMAL;
 	char buf[256];
 
+	if (gpu_by_size_row(st, idx)) {
+		by_size_row(u, r, yy, sel);
+		return;
+	}
+	g = st->results[idx];
 	if (sel)
 		dw_fill(yy, r.x, r.w - 1, a);
 	if (is_wanted(u->w, g))
@@ -206,28 +230,34 @@ draw_table(ui_ctx *u, ui_rect r)
 	gpu_st *st = gpu_state(u);
 	int name_w = r.w - 2 - 19 - 10 - 7 - 4 - 2, i;
 
-	/* TRANSLATORS: column headings of the GPU table: ID at most 18
-	 * cells, Model at most 30, PCI id at most 9, VRAM at most 6, vGPU at
-	 * most 4. */
-	dw_put(r.y + 1, r.x + 2, _("ID"), 18, ui_attr(UI_C_DIM));
-	/* TRANSLATORS: column heading, at most 30 cells. */
-	dw_put(r.y + 1, r.x + 21, _("Model"), name_w - 1, ui_attr(UI_C_DIM));
-	/* TRANSLATORS: column heading (10de:26b9), at most 9 cells. */
-	dw_put(r.y + 1, r.x + 21 + name_w, _("PCI id"), 9, ui_attr(UI_C_DIM));
-	dw_put_right(r.y + 1, r.x + 21 + name_w + 10,
-	             /* TRANSLATORS: column heading, at most 6 cells. */
-	             _("VRAM"), 6, ui_attr(UI_C_DIM));
-	/* TRANSLATORS: column heading, at most 4 cells; also the key help
-	 * label of Space in the selection (cycles the vGPU profiles). */
-	dw_put(r.y + 1, r.x + 21 + name_w + 17, _("vGPU"), 4, ui_attr(UI_C_DIM));
-	st->rl.n = (int)st->nresults;
+	st->rl.n = (int)st->nresults + 1;
 	ui_list_fix(&st->rl, st->h_results);
 	if (st->nresults == 0) {
-		dw_put(r.y + st->y_results, r.x + 2,
+		/* no headings over no rows: what the search found */
+		dw_put(r.y + 1, r.x + 2,
 		       /* TRANSLATORS: the GPU table shows nothing; at most
 		        * 76 cells. */
 		       _("No GPU in the table matches the search and filters."),
-		       r.w - 2, ui_attr(UI_C_DIM));
+		       r.w - 2, ui_attr(UI_C_WARN));
+	} else {
+		/* TRANSLATORS: column headings of the GPU table: ID at most 18
+		 * cells, Model at most 30, PCI id at most 9, VRAM at most 6,
+		 * vGPU at most 4. */
+		dw_put(r.y + 1, r.x + 2, _("ID"), 18, ui_attr(UI_C_DIM));
+		/* TRANSLATORS: column heading, at most 30 cells. */
+		dw_put(r.y + 1, r.x + 21, _("Model"), name_w - 1,
+		       ui_attr(UI_C_DIM));
+		/* TRANSLATORS: column heading (10de:26b9), at most 9 cells. */
+		dw_put(r.y + 1, r.x + 21 + name_w, _("PCI id"), 9,
+		       ui_attr(UI_C_DIM));
+		dw_put_right(r.y + 1, r.x + 21 + name_w + 10,
+		             /* TRANSLATORS: column heading, at most 6 cells. */
+		             _("VRAM"), 6, ui_attr(UI_C_DIM));
+		/* TRANSLATORS: column heading, at most 4 cells; also the key
+		 * help label of Space in the selection (cycles the vGPU
+		 * profiles). */
+		dw_put(r.y + 1, r.x + 21 + name_w + 17, _("vGPU"), 4,
+		       ui_attr(UI_C_DIM));
 	}
 	for (i = 0; i < st->h_results && st->rl.top + i < st->rl.n; i++)
 		table_row(u, r, r.y + st->y_results + i, st->rl.top + i,
@@ -250,10 +280,18 @@ want_text(const gw_gpu_want *g, char *buf, size_t size)
 		 * model, VRAM.  At most 76 cells. */
 		snprintf(buf, size, _("%d x %s (%s), passthrough, %d GB"),
 		         g->count, g->gpu->id, g->gpu->name, g->vram_gb);
-	else
+	else if (g->bar1_bytes == 0)
 		/* TRANSLATORS: a GPU given by its size only. */
 		snprintf(buf, size, _("%d x GPU of %d GB (size only), passthrough"),
 		         g->count, g->vram_gb);
+	else {
+		char bar1[24];
+
+		gw_fmt_bar_size(g->bar1_bytes, bar1, sizeof bar1);
+		/* TRANSLATORS: a GPU given by its size and BAR1 size ("16G"). */
+		snprintf(buf, size, _("%d x GPU of %d GB (size only, BAR1 %s), passthrough"),
+		         g->count, g->vram_gb, bar1);
+	}
 }
 
 /* One row of the selection at line yy: a wanted GPU, or one already in

@@ -1,7 +1,9 @@
 /* step_gpu_edit.c: what the keys of step 3 change: GPUs added from the
- * table (asking for a size the table does not know) or from the host's
- * list, a selected GPU's count and its passthrough / vGPU profile. */
+ * table (asking for a size the table does not know), by their memory
+ * size, or from the host's list, a selected GPU's count and its
+ * passthrough / vGPU profile. */
 #include "step_gpu.h"
+#include "mmio.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +38,60 @@ add_vram(ui_ctx *u, const gw_gpu *g)
 			ui_msg(u, UI_MSG_OK, _("Added a GPU of %d GB."), (int)gb);
 	}
 	free(val);
+}
+
+/* Two questions: the VRAM in GB, then the BAR1 size if known (empty: not
+ * known); the wizard checks both (gw_wizard_add_sized) and the plan sizes
+ * the window with them.  Esc on either adds nothing. */
+void
+gpu_add_by_size(ui_ctx *u)
+{
+	char *vram = NULL, *bar1 = NULL, bar1s[24];
+	uint64_t gb, bytes = 0;
+	gw_err e;
+	/* TRANSLATORS: title of the two questions; at most 30 cells. */
+	const char *title = _("Add a GPU by its memory size");
+
+	e.msg[0] = '\0';
+	if (ui_input(u, title,
+	             /* TRANSLATORS: first question of "Add a GPU by its
+	              * memory size".  Wrapped. */
+	             _("For a GPU the table does not list. Its framebuffer (VRAM) in GB, from the vendor's datasheet:"),
+	             &vram, 1) != 1)
+		goto out;
+	/* TRANSLATORS: names the field in its errors. */
+	if (gw_parse_gb(vram, _("VRAM size"), GW_MMIO_MAX_GPU_GB, &gb, &e) != 0) {
+		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+		goto out;
+	}
+	if (ui_input(u, title,
+	             /* TRANSLATORS: second question; "BAR1 Memory Usage" is
+	              * nvidia-smi's, Region 1 lspci's: keep them.  Wrapped. */
+	             _("Its BAR1 size, if known (nvidia-smi -q: BAR1 Memory Usage, Total; lspci -vv: Region 1, size=), e.g. 256M or 16G. Empty: not known, the rule alone sizes the window:"),
+	             &bar1, 0) != 1)
+		goto out;
+	if (gw_wizard_add_sized(u->w, vram, bar1, &e) != 0) {
+		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+		goto out;
+	}
+	/* Enter goes on from here; the new entry is the last one */
+	gpu_state(u)->focus = F_SELECTED;
+	gpu_state(u)->sl.n = (int)gw_wizard_answers(u->w)->a.ngpus;
+	gpu_state(u)->sl.cur = gpu_state(u)->sl.n - 1;
+	if (gw_parse_bar_size(bar1, NULL, &bytes, NULL) == 0) {
+		gw_fmt_bar_size(bytes, bar1s, sizeof bar1s);
+		/* TRANSLATORS: after "Add a GPU by its memory size"; %d the
+		 * VRAM in GB, %s its BAR1 ("16G"). */
+		ui_msg(u, UI_MSG_OK, _("Added a GPU of %d GB with a BAR1 of %s: the MMIO step packs it into the window."),
+		       (int)gb, bar1s);
+	} else {
+		/* TRANSLATORS: after "Add a GPU by its memory size", no BAR1. */
+		ui_msg(u, UI_MSG_OK, _("Added a GPU of %d GB: the MMIO step sizes its window by the rule."),
+		       (int)gb);
+	}
+out:
+	free(vram);
+	free(bar1);
 }
 
 void

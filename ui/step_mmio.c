@@ -1,10 +1,20 @@
-/* step_mmio.c: step 5, the 64-bit MMIO window.  Shows the plan's
- * calculation step by step (the rule and, where the table knows them, the
- * BARs), the numbers it came to, and a field for the size: empty means the
- * recommendation; a size below the rule needs a yes to a question. */
+/* step_mmio.c: step 5, the 64-bit MMIO window.  Shows a picture of the
+ * window with the GPUs' 64-bit BARs where the plan placed them
+ * (gw_plan.bars: largest first, each at a multiple of its size), the
+ * plan's calculation step by step (the rule and, where the table knows
+ * them, the BARs), the numbers it came to, and a field for the size:
+ * empty means the recommendation; a size below the rule needs a yes to a
+ * question.
+ *
+ *   64-bit MMIO window: 256 GB, the BARs largest first, each aligned ...
+ *   [█1 BAR1 128 GiB██████████████████████▒····························]
+ *    0                                    128                    256 GB
+ *    1 a100-80g-sxm4  ▒ BAR3 32 MiB (small BARs one cell wide: ...
+ */
 #include "draw.h"
 #include "field.h"
 #include "screen.h"
+#include "mmio.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,7 +90,8 @@ draw_calc(ui_ctx *u, ui_rect r, int y, const gw_plan *p, int calc_h)
 		gw_buf_puts(&b, p->steps[s]);
 		gw_buf_puts(&b, "\n");
 	}
-	n = dw_wrap(b.data ? b.data : "", r.w - 2, &lines);
+	/* a blank column between the text and the scroll marks */
+	n = dw_wrap(b.data ? b.data : "", r.w - 4, &lines);
 	if (n > 0 && lines[n - 1][0] == '\0') {
 		n--;
 		free(lines[n]);
@@ -90,7 +101,7 @@ draw_calc(ui_ctx *u, ui_rect r, int y, const gw_plan *p, int calc_h)
 	if (st->top < 0)
 		st->top = 0;
 	for (i = 0; i < calc_h && st->top + i < (int)n; i++)
-		dw_put(r.y + y + i, r.x + 2, lines[st->top + i], r.w - 2,
+		dw_put(r.y + y + i, r.x + 2, lines[st->top + i], r.w - 4,
 		       A_NORMAL);
 	if (st->top > 0)
 		dw_put(r.y + y, r.x + r.w - 1, "^", 1, ui_attr(UI_C_DIM));
@@ -102,6 +113,374 @@ draw_calc(ui_ctx *u, ui_rect r, int y, const gw_plan *p, int calc_h)
 	gw_buf_free(&b);
 	return used;
 }
+
+/* ---- the picture -------------------------------------------------------- */
+
+/* The glyphs: a BAR1 (two, so that neighbours differ), a BAR3, free
+ * space, the mark of the recommendation in a larger window, a BAR cell
+ * past the end of a window too small; ASCII outside UTF-8. */
+enum { G_BAR1A, G_BAR1B, G_BAR3, G_FREE, G_MARK, G_OVER, G_N };
+
+static const char *
+glyph(int g)
+{
+	static const char *const utf[G_N] = { "█", "▓", "▒", "·", "┃", "!" };
+	static const char *const asc[G_N] = { "#", "=", "+", ".", "|", "!" };
+
+	return dw_utf8() ? utf[g] : asc[g];
+}
+
+/* "128 GiB", "32 MiB", "127 GiB + 992 MiB" (malloc'ed; plan_mmio.c's
+ * wording). */
+static char *
+size_text(uint64_t bytes)
+{
+	uint64_t gib = bytes >> 30, mib = (bytes >> 20) & 1023;
+
+	if (gib && mib)
+		return gw_xasprintf(_("%llu GiB + %llu MiB"),
+		                    (unsigned long long)gib,
+		                    (unsigned long long)mib);
+	if (gib)
+		return gw_xasprintf(_("%llu GiB"), (unsigned long long)gib);
+	return gw_xasprintf(_("%llu MiB"), (unsigned long long)(bytes >> 20));
+}
+
+/* The first GPU number of each group (GPUs counted 1, 2, ... over the
+ * groups in the plan's order); malloc'ed. */
+static int *
+gpu_numbers(const gw_plan *p)
+{
+	int *first = gw_xcalloc(p->ngpus ? p->ngpus : 1, sizeof *first);
+	size_t i;
+	int n = 1;
+
+	for (i = 0; i < p->ngpus; i++) {
+		first[i] = n;
+		n += p->gpus[i].count;
+	}
+	return first;
+}
+
+/* What the picture spans: the larger of the window written and the
+ * recommendation (the BARs never end past the recommendation). */
+typedef struct pic {
+	uint64_t window, rec, span;
+	int w;              /* cells between the brackets */
+	int widened;        /* a BAR was drawn wider than its scale */
+} pic;
+
+static int
+cell_of(const pic *pc, uint64_t b)
+{
+	/* b <= span <= 2^47 bytes and w <= 200: no overflow */
+	return (int)(b * (uint64_t)pc->w / pc->span);
+}
+
+/* The cells of each BAR, [x0[k], x1[k]): from the cell its offset is in
+ * to the one its end is in (a cell shared by two BARs is the second's),
+ * at least one cell wide (pc->widened then set), the next one after it.
+ * x0 and x1 have p->nbars entries. */
+static void
+place_cells(const gw_plan *p, pic *pc, int *x0, int *x1)
+{
+	int prev = 0;
+	size_t k;
+
+	pc->widened = 0;
+	for (k = 0; k < p->nbars; k++) {
+		const gw_plan_bar *b = &p->bars[k];
+		uint64_t end = b->offset + b->size;
+		int a = cell_of(pc, b->offset);
+		int z = cell_of(pc, end);
+
+		if (a < prev)
+			a = prev;
+		if (z < a + 1) {
+			z = a + 1;
+			pc->widened = 1;
+		}
+		if (z > pc->w)
+			z = pc->w;
+		x0[k] = a;
+		x1[k] = z > a ? z : a;
+		prev = x1[k];
+	}
+}
+
+/* The bar at row y: each BAR in its cells (place_cells), BAR1s with
+ * their GPU number and size inside where they fit; free cells up to the
+ * window's end; in a larger window the mark of the recommendation; BAR
+ * cells past the end of a window too small as "!" in the FAIL colour. */
+static void
+draw_bar(const gw_plan *p, const int *first, pic *pc, int y, int x)
+{
+	int i, wend = cell_of(pc, pc->window);
+	int *x0 = gw_xcalloc(p->nbars + 1, sizeof *x0);
+	int *x1 = gw_xcalloc(p->nbars + 1, sizeof *x1);
+	size_t k;
+
+	place_cells(p, pc, x0, x1);
+	dw_put(y, x, "[", 1, ui_attr(UI_C_DIM));
+	for (i = 0; i < pc->w; i++)
+		dw_put(y, x + 1 + i, glyph(G_FREE), 1, ui_attr(UI_C_DIM));
+	dw_put(y, x + 1 + pc->w, "]", 1, ui_attr(UI_C_DIM));
+	for (k = 0; k < p->nbars; k++) {
+		const gw_plan_bar *b = &p->bars[k];
+		int n = first[b->gpu] + b->copy, c;
+		char *sz, *lab;
+
+		for (c = x0[k]; c < x1[k]; c++)
+			dw_put(y, x + 1 + c, glyph(c >= wend ? G_OVER :
+			                           b->bar != 1 ? G_BAR3 :
+			                           n % 2 ? G_BAR1A : G_BAR1B), 1,
+			       ui_attr(c >= wend ? UI_C_FAIL :
+			               b->bar == 1 ? UI_C_INFO : UI_C_WARN));
+		if (b->bar != 1)
+			continue;
+		sz = size_text(b->size);
+		/* TRANSLATORS: inside a BAR1 drawn in the MMIO window: the
+		 * GPU's number and the BAR's size ("1 BAR1 128 GiB"). */
+		lab = gw_xasprintf(_("%d BAR1 %s"), n, sz);
+		if (gw_text_cells(lab) + 2 <= x1[k] - x0[k] && x1[k] <= wend)
+			dw_put(y, x + 2 + x0[k], lab, x1[k] - x0[k] - 2,
+			       A_REVERSE | A_BOLD);
+		else if (x1[k] - x0[k] >= 2 && x1[k] <= wend && n < 10)
+			dw_printf(y, x + 2 + x0[k], 1, A_REVERSE | A_BOLD, "%d", n);
+		free(lab);
+		free(sz);
+	}
+	/* the recommendation inside a larger window, on a free cell */
+	if (pc->window > pc->rec) {
+		int m = cell_of(pc, pc->rec);
+
+		if (m > 0 && m < pc->w && (p->nbars == 0 || m >= x1[p->nbars - 1]))
+			dw_put(y, x + 1 + m, glyph(G_MARK), 1,
+			       ui_attr(UI_C_PASS) | A_BOLD);
+	}
+	free(x0);
+	free(x1);
+}
+
+/* "0", the middle (the alignment boundary of the largest BAR of a
+ * window that is a power of two), the mark and the end, under the bar;
+ * a label that would touch the one before it is left out. */
+static void
+draw_scale(const pic *pc, int y, int x)
+{
+	/* the middle, and the smaller of window and recommendation where
+	 * they differ (0: none), left to right */
+	uint64_t mid = pc->span / 2, other = 0, at[2];
+	int i, used = 1;
+	char buf[32];
+
+	if (pc->window != pc->rec)
+		other = pc->window < pc->rec ? pc->window : pc->rec;
+	at[0] = other && other < mid ? other : mid;
+	at[1] = other && other < mid ? mid : other;
+	dw_put(y, x + 1, "0", 1, ui_attr(UI_C_DIM));
+	/* TRANSLATORS: the end of the MMIO window's scale ("256 GB"). */
+	snprintf(buf, sizeof buf, _("%llu GB"),
+	         (unsigned long long)(pc->span >> 30));
+	for (i = 0; i < 2; i++) {
+		char lab[32];
+		int c, lw;
+
+		if (at[i] == 0 || (at[i] & ((UINT64_C(1) << 30) - 1)))
+			continue;
+		snprintf(lab, sizeof lab, "%llu",
+		         (unsigned long long)(at[i] >> 30));
+		lw = (int)strlen(lab);
+		c = 1 + cell_of(pc, at[i]);
+		if (c < used + 1 || c + lw > 1 + pc->w - gw_text_cells(buf) - 1)
+			continue;
+		dw_put(y, x + c, lab, lw, ui_attr(UI_C_DIM));
+		used = c + lw;
+	}
+	dw_put_right(y, x + 1, buf, pc->w, ui_attr(UI_C_DIM));
+}
+
+/* The legend: the GPUs by number (those already in the VM said so), the
+ * BAR3s, the free space, the scale's liberty, what is not drawn; a
+ * malloc'ed text for dw_wrap. */
+static char *
+legend_text(const gw_plan *p, const int *first, const pic *pc)
+{
+	gw_buf b, nd;
+	size_t i;
+	uint64_t bar3 = 0;
+	char *t;
+
+	gw_buf_init(&b);
+	gw_buf_init(&nd);
+	for (i = 0; i < p->nbars; i++)
+		if (p->bars[i].bar == 3)
+			bar3 = p->bars[i].size;
+	for (i = 0; i < p->ngpus; i++) {
+		const gw_plan_gpu *g = &p->gpus[i];
+		int drawn = 0;
+		size_t k;
+
+		for (k = 0; k < p->nbars; k++)
+			drawn |= p->bars[k].gpu == i;
+		if (!drawn) {
+			if (nd.len)
+				gw_buf_puts(&nd, ", ");
+			gw_buf_printf(&nd, g->profile ?
+			              /* TRANSLATORS: a vGPU not drawn in the
+			               * MMIO window; %s its profile. */
+			              _("%s (vGPU: its BARs are virtual)") :
+			              /* TRANSLATORS: a GPU not drawn in the
+			               * MMIO window; %s its id. */
+			              _("%s (BAR1 unknown)"), g->label);
+			continue;
+		}
+		if (b.len)
+			gw_buf_puts(&b, "  ");
+		if (g->count > 1)
+			gw_buf_printf(&b, "%d-%d ", first[i],
+			              first[i] + g->count - 1);
+		else
+			gw_buf_printf(&b, "%d ", first[i]);
+		gw_buf_puts(&b, g->label);
+		if (g->existing)
+			/* TRANSLATORS: after a GPU of the legend that is
+			 * already in the .vmx. */
+			gw_buf_puts(&b, _(" (in the VM)"));
+	}
+	if (bar3) {
+		t = size_text(bar3);
+		if (b.len)
+			gw_buf_puts(&b, "  ");
+		/* TRANSLATORS: the legend's BAR3: its glyph and size. */
+		gw_buf_printf(&b, _("%s BAR3 %s"), glyph(G_BAR3), t);
+		free(t);
+	}
+	if (pc->widened) {
+		if (b.len)
+			gw_buf_puts(&b, " ");
+		/* TRANSLATORS: the MMIO picture draws BARs smaller than one
+		 * cell one cell wide. */
+		gw_buf_puts(&b, _("(small BARs one cell wide: not to scale)"));
+	}
+	if (pc->window > p->bar_end) {
+		t = size_text(pc->window - p->bar_end);
+		if (b.len)
+			gw_buf_puts(&b, "  ");
+		/* TRANSLATORS: the legend's free space of the MMIO window:
+		 * its glyph and size. */
+		gw_buf_printf(&b, _("%s free %s"), glyph(G_FREE), t);
+		free(t);
+	}
+	if (nd.len) {
+		if (b.len)
+			gw_buf_puts(&b, "  ");
+		/* TRANSLATORS: GPUs the MMIO picture cannot draw: %s lists
+		 * them with why. */
+		gw_buf_printf(&b, _("Not drawn: %s; the rule sizes the window."),
+		              nd.data);
+	}
+	gw_buf_free(&nd);
+	return gw_buf_steal(&b);
+}
+
+/* The heading of the picture: the window and how it stands to the
+ * recommendation (malloc'ed). */
+static char *
+pic_heading(const gw_plan *p, const pic *pc)
+{
+	if (p->mmio_gb > p->rec_gb)
+		/* TRANSLATORS: the MMIO picture's heading when the window is
+		 * larger than recommended; %s is the mark in the picture. */
+		return gw_xasprintf(_("64-bit MMIO window: %llu GB; %llu GB recommended, at %s"),
+		                    (unsigned long long)p->mmio_gb,
+		                    (unsigned long long)p->rec_gb,
+		                    glyph(G_MARK));
+	if ((p->mmio_gb << 30) < p->bar_end)
+		/* TRANSLATORS: the heading when the BARs do not fit the
+		 * window; %s is the mark of their cells past its end. */
+		return gw_xasprintf(_("64-bit MMIO window: %llu GB; the BARs marked %s do not fit; %llu GB recommended"),
+		                    (unsigned long long)p->mmio_gb,
+		                    glyph(G_OVER),
+		                    (unsigned long long)p->rec_gb);
+	if (p->mmio_gb < p->rec_gb)
+		/* TRANSLATORS: the heading when the window is smaller than
+		 * recommended but the BARs fit. */
+		return gw_xasprintf(_("64-bit MMIO window: %llu GB; %llu GB recommended"),
+		                    (unsigned long long)p->mmio_gb,
+		                    (unsigned long long)p->rec_gb);
+	(void)pc;
+	/* TRANSLATORS: the MMIO picture's heading. */
+	return gw_xasprintf(_("64-bit MMIO window: %llu GB, the BARs largest first, each aligned to its size"),
+	                    (unsigned long long)p->mmio_gb);
+}
+
+static void
+pic_init(const gw_plan *p, int w, pic *pc)
+{
+	int *x0, *x1;
+
+	pc->window = p->mmio_gb << 30;
+	pc->rec = p->rec_gb << 30;
+	pc->span = pc->window > pc->rec ? pc->window : pc->rec;
+	if (pc->span < p->bar_end)
+		pc->span = p->bar_end;
+	if (pc->span == 0)
+		pc->span = 1;
+	pc->w = w > 1 ? w : 1;
+	x0 = gw_xcalloc(p->nbars + 1, sizeof *x0);
+	x1 = gw_xcalloc(p->nbars + 1, sizeof *x1);
+	place_cells(p, pc, x0, x1);   /* sets widened */
+	free(x0);
+	free(x1);
+}
+
+/* Rows the picture takes in width w with at most maxleg legend rows. */
+static int
+pic_rows(const gw_plan *p, int w, int maxleg)
+{
+	pic pc;
+	int *first = gpu_numbers(p), n;
+	char *t, *h;
+
+	pic_init(p, w - 4, &pc);
+	t = legend_text(p, first, &pc);
+	h = pic_heading(p, &pc);
+	n = dw_wrap_rows(t, w - 2);
+	if (n > maxleg)
+		n = maxleg;
+	n += dw_wrap_rows(h, w) > 1 ? 2 : 1;
+	free(t);
+	free(h);
+	free(first);
+	return n + 2;
+}
+
+/* The picture from row y in rows rows (pic_rows); returns them. */
+static int
+draw_pic(ui_rect r, int y, const gw_plan *p, int rows)
+{
+	pic pc;
+	int *first = gpu_numbers(p), hr, lr;
+	char *t, *h;
+
+	pic_init(p, r.w - 4, &pc);
+	h = pic_heading(p, &pc);
+	hr = dw_wrap_rows(h, r.w) > 1 ? 2 : 1;
+	dw_wrap_put(r.y + y, r.x, r.w, hr, h, ui_attr(UI_C_HEAD));
+	draw_bar(p, first, &pc, r.y + y + hr, r.x + 1);
+	draw_scale(&pc, r.y + y + hr + 1, r.x + 1);
+	t = legend_text(p, first, &pc);
+	lr = rows - hr - 2;
+	if (lr > 0)
+		dw_wrap_put(r.y + y + hr + 2, r.x + 2, r.w - 2, lr, t, A_NORMAL);
+	free(t);
+	free(h);
+	free(first);
+	return rows;
+}
+
+/* ---- the numbers ---------------------------------------------------------- */
 
 /* "label  N GB" (or text when N is 0 and text is not NULL). */
 static void
@@ -119,14 +498,10 @@ draw_number(ui_rect r, int y, int lw, const char *label, uint64_t gb,
 	dw_put(r.y + y, r.x + lw, buf, r.w - lw, a);
 }
 
-/* Rows: the heading, the calculation, a blank, the four numbers, a blank,
- * the size field, then this step's findings (a size below the rule, ...).
- * The findings get the rows they need first, so that a warning is never
- * cut off: the calculation gets what is left (at least MIN_CALC rows; it
- * scrolls with Up/Down/PgUp/PgDn), and the blank rows go when even that
- * is too tight (3-row message at 80x24).  Returns the field's row. */
+/* The four numbers in two columns where they fit (rule and BAR need,
+ * the .vmx's and the size to write), else one a row; returns the rows. */
 static int
-draw_plan(ui_ctx *u, ui_rect r, const gw_plan *p, unsigned mmio)
+draw_numbers(ui_rect r, int y, const gw_plan *p, int count_only)
 {
 	/* TRANSLATORS: label of the rule's result; at most 24 cells. */
 	const char *l_rule = _("Rule (KB 323402):");
@@ -136,34 +511,88 @@ draw_plan(ui_ctx *u, ui_rect r, const gw_plan *p, unsigned mmio)
 	const char *l_old = _("Already in the .vmx:");
 	/* TRANSLATORS: label of the size written; at most 24 cells. */
 	const char *l_new = _("Size to write:");
-	const char *labs[4];
-	int lw = 0, i, y = 0, calc_h, gap = 1;
+	/* TRANSLATORS: the BAR need when no BAR size is known (the MMIO
+	 * picture says which GPUs); at most 24 cells. */
+	const char *unk = _("unknown: the rule alone");
+	/* TRANSLATORS: no MMIO size in the .vmx; at most 24 cells. */
+	const char *none = _("none");
+	int lw1 = gw_text_cells(l_rule), lw2 = gw_text_cells(l_bar);
+	int cw = r.w / 2, two;
 
-	labs[0] = l_rule; labs[1] = l_bar; labs[2] = l_old; labs[3] = l_new;
-	for (i = 0; i < 4; i++)
-		if (gw_text_cells(labs[i]) > lw)
-			lw = gw_text_cells(labs[i]);
-	lw += 1;
-	calc_h = r.h - 8 - ui_findings_rows(u, r.w, mmio);
-	if (calc_h < MIN_CALC) {
-		gap = 0;
-		calc_h += 2;
+	if (gw_text_cells(l_old) > lw1)
+		lw1 = gw_text_cells(l_old);
+	if (gw_text_cells(l_new) > lw2)
+		lw2 = gw_text_cells(l_new);
+	lw1++;
+	lw2++;
+	/* the values: up to 12 cells ("131072 GB"), the words above */
+	two = lw1 + 12 <= cw && lw1 + gw_text_cells(none) <= cw &&
+	      lw2 + 12 <= r.w - cw && lw2 + gw_text_cells(unk) <= r.w - cw;
+	if (count_only)
+		return two ? 2 : 4;
+	if (two) {
+		ui_rect c2 = r;
+
+		c2.x += cw;
+		c2.w -= cw;
+		r.w = cw;
+		draw_number(r, y, lw1, l_rule, p->rule_gb, NULL, A_NORMAL);
+		draw_number(c2, y, lw2, l_bar, p->bar_gb, unk, A_NORMAL);
+		draw_number(r, y + 1, lw1, l_old, p->existing_gb, none, A_NORMAL);
+		draw_number(c2, y + 1, lw2, l_new, p->mmio_gb, NULL,
+		            ui_attr(UI_C_PASS));
+		return 2;
 	}
-	if (calc_h < MIN_CALC)
-		calc_h = r.h - 6 >= MIN_CALC ? MIN_CALC :
-		         r.h - 6 > 1 ? r.h - 6 : 1;
+	if (lw2 > lw1)
+		lw1 = lw2;
+	draw_number(r, y, lw1, l_rule, p->rule_gb, NULL, A_NORMAL);
+	draw_number(r, y + 1, lw1, l_bar, p->bar_gb, unk, A_NORMAL);
+	draw_number(r, y + 2, lw1, l_old, p->existing_gb, none, A_NORMAL);
+	/* the answer */
+	draw_number(r, y + 3, lw1, l_new, p->mmio_gb, NULL, ui_attr(UI_C_PASS));
+	return 4;
+}
+
+/* Rows: the picture, a blank, the calculation's heading and lines, a
+ * blank, the numbers, a blank, the size field, then this step's findings
+ * (a size below the rule, ...).  The findings get the rows they need
+ * first, so that a warning is never cut off; the picture comes next (its
+ * legend up to 3 rows); the calculation gets what is left (at least
+ * MIN_CALC rows; it scrolls with Up/Down/PgUp/PgDn), and the blank rows
+ * go, then legend rows, when even that is too tight.  Returns the field's
+ * row. */
+static int
+draw_plan(ui_ctx *u, ui_rect r, const gw_plan *p, unsigned mmio)
+{
+	int y = 0, calc_h, gap = 1, nnum, prows, leg = 3;
+	int fixed, frows = ui_findings_rows(u, r.w, mmio);
+
+	nnum = draw_numbers(r, 0, p, 1);
+	for (;;) {
+		prows = pic_rows(p, r.w, leg);
+		fixed = prows + 1 + nnum + 1 + 3 * gap;
+		calc_h = r.h - fixed - frows;
+		if (calc_h >= MIN_CALC)
+			break;
+		if (gap) {
+			gap = 0;
+			continue;
+		}
+		if (leg > 1) {
+			leg--;
+			continue;
+		}
+		calc_h = MIN_CALC;
+		break;
+	}
 	mst(u)->calc_page = calc_h;
+	y += draw_pic(r, y, p, prows);
+	y += gap;
 	/* TRANSLATORS: heading of the calculation lines. */
 	dw_put(r.y + y++, r.x, _("Calculation:"), r.w, ui_attr(UI_C_HEAD));
 	y += draw_calc(u, r, y, p, calc_h);
 	y += gap;
-	draw_number(r, y++, lw, l_rule, p->rule_gb, NULL, A_NORMAL);
-	draw_number(r, y++, lw, l_bar, p->bar_gb,
-	            /* TRANSLATORS: the BAR sizes are not known. */
-	            _("unknown (no BAR sizes for these GPUs)"), A_NORMAL);
-	draw_number(r, y++, lw, l_old, p->existing_gb, _("none"), A_NORMAL);
-	/* the answer */
-	draw_number(r, y++, lw, l_new, p->mmio_gb, NULL, ui_attr(UI_C_PASS));
+	y += draw_numbers(r, y, p, 0);
 	return y + gap;
 }
 

@@ -380,36 +380,6 @@ review_draw(ui_ctx *u, ui_rect r)
 	ui_tl_draw(&rst(u)->view, below);
 }
 
-static void
-save_answers(ui_ctx *u)
-{
-	gw_wizard *w = u->w;
-	const char *given = gw_wizard_answers(w)->path;
-	char *path = gw_xstrdup(given ? given : "gpuwiz-answers.ini");
-	gw_err e;
-	/* TRANSLATORS: title of the save-answers box; at most 30 cells. */
-	int r = ui_input(u, _("Save answers"),
-	                 /* TRANSLATORS: the save-answers question; wrapped
-	                  * (4 lines of 68 cells at most). */
-	                 _("Save the answers to this file; gpuwiz --answers FILE replays them (Enter on each screen):"),
-	                 &path, 0);
-
-	if (r == 1) {
-		e.msg[0] = '\0';
-		gw_trim(path);
-		if (*path == '\0')
-			ui_msg(u, UI_MSG_ERROR, "%s",
-			       /* TRANSLATORS: the save box was left empty. */
-			       _("No file name given: nothing saved."));
-		else if (gw_wizard_save_answers(w, path, &e) != 0)
-			ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
-		else
-			/* TRANSLATORS: %s is the answers file written. */
-			ui_msg(u, UI_MSG_OK, _("Answers saved to %s"), path);
-	}
-	free(path);
-}
-
 /* A digit up to the review's number: back to that step (the review's
  * own stays), as a click on
  * the step list does; a refusal is the message. */
@@ -459,7 +429,7 @@ review_key(ui_ctx *u, ui_key k)
 	    k.ch <= L'1' + (wint_t)GW_STEP_REVIEW)
 		jump(u, (gw_step)(k.ch - L'1'));
 	else if (ui_key_is(k, L's') || ui_key_is(k, L'S'))
-		save_answers(u);
+		ui_save_answers(u);
 	else if (ui_key_is(k, L'v') || ui_key_is(k, L'V')) {
 		rst(u)->viewing = 1;
 		rst(u)->view.top = 0;

@@ -204,7 +204,13 @@ open_field(ui_ctx *u)
 		ui_msg(u, UI_MSG_ERROR, "%s", e.msg[0] ? e.msg :
 		       gw_wizard_error(w, GW_ERR_VMX) ?
 		       gw_wizard_error(w, GW_ERR_VMX) : "");
-	else if (*t)
+	else if (*t && gw_wizard_esxi_wanted(w)) {
+		/* the upgrade's version is the host's: asked for here */
+		vst(u)->focus = F_ESXI;
+		/* TRANSLATORS: %s is the .vmx opened; "ESXi version" is
+		 * this step's field. */
+		ui_msg(u, UI_MSG_INFO, _("Opened %s: its hardware version is below 17; type the host's ESXi version (esxcli system version get) for the upgrade advice."), t);
+	} else if (*t)
 		/* TRANSLATORS: %s is the .vmx opened. */
 		ui_msg(u, UI_MSG_OK, _("Opened %s: check what it holds, then Enter."), t);
 	free(t);

@@ -15,6 +15,7 @@
 #include "draw.h"
 #include "screen.h"
 #include "step_doctor.h"
+#include "dialog.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -28,8 +29,6 @@
 #include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
-
-#define TICK_MS 200
 
 /* ---- signals ------------------------------------------------------------ */
 
@@ -285,12 +284,34 @@ mouse_event(ui_ctx *u, ui_key *synth)
 static int
 ask_quit(ui_ctx *u)
 {
+	const char *pairs[7];
+	int r;
+
 	if (!gw_wizard_is(u->w, GW_WIZ_DIRTY) ||
 	    gw_wizard_is(u->w, GW_WIZ_WRITTEN))
 		return 1;
-	/* TRANSLATORS: the quit question when answers are not written or
-	 * saved; the answer keys stay y and n.  At most 60 cells. */
-	return ui_confirm(u, _("Quit without writing? y/n")) == 1;
+	if (!gw_wizard_is(u->w, GW_WIZ_SAVABLE))
+		/* TRANSLATORS: the quit question when answers are not
+		 * written or saved (and cannot be saved yet); the answer
+		 * keys stay y and n.  At most 60 cells. */
+		return ui_confirm(u, _("Quit without writing? y/n")) == 1;
+	pairs[0] = "y";
+	/* TRANSLATORS: the answers of the quit question with unsaved
+	 * answers (keys y, n and s); at most 16 cells each. */
+	pairs[1] = _("Quit");
+	pairs[2] = "n";
+	pairs[3] = _("Stay");
+	pairs[4] = "s";
+	pairs[5] = _("Save, then quit");
+	pairs[6] = NULL;
+	/* TRANSLATORS: the quit question when the answers are neither
+	 * written nor saved: its first line as the plain quit question's,
+	 * then the offer to save; wrapped at about 68 cells. */
+	r = ui_choose(u, _("Quit without writing? y/n\nThe answers are not saved: s saves them to a file first (gpuwiz --answers FILE replays them)."),
+	              pairs);
+	if (r == 2)
+		return ui_save_answers(u);
+	return r == 0;
 }
 
 /* Returns the exit status when the wizard ends, -1 to go on. */
@@ -380,6 +401,7 @@ run(ui_ctx *u)
 		ui_key k;
 		int r, flags, rc;
 
+		gw_wizard_action_end(u->w);   /* the last key's action */
 		if (sig_end)
 			return 128 + sig_end;
 		if (u->redraw) {
@@ -395,6 +417,9 @@ run(ui_ctx *u)
 			continue;
 		u->redraw = 1;
 		u->msg[0] = '\0';
+		/* one key, one action: the plan is made once, at its end
+		 * (the top of the loop, before the screen is drawn) */
+		gw_wizard_action_begin(u->w);
 		if (u->too_small) {
 			/* only quitting works until the terminal is larger */
 			flags = global_key(k);
@@ -498,7 +523,7 @@ curses_start(ui_ctx *u)
 	nonl();
 	keypad(stdscr, TRUE);
 	set_escdelay(25);
-	timeout(TICK_MS);
+	timeout(UI_TICK_MS);
 	curs_set(0);
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_DOUBLE_CLICKED |
 	          BUTTON4_PRESSED
@@ -541,8 +566,14 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 		           getenv("TERM") ? getenv("TERM") : "");
 		return 2;
 	}
+	/* the answers file's language, else the locale's */
+	if (gw_wizard_language(w) == NULL ||
+	    ui_set_language(&u, gw_wizard_language(w)) != 0)
+		gw_wizard_set_language(w, ui_lang_is_zh() ? "zh_CN" : "en");
 	screens_open(&u);
 	enter_step(&u);
+	if (gw_wizard_error(w, GW_ERR_HOST))
+		ui_msg(&u, UI_MSG_ERROR, "%s", gw_wizard_error(w, GW_ERR_HOST));
 	u.redraw = 1;
 	rc = run(&u);
 

@@ -129,6 +129,9 @@ cmd_snippet(cli_opts *o, const gw_table *t, gw_err *e)
 		           o->format, gw_format_list());
 		return EXIT_USAGE;
 	}
+	/* the format locks the reservation itself (BOSH and the like): no
+	 * memory size is needed for it (the plan says so, INFO) */
+	o->a.outputs_lock_memory = gw_formats_lock_memory(fmt);
 	if (snippet_takes(o, fmt, e) != 0 || cli_resolve_items(o, t, e) != 0)
 		return EXIT_USAGE;
 	if (gw_plan_build(&o->a, t, NULL, &p, e) != 0)
@@ -221,9 +224,18 @@ cmd_apply(cli_opts *o, const gw_table *t, gw_err *e)
 		gw_answers_file_free(&af);
 		return EXIT_USAGE;
 	}
+	if (af.host >= GW_AHOST_SAMPLE) {
+		/* a host's VM is the wizard's to reach, not a local write */
+		gw_err_set(e, _("%s: [host] kind = %s: gpuwiz apply writes local files only (expected kind = offline or linux); replay it with gpuwiz --answers FILE"),
+		           o->answers,
+		           gw_answers_host_words[af.host - GW_AHOST_OFFLINE]);
+		gw_answers_file_free(&af);
+		return EXIT_USAGE;
+	}
 	af.force = o->force || af.force;
 	if (af.vmx_path && gw_vmx_load_checked(&v, af.vmx_path, e) != 0)
 		goto out;
+	af.a.outputs_lock_memory = v == NULL && gw_formats_lock_memory(af.formats);
 	if (gw_plan_build(&af.a, t, v, &p, e) != 0)
 		goto out;
 	have_plan = 1;

@@ -41,7 +41,7 @@ cli_upgrade_hint(const gw_plan *p, int asked)
 	if (!asked && p->hw_current > 0 && p->hw_target > p->hw_current)
 		/* TRANSLATORS: %d is the newest hardware version of the host;
 		 * --upgrade-hw is an option. */
-		gw_fprintf_escaped(stdout, _("  Add --upgrade-hw to upgrade this VM to vmx-%d first (powered off only; one-way: take a snapshot or backup).\n"),
+		gw_fprintf_escaped(stdout, _("  Add --upgrade-hw to upgrade this VM to vmx-%d first (powered off only; one-way: gpuwiz first copies the .vmx to a backup beside it).\n"),
 		       p->hw_target);
 }
 

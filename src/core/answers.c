@@ -21,13 +21,22 @@ struct known_key {
 };
 
 static const struct known_key known_keys[] = {
+	{ "wizard", "activity" }, { "wizard", "language" },
+	{ "host", "kind" }, { "host", "address" }, { "host", "identity" },
+	{ "host", "user" },
 	{ "gpu", "devices" }, { "gpu", "vram" },
-	{ "vm", "vmx" }, { "vm", "memory_mb" }, { "vm", "esxi" },
+	{ "vm", "name" }, { "vm", "vmx" }, { "vm", "memory_mb" }, { "vm", "esxi" },
 	{ "vm", "bdf" }, { "vm", "system_id" },
 	{ "options", "uvm" }, { "options", "p2p" }, { "options", "code43" },
 	{ "options", "reserve" }, { "options", "mmio_gb" },
 	{ "options", "allow_below_rule" }, { "options", "force" },
 	{ "output", "dir" }, { "output", "formats" }, { "output", "name" },
+};
+
+const char *const gw_answers_activities[] = { "vm", "tanzu", NULL };
+const char *const gw_answers_languages[] = { "en", "zh_CN", NULL };
+const char *const gw_answers_host_words[] = {
+	"offline", "linux", "sample", "ssh", "api", NULL
 };
 
 static int
@@ -146,6 +155,166 @@ load_list(dictionary *d, const char *key, const char *path,
 	return each_item(v, add, c, e);
 }
 
+/* The index of v in words (NULL-terminated), -1 when not there. */
+static int
+word_index(const char *const *words, const char *v)
+{
+	int i;
+
+	for (i = 0; words[i]; i++)
+		if (strcmp(words[i], v) == 0)
+			return i;
+	return -1;
+}
+
+/* words as "a, b or c" for the errors. */
+static char *
+word_list(const char *const *words)
+{
+	gw_buf b;
+	int i;
+
+	gw_buf_init(&b);
+	for (i = 0; words[i]; i++)
+		gw_buf_printf(&b, "%s%s", i == 0 ? "" : words[i + 1] ? ", " :
+		              /* TRANSLATORS: between the last two of a list
+		               * of words ("vm or tanzu"). */
+		              _(" or "), words[i]);
+	return gw_buf_steal(&b);
+}
+
+/* A key of sec whose value must be one of words. */
+static int
+load_word(dictionary *d, const char *path, const char *sec, const char *key,
+          const char *const *words, int *idx, gw_err *e)
+{
+	char k[64];
+	const char *v;
+	char *list;
+
+	snprintf(k, sizeof k, "%s:%s", sec, key);
+	*idx = -1;
+	if ((v = iniparser_getstring(d, k, NULL)) == NULL)
+		return 0;
+	if ((*idx = word_index(words, v)) >= 0)
+		return 0;
+	list = word_list(words);
+	/* TRANSLATORS: %s: the answers file, the section, the key, the
+	 * value, then the words it may be ("vm or tanzu"). */
+	gw_err_set(e, _("%s: [%s] %s: '%s' is not known (expected %s)"),
+	           path, sec, key, v, list);
+	free(list);
+	return -1;
+}
+
+/* [wizard] activity, language */
+static int
+load_wizard(gw_answers_file *af, dictionary *d, gw_err *e)
+{
+	int lang;
+
+	if (load_word(d, af->path, "wizard", "activity", gw_answers_activities,
+	              &af->activity, e) != 0 ||
+	    load_word(d, af->path, "wizard", "language", gw_answers_languages,
+	              &lang, e) != 0)
+		return -1;
+	if (lang >= 0)
+		af->language = gw_xstrdup(gw_answers_languages[lang]);
+	return 0;
+}
+
+/* USER@HOST[:PORT]: a user, a host, a port 1..65535 when given. */
+static int
+ssh_address_ok(const char *v)
+{
+	const char *at = strchr(v, '@'), *colon;
+	unsigned long long port;
+
+	if (at == NULL || at == v || at[1] == '\0' || strchr(at + 1, '@') ||
+	    strpbrk(v, " \t"))
+		return 0;
+	colon = strchr(at + 1, ':');
+	if (colon == NULL)
+		return 1;
+	if (colon == at + 1)
+		return 0;
+	return gw_parse_uint(colon + 1, 65535, &port) == 0 && port > 0;
+}
+
+int
+gw_answers_host_address_ok(gw_answers_host kind, const char *v)
+{
+	if (v == NULL || *v == '\0')
+		return 0;
+	switch (kind) {
+	case GW_AHOST_SAMPLE:
+		return 1;
+	case GW_AHOST_SSH:
+		return ssh_address_ok(v);
+	case GW_AHOST_API:
+		return strncmp(v, "https://", 8) == 0 ||
+		       strncmp(v, "http://", 7) == 0;
+	default:
+		return 0;
+	}
+}
+
+/* [host] kind and what that kind takes: address (sample NAME,
+ * USER@HOST[:PORT], URL), identity (ssh), user (api); never a password. */
+static int
+load_host(gw_answers_file *af, dictionary *d, gw_err *e)
+{
+	const char *path = af->path, *v, *kind;
+	int k;
+
+	if (load_word(d, path, "host", "kind", gw_answers_host_words, &k, e) != 0)
+		return -1;
+	af->host = k >= 0 ? (gw_answers_host)(k + GW_AHOST_OFFLINE) :
+	           GW_AHOST_NONE;
+	kind = k >= 0 ? gw_answers_host_words[k] : "";
+	if ((v = iniparser_getstring(d, "host:address", NULL)) != NULL) {
+		if (af->host != GW_AHOST_SAMPLE && af->host != GW_AHOST_SSH &&
+		    af->host != GW_AHOST_API) {
+			gw_err_set(e, _("%s: [host] address: not taken by kind '%s' (expected kind = sample, ssh or api with it)"),
+			           path, kind);
+			return -1;
+		}
+		if (!gw_answers_host_address_ok(af->host, v)) {
+			gw_err_set(e, af->host == GW_AHOST_SAMPLE ?
+			           _("%s: [host] address: '%s' is not a sample host's name (expected e.g. esxi-l40s)") :
+			           af->host == GW_AHOST_SSH ?
+			           _("%s: [host] address: '%s' is not an SSH address (expected USER@HOST or USER@HOST:PORT)") :
+			           _("%s: [host] address: '%s' is not a URL (expected https://HOST or https://HOST/sdk)"),
+			           path, v);
+			return -1;
+		}
+		af->host_address = gw_xstrdup(v);
+	} else if (af->host == GW_AHOST_SAMPLE || af->host == GW_AHOST_SSH ||
+	           af->host == GW_AHOST_API) {
+		gw_err_set(e, _("%s: [host] address: missing (expected the sample host's name, USER@HOST[:PORT] or the URL for kind '%s')"),
+		           path, kind);
+		return -1;
+	}
+	if ((v = iniparser_getstring(d, "host:identity", NULL)) != NULL) {
+		if (af->host != GW_AHOST_SSH || *v == '\0') {
+			gw_err_set(e, _("%s: [host] identity: '%s' is taken only with kind = ssh (expected an identity file, e.g. ~/.ssh/id_ed25519)"),
+			           path, v);
+			return -1;
+		}
+		af->host_identity = v[0] == '~' ? gw_xstrdup(v) :
+		                    resolve_path(path, v);
+	}
+	if ((v = iniparser_getstring(d, "host:user", NULL)) != NULL) {
+		if (af->host != GW_AHOST_API || *v == '\0') {
+			gw_err_set(e, _("%s: [host] user: '%s' is taken only with kind = api (expected the API user, e.g. administrator@vsphere.local)"),
+			           path, v);
+			return -1;
+		}
+		af->host_user = gw_xstrdup(v);
+	}
+	return 0;
+}
+
 /* [gpu] devices, vram */
 static int
 load_gpu(gw_answers_file *af, dictionary *d, struct item_ctx *c, gw_err *e)
@@ -166,6 +335,15 @@ load_vm(gw_answers_file *af, dictionary *d, struct item_ctx *c, gw_err *e)
 	const char *v;
 	char field[128];
 
+	if ((v = iniparser_getstring(d, "vm:name", NULL)) != NULL && *v) {
+		if (af->host != GW_AHOST_SAMPLE && af->host != GW_AHOST_SSH &&
+		    af->host != GW_AHOST_API) {
+			gw_err_set(e, _("%s: [vm] name: '%s' needs a host that lists VMs (expected [host] kind = sample, ssh or api; a local file is [vm] vmx)"),
+			           path, v);
+			return -1;
+		}
+		af->vm_name = gw_xstrdup(v);
+	}
 	if ((v = iniparser_getstring(d, "vm:vmx", NULL)) != NULL && *v)
 		af->vmx_path = resolve_path(path, v);
 	if ((v = iniparser_getstring(d, "vm:memory_mb", NULL)) != NULL && *v) {
@@ -256,6 +434,7 @@ load_output(gw_answers_file *af, dictionary *d, gw_err *e)
 		snprintf(field, sizeof field, "%s: [output] formats", af->path);
 		if (gw_formats_parse(v, field, &af->formats, e) != 0)
 			return -1;
+		af->formats_set = 1;
 	}
 	if ((v = iniparser_getstring(d, "output:name", NULL)) != NULL && *v)
 		af->a.name = gw_xstrdup(v);
@@ -269,18 +448,20 @@ static int
 check_complete(const gw_answers_file *af, dictionary *d, gw_err *e)
 {
 	const char *path = af->path;
+	int vm = af->vmx_path != NULL || af->vm_name != NULL;
 
-	if (af->a.ngpus == 0 && af->vmx_path == NULL) {
+	if (af->a.ngpus == 0 && !vm) {
 		gw_err_set(e, _("%s: [gpu] devices: no GPU given (expected e.g. 'devices = l40s=2')"),
 		           path);
 		return -1;
 	}
-	if (af->formats != 0 && af->out_dir == NULL) {
+	if (af->formats != 0 && af->out_dir == NULL &&
+	    af->host != GW_AHOST_SAMPLE) {
 		gw_err_set(e, _("%s: [output] dir: missing (expected the directory to write %s into)"),
 		           path, iniparser_getstring(d, "output:formats", ""));
 		return -1;
 	}
-	if (af->formats == 0 && af->vmx_path == NULL) {
+	if (af->formats == 0 && !vm) {
 		gw_err_set(e, _("%s: nothing to do: expected [output] formats or [vm] vmx"),
 		           path);
 		return -1;
@@ -296,7 +477,8 @@ load_values(gw_answers_file *af, dictionary *d, const gw_table *t, gw_err *e)
 	c.a = &af->a;
 	c.t = t;
 	c.field = NULL;
-	if (load_gpu(af, d, &c, e) != 0 || load_vm(af, d, &c, e) != 0 ||
+	if (load_wizard(af, d, e) != 0 || load_host(af, d, e) != 0 ||
+	    load_gpu(af, d, &c, e) != 0 || load_vm(af, d, &c, e) != 0 ||
 	    load_options(af, d, e) != 0 || load_output(af, d, e) != 0)
 		return -1;
 	return check_complete(af, d, e);
@@ -328,6 +510,7 @@ gw_answers_load(gw_answers_file *af, const char *path, const gw_table *t,
 
 	memset(af, 0, sizeof *af);
 	gw_answers_init(&af->a);
+	af->activity = -1;
 	af->path = gw_xstrdup(path);
 
 	/* Clear messages for what iniparser would only half report. */
@@ -363,7 +546,7 @@ gw_answers_load(gw_answers_file *af, const char *path, const gw_table *t,
 		const char **keys;
 
 		if (!known(sec, NULL)) {
-			gw_err_set(e, _("%s: unknown section [%s] (expected [gpu], [vm], [options], [output])"),
+			gw_err_set(e, _("%s: unknown section [%s] (expected [wizard], [host], [gpu], [vm], [options], [output])"),
 			           path, sec);
 			iniparser_freedict(d);
 			return -1;
@@ -376,6 +559,14 @@ gw_answers_load(gw_answers_file *af, const char *path, const gw_table *t,
 			const char *key = strchr(keys[k], ':');
 
 			key = key ? key + 1 : keys[k];
+			if (strcmp(sec, "host") == 0 &&
+			    strcmp(key, "password") == 0) {
+				gw_err_set(e, _("%s: [host] password: an answers file never holds a password (gpuwiz asks for it when it connects)"),
+				           path);
+				free(keys);
+				iniparser_freedict(d);
+				return -1;
+			}
 			if (!known(sec, key)) {
 				gw_err_set(e, _("%s: [%s] unknown key '%s'"), path, sec, key);
 				free(keys);
@@ -404,7 +595,13 @@ gw_answers_file_free(gw_answers_file *af)
 	free(af->vmx_path);
 	free(af->out_dir);
 	free(af->path);
+	free(af->language);
+	free(af->host_address);
+	free(af->host_identity);
+	free(af->host_user);
+	free(af->vm_name);
 	memset(af, 0, sizeof *af);
+	af->activity = -1;
 }
 
 /* ---- saving ------------------------------------------------------------ */
@@ -429,8 +626,38 @@ put_list(gw_buf *b, const char *k, char **items, size_t n)
 }
 
 static void
+save_wizard(gw_buf *b, const gw_answers_file *af)
+{
+	if (af->activity < 0 && af->language == NULL)
+		return;
+	gw_buf_puts(b, "[wizard]\n");
+	if (af->activity >= 0)
+		put_kv(b, "activity", gw_answers_activities[af->activity]);
+	if (af->language)
+		put_kv(b, "language", af->language);
+	gw_buf_puts(b, "\n");
+}
+
+static void
+save_host(gw_buf *b, const gw_answers_file *af)
+{
+	if (af->host == GW_AHOST_NONE)
+		return;
+	gw_buf_puts(b, "[host]\n");
+	put_kv(b, "kind", gw_answers_host_words[af->host - GW_AHOST_OFFLINE]);
+	if (af->host_address)
+		put_kv(b, "address", af->host_address);
+	if (af->host_identity)
+		put_kv(b, "identity", af->host_identity);
+	if (af->host_user)
+		put_kv(b, "user", af->host_user);
+	gw_buf_puts(b, "\n");
+}
+
+static void
 save_gpu(gw_buf *b, const gw_answers *a)
 {
+	char *spec;
 	size_t i;
 	int first = 1;
 
@@ -452,8 +679,9 @@ save_gpu(gw_buf *b, const gw_answers *a)
 
 		if (g->gpu != NULL || g->profile != NULL)
 			continue;
-		gw_buf_printf(b, "%s%d=%d", first ? "vram = " : ", ", g->vram_gb,
-		              g->count);
+		spec = gw_vram_spec(g->vram_gb, g->bar1_bytes, g->count);
+		gw_buf_printf(b, "%s%s", first ? "vram = " : ", ", spec);
+		free(spec);
 		first = 0;
 	}
 	if (!first)
@@ -466,6 +694,8 @@ save_vm(gw_buf *b, const gw_answers_file *af)
 	const gw_answers *a = &af->a;
 
 	gw_buf_puts(b, "\n[vm]\n");
+	if (af->vm_name)
+		put_kv(b, "name", af->vm_name);
 	if (af->vmx_path)
 		put_kv(b, "vmx", af->vmx_path);
 	if (a->memory_mb > 0)
@@ -527,6 +757,8 @@ gw_answers_save(const gw_answers_file *af, const char *path, gw_err *e)
 
 	gw_buf_init(&b);
 	gw_buf_puts(&b, "; gpuwiz answers file: gpuwiz apply --answers FILE, or gpuwiz --answers FILE\n");
+	save_wizard(&b, af);
+	save_host(&b, af);
 	save_gpu(&b, &af->a);
 	save_vm(&b, af);
 	save_options(&b, &af->a);

@@ -1,9 +1,21 @@
 /* answers.h: the answers file (INI, read with iniparser).
  *
+ *   [wizard]                              ; the wizard's own (gpuwiz
+ *   activity = vm                         ; --answers); vm | tanzu
+ *   language = en                         ; en | zh_CN
+ *   [host]                                ; how the host is reached
+ *   kind     = sample                     ; offline | linux | sample |
+ *                                         ; ssh | api
+ *   address  = esxi-l40s                  ; sample: its NAME; ssh:
+ *                                         ; USER@HOST[:PORT]; api: URL
+ *   identity = ~/.ssh/id_ed25519          ; ssh only (optional)
+ *   user     = administrator@vsphere.local ; api only (optional)
+ *                                         ; never a password
  *   [gpu]
  *   devices = l40s=2, grid_l40s-48c       ; SPECs, comma separated
  *   vram    = 48=2                        ; bare sizes (optional)
  *   [vm]
+ *   name      = llm-train                 ; a VM of the [host] (its list)
  *   vmx       = path/to/vm.vmx            ; relative to the answers file
  *   memory_mb = 65536                     ; when there is no .vmx
  *   esxi      = 8.0U2
@@ -15,7 +27,9 @@
  *   uvm = yes   p2p = no   code43 = no   reserve = yes
  *   mmio_gb = 256   allow_below_rule = no   force = no
  *   [output]
- *   dir     = out                         ; relative to the answers file
+ *   dir     = out                         ; relative to the answers file;
+ *                                         ; absent on a sample host: its
+ *                                         ; scratch directory's gpuwiz-out
  *   formats = vmx,bosh,opsman,tile,om,ansible
  *   name    = gpu-l40s
  */
@@ -24,6 +38,26 @@
 
 #include "gw.h"
 #include "plan.h"
+
+/* [host] kind: how the host is reached (GW_AHOST_NONE: no [host]
+ * kind given).  The words: gw_answers_host_words, in this order. */
+typedef enum {
+	GW_AHOST_NONE,
+	GW_AHOST_OFFLINE,
+	GW_AHOST_LINUX,
+	GW_AHOST_SAMPLE,
+	GW_AHOST_SSH,
+	GW_AHOST_API,
+	GW_NAHOSTS
+} gw_answers_host;
+
+/* The words of [wizard] activity (in the order of the wizard's
+ * gw_activity: "vm", "tanzu"), [wizard] language ("en", "zh_CN") and
+ * [host] kind (gw_answers_host from GW_AHOST_OFFLINE: "offline",
+ * "linux", "sample", "ssh", "api"); each NULL-terminated. */
+extern const char *const gw_answers_activities[];
+extern const char *const gw_answers_languages[];
+extern const char *const gw_answers_host_words[];
 
 typedef struct gw_answers_file {
 	gw_answers a;
@@ -34,15 +68,37 @@ typedef struct gw_answers_file {
 	char *path;       /* the answers file */
 	int uvm_set;      /* [options] uvm was given, or the operator chose
 	                   * (the wizard proposes UVM for vGPUs otherwise) */
+	int activity;     /* [wizard] activity: index in
+	                   * gw_answers_activities, -1 when not given */
+	char *language;   /* [wizard] language, NULL when not given */
+	gw_answers_host host;   /* [host] kind */
+	char *host_address;     /* sample NAME, USER@HOST[:PORT] or URL */
+	char *host_identity;    /* ssh: the identity file (resolved) */
+	char *host_user;        /* api: the user */
+	char *vm_name;    /* [vm] name: the VM of the host's list */
+	int formats_set;  /* [output] formats was given, or the operator
+	                   * chose (the wizard's defaults follow its activity
+	                   * otherwise) */
 } gw_answers_file;
 
 /* Read and validate.  Unknown sections/keys, bad booleans, bad specs: one
- * error naming the file, the [section] key and what was expected. */
+ * error naming the file, the [section] key and what was expected.  A
+ * [host] key that its kind does not take (identity without ssh, user
+ * without api, address with offline/linux, any without kind) and a
+ * password are refused the same way.  [output] dir may be absent on a
+ * sample host (the wizard writes into its scratch directory); [vm] name
+ * stands for a .vmx (the VM's own devices). */
 int gw_answers_load(gw_answers_file *af, const char *path, const gw_table *t,
                     gw_err *e);
 void gw_answers_file_free(gw_answers_file *af);
 
-/* Write answers back as INI (for the wizard's "save answers"). */
+/* Would v load as [host] address of kind (a sample's name, an SSH
+ * USER@HOST[:PORT], an http(s) URL)?  1 yes, 0 no. */
+int gw_answers_host_address_ok(gw_answers_host kind, const char *v);
+
+/* Write answers back as INI (for the wizard's "save answers"): every
+ * field above that is set, no [wizard] / [host] section when none of
+ * theirs is. */
 int gw_answers_save(const gw_answers_file *af, const char *path, gw_err *e);
 
 #endif

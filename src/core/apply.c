@@ -178,6 +178,7 @@ restore_backup(const char *path, const char *backup)
 typedef struct job {
 	const gw_answers_file *af;
 	const gw_plan *p;
+	const char *const *given;  /* renders of p made by the caller */
 	gw_vmx *v;
 	int force;
 	char *texts[NFORMATS];
@@ -209,16 +210,23 @@ check_inputs(const gw_answers_file *af, const gw_vmx *v, gw_err *e)
 	return 0;
 }
 
-/* 1. render everything in memory */
+/* 1. render everything in memory (what the caller rendered already is
+ * taken as it is) */
 static int
 render(job *j, gw_err *e)
 {
 	size_t i;
 
-	for (i = 0; i < NFORMATS; i++)
-		if ((j->af->formats & gw_formats[i].bit) &&
-		    gw_formats[i].emit(j->p, NULL, &j->texts[i], e) != 0)
+	for (i = 0; i < NFORMATS; i++) {
+		if (!(j->af->formats & gw_formats[i].bit))
+			continue;
+		if (j->given && j->given[i]) {
+			j->texts[i] = gw_xstrdup(j->given[i]);
+			continue;
+		}
+		if (gw_emit(gw_formats[i].bit, j->p, &j->texts[i], e) != 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -394,8 +402,9 @@ struct gw_apply_stage {
 };
 
 int
-gw_apply_stage_begin(const gw_answers_file *af, const gw_plan *p, gw_vmx *v,
-                     int force, gw_apply_stage **out, gw_err *e)
+gw_apply_stage_begin(const gw_answers_file *af, const gw_plan *p,
+                     const char *const *texts, gw_vmx *v, int force,
+                     gw_apply_stage **out, gw_err *e)
 {
 	gw_apply_stage *st;
 
@@ -405,6 +414,7 @@ gw_apply_stage_begin(const gw_answers_file *af, const gw_plan *p, gw_vmx *v,
 	st = gw_xcalloc(1, sizeof *st);
 	st->j.af = af;
 	st->j.p = p;
+	st->j.given = texts;
 	st->j.v = v;
 	st->j.force = force;
 	if (stage_job(&st->j, e) != 0) {

@@ -52,9 +52,13 @@ void gw_apply_result_free(gw_apply_result *r);
  * af->vmx_path, no format and no v ("nothing to write").  The plan's FAIL
  * findings are the caller's business (gw_session_may_write). */
 typedef struct gw_apply_stage gw_apply_stage;
+/* texts: the formats p was rendered to already (indexed as the
+ * registry's rows, gw_formats; NULL entries, or texts NULL, are rendered
+ * here): a caller that showed or checked the renders writes those,
+ * without rendering them again. */
 int gw_apply_stage_begin(const gw_answers_file *af, const gw_plan *p,
-                         gw_vmx *v, int force, gw_apply_stage **out,
-                         gw_err *e);
+                         const char *const *texts, gw_vmx *v, int force,
+                         gw_apply_stage **out, gw_err *e);
 int gw_apply_stage_commit(gw_apply_stage *st, gw_apply_result *r, gw_err *e);
 void gw_apply_stage_end(gw_apply_stage *st);
 
@@ -67,6 +71,9 @@ void gw_apply_stage_end(gw_apply_stage *st);
  * it or, for --dry-run, hands it to the report layer to print; the same
  * description is what the JSON summary of apply says. */
 typedef enum {
+	GW_WRITE_BACKUP,    /* the VM's .vmx on a host copied to a backup
+	                     * beside it before the host changes touch the
+	                     * VM: what = its path there */
 	GW_WRITE_HOST,      /* a host change: what, command */
 	GW_WRITE_VMX,       /* a local .vmx: what = its path, lines */
 	GW_WRITE_VMX_HOST,  /* the VM's .vmx on a host: what = as shown

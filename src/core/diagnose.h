@@ -43,6 +43,8 @@
 #define GW_DIAG_FREE_ESXI       "free-esxi-api-write"
 #define GW_DIAG_LICENSE_RESTRICTED "vgpu-license-restricted"
 #define GW_DIAG_GUEST_BAR       "guest-bar-unassigned"
+/* a BOSH director's vSphere CPI log: the VM type's power-on failed */
+#define GW_DIAG_BOSH_POWERON    "bosh-cpi-poweron-failed"
 #define GW_DIAG_POWERON         "poweron-failed"
 
 /* One recognised failure: the finding (finding.h: id one of GW_DIAG_*,

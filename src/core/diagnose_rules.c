@@ -25,6 +25,7 @@
 #define SRC_SYSTEMID   "field reports"
 #define SRC_FREE_ESXI  "field reports (free ESXi license)"
 #define SRC_GUEST_BAR  "field reports (NVRM, lspci); Broadcom KB 323402"
+#define SRC_BOSH_CPI "Broadcom KB (Tanzu AI Services: vLLM worker VM fails to power on with DevicePowerOn, L40S passthrough); Broadcom KB 323402; bosh-vsphere-cpi-release (vmx_options)"
 #define SRC_POWERON    "Broadcom KB 323402; Dell KB 000199172; Broadcom KB 309986; Broadcom KB 437651"
 
 /* "16.05" from hundredths. */
@@ -366,6 +367,54 @@ build_guest_bar(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	                           "decoding (MMIO above 4 GB) in the BIOS."));
 }
 
+/* A BOSH director's vSphere CPI log: the CPI created a VM of a VM type with
+ * a passthrough GPU, vCenter's power-on task (Drm.ExecuteVmPowerOnLRO)
+ * failed with DevicePowerOn, and BOSH deleted the VM ("Deleting vm"),
+ * its vmware.log with it.  The fix goes into the VM type (the AI Services
+ * tile's Infrastructure Config, a BOSH VM extension's vmx_options), then
+ * Apply Changes: BOSH creates the VM again, nobody powers it on by hand
+ * (doc/design.md, 15.10; docs: the Tanzu KB of the tile's vLLM worker). */
+static void
+build_bosh_poweron(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
+                   size_t len)
+{
+	(void)h;
+	(void)text;
+	(void)len;
+	f->f.message = gw_xstrdup(_("BOSH's vSphere CPI could not power on a VM "
+	                            "with a passthrough GPU "
+	                            "(Drm.ExecuteVmPowerOnLRO: Module "
+	                            "'DevicePowerOn' power on failed) and BOSH "
+	                            "deletes such a VM at once (\"Deleting vm\"), "
+	                            "its vmware.log with it. With a large GPU (an "
+	                            "L40S, an A100) the usual cause is a 64-bit "
+	                            "MMIO window too small for its BARs: the VM "
+	                            "type does not set pciPassthru.use64bitMMIO "
+	                            "and pciPassthru.64bitMMIOSizeGB."));
+	f->f.fix = gw_xstrdup(_("This is the Tanzu route: fix the VM type, not a "
+	                        "VM. Size the window for the GPU model (gpuwiz "
+	                        "mmio --gpu SPEC) and enter it in the AI Services "
+	                        "tile's Infrastructure Config, custom VM type "
+	                        "(use 64bit MMIO: TRUE, size for 64bit MMIO; "
+	                        "gpuwiz snippet --format tile --gpu SPEC writes "
+	                        "the values), or in the BOSH VM extension's "
+	                        "vmx_options (gpuwiz snippet --format bosh --gpu "
+	                        "SPEC). Save, then Apply Changes in Ops Manager "
+	                        "with the BOSH Director and the tile selected: "
+	                        "BOSH creates the VM again. Do not power a VM on "
+	                        "by hand."));
+	f->f.fix_ui = gw_xstrdup(_("This is the Tanzu route: the VM type of the "
+	                           "tile or of BOSH, not a VM's .vmx. Choose the "
+	                           "GPU model on the GPU step: the review shows "
+	                           "the tile's values, the BOSH VM extension and "
+	                           "the Ops Manager JSON with the MMIO window the "
+	                           "rule gives for it. Write, then save the "
+	                           "tile's Infrastructure Config and Apply "
+	                           "Changes in Ops Manager (the BOSH Director and "
+	                           "the tile selected): BOSH creates the VM "
+	                           "again."));
+}
+
 static void
 build_poweron(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
               size_t len)
@@ -450,6 +499,9 @@ const gw_diag_rule gw_diag_rules[] = {
 	{ GW_DIAG_GUEST_BAR, SRC_GUEST_BAR, NULL,
 	  { "nvrm: bar# is 0m @ 0x0", "memory at <unassigned>", NULL },
 	  0, build_guest_bar },
+	{ GW_DIAG_BOSH_POWERON, SRC_BOSH_CPI, "devicepoweron",
+	  { "drm.executevmpoweronlro", "/vsphere_cpi/", NULL },
+	  GW_DIAG_R_POWERON_CAUSE, build_bosh_poweron },
 	{ GW_DIAG_POWERON, SRC_POWERON, NULL,
 	  { "module 'devicepoweron' power on failed", NULL },
 	  GW_DIAG_R_GENERIC, build_poweron },

@@ -5,6 +5,7 @@
  */
 #include "mmio.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,58 +49,74 @@ gw_mmio_rule(uint64_t total_gb, uint64_t *out_gb, gw_err *e)
 	return 0;
 }
 
-static int
-cmp_desc(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+/* A BAR and its place in the caller's list (ties keep that order). */
+typedef struct placed {
+	gw_mmio_bar b;
+	size_t at;
+} placed;
 
-	return x < y ? 1 : x > y ? -1 : 0;
+static int
+cmp_place(const void *a, const void *b)
+{
+	const placed *x = a, *y = b;
+
+	if (x->b.size != y->b.size)
+		return x->b.size < y->b.size ? 1 : -1;
+	return x->at < y->at ? -1 : x->at > y->at;
 }
 
-/* Pack the BARs largest first, each at its natural alignment (a BAR of
- * size S must start at a multiple of S), then round the end up to a power
- * of two.  Largest-first packing of powers of two leaves no gaps, so the
- * end is the sum; the loop still aligns explicitly so the code says what
- * the hardware requires. */
-int
-gw_mmio_bars(const uint64_t *bar_bytes, size_t n, uint64_t *out_bytes,
-             gw_err *e)
+static int
+bar_size_ok(uint64_t size, uint64_t max, gw_err *e)
+{
+	if (!gw_is_pow2(size)) {
+		gw_err_set(e, _("BAR size %llu bytes is not a power of "
+		                "two (PCI BAR sizes always are)"),
+		           (unsigned long long)size);
+		return -1;
+	}
+	if (size > max) {
+		gw_err_set(e, _("BAR size %llu bytes is not plausible "
+		                "(expected at most %llu GiB)"),
+		           (unsigned long long)size,
+		           (unsigned long long)GW_MMIO_MAX_WINDOW_GB);
+		return -1;
+	}
+	return 0;
+}
+
+/* Largest first, each at its natural alignment (a BAR of size S starts
+ * at a multiple of S).  Largest-first packing of powers of two leaves no
+ * gaps, so the end is the sum; the loop still aligns explicitly so the
+ * code says what the hardware requires. */
+static int
+mmio_layout(gw_mmio_bar *bars, size_t n, uint64_t *out_end, gw_err *e)
 {
 	const uint64_t max = GW_MMIO_MAX_WINDOW_GB << 30;
-	uint64_t *v, end = 0, r;
-	size_t i, m = 0;
+	placed *v;
+	uint64_t end = 0;
+	size_t i;
 
-	if (n > 0 && bar_bytes == NULL) {
+	if (n > 0 && bars == NULL) {
 		gw_err_set(e, _("BAR sizes: no list given"));
 		return -1;
 	}
+	for (i = 0; i < n; i++)
+		if (bars[i].size != 0 && bar_size_ok(bars[i].size, max, e) != 0)
+			return -1;
 	v = gw_xcalloc(n ? n : 1, sizeof *v);
 	for (i = 0; i < n; i++) {
-		if (bar_bytes[i] == 0)
-			continue;
-		if (!gw_is_pow2(bar_bytes[i])) {
-			gw_err_set(e, _("BAR size %llu bytes is not a power of "
-			                "two (PCI BAR sizes always are)"),
-			           (unsigned long long)bar_bytes[i]);
-			free(v);
-			return -1;
-		}
-		if (bar_bytes[i] > max) {
-			gw_err_set(e, _("BAR size %llu bytes is not plausible "
-			                "(expected at most %llu GiB)"),
-			           (unsigned long long)bar_bytes[i],
-			           (unsigned long long)GW_MMIO_MAX_WINDOW_GB);
-			free(v);
-			return -1;
-		}
-		v[m++] = bar_bytes[i];
+		v[i].b = bars[i];
+		v[i].b.offset = 0;
+		v[i].at = i;
 	}
-	qsort(v, m, sizeof *v, cmp_desc);
-	for (i = 0; i < m; i++) {
-		/* align end up to v[i]; end <= max and v[i] <= max, both far
-		 * below 2^63, so these sums cannot wrap */
-		end = (end + v[i] - 1) & ~(v[i] - 1);
-		end += v[i];
+	qsort(v, n, sizeof *v, cmp_place);
+	for (i = 0; i < n && v[i].b.size != 0; i++) {
+		uint64_t s = v[i].b.size;
+
+		/* end <= max and s <= max, both far below 2^63: no wrap */
+		end = (end + s - 1) & ~(s - 1);
+		v[i].b.offset = end;
+		end += s;
 		if (end > max) {
 			gw_err_set(e, _("BARs need more than %llu GiB of MMIO "
 			                "space in one VM: not plausible"),
@@ -108,8 +125,20 @@ gw_mmio_bars(const uint64_t *bar_bytes, size_t n, uint64_t *out_bytes,
 			return -1;
 		}
 	}
+	for (i = 0; i < n; i++)
+		bars[i] = v[i].b;
 	free(v);
-	r = end ? gw_pow2_ceil(end) : 0;
+	*out_end = end;
+	return 0;
+}
+
+/* The packed end rounded up to a power of two. */
+static int
+bars_need(uint64_t end, uint64_t *out_bytes, gw_err *e)
+{
+	const uint64_t max = GW_MMIO_MAX_WINDOW_GB << 30;
+	uint64_t r = end ? gw_pow2_ceil(end) : 0;
+
 	if (r > max) {
 		gw_err_set(e, _("BARs need more than %llu GiB of MMIO space in "
 		                "one VM: not plausible"),
@@ -118,6 +147,41 @@ gw_mmio_bars(const uint64_t *bar_bytes, size_t n, uint64_t *out_bytes,
 	}
 	*out_bytes = r;
 	return 0;
+}
+
+static gw_mmio_bar *
+bars_of(const uint64_t *bar_bytes, size_t n)
+{
+	gw_mmio_bar *b = gw_xcalloc(n ? n : 1, sizeof *b);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		b[i].size = bar_bytes[i];
+		b[i].tag = i;
+	}
+	return b;
+}
+
+/* Pack the BARs (mmio_layout), then round the end up to a power of
+ * two. */
+int
+gw_mmio_bars(const uint64_t *bar_bytes, size_t n, uint64_t *out_bytes,
+             gw_err *e)
+{
+	gw_mmio_bar *b;
+	uint64_t end = 0;
+	int rc;
+
+	if (n > 0 && bar_bytes == NULL) {
+		gw_err_set(e, _("BAR sizes: no list given"));
+		return -1;
+	}
+	b = bars_of(bar_bytes, n);
+	rc = mmio_layout(b, n, &end, e);
+	free(b);
+	if (rc != 0)
+		return -1;
+	return bars_need(end, out_bytes, e);
 }
 
 uint64_t
@@ -129,25 +193,40 @@ gw_mmio_bytes_gb(uint64_t bytes)
 }
 
 int
-gw_mmio_need_for(uint64_t total_gb, const uint64_t *bar_bytes, size_t nbars,
-                 gw_mmio_need *out, gw_err *e)
+gw_mmio_need_layout(uint64_t total_gb, gw_mmio_bar *bars, size_t nbars,
+                    gw_mmio_need *out, gw_err *e)
 {
 	gw_mmio_need r = { 0, 0, 0, 0 };
 	uint64_t need = 0;
-	size_t i;
 
 	if (total_gb > 0 && gw_mmio_rule(total_gb, &r.rule_gb, e) != 0)
 		return -1;
 	if (nbars > 0) {
-		if (gw_mmio_bars(bar_bytes, nbars, &need, e) != 0)
+		if (mmio_layout(bars, nbars, &r.bar_end, e) != 0 ||
+		    bars_need(r.bar_end, &need, e) != 0)
 			return -1;
-		for (i = 0; i < nbars; i++)
-			r.bar_end += bar_bytes[i];
 		r.bar_gb = gw_mmio_bytes_gb(need);
 	}
 	r.mmio_gb = r.rule_gb > r.bar_gb ? r.rule_gb : r.bar_gb;
 	*out = r;
 	return 0;
+}
+
+int
+gw_mmio_need_for(uint64_t total_gb, const uint64_t *bar_bytes, size_t nbars,
+                 gw_mmio_need *out, gw_err *e)
+{
+	gw_mmio_bar *b;
+	int rc;
+
+	if (nbars > 0 && bar_bytes == NULL) {
+		gw_err_set(e, _("BAR sizes: no list given"));
+		return -1;
+	}
+	b = bars_of(bar_bytes, nbars);
+	rc = gw_mmio_need_layout(total_gb, b, nbars, out, e);
+	free(b);
+	return rc;
 }
 
 static int
@@ -249,4 +328,79 @@ gw_parse_gb(const char *s, const char *field, uint64_t max, uint64_t *out,
 	}
 	*out = v;
 	return 0;
+}
+
+/* The unit of a BAR size: 20 for M/MB/MiB, 30 for G/GB/GiB, -1 else. */
+static int
+bar_unit_shift(const char *p, const char *end)
+{
+	size_t n = (size_t)(end - p);
+	int shift;
+
+	if (n < 1 || n > 3)
+		return -1;
+	if (*p == 'M' || *p == 'm')
+		shift = 20;
+	else if (*p == 'G' || *p == 'g')
+		shift = 30;
+	else
+		return -1;
+	if (n == 1)
+		return shift;
+	if (n == 2)
+		return (p[1] == 'B' || p[1] == 'b') ? shift : -1;
+	return (p[1] == 'i' || p[1] == 'I') && (p[2] == 'B' || p[2] == 'b')
+	       ? shift : -1;
+}
+
+int
+gw_parse_bar_size(const char *s, const char *field, uint64_t *bytes,
+                  gw_err *e)
+{
+	const uint64_t max_gib = GW_MMIO_MAX_WINDOW_GB;
+	const char *p, *end, *q;
+	uint64_t v = 0;
+	int shift, big = 0;
+	char shown[64];
+
+	if (field == NULL || *field == '\0')
+		field = _("BAR size");
+	trim_span(s ? s : "", &p, &end, shown, sizeof shown);
+	if (p == end) {
+		gw_err_set(e, _("%s: empty value (expected a size with its unit, e.g. 256M or 16G)"),
+		           field);
+		return -1;
+	}
+	for (q = p; q < end && *q >= '0' && *q <= '9'; q++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			big = 1;
+		else if (!big)
+			v = v * 10 + (uint64_t)(*q - '0');
+	}
+	while (q < end && is_space(*q))
+		q++;
+	shift = q > p && *p >= '0' && *p <= '9' ? bar_unit_shift(q, end) : -1;
+	if (shift < 0) {
+		gw_err_set(e, _("%s: '%s' is not a size with its unit (expected e.g. 256M or 16G)"),
+		           field, shown);
+		return -1;
+	}
+	/* 1 MiB .. max_gib GiB, checked before the shift */
+	if (big || v == 0 || (shift == 20 && v > (max_gib << 10)) ||
+	    (shift == 30 && v > max_gib) || !gw_is_pow2(v)) {
+		gw_err_set(e, _("%s: %s is not a BAR size (expected a power of two from 1M to %lluG, e.g. 256M or 16G)"),
+		           field, shown, (unsigned long long)max_gib);
+		return -1;
+	}
+	*bytes = v << shift;
+	return 0;
+}
+
+void
+gw_fmt_bar_size(uint64_t bytes, char *out, size_t outlen)
+{
+	if (bytes && (bytes & ((UINT64_C(1) << 30) - 1)) == 0)
+		snprintf(out, outlen, "%lluG", (unsigned long long)(bytes >> 30));
+	else
+		snprintf(out, outlen, "%lluM", (unsigned long long)(bytes >> 20));
 }

@@ -273,6 +273,7 @@ gw_plan_free(gw_plan *p)
 		free(p->gpus[i].profile);
 	}
 	free(p->gpus);
+	free(p->bars);
 	for (i = 0; i < p->nsteps; i++)
 		free(p->steps[i]);
 	free(p->steps);

@@ -19,6 +19,8 @@ typedef struct gw_gpu_want {
 	int count;           /* 1..GW_MMIO_MAX_COUNT */
 	char *profile;       /* vGPU profile ("grid_l40s-48c") or NULL = passthrough */
 	char *spec;          /* what the operator typed, for messages */
+	uint64_t bar1_bytes; /* BAR1 given with a size ("16/16G"); 0: not
+	                      * given (a table GPU's is the table's) */
 } gw_gpu_want;
 
 /* What the host has of one GPU model (by PCI id): the wizard's detected
@@ -42,6 +44,11 @@ typedef struct gw_answers {
 	uint64_t mmio_gb;    /* operator's size; 0 = recommended */
 	int allow_below_rule;/* operator confirmed a size below the rule */
 	long memory_mb;      /* 0 = take memsize from the .vmx */
+	int outputs_lock_memory; /* every output asked for locks the VM's
+	                      * memory reservation to its size itself (the
+	                      * BOSH CPI's memory_reservation_locked_to_max:
+	                      * gw_formats_lock_memory) and no .vmx is
+	                      * patched: an unknown memory size is then INFO */
 	char *esxi_version;  /* "8.0U2", NULL = unknown */
 	char *name;          /* VM extension name; NULL = derived */
 	gw_gpu_avail *avail; /* the host's GPUs, when a host is known (not
@@ -66,10 +73,14 @@ void gw_answers_copy(gw_answers *dst, const gw_answers *src);
  * error asks for --vram GB: sizes are never guessed). */
 int gw_answers_add_gpu(gw_answers *a, const gw_table *t, const char *spec,
                        const char *field, gw_err *e);
-/* Add one GPU of a given size ("--vram 48", "48=2"; gw_parse_gb syntax
- * for the size, so "48GB" works too). */
+/* Add one GPU of a given size: "GB[/BAR1][=COUNT]" ("--vram 48", "48=2",
+ * "16/16G"; gw_parse_gb syntax for the size, so "48GB" works too; BAR1,
+ * when known, in gw_parse_bar_size syntax: "256M", "16G"). */
 int gw_answers_add_vram(gw_answers *a, const char *spec, const char *field,
                         gw_err *e);
+/* The spec gw_answers_add_vram reads for a GPU given by size:
+ * "16=2", "16/16G=2" (malloc'ed). */
+char *gw_vram_spec(int vram_gb, uint64_t bar1_bytes, int count);
 int gw_answers_add_bdf(gw_answers *a, const char *bdf, const char *field,
                        gw_err *e);        /* validates the BDF; stored as
                                            * "%04x:%02x:%02x.%x"; a BDF
@@ -145,7 +156,19 @@ typedef struct gw_plan_gpu {
 	                     * in the .vmx as written there (lower case) */
 	int existing;       /* 1 = already attached in the .vmx */
 	unsigned vendor_id, device_id; /* 0 when unknown */
+	uint64_t bar1_bytes;/* BAR1 given with the size (gw_gpu_want), 0 */
 } gw_plan_gpu;
+
+/* One 64-bit BAR of a DirectPath GPU in the VM's window, where the BAR
+ * need places it (gw_mmio_need_layout: largest first, naturally aligned); the
+ * MMIO step draws them. */
+typedef struct gw_plan_bar {
+	size_t gpu;         /* its group in gw_plan.gpus */
+	int copy;           /* which GPU of the group, from 0 */
+	int bar;            /* 1 (BAR1) or 3 (BAR3) */
+	uint64_t size;      /* bytes */
+	uint64_t offset;    /* from the window's start, bytes */
+} gw_plan_bar;
 
 typedef struct gw_plan {
 	gw_plan_gpu *gpus;
@@ -155,6 +178,10 @@ typedef struct gw_plan {
 	uint64_t bar_gb;         /* BAR-based need, 0 when BARs unknown */
 	uint64_t existing_gb;    /* 64bitMMIOSizeGB already in the .vmx, 0 none */
 	uint64_t mmio_gb;        /* final value written (or kept) */
+	uint64_t rec_gb;         /* recommended: max(rule_gb, bar_gb) */
+	gw_plan_bar *bars;       /* the BARs of bar_gb, by offset */
+	size_t nbars;
+	uint64_t bar_end;        /* where they end, bytes (0: none) */
 	char **steps;            /* translated explanation lines, in order */
 	size_t nsteps;
 	gw_setting *settings;

@@ -46,6 +46,7 @@ gw_answers_copy(gw_answers *o, const gw_answers *a)
 	o->mmio_gb = a->mmio_gb;
 	o->allow_below_rule = a->allow_below_rule;
 	o->memory_mb = a->memory_mb;
+	o->outputs_lock_memory = a->outputs_lock_memory;
 	o->esxi_version = dup_or_null(a->esxi_version);
 	o->name = dup_or_null(a->name);
 	if (a->avail) {
@@ -215,19 +216,38 @@ gw_answers_add_gpu(gw_answers *a, const gw_table *t, const char *spec,
 	return 0;
 }
 
+char *
+gw_vram_spec(int vram_gb, uint64_t bar1_bytes, int count)
+{
+	char bar1[24];
+
+	if (bar1_bytes == 0)
+		return gw_xasprintf("%d=%d", vram_gb, count);
+	gw_fmt_bar_size(bar1_bytes, bar1, sizeof bar1);
+	return gw_xasprintf("%d/%s=%d", vram_gb, bar1, count);
+}
+
 int
 gw_answers_add_vram(gw_answers *a, const char *spec, const char *field,
                     gw_err *e)
 {
 	gw_gpu_want *w;
-	uint64_t gb;
-	char *id;
+	uint64_t gb, bar1 = 0;
+	char *id, *slash;
 	int count;
 
 	if (field == NULL)
 		field = "--vram";
 	if (split_count(spec ? spec : "", field, &id, &count, e) != 0)
 		return -1;
+	/* "GB/BAR1": the BAR1 size, when the operator knows it */
+	if ((slash = strchr(id, '/')) != NULL) {
+		*slash = '\0';
+		if (gw_parse_bar_size(slash + 1, field, &bar1, e) != 0) {
+			free(id);
+			return -1;
+		}
+	}
 	if (gw_parse_gb(id, field, GW_MMIO_MAX_GPU_GB, &gb, e) != 0) {
 		free(id);
 		return -1;
@@ -238,6 +258,7 @@ gw_answers_add_vram(gw_answers *a, const char *spec, const char *field,
 	w->vram_gb = (int)gb;
 	w->count = count;
 	w->profile = NULL;
+	w->bar1_bytes = bar1;
 	w->spec = pl_trimmed_dup(spec);
 	return 0;
 }

@@ -122,6 +122,7 @@ pl_add_wanted(plan_ctx *c)
 		g = pl_gpu_push(p);
 		g->gpu = w->gpu;
 		g->vram_gb = w->vram_gb;
+		g->bar1_bytes = w->bar1_bytes;
 		g->count = n;
 		g->profile = w->profile ? pl_esxi_profile(p, w) : NULL;
 		g->existing = 0;

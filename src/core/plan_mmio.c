@@ -1,7 +1,9 @@
 /* plan_mmio.c: the 64-bit MMIO window of the plan: which framebuffers and
  * BARs count, the explanation steps, the operator's own size, the
  * existing value in the .vmx, the two settings.  The arithmetic itself is
- * mmio.c's (gw_mmio_need_for), the one place it is done.
+ * mmio.c's (gw_mmio_need_layout), the one place it is done; the plan
+ * keeps the BARs where it placed them (gw_plan.bars) for the MMIO step's
+ * picture.
  *
  *  - MMIO rule: Broadcom KB 323402 (doc/design.md, section 15.2).
  *  - vGPU MMIO follows the physical GPU's framebuffer: NVIDIA AI Enterprise
@@ -23,7 +25,10 @@ typedef struct mmio_work {
 	gw_buf nobars;      /* DirectPath groups without known BAR sizes */
 	gw_buf barlist;     /* "2 x l40s: BAR1 64 GiB + BAR3 32 MiB; ..." */
 	gw_buf vgpus;       /* vGPU profiles */
-	uint64_t *bars;     /* 64-bit BARs of the DirectPath GPUs, bytes */
+	gw_buf given;       /* groups whose BAR1 was given with the size */
+	gw_mmio_bar *bars;  /* 64-bit BARs of the DirectPath GPUs (tag:
+	                     * their index in info) */
+	gw_plan_bar *info;  /* which GPU and BAR each is */
 	size_t nbars;
 	uint64_t total;     /* GB of framebuffer counted */
 	int any_vgpu, nunknown;
@@ -78,7 +83,9 @@ work_free(mmio_work *w)
 	gw_buf_free(&w->nobars);
 	gw_buf_free(&w->barlist);
 	gw_buf_free(&w->vgpus);
+	gw_buf_free(&w->given);
 	free(w->bars);
+	free(w->info);
 }
 
 /* The framebuffer counted for the rule; fails when there is none. */
@@ -126,9 +133,29 @@ count_framebuffer(const gw_plan *p, mmio_work *w, gw_err *e)
 	return 0;
 }
 
-/* BAR-based need: DirectPath GPUs whose BAR1 is known.  vGPUs are left
- * out: the VM sees the vGPU's own (virtual) BARs, not the physical GPU's;
- * NVIDIA sizes them by the rule. */
+static void
+push_bar(mmio_work *w, size_t gi, int copy, int bar, uint64_t size)
+{
+	gw_plan_bar *b;
+
+	w->bars = gw_xrealloc(w->bars, (w->nbars + 1) * sizeof *w->bars);
+	w->info = gw_xrealloc(w->info, (w->nbars + 1) * sizeof *w->info);
+	w->bars[w->nbars].size = size;
+	w->bars[w->nbars].offset = 0;
+	w->bars[w->nbars].tag = w->nbars;
+	b = &w->info[w->nbars++];
+	b->gpu = gi;
+	b->copy = copy;
+	b->bar = bar;
+	b->size = size;
+	b->offset = 0;
+}
+
+/* BAR-based need: DirectPath GPUs whose BAR1 is known (the table's
+ * largest, or given with the size).  vGPUs are left out: the VM sees the
+ * vGPU's own (virtual) BARs, not the physical GPU's; NVIDIA sizes them by
+ * the rule.  A GPU given by size is taken as an NVIDIA GPU for its BAR3
+ * (gpuwiz plans NVIDIA GPUs; the 32 MiB can only make the need larger). */
 static void
 collect_bars(const gw_plan *p, mmio_work *w)
 {
@@ -143,19 +170,20 @@ collect_bars(const gw_plan *p, mmio_work *w)
 
 		if (g->profile)
 			continue;
-		if (mib == 0) {
+		b1 = g->bar1_bytes ? g->bar1_bytes : (uint64_t)mib << 20;
+		if (b1 == 0) {
 			join(&w->nobars, ", ", gw_xstrdup(g->label));
 			continue;
 		}
-		b1 = (uint64_t)mib << 20;
-		b3 = g->gpu->vendor_id == NVIDIA_VENDOR ? NVIDIA_BAR3_BYTES : 0;
-		w->bars = gw_xrealloc(w->bars, (w->nbars + 2 * (size_t)g->count) *
-		                               sizeof *w->bars);
+		b3 = g->gpu == NULL || g->gpu->vendor_id == NVIDIA_VENDOR
+		     ? NVIDIA_BAR3_BYTES : 0;
 		for (k = 0; k < g->count; k++) {
-			w->bars[w->nbars++] = b1;
+			push_bar(w, i, k, 1, b1);
 			if (b3)
-				w->bars[w->nbars++] = b3;
+				push_bar(w, i, k, 3, b3);
 		}
+		if (g->bar1_bytes)
+			join(&w->given, ", ", gw_xstrdup(g->label));
 		s1 = fmt_size(b1);
 		s3 = fmt_size(b3);
 		join(&w->barlist, "; ",
@@ -166,6 +194,24 @@ collect_bars(const gw_plan *p, mmio_work *w)
 		free(s1);
 		free(s3);
 	}
+}
+
+/* The BARs where the BAR need placed them, for the picture. */
+static void
+keep_bars(gw_plan *p, const mmio_work *w)
+{
+	size_t i;
+
+	p->bar_end = w->need.bar_end;
+	p->rec_gb = w->need.mmio_gb;
+	if (w->nbars == 0)
+		return;
+	p->bars = gw_xcalloc(w->nbars, sizeof *p->bars);
+	for (i = 0; i < w->nbars; i++) {
+		p->bars[i] = w->info[w->bars[i].tag];
+		p->bars[i].offset = w->bars[i].offset;
+	}
+	p->nbars = w->nbars;
 }
 
 static void
@@ -216,6 +262,10 @@ bar_steps(gw_plan *p, const mmio_work *w)
 	                          "MiB, as in the NVIDIA lspci and "
 	                          "vmware.log captures): %s"),
 	                        w->barlist.data));
+	if (w->given.len)
+		pl_step(p, gw_xasprintf(_("BAR1 as given for %s, and a BAR3 "
+		                          "of 32 MiB as on NVIDIA GPUs"),
+		                        w->given.data));
 	pl_step(p, gw_xasprintf(_("BAR-based need: packed largest "
 	                          "first at natural alignment they end "
 	                          "at %s; rounded up to a power of two: "
@@ -423,12 +473,14 @@ pl_mmio(plan_ctx *c, gw_err *e)
 	gw_buf_init(&w.nobars);
 	gw_buf_init(&w.barlist);
 	gw_buf_init(&w.vgpus);
+	gw_buf_init(&w.given);
 	if (count_framebuffer(p, &w, e) != 0)
 		goto out;
 	p->total_vram_gb = w.total;
 	collect_bars(p, &w);
-	if (gw_mmio_need_for(w.total, w.bars, w.nbars, &w.need, e) != 0)
+	if (gw_mmio_need_layout(w.total, w.bars, w.nbars, &w.need, e) != 0)
 		goto out;
+	keep_bars(p, &w);
 	p->rule_gb = w.need.rule_gb;
 	p->bar_gb = w.need.bar_gb;
 	rule_steps(p, &w);

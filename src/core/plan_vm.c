@@ -61,6 +61,21 @@ pl_memory(plan_ctx *c)
 		mb = a->memory_mb;
 	}
 	p->memory_mb = mb;
+	if (mb <= 0 && a->outputs_lock_memory && a->ngpus > 0) {
+		/* The BOSH vSphere CPI locks the reservation to the VM's
+		 * memory itself when the VM has a PCI device or a vGPU
+		 * (memory_reservation_locked_to_max, forced on; doc/design.md
+		 * section 15.8), and every output asked for is made for it:
+		 * no size to write, nothing to warn about. */
+		pl_finding(p, GW_SEV_INFO, "memory-unknown",
+		           GW_TOPIC_MEMORY, SRC_MEM,
+		           gw_xasprintf(_("The VM's memory size is not needed: "
+		                          "the outputs lock the reservation to "
+		                          "the VM's memory themselves "
+		                          "(memory_reservation_locked_to_max)")),
+		           NULL);
+		return;
+	}
 	if (mb <= 0) {
 		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "memory-unknown",
 		           GW_TOPIC_MEMORY, SRC_MEM,
@@ -224,15 +239,15 @@ device_limit(gw_plan *p, const char *esxi, int ndevices)
 	                                "devices, 8.0U1 for 64, 8.0U2 for "
 	                                "128), or give it fewer devices."),
 	                              need, esxi)
-	               : gw_xasprintf(_("With the VM off and a snapshot taken "
-	                                "(one-way): vim-cmd vmsvc/upgrade "
-	                                "<vmid> vmx-%d, or give it fewer "
-	                                "devices."),
+	               : gw_xasprintf(_("With the VM off and a copy of its "
+	                                ".vmx kept (one-way): vim-cmd "
+	                                "vmsvc/upgrade <vmid> vmx-%d, or give "
+	                                "it fewer devices."),
 	                              need > p->hw_target ? need : p->hw_target));
 	if (need <= p->hw_target)
 		/* TRANSLATORS: the wizard's words: u is the Virtual machine
 		 * step's key that queues the hardware upgrade. */
-		pl_fix_ui(f, gw_xasprintf(_("Press u on the Virtual machine step to upgrade to vmx-%d (one-way: the VM off, a snapshot first), or choose fewer GPUs."),
+		pl_fix_ui(f, gw_xasprintf(_("Press u on the Virtual machine step to upgrade to vmx-%d (one-way: the VM off; the write keeps a copy of the .vmx first), or choose fewer GPUs."),
 		                          p->hw_target));
 }
 
@@ -250,7 +265,30 @@ pl_hw(plan_ctx *c)
 		p->hw_current = (int)cur;
 	p->hw_target = gw_esxi_to_hw(esxi);
 
-	if (p->hw_target == 0) {
+	if (p->hw_target == 0 && p->hw_current > 0 && p->hw_current < 17) {
+		/* The upgrade matters (as hw-upgrade's WARN below 17) and
+		 * its version is the host's: the ESXi version is asked for
+		 * (the wizard's VM step moves to its field). */
+		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "hw-target-unknown",
+		           GW_TOPIC_VERSION, SRC_HW,
+		           gw_xasprintf(_("The VM has hardware version %d, "
+		                          "below 17 (Dynamic DirectPath I/O "
+		                          "needs 17): the version to upgrade to "
+		                          "is the newest the host's ESXi "
+		                          "release supports, which is not "
+		                          "given"), p->hw_current),
+		           gw_xasprintf(_("Give the host's ESXi version "
+		                          "(--esxi; esxcli system version get "
+		                          "shows it), or upgrade with the VM off "
+		                          "and a copy of its .vmx kept: ESXi "
+		                          "7.0: 17, 7.0U1: 18, 7.0U2: 19, 8.0: "
+		                          "20, 8.0U2: 21, 9.0: 22 (vim-cmd "
+		                          "vmsvc/upgrade <vmid> vmx-NN; one-way; "
+		                          "never downgrade)."))),
+		          /* TRANSLATORS: the wizard's words: "ESXi version" is
+		           * the Virtual machine step's field label. */
+		          gw_xstrdup(_("Type the host's ESXi version in \"ESXi version\" on the Virtual machine step (esxcli system version get shows it): the advice then names the hardware version to upgrade to.")));
+	} else if (p->hw_target == 0) {
 		pl_finding(p, GW_SEV_INFO, "hw-target-unknown",
 		           GW_TOPIC_VERSION, SRC_HW,
 		           esxi ? gw_xasprintf(_("ESXi version '%s' is not "
@@ -264,9 +302,9 @@ pl_hw(plan_ctx *c)
 		                          "6.7U2: 15, "
 		                          "7.0: 17, 7.0U1: 18, 7.0U2: 19, 8.0: "
 		                          "20, 8.0U2: 21, 9.0: 22. With the VM "
-		                          "off and a snapshot taken: vim-cmd "
-		                          "vmsvc/upgrade <vmid> vmx-NN (one-way; "
-		                          "never downgrade).")));
+		                          "off and a copy of its .vmx kept: "
+		                          "vim-cmd vmsvc/upgrade <vmid> vmx-NN "
+		                          "(one-way; never downgrade).")));
 	} else if (p->hw_current && p->hw_current > p->hw_target) {
 		pl_finding(p, GW_SEV_ERROR, "hw-too-new",
 		           GW_TOPIC_VERSION, SRC_HW,
@@ -294,8 +332,8 @@ pl_hw(plan_ctx *c)
 		                               "ESXi %s supports %d (Dynamic "
 		                               "DirectPath I/O needs 17)"),
 		                             p->hw_current, esxi, p->hw_target),
-		           gw_xasprintf(_("Power the VM off and take a snapshot "
-		                          "or backup (the upgrade is one-way), "
+		           gw_xasprintf(_("Power the VM off and keep a copy of "
+		                          "its .vmx (the upgrade is one-way), "
 		                          "then run: vim-cmd vmsvc/upgrade "
 		                          "<vmid> vmx-%d (vim-cmd "
 		                          "vmsvc/getallvms shows the Vmid)"),

@@ -333,6 +333,14 @@ gw_host_enable_bdf(gw_host *h, const char *bdf, const char *host_name,
 }
 
 int
+gw_host_backup_vmx(gw_host *h, const char *where, char **backup, gw_err *e)
+{
+	*backup = NULL;
+	return h->m->backup_vmx ? h->m->backup_vmx(h, where, backup, e)
+	                        : lacks(h, e);
+}
+
+int
 gw_host_upgrade(gw_host *h, const gw_vm *vm, int current, int target,
                 gw_err *e)
 {

@@ -42,7 +42,9 @@ enum {
 	HOST_RELOAD   = 1 << 5,  /* a .vmx written back is then reloaded */
 	HOST_PICK     = 1 << 6,  /* the host picks free devices for a VM and
 	                          * knows each device's system id (the API) */
-	HOST_SYSROOT  = 1 << 7   /* reads a local root (Linux) */
+	HOST_SYSROOT  = 1 << 7,  /* reads a local root (Linux) */
+	HOST_BACKUP   = 1 << 8   /* a VM's .vmx copied to a backup beside it
+	                          * (gw_host_backup_vmx) */
 };
 
 /* What the host says about itself (gw_host_probe_all, gw_host_facts_get). */
@@ -192,6 +194,12 @@ int gw_host_pick(gw_host *h, const gw_vm *vm, gw_answers *a,
 int gw_host_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
                       const gw_plan *p, const gw_vmx *before, const gw_vmx *after,
                       gw_host_write *res, gw_err *e);
+/* HOST_BACKUP: copy vm's .vmx (where: as gw_host_read_vmx gave it) to a
+ * backup beside it, as it is now, before a host change touches the VM
+ * (an upgrade rewrites the file); *backup gets its path (malloc'ed).  -1
+ * and e on failure (nothing changed). */
+int gw_host_backup_vmx(gw_host *h, const char *where, char **backup,
+                       gw_err *e);
 /* Enable passthrough of GPU idx of the last probe (HOST_PASSTHRU);
  * *reboot = 1 when the host must reboot first. */
 int gw_host_enable_gpu(gw_host *h, size_t idx, int *reboot, gw_err *e);

@@ -313,6 +313,13 @@ esxi_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
 	return 0;
 }
 
+/* A copy of the .vmx on the datastore, beside it. */
+static int
+esxi_backup_vmx(gw_host *h, const char *where, char **backup, gw_err *e)
+{
+	return gw_runner_backup_file(h->runner, where, backup, e);
+}
+
 static int
 esxi_gpu_passthru(const gw_host *h, size_t idx)
 {
@@ -376,7 +383,7 @@ const gw_host_methods gw_host_esxi_methods = {
 	.name = "esxi",
 	.kind = GW_HOST_ESXI,
 	.caps = HOST_CHECKS | HOST_GPUS | HOST_VMS | HOST_PASSTHRU |
-	        HOST_UPGRADE | HOST_RELOAD,
+	        HOST_UPGRADE | HOST_RELOAD | HOST_BACKUP,
 	.close = esxi_close,
 	.probe = esxi_probe,
 	.facts = esxi_facts,
@@ -390,6 +397,7 @@ const gw_host_methods gw_host_esxi_methods = {
 	.enable_check = esxi_enable_check,
 	.enable_bdf = esxi_enable_bdf,
 	.upgrade = esxi_upgrade,
+	.backup_vmx = esxi_backup_vmx,
 	.gpus = esxi_gpus,
 };
 

@@ -34,6 +34,8 @@ typedef struct gw_host_methods {
 	                  int *reboot, gw_err *e);
 	int (*upgrade)(gw_host *h, const gw_vm *vm, int current, int target,
 	               gw_err *e);
+	int (*backup_vmx)(gw_host *h, const char *where, char **backup,
+	                  gw_err *e);
 	/* every display-class device, the list summed (gw_gpu_list_sum) */
 	int (*gpus)(gw_host *h, const gw_table *t, gw_gpu_list *out,
 	            gw_err *e);

@@ -162,17 +162,25 @@ say_read_vmx(gw_host *h, const gw_vm *vm, gw_vmx **out, char **where,
 	return rc;
 }
 
+/* The scratch copy's path of a .vmx said as /vmfs/volumes/... (malloc'ed),
+ * or NULL when where is not one. */
+static char *
+real_path(const gw_host *h, const char *where)
+{
+	if (h->smp.volumes && strncmp(where, "/vmfs/volumes/", 14) == 0)
+		return gw_xasprintf("%s/%s", h->smp.volumes, where + 14);
+	return NULL;
+}
+
 static int
 say_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
               const gw_plan *p, const gw_vmx *before, const gw_vmx *after,
               gw_host_write *res, gw_err *e)
 {
 	struct say_map m;
-	char *real = NULL;
+	char *real = real_path(h, where);
 	int rc;
 
-	if (h->smp.volumes && strncmp(where, "/vmfs/volumes/", 14) == 0)
-		real = gw_xasprintf("%s/%s", h->smp.volumes, where + 14);
 	rc = base(h)->write_vmx(h, vm, real ? real : where, p, before, after,
 	                        res, e);
 	free(real);
@@ -181,6 +189,23 @@ say_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
 		say_err(&m, e);
 	say_str(&m, &res->where);
 	say_str(&m, &res->backup);
+	free(m.label);
+	return rc;
+}
+
+static int
+say_backup_vmx(gw_host *h, const char *where, char **backup, gw_err *e)
+{
+	struct say_map m;
+	char *real = real_path(h, where);
+	int rc;
+
+	rc = base(h)->backup_vmx(h, real ? real : where, backup, e);
+	free(real);
+	say_map_init(&m, &h->smp);
+	if (rc != 0)
+		say_err(&m, e);
+	say_str(&m, backup);
 	free(m.label);
 	return rc;
 }
@@ -215,6 +240,8 @@ gw_host_sample_say(gw_host *h)
 		m->read_vmx = say_read_vmx;
 	if (m->write_vmx)
 		m->write_vmx = say_write_vmx;
+	if (m->backup_vmx)
+		m->backup_vmx = say_backup_vmx;
 	if (m->vm_key)
 		m->vm_key = say_vm_key;
 	h->m = m;

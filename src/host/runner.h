@@ -88,6 +88,12 @@ int gw_runner_read_file(gw_runner *r, const char *path, char **data,
 int gw_runner_write_file_atomic(gw_runner *r, const char *path,
                                 const char *data, size_t len, char **backup,
                                 gw_err *e);
+/* Copy the file at path (absolute) to a backup beside it, named as
+ * gw_runner_write_file_atomic names its backup; *backup gets the name.
+ * The copy is complete and synced before it gets that name.  -1 and e
+ * when path does not exist or cannot be copied (nothing left behind). */
+int gw_runner_backup_file(gw_runner *r, const char *path, char **backup,
+                          gw_err *e);
 
 /* ---- ESXi operations ------------------------------------------------- */
 

@@ -133,14 +133,90 @@ write_error(gw_err *e, const char *path, const char *tmp, size_t len, int st,
 	free(line);
 }
 
+/* "PATH.YYYYmmdd-HHMMSS.bak": the name a backup of path starts from. */
+static char *
+backup_base(const char *path)
+{
+	char stamp[32];
+	struct tm tm;
+	time_t now = time(NULL);
+
+	if (localtime_r(&now, &tm) == NULL ||
+	    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm) == 0)
+		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
+	return gw_xasprintf("%s.%s.bak", path, stamp);
+}
+
+/* A temporary name beside path, of safefile.h's pattern, random: set -C
+ * refuses one taken. */
+static char *
+temp_beside(const char *path)
+{
+	char word[8];
+
+	gw_random_word(word, 6);
+	return gw_xasprintf("%s.gpuwiz-%s", path, word);
+}
+
+int
+gw_runner_backup_file(gw_runner *r, const char *path, char **backup,
+                      gw_err *e)
+{
+	char *bt, *base, *out = NULL, *err = NULL;
+	gw_buf s;
+	int st, rc = -1;
+
+	*backup = NULL;
+	if (check_abs(path, e) != 0)
+		return -1;
+	bt = temp_beside(path);
+	base = backup_base(path);
+	/* the copy made complete and synced under a temporary name created
+	 * exclusively, then renamed to the first free backup name (as
+	 * write_script's backup) */
+	gw_buf_init(&s);
+	gw_buf_puts(&s, "p=");
+	runner_quote_word(&s, path);
+	gw_buf_puts(&s, "; u=");
+	runner_quote_word(&s, bt);
+	gw_buf_puts(&s, "; b=");
+	runner_quote_word(&s, base);
+	gw_buf_puts(&s,
+	    "; mu=; gone() { [ -z \"$mu\" ] || rm -f \"$u\"; }; "
+	    "trap 'gone; exit 15' HUP INT TERM; "
+	    "[ -e \"$p\" ] || { echo \"no such file\" >&2; exit 10; }; "
+	    "set -C; printf '' > \"$u\" || exit 10; mu=1; set +C; "
+	    "cp -p \"$p\" \"$u\" || { gone; exit 10; }; "
+	    "k=\"$b\"; i=1; "
+	    "while [ -e \"$k\" ]; do k=\"$b.$i\"; i=$((i+1)); done; "
+	    "sync \"$u\" 2>/dev/null || sync; "
+	    "mv \"$u\" \"$k\" || { gone; exit 10; }; "
+	    "printf '%s' \"$k\"");
+	if (runner_run_script(r, s.data, NULL, 0, &out, NULL, &err, &st, path,
+	                      e) != 0)
+		goto done;
+	if (st != 0 || out == NULL || *out == '\0') {
+		write_error(e, path, bt, 0, st ? st : 10, err);
+		goto done;
+	}
+	*backup = out;
+	out = NULL;
+	rc = 0;
+done:
+	gw_buf_free(&s);
+	free(out);
+	free(err);
+	free(bt);
+	free(base);
+	return rc;
+}
+
 int
 gw_runner_write_file_atomic(gw_runner *r, const char *path, const char *data,
                             size_t len, char **backup, gw_err *e)
 {
-	char stamp[32], word[8], *tmp, *bt, *base, *dir, *out = NULL;
+	char *tmp, *bt, *base, *dir, *out = NULL;
 	char *err = NULL;
-	struct tm tm;
-	time_t now = time(NULL);
 	gw_buf s;
 	int st, rc = -1;
 
@@ -148,15 +224,9 @@ gw_runner_write_file_atomic(gw_runner *r, const char *path, const char *data,
 		*backup = NULL;
 	if (check_abs(path, e) != 0)
 		return -1;
-	if (localtime_r(&now, &tm) == NULL ||
-	    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm) == 0)
-		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
-	/* names of safefile.h's pattern, random: set -C refuses one taken */
-	gw_random_word(word, 6);
-	tmp = gw_xasprintf("%s.gpuwiz-%s", path, word);
-	gw_random_word(word, 6);
-	bt = gw_xasprintf("%s.gpuwiz-%s", path, word);
-	base = gw_xasprintf("%s.%s.bak", path, stamp);
+	tmp = temp_beside(path);
+	bt = temp_beside(path);
+	base = backup_base(path);
 	dir = gw_path_dir(path);
 	gw_buf_init(&s);
 	write_script(&s, path, tmp, bt, base, dir, len);

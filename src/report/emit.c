@@ -18,8 +18,8 @@
 /* ---- the registry (formats.def) ----------------------------------------- */
 
 const gw_format_def gw_formats[] = {
-#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, TAKES, EMIT, NEXT) \
-	{ GW_FMT_##ID, NAME, FILE, LABEL, HOLDS, ON, TAKES, EMIT, NEXT },
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, FOR, MEM, TAKES, EMIT, NEXT) \
+	{ GW_FMT_##ID, NAME, FILE, LABEL, HOLDS, FOR, MEM, TAKES, EMIT, NEXT },
 #include "formats.def"
 #undef GW_FORMAT
 };
@@ -50,15 +50,28 @@ gw_format_list(void)
 }
 
 int
-gw_format_defaults(void)
+gw_format_defaults(unsigned audiences)
 {
 	size_t i;
 	int m = 0;
 
 	for (i = 0; i < GW_NFORMATS; i++)
-		if (gw_formats[i].wizard_default)
+		if (gw_formats[i].audiences & audiences)
 			m |= gw_formats[i].bit;
 	return m;
+}
+
+int
+gw_formats_lock_memory(int mask)
+{
+	size_t i;
+
+	if ((mask & GW_FMT_ALL) == 0)
+		return 0;
+	for (i = 0; i < GW_NFORMATS; i++)
+		if ((mask & gw_formats[i].bit) && !gw_formats[i].locks_memory)
+			return 0;
+	return 1;
 }
 
 int
@@ -274,11 +287,14 @@ emit_str_eq_null(const char *a, const char *b)
 
 /* ---- dispatch ------------------------------------------------------- */
 
+unsigned long gw_emit_renders;
+
 int
 gw_emit(int fmt, const gw_plan *p, char **out, gw_err *e)
 {
 	const gw_format_def *f = gw_format_def_of(fmt);
 
+	gw_emit_renders++;
 	if (f == NULL) {
 		gw_err_set(e, _("unknown output format %d; expected one of: %s"),
 		           fmt, gw_format_list());

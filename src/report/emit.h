@@ -65,7 +65,7 @@
 /* The formats' positions and bits, in the rows' order (formats.def):
  * GW_FMT_VMX = 1 << 0, GW_FMT_BOSH = 1 << 1, ... */
 enum {
-#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, TAKES, EMIT, NEXT) \
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, FOR, MEM, TAKES, EMIT, NEXT) \
 	GW_FMT_I_##ID,
 #include "formats.def"
 #undef GW_FORMAT
@@ -73,7 +73,7 @@ enum {
 };
 
 typedef enum {
-#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, TAKES, EMIT, NEXT) \
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, FOR, MEM, TAKES, EMIT, NEXT) \
 	GW_FMT_##ID = 1 << GW_FMT_I_##ID,
 #include "formats.def"
 #undef GW_FORMAT
@@ -105,6 +105,13 @@ typedef struct gw_next_ctx {
 #define GW_FMT_TAKES_NAME 1u   /* the VM extension's name (--name) */
 #define GW_FMT_TAKES_VMS  2u   /* VM names and their host (--vm, --host) */
 
+/* Whom a format serves by default (a row's FOR).  The report layer knows
+ * audiences, not the wizard's activities: the wizard maps its activity to
+ * one of these. */
+#define GW_AUD_VM    1u   /* a VM's own .vmx (a home lab, one VM) */
+#define GW_AUD_TANZU 2u   /* a Tanzu/BOSH VM type (BOSH, Ops Manager, the
+                           * AI Services tile) */
+
 /* One row of formats.def; label and holds are msgids (_() them). */
 typedef struct gw_format_def {
 	int bit;
@@ -112,7 +119,8 @@ typedef struct gw_format_def {
 	const char *filename;
 	const char *label;
 	const char *holds;
-	int wizard_default;
+	unsigned audiences;       /* GW_AUD_* it serves by default */
+	int locks_memory;         /* the file locks the reservation itself */
 	unsigned takes;           /* GW_FMT_TAKES_* */
 	int (*emit)(const gw_plan *p, const gw_emit_opts *o, char **out,
 	            gw_err *e);
@@ -126,8 +134,13 @@ extern const gw_format_def gw_formats[];
 const gw_format_def *gw_format_def_of(int fmt);
 /* "vmx, bosh, opsman, tile, om, ansible": every NAME (static). */
 const char *gw_format_list(void);
-/* The formats the wizard starts with (the rows' ON). */
-int gw_format_defaults(void);
+/* The formats chosen by default for an audience (GW_AUD_* bits): the rows
+ * whose FOR has one of them. */
+int gw_format_defaults(unsigned audiences);
+/* 1 when mask has a format and every format in it locks the VM's memory
+ * reservation to its size itself (the rows' MEM), so that the memory size
+ * is not needed for it; else 0. */
+int gw_formats_lock_memory(int mask);
 
 /* "vmx" -> GW_FMT_VMX ... (case-insensitive); 0 when unknown. */
 int gw_format_parse(const char *name);
@@ -145,7 +158,7 @@ const char *gw_format_filename(int fmt);
  * malloc'ed NUL-terminated text in *out.  o: only ansible reads it (NULL:
  * no VM names, the playbook asks for -e gpuwiz_vms=...; a VM name that
  * is empty or has a control byte is refused). */
-#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, TAKES, EMIT, NEXT) \
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, FOR, MEM, TAKES, EMIT, NEXT) \
 	int EMIT(const gw_plan *p, const gw_emit_opts *o, char **out,     \
 	         gw_err *e);                                              \
 	void NEXT(const gw_next_ctx *c);
@@ -155,5 +168,8 @@ const char *gw_format_filename(int fmt);
 /* One format by its GW_FMT_* bit, without options; an unknown fmt is an
  * error. */
 int gw_emit(int fmt, const gw_plan *p, char **out, gw_err *e);
+/* How many renders gw_emit made in this process (tests count them: a
+ * write renders each chosen format once). */
+extern unsigned long gw_emit_renders;
 
 #endif

@@ -358,7 +358,7 @@ hardware(abuild *ab, int ngpu)
 	if (ab->p->hw_target > 0) {
 		snprintf(v, sizeof v, "%d", ab->p->hw_target);
 		put_s(ab, h, "version", v);
-		note(ab, "version:", gw_xasprintf(_("Hardware version %d, the newest the host's ESXi release supports (source: Broadcom KB 1003746). Only with the VM powered off, and one-way: take a snapshot first. vmware_guest never downgrades: on a VM with a newer version this task fails and changes nothing."),
+		note(ab, "version:", gw_xasprintf(_("Hardware version %d, the newest the host's ESXi release supports (source: Broadcom KB 1003746). Only with the VM powered off, and one-way: keep a copy of the VM's .vmx first (a VM with a DirectPath device cannot have snapshots). vmware_guest never downgrades: on a VM with a newer version this task fails and changes nothing."),
 		                                  ab->p->hw_target));
 	}
 	return h;

@@ -45,6 +45,12 @@ gw_write_desc_render(gw_buf *out, const gw_write_desc *d)
 		const gw_write_step *s = &d->v[i];
 
 		switch (s->kind) {
+		case GW_WRITE_BACKUP:
+			/* TRANSLATORS: a dry run's step; %s is the VM's .vmx
+			 * on the ESXi host. */
+			gw_buf_printf(&b, _("  copy %s to a backup beside it, before any change on the host touches the VM\n"),
+			              s->what);
+			break;
 		case GW_WRITE_HOST:
 			/* TRANSLATORS: a dry run's step: the exact command,
 			 * then the change in words. */
@@ -98,6 +104,8 @@ gw_write_desc_json(const gw_write_desc *d, const char *backup)
 		json_t *c;
 
 		switch (s->kind) {
+		case GW_WRITE_BACKUP:
+			break;   /* the vmx's "backup" says where it went */
 		case GW_WRITE_HOST:
 			c = json_object();
 			json_object_set_new(c, "change", gw_json_text(s->what));

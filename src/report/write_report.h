@@ -3,6 +3,8 @@
  * apply --json says was or would be written.
  *
  * Text, one line a step, in the order the write runs them:
+ *   "  copy PATH to a backup beside it, before any change on the host
+ *    touches the VM"                           (a host change queued for it)
  *   "  run on the host: COMMAND  (TITLE)"
  *   "  save PATH (a backup beside it)", then ", then run: COMMAND" on a host
  *   "  send through the API: COMMAND"          (the VM's settings, API)

@@ -40,6 +40,7 @@ gw_session_free(gw_session *s)
 	free(s->picked);
 	clear_queue(s);
 	gw_host_write_free(&s->last);
+	free(s->backup_first);
 	memset(s, 0, sizeof *s);
 	s->vm = -1;
 }

@@ -78,6 +78,8 @@ typedef struct gw_session {
 	gw_session_changes_fn on_changes;   /* NULL: none */
 	void *changes_ctx;
 	gw_host_write last;     /* what the last host write did */
+	char *backup_first;     /* the VM's .vmx backed up by the last write
+	                         * before its host changes, or NULL */
 } gw_session;
 
 void gw_session_init(gw_session *s, gw_host *h);
@@ -212,6 +214,11 @@ typedef struct gw_session_write {
 	gw_vmx *local;             /* a local .vmx: the copy the write gets */
 	int host_vmx;              /* the .vmx is the open VM's on the host */
 	int changed;               /* the .vmx changes */
+	const char *const *texts;  /* borrowed, may be NULL: p rendered
+	                            * already, per format (gw_formats' rows;
+	                            * gw_apply_stage_begin); set by the
+	                            * caller after _prepare, dropped when the
+	                            * plan is made anew after an upgrade */
 } gw_session_write;
 
 /* Describe the write of p (and vmx) with af's outputs on s: refused by

@@ -9,7 +9,9 @@
  * beside their names (gw_apply_stage_begin: nothing visible yet); the
  * host changes run (an upgrade reads the .vmx again and the caller's
  * on_changes hook makes the plan anew, after which the stage is made
- * again from it); the VM's .vmx is written on the host; last the local
+ * again from it), the VM's .vmx copied to a backup first when one of
+ * them touches the VM (its upgrade), so that the file as it was before
+ * any change is kept; the VM's .vmx is written on the host; last the local
  * .vmx is saved and the temporaries renamed into place
  * (gw_apply_stage_commit, which undoes itself on failure).  A failure
  * before the last step removes the temporaries: no snippet file is left.
@@ -81,6 +83,17 @@ same_vmx(const gw_vmx *a, const gw_vmx *b)
 	free(x);
 	free(y);
 	return same;
+}
+
+/* A change waiting that touches the open VM (its hardware upgrade
+ * rewrites its .vmx), on a host that keeps a copy: the .vmx as it is now
+ * is copied to a backup first, so that the file before any change is
+ * kept (a DirectPath VM has no snapshot to go back to). */
+static int
+backup_first(const gw_session *s)
+{
+	return gw_session_find_upgrade(s) >= 0 && gw_session_vm(s) != NULL &&
+	       s->vmx_where != NULL && host_can(s->host, HOST_BACKUP);
 }
 
 /* The host changes waiting in the queue, each with its command; an
@@ -191,6 +204,8 @@ gw_session_write_prepare(gw_session *s, const gw_answers_file *af,
 		gw_session_write_free(w);
 		return -1;
 	}
+	if (backup_first(s))
+		gw_write_desc_add(&w->desc, GW_WRITE_BACKUP, s->vmx_where, NULL);
 	if (describe_changes(s, &w->desc, e) != 0) {
 		gw_session_write_free(w);
 		return -1;
@@ -218,7 +233,8 @@ stage(gw_session_write *w, gw_apply_stage **st, gw_err *e)
 	*st = NULL;
 	if (w->af->formats == 0 && w->local == NULL)
 		return 0;
-	return gw_apply_stage_begin(w->af, w->p, w->local, w->af->force, st, e);
+	return gw_apply_stage_begin(w->af, w->p, w->texts, w->local,
+	                            w->af->force, st, e);
 }
 
 /* The host changes waiting; after an upgrade (or whenever the caller's
@@ -235,6 +251,9 @@ run_changes(gw_session *s, gw_session_write *w, gw_vmx **doc,
 
 	if (gw_session_pending(s) == 0)
 		return 0;
+	if (backup_first(s) &&
+	    gw_host_backup_vmx(s->host, s->vmx_where, &s->backup_first, e) != 0)
+		return -1;   /* nothing changed yet */
 	rc = gw_session_run_queue(s, &v, e);
 	if (doc)
 		*doc = v;
@@ -263,7 +282,9 @@ host_result(const gw_session *s, gw_apply_result *res)
 	free(res->vmx_path);
 	res->vmx_path = gw_xstrdup(s->last.where ? s->last.where : "");
 	free(res->backup);
-	res->backup = s->last.backup ? gw_xstrdup(s->last.backup) : NULL;
+	/* the file before any change: the one taken before the host's */
+	res->backup = s->backup_first ? gw_xstrdup(s->backup_first) :
+	              s->last.backup ? gw_xstrdup(s->last.backup) : NULL;
 	res->vmx_unchanged = !s->last.changed;
 }
 
@@ -275,6 +296,8 @@ gw_session_write_run(gw_session *s, gw_session_write *w, gw_vmx **doc,
 	int rc = 0;
 
 	memset(res, 0, sizeof *res);
+	free(s->backup_first);
+	s->backup_first = NULL;
 	if (stage(w, &st, e) != 0 || run_changes(s, w, doc, &st, e) != 0) {
 		gw_apply_stage_end(st);
 		return -1;

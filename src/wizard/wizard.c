@@ -19,6 +19,20 @@ clear_plan(gw_wizard *w)
 	w->have_plan = 0;
 }
 
+/* The renders of the last plan. */
+static void
+clear_renders(gw_wizard *w)
+{
+	size_t i;
+
+	for (i = 0; i < GW_NFORMATS; i++) {
+		free(w->render[i]);
+		free(w->render_error[i]);
+		w->render[i] = w->render_error[i] = NULL;
+		w->rendered[i] = 0;
+	}
+}
+
 int
 gw_wizard_replan(gw_wizard *w)
 {
@@ -26,9 +40,13 @@ gw_wizard_replan(gw_wizard *w)
 	gw_answers eff, *a = &w->af.a;
 	int rc;
 
+	w->nreplans++;
+	w->plan_stale = 0;
+	clear_renders(w);
 	clear_plan(w);
 	w->plan_error[0] = '\0';
 	memset(&le, 0, sizeof le);
+	wz_outputs_follow(w);
 	if (w->af.a.ngpus == 0 && w->vmx == NULL) {
 		snprintf(w->plan_error, sizeof w->plan_error, "%s",
 		         _("No GPU chosen yet: choose one on the GPU step."));
@@ -60,7 +78,86 @@ gw_wizard_replan(gw_wizard *w)
 		return -1;
 	}
 	w->have_plan = 1;
+	wz_outputs_fit(w);
 	return 0;
+}
+
+void
+wz_stale(gw_wizard *w)
+{
+	w->plan_stale = 1;
+	if (w->batch == 0)
+		gw_wizard_replan(w);
+}
+
+void
+wz_begin(gw_wizard *w)
+{
+	w->batch++;
+}
+
+void
+wz_end(gw_wizard *w)
+{
+	if (w->batch > 0 && --w->batch == 0 && w->plan_stale)
+		gw_wizard_replan(w);
+}
+
+void
+wz_fresh(const gw_wizard *cw)
+{
+	if (cw->plan_stale)
+		gw_wizard_replan((gw_wizard *)cw);
+}
+
+const gw_plan *
+wz_plan(const gw_wizard *w)
+{
+	wz_fresh(w);
+	return w->have_plan ? &w->plan : NULL;
+}
+
+void
+gw_wizard_action_begin(gw_wizard *w)
+{
+	wz_begin(w);
+}
+
+void
+gw_wizard_action_end(gw_wizard *w)
+{
+	wz_end(w);
+}
+
+const char *
+wz_render(const gw_wizard *cw, size_t i, const char **why)
+{
+	gw_wizard *w = (gw_wizard *)cw;   /* a cache of the plan */
+	gw_err le;
+
+	wz_fresh(cw);
+	if (why)
+		*why = NULL;
+	if (i >= GW_NFORMATS)
+		return NULL;
+	if (!w->have_plan) {
+		if (why)
+			*why = w->plan_error;
+		return NULL;
+	}
+	if (!w->rendered[i]) {
+		le.msg[0] = '\0';
+		w->nrenders++;
+		if (gw_emit(gw_formats[i].bit, &w->plan, &w->render[i], &le) != 0) {
+			free(w->render[i]);
+			w->render[i] = NULL;
+			w->render_error[i] = gw_xstrdup(le.msg);
+		}
+		w->rendered[i] = 1;
+	}
+	if (w->render[i] == NULL && why)
+		*why = w->render_error[i];
+	return w->render[i];
 }
 
 void
@@ -70,7 +167,54 @@ wz_changed(gw_wizard *w)
 	w->written = 0;
 	gw_apply_result_free(&w->result);
 	w->write_error[0] = '\0';
-	gw_wizard_replan(w);
+	wz_stale(w);
+}
+
+/* Everything derived from the old host or route left behind: the GPUs,
+ * the memory size, the MMIO size, the .vmx and the open VM, the host's
+ * facts (ESXi version, BDFs, system id, GPU counts), the probes and host
+ * changes, and the output directory back to "gpuwiz-out".  The
+ * operator's options, formats and name stay. */
+static void
+wz_drop_derived(gw_wizard *w)
+{
+	gw_answers *a = &w->af.a;
+	int uvm = w->af.uvm_set ? a->uvm : 0, p2p = a->p2p;
+	int code43 = a->code43, reserve = a->reserve;
+	char *name = a->name;
+
+	if (w->starting)
+		return;   /* the answers file's values are for this host */
+	a->name = NULL;
+	gw_answers_free(a);
+	gw_answers_init(a);
+	a->uvm = uvm;
+	a->p2p = p2p;
+	a->code43 = code43;
+	a->reserve = reserve;
+	a->name = name;
+	gw_vmx_free(w->vmx);
+	w->vmx = NULL;
+	free(w->af.vmx_path);
+	w->af.vmx_path = NULL;
+	free(w->vmx_error);
+	w->vmx_error = NULL;
+	free(w->af.vm_name);
+	w->af.vm_name = NULL;
+	free(w->af.out_dir);
+	w->af.out_dir = gw_xstrdup("gpuwiz-out");
+	w->outdir_given = 0;
+	free(w->host_error);
+	w->host_error = NULL;
+	wz_clear_probes(w);
+	w->probed = 0;
+	/* the open VM and the host changes were the old route's */
+	gw_session_free(&w->sess);
+	gw_session_init(&w->sess, w->host);
+	w->written = 0;
+	gw_apply_result_free(&w->result);
+	w->write_error[0] = '\0';
+	wz_stale(w);
 }
 
 char *
@@ -87,7 +231,7 @@ int
 gw_wizard_init(gw_wizard *w, const gw_table *t, const char *answers_path,
                gw_err *e)
 {
-	int from_file_formats = 1, i;
+	int i;
 
 	memset(w, 0, sizeof *w);
 	w->table = t;
@@ -114,17 +258,15 @@ gw_wizard_init(gw_wizard *w, const gw_table *t, const char *answers_path,
 		}
 	} else {
 		gw_answers_init(&w->af.a);
+		w->af.activity = -1;
 	}
+	w->outdir_given = w->af.out_dir != NULL;
+	if (w->af.activity >= 0)   /* a word of gw_answers_activities */
+		w->activity = gw_activity_parse(
+			gw_answers_activities[w->af.activity]);
 	if (w->af.out_dir == NULL)
 		w->af.out_dir = gw_xstrdup("gpuwiz-out");
-	if (w->af.formats == 0) {
-		from_file_formats = 0;
-		w->af.formats = gw_format_defaults();
-	}
-	gw_wizard_replan(w);
-	if (answers_path && !from_file_formats && w->have_plan)
-		/* a .vmx-only file: the snippets that can be made from it */
-		w->af.formats = wz_formats_possible(w, gw_format_defaults());
+	gw_wizard_replan(w);   /* the outputs follow the activity */
 	w->dirty = 0;
 	return 0;
 }
@@ -137,6 +279,8 @@ gw_wizard_free(gw_wizard *w)
 	gw_answers_file_free(&w->af);
 	gw_vmx_free(w->vmx);
 	free(w->vmx_error);
+	free(w->host_error);
+	clear_renders(w);
 	clear_plan(w);
 	gw_apply_result_free(&w->result);
 	gw_linux_checks_free(w->checks, w->nchecks);
@@ -187,14 +331,20 @@ gw_wizard_set_mode(gw_wizard *w, gw_mode m, const char **why)
 	}
 	if (why)
 		*why = NULL;
+	wz_begin(w);
+	if (m != w->mode)
+		wz_drop_derived(w);   /* the old route's host and VM */
 	w->mode = m;
 	if (!w->probed && wz_mode(m)->probe)
 		wz_mode(m)->probe(w);
+	wz_end(w);
 	return 0;
 }
 
-void
-wz_attach(gw_wizard *w, gw_host *h)
+/* h becomes the attached host, probed (what the old one left is the
+ * caller's to drop). */
+static void
+attach_host(gw_wizard *w, gw_host *h)
 {
 	gw_session_free(&w->sess);
 	gw_host_close(w->host);
@@ -205,6 +355,15 @@ wz_attach(gw_wizard *w, gw_host *h)
 	w->mode = wz_mode_of(h);
 	w->probed = 0;
 	gw_wizard_probe_esxi(w);
+}
+
+void
+wz_attach(gw_wizard *w, gw_host *h)
+{
+	wz_begin(w);
+	wz_drop_derived(w);   /* the old host's */
+	attach_host(w, h);
+	wz_end(w);
 }
 
 void
@@ -223,12 +382,19 @@ gw_wizard_use_sample(gw_wizard *w, const char *name, gw_err *e)
 
 	if (gw_host_open_sample(name, 1, &h, e) != 0)
 		return -1;
+	wz_begin(w);
+	wz_drop_derived(w);   /* the old host's */
 	free(w->scratch);
 	w->scratch = gw_xstrdup(gw_host_scratch(h));
-	free(w->af.out_dir);
-	w->af.out_dir = gw_xasprintf("%s/gpuwiz-out", w->scratch);
+	/* the writes go into the scratch directory, unless the answers
+	 * file names a directory of its own */
+	if (!w->outdir_given) {
+		free(w->af.out_dir);
+		w->af.out_dir = gw_xasprintf("%s/gpuwiz-out", w->scratch);
+	}
 	if (!host_can(h, HOST_SYSROOT)) {
-		wz_attach(w, h);
+		attach_host(w, h);
+		wz_end(w);
 		return 0;
 	}
 	/* a Linux sample: probed as this Linux host through its root */
@@ -241,6 +407,7 @@ gw_wizard_use_sample(gw_wizard *w, const char *name, gw_err *e)
 	w->local = h;
 	w->mode = wz_mode_of(h);
 	gw_wizard_probe_host(w);
+	wz_end(w);
 	return 0;
 }
 

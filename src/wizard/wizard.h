@@ -82,8 +82,10 @@ typedef struct gw_wizard_start {
 } gw_wizard_start;
 
 /* Practise on sample host name (data/hosts; samplehost.h): it is built in
- * a fresh scratch directory (w->scratch), the output directory moves into
- * it (SCRATCH/gpuwiz-out), and the mode follows the sample: a Linux
+ * a fresh scratch directory (w->scratch), what came from the old host or
+ * route is dropped (as gw_wizard_set_mode does), the output directory
+ * moves into it (SCRATCH/gpuwiz-out; an answers file's own [output] dir
+ * stays at the start), and the mode follows the sample: a Linux
  * sample is probed as this Linux host through its root, an ESXi sample is
  * attached through the stand-in commands (gw_wizard_new).  The
  * sample itself is never modified; the scratch directory stays (it holds
@@ -93,14 +95,18 @@ int gw_wizard_use_sample(gw_wizard *w, const char *name, gw_err *e);
 
 /* Start empty, or pre-filled from an answers file (every screen then has
  * its value; Enter on each accepts it).  answers_path NULL = empty.  The
- * default output directory is "gpuwiz-out" and the default formats all four
- * when the file does not say.
+ * default output directory is "gpuwiz-out"; the formats follow the
+ * activity until the file ([output] formats) or the operator chooses
+ * (the options step, gw_wizard_set_formats): GW_ACT_VM the .vmx lines, or
+ * only the patched .vmx when one is open; GW_ACT_TANZU BOSH, Ops Manager
+ * and tile (formats.def's FOR).
  * Details: mode OFFLINE, step WELCOME (visited).  Without a file the host
  * checklist starts unconfirmed; with one every host_ok[] item starts
- * confirmed (the answers file has no host section: a trainer's file stands
- * for a prepared host), so that Enter alone walks to the end.  When the
- * file names no formats (a .vmx-only file), the default is those of the
- * four that the first plan can render (all four when there is no plan).
+ * confirmed (the BIOS checklist is not in the file: a trainer's file
+ * stands for a prepared host), so that Enter alone walks to the end.
+ * [wizard] activity and language are taken; the file's [host] and [vm]
+ * name are gw_wizard_new's (a host is attached there).  The default
+ * formats keep those the plan can render.
  * A [vm] vmx that cannot be read is not fatal: vmx stays NULL and
  * vmx_error says why (the VM step then asks for another file or none).
  * Returns -1 (e set, *w left empty; gw_wizard_free is harmless) only when
@@ -110,8 +116,17 @@ int gw_wizard_init(gw_wizard *w, const gw_table *t, const char *answers_path,
 void gw_wizard_free(gw_wizard *w);
 
 /* Rebuild the plan from the answers (+ the .vmx).  Returns 0 when a plan
- * exists; else plan_error says why (no GPU yet, below the rule...). */
+ * exists; else plan_error says why (no GPU yet, below the rule...).
+ * The plan is derived from the answers once per action: every change
+ * below marks it stale, and it is made again when the action ends, or
+ * earlier when something reads it.  Outside an action each public call
+ * is one.  The renders of the plan (gw_wizard_snippet,
+ * gw_wizard_format_check, the write) are made once per plan. */
 int gw_wizard_replan(gw_wizard *w);
+/* One user action (a key): the changes between _begin and _end make one
+ * plan, at _end (they nest; the front end wraps each key in them). */
+void gw_wizard_action_begin(gw_wizard *w);
+void gw_wizard_action_end(gw_wizard *w);
 
 /* May the operator leave step s forwards?  0 = yes; else -1 with a
  * translated reason in why (e.g. "choose at least one GPU").
@@ -163,6 +178,13 @@ size_t gw_wizard_search(const gw_wizard *w, const char *query, unsigned vendor,
 int gw_wizard_add_gpu(gw_wizard *w, const gw_gpu *g, const char *profile,
                       int count, gw_err *e);
 int gw_wizard_add_vram(gw_wizard *w, int vram_gb, int count, gw_err *e);
+/* "Add a GPU by its memory size": one GPU of vram GB (gw_parse_gb) and,
+ * when bar1 is not blank, a BAR1 of that size (gw_parse_bar_size: "256M",
+ * "16G"), which the plan packs into the MMIO window as it does the
+ * table's.  Merges as gw_wizard_add_vram (the same sizes).  Errors name
+ * the field ("VRAM size", "BAR1 size"). */
+int gw_wizard_add_sized(gw_wizard *w, const char *vram, const char *bar1,
+                        gw_err *e);
 int gw_wizard_set_count(gw_wizard *w, size_t idx, int count, gw_err *e);
 int gw_wizard_remove_gpu(gw_wizard *w, size_t idx);
 /* vGPU profiles offered for g: "<prefix>-<fb><series>" for the framebuffer
@@ -219,7 +241,9 @@ int gw_wizard_set_mmio_text(gw_wizard *w, const char *text, int confirmed,
 void gw_wizard_set_uvm(gw_wizard *w, int on);
 void gw_wizard_set_p2p(gw_wizard *w, int on);
 void gw_wizard_set_reserve(gw_wizard *w, int on);
-void gw_wizard_set_formats(gw_wizard *w, int mask);   /* GW_FMT_* bits */
+/* GW_FMT_* bits: the operator's choice, kept over the activity's
+ * defaults from then on. */
+void gw_wizard_set_formats(gw_wizard *w, int mask);
 /* Output directory (kept as given, relative to the current directory; a
  * leading "~/" is the home directory).  Empty: -1; a path that exists and
  * is not a directory: -1.  It is created when writing. */
@@ -230,8 +254,13 @@ int gw_wizard_set_outdir(gw_wizard *w, const char *dir, gw_err *e);
  * written relative to path's directory when they lie under it, else
  * absolute: loading the file again finds the same files.  Refused (-1)
  * when there is no GPU or nothing to write (the file could not be loaded
- * back).  Success: dirty = 0.  The host checklist is not saved (the file
- * format has no section for it; see gw_wizard_init). */
+ * back).  Success: dirty = 0.  The whole document is saved: the activity,
+ * the language, the host (a sample by its name, this Linux host, an SSH
+ * or API host by its address; a host of the file not reached yet as the
+ * file said), the open VM by its name (a local .vmx by its path), and
+ * the output directory unless it lies in a sample's scratch directory
+ * (made anew on the replay).  The BIOS checklist is not saved (see
+ * gw_wizard_init). */
 int gw_wizard_save_answers(gw_wizard *w, const char *path, gw_err *e);
 
 /* Write step: the session's write of the current plan; sets written/result or
@@ -246,11 +275,15 @@ int gw_wizard_write(gw_wizard *w);
 /* The commands to run next (translated lines): power on, vim-cmd
  * vmsvc/reload, the guest checks (nvidia-smi -q fields; the NCCL
  * all-reduce test for several GPUs).  NULL-terminated, malloc'ed.
- * In order: the host (a .vmx patched or .vmx lines to paste: getallvms,
- * power.getstate, reload, power.on; a power-cycle note for UVM), the
- * Tanzu outputs chosen (BOSH cloud config, Ops Manager PUT/om, tile
- * fields, Apply Changes), then the guest (nvidia-smi, -q modes, BAR1/FB
- * totals, torchrun all-reduce when the VM has 2+ GPUs, NCCL_DEBUG=INFO).
+ * Only for what is written (the chosen formats, a patched .vmx), the
+ * activity's own route first.  GW_ACT_VM: the findings left open, the
+ * host (a patched .vmx: getallvms, power.getstate, reload, power.on; a
+ * power-cycle note for UVM), then the formats' steps (the .vmx lines to
+ * paste first).  GW_ACT_TANZU: the formats' steps first (tile fields and
+ * Apply Changes, Ops Manager PUT/om, BOSH cloud config), then the
+ * findings and the host.  Both end with the guest (nvidia-smi, -q modes,
+ * BAR1/FB totals, torchrun all-reduce when the VM has 2+ GPUs,
+ * NCCL_DEBUG=INFO).
  * Paths are those written (result) or, before writing, those planned.
  * Commands are never translated, only the words around them.  Free with
  * gw_strv_free. */
@@ -333,8 +366,13 @@ int gw_wizard_detected_passthru(const gw_wizard *w, size_t idx);
 const char *gw_wizard_sysroot(void);
 /* Choose the mode (the welcome step).  A mode that is not available:
  * -1 and *why (may be NULL) gets gw_wizard_mode_available's sentence; nothing
- * changes.  Choosing GW_MODE_LINUX runs gw_wizard_probe_host the first
- * time.  Does not change dirty. */
+ * changes.  Another mode than the current one drops what came from the
+ * old route: the GPUs, memory and MMIO sizes, the .vmx and the open VM,
+ * the host's facts (ESXi version, BDFs, system id, GPU counts), the
+ * probes and queued host changes, and the output directory goes back to
+ * "gpuwiz-out"; options, outputs, name and language stay.  Then the
+ * mode's probe runs (GW_MODE_LINUX: gw_wizard_probe_host; an attached
+ * host: gw_wizard_probe_esxi).  Does not change dirty. */
 int gw_wizard_set_mode(gw_wizard *w, gw_mode m, const char **why);
 /* (Re)run the host checks and the GPU listing (gw_host_probe_all, without
  * onboard BMC/emulated displays) of the attached host, or of the Linux
@@ -395,6 +433,11 @@ int gw_setting_is_change(const gw_setting *s);
  * hiding (old GeForce drivers only) and force (write even when the VM
  * looks powered on or the plan has failures). */
 int gw_wizard_set_esxi(gw_wizard *w, const char *version, gw_err *e);
+/* The plan asks for the host's ESXi version: a .vmx below hardware
+ * version 17 and no version known (the plan's WARN "hw-target-unknown",
+ * src/core/plan_vm.c): 1, else 0.  The VM step then moves to its ESXi
+ * version field. */
+int gw_wizard_esxi_wanted(const gw_wizard *w);
 int gw_wizard_set_memory(gw_wizard *w, long mb, gw_err *e);
 int gw_wizard_set_name(gw_wizard *w, const char *name, gw_err *e);
 int gw_wizard_add_bdf(gw_wizard *w, const char *bdf, gw_err *e);
@@ -411,8 +454,13 @@ void gw_wizard_set_force(gw_wizard *w, int on);
 
 /* A wizard on the heap, started as the command line says: from the
  * answers file, then the ESXi host or API session (ownership passes, also
- * on failure) or the sample host.  NULL and e on failure: the answers
- * cannot be loaded, or the sample host cannot be built. */
+ * on failure) or the sample host; without either, the answers file's
+ * [host] (a sample is built, this Linux host probed; an SSH or API host
+ * is not connected here: GW_ERR_HOST says which option connects it).
+ * The file's values stand for that host; its [vm] name is then opened
+ * there (a name the host does not list: GW_ERR_VMX).  NULL and e on
+ * failure: the answers cannot be loaded, or the sample host cannot be
+ * built.  dirty = 0. */
 gw_wizard *gw_wizard_new(const gw_table *t, gw_wizard_start *st, gw_err *e);
 void gw_wizard_delete(gw_wizard *w);
 
@@ -421,8 +469,17 @@ gw_step gw_wizard_step(const gw_wizard *w);
 int gw_wizard_visited(const gw_wizard *w, gw_step s);
 gw_mode gw_wizard_mode(const gw_wizard *w);
 gw_activity gw_wizard_activity(const gw_wizard *w);
+/* The language of the screens ("en" or "zh_CN"; saved as [wizard]
+ * language).  The front end sets it when it switches (and at the start
+ * from the locale unless the answers file gave one, which it applies):
+ * NULL or another word is ignored.  gw_wizard_language: NULL when
+ * unknown. */
+void gw_wizard_set_language(gw_wizard *w, const char *lang);
+const char *gw_wizard_language(const gw_wizard *w);
 /* Choose the activity (an unknown one is ignored); does not change
- * dirty.  Its word in the answers file: "vm", "tanzu"
+ * dirty.  Another activity than the current one drops what was derived
+ * from the old one: its outputs follow the new one's defaults again
+ * (gw_wizard_init).  Its word in the answers file: "vm", "tanzu"
  * (gw_activity_word; gw_activity_parse gives GW_NACTS for another). */
 void gw_wizard_set_activity(gw_wizard *w, gw_activity a);
 const char *gw_activity_word(gw_activity a);
@@ -445,7 +502,10 @@ typedef enum {
 	GW_ERR_VMX,      /* why the [vm] vmx could not be used */
 	GW_ERR_CHECKS,   /* why the host checks could not run */
 	GW_ERR_DETECT,   /* why the host's GPUs could not be listed */
-	GW_ERR_VMS       /* why the host's VMs could not be listed */
+	GW_ERR_VMS,      /* why the host's VMs could not be listed */
+	GW_ERR_HOST      /* why the answers file's host is not reached
+	                  * (an SSH or API host not given on the command
+	                  * line: how to connect) */
 } gw_wizard_err;
 /* The translated sentence, NULL when there is no such error. */
 const char *gw_wizard_error(const gw_wizard *w, gw_wizard_err which);
@@ -453,7 +513,9 @@ const char *gw_wizard_error(const gw_wizard *w, gw_wizard_err which);
 typedef enum {
 	GW_WIZ_DIRTY,          /* changed since loaded/saved, not written */
 	GW_WIZ_WRITTEN,        /* the write step succeeded */
-	GW_WIZ_HOST_OVERRIDE   /* going on despite FAIL host rows */
+	GW_WIZ_HOST_OVERRIDE,  /* going on despite FAIL host rows */
+	GW_WIZ_SAVABLE         /* gw_wizard_save_answers would take them:
+	                        * a GPU, and a format, a .vmx or a VM */
 } gw_wizard_flag;
 int gw_wizard_is(const gw_wizard *w, gw_wizard_flag f);
 

@@ -76,26 +76,62 @@ fill_hex_id(gw_wizard_doctor *d, gw_wizard *w, const gw_diag_finding *f)
 	(void)f;
 }
 
+/* A BOSH director's vSphere CPI log (diagnose's bosh-cpi-poweron-failed):
+ * the Tanzu route.  The VM is gone with its vmware.log, so there is no
+ * .vmx to open: the fix is the VM type's, made from the GPU model (the
+ * walk stops on the GPU step for it).  The activity is the Tanzu one,
+ * the outputs the VM type's (the tile's values, the BOSH VM extension
+ * and the Ops Manager JSON: doc/design.md, 14.5 and 15.10), the MMIO
+ * window the rule's for the GPU chosen. */
+static void
+fill_tanzu(gw_wizard_doctor *d, gw_wizard *w, const gw_diag_finding *f)
+{
+	gw_err e;
+
+	(void)d;
+	(void)f;
+	gw_wizard_set_activity(w, GW_ACT_TANZU);
+	if (w->af.formats != (GW_FMT_TILE | GW_FMT_BOSH | GW_FMT_OPSMAN))
+		gw_wizard_set_formats(w, GW_FMT_TILE | GW_FMT_BOSH |
+		                         GW_FMT_OPSMAN);
+	gw_wizard_set_mmio(w, 0, 0, &e);
+}
+
+/* What the walk asks the operator for when the text does not tell it:
+ * the VM's .vmx (the VM step: the log came from a VM that still exists)
+ * or the GPU model (the GPU step: the VM is gone). */
+enum { ASK_VMX, ASK_GPU };
+
 static const struct {
 	const char *id;
 	fill_fn fill;
+	int ask;
 } fills[] = {
-	{ GW_DIAG_HEX_BDF, fill_hex_id },
-	{ GW_DIAG_MMIO_PAGES, fill_mmio },
-	{ GW_DIAG_MMIO_FIRMWARE, fill_mmio },
-	{ GW_DIAG_MEM_RESERVATION, fill_reserve },
-	{ GW_DIAG_NCCL_UVM, fill_uvm },
+	{ GW_DIAG_HEX_BDF, fill_hex_id, ASK_VMX },
+	{ GW_DIAG_MMIO_PAGES, fill_mmio, ASK_VMX },
+	{ GW_DIAG_MMIO_FIRMWARE, fill_mmio, ASK_VMX },
+	{ GW_DIAG_MEM_RESERVATION, fill_reserve, ASK_VMX },
+	{ GW_DIAG_NCCL_UVM, fill_uvm, ASK_VMX },
+	{ GW_DIAG_BOSH_POWERON, fill_tanzu, ASK_GPU },
 };
 
-static fill_fn
-fill_of(const gw_diag_finding *f)
+static int
+fill_row(const gw_diag_finding *f)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof fills / sizeof fills[0]; i++)
 		if (strcmp(fills[i].id, f->f.id) == 0)
-			return fills[i].fill;
-	return NULL;
+			return (int)i;
+	return -1;
+}
+
+static fill_fn
+fill_of(const gw_diag_finding *f)
+{
+	int i = fill_row(f);
+
+	return i < 0 ? NULL : fills[i].fill;
 }
 
 gw_wizard_doctor *
@@ -147,6 +183,15 @@ named_file(const char *text, size_t len)
 		return NULL;
 	}
 	return p;
+}
+
+int
+gw_wizard_doctor_names_file(const char *text, size_t len)
+{
+	char *p = text != NULL ? named_file(text, len) : NULL;
+
+	free(p);
+	return p != NULL;
 }
 
 static int
@@ -297,6 +342,26 @@ any_vmx_fix(const gw_wizard_doctor *d)
 	return 0;
 }
 
+/* Does a finding's row ask for the GPU model (the Tanzu route)? */
+static int
+asks_gpu(const gw_wizard_doctor *d)
+{
+	size_t i;
+	int r;
+
+	for (i = 0; i < d->res.n; i++)
+		if ((r = fill_row(&d->res.findings[i])) >= 0 &&
+		    fills[r].ask == ASK_GPU)
+			return 1;
+	return 0;
+}
+
+int
+gw_wizard_doctor_tanzu(const gw_wizard_doctor *d)
+{
+	return asks_gpu(d);
+}
+
 static void
 prefill(gw_wizard_doctor *d, gw_wizard *w)
 {
@@ -316,6 +381,14 @@ static int
 walk(gw_wizard_doctor *d, gw_wizard *w, char *why, size_t n)
 {
 	while (gw_wizard_step(w) < GW_STEP_REVIEW) {
+		if (gw_wizard_step(w) == GW_STEP_GPU && w->af.a.ngpus == 0 &&
+		    asks_gpu(d)) {
+			/* TRANSLATORS: on the GPU step, after the doctor read
+			 * a BOSH director's log. */
+			wz_put_why(why, n, _("Choose the GPU model of the tile's VM type (BOSH deleted the VM and its vmware.log); Enter then goes straight to the review."));
+			d->pending = 1;
+			return 1;
+		}
 		if (gw_wizard_step(w) == GW_STEP_OPTIONS) {
 			gw_wizard_propose_uvm(w);
 			gw_wizard_fit_formats(w);
@@ -369,6 +442,13 @@ gw_wizard_doctor_next(const gw_wizard_doctor *d, const gw_wizard *w)
 	if (d->res.n == 0)
 		/* TRANSLATORS: the doctor found nothing it knows. */
 		return _("Enter goes on with the normal steps; Esc goes back to try other text.");
+	if (asks_gpu(d))
+		return w != NULL && gw_wizard_answers(w)->a.ngpus > 0 ?
+		       /* TRANSLATORS: the doctor's next action on the Tanzu
+		        * route (a BOSH director's log). */
+		       _("The Tanzu route: Enter opens the review with the tile's values, the BOSH VM extension and the Ops Manager JSON pre-filled; then Apply Changes in Ops Manager.") :
+		       /* TRANSLATORS: as the one before, no GPU chosen yet. */
+		       _("The Tanzu route: Enter asks for the GPU model, then opens the review with the tile's values, the BOSH VM extension and the Ops Manager JSON pre-filled; then Apply Changes in Ops Manager.");
 	if (!any_vmx_fix(d))
 		return _("Do the fix above on the host or in the guest, then power the VM on again. Enter goes on with the normal steps.");
 	if (d->vmx != NULL || (w != NULL && gw_wizard_vmx(w) != NULL))

@@ -30,6 +30,10 @@ void gw_wizard_doctor_free(gw_wizard_doctor *d);
 int gw_wizard_doctor_text(gw_wizard_doctor *d, const gw_wizard *w,
                           const char *text, size_t len, gw_err *e);
 
+/* Is text[0..len), blanks trimmed, one line naming an existing file (the
+ * rule gw_wizard_doctor_text reads a file by)? */
+int gw_wizard_doctor_names_file(const char *text, size_t len);
+
 /* The findings of the last diagnosis, in diagnose's order. */
 size_t gw_wizard_doctor_count(const gw_wizard_doctor *d);
 const gw_diag_finding *gw_wizard_doctor_finding(const gw_wizard_doctor *d,
@@ -45,14 +49,16 @@ size_t gw_wizard_doctor_nvmx(const gw_wizard_doctor *d);
  * walk to the review: the proposed .vmx is opened (gw_wizard_open_vmx,
  * the normal checks), the MMIO size set to the diagnosis' size unless
  * the plan's is as large (gw_wizard_set_mmio), the memory reserved, UVM
- * ticked; on a host that is not probed the checklist's IOMMU and above-4G
+ * ticked, the Tanzu route's VM type set up (gw_wizard_doctor_tanzu:
+ * there the walk stops on the GPU step until a GPU is chosen); on a host
+ * that is not probed the checklist's IOMMU and above-4G
  * items are confirmed (the VM reached a passthrough device's power-on, so
  * the host has passthrough).  Each step on the way must pass
  * gw_wizard_check_step; the options step's proposals run as when it is
  * shown.  Returns 0 at the review; 1 when a step stops the walk (why: the
  * step's reason; the doctor stays pending: gw_wizard_doctor_resume goes
- * on once the operator passed it); -1 when no finding fixes the .vmx
- * (nothing changes: the normal steps follow). */
+ * on once the operator passed it); -1 when no finding has a fix the
+ * wizard makes (nothing changes: the normal steps follow). */
 int gw_wizard_doctor_apply(gw_wizard_doctor *d, gw_wizard *w, char *why,
                            size_t n);
 /* After the operator passed the step that stopped the walk: pre-fill
@@ -61,13 +67,20 @@ int gw_wizard_doctor_apply(gw_wizard_doctor *d, gw_wizard *w, char *why,
 int gw_wizard_doctor_resume(gw_wizard_doctor *d, gw_wizard *w, char *why,
                             size_t n);
 int gw_wizard_doctor_pending(const gw_wizard_doctor *d);
+/* Did the text come from a BOSH director's vSphere CPI log (the Tanzu
+ * route: the fix is the VM type's, the walk asks for the GPU model on
+ * the GPU step instead of a .vmx)?  gw_wizard_doctor_apply then sets the
+ * activity GW_ACT_TANZU, the outputs tile, BOSH and Ops Manager and the
+ * MMIO size of the rule for the GPU chosen. */
+int gw_wizard_doctor_tanzu(const gw_wizard_doctor *d);
 /* The operator left the detour (back on the welcome screen). */
 void gw_wizard_doctor_stop(gw_wizard_doctor *d);
 
 /* The next action after the findings (translated): go to the review with
- * the changes pre-filled, ask for the VM's .vmx first, do the fix on the
- * host or in the guest and power the VM on again, or (no finding) go on
- * with the normal steps. */
+ * the changes pre-filled, ask for the VM's .vmx first (or, on the Tanzu
+ * route, the GPU model; Apply Changes in Ops Manager after the write), do
+ * the fix on the host or in the guest and power the VM on again, or (no
+ * finding) go on with the normal steps. */
 const char *gw_wizard_doctor_next(const gw_wizard_doctor *d,
                                   const gw_wizard *w);
 

@@ -127,7 +127,7 @@ want_set_spec(gw_gpu_want *g)
 	else if (g->gpu)
 		g->spec = gw_xasprintf("%s=%d", g->gpu->id, g->count);
 	else
-		g->spec = gw_xasprintf("%d=%d", g->vram_gb, g->count);
+		g->spec = gw_vram_spec(g->vram_gb, g->bar1_bytes, g->count);
 }
 
 static int
@@ -240,8 +240,10 @@ gw_wizard_add_gpu(gw_wizard *w, const gw_gpu *g, const char *profile,
 	return 0;
 }
 
-int
-gw_wizard_add_vram(gw_wizard *w, int vram_gb, int count, gw_err *e)
+/* A GPU of vram_gb (BAR1 bar1 bytes, 0: not known): merged with a
+ * size-only entry of the same sizes. */
+static int
+add_size(gw_wizard *w, int vram_gb, uint64_t bar1, int count, gw_err *e)
 {
 	gw_answers *a = &w->af.a;
 	char *spec, *what;
@@ -262,7 +264,8 @@ gw_wizard_add_vram(gw_wizard *w, int vram_gb, int count, gw_err *e)
 	for (i = 0; i < a->ngpus; i++) {
 		gw_gpu_want *x = &a->gpus[i];
 
-		if (x->gpu || x->profile || x->vram_gb != vram_gb)
+		if (x->gpu || x->profile || x->vram_gb != vram_gb ||
+		    x->bar1_bytes != bar1)
 			continue;
 		what = gw_xasprintf(_("%d GB"), vram_gb);
 		rc = count_ok(what, x->count + count, e);
@@ -274,13 +277,43 @@ gw_wizard_add_vram(gw_wizard *w, int vram_gb, int count, gw_err *e)
 		wz_changed(w);
 		return 0;
 	}
-	spec = gw_xasprintf("%d=%d", vram_gb, count);
+	spec = gw_vram_spec(vram_gb, bar1, count);
 	rc = gw_answers_add_vram(a, spec, _("VRAM size"), e);
 	free(spec);
 	if (rc != 0)
 		return -1;
 	wz_changed(w);
 	return 0;
+}
+
+int
+gw_wizard_add_vram(gw_wizard *w, int vram_gb, int count, gw_err *e)
+{
+	return add_size(w, vram_gb, 0, count, e);
+}
+
+static int
+blank(const char *s)
+{
+	while (s && isspace((unsigned char)*s))
+		s++;
+	return s == NULL || *s == '\0';
+}
+
+int
+gw_wizard_add_sized(gw_wizard *w, const char *vram, const char *bar1,
+                    gw_err *e)
+{
+	uint64_t gb, bytes = 0;
+
+	/* TRANSLATORS: the field names of "Add a GPU by its memory size",
+	 * in its errors. */
+	if (gw_parse_gb(vram, _("VRAM size"), GW_MMIO_MAX_GPU_GB, &gb, e) != 0)
+		return -1;
+	if (!blank(bar1) &&
+	    gw_parse_bar_size(bar1, _("BAR1 size"), &bytes, e) != 0)
+		return -1;
+	return add_size(w, (int)gb, bytes, 1, e);
 }
 
 /* Is detected GPU d counted in entry x?  gw_wizard_add_detected adds it
@@ -464,5 +497,5 @@ wz_fill_avail(gw_wizard *w)
 	                      w->detected, w->ndetected);
 	if (w->ndetected == 0)
 		return;
-	gw_wizard_replan(w);
+	wz_stale(w);
 }

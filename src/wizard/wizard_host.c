@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* Forget the probes (rows, GPUs) of the last read. */
-static void
+void
 wz_clear_probes(gw_wizard *w)
 {
 	gw_linux_checks_free(w->checks, w->nchecks);
@@ -57,6 +57,7 @@ gw_wizard_probe_host(gw_wizard *w)
 	gw_host_probe p;
 	int fails;
 
+	wz_begin(w);
 	wz_clear_probes(w);
 	w->probed = 1;
 	if (w->local && strcmp(gw_host_sysroot(w->local), root) != 0) {
@@ -68,6 +69,7 @@ gw_wizard_probe_host(gw_wizard *w)
 	fails = gw_host_probe_all(w->local, w->table, &p);
 	take_probe(w, &p);
 	gw_host_probe_free(&p);
+	wz_end(w);
 	return fails;
 }
 
@@ -96,6 +98,7 @@ gw_wizard_probe_esxi(gw_wizard *w)
 		return 1;
 	}
 	fails = gw_host_probe_all(h, w->table, &p);
+	wz_begin(w);   /* the rows, the release, the system id: one plan */
 	take_probe(w, &p);
 	/* the host's release: the plan knows the newest hardware version;
 	 * its system id: a GPU added from the host gets a whole block */
@@ -105,6 +108,7 @@ gw_wizard_probe_esxi(gw_wizard *w)
 		gw_wizard_set_system_id(w, p.facts.system_id, &le);
 	gw_session_take_vms(&w->sess, &p.vms, &p.vms_error);
 	gw_host_probe_free(&p);
+	wz_end(w);
 	return fails;
 }
 
@@ -163,6 +167,7 @@ gw_wizard_esxi_open_vm(gw_wizard *w, long idx, gw_err *e)
 	}
 	if (gw_session_open_vm(&w->sess, idx, &v, &release, e) != 0)
 		return -1;
+	wz_begin(w);
 	wz_drop_upgrade(w);   /* it was the other VM's */
 	set_vmx(w, v);
 	/* the VM's own host (the API): its release for the plan */
@@ -171,6 +176,7 @@ gw_wizard_esxi_open_vm(gw_wizard *w, long idx, gw_err *e)
 		w->af.a.esxi_version = release;
 	}
 	wz_changed(w);
+	wz_end(w);
 	return 0;
 }
 
@@ -192,7 +198,7 @@ gw_wizard_vmx_where(const gw_wizard *w)
 int
 gw_wizard_esxi_upgrade_target(const gw_wizard *w)
 {
-	if (!gw_wizard_host_mode(w) || !w->have_plan)
+	if (!gw_wizard_host_mode(w) || wz_plan(w) == NULL)
 		return 0;
 	return gw_session_upgrade_target(&w->sess, &w->plan);
 }

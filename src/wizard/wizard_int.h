@@ -61,6 +61,22 @@ struct gw_wizard {
 	                                 * (wizard_connect.c), or NULL */
 	gw_host_progress_fn progress;   /* long host tasks report here */
 	void *progress_ctx;
+	/* the plan is derived from the answers once per action: a change
+	 * marks it stale (wz_changed); it is made again at the end of the
+	 * outermost action (wz_begin/wz_end; no action: at once) or when
+	 * something reads it first (wz_fresh) */
+	int plan_stale;
+	int batch;              /* actions open (wz_begin) */
+	char *render[GW_NFORMATS];  /* the plan rendered, per format row,
+	                             * made once per plan (wz_render) */
+	char *render_error[GW_NFORMATS];
+	int rendered[GW_NFORMATS];
+	unsigned long nreplans; /* plans made: white-box tests count them */
+	unsigned long nrenders; /* formats rendered by wz_render */
+	int starting;           /* gw_wizard_new: the answers file's values
+	                         * survive attaching its host */
+	int outdir_given;       /* the answers file named [output] dir */
+	char *host_error;       /* the answers file's host is not reached */
 };
 
 /* ---- shared by the files of src/wizard/ -------------------------------- */
@@ -68,6 +84,16 @@ struct gw_wizard {
 /* The formats of mask (GW_FMT_* bits; the registry, formats.def) that can
  * be made from the current plan. */
 int wz_formats_possible(const gw_wizard *w, int mask);
+
+/* The outputs follow the activity (wizard_uvm.c).  Before the plan is
+ * built: until the operator or the answers file chose (af.formats_set),
+ * the formats are the activity's defaults (formats.def's FOR), and the
+ * answers say whether the outputs lock the memory reservation themselves
+ * (a.outputs_lock_memory).  After: the defaults keep only what the plan
+ * can make (no BOSH extension without a GPU to add, no tile for two GPU
+ * models). */
+void wz_outputs_follow(gw_wizard *w);
+void wz_outputs_fit(gw_wizard *w);
 
 /* A growing NULL-terminated string list. */
 typedef struct wz_strv {
@@ -79,9 +105,30 @@ char **wz_strv_finish(wz_strv *s);   /* an empty list when nothing pushed */
 
 /* msg into why (may be NULL). */
 void wz_put_why(char *why, size_t n, const char *msg);
-/* After every change of the answers: the plan follows, and what was
- * written no longer describes them. */
+/* After every change of the answers: the plan follows (stale until the
+ * action ends or it is read), and what was written no longer describes
+ * them. */
 void wz_changed(gw_wizard *w);
+/* The plan must be made again (at the end of the action). */
+void wz_stale(gw_wizard *w);
+/* One action of several changes: the plan is made once, at the
+ * outermost wz_end (when stale). */
+void wz_begin(gw_wizard *w);
+void wz_end(gw_wizard *w);
+/* Before reading w->plan / w->have_plan: made again when stale (the
+ * plan is a cache of the answers, so a const wizard may refresh it). */
+void wz_fresh(const gw_wizard *w);
+/* The plan (wz_fresh first), NULL when there is none. */
+const gw_plan *wz_plan(const gw_wizard *w);
+/* Format row i rendered from the plan (made once per plan); NULL with
+ * *why (may be NULL) when there is no plan or the emitter refuses. */
+const char *wz_render(const gw_wizard *w, size_t i, const char **why);
+
+/* Can the answers be saved (gw_wizard_save_answers)?  1 yes; 0 and e
+ * (may be NULL) naming path why not. */
+int wz_savable(const gw_wizard *w, const char *path, gw_err *e);
+/* Forget the probes (rows, GPUs) of the last read (wizard_host.c). */
+void wz_clear_probes(gw_wizard *w);
 /* A leading "~/" is the home directory (malloc'ed). */
 char *wz_expand_tilde(const char *p);
 /* The detected GPUs, free for passthrough where the host says so, become

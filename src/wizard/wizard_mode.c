@@ -245,8 +245,9 @@ static const wz_mode_desc modes[GW_NMODES] = {
 		         "hardware version to the newest this host runs (vim-cmd vmsvc/upgrade; the "
 		         "plan is made for that version): the write step runs it after your one yes, "
 		         "only with the VM powered off, never down; u again takes it back. The upgrade "
-		         "cannot be undone, so take a snapshot or backup first.\nr reads the host's VM "
-		         "list again."),
+		         "cannot be undone: the write step first copies the .vmx to a backup beside it "
+		         "(a VM with a DirectPath device cannot have snapshots).\nr reads the host's "
+		         "VM list again."),
 	},
 	[GW_MODE_VSPHERE] = {
 		/* TRANSLATORS: welcome step choice, at most 40 cells. */

@@ -10,7 +10,8 @@
  *  - device blocks and the vSphere Client's Add new device > PCI Device:
  *    section 15.4;
  *  - EFI is never switched on an installed BIOS guest: section 15.3;
- *  - hardware upgrades: one-way, powered off, snapshot first, never down,
+ *  - hardware upgrades: one-way, powered off, a copy of the .vmx first
+ *    (a VM with a DirectPath device has no snapshots), never down,
  *    vim-cmd vmsvc/upgrade ID vmx-NN: sections 15.5 and 15.6;
  *  - unified memory needs a power-cycle and disables vGPU vMotion:
  *    section 15.1 (NVIDIA AI Enterprise documentation; NCCL issue 2101);
@@ -88,7 +89,7 @@ act_device(const gw_wizard *w, const gw_finding *f, wz_strv *s)
 static void
 act_upgrade(const gw_wizard *w, const gw_finding *f, wz_strv *s)
 {
-	const gw_plan *p = &w->plan;
+	const gw_plan *p = wz_plan(w);
 	const gw_vm *vm;
 	char *cmd;
 	int shell;
@@ -100,7 +101,7 @@ act_upgrade(const gw_wizard *w, const gw_finding *f, wz_strv *s)
 	if (vm && !shell) {
 		/* TRANSLATORS: %1$d, %2$d hardware versions; the vSphere
 		 * Client's menu and the VM step's u key. */
-		wz_strv_push(s, gw_xasprintf(_("Upgrade the hardware version from vmx-%1$d to vmx-%2$d (one-way: power the VM off and take a snapshot first): in the vSphere Client, Actions > Compatibility > Upgrade VM Compatibility, or press u on the Virtual machine step"),
+		wz_strv_push(s, gw_xasprintf(_("Upgrade the hardware version from vmx-%1$d to vmx-%2$d (one-way: power the VM off and keep a copy of its .vmx first): in the vSphere Client, Actions > Compatibility > Upgrade VM Compatibility, or press u on the Virtual machine step"),
 		                             p->hw_current, p->hw_target));
 		return;
 	}
@@ -113,12 +114,12 @@ act_upgrade(const gw_wizard *w, const gw_finding *f, wz_strv *s)
 	if (vm)
 		/* TRANSLATORS: %1$d, %2$d hardware versions, %3$s the
 		 * command; u is the VM step's key. */
-		wz_strv_push(s, gw_xasprintf(_("Upgrade the hardware version from vmx-%1$d to vmx-%2$d (one-way: power the VM off and take a snapshot first): %3$s, or press u on the Virtual machine step"),
+		wz_strv_push(s, gw_xasprintf(_("Upgrade the hardware version from vmx-%1$d to vmx-%2$d (one-way: power the VM off and keep a copy of its .vmx first): %3$s, or press u on the Virtual machine step"),
 		                             p->hw_current, p->hw_target, cmd));
 	else
 		/* TRANSLATORS: %1$d, %2$d hardware versions, %3$s the
 		 * command, %4$s the command that lists the Vmid. */
-		wz_strv_push(s, gw_xasprintf(_("Upgrade the hardware version from vmx-%1$d to vmx-%2$d (one-way: power the VM off and take a snapshot first): %3$s on the ESXi host (%4$s lists the Vmid)"),
+		wz_strv_push(s, gw_xasprintf(_("Upgrade the hardware version from vmx-%1$d to vmx-%2$d (one-way: power the VM off and keep a copy of its .vmx first): %3$s on the ESXi host (%4$s lists the Vmid)"),
 		                             p->hw_current, p->hw_target, cmd,
 		                             "vim-cmd vmsvc/getallvms"));
 	free(cmd);
@@ -197,10 +198,10 @@ action_of(const char *id)
 void
 wz_next_findings(const gw_wizard *w, wz_strv *s)
 {
-	const gw_plan *p = &w->plan;
+	const gw_plan *p = wz_plan(w);
 	size_t k, i;
 
-	if (!w->have_plan)
+	if (p == NULL)
 		return;
 	for (k = 0; k < N_ACTIONS; k++)
 		for (i = 0; i < p->nfindings; i++)

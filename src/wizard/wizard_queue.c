@@ -201,7 +201,7 @@ gw_wizard_esxi_upgrade(gw_wizard *w, gw_err *e)
 		gw_err_set(e, "%s", _("The VM is not powered off: its hardware version can be upgraded only when it is off. Shut it down first."));
 		return -1;
 	}
-	from = w->plan.hw_current;
+	from = wz_plan(w) ? w->plan.hw_current : 0;
 	if (set_hw(w, target, e) != 0)
 		return -1;
 	gw_session_queue_upgrade(&w->sess, from, target);
@@ -247,6 +247,10 @@ gw_wizard_host_changes(const gw_wizard *w)
 			/* TRANSLATORS: a queued enable: its line, then the
 			 * note. */
 			wz_strv_push(&s, gw_xasprintf(_("%s (the host may need a reboot after it: gpuwiz checks and says so)"), t));
+		else if (host_can(w->sess.host, HOST_BACKUP))
+			/* TRANSLATORS: a queued upgrade on a host that keeps
+			 * a copy of the .vmx (the write's order). */
+			wz_strv_push(&s, gw_xasprintf(_("%s (one-way; the .vmx is copied to a backup beside it first, read again after it, then patched)"), t));
 		else
 			/* TRANSLATORS: a queued upgrade: its line. */
 			wz_strv_push(&s, gw_xasprintf(_("%s (one-way; the .vmx is read again after it, then patched)"), t));

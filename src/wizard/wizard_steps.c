@@ -25,23 +25,19 @@ gw_wizard_set_host_ok(gw_wizard *w, int item, int ok)
 int
 gw_wizard_format_check(const gw_wizard *w, int fmt, char *why, size_t n)
 {
-	char *out = NULL;
-	gw_err le;
+	const char *reason = NULL;
+	size_t i;
 
-	if (gw_format_name(fmt) == NULL) {
+	for (i = 0; i < GW_NFORMATS && gw_formats[i].bit != fmt; i++)
+		;
+	if (i == GW_NFORMATS) {
 		wz_put_why(why, n, _("unknown output format"));
 		return -1;
 	}
-	if (!w->have_plan) {
-		wz_put_why(why, n, w->plan_error);
+	if (wz_render(w, i, &reason) == NULL) {
+		wz_put_why(why, n, reason ? reason : "");
 		return -1;
 	}
-	le.msg[0] = '\0';
-	if (gw_emit(fmt, &w->plan, &out, &le) != 0) {
-		wz_put_why(why, n, le.msg);
-		return -1;
-	}
-	free(out);
 	return 0;
 }
 
@@ -60,7 +56,7 @@ wz_formats_possible(const gw_wizard *w, int mask)
 
 /* The registry's rows as the screens see them (wizard.h). */
 static const gw_wizard_format formats_shown[] = {
-#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, ON, TAKES, EMIT, NEXT) \
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, FOR, MEM, TAKES, EMIT, NEXT) \
 	{ GW_FMT_##ID, LABEL, HOLDS, FILE },
 #include "formats.def"
 #undef GW_FORMAT
@@ -97,7 +93,7 @@ check_review(const gw_wizard *w, char *why, size_t n)
 	char buf[1024];
 	size_t i;
 
-	if (!w->have_plan) {
+	if (wz_plan(w) == NULL) {
 		wz_put_why(why, n, w->plan_error);
 		return -1;
 	}
@@ -217,7 +213,7 @@ check_vm_gpus(const gw_wizard *w, char *why, size_t n)
 		           _("This VM has no GPU device yet: go back to the GPU step and choose one, or open another .vmx."));
 		return -1;
 	}
-	if (w->vmx && !w->have_plan) {
+	if (w->vmx && wz_plan(w) == NULL) {
 		wz_put_why(why, n, w->plan_error);
 		return -1;
 	}
@@ -257,7 +253,7 @@ check_vm(const gw_wizard *w, char *why, size_t n)
 static int
 check_plan(const gw_wizard *w, char *why, size_t n)
 {
-	if (!w->have_plan) {
+	if (wz_plan(w) == NULL) {
 		wz_put_why(why, n, w->plan_error);
 		return -1;
 	}

@@ -80,7 +80,7 @@ gpus_value(const gw_wizard *w)
 {
 	char *add, *have, *s;
 
-	if (!w->have_plan)
+	if (wz_plan(w) == NULL)
 		/* TRANSLATORS: the summary's GPUs without a plan. */
 		return gw_xstrdup(_("none chosen"));
 	add = gpu_list(&w->plan, 0);
@@ -107,7 +107,7 @@ vm_value(const gw_wizard *w)
 	size_t n = gw_wizard_vms(w, &vms);
 	long open = gw_wizard_vm_open(w);
 	const char *where = gw_wizard_vmx_where(w);
-	int hw = w->have_plan ? w->plan.hw_current : 0;
+	int hw = wz_plan(w) ? w->plan.hw_current : 0;
 	long up;
 
 	if (open >= 0 && (size_t)open < n)
@@ -132,9 +132,9 @@ vm_value(const gw_wizard *w)
 static char *
 mmio_value(const gw_wizard *w)
 {
-	const gw_plan *p = &w->plan;
+	const gw_plan *p = wz_plan(w);
 
-	if (!w->have_plan)
+	if (p == NULL)
 		/* TRANSLATORS: the summary's MMIO size without a plan. */
 		return gw_xstrdup(_("no plan yet"));
 	if (w->af.a.mmio_gb == 0)
@@ -162,7 +162,7 @@ output_names(const gw_wizard *w)
 		if (w->af.formats & gw_formats[i].bit)
 			gw_buf_printf(&b, "%s%s", nfmt++ ? ", " : "",
 			              gw_formats[i].name);
-	if (w->have_plan)
+	if (wz_plan(w))
 		files = gw_apply_outputs(&w->af, &w->plan, &n);
 	if (n > nfmt) {
 		const char *f = strrchr(files[n - 1], '/');
@@ -241,14 +241,24 @@ gw_wizard_summary(const gw_wizard *w)
 char *
 gw_wizard_snippet(const gw_wizard *w, int fmt, gw_err *e)
 {
-	char *out = NULL;
+	const char *text, *why = NULL;
+	size_t i;
 
-	if (!w->have_plan) {
+	if (wz_plan(w) == NULL) {
 		gw_err_set(e, "%s", w->plan_error[0] ? w->plan_error :
 		           _("No plan yet: choose the GPUs first."));
 		return NULL;
 	}
-	if (gw_emit(fmt, &w->plan, &out, e) != 0)
+	for (i = 0; i < GW_NFORMATS && gw_formats[i].bit != fmt; i++)
+		;
+	if (i == GW_NFORMATS) {
+		gw_err_set(e, _("unknown output format %d; expected one of: %s"),
+		           fmt, gw_format_list());
 		return NULL;
-	return out;
+	}
+	if ((text = wz_render(w, i, &why)) == NULL) {
+		gw_err_set(e, "%s", why ? why : "");
+		return NULL;
+	}
+	return gw_xstrdup(text);
 }

@@ -1,5 +1,6 @@
-/* wizard_uvm.c: the devices already in the open VM and unified memory
- * (wizard.h, last section).  A VM whose vGPUs crash NCCL 2.27+ in
+/* wizard_uvm.c: the devices already in the open VM, unified memory and
+ * the outputs that follow the activity (wizard.h, last section;
+ * wizard_int.h: wz_outputs_follow).  A VM whose vGPUs crash NCCL 2.27+ in
  * ncclCommInitRank needs pciPassthruN.cfg.enable_uvm = "1" on every vGPU
  * and nothing else (doc/design.md, 15.1; NVIDIA AI Enterprise
  * documentation): the GPU step lets the operator go on with only those
@@ -15,7 +16,7 @@
 static int
 count_gpus(const gw_wizard *w, int existing_only, int vgpu_only)
 {
-	const gw_plan *p = w->have_plan ? &w->plan : NULL;
+	const gw_plan *p = wz_plan(w);
 	size_t i;
 	int n = 0;
 
@@ -52,7 +53,7 @@ gw_wizard_propose_uvm(gw_wizard *w)
 {
 	int want;
 
-	if (w->af.uvm_set || !w->have_plan)
+	if (w->af.uvm_set || wz_plan(w) == NULL)
 		return 0;
 	want = gw_wizard_vm_vgpus(w) > 0;
 	if (want == (w->af.a.uvm != 0))
@@ -67,11 +68,52 @@ gw_wizard_fit_formats(gw_wizard *w)
 {
 	int mask;
 
-	if (w->af.a.ngpus > 0 || !w->have_plan)
+	if (w->af.a.ngpus > 0 || wz_plan(w) == NULL)
 		return 0;
 	mask = wz_formats_possible(w, w->af.formats);
 	if (mask == w->af.formats)
 		return 0;
-	gw_wizard_set_formats(w, mask);
+	w->af.formats = mask;   /* as chosen or not: the rest stays */
+	wz_changed(w);
 	return 1;
+}
+
+/* ---- the outputs of the activity ---------------------------------------- */
+
+/* The audience of each activity (formats.def's FOR). */
+static const unsigned activity_audience[GW_NACTS] = {
+	[GW_ACT_VM] = GW_AUD_VM,
+	[GW_ACT_TANZU] = GW_AUD_TANZU,
+};
+
+/* The activity's default outputs (formats.def's FOR, through the audience
+ * of the activity): a VM's .vmx gets the .vmx lines, or nothing besides
+ * the .vmx itself when one is open (it is patched); a Tanzu VM type the
+ * BOSH, Ops Manager and tile outputs. */
+static int
+wz_default_formats(const gw_wizard *w)
+{
+	int m = gw_format_defaults(activity_audience[w->activity]);
+
+	/* an open .vmx is itself the output: patched, no lines to paste */
+	if (w->activity == GW_ACT_VM && w->vmx != NULL)
+		m &= ~GW_FMT_VMX;
+	return m;
+}
+
+void
+wz_outputs_follow(gw_wizard *w)
+{
+	if (!w->af.formats_set)
+		w->af.formats = wz_default_formats(w);
+	/* an open .vmx is patched with the plan's lines: it needs the size */
+	w->af.a.outputs_lock_memory = w->vmx == NULL &&
+	                              gw_formats_lock_memory(w->af.formats);
+}
+
+void
+wz_outputs_fit(gw_wizard *w)
+{
+	if (!w->af.formats_set && w->af.formats)
+		w->af.formats = wz_formats_possible(w, w->af.formats);
 }

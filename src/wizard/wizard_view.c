@@ -12,11 +12,72 @@
 
 /* ---- life ------------------------------------------------------------ */
 
+/* The answers file's [host] that the command line did not give: a
+ * sample is built, this Linux host probed; an SSH or API host needs its
+ * connection (and password) from the command line: host_error says how. */
+static int
+file_host(gw_wizard *w, gw_err *e)
+{
+	const gw_answers_file *af = &w->af;
+	gw_err le;
+
+	switch (af->host) {
+	case GW_AHOST_SAMPLE:
+		le.msg[0] = '\0';
+		if (gw_wizard_use_sample(w, af->host_address, &le) != 0) {
+			/* TRANSLATORS: %s: the answers file, then why the
+			 * sample host could not be built. */
+			gw_err_set(e, _("%s: [host] address: %s"), af->path, le.msg);
+			return -1;
+		}
+		return 0;
+	case GW_AHOST_LINUX:
+		return gw_wizard_set_mode(w, GW_MODE_LINUX, NULL), 0;
+	case GW_AHOST_SSH:
+		/* TRANSLATORS: %s: the answers file, then USER@HOST[:PORT]. */
+		w->host_error = gw_xasprintf(_("%s: [host] kind = ssh: not connected to %s: start gpuwiz with --ssh %s --answers FILE (ssh asks for the password or passphrase)."),
+		                             af->path, af->host_address,
+		                             af->host_address);
+		return 0;
+	case GW_AHOST_API:
+		/* TRANSLATORS: %s: the answers file, then the URL twice. */
+		w->host_error = gw_xasprintf(_("%s: [host] kind = api: not connected to %s: start gpuwiz with --url %s --answers FILE (the password is asked for)."),
+		                             af->path, af->host_address,
+		                             af->host_address);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* The answers file's [vm] name on the host attached: opened, so that the
+ * replay patches the same VM; a name the host does not list is the VM
+ * step's error. */
+static void
+file_vm(gw_wizard *w)
+{
+	gw_err le;
+	long idx;
+
+	if (w->af.vm_name == NULL || w->host == NULL ||
+	    !gw_wizard_can(w, GW_CAN_VMS))
+		return;
+	le.msg[0] = '\0';
+	idx = gw_session_find_vm(&w->sess, w->af.vm_name, &le);
+	if (idx < 0 || gw_wizard_esxi_open_vm(w, idx, &le) != 0) {
+		free(w->vmx_error);
+		/* TRANSLATORS: %s: the answers file, the VM's name, why. */
+		w->vmx_error = gw_xasprintf(_("%s: [vm] name: cannot open '%s' on this host: %s"),
+		                            w->af.path, w->af.vm_name, le.msg);
+	}
+}
+
 gw_wizard *
 gw_wizard_new(const gw_table *t, gw_wizard_start *st, gw_err *e)
 {
 	gw_wizard *w = gw_xcalloc(1, sizeof *w);
 	gw_host *h = st->host;
+	int rc = 0;
 
 	st->host = NULL;   /* the wizard's from here on */
 	if (gw_wizard_init(w, t, st->answers, e) != 0) {
@@ -24,13 +85,26 @@ gw_wizard_new(const gw_table *t, gw_wizard_start *st, gw_err *e)
 		gw_wizard_delete(w);
 		return NULL;
 	}
-	/* a host connected by the command line, whatever reaches it */
+	/* the answers file's values are for the host it is replayed on */
+	w->starting = 1;
+	wz_begin(w);
+	/* a host connected by the command line, whatever reaches it; else
+	 * the sample of the command line, else the answers file's host */
 	if (h)
 		wz_attach(w, h);
-	if (st->sample && gw_wizard_use_sample(w, st->sample, e) != 0) {
+	else if (st->sample)
+		rc = gw_wizard_use_sample(w, st->sample, e);
+	else
+		rc = file_host(w, e);
+	if (rc == 0)
+		file_vm(w);
+	wz_end(w);
+	w->starting = 0;
+	if (rc != 0) {
 		gw_wizard_delete(w);
 		return NULL;
 	}
+	w->dirty = 0;
 	return w;
 }
 
@@ -76,11 +150,38 @@ gw_wizard_activity(const gw_wizard *w)
 void
 gw_wizard_set_activity(gw_wizard *w, gw_activity a)
 {
-	if ((int)a >= 0 && a < GW_NACTS)
-		w->activity = a;
+	int dirty = w->dirty;
+
+	if ((int)a < 0 || a >= GW_NACTS || a == w->activity)
+		return;
+	w->activity = a;
+	/* the outputs chosen for the old activity: the new one's defaults */
+	w->af.formats_set = 0;
+	wz_changed(w);
+	w->dirty = dirty;
 }
 
-static const char *const activity_words[GW_NACTS] = { "vm", "tanzu" };
+void
+gw_wizard_set_language(gw_wizard *w, const char *lang)
+{
+	size_t i;
+
+	for (i = 0; lang && gw_answers_languages[i]; i++)
+		if (strcmp(lang, gw_answers_languages[i]) == 0) {
+			free(w->af.language);
+			w->af.language = gw_xstrdup(lang);
+			return;
+		}
+}
+
+const char *
+gw_wizard_language(const gw_wizard *w)
+{
+	return w->af.language;
+}
+
+/* The answers file's words (answers.h), in the order of gw_activity. */
+static const char *const *const activity_words = gw_answers_activities;
 
 const char *
 gw_activity_word(gw_activity a)
@@ -108,7 +209,7 @@ gw_wizard_answers(const gw_wizard *w)
 const gw_plan *
 gw_wizard_plan(const gw_wizard *w)
 {
-	return w->have_plan ? &w->plan : NULL;
+	return wz_plan(w);
 }
 
 const gw_vmx *
@@ -134,6 +235,7 @@ gw_wizard_error(const gw_wizard *w, gw_wizard_err which)
 {
 	switch (which) {
 	case GW_ERR_PLAN:
+		wz_fresh(w);
 		return w->plan_error[0] ? w->plan_error : NULL;
 	case GW_ERR_WRITE:
 		return w->write_error[0] ? w->write_error : NULL;
@@ -145,6 +247,8 @@ gw_wizard_error(const gw_wizard *w, gw_wizard_err which)
 		return w->detect_error;
 	case GW_ERR_VMS:
 		return w->sess.vms_error;
+	case GW_ERR_HOST:
+		return w->host_error;
 	}
 	return NULL;
 }
@@ -155,6 +259,8 @@ gw_wizard_is(const gw_wizard *w, gw_wizard_flag f)
 	switch (f) {
 	case GW_WIZ_DIRTY:
 		return w->dirty;
+	case GW_WIZ_SAVABLE:
+		return wz_savable(w, NULL, NULL);
 	case GW_WIZ_WRITTEN:
 		return w->written;
 	case GW_WIZ_HOST_OVERRIDE:

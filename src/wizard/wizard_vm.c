@@ -143,7 +143,7 @@ current_rule(const gw_wizard *w)
 	gw_err le;
 	uint64_t rule = 0;
 
-	if (w->have_plan)
+	if (wz_plan(w))
 		return w->plan.rule_gb;
 	a = w->af.a;             /* shallow: gw_plan_build only reads it */
 	a.mmio_gb = 0;
@@ -226,6 +226,7 @@ void
 gw_wizard_set_formats(gw_wizard *w, int mask)
 {
 	w->af.formats = mask & GW_FMT_ALL;
+	w->af.formats_set = 1;   /* the operator's choice wins */
 	wz_changed(w);
 }
 
@@ -262,6 +263,17 @@ gw_wizard_set_esxi(gw_wizard *w, const char *version, gw_err *e)
 	free(w->af.a.esxi_version);
 	w->af.a.esxi_version = version && *version ? gw_xstrdup(version) : NULL;
 	wz_changed(w);
+	return 0;
+}
+
+int
+gw_wizard_esxi_wanted(const gw_wizard *w)
+{
+	size_t i;
+
+	for (i = 0; w->have_plan && i < w->plan.nfindings; i++)
+		if (strcmp(w->plan.findings[i].id, "hw-target-unknown") == 0)
+			return w->plan.findings[i].sev >= GW_SEV_WARN;
 	return 0;
 }
 
@@ -371,9 +383,79 @@ path_for_answers(const char *target, const char *dir)
 	return abs;
 }
 
+/* Does p lie in directory dir (or is it dir)? */
+static int
+path_under(const char *p, const char *dir)
+{
+	char *abs = absolute(p);
+	size_t n = strlen(dir);
+	int in = strncmp(abs, dir, n) == 0 && (abs[n] == '/' || abs[n] == '\0');
+
+	free(abs);
+	return in;
+}
+
+/* The route as the answers file says it: a sample host by its name, this
+ * Linux host, an SSH or API host by its address (the file's own values
+ * while it is the same kind: port, identity, user), or offline.  The
+ * file's host that was not reached stays as it was. */
+static void
+save_host(const gw_wizard *w, gw_answers_file *c)
+{
+	const char *sample = gw_wizard_sample_name(w);
+	gw_answers_host kind = GW_AHOST_OFFLINE;
+
+	c->host_address = c->host_identity = c->host_user = NULL;
+	if (w->host_error) {
+		kind = w->af.host;
+	} else if (sample) {
+		kind = GW_AHOST_SAMPLE;
+		c->host_address = (char *)sample;
+	} else if (w->mode == GW_MODE_LINUX) {
+		kind = GW_AHOST_LINUX;
+	} else if (w->mode == GW_MODE_ESXI_SSH || w->mode == GW_MODE_VSPHERE) {
+		kind = w->mode == GW_MODE_VSPHERE ? GW_AHOST_API : GW_AHOST_SSH;
+		if (w->af.host != kind)
+			c->host_address = (char *)gw_wizard_host_label(w);
+	}
+	c->host = kind;
+	if (kind == w->af.host && c->host_address == NULL) {
+		c->host_address = w->af.host_address;
+		c->host_identity = w->af.host_identity;
+		c->host_user = w->af.host_user;
+	}
+	/* a host the file cannot name (the ESXi shell gpuwiz runs on): no
+	 * [host], the replay takes the command line's */
+	if (kind >= GW_AHOST_SAMPLE &&
+	    !gw_answers_host_address_ok(kind, c->host_address)) {
+		c->host = GW_AHOST_NONE;
+		c->host_address = c->host_identity = c->host_user = NULL;
+	}
+}
+
+int
+wz_savable(const gw_wizard *w, const char *path, gw_err *e)
+{
+	if (w->af.a.ngpus == 0 && gw_wizard_existing_gpus(w) == 0) {
+		if (e)
+			gw_err_set(e, _("%s: no GPU chosen: choose at least one before saving the answers"),
+			           path);
+		return 0;
+	}
+	if (w->af.formats == 0 && w->af.vmx_path == NULL &&
+	    gw_session_vm(&w->sess) == NULL) {
+		if (e)
+			gw_err_set(e, _("%s: nothing to write: choose an output format or a .vmx before saving the answers"),
+			           path);
+		return 0;
+	}
+	return 1;
+}
+
 int
 gw_wizard_save_answers(gw_wizard *w, const char *path, gw_err *e)
 {
+	const gw_vm *vm = gw_session_vm(&w->sess);
 	gw_answers_file copy;
 	char *apath, *dir, *d;
 	int rc;
@@ -382,23 +464,23 @@ gw_wizard_save_answers(gw_wizard *w, const char *path, gw_err *e)
 		gw_err_set(e, "%s", _("Answers file: no file name given"));
 		return -1;
 	}
-	if (w->af.a.ngpus == 0 && gw_wizard_existing_gpus(w) == 0) {
-		gw_err_set(e, _("%s: no GPU chosen: choose at least one before saving the answers"),
-		           path);
+	if (!wz_savable(w, path, e))
 		return -1;
-	}
-	if (w->af.formats == 0 && w->af.vmx_path == NULL) {
-		gw_err_set(e, _("%s: nothing to write: choose an output format or a .vmx before saving the answers"),
-		           path);
-		return -1;
-	}
 	apath = absolute(path);
 	d = gw_xstrdup(apath);
 	dir = gw_xstrdup(dirname(d));
 	free(d);
-	copy = w->af;            /* shallow: only the two paths differ */
-	copy.vmx_path = w->af.vmx_path ? path_for_answers(w->af.vmx_path, dir) : NULL;
-	copy.out_dir = w->af.formats && w->af.out_dir ?
+	copy = w->af;            /* shallow: what differs is set here */
+	copy.activity = (int)gw_wizard_activity(w);
+	copy.vm_name = vm ? vm->name : w->host_error ? w->af.vm_name : NULL;
+	save_host(w, &copy);
+	copy.vmx_path = w->af.vmx_path && !vm ?
+	                path_for_answers(w->af.vmx_path, dir) : NULL;
+	/* a sample's scratch directory is made anew on each start: the
+	 * outputs go into the new one (no dir) */
+	copy.out_dir = w->af.formats && w->af.out_dir &&
+	               !(w->scratch && copy.host == GW_AHOST_SAMPLE &&
+	                 path_under(w->af.out_dir, w->scratch)) ?
 	               path_for_answers(w->af.out_dir, dir) : NULL;
 	rc = gw_answers_save(&copy, path, e);
 	free(copy.vmx_path);

@@ -6,7 +6,8 @@
 
 /* The host whose scratch directory the wizard writes to is the sample in
  * use: an ESXi sample is w->host, a Linux one w->local (either may be left
- * from an earlier pick, so the scratch decides). */
+ * from an earlier pick, so the scratch decides), while the mode reads it
+ * (another route chosen since: none). */
 const char *
 gw_wizard_sample_name(const gw_wizard *w)
 {
@@ -15,8 +16,8 @@ gw_wizard_sample_name(const gw_wizard *w)
 
 	if (w->scratch == NULL)
 		return NULL;
-	hs[0] = w->host;
-	hs[1] = w->local;
+	hs[0] = wz_host_for(w, w->mode) == w->host ? w->host : NULL;
+	hs[1] = w->mode == GW_MODE_LINUX ? w->local : NULL;
 	for (i = 0; i < 2; i++) {
 		const char *s = hs[i] ? gw_host_scratch(hs[i]) : NULL;
 

@@ -1,11 +1,14 @@
 /* wizard_write.c: the write step and the commands to run next
  * (wizard.h).
  *
- * Next commands: first the findings the write does not resolve
- * (wizard_next.c), then vim-cmd (doc/design.md, section 15.6), each
- * chosen format's own steps (the registry's, formats.def: Ops Manager/BOSH,
- * section 15.8), guest checks and the NCCL all-reduce test (section
- * 15.9; NVIDIA NCCL issue 2101).
+ * Next commands, only for what is written, the operator's own route
+ * first: the host's reboot after a change queued; for a Tanzu VM type
+ * each chosen format's own steps (the registry's, formats.def: the tile
+ * first, section 15.8); the findings the write does not resolve
+ * (wizard_next.c); vim-cmd for a patched .vmx (doc/design.md, section
+ * 15.6); for a VM's .vmx the formats' steps after the host's; guest
+ * checks and the NCCL all-reduce test (section 15.9; NVIDIA NCCL issue
+ * 2101).
  */
 #include "wizard_next.h"
 #include "wizard_queue.h"
@@ -96,6 +99,8 @@ gw_wizard_write(gw_wizard *w)
 	gw_session_set_on_changes(s, changes_ran, &c);
 	rc = gw_session_write_prepare(s, &w->af, &w->plan, w->vmx, &wr, &le);
 	if (rc == 0) {
+		/* the renders the review's check made: written as they are */
+		wr.texts = (const char *const *)w->render;
 		if (gw_session_pending(s) == 0)
 			report_files(&c);
 		rc = gw_session_write_run(s, &wr, &w->vmx, &w->result, &le);
@@ -240,13 +245,41 @@ push_line(void *list, char *line)
  * where it went, the extension's name and the VM open on the host (its
  * name in JSON for ansible's -e; one with a quote or a backslash is left
  * to the operator). */
+/* The formats whose steps come first, per activity: a VM's .vmx lines;
+ * for a Tanzu VM type the tile (its values typed in Ops Manager, then
+ * Apply Changes: the tile user's own route), Ops Manager's API and om
+ * (the same Apply Changes), then BOSH alone.  The others follow in the
+ * registry's order. */
+static const int first_formats[GW_NACTS][GW_NFORMATS] = {
+	[GW_ACT_VM] = { GW_FMT_VMX },
+	[GW_ACT_TANZU] = { GW_FMT_TILE, GW_FMT_OPSMAN, GW_FMT_OM, GW_FMT_BOSH },
+};
+
+/* The formats in the order of their steps for the activity. */
+static size_t
+formats_in_order(gw_activity act, int order[GW_NFORMATS])
+{
+	const int *first = first_formats[act];
+	int done = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < GW_NFORMATS && first[i]; i++) {
+		order[n++] = first[i];
+		done |= first[i];
+	}
+	for (i = 0; i < GW_NFORMATS; i++)
+		if (!(done & gw_formats[i].bit))
+			order[n++] = gw_formats[i].bit;
+	return n;
+}
+
 static void
 next_formats(const gw_wizard *w, wz_strv *s, const char *name)
 {
-	int shell;
+	int shell, order[GW_NFORMATS];
 	const gw_vm *vm = wz_next_vm(w, &shell);
 	gw_next_ctx c;
-	size_t i;
+	size_t i, n = formats_in_order(w->activity, order);
 
 	c.name = name;
 	c.vm = vm && vm->name && !strpbrk(vm->name, "'\"\\") ? vm->name :
@@ -255,8 +288,8 @@ next_formats(const gw_wizard *w, wz_strv *s, const char *name)
 	c.vmx_patched = vmx_patched(w);
 	c.push = push_line;
 	c.list = s;
-	for (i = 0; i < GW_NFORMATS; i++) {
-		const gw_format_def *f = &gw_formats[i];
+	for (i = 0; i < n; i++) {
+		const gw_format_def *f = gw_format_def_of(order[i]);
 		char *path;
 
 		if (!(w->af.formats & f->bit))
@@ -316,7 +349,7 @@ next_guest(const gw_wizard *w, wz_strv *s, int ngpu, int vgpu, int uvm)
 char **
 gw_wizard_next_commands(const gw_wizard *w)
 {
-	const gw_plan *p = w->have_plan ? &w->plan : NULL;
+	const gw_plan *p = wz_plan(w);
 	const char *name = p && p->name ? p->name : "<name>";
 	wz_strv s = { NULL, 0 };
 	int ngpu = 0, vgpu = 0, uvm;
@@ -336,9 +369,13 @@ gw_wizard_next_commands(const gw_wizard *w)
 	uvm = p ? plan_has_kind(p, GW_SET_UVM) : w->af.a.uvm;
 
 	wz_next_host_changes(w, &s);   /* a reboot after an enable */
+	if (w->activity == GW_ACT_TANZU)
+		/* the VM type first: BOSH makes the VMs */
+		next_formats(w, &s, name);
 	wz_next_findings(w, &s);   /* the power-cycle of UVM among them */
 	next_host(w, &s);
-	next_formats(w, &s, name);
+	if (w->activity != GW_ACT_TANZU)
+		next_formats(w, &s, name);
 	next_guest(w, &s, ngpu, vgpu, uvm);
 	return wz_strv_finish(&s);
 }

@@ -350,6 +350,13 @@ bad "answers: bad boolean" "uvm" apply --answers "$TMP/ans/bool.ini"
 bad "answers: missing vmx" "missing.vmx" apply --answers "$TMP/ans/novmx.ini"
 bad "answers: empty file" "empty.ini" apply --answers "$TMP/ans/empty.ini"
 bad "answers: missing file" "nope.ini" apply --answers "$TMP/ans/nope.ini"
+# the wizard's keys: checked the same way; a host's file is the wizard's
+printf '[wizard]\nactivity = bake\n[gpu]\ndevices = l40s\n[output]\ndir = out\nformats = vmx\n' >"$TMP/ans/act.ini"
+printf '[host]\nkind = ssh\naddress = root@h\npassword = x\n[gpu]\ndevices = l40s\n[output]\ndir = out\nformats = vmx\n' >"$TMP/ans/pw.ini"
+printf '[host]\nkind = sample\naddress = esxi-l40s\n[vm]\nname = llm-train\n[gpu]\ndevices = l40s\n[output]\nformats = vmx\n' >"$TMP/ans/sample.ini"
+bad "answers: unknown activity" "act.ini: [wizard] activity: 'bake'" apply --answers "$TMP/ans/act.ini"
+bad "answers: no password" "pw.ini: [host] password" apply --answers "$TMP/ans/pw.ini"
+bad "answers: a sample host's file is the wizard's" "sample.ini: [host] kind = sample" apply --answers "$TMP/ans/sample.ini"
 check "broken answers created no output directory" [ ! -e "$TMP/ans/out" ]
 
 # a locked VM in an answers run: nothing at all is written

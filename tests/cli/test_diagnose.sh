@@ -55,6 +55,17 @@ printf '%s\n' 'NCCL INFO Using network Socket' 'setsockopt: Operation not suppor
 run "$GPUWIZ" diagnose "$in"
 check "plain 'operation not supported': not the NCCL rule" sh -c "[ $rc -eq 1 ] && ! grep -q nccl-vgpu-uvm '$out'"
 
+# seed 000's vSphere CPI lines (a BOSH director's log): the Tanzu route,
+# the VM type's fix and Apply Changes, not the generic vmware.log advice
+sample doctor/seed-000-bosh-cpi-devicepoweron-tanzu-tile.txt "$in"
+run "$GPUWIZ" diagnose "$in"
+check "bosh cpi: exit 0" [ "$rc" -eq 0 ]
+check "bosh cpi: the rule" has "bosh-cpi-poweron-failed (line 1; 2 matching lines)"
+check "bosh cpi: the Tanzu route and Apply Changes" sh -c "grep -q 'This is the Tanzu route' '$out' && grep -q 'Apply Changes in Ops Manager' '$out'"
+check "bosh cpi: no vmware.log to look in, no generic finding" sh -c "! grep -q -e 'Look in the VM' -e poweron-failed\$ -e '^\[2\]' '$out'"
+run "$GPUWIZ" diagnose --json "$in"
+check "bosh cpi --json: one finding, its id" ids_are "$out" bosh-cpi-poweron-failed
+
 # nvidia-smi -q from a vGPU guest: Restricted is a finding, the grace
 # period (the real capture) is not
 run "$GPUWIZ" diagnose --json "$FIX/nvidia-smi/synthetic-rtxa6000-vgpu-guest-bar1-64g-restricted.txt"
@@ -76,6 +87,9 @@ if locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALED
 	check "zh: vgpu pool in Chinese" grep -q '另一种 vGPU 配置文件' "$TMP/zh"
 	zh diagnose "$FIX/nvidia-smi/synthetic-rtxa6000-vgpu-guest-bar1-64g-restricted.txt" >"$TMP/zh" 2>&1
 	check "zh: licence restricted in Chinese" grep -q '宽限期已结束' "$TMP/zh"
+	sample doctor/seed-000-bosh-cpi-devicepoweron-tanzu-tile.txt "$in"
+	zh diagnose "$in" >"$TMP/zh" 2>&1
+	check "zh: bosh cpi in Chinese" sh -c "grep -q '这是 Tanzu 路线' '$TMP/zh' && grep -q 'Apply Changes' '$TMP/zh' && grep -q bosh-cpi-poweron-failed '$TMP/zh'"
 	sample doctor/seed-001-nccl-operation-not-supported-vgpu.txt "$in"
 	zh diagnose --json "$in" >"$TMP/zh" 2>&1
 	check "zh --json: the id stays, the cause is Chinese" sh -c "grep -q '\"nccl-vgpu-uvm\"' '$TMP/zh' && grep -q 'vLLM 的引擎无法启动' '$TMP/zh'"

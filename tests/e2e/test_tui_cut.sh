@@ -119,7 +119,8 @@ doctor_walk() { # NAME LANG ARGS...
 	for f in vmwarelog/vmware-log-pages-needed-exceeds-limit-devicepoweron-dell-kb.txt \
 	    vmwarelog/vsphere-task-error-devicepoweron-failed-to-register-pcipassthru0-igpu-nuc11.txt \
 	    vmwarelog/vsphere-task-error-invalid-memory-setting-sched-mem-min.txt \
-	    doctor/seed-001-nccl-operation-not-supported-vgpu.txt; do
+	    doctor/seed-001-nccl-operation-not-supported-vgpu.txt \
+	    doctor/seed-000-bosh-cpi-devicepoweron-tanzu-tile.txt; do
 		sample "$f" "$TMP/paste.txt"
 		keys C-u
 		$T load-buffer "$TMP/paste.txt"; $T paste-buffer -p -t w; sleep 0.3; keep
@@ -129,7 +130,7 @@ doctor_walk() { # NAME LANG ARGS...
 		keys PageDown; keep
 		keys Escape; sleep 0.3
 	done
-	keys C-u; typ "nothing known here"; keys Enter; sleep 0.3; keep
+	keys C-u; typ "nothing known here"; keys C-d; sleep 0.3; keep
 	check "$WHAT: nothing recognised" on_screen "$(tr_ "$lang" 'Nothing recognised')"
 	keys Escape; sleep 0.3; keys Escape; sleep 0.5; keep
 	keys q

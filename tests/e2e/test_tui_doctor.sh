@@ -9,6 +9,18 @@
 # directory holds the .vmx: found, straight to the review.  (3) Text
 # that matches nothing: said so, Enter goes on with the normal steps.
 # (4) Seed 001's NCCL crash pasted for a vGPU VM: UVM on every vGPU.
+# (5) Seed 000's vSphere CPI lines pasted raw, as a terminal without
+# bracketed paste sends them (paste-buffer without -p: the text as keys,
+# its blank lines included): they stay in the box, nothing of them acts
+# as a key, Enter on the empty line after them diagnoses the whole text;
+# seed 001's NCCL lines typed by tmux send-keys -l (newlines included),
+# whose failure needs more than the first line, are found whole.
+# (6) Lines typed one by one: Enter starts a new line, the box shows
+# both, Ctrl-D (the key line's "^D Diagnose") diagnoses them together.
+# (7) From (5): the CPI lines take the Tanzu route: the GPU model is
+# asked (no vmware.log), the review holds the tile, BOSH and Ops
+# Manager outputs with the L40S's 128 GB, the next steps have the
+# tile's Apply Changes and no power-on.
 #
 # Keystrokes (after the welcome screen is up; the cursor starts on
 # "Plan offline"):
@@ -16,6 +28,8 @@
 #      (6 keys, one paste, 7 characters typed), then Enter Enter writes
 #  (2) Up Enter | vm/vmware.log Enter | Enter                   -> review
 #      (4 keys, 13 characters typed), then Enter Enter writes
+#  (7) Up Enter | paste | Enter | Enter | l40s Down Space Enter  -> review
+#      (7 keys, one paste, 4 characters typed), then Enter Enter writes
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/../cli/vgpu_vmx.sh"
 . "$(dirname "$0")/lib.sh"
@@ -39,6 +53,7 @@ DELL=vmwarelog/vmware-log-pages-needed-exceeds-limit-devicepoweron-dell-kb.txt
 sample "$DELL" "$TMP/dell.txt"
 sed 's/ \(2022-04-22T03:04:15\.771Z| vmx| | I005: Module\)/\n\1/' "$TMP/dell.txt" >"$TMP/dell2.txt"
 sample doctor/seed-001-nccl-operation-not-supported-vgpu.txt "$TMP/nccl.txt"
+sample doctor/seed-000-bosh-cpi-devicepoweron-tanzu-tile.txt "$TMP/cpi.txt"
 
 # mmio_vm DEST: the esxi-l40s sample's llm-train.vmx (its L40S in
 # passthrough) without its 64-bit MMIO lines: the window is too small
@@ -65,7 +80,8 @@ open_doctor() {
 	check "$1: the doctor's choice above the modes" focused_has "$(tr_ "$1" 'Fix a failed power-on or a crash: paste the error text or give vmware.log')"
 	keys Enter
 	check "$1: the text area" wait_for "$(tr_ "$1" 'Diagnose')"
-	check "$1: it says what to paste" on_screen "$(first "$1" "Paste the error text (a vSphere task error, lines of the VM's vmware.log, the guest's log) or type the path of the vmware.log, then press Enter. Pasted lines keep their line breaks." 16)"
+	check "$1: it says what to paste" on_screen "$(first "$1" "Paste the error text (a vSphere task error, lines of a vmware.log or of a BOSH director's log, the guest's log) or type the vmware.log's path. Enter starts a new line; Ctrl-D or Enter on an empty line diagnoses." 16)"
+	check "$1: the key that diagnoses on the key line" on_screen "^D $(tr_ "$1" 'Diagnose')"
 }
 
 # write_walk LANG VMX ORIG LINE...: from the review, write and check
@@ -137,13 +153,13 @@ for lang in $langs; do
 	fresh
 	start "$lang" 80x24
 	open_doctor "$lang"
-	typ "the VM does not start"; keys Enter
+	typ "the VM does not start"; keys C-d
 	check "$lang (3): said plainly" wait_for "$(tr_ "$lang" 'Nothing recognised')"
 	check "$lang (3): Enter offers the normal steps" on_screen "$(first "$lang" 'Enter goes on with the normal steps; Esc goes back to try other text.' 16)"
 	keys Escape
 	check "$lang (3): Esc goes back to the text" wait_for "$(tr_ "$lang" 'Diagnose')"
 	check "$lang (3): the text kept" on_screen "the VM does not start"
-	keys Enter; wait_for "$(tr_ "$lang" 'Nothing recognised')" >/dev/null
+	keys C-d; wait_for "$(tr_ "$lang" 'Nothing recognised')" >/dev/null
 	keys Enter
 	check "$lang (3): on to the host check" wait_for "$(st HOST)"
 	keys Escape
@@ -174,6 +190,78 @@ for lang in $langs; do
 	check "$lang (4): enable_uvm on pciPassthru1" find_in_pages '+ pciPassthru1.cfg.enable_uvm = "1"'
 	write_walk "$lang" "$TMP/run/llm.vmx" "$TMP/llm.orig" \
 		'pciPassthru0.cfg.enable_uvm = "1"' 'pciPassthru1.cfg.enable_uvm = "1"'
+
+	# ---- (6) lines typed one by one, Ctrl-D diagnoses ------------------
+	fresh
+	start "$lang" 80x24
+	open_doctor "$lang"
+	typ "init.cc:426 NCCL WARN Cuda failure 'operation not supported'"; keys Enter
+	check "$lang (6): Enter starts a new line, still the box" on_screen "^D $(tr_ "$lang" 'Diagnose')"
+	typ "ncclCommInitRank failed: unhandled cuda error"; keys Enter
+	screen
+	check "$lang (6): the box shows both lines, one a row" sh -c "grep -q '│init.cc:426 NCCL WARN Cuda failure .operation not supported. *│' '$SCREEN' && grep -q '│ncclCommInitRank failed: unhandled cuda error *│' '$SCREEN'"
+	keys C-d
+	check "$lang (6): Ctrl-D diagnoses the two lines together" wait_for "pciPassthruN.cfg.enable_uvm"
+	check "$lang (6): the CUDA line quoted" find_in_pages "init.cc:426 NCCL WARN"
+	keys Escape
+	check "$lang (6): back in the box, the lines kept" wait_for "ncclCommInitRank failed"
+	$T kill-server 2>/dev/null
+
+	# ---- (5) the CPI lines pasted raw, without bracketed paste ---------
+	fresh
+	start "$lang" 80x24
+	open_doctor "$lang"
+	$T load-buffer "$TMP/cpi.txt"
+	$T paste-buffer -t w; sleep 0.7
+	screen
+	check "$lang (5): still the doctor's box on the welcome step" sh -c "grep -qF ' $(st WELCOME)' '$SCREEN' && grep -qF '^D $(tr_ "$lang" 'Diagnose')' '$SCREEN'"
+	check "$lang (5): the box shows the last lines, wrapped" sh -c "grep -qF 'task_runner.rb:30:in' '$SCREEN' && grep -qF '<internal:numeric>:237:in' '$SCREEN'"
+	check "$lang (5): every line and byte of the paste in the box" sh -c "grep -qE '(7 lines|7 行)' '$SCREEN' && grep -qF '$(wc -c <"$TMP/cpi.txt")' '$SCREEN'"
+	keys Enter
+	check "$lang (5): Enter on the empty line diagnoses" wait_for "$(tr_ "$lang" 'What the doctor found')"
+	# the same without bracketed paste, typed by tmux as keys (send-keys
+	# -l, its newlines included): seed 001's NCCL lines, whose first
+	# line alone is no failure: found only when the text is read whole
+	keys Escape; keys C-u
+	$T send-keys -t w -l "$(cat "$TMP/nccl.txt")
+"; sleep 0.7
+	screen
+	check "$lang (5): send-keys text in the box, nothing acted" sh -c "grep -qF 'RuntimeError: NCCL error' '$SCREEN' && grep -qF '^D $(tr_ "$lang" 'Diagnose')' '$SCREEN'"
+	keys Enter
+	check "$lang (5): the NCCL failure of lines 1-4 found" wait_for "pciPassthruN.cfg.enable_uvm"
+	keys Escape; keys C-u
+	$T load-buffer "$TMP/cpi.txt"; $T paste-buffer -t w; sleep 0.7
+	keys Enter
+	check "$lang (5): the CPI lines again" wait_for "$(tr_ "$lang" 'What the doctor found')"
+	# ---- (7) the Tanzu route ---------------------------------------------
+	check "$lang (7): the Tanzu route named" on_screen "$(first "$lang" "This is the Tanzu route: the VM type of the tile or of BOSH, not a VM's .vmx. Choose the GPU model on the GPU step: the review shows the tile's values, the BOSH VM extension and the Ops Manager JSON with the MMIO window the rule gives for it. Write, then save the tile's Infrastructure Config and Apply Changes in Ops Manager (the BOSH Director and the tile selected): BOSH creates the VM again." 16)"
+	check "$lang (7): the next action asks for the GPU model" on_screen "$(first "$lang" "The Tanzu route: Enter asks for the GPU model, then opens the review with the tile's values, the BOSH VM extension and the Ops Manager JSON pre-filled; then Apply Changes in Ops Manager." 20)"
+	pages_joined "$TMP/found"
+	check "$lang (7): no vmware.log asked for, no .vmx" sh -c "! grep -qF '$(first "$lang" "Paste the lines just before it from the VM's vmware.log here" 20)' '$TMP/found' && ! grep -qF '$(first "$lang" "Enter asks for the VM's .vmx on the VM step" 20)' '$TMP/found'"
+	check "$lang (7): Apply Changes, in the fix and the next action" [ "$(grep -o 'Apply Changes' "$TMP/found" | wc -l)" -ge 2 ]
+	keys Enter
+	check "$lang (7): the GPU step asks for the GPU model" wait_for "$(st GPU)"
+	check "$lang (7): it says why" on_screen "$(first "$lang" "Choose the GPU model of the tile's VM type (BOSH deleted the VM and its vmware.log); Enter then goes straight to the review." 20)"
+	typ l40s
+	check "$lang (7): the search finds the L40S" wait_for "AD102GL [L40S]"
+	keys Down; keys Space
+	check "$lang (7): l40s added" wait_for "✓ l40s"
+	keys Enter
+	check "$lang (7): straight on to the review" wait_for "$(st REVIEW)"
+	check "$lang (7): the tile, BOSH and Ops Manager outputs" on_screen "bosh, opsman, tile"
+	check "$lang (7): no .vmx" sh -c "! grep -q 'vmx,' '$SCREEN'"
+	check "$lang (7): the L40S's 128 GB" find_in_pages '+ pciPassthru.64bitMMIOSizeGB = "128"'
+	keys Enter
+	check "$lang (7): write step" wait_for "$(st WRITE)"
+	keys Enter
+	check "$lang (7): written" wait_for "$(tr_ "$lang" 'Written:')"
+	check "$lang (7): the tile's values with 128 GB" grep -q 'size for 64bit MMIO: "128"' "$TMP/run/gpuwiz-out/tile-vm-type.yml"
+	pages_joined "$TMP/write"
+	check "$lang (7): the next steps end with the tile's Apply Changes" grep -q "AI Services tile.*Apply Changes" "$TMP/write"
+	check "$lang (7): no power-on in the next steps" sh -c "! grep -q -e 'power.on' -e 'power the VM on' '$TMP/write'"
+	keys Enter
+	check "$lang (7): Enter on the result finishes" exited
+	check "$lang (7): exit status 0" [ "${exit_status:-x}" = 0 ]
 done
 
 finish

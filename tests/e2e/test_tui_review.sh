@@ -74,7 +74,16 @@ esxi_walk() { # LANG
 	check "$lang esxi: VM step" wait_for "$(st VM)"
 	keys Enter
 	check "$lang esxi: the VM opens" wait_for "vmx-21"
-	enters VM REVIEW
+	enters VM OPTIONS
+	check "$lang esxi: options" wait_for "$(st OPTIONS)"
+	# the VM open: its .vmx is the output, nothing ticked by default;
+	# the four snippets chosen here for the view
+	check "$lang esxi: no output ticked by default" sh -c \
+		"grep -A2 -F -- '$(tr_ "$lang" 'Outputs:')' '$SCREEN' | grep -qF '[ ] BOSH' && ! grep -A2 -F -- '$(tr_ "$lang" 'Outputs:')' '$SCREEN' | grep -qF '[x]'"
+	keys Down; keys Down; keys Down; keys Down; keys Down; keys Space
+	keys Down; keys Space; keys Down; keys Space; keys Down; keys Space
+	check "$lang esxi: the four ticked" wait_for "[x] $(tr_ "$lang" 'tile values')"
+	keys Enter
 	check "$lang esxi: review" wait_for "$(st REVIEW)"
 	check_summary esxi
 	sample=$(printf "$(tr_ "$lang" '%s (sample)')" esxi-l40s)

@@ -68,6 +68,9 @@ pages() {
 # in_pages FILE TEXT: TEXT (white space aside) is on the pages
 in_pages() { grep -qF -- "$(printf '%s' "$2" | squash)" "$1.sq"; }
 not_in_pages() { ! in_pages "$@"; }
+# info_line TEXT WORD: TEXT on the screen read last, on a line with the
+# severity WORD (INFO in the screen's language)
+info_line() { grep -F -- "$1" "$SCREEN" | grep -qF -- "$2"; }
 # before FILE A B: A is on the pages before B
 before() {
 	awk -v a="$(printf '%s' "$2" | squash)" -v b="$(printf '%s' "$3" | squash)" \
@@ -79,7 +82,7 @@ BDF=0000:01:00.0
 
 # ---- 1. home lab: RTX 4090, a BIOS hw-13 VM ---------------------------------
 # Enter | Space Down Space Enter | 4090 Down Space Enter |
-# lab Tab Enter Down 8.0U3 Down 0000:01:00.0 Down UUID Enter |
+# lab Tab Enter 8.0U3 Down 0000:01:00.0 Down UUID Enter |
 # Enter | Enter | Enter | Enter | Enter
 homelab_walk() { # LANG
 	lang=$1; KEYS=0
@@ -99,8 +102,12 @@ homelab_walk() { # LANG
 	k Enter
 	check "$lang homelab: VM step" wait_for "$(st VM)"
 	t lab; k Tab; k Enter
-	check "$lang homelab: the .vmx opens" wait_for "$(fmt "$(tr_ "$lang" 'Opened %s: check what it holds, then Enter.')" lab.vmx)"
-	k Down; t 8.0U3; k Down
+	# a .vmx below hardware version 17 and no ESXi version: the step asks
+	# for it, its field has the cursor
+	check "$lang homelab: the .vmx opens, the ESXi version asked for" wait_for \
+		"$(fmt "$(tr_ "$lang" "Opened %s: its hardware version is below 17; type the host's ESXi version (esxcli system version get) for the upgrade advice.")" lab.vmx |
+		python3 -c 'import sys; print(sys.stdin.read()[:28])')"
+	t 8.0U3; k Down
 	check "$lang homelab: hardware version 13, ESXi 8.0U3 supports 21" \
 		wait_for "$(fmt "$(tr_ "$lang" "%s (the host's ESXi supports %d)")" 13 21)"
 	t "$BDF"; k Down; t "$UUID"; k Enter
@@ -134,7 +141,7 @@ homelab_walk() { # LANG
 	check "$lang homelab: written" wait_for "$(tr_ "$lang" 'Written:')"
 	pages "$TMP/write"
 	check "$lang homelab: the backup is named" in_pages "$TMP/write" "$(tr_ "$lang" 'Backup:') lab.vmx."
-	up=$(fmt "$(tr_ "$lang" 'Upgrade the hardware version from vmx-%1$d to vmx-%2$d (one-way: power the VM off and take a snapshot first): %3$s on the ESXi host (%4$s lists the Vmid)')" \
+	up=$(fmt "$(tr_ "$lang" 'Upgrade the hardware version from vmx-%1$d to vmx-%2$d (one-way: power the VM off and keep a copy of its .vmx first): %3$s on the ESXi host (%4$s lists the Vmid)')" \
 		13 21 'vim-cmd vmsvc/upgrade <vmid> vmx-21' 'vim-cmd vmsvc/getallvms')
 	efi=$(tr_ "$lang" 'Firmware: the VM boots with BIOS and gpuwiz leaves it so (an installed BIOS guest does not boot after a switch to EFI). For BARs over 16 GB, reinstall the guest in EFI mode or convert its boot disk to EFI, then, with the VM off: Edit Settings > VM Options > Boot Options > Firmware: EFI')
 	check "$lang homelab: next step: the hardware upgrade, exact command" in_pages "$TMP/write" "$up"
@@ -178,8 +185,9 @@ homelab_files() { # LANG
 
 # ---- 2. Tanzu: snippets only, 1 x L40S --------------------------------------
 # Enter | Space Down Space Enter | l40s Down Space Enter | Enter | Enter |
-# Enter | v Esc Enter | Enter | Enter
-FILES="vmx:gpuwiz.vmx.txt bosh:bosh-vm-extension.yml opsman:opsman-vm-extension.json tile:tile-vm-type.yml"
+# Down x5 Space (the .vmx lines off) Down Space Down Space Down Space (BOSH,
+# Ops Manager, tile on) Enter | v Esc Enter | Enter | Enter
+FILES="bosh:bosh-vm-extension.yml opsman:opsman-vm-extension.json tile:tile-vm-type.yml"
 tanzu_walk() { # LANG
 	lang=$1; KEYS=0
 	rm -rf "$TMP/run" "$TMP/cli"; mkdir -p "$TMP/run" "$TMP/cli"
@@ -205,6 +213,18 @@ tanzu_walk() { # LANG
 	check "$lang tanzu: 128 GB for one L40S" on_screen "128 GB"
 	k Enter
 	check "$lang tanzu: options step" wait_for "$(st OPTIONS)"
+	# offline the activity is a VM's .vmx: its lines are ticked, the
+	# Tanzu outputs are the operator's choice here
+	check "$lang tanzu: the .vmx lines ticked, BOSH not" sh -c \
+		"grep -qF '[x] $(tr_ "$lang" '.vmx lines')' '$SCREEN' && grep -qF '[ ] BOSH' '$SCREEN'"
+	k Down; k Down; k Down; k Down; k Down; k Space
+	k Down; k Space; k Down; k Space; k Down; k Space
+	check "$lang tanzu: BOSH, Ops Manager and the tile ticked" wait_for "[x] $(tr_ "$lang" 'tile values')"
+	check "$lang tanzu: the .vmx lines off" on_screen "[ ] $(tr_ "$lang" '.vmx lines')"
+	locked=$(tr_ "$lang" "The VM's memory size is not needed: the outputs lock the reservation to the VM's memory themselves (memory_reservation_locked_to_max)" |
+		python3 -c 'import sys; print(sys.stdin.read()[:20])')
+	screen
+	check "$lang tanzu: the memory size is not needed (INFO, no WARN)" info_line "$locked" "$(tr_ "$lang" INFO)"
 	k Enter
 	check "$lang tanzu: review" wait_for "$(st REVIEW)"
 	k v

@@ -126,7 +126,7 @@ cold_walk() { # LANG
 	k Enter
 	tail_walk "$lang" 1
 	echo "$lang cold: keys: $KEYS"
-	check "$lang cold: the .vmx snippet written, no BOSH for a VM-only plan" sh -c "[ -s '$TMP/run/gpuwiz-out/gpuwiz.vmx.txt' ] && [ ! -e '$TMP/run/gpuwiz-out/bosh-vm-extension.yml' ]"
+	check "$lang cold: the .vmx open is the output: no snippet, no BOSH" sh -c "[ ! -e '$TMP/run/gpuwiz-out/gpuwiz.vmx.txt' ] && [ ! -e '$TMP/run/gpuwiz-out/bosh-vm-extension.yml' ]"
 }
 cold_walk C.UTF-8
 [ $have_zh = 1 ] && cold_walk zh_CN.UTF-8

@@ -59,7 +59,8 @@ keys q
 check "api: exits" exited
 check "api: exit 0" [ "${exit_status:-x}" = 0 ]
 check "api: terminal sane" terminal_sane
-check "api: snippets written locally" [ -s "$TMP/run/gpuwiz-out/gpuwiz.vmx.txt" ]
+# the VM open is the output (a VM's .vmx): no snippet unless chosen
+check "api: the VM is the output, no snippet written" [ ! -e "$TMP/run/gpuwiz-out" ]
 run "$GPUWIZ" vsphere --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" list --json
 if [ "$rc" -eq 0 ] && python3 - "$out" <<'PY'
 import json, sys

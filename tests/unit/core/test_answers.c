@@ -153,6 +153,134 @@ test_errors(void **state)
 	free(dir);
 }
 
+/* The wizard's document: [wizard] activity and language, [host] of each
+ * kind with what it takes, [vm] name; saved and read back the same. */
+static void
+roundtrip(const char *dir, const char *text, gw_answers_file *back)
+{
+	char *p = write_tmp(dir, "w.ini", text), *p2;
+	gw_answers_file af;
+	gw_err e;
+
+	e.msg[0] = '\0';
+	if (gw_answers_load(&af, p, &table, &e) != 0)
+		fail_msg("%s", e.msg);
+	p2 = gw_xasprintf("%s/w2.ini", dir);
+	assert_int_equal(gw_answers_save(&af, p2, &e), 0);
+	if (gw_answers_load(back, p2, &table, &e) != 0)
+		fail_msg("%s", e.msg);
+	gw_answers_file_free(&af);
+	unlink(p);
+	unlink(p2);
+	free(p);
+	free(p2);
+}
+
+static void
+test_wizard_keys(void **state)
+{
+	char *dir = tu_tmpdir(), *id;
+	gw_answers_file af;
+
+	(void)state;
+	roundtrip(dir, "[wizard]\nactivity = tanzu\nlanguage = zh_CN\n"
+	          "[host]\nkind = sample\naddress = esxi-l40s\n"
+	          "[vm]\nname = llm-train\n"
+	          "[gpu]\ndevices = l40s\n[output]\nformats = vmx\n", &af);
+	assert_int_equal(af.activity, 1);
+	assert_string_equal(gw_answers_activities[af.activity], "tanzu");
+	assert_string_equal(af.language, "zh_CN");
+	assert_int_equal(af.host, GW_AHOST_SAMPLE);
+	assert_string_equal(af.host_address, "esxi-l40s");
+	assert_string_equal(af.vm_name, "llm-train");
+	assert_null(af.out_dir);          /* a sample: its scratch directory */
+	gw_answers_file_free(&af);
+
+	roundtrip(dir, "[wizard]\nactivity = vm\nlanguage = en\n"
+	          "[host]\nkind = ssh\naddress = root@esx01:2222\n"
+	          "identity = keys/id\n"
+	          "[vm]\nname = db01\n", &af);
+	assert_int_equal(af.activity, 0);
+	assert_string_equal(af.language, "en");
+	assert_int_equal(af.host, GW_AHOST_SSH);
+	assert_string_equal(af.host_address, "root@esx01:2222");
+	id = gw_xasprintf("%s/keys/id", dir);
+	assert_string_equal(af.host_identity, id);
+	assert_string_equal(af.vm_name, "db01");
+	assert_int_equal(af.a.ngpus, 0);  /* the VM's own devices */
+	gw_answers_file_free(&af);
+	free(id);
+
+	roundtrip(dir, "[host]\nkind = api\naddress = https://vc01/sdk\n"
+	          "user = administrator@vsphere.local\n"
+	          "[gpu]\ndevices = l40s\n[output]\ndir = o\nformats = vmx\n",
+	          &af);
+	assert_int_equal(af.host, GW_AHOST_API);
+	assert_string_equal(af.host_address, "https://vc01/sdk");
+	assert_string_equal(af.host_user, "administrator@vsphere.local");
+	assert_int_equal(af.activity, -1);
+	assert_null(af.language);
+	gw_answers_file_free(&af);
+
+	roundtrip(dir, "[host]\nkind = linux\n"
+	          "[gpu]\ndevices = l40s\n[output]\ndir = o\nformats = vmx\n",
+	          &af);
+	assert_int_equal(af.host, GW_AHOST_LINUX);
+	assert_null(af.host_address);
+	gw_answers_file_free(&af);
+
+	roundtrip(dir, "[host]\nkind = offline\n"
+	          "[gpu]\ndevices = l40s\n[output]\ndir = o\nformats = vmx\n",
+	          &af);
+	assert_int_equal(af.host, GW_AHOST_OFFLINE);
+	gw_answers_file_free(&af);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
+static void
+test_wizard_key_errors(void **state)
+{
+	char *dir = tu_tmpdir();
+
+#define OK_TAIL "[gpu]\ndevices = l40s\n[output]\ndir = o\nformats = vmx\n"
+	(void)state;
+	expect_error(dir, "[wizard]\nactivity = bake\n" OK_TAIL,
+	             "[wizard] activity: 'bake' is not known (expected vm or tanzu)");
+	expect_error(dir, "[wizard]\nlanguage = fr\n" OK_TAIL,
+	             "[wizard] language: 'fr'");
+	expect_error(dir, "[wizard]\ncolour = red\n" OK_TAIL,
+	             "[wizard] unknown key 'colour'");
+	expect_error(dir, "[host]\nkind = telnet\n" OK_TAIL,
+	             "[host] kind: 'telnet'");
+	expect_error(dir, "[host]\nkind = ssh\n" OK_TAIL,
+	             "[host] address: missing");
+	expect_error(dir, "[host]\nkind = ssh\naddress = esx01\n" OK_TAIL,
+	             "[host] address: 'esx01' is not an SSH address");
+	expect_error(dir, "[host]\nkind = ssh\naddress = root@esx01:99999\n"
+	             OK_TAIL, "[host] address: 'root@esx01:99999'");
+	expect_error(dir, "[host]\nkind = api\naddress = vc01\n" OK_TAIL,
+	             "[host] address: 'vc01' is not a URL");
+	expect_error(dir, "[host]\nkind = offline\naddress = x\n" OK_TAIL,
+	             "[host] address: not taken by kind 'offline'");
+	expect_error(dir, "[host]\nkind = api\naddress = https://vc\n"
+	             "identity = k\n" OK_TAIL, "[host] identity");
+	expect_error(dir, "[host]\nkind = ssh\naddress = root@h\nuser = u\n"
+	             OK_TAIL, "[host] user");
+	expect_error(dir, "[host]\nkind = ssh\naddress = root@h\n"
+	             "password = secret\n" OK_TAIL,
+	             "[host] password: an answers file never holds a password");
+	expect_error(dir, "[host]\nkind = ssh\naddress = root@h\nport = 22\n"
+	             OK_TAIL, "[host] unknown key 'port'");
+	expect_error(dir, "[vm]\nname = llm-train\n" OK_TAIL,
+	             "[vm] name: 'llm-train' needs a host that lists VMs");
+	expect_error(dir, "[host]\nkind = offline\n[gpu]\ndevices = l40s\n"
+	             "[output]\nformats = vmx\n", "[output] dir: missing");
+#undef OK_TAIL
+	tu_rm_tree(dir);
+	free(dir);
+}
+
 /* [vm] vmx and [options] uvm = yes, no [gpu]: the devices already in the
  * VM (seed 001: enable_uvm on its vGPUs); without a .vmx still refused. */
 static void
@@ -318,6 +446,8 @@ main(void)
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_output_dir_is_file),
 		cmocka_unit_test(test_bad_utf8_escaped),
+		cmocka_unit_test(test_wizard_keys),
+		cmocka_unit_test(test_wizard_key_errors),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

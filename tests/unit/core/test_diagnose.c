@@ -1309,6 +1309,67 @@ rule_license_restricted(void **state)
 	free(s);
 }
 
+/* Seed 000's vSphere CPI lines (a BOSH director's log: the tile's VM
+ * powered on by Drm.ExecuteVmPowerOnLRO, DevicePowerOn failed, "Deleting
+ * vm"): the BOSH rule in place of the generic one, the Tanzu route's fix
+ * (the VM type, Apply Changes, no power-on by hand) and the wizard's
+ * words (the GPU model, not a vmware.log); near misses are not it. */
+static void
+rule_bosh_cpi(void **state)
+{
+	size_t n;
+	char *text = read_sample("doctor/seed-000-bosh-cpi-devicepoweron-tanzu-tile.txt", &n);
+	gw_diag_result r;
+	const gw_diag_finding *f;
+
+	(void)state;
+	assert_int_equal(gw_diagnose_text(text, n, &r), 1);
+	f = only(&r, GW_DIAG_BOSH_POWERON);
+	assert_int_equal(f->lineno, 1);
+	assert_int_equal(f->matches, 2);   /* the task line and the stack */
+	assert_contains(f->line, "Drm.ExecuteVmPowerOnLRO");
+	assert_contains(f->f.message, "Deleting vm");
+	assert_contains(f->f.fix, "Tanzu route");
+	assert_contains(f->f.fix, "Infrastructure Config");
+	assert_contains(f->f.fix, "Apply Changes");
+	assert_contains(f->f.fix, "gpuwiz mmio --gpu SPEC");
+	assert_contains(f->f.fix_ui, "GPU model");
+	assert_contains(f->f.fix_ui, "Apply Changes");
+	assert_null(strstr(f->f.fix_ui, "Paste the lines"));
+	assert_null(strstr(f->f.fix, "Look in the VM's vmware.log"));
+	assert_contains(f->f.source, "Tanzu AI Services");
+	gw_diag_result_free(&r);
+	free(text);
+
+	/* the stack line alone (the CPI's package path) is enough */
+	assert_int_equal(diag("I, [2026-07-29T09:03:01.322470 #94140]  INFO -- "
+	                      "[req_id cpi-1]: Module DevicePowerOn power on "
+	                      "failed.  - /var/vcap/data/packages/vsphere_cpi/"
+	                      "16cb/lib/cloud/vsphere/task_runner.rb:30", &r), 1);
+	only(&r, GW_DIAG_BOSH_POWERON);
+	gw_diag_result_free(&r);
+	/* a specific cause in the same text comes first, both shown */
+	assert_int_equal(diag("PCIPassthru: total number of pages needed "
+	                      "(4206594) exceeds limit (917504)\n"
+	                      "Error running task 'Drm.ExecuteVmPowerOnLRO'. "
+	                      "Failed with message 'Module DevicePowerOn power "
+	                      "on failed. '\n", &r), 2);
+	assert_string_equal(r.findings[0].f.id, GW_DIAG_MMIO_PAGES);
+	assert_string_equal(r.findings[1].f.id, GW_DIAG_BOSH_POWERON);
+	gw_diag_result_free(&r);
+	/* DevicePowerOn from vSphere, no CPI: the generic finding */
+	assert_int_equal(diag("Module 'DevicePowerOn' power on failed.\n", &r), 1);
+	only(&r, GW_DIAG_POWERON);
+	gw_diag_result_free(&r);
+	/* a CPI power-on task that failed for another reason, and BOSH
+	 * deleting a VM on its own: not this rule */
+	assert_int_equal(diag("Error running task 'Drm.ExecuteVmPowerOnLRO'. "
+	                      "Failed with message 'Insufficient resources'\n"
+	                      "INFO -- [req_id cpi-1]: Deleting vm: vm-1\n", &r),
+	                 0);
+	gw_diag_result_free(&r);
+}
+
 int
 main(void)
 {
@@ -1347,6 +1408,7 @@ main(void)
 		cmocka_unit_test(rule_graphics_causes),
 		cmocka_unit_test(rule_nccl_wordings),
 		cmocka_unit_test(rule_license_restricted),
+		cmocka_unit_test(rule_bosh_cpi),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,15 @@
 /* test_mmio.c: the MMIO rule, BAR packing and size parsing. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+# pragma GCC diagnostic ignored "-Wdangling-pointer"   /* as test_plan.c */
+#endif
+
 #include "testutil.h"
 #include "mmio.h"
+#include "plan.h"
+#include "answers.h"
+
+static gw_table table;
+TU_TABLE_GROUP(setup_table, teardown_table)
 
 #define GiB (UINT64_C(1) << 30)
 #define MiB (UINT64_C(1) << 20)
@@ -339,6 +348,352 @@ test_need_for(void **state)
 	assert_int_equal(gw_mmio_bytes_gb(64 * gib), 64);
 }
 
+/* gw_mmio_need_layout: largest first, each at a multiple of its size;
+ * equal sizes keep their order; the tags follow their BARs. */
+static void
+test_layout(void **state)
+{
+	/* the order test of test_bars: 1 MiB, 4 MiB, 1 MiB */
+	gw_mmio_bar b[] = { { MiB, 9, 10 }, { 4 * MiB, 9, 11 },
+	                    { MiB, 9, 12 }, { 0, 9, 13 } };
+	/* 2 x L40S given GPU by GPU: BAR1, BAR3, BAR1, BAR3 */
+	gw_mmio_bar l[] = { { 64 * GiB, 0, 0 }, { 32 * MiB, 0, 1 },
+	                    { 64 * GiB, 0, 2 }, { 32 * MiB, 0, 3 } };
+	gw_mmio_bar bad[] = { { 64 * GiB, 0, 0 }, { 48 * GiB, 0, 1 } };
+	gw_mmio_need n;
+	size_t i;
+	gw_err e;
+
+	(void)state;
+	assert_int_equal(gw_mmio_need_layout(0, b, 4, &n, &e), 0);
+	assert_true(n.bar_end == 6 * MiB);
+	assert_true(n.bar_gb == 1 && n.rule_gb == 0 && n.mmio_gb == 1);
+	assert_true(b[0].size == 4 * MiB && b[0].offset == 0 && b[0].tag == 11);
+	assert_true(b[1].size == MiB && b[1].offset == 4 * MiB && b[1].tag == 10);
+	assert_true(b[2].size == MiB && b[2].offset == 5 * MiB && b[2].tag == 12);
+	assert_true(b[3].size == 0 && b[3].offset == 0 && b[3].tag == 13);
+
+	assert_int_equal(gw_mmio_need_layout(96, l, 4, &n, &e), 0);
+	assert_true(n.bar_end == 128 * GiB + 64 * MiB);
+	assert_true(n.bar_gb == 256 && n.rule_gb == 256);
+	assert_true(l[0].tag == 0 && l[0].offset == 0);
+	assert_true(l[1].tag == 2 && l[1].offset == 64 * GiB);
+	assert_true(l[2].tag == 1 && l[2].offset == 128 * GiB);
+	assert_true(l[3].tag == 3 && l[3].offset == 128 * GiB + 32 * MiB);
+	/* natural alignment, no overlap */
+	for (i = 0; i < 4; i++) {
+		assert_true(l[i].offset % l[i].size == 0);
+		if (i > 0)
+			assert_true(l[i].offset >= l[i - 1].offset + l[i - 1].size);
+	}
+
+	/* refused: nothing changed */
+	n.bar_end = 7;
+	assert_int_equal(gw_mmio_need_layout(96, bad, 2, &n, &e), -1);
+	assert_non_null(strstr(e.msg, "not a power of two"));
+	assert_true(n.bar_end == 7 && bad[0].tag == 0 &&
+	            bad[1].size == 48 * GiB);
+	assert_int_equal(gw_mmio_need_layout(80, NULL, 0, &n, &e), 0);
+	assert_true(n.bar_end == 0 && n.mmio_gb == 256);
+}
+
+/* BAR sizes as the operator gives them ("--vram 16/16G"). */
+static void
+test_parse_bar_size(void **state)
+{
+	static const struct { const char *s; uint64_t v; } ok[] = {
+		{ "256M", 256 * MiB }, { "256m", 256 * MiB },
+		{ "256MB", 256 * MiB }, { "256 MiB", 256 * MiB },
+		{ "16G", 16 * GiB }, { " 16 GiB ", 16 * GiB }, { "16gb", 16 * GiB },
+		{ "1M", MiB }, { "1024M", GiB }, { "131072G", 131072 * GiB },
+	};
+	static const char *const bad[] = {
+		"", "  ", "16", "256", "16T", "16K", "G", "-16G", "1.5G",
+		"0G", "24G", "48G", "100M", "0x10G", "16GG", "262144G",
+		"99999999999999999999999G",
+	};
+	uint64_t v;
+	size_t i;
+	char buf[24];
+	gw_err e;
+
+	(void)state;
+	for (i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		v = 0;
+		if (gw_parse_bar_size(ok[i].s, "BAR1", &v, &e) != 0)
+			fail_msg("'%s': %s", ok[i].s, e.msg);
+		assert_true(v == ok[i].v);
+	}
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		v = 5;
+		e.msg[0] = '\0';
+		if (gw_parse_bar_size(bad[i], "BAR1", &v, &e) == 0)
+			fail_msg("'%s' accepted", bad[i]);
+		assert_true(v == 5);
+		assert_true(strncmp(e.msg, "BAR1: ", 6) == 0);
+	}
+	gw_fmt_bar_size(16 * GiB, buf, sizeof buf);
+	assert_string_equal(buf, "16G");
+	gw_fmt_bar_size(256 * MiB, buf, sizeof buf);
+	assert_string_equal(buf, "256M");
+	gw_fmt_bar_size(GiB + 512 * MiB, buf, sizeof buf);
+	assert_string_equal(buf, "1536M");
+}
+
+/* ---- the plan's BARs on the real table (data/gpus.ini) ---------------- */
+
+static void
+plan_of(const char *devices, const char *vram, const gw_vmx *v, gw_plan *p)
+{
+	gw_answers a;
+	gw_err e;
+
+	gw_answers_init(&a);
+	if (devices && gw_answers_add_gpu(&a, &table, devices, "--gpu", &e) != 0)
+		fail_msg("%s", e.msg);
+	if (vram && gw_answers_add_vram(&a, vram, "--vram", &e) != 0)
+		fail_msg("%s", e.msg);
+	memset(p, 0, sizeof *p);
+	if (gw_plan_build(&a, &table, v, p, &e) != 0)
+		fail_msg("plan: %s", e.msg);
+	gw_answers_free(&a);
+}
+
+/* Every BAR naturally aligned, in offset order, none overlapping, the
+ * last ending at bar_end, all inside the recommended window. */
+static void
+check_packed(const gw_plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nbars; i++) {
+		const gw_plan_bar *b = &p->bars[i];
+
+		assert_true(gw_is_pow2(b->size));
+		assert_true(b->offset % b->size == 0);
+		assert_true(b->gpu < p->ngpus);
+		if (i > 0)
+			assert_true(b->offset >= p->bars[i - 1].offset +
+			                          p->bars[i - 1].size);
+	}
+	if (p->nbars) {
+		const gw_plan_bar *l = &p->bars[p->nbars - 1];
+
+		assert_true(l->offset + l->size == p->bar_end);
+		assert_true(p->bar_end <= (p->rec_gb << 30));
+	}
+}
+
+/* A100 80GB (SXM4, BAR1 131072 MiB in the table): BAR1 128 GiB at 0, BAR3
+ * 32 MiB right after it at 128 GiB; the end is past 128 GiB, so the
+ * window is 256 GB, as the rule says for 80 GB (domain: 80 -> 128 ->
+ * 256). */
+static void
+test_plan_bars_a100(void **state)
+{
+	gw_plan p;
+
+	(void)state;
+	plan_of("a100-80g-sxm4", NULL, NULL, &p);
+	check_packed(&p);
+	assert_int_equal(p.nbars, 2);
+	assert_int_equal(p.bars[0].bar, 1);
+	assert_true(p.bars[0].size == 128 * GiB && p.bars[0].offset == 0);
+	assert_int_equal(p.bars[1].bar, 3);
+	assert_true(p.bars[1].size == 32 * MiB &&
+	            p.bars[1].offset == 128 * GiB);
+	assert_true(p.bar_end == 128 * GiB + 32 * MiB);
+	assert_int_equal(p.bar_gb, 256);
+	assert_int_equal(p.rule_gb, 256);
+	assert_int_equal(p.rec_gb, 256);
+	assert_int_equal(p.mmio_gb, 256);
+	gw_plan_free(&p);
+
+	/* H100 SXM5: the same 128 GiB BAR1, 256 GB */
+	plan_of("h100-sxm", NULL, NULL, &p);
+	check_packed(&p);
+	assert_true(p.bars[0].size == 128 * GiB && p.bar_end == 128 * GiB + 32 * MiB);
+	assert_int_equal(p.rec_gb, 256);
+	gw_plan_free(&p);
+
+	/* the A100 80GB PCIe: the table has no BAR1, nothing placed, the rule
+	 * alone */
+	plan_of("a100-80g-pcie", NULL, NULL, &p);
+	assert_int_equal(p.nbars, 0);
+	assert_true(p.bar_end == 0);
+	assert_int_equal(p.rec_gb, 256);
+	gw_plan_free(&p);
+}
+
+/* Two L40S (BAR1 64 GiB each): both BAR1s first, at 0 and 64 GiB, then
+ * both BAR3s at 128 GiB; tags name the GPU of the group. */
+static void
+test_plan_bars_two_l40s(void **state)
+{
+	gw_plan p;
+
+	(void)state;
+	plan_of("l40s=2", NULL, NULL, &p);
+	check_packed(&p);
+	assert_int_equal(p.nbars, 4);
+	assert_true(p.bars[0].bar == 1 && p.bars[0].copy == 0 &&
+	            p.bars[0].offset == 0);
+	assert_true(p.bars[1].bar == 1 && p.bars[1].copy == 1 &&
+	            p.bars[1].offset == 64 * GiB);
+	assert_true(p.bars[2].bar == 3 && p.bars[2].copy == 0 &&
+	            p.bars[2].offset == 128 * GiB);
+	assert_true(p.bars[3].bar == 3 && p.bars[3].copy == 1 &&
+	            p.bars[3].offset == 128 * GiB + 32 * MiB);
+	assert_int_equal(p.bar_gb, 256);
+	assert_int_equal(p.rec_gb, 256);   /* 96 -> 128 -> 256 by the rule too */
+	gw_plan_free(&p);
+}
+
+/* RTX 3060: 12 GB -> 32 by the rule (domain: not seed 002's "2"); the
+ * GA104 variant's BAR1 is 256 MiB: tiny BARs in a large window. */
+static void
+test_plan_bars_rtx3060(void **state)
+{
+	gw_plan p;
+
+	(void)state;
+	plan_of("rtx-3060", NULL, NULL, &p);
+	assert_int_equal(p.nbars, 0);
+	assert_int_equal(p.rec_gb, 32);
+	gw_plan_free(&p);
+	plan_of("rtx-3060-ga104", NULL, NULL, &p);
+	check_packed(&p);
+	assert_int_equal(p.nbars, 2);
+	assert_true(p.bars[0].size == 256 * MiB && p.bars[1].offset == 256 * MiB);
+	assert_true(p.bar_end == 288 * MiB);
+	assert_int_equal(p.bar_gb, 1);
+	assert_int_equal(p.rec_gb, 32);
+	gw_plan_free(&p);
+}
+
+/* A GPU already in the .vmx (the P40 of the fragment, BAR1 32 GiB) is
+ * placed with the one added (an L40S, 64 GiB), largest first. */
+static void
+test_plan_bars_existing(void **state)
+{
+	gw_plan p;
+	gw_vmx *v = NULL;
+	char *data;
+	size_t n = 0;
+	gw_err e;
+
+	(void)state;
+	data = tu_read_sample("vmx/HANDWRITTEN-FRAGMENT-esxi8-tesla-p40-"
+	                      "pcipassthru0-block-with-comments.vmx", &n);
+	if (gw_vmx_parse(&v, data, n, "p40", &e) != 0)
+		fail_msg("%s", e.msg);
+	free(data);
+	plan_of("l40s", NULL, v, &p);
+	check_packed(&p);
+	assert_int_equal(p.nbars, 4);
+	assert_true(p.bars[0].size == 64 * GiB &&
+	            !p.gpus[p.bars[0].gpu].existing);
+	assert_true(p.bars[1].size == 32 * GiB && p.bars[1].offset == 64 * GiB &&
+	            p.gpus[p.bars[1].gpu].existing);
+	assert_true(p.bar_end == 96 * GiB + 64 * MiB);
+	assert_int_equal(p.rec_gb, 256);    /* 24 + 48 = 72 -> 128 -> 256 */
+	gw_plan_free(&p);
+	gw_vmx_free(v);
+}
+
+/* A GPU the table does not know (RTX 4080 SUPER, 16 GB): by size alone
+ * the rule (16, a power of two -> 32); with its BAR1 given (16 GiB with
+ * Resizable BAR) it is placed with a 32 MiB BAR3; the spec round-trips. */
+static void
+test_plan_bars_given(void **state)
+{
+	gw_plan p;
+	char *s;
+
+	(void)state;
+	plan_of(NULL, "16", NULL, &p);
+	assert_int_equal(p.nbars, 0);
+	assert_int_equal(p.rec_gb, 32);
+	gw_plan_free(&p);
+	plan_of(NULL, "16/16G", NULL, &p);
+	check_packed(&p);
+	assert_int_equal(p.nbars, 2);
+	assert_true(p.bars[0].size == 16 * GiB && p.bars[1].size == 32 * MiB);
+	assert_int_equal(p.bar_gb, 32);
+	assert_int_equal(p.rec_gb, 32);
+	gw_plan_free(&p);
+	/* a BAR1 of 32 GiB for 16 GB: the BARs (32 GiB + 32 MiB -> 64) win */
+	plan_of(NULL, "16/32G=1", NULL, &p);
+	assert_int_equal(p.rule_gb, 32);
+	assert_int_equal(p.bar_gb, 64);
+	assert_int_equal(p.mmio_gb, 64);
+	gw_plan_free(&p);
+	s = gw_vram_spec(16, 16 * GiB, 2);
+	assert_string_equal(s, "16/16G=2");
+	free(s);
+	s = gw_vram_spec(12, 0, 1);
+	assert_string_equal(s, "12=1");
+	free(s);
+}
+
+static void
+test_vram_bar1_errors(void **state)
+{
+	static const char *const bad[] = { "16/16", "16/24G", "16/", "/16G",
+	                                   "16/16G=0", "x/16G" };
+	gw_answers a;
+	size_t i;
+	gw_err e;
+
+	(void)state;
+	gw_answers_init(&a);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		e.msg[0] = '\0';
+		if (gw_answers_add_vram(&a, bad[i], "--vram", &e) == 0)
+			fail_msg("'%s' accepted", bad[i]);
+		assert_true(strncmp(e.msg, "--vram: ", 8) == 0);
+	}
+	assert_int_equal(a.ngpus, 0);
+	gw_answers_free(&a);
+}
+
+/* [gpu] vram keeps a BAR1 through save and load ("16/16G=1"). */
+static void
+test_answers_bar1(void **state)
+{
+	char *dir = tu_tmpdir(), *p = gw_xasprintf("%s/a.ini", dir);
+	char *p2 = gw_xasprintf("%s/saved.ini", dir), *text;
+	gw_answers_file af, af2;
+	size_t len = 0;
+	FILE *f;
+	gw_err e;
+
+	(void)state;
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("[gpu]\nvram = 16/16G, 24\n[output]\ndir = out\nformats = vmx\n", f);
+	fclose(f);
+	if (gw_answers_load(&af, p, &table, &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(af.a.ngpus, 2);
+	assert_true(af.a.gpus[0].bar1_bytes == 16 * GiB);
+	assert_true(af.a.gpus[1].bar1_bytes == 0);
+	assert_int_equal(gw_answers_save(&af, p2, &e), 0);
+	text = NULL;
+	assert_int_equal(gw_read_file(p2, 1 << 20, &text, &len, &e), 0);
+	assert_non_null(strstr(text, "vram = 16/16G=1, 24=1\n"));
+	assert_int_equal(gw_answers_load(&af2, p2, &table, &e), 0);
+	assert_true(af2.a.gpus[0].bar1_bytes == 16 * GiB &&
+	            af2.a.gpus[0].vram_gb == 16);
+	gw_answers_file_free(&af);
+	gw_answers_file_free(&af2);
+	free(text);
+	tu_rm_tree(dir);
+	free(p);
+	free(p2);
+	free(dir);
+}
+
 int
 main(void)
 {
@@ -353,7 +708,16 @@ main(void)
 		cmocka_unit_test(test_parse_gb_errors),
 		cmocka_unit_test(test_bytes_gb),
 		cmocka_unit_test(test_need_for),
+		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_parse_bar_size),
+		cmocka_unit_test(test_plan_bars_a100),
+		cmocka_unit_test(test_plan_bars_two_l40s),
+		cmocka_unit_test(test_plan_bars_rtx3060),
+		cmocka_unit_test(test_plan_bars_existing),
+		cmocka_unit_test(test_plan_bars_given),
+		cmocka_unit_test(test_vram_bar1_errors),
+		cmocka_unit_test(test_answers_bar1),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup_table, teardown_table);
 }

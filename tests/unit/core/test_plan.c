@@ -950,7 +950,9 @@ test_hw_version(void **state)
 	assert_int_equal(f->sev, GW_SEV_WARN);
 	assert_non_null(strstr(f->fix, "vim-cmd vmsvc/upgrade <vmid> vmx-21"));
 	assert_non_null(strstr(f->fix, "one-way"));
-	assert_non_null(strstr(f->fix, "snapshot"));
+	/* a copy of the .vmx, never a snapshot (DirectPath: none) */
+	assert_non_null(strstr(f->fix, "a copy of its .vmx"));
+	assert_null(strstr(f->fix, "snapshot"));
 	assert_false(gw_plan_has_errors(&p));
 	gw_plan_free(&p);
 
@@ -974,10 +976,22 @@ test_hw_version(void **state)
 	assert_null(finding(&p, "hw-too-new"));
 	gw_plan_free(&p);
 
-	/* unknown target: the table as advice */
+	/* unknown target below 17: the ESXi version is asked for (WARN),
+	 * the table as advice */
 	free(a.esxi_version);
 	a.esxi_version = NULL;
 	build(&a, v11, &p);
+	f = finding(&p, "hw-target-unknown");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_WARN);
+	assert_non_null(strstr(f->message, "hardware version 11"));
+	assert_non_null(strstr(f->fix, "8.0U2: 21"));
+	assert_non_null(strstr(f->fix, "esxcli system version get"));
+	assert_null(strstr(f->fix, "snapshot"));
+	assert_non_null(strstr(f->fix_ui, "\"ESXi version\""));
+	gw_plan_free(&p);
+	/* from 17 up it does not matter as much: the table as advice */
+	build(&a, v21, &p);
 	f = finding(&p, "hw-target-unknown");
 	assert_non_null(f);
 	assert_int_equal(f->sev, GW_SEV_INFO);

@@ -69,8 +69,37 @@ test_rows(void **state)
 	assert_int_equal(all, GW_FMT_ALL);
 	assert_null(gw_format_def_of(0));
 	assert_null(gw_format_def_of(GW_FMT_VMX | GW_FMT_BOSH));
-	assert_int_equal(gw_format_defaults() & ~GW_FMT_ALL, 0);
-	assert_true(gw_format_defaults() != 0);
+}
+
+/* Each audience gets its own outputs by default: a VM's .vmx the .vmx
+ * lines alone, a Tanzu VM type BOSH, Ops Manager and the tile; om and
+ * Ansible only when asked for. */
+static void
+test_defaults_per_audience(void **state)
+{
+	(void)state;
+	assert_int_equal(gw_format_defaults(GW_AUD_VM), GW_FMT_VMX);
+	assert_int_equal(gw_format_defaults(GW_AUD_TANZU),
+	                 GW_FMT_BOSH | GW_FMT_OPSMAN | GW_FMT_TILE);
+	assert_int_equal(gw_format_defaults(GW_AUD_VM | GW_AUD_TANZU),
+	                 GW_FMT_VMX | GW_FMT_BOSH | GW_FMT_OPSMAN |
+	                 GW_FMT_TILE);
+	assert_int_equal(gw_format_defaults(0), 0);
+}
+
+/* Only outputs that lock the reservation themselves make the memory size
+ * unneeded: any .vmx lines among them need it. */
+static void
+test_lock_memory(void **state)
+{
+	(void)state;
+	assert_int_equal(gw_formats_lock_memory(0), 0);
+	assert_int_equal(gw_formats_lock_memory(GW_FMT_VMX), 0);
+	assert_int_equal(gw_formats_lock_memory(GW_FMT_VMX | GW_FMT_BOSH), 0);
+	assert_int_equal(gw_formats_lock_memory(GW_FMT_BOSH | GW_FMT_OPSMAN |
+	                                        GW_FMT_TILE), 1);
+	assert_int_equal(gw_formats_lock_memory(GW_FMT_TILE), 1);
+	assert_int_equal(gw_formats_lock_memory(GW_FMT_ANSIBLE | GW_FMT_OM), 1);
 }
 
 /* Each name is accepted by --format's parser and by the answers file's
@@ -215,6 +244,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_defaults_per_audience),
+		cmocka_unit_test(test_lock_memory),
 		cmocka_unit_test(test_names_parse),
 		cmocka_unit_test(test_emit_and_next),
 		cmocka_unit_test(test_labels_zh),

@@ -52,6 +52,18 @@ plan_has(const gw_plan *p, const char *id)
 	return 0;
 }
 
+/* The plan's finding id, or NULL. */
+static const gw_finding *
+plan_finding(const gw_wizard *w, const char *id)
+{
+	size_t i;
+
+	for (i = 0; w->have_plan && i < w->plan.nfindings; i++)
+		if (strcmp(w->plan.findings[i].id, id) == 0)
+			return &w->plan.findings[i];
+	return NULL;
+}
+
 static char *
 write_text(const char *dir, const char *name, const char *text)
 {
@@ -347,7 +359,8 @@ test_init_empty(void **state)
 	assert_int_equal(w.af.a.ngpus, 0);
 	assert_int_equal(w.af.a.reserve, 1);
 	assert_string_equal(w.af.out_dir, "gpuwiz-out");
-	assert_int_equal(w.af.formats, ALL);
+	assert_int_equal(w.activity, GW_ACT_VM);
+	assert_int_equal(w.af.formats, GW_FMT_VMX);   /* a VM's .vmx */
 	assert_null(w.af.vmx_path);
 	assert_null(w.vmx);
 	assert_null(w.vmx_error);
@@ -612,11 +625,12 @@ test_init_bad_answers_and_bad_vmx(void **state)
 	free(dir);
 }
 
-/* A .vmx-only answers file: the formats the plan can make. */
+/* An answers file without [output] formats: the outputs follow the
+ * activity, as far as the plan can make them. */
 static void
 test_init_default_formats(void **state)
 {
-	char *dir = tu_tmpdir(), *ans, *vmx;
+	char *dir = tu_tmpdir(), *ans, *vmx, why[1024];
 	gw_wizard w;
 	gw_err e;
 
@@ -624,20 +638,126 @@ test_init_default_formats(void **state)
 	vmx = put_sample(dir, "vm.vmx", SAMPLE);
 	ans = write_text(dir, "a.ini", "[gpu]\ndevices = l40s\n[vm]\nvmx = vm.vmx\n");
 	assert_int_equal(gw_wizard_init(&w, &table, ans, &e), 0);
-	assert_int_equal(w.af.formats, ALL);
+	/* a VM's .vmx, open: it is patched, no lines to paste */
+	assert_int_equal(w.af.formats, 0);
+	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_REVIEW, why, sizeof why), 0);
 	assert_string_equal(w.af.out_dir, "gpuwiz-out");
+	/* closed: the .vmx lines */
+	assert_int_equal(gw_wizard_open_vmx(&w, NULL, &e), 0);
+	assert_int_equal(w.af.formats, GW_FMT_VMX);
+	assert_int_equal(gw_wizard_open_vmx(&w, vmx, &e), 0);
+	assert_int_equal(w.af.formats, 0);
+	/* a Tanzu VM type: BOSH, Ops Manager and the tile */
+	gw_wizard_set_activity(&w, GW_ACT_TANZU);
+	assert_int_equal(w.af.formats, GW_FMT_BOSH | GW_FMT_OPSMAN | GW_FMT_TILE);
+	gw_wizard_set_activity(&w, GW_ACT_VM);
+	assert_int_equal(w.af.formats, 0);
 	gw_wizard_free(&w);
 	free(ans);
 	/* two models: the tile cannot hold them, so it is not chosen */
 	ans = write_text(dir, "b.ini",
 	                 "[gpu]\ndevices = l40s, a100-80g-pcie\n[vm]\nvmx = vm.vmx\n");
 	assert_int_equal(gw_wizard_init(&w, &table, ans, &e), 0);
-	assert_int_equal(w.af.formats, GW_FMT_VMX | GW_FMT_BOSH | GW_FMT_OPSMAN);
+	gw_wizard_set_activity(&w, GW_ACT_TANZU);
+	assert_int_equal(w.af.formats, GW_FMT_BOSH | GW_FMT_OPSMAN);
+	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_REVIEW, why, sizeof why), 0);
+	/* the operator's choice wins over the activity from then on */
+	gw_wizard_set_formats(&w, GW_FMT_VMX | GW_FMT_ANSIBLE);
+	gw_wizard_set_activity(&w, GW_ACT_VM);
+	assert_int_equal(w.af.formats, GW_FMT_VMX | GW_FMT_ANSIBLE);
+	assert_int_equal(gw_wizard_open_vmx(&w, NULL, &e), 0);
+	assert_int_equal(w.af.formats, GW_FMT_VMX | GW_FMT_ANSIBLE);
+	gw_wizard_free(&w);
+	free(ans);
+	/* and so does the answers file's [output] formats */
+	ans = write_text(dir, "c.ini",
+	                 "[gpu]\ndevices = l40s\n[output]\nformats = bosh\n"
+	                 "dir = out\n");
+	assert_int_equal(gw_wizard_init(&w, &table, ans, &e), 0);
+	assert_int_equal(w.af.formats, GW_FMT_BOSH);
+	gw_wizard_set_activity(&w, GW_ACT_TANZU);
+	gw_wizard_set_activity(&w, GW_ACT_VM);
+	assert_int_equal(w.af.formats, GW_FMT_BOSH);
 	gw_wizard_free(&w);
 	free(ans);
 	free(vmx);
 	tu_rm_tree(dir);
 	free(dir);
+}
+
+/* The ESXi version is asked for where the upgrade matters: a .vmx below
+ * hardware version 17 with no version known; not once it is given, nor
+ * for a newer .vmx. */
+static void
+test_esxi_wanted(void **state)
+{
+	char *dir = tu_tmpdir(), *old, *hw18;
+	const gw_finding *f;
+	gw_wizard w;
+	gw_err e;
+
+	(void)state;
+	old = put_sample(dir, "old.vmx", "vmx/ws-hw11-ubuntu-shebang-utf8.vmx");
+	hw18 = put_sample(dir, "hw18.vmx", SAMPLE);
+	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
+	assert_int_equal(gw_wizard_add_gpu(&w, gpu("l40s"), NULL, 1, &e), 0);
+	assert_false(gw_wizard_esxi_wanted(&w));   /* no .vmx */
+	assert_int_equal(gw_wizard_open_vmx(&w, old, &e), 0);
+	assert_true(gw_wizard_esxi_wanted(&w));
+	f = plan_finding(&w, "hw-target-unknown");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_WARN);
+	assert_non_null(strstr(gw_wizard_finding_fix(f), "\"ESXi version\""));
+	assert_int_equal(gw_wizard_set_esxi(&w, "8.0U2", &e), 0);
+	assert_false(gw_wizard_esxi_wanted(&w));
+	/* then the upgrade advice is concrete */
+	assert_non_null(plan_finding(&w, "hw-upgrade"));
+	assert_int_equal(w.plan.hw_target, 21);
+	assert_int_equal(gw_wizard_set_esxi(&w, "", &e), 0);
+	assert_int_equal(gw_wizard_open_vmx(&w, hw18, &e), 0);
+	assert_false(gw_wizard_esxi_wanted(&w));
+	gw_wizard_free(&w);
+	free(old);
+	free(hw18);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
+/* The memory size is not asked for where every output locks the
+ * reservation itself (the BOSH CPI's memory_reservation_locked_to_max):
+ * INFO, no next step; the .vmx lines need it (WARN). */
+static void
+test_memory_locked_by_outputs(void **state)
+{
+	const gw_finding *f;
+	gw_wizard w;
+	gw_err e;
+	char **v;
+
+	(void)state;
+	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
+	assert_int_equal(gw_wizard_add_gpu(&w, gpu("l40s"), NULL, 1, &e), 0);
+	f = plan_finding(&w, "memory-unknown");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_WARN);   /* the .vmx lines */
+	v = gw_wizard_next_commands(&w);
+	assert_true(strv_has(v, "Memory in MB"));
+	gw_strv_free(v);
+	gw_wizard_set_activity(&w, GW_ACT_TANZU);
+	f = plan_finding(&w, "memory-unknown");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_INFO);
+	assert_non_null(strstr(f->message, "memory_reservation_locked_to_max"));
+	v = gw_wizard_next_commands(&w);
+	assert_false(strv_has(v, "Memory in MB"));
+	assert_false(strv_has(v, "memory size is unknown"));
+	gw_strv_free(v);
+	/* the .vmx lines besides: the WARN again */
+	gw_wizard_set_formats(&w, GW_FMT_BOSH | GW_FMT_VMX);
+	assert_int_equal(plan_finding(&w, "memory-unknown")->sev, GW_SEV_WARN);
+	gw_wizard_set_formats(&w, GW_FMT_ANSIBLE);
+	assert_int_equal(plan_finding(&w, "memory-unknown")->sev, GW_SEV_INFO);
+	gw_wizard_free(&w);
 }
 
 /* ---- check_step ------------------------------------------------------------------ */
@@ -1363,6 +1483,16 @@ test_next_commands(void **state)
 	assert_true(strv_has(v, "ok 2.0"));
 	assert_true(strv_has(v, "Virtualization Mode : Pass-Through"));
 	assert_true(strv_has(v, "BAR1 Memory Usage"));
+	/* a VM's .vmx, patched: no step for an output not chosen */
+	assert_int_equal(w.af.formats, 0);
+	assert_false(strv_has(v, "bosh "));
+	assert_false(strv_has(v, "Ops Manager"));
+	assert_false(strv_has(v, "AI Services tile"));
+	assert_false(strv_has(v, "gpuwiz.vmx.txt"));
+	gw_strv_free(v);
+	/* a Tanzu VM type: its outputs, their steps first */
+	gw_wizard_set_activity(&w, GW_ACT_TANZU);
+	v = gw_wizard_next_commands(&w);
 	assert_true(strv_has(v, "/api/v0/staged/vm_extensions/gpu-l40s"));
 	assert_true(strv_has(v, "om create-vm-extension"));
 	assert_true(strv_has(v, "Apply Changes"));
@@ -1422,6 +1552,77 @@ strv_find(char **v, const char *part)
 		if (strstr(v[i], part))
 			return i;
 	return -1;
+}
+
+/* The next steps follow the activity: a .vmx user's host steps (reload,
+ * power on) before any format's; a Tanzu user's tile and Apply Changes
+ * first, the host's after. */
+static void
+test_next_order(void **state)
+{
+	char *dir = tu_tmpdir(), *vmx, **v;
+	long reload, power, guest, tile, opsman, bosh;
+	gw_wizard w;
+	gw_err e;
+
+	(void)state;
+	vmx = put_sample(dir, "vm.vmx", SAMPLE);
+	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
+	assert_int_equal(gw_wizard_add_gpu(&w, gpu("l40s"), NULL, 1, &e), 0);
+	assert_int_equal(gw_wizard_open_vmx(&w, vmx, &e), 0);
+	gw_wizard_set_formats(&w, GW_FMT_VMX | GW_FMT_BOSH | GW_FMT_OPSMAN |
+	                      GW_FMT_TILE);
+	v = gw_wizard_next_commands(&w);
+	reload = strv_find(v, "vim-cmd vmsvc/reload");
+	power = strv_find(v, "vim-cmd vmsvc/power.on");
+	tile = strv_find(v, "AI Services tile");
+	bosh = strv_find(v, "bosh update-config");
+	guest = strv_find(v, "In the guest");
+	assert_true(reload >= 0 && power > reload);
+	assert_true(tile > power && bosh > power);
+	assert_true(bosh < tile);   /* the registry's order */
+	assert_true(guest > tile);
+	gw_strv_free(v);
+
+	gw_wizard_set_activity(&w, GW_ACT_TANZU);
+	v = gw_wizard_next_commands(&w);
+	tile = strv_find(v, "AI Services tile");
+	opsman = strv_find(v, "om curl");
+	bosh = strv_find(v, "bosh update-config");
+	reload = strv_find(v, "vim-cmd vmsvc/reload");
+	guest = strv_find(v, "In the guest");
+	assert_int_equal(tile, 0);
+	assert_non_null(strstr(v[0], "Apply Changes"));
+	assert_true(opsman > tile && bosh > opsman);
+	assert_true(reload > bosh && guest > reload);
+	gw_strv_free(v);
+
+	/* the Tanzu defaults alone: no .vmx line to paste, no vim-cmd for
+	 * lines never written */
+	assert_int_equal(gw_wizard_open_vmx(&w, NULL, &e), 0);
+	gw_wizard_free(&w);
+	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
+	assert_int_equal(gw_wizard_add_gpu(&w, gpu("l40s"), NULL, 1, &e), 0);
+	gw_wizard_set_activity(&w, GW_ACT_TANZU);
+	v = gw_wizard_next_commands(&w);
+	assert_int_equal(strv_find(v, "AI Services tile"), 0);
+	assert_int_equal(strv_find(v, "vim-cmd"), -1);
+	assert_int_equal(strv_find(v, "gpuwiz.vmx.txt"), -1);
+	gw_strv_free(v);
+	/* a home lab's .vmx lines: paste, reload, power on, then the guest */
+	gw_wizard_set_activity(&w, GW_ACT_VM);
+	v = gw_wizard_next_commands(&w);
+	assert_true(strv_find(v, "gpuwiz.vmx.txt") >= 0);
+	assert_true(strv_find(v, "gpuwiz.vmx.txt") <
+	            strv_find(v, "vim-cmd vmsvc/power.on"));
+	assert_int_equal(strv_find(v, "AI Services tile"), -1);
+	assert_int_equal(strv_find(v, "bosh"), -1);
+	assert_int_equal(strv_find(v, "Ops Manager"), -1);
+	gw_strv_free(v);
+	gw_wizard_free(&w);
+	free(vmx);
+	tu_rm_tree(dir);
+	free(dir);
 }
 
 /* No next step speaks of a flag of the command line. */
@@ -1491,7 +1692,8 @@ test_next_findings(void **state)
 	host = strv_find(v, "find the VM's id");
 	assert_true(up > 0 && fw > up && res > fw && host > res);
 	assert_non_null(strstr(v[up], "from vmx-13 to vmx-21"));
-	assert_non_null(strstr(v[up], "snapshot"));
+	assert_non_null(strstr(v[up], "keep a copy of its .vmx first"));
+	assert_null(strstr(v[up], "snapshot"));
 	assert_non_null(strstr(v[up], "vim-cmd vmsvc/getallvms"));
 	assert_non_null(strstr(v[fw], "reinstall the guest in EFI mode"));
 	/* one step per unresolved finding, before the host's steps; the
@@ -1721,18 +1923,6 @@ test_linux_mode(void **state)
 	free(root);
 }
 
-
-/* The plan's finding id, or NULL. */
-static const gw_finding *
-plan_finding(const gw_wizard *w, const char *id)
-{
-	size_t i;
-
-	for (i = 0; w->have_plan && i < w->plan.nfindings; i++)
-		if (strcmp(w->plan.findings[i].id, id) == 0)
-			return &w->plan.findings[i];
-	return NULL;
-}
 
 /* Lowering a count drops the detected GPUs (and their host addresses)
  * beyond it, the last added first; more than the host has is a WARN. */
@@ -2066,6 +2256,8 @@ main(void)
 		cmocka_unit_test(test_vgpu_vm_only),
 		cmocka_unit_test(test_init_bad_answers_and_bad_vmx),
 		cmocka_unit_test(test_init_default_formats),
+		cmocka_unit_test(test_memory_locked_by_outputs),
+		cmocka_unit_test(test_esxi_wanted),
 		cmocka_unit_test(test_check_step_reasons),
 		cmocka_unit_test(test_search),
 		cmocka_unit_test(test_add_merge_remove),
@@ -2077,6 +2269,7 @@ main(void)
 		cmocka_unit_test(test_save_answers_roundtrip),
 		cmocka_unit_test(test_write_twice),
 		cmocka_unit_test(test_next_commands),
+		cmocka_unit_test(test_next_order),
 		cmocka_unit_test(test_next_findings),
 		cmocka_unit_test(test_next_findings_esxi),
 		cmocka_unit_test(test_format_rows),

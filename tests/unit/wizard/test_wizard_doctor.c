@@ -4,6 +4,7 @@
  * over GW_DIAG_MAX_INPUT, a fix that is no .vmx change. */
 #include "testutil.h"
 #include "wizard_doctor.h"
+#include "emit.h"   /* GW_FMT_* */
 
 #include <fcntl.h>
 #include "wizutil.h"
@@ -15,6 +16,7 @@ static gw_table table;
 #define REGISTER "vmwarelog/vsphere-task-error-devicepoweron-failed-to-register-pcipassthru0-igpu-nuc11.txt"
 #define SEED1   "doctor/seed-001-nccl-operation-not-supported-vgpu.txt"
 #define WS_VMX  "vmx/ws-hw16-win10-efi-windows1252-crlf.vmx"
+#define SEED0   "doctor/seed-000-bosh-cpi-devicepoweron-tanzu-tile.txt"
 
 static void
 put(const char *path, const char *data, size_t n)
@@ -389,6 +391,63 @@ test_huge(void **state)
 	gw_wizard_doctor_free(d);
 }
 
+/* Seed 000's vSphere CPI lines (a BOSH director's log): the Tanzu
+ * route.  No .vmx is asked for (BOSH deleted the VM): the walk stops on
+ * the GPU step; with an L40S chosen it goes on to the review with the
+ * activity Tanzu, the outputs tile, BOSH and Ops Manager, the MMIO rule
+ * for the L40S (48 GB -> 64 -> 128), and the next steps end with the
+ * tile's Apply Changes, with no power-on. */
+static void
+test_bosh_cpi(void **state)
+{
+	doc_case c;
+	const gw_gpu *l40s;
+	char **next;
+	size_t i;
+	int apply = 0, poweron = 0;
+
+	(void)state;
+	case_open(&c, "", SEED0, 0);
+	assert_int_equal(gw_wizard_doctor_text(c.d, c.w, c.text, c.n, &c.e), 1);
+	assert_string_equal(gw_wizard_doctor_finding(c.d, 0)->f.id,
+	                    GW_DIAG_BOSH_POWERON);
+	assert_true(gw_wizard_doctor_tanzu(c.d));
+	assert_non_null(strstr(gw_wizard_doctor_next(c.d, c.w), "GPU model"));
+	assert_non_null(strstr(gw_wizard_doctor_next(c.d, c.w), "Apply Changes"));
+	assert_null(strstr(gw_wizard_doctor_next(c.d, c.w), ".vmx"));
+	assert_null(strstr(gw_wizard_doctor_next(c.d, c.w), "power"));
+	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 1);
+	assert_int_equal(gw_wizard_step(c.w), GW_STEP_GPU);
+	assert_true(gw_wizard_doctor_pending(c.d));
+	assert_non_null(strstr(c.why, "GPU model"));
+	assert_int_equal(gw_wizard_activity(c.w), GW_ACT_TANZU);
+	assert_int_equal(gw_wizard_answers(c.w)->formats,
+	                 GW_FMT_TILE | GW_FMT_BOSH | GW_FMT_OPSMAN);
+	/* the operator picks the GPU and passes the step */
+	l40s = gw_table_lookup(&table, "l40s", &c.e);
+	assert_non_null(l40s);
+	assert_int_equal(gw_wizard_add_gpu(c.w, l40s, NULL, 1, &c.e), 0);
+	assert_int_equal(gw_wizard_next(c.w, c.why, sizeof c.why), 0);
+	assert_int_equal(gw_wizard_doctor_resume(c.d, c.w, c.why, sizeof c.why), 0);
+	assert_int_equal(gw_wizard_step(c.w), GW_STEP_REVIEW);
+	assert_null(gw_wizard_vmx(c.w));
+	assert_int_equal(gw_wizard_activity(c.w), GW_ACT_TANZU);
+	assert_int_equal(gw_wizard_answers(c.w)->formats,
+	                 GW_FMT_TILE | GW_FMT_BOSH | GW_FMT_OPSMAN);
+	assert_string_equal(setting(c.w, "pciPassthru.64bitMMIOSizeGB"), "128");
+	assert_non_null(strstr(gw_wizard_doctor_next(c.d, c.w), "Enter opens the review"));
+	next = gw_wizard_next_commands(c.w);
+	for (i = 0; next[i]; i++) {
+		apply |= strstr(next[i], "Apply Changes") != NULL;
+		poweron |= strstr(next[i], "power.on") != NULL ||
+		           strstr(next[i], "power the VM on") != NULL;
+	}
+	assert_true(apply);
+	assert_false(poweron);
+	gw_strv_free(next);
+	case_close(&c);
+}
+
 int
 main(void)
 {
@@ -404,6 +463,7 @@ main(void)
 		cmocka_unit_test(test_not_vmx_fix),
 		cmocka_unit_test(test_nothing),
 		cmocka_unit_test(test_huge),
+		cmocka_unit_test(test_bosh_cpi),
 	};
 	gw_err e;
 	int rc;

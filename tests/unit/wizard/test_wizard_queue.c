@@ -221,6 +221,13 @@ test_upgrade_and_write(void **state)
 	assert_non_null(strstr(vmx, "pciPassthru1.id = \"00000:094:00.0\""));
 	assert_non_null(strstr(vmx, "pciPassthru.64bitMMIOSizeGB = \"256\""));
 	free(vmx);
+	/* the backup was taken before the upgrade: the file as it was */
+	assert_non_null(w.result.backup);
+	assert_int_equal(strncmp(w.result.backup, w.scratch, strlen(w.scratch)), 0);
+	vmx = scratch_file(&w, w.result.backup + strlen(w.scratch) + 1);
+	assert_non_null(strstr(vmx, "virtualHW.version = \"13\""));
+	assert_null(strstr(vmx, "pciPassthru0.id"));
+	free(vmx);
 	/* the summary printed on exit starts with them */
 	v = gw_wizard_exit_summary(&w);
 	assert_string_equal(v[0], "Upgrade VM ubuntu-l40s from vmx-13 to vmx-21 (done)");

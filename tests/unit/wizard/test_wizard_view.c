@@ -353,7 +353,9 @@ test_summary(void **state)
 	assert_string_equal(v[1], "GPUs:    none chosen");
 	assert_string_equal(v[2], "VM:      none: snippets only");
 	assert_string_equal(v[3], "MMIO:    no plan yet");
-	assert_non_null(strstr(v[4], "vmx, bosh, opsman, tile in gpuwiz-out"));
+	/* a VM's .vmx: the lines to paste */
+	assert_non_null(strstr(v[4], "vmx in gpuwiz-out"));
+	assert_null(strstr(v[4], "bosh"));
 	gw_strv_free(v);
 	e.msg[0] = '\0';
 	assert_null(gw_wizard_snippet(w, GW_FMT_BOSH, &e));
@@ -366,7 +368,7 @@ test_summary(void **state)
 	assert_string_equal(v[1], "GPUs:    2 x l40s");
 	assert_non_null(strstr(v[3], " GB (the recommendation)"));
 	/* two GPUs: the NCCL script is among the outputs */
-	assert_non_null(strstr(v[4], "tile, nccl_check.py in "));
+	assert_non_null(strstr(v[4], "vmx, nccl_check.py in "));
 	assert_non_null(strstr(v[4], out));
 	assert_null(strstr(v[4], ".vmx is patched"));
 	gw_strv_free(v);
@@ -378,11 +380,12 @@ test_summary(void **state)
 	assert_non_null(strstr(v[2], "vmx-19, "));
 	assert_non_null(strstr(v[2], "vm.vmx"));
 	assert_non_null(strstr(v[3], "1024 GB (your size; the rule gives "));
-	assert_non_null(strstr(v[4], "Outputs: the .vmx is patched; vmx, "));
-	gw_strv_free(v);
-	gw_wizard_set_formats(w, 0);
-	v = gw_wizard_summary(w);
+	/* the .vmx open is the output: patched, no lines besides */
 	assert_string_equal(v[4], "Outputs: the .vmx is patched");
+	gw_strv_free(v);
+	gw_wizard_set_formats(w, GW_FMT_VMX | GW_FMT_BOSH);
+	v = gw_wizard_summary(w);
+	assert_non_null(strstr(v[4], "Outputs: the .vmx is patched; vmx, bosh"));
 	gw_strv_free(v);
 
 	/* the snippets: the emitters' text, nothing written */

@@ -1,0 +1,320 @@
+/* test_wizard_state.c: the wizard's state as one answers document: saved
+ * whole and replayed to the same VM, what a change of route leaves
+ * behind, and how often one action makes the plan and renders the
+ * formats (white-box: wizard_int.h's counters). */
+#include "testutil.h"
+#include "wizard_int.h"
+#include "emit.h"
+
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static gw_table table;
+
+TU_TABLE_GROUP(setup, teardown)
+
+static const gw_gpu *
+gpu(const char *id)
+{
+	gw_err e;
+	const gw_gpu *g = gw_table_lookup(&table, id, &e);
+
+	if (g == NULL)
+		fail_msg("%s", e.msg);
+	return g;
+}
+
+static int
+plan_has(const gw_wizard *w, const char *id)
+{
+	const gw_plan *p = gw_wizard_plan(w);
+	size_t i;
+
+	for (i = 0; p && i < p->nfindings; i++)
+		if (strcmp(p->findings[i].id, id) == 0)
+			return 1;
+	return 0;
+}
+
+static char *
+write_text(const char *dir, const char *name, const char *text)
+{
+	char *p = gw_xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(p, "wb");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	return p;
+}
+
+static char *
+read_text(const char *path)
+{
+	char *data = NULL;
+	size_t n = 0;
+	gw_err e;
+
+	if (gw_read_file(path, 1u << 20, &data, &n, &e) != 0)
+		fail_msg("%s", e.msg);
+	return data;
+}
+
+static gw_wizard *
+start(const char *answers, const char *sample)
+{
+	gw_wizard_start st;
+	gw_wizard *w;
+	gw_err e;
+
+	memset(&st, 0, sizeof st);
+	st.answers = answers;
+	st.sample = sample;
+	e.msg[0] = '\0';
+	w = gw_wizard_new(&table, &st, &e);
+	if (w == NULL)
+		fail_msg("%s", e.msg);
+	return w;
+}
+
+static void
+done(gw_wizard *w)
+{
+	if (w->scratch)
+		tu_rm_tree(w->scratch);
+	gw_wizard_delete(w);
+}
+
+static long
+vm_index(const gw_wizard *w, const char *name)
+{
+	const gw_vm *vms;
+	size_t i, n = gw_wizard_vms(w, &vms);
+
+	for (i = 0; i < n; i++)
+		if (strcmp(vms[i].name, name) == 0)
+			return (long)i;
+	fail_msg("no VM %s on the sample", name);
+	return -1;
+}
+
+/* ---- one plan per action, one render per format per write ------------- */
+
+static void
+test_counts(void **state)
+{
+	char *dir = tu_tmpdir(), *ans;
+	unsigned long before;
+	gw_wizard *w;
+	gw_err e;
+
+	(void)state;
+	ans = write_text(dir, "a.ini",
+	                 "[gpu]\ndevices = l40s=1\n"
+	                 "[options]\nforce = yes\n"
+	                 "[output]\ndir = out\nformats = vmx, bosh, opsman\n");
+	w = start(ans, "esxi-l40s");
+	assert_true(gw_wizard_can(w, GW_CAN_VMS));
+
+	/* one probe of the ESXi sample (rows, release, system id): 1 plan */
+	before = w->nreplans;
+	gw_wizard_reprobe(w);
+	assert_int_equal(w->nreplans - before, 1);
+	assert_non_null(w->af.a.esxi_version);
+	assert_non_null(w->af.a.system_id);
+	assert_non_null(gw_wizard_plan(w));
+	assert_int_equal(w->nreplans - before, 1);   /* reading: no more */
+
+	/* opening a VM: 1 plan */
+	before = w->nreplans;
+	assert_int_equal(gw_wizard_esxi_open_vm(w, vm_index(w, "llm-train"), &e), 0);
+	assert_int_equal(w->nreplans - before, 1);
+
+	/* one action of several changes (a key in the front end): 1 plan,
+	 * and the plan read inside it is already the new one */
+	before = w->nreplans;
+	gw_wizard_action_begin(w);
+	assert_int_equal(gw_wizard_set_memory(w, 32768, &e), 0);
+	gw_wizard_set_p2p(w, 1);
+	assert_int_equal(w->nreplans - before, 0);
+	gw_wizard_action_end(w);
+	assert_int_equal(w->nreplans - before, 1);
+
+	/* the review, the snippet view, then the write: each chosen format
+	 * rendered once (3 formats) */
+	before = gw_emit_renders;
+	w->step = GW_STEP_REVIEW;
+	assert_int_equal(gw_wizard_check_step(w, GW_STEP_REVIEW, NULL, 0), 0);
+	free(gw_wizard_snippet(w, GW_FMT_BOSH, &e));
+	if (gw_wizard_write(w) != 0)
+		fail_msg("%s", gw_wizard_error(w, GW_ERR_WRITE));
+	assert_int_equal(gw_emit_renders - before, 3);
+	assert_int_equal(w->nrenders, 3);
+
+	done(w);
+	unlink(ans);
+	free(ans);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
+/* ---- a route switch leaves nothing behind ---------------------------- */
+
+static void
+test_route_switch(void **state)
+{
+	gw_wizard *w = start(NULL, NULL);
+	char *scratch;
+	gw_err e;
+
+	(void)state;
+	/* offline: a GPU and a memory size, then a sample host */
+	assert_int_equal(gw_wizard_add_gpu(w, gpu("a100-80g-pcie"), NULL, 2, &e), 0);
+	assert_int_equal(gw_wizard_set_memory(w, 65536, &e), 0);
+	if (gw_wizard_use_sample(w, "esxi-l40s", &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(w->af.a.ngpus, 0);
+	assert_int_equal(w->af.a.memory_mb, 0);
+	assert_non_null(w->af.a.avail);              /* the sample's GPUs */
+	scratch = gw_xstrdup(w->scratch);
+	assert_non_null(strstr(w->af.out_dir, scratch));
+	assert_int_equal(gw_wizard_esxi_open_vm(w, vm_index(w, "llm-train"), &e), 0);
+	assert_int_equal(gw_wizard_add_gpu(w, gpu("a100-80g-pcie"), NULL, 1, &e), 0);
+	assert_true(plan_has(w, "gpu-count-host"));  /* the sample has none */
+
+	/* back to plan offline: the default directory, no host, no VM */
+	assert_int_equal(gw_wizard_set_mode(w, GW_MODE_OFFLINE, NULL), 0);
+	assert_string_equal(w->af.out_dir, "gpuwiz-out");
+	assert_null(gw_wizard_vmx(w));
+	assert_int_equal(gw_wizard_vm_open(w), -1);
+	assert_int_equal(w->af.a.ngpus, 0);
+	assert_null(w->af.a.avail);
+	assert_null(w->af.a.system_id);
+	assert_null(w->af.a.esxi_version);
+	assert_int_equal(w->af.a.nbdfs, 0);
+	assert_null(gw_wizard_sample_name(w));
+	assert_int_equal(gw_wizard_add_gpu(w, gpu("a100-80g-pcie"), NULL, 1, &e), 0);
+	assert_non_null(gw_wizard_plan(w));
+	assert_false(plan_has(w, "gpu-count-host"));
+	/* the language stays */
+	gw_wizard_set_language(w, "zh_CN");
+	assert_int_equal(gw_wizard_set_mode(w, GW_MODE_LINUX, NULL), 0);
+	assert_string_equal(gw_wizard_language(w), "zh_CN");
+	tu_rm_tree(scratch);
+	free(scratch);
+	done(w);
+}
+
+/* ---- save the whole document, replay it to the same VM ---------------- */
+
+static void
+test_save_replay_sample(void **state)
+{
+	char *dir = tu_tmpdir(), *ans, *text, *old;
+	gw_wizard *w;
+	gw_err e;
+	long vm;
+
+	(void)state;
+	w = start(NULL, NULL);
+	gw_wizard_set_activity(w, GW_ACT_VM);
+	gw_wizard_set_language(w, "zh_CN");
+	if (gw_wizard_use_sample(w, "esxi-l40s", &e) != 0)
+		fail_msg("%s", e.msg);
+	vm = vm_index(w, "llm-train");
+	assert_true(vm > 0);                      /* not the first VM */
+	assert_int_equal(gw_wizard_esxi_open_vm(w, vm, &e), 0);
+	assert_int_equal(gw_wizard_add_gpu(w, gpu("l40s"), NULL, 1, &e), 0);
+	gw_wizard_set_formats(w, GW_FMT_VMX);
+	ans = gw_xasprintf("%s/class.ini", dir);
+	if (gw_wizard_save_answers(w, ans, &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_false(gw_wizard_is(w, GW_WIZ_DIRTY));
+	old = gw_xstrdup(w->scratch);
+	done(w);
+
+	text = read_text(ans);
+	assert_non_null(strstr(text, "[wizard]\nactivity = vm\nlanguage = zh_CN\n"));
+	assert_non_null(strstr(text, "[host]\nkind = sample\naddress = esxi-l40s\n"));
+	assert_non_null(strstr(text, "name = llm-train\n"));
+	assert_null(strstr(text, old));            /* no temporary directory */
+	assert_null(strstr(text, "dir ="));
+	free(text);
+
+	/* the file alone: the same sample, the same VM, a new scratch */
+	w = start(ans, NULL);
+	assert_string_equal(gw_wizard_sample_name(w), "esxi-l40s");
+	assert_int_equal(gw_wizard_vm_open(w), vm);
+	assert_null(gw_wizard_error(w, GW_ERR_VMX));
+	assert_string_equal(gw_wizard_language(w), "zh_CN");
+	assert_int_equal(gw_wizard_activity(w), GW_ACT_VM);
+	assert_int_equal(w->af.a.ngpus, 1);
+	assert_string_not_equal(w->scratch, old);
+	assert_true(strncmp(w->af.out_dir, w->scratch, strlen(w->scratch)) == 0);
+	assert_false(gw_wizard_is(w, GW_WIZ_DIRTY));
+	done(w);
+
+	/* and with the sample on the command line */
+	w = start(ans, "esxi-l40s");
+	assert_int_equal(gw_wizard_vm_open(w), vm);
+	assert_int_equal(w->af.a.ngpus, 1);
+	done(w);
+
+	unlink(ans);
+	free(ans);
+	free(old);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
+/* An SSH or API host of the file, not given on the command line: its
+ * values are kept (and saved again); the error says how to connect. */
+static void
+test_ssh_not_connected(void **state)
+{
+	char *dir = tu_tmpdir(), *ans, *again, *text;
+	gw_wizard *w;
+	gw_err e;
+
+	(void)state;
+	ans = write_text(dir, "ssh.ini",
+	                 "[host]\nkind = ssh\naddress = root@esx01:2222\n"
+	                 "identity = keys/id_ed25519\n"
+	                 "[vm]\nname = llm-train\n"
+	                 "[gpu]\ndevices = l40s\n"
+	                 "[output]\ndir = out\nformats = vmx\n");
+	w = start(ans, NULL);
+	assert_int_equal(gw_wizard_mode(w), GW_MODE_OFFLINE);
+	assert_non_null(gw_wizard_error(w, GW_ERR_HOST));
+	assert_non_null(strstr(gw_wizard_error(w, GW_ERR_HOST),
+	                       "--ssh root@esx01:2222"));
+	again = gw_xasprintf("%s/again.ini", dir);
+	if (gw_wizard_save_answers(w, again, &e) != 0)
+		fail_msg("%s", e.msg);
+	text = read_text(again);
+	assert_non_null(strstr(text, "kind = ssh\naddress = root@esx01:2222\n"));
+	assert_non_null(strstr(text, "identity = "));
+	assert_non_null(strstr(text, "name = llm-train\n"));
+	free(text);
+	gw_wizard_delete(w);
+	unlink(again);
+	free(again);
+	unlink(ans);
+	free(ans);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_route_switch),
+		cmocka_unit_test(test_save_replay_sample),
+		cmocka_unit_test(test_ssh_not_connected),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
