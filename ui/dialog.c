@@ -533,3 +533,41 @@ ui_progress(ui_ctx *u, const char *what, int pct)
 	timeout(200);
 	return cancel;
 }
+
+/* ---- the box pieces, for the boxes of other files (dialog.h) ---------- */
+
+int
+ui_box_width(void)
+{
+	return box_width();
+}
+
+void
+ui_box_place(int h, int w, int *y, int *x)
+{
+	box_place(h, w, y, x);
+}
+
+void
+ui_box_title(int y, int x, int w, const char *title)
+{
+	box_title(y, x, w, title);
+}
+
+void
+ui_box_keys(int y, int x, int w, const char *const *pairs)
+{
+	box_keys(y, x, w, pairs);
+}
+
+int
+ui_box_wait(ui_ctx *u, ui_key *k)
+{
+	return box_wait(u, k);
+}
+
+void
+ui_box_closed(ui_ctx *u)
+{
+	box_closed(u);
+}

@@ -9,11 +9,30 @@
 #include <wctype.h>
 
 static void
+wipe(wchar_t *b, size_t n)
+{
+	volatile wchar_t *v = b;
+
+	while (n--)
+		*v++ = 0;
+}
+
+static void
 reserve(ui_field *f, size_t n)
 {
+	wchar_t *nb;
+
 	if (n + 1 > f->cap) {
+		/* a new buffer, the old one wiped: no stray copy of a
+		 * secret */
+		nb = gw_xcalloc((n + 1) * 2, sizeof *nb);
+		if (f->buf) {
+			memcpy(nb, f->buf, f->cap * sizeof *nb);
+			wipe(f->buf, f->cap);
+			free(f->buf);
+		}
+		f->buf = nb;
 		f->cap = (n + 1) * 2;
-		f->buf = gw_xrealloc(f->buf, f->cap * sizeof *f->buf);
 	}
 }
 
@@ -43,26 +62,40 @@ ui_field_set(ui_field *f, const char *s)
 	f->left = 0;
 }
 
+/* Character i as UTF-8 into mb; its length. */
+static size_t
+char_mb(const ui_field *f, size_t i, char mb[MB_LEN_MAX])
+{
+	mbstate_t st;
+	size_t r;
+
+	memset(&st, 0, sizeof st);
+	r = wcrtomb(mb, f->buf[i], &st);
+	if (r == (size_t)-1) {
+		mb[0] = '?';
+		r = 1;
+	}
+	return r;
+}
+
 char *
 ui_field_get(const ui_field *f)
 {
-	gw_buf b;
-	size_t i;
+	char mb[MB_LEN_MAX], *out;
+	size_t i, n = 0;
 
-	gw_buf_init(&b);
-	for (i = 0; i < f->len; i++) {
-		char mb[MB_LEN_MAX];
-		mbstate_t st;
-		size_t r;
+	for (i = 0; i < f->len; i++)
+		n += char_mb(f, i, mb);
+	out = gw_xmalloc(n + 1);
+	for (i = 0, n = 0; i < f->len; i++) {
+		size_t r = char_mb(f, i, mb);
 
-		memset(&st, 0, sizeof st);
-		r = wcrtomb(mb, f->buf[i], &st);
-		if (r == (size_t)-1)
-			gw_buf_add(&b, "?", 1);
-		else
-			gw_buf_add(&b, mb, r);
+		memcpy(out + n, mb, r);
+		n += r;
 	}
-	return gw_buf_steal(&b);
+	out[n] = '\0';
+	memset(mb, 0, sizeof mb);
+	return out;
 }
 
 int
@@ -207,6 +240,15 @@ ui_field_draw(ui_ctx *u, ui_field *f, int y, int x, int w, int focused)
 
 	if (f->buf == NULL)
 		ui_field_set(f, "");
+	if (f->secret) {
+		/* no echo: the field stays empty, the cursor at its start */
+		dw_put_pad(y, x, "", w, a);
+		if (focused) {
+			u->cursor_y = y;
+			u->cursor_x = x;
+		}
+		return;
+	}
 	if (avail < 1)
 		avail = 1;
 	/* scroll so that the cursor is visible */
@@ -260,6 +302,8 @@ ui_field_draw(ui_ctx *u, ui_field *f, int y, int x, int w, int focused)
 void
 ui_field_free(ui_field *f)
 {
+	if (f->buf)
+		wipe(f->buf, f->cap);
 	free(f->buf);
 	memset(f, 0, sizeof *f);
 }

@@ -13,13 +13,17 @@ typedef struct ui_field {
 	size_t left;       /* first character shown */
 	size_t max;        /* most characters (0 = 4096) */
 	int digits_only;   /* accept 0-9 only: other keys fall through */
+	int secret;        /* a password: drawn empty (no echo, not even its
+	                    * length); the text is wiped when the buffer
+	                    * moves and when the field is freed */
 } ui_field;
 
 /* Field keys results. */
 enum { UI_FIELD_NO = 0, UI_FIELD_MOVED = 1, UI_FIELD_CHANGED = 2 };
 
 void ui_field_set(ui_field *f, const char *utf8);
-/* The text as UTF-8 (malloc'ed). */
+/* The text as UTF-8 (malloc'ed once, to its size: a secret field's copy
+ * leaves no other copy behind; the caller wipes it). */
 char *ui_field_get(const ui_field *f);
 int ui_field_empty(const ui_field *f);
 /* Is the text equal to s (NULL = "")? */

@@ -16,6 +16,8 @@
  * with the wizard's sentence saying why; Enter on it says so.  On a
  * Linux machine without a GPU the sample row is highlighted first.
  */
+#include "connect.h"
+#include "wizard_connect.h"
 #include "draw.h"
 #include "screen.h"
 #include "step_doctor.h"
@@ -294,7 +296,9 @@ info_text(ui_ctx *u, const welcome_st *st, char **own, int *color)
 	}
 	if (row_is_route(row) &&
 	    !gw_wizard_mode_available(w, row_mode(row), &why)) {
-		*color = UI_C_WARN;
+		/* a route whose box connects: what Enter does, not a fault */
+		if (gw_wizard_connect_form(row_mode(row)) == NULL)
+			*color = UI_C_WARN;
 		return why;
 	}
 	switch (row) {
@@ -369,8 +373,10 @@ draw_main(ui_ctx *u, ui_rect r, welcome_st *st)
 	/* TRANSLATORS: heading of the choices; at most 60 cells. */
 	dw_put(r.y + 3, r.x, _("What are you doing?"), r.w, ui_attr(UI_C_HEAD));
 	for (row = ROW_CHOICE0; row < NROWS; row++) {
+		/* a route that connects from its box is not dimmed */
 		int avail = !row_is_route(row) ||
-		            gw_wizard_mode_available(w, row_mode(row), NULL);
+		            gw_wizard_mode_available(w, row_mode(row), NULL) ||
+		            gw_wizard_connect_form(row_mode(row)) != NULL;
 		const char *note = row_is_route(row) ?
 		                   gw_wizard_mode_note(row_mode(row), 0) : NULL;
 
@@ -489,19 +495,14 @@ pick_sample(ui_ctx *u, welcome_st *st)
 	return 0;
 }
 
-/* Enter on the SSH and API rows: the route's host, then the route.  The
- * host is the one given on the command line (--ssh, --url, the ESXi
- * shell, a sample); without one the wizard's sentence says how to get
- * one.  Returns 0 when the route is chosen. */
+/* Enter on the SSH and API rows: the route as it stands, or its
+ * connection box (connect.c) when no host is attached yet.  Returns 0
+ * when the route is chosen. */
 static int
 pick_remote(ui_ctx *u, gw_mode m)
 {
-	const char *why = NULL;
-
-	if (gw_wizard_set_mode(u->w, m, &why) != 0) {
-		ui_msg(u, UI_MSG_ERROR, "%s", why ? why : "");
+	if (ui_connect_mode(u, m) != 0)
 		return -1;
-	}
 	gw_wizard_set_activity(u->w, GW_ACT_VM);
 	return 0;
 }

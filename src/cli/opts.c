@@ -114,13 +114,8 @@ opt_ssh(cli_opts *o, const char *arg, gw_err *e)
 static int
 opt_ssh_port(cli_opts *o, const char *arg, gw_err *e)
 {
-	unsigned long long v;
-
-	if (gw_parse_uint(arg, 65535, &v) != 0 || v == 0) {
-		gw_err_set(e, _("--ssh-port: '%s' is not a port (expected 1..65535)"),
-		           arg);
+	if (gw_host_ssh_port_check(arg, e) != 0)
 		return -1;
-	}
 	o->ssh_port = arg;
 	return 0;
 }

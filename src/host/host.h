@@ -107,6 +107,11 @@ typedef struct gw_host_spec {
 	const char *url, *user, *password;   /* --url, --user (vSphere) */
 	const char *thumbprint, *cafile;
 	int insecure;
+	char *untrusted;                /* NULL, or GW_VS_FP_LEN bytes: an API
+	                                 * certificate that does not verify
+	                                 * leaves its SHA-256 fingerprint here
+	                                 * (gw_vs_opts.untrusted), for the
+	                                 * caller to show and pin */
 	long timeout;                   /* --timeout SECONDS (0 = default) */
 	int esxi_shell;                 /* the ESXi shell when vim-cmd is on
 	                                 * the PATH (and no --sysroot) */
@@ -120,6 +125,9 @@ typedef struct gw_host_spec {
  * the ways to a host, --url with --user, --thumbprint against --insecure)
  * without connecting: 0, or -1 and e. */
 int gw_host_spec_check(const gw_host_spec *s, gw_err *e);
+/* --ssh-port's value: a port 1..65535 (digits only).  0, or -1 and e
+ * (in the wizard's words too: gw_err_text). */
+int gw_host_ssh_port_check(const char *port, gw_err *e);
 /* Open the host the spec names: a sample, ssh, the vSphere API (password
  * given), the ESXi shell (esxi_shell and vim-cmd on the PATH, need not
  * LINUX, no sysroot), else the Linux root (sysroot, "/" when NULL).

@@ -2,6 +2,7 @@
  * a sample, ssh, the vSphere API, the ESXi shell, or a Linux root. */
 #include "host_int.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -57,12 +58,45 @@ gw_host_esxi_shell_label(void)
 	return _("this ESXi host");
 }
 
+int
+gw_host_ssh_port_check(const char *port, gw_err *e)
+{
+	unsigned long long v;
+
+	if (gw_parse_uint(port, 65535, &v) != 0 || v == 0) {
+		gw_err_set(e, _("--ssh-port: '%s' is not a port (expected 1..65535)"),
+		           port);
+		/* TRANSLATORS: the SSH connection box's port field. */
+		gw_err_set_ui(e, _("Port: '%s' is not a port (expected 1..65535, or empty for 22)"),
+		              port);
+		return -1;
+	}
+	return 0;
+}
+
 static gw_runner *
 open_ssh(const gw_host_spec *s, gw_err *e)
 {
-	const char **extra = gw_xcalloc(2 * s->nssh_opts + 5, sizeof *extra);
+	const char **extra;
 	gw_runner *r;
 	size_t n = 0, i;
+
+	if (s->ssh_port && gw_host_ssh_port_check(s->ssh_port, e) != 0)
+		return NULL;
+	/* ssh itself only warns about a key file it cannot read, then
+	 * tries the others: say which file is missing instead */
+	if (s->ssh_identity && access(s->ssh_identity, R_OK) != 0) {
+		int err = errno;
+
+		gw_err_set(e, _("--ssh-identity: %s: %s"), s->ssh_identity,
+		           strerror(err));
+		/* TRANSLATORS: the SSH connection box's identity file
+		 * field; %s the file, then why it cannot be read. */
+		gw_err_set_ui(e, _("Identity file: %s: %s"), s->ssh_identity,
+		              strerror(err));
+		return NULL;
+	}
+	extra = gw_xcalloc(2 * s->nssh_opts + 5, sizeof *extra);
 
 	if (s->ssh_port) {
 		extra[n++] = "-p";
@@ -96,6 +130,7 @@ open_vs(const gw_host_spec *s, gw_err *e)
 	vo.thumbprint = s->thumbprint;
 	vo.cafile = s->cafile;
 	vo.insecure = s->insecure;
+	vo.untrusted = s->untrusted;
 	if (s->timeout > 0) {
 		vo.call_timeout = s->timeout;
 		vo.connect_timeout = s->timeout < 10 ? s->timeout : 10;

@@ -202,6 +202,9 @@ ssh_runner_new(const char *user_at_host, const char *const extra[],
 		gw_err_set(e, _("--ssh: \"%s\" is not a host; expected user@host, "
 		                "e.g. root@esx01"),
 		           user_at_host ? user_at_host : "");
+		/* TRANSLATORS: the SSH connection box's host field. */
+		gw_err_set_ui(e, _("User@host: \"%s\" is not a host; expected user@host, e.g. root@esx01"),
+		              user_at_host ? user_at_host : "");
 		return NULL;
 	}
 	r = runner_new();
@@ -240,9 +243,14 @@ master_error(const gw_runner *r, int st, const char *err, gw_err *e)
 		/* TRANSLATORS: %s is user@host, then ssh's message. */
 		gw_err_set(e, _("ssh %s: %s: the host's key is not in known_hosts or has changed; log in once with ssh yourself and check the key's fingerprint on the host's console (gpuwiz never accepts a key unseen)"),
 		           r->host, msg);
-	else if (!r->prompt && strstr(err, "Permission denied"))
+	else if (!r->prompt && strstr(err, "Permission denied")) {
 		gw_err_set(e, _("ssh %s: %s: no key was accepted and there is no terminal to ask for a password; use ssh keys (ssh-copy-id, or /etc/ssh/keys-root/authorized_keys on ESXi) or run gpuwiz on a terminal"),
 		           r->host, msg);
+		/* TRANSLATORS: the wizard's SSH connection box; %s is
+		 * user@host, then ssh's message. */
+		gw_err_set_ui(e, _("ssh %s: %s: no key was accepted; use ssh keys (ssh-copy-id, or /etc/ssh/keys-root/authorized_keys on ESXi), or start gpuwiz with --ssh USER@HOST to type the password before the screens start"),
+		              r->host, msg);
+	}
 	else
 		gw_err_set(e, _("ssh %s: cannot connect (exit %d): %s"), r->host,
 		           st, msg);

@@ -12,7 +12,7 @@
 #include "vsphere.h"
 
 /* Length of a normalised SHA-256 thumbprint "AA:BB:...:FF" plus NUL. */
-#define GW_VS_THUMB_LEN 96
+#define GW_VS_THUMB_LEN GW_VS_FP_LEN
 
 /* The two halves of gw_vs_connect, for callers (and tests) that want the
  * session object even when the login fails (gw_vs_round_trips):

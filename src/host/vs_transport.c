@@ -221,6 +221,10 @@ http_error(gw_vs *s, CURLcode rc, const char *method, gw_err *e)
 	if (s->pin_mismatch) {
 		gw_err_set(e, _("the certificate of %s does not match --thumbprint: expected %s, got %s; nothing was sent (if the certificate was replaced on purpose, check the new one and pin it)"),
 		           s->host, s->pin, s->seen[0] ? s->seen : "?");
+		/* TRANSLATORS: the wizard's words for the same: the
+		 * certificate changed after the operator trusted it. */
+		gw_err_set_ui(e, _("the certificate of %s changed after you trusted it: expected %s, got %s; nothing was sent. Connect again to see the new one."),
+		              s->host, s->pin, s->seen[0] ? s->seen : "?");
 		return -1;
 	}
 	switch (rc) {
@@ -228,6 +232,8 @@ http_error(gw_vs *s, CURLcode rc, const char *method, gw_err *e)
 #if LIBCURL_VERSION_NUM < 0x073e00
 	case CURLE_SSL_CACERT:
 #endif
+		if (s->seen[0] && s->untrusted)
+			snprintf(s->untrusted, GW_VS_FP_LEN, "%s", s->seen);
 		if (s->seen[0])
 			gw_err_set(e, _("the certificate of %s is not trusted (%s): check that its SHA-256 fingerprint %s is the server's, then pin it with --thumbprint (or use --insecure)"),
 			           s->host, s->verify_reason[0] ? s->verify_reason : why,

@@ -239,11 +239,18 @@ gw_vs_login(gw_vs *s, gw_err *e)
 gw_vs *
 gw_vs_connect(const gw_vs_opts *o, gw_err *e)
 {
-	gw_vs *s = gw_vs_new(o, e);
+	gw_vs *s;
+	int rc;
 
-	if (s == NULL)
+	if (o && o->untrusted)
+		o->untrusted[0] = '\0';
+	if ((s = gw_vs_new(o, e)) == NULL)
 		return NULL;
-	if (gw_vs_login(s, e) != 0) {
+	/* the caller's buffer is written during the login only */
+	s->untrusted = o->untrusted;
+	rc = gw_vs_login(s, e);
+	s->untrusted = NULL;
+	if (rc != 0) {
 		gw_vs_close(s);
 		return NULL;
 	}

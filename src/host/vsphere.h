@@ -35,6 +35,9 @@
 
 #include "gw.h"
 
+/* Length of a SHA-256 fingerprint "AA:BB:...:FF" plus NUL. */
+#define GW_VS_FP_LEN 96
+
 typedef struct gw_vs_opts {
 	const char *url;          /* "https://vc01/sdk", "vc01", "vc01:8989",
 	                           * "https://[::1]:8989" ("https://HOST/sdk"
@@ -49,6 +52,12 @@ typedef struct gw_vs_opts {
 	                           * the system CAs */
 	const char *cafile;       /* optional extra CA bundle (tests), NULL */
 	int insecure;             /* no verification at all (only when asked) */
+	char *untrusted;          /* NULL, or GW_VS_FP_LEN bytes: a certificate
+	                           * that does not verify (neither the CAs
+	                           * nor the pin) leaves its SHA-256
+	                           * fingerprint here, "AA:BB:...:FF" (the
+	                           * form thumbprint takes); "" otherwise
+	                           * (gw_vs_connect only) */
 	long connect_timeout;     /* seconds, 0 = 10 */
 	long call_timeout;        /* seconds per SOAP call, 0 = 60 */
 } gw_vs_opts;

@@ -68,6 +68,8 @@ struct gw_vs {
 	char *password;           /* wiped and freed after Login */
 	char pin[GW_VS_THUMB_LEN];     /* normalised, "" when not pinning */
 	char seen[GW_VS_THUMB_LEN];    /* leaf of the last handshake */
+	char *untrusted;               /* gw_vs_opts.untrusted, during
+	                                * gw_vs_connect's login only */
 	char verify_reason[160];
 	int pin_mismatch;
 	int ctx_hook;             /* CURLOPT_SSL_CTX_FUNCTION accepted */

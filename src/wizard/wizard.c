@@ -293,6 +293,7 @@ gw_wizard_free(gw_wizard *w)
 	gw_session_free(&w->sess);
 	gw_host_close(w->host);
 	gw_host_close(w->local);
+	wz_address_free(w);
 	memset(w, 0, sizeof *w);
 }
 
@@ -347,6 +348,7 @@ attach_host(gw_wizard *w, gw_host *h)
 {
 	gw_session_free(&w->sess);
 	gw_host_close(w->host);
+	wz_address_free(w);
 	w->host = h;
 	gw_session_init(&w->sess, h);
 	gw_host_set_progress(h, w->progress, w->progress_ctx);
@@ -398,6 +400,7 @@ gw_wizard_use_sample(gw_wizard *w, const char *name, gw_err *e)
 	/* a Linux sample: probed as this Linux host through its root */
 	gw_session_free(&w->sess);
 	gw_host_close(w->host);
+	wz_address_free(w);
 	w->host = NULL;
 	gw_session_init(&w->sess, NULL);
 	set_sysroot(w, gw_host_sysroot(h));

@@ -54,9 +54,10 @@ const char *gw_mode_name(gw_mode m);
 /* Is mode m usable in this wizard (w may be NULL: none yet)?  Returns 1
  * when usable (*why = NULL), 0 when not, *why then a translated sentence
  * (an unknown mode: plan offline).  GW_MODE_OFFLINE and GW_MODE_LINUX
- * always are; GW_MODE_ESXI_SSH is available once a host is
- * attached (gw_wizard_new: --ssh USER@HOST, the ESXi shell itself,
- * or a sample ESXi host); before that *why says how to get one. */
+ * always are; GW_MODE_ESXI_SSH and GW_MODE_VSPHERE are available once
+ * a host of theirs is attached (gw_wizard_new: --ssh USER@HOST, the ESXi
+ * shell itself, a sample ESXi host, --url; or gw_wizard_connect,
+ * wizard_connect.h); before that *why says that Enter connects. */
 int gw_wizard_mode_available(const gw_wizard *w, gw_mode m, const char **why);
 
 /* The GPU classes of the table (gw_gpu.cls, gputable.h) for the

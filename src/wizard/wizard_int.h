@@ -6,6 +6,7 @@
 
 #include "wizard.h"
 #include "wizard_changes.h"
+#include "wizard_connect.h"
 #include "wizard_doctor.h"
 #include "host.h"
 #include "samplehost.h"
@@ -55,6 +56,9 @@ struct gw_wizard {
 	                         * sess.vmx_where), the devices picked
 	                         * (sess.picked), the host changes (sess.queue),
 	                         * the last save (sess.last: reloaded, backup) */
+	struct wz_address *addr;        /* how w->host was connected from
+	                                 * the box or a replay
+	                                 * (wizard_connect.c), or NULL */
 	gw_host_progress_fn progress;   /* long host tasks report here */
 	void *progress_ctx;
 	/* the plan is derived from the answers once per action: a change
@@ -141,6 +145,9 @@ gw_mode wz_mode_of(const gw_host *h);
  * runs gw_wizard_probe_esxi; the session (session.h) holds its VMs and
  * the open one.  gw_wizard_new attaches the host it is started with. */
 void wz_attach(gw_wizard *w, gw_host *h);
+/* Forget how the host was connected (wizard_connect.c): a new host is
+ * attached, or the wizard ends. */
+void wz_address_free(gw_wizard *w);
 
 /* ---- the modes as data (wizard_mode.c) --------------------------------- */
 
@@ -171,7 +178,36 @@ typedef struct wz_mode_desc {
 	const char *no_host;            /* WZ_REACH_ATTACHED: the rows' error
 	                                 * while no host is attached */
 	int no_host_vms;                /* ... and the VM list's too */
+	const struct wz_connect *conn;  /* the welcome step's connection
+	                                 * box and what connects it; NULL:
+	                                 * the route does not connect */
 } wz_mode_desc;
+/* The routes that connect from the box (wizard_mode.c). */
+extern const struct wz_connect wz_connect_ssh, wz_connect_api;
+
+/* How w->host was connected from the box or a replay (wizard_connect.c;
+ * gw_wizard_address, never a password). */
+typedef struct wz_address {
+	gw_mode mode;
+	char *v[GW_WIZARD_CONN_FIELDS];   /* the box's values, as typed */
+	char *thumbprint;                 /* the pin the operator accepted */
+} wz_address;
+
+/* A route that connects (its descriptor's conn, wizard_mode.c): its box,
+ * what connects it from the box's values, and the address pieces of a
+ * kept address. */
+struct wz_connect {
+	gw_wizard_conn_form form;
+	int (*connect)(gw_wizard *w, const char *const *v, const char *pin,
+	               char *fp, gw_err *e);
+	void (*address)(const wz_address *a, gw_wizard_address *out);
+};
+
+/* The box's fields, in the order of gw_wizard_connect_ssh's arguments. */
+enum { WZ_SSH_TARGET, WZ_SSH_PORT, WZ_SSH_IDENTITY };
+/* ... and of gw_wizard_connect_api's. */
+enum { WZ_API_URL, WZ_API_USER, WZ_API_PASSWORD };
+
 /* m's descriptor (an unknown m: offline's). */
 const wz_mode_desc *wz_mode(gw_mode m);
 

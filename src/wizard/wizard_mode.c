@@ -1,6 +1,7 @@
 /* wizard_mode.c: the welcome step's modes (routes) as data.  One
  * descriptor per mode says what it is called, what it is for (its note
- * and its paragraph of the welcome help), why it is not available yet,
+ * and its paragraph of the welcome help), why it is not available yet
+ * and the box that connects it (wizard_connect.c),
  * what host it reads and how, how it probes, and the words the screens
  * show for it (the check rows' heading, the open VM's line, the steps'
  * help).  The rest of the wizard asks these descriptors, and the host
@@ -60,6 +61,91 @@ vm_line_api(const gw_vm *vm, gw_power p)
 	return gw_xasprintf(_("%s: %s"), vm->name, gw_power_name(p));
 }
 
+/* ---- the boxes of the routes that connect (wizard_connect.c) ---------- */
+
+static int
+connect_ssh(gw_wizard *w, const char *const *v, const char *pin, char *fp,
+            gw_err *e)
+{
+	(void)pin;
+	fp[0] = '\0';
+	return gw_wizard_connect_ssh(w, v[WZ_SSH_TARGET], v[WZ_SSH_PORT],
+	                             v[WZ_SSH_IDENTITY], e);
+}
+
+static int
+connect_api(gw_wizard *w, const char *const *v, const char *pin, char *fp,
+            gw_err *e)
+{
+	return gw_wizard_connect_api(w, v[WZ_API_URL], v[WZ_API_USER],
+	                             v[WZ_API_PASSWORD], pin, fp, e);
+}
+
+static void
+address_ssh(const wz_address *a, gw_wizard_address *out)
+{
+	out->target = a->v[WZ_SSH_TARGET];
+	out->port = a->v[WZ_SSH_PORT];
+	out->identity = a->v[WZ_SSH_IDENTITY];
+}
+
+static void
+address_api(const wz_address *a, gw_wizard_address *out)
+{
+	out->url = a->v[WZ_API_URL];
+	out->user = a->v[WZ_API_USER];
+	out->thumbprint = a->thumbprint;
+}
+
+const struct wz_connect wz_connect_ssh = {
+	{
+		/* TRANSLATORS: title of the SSH connection box; at most 40
+		 * cells. */
+		N_("An ESXi host over SSH"),
+		/* TRANSLATORS: above the SSH connection box's fields;
+		 * wrapped, at most 3 lines of 60 cells. */
+		N_("gpuwiz logs in with your ssh keys (no password prompt on these screens) and "
+		   "checks the host's key against known_hosts, then reads the host with esxcli "
+		   "and vim-cmd."),
+		3,
+		{
+			/* TRANSLATORS: the SSH connection box's fields;
+			 * at most 16 cells each. */
+			{ N_("User@host"),
+			  /* TRANSLATORS: shown in grey in the empty
+			   * fields of the connection boxes; at most 40
+			   * cells each. */
+			  N_("e.g. root@esx01"), 0, 0 },
+			{ N_("Port"), N_("empty: 22"), 0, 1 },
+			{ N_("Identity file"), N_("empty: ssh's own keys"), 0, 0 },
+		},
+	},
+	connect_ssh,
+	address_ssh,
+};
+
+const struct wz_connect wz_connect_api = {
+	{
+		/* TRANSLATORS: title of the API connection box; at most 40
+		 * cells. */
+		N_("vCenter or ESXi through the API"),
+		/* TRANSLATORS: above the API connection box's fields;
+		 * wrapped, at most 3 lines of 60 cells. */
+		N_("gpuwiz logs in to the vSphere API over https; the password is used for the "
+		   "login only, never shown or saved."),
+		3,
+		{
+			/* TRANSLATORS: the API connection box's fields; at
+			 * most 16 cells each. */
+			{ N_("URL"), N_("e.g. https://vc01/sdk"), 0, 0 },
+			{ N_("User"), N_("e.g. administrator@vsphere.local"), 0, 0 },
+			{ N_("Password"), NULL, 1, 0 },
+		},
+	},
+	connect_api,
+	address_api,
+};
+
 /* ---- the table --------------------------------------------------------- */
 
 static const wz_mode_desc modes[GW_NMODES] = {
@@ -115,13 +201,19 @@ static const wz_mode_desc modes[GW_NMODES] = {
 	[GW_MODE_ESXI_SSH] = {
 		/* TRANSLATORS: welcome step choice, at most 40 cells. */
 		.name = N_("An ESXi host over SSH"),
-		.missing = N_("No ESXi host yet: start gpuwiz with --ssh root@HOST (ssh keys or one password prompt), run it on the ESXi shell, or practise on a sample ESXi host (gpuwiz --sample-host esxi-l40s)."),
+		/* TRANSLATORS: under the focused choice while no ESXi
+		 * host is connected; wrapped, at most 150 cells. */
+		.missing = N_("Not connected yet: Enter asks for the ESXi host (user@host; port and identity file optional) and connects over SSH with your ssh keys."),
 		/* TRANSLATORS: this mode's paragraph of the welcome step's
 		 * help, wrapped to about 70 cells. */
-		.about = N_("An ESXi host over SSH: start gpuwiz with --ssh root@HOST (ssh asks for "
-		            "the password or key passphrase once, before the screens start) or run it "
-		            "on the ESXi shell; gpuwiz then reads the host with esxcli and vim-cmd, "
-		            "enables passthrough, and patches the VM's .vmx on the datastore."),
+		.about = N_("An ESXi host over SSH: Enter asks for the host (user@host; the port and "
+		            "an identity file are optional) and connects with your ssh keys, the "
+		            "host's key checked against known_hosts. Or start gpuwiz with --ssh "
+		            "root@HOST (ssh may then ask for the password or key passphrase once, "
+		            "before the screens start), or run it on the ESXi shell. gpuwiz reads the "
+		            "host with esxcli and vim-cmd, enables passthrough, and patches the VM's "
+		            ".vmx on the datastore."),
+		.conn = &wz_connect_ssh,
 		.reach = WZ_REACH_ATTACHED,
 		.kind = GW_HOST_ESXI,
 		.no_host = N_("no ESXi host to check"),
@@ -162,14 +254,20 @@ static const wz_mode_desc modes[GW_NMODES] = {
 	[GW_MODE_VSPHERE] = {
 		/* TRANSLATORS: welcome step choice, at most 40 cells. */
 		.name = N_("vCenter or ESXi through the API"),
-		.missing = N_("No vCenter or ESXi connection yet: start gpuwiz with --url https://HOST/sdk --user USER (with --thumbprint for a self-signed certificate); the password is asked before the screens start, or taken from GPUWIZ_PASSWORD."),
+		/* TRANSLATORS: under the focused choice while no API
+		 * server is connected; wrapped, at most 150 cells. */
+		.missing = N_("Not connected yet: Enter asks for the URL, user and password and connects; an untrusted certificate is shown for you to accept or refuse."),
 		/* TRANSLATORS: this mode's paragraph of the welcome step's
 		 * help, wrapped to about 70 cells. */
-		.about = N_("vCenter or ESXi through the API: start gpuwiz with --url "
-		            "https://HOST/sdk --user USER (--thumbprint pins a self-signed "
-		            "certificate; the password is asked once before the screens start, or "
-		            "taken from GPUWIZ_PASSWORD); gpuwiz reads the inventory, enables "
-		            "passthrough and reconfigures the VM with ReconfigVM_Task."),
+		.about = N_("vCenter or ESXi through the API: Enter asks for the URL "
+		            "(https://HOST/sdk), the user and the password (not shown, used for the "
+		            "login only, never saved) and connects. A certificate the system does not "
+		            "trust is shown by its SHA-256 fingerprint: compare it with the server's "
+		            "before you trust it; the connection is then pinned to it, as --thumbprint "
+		            "pins it. Or start gpuwiz with --url https://HOST/sdk --user USER. gpuwiz "
+		            "reads the inventory, enables passthrough and reconfigures the VM with "
+		            "ReconfigVM_Task."),
+		.conn = &wz_connect_api,
 		.reach = WZ_REACH_ATTACHED,
 		.kind = GW_HOST_VSPHERE,
 		.no_host = N_("no vSphere connection"),

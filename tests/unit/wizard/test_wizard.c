@@ -211,6 +211,10 @@ test_mode_table(void **state)
 		/* a mode that waits for a host says so, and probes it */
 		assert_int_equal(d->missing != NULL,
 		                 d->reach == WZ_REACH_ATTACHED);
+		/* ... and Enter on it connects: its box */
+		assert_int_equal(d->conn != NULL, d->missing != NULL);
+		assert_int_equal(gw_wizard_connect_form((gw_mode)m) != NULL,
+		                 d->conn != NULL);
 		assert_int_equal(d->probe != NULL, d->reach != WZ_REACH_NONE);
 		/* its paragraph is in the welcome step's help, the note
 		 * its descriptor's */
@@ -316,16 +320,17 @@ test_texts(void **state)
 	why = "x";
 	assert_int_equal(gw_wizard_mode_available(NULL, GW_MODE_LINUX, &why), 1);
 	assert_null(why);
-	/* ESXi over SSH: usable in this build, but a wizard needs a host */
+	/* ESXi over SSH: usable in this build, but a wizard needs a host;
+	 * Enter on its row connects (wizard_connect.h) */
 	why = NULL;
 	assert_int_equal(gw_wizard_mode_available(NULL, GW_MODE_ESXI_SSH, &why), 0);
 	assert_non_null(why);
-	assert_non_null(strstr(why, "--ssh"));
-	/* the API: usable, but a wizard needs a connection (--url) */
+	assert_non_null(strstr(why, "Enter asks for the ESXi host (user@host"));
+	/* the API: usable, but a wizard needs a connection */
 	why = NULL;
 	assert_int_equal(gw_wizard_mode_available(NULL, GW_MODE_VSPHERE, &why), 0);
 	assert_non_null(why);
-	assert_non_null(strstr(why, "--url"));
+	assert_non_null(strstr(why, "Enter asks for the URL, user and password"));
 	why = NULL;
 	assert_int_equal(gw_wizard_mode_available(NULL, (gw_mode)GW_NMODES, &why), 0);
 	assert_non_null(why);
@@ -770,12 +775,12 @@ test_check_step_reasons(void **state)
 	/* an unavailable mode: the welcome step cannot be left */
 	w.mode = GW_MODE_ESXI_SSH;   /* no host attached */
 	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_WELCOME, why, sizeof why), -1);
-	assert_non_null(strstr(why, "No ESXi host yet"));
+	assert_non_null(strstr(why, "Not connected yet: Enter asks for the ESXi host"));
 	assert_int_equal(gw_wizard_next(&w, why, sizeof why), -1);
 	assert_int_equal(w.step, GW_STEP_WELCOME);
 	w.mode = GW_MODE_VSPHERE;   /* no connection */
 	assert_int_equal(gw_wizard_next(&w, why, sizeof why), -1);
-	assert_non_null(strstr(why, "--url"));
+	assert_non_null(strstr(why, "Enter asks for the URL"));
 	w.mode = GW_MODE_OFFLINE;
 	assert_int_equal(gw_wizard_next(&w, why, sizeof why), 0);
 	assert_int_equal(w.step, GW_STEP_HOST);
@@ -1806,7 +1811,7 @@ test_linux_mode(void **state)
 	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
 	/* ESXi over SSH needs a host first; nothing changes */
 	assert_int_equal(gw_wizard_set_mode(&w, GW_MODE_ESXI_SSH, &mwhy), -1);
-	assert_non_null(strstr(mwhy, "--ssh"));
+	assert_non_null(strstr(mwhy, "Enter asks for the ESXi host"));
 	assert_int_equal(w.mode, GW_MODE_OFFLINE);
 	assert_false(w.probed);
 	assert_int_equal(gw_wizard_set_mode(&w, GW_MODE_LINUX, &mwhy), 0);
