@@ -104,15 +104,6 @@ nwanted(const gw_wizard *w)
 	return gw_wizard_answers(w)->a.ngpus;
 }
 
-/* Enter adds a GPU by its size: on that row, or in a search that found
- * nothing. */
-static int
-enter_adds(const gpu_st *st)
-{
-	return (st->focus == F_SEARCH && st->nresults == 0) ||
-	       (st->focus == F_RESULTS && gpu_by_size_row(st, st->rl.cur));
-}
-
 static void *
 gpu_open(void)
 {
@@ -248,7 +239,7 @@ search_key(ui_ctx *u, ui_key k)
 		st->focus = F_RESULTS;
 		return UI_HANDLED;
 	}
-	if (ui_key_enter(k) && enter_adds(st)) {
+	if (ui_key_enter(k) && gpu_enter_adds(st)) {
 		/* nothing found: the one item offered is the add by size */
 		st->focus = F_RESULTS;
 		st->rl.cur = 0;
@@ -440,7 +431,7 @@ gpu_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 		break;
 	}
 	n = ui_keys_common(out, n, max, focus == F_SEARCH);
-	if (enter_adds(gpu_state(u))) {
+	if (gpu_enter_adds(gpu_state(u))) {
 		size_t i;
 
 		/* Enter opens "Add a GPU by its memory size" here */

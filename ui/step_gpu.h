@@ -60,4 +60,13 @@ void gpu_add_detected(ui_ctx *u);
 void gpu_cycle_profile(ui_ctx *u, size_t idx);
 void gpu_change_count(ui_ctx *u, size_t idx, int delta);
 
+/* Enter adds a GPU by its size: on that row, or in a search that found
+ * nothing (the key line and the empty selection's hint say so). */
+static inline int
+gpu_enter_adds(const gpu_st *st)
+{
+	return (st->focus == F_SEARCH && st->nresults == 0) ||
+	       (st->focus == F_RESULTS && gpu_by_size_row(st, st->rl.cur));
+}
+
 #endif

@@ -347,6 +347,10 @@ draw_selection(ui_ctx *u, ui_rect r, int nsel)
 	ui_list_fix(&st->sl, st->h_sel);
 	if (nsel == 0)
 		dw_put(r.y + st->y_sel, r.x + 2,
+		       gpu_enter_adds(st) ?
+		       /* TRANSLATORS: the selection is empty and Enter opens
+		        * "Add a GPU by its memory size"; at most 76 cells. */
+		       _("None yet: Enter adds a GPU by its memory size.") :
 		       /* TRANSLATORS: the selection is empty; at most 76
 		        * cells. */
 		       _("None yet: Space adds the highlighted GPU; Enter goes on with the VM's own."),

@@ -255,7 +255,7 @@ do_write(ui_ctx *u)
 	u->repaint = UI_REPAINT_FULL;
 	if (r == 0)
 		/* TRANSLATORS: after a successful write. */
-		ui_msg(u, UI_MSG_OK, "%s", _("Written. The commands to run next are listed below."));
+		ui_msg(u, UI_MSG_OK, "%s", _("Written. The commands to run next are listed above."));
 	tls(u)->top = 0;
 	return UI_HANDLED;
 }

@@ -88,7 +88,8 @@ sample_walk() { # LANG
 	check "$lang host: the detected L40S" wait_for "l40s"
 	keys Enter
 	check "$lang host: VM step" wait_for "$(st VM)"
-	keys Enter
+	# the focus starts on the marked "No VM": Down to the first VM
+	keys Down; keys Enter
 	check "$lang host: ubuntu-l40s opens (vmx-13)" wait_for "vmx-13"
 	keys u
 	check "$lang host: u queues the upgrade" wait_for "$(printf "$(tr_ "$lang" '%s (vmx-%d queued: u takes it back)')" "" 21 | sed 's/^ *//')"

@@ -60,7 +60,7 @@ switch() { # LANG
 	check "$lang switch: the sample's L40S chosen" wait_for "1 x l40s"
 	keys Escape; keys Escape
 	check "$lang switch: back on the welcome step" wait_for "$(st WELCOME)"
-	row 3; keys Enter
+	row 2; keys Enter
 	check "$lang switch: plan offline: its checklist" wait_for "$(tr_ "$lang" "Above 4G decoding")"
 	keys Space; keys Down; keys Space; keys Enter
 	check "$lang switch: GPU step" wait_for "$(st GPU)"
