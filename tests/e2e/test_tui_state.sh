@@ -60,6 +60,9 @@ switch() { # LANG
 	check "$lang switch: the sample's L40S chosen" wait_for "1 x l40s"
 	keys Escape; keys Escape
 	check "$lang switch: back on the welcome step" wait_for "$(st WELCOME)"
+	# the sample in use: the samples' list first, Esc its menu
+	keys Escape
+	check "$lang switch: the welcome menu" wait_for "$(tr_ "$lang" "What are you doing?")"
 	row 2; keys Enter
 	check "$lang switch: plan offline: its checklist" wait_for "$(tr_ "$lang" "Above 4G decoding")"
 	keys Space; keys Down; keys Space; keys Enter
