@@ -23,10 +23,10 @@ struct known_key {
 static const struct known_key known_keys[] = {
 	{ "wizard", "activity" }, { "wizard", "language" },
 	{ "host", "kind" }, { "host", "address" }, { "host", "identity" },
-	{ "host", "user" },
+	{ "host", "user" }, { "host", "enable" },
 	{ "gpu", "devices" }, { "gpu", "vram" },
 	{ "vm", "name" }, { "vm", "vmx" }, { "vm", "memory_mb" }, { "vm", "esxi" },
-	{ "vm", "bdf" }, { "vm", "system_id" },
+	{ "vm", "bdf" }, { "vm", "system_id" }, { "vm", "upgrade_hw" },
 	{ "options", "uvm" }, { "options", "p2p" }, { "options", "code43" },
 	{ "options", "reserve" }, { "options", "mmio_gb" },
 	{ "options", "allow_below_rule" }, { "options", "force" },
@@ -137,6 +137,36 @@ add_bdf_item(void *p, const char *s, gw_err *e)
 	struct item_ctx *c = p;
 
 	return gw_answers_add_bdf(c->a, s, c->field, e);
+}
+
+/* One [host] enable item: a host PCI address, kept as given (trimmed). */
+static int
+add_enable_item(void *p, const char *s, gw_err *e)
+{
+	gw_answers_file *af = p;
+	unsigned d, b, sl, f;
+	char *t = gw_xstrdup(s), *v = gw_trim(t);
+	size_t i;
+
+	if (gw_bdf_parse(v, &d, &b, &sl, &f) != 0) {
+		gw_err_set(e, _("%s: [host] enable: '%s' is not a PCI address (expected hex 0000:42:00.0, as esxcli hardware pci list shows it)"),
+		           af->path, v);
+		free(t);
+		return -1;
+	}
+	for (i = 0; i < af->nhost_enable; i++)
+		if (strcmp(af->host_enable[i], v) == 0) {
+			gw_err_set(e, _("%s: [host] enable: %s is given twice"),
+			           af->path, v);
+			free(t);
+			return -1;
+		}
+	af->host_enable = gw_xrealloc(af->host_enable,
+	                              (af->nhost_enable + 1) *
+	                              sizeof *af->host_enable);
+	af->host_enable[af->nhost_enable++] = gw_xstrdup(v);
+	free(t);
+	return 0;
 }
 
 /* A list key ("gpu:devices") through add, one item at a time. */
@@ -312,6 +342,16 @@ load_host(gw_answers_file *af, dictionary *d, gw_err *e)
 		}
 		af->host_user = gw_xstrdup(v);
 	}
+	if ((v = iniparser_getstring(d, "host:enable", NULL)) != NULL) {
+		if (af->host != GW_AHOST_SAMPLE && af->host != GW_AHOST_SSH &&
+		    af->host != GW_AHOST_API) {
+			gw_err_set(e, _("%s: [host] enable: '%s' needs an ESXi host (expected [host] kind = sample, ssh or api)"),
+			           path, v);
+			return -1;
+		}
+		if (each_item(v, add_enable_item, af, e) != 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -366,6 +406,15 @@ load_vm(gw_answers_file *af, dictionary *d, struct item_ctx *c, gw_err *e)
 	}
 	if (load_list(d, "vm:bdf", path, "[vm] bdf", add_bdf_item, c, e) != 0)
 		return -1;
+	if ((v = iniparser_getstring(d, "vm:upgrade_hw", NULL)) != NULL) {
+		if (parse_bool(path, "upgrade_hw", v, &af->upgrade_hw, e) != 0)
+			return -1;
+		if (af->upgrade_hw && af->vm_name == NULL) {
+			gw_err_set(e, _("%s: [vm] upgrade_hw: the upgrade is of the VM named by [vm] name (expected [vm] name with it)"),
+			           path);
+			return -1;
+		}
+	}
 	if ((v = iniparser_getstring(d, "vm:system_id", NULL)) != NULL && *v) {
 		snprintf(field, sizeof field, "%s: [vm] system_id", path);
 		if (gw_answers_set_system_id(&af->a, v, field, e) != 0)
@@ -600,6 +649,9 @@ gw_answers_file_free(gw_answers_file *af)
 	free(af->host_identity);
 	free(af->host_user);
 	free(af->vm_name);
+	while (af->nhost_enable > 0)
+		free(af->host_enable[--af->nhost_enable]);
+	free(af->host_enable);
 	memset(af, 0, sizeof *af);
 	af->activity = -1;
 }
@@ -651,6 +703,7 @@ save_host(gw_buf *b, const gw_answers_file *af)
 		put_kv(b, "identity", af->host_identity);
 	if (af->host_user)
 		put_kv(b, "user", af->host_user);
+	put_list(b, "enable", af->host_enable, af->nhost_enable);
 	gw_buf_puts(b, "\n");
 }
 
@@ -705,6 +758,8 @@ save_vm(gw_buf *b, const gw_answers_file *af)
 	put_list(b, "bdf", a->bdfs, a->nbdfs);
 	if (a->system_id)
 		put_kv(b, "system_id", a->system_id);
+	if (af->upgrade_hw)
+		put_kv(b, "upgrade_hw", "yes");
 }
 
 static const char *

@@ -76,6 +76,12 @@ typedef struct gw_answers_file {
 	char *host_identity;    /* ssh: the identity file (resolved) */
 	char *host_user;        /* api: the user */
 	char *vm_name;    /* [vm] name: the VM of the host's list */
+	char **host_enable;     /* [host] enable: the host PCI addresses
+	                         * whose passthrough the replay queues, as
+	                         * the host step's e did ("0000:5e:00.0") */
+	size_t nhost_enable;
+	int upgrade_hw;   /* [vm] upgrade_hw: the open VM's hardware upgrade
+	                   * queued, as the VM step's u did */
 	int formats_set;  /* [output] formats was given, or the operator
 	                   * chose (the wizard's defaults follow its activity
 	                   * otherwise) */

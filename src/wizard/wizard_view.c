@@ -72,6 +72,52 @@ file_vm(gw_wizard *w)
 	}
 }
 
+/* The answers file's host changes, queued again as the host and VM
+ * steps' e and u queued them: [host] enable by the GPU's address (one
+ * the host has enabled already needs nothing), [vm] upgrade_hw on the VM
+ * opened.  A change that cannot be queued is the VM step's error. */
+static void
+file_changes(gw_wizard *w)
+{
+	const gw_answers_file *af = &w->af;
+	size_t i, k;
+	gw_err le;
+
+	if (w->host == NULL)
+		return;
+	for (i = 0; i < af->nhost_enable; i++) {
+		for (k = 0; k < w->ndetected; k++)
+			if (w->detected[k].bdf &&
+			    strcmp(w->detected[k].bdf, af->host_enable[i]) == 0)
+				break;
+		le.msg[0] = '\0';
+		if (k == w->ndetected) {
+			/* TRANSLATORS: %s: the answers file, a PCI address. */
+			gw_err_set(&le, _("%s: [host] enable: this host has no GPU at %s"),
+			           af->path, af->host_enable[i]);
+		} else if (gw_wizard_enable_queued(w, k) != 0 ||
+		           gw_wizard_detected_passthru(w, k) == 1) {
+			continue;   /* queued, or enabled already */
+		} else if (gw_wizard_esxi_enable(w, k, NULL, &le) >= 0) {
+			continue;
+		}
+		free(w->vmx_error);
+		w->vmx_error = gw_xstrdup(le.msg);
+		return;
+	}
+	if (af->upgrade_hw && gw_wizard_upgrade_queued(w) == 0 &&
+	    gw_session_vm(&w->sess) != NULL &&
+	    gw_wizard_esxi_upgrade_target(w) > 0) {
+		le.msg[0] = '\0';
+		if (gw_wizard_esxi_upgrade(w, &le) < 0) {
+			free(w->vmx_error);
+			/* TRANSLATORS: %s: the answers file, then why. */
+			w->vmx_error = gw_xasprintf(_("%s: [vm] upgrade_hw: %s"),
+			                            af->path, le.msg);
+		}
+	}
+}
+
 gw_wizard *
 gw_wizard_new(const gw_table *t, gw_wizard_start *st, gw_err *e)
 {
@@ -96,8 +142,10 @@ gw_wizard_new(const gw_table *t, gw_wizard_start *st, gw_err *e)
 		rc = gw_wizard_use_sample(w, st->sample, e);
 	else
 		rc = file_host(w, e);
-	if (rc == 0)
+	if (rc == 0) {
 		file_vm(w);
+		file_changes(w);
+	}
 	wz_end(w);
 	w->starting = 0;
 	if (rc != 0) {

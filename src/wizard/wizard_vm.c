@@ -433,6 +433,30 @@ save_host(const gw_wizard *w, gw_answers_file *c)
 	}
 }
 
+/* The host changes queued and not yet run, as the replay queues them
+ * again: the GPUs whose passthrough is to be enabled (by address), the
+ * open VM's hardware upgrade.  Only for a host the file names. */
+static void
+save_changes(const gw_wizard *w, gw_answers_file *c)
+{
+	size_t k;
+
+	c->host_enable = NULL;
+	c->nhost_enable = 0;
+	c->upgrade_hw = 0;
+	if (c->host != GW_AHOST_SAMPLE && c->host != GW_AHOST_SSH &&
+	    c->host != GW_AHOST_API)
+		return;
+	for (k = 0; k < w->ndetected; k++)
+		if (gw_wizard_enable_queued(w, k) == 1 && w->detected[k].bdf) {
+			c->host_enable = gw_xrealloc(c->host_enable,
+			                             (c->nhost_enable + 1) *
+			                             sizeof *c->host_enable);
+			c->host_enable[c->nhost_enable++] = w->detected[k].bdf;
+		}
+	c->upgrade_hw = c->vm_name != NULL && gw_wizard_upgrade_queued(w) > 0;
+}
+
 int
 wz_savable(const gw_wizard *w, const char *path, gw_err *e)
 {
@@ -474,6 +498,7 @@ gw_wizard_save_answers(gw_wizard *w, const char *path, gw_err *e)
 	copy.activity = (int)gw_wizard_activity(w);
 	copy.vm_name = vm ? vm->name : w->host_error ? w->af.vm_name : NULL;
 	save_host(w, &copy);
+	save_changes(w, &copy);
 	copy.vmx_path = w->af.vmx_path && !vm ?
 	                path_for_answers(w->af.vmx_path, dir) : NULL;
 	/* a sample's scratch directory is made anew on each start: the
@@ -483,6 +508,7 @@ gw_wizard_save_answers(gw_wizard *w, const char *path, gw_err *e)
 	                 path_under(w->af.out_dir, w->scratch)) ?
 	               path_for_answers(w->af.out_dir, dir) : NULL;
 	rc = gw_answers_save(&copy, path, e);
+	free(copy.host_enable);   /* the addresses are the detected GPUs' */
 	free(copy.vmx_path);
 	free(copy.out_dir);
 	free(dir);

@@ -274,6 +274,17 @@ test_wizard_key_errors(void **state)
 	             OK_TAIL, "[host] unknown key 'port'");
 	expect_error(dir, "[vm]\nname = llm-train\n" OK_TAIL,
 	             "[vm] name: 'llm-train' needs a host that lists VMs");
+	expect_error(dir, "[host]\nkind = offline\nenable = 0000:5e:00.0\n"
+	             OK_TAIL, "[host] enable: '0000:5e:00.0' needs an ESXi host");
+	expect_error(dir, "[host]\nkind = sample\naddress = esxi-l40s\n"
+	             "enable = 5e:00\n" OK_TAIL,
+	             "[host] enable: '5e:00' is not a PCI address");
+	expect_error(dir, "[host]\nkind = sample\naddress = esxi-l40s\n"
+	             "enable = 0000:5e:00.0, 0000:5e:00.0\n" OK_TAIL,
+	             "[host] enable: 0000:5e:00.0 is given twice");
+	expect_error(dir, "[host]\nkind = sample\naddress = esxi-l40s\n"
+	             "[vm]\nupgrade_hw = yes\n" OK_TAIL,
+	             "[vm] upgrade_hw: the upgrade is of the VM named by [vm] name");
 	expect_error(dir, "[host]\nkind = offline\n[gpu]\ndevices = l40s\n"
 	             "[output]\nformats = vmx\n", "[output] dir: missing");
 #undef OK_TAIL

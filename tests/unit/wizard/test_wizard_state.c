@@ -268,6 +268,85 @@ test_save_replay_sample(void **state)
 	free(dir);
 }
 
+/* The detected GPU at address bdf, -1 when none. */
+static long
+detected_index(const gw_wizard *w, const char *bdf)
+{
+	const gw_gpu_dev *d;
+	size_t n = gw_wizard_detected(w, &d), i;
+
+	for (i = 0; i < n; i++)
+		if (d[i].bdf && strcmp(d[i].bdf, bdf) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* The host changes queued are part of the document: the replay queues
+ * the same enable (by address) and the same upgrade, so the write does
+ * on the host what the trainer's would have done. */
+static void
+test_save_replay_changes(void **state)
+{
+	char *dir = tu_tmpdir(), *ans, *text;
+	gw_wizard *w;
+	gw_err e;
+	long vm, idx;
+
+	(void)state;
+	w = start(NULL, "esxi-l40s");
+	idx = detected_index(w, "0000:5e:00.0");   /* not enabled yet */
+	assert_true(idx >= 0);
+	assert_int_equal(gw_wizard_esxi_enable(w, (size_t)idx, NULL, &e), 1);
+	vm = vm_index(w, "ubuntu-l40s");           /* vmx-13: upgradable */
+	assert_int_equal(gw_wizard_esxi_open_vm(w, vm, &e), 0);
+	assert_int_equal(gw_wizard_add_gpu(w, gpu("l40s"), NULL, 1, &e), 0);
+	assert_true(gw_wizard_esxi_upgrade_target(w) > 13);
+	assert_int_equal(gw_wizard_esxi_upgrade(w, &e), 1);
+	assert_true(gw_wizard_upgrade_queued(w) > 13);
+	ans = gw_xasprintf("%s/changes.ini", dir);
+	if (gw_wizard_save_answers(w, ans, &e) != 0)
+		fail_msg("%s", e.msg);
+	done(w);
+
+	text = read_text(ans);
+	assert_non_null(strstr(text, "enable = 0000:5e:00.0\n"));
+	assert_non_null(strstr(text, "upgrade_hw = yes\n"));
+	free(text);
+
+	w = start(ans, NULL);
+	assert_null(gw_wizard_error(w, GW_ERR_VMX));
+	assert_int_equal(gw_wizard_vm_open(w), vm);
+	idx = detected_index(w, "0000:5e:00.0");
+	assert_true(idx >= 0);
+	assert_int_equal(gw_wizard_enable_queued(w, (size_t)idx), 1);
+	assert_true(gw_wizard_upgrade_queued(w) > 13);
+	assert_false(gw_wizard_is(w, GW_WIZ_DIRTY));
+	done(w);
+
+	/* an address the host does not have: one line naming the key */
+	text = gw_xasprintf("[host]\nkind = sample\naddress = esxi-l40s\n"
+	                    "enable = 0000:99:00.0\n[gpu]\ndevices = l40s\n"
+	                    "[vm]\nname = ubuntu-l40s\n");
+	{
+		FILE *f = fopen(ans, "w");
+
+		assert_non_null(f);
+		fputs(text, f);
+		fclose(f);
+	}
+	free(text);
+	w = start(ans, NULL);
+	assert_non_null(gw_wizard_error(w, GW_ERR_VMX));
+	assert_non_null(strstr(gw_wizard_error(w, GW_ERR_VMX),
+	                       "[host] enable: this host has no GPU at 0000:99:00.0"));
+	done(w);
+
+	unlink(ans);
+	free(ans);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
 /* An SSH or API host of the file, not given on the command line: its
  * values are kept (and saved again); the error says how to connect. */
 static void
@@ -313,6 +392,7 @@ main(void)
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_route_switch),
 		cmocka_unit_test(test_save_replay_sample),
+		cmocka_unit_test(test_save_replay_changes),
 		cmocka_unit_test(test_ssh_not_connected),
 	};
 
