@@ -274,12 +274,12 @@ extern int _nl_msg_cat_cntr;
 #endif
 
 int
-ui_set_language(ui_ctx *u, const char *lang)
+ui_use_language(int utf8, const char *lang)
 {
 	const char *m = setlocale(LC_MESSAGES, NULL);
 
 	if (strcmp(lang, "en") != 0 &&
-	    (!u->utf8 || m == NULL || strcmp(m, "C") == 0 ||
+	    (!utf8 || m == NULL || strcmp(m, "C") == 0 ||
 	     strcmp(m, "POSIX") == 0))
 		return -1;
 	setenv("LANGUAGE", lang, 1);
@@ -288,6 +288,14 @@ ui_set_language(ui_ctx *u, const char *lang)
 	 * way to make it look again after LANGUAGE changed */
 	++_nl_msg_cat_cntr;
 #endif
+	return 0;
+}
+
+int
+ui_set_language(ui_ctx *u, const char *lang)
+{
+	if (ui_use_language(u->utf8, lang) != 0)
+		return -1;
 	gw_wizard_set_language(u->w, lang);
 	/* the plan's reasons and steps were translated when it was built */
 	gw_wizard_replan(u->w);

@@ -532,6 +532,13 @@ curses_start(ui_ctx *u)
 	return scr;
 }
 
+/* The wizard's language before it reads the host (gw_wizard_start). */
+static int
+start_language(const char *lang)
+{
+	return ui_use_language(locale_utf8(), lang);
+}
+
 int
 gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 {
@@ -540,6 +547,7 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 	SCREEN *scr;
 	int rc;
 
+	st->use_language = start_language;
 	if ((w = gw_wizard_new(t, st, e)) == NULL)
 		return 2;
 	memset(&u, 0, sizeof u);
@@ -560,7 +568,8 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 		           getenv("TERM") ? getenv("TERM") : "");
 		return 2;
 	}
-	/* the answers file's language, else the locale's */
+	/* --lang or the answers file's language (in use since
+	 * gw_wizard_new), else the locale's */
 	if (gw_wizard_language(w) == NULL ||
 	    ui_set_language(&u, gw_wizard_language(w)) != 0)
 		gw_wizard_set_language(w, ui_lang_is_zh() ? "zh_CN" : "en");

@@ -201,6 +201,7 @@ run_wizard(cli_opts *o, gw_wizard_fn wizard, gw_err *e)
 	memset(&st, 0, sizeof st);
 	st.answers = o->answers;
 	st.sample = o->sample;
+	st.lang = o->lang;
 	if (cli_wizard_connection(o, &st, e) != 0) {
 		cli_die_line(NULL, e->msg);
 		gw_table_free(&t);

@@ -58,6 +58,8 @@ typedef struct cli_opts {
 	const char *cmd;
 	const char *table_path;
 	const char *answers;
+	const char *lang;         /* --lang, as the answers file says it
+	                           * ("en", "zh_CN"), or NULL */
 	const char *esxcli_file;
 	const char *nvsmi;
 	const char *sysroot;

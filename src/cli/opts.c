@@ -185,19 +185,26 @@ opt_parallel(cli_opts *o, const char *arg, gw_err *e)
 static const char *const langs[] = { "en", "zh_CN" };
 #define LANGS_TEXT "en, zh_CN"
 
-int
-cli_lang_known(const char *lang)
+/* The entry of langs[] that lang names, NULL when none. */
+static const char *
+lang_word(const char *lang)
 {
 	size_t n = strcspn(lang, ".@"), i;
 
 	if (n == 2 && strncmp(lang, "en", 2) == 0)
-		return 1;
+		return langs[0];
 	if (n == 5 && strncmp(lang, "en_", 3) == 0)
-		return 1;       /* en_US, en_GB: English too */
+		return langs[0];   /* en_US, en_GB: English too */
 	for (i = 0; i < sizeof langs / sizeof langs[0]; i++)
 		if (strlen(langs[i]) == n && strncmp(lang, langs[i], n) == 0)
-			return 1;
-	return 0;
+			return langs[i];
+	return NULL;
+}
+
+int
+cli_lang_known(const char *lang)
+{
+	return lang_word(lang) != NULL;
 }
 
 /* --lang: setup_locale() has used a known one already; an unknown one
@@ -205,8 +212,7 @@ cli_lang_known(const char *lang)
 static int
 opt_lang(cli_opts *o, const char *arg, gw_err *e)
 {
-	(void)o;
-	if (cli_lang_known(arg))
+	if ((o->lang = lang_word(arg)) != NULL)
 		return 0;
 	gw_err_set(e, _("--lang: '%s' is not an available language (expected one of: %s)"),
 	           arg, LANGS_TEXT);

@@ -79,6 +79,13 @@ typedef struct gw_wizard_start {
 	const char *answers;    /* --answers FILE, or NULL */
 	gw_host *host;          /* an ESXi host or the vSphere API, or NULL */
 	const char *sample;     /* --sample-host NAME, or NULL */
+	const char *lang;       /* --lang ("en", "zh_CN"): wins over the
+	                         * answers file's [wizard] language; NULL */
+	/* The front end's switch of the language of the texts, called with
+	 * the language to use (--lang, else the answers file's) before the
+	 * host is read, so that what the host's probes say is in it; 0 when
+	 * it could switch.  NULL: the front end does it later. */
+	int (*use_language)(const char *lang);
 } gw_wizard_start;
 
 /* Practise on sample host name (data/hosts; samplehost.h): it is built in

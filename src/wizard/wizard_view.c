@@ -131,6 +131,14 @@ gw_wizard_new(const gw_table *t, gw_wizard_start *st, gw_err *e)
 		gw_wizard_delete(w);
 		return NULL;
 	}
+	/* the language first: the host's rows are read in it */
+	if (st->lang)
+		gw_wizard_set_language(w, st->lang);
+	if (st->use_language && gw_wizard_language(w) &&
+	    st->use_language(gw_wizard_language(w)) != 0 && st->lang == NULL) {
+		free(w->af.language);   /* the file's, not shown: the locale's */
+		w->af.language = NULL;
+	}
 	/* the answers file's values are for the host it is replayed on */
 	w->starting = 1;
 	wz_begin(w);

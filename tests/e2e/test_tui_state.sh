@@ -165,6 +165,26 @@ replay() { # LANG
 		"! grep -q 'hypervisor.cpuid.v0' '$S2/volumes/datastore1/ubuntu-l40s/ubuntu-l40s.vmx'"
 	check "$lang replay: nothing else in the working directory" sh -c \
 		"[ \"\$(ls -A '$TMP/run')\" = gpuwiz-answers.ini ]"
+
+	# the file's language wins over the locale, --lang over the file;
+	# the host's rows are read in the language in use
+	flang=$lang
+	case $flang in zh*) other=C.UTF-8 olang=en ;; *) other=zh_CN.UTF-8 olang=zh_CN ;; esac
+	rm -rf "$TMP/run"/gpuwiz-out
+	start "$other" 80x24 --answers gpuwiz-answers.ini
+	check "$flang replay under $other: the file's language" \
+		wait_for "$(tr_ "$flang" "Choose the language and what you are doing.")"
+	keys Enter
+	check "$flang replay under $other: the host's rows in it" \
+		wait_for "$(tr_ "$flang" "Checking passthrough of %s (%s)" | sed 's/ *%s.*//')"
+	keys q; wait_for "y/n" 5 >/dev/null && keys y
+	exited >/dev/null
+	start "$flang" 80x24 --lang "$olang" --answers gpuwiz-answers.ini
+	check "$flang replay with --lang $olang: --lang wins" \
+		wait_for "$(tr_ "$other" "Choose the language and what you are doing.")"
+	keys q; wait_for "y/n" 5 >/dev/null && keys y
+	exited >/dev/null
+	lang=$flang
 }
 
 # ---- 3. quitting with unsaved answers offers to save --------------------
