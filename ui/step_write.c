@@ -96,9 +96,14 @@ build_ready(ui_textlist *tl, const gw_wizard *w, const gw_plan *p, int width)
 	 * would say it */
 	if (gw_wizard_check_step(w, GW_STEP_REVIEW, why, sizeof why) != 0)
 		ui_tl_add(tl, why, UI_C_FAIL, 0, 0, width);
-	/* TRANSLATORS: the invitation to write. */
-	ui_tl_add(tl, _("Press Enter to write these files. The VM must be powered off."),
-	    UI_C_TITLE, 0, 0, width);
+	ui_tl_add(tl, gw_wizard_vmx_where(w) ?
+	          /* TRANSLATORS: the invitation to write, a .vmx among the
+	           * files. */
+	          _("Press Enter to write these files. The VM must be powered off.") :
+	          /* TRANSLATORS: the invitation to write, no .vmx (snippets
+	           * only: nothing is powered on or off). */
+	          _("Press Enter to write these files."),
+	          UI_C_TITLE, 0, 0, width);
 }
 
 static void

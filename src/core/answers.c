@@ -34,6 +34,12 @@ static const struct known_key known_keys[] = {
 };
 
 const char *const gw_answers_activities[] = { "vm", "tanzu", NULL };
+unsigned
+gw_answers_audience(int activity)
+{
+	return activity == 1 ? GW_AUD_TANZU : GW_AUD_VM;
+}
+
 const char *const gw_answers_languages[] = { "en", "zh_CN", NULL };
 const char *const gw_answers_host_words[] = {
 	"offline", "linux", "sample", "ssh", "api", NULL
@@ -487,6 +493,14 @@ load_output(gw_answers_file *af, dictionary *d, gw_err *e)
 	}
 	if ((v = iniparser_getstring(d, "output:name", NULL)) != NULL && *v)
 		af->a.name = gw_xstrdup(v);
+	if (af->formats == 0 && af->vmx_path == NULL && af->vm_name == NULL &&
+	    af->activity >= 0) {
+		/* the activity's outputs (formats.def's FOR), not chosen:
+		 * the wizard's defaults follow the activity still */
+		af->formats = gw_format_defaults(gw_answers_audience(af->activity));
+		if (af->out_dir == NULL && af->host != GW_AHOST_SAMPLE)
+			af->out_dir = resolve_path(af->path, "gpuwiz-out");
+	}
 	return 0;
 }
 

@@ -56,6 +56,11 @@ typedef enum {
  * [host] kind (gw_answers_host from GW_AHOST_OFFLINE: "offline",
  * "linux", "sample", "ssh", "api"); each NULL-terminated. */
 extern const char *const gw_answers_activities[];
+/* The audience (emit.h's GW_AUD_*) of activity i of gw_answers_activities
+ * ("vm": a VM's .vmx, "tanzu": a Tanzu/BOSH VM type): its default outputs
+ * are gw_format_defaults of it.  An answers file with an activity and no
+ * [output] formats gets them (and gpuwiz-out beside the file). */
+unsigned gw_answers_audience(int activity);
 extern const char *const gw_answers_languages[];
 extern const char *const gw_answers_host_words[];
 

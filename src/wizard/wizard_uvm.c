@@ -80,11 +80,6 @@ gw_wizard_fit_formats(gw_wizard *w)
 
 /* ---- the outputs of the activity ---------------------------------------- */
 
-/* The audience of each activity (formats.def's FOR). */
-static const unsigned activity_audience[GW_NACTS] = {
-	[GW_ACT_VM] = GW_AUD_VM,
-	[GW_ACT_TANZU] = GW_AUD_TANZU,
-};
 
 /* The activity's default outputs (formats.def's FOR, through the audience
  * of the activity): a VM's .vmx gets the .vmx lines, or nothing besides
@@ -93,7 +88,7 @@ static const unsigned activity_audience[GW_NACTS] = {
 static int
 wz_default_formats(const gw_wizard *w)
 {
-	int m = gw_format_defaults(activity_audience[w->activity]);
+	int m = gw_format_defaults(gw_answers_audience((int)w->activity));
 
 	/* an open .vmx is itself the output: patched, no lines to paste */
 	if (w->activity == GW_ACT_VM && w->vmx != NULL)

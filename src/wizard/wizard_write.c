@@ -280,6 +280,7 @@ next_formats(const gw_wizard *w, wz_strv *s, const char *name)
 	const gw_vm *vm = wz_next_vm(w, &shell);
 	gw_next_ctx c;
 	size_t i, n = formats_in_order(w->activity, order);
+	size_t start = s->n, tanzu_end = s->n, tanzu = 0;
 
 	c.name = name;
 	c.vm = vm && vm->name && !strpbrk(vm->name, "'\"\\") ? vm->name :
@@ -298,6 +299,26 @@ next_formats(const gw_wizard *w, wz_strv *s, const char *name)
 		c.path = path ? path : f->filename;
 		f->next(&c);
 		free(path);
+		if (f->audiences & GW_AUD_TANZU) {
+			tanzu++;
+			tanzu_end = s->n;
+		}
+	}
+	if (tanzu >= 2) {
+		/* the tile, Ops Manager and BOSH are three ways to one VM
+		 * type: the steps are a choice, not a sequence */
+		size_t k = tanzu_end - start;
+		/* TRANSLATORS: before the Tanzu outputs' next steps; %zu
+		 * is how many follow (2 or more). */
+		char *line = gw_xasprintf(ngettext(
+			"The next %zu step gives BOSH the VM type: follow it the way you deploy (the tile in Ops Manager, Ops Manager's API or om, or BOSH alone)",
+			"The next %zu steps are alternatives that give BOSH the same VM type: follow only the one for how you deploy (the tile in Ops Manager, Ops Manager's API or om, or BOSH alone)",
+			k), k);
+
+		wz_strv_push(s, line);
+		memmove(s->v + start + 1, s->v + start,
+		        (s->n - 1 - start) * sizeof *s->v);
+		s->v[start] = line;
 	}
 }
 
