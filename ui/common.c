@@ -1,11 +1,13 @@
 /* common.c: pieces the step modules share: the key predicates, the key
  * help line's common tail, the general help paragraph, findings as
  * PASS/WARN/FAIL rows, the language switch. */
+#include "dialog.h"
 #include "draw.h"
 #include "screen.h"
 #include "textlist.h"
 
 #include <locale.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -302,9 +304,26 @@ ui_set_language(ui_ctx *u, const char *lang)
 	return 0;
 }
 
+/* Would saving to path replace a file the operator did not open here?
+ * 1 when path is an existing file other than the answers file the wizard
+ * was started with (nano asks the same before writing over a file under
+ * another name). */
+static int
+save_replaces(const gw_wizard *w, const char *path)
+{
+	const char *given = gw_wizard_answers(w)->path;
+	struct stat st, gst;
+
+	if (stat(path, &st) != 0 || S_ISDIR(st.st_mode))
+		return 0;    /* nothing to replace; a directory: the save says */
+	return !(given && stat(given, &gst) == 0 &&
+	         st.st_dev == gst.st_dev && st.st_ino == gst.st_ino);
+}
+
 /* The save box (s on the review, and the quit question): the file name
- * (the answers file's, else gpuwiz-answers.ini here) to edit, then
- * gw_wizard_save_answers. */
+ * (the answers file's, else gpuwiz-answers.ini here) to edit, the
+ * question before replacing an existing file (default no: back to the
+ * name), then gw_wizard_save_answers. */
 int
 ui_save_answers(ui_ctx *u)
 {
@@ -312,17 +331,36 @@ ui_save_answers(ui_ctx *u)
 	const char *given = gw_wizard_answers(w)->path;
 	char *path = gw_xstrdup(given ? given : "gpuwiz-answers.ini");
 	gw_err e;
-	int saved = 0;
-	/* TRANSLATORS: title of the save-answers box; at most 30 cells. */
-	int r = ui_input(u, _("Save answers"),
-	                 /* TRANSLATORS: the save-answers question; wrapped
-	                  * (4 lines of 68 cells at most). */
-	                 _("Save the answers to this file; gpuwiz --answers FILE replays them (Enter on each screen):"),
-	                 &path, 0);
+	int saved = 0, r;
 
-	if (r == 1) {
-		e.msg[0] = '\0';
+	for (;;) {
+		/* TRANSLATORS: title of the save-answers box (the review's
+		 * "s Save" and the quit question's s): it saves the answers
+		 * for a replay, not the .vmx; at most 64 cells. */
+		r = ui_input(u, _("Save the answers for a replay (not the .vmx)"),
+		             /* TRANSLATORS: the save-answers question; wrapped
+		              * (4 lines of 68 cells at most). */
+		             _("Save the answers to this file; gpuwiz --answers FILE replays them (Enter on each screen):"),
+		             &path, 0);
+		if (r != 1)
+			break;
 		gw_trim(path);
+		if (*path != '\0' && save_replaces(w, path)) {
+			/* TRANSLATORS: asked before the answers are saved over
+			 * an existing file; %s is its name; the answer keys
+			 * stay y and n (No is the default).  Wrapped at about
+			 * 68 cells. */
+			char *q = gw_xasprintf(_("%s already exists. Replace it with these answers? y/n"),
+			                       path);
+			int yes = ui_confirm_no(u, q);
+
+			free(q);
+			if (ui_ending())
+				break;
+			if (yes != 1)
+				continue;    /* back to the name, as nano does */
+		}
+		e.msg[0] = '\0';
 		if (*path == '\0')
 			ui_msg(u, UI_MSG_ERROR, "%s",
 			       /* TRANSLATORS: the save box was left empty. */
@@ -330,10 +368,15 @@ ui_save_answers(ui_ctx *u)
 		else if (gw_wizard_save_answers(w, path, &e) != 0)
 			ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
 		else {
+			char *abs = realpath(path, NULL);
+
 			/* TRANSLATORS: %s is the answers file written. */
 			ui_msg(u, UI_MSG_OK, _("Answers saved to %s"), path);
+			free(u->saved_answers);
+			u->saved_answers = abs ? abs : gw_xstrdup(path);
 			saved = 1;
 		}
+		break;
 	}
 	free(path);
 	return saved;

@@ -124,6 +124,8 @@ struct ui_ctx {
 	ui_key help_k[UI_MAX_KEYHELP];
 	size_t help_n;
 	void *state[GW_NSTEPS];   /* each screen's struct (ui_screen.open) */
+	char *saved_answers;  /* the answers file last saved (ui_save_answers),
+	                       * absolute: named in the exit text */
 };
 
 enum { UI_REPAINT_NONE, UI_REPAINT_FULL, UI_REPAINT_PROGRESS };

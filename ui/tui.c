@@ -16,6 +16,7 @@
 #include "screen.h"
 #include "step_doctor.h"
 #include "dialog.h"
+#include "textesc.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -376,22 +377,31 @@ keep_summary(const gw_wizard *w)
  * written, the backup and the commands to run next, whole (the terminal
  * wraps them; a command stays one piece to copy), or one line saying
  * that nothing was, so that an operator who quit knows the VM's .vmx was
- * not touched. */
+ * not touched; then the answers file saved, if one was (ui_save_answers:
+ * the review's s or the quit question's). */
 static void
-print_summary(const gw_wizard *w)
+print_summary(const ui_ctx *u)
 {
 	size_t i;
 
-	keep_summary(w);
-	if (exit_summary == NULL) {
+	keep_summary(u->w);
+	if (exit_summary == NULL)
 		/* TRANSLATORS: printed on the terminal when the wizard ends
 		 * before the write step wrote anything (answers saved on the
 		 * review step are not outputs). */
 		printf("%s\n", _("gpuwiz: no .vmx or output file was written."));
-		return;
-	}
-	for (i = 0; exit_summary[i]; i++)
+	for (i = 0; exit_summary && exit_summary[i]; i++)
 		printf("%s\n", exit_summary[i]);
+	if (u->saved_answers) {
+		/* a path from outside: escaped (doc/design.md 5.3) */
+		char *p = gw_str_escaped(u->saved_answers);
+
+		/* TRANSLATORS: printed on the terminal at the end when the
+		 * answers were saved; %s is the answers file (absolute). */
+		printf(_("gpuwiz: the answers were saved to %s (gpuwiz --answers FILE replays them).\n"),
+		       p);
+		free(p);
+	}
 }
 
 static int
@@ -588,7 +598,8 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 	signals_restore();
 	screens_close(&u);
 	if (rc == 0)
-		print_summary(w);
+		print_summary(&u);
+	free(u.saved_answers);
 	gw_strv_free(exit_summary);
 	exit_summary = NULL;
 	if (gw_wizard_scratch(w))

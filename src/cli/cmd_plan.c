@@ -224,7 +224,7 @@ cmd_apply(cli_opts *o, const gw_table *t, gw_err *e)
 		gw_answers_file_free(&af);
 		return EXIT_USAGE;
 	}
-	if (af.host >= GW_AHOST_SAMPLE) {
+	if (!gw_answers_apply_takes(af.host)) {
 		/* a host's VM is the wizard's to reach, not a local write */
 		gw_err_set(e, _("%s: [host] kind = %s: gpuwiz apply writes local files only (expected kind = offline or linux); replay it with gpuwiz --answers FILE"),
 		           o->answers,

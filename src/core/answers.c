@@ -819,13 +819,22 @@ save_output(gw_buf *b, const gw_answers_file *af)
 }
 
 int
+gw_answers_apply_takes(gw_answers_host kind)
+{
+	return kind < GW_AHOST_SAMPLE;
+}
+
+int
 gw_answers_save(const gw_answers_file *af, const char *path, gw_err *e)
 {
 	gw_buf b;
 	int rc;
 
 	gw_buf_init(&b);
-	gw_buf_puts(&b, "; gpuwiz answers file: gpuwiz apply --answers FILE, or gpuwiz --answers FILE\n");
+	/* only the commands that take this file */
+	gw_buf_puts(&b, gw_answers_apply_takes(af->host) ?
+	            "; gpuwiz answers file: gpuwiz apply --answers FILE, or gpuwiz --answers FILE\n" :
+	            "; gpuwiz answers file: gpuwiz --answers FILE (the wizard reaches this host; gpuwiz apply writes local files only)\n");
 	save_wizard(&b, af);
 	save_host(&b, af);
 	save_gpu(&b, &af->a);

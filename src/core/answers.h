@@ -64,6 +64,13 @@ unsigned gw_answers_audience(int activity);
 extern const char *const gw_answers_languages[];
 extern const char *const gw_answers_host_words[];
 
+/* Does `gpuwiz apply --answers` take a file of this [host] kind?  1 for
+ * the local kinds (none, offline, linux): apply writes local files only;
+ * 0 for a sample, SSH or API host, whose VM the wizard reaches
+ * (gpuwiz --answers FILE).  cmd_plan.c's refusal and the saved file's
+ * header comment both ask this. */
+int gw_answers_apply_takes(gw_answers_host kind);
+
 typedef struct gw_answers_file {
 	gw_answers a;
 	char *vmx_path;   /* resolved, NULL when none */

@@ -125,7 +125,7 @@ keys Enter
 check "review" wait_for "Step $(st REVIEW): Review"
 check "review shows the diff with reasons" sh -c "grep -q 'pciPassthru.64bitMMIOSizeGB' '$SCREEN' && grep -q 'why:' '$SCREEN'"
 keys s
-check "save answers dialog" wait_for "Save answers"
+check "save answers dialog" wait_for "Save the answers for a replay (not the .vmx)"
 keys C-u 2>/dev/null
 typ "$TMP/run/saved.ini"
 keys Enter

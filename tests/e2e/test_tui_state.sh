@@ -4,8 +4,11 @@
 # (the ESXi sample's scratch directory, its GPUs and their counts), s on
 # the review saves the host and the VM and --answers replays them to the
 # same VM (llm-train, not the first one), and quitting with unsaved
-# answers offers to save them.  The ESXi sample host, at 80x24, in
-# C.UTF-8 and zh_CN.UTF-8.
+# answers offers to save them; the save box says it saves the answers,
+# not the .vmx, asks before replacing an existing file (default no), the
+# file's first line names only the commands that take it, and the text
+# left on the terminal names the file saved.  The ESXi sample host, at
+# 80x24, in C.UTF-8 and zh_CN.UTF-8.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
@@ -23,6 +26,17 @@ scratch_of() {
 		head -n 1
 }
 
+# the replace question's text after the file name, its first 8 characters
+# (the box wraps the rest)
+replace_q() {
+	tr_ "$1" "%s already exists. Replace it with these answers? y/n" |
+		sed 's/^%s *//' | LC_ALL=C.UTF-8 sed -E 's/^(.{8}).*/\1/'
+}
+# the exit line naming the answers file saved, before its path
+saved_line() {
+	tr_ "$1" "gpuwiz: the answers were saved to %s (gpuwiz --answers FILE replays them).
+" | sed 's/%s.*//'
+}
 # the words between the counts of the host-count warning, in LANG
 count_words() {
 	tr_ "$1" "%s: %d asked for in passthrough, but the host has %d" |
@@ -122,6 +136,8 @@ replay() { # LANG
 	check "$lang replay: review" wait_for "$(st REVIEW)"
 	keys s
 	check "$lang replay: the save box offers gpuwiz-answers.ini" wait_for "gpuwiz-answers.ini"
+	check "$lang replay: its title: the answers, not the .vmx" \
+		on_screen "$(tr_ "$lang" "Save the answers for a replay (not the .vmx)")"
 	keys Enter
 	check "$lang replay: saved" wait_for "gpuwiz-answers.ini"
 	A=$TMP/run/gpuwiz-answers.ini
@@ -133,6 +149,13 @@ replay() { # LANG
 	check "$lang replay: the language" grep -q "^language = $want\$" "$A"
 	check "$lang replay: no temporary directory" sh -c "! grep -q 'gpuwiz-sample' '$A'"
 	check "$lang replay: no output directory (the scratch's)" sh -c "! grep -q '^dir' '$A'"
+	# a sample host's file: gpuwiz apply refuses it, and its header
+	# names only the wizard
+	check "$lang replay: the header names the wizard" sh -c \
+		"head -n 1 '$A' | grep -q '^; .*gpuwiz --answers FILE'"
+	check "$lang replay: not gpuwiz apply" sh -c "! head -n 1 '$A' | grep -q 'apply --answers'"
+	"$GPUWIZ" apply --answers "$A" >/dev/null 2>&1; rc=$?
+	check "$lang replay: which refuses it (exit 2)" [ "$rc" = 2 ]
 	keys q
 	check "$lang replay: saved: q exits at once" exited
 	S1=$(scratch_of)
@@ -203,14 +226,38 @@ quit_save() { # LANG
 	keys n
 	check "$lang quit: n stays" wait_for "$(st GPU)"
 	check "$lang quit: nothing saved" [ ! -e "$TMP/run/gpuwiz-answers.ini" ]
+	# a file of the operator's under the name offered
+	printf '; mine\n' >"$TMP/run/gpuwiz-answers.ini"
 	keys q
 	wait_for "$(tr_ "$lang" "Save, then quit")" >/dev/null
 	keys s
 	check "$lang quit: s asks where" wait_for "gpuwiz-answers.ini"
 	keys Enter
-	check "$lang quit: then quits" exited
+	check "$lang quit: the file exists: asks to replace it" wait_for "$(replace_q "$lang")"
+	keys Enter
+	check "$lang quit: Enter (no): back to the name" \
+		wait_for "$(tr_ "$lang" "Save the answers for a replay (not the .vmx)")"
+	check "$lang quit: the file is kept" grep -qx '; mine' "$TMP/run/gpuwiz-answers.ini"
+	keys Enter
+	wait_for "$(replace_q "$lang")" >/dev/null
+	keys n
+	check "$lang quit: n: back to the name" \
+		wait_for "$(tr_ "$lang" "Save the answers for a replay (not the .vmx)")"
+	check "$lang quit: still kept" grep -qx '; mine' "$TMP/run/gpuwiz-answers.ini"
+	check "$lang quit: still running" sh -c "! grep -q GPUWIZ-EXITED '$SCREEN'"
+	keys Enter
+	wait_for "$(replace_q "$lang")" >/dev/null
+	keys y
+	check "$lang quit: y replaces it, then quits" exited
 	check "$lang quit: exit 0" [ "${exit_status:-x}" = 0 ]
 	check "$lang quit: terminal sane" terminal_sane
+	# the text left on the terminal: nothing written, the answers saved
+	# and where (the absolute path)
+	$T capture-pane -p -J -t w >"$TMP/exit.txt"
+	check "$lang quit: no .vmx written, it says" \
+		grep -qF "$(tr_ "$lang" "gpuwiz: no .vmx or output file was written.")" "$TMP/exit.txt"
+	check "$lang quit: and where the answers were saved" \
+		grep -qF "$(saved_line "$lang")$(cd "$TMP/run" && pwd -P)/gpuwiz-answers.ini" "$TMP/exit.txt"
 	check "$lang quit: the answers are saved" grep -q '^devices = l40s=1$' "$TMP/run/gpuwiz-answers.ini"
 	check "$lang quit: with the host" grep -q '^address = esxi-l40s$' "$TMP/run/gpuwiz-answers.ini"
 }

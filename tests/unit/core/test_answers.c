@@ -238,6 +238,61 @@ test_wizard_keys(void **state)
 	free(dir);
 }
 
+/* The saved file's first line names only the commands that take it:
+ * gpuwiz apply for a local (offline, linux, no host) file, the wizard
+ * alone for a sample, SSH or API host. */
+static void
+header_of(const char *dir, const char *text, int names_apply)
+{
+	char *p = write_tmp(dir, "h.ini", text), *p2, line[256];
+	gw_answers_file af;
+	gw_err e;
+	FILE *f;
+
+	e.msg[0] = '\0';
+	assert_int_equal(gw_answers_load(&af, p, &table, &e), 0);
+	assert_int_equal(gw_answers_apply_takes(af.host), names_apply);
+	p2 = gw_xasprintf("%s/h-saved.ini", dir);
+	assert_int_equal(gw_answers_save(&af, p2, &e), 0);
+	f = fopen(p2, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof line, f));
+	fclose(f);
+	assert_true(line[0] == ';');
+	assert_non_null(strstr(line, "gpuwiz --answers FILE"));
+	if (names_apply)
+		assert_non_null(strstr(line, "gpuwiz apply --answers FILE"));
+	else if (strstr(line, "apply --answers") != NULL)
+		fail_msg("header of a kind apply refuses names apply: %s", line);
+	gw_answers_file_free(&af);
+	unlink(p2);
+	unlink(p);
+	free(p2);
+	free(p);
+}
+
+static void
+test_header_commands(void **state)
+{
+	char *dir = tu_tmpdir();
+
+	(void)state;
+	header_of(dir, "[host]\nkind = offline\n[gpu]\ndevices = l40s\n"
+	          "[output]\ndir = o\nformats = vmx\n", 1);
+	header_of(dir, "[gpu]\ndevices = l40s\n[output]\ndir = o\nformats = vmx\n", 1);
+	header_of(dir, "[host]\nkind = linux\n[gpu]\ndevices = l40s\n"
+	          "[output]\ndir = o\nformats = vmx\n", 1);
+	header_of(dir, "[host]\nkind = sample\naddress = esxi-l40s\n"
+	          "[vm]\nname = llm-train\n[gpu]\ndevices = l40s\n"
+	          "[output]\nformats = vmx\n", 0);
+	header_of(dir, "[host]\nkind = ssh\naddress = root@esx01\n"
+	          "[vm]\nname = db01\n", 0);
+	header_of(dir, "[host]\nkind = api\naddress = https://vc01/sdk\n"
+	          "user = administrator@vsphere.local\n[vm]\nname = db01\n", 0);
+	rmdir(dir);
+	free(dir);
+}
+
 static void
 test_wizard_key_errors(void **state)
 {
@@ -459,6 +514,7 @@ main(void)
 		cmocka_unit_test(test_bad_utf8_escaped),
 		cmocka_unit_test(test_wizard_keys),
 		cmocka_unit_test(test_wizard_key_errors),
+		cmocka_unit_test(test_header_commands),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
