@@ -63,6 +63,14 @@ wants_nccl(const gw_plan *p)
 	return plan_gpu_count(p) >= 2;
 }
 
+int
+gw_apply_writes_files(const gw_answers_file *af, const gw_plan *p)
+{
+	if (af->out_dir == NULL || af->out_dir[0] == '\0')
+		return 0;
+	return af->formats != 0 || (p != NULL && wants_nccl(p));
+}
+
 char **
 gw_apply_outputs(const gw_answers_file *af, const gw_plan *p, size_t *n)
 {
@@ -70,7 +78,7 @@ gw_apply_outputs(const gw_answers_file *af, const gw_plan *p, size_t *n)
 	size_t i;
 
 	*n = 0;
-	if (af->formats == 0 || af->out_dir == NULL)
+	if (!gw_apply_writes_files(af, p))
 		return NULL;
 	v = gw_xcalloc(NFORMATS + 1, sizeof *v);
 	for (i = 0; i < NFORMATS; i++)
@@ -275,7 +283,7 @@ write_temps(job *j, gw_err *e)
 {
 	size_t i;
 
-	if (j->af->formats == 0)
+	if (!gw_apply_writes_files(j->af, j->p))
 		return 0;
 	if (mkdirs(j->af->out_dir, &j->created, &j->ncreated, e) != 0)
 		return -1;

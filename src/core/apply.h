@@ -106,10 +106,15 @@ void gw_write_desc_vmx_lines(gw_write_desc *d, size_t k,
                              const gw_vmx *before, const gw_vmx *after);
 void gw_write_desc_free(gw_write_desc *d);
 
+/* Does a write of plan p put files into af->out_dir: a format chosen, or
+ * only the NCCL check of a VM of two GPUs or more (a .vmx patched with
+ * no snippet still gets it, when there is an output directory). */
+int gw_apply_writes_files(const gw_answers_file *af, const gw_plan *p);
+
 /* What a write puts into af->out_dir for plan p, in order: each chosen
  * format's file, then GW_NCCL_CHECK_FILE when the plan counts two GPUs or
- * more, as "<out_dir>/<name>" (malloc'ed, *n entries; NULL and 0 without
- * formats).  The review and write steps list these. */
+ * more, as "<out_dir>/<name>" (malloc'ed, *n entries; NULL and 0 when
+ * gw_apply_writes_files is 0).  The review and write steps list these. */
 char **gw_apply_outputs(const gw_answers_file *af, const gw_plan *p,
                         size_t *n);
 void gw_apply_outputs_free(char **v, size_t n);

@@ -231,7 +231,7 @@ static int
 stage(gw_session_write *w, gw_apply_stage **st, gw_err *e)
 {
 	*st = NULL;
-	if (w->af->formats == 0 && w->local == NULL)
+	if (!gw_apply_writes_files(w->af, w->p) && w->local == NULL)
 		return 0;
 	return gw_apply_stage_begin(w->af, w->p, w->texts, w->local,
 	                            w->af->force, st, e);

@@ -328,7 +328,7 @@ next_nccl(const gw_wizard *w, wz_strv *s, int ngpu)
 {
 	char *cmd = gw_xasprintf("torchrun --nproc_per_node=%d nccl_check.py", ngpu);
 
-	if (w->af.formats && w->af.out_dir) {
+	if (gw_apply_writes_files(&w->af, wz_plan(w))) {
 		char *script = gw_xasprintf("%s/%s", w->af.out_dir,
 		                            GW_NCCL_CHECK_FILE);
 
