@@ -13,8 +13,8 @@
 /* ---- life ------------------------------------------------------------ */
 
 /* The answers file's [host] that the command line did not give: a
- * sample is built, this Linux host probed; an SSH or API host needs its
- * connection (and password) from the command line: host_error says how. */
+ * sample is built, this Linux host probed, an SSH or API host connected
+ * with its address (wz_replay_address). */
 static int
 file_host(gw_wizard *w, gw_err *e)
 {
@@ -34,16 +34,8 @@ file_host(gw_wizard *w, gw_err *e)
 	case GW_AHOST_LINUX:
 		return gw_wizard_set_mode(w, GW_MODE_LINUX, NULL), 0;
 	case GW_AHOST_SSH:
-		/* TRANSLATORS: %s: the answers file, then USER@HOST[:PORT]. */
-		w->host_error = gw_xasprintf(_("%s: [host] kind = ssh: not connected to %s: start gpuwiz with --ssh %s --answers FILE (ssh asks for the password or passphrase)."),
-		                             af->path, af->host_address,
-		                             af->host_address);
-		return 0;
 	case GW_AHOST_API:
-		/* TRANSLATORS: %s: the answers file, then the URL twice. */
-		w->host_error = gw_xasprintf(_("%s: [host] kind = api: not connected to %s: start gpuwiz with --url %s --answers FILE (the password is asked for)."),
-		                             af->path, af->host_address,
-		                             af->host_address);
+		wz_replay_address(w);
 		return 0;
 	default:
 		return 0;
@@ -53,8 +45,8 @@ file_host(gw_wizard *w, gw_err *e)
 /* The answers file's [vm] name on the host attached: opened, so that the
  * replay patches the same VM; a name the host does not list is the VM
  * step's error. */
-static void
-file_vm(gw_wizard *w)
+void
+wz_file_vm(gw_wizard *w)
 {
 	gw_err le;
 	long idx;
@@ -97,7 +89,7 @@ gw_wizard_new(const gw_table *t, gw_wizard_start *st, gw_err *e)
 	else
 		rc = file_host(w, e);
 	if (rc == 0)
-		file_vm(w);
+		wz_file_vm(w);
 	wz_end(w);
 	w->starting = 0;
 	if (rc != 0) {
@@ -180,12 +172,6 @@ gw_wizard_language(const gw_wizard *w)
 
 /* The answers file's words (answers.h), in the order of gw_activity. */
 static const char *const *const activity_words = gw_answers_activities;
-
-const char *
-gw_activity_word(gw_activity a)
-{
-	return (int)a >= 0 && a < GW_NACTS ? activity_words[a] : NULL;
-}
 
 gw_activity
 gw_activity_parse(const char *word)
