@@ -144,7 +144,9 @@ box_connect(ui_ctx *u, conn_box *b)
 	for (i = 0; i < b->form->nfields; i++)
 		v[i] = ui_field_get(&b->f[i]);
 	memset(&e, 0, sizeof e);
-	rc = gw_wizard_connect(u->w, b->m, (const char *const *)v, NULL, fp, &e);
+	/* the answers file's (or the last accepted) pin, else none */
+	rc = gw_wizard_connect(u->w, b->m, (const char *const *)v,
+	                       gw_wizard_connect_pin(u->w, b->m), fp, &e);
 	if (rc == GW_WIZARD_UNTRUSTED) {
 		yes = ask_trust(u, v[0], fp);
 		if (yes == 1) {
@@ -218,6 +220,18 @@ connect_box(ui_ctx *u, gw_mode m)
 		b.f[i].digits_only = b.form->fields[i].digits;
 		ui_field_set(&b.f[i], v ? v : "");
 		free(v);
+	}
+	/* the cursor on the first field left to fill (the password of an
+	 * address the answers file gave) */
+	for (i = 0; i < b.form->nfields; i++) {
+		char *v = ui_field_get(&b.f[i]);
+		int empty = v == NULL || *v == '\0';
+
+		free(v);
+		if (empty) {
+			b.cur = i;
+			break;
+		}
 	}
 	while (r == 2) {
 		ui_key k;

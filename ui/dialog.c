@@ -488,8 +488,10 @@ ui_help(ui_ctx *u, const ui_screen *s)
 	box_closed(u);
 }
 
-int
-ui_progress(ui_ctx *u, const char *what, int pct)
+/* The progress box; with cancel, its key Esc and a look at the keyboard:
+ * 1 when the operator asked to cancel. */
+static int
+progress_box(ui_ctx *u, const char *what, int pct, int cancel_key)
 {
 	ui_key k;
 	int r, cancel = 0;
@@ -508,11 +510,14 @@ ui_progress(ui_ctx *u, const char *what, int pct)
 			dw_fill(y + 2, x + 2, bw - 4, ui_attr(UI_C_FIELD));
 			dw_fill(y + 2, x + 2, full, ui_attr(UI_C_SEL));
 		}
-		keys[0] = "Esc";
-		/* TRANSLATORS: key of the progress box, at most 10 cells. */
-		keys[1] = _("Cancel");
-		keys[2] = NULL;
-		box_keys(y + bh - 2, x + 2, bw - 4, keys);
+		if (cancel_key) {
+			keys[0] = "Esc";
+			/* TRANSLATORS: key of the progress box, at most 10
+			 * cells. */
+			keys[1] = _("Cancel");
+			keys[2] = NULL;
+			box_keys(y + bh - 2, x + 2, bw - 4, keys);
+		}
 	}
 	curs_set(0);
 	/* the same box redrawn needs no full repaint; a dialog closed just
@@ -522,6 +527,8 @@ ui_progress(ui_ctx *u, const char *what, int pct)
 	ui_refresh(u);
 	/* it stays up until the caller draws again: then repaint all */
 	u->repaint = UI_REPAINT_PROGRESS;
+	if (!cancel_key)
+		return 0;
 	/* look at the keyboard without waiting */
 	timeout(0);
 	while ((r = ui_getkey(u, &k)) != 0) {
@@ -532,6 +539,18 @@ ui_progress(ui_ctx *u, const char *what, int pct)
 	}
 	timeout(200);
 	return cancel;
+}
+
+void
+ui_progress(ui_ctx *u, const char *what, int pct)
+{
+	progress_box(u, what, pct, 0);
+}
+
+int
+ui_progress_cancel(ui_ctx *u, const char *what, int pct)
+{
+	return progress_box(u, what, pct, 1);
 }
 
 /* ---- the box pieces, for the boxes of other files (dialog.h) ---------- */

@@ -178,9 +178,12 @@ int ui_input(ui_ctx *u, const char *title, const char *label, char **value,
 /* The help overlay for a screen (closed by Esc, q, F1, ?, Enter). */
 void ui_help(ui_ctx *u, const ui_screen *s);
 /* Progress of long work: draw a box saying what is being done (pct < 0:
- * unknown) and return 1 when the operator asked to cancel (Esc/c or a
- * signal), 0 otherwise.  Call it between units of work. */
-int ui_progress(ui_ctx *u, const char *what, int pct);
+ * unknown); it shows no key, as nothing reads one. */
+void ui_progress(ui_ctx *u, const char *what, int pct);
+/* The same box for work that can still be cancelled: it shows "Esc
+ * Cancel" and returns 1 when the operator asked to (Esc/c or a signal),
+ * 0 otherwise.  Call it between units of work. */
+int ui_progress_cancel(ui_ctx *u, const char *what, int pct);
 
 /* ---- shared pieces of the step modules ------------------------------- */
 

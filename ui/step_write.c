@@ -247,7 +247,7 @@ do_write(ui_ctx *u)
 			return UI_HANDLED;
 		}
 	/* TRANSLATORS: progress box while writing. */
-	} else if (ui_progress(u, _("Writing the files..."), -1)) {
+	} else if (ui_progress_cancel(u, _("Writing the files..."), -1)) {
 		/* TRANSLATORS: Esc pressed before the write began. */
 		ui_msg(u, UI_MSG_INFO, "%s", _("Cancelled: nothing was written."));
 		return UI_HANDLED;

@@ -15,6 +15,8 @@
 #include "draw.h"
 #include "screen.h"
 #include "step_doctor.h"
+#include "connect.h"
+#include "wizard_connect.h"
 #include "dialog.h"
 #include "textesc.h"
 
@@ -585,6 +587,12 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 		gw_wizard_set_language(w, ui_lang_is_zh() ? "zh_CN" : "en");
 	screens_open(&u);
 	enter_step(&u);
+	/* the answers file's API host: its box, for the password */
+	if (gw_wizard_connect_pending(w) != GW_NMODES) {
+		ui_draw_all(&u);
+		if (ui_connect_mode(&u, gw_wizard_connect_pending(w)) == 0)
+			enter_step(&u);   /* the welcome screen's focus on it */
+	}
 	if (gw_wizard_error(w, GW_ERR_HOST))
 		ui_msg(&u, UI_MSG_ERROR, "%s", gw_wizard_error(w, GW_ERR_HOST));
 	u.redraw = 1;

@@ -23,7 +23,7 @@ struct known_key {
 static const struct known_key known_keys[] = {
 	{ "wizard", "activity" }, { "wizard", "language" },
 	{ "host", "kind" }, { "host", "address" }, { "host", "identity" },
-	{ "host", "user" }, { "host", "enable" },
+	{ "host", "user" }, { "host", "enable" }, { "host", "thumbprint" },
 	{ "gpu", "devices" }, { "gpu", "vram" },
 	{ "vm", "name" }, { "vm", "vmx" }, { "vm", "memory_mb" }, { "vm", "esxi" },
 	{ "vm", "bdf" }, { "vm", "system_id" }, { "vm", "upgrade_hw" },
@@ -358,6 +358,24 @@ load_host(gw_answers_file *af, dictionary *d, gw_err *e)
 		if (each_item(v, add_enable_item, af, e) != 0)
 			return -1;
 	}
+	if ((v = iniparser_getstring(d, "host:thumbprint", NULL)) != NULL) {
+		char fp[GW_THUMB_LEN];
+		gw_err le;
+
+		if (af->host != GW_AHOST_API) {
+			gw_err_set(e, _("%s: [host] thumbprint: '%s' is taken only with kind = api (expected the certificate's SHA-256 fingerprint)"),
+			           path, v);
+			return -1;
+		}
+		le.msg[0] = '\0';
+		if (gw_thumbprint_normalize(v, fp, &le) != 0) {
+			/* TRANSLATORS: %s: the answers file, then what
+			 * --thumbprint's check says. */
+			gw_err_set(e, _("%s: [host] thumbprint: %s"), path, le.msg);
+			return -1;
+		}
+		af->host_thumbprint = gw_xstrdup(fp);
+	}
 	return 0;
 }
 
@@ -662,6 +680,7 @@ gw_answers_file_free(gw_answers_file *af)
 	free(af->host_address);
 	free(af->host_identity);
 	free(af->host_user);
+	free(af->host_thumbprint);
 	free(af->vm_name);
 	while (af->nhost_enable > 0)
 		free(af->host_enable[--af->nhost_enable]);
@@ -718,6 +737,8 @@ save_host(gw_buf *b, const gw_answers_file *af)
 	if (af->host_user)
 		put_kv(b, "user", af->host_user);
 	put_list(b, "enable", af->host_enable, af->nhost_enable);
+	if (af->host_thumbprint)
+		put_kv(b, "thumbprint", af->host_thumbprint);
 	gw_buf_puts(b, "\n");
 }
 

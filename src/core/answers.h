@@ -10,6 +10,8 @@
  *                                         ; USER@HOST[:PORT]; api: URL
  *   identity = ~/.ssh/id_ed25519          ; ssh only (optional)
  *   user     = administrator@vsphere.local ; api only (optional)
+ *   thumbprint = AA:BB:...:FF             ; api only (optional): the
+ *                                         ; certificate's SHA-256 pinned
  *                                         ; never a password
  *   [gpu]
  *   devices = l40s=2, grid_l40s-48c       ; SPECs, comma separated
@@ -87,6 +89,8 @@ typedef struct gw_answers_file {
 	char *host_address;     /* sample NAME, USER@HOST[:PORT] or URL */
 	char *host_identity;    /* ssh: the identity file (resolved) */
 	char *host_user;        /* api: the user */
+	char *host_thumbprint;  /* api: the pinned certificate's SHA-256,
+	                         * "AA:BB:...:FF" (normalised) */
 	char *vm_name;    /* [vm] name: the VM of the host's list */
 	char **host_enable;     /* [host] enable: the host PCI addresses
 	                         * whose passthrough the replay queues, as
@@ -102,7 +106,7 @@ typedef struct gw_answers_file {
 /* Read and validate.  Unknown sections/keys, bad booleans, bad specs: one
  * error naming the file, the [section] key and what was expected.  A
  * [host] key that its kind does not take (identity without ssh, user
- * without api, address with offline/linux, any without kind) and a
+ * or thumbprint without api, address with offline/linux, any without kind) and a
  * password are refused the same way.  [output] dir may be absent on a
  * sample host (the wizard writes into its scratch directory); [vm] name
  * stands for a .vmx (the VM's own devices). */

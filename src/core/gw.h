@@ -121,4 +121,17 @@ int gw_hexval(int c);
 /* Trim ASCII whitespace in place; returns s. */
 char *gw_trim(char *s);
 
+/* A certificate's SHA-256 thumbprint, "AA:BB:...:FF" (95 characters) and
+ * its NUL. */
+#define GW_THUMB_LEN 96
+/* Thumbprint text -> "AA:BB:...:FF" in out.  Accepts upper / lower case,
+ * with colons between every byte or none, and an optional "sha256
+ * Fingerprint=" (or "SHA256:") prefix.  A SHA-1 thumbprint (20 bytes, as
+ * older vSphere screens show) is refused with a hint.  The one syntax of
+ * --thumbprint and the answers file's [host] thumbprint. */
+int gw_thumbprint_normalize(const char *in, char out[GW_THUMB_LEN], gw_err *e);
+/* The n bytes as "AA:BB:..." into out (n <= 32). */
+void gw_thumbprint_format(const unsigned char *bytes, size_t n,
+                          char out[GW_THUMB_LEN]);
+
 #endif

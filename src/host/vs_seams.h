@@ -42,13 +42,6 @@ int gw_vs_reconfigure_body(const gw_vs_vm *vm, const gw_vs_spec *spec,
 
 /* ---- helpers ----------------------------------------------------------- */
 
-/* Thumbprint text -> "AA:BB:...:FF" (95 characters) in out.  Accepts
- * upper / lower case, with colons between every byte or none, and an
- * optional "sha256 Fingerprint=" (or "SHA256:") prefix.  A SHA-1
- * thumbprint (20 bytes, as older vSphere screens show) is refused with a
- * hint. */
-int gw_vs_thumbprint_normalize(const char *in, char out[GW_VS_THUMB_LEN],
-                               gw_err *e);
 /* SHA-256 of der as "AA:BB:..." into out. */
 void gw_vs_thumbprint_of_der(const unsigned char *der, size_t len,
                              char out[GW_VS_THUMB_LEN]);

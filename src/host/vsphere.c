@@ -123,7 +123,7 @@ gw_vs_new(const gw_vs_opts *o, gw_err *e)
 	s->url = url;
 	auth = url + strlen("https://");
 	s->host = gw_xstrndup(auth, strcspn(auth, "/"));
-	if (o->thumbprint && gw_vs_thumbprint_normalize(o->thumbprint, s->pin, e) != 0) {
+	if (o->thumbprint && gw_thumbprint_normalize(o->thumbprint, s->pin, e) != 0) {
 		gw_vs_close(s);
 		return NULL;
 	}

@@ -140,7 +140,7 @@ void gw_wizard_action_end(gw_wizard *w);
  *  WELCOME  the mode is available (gw_wizard_mode_available)
  *  HOST     offline: the IOMMU and above-4G items confirmed (SR-IOV is
  *           checked at REVIEW, once the GPUs are known:
- *           gw_wizard_sriov_needed); GW_MODE_LINUX: the probes ran and
+ *           gw_wizard_host_item_sev); GW_MODE_LINUX: the probes ran and
  *           no check row FAILs (nor checks_error), unless host_override
  *  GPU      at least one GPU chosen
  *  VM       a .vmx or none; not a [vm] vmx that failed to load (vmx_error)
@@ -320,9 +320,6 @@ char **gw_wizard_exit_summary(const gw_wizard *w);
  * translated); NULL for another id. */
 const char *gw_vendor_name(unsigned vendor_id);
 
-/* Is the SR-IOV item relevant: a chosen vGPU on a GPU whose vGPUs run on
- * SR-IOV (gw_answers_sriov_vgpu, plan.h)? */
-int gw_wizard_sriov_needed(const gw_wizard *w);
 /* Confirm (ok = 1) or unconfirm a host checklist item; not saved, does not
  * change dirty.  An out-of-range item is ignored. */
 void gw_wizard_set_host_ok(gw_wizard *w, int item, int ok);
@@ -502,9 +499,8 @@ const char *gw_wizard_language(const gw_wizard *w);
 /* Choose the activity (an unknown one is ignored); does not change
  * dirty.  The default outputs follow it (gw_wizard_init) until the
  * operator or the answers file chooses them.  Its word in the answers file: "vm", "tanzu"
- * (gw_activity_word; gw_activity_parse gives GW_NACTS for another). */
+ * (gw_answers_activities; gw_activity_parse gives GW_NACTS for another). */
 void gw_wizard_set_activity(gw_wizard *w, gw_activity a);
-const char *gw_activity_word(gw_activity a);
 gw_activity gw_activity_parse(const char *word);
 /* The answers (GPUs, options, outputs, the .vmx path, the file). */
 const gw_answers_file *gw_wizard_answers(const gw_wizard *w);

@@ -123,6 +123,7 @@ gw_wizard_connect_ssh(gw_wizard *w, const char *target, const char *port,
 	free(s);
 	rc = open_and_attach(w, &spec, t, e);
 	if (rc == 0) {
+		w->replay_api = 0;
 		v[WZ_SSH_TARGET] = t;
 		v[WZ_SSH_PORT] = p;
 		v[WZ_SSH_IDENTITY] = i;
@@ -144,7 +145,7 @@ gw_wizard_connect_api(gw_wizard *w, const char *url, const char *user,
 	char *pin;
 	const char *v[GW_WIZARD_CONN_FIELDS];
 	gw_host_spec spec;
-	int rc;
+	int rc, replay;
 
 	/* thumbprint may be fp itself (the fingerprint just shown) */
 	pin = thumbprint && *thumbprint ? gw_xstrdup(thumbprint) : NULL;
@@ -171,8 +172,21 @@ gw_wizard_connect_api(gw_wizard *w, const char *url, const char *user,
 	s = gw_xasprintf(_("Connecting to %s..."), u);
 	say(w, s);
 	free(s);
+	/* the answers file's host: its values are for this host, and its
+	 * VM is opened */
+	replay = w->replay_api;   /* set for the API's address only */
+	if (replay)
+		w->starting = 1;
 	rc = open_and_attach(w, &spec, u, e);
+	if (replay)
+		w->starting = 0;
 	if (rc == 0) {
+		w->replay_api = 0;
+		if (replay) {
+			free(w->host_error);
+			w->host_error = NULL;
+			wz_file_vm(w);
+		}
 		v[WZ_API_URL] = u;
 		v[WZ_API_USER] = n;
 		v[WZ_API_PASSWORD] = NULL;
@@ -233,4 +247,50 @@ gw_wizard_address_of(const gw_wizard *w, gw_wizard_address *out)
 	out->mode = a->mode;
 	wz_mode(a->mode)->conn->address(a, out);
 	return 0;
+}
+
+gw_mode
+gw_wizard_connect_pending(const gw_wizard *w)
+{
+	return w->replay_api && w->host == NULL && w->addr ? w->addr->mode
+	                                                   : GW_NMODES;
+}
+
+const char *
+gw_wizard_connect_pin(const gw_wizard *w, gw_mode m)
+{
+	return w->addr && w->addr->mode == m ? w->addr->thumbprint : NULL;
+}
+
+void
+wz_replay_address(gw_wizard *w)
+{
+	const gw_answers_file *af = &w->af;
+	const char *v[GW_WIZARD_CONN_FIELDS] = { NULL, NULL, NULL };
+	char *target, *colon;
+	gw_err le;
+
+	if (af->host == GW_AHOST_API) {
+		/* the password is the operator's: the box asks for it */
+		v[WZ_API_URL] = af->host_address;
+		v[WZ_API_USER] = af->host_user;
+		keep_address(w, GW_MODE_VSPHERE, v, af->host_thumbprint);
+		w->replay_api = 1;
+		/* TRANSLATORS: %s: the answers file, then the URL. */
+		w->host_error = gw_xasprintf(_("%s: [host] kind = api: not connected to %s: give the password in the box of the API route."),
+		                             af->path, af->host_address);
+		return;
+	}
+	/* USER@HOST[:PORT] (gw_answers_host_address_ok) */
+	target = gw_xstrdup(af->host_address);
+	colon = strchr(strchr(target, '@'), ':');
+	if (colon)
+		*colon++ = '\0';
+	le.msg[0] = '\0';
+	if (gw_wizard_connect_ssh(w, target, colon, af->host_identity, &le) != 0)
+		/* TRANSLATORS: %s: the answers file, then why the SSH host
+		 * could not be reached (one line). */
+		w->host_error = gw_xasprintf(_("%s: [host] address: %s"),
+		                             af->path, le.msg);
+	free(target);
 }

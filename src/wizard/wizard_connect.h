@@ -72,6 +72,14 @@ int gw_wizard_connect_api(gw_wizard *w, const char *url, const char *user,
                           const char *password, const char *thumbprint,
                           char fp[GW_WIZARD_FP_LEN], gw_err *e);
 
+/* The route whose box opens first, for the answers file's API host
+ * (its URL and user pre-filled, the password asked): GW_MODE_VSPHERE,
+ * or GW_NMODES when none waits. */
+gw_mode gw_wizard_connect_pending(const gw_wizard *w);
+/* The fingerprint route m's box pins the certificate to (the answers
+ * file's [host] thumbprint, or the one accepted last), else NULL. */
+const char *gw_wizard_connect_pin(const gw_wizard *w, gw_mode m);
+
 /* How the host the wizard works on was reached from the box or a replay
  * (for the answers file's [host]): the route and its address pieces, the
  * others NULL; never a password.  -1 when the host was not connected by

@@ -59,6 +59,9 @@ struct gw_wizard {
 	struct wz_address *addr;        /* how w->host was connected from
 	                                 * the box or a replay
 	                                 * (wizard_connect.c), or NULL */
+	int replay_api;                 /* the answers file's API host waits
+	                                 * for its box (the password):
+	                                 * gw_wizard_connect_pending */
 	gw_host_progress_fn progress;   /* long host tasks report here */
 	void *progress_ctx;
 	/* the plan is derived from the answers once per action: a change
@@ -182,6 +185,14 @@ typedef struct wz_mode_desc {
 	                                 * box and what connects it; NULL:
 	                                 * the route does not connect */
 } wz_mode_desc;
+/* The answers file's [vm] name on the host attached: opened, so that the
+ * replay patches the same VM (wizard_view.c). */
+void wz_file_vm(gw_wizard *w);
+/* Replay the answers file's SSH or API host (wizard_connect.c): SSH
+ * connects with its address; the API's waits for its box, pre-filled and
+ * pinned.  What failed or waits: host_error, one line. */
+void wz_replay_address(gw_wizard *w);
+
 /* The routes that connect from the box (wizard_mode.c). */
 extern const struct wz_connect wz_connect_ssh, wz_connect_api;
 

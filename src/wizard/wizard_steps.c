@@ -9,8 +9,10 @@
 
 /* ---- steps ---------------------------------------------------------------- */
 
-int
-gw_wizard_sriov_needed(const gw_wizard *w)
+/* Is the SR-IOV item relevant: a chosen vGPU on a GPU whose vGPUs run on
+ * SR-IOV (gw_answers_sriov_vgpu, plan.h)? */
+static int
+sriov_needed(const gw_wizard *w)
 {
 	return gw_answers_sriov_vgpu(&w->af.a) != NULL;
 }
@@ -109,7 +111,7 @@ check_review(const gw_wizard *w, char *why, size_t n)
 		wz_put_why(why, n, _("Output directory: missing (expected the directory to write the snippets into)."));
 		return -1;
 	}
-	if (gw_wizard_sriov_needed(w) && !w->host_ok[GW_HOST_SRIOV]) {
+	if (sriov_needed(w) && !w->host_ok[GW_HOST_SRIOV]) {
 		snprintf(buf, sizeof buf,
 		         _("%s: not confirmed, and the vGPUs chosen need it (NVIDIA vGPU on Ampere and later runs on SR-IOV); confirm it on the host check step."),
 		         gw_host_item_title(GW_HOST_SRIOV));
@@ -145,7 +147,7 @@ gw_wizard_host_item_sev(const gw_wizard *w, int item)
 	if (item != GW_HOST_SRIOV)
 		return GW_SEV_ERROR;   /* the host step's Enter waits for it */
 	/* the review's Enter waits for it once a vGPU needs it */
-	return gw_wizard_sriov_needed(w) ? GW_SEV_WARN : GW_SEV_INFO;
+	return sriov_needed(w) ? GW_SEV_WARN : GW_SEV_INFO;
 }
 
 /* The host step: the probes' rows (a probed mode), else the BIOS

@@ -13,8 +13,8 @@
 /* ---- life ------------------------------------------------------------ */
 
 /* The answers file's [host] that the command line did not give: a
- * sample is built, this Linux host probed; an SSH or API host needs its
- * connection (and password) from the command line: host_error says how. */
+ * sample is built, this Linux host probed, an SSH or API host connected
+ * with its address (wz_replay_address). */
 static int
 file_host(gw_wizard *w, gw_err *e)
 {
@@ -34,34 +34,30 @@ file_host(gw_wizard *w, gw_err *e)
 	case GW_AHOST_LINUX:
 		return gw_wizard_set_mode(w, GW_MODE_LINUX, NULL), 0;
 	case GW_AHOST_SSH:
-		/* TRANSLATORS: %s: the answers file, then USER@HOST[:PORT]. */
-		w->host_error = gw_xasprintf(_("%s: [host] kind = ssh: not connected to %s: start gpuwiz with --ssh %s --answers FILE (ssh asks for the password or passphrase)."),
-		                             af->path, af->host_address,
-		                             af->host_address);
-		return 0;
 	case GW_AHOST_API:
-		/* TRANSLATORS: %s: the answers file, then the URL twice. */
-		w->host_error = gw_xasprintf(_("%s: [host] kind = api: not connected to %s: start gpuwiz with --url %s --answers FILE (the password is asked for)."),
-		                             af->path, af->host_address,
-		                             af->host_address);
+		wz_replay_address(w);
 		return 0;
 	default:
 		return 0;
 	}
 }
 
+static void file_changes(gw_wizard *w);
+
 /* The answers file's [vm] name on the host attached: opened, so that the
  * replay patches the same VM; a name the host does not list is the VM
- * step's error. */
-static void
-file_vm(gw_wizard *w)
+ * step's error.  Then the file's host changes are queued again. */
+void
+wz_file_vm(gw_wizard *w)
 {
 	gw_err le;
 	long idx;
 
 	if (w->af.vm_name == NULL || w->host == NULL ||
-	    !gw_wizard_can(w, GW_CAN_VMS))
+	    !gw_wizard_can(w, GW_CAN_VMS)) {
+		file_changes(w);
 		return;
+	}
 	le.msg[0] = '\0';
 	idx = gw_session_find_vm(&w->sess, w->af.vm_name, &le);
 	if (idx < 0 || gw_wizard_esxi_open_vm(w, idx, &le) != 0) {
@@ -69,7 +65,9 @@ file_vm(gw_wizard *w)
 		/* TRANSLATORS: %s: the answers file, the VM's name, why. */
 		w->vmx_error = gw_xasprintf(_("%s: [vm] name: cannot open '%s' on this host: %s"),
 		                            w->af.path, w->af.vm_name, le.msg);
+		return;
 	}
+	file_changes(w);
 }
 
 /* The answers file's host changes, queued again as the host and VM
@@ -150,10 +148,8 @@ gw_wizard_new(const gw_table *t, gw_wizard_start *st, gw_err *e)
 		rc = gw_wizard_use_sample(w, st->sample, e);
 	else
 		rc = file_host(w, e);
-	if (rc == 0) {
-		file_vm(w);
-		file_changes(w);
-	}
+	if (rc == 0)
+		wz_file_vm(w);   /* and the file's host changes */
 	wz_end(w);
 	w->starting = 0;
 	if (rc != 0) {
@@ -236,12 +232,6 @@ gw_wizard_language(const gw_wizard *w)
 
 /* The answers file's words (answers.h), in the order of gw_activity. */
 static const char *const *const activity_words = gw_answers_activities;
-
-const char *
-gw_activity_word(gw_activity a)
-{
-	return (int)a >= 0 && a < GW_NACTS ? activity_words[a] : NULL;
-}
 
 gw_activity
 gw_activity_parse(const char *word)

@@ -395,17 +395,50 @@ path_under(const char *p, const char *dir)
 	return in;
 }
 
+/* The address of a host connected from the box or a replay, into c's
+ * [host] (malloc'ed: own[] frees them): an SSH host's USER@HOST[:PORT]
+ * and identity, the API's URL, user and pinned thumbprint.  0, or -1
+ * when the wizard did not connect the host itself. */
+static int
+save_address(const gw_wizard *w, gw_answers_file *c, char *own[4])
+{
+	gw_wizard_address a;
+
+	if (gw_wizard_address_of(w, &a) != 0)
+		return -1;
+	c->host = GW_AHOST_SSH;
+	if (a.url) {
+		c->host = GW_AHOST_API;
+		c->host_address = own[0] = gw_xstrdup(a.url);
+		c->host_user = own[1] = a.user ? gw_xstrdup(a.user) : NULL;
+		c->host_thumbprint = own[2] = a.thumbprint ?
+		                     gw_xstrdup(a.thumbprint) : NULL;
+		return 0;
+	}
+	c->host_address = own[0] = a.port ?
+	                  gw_xasprintf("%s:%s", a.target, a.port) :
+	                  gw_xstrdup(a.target);
+	/* "~/" stays for the home directory of the replay; a relative
+	 * path is made absolute (the file's are relative to the file) */
+	if (a.identity)
+		c->host_identity = own[3] = a.identity[0] == '~' ?
+		                   gw_xstrdup(a.identity) : absolute(a.identity);
+	return 0;
+}
+
 /* The route as the answers file says it: a sample host by its name, this
- * Linux host, an SSH or API host by its address (the file's own values
- * while it is the same kind: port, identity, user), or offline.  The
- * file's host that was not reached stays as it was. */
+ * Linux host, an SSH or API host by the address it was connected with
+ * (save_address), one given on the command line by the file's own values
+ * while it is the same kind (port, identity, user, thumbprint), or
+ * offline.  The file's host that was not reached stays as it was. */
 static void
-save_host(const gw_wizard *w, gw_answers_file *c)
+save_host(const gw_wizard *w, gw_answers_file *c, char *own[4])
 {
 	const char *sample = gw_wizard_sample_name(w);
 	gw_answers_host kind = GW_AHOST_OFFLINE;
 
 	c->host_address = c->host_identity = c->host_user = NULL;
+	c->host_thumbprint = NULL;
 	if (w->host_error) {
 		kind = w->af.host;
 	} else if (sample) {
@@ -413,6 +446,8 @@ save_host(const gw_wizard *w, gw_answers_file *c)
 		c->host_address = (char *)sample;
 	} else if (w->mode == GW_MODE_LINUX) {
 		kind = GW_AHOST_LINUX;
+	} else if (save_address(w, c, own) == 0) {
+		kind = c->host;
 	} else if (w->mode == GW_MODE_ESXI_SSH || w->mode == GW_MODE_VSPHERE) {
 		kind = w->mode == GW_MODE_VSPHERE ? GW_AHOST_API : GW_AHOST_SSH;
 		if (w->af.host != kind)
@@ -423,6 +458,7 @@ save_host(const gw_wizard *w, gw_answers_file *c)
 		c->host_address = w->af.host_address;
 		c->host_identity = w->af.host_identity;
 		c->host_user = w->af.host_user;
+		c->host_thumbprint = w->af.host_thumbprint;
 	}
 	/* a host the file cannot name (the ESXi shell gpuwiz runs on): no
 	 * [host], the replay takes the command line's */
@@ -430,6 +466,7 @@ save_host(const gw_wizard *w, gw_answers_file *c)
 	    !gw_answers_host_address_ok(kind, c->host_address)) {
 		c->host = GW_AHOST_NONE;
 		c->host_address = c->host_identity = c->host_user = NULL;
+		c->host_thumbprint = NULL;
 	}
 }
 
@@ -481,8 +518,9 @@ gw_wizard_save_answers(gw_wizard *w, const char *path, gw_err *e)
 {
 	const gw_vm *vm = gw_session_vm(&w->sess);
 	gw_answers_file copy;
-	char *apath, *dir, *d;
+	char *apath, *dir, *d, *own[4] = { NULL, NULL, NULL, NULL };
 	int rc;
+	size_t i;
 
 	if (path == NULL || *path == '\0') {
 		gw_err_set(e, "%s", _("Answers file: no file name given"));
@@ -497,7 +535,7 @@ gw_wizard_save_answers(gw_wizard *w, const char *path, gw_err *e)
 	copy = w->af;            /* shallow: what differs is set here */
 	copy.activity = (int)gw_wizard_activity(w);
 	copy.vm_name = vm ? vm->name : w->host_error ? w->af.vm_name : NULL;
-	save_host(w, &copy);
+	save_host(w, &copy, own);
 	save_changes(w, &copy);
 	copy.vmx_path = w->af.vmx_path && !vm ?
 	                path_for_answers(w->af.vmx_path, dir) : NULL;
@@ -509,6 +547,8 @@ gw_wizard_save_answers(gw_wizard *w, const char *path, gw_err *e)
 	               path_for_answers(w->af.out_dir, dir) : NULL;
 	rc = gw_answers_save(&copy, path, e);
 	free(copy.host_enable);   /* the addresses are the detected GPUs' */
+	for (i = 0; i < 4; i++)
+		free(own[i]);
 	free(copy.vmx_path);
 	free(copy.out_dir);
 	free(dir);

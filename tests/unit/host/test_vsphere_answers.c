@@ -28,8 +28,8 @@ vs_test_thumb_equal(const char *a, const char *b)
 {
 	char na[GW_VS_THUMB_LEN], nb[GW_VS_THUMB_LEN];
 
-	if (gw_vs_thumbprint_normalize(a, na, NULL) != 0 ||
-	    gw_vs_thumbprint_normalize(b, nb, NULL) != 0)
+	if (gw_thumbprint_normalize(a, na, NULL) != 0 ||
+	    gw_thumbprint_normalize(b, nb, NULL) != 0)
 		return 0;
 	return strcmp(na, nb) == 0;
 }
@@ -79,36 +79,36 @@ test_thumbprint(void **state)
 	gw_err e;
 
 	(void)state;
-	assert_int_equal(gw_vs_thumbprint_normalize(FP_ABC, out, &e), 0);
+	assert_int_equal(gw_thumbprint_normalize(FP_ABC, out, &e), 0);
 	assert_string_equal(out, FP_ABC);
 	assert_int_equal(strlen(out), 95);
-	assert_int_equal(gw_vs_thumbprint_normalize(lower, out, &e), 0);
+	assert_int_equal(gw_thumbprint_normalize(lower, out, &e), 0);
 	assert_string_equal(out, FP_ABC);
-	assert_int_equal(gw_vs_thumbprint_normalize(bare, out, &e), 0);
+	assert_int_equal(gw_thumbprint_normalize(bare, out, &e), 0);
 	assert_string_equal(out, FP_ABC);
 	/* as openssl x509 -noout -fingerprint -sha256 prints it */
-	assert_int_equal(gw_vs_thumbprint_normalize("sha256 Fingerprint=" FP_ABC "\n", out, &e), 0);
+	assert_int_equal(gw_thumbprint_normalize("sha256 Fingerprint=" FP_ABC "\n", out, &e), 0);
 	assert_string_equal(out, FP_ABC);
-	assert_int_equal(gw_vs_thumbprint_normalize("SHA256 Fingerprint=" FP_ABC, out, &e), 0);
+	assert_int_equal(gw_thumbprint_normalize("SHA256 Fingerprint=" FP_ABC, out, &e), 0);
 	assert_string_equal(out, FP_ABC);
 	assert_true(vs_test_thumb_equal(lower, bare));
 	assert_true(vs_test_thumb_equal(FP_ABC, bare));
 	assert_false(vs_test_thumb_equal(FP_ABC, "00:78:16:BF:8F:01:CF:EA:41:41:40:DE:5D:AE:22:23:B0:03:61:A3:96:17:7A:9C:B4:10:FF:61:F2:00:15:AD"));
 	assert_false(vs_test_thumb_equal(FP_ABC, "nonsense"));
 	/* SHA-1: a hint, not a generic error */
-	assert_int_equal(gw_vs_thumbprint_normalize("A9:99:3E:36:47:06:81:6A:BA:3E:25:71:78:50:C2:6C:9C:D0:D8:9D", out, &e), -1);
+	assert_int_equal(gw_thumbprint_normalize("A9:99:3E:36:47:06:81:6A:BA:3E:25:71:78:50:C2:6C:9C:D0:D8:9D", out, &e), -1);
 	assert_non_null(strstr(e.msg, "SHA-1"));
 	assert_non_null(strstr(e.msg, "-sha256"));
 	/* wrong lengths and shapes */
-	assert_int_equal(gw_vs_thumbprint_normalize("AB:CD", out, &e), -1);
+	assert_int_equal(gw_thumbprint_normalize("AB:CD", out, &e), -1);
 	assert_non_null(strstr(e.msg, "2 bytes"));
-	assert_int_equal(gw_vs_thumbprint_normalize("", out, &e), -1);
-	assert_int_equal(gw_vs_thumbprint_normalize(NULL, out, &e), -1);
-	assert_int_equal(gw_vs_thumbprint_normalize("BA:7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD", out, &e), -1);
-	assert_int_equal(gw_vs_thumbprint_normalize("BA:78:16:BF:8F:01:CF:EA:41:41:40:DE:5D:AE:22:23:B0:03:61:A3:96:17:7A:9C:B4:10:FF:61:F2:00:15:AD:", out, &e), -1);
-	assert_int_equal(gw_vs_thumbprint_normalize("BG:78:16:BF:8F:01:CF:EA:41:41:40:DE:5D:AE:22:23:B0:03:61:A3:96:17:7A:9C:B4:10:FF:61:F2:00:15:AD", out, &e), -1);
-	assert_int_equal(gw_vs_thumbprint_normalize("B:A78:16:BF:8F:01:CF:EA:41:41:40:DE:5D:AE:22:23:B0:03:61:A3:96:17:7A:9C:B4:10:FF:61:F2:00:15:AD", out, &e), -1);
-	assert_int_equal(gw_vs_thumbprint_normalize(FP_ABC " x", out, &e), -1);
+	assert_int_equal(gw_thumbprint_normalize("", out, &e), -1);
+	assert_int_equal(gw_thumbprint_normalize(NULL, out, &e), -1);
+	assert_int_equal(gw_thumbprint_normalize("BA:7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD", out, &e), -1);
+	assert_int_equal(gw_thumbprint_normalize("BA:78:16:BF:8F:01:CF:EA:41:41:40:DE:5D:AE:22:23:B0:03:61:A3:96:17:7A:9C:B4:10:FF:61:F2:00:15:AD:", out, &e), -1);
+	assert_int_equal(gw_thumbprint_normalize("BG:78:16:BF:8F:01:CF:EA:41:41:40:DE:5D:AE:22:23:B0:03:61:A3:96:17:7A:9C:B4:10:FF:61:F2:00:15:AD", out, &e), -1);
+	assert_int_equal(gw_thumbprint_normalize("B:A78:16:BF:8F:01:CF:EA:41:41:40:DE:5D:AE:22:23:B0:03:61:A3:96:17:7A:9C:B4:10:FF:61:F2:00:15:AD", out, &e), -1);
+	assert_int_equal(gw_thumbprint_normalize(FP_ABC " x", out, &e), -1);
 }
 
 void

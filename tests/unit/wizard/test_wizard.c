@@ -813,7 +813,7 @@ test_check_step_reasons(void **state)
 
 	/* vGPU on an Ampere+ board: SR-IOV is asked for at review */
 	assert_int_equal(gw_wizard_add_gpu(&w, gpu("l40s"), "nvidia_l40s-24c", 1, &e), 0);
-	assert_true(gw_wizard_sriov_needed(&w));
+	assert_int_equal(gw_wizard_host_item_sev(&w, GW_HOST_SRIOV), GW_SEV_WARN);
 	/* the plan the wizard shows says it too, as the command line does */
 	assert_true(w.have_plan);
 	assert_true(plan_has(&w.plan, "gpu-sriov"));
@@ -826,13 +826,13 @@ test_check_step_reasons(void **state)
 	assert_int_equal(gw_wizard_remove_gpu(&w, 0), 0);
 	/* a T4 vGPU (Turing) does not use SR-IOV */
 	assert_int_equal(gw_wizard_add_gpu(&w, gpu("t4"), "grid_t4-16c", 1, &e), 0);
-	assert_false(gw_wizard_sriov_needed(&w));
+	assert_int_equal(gw_wizard_host_item_sev(&w, GW_HOST_SRIOV), GW_SEV_INFO);
 	assert_false(plan_has(&w.plan, "gpu-sriov"));
 	assert_int_equal(gw_wizard_check_step(&w, GW_STEP_REVIEW, why, sizeof why), 0);
 	/* passthrough does not either */
 	assert_int_equal(gw_wizard_remove_gpu(&w, 0), 0);
 	assert_int_equal(gw_wizard_add_gpu(&w, gpu("l40s"), NULL, 1, &e), 0);
-	assert_false(gw_wizard_sriov_needed(&w));
+	assert_int_equal(gw_wizard_host_item_sev(&w, GW_HOST_SRIOV), GW_SEV_INFO);
 
 	/* nothing to write */
 	gw_wizard_set_formats(&w, 0);
