@@ -366,8 +366,10 @@ test_ssh_not_connected(void **state)
 	w = start(ans, NULL);
 	assert_int_equal(gw_wizard_mode(w), GW_MODE_OFFLINE);
 	assert_non_null(gw_wizard_error(w, GW_ERR_HOST));
+	/* the replay connects with the file's address: here its identity
+	 * file is missing, so nothing is run; one line names the key */
 	assert_non_null(strstr(gw_wizard_error(w, GW_ERR_HOST),
-	                       "--ssh root@esx01:2222"));
+	                       "ssh.ini: [host] address:"));
 	again = gw_xasprintf("%s/again.ini", dir);
 	if (gw_wizard_save_answers(w, again, &e) != 0)
 		fail_msg("%s", e.msg);
