@@ -36,7 +36,7 @@ check "api: the L40S added" wait_for "1 x l40s"
 keys Enter
 check "api: the server's VMs" wait_for "VM2"
 keys Down; keys Down
-keys Enter
+keys Space
 check "api: VM1 opens, powered off" wait_for "VM1: powered off"
 check "api: the free device it gets is shown" on_screen "Devices to attach"
 check "api: the upgrade is offered" on_screen "u: upgrade to vmx-21"
