@@ -369,7 +369,7 @@ host_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 		ui_keys_add(out, &n, max, "r", _("Recheck"), r);
 		/* TRANSLATORS: key help label (o: go on past a FAIL); at
 		 * most 8 cells. */
-		ui_keys_add(out, &n, max, "o", _("Override"), o);
+		ui_keys_add(out, &n, max, "o", _("Force"), o);
 		return ui_keys_common(out, n, max, 0);
 	}
 	/* TRANSLATORS: key help label; at most 8 cells. */

@@ -145,7 +145,10 @@ vm_draw(ui_ctx *u, ui_rect r)
 	/* TRANSLATORS: at most 16 cells (the path field follows). */
 	const char *l_file = _(".vmx file:");
 	const char *err = gw_wizard_error(w, GW_ERR_VMX);
-	int none = gw_wizard_vmx(w) == NULL && ui_field_empty(&st->path);
+	/* the (*) is what Enter does: on "No .vmx file" Enter goes on
+	 * without one; elsewhere it opens what the field says, none when
+	 * it is empty */
+	int none = st->focus == F_NONE || ui_field_empty(&st->path);
 	int fx, y;
 	char buf[256];
 
@@ -169,6 +172,14 @@ vm_draw(ui_ctx *u, ui_rect r)
 	vm_draw_small(u, r);
 	y = 6;
 
+	if (st->focus == F_NONE) {
+		dw_wrap_put(r.y + y, r.x + 2, r.w - 2, r.h - y,
+		            /* TRANSLATORS: explains the "no .vmx" choice;
+		             * wrapped. */
+		            _("gpuwiz writes the snippets only: .vmx lines to paste, the BOSH VM extension, the Ops Manager JSON and the tile's values."),
+		            ui_attr(UI_C_DIM));
+		return;
+	}
 	if (err && !field_is_open_file(u)) {
 		y += dw_wrap_put(r.y + y, r.x + 2, r.w - 2, 3, err,
 		                 ui_attr(UI_C_MSG_ERR));
@@ -176,14 +187,6 @@ vm_draw(ui_ctx *u, ui_rect r)
 	}
 	if (field_is_open_file(u)) {
 		ui_vm_draw_facts(u, r, y);
-		return;
-	}
-	if (none && st->focus == F_NONE) {
-		dw_wrap_put(r.y + y, r.x + 2, r.w - 2, r.h - y,
-		            /* TRANSLATORS: explains the "no .vmx" choice;
-		             * wrapped. */
-		            _("gpuwiz writes the snippets only: .vmx lines to paste, the BOSH VM extension, the Ops Manager JSON and the tile's values."),
-		            ui_attr(UI_C_DIM));
 		return;
 	}
 	draw_cands(u, r, y);
@@ -472,7 +475,8 @@ vm_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 	int focus = vst(u)->focus;
 
 	if (gw_wizard_can(u->w, GW_CAN_VMS))
-		return drop_move(out, n + ui_vm_esxi_keys(u, out + n, max - n),
+		return drop_move(out, n + ui_vm_esxi_keys(u, &vst(u)->host, out + n,
+		                                 max - n),
 		                 n > 0);
 	switch (focus) {
 	case F_NONE:

@@ -51,7 +51,8 @@ void ui_vm_esxi_enter(ui_ctx *u, ui_vm_list *s);
 void ui_vm_esxi_draw(ui_ctx *u, ui_vm_list *s, ui_rect r);
 int ui_vm_esxi_key(ui_ctx *u, ui_vm_list *s, ui_key k);
 int ui_vm_esxi_mouse(ui_ctx *u, ui_vm_list *s, ui_rect r, int y, int x);
-size_t ui_vm_esxi_keys(ui_ctx *u, ui_keyhelp *out, size_t max);
+size_t ui_vm_esxi_keys(ui_ctx *u, ui_vm_list *s, ui_keyhelp *out,
+                       size_t max);
 /* The open VM's facts and the plan's advice about it, from row y. */
 void ui_vm_draw_facts(ui_ctx *u, ui_rect r, int y);
 /* PgUp/PgDn on the advice when it has rows out of sight: 1 when the key

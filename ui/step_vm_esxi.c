@@ -2,17 +2,21 @@
  * SSH or through the vSphere API: GW_CAN_VMS): the server's VMs instead of
  * a local path.
  *
- *   VMs on root@esx01 (Enter opens the highlighted one):
+ *   VMs on root@esx01 (Enter goes on with the one marked (*)):
  *     ( ) No VM: write snippets only
- *     (*) 11  itachi_lab          vmx-13  [datastore1] itachi_lab/...
- *         12  itachi_backupTest   vmx-13  [datastore1] ...
+ *     (*) itachi_lab           vmx-13  [datastore1] itachi_lab/...
+ *     ( ) itachi_backupTest    vmx-13  [datastore1] ...
  *   itachi_lab: Vmid 11, powered off
  *     <the opened VM: hardware version, firmware, memory and reservation,
  *      passthrough devices, and the plan's advice (step_vm.c)>
  *
- * Enter on a VM not yet open opens it (power state, its .vmx read from the
- * datastore) and stays, to show it; Enter on the open one goes on.  u
- * queues the upgrade of the open VM's hardware version to the host's
+ * A menu: the (*) is on the highlighted row, moving the cursor chooses.
+ * Moving reads nothing from the host (a slow API server stays quick to
+ * walk); Enter opens the marked VM when it is not the one open (power
+ * state, its .vmx read from the datastore) and goes on with it, "No VM"
+ * goes on without one.  Space opens the marked VM and stays, to show what
+ * it holds before going on.  u (on the open VM) queues the upgrade of its
+ * hardware version to the host's
  * newest (vim-cmd vmsvc/upgrade when the write runs: powered off only,
  * never down; the plan is made for it at once), u again takes it back; r
  * reads the host's VM list again.  A powered-on VM can be opened and
@@ -42,8 +46,8 @@ ui_vm_esxi_enter(ui_ctx *u, ui_vm_list *s)
 	size_t n = gw_wizard_vms(w, NULL);
 
 	s->vl.n = (int)n + 1;
-	/* the focus starts on the row marked (*): Enter acts on what is
-	 * shown chosen (no VM until one is opened) */
+	/* the focus, and so the (*), starts on the VM open (no VM until
+	 * one is opened) */
 	s->vl.cur = open >= 0 ? (int)open + 1 : 0;
 	s->vl.top = 0;
 }
@@ -58,7 +62,6 @@ draw_rows(ui_ctx *u, ui_vm_list *s, ui_rect r, int y)
 
 	for (i = 0; i < s->h_rows && s->vl.top + i < nrows; i++) {
 		int row = s->vl.top + i, foc = row == s->vl.cur;
-		int open = row_open(w, row);
 		attr_t a = foc ? ui_attr(UI_C_SEL) : A_NORMAL;
 		char buf[512];
 
@@ -67,7 +70,7 @@ draw_rows(ui_ctx *u, ui_vm_list *s, ui_rect r, int y)
 		if (row == 0) {
 			/* TRANSLATORS: the first choice of the ESXi VM list;
 			 * at most 60 cells. */
-			snprintf(buf, sizeof buf, "%s %s", open ? "(*)" : "( )",
+			snprintf(buf, sizeof buf, "%s %s", foc ? "(*)" : "( )",
 			         _("No VM: write snippets only"));
 		} else {
 			const gw_vm *vm = &vms[row - 1];
@@ -75,7 +78,7 @@ draw_rows(ui_ctx *u, ui_vm_list *s, ui_rect r, int y)
 			/* the Vmid is on the open VM's line: the row keeps
 			 * its cells for the .vmx path */
 			snprintf(buf, sizeof buf, "%s %-20s %-7s %s",
-			         open ? "(*)" : "( )", vm->name,
+			         foc ? "(*)" : "( )", vm->name,
 			         vm->version ? vm->version : "", vm->file);
 		}
 		dw_put(r.y + y + i, r.x + 1, buf, r.w - 2, a);
@@ -142,7 +145,7 @@ ui_vm_esxi_draw(ui_ctx *u, ui_vm_list *s, ui_rect r)
 
 	/* TRANSLATORS: heading of the VM step on an ESXi host; %s is the
 	 * host (root@esx01).  At most 78 cells. */
-	t = gw_xasprintf(_("VMs on %s (Enter opens the highlighted one):"),
+	t = gw_xasprintf(_("VMs on %s (Enter goes on with the one marked):"),
 	                 gw_wizard_host_label(w));
 	dw_put(r.y, r.x, t, r.w, ui_attr(UI_C_HEAD));
 	free(t);
@@ -158,20 +161,25 @@ ui_vm_esxi_draw(ui_ctx *u, ui_vm_list *s, ui_rect r)
 	ui_list_fix(&s->vl, s->h_rows);
 	draw_rows(u, s, r, y);
 	y += s->h_rows + 1;
-	if (gw_wizard_vm_open(w) >= 0 && gw_wizard_vmx(w) != NULL) {
+	if (s->vl.cur > 0 && row_open(w, s->vl.cur) && gw_wizard_vmx(w)) {
 		draw_open(u, r, y);
 		return;
 	}
 	if (y < r.h)
 		dw_wrap_put(r.y + y, r.x + 2, r.w - 2, r.h - y,
-		            /* TRANSLATORS: explains the ESXi VM step;
-		             * wrapped. */
-		            _("Open a VM to patch its .vmx on the datastore (a backup is kept beside it; the VM must be powered off), or choose no VM to write the snippets only."),
+		            s->vl.cur == 0 ?
+		            /* TRANSLATORS: under the ESXi VM list with "No
+		             * VM" marked; wrapped. */
+		            _("Enter goes on without a VM: gpuwiz writes the snippets only.") :
+		            /* TRANSLATORS: under the ESXi VM list with a VM
+		             * marked that is not open yet; wrapped. */
+		            _("Enter opens the marked VM (its .vmx from the datastore) and goes on with it; Space opens it here first, to see what it holds. The write step patches it with a backup beside it, powered off only."),
 		            ui_attr(UI_C_DIM));
 }
 
+/* Open row (0: no VM); quiet when the step goes on at once. */
 static int
-open_row(ui_ctx *u, int row)
+open_row(ui_ctx *u, int row, int quiet)
 {
 	gw_wizard *w = u->w;
 	const gw_vm *vms;
@@ -186,7 +194,7 @@ open_row(ui_ctx *u, int row)
 		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
 		return -1;
 	}
-	if (row > 0) {
+	if (row > 0 && !quiet) {
 		gw_wizard_vms(w, &vms);
 		/* TRANSLATORS: %s is the VM's name. */
 		ui_msg(u, UI_MSG_OK, _("Opened %s: check what it holds, then Enter."),
@@ -256,22 +264,26 @@ ui_vm_esxi_key(ui_ctx *u, ui_vm_list *s, ui_key k)
 		vl->cur = (vl->cur + vl->n - 1) % vl->n;
 		return UI_HANDLED;
 	}
-	if (ui_key_is(k, L'u') || ui_key_is(k, L'U'))
-		return upgrade(u);
+	open = row_open(u->w, vl->cur);
+	if ((ui_key_is(k, L'u') || ui_key_is(k, L'U')) && vl->cur > 0) {
+		if (open)
+			return upgrade(u);
+		ui_msg(u, UI_MSG_INFO, "%s",
+		       /* TRANSLATORS: u on a VM not open yet. */
+		       _("Open the VM first (Space), then u upgrades it."));
+		return UI_HANDLED;
+	}
 	if (ui_key_is(k, L'r') || ui_key_is(k, L'R'))
 		return reread(u, s);
-	open = row_open(u->w, vl->cur);
 	if (ui_key_space(k)) {
 		if (!open)
-			open_row(u, vl->cur);
+			open_row(u, vl->cur, 0);
 		return UI_HANDLED;
 	}
 	if (ui_key_enter(k)) {
-		if (open)
-			return UI_NEXT;
-		if (open_row(u, vl->cur) != 0)
+		if (!open && open_row(u, vl->cur, 1) != 0)
 			return UI_HANDLED;
-		return vl->cur == 0 ? UI_NEXT : UI_HANDLED;
+		return UI_NEXT;
 	}
 	return UI_IGNORED;
 }
@@ -290,26 +302,28 @@ ui_vm_esxi_mouse(ui_ctx *u, ui_vm_list *s, ui_rect r, int y, int x)
 		int again = s->vl.cur == row;
 
 		s->vl.cur = row;
-		if (again)
-			open_row(u, row);
+		if (again && !row_open(u->w, row))
+			open_row(u, row, 0);
 	}
 	return UI_HANDLED;
 }
 
 size_t
-ui_vm_esxi_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
+ui_vm_esxi_keys(ui_ctx *u, ui_vm_list *s, ui_keyhelp *out, size_t max)
 {
 	size_t n = 0;
 	ui_key sp = { 0, L' ' }, down = { KEY_DOWN, 0 }, uk = { 0, L'u' },
 	       rk = { 0, L'r' };
+	int open = s->vl.cur > 0 && row_open(u->w, s->vl.cur);
 
 	ui_keys_add(out, &n, max, "Up/Dn", _("Move"), down);
-	ui_keys_add(out, &n, max, "Space", _("Open"), sp);
-	if (gw_wizard_esxi_upgrade_target(u->w) > 0)
+	if (s->vl.cur > 0 && !open)
+		ui_keys_add(out, &n, max, "Space", _("Open"), sp);
+	if (open && gw_wizard_esxi_upgrade_target(u->w) > 0)
 		/* TRANSLATORS: key help label (u: upgrade the hardware
 		 * version); at most 8 cells. */
 		ui_keys_add(out, &n, max, "u", _("Upgrade"), uk);
-	else if (gw_wizard_upgrade_queued(u->w) > 0)
+	else if (open && gw_wizard_upgrade_queued(u->w) > 0)
 		/* TRANSLATORS: key help label (u: take the queued upgrade
 		 * back); at most 8 cells. */
 		ui_keys_add(out, &n, max, "u", _("Unqueue"), uk);

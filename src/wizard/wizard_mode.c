@@ -236,15 +236,17 @@ static const wz_mode_desc modes[GW_NMODES] = {
 		         "confirmation."),
 		/* TRANSLATORS: help of step 4 on an ESXi host, wrapped to
 		 * about 70 cells.  u and r are keys. */
-		.vm_help = N_("The list shows the host's VMs (vim-cmd vmsvc/getallvms). Enter or Space opens "
-		         "the highlighted VM: gpuwiz asks the host for its power state and reads its "
-		         ".vmx from the datastore, and shows its hardware version, firmware, memory and "
-		         "reservation and the passthrough devices already in it, with its advice. Enter "
-		         "on the open VM goes on; \"No VM\" writes the snippets only.\nThe write step "
+		.vm_help = N_("The list shows the host's VMs (vim-cmd vmsvc/getallvms). Up/Down choose: the "
+		         "(*) follows the cursor, and nothing is read from the host while you move. "
+		         "Enter goes on with the VM marked (*): gpuwiz first asks the host for its power "
+		         "state and reads its .vmx from the datastore, unless it is open already; "
+		         "\"No VM\" goes on with the snippets only. Space opens the marked VM without "
+		         "going on and shows its hardware version, firmware, memory and reservation "
+		         "and the passthrough devices already in it, with its advice.\nThe write step "
 		         "saves the changed .vmx on the datastore (temporary file, then a move; the old "
 		         "file is kept as a backup beside it) and runs vim-cmd vmsvc/reload. A VM that "
-		         "is not powered off is never changed.\nu queues the upgrade of the open VM's "
-		         "hardware version to the newest this host runs (vim-cmd vmsvc/upgrade; the "
+		         "is not powered off is never changed.\nu (on the open VM) queues the upgrade "
+		         "of its hardware version to the newest this host runs (vim-cmd vmsvc/upgrade; the "
 		         "plan is made for that version): the write step runs it after your one yes, "
 		         "only with the VM powered off, never down; u again takes it back. The upgrade "
 		         "cannot be undone: the write step first copies the .vmx to a backup beside it "
@@ -288,15 +290,17 @@ static const wz_mode_desc modes[GW_NMODES] = {
 		         "goes on when no row FAILs; o goes on anyway after a confirmation."),
 		/* TRANSLATORS: help of step 4 through the vSphere API,
 		 * wrapped to about 70 cells.  u and r are keys. */
-		.vm_help = N_("The list shows the server's VMs. Enter or Space opens the highlighted VM: "
-		         "gpuwiz shows its hardware version, firmware, memory and reservation and the "
-		         "passthrough devices already in it, with its advice, and the free, "
-		         "passthrough-enabled devices of its host that the write step attaches. Enter "
-		         "on the open VM goes on; \"No VM\" writes the snippets only.\nThe write step "
+		.vm_help = N_("The list shows the server's VMs. Up/Down choose: the (*) follows the "
+		         "cursor, and nothing is read from the server while you move. Enter goes on "
+		         "with the VM marked (*), read from the server first unless it is open already; "
+		         "\"No VM\" goes on with the snippets only. Space opens the marked VM without "
+		         "going on and shows its hardware version, firmware, memory and reservation and "
+		         "the passthrough devices already in it, with its advice, and the free, "
+		         "passthrough-enabled devices of its host that the write step attaches.\nThe write step "
 		         "sends one ReconfigVM_Task (extraConfig, memoryReservationLockedToMax, a "
 		         "VirtualPCIPassthrough device per GPU) and shows its progress; what the VM "
 		         "already has is not added again. A VM that is not powered off is never "
-		         "changed.\nu queues the upgrade of the open VM's hardware version to the "
+		         "changed.\nu (on the open VM) queues the upgrade of its hardware version to the "
 		         "newest its host runs (UpgradeVM_Task; the plan is made for that version): the "
 		         "write step runs it after your one yes, only powered off, never down; u again "
 		         "takes it back. The upgrade cannot be undone.\nr reads the server again."),

@@ -88,8 +88,9 @@ sample_walk() { # LANG
 	check "$lang host: the detected L40S" wait_for "l40s"
 	keys Enter
 	check "$lang host: VM step" wait_for "$(st VM)"
-	# the focus starts on the marked "No VM": Down to the first VM
-	keys Down; keys Enter
+	# the focus, and the (*), start on "No VM": Down marks the first VM,
+	# Space opens it here (Enter would open it and go on)
+	keys Down; keys Space
 	check "$lang host: ubuntu-l40s opens (vmx-13)" wait_for "vmx-13"
 	keys u
 	check "$lang host: u queues the upgrade" wait_for "$(printf "$(tr_ "$lang" '%s (vmx-%d queued: u takes it back)')" "" 21 | sed 's/^ *//')"

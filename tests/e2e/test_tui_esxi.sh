@@ -73,7 +73,7 @@ queue_walk() {
 	check "$lang: both L40S added" wait_for "2 x l40s"
 	keys Enter
 	check "$lang: VM step" wait_for "$(st VM)"
-	keys Down; keys Enter
+	keys Down; keys Space
 	check "$lang: ubuntu-l40s opens" wait_for "Vmid 1"
 	keys u
 	check "$lang: u queues the upgrade" wait_for \

@@ -108,7 +108,7 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 	wait_for "$(st GPU)" >/dev/null
 	keys Space; keys Enter
 	check "$lang vm: VM step" wait_for "$(st VM)"
-	keys Down; keys Enter
+	keys Down; keys Space
 	check "$lang vm: ubuntu-l40s opens" wait_for "Vmid 1"
 	check "$lang vm: its advice starts with a WARN" sh -c \
 		"grep -A1 -F '$(tr_ $lang "Advice:")' '$SCREEN' | tail -n 1 | grep -qF '$(tr_ $lang WARN)'"

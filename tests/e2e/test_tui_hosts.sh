@@ -60,7 +60,7 @@ check "esxi sample: Space adds the detected L40S" wait_for "1 x l40s"
 keys Enter
 check "esxi sample: VM step" wait_for "Step $(st VM): Virtual machine"
 check "esxi sample: the host's VMs" sh -c "grep -q 'ubuntu-l40s' '$SCREEN' && grep -q 'llm-train' '$SCREEN'"
-keys Down; keys Enter
+keys Down; keys Space
 check "esxi sample: the VM opens with its power state" wait_for "ubuntu-l40s: Vmid 1, powered off"
 check "esxi sample: the upgrade is offered" on_screen "u: upgrade to vmx-21"
 check "esxi sample: its hardware version" on_screen "Hardware version: 13"
@@ -110,7 +110,7 @@ keys Enter; wait_for "Step $(st HOST)" >/dev/null
 keys Enter; wait_for "Step $(st GPU)" >/dev/null
 keys Space; keys Enter
 check "esxi on: VM step" wait_for "Step $(st VM): Virtual machine"
-keys Down; keys Down; keys Enter
+keys Down; keys Down; keys Space
 check "esxi on: the powered-on VM is flagged" wait_for "Not powered off: gpuwiz will not change it"
 enters VM WRITE
 check "esxi on: write step" wait_for "Step $(st WRITE): Write"
@@ -146,7 +146,7 @@ if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${G
 	keys Enter; wait_for "Step $(st GPU)" 30 >/dev/null
 	keys Space; keys Enter
 	wait_for "Step $(st VM)" 30 >/dev/null
-	keys Down; keys Enter
+	keys Down; keys Space
 	check "valgrind esxi: the VM opens" wait_for "Vmid 1, powered off" 30
 	n=$(stn MMIO); while [ $n -le "$GW_NSTEPS" ]; do keys Enter; wait_for "$(st $n)" 30 >/dev/null; n=$((n + 1)); done
 	keys Enter
@@ -217,7 +217,7 @@ if [ -x /usr/sbin/sshd ] && { [ "$(id -u)" -ne 0 ] || [ -d /run/sshd ]; }; then
 	check "ssh: GPU step lists the host's GPUs" wait_for "0000:3b:00.0"
 	keys Space; keys Enter
 	check "ssh: the host's VMs" wait_for "itachi_lab"
-	keys Down; keys Enter
+	keys Down; keys Space
 	check "ssh: the VM is read from the datastore" wait_for "itachi_lab: Vmid 11, powered off"
 	enters VM WRITE
 	check "ssh: write step" wait_for "Step $(st WRITE): Write"

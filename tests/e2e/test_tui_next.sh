@@ -47,7 +47,7 @@ esxi_walk() { # LANG
 	keys Enter
 	check "$lang esxi: VM step" wait_for "$(st VM)"
 	check "$lang esxi: ubuntu-l40s listed" on_screen "ubuntu-l40s"
-	keys Down; keys Enter
+	keys Down; keys Space
 	check "$lang esxi: the VM opens" wait_for "vmx-21"
 	enters VM WRITE
 	check "$lang esxi: write step" wait_for "$(st WRITE)"

@@ -33,7 +33,7 @@ walk() { # LANG
 	check "$lang: the detected L40S" wait_for "l40s"
 	keys Enter
 	check "$lang: VM step" wait_for "$(st VM)"
-	keys Down; keys Enter
+	keys Down; keys Space
 	check "$lang: the VM opens" wait_for "vmx-21"
 	keys Enter
 	keys Enter

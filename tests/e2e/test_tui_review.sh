@@ -72,7 +72,7 @@ esxi_walk() { # LANG
 	check "$lang esxi: Space adds the detected L40S" wait_for "l40s"
 	keys Enter
 	check "$lang esxi: VM step" wait_for "$(st VM)"
-	keys Down; keys Enter
+	keys Down; keys Space
 	check "$lang esxi: the VM opens" wait_for "vmx-21"
 	enters VM OPTIONS
 	check "$lang esxi: options" wait_for "$(st OPTIONS)"

@@ -11,7 +11,12 @@
 #     and names every one missing, its F1 says so;
 #  4. "Terminal too small": q does nothing until the terminal is larger;
 #  5. a help box or a question: nothing of the screen below beside it;
-#  6. the review's key line shows "s Save" without scrolling.
+#  6. the review's key line shows "s Save" without scrolling;
+#  7. a host's VM list is a menu: the (*) follows the cursor, moving reads
+#     nothing, Enter opens the marked VM and goes on, Space opens it and
+#     stays; "o Force" on the host check's key line;
+#  8. the offline VM step: the (*) is what Enter does (the path typed, or
+#     "No .vmx file" while the cursor is on it).
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
@@ -33,6 +38,8 @@ sq() { sed 's/│//g' | tr -d ' \n'; }
 first() { tr_ "$1" "$2" | LC_ALL=C.UTF-8 sed -E "s/^(.{$3}).*/\\1/"; }
 on_screen_sq() { screen; sq <"$SCREEN" | grep -qF -- "$(printf '%s' "$1" | sq)"; }
 no_cut() { screen; ! grep -q '…' "$SCREEN"; }
+# no VM open on the VM list: no "Vmid" line on the screen
+no_vm_open() { screen; ! grep -q 'Vmid' "$SCREEN"; }
 # the step bar's first row
 bar() { screen; head -n 1 "$SCREEN"; }
 # lng LANG: the --lang option for LANG
@@ -172,10 +179,91 @@ A device that shows \"Passthru Capable: false\" in esxcli hardware pci list usua
 	keys Enter
 	check "$lang override: host check" wait_for "$(st HOST)" 30
 	check "$lang override: a FAIL row" on_screen "$(tr_ "$lang" FAIL)"
+	# in both languages the key line has o at 80 columns
+	check "$lang override: o on the key line" sh -c "tail -n 1 '$SCREEN' | grep -qF 'o $(tr_ "$lang" Force)'"
 	keys o; keys y
 	keys Enter
 	check "$lang override: on to the GPU step" wait_for "$(st GPU)"
 	check "$lang override: the host step marked !, not ticked" sh -c "head -n 1 '$SCREEN' | grep -q '✓1.*!2' && ! head -n 1 '$SCREEN' | grep -q '✓2'"
+	keys q; keys y; exited 10 >/dev/null
+
+	# ---- 7. the VM list of a host: a menu, Enter takes the marked VM -----
+	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+	# shellcheck disable=SC2046
+	start "$lang" 80x24 $(lng "$lang") --sample-host esxi-l40s
+	wait_for "$(st WELCOME)" 30 >/dev/null
+	keys Enter; wait_for "$(st HOST)" 30 >/dev/null
+	check "$lang vm list: the host check's key line has o" sh -c "tail -n 1 '$SCREEN' | grep -qF 'o $(tr_ "$lang" Force)'"
+	keys Enter; wait_for "$(st GPU)" 30 >/dev/null
+	keys Space; keys Enter
+	check "$lang vm list: VM step" wait_for "$(st VM)"
+	NOVM=$(tr_ "$lang" 'No VM: write snippets only')
+	check "$lang vm list: the focus on the marked No VM" focused_has "(*) $NOVM"
+	check "$lang vm list: one row marked" [ "$(marked)" = 1 ]
+	check "$lang vm list: the heading says Enter takes the marked one" on_screen \
+		"$(tr_ "$lang" 'VMs on %s (Enter goes on with the one marked):' | sed 's/.*%s//')"
+	keys Down; keys Down; keys Down
+	check "$lang vm list: the (*) follows the cursor" focused_has "(*) llm-train"
+	check "$lang vm list: still one row marked" [ "$(marked)" = 1 ]
+	check "$lang vm list: No VM no longer marked" on_screen "( ) $NOVM"
+	check "$lang vm list: moving read nothing: no VM open" no_vm_open
+	check "$lang vm list: the key line offers Space Open" sh -c "tail -n 1 '$SCREEN' | grep -qF 'Space $(tr_ "$lang" Open)'"
+	keys Enter
+	check "$lang vm list: Enter opens the marked VM and goes on" wait_for "$(st MMIO)"
+	keys Escape
+	check "$lang vm list: back, llm-train is the VM open" wait_for "Vmid 3"
+	check "$lang vm list: and marked" focused_has "(*) llm-train"
+	keys Up; keys Up
+	check "$lang vm list: the open VM is not shown for another mark" no_vm_open
+	check "$lang vm list: ubuntu-l40s marked" focused_has "(*) ubuntu-l40s"
+	keys Space
+	check "$lang vm list: Space opens it and stays" wait_for "Vmid 1"
+	check "$lang vm list: on the VM step" on_screen "$(st VM)"
+	keys Up; keys Enter
+	check "$lang vm list: Enter on No VM goes on" wait_for "$(st MMIO)"
+	keys Escape
+	check "$lang vm list: no VM open" wait_for "(*) $NOVM"
+	check "$lang vm list: none read" no_vm_open
+	keys F1
+	check "$lang vm list: F1 says the (*) follows the cursor" on_screen_sq \
+		"$(first "$lang" "The list shows the host's VMs (vim-cmd vmsvc/getallvms). Up/Down choose: the (*) follows the cursor, and nothing is read from the host while you move. Enter goes on with the VM marked (*): gpuwiz first asks the host for its power state and reads its .vmx from the datastore, unless it is open already; \"No VM\" goes on with the snippets only. Space opens the marked VM without going on and shows its hardware version, firmware, memory and reservation and the passthrough devices already in it, with its advice.
+The write step saves the changed .vmx on the datastore (temporary file, then a move; the old file is kept as a backup beside it) and runs vim-cmd vmsvc/reload. A VM that is not powered off is never changed.
+u (on the open VM) queues the upgrade of its hardware version to the newest this host runs (vim-cmd vmsvc/upgrade; the plan is made for that version): the write step runs it after your one yes, only with the VM powered off, never down; u again takes it back. The upgrade cannot be undone: the write step first copies the .vmx to a backup beside it (a VM with a DirectPath device cannot have snapshots).
+r reads the host's VM list again." 60 | head -n 1)"
+	keys Escape
+	keys q; keys y; exited 10 >/dev/null
+
+	# ---- 8. the offline VM step: the (*) is what Enter does ---------------
+	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+	sample vmx/ws-hw16-win10-efi-windows1252-crlf.vmx "$TMP/run/vm.vmx"
+	# shellcheck disable=SC2046
+	start "$lang" 80x24 $(lng "$lang")
+	wait_for "$(st WELCOME)" >/dev/null
+	keys Enter; wait_for "$(st HOST)" >/dev/null
+	keys Space; keys Down; keys Space; keys Enter
+	wait_for "$(st GPU)" >/dev/null
+	typ l40s; keys Down; keys Space; keys Enter
+	check "$lang vmx: VM step" wait_for "$(st VM)"
+	NOVMX=$(tr_ "$lang" 'No .vmx file: write snippets only')
+	FILEROW=$(tr_ "$lang" '.vmx file:')
+	check "$lang vmx: an empty path: No .vmx marked" on_screen "(*) $NOVMX"
+	typ vm.vmx
+	check "$lang vmx: a path typed: the file marked" on_screen "(*) $FILEROW vm.vmx"
+	check "$lang vmx: one mark" [ "$(marked)" = 1 ]
+	keys Up
+	check "$lang vmx: on No .vmx: it is marked (Enter goes on without)" focused_has "(*) $NOVMX"
+	check "$lang vmx: the path is not" on_screen "( ) $FILEROW vm.vmx"
+	keys Down
+	check "$lang vmx: back in the path: the file marked" on_screen "(*) $FILEROW vm.vmx"
+	keys Enter
+	check "$lang vmx: Enter opens the marked file" wait_for "$(tr_ "$lang" 'Hardware version:')"
+	# the file below hardware version 17: the cursor went to the ESXi version
+	keys Up; keys Up
+	check "$lang vmx: on No .vmx again: it is marked" focused_has "(*) $NOVMX"
+	keys Enter
+	check "$lang vmx: Enter on the marked No .vmx goes on" wait_for "$(st MMIO)"
+	keys Escape
+	check "$lang vmx: back: no .vmx, the path emptied" wait_for "(*) $NOVMX"
 	keys q; keys y; exited 10 >/dev/null
 
 	# ---- 4. too small: q does nothing --------------------------------------

@@ -121,7 +121,7 @@ replay() { # LANG
 	check "$lang replay: the sample's L40S chosen" wait_for "1 x l40s"
 	keys Enter
 	check "$lang replay: VM step" wait_for "$(st VM)"
-	keys Down; keys Down; keys Down; keys Enter
+	keys Down; keys Down; keys Down; keys Space
 	check "$lang replay: llm-train, the third VM, opens" wait_for "Vmid 3"
 	keys Enter
 	check "$lang replay: MMIO" wait_for "$(st MMIO)"

@@ -36,7 +36,7 @@ check "api: the L40S added" wait_for "1 x l40s"
 keys Enter
 check "api: the server's VMs" wait_for "VM2"
 keys Down; keys Down
-keys Enter
+keys Space
 check "api: VM1 opens, powered off" wait_for "VM1: powered off"
 check "api: the free device it gets is shown" on_screen "Devices to attach"
 check "api: the upgrade is offered" on_screen "u: upgrade to vmx-21"
@@ -82,7 +82,7 @@ keys Enter; wait_for "Step $(st HOST)" >/dev/null
 keys Enter; wait_for "Step $(st GPU)" >/dev/null
 keys Down; keys Space; keys Enter
 check "api on: VM step" wait_for "Step $(st VM): Virtual machine"
-keys Down; keys Enter
+keys Down; keys Space
 check "api on: VM0 is flagged" wait_for "Not powered off: gpuwiz will not change it"
 enters VM WRITE
 check "api on: write step" wait_for "Step $(st WRITE): Write"
@@ -112,7 +112,7 @@ if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${G
 	keys Enter; wait_for "Step $(st GPU)" 30 >/dev/null
 	keys Down; keys Space; keys Enter
 	wait_for "Step $(st VM)" 30 >/dev/null
-	keys Down; keys Down; keys Down; keys Enter
+	keys Down; keys Down; keys Down; keys Space
 	check "valgrind api: VM2 opens" wait_for "VM2: powered off" 30
 	n=$(stn MMIO); while [ $n -le "$GW_NSTEPS" ]; do keys Enter; wait_for "$(st $n)" 30 >/dev/null; n=$((n + 1)); done
 	keys Enter
