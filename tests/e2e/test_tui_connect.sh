@@ -113,7 +113,7 @@ while True:
 	# the (*) is on the focused row; the route still says it is not
 	# connected (its text under the menu), and the wizard stays here
 	check "$l ssh silent host: not connected, the route not chosen" on_screen \
-		"$(tr_ "$1" "Not connected yet: Enter asks for the ESXi host (user@host; port and identity file optional) and connects over SSH with your ssh keys." | sed "s/[:：].*//")"
+		"$(tr_ "$1" "Not connected yet: Enter asks for the ESXi host (user@host; port and identity file optional) and connects over SSH with your ssh keys." | sed -e "s/:.*//" -e "s/：.*//")"
 	keys q; keys y; exited >/dev/null
 }
 
@@ -235,7 +235,7 @@ api_part() {
 		keys Escape
 		screen
 		check "$l api no: the route is not chosen" on_screen \
-			"$(tr_ "$lang" "Not connected yet: Enter asks for the URL, user and password and connects; an untrusted certificate is shown for you to accept or refuse." | sed "s/[:：].*//")"
+			"$(tr_ "$lang" "Not connected yet: Enter asks for the URL, user and password and connects; an untrusted certificate is shown for you to accept or refuse." | sed -e "s/:.*//" -e "s/：.*//")"
 		logins=$(vcsim_requests Login)
 		# again, and Yes this time (a route never connected starts
 		# with an empty box)
