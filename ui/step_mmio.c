@@ -130,22 +130,6 @@ glyph(int g)
 	return dw_utf8() ? utf[g] : asc[g];
 }
 
-/* "128 GiB", "32 MiB", "127 GiB + 992 MiB" (malloc'ed; plan_mmio.c's
- * wording). */
-static char *
-size_text(uint64_t bytes)
-{
-	uint64_t gib = bytes >> 30, mib = (bytes >> 20) & 1023;
-
-	if (gib && mib)
-		return gw_xasprintf(_("%llu GiB + %llu MiB"),
-		                    (unsigned long long)gib,
-		                    (unsigned long long)mib);
-	if (gib)
-		return gw_xasprintf(_("%llu GiB"), (unsigned long long)gib);
-	return gw_xasprintf(_("%llu MiB"), (unsigned long long)(bytes >> 20));
-}
-
 /* The first GPU number of each group (GPUs counted 1, 2, ... over the
  * groups in the plan's order); malloc'ed. */
 static int *
@@ -238,7 +222,7 @@ draw_bar(const gw_plan *p, const int *first, pic *pc, int y, int x)
 			               b->bar == 1 ? UI_C_INFO : UI_C_WARN));
 		if (b->bar != 1)
 			continue;
-		sz = size_text(b->size);
+		sz = gw_bar_size_text(b->size);
 		/* TRANSLATORS: inside a BAR1 drawn in the MMIO window: the
 		 * GPU's number and the BAR's size ("1 BAR1 128 GiB"). */
 		lab = gw_xasprintf(_("%d BAR1 %s"), n, sz);
@@ -349,7 +333,7 @@ legend_text(const gw_plan *p, const int *first, const pic *pc)
 			gw_buf_puts(&b, _(" (in the VM)"));
 	}
 	if (bar3) {
-		t = size_text(bar3);
+		t = gw_bar_size_text(bar3);
 		if (b.len)
 			gw_buf_puts(&b, "  ");
 		/* TRANSLATORS: the legend's BAR3: its glyph and size. */
@@ -364,7 +348,7 @@ legend_text(const gw_plan *p, const int *first, const pic *pc)
 		gw_buf_puts(&b, _("(small BARs one cell wide: not to scale)"));
 	}
 	if (pc->window > p->bar_end) {
-		t = size_text(pc->window - p->bar_end);
+		t = gw_bar_size_text(pc->window - p->bar_end);
 		if (b.len)
 			gw_buf_puts(&b, "  ");
 		/* TRANSLATORS: the legend's free space of the MMIO window:

@@ -81,6 +81,10 @@ int gw_answers_add_vram(gw_answers *a, const char *spec, const char *field,
 /* The spec gw_answers_add_vram reads for a GPU given by size:
  * "16=2", "16/16G=2" (malloc'ed). */
 char *gw_vram_spec(int vram_gb, uint64_t bar1_bytes, int count);
+/* A BAR's size in words: "128 GiB", "32 MiB", "127 GiB + 992 MiB"
+ * (translated, malloc'ed): the plan's MMIO reasons and the MMIO step's
+ * picture. */
+char *gw_bar_size_text(uint64_t bytes);
 int gw_answers_add_bdf(gw_answers *a, const char *bdf, const char *field,
                        gw_err *e);        /* validates the BDF; stored as
                                            * "%04x:%02x:%02x.%x"; a BDF

@@ -35,8 +35,8 @@ typedef struct mmio_work {
 	gw_mmio_need need;
 } mmio_work;
 
-static char *
-fmt_size(uint64_t bytes)
+char *
+gw_bar_size_text(uint64_t bytes)
 {
 	uint64_t gib = bytes >> 30, mib = (bytes >> 20) & 1023;
 
@@ -184,8 +184,8 @@ collect_bars(const gw_plan *p, mmio_work *w)
 		}
 		if (g->bar1_bytes)
 			join(&w->given, ", ", gw_xstrdup(g->label));
-		s1 = fmt_size(b1);
-		s3 = fmt_size(b3);
+		s1 = gw_bar_size_text(b1);
+		s3 = gw_bar_size_text(b3);
 		join(&w->barlist, "; ",
 		     b3 ? gw_xasprintf(_("%d x %s: BAR1 %s + BAR3 %s"),
 		                       g->count, g->label, s1, s3)
@@ -256,7 +256,7 @@ bar_steps(gw_plan *p, const mmio_work *w)
 			                        w->nobars.data));
 		return;
 	}
-	end = fmt_size(w->need.bar_end);
+	end = gw_bar_size_text(w->need.bar_end);
 	pl_step(p, gw_xasprintf(_("64-bit BARs (largest BAR1 observed, "
 	                          "from the GPU table; NVIDIA BAR3 32 "
 	                          "MiB, as in the NVIDIA lspci and "

@@ -170,6 +170,17 @@ wz_changed(gw_wizard *w)
 	wz_stale(w);
 }
 
+void
+wz_set_vmx(gw_wizard *w, gw_vmx *v, char *path)
+{
+	gw_vmx_free(w->vmx);
+	w->vmx = v;
+	free(w->af.vmx_path);
+	w->af.vmx_path = path;
+	free(w->vmx_error);
+	w->vmx_error = NULL;
+}
+
 /* Everything derived from the old host or route left behind: the GPUs,
  * the memory size, the MMIO size, the .vmx and the open VM, the host's
  * facts (ESXi version, BDFs, system id, GPU counts), the probes and host
@@ -193,12 +204,7 @@ wz_drop_derived(gw_wizard *w)
 	a->code43 = code43;
 	a->reserve = reserve;
 	a->name = name;
-	gw_vmx_free(w->vmx);
-	w->vmx = NULL;
-	free(w->af.vmx_path);
-	w->af.vmx_path = NULL;
-	free(w->vmx_error);
-	w->vmx_error = NULL;
+	wz_set_vmx(w, NULL, NULL);
 	free(w->af.vm_name);
 	w->af.vm_name = NULL;
 	free(w->af.out_dir);

@@ -132,6 +132,9 @@ const char *wz_render(const gw_wizard *w, size_t i, const char **why);
 int wz_savable(const gw_wizard *w, const char *path, gw_err *e);
 /* Forget the probes (rows, GPUs) of the last read (wizard_host.c). */
 void wz_clear_probes(gw_wizard *w);
+/* The .vmx the wizard works on: v (owned from here, NULL for none) read
+ * from path (owned, NULL); the old one and its error dropped. */
+void wz_set_vmx(gw_wizard *w, gw_vmx *v, char *path);
 /* A leading "~/" is the home directory (malloc'ed). */
 char *wz_expand_tilde(const char *p);
 /* The detected GPUs, free for passthrough where the host says so, become

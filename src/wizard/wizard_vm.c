@@ -23,12 +23,7 @@ gw_wizard_open_vmx(gw_wizard *w, const char *path, gw_err *e)
 	char *full;
 
 	if (path == NULL || *path == '\0') {
-		gw_vmx_free(w->vmx);
-		w->vmx = NULL;
-		free(w->af.vmx_path);
-		w->af.vmx_path = NULL;
-		free(w->vmx_error);
-		w->vmx_error = NULL;
+		wz_set_vmx(w, NULL, NULL);
 		wz_changed(w);
 		gw_wizard_propose_uvm(w);
 		return 0;
@@ -38,12 +33,7 @@ gw_wizard_open_vmx(gw_wizard *w, const char *path, gw_err *e)
 		free(full);
 		return -1;
 	}
-	gw_vmx_free(w->vmx);
-	w->vmx = v;
-	free(w->af.vmx_path);
-	w->af.vmx_path = full;
-	free(w->vmx_error);
-	w->vmx_error = NULL;
+	wz_set_vmx(w, v, full);
 	wz_changed(w);
 	/* a VM with vGPUs: UVM on unless the operator decided (15.1) */
 	gw_wizard_propose_uvm(w);
