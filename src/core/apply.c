@@ -201,7 +201,8 @@ typedef struct job {
 } job;
 
 static int
-check_inputs(const gw_answers_file *af, const gw_vmx *v, gw_err *e)
+check_inputs(const gw_answers_file *af, const gw_plan *p, const gw_vmx *v,
+             gw_err *e)
 {
 	if (af->formats && (af->out_dir == NULL || af->out_dir[0] == '\0')) {
 		gw_err_set(e, _("output directory: missing (expected the directory to write the snippets into)"));
@@ -211,7 +212,7 @@ check_inputs(const gw_answers_file *af, const gw_vmx *v, gw_err *e)
 		gw_err_set(e, _(".vmx: a document was given without its path; nothing written"));
 		return -1;
 	}
-	if (af->formats == 0 && v == NULL) {
+	if (!gw_apply_writes_files(af, p) && v == NULL) {
 		gw_err_set(e, _("nothing to write: no output format chosen and no .vmx to patch"));
 		return -1;
 	}
@@ -417,7 +418,7 @@ gw_apply_stage_begin(const gw_answers_file *af, const gw_plan *p,
 	gw_apply_stage *st;
 
 	*out = NULL;
-	if (check_inputs(af, v, e) != 0)
+	if (check_inputs(af, p, v, e) != 0)
 		return -1;
 	st = gw_xcalloc(1, sizeof *st);
 	st->j.af = af;

@@ -436,8 +436,16 @@ test_snippets_only_and_nothing(void **state)
 	assert_true(same_bytes(w.vmx_path, w.orig, w.orig_len));
 	gw_apply_result_free(&r);
 
-	/* nothing to write at all */
+	/* no format: the NCCL check of the 2+ GPUs alone */
 	w.af.formats = 0;
+	assert_int_equal(apply_all(&w.af, &w.p, NULL, 0, &r, &e), 0);
+	assert_int_equal(r.nwritten, 1);
+	assert_non_null(strstr(r.written[0], GW_NCCL_CHECK_FILE));
+	gw_apply_result_free(&r);
+
+	/* nothing to write at all: no format, no directory, no .vmx */
+	free(w.af.out_dir);
+	w.af.out_dir = NULL;
 	e.msg[0] = '\0';
 	assert_int_equal(apply_all(&w.af, &w.p, NULL, 0, &r, &e), -1);
 	assert_non_null(strstr(e.msg, "nothing to write"));

@@ -347,6 +347,39 @@ test_save_replay_changes(void **state)
 	free(dir);
 }
 
+/* A VM on the host with two GPUs and no format chosen (an open VM is
+ * itself the output): the write patches it on the host and puts the NCCL
+ * check into the output directory. */
+static void
+test_write_host_vm_two_gpus(void **state)
+{
+	const gw_apply_result *r;
+	gw_wizard *w;
+	gw_err e;
+	char *vmx, *text, *nccl;
+
+	(void)state;
+	w = start(NULL, "esxi-l40s");
+	assert_int_equal(gw_wizard_esxi_open_vm(w, vm_index(w, "llm-train"), &e), 0);
+	assert_int_equal(gw_wizard_add_gpu(w, gpu("l40s"), NULL, 1, &e), 0);
+	gw_wizard_set_force(w, 1);   /* 64 GB of memory for 96 GB of GPUs */
+	assert_int_equal(w->af.formats, 0);
+	if (gw_wizard_write(w) != 0)
+		fail_msg("%s", gw_wizard_error(w, GW_ERR_WRITE));
+	r = gw_wizard_result(w);
+	assert_non_null(r);
+	vmx = gw_xasprintf("%s/volumes/datastore1/llm-train/llm-train.vmx",
+	                   w->scratch);
+	text = read_text(vmx);
+	assert_non_null(strstr(text, "pciPassthru.64bitMMIOSizeGB = \"256\""));
+	free(text);
+	nccl = gw_xasprintf("%s/gpuwiz-out/nccl_check.py", w->scratch);
+	assert_int_equal(access(nccl, F_OK), 0);
+	free(nccl);
+	free(vmx);
+	done(w);
+}
+
 /* An SSH or API host of the file, not given on the command line: its
  * values are kept (and saved again); the error says how to connect. */
 static void
@@ -395,6 +428,7 @@ main(void)
 		cmocka_unit_test(test_route_switch),
 		cmocka_unit_test(test_save_replay_sample),
 		cmocka_unit_test(test_save_replay_changes),
+		cmocka_unit_test(test_write_host_vm_two_gpus),
 		cmocka_unit_test(test_ssh_not_connected),
 	};
 
