@@ -136,7 +136,9 @@ check "write step" wait_for "Step $(st WRITE): Write"
 keys Enter
 check "written" wait_for "Written:"
 # a VM's .vmx with the .vmx open: it is the output, no snippet by default
-check "keys: the .vmx is the output, no snippet written" [ ! -e "$TMP/run/gpuwiz-out" ]
+# the .vmx is the output: no snippet, only the NCCL check of the 2 GPUs
+check "keys: the .vmx is the output, no snippet written" \
+	[ "$(ls "$TMP/run/gpuwiz-out")" = nccl_check.py ]
 check "keys: vmx patched with 256" grep -q 'pciPassthru.64bitMMIOSizeGB = "256"' "$TMP/run/vm.vmx"
 keys q
 check "q after writing exits" exited
