@@ -350,7 +350,7 @@ ui_save_answers(ui_ctx *u)
 			 * an existing file; %s is its name; the answer keys
 			 * stay y and n (No is the default).  Wrapped at about
 			 * 68 cells. */
-			char *q = gw_xasprintf(_("%s already exists. Replace it with these answers? y/n"),
+			char *q = gw_xasprintf(_("%s already exists. Replace it with these answers?"),
 			                       path);
 			int yes = ui_confirm_no(u, q);
 

@@ -29,7 +29,7 @@ scratch_of() {
 # the replace question's text after the file name, its first 8 characters
 # (the box wraps the rest)
 replace_q() {
-	tr_ "$1" "%s already exists. Replace it with these answers? y/n" |
+	tr_ "$1" "%s already exists. Replace it with these answers?" |
 		sed 's/^%s *//' | LC_ALL=C.UTF-8 sed -E 's/^(.{8}).*/\1/'
 }
 # the exit line naming the answers file saved, before its path
