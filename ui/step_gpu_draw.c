@@ -1,6 +1,7 @@
 /* step_gpu_draw.c: drawing step 3 (step_gpu.c has the layout): the GPUs
  * detected on the host, the search line, the table and the selection. */
 #include "step_gpu.h"
+#include "wizard_changes.h"
 #include "mmio.h"
 
 #include <stdio.h>
@@ -39,6 +40,11 @@ detected_state(const gw_wizard *w, size_t idx, const gw_gpu_dev *d,
 {
 	if (gw_wizard_can(w, GW_CAN_ENABLE))
 		snprintf(buf, size, "%s",
+		         gw_wizard_enable_queued(w, idx) == 1 ?
+		         /* TRANSLATORS: a GPU on an ESXi host whose
+		          * passthrough the write enables (queued with e on the
+		          * host step); at most 16 cells. */
+		         _("enable queued") :
 		         gw_wizard_detected_passthru(w, idx) == 1 ?
 		         /* TRANSLATORS: a GPU on an ESXi host with
 		          * passthrough on / off; at most 16 cells. */

@@ -67,8 +67,8 @@ queue_walk() {
 	check "$lang: no esxcli set was run" sh -c "! grep -q 'pcipassthru set' '$S/commands.log'"
 	keys Enter
 	check "$lang: GPU step" wait_for "$(st GPU)"
-	check "$lang: the queued L40S can be chosen" sh -c \
-		"[ \$(grep -c '$(tr_ "$lang" 'passthrough on')' '$SCREEN') -eq 2 ]"
+	check "$lang: the queued L40S can be chosen, shown as queued" sh -c \
+		"grep -q '$(tr_ "$lang" 'passthrough on')' '$SCREEN' && grep -q '$(tr_ "$lang" 'enable queued')' '$SCREEN'"
 	keys Space; keys Down; keys Space
 	check "$lang: both L40S added" wait_for "2 x l40s"
 	keys Enter
