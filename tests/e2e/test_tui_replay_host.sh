@@ -93,7 +93,8 @@ EOS
 		keys Enter
 		check "$l ssh save: VM step" wait_for "$(st VM)"
 		check "$l ssh save: the host's VMs" wait_for "itachi_backupTest"
-		keys Down; keys Down; keys Enter
+		# Space opens the marked VM and stays (Enter would go on)
+		keys Down; keys Down; keys Space
 		check "$l ssh save: itachi_backupTest (Vmid 12) opens" wait_for "Vmid 12" 20
 		quit_save "$lang"
 		check "$l ssh save: saved, then quits" exited
@@ -158,7 +159,7 @@ api_part() {
 		check "$l api save: VM step" wait_for "$(st VM)"
 		check "$l api save: the server's VMs" wait_for "VM1" 20
 		# past "No VM" and VM0 to VM1, the second VM
-		keys Home; keys Down; keys Down; keys Enter
+		keys Home; keys Down; keys Down; keys Space
 		# "VM1: powered off" under the list once VM1 is open
 		vm1=$(tr_ "$lang" "%s: %s" | sed 's/%s/VM1/; s/%s$//')
 		check "$l api save: VM1 opens" wait_for "$vm1" 20
