@@ -218,8 +218,9 @@ gw_wizard_set_language(gw_wizard *w, const char *lang)
 
 	for (i = 0; lang && gw_answers_languages[i]; i++)
 		if (strcmp(lang, gw_answers_languages[i]) == 0) {
+			/* lang may be w->af.language itself: the table's word */
 			free(w->af.language);
-			w->af.language = gw_xstrdup(lang);
+			w->af.language = gw_xstrdup(gw_answers_languages[i]);
 			return;
 		}
 }
