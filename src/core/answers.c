@@ -295,6 +295,44 @@ gw_answers_host_address_ok(gw_answers_host kind, const char *v)
 	}
 }
 
+/* [host] enable and thumbprint: what the replay queues again, and the
+ * API's pinned certificate. */
+static int
+load_host_changes(gw_answers_file *af, dictionary *d, gw_err *e)
+{
+	const char *path = af->path, *v;
+
+	if ((v = iniparser_getstring(d, "host:enable", NULL)) != NULL) {
+		if (af->host != GW_AHOST_SAMPLE && af->host != GW_AHOST_SSH &&
+		    af->host != GW_AHOST_API) {
+			gw_err_set(e, _("%s: [host] enable: '%s' needs an ESXi host (expected [host] kind = sample, ssh or api)"),
+			           path, v);
+			return -1;
+		}
+		if (each_item(v, add_enable_item, af, e) != 0)
+			return -1;
+	}
+	if ((v = iniparser_getstring(d, "host:thumbprint", NULL)) != NULL) {
+		char fp[GW_THUMB_LEN];
+		gw_err le;
+
+		if (af->host != GW_AHOST_API) {
+			gw_err_set(e, _("%s: [host] thumbprint: '%s' is taken only with kind = api (expected the certificate's SHA-256 fingerprint)"),
+			           path, v);
+			return -1;
+		}
+		le.msg[0] = '\0';
+		if (gw_thumbprint_normalize(v, fp, &le) != 0) {
+			/* TRANSLATORS: %s: the answers file, then what
+			 * --thumbprint's check says. */
+			gw_err_set(e, _("%s: [host] thumbprint: %s"), path, le.msg);
+			return -1;
+		}
+		af->host_thumbprint = gw_xstrdup(fp);
+	}
+	return 0;
+}
+
 /* [host] kind and what that kind takes: address (sample NAME,
  * USER@HOST[:PORT], URL), identity (ssh), user (api); never a password. */
 static int
@@ -348,34 +386,8 @@ load_host(gw_answers_file *af, dictionary *d, gw_err *e)
 		}
 		af->host_user = gw_xstrdup(v);
 	}
-	if ((v = iniparser_getstring(d, "host:enable", NULL)) != NULL) {
-		if (af->host != GW_AHOST_SAMPLE && af->host != GW_AHOST_SSH &&
-		    af->host != GW_AHOST_API) {
-			gw_err_set(e, _("%s: [host] enable: '%s' needs an ESXi host (expected [host] kind = sample, ssh or api)"),
-			           path, v);
-			return -1;
-		}
-		if (each_item(v, add_enable_item, af, e) != 0)
-			return -1;
-	}
-	if ((v = iniparser_getstring(d, "host:thumbprint", NULL)) != NULL) {
-		char fp[GW_THUMB_LEN];
-		gw_err le;
-
-		if (af->host != GW_AHOST_API) {
-			gw_err_set(e, _("%s: [host] thumbprint: '%s' is taken only with kind = api (expected the certificate's SHA-256 fingerprint)"),
-			           path, v);
-			return -1;
-		}
-		le.msg[0] = '\0';
-		if (gw_thumbprint_normalize(v, fp, &le) != 0) {
-			/* TRANSLATORS: %s: the answers file, then what
-			 * --thumbprint's check says. */
-			gw_err_set(e, _("%s: [host] thumbprint: %s"), path, le.msg);
-			return -1;
-		}
-		af->host_thumbprint = gw_xstrdup(fp);
-	}
+	if (load_host_changes(af, d, e) != 0)
+		return -1;
 	return 0;
 }
 
