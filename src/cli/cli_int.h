@@ -40,7 +40,7 @@ enum cli_opt_id {
 	OPT_SSH, OPT_SSH_PORT, OPT_SSH_IDENTITY, OPT_SSH_OPTION,
 	OPT_SAMPLE_HOST, OPT_VM, OPT_UPGRADE_HW, OPT_ENABLE, OPT_URL, OPT_USER,
 	OPT_THUMBPRINT, OPT_INSECURE, OPT_CAFILE, OPT_DRY_RUN, OPT_HOST,
-	OPT_TIMEOUT, OPT_PARALLEL,
+	OPT_TIMEOUT, OPT_PARALLEL, OPT_VMX,
 	OPT_COUNT
 };
 
@@ -64,6 +64,7 @@ typedef struct cli_opts {
 	const char *nvsmi;
 	const char *sysroot;
 	const char *bundle;
+	const char *vmx_file;     /* diagnose --vmx FILE */
 	const char *format;
 	const char *ssh;          /* --ssh USER@HOST */
 	const char *ssh_port, *ssh_identity;

@@ -12,28 +12,30 @@
 #include <string.h>
 #include <unistd.h>
 
-/* `gpuwiz diagnose FILE|-`: read FILE ("-": standard input), diagnose it
- * and print the report (gw_diag_render) on stdout.  Returns the exit
+/* `gpuwiz diagnose FILE|- [--vmx VMX]`: read FILE ("-": standard input),
+ * diagnose it with what the VM's .vmx shows (its vGPUs: gw_diag_ctx) and
+ * print the report (gw_diag_render) on stdout.  Returns the exit
  * status: 0 when at least one known failure was recognised, 1 when none
  * was, 2 on an input error (no name, missing, unreadable, a directory,
- * binary (NUL bytes), empty or blank, larger than GW_DIAG_MAX_INPUT): then
+ * binary (NUL bytes), empty or blank, larger than GW_DIAG_MAX_INPUT; a
+ * --vmx that cannot be read or is not a .vmx): then
  * e holds one translated line naming the input and nothing was printed on
  * stdout.  A failed write to stdout also returns 2, with e set ("standard
  * output: cannot write"). */
-static int diagnose_file(const char *path, int json, gw_err *e);
+static int diagnose_file(const char *path, const char *vmx,
+                         const gw_table *t, int json, gw_err *e);
 
 /* diagnose FILE|-: cause and fix for a vmware.log excerpt or error text */
 int
 cmd_diagnose(cli_opts *o, const gw_table *t, gw_err *e)
 {
-	(void)t;
 	if (o->nargs != 1) {
 		gw_err_set(e, o->nargs == 0
 		           ? _("missing the FILE to read (a vmware.log excerpt or an error message; - reads standard input)")
 		           : _("expected one FILE (or - for standard input)"));
 		return EXIT_USAGE;
 	}
-	return diagnose_file(o->args[0], o->json, e);
+	return diagnose_file(o->args[0], o->vmx_file, t, o->json, e);
 }
 
 /* verify (CMD_NOARGS): the checks inside the guest */
@@ -105,14 +107,33 @@ check_input(const char *name, const char *data, size_t len, gw_err *e)
 	return -1;
 }
 
+/* The VM's context from --vmx FILE; -1 and e when it cannot be read or
+ * is not a .vmx. */
 static int
-diagnose_file(const char *path, int json, gw_err *e)
+vmx_context(const char *vmx, const gw_table *t, gw_diag_ctx *ctx, gw_err *e)
+{
+	gw_vmx *v = NULL;
+
+	memset(ctx, 0, sizeof *ctx);
+	if (vmx == NULL)
+		return 0;
+	if (gw_vmx_load_checked(&v, vmx, e) != 0)
+		return -1;
+	gw_diag_ctx_from_vmx(ctx, v, t);
+	gw_vmx_free(v);
+	return 0;
+}
+
+static int
+diagnose_file(const char *path, const char *vmx, const gw_table *t, int json,
+              gw_err *e)
 {
 	int from_stdin = path != NULL && strcmp(path, "-") == 0;
 	const char *name;
 	char *data = NULL;
 	size_t len = 0;
 	gw_diag_result res;
+	gw_diag_ctx ctx;
 	gw_buf out;
 	int rc;
 
@@ -120,6 +141,8 @@ diagnose_file(const char *path, int json, gw_err *e)
 		gw_err_set(e, _("expected a file name or - (standard input)"));
 		return 2;
 	}
+	if (vmx_context(vmx, t, &ctx, e) != 0)
+		return 2;
 	name = from_stdin ? _("standard input") : path;
 	if (from_stdin ? read_stdin(name, &data, &len, e) != 0
 	               : gw_read_file(path, GW_DIAG_MAX_INPUT, &data, &len,
@@ -129,7 +152,7 @@ diagnose_file(const char *path, int json, gw_err *e)
 		free(data);
 		return 2;
 	}
-	if (gw_diagnose_text(data, len, &res) < 0) {
+	if (gw_diagnose_text_ctx(data, len, &ctx, &res) < 0) {
 		free(data);
 		gw_err_set(e, _("%s: cannot read: %s"), name, strerror(EINVAL));
 		return 2;

@@ -98,8 +98,8 @@ const cli_cmd cli_cmds[] = {
 	  CMD_NOARGS, O(SYSROOT) | O(NVIDIA_SMI_Q) | O(BUNDLE) | O(JSON),
 	  NULL, cmd_verify },
 	{ "diagnose",
-	  { N_("FILE|- [--json]"), NULL },
-	  0, O(JSON), NULL, cmd_diagnose },
+	  { N_("FILE|- [--vmx VMX] [--json]"), NULL },
+	  0, O(VMX) | O(JSON), NULL, cmd_diagnose },
 	{ "vsphere", { NULL }, 0, 0, vsphere_subs, cmd_vsphere },
 };
 

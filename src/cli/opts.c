@@ -272,6 +272,7 @@ static const cli_optdef optdefs[OPT_COUNT] = {
 	[OPT_HOST] = STR("host", host),
 	[OPT_TIMEOUT] = FN("timeout", required_argument, opt_timeout),
 	[OPT_PARALLEL] = FN("parallel", required_argument, opt_parallel),
+	[OPT_VMX] = STR("vmx", vmx_file),
 };
 
 /* The options that only mean something beside another: refused without

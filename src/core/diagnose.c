@@ -114,8 +114,10 @@ fill_finding(gw_diag_finding *f, size_t r, const gw_diag_hit *h,
 }
 
 int
-gw_diagnose_text(const char *text, size_t len, gw_diag_result *out)
+gw_diagnose_text_ctx(const char *text, size_t len, const gw_diag_ctx *ctx,
+                     gw_diag_result *out)
 {
+	static const gw_diag_ctx none;
 	gw_diag_hit *hits;
 	size_t r;
 	int specific = 0;
@@ -128,6 +130,8 @@ gw_diagnose_text(const char *text, size_t len, gw_diag_result *out)
 		return 0;
 	hits = gw_xcalloc(gw_diag_nrules, sizeof *hits);
 	scan(text, len, hits);
+	for (r = 0; r < gw_diag_nrules; r++)
+		hits[r].ctx = ctx ? ctx : &none;
 	for (r = 0; r < gw_diag_nrules; r++)
 		if (hits[r].found &&
 		    (gw_diag_rules[r].flags & GW_DIAG_R_POWERON_CAUSE))

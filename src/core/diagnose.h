@@ -40,6 +40,13 @@
 #define GW_DIAG_SYSTEMID        "systemid-mismatch"
 #define GW_DIAG_VGPU_GRAPHICS   "vgpu-graphics-type"
 #define GW_DIAG_NCCL_UVM        "nccl-vgpu-uvm"
+/* the nccl-vgpu-uvm rule's finding when neither the text nor the VM
+ * shows a vGPU: a question, not the vGPU fix */
+#define GW_DIAG_NCCL_ASK        "nccl-operation-not-supported"
+/* the NVIDIA vGPU plugin (libnvidia-vgx.so, vmiop) failed to start */
+#define GW_DIAG_VGPU_PLUGIN     "vgpu-plugin-init"
+/* the host ran out of interrupt vectors for a passthrough device */
+#define GW_DIAG_INTR_VECTORS    "interrupt-vectors"
 #define GW_DIAG_FREE_ESXI       "free-esxi-api-write"
 #define GW_DIAG_LICENSE_RESTRICTED "vgpu-license-restricted"
 #define GW_DIAG_GUEST_BAR       "guest-bar-unassigned"
@@ -76,19 +83,51 @@ typedef struct gw_diag_finding {
 	uint64_t mmio_gb;
 } gw_diag_finding;
 
+/* What is known of the VM the text comes from, besides the text (the
+ * .vmx given to gpuwiz diagnose --vmx, or the doctor's VM).  All zero:
+ * nothing known. */
+typedef struct gw_diag_ctx {
+	int vm_known;          /* 1: the VM's .vmx was read */
+	int vgpus;             /* its vGPUs (pciPassthruN.vgpu) */
+	char profile[64];      /* the first vGPU's profile, "" none */
+	int profile_whole;     /* gw_vgpu_profile_whole (plan.h) of it:
+	                        * 1, 0 fractional, -1 unknown */
+	char whole[64];        /* a whole-framebuffer C profile of the same
+	                        * GPU ("nvidia_l40s-48c"), "" unknown */
+} gw_diag_ctx;
+
 typedef struct gw_diag_result {
 	gw_diag_finding *findings;  /* in rule order (most specific first) */
 	size_t n;
 } gw_diag_result;
 
 /* Recognise the known failures in text[0..len) (any bytes; NUL bytes are
- * just characters here).  Pure: no I/O, no globals besides gettext.
+ * just characters here), with what ctx says of the VM (NULL: nothing).
+ * Pure: no I/O, no globals besides gettext.
  * Fills *out (call gw_diag_result_free afterwards, also when n == 0).
  * Returns the number of findings, or -1 when text is NULL with len > 0 or
  * out is NULL. */
-int gw_diagnose_text(const char *text, size_t len, gw_diag_result *out);
+int gw_diagnose_text_ctx(const char *text, size_t len,
+                         const gw_diag_ctx *ctx, gw_diag_result *out);
+/* The same with nothing known of the VM besides the text. */
+static inline int
+gw_diagnose_text(const char *text, size_t len, gw_diag_result *out)
+{
+	return gw_diagnose_text_ctx(text, len, NULL, out);
+}
 
 void gw_diag_result_free(gw_diag_result *r);
+
+/* The context from what is known of the VM (diagnose_ctx.c): its plan
+ * (the GPUs of its .vmx; NULL: a .vmx without GPUs), or its .vmx, whose
+ * plan is built here with the table t (NULL: nothing is known, -1).
+ * vm_known is 1 in both otherwise. */
+struct gw_plan;
+struct gw_vmx;
+struct gw_table;
+void gw_diag_ctx_from_plan(gw_diag_ctx *ctx, const struct gw_plan *p);
+int gw_diag_ctx_from_vmx(gw_diag_ctx *ctx, const struct gw_vmx *v,
+                         const struct gw_table *t);
 
 /* The report is gw_diag_render (diagnose_report.h, src/report); the
  * command that reads the input is cmd_diagnose (src/cli). */

@@ -24,6 +24,8 @@ typedef struct gw_diag_hit {
 	size_t match_off;            /* the match, from the folded line's
 	                              * start */
 	gw_diag_caps c;
+	const gw_diag_ctx *ctx;      /* what is known of the VM (never NULL
+	                              * when a builder runs) */
 } gw_diag_hit;
 
 enum {
@@ -44,7 +46,7 @@ typedef struct gw_diag_rule {
 	const char *id;
 	const char *source;           /* not translated */
 	const char *also;             /* the folded line must contain this */
-	const char *pats[4];          /* alternatives, NULL-terminated */
+	const char *pats[6];          /* alternatives, NULL-terminated */
 	int flags;
 	gw_diag_build_fn build;
 } gw_diag_rule;
@@ -59,6 +61,8 @@ extern const size_t gw_diag_nrules;
 #define GW_DIAG_SRC_HEX_BDF  "field reports (decimal pciPassthruN.id)"
 #define GW_DIAG_SRC_GRAPHICS "NVIDIA Virtual GPU Software User Guide (host graphics type Shared Direct; vGPU types on one GPU; nvidia-smi vgpu)"
 #define GW_DIAG_SRC_NCCL     "NCCL 2.27 on vGPU (NVIDIA NCCL issue 2101); NVIDIA AI Enterprise documentation"
+#define GW_DIAG_SRC_NCCL_ASK "NCCL 2.27 on vGPU (NVIDIA NCCL issue 2101); NVIDIA AI Enterprise documentation (Unified Virtual Memory); NCCL_DEBUG (NCCL documentation)"
+#define GW_DIAG_SRC_PLUGIN   "NVIDIA AI Enterprise User Guide (SR-IOV in the BIOS for A100 and later); NVIDIA Virtual GPU Software User Guide (Shared Direct, ECC); NVIDIA vGPU release notes (vGPU manager and guest driver compatibility); field reports (A30, A16, RTX A5000: SR-IOV off in the BIOS)"
 #define GW_DIAG_SRC_PCI_HOLE "field reports (msg.pciPassthru.mmioOutsidePCIHole, pciHole.start); no VMware document found that states the value"
 #define GW_DIAG_SRC_LICENSE  "NVML API Reference Guide (vGPU license state UNLICENSED_RESTRICTED); NVIDIA License System User Guide"
 
@@ -70,6 +74,8 @@ void gw_diag_build_graphics(gw_diag_finding *f, const gw_diag_hit *h,
                             const char *text, size_t len);
 void gw_diag_build_nccl(gw_diag_finding *f, const gw_diag_hit *h,
                         const char *text, size_t len);
+void gw_diag_build_plugin(gw_diag_finding *f, const gw_diag_hit *h,
+                          const char *text, size_t len);
 void gw_diag_build_pci_hole(gw_diag_finding *f, const gw_diag_hit *h,
                             const char *text, size_t len);
 
@@ -82,6 +88,10 @@ size_t gw_diag_orig_offset(const char *s, size_t n, size_t off);
 /* Find pattern p in the folded s[0..n): the offset of the match, or -1. */
 long gw_diag_pat_find(const char *s, size_t n, const char *p,
                       gw_diag_caps *c);
+/* The first vGPU profile named in text[0..len) ("nvidia_l40s-24c",
+ * "grid_a100-3-20c": grid_ or nvidia_, a board, '-', a size starting with
+ * a digit) into buf, lower case; 1 when found. */
+int gw_diag_find_profile(const char *text, size_t len, char *buf, size_t n);
 /* Case-insensitive ASCII search of needle (lower case) in s[0..n). */
 int gw_diag_ci_contains(const char *s, size_t n, const char *needle);
 /* The line s[0..n), match at byte at: trimmed, printable UTF-8, at most

@@ -6,6 +6,9 @@
  *     ' '  matches any run of blanks, also none,
  *     '\'' matches one quote or none,
  *     '#'  matches a decimal number and captures it (at most two),
+ *     '*'  matches any run of bytes, also none (the shortest that lets
+ *          the rest match: "plugin '/usr/lib64/vmware/plugin/" or
+ *          "plugin '"),
  * and any other byte matches itself.  All patterns start with a literal
  * word, found with memmem, so a line costs about one scan per pattern.
  * Also here: quoting the matching line, and the device addresses some
@@ -121,13 +124,32 @@ is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* Match pattern p anchored at s[i]; 1 on a match. */
+static int pat_from(const char *s, size_t n, size_t i, const char *p,
+                    gw_diag_caps *c);
+
+/* '*' at p: the rest of the pattern from the nearest place on. */
 static int
-pat_at(const char *s, size_t n, size_t i, const char *p, gw_diag_caps *c)
+pat_star(const char *s, size_t n, size_t i, const char *p, gw_diag_caps *c)
 {
-	c->n = 0;
+	gw_diag_caps saved = *c;
+	size_t k;
+
+	for (k = i; k <= n; k++) {
+		*c = saved;
+		if (pat_from(s, n, k, p + 1, c))
+			return 1;
+	}
+	return 0;
+}
+
+/* Match pattern p anchored at s[i], captures appended to c. */
+static int
+pat_from(const char *s, size_t n, size_t i, const char *p, gw_diag_caps *c)
+{
 	for (; *p; p++) {
 		switch (*p) {
+		case '*':
+			return pat_star(s, n, i, p, c);
 		case ' ':
 			while (i < n && s[i] == ' ')
 				i++;
@@ -166,10 +188,18 @@ pat_at(const char *s, size_t n, size_t i, const char *p, gw_diag_caps *c)
 	return 1;
 }
 
+/* Match pattern p anchored at s[i]; 1 on a match. */
+static int
+pat_at(const char *s, size_t n, size_t i, const char *p, gw_diag_caps *c)
+{
+	c->n = 0;
+	return pat_from(s, n, i, p, c);
+}
+
 long
 gw_diag_pat_find(const char *s, size_t n, const char *p, gw_diag_caps *c)
 {
-	size_t lit = strcspn(p, " '#"), from = 0;
+	size_t lit = strcspn(p, " '#*"), from = 0;
 
 	if (lit == 0)
 		return -1;   /* every pattern starts with a literal word */
@@ -205,6 +235,69 @@ gw_diag_ci_contains(const char *s, size_t n, const char *needle)
 		}
 		if (j == m)
 			return 1;
+	}
+	return 0;
+}
+
+/* ---- vGPU profile names ------------------------------------------------- */
+
+static int
+is_alnum(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* A profile at text[i] (after a non-name byte): "grid_" or "nvidia_",
+ * a board of letters, digits and '-', and a last '-' followed by a digit;
+ * its length, or 0. */
+static size_t
+profile_at(const char *text, size_t len, size_t i)
+{
+	static const char *const pre[] = { "grid_", "nvidia_" };
+	size_t k, end, p;
+	int size_digit = 0;
+
+	if (i > 0 && (is_alnum(text[i - 1]) || text[i - 1] == '_'))
+		return 0;
+	for (k = 0; k < 2; k++) {
+		size_t m = strlen(pre[k]);
+
+		if (i + m < len && gw_diag_ci_contains(text + i, m, pre[k]))
+			break;
+	}
+	if (k == 2)
+		return 0;
+	end = i + strlen(pre[k]);
+	while (end < len && (is_alnum(text[end]) || text[end] == '-'))
+		end++;
+	/* the last '-' must be followed by a digit: the size */
+	for (p = end; p > i; p--)
+		if (text[p - 1] == '-') {
+			size_digit = p < end && is_digit(text[p]);
+			break;
+		}
+	return size_digit && end - i < 64 ? end - i : 0;
+}
+
+int
+gw_diag_find_profile(const char *text, size_t len, char *buf, size_t n)
+{
+	size_t i, m, k;
+
+	for (i = 0; i < len; i++) {
+		if (text[i] != 'g' && text[i] != 'G' && text[i] != 'n' &&
+		    text[i] != 'N')
+			continue;
+		if ((m = profile_at(text, len, i)) == 0 || m >= n)
+			continue;
+		for (k = 0; k < m; k++) {
+			char c = text[i + k];
+
+			buf[k] = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a')
+			                                : c;
+		}
+		buf[m] = '\0';
+		return 1;
 	}
 	return 0;
 }

@@ -27,6 +27,7 @@
 #define SRC_GUEST_BAR  "field reports (NVRM, lspci); Broadcom KB 323402"
 #define SRC_BOSH_CPI "Broadcom KB (Tanzu AI Services: vLLM worker VM fails to power on with DevicePowerOn, L40S passthrough); Broadcom KB 323402; bosh-vsphere-cpi-release (vmx_options)"
 #define SRC_POWERON    "Broadcom KB 323402; Dell KB 000199172; Broadcom KB 309986; Broadcom KB 437651"
+#define SRC_INTR       "VMware vSphere Networking documentation (virtual machines with SR-IOV virtual functions fail to power on: out of interrupt vectors); Broadcom KB 313395"
 
 /* "16.05" from hundredths. */
 static void
@@ -367,6 +368,42 @@ build_guest_bar(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	                           "decoding (MMIO above 4 GB) in the BIOS."));
 }
 
+/* "failed to register interrupt" (vmware.log) / "Out of interrupt
+ * vectors" (vmkernel.log): the host has no interrupt vectors left for a
+ * passthrough device's MSI/MSI-X interrupts.  The vectors scale with the
+ * host's CPUs and are shared by its devices and powered-on VMs; VMware
+ * documents no way to count the free ones, only fewer devices
+ * (doc/design.md, 15.10). */
+static void
+build_intr(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
+           size_t len)
+{
+	(void)h;
+	(void)text;
+	(void)len;
+	f->f.message = gw_xstrdup(_("The host could not give a passthrough "
+	                            "device of this VM the interrupt vectors "
+	                            "(MSI/MSI-X) it asked for (vmware.log: "
+	                            "\"failed to register interrupt\"; "
+	                            "vmkernel.log: \"Out of interrupt "
+	                            "vectors\"). A host's vectors grow with its "
+	                            "physical CPUs and are shared by its own "
+	                            "devices and the powered-on VMs, so VMs with "
+	                            "many passthrough devices or SR-IOV virtual "
+	                            "functions run out."));
+	f->f.fix = gw_xstrdup(_("Lower the number of passthrough devices and "
+	                        "SR-IOV virtual functions on the host's "
+	                        "powered-on VMs: remove devices this VM does not "
+	                        "need, or give another VM's SR-IOV network "
+	                        "adapter back to a standard or distributed "
+	                        "switch, or run the VM on a host with more CPUs "
+	                        "or fewer devices. Then power the VM on again. "
+	                        "vmkernel.log names the device and the vectors it "
+	                        "asked for (VMKPCIPassthru: ... numVectors); "
+	                        "VMware documents no way to count the vectors "
+	                        "left on a host."));
+}
+
 /* A BOSH director's vSphere CPI log: the CPI created a VM of a VM type with
  * a passthrough GPU, vCenter's power-on task (Drm.ExecuteVmPowerOnLRO)
  * failed with DevicePowerOn, and BOSH deleted the VM ("Deleting vm"),
@@ -482,6 +519,18 @@ const gw_diag_rule gw_diag_rules[] = {
 	{ GW_DIAG_SYSTEMID, SRC_SYSTEMID, NULL,
 	  { "systemid' does not match the current system", NULL },
 	  GW_DIAG_R_POWERON_CAUSE, build_systemid },
+	{ GW_DIAG_VGPU_PLUGIN, GW_DIAG_SRC_PLUGIN, NULL,
+	  /* the vSphere Client's task error, in English and Chinese
+	   * (typographic quotes fold to '), and the plugin's own lines */
+	  { "could not initialize plugin*libnvidia-vgx",
+	    "\xe6\x97\xa0\xe6\xb3\x95\xe5\x88\x9d\xe5\xa7\x8b\xe5\x8c\x96 "
+	    "vgpu*libnvidia-vgx",            /* 无法初始化 vGPU... */
+	    "vmiop_log: error:*initialization",
+	    "error: vmiop_log:*initialization", NULL },
+	  GW_DIAG_R_POWERON_CAUSE, gw_diag_build_plugin },
+	{ GW_DIAG_INTR_VECTORS, SRC_INTR, NULL,
+	  { "failed to register interrupt", "out of interrupt vectors", NULL },
+	  GW_DIAG_R_POWERON_CAUSE, build_intr },
 	{ GW_DIAG_VGPU_GRAPHICS, GW_DIAG_SRC_GRAPHICS, NULL,
 	  { "graphics resource available in the parent resource pool is "
 	    "insufficient", NULL },
@@ -503,7 +552,11 @@ const gw_diag_rule gw_diag_rules[] = {
 	  { "drm.executevmpoweronlro", "/vsphere_cpi/", NULL },
 	  GW_DIAG_R_POWERON_CAUSE, build_bosh_poweron },
 	{ GW_DIAG_POWERON, SRC_POWERON, NULL,
-	  { "module 'devicepoweron' power on failed", NULL },
+	  { "module 'devicepoweron' power on failed",
+	    /* the Chinese vSphere Client: 模块“DevicePowerOn”打开电源失败 */
+	    "\xe6\xa8\xa1\xe5\x9d\x97 'devicepoweron' "
+	    "\xe6\x89\x93\xe5\xbc\x80\xe7\x94\xb5\xe6\xba\x90"
+	    "\xe5\xa4\xb1\xe8\xb4\xa5", NULL },
 	  GW_DIAG_R_GENERIC, build_poweron },
 };
 const size_t gw_diag_nrules = sizeof gw_diag_rules /

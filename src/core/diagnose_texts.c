@@ -1,7 +1,7 @@
 /* diagnose_texts.c: the builders of gpuwiz diagnose whose texts depend
  * most on the input (diagnose_int.h): the pciPassthruN.id rule (hex or
- * already decimal), the 32-bit PCI hole, the vGPU resource pool and NCCL
- * on vGPU (doc/design.md, section 15.10).  The other builders are in
+ * already decimal), the 32-bit PCI hole, the vGPU resource pool, the vGPU
+ * plugin and NCCL on vGPU (doc/design.md, section 15.10).  The other builders are in
  * diagnose_rules.c.
  */
 #include "diagnose_int.h"
@@ -157,14 +157,116 @@ gw_diag_build_graphics(gw_diag_finding *f, const gw_diag_hit *h,
 	                        "the VM on again."));
 }
 
+/* Does the text show a vGPU: the word vGPU anywhere (nvidia-smi -q's
+ * "Virtualization Mode : VGPU", a vGPU profile, a user's "on vGPU"), or
+ * a profile name, or the vGPU plugin (vmiop)? */
+static int
+text_shows_vgpu(const char *text, size_t len)
+{
+	char prof[64];
+
+	return gw_diag_ci_contains(text, len, "vgpu") ||
+	       gw_diag_ci_contains(text, len, "vmiop") ||
+	       gw_diag_find_profile(text, len, prof, sizeof prof);
+}
+
+/* No vGPU in the text nor in the VM: a question (a cloud or bare-metal
+ * VM's NCCL error is not a vGPU one), or, when the VM's .vmx was read and
+ * has no vGPU, the vGPU fix ruled out. */
+static void
+nccl_ask(gw_diag_finding *f, const gw_diag_ctx *ctx)
+{
+	f->f.id = GW_DIAG_NCCL_ASK;
+	f->f.source = GW_DIAG_SRC_NCCL_ASK;
+	if (ctx->vm_known) {
+		f->f.message = gw_xstrdup(_("NCCL fails in ncclCommInitRank "
+		    "with Cuda failure 'operation not supported'. On an "
+		    "NVIDIA vGPU that is unified memory not enabled for the "
+		    "VM, but this VM's .vmx has no vGPU (its GPUs are "
+		    "DirectPath I/O, or it has none), so that fix does not "
+		    "apply here."));
+		f->f.fix = gw_xstrdup(_("Run the workload again with "
+		    "NCCL_DEBUG=INFO and read the lines before the failure "
+		    "(the transport NCCL chose: P2P, shared memory, network). "
+		    "Check inside the guest that nvidia-smi sees every GPU "
+		    "and that the driver is new enough for the CUDA and NCCL "
+		    "of the image."));
+		return;
+	}
+	f->f.message = gw_xstrdup(_("NCCL fails in ncclCommInitRank with "
+	    "Cuda failure 'operation not supported'. Are the GPUs vGPUs? "
+	    "On an NVIDIA vGPU this is the known failure of NCCL 2.27 and "
+	    "later when unified memory is not enabled for the VM; on a "
+	    "passthrough, cloud or bare-metal GPU it has other causes, and "
+	    "nothing here shows a vGPU."));
+	f->f.fix = gw_xstrdup(_("Check inside the guest: nvidia-smi -q | "
+	    "grep -i \"Virtualization Mode\". VGPU: power the VM off, set "
+	    "pciPassthruN.cfg.enable_uvm = \"1\" for every vGPU N of the "
+	    "VM (gpuwiz vmx FILE --uvm), then power it on again; gpuwiz "
+	    "diagnose FILE --vmx VM.vmx checks the VM's vGPUs first. "
+	    "Pass-Through or None: not a vGPU matter; run the workload "
+	    "with NCCL_DEBUG=INFO and read the lines before the "
+	    "failure."));
+	f->f.fix_ui = gw_xstrdup(_("Check inside the guest: nvidia-smi -q | "
+	    "grep -i \"Virtualization Mode\". VGPU: Enter asks for the VM's "
+	    ".vmx, and when the VM has vGPUs the review shows "
+	    "pciPassthruN.cfg.enable_uvm = \"1\" for every vGPU; write, "
+	    "then power the VM off and on. Pass-Through or None: not a "
+	    "vGPU matter; run the workload with NCCL_DEBUG=INFO and read "
+	    "the lines before the failure."));
+}
+
+/* The VM's vGPU has a part of its GPU: unified memory needs a vGPU with
+ * the whole framebuffer, so enable_uvm alone does not help (NVIDIA AI
+ * Enterprise, Unified Virtual Memory; doc/design.md, 15.3). */
+static void
+nccl_fractional(gw_diag_finding *f, const gw_diag_ctx *ctx)
+{
+	/* TRANSLATORS: a profile as example ("nvidia_l40s-48c") */
+	char *whole = ctx->whole[0]
+	              ? gw_xstrdup(ctx->whole)
+	              : gw_xstrdup(_("e.g. nvidia_l40s-48c on an L40S"));
+
+	/* TRANSLATORS: %s: the VM's vGPU profile ("nvidia_l40s-24c"). */
+	f->f.message = gw_xasprintf(_("NCCL (2.27 and later) fails in "
+	    "ncclCommInitRank with Cuda failure 'operation not supported' "
+	    "on a vGPU without unified memory, and the VM's vGPU %s has "
+	    "only a part of its GPU's framebuffer: unified memory works "
+	    "only on a C-series vGPU with the whole framebuffer or a "
+	    "MIG-backed one, so enable_uvm alone does not help."),
+	    ctx->profile);
+	/* TRANSLATORS: %s: a full-framebuffer profile of the same GPU
+	 * ("nvidia_l40s-48c"), or "e.g. nvidia_l40s-48c on an L40S". */
+	f->f.fix = gw_xasprintf(_("Power the VM off, give it the "
+	    "full-framebuffer C-series profile (%s) or a MIG-backed one "
+	    "(gpuwiz vmx FILE --vgpu PROFILE --uvm), with "
+	    "pciPassthruN.cfg.enable_uvm = \"1\" for every vGPU N, then "
+	    "power it on again. Consequence: vMotion is disabled for this "
+	    "VM's vGPUs. Verify with the 2-GPU torchrun all-reduce check "
+	    "(it prints ok 2.0)."), whole);
+	f->f.fix_ui = gw_xasprintf(_("Choose the full-framebuffer C-series "
+	    "profile (%s) or a MIG-backed one on the GPU step, with "
+	    "\"Unified memory (UVM) on every vGPU\" ticked on the options "
+	    "step; write, then power the VM off and on."), whole);
+	free(whole);
+}
+
 void
 gw_diag_build_nccl(gw_diag_finding *f, const gw_diag_hit *h,
                    const char *text, size_t len)
 {
+	const gw_diag_ctx *ctx = h->ctx;
 	/* the vLLM engine's context, on another line of the same paste */
 	int vllm = gw_diag_ci_contains(text, len, "enginecore failed to start");
 
-	(void)h;
+	if (ctx->vgpus <= 0 && (ctx->vm_known || !text_shows_vgpu(text, len))) {
+		nccl_ask(f, ctx);
+		return;
+	}
+	if (ctx->vgpus > 0 && ctx->profile[0] && ctx->profile_whole == 0) {
+		nccl_fractional(f, ctx);
+		return;
+	}
 	f->f.message = gw_xstrdup(vllm
 	    ? _("NCCL (2.27 and later) fails in ncclCommInitRank with Cuda "
 	        "failure 'operation not supported' on a vGPU, so vLLM's engine "
@@ -198,6 +300,52 @@ gw_diag_build_nccl(gw_diag_finding *f, const gw_diag_hit *h,
 	                           "VM's vGPUs, and on A100 multi-vGPU VMs unified "
 	                           "memory turns NVLink P2P off. The write step's "
 	                           "next steps give the 2-GPU all-reduce check."));
+}
+
+/* The NVIDIA vGPU plugin (libnvidia-vgx.so; its log lines are vmiop_log)
+ * could not start for the VM's vGPU: the causes in the order field
+ * reports meet them (doc/design.md, 15.10), each with the host command
+ * that checks it. */
+void
+gw_diag_build_plugin(gw_diag_finding *f, const gw_diag_hit *h,
+                     const char *text, size_t len)
+{
+	char prof[64];
+	/* TRANSLATORS: %s: the vGPU profile from the message
+	 * ("nvidia_a16-1b"); the result goes into "could not start for %s". */
+	char *what = gw_diag_find_profile(text + h->line_off, h->line_len, prof,
+	                                  sizeof prof)
+	             ? gw_xasprintf(_("the vGPU %s"), prof)
+	             : gw_xstrdup(_("the VM's vGPU"));
+
+	(void)len;
+	/* TRANSLATORS: %s: "the vGPU nvidia_a16-1b" or "the VM's vGPU". */
+	f->f.message = gw_xasprintf(_("The NVIDIA vGPU plugin "
+	    "(libnvidia-vgx.so, the vGPU manager's part in the VM's process) "
+	    "could not start for %s, so the VM does not power on. The "
+	    "causes, most common first: SR-IOV is off in the host's BIOS "
+	    "(Ampere and later GPUs such as the A16, A30, A40, A100, L4, "
+	    "L40S and H100 run vGPUs on SR-IOV virtual functions); the "
+	    "host's graphics type is not \"Shared Direct\"; the NVIDIA vGPU "
+	    "manager (its VIB) is missing, not loaded, or of a release the "
+	    "guest driver does not match; ECC memory is on where the "
+	    "profile needs it off."), what);
+	f->f.fix = gw_xstrdup(_("Check on the host, in this order: (1) "
+	    "nvidia-smi -q must show Host VGPU Mode : SR-IOV for an Ampere "
+	    "or later GPU; if not, enable SR-IOV in the server's BIOS "
+	    "(\"SR-IOV Global Enable\", with VT-d/IOMMU) and reboot the "
+	    "host. (2) esxcli graphics host get must show Default Graphics "
+	    "Type: SharedPassthru (Shared Direct); if not, esxcli graphics "
+	    "host set --default-type SharedPassthru and reboot the host. (3) "
+	    "esxcli software vib list | grep -i nvidia must list the NVIDIA "
+	    "vGPU manager and nvidia-smi must answer; the guest driver must "
+	    "be of a release NVIDIA's release notes pair with that manager: "
+	    "install or update the VIB in maintenance mode. (4) nvidia-smi "
+	    "-q -d ECC: if ECC is Enabled and the profile does not support "
+	    "it (Q- and B-series profiles of older GPUs; C-series profiles "
+	    "of recent GPUs support ECC), nvidia-smi -e 0 and reboot the "
+	    "host. Then power the VM on again."));
+	free(what);
 }
 
 /* nvidia-smi -q pasted from a vGPU guest: "License Status : Unlicensed

@@ -223,6 +223,15 @@ void gw_plan_free(gw_plan *p);
 /* Apply every setting with keep == 0 to the document. */
 int gw_plan_apply_vmx(const gw_plan *p, gw_vmx *vmx, gw_err *e);
 
+/* Does vGPU profile hold a whole framebuffer: a 1:1 time-sliced profile
+ * (its size at least gpu_vram_gb, the VRAM of its GPU in GB) or a
+ * MIG-backed one ("grid_a100-3-20c": its whole GPU instance)?  1 yes, 0
+ * a fractional profile ("nvidia_l40s-24c" on a 48 GB L40S), -1 when the
+ * name has no size or the VRAM is unknown (gpu_vram_gb <= 0) for a
+ * time-sliced one.  Unified memory needs a whole one (NVIDIA AI
+ * Enterprise, Unified Virtual Memory; plan_vgpu_checks.c). */
+int gw_vgpu_profile_whole(const char *profile, int gpu_vram_gb);
+
 /* Does the plan have an ERROR finding? */
 int gw_plan_has_errors(const gw_plan *p);
 

@@ -72,6 +72,23 @@ gpu_vram(const gw_plan_gpu *g)
 
 /* ---- unified memory: whole framebuffer, Linux guest ---------------------- */
 
+int
+gw_vgpu_profile_whole(const char *profile, int gpu_vram_gb)
+{
+	vprof vp;
+
+	if (profile == NULL)
+		return -1;
+	split_profile(profile, &vp);
+	if (vp.size_gb < 0)
+		return -1;
+	if (vp.mig)
+		return 1;
+	if (gpu_vram_gb <= 0)
+		return -1;
+	return vp.size_gb >= gpu_vram_gb;
+}
+
 /* The profiles of the VM (comma-separated, each once) that give a VM a
  * part of a GPU's framebuffer; NULL when there is none. */
 static char *
@@ -79,16 +96,13 @@ fractional_profiles(const gw_plan *p)
 {
 	char *list = NULL, *t;
 	size_t i, j;
-	vprof vp;
 	int vram, seen;
 
 	for (i = 0; i < p->ngpus; i++) {
 		if (p->gpus[i].profile == NULL)
 			continue;
-		split_profile(p->gpus[i].profile, &vp);
 		vram = gpu_vram(&p->gpus[i]);
-		if (vp.mig || vp.size_gb < 0 || vram <= 0 ||
-		    vp.size_gb >= vram)
+		if (gw_vgpu_profile_whole(p->gpus[i].profile, vram) != 0)
 			continue;
 		for (seen = 0, j = 0; j < i; j++)
 			if (p->gpus[j].profile &&

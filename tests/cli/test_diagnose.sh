@@ -1,8 +1,10 @@
 #!/bin/sh
 # gpuwiz diagnose through the real binary: the expert rules (the PCI
 # hole, a decimal id that finds no device, every vGPU pool cause, the
-# seed's NCCL failure over several lines), in text and JSON, in C and
-# zh_CN (doc/design.md, section 15.10).  Lines marked synthetic are
+# seed's NCCL failure over several lines, with and without the VM's .vmx,
+# the vGPU plugin, the Chinese vSphere Client's wordings, out of interrupt
+# vectors), in text and JSON, in C and zh_CN (doc/design.md, section
+# 15.10).  Lines marked synthetic are
 # written for these tests; the NCCL block is the seed's fixture.
 . "$(dirname "$0")/lib.sh"
 
@@ -43,14 +45,50 @@ check "vgpu pool: every cause" sh -c "grep -q 'Shared Direct' '$out' && grep -q 
 check "vgpu pool: nvidia-smi vgpu in the fix" has "nvidia-smi vgpu"
 
 # the seed's log block, and the CUDA line alone with NCCL on another line
+# nothing in the seed's block shows a vGPU: a question, not the vGPU fix
 sample doctor/seed-001-nccl-operation-not-supported-vgpu.txt "$in"
 run "$GPUWIZ" diagnose "$in"
-check "nccl seed: recognised" has "nccl-vgpu-uvm"
-check "nccl seed: vLLM's context" has "EngineCore failed to start"
+check "nccl seed alone: a question" sh -c "grep -q 'nccl-operation-not-supported (line 2)' '$out' && grep -q 'Are the GPUs vGPUs?' '$out'"
+check "nccl seed alone: how to tell" sh -c "grep -q 'Virtualization Mode' '$out' && grep -q 'NCCL_DEBUG=INFO' '$out' && grep -q -- '--vmx VM.vmx' '$out'"
 check "nccl seed: no internal tag in the source" sh -c "! grep -qi 'seed' '$out'"
-printf '%s\n' "Cuda failure 'operation not supported'" 'ncclCommInitRank failed: unhandled cuda error' >"$in"
+# the VM's .vmx given: two whole-framebuffer vGPUs, two fractional ones,
+# a DirectPath GPU
+run "$GPUWIZ" diagnose "$in" --vmx "$FIX/doctor/synthetic-vm-2x-vgpu-nvidia-l40s-48c.vmx"
+check "nccl --vmx (2 x 48c): the vGPU fix" sh -c "grep -q 'nccl-vgpu-uvm (line 2)' '$out' && grep -q 'EngineCore failed to start' '$out' && grep -q 'pciPassthruN.cfg.enable_uvm' '$out'"
+run "$GPUWIZ" diagnose --json "$in" --vmx "$FIX/doctor/synthetic-vm-2x-vgpu-nvidia-l40s-24c.vmx"
+check "nccl --vmx (2 x 24c) --json: enable_uvm alone does not help" sh -c "grep -q '\"nccl-vgpu-uvm\"' '$out' && grep -q 'enable_uvm alone does not help' '$out' && grep -q '(nvidia_l40s-48c) or a MIG-backed one' '$out'"
+run "$GPUWIZ" diagnose "$in" --vmx "$FIX/doctor/synthetic-vm-l40s-directpath-no-vgpu.vmx"
+check "nccl --vmx (DirectPath): not a vGPU matter" sh -c "grep -q 'nccl-operation-not-supported' '$out' && grep -q 'has no vGPU' '$out' && ! grep -q 'enable_uvm = ' '$out'"
+run "$GPUWIZ" diagnose "$in" --vmx "$TMP/none.vmx"
+check "nccl --vmx missing: exit 2, one line naming it, nothing on stdout" sh -c "[ $rc -eq 2 ] && grep -q 'none.vmx' '$err' && [ \$(wc -l <'$err') -eq 1 ] && [ ! -s '$out' ]"
+run "$GPUWIZ" diagnose "$in" --vmx "$in"
+check "nccl --vmx not a .vmx: exit 2" sh -c "[ $rc -eq 2 ] && grep -q 'not a .vmx' '$err'"
+printf '%s\n' "Cuda failure 'operation not supported'" 'ncclCommInitRank failed: unhandled cuda error' 'GPU 0: Virtualization Mode : VGPU' >"$in"
 run "$GPUWIZ" diagnose --json "$in"
-check "nccl over two lines --json" sh -c "grep -q '\"nccl-vgpu-uvm\"' '$out' && grep -q '\"line_number\": 1' '$out'"
+check "nccl over two lines, vGPU shown --json" sh -c "grep -q '\"nccl-vgpu-uvm\"' '$out' && grep -q '\"line_number\": 1' '$out'"
+
+# the vGPU plugin: the vSphere Client's error (a real post title; the
+# Chinese client's wording from a real issue), a vmware.log with the
+# plugin's own line; the causes in order, each with its check
+for f in blog-title-could-not-initialize-plugin-libnvidia-vgx-a30-sriov-off.txt \
+	vsphere-client-zh-could-not-initialize-plugin-libnvidia-vgx-rtxa5000.txt \
+	synthetic-vmware-log-vgpu-plugin-vmiop-init-failed-a100.txt; do
+	sample "vmwarelog/$f" "$in"
+	run "$GPUWIZ" diagnose --json "$in"
+	check "vgpu plugin ($f) --json: one finding" ids_are "$out" vgpu-plugin-init
+done
+sample vmwarelog/vsphere-client-zh-could-not-initialize-plugin-libnvidia-vgx-rtxa5000.txt "$in"
+run "$GPUWIZ" diagnose "$in"
+check "vgpu plugin: the profile, the four checks in order" sh -c "grep -q 'the vGPU nvidia_rtxa5000-1b' '$out' && grep -q '(1) nvidia-smi -q must show Host VGPU Mode : SR-IOV.*(2) esxcli graphics host get.*(3) esxcli software vib list | grep -i nvidia.*(4) nvidia-smi -q -d ECC' '$out'"
+# the Chinese vSphere Client's DevicePowerOn error: the English rule's
+sample vmwarelog/vsphere-client-zh-devicepoweron-failed-esxi-gpu-guide.txt "$in"
+run "$GPUWIZ" diagnose --json "$in"
+check "zh DevicePowerOn wording --json: poweron-failed" ids_are "$out" poweron-failed
+# out of interrupt vectors (the vSphere documentation's lines)
+sample vmwarelog/vsphere-doc-sriov-vf-failed-to-register-interrupt-out-of-vectors.txt "$in"
+run "$GPUWIZ" diagnose "$in"
+check "interrupt vectors: the rule, both lines" has "interrupt-vectors (line 1; 2 matching lines)"
+check "interrupt vectors: the documented fix" sh -c "grep -q 'SR-IOV virtual functions' '$out' && grep -q 'Broadcom KB 313395' '$out'"
 printf '%s\n' 'NCCL INFO Using network Socket' 'setsockopt: Operation not supported' >"$in"
 run "$GPUWIZ" diagnose "$in"
 check "plain 'operation not supported': not the NCCL rule" sh -c "[ $rc -eq 1 ] && ! grep -q nccl-vgpu-uvm '$out'"
@@ -91,8 +129,18 @@ if locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALED
 	zh diagnose "$in" >"$TMP/zh" 2>&1
 	check "zh: bosh cpi in Chinese" sh -c "grep -q '这是 Tanzu 路线' '$TMP/zh' && grep -q 'Apply Changes' '$TMP/zh' && grep -q bosh-cpi-poweron-failed '$TMP/zh'"
 	sample doctor/seed-001-nccl-operation-not-supported-vgpu.txt "$in"
-	zh diagnose --json "$in" >"$TMP/zh" 2>&1
-	check "zh --json: the id stays, the cause is Chinese" sh -c "grep -q '\"nccl-vgpu-uvm\"' '$TMP/zh' && grep -q 'vLLM 的引擎无法启动' '$TMP/zh'"
+	zh diagnose --json "$in" --vmx "$FIX/doctor/synthetic-vm-2x-vgpu-nvidia-l40s-48c.vmx" >"$TMP/zh" 2>&1
+	check "zh --json --vmx: the id stays, the cause is Chinese" sh -c "grep -q '\"nccl-vgpu-uvm\"' '$TMP/zh' && grep -q 'vLLM 的引擎无法启动' '$TMP/zh'"
+	zh diagnose "$in" >"$TMP/zh" 2>&1
+	check "zh: the NCCL question in Chinese" sh -c "grep -q '这些 GPU 是 vGPU 吗' '$TMP/zh' && grep -q nccl-operation-not-supported '$TMP/zh'"
+	zh diagnose "$in" --vmx "$FIX/doctor/synthetic-vm-2x-vgpu-nvidia-l40s-24c.vmx" >"$TMP/zh" 2>&1
+	check "zh: fractional vGPU in Chinese" sh -c "grep -q '仅设置 enable_uvm 无济于事' '$TMP/zh' && grep -q 'nvidia_l40s-48c' '$TMP/zh'"
+	sample vmwarelog/vsphere-client-zh-could-not-initialize-plugin-libnvidia-vgx-rtxa5000.txt "$in"
+	zh diagnose "$in" >"$TMP/zh" 2>&1
+	check "zh: vgpu plugin in Chinese" sh -c "grep -q '主机 BIOS 中未开启' '$TMP/zh' && grep -q 'esxcli graphics host get' '$TMP/zh' && grep -q vgpu-plugin-init '$TMP/zh'"
+	sample vmwarelog/vsphere-doc-sriov-vf-failed-to-register-interrupt-out-of-vectors.txt "$in"
+	zh diagnose "$in" >"$TMP/zh" 2>&1
+	check "zh: interrupt vectors in Chinese" sh -c "grep -q '中断向量' '$TMP/zh' && grep -q interrupt-vectors '$TMP/zh'"
 else
 	echo "# zh_CN checks skipped (no zh_CN.UTF-8 locale or GPUWIZ_LOCALEDIR)"
 fi

@@ -14,6 +14,10 @@
 #include "diagnose.h"
 #include "diagnose_report.h"
 #include "cli_int.h"
+#include "vmx.h"
+
+static gw_table table;
+TU_TABLE_GROUP(table_setup, table_teardown)
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -335,6 +339,16 @@ samples_all_known(void **state)
 		  GW_DIAG_REGISTER_FAILED },
 		{ "vsphere-task-error-invalid-memory-setting-sched-mem-min.txt",
 		  GW_DIAG_MEM_RESERVATION },
+		{ "blog-title-could-not-initialize-plugin-libnvidia-vgx-a30-sriov-off.txt",
+		  GW_DIAG_VGPU_PLUGIN },
+		{ "vsphere-client-zh-could-not-initialize-plugin-libnvidia-vgx-rtxa5000.txt",
+		  GW_DIAG_VGPU_PLUGIN },
+		{ "synthetic-vmware-log-vgpu-plugin-vmiop-init-failed-a100.txt",
+		  GW_DIAG_VGPU_PLUGIN },
+		{ "vsphere-client-zh-devicepoweron-failed-esxi-gpu-guide.txt",
+		  GW_DIAG_POWERON },
+		{ "vsphere-doc-sriov-vf-failed-to-register-interrupt-out-of-vectors.txt",
+		  GW_DIAG_INTR_VECTORS },
 	};
 	char *dir = tu_fixture_path("vmwarelog");
 	DIR *d = opendir(dir);
@@ -569,23 +583,42 @@ rule_nccl(void **state)
 	    "error\n";
 	gw_diag_result r;
 	const gw_diag_finding *f;
+	char *s;
 
 	(void)state;
+	/* nothing in it shows a vGPU: a question, not the vGPU fix (a cloud
+	 * or bare-metal VM's NCCL error is not a vGPU one) */
 	assert_int_equal(diag(seed, &r), 1);
-	f = only(&r, GW_DIAG_NCCL_UVM);
+	f = only(&r, GW_DIAG_NCCL_ASK);
 	assert_int_equal(f->lineno, 2);
 	assert_contains(f->line, "init.cc:426 NCCL WARN Cuda failure "
 	                         "'operation not supported'");
+	assert_contains(f->f.message, "Are the GPUs vGPUs?");
+	assert_contains(f->f.fix, "Virtualization Mode");
+	assert_contains(f->f.fix, "pciPassthruN.cfg.enable_uvm = \"1\"");
+	assert_contains(f->f.fix, "NCCL_DEBUG=INFO");
+	assert_contains(f->f.fix, "--vmx");
+	assert_contains(f->f.source, "NCCL issue 2101");
+	gw_diag_result_free(&r);
+
+	/* the same text with nvidia-smi -q's "Virtualization Mode : VGPU":
+	 * the vGPU fix */
+	s = gw_xasprintf("%s    Virtualization Mode : VGPU\n", seed);
+	assert_int_equal(diag(s, &r), 1);
+	f = only(&r, GW_DIAG_NCCL_UVM);
 	assert_contains(f->f.fix, "pciPassthruN.cfg.enable_uvm = \"1\"");
 	assert_contains(f->f.fix, "every vGPU");
 	assert_contains(f->f.fix, "vMotion");
 	assert_contains(f->f.fix, "Power the VM off");
 	gw_diag_result_free(&r);
+	free(s);
 
-	/* newer NCCL prints the error number; typographic quotes */
+	/* newer NCCL prints the error number; typographic quotes; a vGPU
+	 * profile named in the text */
 	assert_int_equal(diag("host:123:456 [0] include/alloc.h:99 NCCL WARN "
 	                      "Cuda failure 801 \xe2\x80\x98operation not "
-	                      "supported\xe2\x80\x99", &r), 1);
+	                      "supported\xe2\x80\x99 (vm: grid_a100-40c)",
+	                      &r), 1);
 	only(&r, GW_DIAG_NCCL_UVM);
 	gw_diag_result_free(&r);
 
@@ -690,7 +723,7 @@ two_failures(void **state)
 	assert_int_equal(diag("Module 'DevicePowerOn' power on failed.\n"
 	                      "NCCL WARN Cuda failure 'operation not "
 	                      "supported'\n", &r), 2);
-	assert_string_equal(r.findings[0].f.id, GW_DIAG_NCCL_UVM);
+	assert_string_equal(r.findings[0].f.id, GW_DIAG_NCCL_ASK);
 	assert_string_equal(r.findings[1].f.id, GW_DIAG_POWERON);
 	gw_diag_result_free(&r);
 }
@@ -1028,7 +1061,7 @@ command_stdin(void **state)
 	(void)state;
 	assert_int_equal(run_cmd("-", 0, "[t] NCCL WARN Cuda failure "
 	                         "'operation not supported'\n", &out, &e), 0);
-	assert_contains(out, "nccl-vgpu-uvm (line 1)");
+	assert_contains(out, "nccl-operation-not-supported (line 1)");
 	free(out);
 	assert_int_equal(run_cmd("-", 0, "hello\n", &out, &e), 1);
 	assert_contains(out, "No known failure recognised in standard input.");
@@ -1245,16 +1278,17 @@ rule_nccl_wordings(void **state)
 	s = read_sample("doctor/seed-001-nccl-operation-not-supported-vgpu.txt",
 	                &n);
 	assert_int_equal(gw_diagnose_text(s, n, &r), 1);
-	f = only(&r, GW_DIAG_NCCL_UVM);
+	f = only(&r, GW_DIAG_NCCL_ASK);
 	assert_int_equal(f->lineno, 2);
-	assert_contains(f->f.message, "EngineCore failed to start");
 	assert_not_contains(f->f.source, "seed");
 	gw_diag_result_free(&r);
 	free(s);
 
-	/* the CUDA line on its own, ncclCommInitRank on another line */
+	/* the CUDA line on its own, ncclCommInitRank on another line, the
+	 * user's note that the VM has vGPUs */
 	assert_int_equal(diag("Cuda failure 'operation not supported'\n"
-	                      "ncclCommInitRank failed: unhandled cuda error\n",
+	                      "ncclCommInitRank failed: unhandled cuda error\n"
+	                      "(our VM has two vGPUs)\n",
 	                      &r), 1);
 	f = only(&r, GW_DIAG_NCCL_UVM);
 	assert_int_equal(f->lineno, 1);
@@ -1262,7 +1296,8 @@ rule_nccl_wordings(void **state)
 	gw_diag_result_free(&r);
 
 	/* the NCCL line after the CUDA line, CRLF, vLLM's context */
-	assert_int_equal(diag("(EngineCore_0 pid=77) Cuda failure 801 "
+	assert_int_equal(diag("Virtualization Mode : VGPU\r\n"
+	                      "(EngineCore_0 pid=77) Cuda failure 801 "
 	                      "'operation not supported'\r\n"
 	                      "torch.distributed.DistBackendError: NCCL error "
 	                      "in: ProcessGroupNCCL.cpp:1970\r\n"
@@ -1370,6 +1405,208 @@ rule_bosh_cpi(void **state)
 	gw_diag_result_free(&r);
 }
 
+/* The vGPU plugin that failed to start: the vSphere Client's error in
+ * English (a real post title, the path form) and Chinese, the plugin's
+ * vmiop_log line; the causes in order with their host checks. */
+static void
+rule_vgpu_plugin(void **state)
+{
+	gw_diag_result r;
+	const gw_diag_finding *f;
+	const char *sriov, *shared, *vib, *ecc;
+
+	(void)state;
+	r = diag_sample("vmwarelog/blog-title-could-not-initialize-plugin-libnvidia-vgx-a30-sriov-off.txt");
+	f = only(&r, GW_DIAG_VGPU_PLUGIN);
+	assert_contains(f->f.message, "the VM's vGPU");
+	/* the causes in the order field reports meet them */
+	sriov = strstr(f->f.message, "SR-IOV is off");
+	shared = strstr(f->f.message, "\"Shared Direct\"");
+	vib = strstr(f->f.message, "vGPU manager (its VIB)");
+	ecc = strstr(f->f.message, "ECC memory");
+	assert_non_null(sriov);
+	assert_true(sriov < shared && shared < vib && vib < ecc);
+	/* each with its check on the host */
+	assert_contains(f->f.fix, "Host VGPU Mode : SR-IOV");
+	assert_contains(f->f.fix, "esxcli graphics host get");
+	assert_contains(f->f.fix, "esxcli software vib list | grep -i nvidia");
+	assert_contains(f->f.fix, "nvidia-smi -q -d ECC");
+	assert_contains(f->f.fix, "nvidia-smi -e 0");
+	assert_contains(f->f.source, "NVIDIA AI Enterprise User Guide");
+	assert_null(f->f.fix_ui);
+	gw_diag_result_free(&r);
+
+	/* Chinese, the profile named */
+	r = diag_sample("vmwarelog/vsphere-client-zh-could-not-initialize-plugin-libnvidia-vgx-rtxa5000.txt");
+	f = only(&r, GW_DIAG_VGPU_PLUGIN);
+	assert_contains(f->f.message, "the vGPU nvidia_rtxa5000-1b");
+	assert_contains(f->line, "libnvidia-vgx.so");
+	gw_diag_result_free(&r);
+
+	/* vmware.log: the vmiop line first, the path form, DevicePowerOn
+	 * explained (the generic finding left out) */
+	r = diag_sample("vmwarelog/synthetic-vmware-log-vgpu-plugin-vmiop-init-failed-a100.txt");
+	f = only(&r, GW_DIAG_VGPU_PLUGIN);
+	assert_int_equal(f->lineno, 1);
+	assert_int_equal(f->matches, 2);
+	gw_diag_result_free(&r);
+	assert_int_equal(diag("Could not initialize plugin "
+	                      "'/usr/lib64/vmware/plugin/libnvidia-vgx.so' for "
+	                      "vGPU 'grid_a100-40c'.", &r), 1);
+	f = only(&r, GW_DIAG_VGPU_PLUGIN);
+	assert_contains(f->f.message, "the vGPU grid_a100-40c");
+	gw_diag_result_free(&r);
+	/* the KVM vGPU manager's form of the plugin's line */
+	assert_int_equal(diag("nvidia-vgpu-mgr[8626]: error: vmiop_log: (0x0): "
+	                      "Initialization: init_device_instance failed "
+	                      "error 1\n", &r), 1);
+	only(&r, GW_DIAG_VGPU_PLUGIN);
+	gw_diag_result_free(&r);
+
+	/* not this: another plugin, a vmiop notice */
+	assert_int_equal(diag("Could not initialize plugin 'libfoo.so'\n"
+	                      "notice: vmiop_env_log: (0x0): pluginconfig: "
+	                      "vgpu_type_id=259\n", &r), 0);
+	gw_diag_result_free(&r);
+}
+
+/* Out of interrupt vectors: the vSphere documentation's own lines. */
+static void
+rule_interrupt_vectors(void **state)
+{
+	gw_diag_result r;
+	const gw_diag_finding *f;
+
+	(void)state;
+	r = diag_sample("vmwarelog/vsphere-doc-sriov-vf-failed-to-register-interrupt-out-of-vectors.txt");
+	f = only(&r, GW_DIAG_INTR_VECTORS);
+	assert_int_equal(f->lineno, 1);
+	assert_int_equal(f->matches, 2);
+	assert_contains(f->f.message, "MSI/MSI-X");
+	assert_contains(f->f.fix, "SR-IOV virtual functions");
+	assert_contains(f->f.fix, "more CPUs");
+	assert_contains(f->f.source, "Broadcom KB 313395");
+	gw_diag_result_free(&r);
+	/* with DevicePowerOn: the cause, not the generic finding */
+	assert_int_equal(diag("Module 'DevicePowerOn' power on failed.\n"
+	                      "WARNING: IntrVector: 233: Out of interrupt "
+	                      "vectors\n", &r), 1);
+	only(&r, GW_DIAG_INTR_VECTORS);
+	gw_diag_result_free(&r);
+}
+
+/* The Chinese vSphere Client's DevicePowerOn error: the same rule as
+ * the English one. */
+static void
+rule_zh_poweron(void **state)
+{
+	gw_diag_result r;
+	const gw_diag_finding *f;
+
+	(void)state;
+	r = diag_sample("vmwarelog/vsphere-client-zh-devicepoweron-failed-esxi-gpu-guide.txt");
+	f = only(&r, GW_DIAG_POWERON);
+	assert_contains(f->line, "\xe6\x89\x93\xe5\xbc\x80\xe7\x94\xb5\xe6\xba\x90");
+	gw_diag_result_free(&r);
+	/* ASCII quotes, no quotes, with a specific cause: left out */
+	assert_int_equal(diag("\xe6\xa8\xa1\xe5\x9d\x97\"DevicePowerOn\""
+	                      "\xe6\x89\x93\xe5\xbc\x80\xe7\x94\xb5\xe6\xba\x90"
+	                      "\xe5\xa4\xb1\xe8\xb4\xa5", &r), 1);
+	only(&r, GW_DIAG_POWERON);
+	gw_diag_result_free(&r);
+	assert_int_equal(diag("\xe6\xa8\xa1\xe5\x9d\x97 DevicePowerOn "
+	                      "\xe6\x89\x93\xe5\xbc\x80\xe7\x94\xb5\xe6\xba\x90"
+	                      "\xe5\xa4\xb1\xe8\xb4\xa5\n"
+	                      "PCIPassthru: total number of pages needed "
+	                      "(4206594) exceeds limit (917504), failing\n", &r),
+	                 1);
+	only(&r, GW_DIAG_MMIO_PAGES);
+	gw_diag_result_free(&r);
+}
+
+/* The VM's context for NCCL's 'operation not supported': a .vmx with
+ * vGPUs makes it the vGPU failure; with a fractional profile enable_uvm
+ * alone does not help; with DirectPath GPUs only, not a vGPU matter. */
+static gw_diag_ctx
+ctx_of(const char *rel)
+{
+	gw_diag_ctx ctx;
+	gw_vmx *v = NULL;
+	gw_err e;
+	char *path = tu_fixture_path(rel);
+
+	if (gw_vmx_load_checked(&v, path, &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(gw_diag_ctx_from_vmx(&ctx, v, &table), 0);
+	gw_vmx_free(v);
+	free(path);
+	return ctx;
+}
+
+static void
+nccl_vm_context(void **state)
+{
+	gw_diag_result r;
+	const gw_diag_finding *f;
+	gw_diag_ctx ctx;
+	char *s;
+	size_t n;
+
+	(void)state;
+	s = read_sample("doctor/seed-001-nccl-operation-not-supported-vgpu.txt",
+	                &n);
+
+	ctx = ctx_of("doctor/synthetic-vm-2x-vgpu-nvidia-l40s-48c.vmx");
+	assert_int_equal(ctx.vgpus, 2);
+	assert_string_equal(ctx.profile, "nvidia_l40s-48c");
+	assert_int_equal(ctx.profile_whole, 1);
+	assert_int_equal(gw_diagnose_text_ctx(s, n, &ctx, &r), 1);
+	f = only(&r, GW_DIAG_NCCL_UVM);
+	assert_contains(f->f.message, "EngineCore failed to start");
+	assert_contains(f->f.fix, "pciPassthruN.cfg.enable_uvm = \"1\"");
+	gw_diag_result_free(&r);
+
+	ctx = ctx_of("doctor/synthetic-vm-2x-vgpu-nvidia-l40s-24c.vmx");
+	assert_int_equal(ctx.profile_whole, 0);
+	assert_string_equal(ctx.whole, "nvidia_l40s-48c");
+	assert_int_equal(gw_diagnose_text_ctx(s, n, &ctx, &r), 1);
+	f = only(&r, GW_DIAG_NCCL_UVM);
+	assert_contains(f->f.message, "nvidia_l40s-24c has only a part");
+	assert_contains(f->f.message, "enable_uvm alone does not help");
+	assert_contains(f->f.fix, "(nvidia_l40s-48c) or a MIG-backed one");
+	assert_contains(f->f.fix_ui, "nvidia_l40s-48c");
+	gw_diag_result_free(&r);
+
+	ctx = ctx_of("doctor/synthetic-vm-l40s-directpath-no-vgpu.vmx");
+	assert_true(ctx.vm_known);
+	assert_int_equal(ctx.vgpus, 0);
+	assert_int_equal(gw_diagnose_text_ctx(s, n, &ctx, &r), 1);
+	f = only(&r, GW_DIAG_NCCL_ASK);
+	assert_contains(f->f.message, "has no vGPU");
+	assert_not_contains(f->f.fix, "enable_uvm");
+	assert_contains(f->f.fix, "NCCL_DEBUG=INFO");
+	gw_diag_result_free(&r);
+
+	/* a .vmx without any GPU: no vGPU either */
+	ctx = ctx_of("vmx/ws-freebsd-crlf.vmx");
+	assert_true(ctx.vm_known);
+	assert_int_equal(ctx.vgpus, 0);
+	free(s);
+}
+
+/* The profile test the context uses (plan_vgpu_checks.c). */
+static void
+profile_whole(void **state)
+{
+	(void)state;
+	assert_int_equal(gw_vgpu_profile_whole("nvidia_l40s-48c", 48), 1);
+	assert_int_equal(gw_vgpu_profile_whole("nvidia_l40s-24c", 48), 0);
+	assert_int_equal(gw_vgpu_profile_whole("grid_a100-3-20c", 40), 1);
+	assert_int_equal(gw_vgpu_profile_whole("nvidia_l40s-24c", -1), -1);
+	assert_int_equal(gw_vgpu_profile_whole("nvidia_l40s", 48), -1);
+	assert_int_equal(gw_vgpu_profile_whole(NULL, 48), -1);
+}
+
 int
 main(void)
 {
@@ -1409,7 +1646,12 @@ main(void)
 		cmocka_unit_test(rule_nccl_wordings),
 		cmocka_unit_test(rule_license_restricted),
 		cmocka_unit_test(rule_bosh_cpi),
+		cmocka_unit_test(rule_vgpu_plugin),
+		cmocka_unit_test(rule_interrupt_vectors),
+		cmocka_unit_test(rule_zh_poweron),
+		cmocka_unit_test(nccl_vm_context),
+		cmocka_unit_test(profile_whole),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, table_setup, table_teardown);
 }
