@@ -66,6 +66,23 @@ fill_uvm(gw_wizard_doctor *d, gw_wizard *w, const gw_diag_finding *f)
 	gw_wizard_set_uvm(w, 1);
 }
 
+/* NCCL's 'operation not supported' with no vGPU in sight when it was
+ * diagnosed (nccl-operation-not-supported): UVM only once the VM's .vmx
+ * shows vGPUs; a VM of passthrough GPUs gets nothing. */
+static void
+fill_uvm_if_vgpu(gw_wizard_doctor *d, gw_wizard *w, const gw_diag_finding *f)
+{
+	gw_diag_ctx ctx;
+
+	(void)d;
+	(void)f;
+	if (gw_wizard_vmx(w) == NULL)
+		return;
+	gw_diag_ctx_from_plan(&ctx, gw_wizard_plan(w));
+	if (ctx.vgpus > 0)
+		gw_wizard_set_uvm(w, 1);
+}
+
 /* Nothing to set: the plan rewrites a hexadecimal pciPassthruN.id in
  * the decimal form once the .vmx is open (plan_devices.c, vmx-id-hex). */
 static void
@@ -110,6 +127,7 @@ static const struct {
 	{ GW_DIAG_MMIO_FIRMWARE, fill_mmio, ASK_VMX },
 	{ GW_DIAG_MEM_RESERVATION, fill_reserve, ASK_VMX },
 	{ GW_DIAG_NCCL_UVM, fill_uvm, ASK_VMX },
+	{ GW_DIAG_NCCL_ASK, fill_uvm_if_vgpu, ASK_VMX },
 	{ GW_DIAG_BOSH_POWERON, fill_tanzu, ASK_GPU },
 };
 
@@ -247,15 +265,34 @@ find_vmx(gw_wizard_doctor *d, const char *path)
 		free(one);
 }
 
+/* What the doctor knows of the VM: the .vmx the wizard has open, else
+ * the one beside the vmware.log; nothing without either. */
+static void
+vm_context(const gw_wizard_doctor *d, const gw_wizard *w, gw_diag_ctx *ctx)
+{
+	gw_vmx *v = NULL;
+	gw_err e;
+
+	memset(ctx, 0, sizeof *ctx);
+	if (w != NULL && gw_wizard_vmx(w) != NULL) {
+		gw_diag_ctx_from_plan(ctx, gw_wizard_plan(w));
+		return;
+	}
+	if (d->vmx == NULL || gw_vmx_load_checked(&v, d->vmx, &e) != 0)
+		return;
+	gw_diag_ctx_from_vmx(ctx, v, w ? gw_wizard_table(w) : NULL);
+	gw_vmx_free(v);
+}
+
 int
 gw_wizard_doctor_text(gw_wizard_doctor *d, const gw_wizard *w,
                       const char *text, size_t len, gw_err *e)
 {
 	char *file, *data = NULL;
 	size_t dlen = 0;
+	gw_diag_ctx ctx;
 	int n;
 
-	(void)w;
 	forget(d);
 	if (text == NULL)
 		len = 0;
@@ -275,7 +312,8 @@ gw_wizard_doctor_text(gw_wizard_doctor *d, const gw_wizard *w,
 		text = data;
 		len = dlen;
 	}
-	n = gw_diagnose_text(text, len, &d->res);
+	vm_context(d, w, &ctx);
+	n = gw_diagnose_text_ctx(text, len, &ctx, &d->res);
 	free(data);
 	return n < 0 ? 0 : n;
 }

@@ -8,7 +8,8 @@
 # lines, the backup is the original.  (2) A vmware.log path whose
 # directory holds the .vmx: found, straight to the review.  (3) Text
 # that matches nothing: said so, Enter goes on with the normal steps.
-# (4) Seed 001's NCCL crash pasted for a vGPU VM: UVM on every vGPU.
+# (4) Seed 001's NCCL crash pasted for a vGPU VM: a question while no
+# VM is known, then UVM on every vGPU once the .vmx shows them.
 # (5) Seed 000's vSphere CPI lines pasted raw, as a terminal without
 # bracketed paste sends them (paste-buffer without -p: the text as keys,
 # its blank lines included): they stay in the box, nothing of them acts
@@ -20,7 +21,9 @@
 # (7) From (5): the CPI lines take the Tanzu route: the GPU model is
 # asked (no vmware.log), the review holds the tile, BOSH and Ops
 # Manager outputs with the L40S's 128 GB, the next steps have the
-# tile's Apply Changes and no power-on.
+# tile's Apply Changes and no power-on.  (8) The Chinese vSphere Client's
+# vGPU plugin error pasted: the plugin's causes with their host checks,
+# the fix is the host's, Enter goes on with the normal steps.
 #
 # Keystrokes (after the welcome screen is up; the cursor starts on
 # "Plan offline"):
@@ -178,8 +181,11 @@ for lang in $langs; do
 	$T paste-buffer -p -t w; sleep 0.5
 	keys Enter
 	check "$lang (4): the findings" wait_for "$(tr_ "$lang" 'What the doctor found')"
-	check "$lang (4): the fix: UVM on every vGPU" on_screen "pciPassthruN.cfg.enable_uvm"
-	check "$lang (4): the source" on_screen "NCCL issue 2101"
+	pages_joined "$TMP/found"
+	case $lang in zh*) ask='这些 GPU 是 vGPU 吗' ;; *) ask='Are the GPUs vGPUs?' ;; esac
+	check "$lang (4): no VM yet, nothing shows a vGPU: a question" grep -qF "$ask" "$TMP/found"
+	check "$lang (4): how to tell, and the fix when they are" sh -c "grep -qF 'Virtualization Mode' '$TMP/found' && grep -qF 'pciPassthruN.cfg.enable_uvm' '$TMP/found'"
+	check "$lang (4): the source" grep -qF "NCCL issue 2101" "$TMP/found"
 	keys Enter
 	check "$lang (4): the VM step" wait_for "$(st VM)"
 	typ llm.vmx; keys Enter
@@ -190,6 +196,25 @@ for lang in $langs; do
 	check "$lang (4): enable_uvm on pciPassthru1" find_in_pages '+ pciPassthru1.cfg.enable_uvm = "1"'
 	write_walk "$lang" "$TMP/run/llm.vmx" "$TMP/llm.orig" \
 		'pciPassthru0.cfg.enable_uvm = "1"' 'pciPassthru1.cfg.enable_uvm = "1"'
+
+	# ---- (8) the Chinese vSphere Client's vGPU plugin error pasted ------
+	fresh
+	sample vmwarelog/vsphere-client-zh-could-not-initialize-plugin-libnvidia-vgx-rtxa5000.txt "$TMP/plugin.txt"
+	start "$lang" 80x24
+	open_doctor "$lang"
+	$T load-buffer "$TMP/plugin.txt"
+	$T paste-buffer -p -t w; sleep 0.5
+	keys Enter
+	check "$lang (8): the findings" wait_for "$(tr_ "$lang" 'What the doctor found')"
+	check "$lang (8): FAIL, the profile from the line" sh -c "grep -qF '$(tr_ "$lang" 'FAIL')' '$SCREEN' && grep -qF 'nvidia_rtxa5000-1b' '$SCREEN'"
+	pages_joined "$TMP/found"
+	check "$lang (8): the causes' checks in order" grep -q 'Host VGPU Mode : SR-IOV.*esxcli graphics host get.*esxcli software vib list.*grep -i nvidia.*nvidia-smi -q -d ECC' "$TMP/found"
+	check "$lang (8): the source" grep -qF 'NVIDIA AI Enterprise User Guide' "$TMP/found"
+	check "$lang (8): the Chinese line quoted" grep -qF 'libnvidia-vgx.so' "$TMP/found"
+	check "$lang (8): the fix is on the host: the normal steps next" grep -qF "$(first "$lang" 'Do the fix above on the host or in the guest, then power the VM on again. Enter goes on with the normal steps.' 16)" "$TMP/found"
+	keys Enter
+	check "$lang (8): Enter goes on to the host check" wait_for "$(st HOST)"
+	$T kill-server 2>/dev/null
 
 	# ---- (6) lines typed one by one, Ctrl-D diagnoses ------------------
 	fresh

@@ -274,6 +274,12 @@ test_uvm(void **state)
 	assert_int_equal(gw_wizard_doctor_text(c.d, c.w, c.text, c.n, &c.e), 1);
 	assert_string_equal(gw_wizard_doctor_finding(c.d, 0)->f.id,
 	                    GW_DIAG_NCCL_UVM);
+	/* the open VM's vGPUs are nvidia_l40s-24c, half an L40S: unified
+	 * memory needs the whole framebuffer */
+	assert_non_null(strstr(gw_wizard_doctor_finding(c.d, 0)->f.message,
+	                       "enable_uvm alone does not help"));
+	assert_non_null(strstr(gw_wizard_doctor_finding(c.d, 0)->f.fix_ui,
+	                       "nvidia_l40s-48c"));
 	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 0);
 	assert_int_equal(gw_wizard_step(c.w), GW_STEP_REVIEW);
 	/* nothing else pre-filled: the MMIO size stays the plan's rule */
@@ -281,6 +287,73 @@ test_uvm(void **state)
 	assert_string_equal(setting(c.w, "pciPassthru0.cfg.enable_uvm"), "1");
 	assert_string_equal(setting(c.w, "pciPassthru1.cfg.enable_uvm"), "1");
 	assert_false(gw_wizard_uvm_proposed(c.w));
+	case_close(&c);
+}
+
+/* Seed 001 pasted before any .vmx: nothing shows a vGPU, so the finding
+ * is a question; the walk asks for the .vmx, and its vGPUs get UVM. */
+static void
+test_nccl_ask_then_vgpu_vm(void **state)
+{
+	doc_case c;
+	const gw_diag_finding *f;
+
+	(void)state;
+	case_open(&c, L40S_VGPUS, SEED1, 0);
+	gw_wizard_set_uvm(c.w, 0);
+	assert_int_equal(gw_wizard_doctor_text(c.d, c.w, c.text, c.n, &c.e), 1);
+	f = gw_wizard_doctor_finding(c.d, 0);
+	assert_string_equal(f->f.id, GW_DIAG_NCCL_ASK);
+	assert_non_null(strstr(gw_wizard_finding_fix(&f->f), "Enter asks for the VM's .vmx"));
+	assert_int_equal(gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why), 1);
+	assert_int_equal(gw_wizard_step(c.w), GW_STEP_VM);
+	assert_int_equal(gw_wizard_open_vmx(c.w, c.vmx, &c.e), 0);
+	assert_int_equal(gw_wizard_next(c.w, c.why, sizeof c.why), 0);
+	assert_int_equal(gw_wizard_doctor_resume(c.d, c.w, c.why, sizeof c.why), 0);
+	assert_int_equal(gw_wizard_step(c.w), GW_STEP_REVIEW);
+	assert_string_equal(setting(c.w, "pciPassthru0.cfg.enable_uvm"), "1");
+	assert_string_equal(setting(c.w, "pciPassthru1.cfg.enable_uvm"), "1");
+	case_close(&c);
+}
+
+/* Seed 001 on a VM whose GPU is DirectPath I/O: not a vGPU matter, no
+ * unified memory written. */
+static void
+test_nccl_passthrough_vm(void **state)
+{
+	doc_case c;
+	const gw_diag_finding *f;
+
+	(void)state;
+	case_open(&c, L40S_PASSTHRU, SEED1, 1);
+	assert_int_equal(gw_wizard_doctor_text(c.d, c.w, c.text, c.n, &c.e), 1);
+	f = gw_wizard_doctor_finding(c.d, 0);
+	assert_string_equal(f->f.id, GW_DIAG_NCCL_ASK);
+	assert_non_null(strstr(f->f.message, "has no vGPU"));
+	assert_null(strstr(gw_wizard_finding_fix(&f->f), "enable_uvm"));
+	(void)gw_wizard_doctor_apply(c.d, c.w, c.why, sizeof c.why);
+	assert_false(gw_wizard_answers(c.w)->a.uvm);
+	assert_null(setting(c.w, "pciPassthru0.cfg.enable_uvm"));
+	case_close(&c);
+}
+
+/* Seed 001 saved as a vmware.log beside the VM's .vmx: the doctor reads
+ * the VM's vGPUs from that .vmx before it names the cause. */
+static void
+test_nccl_vmx_beside_log(void **state)
+{
+	doc_case c;
+	char *log;
+
+	(void)state;
+	case_open(&c, L40S_VGPUS, SEED1, 0);
+	log = gw_xasprintf("%s/vmware.log", c.dir);
+	put(log, c.text, c.n);
+	assert_int_equal(gw_wizard_doctor_text(c.d, c.w, log, strlen(log), &c.e), 1);
+	assert_non_null(gw_wizard_doctor_vmx(c.d));
+	assert_string_equal(gw_wizard_doctor_finding(c.d, 0)->f.id,
+	                    GW_DIAG_NCCL_UVM);
+	free(log);
 	case_close(&c);
 }
 
@@ -459,6 +532,9 @@ main(void)
 		cmocka_unit_test(test_log_two_vmx),
 		cmocka_unit_test(test_reserve),
 		cmocka_unit_test(test_uvm),
+		cmocka_unit_test(test_nccl_ask_then_vgpu_vm),
+		cmocka_unit_test(test_nccl_passthrough_vm),
+		cmocka_unit_test(test_nccl_vmx_beside_log),
 		cmocka_unit_test(test_hex_id),
 		cmocka_unit_test(test_not_vmx_fix),
 		cmocka_unit_test(test_nothing),
