@@ -6,9 +6,10 @@
  *     ' '  matches any run of blanks, also none,
  *     '\'' matches one quote or none,
  *     '#'  matches a decimal number and captures it (at most two),
- *     '*'  matches any run of bytes, also none (the shortest that lets
- *          the rest match: "plugin '/usr/lib64/vmware/plugin/" or
- *          "plugin '"),
+ *     '*'  matches any run of at most STAR_MAX bytes, also none (the
+ *          shortest that lets the rest match: "plugin '/usr/lib64/vmware/
+ *          plugin/" or "plugin '"); the bound keeps a long line full of
+ *          a pattern's first word linear,
  * and any other byte matches itself.  All patterns start with a literal
  * word, found with memmem, so a line costs about one scan per pattern.
  * Also here: quoting the matching line, and the device addresses some
@@ -127,6 +128,8 @@ is_digit(char c)
 static int pat_from(const char *s, size_t n, size_t i, const char *p,
                     gw_diag_caps *c);
 
+#define STAR_MAX 96
+
 /* '*' at p: the rest of the pattern from the nearest place on. */
 static int
 pat_star(const char *s, size_t n, size_t i, const char *p, gw_diag_caps *c)
@@ -134,7 +137,7 @@ pat_star(const char *s, size_t n, size_t i, const char *p, gw_diag_caps *c)
 	gw_diag_caps saved = *c;
 	size_t k;
 
-	for (k = i; k <= n; k++) {
+	for (k = i; k <= n && k - i <= STAR_MAX; k++) {
 		*c = saved;
 		if (pat_from(s, n, k, p + 1, c))
 			return 1;
