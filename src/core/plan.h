@@ -57,6 +57,11 @@ typedef struct gw_answers {
 	                      * asked for than the host has (none listed:
 	                      * 0) is a WARN "gpu-count-host" */
 	size_t navail;
+	int present_counted; /* the GPU counts are what to add: the host's
+	                      * pick (gw_host_pick) already took the devices
+	                      * in the VM off them.  0: the counts are what
+	                      * the VM ends with, the devices already in it
+	                      * included (gw_plan_build) */
 } gw_answers;
 
 void gw_answers_init(gw_answers *a);       /* zero + reserve = 1 */
@@ -126,6 +131,11 @@ int gw_esxi_to_hw(const char *esxi_version);
  * this function says 32 and gw_plan_build applies 64 when esxi_version is
  * 8.0U1. */
 int gw_hw_max_passthru(int hw);
+/* The oldest hardware version that takes a passthrough device at all:
+ * 7 (ESX 4.0, the first release with VMDirectPath I/O; vSphere API
+ * Hardware.Version, KB 1003746).  Below it the plan is a FAIL naming the
+ * upgrade (hw-no-passthrough). */
+#define GW_HW_MIN_PASSTHRU 7
 
 /* ---- the plan --------------------------------------------------------- */
 
