@@ -102,6 +102,13 @@ void gw_answers_add_avail(gw_answers *a, unsigned vendor, unsigned device,
                           int free_pt);
 /* No host known: no check. */
 void gw_answers_clear_avail(gw_answers *a);
+/* Is a device of a VM one GPU of want w: a vGPU of its profile (as typed,
+ * or as ESXi names it on w's GPU: "grid_l40s-48c" is "nvidia_l40s-48c"),
+ * or a DirectPath device (vgpu NULL) of its PCI ids?  The one rule by
+ * which the devices already in a VM count towards the GPUs asked for
+ * (the plan's .vmx, the vSphere pick). */
+int gw_want_is_device(const gw_gpu_want *w, const char *vgpu,
+                      unsigned vendor, unsigned device);
 /* The first GPU the answers add as vGPUs whose vGPUs run on SR-IOV
  * virtual functions (the table's sriov: NVIDIA Ampere and later), or NULL.
  * SR-IOV must then be on in the host's BIOS/UEFI: the plan says so (INFO

@@ -95,19 +95,33 @@ pl_pair_bdfs(plan_ctx *c, gw_err *e)
 	return 0;
 }
 
-/* Does present device d count as one GPU of want w: the same PCI ids
- * (DirectPath), or the same vGPU profile, as typed or as ESXi names it
- * (esx)? */
-static int
-is_of_want(const vdev *d, const gw_gpu_want *w, const char *esx)
+int
+gw_want_is_device(const gw_gpu_want *w, const char *vgpu, unsigned vendor,
+                  unsigned device)
 {
-	if (!d->present)
+	char *esx;
+	int r;
+
+	if (w->profile == NULL)
+		return vgpu == NULL && w->gpu != NULL &&
+		       vendor == w->gpu->vendor_id && device == w->gpu->device_id;
+	if (vgpu == NULL)
 		return 0;
-	if (w->profile)
-		return d->vgpu != NULL && (gw_strieq(d->vgpu, w->profile) ||
-		                           (esx && gw_strieq(d->vgpu, esx)));
-	return d->vgpu == NULL && d->ids_ok && w->gpu != NULL &&
-	       d->vendor == w->gpu->vendor_id && d->device == w->gpu->device_id;
+	if (gw_strieq(vgpu, w->profile))
+		return 1;
+	esx = w->gpu ? gw_gpu_vgpu_profile(w->gpu, w->profile) : NULL;
+	r = esx != NULL && gw_strieq(vgpu, esx);
+	free(esx);
+	return r;
+}
+
+/* Does present device d of the .vmx count as one GPU of want w? */
+static int
+is_of_want(const vdev *d, const gw_gpu_want *w)
+{
+	if (!d->present || (d->vgpu == NULL && !d->ids_ok))
+		return 0;
+	return gw_want_is_device(w, d->vgpu, d->vendor, d->device);
 }
 
 /* The BDFs of the answers that pair with want i. */
@@ -126,8 +140,7 @@ bdfs_of(const plan_ctx *c, size_t i)
 /* More of want w in the VM than asked for: refused, naming them.  The
  * plan never removes a device; the operator chooses which goes. */
 static int
-too_many(const plan_ctx *c, const gw_gpu_want *w, const char *esx,
-         gw_err *e)
+too_many(const plan_ctx *c, const gw_gpu_want *w, gw_err *e)
 {
 	gw_buf all, extra;
 	size_t j;
@@ -138,7 +151,7 @@ too_many(const plan_ctx *c, const gw_gpu_want *w, const char *esx,
 	for (j = 0; j < c->sc.ndevs; j++) {
 		const vdev *d = &c->sc.devs[j];
 
-		if (!is_of_want(d, w, esx))
+		if (!is_of_want(d, w))
 			continue;
 		gw_buf_printf(&all, "%spciPassthru%u", have ? ", " : "", d->idx);
 		have++;
@@ -181,14 +194,12 @@ pl_claim_present(plan_ctx *c, gw_err *e)
 	c->npt_noaddr = 0;
 	for (i = 0; i < a->ngpus; i++) {
 		const gw_gpu_want *w = &a->gpus[i];
-		char *esx = w->profile && w->gpu ?
-		            gw_gpu_vgpu_profile(w->gpu, w->profile) : NULL;
 		int room = w->count - bdfs_of(c, i);
 
 		for (j = 0; j < c->sc.ndevs && room > 0; j++) {
 			vdev *d = &c->sc.devs[j];
 
-			if (d->claimed || !is_of_want(d, w, esx))
+			if (d->claimed || !is_of_want(d, w))
 				continue;
 			d->claimed = 1;
 			c->dedup[i]++;
@@ -198,9 +209,8 @@ pl_claim_present(plan_ctx *c, gw_err *e)
 			c->npt_noaddr += (size_t)room;
 		for (j = 0; j < c->sc.ndevs && rc == 0; j++)
 			if (!c->sc.devs[j].claimed &&
-			    is_of_want(&c->sc.devs[j], w, esx))
-				rc = too_many(c, w, esx, e);
-		free(esx);
+			    is_of_want(&c->sc.devs[j], w))
+				rc = too_many(c, w, e);
 		if (rc != 0)
 			return -1;
 	}
