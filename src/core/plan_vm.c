@@ -72,13 +72,17 @@ pl_memory(plan_ctx *c)
 		    limit_below(v, (long)file_mb) != NULL)
 			/* --no-reserve: the plan writes no memory setting,
 			 * so the limit is not raised either: said, with why */
-			pl_finding(p, GW_SEV_WARN, "memory-limit",
+			pl_fix_ui(pl_finding(p, GW_SEV_WARN, "memory-limit",
 			           GW_TOPIC_MEMORY, SRC_MEMLIMIT,
 			           /* TRANSLATORS: the limit, the memory size. */
 			           gw_xasprintf(_("sched.mem.max = \"%s\" limits the VM to less than its %llu MB: not raised, because the memory reservation is left off (no reservation asked for); with it the VM can never reserve all its memory, which passthrough needs"),
 			                        limit_below(v, (long)file_mb),
 			                        file_mb),
-			           gw_xasprintf(_("Raise the memory limit to at least the memory size (or set it to Unlimited) in the vSphere Client, or let gpuwiz reserve the memory (without --no-reserve): it then raises the limit too.")));
+			           gw_xasprintf(_("Raise the memory limit to at least the memory size (or set it to Unlimited) in the vSphere Client, or let gpuwiz reserve the memory (without --no-reserve): it then raises the limit too."))),
+			          /* TRANSLATORS: the wizard's words for the fix
+			           * above: "Reserve all guest memory" is the
+			           * Options step's option. */
+			          gw_xstrdup(_("Raise the memory limit to at least the memory size (or set it to Unlimited) in the vSphere Client, or tick \"Reserve all guest memory\" on the Options step: gpuwiz then raises the limit too.")));
 		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "memory-not-reserved",
 		           GW_TOPIC_MEMORY, SRC_MEM,
 		           gw_xasprintf(_("Memory reservation is off: a VM with "
