@@ -126,10 +126,12 @@ check_answers(const gw_answers *a, const gw_vmx *v, size_t npt_slots,
 {
 	/* An encrypted VM keeps its real configuration inside
 	 * encryption.data: plain keys appended to the .vmx would be ignored
-	 * or break it, so refuse rather than write advice that cannot work. */
-	if (v != NULL && (gw_vmx_get(v, "encryption.keySafe") != NULL ||
-	                  gw_vmx_get(v, "encryption.data") != NULL)) {
-		gw_err_set(e, _("%s: the VM is encrypted (encryption.keySafe): its settings live inside encryption.data and cannot be edited in the file; make these changes in the vSphere Client or Workstation"),
+	 * or break it, so refuse rather than write advice that cannot work.
+	 * A VM whose only encryption is its vTPM's (encryption.keySafe, no
+	 * encryption.data) keeps its settings in plain text: planned as any
+	 * other (plan_vm.c says so, pl_encryption). */
+	if (v != NULL && gw_vmx_get(v, "encryption.data") != NULL) {
+		gw_err_set(e, _("%s: the VM is encrypted: its settings live inside encryption.data and cannot be edited in the file; make these changes in the vSphere Client or Workstation"),
 		           gw_vmx_name(v));
 		return -1;
 	}
@@ -239,11 +241,13 @@ gw_plan_build(const gw_answers *a, const gw_table *t, const gw_vmx *v,
 	    check_answers(a, v, c.npt_slots, e) != 0)
 		return -1;
 	pl_scan_vmx(v, &c.sc);
-	if (pl_pair_bdfs(&c, e) != 0 || plan_gpus(&c, e) != 0 ||
+	if (pl_pair_bdfs(&c, e) != 0 || pl_claim_present(&c, e) != 0 ||
+	    plan_gpus(&c, e) != 0 ||
 	    pl_mmio(&c, e) != 0)
 		goto fail;
 	pl_geforce(p);
 	pl_memory(&c);
+	pl_encryption(&c);
 	pl_device_blocks(&c);
 	pl_host_counts(&c);
 	pl_vgpu_uvm(&c);

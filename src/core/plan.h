@@ -57,6 +57,11 @@ typedef struct gw_answers {
 	                      * asked for than the host has (none listed:
 	                      * 0) is a WARN "gpu-count-host" */
 	size_t navail;
+	int present_counted; /* the GPU counts are what to add: the host's
+	                      * pick (gw_host_pick) already took the devices
+	                      * in the VM off them.  0: the counts are what
+	                      * the VM ends with, the devices already in it
+	                      * included (gw_plan_build) */
 } gw_answers;
 
 void gw_answers_init(gw_answers *a);       /* zero + reserve = 1 */
@@ -97,6 +102,13 @@ void gw_answers_add_avail(gw_answers *a, unsigned vendor, unsigned device,
                           int free_pt);
 /* No host known: no check. */
 void gw_answers_clear_avail(gw_answers *a);
+/* Is a device of a VM one GPU of want w: a vGPU of its profile (as typed,
+ * or as ESXi names it on w's GPU: "grid_l40s-48c" is "nvidia_l40s-48c"),
+ * or a DirectPath device (vgpu NULL) of its PCI ids?  The one rule by
+ * which the devices already in a VM count towards the GPUs asked for
+ * (the plan's .vmx, the vSphere pick). */
+int gw_want_is_device(const gw_gpu_want *w, const char *vgpu,
+                      unsigned vendor, unsigned device);
 /* The first GPU the answers add as vGPUs whose vGPUs run on SR-IOV
  * virtual functions (the table's sriov: NVIDIA Ampere and later), or NULL.
  * SR-IOV must then be on in the host's BIOS/UEFI: the plan says so (INFO
@@ -126,6 +138,11 @@ int gw_esxi_to_hw(const char *esxi_version);
  * this function says 32 and gw_plan_build applies 64 when esxi_version is
  * 8.0U1. */
 int gw_hw_max_passthru(int hw);
+/* The oldest hardware version that takes a passthrough device at all:
+ * 7 (ESX 4.0, the first release with VMDirectPath I/O; vSphere API
+ * Hardware.Version, KB 1003746).  Below it the plan is a FAIL naming the
+ * upgrade (hw-no-passthrough). */
+#define GW_HW_MIN_PASSTHRU 7
 
 /* ---- the plan --------------------------------------------------------- */
 

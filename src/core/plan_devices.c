@@ -95,6 +95,128 @@ pl_pair_bdfs(plan_ctx *c, gw_err *e)
 	return 0;
 }
 
+int
+gw_want_is_device(const gw_gpu_want *w, const char *vgpu, unsigned vendor,
+                  unsigned device)
+{
+	char *esx;
+	int r;
+
+	if (w->profile == NULL)
+		return vgpu == NULL && w->gpu != NULL &&
+		       vendor == w->gpu->vendor_id && device == w->gpu->device_id;
+	if (vgpu == NULL)
+		return 0;
+	if (gw_strieq(vgpu, w->profile))
+		return 1;
+	esx = w->gpu ? gw_gpu_vgpu_profile(w->gpu, w->profile) : NULL;
+	r = esx != NULL && gw_strieq(vgpu, esx);
+	free(esx);
+	return r;
+}
+
+/* Does present device d of the .vmx count as one GPU of want w? */
+static int
+is_of_want(const vdev *d, const gw_gpu_want *w)
+{
+	if (!d->present || (d->vgpu == NULL && !d->ids_ok))
+		return 0;
+	return gw_want_is_device(w, d->vgpu, d->vendor, d->device);
+}
+
+/* The BDFs of the answers that pair with want i. */
+static int
+bdfs_of(const plan_ctx *c, size_t i)
+{
+	size_t k;
+	int n = 0;
+
+	for (k = 0; k < c->nnd; k++)
+		if (c->nds[k].want == i)
+			n++;
+	return n;
+}
+
+/* More of want w in the VM than asked for: refused, naming them.  The
+ * plan never removes a device; the operator chooses which goes. */
+static int
+too_many(const plan_ctx *c, const gw_gpu_want *w, gw_err *e)
+{
+	gw_buf all, extra;
+	size_t j;
+	int have = 0, nextra = 0;
+
+	gw_buf_init(&all);
+	gw_buf_init(&extra);
+	for (j = 0; j < c->sc.ndevs; j++) {
+		const vdev *d = &c->sc.devs[j];
+
+		if (!is_of_want(d, w))
+			continue;
+		gw_buf_printf(&all, "%spciPassthru%u", have ? ", " : "", d->idx);
+		have++;
+		if (d->claimed || d->matched)
+			continue;
+		gw_buf_printf(&extra, "%spciPassthru%u", nextra ? ", " : "",
+		              d->idx);
+		nextra++;
+	}
+	/* TRANSLATORS: the GPU as typed (l40s=2), the devices of it in the
+	 * VM and their pciPassthruN, the count asked for, then the ones
+	 * that are more than that. */
+	gw_err_set(e, _("%s: the VM already has %d of it (%s), more than the %d asked for; gpuwiz does not remove devices: ask for %d, or remove %s with the VM off (vSphere Client: Edit Settings)"),
+	           w->spec ? w->spec : "?", have, all.data ? all.data : "",
+	           w->count, have, extra.data ? extra.data : "");
+	/* TRANSLATORS: the wizard's words for the error above; "Selected
+	 * for this VM" is the GPU step's list. */
+	gw_err_set_ui(e, _("The VM already has %d of %s (%s), more than the %d chosen: raise its count to %d under \"Selected for this VM\" on the GPU step, or remove %s with the VM off in the vSphere Client."),
+	              have, w->spec ? w->spec : "?", all.data ? all.data : "",
+	              w->count, have, extra.data ? extra.data : "");
+	gw_buf_free(&all);
+	gw_buf_free(&extra);
+	return -1;
+}
+
+int
+pl_claim_present(plan_ctx *c, gw_err *e)
+{
+	const gw_answers *a = c->a;
+	size_t i, j;
+	int rc = 0;
+
+	c->npt_noaddr = c->npt_slots > c->nnd ? c->npt_slots - c->nnd : 0;
+	if (c->v == NULL || a->present_counted)
+		return 0;
+	/* the devices at an answers BDF belong to their GPU (pair_one) */
+	for (j = 0; j < c->sc.ndevs; j++)
+		if (c->sc.devs[j].matched)
+			c->sc.devs[j].claimed = 1;
+	c->npt_noaddr = 0;
+	for (i = 0; i < a->ngpus; i++) {
+		const gw_gpu_want *w = &a->gpus[i];
+		int room = w->count - bdfs_of(c, i);
+
+		for (j = 0; j < c->sc.ndevs && room > 0; j++) {
+			vdev *d = &c->sc.devs[j];
+
+			if (d->claimed || !is_of_want(d, w))
+				continue;
+			d->claimed = 1;
+			c->dedup[i]++;
+			room--;
+		}
+		if (w->profile == NULL)
+			c->npt_noaddr += (size_t)room;
+		for (j = 0; j < c->sc.ndevs && rc == 0; j++)
+			if (!c->sc.devs[j].claimed &&
+			    is_of_want(&c->sc.devs[j], w))
+				rc = too_many(c, w, e);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static char *
 want_label(const gw_gpu_want *w)
 {
@@ -270,12 +392,57 @@ no_address(gw_plan *p, size_t n)
 	pl_fix_ui(f, gw_xstrdup(_("Fill \"Host PCI addresses\" and \"Host system id\" on the Virtual machine step (esxcli system uuid get gives the id), or, with the VM off, add the device in the vSphere Client (Edit Settings > Add new device > PCI Device).")));
 }
 
-/* New device blocks for the BDFs. */
-/* A device whose id holds the host address in hexadecimal ("0000:42:00.0",
- * as lspci prints it) does not power on ("No device hints found"): its id
- * is rewritten in ESXi's decimal form (doc/design.md, section 15.4). */
+/* One key of an existing device block that ESXi cannot read as it is
+ * written: set to its ESXi form by the write, with a WARN saying why.
+ * Takes ownership of reason and msg. */
 static void
-hex_ids(plan_ctx *c)
+id_fix(plan_ctx *c, unsigned idx, const char *field, const char *to,
+       const char *fid, char *reason, char *msg)
+{
+	char key[64];
+
+	snprintf(key, sizeof key, "pciPassthru%u.%s", idx, field);
+	pl_setting(c->p, c->v, GW_SET_DEVICE, key, to, reason, SRC_DEVICE);
+	pl_fix_ui(pl_finding(c->p, GW_SEV_WARN, fid, GW_TOPIC_DEVICE,
+	          SRC_DEVICE, msg,
+	          /* TRANSLATORS: a key (pciPassthru0.id) and its new value. */
+	          gw_xasprintf(_("Write the plan: %s becomes \"%s\" (gpuwiz vmx FILE --write)."),
+	                       key, to)),
+	          /* TRANSLATORS: a key (pciPassthru0.id) and its new value. */
+	          gw_xasprintf(_("The write step sets %s to \"%s\"; nothing else to do."),
+	                       key, to));
+}
+
+/* A PCI id in decimal ("9913"): ESXi wants "0x26b9" (govmomi issue
+ * 2248: a device id that is not the device's hexadecimal one fails
+ * power-on with "the deviceId and vendorId do not match the device"). */
+static void
+id_fix_dec(plan_ctx *c, const vdev *d, const char *field, unsigned id)
+{
+	char key[64], hex[16];
+	const char *old;
+
+	snprintf(key, sizeof key, "pciPassthru%u.%s", d->idx, field);
+	old = gw_vmx_get(c->v, key);
+	snprintf(hex, sizeof hex, "0x%04x", id);
+	id_fix(c, d->idx, field, hex, "vmx-id-decimal",
+	       /* TRANSLATORS: a PCI id as it was, in decimal, then in
+	        * ESXi's hexadecimal form. */
+	       gw_xasprintf(_("The PCI id %s was written in decimal; ESXi wants it in hexadecimal (%s)."),
+	                    old, hex),
+	       /* TRANSLATORS: a key (pciPassthru0.deviceId), its value in
+	        * decimal, then the same id in ESXi's hexadecimal form. */
+	       gw_xasprintf(_("%s = \"%s\" is a PCI id in decimal: ESXi wants it in hexadecimal (\"%s\"), else the VM does not power on (the deviceId and vendorId do not match the device); the write sets it to \"%s\""),
+	                    key, old, hex, hex));
+}
+
+/* What ESXi cannot read in the device blocks already in the .vmx, one
+ * fixer for each: an id holding the host address in hexadecimal
+ * ("0000:42:00.0", as lspci prints it) does not power on ("No device
+ * hints found") and is rewritten in ESXi's decimal form (doc/design.md,
+ * section 15.4); a vendorId/deviceId in decimal is rewritten as 0x%04x. */
+static void
+id_fixes(plan_ctx *c)
 {
 	size_t j;
 
@@ -284,28 +451,29 @@ hex_ids(plan_ctx *c)
 		char key[64], dec[32];
 		const char *old;
 
-		if (!d->present || !d->hex_id)
+		if (!d->present)
+			continue;
+		if (d->dec_vendor)
+			id_fix_dec(c, d, "vendorId", d->vendor);
+		if (d->dec_device)
+			id_fix_dec(c, d, "deviceId", d->device);
+		if (!d->hex_id)
 			continue;
 		snprintf(key, sizeof key, "pciPassthru%u.id", d->idx);
 		old = gw_vmx_get(c->v, key);
 		gw_bdf_vmx_id(d->dom, d->bus, d->dev, d->fn, dec, sizeof dec);
-		pl_setting(c->p, c->v, GW_SET_DEVICE, key, dec,
-		           /* TRANSLATORS: the hexadecimal address as it was. */
-		           gw_xasprintf(_("The host address %s was written in hexadecimal; ESXi reads the id as decimal."),
-		                        old), SRC_DEVICE);
-		pl_fix_ui(pl_finding(c->p, GW_SEV_WARN, "vmx-id-hex",
-		          GW_TOPIC_DEVICE, SRC_DEVICE,
-		          /* TRANSLATORS: pciPassthruN, its id as written, then
-		           * the same address in ESXi's decimal form. */
-		          gw_xasprintf(_("pciPassthru%u.id = \"%s\" is the host address in hexadecimal (as lspci prints it): ESXi reads the id as decimal and the VM does not power on (No device hints found); the write sets it to \"%s\""),
-		                       d->idx, old, dec),
-		          gw_xasprintf(_("Write the plan: pciPassthru%u.id becomes \"%s\" (gpuwiz vmx FILE --write)."),
-		                       d->idx, dec)),
-		          gw_xasprintf(_("The write step sets pciPassthru%u.id to \"%s\"; nothing else to do."),
-		                       d->idx, dec));
+		id_fix(c, d->idx, "id", dec, "vmx-id-hex",
+		       /* TRANSLATORS: the hexadecimal address as it was. */
+		       gw_xasprintf(_("The host address %s was written in hexadecimal; ESXi reads the id as decimal."),
+		                    old),
+		       /* TRANSLATORS: pciPassthruN, its id as written, then
+		        * the same address in ESXi's decimal form. */
+		       gw_xasprintf(_("pciPassthru%u.id = \"%s\" is the host address in hexadecimal (as lspci prints it): ESXi reads the id as decimal and the VM does not power on (No device hints found); the write sets it to \"%s\""),
+		                    d->idx, old, dec));
 	}
 }
 
+/* New device blocks for the BDFs, what the VM's blocks need fixed. */
 void
 pl_device_blocks(plan_ctx *c)
 {
@@ -322,9 +490,9 @@ pl_device_blocks(plan_ctx *c)
 			device_block(p, c->v, pl_next_free(&c->sc), nd, g,
 			             c->a->system_id);
 	}
-	if (c->v && c->npt_slots > c->nnd)
-		no_address(p, c->npt_slots - c->nnd);
-	hex_ids(c);
+	if (c->v && c->npt_noaddr > 0)
+		no_address(p, c->npt_noaddr);
+	id_fixes(c);
 }
 
 /* Passthrough GPUs asked for with PCI ids vendor:device. */

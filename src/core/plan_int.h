@@ -43,6 +43,9 @@
 #define SRC_GUESTMEM "field reports (model weights load through guest memory; no NVIDIA figure found)"
 #define SRC_HOTADD  "VMware vSphere Networking, DirectPath I/O; Broadcom KB 309986"
 #define SRC_SRIOV   "NVIDIA vGPU documentation (SR-IOV on Ampere and later)"
+#define SRC_MEMLIMIT "vSphere API ResourceAllocationInfo (a limit must be at least the reservation); Broadcom KB 309986"
+#define SRC_HWMIN   "vSphere API Hardware.Version (vmx-07: ESX 4.0, the first with VMDirectPath I/O); Broadcom KB 1003746"
+#define SRC_VTPM    "Broadcom KB 368787 (a vTPM makes a VM partly encrypted); .vmx keys: field"
 #define SRC_DPIO    "VMware vSphere Networking, DirectPath I/O (features unavailable)"
 
 #define NVIDIA_VENDOR 0x10deu
@@ -56,6 +59,9 @@ char *pl_lower_dup(const char *s);
 int pl_parse_dec_field(const char **pp, int maxdigits, unsigned *out);
 /* "0x10de" (as ESXi writes it) -> 0x10de.  Anything else fails. */
 int pl_parse_pci_id(const char *s, unsigned *out);
+/* "4318" (a PCI id in decimal, as the API's JSON and esxcli's -json give
+ * it) -> 0x10de; 1..5 digits, at most 65535.  Anything else fails. */
+int pl_parse_pci_id_dec(const char *s, unsigned *out);
 /* The .vmx id form, decimal: "00000:066:00.0", "0:66:0.0", "066:00.0". */
 int pl_parse_vmx_id(const char *s, unsigned *dom, unsigned *bus,
                     unsigned *dev, unsigned *fn);
@@ -70,6 +76,9 @@ typedef struct vdev {
 	const char *vgpu;         /* profile, NULL for DirectPath */
 	int ids_ok;
 	unsigned vendor, device;
+	int dec_vendor, dec_device; /* written in decimal ("4318"): ESXi
+	                          * wants "0x10de" (govmomi issue 2248) */
+	int claimed;              /* an asked-for GPU of the answers is it */
 	int has_addr;
 	int hex_id;               /* id written as the hex host address */
 	unsigned dom, bus, dev, fn;
@@ -103,9 +112,13 @@ typedef struct plan_ctx {
 	scan sc;
 	newdev *nds;              /* one per BDF of the answers */
 	size_t nnd;
-	int *dedup;               /* per a->gpus[i]: BDFs already attached
-	                           * with the same ids (not counted again) */
+	int *dedup;               /* per a->gpus[i]: devices already in the
+	                           * VM that count towards it (at one of
+	                           * its BDFs, or of its model or profile:
+	                           * pl_claim_present) */
 	size_t npt_slots;         /* passthrough GPUs asked for */
+	size_t npt_noaddr;        /* of them: neither in the VM nor given a
+	                           * host address (pl_claim_present) */
 	int ndevices;             /* pciPassthruN devices of the VM */
 	int nvgpu_all;            /* vGPUs of the VM, existing + new */
 } plan_ctx;
@@ -141,6 +154,9 @@ gw_setting *pl_setting(gw_plan *p, const gw_vmx *v, gw_set_kind kind,
 /* ---- the phases --------------------------------------------------------- */
 
 int pl_pair_bdfs(plan_ctx *c, gw_err *e);           /* plan_devices.c */
+/* The devices already in the VM count towards the GPUs asked for; more
+ * of a model or profile in the VM than asked for fails (e set). */
+int pl_claim_present(plan_ctx *c, gw_err *e);       /* plan_devices.c */
 void pl_add_wanted(plan_ctx *c);                    /* plan_devices.c */
 int pl_count_devices(plan_ctx *c, gw_err *e);       /* plan_devices.c */
 void pl_device_blocks(plan_ctx *c);                 /* plan_devices.c */
@@ -154,6 +170,8 @@ void pl_vgpu_checks(plan_ctx *c);                   /* plan_vgpu_checks.c */
 int pl_mmio(plan_ctx *c, gw_err *e);                /* plan_mmio.c */
 void pl_geforce(gw_plan *p);                        /* plan_mmio.c */
 void pl_memory(plan_ctx *c);                        /* plan_vm.c */
+void pl_encryption(plan_ctx *c);                    /* plan_vm.c: a
+                                                     * vTPM's keys */
 void pl_options(plan_ctx *c);                       /* plan_vm.c: P2P,
                                                      * Code 43, nested */
 void pl_firmware(plan_ctx *c);                      /* plan_vm.c */

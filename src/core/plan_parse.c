@@ -89,6 +89,19 @@ pl_parse_pci_id(const char *s, unsigned *out)
 	return 0;
 }
 
+int
+pl_parse_pci_id_dec(const char *s, unsigned *out)
+{
+	const char *p = s;
+	unsigned v;
+
+	if (s == NULL || pl_parse_dec_field(&p, 5, &v) != 0 || *p != '\0' ||
+	    v > 0xffff)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 /* The .vmx id form, decimal: "00000:066:00.0" or the short "0:66:0.0".
  * The domain may be left out ("066:00.0"). */
 int

@@ -96,6 +96,20 @@ hex_shaped(const char *s)
 	return 1;
 }
 
+/* A PCI id as ESXi writes it ("0x26b9"), or in decimal ("9913": *dec
+ * set; the write puts it in ESXi's form, plan_devices.c). */
+static int
+pci_id(const char *s, unsigned *out, int *dec)
+{
+	*dec = 0;
+	if (pl_parse_pci_id(s, out) == 0)
+		return 0;
+	if (pl_parse_pci_id_dec(s, out) != 0)
+		return -1;
+	*dec = 1;
+	return 0;
+}
+
 void
 pl_scan_vmx(const gw_vmx *v, scan *sc)
 {
@@ -123,10 +137,10 @@ pl_scan_vmx(const gw_vmx *v, scan *sc)
 		d->present = gw_vmx_get_bool(v, key, 0);
 		s = pl_vget(v, d->idx, "vgpu");
 		d->vgpu = s && *s ? s : NULL;
-		d->ids_ok = pl_parse_pci_id(pl_vget(v, d->idx, "vendorId"),
-		                            &d->vendor) == 0 &&
-		            pl_parse_pci_id(pl_vget(v, d->idx, "deviceId"),
-		                            &d->device) == 0;
+		d->ids_ok = pci_id(pl_vget(v, d->idx, "vendorId"), &d->vendor,
+		                   &d->dec_vendor) == 0 &&
+		            pci_id(pl_vget(v, d->idx, "deviceId"), &d->device,
+		                   &d->dec_device) == 0;
 		s = pl_vget(v, d->idx, "id");
 		d->hex_id = hex_shaped(s) &&
 		            gw_bdf_parse(s, &d->dom, &d->bus, &d->dev,

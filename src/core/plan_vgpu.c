@@ -73,16 +73,17 @@ planned_profile(const gw_plan *p, const gw_gpu_want *w)
 	return w->profile;
 }
 
-/* pciPassthruN.present + .vgpu for each vGPU of want w. */
+/* pciPassthruN.present + .vgpu for each vGPU of want w that the VM
+ * does not have yet (n: its count less the ones already in the VM). */
 static void
-vgpu_blocks(plan_ctx *c, const gw_gpu_want *w, idx_list *vidx)
+vgpu_blocks(plan_ctx *c, const gw_gpu_want *w, int n, idx_list *vidx)
 {
 	const char *prof = planned_profile(c->p, w);
 	char key[64];
 	unsigned idx;
 	int k;
 
-	for (k = 0; k < w->count; k++) {
+	for (k = 0; k < n; k++) {
 		idx = pl_next_free(&c->sc);
 		snprintf(key, sizeof key, "pciPassthru%u.present", idx);
 		pl_setting(c->p, c->v, GW_SET_DEVICE, key, "TRUE",
@@ -110,7 +111,8 @@ vmx_vgpus(plan_ctx *c)
 			idx_push(&vidx, c->sc.devs[i].idx);
 	for (i = 0; i < c->a->ngpus; i++)
 		if (c->a->gpus[i].profile)
-			vgpu_blocks(c, &c->a->gpus[i], &vidx);
+			vgpu_blocks(c, &c->a->gpus[i],
+			            c->a->gpus[i].count - c->dedup[i], &vidx);
 	if (p->n_vgpu > 0)
 		pl_finding(p, GW_SEV_INFO, "vgpu-vmx-spelling",
 		           GW_TOPIC_VGPU, SRC_VGPU,

@@ -10,6 +10,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* sched.mem.max (the memory limit, MB) of the .vmx when it is below mb,
+ * else NULL.  A missing or unparsable limit is no limit. */
+static const char *
+limit_below(const gw_vmx *v, long mb)
+{
+	const char *mx = v ? gw_vmx_get(v, "sched.mem.max") : NULL;
+	unsigned long long lim;
+
+	if (mx == NULL || gw_parse_uint(mx, (unsigned long long)LONG_MAX,
+	                                &lim) != 0)
+		return NULL;
+	return (long long)lim < (long long)mb ? mx : NULL;
+}
+
+/* A memory limit below the reservation the plan writes: vSphere takes a
+ * limit only when it is at least the reservation (vSphere API
+ * ResourceAllocationInfo), and passthrough needs all of memsize reserved
+ * (KB 309986), so the write raises it to memsize and says why. */
+static void
+raise_limit(plan_ctx *c, long mb, const char *val)
+{
+	const char *mx = limit_below(c->v, mb);
+
+	if (mx == NULL)
+		return;
+	/* TRANSLATORS: the limit as it was and the new one, in MB. */
+	pl_setting(c->p, c->v, GW_SET_MEM, "sched.mem.max", val,
+	           gw_xasprintf(_("The memory limit of %s MB is below the reservation of %ld MB that passthrough needs; a limit must be at least the reservation: raised to %ld MB."),
+	                        mx, mb, mb), SRC_MEMLIMIT);
+	pl_finding(c->p, GW_SEV_WARN, "memory-limit", GW_TOPIC_MEMORY,
+	           SRC_MEMLIMIT,
+	           /* TRANSLATORS: the limit as it was, the memory size. */
+	           gw_xasprintf(_("sched.mem.max = \"%s\" limits the VM to less than its %ld MB, which passthrough needs reserved, and vSphere refuses a reservation above the limit: the write raises the limit to %ld MB"),
+	                        mx, mb, mb),
+	           NULL);
+}
+
 void
 pl_memory(plan_ctx *c)
 {
@@ -30,6 +67,22 @@ pl_memory(plan_ctx *c)
 		if (v == NULL || (ms && mn && strcmp(ms, mn) == 0 &&
 		                  gw_vmx_get_bool(v, "sched.mem.pin", 0)))
 			return;
+		if (ms && gw_parse_uint(ms, (unsigned long long)LONG_MAX,
+		                        &file_mb) == 0 &&
+		    limit_below(v, (long)file_mb) != NULL)
+			/* --no-reserve: the plan writes no memory setting,
+			 * so the limit is not raised either: said, with why */
+			pl_fix_ui(pl_finding(p, GW_SEV_WARN, "memory-limit",
+			           GW_TOPIC_MEMORY, SRC_MEMLIMIT,
+			           /* TRANSLATORS: the limit, the memory size. */
+			           gw_xasprintf(_("sched.mem.max = \"%s\" limits the VM to less than its %llu MB: not raised, because the memory reservation is left off (no reservation asked for); with it the VM can never reserve all its memory, which passthrough needs"),
+			                        limit_below(v, (long)file_mb),
+			                        file_mb),
+			           gw_xasprintf(_("Raise the memory limit to at least the memory size (or set it to Unlimited) in the vSphere Client, or let gpuwiz reserve the memory (without --no-reserve): it then raises the limit too."))),
+			          /* TRANSLATORS: the wizard's words for the fix
+			           * above: "Reserve all guest memory" is the
+			           * Options step's option. */
+			          gw_xstrdup(_("Raise the memory limit to at least the memory size (or set it to Unlimited) in the vSphere Client, or tick \"Reserve all guest memory\" on the Options step: gpuwiz then raises the limit too.")));
 		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "memory-not-reserved",
 		           GW_TOPIC_MEMORY, SRC_MEM,
 		           gw_xasprintf(_("Memory reservation is off: a VM with "
@@ -102,6 +155,22 @@ pl_memory(plan_ctx *c)
 	pl_setting(p, v, GW_SET_MEM, "sched.mem.pin", "TRUE",
 	           gw_xstrdup(_("Lock the reservation (Reserve all guest "
 	                        "memory, All locked).")), SRC_MEM);
+	raise_limit(c, mb, val);
+}
+
+/* A VM whose only encryption is its vTPM's: keys in encryption.keySafe,
+ * settings in plain text (a VM with encryption.data is refused before,
+ * plan.c).  Said, so the operator knows why it is edited. */
+void
+pl_encryption(plan_ctx *c)
+{
+	if (c->v == NULL || gw_vmx_get(c->v, "encryption.keySafe") == NULL)
+		return;
+	pl_finding(c->p, GW_SEV_INFO, "vmx-vtpm-keys", GW_TOPIC_VM, SRC_VTPM,
+	           gw_vmx_get_bool(c->v, "vtpm.present", 0)
+	           ? gw_xasprintf(_("The VM has a vTPM and its keys (encryption.keySafe), but its settings are plain text (no encryption.data): they are edited as in any other VM"))
+	           : gw_xasprintf(_("The VM has encryption keys (encryption.keySafe), but its settings are plain text (no encryption.data): they are edited as in any other VM")),
+	           NULL);
 }
 
 /* The largest BAR of the VM's GPUs in MiB (the table's BAR1; BAR3 is 32
@@ -251,6 +320,30 @@ device_limit(gw_plan *p, const char *esxi, int ndevices)
 		                          p->hw_target));
 }
 
+/* Below GW_HW_MIN_PASSTHRU the VM takes no passthrough device at all:
+ * a FAIL naming the upgrade (to the host's newest version when known). */
+static void
+hw_no_passthrough(gw_plan *p, const char *esxi)
+{
+	gw_finding *f;
+
+	f = pl_finding(p, GW_SEV_ERROR, "hw-no-passthrough", GW_TOPIC_VERSION,
+	               SRC_HWMIN,
+	               /* TRANSLATORS: the VM's hardware version, then the
+	                * oldest one with passthrough (7). */
+	               gw_xasprintf(_("The VM has hardware version %d: passthrough devices (DirectPath I/O and vGPU) need hardware version %d or newer, so this VM cannot take a GPU at all"),
+	                            p->hw_current, GW_HW_MIN_PASSTHRU),
+	               p->hw_target
+	               ? gw_xasprintf(_("Upgrade it with the VM off and a copy of its .vmx kept (one-way): vim-cmd vmsvc/upgrade <vmid> vmx-%d, the newest ESXi %s supports."),
+	                              p->hw_target, esxi)
+	               : gw_xasprintf(_("Upgrade it with the VM off and a copy of its .vmx kept (one-way) to the newest version the host supports (vim-cmd vmsvc/upgrade <vmid> vmx-NN; ESXi 6.7: 14, 7.0: 17, 8.0: 20, 8.0U2: 21).")));
+	if (p->hw_target)
+		/* TRANSLATORS: the wizard's words: u is the Virtual machine
+		 * step's key that queues the hardware upgrade. */
+		pl_fix_ui(f, gw_xasprintf(_("Press u on the Virtual machine step to upgrade to vmx-%d (one-way: the VM off; the write keeps a copy of the .vmx first)."),
+		                          p->hw_target));
+}
+
 void
 pl_hw(plan_ctx *c)
 {
@@ -265,7 +358,9 @@ pl_hw(plan_ctx *c)
 		p->hw_current = (int)cur;
 	p->hw_target = gw_esxi_to_hw(esxi);
 
-	if (p->hw_target == 0 && p->hw_current > 0 && p->hw_current < 17) {
+	if (p->hw_current > 0 && p->hw_current < GW_HW_MIN_PASSTHRU) {
+		hw_no_passthrough(p, esxi);
+	} else if (p->hw_target == 0 && p->hw_current > 0 && p->hw_current < 17) {
 		/* The upgrade matters (as hw-upgrade's WARN below 17) and
 		 * its version is the host's: the ESXi version is asked for
 		 * (the wizard's VM step moves to its field). */

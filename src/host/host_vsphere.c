@@ -502,6 +502,7 @@ vs_pick(gw_host *h, const gw_vm *vm, gw_answers *a, char **picked,
 			*attached = gw_vs_answers_less_attached(a, v);
 		else
 			gw_vs_answers_less_attached(a, v);
+		a->present_counted = 1;
 		if (gw_vs_pick_devices(&h->inv, x, v, a, &ids, &n, e) != 0)
 			return -1;
 		gw_buf_init(&b);

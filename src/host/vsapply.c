@@ -426,30 +426,17 @@ gw_vs_answers_less_attached(gw_answers *a, const gw_vs_vm *vm)
 
 	for (i = 0; i < a->ngpus; i++) {
 		gw_gpu_want *g = &a->gpus[i];
-		char *esx = g->profile && g->gpu ?
-		            gw_gpu_vgpu_profile(g->gpu, g->profile) : NULL;
 
 		for (k = 0; k < vm->ndevs && g->count > 0; k++) {
 			const gw_vs_dev *d = &vm->devs[k];
-			int match;
 
-			if (used[k])
+			if (used[k] ||
+			    !gw_want_is_device(g, d->vgpu, d->vendor, d->device))
 				continue;
-			if (g->profile)
-				match = d->vgpu != NULL &&
-				        (strcasecmp(d->vgpu, g->profile) == 0 ||
-				         (esx && strcasecmp(d->vgpu, esx) == 0));
-			else
-				match = d->vgpu == NULL && g->gpu != NULL &&
-				        d->vendor == g->gpu->vendor_id &&
-				        d->device == g->gpu->device_id;
-			if (match) {
-				used[k] = 1;
-				g->count--;
-				found++;
-			}
+			used[k] = 1;
+			g->count--;
+			found++;
 		}
-		free(esx);
 		if (g->count == 0) {
 			free(g->profile);
 			free(g->spec);

@@ -212,7 +212,7 @@ check "same device is not added twice" sh -c "[ \$(grep -ac '00000:066:00.0' '$T
 
 # --- uvm on every vGPU, the existing ones included ---------------------------
 printf 'memSize = "16384"\nfirmware = "efi"\npciPassthru0.present = "TRUE"\npciPassthru0.vgpu = "grid_l40s-24c"\n' >"$TMP/v.vmx"
-run "$GPUWIZ" vmx "$TMP/v.vmx" --vgpu grid_l40s-24c --uvm --write
+run "$GPUWIZ" vmx "$TMP/v.vmx" --vgpu grid_l40s-24c=2 --uvm --write
 check "uvm run exits 0" [ $rc -eq 0 ]
 check "enable_uvm on the existing vGPU" grep -q 'pciPassthru0.cfg.enable_uvm = "1"' "$TMP/v.vmx"
 check "enable_uvm on the new vGPU" grep -q 'pciPassthru1.cfg.enable_uvm = "1"' "$TMP/v.vmx"

@@ -664,7 +664,9 @@ test_uvm_existing_and_new_vgpu(void **state)
 
 	(void)state;
 	gw_answers_init(&a);
-	add_gpu(&a, "grid_l40s-48c");    /* written as ESXi names it */
+	/* the VM ends with two: the one in the file counts (the typed
+	 * spelling matches ESXi's), one is added, written as ESXi names it */
+	add_gpu(&a, "grid_l40s-48c=2");
 	a.uvm = 1;
 	build(&a, v, &p);
 	check_shape(&p);
