@@ -182,7 +182,11 @@ typedef struct gw_plan {
 	uint64_t bar_gb;         /* BAR-based need, 0 when BARs unknown */
 	uint64_t existing_gb;    /* 64bitMMIOSizeGB already in the .vmx, 0 none */
 	uint64_t mmio_gb;        /* final value written (or kept) */
-	uint64_t rec_gb;         /* recommended: max(rule_gb, bar_gb) */
+	uint64_t vgpu_table_gb;  /* NVIDIA's MMIO table for the vGPUs (a VM
+	                          * with 32 GB or more of memory, or memory
+	                          * unknown), 0 when it does not apply */
+	uint64_t rec_gb;         /* recommended: max(rule_gb, bar_gb,
+	                          * vgpu_table_gb) */
 	gw_plan_bar *bars;       /* the BARs of bar_gb, by offset */
 	size_t nbars;
 	uint64_t bar_end;        /* where they end, bytes (0: none) */

@@ -1,6 +1,7 @@
 #!/bin/sh
 # data/gpus.ini is generated from the fact sheet in the tree: a copy of
-# data/gen-gpus-ini.py and data/gpu_facts.csv alone, in a folder with
+# data/gen-gpus-ini.py, data/gpu_facts.csv and the vGPU tables
+# (vgpu_types.csv, vgpu_mmio.csv) alone, in a folder with
 # nothing beside it, regenerates the committed data/gpus.ini byte for byte
 # (data/README.md).  A changed fact changes the table, so the comparison
 # can fail.
@@ -13,7 +14,8 @@ if ! command -v python3 >/dev/null 2>&1; then
 fi
 
 mkdir -p "$TMP/co/data"
-cp "$SRC/data/gen-gpus-ini.py" "$SRC/data/gpu_facts.csv" "$TMP/co/data/"
+cp "$SRC/data/gen-gpus-ini.py" "$SRC/data/gpu_facts.csv" \
+	"$SRC/data/vgpu_types.csv" "$SRC/data/vgpu_mmio.csv" "$TMP/co/data/"
 check "the generator runs on a copy of data/ alone" \
 	sh -c "cd '$TMP/co' && python3 data/gen-gpus-ini.py >'$TMP/out' 2>&1"
 check "it regenerates the committed data/gpus.ini byte for byte" \
