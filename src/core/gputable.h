@@ -162,12 +162,6 @@ typedef struct gw_vgpu_type {
 } gw_vgpu_type;
 int gw_vgpu_type_parse(const char *profile, gw_vgpu_type *out);
 
-/* Is profile one of the types NVIDIA lists for g (vgpu_types)?  1 yes;
- * 0 no (g lists types of that series and mode, and this size is not
- * among them); -1 not known (no list for that series and mode, or the
- * profile does not parse). */
-int gw_gpu_vgpu_type_known(const gw_gpu *g, const char *profile);
-
 /* The sizes g lists for a series, time-sliced (mig 0) or MIG-backed
  * (mig 1): "4, 6, 8, 12, 16, 24, 48" or "1-10, 2-20"; NULL when none. */
 char *gw_gpu_vgpu_sizes(const gw_gpu *g, char series, int mig);
@@ -179,7 +173,9 @@ int gw_gpu_vgpu_full_size(const gw_gpu *g, char series);
 /* The document the vGPU type sizes come from (named in messages). */
 #define GW_SRC_VGPU_TYPES "NVIDIA AI Enterprise 6, Virtual GPU Types for Supported GPUs (docs.nvidia.com/ai-enterprise/release-6/latest/appendix/vgpu.html)"
 
-/* Refuse a profile whose size NVIDIA does not list for g: -1 with e
+/* Refuse a profile whose size NVIDIA does not list for g (g lists types
+ * of its series, and not this one; a MIG-backed profile on a board that
+ * lists no MIG-backed types of the series is not listed either): -1 with e
  * "vGPU profile 'nvidia_l40s-47c' does not exist on l40s: ..." naming the
  * valid sizes; 0 when listed or not known. */
 int gw_gpu_vgpu_check(const gw_gpu *g, const char *profile, gw_err *e);

@@ -240,8 +240,11 @@ entry_of(const char *entry, char series, int mig, gw_vgpu_type *et)
 	return ok;
 }
 
-int
-gw_gpu_vgpu_type_known(const gw_gpu *g, const char *profile)
+/* Is profile one of the types NVIDIA lists for g (vgpu_types)?  1 yes;
+ * 0 no (g lists types of that series, and not this one); -1 not known
+ * (no list for that series, or the profile does not parse). */
+static int
+vgpu_type_known(const gw_gpu *g, const char *profile)
 {
 	gw_vgpu_type vt, et;
 	size_t i;
@@ -307,7 +310,7 @@ gw_gpu_vgpu_check(const gw_gpu *g, const char *profile, gw_err *e)
 	gw_vgpu_type vt;
 	char *ts, *mig;
 
-	if (gw_gpu_vgpu_type_known(g, profile) != 0)
+	if (vgpu_type_known(g, profile) != 0)
 		return 0;
 	gw_vgpu_type_parse(profile, &vt);
 	ts = gw_gpu_vgpu_sizes(g, vt.series, 0);

@@ -176,7 +176,8 @@ uvm_support(plan_ctx *c)
 		free(frac);
 		return;
 	}
-	if (frac && (whole = whole_profile(p)) != NULL) {
+	if (frac) {
+		whole = whole_profile(p);
 		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "uvm-fractional",
 		          GW_TOPIC_VGPU, SRC_UVM_LIMITS,
 		          /* TRANSLATORS: %s: the profiles ("nvidia_l40s-24c"). */
@@ -187,33 +188,25 @@ uvm_support(plan_ctx *c)
 		                         "one, so NCCL 2.27 and later still fail "
 		                         "('operation not supported') with "
 		                         "enable_uvm set"), frac),
+		          whole ?
 		          /* TRANSLATORS: %s: the whole-GPU profile
 		           * ("nvidia_l40s-48c"). */
 		          gw_xasprintf(_("Use %s (the whole GPU) or a "
 		                         "MIG-backed profile with --vgpu, or "
-		                         "DirectPath I/O."), whole)),
-		          /* TRANSLATORS: the wizard's words for the fix above. */
-		          gw_xasprintf(_("Pick %s (the whole GPU) or a MIG-backed profile with Space on the GPU selection step, or the whole GPU (passthrough)."),
-		                       whole));
-		free(whole);
-	} else if (frac)
-		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "uvm-fractional",
-		          GW_TOPIC_VGPU, SRC_UVM_LIMITS,
-		          /* TRANSLATORS: %s: the profiles ("nvidia_l40s-24c").
-		           * "1:1" as NVIDIA writes it. */
-		          gw_xasprintf(_("Unified memory is supported only on "
-		                         "vGPUs that have the whole framebuffer "
-		                         "of a GPU or MIG instance; %s has a part "
-		                         "of one, so NCCL 2.27 and later still "
-		                         "fail ('operation not supported') with "
-		                         "enable_uvm set"), frac),
+		                         "DirectPath I/O."), whole) :
 		          gw_xasprintf(_("Use a 1:1 profile (e.g. "
 		                         "nvidia_l40s-48c on an L40S) or a "
 		                         "MIG-backed one with --vgpu, or "
 		                         "DirectPath I/O."))),
+		          whole ?
+		          /* TRANSLATORS: the wizard's words for the fix above. */
+		          gw_xasprintf(_("Pick %s (the whole GPU) or a MIG-backed profile with Space on the GPU selection step, or the whole GPU (passthrough)."),
+		                       whole) :
 		          /* TRANSLATORS: the wizard's words for the fix above:
 		           * the GPU step's title and its key for profiles. */
 		          gw_xstrdup(_("Pick a 1:1 profile (e.g. nvidia_l40s-48c on an L40S) or a MIG-backed one with Space on the GPU selection step, or the whole GPU (passthrough).")));
+		free(whole);
+	}
 	free(frac);
 	if (c->v && windows_guest(c->v))
 		pl_finding(p, GW_SEV_WARN, "uvm-windows",
