@@ -58,6 +58,25 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 	check "$lang: the .vmx is not changed without --write" \
 		sh -c "tail -n +2 '$FIX/vmx/synthetic-vgpu-l40s-24c-x2-ubuntu32.vmx' | cmp -s - '$TMP/v.vmx'"
 
+	# an answers file replayed: the same refusal and the same checks
+	mkdir -p "$TMP/ans"
+	cp "$TMP/v.vmx" "$TMP/ans/v.vmx"
+	printf '[gpu]\ndevices = nvidia_l40s-47c\n[vm]\nvmx = v.vmx\n' >"$TMP/ans/bad.ini"
+	run "$GPUWIZ" apply --answers "$TMP/ans/bad.ini"
+	check "$lang: answers with nvidia_l40s-47c: refused" [ $rc -ne 0 ]
+	check "$lang: answers: the valid sizes named" errhas "4, 6, 8, 12, 16, 24, 48"
+	check "$lang: answers: the .vmx unchanged" cmp -s "$TMP/v.vmx" "$TMP/ans/v.vmx"
+	printf '[vm]\nvmx = v.vmx\nesxi = 7.0U3\n' >"$TMP/ans/seven.ini"
+	run "$GPUWIZ" apply --answers "$TMP/ans/seven.ini"
+	check "$lang: answers with esxi = 7.0U3: the vSphere 7.x FAIL" sh -c "[ $rc -eq 1 ] && grep -q 'vSphere 7.x' '$out' '$err'"
+	check "$lang: answers: a FAIL is not written" cmp -s "$TMP/v.vmx" "$TMP/ans/v.vmx"
+
+	# a size NVIDIA does not list, already in a .vmx: a WARN
+	sed 's/nvidia_l40s-24c/nvidia_l40s-47c/' "$TMP/v.vmx" >"$TMP/w.vmx"
+	run "$GPUWIZ" vmx "$TMP/w.vmx" --esxi 8.0U2
+	check "$lang: an unlisted size in the .vmx is named with the valid ones" \
+		sh -c "grep -q 'pciPassthru0.*nvidia_l40s-47c' '$out' && grep -q '4, 6, 8, 12, 16, 24, 48' '$out'"
+
 	# the A100 P2P warning: time-sliced only
 	sample vmx/ws-hw11-ubuntu-shebang-utf8.vmx "$TMP/u.vmx"
 	run "$GPUWIZ" vmx "$TMP/u.vmx" --vgpu grid_a100-40c=2 --uvm --esxi 8.0U2
