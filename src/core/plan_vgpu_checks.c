@@ -1,12 +1,18 @@
 /* plan_vgpu_checks.c: what the vGPUs of one VM must agree on
  * (doc/design.md, section 15.3):
  *  - unified memory only on vGPUs that hold a whole framebuffer (a 1:1
- *    time-sliced profile or a MIG-backed one, which has its whole GPU
- *    instance) and only in Linux guests (NVIDIA AI Enterprise, Unified
- *    Virtual Memory: known issues and limitations);
+ *    time-sliced C-series profile, the board's largest in the GPU table's
+ *    vgpu_types, or a MIG-backed one, which has its whole GPU instance)
+ *    and only in Linux guests (NVIDIA AI Enterprise, Unified Virtual
+ *    Memory: known issues and limitations);
  *  - one board and one series for all vGPUs of a VM (NVIDIA AI
  *    Enterprise, Multi-vGPU); differing sizes of one board and series are
  *    allowed there, but not by older vGPU releases: a WARN, not a FAIL;
+ *  - CUDA (and vLLM) only on C- and Q-series vGPUs, not A- or B-series;
+ *    several vGPUs in one VM on vSphere 7.x only as whole-GPU C-series
+ *    types, from vSphere 8.0 any (judged by the ESXi version given or
+ *    reported); a 64-bit guest (NVIDIA AI Enterprise 6, vGPU (C-Series)
+ *    appendix; doc/design.md 15.3);
  *  - pciPassthruN.cfg.parameter = "enable_uvm=1" (the KVM vgpu_params
  *    form) is not the key ESXi passes to the vGPU plugin: the right one is
  *    pciPassthruN.cfg.enable_uvm = "1".  The vmx layer cannot delete a
@@ -410,7 +416,8 @@ multi_vgpu(plan_ctx *c)
 		return;
 	frac = fractional_profiles(p);
 	if (frac == NULL) {
-		/* whole-GPU C-series only is fine on 7.x; other series? */
+		/* whole-GPU time-sliced C-series only is what 7.x takes;
+		 * a MIG-backed or other series profile is not */
 		size_t i;
 		gw_vgpu_type vt;
 
