@@ -95,6 +95,19 @@ pci.ids ids 20b1 and 26b7, A800 SXM4 40GB); B200/HGX B200 (no type table
 found).  20b1 is also "A100 PCIe 40GB" but was never seen on real hardware;
 grid_a100 belongs to 20f1 only, so that a profile maps to one row.
 
+vGPU types and NVIDIA's MMIO table (beside the CSV, read with it):
+  vgpu_types.csv  board,series,mode,sizes,source: the vGPU types NVIDIA
+      lists per board (board = the part of vgpu_prefix after grid_/nvidia_;
+      mode time-sliced or mig; sizes in GB, "<slices>-<GB>" for MIG-backed
+      types), e.g. "l40s,c,time-sliced,4 6 8 12 16 24 48".  Emitted as
+      vgpu_types = "4c 6c ... 48c" (size and series as in a profile name,
+      MIG-backed ones "1-10c") on the row with that board.
+  vgpu_mmio.csv   gpu_id,mmio_gb,nvidia_gpu,source: NVIDIA's "MMIO Space
+      Required" for a vGPU VM with 32 GB or more of memory, per short id.
+      Emitted as vgpu_mmio_gb.
+  Both sources go into vgpu_source.  A board or id that no row has, a row
+  without a vgpu_prefix, or a repeated (board, series, mode) is an error.
+
 Standard library only.
 """
 
@@ -340,7 +353,65 @@ def quote(value, what):
                "read it back intact" % what)
 
 
+SIZE_RE = re.compile(r"^[1-9][0-9]*$")
+MIG_RE = re.compile(r"^[1-9]-[1-9][0-9]*$")
+
+
+def read_side(path, want):
+    """Rows of a side table (vgpu_types.csv, vgpu_mmio.csv) and its bytes."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8"), newline="")))
+    if not rows or list(rows[0].keys()) != want:
+        raise Fail("%s: expected the columns %s" % (path, ",".join(want)))
+    for n, row in enumerate(rows, start=2):
+        for col in want:
+            if row[col] is None or row[col] == "":
+                raise Fail("%s line %d: empty %s" % (path, n, col))
+    return rows, raw
+
+
+def vgpu_side(folder):
+    """board -> [suffixes, sources], id -> (mmio_gb, source), and the two
+    files' bytes."""
+    tpath = os.path.join(folder, "vgpu_types.csv")
+    mpath = os.path.join(folder, "vgpu_mmio.csv")
+    trows, traw = read_side(tpath, ["board", "series", "mode", "sizes", "source"])
+    mrows, mraw = read_side(mpath, ["gpu_id", "mmio_gb", "nvidia_gpu", "source"])
+    types, seen = {}, set()
+    for n, row in enumerate(trows, start=2):
+        where = "%s line %d" % (tpath, n)
+        key = (row["board"], row["series"], row["mode"])
+        if key in seen:
+            raise Fail("%s: %s %s-series %s repeated" % (where, key[0], key[1], key[2]))
+        seen.add(key)
+        if not re.match(r"^[a-z]$", row["series"]):
+            raise Fail("%s: series '%s' is not one letter" % (where, row["series"]))
+        if row["mode"] not in ("time-sliced", "mig"):
+            raise Fail("%s: mode '%s' is not time-sliced or mig" % (where, row["mode"]))
+        rx = MIG_RE if row["mode"] == "mig" else SIZE_RE
+        sizes = row["sizes"].split()
+        for z in sizes:
+            if not rx.match(z):
+                raise Fail("%s: size '%s' is not one of %s" % (where, z,
+                           "<slices>-<GB>" if row["mode"] == "mig" else "<GB>"))
+        ent = types.setdefault(row["board"], [[], []])
+        ent[0].extend(z + row["series"] for z in sizes)
+        if row["source"] not in ent[1]:
+            ent[1].append(row["source"])
+    mmio = {}
+    for n, row in enumerate(mrows, start=2):
+        where = "%s line %d" % (mpath, n)
+        if row["gpu_id"] in mmio:
+            raise Fail("%s: %s repeated" % (where, row["gpu_id"]))
+        if not SIZE_RE.match(row["mmio_gb"]):
+            raise Fail("%s: mmio_gb '%s' is not a whole number of GB" % (where, row["mmio_gb"]))
+        mmio[row["gpu_id"]] = (row["mmio_gb"], row["source"])
+    return types, mmio, traw + mraw
+
+
 def build(csv_path):
+    types, mmio, side_raw = vgpu_side(os.path.dirname(os.path.abspath(csv_path)))
     with open(csv_path, "rb") as f:
         raw = f.read()
     text = raw.decode("utf-8")
@@ -408,8 +479,24 @@ def build(csv_path):
         sec.append(("class", cls))
         sec.append(("sriov", gpu_sriov(ven, row["name"], vgpu, where)))
         sec.append(("source", quote(row["source_notes"], where + " source_notes")))
+        board = vgpu.split("_", 1)[1] if vgpu else None
+        srcs = []
+        if board in types:
+            sec.append(("vgpu_types", quote(" ".join(types[board][0]), where + " vgpu_types")))
+            srcs.extend(types.pop(board)[1])
+        if sid in mmio:
+            if not vgpu:
+                raise Fail("vgpu_mmio.csv: [%s] has no vgpu_prefix" % sid)
+            sec.append(("vgpu_mmio_gb", mmio[sid][0]))
+            srcs.append(mmio.pop(sid)[1])
+        if srcs:
+            sec.append(("vgpu_source", quote("; ".join(srcs), where + " vgpu_source")))
         sections.append((sid, sec, row, cur))
 
+    if types:
+        raise Fail("vgpu_types.csv: no row has the vGPU board(s) %s" % ", ".join(sorted(types)))
+    if mmio:
+        raise Fail("vgpu_mmio.csv: no row has the id(s) %s" % ", ".join(sorted(mmio)))
     # Every curated entry must be used: a stale one is a typo somewhere.
     for key, entry in CURATED.items():
         if isinstance(entry, dict):
@@ -425,6 +512,7 @@ def build(csv_path):
     out.append("#")
     out.append("# GENERATED FILE - do not edit by hand.  Made by data/gen-gpus-ini.py from")
     out.append("# data/gpu_facts.csv (%d rows, sha256 %s)." % (len(rows), hashlib.sha256(raw).hexdigest()[:16]))
+    out.append("# and data/vgpu_types.csv + data/vgpu_mmio.csv (sha256 %s)." % hashlib.sha256(side_raw).hexdigest()[:16])
     out.append("# To change it, edit the CSV (facts) or the CURATED table in the script")
     out.append("# (short ids, subsystem ids, vGPU prefixes and their sources), then run")
     out.append("#     python3 data/gen-gpus-ini.py")
@@ -436,7 +524,10 @@ def build(csv_path):
     out.append("# or a|b when systems differ), vgpu_prefix (ESXi vGPU profile prefix, absent")
     out.append("# when NVIDIA lists no vGPU types), class (datacenter, workstation or")
     out.append("# geforce), sriov (yes when NVIDIA vGPU on it runs on SR-IOV virtual")
-    out.append("# functions: Ampere and later), source (where the facts come from).")
+    out.append("# functions: Ampere and later), source (where the facts come from);")
+    out.append("# vgpu_types (the sizes and series of NVIDIA's vGPU types for the board,")
+    out.append("# \"4c ... 48c\", MIG-backed \"1-10c\"), vgpu_mmio_gb (NVIDIA's MMIO space")
+    out.append("# required for a vGPU VM with 32 GB or more of memory) and vgpu_source.")
     for sid, sec, row, cur in sections:
         out.append("")
         out.append("[%s]" % sid)

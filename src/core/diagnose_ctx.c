@@ -28,8 +28,7 @@ gw_diag_ctx_from_plan(gw_diag_ctx *ctx, const gw_plan *p)
 		if (ctx->profile[0])
 			continue;
 		snprintf(ctx->profile, sizeof ctx->profile, "%s", g->profile);
-		vram = g->gpu && g->gpu->vram_gb > 0 ? g->gpu->vram_gb
-		                                     : g->vram_gb;
+		vram = gw_vgpu_whole_size(g);
 		ctx->profile_whole = gw_vgpu_profile_whole(g->profile, vram);
 		if (g->gpu && g->gpu->vgpu_prefix && vram > 0)
 			snprintf(ctx->whole, sizeof ctx->whole, "%s-%dc",

@@ -147,7 +147,8 @@ valid_prefix(const char *s)
 
 static const char *const known_keys[] = {
 	"name", "vendor_id", "device_id", "subsys_id", "vram_gb", "bar1_mib",
-	"vgpu_prefix", "class", "sriov", "source", NULL
+	"vgpu_prefix", "class", "sriov", "source", "vgpu_types",
+	"vgpu_mmio_gb", "vgpu_source", NULL
 };
 
 /* The words of class = (gw_gpu_class order, GW_CLASS_ANY has none). */
@@ -162,6 +163,10 @@ gpu_free(gw_gpu *g)
 	free(g->name);
 	free(g->vgpu_prefix);
 	free(g->source);
+	while (g->nvgpu_types > 0)
+		free(g->vgpu_types[--g->nvgpu_types]);
+	free(g->vgpu_types);
+	free(g->vgpu_source);
 	memset(g, 0, sizeof *g);
 }
 
@@ -210,7 +215,7 @@ check_keys(const scan *s, size_t si, const char *path, gw_err *e)
 			if (strcmp(s->keys[k].key, known_keys[j]) == 0)
 				ok = 1;
 		if (!ok) {
-			gw_err_set(e, _("%s:%d: [%s] unknown key '%s' (expected name, vendor_id, device_id, subsys_id, vram_gb, bar1_mib, vgpu_prefix, class, sriov, source)"),
+			gw_err_set(e, _("%s:%d: [%s] unknown key '%s' (expected name, vendor_id, device_id, subsys_id, vram_gb, bar1_mib, vgpu_prefix, class, sriov, source, vgpu_types, vgpu_mmio_gb, vgpu_source)"),
 			           path, s->keys[k].line, sec, s->keys[k].key);
 			return -1;
 		}
@@ -340,6 +345,68 @@ load_prefix(gw_gpu *g, const sec_ctx *c, gw_err *e)
 	return 0;
 }
 
+/* vgpu_types, vgpu_mmio_gb, vgpu_source: only with a vgpu_prefix. */
+static int
+load_vgpu(gw_gpu *g, const sec_ctx *c, gw_err *e)
+{
+	const char *types = get(c->d, c->sec, "vgpu_types");
+	const char *mmio = get(c->d, c->sec, "vgpu_mmio_gb");
+	const char *src = get(c->d, c->sec, "vgpu_source");
+	const char *key = types ? "vgpu_types" : mmio ? "vgpu_mmio_gb" :
+	                  "vgpu_source";
+	unsigned long long gb;
+	gw_vgpu_type vt;
+	char *copy, *tok, *save = NULL;
+
+	if (types == NULL && mmio == NULL && src == NULL)
+		return 0;
+	if (g->vgpu_prefix == NULL) {
+		gw_err_set(e, _("%s:%d: [%s] %s without a vgpu_prefix"),
+		           c->path, gt_scan_key_line(c->s, c->si, key), c->sec,
+		           key);
+		return -1;
+	}
+	copy = gw_xstrdup(types ? types : "");
+	for (tok = strtok_r(copy, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *prof = gw_xasprintf("%s-%s", g->vgpu_prefix, tok);
+		int bad = gw_vgpu_type_parse(prof, &vt) != 0;
+
+		free(prof);
+		if (bad) {
+			gw_err_set(e, _("%s:%d: [%s] vgpu_types: '%s' is not a vGPU type ending (expected <GB><series> or <slices>-<GB><series>, e.g. 48c or 1-10c)"),
+			           c->path,
+			           gt_scan_key_line(c->s, c->si, "vgpu_types"),
+			           c->sec, tok);
+			free(copy);
+			return -1;
+		}
+		g->vgpu_types = gw_xrealloc(g->vgpu_types,
+		                            (g->nvgpu_types + 1) *
+		                            sizeof *g->vgpu_types);
+		g->vgpu_types[g->nvgpu_types++] = gw_xstrdup(tok);
+	}
+	free(copy);
+	if (mmio) {
+		if (gw_parse_uint(mmio, 65536, &gb) != 0 || gb == 0) {
+			gw_err_set(e, _("%s:%d: [%s] vgpu_mmio_gb: '%s' is not a size in GB (expected 1..65536)"),
+			           c->path,
+			           gt_scan_key_line(c->s, c->si, "vgpu_mmio_gb"),
+			           c->sec, mmio);
+			return -1;
+		}
+		g->vgpu_mmio_gb = (int)gb;
+	}
+	if (src == NULL) {
+		gw_err_set(e, _("%s:%d: [%s] %s without a vgpu_source"),
+		           c->path, gt_scan_key_line(c->s, c->si, key), c->sec,
+		           key);
+		return -1;
+	}
+	g->vgpu_source = gw_xstrdup(src);
+	return 0;
+}
+
 /* class and sriov: both required. */
 static int
 load_kind(gw_gpu *g, const sec_ctx *c, gw_err *e)
@@ -399,7 +466,7 @@ load_section(gw_gpu *g, dictionary *d, const scan *s, size_t si,
 	g->id = gw_xstrdup(c.sec);
 	if (load_text(g, &c, e) != 0 || load_ids(g, &c, e) != 0 ||
 	    load_sizes(g, &c, e) != 0 || load_prefix(g, &c, e) != 0 ||
-	    load_kind(g, &c, e) != 0)
+	    load_vgpu(g, &c, e) != 0 || load_kind(g, &c, e) != 0)
 		return -1;
 	return 0;
 }

@@ -68,6 +68,14 @@ typedef struct gw_gpu {
 	gw_gpu_class cls;    /* class = ... */
 	int sriov;           /* 1: its vGPUs run on SR-IOV virtual functions */
 	char *source;        /* source notes */
+	/* NVIDIA's vGPU types for the board (vgpu_types): the size and series
+	 * as a profile ends, "4c" ... "48c", MIG-backed "1-10c"; none: not
+	 * listed (sizes are then not checked) */
+	char **vgpu_types;
+	size_t nvgpu_types;
+	int vgpu_mmio_gb;    /* NVIDIA's MMIO space required for a vGPU VM
+	                      * with 32 GB or more of memory; 0 not listed */
+	char *vgpu_source;   /* where vgpu_types and vgpu_mmio_gb come from */
 } gw_gpu;
 
 typedef struct gw_table {
@@ -141,6 +149,36 @@ int gw_is_vgpu_profile(const char *spec);
  * Returns a malloc'ed string, or NULL when g has no vGPU prefix or profile
  * is not one of g's (as gw_table_lookup step 3 decides). */
 char *gw_gpu_vgpu_profile(const gw_gpu *g, const char *profile);
+
+/* A profile's ending split as NVIDIA names types: "48c" -> size 48,
+ * series 'c'; "1-10c" -> slices 1 (MIG-backed), size 10; "1-10cme" (the
+ * media-extension MIG types) -> the same as "1-10c".  Returns 0, or -1
+ * when profile is not <prefix>-<size><series> or
+ * <prefix>-<slices>-<size><series>. */
+typedef struct gw_vgpu_type {
+	int slices;          /* 0: time-sliced */
+	int size_gb;
+	char series;         /* lower case: 'c', 'q', 'b', 'a' */
+} gw_vgpu_type;
+int gw_vgpu_type_parse(const char *profile, gw_vgpu_type *out);
+
+/* The sizes g lists for a series, time-sliced (mig 0) or MIG-backed
+ * (mig 1): "4, 6, 8, 12, 16, 24, 48" or "1-10, 2-20"; NULL when none. */
+char *gw_gpu_vgpu_sizes(const gw_gpu *g, char series, int mig);
+
+/* The largest time-sliced size of series on g: the type that owns the
+ * whole GPU (48 for the L40S's C-series); -1 when none is listed. */
+int gw_gpu_vgpu_full_size(const gw_gpu *g, char series);
+
+/* The document the vGPU type sizes come from (named in messages). */
+#define GW_SRC_VGPU_TYPES "NVIDIA AI Enterprise 6, Virtual GPU Types for Supported GPUs (docs.nvidia.com/ai-enterprise/release-6/latest/appendix/vgpu.html)"
+
+/* Refuse a profile whose size NVIDIA does not list for g (g lists types
+ * of its series, and not this one; a MIG-backed profile on a board that
+ * lists no MIG-backed types of the series is not listed either): -1 with e
+ * "vGPU profile 'nvidia_l40s-47c' does not exist on l40s: ..." naming the
+ * valid sizes; 0 when listed or not known. */
+int gw_gpu_vgpu_check(const gw_gpu *g, const char *profile, gw_err *e);
 
 /* On-board management displays (ASPEED, Matrox BMCs) and virtual ones
  * (VMware SVGA, QEMU VGA/QXL): listed by the probes, never sized. */

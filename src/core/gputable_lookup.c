@@ -185,6 +185,156 @@ gw_gpu_vgpu_profile(const gw_gpu *g, const char *profile)
 	return out;
 }
 
+/* The text after the last "-<digits>" group start: "nvidia_l40s-48c" ->
+ * "48c", "grid_a100-1-10c" -> "1-10c", "nvidia_rtx6000-ada-4c" -> "4c". */
+int
+gw_vgpu_type_parse(const char *profile, gw_vgpu_type *out)
+{
+	const char *dash, *s, *q;
+	size_t n;
+
+	memset(out, 0, sizeof *out);
+	if (profile == NULL || (dash = strrchr(profile, '-')) == NULL ||
+	    !isdigit((unsigned char)dash[1]))
+		return -1;
+	out->size_gb = atoi(dash + 1);
+	for (s = dash + 1; isdigit((unsigned char)*s); s++)
+		;
+	n = strlen(s);
+	/* the series: one letter, or "cme" (MIG with media extensions) */
+	if (!(n == 1 || (n == 3 && strncasecmp(s + 1, "me", 2) == 0)) ||
+	    !isalpha((unsigned char)*s) || out->size_gb <= 0)
+		return -1;
+	out->series = (char)tolower((unsigned char)*s);
+	/* "-<digits>" before the size: MIG slices */
+	for (q = dash; q > profile && isdigit((unsigned char)q[-1]); q--)
+		;
+	if (q < dash && q > profile && q[-1] == '-')
+		out->slices = atoi(q);
+	return 0;
+}
+
+/* t as a vgpu_types entry reads ("48c", "1-10c"), for type vt */
+static int
+type_is(const char *entry, const gw_vgpu_type *vt)
+{
+	char buf[32];
+
+	if (vt->slices)
+		snprintf(buf, sizeof buf, "%d-%d%c", vt->slices, vt->size_gb,
+		         vt->series);
+	else
+		snprintf(buf, sizeof buf, "%d%c", vt->size_gb, vt->series);
+	return strcmp(entry, buf) == 0;
+}
+
+/* Does entry belong to series and mode? */
+static int
+entry_of(const char *entry, char series, int mig, gw_vgpu_type *et)
+{
+	char *prof = gw_xasprintf("x-%s", entry);
+	int ok = gw_vgpu_type_parse(prof, et) == 0 && et->series == series &&
+	         (et->slices != 0) == (mig != 0);
+
+	free(prof);
+	return ok;
+}
+
+/* Is profile one of the types NVIDIA lists for g (vgpu_types)?  1 yes;
+ * 0 no (g lists types of that series, and not this one); -1 not known
+ * (no list for that series, or the profile does not parse). */
+static int
+vgpu_type_known(const gw_gpu *g, const char *profile)
+{
+	gw_vgpu_type vt, et;
+	size_t i;
+	int listed = 0;
+
+	if (g == NULL || gw_vgpu_type_parse(profile, &vt) != 0)
+		return -1;
+	for (i = 0; i < g->nvgpu_types; i++) {
+		/* a board that lists a series lists all its types: a MIG
+		 * profile on a board without MIG types of it is unknown */
+		if (!entry_of(g->vgpu_types[i], vt.series, 0, &et) &&
+		    !entry_of(g->vgpu_types[i], vt.series, 1, &et))
+			continue;
+		listed = 1;
+		if (type_is(g->vgpu_types[i], &vt))
+			return 1;
+	}
+	return listed ? 0 : -1;
+}
+
+char *
+gw_gpu_vgpu_sizes(const gw_gpu *g, char series, int mig)
+{
+	gw_vgpu_type et;
+	gw_buf b;
+	size_t i;
+
+	gw_buf_init(&b);
+	for (i = 0; g && i < g->nvgpu_types; i++) {
+		if (!entry_of(g->vgpu_types[i], series, mig, &et))
+			continue;
+		if (b.len)
+			gw_buf_puts(&b, ", ");
+		if (mig)
+			gw_buf_printf(&b, "%d-%d", et.slices, et.size_gb);
+		else
+			gw_buf_printf(&b, "%d", et.size_gb);
+	}
+	if (b.len == 0) {
+		gw_buf_free(&b);
+		return NULL;
+	}
+	return gw_buf_steal(&b);
+}
+
+int
+gw_gpu_vgpu_full_size(const gw_gpu *g, char series)
+{
+	gw_vgpu_type et;
+	size_t i;
+	int best = -1;
+
+	for (i = 0; g && i < g->nvgpu_types; i++)
+		if (entry_of(g->vgpu_types[i], series, 0, &et) &&
+		    et.size_gb > best)
+			best = et.size_gb;
+	return best;
+}
+
+int
+gw_gpu_vgpu_check(const gw_gpu *g, const char *profile, gw_err *e)
+{
+	gw_vgpu_type vt;
+	char *ts, *mig;
+
+	if (vgpu_type_known(g, profile) != 0)
+		return 0;
+	gw_vgpu_type_parse(profile, &vt);
+	ts = gw_gpu_vgpu_sizes(g, vt.series, 0);
+	mig = gw_gpu_vgpu_sizes(g, vt.series, 1);
+	if (ts && mig)
+		/* TRANSLATORS: %c the series letter (C); the sizes are
+		 * GB, "1-10" is <MIG slices>-<GB>; the last %s is the
+		 * source (NVIDIA's document). */
+		gw_err_set(e, _("vGPU profile '%s' does not exist on %s: NVIDIA lists %c-series sizes %s GB (%s-<GB>%c) and MIG-backed %s (%s-<slices>-<GB>%c) (%s)"),
+		           profile, g->id, toupper((unsigned char)vt.series), ts,
+		           g->vgpu_prefix, vt.series, mig, g->vgpu_prefix,
+		           vt.series, GW_SRC_VGPU_TYPES);
+	else
+		/* TRANSLATORS: %c the series letter (C); the sizes are
+		 * GB or <MIG slices>-<GB>; the last %s is the source. */
+		gw_err_set(e, _("vGPU profile '%s' does not exist on %s: NVIDIA lists %c-series sizes %s (%s-<size>%c) (%s)"),
+		           profile, g->id, toupper((unsigned char)vt.series),
+		           ts ? ts : mig, g->vgpu_prefix, vt.series,
+		           GW_SRC_VGPU_TYPES);
+	free(ts);
+	free(mig);
+	return -1;
+}
+
 static const gw_gpu *
 lookup_profile(const gw_table *t, const char *spec, gw_err *e)
 {

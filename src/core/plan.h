@@ -199,7 +199,11 @@ typedef struct gw_plan {
 	uint64_t bar_gb;         /* BAR-based need, 0 when BARs unknown */
 	uint64_t existing_gb;    /* 64bitMMIOSizeGB already in the .vmx, 0 none */
 	uint64_t mmio_gb;        /* final value written (or kept) */
-	uint64_t rec_gb;         /* recommended: max(rule_gb, bar_gb) */
+	uint64_t vgpu_table_gb;  /* NVIDIA's MMIO table for the vGPUs (a VM
+	                          * with 32 GB or more of memory, or memory
+	                          * unknown), 0 when it does not apply */
+	uint64_t rec_gb;         /* recommended: max(rule_gb, bar_gb,
+	                          * vgpu_table_gb) */
 	gw_plan_bar *bars;       /* the BARs of bar_gb, by offset */
 	size_t nbars;
 	uint64_t bar_end;        /* where they end, bytes (0: none) */
@@ -239,6 +243,11 @@ void gw_plan_free(gw_plan *p);
 
 /* Apply every setting with keep == 0 to the document. */
 int gw_plan_apply_vmx(const gw_plan *p, gw_vmx *vmx, gw_err *e);
+
+/* The framebuffer in GB of the vGPU type that owns the whole GPU of g:
+ * the largest C-series size of its board in the vGPU table, else the
+ * board's framebuffer; -1 when neither is known. */
+int gw_vgpu_whole_size(const gw_plan_gpu *g);
 
 /* Does vGPU profile hold a whole framebuffer: a 1:1 time-sliced profile
  * (its size at least gpu_vram_gb, the VRAM of its GPU in GB) or a

@@ -200,6 +200,11 @@ gw_answers_add_gpu(gw_answers *a, const gw_table *t, const char *spec,
 		free(id);
 		return -1;
 	}
+	if (gw_is_vgpu_profile(id) && gw_gpu_vgpu_check(g, id, &le) != 0) {
+		gw_err_set(e, "%s: %s", field, le.msg);
+		free(id);
+		return -1;
+	}
 	if (g->vram_gb < 0) {
 		gw_err_set(e, _("%s: the VRAM of '%s' (%s) is unknown in the GPU "
 		                "table, so the MMIO size cannot be computed; give "

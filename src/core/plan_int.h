@@ -26,7 +26,7 @@
 #include "plan.h"
 
 #define SRC_MMIO    "Broadcom KB 323402"
-#define SRC_VGPU_MMIO "NVIDIA AI Enterprise documentation (vGPU MMIO space required)"
+#define SRC_VGPU_MMIO "NVIDIA AI Enterprise 6, vGPU (C-Series) appendix, Table 18 MMIO Space Required (docs.nvidia.com/ai-enterprise/release-6/latest/appendix/vgpu.html)"
 #define SRC_MEM     "Broadcom KB 309986"
 #define SRC_NESTED  "Broadcom KB 437651"
 #define SRC_UVM     "NVIDIA AI Enterprise documentation"

@@ -6,8 +6,12 @@
  * picture.
  *
  *  - MMIO rule: Broadcom KB 323402 (doc/design.md, section 15.2).
- *  - vGPU MMIO follows the physical GPU's framebuffer: NVIDIA AI Enterprise
- *    "MMIO space required" table (section 15.2).
+ *  - vGPU MMIO follows the physical GPU's framebuffer (the rule), and for
+ *    a vGPU VM with 32 GB or more of memory NVIDIA's "MMIO Space Required"
+ *    table (NVIDIA AI Enterprise 6, vGPU C-Series appendix, Table 18; the
+ *    GPU table's vgpu_mmio_gb) is taken when it is larger (section 15.2).
+ *    The table gives one GPU's need; several vGPUs add theirs, as the rule
+ *    adds framebuffers, rounded up to a power of two.
  *  - BAR3 of NVIDIA GPUs: 32 MiB 64-bit prefetchable (see plan.c).
  */
 #include "plan_int.h"
@@ -26,6 +30,9 @@ typedef struct mmio_work {
 	gw_buf barlist;     /* "2 x l40s: BAR1 64 GiB + BAR3 32 MiB; ..." */
 	gw_buf vgpus;       /* vGPU profiles */
 	gw_buf given;       /* groups whose BAR1 was given with the size */
+	gw_buf tlist;       /* "1 x grid_v100x-16c on v100-16g-sxm2: 64 GB" */
+	gw_buf tmissing;    /* vGPU groups whose GPU NVIDIA's table lacks */
+	uint64_t tsum;      /* GB, NVIDIA's table added over the vGPUs */
 	gw_mmio_bar *bars;  /* 64-bit BARs of the DirectPath GPUs (tag:
 	                     * their index in info) */
 	gw_plan_bar *info;  /* which GPU and BAR each is */
@@ -84,6 +91,8 @@ work_free(mmio_work *w)
 	gw_buf_free(&w->barlist);
 	gw_buf_free(&w->vgpus);
 	gw_buf_free(&w->given);
+	gw_buf_free(&w->tlist);
+	gw_buf_free(&w->tmissing);
 	free(w->bars);
 	free(w->info);
 }
@@ -278,10 +287,94 @@ bar_steps(gw_plan *p, const mmio_work *w)
 		                        w->nobars.data));
 }
 
+/* memsize of the .vmx, else the answers' memory; 0 unknown. */
+static unsigned long long
+vm_memory_mb(const plan_ctx *c)
+{
+	const char *ms = c->v ? gw_vmx_get(c->v, "memsize") : NULL;
+	unsigned long long mb = 0;
+
+	if (ms && gw_parse_uint(ms, ULLONG_MAX, &mb) == 0 && mb > 0)
+		return mb;
+	return c->a->memory_mb > 0 ? (unsigned long long)c->a->memory_mb : 0;
+}
+
+/* NVIDIA's "MMIO Space Required" table for the vGPUs of the VM: applies
+ * to a VM with 32 GB or more of memory (taken as applying when the memory
+ * is unknown, said so); p->vgpu_table_gb, 0 when it does not apply. */
+static void
+nvidia_table(plan_ctx *c, mmio_work *w)
+{
+	gw_plan *p = c->p;
+	unsigned long long mb = vm_memory_mb(c);
+	size_t i;
+
+	for (i = 0; i < p->ngpus; i++) {
+		const gw_plan_gpu *g = &p->gpus[i];
+
+		if (g->profile == NULL)
+			continue;
+		if (g->gpu == NULL || g->gpu->vgpu_mmio_gb <= 0) {
+			join(&w->tmissing, ", ", gw_xstrdup(g->profile));
+			continue;
+		}
+		w->tsum += (uint64_t)g->gpu->vgpu_mmio_gb * (uint64_t)g->count;
+		join(&w->tlist, " + ",
+		     gw_xasprintf(_("%d x %s on %s: %d GB"), g->count,
+		                  g->profile, g->gpu->id,
+		                  g->gpu->vgpu_mmio_gb));
+	}
+	if (w->tmissing.len)
+		pl_step(p, gw_xasprintf(_("Not in NVIDIA's MMIO table (%s): "
+		                          "%s; the rule sizes them"),
+		                        SRC_VGPU_MMIO, w->tmissing.data));
+	if (w->tsum == 0)
+		return;
+	if (mb > 0 && mb < 32768) {
+		pl_step(p, gw_xasprintf(_("NVIDIA's MMIO table (%s) is for vGPU "
+		                          "VMs with 32 GB or more of memory; "
+		                          "this VM has %llu MB: not applied"),
+		                        SRC_VGPU_MMIO, mb));
+		return;
+	}
+	p->vgpu_table_gb = gw_pow2_ceil(w->tsum);
+	if (mb)
+		pl_step(p, gw_xasprintf(_("NVIDIA's MMIO table for vGPU VMs "
+		                          "with 32 GB or more of memory (%s; "
+		                          "this VM: %llu MB): %s = %llu GB"),
+		                        SRC_VGPU_MMIO, mb, w->tlist.data,
+		                        (unsigned long long)w->tsum));
+	else
+		pl_step(p, gw_xasprintf(_("NVIDIA's MMIO table for vGPU VMs "
+		                          "with 32 GB or more of memory (%s; "
+		                          "this VM's memory is unknown, so it "
+		                          "is applied): %s = %llu GB"),
+		                        SRC_VGPU_MMIO, w->tlist.data,
+		                        (unsigned long long)w->tsum));
+	if (p->vgpu_table_gb != w->tsum)
+		pl_step(p, gw_xasprintf(_("Rounded up to a power of two: %llu GB"),
+		                        (unsigned long long)p->vgpu_table_gb));
+}
+
 static void
 recommend_step(gw_plan *p, uint64_t rec)
 {
-	if (p->bar_gb)
+	if (p->vgpu_table_gb)
+		pl_step(p, gw_xasprintf(p->vgpu_table_gb > p->rule_gb &&
+		                        p->vgpu_table_gb >= p->bar_gb
+		                        ? _("Recommended: the larger of the rule "
+		                            "(%llu GB) and NVIDIA's vGPU MMIO "
+		                            "table (%llu GB): %llu GB, NVIDIA's "
+		                            "table, which is authoritative for "
+		                            "vGPU VMs")
+		                        : _("Recommended: the larger of the rule "
+		                            "(%llu GB) and NVIDIA's vGPU MMIO "
+		                            "table (%llu GB): %llu GB"),
+		                        (unsigned long long)(p->rule_gb > p->bar_gb ?
+		                                             p->rule_gb : p->bar_gb),
+		                        (unsigned long long)p->vgpu_table_gb,
+		                        (unsigned long long)rec));
+	else if (p->bar_gb)
 		pl_step(p, gw_xasprintf(_("Recommended: the larger of the rule "
 		                          "(%llu GB) and the BAR-based need "
 		                          "(%llu GB): %llu GB"),
@@ -291,6 +384,28 @@ recommend_step(gw_plan *p, uint64_t rec)
 	else
 		pl_step(p, gw_xasprintf(_("Recommended: %llu GB"),
 		                        (unsigned long long)rec));
+}
+
+/* NVIDIA's table asks more than the rule and the BARs: said as a finding
+ * too, so that every command and the wizard show it. */
+static void
+table_finding(gw_plan *p)
+{
+	uint64_t other = p->rule_gb > p->bar_gb ? p->rule_gb : p->bar_gb;
+
+	pl_finding(p, GW_SEV_INFO, "mmio-vgpu-table", GW_TOPIC_SIZING,
+	           SRC_VGPU_MMIO,
+	           /* TRANSLATORS: the first %llu is NVIDIA's figure, the
+	            * second the rule's (Broadcom KB 323402). */
+	           gw_xasprintf(_("NVIDIA's MMIO table asks %llu GB for this "
+	                          "vGPU VM, more than the rule's %llu GB: %llu "
+	                          "GB is recommended (NVIDIA's table is "
+	                          "authoritative for vGPU VMs with 32 GB or "
+	                          "more of memory)"),
+	                        (unsigned long long)p->vgpu_table_gb,
+	                        (unsigned long long)other,
+	                        (unsigned long long)p->vgpu_table_gb),
+	           NULL);
 }
 
 /* "Use N GB" in the wizard's words: its MMIO step, the r key. */
@@ -324,6 +439,17 @@ chosen_findings(gw_plan *p, uint64_t gb, uint64_t rec)
 		                          "power on (DevicePowerOn)"),
 		                        (unsigned long long)gb,
 		                        (unsigned long long)p->rule_gb),
+		           gw_xasprintf(_("Use %llu GB if power-on fails."),
+		                        (unsigned long long)rec)), rec);
+	else if (gb < rec && gb < p->vgpu_table_gb)
+		below_ui(pl_finding(p, GW_SEV_WARN, "mmio-below-vgpu-table",
+		           GW_TOPIC_SIZING, SRC_VGPU_MMIO,
+		           gw_xasprintf(_("The MMIO size %llu GB is below "
+		                          "the %llu GB of NVIDIA's vGPU MMIO "
+		                          "table: the VM may fail to power "
+		                          "on"),
+		                        (unsigned long long)gb,
+		                        (unsigned long long)p->vgpu_table_gb),
 		           gw_xasprintf(_("Use %llu GB if power-on fails."),
 		                        (unsigned long long)rec)), rec);
 	else if (gb < rec)
@@ -474,17 +600,24 @@ pl_mmio(plan_ctx *c, gw_err *e)
 	gw_buf_init(&w.barlist);
 	gw_buf_init(&w.vgpus);
 	gw_buf_init(&w.given);
+	gw_buf_init(&w.tlist);
+	gw_buf_init(&w.tmissing);
 	if (count_framebuffer(p, &w, e) != 0)
 		goto out;
 	p->total_vram_gb = w.total;
 	collect_bars(p, &w);
 	if (gw_mmio_need_layout(w.total, w.bars, w.nbars, &w.need, e) != 0)
 		goto out;
-	keep_bars(p, &w);
 	p->rule_gb = w.need.rule_gb;
 	p->bar_gb = w.need.bar_gb;
 	rule_steps(p, &w);
 	bar_steps(p, &w);
+	nvidia_table(c, &w);
+	if (p->vgpu_table_gb > w.need.mmio_gb) {
+		w.need.mmio_gb = p->vgpu_table_gb;
+		table_finding(p);
+	}
+	keep_bars(p, &w);
 	recommend_step(p, w.need.mmio_gb);
 	if (choose_target(p, c->a, w.need.mmio_gb, &target, e) != 0)
 		goto out;

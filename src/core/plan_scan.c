@@ -284,6 +284,15 @@ existing_vgpu(plan_ctx *c, const vdev *d)
 		           gw_xasprintf(_("Add the physical GPU's "
 		                          "framebuffer with --vram "
 		                          "GB."))));
+	if (g && gw_gpu_vgpu_check(g, prof, &le) != 0)
+		pl_finding(p, GW_SEV_WARN, "vgpu-profile-size", GW_TOPIC_GPU,
+		           GW_SRC_VGPU_TYPES,
+		           /* TRANSLATORS: %u the pciPassthru index, then the
+		            * refusal's text (it names the valid sizes). */
+		           gw_xasprintf(_("pciPassthru%u: %s"), d->idx, le.msg),
+		           gw_xasprintf(_("Change the VM's vGPU to a profile "
+		                          "NVIDIA lists for the board in the "
+		                          "vSphere Client (Edit Settings).")));
 	add_existing_gpu(p, g, prof, vram, g ? g->vendor_id : 0,
 	                 g ? g->device_id : 0, prof);
 	free(prof);

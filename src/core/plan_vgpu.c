@@ -150,15 +150,22 @@ snippet_uvm(gw_plan *p)
 		                          "vGPUs after adding them.")));
 }
 
+/* Time-sliced A100 vGPUs of the VM.  MIG-backed vGPUs have no NVLink
+ * P2P at all (NVIDIA AI Enterprise 6, vGPUs that Support Peer-to-Peer
+ * CUDA Transfers: "Only C-series time-sliced vGPUs allocated all of the
+ * physical GPU framebuffer"), so unified memory cannot turn it off. */
 static int
 a100_vgpus(const gw_plan *p)
 {
 	size_t i;
 	int n = 0;
+	gw_vgpu_type vt;
 
 	for (i = 0; i < p->ngpus; i++)
 		if (p->gpus[i].profile && p->gpus[i].gpu &&
-		    strstr(p->gpus[i].gpu->name, "A100"))
+		    strstr(p->gpus[i].gpu->name, "A100") &&
+		    !(gw_vgpu_type_parse(p->gpus[i].profile, &vt) == 0 &&
+		      vt.slices > 0))
 			n += p->gpus[i].count;
 	return n;
 }
@@ -189,9 +196,10 @@ uvm_findings(plan_ctx *c)
 		if (a100_vgpus(p) >= 2)
 			pl_fix_ui(pl_finding(p, GW_SEV_WARN, "uvm-a100-p2p",
 			           GW_TOPIC_VGPU, SRC_UVM,
-			           gw_xasprintf(_("On A100 VMs with several vGPUs, "
-			                          "unified memory turns NVLink P2P "
-			                          "off")),
+			           gw_xasprintf(_("On A100 VMs with several "
+			                          "time-sliced vGPUs, unified memory "
+			                          "turns NVLink P2P off (MIG-backed "
+			                          "vGPUs have no P2P)")),
 			           NULL),
 			          /* TRANSLATORS: the wizard's advice for the
 			           * finding above; the option's title. */

@@ -1,12 +1,18 @@
 /* plan_vgpu_checks.c: what the vGPUs of one VM must agree on
  * (doc/design.md, section 15.3):
  *  - unified memory only on vGPUs that hold a whole framebuffer (a 1:1
- *    time-sliced profile or a MIG-backed one, which has its whole GPU
- *    instance) and only in Linux guests (NVIDIA AI Enterprise, Unified
- *    Virtual Memory: known issues and limitations);
+ *    time-sliced C-series profile, the board's largest in the GPU table's
+ *    vgpu_types, or a MIG-backed one, which has its whole GPU instance)
+ *    and only in Linux guests (NVIDIA AI Enterprise, Unified Virtual
+ *    Memory: known issues and limitations);
  *  - one board and one series for all vGPUs of a VM (NVIDIA AI
  *    Enterprise, Multi-vGPU); differing sizes of one board and series are
  *    allowed there, but not by older vGPU releases: a WARN, not a FAIL;
+ *  - CUDA (and vLLM) only on C- and Q-series vGPUs, not A- or B-series;
+ *    several vGPUs in one VM on vSphere 7.x only as whole-GPU C-series
+ *    types, from vSphere 8.0 any (judged by the ESXi version given or
+ *    reported); a 64-bit guest (NVIDIA AI Enterprise 6, vGPU (C-Series)
+ *    appendix; doc/design.md 15.3);
  *  - pciPassthruN.cfg.parameter = "enable_uvm=1" (the KVM vgpu_params
  *    form) is not the key ESXi passes to the vGPU plugin: the right one is
  *    pciPassthruN.cfg.enable_uvm = "1".  The vmx layer cannot delete a
@@ -19,8 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SRC_UVM_LIMITS "NVIDIA AI Enterprise documentation (Unified Virtual Memory: known issues and limitations)"
-#define SRC_MULTI_VGPU "NVIDIA AI Enterprise documentation (Multi-vGPU)"
+#define SRC_UVM_LIMITS "NVIDIA AI Enterprise 6, vGPU (C-Series) appendix, vGPUs that Support Unified Memory (docs.nvidia.com/ai-enterprise/release-6/latest/appendix/vgpu.html); Unified Virtual Memory: known issues and limitations"
+#define SRC_MULTI_VGPU "NVIDIA AI Enterprise 6, vGPU (C-Series) appendix, vGPUs that Support Multiple vGPUs Assigned to a VM (docs.nvidia.com/ai-enterprise/release-6/latest/appendix/vgpu.html)"
+#define SRC_VGPU_GUEST "NVIDIA AI Enterprise 6, vGPU (C-Series) appendix, Prerequisites: the guest OS must be a 64-bit OS (docs.nvidia.com/ai-enterprise/release-6/latest/appendix/vgpu.html)"
 #define SRC_UVM_VMWARE "NVIDIA AI Enterprise documentation (Enabling Unified Memory on VMware vSphere)"
 
 /* A profile split into what must agree: "nvidia_l40s-24c" -> board
@@ -73,6 +80,14 @@ gpu_vram(const gw_plan_gpu *g)
 /* ---- unified memory: whole framebuffer, Linux guest ---------------------- */
 
 int
+gw_vgpu_whole_size(const gw_plan_gpu *g)
+{
+	int full = gw_gpu_vgpu_full_size(g->gpu, 'c');
+
+	return full > 0 ? full : gpu_vram(g);
+}
+
+int
 gw_vgpu_profile_whole(const char *profile, int gpu_vram_gb)
 {
 	vprof vp;
@@ -101,7 +116,7 @@ fractional_profiles(const gw_plan *p)
 	for (i = 0; i < p->ngpus; i++) {
 		if (p->gpus[i].profile == NULL)
 			continue;
-		vram = gpu_vram(&p->gpus[i]);
+		vram = gw_vgpu_whole_size(&p->gpus[i]);
 		if (gw_vgpu_profile_whole(p->gpus[i].profile, vram) != 0)
 			continue;
 		for (seen = 0, j = 0; j < i; j++)
@@ -154,11 +169,29 @@ suggest_whole(gw_plan *p, const char *frac)
 	}
 }
 
+/* "nvidia_l40s-48c" for the first fractional vGPU's board (its largest
+ * C-series type), else NULL. */
+static char *
+whole_profile(const gw_plan *p)
+{
+	size_t i;
+	int full;
+
+	for (i = 0; i < p->ngpus; i++) {
+		const gw_plan_gpu *g = &p->gpus[i];
+
+		if (g->profile && g->gpu && g->gpu->vgpu_prefix &&
+		    (full = gw_gpu_vgpu_full_size(g->gpu, 'c')) > 0)
+			return gw_xasprintf("%s-%dc", g->gpu->vgpu_prefix, full);
+	}
+	return NULL;
+}
+
 static void
 uvm_support(plan_ctx *c)
 {
 	gw_plan *p = c->p;
-	char *frac;
+	char *frac, *whole;
 
 	if (c->nvgpu_all <= 0)
 		return;
@@ -169,24 +202,37 @@ uvm_support(plan_ctx *c)
 		free(frac);
 		return;
 	}
-	if (frac)
+	if (frac) {
+		whole = whole_profile(p);
 		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "uvm-fractional",
 		          GW_TOPIC_VGPU, SRC_UVM_LIMITS,
-		          /* TRANSLATORS: %s: the profiles ("nvidia_l40s-24c").
-		           * "1:1" as NVIDIA writes it. */
+		          /* TRANSLATORS: %s: the profiles ("nvidia_l40s-24c"). */
 		          gw_xasprintf(_("Unified memory is supported only on "
-		                         "vGPUs that have the whole framebuffer "
-		                         "of a GPU or MIG instance; %s has a part "
-		                         "of one, so NCCL 2.27 and later still "
-		                         "fail ('operation not supported') with "
+		                         "C-series vGPUs that have the whole "
+		                         "framebuffer of the GPU and on "
+		                         "MIG-backed vGPUs; %s has a part of "
+		                         "one, so NCCL 2.27 and later still fail "
+		                         "('operation not supported') with "
 		                         "enable_uvm set"), frac),
+		          whole ?
+		          /* TRANSLATORS: %s: the whole-GPU profile
+		           * ("nvidia_l40s-48c"). */
+		          gw_xasprintf(_("Use %s (the whole GPU) or a "
+		                         "MIG-backed profile with --vgpu, or "
+		                         "DirectPath I/O."), whole) :
 		          gw_xasprintf(_("Use a 1:1 profile (e.g. "
 		                         "nvidia_l40s-48c on an L40S) or a "
 		                         "MIG-backed one with --vgpu, or "
 		                         "DirectPath I/O."))),
+		          whole ?
+		          /* TRANSLATORS: the wizard's words for the fix above. */
+		          gw_xasprintf(_("Pick %s (the whole GPU) or a MIG-backed profile with Space on the GPU selection step, or the whole GPU (passthrough)."),
+		                       whole) :
 		          /* TRANSLATORS: the wizard's words for the fix above:
 		           * the GPU step's title and its key for profiles. */
 		          gw_xstrdup(_("Pick a 1:1 profile (e.g. nvidia_l40s-48c on an L40S) or a MIG-backed one with Space on the GPU selection step, or the whole GPU (passthrough).")));
+		free(whole);
+	}
 	free(frac);
 	if (c->v && windows_guest(c->v))
 		pl_finding(p, GW_SEV_WARN, "uvm-windows",
@@ -330,9 +376,143 @@ wrong_uvm_keys(plan_ctx *c)
 	}
 }
 
+/* ---- series: CUDA runs on C- and Q-series only ---------------------------- */
+
+#define SRC_SERIES "NVIDIA vGPU user guide, OpenCL and CUDA Application Support (Q-series); NVIDIA AI Enterprise 6, vGPU (C-Series) appendix (docs.nvidia.com/ai-enterprise/release-6/latest/appendix/vgpu.html)"
+
+static void
+series_cuda(plan_ctx *c)
+{
+	size_t i;
+	gw_vgpu_type vt;
+	char *csz;
+
+	for (i = 0; i < c->p->ngpus; i++) {
+		const char *prof = c->p->gpus[i].profile;
+
+		if (prof == NULL || gw_vgpu_type_parse(prof, &vt) != 0 ||
+		    (vt.series != 'a' && vt.series != 'b'))
+			continue;
+		csz = gw_gpu_vgpu_sizes(c->p->gpus[i].gpu, 'c', 0);
+		pl_fix_ui(pl_finding(c->p, GW_SEV_ERROR, "vgpu-profile-series",
+		          GW_TOPIC_GPU, SRC_SERIES,
+		          /* TRANSLATORS: %s the profile; %c its series letter
+		           * (A: virtual applications, B: virtual PCs). */
+		          gw_xasprintf(_("vGPU profile %s is %c-series: CUDA, "
+		                         "and so vLLM, runs only on C-series "
+		                         "(AI Enterprise) and Q-series vGPUs"),
+		                       prof, toupper((unsigned char)vt.series)),
+		          csz && c->p->gpus[i].gpu->vgpu_prefix ?
+		          /* TRANSLATORS: %s the profile prefix
+		           * ("nvidia_l40s"), then NVIDIA's C-series sizes. */
+		          gw_xasprintf(_("Use a C-series profile with --vgpu: "
+		                         "%s-<GB>c, GB one of %s."),
+		                       c->p->gpus[i].gpu->vgpu_prefix, csz) :
+		          gw_xstrdup(_("Use a C-series profile (ending in c) "
+		                       "with --vgpu."))),
+		          /* TRANSLATORS: the wizard's words for the fix above. */
+		          gw_xstrdup(_("Pick a C-series profile (ending in c) with Space on the GPU selection step.")));
+		free(csz);
+	}
+}
+
+/* ---- several vGPUs in one VM: by the vSphere release ---------------------- */
+
+/* 7 for "7.0U3", 8 for "8.0U2"; 0 unknown. */
+static int
+esxi_major(const char *v)
+{
+	return v && isdigit((unsigned char)*v) ? atoi(v) : 0;
+}
+
+static void
+multi_vgpu(plan_ctx *c)
+{
+	gw_plan *p = c->p;
+	char *frac;
+	int major;
+
+	if (c->nvgpu_all < 2)
+		return;
+	frac = fractional_profiles(p);
+	if (frac == NULL) {
+		/* whole-GPU time-sliced C-series only is what 7.x takes;
+		 * a MIG-backed or other series profile is not */
+		size_t i;
+		gw_vgpu_type vt;
+
+		for (i = 0; i < p->ngpus && frac == NULL; i++)
+			if (p->gpus[i].profile &&
+			    gw_vgpu_type_parse(p->gpus[i].profile, &vt) == 0 &&
+			    (vt.series != 'c' || vt.slices))
+				frac = gw_xstrdup(p->gpus[i].profile);
+	}
+	if (frac == NULL)
+		return;
+	major = esxi_major(c->a->esxi_version);
+	if (major >= 8) {
+		free(frac);
+		return;
+	}
+	if (major == 7)
+		pl_fix_ui(pl_finding(p, GW_SEV_ERROR, "vgpu-profile-multi-vsphere7",
+		           GW_TOPIC_GPU, SRC_MULTI_VGPU,
+		           /* TRANSLATORS: %d the vGPU count, %s the ESXi
+		            * version, the last %s the profiles. */
+		           gw_xasprintf(_("%d vGPUs in one VM on ESXi %s: "
+		                          "vSphere 7.x supports several vGPUs "
+		                          "in a VM only with C-series profiles "
+		                          "that own the whole GPU, and %s is "
+		                          "not one"), c->nvgpu_all,
+		                        c->a->esxi_version, frac),
+		           gw_xasprintf(_("Use the whole-GPU C-series profile "
+		                          "for every vGPU, or vSphere 8.0 or "
+		                          "later."))),
+		          /* TRANSLATORS: the wizard's words for the fix above. */
+		          gw_xstrdup(_("Pick the whole-GPU C-series profile for every vGPU with Space on the GPU selection step, or use vSphere 8.0 or later.")));
+	else
+		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "vgpu-profile-multi-esxi",
+		           GW_TOPIC_GPU, SRC_MULTI_VGPU,
+		           gw_xasprintf(_("%d vGPUs in one VM with %s: supported "
+		                          "from vSphere 8.0; vSphere 7.x takes "
+		                          "several vGPUs only with C-series "
+		                          "profiles that own the whole GPU, and "
+		                          "the ESXi version is not known"),
+		                        c->nvgpu_all, frac),
+		           gw_xasprintf(_("Give the host's ESXi version with "
+		                          "--esxi (e.g. 8.0U2)."))),
+		          /* TRANSLATORS: the wizard's words for the fix above. */
+		          gw_xstrdup(_("Enter the host's ESXi version on the VM step (e.g. 8.0U2).")));
+	free(frac);
+}
+
+/* ---- 64-bit guest --------------------------------------------------------- */
+
+static void
+guest_64bit(plan_ctx *c)
+{
+	const char *os = c->v ? gw_vmx_get(c->v, "guestOS") : NULL;
+	size_t n = os ? strlen(os) : 0;
+
+	if (c->nvgpu_all <= 0 || os == NULL || n == 0 ||
+	    (n > 3 && strcasecmp(os + n - 3, "-64") == 0))
+		return;
+	pl_finding(c->p, GW_SEV_ERROR, "vgpu-guest-32bit", GW_TOPIC_VGPU,
+	           SRC_VGPU_GUEST,
+	           /* TRANSLATORS: %s the guestOS value of the .vmx. */
+	           gw_xasprintf(_("The guest OS must be 64-bit for NVIDIA "
+	                          "vGPU, and this VM's is not (guestOS = "
+	                          "%s)"), os),
+	           gw_xasprintf(_("Install a 64-bit guest OS and set its "
+	                          "guest OS type (a value ending in -64).")));
+}
+
 void
 pl_vgpu_checks(plan_ctx *c)
 {
+	series_cuda(c);
+	multi_vgpu(c);
+	guest_64bit(c);
 	mixed_profiles(c);
 	uvm_support(c);
 	wrong_uvm_keys(c);

@@ -207,15 +207,13 @@ int gw_wizard_remove_gpu(gw_wizard *w, size_t idx);
 /* vGPU profiles offered for g: "<prefix>-<fb><series>" for the framebuffer
  * sizes NVIDIA documents for the board (C series, at least the full-board
  * profile).  Returns a malloc'ed NULL-terminated list (may be empty).
- * Rule: NVIDIA's time-sliced C-series types split the board's framebuffer
- * into equal shares of at least 4 GB, so for a board of F GB the sizes are
- * the divisors of F from 4 up (48 GB: 4 6 8 12 16 24 48; 80 GB: 4 5 8 10
- * 16 20 40 80; 24 GB: 4 6 8 12 24; 16 GB: 4 8 16), largest first.  This
- * reproduces NVIDIA's lists for the boards of 12..80 GB whose size has no
- * prime factor above 5; for the others (H100 NVL 94 GB, H200 141 GB: NVIDIA
- * rounds their shares) only the full-board profile "<prefix>-<F>c" is
- * offered.  No prefix or unknown VRAM: empty list.  MIG-backed profiles
- * (grid_a100-1-5c) are not offered; an answers file may still name them. */
+ * The sizes are the GPU table's time-sliced C-series vgpu_types (NVIDIA AI
+ * Enterprise 6, "Virtual GPU Types for Supported GPUs": L40S 48 24 16 12 8
+ * 6 4; A100 PCIe 80GB 80 40 20 16 10 8 4), largest first; a board the
+ * table lists no C-series types for gets its full-board profile
+ * "<prefix>-<F>c" only.  No prefix or unknown VRAM: empty list.
+ * MIG-backed profiles (grid_a100-1-5c) are not offered; an answers file
+ * may still name them. */
 char **gw_wizard_profiles(const gw_gpu *g);
 void gw_strv_free(char **v);
 

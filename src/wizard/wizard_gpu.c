@@ -1,8 +1,8 @@
 /* wizard_gpu.c: the GPU step (wizard.h): search, vGPU profiles, the
  * chosen GPUs.
  *
- * vGPU C-series sizes: NVIDIA AI Enterprise "Virtual GPU Types for
- * Supported GPUs" (see gw_wizard_profiles).
+ * vGPU C-series sizes: the GPU table's vgpu_types (NVIDIA AI Enterprise 6,
+ * "Virtual GPU Types for Supported GPUs"; see gw_wizard_profiles).
  */
 #include "wizard_int.h"
 
@@ -84,37 +84,36 @@ gw_wizard_search(const gw_wizard *w, const char *query, unsigned vendor,
 	return n;
 }
 
-/* Every prime factor of f is 2, 3 or 5. */
-static int
-smooth5(int f)
-{
-	static const int primes[] = { 2, 3, 5 };
-	size_t i;
-
-	if (f <= 0)
-		return 0;
-	for (i = 0; i < sizeof primes / sizeof primes[0]; i++)
-		while (f % primes[i] == 0)
-			f /= primes[i];
-	return f == 1;
-}
-
 char **
 gw_wizard_profiles(const gw_gpu *g)
 {
 	wz_strv s = { NULL, 0 };
-	int fb, d;
+	gw_vgpu_type vt;
+	size_t i, j;
+	int best, last = 0;
 
 	if (g == NULL || g->vgpu_prefix == NULL || g->vram_gb <= 0)
 		return wz_strv_finish(&s);
-	fb = g->vram_gb;
-	if (fb <= 80 && smooth5(fb)) {
-		for (d = fb; d >= 4; d--)
-			if (fb % d == 0)
-				wz_strv_push(&s, gw_xasprintf("%s-%dc", g->vgpu_prefix, d));
+	/* the table's time-sliced C-series sizes, largest first */
+	for (j = 0; j < g->nvgpu_types; j++) {
+		for (best = 0, i = 0; i < g->nvgpu_types; i++) {
+			char *prof = gw_xasprintf("x-%s", g->vgpu_types[i]);
+
+			if (gw_vgpu_type_parse(prof, &vt) == 0 &&
+			    vt.series == 'c' && vt.slices == 0 &&
+			    vt.size_gb > best &&
+			    (last == 0 || vt.size_gb < last))
+				best = vt.size_gb;
+			free(prof);
+		}
+		if (best == 0)
+			break;
+		wz_strv_push(&s, gw_xasprintf("%s-%dc", g->vgpu_prefix, best));
+		last = best;
 	}
 	if (s.n == 0)
-		wz_strv_push(&s, gw_xasprintf("%s-%dc", g->vgpu_prefix, fb));
+		wz_strv_push(&s, gw_xasprintf("%s-%dc", g->vgpu_prefix,
+		                              g->vram_gb));
 	return wz_strv_finish(&s);
 }
 

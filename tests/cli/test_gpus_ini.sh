@@ -1,6 +1,7 @@
 #!/bin/sh
 # data/gpus.ini is generated from the fact sheet in the tree: a copy of
-# data/gen-gpus-ini.py and data/gpu_facts.csv alone, in a folder with
+# data/gen-gpus-ini.py, data/gpu_facts.csv and the vGPU tables
+# (vgpu_types.csv, vgpu_mmio.csv) alone, in a folder with
 # nothing beside it, regenerates the committed data/gpus.ini byte for byte
 # (data/README.md).  A changed fact changes the table, so the comparison
 # can fail.
@@ -13,7 +14,8 @@ if ! command -v python3 >/dev/null 2>&1; then
 fi
 
 mkdir -p "$TMP/co/data"
-cp "$SRC/data/gen-gpus-ini.py" "$SRC/data/gpu_facts.csv" "$TMP/co/data/"
+cp "$SRC/data/gen-gpus-ini.py" "$SRC/data/gpu_facts.csv" \
+	"$SRC/data/vgpu_types.csv" "$SRC/data/vgpu_mmio.csv" "$TMP/co/data/"
 check "the generator runs on a copy of data/ alone" \
 	sh -c "cd '$TMP/co' && python3 data/gen-gpus-ini.py >'$TMP/out' 2>&1"
 check "it regenerates the committed data/gpus.ini byte for byte" \
@@ -33,6 +35,25 @@ check "a changed fact gives another table" \
 	       grep -q '^vram_gb *= 47' data/gpus.ini"
 check "--check then fails on the committed table" \
 	sh -c "cd '$TMP/co' && ! python3 data/gen-gpus-ini.py --check -o '$SRC/data/gpus.ini' 2>/dev/null"
+
+# the vGPU tables: a changed figure gives another table, a board that no
+# row has is refused
+cp "$SRC/data/gpu_facts.csv" "$TMP/co/data/gpu_facts.csv"
+sed 's/^v100-16g-pcie,64,/v100-16g-pcie,32,/' "$SRC/data/vgpu_mmio.csv" \
+	>"$TMP/co/data/vgpu_mmio.csv"
+check "a changed NVIDIA MMIO figure gives another table" \
+	sh -c "cd '$TMP/co' && python3 data/gen-gpus-ini.py >/dev/null &&
+	       sed -n '/^\[v100-16g-pcie\]/,/^\$/p' data/gpus.ini | grep -q '^vgpu_mmio_gb = 32\$'"
+cp "$SRC/data/vgpu_mmio.csv" "$TMP/co/data/vgpu_mmio.csv"
+{ cat "$SRC/data/vgpu_types.csv"; echo 'zz9,c,time-sliced,4 8,"synthetic"'; } \
+	>"$TMP/co/data/vgpu_types.csv"
+check "a vGPU board that no row has is refused" \
+	sh -c "cd '$TMP/co' && ! python3 data/gen-gpus-ini.py 2>'$TMP/gen.err' &&
+	       grep -q 'zz9' '$TMP/gen.err'"
+cp "$SRC/data/vgpu_types.csv" "$TMP/co/data/vgpu_types.csv"
+check "30 boards have NVIDIA's vGPU types, 31 rows a vgpu_source" \
+	sh -c "[ \$(grep -c '^vgpu_types' '$SRC/data/gpus.ini') -eq 30 ] &&
+	       [ \$(grep -c '^vgpu_source' '$SRC/data/gpus.ini') -eq 31 ]"
 
 # the columns the plan and the wizard read: every row has a class and sriov
 n=$(grep -c '^\[' "$SRC/data/gpus.ini")

@@ -98,7 +98,7 @@ check "apply with no [gpu]: exit 0" [ "$rc" -eq 0 ]
 check "apply with no [gpu]: patched" has "patched $TMP/ans/llm.vmx (backup: "
 check "apply with no [gpu]: only the two enable_uvm lines added" only_added "$TMP/ans.orig" "$TMP/ans/llm.vmx" $UVM0 $UVM1
 check "apply with no [gpu]: the vMotion WARN is shown" has "enable_uvm disables vMotion"
-check "apply: the fractional-profile WARN (nvidia_l40s-24c) is shown" has "Unified memory is supported only on vGPUs that have the whole framebuffer of a GPU or MIG instance; nvidia_l40s-24c has a part of one"
+check "apply: the fractional-profile WARN (nvidia_l40s-24c) is shown" has "Unified memory is supported only on C-series vGPUs that have the whole framebuffer of the GPU and on MIG-backed vGPUs; nvidia_l40s-24c has a part of one"
 printf '[options]\nuvm = yes\n[output]\ndir = out\nformats = vmx\n' >"$TMP/ans/b.ini"
 run "$GPUWIZ" apply --answers "$TMP/ans/b.ini"
 check "no [gpu] and no [vm] vmx: still refused" sh -c "[ $rc -eq 2 ] && grep -q 'b.ini: \[gpu\] devices: no GPU given' '$err'"
@@ -141,10 +141,10 @@ assert 'Unified Virtual Memory' in f[0]['source'], f
 assert not [g for g in d['findings'] if g['id']=='uvm-windows'], d['findings']
 "
 run "$GPUWIZ" vmx "$TMP/f.vmx"
-check "fractional profile without --uvm: no uvm-fractional" sh -c "! grep -q 'supported only on vGPUs' '$out'"
+check "fractional profile without --uvm: no uvm-fractional" sh -c "! grep -q 'supported only on C-series vGPUs' '$out'"
 sed -e 's/^\(pciPassthru[01]\.vgpu = \).*/\1"nvidia_l40s-48c"/' "$TMP/f.vmx" >"$TMP/w.vmx"
 run "$GPUWIZ" vmx "$TMP/w.vmx" --uvm
-check "1:1 profile nvidia_l40s-48c + --uvm: no fractional WARN" sh -c "[ $rc -eq 0 ] && ! grep -q 'supported only on vGPUs' '$out'"
+check "1:1 profile nvidia_l40s-48c + --uvm: no fractional WARN" sh -c "[ $rc -eq 0 ] && ! grep -q 'supported only on C-series vGPUs' '$out'"
 sed -e 's/^guestOS = .*/guestOS = "windows2019srv-64"/' "$TMP/w.vmx" >"$TMP/win.vmx"
 run "$GPUWIZ" vmx "$TMP/win.vmx" --uvm
 check "Windows guest + --uvm: WARN, Linux guests only" sh -c "grep -q 'WARN  Unified memory on vGPU is supported only in Linux guests' '$out' && grep -q 'guestOS = windows2019srv-64' '$out'"
@@ -160,7 +160,7 @@ import json
 d=json.load(open('$out'))
 f=[f for f in d['findings'] if f['id']=='vgpu-mixed-board']
 assert len(f)==1 and f[0]['severity']=='error', d['findings']
-assert 'Multi-vGPU' in f[0]['source'], f
+assert 'Multiple vGPUs Assigned to a VM' in f[0]['source'], f
 "
 run "$GPUWIZ" vmx "$TMP/f.vmx" --vgpu nvidia_l40s-48c
 check "same board, other size: WARN vgpu-mixed-size (release-dependent)" sh -c "grep -q 'WARN  The vGPUs of this VM differ in size (nvidia_l40s-24c and nvidia_l40s-48c)' '$out'"
@@ -169,9 +169,9 @@ check "the VM's own profile again: no mixing finding" sh -c "! grep -q 'vGPUs of
 
 # without a .vmx: --vgpu PROFILE --uvm (the snippet)
 run "$GPUWIZ" snippet --format vmx --vgpu nvidia_l40s-24c --uvm
-check "snippet --vgpu nvidia_l40s-24c --uvm: the fractional WARN (stderr)" errhas "WARN  Unified memory is supported only on vGPUs"
+check "snippet --vgpu nvidia_l40s-24c --uvm: the fractional WARN (stderr)" errhas "WARN  Unified memory is supported only on C-series vGPUs"
 run "$GPUWIZ" snippet --format vmx --vgpu nvidia_l40s-48c --uvm
-check "snippet --vgpu nvidia_l40s-48c --uvm: no fractional WARN" sh -c "! grep -q 'supported only on vGPUs' '$out' '$err'"
+check "snippet --vgpu nvidia_l40s-48c --uvm: no fractional WARN" sh -c "! grep -q 'supported only on C-series vGPUs' '$out' '$err'"
 run "$GPUWIZ" snippet --format vmx --vgpu nvidia_l40s-24c --vgpu grid_a100-40c
 check "snippet with two boards: the FAIL (stderr)" errhas "FAIL  The vGPUs of one VM must be of the same board and series"
 

@@ -57,7 +57,7 @@ tail_walk() { # LANG proposed(0|1)
 	fi
 	check "$lang: the vMotion consequence, as the plan's finding" on_screen "$(tr_ "$lang" "enable_uvm disables vMotion of this VM's vGPUs")"
 	# nvidia_l40s-24c is half an L40S: UVM unsupported (doc/design.md, 15.3)
-	check "$lang: the fractional-profile WARN, as the plan's finding" on_screen "$(first "$lang" "Unified memory is supported only on vGPUs that have the whole framebuffer of a GPU or MIG instance; %s has a part of one, so NCCL 2.27 and later still fail ('operation not supported') with enable_uvm set" 12)"
+	check "$lang: the fractional-profile WARN, as the plan's finding" on_screen "$(first "$lang" "Unified memory is supported only on C-series vGPUs that have the whole framebuffer of the GPU and on MIG-backed vGPUs; %s has a part of one, so NCCL 2.27 and later still fail ('operation not supported') with enable_uvm set" 12)"
 	check "$lang: the A100 consequence is said" sh -c "grep -q 'A100' '$SCREEN' && grep -q 'NVLink' '$SCREEN'"
 	# the fractional WARN comes first: the INFO may be on the next page
 	check "$lang: the reason, as the plan's finding" find_in_pages "$(first "$lang" "Unified memory on %d vGPU(s): NCCL 2.27 and later fail without it (Cuda failure 'operation not supported' in ncclCommInitRank)" 24 | sed 's/%d/2/')"

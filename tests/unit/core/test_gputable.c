@@ -438,6 +438,62 @@ test_lookup_name(void **state)
 	assert_contains(msg, "no GPU given");
 }
 
+/* NVIDIA's vGPU types and MMIO figures as the real table has them
+ * (data/vgpu_types.csv, data/vgpu_mmio.csv: NVIDIA AI Enterprise 6). */
+static void
+test_vgpu_types(void **state)
+{
+	const gw_gpu *l40s = gw_table_lookup(&table, "l40s", NULL);
+	const gw_gpu *a100 = gw_table_lookup(&table, "a100-40g-pcie", NULL);
+	const gw_gpu *v100 = gw_table_lookup(&table, "v100-16g-pcie", NULL);
+	gw_vgpu_type vt;
+	gw_err e;
+	char *z;
+
+	(void)state;
+	assert_non_null(l40s);
+	assert_non_null(a100);
+	assert_int_equal(gw_vgpu_type_parse("nvidia_l40s-48c", &vt), 0);
+	assert_int_equal(vt.size_gb, 48);
+	assert_int_equal(vt.slices, 0);
+	assert_int_equal(vt.series, 'c');
+	assert_int_equal(gw_vgpu_type_parse("grid_a100-1-5cme", &vt), 0);
+	assert_int_equal(vt.slices, 1);
+	assert_int_equal(vt.size_gb, 5);
+	assert_int_equal(gw_vgpu_type_parse("nvidia_rtx6000-ada-4q", &vt), 0);
+	assert_int_equal(vt.size_gb, 4);
+	assert_int_equal(vt.series, 'q');
+	assert_int_equal(gw_vgpu_type_parse("nvidia_l40s-48", &vt), -1);
+	assert_int_equal(gw_vgpu_type_parse("nvidia_l40s-c", &vt), -1);
+
+	z = gw_gpu_vgpu_sizes(l40s, 'c', 0);
+	assert_string_equal(z, "4, 6, 8, 12, 16, 24, 48");
+	free(z);
+	assert_null(gw_gpu_vgpu_sizes(l40s, 'c', 1));
+	assert_null(gw_gpu_vgpu_sizes(l40s, 'q', 0));
+	z = gw_gpu_vgpu_sizes(a100, 'c', 1);
+	assert_string_equal(z, "1-5, 1-10, 2-10, 3-20, 4-20, 7-40");
+	free(z);
+	assert_int_equal(gw_gpu_vgpu_full_size(l40s, 'c'), 48);
+	assert_int_equal(gw_gpu_vgpu_full_size(v100, 'c'), -1);
+
+	assert_int_equal(gw_gpu_vgpu_check(l40s, "nvidia_l40s-24c", &e), 0);
+	assert_int_equal(gw_gpu_vgpu_check(l40s, "nvidia_l40s-24q", &e), 0);
+	assert_int_equal(gw_gpu_vgpu_check(l40s, "nvidia_l40s-47c", &e), -1);
+	assert_non_null(strstr(e.msg, "4, 6, 8, 12, 16, 24, 48"));
+	assert_int_equal(gw_gpu_vgpu_check(a100, "grid_a100-3-20c", &e), 0);
+	assert_int_equal(gw_gpu_vgpu_check(a100, "grid_a100-3-40c", &e), -1);
+	/* no list: not checked */
+	assert_int_equal(gw_gpu_vgpu_check(v100, "grid_v100-7c", &e), 0);
+
+	/* Table 18: Tesla V100 (all variants) 64, A100 40GB 128; the L40S
+	 * is not in it */
+	assert_int_equal(v100->vgpu_mmio_gb, 64);
+	assert_int_equal(a100->vgpu_mmio_gb, 128);
+	assert_int_equal(l40s->vgpu_mmio_gb, 0);
+	assert_non_null(strstr(a100->vgpu_source, "Table 18"));
+}
+
 static void
 test_sizes(void **state)
 {
@@ -669,6 +725,19 @@ test_broken_tables(void **state)
 	             "%s:9: [l40s] sriov: 'true' is not yes or no", NULL);
 	expect_error(dir, NO_KIND "class = geforce\nsriov = yes\n",
 	             "%s:9: [l40s] sriov: 'yes' without a vgpu_prefix", NULL);
+	/* the vGPU keys: only with a prefix, well formed, with a source */
+	expect_error(dir, NO_KIND "vgpu_mmio_gb = 64\nvgpu_source = s\n",
+	             "%s:8: [l40s] vgpu_mmio_gb without a vgpu_prefix", NULL);
+	expect_error(dir, NO_KIND "vgpu_prefix = nvidia_l40s\n"
+	             "vgpu_types = \"4c 47\"\nvgpu_source = s\n",
+	             "%s:9: [l40s] vgpu_types: '47' is not a vGPU type ending",
+	             NULL);
+	expect_error(dir, NO_KIND "vgpu_prefix = nvidia_l40s\n"
+	             "vgpu_mmio_gb = 0\nvgpu_source = s\n",
+	             "%s:9: [l40s] vgpu_mmio_gb: '0' is not a size in GB", NULL);
+	expect_error(dir, NO_KIND "vgpu_prefix = nvidia_l40s\n"
+	             "vgpu_types = \"4c 48c\"\n",
+	             "%s:9: [l40s] vgpu_types without a vgpu_source", NULL);
 #undef NO_KIND
 	expect_error(dir, "[L 40]\nname = x\n",
 	             "%s:1: [l 40] is not a valid GPU id", NULL);
@@ -743,6 +812,7 @@ main(void)
 		cmocka_unit_test(test_lookup_vgpu_profile),
 		cmocka_unit_test(test_lookup_name),
 		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_vgpu_types),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_broken_tables),
 	};

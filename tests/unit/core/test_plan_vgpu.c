@@ -124,7 +124,166 @@ test_fractional(void **state)
 	assert_null(find(&p, "uvm-fractional"));
 	gw_plan_free(&p);
 	plan_for(&p, LINUX_VMX, "", 1, "grid_a100-20c");
-	assert_non_null(find(&p, "uvm-fractional"));
+	f = find(&p, "uvm-fractional");
+	assert_non_null(f);
+	/* the fix names the board's whole-GPU C-series type */
+	assert_non_null(strstr(f->fix, "grid_a100-40c"));
+	gw_plan_free(&p);
+	plan_for(&p, LINUX_VMX, TWO_24C, 1, NULL);
+	assert_non_null(strstr(find(&p, "uvm-fractional")->fix,
+	                       "nvidia_l40s-48c"));
+	gw_plan_free(&p);
+}
+
+/* A plan without a .vmx: memory_mb, esxi as given. */
+static void
+plan_snip(gw_plan *p, const char *prof, long memory_mb, const char *esxi,
+          int uvm)
+{
+	gw_answers a;
+	gw_err e;
+
+	gw_answers_init(&a);
+	a.uvm = uvm;
+	a.memory_mb = memory_mb;
+	a.esxi_version = esxi ? gw_xstrdup(esxi) : NULL;
+	if (gw_answers_add_gpu(&a, &tbl, prof, "--vgpu", &e) != 0)
+		fail_msg("%s", e.msg);
+	if (gw_plan_build(&a, &tbl, NULL, p, &e) != 0)
+		fail_msg("plan: %s", e.msg);
+	gw_answers_free(&a);
+}
+
+/* NVIDIA's MMIO table (AI Enterprise 6, Table 18: Tesla V100 all
+ * variants 64 GB) over the rule's 32 for a 16 GB V100, in a VM with 32 GB
+ * or more of memory (or memory unknown); below 32 GB the rule alone. */
+static void
+test_mmio_table(void **state)
+{
+	gw_plan p;
+
+	(void)state;
+	plan_snip(&p, "grid_v100x-16c", 65536, NULL, 0);
+	assert_int_equal(p.rule_gb, 32);
+	assert_int_equal(p.vgpu_table_gb, 64);
+	assert_int_equal(p.rec_gb, 64);
+	assert_int_equal(p.mmio_gb, 64);
+	assert_non_null(find(&p, "mmio-vgpu-table"));
+	gw_plan_free(&p);
+	plan_snip(&p, "grid_v100x-16c", 0, NULL, 0);
+	assert_int_equal(p.mmio_gb, 64);
+	gw_plan_free(&p);
+	plan_snip(&p, "grid_v100x-16c", 16384, NULL, 0);
+	assert_int_equal(p.vgpu_table_gb, 0);
+	assert_int_equal(p.mmio_gb, 32);
+	assert_null(find(&p, "mmio-vgpu-table"));
+	gw_plan_free(&p);
+	/* the rule already gives NVIDIA's figure: H100 80 GB 256 = 256 */
+	plan_snip(&p, "nvidia_h100xm-80c", 65536, NULL, 0);
+	assert_int_equal(p.rule_gb, 256);
+	assert_int_equal(p.vgpu_table_gb, 256);
+	assert_int_equal(p.mmio_gb, 256);
+	assert_null(find(&p, "mmio-vgpu-table"));
+	gw_plan_free(&p);
+	/* the L40S is not in NVIDIA's table: the rule */
+	plan_snip(&p, "nvidia_l40s-48c", 65536, NULL, 0);
+	assert_int_equal(p.vgpu_table_gb, 0);
+	assert_int_equal(p.mmio_gb, 128);
+	gw_plan_free(&p);
+}
+
+/* Sizes NVIDIA does not list are refused with the valid ones. */
+static void
+test_sizes(void **state)
+{
+	gw_answers a;
+	gw_err e;
+
+	(void)state;
+	gw_answers_init(&a);
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-47c",
+	                                    "--vgpu", &e), -1);
+	assert_non_null(strstr(e.msg, "nvidia_l40s-47c"));
+	assert_non_null(strstr(e.msg, "4, 6, 8, 12, 16, 24, 48"));
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "grid_a100-2-30c",
+	                                    "--vgpu", &e), -1);
+	assert_non_null(strstr(e.msg, "1-5, 1-10, 2-10, 3-20, 4-20, 7-40"));
+	/* no MIG on an L40S */
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-1-10c",
+	                                    "--vgpu", &e), -1);
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-48c",
+	                                    "--vgpu", &e), 0);
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "grid_a100-1-5cme",
+	                                    "--vgpu", &e), 0);
+	/* Q-series sizes are not in the table: not checked */
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-24q",
+	                                    "--vgpu", &e), 0);
+	gw_answers_free(&a);
+}
+
+/* A- and B-series run no CUDA; several vGPUs by the ESXi release; the
+ * A100 P2P warning only for time-sliced vGPUs. */
+static void
+test_series_release(void **state)
+{
+	const gw_finding *f;
+	gw_plan p;
+
+	(void)state;
+	plan_snip(&p, "nvidia_l40s-2b", 0, "8.0U2", 0);
+	f = find(&p, "vgpu-profile-series");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_ERROR);
+	assert_non_null(strstr(f->fix, "nvidia_l40s-<GB>c"));
+	gw_plan_free(&p);
+	plan_snip(&p, "nvidia_l40s-24q", 0, "8.0U2", 0);
+	assert_null(find(&p, "vgpu-profile-series"));
+	gw_plan_free(&p);
+
+	plan_snip(&p, "nvidia_l40s-24c=2", 0, "7.0U3", 0);
+	f = find(&p, "vgpu-profile-multi-vsphere7");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_ERROR);
+	gw_plan_free(&p);
+	plan_snip(&p, "nvidia_l40s-24c=2", 0, NULL, 0);
+	f = find(&p, "vgpu-profile-multi-esxi");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_WARN);
+	gw_plan_free(&p);
+	plan_snip(&p, "nvidia_l40s-24c=2", 0, "8.0U2", 0);
+	assert_null(find(&p, "vgpu-profile-multi-esxi"));
+	assert_null(find(&p, "vgpu-profile-multi-vsphere7"));
+	gw_plan_free(&p);
+	/* whole-GPU C-series: fine on 7.x */
+	plan_snip(&p, "nvidia_l40s-48c=2", 0, "7.0U3", 0);
+	assert_null(find(&p, "vgpu-profile-multi-vsphere7"));
+	gw_plan_free(&p);
+
+	plan_snip(&p, "grid_a100-40c=2", 0, "8.0U2", 1);
+	assert_non_null(find(&p, "uvm-a100-p2p"));
+	gw_plan_free(&p);
+	plan_snip(&p, "grid_a100-3-20c=2", 0, "8.0U2", 1);
+	assert_null(find(&p, "uvm-a100-p2p"));
+	gw_plan_free(&p);
+}
+
+/* The synthetic fixture: a 32-bit guest (guestOS "ubuntu") with vGPUs. */
+static void
+test_guest_32bit(void **state)
+{
+	const gw_finding *f;
+	gw_plan p;
+
+	(void)state;
+	plan_for(&p, "vmx/synthetic-vgpu-l40s-24c-x2-ubuntu32.vmx", "", 0,
+	         NULL);
+	f = find(&p, "vgpu-guest-32bit");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_ERROR);
+	assert_non_null(strstr(f->message, "guestOS = ubuntu"));
+	gw_plan_free(&p);
+	plan_for(&p, LINUX_VMX, TWO_24C, 0, NULL);
+	assert_null(find(&p, "vgpu-guest-32bit"));
 	gw_plan_free(&p);
 }
 
@@ -238,6 +397,10 @@ main(void)
 		cmocka_unit_test(test_windows),
 		cmocka_unit_test(test_mixed),
 		cmocka_unit_test(test_wrong_key),
+		cmocka_unit_test(test_mmio_table),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_series_release),
+		cmocka_unit_test(test_guest_32bit),
 	};
 
 	return cmocka_run_group_tests(tests, up, down);

@@ -1051,13 +1051,23 @@ test_profiles(void **state)
 	static const char *const a100d[] = {
 		"grid_a100d-80c", "grid_a100d-40c", "grid_a100d-20c",
 		"grid_a100d-16c", "grid_a100d-10c", "grid_a100d-8c",
-		"grid_a100d-5c", "grid_a100d-4c" };
+		"grid_a100d-4c" };
 	static const char *const a10[] = {
 		"nvidia_a10-24c", "nvidia_a10-12c", "nvidia_a10-8c",
 		"nvidia_a10-6c", "nvidia_a10-4c" };
 	static const char *const t4[] = { "grid_t4-16c", "grid_t4-8c", "grid_t4-4c" };
-	static const char *const h200[] = { "nvidia_h200x-141c" };
-	static const char *const h100l[] = { "nvidia_h100l-94c" };
+	/* NVIDIA's shares of the H200 and H100 NVL are rounded (AI
+	 * Enterprise 6, Tables 90 and 92); the V100 PCIe 16GB has no list
+	 * there: its full board only */
+	static const char *const h200[] = {
+		"nvidia_h200x-141c", "nvidia_h200x-70c", "nvidia_h200x-35c",
+		"nvidia_h200x-28c", "nvidia_h200x-17c", "nvidia_h200x-14c",
+		"nvidia_h200x-8c", "nvidia_h200x-7c", "nvidia_h200x-4c" };
+	static const char *const h100l[] = {
+		"nvidia_h100l-94c", "nvidia_h100l-47c", "nvidia_h100l-23c",
+		"nvidia_h100l-15c", "nvidia_h100l-11c", "nvidia_h100l-6c",
+		"nvidia_h100l-4c" };
+	static const char *const v100[] = { "grid_v100-16c" };
 	char **v;
 	gw_wizard w;
 	gw_err e;
@@ -1065,11 +1075,12 @@ test_profiles(void **state)
 
 	(void)state;
 	expect_profiles("l40s", l40s, 7);
-	expect_profiles("a100-80g-pcie", a100d, 8);
+	expect_profiles("a100-80g-pcie", a100d, 7);
 	expect_profiles("a10", a10, 5);
 	expect_profiles("t4", t4, 3);
-	expect_profiles("h200-sxm", h200, 1);
-	expect_profiles("h100-nvl", h100l, 1);
+	expect_profiles("h200-sxm", h200, 9);
+	expect_profiles("h100-nvl", h100l, 7);
+	expect_profiles("v100-16g-pcie", v100, 1);
 	expect_profiles("rtx-3090", NULL, 0);
 	expect_profiles("mi300x", NULL, 0);
 	v = gw_wizard_profiles(NULL);
@@ -1083,7 +1094,7 @@ test_profiles(void **state)
 	for (i = 0; v[i]; i++)
 		if (gw_wizard_add_gpu(&w, gpu("a100-80g-pcie"), v[i], 1, &e) != 0)
 			fail_msg("%s: %s", v[i], e.msg);
-	assert_int_equal(w.af.a.ngpus, 8);
+	assert_int_equal(w.af.a.ngpus, 7);
 	assert_true(w.have_plan);
 	gw_strv_free(v);
 	gw_wizard_free(&w);
