@@ -32,15 +32,20 @@ takes_over(const gw_diag_rule *ru, const gw_diag_hit *h,
 	return h->c.n == 0 || !h->c.ok[0] || c->v[0] > h->c.v[0];
 }
 
-/* Match rule ru on the line; updates its hit. */
+/* Match rule ru on the line; updates its hit.  esxi: whether the whole
+ * input names ESXi's files or esxcli (gw_diag_esxi_text). */
 static void
-match_rule(const gw_diag_rule *ru, gw_diag_hit *h, const scan_line *sl)
+match_rule(const gw_diag_rule *ru, gw_diag_hit *h, const scan_line *sl,
+           int esxi)
 {
 	const gw_buf *fold = sl->fold;
 	size_t p;
 
 	if (ru->also && !memmem(fold->data, fold->len, ru->also,
 	                        strlen(ru->also)))
+		return;
+	if ((ru->flags & GW_DIAG_R_NEEDS_ESXI) &&
+	    !gw_diag_esxi_line(fold->data, fold->len, esxi))
 		return;
 	for (p = 0; ru->pats[p]; p++) {
 		gw_diag_caps c;
@@ -67,6 +72,7 @@ static void
 scan(const char *text, size_t len, gw_diag_hit *hits)
 {
 	int has_nccl = gw_diag_ci_contains(text, len, "nccl");
+	int esxi = gw_diag_esxi_text(text, len);
 	gw_buf fold;
 	scan_line sl;
 	size_t pos = 0, r;
@@ -86,7 +92,8 @@ scan(const char *text, size_t len, gw_diag_hit *hits)
 		for (r = 0; r < gw_diag_nrules; r++)
 			if (!(gw_diag_rules[r].flags & GW_DIAG_R_NEEDS_NCCL) ||
 			    has_nccl)
-				match_rule(&gw_diag_rules[r], &hits[r], &sl);
+				match_rule(&gw_diag_rules[r], &hits[r], &sl,
+				           esxi);
 		/* one line break: \n, \r\n or \r */
 		if (end < len && text[end] == '\r' && end + 1 < len &&
 		    text[end + 1] == '\n')
@@ -137,11 +144,22 @@ gw_diagnose_text_ctx(const char *text, size_t len, const gw_diag_ctx *ctx,
 		    (gw_diag_rules[r].flags & GW_DIAG_R_POWERON_CAUSE))
 			specific = 1;
 	out->findings = gw_xcalloc(gw_diag_nrules, sizeof *out->findings);
-	for (r = 0; r < gw_diag_nrules; r++)
-		if (hits[r].found &&
-		    !((gw_diag_rules[r].flags & GW_DIAG_R_GENERIC) && specific))
-			fill_finding(&out->findings[out->n++], r, &hits[r], text,
-			             len);
+	for (r = 0; r < gw_diag_nrules; r++) {
+		gw_diag_finding *f = &out->findings[out->n];
+
+		if (!hits[r].found ||
+		    ((gw_diag_rules[r].flags & GW_DIAG_R_GENERIC) && specific))
+			continue;
+		fill_finding(f, r, &hits[r], text, len);
+		if (f->f.message != NULL) {
+			out->n++;
+			continue;
+		}
+		/* the builder declined */
+		gw_finding_free(&f->f);
+		free(f->line);
+		memset(f, 0, sizeof *f);
+	}
 	free(hits);
 	if (out->n == 0) {
 		free(out->findings);

@@ -52,6 +52,17 @@
 #define GW_DIAG_GUEST_BAR       "guest-bar-unassigned"
 /* a BOSH director's vSphere CPI log: the VM type's power-on failed */
 #define GW_DIAG_BOSH_POWERON    "bosh-cpi-poweron-failed"
+/* wrong advice in pasted text (a guide, a shell history, a boot.cfg):
+ * the command or setting is wrong for ESXi, why, and what instead */
+#define GW_DIAG_WRONG_MMIO_KERNEL "wrong-esxi-mmio-kernel-setting"
+#define GW_DIAG_WRONG_IOMMU_OPTION "wrong-esxi-iommu-option"
+#define GW_DIAG_WRONG_LINUX_IOMMU "wrong-esxi-linux-iommu-param"
+#define GW_DIAG_WRONG_PASSTHRU_ASPM "wrong-passthru-off-for-aspm"
+/* the wrong-passthru-off-for-aspm rule's finding when the text does not
+ * mention ASPM: what the command does */
+#define GW_DIAG_PASSTHRU_OFF    "passthru-set-disabled"
+#define GW_DIAG_WRONG_MMIO_SIZE "wrong-mmio-size"
+#define GW_DIAG_WRONG_MMIO_MODEL "wrong-mmio-by-model"
 #define GW_DIAG_POWERON         "poweron-failed"
 
 /* One recognised failure: the finding (finding.h: id one of GW_DIAG_*,

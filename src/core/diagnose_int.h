@@ -33,12 +33,15 @@ enum {
 	GW_DIAG_R_KEEP_MAX = 2,      /* keep the line with the largest first
 	                              * number */
 	GW_DIAG_R_NEEDS_NCCL = 4,    /* the input must mention NCCL somewhere */
-	GW_DIAG_R_GENERIC = 8        /* dropped when an R_POWERON_CAUSE rule
+	GW_DIAG_R_GENERIC = 8,       /* dropped when an R_POWERON_CAUSE rule
 	                              * matched */
+	GW_DIAG_R_NEEDS_ESXI = 16    /* the line must be ESXi's
+	                              * (gw_diag_esxi_line) */
 };
 
 /* Fills the finding's cause and fix (and numbers) from the hit; text and
- * len are the whole input. */
+ * len are the whole input.  A builder that leaves f->f.message NULL
+ * declines: the rule gives no finding (a value found fine). */
 typedef void (*gw_diag_build_fn)(gw_diag_finding *f, const gw_diag_hit *h,
                                  const char *text, size_t len);
 
@@ -66,6 +69,27 @@ extern const size_t gw_diag_nrules;
 #define GW_DIAG_SRC_PCI_HOLE "field reports (msg.pciPassthru.mmioOutsidePCIHole, pciHole.start); no VMware document found that states the value"
 #define GW_DIAG_SRC_LICENSE  "NVML API Reference Guide (vGPU license state UNLICENSED_RESTRICTED); NVIDIA License System User Guide"
 
+/* ---- diagnose_guide.c: wrong advice in pasted text --------------------- */
+
+#define GW_DIAG_SRC_WRONG_MMIO_KERNEL "Broadcom KB 323402 (pciPassthru.use64bitMMIO, pciPassthru.64bitMMIOSizeGB: per-VM .vmx keys, in GB); esxcli system settings kernel list (the VMkernel's settings: none for MMIO)"
+#define GW_DIAG_SRC_WRONG_IOMMU "VMware vSphere documentation (DirectPath I/O: Intel VT-d or AMD IOMMU enabled in the BIOS); ESXi esxcli reference (system settings kernel: no IOMMU setting; hardware pci list: Passthru Capable; hardware pci pcipassthru set, list)"
+#define GW_DIAG_SRC_WRONG_LINUX_IOMMU "Linux kernel documentation (admin-guide/kernel-parameters: intel_iommu, amd_iommu, iommu); ESXi boot.cfg (kernelopt holds VMkernel options); ESXi esxcli reference (hardware pci list, pcipassthru)"
+#define GW_DIAG_SRC_WRONG_PASSTHRU "ESXi esxcli reference (hardware pci pcipassthru set --enable false gives the device back to the VMkernel)"
+#define GW_DIAG_SRC_WRONG_MMIO "Broadcom KB 323402 (the MMIO rule from the GPUs' memory); NVIDIA GPU BAR1 sizes (nvidia-smi -q, Resizable BAR)"
+
+void gw_diag_build_mmio_kernel(gw_diag_finding *f, const gw_diag_hit *h,
+                               const char *text, size_t len);
+void gw_diag_build_iommu_option(gw_diag_finding *f, const gw_diag_hit *h,
+                                const char *text, size_t len);
+void gw_diag_build_linux_iommu(gw_diag_finding *f, const gw_diag_hit *h,
+                               const char *text, size_t len);
+void gw_diag_build_passthru_off(gw_diag_finding *f, const gw_diag_hit *h,
+                                const char *text, size_t len);
+void gw_diag_build_mmio_small(gw_diag_finding *f, const gw_diag_hit *h,
+                              const char *text, size_t len);
+void gw_diag_build_mmio_model(gw_diag_finding *f, const gw_diag_hit *h,
+                              const char *text, size_t len);
+
 void gw_diag_build_license(gw_diag_finding *f, const gw_diag_hit *h,
                            const char *text, size_t len);
 void gw_diag_build_hex_bdf(gw_diag_finding *f, const gw_diag_hit *h,
@@ -92,6 +116,15 @@ long gw_diag_pat_find(const char *s, size_t n, const char *p,
  * "grid_a100-3-20c": grid_ or nvidia_, a board, '-', a size starting with
  * a digit) into buf, lower case; 1 when found. */
 int gw_diag_find_profile(const char *text, size_t len, char *buf, size_t n);
+/* Is the line s[0..n) ESXi's, where a Linux kernel parameter is wrong?
+ * 1 when the line names ESXi's boot or settings files or esxcli
+ * (boot.cfg, kernelopt, /bootbank, esxcli, esx.conf); else 0 when it
+ * names a Linux boot loader or command line (grub, vmlinuz, cmdline,
+ * "command line", linux, proxmox, kvm); else text_esxi, which says
+ * whether the whole input names ESXi's files or esxcli
+ * (gw_diag_esxi_text). */
+int gw_diag_esxi_line(const char *s, size_t n, int text_esxi);
+int gw_diag_esxi_text(const char *text, size_t len);
 /* Case-insensitive ASCII search of needle (lower case) in s[0..n). */
 int gw_diag_ci_contains(const char *s, size_t n, const char *needle);
 /* The line s[0..n), match at byte at: trimmed, printable UTF-8, at most

@@ -220,6 +220,43 @@ gw_diag_pat_find(const char *s, size_t n, const char *p, gw_diag_caps *c)
 	return -1;
 }
 
+/* The words that make a line or a text ESXi's, and those that make a
+ * line a Linux boot loader's or command line's (gw_diag_esxi_line). */
+static const char *const esxi_words[] = {
+	"boot.cfg", "kernelopt", "/bootbank", "esxcli", "esx.conf", NULL
+};
+static const char *const linux_words[] = {
+	"grub", "vmlinuz", "cmdline", "command line", "linux", "proxmox",
+	"kvm", NULL
+};
+
+static int
+has_any(const char *s, size_t n, const char *const *words)
+{
+	size_t i;
+
+	for (i = 0; words[i]; i++)
+		if (gw_diag_ci_contains(s, n, words[i]))
+			return 1;
+	return 0;
+}
+
+int
+gw_diag_esxi_text(const char *text, size_t len)
+{
+	return has_any(text, len, esxi_words);
+}
+
+int
+gw_diag_esxi_line(const char *s, size_t n, int text_esxi)
+{
+	if (has_any(s, n, esxi_words))
+		return 1;
+	if (has_any(s, n, linux_words))
+		return 0;
+	return text_esxi;
+}
+
 int
 gw_diag_ci_contains(const char *s, size_t n, const char *needle)
 {

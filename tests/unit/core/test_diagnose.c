@@ -1607,6 +1607,184 @@ profile_whole(void **state)
 	assert_int_equal(gw_vgpu_profile_whole(NULL, 48), -1);
 }
 
+/* ---- wrong advice in pasted text (diagnose_guide.c) -------------------- */
+
+/* Seed 002's lines (a Chinese ESXi guide): every wrong command named,
+ * each on its own line, with the right one. */
+static void
+guide_seed_002(void **state)
+{
+	static const struct { const char *id; unsigned long line, matches;
+	                      const char *quoted, *msg, *fix; } want[] = {
+		{ GW_DIAG_WRONG_MMIO_KERNEL, 11, 2,
+		  "kernel set -s pciPassthru64bitMMIOSizeMB -v 2048",
+		  "no setting pciPassthru64bitMMIOSizeMB",
+		  "pciPassthru.64bitMMIOSizeGB sized by the documented rule" },
+		{ GW_DIAG_WRONG_IOMMU_OPTION, 3, 2,
+		  "esxcli system settings kernel list | grep iommu",
+		  "no setting iommu_enabled",
+		  "esxcli hardware pci pcipassthru list" },
+		{ GW_DIAG_WRONG_LINUX_IOMMU, 4, 1,
+		  "/bootbank/boot.cfg",
+		  "Linux kernel parameters",
+		  "VT-d (Intel) or AMD-Vi" },
+		{ GW_DIAG_WRONG_PASSTHRU_ASPM, 15, 1,
+		  "pcipassthru set -d [device_id] -e false",
+		  "does not turn ASPM",
+		  "-e true -a" },
+		{ GW_DIAG_WRONG_MMIO_SIZE, 20, 1,
+		  "pciPassthru.64bitMMIOSizeGB = \"2\"",
+		  "too small for the 12 GB GPU",
+		  "pciPassthru.64bitMMIOSizeGB = \"32\"" },
+		{ GW_DIAG_WRONG_MMIO_MODEL, 6, 1,
+		  "1.2GB",
+		  "does not depend on the model",
+		  "gpuwiz mmio --gpu MODEL" },
+	};
+	gw_diag_result r;
+	char *s;
+	size_t n, i;
+
+	(void)state;
+	s = read_sample("guides/seed-002-esxi-gpu-guide-zh-wrong-commands.txt",
+	                &n);
+	assert_int_equal(gw_diagnose_text(s, n, &r),
+	                 (int)(sizeof want / sizeof want[0]));
+	for (i = 0; i < r.n; i++) {
+		const gw_diag_finding *f = &r.findings[i];
+
+		assert_string_equal(f->f.id, want[i].id);
+		assert_int_equal(f->lineno, want[i].line);
+		assert_int_equal(f->matches, want[i].matches);
+		assert_contains(f->line, want[i].quoted);
+		assert_contains(f->f.message, want[i].msg);
+		assert_contains(f->f.fix, want[i].fix);
+		assert_non_null(f->f.source);
+		assert_true(f->f.source[0] != '\0');
+	}
+	assert_int_equal(find_id(&r, GW_DIAG_WRONG_MMIO_SIZE)->mmio_gb, 32);
+	/* the right commands, never the wrong ones, in the fixes */
+	for (i = 0; i < r.n; i++) {
+		assert_not_contains(r.findings[i].f.fix, "iommu_enabled");
+		assert_null(strstr(r.findings[i].f.fix, "-e false"));
+	}
+	gw_diag_result_free(&r);
+	free(s);
+}
+
+/* intel_iommu=on is right on a Linux host: flagged only where the line
+ * or the text is ESXi's. */
+static void
+guide_linux_iommu_context(void **state)
+{
+	gw_diag_result r;
+	char *s;
+	size_t n;
+
+	(void)state;
+	s = read_sample("guides/synthetic-linux-etc-default-grub-intel-iommu-"
+	                "on.txt", &n);
+	assert_int_equal(gw_diagnose_text(s, n, &r), 0);
+	gw_diag_result_free(&r);
+	free(s);
+	assert_int_equal(diag("intel_iommu=on iommu=pt\n", &r), 0);
+	gw_diag_result_free(&r);
+	assert_int_equal(diag("Add amd_iommu=on to the kernel command line\n"
+	                      "esxcli hardware pci pcipassthru list\n", &r), 0);
+	gw_diag_result_free(&r);
+	/* a grub line beside esxcli lines is still Linux's */
+	assert_int_equal(diag("esxcli hardware pci pcipassthru list\n"
+	                      "GRUB_CMDLINE_LINUX_DEFAULT=\"quiet "
+	                      "intel_iommu=on\"\n", &r), 0);
+	gw_diag_result_free(&r);
+	/* ESXi's boot.cfg */
+	assert_int_equal(diag("bootstate=0\ntitle=Loading VMware ESXi\n"
+	                      "kernel=b.b00\nkernelopt=autoPartition=FALSE "
+	                      "intel_iommu=on\n", &r), 1);
+	assert_int_equal(only(&r, GW_DIAG_WRONG_LINUX_IOMMU)->lineno, 4);
+	gw_diag_result_free(&r);
+	/* a line without context in a text that has it */
+	assert_int_equal(diag("vi /bootbank/boot.cfg\n"
+	                      "append iommu=pt\n", &r), 1);
+	assert_int_equal(only(&r, GW_DIAG_WRONG_LINUX_IOMMU)->lineno, 2);
+	gw_diag_result_free(&r);
+	/* iommu_enabled alone is no ESXi option either way */
+	assert_int_equal(diag("iommu_enabled = true\n", &r), 0);
+	gw_diag_result_free(&r);
+}
+
+static void
+guide_passthru_off(void **state)
+{
+	gw_diag_result r;
+	const gw_diag_finding *f;
+
+	(void)state;
+	/* no ASPM in the text: what the command does, not "wrong" */
+	assert_int_equal(diag("esxcli hardware pci pcipassthru set -d "
+	                      "0000:3b:00.0 --enable=false\n", &r), 1);
+	f = only(&r, GW_DIAG_PASSTHRU_OFF);
+	assert_contains(f->f.message, "cannot power on");
+	assert_not_contains(f->f.message, "ASPM");
+	gw_diag_result_free(&r);
+	assert_int_equal(diag("esxcli hardware pci pcipassthru set -d "
+	                      "0000:3b:00.0 -e true -a\n", &r), 0);
+	gw_diag_result_free(&r);
+	assert_int_equal(diag("# disable ASPM\nesxcli hardware pci "
+	                      "pcipassthru set -d 0000:3b:00.0 -e false\n",
+	                      &r), 1);
+	only(&r, GW_DIAG_WRONG_PASSTHRU_ASPM);
+	gw_diag_result_free(&r);
+}
+
+static void
+guide_mmio_size(void **state)
+{
+	gw_diag_result r;
+	const gw_diag_finding *f;
+
+	(void)state;
+	/* no GPU named: below 16 is too small for any GPU of 8 GB or more */
+	assert_int_equal(diag("pciPassthru.64bitMMIOSizeGB = \"2\"\n", &r), 1);
+	f = only(&r, GW_DIAG_WRONG_MMIO_SIZE);
+	assert_contains(f->f.message, "8 GB: 16, 12 GB: 32");
+	assert_int_equal(f->mmio_gb, 0);
+	gw_diag_result_free(&r);
+	assert_int_equal(diag("pciPassthru.64bitMMIOSizeGB = \"16\"\n", &r), 0);
+	gw_diag_result_free(&r);
+	assert_int_equal(diag("pciPassthru.64bitMMIOSizeGB = \"128\"\n", &r),
+	                 0);
+	gw_diag_result_free(&r);
+	/* a GPU named: its rule */
+	assert_int_equal(diag("My RTX 4090 24 GB\npciPassthru.64bitMMIOSizeGB "
+	                      "= \"32\"\n", &r), 1);
+	f = only(&r, GW_DIAG_WRONG_MMIO_SIZE);
+	assert_int_equal(f->mmio_gb, 64);
+	assert_contains(f->f.fix, "pciPassthru.64bitMMIOSizeGB = \"64\"");
+	gw_diag_result_free(&r);
+	assert_int_equal(diag("My RTX 4090 24 GB\npciPassthru.64bitMMIOSizeGB "
+	                      "= \"64\"\n", &r), 0);
+	gw_diag_result_free(&r);
+}
+
+static void
+guide_mmio_model(void **state)
+{
+	gw_diag_result r;
+
+	(void)state;
+	assert_int_equal(diag("Llama-3-8B-GPTQ needs 1.2 GB of contiguous "
+	                      "MMIO\n", &r), 1);
+	only(&r, GW_DIAG_WRONG_MMIO_MODEL);
+	gw_diag_result_free(&r);
+	/* near misses: MMIO without a model, a model without MMIO */
+	assert_int_equal(diag("An L40S with 48 GB needs a 128 GB MMIO "
+	                      "window\n", &r), 0);
+	gw_diag_result_free(&r);
+	assert_int_equal(diag("Llama-3-8B-GPTQ takes 4 GB of VRAM\n", &r), 0);
+	gw_diag_result_free(&r);
+}
+
 int
 main(void)
 {
@@ -1651,6 +1829,11 @@ main(void)
 		cmocka_unit_test(rule_zh_poweron),
 		cmocka_unit_test(nccl_vm_context),
 		cmocka_unit_test(profile_whole),
+		cmocka_unit_test(guide_seed_002),
+		cmocka_unit_test(guide_linux_iommu_context),
+		cmocka_unit_test(guide_passthru_off),
+		cmocka_unit_test(guide_mmio_size),
+		cmocka_unit_test(guide_mmio_model),
 	};
 
 	return cmocka_run_group_tests(tests, table_setup, table_teardown);
