@@ -493,7 +493,12 @@ gw_activity gw_wizard_activity(const gw_wizard *w);
  * language).  The front end sets it when it switches (and at the start
  * from the locale unless the answers file gave one, which it applies):
  * NULL or another word is ignored.  gw_wizard_language: NULL when
- * unknown. */
+ * unknown.  The front end switches the texts (gettext) first: a new
+ * language makes every text the model holds again in it, the one rule
+ * for a switch: the host read is read again for its check rows and
+ * errors, the queued host changes marked over them again, and the plan
+ * is made again (findings, next steps, files); the GPUs, the VM and the
+ * queue stay, dirty does not change. */
 void gw_wizard_set_language(gw_wizard *w, const char *lang);
 const char *gw_wizard_language(const gw_wizard *w);
 /* Choose the activity (an unknown one is ignored); does not change
