@@ -31,6 +31,12 @@ in_next() { grep -qF -- "$1" "$TMP/next.txt"; }
 first_step() {
 	sed 's/.* 1\. //; s/ 2\. .*//' "$TMP/next.txt" | grep -qF -- "$1"
 }
+# first_step_squeezed TEXT: the same, spaces left out of both (a CJK line
+# wraps without a space, which the joined pages read as one)
+first_step_squeezed() {
+	sed 's/.* 1\. //; s/ 2\. .*//' "$TMP/next.txt" | tr -d ' ' |
+		grep -qF -- "$(printf '%s' "$1" | tr -d ' ')"
+}
 
 # ---- 1. the ESXi sample, the BIOS hw-13 VM ---------------------------------
 esxi_walk() { # LANG
@@ -102,7 +108,11 @@ offline_walk() { # LANG
 		first_step "$(tr_ "$lang" 'Host PCI addresses:' | sed 's/[:：]$//')"
 	check "$lang offline: ... and the system id" \
 		first_step "$(tr_ "$lang" 'Host system id:' | sed 's/[:：]$//')"
-	check "$lang offline: ... or the vSphere Client" first_step "PCI"
+	check "$lang offline: ... or the vSphere or ESXi Host Client" first_step "PCI"
+	# a free ESXi host has no vCenter: its Host Client's menu is named too
+	check "$lang offline: ... the ESXi Host Client named" first_step "ESXi Host Client"
+	check "$lang offline: ... with its own menu path" first_step_squeezed \
+		"$(tr_ "$lang" 'Fill "Host PCI addresses" and "Host system id" on the Virtual machine step (esxcli system uuid get gives the id), or, with the VM off, add the device: vSphere Client: Edit Settings > Add New Device > PCI Device; ESXi Host Client: Edit Settings > Add other device > PCI device.' | sed 's/.*ESXi Host Client[:：] *//')"
 	check "$lang offline: the upgrade with <vmid>" in_next "vim-cmd vmsvc/upgrade <vmid> vmx-21"
 	check "$lang offline: the getallvms hint" in_next "vim-cmd vmsvc/getallvms"
 	check "$lang offline: the EFI advice" in_next "EFI"
