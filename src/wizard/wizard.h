@@ -676,6 +676,13 @@ char **gw_wizard_summary(const gw_wizard *w);
  * rendered by gw_emit from the current plan; nothing is written.  NULL
  * and e when there is no plan or the emitter refuses (malloc'ed). */
 char *gw_wizard_snippet(const gw_wizard *w, int fmt, gw_err *e);
+/* What the write step would do, in its order, as --dry-run prints it:
+ * the one description the write runs (gw_session_write_prepare: the
+ * host changes, the .vmx with the lines it sets and removes, the files)
+ * rendered by its one printer (gw_write_desc_render); nothing is written
+ * or changed.  NULL and e when there is no plan or the write would be
+ * refused (malloc'ed). */
+char *gw_wizard_write_preview(gw_wizard *w, gw_err *e);
 
 /* Two more public headers of the wizard include this one: the doctor,
  * the welcome screen's detour that starts from a failure (wizard_doctor.h,
