@@ -78,13 +78,13 @@ esxi_walk() { # LANG
 	check "$lang esxi: exit 0" [ "${exit_status:-x}" = 0 ]
 	check "$lang esxi: terminal sane" terminal_sane
 	# the exit summary on the terminal lists the same first step
-	$T capture-pane -p -J -t w -S -200 >"$TMP/exit.txt" 2>/dev/null
+	# (the rows gpuwiz wrapped it into joined: one line)
+	$T capture-pane -p -J -t w -S -200 2>/dev/null | tr '\n' ' ' | tr -s ' ' >"$TMP/exit.txt"
 	check "$lang esxi: the exit summary starts with the upgrade" \
 		grep -qF " 1. " "$TMP/exit.txt"
 	check "$lang esxi: ... vim-cmd vmsvc/upgrade 1 vmx-21" sh -c \
-		"grep -F ' 1. ' '$TMP/exit.txt' | tail -n 1 | grep -qF 'vim-cmd vmsvc/upgrade 1 vmx-21'"
-	sc=$($T capture-pane -p -J -t w -S -200 2>/dev/null |
-		sed -n 's/.* are in \(.*\) (remove it when done)\./\1/p' | head -n 1)
+		"sed 's/.* 1\\. //; s/ 2\\. .*//' '$TMP/exit.txt' | grep -qF 'vim-cmd vmsvc/upgrade 1 vmx-21'"
+	sc=$(sed -n 's/.* are in \(.*\) (remove it when done)\..*/\1/p' "$TMP/exit.txt" | head -n 1)
 	[ -n "$sc" ] && [ -d "$sc" ] && rm -rf "$sc"
 }
 
