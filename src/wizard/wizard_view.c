@@ -223,7 +223,9 @@ gw_wizard_set_language(gw_wizard *w, const char *lang)
 			break;
 	if (lang == NULL || gw_answers_languages[i] == NULL)
 		return;
-	same = w->af.language &&
+	/* from none (the start: the locale's, in use already) or to the
+	 * same: the texts are in it already */
+	same = w->af.language == NULL ||
 	       strcmp(w->af.language, gw_answers_languages[i]) == 0;
 	/* lang may be w->af.language itself: the table's word */
 	free(w->af.language);
