@@ -298,9 +298,8 @@ ui_set_language(ui_ctx *u, const char *lang)
 {
 	if (ui_use_language(u->utf8, lang) != 0)
 		return -1;
+	/* the model makes its texts again in the new language */
 	gw_wizard_set_language(u->w, lang);
-	/* the plan's reasons and steps were translated when it was built */
-	gw_wizard_replan(u->w);
 	return 0;
 }
 

@@ -175,13 +175,15 @@ draw_help_line(ui_ctx *u, const ui_screen *s)
 		if (x + need - 2 > COLS - 1)
 			break;
 		x += dw_put(y, x, kh[i].key, COLS - x, ui_attr(UI_C_KEY));
-		x += 1;
+		x += kh[i].key[0] != '\0';
 		x += dw_put(y, x, kh[i].label, COLS - x - 1, A_NORMAL);
+		x += 2;
+		if (kh[i].key[0] == '\0')
+			continue;   /* a note without a key: not clicked */
 		u->help_x0[u->help_n] = x0;
-		u->help_x1[u->help_n] = x;
+		u->help_x1[u->help_n] = x - 2;
 		u->help_k[u->help_n] = kh[i].k;
 		u->help_n++;
-		x += 2;
 	}
 }
 

@@ -58,7 +58,8 @@ typedef struct ui_rect {
 } ui_rect;
 
 /* One entry of the help line at the bottom: a key name (not translated)
- * and what it does (translated by the screen). */
+ * and what it does (translated by the screen).  An empty key name: a note
+ * (label alone, not clicked), such as the part that has the keys. */
 typedef struct ui_keyhelp {
 	const char *key;
 	const char *label;

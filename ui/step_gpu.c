@@ -136,10 +136,11 @@ gpu_enter(ui_ctx *u)
 	st->sl.n = (int)(nwanted(u->w) + gpu_n_existing(u->w));
 	st->dl.n = (int)gw_wizard_detected(u->w, NULL);
 	/* pre-filled: start on the selection; else on the detected GPUs of
-	 * this host, else on the search */
+	 * this host, else on the table (Space adds its highlighted row; a
+	 * letter typed starts a search) */
 	st->focus = nwanted(u->w) > 0 ? F_SELECTED :
 	            gpu_detect_mode(u->w) && gw_wizard_detected(u->w, NULL) > 0 ?
-	            F_DETECTED : F_SEARCH;
+	            F_DETECTED : F_RESULTS;
 }
 
 static void
@@ -400,9 +401,23 @@ gpu_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 {
 	size_t n = 0;
 	ui_key tab = { 0, L'\t' }, sp = { 0, L' ' }, plus = { 0, L'+' };
-	ui_key del = { KEY_DC, 0 };
+	ui_key del = { KEY_DC, 0 }, down = { KEY_DOWN, 0 }, none = { 0, 0 };
 	int focus = gpu_state(u)->focus;
+	static const char *const part[F_N] = {
+		/* TRANSLATORS: the GPU step's key line starts with the part
+		 * that has the keys, in brackets: the GPUs found on the
+		 * host, the search field, the two filters, the table, the
+		 * selection.  At most 10 cells each. */
+		[F_DETECTED] = N_("Found"), [F_SEARCH] = N_("Search"),
+		[F_VENDOR] = N_("Vendor"), [F_CLASS] = N_("Class"),
+		[F_RESULTS] = N_("Table"), [F_SELECTED] = N_("Selected"),
+	};
+	static char where[64];
 
+	/* which part has the keys: Space adds in the table and the list
+	 * found, types a space in the search field */
+	snprintf(where, sizeof where, "[%s]", _(part[focus]));
+	ui_keys_add(out, &n, max, "", where, none);
 	if (focus != F_SELECTED)
 		/* TRANSLATORS: key help label (Tab: next field); at most 8
 		 * cells. */
@@ -412,6 +427,9 @@ gpu_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 		ui_keys_add(out, &n, max, "Space", _("Add"), sp);
 		break;
 	case F_SEARCH:
+		/* TRANSLATORS: key help label (Down: to the table of GPUs),
+		 * at most 8 cells. */
+		ui_keys_add(out, &n, max, "Down", _("Table"), down);
 		break;
 	case F_VENDOR:
 	case F_CLASS:

@@ -364,6 +364,36 @@ add_snippet(ui_textlist *tl, const gw_wizard *w, const gw_wizard_format *f,
 	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
 }
 
+/* The write's own description (gw_wizard_write_preview: the host
+ * changes, the .vmx with the lines set and removed, the files), as the
+ * write will do it. */
+static void
+add_write(ui_textlist *tl, gw_wizard *w, int width)
+{
+	char *text, *line, *nl, *s;
+	gw_err e;
+
+	/* TRANSLATORS: heading in the snippet view (v on the review): the
+	 * write's steps follow, as gpuwiz apply --dry-run prints them. */
+	ui_tl_add(tl, _("What the write does, in order:"), UI_C_HEAD, 0, 0,
+	          width);
+	e.msg[0] = '\0';
+	if ((text = gw_wizard_write_preview(w, &e)) == NULL) {
+		s = gw_xasprintf(_("Cannot be made from this plan: %s"), e.msg);
+		ui_tl_add(tl, s, UI_C_FAIL, 2, 0, width);
+		free(s);
+	}
+	for (line = text; line != NULL; line = nl) {
+		if ((nl = strchr(line, '\n')) != NULL)
+			*nl++ = '\0';
+		else if (*line == '\0')
+			break;
+		ui_tl_add(tl, line, UI_C_NORMAL, 0, 8, width);
+	}
+	free(text);
+	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
+}
+
 static void
 build_view(ui_ctx *u, int width)
 {
@@ -372,10 +402,11 @@ build_view(ui_ctx *u, int width)
 	size_t f;
 
 	ui_tl_clear(tl);
+	add_write(tl, u->w, width);
 	for (f = 0; f < gw_wizard_nformats(); f++)
 		if (mask & gw_wizard_format_at(f)->bit)
 			add_snippet(tl, u->w, gw_wizard_format_at(f), width);
-	if (mask == 0)
+	if (mask == 0 && gw_wizard_vmx_where(u->w) == NULL)
 		/* TRANSLATORS: v on the review with no format chosen. */
 		ui_tl_add(tl, _("No output format is chosen: no snippet to show."),
 		          UI_C_WARN, 0, 0, width);

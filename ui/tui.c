@@ -375,14 +375,83 @@ keep_summary(const gw_wizard *w)
 	exit_summary = gw_wizard_exit_summary(w);
 }
 
+/* The width of the normal terminal in cells for what is printed after
+ * curses ended; 0 when stdout is not a terminal (a file or a pipe gets
+ * whole lines). */
+static int
+out_cols(void)
+{
+	struct winsize ws;
+
+	if (!isatty(STDOUT_FILENO) ||
+	    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0)
+		return 0;
+	return ws.ws_col;
+}
+
+/* The cells of s's lead that its wrapped rows line up under: the blanks,
+ * then a number ("12. ") or a label padded with blanks ("Written:   ",
+ * "已写入：  "); 0 when there is none or it leaves too little room. */
+static int
+lead_cells(const char *s, int cols)
+{
+	const char *p = s, *q;
+	char *lead;
+	int n;
+
+	while (*p == ' ')
+		p++;
+	q = p;
+	while (*q >= '0' && *q <= '9')
+		q++;
+	if (q > p && q[0] == '.' && q[1] == ' ') {
+		q += 2;
+	} else {
+		q = strstr(p, "  ");   /* a label's padding: two blanks or more */
+		if (q == NULL || q == p || strchr(p, ' ') != q ||
+		    (q[-1] != ':' &&
+		     (q - p < 3 || strncmp(q - 3, "\xef\xbc\x9a", 3) != 0)))
+			q = p;   /* no label: its ":" or "：" right before */
+	}
+	while (*q == ' ')
+		q++;
+	lead = gw_xstrndup(s, (size_t)(q - s));
+	n = gw_text_cells(lead);
+	free(lead);
+	return n * 2 > cols ? 0 : n;
+}
+
+/* Print line s wrapped to the terminal's width cols (dw_wrap_hang: at
+ * blanks and between CJK characters, text measured in cells), its rows
+ * after the first under the text after its lead; whole when cols is 0. */
+static void
+print_wrapped(const char *s, int cols)
+{
+	char **rows;
+	size_t n, i;
+	int hang;
+
+	if (cols <= 0) {
+		printf("%s\n", s);
+		return;
+	}
+	hang = lead_cells(s, cols);
+	n = dw_wrap_hang(s, cols, cols - hang, &rows);
+	for (i = 0; i < n; i++)
+		printf("%*s%s\n", i > 0 ? hang : 0, "", rows[i]);
+	if (n == 0)
+		printf("\n");
+	dw_free_lines(rows, n);
+}
+
 /* On the normal terminal after a normal end (not a signal): what was
- * written, the backup and the commands to run next, whole (the terminal
- * wraps them; a command stays one piece to copy), or one line saying
+ * written, the backup and the commands to run next, or one line saying
  * that nothing was, so that an operator who quit knows the VM's .vmx was
  * not touched; then the answers file saved, if one was (ui_save_answers:
- * the review's s or the quit question's). */
+ * the review's s or the quit question's).  Each line wrapped to the
+ * terminal (print_wrapped). */
 static void
-print_summary(const ui_ctx *u)
+print_summary(const ui_ctx *u, int cols)
 {
 	size_t i;
 
@@ -391,17 +460,20 @@ print_summary(const ui_ctx *u)
 		/* TRANSLATORS: printed on the terminal when the wizard ends
 		 * before the write step wrote anything (answers saved on the
 		 * review step are not outputs). */
-		printf("%s\n", _("gpuwiz: no .vmx or output file was written."));
+		print_wrapped(_("gpuwiz: no .vmx or output file was written."),
+		              cols);
 	for (i = 0; exit_summary && exit_summary[i]; i++)
-		printf("%s\n", exit_summary[i]);
+		print_wrapped(exit_summary[i], cols);
 	if (u->saved_answers) {
 		/* a path from outside: escaped (doc/design.md 5.3) */
-		char *p = gw_str_escaped(u->saved_answers);
+		char *p = gw_str_escaped(u->saved_answers), *t;
 
 		/* TRANSLATORS: printed on the terminal at the end when the
 		 * answers were saved; %s is the answers file (absolute). */
-		printf(_("gpuwiz: the answers were saved to %s (gpuwiz --answers FILE replays them).\n"),
-		       p);
+		t = gw_xasprintf(_("gpuwiz: the answers were saved to %s (gpuwiz --answers FILE replays them)."),
+		                 p);
+		print_wrapped(t, cols);
+		free(t);
 		free(p);
 	}
 }
@@ -557,7 +629,7 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 	gw_wizard *w;
 	ui_ctx u;
 	SCREEN *scr;
-	int rc;
+	int rc, cols;
 
 	st->use_language = start_language;
 	if ((w = gw_wizard_new(t, st, e)) == NULL)
@@ -605,16 +677,21 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 	delscreen(scr);
 	signals_restore();
 	screens_close(&u);
+	cols = out_cols();
 	if (rc == 0)
-		print_summary(&u);
+		print_summary(&u, cols);
 	free(u.saved_answers);
 	gw_strv_free(exit_summary);
 	exit_summary = NULL;
-	if (gw_wizard_scratch(w))
+	if (gw_wizard_scratch(w)) {
 		/* TRANSLATORS: printed when the wizard ends after practising
 		 * on a sample host; %s is a directory. */
-		printf(_("The sample host and everything written for it are in %s (remove it when done).\n"),
-		       gw_wizard_scratch(w));
+		char *say = gw_xasprintf(_("The sample host and everything written for it are in %s (remove it when done)."),
+		                         gw_wizard_scratch(w));
+
+		print_wrapped(say, cols);
+		free(say);
+	}
 	gw_wizard_delete(w);
 	sig_end = 0;
 	return rc;

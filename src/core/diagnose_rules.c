@@ -226,9 +226,9 @@ build_memory(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 		f->f.fix = gw_xasprintf(_("Power the VM off and reserve all of its "
 		                          "memory: sched.mem.min = \"%llu\", "
 		                          "sched.mem.minSize = \"%llu\" and "
-		                          "sched.mem.pin = \"TRUE\" (vSphere Client: "
-		                          "Memory, Reserve all guest memory (All "
-		                          "locked))."),
+		                          "sched.mem.pin = \"TRUE\" (vSphere Client or "
+		                          "ESXi Host Client: Edit Settings > Memory, "
+		                          "Reserve all guest memory (All locked))."),
 		                        (unsigned long long)mb,
 		                        (unsigned long long)mb);
 		f->f.fix_ui = gw_xstrdup(memory_fix_ui());
@@ -239,9 +239,9 @@ build_memory(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	                            "(sched.mem.min) must equal memsize."));
 	f->f.fix = gw_xstrdup(_("Power the VM off and set sched.mem.min and "
 	                        "sched.mem.minSize to the VM's memsize in MB and "
-	                        "sched.mem.pin = \"TRUE\" (vSphere Client: "
-	                        "Memory, Reserve all guest memory (All "
-	                        "locked))."));
+	                        "sched.mem.pin = \"TRUE\" (vSphere Client or "
+	                        "ESXi Host Client: Edit Settings > Memory, "
+	                        "Reserve all guest memory (All locked))."));
 	f->f.fix_ui = gw_xstrdup(memory_fix_ui());
 }
 
@@ -264,8 +264,9 @@ build_register(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 	                              "the device, or the VM has a virtual IOMMU "
 	                              "enabled."), dev);
 	f->f.fix = gw_xstrdup(_("Power the VM off. If the VM has a virtual IOMMU "
-	                        "(vvtd.enable = \"TRUE\"; vSphere Client: CPU, "
-	                        "IOMMU), turn it off. Otherwise give the device "
+	                        "(vvtd.enable = \"TRUE\"; vSphere Client or ESXi "
+	                        "Host Client: Edit Settings > CPU, IOMMU), turn "
+	                        "it off. Otherwise give the device "
 	                        "another reset method in /etc/vmware/passthru.map "
 	                        "on the host (a line \"VENDOR DEVICE METHOD "
 	                        "false\", METHOD one of d3d0, link, bridge, "

@@ -78,7 +78,8 @@ gw_diag_build_hex_bdf(gw_diag_finding *f, const gw_diag_hit *h,
 	                             "in ESXi's decimal form (%s becomes %s) once "
 	                             "the VM's .vmx is open; write it with the VM "
 	                             "powered off. Or remove the PCI device and "
-	                             "add it again in the vSphere Client."),
+	                             "add it again in the vSphere Client or the "
+	                             "ESXi Host Client (Edit Settings)."),
 	                           hex, dec);
 }
 
@@ -115,8 +116,9 @@ gw_diag_build_pci_hole(gw_diag_finding *f, const gw_diag_hit *h,
 	                           "the VM powered off, add pciHole.start = "
 	                           "\"2048\" (in MB: the hole then spans 2 GB to "
 	                           "4 GB) to the VM's .vmx by hand (vSphere "
-	                           "Client: Edit Settings, VM Options, Advanced, "
-	                           "Configuration Parameters), and keep the "
+	                           "Client or ESXi Host Client: Edit Settings > "
+	                           "VM Options > Advanced > Configuration "
+	                           "Parameters), and keep the "
 	                           "64-bit MMIO window on (the MMIO size step). "
 	                           "The value comes from field reports; no "
 	                           "VMware document found states it."));

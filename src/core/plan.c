@@ -131,7 +131,7 @@ check_answers(const gw_answers *a, const gw_vmx *v, size_t npt_slots,
 	 * encryption.data) keeps its settings in plain text: planned as any
 	 * other (plan_vm.c says so, pl_encryption). */
 	if (v != NULL && gw_vmx_get(v, "encryption.data") != NULL) {
-		gw_err_set(e, _("%s: the VM is encrypted: its settings live inside encryption.data and cannot be edited in the file; make these changes in the vSphere Client or Workstation"),
+		gw_err_set(e, _("%s: the VM is encrypted: its settings live inside encryption.data and cannot be edited in the file; make these changes in the vSphere Client, the ESXi Host Client or Workstation"),
 		           gw_vmx_name(v));
 		return -1;
 	}

@@ -383,13 +383,15 @@ no_address(gw_plan *p, size_t n)
 	               gw_xasprintf(_("Give each GPU's host PCI address and "
 	                              "the host's system id (--bdf and "
 	                              "--system-id, or the wizard's VM step), "
-	                              "or add the device in the vSphere "
-	                              "Client (Edit Settings > Add new device "
-	                              "> PCI Device).")));
+	                              "or add the device with the VM off: "
+	                              "vSphere Client: Edit Settings > Add New "
+	                              "Device > PCI Device; ESXi Host Client: "
+	                              "Edit Settings > Add other device > PCI "
+	                              "device.")));
 	/* TRANSLATORS: the wizard's words for the fix above: "Host PCI
 	 * addresses" and "Host system id" are the VM step's field labels
 	 * (without their colon), "Virtual machine" its step title. */
-	pl_fix_ui(f, gw_xstrdup(_("Fill \"Host PCI addresses\" and \"Host system id\" on the Virtual machine step (esxcli system uuid get gives the id), or, with the VM off, add the device in the vSphere Client (Edit Settings > Add new device > PCI Device).")));
+	pl_fix_ui(f, gw_xstrdup(_("Fill \"Host PCI addresses\" and \"Host system id\" on the Virtual machine step (esxcli system uuid get gives the id), or, with the VM off, add the device: vSphere Client: Edit Settings > Add New Device > PCI Device; ESXi Host Client: Edit Settings > Add other device > PCI device.")));
 }
 
 /* One key of an existing device block that ESXi cannot read as it is
@@ -536,7 +538,7 @@ passthrough_off(gw_plan *p, const char *model, int asked, int has,
 	           * passthrough on, and all the host's ones. */
 	          gw_xasprintf(_("%s: %d asked for in passthrough, but the host has %d with passthrough on (%d detected)"),
 	                       model, asked, has, detected),
-	          gw_xasprintf(_("Enable passthrough of the others on the host (esxcli hardware pci pcipassthru set, or the vSphere Client), or ask for at most %d."),
+	          gw_xasprintf(_("Enable passthrough of the others on the host (esxcli hardware pci pcipassthru set; vSphere Client: the host, Configure > Hardware > PCI Devices; ESXi Host Client: Manage > Hardware > PCI Devices, Toggle passthrough), or ask for at most %d."),
 	                       has)),
 	          /* TRANSLATORS: the wizard's words for the fix above; the
 	           * Host check step's key e enables a GPU's passthrough. */

@@ -72,8 +72,9 @@ guest_memory(plan_ctx *c)
 	                          "the usual floor"),
 	                        mb, (unsigned long long)fb_gb),
 	           gw_xasprintf(_("With the VM off, raise its memory to at "
-	                          "least %llu MB (vSphere Client: Edit "
-	                          "Settings > Memory); the full reservation "
+	                          "least %llu MB (vSphere Client or ESXi Host "
+	                          "Client: Edit Settings > Memory); the full "
+	                          "reservation "
 	                          "follows memsize."),
 	                        (unsigned long long)fb_gb * 1024));
 }
@@ -110,7 +111,8 @@ hotadd(plan_ctx *c)
 	                          "reservation"), on),
 	           gw_xstrdup(_("With the VM off, untick CPU Hot Plug (Enable "
 	                        "CPU Hot Add) and Memory Hot Plug in the "
-	                        "vSphere Client (Edit Settings > CPU, Memory), "
+	                        "vSphere Client or the ESXi Host Client (Edit "
+	                        "Settings > CPU, Memory), "
 	                        "or set mem.hotadd and vcpu.hotadd to "
 	                        "\"FALSE\" in the .vmx.")));
 }

@@ -299,7 +299,8 @@ mixed_profiles(plan_ctx *c)
 		                 first->profile, other->profile),
 		    gw_xasprintf(_("Use one profile for every vGPU of the VM "
 		                   "(e.g. --vgpu %s), or change the VM's vGPUs "
-		                   "in the vSphere Client."),
+		                   "in the vSphere Client or the ESXi Host "
+		                   "Client (Edit Settings)."),
 		                 first->profile));
 	else
 		f = pl_finding(c->p, GW_SEV_WARN, "vgpu-mixed-size",
@@ -315,7 +316,7 @@ mixed_profiles(plan_ctx *c)
 		                   "supports mixed sizes."), first->profile));
 	/* TRANSLATORS: the wizard's words for the fixes above: %s the
 	 * profile; Space picks profiles on the GPU selection step. */
-	pl_fix_ui(f, gw_xasprintf(_("Pick one profile (e.g. %s) for every vGPU with Space on the GPU selection step, or change the VM's vGPUs in the vSphere Client."),
+	pl_fix_ui(f, gw_xasprintf(_("Pick one profile (e.g. %s) for every vGPU with Space on the GPU selection step, or change the VM's vGPUs in the vSphere Client or the ESXi Host Client (Edit Settings)."),
 	                          first->profile));
 }
 

@@ -247,5 +247,9 @@ void gw_host_set_batch(gw_host *h, int on);
  * under data/hosts) when opened by gw_host_open_sample, else NULL (also
  * for h NULL).  The welcome screen marks the sample in use. */
 const char *gw_host_sample_name(const gw_host *h);
+/* The label of a sample host made again in the language in use ("NAME
+ * (sample)", gw_sample_label); other hosts' labels are addresses and
+ * stay.  Safe on NULL. */
+void gw_host_relabel(gw_host *h);
 
 #endif

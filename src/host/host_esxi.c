@@ -70,7 +70,7 @@ sysid_rows(gw_host *h, gw_host_probe *p)
 		gw_host_row(p, "esxi-system-id", GW_SEV_WARN,
 		            gw_xstrdup(_("Checking the host's system id")),
 		            gw_xstrdup(e.msg),
-		            gw_xstrdup(_("Without it gpuwiz cannot write a whole pciPassthruN device block; add the GPU in the vSphere Client (Edit Settings > Add PCI Device) and let gpuwiz write the other settings.")));
+		            gw_xstrdup(_("Without it gpuwiz cannot write a whole pciPassthruN device block; add the GPU in the vSphere Client (Edit Settings > Add New Device > PCI Device) or the ESXi Host Client (Edit Settings > Add other device > PCI device) and let gpuwiz write the other settings.")));
 		p->facts.system_id_error = gw_xstrdup(e.msg);
 		free(uuid);
 		return;

@@ -44,3 +44,12 @@ gw_host_sample_name(const gw_host *h)
 {
 	return h != NULL && h->have_sample ? h->smp.name : NULL;
 }
+
+void
+gw_host_relabel(gw_host *h)
+{
+	if (h == NULL || !h->have_sample)
+		return;
+	free(h->label);
+	h->label = gw_sample_label(&h->smp);
+}

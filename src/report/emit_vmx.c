@@ -112,7 +112,7 @@ gw_next_vmx(const gw_next_ctx *c)
 {
 	if (c->vmx_patched)
 		return;
-	c->push(c->list, gw_xasprintf(_("With the VM off, add the lines of %s to its .vmx (or in the vSphere Client: Edit Settings > VM Options > Advanced > Configuration Parameters)"),
+	c->push(c->list, gw_xasprintf(_("With the VM off, add the lines of %s to its .vmx (or in the vSphere Client or the ESXi Host Client: Edit Settings > VM Options > Advanced > Configuration Parameters)"),
 	                              c->path));
 	c->push(c->list, gw_xasprintf(_("After editing the .vmx on the host with the VM off: %s"),
 	                              "vim-cmd vmsvc/reload <vmid>"));

@@ -491,7 +491,12 @@ gw_activity gw_wizard_activity(const gw_wizard *w);
  * language).  The front end sets it when it switches (and at the start
  * from the locale unless the answers file gave one, which it applies):
  * NULL or another word is ignored.  gw_wizard_language: NULL when
- * unknown. */
+ * unknown.  The front end switches the texts (gettext) first: a new
+ * language makes every text the model holds again in it, the one rule
+ * for a switch: the host read is read again for its check rows and
+ * errors, the queued host changes marked over them again, and the plan
+ * is made again (findings, next steps, files); the GPUs, the VM and the
+ * queue stay, dirty does not change. */
 void gw_wizard_set_language(gw_wizard *w, const char *lang);
 const char *gw_wizard_language(const gw_wizard *w);
 /* Choose the activity (an unknown one is ignored); does not change
@@ -669,6 +674,13 @@ char **gw_wizard_summary(const gw_wizard *w);
  * rendered by gw_emit from the current plan; nothing is written.  NULL
  * and e when there is no plan or the emitter refuses (malloc'ed). */
 char *gw_wizard_snippet(const gw_wizard *w, int fmt, gw_err *e);
+/* What the write step would do, in its order, as --dry-run prints it:
+ * the one description the write runs (gw_session_write_prepare: the
+ * host changes, the .vmx with the lines it sets and removes, the files)
+ * rendered by its one printer (gw_write_desc_render); nothing is written
+ * or changed.  NULL and e when there is no plan or the write would be
+ * refused (malloc'ed). */
+char *gw_wizard_write_preview(gw_wizard *w, gw_err *e);
 
 /* Two more public headers of the wizard include this one: the doctor,
  * the welcome screen's detour that starts from a failure (wizard_doctor.h,

@@ -113,6 +113,46 @@ gw_wizard_probe_esxi(gw_wizard *w)
 }
 
 void
+wz_reread_rows(gw_wizard *w)
+{
+	const wz_mode_desc *d = wz_mode(w->mode);
+	gw_host *h = wz_host_for(w, w->mode);
+	gw_host_probe p;
+
+	if (!w->probed || d->probe == NULL)
+		return;
+	if (h == NULL) {
+		free(w->checks_error);
+		w->checks_error = d->no_host ? gw_xstrdup(_(d->no_host)) : NULL;
+		if (d->no_host_vms && w->sess.vms_error) {
+			free(w->sess.vms_error);
+			w->sess.vms_error = gw_xstrdup(w->checks_error);
+		}
+		return;
+	}
+	gw_host_relabel(h);
+	gw_host_probe_all(h, w->table, &p);
+	gw_linux_checks_free(w->checks, w->nchecks);
+	w->checks = p.checks;
+	w->nchecks = p.nchecks;
+	p.checks = NULL;
+	p.nchecks = 0;
+	free(w->checks_error);
+	w->checks_error = p.checks_error;
+	p.checks_error = NULL;
+	free(w->detect_error);
+	w->detect_error = p.gpus_error;
+	p.gpus_error = NULL;
+	if (h == w->host && w->sess.vms_error && p.vms_error) {
+		free(w->sess.vms_error);
+		w->sess.vms_error = p.vms_error;
+		p.vms_error = NULL;
+	}
+	gw_host_probe_free(&p);
+	wz_queue_rows(w);   /* the queued changes' rows over the new ones */
+}
+
+void
 gw_wizard_set_host_override(gw_wizard *w, int on)
 {
 	w->host_override = on ? 1 : 0;

@@ -132,6 +132,12 @@ const char *wz_render(const gw_wizard *w, size_t i, const char **why);
 int wz_savable(const gw_wizard *w, const char *path, gw_err *e);
 /* Forget the probes (rows, GPUs) of the last read (wizard_host.c). */
 void wz_clear_probes(gw_wizard *w);
+/* The language changed: the host read (if any) is read again for its
+ * texts (the check rows, the errors of the rows, GPUs and VMs, a sample
+ * host's name), the queued changes' rows marked over them again
+ * (wz_queue_rows); the GPUs, the GPUs added, the VMs and the open VM
+ * stay.  Nothing when no host was read. */
+void wz_reread_rows(gw_wizard *w);
 /* The .vmx the wizard works on: v (owned from here, NULL for none) read
  * from path (owned, NULL); the old one and its error dropped. */
 void wz_set_vmx(gw_wizard *w, gw_vmx *v, char *path);

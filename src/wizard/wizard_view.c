@@ -216,13 +216,30 @@ gw_wizard_set_language(gw_wizard *w, const char *lang)
 {
 	size_t i;
 
+	int dirty = w->dirty, same;
+
 	for (i = 0; lang && gw_answers_languages[i]; i++)
-		if (strcmp(lang, gw_answers_languages[i]) == 0) {
-			/* lang may be w->af.language itself: the table's word */
-			free(w->af.language);
-			w->af.language = gw_xstrdup(gw_answers_languages[i]);
-			return;
-		}
+		if (strcmp(lang, gw_answers_languages[i]) == 0)
+			break;
+	if (lang == NULL || gw_answers_languages[i] == NULL)
+		return;
+	/* from none (the start: the locale's, in use already) or to the
+	 * same: the texts are in it already */
+	same = w->af.language == NULL ||
+	       strcmp(w->af.language, gw_answers_languages[i]) == 0;
+	/* lang may be w->af.language itself: the table's word */
+	free(w->af.language);
+	w->af.language = gw_xstrdup(gw_answers_languages[i]);
+	if (same)
+		return;
+	/* every text the model holds was made in the old language: the
+	 * host's rows are read again, the plan made again */
+	wz_begin(w);
+	wz_reread_rows(w);
+	if (w->nreplans > 0)
+		wz_stale(w);
+	wz_end(w);
+	w->dirty = dirty;
 }
 
 const char *

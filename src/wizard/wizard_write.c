@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emit.h"
+#include "write_report.h"
 
 /* ---- write step --------------------------------------------------------------- */
 
@@ -69,10 +70,43 @@ changes_ran(void *ctx, int rc, const gw_plan **p, gw_err *e)
  * .vmx, then the snippets put in place.  The session works on a copy of
  * the .vmx: w->vmx stays the file as opened (or as the upgrade left
  * it). */
+/* The session a write goes through: the mode's host's (its changes and
+ * its VM), else files, a session without a host (the files only). */
+static gw_session *
+write_session(gw_wizard *w, gw_session *files)
+{
+	gw_session_init(files, NULL);
+	if (wz_host_for(w, w->mode) != w->host || w->host == NULL)
+		return files;
+	return &w->sess;
+}
+
+char *
+gw_wizard_write_preview(gw_wizard *w, gw_err *e)
+{
+	gw_session files, *s = write_session(w, &files);
+	gw_session_write wr;
+	const gw_plan *p = wz_plan(w);
+	gw_buf b;
+	char *out = NULL;
+
+	if (p == NULL) {
+		gw_err_set(e, "%s", w->plan_error);
+	} else if (gw_session_write_prepare(s, &w->af, p, w->vmx, &wr,
+	                                    e) == 0) {
+		gw_buf_init(&b);
+		gw_write_desc_render(&b, &wr.desc);
+		out = gw_buf_steal(&b);
+		gw_session_write_free(&wr);
+	}
+	gw_session_free(&files);
+	return out;
+}
+
 int
 gw_wizard_write(gw_wizard *w)
 {
-	gw_session files, *s = &w->sess;
+	gw_session files, *s;
 	gw_session_write wr;
 	write_ctx c;
 	gw_err le;
@@ -86,9 +120,7 @@ gw_wizard_write(gw_wizard *w)
 	                         sizeof w->write_error) != 0)
 		return -1;
 	le.msg[0] = '\0';
-	gw_session_init(&files, NULL);
-	if (wz_host_for(w, w->mode) != w->host || w->host == NULL)
-		s = &files;   /* the files only: no host change */
+	s = write_session(w, &files);
 	memset(&c, 0, sizeof c);
 	c.w = w;
 	c.n = gw_session_pending(s) + 1;

@@ -60,7 +60,7 @@ offline_walk() { # LANG
 	cp "$TMP/pages.txt.raw" "$TMP/pages.raw.txt"
 	# the step's words up to the file (a CJK line cut at the screen's edge
 	# reads with a space in the joined pages)
-	paste="$(tr_ "$lang" 'With the VM off, add the lines of %s to its .vmx (or in the vSphere Client: Edit Settings > VM Options > Advanced > Configuration Parameters)' | sed 's/%s.*//')gpuwiz-out/gpuwiz.vmx.txt"
+	paste="$(tr_ "$lang" 'With the VM off, add the lines of %s to its .vmx (or in the vSphere Client or the ESXi Host Client: Edit Settings > VM Options > Advanced > Configuration Parameters)' | sed 's/%s.*//')gpuwiz-out/gpuwiz.vmx.txt"
 	check "$lang vmx: next step: paste the lines" in_pages "$paste"
 	check "$lang vmx: next step: reload" in_pages "vim-cmd vmsvc/reload <vmid>"
 	check "$lang vmx: next step: power on" in_pages "vim-cmd vmsvc/power.on <vmid>"

@@ -34,8 +34,12 @@ answers() { # an answers file (2 x L40S: the rule is 256 GB) and a real .vmx
 
 # pane: the whole pane with its history, wrapped lines joined
 pane() { $T capture-pane -p -J -S -200 -t w >"$TMP/pane.txt" 2>/dev/null; }
-# what gpuwiz printed after it ended: the pane after its last screen
-printed() { pane; sed -n '/GPUWIZ-EXITED/q;p' "$TMP/pane.txt" | grep -v '^$' >"$TMP/printed.txt"; }
+# what gpuwiz printed after it ended: the pane after its last screen;
+# joined.txt: the same as one line (gpuwiz wraps it to the terminal)
+printed() {
+	pane; sed -n '/GPUWIZ-EXITED/q;p' "$TMP/pane.txt" | grep -v '^$' >"$TMP/printed.txt"
+	tr '\n' ' ' <"$TMP/printed.txt" | tr -s ' ' >"$TMP/joined.txt"
+}
 
 # to_write LANG: Enter through an answers file to the written result
 to_write() {
@@ -87,8 +91,8 @@ for lang in $langs; do
 	check "$lang: summary: the labels line up in cells" cols_aligned "$W" "$B"
 	check "$lang: summary: next steps heading" grep -qxF "$N" "$TMP/printed.txt"
 	check "$lang: summary: numbered commands" grep -q '^ 1\. ' "$TMP/printed.txt"
-	check "$lang: summary: reload the .vmx" grep -q 'vim-cmd vmsvc/reload' "$TMP/printed.txt"
-	check "$lang: summary: NCCL all-reduce for 2 GPUs" grep -q 'torchrun --nproc_per_node=2' "$TMP/printed.txt"
+	check "$lang: summary: reload the .vmx" grep -q 'vim-cmd vmsvc/reload' "$TMP/joined.txt"
+	check "$lang: summary: NCCL all-reduce for 2 GPUs" grep -q 'torchrun --nproc_per_node=2' "$TMP/joined.txt"
 	check "$lang: summary: no screen left-overs" sh -c "! grep -q '$(st WRITE)' '$TMP/printed.txt'"
 	case $lang in
 	zh*) check "$lang: summary in Chinese" sh -c "LC_ALL=C.UTF-8 grep -qP '[\x{4e00}-\x{9fff}]' '$TMP/printed.txt'" ;;

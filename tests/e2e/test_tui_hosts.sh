@@ -18,10 +18,11 @@ locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:
 sums() { (cd "$SRC/data/hosts" && find . -type f | LC_ALL=C sort | xargs cksum); }
 sums >"$TMP/hosts.before"
 
-# the scratch directory the wizard printed when it ended
+# the scratch directory the wizard printed when it ended (the rows it
+# wrapped the sentence into joined)
 scratch_of() {
-	$T capture-pane -p -J -t w 2>/dev/null |
-		sed -n 's/.* are in \(.*\) (remove it when done)\./\1/p' | head -n 1
+	$T capture-pane -p -J -t w 2>/dev/null | tr '\n' ' ' | tr -s ' ' |
+		sed -n 's/.* are in \(.*\) (remove it when done)\..*/\1/p' | head -n 1
 }
 
 # ---- 1. the ESXi sample host, every step ---------------------------------

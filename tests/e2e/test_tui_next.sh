@@ -31,6 +31,12 @@ in_next() { grep -qF -- "$1" "$TMP/next.txt"; }
 first_step() {
 	sed 's/.* 1\. //; s/ 2\. .*//' "$TMP/next.txt" | grep -qF -- "$1"
 }
+# first_step_squeezed TEXT: the same, spaces left out of both (a CJK line
+# wraps without a space, which the joined pages read as one)
+first_step_squeezed() {
+	sed 's/.* 1\. //; s/ 2\. .*//' "$TMP/next.txt" | tr -d ' ' |
+		grep -qF -- "$(printf '%s' "$1" | tr -d ' ')"
+}
 
 # ---- 1. the ESXi sample, the BIOS hw-13 VM ---------------------------------
 esxi_walk() { # LANG
@@ -72,13 +78,13 @@ esxi_walk() { # LANG
 	check "$lang esxi: exit 0" [ "${exit_status:-x}" = 0 ]
 	check "$lang esxi: terminal sane" terminal_sane
 	# the exit summary on the terminal lists the same first step
-	$T capture-pane -p -J -t w -S -200 >"$TMP/exit.txt" 2>/dev/null
+	# (the rows gpuwiz wrapped it into joined: one line)
+	$T capture-pane -p -J -t w -S -200 2>/dev/null | tr '\n' ' ' | tr -s ' ' >"$TMP/exit.txt"
 	check "$lang esxi: the exit summary starts with the upgrade" \
 		grep -qF " 1. " "$TMP/exit.txt"
 	check "$lang esxi: ... vim-cmd vmsvc/upgrade 1 vmx-21" sh -c \
-		"grep -F ' 1. ' '$TMP/exit.txt' | tail -n 1 | grep -qF 'vim-cmd vmsvc/upgrade 1 vmx-21'"
-	sc=$($T capture-pane -p -J -t w -S -200 2>/dev/null |
-		sed -n 's/.* are in \(.*\) (remove it when done)\./\1/p' | head -n 1)
+		"sed 's/.* 1\\. //; s/ 2\\. .*//' '$TMP/exit.txt' | grep -qF 'vim-cmd vmsvc/upgrade 1 vmx-21'"
+	sc=$(sed -n 's/.* are in \(.*\) (remove it when done)\..*/\1/p' "$TMP/exit.txt" | head -n 1)
 	[ -n "$sc" ] && [ -d "$sc" ] && rm -rf "$sc"
 }
 
@@ -102,7 +108,11 @@ offline_walk() { # LANG
 		first_step "$(tr_ "$lang" 'Host PCI addresses:' | sed 's/[:：]$//')"
 	check "$lang offline: ... and the system id" \
 		first_step "$(tr_ "$lang" 'Host system id:' | sed 's/[:：]$//')"
-	check "$lang offline: ... or the vSphere Client" first_step "PCI"
+	check "$lang offline: ... or the vSphere or ESXi Host Client" first_step "PCI"
+	# a free ESXi host has no vCenter: its Host Client's menu is named too
+	check "$lang offline: ... the ESXi Host Client named" first_step "ESXi Host Client"
+	check "$lang offline: ... with its own menu path" first_step_squeezed \
+		"$(tr_ "$lang" 'Fill "Host PCI addresses" and "Host system id" on the Virtual machine step (esxcli system uuid get gives the id), or, with the VM off, add the device: vSphere Client: Edit Settings > Add New Device > PCI Device; ESXi Host Client: Edit Settings > Add other device > PCI device.' | sed 's/.*ESXi Host Client[:：] *//')"
 	check "$lang offline: the upgrade with <vmid>" in_next "vim-cmd vmsvc/upgrade <vmid> vmx-21"
 	check "$lang offline: the getallvms hint" in_next "vim-cmd vmsvc/getallvms"
 	check "$lang offline: the EFI advice" in_next "EFI"

@@ -168,7 +168,7 @@ offline_walk() { # LANG
 	zh*) check "$lang offline: the help names the digits" grep -qF "按某一步骤的数字" "$TMP/help1.txt"
 	     check "$lang offline: the help names v" grep -qF "按 v" "$TMP/help1.txt" ;;
 	*) check "$lang offline: the help names the digits" grep -qF "a step's digit goes back" "$TMP/help1.txt"
-	   check "$lang offline: the help names v" grep -qF "v shows the snippets" "$TMP/help1.txt" ;;
+	   check "$lang offline: the help names v" grep -qF "v shows what the write step would do" "$TMP/help1.txt" ;;
 	esac
 	check "$lang offline: back on the review" wait_for "$(st REVIEW)"
 	# a jump to the VM step and back

@@ -148,13 +148,17 @@ homelab_walk() { # LANG
 	# doc/design.md, section 15.3: no EFI step for a 256 MiB BAR; the memory and hot-add
 	# steps instead, after the upgrade
 	check "$lang homelab: next step: no EFI step for a 256 MiB BAR" not_in_pages "$TMP/write" "$efi"
-	mem=$(printf "$(tr_ "$lang" "With the VM off, raise its memory to at least %llu MB (vSphere Client: Edit Settings > Memory); the full reservation follows memsize.")" 24576)
-	hot=$(tr_ "$lang" 'With the VM off, untick CPU Hot Plug (Enable CPU Hot Add) and Memory Hot Plug in the vSphere Client (Edit Settings > CPU, Memory), or set mem.hotadd and vcpu.hotadd to "FALSE" in the .vmx.')
+	mem=$(printf "$(tr_ "$lang" "With the VM off, raise its memory to at least %llu MB (vSphere Client or ESXi Host Client: Edit Settings > Memory); the full reservation follows memsize.")" 24576)
+	hot=$(tr_ "$lang" 'With the VM off, untick CPU Hot Plug (Enable CPU Hot Add) and Memory Hot Plug in the vSphere Client or the ESXi Host Client (Edit Settings > CPU, Memory), or set mem.hotadd and vcpu.hotadd to "FALSE" in the .vmx.')
 	check "$lang homelab: next step: raise the memory" in_pages "$TMP/write" "$mem"
-	check "$lang homelab: next step: turn hot-add off" in_pages "$TMP/write" "$hot"
 	check "$lang homelab: the upgrade comes before the memory step" before "$TMP/write" "$up" "$mem"
 	k Enter
 	check "$lang homelab: Enter on the result finishes" exited
+	# the same next steps, printed whole on the terminal (a step that
+	# straddles two of the write step's pages is read there)
+	$T capture-pane -p -J -S -300 -t w | squash >"$TMP/exit.sq"
+	check "$lang homelab: next step: turn hot-add off" \
+		grep -qF -- "$(printf '%s' "$hot" | squash)" "$TMP/exit.sq"
 	check "$lang homelab: exit status 0" [ "${exit_status:-x}" = 0 ]
 	check "$lang homelab: terminal restored" terminal_sane
 	echo "$lang homelab: keys: $KEYS"

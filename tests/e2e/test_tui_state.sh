@@ -19,10 +19,11 @@ export GPUWIZ_SYSROOT="$TMP/no-such-root"
 have_zh=0
 locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
-# the scratch directory the wizard printed when it ended
+# the scratch directory the wizard printed when it ended (the rows it
+# wrapped the sentence into joined)
 scratch_of() {
-	$T capture-pane -p -J -t w 2>/dev/null |
-		sed -n 's/.* are in \(.*\) (remove it when done)\./\1/p;s/.*都在 \(.*\) 中.*/\1/p' |
+	$T capture-pane -p -J -t w 2>/dev/null | tr '\n' ' ' | tr -s ' ' |
+		sed -n 's/.* are in \(.*\) (remove it when done)\..*/\1/p;s/.*都在 \(.*\) 中（.*/\1/p' |
 		head -n 1
 }
 
@@ -34,8 +35,8 @@ replace_q() {
 }
 # the exit line naming the answers file saved, before its path
 saved_line() {
-	tr_ "$1" "gpuwiz: the answers were saved to %s (gpuwiz --answers FILE replays them).
-" | sed 's/%s.*//'
+	tr_ "$1" "gpuwiz: the answers were saved to %s (gpuwiz --answers FILE replays them)." |
+		sed 's/%s.*//'
 }
 # the words between the counts of the host-count warning, in LANG
 count_words() {
@@ -253,7 +254,8 @@ quit_save() { # LANG
 	check "$lang quit: terminal sane" terminal_sane
 	# the text left on the terminal: nothing written, the answers saved
 	# and where (the absolute path)
-	$T capture-pane -p -J -t w >"$TMP/exit.txt"
+	# (the rows gpuwiz wrapped it into joined)
+	$T capture-pane -p -J -t w | tr '\n' ' ' | tr -s ' ' >"$TMP/exit.txt"
 	check "$lang quit: no .vmx written, it says" \
 		grep -qF "$(tr_ "$lang" "gpuwiz: no .vmx or output file was written.")" "$TMP/exit.txt"
 	check "$lang quit: and where the answers were saved" \

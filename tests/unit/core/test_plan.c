@@ -1798,7 +1798,8 @@ test_fix_ui(void **state)
 	assert_non_null(strstr(f->fix, "--bdf"));
 	assert_non_null(strstr(f->fix_ui, "\"Host PCI addresses\""));
 	assert_non_null(strstr(f->fix_ui, "\"Host system id\""));
-	assert_non_null(strstr(f->fix_ui, "Add new device > PCI Device"));
+	assert_non_null(strstr(f->fix_ui, "vSphere Client: Edit Settings > Add New Device > PCI Device"));
+	assert_non_null(strstr(f->fix_ui, "ESXi Host Client: Edit Settings > Add other device > PCI device"));
 	/* the fragment has no memsize */
 	assert_non_null(strstr(finding(&p, "memory-unknown")->fix_ui,
 	                       "\"Memory in MB\""));

@@ -1696,10 +1696,13 @@ test_next_findings(void **state)
 	gw_wizard_set_reserve(&w, 0);
 	assert_true(w.have_plan);
 	v = gw_wizard_next_commands(&w);
-	/* 1. no device block: the VM step's fields or the vSphere Client */
+	/* 1. no device block: the VM step's fields, the vSphere Client or
+	 * the ESXi Host Client (a free ESXi host has no vCenter), each with
+	 * its own menu */
 	assert_non_null(strstr(v[0], "no host PCI address"));
 	assert_non_null(strstr(v[0], "\"Host PCI addresses\""));
-	assert_non_null(strstr(v[0], "Add new device > PCI Device"));
+	assert_non_null(strstr(v[0], "vSphere Client: Edit Settings > Add New Device > PCI Device"));
+	assert_non_null(strstr(v[0], "ESXi Host Client: Edit Settings > Add other device > PCI device"));
 	up = strv_find(v, "vim-cmd vmsvc/upgrade <vmid> vmx-21");
 	fw = strv_find(v, "Firmware: ");
 	res = strv_find(v, "\"Reserve all guest memory\"");
