@@ -580,8 +580,8 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 		           getenv("TERM") ? getenv("TERM") : "");
 		return 2;
 	}
-	/* --lang or the answers file's language (in use since
-	 * gw_wizard_new), else the locale's */
+	/* the language gw_wizard_new chose (in use since), else the
+	 * locale's */
 	if (gw_wizard_language(w) == NULL ||
 	    ui_set_language(&u, gw_wizard_language(w)) != 0)
 		gw_wizard_set_language(w, ui_lang_is_zh() ? "zh_CN" : "en");

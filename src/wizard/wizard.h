@@ -79,10 +79,18 @@ typedef struct gw_wizard_start {
 	const char *answers;    /* --answers FILE, or NULL */
 	gw_host *host;          /* an ESXi host or the vSphere API, or NULL */
 	const char *sample;     /* --sample-host NAME, or NULL */
-	const char *lang;       /* --lang ("en", "zh_CN"): wins over the
-	                         * answers file's [wizard] language; NULL */
+	/* The language: lang (--lang: "en", "zh_CN"), else the locale's
+	 * when it names one of the languages ("zh_CN.UTF-8" and "zh_TW"
+	 * give zh_CN, "en_US.UTF-8" en; C, C.UTF-8 and POSIX name none),
+	 * else the answers file's [wizard] language, else the front end's
+	 * default (English): a trainee replaying a trainer's file reads it
+	 * in their own language. */
+	const char *lang;       /* --lang, or NULL */
+	const char *locale;     /* the locale of the messages as the
+	                         * environment names it (LC_ALL, else
+	                         * LC_MESSAGES, else LANG), or NULL */
 	/* The front end's switch of the language of the texts, called with
-	 * the language to use (--lang, else the answers file's) before the
+	 * the language to use (above) before the
 	 * host is read, so that what the host's probes say is in it; 0 when
 	 * it could switch.  NULL: the front end does it later. */
 	int (*use_language)(const char *lang);
@@ -491,7 +499,7 @@ gw_mode gw_wizard_mode(const gw_wizard *w);
 gw_activity gw_wizard_activity(const gw_wizard *w);
 /* The language of the screens ("en" or "zh_CN"; saved as [wizard]
  * language).  The front end sets it when it switches (and at the start
- * from the locale unless the answers file gave one, which it applies):
+ * unless gw_wizard_new chose one, which it applies):
  * NULL or another word is ignored.  gw_wizard_language: NULL when
  * unknown. */
 void gw_wizard_set_language(gw_wizard *w, const char *lang);

@@ -189,19 +189,45 @@ replay() { # LANG
 	check "$lang replay: nothing else in the working directory" sh -c \
 		"[ \"\$(ls -A '$TMP/run')\" = gpuwiz-answers.ini ]"
 
-	# the file's language wins over the locale, --lang over the file;
-	# the host's rows are read in the language in use
+	# a trainee reads in their own language: the locale wins over the
+	# file's language when it names one (zh_CN.UTF-8, en_US.UTF-8), the
+	# file's language stands when the locale names none (C.UTF-8), and
+	# --lang wins over both; the host's rows are read in the language in
+	# use, and the result is the same in either language
 	flang=$lang
-	case $flang in zh*) other=C.UTF-8 olang=en ;; *) other=zh_CN.UTF-8 olang=zh_CN ;; esac
+	case $flang in zh*) other=en_US.UTF-8 olang=en ;; *) other=zh_CN.UTF-8 olang=zh_CN ;; esac
 	rm -rf "$TMP/run"/gpuwiz-out
 	start "$other" 80x24 --answers gpuwiz-answers.ini
-	check "$flang replay under $other: the file's language" \
-		wait_for "$(tr_ "$flang" "Choose the language and what you are doing.")"
+	check "$flang file replayed under $other: the locale's language" \
+		wait_for "$(tr_ "$other" "Choose the language and what you are doing.")"
 	keys Enter
-	check "$flang replay under $other: the host's rows in it" \
-		wait_for "$(tr_ "$flang" "Checking passthrough of %s (%s)" | sed 's/ *%s.*//')"
+	check "$flang file replayed under $other: the host's rows in it" \
+		wait_for "$(tr_ "$other" "Checking passthrough of %s (%s)" | sed 's/ *%s.*//')"
+	keys Enter; wait_for "$(st GPU)" >/dev/null
+	keys Enter
+	check "$flang file replayed under $other: the file's VM" wait_for "Vmid 3"
+	keys Enter; wait_for "$(st MMIO)" >/dev/null
+	keys Enter; wait_for "$(st OPTIONS)" >/dev/null
+	keys Enter; wait_for "$(st REVIEW)" >/dev/null
+	keys Enter; wait_for "$(st WRITE)" >/dev/null
+	keys Enter
+	wait_for "(y/n)" 5 >/dev/null && keys y
+	check "$flang file replayed under $other: written" \
+		wait_for "$(tr_ "$other" "Written:")" 15
+	keys q
+	exited >/dev/null
+	S3=$(scratch_of)
+	check "$flang file replayed under $other: the same .vmx as in $flang" \
+		cmp -s "$S2/volumes/datastore1/llm-train/llm-train.vmx" \
+		"$S3/volumes/datastore1/llm-train/llm-train.vmx"
+	rm -rf "$S3" "$TMP/run"/gpuwiz-out
+	case $flang in zh*) none=C.UTF-8 ;; *) none=POSIX ;; esac
+	start "$none" 80x24 --answers gpuwiz-answers.ini
+	check "$flang file replayed under $none: the file's language" \
+		wait_for "$(tr_ "$flang" "Choose the language and what you are doing.")"
 	keys q; wait_for "y/n" 5 >/dev/null && keys y
 	exited >/dev/null
+	rm -rf "$(scratch_of)"
 	start "$flang" 80x24 --lang "$olang" --answers gpuwiz-answers.ini
 	check "$flang replay with --lang $olang: --lang wins" \
 		wait_for "$(tr_ "$other" "Choose the language and what you are doing.")"
