@@ -544,6 +544,25 @@ curses_start(ui_ctx *u)
 	return scr;
 }
 
+/* Every sample host's scratch directory made in this session, the one
+ * in use last: each holds what was written for it. */
+static void
+print_scratches(const gw_wizard *w)
+{
+	size_t i, n;
+	const char *const *left = gw_wizard_scratch_left(w, &n);
+
+	for (i = 0; i <= n; i++) {
+		const char *d = i < n ? left[i] : gw_wizard_scratch(w);
+
+		if (d != NULL)
+			/* TRANSLATORS: printed when the wizard ends after
+			 * practising on a sample host; %s is a directory. */
+			printf(_("The sample host and everything written for it are in %s (remove it when done).\n"),
+			       d);
+	}
+}
+
 /* The wizard's language before it reads the host (gw_wizard_start). */
 static int
 start_language(const char *lang)
@@ -610,11 +629,7 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 	free(u.saved_answers);
 	gw_strv_free(exit_summary);
 	exit_summary = NULL;
-	if (gw_wizard_scratch(w))
-		/* TRANSLATORS: printed when the wizard ends after practising
-		 * on a sample host; %s is a directory. */
-		printf(_("The sample host and everything written for it are in %s (remove it when done).\n"),
-		       gw_wizard_scratch(w));
+	print_scratches(w);
 	gw_wizard_delete(w);
 	sig_end = 0;
 	return rc;

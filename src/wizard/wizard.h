@@ -376,6 +376,11 @@ int gw_wizard_esxi_upgrade(gw_wizard *w, gw_err *e);
  * host "root@esx01:/vmfs/volumes/datastore1/vm/vm.vmx" (static buffer,
  * valid until the next call); NULL when no .vmx is open. */
 const char *gw_wizard_vmx_where(const gw_wizard *w);
+/* Does the write leave the VM as it is?  1 when a VM's .vmx is open, it
+ * already holds every setting of the plan (none to write) and no host
+ * change is queued: the review, the write step and the exit say
+ * "nothing to change", and the write takes no backup. */
+int gw_wizard_changes_nothing(const gw_wizard *w);
 /* ---- GW_MODE_VSPHERE -------------------------------------------------- */
 
 /* Where long API tasks (reconfigure, upgrade) report their progress. */
@@ -635,6 +640,17 @@ int gw_wizard_fit_formats(gw_wizard *w);
 /* The name of the sample host in use (--sample-host NAME or picked on the
  * welcome screen: the one the writes go to), or NULL. */
 const char *gw_wizard_sample_name(const gw_wizard *w);
+/* Would using sample name leave the answers file's host?  1 when the
+ * wizard was started from an answers file whose [host] is a sample, it
+ * still stands on that sample, and name is another one: what the file
+ * chose there (its VM, GPUs, host changes) would be dropped, so the
+ * screen asks first. */
+int gw_wizard_sample_leaves_answers(const gw_wizard *w, const char *name);
+/* The scratch directories of samples left earlier in this session (a
+ * sample picked after another: gw_wizard_use_sample keeps the old one,
+ * which holds what was written there), oldest first; *n of them.  With
+ * gw_wizard_scratch, what the exit names: every one made, one rule. */
+const char *const *gw_wizard_scratch_left(const gw_wizard *w, size_t *n);
 /* What mode m is for, where its name alone could mislead (translated),
  * or NULL: one line of at most 72 cells shown under the mode, or
  * (long_form) the sentence shown when the mode has the cursor. */

@@ -81,6 +81,10 @@ start(const char *answers, const char *sample)
 static void
 done(gw_wizard *w)
 {
+	size_t i;
+
+	for (i = 0; i < w->nscratch_left; i++)
+		tu_rm_tree(w->scratch_left[i]);
 	if (w->scratch)
 		tu_rm_tree(w->scratch);
 	gw_wizard_delete(w);
@@ -523,6 +527,71 @@ test_write_host_vm_two_gpus(void **state)
 	done(w);
 }
 
+/* A plan that adds a GPU changes the VM: not "nothing to change", and
+ * the write takes its backup.  (The replay onto a VM that already has
+ * the result, where it is 1, is test_tui_state.sh's "on top".) */
+static void
+test_changes_nothing(void **state)
+{
+	gw_wizard *w;
+	gw_err e;
+
+	(void)state;
+	w = start(NULL, "esxi-l40s");
+	assert_int_equal(gw_wizard_changes_nothing(w), 0);   /* no VM */
+	assert_int_equal(gw_wizard_esxi_open_vm(w, vm_index(w, "llm-train"), &e), 0);
+	assert_int_equal(gw_wizard_add_gpu(w, gpu("l40s"), NULL, 1, &e), 0);
+	gw_wizard_set_force(w, 1);   /* 64 GB of memory for 96 GB of GPUs */
+	assert_int_equal(gw_wizard_changes_nothing(w), 0);
+	if (gw_wizard_write(w) != 0)
+		fail_msg("%s", gw_wizard_error(w, GW_ERR_WRITE));
+	assert_non_null(gw_wizard_result(w)->backup);
+	assert_false(gw_wizard_result(w)->vmx_unchanged);
+	done(w);
+}
+
+/* An answers file naming a sample host: another sample asks first (the
+ * file's choices there are dropped), and every scratch directory made is
+ * kept and listed for the exit. */
+static void
+test_sample_leaves_answers(void **state)
+{
+	char *dir = tu_tmpdir(), *ans, *first;
+	const char *const *left;
+	gw_wizard *w;
+	gw_err e;
+	size_t n;
+
+	(void)state;
+	ans = write_text(dir, "class.ini", "[host]\nkind = sample\naddress = esxi-l40s\n"
+	                 "[gpu]\ndevices = l40s=1\n[vm]\nname = llm-train\n");
+	w = start(ans, NULL);
+	assert_string_equal(gw_wizard_sample_name(w), "esxi-l40s");
+	assert_int_equal(gw_wizard_sample_leaves_answers(w, "intel-2x-l40s"), 1);
+	assert_int_equal(gw_wizard_sample_leaves_answers(w, "esxi-l40s"), 0);
+	left = gw_wizard_scratch_left(w, &n);
+	assert_int_equal(n, 0);
+	first = gw_xstrdup(gw_wizard_scratch(w));
+	assert_int_equal(gw_wizard_use_sample(w, "intel-2x-l40s", &e), 0);
+	left = gw_wizard_scratch_left(w, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(left[0], first);
+	assert_int_equal(access(first, F_OK), 0);    /* kept, named on exit */
+	/* the file's host left: no more question */
+	assert_int_equal(gw_wizard_sample_leaves_answers(w, "esxi-l40s"), 0);
+	done(w);
+	free(first);
+
+	/* no answers file: nothing to leave */
+	w = start(NULL, "esxi-l40s");
+	assert_int_equal(gw_wizard_sample_leaves_answers(w, "intel-2x-l40s"), 0);
+	done(w);
+	unlink(ans);
+	free(ans);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
 /* An SSH or API host of the file, not given on the command line: its
  * values are kept (and saved again); the error says how to connect. */
 static void
@@ -574,6 +643,8 @@ main(void)
 		cmocka_unit_test(test_next_ansible),
 		cmocka_unit_test(test_save_replay_changes),
 		cmocka_unit_test(test_write_host_vm_two_gpus),
+		cmocka_unit_test(test_changes_nothing),
+		cmocka_unit_test(test_sample_leaves_answers),
 		cmocka_unit_test(test_ssh_not_connected),
 	};
 
