@@ -8,6 +8,7 @@
 
 #include <locale.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -329,18 +330,22 @@ ui_save_answers(ui_ctx *u)
 	gw_wizard *w = u->w;
 	const char *given = gw_wizard_answers(w)->path;
 	char *path = gw_xstrdup(given ? given : "gpuwiz-answers.ini");
+	char *cwd = getcwd(NULL, 0), *ask;
 	gw_err e;
 	int saved = 0, r;
 
+	/* TRANSLATORS: the save-answers question; %s is the current
+	 * directory, where a file name alone goes; wrapped (5 lines of 68
+	 * cells at most). */
+	ask = gw_xasprintf(_("Save the answers to this file (a name alone goes into %s); gpuwiz --answers FILE replays them (Enter on each screen):"),
+	                   cwd ? cwd : ".");
+	free(cwd);
 	for (;;) {
 		/* TRANSLATORS: title of the save-answers box (the review's
 		 * "s Save" and the quit question's s): it saves the answers
 		 * for a replay, not the .vmx; at most 64 cells. */
 		r = ui_input(u, _("Save the answers for a replay (not the .vmx)"),
-		             /* TRANSLATORS: the save-answers question; wrapped
-		              * (4 lines of 68 cells at most). */
-		             _("Save the answers to this file; gpuwiz --answers FILE replays them (Enter on each screen):"),
-		             &path, 0);
+		             ask, &path, 0);
 		if (r != 1)
 			break;
 		gw_trim(path);
@@ -370,7 +375,8 @@ ui_save_answers(ui_ctx *u)
 			char *abs = realpath(path, NULL);
 
 			/* TRANSLATORS: %s is the answers file written. */
-			ui_msg(u, UI_MSG_OK, _("Answers saved to %s"), path);
+			ui_msg(u, UI_MSG_OK, _("Answers saved to %s"),
+			       abs ? abs : path);
 			free(u->saved_answers);
 			u->saved_answers = abs ? abs : gw_xstrdup(path);
 			saved = 1;
@@ -378,6 +384,7 @@ ui_save_answers(ui_ctx *u)
 		break;
 	}
 	free(path);
+	free(ask);
 	return saved;
 }
 

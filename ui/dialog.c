@@ -295,8 +295,8 @@ ui_input(ui_ctx *u, const char *title, const char *label, char **value,
 			const char *keys[5];
 
 			rows = dw_wrap_rows(label, bw - 4);
-			if (rows > 4)
-				rows = 4;
+			if (rows > 6)
+				rows = 6;
 			bh = rows + 6;
 			box_place(bh, bw, &y, &x);
 			box_frame(y, x, bh, bw);

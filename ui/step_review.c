@@ -266,8 +266,13 @@ add_outputs(ui_textlist *tl, const gw_wizard *w, int width)
 		add_output(tl, w, gw_wizard_format_at(f), width);
 	add_nccl(tl, w, width);
 	if (gw_wizard_vmx_where(w)) {
-		/* TRANSLATORS: the .vmx to be patched; %s is its path. */
-		s = gw_xasprintf(_("patch of %s (a backup is written first)"),
+		s = gw_wizard_changes_nothing(w) ?
+		    /* TRANSLATORS: the .vmx that already has the plan's
+		     * settings; %s is its path. */
+		    gw_xasprintf(_("%s left as it is: nothing to change, no backup"),
+		                 gw_wizard_vmx_where(w)) :
+		    /* TRANSLATORS: the .vmx to be patched; %s is its path. */
+		    gw_xasprintf(_("patch of %s (a backup is written first)"),
 		                 gw_wizard_vmx_where(w));
 		ui_tl_add(tl, s, UI_C_NORMAL, 2, 4, width);
 		free(s);
@@ -305,6 +310,11 @@ build(ui_ctx *u, int width)
 		s = gw_xstrdup(_("Settings (no .vmx: snippets only):"));
 	ui_tl_add(tl, s, UI_C_HEAD, 0, 0, width);
 	free(s);
+	if (gw_wizard_changes_nothing(w))
+		/* TRANSLATORS: the review and the write step when the open
+		 * VM already has every setting of the plan. */
+		ui_tl_add(tl, _("Nothing to change: the VM already has these settings."),
+		          UI_C_PASS, 2, 0, width);
 	for (i = 0; i < p->nsettings; i++)
 		add_setting(tl, &p->settings[i], width);
 	if (p->nsettings == 0)

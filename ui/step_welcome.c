@@ -1,10 +1,10 @@
 /* step_welcome.c: step 1, the language and what the operator is doing.
  *
- * The language is one row (English / 简体中文, default from the locale
- * or --lang): Left/Right or Space switch it at once.  Under "What are you
- * doing?" one row per choice, a menu: the (*) is on the highlighted row
- * and Enter goes on with it (from the language row too: with the row
- * marked (*)).  The choices: the doctor (a failed power-on or crash;
+ * The language is one row (English / 简体中文, default from --lang or
+ * the locale), shown above both lists of the screen: Left/Right switch
+ * it at once from any row, so reaching it never moves the choice.
+ * Under "What are you doing?" one row per choice, a menu: the (*) is on
+ * the highlighted row and Enter goes on with it.  The choices: the doctor (a failed power-on or crash;
  * step_doctor.c, a detour drawn in this screen's place until it walks to
  * the review or Esc brings the list back), a VM's .vmx offline
  * (GW_ACT_VM), a Tanzu/BOSH VM type offline (GW_ACT_TANZU), this Linux
@@ -17,6 +17,7 @@
  * Linux machine without a GPU the sample row is highlighted first.
  */
 #include "connect.h"
+#include "dialog.h"
 #include "wizard_connect.h"
 #include "draw.h"
 #include "screen.h"
@@ -36,6 +37,9 @@ enum {
 #define LANG_W 20
 /* The first row of the choices (under the language and the heading). */
 #define CHOICE_Y 4
+/* The samples' list: its heading's row, its first sample's row. */
+#define SAMPLES_HEAD_Y 3
+#define SAMPLES_Y 5
 
 typedef struct welcome_st {
 	ui_list list;             /* cur = the focused row (ROW_*) */
@@ -275,8 +279,7 @@ radio(ui_ctx *u, int y, int x, int w, int on, int focused, int dim,
 	dw_put(y, x + 1, buf, w - 1, a);
 }
 
-/* The row that the text under the list speaks of: the focused choice, or
- * the marked one while the language row has the focus. */
+/* The row that the text under the list speaks of: the focused choice. */
 static const char *
 info_text(ui_ctx *u, const welcome_st *st, char **own, int *color)
 {
@@ -286,14 +289,6 @@ info_text(ui_ctx *u, const welcome_st *st, char **own, int *color)
 
 	*own = NULL;
 	*color = UI_C_INFO;
-	if (row == ROW_LANG) {
-		if (!u->utf8) {
-			*color = UI_C_WARN;
-			/* TRANSLATORS: why Chinese cannot be chosen; wrapped. */
-			return _("Chinese needs a UTF-8 terminal: start gpuwiz with LANG=zh_CN.UTF-8.");
-		}
-		row = st->choice;
-	}
 	if (row_is_route(row) &&
 	    !gw_wizard_mode_available(w, row_mode(row), &why)) {
 		/* a route whose box connects: what Enter does, not a fault */
@@ -351,25 +346,40 @@ text_below(ui_rect r, int y, const char *t, int color)
 		dw_wrap_put(r.y + y, r.x + 1, r.w - 1, rows, t, ui_attr(color));
 }
 
+/* The language row under its heading, at the top of either list (never
+ * focused: Left/Right switch it from any row). */
+static void
+draw_lang(ui_ctx *u, ui_rect r)
+{
+	int zh = ui_lang_is_zh();
+	char *head;
+
+	/* TRANSLATORS: heading of the language choice; at most 40 cells. */
+	head = gw_xasprintf("%s  %s", _("Language:"),
+	                    /* TRANSLATORS: after the heading of the
+	                     * language choice: the keys that switch it
+	                     * from any row; at most 30 cells. */
+	                    _("(Left/Right)"));
+	dw_put(r.y, r.x, head, r.w, ui_attr(UI_C_HEAD));
+	free(head);
+	radio(u, r.y + row_y(ROW_LANG), r.x, LANG_W, !zh, 0, 0, "English");
+	/* the language names are written in their own language; outside
+	 * UTF-8 the Chinese one cannot be shown */
+	radio(u, r.y + row_y(ROW_LANG), r.x + LANG_W, r.w - LANG_W, zh, 0,
+	      !u->utf8,
+	      u->utf8 ? "\xe7\xae\x80\xe4\xbd\x93\xe4\xb8\xad\xe6\x96\x87" :
+	      "Simplified Chinese");
+}
+
 static void
 draw_main(ui_ctx *u, ui_rect r, welcome_st *st)
 {
 	const gw_wizard *w = u->w;
-	int zh = ui_lang_is_zh(), row, y = 0, color;
+	int row, y = 0, color;
 	char *own;
 	const char *t;
 
-	/* TRANSLATORS: heading of the language choice; at most 40 cells. */
-	dw_put(r.y, r.x, _("Language:"), r.w, ui_attr(UI_C_HEAD));
-	/* the focused row: the language in use highlighted */
-	radio(u, r.y + row_y(ROW_LANG), r.x, LANG_W, !zh,
-	      st->list.cur == ROW_LANG && !zh, 0, "English");
-	/* the language names are written in their own language; outside
-	 * UTF-8 the Chinese one cannot be shown */
-	radio(u, r.y + row_y(ROW_LANG), r.x + LANG_W, r.w - LANG_W, zh,
-	      st->list.cur == ROW_LANG && zh, !u->utf8,
-	      u->utf8 ? "\xe7\xae\x80\xe4\xbd\x93\xe4\xb8\xad\xe6\x96\x87" :
-	      "Simplified Chinese");
+	draw_lang(u, r);
 	/* TRANSLATORS: heading of the choices; at most 60 cells. */
 	dw_put(r.y + 3, r.x, _("What are you doing?"), r.w, ui_attr(UI_C_HEAD));
 	for (row = ROW_CHOICE0; row < NROWS; row++) {
@@ -400,13 +410,16 @@ static void
 draw_samples(ui_ctx *u, ui_rect r, welcome_st *st)
 {
 	const gw_wizard *w = u->w;
-	int y = 2, in_use = sample_index(w, st);
+	int y = SAMPLES_Y, in_use = sample_index(w, st);
+	int cur = st->samples_list.cur;
 	size_t k;
 	char *s;
 
+	draw_lang(u, r);
 	/* TRANSLATORS: heading of the sample hosts' list; at most 78
 	 * cells. */
-	dw_put(r.y, r.x, _("Practise on a sample host (no hardware needed):"),
+	dw_put(r.y + SAMPLES_HEAD_Y, r.x,
+	       _("Practise on a sample host (no hardware needed):"),
 	       r.w, ui_attr(UI_C_HEAD));
 	for (k = 0; k < st->nsamples && k < 64; k++) {
 		int foc = st->samples_list.cur == (int)k;
@@ -427,7 +440,15 @@ draw_samples(ui_ctx *u, ui_rect r, welcome_st *st)
 	}
 	for (; k < 64; k++)
 		st->sample_y[k] = -1;
-	if (in_use >= 0 && gw_wizard_scratch(w) != NULL)
+	if (in_use >= 0 && cur != in_use && cur >= 0 &&
+	    (size_t)cur < st->nsamples &&
+	    gw_wizard_sample_leaves_answers(w, st->samples[cur].name))
+		/* TRANSLATORS: under the sample hosts' list when the focus
+		 * left the answers file's sample; %1$s is that sample, %2$s
+		 * the focused one. */
+		s = gw_xasprintf(_("%1$s is the answers file's host. Enter asks before leaving it for %2$s: what the file chose there (its VM, GPUs and host changes) would be dropped."),
+		                 st->samples[in_use].name, st->samples[cur].name);
+	else if (in_use >= 0 && gw_wizard_scratch(w) != NULL)
 		/* TRANSLATORS: %s is the scratch directory of a sample host. */
 		s = gw_xasprintf(_("Practising on a sample host: everything is written under %s."),
 		                 gw_wizard_scratch(w));
@@ -481,6 +502,18 @@ pick_sample(ui_ctx *u, welcome_st *st)
 	if ((int)k == sample_index(u->w, st) &&
 	    chosen_row(u->w, st) == ROW_SAMPLE)
 		return 0;   /* in use already: keep what was done */
+	if (gw_wizard_sample_leaves_answers(u->w, st->samples[k].name)) {
+		/* TRANSLATORS: %1$s a sample host, %2$s the answers file's
+		 * sample host; a yes/no question, No the default. */
+		char *q = gw_xasprintf(_("Use the sample host %1$s instead of %2$s, the answers file's host? What the file chose on %2$s (its VM, GPUs and host changes) is dropped."),
+		                       st->samples[k].name,
+		                       gw_wizard_sample_name(u->w));
+		int yes = ui_confirm_no(u, q);
+
+		free(q);
+		if (yes != 1)
+			return -1;
+	}
 	/* TRANSLATORS: progress while a sample host is built. */
 	ui_progress(u, _("Building the sample host..."), -1);
 	u->repaint = UI_REPAINT_FULL;
@@ -540,15 +573,25 @@ pick(ui_ctx *u, welcome_st *st)
 	return 0;
 }
 
-/* The next shown choice row after (dir 1) or before (-1) row, the
- * language row included, wrapping around. */
+/* The next shown choice row after (dir 1) or before (-1) row, wrapping
+ * around (the language row is no stop: Left/Right switch it). */
 static int
 step_row(const welcome_st *st, int row, int dir)
 {
 	do
 		row = (row + dir + NROWS) % NROWS;
-	while (row == ROW_SAMPLE && st->nsamples == 0);
+	while (row == ROW_LANG || (row == ROW_SAMPLE && st->nsamples == 0));
 	return row;
+}
+
+/* Left/Right: the language, from any row of either list. */
+static int
+lang_key(ui_ctx *u, ui_key k)
+{
+	if (!ui_key_fn(k, KEY_LEFT) && !ui_key_fn(k, KEY_RIGHT))
+		return 0;
+	pick_language(u, ui_key_fn(k, KEY_RIGHT));
+	return 1;
 }
 
 static int
@@ -557,6 +600,8 @@ samples_key(ui_ctx *u, welcome_st *st, ui_key k)
 	ui_list *l = &st->samples_list;
 
 	l->n = (int)st->nsamples;
+	if (lang_key(u, k))
+		return UI_HANDLED;
 	if (ui_key_esc(k) || ui_key_backspace(k)) {
 		st->in_samples = 0;
 		return UI_HANDLED;
@@ -587,30 +632,22 @@ welcome_key(ui_ctx *u, ui_key k)
 	if (st->in_samples)
 		return samples_key(u, st, k);
 	st->list.n = NROWS;
+	if (lang_key(u, k))
+		return UI_HANDLED;
 	if (ui_key_fn(k, KEY_UP) || ui_key_btab(k) || ui_key_fn(k, KEY_DOWN) ||
 	    ui_key_tab(k)) {
 		int dir = ui_key_fn(k, KEY_UP) || ui_key_btab(k) ? -1 : 1;
 
 		st->list.cur = step_row(st, st->list.cur, dir);
-		if (st->list.cur != ROW_LANG)
-			st->choice = st->list.cur;   /* a menu: (*) follows */
+		st->choice = st->list.cur;   /* a menu: (*) follows */
 		return UI_HANDLED;
 	}
 	if (ui_key_fn(k, KEY_HOME) || ui_key_fn(k, KEY_END)) {
-		st->list.cur = ui_key_fn(k, KEY_HOME) ? ROW_LANG :
+		st->list.cur = ui_key_fn(k, KEY_HOME) ?
+		               step_row(st, ROW_LANG, 1) :
 		               step_row(st, ROW_LANG, -1);
-		if (st->list.cur != ROW_LANG)
-			st->choice = st->list.cur;
+		st->choice = st->list.cur;
 		return UI_HANDLED;
-	}
-	if (st->list.cur == ROW_LANG) {
-		if (ui_key_fn(k, KEY_LEFT) || ui_key_fn(k, KEY_RIGHT) ||
-		    ui_key_space(k)) {
-			pick_language(u, ui_key_fn(k, KEY_LEFT) ? 0 :
-			              ui_key_fn(k, KEY_RIGHT) ? 1 :
-			              !ui_lang_is_zh());
-			return UI_HANDLED;
-		}
 	}
 	if (ui_key_space(k)) {
 		pick(u, st);
@@ -633,6 +670,10 @@ welcome_mouse(ui_ctx *u, ui_rect r, int y, int x)
 	(void)r;
 	if (ui_doctor_shown(st->doctor))
 		return UI_HANDLED;
+	if (y == row_y(ROW_LANG)) {   /* above either list */
+		pick_language(u, x >= LANG_W);
+		return UI_HANDLED;
+	}
 	if (st->in_samples) {
 		for (k = 0; k < st->nsamples && k < 64; k++) {
 			size_t j = k + 1;
@@ -645,11 +686,6 @@ welcome_mouse(ui_ctx *u, ui_rect r, int y, int x)
 				pick_sample(u, st);
 			}
 		}
-		return UI_HANDLED;
-	}
-	if (y == row_y(ROW_LANG)) {
-		st->list.cur = ROW_LANG;
-		pick_language(u, x >= LANG_W);
 		return UI_HANDLED;
 	}
 	for (row = ROW_CHOICE0; row < NROWS; row++)
@@ -700,10 +736,9 @@ welcome_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 		return ui_doctor_keys(u, st->doctor, out, max);
 	/* TRANSLATORS: key help labels; at most 8 cells each. */
 	ui_keys_add(out, &n, max, "Up/Dn", _("Choose"), down);
-	if (!st->in_samples && st->list.cur == ROW_LANG)
-		/* TRANSLATORS: key help label (Left/Right switch the
-		 * language); at most 8 cells. */
-		ui_keys_add(out, &n, max, "Lt/Rt", _("Language"), right);
+	/* TRANSLATORS: key help label (Left/Right switch the language);
+	 * at most 8 cells. */
+	ui_keys_add(out, &n, max, "Lt/Rt", _("Language"), right);
 	return ui_keys_common(out, n, max, 0);
 }
 

@@ -85,18 +85,28 @@ build_ready(ui_textlist *tl, const gw_wizard *w, const gw_plan *p, int width)
 		ui_tl_add(tl, files[k], UI_C_NORMAL, 2, 2, width);
 	gw_apply_outputs_free(files, n);
 	if (gw_wizard_vmx_where(w)) {
-		char *s = gw_xasprintf(_("patch of %s (a backup is written first)"),
+		char *s = gw_wizard_changes_nothing(w) ?
+		          gw_xasprintf(_("%s left as it is: nothing to change, no backup"),
+		                       gw_wizard_vmx_where(w)) :
+		          gw_xasprintf(_("patch of %s (a backup is written first)"),
 		                       gw_wizard_vmx_where(w));
 
 		ui_tl_add(tl, s, UI_C_NORMAL, 2, 2, width);
 		free(s);
 	}
 	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
+	if (gw_wizard_changes_nothing(w))
+		ui_tl_add(tl, _("Nothing to change: the VM already has these settings."),
+		          UI_C_PASS, 0, 0, width);
 	/* the review's check is the write's: its refusal, said as the write
 	 * would say it */
 	if (gw_wizard_check_step(w, GW_STEP_REVIEW, why, sizeof why) != 0)
 		ui_tl_add(tl, why, UI_C_FAIL, 0, 0, width);
-	ui_tl_add(tl, gw_wizard_vmx_where(w) ?
+	ui_tl_add(tl, gw_wizard_changes_nothing(w) ?
+	          /* TRANSLATORS: the invitation to write when the VM
+	           * already has every setting. */
+	          _("Press Enter to write these files; the VM is left as it is.") :
+	          gw_wizard_vmx_where(w) ?
 	          /* TRANSLATORS: the invitation to write, a .vmx among the
 	           * files. */
 	          _("Press Enter to write these files. The VM must be powered off.") :
@@ -133,6 +143,9 @@ build(ui_ctx *u, int width)
 		char **cmds;
 
 		add_changes(tl, w, 0, width);
+		if (r->vmx_path && r->vmx_unchanged && r->backup == NULL)
+			ui_tl_add(tl, _("Nothing to change: the VM already has these settings."),
+			          UI_C_PASS, 0, 0, width);
 		for (i = 0; i < r->nwritten; i++)
 			add_labelled(tl, l_written, r->written[i], UI_C_PASS, lw,
 			             width);

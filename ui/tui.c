@@ -616,6 +616,29 @@ curses_start(ui_ctx *u)
 	return scr;
 }
 
+/* Every sample host's scratch directory made in this session, the one
+ * in use last: each holds what was written for it. */
+static void
+print_scratches(const gw_wizard *w, int cols)
+{
+	size_t i, n;
+	const char *const *left = gw_wizard_scratch_left(w, &n);
+
+	for (i = 0; i <= n; i++) {
+		const char *d = i < n ? left[i] : gw_wizard_scratch(w);
+		char *say;
+
+		if (d == NULL)
+			continue;
+		/* TRANSLATORS: printed when the wizard ends after practising
+		 * on a sample host; %s is a directory. */
+		say = gw_xasprintf(_("The sample host and everything written for it are in %s (remove it when done)."),
+		                   d);
+		print_wrapped(say, cols);
+		free(say);
+	}
+}
+
 /* The wizard's language before it reads the host (gw_wizard_start). */
 static int
 start_language(const char *lang)
@@ -652,8 +675,8 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 		           getenv("TERM") ? getenv("TERM") : "");
 		return 2;
 	}
-	/* --lang or the answers file's language (in use since
-	 * gw_wizard_new), else the locale's */
+	/* the language gw_wizard_new chose (in use since), else the
+	 * locale's */
 	if (gw_wizard_language(w) == NULL ||
 	    ui_set_language(&u, gw_wizard_language(w)) != 0)
 		gw_wizard_set_language(w, ui_lang_is_zh() ? "zh_CN" : "en");
@@ -683,15 +706,7 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 	free(u.saved_answers);
 	gw_strv_free(exit_summary);
 	exit_summary = NULL;
-	if (gw_wizard_scratch(w)) {
-		/* TRANSLATORS: printed when the wizard ends after practising
-		 * on a sample host; %s is a directory. */
-		char *say = gw_xasprintf(_("The sample host and everything written for it are in %s (remove it when done)."),
-		                         gw_wizard_scratch(w));
-
-		print_wrapped(say, cols);
-		free(say);
-	}
+	print_scratches(w, cols);
 	gw_wizard_delete(w);
 	sig_end = 0;
 	return rc;

@@ -73,6 +73,24 @@ setup_locale(int argc, char **argv)
 #endif
 }
 
+/* The locale of the messages as the environment names it (POSIX: LC_ALL,
+ * else LC_MESSAGES, else LANG), or NULL: whether it is installed or not,
+ * it says which language the operator reads. */
+static const char *
+locale_env(void)
+{
+	static const char *const vars[] = { "LC_ALL", "LC_MESSAGES", "LANG" };
+	size_t i;
+
+	for (i = 0; i < sizeof vars / sizeof *vars; i++) {
+		const char *v = getenv(vars[i]);
+
+		if (v != NULL && *v)
+			return v;
+	}
+	return NULL;
+}
+
 /* ---- usage ------------------------------------------------------------ */
 
 static void
@@ -202,6 +220,7 @@ run_wizard(cli_opts *o, gw_wizard_fn wizard, gw_err *e)
 	st.answers = o->answers;
 	st.sample = o->sample;
 	st.lang = o->lang;
+	st.locale = locale_env();
 	if (cli_wizard_connection(o, &st, e) != 0) {
 		cli_die_line(NULL, e->msg);
 		gw_table_free(&t);

@@ -115,6 +115,17 @@ int gw_parse_uint(const char *s, unsigned long long max, unsigned long long *out
  * character is 2 cells).  Bytes that do not decode count one cell each. */
 int gw_text_cells(const char *s);
 
+/* The next line of text s in at most room cells, measured without the
+ * locale (a CJK, Hangul or full-width character is 2 cells, anything else
+ * 1), so that a file is wrapped the same whatever LC_CTYPE says: the
+ * bytes of the line.  A line breaks at a space (*skip = 1: the space
+ * after it), or between two characters one of which is CJK (Chinese has
+ * no spaces; *skip = 0), never inside a run of Latin letters, digits and
+ * '_' ("VMWARE_PASSWORD"), never before CJK closing punctuation nor after
+ * an opening bracket; a word wider than the line is cut at a character.
+ * A line of s always holds one character at least. */
+size_t gw_text_line(const char *s, size_t room, size_t *skip);
+
 /* Value of one hex digit, -1 when c is not one. */
 int gw_hexval(int c);
 

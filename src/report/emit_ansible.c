@@ -472,16 +472,26 @@ gw_emit_ansible(const gw_plan *p, const gw_emit_opts *o, char **out,
 	return rc;
 }
 
-/* The playbook with the VM's name in JSON for -e (c->vm). */
+/* The playbook with the VM's name in JSON for -e (c->vm).  When gpuwiz
+ * changes the VM's own .vmx (and its host) itself, the playbook is the
+ * way to the same settings elsewhere: said so, for other VMs by name. */
 void
 gw_next_ansible(const gw_next_ctx *c)
 {
 	char *cmd = gw_xasprintf("ansible-playbook %s -e '{\"gpuwiz_vms\": [\"%s\"]}'",
-	                         c->path, c->vm);
+	                         c->path, c->vmx_patched ? "NAME" : c->vm);
 
-	/* TRANSLATORS: %1$s the environment variables, %2$s a command. */
-	c->push(c->list, gw_xasprintf(_("Ansible (community.vmware): with %1$s set and the VMs powered off: %2$s"),
-	                              "VMWARE_HOST, VMWARE_USER, VMWARE_PASSWORD",
-	                              cmd));
+	if (c->vmx_patched)
+		/* TRANSLATORS: %1$s the environment variables, %2$s a
+		 * command; gpuwiz has changed (or changes) the VM open. */
+		c->push(c->list, gw_xasprintf(_("Only for the same settings on other VMs (gpuwiz changes this VM and its host itself): Ansible (community.vmware), with %1$s set and those VMs powered off: %2$s"),
+		                              "VMWARE_HOST, VMWARE_USER, VMWARE_PASSWORD",
+		                              cmd));
+	else
+		/* TRANSLATORS: %1$s the environment variables, %2$s a
+		 * command. */
+		c->push(c->list, gw_xasprintf(_("Ansible (community.vmware): with %1$s set and the VMs powered off: %2$s"),
+		                              "VMWARE_HOST, VMWARE_USER, VMWARE_PASSWORD",
+		                              cmd));
 	free(cmd);
 }

@@ -217,61 +217,6 @@ emit_notes_free(emit_notes *ns)
 
 #define NOTE_WIDTH 78   /* cells; yamllint counts characters, never more */
 
-/* Cells of the UTF-8 character of n bytes at s: 2 for the East Asian wide
- * ranges (CJK, Hangul, full-width forms), else 1; locale-free, so a
- * playbook is wrapped the same whatever LC_CTYPE says. */
-static int
-note_cells(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	unsigned long c;
-
-	if (n == 3)
-		c = ((u[0] & 0x0ful) << 12) | ((u[1] & 0x3ful) << 6) | (u[2] & 0x3f);
-	else if (n == 2)
-		c = ((u[0] & 0x1ful) << 6) | (u[1] & 0x3f);
-	else
-		return 1;
-	return (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) ||
-	       (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
-	       (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
-	       (c >= 0xffe0 && c <= 0xffe6) ? 2 : 1;
-}
-
-/* The bytes of the next line of at most room cells of text: up to its
- * last space when there is one, else cut at a character (Chinese has no
- * spaces).  *skip: the space to drop after it. */
-static size_t
-note_line(const char *s, size_t room, size_t *skip)
-{
-	size_t i = 0, cells = 0, last_space = 0;
-
-	*skip = 0;
-	while (s[i]) {
-		size_t c = gw_utf8_char(s + i, strlen(s + i));
-		int w;
-
-		if (c == 0)             /* a byte that is no character: one */
-			c = 1;
-		w = note_cells(s + i, c);
-		if (cells + (size_t)w > room)
-			break;
-		if (s[i] == ' ')
-			last_space = i;
-		i += c;
-		cells += (size_t)w;
-	}
-	if (s[i] == '\0' || s[i] == ' ') {
-		*skip = s[i] == ' ';
-		return i;
-	}
-	if (last_space > 0) {
-		*skip = 1;
-		return last_space;
-	}
-	return i > 0 ? i : 1;
-}
-
 /* The note as "# " lines at indent; control bytes become spaces. */
 static void
 note_put(gw_buf *b, const char *text, size_t indent)
@@ -286,7 +231,7 @@ note_put(gw_buf *b, const char *text, size_t indent)
 	while (*s == ' ')
 		s++;
 	while (*s) {
-		size_t skip, n = note_line(s, room, &skip);
+		size_t skip, n = gw_text_line(s, room, &skip);
 
 		gw_buf_printf(b, "%*s# %.*s\n", (int)indent, "", (int)n, s);
 		s += n + skip;

@@ -296,6 +296,9 @@ gw_wizard_free(gw_wizard *w)
 	free(w->detect_error);
 	free(w->sysroot);
 	free(w->scratch);
+	while (w->nscratch_left > 0)
+		free(w->scratch_left[--w->nscratch_left]);
+	free(w->scratch_left);
 	gw_session_free(&w->sess);
 	gw_host_close(w->host);
 	gw_host_close(w->local);
@@ -390,7 +393,12 @@ gw_wizard_use_sample(gw_wizard *w, const char *name, gw_err *e)
 		return -1;
 	wz_begin(w);
 	wz_drop_derived(w);   /* the old host's */
-	free(w->scratch);
+	if (w->scratch != NULL) {   /* it holds what was written: kept */
+		w->scratch_left = gw_xrealloc(w->scratch_left,
+		                              (w->nscratch_left + 1) *
+		                              sizeof *w->scratch_left);
+		w->scratch_left[w->nscratch_left++] = w->scratch;
+	}
 	w->scratch = gw_xstrdup(gw_host_scratch(h));
 	/* the writes go into the scratch directory, unless the answers
 	 * file names a directory of its own */

@@ -79,10 +79,18 @@ typedef struct gw_wizard_start {
 	const char *answers;    /* --answers FILE, or NULL */
 	gw_host *host;          /* an ESXi host or the vSphere API, or NULL */
 	const char *sample;     /* --sample-host NAME, or NULL */
-	const char *lang;       /* --lang ("en", "zh_CN"): wins over the
-	                         * answers file's [wizard] language; NULL */
+	/* The language: lang (--lang: "en", "zh_CN"), else the locale's
+	 * when it names one of the languages ("zh_CN.UTF-8" and "zh_TW"
+	 * give zh_CN, "en_US.UTF-8" en; C, C.UTF-8 and POSIX name none),
+	 * else the answers file's [wizard] language, else the front end's
+	 * default (English): a trainee replaying a trainer's file reads it
+	 * in their own language. */
+	const char *lang;       /* --lang, or NULL */
+	const char *locale;     /* the locale of the messages as the
+	                         * environment names it (LC_ALL, else
+	                         * LC_MESSAGES, else LANG), or NULL */
 	/* The front end's switch of the language of the texts, called with
-	 * the language to use (--lang, else the answers file's) before the
+	 * the language to use (above) before the
 	 * host is read, so that what the host's probes say is in it; 0 when
 	 * it could switch.  NULL: the front end does it later. */
 	int (*use_language)(const char *lang);
@@ -366,6 +374,11 @@ int gw_wizard_esxi_upgrade(gw_wizard *w, gw_err *e);
  * host "root@esx01:/vmfs/volumes/datastore1/vm/vm.vmx" (static buffer,
  * valid until the next call); NULL when no .vmx is open. */
 const char *gw_wizard_vmx_where(const gw_wizard *w);
+/* Does the write leave the VM as it is?  1 when a VM's .vmx is open, it
+ * already holds every setting of the plan (none to write) and no host
+ * change is queued: the review, the write step and the exit say
+ * "nothing to change", and the write takes no backup. */
+int gw_wizard_changes_nothing(const gw_wizard *w);
 /* ---- GW_MODE_VSPHERE -------------------------------------------------- */
 
 /* Where long API tasks (reconfigure, upgrade) report their progress. */
@@ -489,7 +502,7 @@ gw_mode gw_wizard_mode(const gw_wizard *w);
 gw_activity gw_wizard_activity(const gw_wizard *w);
 /* The language of the screens ("en" or "zh_CN"; saved as [wizard]
  * language).  The front end sets it when it switches (and at the start
- * from the locale unless the answers file gave one, which it applies):
+ * unless gw_wizard_new chose one, which it applies):
  * NULL or another word is ignored.  gw_wizard_language: NULL when
  * unknown.  The front end switches the texts (gettext) first: a new
  * language makes every text the model holds again in it, the one rule
@@ -630,6 +643,17 @@ int gw_wizard_fit_formats(gw_wizard *w);
 /* The name of the sample host in use (--sample-host NAME or picked on the
  * welcome screen: the one the writes go to), or NULL. */
 const char *gw_wizard_sample_name(const gw_wizard *w);
+/* Would using sample name leave the answers file's host?  1 when the
+ * wizard was started from an answers file whose [host] is a sample, it
+ * still stands on that sample, and name is another one: what the file
+ * chose there (its VM, GPUs, host changes) would be dropped, so the
+ * screen asks first. */
+int gw_wizard_sample_leaves_answers(const gw_wizard *w, const char *name);
+/* The scratch directories of samples left earlier in this session (a
+ * sample picked after another: gw_wizard_use_sample keeps the old one,
+ * which holds what was written there), oldest first; *n of them.  With
+ * gw_wizard_scratch, what the exit names: every one made, one rule. */
+const char *const *gw_wizard_scratch_left(const gw_wizard *w, size_t *n);
 /* What mode m is for, where its name alone could mislead (translated),
  * or NULL: one line of at most 72 cells shown under the mode, or
  * (long_form) the sentence shown when the mode has the cursor. */

@@ -47,6 +47,9 @@ struct gw_wizard {
 	int host_override;      /* the operator goes on despite FAIL rows */
 	char *sysroot;          /* GW_MODE_LINUX root; NULL = gw_wizard_sysroot() */
 	char *scratch;          /* a sample host: where the writes go (shown) */
+	char **scratch_left;    /* the samples' scratch directories left
+	                         * before it (named on exit) */
+	size_t nscratch_left;
 	gw_host *local;         /* GW_MODE_LINUX: the root probed (owned; a
 	                         * Linux sample's, else opened on sysroot) */
 	gw_host *host;          /* owned; an ESXi host (--ssh, the ESXi shell,

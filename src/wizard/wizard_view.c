@@ -116,11 +116,15 @@ file_changes(gw_wizard *w)
 	}
 }
 
+static const char *pick_language(const char *lang, const char *locale,
+                                 const char *file);
+
 gw_wizard *
 gw_wizard_new(const gw_table *t, gw_wizard_start *st, gw_err *e)
 {
 	gw_wizard *w = gw_xcalloc(1, sizeof *w);
 	gw_host *h = st->host;
+	char *file_lang;
 	int rc = 0;
 
 	st->host = NULL;   /* the wizard's from here on */
@@ -130,11 +134,14 @@ gw_wizard_new(const gw_table *t, gw_wizard_start *st, gw_err *e)
 		return NULL;
 	}
 	/* the language first: the host's rows are read in it */
-	if (st->lang)
-		gw_wizard_set_language(w, st->lang);
+	file_lang = w->af.language;   /* the file's; NULL: none */
+	w->af.language = NULL;
+	gw_wizard_set_language(w, pick_language(st->lang, st->locale,
+	                                       file_lang));
+	free(file_lang);
 	if (st->use_language && gw_wizard_language(w) &&
 	    st->use_language(gw_wizard_language(w)) != 0 && st->lang == NULL) {
-		free(w->af.language);   /* the file's, not shown: the locale's */
+		free(w->af.language);   /* not shown: the front end's default */
 		w->af.language = NULL;
 	}
 	/* the answers file's values are for the host it is replayed on */
@@ -209,6 +216,36 @@ gw_wizard_set_activity(gw_wizard *w, gw_activity a)
 	w->activity = a;
 	wz_changed(w);
 	w->dirty = dirty;
+}
+
+/* The language of a locale's name, or NULL (gw_wizard_start.locale). */
+static const char *
+locale_language(const char *locale)
+{
+	size_t i, n;
+
+	if (locale == NULL || strcmp(locale, "POSIX") == 0 ||
+	    strcmp(locale, "C") == 0 || strncmp(locale, "C.", 2) == 0)
+		return NULL;
+	/* the language part: before '_', '.' and '@' */
+	n = strcspn(locale, "_.@");
+	for (i = 0; n > 0 && gw_answers_languages[i]; i++)
+		if (strncmp(locale, gw_answers_languages[i], n) == 0 &&
+		    (gw_answers_languages[i][n] == '\0' ||
+		     gw_answers_languages[i][n] == '_'))
+			return gw_answers_languages[i];
+	return NULL;
+}
+
+/* --lang, else the locale's, else the file's (gw_wizard_start.lang). */
+static const char *
+pick_language(const char *lang, const char *locale, const char *file)
+{
+	if (lang != NULL)
+		return lang;
+	if (locale_language(locale) != NULL)
+		return locale_language(locale);
+	return file;
 }
 
 void

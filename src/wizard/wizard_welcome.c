@@ -26,3 +26,23 @@ gw_wizard_sample_name(const gw_wizard *w)
 	}
 	return NULL;
 }
+
+int
+gw_wizard_sample_leaves_answers(const gw_wizard *w, const char *name)
+{
+	const char *in_use = gw_wizard_sample_name(w);
+
+	/* the file's sample is the first made: none left before it */
+	return w->af.path != NULL && w->af.host == GW_AHOST_SAMPLE &&
+	       w->nscratch_left == 0 &&
+	       w->af.host_address != NULL && name != NULL &&
+	       in_use != NULL && strcmp(in_use, w->af.host_address) == 0 &&
+	       strcmp(name, in_use) != 0;
+}
+
+const char *const *
+gw_wizard_scratch_left(const gw_wizard *w, size_t *n)
+{
+	*n = w->nscratch_left;
+	return (const char *const *)w->scratch_left;
+}

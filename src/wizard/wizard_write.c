@@ -433,6 +433,20 @@ gw_wizard_next_commands(const gw_wizard *w)
 	return wz_strv_finish(&s);
 }
 
+int
+gw_wizard_changes_nothing(const gw_wizard *w)
+{
+	const gw_plan *p = wz_plan(w);
+	size_t i;
+
+	if (w->vmx == NULL || p == NULL || gw_session_pending(&w->sess) > 0)
+		return 0;
+	for (i = 0; i < p->nsettings; i++)
+		if (!p->settings[i].keep)
+			return 0;
+	return 1;
+}
+
 /* ---- the summary printed on exit ----------------------------------------------- */
 
 /* "Written:   path": the label padded to lw cells, as on the write step. */
@@ -458,6 +472,8 @@ summary_files(const gw_apply_result *r, wz_strv *s)
 	for (i = 0; i < 3; i++)
 		if (gw_text_cells(lab[i]) > lw)
 			lw = gw_text_cells(lab[i]);
+	if (r->vmx_path && r->vmx_unchanged && r->backup == NULL)
+		wz_strv_push(s, gw_xstrdup(_("Nothing to change: the VM already has these settings.")));
 	for (k = 0; k < r->nwritten; k++)
 		push_labelled(s, lab[0], lw, r->written[k]);
 	if (r->vmx_path && r->vmx_unchanged) {

@@ -57,8 +57,11 @@ walk() { # LANG
 	check "$lang: written" wait_for "$(tr_ "$lang" 'Written:')" 15
 	pages_joined "$TMP/pages.txt"
 	check "$lang: the playbook is written" in_pages "gpuwiz-playbook.yml"
-	check "$lang: next step: ansible-playbook for the open VM" in_pages \
-		"gpuwiz-playbook.yml -e '{\"gpuwiz_vms\": [\"ubuntu-l40s\"]}'"
+	# gpuwiz has patched the open VM itself: the playbook is for others
+	check "$lang: next step: ansible-playbook for other VMs, not the one done" in_pages \
+		"gpuwiz-playbook.yml -e '{\"gpuwiz_vms\": [\"NAME\"]}'"
+	check "$lang: and it says so" in_pages \
+		"$(tr_ "$lang" "Only for the same settings on other VMs (gpuwiz changes this VM and its host itself): Ansible (community.vmware), with %1\$s set and those VMs powered off: %2\$s" | sed 's/[（(].*//')"
 	check "$lang: no BOSH step: not chosen" sh -c \
 		"! grep -qF 'bosh update-config' '$TMP/pages.txt'"
 	keys q

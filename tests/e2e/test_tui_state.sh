@@ -27,6 +27,23 @@ scratch_of() {
 		head -n 1
 }
 
+# every scratch directory the wizard printed when it ended, one a line
+scratches() {
+	$T capture-pane -p -J -t w 2>/dev/null |
+		sed -n 's/.* are in \(.*\) (remove it when done)\./\1/p;s/.*都在 \(.*\) 中.*/\1/p'
+}
+# the screen as one line without blanks or frames: text wrapped anywhere
+joined() { screen; sed 's/[│┃|]//g' "$SCREEN" | tr -d ' \n'; }
+wait_joined() {
+	wj=0
+	while [ $wj -lt $((${2:-10} * 20)) ]; do
+		joined | grep -qF -- "$(printf '%s' "$1" | tr -d ' \n')" && return 0
+		sleep 0.05; wj=$((wj + 1))
+	done
+	echo "   --- screen (waiting for '$1') ---"; sed 's/^/   |/' "$SCREEN"
+	return 1
+}
+
 # the replace question's text after the file name, its first 8 characters
 # (the box wraps the rest)
 replace_q() {
@@ -139,8 +156,13 @@ replay() { # LANG
 	check "$lang replay: the save box offers gpuwiz-answers.ini" wait_for "gpuwiz-answers.ini"
 	check "$lang replay: its title: the answers, not the .vmx" \
 		on_screen "$(tr_ "$lang" "Save the answers for a replay (not the .vmx)")"
+	check "$lang replay: the box names the folder it saves into" \
+		wait_joined "$(tr_ "$lang" "Save the answers to this file (a name alone goes into %s); gpuwiz --answers FILE replays them (Enter on each screen):" |
+			sed "s|%s|$(cd "$TMP/run" && pwd -P)|")"
 	keys Enter
 	check "$lang replay: saved" wait_for "gpuwiz-answers.ini"
+	check "$lang replay: the status line names the whole path" \
+		wait_joined "$(cd "$TMP/run" && pwd -P)/gpuwiz-answers.ini"
 	A=$TMP/run/gpuwiz-answers.ini
 	check "$lang replay: the file is written" [ -s "$A" ]
 	check "$lang replay: it names the sample host" grep -q '^kind = sample$' "$A"
@@ -190,25 +212,161 @@ replay() { # LANG
 	check "$lang replay: nothing else in the working directory" sh -c \
 		"[ \"\$(ls -A '$TMP/run')\" = gpuwiz-answers.ini ]"
 
-	# the file's language wins over the locale, --lang over the file;
-	# the host's rows are read in the language in use
+	# a trainee reads in their own language: the locale wins over the
+	# file's language when it names one (zh_CN.UTF-8, en_US.UTF-8), the
+	# file's language stands when the locale names none (C.UTF-8), and
+	# --lang wins over both; the host's rows are read in the language in
+	# use, and the result is the same in either language
 	flang=$lang
-	case $flang in zh*) other=C.UTF-8 olang=en ;; *) other=zh_CN.UTF-8 olang=zh_CN ;; esac
+	case $flang in zh*) other=en_US.UTF-8 olang=en ;; *) other=zh_CN.UTF-8 olang=zh_CN ;; esac
 	rm -rf "$TMP/run"/gpuwiz-out
 	start "$other" 80x24 --answers gpuwiz-answers.ini
-	check "$flang replay under $other: the file's language" \
-		wait_for "$(tr_ "$flang" "Choose the language and what you are doing.")"
+	check "$flang file replayed under $other: the locale's language" \
+		wait_for "$(tr_ "$other" "Choose the language and what you are doing.")"
 	keys Enter
-	check "$flang replay under $other: the host's rows in it" \
-		wait_for "$(tr_ "$flang" "Checking passthrough of %s (%s)" | sed 's/ *%s.*//')"
+	check "$flang file replayed under $other: the host's rows in it" \
+		wait_for "$(tr_ "$other" "Checking passthrough of %s (%s)" | sed 's/ *%s.*//')"
+	keys Enter; wait_for "$(st GPU)" >/dev/null
+	keys Enter
+	check "$flang file replayed under $other: the file's VM" wait_for "Vmid 3"
+	keys Enter; wait_for "$(st MMIO)" >/dev/null
+	keys Enter; wait_for "$(st OPTIONS)" >/dev/null
+	keys Enter; wait_for "$(st REVIEW)" >/dev/null
+	keys Enter; wait_for "$(st WRITE)" >/dev/null
+	keys Enter
+	wait_for "(y/n)" 5 >/dev/null && keys y
+	check "$flang file replayed under $other: written" \
+		wait_for "$(tr_ "$other" "Written:")" 15
+	keys q
+	exited >/dev/null
+	S3=$(scratch_of)
+	check "$flang file replayed under $other: the same .vmx as in $flang" \
+		cmp -s "$S2/volumes/datastore1/llm-train/llm-train.vmx" \
+		"$S3/volumes/datastore1/llm-train/llm-train.vmx"
+	rm -rf "$S3" "$TMP/run"/gpuwiz-out
+	case $flang in zh*) none=C.UTF-8 ;; *) none=POSIX ;; esac
+	start "$none" 80x24 --answers gpuwiz-answers.ini
+	check "$flang file replayed under $none: the file's language" \
+		wait_for "$(tr_ "$flang" "Choose the language and what you are doing.")"
 	keys q; wait_for "y/n" 5 >/dev/null && keys y
 	exited >/dev/null
+	rm -rf "$(scratch_of)"
 	start "$flang" 80x24 --lang "$olang" --answers gpuwiz-answers.ini
 	check "$flang replay with --lang $olang: --lang wins" \
 		wait_for "$(tr_ "$other" "Choose the language and what you are doing.")"
 	keys q; wait_for "y/n" 5 >/dev/null && keys y
 	exited >/dev/null
 	lang=$flang
+	replay_on_top "$lang" "$S2"
+	replay_welcome "$lang"
+}
+
+# ---- 2b. a replay onto a VM that already has the result: nothing to do --
+replay_on_top() { # LANG SCRATCH (the first replay's host)
+	lang=$1
+	H=$TMP/hosts-done
+	rm -rf "$H"; mkdir -p "$H"
+	cp -R "$GPUWIZ_HOSTS_DIR/bin" "$GPUWIZ_HOSTS_DIR/esxi-l40s" "$H/"
+	rm -rf "$H/esxi-l40s/esxi" "$H/esxi-l40s/volumes"
+	cp -R "$2/esxi" "$2/volumes" "$H/esxi-l40s/"
+	rm -f "$H"/esxi-l40s/volumes/datastore1/*/*.bak
+	nothing=$(tr_ "$lang" "Nothing to change: the VM already has these settings.")
+	rm -rf "$TMP/run"/gpuwiz-out
+	hosts=$GPUWIZ_HOSTS_DIR
+	export GPUWIZ_HOSTS_DIR="$H"
+	start "$lang" 80x24 --answers gpuwiz-answers.ini
+	keys Enter; wait_for "$(st HOST)" >/dev/null
+	keys Enter; wait_for "$(st GPU)" >/dev/null
+	keys Enter
+	check "$lang on top: the file's VM" wait_for "Vmid 3"
+	keys Enter; wait_for "$(st MMIO)" >/dev/null
+	keys Enter; wait_for "$(st OPTIONS)" >/dev/null
+	keys Enter
+	check "$lang on top: the review says nothing changes" wait_for "$nothing"
+	keys Enter
+	check "$lang on top: so does the write step" wait_for "$nothing"
+	check "$lang on top: the .vmx is left as it is" wait_joined \
+		"$(tr_ "$lang" "%s left as it is: nothing to change, no backup" | sed 's/.*%s//')"
+	check "$lang on top: no patch with a backup announced" sh -c "! grep -qF -- \
+		'$(tr_ "$lang" "patch of %s (a backup is written first)" | sed 's/.*%s//')' '$SCREEN'"
+	check "$lang on top: the invitation says so" \
+		on_screen "$(tr_ "$lang" "Press Enter to write these files; the VM is left as it is.")"
+	keys Enter
+	wait_for "(y/n)" 3 >/dev/null && keys y
+	check "$lang on top: written, nothing to change" wait_for "$(tr_ "$lang" "Unchanged:")" 15
+	check "$lang on top: the done screen says nothing changes" on_screen "$nothing"
+	keys q
+	check "$lang on top: exits" exited
+	check "$lang on top: the exit text says so" on_screen "$nothing"
+	S4=$(scratch_of)
+	check "$lang on top: no backup taken" sh -c \
+		"! ls '$S4'/volumes/datastore1/llm-train/ | grep -q 'bak\$'"
+	check "$lang on top: the .vmx is the first replay's" cmp -s \
+		"$2/volumes/datastore1/llm-train/llm-train.vmx" \
+		"$S4/volumes/datastore1/llm-train/llm-train.vmx"
+	rm -rf "$S4" "$H" "$TMP/run"/gpuwiz-out
+	GPUWIZ_HOSTS_DIR=$hosts
+}
+
+# ---- 2c. the welcome screen of a replay: the language row, the choice,
+# another sample host than the file's --------------------------------------
+replay_welcome() { # LANG (the answers file saved by replay)
+	lang=$1
+	case $lang in zh*) olang=C.UTF-8 ;; *) olang=zh_CN.UTF-8 ;; esac
+	sample_row="(*) $(tr_ "$lang" "Practise on a sample host (no hardware needed)")"
+	rm -rf "$TMP/run"/gpuwiz-out
+	start "$lang" 80x24 --answers gpuwiz-answers.ini
+	check "$lang welcome replay: the samples' list" wait_for "(*) esxi-l40s"
+	check "$lang welcome replay: the language row above it" \
+		sh -c "grep -qF 'English' '$SCREEN' && grep -qF '简体中文' '$SCREEN'"
+	case $lang in zh*) k1=Left k2=Right ;; *) k1=Right k2=Left ;; esac
+	keys $k1
+	check "$lang welcome replay: $k1 switches the language from the list" \
+		wait_for "$(tr_ "$olang" "Choose the language and what you are doing.")"
+	keys $k2
+	wait_for "$(tr_ "$lang" "Choose the language and what you are doing.")" >/dev/null
+	keys Escape
+	check "$lang welcome replay: the choices, the sample's marked" wait_for "$sample_row"
+	# Up through every choice: the language row is no stop, and the (*)
+	# ends where it started
+	for i in 1 2 3 4 5 6 7; do keys Up; done
+	check "$lang welcome replay: Up 7 times comes back to the sample's row" \
+		wait_for "$sample_row"
+	keys Enter
+	check "$lang welcome replay: Enter does what is marked (the samples)" \
+		wait_for "(*) esxi-l40s"
+	keys Down
+	check "$lang welcome replay: moving says what Enter would drop" wait_joined \
+		"$(tr_ "$lang" "%1\$s is the answers file's host. Enter asks before leaving it for %2\$s: what the file chose there (its VM, GPUs and host changes) would be dropped." |
+			sed 's/%1\$s/esxi-l40s/g; s/%2\$s/intel-2x-l40s/g')"
+	keys Enter
+	check "$lang welcome replay: another host asks first" wait_joined \
+		"$(tr_ "$lang" "Use the sample host %1\$s instead of %2\$s, the answers file's host? What the file chose on %2\$s (its VM, GPUs and host changes) is dropped." |
+			sed 's/%1\$s/intel-2x-l40s/g; s/%2\$s/esxi-l40s/g')"
+	keys n
+	check "$lang welcome replay: n stays on the file's host" wait_for "$(st WELCOME)"
+	keys Up
+	keys Enter
+	check "$lang welcome replay: the file's host, no question" wait_for "$(st HOST)"
+	keys q; wait_for "y/n" 5 >/dev/null && keys y
+	exited >/dev/null
+	check "$lang welcome replay: one scratch directory named" \
+		[ "$(scratches | wc -l)" = 1 ]
+	rm -rf $(scratches)
+	start "$lang" 80x24 --answers gpuwiz-answers.ini
+	wait_for "(*) esxi-l40s" >/dev/null
+	keys Down; keys Enter
+	wait_joined "intel-2x-l40s" >/dev/null
+	keys y
+	check "$lang welcome replay: y takes the other host" wait_for "$(st HOST)"
+	keys q; wait_for "y/n" 5 >/dev/null && keys y
+	exited >/dev/null
+	check "$lang welcome replay: both scratch directories named on exit" \
+		[ "$(scratches | wc -l)" = 2 ]
+	for d in $(scratches); do
+		check "$lang welcome replay: $d exists" [ -d "$d" ]
+	done
+	rm -rf $(scratches)
 }
 
 # ---- 3. quitting with unsaved answers offers to save --------------------

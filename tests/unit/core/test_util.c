@@ -131,6 +131,91 @@ test_write_atomic(void **state)
 	free(dir);
 }
 
+/* Is c part of a Latin word (letters, digits, '_')? */
+static int
+latin(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Cells of the n bytes at p: the CJK characters and full-width
+ * punctuation of these tests (lead bytes E3..EF) two, ASCII one. */
+static int
+cells_of(const char *p, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	int c = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((u[i] & 0xc0) != 0x80)
+			c += u[i] >= 0xe3 ? 2 : 1;
+	return c;
+}
+
+/* s wrapped at room cells: every line fits, no line ends inside a Latin
+ * word; the lines joined again give s (spaces at breaks dropped).
+ * Returns the number of lines. */
+static int
+wrap_check(const char *s, size_t room)
+{
+	const char *p = s;
+	int nlines = 0;
+
+	while (*p) {
+		size_t skip, n = gw_text_line(p, room, &skip);
+
+		assert_true(n > 0);
+		assert_true((size_t)cells_of(p, n) <= room);
+		if (p[n] != '\0' && skip == 0)
+			assert_false(latin(p[n - 1]) && latin(p[n]));
+		p += n + skip;
+		nlines++;
+	}
+	return nlines;
+}
+
+static void
+test_text_line(void **state)
+{
+	/* the playbook's note on the connection, in Chinese */
+	static const char zh[] =
+		"\xe8\xbf\x9e\xe6\x8e\xa5\xe4\xbf\xa1\xe6\x81\xaf\xe5\x8f\x96"
+		"\xe8\x87\xaa\xe8\xaf\xa5\xe9\x9b\x86\xe5\x90\x88\xe8\xaf\xbb"
+		"\xe5\x8f\x96\xe7\x9a\x84\xe7\x8e\xaf\xe5\xa2\x83\xe5\x8f\x98"
+		"\xe9\x87\x8f\xef\xbc\x9aVMWARE_HOST\xe3\x80\x81VMWARE_USER\xe3\x80\x81"
+		"VMWARE_PASSWORD\xe3\x80\x81VMWARE_VALIDATE_CERTS\xef\xbc\x88\xe8\x87\xaa"
+		"\xe7\xad\xbe\xe5\x90\x8d\xe8\xaf\x81\xe4\xb9\xa6\xe6\x97\xb6"
+		"\xe8\xae\xbe\xe4\xb8\xba false\xef\xbc\x89\xe5\x92\x8c VMWARE_PORT"
+		"\xe3\x80\x82";
+	/* eight Han characters: 16 cells */
+	static const char han[] =
+		"\xe4\xb8\x80\xe4\xba\x8c\xe4\xb8\x89\xe5\x9b\x9b"
+		"\xe4\xba\x94\xe5\x85\xad\xe4\xb8\x83\xe5\x85\xab";
+	size_t room, skip;
+
+	(void)state;
+	for (room = 22; room <= 78; room++)
+		wrap_check(zh, room);
+	/* the width the playbook's top note had: no "VMWARE_PASSWOR" / "D" */
+	assert_int_equal(gw_text_line(zh, 76, &skip),
+	                 strstr(zh, "VMWARE_PASSWORD") - zh);
+	assert_int_equal(skip, 0);
+	/* Han text breaks between any two characters */
+	assert_int_equal(gw_text_line(han, 7, &skip), 9);
+	assert_int_equal(skip, 0);
+	assert_int_equal(wrap_check(han, 4), 4);
+	/* English at its spaces; a word wider than the line is cut */
+	assert_int_equal(gw_text_line("set VMWARE_PASSWORD first", 12, &skip), 3);
+	assert_int_equal(skip, 1);
+	assert_int_equal(gw_text_line("VMWARE_PASSWORD", 6, &skip), 6);
+	assert_int_equal(gw_text_line("short", 6, &skip), 5);
+	/* no closing punctuation at a line's start: the comma goes along */
+	assert_int_equal(gw_text_line("\xe4\xb8\x80\xe4\xba\x8c\xe3\x80\x81\xe4\xb8\x89",
+	                              4, &skip), 3);
+}
+
 int
 main(void)
 {
@@ -140,6 +225,7 @@ main(void)
 		cmocka_unit_test(test_trim_ieq),
 		cmocka_unit_test(test_read_file_errors),
 		cmocka_unit_test(test_write_atomic),
+		cmocka_unit_test(test_text_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

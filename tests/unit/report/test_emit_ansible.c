@@ -299,6 +299,13 @@ test_comment_pass(void **state)
 	(void)state;
 	emit_note_add(&ns, NULL, "head");
 	emit_note_add(&ns, "b:", "about b");
+	/* the connection note in Chinese: no Latin word split */
+	emit_note_add(&ns, "c:",
+	              "\xe8\xbf\x9e\xe6\x8e\xa5\xe4\xbf\xa1\xe6\x81\xaf\xe5\x8f\x96"
+	              "\xe8\x87\xaa\xe8\xaf\xa5\xe9\x9b\x86\xe5\x90\x88\xe8\xaf\xbb"
+	              "\xe5\x8f\x96\xe7\x9a\x84\xe7\x8e\xaf\xe5\xa2\x83\xe5\x8f\x98"
+	              "\xe9\x87\x8f\xef\xbc\x9aVMWARE_HOST\xe3\x80\x81VMWARE_USER\xe3\x80\x81"
+	              "VMWARE_PASSWORD\xe3\x80\x81VMWARE_VALIDATE_CERTS\xef\xbc\x88");
 	emit_note_add(&ns, "key: \"x\"", "first x");
 	emit_note_add(&ns, "key: \"x\"", "second x "
 	              "一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十"
@@ -308,6 +315,7 @@ test_comment_pass(void **state)
 	assert_int_equal(emit_yaml_comment(y, &ns, "t", &out, &e), 0);
 	assert_non_null(strstr(out, "---\n# head\na:\n  # about b\n  b: 1\n"));
 	assert_non_null(strstr(out, "  # first x\n  - key: \"x\"\n  # second x"));
+	assert_non_null(strstr(out, "\n  # VMWARE_PASSWORD\xe3\x80\x81"));
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		const unsigned char *s;
 		int cells = 0;

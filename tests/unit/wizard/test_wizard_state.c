@@ -81,6 +81,10 @@ start(const char *answers, const char *sample)
 static void
 done(gw_wizard *w)
 {
+	size_t i;
+
+	for (i = 0; i < w->nscratch_left; i++)
+		tu_rm_tree(w->scratch_left[i]);
 	if (w->scratch)
 		tu_rm_tree(w->scratch);
 	gw_wizard_delete(w);
@@ -271,6 +275,149 @@ test_save_replay_sample(void **state)
 	free(dir);
 }
 
+/* The language of a start: --lang, else the locale when it names a
+ * language, else the answers file's, else none (the front end's
+ * English); a save records the language in use. */
+static gw_wizard *
+start_lang(const char *answers, const char *lang, const char *locale)
+{
+	gw_wizard_start st;
+	gw_wizard *w;
+	gw_err e;
+
+	memset(&st, 0, sizeof st);
+	st.answers = answers;
+	st.lang = lang;
+	st.locale = locale;
+	e.msg[0] = '\0';
+	w = gw_wizard_new(&table, &st, &e);
+	if (w == NULL)
+		fail_msg("%s", e.msg);
+	return w;
+}
+
+static void
+test_language_order(void **state)
+{
+	char *dir = tu_tmpdir(), *en, *zh, *ans, *text;
+	gw_wizard *w;
+	gw_err e;
+
+	(void)state;
+	/* the locale's name: its language part */
+	{
+		static const char *const loc[][2] = {
+			{ "zh_CN.UTF-8", "zh_CN" }, { "zh_TW", "zh_CN" },
+			{ "en_US.UTF-8", "en" }, { "en", "en" },
+			{ "C.UTF-8", NULL }, { "C", NULL }, { "POSIX", NULL },
+			{ "", NULL }, { "fr_FR.UTF-8", NULL }, { "e", NULL },
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof loc / sizeof *loc; i++) {
+			w = start_lang(NULL, NULL, loc[i][0]);
+			if (loc[i][1])
+				assert_string_equal(gw_wizard_language(w), loc[i][1]);
+			else
+				assert_null(gw_wizard_language(w));
+			done(w);
+		}
+	}
+
+	en = write_text(dir, "en.ini", "[wizard]\nactivity = vm\nlanguage = en\n[gpu]\ndevices = l40s=1\n");
+	zh = write_text(dir, "zh.ini", "[wizard]\nactivity = vm\nlanguage = zh_CN\n[gpu]\ndevices = l40s=1\n");
+	/* the trainee's locale over the trainer's file */
+	w = start_lang(en, NULL, "zh_CN.UTF-8");
+	assert_string_equal(gw_wizard_language(w), "zh_CN");
+	ans = gw_xasprintf("%s/saved.ini", dir);
+	if (gw_wizard_save_answers(w, ans, &e) != 0)
+		fail_msg("%s", e.msg);
+	text = read_text(ans);
+	assert_non_null(strstr(text, "language = zh_CN\n"));
+	free(text);
+	done(w);
+	w = start_lang(zh, NULL, "en_US.UTF-8");
+	assert_string_equal(gw_wizard_language(w), "en");
+	done(w);
+	/* a locale naming no language: the file's */
+	w = start_lang(zh, NULL, "C.UTF-8");
+	assert_string_equal(gw_wizard_language(w), "zh_CN");
+	done(w);
+	w = start_lang(en, NULL, "POSIX");
+	assert_string_equal(gw_wizard_language(w), "en");
+	done(w);
+	w = start_lang(zh, NULL, "fr_FR.UTF-8");
+	assert_string_equal(gw_wizard_language(w), "zh_CN");
+	done(w);
+	/* --lang over both */
+	w = start_lang(en, "zh_CN", "en_US.UTF-8");
+	assert_string_equal(gw_wizard_language(w), "zh_CN");
+	done(w);
+	/* the locale with no file; none at all: the front end's default */
+	w = start_lang(NULL, NULL, "zh_CN.UTF-8");
+	assert_string_equal(gw_wizard_language(w), "zh_CN");
+	done(w);
+	w = start_lang(NULL, NULL, "C");
+	assert_null(gw_wizard_language(w));
+	done(w);
+
+	unlink(ans);
+	unlink(en);
+	unlink(zh);
+	free(ans);
+	free(en);
+	free(zh);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
+/* The next steps of a VM gpuwiz patches itself offer the playbook only
+ * for other VMs, never for the VM it has done (nor before the write);
+ * without a VM of the host's the playbook is the way, for that VM. */
+static const char *
+ansible_step(char **v)
+{
+	size_t i;
+
+	for (i = 0; v && v[i]; i++)
+		if (strstr(v[i], "ansible-playbook"))
+			return v[i];
+	return NULL;
+}
+
+static void
+test_next_ansible(void **state)
+{
+	gw_wizard *w;
+	char **v;
+	const char *a;
+	gw_err e;
+
+	(void)state;
+	w = start(NULL, "esxi-l40s");
+	assert_int_equal(gw_wizard_esxi_open_vm(w, vm_index(w, "llm-train"), &e), 0);
+	assert_int_equal(gw_wizard_add_gpu(w, gpu("l40s"), NULL, 1, &e), 0);
+	gw_wizard_set_formats(w, GW_FMT_VMX | GW_FMT_ANSIBLE);
+	v = gw_wizard_next_commands(w);
+	assert_non_null(a = ansible_step(v));
+	assert_non_null(strstr(a, "Only for the same settings on other VMs"));
+	assert_non_null(strstr(a, "[\"NAME\"]"));
+	assert_null(strstr(a, "llm-train"));
+	gw_strv_free(v);
+	done(w);
+
+	/* offline, no .vmx: the playbook does the work */
+	w = start(NULL, NULL);
+	assert_int_equal(gw_wizard_add_gpu(w, gpu("l40s"), NULL, 1, &e), 0);
+	gw_wizard_set_formats(w, GW_FMT_ANSIBLE);
+	v = gw_wizard_next_commands(w);
+	assert_non_null(a = ansible_step(v));
+	assert_null(strstr(a, "other VMs"));
+	assert_true(strncmp(a, "Ansible (community.vmware): ", 28) == 0);
+	gw_strv_free(v);
+	done(w);
+}
+
 /* The detected GPU at address bdf, -1 when none. */
 static long
 detected_index(const gw_wizard *w, const char *bdf)
@@ -384,6 +531,71 @@ test_write_host_vm_two_gpus(void **state)
 	done(w);
 }
 
+/* A plan that adds a GPU changes the VM: not "nothing to change", and
+ * the write takes its backup.  (The replay onto a VM that already has
+ * the result, where it is 1, is test_tui_state.sh's "on top".) */
+static void
+test_changes_nothing(void **state)
+{
+	gw_wizard *w;
+	gw_err e;
+
+	(void)state;
+	w = start(NULL, "esxi-l40s");
+	assert_int_equal(gw_wizard_changes_nothing(w), 0);   /* no VM */
+	assert_int_equal(gw_wizard_esxi_open_vm(w, vm_index(w, "llm-train"), &e), 0);
+	assert_int_equal(gw_wizard_add_gpu(w, gpu("l40s"), NULL, 1, &e), 0);
+	gw_wizard_set_force(w, 1);   /* 64 GB of memory for 96 GB of GPUs */
+	assert_int_equal(gw_wizard_changes_nothing(w), 0);
+	if (gw_wizard_write(w) != 0)
+		fail_msg("%s", gw_wizard_error(w, GW_ERR_WRITE));
+	assert_non_null(gw_wizard_result(w)->backup);
+	assert_false(gw_wizard_result(w)->vmx_unchanged);
+	done(w);
+}
+
+/* An answers file naming a sample host: another sample asks first (the
+ * file's choices there are dropped), and every scratch directory made is
+ * kept and listed for the exit. */
+static void
+test_sample_leaves_answers(void **state)
+{
+	char *dir = tu_tmpdir(), *ans, *first;
+	const char *const *left;
+	gw_wizard *w;
+	gw_err e;
+	size_t n;
+
+	(void)state;
+	ans = write_text(dir, "class.ini", "[host]\nkind = sample\naddress = esxi-l40s\n"
+	                 "[gpu]\ndevices = l40s=1\n[vm]\nname = llm-train\n");
+	w = start(ans, NULL);
+	assert_string_equal(gw_wizard_sample_name(w), "esxi-l40s");
+	assert_int_equal(gw_wizard_sample_leaves_answers(w, "intel-2x-l40s"), 1);
+	assert_int_equal(gw_wizard_sample_leaves_answers(w, "esxi-l40s"), 0);
+	left = gw_wizard_scratch_left(w, &n);
+	assert_int_equal(n, 0);
+	first = gw_xstrdup(gw_wizard_scratch(w));
+	assert_int_equal(gw_wizard_use_sample(w, "intel-2x-l40s", &e), 0);
+	left = gw_wizard_scratch_left(w, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(left[0], first);
+	assert_int_equal(access(first, F_OK), 0);    /* kept, named on exit */
+	/* the file's host left: no more question */
+	assert_int_equal(gw_wizard_sample_leaves_answers(w, "esxi-l40s"), 0);
+	done(w);
+	free(first);
+
+	/* no answers file: nothing to leave */
+	w = start(NULL, "esxi-l40s");
+	assert_int_equal(gw_wizard_sample_leaves_answers(w, "intel-2x-l40s"), 0);
+	done(w);
+	unlink(ans);
+	free(ans);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
 /* An SSH or API host of the file, not given on the command line: its
  * values are kept (and saved again); the error says how to connect. */
 static void
@@ -431,8 +643,12 @@ main(void)
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_route_switch),
 		cmocka_unit_test(test_save_replay_sample),
+		cmocka_unit_test(test_language_order),
+		cmocka_unit_test(test_next_ansible),
 		cmocka_unit_test(test_save_replay_changes),
 		cmocka_unit_test(test_write_host_vm_two_gpus),
+		cmocka_unit_test(test_changes_nothing),
+		cmocka_unit_test(test_sample_leaves_answers),
 		cmocka_unit_test(test_ssh_not_connected),
 	};
 
