@@ -43,7 +43,9 @@ walk() { # LANG FROM TO: started in LANG (texts FROM), switched to TO
 	keys e
 	check "$lang: the enable queued, in $from" wait_for "$(queued "$from")"
 	# back to the welcome step's main list, the language switched
-	keys Escape Escape Home Space
+	# the language row: Right chooses Chinese, Left English
+	case $to in zh*) side=Right ;; *) side=Left ;; esac
+	keys Escape Escape "$side"
 	check "$lang: switched to $to" wait_for "$(tr_ "$to" 'What are you doing?')"
 	keys End Enter Enter
 	check "$lang: host step again" wait_for "$(st HOST)"

@@ -28,9 +28,11 @@ scratch_of() {
 }
 
 # every scratch directory the wizard printed when it ended, one a line
+# (the exit text is wrapped to the terminal: its lines are joined first)
 scratches() {
-	$T capture-pane -p -J -t w 2>/dev/null |
-		sed -n 's/.* are in \(.*\) (remove it when done)\./\1/p;s/.*都在 \(.*\) 中.*/\1/p'
+	$T capture-pane -p -t w 2>/dev/null | tr '\n' ' ' | tr -s ' ' |
+		grep -o -e ' are in [^ ]* (remove it when done)' -e '都在 [^ ]* 中' |
+		sed 's/^ are in \([^ ]*\) .*/\1/;s/^都在 \([^ ]*\) 中/\1/'
 }
 # the screen as one line without blanks or frames: text wrapped anywhere
 joined() { screen; sed 's/[│┃|]//g' "$SCREEN" | tr -d ' \n'; }

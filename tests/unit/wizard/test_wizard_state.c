@@ -544,7 +544,7 @@ test_changes_nothing(void **state)
 	w = start(NULL, "esxi-l40s");
 	assert_int_equal(gw_wizard_changes_nothing(w), 0);   /* no VM */
 	assert_int_equal(gw_wizard_esxi_open_vm(w, vm_index(w, "llm-train"), &e), 0);
-	assert_int_equal(gw_wizard_add_gpu(w, gpu("l40s"), NULL, 1, &e), 0);
+	assert_int_equal(gw_wizard_add_gpu(w, gpu("l40s"), NULL, 2, &e), 0);
 	gw_wizard_set_force(w, 1);   /* 64 GB of memory for 96 GB of GPUs */
 	assert_int_equal(gw_wizard_changes_nothing(w), 0);
 	if (gw_wizard_write(w) != 0)
