@@ -303,8 +303,7 @@ load_host_changes(gw_answers_file *af, dictionary *d, gw_err *e)
 	const char *path = af->path, *v;
 
 	if ((v = iniparser_getstring(d, "host:enable", NULL)) != NULL) {
-		if (af->host != GW_AHOST_SAMPLE && af->host != GW_AHOST_SSH &&
-		    af->host != GW_AHOST_API) {
+		if (!gw_answers_host_addressed(af->host)) {
 			gw_err_set(e, _("%s: [host] enable: '%s' needs an ESXi host (expected [host] kind = sample, ssh or api)"),
 			           path, v);
 			return -1;
@@ -347,8 +346,7 @@ load_host(gw_answers_file *af, dictionary *d, gw_err *e)
 	           GW_AHOST_NONE;
 	kind = k >= 0 ? gw_answers_host_words[k] : "";
 	if ((v = iniparser_getstring(d, "host:address", NULL)) != NULL) {
-		if (af->host != GW_AHOST_SAMPLE && af->host != GW_AHOST_SSH &&
-		    af->host != GW_AHOST_API) {
+		if (!gw_answers_host_addressed(af->host)) {
 			gw_err_set(e, _("%s: [host] address: not taken by kind '%s' (expected kind = sample, ssh or api with it)"),
 			           path, kind);
 			return -1;
@@ -363,8 +361,7 @@ load_host(gw_answers_file *af, dictionary *d, gw_err *e)
 			return -1;
 		}
 		af->host_address = gw_xstrdup(v);
-	} else if (af->host == GW_AHOST_SAMPLE || af->host == GW_AHOST_SSH ||
-	           af->host == GW_AHOST_API) {
+	} else if (gw_answers_host_addressed(af->host)) {
 		gw_err_set(e, _("%s: [host] address: missing (expected the sample host's name, USER@HOST[:PORT] or the URL for kind '%s')"),
 		           path, kind);
 		return -1;
@@ -412,8 +409,7 @@ load_vm(gw_answers_file *af, dictionary *d, struct item_ctx *c, gw_err *e)
 	char field[128];
 
 	if ((v = iniparser_getstring(d, "vm:name", NULL)) != NULL && *v) {
-		if (af->host != GW_AHOST_SAMPLE && af->host != GW_AHOST_SSH &&
-		    af->host != GW_AHOST_API) {
+		if (!gw_answers_host_addressed(af->host)) {
 			gw_err_set(e, _("%s: [vm] name: '%s' needs a host that lists VMs (expected [host] kind = sample, ssh or api; a local file is [vm] vmx)"),
 			           path, v);
 			return -1;
@@ -852,9 +848,16 @@ save_output(gw_buf *b, const gw_answers_file *af)
 }
 
 int
+gw_answers_host_addressed(gw_answers_host kind)
+{
+	return kind == GW_AHOST_SAMPLE || kind == GW_AHOST_SSH ||
+	       kind == GW_AHOST_API;
+}
+
+int
 gw_answers_apply_takes(gw_answers_host kind)
 {
-	return kind < GW_AHOST_SAMPLE;
+	return !gw_answers_host_addressed(kind);
 }
 
 int

@@ -66,9 +66,18 @@ unsigned gw_answers_audience(int activity);
 extern const char *const gw_answers_languages[];
 extern const char *const gw_answers_host_words[];
 
+/* Is a host of this [host] kind named by an address and reached by the
+ * wizard: a sample, SSH or API (ESXi) host?  1 for GW_AHOST_SAMPLE,
+ * GW_AHOST_SSH and GW_AHOST_API, 0 for the local kinds (none, offline,
+ * linux).  Only such a host takes [host] address, lists the VM that
+ * [vm] name names and queues the passthrough that [host] enable names:
+ * the file is read (gw_answers_load) and written (the wizard's save)
+ * by this answer. */
+int gw_answers_host_addressed(gw_answers_host kind);
+
 /* Does `gpuwiz apply --answers` take a file of this [host] kind?  1 for
- * the local kinds (none, offline, linux): apply writes local files only;
- * 0 for a sample, SSH or API host, whose VM the wizard reaches
+ * the local kinds (!gw_answers_host_addressed): apply writes local files
+ * only; 0 for a sample, SSH or API host, whose VM the wizard reaches
  * (gpuwiz --answers FILE).  cmd_plan.c's refusal and the saved file's
  * header comment both ask this. */
 int gw_answers_apply_takes(gw_answers_host kind);

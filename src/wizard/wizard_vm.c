@@ -452,7 +452,7 @@ save_host(const gw_wizard *w, gw_answers_file *c, char *own[4])
 	}
 	/* a host the file cannot name (the ESXi shell gpuwiz runs on): no
 	 * [host], the replay takes the command line's */
-	if (kind >= GW_AHOST_SAMPLE &&
+	if (gw_answers_host_addressed(kind) &&
 	    !gw_answers_host_address_ok(kind, c->host_address)) {
 		c->host = GW_AHOST_NONE;
 		c->host_address = c->host_identity = c->host_user = NULL;
@@ -471,8 +471,7 @@ save_changes(const gw_wizard *w, gw_answers_file *c)
 	c->host_enable = NULL;
 	c->nhost_enable = 0;
 	c->upgrade_hw = 0;
-	if (c->host != GW_AHOST_SAMPLE && c->host != GW_AHOST_SSH &&
-	    c->host != GW_AHOST_API)
+	if (!gw_answers_host_addressed(c->host))
 		return;
 	for (k = 0; k < w->ndetected; k++)
 		if (gw_wizard_enable_queued(w, k) == 1 && w->detected[k].bdf) {

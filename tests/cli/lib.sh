@@ -80,6 +80,13 @@ err_one_line() { [ "$(wc -l <"$err")" -eq 1 ]; }
 # sample FIXTURE DEST: the fixture without its "# source:" first line
 sample() { tail -n +2 "$FIX/$1" >"$2"; }
 
+# valgrind_usable: $VALGRIND (configure's) runs here and the build has no
+# sanitizer (ASan and valgrind do not mix): a test's memcheck part runs
+valgrind_usable() {
+	[ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 &&
+		[ -z "${GW_SANITIZED:-}" ]
+}
+
 finish() {
 	echo "$PASS passed, $FAIL failed"
 	[ "$FAIL" -eq 0 ]

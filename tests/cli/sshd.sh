@@ -11,17 +11,46 @@
 #     the esxcli / vim-cmd stand-ins; their log is standin.log in it)
 #     SSH_GW_OPTS (the gpuwiz options that reach it: --ssh ... --ssh-port
 #     ... --ssh-identity ... --ssh-option ...)
-#   The server is stopped when the script exits.
+#   The server is stopped when the script exits (or by sshd_stop).
+#   sshd_usable     0 when sshd_start can run here, else 1 with the reason
+#                   in $SSHD_WHY (for a test that leaves out its SSH part)
+#   sshd_stop       stops the server now
+#   sshd_datastore VM...   a datastore for the stand-ins: VOL=$TMP/volumes
+#                   with datastore1/VM/VM.vmx (a copy of a real .vmx
+#                   sample) for each VM; exports GPUWIZ_ESXI_PATH and
+#                   GPUWIZ_ESXI_VOLUMES, which the stand-ins read
 SSHD=/usr/sbin/sshd
+
+sshd_usable() {
+	SSHD_WHY=
+	if [ ! -x "$SSHD" ]; then
+		SSHD_WHY="$SSHD not installed"
+	elif ! command -v ssh >/dev/null 2>&1 || ! command -v ssh-keygen >/dev/null 2>&1; then
+		SSHD_WHY="ssh or ssh-keygen missing"
+	elif [ "$(id -u)" -eq 0 ] && [ ! -d /run/sshd ]; then
+		SSHD_WHY="sshd as root needs /run/sshd (made when the service starts)"
+	fi
+	[ -z "$SSHD_WHY" ]
+}
+
+sshd_stop() {
+	[ -n "${SSHD_PID:-}" ] || return 0
+	kill "$SSHD_PID" 2>/dev/null; wait "$SSHD_PID" 2>/dev/null
+	SSHD_PID=
+}
+
+sshd_datastore() {
+	VOL=$TMP/volumes
+	for sd_vm in "$@"; do
+		mkdir -p "$VOL/datastore1/$sd_vm"
+		sample vmx/ws-hw16-win10-efi-windows1252-crlf.vmx "$VOL/datastore1/$sd_vm/$sd_vm.vmx"
+	done
+	export GPUWIZ_ESXI_PATH="$SSH_STANDINS" GPUWIZ_ESXI_VOLUMES="$VOL"
+}
 
 sshd_start() {
 	src=$1
-	[ -x "$SSHD" ] || { echo "SKIP: $SSHD not installed"; exit 77; }
-	command -v ssh >/dev/null 2>&1 && command -v ssh-keygen >/dev/null 2>&1 ||
-		{ echo "SKIP: ssh or ssh-keygen missing"; exit 77; }
-	if [ "$(id -u)" -eq 0 ] && [ ! -d /run/sshd ]; then
-		echo "SKIP: sshd as root needs /run/sshd (made when the service starts)"; exit 77
-	fi
+	sshd_usable || { echo "SKIP: $SSHD_WHY"; exit 77; }
 	ssh-keygen -q -t ed25519 -N '' -f "$TMP/hostkey" || exit 99
 	ssh-keygen -q -t ed25519 -N '' -f "$TMP/userkey" || exit 99
 	cp "$TMP/userkey.pub" "$TMP/authorized_keys"
@@ -47,7 +76,7 @@ PermitRootLogin yes
 CFG
 	"$SSHD" -f "$TMP/sshd_config" -D -e 2>"$TMP/sshd.log" &
 	SSHD_PID=$!
-	at_exit 'kill "$SSHD_PID" 2>/dev/null; wait "$SSHD_PID" 2>/dev/null'
+	at_exit sshd_stop
 	SSH_KNOWN=$TMP/known_hosts
 	echo "[127.0.0.1]:$SSH_PORT $(cut -d' ' -f1-2 "$TMP/hostkey.pub")" >"$SSH_KNOWN"
 	SSH_KEY=$TMP/userkey

@@ -44,7 +44,8 @@ check "what was left is stopped" gone
 
 # the e2e library's tmux server and sshd.sh's server, in one test: both
 # stopped at exit (sshd.sh once replaced the e2e library's EXIT trap)
-if command -v tmux >/dev/null 2>&1 && [ -x /usr/sbin/sshd ] && [ "$(id -u)" -ne 0 -o -d /run/sshd ]; then
+. "$LIB/sshd.sh"
+if command -v tmux >/dev/null 2>&1 && sshd_usable; then
 	cat >"$TMP/both.sh" <<EOS
 . "$LIB/lib.sh"
 . "$LIB/../e2e/lib.sh"

@@ -24,14 +24,10 @@ if [ "$rc" -eq 0 ]; then ok "test_runner over ssh"; else
 check "no control socket left" sh -c "! ls -d '$TMP'/gpuwiz-ssh.* 2>/dev/null"
 
 # ---- gpuwiz's commands through --ssh --------------------------------------
-VOL=$TMP/volumes
 LOG=$SSH_STANDINS/standin.log
-mkdir -p "$VOL/datastore1/itachi_lab" "$VOL/datastore1/itachi_backupTest"
-sample vmx/ws-hw16-win10-efi-windows1252-crlf.vmx "$VOL/datastore1/itachi_lab/itachi_lab.vmx"
-sample vmx/ws-hw16-win10-efi-windows1252-crlf.vmx "$VOL/datastore1/itachi_backupTest/itachi_backupTest.vmx"
+sshd_datastore itachi_lab itachi_backupTest
 cp "$VOL/datastore1/itachi_lab/itachi_lab.vmx" "$TMP/vm11.orig"
 cp "$VOL/datastore1/itachi_backupTest/itachi_backupTest.vmx" "$TMP/vm12.orig"
-export GPUWIZ_ESXI_PATH="$SSH_STANDINS" GPUWIZ_ESXI_VOLUMES="$VOL"
 : >"$LOG"
 # shellcheck disable=SC2086
 gw() { TMPDIR=$TMP "$GPUWIZ" "$@" $SSH_GW_OPTS; }

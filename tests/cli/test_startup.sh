@@ -87,7 +87,7 @@ run vs_list GPUWIZ_MODULE_DIR="$(dirname "$MOD")"
 check "GPUWIZ_MODULE_DIR names the folder of a good module" sh -c "[ $rc -eq 2 ] && grep -q 'cannot connect' '$err'"
 
 # ---- under valgrind: the module opened, or not found, leaks nothing -----------------
-if [ -n "${VALGRIND:-}" ] && [ -z "${GW_SANITIZED:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1; then
+if valgrind_usable; then
 	# vg_vs VAR=VALUE...: vs_list's command under memcheck
 	vg_vs() { env "$@" "$VALGRIND" -q --leak-check=full --show-leak-kinds=definite,indirect \
 		--errors-for-leak-kinds=definite,indirect --error-exitcode=99 \

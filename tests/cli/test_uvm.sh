@@ -188,7 +188,7 @@ check "cfg.parameter + --uvm --write: the right key written, the wrong line kept
 check "cfg.parameter + --uvm: the fix says remove it by hand" has "remove line $kl by hand (gpuwiz does not delete keys)"
 
 # --- under valgrind memcheck: the VM-only plan, the refusal, apply ---------
-if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${GW_SANITIZED:-}" ]; then
+if valgrind_usable; then
 	vg() {
 		"$VALGRIND" -q --leak-check=full --show-leak-kinds=definite,indirect \
 			--errors-for-leak-kinds=definite,indirect --error-exitcode=99 "$GPUWIZ" "$@" >"$TMP/vg.out" 2>"$TMP/vg.err"

@@ -247,7 +247,7 @@ vcsim_stop
 # under valgrind: the client's paths (TLS pinning, SOAP, the inventory, a
 # reconfigure with its polling, a fault) leak nothing and touch nothing
 # they should not
-if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${GW_SANITIZED:-}" ]; then
+if valgrind_usable; then
 	vcsim_start -model vpx -vms 2 -on 0 -user gw -pass pw -fail UpdatePassthruConfig=license
 	vg() {
 		"$VALGRIND" -q --leak-check=full --show-leak-kinds=definite,indirect \

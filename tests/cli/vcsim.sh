@@ -14,6 +14,9 @@
 #                                        method of each SOAP request
 #   vcsim_requests [METHOD]  how many requests (of METHOD) it has answered
 #   vcsim_stop               stop it (EOF on its stdin, TERM after 5 s)
+#   vcsim_usable             0 when it is built or can be (a Go
+#                            toolchain): for a test that leaves out its
+#                            API part otherwise
 #
 # The simulator reads its stdin from a fifo whose writing end this shell
 # holds open on fd 7: when the test script ends, however it ends, the
@@ -27,6 +30,10 @@ VC_BUILDDIR=$(cd "$(dirname "$GPUWIZ")/.." 2>/dev/null && pwd || echo "$VC_SRC")
 VCSIM_BIN=${VCSIM_BIN:-$VC_BUILDDIR/tests/vcsim/vcsim-gpuwiz}
 VC_PID=
 VC_DIR=
+
+vcsim_usable() {
+	command -v go >/dev/null 2>&1 || [ -x "$VCSIM_BIN" ]
+}
 
 # True when the binary is missing or older than a source of it.
 vcsim_stale() {

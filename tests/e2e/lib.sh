@@ -3,6 +3,18 @@
 # socket) at a fixed size, sends keys, and reads the screen with
 # capture-pane -p.
 command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux not installed"; exit 77; }
+# the pane runs the wizard from a bash script (start)
+command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
+SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+# no host of the test machine's: the wizard plans offline unless a test
+# gives it a host
+export GPUWIZ_SYSROOT="$TMP/no-such-root"
+# have_zh: 1 when the zh_CN.UTF-8 locale and the build's catalogue are
+# here; langs: the languages a screen test runs in
+have_zh=0
+locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
+langs=C.UTF-8
+[ $have_zh = 1 ] && langs="C.UTF-8 zh_CN.UTF-8" || echo "# zh_CN.UTF-8 locale or catalogue missing: C.UTF-8 only"
 SOCK=gwtest$$
 # the servers' sockets live in the test's scratch directory and go with it
 # (tmux's kill-server leaves its socket file behind)
@@ -17,7 +29,7 @@ SCREEN=$TMP/screen.txt
 # "GW_STEP(ID," row per step, in order, which the program's gw_step enum
 # and its "Step k/N" line are made of; test_wizard's test_step_table
 # checks this count against GW_NSTEPS).
-GW_STEPS_DEF=${GW_SRCDIR:-$(dirname "$0")/../..}/src/wizard/steps.def
+GW_STEPS_DEF=$SRC/src/wizard/steps.def
 GW_NSTEPS=$(grep -c '^GW_STEP(' "$GW_STEPS_DEF")
 [ "${GW_NSTEPS:-0}" -gt 0 ] || { echo "cannot read the step table"; exit 99; }
 # stn ID|K: the step's number (ID: its row, GW_STEP_<ID>; K: itself)
@@ -146,6 +158,34 @@ pages_joined() {
 	sed 's/[│┃|]/ /g' "$1.raw" | tr '\n' ' ' | tr -s ' ' >"$1"
 }
 
+# joined: the screen's rows as one line, borders and blanks taken out (a
+# sentence wrapped between words or between Chinese characters reads
+# whole); on_joined TEXT compares TEXT without its blanks
+joined() { screen; sed 's/[│┃|]//g' "$SCREEN" | tr -d ' \n'; }
+on_joined() { joined | grep -qF -- "$(printf '%s' "$1" | tr -d ' ')"; }
+# wait_fn FN TEXT [seconds]: until FN TEXT is true (the screen shown
+# otherwise); wait_joined TEXT [seconds]: until on_joined TEXT
+wait_fn() {
+	wj=0
+	while [ $wj -lt $((${3:-10} * 20)) ]; do
+		$1 "$2" && return 0
+		sleep 0.05; wj=$((wj + 1))
+	done
+	echo "   --- screen (waiting for '$2') ---"; sed 's/^/   |/' "$SCREEN"
+	return 1
+}
+wait_joined() { wait_fn on_joined "$@"; }
+# to_row TEXT: Down (at most 12 times) until TEXT (a focused row's
+# sentence under its list) is on the screen
+to_row() {
+	tr_i=0
+	while [ $tr_i -lt 12 ]; do
+		on_joined "$1" && return 0
+		keys Down; tr_i=$((tr_i + 1))
+	done
+	joined; return 1
+}
+
 # tr_ LANG MSGID: the text the screens show for msgid in LANG (the zh_CN
 # catalogue of the build for zh*, else msgid itself)
 tr_() {
@@ -153,4 +193,60 @@ tr_() {
 	zh*) LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 TEXTDOMAINDIR="$GPUWIZ_LOCALEDIR" gettext -d gpuwiz "$2" ;;
 	*) printf '%s' "$2" ;;
 	esac
+}
+
+# ssh_wrapper: an "ssh" first on the PATH (exported: the wizard in the
+# tmux server started next gets it) that logs the words gpuwiz gave it in
+# $TMP/ssh-words.log and adds the test sshd's known_hosts (tests/cli/
+# sshd.sh: after sshd_start); gpuwiz still checks host keys
+# (StrictHostKeyChecking=yes).
+ssh_wrapper() {
+	mkdir -p "$TMP/bin"
+	sw_real=$(command -v ssh)
+	cat >"$TMP/bin/ssh" <<EOS
+#!/bin/sh
+echo "\$*" >>"$TMP/ssh-words.log"
+exec "$sw_real" -o UserKnownHostsFile="$SSH_KNOWN" -o GlobalKnownHostsFile=/dev/null -o IdentitiesOnly=yes "\$@"
+EOS
+	chmod +x "$TMP/bin/ssh"
+	PATH="$TMP/bin:$PATH"
+	export PATH
+}
+
+# valgrind_wrap: when $VALGRIND (configure's) runs here and the build has
+# no sanitizer, GW_WRAP is set so that the next start runs gpuwiz under
+# memcheck (its log: $TMP/vg.log); 1 and a line saying so otherwise
+valgrind_wrap() {
+	if valgrind_usable; then
+		GW_WRAP="$VALGRIND -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --log-file=$TMP/vg.log"
+		return 0
+	fi
+	echo "# valgrind part left out (no valgrind, or a sanitizer build)"
+	return 1
+}
+# valgrind_clean NAME: after exited, memcheck found no error and no leak
+# (gpuwiz exited 0; the log shown otherwise); GW_WRAP cleared
+valgrind_clean() {
+	check "$1: no memory errors or leaks (exit 0)" [ "${exit_status:-x}" = 0 ]
+	[ "${exit_status:-x}" = 0 ] || cat "$TMP/vg.log"
+	GW_WRAP=
+}
+
+# ssh_api_parts: the test's ssh_part when the test sshd can run here
+# (tests/cli/sshd.sh's sshd_usable), its api_part when vcsim can
+# (tests/cli/vcsim.sh's vcsim_usable), a line for each left out; the
+# script is skipped (77) when neither could run
+ssh_api_parts() {
+	sap_ran=0
+	if sshd_usable; then
+		ssh_part; sap_ran=1
+	else
+		echo "# sshd not usable here ($SSHD_WHY): the SSH part is left out"
+	fi
+	if vcsim_usable; then
+		api_part; sap_ran=1
+	else
+		echo "# no vcsim here: the API part is left out"
+	fi
+	[ $sap_ran -eq 1 ] || { echo "SKIP: neither sshd nor vcsim can run here"; exit 77; }
 }

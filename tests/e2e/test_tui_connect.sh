@@ -22,9 +22,8 @@
 # still checks host keys (StrictHostKeyChecking=yes).
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
-command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
-SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-export GPUWIZ_SYSROOT="$TMP/no-such-root"
+. "$(dirname "$0")/../cli/sshd.sh"
+. "$(dirname "$0")/../cli/vcsim.sh"
 # the welcome screen as a user sees it, with the sample hosts under the
 # routes (the route's sentence then has two rows); every text clipped
 # without the sign is named in the audit file, which must stay empty
@@ -33,16 +32,7 @@ export GPUWIZ_UI_AUDIT="$TMP/audit"
 : >"$GPUWIZ_UI_AUDIT"
 unset SSH_AUTH_SOCK
 
-have_zh=0
-locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
-langs="C.UTF-8"
-[ $have_zh -eq 1 ] && langs="$langs zh_CN.UTF-8"
-ran=0
 
-# joined: the screen's rows as one line, borders and blanks taken out (a
-# sentence wrapped between words or between Chinese characters reads
-# whole); on_joined TEXT compares TEXT without its blanks
-joined() { screen; sed 's/[│┃|]//g' "$SCREEN" | tr -d ' \n'; }
 # in_box TEXT: TEXT (blanks left out) inside a box's frame: between the
 # first and the last vertical line of each row, so that the screen under
 # the box does not join in
@@ -51,29 +41,8 @@ in_box() {
 	sed -n 's/^[^│]*│\(.*\)│.*$/\1/p' "$SCREEN" | tr -d ' \n' |
 		grep -qF -- "$(printf '%s' "$1" | tr -d ' ')"
 }
-on_joined() { joined | grep -qF -- "$(printf '%s' "$1" | tr -d ' ')"; }
-# wait_joined / wait_box TEXT [seconds]: until on_joined / in_box TEXT
-wait_fn() {
-	wj=0
-	while [ $wj -lt $((${3:-10} * 20)) ]; do
-		$1 "$2" && return 0
-		sleep 0.05; wj=$((wj + 1))
-	done
-	echo "   --- screen (waiting for '$2') ---"; sed 's/^/   |/' "$SCREEN"
-	return 1
-}
-wait_joined() { wait_fn on_joined "$@"; }
+# wait_box TEXT [seconds]: until in_box TEXT (lib.sh's wait_fn)
 wait_box() { wait_fn in_box "$@"; }
-# to_row TEXT: Down until TEXT (the focused route's sentence under the
-# list) is on the screen
-to_row() {
-	tr_i=0
-	while [ $tr_i -lt 12 ]; do
-		on_joined "$1" && return 0
-		keys Down; tr_i=$((tr_i + 1))
-	done
-	joined; return 1
-}
 # capture NAME: keep the screen for the report
 capture() { screen; mkdir -p "${GW_CAPTURES:-$TMP/captures}"; cp "$SCREEN" "${GW_CAPTURES:-$TMP/captures}/$1.txt"; }
 
@@ -119,22 +88,9 @@ while True:
 
 # ---- 1. SSH ------------------------------------------------------------
 ssh_part() {
-	. "$(dirname "$0")/../cli/sshd.sh"
 	sshd_start "$SRC"
-	mkdir -p "$TMP/bin"
-	real_ssh=$(command -v ssh)
-	cat >"$TMP/bin/ssh" <<EOS
-#!/bin/sh
-echo "\$*" >>"$TMP/ssh-words.log"
-exec "$real_ssh" -o UserKnownHostsFile="$SSH_KNOWN" -o GlobalKnownHostsFile=/dev/null -o IdentitiesOnly=yes "\$@"
-EOS
-	chmod +x "$TMP/bin/ssh"
-	VOL=$TMP/volumes
-	mkdir -p "$VOL/datastore1/itachi_lab"
-	sample vmx/ws-hw16-win10-efi-windows1252-crlf.vmx "$VOL/datastore1/itachi_lab/itachi_lab.vmx"
-	# the wizard (in the tmux server started next) gets these
-	PATH="$TMP/bin:$PATH"
-	export PATH GPUWIZ_ESXI_PATH="$SSH_STANDINS" GPUWIZ_ESXI_VOLUMES="$VOL"
+	ssh_wrapper
+	sshd_datastore itachi_lab
 	for lang in $langs; do
 		l=${lang%%.*}
 		: >"$TMP/ssh-words.log"
@@ -183,13 +139,11 @@ EOS
 		check "$l ssh: no control socket left" sh -c "! ls -d '$TMPDIR'/gpuwiz-ssh.* 2>/dev/null"
 	done
 	silent_host C.UTF-8
-	kill "$SSHD_PID" 2>/dev/null; wait "$SSHD_PID" 2>/dev/null
-	ran=1
+	sshd_stop
 }
 
 # ---- 2. the API ---------------------------------------------------------
 api_part() {
-	. "$(dirname "$0")/../cli/vcsim.sh"
 	pw='pw-typed-in-the-box'
 	vcsim_start -model esx -vms 2 -on 0 -user gw -pass "$pw" || { nok "vcsim starts"; return; }
 	# the model's side first: untrusted, pinned, the address kept
@@ -260,8 +214,7 @@ api_part() {
 	done
 	# the API box's walk under valgrind memcheck (the secret field, the
 	# refused then pinned TLS, the attach): no error, no leak
-	if [ -n "${VALGRIND:-}" ] && command -v "$VALGRIND" >/dev/null 2>&1 && [ -z "${GW_SANITIZED:-}" ]; then
-		GW_WRAP="$VALGRIND -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --log-file=$TMP/vg.log"
+	if valgrind_wrap; then
 		start C.UTF-8 80x24
 		wait_for "$(st WELCOME)" 60 >/dev/null
 		to_row "$(tr_ C.UTF-8 "Not connected yet: Enter asks for the URL, user and password and connects; an untrusted certificate is shown for you to accept or refuse.")" >/dev/null
@@ -278,28 +231,12 @@ api_part() {
 		check "valgrind api: the host step" wait_for "$(st HOST)" 90
 		keys q; keys y
 		check "valgrind api: exited" exited 60
-		check "valgrind api: no memory errors or leaks (exit 0)" [ "${exit_status:-x}" = 0 ]
-		[ "${exit_status:-x}" = 0 ] || cat "$TMP/vg.log"
-		GW_WRAP=
-	else
-		echo "# valgrind part left out (no valgrind, or a sanitizer build)"
+		valgrind_clean "valgrind api"
 	fi
 	vcsim_stop
-	ran=1
 }
 
-if [ -x /usr/sbin/sshd ] && { [ "$(id -u)" -ne 0 ] || [ -d /run/sshd ]; } &&
-   command -v ssh-keygen >/dev/null 2>&1; then
-	ssh_part
-else
-	echo "# sshd not usable here: the SSH route is left out"
-fi
-if command -v go >/dev/null 2>&1 || [ -x "${VCSIM_BIN:-$(cd "$(dirname "$GPUWIZ")/.." && pwd)/tests/vcsim/vcsim-gpuwiz}" ]; then
-	api_part
-else
-	echo "# no vcsim here: the API route is left out"
-fi
-[ $ran -eq 1 ] || { echo "SKIP: neither sshd nor vcsim can run here"; exit 77; }
+ssh_api_parts
 check "no text cut without its sign (GPUWIZ_UI_AUDIT)" [ ! -s "$GPUWIZ_UI_AUDIT" ]
 [ -s "$GPUWIZ_UI_AUDIT" ] && sed 's/^/   /' "$GPUWIZ_UI_AUDIT" | head -20
 finish

@@ -15,14 +15,8 @@
 # (with the final Enter that leaves, 20); before the queue: 20 (21).
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
-command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
-SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 export GPUWIZ_HOSTS_DIR="$SRC/data/hosts"
-export GPUWIZ_SYSROOT="$TMP/no-such-root"
 ORIG=$SRC/data/hosts/esxi-l40s
-
-have_zh=0
-locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
 # the sample's scratch copy of this run (the newest)
 scratch() { ls -dt "$TMPDIR"/gpuwiz-sample.* 2>/dev/null | head -n 1; }

@@ -9,13 +9,6 @@
 # switched off on every exit path.  C.UTF-8 and zh_CN.UTF-8 at 80x24.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
-command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
-export GPUWIZ_SYSROOT="$TMP/no-such-root"
-
-have_zh=0
-locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
-langs=C.UTF-8
-[ $have_zh = 1 ] && langs="C.UTF-8 zh_CN.UTF-8" || echo "SKIP: zh_CN.UTF-8 locale or catalogue missing"
 
 # xl LANG MSGID: the catalogue's translation
 xl() {
@@ -222,7 +215,6 @@ for lang in $langs; do
 	check "$lang: r and Enter: back to the recommendation" wait_for "$(st OPTIONS)"
 	keys q; wait_for "y/n" 3 >/dev/null && keys y; exited >/dev/null
 done
-
 
 # ---- 6. the doctor's bracketed paste is off on every exit path ------------
 # The text area turns the terminal's bracketed paste on (ESC [?2004h);

@@ -16,16 +16,10 @@
 #     16G: its BAR1 drawn, the window still 32 GB.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
-command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }
-SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 export GPUWIZ_HOSTS_DIR="$SRC/data/hosts"
-export GPUWIZ_SYSROOT="$TMP/no-such-root"
 AUDIT=$TMP/audit.txt
 export GPUWIZ_UI_AUDIT="$AUDIT"
-
-have_zh=0
-locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
 # fmt LANG MSGID ARGS...: the screen's text of a format string
 fmt() { l=$1 m=$2; shift 2; printf "$(tr_ "$l" "$m" | sed 's/%llu/%s/g; s/%d/%s/g')" "$@"; }

@@ -18,36 +18,11 @@
 # exits 77 when neither can.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
-command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
-SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-export GPUWIZ_SYSROOT="$TMP/no-such-root"
+. "$(dirname "$0")/../cli/sshd.sh"
+. "$(dirname "$0")/../cli/vcsim.sh"
 unset SSH_AUTH_SOCK
 
-have_zh=0
-locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
-langs="C.UTF-8"
-[ $have_zh -eq 1 ] && langs="$langs zh_CN.UTF-8"
-ran=0
 
-joined() { screen; sed 's/[│┃|]//g' "$SCREEN" | tr -d ' \n'; }
-on_joined() { joined | grep -qF -- "$(printf '%s' "$1" | tr -d ' ')"; }
-wait_joined() {
-	wj=0
-	while [ $wj -lt $((${2:-10} * 20)) ]; do
-		on_joined "$1" && return 0
-		sleep 0.05; wj=$((wj + 1))
-	done
-	echo "   --- screen (waiting for '$1') ---"; sed 's/^/   |/' "$SCREEN"
-	return 1
-}
-to_row() {
-	tr_i=0
-	while [ $tr_i -lt 12 ]; do
-		on_joined "$1" && return 0
-		keys Down; tr_i=$((tr_i + 1))
-	done
-	return 1
-}
 # quit_save LANG: q, s (Save, then quit), Enter on the file's name
 quit_save() {
 	keys q
@@ -59,23 +34,9 @@ quit_save() {
 
 # ---- 1. SSH ------------------------------------------------------------
 ssh_part() {
-	. "$(dirname "$0")/../cli/sshd.sh"
 	sshd_start "$SRC"
-	mkdir -p "$TMP/bin"
-	real_ssh=$(command -v ssh)
-	cat >"$TMP/bin/ssh" <<EOS
-#!/bin/sh
-echo "\$*" >>"$TMP/ssh-words.log"
-exec "$real_ssh" -o UserKnownHostsFile="$SSH_KNOWN" -o GlobalKnownHostsFile=/dev/null -o IdentitiesOnly=yes "\$@"
-EOS
-	chmod +x "$TMP/bin/ssh"
-	VOL=$TMP/volumes
-	for vm in itachi_lab itachi_backupTest; do
-		mkdir -p "$VOL/datastore1/$vm"
-		sample vmx/ws-hw16-win10-efi-windows1252-crlf.vmx "$VOL/datastore1/$vm/$vm.vmx"
-	done
-	PATH="$TMP/bin:$PATH"
-	export PATH GPUWIZ_ESXI_PATH="$SSH_STANDINS" GPUWIZ_ESXI_VOLUMES="$VOL"
+	ssh_wrapper
+	sshd_datastore itachi_lab itachi_backupTest
 	for lang in $langs; do
 		l=${lang%%.*}
 		rm -rf "$TMP/run"; mkdir -p "$TMP/run"
@@ -130,13 +91,11 @@ EOS
 		wait_joined "bad.ini:[host]address:ssh$(id -un)@127.0.0.2"
 	keys q; keys y
 	check "ssh replay, no host: exits" exited
-	kill "$SSHD_PID" 2>/dev/null; wait "$SSHD_PID" 2>/dev/null
-	ran=1
+	sshd_stop
 }
 
 # ---- 2. the API ---------------------------------------------------------
 api_part() {
-	. "$(dirname "$0")/../cli/vcsim.sh"
 	pw='pw-typed-in-the-box'
 	vcsim_start -model esx -vms 2 -on 0 -user gw -pass "$pw" || { nok "vcsim starts"; return; }
 	fp1=$(printf '%s' "$VC_THUMB" | cut -c1-47)
@@ -205,19 +164,7 @@ api_part() {
 	keys q; keys y
 	check "api replay, another fingerprint: exits" exited
 	vcsim_stop
-	ran=1
 }
 
-if [ -x /usr/sbin/sshd ] && { [ "$(id -u)" -ne 0 ] || [ -d /run/sshd ]; } &&
-   command -v ssh-keygen >/dev/null 2>&1; then
-	ssh_part
-else
-	echo "# sshd not usable here: the SSH part is left out"
-fi
-if command -v go >/dev/null 2>&1 || [ -x "${VCSIM_BIN:-$(cd "$(dirname "$GPUWIZ")/.." && pwd)/tests/vcsim/vcsim-gpuwiz}" ]; then
-	api_part
-else
-	echo "# no vcsim here: the API part is left out"
-fi
-[ $ran -eq 1 ] || { echo "SKIP: neither sshd nor vcsim can run here"; exit 77; }
+ssh_api_parts
 finish

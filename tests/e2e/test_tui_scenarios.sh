@@ -19,11 +19,6 @@
 # runs last, after lib.sh's kill-server)
 at_exit 'rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/gwtest$$"-*'
 . "$(dirname "$0")/lib.sh"
-command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
-export GPUWIZ_SYSROOT="$TMP/no-such-root"
-
-have_zh=0
-locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
 # k KEY... / t TEXT: keys and typed text that the walk counts
 KEYS=0

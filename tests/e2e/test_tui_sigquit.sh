@@ -6,12 +6,6 @@
 # first screen and in a text field, C.UTF-8 and zh_CN.UTF-8 at 80x24.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
-command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
-export GPUWIZ_SYSROOT="$TMP/no-such-root"
-
-langs=C.UTF-8
-locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] &&
-	langs="C.UTF-8 zh_CN.UTF-8"
 
 quit_checks() { # WHERE
 	check "$1: Ctrl-\\ ends the wizard" exited

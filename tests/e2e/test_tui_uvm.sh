@@ -8,11 +8,6 @@
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/../cli/vgpu_vmx.sh"
 . "$(dirname "$0")/lib.sh"
-command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
-export GPUWIZ_SYSROOT="$TMP/no-such-root"
-
-have_zh=0
-locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
 # k KEY... / t TEXT: keys and typed text, counted in $KEYS (a typed text
 # one per character) for the cold walk's "keys: N" (bench/keystrokes.md)

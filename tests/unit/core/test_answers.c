@@ -293,6 +293,100 @@ test_header_commands(void **state)
 	free(dir);
 }
 
+/* Load TEXT (one key of the [host] kind's with its [gpu] and [output])
+ * and say whether it loaded; a refusal names FIELD. */
+static int
+loads_with(const char *dir, const char *text, const char *field)
+{
+	char *p = write_tmp(dir, "k.ini", text);
+	gw_answers_file af;
+	gw_err e;
+	int rc;
+
+	e.msg[0] = '\0';
+	rc = gw_answers_load(&af, p, &table, &e);
+	if (rc == 0)
+		gw_answers_file_free(&af);
+	else if (strstr(e.msg, field) == NULL)
+		fail_msg("refused for another field than %s: %s", field, e.msg);
+	unlink(p);
+	free(p);
+	return rc == 0;
+}
+
+/* gw_answers_host_addressed over every [host] kind: the ESXi kinds
+ * (sample, ssh, api) are named by an address and take [vm] name and
+ * [host] enable; the local ones (none, offline, linux) take none of
+ * them, and gpuwiz apply takes exactly those. */
+static void
+test_host_addressed(void **state)
+{
+	static const struct {
+		const char *word;     /* NULL: no [host] kind */
+		int addressed;
+		const char *address;
+	} kinds[] = {
+		{ NULL, 0, NULL },
+		{ "offline", 0, NULL },
+		{ "linux", 0, NULL },
+		{ "sample", 1, "esxi-l40s" },
+		{ "ssh", 1, "root@esx01:2222" },
+		{ "api", 1, "https://vc01/sdk" },
+	};
+	static const char rest[] =
+		"[gpu]\ndevices = l40s\n[output]\ndir = o\nformats = vmx\n";
+	char *dir = tu_tmpdir(), *host, *text;
+	size_t i;
+	int k;
+
+	(void)state;
+	assert_int_equal(sizeof kinds / sizeof kinds[0], GW_NAHOSTS);
+	for (i = 0; i < GW_NAHOSTS; i++) {
+		gw_answers_host kind = GW_AHOST_NONE;
+
+		if (kinds[i].word) {
+			for (k = 0; gw_answers_host_words[k]; k++)
+				if (strcmp(gw_answers_host_words[k],
+				           kinds[i].word) == 0)
+					kind = (gw_answers_host)
+					       (k + GW_AHOST_OFFLINE);
+			assert_int_not_equal(kind, GW_AHOST_NONE);
+		}
+		assert_int_equal(kind, (gw_answers_host)i);
+		assert_int_equal(gw_answers_host_addressed(kind),
+		                 kinds[i].addressed);
+		assert_int_equal(gw_answers_apply_takes(kind),
+		                 !kinds[i].addressed);
+
+		/* the loader asks the same: [vm] name, [host] enable and
+		 * [host] address are taken by the addressed kinds alone */
+		host = kinds[i].word == NULL ? gw_xstrdup("") :
+		       gw_xasprintf("[host]\nkind = %s\n%s%s%s", kinds[i].word,
+		                    kinds[i].address ? "address = " : "",
+		                    kinds[i].address ? kinds[i].address : "",
+		                    kinds[i].address ? "\n" : "");
+		text = gw_xasprintf("%s[vm]\nname = db01\n%s", host, rest);
+		assert_int_equal(loads_with(dir, text, "[vm] name"),
+		                 kinds[i].addressed);
+		free(text);
+		if (kinds[i].word) {
+			text = gw_xasprintf("%senable = 0000:42:00.0\n%s", host,
+			                    rest);
+			assert_int_equal(loads_with(dir, text, "[host] enable"),
+			                 kinds[i].addressed);
+			free(text);
+			text = gw_xasprintf("[host]\nkind = %s\n%s",
+			                    kinds[i].word, rest);
+			assert_int_equal(loads_with(dir, text, "[host] address"),
+			                 !kinds[i].addressed);
+			free(text);
+		}
+		free(host);
+	}
+	rmdir(dir);
+	free(dir);
+}
+
 static void
 test_wizard_key_errors(void **state)
 {
@@ -515,6 +609,7 @@ main(void)
 		cmocka_unit_test(test_wizard_keys),
 		cmocka_unit_test(test_wizard_key_errors),
 		cmocka_unit_test(test_header_commands),
+		cmocka_unit_test(test_host_addressed),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
