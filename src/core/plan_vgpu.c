@@ -178,12 +178,21 @@ uvm_findings(plan_ctx *c)
 		                          "supported' in ncclCommInitRank)"),
 		                        c->nvgpu_all),
 		           NULL);
-		pl_finding(p, GW_SEV_WARN, "uvm-vmotion",
+		/* NVIDIA's UVM limitations: "Enabling UVM disables vGPU
+		 * migration for the VM" */
+		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "uvm-vmotion",
 		           GW_TOPIC_VGPU, SRC_UVM,
-		           gw_xasprintf(_("enable_uvm disables vMotion of this "
-		                          "VM's vGPUs")),
-		           gw_xasprintf(_("Set it with the VM powered off, then "
-		                          "power-cycle the VM.")));
+		           gw_xasprintf(_("enable_uvm disables vGPU migration "
+		                          "for this VM: vMotion cannot move it "
+		                          "while it runs")),
+		           gw_xasprintf(_("Power the VM off before its host "
+		                          "goes into maintenance and move it "
+		                          "cold; leave enable_uvm off (no --uvm) "
+		                          "only where no NCCL 2.27 or later "
+		                          "runs in it."))),
+		          /* TRANSLATORS: the wizard's advice for the finding
+		           * above; the option's title on the Options step. */
+		          gw_xstrdup(_("Power the VM off before its host goes into maintenance and move it cold; untick \"Unified memory (UVM) on every vGPU\" on the Options step only where no NCCL 2.27 or later runs in it.")));
 		if (a100_vgpus(p) >= 2)
 			pl_fix_ui(pl_finding(p, GW_SEV_WARN, "uvm-a100-p2p",
 			           GW_TOPIC_VGPU, SRC_UVM,
