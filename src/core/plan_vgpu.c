@@ -183,16 +183,15 @@ uvm_findings(plan_ctx *c)
 		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "uvm-vmotion",
 		           GW_TOPIC_VGPU, SRC_UVM,
 		           gw_xasprintf(_("enable_uvm disables vGPU migration "
-		                          "for this VM: vMotion cannot move it "
-		                          "while it runs")),
+		                          "(vMotion) for this VM")),
 		           gw_xasprintf(_("Power the VM off before its host "
 		                          "goes into maintenance and move it "
 		                          "cold; leave enable_uvm off (no --uvm) "
 		                          "only where no NCCL 2.27 or later "
 		                          "runs in it."))),
 		          /* TRANSLATORS: the wizard's advice for the finding
-		           * above; the option's title on the Options step. */
-		          gw_xstrdup(_("Power the VM off before its host goes into maintenance and move it cold; untick \"Unified memory (UVM) on every vGPU\" on the Options step only where no NCCL 2.27 or later runs in it.")));
+		           * above (the options step has room for one line). */
+		          gw_xstrdup(_("Before its host's maintenance, power the VM off and move it cold.")));
 		if (a100_vgpus(p) >= 2)
 			pl_fix_ui(pl_finding(p, GW_SEV_WARN, "uvm-a100-p2p",
 			           GW_TOPIC_VGPU, SRC_UVM,

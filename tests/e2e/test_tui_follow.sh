@@ -112,8 +112,9 @@ for lang in $langs; do
 	check "$lang review: the reservation's reason names the vGPU" in_pages "$TMP/review" "$(tr_ "$lang" 'Reserve all %ld MB of guest memory: a VM with a vGPU needs it.' | sed 's/%ld/65536/')"
 	check "$lang review: no passthrough reason on a vGPU VM" sh -c "! grep -qF '$(tr_ "$lang" 'Reserve all %ld MB of guest memory: passthrough needs it.' | sed 's/%ld/65536/')' '$TMP/review'"
 	check "$lang review: no upgrade advice at hardware version 21" sh -c "! grep -qF 'vmx-NN' '$TMP/review'"
-	check "$lang review: the vMotion cost named" in_pages "$TMP/review" "$(first "$lang" 'enable_uvm disables vGPU migration for this VM: vMotion cannot move it while it runs' 20)"
-	check "$lang review: its fix: moving the VM cold, no power-cycle" sh -c "grep -qF '$(first "$lang" 'Power the VM off before its host goes into maintenance and move it cold; untick "Unified memory (UVM) on every vGPU" on the Options step only where no NCCL 2.27 or later runs in it.' 16)' '$TMP/review'"
+	check "$lang review: the vMotion cost named" in_pages "$TMP/review" "$(first "$lang" 'enable_uvm disables vGPU migration (vMotion) for this VM' 20)"
+	check "$lang review: its fix: moving the VM cold" in_pages "$TMP/review" "$(first "$lang" "Before its host's maintenance, power the VM off and move it cold." 16)"
+	check "$lang review: no power-cycle as its fix" sh -c "! grep -qF 'Set it with the VM powered off, then power-cycle' '$TMP/review'"
 	keys q; wait_for "y/n" 3 >/dev/null && keys y; exited >/dev/null
 
 	# ---- 5. the Tanzu route ---------------------------------------------
