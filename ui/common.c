@@ -70,11 +70,27 @@ ui_help_general(void)
 	         "F1 or ? opens this help; "
 	         "q quits and asks first when something is not written or saved; "
 	         "Ctrl-C quits at once.\n"
+	         "In a list, Home and End go to its first and last row, PgUp and PgDn a page "
+	         "up or down (in a list that fits on the screen, to its first and last row).\n"
 	         "In a text field, letters, q and ? are typed into the field and Backspace "
 	         "deletes the character before the cursor: Backspace goes back a step only "
 	         "when no text field has the focus; Esc always goes back, and F10 quits.\n"
 	         "A click on a step already done in the step list goes back to it; the mouse "
 	         "wheel scrolls.");
+}
+
+/* A key's name on the key line, in the words the texts use for it: the
+ * names stay as on the keyboard (Enter, Esc, Tab, PgDn, F1) except the
+ * one a language has its own word for. */
+static const char *
+keyline_name(const char *key)
+{
+	if (strcmp(key, "Space") == 0)
+		/* TRANSLATORS: the Space key's name on the key help line:
+		 * the same word the help texts and hints use for the key
+		 * (zh: 空格); at most 6 cells. */
+		return _("Space");
+	return key;
 }
 
 void
@@ -83,7 +99,7 @@ ui_keys_add(ui_keyhelp *out, size_t *n, size_t max, const char *key,
 {
 	if (*n >= max)
 		return;
-	out[*n].key = key;
+	out[*n].key = keyline_name(key);
 	out[*n].label = label;
 	out[*n].k = k;
 	(*n)++;

@@ -337,18 +337,30 @@ draw_selection(ui_ctx *u, ui_rect r, int nsel)
 {
 	gpu_st *st = gpu_state(u);
 	const gw_plan *p = gw_wizard_plan(u->w);
+	/* the texts follow the activity: a Tanzu/BOSH VM type has no VM of
+	 * its own yet (BOSH makes its VMs from it) */
+	int tanzu = gw_wizard_activity(u->w) == GW_ACT_TANZU;
 	char buf[256];
 	int i;
 
 	if (p)
-		/* TRANSLATORS: heading of the selected GPUs with the plan's
-		 * total framebuffer; at most 60 cells. */
-		snprintf(buf, sizeof buf, _("Selected for this VM (total %llu GB):"),
+		snprintf(buf, sizeof buf, tanzu ?
+		         /* TRANSLATORS: heading of the selected GPUs of a
+		          * Tanzu/BOSH VM type with the plan's total
+		          * framebuffer; at most 60 cells. */
+		         _("Selected for the VM type (total %llu GB):") :
+		         /* TRANSLATORS: heading of the selected GPUs with the
+		          * plan's total framebuffer; at most 60 cells. */
+		         _("Selected for this VM (total %llu GB):"),
 		         (unsigned long long)p->total_vram_gb);
 	else
-		/* TRANSLATORS: heading of the selected GPUs; at most 60
-		 * cells. */
-		snprintf(buf, sizeof buf, "%s", _("Selected for this VM:"));
+		snprintf(buf, sizeof buf, "%s", tanzu ?
+		         /* TRANSLATORS: heading of the selected GPUs of a
+		          * Tanzu/BOSH VM type; at most 60 cells. */
+		         _("Selected for the VM type:") :
+		         /* TRANSLATORS: heading of the selected GPUs; at most
+		          * 60 cells. */
+		         _("Selected for this VM:"));
 	dw_put(r.y + st->y_sel - 1, r.x, buf, r.w, ui_attr(UI_C_HEAD));
 	ui_list_fix(&st->sl, st->h_sel);
 	if (nsel == 0)
@@ -357,6 +369,11 @@ draw_selection(ui_ctx *u, ui_rect r, int nsel)
 		       /* TRANSLATORS: the selection is empty and Enter opens
 		        * "Add a GPU by its memory size"; at most 76 cells. */
 		       _("None yet: Enter adds a GPU by its memory size.") :
+		       tanzu ?
+		       /* TRANSLATORS: the selection of a Tanzu/BOSH VM type
+		        * is empty (there is no VM with GPUs of its own); at
+		        * most 76 cells. */
+		       _("None yet: Space adds the highlighted GPU to the VM type.") :
 		       /* TRANSLATORS: the selection is empty; at most 76
 		        * cells. */
 		       _("None yet: Space adds the highlighted GPU; Enter goes on with the VM's own."),

@@ -55,6 +55,18 @@ field_is_open_file(ui_ctx *u)
 	       ui_field_equals(&vst(u)->path, p);
 }
 
+/* The row chosen when the step opens (the focus starts on it): the .vmx
+ * when one is given, or when the step cannot pass without one (no GPU
+ * chosen: the VM's own devices are the plan's); else "No .vmx file". */
+static int
+vm_chosen_row(const gw_wizard *w)
+{
+	const gw_answers_file *af = gw_wizard_answers(w);
+
+	return (af->vmx_path != NULL && *af->vmx_path) || af->a.ngpus == 0 ?
+	       F_PATH : F_NONE;
+}
+
 static void *
 vm_open(void)
 {
@@ -82,7 +94,7 @@ vm_enter(ui_ctx *u)
 	}
 	st->small[F_MEM - F_ESXI].digits_only = 1;
 	st->small[F_MEM - F_ESXI].max = 9;
-	st->focus = F_PATH;
+	st->focus = vm_chosen_row(w);
 	refresh_cands(st);
 }
 
@@ -145,10 +157,13 @@ vm_draw(ui_ctx *u, ui_rect r)
 	/* TRANSLATORS: at most 16 cells (the path field follows). */
 	const char *l_file = _(".vmx file:");
 	const char *err = gw_wizard_error(w, GW_ERR_VMX);
-	/* the (*) is what Enter does: on "No .vmx file" Enter goes on
-	 * without one; elsewhere it opens what the field says, none when
-	 * it is empty */
-	int none = st->focus == F_NONE || ui_field_empty(&st->path);
+	/* the (*) is what Enter does, and follows the focus: on "No .vmx
+	 * file" Enter goes on without one, in the path (or its list) it
+	 * opens the path; from the fields below it opens what the path
+	 * says, none when it is empty */
+	int none = st->focus == F_NONE ||
+	           (st->focus != F_PATH && st->focus != F_LIST &&
+	            ui_field_empty(&st->path));
 	int fx, y;
 	char buf[256];
 
@@ -279,9 +294,18 @@ try_next(ui_ctx *u)
 
 	if (vm_apply_small(u) != 0)
 		return UI_HANDLED;
-	if (field_is_open_file(u) ||
-	    (ui_field_empty(&st->path) && gw_wizard_vmx(w) == NULL &&
-	     gw_wizard_answers(w)->vmx_path == NULL))
+	if (field_is_open_file(u))
+		return UI_NEXT;
+	if (st->focus == F_PATH && ui_field_empty(&st->path)) {
+		/* the (*) is on the .vmx: there is nothing to open */
+		ui_msg(u, UI_MSG_ERROR, "%s",
+		       /* TRANSLATORS: Enter in the empty .vmx path field;
+		        * "No .vmx file" is the row above it. */
+		       _("Type the .vmx's path (Tab completes), or Up to \"No .vmx file\" to go on without one."));
+		return UI_HANDLED;
+	}
+	if (ui_field_empty(&st->path) && gw_wizard_vmx(w) == NULL &&
+	    gw_wizard_answers(w)->vmx_path == NULL)
 		return UI_NEXT;
 	if (open_field(u) != 0)
 		return UI_HANDLED;
@@ -348,12 +372,21 @@ move_key(ui_ctx *u, ui_key k)
 	return -1;
 }
 
-/* Space or Enter on "No .vmx file". */
+/* Space or Enter on "No .vmx file"; a character that starts a path (not
+ * q or ?, the keys of every screen here) goes to the path field, and so
+ * chooses the .vmx. */
 static int
 none_key(ui_ctx *u, ui_key k)
 {
 	vm_st *st = vst(u);
 
+	if (k.fn == 0 && k.ch > 0x20 && k.ch != 0x7f && k.ch != L'q' &&
+	    k.ch != L'Q' && k.ch != L'?') {
+		st->focus = F_PATH;
+		if (ui_field_key(&st->path, k) == UI_FIELD_CHANGED)
+			refresh_cands(st);
+		return UI_HANDLED;
+	}
 	if (!ui_key_space(k) && !ui_key_enter(k))
 		return UI_IGNORED;
 	ui_field_set(&st->path, "");

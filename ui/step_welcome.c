@@ -642,11 +642,17 @@ welcome_key(ui_ctx *u, ui_key k)
 		st->choice = st->list.cur;   /* a menu: (*) follows */
 		return UI_HANDLED;
 	}
-	if (ui_key_fn(k, KEY_HOME) || ui_key_fn(k, KEY_END)) {
-		st->list.cur = ui_key_fn(k, KEY_HOME) ?
-		               step_row(st, ROW_LANG, 1) :
-		               step_row(st, ROW_LANG, -1);
-		st->choice = st->list.cur;
+	if (ui_key_fn(k, KEY_HOME) || ui_key_fn(k, KEY_END) ||
+	    ui_key_fn(k, KEY_PPAGE) || ui_key_fn(k, KEY_NPAGE)) {
+		/* the choices as a list of their own (the language row is
+		 * not one): Home/PgUp the first, End/PgDn the last */
+		ui_list c = { 0 };
+
+		c.n = NROWS - ROW_CHOICE0 - (st->nsamples == 0);
+		c.cur = st->list.cur == ROW_LANG ? 0 :
+		        st->list.cur - ROW_CHOICE0;
+		ui_list_key(&c, k, c.n);
+		st->list.cur = st->choice = ROW_CHOICE0 + c.cur;
 		return UI_HANDLED;
 	}
 	if (ui_key_space(k)) {

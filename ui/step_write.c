@@ -15,6 +15,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Next step i: its mark and words wrapped under them, then each command
+ * alone on its line(s), in the command colour, under the words. */
+static void
+add_next(ui_textlist *tl, char *const *cmds, size_t i, int width)
+{
+	int level;
+	const char *text, *mark = gw_wizard_next_mark(cmds, i, &level, &text);
+	const char *nl = strchr(text, '\n');
+	int ind = 1 + 4 * level;
+	char *c = gw_xasprintf("%3s %.*s", mark,
+	                       nl ? (int)(nl - text) : (int)strlen(text), text);
+
+	ui_tl_add(tl, c, level == 1 ? UI_C_HEAD : UI_C_NORMAL, ind, 4, width);
+	free(c);
+	while (nl) {
+		const char *line = nl + 1;
+
+		nl = strchr(line, '\n');
+		c = gw_xasprintf("%.*s", nl ? (int)(nl - line) : (int)strlen(line),
+		                 line);
+		ui_tl_add(tl, c, UI_C_KEY, ind + 4, 2, width);
+		free(c);
+	}
+}
+
 /* The screen's state: its lines. */
 static ui_textlist *
 tls(ui_ctx *u)
@@ -175,12 +200,8 @@ build(ui_ctx *u, int width)
 		 * tests look for it.  At most 40 cells. */
 		ui_tl_add(tl, _("Next steps:"), UI_C_HEAD, 0, 0, width);
 		cmds = gw_wizard_next_commands(w);
-		for (i = 0; cmds && cmds[i]; i++) {
-			char *c = gw_xasprintf("%2zu. %s", i + 1, cmds[i]);
-
-			ui_tl_add(tl, c, UI_C_NORMAL, 1, 4, width);
-			free(c);
-		}
+		for (i = 0; cmds && cmds[i]; i++)
+			add_next(tl, cmds, i, width);
 		gw_strv_free(cmds);
 		ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
 		/* TRANSLATORS: the last line of the wizard. */

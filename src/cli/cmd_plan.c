@@ -129,9 +129,10 @@ cmd_snippet(cli_opts *o, const gw_table *t, gw_err *e)
 		           o->format, gw_format_list());
 		return EXIT_USAGE;
 	}
-	/* the format locks the reservation itself (BOSH and the like): no
-	 * memory size is needed for it (the plan says so, INFO) */
-	o->a.outputs_lock_memory = gw_formats_lock_memory(fmt);
+	/* what the format does to the VM itself (BOSH and the like lock the
+	 * reservation and upgrade the hardware): the plan neither asks for
+	 * it nor advises it */
+	o->a.outputs_do = gw_formats_do(fmt);
 	if (snippet_takes(o, fmt, e) != 0 || cli_resolve_items(o, t, e) != 0)
 		return EXIT_USAGE;
 	if (gw_plan_build(&o->a, t, NULL, &p, e) != 0)
@@ -235,7 +236,7 @@ cmd_apply(cli_opts *o, const gw_table *t, gw_err *e)
 	af.force = o->force || af.force;
 	if (af.vmx_path && gw_vmx_load_checked(&v, af.vmx_path, e) != 0)
 		goto out;
-	af.a.outputs_lock_memory = v == NULL && gw_formats_lock_memory(af.formats);
+	af.a.outputs_do = v == NULL ? gw_formats_do(af.formats) : 0;
 	if (gw_plan_build(&af.a, t, v, &p, e) != 0)
 		goto out;
 	have_plan = 1;

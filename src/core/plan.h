@@ -31,6 +31,15 @@ typedef struct gw_gpu_avail {
 	int detected;        /* all of them */
 } gw_gpu_avail;
 
+/* What an output does to the VM itself, so that the plan need not ask
+ * for it or advise it (formats.def's DOES column): the BOSH vSphere CPI
+ * forces memory_reservation_locked_to_max and upgrade_hw_version on for a
+ * VM with a PCI device or a vGPU (doc/design.md section 15.8). */
+#define GW_OUT_LOCKS_MEM    1u   /* locks the memory reservation to the
+                                  * VM's size */
+#define GW_OUT_UPGRADES_HW  2u   /* upgrades the hardware version to the
+                                  * newest its host runs */
+
 typedef struct gw_answers {
 	gw_gpu_want *gpus;
 	size_t ngpus;
@@ -44,11 +53,12 @@ typedef struct gw_answers {
 	uint64_t mmio_gb;    /* operator's size; 0 = recommended */
 	int allow_below_rule;/* operator confirmed a size below the rule */
 	long memory_mb;      /* 0 = take memsize from the .vmx */
-	int outputs_lock_memory; /* every output asked for locks the VM's
-	                      * memory reservation to its size itself (the
-	                      * BOSH CPI's memory_reservation_locked_to_max:
-	                      * gw_formats_lock_memory) and no .vmx is
-	                      * patched: an unknown memory size is then INFO */
+	unsigned outputs_do; /* GW_OUT_* bits: what every output asked for
+	                      * does to the VM itself (gw_formats_do), no
+	                      * .vmx being patched: GW_OUT_LOCKS_MEM, an
+	                      * unknown memory size is then INFO;
+	                      * GW_OUT_UPGRADES_HW, no manual hardware
+	                      * upgrade is advised */
 	char *esxi_version;  /* "8.0U2", NULL = unknown */
 	char *name;          /* VM extension name; NULL = derived */
 	gw_gpu_avail *avail; /* the host's GPUs, when a host is known (not

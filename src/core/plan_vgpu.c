@@ -187,12 +187,20 @@ uvm_findings(plan_ctx *c)
 		                          "supported' in ncclCommInitRank)"),
 		                        c->nvgpu_all),
 		           NULL);
-		pl_finding(p, GW_SEV_WARN, "uvm-vmotion",
+		/* NVIDIA's UVM limitations: "Enabling UVM disables vGPU
+		 * migration for the VM" */
+		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "uvm-vmotion",
 		           GW_TOPIC_VGPU, SRC_UVM,
-		           gw_xasprintf(_("enable_uvm disables vMotion of this "
-		                          "VM's vGPUs")),
-		           gw_xasprintf(_("Set it with the VM powered off, then "
-		                          "power-cycle the VM.")));
+		           gw_xasprintf(_("enable_uvm disables vGPU migration "
+		                          "(vMotion) for this VM")),
+		           gw_xasprintf(_("Power the VM off before its host "
+		                          "goes into maintenance and move it "
+		                          "cold; leave enable_uvm off (no --uvm) "
+		                          "only where no NCCL 2.27 or later "
+		                          "runs in it."))),
+		          /* TRANSLATORS: the wizard's advice for the finding
+		           * above (the options step has room for one line). */
+		          gw_xstrdup(_("Before its host's maintenance, power the VM off and move it cold.")));
 		if (a100_vgpus(p) >= 2)
 			pl_fix_ui(pl_finding(p, GW_SEV_WARN, "uvm-a100-p2p",
 			           GW_TOPIC_VGPU, SRC_UVM,

@@ -57,6 +57,10 @@ pl_memory(plan_ctx *c)
 	unsigned long long file_mb = 0;
 	long mb = 0;
 	char val[32];
+	/* a VM of vGPUs only: the reservation is the vGPU's need, not a
+	 * passthrough device's (the same reservation rule, KB 309986) */
+	int vgpu_only = c->nvgpu_all > 0 && c->ndevices - c->nvgpu_all <= 0;
+	int i;
 
 	if (!a->reserve) {
 		/* Only a .vmx can be checked; without one the operator just
@@ -85,6 +89,10 @@ pl_memory(plan_ctx *c)
 			          gw_xstrdup(_("Raise the memory limit to at least the memory size (or set it to Unlimited) in the vSphere Client, or tick \"Reserve all guest memory\" on the Options step: gpuwiz then raises the limit too.")));
 		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "memory-not-reserved",
 		           GW_TOPIC_MEMORY, SRC_MEM,
+		           vgpu_only ?
+		           gw_xasprintf(_("Memory reservation is off: a VM with "
+		                          "a vGPU only powers on with all of "
+		                          "its memory reserved")) :
 		           gw_xasprintf(_("Memory reservation is off: a VM with "
 		                          "a passthrough device only powers on "
 		                          "with all of its memory reserved")),
@@ -114,7 +122,7 @@ pl_memory(plan_ctx *c)
 		mb = a->memory_mb;
 	}
 	p->memory_mb = mb;
-	if (mb <= 0 && a->outputs_lock_memory && a->ngpus > 0) {
+	if (mb <= 0 && (a->outputs_do & GW_OUT_LOCKS_MEM) && a->ngpus > 0) {
 		/* The BOSH vSphere CPI locks the reservation to the VM's
 		 * memory itself when the VM has a PCI device or a vGPU
 		 * (memory_reservation_locked_to_max, forced on; doc/design.md
@@ -146,12 +154,16 @@ pl_memory(plan_ctx *c)
 		return;
 	}
 	snprintf(val, sizeof val, "%ld", mb);
-	pl_setting(p, v, GW_SET_MEM, "sched.mem.min", val,
-	           gw_xasprintf(_("Reserve all %ld MB of guest memory: "
-	                          "passthrough needs it."), mb), SRC_MEM);
-	pl_setting(p, v, GW_SET_MEM, "sched.mem.minSize", val,
-	           gw_xasprintf(_("Reserve all %ld MB of guest memory: "
-	                          "passthrough needs it."), mb), SRC_MEM);
+	for (i = 0; i < 2; i++)
+		pl_setting(p, v, GW_SET_MEM, i ? "sched.mem.minSize" :
+		           "sched.mem.min", val,
+		           /* the device that needs it: a VM of vGPUs only
+		            * has no passthrough device */
+		           vgpu_only ?
+		           gw_xasprintf(_("Reserve all %ld MB of guest memory: "
+		                          "a VM with a vGPU needs it."), mb) :
+		           gw_xasprintf(_("Reserve all %ld MB of guest memory: "
+		                          "passthrough needs it."), mb), SRC_MEM);
 	pl_setting(p, v, GW_SET_MEM, "sched.mem.pin", "TRUE",
 	           gw_xstrdup(_("Lock the reservation (Reserve all guest "
 	                        "memory, All locked).")), SRC_MEM);
@@ -383,6 +395,21 @@ pl_hw(plan_ctx *c)
 		          /* TRANSLATORS: the wizard's words: "ESXi version" is
 		           * the Virtual machine step's field label. */
 		          gw_xstrdup(_("Type the host's ESXi version in \"ESXi version\" on the Virtual machine step (esxcli system version get shows it): the advice then names the hardware version to upgrade to.")));
+	} else if (p->hw_target == 0 && p->hw_current >= 17) {
+		/* The VM has what the plan needs (Dynamic DirectPath I/O:
+		 * 17; the device limits are device_limit's): no upgrade to
+		 * advise without the host's version. */
+	} else if (p->hw_target == 0 && (a->outputs_do & GW_OUT_UPGRADES_HW)) {
+		/* The outputs upgrade the VM themselves (the BOSH CPI's
+		 * upgrade_hw_version): nothing to do by hand. */
+		pl_finding(p, GW_SEV_INFO, "hw-target-unknown",
+		           GW_TOPIC_VERSION, SRC_HW,
+		           gw_xasprintf(_("The hardware version needs no "
+		                          "upgrade by hand: the outputs "
+		                          "upgrade the VM to the newest its host "
+		                          "runs themselves "
+		                          "(upgrade_hw_version)")),
+		           NULL);
 	} else if (p->hw_target == 0) {
 		pl_finding(p, GW_SEV_INFO, "hw-target-unknown",
 		           GW_TOPIC_VERSION, SRC_HW,

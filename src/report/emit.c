@@ -12,14 +12,16 @@
  */
 #include "emit_int.h"
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- the registry (formats.def) ----------------------------------------- */
 
 const gw_format_def gw_formats[] = {
-#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, FOR, MEM, TAKES, EMIT, NEXT) \
-	{ GW_FMT_##ID, NAME, FILE, LABEL, HOLDS, FOR, MEM, TAKES, EMIT, NEXT },
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, FOR, DOES, TAKES, EMIT, NEXT) \
+	{ GW_FMT_##ID, NAME, FILE, LABEL, HOLDS, FOR, DOES, TAKES, EMIT, NEXT },
 #include "formats.def"
 #undef GW_FORMAT
 };
@@ -61,17 +63,18 @@ gw_format_defaults(unsigned audiences)
 	return m;
 }
 
-int
-gw_formats_lock_memory(int mask)
+unsigned
+gw_formats_do(int mask)
 {
+	unsigned all = ~0u;
 	size_t i;
 
 	if ((mask & GW_FMT_ALL) == 0)
 		return 0;
 	for (i = 0; i < GW_NFORMATS; i++)
-		if ((mask & gw_formats[i].bit) && !gw_formats[i].locks_memory)
-			return 0;
-	return 1;
+		if (mask & gw_formats[i].bit)
+			all &= gw_formats[i].does;
+	return all;
 }
 
 int
@@ -301,4 +304,21 @@ gw_emit(int fmt, const gw_plan *p, char **out, gw_err *e)
 		return -1;
 	}
 	return f->emit(p, NULL, out, e);
+}
+
+void
+gw_next_push(const gw_next_ctx *c, char *words, ...)
+{
+	gw_buf b;
+	va_list ap;
+	const char *cmd;
+
+	gw_buf_init(&b);
+	gw_buf_puts(&b, words);
+	free(words);
+	va_start(ap, words);
+	while ((cmd = va_arg(ap, const char *)) != NULL)
+		gw_buf_printf(&b, "\n%s", cmd);
+	va_end(ap);
+	c->push(c->list, gw_buf_steal(&b));
 }

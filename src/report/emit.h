@@ -65,7 +65,7 @@
 /* The formats' positions and bits, in the rows' order (formats.def):
  * GW_FMT_VMX = 1 << 0, GW_FMT_BOSH = 1 << 1, ... */
 enum {
-#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, FOR, MEM, TAKES, EMIT, NEXT) \
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, FOR, DOES, TAKES, EMIT, NEXT) \
 	GW_FMT_I_##ID,
 #include "formats.def"
 #undef GW_FORMAT
@@ -73,7 +73,7 @@ enum {
 };
 
 typedef enum {
-#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, FOR, MEM, TAKES, EMIT, NEXT) \
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, FOR, DOES, TAKES, EMIT, NEXT) \
 	GW_FMT_##ID = 1 << GW_FMT_I_##ID,
 #include "formats.def"
 #undef GW_FORMAT
@@ -101,6 +101,11 @@ typedef struct gw_next_ctx {
 	void *list;
 } gw_next_ctx;
 
+/* Push one next step: the words (taken), then each command (up to NULL)
+ * alone on its line, "words\ncmd\ncmd": nothing follows a command on
+ * its line, in any language (the wizard's next steps, wizard.h). */
+void gw_next_push(const gw_next_ctx *c, char *words, ...);
+
 /* What a snippet uses besides the plan (a row's TAKES). */
 #define GW_FMT_TAKES_NAME 1u   /* the VM extension's name (--name) */
 #define GW_FMT_TAKES_VMS  2u   /* VM names and their host (--vm, --host) */
@@ -120,7 +125,8 @@ typedef struct gw_format_def {
 	const char *label;
 	const char *holds;
 	unsigned audiences;       /* GW_AUD_* it serves by default */
-	int locks_memory;         /* the file locks the reservation itself */
+	unsigned does;            /* GW_OUT_*: what the file does to the VM
+	                           * itself */
 	unsigned takes;           /* GW_FMT_TAKES_* */
 	int (*emit)(const gw_plan *p, const gw_emit_opts *o, char **out,
 	            gw_err *e);
@@ -137,10 +143,11 @@ const char *gw_format_list(void);
 /* The formats chosen by default for an audience (GW_AUD_* bits): the rows
  * whose FOR has one of them. */
 int gw_format_defaults(unsigned audiences);
-/* 1 when mask has a format and every format in it locks the VM's memory
- * reservation to its size itself (the rows' MEM), so that the memory size
- * is not needed for it; else 0. */
-int gw_formats_lock_memory(int mask);
+/* The GW_OUT_* bits that every format in mask does to the VM itself (the
+ * rows' DOES): GW_OUT_LOCKS_MEM, the memory size is not needed;
+ * GW_OUT_UPGRADES_HW, no manual hardware upgrade is advised.  0 when mask
+ * has no format.  The answers' outputs_do, where no .vmx is patched. */
+unsigned gw_formats_do(int mask);
 
 /* "vmx" -> GW_FMT_VMX ... (case-insensitive); 0 when unknown. */
 int gw_format_parse(const char *name);
@@ -158,7 +165,7 @@ const char *gw_format_filename(int fmt);
  * malloc'ed NUL-terminated text in *out.  o: only ansible reads it (NULL:
  * no VM names, the playbook asks for -e gpuwiz_vms=...; a VM name that
  * is empty or has a control byte is refused). */
-#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, FOR, MEM, TAKES, EMIT, NEXT) \
+#define GW_FORMAT(ID, NAME, FILE, LABEL, HOLDS, FOR, DOES, TAKES, EMIT, NEXT) \
 	int EMIT(const gw_plan *p, const gw_emit_opts *o, char **out,     \
 	         gw_err *e);                                              \
 	void NEXT(const gw_next_ctx *c);

@@ -380,9 +380,11 @@ gw_next_bosh(const gw_next_ctx *c)
 	char *cmd = gw_xasprintf("bosh update-config --type cloud --name %s %s",
 	                         c->name, c->path);
 
-	/* TRANSLATORS: %1$s a bosh command, %2$s the extension's name. */
-	c->push(c->list, gw_xasprintf(_("BOSH: upload the VM extension as a named cloud config, which BOSH merges with the others: %1$s; then list %2$s in the instance group's vm_extensions and redeploy"),
-	                              cmd, c->name));
+	gw_next_push(c, gw_xstrdup(_("BOSH: upload the VM extension as a named cloud config, which BOSH merges with the others:")),
+	             cmd, NULL);
+	/* TRANSLATORS: %s the extension's name. */
+	c->push(c->list, gw_xasprintf(_("BOSH: list %s in the instance group's vm_extensions and redeploy"),
+	                              c->name));
 	free(cmd);
 }
 
@@ -395,13 +397,14 @@ next_attach(const gw_next_ctx *c)
 	char *cmd = gw_xasprintf("resource-config: {JOB: {additional_vm_extensions: [%s]}}",
 	                         c->name);
 
-	/* TRANSLATORS: %1$s the extension's name, %2$s YAML, %3$s and
-	 * %4$s commands, %5$s a command. */
-	c->push(c->list, gw_xasprintf(_("Ops Manager: attach %1$s to a job: a file with product-name: PRODUCT and %2$s, then %3$s and Apply Changes (%4$s); keep the job's other extensions in the list (%5$s shows them)"),
-	                              c->name, cmd,
-	                              "om configure-product -c FILE.yml",
-	                              "om apply-changes",
-	                              "om staged-config -p PRODUCT"));
+	/* TRANSLATORS: %1$s the extension's name, %2$s YAML; the commands
+	 * follow on their own lines: staged-config, configure-product,
+	 * apply-changes. */
+	gw_next_push(c, gw_xasprintf(_("Ops Manager: attach %1$s to a job with a file of product-name: PRODUCT and %2$s, the job's other extensions kept in the list (the first command shows them); then configure the product and Apply Changes:"),
+	                             c->name, cmd),
+	             "om staged-config -p PRODUCT",
+	             "om configure-product -c FILE.yml", "om apply-changes",
+	             NULL);
 	free(cmd);
 }
 
@@ -413,8 +416,8 @@ gw_next_opsman(const gw_next_ctx *c)
 	char *cmd = gw_xasprintf("om curl --path /api/v0/staged/vm_extensions/%s --request PUT --data \"$(cat %s)\"",
 	                         c->name, c->path);
 
-	c->push(c->list, gw_xasprintf(_("Ops Manager: %s (or %s with the same name and cloud_properties under vm-extension-config:)"),
-	                              cmd, "om create-vm-extension -c FILE.yml"));
+	gw_next_push(c, gw_xstrdup(_("Ops Manager: create the VM extension through the API (the first command), or with om from a file with the same name and cloud_properties under vm-extension-config: (the second):")),
+	             cmd, "om create-vm-extension -c FILE.yml", NULL);
 	free(cmd);
 	if (!(c->formats & GW_FMT_OM))
 		next_attach(c);
@@ -426,8 +429,8 @@ gw_next_om(const gw_next_ctx *c)
 {
 	char *cmd = gw_xasprintf("om create-vm-extension -c %s", c->path);
 
-	c->push(c->list, gw_xasprintf(_("Ops Manager: create or update the VM extension: %s"),
-	                              cmd));
+	gw_next_push(c, gw_xstrdup(_("Ops Manager: create or update the VM extension:")),
+	             cmd, NULL);
 	free(cmd);
 	next_attach(c);
 }

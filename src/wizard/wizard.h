@@ -309,8 +309,21 @@ int gw_wizard_write(gw_wizard *w);
  * NCCL_DEBUG=INFO).
  * Paths are those written (result) or, before writing, those planned.
  * Commands are never translated, only the words around them.  Free with
- * gw_strv_free. */
+ * gw_strv_free.
+ * An item is one step: its first line is the words, each further line
+ * ('\n') one command, alone on it (nothing follows a command on its
+ * line).  Its leading tabs are its level: 0 a step; where the chosen
+ * outputs give BOSH the VM type in more than one way, a step says so and
+ * each way (route: the tile, Ops Manager, BOSH) follows at level 1 with
+ * its own steps at level 2 (gw_wizard_next_mark numbers them). */
 char **gw_wizard_next_commands(const gw_wizard *w);
+/* The mark of item i of gw_wizard_next_commands' list v, in the one
+ * numbering the write step and the exit summary show: "3." at level 0,
+ * "A." for a route, "1." for a route's step (counted within it); *level
+ * gets the item's level and *text its words after the tabs.  Static
+ * storage, until the next call. */
+const char *gw_wizard_next_mark(char *const *v, size_t i, int *level,
+                                const char **text);
 
 /* What the front end prints on the normal terminal when the wizard ends
  * after a successful write (translated plain lines, labels padded in

@@ -95,7 +95,7 @@ int wz_formats_possible(const gw_wizard *w, int mask);
  * built: until the operator or the answers file chose (af.formats_set),
  * the formats are the activity's defaults (formats.def's FOR), and the
  * answers say whether the outputs lock the memory reservation themselves
- * (a.outputs_lock_memory).  After: the defaults keep only what the plan
+ * (a.outputs_do).  After: the defaults keep only what the plan
  * can make (no BOSH extension without a GPU to add, no tile for two GPU
  * models). */
 void wz_outputs_follow(gw_wizard *w);

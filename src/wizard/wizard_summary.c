@@ -52,6 +52,16 @@ host_value(const gw_wizard *w)
 	return s;
 }
 
+/* The separator of the items of a list in a sentence, in the language's
+ * punctuation: every list of the summary is joined by it. */
+static const char *
+list_sep(void)
+{
+	/* TRANSLATORS: between the items of a list of names in a sentence
+	 * ("bosh, opsman, tile"); zh: the enumeration comma 、. */
+	return _(", ");
+}
+
 /* "1 x l40s, 2 x nvidia_l40s-24c": the plan's GPUs added (existing 0) or
  * already in the VM (existing 1); NULL when none. */
 static char *
@@ -65,7 +75,7 @@ gpu_list(const gw_plan *p, int existing)
 	for (i = 0; i < p->ngpus; i++) {
 		if (p->gpus[i].existing != existing)
 			continue;
-		gw_buf_printf(&b, "%s%d x %s", n++ ? ", " : "",
+		gw_buf_printf(&b, "%s%d x %s", n++ ? list_sep() : "",
 		              p->gpus[i].count, p->gpus[i].label);
 	}
 	if (n == 0) {
@@ -160,14 +170,14 @@ output_names(const gw_wizard *w)
 	gw_buf_init(&b);
 	for (i = 0; i < GW_NFORMATS; i++)
 		if (w->af.formats & gw_formats[i].bit)
-			gw_buf_printf(&b, "%s%s", nfmt++ ? ", " : "",
+			gw_buf_printf(&b, "%s%s", nfmt++ ? list_sep() : "",
 			              gw_formats[i].name);
 	if (wz_plan(w))
 		files = gw_apply_outputs(&w->af, &w->plan, &n);
 	if (n > nfmt) {
 		const char *f = strrchr(files[n - 1], '/');
 
-		gw_buf_printf(&b, ", %s", f ? f + 1 : files[n - 1]);
+		gw_buf_printf(&b, "%s%s", list_sep(), f ? f + 1 : files[n - 1]);
 	}
 	gw_apply_outputs_free(files, n);
 	return gw_buf_steal(&b);

@@ -102,8 +102,8 @@ wz_outputs_follow(gw_wizard *w)
 	if (!w->af.formats_set)
 		w->af.formats = wz_default_formats(w);
 	/* an open .vmx is patched with the plan's lines: it needs the size */
-	w->af.a.outputs_lock_memory = w->vmx == NULL &&
-	                              gw_formats_lock_memory(w->af.formats);
+	w->af.a.outputs_do = w->vmx == NULL ? gw_formats_do(w->af.formats) :
+	                     0;
 }
 
 void

@@ -305,53 +305,149 @@ formats_in_order(gw_activity act, int order[GW_NFORMATS])
 	return n;
 }
 
+/* The ways to give BOSH the VM type (routes): the formats of one route
+ * are the halves of one way (Ops Manager's API body and om's file both
+ * create the extension, then it is attached to a job); the routes are
+ * alternatives.  Route 0: a format of no route (its steps are steps). */
+static int
+route_of(int fmt)
+{
+	switch (fmt) {
+	case GW_FMT_TILE:
+		return 1;
+	case GW_FMT_OPSMAN:
+	case GW_FMT_OM:
+		return 2;
+	case GW_FMT_BOSH:
+		return 3;
+	default:
+		return 0;
+	}
+}
+#define NROUTES 4
+
+static const char *
+route_label(int route)
+{
+	switch (route) {
+	case 1:
+		/* TRANSLATORS: a way to give BOSH the VM type, heading its
+		 * next steps. */
+		return _("The AI Services tile in Ops Manager");
+	case 2:
+		/* TRANSLATORS: a way to give BOSH the VM type, heading its
+		 * next steps. */
+		return _("Ops Manager's API or om");
+	default:
+		/* TRANSLATORS: a way to give BOSH the VM type, heading its
+		 * next steps. */
+		return _("BOSH alone");
+	}
+}
+
+/* Push the steps of list l, each with prefix (the tabs of its level). */
+static void
+push_all(wz_strv *s, wz_strv *l, const char *prefix)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		wz_strv_push(s, gw_xasprintf("%s%s", prefix, l->v[i]));
+		free(l->v[i]);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static void push_routes(wz_strv *s, wz_strv *steps, const int *first,
+                        size_t nroutes);
+
 static void
 next_formats(const gw_wizard *w, wz_strv *s, const char *name)
 {
 	int shell, order[GW_NFORMATS];
 	const gw_vm *vm = wz_next_vm(w, &shell);
 	gw_next_ctx c;
-	size_t i, n = formats_in_order(w->activity, order);
-	size_t start = s->n, tanzu_end = s->n, tanzu = 0;
+	size_t i, n = formats_in_order(w->activity, order), nroutes = 0;
+	wz_strv steps[NROUTES];
+	int r, first[NROUTES], plain_first = -1;
 
+	memset(steps, 0, sizeof steps);
 	c.name = name;
 	c.vm = vm && vm->name && !strpbrk(vm->name, "'\"\\") ? vm->name :
 	       "NAME";
 	c.formats = w->af.formats;
 	c.vmx_patched = vmx_patched(w);
 	c.push = push_line;
-	c.list = s;
+	/* each route's steps apart, in the order of its first format */
 	for (i = 0; i < n; i++) {
 		const gw_format_def *f = gw_format_def_of(order[i]);
 		char *path;
 
 		if (!(w->af.formats & f->bit))
 			continue;
+		r = route_of(f->bit);
+		if (r > 0 && steps[r].n == 0)
+			first[nroutes++] = r;
+		if (plain_first < 0)
+			plain_first = r == 0;   /* the activity's own first */
+		c.list = r > 0 ? &steps[r] : &steps[0];
 		path = fmt_path(w, f->bit);
 		c.path = path ? path : f->filename;
 		f->next(&c);
 		free(path);
-		if (f->audiences & GW_AUD_TANZU) {
-			tanzu++;
-			tanzu_end = s->n;
-		}
 	}
-	if (tanzu >= 2) {
-		/* the tile, Ops Manager and BOSH are three ways to one VM
-		 * type: the steps are a choice, not a sequence */
-		size_t k = tanzu_end - start;
-		/* TRANSLATORS: before the Tanzu outputs' next steps; %zu
-		 * is how many follow (2 or more). */
-		char *line = gw_xasprintf(ngettext(
-			"The next %zu step gives BOSH the VM type: follow it the way you deploy (the tile in Ops Manager, Ops Manager's API or om, or BOSH alone)",
-			"The next %zu steps are alternatives that give BOSH the same VM type: follow only the one for how you deploy (the tile in Ops Manager, Ops Manager's API or om, or BOSH alone)",
-			k), k);
+	if (plain_first == 1)
+		push_all(s, &steps[0], "");
+	if (nroutes == 1)
+		push_all(s, &steps[first[0]], "");
+	else if (nroutes > 1)
+		push_routes(s, steps, first, nroutes);
+	push_all(s, &steps[0], "");
+}
 
-		wz_strv_push(s, line);
-		memmove(s->v + start + 1, s->v + start,
-		        (s->n - 1 - start) * sizeof *s->v);
-		s->v[start] = line;
+/* The routes as alternatives, each with its own steps. */
+static void
+push_routes(wz_strv *s, wz_strv *steps, const int *first, size_t nroutes)
+{
+	size_t i;
+
+	/* TRANSLATORS: before the ways to give BOSH the VM type (2 or
+	 * more, %zu), each with its own steps. */
+	wz_strv_push(s, gw_xasprintf(_("Give BOSH the VM type in one of these %zu ways: follow only the one for how you deploy"),
+	                             nroutes));
+	for (i = 0; i < nroutes; i++) {
+		wz_strv_push(s, gw_xasprintf("\t%s", route_label(first[i])));
+		push_all(s, &steps[first[i]], "\t\t");
 	}
+}
+
+const char *
+gw_wizard_next_mark(char *const *v, size_t i, int *level, const char **text)
+{
+	static char mark[16];
+	size_t k, count = 0;
+	int lv = 0, l;
+
+	while (v[i][lv] == '\t')
+		lv++;
+	/* counted since the last item of a lower level */
+	for (k = i + 1; k-- > 0;) {
+		for (l = 0; v[k][l] == '\t'; l++)
+			;
+		if (l < lv)
+			break;
+		if (l == lv)
+			count++;
+	}
+	if (lv == 1)
+		snprintf(mark, sizeof mark, "%c.", (int)('A' + (count - 1) % 26));
+	else
+		snprintf(mark, sizeof mark, "%zu.", count);
+	*level = lv;
+	*text = v[i] + lv;
+	return mark;
 }
 
 /* The NCCL all-reduce check across ngpu GPUs. */
@@ -364,14 +460,17 @@ next_nccl(const gw_wizard *w, wz_strv *s, int ngpu)
 		char *script = gw_xasprintf("%s/%s", w->af.out_dir,
 		                            GW_NCCL_CHECK_FILE);
 
-		/* TRANSLATORS: %1$d GPUs, %2$s the torchrun command,
-		 * %3$s the script's path, %4$d the GPU count again. */
-		wz_strv_push(s, gw_xasprintf(_("In the guest, across the %1$d GPUs: %2$s (the NCCL all-reduce check; copy %3$s into the guest first; each rank prints ok %4$d.0)"),
-		                             ngpu, cmd, script, ngpu));
+		/* TRANSLATORS: %1$d GPUs, %2$s the script's path, %3$d the
+		 * GPU count again; the torchrun command follows on its own
+		 * line. */
+		wz_strv_push(s, gw_xasprintf(_("In the guest, the NCCL all-reduce check across the %1$d GPUs (copy %2$s into the guest first; each rank prints ok %3$d.0):\n%4$s"),
+		                             ngpu, script, ngpu, cmd));
 		free(script);
 	} else {
-		wz_strv_push(s, gw_xasprintf(_("In the guest, across the %1$d GPUs: %2$s (the NCCL all-reduce check from gpuwiz's README; each rank prints ok %3$d.0)"),
-		                             ngpu, cmd, ngpu));
+		/* TRANSLATORS: %1$d GPUs, %2$d the GPU count again; the
+		 * torchrun command follows on its own line. */
+		wz_strv_push(s, gw_xasprintf(_("In the guest, the NCCL all-reduce check from gpuwiz's README across the %1$d GPUs (each rank prints ok %2$d.0):\n%3$s"),
+		                             ngpu, ngpu, cmd));
 	}
 	free(cmd);
 	wz_strv_push(s, gw_xasprintf(_("If NCCL fails, run it again with %s set and keep the log"),
@@ -382,18 +481,19 @@ next_nccl(const gw_wizard *w, wz_strv *s, int ngpu)
 static void
 next_guest(const gw_wizard *w, wz_strv *s, int ngpu, int vgpu, int uvm)
 {
-	wz_strv_push(s, gw_xasprintf(_("In the guest: %s lists the GPU; the driver version: %s"),
+	/* each command alone on its line, after the words (wizard.h) */
+	wz_strv_push(s, gw_xasprintf("%s\n%s\n%s",
+	                             _("In the guest, the GPU and its driver version:"),
 	                             "nvidia-smi",
 	                             "nvidia-smi --query-gpu=driver_version --format=csv,noheader"));
-	if (vgpu)
-		wz_strv_push(s, gw_xasprintf(uvm
-		                             ? _("In the guest: %s (expect Virtualization Mode : VGPU; with unified memory the Addressing Mode is no longer None)")
-		                             : _("In the guest: %s (expect Virtualization Mode : VGPU; Addressing Mode : None means no unified memory, which NCCL 2.27 and later need)"),
-		                             "nvidia-smi -q | grep -Ei 'Virtualization Mode|Addressing Mode'"));
-	else
-		wz_strv_push(s, gw_xasprintf(_("In the guest: %s (expect Virtualization Mode : Pass-Through)"),
-		                             "nvidia-smi -q | grep -Ei 'Virtualization Mode|Addressing Mode'"));
-	wz_strv_push(s, gw_xasprintf(_("In the guest: %s (the Total lines: BAR1 mapped for the GPU, FB its framebuffer)"),
+	wz_strv_push(s, gw_xasprintf("%s\n%s", !vgpu ?
+	                             _("In the guest, expect Virtualization Mode : Pass-Through:") :
+	                             uvm ?
+	                             _("In the guest, expect Virtualization Mode : VGPU; with unified memory the Addressing Mode is no longer None:") :
+	                             _("In the guest, expect Virtualization Mode : VGPU; Addressing Mode : None means no unified memory, which NCCL 2.27 and later need:"),
+	                             "nvidia-smi -q | grep -Ei 'Virtualization Mode|Addressing Mode'"));
+	wz_strv_push(s, gw_xasprintf("%s\n%s",
+	                             _("In the guest, the Total lines: BAR1 mapped for the GPU, FB its framebuffer:"),
 	                             "nvidia-smi -q | grep -A3 -E 'BAR1 Memory Usage|FB Memory Usage'"));
 	if (ngpu >= 2)
 		next_nccl(w, s, ngpu);
@@ -491,6 +591,29 @@ summary_files(const gw_apply_result *r, wz_strv *s)
 		wz_strv_push(s, gw_xstrdup(_("Nothing was written: no output was chosen.")));
 }
 
+/* Item i of the next steps as plain lines: its mark and words, then
+ * each command alone on its line, under the words. */
+static void
+next_item_lines(wz_strv *s, char *const *v, size_t i)
+{
+	int level;
+	const char *text, *mark = gw_wizard_next_mark(v, i, &level, &text);
+	const char *nl = strchr(text, '\n');
+	int ind = 4 * level;
+
+	wz_strv_push(s, gw_xasprintf("%*s%3s %.*s", ind, "", mark,
+	                             nl ? (int)(nl - text) : (int)strlen(text),
+	                             text));
+	while (nl) {
+		const char *line = nl + 1;
+
+		nl = strchr(line, '\n');
+		wz_strv_push(s, gw_xasprintf("%*s%.*s", ind + 4, "",
+		                             nl ? (int)(nl - line) :
+		                             (int)strlen(line), line));
+	}
+}
+
 char **
 gw_wizard_exit_summary(const gw_wizard *w)
 {
@@ -506,7 +629,7 @@ gw_wizard_exit_summary(const gw_wizard *w)
 	if (cmds && cmds[0])
 		wz_strv_push(&s, gw_xstrdup(_("Next steps:")));
 	for (i = 0; cmds && cmds[i]; i++)
-		wz_strv_push(&s, gw_xasprintf("%2zu. %s", i + 1, cmds[i]));
+		next_item_lines(&s, cmds, i);
 	gw_strv_free(cmds);
 	/* printed after the screen is gone, to the operator's terminal:
 	 * paths and names from outside escaped (doc/design.md 5.3) */

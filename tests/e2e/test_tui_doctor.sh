@@ -265,7 +265,7 @@ for lang in $langs; do
 	check "$lang (7): l40s added" wait_for "✓ l40s"
 	keys Enter
 	check "$lang (7): straight on to the review" wait_for "$(st REVIEW)"
-	check "$lang (7): the tile, BOSH and Ops Manager outputs" on_screen "bosh, opsman, tile"
+	check "$lang (7): the tile, BOSH and Ops Manager outputs" on_screen "bosh$(tr_ "$lang" ", ")opsman$(tr_ "$lang" ", ")tile"
 	check "$lang (7): no .vmx" sh -c "! grep -q 'vmx,' '$SCREEN'"
 	check "$lang (7): the L40S's 128 GB" find_in_pages '+ pciPassthru.64bitMMIOSizeGB = "128"'
 	keys Enter

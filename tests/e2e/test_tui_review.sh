@@ -91,7 +91,7 @@ esxi_walk() { # LANG
 	check "$lang esxi: the MMIO size is the recommendation" sh -c \
 		"grep -F -- '$(tr_ "$lang" 'MMIO:')' '$SCREEN' | grep -qF -- '$rec'"
 	check "$lang esxi: the outputs" sh -c \
-		"grep -F -- '$(tr_ "$lang" 'Outputs:')' '$SCREEN' | grep -qF 'vmx, bosh, opsman, tile'"
+		"grep -F -- '$(tr_ "$lang" 'Outputs:')' '$SCREEN' | grep -qF 'vmx$(tr_ "$lang" ', ')bosh$(tr_ "$lang" ', ')opsman$(tr_ "$lang" ', ')tile'"
 	# the key help line names the digits and v
 	check "$lang esxi: the help line has 1-$(stn REVIEW)" sh -c "tail -n 1 '$SCREEN' | grep -qF '1-$(stn REVIEW)'"
 	check "$lang esxi: the help line has v" sh -c "tail -n 1 '$SCREEN' | grep -qF 'v $(tr_ "$lang" 'Snippets')'"
@@ -151,7 +151,7 @@ offline_walk() { # LANG
 		"grep -F -- '$(tr_ "$lang" 'VM:')' '$SCREEN' | grep -qE 'vmx-11.*vm\.vmx'"
 	patched=$(tr_ "$lang" 'the .vmx is patched; %s in %s' | sed 's/%s.*//')
 	check "$lang offline: the outputs and the .vmx" sh -c \
-		"grep -F -- '$(tr_ "$lang" 'Outputs:')' '$SCREEN' | grep -F -- '$patched' | grep -qF 'vmx, bosh, tile'"
+		"grep -F -- '$(tr_ "$lang" 'Outputs:')' '$SCREEN' | grep -F -- '$patched' | grep -qF 'vmx$(tr_ "$lang" ', ')bosh$(tr_ "$lang" ', ')tile'"
 	# the help says what the digits and v do
 	keys F1
 	sleep 0.2

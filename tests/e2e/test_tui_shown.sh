@@ -15,8 +15,9 @@
 #  7. a host's VM list is a menu: the (*) follows the cursor, moving reads
 #     nothing, Enter opens the marked VM and goes on, Space opens it and
 #     stays; "o Force" on the host check's key line;
-#  8. the offline VM step: the (*) is what Enter does (the path typed, or
-#     "No .vmx file" while the cursor is on it).
+#  8. the offline VM step: the (*) is what Enter does and follows the
+#     focus: it starts on "No .vmx file" with a GPU chosen, the path
+#     field marks the file (Enter on it empty asks for the path).
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }
@@ -206,7 +207,7 @@ A device that shows \"Passthru Capable: false\" in esxcli hardware pci list usua
 	check "$lang vm list: still one row marked" [ "$(marked)" = 1 ]
 	check "$lang vm list: No VM no longer marked" on_screen "( ) $NOVM"
 	check "$lang vm list: moving read nothing: no VM open" no_vm_open
-	check "$lang vm list: the key line offers Space Open" sh -c "tail -n 1 '$SCREEN' | grep -qF 'Space $(tr_ "$lang" Open)'"
+	check "$lang vm list: the key line offers Space Open" sh -c "tail -n 1 '$SCREEN' | grep -qF '$(tr_ "$lang" Space) $(tr_ "$lang" Open)'"
 	keys Enter
 	check "$lang vm list: Enter opens the marked VM and goes on" wait_for "$(st MMIO)"
 	keys Escape
@@ -245,7 +246,13 @@ r reads the host's VM list again." 60 | head -n 1)"
 	check "$lang vmx: VM step" wait_for "$(st VM)"
 	NOVMX=$(tr_ "$lang" 'No .vmx file: write snippets only')
 	FILEROW=$(tr_ "$lang" '.vmx file:')
-	check "$lang vmx: an empty path: No .vmx marked" on_screen "(*) $NOVMX"
+	check "$lang vmx: a GPU chosen, no path: on No .vmx, marked" focused_has "(*) $NOVMX"
+	keys Down
+	check "$lang vmx: in the empty path: the file marked" on_screen "(*) $FILEROW"
+	check "$lang vmx: one mark in the path" [ "$(marked)" = 1 ]
+	keys Enter
+	check "$lang vmx: Enter on the marked empty path stays" on_screen_sq "$(first "$lang" 'Type the .vmx'"'"'s path (Tab completes), or Up to "No .vmx file" to go on without one.' 12)"
+	check "$lang vmx: still the VM step" on_screen "$(st VM)"
 	typ vm.vmx
 	check "$lang vmx: a path typed: the file marked" on_screen "(*) $FILEROW vm.vmx"
 	check "$lang vmx: one mark" [ "$(marked)" = 1 ]

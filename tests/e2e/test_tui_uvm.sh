@@ -50,7 +50,7 @@ tail_walk() { # LANG proposed(0|1)
 	else
 		check "$lang: UVM explained" on_screen "$(first "$lang" 'pciPassthruN.cfg.enable_uvm = 1: NCCL 2.27 and later fail without it on vGPU. Consequences: no vMotion for this VM; on A100 with several vGPUs, no NVLink P2P.' 40)"
 	fi
-	check "$lang: the vMotion consequence, as the plan's finding" on_screen "$(tr_ "$lang" "enable_uvm disables vMotion of this VM's vGPUs")"
+	check "$lang: the vMotion consequence, as the plan's finding" on_screen "$(tr_ "$lang" "enable_uvm disables vGPU migration (vMotion) for this VM")"
 	# nvidia_l40s-24c is half an L40S: UVM unsupported (doc/design.md, 15.3)
 	check "$lang: the fractional-profile WARN, as the plan's finding" on_screen "$(first "$lang" "Unified memory is supported only on C-series vGPUs that have the whole framebuffer of the GPU and on MIG-backed vGPUs; %s has a part of one, so NCCL 2.27 and later still fail ('operation not supported') with enable_uvm set" 12)"
 	check "$lang: the A100 consequence is said" sh -c "grep -q 'A100' '$SCREEN' && grep -q 'NVLink' '$SCREEN'"
@@ -112,7 +112,9 @@ cold_walk() { # LANG
 	k Enter
 	check "$lang cold: on to the VM step with no GPU chosen" wait_for "$(st VM)"
 	k Enter
-	check "$lang cold: the VM step asks for a VM with GPUs" on_screen "$(first "$lang" 'No GPU chosen and no VM open: choose a GPU on the GPU step, or open a .vmx that already has its GPUs.' 20)"
+	# no GPU chosen: the .vmx is marked (the step needs one), and Enter
+	# in its empty field asks for the path
+	check "$lang cold: the VM step asks for the .vmx" on_screen "$(first "$lang" 'Type the .vmx'"'"'s path (Tab completes), or Up to "No .vmx file" to go on without one.' 12)"
 	t llm; k Tab; k Enter
 	check "$lang cold: the .vmx opens, its vGPUs shown" wait_for "pciPassthru0 vGPU nvidia_l40s-24c"
 	k Enter

@@ -670,6 +670,11 @@ test_uvm_existing_and_new_vgpu(void **state)
 	a.uvm = 1;
 	build(&a, v, &p);
 	check_shape(&p);
+	/* the reservation's reason names the vGPU: no passthrough here */
+	assert_non_null(strstr(setting(&p, "sched.mem.min")->reason,
+	                       "a VM with a vGPU needs it"));
+	assert_null(strstr(setting(&p, "sched.mem.minSize")->reason,
+	                   "passthrough"));
 	/* both vGPUs counted at the physical 48 GB: 96 -> 256 */
 	assert_int_equal(p.total_vram_gb, 96);
 	assert_int_equal(p.mmio_gb, 256);
@@ -685,6 +690,11 @@ test_uvm_existing_and_new_vgpu(void **state)
 	assert_non_null(f);
 	assert_int_equal(f->sev, GW_SEV_WARN);
 	assert_non_null(strstr(f->message, "vMotion"));
+	/* the fix answers the cost named (no live migration), not how to
+	 * set the key */
+	assert_non_null(strstr(f->fix, "move it cold"));
+	assert_null(strstr(f->fix, "power-cycle"));
+	assert_non_null(strstr(f->fix_ui, "move it cold"));
 	f = finding(&p, "vgpu-vmx-spelling");
 	assert_non_null(f);
 	assert_non_null(strstr(f->message, "not documented"));
@@ -863,6 +873,7 @@ test_memory_reservation(void **state)
 	assert_string_equal(s->value, "2048");
 	assert_string_equal(s->source, "Broadcom KB 309986");
 	assert_int_equal(s->kind, GW_SET_MEM);
+	assert_non_null(strstr(s->reason, "passthrough needs it"));
 	assert_string_equal(value(&p, "sched.mem.minSize"), "2048");
 	assert_string_equal(value(&p, "sched.mem.pin"), "TRUE");
 	assert_null(finding(&p, "memory-unknown"));
@@ -992,12 +1003,35 @@ test_hw_version(void **state)
 	assert_null(strstr(f->fix, "snapshot"));
 	assert_non_null(strstr(f->fix_ui, "\"ESXi version\""));
 	gw_plan_free(&p);
-	/* from 17 up it does not matter as much: the table as advice */
+	/* from 17 up the VM has what the plan needs: no upgrade advice */
 	build(&a, v21, &p);
+	assert_null(finding(&p, "hw-target-unknown"));
+	assert_null(finding(&p, "hw-upgrade"));
+	gw_plan_free(&p);
+	/* no .vmx: the table as advice, with the manual upgrade ... */
+	build(&a, NULL, &p);
 	f = finding(&p, "hw-target-unknown");
 	assert_non_null(f);
 	assert_int_equal(f->sev, GW_SEV_INFO);
 	assert_non_null(strstr(f->fix, "8.0U2: 21"));
+	assert_non_null(strstr(f->fix, "vim-cmd vmsvc/upgrade"));
+	gw_plan_free(&p);
+	/* ... unless the outputs upgrade the VM themselves (the BOSH CPI's
+	 * upgrade_hw_version): then no manual upgrade, as for the memory
+	 * reservation they lock */
+	a.outputs_do = GW_OUT_LOCKS_MEM | GW_OUT_UPGRADES_HW;
+	build(&a, NULL, &p);
+	f = finding(&p, "hw-target-unknown");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_INFO);
+	assert_null(f->fix);
+	assert_null(strstr(f->message, "vim-cmd"));
+	assert_non_null(strstr(f->message, "upgrade_hw_version"));
+	gw_plan_free(&p);
+	a.outputs_do = GW_OUT_LOCKS_MEM;   /* Ansible: locks, no upgrade */
+	build(&a, NULL, &p);
+	assert_non_null(strstr(finding(&p, "hw-target-unknown")->fix,
+	                       "vim-cmd vmsvc/upgrade"));
 	gw_plan_free(&p);
 	gw_answers_free(&a);
 	gw_vmx_free(v11);

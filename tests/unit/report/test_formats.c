@@ -87,19 +87,25 @@ test_defaults_per_audience(void **state)
 	assert_int_equal(gw_format_defaults(0), 0);
 }
 
-/* Only outputs that lock the reservation themselves make the memory size
- * unneeded: any .vmx lines among them need it. */
+/* What the outputs do to the VM themselves is what every one of them
+ * does: any .vmx lines among them need the memory size and the upgrade;
+ * the BOSH CPI's outputs lock the reservation and upgrade the hardware,
+ * Ansible's playbook only locks the reservation. */
 static void
-test_lock_memory(void **state)
+test_outputs_do(void **state)
 {
+	const unsigned both = GW_OUT_LOCKS_MEM | GW_OUT_UPGRADES_HW;
+
 	(void)state;
-	assert_int_equal(gw_formats_lock_memory(0), 0);
-	assert_int_equal(gw_formats_lock_memory(GW_FMT_VMX), 0);
-	assert_int_equal(gw_formats_lock_memory(GW_FMT_VMX | GW_FMT_BOSH), 0);
-	assert_int_equal(gw_formats_lock_memory(GW_FMT_BOSH | GW_FMT_OPSMAN |
-	                                        GW_FMT_TILE), 1);
-	assert_int_equal(gw_formats_lock_memory(GW_FMT_TILE), 1);
-	assert_int_equal(gw_formats_lock_memory(GW_FMT_ANSIBLE | GW_FMT_OM), 1);
+	assert_int_equal(gw_formats_do(0), 0);
+	assert_int_equal(gw_formats_do(GW_FMT_VMX), 0);
+	assert_int_equal(gw_formats_do(GW_FMT_VMX | GW_FMT_BOSH), 0);
+	assert_int_equal(gw_formats_do(GW_FMT_BOSH | GW_FMT_OPSMAN |
+	                               GW_FMT_TILE), both);
+	assert_int_equal(gw_formats_do(GW_FMT_TILE), both);
+	assert_int_equal(gw_formats_do(GW_FMT_OM), both);
+	assert_int_equal(gw_formats_do(GW_FMT_ANSIBLE | GW_FMT_OM),
+	                 GW_OUT_LOCKS_MEM);
 }
 
 /* Each name is accepted by --format's parser and by the answers file's
@@ -203,7 +209,10 @@ test_emit_and_next(void **state)
 		assert_non_null(lines);
 		for (k = 0; lines[k]; k++) {
 			assert_true(lines[k][0] != '\0');
-			assert_null(strchr(lines[k], '\n'));
+			/* the words, then each command alone on its line:
+			 * no empty line, none ending the step */
+			assert_null(strstr(lines[k], "\n\n"));
+			assert_int_not_equal(lines[k][strlen(lines[k]) - 1], '\n');
 			named |= strstr(lines[k], "/tmp/out/FILE") != NULL;
 		}
 		if (!named)
@@ -245,7 +254,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_defaults_per_audience),
-		cmocka_unit_test(test_lock_memory),
+		cmocka_unit_test(test_outputs_do),
 		cmocka_unit_test(test_names_parse),
 		cmocka_unit_test(test_emit_and_next),
 		cmocka_unit_test(test_labels_zh),

@@ -145,6 +145,18 @@ strv_has(char **v, const char *part)
 	return 0;
 }
 
+/* Does an item of v end with tail? */
+static int
+strv_ends(char **v, const char *tail)
+{
+	size_t i, n = strlen(tail);
+
+	for (i = 0; v[i]; i++)
+		if (strlen(v[i]) >= n && strcmp(v[i] + strlen(v[i]) - n, tail) == 0)
+			return 1;
+	return 0;
+}
+
 static size_t
 count_kind(const gw_plan *p, gw_set_kind k)
 {
@@ -1485,8 +1497,11 @@ test_next_commands(void **state)
 	assert_true(strv_len(v) > 5);
 	for (i = 0; v[i]; i++) {
 		assert_true(v[i][0] != '\0');
-		assert_null(strchr(v[i], '\n'));
+		assert_null(strstr(v[i], "\n\n"));
 	}
+	/* a command stands alone on its line: nothing follows it */
+	assert_true(strv_has(v, "\ntorchrun --nproc_per_node=2 nccl_check.py\n") ||
+	            strv_ends(v, "\ntorchrun --nproc_per_node=2 nccl_check.py"));
 	assert_true(strv_has(v, "vim-cmd vmsvc/reload <vmid>"));
 	assert_true(strv_has(v, "vim-cmd vmsvc/power.on <vmid>"));
 	assert_true(strv_has(v, "vim-cmd vmsvc/getallvms"));
@@ -1565,6 +1580,19 @@ strv_find(char **v, const char *part)
 	return -1;
 }
 
+/* Item i of the next steps v has level lv, mark and words starting with
+ * words. */
+static void
+check_mark(char **v, size_t i, int lv, const char *mark, const char *words)
+{
+	int level;
+	const char *text, *m = gw_wizard_next_mark(v, i, &level, &text);
+
+	assert_int_equal(level, lv);
+	assert_string_equal(m, mark);
+	assert_int_equal(strncmp(text, words, strlen(words)), 0);
+}
+
 /* The next steps follow the activity: a .vmx user's host steps (reload,
  * power on) before any format's; a Tanzu user's tile and Apply Changes
  * first, the host's after. */
@@ -1597,18 +1625,44 @@ test_next_order(void **state)
 
 	gw_wizard_set_activity(&w, GW_ACT_TANZU);
 	v = gw_wizard_next_commands(&w);
-	tile = strv_find(v, "AI Services tile");
+	tile = strv_find(v, "AI Services tile:");
 	opsman = strv_find(v, "om curl");
 	bosh = strv_find(v, "bosh update-config");
 	reload = strv_find(v, "vim-cmd vmsvc/reload");
 	guest = strv_find(v, "In the guest");
-	/* first the words that they are alternatives, then the tile */
-	assert_int_equal(strv_find(v, "alternatives"), 0);
-	assert_int_equal(tile, 1);
-	assert_non_null(strstr(v[1], "Apply Changes"));
-	assert_true(opsman > tile && bosh > opsman);
+	/* first the words that the routes are alternatives, then each
+	 * route (level 1, A., B., C.) with its own numbered steps (level
+	 * 2): the tile's, Ops Manager's two halves (the extension, then
+	 * its attachment), BOSH's */
+	assert_int_equal(strv_find(v, "one of these 3 ways"), 0);
+	check_mark(v, 1, 1, "A.", "The AI Services tile in Ops Manager");
+	assert_int_equal(tile, 2);
+	check_mark(v, 2, 2, "1.", "AI Services tile");
+	assert_non_null(strstr(v[2], "Apply Changes"));
+	check_mark(v, 3, 1, "B.", "Ops Manager's API or om");
+	assert_int_equal(opsman, 4);
+	check_mark(v, 4, 2, "1.", "Ops Manager: create the VM extension");
+	/* the command alone on the line after the words */
+	assert_non_null(strstr(v[4], ":\nom curl --path"));
+	check_mark(v, 5, 2, "2.", "Ops Manager: attach gpu-l40s");
+	check_mark(v, 6, 1, "C.", "BOSH alone");
+	assert_int_equal(bosh, 7);
+	check_mark(v, 7, 2, "1.", "BOSH: upload");
+	check_mark(v, 8, 2, "2.", "BOSH: list gpu-l40s");
+	/* back to the steps: numbered on from the routes' step */
+	check_mark(v, 9, 0, "2.", "");
 	assert_true(reload > bosh && guest > reload);
 	gw_strv_free(v);
+	/* one route chosen: its steps are plain steps */
+	gw_wizard_set_formats(&w, GW_FMT_OPSMAN);
+	v = gw_wizard_next_commands(&w);
+	assert_int_equal(strv_find(v, "ways"), -1);
+	assert_int_equal(strv_find(v, "\t"), -1);
+	assert_int_equal(strv_find(v, "om curl"), 0);
+	assert_int_equal(strv_find(v, "Ops Manager: attach"), 1);
+	gw_strv_free(v);
+	gw_wizard_set_formats(&w, GW_FMT_VMX | GW_FMT_BOSH | GW_FMT_OPSMAN |
+	                      GW_FMT_TILE);
 
 	/* the Tanzu defaults alone: no .vmx line to paste, no vim-cmd for
 	 * lines never written */
@@ -1618,7 +1672,7 @@ test_next_order(void **state)
 	assert_int_equal(gw_wizard_add_gpu(&w, gpu("l40s"), NULL, 1, &e), 0);
 	gw_wizard_set_activity(&w, GW_ACT_TANZU);
 	v = gw_wizard_next_commands(&w);
-	assert_int_equal(strv_find(v, "alternatives"), 0);
+	assert_int_equal(strv_find(v, "one of these 3 ways"), 0);
 	assert_int_equal(strv_find(v, "AI Services tile"), 1);
 	assert_int_equal(strv_find(v, "vim-cmd"), -1);
 	assert_int_equal(strv_find(v, "gpuwiz.vmx.txt"), -1);
