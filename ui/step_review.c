@@ -256,7 +256,6 @@ add_nccl(ui_textlist *tl, const gw_wizard *w, int width)
 static void
 add_outputs(ui_textlist *tl, const gw_wizard *w, int width)
 {
-	char *s;
 	size_t f;
 
 	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
@@ -266,11 +265,12 @@ add_outputs(ui_textlist *tl, const gw_wizard *w, int width)
 		add_output(tl, w, gw_wizard_format_at(f), width);
 	add_nccl(tl, w, width);
 	if (gw_wizard_vmx_where(w)) {
-		/* TRANSLATORS: the .vmx to be patched; %s is its path. */
-		s = gw_xasprintf(_("patch of %s (a backup is written first)"),
-		                 gw_wizard_vmx_where(w));
-		ui_tl_add(tl, s, UI_C_NORMAL, 2, 4, width);
-		free(s);
+		/* TRANSLATORS: the .vmx to be patched; the next rows name
+		 * it (HOST:PATH or its path). */
+		ui_tl_add(tl, _("patch of the VM's .vmx (a backup is written first):"),
+		          UI_C_NORMAL, 2, 2, width);
+		ui_tl_add_where(tl, gw_wizard_vmx_where(w), UI_C_NORMAL, 4,
+		                width);
 	}
 	if (gw_wizard_answers(w)->formats == 0 && gw_wizard_vmx(w) == NULL)
 		/* TRANSLATORS: no format chosen and no .vmx. */
@@ -285,7 +285,6 @@ build(ui_ctx *u, int width)
 	const gw_plan *p = gw_wizard_plan(w);
 	const char *err = gw_wizard_error(w, GW_ERR_PLAN);
 	ui_textlist *tl = tls(u);
-	char *s;
 	size_t i;
 	int sev;
 
@@ -297,14 +296,18 @@ build(ui_ctx *u, int width)
 		          UI_C_MSG_ERR, 0, 0, width);
 		return;
 	}
-	if (gw_wizard_vmx_where(w))
-		/* TRANSLATORS: heading of the diff; %s is the .vmx path. */
-		s = gw_xasprintf(_("Changes to %s:"), gw_wizard_vmx_where(w));
-	else
+	if (gw_wizard_vmx_where(w)) {
+		/* TRANSLATORS: heading of the diff; the next rows name the
+		 * .vmx (HOST:PATH or its path). */
+		ui_tl_add(tl, _("Changes to the VM's .vmx:"), UI_C_HEAD, 0, 0,
+		          width);
+		ui_tl_add_where(tl, gw_wizard_vmx_where(w), UI_C_NORMAL, 2,
+		                width);
+	} else {
 		/* TRANSLATORS: heading of the settings without a .vmx. */
-		s = gw_xstrdup(_("Settings (no .vmx: snippets only):"));
-	ui_tl_add(tl, s, UI_C_HEAD, 0, 0, width);
-	free(s);
+		ui_tl_add(tl, _("Settings (no .vmx: snippets only):"),
+		          UI_C_HEAD, 0, 0, width);
+	}
 	for (i = 0; i < p->nsettings; i++)
 		add_setting(tl, &p->settings[i], width);
 	if (p->nsettings == 0)

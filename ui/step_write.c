@@ -85,11 +85,10 @@ build_ready(ui_textlist *tl, const gw_wizard *w, const gw_plan *p, int width)
 		ui_tl_add(tl, files[k], UI_C_NORMAL, 2, 2, width);
 	gw_apply_outputs_free(files, n);
 	if (gw_wizard_vmx_where(w)) {
-		char *s = gw_xasprintf(_("patch of %s (a backup is written first)"),
-		                       gw_wizard_vmx_where(w));
-
-		ui_tl_add(tl, s, UI_C_NORMAL, 2, 2, width);
-		free(s);
+		ui_tl_add(tl, _("patch of the VM's .vmx (a backup is written first):"),
+		          UI_C_NORMAL, 2, 2, width);
+		ui_tl_add_where(tl, gw_wizard_vmx_where(w), UI_C_NORMAL, 4,
+		                width);
 	}
 	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
 	/* the review's check is the write's: its refusal, said as the write

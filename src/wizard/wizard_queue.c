@@ -217,6 +217,14 @@ gw_wizard_upgrade_queued(const gw_wizard *w)
 	return k >= 0 ? w->sess.queue[k].to : 0;
 }
 
+int
+gw_wizard_upgrade_from(const gw_wizard *w)
+{
+	long k = gw_session_find_upgrade(&w->sess);
+
+	return k >= 0 ? w->sess.queue[k].from : 0;
+}
+
 void
 wz_drop_upgrade(gw_wizard *w)
 {
@@ -239,7 +247,17 @@ gw_wizard_host_changes(const gw_wizard *w)
 	for (k = 0; on_host(w) && k < w->sess.nqueue; k++) {
 		c = &w->sess.queue[k];
 		t = gw_session_change_title(&w->sess, c);
-		if (c->done)
+		if (c->done && c->kind == GW_CHANGE_ENABLE && c->reboot)
+			/* TRANSLATORS: an enable that ran, and the device
+			 * list read after it does not show the device owned
+			 * by passthrough yet. */
+			wz_strv_push(&s, gw_xasprintf(_("%s (done; the host needs a reboot: it does not list the device as given to passthrough yet)"), t));
+		else if (c->done && c->kind == GW_CHANGE_ENABLE)
+			/* TRANSLATORS: an enable that ran, and the device
+			 * list read after it shows the device owned by
+			 * passthrough (ESXi 7 and later: no reboot). */
+			wz_strv_push(&s, gw_xasprintf(_("%s (done; no reboot needed: the host lists the device as given to passthrough now)"), t));
+		else if (c->done)
 			/* TRANSLATORS: a host change that ran: its line, then
 			 * the note. */
 			wz_strv_push(&s, gw_xasprintf(_("%s (done)"), t));

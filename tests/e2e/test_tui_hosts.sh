@@ -74,7 +74,7 @@ keys Enter
 check "esxi sample: options" wait_for "Step $(st OPTIONS): Options"
 keys Enter
 check "esxi sample: review" wait_for "Step $(st REVIEW): Review"
-check "esxi sample: the diff names the host's file" on_screen "Changes to esxi-l40s"
+check "esxi sample: the diff names the host's file" on_screen "esxi-l40s (sample):/"
 keys Enter
 check "esxi sample: write step" wait_for "Step $(st WRITE): Write"
 keys Enter
