@@ -2025,6 +2025,22 @@ test_firmware_small_bars(void **state)
 	build(&a, NULL, &p);
 	assert_null(finding(&p, "firmware-efi"));
 	gw_plan_free(&p);
+	gw_answers_free(&a);
+	/* a GeForce of unknown BAR1: what it depends on (Resizable BAR),
+	 * not a bare EFI warning; 12 GB: at most 16 GiB, BIOS is fine */
+	gw_answers_init(&a);
+	add_gpu(&a, "rtx-3060");
+	build(&a, bios, &p);
+	assert_null(finding(&p, "firmware-bios"));
+	f = finding(&p, "firmware-bios-rebar");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_INFO);
+	assert_non_null(strstr(f->message, "Resizable BAR"));
+	assert_non_null(strstr(f->message, "at most 16 GiB"));
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+	gw_answers_init(&a);
+	add_gpu(&a, "rtx-4090");
 	add_gpu(&a, "rtx-5090");
 	build(&a, bios, &p);
 	assert_non_null(finding(&p, "firmware-bios"));
