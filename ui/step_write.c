@@ -274,9 +274,8 @@ write_key(ui_ctx *u, ui_key k)
 			return UI_FINISH;
 		return do_write(u);
 	}
-	if (gw_wizard_is(w, GW_WIZ_WRITTEN) &&
-	    (ui_key_is(k, L'q') || ui_key_is(k, L'Q')))
-		return UI_FINISH;
+	/* q and F10 are the global quit (tui.c: one path, which asks only
+	 * when something is neither written nor saved) */
 	if (!ui_tl_key(tls(u), k))
 		return UI_IGNORED;
 	return UI_HANDLED;
