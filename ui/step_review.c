@@ -256,7 +256,6 @@ add_nccl(ui_textlist *tl, const gw_wizard *w, int width)
 static void
 add_outputs(ui_textlist *tl, const gw_wizard *w, int width)
 {
-	char *s;
 	size_t f;
 
 	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
@@ -266,16 +265,17 @@ add_outputs(ui_textlist *tl, const gw_wizard *w, int width)
 		add_output(tl, w, gw_wizard_format_at(f), width);
 	add_nccl(tl, w, width);
 	if (gw_wizard_vmx_where(w)) {
-		s = gw_wizard_changes_nothing(w) ?
-		    /* TRANSLATORS: the .vmx that already has the plan's
-		     * settings; %s is its path. */
-		    gw_xasprintf(_("%s left as it is: nothing to change, no backup"),
-		                 gw_wizard_vmx_where(w)) :
-		    /* TRANSLATORS: the .vmx to be patched; %s is its path. */
-		    gw_xasprintf(_("patch of %s (a backup is written first)"),
-		                 gw_wizard_vmx_where(w));
-		ui_tl_add(tl, s, UI_C_NORMAL, 2, 4, width);
-		free(s);
+		ui_tl_add(tl, gw_wizard_changes_nothing(w) ?
+		          /* TRANSLATORS: the .vmx that already has every
+		           * setting of the plan; the next rows name it
+		           * (HOST:PATH or its path). */
+		          _("the VM's .vmx, left as it is (nothing to change, no backup):") :
+		          /* TRANSLATORS: the .vmx to be patched; the next rows
+		           * name it (HOST:PATH or its path). */
+		          _("patch of the VM's .vmx (a backup is written first):"),
+		          UI_C_NORMAL, 2, 2, width);
+		ui_tl_add_where(tl, gw_wizard_vmx_where(w), UI_C_NORMAL, 4,
+		                width);
 	}
 	if (gw_wizard_answers(w)->formats == 0 && gw_wizard_vmx(w) == NULL)
 		/* TRANSLATORS: no format chosen and no .vmx. */
@@ -290,7 +290,6 @@ build(ui_ctx *u, int width)
 	const gw_plan *p = gw_wizard_plan(w);
 	const char *err = gw_wizard_error(w, GW_ERR_PLAN);
 	ui_textlist *tl = tls(u);
-	char *s;
 	size_t i;
 	int sev;
 
@@ -302,14 +301,18 @@ build(ui_ctx *u, int width)
 		          UI_C_MSG_ERR, 0, 0, width);
 		return;
 	}
-	if (gw_wizard_vmx_where(w))
-		/* TRANSLATORS: heading of the diff; %s is the .vmx path. */
-		s = gw_xasprintf(_("Changes to %s:"), gw_wizard_vmx_where(w));
-	else
+	if (gw_wizard_vmx_where(w)) {
+		/* TRANSLATORS: heading of the diff; the next rows name the
+		 * .vmx (HOST:PATH or its path). */
+		ui_tl_add(tl, _("Changes to the VM's .vmx:"), UI_C_HEAD, 0, 0,
+		          width);
+		ui_tl_add_where(tl, gw_wizard_vmx_where(w), UI_C_NORMAL, 2,
+		                width);
+	} else {
 		/* TRANSLATORS: heading of the settings without a .vmx. */
-		s = gw_xstrdup(_("Settings (no .vmx: snippets only):"));
-	ui_tl_add(tl, s, UI_C_HEAD, 0, 0, width);
-	free(s);
+		ui_tl_add(tl, _("Settings (no .vmx: snippets only):"),
+		          UI_C_HEAD, 0, 0, width);
+	}
 	if (gw_wizard_changes_nothing(w))
 		/* TRANSLATORS: the review and the write step when the open
 		 * VM already has every setting of the plan. */

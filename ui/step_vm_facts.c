@@ -2,6 +2,7 @@
  * on the host): its hardware version, firmware, memory and reservation,
  * the passthrough devices already in it, and the plan's advice. */
 #include "step_vm.h"
+#include "wizard_changes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +108,16 @@ ui_vm_draw_facts(ui_ctx *u, ui_rect r, int y)
 	/* hardware version: the file's, and the target the plan names */
 	dw_put(r.y + y, r.x + 2, l_hw, lw, A_BOLD);
 	val = gw_vmx_get(v, "virtualHW.version");
-	if (p && p->hw_target > 0)
+	if (gw_wizard_upgrade_queued(w) > 0 && gw_wizard_upgrade_from(w) > 0)
+		/* TRANSLATORS: the hardware version while its upgrade is
+		 * queued (it runs at the write), e.g. "13 -> 21 queued (the
+		 * host's ESXi supports 21)". */
+		snprintf(buf, sizeof buf,
+		         _("%d -> %d queued (the host's ESXi supports %d)"),
+		         gw_wizard_upgrade_from(w), gw_wizard_upgrade_queued(w),
+		         p && p->hw_target > 0 ? p->hw_target :
+		         gw_wizard_upgrade_queued(w));
+	else if (p && p->hw_target > 0)
 		/* TRANSLATORS: hardware version now and the one the host's
 		 * ESXi supports, e.g. "19 (ESXi supports 21)". */
 		snprintf(buf, sizeof buf, _("%s (the host's ESXi supports %d)"),

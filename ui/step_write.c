@@ -110,14 +110,17 @@ build_ready(ui_textlist *tl, const gw_wizard *w, const gw_plan *p, int width)
 		ui_tl_add(tl, files[k], UI_C_NORMAL, 2, 2, width);
 	gw_apply_outputs_free(files, n);
 	if (gw_wizard_vmx_where(w)) {
-		char *s = gw_wizard_changes_nothing(w) ?
-		          gw_xasprintf(_("%s left as it is: nothing to change, no backup"),
-		                       gw_wizard_vmx_where(w)) :
-		          gw_xasprintf(_("patch of %s (a backup is written first)"),
-		                       gw_wizard_vmx_where(w));
-
-		ui_tl_add(tl, s, UI_C_NORMAL, 2, 2, width);
-		free(s);
+		ui_tl_add(tl, gw_wizard_changes_nothing(w) ?
+		          /* TRANSLATORS: the .vmx that already has every
+		           * setting of the plan; the next rows name it
+		           * (HOST:PATH or its path). */
+		          _("the VM's .vmx, left as it is (nothing to change, no backup):") :
+		          /* TRANSLATORS: the .vmx to be patched; the next rows
+		           * name it (HOST:PATH or its path). */
+		          _("patch of the VM's .vmx (a backup is written first):"),
+		          UI_C_NORMAL, 2, 2, width);
+		ui_tl_add_where(tl, gw_wizard_vmx_where(w), UI_C_NORMAL, 4,
+		                width);
 	}
 	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
 	if (gw_wizard_changes_nothing(w))
@@ -309,9 +312,8 @@ write_key(ui_ctx *u, ui_key k)
 			return UI_FINISH;
 		return do_write(u);
 	}
-	if (gw_wizard_is(w, GW_WIZ_WRITTEN) &&
-	    (ui_key_is(k, L'q') || ui_key_is(k, L'Q')))
-		return UI_FINISH;
+	/* q and F10 are the global quit (tui.c: one path, which asks only
+	 * when something is neither written nor saved) */
 	if (!ui_tl_key(tls(u), k))
 		return UI_IGNORED;
 	return UI_HANDLED;

@@ -3,14 +3,17 @@
 #include "draw.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void
 ui_tl_clear(ui_textlist *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->n; i++) {
 		free(t->lines[i].text);
+		free(t->lines[i].label);
+	}
 	free(t->lines);
 	t->lines = NULL;
 	t->n = 0;
@@ -50,9 +53,33 @@ ui_tl_add_label(ui_textlist *t, const char *label, int lcolor,
 
 	ui_tl_add(t, text, color, indent, 0, width);
 	if (t->n > first) {
-		t->lines[first].label = label;
+		t->lines[first].label = gw_xstrdup(label);
 		t->lines[first].lcolor = lcolor;
 	}
+}
+
+void
+ui_tl_add_where(ui_textlist *t, const char *where, int color, int indent,
+                int width)
+{
+	const char *sep = strstr(where, ":/");
+	char *label;
+	int lw;
+
+	if (sep == NULL || sep == where) {
+		ui_tl_add(t, where, color, indent, 2, width);
+		return;
+	}
+	label = gw_xasprintf("%*s%.*s", indent, "", (int)(sep - where + 1),
+	                     where);
+	lw = gw_text_cells(label) + 1;
+	if (lw > width / 2) {
+		ui_tl_add(t, label + indent, color, indent, 0, width);
+		ui_tl_add(t, sep + 1, color, indent + 2, 0, width);
+	} else {
+		ui_tl_add_label(t, label, color, sep + 1, color, lw, width);
+	}
+	free(label);
 }
 
 void

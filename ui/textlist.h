@@ -9,7 +9,8 @@ typedef struct ui_tline {
 	char *text;
 	int color;
 	int indent;
-	const char *label;  /* drawn at column 0 in lcolor; NULL: none */
+	char *label;        /* drawn at column 0 in lcolor (a copy); NULL:
+	                     * none */
 	int lcolor;
 } ui_tline;
 
@@ -25,10 +26,17 @@ void ui_tl_clear(ui_textlist *t);
  * by hang more (hanging indent, measured in cells by the caller). */
 void ui_tl_add(ui_textlist *t, const char *text, int color, int indent,
                int hang, int width);
-/* The same with a label (FAIL, WARN...: a string that outlives t) in
- * lcolor at column 0 of the first row, the text indented after it. */
+/* The same with a label (FAIL, WARN...; copied) in lcolor at column 0 of
+ * the first row, the text indented after it (every row of it: the text
+ * wraps in its own column, never under the label). */
 void ui_tl_add_label(ui_textlist *t, const char *label, int lcolor,
                      const char *text, int color, int indent, int width);
+/* A .vmx as gw_wizard_vmx_where names it, on its own rows from column
+ * indent: "HOST:/PATH" (a VM on a host) as the label "HOST:" and the path
+ * wrapped in the column after it (below it when the label takes more than
+ * half the width); a local path wrapped from indent. */
+void ui_tl_add_where(ui_textlist *t, const char *where, int color,
+                     int indent, int width);
 /* Draw into r (keeping the last column for the ^/v scroll marks), after
  * clamping top to the content. */
 void ui_tl_draw(ui_textlist *t, ui_rect r);

@@ -163,7 +163,8 @@ typedef enum {
 	GW_SET_UVM,      /* pciPassthruN.cfg.enable_uvm */
 	GW_SET_P2P,      /* pciPassthru.allowP2P / RelaxACSforP2P */
 	GW_SET_CODE43,   /* hypervisor.cpuid.v0 */
-	GW_SET_NESTED    /* vhv.enable */
+	GW_SET_NESTED,   /* vhv.enable */
+	GW_SET_HOTADD    /* mem.hotadd / vcpu.hotadd */
 } gw_set_kind;
 
 typedef struct gw_setting {

@@ -81,10 +81,11 @@ guest_memory(plan_ctx *c)
 
 /* Hot-add with DirectPath devices: VMware lists hot adding of devices as
  * unavailable with DirectPath I/O, and memory added later is outside the
- * full reservation passthrough needs (KB 309986).  A WARN, not a setting:
- * the operator turns it off (the .vmx keeps its lines as they are).  A VM
- * with vGPUs only is left alone: that document does not cover vGPU
- * (doc/design.md, section 15.3). */
+ * full reservation passthrough needs (KB 309986).  Each key that is TRUE
+ * is written "FALSE" (a setting, with its reason and source, as
+ * vhv.enable is) and an INFO says so.  A VM with vGPUs only is left
+ * alone: that document does not cover vGPU (doc/design.md, section
+ * 15.3). */
 static void
 hotadd(plan_ctx *c)
 {
@@ -100,21 +101,22 @@ hotadd(plan_ctx *c)
 		if (*on)
 			strncat(on, ", ", sizeof on - strlen(on) - 1);
 		strncat(on, keys[i], sizeof on - strlen(on) - 1);
+		pl_setting(c->p, c->v, GW_SET_HOTADD, keys[i], "FALSE",
+		           gw_xstrdup(_("Hot-add is not supported with "
+		                        "passthrough devices, and memory "
+		                        "added later is outside the full "
+		                        "reservation.")), SRC_HOTADD);
 	}
 	if (*on == '\0')
 		return;
-	pl_finding(c->p, GW_SEV_WARN, "device-hotadd", GW_TOPIC_DEVICE,
+	pl_finding(c->p, GW_SEV_INFO, "device-hotadd", GW_TOPIC_DEVICE,
 	           SRC_HOTADD,
 	           gw_xasprintf(_("Hot-add is on (%s = \"TRUE\"), which is not "
 	                          "supported with passthrough devices and "
 	                          "keeps hot-added memory out of the full "
-	                          "reservation"), on),
-	           gw_xstrdup(_("With the VM off, untick CPU Hot Plug (Enable "
-	                        "CPU Hot Add) and Memory Hot Plug in the "
-	                        "vSphere Client or the ESXi Host Client (Edit "
-	                        "Settings > CPU, Memory), "
-	                        "or set mem.hotadd and vcpu.hotadd to "
-	                        "\"FALSE\" in the .vmx.")));
+	                          "reservation: it is turned off (\"FALSE\" "
+	                          "is written)"), on),
+	           NULL);
 }
 
 /* Once per plan, with DirectPath devices in the VM (vGPUs keep suspend

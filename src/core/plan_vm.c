@@ -228,6 +228,72 @@ bios_ok(gw_plan *p, const char *fw)
 	return 1;
 }
 
+/* A GeForce in passthrough whose BAR1 the table does not know (its BAR1
+ * depends on Resizable BAR), or NULL.  A datacenter or workstation GPU
+ * of unknown BAR1 keeps the plain EFI warning. */
+static const gw_plan_gpu *
+bar_unknown_gpu(const gw_plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->ngpus; i++) {
+		const gw_plan_gpu *g = &p->gpus[i];
+
+		if (g->gpu && g->gpu->cls == GW_CLASS_GEFORCE &&
+		    !g->profile && g->vram_gb > 0 &&
+		    gw_gpu_bar1_max_mib(g->gpu) == 0)
+			return g;
+	}
+	return NULL;
+}
+
+/* A BIOS VM and a GPU whose BAR1 is unknown: what it depends on
+ * (doc/design.md, section 15.2: 256 MiB with Resizable BAR off, up to the
+ * framebuffer's power of two with it on).  1 when said. */
+static int
+bios_rebar(gw_plan *p, const char *fw)
+{
+	const gw_plan_gpu *g = bar_unknown_gpu(p);
+	unsigned long gib = 1;
+	size_t i;
+
+	if (g == NULL)
+		return 0;
+	for (i = 0; i < p->ngpus; i++)   /* a known BAR over 16 GB: EFI */
+		if (p->gpus[i].gpu && !p->gpus[i].profile &&
+		    gw_gpu_bar1_max_mib(p->gpus[i].gpu) > 16384)
+			return 0;
+	while (gib < (unsigned long)g->vram_gb)
+		gib <<= 1;
+	if (gib <= 16) {
+		pl_finding(p, GW_SEV_INFO, "firmware-bios-rebar",
+		           GW_TOPIC_FIRMWARE, SRC_EFI,
+		           gw_xasprintf(_("The VM boots with %s firmware; the "
+		                          "BAR1 of %s depends on Resizable BAR: "
+		                          "256 MiB with it off, at most %lu GiB "
+		                          "with it on. Neither is larger than 16 "
+		                          "GB, so EFI is not needed for it: the "
+		                          "firmware is left as it is"),
+		                        fw ? fw : "BIOS", g->label, gib),
+		           NULL);
+		return 1;
+	}
+	pl_finding(p, GW_SEV_WARN, "firmware-bios", GW_TOPIC_FIRMWARE, SRC_EFI,
+	           gw_xasprintf(_("The VM boots with %s firmware, and the BAR1 "
+	                          "of %s depends on Resizable BAR: 256 MiB "
+	                          "with it off (BIOS maps it), up to %lu GiB "
+	                          "with it on, which needs EFI firmware (BARs "
+	                          "larger than 16 GB)"),
+	                        fw ? fw : "BIOS", g->label, gib),
+	           gw_xasprintf(_("Keep Resizable BAR off in the host's "
+	                          "BIOS/UEFI setup for this VM, or install the "
+	                          "guest in EFI mode (or convert its boot disk "
+	                          "to EFI) and then set firmware = \"efi\"; "
+	                          "gpuwiz does not switch an installed BIOS "
+	                          "guest.")));
+	return 1;
+}
+
 void
 pl_firmware(plan_ctx *c)
 {
@@ -254,7 +320,7 @@ pl_firmware(plan_ctx *c)
 	if (fw && gw_strieq(fw, "efi"))
 		return;
 	line = fw ? 0 : gw_vmx_malformed_line_of(v, "firmware");
-	if (line == 0 && bios_ok(p, fw))
+	if (line == 0 && (bios_ok(p, fw) || bios_rebar(p, fw)))
 		return;
 	pl_finding(p, GW_SEV_WARN, "firmware-bios", GW_TOPIC_FIRMWARE, SRC_EFI,
 	           fw ? gw_xasprintf(_("The VM boots with firmware = \"%s\", "

@@ -292,11 +292,11 @@ gw_host_pick(gw_host *h, const gw_vm *vm, gw_answers *a, char **picked,
 int
 gw_host_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
                   const gw_plan *p, const gw_vmx *before, const gw_vmx *after,
-                  gw_host_write *res, gw_err *e)
+                  const char *taken, gw_host_write *res, gw_err *e)
 {
 	memset(res, 0, sizeof *res);
 	return h->m->write_vmx ? h->m->write_vmx(h, vm, where, p, before, after,
-	                                         res, e)
+	                                         taken, res, e)
 	                       : lacks(h, e);
 }
 

@@ -189,11 +189,15 @@ int gw_host_pick(gw_host *h, const gw_vm *vm, gw_answers *a,
 /* Write vm's .vmx back (where: as gw_host_read_vmx gave it; before: the
  * file as read): after is the file with the plan applied (the
  * ESXi shell saves it, backup beside it, and reloads), p the plan (the API
- * sends its changes with ReconfigVM_Task).  Never a VM that is not powered
- * off.  -1 and e on refusal or failure (nothing changed). */
+ * sends its changes with ReconfigVM_Task).  taken: the backup that
+ * gw_host_backup_vmx made of this file earlier in the same write (before
+ * a host change rewrote it), or NULL; with one, no second backup is made
+ * and res->backup names that one: a write keeps one backup, the file as it
+ * was before anything changed.  Never a VM that is not powered off.  -1
+ * and e on refusal or failure (nothing changed). */
 int gw_host_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
                       const gw_plan *p, const gw_vmx *before, const gw_vmx *after,
-                      gw_host_write *res, gw_err *e);
+                      const char *taken, gw_host_write *res, gw_err *e);
 /* HOST_BACKUP: copy vm's .vmx (where: as gw_host_read_vmx gave it) to a
  * backup beside it, as it is now, before a host change touches the VM
  * (an upgrade rewrites the file); *backup gets its path (malloc'ed).  -1

@@ -284,11 +284,12 @@ esxi_read_vmx(gw_host *h, const gw_vm *vm, gw_vmx **out, char **where,
 }
 
 /* Save the .vmx on the datastore (powered off only: the runner asks the
- * host again; backup beside it), then vim-cmd vmsvc/reload. */
+ * host again; backup beside it unless one was taken), then vim-cmd
+ * vmsvc/reload. */
 static int
 esxi_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
-               const gw_plan *p, const gw_vmx *before, const gw_vmx *after, gw_host_write *res,
-               gw_err *e)
+               const gw_plan *p, const gw_vmx *before, const gw_vmx *after,
+               const char *taken, gw_host_write *res, gw_err *e)
 {
 	char *a, *b;
 	size_t alen, blen;
@@ -304,8 +305,10 @@ esxi_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
 	if (!res->changed)
 		return 0;
 	if (gw_esxi_session_save_vmx(h->runner, vm->vmid, where, after,
-	                             &res->backup, e) != 0)
+	                             taken ? NULL : &res->backup, e) != 0)
 		return -1;
+	if (taken)
+		res->backup = gw_xstrdup(taken);
 	le.msg[0] = '\0';
 	res->reloaded = gw_esxi_session_reload(h->runner, vm->vmid, &le) == 0;
 	if (!res->reloaded)

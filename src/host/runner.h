@@ -79,7 +79,8 @@ int gw_runner_read_file(gw_runner *r, const char *path, char **data,
 
 /* Replace the file at path (absolute): the current file is copied to
  * "PATH.YYYYmmdd-HHMMSS.bak" (".N" appended while that exists; *backup
- * gets its name, NULL when there was no file), the data is written through
+ * gets its name, NULL when there was no file; backup NULL: no copy, the
+ * caller made one before with gw_runner_backup_file), the data is written through
  * stdin to a temporary "PATH.gpuwiz-XXXXXX" (random, created exclusively:
  * an existing name or link is never written through; a copy of the old
  * file first, so its mode is kept), its size checked, both synced, and
@@ -173,9 +174,9 @@ int gw_esxi_session_vmx_path(gw_runner *r, const gw_vm *vm, char **path,
 /* Read and parse the .vmx at path. */
 int gw_esxi_session_read_vmx(gw_runner *r, const char *path, gw_vmx **out,
                              gw_err *e);
-/* Save v over path (gw_runner_write_file_atomic) after checking that VM
- * vmid is "Powered off": any other state is refused and nothing is
- * written. */
+/* Save v over path (gw_runner_write_file_atomic; backup NULL: no backup,
+ * the caller took one before) after checking that VM vmid is "Powered
+ * off": any other state is refused and nothing is written. */
 int gw_esxi_session_save_vmx(gw_runner *r, unsigned long vmid,
                              const char *path, const gw_vmx *v, char **backup,
                              gw_err *e);

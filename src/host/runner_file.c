@@ -51,7 +51,8 @@ gw_runner_read_file(gw_runner *r, const char *path, char **data, size_t *len,
 
 /* The script that replaces path by stdin (len bytes) through the
  * temporary tmp, with a backup at base (or base.N) made through the
- * temporary bt: each temporary is created exclusively (set -C: an
+ * temporary bt (none when base is NULL: the caller copied the file to a
+ * backup before, gw_runner_backup_file): each temporary is created exclusively (set -C: an
  * existing name, a link included, is never written through), complete and
  * synced before it is renamed, and removed on every failure and on a
  * hang-up (the ssh connection gone).  Exit codes: 10 backup, 11 temporary
@@ -72,7 +73,8 @@ write_script(gw_buf *s, const char *path, const char *tmp, const char *bt,
 	gw_buf_puts(s, "; u=");
 	runner_quote_word(s, bt);
 	gw_buf_puts(s, "; b=");
-	runner_quote_word(s, base);
+	if (base)
+		runner_quote_word(s, base);
 	gw_buf_puts(s, "; d=");
 	runner_quote_word(s, dir);
 	gw_buf_printf(s, "; n=%zu; ", len);
@@ -83,10 +85,12 @@ write_script(gw_buf *s, const char *path, const char *tmp, const char *bt,
 	    "trap 'gone; exit 15' HUP INT TERM; "
 	    "set -C; "
 	    "if [ -e \"$p\" ]; then "
+	    "if [ -n \"$b\" ]; then "
 	    "printf '' > \"$u\" || exit 10; mu=1; "
 	    "cp -p \"$p\" \"$u\" || { gone; exit 10; }; "
 	    "k=\"$b\"; i=1; "
 	    "while [ -e \"$k\" ]; do k=\"$b.$i\"; i=$((i+1)); done; "
+	    "fi; "
 	    "printf '' > \"$t\" || { gone; exit 11; }; mt=1; "
 	    "cp -p \"$p\" \"$t\" || { gone; exit 11; }; "
 	    "else printf '' > \"$t\" || exit 11; mt=1; fi; "
@@ -226,7 +230,7 @@ gw_runner_write_file_atomic(gw_runner *r, const char *path, const char *data,
 		return -1;
 	tmp = temp_beside(path);
 	bt = temp_beside(path);
-	base = backup_base(path);
+	base = backup ? backup_base(path) : NULL;
 	dir = gw_path_dir(path);
 	gw_buf_init(&s);
 	write_script(&s, path, tmp, bt, base, dir, len);

@@ -256,6 +256,7 @@ static const char *const kind_desc[] = {
 	[GW_SET_P2P]    = N_("peer-to-peer between the GPUs"),
 	[GW_SET_CODE43] = N_("hide the hypervisor from old GeForce drivers"),
 	[GW_SET_NESTED] = N_("nested virtualization must be off with passthrough"),
+	[GW_SET_HOTADD] = N_("memory and CPU hot-add must be off with passthrough"),
 };
 
 /* The setting's reason (its own, else its kind's; static or the

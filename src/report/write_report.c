@@ -6,8 +6,10 @@
 
 #include <stdlib.h>
 
+/* copied: a step before copied the .vmx to a backup (GW_WRITE_BACKUP):
+ * the save keeps that one and makes none. */
 static void
-vmx_text(gw_buf *b, const gw_write_step *s)
+vmx_text(gw_buf *b, const gw_write_step *s, int copied)
 {
 	size_t i;
 
@@ -20,6 +22,12 @@ vmx_text(gw_buf *b, const gw_write_step *s)
 	if (s->kind == GW_WRITE_VMX)
 		/* TRANSLATORS: a dry run's step; %s is a .vmx. */
 		gw_buf_printf(b, _("  save %s (a backup beside it)\n"), s->what);
+	else if (s->what[0] == '/' && copied)
+		/* TRANSLATORS: a dry run's step: the .vmx on the ESXi host,
+		 * then the command that reloads the VM; the backup is the
+		 * copy of the first step, made before the host changes. */
+		gw_buf_printf(b, _("  save %s on the host (no second backup: the copy made first keeps the file as it was), then run: %s\n"),
+		              s->what, s->command);
 	else if (s->what[0] == '/')
 		/* TRANSLATORS: a dry run's step: the .vmx on the ESXi host,
 		 * then the command that reloads the VM. */
@@ -37,6 +45,7 @@ gw_write_desc_render(gw_buf *out, const gw_write_desc *d)
 {
 	gw_buf b;
 	size_t i;
+	int copied = 0;
 
 	if (out->data == NULL)
 		gw_buf_init(out);
@@ -50,6 +59,7 @@ gw_write_desc_render(gw_buf *out, const gw_write_desc *d)
 			 * on the ESXi host. */
 			gw_buf_printf(&b, _("  copy %s to a backup beside it, before any change on the host touches the VM\n"),
 			              s->what);
+			copied = 1;
 			break;
 		case GW_WRITE_HOST:
 			/* TRANSLATORS: a dry run's step: the exact command,
@@ -59,7 +69,7 @@ gw_write_desc_render(gw_buf *out, const gw_write_desc *d)
 			break;
 		case GW_WRITE_VMX:
 		case GW_WRITE_VMX_HOST:
-			vmx_text(&b, s);
+			vmx_text(&b, s, copied);
 			break;
 		case GW_WRITE_FILE:
 			/* TRANSLATORS: a dry run's step; %s is a file. */

@@ -7,6 +7,7 @@
  *    touches the VM"                           (a host change queued for it)
  *   "  run on the host: COMMAND  (TITLE)"
  *   "  save PATH (a backup beside it)", then ", then run: COMMAND" on a host
+ *    (after the copy above: "(no second backup: ...)", the copy is the one)
  *   "  send through the API: COMMAND"          (the VM's settings, API)
  *   "  leave PATH as it is: it already has every setting"
  *   "  write PATH"                              (a snippet file)

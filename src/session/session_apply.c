@@ -304,8 +304,11 @@ gw_session_write_run(gw_session *s, gw_session_write *w, gw_vmx **doc,
 	}
 	if (w->host_vmx) {
 		gw_host_write_free(&s->last);
+		/* the backup taken before the host changes is the one this
+		 * write keeps: the save makes no second one */
 		if (gw_host_write_vmx(s->host, gw_session_vm(s), s->vmx_where,
-		                      w->p, w->vmx, w->after, &s->last, e) != 0) {
+		                      w->p, w->vmx, w->after, s->backup_first,
+		                      &s->last, e) != 0) {
 			gw_apply_stage_end(st);
 			return -1;
 		}

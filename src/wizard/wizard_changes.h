@@ -15,6 +15,9 @@ int gw_wizard_enable_queued(const gw_wizard *w, size_t idx);
 /* The hardware version the open VM's queued upgrade goes to, 0 when none
  * waits. */
 int gw_wizard_upgrade_queued(const gw_wizard *w);
+/* The hardware version the open VM has before its queued upgrade runs
+ * (the plan is already made for the target), 0 when none waits. */
+int gw_wizard_upgrade_from(const gw_wizard *w);
 /* The review's "Changes on the host": two translated lines per change,
  * in the order they run: what it does ("Enable passthrough on
  * 0000:5e:00.0 (...)", "Upgrade VM NAME from vmx-13 to vmx-21 (...)",

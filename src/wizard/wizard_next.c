@@ -158,7 +158,7 @@ static const struct {
 	{ "memory-unknown", act_fix },
 	{ "memory-mismatch", NULL },     /* the reservation is memsize */
 	{ "memory-below-vram", act_fix }, /* memsize: the vSphere Client */
-	{ "device-hotadd", act_fix },    /* the vSphere Client */
+	{ "device-hotadd", NULL },       /* mem/vcpu.hotadd = FALSE written */
 	{ "nested-virt", NULL },         /* vhv.enable = FALSE is written */
 	{ "vmx-id-hex", NULL },          /* the decimal id is written */
 	{ "mmio-below-rule", act_fix },

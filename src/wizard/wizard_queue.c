@@ -217,6 +217,14 @@ gw_wizard_upgrade_queued(const gw_wizard *w)
 	return k >= 0 ? w->sess.queue[k].to : 0;
 }
 
+int
+gw_wizard_upgrade_from(const gw_wizard *w)
+{
+	long k = gw_session_find_upgrade(&w->sess);
+
+	return k >= 0 ? w->sess.queue[k].from : 0;
+}
+
 void
 wz_drop_upgrade(gw_wizard *w)
 {
@@ -227,6 +235,26 @@ wz_drop_upgrade(gw_wizard *w)
 }
 
 /* ---- the review ------------------------------------------------------------ */
+
+/* A host change that ran, titled t: an enable with the host's verdict on
+ * a reboot (the device list read after it, gw_host_enable_*'s reboot),
+ * as the queued line promised (malloc'ed). */
+static char *
+done_text(const gw_session_change *c, const char *t)
+{
+	if (c->kind == GW_CHANGE_ENABLE && c->reboot)
+		/* TRANSLATORS: an enable that ran, and the device list
+		 * read after it does not show the device owned by
+		 * passthrough yet. */
+		return gw_xasprintf(_("%s (done; the host needs a reboot: it does not list the device as given to passthrough yet)"), t);
+	if (c->kind == GW_CHANGE_ENABLE)
+		/* TRANSLATORS: an enable that ran, and the device list
+		 * read after it shows the device owned by passthrough
+		 * (ESXi 7 and later: no reboot). */
+		return gw_xasprintf(_("%s (done; no reboot needed: the host lists the device as given to passthrough now)"), t);
+	/* TRANSLATORS: a host change that ran: its line, then the note. */
+	return gw_xasprintf(_("%s (done)"), t);
+}
 
 char **
 gw_wizard_host_changes(const gw_wizard *w)
@@ -240,9 +268,7 @@ gw_wizard_host_changes(const gw_wizard *w)
 		c = &w->sess.queue[k];
 		t = gw_session_change_title(&w->sess, c);
 		if (c->done)
-			/* TRANSLATORS: a host change that ran: its line, then
-			 * the note. */
-			wz_strv_push(&s, gw_xasprintf(_("%s (done)"), t));
+			wz_strv_push(&s, done_text(c, t));
 		else if (c->kind == GW_CHANGE_ENABLE)
 			/* TRANSLATORS: a queued enable: its line, then the
 			 * note. */
@@ -363,7 +389,7 @@ wz_done_changes(const gw_wizard *w, wz_strv *s)
 		if (!w->sess.queue[k].done)
 			continue;
 		t = gw_session_change_title(&w->sess, &w->sess.queue[k]);
-		wz_strv_push(s, gw_xasprintf(_("%s (done)"), t));
+		wz_strv_push(s, done_text(&w->sess.queue[k], t));
 		free(t);
 	}
 }

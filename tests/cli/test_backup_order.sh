@@ -2,9 +2,10 @@
 # test_backup_order.sh: the order of a write that changes a VM on its host
 # (doc/design.md, section 6.5): with a hardware upgrade queued
 # (--upgrade-hw), the VM's .vmx is copied to a backup beside it before the
-# upgrade touches it, and the dry run says so first.  On the esxi-l40s
-# sample laid out as the ESXi shell sees it (its stand-ins, data/hosts/bin,
-# on the PATH): the backup holds the pre-upgrade virtualHW.version.  And
+# upgrade touches it, and the dry run says so first; the save after the
+# upgrade makes no second backup (one write, one backup: the original).
+# On the esxi-l40s sample laid out as the ESXi shell sees it (its
+# stand-ins, data/hosts/bin, on the PATH): the backup holds the pre-upgrade virtualHW.version.  And
 # no advice suggests a snapshot (a VM with a DirectPath device has none),
 # in English and in Chinese.
 . "$(dirname "$0")/lib.sh"
@@ -22,13 +23,13 @@ check "dry run: the first step copies the VM's .vmx to a backup" \
 	sh -c "head -1 '$TMP/steps' | grep -qF '  copy /vmfs/volumes/datastore1/$VM/$VM.vmx to a backup beside it, before any change on the host touches the VM'"
 copy=$(grep -n 'to a backup beside it, before' "$TMP/steps" | cut -d: -f1)
 up=$(grep -n 'run on the host: vim-cmd vmsvc/upgrade 1 vmx-21' "$TMP/steps" | cut -d: -f1)
-save=$(grep -n "save .* on the host (a backup beside it)" "$TMP/steps" | cut -d: -f1)
+save=$(grep -n "save .* on the host (no second backup: the copy made first keeps the file as it was)" "$TMP/steps" | cut -d: -f1)
 check "dry run: copy, then the upgrade, then the save ($copy < $up < $save)" \
 	sh -c "[ -n '$copy' ] && [ -n '$up' ] && [ -n '$save' ] && [ '$copy' -lt '$up' ] && [ '$up' -lt '$save' ]"
 # shellcheck disable=SC2086
 run "$GPUWIZ" vmx --sample-host esxi-l40s $SPEC --write --dry-run
 check "dry run without an upgrade: no extra copy (the save keeps its backup)" \
-	sh -c "[ $rc -eq 0 ] && ! grep -q 'before any change on the host' '$out'"
+	sh -c "[ $rc -eq 0 ] && ! grep -q 'before any change on the host' '$out' && grep -q 'on the host (a backup beside it)' '$out'"
 
 # ---- the write on the ESXi shell: the backup is the file before --------------
 H=$TMP/host
@@ -47,6 +48,9 @@ bak=$(sed -n 's/^Saved .*(backup: \(.*\))\.$/\1/p' "$out")
 check "the backup named is beside the .vmx" sh -c "[ -n '$bak' ] && [ -f '$bak' ] && [ \"\$(dirname '$bak')\" = \"\$(dirname '$V')\" ]"
 check "the backup holds the pre-upgrade virtualHW.version (13)" grep -qx 'virtualHW.version = "13"' "$bak"
 check "the backup is the file as it was, byte for byte" cmp -s "$TMP/orig.vmx" "$bak"
+# one write, one backup: the save after the upgrade reuses the copy
+check "exactly one backup beside the .vmx (no second one after the upgrade)" \
+	[ "$(ls "$(dirname "$V")" | grep -c '\.bak')" -eq 1 ]
 check "the host ran the upgrade after the copy (the copy is older)" \
 	sh -c "grep -q 'vim-cmd vmsvc/upgrade 1 vmx-21' '$H/commands.log' && [ ! '$bak' -nt '$V' ]"
 check "no temporary file left beside the .vmx" sh -c "! ls \"\$(dirname '$V')\" | grep -q gpuwiz-"

@@ -137,13 +137,18 @@ check "vmx preview makes no backup" sh -c "! ls '$TMP'/u.vmx.*.bak >/dev/null 2>
 check "vmx warns about BIOS firmware" sh -c "grep -qi 'EFI' '$out'"
 
 # --- vmx --write: backup + only the changed/added lines differ -------------
+# hot_off FILE: FILE with its hot-add lines as a passthrough write leaves
+# them (rewritten "FALSE" in place, doc/design.md section 15.3)
+hot_off() { sed 's/^\(mem\|vcpu\)\.hotadd = "TRUE"/\1.hotadd = "FALSE"/' "$1"; }
+# prefix_is ORIG FILE: FILE starts with ORIG's bytes, its hot-add lines off
+prefix_is() { hot_off "$1" >"$1.off"; head -c "$(stat -c %s "$1.off")" "$2" | cmp -s - "$1.off"; }
 run "$GPUWIZ" vmx "$TMP/u.vmx" --gpu l40s --write
 check "vmx --write exits 0" [ $rc -eq 0 ]
 bak=$(ls "$TMP"/u.vmx.*.bak 2>/dev/null | head -n 1)
 check "vmx --write keeps a timestamped backup" [ -n "$bak" ]
 check "the backup has the original bytes" cmp -s "${bak:-/nonexistent}" "$TMP/u.orig"
 check "vmx --write names the backup" has "$bak"
-check "original lines are a byte-identical prefix" sh -c "head -c \$(stat -c %s '$TMP/u.orig') '$TMP/u.vmx' | cmp -s - '$TMP/u.orig'"
+check "original lines are a byte-identical prefix (hot-add off)" prefix_is "$TMP/u.orig" "$TMP/u.vmx"
 check "the patched file has the MMIO size" grep -qx 'pciPassthru.64bitMMIOSizeGB = "128"' "$TMP/u.vmx"
 memsz=$(sed -n 's/^memsize = "\([0-9]*\)"/\1/p' "$TMP/u.orig")
 check "reservation equals memsize ($memsz)" grep -qx "sched.mem.min = \"$memsz\"" "$TMP/u.vmx"
@@ -156,7 +161,7 @@ sample vmx/ws-centos7-cp949-korean-displayname-crlf.vmx "$TMP/k.vmx"
 cp "$TMP/k.vmx" "$TMP/k.orig"
 run "$GPUWIZ" vmx "$TMP/k.vmx" --gpu l40s --write
 check "CP949 CRLF file written" [ $rc -eq 0 ]
-check "CP949 original bytes are an unchanged prefix" sh -c "head -c \$(stat -c %s '$TMP/k.orig') '$TMP/k.vmx' | cmp -s - '$TMP/k.orig'"
+check "CP949 original bytes are an unchanged prefix (hot-add off)" prefix_is "$TMP/k.orig" "$TMP/k.vmx"
 check "new lines use CRLF" sh -c "grep -a 'pciPassthru.64bitMMIOSizeGB' '$TMP/k.vmx' | grep -q \"\$(printf '\\r')\$\""
 
 # --- lock: a running VM is refused ----------------------------------------
@@ -405,7 +410,7 @@ run "$GPUWIZ" vmx "$TMP/hex/vm.vmx"
 check "hex id: a WARN naming the decimal form" sh -c "grep -q 'WARN  pciPassthru0.id = \"0000:3b:00.0\" is the host address in hexadecimal' '$out' && grep -q '+ pciPassthru0.id = \"00000:059:00.0\"' '$out'"
 run "$GPUWIZ" vmx "$TMP/hex/vm.vmx" --write
 sed 's/^pciPassthru0.id = "0000:3b:00.0"$/pciPassthru0.id = "00000:059:00.0"/' "$TMP/hex/orig" >"$TMP/hex/want.head"
-check "hex id: the line rewritten in place" sh -c "head -c \$(stat -c %s '$TMP/hex/want.head') '$TMP/hex/vm.vmx' | cmp -s - '$TMP/hex/want.head'"
+check "hex id: the line rewritten in place" prefix_is "$TMP/hex/want.head" "$TMP/hex/vm.vmx"
 check "hex id: the backup is the original" cmp -s "$(ls "$TMP"/hex/vm.vmx.*.bak | head -n 1)" "$TMP/hex/orig"
 
 
@@ -418,8 +423,9 @@ cp "$TMP/lim/vm.vmx" "$TMP/lim/orig"
 run "$GPUWIZ" vmx "$TMP/lim/vm.vmx" --gpu rtx-4090 --esxi 8.0U3
 check "limits: 2048 MB < 24 GB of framebuffer is a WARN" grep -q 'WARN  The VM has 2048 MB of memory, less than the 24 GB of framebuffer' "$out"
 check "limits: the memory fix names 24576 MB" grep -q 'raise its memory to at least 24576 MB' "$out"
-check "limits: hot-add WARN names both keys" grep -q 'WARN  Hot-add is on (mem.hotadd, vcpu.hotadd = "TRUE")' "$out"
-check "limits: hot-add is advice: no setting" sh -c "! grep -q 'hotadd = \"FALSE\"' '$out'"
+check "limits: hot-add INFO names both keys" grep -q 'INFO  Hot-add is on (mem.hotadd, vcpu.hotadd = "TRUE")' "$out"
+check "limits: hot-add is written off, with its reason and source" sh -c \
+	"grep -q '^  - mem.hotadd = \"TRUE\"' '$out' && grep -q '^  + mem.hotadd = \"FALSE\"' '$out' && grep -q '^  + vcpu.hotadd = \"FALSE\"' '$out' && grep -q 'Hot-add is not supported with passthrough devices' '$out' && grep -q 'VMware vSphere Networking, DirectPath I/O; Broadcom KB 309986' '$out'"
 check "limits: DirectPath INFO, once" [ "$(grep -c 'INFO  With a DirectPath I/O device the VM has no snapshots' "$out")" = 1 ]
 check "limits: RTX 4090 (BAR1 256 MiB): no EFI WARN" sh -c "! grep -q 'WARN  The VM boots with BIOS' '$out'"
 check "limits: RTX 4090: the INFO says why" grep -q 'INFO  The VM boots with BIOS firmware; the GPUs. largest BAR is 256 MiB' "$out"
@@ -428,7 +434,8 @@ check "limits: JSON ids" sh -c "grep -q '\"memory-below-vram\"' '$out' && grep -
 run "$GPUWIZ" vmx "$TMP/lim/vm.vmx" --gpu l40s --esxi 8.0U3
 check "limits: an L40S (64 GiB BAR1) keeps the EFI WARN" grep -q 'WARN  The VM boots with BIOS firmware (no firmware key): BARs larger than 16 GB need EFI' "$out"
 run "$GPUWIZ" vmx "$TMP/lim/vm.vmx" --gpu rtx-4090 --esxi 8.0U3 --write
-check "limits: --write keeps the original bytes and adds no firmware" sh -c "head -c \$(stat -c %s '$TMP/lim/orig') '$TMP/lim/vm.vmx' | cmp -s - '$TMP/lim/orig' && ! grep -q '^firmware' '$TMP/lim/vm.vmx'"
+check "limits: --write keeps the original bytes (hot-add off)" prefix_is "$TMP/lim/orig" "$TMP/lim/vm.vmx"
+check "limits: --write adds no firmware" sh -c "! grep -q '^firmware' '$TMP/lim/vm.vmx'"
 # enough memory: no memory WARN (memsize = 32768 appended: the last wins)
 printf 'memsize = "32768"\n' >>"$TMP/lim/vm.vmx"
 run "$GPUWIZ" vmx "$TMP/lim/vm.vmx" --gpu rtx-4090 --esxi 8.0U3

@@ -206,7 +206,7 @@ check "passthru --dry-run of a device already on: nothing to run" sh -c "[ $rc -
 run "$GPUWIZ" vmx --sample-host esxi-l40s --vm ubuntu-l40s --gpu l40s --bdf 0000:3b:00.0 --upgrade-hw --write --dry-run
 check "vmx --vm --upgrade-hw --write --dry-run: exit 0, nothing saved" sh -c "[ $rc -eq 0 ] && ! grep -qE '^(Saved|Upgraded|Reloaded)' '$out'"
 check "vmx --vm --dry-run: no command that changes the host ran" sh -c "! grep -qE '$CHANGING' '$HLOG'"
-check "vmx --vm --dry-run: the upgrade, the save and the reload" sh -c "grep -q '  run on the host: vim-cmd vmsvc/upgrade 1 vmx-21' '$out' && grep -q 'ubuntu-l40s.vmx on the host (a backup beside it), then run: vim-cmd vmsvc/reload 1' '$out'"
+check "vmx --vm --dry-run: the upgrade, the save and the reload" sh -c "grep -q '  run on the host: vim-cmd vmsvc/upgrade 1 vmx-21' '$out' && grep -q 'ubuntu-l40s.vmx on the host (no second backup: the copy made first keeps the file as it was), then run: vim-cmd vmsvc/reload 1' '$out'"
 dry_steps | sed -n 's/^  run on the host: \(.*\)  (.*/\1/p; s/.*then run: //p' >"$TMP/drycmds"
 : >"$HLOG"
 run "$GPUWIZ" vmx --sample-host esxi-l40s --vm ubuntu-l40s --gpu l40s --bdf 0000:3b:00.0 --upgrade-hw --write

@@ -77,4 +77,27 @@ check "no ASCII , ; ( ) : ? ! next to a Chinese character" [ ! -s "$TMP/punct.ba
 [ -s "$TMP/punct.bad" ] && head -n 10 "$TMP/punct.bad" | sed 's/^/   /'
 check "no space between Chinese text and “ ”" none -P '\p{Han} “|” \p{Han}'
 
+# ---- spacing around what is filled in, and one word for boot ---------------
+# A Chinese character never touches a %-directive: the value may start or
+# end with Latin letters or digits ("和4G", "6:0.0当作"), which take a space
+# (or a Chinese punctuation mark) beside Chinese text.  Allowed: a value
+# that starts with its own Chinese comma (", already in the VM").
+allowed_pct='知%s'   # 显存未知%s
+perl -CSD -ne '
+	chomp; my ($id, $s) = split /\t/, $_, 2;
+	my $h = qr/[\x{4E00}-\x{9FFF}]/;
+	my $d = qr/%[0-9]*\$?[-0-9.]*l*[a-z]/;
+	print "$&\n" while $s =~ /$h$d|$d$h/g;
+' "$TMP/entries" | grep -vxF "$allowed_pct" >"$TMP/pct.bad" || :
+check "no Chinese character touches a %-directive" [ ! -s "$TMP/pct.bad" ]
+[ -s "$TMP/pct.bad" ] && head -n 10 "$TMP/pct.bad" | sed 's/^/   /'
+# A host's label may end in a full-width bracket ("esxi-l40s（示例）"): the
+# headings that name it put Chinese punctuation after it, not a space.
+check "the host check's heading: the host, then ：" str_has 'Checks of the ESXi host %s:' '%s：'
+check "the VM list's heading: the host, then ；" str_has 'VMs on %s (Enter goes on' '%s；'
+check "the VM list's heading reads naturally (no 带着…那台)" none -F '带着标记的那台'
+# A firmware boot is 引导 (as the vSphere Client's 引导选项), never 启动
+# (which stays for starting a program or powering a VM on).
+check "a firmware boot is 引导, not 启动" none -P 'BIOS (固件)?启动|EFI (固件)?启动|启动磁盘|无法启动）'
+
 finish

@@ -62,7 +62,7 @@ check "esxi sample: the upgrade is offered" on_screen "u: upgrade to vmx-21"
 check "esxi sample: its hardware version" on_screen "Hardware version: 13"
 keys u
 check "esxi sample: u queues the upgrade" wait_for "Queued: the upgrade to vmx-21 runs when you write"
-check "esxi sample: the plan is for vmx-21" wait_for "Hardware version: 21"
+check "esxi sample: the plan is for vmx-21, the upgrade shown queued" wait_for "Hardware version: 13 -> 21 queued"
 check "esxi sample: the VM's line says it is queued" on_screen "vmx-21 queued: u takes it back"
 keys Enter
 check "esxi sample: MMIO" wait_for "Step $(st MMIO): MMIO size"
@@ -70,7 +70,7 @@ keys Enter
 check "esxi sample: options" wait_for "Step $(st OPTIONS): Options"
 keys Enter
 check "esxi sample: review" wait_for "Step $(st REVIEW): Review"
-check "esxi sample: the diff names the host's file" on_screen "Changes to esxi-l40s"
+check "esxi sample: the diff names the host's file" on_screen "esxi-l40s (sample): /"
 keys Enter
 check "esxi sample: write step" wait_for "Step $(st WRITE): Write"
 keys Enter

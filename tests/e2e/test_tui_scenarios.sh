@@ -125,8 +125,11 @@ homelab_walk() { # LANG
 		"$(tr_ "$lang" 'The VM boots with BIOS firmware (no firmware key): BARs larger than 16 GB need EFI firmware')"
 	check "$lang homelab: review: 2048 MB < 24 GB of framebuffer" in_pages "$TMP/review" \
 		"$(printf "$(tr_ "$lang" "The VM has %ld MB of memory, less than the %llu GB of framebuffer of its GPUs: CUDA and vLLM load model weights through guest memory, so large models fail to load or swap. No NVIDIA document gives a figure; at least the GPUs' total framebuffer is the usual floor")" 2048 24)"
-	check "$lang homelab: review: hot-add with DirectPath" in_pages "$TMP/review" \
-		"$(printf "$(tr_ "$lang" 'Hot-add is on (%s = "TRUE"), which is not supported with passthrough devices and keeps hot-added memory out of the full reservation')" 'mem.hotadd, vcpu.hotadd')"
+	check "$lang homelab: review: hot-add with DirectPath, turned off" in_pages "$TMP/review" \
+		"$(printf "$(tr_ "$lang" 'Hot-add is on (%s = "TRUE"), which is not supported with passthrough devices and keeps hot-added memory out of the full reservation: it is turned off ("FALSE" is written)')" 'mem.hotadd, vcpu.hotadd')"
+	check "$lang homelab: review: hot-add written FALSE" in_pages "$TMP/review" '+ vcpu.hotadd = "FALSE"'
+	check "$lang homelab: review: the reason of the hot-add line" in_pages "$TMP/review" \
+		"$(tr_ "$lang" 'Hot-add is not supported with passthrough devices, and memory added later is outside the full reservation.')"
 	check "$lang homelab: review: the hardware version finding" in_pages "$TMP/review" \
 		"$(fmt "$(tr_ "$lang" 'The VM has hardware version %d; ESXi %s supports %d (Dynamic DirectPath I/O needs 17)')" 13 8.0U3 21)"
 	check "$lang homelab: review: the upgrade command" in_pages "$TMP/review" "vim-cmd vmsvc/upgrade <vmid> vmx-21"
@@ -140,12 +143,15 @@ homelab_walk() { # LANG
 		13 21 'vim-cmd vmsvc/upgrade <vmid> vmx-21' 'vim-cmd vmsvc/getallvms')
 	efi=$(tr_ "$lang" 'Firmware: the VM boots with BIOS and gpuwiz leaves it so (an installed BIOS guest does not boot after a switch to EFI). For BARs over 16 GB, reinstall the guest in EFI mode or convert its boot disk to EFI, then, with the VM off: Edit Settings > VM Options > Boot Options > Firmware: EFI')
 	check "$lang homelab: next step: the hardware upgrade, exact command" in_pages "$TMP/write" "$up"
-	# doc/design.md, section 15.3: no EFI step for a 256 MiB BAR; the memory and hot-add
-	# steps instead, after the upgrade
+	# doc/design.md, section 15.3: no EFI step for a 256 MiB BAR; the memory
+	# step instead, after the upgrade; no hot-add step (it is written)
 	check "$lang homelab: next step: no EFI step for a 256 MiB BAR" not_in_pages "$TMP/write" "$efi"
 	mem=$(printf "$(tr_ "$lang" "With the VM off, raise its memory to at least %llu MB (vSphere Client or ESXi Host Client: Edit Settings > Memory); the full reservation follows memsize.")" 24576)
 	hot=$(tr_ "$lang" 'With the VM off, untick CPU Hot Plug (Enable CPU Hot Add) and Memory Hot Plug in the vSphere Client or the ESXi Host Client (Edit Settings > CPU, Memory), or set mem.hotadd and vcpu.hotadd to "FALSE" in the .vmx.')
 	check "$lang homelab: next step: raise the memory" in_pages "$TMP/write" "$mem"
+	check "$lang homelab: no next step to turn hot-add off (written)" not_in_pages "$TMP/write" "$hot"
+	check "$lang homelab: the .vmx has hot-add off, nothing else of it lost" sh -c \
+		"grep -qx 'mem.hotadd = \"FALSE\"' '$TMP/run/lab.vmx' && grep -qx 'vcpu.hotadd = \"FALSE\"' '$TMP/run/lab.vmx' && ! grep -q 'hotadd = \"TRUE\"' '$TMP/run/lab.vmx'"
 	check "$lang homelab: the upgrade comes before the memory step" before "$TMP/write" "$up" "$mem"
 	k Enter
 	check "$lang homelab: Enter on the result finishes" exited
@@ -160,17 +166,20 @@ homelab_walk() { # LANG
 	homelab_files "$lang"
 }
 
-# the .vmx: the original bytes, then exactly the planned lines; the backup
-# holds the original; the CLI writes the same bytes for the same choices
+# the .vmx: the original bytes (hot-add off), then exactly the planned
+# lines; the backup holds the original; the CLI writes the same bytes for
+# the same choices
 homelab_files() { # LANG
 	printf '%s\n' 'pciPassthru.use64bitMMIO = "TRUE"' 'pciPassthru.64bitMMIOSizeGB = "64"' \
 	    'sched.mem.min = "2048"' 'sched.mem.minSize = "2048"' 'sched.mem.pin = "TRUE"' \
 	    'pciPassthru0.present = "TRUE"' 'pciPassthru0.id = "00000:001:00.0"' \
 	    'pciPassthru0.deviceId = "0x2684"' 'pciPassthru0.vendorId = "0x10de"' \
 	    "pciPassthru0.systemId = \"$UUID\"" >"$TMP/want"
-	n=$(stat -c %s "$TMP/lab.orig")
-	check "$1 homelab: the .vmx starts with the original bytes" sh -c \
-		"head -c $n '$TMP/run/lab.vmx' | cmp -s - '$TMP/lab.orig'"
+	# the original bytes, its hot-add lines rewritten "FALSE" in place
+	sed 's/^\(mem\|vcpu\)\.hotadd = "TRUE"/\1.hotadd = "FALSE"/' "$TMP/lab.orig" >"$TMP/lab.off"
+	n=$(stat -c %s "$TMP/lab.off")
+	check "$1 homelab: the .vmx starts with the original bytes (hot-add off)" sh -c \
+		"head -c $n '$TMP/run/lab.vmx' | cmp -s - '$TMP/lab.off'"
 	check "$1 homelab: then exactly the planned lines" sh -c \
 		"tail -c +$((n + 1)) '$TMP/run/lab.vmx' | cmp -s - '$TMP/want'"
 	check "$1 homelab: one backup, the original" sh -c \

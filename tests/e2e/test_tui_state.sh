@@ -282,7 +282,7 @@ replay_on_top() { # LANG SCRATCH (the first replay's host)
 	keys Enter
 	check "$lang on top: so does the write step" wait_for "$nothing"
 	check "$lang on top: the .vmx is left as it is" wait_joined \
-		"$(tr_ "$lang" "%s left as it is: nothing to change, no backup" | sed 's/.*%s//')"
+		"$(tr_ "$lang" "the VM's .vmx, left as it is (nothing to change, no backup):")"
 	check "$lang on top: no patch with a backup announced" sh -c "! grep -qF -- \
 		'$(tr_ "$lang" "patch of %s (a backup is written first)" | sed 's/.*%s//')' '$SCREEN'"
 	check "$lang on top: the invitation says so" \

@@ -1925,7 +1925,8 @@ test_guest_memory(void **state)
 }
 
 /* Both hot-add keys TRUE in the hw 11 fixture, only mem.hotadd in the
- * hw 16 one; FALSE, or vGPUs only, do not trigger it. */
+ * hw 16 one: each TRUE key is written "FALSE"; FALSE, or vGPUs only, do
+ * not trigger it. */
 static void
 test_hotadd(void **state)
 {
@@ -1942,20 +1943,28 @@ test_hotadd(void **state)
 	build(&a, both, &p);
 	f = finding(&p, "device-hotadd");
 	assert_non_null(f);
-	assert_int_equal(f->sev, GW_SEV_WARN);
+	assert_int_equal(f->sev, GW_SEV_INFO);
 	assert_non_null(strstr(f->message, "mem.hotadd, vcpu.hotadd"));
-	assert_non_null(strstr(f->fix, "Memory Hot Plug"));
-	/* advice only: the .vmx lines are left as they are */
-	assert_null(setting(&p, "mem.hotadd"));
-	assert_null(setting(&p, "vcpu.hotadd"));
+	assert_null(f->fix);
+	/* gpuwiz writes both off, with the reason and the source */
+	assert_non_null(setting(&p, "mem.hotadd"));
+	assert_string_equal(setting(&p, "mem.hotadd")->value, "FALSE");
+	assert_string_equal(setting(&p, "mem.hotadd")->old_value, "TRUE");
+	assert_int_equal(setting(&p, "mem.hotadd")->kind, GW_SET_HOTADD);
+	assert_non_null(setting(&p, "mem.hotadd")->reason);
+	assert_non_null(strstr(setting(&p, "mem.hotadd")->source, "KB 309986"));
+	assert_string_equal(setting(&p, "vcpu.hotadd")->value, "FALSE");
 	gw_plan_free(&p);
 	build(&a, mem, &p);
 	f = finding(&p, "device-hotadd");
 	assert_non_null(f);
 	assert_null(strstr(f->message, "vcpu"));
+	assert_non_null(setting(&p, "mem.hotadd"));
+	assert_null(setting(&p, "vcpu.hotadd"));
 	gw_plan_free(&p);
 	build(&a, off, &p);
 	assert_null(finding(&p, "device-hotadd"));
+	assert_null(setting(&p, "mem.hotadd"));
 	gw_plan_free(&p);
 	gw_answers_free(&a);
 
@@ -2053,6 +2062,22 @@ test_firmware_small_bars(void **state)
 	build(&a, NULL, &p);
 	assert_null(finding(&p, "firmware-efi"));
 	gw_plan_free(&p);
+	gw_answers_free(&a);
+	/* a GeForce of unknown BAR1: what it depends on (Resizable BAR),
+	 * not a bare EFI warning; 12 GB: at most 16 GiB, BIOS is fine */
+	gw_answers_init(&a);
+	add_gpu(&a, "rtx-3060");
+	build(&a, bios, &p);
+	assert_null(finding(&p, "firmware-bios"));
+	f = finding(&p, "firmware-bios-rebar");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_INFO);
+	assert_non_null(strstr(f->message, "Resizable BAR"));
+	assert_non_null(strstr(f->message, "at most 16 GiB"));
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+	gw_answers_init(&a);
+	add_gpu(&a, "rtx-4090");
 	add_gpu(&a, "rtx-5090");
 	build(&a, bios, &p);
 	assert_non_null(finding(&p, "firmware-bios"));
