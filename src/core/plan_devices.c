@@ -207,6 +207,12 @@ pl_claim_present(plan_ctx *c, gw_err *e)
 		}
 		if (w->profile == NULL)
 			c->npt_noaddr += (size_t)room;
+		/* every GPU of the want named by its host address (a device
+		 * picked from the host's list): the VM ends with those
+		 * devices; others of the model at other addresses are other
+		 * GPUs, kept and counted as the VM's own */
+		if (w->count > 0 && bdfs_of(c, i) >= w->count)
+			continue;
 		for (j = 0; j < c->sc.ndevs && rc == 0; j++)
 			if (!c->sc.devs[j].claimed &&
 			    is_of_want(&c->sc.devs[j], w))

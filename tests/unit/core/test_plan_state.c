@@ -509,6 +509,37 @@ test_fewer_than_the_vm_has(void **state)
 	gw_plan_free(&p);
 	gw_answers_free(&a);
 
+	/* every GPU asked for named by its address: that device is added,
+	 * the two of the VM at other addresses stay, and a second run on
+	 * the result changes nothing */
+	answers(&a, (const char *const[]){ "l40s", NULL });
+	assert_int_equal(gw_answers_add_bdf(&a, "0000:44:00.0", "--bdf", &e), 0);
+	assert_int_equal(gw_answers_set_system_id(&a, SYSID, NULL, &e), 0);
+	if (gw_plan_build(&a, &tbl, v, &p, &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(p.n_passthru, 1);
+	assert_int_equal(p.total_vram_gb, 3 * 48);
+	assert_string_equal(written(&p, "pciPassthru2.id"), "00000:068:00.0");
+	{
+		gw_vmx *again = NULL;
+		char *out;
+		int changed;
+
+		out = applied(&p, v, &changed);
+		assert_true(changed);
+		gw_plan_free(&p);
+		if (gw_vmx_parse(&again, out, strlen(out), "again", &e) != 0 ||
+		    gw_plan_build(&a, &tbl, again, &p, &e) != 0)
+			fail_msg("%s", e.msg);
+		assert_int_equal(p.n_passthru, 0);
+		free(applied(&p, again, &changed));
+		assert_false(changed);
+		gw_vmx_free(again);
+		free(out);
+	}
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+
 	/* one BDF of a third card: the VM would have three, two asked */
 	answers(&a, (const char *const[]){ "l40s=2", NULL });
 	assert_int_equal(gw_answers_add_bdf(&a, "0000:44:00.0", "--bdf", &e), 0);

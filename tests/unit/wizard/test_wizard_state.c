@@ -531,6 +531,44 @@ test_write_host_vm_two_gpus(void **state)
 	done(w);
 }
 
+/* The trainer's story: llm-train holds the host's first L40S; the second
+ * one, picked from the host's list by its address, is added beside it
+ * (the VM ends with both), and the MMIO window covers the two. */
+static void
+test_host_gpu_beside_the_vms_own(void **state)
+{
+	const gw_gpu_dev *d;
+	gw_wizard *w;
+	gw_err e;
+	size_t i, n, second = (size_t)-1;
+	char *vmx, *text;
+
+	(void)state;
+	w = start(NULL, "esxi-l40s");
+	n = gw_wizard_detected(w, &d);
+	for (i = 0; i < n; i++)
+		if (strcmp(d[i].bdf, "0000:5e:00.0") == 0)
+			second = i;
+	assert_true(second != (size_t)-1);
+	assert_int_equal(gw_wizard_add_detected(w, second, &e), 0);
+	assert_int_equal(gw_wizard_esxi_open_vm(w, vm_index(w, "llm-train"), &e), 0);
+	gw_wizard_set_force(w, 1);   /* 64 GB of memory for 96 GB of GPUs */
+	assert_true(gw_wizard_plan(w) != NULL);
+	assert_int_equal(gw_wizard_plan(w)->n_passthru, 1);
+	assert_int_equal(gw_wizard_plan(w)->total_vram_gb, 96);
+	if (gw_wizard_write(w) != 0)
+		fail_msg("%s", gw_wizard_error(w, GW_ERR_WRITE));
+	vmx = gw_xasprintf("%s/volumes/datastore1/llm-train/llm-train.vmx",
+	                   w->scratch);
+	text = read_text(vmx);
+	assert_non_null(strstr(text, "pciPassthru0.present = \"TRUE\""));
+	assert_non_null(strstr(text, "pciPassthru1.id = \"00000:094:00.0\""));
+	assert_non_null(strstr(text, "pciPassthru.64bitMMIOSizeGB = \"256\""));
+	free(text);
+	free(vmx);
+	done(w);
+}
+
 /* A plan that adds a GPU changes the VM: not "nothing to change", and
  * the write takes its backup.  (The replay onto a VM that already has
  * the result, where it is 1, is test_tui_state.sh's "on top".) */
@@ -647,6 +685,7 @@ main(void)
 		cmocka_unit_test(test_next_ansible),
 		cmocka_unit_test(test_save_replay_changes),
 		cmocka_unit_test(test_write_host_vm_two_gpus),
+		cmocka_unit_test(test_host_gpu_beside_the_vms_own),
 		cmocka_unit_test(test_changes_nothing),
 		cmocka_unit_test(test_sample_leaves_answers),
 		cmocka_unit_test(test_ssh_not_connected),
