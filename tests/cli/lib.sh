@@ -113,3 +113,6 @@ for g in d["gpus"]:
     assert all(len(g[k]) == 4 for k in ("vendor_id", "device_id")), g
 PY
 }
+# hot_off FILE: FILE with its hot-add lines as a passthrough write leaves
+# them (rewritten "FALSE" in place, doc/design.md section 15.3)
+hot_off() { sed 's/^\(mem\|vcpu\)\.hotadd = "TRUE"/\1.hotadd = "FALSE"/' "$1"; }

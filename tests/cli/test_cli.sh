@@ -137,9 +137,6 @@ check "vmx preview makes no backup" sh -c "! ls '$TMP'/u.vmx.*.bak >/dev/null 2>
 check "vmx warns about BIOS firmware" sh -c "grep -qi 'EFI' '$out'"
 
 # --- vmx --write: backup + only the changed/added lines differ -------------
-# hot_off FILE: FILE with its hot-add lines as a passthrough write leaves
-# them (rewritten "FALSE" in place, doc/design.md section 15.3)
-hot_off() { sed 's/^\(mem\|vcpu\)\.hotadd = "TRUE"/\1.hotadd = "FALSE"/' "$1"; }
 # prefix_is ORIG FILE: FILE starts with ORIG's bytes, its hot-add lines off
 prefix_is() { hot_off "$1" >"$1.off"; head -c "$(stat -c %s "$1.off")" "$2" | cmp -s - "$1.off"; }
 run "$GPUWIZ" vmx "$TMP/u.vmx" --gpu l40s --write

@@ -8,13 +8,6 @@
 # intel_iommu=on pasted: right there, so nothing recognised.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
-command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
-export GPUWIZ_SYSROOT="$TMP/no-such-root"
-
-have_zh=0
-locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
-langs=C.UTF-8
-[ $have_zh = 1 ] && langs="C.UTF-8 zh_CN.UTF-8" || echo "SKIP: zh_CN.UTF-8 locale or catalogue missing"
 
 # first LANG MSGID N: the first N characters of its translation
 first() { tr_ "$1" "$2" | LC_ALL=C.UTF-8 sed -E "s/^(.{$3}).*/\\1/"; }

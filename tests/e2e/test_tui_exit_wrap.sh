@@ -10,14 +10,8 @@
 # and the rows joined give the whole text back (no word cut).
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
-command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }
-SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 export GPUWIZ_HOSTS_DIR="$SRC/data/hosts"
-export GPUWIZ_SYSROOT="$TMP/no-such-root"
-
-have_zh=0
-locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
 # what gpuwiz printed after it ended (the terminal's wraps joined), and
 # the same as one line, blanks squeezed

@@ -23,12 +23,6 @@
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/../cli/vgpu_vmx.sh"
-export GPUWIZ_SYSROOT="$TMP/no-such-root"
-
-have_zh=0
-locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
-langs=C.UTF-8
-[ $have_zh = 1 ] && langs="C.UTF-8 zh_CN.UTF-8" || echo "SKIP: zh_CN.UTF-8 locale or catalogue missing"
 
 # the highlighted row (black on cyan: ESC [46m) holds TEXT
 focused_has() { $T capture-pane -e -p -t w | grep "$(printf '\033')\[46m" | grep -qF -- "$1"; }

@@ -11,13 +11,7 @@
 #     highlighted GPU of the search (l40).
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
-command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
-SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 export GPUWIZ_HOSTS_DIR="$SRC/data/hosts"
-export GPUWIZ_SYSROOT="$TMP/no-such-root"
-
-have_zh=0
-locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
 # keyline_starts TEXT: the key line (the screen's last row) starts with TEXT
 keyline_starts() { screen; tail -n 1 "$SCREEN" | grep -qF -- "$1" &&

@@ -12,13 +12,9 @@
 #     the new language.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
-command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
-SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 export GPUWIZ_HOSTS_DIR="$SRC/data/hosts"
-export GPUWIZ_SYSROOT="$TMP/no-such-root"
 
-locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] ||
-	{ echo "SKIP: zh_CN.UTF-8 locale or catalogue missing"; exit 77; }
+[ "$have_zh" = 1 ] || { echo "SKIP: zh_CN.UTF-8 locale or catalogue missing"; exit 77; }
 
 # rows LANG: the host step's check rows of esxi-l40s, as LANG says them
 rows() {

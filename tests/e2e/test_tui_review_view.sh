@@ -7,11 +7,6 @@
 # its - then its +).  The write then leaves exactly that in the .vmx.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
-command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
-export GPUWIZ_SYSROOT="$TMP/no-such-root"
-
-have_zh=0
-locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
 UUID=5f3c2a10-8d4e-11ee-9a4b-3cecef123456
 BDF=0000:01:00.0

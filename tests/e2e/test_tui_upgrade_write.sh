@@ -12,14 +12,8 @@
 # in C.UTF-8 and zh_CN.UTF-8.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
-command -v bash >/dev/null 2>&1 || { echo "SKIP: bash not installed"; exit 77; }
-SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 export GPUWIZ_HOSTS_DIR="$SRC/data/hosts"
-export GPUWIZ_SYSROOT="$TMP/no-such-root"
 ORIG=$SRC/data/hosts/esxi-l40s/volumes/datastore1/ubuntu-l40s/ubuntu-l40s.vmx
-
-have_zh=0
-locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:-}" ] && have_zh=1
 
 # no_bare_colon FILE: no row of the captured pages starts with ":" (a
 # path's host label cut from it)
