@@ -222,9 +222,12 @@ next_shell(const gw_wizard *w, wz_strv *s, const gw_vm *vm)
 	free(c);
 }
 
-/* A local .vmx: found on the host, put back, reloaded. */
+/* A local .vmx: found on the host, put back, reloaded.  This comes
+ * before the findings' steps: an edit in the vSphere or ESXi Host Client
+ * (a device added, the memory raised) or vim-cmd vmsvc/upgrade made
+ * before the copy goes back would be overwritten by it. */
 static void
-next_local(const gw_wizard *w, wz_strv *s)
+next_local_back(const gw_wizard *w, wz_strv *s)
 {
 	wz_strv_push(s, gw_xasprintf(_("On the ESXi host, find the VM's id: %s (the Vmid column)"),
 	                             "vim-cmd vmsvc/getallvms"));
@@ -234,6 +237,12 @@ next_local(const gw_wizard *w, wz_strv *s)
 	                             w->af.vmx_path));
 	wz_strv_push(s, gw_xasprintf(_("After editing the .vmx on the host with the VM off: %s"),
 	                             "vim-cmd vmsvc/reload <vmid>"));
+}
+
+/* A local .vmx, after the findings' steps. */
+static void
+next_local_on(wz_strv *s)
+{
 	wz_strv_push(s, gw_xasprintf(_("Power on the VM: %s (%s lists the Vmid)"),
 	                             "vim-cmd vmsvc/power.on <vmid>",
 	                             "vim-cmd vmsvc/getallvms"));
@@ -264,7 +273,16 @@ next_host(const gw_wizard *w, wz_strv *s)
 		return;
 	}
 	if (vmx_patched(w))
-		next_local(w, s);
+		next_local_on(s);
+}
+
+/* The .vmx patched is a local file (no VM open on a host). */
+static int
+vmx_local(const gw_wizard *w)
+{
+	int shell;
+
+	return wz_next_vm(w, &shell) == NULL && vmx_patched(w);
 }
 
 static void
@@ -525,6 +543,8 @@ gw_wizard_next_commands(const gw_wizard *w)
 	if (w->activity == GW_ACT_TANZU)
 		/* the VM type first: BOSH makes the VMs */
 		next_formats(w, &s, name);
+	if (vmx_local(w))
+		next_local_back(w, &s);   /* before any edit on the host */
 	wz_next_findings(w, &s);   /* the power-cycle of UVM among them */
 	next_host(w, &s);
 	if (w->activity != GW_ACT_TANZU)

@@ -21,16 +21,11 @@ export GPUWIZ_HOSTS_DIR="$SRC/data/hosts"
 # indentation of continued rows squeezed out.  Into $TMP/next.txt.
 next_text() { pages_joined "$TMP/next.txt"; }
 in_next() { grep -qF -- "$1" "$TMP/next.txt"; }
-# first_step TEXT: TEXT comes after " 1. " and before " 2. "
-first_step() {
-	sed 's/.* 1\. //; s/ 2\. .*//' "$TMP/next.txt" | grep -qF -- "$1"
+# nth_step N TEXT: TEXT comes after " N. " and before " N+1. "
+nth_step() {
+	sed "s/.* $1\\. //; s/ $(($1 + 1))\\. .*//" "$TMP/next.txt" | grep -qF -- "$2"
 }
-# first_step_squeezed TEXT: the same, spaces left out of both (a CJK line
-# wraps without a space, which the joined pages read as one)
-first_step_squeezed() {
-	sed 's/.* 1\. //; s/ 2\. .*//' "$TMP/next.txt" | tr -d ' ' |
-		grep -qF -- "$(printf '%s' "$1" | tr -d ' ')"
-}
+first_step() { nth_step 1 "$1"; }
 
 # ---- 1. the ESXi sample, the BIOS hw-13 VM ---------------------------------
 esxi_walk() { # LANG
@@ -98,15 +93,16 @@ offline_walk() { # LANG
 	check "$lang offline: the .vmx has no device block" sh -c \
 		"! grep -q '^pciPassthru0\.' '$TMP/run/vm.vmx'"
 	next_text
-	check "$lang offline: the first step: the VM's fields for the address" \
-		first_step "$(tr_ "$lang" 'Host PCI addresses:' | sed 's/[:：]$//')"
+	# steps 1-4 put the local copy back on the host and reload it: any
+	# edit on the host comes after them, or the copy would overwrite it
+	check "$lang offline: step 4: the reload" nth_step 4 "vim-cmd vmsvc/reload <vmid>"
+	check "$lang offline: step 5: the VM's fields for the address" \
+		nth_step 5 "$(tr_ "$lang" 'Host PCI addresses:' | sed 's/[:：]$//')"
 	check "$lang offline: ... and the system id" \
-		first_step "$(tr_ "$lang" 'Host system id:' | sed 's/[:：]$//')"
-	check "$lang offline: ... or the vSphere or ESXi Host Client" first_step "PCI"
+		nth_step 5 "$(tr_ "$lang" 'Host system id:' | sed 's/[:：]$//')"
+	check "$lang offline: ... or the vSphere or ESXi Host Client" nth_step 5 "PCI"
 	# a free ESXi host has no vCenter: its Host Client's menu is named too
-	check "$lang offline: ... the ESXi Host Client named" first_step "ESXi Host Client"
-	check "$lang offline: ... with its own menu path" first_step_squeezed \
-		"$(tr_ "$lang" 'Fill "Host PCI addresses" and "Host system id" on the Virtual machine step (esxcli system uuid get gives the id), or, with the VM off, add the device: vSphere Client: Edit Settings > Add New Device > PCI Device; ESXi Host Client: Edit Settings > Add other device > PCI device.' | sed 's/.*ESXi Host Client[:：] *//')"
+	check "$lang offline: ... the ESXi Host Client named" nth_step 5 "ESXi Host Client"
 	check "$lang offline: the upgrade with <vmid>" in_next "vim-cmd vmsvc/upgrade <vmid> vmx-21"
 	check "$lang offline: the getallvms hint" in_next "vim-cmd vmsvc/getallvms"
 	check "$lang offline: the EFI advice" in_next "EFI"
@@ -114,6 +110,11 @@ offline_walk() { # LANG
 		"! grep -qE -- '--(bdf|system-id|uvm|vram)' '$TMP/next.txt'"
 	keys Enter
 	check "$lang offline: exits" exited
+	# the device step's menu path, read whole in the exit text (the
+	# write step's pages may cut it at a page's end)
+	menu="$(tr_ "$lang" 'Fill "Host PCI addresses" and "Host system id" on the Virtual machine step (esxcli system uuid get gives the id), or, with the VM off, add the device: vSphere Client: Edit Settings > Add New Device > PCI Device; ESXi Host Client: Edit Settings > Add other device > PCI device.' | sed 's/.*ESXi Host Client[:：] *//')"
+	check "$lang offline: ... with its own menu path" sh -c \
+		"$T capture-pane -p -S -300 -t w | tr -d ' \\n' | grep -qF -- \"\$(printf '%s' \"\$1\" | tr -d ' ')\"" sh "$menu"
 	check "$lang offline: exit 0" [ "${exit_status:-x}" = 0 ]
 	check "$lang offline: terminal sane" terminal_sane
 }

@@ -1750,26 +1750,35 @@ test_next_findings(void **state)
 	gw_wizard_set_reserve(&w, 0);
 	assert_true(w.have_plan);
 	v = gw_wizard_next_commands(&w);
-	/* 1. no device block: the VM step's fields, the vSphere Client or
+	/* first the local copy back on the host and reloaded: an edit in a
+	 * client or vim-cmd vmsvc/upgrade made before would be overwritten
+	 * by the copy */
+	host = strv_find(v, "find the VM's id");
+	assert_int_equal(host, 0);
+	assert_int_equal(strv_find(v, "is a copy, put it back"), 2);
+	assert_int_equal(strv_find(v, "vim-cmd vmsvc/reload"), 3);
+	/* then no device block: the VM step's fields, the vSphere Client or
 	 * the ESXi Host Client (a free ESXi host has no vCenter), each with
 	 * its own menu */
-	assert_non_null(strstr(v[0], "no host PCI address"));
-	assert_non_null(strstr(v[0], "\"Host PCI addresses\""));
-	assert_non_null(strstr(v[0], "vSphere Client: Edit Settings > Add New Device > PCI Device"));
-	assert_non_null(strstr(v[0], "ESXi Host Client: Edit Settings > Add other device > PCI device"));
+	assert_non_null(strstr(v[4], "no host PCI address"));
+	assert_non_null(strstr(v[4], "\"Host PCI addresses\""));
+	assert_non_null(strstr(v[4], "vSphere Client: Edit Settings > Add New Device > PCI Device"));
+	assert_non_null(strstr(v[4], "ESXi Host Client: Edit Settings > Add other device > PCI device"));
 	up = strv_find(v, "vim-cmd vmsvc/upgrade <vmid> vmx-21");
 	fw = strv_find(v, "Firmware: ");
 	res = strv_find(v, "\"Reserve all guest memory\"");
-	host = strv_find(v, "find the VM's id");
-	assert_true(up > 0 && fw > up && res > fw && host > res);
+	assert_true(up > 4 && fw > up && res > fw);
+	assert_true(strv_find(v, "vim-cmd vmsvc/power.on") > res);
 	assert_non_null(strstr(v[up], "from vmx-13 to vmx-21"));
 	assert_non_null(strstr(v[up], "keep a copy of its .vmx first"));
 	assert_null(strstr(v[up], "snapshot"));
 	assert_non_null(strstr(v[up], "vim-cmd vmsvc/getallvms"));
 	assert_non_null(strstr(v[fw], "reinstall the guest in EFI mode"));
-	/* one step per unresolved finding, before the host's steps; the
-	 * write turns nested virtualization off: no step for it */
-	assert_int_equal(host, unresolved(&w.plan));
+	/* one step per unresolved finding, between the reload and the
+	 * power-on; the write turns nested virtualization off: no step for
+	 * it */
+	assert_int_equal(strv_find(v, "vim-cmd vmsvc/power.on"),
+	                 4 + unresolved(&w.plan));
 	assert_int_equal(strv_find(v, "vhv.enable"), -1);
 	no_flags(v);
 	gw_strv_free(v);
@@ -1779,10 +1788,11 @@ test_next_findings(void **state)
 	assert_int_equal(gw_wizard_add_bdf(&w, "0000:42:00.0", &e), 0);
 	gw_wizard_set_reserve(&w, 1);
 	v = gw_wizard_next_commands(&w);
-	assert_non_null(strstr(v[0], "vim-cmd vmsvc/upgrade <vmid> vmx-21"));
+	assert_non_null(strstr(v[4], "vim-cmd vmsvc/upgrade <vmid> vmx-21"));
 	assert_int_equal(strv_find(v, "no host PCI address"), -1);
 	assert_int_equal(strv_find(v, "\"Reserve all guest memory\""), -1);
-	assert_int_equal(strv_find(v, "find the VM's id"), unresolved(&w.plan));
+	assert_int_equal(strv_find(v, "vim-cmd vmsvc/power.on"),
+	                 4 + unresolved(&w.plan));
 	gw_strv_free(v);
 
 	/* a newer VM: no upgrade step, never a downgrade */
