@@ -416,8 +416,9 @@ gw_next_opsman(const gw_next_ctx *c)
 	char *cmd = gw_xasprintf("om curl --path /api/v0/staged/vm_extensions/%s --request PUT --data \"$(cat %s)\"",
 	                         c->name, c->path);
 
-	gw_next_push(c, gw_xstrdup(_("Ops Manager: create the VM extension through the API (the first command), or with om from a file with the same name and cloud_properties under vm-extension-config: (the second):")),
-	             cmd, "om create-vm-extension -c FILE.yml", NULL);
+	/* om's own file is the om output's (gw_next_om): no placeholder */
+	gw_next_push(c, gw_xstrdup(_("Ops Manager: create the VM extension through the API:")),
+	             cmd, NULL);
 	free(cmd);
 	if (!(c->formats & GW_FMT_OM))
 		next_attach(c);

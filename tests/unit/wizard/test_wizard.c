@@ -1520,7 +1520,8 @@ test_next_commands(void **state)
 	gw_wizard_set_activity(&w, GW_ACT_TANZU);
 	v = gw_wizard_next_commands(&w);
 	assert_true(strv_has(v, "/api/v0/staged/vm_extensions/gpu-l40s"));
-	assert_true(strv_has(v, "om create-vm-extension"));
+	/* om's own file only when the om output writes it */
+	assert_false(strv_has(v, "om create-vm-extension -c FILE.yml"));
 	assert_true(strv_has(v, "Apply Changes"));
 	/* a named cloud config, not the whole cloud config by hand */
 	assert_true(strv_has(v, "bosh update-config --type cloud --name gpu-l40s gpuwiz-out/bosh-vm-extension.yml"));
@@ -1644,6 +1645,8 @@ test_next_order(void **state)
 	check_mark(v, 4, 2, "1.", "Ops Manager: create the VM extension");
 	/* the command alone on the line after the words */
 	assert_non_null(strstr(v[4], ":\nom curl --path"));
+	/* no unfilled file: om's own file is the om output's step */
+	assert_null(strstr(v[4], "FILE.yml"));
 	check_mark(v, 5, 2, "2.", "Ops Manager: attach gpu-l40s");
 	check_mark(v, 6, 1, "C.", "BOSH alone");
 	assert_int_equal(bosh, 7);
