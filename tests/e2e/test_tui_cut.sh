@@ -110,7 +110,7 @@ doctor_walk() { # NAME LANG ARGS...
 	check "$WHAT: first screen" wait_for "$(st WELCOME)" 30
 	# a sample in use shows the samples' list first: Esc to the choices
 	! on_screen "(*) esxi-l40s" || keys Escape
-	keys Home; keys Down; keys Enter; sleep 0.3; keep
+	keys Home; keys Enter; sleep 0.3; keep
 	help_pages
 	for f in vmwarelog/vmware-log-pages-needed-exceeds-limit-devicepoweron-dell-kb.txt \
 	    vmwarelog/vsphere-task-error-devicepoweron-failed-to-register-pcipassthru0-igpu-nuc11.txt \

@@ -17,11 +17,17 @@
 export GPUWIZ_HOSTS_DIR="$SRC/data/hosts"
 
 # pages FILE: this page and up to 6 more (PageDown), into FILE
+# pages FILE: every page of the view, PgDn until the page stops changing
+# (at most 20)
 pages() {
 	: >"$1"
-	p=0
-	while [ $p -lt 7 ]; do
-		screen; cat "$SCREEN" >>"$1"
+	p=0; last=
+	while [ $p -lt 20 ]; do
+		screen
+		cur=$(cat "$SCREEN")
+		[ "$cur" = "$last" ] && break
+		printf '%s\n' "$cur" >>"$1"
+		last=$cur
 		keys PageDown; p=$((p + 1))
 	done
 }
