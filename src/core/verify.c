@@ -110,11 +110,21 @@ check_gpus(gw_verify *v, const gw_nvsmi *q)
 		          gw_xstrdup(fix_none));
 	} else if (q->attached_gpus > (int)q->ngpus) {
 		add_check(v, "gpus", GW_SEV_WARN, -1, title,
+		          q->attached_vgpus ?
+		          gw_xasprintf(_("the capture shows %zu of the %d attached "
+		                         "vGPUs (nvidia-smi -q -i selects some)"),
+		                       q->ngpus, q->attached_gpus) :
 		          gw_xasprintf(_("the capture shows %zu of the %d attached "
 		                         "GPUs (nvidia-smi -q -i selects some)"),
 		                       q->ngpus, q->attached_gpus),
 		          gw_xstrdup(_("Run nvidia-smi -q without -i to check "
 		                       "every GPU.")));
+	} else if (q->attached_vgpus) {
+		add_check(v, "gpus", GW_SEV_PASS, -1, title,
+		          gw_xasprintf(_("GPUs in the capture: %zu (Attached "
+		                         "vGPUs: %d)"),
+		                       q->ngpus, q->attached_gpus),
+		          NULL);
 	} else {
 		add_check(v, "gpus", GW_SEV_PASS, -1, title,
 		          gw_xasprintf(_("GPUs in the capture: %zu"), q->ngpus),
@@ -303,6 +313,28 @@ uvm_fix(void)
 	                    "disables vMotion of the VM's vGPUs."));
 }
 
+/* What to check when the capture cannot tell whether unified memory
+ * reaches a vGPU (no line, N/A, a value NVML does not define). */
+static char *
+uvm_check_fix(void)
+{
+	return gw_xstrdup(_("Check that every vGPU of the VM has "
+	                    "pciPassthruN.cfg.enable_uvm = \"1\" (set with the "
+	                    "VM powered off, then power it on), and read "
+	                    "Addressing Mode again with a guest driver whose "
+	                    "nvidia-smi -q prints it: HMM or ATS means unified "
+	                    "memory reaches the vGPU."));
+}
+
+/* HMM and ATS are NVML's addressing modes in which system memory is
+ * addressable from the GPU; "None" is "no active mode"
+ * (nvmlDeviceAddressingModeType_t; doc/design.md, section 15.9). */
+static int
+uvm_mode(const char *am)
+{
+	return am != NULL && (gw_strieq(am, "HMM") || gw_strieq(am, "ATS"));
+}
+
 static void
 check_addressing(gw_verify *v, const gw_nvsmi_gpu *g, int i)
 {
@@ -319,7 +351,13 @@ check_addressing(gw_verify *v, const gw_nvsmi_gpu *g, int i)
 			                       "driver): cannot tell whether unified "
 			                       "memory reaches this vGPU; NCCL 2.27 "
 			                       "and later need it")),
-			          uvm_fix());
+			          uvm_check_fix());
+		else if (uvm_mode(am))
+			add_check(v, "addressing-mode", GW_SEV_PASS, i, title,
+			          gw_xasprintf(_("Addressing Mode %s: unified memory "
+			                         "reaches this vGPU (NVML: system "
+			                         "memory is addressable from the GPU "
+			                         "in HMM and ATS modes)"), am), NULL);
 		else if (gw_strieq(am, "None"))
 			add_check(v, "addressing-mode", GW_SEV_ERROR, i, title,
 			          gw_xstrdup(_("Addressing Mode is None on a vGPU: "
@@ -329,9 +367,13 @@ check_addressing(gw_verify *v, const gw_nvsmi_gpu *g, int i)
 			                       "'operation not supported'")),
 			          uvm_fix());
 		else
-			add_check(v, "addressing-mode", GW_SEV_PASS, i, title,
-			          gw_xasprintf(_("Addressing Mode %s: unified memory "
-			                         "reaches this vGPU"), am), NULL);
+			add_check(v, "addressing-mode", GW_SEV_WARN, i, title,
+			          gw_xasprintf(_("Addressing Mode %s: the driver does "
+			                         "not say whether unified memory "
+			                         "reaches this vGPU (only HMM or ATS "
+			                         "means it does); NCCL 2.27 and later "
+			                         "need it"), am),
+			          uvm_check_fix());
 	} else if (g->virt_mode == GW_VIRT_UNKNOWN) {
 		add_check(v, "addressing-mode", GW_SEV_INFO, i, title,
 		          gw_xasprintf(_("Addressing Mode %s; it matters for vGPUs "
@@ -347,10 +389,47 @@ check_addressing(gw_verify *v, const gw_nvsmi_gpu *g, int i)
 		          gw_xstrdup(_("Addressing Mode None: normal without a "
 		                       "vGPU (enable_uvm is for vGPUs only)")),
 		          NULL);
-	} else {
+	} else if (uvm_mode(am)) {
 		add_check(v, "addressing-mode", GW_SEV_PASS, i, title,
 		          gw_xasprintf(_("Addressing Mode %s"), am), NULL);
+	} else {
+		add_check(v, "addressing-mode", GW_SEV_INFO, i, title,
+		          gw_xasprintf(_("Addressing Mode %s; it matters for vGPUs "
+		                         "only"), am), NULL);
 	}
+}
+
+/* A vGPU host's GPU: how many vGPUs run on it (Active vGPUs of
+ * nvidia-smi vgpu -q: NVML's nvmlDeviceGetActiveVgpus; doc/design.md,
+ * section 15.9). */
+static void
+check_vgpus(gw_verify *v, const gw_nvsmi_gpu *g, int i)
+{
+	char *title;
+
+	if (g->virt_mode != GW_VIRT_HOST_VGPU)
+		return;
+	title = gw_xasprintf(_("Checking GPU %s: running vGPUs"), g->bus_id);
+	if (g->active_vgpus < 0)
+		add_check(v, "vgpus", GW_SEV_INFO, i, title,
+		          gw_xstrdup(_("the capture does not show how many vGPUs "
+		                       "run on this GPU")),
+		          gw_xstrdup(_("Append the output of nvidia-smi vgpu -q "
+		                       "to the capture (nvidia-smi vgpu -q >> "
+		                       "FILE) to see them.")));
+	else if (g->active_vgpus == 0)
+		add_check(v, "vgpus", GW_SEV_WARN, i, title,
+		          gw_xstrdup(_("Active vGPUs: 0: no VM runs a vGPU on this "
+		                       "GPU, so a VM that should have one here is "
+		                       "powered off or did not start its vGPU")),
+		          gw_xstrdup(_("Power on the VM; if its vGPU does not "
+		                       "start, run gpuwiz diagnose on its "
+		                       "vmware.log.")));
+	else
+		add_check(v, "vgpus", GW_SEV_INFO, i, title,
+		          gw_xasprintf(_("Active vGPUs: %d (the vGPUs of running "
+		                         "VMs on this GPU)"), g->active_vgpus),
+		          NULL);
 }
 
 char *
@@ -451,6 +530,7 @@ gw_verify_run(const gw_nvsmi *q, const gw_table *t, gw_verify *v)
 		check_virt(v, &q->gpus[i], (int)i);
 		check_addressing(v, &q->gpus[i], (int)i);
 		check_license(v, &q->gpus[i], (int)i);
+		check_vgpus(v, &q->gpus[i], (int)i);
 		gw_verify_check_bar1(v, &q->gpus[i], (int)i, v->rows[i]);
 		gw_verify_check_fb(v, &q->gpus[i], (int)i, v->rows[i]);
 	}

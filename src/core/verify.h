@@ -19,7 +19,8 @@
  *   Driver Version                            : 550.90.12
  *   CUDA Version                              : 12.4        ("Not Found" on
  *                                                            a vGPU host)
- *   Attached GPUs                             : 1
+ *   Attached GPUs                             : 1    ("Attached vGPUs" in
+ *                                                     some vGPU guests)
  *   GPU 00000000:03:00.0                      (one section per GPU)
  *       Product Name                          : NVIDIA H200
  *       Addressing Mode                       : None   (None, HMM, ATS; no
@@ -38,6 +39,24 @@
  *           Total                             : 143771 MiB
  *       BAR1 Memory Usage
  *           Total                             : 262144 MiB  ("N/A" on GH200)
+ *
+ * R610 and later drivers mark the first two deprecated and add their
+ * successors (as public parsers of nvidia-smi -q quote them):
+ *
+ *   Driver Version   : 610.57.04 [Deprecated; will be removed in CUDA 14.0.
+ *                                 Use KMD Version instead]
+ *   CUDA Version     : 13.3 [Deprecated; ... Use CUDA UMD Version instead]
+ *   KMD Version      : 610.57.04
+ *   CUDA UMD Version : 13.3
+ *
+ * On a vGPU host, `nvidia-smi vgpu -q` appended to the file repeats each
+ * GPU header with the count of its running vGPUs:
+ *
+ *   GPU 00000000:13:00.0
+ *       Active vGPUs                          : 0
+ *
+ * such a repeated section (its first field "Active vGPUs") adds the count
+ * to the GPU; any other repeated header is refused.
  *
  * Nesting is by indentation (relative, so any consistent indent works;
  * at the top level only a GPU header opens a section, so a shell prompt
@@ -94,8 +113,8 @@ typedef struct gw_nvsmi_gpu {
 	gw_virt_mode virt_mode;  /* decoded from virt_mode_text */
 	char *host_vgpu_mode;    /* GPU Virtualization Mode > Host VGPU Mode:
 	                          * "SR-IOV", "N/A" */
-	char *addressing_mode;   /* "None", "HMM", "ATS"; NULL: no line (older
-	                          * drivers) */
+	char *addressing_mode;   /* "None", "HMM", "ATS", "N/A"; NULL: no line
+	                          * (older drivers) */
 	unsigned vendor_id;      /* PCI > Device Id 0x233510DE -> 0x10de */
 	unsigned device_id;      /*                             -> 0x2335 */
 	unsigned subsys_vendor;  /* PCI > Sub System Id 0x18BE10DE -> 0x10de */
@@ -108,13 +127,21 @@ typedef struct gw_nvsmi_gpu {
 	char *licensed_product;  /* vGPU Software Licensed Product > Product Name */
 	char *license_status;    /* ... > License Status: "Licensed (Expiry: ...)",
 	                          * "Unlicensed (Unrestricted)" */
+	int active_vgpus;        /* "Active vGPUs" (nvidia-smi vgpu -q on a
+	                          * vGPU host, 0..65536); -1 absent */
 } gw_nvsmi_gpu;
 
 typedef struct gw_nvsmi {
-	char *driver_version;    /* "550.90.12"; NULL absent */
-	char *cuda_version;      /* "12.4", "Not Found"; NULL absent */
-	int attached_gpus;       /* "Attached GPUs" (0..65536); -1 absent or
-	                          * unreadable */
+	char *driver_version;    /* "550.90.12": the version of "KMD Version",
+	                          * else of "Driver Version" (a note after it,
+	                          * "610.57.04 [Deprecated; ...]", cut off); the
+	                          * line's text when neither holds a version;
+	                          * NULL absent */
+	char *cuda_version;      /* "12.4", "Not Found": the same from "CUDA UMD
+	                          * Version", else "CUDA Version"; NULL absent */
+	int attached_gpus;       /* "Attached GPUs", else "Attached vGPUs"
+	                          * (0..65536); -1 absent or unreadable */
+	int attached_vgpus;      /* 1: the count came from "Attached vGPUs" */
 	int banner;              /* 1: the "==...NVSMI LOG...==" line was seen */
 	char *error_text;        /* nvidia-smi's own failure line instead of a
 	                          * log ("No devices were found", "NVIDIA-SMI has
@@ -160,9 +187,12 @@ int gw_version_cmp(const char *a, const char *b, int *cmp);
  * index in gw_nvsmi.gpus (-1 for the rows about the whole capture).
  * Stable ids:
  *   "gpus"        the GPUs are visible: FAIL none (or nvidia-smi's error
- *                 line), WARN fewer sections than "Attached GPUs"
- *                 (nvidia-smi -q -i N), PASS otherwise
- *   "driver"      guest: FAIL below GW_VERIFY_MIN_DRIVER; host capture: the
+ *                 line), WARN fewer sections than "Attached GPUs" or
+ *                 "Attached vGPUs" (nvidia-smi -q -i N), PASS otherwise
+ *                 (with the count of Attached vGPUs where the capture has
+ *                 that line)
+ *   "driver"      (driver_version: KMD Version's number, else Driver
+ *                 Version's) guest: FAIL below GW_VERIFY_MIN_DRIVER; host capture: the
  *                 vGPU manager, WARN below it (its guests cannot run that
  *                 driver); WARN unreadable or absent
  *   "cuda"        guest only: FAIL below GW_VERIFY_MIN_CUDA or "Not Found";
@@ -171,12 +201,20 @@ int gw_version_cmp(const char *a, const char *b, int *cmp);
  *   "virt-mode"   PASS Pass-Through / VGPU; FAIL Host VGPU (the capture is
  *                 the hypervisor's, not the guest's); WARN None (bare
  *                 metal?) or unknown
- *   "addressing-mode"  not on a host capture.  vGPU: FAIL None (the
- *                 enable_uvm advice: NCCL 2.27+ fails), WARN no line, PASS
- *                 HMM/ATS/other.  Otherwise PASS (None is normal), INFO
- *                 when the Virtualization Mode is unknown or the line absent
+ *   "addressing-mode"  not on a host capture.  vGPU: PASS only HMM or
+ *                 ATS (NVML's modes in which system memory is addressable
+ *                 from the GPU, compared ignoring case); FAIL None (the
+ *                 enable_uvm advice: NCCL 2.27+ fails); WARN N/A, any other
+ *                 value or no line (check enable_uvm, read it with a driver
+ *                 whose nvidia-smi prints it).  Otherwise PASS None (normal)
+ *                 HMM or ATS, INFO any other value, no line or an unknown
+ *                 Virtualization Mode
  *   "license"     vGPU guests with a License Status: PASS Licensed..., WARN
  *                 otherwise (Unlicensed ...)
+ *   "vgpus"       a Host VGPU GPU: INFO N vGPUs running (Active vGPUs,
+ *                 from nvidia-smi vgpu -q in the file), WARN 0 (a VM that
+ *                 should run a vGPU on it is not running one), INFO no count
+ *                 in the capture (append nvidia-smi vgpu -q)
  *   "bar1"        0, or below the smallest BAR1 the table has seen for the
  *                 GPU: WARN, in a VM "MMIO window likely too small" with
  *                 the pciPassthru.64bitMMIOSizeGB value to set (the rule of
@@ -191,7 +229,7 @@ int gw_version_cmp(const char *a, const char *b, int *cmp);
  *   "nccl"        a guest with 2+ GPUs: INFO with the torchrun command
  *                 (torchrun --nproc_per_node=N GW_NCCL_CHECK_FILE) as fix
  * Rows come in this order: gpus, driver, cuda, then per GPU (virt-mode,
- * addressing-mode, license, bar1, fb), then nccl. */
+ * addressing-mode, license, vgpus, bar1, fb), then nccl. */
 typedef struct gw_verify {
 	gw_finding *checks;      /* the rows, above */
 	size_t nchecks;

@@ -289,6 +289,15 @@ set_global(char **field, int *field_line, const char *value, int ln,
 	return -1;
 }
 
+/* "4" -> 4 (0..65536); -1 for anything else. */
+static int
+parse_count(const char *v)
+{
+	unsigned long long n;
+
+	return gw_parse_uint(v, 65536, &n) == 0 ? (int)n : -1;
+}
+
 static void
 gpu_field(gw_nvsmi_gpu *g, const char *section, const char *key,
           const char *value)
@@ -298,6 +307,8 @@ gpu_field(gw_nvsmi_gpu *g, const char *section, const char *key,
 			set_once(&g->product_name, value);
 		else if (gw_strieq(key, "Addressing Mode"))
 			set_once(&g->addressing_mode, value);
+		else if (gw_strieq(key, "Active vGPUs") && g->active_vgpus < 0)
+			g->active_vgpus = parse_count(value);
 		return;
 	}
 	if (gw_strieq(section, "GPU Virtualization Mode")) {
@@ -377,8 +388,18 @@ typedef struct parser {
 	struct { int indent; const char *name; } st[STACK_MAX];
 	int depth, ln;
 	int driver_line, cuda_line, att_line;
+	int kmd_line, umd_line, attv_line;
+	char *driver, *kmd;      /* "Driver Version", "KMD Version" as written */
+	char *cuda, *umd;        /* "CUDA Version", "CUDA UMD Version" */
 	char *attached;          /* "Attached GPUs" as written */
+	char *attached_v;        /* "Attached vGPUs" as written */
 	gw_nvsmi_gpu *cur;       /* the open GPU section, NULL at the top */
+	gw_nvsmi_gpu *again;     /* cur is a repeated header of this GPU,
+	                          * waiting for its first field */
+	int again_line;          /* the line of that repeated header */
+	int vgpu_q;              /* cur is a repeated section of nvidia-smi
+	                          * vgpu -q: only its first field, "Active
+	                          * vGPUs", was read */
 	size_t cap;
 } parser;
 
@@ -412,11 +433,11 @@ open_gpu(parser *P, const char *bus)
 
 	for (i = 0; i < q->ngpus; i++)
 		if (gw_strieq(q->gpus[i].bus_id, bus)) {
-			gw_err_set(P->e, _("%s:%d: GPU %s appears twice "
-			                   "(first on line %d): save one "
-			                   "nvidia-smi -q per file"),
-			           P->nm, P->ln, bus, q->gpus[i].line);
-			return -1;
+			/* nvidia-smi vgpu -q after the -q: decided by the
+			 * section's first field (again_field) */
+			P->cur = P->again = &q->gpus[i];
+			P->again_line = P->ln;
+			return 0;
 		}
 	if (q->ngpus == GW_NVSMI_MAX_GPUS) {
 		gw_err_set(P->e, _("%s:%d: more than %d GPU sections; "
@@ -434,7 +455,27 @@ open_gpu(parser *P, const char *bus)
 	P->cur->line = P->ln;
 	P->cur->fb_total_mib = GW_NVSMI_ABSENT;
 	P->cur->bar1_total_mib = GW_NVSMI_ABSENT;
+	P->cur->active_vgpus = -1;
 	return 0;
+}
+
+/* A GPU header seen twice is refused unless its section is nvidia-smi
+ * vgpu -q's (first field "Active vGPUs"); key NULL: the section ended
+ * without a field. */
+static int
+again_field(parser *P, const char *key)
+{
+	gw_nvsmi_gpu *g = P->again;
+
+	P->again = NULL;
+	if (key != NULL && gw_strieq(key, "Active vGPUs")) {
+		P->vgpu_q = 1;
+		return 0;
+	}
+	gw_err_set(P->e, _("%s:%d: GPU %s appears twice (first on line %d): "
+	                   "save one nvidia-smi -q per file"),
+	           P->nm, P->again_line, g->bus_id, g->line);
+	return -1;
 }
 
 /* A line at the top level: a GPU header, the banner or a global field. */
@@ -444,21 +485,33 @@ top_line(parser *P, const char *key, const char *value)
 	gw_nvsmi *q = P->q;
 	const char *bus;
 
+	if (P->again != NULL && again_field(P, NULL) != 0)
+		return -1;
 	P->cur = NULL;
+	P->vgpu_q = 0;
 	if (value == NULL && (bus = gpu_header_bus(key)) != NULL)
 		return open_gpu(P, bus);
 	if (value == NULL) {
 		if (strstr(key, "NVSMI LOG") != NULL)
 			q->banner = 1;
 	} else if (gw_strieq(key, "Driver Version")) {
-		return set_global(&q->driver_version, &P->driver_line, value,
-		                  P->ln, "Driver Version", P->nm, P->e);
+		return set_global(&P->driver, &P->driver_line, value, P->ln,
+		                  "Driver Version", P->nm, P->e);
+	} else if (gw_strieq(key, "KMD Version")) {
+		return set_global(&P->kmd, &P->kmd_line, value, P->ln,
+		                  "KMD Version", P->nm, P->e);
 	} else if (gw_strieq(key, "CUDA Version")) {
-		return set_global(&q->cuda_version, &P->cuda_line, value, P->ln,
+		return set_global(&P->cuda, &P->cuda_line, value, P->ln,
 		                  "CUDA Version", P->nm, P->e);
+	} else if (gw_strieq(key, "CUDA UMD Version")) {
+		return set_global(&P->umd, &P->umd_line, value, P->ln,
+		                  "CUDA UMD Version", P->nm, P->e);
 	} else if (gw_strieq(key, "Attached GPUs")) {
 		return set_global(&P->attached, &P->att_line, value, P->ln,
 		                  "Attached GPUs", P->nm, P->e);
+	} else if (gw_strieq(key, "Attached vGPUs")) {
+		return set_global(&P->attached_v, &P->attv_line, value, P->ln,
+		                  "Attached vGPUs", P->nm, P->e);
 	}
 	return 0;
 }
@@ -489,6 +542,14 @@ parse_line(parser *P, char *line)
 	if (P->depth == 0) {
 		if (top_line(P, key, value) != 0)
 			return -1;
+	} else if (P->again != NULL) {
+		if (again_field(P, key) != 0)
+			return -1;
+		if (value != NULL && P->depth == 1)
+			gpu_field(P->cur, NULL, key, value);
+	} else if (P->vgpu_q) {
+		/* the rest of nvidia-smi vgpu -q's section is about the
+		 * vGPUs (their FB Memory Usage, ...), not the GPU */
 	} else if (P->cur != NULL && value != NULL && P->depth <= 2) {
 		/* st[0] is cur's header */
 		gpu_field(P->cur, P->depth == 2 ? P->st[1].name : NULL, key,
@@ -503,6 +564,41 @@ parse_line(parser *P, char *line)
 		P->depth++;
 	}
 	return 0;
+}
+
+/* The version at the start of a value: "610.57.04 [Deprecated; ...]" ->
+ * "610.57.04", "535.129.03" -> itself; NULL when the value does not start
+ * with a version followed by the end or a blank. */
+static char *
+lead_version(const char *v)
+{
+	char *tok;
+	int cmp;
+
+	tok = gw_xstrndup(v, strcspn(v, " \t"));
+	if (gw_version_cmp(tok, "0", &cmp) != 0) {
+		free(tok);
+		return NULL;
+	}
+	return tok;
+}
+
+/* The version to judge: the newer line's (KMD Version, CUDA UMD Version)
+ * when it holds one, else the older line's; when neither does, the text of
+ * the one present (so the check can quote it); NULL when both are
+ * absent. */
+static char *
+pick_version(const char *newer, const char *older)
+{
+	char *v = NULL;
+
+	if (newer != NULL)
+		v = lead_version(newer);
+	if (v == NULL && older != NULL)
+		v = lead_version(older);
+	if (v == NULL && (newer != NULL || older != NULL))
+		v = gw_xstrdup(newer != NULL ? newer : older);
+	return v;
 }
 
 int
@@ -544,17 +640,28 @@ gw_nvsmi_parse(gw_nvsmi *q, const char *data, size_t len, const char *name,
 		}
 		rc = parse_line(&P, line);
 	}
+	if (rc == 0 && P.again != NULL)
+		rc = again_field(&P, NULL);
 	if (rc == 0 && !q->banner && q->ngpus == 0 && q->error_text == NULL) {
 		not_nvsmi(data, len, P.nm, e);
 		rc = -1;
 	}
-	if (rc == 0 && P.attached != NULL) {
-		unsigned long long n;
-
-		if (gw_parse_uint(P.attached, 65536, &n) == 0)
-			q->attached_gpus = (int)n;
+	if (rc == 0) {
+		q->driver_version = pick_version(P.kmd, P.driver);
+		q->cuda_version = pick_version(P.umd, P.cuda);
+		if (P.attached != NULL) {
+			q->attached_gpus = parse_count(P.attached);
+		} else if (P.attached_v != NULL) {
+			q->attached_gpus = parse_count(P.attached_v);
+			q->attached_vgpus = 1;
+		}
 	}
+	free(P.driver);
+	free(P.kmd);
+	free(P.cuda);
+	free(P.umd);
 	free(P.attached);
+	free(P.attached_v);
 	free(buf);
 	if (rc != 0)
 		gw_nvsmi_free(q);

@@ -192,9 +192,14 @@ gw_verify_text(FILE *f, const gw_nvsmi *q, const gw_verify *v,
 	if (q->attached_gpus >= 0)
 		snprintf(att, sizeof att, "%d", q->attached_gpus);
 	fprintf(f, _("Capture: %s\n"), path);
-	/* TRANSLATORS: nvidia-smi's field names: keep them as they are. */
-	fprintf(f, _("  Driver Version: %s   CUDA Version: %s   Attached GPUs: %s\n"),
-	        dash(q->driver_version), dash(q->cuda_version), att);
+	if (q->attached_vgpus)
+		/* TRANSLATORS: nvidia-smi's field names: keep them as they are. */
+		fprintf(f, _("  Driver Version: %s   CUDA Version: %s   Attached vGPUs: %s\n"),
+		        dash(q->driver_version), dash(q->cuda_version), att);
+	else
+		/* TRANSLATORS: nvidia-smi's field names: keep them as they are. */
+		fprintf(f, _("  Driver Version: %s   CUDA Version: %s   Attached GPUs: %s\n"),
+		        dash(q->driver_version), dash(q->cuda_version), att);
 	if (q->error_text != NULL)
 		fprintf(f, "  nvidia-smi: %s\n", q->error_text);
 	for (i = 0; i < q->ngpus; i++)

@@ -24,6 +24,9 @@
 #define TWO    "nvidia-smi/synthetic-2x-rtxa6000-24q-vgpu-guest.txt"
 #define BAR0   "nvidia-smi/synthetic-h200-passthrough-bar1-zero.txt"
 #define OLD    "nvidia-smi/synthetic-rtxa6000-24q-vgpu-guest-driver-525.txt"
+#define V100D  "nvidia-smi/tkgi-v100d-8c-vgpu-guest-attached-vgpus.txt"
+#define R610   "nvidia-smi/synthetic-h200-passthrough-driver-610-kmd-umd.txt"
+#define A16Q0  "nvidia-smi/synthetic-a16-host-vgpu-q-active-0.txt"
 
 static gw_table table;
 
@@ -528,6 +531,274 @@ test_sample_rtx5090_baremetal(void **state)
 
 /* The whole fixture, "# source:" line and shell prompt included, parses
  * to the same values: unknown lines are ignored. */
+/* ---- unified memory, newer driver lines, vGPU counts ----------------------- */
+
+/* Unified memory passes only on HMM and ATS (NVML's addressing modes in
+ * which system memory is addressable from the GPU), in any case. */
+static void
+test_addressing_values(void **state)
+{
+	static const char *const pass[] = { "HMM", "ATS", "hmm", "Ats" };
+	static const char *const warn[] = { "N/A", "Unknown", "HMM (pending)" };
+	gw_nvsmi q;
+	gw_verify v;
+	const gw_finding *c;
+	char *s, *to;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof pass / sizeof *pass; i++) {
+		to = gw_xasprintf("Addressing Mode                       : %s",
+		                  pass[i]);
+		s = sample_with(A6000, "Addressing Mode                       : None",
+		                to, NULL);
+		verify_text(s, &q, &v);
+		c = need_check(&v, "addressing-mode", 0, GW_SEV_PASS);
+		assert_contains(c->message, pass[i]);
+		assert_contains(c->message, "unified memory reaches");
+		assert_null(c->fix);
+		gw_verify_free(&v);
+		gw_nvsmi_free(&q);
+		free(s);
+		free(to);
+	}
+	for (i = 0; i < sizeof warn / sizeof *warn; i++) {
+		to = gw_xasprintf("Addressing Mode                       : %s",
+		                  warn[i]);
+		s = sample_with(A6000, "Addressing Mode                       : None",
+		                to, NULL);
+		verify_text(s, &q, &v);
+		assert_rows_sane(&q, &v);
+		c = need_check(&v, "addressing-mode", 0, GW_SEV_WARN);
+		assert_contains(c->message, warn[i]);
+		assert_contains(c->message, "only HMM or ATS");
+		assert_contains(c->fix, "enable_uvm = \"1\"");
+		assert_contains(c->fix, "nvidia-smi -q prints it");
+		gw_verify_free(&v);
+		gw_nvsmi_free(&q);
+		free(s);
+		free(to);
+	}
+	/* no line: WARN with the same things to check */
+	s = sample_with(A6000, "    Addressing Mode                       : None\n", "",
+	                NULL);
+	verify_text(s, &q, &v);
+	c = need_check(&v, "addressing-mode", 0, GW_SEV_WARN);
+	assert_contains(c->fix, "enable_uvm");
+	assert_contains(c->fix, "nvidia-smi -q prints it");
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+	free(s);
+
+	/* without a vGPU: None and HMM/ATS pass, N/A is reported */
+	s = sample_with(H200, "Addressing Mode                       : None",
+	                "Addressing Mode                       : N/A", NULL);
+	verify_text(s, &q, &v);
+	c = need_check(&v, "addressing-mode", 0, GW_SEV_INFO);
+	assert_contains(c->message, "N/A");
+	assert_int_equal(v.npass + v.ninfo, v.nchecks);
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+	free(s);
+	s = sample_with(H200, "Addressing Mode                       : None",
+	                "Addressing Mode                       : ATS", NULL);
+	verify_text(s, &q, &v);
+	need_check(&v, "addressing-mode", 0, GW_SEV_PASS);
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+	free(s);
+}
+
+/* The TKGI docs' V100D-8C guest: "Attached vGPUs : 1", Addressing Mode
+ * N/A. */
+static void
+test_sample_v100d_attached_vgpus(void **state)
+{
+	gw_nvsmi q;
+	gw_verify v;
+	const gw_finding *c;
+	char *s;
+
+	(void)state;
+	parse_sample(&q, V100D);
+	assert_string_equal(q.driver_version, "535.216.01");
+	assert_string_equal(q.cuda_version, "12.2");
+	assert_int_equal(q.attached_gpus, 1);
+	assert_int_equal(q.attached_vgpus, 1);
+	assert_int_equal(q.ngpus, 1);
+	assert_string_equal(q.gpus[0].product_name, "GRID V100D-8C");
+	assert_int_equal(q.gpus[0].virt_mode, GW_VIRT_VGPU);
+	assert_string_equal(q.gpus[0].addressing_mode, "N/A");
+	assert_int_equal(q.gpus[0].active_vgpus, -1);
+	gw_verify_run(&q, &table, &v);
+	assert_rows_sane(&q, &v);
+	c = need_check(&v, "gpus", -1, GW_SEV_PASS);
+	assert_contains(c->message, "Attached vGPUs: 1");
+	need_check(&v, "driver", -1, GW_SEV_PASS);
+	c = need_check(&v, "addressing-mode", 0, GW_SEV_WARN);
+	assert_contains(c->message, "Addressing Mode N/A");
+	assert_contains(c->fix, "enable_uvm");
+	need_check(&v, "license", 0, GW_SEV_PASS);
+	assert_null(find_check(&v, "vgpus", 0));     /* a guest */
+	assert_int_equal(v.nwarn, 1);
+	assert_int_equal(v.nfail, 0);
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+
+	/* a guest that sees fewer vGPU sections than it has */
+	s = sample_with(V100D, "Attached vGPUs                             : 1",
+	                "Attached vGPUs                             : 2", NULL);
+	verify_text(s, &q, &v);
+	assert_int_equal(q.attached_gpus, 2);
+	assert_int_equal(v.gpu_count, 2);
+	c = need_check(&v, "gpus", -1, GW_SEV_WARN);
+	assert_contains(c->message, "1 of the 2 attached vGPUs");
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+	free(s);
+
+	/* both lines: "Attached GPUs" counts, and the two must be one
+	 * machine's */
+	s = sample_with(V100D, "Attached vGPUs                             : 1",
+	                "Attached GPUs                             : 1\n"
+	                "Attached vGPUs                             : 1", NULL);
+	verify_text(s, &q, &v);
+	assert_int_equal(q.attached_vgpus, 0);
+	c = need_check(&v, "gpus", -1, GW_SEV_PASS);
+	assert_contains(c->message, "GPUs in the capture: 1");
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+	free(s);
+}
+
+/* R610's lines: a note after the version, KMD Version and CUDA UMD
+ * Version. */
+static void
+test_driver_r610_lines(void **state)
+{
+	gw_nvsmi q;
+	gw_verify v;
+	const gw_finding *c;
+	char *s;
+
+	(void)state;
+	parse_sample(&q, R610);
+	assert_string_equal(q.driver_version, "610.57.04");
+	assert_string_equal(q.cuda_version, "13.3");
+	gw_verify_run(&q, &table, &v);
+	assert_rows_sane(&q, &v);
+	c = need_check(&v, "driver", -1, GW_SEV_PASS);
+	assert_contains(c->message, "driver 610.57.04 is 535.129.03 or newer");
+	c = need_check(&v, "cuda", -1, GW_SEV_PASS);
+	assert_contains(c->message, "up to 13.3");
+	assert_int_equal(v.nwarn + v.nfail, 0);
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+
+	/* only the old lines, with their notes: the number before the note */
+	s = sample_with(R610, "KMD Version                               : 610.57.04\n", "",
+	                "CUDA UMD Version                          : 13.3\n", "",
+	                "610.57.04 [", "610.60 [", NULL);
+	verify_text(s, &q, &v);
+	assert_string_equal(q.driver_version, "610.60");
+	assert_string_equal(q.cuda_version, "13.3");
+	need_check(&v, "driver", -1, GW_SEV_PASS);
+	need_check(&v, "cuda", -1, GW_SEV_PASS);
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+	free(s);
+
+	/* the number is compared, not the text: an old driver with a note */
+	s = sample_with(R610, "KMD Version                               : 610.57.04\n", "",
+	                "610.57.04 [", "530.30.02 [", NULL);
+	verify_text(s, &q, &v);
+	c = need_check(&v, "driver", -1, GW_SEV_ERROR);
+	assert_contains(c->message, "driver 530.30.02 is older than 535.129.03");
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+	free(s);
+
+	/* KMD Version is the one that counts */
+	s = sample_with(R610, "KMD Version                               : 610.57.04",
+	                "KMD Version                               : 530.30.02", NULL);
+	verify_text(s, &q, &v);
+	assert_string_equal(q.driver_version, "530.30.02");
+	need_check(&v, "driver", -1, GW_SEV_ERROR);
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+	free(s);
+
+	/* a word glued to the number is not a version */
+	s = sample_with(H200, ": 550.90.12", ": 550.90.12beta", NULL);
+	verify_text(s, &q, &v);
+	c = need_check(&v, "driver", -1, GW_SEV_WARN);
+	assert_contains(c->message, "cannot read the Driver Version '550.90.12beta'");
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+	free(s);
+}
+
+/* A vGPU host: the running vGPUs of each GPU from nvidia-smi vgpu -q
+ * appended to the -q. */
+static void
+test_host_active_vgpus(void **state)
+{
+	gw_nvsmi q;
+	gw_verify v;
+	const gw_finding *c;
+	char *s, *t;
+
+	(void)state;
+	parse_sample(&q, A16Q0);
+	assert_int_equal(q.ngpus, 1);
+	assert_int_equal(q.gpus[0].active_vgpus, 0);
+	assert_int_equal(q.gpus[0].fb_total_mib, 15105);
+	gw_verify_run(&q, &table, &v);
+	assert_rows_sane(&q, &v);
+	c = need_check(&v, "vgpus", 0, GW_SEV_WARN);
+	assert_contains(c->message, "Active vGPUs: 0");
+	assert_contains(c->fix, "diagnose");
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+
+	/* two running: reported, not judged; a vGPU's own fields are not
+	 * the GPU's */
+	s = sample_with(A16Q0, "    Active vGPUs                          : 0\n",
+	                "    Active vGPUs                          : 2\n"
+	                "    vGPU ID                               : 3251634190\n"
+	                "        vGPU Name                         : NVIDIA A16-4Q\n"
+	                "        FB Memory Usage\n"
+	                "            Total                         : 4096 MiB\n",
+	                NULL);
+	verify_text(s, &q, &v);
+	assert_int_equal(q.gpus[0].active_vgpus, 2);
+	assert_int_equal(q.gpus[0].fb_total_mib, 15105);
+	c = need_check(&v, "vgpus", 0, GW_SEV_INFO);
+	assert_contains(c->message, "Active vGPUs: 2");
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+	free(s);
+
+	/* the -q alone: the count is not in it */
+	parse_sample(&q, A16);
+	gw_verify_run(&q, &table, &v);
+	c = need_check(&v, "vgpus", 0, GW_SEV_INFO);
+	assert_contains(c->fix, "nvidia-smi vgpu -q");
+	gw_verify_free(&v);
+	gw_nvsmi_free(&q);
+
+	/* a repeated header whose section is not nvidia-smi vgpu -q's is
+	 * still two captures of one GPU */
+	s = tu_read_sample(A16, NULL);
+	t = gw_xasprintf("%sGPU 00000000:13:00.0\n    Product Name : NVIDIA A16\n", s);
+	assert_contains(parse_err(t, strlen(t)), "GPU 00000000:13:00.0 appears twice");
+	free(t);
+	t = gw_xasprintf("%sGPU 00000000:13:00.0\n", s);
+	assert_contains(parse_err(t, strlen(t)), "appears twice");
+	free(t);
+	free(s);
+}
+
 static void
 test_sample_with_source_line(void **state)
 {
@@ -1995,6 +2266,10 @@ main(void)
 		cmocka_unit_test(test_old_driver),
 		cmocka_unit_test(test_driver_cuda_unreadable),
 		cmocka_unit_test(test_vgpu_addressing),
+		cmocka_unit_test(test_addressing_values),
+		cmocka_unit_test(test_sample_v100d_attached_vgpus),
+		cmocka_unit_test(test_driver_r610_lines),
+		cmocka_unit_test(test_host_active_vgpus),
 		cmocka_unit_test(test_bar1_variants),
 		cmocka_unit_test(test_fb_variants),
 		cmocka_unit_test(test_unknown_gpu),
