@@ -215,8 +215,34 @@ test_sizes(void **state)
 	                                    "--vgpu", &e), 0);
 	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "grid_a100-1-5cme",
 	                                    "--vgpu", &e), 0);
-	/* Q-series sizes are not in the table: not checked */
+	/* Q-, B- and A-series sizes of the L40S (data/vgpu_types.csv): each
+	 * judged against the row of its own series, with that row's source */
 	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-24q",
+	                                    "--vgpu", &e), 0);
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-1q",
+	                                    "--vgpu", &e), 0);
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-4a",
+	                                    "--vgpu", &e), 0);
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-3b",
+	                                    "--vgpu", &e), 0);
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-47q",
+	                                    "--vgpu", &e), -1);
+	assert_non_null(strstr(e.msg, "Q-series"));
+	assert_non_null(strstr(e.msg, "1, 2, 3, 4, 6, 8, 12, 16, 24, 48"));
+	assert_non_null(strstr(e.msg, "creatable_vgpu_types"));
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-4b",
+	                                    "--vgpu", &e), -1);
+	assert_non_null(strstr(e.msg, "B-series sizes 1, 2, 3 "));
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-5a",
+	                                    "--vgpu", &e), -1);
+	assert_non_null(strstr(e.msg, "A-series"));
+	/* the C-series refusal keeps NVIDIA AI Enterprise as its source */
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-2c",
+	                                    "--vgpu", &e), -1);
+	assert_non_null(strstr(e.msg, "AI Enterprise"));
+	assert_null(strstr(e.msg, "creatable_vgpu_types"));
+	/* a board without a row for the series: not known, not refused */
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_a40-47q",
 	                                    "--vgpu", &e), 0);
 	gw_answers_free(&a);
 }
