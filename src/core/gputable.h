@@ -170,8 +170,15 @@ char *gw_gpu_vgpu_sizes(const gw_gpu *g, char series, int mig);
  * whole GPU (48 for the L40S's C-series); -1 when none is listed. */
 int gw_gpu_vgpu_full_size(const gw_gpu *g, char series);
 
-/* The document the vGPU type sizes come from (named in messages). */
+/* The documents the vGPU type sizes come from (named in messages): the
+ * C-series from NVIDIA AI Enterprise, the Q-, B- and A-series from the
+ * types NVIDIA's vGPU manager lists (data/vgpu_types.csv says which). */
 #define GW_SRC_VGPU_TYPES "NVIDIA AI Enterprise 6, Virtual GPU Types for Supported GPUs (docs.nvidia.com/ai-enterprise/release-6/latest/appendix/vgpu.html)"
+#define GW_SRC_VGPU_TYPES_QAB "NVIDIA vGPU manager's creatable_vgpu_types (public L40S captures); NVIDIA vGPU user guide, Virtual GPU Types for Supported GPUs (docs.nvidia.com/vgpu/latest/grid-vgpu-user-guide/index.html)"
+
+/* The source of the sizes of profile's series: GW_SRC_VGPU_TYPES for
+ * C-series (and a profile that does not parse), else GW_SRC_VGPU_TYPES_QAB. */
+const char *gw_vgpu_types_source(const char *profile);
 
 /* Refuse a profile whose size NVIDIA does not list for g (g lists types
  * of its series, and not this one; a MIG-backed profile on a board that

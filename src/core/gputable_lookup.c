@@ -304,6 +304,16 @@ gw_gpu_vgpu_full_size(const gw_gpu *g, char series)
 	return best;
 }
 
+const char *
+gw_vgpu_types_source(const char *profile)
+{
+	gw_vgpu_type vt;
+
+	if (gw_vgpu_type_parse(profile, &vt) != 0 || vt.series == 'c')
+		return GW_SRC_VGPU_TYPES;
+	return GW_SRC_VGPU_TYPES_QAB;
+}
+
 int
 gw_gpu_vgpu_check(const gw_gpu *g, const char *profile, gw_err *e)
 {
@@ -322,14 +332,14 @@ gw_gpu_vgpu_check(const gw_gpu *g, const char *profile, gw_err *e)
 		gw_err_set(e, _("vGPU profile '%s' does not exist on %s: NVIDIA lists %c-series sizes %s GB (%s-<GB>%c) and MIG-backed %s (%s-<slices>-<GB>%c) (%s)"),
 		           profile, g->id, toupper((unsigned char)vt.series), ts,
 		           g->vgpu_prefix, vt.series, mig, g->vgpu_prefix,
-		           vt.series, GW_SRC_VGPU_TYPES);
+		           vt.series, gw_vgpu_types_source(profile));
 	else
 		/* TRANSLATORS: %c the series letter (C); the sizes are
 		 * GB or <MIG slices>-<GB>; the last %s is the source. */
 		gw_err_set(e, _("vGPU profile '%s' does not exist on %s: NVIDIA lists %c-series sizes %s (%s-<size>%c) (%s)"),
 		           profile, g->id, toupper((unsigned char)vt.series),
 		           ts ? ts : mig, g->vgpu_prefix, vt.series,
-		           GW_SRC_VGPU_TYPES);
+		           gw_vgpu_types_source(profile));
 	free(ts);
 	free(mig);
 	return -1;

@@ -286,7 +286,7 @@ existing_vgpu(plan_ctx *c, const vdev *d)
 		                          "GB."))));
 	if (g && gw_gpu_vgpu_check(g, prof, &le) != 0)
 		pl_finding(p, GW_SEV_WARN, "vgpu-profile-size", GW_TOPIC_GPU,
-		           GW_SRC_VGPU_TYPES,
+		           gw_vgpu_types_source(prof),
 		           /* TRANSLATORS: %u the pciPassthru index, then the
 		            * refusal's text (it names the valid sizes). */
 		           gw_xasprintf(_("pciPassthru%u: %s"), d->idx, le.msg),

@@ -13,6 +13,9 @@
  *    types, from vSphere 8.0 any (judged by the ESXi version given or
  *    reported); a 64-bit guest (NVIDIA AI Enterprise 6, vGPU (C-Series)
  *    appendix; doc/design.md 15.3);
+ *  - passthrough and vGPU of one GPU model in one VM (and so in one BOSH
+ *    vm_extension, which is this VM's plan) are mutually exclusive (TKGI:
+ *    "you can use only one of them"): a FAIL naming both;
  *  - pciPassthruN.cfg.parameter = "enable_uvm=1" (the KVM vgpu_params
  *    form) is not the key ESXi passes to the vGPU plugin: the right one is
  *    pciPassthruN.cfg.enable_uvm = "1".  The vmx layer cannot delete a
@@ -487,6 +490,68 @@ multi_vgpu(plan_ctx *c)
 	free(frac);
 }
 
+/* ---- passthrough and vGPU of one model: one or the other ------------------ */
+
+#define SRC_TKGI_EXCLUSIVE "VMware Tanzu Kubernetes Grid Integrated Edition documentation, GPU workloads on vSphere: vGPU and passthrough of the GPUs, \"you can use only one of them\""
+
+/* Are a and b the same GPU model: the same table row, or the same PCI
+ * vendor and device id where both are known? */
+static int
+same_model(const gw_plan_gpu *a, const gw_plan_gpu *b)
+{
+	if (a->gpu && a->gpu == b->gpu)
+		return 1;
+	return a->device_id && a->vendor_id == b->vendor_id &&
+	       a->device_id == b->device_id;
+}
+
+static void
+passthrough_and_vgpu(plan_ctx *c)
+{
+	gw_plan *p = c->p;
+	size_t i, j;
+
+	for (i = 0; i < p->ngpus; i++) {
+		const gw_plan_gpu *pt = &p->gpus[i];
+
+		if (pt->profile != NULL)
+			continue;
+		for (j = 0; j < p->ngpus; j++) {
+			const gw_plan_gpu *vg = &p->gpus[j];
+			const char *model;
+
+			if (vg->profile == NULL || !same_model(pt, vg))
+				continue;
+			model = pt->gpu ? pt->gpu->id : pt->label;
+			pl_fix_ui(pl_finding(p, GW_SEV_ERROR,
+			           "vgpu-profile-passthrough", GW_TOPIC_GPU,
+			           SRC_TKGI_EXCLUSIVE,
+			           /* TRANSLATORS: %s the GPU model (l40s), then
+			            * its vGPU profile; "you can use only one of
+			            * them" quotes the TKGI documentation. */
+			           gw_xasprintf(_("%s is in this VM both passed "
+			                          "through (DirectPath I/O) and as "
+			                          "vGPU %s: passthrough and vGPU of "
+			                          "one GPU model are mutually "
+			                          "exclusive in one VM or one BOSH "
+			                          "VM extension (TKGI: \"you can use "
+			                          "only one of them\")"),
+			                        model, vg->profile),
+			           /* TRANSLATORS: %s the GPU model. */
+			           gw_xasprintf(_("Give the %s either with --gpu "
+			                          "(passthrough) or with --vgpu "
+			                          "(vGPU), not both; remove the other "
+			                          "device from the VM in the vSphere "
+			                          "Client (Edit Settings)."), model)),
+			          /* TRANSLATORS: the wizard's words for the fix
+			           * above; %s the GPU model. */
+			          gw_xasprintf(_("Pick the %s either whole (passthrough) or as a vGPU profile on the GPU selection step, not both."),
+			                       model));
+			return;
+		}
+	}
+}
+
 /* ---- 64-bit guest --------------------------------------------------------- */
 
 static void
@@ -512,6 +577,7 @@ void
 pl_vgpu_checks(plan_ctx *c)
 {
 	series_cuda(c);
+	passthrough_and_vgpu(c);
 	multi_vgpu(c);
 	guest_64bit(c);
 	mixed_profiles(c);

@@ -3,9 +3,11 @@
 # 15.3): NVIDIA's MMIO table against the rule (mmio), the vGPU type sizes
 # NVIDIA lists (a size it does not list is refused), A/B-series without
 # CUDA, several vGPUs by the ESXi release, UVM on a fractional profile, the
-# A100 P2P warning for time-sliced vGPUs only, a 64-bit guest (vmx), in
-# English and Chinese.  The .vmx is tests/fixtures/vmx/
-# synthetic-vgpu-l40s-24c-x2-ubuntu32.vmx (synthetic, see its README row).
+# A100 P2P warning for time-sliced vGPUs only, a 64-bit guest (vmx), the
+# Q-, B- and A-series sizes of the L40S, passthrough and vGPU of one model
+# in one VM or BOSH extension (TKGI), in English and Chinese.  The .vmx is
+# tests/fixtures/vmx/synthetic-vgpu-l40s-24c-x2-ubuntu32.vmx (synthetic, see
+# its README row).
 . "$(dirname "$0")/lib.sh"
 
 for lang in C.UTF-8 zh_CN.UTF-8; do
@@ -76,6 +78,44 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 	run "$GPUWIZ" vmx "$TMP/w.vmx" --esxi 8.0U2
 	check "$lang: an unlisted size in the .vmx is named with the valid ones" \
 		sh -c "grep -q 'pciPassthru0.*nvidia_l40s-47c' '$out' && grep -q '4, 6, 8, 12, 16, 24, 48' '$out'"
+
+	# Q-, B- and A-series sizes: judged against the row of their series
+	run "$GPUWIZ" mmio --vgpu nvidia_l40s-47q
+	check "$lang: nvidia_l40s-47q is refused" [ $rc -eq 2 ]
+	check "$lang: in one line naming the Q-series sizes" sh -c \
+		"[ \$(wc -l <'$err') -eq 1 ] && grep -qF '>q' '$err' && grep -qF '1, 2, 3, 4, 6, 8, 12, 16, 24, 48' '$err'"
+	check "$lang: with the source of the Q-series sizes" errhas "creatable_vgpu_types"
+	run "$GPUWIZ" mmio --vgpu nvidia_l40s-24q --esxi 8.0U2
+	check "$lang: nvidia_l40s-24q is a valid profile" sh -c "[ $rc -eq 0 ] && ! grep -q 'does not exist' '$out' '$err'"
+	run "$GPUWIZ" mmio --vgpu nvidia_l40s-4a --esxi 8.0U2
+	check "$lang: nvidia_l40s-4a: no typo, only the CUDA FAIL" sh -c \
+		"[ $rc -eq 0 ] && [ ! -s '$err' ] && grep -q 'nvidia_l40s-4a.*A' '$out' && grep -q 'CUDA' '$out'"
+	run "$GPUWIZ" mmio --vgpu nvidia_l40s-4b
+	check "$lang: nvidia_l40s-4b is refused with the B-series sizes" sh -c \
+		"[ $rc -eq 2 ] && grep -qF '1, 2, 3' '$err' && ! grep -qF '1, 2, 3, 4' '$err' && grep -qF '>b' '$err'"
+
+	# passthrough and vGPU of one model in one BOSH extension: a FAIL
+	run "$GPUWIZ" snippet --format bosh --gpu l40s --vgpu nvidia_l40s-24c
+	check "$lang: bosh with an L40S passed through and an L40S vGPU exits 1" [ $rc -eq 1 ]
+	if [ "$lang" = zh_CN.UTF-8 ]; then
+		check "$lang: the FAIL in Chinese, with TKGI's words" \
+			errhas '同一 GPU 型号的直通与 vGPU 在一个虚拟机或一个 BOSH VM 扩展中互斥（TKGI："you can use only one of them"'
+	else
+		check "$lang: the FAIL names both and TKGI's words" \
+			errhas 'l40s is in this VM both passed through (DirectPath I/O) and as vGPU nvidia_l40s-24c'
+		check "$lang: and its source" errhas "Tanzu Kubernetes Grid Integrated Edition"
+	fi
+	run "$GPUWIZ" snippet --format bosh --gpu a100-80g-pcie --vgpu nvidia_l40s-24c
+	check "$lang: another model beside the vGPU: no such FAIL" sh -c "! grep -q 'TKGI' '$err'"
+	# an L40S already passed through in a .vmx (synthetic block on a
+	# Workstation sample), a vGPU of it asked for: FAIL, nothing written
+	sample vmx/ws-hw11-ubuntu-shebang-utf8.vmx "$TMP/pt.vmx"
+	printf 'pciPassthru0.present = "TRUE"\npciPassthru0.id = "00000:059:00.0"\npciPassthru0.vendorId = "0x10de"\npciPassthru0.deviceId = "0x26b9"\n' >>"$TMP/pt.vmx"
+	cp "$TMP/pt.vmx" "$TMP/pt.orig"
+	run "$GPUWIZ" vmx "$TMP/pt.vmx" --vgpu nvidia_l40s-48c --esxi 8.0U2 --write
+	check "$lang: vmx with a passthrough L40S and an L40S vGPU: FAIL" sh -c \
+		"[ $rc -eq 1 ] && grep -q 'TKGI' '$out' '$err'"
+	check "$lang: the .vmx is not changed" cmp -s "$TMP/pt.vmx" "$TMP/pt.orig"
 
 	# the A100 P2P warning: time-sliced only
 	sample vmx/ws-hw11-ubuntu-shebang-utf8.vmx "$TMP/u.vmx"

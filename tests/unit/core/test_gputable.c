@@ -470,7 +470,15 @@ test_vgpu_types(void **state)
 	assert_string_equal(z, "4, 6, 8, 12, 16, 24, 48");
 	free(z);
 	assert_null(gw_gpu_vgpu_sizes(l40s, 'c', 1));
-	assert_null(gw_gpu_vgpu_sizes(l40s, 'q', 0));
+	/* the Q-, B- and A-series rows of the L40S (vgpu_types.csv) */
+	z = gw_gpu_vgpu_sizes(l40s, 'q', 0);
+	assert_string_equal(z, "1, 2, 3, 4, 6, 8, 12, 16, 24, 48");
+	free(z);
+	z = gw_gpu_vgpu_sizes(l40s, 'b', 0);
+	assert_string_equal(z, "1, 2, 3");
+	free(z);
+	assert_null(gw_gpu_vgpu_sizes(a100, 'q', 0));
+	assert_int_equal(gw_gpu_vgpu_full_size(l40s, 'q'), 48);
 	z = gw_gpu_vgpu_sizes(a100, 'c', 1);
 	assert_string_equal(z, "1-5, 1-10, 2-10, 3-20, 4-20, 7-40");
 	free(z);
@@ -479,6 +487,8 @@ test_vgpu_types(void **state)
 
 	assert_int_equal(gw_gpu_vgpu_check(l40s, "nvidia_l40s-24c", &e), 0);
 	assert_int_equal(gw_gpu_vgpu_check(l40s, "nvidia_l40s-24q", &e), 0);
+	assert_int_equal(gw_gpu_vgpu_check(l40s, "nvidia_l40s-47q", &e), -1);
+	assert_non_null(strstr(e.msg, "creatable_vgpu_types"));
 	assert_int_equal(gw_gpu_vgpu_check(l40s, "nvidia_l40s-47c", &e), -1);
 	assert_non_null(strstr(e.msg, "4, 6, 8, 12, 16, 24, 48"));
 	assert_int_equal(gw_gpu_vgpu_check(a100, "grid_a100-3-20c", &e), 0);

@@ -215,10 +215,97 @@ test_sizes(void **state)
 	                                    "--vgpu", &e), 0);
 	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "grid_a100-1-5cme",
 	                                    "--vgpu", &e), 0);
-	/* Q-series sizes are not in the table: not checked */
+	/* Q-, B- and A-series sizes of the L40S (data/vgpu_types.csv): each
+	 * judged against the row of its own series, with that row's source */
 	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-24q",
 	                                    "--vgpu", &e), 0);
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-1q",
+	                                    "--vgpu", &e), 0);
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-4a",
+	                                    "--vgpu", &e), 0);
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-3b",
+	                                    "--vgpu", &e), 0);
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-47q",
+	                                    "--vgpu", &e), -1);
+	assert_non_null(strstr(e.msg, "Q-series"));
+	assert_non_null(strstr(e.msg, "1, 2, 3, 4, 6, 8, 12, 16, 24, 48"));
+	assert_non_null(strstr(e.msg, "creatable_vgpu_types"));
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-4b",
+	                                    "--vgpu", &e), -1);
+	assert_non_null(strstr(e.msg, "B-series sizes 1, 2, 3 "));
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-5a",
+	                                    "--vgpu", &e), -1);
+	assert_non_null(strstr(e.msg, "A-series"));
+	/* the C-series refusal keeps NVIDIA AI Enterprise as its source */
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-2c",
+	                                    "--vgpu", &e), -1);
+	assert_non_null(strstr(e.msg, "AI Enterprise"));
+	assert_null(strstr(e.msg, "creatable_vgpu_types"));
+	/* a board without a row for the series: not known, not refused */
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_a40-47q",
+	                                    "--vgpu", &e), 0);
 	gw_answers_free(&a);
+}
+
+/* Passthrough and vGPU of one GPU model in one VM (TKGI: "you can use
+ * only one of them"): a FAIL naming both, whether both are asked for or
+ * the passthrough device is already in the .vmx. */
+static void
+test_passthrough_mixed(void **state)
+{
+	const gw_finding *f;
+	gw_answers a;
+	gw_plan p;
+	gw_err e;
+
+	(void)state;
+	gw_answers_init(&a);
+	if (gw_answers_add_gpu(&a, &tbl, "l40s", "--gpu", &e) != 0 ||
+	    gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-24c", "--vgpu", &e) != 0)
+		fail_msg("%s", e.msg);
+	if (gw_plan_build(&a, &tbl, NULL, &p, &e) != 0)
+		fail_msg("plan: %s", e.msg);
+	f = find(&p, "vgpu-profile-passthrough");
+	assert_non_null(f);
+	assert_int_equal(f->sev, GW_SEV_ERROR);
+	assert_non_null(strstr(f->message, "l40s"));
+	assert_non_null(strstr(f->message, "nvidia_l40s-24c"));
+	assert_non_null(strstr(f->message, "you can use only one of them"));
+	assert_non_null(strstr(f->source, "Tanzu Kubernetes Grid Integrated"));
+	assert_null(strstr(f->fix_ui, "--"));
+	assert_true(gw_plan_has_errors(&p));
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+
+	/* another model passed through beside the vGPU: allowed */
+	gw_answers_init(&a);
+	if (gw_answers_add_gpu(&a, &tbl, "a100-80g-pcie", "--gpu", &e) != 0 ||
+	    gw_answers_add_gpu(&a, &tbl, "nvidia_l40s-24c", "--vgpu", &e) != 0)
+		fail_msg("%s", e.msg);
+	if (gw_plan_build(&a, &tbl, NULL, &p, &e) != 0)
+		fail_msg("plan: %s", e.msg);
+	assert_null(find(&p, "vgpu-profile-passthrough"));
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+
+	/* an L40S passed through in the .vmx, a vGPU of it asked for */
+	plan_for(&p, LINUX_VMX,
+	         "pciPassthru0.present = \"TRUE\"\n"
+	         "pciPassthru0.id = \"00000:059:00.0\"\n"
+	         "pciPassthru0.vendorId = \"0x10de\"\n"
+	         "pciPassthru0.deviceId = \"0x26b9\"\n", 0, "nvidia_l40s-48c");
+	f = find(&p, "vgpu-profile-passthrough");
+	assert_non_null(f);
+	assert_non_null(strstr(f->message, "nvidia_l40s-48c"));
+	gw_plan_free(&p);
+	/* the passthrough L40S alone: nothing */
+	plan_for(&p, LINUX_VMX,
+	         "pciPassthru0.present = \"TRUE\"\n"
+	         "pciPassthru0.id = \"00000:059:00.0\"\n"
+	         "pciPassthru0.vendorId = \"0x10de\"\n"
+	         "pciPassthru0.deviceId = \"0x26b9\"\n", 0, NULL);
+	assert_null(find(&p, "vgpu-profile-passthrough"));
+	gw_plan_free(&p);
 }
 
 /* A- and B-series run no CUDA; several vGPUs by the ESXi release; the
@@ -401,6 +488,7 @@ main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_series_release),
 		cmocka_unit_test(test_guest_32bit),
+		cmocka_unit_test(test_passthrough_mixed),
 	};
 
 	return cmocka_run_group_tests(tests, up, down);
