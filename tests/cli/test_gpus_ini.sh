@@ -73,6 +73,16 @@ check "RTX 4070 SUPER (10de:2783): 12 GB -> 32 GB" \
 	mmio_json 10de:2783 "d['gpus'][0]['id']=='rtx-4070-super' and d['total_vram_gb']==12 and d['mmio_size_gb']==32"
 check "A100 SXM4 80GB: BAR1 128 GiB (nvidia-smi -q captures) -> 256 GB" \
 	mmio_json a100-80g-sxm4 "d['bar_gb']==256 and d['mmio_size_gb']==256 and any('BAR1 128 GiB' in s for s in d['steps'])"
+# gpus on an esxcli capture: the L40S block of the synthetic fixture with
+# the ids of an RTX PRO 6000 Blackwell Server Edition (2bb5, subsystem
+# 10de:204e as the NVIDIA driver README lists it): named from the table,
+# 96 GB, a 256 GB window
+sed 's/0x26b9/0x2bb5/; s/0x1851/0x204e/; s/Device Name: AD102GL \[L40S\]/Device Name: GB202GL [RTX PRO 6000 Blackwell Server Edition]/' \
+	"$FIX/esxcli/synthetic-hardware-pci-list-l40s-crlf-no-final-newline.txt" >"$TMP/pro6000.txt"
+run "$GPUWIZ" gpus --esxcli-file "$TMP/pro6000.txt"
+check "gpus: 10de:2bb5 is the RTX PRO 6000 Blackwell Server Edition, 96 GB -> 256 GB" \
+	sh -c "[ $rc -eq 0 ] && grep -q '10de:2bb5  GB202GL \[RTX PRO 6000 Blackwell Server Edition\]  96 GB' '$out' &&
+	       grep -q 'in one VM: 256 GB' '$out'"
 run "$GPUWIZ" mmio --gpu 10de:2d04
 check "RTX 5060 Ti (8 or 16 GB on one id): memory asked for, exit 2" \
 	sh -c "[ $rc -eq 2 ] && grep -q 'GB206 \[GeForce RTX 5060 Ti\]' '$err' && grep -q -- '--vram' '$err'"
