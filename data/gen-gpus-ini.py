@@ -91,8 +91,9 @@ Sources (cited per prefix in CURATED as S1..S9):
 
 Rows without a prefix: GeForce, AMD, Intel; boards NVIDIA lists no vGPU types
 for (A10G, A10M, RTX A4000, RTX 4000 Ada, RTX 4000 SFF Ada, the second
-pci.ids ids 20b1 and 26b7, A800 SXM4 40GB); B200/HGX B200 (no type table
-found).  20b1 is also "A100 PCIe 40GB" but was never seen on real hardware;
+pci.ids ids 20b1 and 26b7, A800 SXM4 40GB); boards S1 has no type table for
+(B200/HGX B200, GB200, B300, H20, H20 HBM3e, H800 NVL, H100 SXM5 94GB,
+GH200, L40G, the RTX PRO Blackwell boards).  20b1 is also "A100 PCIe 40GB" but was never seen on real hardware;
 grid_a100 belongs to 20f1 only, so that a profile maps to one row.
 
 vGPU types and NVIDIA's MMIO table (beside the CSV, read with it):
@@ -177,12 +178,18 @@ CURATED = {
                   "why": "S1 H800 SXM5 80GB = H800XM-80C; S9"},
     "10de:2322": {"id": "h800-pcie", "vgpu": "nvidia_h800",
                   "why": "S1 H800 PCIe 80GB = H800-80C; S9"},
+    "10de:233a": {"id": "h800-nvl"},
+    "10de:2339": {"id": "h100-sxm5-94g"},
+    "10de:2329": {"id": "h20"},
+    "10de:232c": {"id": "h20-hbm3e"},
+    "10de:2342": {"id": "gh200"},
     # --- NVIDIA datacenter, Ada ----------------------------------------
     "10de:27b8": {"id": "l4", "vgpu": "nvidia_l4", "why": "S1 L4-24C; S4 nvidia_l4-24c"},
     "10de:26ba": {"id": "l20", "vgpu": "nvidia_l20", "why": "S1 L20-48C; S9"},
     "10de:26b7": {"id": "l20-26b7"},
     "10de:26b5": {"id": "l40", "vgpu": "nvidia_l40", "why": "S1 L40-48C; S9"},
     "10de:26b9": {"id": "l40s", "vgpu": "nvidia_l40s", "why": "S1 L40S-48C; S4 nvidia_l40s-48q"},
+    "10de:26b8": {"id": "l40g"},
     # --- NVIDIA datacenter, older --------------------------------------
     "10de:1eb8": {"id": "t4", "vgpu": "grid_t4", "why": "S1 T4-16C; S2 'GRID T4-16C'; S3 grid_t4-16q"},
     "10de:1db4": {"id": "v100-16g-pcie", "vgpu": "grid_v100",
@@ -209,9 +216,22 @@ CURATED = {
                   "why": "S1 'RTX 6000 Ada-48C'; S5 'NVIDIA RTX6000-Ada-1Q'"},
     "10de:27b2": {"id": "rtx-4000-ada"},
     "10de:27b0": {"id": "rtx-4000-sff-ada"},
+    # RTX PRO Blackwell: no vGPU type table for them in S1 (the AI
+    # Enterprise 6 snapshot), so no prefix; the class rule's "RTX " gives
+    # workstation, the Server Editions included (no source sets another).
+    "10de:2bb1": {"id": "rtx-pro-6000-bw"},
+    "10de:2bb4": {"id": "rtx-pro-6000-bw-maxq"},
+    "10de:2bb5": {"id": "rtx-pro-6000-bw-server"},
+    "10de:2bb3": {"id": "rtx-pro-5000-bw"},
+    "10de:2c31": {"id": "rtx-pro-4500-bw"},
+    "10de:2c3a": {"id": "rtx-pro-4500-bw-server"},
+    "10de:2c34": {"id": "rtx-pro-4000-bw"},
+    "10de:2c33": {"id": "rtx-pro-4000-bw-sff"},
     # --- NVIDIA Blackwell datacenter (no vGPU type table found) --------
     "10de:2901": {"id": "b200"},
     "10de:2909": {"id": "hgx-b200"},
+    "10de:2941": {"id": "gb200"},
+    "10de:3182": {"id": "b300"},
     # --- AMD -------------------------------------------------------------
     "1002:740f": {"id": "mi210"},
     "1002:740c": {"id": "mi250"},
@@ -254,6 +274,17 @@ CURATED = {
     "10de:2704": {"id": "rtx-4080"},
     "10de:2684": {"id": "rtx-4090"},
     "10de:2b85": {"id": "rtx-5090"},
+    "10de:2783": {"id": "rtx-4070-super"},
+    "10de:2705": {"id": "rtx-4070-ti-super"},
+    "10de:2689": {"id": "rtx-4070-ti-super-ad102"},
+    "10de:2702": {"id": "rtx-4080-super"},
+    "10de:2703": {"id": "rtx-4080-super-2703"},
+    "10de:2b87": {"id": "rtx-5090-d"},
+    "10de:2c02": {"id": "rtx-5080"},
+    "10de:2c05": {"id": "rtx-5070-ti"},
+    "10de:2f04": {"id": "rtx-5070"},
+    "10de:2d04": {"id": "rtx-5060-ti"},
+    "10de:2d05": {"id": "rtx-5060"},
 }
 
 # NVIDIA chip codes (the first letters of the pci.ids name) -> architecture,

@@ -55,6 +55,41 @@ check "30 boards have NVIDIA's vGPU types, 31 rows a vgpu_source" \
 	sh -c "[ \$(grep -c '^vgpu_types' '$SRC/data/gpus.ini') -eq 30 ] &&
 	       [ \$(grep -c '^vgpu_source' '$SRC/data/gpus.ini') -eq 31 ]"
 
+# today's cards (data/gpu_facts.notes.md, "Today's cards"): found by PCI
+# id, sized from their rows; unknown memory is asked for, never guessed
+mmio_json() { # PCI-or-id spec, python assertion on d
+	run "$GPUWIZ" mmio --json --gpu "$1"
+	[ "$rc" -eq 0 ] && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert $2, d" "$out"
+}
+check "H20 (10de:2329): 96 GB, BAR1 128 GiB (nvtrust lspci) -> 256 GB" \
+	mmio_json 10de:2329 "d['gpus'][0]['id']=='h20' and d['gpus'][0]['vram_gb']==96 and d['bar_gb']==256 and d['mmio_size_gb']==256 and any('BAR1 128 GiB' in s for s in d['steps'])"
+check "2 x RTX PRO 6000 Blackwell Max-Q (10de:2bb4): 192 GB, BARs 2 x 128 GiB -> 512 GB" \
+	mmio_json 10de:2bb4=2 "d['gpus'][0]['id']=='rtx-pro-6000-bw-maxq' and d['total_vram_gb']==192 and d['rule_gb']==512 and d['bar_gb']==512 and d['mmio_size_gb']==512"
+check "RTX 5080 (10de:2c02): 16 GB, no BAR1 known -> the rule's 32 GB" \
+	mmio_json 10de:2c02 "d['gpus'][0]['id']=='rtx-5080' and d['total_vram_gb']==16 and d['bar_gb'] is None and d['mmio_size_gb']==32"
+check "GB200 (10de:2941): 186 GB (NVIDIA MIG guide) -> 512 GB" \
+	mmio_json 10de:2941 "d['gpus'][0]['id']=='gb200' and d['total_vram_gb']==186 and d['mmio_size_gb']==512"
+check "RTX 4070 SUPER (10de:2783): 12 GB -> 32 GB" \
+	mmio_json 10de:2783 "d['gpus'][0]['id']=='rtx-4070-super' and d['total_vram_gb']==12 and d['mmio_size_gb']==32"
+check "A100 SXM4 80GB: BAR1 128 GiB (nvidia-smi -q captures) -> 256 GB" \
+	mmio_json a100-80g-sxm4 "d['bar_gb']==256 and d['mmio_size_gb']==256 and any('BAR1 128 GiB' in s for s in d['steps'])"
+# gpus on an esxcli capture: the L40S block of the synthetic fixture with
+# the ids of an RTX PRO 6000 Blackwell Server Edition (2bb5, subsystem
+# 10de:204e as the NVIDIA driver README lists it): named from the table,
+# 96 GB, a 256 GB window
+sed 's/0x26b9/0x2bb5/; s/0x1851/0x204e/; s/Device Name: AD102GL \[L40S\]/Device Name: GB202GL [RTX PRO 6000 Blackwell Server Edition]/' \
+	"$FIX/esxcli/synthetic-hardware-pci-list-l40s-crlf-no-final-newline.txt" >"$TMP/pro6000.txt"
+run "$GPUWIZ" gpus --esxcli-file "$TMP/pro6000.txt"
+check "gpus: 10de:2bb5 is the RTX PRO 6000 Blackwell Server Edition, 96 GB -> 256 GB" \
+	sh -c "[ $rc -eq 0 ] && grep -q '10de:2bb5  GB202GL \[RTX PRO 6000 Blackwell Server Edition\]  96 GB' '$out' &&
+	       grep -q 'in one VM: 256 GB' '$out'"
+run "$GPUWIZ" mmio --gpu 10de:2d04
+check "RTX 5060 Ti (8 or 16 GB on one id): memory asked for, exit 2" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'GB206 \[GeForce RTX 5060 Ti\]' '$err' && grep -q -- '--vram' '$err'"
+run "$GPUWIZ" mmio --gpu "RTX 4080"
+check "'RTX 4080' names the 4080 and both 4080 SUPER ids: ambiguous" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'rtx-4080, rtx-4080-super, rtx-4080-super-2703' '$err'"
+
 # the columns the plan and the wizard read: every row has a class and sriov
 n=$(grep -c '^\[' "$SRC/data/gpus.ini")
 check "every row has a class ($n rows)" \

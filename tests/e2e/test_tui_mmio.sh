@@ -10,7 +10,8 @@
 #     not to scale, the recommendation (256 GB) marked; a .vmx with a
 #     Tesla P40 and an L40S added: both GPUs' BARs drawn, the P40 named as
 #     in the VM;
-#  3. "4080 super" finds nothing in the table; Enter offers "Add a GPU by
+#  3. "rtx 2000 ada" (a card the table does not list, given as 16 GB)
+#     finds nothing in the table; Enter offers "Add a GPU by
 #     its memory size": 16 GB, no BAR1, reaches the MMIO step with the
 #     rule's 32 GB and the GPU named as not drawn; again with a BAR1 of
 #     16G: its BAR1 drawn, the window still 32 GB.
@@ -99,26 +100,26 @@ picture() { # LANG
 	keys q; keys y
 }
 
-# search "4080 super", add it by size: VRAM then BAR1 (empty: unknown)
-add_4080() { # LANG BAR1
+# search "rtx 2000 ada", add it by size: VRAM then BAR1 (empty: unknown)
+add_by_size() { # LANG BAR1
 	lang=$1
 	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
 	printf '[gpu]\ndevices = l40s\n[output]\ndir = out\nformats = vmx\n' >"$TMP/run/a.ini"
 	start "$lang" 80x24 --answers a.ini
-	check "$lang 4080: welcome" wait_for "$(st WELCOME)"
+	check "$lang 2000 Ada: welcome" wait_for "$(st WELCOME)"
 	enters WELCOME GPU
-	check "$lang 4080: GPU step" wait_for "$(st GPU)"
+	check "$lang 2000 Ada: GPU step" wait_for "$(st GPU)"
 	keys DC Tab
-	typ "4080 super"
-	check "$lang 4080: the table has no 4080 SUPER" wait_for \
+	typ "rtx 2000 ada"
+	check "$lang 2000 Ada: the table has no RTX 2000 Ada" wait_for \
 		"$(tr_ "$lang" 'No GPU in the table matches the search and filters.')"
-	check "$lang 4080: adding it by size is offered" on_screen \
+	check "$lang 2000 Ada: adding it by size is offered" on_screen \
 		"+ $(tr_ "$lang" 'Add a GPU by its memory size (VRAM, and BAR1 if known)')"
 	keys Enter
-	check "$lang 4080: the VRAM question" wait_for \
+	check "$lang 2000 Ada: the VRAM question" wait_for \
 		"$(first 12 "$(tr_ "$lang" "For a GPU the table does not list. Its framebuffer (VRAM) in GB, from the vendor's datasheet:")")"
 	typ 16; keys Enter
-	check "$lang 4080: the BAR1 question" wait_for \
+	check "$lang 2000 Ada: the BAR1 question" wait_for \
 		"$(first 12 "$(tr_ "$lang" 'Its BAR1 size, if known (nvidia-smi -q: BAR1 Memory Usage, Total; lspci -vv: Region 1, size=), e.g. 256M or 16G. Empty: not known, the rule alone sizes the window:')")"
 	[ -n "$2" ] && typ "$2"
 	keys Enter
@@ -127,35 +128,35 @@ add_4080() { # LANG BAR1
 	else
 		sel=$(fmt "$lang" '%d x GPU of %d GB (size only), passthrough' 1 16)
 	fi
-	check "$lang 4080 ${2:-no BAR1}: in the selection" wait_for "$sel"
-	check "$lang 4080 ${2:-no BAR1}: total 16 GB" on_screen \
+	check "$lang 2000 Ada ${2:-no BAR1}: in the selection" wait_for "$sel"
+	check "$lang 2000 Ada ${2:-no BAR1}: total 16 GB" on_screen \
 		"$(fmt "$lang" 'Selected for this VM (total %llu GB):' 16)"
 	keys Enter
-	check "$lang 4080 ${2:-no BAR1}: VM step" wait_for "$(st VM)"
+	check "$lang 2000 Ada ${2:-no BAR1}: VM step" wait_for "$(st VM)"
 	keys Enter
-	check "$lang 4080 ${2:-no BAR1}: MMIO step" wait_for "$(st MMIO)"
-	check "$lang 4080 ${2:-no BAR1}: the rule's 32 GB for 16 GB" on_screen \
+	check "$lang 2000 Ada ${2:-no BAR1}: MMIO step" wait_for "$(st MMIO)"
+	check "$lang 2000 Ada ${2:-no BAR1}: the rule's 32 GB for 16 GB" on_screen \
 		"$(first 24 "$(fmt "$lang" '64-bit MMIO window: %llu GB, the BARs largest first, each aligned to its size' 32)")"
-	check "$lang 4080 ${2:-no BAR1}: size to write 32 GB" sh -c \
+	check "$lang 2000 Ada ${2:-no BAR1}: size to write 32 GB" sh -c \
 		"grep -F '$(tr_ "$lang" 'Size to write:')' '$SCREEN' | grep -q ' 32 GB'"
 	if [ -n "$2" ]; then
-		check "$lang 4080 16G: its BAR1 drawn over half the window" \
+		check "$lang 2000 Ada 16G: its BAR1 drawn over half the window" \
 			[ "$(cells_to ▒)" -eq $(( $(cells) / 2 )) ]
-		check "$lang 4080 16G: labelled" on_screen "█1 BAR1 16 GiB██"
+		check "$lang 2000 Ada 16G: labelled" on_screen "█1 BAR1 16 GiB██"
 	else
-		check "$lang 4080: said not drawn, BAR1 unknown" on_screen \
+		check "$lang 2000 Ada: said not drawn, BAR1 unknown" on_screen \
 			"$(first 20 "$(fmt "$lang" 'Not drawn: %s; the rule sizes the window.' "$(fmt "$lang" '%s (BAR1 unknown)' 16GB)")")"
 	fi
-	check "$lang 4080 ${2:-no BAR1}: nothing cut" no_sign
-	check "$lang 4080 ${2:-no BAR1}: no text in the last column" edge_ok
+	check "$lang 2000 Ada ${2:-no BAR1}: nothing cut" no_sign
+	check "$lang 2000 Ada ${2:-no BAR1}: no text in the last column" edge_ok
 	keys q; keys y
 }
 
 for lang in C.UTF-8 zh_CN.UTF-8; do
 	case $lang in zh*) [ $have_zh = 1 ] || { echo "SKIP: zh_CN.UTF-8 locale or catalogue missing"; continue; } ;; esac
 	picture $lang
-	add_4080 $lang ""
-	add_4080 $lang 16G
+	add_by_size $lang ""
+	add_by_size $lang 16G
 done
 check "the audit names no text cut without a sign" sh -c "[ ! -s '$AUDIT' ]"
 [ -s "$AUDIT" ] && sed 's/^/   audit: /' "$AUDIT" | head -n 20

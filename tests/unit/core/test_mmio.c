@@ -601,7 +601,8 @@ test_plan_bars_existing(void **state)
 	gw_vmx_free(v);
 }
 
-/* A GPU the table does not know (RTX 4080 SUPER, 16 GB): by size alone
+/* A GPU whose size the table does not know (an RTX 5060 Ti, sold with
+ * 8 GB and with 16 GB under one PCI id; here 16 GB): by size alone
  * the rule (16, a power of two -> 32); with its BAR1 given (16 GiB with
  * Resizable BAR) it is placed with a 32 MiB BAR3; the spec round-trips. */
 static void

@@ -903,9 +903,10 @@ test_search(void **state)
 	assert_int_equal(gw_wizard_search(&w, "", 0, GW_CLASS_ANY, NULL, 0), table.n);
 
 	n = gw_wizard_search(&w, "l40", 0, GW_CLASS_ANY, out, 128);
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 3);
 	assert_string_equal(out[0]->id, "l40");
 	assert_string_equal(out[1]->id, "l40s");
+	assert_string_equal(out[2]->id, "l40g");
 	n = gw_wizard_search(&w, "  L40S ", 0, GW_CLASS_ANY, out, 128);
 	assert_int_equal(n, 1);
 	assert_string_equal(out[0]->id, "l40s");
