@@ -115,6 +115,18 @@ model_equals(const char *name, const char *spec)
 	return strlen(spec) == n && strncasecmp(m, spec, n) == 0;
 }
 
+/* The model ends with spec after a space: "RTX 4080" names "GeForce RTX
+ * 4080" and not "GeForce RTX 4080 SUPER". */
+static int
+model_tail(const char *name, const char *spec)
+{
+	size_t n, k = strlen(spec);
+	const char *m = model_part(name, &n);
+
+	return k > 0 && k < n && m[n - k - 1] == ' ' &&
+	       strncasecmp(m + n - k, spec, k) == 0;
+}
+
 static int
 model_contains(const char *name, const char *spec)
 {
@@ -436,8 +448,8 @@ lookup_pci(const gw_table *t, const char *spec, const unsigned v[4], int n,
 	return NULL;
 }
 
-enum name_tier { TIER_FULL, TIER_MODEL, TIER_MODEL_PART, TIER_ANY_PART,
-                 TIER_END };
+enum name_tier { TIER_FULL, TIER_MODEL, TIER_MODEL_TAIL, TIER_MODEL_PART,
+                 TIER_ANY_PART, TIER_END };
 
 static const gw_gpu *
 lookup_name(const gw_table *t, const char *spec, gw_err *e)
@@ -452,6 +464,7 @@ lookup_name(const gw_table *t, const char *spec, gw_err *e)
 			const char *name = t->gpus[i].name;
 			int hit = tier == TIER_FULL ? gw_strieq(name, spec) :
 			          tier == TIER_MODEL ? model_equals(name, spec) :
+			          tier == TIER_MODEL_TAIL ? model_tail(name, spec) :
 			          tier == TIER_MODEL_PART ? model_contains(name, spec) :
 			          gw_str_icontains(name, spec);
 

@@ -87,7 +87,10 @@ run "$GPUWIZ" mmio --gpu 10de:2d04
 check "RTX 5060 Ti (8 or 16 GB on one id): memory asked for, exit 2" \
 	sh -c "[ $rc -eq 2 ] && grep -q 'GB206 \[GeForce RTX 5060 Ti\]' '$err' && grep -q -- '--vram' '$err'"
 run "$GPUWIZ" mmio --gpu "RTX 4080"
-check "'RTX 4080' names the 4080 and both 4080 SUPER ids: ambiguous" \
+check "'RTX 4080' is the 4080, not a 4080 SUPER" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'rtx-4080 (AD103 \[GeForce RTX 4080\])' '$out'"
+run "$GPUWIZ" mmio --gpu "RTX 408"
+check "'RTX 408' names the 4080 and both 4080 SUPER ids: ambiguous" \
 	sh -c "[ $rc -ne 0 ] && grep -q 'rtx-4080, rtx-4080-super, rtx-4080-super-2703' '$err'"
 
 # the columns the plan and the wizard read: every row has a class and sriov
