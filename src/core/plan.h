@@ -237,6 +237,13 @@ typedef struct gw_plan {
 	int n_vgpu;              /* vGPUs added by this plan */
 } gw_plan;
 
+/* The devices already in v count towards a's GPUs (a's counts are what
+ * the VM ends with): more of a model or vGPU profile in v than a asks for
+ * is refused, naming the blocks (-1 and e), as gw_plan_build refuses it.
+ * For a route that takes the VM's devices off the counts before the plan
+ * (gw_answers.present_counted: the vSphere API's pick). */
+int gw_plan_check_present(const gw_answers *a, const gw_vmx *v, gw_err *e);
+
 /* Build the plan.  vmx may be NULL (snippets only).  GPUs already attached
  * in the .vmx (present pciPassthruN with vendorId/deviceId, or .vgpu) are
  * counted with the ones asked for; with no GPU asked, the plan sizes those.
