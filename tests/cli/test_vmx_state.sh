@@ -166,4 +166,16 @@ printf '[gpu]\ndevices = nvidia_l40s-24c=3\n[vm]\nvmx = g.vmx\n[options]\nforce 
 run "$GPUWIZ" apply --answers "$TMP/ext/g.ini"
 check "outputs: vGPUs: three in the extension, one added to the .vmx" sh -c "[ $rc -eq 1 ] && [ \$(grep -c '^    - \"nvidia_l40s-24c\"' '$TMP/ext/gout/bosh-vm-extension.yml') -eq 3 ] && [ \$(grep -ac '\\.vgpu = ' '$TMP/ext/g.vmx') -eq 3 ]"
 
+# --- CPU hot-add: its own reason (virtual NUMA), not memory's --------------
+# the Kali appliance has vcpu.hotadd = "TRUE" and no mem.hotadd
+sample vmx/ws-kali-2024.1-prebuilt-appliance-crlf.vmx "$TMP/k.vmx"
+run "$GPUWIZ" vmx "$TMP/k.vmx" --gpu l40s
+check "vcpu.hotadd: its own reason and source" sh -c "grep -qF 'why: CPU hot-add turns virtual NUMA off: the guest sees a single NUMA node' '$out' && grep -qF 'source: VMware vSphere Resource Management, Virtual NUMA (CPU HotAdd turns it off; KB 2040375)' '$out'"
+check "vcpu.hotadd: no memory reason" sh -c "! grep -qF 'memory added later is outside the full reservation' '$out' && ! grep -qF 'keeps hot-added memory' '$out'"
+check "vcpu.hotadd: the INFO names it" has 'INFO  CPU hot-add is on (vcpu.hotadd = "TRUE"), which turns virtual NUMA off'
+if [ $ZH = 1 ]; then
+	zh "$GPUWIZ" vmx "$TMP/k.vmx" --gpu l40s
+	check "zh: vcpu.hotadd reason in Chinese" has 'CPU 热添加会关闭虚拟 NUMA'
+fi
+
 finish
