@@ -187,6 +187,10 @@ typedef struct gw_plan_gpu {
 	                     * ESXi names it (gw_gpu_vgpu_profile), for ones
 	                     * in the .vmx as written there (lower case) */
 	int existing;       /* 1 = already attached in the .vmx */
+	int counted;        /* existing: how many of them count towards the
+	                     * GPUs asked for (the VM ends with those as
+	                     * part of the count asked for; count - counted
+	                     * are beside them) */
 	unsigned vendor_id, device_id; /* 0 when unknown */
 	uint64_t bar1_bytes;/* BAR1 given with the size (gw_gpu_want), 0 */
 } gw_plan_gpu;

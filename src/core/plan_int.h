@@ -85,6 +85,9 @@ typedef struct vdev {
 	unsigned dom, bus, dev, fn;
 	const char *system_id;
 	int matched;              /* an answers BDF points at it */
+	int counted;              /* counts towards a GPU asked for (one of
+	                           * c->dedup): the VM ends with it as one of
+	                           * those, not beside them */
 } vdev;
 
 typedef struct scan {
