@@ -67,6 +67,15 @@ research(ui_ctx *u)
 	st->rl.top = 0;
 }
 
+/* A group of the .vmx's devices with some beside the GPUs asked for:
+ * those counted towards a GPU asked for are in its row (the count asked
+ * for is what the VM ends with, the plan's claim), not listed again. */
+static int
+existing_beside(const gw_plan_gpu *g)
+{
+	return g->existing && g->count - g->counted > 0;
+}
+
 size_t
 gpu_n_existing(const gw_wizard *w)
 {
@@ -76,7 +85,7 @@ gpu_n_existing(const gw_wizard *w)
 	if (p == NULL)
 		return 0;
 	for (i = 0; i < p->ngpus; i++)
-		n += p->gpus[i].existing != 0;
+		n += existing_beside(&p->gpus[i]);
 	return n;
 }
 
@@ -87,7 +96,7 @@ gpu_existing_at(const gw_wizard *w, size_t k)
 	size_t i;
 
 	for (i = 0; p != NULL && i < p->ngpus; i++)
-		if (p->gpus[i].existing && k-- == 0)
+		if (existing_beside(&p->gpus[i]) && k-- == 0)
 			return &p->gpus[i];
 	return NULL;
 }

@@ -33,8 +33,8 @@ gpu_state(ui_ctx *u)
 
 /* GPUs found on the host are listed above the table. */
 int gpu_detect_mode(const gw_wizard *w);
-/* GPUs already in the .vmx (from the plan), shown after the wanted
- * ones. */
+/* GPUs already in the .vmx (from the plan) beside the wanted ones (not
+ * counted towards them), shown after the wanted ones. */
 size_t gpu_n_existing(const gw_wizard *w);
 const gw_plan_gpu *gpu_existing_at(const gw_wizard *w, size_t k);
 /* The vendor filter's name of v. */

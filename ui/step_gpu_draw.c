@@ -300,8 +300,9 @@ want_text(const gw_gpu_want *g, char *buf, size_t size)
 	}
 }
 
-/* One row of the selection at line yy: a wanted GPU, or one already in
- * the .vmx after them. */
+/* One row of the selection at line yy: a wanted GPU (the count the VM
+ * ends with, those in the .vmx that count towards it included), or,
+ * after them, the .vmx's devices beside those (gpu_existing_at). */
 static void
 selection_row(ui_ctx *u, ui_rect r, int yy, int idx)
 {
@@ -326,8 +327,8 @@ selection_row(ui_ctx *u, ui_rect r, int yy, int idx)
 		return;
 	/* TRANSLATORS: a GPU already attached in the .vmx: count, label.  At
 	 * most 76 cells. */
-	snprintf(buf, sizeof buf, _("%d x %s, already in the VM"), g->count,
-	         g->label);
+	snprintf(buf, sizeof buf, _("%d x %s, already in the VM"),
+	         g->count - g->counted, g->label);
 	dw_put(yy, r.x + 2, buf, r.w - 3, sel ? a : ui_attr(UI_C_DIM));
 }
 

@@ -222,6 +222,26 @@ ctx_free(plan_ctx *c)
 }
 
 int
+gw_plan_check_present(const gw_answers *a, const gw_vmx *v, gw_err *e)
+{
+	gw_answers own = *a;
+	plan_ctx c;
+	int rc;
+
+	if (v == NULL)
+		return 0;
+	/* the counts as given, the VM's devices not yet taken off */
+	own.present_counted = 0;
+	memset(&c, 0, sizeof c);
+	c.a = &own;
+	c.v = v;
+	pl_scan_vmx(v, &c.sc);
+	rc = pl_pair_bdfs(&c, e) == 0 && pl_claim_present(&c, e) == 0 ? 0 : -1;
+	ctx_free(&c);
+	return rc;
+}
+
+int
 gw_plan_build(const gw_answers *a, const gw_table *t, const gw_vmx *v,
               gw_plan *p, gw_err *e)
 {

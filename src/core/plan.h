@@ -187,6 +187,10 @@ typedef struct gw_plan_gpu {
 	                     * ESXi names it (gw_gpu_vgpu_profile), for ones
 	                     * in the .vmx as written there (lower case) */
 	int existing;       /* 1 = already attached in the .vmx */
+	int counted;        /* existing: how many of them count towards the
+	                     * GPUs asked for (the VM ends with those as
+	                     * part of the count asked for; count - counted
+	                     * are beside them) */
 	unsigned vendor_id, device_id; /* 0 when unknown */
 	uint64_t bar1_bytes;/* BAR1 given with the size (gw_gpu_want), 0 */
 } gw_plan_gpu;
@@ -236,6 +240,13 @@ typedef struct gw_plan {
 	int n_passthru;          /* physical GPUs added by this plan */
 	int n_vgpu;              /* vGPUs added by this plan */
 } gw_plan;
+
+/* The devices already in v count towards a's GPUs (a's counts are what
+ * the VM ends with): more of a model or vGPU profile in v than a asks for
+ * is refused, naming the blocks (-1 and e), as gw_plan_build refuses it.
+ * For a route that takes the VM's devices off the counts before the plan
+ * (gw_answers.present_counted: the vSphere API's pick). */
+int gw_plan_check_present(const gw_answers *a, const gw_vmx *v, gw_err *e);
 
 /* Build the plan.  vmx may be NULL (snippets only).  GPUs already attached
  * in the .vmx (present pciPassthruN with vendorId/deviceId, or .vgpu) are

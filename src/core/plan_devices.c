@@ -65,6 +65,7 @@ pair_one(plan_ctx *c, size_t i, gw_err *e)
 		if (nd->existing->vendor == w->gpu->vendor_id &&
 		    nd->existing->device == w->gpu->device_id) {
 			nd->same = 1;
+			nd->existing->counted = 1;
 			c->dedup[i]++;
 		} else {
 			nd->same = -1;
@@ -202,6 +203,7 @@ pl_claim_present(plan_ctx *c, gw_err *e)
 			if (d->claimed || !is_of_want(d, w))
 				continue;
 			d->claimed = 1;
+			d->counted = 1;
 			c->dedup[i]++;
 			room--;
 		}

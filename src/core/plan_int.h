@@ -42,6 +42,7 @@
 #define SRC_REBAR   "field reports (Resizable BAR)"
 #define SRC_GUESTMEM "field reports (model weights load through guest memory; no NVIDIA figure found)"
 #define SRC_HOTADD  "VMware vSphere Networking, DirectPath I/O; Broadcom KB 309986"
+#define SRC_HOTADD_CPU "VMware vSphere Resource Management, Virtual NUMA (CPU HotAdd turns it off; KB 2040375)"
 #define SRC_SRIOV   "NVIDIA vGPU documentation (SR-IOV on Ampere and later)"
 #define SRC_MEMLIMIT "vSphere API ResourceAllocationInfo (a limit must be at least the reservation); Broadcom KB 309986"
 #define SRC_HWMIN   "vSphere API Hardware.Version (vmx-07: ESX 4.0, the first with VMDirectPath I/O); Broadcom KB 1003746"
@@ -84,6 +85,9 @@ typedef struct vdev {
 	unsigned dom, bus, dev, fn;
 	const char *system_id;
 	int matched;              /* an answers BDF points at it */
+	int counted;              /* counts towards a GPU asked for (one of
+	                           * c->dedup): the VM ends with it as one of
+	                           * those, not beside them */
 } vdev;
 
 typedef struct scan {

@@ -81,34 +81,44 @@ guest_memory(plan_ctx *c)
 
 /* Hot-add with DirectPath devices: VMware lists hot adding of devices as
  * unavailable with DirectPath I/O, and memory added later is outside the
- * full reservation passthrough needs (KB 309986).  Each key that is TRUE
- * is written "FALSE" (a setting, with its reason and source, as
- * vhv.enable is) and an INFO says so.  A VM with vGPUs only is left
- * alone: that document does not cover vGPU (doc/design.md, section
- * 15.3). */
+ * full reservation passthrough needs (KB 309986); CPU hot-add turns
+ * virtual NUMA off (vSphere Resource Management, Virtual NUMA; KB
+ * 2040375), so a VM wider than a host socket loses the memory locality of
+ * the threads that feed its GPUs.  Each key that is TRUE is written
+ * "FALSE" (a setting, with its own reason and source, as vhv.enable is)
+ * and an INFO says so.  A VM with vGPUs only is left alone: those
+ * documents do not cover vGPU (doc/design.md, section 15.3). */
 static void
 hotadd(plan_ctx *c)
 {
-	static const char *const keys[] = { "mem.hotadd", "vcpu.hotadd" };
-	char on[64] = "";
-	size_t i;
+	int mem, cpu;
+	char on[64];
 
 	if (c->v == NULL || c->ndevices - c->nvgpu_all <= 0)
 		return;
-	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		if (!gw_vmx_get_bool(c->v, keys[i], 0))
-			continue;
-		if (*on)
-			strncat(on, ", ", sizeof on - strlen(on) - 1);
-		strncat(on, keys[i], sizeof on - strlen(on) - 1);
-		pl_setting(c->p, c->v, GW_SET_HOTADD, keys[i], "FALSE",
+	mem = gw_vmx_get_bool(c->v, "mem.hotadd", 0);
+	cpu = gw_vmx_get_bool(c->v, "vcpu.hotadd", 0);
+	if (mem)
+		pl_setting(c->p, c->v, GW_SET_HOTADD, "mem.hotadd", "FALSE",
 		           gw_xstrdup(_("Hot-add is not supported with "
 		                        "passthrough devices, and memory "
 		                        "added later is outside the full "
 		                        "reservation.")), SRC_HOTADD);
-	}
-	if (*on == '\0')
+	if (cpu)
+		pl_setting(c->p, c->v, GW_SET_HOTADD, "vcpu.hotadd", "FALSE",
+		           gw_xstrdup(_("CPU hot-add turns virtual NUMA off: the guest sees a single NUMA node, so a VM wider than a host socket loses the memory locality of the threads that feed its GPUs.")),
+		           SRC_HOTADD_CPU);
+	if (!mem && !cpu)
 		return;
+	if (!mem) {
+		pl_finding(c->p, GW_SEV_INFO, "device-hotadd", GW_TOPIC_DEVICE,
+		           SRC_HOTADD_CPU,
+		           gw_xstrdup(_("CPU hot-add is on (vcpu.hotadd = \"TRUE\"), which turns virtual NUMA off in a VM with passthrough GPUs: it is turned off (\"FALSE\" is written)")),
+		           NULL);
+		return;
+	}
+	snprintf(on, sizeof on, "%s", cpu ? "mem.hotadd, vcpu.hotadd"
+	                                  : "mem.hotadd");
 	pl_finding(c->p, GW_SEV_INFO, "device-hotadd", GW_TOPIC_DEVICE,
 	           SRC_HOTADD,
 	           gw_xasprintf(_("Hot-add is on (%s = \"TRUE\"), which is not "

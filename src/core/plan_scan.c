@@ -208,8 +208,9 @@ pl_gpu_push(gw_plan *p)
 
 /* Existing devices with the same identity are merged into one group. */
 static void
-add_existing_gpu(gw_plan *p, const gw_gpu *gpu, const char *profile,
-                 int vram, unsigned ven, unsigned dev, const char *label)
+add_existing_gpu(gw_plan *p, const vdev *d, const gw_gpu *gpu,
+                 const char *profile, int vram, unsigned ven, unsigned dev,
+                 const char *label)
 {
 	gw_plan_gpu *g;
 	size_t i;
@@ -222,6 +223,7 @@ add_existing_gpu(gw_plan *p, const gw_gpu *gpu, const char *profile,
 		    ((g->profile == NULL && profile == NULL) ||
 		     (g->profile && profile && strcmp(g->profile, profile) == 0))) {
 			g->count++;
+			g->counted += d->counted;
 			return;
 		}
 	}
@@ -230,6 +232,7 @@ add_existing_gpu(gw_plan *p, const gw_gpu *gpu, const char *profile,
 	g->label = gw_xstrdup(label);
 	g->vram_gb = vram;
 	g->count = 1;
+	g->counted = d->counted;
 	g->profile = profile ? gw_xstrdup(profile) : NULL;
 	g->existing = 1;
 	g->vendor_id = ven;
@@ -293,7 +296,7 @@ existing_vgpu(plan_ctx *c, const vdev *d)
 		           gw_xasprintf(_("Change the VM's vGPU to a profile "
 		                          "NVIDIA lists for the board in the "
 		                          "vSphere Client (Edit Settings).")));
-	add_existing_gpu(p, g, prof, vram, g ? g->vendor_id : 0,
+	add_existing_gpu(p, d, g, prof, vram, g ? g->vendor_id : 0,
 	                 g ? g->device_id : 0, prof);
 	free(prof);
 }
@@ -316,7 +319,7 @@ existing_noids(plan_ctx *c, const vdev *d)
 	           gw_xasprintf(_("If it is a GPU, add its "
 	                          "framebuffer with --vram GB."))));
 	snprintf(label, sizeof label, "pciPassthru%u", d->idx);
-	add_existing_gpu(c->p, NULL, NULL, -1, 0, 0, label);
+	add_existing_gpu(c->p, d, NULL, NULL, -1, 0, 0, label);
 }
 
 /* A DirectPath block with PCI ids: looked up in the table. */
@@ -365,7 +368,7 @@ existing_pci(plan_ctx *c, const vdev *d)
 		           gw_xasprintf(_("Add its framebuffer with --vram "
 		                          "GB."))));
 	}
-	add_existing_gpu(p, g, NULL, vram, d->vendor, d->device,
+	add_existing_gpu(p, d, g, NULL, vram, d->vendor, d->device,
 	                 g ? g->id : label);
 }
 

@@ -498,7 +498,15 @@ vs_pick(gw_host *h, const gw_vm *vm, gw_answers *a, char **picked,
 		char **ids = NULL;
 		size_t n = 0, i;
 		gw_buf b;
+		gw_vmx *vx = gw_vs_vm_as_vmx(v, e);
 
+		/* more of a GPU in the VM than asked for: refused by the
+		 * plan's rule before the counts lose what the VM has */
+		if (vx == NULL || gw_plan_check_present(a, vx, e) != 0) {
+			gw_vmx_free(vx);
+			return -1;
+		}
+		gw_vmx_free(vx);
 		if (attached)
 			*attached = gw_vs_answers_less_attached(a, v);
 		else

@@ -196,11 +196,15 @@ emit_gpu_label(const gw_plan_gpu *g, char *buf, size_t len)
 	return buf;
 }
 
-/* GPUs this plan adds (not already in the .vmx): counts per kind.
- * Fails on a GPU to add with a count below 1. */
 int
-emit_count_added(const gw_plan *p, const char *fmt, int *npt, int *nvgpu,
-                 gw_err *e)
+emit_listed(const gw_plan_gpu *g, int whole)
+{
+	return whole || !g->existing;
+}
+
+int
+emit_count_listed(const gw_plan *p, const char *fmt, int whole, int *npt,
+                  int *nvgpu, gw_err *e)
 {
 	size_t i;
 	char lb[32];
@@ -209,7 +213,7 @@ emit_count_added(const gw_plan *p, const char *fmt, int *npt, int *nvgpu,
 	for (i = 0; i < p->ngpus; i++) {
 		const gw_plan_gpu *g = &p->gpus[i];
 
-		if (g->existing)
+		if (!emit_listed(g, whole))
 			continue;
 		if (g->count < 1) {
 			gw_err_set(e, _("%s: GPU %s has a count of %d; expected 1 "

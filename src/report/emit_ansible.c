@@ -399,7 +399,7 @@ ans_check(const gw_plan *p, const gw_emit_opts *o, int *npt, int *nvg,
 	size_t i;
 	const char *s;
 
-	if (emit_count_added(p, "ansible", npt, nvg, e) != 0)
+	if (emit_count_listed(p, "ansible", 0, npt, nvg, e) != 0)
 		return -1;
 	for (i = 0; o && i < o->nvms; i++) {
 		for (s = o->vms[i]; s && *s; s++)

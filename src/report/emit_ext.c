@@ -52,7 +52,7 @@ ext_name_check(const gw_plan *p, const char *fmt, int strict, gw_err *e)
 	return 0;
 }
 
-/* What a VM extension needs from the plan: a GPU to add, a 64-bit MMIO
+/* What a VM extension needs from the plan: a GPU, a 64-bit MMIO
  * size, PCI ids for each passthrough GPU, writable vmx_options. */
 static int
 ext_check(const gw_plan *p, const char *fmt, int *npt, int *nvg,
@@ -61,7 +61,7 @@ ext_check(const gw_plan *p, const char *fmt, int *npt, int *nvg,
 	size_t i;
 	char lb[32];
 
-	if (emit_count_added(p, fmt, npt, nvg, e) != 0)
+	if (emit_count_listed(p, fmt, 1, npt, nvg, e) != 0)
 		return -1;
 	if (*npt + *nvg == 0) {
 		gw_err_set(e, _("%s: the plan adds no GPU; a VM extension needs at "
@@ -76,7 +76,7 @@ ext_check(const gw_plan *p, const char *fmt, int *npt, int *nvg,
 	for (i = 0; i < p->ngpus; i++) {
 		const gw_plan_gpu *g = &p->gpus[i];
 
-		if (g->existing || (g->profile && *g->profile))
+		if (!emit_listed(g, 1) || (g->profile && *g->profile))
 			continue;
 		if (g->vendor_id == 0 || g->device_id == 0 ||
 		    g->vendor_id > 0xffff || g->device_id > 0xffff) {
@@ -113,7 +113,8 @@ pci_ids(const gw_plan_gpu *g)
 	return d;
 }
 
-/* One entry per GPU this plan adds: pci_passthroughs or vgpus. */
+/* One entry per GPU of the VM (emit_listed): pci_passthroughs or
+ * vgpus. */
 static int
 ext_devices(const gw_plan *p, json_t *pts, json_t *vgpus)
 {
@@ -124,7 +125,7 @@ ext_devices(const gw_plan *p, json_t *pts, json_t *vgpus)
 		const gw_plan_gpu *g = &p->gpus[i];
 		int vgpu = g->profile && *g->profile;
 
-		if (g->existing)
+		if (!emit_listed(g, 1))
 			continue;
 		for (j = 0; j < g->count; j++)
 			if (vgpu ? emit_json_append(vgpus, json_string(g->profile))
@@ -209,8 +210,10 @@ ext_assemble(int npt, int nvg, int has_mem, json_t **pts, json_t **vgpus,
  *   vmx_options: {key: "value"}                      MMIO, UVM, P2P, code 43
  *   memory_reservation_locked_to_max: true
  *   upgrade_hw_version: true
- * Only GPUs this plan adds are listed: GPUs already attached in an existing
- * .vmx are not the extension's business (BOSH creates new VMs). */
+ * BOSH creates a new VM with what the extension lists, so it lists every
+ * GPU the VM ends with: those already in the .vmx the plan was made on
+ * and those the plan adds (emit_listed), and the MMIO size is the plan's
+ * for all of them. */
 static json_t *
 cloud_properties(const gw_plan *p, const char *fmt, gw_err *e)
 {

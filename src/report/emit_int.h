@@ -15,10 +15,16 @@ int emit_setting_check(const gw_setting *s, const char *fmt, gw_err *e);
 char *emit_setting_why(const gw_setting *s);
 /* A short name for a GPU in messages; buf >= 32 bytes. */
 const char *emit_gpu_label(const gw_plan_gpu *g, char *buf, size_t len);
-/* GPUs this plan adds (not already in the .vmx): counts per kind.
- * Fails on a GPU to add with a count below 1. */
-int emit_count_added(const gw_plan *p, const char *fmt, int *npt,
-                     int *nvgpu, gw_err *e);
+/* Does a format list g?  whole: the format describes the whole VM it
+ * makes (BOSH, Ops Manager, the tile: the CPI creates a new VM with the
+ * devices listed), so every GPU the VM ends with, those already in the
+ * .vmx included; else only the GPUs the plan adds (the .vmx lines, the
+ * playbook: they change a VM that holds the others). */
+int emit_listed(const gw_plan_gpu *g, int whole);
+/* The GPUs a format lists (emit_listed): counts per kind.  Fails on a
+ * GPU with a count below 1. */
+int emit_count_listed(const gw_plan *p, const char *fmt, int whole,
+                      int *npt, int *nvgpu, gw_err *e);
 /* Both NULL, or equal strings. */
 int emit_str_eq_null(const char *a, const char *b);
 /* Set / append a new value; val is consumed either way; -1 when val is

@@ -18,7 +18,7 @@
 static int
 tile_check(const gw_plan *p, int *npt, int *nvg, gw_err *e)
 {
-	if (emit_count_added(p, "tile", npt, nvg, e) != 0)
+	if (emit_count_listed(p, "tile", 1, npt, nvg, e) != 0)
 		return -1;
 	if (*npt + *nvg == 0) {
 		gw_err_set(e, _("%s: the plan adds no GPU; a custom VM type needs "
@@ -46,7 +46,7 @@ add_profile(const gw_plan *p, size_t i, gw_buf *profiles)
 	size_t k;
 
 	for (k = 0; k < i; k++)
-		if (!p->gpus[k].existing &&
+		if (emit_listed(&p->gpus[k], 1) &&
 		    emit_str_eq_null(p->gpus[k].profile, g->profile))
 			return;
 	gw_buf_printf(profiles, "%s%s", profiles->len ? ", " : "", g->profile);
@@ -65,7 +65,7 @@ tile_gpus(const gw_plan *p, const gw_plan_gpu **pt, gw_buf *profiles,
 	for (i = 0; i < p->ngpus; i++) {
 		const gw_plan_gpu *g = &p->gpus[i];
 
-		if (g->existing)
+		if (!emit_listed(g, 1))
 			continue;
 		if (g->profile && *g->profile) {
 			add_profile(p, i, profiles);

@@ -124,4 +124,58 @@ sample vmx/ws-fully-encrypted-vm-gbk-4337char-line-crlf.vmx "$TMP/enc.vmx"
 run "$GPUWIZ" vmx "$TMP/enc.vmx" --gpu l40s --write
 check "encryption.data: refused" sh -c "[ $rc -eq 2 ] && grep -q 'encryption.data' '$err'"
 
+# --- BOSH, Ops Manager, the tile: the whole VM, not only what is added -----
+# llm-train holds one L40S (pciPassthru0, 0000:3b:00.0); two are asked for.
+# The .vmx gets the missing one; the extension and the VM type describe
+# the VM BOSH creates: both GPUs and the MMIO for both.
+SRCDIR=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+LLM=$SRCDIR/data/hosts/esxi-l40s/volumes/datastore1/llm-train/llm-train.vmx
+mkdir -p "$TMP/ext"
+cp "$LLM" "$TMP/ext/vm.vmx"
+printf '[gpu]\ndevices = l40s=2\n[vm]\nvmx = vm.vmx\nbdf = 0000:3b:00.0, 0000:5e:00.0\nsystem_id = 5f3a1c2e-8b4d-11ee-9a2b-3cecef0a1b2c\n[output]\ndir = out\nformats = vmx,bosh,opsman,tile\n' >"$TMP/ext/a.ini"
+# ext_check DIR: both L40S in BOSH's and Ops Manager's lists, MMIO 256 for
+# the two, the tile's L40S with the MMIO for two
+ext_check() {
+	python3 - "$1" <<'PY'
+import json, sys, yaml
+d = sys.argv[1]
+b = yaml.safe_load(open(d + "/bosh-vm-extension.yml"))["vm_extensions"][0]["cloud_properties"]
+o = json.load(open(d + "/opsman-vm-extension.json"))["cloud_properties"]
+for cp in (b, o):
+    assert cp["pci_passthroughs"] == [{"vendor_id": 0x10de, "device_id": 0x26b9}] * 2, cp
+    assert cp["vmx_options"]["pciPassthru.64bitMMIOSizeGB"] == "256", cp
+t = yaml.safe_load(open(d + "/tile-vm-type.yml"))
+assert t["PCI Passthrough Device ID"] == "0x26B9" and t["size for 64bit MMIO"] == "256", t
+assert "for 2 GPUs" in t["note"], t
+PY
+}
+run "$GPUWIZ" apply --answers "$TMP/ext/a.ini"
+check "outputs: apply exits 0" [ $rc -eq 0 ]
+check "outputs: bosh, opsman and tile list both L40S, MMIO 256" ext_check "$TMP/ext/out"
+check "outputs: the .vmx gets only the missing one (pciPassthru1 at 0000:5e:00.0)" \
+	sh -c "[ \$(grep -c '^pciPassthru[0-9]*.present' '$TMP/ext/vm.vmx') -eq 2 ] && grep -q '^pciPassthru1.id = \"00000:094:00.0\"' '$TMP/ext/vm.vmx'"
+cp "$TMP/ext/vm.vmx" "$TMP/ext/first"
+rm -rf "$TMP/ext/out"
+run "$GPUWIZ" apply --answers "$TMP/ext/a.ini"
+check "outputs: replayed, the .vmx unchanged" sh -c "[ $rc -eq 0 ] && cmp -s '$TMP/ext/vm.vmx' '$TMP/ext/first'"
+check "outputs: replayed, the outputs still list both" ext_check "$TMP/ext/out"
+# vGPUs: two nvidia_l40s-24c in the VM, three asked for (its 32-bit guest
+# is a FAIL of its own: forced, exit 1)
+sample vmx/synthetic-vgpu-l40s-24c-x2-ubuntu32.vmx "$TMP/ext/g.vmx"
+printf '[gpu]\ndevices = nvidia_l40s-24c=3\n[vm]\nvmx = g.vmx\n[options]\nforce = yes\n[output]\ndir = gout\nformats = bosh\n' >"$TMP/ext/g.ini"
+run "$GPUWIZ" apply --answers "$TMP/ext/g.ini"
+check "outputs: vGPUs: three in the extension, one added to the .vmx" sh -c "[ $rc -eq 1 ] && [ \$(grep -c '^    - \"nvidia_l40s-24c\"' '$TMP/ext/gout/bosh-vm-extension.yml') -eq 3 ] && [ \$(grep -ac '\\.vgpu = ' '$TMP/ext/g.vmx') -eq 3 ]"
+
+# --- CPU hot-add: its own reason (virtual NUMA), not memory's --------------
+# the Kali appliance has vcpu.hotadd = "TRUE" and no mem.hotadd
+sample vmx/ws-kali-2024.1-prebuilt-appliance-crlf.vmx "$TMP/k.vmx"
+run "$GPUWIZ" vmx "$TMP/k.vmx" --gpu l40s
+check "vcpu.hotadd: its own reason and source" sh -c "grep -qF 'why: CPU hot-add turns virtual NUMA off: the guest sees a single NUMA node' '$out' && grep -qF 'source: VMware vSphere Resource Management, Virtual NUMA (CPU HotAdd turns it off; KB 2040375)' '$out'"
+check "vcpu.hotadd: no memory reason" sh -c "! grep -qF 'memory added later is outside the full reservation' '$out' && ! grep -qF 'keeps hot-added memory' '$out'"
+check "vcpu.hotadd: the INFO names it" has 'INFO  CPU hot-add is on (vcpu.hotadd = "TRUE"), which turns virtual NUMA off'
+if [ $ZH = 1 ]; then
+	zh "$GPUWIZ" vmx "$TMP/k.vmx" --gpu l40s
+	check "zh: vcpu.hotadd reason in Chinese" has 'CPU 热添加会关闭虚拟 NUMA'
+fi
+
 finish

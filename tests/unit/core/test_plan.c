@@ -1962,6 +1962,11 @@ test_hotadd(void **state)
 	assert_non_null(setting(&p, "mem.hotadd")->reason);
 	assert_non_null(strstr(setting(&p, "mem.hotadd")->source, "KB 309986"));
 	assert_string_equal(setting(&p, "vcpu.hotadd")->value, "FALSE");
+	/* CPU hot-add has its own reason (virtual NUMA) and source */
+	assert_non_null(strstr(setting(&p, "vcpu.hotadd")->reason, "virtual NUMA"));
+	assert_null(strstr(setting(&p, "vcpu.hotadd")->reason, "memory added"));
+	assert_non_null(strstr(setting(&p, "vcpu.hotadd")->source, "KB 2040375"));
+	assert_null(strstr(setting(&p, "mem.hotadd")->reason, "NUMA"));
 	gw_plan_free(&p);
 	build(&a, mem, &p);
 	f = finding(&p, "device-hotadd");

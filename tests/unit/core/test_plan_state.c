@@ -560,6 +560,49 @@ test_fewer_than_the_vm_has(void **state)
 	gw_vmx_free(v);
 }
 
+/* The VM's devices that count towards a GPU asked for are marked so
+ * (gw_plan_gpu.counted: the wizard lists them in the GPU's row, not again
+ * beside it); others of the VM are not. */
+static void
+test_counted(void **state)
+{
+	gw_vmx *v = load(LINUX_VMX, TWO_L40S_PT);
+	const gw_plan_gpu *g = NULL;
+	gw_answers a;
+	gw_plan p;
+	gw_err e;
+	size_t i;
+
+	(void)state;
+	/* three asked for: both of the VM count, one added */
+	answers(&a, (const char *const[]){ "l40s=3", NULL });
+	if (gw_plan_build(&a, &tbl, v, &p, &e) != 0)
+		fail_msg("%s", e.msg);
+	for (i = 0; i < p.ngpus; i++)
+		if (p.gpus[i].existing)
+			g = &p.gpus[i];
+	assert_non_null(g);
+	assert_int_equal(g->count, 2);
+	assert_int_equal(g->counted, 2);
+	assert_int_equal(p.n_passthru, 1);
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+
+	/* another model asked for: the L40S stay beside it */
+	answers(&a, (const char *const[]){ "a40", NULL });
+	if (gw_plan_build(&a, &tbl, v, &p, &e) != 0)
+		fail_msg("%s", e.msg);
+	for (i = 0, g = NULL; i < p.ngpus; i++)
+		if (p.gpus[i].existing)
+			g = &p.gpus[i];
+	assert_non_null(g);
+	assert_int_equal(g->count, 2);
+	assert_int_equal(g->counted, 0);
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+	gw_vmx_free(v);
+}
+
 int
 main(void)
 {
@@ -572,6 +615,7 @@ main(void)
 		cmocka_unit_test(test_vgpu_twice),
 		cmocka_unit_test(test_passthrough_counts),
 		cmocka_unit_test(test_fewer_than_the_vm_has),
+		cmocka_unit_test(test_counted),
 	};
 
 	return cmocka_run_group_tests(tests, up, down);

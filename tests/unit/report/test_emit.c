@@ -518,7 +518,8 @@ test_bosh_vgpu(void **state)
 	tp_free(p);
 }
 
-/* GPUs already attached are not listed; mixed models are fine for BOSH. */
+/* GPUs already attached are listed with the added ones (BOSH creates the
+ * whole VM); mixed models are fine for BOSH, not for the tile. */
 static void
 test_bosh_existing_and_mixed(void **state)
 {
@@ -534,11 +535,17 @@ test_bosh_existing_and_mixed(void **state)
 	ydoc_load(out, &doc);
 	cp = bosh_cp(&doc, "gpu-mixed");
 	pts = ymap_get(&doc, cp, "pci_passthroughs");
-	assert_int_equal(yseq_len(pts), 2);
+	assert_int_equal(yseq_len(pts), 3);
 	yassert_plain(&doc, yseq_at(&doc, pts, 0), "device_id", "9913");
 	yassert_plain(&doc, yseq_at(&doc, pts, 1), "device_id", "8373");
-	assert_null(strstr(out, "9009"));                /* 0x2331 */
+	yassert_plain(&doc, yseq_at(&doc, pts, 2), "device_id", "9009"); /* 0x2331 */
 	yaml_document_delete(&doc);
+	free(out);
+	assert_int_equal(gw_emit_tile(p, NULL, &out, &e), -1);
+	assert_non_null(strstr(e.msg, "two GPU models"));
+	/* the .vmx lines still add only the missing ones */
+	assert_int_equal(gw_emit_vmx(p, NULL, &out, &e), 0);
+	assert_null(strstr(out, "0x2331"));
 	free(out);
 	tp_free(p);
 }
@@ -551,8 +558,7 @@ test_bosh_refusals(void **state)
 	gw_err e;
 
 	(void)state;
-	/* only an existing GPU: nothing to add */
-	tp_gpu(p, "l40s", 0x10de, 0x26b9, 48, 1, NULL, 1);
+	/* no GPU at all */
 	assert_int_equal(gw_emit_bosh(p, NULL, &out, &e), -1);
 	assert_null(out);
 	assert_non_null(strstr(e.msg, "bosh"));
@@ -562,6 +568,16 @@ test_bosh_refusals(void **state)
 	assert_int_equal(gw_emit_tile(p, NULL, &out, &e), -1);
 	assert_non_null(strstr(e.msg, "tile"));
 	assert_null(out);
+	/* only an existing GPU: the VM BOSH creates has it */
+	tp_gpu(p, "l40s", 0x10de, 0x26b9, 48, 1, NULL, 1);
+	assert_int_equal(gw_emit_bosh(p, NULL, &out, &e), 0);
+	assert_non_null(strstr(out, "device_id: 9913"));
+	free(out);
+	out = NULL;
+	assert_int_equal(gw_emit_tile(p, NULL, &out, &e), 0);
+	assert_non_null(strstr(out, "0x26B9"));
+	free(out);
+	out = NULL;
 
 	/* a passthrough GPU with unknown ids (bare --vram) */
 	tp_gpu(p, "48GB", 0, 0, 48, 1, NULL, 0);
