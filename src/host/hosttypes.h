@@ -37,6 +37,9 @@ typedef struct gw_gpu_dev {
 	int ambiguous;             /* several table rows share the PCI id and
 	                            * the subsystem picks none */
 	char *name;                /* the table's name, else pci.ids; or NULL */
+	int ids_unread;            /* the source gave no PCI id (lspci
+	                            * without -nn): row, vendor and device
+	                            * come from the name, or stay 0 */
 	int vram_gb;               /* from the table; -1 unknown */
 	gw_gpu_bar bars[6];
 	int nbars;
