@@ -60,6 +60,9 @@ typedef struct gw_gpu_dev {
 void gw_gpu_dev_init(gw_gpu_dev *g);
 /* Free n devices and the array. */
 void gw_gpu_devs_free(gw_gpu_dev *g, size_t n);
+/* Drop g (an onboard display a list leaves out): its strings freed, g
+ * zeroed (host.c). */
+void gw_host_gpu_drop(gw_gpu_dev *g);
 /* The BAR need of g's 64-bit BARs in GB (rounded up; gw_mmio_bars), the
  * size gpuwiz gpus uses when the VRAM is unknown; 0 when g has no 64-bit
  * BAR or the need cannot be computed. */

@@ -438,7 +438,7 @@ state_end(lspci_state *st, gw_err *e)
 	for (i = 0; i < st->out->n; i++) {
 		gw_gpu_dev *g = &st->out->gpus[i];
 
-		if (g->row == NULL && !g->ids_unread)
+		if (g->row == NULL && !g->ids_unread && st->t != NULL)
 			g->row = gw_table_find_pci(st->t, g->vendor, g->device,
 			                           g->subvendor, g->subdevice,
 			                           &g->ambiguous);
