@@ -16,7 +16,9 @@
  * Configuring this Linux host, a "Detected on this host" list (address,
  * name, VRAM, driver, IOMMU group) comes above the search: Space adds the
  * highlighted GPU in passthrough with its address
- * (gw_wizard_add_detected).
+ * (gw_wizard_add_detected).  Offline, F5 reads that list from a saved
+ * `lspci -nnvv` or `esxcli hardware pci list` output of the host
+ * (gw_wizard_read_capture) and shows it the same way.
  */
 #include "step_gpu.h"
 
@@ -104,7 +106,7 @@ gpu_existing_at(const gw_wizard *w, size_t k)
 int
 gpu_detect_mode(const gw_wizard *w)
 {
-	return gw_wizard_can(w, GW_CAN_PROBE);
+	return gw_wizard_can(w, GW_CAN_PROBE) || gw_wizard_capture(w) != NULL;
 }
 
 static size_t
@@ -355,6 +357,10 @@ gpu_key(ui_ctx *u, ui_key k)
 		next_focus(u, -1);
 		return UI_HANDLED;
 	}
+	if (ui_key_fn(k, KEY_F(5)) && !gw_wizard_can(u->w, GW_CAN_PROBE)) {
+		gpu_read_capture(u);
+		return UI_HANDLED;
+	}
 	return focus_key[gpu_state(u)->focus](u, k);
 }
 
@@ -456,6 +462,14 @@ gpu_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 		/* TRANSLATORS: key help label, at most 8 cells. */
 		ui_keys_add(out, &n, max, "Del", _("Remove"), del);
 		break;
+	}
+	if (!gw_wizard_can(u->w, GW_CAN_PROBE) && focus != F_SELECTED) {
+		ui_key f5 = { KEY_F(5), 0 };
+
+		/* TRANSLATORS: key help label (F5: read the host's GPUs from
+		 * a saved lspci or esxcli output); lspci is the command's
+		 * name.  At most 5 cells: the line is full at 80. */
+		ui_keys_add(out, &n, max, "F5", _("lspci"), f5);
 	}
 	n = ui_keys_common(out, n, max, focus == F_SEARCH);
 	if (gpu_enter_adds(gpu_state(u))) {

@@ -57,6 +57,10 @@ gpu_by_size_row(const gpu_st *st, int idx)
 	return idx == (int)st->nresults;
 }
 void gpu_add_detected(ui_ctx *u);
+/* Offline, F5: ask for the path of a saved lspci -nnvv or esxcli
+ * hardware pci list output and list its GPUs above the table
+ * (gw_wizard_read_capture). */
+void gpu_read_capture(ui_ctx *u);
 void gpu_cycle_profile(ui_ctx *u, size_t idx);
 void gpu_change_count(ui_ctx *u, size_t idx, int delta);
 

@@ -119,12 +119,23 @@ detected_draw(ui_ctx *u, ui_rect r)
 	gpu_st *st = gpu_state(u);
 	const char *err = gw_wizard_error(w, GW_ERR_DETECT);
 	int n = (int)gw_wizard_detected(w, NULL), i;
+	const char *cap = gw_wizard_capture(w);
+	char *head = NULL;
 
-	dw_put(r.y, r.x,
+	if (cap) {
+		const char *base = strrchr(cap, '/');
+
+		/* TRANSLATORS: heading of the GPUs read from a saved lspci or
+		 * esxcli output; %s is its file name.  At most 60 cells. */
+		head = gw_xasprintf(_("GPUs in %s (Space adds):"),
+		                    base ? base + 1 : cap);
+	}
+	dw_put(r.y, r.x, head ? head :
 	       /* TRANSLATORS: heading of the GPUs found on this Linux host;
 	        * at most 60 cells. */
 	       _("Detected on this host (Space adds):"), r.w,
 	       ui_attr(UI_C_HEAD));
+	free(head);
 	if (err || n == 0) {
 		dw_put(r.y + 1, r.x + 2, err ? err :
 		       /* TRANSLATORS: no GPU found on this host; at most 76

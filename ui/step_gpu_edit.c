@@ -285,3 +285,44 @@ gpu_change_count(ui_ctx *u, size_t idx, int delta)
 		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
 }
 
+
+void
+gpu_read_capture(ui_ctx *u)
+{
+	gpu_st *st = gpu_state(u);
+	char *path = NULL, *p;
+	gw_err e;
+	int n;
+
+	/* TRANSLATORS: title of the question for a capture's path; at most
+	 * 30 cells. */
+	if (ui_input(u, _("Read the host's GPUs"),
+	             /* TRANSLATORS: the question; lspci -nnvv and esxcli
+	              * hardware pci list are commands: keep them.  Wrapped. */
+	             _("The path of a saved output of lspci -nnvv (or lspci -vvv) or of esxcli hardware pci list from the host:"),
+	             &path, 0) != 1) {
+		free(path);
+		return;
+	}
+	e.msg[0] = '\0';
+	p = gw_trim(path);
+	n = gw_wizard_read_capture(u->w, p, &e);
+	if (strrchr(p, '/') != NULL)   /* the file's name says enough */
+		p = strrchr(p, '/') + 1;
+	if (n < 0) {
+		ui_msg(u, UI_MSG_ERROR, "%s", e.msg);
+	} else if (n == 0) {
+		/* TRANSLATORS: %s is the file read. */
+		ui_msg(u, UI_MSG_INFO, _("%s lists no GPU: pick one from the table."), p);
+	} else {
+		ui_msg(u, UI_MSG_OK,
+		       /* TRANSLATORS: %d GPUs read from file %s. */
+		       ngettext("Read %d GPU from %s: Space adds it.",
+		                "Read %d GPUs from %s: Space adds one.", n),
+		       n, p);
+		st->focus = F_DETECTED;
+		st->dl.n = n;
+		st->dl.cur = st->dl.top = 0;
+	}
+	free(path);
+}

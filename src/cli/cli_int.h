@@ -36,7 +36,7 @@ enum cli_opt_id {
 	OPT_NO_RESERVE, OPT_MEMORY, OPT_ESXI, OPT_MMIO_GB,
 	OPT_ALLOW_BELOW_RULE, OPT_BDF, OPT_SYSTEM_ID, OPT_NAME, OPT_TABLE,
 	OPT_JSON, OPT_WRITE, OPT_FORCE, OPT_FORMAT, OPT_ANSWERS, OPT_LANG,
-	OPT_HELP, OPT_ESXCLI_FILE, OPT_NVIDIA_SMI_Q, OPT_SYSROOT, OPT_BUNDLE,
+	OPT_HELP, OPT_ESXCLI_FILE, OPT_LSPCI_FILE, OPT_NVIDIA_SMI_Q, OPT_SYSROOT, OPT_BUNDLE,
 	OPT_SSH, OPT_SSH_PORT, OPT_SSH_IDENTITY, OPT_SSH_OPTION,
 	OPT_SAMPLE_HOST, OPT_VM, OPT_UPGRADE_HW, OPT_ENABLE, OPT_URL, OPT_USER,
 	OPT_THUMBPRINT, OPT_INSECURE, OPT_CAFILE, OPT_DRY_RUN, OPT_HOST,
@@ -61,6 +61,7 @@ typedef struct cli_opts {
 	const char *lang;         /* --lang, as the answers file says it
 	                           * ("en", "zh_CN"), or NULL */
 	const char *esxcli_file;
+	const char *lspci_file;   /* gpus --lspci-file FILE */
 	const char *nvsmi;
 	const char *sysroot;
 	const char *bundle;

@@ -4,6 +4,7 @@
 #include "cli_int.h"
 #include "finding_print.h"
 #include "jsonutil.h"
+#include "lspci.h"
 #include "gpus_print.h"
 #include "textesc.h"
 #include "write_report.h"
@@ -14,7 +15,8 @@
 /* gpus (CMD_NOARGS): the host's display-class devices (gw_host_gpus:
  * libpci under --sysroot or /, esxcli over --ssh or on the ESXi shell, a
  * sample host, every host of a server through --url), or those of a saved
- * `esxcli hardware pci list` (--esxcli-file), all printed alike. */
+ * `esxcli hardware pci list` (--esxcli-file) or `lspci -nnvv` capture
+ * (--lspci-file), all printed alike. */
 int
 cmd_gpus(cli_opts *o, const gw_table *t, gw_err *e)
 {
@@ -25,7 +27,9 @@ cmd_gpus(cli_opts *o, const gw_table *t, gw_err *e)
 
 	if (cli_host_check(o, e) != 0)
 		return EXIT_USAGE;
-	if (o->esxcli_file != NULL) {
+	if (o->lspci_file != NULL) {
+		rc = gw_lspci_gpu_list_read_file(t, o->lspci_file, &l, e);
+	} else if (o->esxcli_file != NULL) {
 		rc = gw_esxi_gpu_list_read_file(t, o->esxcli_file, &l, e);
 	} else {
 		if ((o->url ? cli_vs_host_open(o, &h, e)

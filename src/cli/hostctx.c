@@ -79,6 +79,7 @@ cli_host_check(const cli_opts *o, gw_err *e)
 	s.sysroot = o->sysroot;
 	s.sample = o->sample;
 	s.listing = o->esxcli_file;
+	s.lspci = o->lspci_file;
 	return gw_host_spec_check(&s, e);
 }
 

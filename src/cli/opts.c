@@ -252,6 +252,7 @@ static const cli_optdef optdefs[OPT_COUNT] = {
 	[OPT_LANG] = FN("lang", required_argument, opt_lang),
 	[OPT_HELP] = FLAG("help", help),
 	[OPT_ESXCLI_FILE] = STR("esxcli-file", esxcli_file),
+	[OPT_LSPCI_FILE] = STR("lspci-file", lspci_file),
 	[OPT_NVIDIA_SMI_Q] = STR("nvidia-smi-q", nvsmi),
 	[OPT_SYSROOT] = STR("sysroot", sysroot),
 	[OPT_BUNDLE] = STR("bundle", bundle),

@@ -119,6 +119,8 @@ typedef struct gw_host_spec {
 	const char *listing;            /* a saved `esxcli hardware pci list`
 	                                 * read instead of a host (gpus
 	                                 * --esxcli-file): only checked here */
+	const char *lspci;              /* a saved lspci -nnvv capture (gpus
+	                                 * --lspci-file): only checked here */
 } gw_host_spec;
 
 /* Check what the spec combines (the one place of the exclusions between

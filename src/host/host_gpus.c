@@ -114,6 +114,28 @@ vram_note(gw_gpu_list *l, const gw_gpu_dev *g, const char *id)
 		      "size the VM with gpuwiz mmio --vram GB"), g->bdf, id));
 }
 
+/* A device whose source gave no PCI id (lspci without -nn): the table
+ * row its name matched, or the ids to ask for. */
+static void
+ids_note(gw_gpu_list *l, const gw_gpu_dev *g)
+{
+	if (g->row)
+		add_note(l, gw_xasprintf(
+		    _("%s: no PCI id in the capture; its name matches %s "
+		      "(%04x:%04x) in the GPU table"),
+		    g->bdf, g->row->id, g->row->vendor_id, g->row->device_id));
+	else if (has_bar64(g))
+		add_note(l, gw_xasprintf(
+		    _("%s: no PCI id in the capture and its name matches no "
+		      "single GPU of the table: its VRAM is unknown, so its "
+		      "BARs size it; capture lspci -nnvv for the ids"), g->bdf));
+	else
+		add_note(l, gw_xasprintf(
+		    _("%s: no PCI id in the capture, its name matches no "
+		      "single GPU of the table and it shows no 64-bit BAR: "
+		      "capture lspci -nnvv for the ids"), g->bdf));
+}
+
 /* What stands between g and a VM on the host's side. */
 static void
 passthru_note(gw_gpu_list *l, const gw_gpu_dev *g)
@@ -167,7 +189,11 @@ gw_gpu_list_sum(gw_gpu_list *l)
 		const gw_gpu_dev *g = &l->gpus[i];
 		char id[16];
 
-		snprintf(id, sizeof id, "%04x:%04x", g->vendor, g->device);
+		if (g->ids_unread && g->row == NULL)   /* the vendor, by name */
+			snprintf(id, sizeof id, "%04x", g->vendor);
+		else
+			snprintf(id, sizeof id, "%04x:%04x", g->vendor,
+			         g->device);
 		if (g->onboard) {
 			add_note(l, gw_xasprintf(
 			    _("%s (%s) is an on-board management or virtual "
@@ -175,7 +201,10 @@ gw_gpu_list_sum(gw_gpu_list *l)
 			    g->bdf, id));
 			continue;
 		}
-		vram_note(l, g, id);
+		if (g->ids_unread)
+			ids_note(l, g);
+		else
+			vram_note(l, g, id);
 		passthru_note(l, g);
 		if (l->iommu_known)
 			group_notes(l, g);

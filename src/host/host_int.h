@@ -103,7 +103,5 @@ int gw_host_gpus_row(gw_host_probe *p, char *none_msg);
 /* Keep the GPU list's BDFs for enable_gpu / gpu_passthru. */
 void gw_host_keep_bdfs(gw_host *h, const gw_gpu_dev *g, size_t n);
 void gw_host_drop_bdfs(gw_host *h);
-/* Drop g (an onboard display) and its strings. */
-void gw_host_gpu_drop(gw_gpu_dev *g);
 
 #endif

@@ -157,6 +157,11 @@ check_vs(const gw_host_spec *s, gw_err *e)
 int
 gw_host_spec_check(const gw_host_spec *s, gw_err *e)
 {
+	if (s->lspci && (s->listing || s->ssh || s->sample || s->sysroot ||
+	                 s->url)) {
+		gw_err_set(e, "%s", _("--lspci-file reads a saved lspci capture; it cannot be combined with --esxcli-file, --ssh, --sample-host, --sysroot or --url"));
+		return -1;
+	}
 	if (s->listing && (s->ssh || s->sample || s->sysroot || s->url)) {
 		gw_err_set(e, "%s", _("--esxcli-file reads a saved listing; it cannot be combined with --ssh, --sample-host, --sysroot or --url"));
 		return -1;

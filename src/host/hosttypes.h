@@ -37,6 +37,9 @@ typedef struct gw_gpu_dev {
 	int ambiguous;             /* several table rows share the PCI id and
 	                            * the subsystem picks none */
 	char *name;                /* the table's name, else pci.ids; or NULL */
+	int ids_unread;            /* the source gave no PCI id (lspci
+	                            * without -nn): row, vendor and device
+	                            * come from the name, or stay 0 */
 	int vram_gb;               /* from the table; -1 unknown */
 	gw_gpu_bar bars[6];
 	int nbars;
@@ -57,6 +60,9 @@ typedef struct gw_gpu_dev {
 void gw_gpu_dev_init(gw_gpu_dev *g);
 /* Free n devices and the array. */
 void gw_gpu_devs_free(gw_gpu_dev *g, size_t n);
+/* Drop g (an onboard display a list leaves out): its strings freed, g
+ * zeroed (host.c). */
+void gw_host_gpu_drop(gw_gpu_dev *g);
 /* The BAR need of g's 64-bit BARs in GB (rounded up; gw_mmio_bars), the
  * size gpuwiz gpus uses when the VRAM is unknown; 0 when g has no 64-bit
  * BAR or the need cannot be computed. */

@@ -84,7 +84,10 @@ gpu_cells(const gw_gpu_dev *g, char **cl)
 {
 	cl[0] = gw_str_escaped(g->bdf);
 	cl[1] = vmx_id(g);
-	cl[2] = gw_xasprintf("%04x:%04x", g->vendor, g->device);
+	/* no id read and none from the table's name: nothing to show */
+	cl[2] = g->ids_unread && g->row == NULL
+	        ? gw_xstrdup("-")
+	        : gw_xasprintf("%04x:%04x", g->vendor, g->device);
 	cl[3] = gw_str_escaped(g->name && *g->name ? g->name : "-");
 	cl[4] = g->vram_gb >= 0 ? gw_xasprintf(_("%d GB"), g->vram_gb)
 	                        : gw_xstrdup(_("unknown"));
@@ -251,8 +254,10 @@ gpu_json(const gw_gpu_dev *g)
 	json_object_set_new(j, "bdf", gw_json_text(g->bdf));
 	json_object_set_new(j, "vmx_id", json_string(vid));
 	free(vid);
-	json_object_set_new(j, "vendor_id", hex_id(g->vendor));
-	json_object_set_new(j, "device_id", hex_id(g->device));
+	json_object_set_new(j, "vendor_id", g->ids_unread && g->vendor == 0
+	                    ? json_null() : hex_id(g->vendor));
+	json_object_set_new(j, "device_id", g->ids_unread && g->row == NULL
+	                    ? json_null() : hex_id(g->device));
 	json_object_set_new(j, "subvendor_id", g->subsys_known
 	                    ? hex_id(g->subvendor) : json_null());
 	json_object_set_new(j, "subdevice_id", g->subsys_known

@@ -428,6 +428,16 @@ int gw_wizard_probe_host(gw_wizard *w);
 void gw_wizard_set_host_override(gw_wizard *w, int on);
 /* The first FAIL row, NULL when none (or not GW_MODE_LINUX). */
 const gw_finding *gw_wizard_host_fail(const gw_wizard *w);
+/* Offline: read the host's GPUs from a saved `lspci -nnvv` (or -vvv)
+ * capture or `esxcli hardware pci list` output at path, told apart by
+ * their device lines (gw_lspci_is_capture); they become the detected GPUs
+ * (onboard displays left out, as gw_wizard_probe_host lists them) that
+ * gw_wizard_add_detected adds, and the host's GPU counts.  Another capture
+ * replaces them.  Returns their number, or -1 and e (a host is probed; the
+ * file missing, binary, or neither capture) with nothing changed. */
+int gw_wizard_read_capture(gw_wizard *w, const char *path, gw_err *e);
+/* The capture read, or NULL. */
+const char *gw_wizard_capture(const gw_wizard *w);
 /* Add detected GPU idx (of w->detected) in passthrough, one: its table
  * row when the table knows it; else a GPU sized from its BARs (VRAM
  * unknown: the 64-bit BAR need in GB, as gpuwiz gpus sizes it, stands for

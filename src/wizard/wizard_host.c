@@ -2,6 +2,8 @@
  * ask for (wizard.h), through the host interface (host.h) and the
  * session (session.h): no branch here on what reaches the host. */
 #include "wizard_queue.h"
+#include "esxi.h"
+#include "lspci.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,8 @@ wz_clear_probes(gw_wizard *w)
 	w->detected_added = NULL;
 	free(w->detect_error);
 	w->detect_error = NULL;
+	free(w->capture);
+	w->capture = NULL;
 	w->host_override = 0;
 	wz_fill_avail(w);
 }
@@ -241,4 +245,72 @@ gw_wizard_esxi_upgrade_target(const gw_wizard *w)
 	if (!gw_wizard_host_mode(w) || wz_plan(w) == NULL)
 		return 0;
 	return gw_session_upgrade_target(&w->sess, &w->plan);
+}
+
+/* ---- offline: a saved capture of the host's PCI devices ----------------- */
+
+int
+gw_wizard_read_capture(gw_wizard *w, const char *path, gw_err *e)
+{
+	const gw_table *t = gw_wizard_table(w);
+	gw_gpu_list l;
+	char *data = NULL;
+	size_t len = 0, i, n = 0;
+	int rc;
+
+	if (gw_wizard_can(w, GW_CAN_PROBE)) {
+		gw_err_set(e, "%s", _("The host is read already: its GPUs are listed above the table."));
+		return -1;
+	}
+	if (path == NULL || *path == '\0') {
+		gw_err_set(e, "%s", _("Type the path of the saved lspci -nnvv or esxcli hardware pci list output."));
+		return -1;
+	}
+	if (gw_read_file(path, GW_LSPCI_MAX_BYTES, &data, &len, e) != 0)
+		return -1;
+	if (memchr(data, '\0', len) != NULL) {
+		gw_err_set(e, _("%s: binary data (NUL byte); expected the text "
+		                "output of %s"), path, "lspci -nnvv");
+		free(data);
+		return -1;
+	}
+	/* which capture it is: an lspci device line says lspci */
+	if (gw_lspci_is_capture(data))
+		rc = gw_lspci_gpu_list_read(t, data, path, &l, e);
+	else if (strstr(data, "Address:") != NULL)
+		rc = gw_esxi_gpu_list_read(t, data, path, &l, e);
+	else {
+		gw_err_set(e, _("%s: expected the output of lspci -nnvv or of "
+		                "esxcli hardware pci list (no device of either "
+		                "in it)"), path);
+		rc = -1;
+	}
+	free(data);
+	if (rc != 0)
+		return -1;
+	wz_clear_probes(w);
+	/* the GPUs, onboard displays left out, as a probe lists them */
+	w->detected = gw_xcalloc(l.n ? l.n : 1, sizeof *w->detected);
+	for (i = 0; i < l.n; i++) {
+		if (l.gpus[i].onboard) {
+			gw_host_gpu_drop(&l.gpus[i]);
+			continue;
+		}
+		w->detected[n++] = l.gpus[i];
+	}
+	free(l.gpus);
+	l.gpus = NULL;
+	l.n = 0;
+	gw_gpu_list_free(&l);
+	w->ndetected = n;
+	w->detected_added = gw_xcalloc(n ? n : 1, sizeof *w->detected_added);
+	w->capture = gw_xstrdup(path);
+	wz_fill_avail(w);
+	return (int)n;
+}
+
+const char *
+gw_wizard_capture(const gw_wizard *w)
+{
+	return w->capture;
 }

@@ -44,6 +44,8 @@ struct gw_wizard {
 	size_t ndetected;
 	char *detect_error;     /* why the GPUs could not be listed, or NULL */
 	int *detected_added;    /* per detected GPU: added with its BDF */
+	char *capture;          /* offline: the lspci or esxcli capture the
+	                         * detected GPUs were read from, or NULL */
 	int host_override;      /* the operator goes on despite FAIL rows */
 	char *sysroot;          /* GW_MODE_LINUX root; NULL = gw_wizard_sysroot() */
 	char *scratch;          /* a sample host: where the writes go (shown) */

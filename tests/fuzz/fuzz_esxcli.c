@@ -2,11 +2,14 @@
  * list (and the GPUs read from it), system uuid get,
  * system version get, storage core path/device list, storage vmfs extent
  * list, graphics host get, software vib list, vm process list (and the
- * power states read from it).  Every input goes to every
- * parser, as the unit tests in tests/unit/host/test_esxi*.c call them. */
+ * power states read from it), and the other PCI listing gpuwiz gpus
+ * reads, a saved lspci capture (src/host/lspci.c).  Every input goes to
+ * every parser, as the unit tests in tests/unit/host/test_esxi*.c and
+ * test_lspci.c call them. */
 #include "fuzz.h"
 #include "esxi.h"
 #include "esxi_vgpu.h"
+#include "lspci.h"
 
 static void
 fz_pci(const char *s)
@@ -29,6 +32,28 @@ fz_pci(const char *s)
 		(void)gw_esxi_gpu_list_read(t, s, "fuzz", &g, &e);
 		gw_gpu_list_free(&g);
 	}
+}
+
+/* an lspci capture: each GPU's BARs are at most six, sized, indexed 0-5 */
+static void
+fz_lspci(const char *s)
+{
+	const gw_table *t = fz_table();
+	gw_gpu_list g;
+	size_t i;
+	int k;
+	gw_err e;
+
+	(void)gw_lspci_is_capture(s);
+	if (gw_lspci_gpu_list_read(t, s, "fuzz", &g, &e) == 0)
+		for (i = 0; i < g.n; i++) {
+			FZ_CHECK(g.gpus[i].nbars <= 6);
+			for (k = 0; k < g.gpus[i].nbars; k++)
+				FZ_CHECK(g.gpus[i].bars[k].size > 0 &&
+				         g.gpus[i].bars[k].index >= 0 &&
+				         g.gpus[i].bars[k].index <= 5);
+		}
+	gw_gpu_list_free(&g);
 }
 
 static void
@@ -110,6 +135,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *s = fz_text(data, size);
 
 	fz_pci(s);
+	fz_lspci(s);
 	fz_small(s);
 	fz_storage(s);
 	fz_procs(s);

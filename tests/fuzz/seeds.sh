@@ -28,7 +28,7 @@ seed() {
 fx=$src/tests/fixtures
 hosts=$src/data/hosts
 seed vmx "$fx"/vmx/*.vmx "$fx"/scenarios/*.vmx "$hosts"/*/volumes/*/*/*.vmx
-seed esxcli "$fx"/esxcli/*.txt "$hosts"/*/esxi/esxcli-*.txt
+seed esxcli "$fx"/esxcli/*.txt "$fx"/lspci/*.txt "$hosts"/*/esxi/esxcli-*.txt
 seed vimcmd "$fx"/vimcmd/*.txt "$hosts"/*/esxi/vim-cmd-*.txt
 seed nvsmi "$fx"/nvidia-smi/*.txt
 seed diagnose "$fx"/vmwarelog/*.txt "$fx"/doctor/*.txt "$fx"/nvidia-smi/*.txt

@@ -2009,6 +2009,62 @@ test_linux_mode(void **state)
 }
 
 
+/* Offline, a saved capture becomes the detected GPUs (onboard displays
+ * left out) and the host's counts: an lspci -D -nnvvv one, then an esxcli
+ * listing replacing it; a file that is neither changes nothing. */
+static void
+test_read_capture(void **state)
+{
+	char *lsp = tu_fixture_path("lspci/synthetic-lspci-D-nnvvv-k-aspeed-2x-l40s-sriov-nic.txt");
+	char *esx = tu_fixture_path("esxcli/synthetic-hardware-pci-list-l40s-crlf-no-final-newline.txt");
+	char *vmm = tu_fixture_path("lspci/synthetic-lspci-vmm-machine-readable-not-accepted.txt");
+	char *want;
+	gw_wizard w;
+	gw_err e;
+
+	(void)state;
+	setenv("GPUWIZ_SYSROOT", "/nonexistent-gpuwiz-root", 1);
+	assert_int_equal(gw_wizard_init(&w, &table, NULL, &e), 0);
+	assert_int_equal(gw_wizard_mode(&w), GW_MODE_OFFLINE);
+	assert_null(gw_wizard_capture(&w));
+	assert_int_equal(gw_wizard_read_capture(&w, lsp, &e), 2);
+	assert_string_equal(gw_wizard_capture(&w), lsp);
+	assert_int_equal(w.ndetected, 2);
+	assert_string_equal(w.detected[0].bdf, "0000:41:00.0");
+	assert_string_equal(w.detected[1].bdf, "0000:c1:00.0");
+	assert_int_equal(w.af.a.navail, 1);
+	assert_int_equal(w.af.a.avail[0].device_id, 0x26b9);
+	assert_int_equal(w.af.a.avail[0].count, 2);
+	assert_int_equal(gw_wizard_add_detected(&w, 1, &e), 0);
+	assert_int_equal(w.af.a.ngpus, 1);
+	assert_string_equal(w.af.a.gpus[0].gpu->id, "l40s");
+	assert_int_equal(w.af.a.nbdfs, 0);     /* no system id: sizing only */
+	/* an esxcli listing: its one L40S replaces the list */
+	assert_int_equal(gw_wizard_read_capture(&w, esx, &e), 1);
+	assert_int_equal(w.ndetected, 1);
+	assert_string_equal(w.detected[0].bdf, "0000:3b:00.0");
+	assert_false(gw_wizard_detected_added(&w, 0));
+	assert_int_equal(w.af.a.ngpus, 1);     /* the selection stays */
+	/* neither capture: refused, nothing changed */
+	assert_int_equal(gw_wizard_read_capture(&w, vmm, &e), -1);
+	want = gw_xasprintf("%s: expected the output of lspci -nnvv or of "
+	                    "esxcli hardware pci list (no device of either in "
+	                    "it)", vmm);
+	assert_string_equal(e.msg, want);
+	assert_string_equal(gw_wizard_capture(&w), esx);
+	assert_int_equal(w.ndetected, 1);
+	assert_int_equal(gw_wizard_read_capture(&w, "", &e), -1);
+	assert_int_equal(gw_wizard_read_capture(&w, "/nonexistent/x", &e), -1);
+	assert_string_equal(e.msg, "/nonexistent/x: cannot open: No such file "
+	                    "or directory");
+	gw_wizard_free(&w);
+	unsetenv("GPUWIZ_SYSROOT");
+	free(want);
+	free(lsp);
+	free(esx);
+	free(vmm);
+}
+
 /* Lowering a count drops the detected GPUs (and their host addresses)
  * beyond it, the last added first; more than the host has is a WARN. */
 static void
@@ -2335,6 +2391,7 @@ main(void)
 		cmocka_unit_test(test_mode_table),
 		cmocka_unit_test(test_linux_mode),
 		cmocka_unit_test(test_detected_count),
+		cmocka_unit_test(test_read_capture),
 		cmocka_unit_test(test_esxi_mode),
 		cmocka_unit_test(test_init_empty),
 		cmocka_unit_test(test_init_from_answers_and_enter_walk),
