@@ -468,7 +468,7 @@ gpu_keys(ui_ctx *u, ui_keyhelp *out, size_t max)
 
 		/* TRANSLATORS: key help label (F5: read the host's GPUs from
 		 * a saved lspci or esxcli output); lspci is the command's
-		 * name.  At most 5 cells: the line is full at 80. */
+		 * name.  At most 5 cells: the line is nearly full at 80. */
 		ui_keys_add(out, &n, max, "F5", _("lspci"), f5);
 	}
 	n = ui_keys_common(out, n, max, focus == F_SEARCH);
