@@ -289,11 +289,7 @@ gw_wizard_free(gw_wizard *w)
 	clear_renders(w);
 	clear_plan(w);
 	gw_apply_result_free(&w->result);
-	gw_linux_checks_free(w->checks, w->nchecks);
-	free(w->checks_error);
-	gw_gpu_devs_free(w->detected, w->ndetected);
-	free(w->detected_added);
-	free(w->detect_error);
+	wz_free_probes(w);
 	free(w->sysroot);
 	free(w->scratch);
 	while (w->nscratch_left > 0)

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Forget the probes (rows, GPUs) of the last read. */
+/* Free the probes (rows, GPUs) of the last read and the capture read. */
 void
-wz_clear_probes(gw_wizard *w)
+wz_free_probes(gw_wizard *w)
 {
 	gw_linux_checks_free(w->checks, w->nchecks);
 	w->checks = NULL;
@@ -27,6 +27,13 @@ wz_clear_probes(gw_wizard *w)
 	w->detect_error = NULL;
 	free(w->capture);
 	w->capture = NULL;
+}
+
+/* Forget the probes of the last read: the host's choices are its own again. */
+void
+wz_clear_probes(gw_wizard *w)
+{
+	wz_free_probes(w);
 	w->host_override = 0;
 	wz_fill_avail(w);
 }

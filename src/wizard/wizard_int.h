@@ -137,6 +137,8 @@ const char *wz_render(const gw_wizard *w, size_t i, const char **why);
 int wz_savable(const gw_wizard *w, const char *path, gw_err *e);
 /* Forget the probes (rows, GPUs) of the last read (wizard_host.c). */
 void wz_clear_probes(gw_wizard *w);
+/* frees what the probes and a read capture left, nothing recomputed */
+void wz_free_probes(gw_wizard *w);
 /* The language changed: the host read (if any) is read again for its
  * texts (the check rows, the errors of the rows, GPUs and VMs, a sample
  * host's name), the queued changes' rows marked over them again
