@@ -453,6 +453,7 @@ test_vgpu_types(void **state)
 	const gw_gpu *v100 = gw_table_lookup(&table, "v100-16g-pcie", NULL);
 	const gw_gpu *t4 = gw_table_lookup(&table, "t4", NULL);
 	const gw_gpu *a40 = gw_table_lookup(&table, "a40", NULL);
+	const gw_gpu *ada6k = gw_table_lookup(&table, "rtx-6000-ada", NULL);
 	gw_vgpu_type vt;
 	gw_err e;
 	char *z;
@@ -527,6 +528,12 @@ test_vgpu_types(void **state)
 	assert_int_equal(gw_gpu_vgpu_check(v100, "grid_v100-32q", &e), -1);
 	/* the B-series of these boards has no row: not checked */
 	assert_int_equal(gw_gpu_vgpu_check(t4, "grid_t4-2b", &e), 0);
+	/* the RTX 6000 Ada's Q-series: creatable_vgpu_types, type ids
+	 * 941-950 (an NVIDIA kernel doc's capture) */
+	assert_non_null(ada6k);
+	assert_int_equal(gw_gpu_vgpu_check(ada6k, "nvidia_rtx6000-ada-48q", &e), 0);
+	assert_int_equal(gw_gpu_vgpu_check(ada6k, "nvidia_rtx6000-ada-5q", &e), -1);
+	assert_non_null(strstr(e.msg, "1, 2, 3, 4, 6, 8, 12, 16, 24, 48"));
 
 	/* Table 18: Tesla V100 (all variants) 64, A100 40GB 128; the L40S
 	 * is not in it */
