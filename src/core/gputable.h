@@ -172,9 +172,11 @@ int gw_gpu_vgpu_full_size(const gw_gpu *g, char series);
 
 /* The documents the vGPU type sizes come from (named in messages): the
  * C-series from NVIDIA AI Enterprise, the Q-, B- and A-series from the
- * types NVIDIA's vGPU manager lists (data/vgpu_types.csv says which). */
+ * types NVIDIA's vGPU manager lists: its creatable_vgpu_types for the
+ * L40S and the RTX 6000 Ada, its vgpuConfig.xml (driver 510.47.03) for the Turing, Volta and
+ * Ampere boards (data/vgpu_types.csv says which, per board). */
 #define GW_SRC_VGPU_TYPES "NVIDIA AI Enterprise 6, Virtual GPU Types for Supported GPUs (docs.nvidia.com/ai-enterprise/release-6/latest/appendix/vgpu.html)"
-#define GW_SRC_VGPU_TYPES_QAB "NVIDIA vGPU manager's creatable_vgpu_types (public L40S captures); NVIDIA vGPU user guide, Virtual GPU Types for Supported GPUs (docs.nvidia.com/vgpu/latest/grid-vgpu-user-guide/index.html)"
+#define GW_SRC_VGPU_TYPES_QAB "NVIDIA vGPU manager's types: creatable_vgpu_types (public L40S and RTX 6000 Ada captures), vgpuConfig.xml of driver 510.47.03 (T4, V100, A2, A10, A16, A40, RTX A5000, RTX A6000); NVIDIA vGPU user guide, Virtual GPU Types for Supported GPUs (docs.nvidia.com/vgpu/latest/grid-vgpu-user-guide/index.html)"
 
 /* The source of the sizes of profile's series: GW_SRC_VGPU_TYPES for
  * C-series (and a profile that does not parse), else GW_SRC_VGPU_TYPES_QAB. */

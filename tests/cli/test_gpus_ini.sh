@@ -51,9 +51,9 @@ check "a vGPU board that no row has is refused" \
 	sh -c "cd '$TMP/co' && ! python3 data/gen-gpus-ini.py 2>'$TMP/gen.err' &&
 	       grep -q 'zz9' '$TMP/gen.err'"
 cp "$SRC/data/vgpu_types.csv" "$TMP/co/data/vgpu_types.csv"
-check "30 boards have NVIDIA's vGPU types, 31 rows a vgpu_source" \
-	sh -c "[ \$(grep -c '^vgpu_types' '$SRC/data/gpus.ini') -eq 30 ] &&
-	       [ \$(grep -c '^vgpu_source' '$SRC/data/gpus.ini') -eq 31 ]"
+check "32 boards have NVIDIA's vGPU types, 32 rows a vgpu_source" \
+	sh -c "[ \$(grep -c '^vgpu_types' '$SRC/data/gpus.ini') -eq 32 ] &&
+	       [ \$(grep -c '^vgpu_source' '$SRC/data/gpus.ini') -eq 32 ]"
 
 # today's cards (data/gpu_facts.notes.md, "Today's cards"): found by PCI
 # id, sized from their rows; unknown memory is asked for, never guessed

@@ -93,6 +93,12 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 	run "$GPUWIZ" mmio --vgpu nvidia_l40s-4b
 	check "$lang: nvidia_l40s-4b is refused with the B-series sizes" sh -c \
 		"[ $rc -eq 2 ] && grep -qF '1, 2, 3' '$err' && ! grep -qF '1, 2, 3, 4' '$err' && grep -qF '>b' '$err'"
+	# the T4's Q-series: the types of vgpuConfig.xml, driver 510.47.03
+	run "$GPUWIZ" mmio --vgpu grid_t4-3q
+	check "$lang: grid_t4-3q is refused in one line with the T4's Q sizes" sh -c \
+		"[ $rc -eq 2 ] && [ \$(wc -l <'$err') -eq 1 ] && grep -qF 'grid_t4-3q' '$err' && grep -qE '1, 2, 4, 8, 16([^,0-9]|\$)' '$err' && grep -qF 'vgpuConfig.xml' '$err'"
+	run "$GPUWIZ" mmio --vgpu grid_t4-16q --esxi 8.0U2
+	check "$lang: grid_t4-16q is a valid profile" sh -c "[ $rc -eq 0 ] && ! grep -q 'does not exist' '$out' '$err' && [ ! -s '$err' ]"
 
 	# passthrough and vGPU of one model in one BOSH extension: a FAIL
 	run "$GPUWIZ" snippet --format bosh --gpu l40s --vgpu nvidia_l40s-24c

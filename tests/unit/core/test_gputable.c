@@ -451,6 +451,9 @@ test_vgpu_types(void **state)
 	const gw_gpu *l40s = gw_table_lookup(&table, "l40s", NULL);
 	const gw_gpu *a100 = gw_table_lookup(&table, "a100-40g-pcie", NULL);
 	const gw_gpu *v100 = gw_table_lookup(&table, "v100-16g-pcie", NULL);
+	const gw_gpu *t4 = gw_table_lookup(&table, "t4", NULL);
+	const gw_gpu *a40 = gw_table_lookup(&table, "a40", NULL);
+	const gw_gpu *ada6k = gw_table_lookup(&table, "rtx-6000-ada", NULL);
 	gw_vgpu_type vt;
 	gw_err e;
 	char *z;
@@ -500,6 +503,37 @@ test_vgpu_types(void **state)
 	assert_int_equal(gw_gpu_vgpu_check(a100, "grid_a100-3-40c", &e), -1);
 	/* no list: not checked */
 	assert_int_equal(gw_gpu_vgpu_check(v100, "grid_v100-7c", &e), 0);
+
+	/* the Q- and A-series of the Turing, Volta and Ampere boards: the
+	 * types of vgpuConfig.xml, driver 510.47.03 (data/vgpu_types.csv) */
+	assert_non_null(t4);
+	assert_non_null(a40);
+	z = gw_gpu_vgpu_sizes(t4, 'q', 0);
+	assert_string_equal(z, "1, 2, 4, 8, 16");
+	free(z);
+	z = gw_gpu_vgpu_sizes(a40, 'q', 0);
+	assert_string_equal(z, "1, 2, 3, 4, 6, 8, 12, 16, 24, 48");
+	free(z);
+	z = gw_gpu_vgpu_sizes(v100, 'q', 0);
+	assert_string_equal(z, "1, 2, 4, 8, 16");
+	free(z);
+	assert_int_equal(gw_gpu_vgpu_full_size(t4, 'q'), 16);
+	assert_int_equal(gw_gpu_vgpu_check(t4, "grid_t4-16q", &e), 0);
+	assert_int_equal(gw_gpu_vgpu_check(t4, "grid_t4-16a", &e), 0);
+	assert_int_equal(gw_gpu_vgpu_check(t4, "grid_t4-3q", &e), -1);
+	assert_non_null(strstr(e.msg, "Q-series sizes 1, 2, 4, 8, 16 "));
+	assert_non_null(strstr(e.msg, "vgpuConfig.xml"));
+	assert_int_equal(gw_gpu_vgpu_check(a40, "nvidia_a40-48q", &e), 0);
+	assert_int_equal(gw_gpu_vgpu_check(a40, "nvidia_a40-5q", &e), -1);
+	assert_int_equal(gw_gpu_vgpu_check(v100, "grid_v100-32q", &e), -1);
+	/* the B-series of these boards has no row: not checked */
+	assert_int_equal(gw_gpu_vgpu_check(t4, "grid_t4-2b", &e), 0);
+	/* the RTX 6000 Ada's Q-series: creatable_vgpu_types, type ids
+	 * 941-950 (an NVIDIA kernel doc's capture) */
+	assert_non_null(ada6k);
+	assert_int_equal(gw_gpu_vgpu_check(ada6k, "nvidia_rtx6000-ada-48q", &e), 0);
+	assert_int_equal(gw_gpu_vgpu_check(ada6k, "nvidia_rtx6000-ada-5q", &e), -1);
+	assert_non_null(strstr(e.msg, "1, 2, 3, 4, 6, 8, 12, 16, 24, 48"));
 
 	/* Table 18: Tesla V100 (all variants) 64, A100 40GB 128; the L40S
 	 * is not in it */

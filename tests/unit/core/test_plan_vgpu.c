@@ -241,8 +241,21 @@ test_sizes(void **state)
 	                                    "--vgpu", &e), -1);
 	assert_non_null(strstr(e.msg, "AI Enterprise"));
 	assert_null(strstr(e.msg, "creatable_vgpu_types"));
-	/* a board without a row for the series: not known, not refused */
+	/* a board without a row for the series (the L4's Q-series: no whole
+	 * list found): not known, not refused */
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_l4-5q",
+	                                    "--vgpu", &e), 0);
+	/* the A40's and T4's Q-series (vgpuConfig.xml, driver 510.47.03) */
 	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_a40-47q",
+	                                    "--vgpu", &e), -1);
+	assert_non_null(strstr(e.msg, "Q-series sizes 1, 2, 3, 4, 6, 8, 12, 16, 24, 48 "));
+	assert_non_null(strstr(e.msg, "vgpuConfig.xml"));
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "nvidia_a40-48q",
+	                                    "--vgpu", &e), 0);
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "grid_t4-3q",
+	                                    "--vgpu", &e), -1);
+	assert_non_null(strstr(e.msg, "1, 2, 4, 8, 16"));
+	assert_int_equal(gw_answers_add_gpu(&a, &tbl, "grid_t4-16q",
 	                                    "--vgpu", &e), 0);
 	gw_answers_free(&a);
 }
