@@ -8,26 +8,7 @@
 
 static gw_table table;
 
-static int
-setup(void **state)
-{
-	gw_err e;
-
-	(void)state;
-	if (gw_table_load(&table, tu_table_path(), &e) != 0) {
-		fprintf(stderr, "cannot load %s: %s\n", tu_table_path(), e.msg);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	gw_table_free(&table);
-	return 0;
-}
+TU_TABLE_GROUP(setup, teardown)
 
 /* ---- the fact sheet ---------------------------------------------------- */
 

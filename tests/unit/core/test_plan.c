@@ -24,26 +24,7 @@
 
 static gw_table table;
 
-static int
-setup_table(void **state)
-{
-	gw_err e;
-
-	(void)state;
-	if (gw_table_load(&table, tu_table_path(), &e) != 0) {
-		fprintf(stderr, "%s\n", e.msg);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-teardown_table(void **state)
-{
-	(void)state;
-	gw_table_free(&table);
-	return 0;
-}
+TU_TABLE_GROUP(setup_table, teardown_table)
 
 /* A real sample (source line stripped) with extra lines appended. */
 static gw_vmx *

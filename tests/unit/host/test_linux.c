@@ -1046,26 +1046,7 @@ gpus_report_data(void **state)
 	rm_tree(root);
 }
 
-static int
-setup(void **state)
-{
-	gw_err e;
-
-	(void)state;
-	if (gw_table_load(&table, tu_table_path(), &e) != 0) {
-		fprintf(stderr, "%s\n", e.msg);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	gw_table_free(&table);
-	return 0;
-}
+TU_TABLE_GROUP(setup, teardown)
 
 int
 main(void)
