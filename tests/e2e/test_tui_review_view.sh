@@ -58,10 +58,5 @@ walk() { # LANG
 	exited >/dev/null
 }
 
-walk C.UTF-8
-if [ $have_zh = 1 ]; then
-	walk zh_CN.UTF-8
-else
-	echo "SKIP: zh_CN.UTF-8 locale or catalogue missing"
-fi
+for lang in $langs; do walk "$lang"; done
 finish
