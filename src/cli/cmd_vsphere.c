@@ -400,6 +400,9 @@ vs_show_spec(const gw_vs_plan_spec *spec)
 	for (i = 0; i < spec->nadds; i++) {
 		if (spec->adds[i].vgpu)
 			gw_fprintf_escaped(stdout, "  + VirtualPCIPassthrough vgpu %s\n", spec->adds[i].vgpu);
+		else if (spec->adds[i].dynamic)
+			gw_fprintf_escaped(stdout, "  + VirtualPCIPassthrough dynamic %04x:%04x\n",
+			       spec->adds[i].vendor, spec->adds[i].device);
 		else
 			gw_fprintf_escaped(stdout, "  + VirtualPCIPassthrough %s (%04x:%04x, systemId %s)\n",
 			       spec->adds[i].id, spec->adds[i].vendor, spec->adds[i].device,
@@ -557,8 +560,17 @@ vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 	vs_batch b;
 	size_t i;
 	int rc = 0, wrc;
-	json_t *jvms = o->json ? json_array() : NULL;
+	json_t *jvms;
 
+	/* Dynamic DirectPath I/O: vCenter's DRS picks the host and its
+	 * free GPU at power-on; a standalone ESXi host (HostAgent, as a
+	 * free ESXi without vCenter) keeps fixed passthrough
+	 * (doc/design.md, section 15.11) */
+	if (o->a.dynamic && !gw_vs_is_vcenter(vs)) {
+		gw_err_set(e, "%s", _("--dynamic: this server is a standalone ESXi host, not vCenter: Dynamic DirectPath I/O needs vCenter 7 or later to place the VM on a host with a free GPU; leave --dynamic out for fixed passthrough on this host"));
+		return EXIT_USAGE;
+	}
+	jvms = o->json ? json_array() : NULL;
 	vs_batch_init(&b, o->cmd, !o->json && isatty(STDERR_FILENO), jvms);
 	gw_vs_set_vm_names(vs, o->vm_list, o->nvm_list);
 	gw_vs_set_parallel(vs, o->parallel ? o->parallel : VS_PARALLEL,

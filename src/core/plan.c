@@ -161,7 +161,7 @@ check_answers(const gw_answers *a, const gw_vmx *v, size_t npt_slots,
 		gw_err_set_ui(e, "%s", _("Dynamic DirectPath I/O chooses the GPU by its PCI ids when the VM powers on: leave \"Host PCI addresses\" and \"Host system id\" empty, or turn Dynamic DirectPath I/O off."));
 		return -1;
 	}
-	if (a->dynamic && npt_slots == 0) {
+	if (a->dynamic && a->ngpus > 0 && npt_slots == 0) {
 		gw_err_set(e, _("--dynamic: Dynamic DirectPath I/O is for passthrough GPUs (--gpu); none is asked for"));
 		return -1;
 	}

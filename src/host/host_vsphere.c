@@ -504,7 +504,9 @@ vs_pick(gw_host *h, const gw_vm *vm, gw_answers *a, char **picked,
 		else
 			gw_vs_answers_less_attached(a, v);
 		a->present_counted = 1;
-		if (gw_vs_pick_devices(&h->inv, x, v, a, &ids, &n, e) != 0)
+		/* Dynamic DirectPath I/O: no device to pick, vCenter
+		 * chooses one at power-on */
+		if (!a->dynamic && gw_vs_pick_devices(&h->inv, x, v, a, &ids, &n, e) != 0)
 			return -1;
 		gw_buf_init(&b);
 		for (i = 0; i < n; i++) {

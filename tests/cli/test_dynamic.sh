@@ -3,9 +3,12 @@
 # --dynamic writes the GPU by its PCI ids (pciPassthruN.present +
 # allowedDevices, no id/systemId), a second run changes nothing, the limits
 # come with it; --dynamic with --bdf, on a host reached directly (no
-# vCenter) and on mmio is refused with one line.  Text checked in C.UTF-8
+# vCenter) and on mmio is refused with one line; vsphere apply --dynamic
+# against vcsim (tests/vcsim) adds a VirtualPCIPassthrough with a
+# DynamicBackingInfo through vCenter, once, and refuses a standalone ESXi.  Text checked in C.UTF-8
 # and zh_CN.UTF-8 (tests/fixtures/README.md gives the samples' sources).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/vcsim.sh"
 
 ZH=1
 if ! locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' ||
@@ -88,5 +91,50 @@ check "answers: replay changes nothing" sh -c "[ $rc -eq 0 ] && cmp -s '$TMP/ans
 printf '[gpu]\ndevices = l40s\n[vm]\nvmx = vm.vmx\n[options]\ndynamic = maybe\n' >"$TMP/ans/bad.ini"
 run "$GPUWIZ" apply --answers "$TMP/ans/bad.ini"
 check "answers: a bad dynamic value is refused naming the key" sh -c "[ $rc -ne 0 ] && grep -qF 'dynamic' '$err'"
+
+# --- vsphere apply --dynamic against vcsim ----------------------------------
+if vcsim_usable; then
+	export GPUWIZ_PASSWORD=pw
+	vs() { "$GPUWIZ" vsphere --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" "$@"; }
+	vcsim_start -model vpx -vms 2 -on 0 -user gw -pass pw
+	OFF=$(echo "$VC_VMS" | sed -n 1p)
+	run vs apply --vm "$OFF" --gpu l40s --dynamic --dry-run
+	check "vpx: dry run shows the dynamic device" has "+ VirtualPCIPassthrough dynamic 10de:26b9"
+	check "vpx: dry run shows the block's reason" has "PCI vendor and device id of l40s"
+	run vs apply --vm "$OFF" --gpu l40s --dynamic
+	check "vpx: apply --dynamic exits 0, reconfigured" sh -c "[ $rc -eq 0 ] && grep -qF 'Reconfigured $OFF' '$out'"
+	run vs list --json
+	if [ "$rc" -eq 0 ] && python3 - "$out" "$OFF" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+vm = [v for v in d["vms"] if v["name"] == sys.argv[2]][0]
+pt = vm["passthrough"]
+# a dynamic device has no host address (bdf null), only its ids
+assert len(pt) == 1 and pt[0]["bdf"] is None, vm
+assert pt[0]["vendor_id"] == "10de" and pt[0]["device_id"] == "26b9", vm
+assert vm["reservation_locked"] is True, vm
+PY
+	then ok "vpx: read back: one device by ids, no host address, reservation locked"
+	else nok "vpx: read back" "$(cat "$out" "$err")"; fi
+	run vs apply --vm "$OFF" --gpu l40s --dynamic
+	check "vpx: the same apply again changes nothing" sh -c "[ $rc -eq 0 ] && grep -qF 'Nothing to change' '$out' && ! grep -qF 'Reconfigured' '$out'"
+	run vs apply --vm "$OFF" --gpu l40s
+	check "vpx: without --dynamic the dynamic device counts" sh -c "[ $rc -eq 0 ] && grep -qF 'Nothing to change' '$out'"
+	vcsim_stop
+	vcsim_start -model esx -vms 1 -on 0 -user gw -pass pw
+	OFF=$(echo "$VC_VMS" | sed -n 1p)
+	run vs apply --vm "$OFF" --gpu l40s --dynamic
+	check "esx: refused, one line" sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$err') -eq 1 ]"
+	check "esx: says standalone ESXi, not vCenter" errhas "--dynamic: this server is a standalone ESXi host, not vCenter"
+	if [ $ZH = 1 ]; then
+		zh "$GPUWIZ" vsphere --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" apply --vm "$OFF" --gpu l40s --dynamic
+		check "zh: esx refused in Chinese" sh -c "[ $rc -eq 2 ] && grep -qF '独立的 ESXi 主机' '$err'"
+	fi
+	nreq=$(vcsim_requests ReconfigVM_Task)
+	check "esx: nothing reconfigured" [ "$nreq" -eq 0 ]
+	vcsim_stop
+else
+	echo "# vcsim cannot be built here: vsphere apply --dynamic skipped"
+fi
 
 finish
