@@ -61,7 +61,7 @@ vmx_args(const cli_opts *o, gw_err *e)
 	}
 	/* the host route picks the host's own devices (fixed passthrough,
 	 * as a free ESXi host without vCenter needs); Dynamic DirectPath
-	 * I/O is vCenter's placement (doc/design.md, section 15.11) */
+	 * I/O is vCenter's placement (doc/design.md, section 15.4) */
 	if (o->vm != NULL && o->a.dynamic) {
 		gw_err_set(e, "%s", _("--dynamic: Dynamic DirectPath I/O needs vCenter, which places the VM on a host with a free GPU; a VM on a host reached directly gets that host's own GPUs (fixed passthrough): use gpuwiz --url https://VCENTER --user USER vsphere apply --dynamic, or leave --dynamic out"));
 		return -1;

@@ -484,7 +484,7 @@ id_fixes(plan_ctx *c)
 /* One Dynamic DirectPath I/O block: the GPU by its PCI ids, as ESXi
  * writes it ("0x10de:0x26b9"), no host address and no systemId: the
  * host and the device are chosen when the VM powers on (doc/design.md,
- * section 15.11). */
+ * section 15.4). */
 static void
 dynamic_block(gw_plan *p, const gw_vmx *v, unsigned idx, const gw_gpu *g)
 {
@@ -668,7 +668,7 @@ pl_host_counts(plan_ctx *c)
 
 /* Dynamic DirectPath I/O: a host release that runs hardware version 17
  * (vSphere 7), and what it does and does not change, with its reason
- * (doc/design.md, section 15.11).  A VM below 17 on a host that runs it
+ * (doc/design.md, section 15.4).  A VM below 17 on a host that runs it
  * gets the hardware rules' upgrade advice (plan_vm.c, which names
  * Dynamic DirectPath I/O's 17); the fixed passthrough limits
  * (plan_limits.c) give way to these. */
@@ -678,8 +678,10 @@ pl_dynamic(plan_ctx *c)
 	gw_plan *p = c->p;
 	const char *esxi = c->a->esxi_version;
 
-	if (!c->a->dynamic)
+	if (!c->a->dynamic && !(c->a->outputs_do & GW_OUT_DYNAMIC))
 		return;
+	if (c->ndevices - c->nvgpu_all <= 0)
+		return;       /* vGPUs only */
 	if (p->hw_target > 0 && p->hw_target < GW_HW_MIN_DYNAMIC) {
 		pl_finding(p, GW_SEV_ERROR, "dynamic-esxi", GW_TOPIC_VERSION,
 		           SRC_DDPIO,
@@ -687,7 +689,9 @@ pl_dynamic(plan_ctx *c)
 		            * hardware version, then 17. */
 		           gw_xasprintf(_("ESXi %s runs hardware version %d at most: Dynamic DirectPath I/O needs vSphere 7 or later (hardware version %d)"),
 		                        esxi, p->hw_target, GW_HW_MIN_DYNAMIC),
-		           gw_xstrdup(_("Use fixed passthrough on this host (without --dynamic, with --bdf and --system-id), or upgrade the hosts to vSphere 7 or later.")));
+		           c->a->dynamic
+		           ? gw_xstrdup(_("Use fixed passthrough on this host (without --dynamic, with --bdf and --system-id), or upgrade the hosts to vSphere 7 or later."))
+		           : gw_xstrdup(_("Upgrade the hosts to vSphere 7 or later: the BOSH vSphere CPI's pci_passthroughs need it.")));
 	}
 	for (size_t j = 0; j < c->sc.ndevs; j++) {
 		const vdev *d = &c->sc.devs[j];
@@ -703,6 +707,11 @@ pl_dynamic(plan_ctx *c)
 		                        d->idx));
 		break;
 	}
+	if (!c->a->dynamic)
+		pl_finding(p, GW_SEV_INFO, "dynamic-outputs", GW_TOPIC_DEVICE,
+		           SRC_BOSH_PCI,
+		           gw_xstrdup(_("The outputs' pci_passthroughs add each GPU by its vendor and device id: the BOSH vSphere CPI makes them Dynamic DirectPath I/O devices")),
+		           NULL);
 	pl_finding(p, GW_SEV_INFO, "dynamic-directpath", GW_TOPIC_DEVICE,
 	           SRC_DDPIO,
 	           gw_xstrdup(_("Dynamic DirectPath I/O: the GPU is named by its PCI ids and chosen when the VM powers on, so DRS can place the VM on any host of the cluster with a free GPU of those ids and vSphere HA can restart it on another; it needs vCenter and vSphere 7 or later, and hardware version 17. The VM still has no vMotion, no DRS load balancing, no snapshots, no suspend and resume and no fault tolerance, and devices cannot be hot-added")),

@@ -47,6 +47,7 @@
 #define SRC_HWMIN   "vSphere API Hardware.Version (vmx-07: ESX 4.0, the first with VMDirectPath I/O); Broadcom KB 1003746"
 #define SRC_VTPM    "Broadcom KB 368787 (a vTPM makes a VM partly encrypted); .vmx keys: field"
 #define SRC_DPIO    "VMware vSphere Networking, DirectPath I/O (features unavailable)"
+#define SRC_BOSH_PCI "bosh-vsphere-cpi-release, cloud_properties pci_passthroughs (vSphere 7+: Dynamic DirectPath I/O)"
 #define SRC_DDPIO   "vSphere API VirtualPCIPassthroughDynamicBackingInfo (since vSphere API 7.0); .vmx allowedDevices/customLabel: F. Denneman, vSphere ML Accelerator Spectrum Deep Dive, Using Dynamic DirectPath IO (2023)"
 
 #define NVIDIA_VENDOR 0x10deu

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Dynamic DirectPath I/O (doc/design.md, section 15.11): gpuwiz vmx
+# Dynamic DirectPath I/O (doc/design.md, section 15.4): gpuwiz vmx
 # --dynamic writes the GPU by its PCI ids (pciPassthruN.present +
 # allowedDevices, no id/systemId), a second run changes nothing, the limits
 # come with it; --dynamic with --bdf, on a host reached directly (no
@@ -91,6 +91,23 @@ check "answers: replay changes nothing" sh -c "[ $rc -eq 0 ] && cmp -s '$TMP/ans
 printf '[gpu]\ndevices = l40s\n[vm]\nvmx = vm.vmx\n[options]\ndynamic = maybe\n' >"$TMP/ans/bad.ini"
 run "$GPUWIZ" apply --answers "$TMP/ans/bad.ini"
 check "answers: a bad dynamic value is refused naming the key" sh -c "[ $rc -ne 0 ] && grep -qF 'dynamic' '$err'"
+
+# --- the outputs: BOSH's pci_passthroughs are Dynamic DirectPath I/O ------
+run "$GPUWIZ" snippet --format bosh --gpu l40s
+check "bosh: exits 0, pci_passthroughs by ids" sh -c "[ $rc -eq 0 ] && grep -q 'vendor_id: 4318' '$out' '$err' && grep -q 'device_id: 9913' '$out' '$err'"
+check "bosh: says they are Dynamic DirectPath I/O, with its source" sh -c "grep -qF \"The outputs' pci_passthroughs add each GPU by its vendor and device id: the BOSH vSphere CPI makes them Dynamic DirectPath I/O devices\" '$out' '$err' && grep -qF 'source: bosh-vsphere-cpi-release, cloud_properties pci_passthroughs' '$out' '$err'"
+check "bosh: DRS placement, not fixed passthrough's limits" sh -c "grep -qF 'so DRS can place the VM' '$out' '$err' && ! grep -qF 'no vSphere HA restart' '$out' '$err'"
+run "$GPUWIZ" snippet --format bosh --vgpu grid_l40s-48c
+check "bosh vGPU only: no Dynamic DirectPath note" sh -c "[ $rc -eq 0 ] && ! grep -qF 'Dynamic DirectPath' '$out' '$err'"
+run "$GPUWIZ" snippet --format vmx --gpu l40s
+check "vmx snippet without --dynamic: fixed passthrough's limits" sh -c "[ $rc -eq 0 ] && grep -qF 'no vSphere HA restart' '$out' '$err' && ! grep -qF 'Dynamic DirectPath' '$out' '$err'"
+run "$GPUWIZ" snippet --format ansible --gpu l40s --dynamic --vm vm1
+check "ansible: the gpuwiz command takes --dynamic" grep -qF "apply --vm vm1 --gpu l40s --dynamic" "$out"
+check "ansible: says the collection cannot, and the manual way" sh -c "grep -qF 'fixed or Dynamic' '$out' '$err' && grep -qF 'PCI Device, the GPU under Dynamic DirectPath IO.' '$out' '$err'"
+if [ $ZH = 1 ]; then
+	zh "$GPUWIZ" snippet --format bosh --gpu l40s
+	check "zh: bosh note in Chinese" grep -qF "BOSH vSphere CPI 将它们作为动态 DirectPath I/O 设备添加" "$err"
+fi
 
 # --- vsphere apply --dynamic against vcsim ----------------------------------
 if vcsim_usable; then

@@ -1,6 +1,6 @@
 /* test_plan_dynamic.c: Dynamic DirectPath I/O in the plan
  * (src/core/plan_devices.c dynamic_blocks, pl_dynamic; plan_scan.c
- * allowedDevices; doc/design.md, section 15.11): the block by PCI ids,
+ * allowedDevices; doc/design.md, section 15.4): the block by PCI ids,
  * desired state (a second plan on the written .vmx changes nothing, a
  * dynamic block already there counts as the GPU), the refusals and the
  * hardware version, on the real GPU table and the fixture each test

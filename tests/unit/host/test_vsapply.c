@@ -287,7 +287,7 @@ test_less_attached(void **state)
 	gw_answers_free(&a);
 }
 
-/* Dynamic DirectPath I/O through the API (doc/design.md, section 15.11):
+/* Dynamic DirectPath I/O through the API (doc/design.md, section 15.4):
  * the plan's allowedDevices block becomes a dynamic add (no id, no
  * systemId); the VM read back with that device (a DynamicBackingInfo,
  * no address) stands for the same block, and the plan again is empty. */

@@ -400,7 +400,7 @@ test_connect_timeout(void **state)
 	close(fd);
 }
 
-/* Dynamic DirectPath I/O (doc/design.md, section 15.11): the backing is
+/* Dynamic DirectPath I/O (doc/design.md, section 15.4): the backing is
  * VirtualPCIPassthroughDynamicBackingInfo with allowedDevice's vendorId
  * and deviceId as xsd:int, no id and no systemId; a device of those ids
  * already in the VM (dynamic or fixed) counts, so a second run sends
