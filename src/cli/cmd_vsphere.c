@@ -560,17 +560,8 @@ vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 	vs_batch b;
 	size_t i;
 	int rc = 0, wrc;
-	json_t *jvms;
+	json_t *jvms = o->json ? json_array() : NULL;
 
-	/* Dynamic DirectPath I/O: vCenter's DRS picks the host and its
-	 * free GPU at power-on; a standalone ESXi host (HostAgent, as a
-	 * free ESXi without vCenter) keeps fixed passthrough
-	 * (doc/design.md, section 15.4) */
-	if (o->a.dynamic && !gw_vs_is_vcenter(vs)) {
-		gw_err_set(e, "%s", _("--dynamic: this server is a standalone ESXi host, not vCenter: Dynamic DirectPath I/O needs vCenter 7 or later to place the VM on a host with a free GPU; leave --dynamic out for fixed passthrough on this host"));
-		return EXIT_USAGE;
-	}
-	jvms = o->json ? json_array() : NULL;
 	vs_batch_init(&b, o->cmd, !o->json && isatty(STDERR_FILENO), jvms);
 	gw_vs_set_vm_names(vs, o->vm_list, o->nvm_list);
 	gw_vs_set_parallel(vs, o->parallel ? o->parallel : VS_PARALLEL,
