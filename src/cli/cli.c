@@ -133,6 +133,7 @@ usage(FILE *f)
 	        "      --allow-below-rule  accept an --mmio-gb below the documented rule\n"
 	        "      --bdf BDF           attach the host device at BDF (0000:42:00.0)\n"
 	        "      --system-id UUID    the host's id (esxcli system uuid get)\n"
+	        "      --dynamic           Dynamic DirectPath I/O: GPUs by PCI ids (vCenter 7+)\n"
 	        "      --name NAME         (snippet) extension name for bosh/opsman, no periods\n"), f);
 	fputs("\n", f);
 	fputs(_("Other options:\n"

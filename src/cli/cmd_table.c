@@ -20,7 +20,7 @@ const cli_optset cli_global_opts = O(HELP) | O(LANG) | O(TABLE);
 /* the plan options: the GPUs and how the plan places them (answers.h) */
 #define PLAN_OPTS (O(GPU) | O(VGPU) | O(VRAM) | O(UVM) | O(P2P) | O(CODE43) | \
                    O(NO_RESERVE) | O(MEMORY) | O(ESXI) | O(MMIO_GB) | \
-                   O(ALLOW_BELOW_RULE) | O(BDF) | O(SYSTEM_ID))
+                   O(ALLOW_BELOW_RULE) | O(BDF) | O(SYSTEM_ID) | O(DYNAMIC))
 /* HOST: an ESXi host through ssh, or a sample host (hostctx.c) */
 #define HOST_OPTS (O(SSH) | O(SSH_PORT) | O(SSH_IDENTITY) | O(SSH_OPTION) | \
                    O(SAMPLE_HOST))
@@ -56,7 +56,7 @@ const cli_cmd cli_cmds[] = {
 	       "                  [plan options]"), NULL },
 	  CMD_NOARGS,
 	  /* sizing only: the guest memory is never reserved here */
-	  (PLAN_OPTS & ~O(NO_RESERVE)) | O(JSON),
+	  (PLAN_OPTS & ~(O(NO_RESERVE) | O(DYNAMIC))) | O(JSON),
 	  NULL, cmd_mmio },
 	{ "vmx",
 	  { N_("FILE|DIR... [--gpu SPEC]... [--vgpu PROFILE]... [--uvm] [--json]\n"

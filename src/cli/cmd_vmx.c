@@ -59,6 +59,13 @@ vmx_args(const cli_opts *o, gw_err *e)
 		           o->args[0]);
 		return -1;
 	}
+	/* the host route picks the host's own devices (fixed passthrough,
+	 * as a free ESXi host without vCenter needs); Dynamic DirectPath
+	 * I/O is vCenter's placement (doc/design.md, section 15.4) */
+	if (o->vm != NULL && o->a.dynamic) {
+		gw_err_set(e, "%s", _("--dynamic: Dynamic DirectPath I/O needs vCenter, which places the VM on a host with a free GPU; a VM on a host reached directly gets that host's own GPUs (fixed passthrough): use gpuwiz --url https://VCENTER --user USER vsphere apply --dynamic, or leave --dynamic out"));
+		return -1;
+	}
 	if (o->vm == NULL && o->upgrade) {
 		gw_err_set(e, "%s", _("--upgrade-hw needs --vm on an ESXi host (vim-cmd vmsvc/upgrade)"));
 		return -1;

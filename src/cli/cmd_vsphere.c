@@ -400,6 +400,9 @@ vs_show_spec(const gw_vs_plan_spec *spec)
 	for (i = 0; i < spec->nadds; i++) {
 		if (spec->adds[i].vgpu)
 			gw_fprintf_escaped(stdout, "  + VirtualPCIPassthrough vgpu %s\n", spec->adds[i].vgpu);
+		else if (spec->adds[i].dynamic)
+			gw_fprintf_escaped(stdout, "  + VirtualPCIPassthrough dynamic %04x:%04x\n",
+			       spec->adds[i].vendor, spec->adds[i].device);
 		else
 			gw_fprintf_escaped(stdout, "  + VirtualPCIPassthrough %s (%04x:%04x, systemId %s)\n",
 			       spec->adds[i].id, spec->adds[i].vendor, spec->adds[i].device,

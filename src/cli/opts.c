@@ -274,6 +274,7 @@ static const cli_optdef optdefs[OPT_COUNT] = {
 	[OPT_TIMEOUT] = FN("timeout", required_argument, opt_timeout),
 	[OPT_PARALLEL] = FN("parallel", required_argument, opt_parallel),
 	[OPT_VMX] = STR("vmx", vmx_file),
+	[OPT_DYNAMIC] = FLAG("dynamic", a.dynamic),
 };
 
 /* The options that only mean something beside another: refused without

@@ -28,6 +28,7 @@ static const struct known_key known_keys[] = {
 	{ "vm", "name" }, { "vm", "vmx" }, { "vm", "memory_mb" }, { "vm", "esxi" },
 	{ "vm", "bdf" }, { "vm", "system_id" }, { "vm", "upgrade_hw" },
 	{ "options", "uvm" }, { "options", "p2p" }, { "options", "code43" },
+	{ "options", "dynamic" },
 	{ "options", "reserve" }, { "options", "mmio_gb" },
 	{ "options", "allow_below_rule" }, { "options", "force" },
 	{ "output", "dir" }, { "output", "formats" }, { "output", "name" },
@@ -463,6 +464,7 @@ load_options(gw_answers_file *af, dictionary *d, gw_err *e)
 		{ "uvm", &af->a.uvm },
 		{ "p2p", &af->a.p2p },
 		{ "code43", &af->a.code43 },
+		{ "dynamic", &af->a.dynamic },
 		{ "reserve", &af->a.reserve },
 		{ "allow_below_rule", &af->a.allow_below_rule },
 		{ "force", &af->force },
@@ -818,6 +820,8 @@ save_options(gw_buf *b, const gw_answers *a)
 	put_kv(b, "uvm", yes_no(a->uvm));
 	put_kv(b, "p2p", yes_no(a->p2p));
 	put_kv(b, "code43", yes_no(a->code43));
+	if (a->dynamic)
+		put_kv(b, "dynamic", "yes");
 	put_kv(b, "reserve", yes_no(a->reserve));
 	if (a->mmio_gb)
 		gw_buf_printf(b, "mmio_gb = %llu\n", (unsigned long long)a->mmio_gb);

@@ -114,6 +114,11 @@ check_wants(const gw_answers *a, size_t *npt_slots, gw_err *e)
 			           (unsigned long long)GW_MMIO_MAX_GPU_GB);
 			return -1;
 		}
+		if (w->profile == NULL && w->gpu == NULL && a->dynamic) {
+			gw_err_set(e, _("--dynamic: %s is a GPU given only by its size; Dynamic DirectPath I/O writes its PCI ids: give it by id (--gpu)"),
+			           spec);
+			return -1;
+		}
 		if (w->profile == NULL)
 			*npt_slots += (size_t)w->count;
 	}
@@ -148,6 +153,16 @@ check_answers(const gw_answers *a, const gw_vmx *v, size_t npt_slots,
 		/* TRANSLATORS: the wizard's words for the error above; the
 		 * quoted names are the Virtual machine step's fields. */
 		gw_err_set_ui(e, "%s", _("Fill \"Host system id\" too: a host PCI address needs the host's system id (esxcli system uuid get on the host gives it)."));
+		return -1;
+	}
+	if (a->dynamic && (a->nbdfs > 0 || a->system_id != NULL)) {
+		gw_err_set(e, _("--dynamic: Dynamic DirectPath I/O chooses the GPU by its PCI ids when the VM powers on; --bdf and --system-id pin one host's device (give one or the other)"));
+		/* TRANSLATORS: the wizard's words for the error above. */
+		gw_err_set_ui(e, "%s", _("Dynamic DirectPath I/O chooses the GPU by its PCI ids when the VM powers on: leave \"Host PCI addresses\" and \"Host system id\" empty, or turn Dynamic DirectPath I/O off."));
+		return -1;
+	}
+	if (a->dynamic && a->ngpus > 0 && npt_slots == 0) {
+		gw_err_set(e, _("--dynamic: Dynamic DirectPath I/O is for passthrough GPUs (--gpu); none is asked for"));
 		return -1;
 	}
 	if (a->nbdfs > npt_slots) {
@@ -274,6 +289,7 @@ gw_plan_build(const gw_answers *a, const gw_table *t, const gw_vmx *v,
 	pl_options(&c);
 	pl_firmware(&c);
 	pl_hw(&c);
+	pl_dynamic(&c);
 	pl_limits(&c);
 	if (check_malformed(p, v, e) != 0)
 		goto fail;

@@ -39,6 +39,9 @@ typedef struct gw_gpu_avail {
                                   * VM's size */
 #define GW_OUT_UPGRADES_HW  2u   /* upgrades the hardware version to the
                                   * newest its host runs */
+#define GW_OUT_DYNAMIC      4u   /* adds its passthrough GPUs by vendor
+                                  * and device id: Dynamic DirectPath I/O
+                                  * (the CPI's pci_passthroughs) */
 
 typedef struct gw_answers {
 	gw_gpu_want *gpus;
@@ -49,6 +52,10 @@ typedef struct gw_answers {
 	int uvm;             /* enable_uvm on every vGPU */
 	int p2p;             /* allowP2P + RelaxACSforP2P */
 	int code43;          /* hypervisor.cpuid.v0 = FALSE (explicit only) */
+	int dynamic;         /* Dynamic DirectPath I/O: the passthrough GPUs
+	                      * are written by PCI ids (allowedDevices), not
+	                      * by host address; vCenter 7+ and hardware
+	                      * version 17 (doc/design.md, section 15.4) */
 	int reserve;         /* full memory reservation (default 1) */
 	uint64_t mmio_gb;    /* operator's size; 0 = recommended */
 	int allow_below_rule;/* operator confirmed a size below the rule */
@@ -153,6 +160,10 @@ int gw_hw_max_passthru(int hw);
  * Hardware.Version, KB 1003746).  Below it the plan is a FAIL naming the
  * upgrade (hw-no-passthrough). */
 #define GW_HW_MIN_PASSTHRU 7
+/* The oldest hardware version that takes a Dynamic DirectPath I/O device
+ * (allowedDevices): 17, vSphere 7.0 (vSphere API 7.0,
+ * VirtualPCIPassthroughDynamicBackingInfo; doc/design.md, section 15.4). */
+#define GW_HW_MIN_DYNAMIC 17
 
 /* ---- the plan --------------------------------------------------------- */
 

@@ -42,6 +42,7 @@ gw_answers_copy(gw_answers *o, const gw_answers *a)
 	o->uvm = a->uvm;
 	o->p2p = a->p2p;
 	o->code43 = a->code43;
+	o->dynamic = a->dynamic;
 	o->reserve = a->reserve;
 	o->mmio_gb = a->mmio_gb;
 	o->allow_below_rule = a->allow_below_rule;

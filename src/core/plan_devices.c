@@ -483,6 +483,47 @@ id_fixes(plan_ctx *c)
 	}
 }
 
+/* One Dynamic DirectPath I/O block: the GPU by its PCI ids, as ESXi
+ * writes it ("0x10de:0x26b9"), no host address and no systemId: the
+ * host and the device are chosen when the VM powers on (doc/design.md,
+ * section 15.4). */
+static void
+dynamic_block(gw_plan *p, const gw_vmx *v, unsigned idx, const gw_gpu *g)
+{
+	char key[64], val[32];
+
+	snprintf(key, sizeof key, "pciPassthru%u.present", idx);
+	pl_setting(p, v, GW_SET_DEVICE, key, "TRUE",
+	           /* TRANSLATORS: the GPU (l40s), then pciPassthruN's N. */
+	           gw_xasprintf(_("Attach a %s by Dynamic DirectPath I/O as pciPassthru%u."),
+	                        g->id, idx), SRC_DDPIO);
+	snprintf(key, sizeof key, "pciPassthru%u.allowedDevices", idx);
+	snprintf(val, sizeof val, "0x%04x:0x%04x", g->vendor_id, g->device_id);
+	pl_setting(p, v, GW_SET_DEVICE, key, val,
+	           /* TRANSLATORS: the GPU (l40s). */
+	           gw_xasprintf(_("PCI vendor and device id of %s: the host and its free GPU are chosen when the VM powers on, no host address is pinned."),
+	                        g->id), SRC_DDPIO);
+}
+
+/* The Dynamic DirectPath I/O blocks: as many of each passthrough GPU as
+ * the VM does not have yet (a block of its ids already in the VM, fixed
+ * or dynamic, counts: pl_claim_present). */
+static void
+dynamic_blocks(plan_ctx *c)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < c->a->ngpus; i++) {
+		const gw_gpu_want *w = &c->a->gpus[i];
+
+		if (w->profile || w->gpu == NULL)
+			continue;
+		for (k = c->dedup[i]; k < w->count; k++)
+			dynamic_block(c->p, c->v, pl_next_free(&c->sc), w->gpu);
+	}
+}
+
 /* New device blocks for the BDFs, what the VM's blocks need fixed. */
 void
 pl_device_blocks(plan_ctx *c)
@@ -490,6 +531,11 @@ pl_device_blocks(plan_ctx *c)
 	gw_plan *p = c->p;
 	size_t i;
 
+	if (c->a->dynamic) {
+		dynamic_blocks(c);
+		id_fixes(c);
+		return;
+	}
 	for (i = 0; i < c->nnd; i++) {
 		const newdev *nd = &c->nds[i];
 		const gw_gpu *g = c->a->gpus[nd->want].gpu;
@@ -620,4 +666,56 @@ pl_host_counts(plan_ctx *c)
 		          : gw_xstrdup(_("Pick one of the host's detected GPUs on the GPU step instead, or use a host that has this one.")));
 		free(model);
 	}
+}
+
+/* Dynamic DirectPath I/O: a host release that runs hardware version 17
+ * (vSphere 7), and what it does and does not change, with its reason
+ * (doc/design.md, section 15.4).  A VM below 17 on a host that runs it
+ * gets the hardware rules' upgrade advice (plan_vm.c, which names
+ * Dynamic DirectPath I/O's 17); the fixed passthrough limits
+ * (plan_limits.c) give way to these. */
+void
+pl_dynamic(plan_ctx *c)
+{
+	gw_plan *p = c->p;
+	const char *esxi = c->a->esxi_version;
+
+	if (!c->a->dynamic && !(c->a->outputs_do & GW_OUT_DYNAMIC))
+		return;
+	if (c->ndevices - c->nvgpu_all <= 0)
+		return;       /* vGPUs only */
+	if (p->hw_target > 0 && p->hw_target < GW_HW_MIN_DYNAMIC) {
+		pl_finding(p, GW_SEV_ERROR, "dynamic-esxi", GW_TOPIC_VERSION,
+		           SRC_DDPIO,
+		           /* TRANSLATORS: the ESXi version, its newest
+		            * hardware version, then 17. */
+		           gw_xasprintf(_("ESXi %s runs hardware version %d at most: Dynamic DirectPath I/O needs vSphere 7 or later (hardware version %d)"),
+		                        esxi, p->hw_target, GW_HW_MIN_DYNAMIC),
+		           c->a->dynamic
+		           ? gw_xstrdup(_("Use fixed passthrough on this host (without --dynamic, with --bdf and --system-id), or upgrade the hosts to vSphere 7 or later."))
+		           : gw_xstrdup(_("Upgrade the hosts to vSphere 7 or later: the BOSH vSphere CPI's pci_passthroughs need it.")));
+	}
+	for (size_t j = 0; j < c->sc.ndevs; j++) {
+		const vdev *d = &c->sc.devs[j];
+
+		if (!d->present || d->vgpu || d->dynamic || !d->has_addr)
+			continue;
+		pl_finding(p, GW_SEV_WARN, "dynamic-fixed-device",
+		           GW_TOPIC_DEVICE, SRC_DDPIO,
+		           /* TRANSLATORS: pciPassthruN's N. */
+		           gw_xasprintf(_("pciPassthru%u is a fixed passthrough device (a host address): the VM stays on that host, whatever its Dynamic DirectPath I/O devices allow"),
+		                        d->idx),
+		           gw_xasprintf(_("For DRS placement, remove pciPassthru%u with the VM off and ask for its GPU with --dynamic too."),
+		                        d->idx));
+		break;
+	}
+	if (!c->a->dynamic)
+		pl_finding(p, GW_SEV_INFO, "dynamic-outputs", GW_TOPIC_DEVICE,
+		           SRC_BOSH_PCI,
+		           gw_xstrdup(_("The outputs' pci_passthroughs add each GPU by its vendor and device id: the BOSH vSphere CPI makes them Dynamic DirectPath I/O devices")),
+		           NULL);
+	pl_finding(p, GW_SEV_INFO, "dynamic-directpath", GW_TOPIC_DEVICE,
+	           SRC_DDPIO,
+	           gw_xstrdup(_("Dynamic DirectPath I/O: the GPU is named by its PCI ids and chosen when the VM powers on, so DRS can place the VM on any host of the cluster with a free GPU of those ids and vSphere HA can restart it on another; it needs vCenter and vSphere 7 or later, and hardware version 17. The VM still has no vMotion, no DRS load balancing, no snapshots, no suspend and resume and no fault tolerance, and devices cannot be hot-added")),
+	           gw_xstrdup(_("Enable passthrough of the GPU on every host the VM may run on; all guest memory stays reserved, as with fixed passthrough.")));
 }

@@ -48,6 +48,8 @@
 #define SRC_HWMIN   "vSphere API Hardware.Version (vmx-07: ESX 4.0, the first with VMDirectPath I/O); Broadcom KB 1003746"
 #define SRC_VTPM    "Broadcom KB 368787 (a vTPM makes a VM partly encrypted); .vmx keys: field"
 #define SRC_DPIO    "VMware vSphere Networking, DirectPath I/O (features unavailable)"
+#define SRC_BOSH_PCI "bosh-vsphere-cpi-release, cloud_properties pci_passthroughs (vSphere 7+: Dynamic DirectPath I/O)"
+#define SRC_DDPIO   "vSphere API VirtualPCIPassthroughDynamicBackingInfo (since vSphere API 7.0); .vmx allowedDevices/customLabel: F. Denneman, vSphere ML Accelerator Spectrum Deep Dive, Using Dynamic DirectPath IO (2023)"
 
 #define NVIDIA_VENDOR 0x10deu
 #define NVIDIA_BAR3_BYTES (UINT64_C(32) << 20)
@@ -80,6 +82,8 @@ typedef struct vdev {
 	int dec_vendor, dec_device; /* written in decimal ("4318"): ESXi
 	                          * wants "0x10de" (govmomi issue 2248) */
 	int claimed;              /* an asked-for GPU of the answers is it */
+	int dynamic;              /* Dynamic DirectPath I/O: its ids come
+	                           * from allowedDevices ("0x10de:0x26b9") */
 	int has_addr;
 	int hex_id;               /* id written as the hex host address */
 	unsigned dom, bus, dev, fn;
@@ -180,6 +184,10 @@ void pl_options(plan_ctx *c);                       /* plan_vm.c: P2P,
                                                      * Code 43, nested */
 void pl_firmware(plan_ctx *c);                      /* plan_vm.c */
 void pl_hw(plan_ctx *c);                            /* plan_vm.c */
+void pl_dynamic(plan_ctx *c);                       /* plan_devices.c:
+                                                     * what Dynamic
+                                                     * DirectPath I/O
+                                                     * needs and allows */
 void pl_limits(plan_ctx *c);                        /* plan_limits.c */
 
 #endif

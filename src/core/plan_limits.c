@@ -134,7 +134,9 @@ hotadd(plan_ctx *c)
 static void
 directpath_features(plan_ctx *c)
 {
-	if (c->ndevices - c->nvgpu_all <= 0)
+	/* Dynamic DirectPath I/O says its own (pl_dynamic) */
+	if (c->ndevices - c->nvgpu_all <= 0 || c->a->dynamic ||
+	    (c->a->outputs_do & GW_OUT_DYNAMIC))
 		return;
 	pl_finding(c->p, GW_SEV_INFO, "device-directpath-limits", GW_TOPIC_DEVICE,
 	           SRC_DPIO,

@@ -110,6 +110,33 @@ pci_id(const char *s, unsigned *out, int *dec)
 	return 0;
 }
 
+/* A Dynamic DirectPath I/O block's allowedDevices, "0x10de:0x26b9" as
+ * ESXi writes it (the first pair when it lists several). */
+static int
+allowed_ids(const char *s, unsigned *vendor, unsigned *device)
+{
+	char buf[16];
+	const char *colon, *end;
+	size_t n;
+
+	if (s == NULL || (colon = strchr(s, ':')) == NULL)
+		return -1;
+	n = (size_t)(colon - s);
+	if (n == 0 || n >= sizeof buf)
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (pl_parse_pci_id(buf, vendor) != 0)
+		return -1;
+	end = colon + 1 + strcspn(colon + 1, ", ");
+	n = (size_t)(end - colon - 1);
+	if (n == 0 || n >= sizeof buf)
+		return -1;
+	memcpy(buf, colon + 1, n);
+	buf[n] = '\0';
+	return pl_parse_pci_id(buf, device);
+}
+
 void
 pl_scan_vmx(const gw_vmx *v, scan *sc)
 {
@@ -141,6 +168,12 @@ pl_scan_vmx(const gw_vmx *v, scan *sc)
 		                   &d->dec_vendor) == 0 &&
 		            pci_id(pl_vget(v, d->idx, "deviceId"), &d->device,
 		                   &d->dec_device) == 0;
+		if (!d->ids_ok && d->vgpu == NULL &&
+		    allowed_ids(pl_vget(v, d->idx, "allowedDevices"),
+		                &d->vendor, &d->device) == 0) {
+			d->ids_ok = 1;
+			d->dynamic = 1;
+		}
 		s = pl_vget(v, d->idx, "id");
 		d->hex_id = hex_shaped(s) &&
 		            gw_bdf_parse(s, &d->dom, &d->bus, &d->dev,

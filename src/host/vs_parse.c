@@ -307,6 +307,7 @@ parse_vm_device(xmlNodePtr d, gw_vs_vm *v)
 
 		dev.vendor = vs_child_u16(a, "vendorId");
 		dev.device = vs_child_u16(a, "deviceId");
+		dev.dynamic = 1;
 	}
 	free(btype);
 	v->devs = gw_xrealloc(v->devs, (v->ndevs + 1) * sizeof *v->devs);

@@ -125,6 +125,26 @@ vgpu_add_needed(const gw_vs_vm *vm, const gw_vs_spec *spec, size_t i)
 	return before >= have;
 }
 
+/* Add i, a Dynamic DirectPath I/O device: more of its PCI ids than the
+ * VM has (any device of those ids, fixed or dynamic, counts, as in the
+ * plan)? */
+static int
+dynamic_add_needed(const gw_vs_vm *vm, const gw_vs_spec *spec, size_t i)
+{
+	const gw_vs_add *a = &spec->adds[i];
+	size_t have = 0, before = 0;
+
+	for (size_t j = 0; j < vm->ndevs; j++)
+		if (!vm->devs[j].vgpu && vm->devs[j].vendor == a->vendor &&
+		    vm->devs[j].device == a->device)
+			have++;
+	for (size_t j = 0; j < i; j++)
+		if (spec->adds[j].dynamic && spec->adds[j].vendor == a->vendor &&
+		    spec->adds[j].device == a->device)
+			before++;
+	return before >= have;
+}
+
 /* Add i still needed: 1 or 0, or -1 on a bad add. */
 static int
 add_needed(const gw_vs_vm *vm, const gw_vs_spec *spec, size_t i, gw_err *e)
@@ -132,6 +152,15 @@ add_needed(const gw_vs_vm *vm, const gw_vs_spec *spec, size_t i, gw_err *e)
 	const gw_vs_add *a = &spec->adds[i];
 	char norm[20];
 
+	if (a->dynamic) {
+		if (a->id || a->vgpu || a->vendor == 0 || a->vendor > 0xffff ||
+		    a->device > 0xffff) {
+			gw_err_set(e, _("device %zu to add: a Dynamic DirectPath I/O device needs 16-bit vendor and device ids and no address or vGPU"),
+			           i + 1);
+			return -1;
+		}
+		return dynamic_add_needed(vm, spec, i);
+	}
 	if ((a->id == NULL) == (a->vgpu == NULL)) {
 		gw_err_set(e, _("device %zu to add: give either a PCI id or a vGPU profile"), i + 1);
 		return -1;
@@ -191,7 +220,21 @@ add_device(req *r, xmlNodePtr cs, const gw_vs_add *a, int key)
 	snprintf(k, sizeof k, "%d", key);
 	vs_add_text(dev, "key", k);
 	b = vs_add_el(dev, "backing");
-	if (a->id) {
+	if (a->dynamic) {
+		xmlNodePtr ad;
+		char vid[16], did[16];
+
+		/* VirtualPCIPassthroughDynamicBackingInfo (vSphere API 7.0):
+		 * deviceName, useAutoDetect, then allowedDevice, whose
+		 * vendorId and deviceId are xsd:int */
+		snprintf(vid, sizeof vid, "%u", a->vendor);
+		snprintf(did, sizeof did, "%u", a->device);
+		vs_set_xsi_type(r, b, "VirtualPCIPassthroughDynamicBackingInfo");
+		vs_add_text(b, "deviceName", a->device_name ? a->device_name : "");
+		ad = vs_add_el(b, "allowedDevice");
+		vs_add_text(ad, "vendorId", vid);
+		vs_add_text(ad, "deviceId", did);
+	} else if (a->id) {
 		char norm[20], did[16], vid[16];
 		int sv = a->vendor > 0x7fff ? (int)a->vendor - 0x10000 : (int)a->vendor;
 

@@ -73,6 +73,12 @@ gw_vs_vm_as_vmx(const gw_vs_vm *vm, gw_err *e)
 			put_line(&b, key, d->vgpu);
 			continue;
 		}
+		if (d->dynamic) {
+			snprintf(key, sizeof key, "pciPassthru%zu.allowedDevices", i);
+			snprintf(val, sizeof val, "0x%04x:0x%04x", d->vendor, d->device);
+			put_line(&b, key, val);
+			continue;
+		}
 		if (d->id && gw_bdf_parse(d->id, &dom, &bus, &dev, &fn) == 0) {
 			gw_bdf_vmx_id(dom, bus, dev, fn, val, sizeof val);
 			snprintf(key, sizeof key, "pciPassthru%zu.id", i);
@@ -104,6 +110,7 @@ typedef struct dev_acc {
 	int present;
 	const char *id, *vgpu, *system_id;   /* the plan's values */
 	unsigned vendor, device;
+	int dynamic;                         /* allowedDevices given */
 } dev_acc;
 
 static int
@@ -196,6 +203,14 @@ dev_setting(dev_acc *d, const char *suffix, const char *value)
 		d->device = (unsigned)strtoul(value, NULL, 16);
 	else if (strcasecmp(suffix, "vendorId") == 0)
 		d->vendor = (unsigned)strtoul(value, NULL, 16);
+	else if (strcasecmp(suffix, "allowedDevices") == 0) {
+		/* "0x10de:0x26b9" (plan_devices.c writes this form) */
+		char *end;
+
+		d->dynamic = 1;
+		d->vendor = (unsigned)strtoul(value, &end, 16);
+		d->device = *end == ':' ? (unsigned)strtoul(end + 1, NULL, 16) : 0;
+	}
 }
 
 /* The present device blocks as adds; -1 and e for one the API cannot
@@ -215,6 +230,16 @@ adds_from_devs(gw_vs_plan_spec *out, const dev_acc *devs, size_t ndevs,
 		a = &out->adds[out->nadds];
 		if (d->vgpu) {
 			a->vgpu = keep_str(out, d->vgpu);
+		} else if (d->dynamic) {
+			if (d->vendor == 0 || d->vendor > 0xffff ||
+			    d->device == 0 || d->device > 0xffff) {
+				gw_err_set(e, _("pciPassthru%u: allowedDevices is not a vendor:device pair like 0x10de:0x26b9"),
+				           d->idx);
+				return -1;
+			}
+			a->dynamic = 1;
+			a->vendor = d->vendor;
+			a->device = d->device;
 		} else {
 			if (d->id == NULL || api_id(d->id, id, sizeof id) != 0 ||
 			    d->device == 0 || d->vendor == 0) {
@@ -473,8 +498,9 @@ gw_vs_vm_note_adds(gw_vs_vm *vm, const gw_vs_spec *spec)
 		memset(d, 0, sizeof *d);
 		d->key = -1 - (int)i;
 		d->id = a->id ? gw_xstrdup(a->id) : NULL;
-		d->vendor = a->id ? a->vendor : 0;
-		d->device = a->id ? a->device : 0;
+		d->vendor = a->id || a->dynamic ? a->vendor : 0;
+		d->device = a->id || a->dynamic ? a->device : 0;
+		d->dynamic = a->dynamic;
 		d->system_id = a->system_id ? gw_xstrdup(a->system_id) : NULL;
 		d->vgpu = a->vgpu ? gw_xstrdup(a->vgpu) : NULL;
 	}

@@ -145,6 +145,8 @@ typedef struct gw_vs_dev {        /* a VirtualPCIPassthrough in the VM */
 	char *system_id;
 	char *vgpu;               /* VmiopBackingInfo vgpu ("nvidia_l40s-24c"),
 	                           * NULL for a device */
+	int dynamic;              /* DynamicBackingInfo: vendor and device
+	                           * from its allowedDevice, no id */
 } gw_vs_dev;
 
 typedef struct gw_vs_vm {
@@ -230,6 +232,10 @@ typedef struct gw_vs_add {        /* one device to add */
 	const char *vgpu;         /* vGPU profile, NULL for passthrough */
 	const char *device_name;  /* optional backing deviceName (the host's
 	                           * device name); NULL sends "" */
+	int dynamic;              /* Dynamic DirectPath I/O: id and
+	                           * system_id NULL, vendor and device go
+	                           * out as VirtualPCIPassthroughDynamic-
+	                           * BackingInfo's allowedDevice */
 } gw_vs_add;
 
 typedef struct gw_vs_spec {

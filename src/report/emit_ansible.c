@@ -123,6 +123,21 @@ device_bdf(const gw_setting *s, char *buf, size_t len)
 	return 1;
 }
 
+/* Does the plan write Dynamic DirectPath I/O blocks (allowedDevices)? */
+static int
+plan_dynamic(const gw_plan *p)
+{
+	const char *dot;
+	size_t i;
+
+	for (i = 0; i < p->nsettings; i++)
+		if (p->settings[i].kind == GW_SET_DEVICE && !p->settings[i].keep &&
+		    (dot = strrchr(p->settings[i].key, '.')) != NULL &&
+		    strcmp(dot, ".allowedDevices") == 0)
+			return 1;
+	return 0;
+}
+
 /* A word for a shell command line: as it is when it is safe, else in
  * single quotes ('\'' for a quote). */
 static void
@@ -172,6 +187,8 @@ apply_command(const abuild *ab)
 		if (g->count > 1)
 			gw_buf_printf(&b, "=%d", g->count);
 	}
+	if (plan_dynamic(p))
+		gw_buf_puts(&b, " --dynamic");
 	/* --bdf names one VM's devices (vsphere apply refuses it with
 	 * several --vm); without it gpuwiz picks free ones for each VM */
 	for (i = 0; (ab->o == NULL || ab->o->nvms <= 1) && i < p->nsettings; i++)
@@ -372,9 +389,16 @@ t_guest(abuild *ab, json_t *tasks, int npt, int ngpu)
 
 	if (npt > 0) {
 		cmd = apply_command(ab);
-		/* TRANSLATORS: %1$s the text before, %2$s a gpuwiz command */
-		note(ab, M_GUEST ":", gw_xasprintf(_("%1$s The collection has no module that adds a DirectPath PCI device to a VM: attach the passthrough GPUs with %2$s (it writes these settings too)."),
-		                                   why, cmd));
+		if (plan_dynamic(ab->p))
+			/* TRANSLATORS: %1$s the text before, %2$s a gpuwiz
+			 * command */
+			note(ab, M_GUEST ":", gw_xasprintf(_("%1$s The collection has no module that adds a PCI device to a VM, fixed or Dynamic DirectPath I/O (community.vmware: none takes VirtualPCIPassthroughDynamicBackingInfo): attach the GPUs by their PCI ids through vCenter with %2$s (it writes these settings too), or by hand with the VM off: vSphere Client, Edit Settings > Add New Device > PCI Device, the GPU under Dynamic DirectPath IO."),
+			                                   why, cmd));
+		else
+			/* TRANSLATORS: %1$s the text before, %2$s a gpuwiz
+			 * command */
+			note(ab, M_GUEST ":", gw_xasprintf(_("%1$s The collection has no module that adds a DirectPath PCI device to a VM: attach the passthrough GPUs with %2$s (it writes these settings too)."),
+			                                   why, cmd));
 		free(cmd);
 	} else {
 		note(ab, M_GUEST ":", gw_xstrdup(why));

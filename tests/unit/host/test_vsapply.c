@@ -65,7 +65,7 @@ test_vm_as_vmx(void **state)
 {
 	gw_vs_vm vm;
 	gw_vs_dev dev = { 4000, (char *)"PCI device 0", (char *)"0000:3b:00.0",
-	                  0x10de, 0x26b9, (char *)SYSID, NULL };
+	                  0x10de, 0x26b9, (char *)SYSID, NULL, 0 };
 	char *keys[] = { (char *)"pciPassthru.use64bitMMIO", (char *)"odd\"key",
 	                 (char *)"pciPassthru0.id", (char *)"sched.mem.pin" };
 	char *vals[] = { (char *)"TRUE", (char *)"a\nb\"c", (char *)"stale",
@@ -287,6 +287,66 @@ test_less_attached(void **state)
 	gw_answers_free(&a);
 }
 
+/* Dynamic DirectPath I/O through the API (doc/design.md, section 15.4):
+ * the plan's allowedDevices block becomes a dynamic add (no id, no
+ * systemId); the VM read back with that device (a DynamicBackingInfo,
+ * no address) stands for the same block, and the plan again is empty. */
+static void
+test_dynamic_spec(void **state)
+{
+	gw_vs_vm vm, after;
+	gw_answers a;
+	gw_plan p, p2;
+	gw_vs_plan_spec s, s2;
+	gw_vs_dev dev;
+	gw_vmx *v;
+	gw_err e;
+
+	(void)state;
+	vm_init(&vm);
+	gw_answers_init(&a);
+	assert_int_equal(gw_answers_add_gpu(&a, &table, "l40s", "--gpu", &e), 0);
+	a.esxi_version = gw_xstrdup("8.0.2");
+	a.dynamic = 1;
+	plan_for(&vm, &a, &p);
+	assert_int_equal(gw_vs_spec_from_plan(&p, &s, &e), 0);
+	assert_int_equal(s.nadds, 1);
+	assert_true(s.adds[0].dynamic);
+	assert_null(s.adds[0].id);
+	assert_null(s.adds[0].system_id);
+	assert_null(s.adds[0].vgpu);
+	assert_int_equal(s.adds[0].vendor, 0x10de);
+	assert_int_equal(s.adds[0].device, 0x26b9);
+
+	after = vm;
+	after.reserve_locked = 1;
+	memset(&dev, 0, sizeof dev);
+	dev.key = 13000;
+	dev.vendor = 0x10de;
+	dev.device = 0x26b9;
+	dev.dynamic = 1;
+	after.devs = &dev;
+	after.ndevs = 1;
+	v = gw_vs_vm_as_vmx(&after, &e);
+	assert_non_null(v);
+	assert_string_equal(gw_vmx_get(v, "pciPassthru0.allowedDevices"),
+	                    "0x10de:0x26b9");
+	assert_null(gw_vmx_get(v, "pciPassthru0.deviceId"));
+	gw_vmx_free(v);
+	/* the MMIO keys as the server now has them */
+	after.ec_keys = s.keys;
+	after.ec_vals = s.vals;
+	after.nec = s.nec;
+	plan_for(&after, &a, &p2);
+	assert_int_equal(gw_vs_spec_from_plan(&p2, &s2, &e), 0);
+	assert_true(gw_vs_spec_empty(&s2));
+	gw_vs_plan_spec_free(&s2);
+	gw_plan_free(&p2);
+	gw_vs_plan_spec_free(&s);
+	gw_plan_free(&p);
+	gw_answers_free(&a);
+}
+
 static void
 test_no_free_device(void **state)
 {
@@ -330,6 +390,7 @@ main(void)
 		cmocka_unit_test(test_vgpu_uvm),
 		cmocka_unit_test(test_less_attached),
 		cmocka_unit_test(test_no_free_device),
+		cmocka_unit_test(test_dynamic_spec),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -216,6 +216,7 @@ main(void)
 		cmocka_unit_test(test_reconfigure_body),
 		cmocka_unit_test(test_reconfigure_body_skips_what_is_there),
 		cmocka_unit_test(test_reconfigure_body_refusals),
+		cmocka_unit_test(test_reconfigure_body_dynamic),
 		cmocka_unit_test(test_new_options),
 		cmocka_unit_test(test_refused_without_sending),
 		cmocka_unit_test(test_enable_passthru_refusals),

@@ -399,3 +399,56 @@ test_connect_timeout(void **state)
 	assert_null(strstr(e.msg, "pw-not-in-errors"));
 	close(fd);
 }
+
+/* Dynamic DirectPath I/O (doc/design.md, section 15.4): the backing is
+ * VirtualPCIPassthroughDynamicBackingInfo with allowedDevice's vendorId
+ * and deviceId as xsd:int, no id and no systemId; a device of those ids
+ * already in the VM (dynamic or fixed) counts, so a second run sends
+ * nothing. */
+void
+test_reconfigure_body_dynamic(void **state)
+{
+	gw_vs_vm vm;
+	gw_vs_add adds[] = {
+		{ .vendor = 0x10de, .device = 0x26b9, .dynamic = 1 },
+		{ .vendor = 0x10de, .device = 0x26b9, .dynamic = 1 },
+	};
+	gw_vs_add bad = { .id = "0000:3b:00.0", .vendor = 0x10de,
+	                  .device = 0x26b9, .dynamic = 1 };
+	gw_vs_spec spec = { NULL, NULL, 0, -1, adds, 2 };
+	char *body = NULL;
+	gw_err e;
+	xq q;
+
+	(void)state;
+	vm_init(&vm);
+	assert_int_equal(gw_vs_reconfigure_body(&vm, &spec, "8.0.2.0", &body, &e), 2);
+	xq_open(&q, body);
+	assert_true(xq_num(&q, "count(//v:spec/v:deviceChange)") == 2);
+	assert_xq(&q, "//v:deviceChange[1]/v:device/@xsi:type", "VirtualPCIPassthrough");
+	assert_xq(&q, "//v:deviceChange[1]/v:device/v:backing/@xsi:type",
+	          "VirtualPCIPassthroughDynamicBackingInfo");
+	assert_xq(&q, "local-name(//v:deviceChange[1]//v:backing/*[1])", "deviceName");
+	assert_xq(&q, "local-name(//v:deviceChange[1]//v:backing/*[2])", "allowedDevice");
+	assert_xq(&q, "//v:deviceChange[1]//v:allowedDevice/v:vendorId", "4318");
+	assert_xq(&q, "//v:deviceChange[1]//v:allowedDevice/v:deviceId", "9913");
+	assert_true(xq_num(&q, "count(//v:backing/v:id)") == 0);
+	assert_true(xq_num(&q, "count(//v:backing/v:systemId)") == 0);
+	xq_close(&q);
+	free(body);
+	/* one L40S in the VM already (a dynamic one): one add left */
+	vm_add_dev(&vm, NULL, NULL);
+	vm.devs[0].vendor = 0x10de;
+	vm.devs[0].device = 0x26b9;
+	vm.devs[0].dynamic = 1;
+	assert_int_equal(gw_vs_reconfigure_body(&vm, &spec, NULL, NULL, &e), 1);
+	/* and a fixed one: none */
+	vm_add_dev(&vm, "0000:3b:00.0", NULL);
+	assert_int_equal(gw_vs_reconfigure_body(&vm, &spec, NULL, NULL, &e), 0);
+	/* a dynamic add with an address: refused */
+	spec.adds = &bad;
+	spec.nadds = 1;
+	assert_int_equal(gw_vs_reconfigure_body(&vm, &spec, NULL, NULL, &e), -1);
+	assert_non_null(strstr(e.msg, "Dynamic DirectPath"));
+	vm_free1(&vm);
+}

@@ -105,6 +105,7 @@ void test_power_names(void **state);
 void test_reconfigure_body(void **state);
 void test_reconfigure_body_skips_what_is_there(void **state);
 void test_reconfigure_body_refusals(void **state);
+void test_reconfigure_body_dynamic(void **state);
 void test_new_options(void **state);
 void test_refused_without_sending(void **state);
 void test_enable_passthru_refusals(void **state);

@@ -94,7 +94,10 @@ test_defaults_per_audience(void **state)
 static void
 test_outputs_do(void **state)
 {
-	const unsigned both = GW_OUT_LOCKS_MEM | GW_OUT_UPGRADES_HW;
+	/* and add their passthrough GPUs by vendor and device id: Dynamic
+	 * DirectPath I/O (doc/design.md, section 15.4) */
+	const unsigned both = GW_OUT_LOCKS_MEM | GW_OUT_UPGRADES_HW |
+	                      GW_OUT_DYNAMIC;
 
 	(void)state;
 	assert_int_equal(gw_formats_do(0), 0);
