@@ -237,21 +237,24 @@ ctx_free(plan_ctx *c)
 }
 
 int
-gw_plan_check_present(const gw_answers *a, const gw_vmx *v, gw_err *e)
+gw_plan_check_present(const gw_answers *a, const gw_vmx *v, int *counted,
+                      gw_err *e)
 {
-	gw_answers own = *a;
 	plan_ctx c;
+	size_t i;
 	int rc;
 
+	if (counted)
+		*counted = 0;
 	if (v == NULL)
 		return 0;
-	/* the counts as given, the VM's devices not yet taken off */
-	own.present_counted = 0;
 	memset(&c, 0, sizeof c);
-	c.a = &own;
+	c.a = a;
 	c.v = v;
 	pl_scan_vmx(v, &c.sc);
 	rc = pl_pair_bdfs(&c, e) == 0 && pl_claim_present(&c, e) == 0 ? 0 : -1;
+	for (i = 0; rc == 0 && counted && i < a->ngpus; i++)
+		*counted += c.dedup[i];
 	ctx_free(&c);
 	return rc;
 }

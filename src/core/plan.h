@@ -74,11 +74,6 @@ typedef struct gw_answers {
 	                      * asked for than the host has (none listed:
 	                      * 0) is a WARN "gpu-count-host" */
 	size_t navail;
-	int present_counted; /* the GPU counts are what to add: the host's
-	                      * pick (gw_host_pick) already took the devices
-	                      * in the VM off them.  0: the counts are what
-	                      * the VM ends with, the devices already in it
-	                      * included (gw_plan_build) */
 } gw_answers;
 
 void gw_answers_init(gw_answers *a);       /* zero + reserve = 1 */
@@ -254,10 +249,13 @@ typedef struct gw_plan {
 
 /* The devices already in v count towards a's GPUs (a's counts are what
  * the VM ends with): more of a model or vGPU profile in v than a asks for
- * is refused, naming the blocks (-1 and e), as gw_plan_build refuses it.
- * For a route that takes the VM's devices off the counts before the plan
- * (gw_answers.present_counted: the vSphere API's pick). */
-int gw_plan_check_present(const gw_answers *a, const gw_vmx *v, gw_err *e);
+ * is refused, naming the blocks (-1 and e), as gw_plan_build refuses it;
+ * else *counted (NULL: not wanted) is how many of v's devices count
+ * towards a's GPUs, as the plan counts them (gw_plan_gpu.counted).  For a
+ * route that picks devices before the plan (the vSphere API's pick: the
+ * refusal comes before a free device is looked for). */
+int gw_plan_check_present(const gw_answers *a, const gw_vmx *v, int *counted,
+                          gw_err *e);
 
 /* Build the plan.  vmx may be NULL (snippets only).  GPUs already attached
  * in the .vmx (present pciPassthruN with vendorId/deviceId, or .vgpu) are

@@ -48,7 +48,6 @@ gw_answers_copy(gw_answers *o, const gw_answers *a)
 	o->allow_below_rule = a->allow_below_rule;
 	o->memory_mb = a->memory_mb;
 	o->outputs_do = a->outputs_do;
-	o->present_counted = a->present_counted;
 	o->esxi_version = dup_or_null(a->esxi_version);
 	o->name = dup_or_null(a->name);
 	if (a->avail) {

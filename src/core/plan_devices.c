@@ -186,7 +186,7 @@ pl_claim_present(plan_ctx *c, gw_err *e)
 	int rc = 0;
 
 	c->npt_noaddr = c->npt_slots > c->nnd ? c->npt_slots - c->nnd : 0;
-	if (c->v == NULL || a->present_counted)
+	if (c->v == NULL)
 		return 0;
 	/* the devices at an answers BDF belong to their GPU (pair_one) */
 	for (j = 0; j < c->sc.ndevs; j++)

@@ -507,32 +507,33 @@ vs_pick(gw_host *h, const gw_vm *vm, gw_answers *a, char **picked,
 		a->esxi_version = gw_xstrdup(x->version);
 	if (a->nbdfs == 0) {
 		char **ids = NULL;
-		size_t n = 0, i;
+		size_t n = 0, i, k = 0;
 		gw_buf b;
 		gw_vmx *vx = gw_vs_vm_as_vmx(v, e);
 
 		/* more of a GPU in the VM than asked for: refused by the
-		 * plan's rule before the counts lose what the VM has */
-		if (vx == NULL || gw_plan_check_present(a, vx, e) != 0) {
+		 * plan's rule before a device is picked; else how many of the
+		 * VM's devices count, by the same rule */
+		if (vx == NULL ||
+		    gw_plan_check_present(a, vx, attached, e) != 0) {
 			gw_vmx_free(vx);
 			return -1;
 		}
 		gw_vmx_free(vx);
-		if (attached)
-			*attached = gw_vs_answers_less_attached(a, v);
-		else
-			gw_vs_answers_less_attached(a, v);
-		a->present_counted = 1;
-		/* Dynamic DirectPath I/O: no device to pick, vCenter
-		 * chooses one at power-on */
+		/* the counts stay what the VM ends with: the VM's own
+		 * devices are among the addresses, and the plan counts them
+		 * as on a .vmx (gw_plan_gpu.counted).  Dynamic DirectPath
+		 * I/O: no device to pick, vCenter chooses one at power-on */
 		if (!a->dynamic && gw_vs_pick_devices(&h->inv, x, v, a, &ids, &n, e) != 0)
 			return -1;
 		gw_buf_init(&b);
 		for (i = 0; i < n; i++) {
 			gw_answers_add_bdf(a, ids[i], "--bdf", e);
-			gw_buf_printf(&b, "%s%s", i ? ", " : "", ids[i]);
+			if (gw_vs_is_own_device(v, ids[i]))
+				continue;
+			gw_buf_printf(&b, "%s%s", k++ ? ", " : "", ids[i]);
 		}
-		if (n)
+		if (k)
 			*picked = gw_buf_steal(&b);
 		else
 			gw_buf_free(&b);

@@ -380,6 +380,53 @@ is_attached(const gw_idset *set, const char *id)
 	return bdf_key(id, &key) == 0 && gw_idset_get(set, key) != NULL;
 }
 
+/* How many devices of vm are GPUs of want g without a host address
+ * (Dynamic DirectPath I/O: vCenter picks the host's device at power-on). */
+static int
+own_unaddressed(const gw_vs_vm *vm, const gw_gpu_want *g)
+{
+	size_t k;
+	int n = 0;
+
+	for (k = 0; vm != NULL && k < vm->ndevs; k++)
+		n += vm->devs[k].id == NULL &&
+		     gw_want_is_device(g, vm->devs[k].vgpu, vm->devs[k].vendor,
+		                       vm->devs[k].device);
+	return n;
+}
+
+/* A device of vm that is one GPU of want g, not among the n of taken. */
+static const char *
+own_device(const gw_vs_vm *vm, const gw_gpu_want *g, char **taken, size_t n)
+{
+	size_t k, j;
+
+	for (k = 0; vm != NULL && k < vm->ndevs; k++) {
+		const gw_vs_dev *d = &vm->devs[k];
+		int dup = 0;
+
+		if (d->id == NULL ||
+		    !gw_want_is_device(g, d->vgpu, d->vendor, d->device))
+			continue;
+		for (j = 0; j < n; j++)
+			dup |= strcasecmp(taken[j], d->id) == 0;
+		if (!dup)
+			return d->id;
+	}
+	return NULL;
+}
+
+int
+gw_vs_is_own_device(const gw_vs_vm *vm, const char *id)
+{
+	size_t k;
+
+	for (k = 0; vm != NULL && id != NULL && k < vm->ndevs; k++)
+		if (vm->devs[k].id && strcasecmp(vm->devs[k].id, id) == 0)
+			return 1;
+	return 0;
+}
+
 int
 gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
                    const gw_vs_vm *vm, const gw_answers *a, char ***bdfs,
@@ -388,7 +435,7 @@ gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
 	char **out = NULL;
 	size_t nout = 0, i, k;
 	gw_idset used;
-	int c;
+	int c, dyn;
 
 	*bdfs = NULL;
 	*n = 0;
@@ -398,8 +445,24 @@ gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
 
 		if (g->profile || g->gpu == NULL)
 			continue;
+		dyn = own_unaddressed(vm, g);
 		for (c = 0; c < g->count; c++) {
 			const gw_vs_pci *pick = NULL;
+			const char *own = own_device(vm, g, out, nout);
+
+			/* the VM's own device of the model counts: the VM
+			 * ends with it (the plan pairs it and claims it) */
+			if (own != NULL) {
+				out = gw_xrealloc(out, (nout + 1) * sizeof *out);
+				out[nout++] = gw_xstrdup(own);
+				continue;
+			}
+			/* so does one by ids only: no address to pair, the
+			 * plan counts its allowedDevices block */
+			if (dyn > 0) {
+				dyn--;
+				continue;
+			}
 
 			for (k = 0; k < h->npci && pick == NULL; k++) {
 				const gw_vs_pci *d = &h->pci[k];
@@ -440,38 +503,6 @@ gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
 	*bdfs = out;
 	*n = nout;
 	return 0;
-}
-
-int
-gw_vs_answers_less_attached(gw_answers *a, const gw_vs_vm *vm)
-{
-	int *used = gw_xcalloc(vm->ndevs ? vm->ndevs : 1, sizeof *used);
-	size_t i, k, w = 0;
-	int found = 0;
-
-	for (i = 0; i < a->ngpus; i++) {
-		gw_gpu_want *g = &a->gpus[i];
-
-		for (k = 0; k < vm->ndevs && g->count > 0; k++) {
-			const gw_vs_dev *d = &vm->devs[k];
-
-			if (used[k] ||
-			    !gw_want_is_device(g, d->vgpu, d->vendor, d->device))
-				continue;
-			used[k] = 1;
-			g->count--;
-			found++;
-		}
-		if (g->count == 0) {
-			free(g->profile);
-			free(g->spec);
-			continue;
-		}
-		a->gpus[w++] = *g;
-	}
-	a->ngpus = w;
-	free(used);
-	return found;
 }
 
 gw_power

@@ -44,25 +44,20 @@ void gw_vs_plan_spec_free(gw_vs_plan_spec *s);
 /* Nothing to send? */
 int gw_vs_spec_empty(const gw_vs_plan_spec *s);
 
-/* Passthrough devices to use for the plan's n_passthru physical GPUs when
- * the operator named none: on host h, the devices that are passthrough
- * enabled, match a passthrough GPU of a (vendor:device of its table row),
- * and are not attached to any VM of inv (nor to vm itself).  In the order
- * of a's GPUs; *bdfs is malloc'ed (free with gw_strv_free-like loop:
- * gw_vs_free_strv).  -1 and e when fewer free devices than GPUs asked. */
+/* The devices of a's passthrough GPUs when the operator named none (a's
+ * counts are what vm ends with): for each GPU, vm's own device of its
+ * vendor:device first (it counts; the plan pairs the address with the
+ * device in the VM and adds nothing for it), else a device of host h that
+ * is passthrough enabled, matches, and is not attached to any VM of inv.
+ * In the order of a's GPUs, count of each (the plan's pairing);
+ * *bdfs is malloc'ed (free with gw_vs_free_strv).  -1 and e when fewer
+ * free devices than GPUs left to add. */
 int gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
                        const gw_vs_vm *vm, const gw_answers *a,
                        char ***bdfs, size_t *n, gw_err *e);
 void gw_vs_free_strv(char **v, size_t n);
-
-/* Through the API, --gpu names what the VM should have: GPUs already
- * attached to vm count towards the request (a passthrough device of the
- * same vendor:device for a passthrough GPU, a vGPU of the same profile in
- * ESXi's spelling for a vGPU), so applying the same request twice adds
- * nothing.  Lowers the counts in a (a GPU fully present is dropped) and
- * returns how many requested GPUs were found attached.  Not used when the
- * operator names devices with --bdf (the plan matches those itself). */
-int gw_vs_answers_less_attached(gw_answers *a, const gw_vs_vm *vm);
+/* Is host address id one of vm's own devices? */
+int gw_vs_is_own_device(const gw_vs_vm *vm, const char *id);
 
 /* The API's power state as the ESXi shell's (one set of words and screens
  * for both routes). */

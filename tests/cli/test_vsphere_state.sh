@@ -52,6 +52,7 @@ assert len(pt) == 2, vm
 PY
 run vs apply --vm "$PT" --gpu l40s=2
 check "l40s=2 again: nothing to change, no reconfigure" sh -c "[ $rc -eq 0 ] && grep -q 'Nothing to change' '$out' && [ $(vcsim_requests ReconfigVM_Task) -eq $((n0 + 1)) ]"
+check "l40s=2 again: both counted as attached, as the plan counts them" grep -qF 'Already attached to the VM: 2 of the GPUs asked for.' "$out"
 for mode in "" "--dry-run"; do
 	# shellcheck disable=SC2086
 	run vs apply --vm "$PT" --gpu l40s=1 $mode
@@ -74,6 +75,7 @@ run vs list --json
 cp "$out" "$TMP/vg.json"
 run vs apply --vm "$VG" --vgpu nvidia_l40s-24c=2
 check "vgpu=2 again: nothing to change, no reconfigure" sh -c "[ $rc -eq 0 ] && grep -q 'Nothing to change' '$out' && [ $(vcsim_requests ReconfigVM_Task) -eq $n2 ]"
+check "vgpu=2 again: both vGPUs counted as attached" grep -qF 'Already attached to the VM: 2 of the GPUs asked for.' "$out"
 run vs apply --vm "$VG" --vgpu nvidia_l40s-24c
 check "vgpu=1: refused with the rule's words, nothing sent" sh -c "[ $rc -eq 2 ] && grep -qF 'nvidia_l40s-24c: the VM already has 2 of it (pciPassthru0, pciPassthru1), more than the 1 asked for' '$err' && [ $(vcsim_requests ReconfigVM_Task) -eq $n2 ]"
 check "vgpu=1: the VM unchanged" same_vm "$VG" "$TMP/vg.json"

@@ -479,6 +479,7 @@ test_fewer_than_the_vm_has(void **state)
 	gw_answers a;
 	gw_plan p;
 	gw_err e;
+	size_t i;
 
 	(void)state;
 	answers(&a, one);
@@ -548,13 +549,20 @@ test_fewer_than_the_vm_has(void **state)
 	assert_non_null(strstr(e.msg, "remove pciPassthru1"));
 	gw_answers_free(&a);
 
-	/* counts that are additions (the vSphere pick took the VM's own off
-	 * them): the VM's devices are not counted again */
-	answers(&a, pt1);
-	a.present_counted = 1;
+	/* the vSphere pick's form: the VM's own addresses, then a free one
+	 * (gw_vs_pick_devices): both of the VM count, one is added */
+	answers(&a, (const char *const[]){ "l40s=3", NULL });
+	assert_int_equal(gw_answers_add_bdf(&a, "0000:42:00.0", "--bdf", &e), 0);
+	assert_int_equal(gw_answers_add_bdf(&a, "0000:43:00.0", "--bdf", &e), 0);
+	assert_int_equal(gw_answers_add_bdf(&a, "0000:44:00.0", "--bdf", &e), 0);
+	assert_int_equal(gw_answers_set_system_id(&a, SYSID, NULL, &e), 0);
 	if (gw_plan_build(&a, &tbl, v, &p, &e) != 0)
 		fail_msg("%s", e.msg);
 	assert_int_equal(p.total_vram_gb, 3 * 48);
+	assert_int_equal(p.n_passthru, 1);
+	for (i = 0; i < p.ngpus; i++)
+		if (p.gpus[i].existing)
+			assert_int_equal(p.gpus[i].counted, p.gpus[i].count);
 	gw_plan_free(&p);
 	gw_answers_free(&a);
 	gw_vmx_free(v);

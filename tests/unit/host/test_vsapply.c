@@ -180,10 +180,18 @@ test_spec_and_twice(void **state)
 		gw_answers_init(&a2);
 		assert_int_equal(gw_answers_add_gpu(&a2, &table, "l40s", "--gpu", &e), 0);
 		a2.esxi_version = gw_xstrdup("8.0.2");
-		/* the L40S asked for is the one attached: nothing to add */
-		assert_int_equal(gw_vs_answers_less_attached(&a2, &after), 1);
-		assert_int_equal(a2.ngpus, 0);
+		/* the L40S asked for is the one attached: its address is
+		 * the pick, nothing to add */
+		inv.vms = &after;
+		assert_int_equal(gw_vs_pick_devices(&inv, &h, &after, &a2, &picked,
+		                                    &n, &e), 0);
+		assert_int_equal(n, 1);
+		assert_string_equal(picked[0], "0000:3b:00.0");
+		assert_int_equal(gw_answers_add_bdf(&a2, picked[0], "--bdf", &e), 0);
+		assert_int_equal(gw_answers_set_system_id(&a2, SYSID, "t", &e), 0);
+		gw_vs_free_strv(picked, n);
 		plan_for(&after, &a2, &p2);
+		assert_int_equal(p2.n_passthru, 0);
 		assert_int_equal(gw_vs_spec_from_plan(&p2, &s2, &e), 0);
 		/* and what the first run set is all kept: an empty spec */
 		assert_true(gw_vs_spec_empty(&s2));
@@ -191,30 +199,42 @@ test_spec_and_twice(void **state)
 		gw_plan_free(&p2);
 		gw_answers_free(&a2);
 	}
-	/* the attached device is no longer free */
+	/* the attached device is no longer free for another VM */
 	inv.vms = &after;
 	{
 		gw_answers a3;
+		gw_vs_vm other = vm;
 
+		other.name = (char *)"other";
 		gw_answers_init(&a3);
 		assert_int_equal(gw_answers_add_gpu(&a3, &table, "l40s=2", "--gpu", &e), 0);
-		assert_int_equal(gw_vs_pick_devices(&inv, &h, &after, &a3, &picked,
+		assert_int_equal(gw_vs_pick_devices(&inv, &h, &other, &a3, &picked,
 		                                    &n, &e), -1);
 		assert_non_null(strstr(e.msg, "2 of 2"));
 		/* on its own host (named) it still holds the device ... */
 		after.host_moref = (char *)"host-21";
-		assert_int_equal(gw_vs_pick_devices(&inv, &h, &after, &a3, &picked,
+		assert_int_equal(gw_vs_pick_devices(&inv, &h, &other, &a3, &picked,
 		                                    &n, &e), -1);
 		/* ... but a VM of another host holds that host's device of
 		 * the same address, not this one's */
 		after.host_moref = (char *)"host-99";
-		assert_int_equal(gw_vs_pick_devices(&inv, &h, &after, &a3, &picked,
+		assert_int_equal(gw_vs_pick_devices(&inv, &h, &other, &a3, &picked,
 		                                    &n, &e), 0);
 		assert_int_equal(n, 2);
 		assert_string_equal(picked[0], "0000:3b:00.0");
 		assert_string_equal(picked[1], "0000:5e:00.0");
 		gw_vs_free_strv(picked, n);
 		after.host_moref = NULL;
+		/* for the VM that holds it, its own device counts: its
+		 * address first, then one free device (the VM ends with two) */
+		assert_int_equal(gw_vs_pick_devices(&inv, &h, &after, &a3, &picked,
+		                                    &n, &e), 0);
+		assert_int_equal(n, 2);
+		assert_string_equal(picked[0], "0000:3b:00.0");
+		assert_true(gw_vs_is_own_device(&after, picked[0]));
+		assert_string_equal(picked[1], "0000:5e:00.0");
+		assert_false(gw_vs_is_own_device(&after, picked[1]));
+		gw_vs_free_strv(picked, n);
 		gw_answers_free(&a3);
 	}
 	gw_vs_plan_spec_free(&s);
@@ -256,12 +276,14 @@ test_vgpu_uvm(void **state)
 }
 
 static void
-test_less_attached(void **state)
+test_present_counted(void **state)
 {
 	gw_vs_vm vm;
 	gw_vs_dev devs[3];
 	gw_answers a;
+	gw_vmx *v;
 	gw_err e;
+	int counted = -1;
 
 	(void)state;
 	vm_init(&vm);
@@ -278,12 +300,13 @@ test_less_attached(void **state)
 	/* typed in the older spelling: ESXi's is nvidia_l40s-24c */
 	assert_int_equal(gw_answers_add_gpu(&a, &table, "grid_l40s-24c=1", "--vgpu", &e), 0);
 	assert_int_equal(gw_answers_add_gpu(&a, &table, "nvidia_l40s-12c=1", "--vgpu", &e), 0);
-	assert_int_equal(gw_vs_answers_less_attached(&a, &vm), 2);
-	/* one L40S left to add, the 24c one present, the 12c one not */
-	assert_int_equal(a.ngpus, 2);
-	assert_null(a.gpus[0].profile);
-	assert_int_equal(a.gpus[0].count, 1);
-	assert_non_null(strstr(a.gpus[1].profile, "12c"));
+	/* the plan's count of the VM's own: the L40S and the 24c one (one
+	 * L40S left to add, the 12c one not present) */
+	v = gw_vs_vm_as_vmx(&vm, &e);
+	assert_non_null(v);
+	assert_int_equal(gw_plan_check_present(&a, v, &counted, &e), 0);
+	assert_int_equal(counted, 2);
+	gw_vmx_free(v);
 	gw_answers_free(&a);
 }
 
@@ -388,7 +411,7 @@ main(void)
 		cmocka_unit_test(test_vm_as_vmx),
 		cmocka_unit_test(test_spec_and_twice),
 		cmocka_unit_test(test_vgpu_uvm),
-		cmocka_unit_test(test_less_attached),
+		cmocka_unit_test(test_present_counted),
 		cmocka_unit_test(test_no_free_device),
 		cmocka_unit_test(test_dynamic_spec),
 	};
