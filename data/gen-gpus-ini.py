@@ -102,7 +102,9 @@ vGPU types and NVIDIA's MMIO table (beside the CSV, read with it):
       mode time-sliced or mig; sizes in GB, "<slices>-<GB>" for MIG-backed
       types), e.g. "l40s,c,time-sliced,4 6 8 12 16 24 48".  Emitted as
       vgpu_types = "4c 6c ... 48c" (size and series as in a profile name,
-      MIG-backed ones "1-10c") on the row with that board.
+      MIG-backed ones "1-10c") on the row with that board.  Sizes "none":
+      NVIDIA offers no type of that series on the board (A100: C only),
+      emitted as vgpu_no_series = "q a b".
   vgpu_mmio.csv   gpu_id,mmio_gb,nvidia_gpu,source: NVIDIA's "MMIO Space
       Required" for a vGPU VM with 32 GB or more of memory, per short id.
       Emitted as vgpu_mmio_gb.
@@ -422,11 +424,16 @@ def vgpu_side(folder):
             raise Fail("%s: mode '%s' is not time-sliced or mig" % (where, row["mode"]))
         rx = MIG_RE if row["mode"] == "mig" else SIZE_RE
         sizes = row["sizes"].split()
+        ent = types.setdefault(row["board"], [[], [], []])
+        if sizes == ["none"]:   # NVIDIA offers no type of this series
+            ent[2].append(row["series"])
+            if row["source"] not in ent[1]:
+                ent[1].append(row["source"])
+            continue
         for z in sizes:
             if not rx.match(z):
                 raise Fail("%s: size '%s' is not one of %s" % (where, z,
                            "<slices>-<GB>" if row["mode"] == "mig" else "<GB>"))
-        ent = types.setdefault(row["board"], [[], []])
         ent[0].extend(z + row["series"] for z in sizes)
         if row["source"] not in ent[1]:
             ent[1].append(row["source"])
@@ -513,7 +520,10 @@ def build(csv_path):
         board = vgpu.split("_", 1)[1] if vgpu else None
         srcs = []
         if board in types:
-            sec.append(("vgpu_types", quote(" ".join(types[board][0]), where + " vgpu_types")))
+            if types[board][0]:
+                sec.append(("vgpu_types", quote(" ".join(types[board][0]), where + " vgpu_types")))
+            if types[board][2]:
+                sec.append(("vgpu_no_series", quote(" ".join(types[board][2]), where + " vgpu_no_series")))
             srcs.extend(types.pop(board)[1])
         if sid in mmio:
             if not vgpu:
@@ -557,7 +567,8 @@ def build(csv_path):
     out.append("# geforce), sriov (yes when NVIDIA vGPU on it runs on SR-IOV virtual")
     out.append("# functions: Ampere and later), source (where the facts come from);")
     out.append("# vgpu_types (the sizes and series of NVIDIA's vGPU types for the board,")
-    out.append("# \"4c ... 48c\", MIG-backed \"1-10c\"), vgpu_mmio_gb (NVIDIA's MMIO space")
+    out.append("# \"4c ... 48c\", MIG-backed \"1-10c\"), vgpu_no_series (the series NVIDIA")
+    out.append("# offers no type of on the board, \"q a b\"), vgpu_mmio_gb (NVIDIA's MMIO space")
     out.append("# required for a vGPU VM with 32 GB or more of memory) and vgpu_source.")
     for sid, sec, row, cur in sections:
         out.append("")

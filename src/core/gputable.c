@@ -148,7 +148,7 @@ valid_prefix(const char *s)
 static const char *const known_keys[] = {
 	"name", "vendor_id", "device_id", "subsys_id", "vram_gb", "bar1_mib",
 	"vgpu_prefix", "class", "sriov", "source", "vgpu_types",
-	"vgpu_mmio_gb", "vgpu_source", NULL
+	"vgpu_no_series", "vgpu_mmio_gb", "vgpu_source", NULL
 };
 
 /* The words of class = (gw_gpu_class order, GW_CLASS_ANY has none). */
@@ -215,7 +215,7 @@ check_keys(const scan *s, size_t si, const char *path, gw_err *e)
 			if (strcmp(s->keys[k].key, known_keys[j]) == 0)
 				ok = 1;
 		if (!ok) {
-			gw_err_set(e, _("%s:%d: [%s] unknown key '%s' (expected name, vendor_id, device_id, subsys_id, vram_gb, bar1_mib, vgpu_prefix, class, sriov, source, vgpu_types, vgpu_mmio_gb, vgpu_source)"),
+			gw_err_set(e, _("%s:%d: [%s] unknown key '%s' (expected name, vendor_id, device_id, subsys_id, vram_gb, bar1_mib, vgpu_prefix, class, sriov, source, vgpu_types, vgpu_no_series, vgpu_mmio_gb, vgpu_source)"),
 			           path, s->keys[k].line, sec, s->keys[k].key);
 			return -1;
 		}
@@ -345,20 +345,46 @@ load_prefix(gw_gpu *g, const sec_ctx *c, gw_err *e)
 	return 0;
 }
 
-/* vgpu_types, vgpu_mmio_gb, vgpu_source: only with a vgpu_prefix. */
+/* vgpu_no_series = "q a b": series letters, each once. */
+static int
+load_no_series(gw_gpu *g, const char *none, const sec_ctx *c, gw_err *e)
+{
+	size_t n = 0;
+	const char *p;
+
+	for (p = none; p && *p; p++) {
+		if (*p == ' ')
+			continue;
+		if (!islower((unsigned char)*p) || (p[1] != ' ' && p[1] != '\0') ||
+		    strchr(g->vgpu_no_series, *p) != NULL ||
+		    n + 1 >= sizeof g->vgpu_no_series) {
+			gw_err_set(e, _("%s:%d: [%s] vgpu_no_series: '%s' is not a list of series letters (expected e.g. \"q a b\")"),
+			           c->path,
+			           gt_scan_key_line(c->s, c->si, "vgpu_no_series"),
+			           c->sec, none);
+			return -1;
+		}
+		g->vgpu_no_series[n++] = *p;
+	}
+	return 0;
+}
+
+/* vgpu_types, vgpu_no_series, vgpu_mmio_gb, vgpu_source: only with a
+ * vgpu_prefix. */
 static int
 load_vgpu(gw_gpu *g, const sec_ctx *c, gw_err *e)
 {
 	const char *types = get(c->d, c->sec, "vgpu_types");
+	const char *none = get(c->d, c->sec, "vgpu_no_series");
 	const char *mmio = get(c->d, c->sec, "vgpu_mmio_gb");
 	const char *src = get(c->d, c->sec, "vgpu_source");
-	const char *key = types ? "vgpu_types" : mmio ? "vgpu_mmio_gb" :
-	                  "vgpu_source";
+	const char *key = types ? "vgpu_types" : none ? "vgpu_no_series" :
+	                  mmio ? "vgpu_mmio_gb" : "vgpu_source";
 	unsigned long long gb;
 	gw_vgpu_type vt;
 	char *copy, *tok, *save = NULL;
 
-	if (types == NULL && mmio == NULL && src == NULL)
+	if (types == NULL && none == NULL && mmio == NULL && src == NULL)
 		return 0;
 	if (g->vgpu_prefix == NULL) {
 		gw_err_set(e, _("%s:%d: [%s] %s without a vgpu_prefix"),
@@ -387,6 +413,8 @@ load_vgpu(gw_gpu *g, const sec_ctx *c, gw_err *e)
 		g->vgpu_types[g->nvgpu_types++] = gw_xstrdup(tok);
 	}
 	free(copy);
+	if (load_no_series(g, none, c, e) != 0)
+		return -1;
 	if (mmio) {
 		if (gw_parse_uint(mmio, 65536, &gb) != 0 || gb == 0) {
 			gw_err_set(e, _("%s:%d: [%s] vgpu_mmio_gb: '%s' is not a size in GB (expected 1..65536)"),

@@ -73,6 +73,9 @@ typedef struct gw_gpu {
 	 * listed (sizes are then not checked) */
 	char **vgpu_types;
 	size_t nvgpu_types;
+	/* the series letters NVIDIA offers no vGPU type of on the board
+	 * (vgpu_no_series, "qab" for the A100): a profile of one is refused */
+	char vgpu_no_series[8];
 	int vgpu_mmio_gb;    /* NVIDIA's MMIO space required for a vGPU VM
 	                      * with 32 GB or more of memory; 0 not listed */
 	char *vgpu_source;   /* where vgpu_types and vgpu_mmio_gb come from */
@@ -176,7 +179,7 @@ int gw_gpu_vgpu_full_size(const gw_gpu *g, char series);
  * L40S and the RTX 6000 Ada, its vgpuConfig.xml (driver 510.47.03) for the Turing, Volta and
  * Ampere boards (data/vgpu_types.csv says which, per board). */
 #define GW_SRC_VGPU_TYPES "NVIDIA AI Enterprise 6, Virtual GPU Types for Supported GPUs (docs.nvidia.com/ai-enterprise/release-6/latest/appendix/vgpu.html)"
-#define GW_SRC_VGPU_TYPES_QAB "NVIDIA vGPU manager's types: creatable_vgpu_types (public L40S and RTX 6000 Ada captures), vgpuConfig.xml of driver 510.47.03 (T4, V100, A2, A10, A16, A40, RTX A5000, RTX A6000); NVIDIA vGPU user guide, Virtual GPU Types for Supported GPUs (docs.nvidia.com/vgpu/latest/grid-vgpu-user-guide/index.html)"
+#define GW_SRC_VGPU_TYPES_QAB "NVIDIA vGPU manager's types: creatable_vgpu_types (public L40S and RTX 6000 Ada captures), vgpuConfig.xml of driver 510.47.03 (T4, V100, A2, A10, A16, A40, RTX A5000, RTX A6000; A100: C-series only); NVIDIA vGPU user guide, Virtual GPU Types for Supported GPUs (docs.nvidia.com/vgpu/latest/grid-vgpu-user-guide/index.html)"
 
 /* The source of the sizes of profile's series: GW_SRC_VGPU_TYPES for
  * C-series (and a profile that does not parse), else GW_SRC_VGPU_TYPES_QAB. */

@@ -264,6 +264,8 @@ vgpu_type_known(const gw_gpu *g, const char *profile)
 
 	if (g == NULL || gw_vgpu_type_parse(profile, &vt) != 0)
 		return -1;
+	if (strchr(g->vgpu_no_series, vt.series) != NULL)
+		return 0;
 	for (i = 0; i < g->nvgpu_types; i++) {
 		/* a board that lists a series lists all its types: a MIG
 		 * profile on a board without MIG types of it is unknown */
@@ -337,7 +339,16 @@ gw_gpu_vgpu_check(const gw_gpu *g, const char *profile, gw_err *e)
 	gw_vgpu_type_parse(profile, &vt);
 	ts = gw_gpu_vgpu_sizes(g, vt.series, 0);
 	mig = gw_gpu_vgpu_sizes(g, vt.series, 1);
-	if (ts && mig)
+	if (ts == NULL && mig == NULL) {
+		char *cs = gw_gpu_vgpu_sizes(g, 'c', 0);
+
+		/* TRANSLATORS: %c the series letter (Q); then the C-series
+		 * sizes in GB and the source (NVIDIA's file). */
+		gw_err_set(e, _("vGPU profile '%s' does not exist on %s: NVIDIA offers no %c-series vGPU types on it, only C-series, sizes %s (%s-<size>c) (%s)"),
+		           profile, g->id, toupper((unsigned char)vt.series),
+		           cs ? cs : "-", g->vgpu_prefix, GW_SRC_VGPU_TYPES_QAB);
+		free(cs);
+	} else if (ts && mig)
 		/* TRANSLATORS: %c the series letter (C); the sizes are
 		 * GB, "1-10" is <MIG slices>-<GB>; the last %s is the
 		 * source (NVIDIA's document). */

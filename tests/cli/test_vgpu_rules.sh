@@ -97,6 +97,10 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 	run "$GPUWIZ" mmio --vgpu grid_t4-3q
 	check "$lang: grid_t4-3q is refused in one line with the T4's Q sizes" sh -c \
 		"[ $rc -eq 2 ] && [ \$(wc -l <'$err') -eq 1 ] && grep -qF 'grid_t4-3q' '$err' && grep -qE '1, 2, 4, 8, 16([^,0-9]|\$)' '$err' && grep -qF 'vgpuConfig.xml' '$err'"
+	# the A100: C-series only (vgpuConfig.xml 510.47.03)
+	run "$GPUWIZ" mmio --vgpu grid_a100-40q
+	check "$lang: grid_a100-40q is refused: the A100 has C-series types only" sh -c \
+		"[ $rc -eq 2 ] && [ \$(wc -l <'$err') -eq 1 ] && grep -qF 'grid_a100-40q' '$err' && grep -qF '4, 5, 8, 10, 20, 40' '$err' && grep -qF 'grid_a100-<' '$err'"
 	run "$GPUWIZ" mmio --vgpu grid_t4-16q --esxi 8.0U2
 	check "$lang: grid_t4-16q is a valid profile" sh -c "[ $rc -eq 0 ] && ! grep -q 'does not exist' '$out' '$err' && [ ! -s '$err' ]"
 

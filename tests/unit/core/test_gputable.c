@@ -515,6 +515,16 @@ test_vgpu_types(void **state)
 	assert_int_equal(gw_gpu_vgpu_check(ada6k, "nvidia_rtx6000-ada-48q", &e), 0);
 	assert_int_equal(gw_gpu_vgpu_check(ada6k, "nvidia_rtx6000-ada-5q", &e), -1);
 	assert_non_null(strstr(e.msg, "1, 2, 3, 4, 6, 8, 12, 16, 24, 48"));
+	/* the A100 boards: vgpuConfig.xml 510.47.03 lists C-series only, so
+	 * a Q, A or B profile of any size is no type of theirs */
+	assert_non_null(a100);
+	assert_string_equal(a100->vgpu_no_series, "qab");
+	assert_int_equal(gw_gpu_vgpu_check(a100, "grid_a100-40c", &e), 0);
+	assert_int_equal(gw_gpu_vgpu_check(a100, "grid_a100-40q", &e), -1);
+	assert_non_null(strstr(e.msg, "no Q-series vGPU types on it, only C-series, sizes 4, 5, 8, 10, 20, 40 "));
+	assert_int_equal(gw_gpu_vgpu_check(a100, "grid_a100-2b", &e), -1);
+	/* a board without the mark: a series it does not list stays unjudged */
+	assert_string_equal(t4->vgpu_no_series, "");
 
 	/* Table 18: Tesla V100 (all variants) 64, A100 40GB 128; the L40S
 	 * is not in it */
