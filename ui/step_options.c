@@ -13,7 +13,7 @@
 
 /* the formats' check boxes are O_FMT0 ... O_LASTFMT, in the registry's
  * order (gw_wizard_format_at), then the two fields; O_MAX bounds the rows */
-enum { O_UVM, O_P2P, O_RES, O_CODE43, O_FORCE, O_FMT0,
+enum { O_UVM, O_P2P, O_RES, O_CODE43, O_FORCE, O_DYN, O_FMT0,
        O_MAX = O_FMT0 + GW_WIZARD_MAX_FORMATS + 2 };
 #define O_LASTFMT (O_FMT0 + (int)gw_wizard_nformats() - 1)
 #define O_DIR (O_LASTFMT + 1)
@@ -149,6 +149,18 @@ options_draw(ui_ctx *u, ui_rect r)
 	const char *t_frc = _("Force: write even with failures or a running VM");
 	/* TRANSLATORS: option explanation, wrapped. */
 	const char *w_frc = _("Skips the checks that protect the VM: the lock file and FAIL findings.");
+	/* TRANSLATORS: option title, at most 60 cells. */
+	const char *t_dyn = _("Dynamic DirectPath I/O (vCenter places the VM)");
+	const char *w_dyn = gw_wizard_takes_dynamic(w) ?
+		/* TRANSLATORS: option explanation, wrapped, at most 3
+		 * lines of 74 cells. */
+		_("pciPassthruN.allowedDevices by PCI ids: DRS places the VM on any "
+		  "host with a free GPU of those ids. Needs vCenter 7+ and hardware "
+		  "version 17; still no vMotion, memory still reserved.") :
+		/* TRANSLATORS: Dynamic DirectPath I/O on a route without
+		 * vCenter; wrapped. */
+		_("Only through the vSphere API to a vCenter: this route has no "
+		  "vCenter to place the VM, so the GPUs are fixed passthrough.");
 	char why[1024];
 
 	r = ui_rect_cap(r);   /* readable columns at 200x50 */
@@ -156,7 +168,8 @@ options_draw(ui_ctx *u, ui_rect r)
 	/* explanations for every option when they fit, else the focused */
 	full = 5 + dw_wrap_rows(w_uvm, r.w - 5) + dw_wrap_rows(w_p2p, r.w - 5) +
 	       dw_wrap_rows(w_res, r.w - 5) + dw_wrap_rows(w_c43, r.w - 5) +
-	       dw_wrap_rows(w_frc, r.w - 5) + 6 + 3 <= r.h;
+	       dw_wrap_rows(w_frc, r.w - 5) + dw_wrap_rows(w_dyn, r.w - 5) +
+	       1 + 6 + 3 <= r.h;
 	y += option_row(u, r, y, O_UVM, a->uvm, t_uvm, w_uvm,
 	                full || st->focus == O_UVM);
 	y += option_row(u, r, y, O_P2P, a->p2p, t_p2p, w_p2p,
@@ -167,6 +180,8 @@ options_draw(ui_ctx *u, ui_rect r)
 	                full || st->focus == O_CODE43);
 	y += option_row(u, r, y, O_FORCE, af->force, t_frc, w_frc,
 	                full || st->focus == O_FORCE);
+	y += option_row(u, r, y, O_DYN, a->dynamic, t_dyn, w_dyn,
+	                full || st->focus == O_DYN);
 	y++;
 	/* TRANSLATORS: heading of the output choices; at most 40 cells. */
 	dw_put(r.y + y++, r.x, _("Outputs:"), r.w, ui_attr(UI_C_HEAD));
@@ -264,6 +279,14 @@ toggle(ui_ctx *u, int item)
 	case O_FORCE:
 		gw_wizard_set_force(w, !af->force);
 		break;
+	case O_DYN: {
+		gw_err e;
+
+		memset(&e, 0, sizeof e);
+		if (gw_wizard_set_dynamic(w, !af->a.dynamic, &e) != 0)
+			ui_msg(u, UI_MSG_ERROR, "%s", gw_err_text(&e, 1));
+		break;
+	}
 	default:
 		if (item >= O_FMT0 && item <= O_LASTFMT)
 			gw_wizard_set_formats(w, af->formats ^
@@ -375,7 +398,7 @@ options_mouse(ui_ctx *u, ui_rect r, int y, int x)
 			toggle(u, i);
 			return UI_HANDLED;
 		}
-	for (i = O_UVM; i <= O_FORCE; i++)
+	for (i = O_UVM; i <= O_DYN; i++)
 		if (y == st->row_y[i]) {
 			st->focus = i;
 			toggle(u, i);

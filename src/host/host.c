@@ -187,6 +187,34 @@ gw_host_kind_of(const gw_host *h)
 	return h->m->kind;
 }
 
+/* Dynamic DirectPath I/O is vCenter's placement: DRS picks a host with a
+ * free GPU of the ids at power-on.  A host reached directly (the ESXi
+ * shell, ssh, a sample) or a standalone ESXi through the API keeps fixed
+ * passthrough (doc/design.md, section 15.4). */
+int
+gw_host_takes_dynamic(const gw_host *h)
+{
+	return h != NULL && h->m->kind == GW_HOST_VSPHERE && h->vs != NULL &&
+	       gw_vs_is_vcenter(h->vs);
+}
+
+int
+gw_host_dynamic_check(const gw_host *h, const gw_answers *a, gw_err *e)
+{
+	if (h == NULL || !a->dynamic || gw_host_takes_dynamic(h))
+		return 0;
+	if (h->m->kind == GW_HOST_VSPHERE) {
+		gw_err_set(e, "%s", _("--dynamic: this server is a standalone ESXi host, not vCenter: Dynamic DirectPath I/O needs vCenter 7 or later to place the VM on a host with a free GPU; leave --dynamic out for fixed passthrough on this host"));
+		/* TRANSLATORS: the wizard's words for the error above. */
+		gw_err_set_ui(e, "%s", _("This server is a standalone ESXi host, not vCenter: Dynamic DirectPath I/O ([options] dynamic in the answers file) needs vCenter 7 or later to place the VM; set it to no for fixed passthrough on this host."));
+	} else {
+		gw_err_set(e, "%s", _("--dynamic: Dynamic DirectPath I/O needs vCenter, which places the VM on a host with a free GPU; a VM on a host reached directly gets that host's own GPUs (fixed passthrough): use gpuwiz --url https://VCENTER --user USER vsphere apply --dynamic, or leave --dynamic out"));
+		/* TRANSLATORS: the wizard's words for the error above. */
+		gw_err_set_ui(e, "%s", _("This host is reached directly, not through vCenter: Dynamic DirectPath I/O ([options] dynamic in the answers file) needs vCenter 7 or later to place the VM; set it to no for fixed passthrough on this host."));
+	}
+	return -1;
+}
+
 int
 gw_host_can(const gw_host *h, int cap)
 {

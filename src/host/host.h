@@ -150,6 +150,13 @@ void gw_host_close(gw_host *h);
 
 gw_host_kind gw_host_kind_of(const gw_host *h);
 int gw_host_can(const gw_host *h, int cap);
+/* Whether h takes Dynamic DirectPath I/O: a vCenter through the API, which
+ * places the VM (the one rule; h NULL: no). */
+int gw_host_takes_dynamic(const gw_host *h);
+/* a->dynamic on a host that does not take it: -1 and e (the command
+ * line's words and the wizard's); else, and with no host (an offline
+ * .vmx), 0. */
+int gw_host_dynamic_check(const gw_host *h, const gw_answers *a, gw_err *e);
 #define host_can(h, cap) gw_host_can((h), (cap))
 const char *gw_host_label(const gw_host *h);    /* "root@esx01", URL... */
 const char *gw_host_sysroot(const gw_host *h);  /* Linux: its root */

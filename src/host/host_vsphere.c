@@ -497,12 +497,8 @@ vs_pick(gw_host *h, const gw_vm *vm, gw_answers *a, char **picked,
 	 * free ESXi without vCenter) keeps fixed passthrough: the one
 	 * refusal of the API route, vsphere apply's and the wizard's
 	 * (doc/design.md, section 15.4) */
-	if (a->dynamic && !gw_vs_is_vcenter(h->vs)) {
-		gw_err_set(e, "%s", _("--dynamic: this server is a standalone ESXi host, not vCenter: Dynamic DirectPath I/O needs vCenter 7 or later to place the VM on a host with a free GPU; leave --dynamic out for fixed passthrough on this host"));
-		/* TRANSLATORS: the wizard's words for the error above. */
-		gw_err_set_ui(e, "%s", _("This server is a standalone ESXi host, not vCenter: Dynamic DirectPath I/O ([options] dynamic in the answers file) needs vCenter 7 or later to place the VM; set it to no for fixed passthrough on this host."));
+	if (gw_host_dynamic_check(h, a, e) != 0)
 		return -1;
-	}
 	if (a->esxi_version == NULL && x->version && gw_esxi_to_hw(x->version) > 0)
 		a->esxi_version = gw_xstrdup(x->version);
 	if (a->nbdfs == 0) {

@@ -203,6 +203,11 @@ gw_session_answers(gw_session *s, const gw_answers *in, gw_answers *out,
 	s->picked = NULL;
 	if (attached)
 		*attached = 0;
+	/* Dynamic DirectPath I/O on a host that does not place the VM */
+	if (vm != NULL && gw_host_dynamic_check(s->host, in, e) != 0) {
+		gw_answers_free(out);
+		return -1;
+	}
 	if (vm == NULL || !host_can(s->host, HOST_PICK))
 		return 0;
 	if (gw_host_pick(s->host, vm, out, &s->picked, attached, e) != 0) {

@@ -264,6 +264,12 @@ int gw_wizard_set_mmio_text(gw_wizard *w, const char *text, int confirmed,
 void gw_wizard_set_uvm(gw_wizard *w, int on);
 void gw_wizard_set_p2p(gw_wizard *w, int on);
 void gw_wizard_set_reserve(gw_wizard *w, int on);
+/* Whether the session's host takes Dynamic DirectPath I/O (a vCenter
+ * through the API: gw_host_takes_dynamic, the rule of the refusals). */
+int gw_wizard_takes_dynamic(const gw_wizard *w);
+/* Dynamic DirectPath I/O on or off; on where the host does not take it:
+ * -1 and e (the wizard's words: gw_err_text(e, 1)), nothing changed. */
+int gw_wizard_set_dynamic(gw_wizard *w, int on, gw_err *e);
 /* GW_FMT_* bits: the operator's choice, kept over the activity's
  * defaults from then on. */
 void gw_wizard_set_formats(gw_wizard *w, int mask);

@@ -191,6 +191,33 @@ gw_wizard_set_p2p(gw_wizard *w, int on)
 	wz_changed(w);
 }
 
+int
+gw_wizard_takes_dynamic(const gw_wizard *w)
+{
+	return gw_host_takes_dynamic(wz_host_for(w, w->mode));
+}
+
+int
+gw_wizard_set_dynamic(gw_wizard *w, int on, gw_err *e)
+{
+	gw_host *h = wz_host_for(w, w->mode);
+
+	/* the rule is gw_host_takes_dynamic's; the words are the options
+	 * step's, one line */
+	if (on && !gw_host_takes_dynamic(h)) {
+		if (h == NULL)
+			gw_err_set(e, "%s", _("No vCenter on this route: Dynamic DirectPath I/O needs vCenter 7 or later to place the VM."));
+		else if (gw_host_kind_of(h) == GW_HOST_VSPHERE)
+			gw_err_set(e, "%s", _("A standalone ESXi host, not vCenter: Dynamic DirectPath I/O needs vCenter 7 or later to place the VM."));
+		else
+			gw_err_set(e, "%s", _("A host reached directly, not vCenter: Dynamic DirectPath I/O needs vCenter 7 or later to place the VM."));
+		return -1;
+	}
+	w->af.a.dynamic = on ? 1 : 0;
+	wz_changed(w);
+	return 0;
+}
+
 void
 gw_wizard_set_reserve(gw_wizard *w, int on)
 {

@@ -129,7 +129,7 @@ for lang in C.UTF-8 zh_CN.UTF-8; do
 		"grep -E '^ (\S+)  ' '$SCREEN' | tail -n +1 | grep -F -m1 -e '$warn' -e '$(tr_ $lang INFO)' | grep -qF '$warn'"
 	check "$lang options: more below: PgDn offered" sh -c "tail -n 1 '$SCREEN' | grep -q 'PgDn'"
 	n=0
-	while [ $n -lt 5 ] && ! on_screen "NVIDIA GRID vGPU"; do keys PageDown; n=$((n + 1)); done
+	while [ $n -lt 12 ] && ! on_screen "NVIDIA GRID vGPU"; do keys PageDown; n=$((n + 1)); done
 	check "$lang options: PgDn brings the last fix into view" on_screen "NVIDIA GRID vGPU"
 	keys q; keys y; exited 10 >/dev/null
 done

@@ -38,7 +38,7 @@ walk() { # LANG
 	check "$lang: no row wider than 80 cells" sh -c \
 		"python3 -c 'import sys,unicodedata as u; sys.exit(any(sum(2 if u.east_asian_width(c) in \"WF\" else 1 for c in l.rstrip(\"\\n\")) > 80 for l in open(sys.argv[1], encoding=\"utf-8\")))' '$SCREEN'"
 	n=0
-	while [ $n -lt 10 ]; do keys Down; n=$((n + 1)); done
+	while [ $n -lt 11 ]; do keys Down; n=$((n + 1)); done
 	keys Space
 	check "$lang: Space turns Ansible on" wait_for "[x] Ansible"
 	keys Enter

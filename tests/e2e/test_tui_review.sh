@@ -80,7 +80,7 @@ esxi_walk() { # LANG
 	# the four snippets chosen here for the view
 	check "$lang esxi: no output ticked by default" sh -c \
 		"grep -A2 -F -- '$(tr_ "$lang" 'Outputs:')' '$SCREEN' | grep -qF '[ ] BOSH' && ! grep -A2 -F -- '$(tr_ "$lang" 'Outputs:')' '$SCREEN' | grep -qF '[x]'"
-	keys Down; keys Down; keys Down; keys Down; keys Down; keys Space
+	keys Down; keys Down; keys Down; keys Down; keys Down; keys Down; keys Space
 	keys Down; keys Space; keys Down; keys Space; keys Down; keys Space
 	check "$lang esxi: the four ticked" wait_for "[x] $(tr_ "$lang" 'tile values')"
 	keys Enter

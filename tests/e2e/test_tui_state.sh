@@ -59,10 +59,11 @@ count_words() {
 
 # Home, then n times Down: row n of a list (the welcome step's rows:
 # English, Chinese, the doctor, plan offline, ...; the options step's:
-# UVM, P2P, reservation, code 43, force, then the outputs)
+# UVM, P2P, reservation, code 43, force, Dynamic DirectPath I/O, then the
+# outputs)
 row() { keys Home; r_n=$1; while [ "$r_n" -gt 0 ]; do keys Down; r_n=$((r_n - 1)); done; }
 
-# on the options step, at row 6 (the first output after .vmx lines): the
+# on the options step, at row 7 (the first output after .vmx lines): the
 # Tanzu outputs off, whatever the defaults
 tanzu_off() {
 	lang=$1
@@ -144,7 +145,7 @@ replay() { # LANG
 	row 3; keys Space   # Hide the hypervisor: a change of the .vmx
 	check "$lang replay: code 43 on" \
 		wait_for "[x] $(tr_ "$lang" "Hide the hypervisor (GeForce code 43)")"
-	keys Down; keys Down; keys Down
+	keys Down; keys Down; keys Down; keys Down
 	tanzu_off "$lang"
 	keys Enter
 	check "$lang replay: review" wait_for "$(st REVIEW)"

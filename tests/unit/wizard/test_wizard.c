@@ -1339,6 +1339,12 @@ test_options(void **state)
 	assert_int_equal(count_kind(&w.plan, GW_SET_MEM), 0);
 	assert_true(has_finding(&w.plan, "memory-not-reserved"));
 	gw_wizard_set_reserve(&w, 1);
+	/* Dynamic DirectPath I/O: no host, no vCenter to place the VM */
+	assert_false(gw_wizard_takes_dynamic(&w));
+	assert_int_equal(gw_wizard_set_dynamic(&w, 1, &e), -1);
+	assert_non_null(strstr(e.msg, "No vCenter"));
+	assert_int_equal(w.af.a.dynamic, 0);
+	assert_int_equal(gw_wizard_set_dynamic(&w, 0, &e), 0);
 
 	/* the other answers */
 	assert_int_equal(gw_wizard_set_name(&w, "gpu.l40s", &e), -1);
@@ -1854,6 +1860,18 @@ test_next_findings_esxi(void **state)
 	assert_int_equal(strv_find(v, "no host PCI address"), -1);
 	assert_non_null(strstr(v[0], "vim-cmd vmsvc/upgrade 1 vmx-21"));
 	gw_strv_free(v);
+	/* a host reached directly does not take Dynamic DirectPath I/O:
+	 * the options step's setter refuses it, the value unchanged, and
+	 * the same rule refuses an answers file's (the plan, on replay) */
+	assert_false(gw_wizard_takes_dynamic(&w));
+	assert_int_equal(gw_wizard_set_dynamic(&w, 1, &e), -1);
+	assert_non_null(strstr(e.msg, "A host reached directly"));
+	assert_int_equal(w.af.a.dynamic, 0);
+	assert_true(w.have_plan);
+	w.af.a.dynamic = 1;
+	assert_int_equal(gw_wizard_replan(&w), -1);
+	assert_non_null(strstr(w.plan_error, "reached directly, not through vCenter"));
+	w.af.a.dynamic = 0;
 	if (w.scratch)
 		tu_rm_tree(w.scratch);
 	gw_wizard_free(&w);
