@@ -59,13 +59,6 @@ vmx_args(const cli_opts *o, gw_err *e)
 		           o->args[0]);
 		return -1;
 	}
-	/* the host route picks the host's own devices (fixed passthrough,
-	 * as a free ESXi host without vCenter needs); Dynamic DirectPath
-	 * I/O is vCenter's placement (doc/design.md, section 15.4) */
-	if (o->vm != NULL && o->a.dynamic) {
-		gw_err_set(e, "%s", _("--dynamic: Dynamic DirectPath I/O needs vCenter, which places the VM on a host with a free GPU; a VM on a host reached directly gets that host's own GPUs (fixed passthrough): use gpuwiz --url https://VCENTER --user USER vsphere apply --dynamic, or leave --dynamic out"));
-		return -1;
-	}
 	if (o->vm == NULL && o->upgrade) {
 		gw_err_set(e, "%s", _("--upgrade-hw needs --vm on an ESXi host (vim-cmd vmsvc/upgrade)"));
 		return -1;
@@ -117,7 +110,11 @@ vmx_read_host(cli_opts *o, vmx_job *j, gw_err *e)
 {
 	long idx;
 
-	if (cli_host_open(o, GW_HOST_NEED_ESXI, &j->h, e) != 0)
+	/* the host route picks the host's own devices (fixed passthrough);
+	 * Dynamic DirectPath I/O is vCenter's placement (the rule of
+	 * gw_host_dynamic_check, doc/design.md, section 15.4) */
+	if (cli_host_open(o, GW_HOST_NEED_ESXI, &j->h, e) != 0 ||
+	    gw_host_dynamic_check(j->h, &o->a, e) != 0)
 		return -1;
 	gw_session_init(&j->s, j->h);
 	if (gw_session_answers_facts(&j->s, &o->a, e) != 0 ||
