@@ -116,3 +116,15 @@ PY
 # hot_off FILE: FILE with its hot-add lines as a passthrough write leaves
 # them (rewritten "FALSE" in place, doc/design.md section 15.3)
 hot_off() { sed 's/^\(mem\|vcpu\)\.hotadd = "TRUE"/\1.hotadd = "FALSE"/' "$1"; }
+
+# zh_checks: ZH=1 when the zh_CN.UTF-8 locale and the build's catalogue
+# are here (else 0, said once); zh CMD...: run CMD in Simplified Chinese
+zh_checks() {
+	ZH=1
+	if ! locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' ||
+	   [ ! -f "${GPUWIZ_LOCALEDIR:-/nonexistent}/zh_CN/LC_MESSAGES/gpuwiz.mo" ]; then
+		ZH=0
+		echo "# zh_CN.UTF-8 or the catalogue missing: Chinese checks skipped"
+	fi
+}
+zh() { run env -u LC_ALL LANG=zh_CN.UTF-8 "$@"; }

@@ -8,14 +8,7 @@
 # zh_CN.UTF-8 (tests/fixtures/README.md gives the samples' sources).
 . "$(dirname "$0")/lib.sh"
 
-ZH=1
-if ! locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' ||
-   [ ! -f "${GPUWIZ_LOCALEDIR:-/nonexistent}/zh_CN/LC_MESSAGES/gpuwiz.mo" ]; then
-	ZH=0
-	echo "# zh_CN.UTF-8 or the catalogue missing: Chinese checks skipped"
-fi
-# zh CMD...: run in Simplified Chinese
-zh() { run env -u LC_ALL LANG=zh_CN.UTF-8 "$@"; }
+zh_checks
 
 WS=vmx/ws-hw21-ubuntu-cp949-guestinfo-detailed-longline.vmx
 

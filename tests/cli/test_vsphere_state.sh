@@ -7,12 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/vcsim.sh"
 
-ZH=1
-if ! locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' ||
-   [ ! -f "${GPUWIZ_LOCALEDIR:-/nonexistent}/zh_CN/LC_MESSAGES/gpuwiz.mo" ]; then
-	ZH=0
-	echo "# zh_CN.UTF-8 or the catalogue missing: Chinese checks skipped"
-fi
+zh_checks
 
 vcsim_start -model esx -vms 2 -on 0 -user gw -pass pw
 export GPUWIZ_PASSWORD=pw
