@@ -492,13 +492,8 @@ vs_pick(gw_host *h, const gw_vm *vm, gw_answers *a, char **picked,
 		gw_err_set(e, _("%s: its host is not in the inventory"), v->name);
 		return -1;
 	}
-	/* Dynamic DirectPath I/O: vCenter's DRS picks the host and its
-	 * free GPU at power-on; a standalone ESXi host (HostAgent, as a
-	 * free ESXi without vCenter) keeps fixed passthrough: the one
-	 * refusal of the API route, vsphere apply's and the wizard's
-	 * (doc/design.md, section 15.4) */
-	if (gw_host_dynamic_check(h, a, e) != 0)
-		return -1;
+	/* Dynamic DirectPath I/O on a standalone ESXi host was refused by
+	 * gw_session_answers (gw_host_dynamic_check) before the pick */
 	if (a->esxi_version == NULL && x->version && gw_esxi_to_hw(x->version) > 0)
 		a->esxi_version = gw_xstrdup(x->version);
 	if (a->nbdfs == 0) {
