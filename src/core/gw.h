@@ -94,6 +94,11 @@ void gw_buf_free(gw_buf *b);
 int gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
                  gw_err *e);
 
+/* gw_read_file, and a NUL byte refused too, naming what the text should
+ * be the output of ("lspci -nnvv"). */
+int gw_read_text_file(const char *path, size_t max_bytes, const char *what,
+                      char **out, size_t *len, gw_err *e);
+
 /* write(2) all of data to fd, retrying on EINTR and short writes. */
 int gw_write_all(int fd, const char *data, size_t len);
 

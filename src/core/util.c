@@ -273,6 +273,22 @@ gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
 }
 
 int
+gw_read_text_file(const char *path, size_t max_bytes, const char *what,
+                  char **out, size_t *len, gw_err *e)
+{
+	if (gw_read_file(path, max_bytes, out, len, e) != 0)
+		return -1;
+	if (memchr(*out, '\0', *len) != NULL) {
+		gw_err_set(e, _("%s: binary data (NUL byte); expected the text "
+		                "output of %s"), path, what);
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int
 gw_strieq(const char *a, const char *b)
 {
 	for (; *a && *b; a++, b++)

@@ -94,14 +94,9 @@ gw_esxi_gpu_list_read_file(const gw_table *t, const char *path,
 		gw_err_set(e, _("--esxcli-file: no file given"));
 		return -1;
 	}
-	if (gw_read_file(path, GW_ESXI_MAX_BYTES, &data, &len, e) != 0)
+	if (gw_read_text_file(path, GW_ESXI_MAX_BYTES, CMD_PCI_LIST, &data,
+	                      &len, e) != 0)
 		return -1;
-	if (memchr(data, '\0', len) != NULL) {
-		gw_err_set(e, _("%s: binary data (NUL byte); expected the text "
-		                "output of %s"), path, CMD_PCI_LIST);
-		free(data);
-		return -1;
-	}
 	rc = gw_esxi_gpu_list_read(t, data, path, out, e);
 	free(data);
 	return rc;

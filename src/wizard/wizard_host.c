@@ -273,14 +273,9 @@ gw_wizard_read_capture(gw_wizard *w, const char *path, gw_err *e)
 		gw_err_set(e, "%s", _("Type the path of the saved lspci -nnvv or esxcli hardware pci list output."));
 		return -1;
 	}
-	if (gw_read_file(path, GW_LSPCI_MAX_BYTES, &data, &len, e) != 0)
+	if (gw_read_text_file(path, GW_LSPCI_MAX_BYTES, "lspci -nnvv", &data,
+	                      &len, e) != 0)
 		return -1;
-	if (memchr(data, '\0', len) != NULL) {
-		gw_err_set(e, _("%s: binary data (NUL byte); expected the text "
-		                "output of %s"), path, "lspci -nnvv");
-		free(data);
-		return -1;
-	}
 	/* which capture it is: an lspci device line says lspci */
 	if (gw_lspci_is_capture(data))
 		rc = gw_lspci_gpu_list_read(t, data, path, &l, e);

@@ -89,6 +89,23 @@ test_read_file_errors(void **state)
 	assert_int_equal(len, 10);
 	assert_string_equal(data, "0123456789");
 	free(data);
+	/* text: the same file passes; a NUL byte is refused, naming what
+	 * the text should be */
+	assert_int_equal(gw_read_text_file(path, 10, "lspci -nnvv", &data,
+	                                   &len, &e), 0);
+	free(data);
+	f = fopen(path, "w");
+	fwrite("01\0" "3", 1, 4, f);
+	fclose(f);
+	data = NULL;
+	assert_int_equal(gw_read_text_file(path, 10, "lspci -nnvv", &data,
+	                                   &len, &e), -1);
+	assert_null(data);
+	assert_non_null(strstr(e.msg, path));
+	assert_non_null(strstr(e.msg, "binary data (NUL byte); expected the "
+	                              "text output of lspci -nnvv"));
+	assert_int_equal(gw_read_file(path, 10, &data, &len, &e), 0);
+	free(data);
 	unlink(path);
 	free(path);
 	rmdir(dir);
