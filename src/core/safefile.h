@@ -12,6 +12,7 @@
 
 #include "gw.h"
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* The file path names once its symbolic links are followed (as sed -i
@@ -29,6 +30,20 @@ int gw_tmp_open(const char *final, char **tmp, gw_err *e);
 /* Write data to fd (a temporary), set its mode, fsync it: 0, or -1
  * with errno set. */
 int gw_fd_fill(int fd, const char *data, size_t len, mode_t mode);
+
+/* Give the temporary fd the owner and group of like (the file it will
+ * replace or back up), before its mode is set (a chown clears the set-id
+ * bits): root may, and a user the group of a file it owns when it is a
+ * member of that group.  0 when they are already those; -1 with e set
+ * (gw_err_owner's line naming path) where this user may not give them. */
+int gw_fd_take_owner(int fd, const char *path, const struct stat *like,
+                     gw_err *e);
+
+/* The refusal for a file whose owner (owner_differs) or else group this
+ * user (me) cannot give a new file: one line naming path, the owner or
+ * group, and who may write it. */
+void gw_err_owner(gw_err *e, const char *path, const char *owner,
+                  const char *group, const char *me, int owner_differs);
 
 /* Remove the stale temporaries of the file path names (its links
  * followed): in its directory, the entries named "NAME.gpuwiz-" and six

@@ -149,10 +149,12 @@ publish_backup(const char *tmp, const char *path, int *renamed)
 	return NULL;
 }
 
-/* Copy the file now at path (link-free) to its backup beside it, through
- * a temporary that is complete and synced before it gets the backup's
- * name: a kill leaves no partial backup.  *bak is NULL (and 0 returned)
- * when there is no file at path yet.  On failure nothing is left behind. */
+/* Copy the file now at path (link-free) to its backup beside it, with its
+ * owner, group and mode (refused where this user cannot give them:
+ * gw_fd_take_owner), through a temporary that is complete and synced
+ * before it gets the backup's name: a kill leaves no partial backup.
+ * *bak is NULL (and 0 returned) when there is no file at path yet.  On
+ * failure nothing is left behind. */
 static int
 make_backup(const char *path, char **bak, gw_err *e)
 {
@@ -179,7 +181,9 @@ make_backup(const char *path, char **bak, gw_err *e)
 		close(in);
 		return -1;
 	}
-	if (copy_synced(in, out, st.st_mode & 0777) != 0) {
+	if (gw_fd_take_owner(out, path, &st, e) != 0) {
+		/* e names the owner or group this user cannot give */
+	} else if (copy_synced(in, out, st.st_mode & 0777) != 0) {
 		gw_err_set(e, _("%s: cannot write the backup %s: %s"), path, tmp,
 		           strerror(errno));
 	} else if ((*bak = publish_backup(tmp, path, &renamed)) == NULL) {
