@@ -49,17 +49,46 @@ gw_runner_read_file(gw_runner *r, const char *path, char **data, size_t *len,
 	return 0;
 }
 
+/* Shell functions for the scripts below.  follow: p, a symbolic link,
+ * becomes the file it names (relative targets from the link's directory,
+ * as gw_path_follow), and the temporaries t and u, the backup name b and
+ * the directory d move beside it; the link stays.  same F: F (a copy of p
+ * made by cp -p) has p's owner and group, or the owner, group and this
+ * user's name go to stderr (cp -p only warns where it cannot give them:
+ * busybox and GNU alike). */
+static void
+owner_functions(gw_buf *s)
+{
+	gw_buf_puts(s,
+	    "follow() { q=$p; i=0; "
+	    "while [ -L \"$p\" ]; do i=$((i+1)); "
+	    "[ $i -le 40 ] || { echo 'too many levels of symbolic links' >&2; "
+	    "exit 17; }; "
+	    "l=$(readlink \"$p\") && [ -n \"$l\" ] || exit 17; "
+	    "case $l in /*) p=$l ;; *) p=${p%/*}/$l ;; esac; done; "
+	    "[ \"$p\" = \"$q\" ] && return 0; "
+	    "[ -z \"$t\" ] || t=$p${t#\"$q\"}; [ -z \"$u\" ] || u=$p${u#\"$q\"}; "
+	    "[ -z \"$b\" ] || b=$p${b#\"$q\"}; d=${p%/*}; d=${d:-/}; }; "
+	    "own() { set -- $(ls -lnd \"$1\") && echo \"$3:$4\"; }; "
+	    "same() { [ \"$(own \"$1\")\" = \"$(own \"$p\")\" ] && return 0; "
+	    "set -- $(ls -ld \"$p\"); echo \"$3 $4 $(id -un)\" >&2; return 1; }; ");
+}
+
 /* The script that replaces path by stdin (len bytes) through the
  * temporary tmp, with a backup at base (or base.N) made through the
  * temporary bt (none when base is NULL: the caller copied the file to a
  * backup before, gw_runner_backup_file): each temporary is created exclusively (set -C: an
  * existing name, a link included, is never written through), complete and
  * synced before it is renamed, and removed on every failure and on a
- * hang-up (the ssh connection gone).  Exit codes: 10 backup, 11 temporary
- * copy, 12 writing, 13 size, 14 rename, 15 a signal.  Only
- * runner_quote_word()ed words are put in.  ESXi's busybox sh has set -C,
- * sync (a busybox sync before 1.26 ignores its arguments and syncs
- * everything) and mv; VMFS has no hard links.  A file is created with
+ * hang-up (the ssh connection gone).  A symbolic link at path is followed
+ * and its target written, the link kept (follow); the temporaries are
+ * cp -p copies of the file, so they carry its owner, group and mode, and
+ * where this user cannot give the owner or group nothing is done (same).
+ * Exit codes: 10 backup, 11 temporary copy, 12 writing, 13 size, 14
+ * rename, 15 a signal, 16 an owner or group not given, 17 a link not
+ * followed.  Only runner_quote_word()ed words are put in.  ESXi's busybox
+ * sh has set -C, sync (a busybox sync before 1.26 ignores its arguments
+ * and syncs everything), mv, readlink and ls -n; VMFS has no hard links.  A file is created with
  * printf, not ':': a redirection that fails on a special built-in ends
  * the shell before its exit code is set. */
 static void
@@ -78,8 +107,9 @@ write_script(gw_buf *s, const char *path, const char *tmp, const char *bt,
 	gw_buf_puts(s, "; d=");
 	runner_quote_word(s, dir);
 	gw_buf_printf(s, "; n=%zu; ", len);
+	owner_functions(s);
 	gw_buf_puts(s,
-	    "mt=; mu=; k=; "
+	    "mt=; mu=; k=; follow; "
 	    "gone() { [ -z \"$mt\" ] || rm -f \"$t\"; "
 	    "[ -z \"$mu\" ] || rm -f \"$u\"; }; "
 	    "trap 'gone; exit 15' HUP INT TERM; "
@@ -88,11 +118,13 @@ write_script(gw_buf *s, const char *path, const char *tmp, const char *bt,
 	    "if [ -n \"$b\" ]; then "
 	    "printf '' > \"$u\" || exit 10; mu=1; "
 	    "cp -p \"$p\" \"$u\" || { gone; exit 10; }; "
+	    "same \"$u\" || { gone; exit 16; }; "
 	    "k=\"$b\"; i=1; "
 	    "while [ -e \"$k\" ]; do k=\"$b.$i\"; i=$((i+1)); done; "
 	    "fi; "
 	    "printf '' > \"$t\" || { gone; exit 11; }; mt=1; "
 	    "cp -p \"$p\" \"$t\" || { gone; exit 11; }; "
+	    "same \"$t\" || { gone; exit 16; }; "
 	    "else printf '' > \"$t\" || exit 11; mt=1; fi; "
 	    "set +C; "
 	    "cat > \"$t\" || { gone; exit 12; }; "
@@ -104,6 +136,34 @@ write_script(gw_buf *s, const char *path, const char *tmp, const char *bt,
 	    "mv -f \"$t\" \"$p\" || { gone; exit 14; }; mt=; "
 	    "sync \"$d\" 2>/dev/null || sync; "
 	    "printf '%s' \"$k\"");
+}
+
+/* The refusal of a file whose owner or group this user cannot give: the
+ * last line of err is "OWNER GROUP USER" (same() in owner_functions),
+ * after what cp said. */
+static void
+owner_error(gw_err *e, const char *path, const char *err)
+{
+	const char *end = err ? err + strlen(err) : NULL, *start;
+	char *w[3] = {NULL, NULL, NULL}, *copy, *p, *line;
+	int n;
+
+	while (end && end > err && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	for (start = end; start && start > err && start[-1] != '\n'; start--)
+		;
+	line = copy = start ? gw_xstrndup(start, (size_t)(end - start))
+	                    : gw_xstrdup("");
+	p = copy;
+
+	for (n = 0; n < 3 && (w[n] = strsep(&p, " ")) != NULL; n++)
+		;
+	if (n == 3 && *w[0] && *w[1] && *w[2])
+		gw_err_owner(e, path, w[0], w[1], w[2], strcmp(w[0], w[2]) != 0);
+	else
+		gw_err_set(e, _("%s: cannot give the new file its owner and "
+		                "group: %s"), path, *line ? line : _("no message"));
+	free(line);
 }
 
 /* What the script's exit status st says (err: its stderr). */
@@ -129,6 +189,13 @@ write_error(gw_err *e, const char *path, const char *tmp, size_t len, int st,
 	case 14:
 		gw_err_set(e, _("%s: cannot rename %s over it: %s"), path, tmp,
 		           line);
+		break;
+	case 16:
+		owner_error(e, path, err);
+		break;
+	case 17:
+		gw_err_set(e, _("%s: cannot follow its symbolic link: %s"), path,
+		           *line ? line : _("no message"));
 		break;
 	default:
 		runner_status_error(e, path, st, err);
@@ -185,12 +252,15 @@ gw_runner_backup_file(gw_runner *r, const char *path, char **backup,
 	runner_quote_word(&s, bt);
 	gw_buf_puts(&s, "; b=");
 	runner_quote_word(&s, base);
+	gw_buf_puts(&s, "; t=; d=; ");
+	owner_functions(&s);
 	gw_buf_puts(&s,
-	    "; mu=; gone() { [ -z \"$mu\" ] || rm -f \"$u\"; }; "
+	    "follow; mu=; gone() { [ -z \"$mu\" ] || rm -f \"$u\"; }; "
 	    "trap 'gone; exit 15' HUP INT TERM; "
 	    "[ -e \"$p\" ] || { echo \"no such file\" >&2; exit 10; }; "
 	    "set -C; printf '' > \"$u\" || exit 10; mu=1; set +C; "
 	    "cp -p \"$p\" \"$u\" || { gone; exit 10; }; "
+	    "same \"$u\" || { gone; exit 16; }; "
 	    "k=\"$b\"; i=1; "
 	    "while [ -e \"$k\" ]; do k=\"$b.$i\"; i=$((i+1)); done; "
 	    "sync \"$u\" 2>/dev/null || sync; "

@@ -213,6 +213,34 @@ else nok "upgrade refused when on" "$(cat "$out" "$err" "$LOG")"; fi
 run gw vmx --vm nosuchvm --gpu l40s
 check "vmx --vm: unknown VM is one line, exit 2" sh -c "[ $rc -eq 2 ] && grep -q nosuchvm '$err' && [ \$(wc -l <'$err') -eq 1 ]"
 
+# owner, group and mode kept over ssh (the login is root here: it may give
+# them; the refusal for a user is in test_owner.sh, the same script run on
+# the ESXi shell); a symlinked .vmx written through its target, the link kept
+rm -f "$V11" "$V11".*.bak
+sample vmx/ws-hw16-win10-efi-windows1252-crlf.vmx "$V11"
+if [ "$(id -u)" -eq 0 ]; then
+	chown 4242:4343 "$V11"; chmod 0640 "$V11"
+	run gw vmx --vm itachi_lab --gpu l40s --bdf 0000:3b:00.0 --write
+	bak=$(ls "$V11".*.bak 2>/dev/null | head -n 1)
+	if [ "$rc" -eq 0 ] && grep -q 'pciPassthru0.id' "$V11" &&
+		[ "$(stat -c '%u:%g %a' "$V11")" = "4242:4343 640" ] && [ -n "$bak" ] &&
+		[ "$(stat -c '%u:%g %a' "$bak")" = "4242:4343 640" ]; then
+		ok "vmx --vm --write as root: the .vmx and its backup keep 4242:4343 0640"
+	else nok "owner kept over ssh" "$(cat "$out" "$err"; ls -ln "$(dirname "$V11")")"; fi
+else echo "# not root: the owner check over ssh left out"; fi
+rm -f "$V11" "$V11".*.bak
+mkdir -p "$VOL/elsewhere"
+sample vmx/ws-hw16-win10-efi-windows1252-crlf.vmx "$VOL/elsewhere/real.vmx"
+cp "$VOL/elsewhere/real.vmx" "$TMP/real.orig"
+ln -s ../../elsewhere/real.vmx "$V11"
+run gw vmx --vm itachi_lab --gpu l40s --bdf 0000:3b:00.0 --write
+bak=$(ls "$VOL/elsewhere"/real.vmx.*.bak 2>/dev/null | head -n 1)
+if [ "$rc" -eq 0 ] && [ -L "$V11" ] && [ "$(readlink "$V11")" = ../../elsewhere/real.vmx ] &&
+	grep -q 'pciPassthru0.id' "$VOL/elsewhere/real.vmx" && [ -n "$bak" ] &&
+	cmp -s "$bak" "$TMP/real.orig" && [ "$(ls "$(dirname "$V11")")" = itachi_lab.vmx ]; then
+	ok "vmx --vm --write: a symlinked .vmx stays a link, its target written and backed up"
+else nok "symlinked .vmx over ssh" "$(cat "$out" "$err"; ls -ln "$(dirname "$V11")" "$VOL/elsewhere")"; fi
+
 # host keys stay checked: a wrong known key is refused
 echo "[127.0.0.1]:$SSH_PORT $(cut -d' ' -f1-2 "$TMP/userkey.pub")" >"$TMP/wrong_known"
 run "$GPUWIZ" vms --ssh "$SSH_TARGET" --ssh-port "$SSH_PORT" --ssh-identity "$SSH_KEY" \
