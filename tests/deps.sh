@@ -5,8 +5,12 @@
 set -e
 # first what building and running needs (the README's first command)
 sh "$(dirname "$0")/../deps.sh"
-# then the test toolchain
+# then the test toolchain, starting and enabling no service: the tests
+# start their own sshd on a free port of 127.0.0.1, never openssh-server's
+# on port 22 (tests/no-service.sh)
 export DEBIAN_FRONTEND=noninteractive
+. "$(dirname "$0")/no-service.sh"
+nosvc_begin openssh-server
 apt-get install -y --no-install-recommends \
 	libcmocka-dev tmux valgrind python3 python3-yaml \
 	openssh-server \
@@ -14,6 +18,7 @@ apt-get install -y --no-install-recommends \
 	python3-pyvmomi time pmccabe strace \
 	clang libclang-rt-dev \
 	ansible yamllint
+nosvc_end
 # (the vSphere tests run against vcsim, the govmomi simulator, built from
 # tests/vcsim with the Debian Go packages above; pyvmomi and time are for
 # bench/vsphere-apply.sh; pmccabe measures the complexity limits that
