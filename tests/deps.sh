@@ -5,15 +5,20 @@
 set -e
 # first what building and running needs (the README's first command)
 sh "$(dirname "$0")/../deps.sh"
-# then the test toolchain
+# then the test toolchain, starting and enabling no service: the tests
+# start their own sshd on a free port of 127.0.0.1, never openssh-server's
+# on port 22 (tests/no-service.sh)
 export DEBIAN_FRONTEND=noninteractive
+. "$(dirname "$0")/no-service.sh"
+nosvc_begin openssh-server
 apt-get install -y --no-install-recommends \
-	libcmocka-dev locales tmux valgrind python3 python3-yaml \
+	libcmocka-dev tmux valgrind python3 python3-yaml \
 	openssh-server \
 	golang-go golang-github-vmware-govmomi-dev golang-github-google-uuid-dev \
 	python3-pyvmomi time pmccabe strace \
 	clang libclang-rt-dev \
 	ansible yamllint
+nosvc_end
 # (the vSphere tests run against vcsim, the govmomi simulator, built from
 # tests/vcsim with the Debian Go packages above; pyvmomi and time are for
 # bench/vsphere-apply.sh; pmccabe measures the complexity limits that
@@ -25,9 +30,4 @@ apt-get install -y --no-install-recommends \
 # test_om_bosh.sh)
 # the SSH route is tested against an sshd the test starts on 127.0.0.1
 mkdir -p /run/sshd
-# The tests run in C.UTF-8 and zh_CN.UTF-8.
-if ! locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$'; then
-	sed -i 's/^# *\(zh_CN.UTF-8 UTF-8\)/\1/' /etc/locale.gen
-	grep -q '^zh_CN.UTF-8 UTF-8' /etc/locale.gen || echo 'zh_CN.UTF-8 UTF-8' >>/etc/locale.gen
-	locale-gen
-fi
+# (the tests run in C.UTF-8 and zh_CN.UTF-8: deps.sh made the second)

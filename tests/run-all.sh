@@ -10,19 +10,10 @@ top=$(pwd)
 # an in-tree configuration blocks the out-of-tree builds below
 [ ! -f config.status ] || make distclean >/dev/null
 jobs=$(nproc 2>/dev/null || echo 2)
-# what the suite leaves behind fails it (doc/design.md, section 13): a stamp to tell the
-# sample hosts' scratch copies made from now on
-stamp=$(mktemp "${TMPDIR:-/tmp}/gwsuite.XXXXXX")
-leftovers() {
-	left=$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'gpuwiz-sample.*' -newer "$stamp" 2>/dev/null)
-	procs=$(pgrep -a -f -- "$top/_build" | grep -v "^$$ " || :)
-	rm -f "$stamp"
-	[ -z "$left$procs" ] && return 0
-	echo "the test suite left behind:"
-	[ -z "$left" ] || echo "$left" | sed 's/^/  scratch copy: /'
-	[ -z "$procs" ] || echo "$procs" | sed 's/^/  process: /'
-	return 1
-}
+# what the suite leaves behind fails it (doc/design.md, section 13;
+# tests/leftovers.sh)
+. tests/leftovers.sh
+leftovers_begin "$top" || exit 1
 
 # the logs of the tests that failed under DIR
 failed_logs() {
@@ -48,5 +39,5 @@ mkdir -p _build/plain _build/asan
 # the fuzz targets under libFuzzer, seconds each (tests/fuzz/layer.sh)
 sh tests/fuzz/layer.sh "$jobs" || exit 1
 
-leftovers
+leftovers_check || exit 1
 echo "all test layers passed: make distcheck (make check of the release tree), make check under ASan/UBSan, the fuzz targets"

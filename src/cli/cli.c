@@ -32,6 +32,29 @@ cli_die_line(const char *cmd, const char *msg)
 
 /* ---- locale --------------------------------------------------------- */
 
+static const char *locale_env(void);
+
+/* The locale the environment asks the messages in when gpuwiz has a
+ * catalogue for its language but the C library has no such locale (not
+ * generated: setlocale fails and the messages would be English in
+ * silence), else NULL.  gw_cli_main says so. */
+static const char *locale_missing;
+
+static const char *
+missing_locale(void)
+{
+	const char *v = locale_env();
+	locale_t l;
+
+	if (v == NULL || !cli_lang_known(v) || strncmp(v, "en", 2) == 0)
+		return NULL;
+	if ((l = newlocale(LC_MESSAGES_MASK, v, (locale_t)0)) != (locale_t)0) {
+		freelocale(l);
+		return NULL;
+	}
+	return v;
+}
+
 /* --lang LANG (anywhere on the command line) picks the catalogue; the
  * default comes from the locale.  GPUWIZ_LOCALEDIR overrides the installed
  * catalogue directory (the tests use a build-tree copy). */
@@ -60,8 +83,8 @@ setup_locale(int argc, char **argv)
 		else if (strcmp(setlocale(LC_ALL, NULL), "C") == 0)
 			setlocale(LC_ALL, "C.UTF-8");
 		free(loc);
-	} else {
-		setlocale(LC_ALL, "");
+	} else if (setlocale(LC_ALL, "") == NULL) {
+		locale_missing = missing_locale();
 	}
 #if defined(ENABLE_NLS) && ENABLE_NLS
 	dir = getenv("GPUWIZ_LOCALEDIR");
@@ -330,6 +353,14 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 	int rc, version;
 
 	setup_locale(argc, argv);
+	if (locale_missing != NULL) {
+		int n = (int)strcspn(locale_missing, ".@");
+		char *msg = gw_xasprintf(_("the %s locale is not installed, so the messages are in English (add it with locale-gen or gpuwiz's sh deps.sh, or use --lang %.*s)"),
+		                         locale_missing, n, locale_missing);
+
+		cli_die_line(NULL, msg);
+		free(msg);
+	}
 	memset(&o, 0, sizeof o);
 	e.msg[0] = '\0';
 	gw_answers_init(&o.a);

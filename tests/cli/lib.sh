@@ -59,6 +59,10 @@ trap 'gw_st=$?; eval "$GW_AT_EXIT"; gw_leaks || gw_st=1; rm -rf "$TMP"; exit $gw
 # which the wizard keeps on purpose) goes under $TMP and with it.
 mkdir -p "$TMP/tmpdir"
 export TMPDIR="$TMP/tmpdir"
+# tmux puts its servers' sockets under TMUX_TMPDIR (else /tmp/tmux-UID,
+# where a killed server leaves its socket): in $TMP they go with it.  No
+# Python a test runs writes __pycache__ beside its source.
+export TMUX_TMPDIR="$TMP" PYTHONDONTWRITEBYTECODE=1
 
 ok() { PASS=$((PASS + 1)); echo "ok - $1"; }
 nok() { FAIL=$((FAIL + 1)); echo "not ok - $1"; [ $# -gt 1 ] && printf '   %s\n' "$2"; return 0; }

@@ -23,6 +23,9 @@ leaky() { # MODE: runs it, sets $rc and $out
 	sh "$TMP/leaky.sh" "$1" >"$out" 2>&1
 	rc=$?
 }
+# the machine's tmux directory (/tmp by default) as the test sees it: a
+# test's tmux servers have their sockets in its own $TMP instead
+mkdir "$TMP/machine"; export TMUX_TMPDIR="$TMP/machine"
 leaky none
 check "clean: passes" [ "$rc" -eq 0 ]
 check "clean: no leak line" sh -c "! grep -q 'not ok - leak' '$out'"
@@ -61,4 +64,6 @@ EOS
 else
 	echo "SKIP: tmux or sshd missing"
 fi
+check "no tmux socket left in the machine's tmux directory" sh -c \
+	"! ls -A '$TMP/machine/tmux-$(id -u)' 2>/dev/null | grep -q ."
 finish

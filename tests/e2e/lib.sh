@@ -16,9 +16,7 @@ locale -a 2>/dev/null | grep -qi '^zh_CN\.utf-\?8$' && [ -n "${GPUWIZ_LOCALEDIR:
 langs=C.UTF-8
 [ $have_zh = 1 ] && langs="C.UTF-8 zh_CN.UTF-8" || echo "# zh_CN.UTF-8 locale or catalogue missing: C.UTF-8 only"
 SOCK=gwtest$$
-# the servers' sockets live in the test's scratch directory and go with it
-# (tmux's kill-server leaves its socket file behind)
-export TMUX_TMPDIR="$TMP"
+# (the servers' sockets are in $TMP: TMUX_TMPDIR, tests/cli/lib.sh)
 T="tmux -L $SOCK"
 at_exit '$T kill-server 2>/dev/null'
 # the wizard keeps a sample host's scratch copy (it holds what was written
