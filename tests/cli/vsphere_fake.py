@@ -9,6 +9,8 @@
 # --big-mib MiB (without it, the fixture's first VM once).
 #
 # usage: vsphere_fake.py FIXTURES CERT.pem KEY.pem [--hang STAGE] [--big-mib N]
+#                        [--extra N]
+#   --extra N:     each VM has N more extraConfig entries (a denser answer)
 #   --hang tls:    the TCP connection is accepted by the kernel, the TLS
 #                  handshake never answered
 #   --hang METHOD: the call of METHOD (e.g. RetrievePropertiesEx), and
@@ -35,6 +37,7 @@ ap.add_argument("cert")
 ap.add_argument("key")
 ap.add_argument("--hang", default="")
 ap.add_argument("--big-mib", type=float, default=0)
+ap.add_argument("--extra", type=int, default=0)
 a = ap.parse_args()
 
 
@@ -59,6 +62,11 @@ SERVICE = fixture("vcsim-esx-retrieve-service-content.xml").encode()
 INV = fixture("vcsim-esx-inventory-retrieve-properties-ex.xml")
 VM = re.search(r'<objects><obj type="VirtualMachine">vm-9</obj>.*?</objects>',
                INV, re.S).group(0)
+if a.extra:
+    VM = VM.replace('<OptionValue ', "".join(
+        f'<OptionValue XMLSchema-instance:type="OptionValue"><key>k{j}</key>'
+        f'<value XMLSchema-instance:type="xsd:string">v</value></OptionValue>'
+        for j in range(a.extra)) + '<OptionValue ', 1)
 VM_NAME = re.search(r'<name>name</name><val[^>]*>([^<]*)</val>', VM).group(1)
 
 
