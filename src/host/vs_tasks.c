@@ -17,15 +17,6 @@
  * so a batch of tasks ending together costs one round trip, not one each. */
 #define WAIT_GAP_MS 100
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void
 sleep_s(double sec)
 {
@@ -270,8 +261,8 @@ wait_once(gw_vs *s, int *quiet, gw_err *e)
 		wait = left > 2 ? (long)left - 1 : 1;
 
 	if (!full)
-		sleep_s(s->last_wait + WAIT_GAP_MS / 1000.0 - now_s());
-	s->last_wait = now_s();
+		sleep_s(s->last_wait + WAIT_GAP_MS / 1000.0 - vs_now());
+	s->last_wait = vs_now();
 	vs_req_init(&r, "WaitForUpdatesEx");
 	vs_add_moref(r.method, "_this", "PropertyCollector", s->property_collector);
 	if (s->wait_version && !full)
@@ -431,20 +422,20 @@ int
 vs_tasks_wait_until(gw_vs *s, vs_task *sync_task, size_t max_inflight,
                     gw_err *e)
 {
-	double deadline = now_s() + (double)s->call_timeout * POLL_CALLS;
+	double deadline = vs_now() + (double)s->call_timeout * POLL_CALLS;
 
 	while (!open_done(s, sync_task, max_inflight)) {
 		int quiet = 0;
 
 		if (wait_step(s, &quiet, e) != 0)
 			return -1;
-		if (quiet && now_s() > deadline) {
+		if (quiet && vs_now() > deadline) {
 			gw_err_set(e, _("%s: a task is still running after %ld s; check the VMs in the vSphere Client"),
 			           s->host, s->call_timeout * POLL_CALLS);
 			return -1;
 		}
 		if (!quiet)
-			deadline = now_s() + (double)s->call_timeout * POLL_CALLS;
+			deadline = vs_now() + (double)s->call_timeout * POLL_CALLS;
 	}
 	return 0;
 }
