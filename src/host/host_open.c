@@ -131,10 +131,7 @@ open_vs(const gw_host_spec *s, gw_err *e)
 	vo.cafile = s->cafile;
 	vo.insecure = s->insecure;
 	vo.untrusted = s->untrusted;
-	if (s->timeout > 0) {
-		vo.call_timeout = s->timeout;
-		vo.connect_timeout = s->timeout < 10 ? s->timeout : 10;
-	}
+	vo.timeout = s->timeout;
 	return gw_vs_connect(&vo, e);
 }
 

@@ -108,20 +108,39 @@ prune_page(const gw_vs *s, gw_vs_inventory *inv, size_t first)
 			vs_vm_prune(&inv->vms[i]);
 }
 
-/* Run a retrieve-like call and feed its returnval to the parser. */
+typedef struct page {
+	gw_vs *s;
+	gw_vs_parse_state *ps;
+	gw_vs_inventory *inv;
+} page;
+
+/* One object of the answer as it arrives: read, a VM not asked for
+ * pruned at once. */
+static void
+page_object(xmlNodePtr obj, void *ctx)
+{
+	page *p = ctx;
+	size_t first = p->inv->nvms;
+
+	vs_parse_object(obj, p->ps, p->inv);
+	prune_page(p->s, p->inv, first);
+}
+
+/* Run a retrieve-like call, its objects parsed as they arrive, and read
+ * the token of its returnval. */
 static int
 inventory_call(gw_vs *s, const char *method, req *r, gw_vs_parse_state *ps,
                gw_vs_inventory *inv, char **token, gw_err *e)
 {
 	xmlDocPtr doc;
 	xmlNodePtr el;
-	size_t first = inv->nvms;
+	page p = { s, ps, inv };
 
-	if (vs_call_simple(s, method, r, &doc, &el, e) != 0)
+	if (vs_call_units(s, method, r, vs_objects_path, page_object, &p, &doc,
+	                  &el, e) != 0)
 		return -1;
 	vs_parse_retrieve_result(vs_first_el(el, "returnval"), ps, inv, token);
 	xmlFreeDoc(doc);
-	prune_page(s, inv, first);
 	return 0;
 }
 

@@ -436,6 +436,25 @@ parse_cr_object(xmlNodePtr obj, gw_vs_parse_state *ps)
 	free(moref);
 }
 
+const char *const vs_objects_path[] = { "returnval", "objects", NULL };
+
+/* One ObjectContent of a RetrieveResult into inv (or ps). */
+void
+vs_parse_object(xmlNodePtr obj, gw_vs_parse_state *ps, gw_vs_inventory *inv)
+{
+	char *type = vs_attr(vs_first_el(obj, "obj"), "type");
+
+	if (type == NULL)
+		return;
+	if (strcmp(type, "HostSystem") == 0)
+		parse_host_object(obj, ps, inv);
+	else if (strcmp(type, "VirtualMachine") == 0)
+		parse_vm_object(obj, inv);
+	else
+		parse_cr_object(obj, ps);
+	free(type);
+}
+
 /* Objects of a RetrieveResult (returnval) into inv. */
 void
 vs_parse_retrieve_result(xmlNodePtr rv, gw_vs_parse_state *ps,
@@ -444,20 +463,21 @@ vs_parse_retrieve_result(xmlNodePtr rv, gw_vs_parse_state *ps,
 	if (token) {
 		*token = vs_nonempty(vs_child_text(rv, "token"));
 	}
-	FOR_EL(obj, rv, "objects") {
-		char *type = vs_attr(vs_first_el(obj, "obj"), "type");
+	FOR_EL(obj, rv, "objects")
+		vs_parse_object(obj, ps, inv);
+}
 
-		if (type == NULL) {
-			continue;
-		} else if (strcmp(type, "HostSystem") == 0) {
-			parse_host_object(obj, ps, inv);
-		} else if (strcmp(type, "VirtualMachine") == 0) {
-			parse_vm_object(obj, inv);
-		} else {
-			parse_cr_object(obj, ps);
-		}
-		free(type);
-	}
+typedef struct page {
+	gw_vs_parse_state *ps;
+	gw_vs_inventory *inv;
+} page;
+
+static void
+page_object(xmlNodePtr obj, void *ctx)
+{
+	page *p = ctx;
+
+	vs_parse_object(obj, p->ps, p->inv);
 }
 
 int
@@ -467,10 +487,13 @@ gw_vs_parse_inventory_page(gw_vs_parse_state *ps, const char *text,
 {
 	xmlDocPtr doc;
 	xmlNodePtr el;
+	page p = { ps, inv };
 
 	if (token)
 		*token = NULL;
-	if (vs_parse_answer(text, len, "RetrievePropertiesEx", &doc, &el, e) != 0)
+	if (vs_parse_answer_units(text, len, "RetrievePropertiesEx",
+	                          vs_objects_path, page_object, &p, &doc, &el,
+	                          e) != 0)
 		return -1;
 	/* An empty result has no returnval at all. */
 	vs_parse_retrieve_result(vs_first_el(el, "returnval"), ps, inv, token);

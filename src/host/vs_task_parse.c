@@ -56,17 +56,22 @@ vs_task_update_from(xmlNodePtr os, const char *child, gw_vs_task_update *u)
 		update_change(cs, u);
 }
 
-static void
-add_update(xmlNodePtr os, gw_vs_task_update **ups, size_t *n, size_t *cap)
+const char *const vs_updates_path[] = {
+	"returnval", "filterSet", "objectSet", NULL
+};
+
+void
+vs_task_update_unit(xmlNodePtr os, void *ctx)
 {
+	vs_updates *a = ctx;
 	gw_vs_task_update *u;
 	char *kind;
 
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 8;
-		*ups = gw_xrealloc(*ups, *cap * sizeof **ups);
+	if (a->n == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 8;
+		a->ups = gw_xrealloc(a->ups, a->cap * sizeof *a->ups);
 	}
-	u = &(*ups)[*n];
+	u = &a->ups[a->n];
 	vs_task_update_from(os, "changeSet", u);
 	kind = vs_child_text(os, "kind");
 	u->left = kind && strcmp(kind, "leave") == 0;
@@ -75,18 +80,15 @@ add_update(xmlNodePtr os, gw_vs_task_update **ups, size_t *n, size_t *cap)
 		gw_vs_task_update_free(u);
 		return;
 	}
-	(*n)++;
+	a->n++;
 }
 
 void
-vs_task_updates_from_el(xmlNodePtr el, gw_vs_task_update **ups, size_t *n,
-                        char **version, int *truncated)
+vs_task_updates_from_el(xmlNodePtr el, vs_updates *a, char **version,
+                        int *truncated)
 {
 	xmlNodePtr rv = vs_first_el(el, "returnval");
-	size_t cap = 0;
 
-	*ups = NULL;
-	*n = 0;
 	*truncated = 0;
 	if (rv == NULL)
 		return;         /* maxWaitSeconds passed: nothing new */
@@ -94,7 +96,7 @@ vs_task_updates_from_el(xmlNodePtr el, gw_vs_task_update **ups, size_t *n,
 	*truncated = vs_child_bool(rv, "truncated") == 1;
 	FOR_EL(fs, rv, "filterSet")
 		FOR_EL(os, fs, "objectSet")
-			add_update(os, ups, n, &cap);
+			vs_task_update_unit(os, a);
 }
 
 int
@@ -103,14 +105,20 @@ gw_vs_parse_task_updates(const char *text, size_t len, gw_vs_task_update **ups,
 {
 	xmlDocPtr doc;
 	xmlNodePtr el;
+	vs_updates a = { NULL, 0, 0 };
 
 	*ups = NULL;
 	*n = 0;
 	*truncated = 0;
-	if (vs_parse_answer(text, len, "WaitForUpdatesEx", &doc, &el, e) != 0)
+	if (vs_parse_answer_units(text, len, "WaitForUpdatesEx", vs_updates_path,
+	                          vs_task_update_unit, &a, &doc, &el, e) != 0) {
+		gw_vs_task_updates_free(a.ups, a.n);
 		return -1;
-	vs_task_updates_from_el(el, ups, n, version, truncated);
+	}
+	vs_task_updates_from_el(el, &a, version, truncated);
 	xmlFreeDoc(doc);
+	*ups = a.ups;
+	*n = a.n;
 	return 0;
 }
 

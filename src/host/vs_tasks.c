@@ -17,15 +17,6 @@
  * so a batch of tasks ending together costs one round trip, not one each. */
 #define WAIT_GAP_MS 100
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void
 sleep_s(double sec)
 {
@@ -255,19 +246,23 @@ wait_once(gw_vs *s, int *quiet, gw_err *e)
 	req r;
 	xmlDocPtr doc;
 	xmlNodePtr el, opt;
-	gw_vs_task_update *ups;
+	vs_updates ups = { NULL, 0, 0 };
 	size_t n;
 	int truncated, full = s->full_wait;
 	long cap = s->call_timeout / 2 > 0 ? s->call_timeout / 2 : 1;
 	long wait = s->wait_secs > 0 && s->wait_secs < cap ? s->wait_secs : 1;
+	double left = vs_time_left(s);
 	char secs[24];
 
 	if (s->wait_secs >= cap)
 		wait = cap;
+	/* the server's wait ends before the deadline */
+	if (left >= 0 && (double)wait > left - 1)
+		wait = left > 2 ? (long)left - 1 : 1;
 
 	if (!full)
-		sleep_s(s->last_wait + WAIT_GAP_MS / 1000.0 - now_s());
-	s->last_wait = now_s();
+		sleep_s(s->last_wait + WAIT_GAP_MS / 1000.0 - vs_now());
+	s->last_wait = vs_now();
 	vs_req_init(&r, "WaitForUpdatesEx");
 	vs_add_moref(r.method, "_this", "PropertyCollector", s->property_collector);
 	if (s->wait_version && !full)
@@ -275,16 +270,19 @@ wait_once(gw_vs *s, int *quiet, gw_err *e)
 	opt = vs_add_el(r.method, "options");
 	snprintf(secs, sizeof secs, "%ld", wait);
 	vs_add_text(opt, "maxWaitSeconds", secs);
-	if (vs_call_simple(s, "WaitForUpdatesEx", &r, &doc, &el, e) != 0) {
+	if (vs_call_units(s, "WaitForUpdatesEx", &r, vs_updates_path,
+	                  vs_task_update_unit, &ups, &doc, &el, e) != 0) {
 		vs_req_free(&r);
+		gw_vs_task_updates_free(ups.ups, ups.n);
 		return -1;
 	}
 	vs_req_free(&r);
-	vs_task_updates_from_el(el, &ups, &n, &s->wait_version, &truncated);
+	vs_task_updates_from_el(el, &ups, &s->wait_version, &truncated);
 	xmlFreeDoc(doc);
+	n = ups.n;
 	s->full_wait = 0;
 	for (size_t i = 0; i < n; i++)
-		task_update(s, &ups[i]);
+		task_update(s, &ups.ups[i]);
 	*quiet = n == 0 && !truncated && !full;
 	/* quiet: the next wait twice as long (1, 2, 4 ... s, up to half the
 	 * call timeout), so a lost update (reconcile) costs a second, and a
@@ -292,7 +290,7 @@ wait_once(gw_vs *s, int *quiet, gw_err *e)
 	s->wait_secs = *quiet ? wait * 2 : 1;
 	if (truncated)
 		s->last_wait = 0;       /* the rest at once */
-	gw_vs_task_updates_free(ups, n);
+	gw_vs_task_updates_free(ups.ups, n);
 	return 0;
 }
 
@@ -412,7 +410,7 @@ wait_step(gw_vs *s, int *quiet, gw_err *e)
 	if ((unfiltered(s) && create_filter(s, e) != 0) ||
 	    wait_once(s, quiet, e) != 0 || ask_left_tasks(s, e) != 0 ||
 	    (*quiet && s->inflight > 0 && reconcile(s, e) != 0)) {
-		if (s->lost)
+		if (s->lost && !s->out_of_time)
 			gw_err_set(e, _("the server went away while the task was running; check the VM in the vSphere Client before trying again"));
 		return -1;
 	}
@@ -424,20 +422,20 @@ int
 vs_tasks_wait_until(gw_vs *s, vs_task *sync_task, size_t max_inflight,
                     gw_err *e)
 {
-	double deadline = now_s() + (double)s->call_timeout * POLL_CALLS;
+	double deadline = vs_now() + (double)s->call_timeout * POLL_CALLS;
 
 	while (!open_done(s, sync_task, max_inflight)) {
 		int quiet = 0;
 
 		if (wait_step(s, &quiet, e) != 0)
 			return -1;
-		if (quiet && now_s() > deadline) {
+		if (quiet && vs_now() > deadline) {
 			gw_err_set(e, _("%s: a task is still running after %ld s; check the VMs in the vSphere Client"),
 			           s->host, s->call_timeout * POLL_CALLS);
 			return -1;
 		}
 		if (!quiet)
-			deadline = now_s() + (double)s->call_timeout * POLL_CALLS;
+			deadline = vs_now() + (double)s->call_timeout * POLL_CALLS;
 	}
 	return 0;
 }

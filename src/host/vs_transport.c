@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -90,16 +91,103 @@ sslctx_cb(CURL *c, void *sslctx, void *parm)
 
 /* ---- HTTP --------------------------------------------------------------- */
 
+/* An answer as it arrives: counted, and parsed at once (vs_reader) when
+ * its HTTP status is one a SOAP answer has; nothing else is kept. */
+typedef struct answer {
+	gw_vs *s;
+	vs_reader rd;
+	size_t len;
+	int too_big;
+} answer;
+
 static size_t
 write_cb(char *ptr, size_t size, size_t nmemb, void *userdata)
 {
-	gw_buf *b = userdata;
+	answer *a = userdata;
 	size_t n = size * nmemb;
+	long code = 0;
 
-	if (b->len + n > MAX_ANSWER)
+	if (a->len + n > MAX_ANSWER) {
+		a->too_big = 1;
 		return 0;
-	gw_buf_add(b, ptr, n);
+	}
+	a->len += n;
+	curl_easy_getinfo(a->s->curl, CURLINFO_RESPONSE_CODE, &code);
+	if (code == 200 || code == 500)
+		vs_reader_feed(&a->rd, ptr, n);
 	return n;
+}
+
+/* ---- time: the session's deadline ------------------------------------- */
+
+double
+vs_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double
+vs_time_left(const gw_vs *s)
+{
+	double left;
+
+	if (s->deadline <= 0)
+		return -1;
+	left = s->deadline - vs_now();
+	return left > 0 ? left : 0;
+}
+
+/* The bounds of the next call: what is left of the deadline, else the
+ * connect and call timeouts; limit (seconds, 0 none) lowers them.  0, or
+ * -1 when the deadline has passed. */
+static int
+call_bounds(gw_vs *s, long limit)
+{
+	double left = vs_time_left(s);
+	long connect_ms = s->connect_timeout * 1000, call_ms = s->call_timeout * 1000;
+
+	if (left >= 0) {
+		if (left < 0.001)
+			return -1;
+		connect_ms = call_ms = (long)(left * 1000) + 1;
+	}
+	if (limit > 0 && call_ms > limit * 1000)
+		call_ms = limit * 1000;
+	if (connect_ms > call_ms)
+		connect_ms = call_ms;
+	curl_easy_setopt(s->curl, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
+	curl_easy_setopt(s->curl, CURLOPT_TIMEOUT_MS, call_ms);
+	return 0;
+}
+
+/* The line for a call that ran out of time: which stage, which bound. */
+static void
+timeout_error(gw_vs *s, const char *method, int connecting, gw_err *e)
+{
+	int login = !s->logged_in && (strcmp(method, "RetrieveServiceContent") == 0 ||
+	                              strcmp(method, "Login") == 0);
+
+	s->out_of_time = 1;
+	if (s->deadline > 0) {
+		if (connecting)
+			gw_err_set(e, _("%s: the --timeout of %ld s ran out while connecting"),
+			           s->host, s->timeout);
+		else if (login)
+			gw_err_set(e, _("%s: the --timeout of %ld s ran out while logging in (%s)"),
+			           s->host, s->timeout, method);
+		else
+			gw_err_set(e, _("%s: the --timeout of %ld s ran out while waiting for the answer to %s"),
+			           s->host, s->timeout, method);
+	} else if (connecting) {
+		gw_err_set(e, _("no connection to %s within %ld s (connect timeout)"),
+		           s->host, s->connect_timeout);
+	} else {
+		gw_err_set(e, _("%s did not answer %s within %ld s"),
+		           s->host, method, s->call_timeout);
+	}
 }
 
 void
@@ -159,15 +247,12 @@ http_error(gw_vs *s, CURLcode rc, const char *method, gw_err *e)
 	case CURLE_OPERATION_TIMEDOUT:
 		s->lost = 1;
 		{
+			/* the request was sent on a connection, new or kept
+			 * alive, once the pre-transfer time is set */
 			double t = 0;
 
-			curl_easy_getinfo(s->curl, CURLINFO_APPCONNECT_TIME, &t);
-			if (t <= 0)
-				gw_err_set(e, _("no connection to %s within %ld s (connect timeout)"),
-				           s->host, s->connect_timeout);
-			else
-				gw_err_set(e, _("%s did not answer %s within %ld s"),
-				           s->host, method, s->call_timeout);
+			curl_easy_getinfo(s->curl, CURLINFO_PRETRANSFER_TIME, &t);
+			timeout_error(s, method, t <= 0, e);
 		}
 		return -1;
 	case CURLE_WRITE_ERROR:
@@ -195,24 +280,31 @@ http_error(gw_vs *s, CURLcode rc, const char *method, gw_err *e)
 	}
 }
 
-/* One call.  0: *doc and *el (first element of the Body) set; 1: a SOAP
- * fault, in *fault, and a generic line in e; -1: e set. */
-int
-vs_call(gw_vs *s, const char *method, req *r, int secret, xmlDocPtr *doc,
-        xmlNodePtr *el, gw_vs_fault *fault, gw_err *e)
+/* One call (vsphere_int.h); limit: seconds it may take at most (0: the
+ * session's bounds). */
+static int
+call(gw_vs *s, const char *method, req *r, int secret, long limit,
+     const char *const *path, vs_unit_fn unit, void *unit_ctx,
+     xmlDocPtr *doc, xmlNodePtr *el, gw_vs_fault *fault, gw_err *e)
 {
-	gw_buf ans;
+	answer ans;
 	char *body;
 	size_t len;
 	CURLcode rc;
 	long code = 0;
-	int ret;
+	int ret, parsed;
 
 	*doc = NULL;
 	*el = NULL;
 	fault->type = fault->message = NULL;
+	if (call_bounds(s, limit) != 0) {
+		timeout_error(s, method, 0, e);
+		return -1;
+	}
 	body = vs_req_dump(r, &len);
-	gw_buf_init(&ans);
+	memset(&ans, 0, sizeof ans);
+	ans.s = s;
+	vs_reader_init(&ans.rd, path, unit, unit_ctx);
 	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDSIZE, (long)len);
 	curl_easy_setopt(s->curl, CURLOPT_WRITEDATA, &ans);
@@ -223,16 +315,21 @@ vs_call(gw_vs *s, const char *method, req *r, int secret, xmlDocPtr *doc,
 	s->round_trips++;
 	rc = curl_easy_perform(s->curl);
 	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDS, NULL);
+	curl_easy_setopt(s->curl, CURLOPT_WRITEDATA, NULL);
 	if (secret)
 		OPENSSL_cleanse(body, len);
 	free(body);
 	if (rc != CURLE_OK) {
-		gw_buf_free(&ans);
+		vs_reader_free(&ans.rd);
+		if (rc == CURLE_WRITE_ERROR && !ans.too_big)
+			rc = CURLE_RECV_ERROR;
 		return http_error(s, rc, method, e);
 	}
 	curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &code);
-	if ((code != 200 && code != 500) ||
-	    vs_parse_envelope(ans.data ? ans.data : "", ans.len, doc, el) != 0) {
+	parsed = (code == 200 || code == 500) &&
+	         vs_reader_finish(&ans.rd, doc, el) == 0;
+	vs_reader_free(&ans.rd);
+	if (!parsed) {
 		if (code == 503)
 			gw_err_set(e, _("%s is not ready (HTTP 503): vCenter may still be starting; try again in a few minutes"), s->host);
 		else if (code == 200 || code == 500)
@@ -241,10 +338,8 @@ vs_call(gw_vs *s, const char *method, req *r, int secret, xmlDocPtr *doc,
 		else
 			gw_err_set(e, _("%s is not a vSphere endpoint: HTTP %ld to %s (is the URL https://HOST/sdk?)"),
 			           s->url, code, method);
-		gw_buf_free(&ans);
 		return -1;
 	}
-	gw_buf_free(&ans);
 	ret = 0;
 	if (vs_is_fault_el(*el)) {
 		vs_fault_from_el(*el, fault);
@@ -261,6 +356,36 @@ vs_call(gw_vs *s, const char *method, req *r, int secret, xmlDocPtr *doc,
 		ret = 1;
 	}
 	return ret;
+}
+
+int
+vs_call(gw_vs *s, const char *method, req *r, int secret, xmlDocPtr *doc,
+        xmlNodePtr *el, gw_vs_fault *fault, gw_err *e)
+{
+	return call(s, method, r, secret, 0, NULL, NULL, NULL, doc, el, fault, e);
+}
+
+int
+vs_call_units(gw_vs *s, const char *method, req *r, const char *const *path,
+              vs_unit_fn unit, void *unit_ctx, xmlDocPtr *doc,
+              xmlNodePtr *el, gw_err *e)
+{
+	gw_vs_fault f;
+	int rc = call(s, method, r, 0, 0, path, unit, unit_ctx, doc, el, &f, e);
+
+	gw_vs_fault_free(&f);
+	return rc == 0 ? 0 : -1;
+}
+
+int
+vs_call_quick(gw_vs *s, const char *method, req *r, long limit,
+              xmlDocPtr *doc, xmlNodePtr *el, gw_err *e)
+{
+	gw_vs_fault f;
+	int rc = call(s, method, r, 0, limit, NULL, NULL, NULL, doc, el, &f, e);
+
+	gw_vs_fault_free(&f);
+	return rc == 0 ? 0 : -1;
 }
 
 /* vs_call for callers that treat every fault alike. */
@@ -308,8 +433,6 @@ curl_options(gw_vs *s, const gw_vs_opts *o)
 	curl_easy_setopt(s->curl, CURLOPT_VERBOSE, 0L);
 	curl_easy_setopt(s->curl, CURLOPT_ERRORBUFFER, s->errbuf);
 	curl_easy_setopt(s->curl, CURLOPT_WRITEFUNCTION, write_cb);
-	curl_easy_setopt(s->curl, CURLOPT_CONNECTTIMEOUT, s->connect_timeout);
-	curl_easy_setopt(s->curl, CURLOPT_TIMEOUT, s->call_timeout);
 	curl_easy_setopt(s->curl, CURLOPT_COOKIEFILE, "");
 	curl_easy_setopt(s->curl, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(s->curl, CURLOPT_USERAGENT, "gpuwiz/" PACKAGE_VERSION);

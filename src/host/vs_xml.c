@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/SAX2.h>
 #include <openssl/crypto.h>
 
 /* ---- small helpers --------------------------------------------------- */
@@ -313,23 +314,102 @@ vs_attr(xmlNodePtr n, const char *name)
 	return out;
 }
 
-/* Parse a SOAP answer: the document and the first element in its Body. */
+/* ---- answers parsed as they arrive ------------------------------------- */
+
+/* Is n a unit of rd: an element at rd->path below the Body's first
+ * element? */
+static int
+is_unit(const vs_reader *rd, xmlNodePtr n)
+{
+	xmlNodePtr body;
+
+	for (size_t i = rd->npath; i-- > 0; n = n->parent)
+		if (n == NULL || !vs_is_el(n, rd->path[i]))
+			return 0;
+	body = n ? n->parent : NULL;
+	return n && vs_is_el(body, "Body") && vs_is_el(body->parent, "Envelope") &&
+	       body->parent->parent && body->parent->parent->type == XML_DOCUMENT_NODE &&
+	       vs_first_el(body, NULL) == n;
+}
+
+/* The end of an element: the tree's own step, then a unit goes to its
+ * function and out of the tree, with the blanks and text before it (only
+ * elements are read around units). */
+static void
+end_element(void *ctx, const xmlChar *localname, const xmlChar *prefix,
+            const xmlChar *uri)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	vs_reader *rd = ctxt->_private;
+	xmlNodePtr cur = ctxt->node, p;
+
+	xmlSAX2EndElementNs(ctx, localname, prefix, uri);
+	if (rd == NULL || rd->unit == NULL || cur == NULL || !is_unit(rd, cur))
+		return;
+	rd->unit(cur, rd->unit_ctx);
+	rd->units++;
+	while ((p = cur->prev) != NULL && p->type != XML_ELEMENT_NODE) {
+		xmlUnlinkNode(p);
+		xmlFreeNode(p);
+	}
+	xmlUnlinkNode(cur);
+	xmlFreeNode(cur);
+}
+
+void
+vs_reader_init(vs_reader *rd, const char *const *path, vs_unit_fn unit,
+               void *unit_ctx)
+{
+	xmlSAXHandler sax;
+
+	memset(rd, 0, sizeof *rd);
+	rd->path = path;
+	while (path && path[rd->npath])
+		rd->npath++;
+	rd->unit = rd->npath ? unit : NULL;
+	rd->unit_ctx = unit_ctx;
+	memset(&sax, 0, sizeof sax);
+	xmlSAXVersion(&sax, 2);
+	sax.endElementNs = end_element;
+	rd->ctxt = xmlCreatePushParserCtxt(&sax, NULL, NULL, 0, "answer.xml");
+	if (rd->ctxt == NULL) {
+		rd->failed = 1;
+		return;
+	}
+	rd->ctxt->_private = rd;
+	xmlCtxtUseOptions(rd->ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR |
+	                  XML_PARSE_NOWARNING | XML_PARSE_NOCDATA);
+}
+
 int
-vs_parse_envelope(const char *text, size_t len, xmlDocPtr *docp,
-                  xmlNodePtr *elp)
+vs_reader_feed(vs_reader *rd, const char *data, size_t len)
+{
+	while (!rd->failed && len > 0) {
+		int n = len > (1u << 20) ? 1 << 20 : (int)len;
+
+		if (xmlParseChunk(rd->ctxt, data, n, 0) != 0 ||
+		    !rd->ctxt->wellFormed)
+			rd->failed = 1;
+		rd->len += (size_t)n;
+		data += n;
+		len -= (size_t)n;
+	}
+	return rd->failed ? -1 : 0;
+}
+
+int
+vs_reader_finish(vs_reader *rd, xmlDocPtr *docp, xmlNodePtr *elp)
 {
 	xmlDocPtr doc;
 	xmlNodePtr root, body, el;
 
 	*docp = NULL;
 	*elp = NULL;
-	if (len == 0 || len > INT_MAX)
+	if (rd->failed || rd->len == 0 ||
+	    xmlParseChunk(rd->ctxt, NULL, 0, 1) != 0 || !rd->ctxt->wellFormed)
 		return -1;
-	doc = xmlReadMemory(text, (int)len, "answer.xml", NULL,
-	                    XML_PARSE_NONET | XML_PARSE_NOERROR |
-	                    XML_PARSE_NOWARNING | XML_PARSE_NOCDATA);
-	if (doc == NULL)
-		return -1;
+	doc = rd->ctxt->myDoc;
+	rd->ctxt->myDoc = NULL;
 	root = xmlDocGetRootElement(doc);
 	if (!vs_is_el(root, "Envelope") || root->ns == NULL ||
 	    !xmlStrEqual(root->ns->href, X(NS_SOAPENV)) ||
@@ -341,6 +421,45 @@ vs_parse_envelope(const char *text, size_t len, xmlDocPtr *docp,
 	*docp = doc;
 	*elp = el;
 	return 0;
+}
+
+void
+vs_reader_free(vs_reader *rd)
+{
+	if (rd->ctxt) {
+		xmlFreeDoc(rd->ctxt->myDoc);
+		rd->ctxt->myDoc = NULL;
+		xmlFreeParserCtxt(rd->ctxt);
+	}
+	rd->ctxt = NULL;
+}
+
+/* vs_reader over a whole text. */
+static int
+vs_parse_stream(const char *text, size_t len, const char *const *path,
+                vs_unit_fn unit, void *unit_ctx, xmlDocPtr *docp,
+                xmlNodePtr *elp)
+{
+	vs_reader rd;
+	int rc;
+
+	vs_reader_init(&rd, path, unit, unit_ctx);
+	rc = vs_reader_feed(&rd, text, len) == 0 ?
+	     vs_reader_finish(&rd, docp, elp) : -1;
+	vs_reader_free(&rd);
+	if (rc != 0) {
+		*docp = NULL;
+		*elp = NULL;
+	}
+	return rc;
+}
+
+/* Parse a SOAP answer: the document and the first element in its Body. */
+int
+vs_parse_envelope(const char *text, size_t len, xmlDocPtr *docp,
+                  xmlNodePtr *elp)
+{
+	return vs_parse_stream(text, len, NULL, NULL, NULL, docp, elp);
 }
 
 int
@@ -415,9 +534,19 @@ int
 vs_parse_answer(const char *text, size_t len, const char *method,
                 xmlDocPtr *doc, xmlNodePtr *el, gw_err *e)
 {
+	return vs_parse_answer_units(text, len, method, NULL, NULL, NULL, doc,
+	                             el, e);
+}
+
+int
+vs_parse_answer_units(const char *text, size_t len, const char *method,
+                      const char *const *path, vs_unit_fn unit,
+                      void *unit_ctx, xmlDocPtr *doc, xmlNodePtr *el,
+                      gw_err *e)
+{
 	gw_vs_fault f;
 
-	if (vs_parse_envelope(text, len, doc, el) != 0) {
+	if (vs_parse_stream(text, len, path, unit, unit_ctx, doc, el) != 0) {
 		gw_err_set(e, _("the answer is not a SOAP envelope"));
 		return -1;
 	}

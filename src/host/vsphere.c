@@ -132,6 +132,10 @@ gw_vs_new(const gw_vs_opts *o, gw_err *e)
 	s->insecure = o->insecure;
 	s->connect_timeout = o->connect_timeout > 0 ? o->connect_timeout : 10;
 	s->call_timeout = o->call_timeout > 0 ? o->call_timeout : 60;
+	if (o->timeout > 0) {
+		s->timeout = o->timeout;
+		s->deadline = vs_now() + (double)o->timeout;
+	}
 	s->api_type = gw_xstrdup("");
 	s->api_version = gw_xstrdup("");
 	s->full_name = gw_xstrdup("");
@@ -270,9 +274,9 @@ gw_vs_close(gw_vs *s)
 
 		vs_req_init(&r, "Logout");
 		vs_add_moref(r.method, "_this", "SessionManager", s->session_manager);
-		/* Quick: the session ends anyway when the server times it out. */
-		curl_easy_setopt(s->curl, CURLOPT_TIMEOUT, s->call_timeout < 10 ? s->call_timeout : 10L);
-		if (vs_call_simple(s, "Logout", &r, &doc, &el, &ignore) == 0)
+		/* Quick, and never past the deadline: the session ends
+		 * anyway when the server times it out. */
+		if (vs_call_quick(s, "Logout", &r, 10, &doc, &el, &ignore) == 0)
 			xmlFreeDoc(doc);
 		vs_req_free(&r);
 	}

@@ -60,6 +60,15 @@ typedef struct gw_vs_opts {
 	                           * (gw_vs_connect only) */
 	long connect_timeout;     /* seconds, 0 = 10 */
 	long call_timeout;        /* seconds per SOAP call, 0 = 60 */
+	long timeout;             /* seconds for the whole session, from
+	                           * gw_vs_new on (connecting, logging in,
+	                           * every call): each call may take what is
+	                           * left, and one that runs out names its
+	                           * stage ("while connecting", "while
+	                           * logging in", "while waiting for the
+	                           * answer to METHOD"); connect_timeout and
+	                           * call_timeout then do not bound a call;
+	                           * 0 = none */
 } gw_vs_opts;
 
 typedef struct gw_vs gw_vs;
@@ -73,7 +82,8 @@ typedef struct gw_vs gw_vs;
  *    --thumbprint XX:.. or use --insecure";
  *  - a thumbprint mismatch: expected and got; nothing was sent;
  *  - InvalidLogin: wrong user name or password;
- *  - cannot resolve / connect, connect or call timeout;
+ *  - cannot resolve / connect, connect or call timeout, the timeout of
+ *    the whole session (its stage named);
  *  - not a vSphere endpoint (HTTP error, an answer that is not a SOAP
  *    envelope, a service content without the managers). */
 gw_vs *gw_vs_connect(const gw_vs_opts *o, gw_err *e);

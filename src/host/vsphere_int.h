@@ -75,6 +75,9 @@ struct gw_vs {
 	int ctx_hook;             /* CURLOPT_SSL_CTX_FUNCTION accepted */
 	int insecure;
 	long connect_timeout, call_timeout;
+	long timeout;             /* gw_vs_opts.timeout, 0 none */
+	double deadline;          /* vs_now() at gw_vs_new + timeout, 0 none */
+	int out_of_time;          /* a call ran out of time */
 	unsigned round_trips;
 	int logged_in;
 	int lost;                 /* last failure was the transport */
@@ -176,6 +179,35 @@ char *vs_attr(xmlNodePtr n, const char *name);
 /* Parse a SOAP answer: the document and the first element in its Body. */
 int vs_parse_envelope(const char *text, size_t len, xmlDocPtr *docp,
                       xmlNodePtr *elp);
+
+/* An answer parsed as it arrives (libxml2's push parser), so that what it
+ * holds is bounded by its parts, not by its size: each element at path
+ * (element names below the Body's first element, NULL-terminated:
+ * {"returnval", "objects", NULL}) goes, once complete, to unit and then
+ * out of the tree; the rest stays in the document vs_reader_finish gives.
+ * Without a path the whole document is kept. */
+typedef void (*vs_unit_fn)(xmlNodePtr unit, void *ctx);
+typedef struct vs_reader {
+	xmlParserCtxtPtr ctxt;
+	const char *const *path;
+	size_t npath;
+	vs_unit_fn unit;
+	void *unit_ctx;
+	size_t len;               /* bytes fed */
+	size_t units;             /* units handed to unit */
+	int failed;               /* not well-formed */
+} vs_reader;
+void vs_reader_init(vs_reader *rd, const char *const *path, vs_unit_fn unit,
+                    void *unit_ctx);
+/* 0, or -1 once the text is not well-formed. */
+int vs_reader_feed(vs_reader *rd, const char *data, size_t len);
+/* The end: as vs_parse_envelope, the document and the Body's first
+ * element (units taken out), or -1. */
+int vs_reader_finish(vs_reader *rd, xmlDocPtr *docp, xmlNodePtr *elp);
+void vs_reader_free(vs_reader *rd);
+/* Where the answers that can be large are cut (vs_parse.c, vs_task_parse.c). */
+extern const char *const vs_objects_path[];   /* returnval/objects */
+extern const char *const vs_updates_path[];   /* returnval/filterSet/objectSet */
 int vs_is_fault_el(xmlNodePtr el);
 void vs_fault_from_el(xmlNodePtr el, gw_vs_fault *f);
 /* The message of f, else its type, else "no reason given" (translated). */
@@ -184,6 +216,11 @@ const char *vs_fault_reason(const gw_vs_fault *f);
  * *el set; -1 with e set when it is not an envelope or is a fault. */
 int vs_parse_answer(const char *text, size_t len, const char *method,
                     xmlDocPtr *doc, xmlNodePtr *el, gw_err *e);
+/* vs_parse_answer with units (vs_reader). */
+int vs_parse_answer_units(const char *text, size_t len, const char *method,
+                          const char *const *path, vs_unit_fn unit,
+                          void *unit_ctx, xmlDocPtr *doc, xmlNodePtr *el,
+                          gw_err *e);
 
 /* ---- transport (vs_transport.c) ----------------------------------------- */
 
@@ -201,9 +238,26 @@ int vs_call(gw_vs *s, const char *method, req *r, int secret,
 /* vs_call for callers that treat every fault alike (0 or -1). */
 int vs_call_simple(gw_vs *s, const char *method, req *r, xmlDocPtr *doc,
                    xmlNodePtr *el, gw_err *e);
+/* vs_call_simple with the answer's units (vs_reader) handed to unit as
+ * they arrive: an answer of any size holds about one unit at a time. */
+int vs_call_units(gw_vs *s, const char *method, req *r,
+                  const char *const *path, vs_unit_fn unit, void *unit_ctx,
+                  xmlDocPtr *doc, xmlNodePtr *el, gw_err *e);
+/* vs_call_simple bounded by limit seconds too (Logout). */
+int vs_call_quick(gw_vs *s, const char *method, req *r, long limit,
+                  xmlDocPtr *doc, xmlNodePtr *el, gw_err *e);
+/* CLOCK_MONOTONIC in seconds. */
+double vs_now(void);
+/* Seconds left before the session's deadline (0 when passed), -1 when it
+ * has none. */
+double vs_time_left(const gw_vs *s);
 
 /* ---- inventory answers (vs_parse.c) ------------------------------------- */
 
+/* One ObjectContent of a RetrieveResult into inv (a host, a VM) or ps
+ * (a compute resource). */
+void vs_parse_object(xmlNodePtr obj, gw_vs_parse_state *ps,
+                     gw_vs_inventory *inv);
 /* Objects of a RetrieveResult (returnval) into inv. */
 void vs_parse_retrieve_result(xmlNodePtr rv, gw_vs_parse_state *ps,
                               gw_vs_inventory *inv, char **token);
@@ -219,8 +273,17 @@ int vs_task_state(const char *st);
  * WaitForUpdatesEx objectSet ("changeSet") or a RetrievePropertiesEx
  * objects ("propSet"); state and progress -1 when not given. */
 void vs_task_update_from(xmlNodePtr os, const char *child, gw_vs_task_update *u);
-void vs_task_updates_from_el(xmlNodePtr el, gw_vs_task_update **ups,
-                             size_t *n, char **version, int *truncated);
+/* The updates of a WaitForUpdatesEx answer, gathered. */
+typedef struct vs_updates {
+	gw_vs_task_update *ups;
+	size_t n, cap;
+} vs_updates;
+/* One objectSet (a unit at vs_updates_path) into a (a vs_updates). */
+void vs_task_update_unit(xmlNodePtr os, void *a);
+/* The answer's version and truncated, and its objectSets still in el
+ * into a. */
+void vs_task_updates_from_el(xmlNodePtr el, vs_updates *a, char **version,
+                             int *truncated);
 /* A started task (moref taken over); sync: waited for alone. */
 vs_task *vs_task_add(gw_vs *s, char *moref, const char *vm,
                      const char *what, int sync);

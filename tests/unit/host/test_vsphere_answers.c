@@ -562,3 +562,72 @@ test_power_names(void **state)
 	assert_int_equal(power_of(""), GW_VS_POWER_UNKNOWN);
 	assert_int_equal(power_of(NULL), GW_VS_POWER_UNKNOWN);
 }
+
+/* An answer fed in small pieces: each object goes to the unit function
+ * once complete and leaves the tree; the token stays. */
+typedef struct units_seen {
+	size_t n;
+	char first[32];
+} units_seen;
+
+static void
+count_unit(xmlNodePtr obj, void *ctx)
+{
+	units_seen *u = ctx;
+	char *moref = vs_child_text(obj, "obj");
+
+	if (u->n++ == 0 && moref)
+		snprintf(u->first, sizeof u->first, "%s", moref);
+	free(moref);
+}
+
+void
+test_reader_units(void **state)
+{
+	size_t len, want = 0, cnt = 0;
+	char *text = xml_fixture("synthetic-inventory-page1-with-token.xml", &len);
+	units_seen u = { 0, "" };
+	vs_reader rd;
+	xmlDocPtr doc;
+	xmlNodePtr el, rv;
+	char *token;
+
+	(void)state;
+	for (const char *p = text; (p = strstr(p, "<objects>")) != NULL; p++)
+		want++;
+	assert_true(want >= 2);
+	vs_reader_init(&rd, vs_objects_path, count_unit, &u);
+	for (size_t off = 0; off < len; off += 7)
+		assert_int_equal(vs_reader_feed(&rd, text + off, len - off < 7 ? len - off : 7), 0);
+	assert_int_equal(vs_reader_finish(&rd, &doc, &el), 0);
+	vs_reader_free(&rd);
+	assert_int_equal(u.n, want);
+	assert_true(u.first[0] != '\0');
+	rv = vs_first_el(el, "returnval");
+	assert_non_null(rv);
+	assert_null(vs_first_el(rv, "objects"));
+	token = vs_child_text(rv, "token");
+	assert_non_null(token);
+	assert_true(*token != '\0');
+	free(token);
+	xmlFreeDoc(doc);
+
+	/* without a path the whole tree is kept */
+	vs_reader_init(&rd, NULL, count_unit, &u);
+	assert_int_equal(vs_reader_feed(&rd, text, len), 0);
+	assert_int_equal(vs_reader_finish(&rd, &doc, &el), 0);
+	vs_reader_free(&rd);
+	assert_int_equal(u.n, want);
+	FOR_EL(o, vs_first_el(el, "returnval"), "objects")
+		cnt++;
+	assert_int_equal(cnt, want);
+	xmlFreeDoc(doc);
+
+	/* cut short: not an answer, nothing left */
+	vs_reader_init(&rd, vs_objects_path, count_unit, &u);
+	assert_int_equal(vs_reader_feed(&rd, text, len / 2), 0);
+	assert_int_equal(vs_reader_finish(&rd, &doc, &el), -1);
+	assert_null(doc);
+	vs_reader_free(&rd);
+	free(text);
+}
