@@ -112,7 +112,7 @@ gw_live_nvrm_version(const char *text)
 		size_t n = 0;
 		int cmp;
 
-		while (*p == ' ' || *p == '\t')
+		while (*p != '\n' && isspace((unsigned char)*p))
 			p++;
 		while (p[n] && !isspace((unsigned char)p[n]))
 			n++;
