@@ -396,8 +396,15 @@ load_vgpu(gw_gpu *g, const sec_ctx *c, gw_err *e)
 	for (tok = strtok_r(copy, " ", &save); tok;
 	     tok = strtok_r(NULL, " ", &save)) {
 		char *prof = gw_xasprintf("%s-%s", g->vgpu_prefix, tok);
+		char entry[32];
 		int bad = gw_vgpu_type_parse(prof, &vt) != 0;
 
+		/* spelt as the lookups compare it: no "0-" slices, no leading
+		 * zero, a lower-case series */
+		if (!bad) {
+			gt_vgpu_type_entry(&vt, entry, sizeof entry);
+			bad = strcmp(tok, entry) != 0;
+		}
 		free(prof);
 		if (bad) {
 			gw_err_set(e, _("%s:%d: [%s] vgpu_types: '%s' is not a vGPU type ending (expected <GB><series> or <slices>-<GB><series>, e.g. 48c or 1-10c)"),

@@ -55,4 +55,9 @@ int gt_parse_hex16(const char *s, unsigned *out);
  * NULL when it has neither. */
 const char *gt_vgpu_board(const char *s);
 
+/* ---- gputable_lookup.c ------------------------------------------------ */
+
+/* A vGPU type as a vgpu_types entry spells it: "48c", "1-10c". */
+void gt_vgpu_type_entry(const gw_vgpu_type *vt, char *buf, size_t size);
+
 #endif

@@ -226,17 +226,23 @@ gw_vgpu_type_parse(const char *profile, gw_vgpu_type *out)
 	return 0;
 }
 
-/* t as a vgpu_types entry reads ("48c", "1-10c"), for type vt */
+void
+gt_vgpu_type_entry(const gw_vgpu_type *vt, char *buf, size_t size)
+{
+	if (vt->slices)
+		snprintf(buf, size, "%d-%d%c", vt->slices, vt->size_gb,
+		         vt->series);
+	else
+		snprintf(buf, size, "%d%c", vt->size_gb, vt->series);
+}
+
+/* Is entry (of vgpu_types) the type vt? */
 static int
 type_is(const char *entry, const gw_vgpu_type *vt)
 {
 	char buf[32];
 
-	if (vt->slices)
-		snprintf(buf, sizeof buf, "%d-%d%c", vt->slices, vt->size_gb,
-		         vt->series);
-	else
-		snprintf(buf, sizeof buf, "%d%c", vt->size_gb, vt->series);
+	gt_vgpu_type_entry(vt, buf, sizeof buf);
 	return strcmp(entry, buf) == 0;
 }
 

@@ -130,17 +130,14 @@ link_base(const char *path)
 static long
 read_hex_file(const char *path)
 {
-	char *data = NULL, *end;
+	char *data = NULL;
 	size_t len;
 	long v;
 	gw_err e;
 
 	if (gw_read_file(path, 4096, &data, &len, &e) != 0)
 		return -1;
-	errno = 0;
-	v = strtol(gw_trim(data), &end, 16);
-	if (errno != 0 || *end != '\0' || v < 0)
-		v = -1;
+	v = gw_linux_parse_hex(data);
 	free(data);
 	return v;
 }

@@ -73,37 +73,6 @@ free_devs(dev_info *d, size_t n)
 	free(d);
 }
 
-/* Is flag one of the words on a "flags" line of /proc/cpuinfo? */
-static int
-cpu_has_flag(const char *cpuinfo, const char *flag)
-{
-	const char *line = cpuinfo;
-
-	while (line && *line) {
-		const char *nl = strchr(line, '\n');
-		size_t n = nl ? (size_t)(nl - line) : strlen(line);
-
-		if (strncmp(line, "flags", 5) == 0) {
-			char *l = gw_xstrndup(line, n), *c = strchr(l, ':');
-			int found = 0;
-
-			if (c) {
-				char *p;
-
-				for (p = c; *p; p++)
-					if (*p == '\t')
-						*p = ' ';
-				found = gw_linux_has_word(c + 1, flag);
-			}
-			free(l);
-			if (found)
-				return 1;
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	return 0;
-}
-
 /* ---- gpuwiz check ----------------------------------------------------- */
 
 /* What the rows find out, in order, and what later rows need of it. */
@@ -140,8 +109,8 @@ check_cpu(host_facts *c)
 		        gw_xstrdup(_("run the check on the host itself, as a "
 		                     "user that can read /proc")));
 	} else {
-		c->intel = cpu_has_flag(c->cpuinfo, "vmx");
-		c->amd = !c->intel && cpu_has_flag(c->cpuinfo, "svm");
+		c->intel = gw_linux_cpu_has_flag(c->cpuinfo, "vmx");
+		c->amd = !c->intel && gw_linux_cpu_has_flag(c->cpuinfo, "svm");
 		if (!c->intel && !c->amd) {
 			c->intel = strstr(c->cpuinfo, "GenuineIntel") != NULL;
 			c->amd = strstr(c->cpuinfo, "AuthenticAMD") != NULL;

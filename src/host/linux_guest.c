@@ -3,10 +3,9 @@
  * under SYSROOT/sys/bus/pci/devices with their BARs, and
  * /proc/driver/nvidia/version.  The checks on it are verify_live.c.
  */
-#include "linux.h"
+#include "linux_int.h"
 #include "verify_live.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,60 +43,17 @@ live_read(const char *root, const char *rel, size_t max)
 	return data;
 }
 
-/* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri ..." ->
- * the first dotted version on the NVRM line. */
-static char *
-nvrm_version(const char *text)
-{
-	const char *p = strstr(text, "NVRM version:");
-	char tok[64];
-
-	if (p == NULL)
-		return NULL;
-	p += strlen("NVRM version:");
-	while (*p && *p != '\n') {
-		size_t n = 0;
-		int cmp;
-
-		while (*p == ' ' || *p == '\t')
-			p++;
-		while (p[n] && !isspace((unsigned char)p[n]))
-			n++;
-		if (n > 0 && n < sizeof tok) {
-			memcpy(tok, p, n);
-			tok[n] = '\0';
-			if (strchr(tok, '.') &&
-			    gw_version_cmp(tok, "0", &cmp) == 0)
-				return gw_xstrdup(tok);
-		}
-		p += n;
-	}
-	return NULL;
-}
-
-/* The BARs in the device's sysfs resource file ("start end flags" per
- * line). */
+/* The BARs in the device's sysfs resource file. */
 static void
 read_resource(live_gpu *g, const char *path)
 {
-	char *res, *line, *nl;
+	char *res;
 	size_t len;
 	gw_err e;
 
 	if (gw_read_file(path, 65536, &res, &len, &e) != 0)
 		return;
-	for (line = res; g->nres < 6 && *line;
-	     line = nl ? nl + 1 : line + strlen(line)) {
-		live_bar *b = &g->bars[g->nres];
-
-		nl = strchr(line, '\n');
-		if (sscanf(line, "%llx %llx %llx", &b->start, &b->end,
-		           &b->flags) != 3)
-			break;
-		g->nres++;
-		if (nl == NULL)
-			break;
-	}
+	gw_live_parse_resource(g, res);
 	free(res);
 }
 
@@ -108,20 +64,10 @@ read_config(live_gpu *g, const char *path)
 	char *cfg;
 	size_t len;
 	gw_err e;
-	int k;
 
 	if (gw_read_file(path, 65536, &cfg, &len, &e) != 0)
 		return;
-	if (len >= 0x28) {
-		for (k = 0; k < 6; k++) {
-			const unsigned char *c =
-				(const unsigned char *)cfg + 0x10 + 4 * k;
-			g->cfg_bar[k] = (unsigned)c[0] | (unsigned)c[1] << 8 |
-			                (unsigned)c[2] << 16 |
-			                (unsigned)c[3] << 24;
-		}
-		g->cfg_ok = 1;
-	}
+	gw_live_parse_config(g, cfg, len);
 	free(cfg);
 }
 
@@ -196,7 +142,7 @@ gw_live_scan(live_sys *l, const gw_table *t, const char *sysroot, gw_err *e)
 	l->version_text = live_read(l->root, "proc/driver/nvidia/version",
 	                            65536);
 	if (l->version_text)
-		l->driver_version = nvrm_version(l->version_text);
+		l->driver_version = gw_live_nvrm_version(l->version_text);
 	l->cmdline = live_read(l->root, "proc/cmdline", 65536);
 	return 0;
 }

@@ -3,7 +3,6 @@
  */
 #include "linux_int.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,29 +19,14 @@ static int
 scan_interrupts(const char *path, char **kinds)
 {
 	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	int msi = 0, ioapic = 0, bad;
+	int rc;
 
 	*kinds = NULL;
 	if (f == NULL)
 		return -1;
-	while (getline(&line, &cap, f) >= 0) {
-		if (strstr(line, "IR-PCI-MSI"))
-			msi = 1;
-		if (strstr(line, "IR-IO-APIC"))
-			ioapic = 1;
-	}
-	bad = ferror(f);
-	free(line);
+	rc = gw_linux_scan_interrupts(f, kinds);
 	fclose(f);
-	if (bad)
-		return -1;
-	if (msi || ioapic)
-		*kinds = gw_xasprintf("%s%s%s", msi ? "IR-PCI-MSI" : "",
-		                      msi && ioapic ? ", " : "",
-		                      ioapic ? "IR-IO-APIC" : "");
-	return 0;
+	return rc;
 }
 
 /* Interrupt remapping support of the Intel IOMMU units: bit 3 (IR) of the
@@ -60,9 +44,9 @@ intel_ecap_ir(const char *root, char **units, size_t nunits,
 
 	*unit = NULL;
 	for (i = 0; i < nunits; i++) {
-		char *p, *data = NULL, *end, *t;
-		unsigned long long v;
+		char *p, *data = NULL;
 		size_t len;
+		int ir;
 		gw_err e;
 
 		if (strncmp(units[i], "dmar", 4) != 0)
@@ -74,15 +58,11 @@ intel_ecap_ir(const char *root, char **units, size_t nunits,
 			continue;
 		}
 		free(p);
-		t = gw_trim(data);
-		errno = 0;
-		v = strtoull(t, &end, 16);
-		if (errno != 0 || end == t || *end != '\0') {
-			free(data);
-			continue;
-		}
+		ir = gw_linux_ecap_ir(data);
 		free(data);
-		if (!((v >> 3) & 1)) {
+		if (ir < 0)
+			continue;
+		if (ir == 0) {
 			*unit = units[i];
 			return 0;
 		}

@@ -235,7 +235,6 @@ gw_sample_open(const char *name, gw_sample *out, gw_err *e)
 	const char *title, *kind, *tmp;
 	char *hosts, *sdir = NULL, *ini = NULL, *tmpl;
 	dictionary *d = NULL;
-	ini_ctx c;
 	shost h;
 	int rc = -1;
 
@@ -255,15 +254,7 @@ gw_sample_open(const char *name, gw_sample *out, gw_err *e)
 		unknown_name(name, e);
 		goto done;
 	}
-	if ((d = smp_load_ini(ini, e)) == NULL)
-		goto done;
-	c.d = d;
-	c.path = ini;
-	c.e = e;
-	if (smp_host_title_kind(&c, &title, &kind) != 0 ||
-	    smp_check_keys(&c, strcmp(kind, "esxi") == 0) != 0)
-		goto done;
-	if (strcmp(kind, "linux") == 0 && smp_parse_linux(&c, &h) != 0)
+	if (smp_read_host(ini, &d, &title, &kind, &h, e) != 0)
 		goto done;
 
 	tmp = getenv("TMPDIR");

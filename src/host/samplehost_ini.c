@@ -187,7 +187,7 @@ in_list(const char *const *l, const char *w)
 }
 
 /* [host] and [devN] only, each with its known keys. */
-int
+static int
 smp_check_keys(const ini_ctx *c, int esxi)
 {
 	int nsec = iniparser_getnsec(c->d), i;
@@ -352,7 +352,8 @@ linux_multi(shost *h)
 				h->devs[j].multi = 1;
 }
 
-int
+/* The [host] and [devN] of a linux sample (strings point into c->d). */
+static int
 smp_parse_linux(const ini_ctx *c, shost *h)
 {
 	int nsec, i;
@@ -369,5 +370,29 @@ smp_parse_linux(const ini_ctx *c, shost *h)
 			return -1;
 	}
 	linux_multi(h);
+	return 0;
+}
+
+/* host.ini at path read and checked whole: *d the dictionary (NULL when
+ * the file did not load; the caller frees it, on failure too), *title and
+ * *kind pointing into it, and for a linux sample *h (h->devs the caller's
+ * to free, on failure too). */
+int
+smp_read_host(const char *path, dictionary **d, const char **title,
+              const char **kind, shost *h, gw_err *e)
+{
+	ini_ctx c;
+
+	memset(h, 0, sizeof *h);
+	if ((*d = smp_load_ini(path, e)) == NULL)
+		return -1;
+	c.d = *d;
+	c.path = path;
+	c.e = e;
+	if (smp_host_title_kind(&c, title, kind) != 0 ||
+	    smp_check_keys(&c, strcmp(*kind, "esxi") == 0) != 0)
+		return -1;
+	if (strcmp(*kind, "linux") == 0 && smp_parse_linux(&c, h) != 0)
+		return -1;
 	return 0;
 }

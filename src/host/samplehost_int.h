@@ -53,8 +53,6 @@ int smp_get_hex(const ini_ctx *c, const char *sec, const char *key,
 /* [host] title and kind of a host.ini (pointers into d). */
 int smp_host_title_kind(const ini_ctx *c, const char **title,
                         const char **kind);
-/* [host] and [devN] only, each with its known keys. */
-int smp_check_keys(const ini_ctx *c, int esxi);
 /* A name of letters, digits and the characters of extra, 1-63 long. */
 int smp_word_ok(const char *s, const char *extra);
 
@@ -90,8 +88,12 @@ typedef struct shost {
 	size_t ndevs;
 } shost;
 
-/* The [host] and [devN] of a linux sample (strings point into c->d). */
-int smp_parse_linux(const ini_ctx *c, shost *h);
+/* A sample's host.ini read and checked as gw_sample_open reads it: its
+ * [host], the known sections and keys, and a linux sample's [host] and
+ * [devN] (strings point into *d) (samplehost_ini.c;
+ * tests/fuzz/fuzz_samplehost.c feeds it). */
+int smp_read_host(const char *path, dictionary **d, const char **title,
+                  const char **kind, shost *h, gw_err *e);
 /* One [devN] section into d. */
 int smp_parse_dev(const ini_ctx *c, const char *sec, const shost *h, sdev *d);
 

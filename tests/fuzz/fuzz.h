@@ -47,4 +47,14 @@ fz_text(const uint8_t *data, size_t size)
 #include "gputable.h"
 const gw_table *fz_table(void);
 
+/* For the parsers that read files only (iniparser, the sample hosts): a
+ * scratch directory under $TMPDIR made on first use and removed at exit
+ * with the files named here (at most 8 names): fz_scratch_path gives the
+ * path of NAME in it, fz_scratch_write writes the input there as well.
+ * The paths are the helper's, valid until exit. */
+const char *fz_scratch_dir(void);
+const char *fz_scratch_path(const char *name);
+const char *fz_scratch_write(const char *name, const uint8_t *data,
+                             size_t size);
+
 #endif

@@ -40,7 +40,8 @@ if [ -n "${VALGRIND:-}" ] && [ -z "${GW_SANITIZED:-}" ] &&
 fi
 
 fail=0
-for name in vmx esxcli vimcmd nvsmi diagnose answers vsphere; do
+for name in vmx esxcli vimcmd nvsmi diagnose answers vsphere \
+	vsupdates gputable linux samplehost; do
 	run "$name" "tests/fuzz/fuzz_$name" || fail=1
 	if [ -n "$vg" ]; then
 		run "$name" "$vg tests/fuzz/fuzz_$name" " under valgrind" || fail=1

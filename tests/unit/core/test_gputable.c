@@ -772,6 +772,20 @@ test_broken_tables(void **state)
 	             "vgpu_types = \"4c 47\"\nvgpu_source = s\n",
 	             "%s:9: [l40s] vgpu_types: '47' is not a vGPU type ending",
 	             NULL);
+	/* an entry the lookups would not find as spelt: a zero slice
+	 * count, a leading zero, an upper-case series */
+	expect_error(dir, NO_KIND "vgpu_prefix = nvidia_l40s\n"
+	             "vgpu_types = \"4c 0-18c\"\nvgpu_source = s\n",
+	             "%s:9: [l40s] vgpu_types: '0-18c' is not a vGPU type ending",
+	             NULL);
+	expect_error(dir, NO_KIND "vgpu_prefix = nvidia_l40s\n"
+	             "vgpu_types = \"048c\"\nvgpu_source = s\n",
+	             "%s:9: [l40s] vgpu_types: '048c' is not a vGPU type ending",
+	             NULL);
+	expect_error(dir, NO_KIND "vgpu_prefix = nvidia_l40s\n"
+	             "vgpu_types = \"48C\"\nvgpu_source = s\n",
+	             "%s:9: [l40s] vgpu_types: '48C' is not a vGPU type ending",
+	             NULL);
 	expect_error(dir, NO_KIND "vgpu_prefix = nvidia_l40s\n"
 	             "vgpu_mmio_gb = 0\nvgpu_source = s\n",
 	             "%s:9: [l40s] vgpu_mmio_gb: '0' is not a size in GB", NULL);

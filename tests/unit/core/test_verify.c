@@ -11,6 +11,7 @@
 #include "verify.h"
 #include "verify_report.h"
 #include "cmd_guest.h"
+#include "verify_live.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -2064,6 +2065,41 @@ test_live_bars_and_driver(void **state)
 	free(out);
 }
 
+/* The NVRM line as the kernel module may write it: blanks other than
+ * spaces and tabs (a CR of a copied file, a form feed) before or without
+ * a version.  Each read ends (an alarm fails the test when one hangs). */
+static void
+test_live_version_blanks(void **state)
+{
+	static const struct {
+		const char *text, *version;
+	} cases[] = {
+		{ "NVRM version: NVIDIA UNIX x86_64 Kernel Module\r\nGCC version: 12.2.0\r\n", NULL },
+		{ "NVRM version: NVIDIA UNIX x86_64 Kernel Module\f 550.90.07  Fri\n", "550.90.07" },
+		{ "NVRM version:\r 535.54.03\v\n", "535.54.03" },
+		{ "NVRM version: \r\n550.90.07\n", NULL },
+	};
+	char *root = tu_tmpdir();
+	gw_live_sys l;
+	gw_err e;
+
+	(void)state;
+	alarm(20);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		lv_put(root, "proc/driver/nvidia/version", cases[i].text,
+		       strlen(cases[i].text));
+		assert_int_equal(gw_live_scan(&l, NULL, root, &e), 0);
+		if (cases[i].version)
+			assert_string_equal(l.driver_version, cases[i].version);
+		else
+			assert_null(l.driver_version);
+		gw_live_free(&l);
+	}
+	alarm(0);
+	lv_rmtree(root);
+	free(root);
+}
+
 static void
 test_live_bundle(void **state)
 {
@@ -2286,6 +2322,7 @@ main(void)
 		cmocka_unit_test(test_command_input_errors),
 		cmocka_unit_test(test_status_names),
 		cmocka_unit_test(test_live_bars_and_driver),
+		cmocka_unit_test(test_live_version_blanks),
 		cmocka_unit_test(test_live_bundle),
 		cmocka_unit_test(test_license_states),
 		cmocka_unit_test(test_vgpu_bar1_large),

@@ -1,0 +1,168 @@
+/* linux_parse.c: the parsers of what /proc and /sys hold, fed by the
+ * readers of linux.c, linux_checks.c, linux_irq.c and linux_guest.c
+ * (linux_int.h) and by tests/fuzz/fuzz_linux.c. */
+#include "linux_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Is flag one of the words on a "flags" line of /proc/cpuinfo? */
+int
+gw_linux_cpu_has_flag(const char *cpuinfo, const char *flag)
+{
+	const char *line = cpuinfo;
+
+	while (line && *line) {
+		const char *nl = strchr(line, '\n');
+		size_t n = nl ? (size_t)(nl - line) : strlen(line);
+
+		if (strncmp(line, "flags", 5) == 0) {
+			char *l = gw_xstrndup(line, n), *c = strchr(l, ':');
+			int found = 0;
+
+			if (c) {
+				char *p;
+
+				for (p = c; *p; p++)
+					if (*p == '\t')
+						*p = ' ';
+				found = gw_linux_has_word(c + 1, flag);
+			}
+			free(l);
+			if (found)
+				return 1;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return 0;
+}
+
+/* The value of a small hex value file ("0x10de\n"; trimmed in place);
+ * -1 when it is not one. */
+long
+gw_linux_parse_hex(char *text)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(gw_trim(text), &end, 16);
+	if (errno != 0 || *end != '\0' || v < 0)
+		v = -1;
+	return v;
+}
+
+/* What /proc/interrupts (the stream f, left open) shows of interrupt
+ * remapping (linux_irq.c: scan_interrupts). */
+int
+gw_linux_scan_interrupts(FILE *f, char **kinds)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int msi = 0, ioapic = 0, bad;
+
+	*kinds = NULL;
+	while (getline(&line, &cap, f) >= 0) {
+		if (strstr(line, "IR-PCI-MSI"))
+			msi = 1;
+		if (strstr(line, "IR-IO-APIC"))
+			ioapic = 1;
+	}
+	bad = ferror(f);
+	free(line);
+	if (bad)
+		return -1;
+	if (msi || ioapic)
+		*kinds = gw_xasprintf("%s%s%s", msi ? "IR-PCI-MSI" : "",
+		                      msi && ioapic ? ", " : "",
+		                      ioapic ? "IR-IO-APIC" : "");
+	return 0;
+}
+
+/* Bit 3 (IR) of an ecap file's value ("%llx", trimmed in place): 1 set,
+ * 0 clear, -1 not a hex value. */
+int
+gw_linux_ecap_ir(char *text)
+{
+	char *t = gw_trim(text), *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(t, &end, 16);
+	if (errno != 0 || end == t || *end != '\0')
+		return -1;
+	return (int)((v >> 3) & 1);
+}
+
+/* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri ..." ->
+ * the first dotted version on the NVRM line. */
+char *
+gw_live_nvrm_version(const char *text)
+{
+	const char *p = strstr(text, "NVRM version:");
+	char tok[64];
+
+	if (p == NULL)
+		return NULL;
+	p += strlen("NVRM version:");
+	while (*p && *p != '\n') {
+		size_t n = 0;
+		int cmp;
+
+		while (*p != '\n' && isspace((unsigned char)*p))
+			p++;
+		while (p[n] && !isspace((unsigned char)p[n]))
+			n++;
+		if (n > 0 && n < sizeof tok) {
+			memcpy(tok, p, n);
+			tok[n] = '\0';
+			if (strchr(tok, '.') &&
+			    gw_version_cmp(tok, "0", &cmp) == 0)
+				return gw_xstrdup(tok);
+		}
+		p += n;
+	}
+	return NULL;
+}
+
+/* The BARs in the text of a device's sysfs resource file ("start end
+ * flags" per line), up to six, into g. */
+void
+gw_live_parse_resource(gw_live_gpu *g, const char *res)
+{
+	const char *line, *nl;
+
+	for (line = res; g->nres < 6 && *line;
+	     line = nl ? nl + 1 : line + strlen(line)) {
+		gw_live_bar *b = &g->bars[g->nres];
+
+		nl = strchr(line, '\n');
+		if (sscanf(line, "%llx %llx %llx", &b->start, &b->end,
+		           &b->flags) != 3)
+			break;
+		g->nres++;
+		if (nl == NULL)
+			break;
+	}
+}
+
+/* The six BAR registers of len bytes of the device's config space. */
+void
+gw_live_parse_config(gw_live_gpu *g, const char *cfg, size_t len)
+{
+	int k;
+
+	if (len >= 0x28) {
+		for (k = 0; k < 6; k++) {
+			const unsigned char *c =
+				(const unsigned char *)cfg + 0x10 + 4 * k;
+			g->cfg_bar[k] = (unsigned)c[0] | (unsigned)c[1] << 8 |
+			                (unsigned)c[2] << 16 |
+			                (unsigned)c[3] << 24;
+		}
+		g->cfg_ok = 1;
+	}
+}
