@@ -15,10 +15,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MO_MAGIC 0x950412deU
 #define MO_MAX_SIZE (64u << 20)
@@ -132,11 +136,9 @@ fmt_parse(const char *s, fmt_args *a)
 	int seq = 0, numbered = -1;   /* -1 unknown yet, 0 no, 1 yes */
 
 	memset(a, 0, sizeof *a);
-	for (const char *p = s; *p; p++) {
+	for (const char *p = s; (p = strchr(p, '%')) != NULL; p++) {
 		int pos, len, cls;
 
-		if (*p != '%')
-			continue;
 		if (*++p == '%')
 			continue;
 		pos = fmt_pos(&p);
@@ -281,19 +283,27 @@ catalog_file_check(const char *path)
 {
 	mo_file m = { 0 };
 	const char *bad;
-	char *why = NULL, *what, *data = NULL;
-	gw_err e;
-	int rc = -1;
+	char *why = NULL, *what;
+	void *map = NULL;
+	struct stat st;
+	int fd = -1, rc = -1;
 
 	switch (gw_path_trust(path, GW_PATH_FILE, &why)) {
 	case 0:
 		return 0;
 	case 1:
-		if (gw_read_file(path, MO_MAX_SIZE, &data, &m.size, &e) != 0) {
-			why = gw_xstrdup(e.msg);
+		/* mapped, not copied: start-up reads it on every run */
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0 ||
+		    fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+		    st.st_size > MO_MAX_SIZE || st.st_size == 0 ||
+		    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+		                fd, 0)) == MAP_FAILED) {
+			why = gw_xasprintf(_("%s is not a message catalogue"), path);
+			map = NULL;
 			break;
 		}
-		m.d = (const unsigned char *)data;
+		m.d = map;
+		m.size = (size_t)st.st_size;
 		if (mo_check(&m, &bad) == 0)
 			rc = 0;
 		else if (bad == NULL)
@@ -313,7 +323,10 @@ catalog_file_check(const char *path)
 		free(what);
 		free(why);
 	}
-	free(data);
+	if (map != NULL)
+		munmap(map, m.size);
+	if (fd >= 0)
+		close(fd);
 	return rc;
 }
 
