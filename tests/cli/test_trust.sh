@@ -174,4 +174,20 @@ chmod 0777 "$TMP/ct/data"
 run env -u GPUWIZ_TABLE "$TMP/ct/bin/gpuwiz" mmio --gpu hostile
 check "with the marker, a data folder writable by others: not read, one warning" \
 	sh -c "[ $rc -eq 2 ] && ! grep -q hostile '$out' && [ \$(grep -c 'warning: ignoring $TMP/ct/bin/../data/gpus.ini ($TMP/ct/data is writable by others)' '$err') -eq 1 ]"
+# ---- a setuid program: secure_getenv --------------------------------------------
+if [ $ROOT = 1 ] && command -v setpriv >/dev/null 2>&1; then
+	# (outside $TMP, which only root may enter)
+	SUID=$(mktemp -d "$(dirname "$TMP")/gwsuid.XXXXXX") && chmod 0755 "$SUID"
+	at_exit "rm -rf '$SUID'"
+	cp "$GPUWIZ" "$SUID/gpuwiz" && cp "$TMP/hostile.ini" "$SUID/gpus.ini" && chmod 4755 "$SUID/gpuwiz"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups env GPUWIZ_TABLE="$SUID/gpus.ini" "$SUID/gpuwiz" mmio --gpu hostile
+	if grep -q 'Permission denied\|nosuid' "$err"; then
+		echo "SKIP: setuid (cannot run the copy as another user)"
+	else
+		check "setuid root, run by nobody: GPUWIZ_TABLE ignored (secure_getenv)" \
+			sh -c "[ $rc -eq 2 ] && ! grep -q hostile '$out' && ! grep -qF '$SUID' '$err'"
+	fi
+else
+	echo "SKIP: setuid (needs root and setpriv)"
+fi
 finish
