@@ -33,7 +33,7 @@ dw_audit_cut(const char *s, size_t len, int cells, const char *how)
 
 	if (!looked) {
 		looked = 1;
-		path = getenv("GPUWIZ_UI_AUDIT");
+		path = secure_getenv("GPUWIZ_UI_AUDIT");
 	}
 	if (path == NULL || *path == '\0')
 		return;

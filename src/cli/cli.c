@@ -57,7 +57,9 @@ missing_locale(void)
 
 /* --lang LANG (anywhere on the command line) picks the catalogue; the
  * default comes from the locale.  GPUWIZ_LOCALEDIR overrides the installed
- * catalogue directory (the tests use a build-tree copy). */
+ * catalogue directory (the tests use a build-tree copy) when trusted
+ * (gw_env_path); the catalogues there are checked before gettext may use
+ * them (gw_catalog_check, doc/design.md, section 2.4). */
 static void
 setup_locale(int argc, char **argv)
 {
@@ -87,8 +89,10 @@ setup_locale(int argc, char **argv)
 		locale_missing = missing_locale();
 	}
 #if defined(ENABLE_NLS) && ENABLE_NLS
-	dir = getenv("GPUWIZ_LOCALEDIR");
-	bindtextdomain(PACKAGE, dir && *dir ? dir : gw_locale_dir());
+	if ((dir = gw_env_path("GPUWIZ_LOCALEDIR", GW_PATH_DIR)) == NULL)
+		dir = gw_locale_dir();
+	/* a catalogue refused: none is found there, English */
+	bindtextdomain(PACKAGE, gw_catalog_check(dir, PACKAGE) == 0 ? dir : "/dev/null");
 	bind_textdomain_codeset(PACKAGE, "UTF-8");
 	textdomain(PACKAGE);
 #else

@@ -620,26 +620,27 @@ is_file(const char *p)
 char *
 gw_table_default_path(gw_err *e)
 {
-	const char *env = getenv("GPUWIZ_TABLE");
-	char *exe, *cand[3];
+	const char *env = gw_env_path("GPUWIZ_TABLE", GW_PATH_FILE);
+	char *cand[3];
 	gw_buf tried;
 	size_t i, nc = 0;
 	char *found = NULL;
 
-	/* Named explicitly: use it even when missing, so that loading it
-	 * names the file the operator asked for. */
-	if (env && *env)
+	/* Named explicitly (and trusted, gw_env_path): use it even when
+	 * missing, so that loading it names the file the operator asked
+	 * for. */
+	if (env)
 		return gw_xstrdup(env);
 
 	/* A build-tree binary first (its own table, not an older installed
 	 * one: BUILD/data/gpus.ini, linked to the source tree's by make in
-	 * an out-of-tree build), then the installed table.  No path of the
-	 * build is compiled in (doc/design.md, section 2.4). */
-	if ((exe = gw_exe_dir()) != NULL) {
-		cand[nc++] = gw_xasprintf("%s/../data/gpus.ini", exe);
-		cand[nc++] = gw_xasprintf("%s/data/gpus.ini", exe);
-		free(exe);
-	}
+	 * an out-of-tree build; only with make's marker beside the program,
+	 * gw_build_path), then the installed table.  No path of the build
+	 * is compiled in (doc/design.md, section 2.4). */
+	if ((cand[nc] = gw_build_path("../data/gpus.ini", GW_PATH_FILE)) != NULL)
+		nc++;
+	if ((cand[nc] = gw_build_path("data/gpus.ini", GW_PATH_FILE)) != NULL)
+		nc++;
 #ifdef PKGDATADIR
 	cand[nc++] = gw_xstrdup(PKGDATADIR "/gpus.ini");
 #endif

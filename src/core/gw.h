@@ -58,14 +58,38 @@ const char *gw_err_text(const gw_err *e, int wizard);
  * above U+10FFFF) and not a control (C0, DEL, C1); 0 otherwise. */
 size_t gw_utf8_char(const char *s, size_t n);
 
-/* The folder of the running program (/proc/self/exe), malloc'ed; NULL
- * when unknown.  An uninstalled build finds its data beside it, so that
- * no build-tree path is compiled into the program (doc/design.md,
- * section 2.4). */
-char *gw_exe_dir(void);
-/* The message catalogues: a build tree's tests/locale when the program
- * runs from BUILD/src (made by make), else the installed LOCALEDIR. */
+/* What the program loads (doc/design.md, section 2.4).  A path is
+ * trusted when it (and, for a file, the folder holding it) is owned by
+ * the caller or root and writable by neither group nor others. */
+typedef enum { GW_PATH_FILE, GW_PATH_DIR } gw_path_kind;
+/* 1: trusted; 0: missing (and, for a file, its folder is trusted, so that
+ * the error of its use may name it); -1: refused, *why malloc'ed saying
+ * why (a file of another kind counts as refused). */
+int gw_path_trust(const char *path, gw_path_kind kind, char **why);
+/* One line on stderr, "gpuwiz: warning: ignoring WHAT (WHY)", once. */
+void gw_path_warn(const char *what, const char *why);
+/* The path in the environment variable name (secure_getenv: none in a
+ * setuid or setcap program), or NULL: unset, empty, or refused by
+ * gw_path_trust (with one warning). */
+const char *gw_env_path(const char *name, gw_path_kind kind);
+/* The marker make writes beside the program it builds. */
+#define GW_BUILD_MARKER "gpuwiz.build-tree"
+/* PROGDIR/rel when the program runs in its build tree (PROGDIR holds
+ * the GW_BUILD_MARKER that make writes, a regular file owned by the
+ * caller and trusted) and gw_path_trust accepts rel there (a refusal
+ * warned once), malloc'ed; else NULL: a copy of the program elsewhere, or
+ * the installed one, loads only installed files.  An uninstalled build
+ * finds its data beside it, so that no build-tree path is compiled into
+ * the program. */
+char *gw_build_path(const char *rel, gw_path_kind kind);
+/* The message catalogues: a build tree's tests/locale, else the
+ * installed LOCALEDIR. */
 const char *gw_locale_dir(void);
+/* 0 when the catalogues of domain in dir may be used (or there are
+ * none, or the locale is C); -1, with one warning, when one of them is
+ * not trusted (gw_path_trust) or translates a printf format with other
+ * arguments than its original's (catalog.c). */
+int gw_catalog_check(const char *dir, const char *domain);
 
 /* Allocation helpers: abort with a message on out-of-memory. */
 void *gw_xmalloc(size_t n);

@@ -29,12 +29,17 @@ gw_host_on_esxi_shell(void)
 	return found;
 }
 
-/* GPUWIZ_ESXI_PATH / GPUWIZ_ESXI_VOLUMES (tests, unusual hosts). */
+/* GPUWIZ_ESXI_PATH / GPUWIZ_ESXI_VOLUMES (tests, unusual hosts): on this
+ * host (local) checked like every path the program loads (gw_env_path);
+ * over ssh they name the remote host's folders, read with secure_getenv
+ * only. */
 static void
-gw_host_runner_env(gw_runner *r)
+gw_host_runner_env(gw_runner *r, int local)
 {
-	const char *p = getenv("GPUWIZ_ESXI_PATH");
-	const char *v = getenv("GPUWIZ_ESXI_VOLUMES");
+	const char *p = local ? gw_env_path("GPUWIZ_ESXI_PATH", GW_PATH_DIR)
+	                      : secure_getenv("GPUWIZ_ESXI_PATH");
+	const char *v = local ? gw_env_path("GPUWIZ_ESXI_VOLUMES", GW_PATH_DIR)
+	                      : secure_getenv("GPUWIZ_ESXI_VOLUMES");
 
 	if (p && *p)
 		gw_runner_set_path_prefix(r, p);
@@ -47,7 +52,7 @@ gw_host_esxi_shell_runner(void)
 {
 	gw_runner *r = gw_runner_open_local();
 
-	gw_host_runner_env(r);
+	gw_host_runner_env(r, 1);
 	return r;
 }
 
@@ -114,7 +119,7 @@ open_ssh(const gw_host_spec *s, gw_err *e)
 	r = gw_runner_open_ssh_prompt(s->ssh, extra, s->ssh_prompt, e);
 	free(extra);
 	if (r != NULL)
-		gw_host_runner_env(r);
+		gw_host_runner_env(r, 0);
 	return r;
 }
 

@@ -36,19 +36,18 @@ smp_is_file(const char *p)
 
 /* The default candidates, in order (malloc'ed; at most 4): beside a
  * build-tree binary (BUILD/data/hosts, linked to the source tree's by make
- * in an out-of-tree build), then the installed ones.  No path of the build
- * is compiled in (doc/design.md, section 2.4). */
+ * in an out-of-tree build; only with make's marker beside the program,
+ * gw_build_path), then the installed ones.  No path of the build is
+ * compiled in (doc/design.md, section 2.4). */
 static size_t
 candidates(char *cand[4])
 {
-	char *exe;
 	size_t nc = 0;
 
-	if ((exe = gw_exe_dir()) != NULL) {
-		cand[nc++] = gw_xasprintf("%s/../data/hosts", exe);
-		cand[nc++] = gw_xasprintf("%s/data/hosts", exe);
-		free(exe);
-	}
+	if ((cand[nc] = gw_build_path("../data/hosts", GW_PATH_DIR)) != NULL)
+		nc++;
+	if ((cand[nc] = gw_build_path("data/hosts", GW_PATH_DIR)) != NULL)
+		nc++;
 #ifdef PKGDATADIR
 	cand[nc++] = gw_xstrdup(PKGDATADIR "/hosts");
 #endif
@@ -56,7 +55,8 @@ candidates(char *cand[4])
 }
 
 /* The folder holding the sample hosts: $GPUWIZ_HOSTS_DIR when set (even if
- * it does not exist, so that errors name it), else the first existing
+ * it does not exist, so that errors name it; and trusted, gw_env_path),
+ * else the first existing
  * folder of EXEDIR/../data/hosts, EXEDIR/data/hosts (a build-tree binary;
  * make links BUILD/data/hosts to the source tree's in an out-of-tree
  * build), PKGDATADIR/hosts (installed); NULL when none exists.  The
@@ -64,7 +64,7 @@ candidates(char *cand[4])
 static const char *
 sample_hosts_dir(void)
 {
-	const char *env = getenv("GPUWIZ_HOSTS_DIR");
+	const char *env = gw_env_path("GPUWIZ_HOSTS_DIR", GW_PATH_DIR);
 	char *cand[4];
 	size_t i, nc;
 
@@ -72,7 +72,7 @@ sample_hosts_dir(void)
 	hosts_dir = NULL;
 	/* Named explicitly: use it even when missing, so that errors name
 	 * the folder the operator asked for. */
-	if (env && *env)
+	if (env)
 		return hosts_dir = gw_xstrdup(env);
 	nc = candidates(cand);
 	for (i = 0; i < nc; i++) {

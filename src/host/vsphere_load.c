@@ -14,7 +14,6 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "vsphere_api.h"
 
@@ -24,27 +23,22 @@ static const gw_vs_api *api;
 static int tried;
 static gw_err load_err;
 
-/* Where the module is: GPUWIZ_MODULE_DIR when set (used even when the file
- * is missing, so that the error names it); beside a build-tree program
- * (BUILD/src/gpuwiz -> BUILD/src/host/vsphere.so, made by make); else the
- * installed PKGLIBDIR.  No path of the build is compiled in (doc/design.md, section 2.4).
- * Malloc'ed. */
+/* Where the module is: GPUWIZ_MODULE_DIR when set and trusted
+ * (gw_env_path; used even when the file is missing, so that the error
+ * names it); beside a build-tree program (BUILD/src/gpuwiz ->
+ * BUILD/src/host/vsphere.so, made by make, recognised by gw_build_dir's
+ * marker); else the installed PKGLIBDIR.  No path of the build is
+ * compiled in (doc/design.md, sections 2.4 and 2.5).  Malloc'ed. */
 static char *
 module_path(void)
 {
-	const char *env = getenv("GPUWIZ_MODULE_DIR");
-	char *exe, *cand;
-	struct stat st;
+	const char *env = gw_env_path("GPUWIZ_MODULE_DIR", GW_PATH_DIR);
+	char *cand;
 
-	if (env != NULL && *env != '\0')
+	if (env != NULL)
 		return gw_xasprintf("%s/%s", env, GW_VS_MODULE_FILE);
-	if ((exe = gw_exe_dir()) != NULL) {
-		cand = gw_xasprintf("%s/host/%s", exe, GW_VS_MODULE_FILE);
-		free(exe);
-		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode))
-			return cand;
-		free(cand);
-	}
+	if ((cand = gw_build_path("host/" GW_VS_MODULE_FILE, GW_PATH_FILE)) != NULL)
+		return cand;
 	return gw_xstrdup(PKGLIBDIR "/" GW_VS_MODULE_FILE);
 }
 
@@ -70,6 +64,18 @@ load(const char *path)
 	const gw_vs_api *a;
 	void *h;
 
+	char *why;
+
+	/* checked before dlopen runs its constructors: a regular file in a
+	 * folder, both owned by the caller or root, writable by no one else */
+	if (gw_path_trust(path, GW_PATH_FILE, &why) < 0) {
+		/* TRANSLATORS: %s the module's path, %s why (a path "is
+		 * writable by others", "is owned by another user (uid 65534)"). */
+		gw_err_set(&load_err, _("refusing to load the vSphere module %s: %s"),
+		           path, why);
+		free(why);
+		return NULL;
+	}
 	/* (lazy for the libraries behind it: the module itself is linked
 	 * -z now, so a missing symbol of its own fails here, named) */
 	if ((h = dlopen(path, RTLD_LAZY | RTLD_LOCAL)) == NULL ||

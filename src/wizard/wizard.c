@@ -308,9 +308,10 @@ gw_wizard_free(gw_wizard *w)
 const char *
 gw_wizard_sysroot(void)
 {
-	const char *r = getenv("GPUWIZ_SYSROOT");
+	/* (a root the program reads as this host's /proc and /sys) */
+	const char *r = gw_env_path("GPUWIZ_SYSROOT", GW_PATH_DIR);
 
-	return r && *r ? r : "/";
+	return r != NULL ? r : "/";
 }
 
 /* Probe this root instead of gw_wizard_sysroot() (a Linux sample host). */

@@ -1,0 +1,359 @@
+/* catalog.c: a message catalogue is checked before gettext may use it
+ * (doc/design.md, section 2.4).  A translated format string with other
+ * conversions than its original (%n, a %s for a %d, one more %s) turns a
+ * printf of the program into a crash or a write through a stray pointer,
+ * so each .mo of the domain in the folder bindtextdomain is given is read
+ * (the GNU MO format: a magic number, a count and two tables of (length,
+ * offset) pairs, every one bounds-checked) and its translations compared
+ * with their originals: the same arguments, in the same order (or with
+ * the same %n$ positions), of the same types.  The .mo keeps no c-format
+ * flag, so every entry is compared: an original without a conversion must
+ * have a translation without one.  One entry that differs and the whole
+ * catalogue is refused: the program speaks English, with one warning.
+ */
+#include "gw.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MO_MAGIC 0x950412deU
+#define MO_MAX_SIZE (64u << 20)
+#define FMT_MAX_ARGS 32
+
+/* ---- printf conversions ---------------------------------------------- */
+
+/* An argument's type: the conversion's class and its length modifier. */
+enum { T_INT = 1, T_UINT, T_DOUBLE, T_CHAR, T_STR, T_PTR };
+enum { L_NONE, L_HH, L_H, L_L, L_LL, L_J, L_Z, L_T, L_BIGL };
+
+typedef struct {
+	int n;                       /* arguments taken */
+	int type[FMT_MAX_ARGS];      /* 0: not taken (a hole) */
+} fmt_args;
+
+static int
+fmt_set(fmt_args *a, int idx, int type)
+{
+	if (idx < 0 || idx >= FMT_MAX_ARGS)
+		return -1;
+	if (a->type[idx] != 0 && a->type[idx] != type)
+		return -1;
+	a->type[idx] = type;
+	if (idx + 1 > a->n)
+		a->n = idx + 1;
+	return 0;
+}
+
+/* A %n$ or *n$ position at *pp (1-based), 0 when there is none. */
+static int
+fmt_pos(const char **pp)
+{
+	const char *p = *pp;
+	int v = 0;
+
+	if (*p < '1' || *p > '9')
+		return 0;
+	while (*p >= '0' && *p <= '9' && v < 1000)
+		v = v * 10 + (*p++ - '0');
+	if (*p != '$')
+		return 0;
+	*pp = p + 1;
+	return v;
+}
+
+/* Past a length modifier at p, *len set. */
+static const char *
+fmt_length(const char *p, int *len)
+{
+	switch (*p) {
+	case 'h': *len = p[1] == 'h' ? (p++, L_HH) : L_H; return p + 1;
+	case 'l': *len = p[1] == 'l' ? (p++, L_LL) : L_L; return p + 1;
+	case 'q': *len = L_LL; return p + 1;
+	case 'L': *len = L_BIGL; return p + 1;
+	case 'j': *len = L_J; return p + 1;
+	case 'z': case 'Z': *len = L_Z; return p + 1;
+	case 't': *len = L_T; return p + 1;
+	}
+	*len = L_NONE;
+	return p;
+}
+
+/* The class of conversion c (its argument's type), *len adjusted; -1 for
+ * %m (no argument), 0 for one that cannot be checked (%n, unknown). */
+static int
+fmt_class(char c, int *len)
+{
+	switch (c) {
+	case 'd': case 'i': return T_INT;
+	case 'o': case 'u': case 'x': case 'X': return T_UINT;
+	case 'e': case 'E': case 'f': case 'F': case 'g': case 'G':
+	case 'a': case 'A': return T_DOUBLE;
+	case 'c': return T_CHAR;
+	case 'C': *len = L_L; return T_CHAR;
+	case 's': return T_STR;
+	case 'S': *len = L_L; return T_STR;
+	case 'p': return T_PTR;
+	case 'm': return -1;
+	}
+	return 0;
+}
+
+/* A width or precision at p: digits, or * (an int argument, at *n$ when
+ * numbered); past it, or NULL when it cannot be checked. */
+static const char *
+fmt_star(const char *p, fmt_args *a, int numbered, int *seq)
+{
+	int wpos;
+
+	if (*p != '*') {
+		while (*p >= '0' && *p <= '9')
+			p++;
+		return p;
+	}
+	p++;
+	wpos = fmt_pos(&p);
+	if ((numbered == 1) != (wpos > 0) ||
+	    fmt_set(a, numbered ? wpos - 1 : (*seq)++, T_INT) != 0)
+		return NULL;
+	return p;
+}
+
+/* The arguments that s takes as a printf format (glibc's conversions);
+ * -1 when it is not one that can be checked: an unknown conversion, %n,
+ * numbered and unnumbered arguments mixed, a hole among the numbered, one
+ * argument given two types, more than FMT_MAX_ARGS. */
+static int
+fmt_parse(const char *s, fmt_args *a)
+{
+	int seq = 0, numbered = -1;   /* -1 unknown yet, 0 no, 1 yes */
+
+	memset(a, 0, sizeof *a);
+	for (const char *p = s; (p = strchr(p, '%')) != NULL; p++) {
+		int pos, len, cls;
+
+		if (*++p == '%')
+			continue;
+		pos = fmt_pos(&p);
+		if (numbered == -1)
+			numbered = pos > 0;
+		else if (numbered != (pos > 0))
+			return -1;
+		while (*p && strchr("-+ #0'I", *p))
+			p++;
+		if ((p = fmt_star(p, a, numbered, &seq)) == NULL ||
+		    (*p == '.' && (p = fmt_star(p + 1, a, numbered, &seq)) == NULL))
+			return -1;
+		p = fmt_length(p, &len);
+		if ((cls = fmt_class(*p, &len)) < 0)
+			continue;             /* %m: strerror(errno), no argument */
+		if (cls == 0)
+			return -1;            /* %n, unknown, the end */
+		if (fmt_set(a, numbered ? pos - 1 : seq++, cls * 16 + len) != 0)
+			return -1;
+	}
+	for (int i = 0; i < a->n; i++)
+		if (a->type[i] == 0)
+			return -1;
+	return 0;
+}
+
+/* Whether the translation tr may stand for the original id: the same
+ * arguments, or (a plural form, which may leave the count out) the first
+ * of them. */
+static int
+fmt_compatible(const char *id, const char *tr, int plural)
+{
+	fmt_args ai, at;
+
+	if (fmt_parse(id, &ai) != 0) {
+		/* not a format the program could print with: the translation
+		 * takes no argument either */
+		if (strchr(tr, '%') == NULL)
+			return 1;
+		return fmt_parse(tr, &at) == 0 && at.n == 0;
+	}
+	if (fmt_parse(tr, &at) != 0)
+		return 0;
+	if (plural ? at.n > ai.n : at.n != ai.n)
+		return 0;
+	for (int i = 0; i < at.n; i++)
+		if (at.type[i] != ai.type[i])
+			return 0;
+	return 1;
+}
+
+/* ---- the MO file ------------------------------------------------------ */
+
+typedef struct {
+	const unsigned char *d;
+	size_t size;
+	int swap;
+} mo_file;
+
+static int
+mo_u32(const mo_file *m, uint64_t off, uint32_t *v)
+{
+	uint32_t x;
+
+	if (off > m->size || m->size - off < 4)
+		return -1;
+	memcpy(&x, m->d + off, 4);
+	*v = m->swap ? __builtin_bswap32(x) : x;
+	return 0;
+}
+
+/* The string of table entry i (len bytes then a NUL inside the file). */
+static int
+mo_str(const mo_file *m, uint32_t table, uint32_t i, const char **s, uint32_t *len)
+{
+	uint32_t off;
+
+	if (mo_u32(m, (uint64_t)table + (uint64_t)i * 8, len) != 0 ||
+	    mo_u32(m, (uint64_t)table + (uint64_t)i * 8 + 4, &off) != 0)
+		return -1;
+	if ((uint64_t)off + *len >= m->size || m->d[(uint64_t)off + *len] != '\0')
+		return -1;
+	*s = (const char *)m->d + off;
+	return 0;
+}
+
+/* 0 when every translation of the .mo in m fits its original; else -1
+ * with *bad the first original that does not (NULL: the file is not a
+ * catalogue that can be read). */
+static int
+mo_check(const mo_file *m, const char **bad)
+{
+	uint32_t magic, rev, n, otab, ttab, i;
+
+	*bad = NULL;
+	if (mo_u32(m, 0, &magic) != 0)
+		return -1;
+	if (magic != MO_MAGIC) {
+		if (__builtin_bswap32(magic) != MO_MAGIC)
+			return -1;
+		((mo_file *)m)->swap = 1;
+	}
+	if (mo_u32(m, 4, &rev) != 0 || mo_u32(m, 8, &n) != 0 ||
+	    mo_u32(m, 12, &otab) != 0 || mo_u32(m, 16, &ttab) != 0)
+		return -1;
+	/* revision 0, or 1 without system-dependent strings (<PRIu64>...),
+	 * which this reader does not expand */
+	if (rev >> 16 > 1)
+		return -1;
+	if (rev >> 16 == 1) {
+		uint32_t nsys;
+
+		if (mo_u32(m, 36, &nsys) != 0 || nsys != 0)
+			return -1;
+	}
+	for (i = 0; i < n; i++) {
+		const char *id, *tr, *plural, *form;
+		uint32_t idlen, trlen;
+
+		if (mo_str(m, otab, i, &id, &idlen) != 0 ||
+		    mo_str(m, ttab, i, &tr, &trlen) != 0)
+			return -1;
+		if (idlen == 0)
+			continue;               /* the header */
+		/* msgid NUL msgid_plural; msgstr[0] NUL msgstr[1] ... */
+		plural = strlen(id) < idlen ? id + strlen(id) + 1 : NULL;
+		for (form = tr; form <= tr + trlen; form += strlen(form) + 1) {
+			if (!fmt_compatible(plural ? plural : id, form, plural != NULL) &&
+			    (plural == NULL || !fmt_compatible(id, form, 1))) {
+				*bad = id;
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The .mo at path: 0 when it may be used (or is missing); else -1 with
+ * one warning. */
+static int
+catalog_file_check(const char *path)
+{
+	mo_file m = { 0 };
+	const char *bad;
+	char *why = NULL, *what;
+	void *map = NULL;
+	struct stat st;
+	int fd = -1, rc = -1;
+
+	switch (gw_path_trust(path, GW_PATH_FILE, &why)) {
+	case 0:
+		return 0;
+	case 1:
+		/* mapped, not copied: start-up reads it on every run */
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0 ||
+		    fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+		    st.st_size > MO_MAX_SIZE || st.st_size == 0 ||
+		    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+		                fd, 0)) == MAP_FAILED) {
+			why = gw_xasprintf(_("%s is not a message catalogue"), path);
+			map = NULL;
+			break;
+		}
+		m.d = map;
+		m.size = (size_t)st.st_size;
+		if (mo_check(&m, &bad) == 0)
+			rc = 0;
+		else if (bad == NULL)
+			/* TRANSLATORS: %s the catalogue's path. */
+			why = gw_xasprintf(_("%s is not a message catalogue"), path);
+		else
+			/* TRANSLATORS: %s an original message (a printf
+			 * format). */
+			why = gw_xasprintf(_("the translation of \"%s\" takes other arguments"),
+			                   bad);
+		break;
+	}
+	if (why != NULL) {
+		/* TRANSLATORS: %s a path; what "ignoring" refers to. */
+		what = gw_xasprintf(_("the message catalogue %s, messages in English"), path);
+		gw_path_warn(what, why);
+		free(what);
+		free(why);
+	}
+	if (map != NULL)
+		munmap(map, m.size);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+int
+gw_catalog_check(const char *dir, const char *domain)
+{
+	const char *loc = setlocale(LC_MESSAGES, NULL);
+	DIR *d;
+	struct dirent *ent;
+	int rc = 0;
+
+	/* the C locale loads no catalogue (gettext ignores LANGUAGE there) */
+	if (loc == NULL || strcmp(loc, "C") == 0 || strcmp(loc, "POSIX") == 0)
+		return 0;
+	/* Every catalogue of the domain in dir, whichever language, alias
+	 * or codeset gettext picks from the locale and LANGUAGE. */
+	if ((d = opendir(dir)) == NULL)
+		return 0;
+	while (rc == 0 && (ent = readdir(d)) != NULL) {
+		char *mo;
+
+		if (ent->d_name[0] == '.')
+			continue;
+		mo = gw_xasprintf("%s/%s/LC_MESSAGES/%s.mo", dir, ent->d_name, domain);
+		rc = catalog_file_check(mo);
+		free(mo);
+	}
+	closedir(d);
+	return rc;
+}
