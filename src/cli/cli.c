@@ -10,6 +10,7 @@
 #include "cli_int.h"
 #include "textesc.h"
 #include "out.h"
+#include "fatalsig.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -329,6 +330,7 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 	gw_err e;
 	int rc, version;
 
+	gw_fatal_signals_install();
 	setup_locale(argc, argv);
 	memset(&o, 0, sizeof o);
 	e.msg[0] = '\0';
