@@ -10,6 +10,7 @@
 #include "cli_int.h"
 #include "textesc.h"
 #include "out.h"
+#include "fatalsig.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -356,6 +357,7 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 	gw_err e;
 	int rc, version;
 
+	gw_fatal_signals_install();
 	setup_locale(argc, argv);
 	if (locale_missing != NULL) {
 		int n = (int)strcspn(locale_missing, ".@");

@@ -1,58 +1,77 @@
 /* password.c: the vSphere login: --url, --user, the password
  * (GPUWIZ_PASSWORD or asked on the terminal, never from the command
- * line).  The connection itself: hostctx.c.
+ * line).  The connection itself: hostctx.c.  Signals at the prompt and
+ * core dumps: fatalsig.h.
  */
 #include "cli_int.h"
+#include "fatalsig.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
+#include <unistd.h>
 
 static struct termios pw_saved;
-static int pw_fd = -1;
+static volatile int pw_fd = -1;
 
+/* A fatal signal at the prompt (in the handler): the terminal's mode of
+ * before, and the line ended. */
 static void
-pw_restore(int sig)
+pw_restore(void *arg)
 {
-	if (pw_fd >= 0)
-		tcsetattr(pw_fd, TCSAFLUSH, &pw_saved);
-	signal(sig, SIG_DFL);
-	raise(sig);
+	int fd = pw_fd;
+	ssize_t w;
+
+	(void)arg;
+	if (fd < 0)
+		return;
+	tcsetattr(fd, TCSAFLUSH, &pw_saved);
+	w = write(fd, "\n", 1);
+	(void)w;
+}
+
+/* GPUWIZ_PASSWORD taken out of the environment: a copy for the caller,
+ * the value wiped where the environment holds it (the block the process
+ * started with, which /proc/PID/environ shows) and the variable unset,
+ * so that no child inherits it.  NULL when it is not set. */
+static char *
+take_env_password(void)
+{
+	char *env = getenv("GPUWIZ_PASSWORD"), *r;
+
+	if (env == NULL)
+		return NULL;
+	r = gw_xstrdup(env);
+	memset(env, 0, strlen(env));
+	unsetenv("GPUWIZ_PASSWORD");
+	return r;
 }
 
 /* The password: GPUWIZ_PASSWORD, else asked on the terminal without echo
- * (never from the command line).  NULL and e when there is neither. */
+ * (never from the command line).  NULL and e when there is neither.
+ * Core dumps are off from here to the end of the process: the password
+ * and the session that it opens stay in memory until then. */
 char *
 cli_read_password(const char *user, const char *url, gw_err *e)
 {
-	const char *env = getenv("GPUWIZ_PASSWORD");
 	struct termios t;
-	struct sigaction sa, oint, oterm, ohup;
-	char buf[512];
+	char buf[512], *r;
 	FILE *tty;
-	int ok;
+	int ok, slot;
 
-	if (env != NULL)
-		return gw_xstrdup(env);
+	gw_no_core_dumps();
+	if ((r = take_env_password()) != NULL)
+		return r;
 	tty = fopen("/dev/tty", "r+");
-	if (tty == NULL) {
+	if (tty == NULL || tcgetattr(fileno(tty), &pw_saved) != 0) {
+		if (tty)
+			fclose(tty);
 		gw_err_set(e, "%s", _("no password: set GPUWIZ_PASSWORD or run gpuwiz on a terminal (the password is never taken from the command line)"));
 		return NULL;
 	}
 	pw_fd = fileno(tty);
-	if (tcgetattr(pw_fd, &pw_saved) != 0) {
-		fclose(tty);
-		pw_fd = -1;
-		gw_err_set(e, "%s", _("no password: set GPUWIZ_PASSWORD or run gpuwiz on a terminal (the password is never taken from the command line)"));
-		return NULL;
-	}
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = pw_restore;
-	sigaction(SIGINT, &sa, &oint);
-	sigaction(SIGTERM, &sa, &oterm);
-	sigaction(SIGHUP, &sa, &ohup);
+	slot = gw_fatal_add(pw_restore, NULL);
 	t = pw_saved;
 	t.c_lflag &= ~(tcflag_t)ECHO;
 	tcsetattr(pw_fd, TCSAFLUSH, &t);
@@ -61,21 +80,17 @@ cli_read_password(const char *user, const char *url, gw_err *e)
 	fflush(tty);
 	ok = fgets(buf, sizeof buf, tty) != NULL;
 	tcsetattr(pw_fd, TCSAFLUSH, &pw_saved);
-	fputc('\n', tty);
-	sigaction(SIGINT, &oint, NULL);
-	sigaction(SIGTERM, &oterm, NULL);
-	sigaction(SIGHUP, &ohup, NULL);
-	fclose(tty);
 	pw_fd = -1;
+	gw_fatal_remove(slot);
+	fputc('\n', tty);
+	fclose(tty);
 	if (!ok) {
+		memset(buf, 0, sizeof buf);
 		gw_err_set(e, "%s", _("no password given"));
 		return NULL;
 	}
 	buf[strcspn(buf, "\r\n")] = '\0';
-	{
-		char *r = gw_xstrdup(buf);
-
-		memset(buf, 0, sizeof buf);
-		return r;
-	}
+	r = gw_xstrdup(buf);
+	memset(buf, 0, sizeof buf);
+	return r;
 }

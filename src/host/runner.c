@@ -3,8 +3,10 @@
  * the fork/exec, runner_file.c reads and writes files, runner_session.c
  * and runner_guard.c the ESXi operations). */
 #include "runner_int.h"
+#include "fatalsig.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +158,7 @@ runner_new(void)
 	gw_runner *r = gw_xcalloc(1, sizeof *r);
 
 	r->timeout = GW_RUNNER_TIMEOUT;
+	r->fatal_slot = -1;
 	r->volumes_root = gw_xstrdup("/vmfs/volumes");
 	return r;
 }
@@ -171,6 +174,7 @@ runner_free(gw_runner *r)
 {
 	size_t i;
 
+	gw_fatal_remove(r->fatal_slot);
 	if (r->sock)
 		unlink(r->sock);
 	if (r->dir)
@@ -257,6 +261,59 @@ master_error(const gw_runner *r, int st, const char *err, gw_err *e)
 	free(line);
 }
 
+/* A fatal signal (in the handler): the master in the background ended,
+ * its socket and directory removed. */
+static void
+master_kill(void *arg)
+{
+	const gw_runner *r = arg;
+	pid_t pid = r->master;
+
+	if (pid > 0)
+		kill(pid, SIGTERM);
+	unlink(r->sock);
+	rmdir(r->dir);
+}
+
+/* The master's pid, from "Master running (pid=N)" of ssh -O check; 0
+ * when it does not say. */
+static pid_t
+master_pid(gw_runner *r)
+{
+	const char *tail[] = { "-O", "check", "--", r->host, NULL };
+	const char **v = ssh_argv(r, 0, tail);
+	char *err = NULL, *p;
+	long pid = 0;
+	int st;
+	gw_err e;
+
+	if (runner_spawn(r, (char *const *)v, NULL, 0, NULL, NULL, &err, &st,
+	                 "ssh", &e) == 0 && st == 0 && err &&
+	    (p = strstr(err, "(pid=")) != NULL)
+		pid = strtol(p + 5, NULL, 10);
+	free(err);
+	free(v);
+	return pid > 1 ? (pid_t)pid : 0;
+}
+
+/* ssh -O exit: the master ends and removes its socket. */
+static void
+master_exit(gw_runner *r)
+{
+	const char *tail[] = { "-O", "exit", "--", r->host, NULL };
+	const char **v = ssh_argv(r, 0, tail);
+	int st;
+	gw_err e;
+
+	(void)runner_spawn(r, (char *const *)v, NULL, 0, NULL, NULL, NULL, &st,
+	                   "ssh", &e);
+	free(v);
+}
+
+/* Start the master.  Fatal signals are held until its pid is known and
+ * its cleanup registered: once ssh has put it in the background, only
+ * this process can end it.  A signal that came meanwhile ends the master
+ * here, then the process. */
 gw_runner *
 gw_runner_open_ssh_prompt(const char *user_at_host, const char *const extra[],
                           int prompt, gw_err *e)
@@ -264,7 +321,7 @@ gw_runner_open_ssh_prompt(const char *user_at_host, const char *const extra[],
 	gw_runner *r = ssh_runner_new(user_at_host, extra, prompt, e);
 	const char **v;
 	char *err = NULL;
-	int st, rc;
+	int st, rc, held;
 
 	if (r == NULL)
 		return NULL;
@@ -273,6 +330,7 @@ gw_runner_open_ssh_prompt(const char *user_at_host, const char *const extra[],
 
 		v = ssh_argv(r, 1, tail);
 	}
+	gw_fatal_hold();
 	r->foreground = r->prompt;
 	rc = runner_spawn(r, (char *const *)v, NULL, 0, NULL, NULL, &err, &st,
 	                  "ssh", e);
@@ -283,10 +341,18 @@ gw_runner_open_ssh_prompt(const char *user_at_host, const char *const extra[],
 		rc = -1;
 	}
 	free(err);
-	if (rc != 0) {
+	if (rc == 0 && !gw_fatal_held())
+		r->master = master_pid(r);
+	held = gw_fatal_held();
+	if (held)           /* whatever ssh had put in the background */
+		master_exit(r);
+	else if (rc == 0)
+		r->fatal_slot = gw_fatal_add(master_kill, r);
+	if (rc != 0 || held) {
 		runner_free(r);
-		return NULL;
+		r = NULL;
 	}
+	gw_fatal_release();   /* a held signal ends the process here */
 	return r;
 }
 
@@ -295,16 +361,8 @@ gw_runner_close(gw_runner *r)
 {
 	if (r == NULL)
 		return;
-	if (r->remote) {
-		const char *tail[] = { "-O", "exit", "--", r->host, NULL };
-		const char **v = ssh_argv(r, 0, tail);
-		int st;
-		gw_err e;
-
-		(void)runner_spawn(r, (char *const *)v, NULL, 0, NULL, NULL, NULL,
-		                   &st, "ssh", &e);
-		free(v);
-	}
+	if (r->remote)
+		master_exit(r);
 	runner_free(r);
 }
 

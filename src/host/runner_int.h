@@ -8,6 +8,8 @@
 
 #include "runner.h"
 
+#include <sys/types.h>
+
 struct gw_runner {
 	int remote;
 	char *host;          /* user@host */
@@ -22,6 +24,10 @@ struct gw_runner {
 	int foreground;      /* spawn in the terminal's process group (a
 	                      * prompting master: a background group would be
 	                      * stopped reading /dev/tty) */
+	volatile pid_t master; /* the ssh master in the background (ssh -O
+	                      * check), 0 when unknown */
+	int fatal_slot;      /* its cleanup on a fatal signal (fatalsig.h),
+	                      * -1 when none */
 };
 
 /* ---- runner_spawn.c ---------------------------------------------------- */

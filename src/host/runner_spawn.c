@@ -2,6 +2,7 @@
  * system() or popen()), feed its stdin, collect its stdout and stderr, and
  * kill it when it runs past the timeout or writes too much. */
 #include "runner_int.h"
+#include "fatalsig.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +24,8 @@ typedef struct spawn_job {
 	int pin[2], pout[2], perr[2];
 	struct sigaction old;    /* SIGPIPE before the command */
 	gw_buf bo, be;           /* stdout, stderr */
-	pid_t pid;
+	volatile pid_t pid;      /* 0 once reaped */
+	int own_group;           /* the child leads its own process group */
 	double deadline;
 	int timed_out, too_much;
 } spawn_job;
@@ -75,6 +77,18 @@ new_path(const gw_runner *r)
 	return gw_xasprintf("%s:%s", r->path_prefix, p ? p : "/bin:/usr/bin");
 }
 
+/* A fatal signal while the command runs (in the handler): stop it, and
+ * its process group when it has one. */
+static void
+kill_child(void *arg)
+{
+	const spawn_job *j = arg;
+	pid_t pid = j->pid;
+
+	if (pid > 0)
+		kill(j->own_group ? -pid : pid, SIGTERM);
+}
+
 /* In the child: the pipes on 0, 1 and 2, and exec; never returns. */
 static void
 child_exec(const spawn_job *j, char *const argv[], const char *path)
@@ -116,6 +130,7 @@ start(spawn_job *j, char *const argv[], const char *path, gw_err *e)
 	ign.sa_handler = SIG_IGN;
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &j->old);
+	j->own_group = !j->r->foreground;
 	j->pid = fork();
 	if (j->pid < 0) {
 		gw_err_set(e, _("%s: cannot start it: %s"), j->what,
@@ -125,6 +140,8 @@ start(spawn_job *j, char *const argv[], const char *path, gw_err *e)
 	}
 	if (j->pid == 0)
 		child_exec(j, argv, path);
+	if (j->own_group)   /* as the child does: no kill before it is so */
+		setpgid(j->pid, j->pid);
 	close_fd(&j->pin[0]);
 	close_fd(&j->pout[1]);
 	close_fd(&j->perr[1]);
@@ -238,6 +255,7 @@ finish(spawn_job *j, int *status, gw_err *e)
 		kill(-j->pid, SIGKILL);
 	while (waitpid(j->pid, &wst, 0) < 0 && errno == EINTR)
 		;
+	j->pid = 0;
 	sigaction(SIGPIPE, &j->old, NULL);
 	if (j->timed_out) {
 		gw_err_set(e, _("%s: no answer within %u seconds; stopped it"),
@@ -266,7 +284,7 @@ runner_spawn(const gw_runner *r, char *const argv[], const char *in,
 {
 	spawn_job j;
 	char *path = new_path(r);
-	int rc = -1;
+	int rc = -1, slot;
 
 	if (out)
 		*out = NULL;
@@ -282,11 +300,13 @@ runner_spawn(const gw_runner *r, char *const argv[], const char *in,
 	j.perr[0] = j.perr[1] = -1;
 	if (start(&j, argv, path, e) != 0)
 		goto done;
+	slot = gw_fatal_add(kill_child, &j);
 	gw_buf_init(&j.bo);
 	gw_buf_init(&j.be);
 	j.deadline = now_s() + timeout_s(r);
 	pump(&j);
 	rc = finish(&j, status, e);
+	gw_fatal_remove(slot);
 	if (rc == 0 && olen)
 		*olen = j.bo.len;
 	if (rc == 0 && out)

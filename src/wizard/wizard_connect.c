@@ -5,6 +5,7 @@
  * it is started with (wz_attach).  Each route's box is data here; the
  * route descriptors (wizard_mode.c) point at it. */
 #include "wizard_int.h"
+#include "fatalsig.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,6 +162,8 @@ gw_wizard_connect_api(gw_wizard *w, const char *url, const char *user,
 		free(pin);
 		return -1;
 	}
+	/* the password typed in the box: no core dump from here on */
+	gw_no_core_dumps();
 	memset(&spec, 0, sizeof spec);
 	spec.url = u;
 	spec.user = n;

@@ -57,8 +57,10 @@ start() {
 	w=${size%x*}; h=${size#*x}
 	mkdir -p "$TMP/run"
 	cat >"$TMP/run.sh" <<EOS
-# the shell must outlive a Ctrl-C sent to gpuwiz, to record what follows
-trap '' INT
+# the shell must outlive a Ctrl-C sent to gpuwiz, to record what follows;
+# a trap, not an ignore: gpuwiz gets Ctrl-C as from a login shell (an
+# ignored SIGINT stays ignored in a command)
+trap : INT
 # a trap, not an ignore: gpuwiz gets Ctrl-\\ (SIGQUIT) as from a login shell
 trap : QUIT
 cd "$TMP/run"
