@@ -10,6 +10,7 @@
 #include "fatalsig.h"
 #include "cli_int.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -33,6 +34,7 @@ in_child(void (*fn)(void), char *got, size_t n)
 	int p[2], st;
 	pid_t pid;
 	ssize_t k;
+	size_t off;
 
 	assert_int_equal(pipe(p), 0);
 	pid = fork();
@@ -44,8 +46,15 @@ in_child(void (*fn)(void), char *got, size_t n)
 		_exit(0);
 	}
 	close(p[1]);
-	k = read(p[0], got, n - 1);
-	got[k > 0 ? k : 0] = '\0';
+	/* to the end of the pipe: a hook may write after a pause */
+	for (off = 0; off < n - 1; off += (size_t)k) {
+		k = read(p[0], got + off, n - 1 - off);
+		if (k < 0 && errno == EINTR)
+			k = 0;
+		else if (k <= 0)
+			break;
+	}
+	got[off] = '\0';
 	close(p[0]);
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	return st;
