@@ -88,9 +88,15 @@ void gw_buf_printf(gw_buf *b, const char *fmt, ...) GW_PRINTF(2, 3);
 char *gw_buf_steal(gw_buf *b);   /* returns data (never NULL), resets b */
 void gw_buf_free(gw_buf *b);
 
+/* Open path for reading, without blocking on a FIFO, and refuse anything
+ * but a regular file (a directory, a FIFO, a socket, a device) with one
+ * line naming the file and what it is: the fd (blocking again), or -1
+ * with e set.  Every reader of a file the user names goes through it. */
+int gw_open_regular(const char *path, gw_err *e);
+
 /* Read a whole regular file.  Errors name the file: missing, unreadable,
- * a directory, larger than max_bytes.  *out is NUL-terminated (extra byte
- * not counted in *len). */
+ * not a regular file (gw_open_regular), larger than max_bytes.  *out is
+ * NUL-terminated (extra byte not counted in *len). */
 int gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
                  gw_err *e);
 

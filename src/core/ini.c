@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* the first message of the current load */
 static char ini_errmsg[512];
@@ -47,7 +48,12 @@ dictionary *
 gw_ini_load(const char *path, gw_err *e)
 {
 	dictionary *d;
+	int fd;
 
+	/* iniparser opens it itself: a FIFO would block it */
+	if ((fd = gw_open_regular(path, e)) < 0)
+		return NULL;
+	close(fd);
 	ini_errmsg[0] = '\0';
 	iniparser_set_error_callback(ini_errback);
 	d = iniparser_load(path);

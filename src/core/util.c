@@ -219,17 +219,29 @@ gw_buf_free(gw_buf *b)
 	b->len = b->cap = 0;
 }
 
+/* What a file that is not a regular one is, for a message. */
+static const char *
+file_kind(mode_t m)
+{
+	if (S_ISFIFO(m))
+		return _("a named pipe (FIFO)");
+	if (S_ISSOCK(m))
+		return _("a socket");
+	if (S_ISCHR(m))
+		return _("a character device");
+	if (S_ISBLK(m))
+		return _("a block device");
+	return _("not a regular file");
+}
+
 int
-gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
-             gw_err *e)
+gw_open_regular(const char *path, gw_err *e)
 {
 	struct stat st;
-	gw_buf b;
-	char chunk[65536];
-	int fd;
-	ssize_t r;
+	int fd, fl;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO for reading waits for a writer */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		gw_err_set(e, _("%s: cannot open: %s"), path, strerror(errno));
 		return -1;
@@ -244,6 +256,30 @@ gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
 		close(fd);
 		return -1;
 	}
+	if (!S_ISREG(st.st_mode)) {
+		/* TRANSLATORS: %s: the file; %s: what it is ("a directory",
+		 * "a named pipe (FIFO)"). */
+		gw_err_set(e, _("%s: is %s, expected a regular file"), path,
+		           file_kind(st.st_mode));
+		close(fd);
+		return -1;
+	}
+	if ((fl = fcntl(fd, F_GETFL)) >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+int
+gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
+             gw_err *e)
+{
+	gw_buf b;
+	char chunk[65536];
+	int fd;
+	ssize_t r;
+
+	if ((fd = gw_open_regular(path, e)) < 0)
+		return -1;
 	gw_buf_init(&b);
 	for (;;) {
 		r = read(fd, chunk, sizeof chunk);
