@@ -35,4 +35,23 @@ GPUWIZ_TABLE=$TMP/pipe fifo "GPUWIZ_TABLE" mmio --gpu l40s
 run timeout 5 "$GPUWIZ" vmx /dev/null --gpu l40s
 check "a character device refused, named" \
 	sh -c '[ "$1" -eq 2 ] && grep -qF "/dev/null: is a character device, expected a regular file" "$2"' _ "$rc" "$err"
+# ---- the stale-temporary sweep: only old temporaries of this user ----------
+mkdir "$TMP/sw"
+sample vmx/ws-freebsd-crlf.vmx "$TMP/sw/vm.vmx"
+echo fresh >"$TMP/sw/vm.vmx.gpuwiz-Fresh1"    # a concurrent run's, unlocked yet
+echo old >"$TMP/sw/vm.vmx.gpuwiz-Old123"      # a killed run's
+touch -d '2 hours ago' "$TMP/sw/vm.vmx.gpuwiz-Old123"
+if [ "$(id -u)" -eq 0 ]; then
+	echo theirs >"$TMP/sw/vm.vmx.gpuwiz-Other1"
+	chown 4321:4321 "$TMP/sw/vm.vmx.gpuwiz-Other1"
+	touch -d '2 hours ago' "$TMP/sw/vm.vmx.gpuwiz-Other1"
+fi
+run "$GPUWIZ" vmx "$TMP/sw/vm.vmx" --gpu l40s --write
+check "sweep: the write is done" sh -c '[ "$1" -eq 0 ] && grep -q 64bitMMIOSizeGB "$2"' _ "$rc" "$TMP/sw/vm.vmx"
+check "sweep: a fresh temporary (a live run's) is left" [ -f "$TMP/sw/vm.vmx.gpuwiz-Fresh1" ]
+check "sweep: an hour-old temporary of this user is removed" [ ! -e "$TMP/sw/vm.vmx.gpuwiz-Old123" ]
+if [ "$(id -u)" -eq 0 ]; then
+	check "sweep: another user's old temporary is left" [ -f "$TMP/sw/vm.vmx.gpuwiz-Other1" ]
+fi
+
 finish
