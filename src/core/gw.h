@@ -55,8 +55,13 @@ const char *gw_err_text(const gw_err *e, int wizard);
 
 /* The length (1..4) of the printable character at s (n bytes there):
  * well-formed UTF-8 (RFC 3629: no overlong form, no surrogate, nothing
- * above U+10FFFF) and not a control (C0, DEL, C1); 0 otherwise. */
+ * above U+10FFFF) and not a control (C0, DEL, C1, gw_bidi_control); 0
+ * otherwise. */
 size_t gw_utf8_char(const char *s, size_t n);
+/* Is cp a bidirectional control (U+061C, U+200E, U+200F, U+202A to
+ * U+202E, U+2066 to U+2069)?  Shown raw, one reorders the text around it
+ * (a name that reads as another): outside text never shows one raw. */
+int gw_bidi_control(unsigned long cp);
 
 /* The folder of the running program (/proc/self/exe), malloc'ed; NULL
  * when unknown.  An uninstalled build finds its data beside it, so that

@@ -449,9 +449,19 @@ gw_utf8_char(const char *p, size_t n)
 	}
 	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
 	    (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF ||
-	    cp <= 0x9F)   /* C1 controls: U+009B is CSI to some terminals */
+	    cp <= 0x9F ||   /* C1 controls: U+009B is CSI to some terminals */
+	    gw_bidi_control(cp))
 		return 0;
 	return len;
+}
+
+int
+gw_bidi_control(unsigned long cp)
+{
+	return cp == 0x061C ||                     /* ARABIC LETTER MARK */
+	       cp == 0x200E || cp == 0x200F ||     /* LRM, RLM */
+	       (cp >= 0x202A && cp <= 0x202E) ||   /* LRE RLE PDF LRO RLO */
+	       (cp >= 0x2066 && cp <= 0x2069);     /* LRI RLI FSI PDI */
 }
 
 /* Copy src into dst (size bytes, always NUL-terminated when size > 0)
