@@ -54,4 +54,48 @@ if [ "$(id -u)" -eq 0 ]; then
 	check "sweep: another user's old temporary is left" [ -f "$TMP/sw/vm.vmx.gpuwiz-Other1" ]
 fi
 
+# ---- bidirectional and control characters from outside: escaped ------------
+# bidi FILE: holds the UTF-8 of U+202E, U+2066 or U+061C, or ESC, raw
+bidi() { LC_ALL=C grep -q "$(printf '\342\200\256\|\342\201\246\|\330\234\|\033')" "$1"; }
+shown_safe() { # name: the last run's stdout and stderr hold none raw
+	if ! bidi "$out" && ! bidi "$err"; then ok "$1: nothing raw"; else
+		nok "$1: nothing raw" "$(cat -v "$out" "$err" | head -5)"; fi; }
+RLO=$(printf 'ab\342\200\256cd\342\201\246e\330\234')
+RLO_SHOWN='ab\xE2\x80\xAEcd\xE2\x81\xA6e\xD8\x9C'
+mkdir "$TMP/bidi"
+sample vmx/ws-freebsd-crlf.vmx "$TMP/bidi/$RLO.vmx"
+sed -i "s/^displayName = .*/displayName = \"$RLO\"/" "$TMP/bidi/$RLO.vmx"
+run "$GPUWIZ" vmx "$TMP/bidi/$RLO.vmx" --gpu l40s
+shown_safe "vmx: a file named with U+202E"
+check "vmx: the name shown escaped" has "$RLO_SHOWN.vmx"
+run "$GPUWIZ" vmx "$TMP/bidi/$RLO.vmx" --gpu l40s --json
+shown_safe "vmx --json"
+check "vmx --json: U+202E written \\u202e, the value kept" python3 -c "
+import json,sys; t=open(sys.argv[1]).read(); assert '\\\\u202e' in t, t[:200]
+assert json.loads(t)['file'].endswith('ab\u202ecd\u2066e\u061c.vmx')" "$out"
+run "$GPUWIZ" vmx "$TMP/bidi/missing-$RLO.vmx" --gpu l40s
+shown_safe "an error naming a file with U+202E"
+check "the error names it escaped" errhas "missing-$RLO_SHOWN.vmx"
+printf '0000:5e:00.0\n   Address: 0000:5e:00.0\n   Vendor Name: NVIDIA Corporation\n   Device Name: GPU %s\n   Vendor ID: 0x10de\n   Device ID: 0x29ff\n   Device Class: 0x0302\n' \
+	"$RLO" >"$TMP/bidi/pci.txt"
+run "$GPUWIZ" gpus --esxcli-file "$TMP/bidi/pci.txt"
+shown_safe "gpus: a device named with U+202E"
+check "gpus: the device name escaped" has "GPU $RLO_SHOWN"
+
+# ---- one VM name with ESC and U+202E: that VM escaped, the list read --------
+mkdir "$TMP/hosts"
+cp -r "${GPUWIZ_HOSTS_DIR:-$FIX/../../data/hosts}/bin" "${GPUWIZ_HOSTS_DIR:-$FIX/../../data/hosts}/esxi-l40s" "$TMP/hosts/"
+sample vimcmd/synthetic-getallvms-control-bytes-in-name.txt "$TMP/hosts/esxi-l40s/esxi/vim-cmd-vmsvc-getallvms.txt"
+run env GPUWIZ_HOSTS_DIR="$TMP/hosts" "$GPUWIZ" vms --sample-host esxi-l40s
+check "vms: a VM named with controls is no reason to fail" [ "$rc" -eq 0 ]
+shown_safe "vms: the names"
+check "vms: that name escaped" has 'win\x1B[2J\x07\x7F\xE2\x80\xAEcod.exe\xE2\x81\xA6'
+check "vms: the VMs around it listed" sh -c 'grep -q "ubuntu-l40s" "$1" && grep -q "llm-train" "$1"' _ "$out"
+run env GPUWIZ_HOSTS_DIR="$TMP/hosts" "$GPUWIZ" vms --sample-host esxi-l40s --json
+shown_safe "vms --json"
+check "vms --json: three VMs, the name as the host has it" python3 -c "
+import json,sys; d=json.load(open(sys.argv[1]))
+assert [v['name'][:3] for v in d['vms']] == ['ubu', 'win', 'llm'], d
+assert d['vms'][1]['name'] == 'win\x1b[2J\x07\x7f\u202ecod.exe\u2066', d['vms'][1]" "$out"
+
 finish
