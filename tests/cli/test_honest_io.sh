@@ -98,4 +98,43 @@ import json,sys; d=json.load(open(sys.argv[1]))
 assert [v['name'][:3] for v in d['vms']] == ['ubu', 'win', 'llm'], d
 assert d['vms'][1]['name'] == 'win\x1b[2J\x07\x7f\u202ecod.exe\u2066', d['vms'][1]" "$out"
 
+# ---- a write that worked, its report lost: said so, exit 3 ------------------
+mkdir "$TMP/full"
+sample vmx/ws-freebsd-crlf.vmx "$TMP/full/vm.vmx"
+"$GPUWIZ" vmx "$TMP/full/vm.vmx" --gpu l40s --write >/dev/full 2>"$TMP/full.err"
+frc=$?
+check "vmx --write > /dev/full: exit 3" [ "$frc" -eq 3 ]
+check "vmx --write > /dev/full: the .vmx is saved" grep -q 64bitMMIOSizeGB "$TMP/full/vm.vmx"
+bak=$(ls "$TMP/full" | grep '^vm\.vmx\..*\.bak$')
+check "vmx --write > /dev/full: one line naming the file and its backup" sh -c \
+	'[ "$(wc -l <"$1")" -eq 1 ] && grep -qxF "gpuwiz vmx: $2/vm.vmx was saved (backup: $2/$3), but standard output could not be written: No space left on device" "$1"' \
+	_ "$TMP/full.err" "$TMP/full" "$bak"
+# nothing written: the plain write error, exit 2
+"$GPUWIZ" vmx "$TMP/full/vm.vmx" --gpu l40s --write >/dev/full 2>"$TMP/full.err"
+frc=$?
+check "vmx --write > /dev/full with nothing to change: write error, exit 2" sh -c \
+	'[ "$2" -eq 2 ] && grep -qx "gpuwiz vmx: write error: No space left on device" "$1"' _ "$TMP/full.err" "$frc"
+# apply: its output files named
+cat >"$TMP/full/a.ini" <<INI
+[gpu]
+devices = l40s
+[output]
+dir = $TMP/full/out
+formats = vmx
+INI
+"$GPUWIZ" apply --answers "$TMP/full/a.ini" >/dev/full 2>"$TMP/full.err"
+frc=$?
+check "apply > /dev/full: exit 3, the output file named as written" sh -c \
+	'[ "$2" -eq 3 ] && grep -q "/out/.* was written, but standard output could not be written" "$1"' _ "$TMP/full.err" "$frc"
+zh_checks
+if [ "$ZH" -eq 1 ]; then
+	sample vmx/ws-freebsd-crlf.vmx "$TMP/full/zh.vmx"
+	env -u LC_ALL LANG=zh_CN.UTF-8 "$GPUWIZ" vmx "$TMP/full/zh.vmx" --gpu l40s --write >/dev/full 2>"$TMP/full.err"
+	frc=$?
+	check "zh_CN: vmx --write > /dev/full said in Chinese, exit 3" sh -c \
+		'[ "$2" -eq 3 ] && grep -q "已保存" "$1" && grep -q "标准输出" "$1"' _ "$TMP/full.err" "$frc"
+	env -u LC_ALL LANG=zh_CN.UTF-8 timeout 5 "$GPUWIZ" vmx "$TMP/pipe" --gpu l40s 2>"$TMP/full.err"
+	check "zh_CN: a FIFO refused in Chinese" grep -q "命名管道" "$TMP/full.err"
+fi
+
 finish
