@@ -231,7 +231,7 @@ file_kind(mode_t m)
 		return _("a character device");
 	if (S_ISBLK(m))
 		return _("a block device");
-	return _("not a regular file");
+	return _("a special file");
 }
 
 int
@@ -257,7 +257,7 @@ gw_open_regular(const char *path, gw_err *e)
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		/* TRANSLATORS: %s: the file; %s: what it is ("a directory",
+		/* TRANSLATORS: %s: the file; %s: what it is ("a socket",
 		 * "a named pipe (FIFO)"). */
 		gw_err_set(e, _("%s: is %s, expected a regular file"), path,
 		           file_kind(st.st_mode));
