@@ -82,6 +82,11 @@ run "$GPUWIZ" gpus --esxcli-file "$TMP/bidi/pci.txt"
 shown_safe "gpus: a device named with U+202E"
 check "gpus: the device name escaped" has "GPU $RLO_SHOWN"
 
+printf '[gpu]\ndevices = l40s\n[output]\ndir = %s\nformats = vmx\n' "$TMP/bidi/out-$RLO" >"$TMP/bidi/a.ini"
+run "$GPUWIZ" apply --answers "$TMP/bidi/a.ini"
+shown_safe "apply: an output folder named with U+202E"
+check "apply: the written file's name escaped" has "out-$RLO_SHOWN/"
+
 # ---- one VM name with ESC and U+202E: that VM escaped, the list read --------
 mkdir "$TMP/hosts"
 cp -r "${GPUWIZ_HOSTS_DIR:-$FIX/../../data/hosts}/bin" "${GPUWIZ_HOSTS_DIR:-$FIX/../../data/hosts}/esxi-l40s" "$TMP/hosts/"
