@@ -91,7 +91,8 @@ ui_glyph_done(const ui_ctx *u)
 /* ---- text in cells --------------------------------------------------- */
 
 /* Decode one character: its length in bytes, its width in cells and
- * whether it must be shown as '?' (bad byte, control character). */
+ * whether it must be shown as '?' (bad byte, control character, a
+ * bidirectional control: textesc.h). */
 static size_t
 next_char(const char *s, size_t len, wchar_t *wc, int *w, int *bad)
 {
@@ -114,7 +115,7 @@ next_char(const char *s, size_t len, wchar_t *wc, int *w, int *bad)
 		return r;
 	}
 	*w = wcwidth(*wc);
-	if (*w < 0) {
+	if (*w < 0 || gw_bidi_control((unsigned long)*wc)) {
 		*wc = L'?';
 		*w = 1;
 		*bad = 1;

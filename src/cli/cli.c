@@ -327,27 +327,90 @@ take_command(int *argc, char **argv, int *version)
 	return cmd;
 }
 
+/* What the writes of this run changed (cli_note_written): each line
+ * already in the user's words, for close_stdout. */
+static char **written_lines;
+static size_t n_written_lines;
+
+static void
+written_add(char *line)
+{
+	written_lines = gw_xrealloc(written_lines, (n_written_lines + 1) *
+	                            sizeof *written_lines);
+	written_lines[n_written_lines++] = line;
+}
+
+static void
+written_free(void)
+{
+	size_t i;
+
+	for (i = 0; i < n_written_lines; i++)
+		free(written_lines[i]);
+	free(written_lines);
+	written_lines = NULL;
+	n_written_lines = 0;
+}
+
+void
+cli_note_written(const gw_apply_result *res)
+{
+	size_t i;
+
+	if (res->vmx_path != NULL && !res->vmx_unchanged)
+		written_add(res->backup != NULL ?
+		            /* TRANSLATORS: the .vmx and its backup. */
+		            gw_xasprintf(_("%s was saved (backup: %s)"),
+		                         res->vmx_path, res->backup) :
+		            gw_xasprintf(_("%s was saved"), res->vmx_path));
+	for (i = 0; i < res->nwritten; i++)
+		written_add(gw_xasprintf(_("%s was written"), res->written[i]));
+}
+
 /* As gnulib's close_stdout: output that could not be written (a full
  * disk, /dev/full, a closed stdout) is one error line and exit 2, even
  * after a command that worked; stdio's error flag keeps the failure of
- * every earlier write.  A closed stdout nothing was written to is fine. */
+ * every earlier write.  A closed stdout nothing was written to is fine.
+ * When the command wrote files, the error says so, one line per file,
+ * and the exit status is 3: the files are changed, only the report of
+ * it is lost. */
 static int
 close_stdout(const char *cmd, int rc)
 {
 	int prev = ferror(stdout), some = __fpending(stdout) > 0, fail;
-	char *msg;
+	char *msg, *why;
+	size_t i;
 
 	errno = 0;
 	fail = fclose(stdout) != 0;
-	if (!prev && !(fail && (some || errno != EBADF)))
+	if (!prev && !(fail && (some || errno != EBADF))) {
+		written_free();
 		return rc;
+	}
 	if (!fail)          /* stdio keeps the flag, not the errno */
 		errno = gw_out_errno();
-	msg = errno ? gw_xasprintf(_("write error: %s"), strerror(errno))
-	            : gw_xstrdup(_("write error"));
-	cli_die_line(cmd, msg);
-	free(msg);
-	return EXIT_USAGE;
+	why = errno ? gw_xstrdup(strerror(errno)) : NULL;
+	if (n_written_lines == 0) {
+		msg = why ? gw_xasprintf(_("write error: %s"), why)
+		          : gw_xstrdup(_("write error"));
+		cli_die_line(cmd, msg);
+		free(msg);
+		free(why);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < n_written_lines; i++) {
+		/* TRANSLATORS: %s: "FILE was saved (backup: FILE)" or "FILE
+		 * was written"; %s: why standard output failed. */
+		msg = why ? gw_xasprintf(_("%s, but standard output could not be written: %s"),
+		                         written_lines[i], why)
+		          : gw_xasprintf(_("%s, but standard output could not be written"),
+		                         written_lines[i]);
+		cli_die_line(cmd, msg);
+		free(msg);
+	}
+	written_free();
+	free(why);
+	return EXIT_WRITTEN_NO_OUTPUT;
 }
 
 int

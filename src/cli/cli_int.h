@@ -19,6 +19,8 @@
 
 #define EXIT_FINDINGS 1
 #define EXIT_USAGE 2
+/* files were written, but standard output failed afterwards (cli.c) */
+#define EXIT_WRITTEN_NO_OUTPUT 3
 
 /* --gpu, --vgpu, --vram and --bdf, kept in command-line order and resolved
  * once the GPU table is loaded (resolve_items). */
@@ -183,6 +185,11 @@ int cli_no_args(const cli_opts *o, gw_err *e);
 void cli_print_dry_run(const gw_write_desc *d);
 int cli_write(const cli_opts *o, gw_session *s, gw_session_write *w,
               gw_vmx **doc, gw_apply_result *res, gw_err *e);
+/* cli.c: what a write that worked changed (the .vmx saved and its backup,
+ * the output files), kept so that a standard output that fails afterwards
+ * does not hide it: each is named on standard error and the exit status
+ * is EXIT_WRITTEN_NO_OUTPUT. */
+void cli_note_written(const gw_apply_result *res);
 /* Under the findings of a plan on a host: --upgrade-hw offered when the
  * VM's hardware version is below the host's newest (not asked). */
 void cli_upgrade_hint(const gw_plan *p, int asked);

@@ -193,8 +193,8 @@ passthru_said(const cli_opts *o, gw_host *h, int reboot)
 		return;
 	}
 	/* TRANSLATORS: %s is the device's address, then the host. */
-	printf(_("Passthrough enabled for %s on %s.\n"), o->enable,
-	       gw_host_label(h));
+	gw_fprintf_escaped(stdout, _("Passthrough enabled for %s on %s.\n"),
+	                   o->enable, gw_host_label(h));
 	if (reboot)
 		printf("%s\n", _("The host needs a reboot (maintenance mode first) before a VM can use the device."));
 	else

@@ -4,6 +4,7 @@
  * writes a .vmx, is in cmd_vmx.c.
  */
 #include "cli_int.h"
+#include "textesc.h"
 #include "apply.h"
 #include "emit.h"
 #include "finding_print.h"
@@ -160,13 +161,15 @@ apply_report(const gw_apply_result *res, const gw_plan *p)
 {
 	size_t i;
 
+	/* the paths come from the answers file: escaped (textesc.h) */
 	for (i = 0; i < res->nwritten; i++)
-		printf(_("wrote %s\n"), res->written[i]);
+		gw_fprintf_escaped(stdout, _("wrote %s\n"), res->written[i]);
 	if (res->vmx_path && res->vmx_unchanged)
-		printf("%s: %s\n", res->vmx_path,
+		gw_fprintf_escaped(stdout, "%s: %s\n", res->vmx_path,
 		       _("Nothing to change: the file already has these settings."));
 	else if (res->vmx_path)
-		printf(_("patched %s (backup: %s)\n"), res->vmx_path, res->backup);
+		gw_fprintf_escaped(stdout, _("patched %s (backup: %s)\n"),
+		                   res->vmx_path, res->backup);
 	gw_plan_print_findings(stdout, p, GW_TOPIC_ALL, _("Findings:"));
 }
 

@@ -30,7 +30,10 @@ cli_write(const cli_opts *o, gw_session *s, gw_session_write *w, gw_vmx **doc,
 		memset(res, 0, sizeof *res);
 		return 0;
 	}
-	return gw_session_write_run(s, w, doc, res, e);
+	if (gw_session_write_run(s, w, doc, res, e) != 0)
+		return -1;
+	cli_note_written(res);
+	return 0;
 }
 
 /* On a host (vmx --vm, vsphere apply) the hardware-version advice has a

@@ -55,8 +55,13 @@ const char *gw_err_text(const gw_err *e, int wizard);
 
 /* The length (1..4) of the printable character at s (n bytes there):
  * well-formed UTF-8 (RFC 3629: no overlong form, no surrogate, nothing
- * above U+10FFFF) and not a control (C0, DEL, C1); 0 otherwise. */
+ * above U+10FFFF) and not a control (C0, DEL, C1, gw_bidi_control); 0
+ * otherwise. */
 size_t gw_utf8_char(const char *s, size_t n);
+/* Is cp a bidirectional control (U+061C, U+200E, U+200F, U+202A to
+ * U+202E, U+2066 to U+2069)?  Shown raw, one reorders the text around it
+ * (a name that reads as another): outside text never shows one raw. */
+int gw_bidi_control(unsigned long cp);
 
 /* What the program loads (doc/design.md, section 2.4).  A path is
  * trusted when it (and, for a file, the folder holding it) is owned by
@@ -112,9 +117,15 @@ void gw_buf_printf(gw_buf *b, const char *fmt, ...) GW_PRINTF(2, 3);
 char *gw_buf_steal(gw_buf *b);   /* returns data (never NULL), resets b */
 void gw_buf_free(gw_buf *b);
 
+/* Open path for reading, without blocking on a FIFO, and refuse anything
+ * but a regular file (a directory, a FIFO, a socket, a device) with one
+ * line naming the file and what it is: the fd (blocking again), or -1
+ * with e set.  Every reader of a file the user names goes through it. */
+int gw_open_regular(const char *path, gw_err *e);
+
 /* Read a whole regular file.  Errors name the file: missing, unreadable,
- * a directory, larger than max_bytes.  *out is NUL-terminated (extra byte
- * not counted in *len). */
+ * not a regular file (gw_open_regular), larger than max_bytes.  *out is
+ * NUL-terminated (extra byte not counted in *len). */
 int gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
                  gw_err *e);
 

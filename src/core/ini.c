@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* the first message of the current load */
 static char ini_errmsg[512];
@@ -47,7 +48,12 @@ dictionary *
 gw_ini_load(const char *path, gw_err *e)
 {
 	dictionary *d;
+	int fd;
 
+	/* iniparser opens it itself: a FIFO would block it */
+	if ((fd = gw_open_regular(path, e)) < 0)
+		return NULL;
+	close(fd);
 	ini_errmsg[0] = '\0';
 	iniparser_set_error_callback(ini_errback);
 	d = iniparser_load(path);
@@ -131,8 +137,10 @@ first_duplicate(struct ini_key *k, size_t n, size_t *first, size_t *again)
 	return found;
 }
 
-/* One line: a section (sets *sec), a key (added), or neither. */
-static void
+/* One line: a section (sets *sec), a key (added), or neither; -1 for a
+ * section whose name holds ':' (iniparser names a key "section:key", so
+ * [options:p2p] would be taken for the key p2p of [options]). */
+static int
 scan_line(const char *s, size_t n, char **sec, struct ini_key **keys,
           size_t *nk, int line)
 {
@@ -142,24 +150,27 @@ scan_line(const char *s, size_t n, char **sec, struct ini_key **keys,
 	while (n > 0 && (*s == ' ' || *s == '\t'))
 		s++, n--;
 	if (n == 0 || *s == ';' || *s == '#')
-		return;
+		return 0;
 	if (*s == '[') {
 		const char *end = memchr(s, ']', n);
 
 		if (end != NULL) {
 			free(*sec);
 			*sec = lower_trimmed(s + 1, (size_t)(end - s - 1));
+			if (strchr(*sec, ':') != NULL)
+				return -1;
 		}
-		return;
+		return 0;
 	}
 	if (eq == NULL)
-		return;
+		return 0;
 	key = lower_trimmed(s, (size_t)(eq - s));
 	*keys = gw_xrealloc(*keys, (*nk + 1) * sizeof **keys);
 	(*keys)[*nk].name = gw_xasprintf("%s:%s", *sec, key);
 	(*keys)[*nk].line = line;
 	(*nk)++;
 	free(key);
+	return 0;
 }
 
 /* The line at s: too long?  Sets e naming its key when it is. */
@@ -208,8 +219,14 @@ gw_ini_check(const char *path, const char *data, size_t len, gw_err *e)
 			body--;
 		if (line_too_long(path, p, n, sec, line, e))
 			rc = -1;
-		else if (!cont)   /* a continued value is not a key */
-			scan_line(p, body, &sec, &keys, &nk, line);
+		else if (!cont &&   /* a continued value is not a key */
+		         scan_line(p, body, &sec, &keys, &nk, line) != 0) {
+			/* TRANSLATORS: an answers file's section; %s:%d the
+			 * file and line, %s the section's name. */
+			gw_err_set(e, _("%s:%d: section [%s]: a section name holds no ':', expected [wizard], [host], [gpu], [vm], [options] or [output]"),
+			           path, line, sec);
+			rc = -1;
+		}
 		cont = body > 0 && p[body - 1] == '\\';
 		p = nl ? nl + 1 : end;
 	}

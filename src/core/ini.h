@@ -18,7 +18,10 @@ dictionary *gw_ini_load(const char *path, gw_err *e);
  * iniparser reads ("FILE:LINE: [section] key: line too long (N bytes, at
  * most 1022)") and a key given twice in one section, where iniparser keeps
  * the last silently ("FILE:LINE: [section] key: given twice (first on
- * line N), expected each key once").  0, or -1 and e. */
+ * line N), expected each key once"), and a section whose name holds ':'
+ * ("FILE:LINE: section [options:p2p]: a section name holds no ':' ..."),
+ * which iniparser would read as the key p2p of [options].  0, or -1 and
+ * e. */
 int gw_ini_check(const char *path, const char *data, size_t len, gw_err *e);
 
 #endif

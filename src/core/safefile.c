@@ -194,18 +194,29 @@ is_tmp_of(const char *name, const char *base)
 	return 1;
 }
 
+/* A temporary lives from its writer's mkstemp to its rename: the bytes
+ * of one .vmx or output file, written and fsynced at once, seconds even
+ * on a slow NFS mount.  One last modified more than an hour ago is no
+ * live write's; a younger one is left, lock or not: a writer has no lock
+ * between its mkstemp and its flock, nor at all where flock fails
+ * (ENOLCK on some NFS mounts). */
+#define TMP_STALE_AGE (60 * 60)
+
 /* Remove the entry name of dirfd when it is a stale temporary: a regular
- * file of ours whose writer is gone.  A writer holds its flock() until the
- * temporary is renamed or removed, and the kernel drops it when the writer
- * dies, even by SIGKILL: a lock we get means nobody is writing it. */
+ * file of ours, untouched for TMP_STALE_AGE, whose writer is gone.  A
+ * writer holds its flock() until the temporary is renamed or removed,
+ * and the kernel drops it when the writer dies, even by SIGKILL: a lock
+ * we get means nobody is writing it. */
 static int
 remove_if_stale(int dirfd, const char *name)
 {
 	struct stat st, fst;
+	time_t now = time(NULL);
 	int fd, gone = 0;
 
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-	    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+	    !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    now == (time_t)-1 || st.st_mtime > now - TMP_STALE_AGE)
 		return 0;
 	fd = openat(dirfd, name, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
 	            O_CLOEXEC);

@@ -4,8 +4,8 @@
  *
  * A temporary is always "FINAL.gpuwiz-XXXXXX" (six letters or digits)
  * beside its final name, created exclusively and flock()ed by its writer
- * for as long as it exists.  A kill leaves such a file unlocked: the next
- * write of FINAL removes it (gw_tmp_sweep).
+ * for as long as it exists.  A kill leaves such a file unlocked: a write
+ * of FINAL an hour later or more removes it (gw_tmp_sweep).
  */
 #ifndef GW_SAFEFILE_H
 #define GW_SAFEFILE_H
@@ -47,9 +47,10 @@ void gw_err_owner(gw_err *e, const char *path, const char *owner,
 
 /* Remove the stale temporaries of the file path names (its links
  * followed): in its directory, the entries named "NAME.gpuwiz-" and six
- * letters or digits that are regular files (not links), owned by this user
- * and not locked by a live writer.  Nothing else is ever removed.  The
- * number removed. */
+ * letters or digits that are regular files (not links), owned by this
+ * user, last modified more than an hour ago (no run takes that long
+ * between a temporary's creation and its rename) and not locked by a live
+ * writer.  Nothing else is ever removed.  The number removed. */
 size_t gw_tmp_sweep(const char *path);
 
 /* The directory part of path: "." when it has no '/', "/" for "/x". */

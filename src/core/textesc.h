@@ -2,8 +2,10 @@
  * made safe for the terminal at the printers (doc/design.md 5.3): the
  * escaping every gw_err message has (util.c), without its size limit.
  * Valid UTF-8 is kept as it is (Chinese names print unchanged); C0
- * controls but tab and newline, DEL, C1 controls and bytes that are not
- * well-formed UTF-8 become \xNN.  Defined in util.c. */
+ * controls but tab and newline, DEL, C1 controls, the bidirectional
+ * controls (gw_bidi_control: U+202E is \xE2\x80\xAE) and bytes that are
+ * not well-formed UTF-8 become \xNN, byte by byte.  The screens show each
+ * of them as '?' (ui/draw.c).  Defined in util.c. */
 #ifndef GW_TEXTESC_H
 #define GW_TEXTESC_H
 

@@ -220,17 +220,29 @@ gw_buf_free(gw_buf *b)
 	b->len = b->cap = 0;
 }
 
+/* What a file that is not a regular one is, for a message. */
+static const char *
+file_kind(mode_t m)
+{
+	if (S_ISFIFO(m))
+		return _("a named pipe (FIFO)");
+	if (S_ISSOCK(m))
+		return _("a socket");
+	if (S_ISCHR(m))
+		return _("a character device");
+	if (S_ISBLK(m))
+		return _("a block device");
+	return _("a special file");
+}
+
 int
-gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
-             gw_err *e)
+gw_open_regular(const char *path, gw_err *e)
 {
 	struct stat st;
-	gw_buf b;
-	char chunk[65536];
-	int fd;
-	ssize_t r;
+	int fd, fl;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO for reading waits for a writer */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		gw_err_set(e, _("%s: cannot open: %s"), path, strerror(errno));
 		return -1;
@@ -245,6 +257,30 @@ gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
 		close(fd);
 		return -1;
 	}
+	if (!S_ISREG(st.st_mode)) {
+		/* TRANSLATORS: %s: the file; %s: what it is ("a socket",
+		 * "a named pipe (FIFO)"). */
+		gw_err_set(e, _("%s: is %s, expected a regular file"), path,
+		           file_kind(st.st_mode));
+		close(fd);
+		return -1;
+	}
+	if ((fl = fcntl(fd, F_GETFL)) >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+int
+gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
+             gw_err *e)
+{
+	gw_buf b;
+	char chunk[65536];
+	int fd;
+	ssize_t r;
+
+	if ((fd = gw_open_regular(path, e)) < 0)
+		return -1;
 	gw_buf_init(&b);
 	for (;;) {
 		r = read(fd, chunk, sizeof chunk);
@@ -414,9 +450,19 @@ gw_utf8_char(const char *p, size_t n)
 	}
 	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
 	    (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF ||
-	    cp <= 0x9F)   /* C1 controls: U+009B is CSI to some terminals */
+	    cp <= 0x9F ||   /* C1 controls: U+009B is CSI to some terminals */
+	    gw_bidi_control(cp))
 		return 0;
 	return len;
+}
+
+int
+gw_bidi_control(unsigned long cp)
+{
+	return cp == 0x061C ||                     /* ARABIC LETTER MARK */
+	       cp == 0x200E || cp == 0x200F ||     /* LRM, RLM */
+	       (cp >= 0x202A && cp <= 0x202E) ||   /* LRE RLE PDF LRO RLO */
+	       (cp >= 0x2066 && cp <= 0x2069);     /* LRI RLI FSI PDI */
 }
 
 /* Copy src into dst (size bytes, always NUL-terminated when size > 0)

@@ -49,6 +49,12 @@ typedef struct esxi_lines {
 typedef int esxi_line_fn(void *ctx, const char *s, unsigned ln);
 int esxi_each_line(const char *text, const char *name, const char *cmd,
                    esxi_line_fn *fn, void *ctx, gw_err *e);
+/* The same for an output that prints names the user chose (a VM's, which
+ * may hold any byte but a newline): control bytes are kept in the lines,
+ * and every printer escapes them (textesc.h); a NUL still ends the
+ * text. */
+int esxi_each_line_names(const char *text, const char *name, const char *cmd,
+                         esxi_line_fn *fn, void *ctx, gw_err *e);
 
 /* v with room for element n (n in use, *cap allocated, each size
  * bytes); the first allocation holds first. */

@@ -143,11 +143,12 @@ lines_add(esxi_lines *tl, size_t *cap, char *line)
 }
 
 /* Split text into lines.  Control bytes other than tab (and the CR of a
- * CRLF) are refused as binary data, naming the line.  An input without a
- * non-blank line is refused as empty.  cmd names the command in errors. */
+ * CRLF) are refused as binary data, naming the line, unless controls_ok.
+ * An input without a non-blank line is refused as empty.  cmd names the
+ * command in errors. */
 static int
 esxi_split_lines(const char *text, const char *name, const char *cmd,
-                 esxi_lines *tl, gw_err *e)
+                 int controls_ok, esxi_lines *tl, gw_err *e)
 {
 	const char *p = text ? text : "";
 	size_t cap = 0;
@@ -160,7 +161,7 @@ esxi_split_lines(const char *text, const char *name, const char *cmd,
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		long bad = control_byte(p, len);
+		long bad = controls_ok ? -1 : control_byte(p, len);
 
 		if (bad >= 0) {
 			esxi_err_line(e, name, (unsigned)tl->n + 1,
@@ -207,20 +208,34 @@ esxi_skip_preamble(const esxi_lines *tl, const char *cmd)
 	return i;
 }
 
-int
-esxi_each_line(const char *text, const char *name, const char *cmd,
-               esxi_line_fn *fn, void *ctx, gw_err *e)
+static int
+each_line(const char *text, const char *name, const char *cmd,
+          int controls_ok, esxi_line_fn *fn, void *ctx, gw_err *e)
 {
 	esxi_lines tl;
 	size_t i;
 	int rc = 0;
 
-	if (esxi_split_lines(text, name, cmd, &tl, e) != 0)
+	if (esxi_split_lines(text, name, cmd, controls_ok, &tl, e) != 0)
 		return -1;
 	for (i = esxi_skip_preamble(&tl, cmd); i < tl.n && rc == 0; i++)
 		rc = fn(ctx, tl.v[i], (unsigned)i + 1);
 	esxi_lines_free(&tl);
 	return rc;
+}
+
+int
+esxi_each_line(const char *text, const char *name, const char *cmd,
+               esxi_line_fn *fn, void *ctx, gw_err *e)
+{
+	return each_line(text, name, cmd, 0, fn, ctx, e);
+}
+
+int
+esxi_each_line_names(const char *text, const char *name, const char *cmd,
+                     esxi_line_fn *fn, void *ctx, gw_err *e)
+{
+	return each_line(text, name, cmd, 1, fn, ctx, e);
 }
 
 int
@@ -231,7 +246,7 @@ esxi_parse_table(const char *text, const char *name,
 	size_t i;
 	int rc = -1;
 
-	if (esxi_split_lines(text, name, t->cmd, &tl, e) != 0)
+	if (esxi_split_lines(text, name, t->cmd, 0, &tl, e) != 0)
 		return -1;
 	i = esxi_skip_preamble(&tl, t->cmd);
 	if (i >= tl.n) {

@@ -373,7 +373,9 @@ gw_esxi_parse_getallvms(const char *text, const char *name,
 
 	memset(out, 0, sizeof *out);
 	gw_idset_init(&ps.seen);
-	rc = esxi_each_line(text, name, CMD_GETALLVMS, vms_line, &ps, e);
+	/* a VM's name (and so its folder and annotation) may hold any
+	 * control: kept, and escaped where it is shown */
+	rc = esxi_each_line_names(text, name, CMD_GETALLVMS, vms_line, &ps, e);
 	close_note(&ps);
 	gw_idset_free(&ps.seen);
 	if (rc != 0)

@@ -499,7 +499,6 @@ gw_lspci_gpu_list_read_file(const gw_table *t, const char *path,
                             gw_gpu_list *out, gw_err *e)
 {
 	lspci_state st;
-	struct stat sb;
 	char *line;
 	size_t n = 0, total = 0;
 	FILE *f;
@@ -510,20 +509,8 @@ gw_lspci_gpu_list_read_file(const gw_table *t, const char *path,
 		gw_err_set(e, "%s", _("--lspci-file: no file given"));
 		return -1;
 	}
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		gw_err_set(e, _("%s: cannot open: %s"), path, strerror(errno));
+	if ((fd = gw_open_regular(path, e)) < 0)
 		return -1;
-	}
-	if (fstat(fd, &sb) != 0 || S_ISDIR(sb.st_mode)) {
-		if (S_ISDIR(sb.st_mode))
-			gw_err_set(e, _("%s: is a directory, expected a file"),
-			           path);
-		else
-			gw_err_set(e, _("%s: cannot read: %s"), path,
-			           strerror(errno));
-		close(fd);
-		return -1;
-	}
 	if ((f = fdopen(fd, "r")) == NULL) {
 		gw_err_set(e, _("%s: cannot read: %s"), path, strerror(errno));
 		close(fd);

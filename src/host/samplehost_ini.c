@@ -15,14 +15,9 @@ dictionary *
 smp_load_ini(const char *path, gw_err *e)
 {
 	dictionary *d;
-	FILE *f;
 
-	/* Name an unreadable file as such (iniparser only says NULL). */
-	if ((f = fopen(path, "r")) == NULL) {
-		gw_err_set(e, _("cannot read %s: %s"), path, strerror(errno));
-		return NULL;
-	}
-	fclose(f);
+	/* gw_ini_load names a file it cannot open (iniparser only says
+	 * NULL) and refuses one that is not a regular file */
 	if ((d = gw_ini_load(path, e)) == NULL)
 		return NULL;
 	return d;

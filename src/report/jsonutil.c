@@ -29,14 +29,44 @@ gw_json_print(json_t *o)
 	gw_json_fprint(stdout, o);
 }
 
+/* The code point of the 2- or 3-byte UTF-8 character at s, or 0: the C1
+ * and bidirectional controls are all of those lengths. */
+static unsigned long
+cp_at(const unsigned char *s)
+{
+	if (s[0] >= 0xC2 && s[0] <= 0xDF && (s[1] & 0xC0) == 0x80)
+		return (unsigned long)(s[0] & 0x1F) << 6 | (s[1] & 0x3F);
+	if ((s[0] & 0xF0) == 0xE0 && (s[1] & 0xC0) == 0x80 &&
+	    (s[2] & 0xC0) == 0x80)
+		return (unsigned long)(s[0] & 0x0F) << 12 |
+		       (unsigned long)(s[1] & 0x3F) << 6 | (s[2] & 0x3F);
+	return 0;
+}
+
+/* jansson writes C0 controls as \u00NN but C1 and bidirectional controls
+ * raw: those are written \uNNNN too (they are only ever inside strings
+ * there), so that the JSON shown on a terminal is not reordered by them;
+ * the values are the same. */
 void
 gw_json_fprint(FILE *f, json_t *o)
 {
 	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	const unsigned char *p, *run;
 
-	if (s) {
-		fputs(s, f);
-		fputc('\n', f);
-		free(s);
+	if (s == NULL)
+		return;
+	for (p = run = (const unsigned char *)s; *p; p++) {
+		unsigned long cp = *p >= 0x80 ? cp_at(p) : 0;
+
+		if (cp != 0 && ((cp >= 0x80 && cp <= 0x9F) ||
+		                gw_bidi_control(cp))) {
+			fwrite(run, 1, (size_t)(p - run), f);
+			fprintf(f, "\\u%04lx", cp);
+			p += cp < 0x800 ? 1 : 2;
+			run = p + 1;
+		}
 	}
+	fwrite(run, 1, (size_t)(p - run), f);
+	fputc('\n', f);
+	free(s);
 }

@@ -63,7 +63,8 @@ import json; d=json.load(open('$out')); assert d['vms'][1]['name']=='训练机',
 printf '%s\n' 'Vmid   Name   File   Guest OS   Version   Annotation' \
 	"$(printf '11   a\033[2J\007   [ds] a/a.vmx   ubuntu64Guest   vmx-13')" >"$SB/state/getallvms"
 run env PATH="$SB:$PATH" "$GPUWIZ" vms
-safe "vms with ESC in a name (refused as binary)"
+safe "vms with ESC in a name"
+check "vms: a name with ESC is listed, escaped" has 'a\x1B[2J\x07'
 
 # --- diagnose and verify: the file's name -------------------------------------
 L=$TMP/$ODD.log

@@ -50,6 +50,9 @@ printf 'mine' >"$TMP/st/other.vmx.gpuwiz-AbC123"   # another file's
 printf 'busy' >"$TMP/st/vm.vmx.gpuwiz-Busy01"      # its writer still runs
 ln -s other.vmx.gpuwiz-AbC123 "$TMP/st/vm.vmx.gpuwiz-Link01"
 mkdir "$TMP/st/vm.vmx.gpuwiz-Dir001"
+# a sweep takes only temporaries an hour old (a younger one may be a live
+# run's, not locked yet): these are older, the locked one too
+touch -d '2 hours ago' "$TMP/st"/*.gpuwiz-*
 # the stand-in writer holds the lock gpuwiz's writers hold; the background
 # flock ends when its fifo is closed
 mkfifo "$TMP/st/hold"
@@ -70,6 +73,7 @@ echo done >"$TMP/st/hold"
 wait "$hold" 2>/dev/null
 # vmx --write with nothing to change still clears its own stale temporary
 printf 'half' >"$TMP/st/vm.vmx.gpuwiz-Busy01"
+touch -d '2 hours ago' "$TMP/st/vm.vmx.gpuwiz-Busy01"
 run "$GPUWIZ" vmx "$TMP/st/vm.vmx" --gpu l40s --write
 check "nothing to change: the stale temporary is removed too" sh -c \
 	"[ $rc -eq 0 ] && grep -q 'Nothing to change' '$out' && [ ! -e '$TMP/st/vm.vmx.gpuwiz-Busy01' ]"
@@ -95,7 +99,11 @@ full "gpus --json" gpus --esxcli-file "$FIX/esxcli/synthetic-hardware-pci-list-l
 check "stdout full: a usage error is its own line only" sh -c "[ $? -eq 2 ] && [ \$(wc -l <'$TMP/full.err') -eq 1 ] && ! grep -q 'write error' '$TMP/full.err'"
 sample vmx/ws-freebsd-crlf.vmx "$TMP/full.vmx"
 cp "$TMP/full.vmx" "$TMP/full.orig"
-full "vmx --write: the file is written, the report is not" vmx "$TMP/full.vmx" --gpu l40s --write
+# the .vmx written, the report not: said so, exit 3 (not 2: a change was made)
+"$GPUWIZ" vmx "$TMP/full.vmx" --gpu l40s --write >/dev/full 2>"$TMP/full.err"
+check "vmx --write to a full stdout: exit 3, one line: saved with its backup, no stdout" sh -c \
+	"[ $? -eq 3 ] && [ \$(wc -l <'$TMP/full.err') -eq 1 ] &&
+	 grep -q '^gpuwiz vmx: $TMP/full.vmx was saved (backup: $TMP/full.vmx.[0-9-]*.bak), but standard output could not be written: No space left on device\$' '$TMP/full.err'"
 check "vmx --write to a full stdout: the .vmx was saved" grep -q 64bitMMIOSizeGB "$TMP/full.vmx"
 LC_ALL=zh_CN.UTF-8 "$GPUWIZ" --lang zh_CN snippet --format vmx --gpu l40s >/dev/full 2>"$TMP/full.err"
 check "stdout full: the message in Chinese too" sh -c "[ $? -eq 2 ] && tail -n 1 '$TMP/full.err' | grep -q '写入'"

@@ -525,6 +525,25 @@ test_duplicate_keys(void **state)
 	free(dir);
 }
 
+/* A section named like a key ([options:p2p]): iniparser names a key
+ * "section:key", so its p2p = yes would be read as [options] p2p's and
+ * then dropped; refused naming the file, line and section. */
+static void
+test_section_with_colon(void **state)
+{
+	char *dir = tu_tmpdir();
+
+	(void)state;
+	expect_error(dir, "[gpu]\ndevices = l40s=1\n[options:p2p]\np2p = yes\n"
+	             "[output]\ndir=o\nformats=vmx\n",
+	             "bad.ini:3: section [options:p2p]: a section name holds no ':'");
+	expect_error(dir, "[gpu]\ndevices = l40s=1\n[ Options : x ]\n"
+	             "[output]\ndir=o\nformats=vmx\n",
+	             "bad.ini:3: section [options : x]");
+	rmdir(dir);
+	free(dir);
+}
+
 /* An over-long line: "too long" with its field, not a syntax error; the
  * longest line iniparser reads still loads. */
 static void
@@ -602,6 +621,7 @@ main(void)
 		cmocka_unit_test(test_vmx_only),
 		cmocka_unit_test(test_missing_and_directory),
 		cmocka_unit_test(test_duplicate_keys),
+		cmocka_unit_test(test_section_with_colon),
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_output_dir_is_file),
 		cmocka_unit_test(test_bad_utf8_escaped),

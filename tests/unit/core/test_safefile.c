@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static void
@@ -48,6 +49,20 @@ real_dir(const char *dir)
 
 	assert_non_null(r);
 	return r;
+}
+
+/* Set name's modification time to secs ago. */
+static void
+age(const char *dir, const char *name, long secs)
+{
+	char *p = gw_xasprintf("%s/%s", dir, name);
+	struct timespec ts[2];
+
+	assert_int_equal(clock_gettime(CLOCK_REALTIME, &ts[0]), 0);
+	ts[0].tv_sec -= secs;
+	ts[1] = ts[0];
+	assert_int_equal(utimensat(AT_FDCWD, p, ts, AT_SYMLINK_NOFOLLOW), 0);
+	free(p);
 }
 
 static int
@@ -161,10 +176,17 @@ test_tmp_open_and_sweep(void **state)
 	assert_int_equal(strlen(name), 20);
 	assert_int_equal(fstat(fd, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
-	/* held by a live writer: kept; its writer gone: removed */
+	/* held by a live writer: kept; its writer gone: kept while it
+	 * is younger than an hour (a writer between its mkstemp and its
+	 * flock holds no lock), removed when older */
+	age(dir, name, 0);
 	assert_int_equal(gw_tmp_sweep(final), 0);
 	assert_true(exists(dir, name));
 	close(fd);
+	age(dir, name, 59 * 60);
+	assert_int_equal(gw_tmp_sweep(final), 0);
+	assert_true(exists(dir, name));
+	age(dir, name, 61 * 60);
 	assert_int_equal(gw_tmp_sweep(final), 1);
 	assert_false(exists(dir, name));
 	free(tmp);
@@ -181,6 +203,22 @@ test_tmp_open_and_sweep(void **state)
 	busy = open(p, O_RDONLY);
 	assert_true(busy >= 0);
 	assert_int_equal(flock(busy, LOCK_EX), 0);
+	age(dir, "vm.vmx.gpuwiz-Ab12Cd", 2 * 3600);
+	age(dir, "vm.vmx.gpuwiz-Ab12C", 2 * 3600);
+	age(dir, "vm.vmx.gpuwiz-Ab12Cd7", 2 * 3600);
+	age(dir, "vm.vmx.gpuwiz-Ab-2Cd", 2 * 3600);
+	age(dir, "xvm.vmx.gpuwiz-Ab12Cd", 2 * 3600);
+	age(dir, "vm.vmx.gpuwiz-Locked", 2 * 3600);
+	/* another user's, however old, is not ours to remove (root can
+	 * give a file away to make one) */
+	if (geteuid() == 0) {
+		char *o = gw_xasprintf("%s/vm.vmx.gpuwiz-Other1", dir);
+
+		put(dir, "vm.vmx.gpuwiz-Other1", "another user's");
+		assert_int_equal(chown(o, 4321, 4321), 0);
+		age(dir, "vm.vmx.gpuwiz-Other1", 2 * 3600);
+		free(o);
+	}
 	assert_int_equal(gw_tmp_sweep(final), 1);
 	assert_false(exists(dir, "vm.vmx.gpuwiz-Ab12Cd"));
 	assert_true(exists(dir, "vm.vmx.gpuwiz-Ab12C"));
@@ -190,6 +228,7 @@ test_tmp_open_and_sweep(void **state)
 	assert_true(exists(dir, "vm.vmx.gpuwiz-Locked"));
 	assert_true(exists(dir, "vm.vmx.gpuwiz-LinkAB"));
 	assert_true(exists(dir, "vm.vmx.gpuwiz-DirABC"));
+	assert_true(geteuid() != 0 || exists(dir, "vm.vmx.gpuwiz-Other1"));
 	close(busy);
 	/* through a link to the file: the target's directory is swept */
 	mk_link(dir, "vm.vmx", "link.vmx");

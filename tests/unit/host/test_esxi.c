@@ -760,8 +760,36 @@ test_getallvms_errors(void **state)
 	vms_err(VMS_HEAD "99999999999   a   [ds] a/a.vmx   otherGuest   vmx-13\n",
 	        "g:2: expected a VM line (Vmid, Name, [datastore] path.vmx, Guest "
 	        "OS, vmx-NN, Annotation), found '99999999999   a   [ds] a/a.vmx   otherGuest  ...'");
-	vms_err(VMS_HEAD "\x7f\n", "g:2: binary data (control byte 0x7f); expected "
-	        "the text output of vim-cmd vmsvc/getallvms");
+	/* a control byte is no reason to refuse the text (a VM's name may
+	 * hold one); a line of it alone is still no VM line */
+	vms_err(VMS_HEAD "\x7f\n", "g:2: expected a VM line (Vmid, Name, "
+	        "[datastore] path.vmx, Guest OS, vmx-NN, Annotation), found '\\x7F'");
+}
+
+/* A VM name holding ESC, BEL, DEL, a CR and U+202E: that VM is read with
+ * its name as the host has it (the printers escape it) and the others
+ * around it are read too. */
+static void
+test_getallvms_control_name(void **state)
+{
+	static const char text[] = VMS_HEAD
+		"1   a   [ds] a/a.vmx   otherGuest   vmx-13\n"
+		"2   b\x1b[31mad\a\x7f\r\xe2\x80\xae   [ds] b/b.vmx   otherGuest   vmx-19   n\x1bte\r\n"
+		"3   c   [ds] c/c.vmx   otherGuest   vmx-21\n";
+	gw_vm_list l;
+	gw_err e;
+
+	(void)state;
+	memset(&e, 0, sizeof e);
+	assert_int_equal(gw_esxi_parse_getallvms(text, "g", &l, &e), 0);
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.vms[0].name, "a");
+	assert_string_equal(l.vms[1].name, "b\x1b[31mad\a\x7f\r\xe2\x80\xae");
+	assert_string_equal(l.vms[1].file, "[ds] b/b.vmx");
+	assert_int_equal(l.vms[1].hw_version, 19);
+	assert_string_equal(l.vms[1].annotation, "n\x1bte");
+	assert_string_equal(l.vms[2].name, "c");
+	gw_vm_list_free(&l);
 }
 
 /* ---- vim-cmd vmsvc/power.getstate -------------------------------------- */
@@ -1926,6 +1954,7 @@ main(void)
 		cmocka_unit_test(test_getallvms_real),
 		cmocka_unit_test(test_getallvms_synthetic),
 		cmocka_unit_test(test_getallvms_errors),
+		cmocka_unit_test(test_getallvms_control_name),
 		cmocka_unit_test(test_power_state),
 		cmocka_unit_test(test_gpus_json_l40s),
 		cmocka_unit_test(test_gpus_json_mixed),
