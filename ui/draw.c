@@ -124,6 +124,22 @@ next_char(const char *s, size_t len, wchar_t *wc, int *w, int *bad)
 }
 
 int
+dw_cells(const char *s)
+{
+	size_t len = strlen(s), i = 0;
+	int cells = 0;
+
+	while (i < len) {
+		wchar_t wc;
+		int w, bad;
+
+		i += next_char(s + i, len - i, &wc, &w, &bad);
+		cells += w > 0 ? w : 0;
+	}
+	return cells;
+}
+
+int
 dw_utf8(void)
 {
 	const char *cs = nl_langinfo(CODESET);

@@ -43,6 +43,8 @@ attr_t ui_attr(int c);
 /* Glyphs with an ASCII fallback outside UTF-8. */
 const char *ui_glyph_done(const ui_ctx *u);    /* "✓" or "*" */
 
+/* The cells s takes as drawn here (a bad byte or control as one '?'). */
+int dw_cells(const char *s);
 /* Put s at (y, x), at most cells wide: text that does not fit ends with
  * dw_sign() in its last cell(s).  Returns the cells drawn. */
 int dw_put(int y, int x, const char *s, int cells, attr_t a);

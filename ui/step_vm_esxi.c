@@ -75,11 +75,16 @@ draw_rows(ui_ctx *u, ui_vm_list *s, ui_rect r, int y)
 		} else {
 			const gw_vm *vm = &vms[row - 1];
 
+			const char *ver = vm->version ? vm->version : "";
+			int nw = dw_cells(vm->name), vw = dw_cells(ver);
+
 			/* the Vmid is on the open VM's line: the row keeps
-			 * its cells for the .vmx path */
-			snprintf(buf, sizeof buf, "%s %-20s %-7s %s",
+			 * its cells for the .vmx path; columns padded in
+			 * cells, not bytes */
+			snprintf(buf, sizeof buf, "%s %s%*s %s%*s %s",
 			         foc ? "(*)" : "( )", vm->name,
-			         vm->version ? vm->version : "", vm->file);
+			         nw < 20 ? 20 - nw : 0, "", ver,
+			         vw < 7 ? 7 - vw : 0, "", vm->file);
 		}
 		dw_put(r.y + y + i, r.x + 1, buf, r.w - 2, a);
 	}
