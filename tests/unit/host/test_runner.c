@@ -681,7 +681,7 @@ test_vmx_read_write_backup(void **state)
 	assert_string_equal(gw_vmx_get(v, "virtualHW.version"), "13");
 	assert_int_equal(gw_vmx_set(v, "pciPassthru.use64bitMMIO", "TRUE", &e),
 	                 0);
-	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, &bak, &e),
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, NULL, &bak, &e),
 	                 0);
 	now = slurp(victim);
 	assert_string_equal(now, "keep me\n");
@@ -718,7 +718,7 @@ test_vmx_read_write_backup(void **state)
 	/* a second save in the same second gets another backup name */
 	{
 		char *bak2 = NULL;
-		assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, &bak2,
+		assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, NULL, &bak2,
 		                                          &e), 0);
 		assert_non_null(bak2);
 		assert_string_not_equal(bak, bak2);
@@ -749,11 +749,11 @@ test_vmx_refused_when_not_off(void **state)
 	old = slurp(path);
 	assert_int_equal(gw_esxi_session_read_vmx(f->r, path, &v, &e), 0);
 	assert_int_equal(gw_vmx_set(v, "hypervisor.cpuid.v0", "FALSE", &e), 0);
-	assert_int_equal(gw_esxi_session_save_vmx(f->r, 12, path, v, &bak, &e),
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 12, path, v, NULL, &bak, &e),
 	                 -1);
 	assert_null(bak);
 	assert_non_null(strstr(e.msg, "VM 12 is Powered on, not Powered off"));
-	assert_int_equal(gw_esxi_session_save_vmx(f->r, 13, path, v, NULL, &e),
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 13, path, v, NULL, NULL, &e),
 	                 -1);
 	assert_non_null(strstr(e.msg, "VM 13 is Suspended"));
 	now = slurp(path);
@@ -784,7 +784,7 @@ test_write_new_file_and_read_errors(void **state)
 	gw_err e;
 
 	assert_int_equal(gw_runner_write_file_atomic(f->r, path, bin,
-	                 sizeof bin - 1, &bak, &e), 0);
+	                 sizeof bin - 1, NULL, 0, &bak, &e), 0);
 	assert_null(bak);
 	assert_int_equal(gw_runner_read_file(f->r, path, &data, &len, &e), 0);
 	assert_int_equal(len, 4);
@@ -800,7 +800,7 @@ test_write_new_file_and_read_errors(void **state)
 	assert_non_null(strstr(e.msg, "missing.vmx"));
 	free(path);
 	path = gw_xasprintf("%s/no-such-dir/x.vmx", f->tmp);
-	assert_int_equal(gw_runner_write_file_atomic(f->r, path, "x", 1, &bak,
+	assert_int_equal(gw_runner_write_file_atomic(f->r, path, "x", 1, NULL, 0, &bak,
 	                                             &e), -1);
 	assert_non_null(strstr(e.msg, "temporary file"));
 	free(path);
