@@ -132,7 +132,7 @@ reread_if_changed(gw_wizard *w, const char *path, const char *disk,
 	/* TRANSLATORS: %s is the .vmx; the write made on it follows. */
 	snprintf(w->reread_note, sizeof w->reread_note,
 	         _("%s changed on disk since gpuwiz read it (edited by someone else): nothing was written. gpuwiz read it again; below is the write made on it now. Check it and press Enter to write."),
-	         path);
+	         w->af.vmx_path);   /* path went with the old name */
 	return 1;
 }
 

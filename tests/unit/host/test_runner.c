@@ -773,6 +773,59 @@ test_vmx_refused_when_not_off(void **state)
 	gw_vm_list_free(&l);
 }
 
+/* The .vmx changed on the host between the read and the write: the
+ * script's cmp refuses it, naming the file; nothing changed, no backup,
+ * no temporary. */
+static void
+test_save_vmx_changed_on_host(void **state)
+{
+	fx *f = *state;
+	gw_vm_list l;
+	gw_vmx *v, *was;
+	char *path, *bak = (char *)"x", *now, *dir, *ls = NULL, *edited;
+	const char *lsargv[4] = {"ls", NULL, NULL, NULL};
+	gw_err e;
+
+	assert_int_equal(gw_esxi_session_list_vms(f->r, &l, &e), 0);
+	path = make_vmx(f, &l, 11);
+	assert_int_equal(gw_esxi_session_read_vmx(f->r, path, &v, &e), 0);
+	assert_int_equal(gw_esxi_session_read_vmx(f->r, path, &was, &e), 0);
+	assert_int_equal(gw_vmx_set(v, "hypervisor.cpuid.v0", "FALSE", &e), 0);
+	edited = slurp(path);
+	edited = gw_xasprintf("%smemsize = \"8192\"\n", now = edited);
+	free(now);
+	write_text(path, edited, 0644);
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, was, &bak,
+	                                          &e), -1);
+	assert_null(bak);
+	assert_non_null(strstr(e.msg, path));
+	assert_non_null(strstr(e.msg, "changed on disk"));
+	now = slurp(path);
+	assert_string_equal(now, edited);
+	free(now);
+	dir = gw_xstrndup(path, (size_t)(strrchr(path, '/') - path));
+	lsargv[1] = dir;
+	assert_int_equal(gw_runner_run_ok(f->r, lsargv, &ls, &e), 0);
+	assert_string_equal(ls, "itachi_lab.vmx\n");   /* no backup, no tmp */
+	free(ls);
+	/* as read: written, with its backup */
+	gw_vmx_free(was);
+	assert_int_equal(gw_esxi_session_read_vmx(f->r, path, &was, &e), 0);
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, was, &bak,
+	                                          &e), 0);
+	assert_non_null(bak);
+	now = slurp(bak);
+	assert_string_equal(now, edited);
+	free(now);
+	free(bak);
+	free(dir);
+	free(edited);
+	free(path);
+	gw_vmx_free(was);
+	gw_vmx_free(v);
+	gw_vm_list_free(&l);
+}
+
 static void
 test_write_new_file_and_read_errors(void **state)
 {
@@ -884,6 +937,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_vmx_read_write_backup, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_vmx_refused_when_not_off,
+		                                setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_vmx_changed_on_host,
 		                                setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_new_file_and_read_errors,
 		                                setup, teardown),
