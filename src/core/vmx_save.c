@@ -218,8 +218,10 @@ gw_vmx_lock(const char *path, int *fd, gw_err *e)
 			return 0;   /* not a .vmx: the read refuses it */
 		}
 		if (flock(f, LOCK_EX | LOCK_NB) != 0) {
+			int why = errno;
+
 			close(f);
-			if (errno != EWOULDBLOCK && errno != EINTR)
+			if (why != EWOULDBLOCK && why != EINTR)
 				return 0;   /* no locks here (ENOLCK): the
 				             * content check still stands */
 		} else if (stat(path, &now) == 0 && now.st_dev == st.st_dev &&

@@ -50,10 +50,11 @@ gw_runner_read_file(gw_runner *r, const char *path, char **data, size_t *len,
 }
 
 /* The script that replaces path by stdin (len bytes) through the
- * temporary tmp (with xt given: stdin starts with wlen more bytes, the
- * file as read, copied to the temporary xt and compared with path right
- * before the renames: another content is exit 16, nothing changed), with a backup at base (or base.N) made through the
- * temporary bt (none when base is NULL: the caller copied the file to a
+ * temporary tmp (with xt given, stdin starts with wlen more bytes, the
+ * file as read: dd copies exactly those to the temporary xt, and cmp
+ * compares it with path right before the renames; another content is
+ * exit 16, nothing changed), with a backup at base (or base.N) made
+ * through the temporary bt (none when base is NULL: the caller copied the file to a
  * backup before, gw_runner_backup_file): each temporary is created exclusively (set -C: an
  * existing name, a link included, is never written through), complete and
  * synced before it is renamed, and removed on every failure and on a
