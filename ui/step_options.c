@@ -148,7 +148,7 @@ options_draw(ui_ctx *u, ui_rect r)
 	/* TRANSLATORS: option title, at most 60 cells. */
 	const char *t_frc = _("Force: write even with failures or a running VM");
 	/* TRANSLATORS: option explanation, wrapped. */
-	const char *w_frc = _("Skips the checks that protect the VM: the lock file and FAIL findings.");
+	const char *w_frc = _("Skips the checks that protect the VM: the lock file, a read-only .vmx and FAIL findings.");
 	/* TRANSLATORS: option title, at most 60 cells. */
 	const char *t_dyn = _("Dynamic DirectPath I/O (vCenter places the VM)");
 	const char *w_dyn = gw_wizard_takes_dynamic(w) ?

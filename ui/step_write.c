@@ -144,6 +144,30 @@ build_ready(ui_textlist *tl, const gw_wizard *w, const gw_plan *p, int width)
 	          UI_C_TITLE, 0, 0, width);
 }
 
+/* The .vmx changed on disk and was read again: why, then the write made
+ * on it now, line by line (gw_wizard_write_preview), before the files. */
+static void
+add_reread(ui_textlist *tl, gw_wizard *w, const char *why, int width)
+{
+	char *text, *line, *nl;
+	gw_err e;
+
+	ui_tl_add(tl, why, UI_C_WARN, 0, 0, width);
+	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
+	if ((text = gw_wizard_write_preview(w, &e)) == NULL)
+		return;
+	for (line = text; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		ui_tl_add(tl, line, UI_C_NORMAL, 0, 4, width);
+		if (!nl)
+			break;
+	}
+	ui_tl_add(tl, "", UI_C_NORMAL, 0, 0, width);
+	free(text);
+}
+
 static void
 build(ui_ctx *u, int width)
 {
@@ -234,6 +258,8 @@ build(ui_ctx *u, int width)
 		    UI_C_MSG_ERR, 0, 0, width);
 		return;
 	}
+	if ((err = gw_wizard_error(w, GW_ERR_REREAD)) != NULL)
+		add_reread(tl, u->w, err, width);
 	build_ready(tl, w, p, width);
 }
 

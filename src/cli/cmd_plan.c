@@ -218,7 +218,7 @@ cmd_apply(cli_opts *o, const gw_table *t, gw_err *e)
 	gw_session_write w;
 	gw_vmx *v = NULL;
 	gw_plan p;
-	int rc = EXIT_USAGE, have_plan = 0, have_w = 0;
+	int rc = EXIT_USAGE, have_plan = 0, have_w = 0, lock = -1;
 
 	memset(&res, 0, sizeof res);
 	gw_session_init(&s, NULL);
@@ -237,6 +237,10 @@ cmd_apply(cli_opts *o, const gw_table *t, gw_err *e)
 		return EXIT_USAGE;
 	}
 	af.force = o->force || af.force;
+	/* gpuwiz's lock from the read to the write (as vmx --write) */
+	if (af.vmx_path && !o->dry_run &&
+	    gw_vmx_lock(af.vmx_path, &lock, e) != 0)
+		goto out;
 	if (af.vmx_path && gw_vmx_load_checked(&v, af.vmx_path, e) != 0)
 		goto out;
 	af.a.outputs_do = v == NULL ? gw_formats_do(af.formats) : 0;
@@ -269,6 +273,7 @@ cmd_apply(cli_opts *o, const gw_table *t, gw_err *e)
 	}
 	rc = gw_plan_has_errors(&p) ? EXIT_FINDINGS : 0;
 out:
+	gw_vmx_unlock(lock);
 	if (have_w)
 		gw_session_write_free(&w);
 	gw_session_free(&s);

@@ -317,7 +317,7 @@ vmx_one(cli_opts *o, const gw_table *t, const char *path, json_t **json,
         gw_err *e)
 {
 	vmx_job j;
-	int rc = EXIT_USAGE;
+	int rc = EXIT_USAGE, lock = -1;
 
 	memset(&j, 0, sizeof j);
 	gw_session_init(&j.s, NULL);
@@ -325,6 +325,10 @@ vmx_one(cli_opts *o, const gw_table *t, const char *path, json_t **json,
 	j.t = t;
 	if (path != NULL) {
 		j.path = path;
+		/* gpuwiz's lock from the read to the write: a second run
+		 * waits and plans on what this one wrote */
+		if (o->write && !o->dry_run && gw_vmx_lock(path, &lock, e) != 0)
+			goto out;
 		if (gw_vmx_load_checked(&j.v, j.path, e) != 0)
 			goto out;
 	} else if (vmx_read_host(o, &j, e) != 0) {
@@ -345,6 +349,7 @@ vmx_one(cli_opts *o, const gw_table *t, const char *path, json_t **json,
 	}
 	rc = gw_plan_has_errors(&j.p) ? EXIT_FINDINGS : 0;
 out:
+	gw_vmx_unlock(lock);
 	vmx_job_free(&j);
 	return rc;
 }

@@ -197,6 +197,9 @@ typedef struct job {
 	char *backup, *before, *after;
 	size_t blen, alen;
 	gw_vmx *copy;
+	const char *expect;       /* the file as the caller knows it, or NULL:
+	                           * before */
+	size_t elen;
 	int changed, saved;
 } job;
 
@@ -390,8 +393,10 @@ commit_job(job *j, gw_apply_result *r, gw_err *e)
 {
 	/* 4. the .vmx (backup, atomic replace) */
 	if (j->v && j->changed) {
-		if (gw_vmx_save(j->copy, j->af->vmx_path, j->force, &j->backup,
-		                e) != 0)
+		if (gw_vmx_save(j->copy, j->af->vmx_path,
+		                j->expect ? j->expect : j->before,
+		                j->expect ? j->elen : j->blen, j->force,
+		                &j->backup, e) != 0)
 			return -1;
 		j->saved = 1;
 	}
@@ -433,6 +438,13 @@ gw_apply_stage_begin(const gw_answers_file *af, const gw_plan *p,
 	}
 	*out = st;
 	return 0;
+}
+
+void
+gw_apply_stage_expect(gw_apply_stage *st, const char *bytes, size_t len)
+{
+	st->j.expect = bytes;
+	st->j.elen = len;
 }
 
 int

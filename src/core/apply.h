@@ -59,6 +59,11 @@ typedef struct gw_apply_stage gw_apply_stage;
 int gw_apply_stage_begin(const gw_answers_file *af, const gw_plan *p,
                          const char *const *texts, gw_vmx *v, int force,
                          gw_apply_stage **out, gw_err *e);
+/* The .vmx is saved only while its file still holds these len bytes
+ * (borrowed until the commit): the file as the caller last knew it.
+ * Without this call, the document v given to _begin, serialized. */
+void gw_apply_stage_expect(gw_apply_stage *st, const char *bytes,
+                           size_t len);
 int gw_apply_stage_commit(gw_apply_stage *st, gw_apply_result *r, gw_err *e);
 void gw_apply_stage_end(gw_apply_stage *st);
 

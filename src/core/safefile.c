@@ -360,12 +360,70 @@ gw_fd_fill(int fd, const char *data, size_t len, mode_t mode)
 }
 
 int
+gw_file_holds(const char *path, const char *data, size_t len)
+{
+	char buf[65536];
+	size_t at = 0;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), same;
+
+	if (fd < 0)
+		return -1;
+	for (same = 1; same;) {
+		r = read(fd, buf, sizeof buf);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			same = -1;
+			break;
+		}
+		if (r == 0)
+			break;
+		same = (size_t)r <= len - at && memcmp(buf, data + at, (size_t)r) == 0;
+		at += (size_t)r;
+	}
+	close(fd);
+	return same == 1 && at == len ? 1 : same < 0 ? -1 : 0;
+}
+
+/* The file at final (link-free) is still was (wlen bytes) when was is
+ * given: 0; else -1 with e naming path. */
+static int
+still_as_read(const char *path, const char *final, const char *was,
+              size_t wlen, gw_err *e)
+{
+	int same;
+
+	if (was == NULL)
+		return 0;
+	same = gw_file_holds(final, was, wlen);
+	if (same == 1)
+		return 0;
+	if (same < 0)
+		gw_err_set(e, _("%s: cannot read it again before replacing it: %s; nothing written"),
+		           path, strerror(errno));
+	else
+		/* TRANSLATORS: %s is a .vmx file changed by someone else
+		 * while gpuwiz had it open. */
+		gw_err_set(e, _("%s: changed on disk since gpuwiz read it; nothing written (run gpuwiz again on the file as it is now)"),
+		           path);
+	return -1;
+}
+
+int
 gw_write_file_atomic(const char *path, const char *data, size_t len, gw_err *e)
+{
+	return gw_write_file_over(path, data, len, NULL, 0, e);
+}
+
+int
+gw_write_file_over(const char *path, const char *data, size_t len,
+                   const char *was, size_t wlen, gw_err *e)
 {
 	char *final, *tmp;
 	struct stat st;
 	mode_t mode = 0644;
-	int fd, saved, had = 0;
+	int fd, saved, had = 0, changed = 0;
 
 	if ((final = gw_path_follow(path, e)) == NULL)
 		return -1;
@@ -392,11 +450,15 @@ gw_write_file_atomic(const char *path, const char *data, size_t len, gw_err *e)
 	}
 	/* the fd (and its lock) is kept over the rename: until then the
 	 * temporary is never taken for a stale one */
-	if (gw_fd_fill(fd, data, len, mode) != 0 || rename(tmp, final) != 0) {
+	if (gw_fd_fill(fd, data, len, mode) != 0 ||
+	    (changed = still_as_read(path, final, was, wlen, e)) != 0 ||
+	    rename(tmp, final) != 0) {
 		saved = errno;
 		unlink(tmp);
 		close(fd);
-		gw_err_set(e, _("%s: cannot write: %s"), path, strerror(saved));
+		if (!changed)   /* else still_as_read said why */
+			gw_err_set(e, _("%s: cannot write: %s"), path,
+			           strerror(saved));
 		free(tmp);
 		free(final);
 		return -1;

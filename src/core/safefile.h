@@ -27,6 +27,16 @@ char *gw_path_follow(const char *path, gw_err *e);
  * The lock goes with the last close of the fd. */
 int gw_tmp_open(const char *final, char **tmp, gw_err *e);
 
+/* gw_write_file_atomic, refused (-1, e naming path, nothing left behind)
+ * when was is given and the file is no longer those wlen bytes when the
+ * complete temporary is about to be renamed over it. */
+int gw_write_file_over(const char *path, const char *data, size_t len,
+                       const char *was, size_t wlen, gw_err *e);
+
+/* The file at path holds exactly the len bytes data: 1; 0 when it holds
+ * others; -1 with errno set when it cannot be read. */
+int gw_file_holds(const char *path, const char *data, size_t len);
+
 /* Write data to fd (a temporary), set its mode, fsync it: 0, or -1
  * with errno set. */
 int gw_fd_fill(int fd, const char *data, size_t len, mode_t mode);

@@ -76,12 +76,28 @@ char *gw_vmx_serialize(const gw_vmx *v, size_t *len);
  * locked, 0 when not; lock_path (if non-NULL) gets the path found. */
 int gw_vmx_is_locked(const char *vmx_path, char **lock_path);
 
-/* Save over path: refuse when locked unless force; copy the current file to
- * "<path>.<YYYYmmdd-HHMMSS>.bak" (".N" suffix added if it exists), then
- * write atomically (temp in same dir, fsync, rename, fsync dir), keeping the
- * file mode.  *backup_path (if non-NULL) gets the backup's path.  Nothing
- * is changed on failure. */
-int gw_vmx_save(const gw_vmx *v, const char *path, int force,
-                char **backup_path, gw_err *e);
+/* Save over path: refuse when locked unless force, and when the file has
+ * no write bit for anyone (read-only) unless force; copy the current file
+ * to "<path>.<YYYYmmdd-HHMMSS>.bak" (".N" suffix added if it exists), then
+ * write atomically (temp in same dir, fsync, rename, fsync dir), keeping
+ * the file mode.  With was given, refused too when the file no longer
+ * holds those wlen bytes (the .vmx as read) right before the rename.
+ * *backup_path (if non-NULL) gets the backup's path.  Nothing is changed
+ * on failure: no backup nor temporary is left. */
+int gw_vmx_save(const gw_vmx *v, const char *path, const char *was,
+                size_t wlen, int force, char **backup_path, gw_err *e);
+
+/* gpuwiz's advisory lock on the .vmx at path (flock on the file, its links
+ * followed), held from the read to the write so that two gpuwiz runs do
+ * not both write from the same read: waits up to GW_VMX_LOCK_WAIT_S
+ * seconds for another gpuwiz, then -1 with e naming path.  0 with *fd the
+ * lock (give it to gw_vmx_unlock), or *fd -1 where there is nothing to
+ * lock (no such file, not a regular file: the read says so) or the file
+ * system has no locks.  A file replaced (renamed over) while waiting is
+ * locked as it is then.  VMware's .lck is gw_vmx_is_locked's. */
+#define GW_VMX_LOCK_WAIT_S 10
+#define GW_VMX_LOCK_POLL_MS 20
+int gw_vmx_lock(const char *path, int *fd, gw_err *e);
+void gw_vmx_unlock(int fd);
 
 #endif

@@ -1,6 +1,7 @@
-/* vmx_save.c: the running-VM check (.vmx.lck) and saving a .vmx: a
- * timestamped backup, then an atomic replace; a symlinked .vmx is written
- * through the link to its target (see vmx.h, safefile.h). */
+/* vmx_save.c: the running-VM check (.vmx.lck), gpuwiz's own lock on a
+ * .vmx, and saving a .vmx: a timestamped backup, then an atomic replace
+ * of a file still as it was read; a symlinked .vmx is written through
+ * the link to its target (see vmx.h, safefile.h). */
 #include "vmx_int.h"
 #include "safefile.h"
 
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
@@ -202,9 +204,71 @@ make_backup(const char *path, char **bak, gw_err *e)
 	return 0;
 }
 
+/* ---- gpuwiz's own lock ------------------------------------------------- */
+
 int
-gw_vmx_save(const gw_vmx *v, const char *path, int force, char **backup_path,
-            gw_err *e)
+gw_vmx_lock(const char *path, int *fd, gw_err *e)
+{
+	struct stat st, now;
+	int waited, f;
+
+	*fd = -1;
+	for (waited = 0;; waited += GW_VMX_LOCK_POLL_MS) {
+		f = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		if (f < 0)
+			return 0;   /* the read that follows says why */
+		if (fstat(f, &st) != 0 || !S_ISREG(st.st_mode)) {
+			close(f);
+			return 0;   /* not a .vmx: the read refuses it */
+		}
+		if (flock(f, LOCK_EX | LOCK_NB) != 0) {
+			int why = errno;
+
+			close(f);
+			if (why != EWOULDBLOCK && why != EINTR)
+				return 0;   /* no locks here (ENOLCK): the
+				             * content check still stands */
+		} else if (stat(path, &now) == 0 && now.st_dev == st.st_dev &&
+		           now.st_ino == st.st_ino) {
+			*fd = f;
+			return 0;
+		} else {
+			/* replaced while we waited: lock the file there now */
+			close(f);
+			continue;
+		}
+		if (waited >= GW_VMX_LOCK_WAIT_S * 1000) {
+			/* TRANSLATORS: %1$s is a .vmx file, %2$d seconds. */
+			gw_err_set(e, _("%1$s: another gpuwiz is changing this file (waited %2$d seconds); nothing written, run this again when it is done"),
+			           path, GW_VMX_LOCK_WAIT_S);
+			return -1;
+		}
+		usleep(GW_VMX_LOCK_POLL_MS * 1000);
+	}
+}
+
+void
+gw_vmx_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);      /* the flock goes with it */
+}
+
+/* ---- saving ------------------------------------------------------------- */
+
+/* No write bit for anyone: the operator made it read-only. */
+static int
+read_only(const char *target)
+{
+	struct stat st;
+
+	return stat(target, &st) == 0 && S_ISREG(st.st_mode) &&
+	       (st.st_mode & 0222) == 0;
+}
+
+int
+gw_vmx_save(const gw_vmx *v, const char *path, const char *was, size_t wlen,
+            int force, char **backup_path, gw_err *e)
 {
 	char *lck = NULL, *bak = NULL, *data, *target;
 	size_t len;
@@ -222,12 +286,20 @@ gw_vmx_save(const gw_vmx *v, const char *path, int force, char **backup_path,
 	 * replaced; the link stays. */
 	if ((target = gw_path_follow(path, e)) == NULL)
 		return -1;
+	if (!force && read_only(target)) {
+		gw_err_set(e, _("%s: read-only (no write permission for anyone); nothing written: add --force to write it anyway"),
+		           path);
+		gw_err_set_ui(e, _("%s: read-only (no write permission for anyone); nothing written: turn on Force in the options to write it anyway"),
+		              path);
+		free(target);
+		return -1;
+	}
 	rc = make_backup(target, &bak, e);
 	free(target);
 	if (rc != 0)
 		return -1;
 	data = gw_vmx_serialize(v, &len);
-	if (gw_write_file_atomic(path, data, len, e) != 0) {
+	if (gw_write_file_over(path, data, len, was, wlen, e) != 0) {
 		if (bak)
 			unlink(bak);
 		free(bak);

@@ -304,7 +304,7 @@ esxi_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
 	res->where = gw_xstrdup(where);
 	if (!res->changed)
 		return 0;
-	if (gw_esxi_session_save_vmx(h->runner, vm->vmid, where, after,
+	if (gw_esxi_session_save_vmx(h->runner, vm->vmid, where, after, before,
 	                             taken ? NULL : &res->backup, e) != 0)
 		return -1;
 	if (taken)

@@ -84,10 +84,14 @@ int gw_runner_read_file(gw_runner *r, const char *path, char **data,
  * stdin to a temporary "PATH.gpuwiz-XXXXXX" (random, created exclusively:
  * an existing name or link is never written through; a copy of the old
  * file first, so its mode is kept), its size checked, both synced, and
- * renamed into place, the backup first.  On failure the temporaries are
+ * renamed into place, the backup first.  With was given, refused (-1, e
+ * naming path) when the file no longer holds those wlen bytes (the file as
+ * read) right before the renames: they go first on stdin, to one more
+ * temporary, compared with cmp(1).  On failure the temporaries are
  * removed and PATH is unchanged. */
 int gw_runner_write_file_atomic(gw_runner *r, const char *path,
-                                const char *data, size_t len, char **backup,
+                                const char *data, size_t len,
+                                const char *was, size_t wlen, char **backup,
                                 gw_err *e);
 /* Copy the file at path (absolute) to a backup beside it, named as
  * gw_runner_write_file_atomic names its backup; *backup gets the name.
@@ -176,9 +180,11 @@ int gw_esxi_session_read_vmx(gw_runner *r, const char *path, gw_vmx **out,
                              gw_err *e);
 /* Save v over path (gw_runner_write_file_atomic; backup NULL: no backup,
  * the caller took one before) after checking that VM vmid is "Powered
- * off": any other state is refused and nothing is written. */
+ * off": any other state is refused and nothing is written; refused too
+ * when the file no longer holds the document was as read (was NULL: not
+ * checked). */
 int gw_esxi_session_save_vmx(gw_runner *r, unsigned long vmid,
-                             const char *path, const gw_vmx *v, char **backup,
-                             gw_err *e);
+                             const char *path, const gw_vmx *v,
+                             const gw_vmx *was, char **backup, gw_err *e);
 
 #endif

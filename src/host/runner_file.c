@@ -68,15 +68,19 @@ owner_functions(gw_buf *s)
 	    "case $l in /*) p=$l ;; *) p=${p%/*}/$l ;; esac; done; "
 	    "[ \"$p\" = \"$q\" ] && return 0; "
 	    "[ -z \"$t\" ] || t=$p${t#\"$q\"}; [ -z \"$u\" ] || u=$p${u#\"$q\"}; "
-	    "[ -z \"$b\" ] || b=$p${b#\"$q\"}; d=${p%/*}; d=${d:-/}; }; "
+	    "[ -z \"$b\" ] || b=$p${b#\"$q\"}; [ -z \"$x\" ] || x=$p${x#\"$q\"}; "
+	    "d=${p%/*}; d=${d:-/}; }; "
 	    "own() { set -- $(ls -lnd \"$1\") && echo \"$3:$4\"; }; "
 	    "same() { [ \"$(own \"$1\")\" = \"$(own \"$p\")\" ] && return 0; "
 	    "set -- $(ls -ld \"$p\"); echo \"$3 $4 $(id -un)\" >&2; return 1; }; ");
 }
 
 /* The script that replaces path by stdin (len bytes) through the
- * temporary tmp, with a backup at base (or base.N) made through the
- * temporary bt (none when base is NULL: the caller copied the file to a
+ * temporary tmp (with xt given, stdin starts with wlen more bytes, the
+ * file as read: dd copies exactly those to the temporary xt, and cmp
+ * compares it with path right before the renames; another content is
+ * exit 18, nothing changed), with a backup at base (or base.N) made
+ * through the temporary bt (none when base is NULL: the caller copied the file to a
  * backup before, gw_runner_backup_file): each temporary is created exclusively (set -C: an
  * existing name, a link included, is never written through), complete and
  * synced before it is renamed, and removed on every failure and on a
@@ -86,14 +90,16 @@ owner_functions(gw_buf *s)
  * where this user cannot give the owner or group nothing is done (same).
  * Exit codes: 10 backup, 11 temporary copy, 12 writing, 13 size, 14
  * rename, 15 a signal, 16 an owner or group not given, 17 a link not
- * followed.  Only runner_quote_word()ed words are put in.  ESXi's busybox
- * sh has set -C, sync (a busybox sync before 1.26 ignores its arguments
- * and syncs everything), mv, readlink and ls -n; VMFS has no hard links.  A file is created with
+ * followed, 18 changed since it was read.  Only runner_quote_word()ed
+ * words are put in.  ESXi's busybox sh has set -C, sync (a busybox sync
+ * before 1.26 ignores its arguments and syncs everything), mv, dd, cmp,
+ * readlink and ls -n; VMFS has no hard links.  A file is created with
  * printf, not ':': a redirection that fails on a special built-in ends
  * the shell before its exit code is set. */
 static void
 write_script(gw_buf *s, const char *path, const char *tmp, const char *bt,
-             const char *base, const char *dir, size_t len)
+             const char *base, const char *dir, size_t len, const char *xt,
+             size_t wlen)
 {
 	gw_buf_puts(s, "p=");
 	runner_quote_word(s, path);
@@ -107,11 +113,16 @@ write_script(gw_buf *s, const char *path, const char *tmp, const char *bt,
 	gw_buf_puts(s, "; d=");
 	runner_quote_word(s, dir);
 	gw_buf_printf(s, "; n=%zu; ", len);
+	gw_buf_puts(s, "x=");
+	if (xt)
+		runner_quote_word(s, xt);
+	gw_buf_printf(s, "; m=%zu; ", wlen);
 	owner_functions(s);
 	gw_buf_puts(s,
-	    "mt=; mu=; k=; follow; "
+	    "mt=; mu=; mx=; k=; follow; "
 	    "gone() { [ -z \"$mt\" ] || rm -f \"$t\"; "
-	    "[ -z \"$mu\" ] || rm -f \"$u\"; }; "
+	    "[ -z \"$mu\" ] || rm -f \"$u\"; "
+	    "[ -z \"$mx\" ] || rm -f \"$x\"; }; "
 	    "trap 'gone; exit 15' HUP INT TERM; "
 	    "set -C; "
 	    "if [ -e \"$p\" ]; then "
@@ -126,11 +137,20 @@ write_script(gw_buf *s, const char *path, const char *tmp, const char *bt,
 	    "cp -p \"$p\" \"$t\" || { gone; exit 11; }; "
 	    "same \"$t\" || { gone; exit 16; }; "
 	    "else printf '' > \"$t\" || exit 11; mt=1; fi; "
+	    "if [ -n \"$x\" ]; then "
+	    "printf '' > \"$x\" || { gone; exit 11; }; mx=1; fi; "
 	    "set +C; "
+	    "if [ -n \"$x\" ]; then "
+	    "dd bs=1 count=\"$m\" of=\"$x\" 2>/dev/null || { gone; exit 12; }; "
+	    "w=$(wc -c < \"$x\"); "
+	    "[ \"$w\" -eq \"$m\" ] || { gone; exit 13; }; fi; "
 	    "cat > \"$t\" || { gone; exit 12; }; "
 	    "w=$(wc -c < \"$t\"); "
 	    "[ \"$w\" -eq \"$n\" ] || { gone; exit 13; }; "
 	    "sync \"$t\" ${k:+\"$u\"} 2>/dev/null || sync; "
+	    "if [ -n \"$x\" ]; then "
+	    "cmp -s \"$x\" \"$p\" || { gone; exit 18; }; "
+	    "rm -f \"$x\"; mx=; fi; "
 	    "if [ -n \"$k\" ]; then mv \"$u\" \"$k\" || { gone; exit 10; }; "
 	    "mu=; fi; "
 	    "mv -f \"$t\" \"$p\" || { gone; exit 14; }; mt=; "
@@ -196,6 +216,10 @@ write_error(gw_err *e, const char *path, const char *tmp, size_t len, int st,
 	case 17:
 		gw_err_set(e, _("%s: cannot follow its symbolic link: %s"), path,
 		           *line ? line : _("no message"));
+		break;
+	case 18:
+		gw_err_set(e, _("%s: changed on disk since gpuwiz read it; nothing written (run gpuwiz again on the file as it is now)"),
+		           path);
 		break;
 	default:
 		runner_status_error(e, path, st, err);
@@ -287,9 +311,10 @@ done:
 
 int
 gw_runner_write_file_atomic(gw_runner *r, const char *path, const char *data,
-                            size_t len, char **backup, gw_err *e)
+                            size_t len, const char *was, size_t wlen,
+                            char **backup, gw_err *e)
 {
-	char *tmp, *bt, *base, *dir, *out = NULL;
+	char *tmp, *bt, *xt = NULL, *base, *dir, *out = NULL, *in;
 	char *err = NULL;
 	gw_buf s;
 	int st, rc = -1;
@@ -300,13 +325,23 @@ gw_runner_write_file_atomic(gw_runner *r, const char *path, const char *data,
 		return -1;
 	tmp = temp_beside(path);
 	bt = temp_beside(path);
+	if (was != NULL)
+		xt = temp_beside(path);
 	base = backup ? backup_base(path) : NULL;
 	dir = gw_path_dir(path);
 	gw_buf_init(&s);
-	write_script(&s, path, tmp, bt, base, dir, len);
-	if (runner_run_script(r, s.data, data, len, &out, NULL, &err, &st, path,
-	                      e) != 0)
+	write_script(&s, path, tmp, bt, base, dir, len, xt, wlen);
+	/* stdin: the file as read (with xt), then the new content */
+	in = gw_xmalloc(wlen + len + 1);
+	if (xt)
+		memcpy(in, was, wlen);
+	memcpy(in + (xt ? wlen : 0), data, len);
+	if (runner_run_script(r, s.data, in, (xt ? wlen : 0) + len, &out,
+	                      NULL, &err, &st, path, e) != 0) {
+		free(in);
 		goto done;
+	}
+	free(in);
 	if (st != 0) {
 		write_error(e, path, tmp, len, st, err);
 		goto done;
@@ -320,6 +355,7 @@ done:
 	free(err);
 	free(tmp);
 	free(bt);
+	free(xt);
 	free(base);
 	free(dir);
 	return rc;

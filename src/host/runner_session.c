@@ -380,11 +380,12 @@ gw_esxi_session_read_vmx(gw_runner *r, const char *path, gw_vmx **out,
 
 int
 gw_esxi_session_save_vmx(gw_runner *r, unsigned long vmid, const char *path,
-                         const gw_vmx *v, char **backup, gw_err *e)
+                         const gw_vmx *v, const gw_vmx *was, char **backup,
+                         gw_err *e)
 {
 	gw_power p;
-	char *data;
-	size_t len;
+	char *data, *wdata = NULL;
+	size_t len, wlen = 0;
 	int rc, off;
 
 	if (backup)
@@ -399,7 +400,11 @@ gw_esxi_session_save_vmx(gw_runner *r, unsigned long vmid, const char *path,
 		return -1;
 	}
 	data = gw_vmx_serialize(v, &len);
-	rc = gw_runner_write_file_atomic(r, path, data, len, backup, e);
+	if (was != NULL)
+		wdata = gw_vmx_serialize(was, &wlen);
+	rc = gw_runner_write_file_atomic(r, path, data, len, wdata, wlen,
+	                                 backup, e);
+	free(wdata);
 	free(data);
 	return rc;
 }

@@ -219,6 +219,11 @@ typedef struct gw_session_write {
 	                            * gw_apply_stage_begin); set by the
 	                            * caller after _prepare, dropped when the
 	                            * plan is made anew after an upgrade */
+	const char *disk;          /* borrowed, may be NULL: the bytes a local
+	                            * .vmx holds as the caller last knew them
+	                            * (gw_apply_stage_expect; NULL: vmx);
+	                            * set by the caller after _prepare */
+	size_t disk_len;
 } gw_session_write;
 
 /* Describe the write of p (and vmx) with af's outputs on s: refused by

@@ -233,8 +233,12 @@ stage(gw_session_write *w, gw_apply_stage **st, gw_err *e)
 	*st = NULL;
 	if (!gw_apply_writes_files(w->af, w->p) && w->local == NULL)
 		return 0;
-	return gw_apply_stage_begin(w->af, w->p, w->texts, w->local,
-	                            w->af->force, st, e);
+	if (gw_apply_stage_begin(w->af, w->p, w->texts, w->local,
+	                         w->af->force, st, e) != 0)
+		return -1;
+	if (w->disk != NULL)
+		gw_apply_stage_expect(*st, w->disk, w->disk_len);
+	return 0;
 }
 
 /* The host changes waiting; after an upgrade (or whenever the caller's
@@ -247,6 +251,8 @@ run_changes(gw_session *s, gw_session_write *w, gw_vmx **doc,
 	const gw_answers_file *af = w->af;
 	const gw_plan *p = w->p;
 	gw_vmx *v = doc ? *doc : NULL;
+	const char *disk;
+	size_t disk_len;
 	int rc;
 
 	if (gw_session_pending(s) == 0)
@@ -270,9 +276,13 @@ run_changes(gw_session *s, gw_session_write *w, gw_vmx **doc,
 	v = w->vmx == NULL ? NULL : doc ? *doc : (gw_vmx *)w->vmx;
 	gw_apply_stage_end(*st);
 	*st = NULL;
+	disk = w->disk;
+	disk_len = w->disk_len;
 	gw_session_write_free(w);
 	if (gw_session_write_prepare(s, af, p, v, w, e) != 0)
 		return -1;
+	w->disk = disk;
+	w->disk_len = disk_len;
 	return stage(w, st, e);
 }
 

@@ -167,6 +167,7 @@ wz_changed(gw_wizard *w)
 	w->written = 0;
 	gw_apply_result_free(&w->result);
 	w->write_error[0] = '\0';
+	w->reread_note[0] = '\0';
 	wz_stale(w);
 }
 
@@ -175,6 +176,8 @@ wz_set_vmx(gw_wizard *w, gw_vmx *v, char *path)
 {
 	gw_vmx_free(w->vmx);
 	w->vmx = v;
+	free(w->vmx_disk);
+	w->vmx_disk = NULL;
 	free(w->af.vmx_path);
 	w->af.vmx_path = path;
 	free(w->vmx_error);
@@ -284,6 +287,7 @@ gw_wizard_free(gw_wizard *w)
 		return;
 	gw_answers_file_free(&w->af);
 	gw_vmx_free(w->vmx);
+	free(w->vmx_disk);
 	free(w->vmx_error);
 	free(w->host_error);
 	clear_renders(w);

@@ -566,9 +566,12 @@ typedef enum {
 	GW_ERR_CHECKS,   /* why the host checks could not run */
 	GW_ERR_DETECT,   /* why the host's GPUs could not be listed */
 	GW_ERR_VMS,      /* why the host's VMs could not be listed */
-	GW_ERR_HOST      /* why the answers file's host is not reached
+	GW_ERR_HOST,     /* why the answers file's host is not reached
 	                  * (an SSH or API host not given on the command
 	                  * line: how to connect) */
+	GW_ERR_REREAD    /* the write found the local .vmx changed on disk,
+	                  * wrote nothing and read it again: the plan is
+	                  * made on it now */
 } gw_wizard_err;
 /* The translated sentence, NULL when there is no such error. */
 const char *gw_wizard_error(const gw_wizard *w, gw_wizard_err which);

@@ -32,6 +32,11 @@ struct gw_wizard {
 	int written;            /* the write step succeeded */
 	gw_apply_result result; /* what the write step wrote */
 	char write_error[1024];
+	char *vmx_disk;         /* the local .vmx's bytes as gpuwiz last
+	                         * wrote them, or NULL: vmx, serialized */
+	size_t vmx_disk_len;
+	char reread_note[1024]; /* the write found the .vmx changed on disk
+	                         * and read it again ("" when not) */
 	/* the probes of the mode's host (gw_wizard_probe_host: the Linux
 	 * root; gw_wizard_probe_esxi: the attached host).  On an ESXi host
 	 * the GPUs have driver = the ESXi module, no BARs, no IOMMU group;

@@ -348,6 +348,8 @@ gw_wizard_error(const gw_wizard *w, gw_wizard_err which)
 		return w->sess.vms_error;
 	case GW_ERR_HOST:
 		return w->host_error;
+	case GW_ERR_REREAD:
+		return w->reread_note[0] ? w->reread_note : NULL;
 	}
 	return NULL;
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 #include "emit.h"
 #include "write_report.h"
+#include "safefile.h"
 
 /* ---- write step --------------------------------------------------------------- */
 
@@ -103,6 +104,52 @@ gw_wizard_write_preview(gw_wizard *w, gw_err *e)
 	return out;
 }
 
+/* The local .vmx the write patches (no VM open on the mode's host), or
+ * NULL. */
+static const char *
+local_vmx(gw_wizard *w, gw_session *s)
+{
+	return w->vmx != NULL && w->af.vmx_path != NULL &&
+	       gw_session_vm(s) == NULL ? w->af.vmx_path : NULL;
+}
+
+/* The local .vmx no longer holds disk (what gpuwiz read or last wrote):
+ * read it again and make the plan on it, saying so (GW_ERR_REREAD).  1
+ * when it changed (the write then writes nothing), else 0. */
+static int
+reread_if_changed(gw_wizard *w, const char *path, const char *disk,
+                  size_t len)
+{
+	gw_vmx *v = NULL;
+	gw_err le;
+
+	if (gw_file_holds(path, disk, len) != 0 ||
+	    gw_vmx_load_checked(&v, path, &le) != 0)
+		return 0;   /* as known, or unreadable: the write says why */
+	wz_set_vmx(w, v, gw_xstrdup(path));
+	wz_changed(w);
+	gw_wizard_replan(w);
+	/* TRANSLATORS: %s is the .vmx; the write made on it follows. */
+	snprintf(w->reread_note, sizeof w->reread_note,
+	         _("%s changed on disk since gpuwiz read it (edited by someone else): nothing was written. gpuwiz read it again; below is the write made on it now. Check it and press Enter to write."),
+	         w->af.vmx_path);   /* path went with the old name */
+	return 1;
+}
+
+/* The bytes the local .vmx should hold: as last written, else as read. */
+static char *
+vmx_disk(const gw_wizard *w, size_t *len)
+{
+	char *d;
+
+	if (w->vmx_disk == NULL)
+		return gw_vmx_serialize(w->vmx, len);
+	d = gw_xmalloc(w->vmx_disk_len + 1);
+	memcpy(d, w->vmx_disk, w->vmx_disk_len);
+	*len = w->vmx_disk_len;
+	return d;
+}
+
 int
 gw_wizard_write(gw_wizard *w)
 {
@@ -110,17 +157,37 @@ gw_wizard_write(gw_wizard *w)
 	gw_session_write wr;
 	write_ctx c;
 	gw_err le;
-	size_t k;
-	int rc;
+	size_t k, dlen = 0;
+	const char *local;
+	char *disk = NULL;
+	int rc, lock = -1;
 
 	gw_apply_result_free(&w->result);
 	w->written = 0;
 	w->write_error[0] = '\0';
+	w->reread_note[0] = '\0';
 	if (gw_wizard_check_step(w, GW_STEP_REVIEW, w->write_error,
 	                         sizeof w->write_error) != 0)
 		return -1;
 	le.msg[0] = '\0';
 	s = write_session(w, &files);
+	/* a local .vmx: gpuwiz's lock over the write, and the file must
+	 * still be what the plan was made on */
+	if ((local = local_vmx(w, s)) != NULL) {
+		if (gw_vmx_lock(local, &lock, &le) != 0) {
+			snprintf(w->write_error, sizeof w->write_error, "%s",
+			         le.msg);
+			gw_session_free(&files);
+			return -1;
+		}
+		disk = vmx_disk(w, &dlen);
+		if (reread_if_changed(w, local, disk, dlen)) {
+			gw_vmx_unlock(lock);
+			free(disk);
+			gw_session_free(&files);
+			return -1;
+		}
+	}
 	memset(&c, 0, sizeof c);
 	c.w = w;
 	c.n = gw_session_pending(s) + 1;
@@ -133,13 +200,26 @@ gw_wizard_write(gw_wizard *w)
 	if (rc == 0) {
 		/* the renders the review's check made: written as they are */
 		wr.texts = (const char *const *)w->render;
+		wr.disk = disk;
+		wr.disk_len = dlen;
 		if (gw_session_pending(s) == 0)
 			report_files(&c);
 		rc = gw_session_write_run(s, &wr, &w->vmx, &w->result, &le);
+		if (rc == 0 && local && wr.after && !w->result.vmx_unchanged) {
+			/* w->vmx stays the file as opened (the plan is made
+			 * on it); the file now holds the write */
+			free(w->vmx_disk);
+			w->vmx_disk = gw_vmx_serialize(wr.after,
+			                               &w->vmx_disk_len);
+		}
 		gw_session_write_free(&wr);
 	}
 	gw_session_set_on_changes(s, NULL, NULL);
-	if (rc != 0 && w->write_error[0] == '\0')
+	if (rc != 0 && local && reread_if_changed(w, local, disk, dlen))
+		le.msg[0] = '\0';   /* changed meanwhile: the note says it */
+	gw_vmx_unlock(lock);
+	free(disk);
+	if (rc != 0 && w->write_error[0] == '\0' && w->reread_note[0] == '\0')
 		snprintf(w->write_error, sizeof w->write_error, "%s", le.msg);
 	else if (rc == 0)
 		gw_session_reload_warning(s, w->write_error, sizeof w->write_error);

@@ -257,7 +257,7 @@ test_vmx_save_through_link(void **state)
 	assert_int_equal(symlink("real/vm.vmx", link), 0);
 	assert_int_equal(gw_vmx_load_checked(&v, link, &e), 0);
 	assert_int_equal(gw_vmx_set(v, "memSize", "8192", &e), 0);
-	assert_int_equal(gw_vmx_save(v, link, 0, &bak, &e), 0);
+	assert_int_equal(gw_vmx_save(v, link, NULL, 0, 0, &bak, &e), 0);
 	assert_int_equal(lstat(link, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 	d = real_dir(dir);
@@ -273,7 +273,7 @@ test_vmx_save_through_link(void **state)
 	/* a lock beside the target counts as well as one beside the link */
 	put(dir, "real/vm.vmx.lck", "");
 	assert_true(gw_vmx_is_locked(link, NULL));
-	assert_int_equal(gw_vmx_save(v, link, 0, NULL, &e), -1);
+	assert_int_equal(gw_vmx_save(v, link, NULL, 0, 0, NULL, &e), -1);
 	assert_non_null(strstr(e.msg, "real/vm.vmx.lck"));
 	gw_vmx_free(v);
 	free(want);

@@ -5,7 +5,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define VMX_DIR "vmx"
@@ -1367,7 +1370,7 @@ test_save_backup_and_mode(void **state)
 	set_ok(v, "memsize", "16384");
 	set_ok(v, "pciPassthru.use64bitMMIO", "TRUE");
 	want = gw_vmx_serialize(v, &wl);
-	assert_int_equal(gw_vmx_save(v, f.path, 0, &bak, &e), 0);
+	assert_int_equal(gw_vmx_save(v, f.path, NULL, 0, 0, &bak, &e), 0);
 	assert_non_null(bak);
 	assert_true(backup_name_ok(bak, f.path));
 	assert_file(bak, f.bytes, f.len);
@@ -1381,7 +1384,7 @@ test_save_backup_and_mode(void **state)
 	/* a second save: a second, distinct backup of the edited file */
 	set_ok(v, "memsize", "8192");
 	want2 = gw_vmx_serialize(v, &wl2);
-	assert_int_equal(gw_vmx_save(v, f.path, 0, &bak2, &e), 0);
+	assert_int_equal(gw_vmx_save(v, f.path, NULL, 0, 0, &bak2, &e), 0);
 	assert_true(backup_name_ok(bak2, f.path));
 	assert_string_not_equal(bak, bak2);
 	assert_file(bak, f.bytes, f.len);
@@ -1389,7 +1392,7 @@ test_save_backup_and_mode(void **state)
 	assert_file(f.path, want2, wl2);
 	assert_int_equal(dir_count(f.dir), 3);
 	/* backup_path may be NULL */
-	assert_int_equal(gw_vmx_save(v, f.path, 0, NULL, &e), 0);
+	assert_int_equal(gw_vmx_save(v, f.path, NULL, 0, 0, NULL, &e), 0);
 	assert_int_equal(dir_count(f.dir), 4);
 	free(want);
 	free(want2);
@@ -1410,11 +1413,138 @@ test_save_backup_copies_disk(void **state)
 
 	(void)state;
 	write_bytes(f.path, other, strlen(other));
-	assert_int_equal(gw_vmx_save(v, f.path, 0, &bak, &e), 0);
+	assert_int_equal(gw_vmx_save(v, f.path, NULL, 0, 0, &bak, &e), 0);
 	assert_file(bak, other, strlen(other));
 	assert_file(f.path, f.bytes, f.len);
 	free(bak);
 	gw_vmx_free(v);
+	save_teardown(&f);
+}
+
+/* The file changed between the read and the rename: refused, naming it;
+ * the file as the other writer left it, no backup, no temporary. */
+static void
+test_save_changed_on_disk(void **state)
+{
+	savefx f = save_setup();
+	gw_vmx *v = load_ok(f.path);
+	gw_err e = { "", "" };
+	static const char other[] = "# an admin's edit\nmemsize = \"8192\"\n";
+	char *bak = NULL, *was, *want;
+	size_t wl, l;
+
+	(void)state;
+	was = gw_vmx_serialize(v, &wl);
+	set_ok(v, "memsize", "16384");
+	write_bytes(f.path, other, strlen(other));
+	assert_int_equal(gw_vmx_save(v, f.path, was, wl, 0, &bak, &e), -1);
+	assert_null(bak);
+	assert_non_null(strstr(e.msg, f.path));
+	assert_non_null(strstr(e.msg, "changed on disk"));
+	assert_file(f.path, other, strlen(other));
+	assert_int_equal(dir_count(f.dir), 1);   /* no backup, no temporary */
+	/* force does not write over another's change */
+	assert_int_equal(gw_vmx_save(v, f.path, was, wl, 1, &bak, &e), -1);
+	assert_file(f.path, other, strlen(other));
+	assert_int_equal(dir_count(f.dir), 1);
+	/* the same bytes as read: written */
+	write_bytes(f.path, was, wl);
+	want = gw_vmx_serialize(v, &l);
+	assert_int_equal(gw_vmx_save(v, f.path, was, wl, 0, &bak, &e), 0);
+	assert_file(f.path, want, l);
+	assert_file(bak, was, wl);
+	free(want);
+	free(bak);
+	free(was);
+	gw_vmx_free(v);
+	save_teardown(&f);
+}
+
+/* No write bit for anyone: refused without force, one line saying
+ * --force; with force written, the mode kept. */
+static void
+test_save_read_only(void **state)
+{
+	savefx f = save_setup();
+	gw_vmx *v = load_ok(f.path);
+	gw_err e = { "", "" };
+	char *bak = NULL, *want;
+	size_t wl;
+	struct stat st;
+
+	(void)state;
+	set_ok(v, "memsize", "16384");
+	assert_int_equal(chmod(f.path, 0444), 0);
+	assert_int_equal(gw_vmx_save(v, f.path, NULL, 0, 0, &bak, &e), -1);
+	assert_null(bak);
+	assert_non_null(strstr(e.msg, f.path));
+	assert_non_null(strstr(e.msg, "read-only"));
+	assert_non_null(strstr(e.msg, "--force"));
+	assert_null(strchr(e.msg, '\n'));
+	assert_file(f.path, f.bytes, f.len);
+	assert_int_equal(dir_count(f.dir), 1);
+	want = gw_vmx_serialize(v, &wl);
+	assert_int_equal(gw_vmx_save(v, f.path, NULL, 0, 1, &bak, &e), 0);
+	assert_file(f.path, want, wl);
+	assert_int_equal(stat(f.path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0444);
+	assert_file(bak, f.bytes, f.len);
+	/* 0644 is no read-only file */
+	assert_int_equal(chmod(f.path, 0644), 0);
+	free(bak);
+	assert_int_equal(gw_vmx_save(v, f.path, NULL, 0, 0, &bak, &e), 0);
+	free(bak);
+	free(want);
+	gw_vmx_free(v);
+	save_teardown(&f);
+}
+
+/* gpuwiz's lock: a second taker waits its bound, then is refused naming
+ * the file; a file renamed over while waited for is locked anew. */
+static void
+test_vmx_lock(void **state)
+{
+	savefx f = save_setup();
+	gw_err e = { "", "" };
+	char *tmp = gw_xasprintf("%s.new", f.path);
+	int a = -1, b = -1, held;
+	time_t t0;
+
+	(void)state;
+	assert_int_equal(gw_vmx_lock(f.path, &a, &e), 0);
+	assert_true(a >= 0);
+	/* another open file description: the lock another process sees */
+	held = open(f.path, O_RDONLY);
+	assert_true(held >= 0);
+	assert_int_equal(flock(held, LOCK_EX | LOCK_NB), -1);
+	close(held);
+	if (fork() == 0) {
+		gw_err ce;
+		int c = -1;
+
+		t0 = time(NULL);
+		_exit(gw_vmx_lock(f.path, &c, &ce) == -1 &&
+		      strstr(ce.msg, f.path) && strstr(ce.msg, "another gpuwiz") &&
+		      time(NULL) - t0 >= GW_VMX_LOCK_WAIT_S - 1 ? 0 : 1);
+	}
+	{
+		int st;
+
+		assert_true(wait(&st) > 0);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	/* replaced by a rename: the new file is not locked by a */
+	write_bytes(tmp, "x = \"1\"\n", 8);
+	assert_int_equal(rename(tmp, f.path), 0);
+	assert_int_equal(gw_vmx_lock(f.path, &b, &e), 0);
+	assert_true(b >= 0);
+	gw_vmx_unlock(b);
+	gw_vmx_unlock(a);
+	/* no file: nothing to lock, no error (the read says why) */
+	unlink(f.path);
+	assert_int_equal(gw_vmx_lock(f.path, &b, &e), 0);
+	assert_int_equal(b, -1);
+	free(tmp);
 	save_teardown(&f);
 }
 
@@ -1434,7 +1564,7 @@ test_save_lock_file(void **state)
 	assert_int_equal(gw_vmx_is_locked(f.path, &found), 1);
 	assert_string_equal(found, lck);
 	free(found);
-	assert_int_equal(gw_vmx_save(v, f.path, 0, &bak, &e), -1);
+	assert_int_equal(gw_vmx_save(v, f.path, NULL, 0, 0, &bak, &e), -1);
 	assert_null(bak);
 	assert_non_null(strstr(e.msg, f.path));
 	assert_non_null(strstr(e.msg, lck));
@@ -1443,7 +1573,7 @@ test_save_lock_file(void **state)
 
 	/* force overrides the lock */
 	want = gw_vmx_serialize(v, &wl);
-	assert_int_equal(gw_vmx_save(v, f.path, 1, &bak, &e), 0);
+	assert_int_equal(gw_vmx_save(v, f.path, NULL, 0, 1, &bak, &e), 0);
 	assert_non_null(bak);
 	assert_file(f.path, want, wl);
 	assert_file(bak, f.bytes, f.len);
@@ -1478,7 +1608,7 @@ test_save_lock_dir(void **state)
 	assert_int_equal(gw_vmx_is_locked(f.path, &found), 1);
 	assert_string_equal(found, inner);
 	free(found);
-	assert_int_equal(gw_vmx_save(v, f.path, 0, &bak, &e), -1);
+	assert_int_equal(gw_vmx_save(v, f.path, NULL, 0, 0, &bak, &e), -1);
 	assert_null(bak);
 	assert_non_null(strstr(e.msg, "M41235.lck"));
 	assert_file(f.path, f.bytes, f.len);
@@ -1487,7 +1617,7 @@ test_save_lock_dir(void **state)
 	/* empty it again: saving works */
 	unlink(inner);
 	unlink(other);
-	assert_int_equal(gw_vmx_save(v, f.path, 0, &bak, &e), 0);
+	assert_int_equal(gw_vmx_save(v, f.path, NULL, 0, 0, &bak, &e), 0);
 	assert_non_null(bak);
 	assert_file(bak, f.bytes, f.len);
 	assert_int_equal(dir_count(f.dir), 3);
@@ -1511,7 +1641,7 @@ test_save_missing_dir(void **state)
 	char *want;
 
 	(void)state;
-	assert_int_equal(gw_vmx_save(v, missing, 0, &bak, &e), -1);
+	assert_int_equal(gw_vmx_save(v, missing, NULL, 0, 0, &bak, &e), -1);
 	assert_null(bak);
 	assert_non_null(strstr(e.msg, missing));
 	assert_null(strchr(e.msg, '\n'));
@@ -1519,14 +1649,14 @@ test_save_missing_dir(void **state)
 
 	/* saving to a new file: nothing to back up */
 	bak = (char *)1;
-	assert_int_equal(gw_vmx_save(v, fresh, 0, &bak, &e), 0);
+	assert_int_equal(gw_vmx_save(v, fresh, NULL, 0, 0, &bak, &e), 0);
 	assert_null(bak);
 	want = gw_vmx_serialize(v, &n);
 	assert_file(fresh, want, n);
 	assert_int_equal(dir_count(f.dir), 2);
 
 	/* a directory where the file should be */
-	assert_int_equal(gw_vmx_save(v, f.dir, 0, &bak, &e), -1);
+	assert_int_equal(gw_vmx_save(v, f.dir, NULL, 0, 0, &bak, &e), -1);
 	assert_non_null(strstr(e.msg, f.dir));
 	assert_int_equal(dir_count(f.dir), 2);
 	free(want);
@@ -1721,6 +1851,9 @@ main(void)
 		cmocka_unit_test(test_save_backup_and_mode),
 		cmocka_unit_test(test_save_backup_copies_disk),
 		cmocka_unit_test(test_save_lock_file),
+		cmocka_unit_test(test_save_changed_on_disk),
+		cmocka_unit_test(test_save_read_only),
+		cmocka_unit_test(test_vmx_lock),
 		cmocka_unit_test(test_save_lock_dir),
 		cmocka_unit_test(test_save_missing_dir),
 		cmocka_unit_test(test_check_fixtures_accepted),

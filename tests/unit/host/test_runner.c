@@ -681,7 +681,7 @@ test_vmx_read_write_backup(void **state)
 	assert_string_equal(gw_vmx_get(v, "virtualHW.version"), "13");
 	assert_int_equal(gw_vmx_set(v, "pciPassthru.use64bitMMIO", "TRUE", &e),
 	                 0);
-	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, &bak, &e),
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, NULL, &bak, &e),
 	                 0);
 	now = slurp(victim);
 	assert_string_equal(now, "keep me\n");
@@ -718,7 +718,7 @@ test_vmx_read_write_backup(void **state)
 	/* a second save in the same second gets another backup name */
 	{
 		char *bak2 = NULL;
-		assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, &bak2,
+		assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, NULL, &bak2,
 		                                          &e), 0);
 		assert_non_null(bak2);
 		assert_string_not_equal(bak, bak2);
@@ -749,11 +749,11 @@ test_vmx_refused_when_not_off(void **state)
 	old = slurp(path);
 	assert_int_equal(gw_esxi_session_read_vmx(f->r, path, &v, &e), 0);
 	assert_int_equal(gw_vmx_set(v, "hypervisor.cpuid.v0", "FALSE", &e), 0);
-	assert_int_equal(gw_esxi_session_save_vmx(f->r, 12, path, v, &bak, &e),
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 12, path, v, NULL, &bak, &e),
 	                 -1);
 	assert_null(bak);
 	assert_non_null(strstr(e.msg, "VM 12 is Powered on, not Powered off"));
-	assert_int_equal(gw_esxi_session_save_vmx(f->r, 13, path, v, NULL, &e),
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 13, path, v, NULL, NULL, &e),
 	                 -1);
 	assert_non_null(strstr(e.msg, "VM 13 is Suspended"));
 	now = slurp(path);
@@ -773,6 +773,59 @@ test_vmx_refused_when_not_off(void **state)
 	gw_vm_list_free(&l);
 }
 
+/* The .vmx changed on the host between the read and the write: the
+ * script's cmp refuses it, naming the file; nothing changed, no backup,
+ * no temporary. */
+static void
+test_save_vmx_changed_on_host(void **state)
+{
+	fx *f = *state;
+	gw_vm_list l;
+	gw_vmx *v, *was;
+	char *path, *bak = (char *)"x", *now, *dir, *ls = NULL, *edited;
+	const char *lsargv[4] = {"ls", NULL, NULL, NULL};
+	gw_err e;
+
+	assert_int_equal(gw_esxi_session_list_vms(f->r, &l, &e), 0);
+	path = make_vmx(f, &l, 11);
+	assert_int_equal(gw_esxi_session_read_vmx(f->r, path, &v, &e), 0);
+	assert_int_equal(gw_esxi_session_read_vmx(f->r, path, &was, &e), 0);
+	assert_int_equal(gw_vmx_set(v, "hypervisor.cpuid.v0", "FALSE", &e), 0);
+	edited = slurp(path);
+	edited = gw_xasprintf("%smemsize = \"8192\"\n", now = edited);
+	free(now);
+	write_text(path, edited, 0644);
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, was, &bak,
+	                                          &e), -1);
+	assert_null(bak);
+	assert_non_null(strstr(e.msg, path));
+	assert_non_null(strstr(e.msg, "changed on disk"));
+	now = slurp(path);
+	assert_string_equal(now, edited);
+	free(now);
+	dir = gw_xstrndup(path, (size_t)(strrchr(path, '/') - path));
+	lsargv[1] = dir;
+	assert_int_equal(gw_runner_run_ok(f->r, lsargv, &ls, &e), 0);
+	assert_string_equal(ls, "itachi_lab.vmx\n");   /* no backup, no tmp */
+	free(ls);
+	/* as read: written, with its backup */
+	gw_vmx_free(was);
+	assert_int_equal(gw_esxi_session_read_vmx(f->r, path, &was, &e), 0);
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, was, &bak,
+	                                          &e), 0);
+	assert_non_null(bak);
+	now = slurp(bak);
+	assert_string_equal(now, edited);
+	free(now);
+	free(bak);
+	free(dir);
+	free(edited);
+	free(path);
+	gw_vmx_free(was);
+	gw_vmx_free(v);
+	gw_vm_list_free(&l);
+}
+
 static void
 test_write_new_file_and_read_errors(void **state)
 {
@@ -784,7 +837,7 @@ test_write_new_file_and_read_errors(void **state)
 	gw_err e;
 
 	assert_int_equal(gw_runner_write_file_atomic(f->r, path, bin,
-	                 sizeof bin - 1, &bak, &e), 0);
+	                 sizeof bin - 1, NULL, 0, &bak, &e), 0);
 	assert_null(bak);
 	assert_int_equal(gw_runner_read_file(f->r, path, &data, &len, &e), 0);
 	assert_int_equal(len, 4);
@@ -800,7 +853,7 @@ test_write_new_file_and_read_errors(void **state)
 	assert_non_null(strstr(e.msg, "missing.vmx"));
 	free(path);
 	path = gw_xasprintf("%s/no-such-dir/x.vmx", f->tmp);
-	assert_int_equal(gw_runner_write_file_atomic(f->r, path, "x", 1, &bak,
+	assert_int_equal(gw_runner_write_file_atomic(f->r, path, "x", 1, NULL, 0, &bak,
 	                                             &e), -1);
 	assert_non_null(strstr(e.msg, "temporary file"));
 	free(path);
@@ -884,6 +937,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_vmx_read_write_backup, setup,
 		                                teardown),
 		cmocka_unit_test_setup_teardown(test_vmx_refused_when_not_off,
+		                                setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_vmx_changed_on_host,
 		                                setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_new_file_and_read_errors,
 		                                setup, teardown),
