@@ -664,9 +664,16 @@ gw_env_path(const char *name, gw_path_kind kind)
 {
 	const char *v = secure_getenv(name);
 	char *why, *what;
+	struct stat st;
 
 	if (v == NULL || *v == '\0')
 		return NULL;
+	/* a FIFO, socket or device is bad input, not an untrusted file: its
+	 * reader refuses it by name and the command fails (gw_open_regular),
+	 * rather than going on with another file */
+	if (kind == GW_PATH_FILE && stat(v, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISDIR(st.st_mode))
+		return v;
 	if (gw_path_trust(v, kind, &why) >= 0)
 		return v;
 	what = gw_xasprintf("%s=%s", name, v);

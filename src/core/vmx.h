@@ -84,6 +84,10 @@ int gw_vmx_is_locked(const char *vmx_path, char **lock_path);
  * holds those wlen bytes (the .vmx as read) right before the rename.
  * *backup_path (if non-NULL) gets the backup's path.  Nothing is changed
  * on failure: no backup nor temporary is left. */
+/* The refusal of a .vmx with no write bit for anyone, saved without force
+ * (here and by the ESXi host's write script): one line naming path and
+ * --force (the wizard's own line names its Force option). */
+void gw_vmx_err_read_only(gw_err *e, const char *path);
 int gw_vmx_save(const gw_vmx *v, const char *path, const char *was,
                 size_t wlen, int force, char **backup_path, gw_err *e);
 

@@ -266,6 +266,15 @@ read_only(const char *target)
 	       (st.st_mode & 0222) == 0;
 }
 
+void
+gw_vmx_err_read_only(gw_err *e, const char *path)
+{
+	gw_err_set(e, _("%s: read-only (no write permission for anyone); nothing written: add --force to write it anyway"),
+	           path);
+	gw_err_set_ui(e, _("%s: read-only (no write permission for anyone); nothing written: turn on Force in the options to write it anyway"),
+	              path);
+}
+
 int
 gw_vmx_save(const gw_vmx *v, const char *path, const char *was, size_t wlen,
             int force, char **backup_path, gw_err *e)
@@ -287,10 +296,7 @@ gw_vmx_save(const gw_vmx *v, const char *path, const char *was, size_t wlen,
 	if ((target = gw_path_follow(path, e)) == NULL)
 		return -1;
 	if (!force && read_only(target)) {
-		gw_err_set(e, _("%s: read-only (no write permission for anyone); nothing written: add --force to write it anyway"),
-		           path);
-		gw_err_set_ui(e, _("%s: read-only (no write permission for anyone); nothing written: turn on Force in the options to write it anyway"),
-		              path);
+		gw_vmx_err_read_only(e, path);
 		free(target);
 		return -1;
 	}

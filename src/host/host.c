@@ -320,11 +320,12 @@ gw_host_pick(gw_host *h, const gw_vm *vm, gw_answers *a, char **picked,
 int
 gw_host_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
                   const gw_plan *p, const gw_vmx *before, const gw_vmx *after,
-                  const char *taken, gw_host_write *res, gw_err *e)
+                  const char *taken, int force, gw_host_write *res,
+                  gw_err *e)
 {
 	memset(res, 0, sizeof *res);
 	return h->m->write_vmx ? h->m->write_vmx(h, vm, where, p, before, after,
-	                                         taken, res, e)
+	                                         taken, force, res, e)
 	                       : lacks(h, e);
 }
 

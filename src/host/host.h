@@ -202,11 +202,13 @@ int gw_host_pick(gw_host *h, const gw_vm *vm, gw_answers *a,
  * gw_host_backup_vmx made of this file earlier in the same write (before
  * a host change rewrote it), or NULL; with one, no second backup is made
  * and res->backup names that one: a write keeps one backup, the file as it
- * was before anything changed.  Never a VM that is not powered off.  -1
+ * was before anything changed.  Never a VM that is not powered off; a
+ * file with no write bit for anyone only with force.  -1
  * and e on refusal or failure (nothing changed). */
 int gw_host_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
                       const gw_plan *p, const gw_vmx *before, const gw_vmx *after,
-                      const char *taken, gw_host_write *res, gw_err *e);
+                      const char *taken, int force, gw_host_write *res,
+                      gw_err *e);
 /* HOST_BACKUP: copy vm's .vmx (where: as gw_host_read_vmx gave it) to a
  * backup beside it, as it is now, before a host change touches the VM
  * (an upgrade rewrites the file); *backup gets its path (malloc'ed).  -1

@@ -289,7 +289,7 @@ esxi_read_vmx(gw_host *h, const gw_vm *vm, gw_vmx **out, char **where,
 static int
 esxi_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
                const gw_plan *p, const gw_vmx *before, const gw_vmx *after,
-               const char *taken, gw_host_write *res, gw_err *e)
+               const char *taken, int force, gw_host_write *res, gw_err *e)
 {
 	char *a, *b;
 	size_t alen, blen;
@@ -305,7 +305,7 @@ esxi_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
 	if (!res->changed)
 		return 0;
 	if (gw_esxi_session_save_vmx(h->runner, vm->vmid, where, after, before,
-	                             taken ? NULL : &res->backup, e) != 0)
+	                             force, taken ? NULL : &res->backup, e) != 0)
 		return -1;
 	if (taken)
 		res->backup = gw_xstrdup(taken);

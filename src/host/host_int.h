@@ -23,7 +23,7 @@ typedef struct gw_host_methods {
 	int (*write_vmx)(gw_host *h, const gw_vm *vm, const char *where,
 	                 const gw_plan *p,
 	                 const gw_vmx *before, const gw_vmx *after,
-	                 const char *taken, gw_host_write *res, gw_err *e);
+	                 const char *taken, int force, gw_host_write *res, gw_err *e);
 	int (*gpu_passthru)(const gw_host *h, size_t idx);
 	int (*pick)(gw_host *h, const gw_vm *vm, gw_answers *a,
 	            char **picked, int *attached, gw_err *e);

@@ -175,7 +175,7 @@ real_path(const gw_host *h, const char *where)
 static int
 say_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
               const gw_plan *p, const gw_vmx *before, const gw_vmx *after,
-              const char *taken, gw_host_write *res, gw_err *e)
+              const char *taken, int force, gw_host_write *res, gw_err *e)
 {
 	struct say_map m;
 	char *real = real_path(h, where);
@@ -183,7 +183,7 @@ say_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
 	int rc;
 
 	rc = base(h)->write_vmx(h, vm, real ? real : where, p, before, after,
-	                        real_taken ? real_taken : taken, res, e);
+	                        real_taken ? real_taken : taken, force, res, e);
 	free(real);
 	free(real_taken);
 	say_map_init(&m, &h->smp);

@@ -312,7 +312,7 @@ vs_read_vmx(gw_host *h, const gw_vm *vm, gw_vmx **out, char **where,
 static int
 vs_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
              const gw_plan *p, const gw_vmx *before, const gw_vmx *after,
-             const char *taken, gw_host_write *res, gw_err *e)
+             const char *taken, int force, gw_host_write *res, gw_err *e)
 {
 	const gw_vs_vm *v = inv_vm(h, vm, e);
 	gw_vs_plan_spec spec;
@@ -321,6 +321,7 @@ vs_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
 	(void)before;
 	(void)after;
 	(void)taken;   /* no backup through the API (no HOST_BACKUP) */
+	(void)force;   /* no file mode through the API */
 	if (v == NULL)
 		return -1;
 	if (gw_vs_spec_from_plan(p, &spec, e) != 0)

@@ -87,12 +87,13 @@ int gw_runner_read_file(gw_runner *r, const char *path, char **data,
  * renamed into place, the backup first.  With was given, refused (-1, e
  * naming path) when the file no longer holds those wlen bytes (the file as
  * read) right before the renames: they go first on stdin, to one more
- * temporary, compared with cmp(1).  On failure the temporaries are
+ * temporary, compared with cmp(1).  A file with no write bit for anyone
+ * is refused unless force (gw_vmx_err_read_only).  On failure the temporaries are
  * removed and PATH is unchanged. */
 int gw_runner_write_file_atomic(gw_runner *r, const char *path,
                                 const char *data, size_t len,
-                                const char *was, size_t wlen, char **backup,
-                                gw_err *e);
+                                const char *was, size_t wlen, int force,
+                                char **backup, gw_err *e);
 /* Copy the file at path (absolute) to a backup beside it, named as
  * gw_runner_write_file_atomic names its backup; *backup gets the name.
  * The copy is complete and synced before it gets that name.  -1 and e
@@ -182,9 +183,10 @@ int gw_esxi_session_read_vmx(gw_runner *r, const char *path, gw_vmx **out,
  * the caller took one before) after checking that VM vmid is "Powered
  * off": any other state is refused and nothing is written; refused too
  * when the file no longer holds the document was as read (was NULL: not
- * checked). */
+ * checked), and when it is read-only without force. */
 int gw_esxi_session_save_vmx(gw_runner *r, unsigned long vmid,
                              const char *path, const gw_vmx *v,
-                             const gw_vmx *was, char **backup, gw_err *e);
+                             const gw_vmx *was, int force, char **backup,
+                             gw_err *e);
 
 #endif

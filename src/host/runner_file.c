@@ -90,7 +90,8 @@ owner_functions(gw_buf *s)
  * where this user cannot give the owner or group nothing is done (same).
  * Exit codes: 10 backup, 11 temporary copy, 12 writing, 13 size, 14
  * rename, 15 a signal, 16 an owner or group not given, 17 a link not
- * followed, 18 changed since it was read.  Only runner_quote_word()ed
+ * followed, 18 changed since it was read, 19 read-only (no write bit for
+ * anyone; not checked with force).  Only runner_quote_word()ed
  * words are put in.  ESXi's busybox sh has set -C, sync (a busybox sync
  * before 1.26 ignores its arguments and syncs everything), mv, dd, cmp,
  * readlink and ls -n; VMFS has no hard links.  A file is created with
@@ -99,7 +100,7 @@ owner_functions(gw_buf *s)
 static void
 write_script(gw_buf *s, const char *path, const char *tmp, const char *bt,
              const char *base, const char *dir, size_t len, const char *xt,
-             size_t wlen)
+             size_t wlen, int force)
 {
 	gw_buf_puts(s, "p=");
 	runner_quote_word(s, path);
@@ -116,10 +117,13 @@ write_script(gw_buf *s, const char *path, const char *tmp, const char *bt,
 	gw_buf_puts(s, "x=");
 	if (xt)
 		runner_quote_word(s, xt);
-	gw_buf_printf(s, "; m=%zu; ", wlen);
+	gw_buf_printf(s, "; m=%zu; f=%s; ", wlen, force ? "1" : "");
 	owner_functions(s);
 	gw_buf_puts(s,
 	    "mt=; mu=; mx=; k=; follow; "
+	    "if [ -z \"$f\" ] && [ -e \"$p\" ]; then "
+	    "case $(ls -lnd \"$p\") in ?[r-]-?[r-]-?[r-]-*) exit 19 ;; esac; "
+	    "fi; "
 	    "gone() { [ -z \"$mt\" ] || rm -f \"$t\"; "
 	    "[ -z \"$mu\" ] || rm -f \"$u\"; "
 	    "[ -z \"$mx\" ] || rm -f \"$x\"; }; "
@@ -217,6 +221,9 @@ write_error(gw_err *e, const char *path, const char *tmp, size_t len, int st,
 		gw_err_set(e, _("%s: cannot follow its symbolic link: %s"), path,
 		           *line ? line : _("no message"));
 		break;
+	case 19:
+		gw_vmx_err_read_only(e, path);
+		break;
 	case 18:
 		gw_err_set(e, _("%s: changed on disk since gpuwiz read it; nothing written (run gpuwiz again on the file as it is now)"),
 		           path);
@@ -312,7 +319,7 @@ done:
 int
 gw_runner_write_file_atomic(gw_runner *r, const char *path, const char *data,
                             size_t len, const char *was, size_t wlen,
-                            char **backup, gw_err *e)
+                            int force, char **backup, gw_err *e)
 {
 	char *tmp, *bt, *xt = NULL, *base, *dir, *out = NULL, *in;
 	char *err = NULL;
@@ -330,7 +337,7 @@ gw_runner_write_file_atomic(gw_runner *r, const char *path, const char *data,
 	base = backup ? backup_base(path) : NULL;
 	dir = gw_path_dir(path);
 	gw_buf_init(&s);
-	write_script(&s, path, tmp, bt, base, dir, len, xt, wlen);
+	write_script(&s, path, tmp, bt, base, dir, len, xt, wlen, force);
 	/* stdin: the file as read (with xt), then the new content */
 	in = gw_xmalloc(wlen + len + 1);
 	if (xt)

@@ -380,8 +380,8 @@ gw_esxi_session_read_vmx(gw_runner *r, const char *path, gw_vmx **out,
 
 int
 gw_esxi_session_save_vmx(gw_runner *r, unsigned long vmid, const char *path,
-                         const gw_vmx *v, const gw_vmx *was, char **backup,
-                         gw_err *e)
+                         const gw_vmx *v, const gw_vmx *was, int force,
+                         char **backup, gw_err *e)
 {
 	gw_power p;
 	char *data, *wdata = NULL;
@@ -403,7 +403,7 @@ gw_esxi_session_save_vmx(gw_runner *r, unsigned long vmid, const char *path,
 	if (was != NULL)
 		wdata = gw_vmx_serialize(was, &wlen);
 	rc = gw_runner_write_file_atomic(r, path, data, len, wdata, wlen,
-	                                 backup, e);
+	                                 force, backup, e);
 	free(wdata);
 	free(data);
 	return rc;

@@ -318,7 +318,7 @@ gw_session_write_run(gw_session *s, gw_session_write *w, gw_vmx **doc,
 		 * write keeps: the save makes no second one */
 		if (gw_host_write_vmx(s->host, gw_session_vm(s), s->vmx_where,
 		                      w->p, w->vmx, w->after, s->backup_first,
-		                      &s->last, e) != 0) {
+		                      w->af->force, &s->last, e) != 0) {
 			gw_apply_stage_end(st);
 			return -1;
 		}

@@ -294,7 +294,7 @@ test_vsphere_live(void **state)
 		                                  &where, &rel, &e), 0);
 		assert_int_equal(gw_plan_build(&a, &table, v, &plan, &e), 0);
 		assert_int_equal(gw_host_write_vmx(h, &p.vms.list.vms[on], where,
-		                                   &plan, v, v, NULL, &res, &e), -1);
+		                                   &plan, v, v, NULL, 0, &res, &e), -1);
 		assert_non_null(strstr(e.msg, "not powered off"));
 		gw_host_write_free(&res);
 		gw_plan_free(&plan);

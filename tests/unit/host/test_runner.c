@@ -681,7 +681,7 @@ test_vmx_read_write_backup(void **state)
 	assert_string_equal(gw_vmx_get(v, "virtualHW.version"), "13");
 	assert_int_equal(gw_vmx_set(v, "pciPassthru.use64bitMMIO", "TRUE", &e),
 	                 0);
-	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, NULL, &bak, &e),
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, NULL, 0, &bak, &e),
 	                 0);
 	now = slurp(victim);
 	assert_string_equal(now, "keep me\n");
@@ -718,7 +718,7 @@ test_vmx_read_write_backup(void **state)
 	/* a second save in the same second gets another backup name */
 	{
 		char *bak2 = NULL;
-		assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, NULL, &bak2,
+		assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, NULL, 0, &bak2,
 		                                          &e), 0);
 		assert_non_null(bak2);
 		assert_string_not_equal(bak, bak2);
@@ -749,11 +749,11 @@ test_vmx_refused_when_not_off(void **state)
 	old = slurp(path);
 	assert_int_equal(gw_esxi_session_read_vmx(f->r, path, &v, &e), 0);
 	assert_int_equal(gw_vmx_set(v, "hypervisor.cpuid.v0", "FALSE", &e), 0);
-	assert_int_equal(gw_esxi_session_save_vmx(f->r, 12, path, v, NULL, &bak, &e),
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 12, path, v, NULL, 0, &bak, &e),
 	                 -1);
 	assert_null(bak);
 	assert_non_null(strstr(e.msg, "VM 12 is Powered on, not Powered off"));
-	assert_int_equal(gw_esxi_session_save_vmx(f->r, 13, path, v, NULL, NULL, &e),
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 13, path, v, NULL, 0, NULL, &e),
 	                 -1);
 	assert_non_null(strstr(e.msg, "VM 13 is Suspended"));
 	now = slurp(path);
@@ -795,7 +795,7 @@ test_save_vmx_changed_on_host(void **state)
 	edited = gw_xasprintf("%smemsize = \"8192\"\n", now = edited);
 	free(now);
 	write_text(path, edited, 0644);
-	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, was, &bak,
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, was, 0, &bak,
 	                                          &e), -1);
 	assert_null(bak);
 	assert_non_null(strstr(e.msg, path));
@@ -811,7 +811,7 @@ test_save_vmx_changed_on_host(void **state)
 	/* as read: written, with its backup */
 	gw_vmx_free(was);
 	assert_int_equal(gw_esxi_session_read_vmx(f->r, path, &was, &e), 0);
-	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, was, &bak,
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, was, 0, &bak,
 	                                          &e), 0);
 	assert_non_null(bak);
 	now = slurp(bak);
@@ -822,6 +822,49 @@ test_save_vmx_changed_on_host(void **state)
 	free(edited);
 	free(path);
 	gw_vmx_free(was);
+	gw_vmx_free(v);
+	gw_vm_list_free(&l);
+}
+
+/* A .vmx with no write bit for anyone on the host: refused without force
+ * by the script (one line naming the file and --force; nothing changed,
+ * no backup); with force written, its mode kept. */
+static void
+test_save_vmx_read_only_on_host(void **state)
+{
+	fx *f = *state;
+	gw_vm_list l;
+	gw_vmx *v;
+	char *path, *bak = NULL, *old, *now;
+	struct stat st;
+	gw_err e;
+
+	assert_int_equal(gw_esxi_session_list_vms(f->r, &l, &e), 0);
+	path = make_vmx(f, &l, 11);
+	assert_int_equal(chmod(path, 0444), 0);
+	old = slurp(path);
+	assert_int_equal(gw_esxi_session_read_vmx(f->r, path, &v, &e), 0);
+	assert_int_equal(gw_vmx_set(v, "hypervisor.cpuid.v0", "FALSE", &e), 0);
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, NULL, 0,
+	                                          &bak, &e), -1);
+	assert_null(bak);
+	assert_non_null(strstr(e.msg, path));
+	assert_non_null(strstr(e.msg, "read-only"));
+	assert_non_null(strstr(e.msg, "--force"));
+	now = slurp(path);
+	assert_string_equal(now, old);
+	free(now);
+	assert_int_equal(gw_esxi_session_save_vmx(f->r, 11, path, v, NULL, 1,
+	                                          &bak, &e), 0);
+	assert_non_null(bak);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0444);
+	now = slurp(path);
+	assert_non_null(strstr(now, "hypervisor.cpuid.v0 = \"FALSE\""));
+	free(now);
+	free(bak);
+	free(old);
+	free(path);
 	gw_vmx_free(v);
 	gw_vm_list_free(&l);
 }
@@ -837,7 +880,7 @@ test_write_new_file_and_read_errors(void **state)
 	gw_err e;
 
 	assert_int_equal(gw_runner_write_file_atomic(f->r, path, bin,
-	                 sizeof bin - 1, NULL, 0, &bak, &e), 0);
+	                 sizeof bin - 1, NULL, 0, 0, &bak, &e), 0);
 	assert_null(bak);
 	assert_int_equal(gw_runner_read_file(f->r, path, &data, &len, &e), 0);
 	assert_int_equal(len, 4);
@@ -853,7 +896,7 @@ test_write_new_file_and_read_errors(void **state)
 	assert_non_null(strstr(e.msg, "missing.vmx"));
 	free(path);
 	path = gw_xasprintf("%s/no-such-dir/x.vmx", f->tmp);
-	assert_int_equal(gw_runner_write_file_atomic(f->r, path, "x", 1, NULL, 0, &bak,
+	assert_int_equal(gw_runner_write_file_atomic(f->r, path, "x", 1, NULL, 0, 0, &bak,
 	                                             &e), -1);
 	assert_non_null(strstr(e.msg, "temporary file"));
 	free(path);
@@ -939,6 +982,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_vmx_refused_when_not_off,
 		                                setup, teardown),
 		cmocka_unit_test_setup_teardown(test_save_vmx_changed_on_host,
+		                                setup, teardown),
+		cmocka_unit_test_setup_teardown(test_save_vmx_read_only_on_host,
 		                                setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_new_file_and_read_errors,
 		                                setup, teardown),
