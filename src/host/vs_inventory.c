@@ -98,32 +98,17 @@ asked_for(const gw_vs *s, const char *t)
 	return hit;
 }
 
-/* The VMs of the page just read (from first on) that were not asked for
- * keep only what a device pick needs. */
+/* The VMs of the object just read (from first on) that were not asked
+ * for keep only what a device pick needs: pruned as they arrive
+ * (vs_page's then, arg the session). */
 static void
-prune_page(const gw_vs *s, gw_vs_inventory *inv, size_t first)
+prune_page(void *arg, gw_vs_inventory *inv, size_t first)
 {
+	const gw_vs *s = arg;
+
 	for (size_t i = first; s->nvm_names && i < inv->nvms; i++)
 		if (!asked_for(s, inv->vms[i].moref) && !asked_for(s, inv->vms[i].name))
 			vs_vm_prune(&inv->vms[i]);
-}
-
-typedef struct page {
-	gw_vs *s;
-	gw_vs_parse_state *ps;
-	gw_vs_inventory *inv;
-} page;
-
-/* One object of the answer as it arrives: read, a VM not asked for
- * pruned at once. */
-static void
-page_object(xmlNodePtr obj, void *ctx)
-{
-	page *p = ctx;
-	size_t first = p->inv->nvms;
-
-	vs_parse_object(obj, p->ps, p->inv);
-	prune_page(p->s, p->inv, first);
 }
 
 /* Run a retrieve-like call, its objects parsed as they arrive, and read
@@ -134,9 +119,9 @@ inventory_call(gw_vs *s, const char *method, req *r, gw_vs_parse_state *ps,
 {
 	xmlDocPtr doc;
 	xmlNodePtr el;
-	page p = { s, ps, inv };
+	vs_page p = { ps, inv, prune_page, s };
 
-	if (vs_call_units(s, method, r, vs_objects_path, page_object, &p, &doc,
+	if (vs_call_units(s, method, r, vs_objects_path, vs_page_object, &p, &doc,
 	                  &el, e) != 0)
 		return -1;
 	vs_parse_retrieve_result(vs_first_el(el, "returnval"), ps, inv, token);

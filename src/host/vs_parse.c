@@ -438,8 +438,9 @@ parse_cr_object(xmlNodePtr obj, gw_vs_parse_state *ps)
 
 const char *const vs_objects_path[] = { "returnval", "objects", NULL };
 
-/* One ObjectContent of a RetrieveResult into inv (or ps). */
-void
+/* One ObjectContent of a RetrieveResult into inv (a host, a VM) or ps
+ * (a compute resource). */
+static void
 vs_parse_object(xmlNodePtr obj, gw_vs_parse_state *ps, gw_vs_inventory *inv)
 {
 	char *type = vs_attr(vs_first_el(obj, "obj"), "type");
@@ -467,17 +468,15 @@ vs_parse_retrieve_result(xmlNodePtr rv, gw_vs_parse_state *ps,
 		vs_parse_object(obj, ps, inv);
 }
 
-typedef struct page {
-	gw_vs_parse_state *ps;
-	gw_vs_inventory *inv;
-} page;
-
-static void
-page_object(xmlNodePtr obj, void *ctx)
+void
+vs_page_object(xmlNodePtr obj, void *ctx)
 {
-	page *p = ctx;
+	vs_page *p = ctx;
+	size_t first = p->inv->nvms;
 
 	vs_parse_object(obj, p->ps, p->inv);
+	if (p->then)
+		p->then(p->arg, p->inv, first);
 }
 
 int
@@ -487,12 +486,12 @@ gw_vs_parse_inventory_page(gw_vs_parse_state *ps, const char *text,
 {
 	xmlDocPtr doc;
 	xmlNodePtr el;
-	page p = { ps, inv };
+	vs_page p = { ps, inv, NULL, NULL };
 
 	if (token)
 		*token = NULL;
 	if (vs_parse_answer_units(text, len, "RetrievePropertiesEx",
-	                          vs_objects_path, page_object, &p, &doc, &el,
+	                          vs_objects_path, vs_page_object, &p, &doc, &el,
 	                          e) != 0)
 		return -1;
 	/* An empty result has no returnval at all. */

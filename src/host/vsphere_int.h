@@ -254,10 +254,16 @@ double vs_time_left(const gw_vs *s);
 
 /* ---- inventory answers (vs_parse.c) ------------------------------------- */
 
-/* One ObjectContent of a RetrieveResult into inv (a host, a VM) or ps
- * (a compute resource). */
-void vs_parse_object(xmlNodePtr obj, gw_vs_parse_state *ps,
-                     gw_vs_inventory *inv);
+/* The context of vs_page_object, the vs_unit_fn of an inventory answer
+ * read as it arrives: each object into inv (or ps), then, when set,
+ * then(arg, inv, first) with the index of the first VM it added. */
+typedef struct vs_page {
+	gw_vs_parse_state *ps;
+	gw_vs_inventory *inv;
+	void (*then)(void *arg, gw_vs_inventory *inv, size_t first);
+	void *arg;
+} vs_page;
+void vs_page_object(xmlNodePtr obj, void *ctx);
 /* Objects of a RetrieveResult (returnval) into inv. */
 void vs_parse_retrieve_result(xmlNodePtr rv, gw_vs_parse_state *ps,
                               gw_vs_inventory *inv, char **token);
