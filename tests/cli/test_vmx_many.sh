@@ -11,6 +11,8 @@ DS=$TMP/ds
 mkdir -p "$DS/arch" "$DS/win10" "$DS/bad" "$DS/empty"
 cp "$FIX/vmx/ws-archlinux-otherlinux5x-crlf.vmx" "$DS/arch/arch.vmx"
 cp "$FIX/vmx/ws-hw16-win10-efi-windows1252-crlf.vmx" "$DS/win10/win10.vmx"
+# (a release tree's fixtures are read-only, and so would the copies be)
+chmod u+w "$DS/arch/arch.vmx" "$DS/win10/win10.vmx"
 printf 'this is not a vmx\n' >"$DS/bad/bad.vmx"
 : >"$DS/arch/arch.nvram"
 cp "$DS/arch/arch.vmx" "$TMP/arch.orig"

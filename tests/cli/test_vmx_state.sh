@@ -124,7 +124,7 @@ check "encryption.data: refused" sh -c "[ $rc -eq 2 ] && grep -q 'encryption.dat
 SRCDIR=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 LLM=$SRCDIR/data/hosts/esxi-l40s/volumes/datastore1/llm-train/llm-train.vmx
 mkdir -p "$TMP/ext"
-cp "$LLM" "$TMP/ext/vm.vmx"
+cp "$LLM" "$TMP/ext/vm.vmx" && chmod u+w "$TMP/ext/vm.vmx"
 printf '[gpu]\ndevices = l40s=2\n[vm]\nvmx = vm.vmx\nbdf = 0000:3b:00.0, 0000:5e:00.0\nsystem_id = 5f3a1c2e-8b4d-11ee-9a2b-3cecef0a1b2c\n[output]\ndir = out\nformats = vmx,bosh,opsman,tile\n' >"$TMP/ext/a.ini"
 # ext_check DIR: both L40S in BOSH's and Ops Manager's lists, MMIO 256 for
 # the two, the tile's L40S with the MMIO for two
