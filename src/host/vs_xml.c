@@ -316,15 +316,16 @@ vs_attr(xmlNodePtr n, const char *name)
 
 /* ---- answers parsed as they arrive ------------------------------------- */
 
-/* Is n a unit of rd: an element at rd->path below the Body's first
- * element? */
+/* Is n a unit of rd: an element at rd->path ("*": any element) below
+ * the Body's first element? */
 static int
 is_unit(const vs_reader *rd, xmlNodePtr n)
 {
 	xmlNodePtr body;
 
 	for (size_t i = rd->npath; i-- > 0; n = n->parent)
-		if (n == NULL || !vs_is_el(n, rd->path[i]))
+		if (n == NULL || !vs_is_el(n, strcmp(rd->path[i], "*") == 0 ?
+		                              NULL : rd->path[i]))
 			return 0;
 	body = n ? n->parent : NULL;
 	return n && vs_is_el(body, "Body") && vs_is_el(body->parent, "Envelope") &&

@@ -29,7 +29,8 @@
 /* SOAPAction version sent before the server's own is known (what govc
  * sends; servers accept it for RetrieveServiceContent). */
 #define FIRST_API_VERSION "6.7"
-/* Largest answer kept. */
+/* Largest answer taken (one read as units, vs_reader); an answer read
+ * whole has a smaller cap (vs_answer_cap). */
 #define MAX_ANSWER (256u << 20)
 /* Following tasks: the bound on waiting with nothing new, in call
  * timeouts. */
@@ -183,7 +184,8 @@ int vs_parse_envelope(const char *text, size_t len, xmlDocPtr *docp,
 /* An answer parsed as it arrives (libxml2's push parser), so that what it
  * holds is bounded by its parts, not by its size: each element at path
  * (element names below the Body's first element, NULL-terminated:
- * {"returnval", "objects", NULL}) goes, once complete, to unit and then
+ * {"returnval", "objects", NULL}; "*" is any element) goes, once
+ * complete, to unit and then
  * out of the tree; the rest stays in the document vs_reader_finish gives.
  * Without a path the whole document is kept. */
 typedef void (*vs_unit_fn)(xmlNodePtr unit, void *ctx);
@@ -208,6 +210,7 @@ void vs_reader_free(vs_reader *rd);
 /* Where the answers that can be large are cut (vs_parse.c, vs_task_parse.c). */
 extern const char *const vs_objects_path[];   /* returnval/objects */
 extern const char *const vs_updates_path[];   /* returnval/filterSet/objectSet */
+extern const char *const vs_config_target_path[];   /* returnval/ * */
 int vs_is_fault_el(xmlNodePtr el);
 void vs_fault_from_el(xmlNodePtr el, gw_vs_fault *f);
 /* The message of f, else its type, else "no reason given" (translated). */
@@ -243,6 +246,15 @@ int vs_call_simple(gw_vs *s, const char *method, req *r, xmlDocPtr *doc,
 int vs_call_units(gw_vs *s, const char *method, req *r,
                   const char *const *path, vs_unit_fn unit, void *unit_ctx,
                   xmlDocPtr *doc, xmlNodePtr *el, gw_err *e);
+/* vs_call_units with a fault as vs_call has it (0, 1 or -1). */
+int vs_call_units_fault(gw_vs *s, const char *method, req *r,
+                        const char *const *path, vs_unit_fn unit,
+                        void *unit_ctx, xmlDocPtr *doc, xmlNodePtr *el,
+                        gw_vs_fault *fault, gw_err *e);
+/* The most bytes of an answer to method taken, read as units or whole
+ * (the one table of caps, vs_transport.c); a larger one is refused,
+ * naming method. */
+size_t vs_answer_cap(const char *method, int units);
 /* vs_call_simple bounded by limit seconds too (Logout). */
 int vs_call_quick(gw_vs *s, const char *method, req *r, long limit,
                   xmlDocPtr *doc, xmlNodePtr *el, gw_err *e);
@@ -269,8 +281,11 @@ void vs_parse_retrieve_result(xmlNodePtr rv, gw_vs_parse_state *ps,
                               gw_vs_inventory *inv, char **token);
 /* A VM not asked for (gw_vs_set_vm_names): only what a pick needs kept. */
 void vs_vm_prune(gw_vs_vm *v);
-/* systemIds from a QueryConfigTarget answer element. */
-void vs_config_target_from_el(xmlNodePtr el, gw_vs_host *h);
+/* The vs_unit_fn of a QueryConfigTarget answer (a unit at
+ * vs_config_target_path, ctx the gw_vs_host): a pciPassthrough's
+ * systemId into the host's device; every other part (datastores,
+ * networks, vGPU types, ...) is not used and only dropped. */
+void vs_config_target_unit(xmlNodePtr unit, void *ctx);
 
 /* ---- tasks (vs_tasks.c, vs_actions.c) ----------------------------------- */
 
