@@ -98,7 +98,7 @@ typedef struct answer {
 	vs_reader rd;
 	size_t len;
 	size_t cap;               /* vs_answer_cap */
-	int too_big;
+	int too_big;              /* 1: over cap; 2: over rd.kept_cap */
 } answer;
 
 /* The largest answer taken, by what it is.  An answer read as units
@@ -142,8 +142,11 @@ write_cb(char *ptr, size_t size, size_t nmemb, void *userdata)
 	}
 	a->len += n;
 	curl_easy_getinfo(a->s->curl, CURLINFO_RESPONSE_CODE, &code);
-	if (code == 200 || code == 500)
-		vs_reader_feed(&a->rd, ptr, n);
+	if ((code == 200 || code == 500) &&
+	    vs_reader_feed(&a->rd, ptr, n) != 0 && a->rd.too_big) {
+		a->too_big = 2;
+		return 0;
+	}
 	return n;
 }
 
@@ -235,7 +238,8 @@ vs_set_soap_action(gw_vs *s)
 }
 
 static int
-http_error(gw_vs *s, CURLcode rc, const char *method, size_t cap, gw_err *e)
+http_error(gw_vs *s, CURLcode rc, const char *method, const answer *a,
+           gw_err *e)
 {
 	const char *why = s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc);
 	s->lost = 0;
@@ -285,8 +289,12 @@ http_error(gw_vs *s, CURLcode rc, const char *method, size_t cap, gw_err *e)
 		}
 		return -1;
 	case CURLE_WRITE_ERROR:
-		gw_err_set(e, _("the answer of %s to %s is larger than %u MiB"),
-		           s->host, method, (unsigned)(cap >> 20));
+		if (a->too_big == 2)
+			gw_err_set(e, _("the answer of %s to %s holds more than %u MiB besides the parts read one at a time"),
+			           s->host, method, (unsigned)(a->rd.kept_cap >> 20));
+		else
+			gw_err_set(e, _("the answer of %s to %s is larger than %u MiB"),
+			           s->host, method, (unsigned)(a->cap >> 20));
 		return -1;
 	case CURLE_GOT_NOTHING:
 	case CURLE_RECV_ERROR:
@@ -335,6 +343,8 @@ call(gw_vs *s, const char *method, req *r, int secret, long limit,
 	ans.s = s;
 	ans.cap = vs_answer_cap(method, path != NULL);
 	vs_reader_init(&ans.rd, path, unit, unit_ctx);
+	if (path)
+		ans.rd.kept_cap = vs_answer_cap(method, 0);
 	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDSIZE, (long)len);
 	curl_easy_setopt(s->curl, CURLOPT_WRITEDATA, &ans);
@@ -353,7 +363,7 @@ call(gw_vs *s, const char *method, req *r, int secret, long limit,
 		vs_reader_free(&ans.rd);
 		if (rc == CURLE_WRITE_ERROR && !ans.too_big)
 			rc = CURLE_RECV_ERROR;
-		return http_error(s, rc, method, ans.cap, e);
+		return http_error(s, rc, method, &ans, e);
 	}
 	curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &code);
 	parsed = (code == 200 || code == 500) &&

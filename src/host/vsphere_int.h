@@ -197,11 +197,19 @@ typedef struct vs_reader {
 	void *unit_ctx;
 	size_t len;               /* bytes fed */
 	size_t units;             /* units handed to unit */
-	int failed;               /* not well-formed */
+	long mark;                /* the end of the last element event outside
+	                           * units: a unit begins there (the text before
+	                           * it goes with it) */
+	long unit_from;           /* where the open unit began, -1 none */
+	size_t unit_bytes;        /* bytes of the units handed on */
+	size_t kept_cap;          /* most bytes outside units, 0 any */
+	int failed;               /* not well-formed, or kept_cap passed */
+	int too_big;              /* kept_cap passed */
 } vs_reader;
 void vs_reader_init(vs_reader *rd, const char *const *path, vs_unit_fn unit,
                     void *unit_ctx);
-/* 0, or -1 once the text is not well-formed. */
+/* 0, or -1 once the text is not well-formed or what it keeps outside
+ * units (the envelope, a fault, ...) has more than kept_cap bytes. */
 int vs_reader_feed(vs_reader *rd, const char *data, size_t len);
 /* The end: as vs_parse_envelope, the document and the Body's first
  * element (units taken out), or -1. */

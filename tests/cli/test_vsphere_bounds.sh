@@ -13,7 +13,9 @@
 #    host before the GPU's own) is read with a peak RSS below 4 times
 #    its size, the GPU's systemId found;
 #  - an answer that is small by nature (service content, Login) and
-#    comes with 2 MiB is refused, the line naming the method, exit 2.
+#    comes with 2 MiB is refused, the line naming the method, exit 2;
+#  - an inventory answer with 8 MiB beside its objects (kept whole) is
+#    refused alike.
 . "$(dirname "$0")/lib.sh"
 SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 zh_checks
@@ -145,6 +147,18 @@ for m in RetrieveServiceContent Login; do
 		else nok "zh_CN: the line of an answer too large" "$(cat "$err")"; fi
 	fi
 done
+fake_stop
+
+# what an answer read as units keeps whole is bounded too
+fake_start --pad RetrievePropertiesEx:8192
+run "$GPUWIZ" vsphere --url "$URL" --user gw --thumbprint "$THUMB" list --json
+hp=${URL#https://}
+want="the answer of ${hp%%/*} to RetrievePropertiesEx holds more than 4 MiB besides the parts read one at a time"
+if [ "$rc" -eq 2 ] && errhas "$want" && err_one_line && [ ! -s "$out" ]; then
+	ok "8 MiB beside an inventory answer's objects: refused, naming RetrievePropertiesEx"
+else
+	nok "8 MiB beside an inventory answer's objects: rc $rc (expected 2 and '$want')" "$(head -c 600 "$err")"
+fi
 fake_stop
 
 finish
