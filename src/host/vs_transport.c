@@ -97,7 +97,7 @@ typedef struct answer {
 	gw_vs *s;
 	vs_reader rd;
 	size_t len;
-	size_t cap;               /* vs_answer_cap */
+	size_t cap;               /* answer_cap */
 	int too_big;              /* 1: over cap; 2: over rd.kept_cap */
 } answer;
 
@@ -105,11 +105,11 @@ typedef struct answer {
  * (vs_reader with a path) holds about one unit at a time, so it may have
  * MAX_ANSWER bytes.  An answer read whole is a DOM of 10 to 35 times its
  * text, so its cap is what the answer weighs at most, with a wide margin:
- * a session, a moref, a service content or nothing weigh 0.5 to 6 KiB
- * (tests/fixtures/vsphere, vcsim; vCenter's service content about 5 KiB);
- * the task states of RetrievePropertiesEx read whole (one task's info, the
- * states of the tasks in flight) about 1.5 KiB a task. */
-static const struct answer_cap {
+ * a session, a moref, a service content or nothing weigh 0.1 to 3 KiB
+ * (tests/fixtures/vsphere, captured from vcsim), a task's info 1 to 1.5
+ * KiB, so the task states of RetrievePropertiesEx read whole (one task's
+ * info, the states of the tasks in flight) get more room. */
+static const struct method_cap {
 	const char *method;       /* NULL: every other answer read whole */
 	size_t cap;
 } answer_caps[] = {
@@ -117,10 +117,13 @@ static const struct answer_cap {
 	{ NULL, 1u << 20 },
 };
 
-size_t
-vs_answer_cap(const char *method, int units)
+/* The most bytes of an answer to method taken, read as units or whole
+ * (what one read as units keeps whole has the cap of a whole answer); a
+ * larger one is refused, naming method. */
+static size_t
+answer_cap(const char *method, int units)
 {
-	const struct answer_cap *c = answer_caps;
+	const struct method_cap *c = answer_caps;
 
 	if (units)
 		return MAX_ANSWER;
@@ -341,10 +344,10 @@ call(gw_vs *s, const char *method, req *r, int secret, long limit,
 	body = vs_req_dump(r, &len);
 	memset(&ans, 0, sizeof ans);
 	ans.s = s;
-	ans.cap = vs_answer_cap(method, path != NULL);
+	ans.cap = answer_cap(method, path != NULL);
 	vs_reader_init(&ans.rd, path, unit, unit_ctx);
 	if (path)
-		ans.rd.kept_cap = vs_answer_cap(method, 0);
+		ans.rd.kept_cap = answer_cap(method, 0);
 	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDSIZE, (long)len);
 	curl_easy_setopt(s->curl, CURLOPT_WRITEDATA, &ans);

@@ -30,7 +30,8 @@
  * sends; servers accept it for RetrieveServiceContent). */
 #define FIRST_API_VERSION "6.7"
 /* Largest answer taken (one read as units, vs_reader); an answer read
- * whole has a smaller cap (vs_answer_cap). */
+ * whole has a smaller cap (answer_cap in vs_transport.c, the one table
+ * of caps). */
 #define MAX_ANSWER (256u << 20)
 /* Following tasks: the bound on waiting with nothing new, in call
  * timeouts. */
@@ -259,10 +260,6 @@ int vs_call_units_fault(gw_vs *s, const char *method, req *r,
                         const char *const *path, vs_unit_fn unit,
                         void *unit_ctx, xmlDocPtr *doc, xmlNodePtr *el,
                         gw_vs_fault *fault, gw_err *e);
-/* The most bytes of an answer to method taken, read as units or whole
- * (the one table of caps, vs_transport.c); a larger one is refused,
- * naming method. */
-size_t vs_answer_cap(const char *method, int units);
 /* vs_call_simple bounded by limit seconds too (Logout). */
 int vs_call_quick(gw_vs *s, const char *method, req *r, long limit,
                   xmlDocPtr *doc, xmlNodePtr *el, gw_err *e);
