@@ -141,14 +141,15 @@ query_config_target(gw_vs *s, gw_vs_host *h, gw_err *e)
 	vs_req_init(&r, "QueryConfigTarget");
 	vs_add_moref(r.method, "_this", "EnvironmentBrowser", h->envbrowser_moref);
 	vs_add_moref(r.method, "host", "HostSystem", h->moref);
-	rc = vs_call(s, "QueryConfigTarget", &r, 0, &doc, &el, &f, e);
+	rc = vs_call_units_fault(s, "QueryConfigTarget", &r,
+	                         vs_config_target_path, vs_config_target_unit, h,
+	                         &doc, &el, &f, e);
 	vs_req_free(&r);
 	gw_vs_fault_free(&f);
 	if (rc == 1)
 		return 0;       /* no systemIds: not fatal */
 	if (rc != 0)
 		return -1;
-	vs_config_target_from_el(el, h);
 	xmlFreeDoc(doc);
 	return 0;
 }

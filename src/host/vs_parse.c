@@ -540,22 +540,28 @@ gw_vs_parse_inventory_finish(gw_vs_parse_state *ps, gw_vs_inventory *inv)
 		qsort(inv->vms, inv->nvms, sizeof *inv->vms, cmp_vm);
 }
 
-/* systemIds from a QueryConfigTarget answer element. */
-void
-vs_config_target_from_el(xmlNodePtr el, gw_vs_host *h)
-{
-	FOR_EL(pp, vs_first_el(el, "returnval"), "pciPassthrough") {
-		char *id = vs_child_text(vs_first_el(pp, "pciDevice"), "id");
-		char *sys = vs_nonempty(vs_child_text(pp, "systemId"));
+/* Every part of a ConfigTarget is a unit: the answer, of any size (every
+ * datastore, network and passthrough device of a host), holds one part at
+ * a time. */
+const char *const vs_config_target_path[] = { "returnval", "*", NULL };
 
-		for (size_t i = 0; id && sys && i < h->npci; i++)
-			if (vs_bdf_eq(h->pci[i].id, id)) {
-				vs_set_str(&h->pci[i].system_id, gw_xstrdup(sys));
-				break;
-			}
-		free(id);
-		free(sys);
-	}
+void
+vs_config_target_unit(xmlNodePtr unit, void *ctx)
+{
+	gw_vs_host *h = ctx;
+	char *id, *sys;
+
+	if (!xmlStrEqual(unit->name, X("pciPassthrough")))
+		return;
+	id = vs_child_text(vs_first_el(unit, "pciDevice"), "id");
+	sys = vs_nonempty(vs_child_text(unit, "systemId"));
+	for (size_t i = 0; id && sys && i < h->npci; i++)
+		if (vs_bdf_eq(h->pci[i].id, id)) {
+			vs_set_str(&h->pci[i].system_id, gw_xstrdup(sys));
+			break;
+		}
+	free(id);
+	free(sys);
 }
 
 int
@@ -565,9 +571,10 @@ gw_vs_parse_config_target(const char *text, size_t len, gw_vs_host *h,
 	xmlDocPtr doc;
 	xmlNodePtr el;
 
-	if (vs_parse_answer(text, len, "QueryConfigTarget", &doc, &el, e) != 0)
+	if (vs_parse_answer_units(text, len, "QueryConfigTarget",
+	                          vs_config_target_path, vs_config_target_unit, h,
+	                          &doc, &el, e) != 0)
 		return -1;
-	vs_config_target_from_el(el, h);
 	xmlFreeDoc(doc);
 	return 0;
 }

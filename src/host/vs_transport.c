@@ -97,8 +97,40 @@ typedef struct answer {
 	gw_vs *s;
 	vs_reader rd;
 	size_t len;
-	int too_big;
+	size_t cap;               /* answer_cap */
+	int too_big;              /* 1: over cap; 2: over rd.kept_cap */
 } answer;
+
+/* The largest answer taken, by what it is.  An answer read as units
+ * (vs_reader with a path) holds about one unit at a time, so it may have
+ * MAX_ANSWER bytes.  An answer read whole is a DOM of 10 to 35 times its
+ * text, so its cap is what the answer weighs at most, with a wide margin:
+ * a session, a moref, a service content or nothing weigh 0.1 to 3 KiB
+ * (tests/fixtures/vsphere, captured from vcsim), a task's info 1 to 1.5
+ * KiB, so the task states of RetrievePropertiesEx read whole (one task's
+ * info, the states of the tasks in flight) get more room. */
+static const struct method_cap {
+	const char *method;       /* NULL: every other answer read whole */
+	size_t cap;
+} answer_caps[] = {
+	{ "RetrievePropertiesEx", 4u << 20 },
+	{ NULL, 1u << 20 },
+};
+
+/* The most bytes of an answer to method taken, read as units or whole
+ * (what one read as units keeps whole has the cap of a whole answer); a
+ * larger one is refused, naming method. */
+static size_t
+answer_cap(const char *method, int units)
+{
+	const struct method_cap *c = answer_caps;
+
+	if (units)
+		return MAX_ANSWER;
+	while (c->method && strcmp(c->method, method) != 0)
+		c++;
+	return c->cap;
+}
 
 static size_t
 write_cb(char *ptr, size_t size, size_t nmemb, void *userdata)
@@ -107,14 +139,17 @@ write_cb(char *ptr, size_t size, size_t nmemb, void *userdata)
 	size_t n = size * nmemb;
 	long code = 0;
 
-	if (a->len + n > MAX_ANSWER) {
+	if (a->len + n > a->cap) {
 		a->too_big = 1;
 		return 0;
 	}
 	a->len += n;
 	curl_easy_getinfo(a->s->curl, CURLINFO_RESPONSE_CODE, &code);
-	if (code == 200 || code == 500)
-		vs_reader_feed(&a->rd, ptr, n);
+	if ((code == 200 || code == 500) &&
+	    vs_reader_feed(&a->rd, ptr, n) != 0 && a->rd.too_big) {
+		a->too_big = 2;
+		return 0;
+	}
 	return n;
 }
 
@@ -206,7 +241,8 @@ vs_set_soap_action(gw_vs *s)
 }
 
 static int
-http_error(gw_vs *s, CURLcode rc, const char *method, gw_err *e)
+http_error(gw_vs *s, CURLcode rc, const char *method, const answer *a,
+           gw_err *e)
 {
 	const char *why = s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc);
 	s->lost = 0;
@@ -256,8 +292,12 @@ http_error(gw_vs *s, CURLcode rc, const char *method, gw_err *e)
 		}
 		return -1;
 	case CURLE_WRITE_ERROR:
-		gw_err_set(e, _("the answer of %s to %s is larger than %u MiB"),
-		           s->host, method, MAX_ANSWER >> 20);
+		if (a->too_big == 2)
+			gw_err_set(e, _("the answer of %s to %s holds more than %u MiB besides the parts read one at a time"),
+			           s->host, method, (unsigned)(a->rd.kept_cap >> 20));
+		else
+			gw_err_set(e, _("the answer of %s to %s is larger than %u MiB"),
+			           s->host, method, (unsigned)(a->cap >> 20));
 		return -1;
 	case CURLE_GOT_NOTHING:
 	case CURLE_RECV_ERROR:
@@ -304,7 +344,10 @@ call(gw_vs *s, const char *method, req *r, int secret, long limit,
 	body = vs_req_dump(r, &len);
 	memset(&ans, 0, sizeof ans);
 	ans.s = s;
+	ans.cap = answer_cap(method, path != NULL);
 	vs_reader_init(&ans.rd, path, unit, unit_ctx);
+	if (path)
+		ans.rd.kept_cap = answer_cap(method, 0);
 	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDSIZE, (long)len);
 	curl_easy_setopt(s->curl, CURLOPT_WRITEDATA, &ans);
@@ -323,7 +366,7 @@ call(gw_vs *s, const char *method, req *r, int secret, long limit,
 		vs_reader_free(&ans.rd);
 		if (rc == CURLE_WRITE_ERROR && !ans.too_big)
 			rc = CURLE_RECV_ERROR;
-		return http_error(s, rc, method, e);
+		return http_error(s, rc, method, &ans, e);
 	}
 	curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &code);
 	parsed = (code == 200 || code == 500) &&
@@ -375,6 +418,15 @@ vs_call_units(gw_vs *s, const char *method, req *r, const char *const *path,
 
 	gw_vs_fault_free(&f);
 	return rc == 0 ? 0 : -1;
+}
+
+int
+vs_call_units_fault(gw_vs *s, const char *method, req *r,
+                    const char *const *path, vs_unit_fn unit, void *unit_ctx,
+                    xmlDocPtr *doc, xmlNodePtr *el, gw_vs_fault *fault,
+                    gw_err *e)
+{
+	return call(s, method, r, 0, 0, path, unit, unit_ctx, doc, el, fault, e);
 }
 
 int

@@ -316,20 +316,42 @@ vs_attr(xmlNodePtr n, const char *name)
 
 /* ---- answers parsed as they arrive ------------------------------------- */
 
-/* Is n a unit of rd: an element at rd->path below the Body's first
- * element? */
+/* Is n a unit of rd: an element at rd->path ("*": any element) below
+ * the Body's first element? */
 static int
 is_unit(const vs_reader *rd, xmlNodePtr n)
 {
 	xmlNodePtr body;
 
 	for (size_t i = rd->npath; i-- > 0; n = n->parent)
-		if (n == NULL || !vs_is_el(n, rd->path[i]))
+		if (n == NULL || !vs_is_el(n, strcmp(rd->path[i], "*") == 0 ?
+		                              NULL : rd->path[i]))
 			return 0;
 	body = n ? n->parent : NULL;
 	return n && vs_is_el(body, "Body") && vs_is_el(body->parent, "Envelope") &&
 	       body->parent->parent && body->parent->parent->type == XML_DOCUMENT_NODE &&
 	       vs_first_el(body, NULL) == n;
+}
+
+/* The start of an element: the tree's own step; where a unit begins is
+ * noted, from the end of the element event before it (what a reader
+ * keeps is counted outside units). */
+static void
+start_element(void *ctx, const xmlChar *localname, const xmlChar *prefix,
+              const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
+              int nb_attributes, int nb_defaulted, const xmlChar **attributes)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	vs_reader *rd = ctxt->_private;
+
+	xmlSAX2StartElementNs(ctx, localname, prefix, uri, nb_namespaces,
+	                      namespaces, nb_attributes, nb_defaulted, attributes);
+	if (rd == NULL || rd->unit == NULL || rd->unit_from >= 0)
+		return;
+	if (ctxt->node && is_unit(rd, ctxt->node))
+		rd->unit_from = rd->mark;
+	else
+		rd->mark = xmlByteConsumed(ctxt);
 }
 
 /* The end of an element: the tree's own step, then a unit goes to its
@@ -344,10 +366,23 @@ end_element(void *ctx, const xmlChar *localname, const xmlChar *prefix,
 	xmlNodePtr cur = ctxt->node, p;
 
 	xmlSAX2EndElementNs(ctx, localname, prefix, uri);
-	if (rd == NULL || rd->unit == NULL || cur == NULL || !is_unit(rd, cur))
+	if (rd == NULL || rd->unit == NULL || cur == NULL)
 		return;
+	if (!is_unit(rd, cur)) {
+		if (rd->unit_from < 0)
+			rd->mark = xmlByteConsumed(ctxt);
+		return;
+	}
 	rd->unit(cur, rd->unit_ctx);
 	rd->units++;
+	if (rd->unit_from >= 0) {
+		long at = xmlByteConsumed(ctxt);
+
+		if (at > rd->unit_from)
+			rd->unit_bytes += (size_t)(at - rd->unit_from);
+		rd->unit_from = -1;
+		rd->mark = at;
+	}
 	while ((p = cur->prev) != NULL && p->type != XML_ELEMENT_NODE) {
 		xmlUnlinkNode(p);
 		xmlFreeNode(p);
@@ -368,8 +403,10 @@ vs_reader_init(vs_reader *rd, const char *const *path, vs_unit_fn unit,
 		rd->npath++;
 	rd->unit = rd->npath ? unit : NULL;
 	rd->unit_ctx = unit_ctx;
+	rd->unit_from = -1;
 	memset(&sax, 0, sizeof sax);
 	xmlSAXVersion(&sax, 2);
+	sax.startElementNs = start_element;
 	sax.endElementNs = end_element;
 	rd->ctxt = xmlCreatePushParserCtxt(&sax, NULL, NULL, 0, "answer.xml");
 	if (rd->ctxt == NULL) {
@@ -381,6 +418,22 @@ vs_reader_init(vs_reader *rd, const char *const *path, vs_unit_fn unit,
 	                  XML_PARSE_NOWARNING | XML_PARSE_NOCDATA);
 }
 
+/* Bytes read so far that are not in units: what the tree holds (the
+ * open unit's begun part aside). */
+static size_t
+kept(const vs_reader *rd)
+{
+	long at = xmlByteConsumed(rd->ctxt);
+	size_t n;
+
+	if (at < 0)
+		return 0;
+	n = (size_t)at;
+	if (rd->unit_from >= 0 && at >= rd->unit_from)
+		n -= (size_t)(at - rd->unit_from);
+	return n > rd->unit_bytes ? n - rd->unit_bytes : 0;
+}
+
 int
 vs_reader_feed(vs_reader *rd, const char *data, size_t len)
 {
@@ -390,6 +443,8 @@ vs_reader_feed(vs_reader *rd, const char *data, size_t len)
 		if (xmlParseChunk(rd->ctxt, data, n, 0) != 0 ||
 		    !rd->ctxt->wellFormed)
 			rd->failed = 1;
+		if (rd->kept_cap && kept(rd) > rd->kept_cap)
+			rd->failed = rd->too_big = 1;
 		rd->len += (size_t)n;
 		data += n;
 		len -= (size_t)n;

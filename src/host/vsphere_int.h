@@ -29,7 +29,9 @@
 /* SOAPAction version sent before the server's own is known (what govc
  * sends; servers accept it for RetrieveServiceContent). */
 #define FIRST_API_VERSION "6.7"
-/* Largest answer kept. */
+/* Largest answer taken (one read as units, vs_reader); an answer read
+ * whole has a smaller cap (answer_cap in vs_transport.c, the one table
+ * of caps). */
 #define MAX_ANSWER (256u << 20)
 /* Following tasks: the bound on waiting with nothing new, in call
  * timeouts. */
@@ -183,7 +185,8 @@ int vs_parse_envelope(const char *text, size_t len, xmlDocPtr *docp,
 /* An answer parsed as it arrives (libxml2's push parser), so that what it
  * holds is bounded by its parts, not by its size: each element at path
  * (element names below the Body's first element, NULL-terminated:
- * {"returnval", "objects", NULL}) goes, once complete, to unit and then
+ * {"returnval", "objects", NULL}; "*" is any element) goes, once
+ * complete, to unit and then
  * out of the tree; the rest stays in the document vs_reader_finish gives.
  * Without a path the whole document is kept. */
 typedef void (*vs_unit_fn)(xmlNodePtr unit, void *ctx);
@@ -195,11 +198,19 @@ typedef struct vs_reader {
 	void *unit_ctx;
 	size_t len;               /* bytes fed */
 	size_t units;             /* units handed to unit */
-	int failed;               /* not well-formed */
+	long mark;                /* the end of the last element event outside
+	                           * units: a unit begins there (the text before
+	                           * it goes with it) */
+	long unit_from;           /* where the open unit began, -1 none */
+	size_t unit_bytes;        /* bytes of the units handed on */
+	size_t kept_cap;          /* most bytes outside units, 0 any */
+	int failed;               /* not well-formed, or kept_cap passed */
+	int too_big;              /* kept_cap passed */
 } vs_reader;
 void vs_reader_init(vs_reader *rd, const char *const *path, vs_unit_fn unit,
                     void *unit_ctx);
-/* 0, or -1 once the text is not well-formed. */
+/* 0, or -1 once the text is not well-formed or what it keeps outside
+ * units (the envelope, a fault, ...) has more than kept_cap bytes. */
 int vs_reader_feed(vs_reader *rd, const char *data, size_t len);
 /* The end: as vs_parse_envelope, the document and the Body's first
  * element (units taken out), or -1. */
@@ -208,6 +219,7 @@ void vs_reader_free(vs_reader *rd);
 /* Where the answers that can be large are cut (vs_parse.c, vs_task_parse.c). */
 extern const char *const vs_objects_path[];   /* returnval/objects */
 extern const char *const vs_updates_path[];   /* returnval/filterSet/objectSet */
+extern const char *const vs_config_target_path[];   /* returnval/ * */
 int vs_is_fault_el(xmlNodePtr el);
 void vs_fault_from_el(xmlNodePtr el, gw_vs_fault *f);
 /* The message of f, else its type, else "no reason given" (translated). */
@@ -243,6 +255,11 @@ int vs_call_simple(gw_vs *s, const char *method, req *r, xmlDocPtr *doc,
 int vs_call_units(gw_vs *s, const char *method, req *r,
                   const char *const *path, vs_unit_fn unit, void *unit_ctx,
                   xmlDocPtr *doc, xmlNodePtr *el, gw_err *e);
+/* vs_call_units with a fault as vs_call has it (0, 1 or -1). */
+int vs_call_units_fault(gw_vs *s, const char *method, req *r,
+                        const char *const *path, vs_unit_fn unit,
+                        void *unit_ctx, xmlDocPtr *doc, xmlNodePtr *el,
+                        gw_vs_fault *fault, gw_err *e);
 /* vs_call_simple bounded by limit seconds too (Logout). */
 int vs_call_quick(gw_vs *s, const char *method, req *r, long limit,
                   xmlDocPtr *doc, xmlNodePtr *el, gw_err *e);
@@ -269,8 +286,11 @@ void vs_parse_retrieve_result(xmlNodePtr rv, gw_vs_parse_state *ps,
                               gw_vs_inventory *inv, char **token);
 /* A VM not asked for (gw_vs_set_vm_names): only what a pick needs kept. */
 void vs_vm_prune(gw_vs_vm *v);
-/* systemIds from a QueryConfigTarget answer element. */
-void vs_config_target_from_el(xmlNodePtr el, gw_vs_host *h);
+/* The vs_unit_fn of a QueryConfigTarget answer (a unit at
+ * vs_config_target_path, ctx the gw_vs_host): a pciPassthrough's
+ * systemId into the host's device; every other part (datastores,
+ * networks, vGPU types, ...) is not used and only dropped. */
+void vs_config_target_unit(xmlNodePtr unit, void *ctx);
 
 /* ---- tasks (vs_tasks.c, vs_actions.c) ----------------------------------- */
 

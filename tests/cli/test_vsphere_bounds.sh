@@ -8,7 +8,14 @@
 #    line names the stage that ran out and N;
 #  - an inventory answer of 32 MiB (VMs with 300 extraConfig entries
 #    each) is read with a peak RSS below 4 times its size, every VM in
-#    it listed.
+#    it listed;
+#  - a QueryConfigTarget answer of 30 MiB (passthrough devices of no
+#    host before the GPU's own) is read with a peak RSS below 4 times
+#    its size, the GPU's systemId found;
+#  - an answer that is small by nature (service content, Login) and
+#    comes with 2 MiB is refused, the line naming the method, exit 2;
+#  - an inventory answer with 8 MiB beside its objects (kept whole) is
+#    refused alike.
 . "$(dirname "$0")/lib.sh"
 SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 zh_checks
@@ -96,6 +103,61 @@ then
 	ok "a $((ANSWER_BYTES / 1048576)) MiB answer of $NVMS VMs: all listed, peak RSS $((kb / 1024)) MiB (below 4 times the answer)"
 else
 	nok "a $((ANSWER_BYTES / 1048576)) MiB answer: rc $rc, peak RSS $((kb / 1024)) MiB (expected below $((ANSWER_BYTES * 4 / 1048576)))" "$(head -c 600 "$err")"
+fi
+fake_stop
+
+# a 30 MiB QueryConfigTarget answer (one per host, four hosts): memory
+# bounded by a small multiple of it, the GPU's systemId still found
+fake_start --config-target-mib 30
+run /usr/bin/time -f "%M" -o "$TMP/rss" "$GPUWIZ" vsphere --url "$URL" --user gw \
+	--thumbprint "$THUMB" list --json
+kb=$(tail -1 "$TMP/rss")
+if [ "$rc" -eq 0 ] && [ $((kb * 1024)) -lt $((ANSWER_BYTES * 4)) ] &&
+   python3 - "$out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ids = {(h["name"], g["bdf"]): g["system_id"] for h in d["hosts"] for g in h["gpus"]}
+assert len(d["hosts"]) == 4, d["hosts"]
+for h in d["hosts"]:
+    assert ids[(h["name"], "0000:3b:00.0")] == "5f3a1c2e-8b4d-11ee-9a2b-3cecef0a1b2d", ids
+    assert ids[(h["name"], "0000:5e:00.0")] is None, ids
+PY
+then
+	ok "a $((ANSWER_BYTES / 1048576)) MiB QueryConfigTarget answer: the GPU's systemId found, peak RSS $((kb / 1024)) MiB (below 4 times the answer)"
+else
+	nok "a $((ANSWER_BYTES / 1048576)) MiB QueryConfigTarget answer: rc $rc, peak RSS $((kb / 1024)) MiB (expected below $((ANSWER_BYTES * 4 / 1048576)))" "$(head -c 600 "$err")"
+fi
+fake_stop
+
+# answers small by nature: 2 MiB is refused before its DOM grows
+for m in RetrieveServiceContent Login; do
+	fake_start --pad $m:2048
+	run "$GPUWIZ" vsphere --url "$URL" --user gw --thumbprint "$THUMB" list --json
+	hp=${URL#https://}
+	want="the answer of ${hp%%/*} to $m is larger than 1 MiB"
+	if [ "$rc" -eq 2 ] && errhas "$want" && err_one_line && [ ! -s "$out" ]; then
+		ok "a 2 MiB answer to $m: refused, naming $m"
+	else
+		nok "a 2 MiB answer to $m: rc $rc (expected 2 and '$want')" "$(head -c 600 "$err")"
+	fi
+	if [ "$ZH" = 1 ] && [ $m = Login ]; then
+		zh "$GPUWIZ" vsphere --url "$URL" --user gw --thumbprint "$THUMB" list --json
+		if [ "$rc" -eq 2 ] && errhas "对 Login 的应答超过 1 MiB" && err_one_line; then
+			ok "zh_CN: the line of an answer too large in Chinese"
+		else nok "zh_CN: the line of an answer too large" "$(cat "$err")"; fi
+	fi
+done
+fake_stop
+
+# what an answer read as units keeps whole is bounded too
+fake_start --pad RetrievePropertiesEx:8192
+run "$GPUWIZ" vsphere --url "$URL" --user gw --thumbprint "$THUMB" list --json
+hp=${URL#https://}
+want="the answer of ${hp%%/*} to RetrievePropertiesEx holds more than 4 MiB besides the parts read one at a time"
+if [ "$rc" -eq 2 ] && errhas "$want" && err_one_line && [ ! -s "$out" ]; then
+	ok "8 MiB beside an inventory answer's objects: refused, naming RetrievePropertiesEx"
+else
+	nok "8 MiB beside an inventory answer's objects: rc $rc (expected 2 and '$want')" "$(head -c 600 "$err")"
 fi
 fake_stop
 

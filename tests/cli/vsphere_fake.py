@@ -3,14 +3,23 @@
 # vcsim cannot do: a server that hangs at one stage, and an inventory
 # answer of a given size.  It answers RetrieveServiceContent (the ESX
 # fixture vcsim-esx-retrieve-service-content.xml), Login, Logout,
-# CreateContainerView and DestroyView, and RetrievePropertiesEx with one
+# CreateContainerView and DestroyView, QueryConfigTarget (with
+# --config-target-mib), and RetrievePropertiesEx with one
 # answer of the first VM of vcsim-esx-inventory-retrieve-properties-ex.xml
 # repeated, each copy its own moref and name, until the answer has
 # --big-mib MiB (without it, the fixture's first VM once).
 #
 # usage: vsphere_fake.py FIXTURES CERT.pem KEY.pem [--hang STAGE] [--big-mib N]
-#                        [--extra N]
+#                        [--extra N] [--config-target-mib N] [--pad METHOD:KIB]
 #   --extra N:     each VM has N more extraConfig entries (a denser answer)
+#   --config-target-mib N: the inventory is vcsim-gpuwiz-vpx-inventory-
+#                  retrieve-properties-ex.xml (four hosts, two L40S each,
+#                  3b:00.0 passthrough enabled) and QueryConfigTarget
+#                  answers vcsim-gpuwiz-vpx-query-config-target.xml with
+#                  pciPassthrough entries of other devices before its own
+#                  until it has N MiB
+#   --pad METHOD:KIB: the answer to METHOD (e.g. Login) has an element of
+#                  KIB KiB more after its returnval
 #   --hang tls:    the TCP connection is accepted by the kernel, the TLS
 #                  handshake never answered
 #   --hang METHOD: the call of METHOD (e.g. RetrievePropertiesEx), and
@@ -38,6 +47,8 @@ ap.add_argument("key")
 ap.add_argument("--hang", default="")
 ap.add_argument("--big-mib", type=float, default=0)
 ap.add_argument("--extra", type=int, default=0)
+ap.add_argument("--config-target-mib", type=float, default=0)
+ap.add_argument("--pad", default="")
 a = ap.parse_args()
 
 
@@ -89,8 +100,32 @@ def inventory():
     return "".join(parts).encode()
 
 
+def config_target():
+    """The vpx QueryConfigTarget answer grown to --config-target-mib MiB
+    by pciPassthrough entries of devices no host has."""
+    qct = fixture("vcsim-gpuwiz-vpx-query-config-target.xml")
+    pp = re.search(r"<pciPassthrough .*?</pciPassthrough>", qct, re.S).group(0)
+    want = int(a.config_target_mib * 1048576)
+    parts = []
+    size = len(qct)
+    i = 0
+    while size < want:
+        bdf = "0001:%02x:%02x.%x" % (i >> 8 & 0xff, i >> 3 & 0x1f, i & 7)
+        o = (pp.replace("0000:3b:00.0", bdf)
+               .replace("5f3a1c2e", "%08x" % (0x10000000 + i)))
+        parts.append(o)
+        size += len(o)
+        i += 1
+    return qct.replace("<returnval>", "<returnval>" + "".join(parts), 1).encode()
+
+
 NVMS = 0
-BIG = inventory()
+if a.config_target_mib:
+    BIG = config_target()
+    INV_ANSWER = fixture("vcsim-gpuwiz-vpx-inventory-retrieve-properties-ex.xml").encode()
+    NVMS = INV_ANSWER.count(b'<obj type="VirtualMachine">')
+else:
+    BIG = INV_ANSWER = inventory()
 HUNG = []
 ANSWERS = {
     "RetrieveServiceContent": SERVICE,
@@ -100,8 +135,15 @@ ANSWERS = {
     "CreateContainerView": answer("CreateContainerView",
                                   '<returnval type="ContainerView">session[1]view</returnval>'),
     "DestroyView": answer("DestroyView", ""),
-    "RetrievePropertiesEx": BIG,
+    "RetrievePropertiesEx": INV_ANSWER,
 }
+if a.config_target_mib:
+    ANSWERS["QueryConfigTarget"] = BIG
+if a.pad:
+    m, kib = a.pad.split(":")
+    pad = "<pad>" + "<p>x</p>" * (int(kib) * 128) + "</pad>"
+    ANSWERS[m] = ANSWERS[m].replace(f"</{m}Response>".encode(),
+                                    f"{pad}</{m}Response>".encode(), 1)
 
 
 class Handler(http.server.BaseHTTPRequestHandler):

@@ -202,6 +202,7 @@ main(void)
 		cmocka_unit_test(test_fault_not_a_fault_and_not_soap),
 		cmocka_unit_test(test_inventory_vcsim_esx),
 		cmocka_unit_test(test_reader_units),
+		cmocka_unit_test(test_reader_kept_cap),
 		cmocka_unit_test(test_inventory_vcsim_vpx),
 		cmocka_unit_test(test_inventory_pages),
 		cmocka_unit_test(test_inventory_after_reconfigure),

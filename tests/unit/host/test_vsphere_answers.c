@@ -631,3 +631,70 @@ test_reader_units(void **state)
 	vs_reader_free(&rd);
 	free(text);
 }
+
+/* A QueryConfigTarget answer read part by part: every child of returnval
+ * is a unit, none left in the tree; what is kept beside the units is
+ * counted, and past kept_cap the reader stops. */
+static void
+count_any(xmlNodePtr unit, void *ctx)
+{
+	(void)unit;
+	(*(size_t *)ctx)++;
+}
+
+void
+test_reader_kept_cap(void **state)
+{
+	size_t len, want = 0, n = 0;
+	char *text = xml_fixture("vcsim-gpuwiz-vpx-query-config-target.xml", &len);
+	const char *end = strstr(text, "</QueryConfigTargetResponse>");
+	vs_reader rd;
+	xmlDocPtr doc;
+	xmlNodePtr el;
+	char *big;
+	size_t at;
+
+	(void)state;
+	assert_non_null(end);
+	assert_int_equal(vs_parse_envelope(text, len, &doc, &el), 0);
+	FOR_EL(c, vs_first_el(el, "returnval"), NULL)
+		want++;
+	xmlFreeDoc(doc);
+	assert_true(want > 10);
+
+	vs_reader_init(&rd, vs_config_target_path, count_any, &n);
+	rd.kept_cap = 1024;
+	for (size_t off = 0; off < len; off += 7)
+		assert_int_equal(vs_reader_feed(&rd, text + off, len - off < 7 ? len - off : 7), 0);
+	assert_int_equal(vs_reader_finish(&rd, &doc, &el), 0);
+	vs_reader_free(&rd);
+	assert_int_equal(n, want);
+	assert_non_null(vs_first_el(el, "returnval"));
+	assert_null(vs_first_el(vs_first_el(el, "returnval"), NULL));
+	xmlFreeDoc(doc);
+
+	/* 4 KiB beside the units: past a kept_cap of 1 KiB */
+	at = (size_t)(end - text);
+	big = malloc(len + 4096 + 16);
+	assert_non_null(big);
+	memcpy(big, text, at);
+	memcpy(big + at, "<pad>", 5);
+	memset(big + at + 5, 'x', 4096);
+	memcpy(big + at + 5 + 4096, "</pad>", 6);
+	memcpy(big + at + 4096 + 11, text + at, len - at);
+	n = 0;
+	vs_reader_init(&rd, vs_config_target_path, count_any, &n);
+	rd.kept_cap = 1024;
+	assert_int_equal(vs_reader_feed(&rd, big, len + 4096 + 11), -1);
+	assert_true(rd.too_big);
+	assert_int_equal(n, want);
+	vs_reader_free(&rd);
+	/* the same without a cap: read */
+	vs_reader_init(&rd, vs_config_target_path, count_any, &n);
+	assert_int_equal(vs_reader_feed(&rd, big, len + 4096 + 11), 0);
+	assert_int_equal(vs_reader_finish(&rd, &doc, &el), 0);
+	vs_reader_free(&rd);
+	xmlFreeDoc(doc);
+	free(big);
+	free(text);
+}
