@@ -56,11 +56,12 @@ check "vmx --vm 4242 --ssh: no ssh process or socket left after an error" gone
 signal_trial() {
 	: >"$SSH_STANDINS/slow"
 	rm -f "$SSH_STANDINS/slow.started"
-	# SIGINT and SIGQUIT as from a terminal: not ignored as in a
-	# background job of this shell
+	# the four signals as from a terminal: not ignored as in a
+	# background job of this shell, nor as under nohup (an ignored
+	# signal stays ignored, by design)
 	TMPDIR=$TMP python3 -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+for n in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP, signal.SIGTERM):
+    signal.signal(n, signal.SIG_DFL)
 os.execv(sys.argv[1], sys.argv[1:])' "$GPUWIZ" gpus $SSH_GW_OPTS >/dev/null 2>&1 &
 	pid=$!
 	i=0
