@@ -98,7 +98,8 @@ typedef struct answer {
 	vs_reader rd;
 	size_t len;
 	size_t cap;               /* answer_cap */
-	int too_big;              /* 1: over cap; 2: over rd.kept_cap */
+	int too_big;              /* 1: over cap; 2: over rd.kept_cap; 3:
+	                           * one unit over rd.unit_cap */
 } answer;
 
 /* The largest answer taken, by what it is.  An answer read as units
@@ -109,6 +110,12 @@ typedef struct answer {
  * (tests/fixtures/vsphere, captured from vcsim), a task's info 1 to 1.5
  * KiB, so the task states of RetrievePropertiesEx read whole (one task's
  * info, the states of the tasks in flight) get more room. */
+/* One unit of an answer read as units (a VM with its properties and
+ * extraConfig, a host, one config target entry) weighs KiB in the
+ * captures; its tree is held while it is read, so it has a cap too, with
+ * room for a VM's large guestinfo values. */
+#define MAX_UNIT (8u << 20)
+
 static const struct method_cap {
 	const char *method;       /* NULL: every other answer read whole */
 	size_t cap;
@@ -147,7 +154,7 @@ write_cb(char *ptr, size_t size, size_t nmemb, void *userdata)
 	curl_easy_getinfo(a->s->curl, CURLINFO_RESPONSE_CODE, &code);
 	if ((code == 200 || code == 500) &&
 	    vs_reader_feed(&a->rd, ptr, n) != 0 && a->rd.too_big) {
-		a->too_big = 2;
+		a->too_big = 1 + a->rd.too_big;
 		return 0;
 	}
 	return n;
@@ -295,6 +302,12 @@ http_error(gw_vs *s, CURLcode rc, const char *method, const answer *a,
 		if (a->too_big == 2)
 			gw_err_set(e, _("the answer of %s to %s holds more than %u MiB besides the parts read one at a time"),
 			           s->host, method, (unsigned)(a->rd.kept_cap >> 20));
+		else if (a->too_big == 3)
+			/* TRANSLATORS: %s the server, %s a SOAP method, %u a
+			 * size; a part: one object of the answer (a VM, a
+			 * host). */
+			gw_err_set(e, _("the answer of %s to %s has a part larger than %u MiB"),
+			           s->host, method, (unsigned)(a->rd.unit_cap >> 20));
 		else
 			gw_err_set(e, _("the answer of %s to %s is larger than %u MiB"),
 			           s->host, method, (unsigned)(a->cap >> 20));
@@ -346,8 +359,10 @@ call(gw_vs *s, const char *method, req *r, int secret, long limit,
 	ans.s = s;
 	ans.cap = answer_cap(method, path != NULL);
 	vs_reader_init(&ans.rd, path, unit, unit_ctx);
-	if (path)
+	if (path) {
 		ans.rd.kept_cap = answer_cap(method, 0);
+		ans.rd.unit_cap = MAX_UNIT;
+	}
 	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDSIZE, (long)len);
 	curl_easy_setopt(s->curl, CURLOPT_WRITEDATA, &ans);

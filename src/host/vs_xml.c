@@ -445,6 +445,12 @@ vs_reader_feed(vs_reader *rd, const char *data, size_t len)
 			rd->failed = 1;
 		if (rd->kept_cap && kept(rd) > rd->kept_cap)
 			rd->failed = rd->too_big = 1;
+		else if (rd->unit_cap && rd->unit_from >= 0 &&
+		         xmlByteConsumed(rd->ctxt) - rd->unit_from >
+		         (long)rd->unit_cap) {
+			rd->failed = 1;
+			rd->too_big = 2;
+		}
 		rd->len += (size_t)n;
 		data += n;
 		len -= (size_t)n;

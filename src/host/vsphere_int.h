@@ -204,13 +204,15 @@ typedef struct vs_reader {
 	long unit_from;           /* where the open unit began, -1 none */
 	size_t unit_bytes;        /* bytes of the units handed on */
 	size_t kept_cap;          /* most bytes outside units, 0 any */
-	int failed;               /* not well-formed, or kept_cap passed */
-	int too_big;              /* kept_cap passed */
+	size_t unit_cap;          /* most bytes of one unit, 0 any */
+	int failed;               /* not well-formed, or a cap passed */
+	int too_big;              /* 1: kept_cap passed, 2: unit_cap */
 } vs_reader;
 void vs_reader_init(vs_reader *rd, const char *const *path, vs_unit_fn unit,
                     void *unit_ctx);
-/* 0, or -1 once the text is not well-formed or what it keeps outside
- * units (the envelope, a fault, ...) has more than kept_cap bytes. */
+/* 0, or -1 once the text is not well-formed, what it keeps outside units
+ * (the envelope, a fault, ...) has more than kept_cap bytes, or the unit
+ * being read more than unit_cap (checked after each 1 MiB fed). */
 int vs_reader_feed(vs_reader *rd, const char *data, size_t len);
 /* The end: as vs_parse_envelope, the document and the Body's first
  * element (units taken out), or -1. */

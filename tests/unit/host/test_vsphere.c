@@ -203,6 +203,7 @@ main(void)
 		cmocka_unit_test(test_inventory_vcsim_esx),
 		cmocka_unit_test(test_reader_units),
 		cmocka_unit_test(test_reader_kept_cap),
+		cmocka_unit_test(test_reader_unit_cap),
 		cmocka_unit_test(test_inventory_vcsim_vpx),
 		cmocka_unit_test(test_inventory_pages),
 		cmocka_unit_test(test_inventory_after_reconfigure),

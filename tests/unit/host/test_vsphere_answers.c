@@ -698,3 +698,49 @@ test_reader_kept_cap(void **state)
 	free(big);
 	free(text);
 }
+
+/* One unit larger than unit_cap (an entry of 4 KiB among the config
+ * target's, against a cap of 1 KiB), fed as the network gives it (in
+ * pieces): refused with too_big 2; without the cap, read. */
+void
+test_reader_unit_cap(void **state)
+{
+	size_t len, n = 0, at, blen;
+	char *text = xml_fixture("vcsim-gpuwiz-vpx-query-config-target.xml", &len);
+	const char *rv = strstr(text, "<returnval>");
+	vs_reader rd;
+	xmlDocPtr doc;
+	xmlNodePtr el;
+	char *big;
+	int rc = 0;
+
+	(void)state;
+	assert_non_null(rv);
+	at = (size_t)(rv - text) + strlen("<returnval>");
+	blen = len + 4096 + 11;
+	big = malloc(blen);
+	assert_non_null(big);
+	memcpy(big, text, at);
+	memcpy(big + at, "<pad>", 5);
+	memset(big + at + 5, 'x', 4096);
+	memcpy(big + at + 5 + 4096, "</pad>", 6);
+	memcpy(big + at + 4096 + 11, text + at, len - at);
+	vs_reader_init(&rd, vs_config_target_path, count_any, &n);
+	rd.unit_cap = 1024;
+	for (size_t off = 0; off < blen && rc == 0; off += 512)
+		rc = vs_reader_feed(&rd, big + off, blen - off < 512 ? blen - off : 512);
+	assert_int_equal(rc, -1);
+	assert_int_equal(rd.too_big, 2);
+	vs_reader_free(&rd);
+	/* the same without a cap: read, every unit handed on */
+	n = 0;
+	vs_reader_init(&rd, vs_config_target_path, count_any, &n);
+	for (size_t off = 0; off < blen; off += 512)
+		assert_int_equal(vs_reader_feed(&rd, big + off, blen - off < 512 ? blen - off : 512), 0);
+	assert_int_equal(vs_reader_finish(&rd, &doc, &el), 0);
+	vs_reader_free(&rd);
+	assert_true(n > 10);
+	xmlFreeDoc(doc);
+	free(big);
+	free(text);
+}

@@ -87,6 +87,7 @@ void test_fault_not_a_fault_and_not_soap(void **state);
 void test_inventory_vcsim_esx(void **state);
 void test_reader_units(void **state);
 void test_reader_kept_cap(void **state);
+void test_reader_unit_cap(void **state);
 void test_inventory_vcsim_vpx(void **state);
 void test_inventory_after_reconfigure(void **state);
 void test_config_target_vcsim_gpuwiz(void **state);
