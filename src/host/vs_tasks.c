@@ -187,13 +187,11 @@ create_filter(gw_vs *s, gw_err *e)
 	vs_req_free(&r);
 	s->filters = gw_xrealloc(s->filters, (s->nfilters + 1) * sizeof *s->filters);
 	f = &s->filters[s->nfilters];
-	f->moref = vs_nonempty(vs_child_text(el, "returnval"));
+	f->moref = vs_moref_result(el, s->host, "CreateFilter", e);
 	f->nopen = 0;
 	xmlFreeDoc(doc);
-	if (f->moref == NULL) {
-		gw_err_set(e, _("%s: CreateFilter returned no filter"), s->host);
+	if (f->moref == NULL)
 		return -1;
-	}
 	for (i = 0; i < s->ntasks; i++)
 		if (s->tasks[i].moref && s->tasks[i].state < 2 && s->tasks[i].filter < 0) {
 			s->tasks[i].filter = (int)s->nfilters;

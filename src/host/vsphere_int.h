@@ -20,6 +20,8 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlstring.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define NS_SOAPENV "http://schemas.xmlsoap.org/soap/envelope/"
 #define NS_XSI "http://www.w3.org/2001/XMLSchema-instance"
@@ -221,6 +223,42 @@ int vs_parse_answer_units(const char *text, size_t len, const char *method,
                           const char *const *path, vs_unit_fn unit,
                           void *unit_ctx, xmlDocPtr *doc, xmlNodePtr *el,
                           gw_err *e);
+
+/* ---- the short answers read whole (vs_answers.c) ------------------------ */
+
+/* What the login keeps of RetrieveServiceContent's ServiceContent: the
+ * managers' morefs (NULL when absent) and about's apiType, apiVersion and
+ * fullName ("" when absent). */
+typedef struct vs_service_content {
+	char *root_folder, *property_collector, *session_manager, *view_manager;
+	char *api_type, *api_version, *full_name;
+} vs_service_content;
+/* From el, the answer's body element, into *sc (the caller frees it,
+ * whatever the result): -1 with e naming url when the API version, the
+ * root folder (each empty too), the property collector, the session
+ * manager or the view manager is missing. */
+int vs_service_content_from(xmlNodePtr el, const char *url,
+                            vs_service_content *sc, gw_err *e);
+/* For the tests and the fuzz target: the login moves the fields into the
+ * session instead. */
+static inline void
+vs_service_content_free(vs_service_content *sc)
+{
+	free(sc->root_folder);
+	free(sc->property_collector);
+	free(sc->session_manager);
+	free(sc->view_manager);
+	free(sc->api_type);
+	free(sc->api_version);
+	free(sc->full_name);
+	memset(sc, 0, sizeof *sc);
+}
+/* The moref that method (CreateContainerView, CreateFilter, a *_Task)
+ * returns, from el, the answer's body element (malloc'ed); NULL with e
+ * naming host and what was expected when its returnval is missing or
+ * empty. */
+char *vs_moref_result(xmlNodePtr el, const char *host, const char *method,
+                      gw_err *e);
 
 /* ---- transport (vs_transport.c) ----------------------------------------- */
 
