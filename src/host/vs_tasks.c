@@ -346,7 +346,8 @@ reconcile(gw_vs *s, gw_err *e)
 {
 	req r;
 	xmlDocPtr doc;
-	xmlNodePtr el, spec, rv;
+	xmlNodePtr el, spec;
+	vs_updates a = { NULL, 0, 0 };
 	size_t i, n = 0;
 	int rc;
 
@@ -367,16 +368,13 @@ reconcile(gw_vs *s, gw_err *e)
 	vs_req_free(&r);
 	if (rc != 0)
 		return -1;
-	rv = vs_first_el(el, "returnval");
-	FOR_EL(o, rv, "objects") {
-		gw_vs_task_update u;
-
-		vs_task_update_from(o, "propSet", &u);
-		if (u.task && u.state >= 0)
-			task_update(s, &u);
-		gw_vs_task_update_free(&u);
-	}
+	vs_task_states_from_el(el, &a);
 	xmlFreeDoc(doc);
+	for (i = 0; i < a.n; i++) {
+		task_update(s, &a.ups[i]);
+		gw_vs_task_update_free(&a.ups[i]);
+	}
+	free(a.ups);
 	return 0;
 }
 

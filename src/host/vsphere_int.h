@@ -313,10 +313,6 @@ void vs_config_target_from_el(xmlNodePtr el, gw_vs_host *h);
 /* ---- tasks (vs_tasks.c, vs_actions.c) ----------------------------------- */
 
 int vs_task_state(const char *st);
-/* u from os's "obj" and its name/val children named child: a
- * WaitForUpdatesEx objectSet ("changeSet") or a RetrievePropertiesEx
- * objects ("propSet"); state and progress -1 when not given. */
-void vs_task_update_from(xmlNodePtr os, const char *child, gw_vs_task_update *u);
 /* The updates of a WaitForUpdatesEx answer, gathered. */
 typedef struct vs_updates {
 	gw_vs_task_update *ups;
@@ -328,6 +324,10 @@ void vs_task_update_unit(xmlNodePtr os, void *a);
  * into a. */
 void vs_task_updates_from_el(xmlNodePtr el, vs_updates *a, char **version,
                              int *truncated);
+/* The tasks of a RetrievePropertiesEx answer (el, its body element) of
+ * their info.state and info.error, into a: those that name their task and
+ * a known state. */
+void vs_task_states_from_el(xmlNodePtr el, vs_updates *a);
 /* A started task (moref taken over); sync: waited for alone. */
 vs_task *vs_task_add(gw_vs *s, char *moref, const char *vm,
                      const char *what, int sync);

@@ -6,10 +6,12 @@
  * graphicsConfig and a task's info; and the short answers that the
  * calling code reads whole (src/host/vs_answers.c), from the body element
  * that vs_parse_answer gives as vs_call does: RetrieveServiceContent's
- * ServiceContent, and the moref that CreateContainerView, CreateFilter
- * and ReconfigVM_Task return.  Invariants: a service content that reads
- * has an API version, a root folder and the three managers; a moref read
- * is not empty, one not read leaves an error. */
+ * ServiceContent, the moref that CreateContainerView, CreateFilter
+ * and ReconfigVM_Task return, and the task states that a quiet wait asks
+ * again (vs_task_states_from_el, src/host/vs_task_parse.c).  Invariants:
+ * a service content that reads has an API version, a root folder and the
+ * three managers; a moref read is not empty, one not read leaves an
+ * error; each task state read names its task and is 0..3. */
 #include "fuzz.h"
 #include "vsphere_int.h"   /* vs_seams.h, vs_parse_answer, vs_answers.c */
 
@@ -109,6 +111,26 @@ fz_moref_results(const char *s, size_t len)
 	xmlFreeDoc(doc);
 }
 
+static void
+fz_task_states(const char *s, size_t len)
+{
+	vs_updates a = { NULL, 0, 0 };
+	xmlDocPtr doc;
+	xmlNodePtr el;
+	gw_err e;
+
+	if (vs_parse_answer(s, len, "RetrievePropertiesEx", &doc, &el,
+	                    &e) != 0)
+		return;
+	vs_task_states_from_el(el, &a);
+	xmlFreeDoc(doc);
+	for (size_t i = 0; i < a.n; i++) {
+		FZ_CHECK(a.ups[i].task && a.ups[i].task[0] != '\0');
+		FZ_CHECK(a.ups[i].state >= 0 && a.ups[i].state <= 3);
+	}
+	gw_vs_task_updates_free(a.ups, a.n);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -131,5 +153,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gw_vs_task_info_free(&ti);
 	fz_service_content(s, size);
 	fz_moref_results(s, size);
+	fz_task_states(s, size);
 	return 0;
 }

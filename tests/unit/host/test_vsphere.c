@@ -331,6 +331,51 @@ test_moref_results(void **state)
 	}
 }
 
+/* The task states that a quiet wait asks again (vs_tasks.c, reconcile). */
+static void
+test_task_states(void **state)
+{
+	size_t n;
+	char *x = xml_fixture("vcsim-gpuwiz-retrieve-task-states.xml", &n), *bad;
+	vs_updates a = { NULL, 0, 0 };
+	xmlNodePtr el;
+	xmlDocPtr doc = answer_el(x, n, "RetrievePropertiesEx", &el);
+
+	(void)state;
+	vs_task_states_from_el(el, &a);
+	xmlFreeDoc(doc);
+	assert_int_equal(a.n, 2);
+	assert_string_equal(a.ups[0].task, "task-60");
+	assert_int_equal(a.ups[0].state, 2);
+	assert_null(a.ups[0].fault_type);
+	assert_string_equal(a.ups[1].task, "task-62");
+	assert_int_equal(a.ups[1].state, 3);
+	assert_string_equal(a.ups[1].fault_type, "SystemError");
+	assert_string_equal(a.ups[1].fault_message,
+	                    "A general system error occurred: vcsim-gpuwiz injected fault for VM VM1 (-fail-vm)");
+	gw_vs_task_updates_free(a.ups, a.n);
+	/* an object without its task, and one without a state: left out */
+	bad = without(x, "<obj type=\"Task\">task-60</obj>");
+	memset(&a, 0, sizeof a);
+	doc = answer_el(bad, strlen(bad), "RetrievePropertiesEx", &el);
+	vs_task_states_from_el(el, &a);
+	xmlFreeDoc(doc);
+	assert_int_equal(a.n, 1);
+	assert_string_equal(a.ups[0].task, "task-62");
+	gw_vs_task_updates_free(a.ups, a.n);
+	free(bad);
+	bad = without(x, "<name>info.state</name>");
+	memset(&a, 0, sizeof a);
+	doc = answer_el(bad, strlen(bad), "RetrievePropertiesEx", &el);
+	vs_task_states_from_el(el, &a);
+	xmlFreeDoc(doc);
+	assert_int_equal(a.n, 1);
+	assert_string_equal(a.ups[0].task, "task-62");
+	gw_vs_task_updates_free(a.ups, a.n);
+	free(bad);
+	free(x);
+}
+
 int
 main(void)
 {
@@ -352,6 +397,7 @@ main(void)
 		cmocka_unit_test(test_task_info),
 		cmocka_unit_test(test_service_content),
 		cmocka_unit_test(test_moref_results),
+		cmocka_unit_test(test_task_states),
 		cmocka_unit_test(test_task_updates_enter),
 		cmocka_unit_test(test_task_updates_error),
 		cmocka_unit_test(test_task_updates_timeout),
