@@ -278,12 +278,10 @@ run_task(gw_vs *s, const char *method, req *r, const gw_vs_vm *vm,
 			           s->host, method);
 		return -1;
 	}
-	task = vs_nonempty(vs_child_text(el, "returnval"));
+	task = vs_moref_result(el, s->host, method, e);
 	xmlFreeDoc(doc);
-	if (task == NULL) {
-		gw_err_set(e, _("%s: %s returned no task"), s->host, method);
+	if (task == NULL)
 		return -1;
-	}
 	t = vs_task_add(s, task, vm->name, what, !batch);
 	if (batch)
 		return 0;

@@ -176,10 +176,8 @@ create_view(gw_vs *s, gw_err *e)
 		return NULL;
 	}
 	vs_req_free(&r);
-	view = vs_nonempty(vs_child_text(el, "returnval"));
+	view = vs_moref_result(el, s->host, "CreateContainerView", e);
 	xmlFreeDoc(doc);
-	if (view == NULL)
-		gw_err_set(e, _("%s: CreateContainerView returned no view"), s->host);
 	return view;
 }
 

@@ -45,7 +45,10 @@ update_change(xmlNodePtr cs, gw_vs_task_update *u)
 	free(name);
 }
 
-void
+/* u from os's "obj" and its name/val children named child: a
+ * WaitForUpdatesEx objectSet ("changeSet") or a RetrievePropertiesEx
+ * objects ("propSet"); state and progress -1 when not given. */
+static void
 vs_task_update_from(xmlNodePtr os, const char *child, gw_vs_task_update *u)
 {
 	memset(u, 0, sizeof *u);
@@ -60,6 +63,17 @@ const char *const vs_updates_path[] = {
 	"returnval", "filterSet", "objectSet", NULL
 };
 
+/* The next update of a (room made; a->n not counted yet). */
+static gw_vs_task_update *
+updates_slot(vs_updates *a)
+{
+	if (a->n == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 8;
+		a->ups = gw_xrealloc(a->ups, a->cap * sizeof *a->ups);
+	}
+	return &a->ups[a->n];
+}
+
 void
 vs_task_update_unit(xmlNodePtr os, void *ctx)
 {
@@ -67,11 +81,7 @@ vs_task_update_unit(xmlNodePtr os, void *ctx)
 	gw_vs_task_update *u;
 	char *kind;
 
-	if (a->n == a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 8;
-		a->ups = gw_xrealloc(a->ups, a->cap * sizeof *a->ups);
-	}
-	u = &a->ups[a->n];
+	u = updates_slot(a);
 	vs_task_update_from(os, "changeSet", u);
 	kind = vs_child_text(os, "kind");
 	u->left = kind && strcmp(kind, "leave") == 0;
@@ -97,6 +107,20 @@ vs_task_updates_from_el(xmlNodePtr el, vs_updates *a, char **version,
 	FOR_EL(fs, rv, "filterSet")
 		FOR_EL(os, fs, "objectSet")
 			vs_task_update_unit(os, a);
+}
+
+void
+vs_task_states_from_el(xmlNodePtr el, vs_updates *a)
+{
+	FOR_EL(o, vs_first_el(el, "returnval"), "objects") {
+		gw_vs_task_update *u = updates_slot(a);
+
+		vs_task_update_from(o, "propSet", u);
+		if (u->task && u->state >= 0)
+			a->n++;
+		else
+			gw_vs_task_update_free(u);
+	}
 }
 
 int

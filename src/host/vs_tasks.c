@@ -187,13 +187,11 @@ create_filter(gw_vs *s, gw_err *e)
 	vs_req_free(&r);
 	s->filters = gw_xrealloc(s->filters, (s->nfilters + 1) * sizeof *s->filters);
 	f = &s->filters[s->nfilters];
-	f->moref = vs_nonempty(vs_child_text(el, "returnval"));
+	f->moref = vs_moref_result(el, s->host, "CreateFilter", e);
 	f->nopen = 0;
 	xmlFreeDoc(doc);
-	if (f->moref == NULL) {
-		gw_err_set(e, _("%s: CreateFilter returned no filter"), s->host);
+	if (f->moref == NULL)
 		return -1;
-	}
 	for (i = 0; i < s->ntasks; i++)
 		if (s->tasks[i].moref && s->tasks[i].state < 2 && s->tasks[i].filter < 0) {
 			s->tasks[i].filter = (int)s->nfilters;
@@ -348,7 +346,8 @@ reconcile(gw_vs *s, gw_err *e)
 {
 	req r;
 	xmlDocPtr doc;
-	xmlNodePtr el, spec, rv;
+	xmlNodePtr el, spec;
+	vs_updates a = { NULL, 0, 0 };
 	size_t i, n = 0;
 	int rc;
 
@@ -369,16 +368,13 @@ reconcile(gw_vs *s, gw_err *e)
 	vs_req_free(&r);
 	if (rc != 0)
 		return -1;
-	rv = vs_first_el(el, "returnval");
-	FOR_EL(o, rv, "objects") {
-		gw_vs_task_update u;
-
-		vs_task_update_from(o, "propSet", &u);
-		if (u.task && u.state >= 0)
-			task_update(s, &u);
-		gw_vs_task_update_free(&u);
-	}
+	vs_task_states_from_el(el, &a);
 	xmlFreeDoc(doc);
+	for (i = 0; i < a.n; i++) {
+		task_update(s, &a.ups[i]);
+		gw_vs_task_update_free(&a.ups[i]);
+	}
+	free(a.ups);
 	return 0;
 }
 

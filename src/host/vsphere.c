@@ -151,7 +151,8 @@ retrieve_service_content(gw_vs *s, gw_err *e)
 {
 	req r;
 	xmlDocPtr doc;
-	xmlNodePtr el, rv, about;
+	xmlNodePtr el;
+	vs_service_content sc;
 	int rc;
 
 	vs_req_init(&r, "RetrieveServiceContent");
@@ -160,33 +161,18 @@ retrieve_service_content(gw_vs *s, gw_err *e)
 	vs_req_free(&r);
 	if (rc != 0)
 		return -1;
-	rv = vs_first_el(el, "returnval");
-	about = vs_first_el(rv, "about");
-	vs_set_str(&s->root_folder, vs_child_text(rv, "rootFolder"));
-	vs_set_str(&s->property_collector, vs_child_text(rv, "propertyCollector"));
-	vs_set_str(&s->session_manager, vs_child_text(rv, "sessionManager"));
-	vs_set_str(&s->view_manager, vs_child_text(rv, "viewManager"));
-	vs_set_str(&s->api_type, vs_child_text(about, "apiType"));
-	vs_set_str(&s->api_version, vs_child_text(about, "apiVersion"));
-	vs_set_str(&s->full_name, vs_child_text(about, "fullName"));
+	rc = vs_service_content_from(el, s->url, &sc, e);
 	xmlFreeDoc(doc);
-	if (!s->api_version || !*s->api_version || !s->root_folder ||
-	    !*s->root_folder || !s->property_collector || !s->session_manager ||
-	    !s->view_manager) {
-		gw_err_set(e, _("%s is not a vSphere endpoint: its service content lacks the API version or the managers gpuwiz needs"),
-		           s->url);
-		if (!s->api_version)
-			s->api_version = gw_xstrdup("");
-		if (!s->api_type)
-			s->api_type = gw_xstrdup("");
-		if (!s->full_name)
-			s->full_name = gw_xstrdup("");
+	/* kept when incomplete too: gw_vs_round_trips shows what it had */
+	vs_set_str(&s->root_folder, sc.root_folder);
+	vs_set_str(&s->property_collector, sc.property_collector);
+	vs_set_str(&s->session_manager, sc.session_manager);
+	vs_set_str(&s->view_manager, sc.view_manager);
+	vs_set_str(&s->api_type, sc.api_type);
+	vs_set_str(&s->api_version, sc.api_version);
+	vs_set_str(&s->full_name, sc.full_name);
+	if (rc != 0)
 		return -1;
-	}
-	if (!s->full_name)
-		s->full_name = gw_xstrdup("");
-	if (!s->api_type)
-		s->api_type = gw_xstrdup("");
 	vs_set_soap_action(s);
 	return 0;
 }

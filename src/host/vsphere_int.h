@@ -20,6 +20,8 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlstring.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define NS_SOAPENV "http://schemas.xmlsoap.org/soap/envelope/"
 #define NS_XSI "http://www.w3.org/2001/XMLSchema-instance"
@@ -236,6 +238,42 @@ int vs_parse_answer_units(const char *text, size_t len, const char *method,
                           void *unit_ctx, xmlDocPtr *doc, xmlNodePtr *el,
                           gw_err *e);
 
+/* ---- the short answers read whole (vs_answers.c) ------------------------ */
+
+/* What the login keeps of RetrieveServiceContent's ServiceContent: the
+ * managers' morefs (NULL when absent) and about's apiType, apiVersion and
+ * fullName ("" when absent). */
+typedef struct vs_service_content {
+	char *root_folder, *property_collector, *session_manager, *view_manager;
+	char *api_type, *api_version, *full_name;
+} vs_service_content;
+/* From el, the answer's body element, into *sc (the caller frees it,
+ * whatever the result): -1 with e naming url when the API version, the
+ * root folder (each empty too), the property collector, the session
+ * manager or the view manager is missing. */
+int vs_service_content_from(xmlNodePtr el, const char *url,
+                            vs_service_content *sc, gw_err *e);
+/* For the tests and the fuzz target: the login moves the fields into the
+ * session instead. */
+static inline void
+vs_service_content_free(vs_service_content *sc)
+{
+	free(sc->root_folder);
+	free(sc->property_collector);
+	free(sc->session_manager);
+	free(sc->view_manager);
+	free(sc->api_type);
+	free(sc->api_version);
+	free(sc->full_name);
+	memset(sc, 0, sizeof *sc);
+}
+/* The moref that method (CreateContainerView, CreateFilter, a *_Task)
+ * returns, from el, the answer's body element (malloc'ed); NULL with e
+ * naming host and what was expected when its returnval is missing or
+ * empty. */
+char *vs_moref_result(xmlNodePtr el, const char *host, const char *method,
+                      gw_err *e);
+
 /* ---- transport (vs_transport.c) ----------------------------------------- */
 
 /* curl, libxml2 and OpenSSL set up, once. */
@@ -297,10 +335,6 @@ void vs_config_target_unit(xmlNodePtr unit, void *ctx);
 /* ---- tasks (vs_tasks.c, vs_actions.c) ----------------------------------- */
 
 int vs_task_state(const char *st);
-/* u from os's "obj" and its name/val children named child: a
- * WaitForUpdatesEx objectSet ("changeSet") or a RetrievePropertiesEx
- * objects ("propSet"); state and progress -1 when not given. */
-void vs_task_update_from(xmlNodePtr os, const char *child, gw_vs_task_update *u);
 /* The updates of a WaitForUpdatesEx answer, gathered. */
 typedef struct vs_updates {
 	gw_vs_task_update *ups;
@@ -312,6 +346,10 @@ void vs_task_update_unit(xmlNodePtr os, void *a);
  * into a. */
 void vs_task_updates_from_el(xmlNodePtr el, vs_updates *a, char **version,
                              int *truncated);
+/* The tasks of a RetrievePropertiesEx answer (el, its body element) of
+ * their info.state and info.error, into a: those that name their task and
+ * a known state. */
+void vs_task_states_from_el(xmlNodePtr el, vs_updates *a);
 /* A started task (moref taken over); sync: waited for alone. */
 vs_task *vs_task_add(gw_vs *s, char *moref, const char *vm,
                      const char *what, int sync);

@@ -188,6 +188,193 @@ progress(void *ctx, const char *what, int pct)
 		progress_between = 1;
 }
 
+/* ---- the short answers read whole (src/host/vs_answers.c) ------------ */
+
+/* text (a whole answer of method) -> its body element in *el */
+static xmlDocPtr
+answer_el(const char *text, size_t len, const char *method, xmlNodePtr *el)
+{
+	xmlDocPtr doc;
+	gw_err e;
+
+	if (vs_parse_answer(text, len, method, &doc, el, &e) != 0)
+		fail_msg("%s: %s", method, e.msg);
+	return doc;
+}
+
+/* One service content: its fields as the login keeps them, or NULL (and
+ * *msg the error) when it is refused. */
+static int
+service_content(const char *text, vs_service_content *sc, gw_err *e)
+{
+	xmlNodePtr el;
+	xmlDocPtr doc = answer_el(text, strlen(text), "RetrieveServiceContent",
+	                          &el);
+	int rc;
+
+	memset(sc, 0, sizeof *sc);
+	rc = vs_service_content_from(el, "https://vc.example/sdk", sc, e);
+	xmlFreeDoc(doc);
+	return rc;
+}
+
+/* text less its first occurrence of cut */
+static char *
+without(const char *text, const char *cut)
+{
+	const char *at = strstr(text, cut);
+
+	if (at == NULL)
+		fail_msg("no %s in the answer", cut);
+	return gw_xasprintf("%.*s%s", (int)(at - text), text, at + strlen(cut));
+}
+
+static void
+test_service_content(void **state)
+{
+	static const char *const cuts[] = {
+		"<viewManager type=\"ViewManager\">ViewManager</viewManager>",
+		"<sessionManager type=\"SessionManager\">ha-sessionmgr</sessionManager>",
+		"<propertyCollector type=\"PropertyCollector\">ha-property-collector</propertyCollector>",
+		"<rootFolder type=\"Folder\">ha-folder-root</rootFolder>",
+		"<apiVersion>6.5</apiVersion>",
+	};
+	vs_service_content sc;
+	size_t n;
+	char *esx = xml_fixture("vcsim-esx-retrieve-service-content.xml", &n);
+	char *vpx = xml_fixture("vcsim-gpuwiz-vpx-retrieve-service-content.xml", &n);
+	gw_err e;
+
+	(void)state;
+	assert_int_equal(service_content(esx, &sc, &e), 0);
+	assert_string_equal(sc.root_folder, "ha-folder-root");
+	assert_string_equal(sc.property_collector, "ha-property-collector");
+	assert_string_equal(sc.session_manager, "ha-sessionmgr");
+	assert_string_equal(sc.view_manager, "ViewManager");
+	assert_string_equal(sc.api_type, "HostAgent");
+	assert_string_equal(sc.api_version, "6.5");
+	assert_string_equal(sc.full_name, "VMware ESXi 6.5.0 build-5969303");
+	vs_service_content_free(&sc);
+	assert_int_equal(service_content(vpx, &sc, &e), 0);
+	assert_string_equal(sc.root_folder, "group-d1");
+	assert_string_equal(sc.property_collector, "propertyCollector");
+	assert_string_equal(sc.session_manager, "SessionManager");
+	assert_string_equal(sc.view_manager, "ViewManager");
+	assert_string_equal(sc.api_type, "VirtualCenter");
+	assert_string_equal(sc.api_version, "8.0.2.0");
+	assert_string_equal(sc.full_name, "VMware vCenter Server 8.0.2 build-22385739");
+	vs_service_content_free(&sc);
+	/* each of what the login needs, missing: refused, naming the URL;
+	 * what was there is kept (gw_vs_round_trips shows it) */
+	for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+		char *bad = without(esx, cuts[i]);
+
+		assert_int_equal(service_content(bad, &sc, &e), -1);
+		assert_string_equal(e.msg, "https://vc.example/sdk is not a vSphere endpoint: its service content lacks the API version or the managers gpuwiz needs");
+		assert_non_null(sc.api_version);
+		assert_string_equal(sc.api_type, "HostAgent");
+		assert_string_equal(sc.full_name, "VMware ESXi 6.5.0 build-5969303");
+		vs_service_content_free(&sc);
+		free(bad);
+	}
+	free(esx);
+	free(vpx);
+}
+
+static void
+test_moref_results(void **state)
+{
+	static const struct {
+		const char *fixture, *method, *moref, *msg;
+	} cases[] = {
+		{ "vcsim-gpuwiz-create-container-view.xml", "CreateContainerView",
+		  "session[d9cbde22-8415-49d7-aa4a-674c29969383]3c3c4aa2-8a3e-4a41-a965-a70063aee6f9",
+		  "esx01: CreateContainerView returned no view" },
+		{ "vcsim-gpuwiz-create-filter.xml", "CreateFilter",
+		  "session[d9cbde22-8415-49d7-aa4a-674c29969383]f96585f6-c3e1-4aaa-8e49-efcc8ba8efff",
+		  "esx01: CreateFilter returned no filter" },
+		{ "vcsim-gpuwiz-reconfig-vm-task.xml", "ReconfigVM_Task", "task-60",
+		  "esx01: ReconfigVM_Task returned no task" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t n;
+		char *x = xml_fixture(cases[i].fixture, &n), *at, *moref, *bad;
+		xmlNodePtr el;
+		xmlDocPtr doc = answer_el(x, n, cases[i].method, &el);
+		gw_err e;
+
+		moref = vs_moref_result(el, "esx01", cases[i].method, &e);
+		assert_non_null(moref);
+		assert_string_equal(moref, cases[i].moref);
+		free(moref);
+		xmlFreeDoc(doc);
+		/* the returnval emptied, then gone */
+		at = strstr(x, cases[i].moref);
+		assert_non_null(at);
+		bad = gw_xasprintf("%.*s%s", (int)(at - x), x,
+		                   at + strlen(cases[i].moref));
+		for (int k = 0; k < 2; k++) {
+			doc = answer_el(bad, strlen(bad), cases[i].method, &el);
+			e.msg[0] = '\0';
+			assert_null(vs_moref_result(el, "esx01", cases[i].method, &e));
+			assert_string_equal(e.msg, cases[i].msg);
+			xmlFreeDoc(doc);
+			free(bad);
+			bad = gw_xasprintf("%.*s</%sResponse></soapenv:Body></soapenv:Envelope>",
+			                   (int)(strstr(x, "<returnval") - x), x,
+			                   cases[i].method);
+		}
+		free(bad);
+		free(x);
+	}
+}
+
+/* The task states that a quiet wait asks again (vs_tasks.c, reconcile). */
+static void
+test_task_states(void **state)
+{
+	size_t n;
+	char *x = xml_fixture("vcsim-gpuwiz-retrieve-task-states.xml", &n), *bad;
+	vs_updates a = { NULL, 0, 0 };
+	xmlNodePtr el;
+	xmlDocPtr doc = answer_el(x, n, "RetrievePropertiesEx", &el);
+
+	(void)state;
+	vs_task_states_from_el(el, &a);
+	xmlFreeDoc(doc);
+	assert_int_equal(a.n, 2);
+	assert_string_equal(a.ups[0].task, "task-60");
+	assert_int_equal(a.ups[0].state, 2);
+	assert_null(a.ups[0].fault_type);
+	assert_string_equal(a.ups[1].task, "task-62");
+	assert_int_equal(a.ups[1].state, 3);
+	assert_string_equal(a.ups[1].fault_type, "SystemError");
+	assert_string_equal(a.ups[1].fault_message,
+	                    "A general system error occurred: vcsim-gpuwiz injected fault for VM VM1 (-fail-vm)");
+	gw_vs_task_updates_free(a.ups, a.n);
+	/* an object without its task, and one without a state: left out */
+	bad = without(x, "<obj type=\"Task\">task-60</obj>");
+	memset(&a, 0, sizeof a);
+	doc = answer_el(bad, strlen(bad), "RetrievePropertiesEx", &el);
+	vs_task_states_from_el(el, &a);
+	xmlFreeDoc(doc);
+	assert_int_equal(a.n, 1);
+	assert_string_equal(a.ups[0].task, "task-62");
+	gw_vs_task_updates_free(a.ups, a.n);
+	free(bad);
+	bad = without(x, "<name>info.state</name>");
+	memset(&a, 0, sizeof a);
+	doc = answer_el(bad, strlen(bad), "RetrievePropertiesEx", &el);
+	vs_task_states_from_el(el, &a);
+	xmlFreeDoc(doc);
+	assert_int_equal(a.n, 1);
+	assert_string_equal(a.ups[0].task, "task-62");
+	gw_vs_task_updates_free(a.ups, a.n);
+	free(bad);
+	free(x);
+}
 
 int
 main(void)
@@ -210,6 +397,9 @@ main(void)
 		cmocka_unit_test(test_config_target_vcsim_gpuwiz),
 		cmocka_unit_test(test_config_target),
 		cmocka_unit_test(test_task_info),
+		cmocka_unit_test(test_service_content),
+		cmocka_unit_test(test_moref_results),
+		cmocka_unit_test(test_task_states),
 		cmocka_unit_test(test_task_updates_enter),
 		cmocka_unit_test(test_task_updates_error),
 		cmocka_unit_test(test_task_updates_timeout),
