@@ -18,7 +18,7 @@ fmt() { f_l=$1; f_m=$2; shift 2; printf "$(tr_ "$f_l" "$f_m")" "$@"; }
 for lang in $langs; do
 	l=${lang%%.*}
 	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
-	cp "$LLM" "$TMP/run/vm.vmx"
+	cp "$LLM" "$TMP/run/vm.vmx" && chmod u+w "$TMP/run/vm.vmx"
 	printf '[gpu]\ndevices = l40s=2\n[vm]\nvmx = vm.vmx\nbdf = 0000:3b:00.0, 0000:5e:00.0\nsystem_id = 5f3a1c2e-8b4d-11ee-9a2b-3cecef0a1b2c\n[output]\ndir = out\nformats = vmx\n' >"$TMP/run/a.ini"
 	start "$lang" 80x24 --answers a.ini
 	wait_for "$(st WELCOME)" >/dev/null
@@ -59,7 +59,7 @@ for lang in $langs; do
 
 	# another model in the VM stays listed beside the GPU asked for
 	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
-	cp "$LLM" "$TMP/run/vm.vmx"
+	cp "$LLM" "$TMP/run/vm.vmx" && chmod u+w "$TMP/run/vm.vmx"
 	printf '[gpu]\ndevices = a40\n[vm]\nvmx = vm.vmx\n[output]\ndir = out\nformats = vmx\n' >"$TMP/run/b.ini"
 	start "$lang" 80x24 --answers b.ini
 	wait_for "$(st WELCOME)" >/dev/null
