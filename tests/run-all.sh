@@ -33,7 +33,7 @@ mkdir -p _build/plain _build/asan
 
 (cd _build/asan && ../../configure --enable-werror --enable-sanitizers >/dev/null && \
 	make -j"$jobs" && GW_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	LSAN_OPTIONS=suppressions="$top/tests/lsan.supp" \
+	LSAN_OPTIONS=suppressions="$top/tests/lsan.supp":print_suppressions=0 \
 	make -j"$jobs" check) || { failed_logs _build/asan; exit 1; }
 
 # the fuzz targets under libFuzzer, seconds each (tests/fuzz/layer.sh)
