@@ -632,6 +632,23 @@ test_reader_units(void **state)
 	free(text);
 }
 
+/* text (len bytes) with "<pad>" and 4096 'x' and "</pad>" put in at at;
+ * *blen its length (malloc'ed). */
+static char *
+with_pad(const char *text, size_t len, size_t at, size_t *blen)
+{
+	char *big = malloc(len + 4096 + 11);
+
+	assert_non_null(big);
+	memcpy(big, text, at);
+	memcpy(big + at, "<pad>", 5);
+	memset(big + at + 5, 'x', 4096);
+	memcpy(big + at + 5 + 4096, "</pad>", 6);
+	memcpy(big + at + 4096 + 11, text + at, len - at);
+	*blen = len + 4096 + 11;
+	return big;
+}
+
 /* A QueryConfigTarget answer read part by part: every child of returnval
  * is a unit, none left in the tree; what is kept beside the units is
  * counted, and past kept_cap the reader stops. */
@@ -652,7 +669,7 @@ test_reader_kept_cap(void **state)
 	xmlDocPtr doc;
 	xmlNodePtr el;
 	char *big;
-	size_t at;
+	size_t at, blen;
 
 	(void)state;
 	assert_non_null(end);
@@ -675,23 +692,17 @@ test_reader_kept_cap(void **state)
 
 	/* 4 KiB beside the units: past a kept_cap of 1 KiB */
 	at = (size_t)(end - text);
-	big = malloc(len + 4096 + 16);
-	assert_non_null(big);
-	memcpy(big, text, at);
-	memcpy(big + at, "<pad>", 5);
-	memset(big + at + 5, 'x', 4096);
-	memcpy(big + at + 5 + 4096, "</pad>", 6);
-	memcpy(big + at + 4096 + 11, text + at, len - at);
+	big = with_pad(text, len, at, &blen);
 	n = 0;
 	vs_reader_init(&rd, vs_config_target_path, count_any, &n);
 	rd.kept_cap = 1024;
-	assert_int_equal(vs_reader_feed(&rd, big, len + 4096 + 11), -1);
+	assert_int_equal(vs_reader_feed(&rd, big, blen), -1);
 	assert_true(rd.too_big);
 	assert_int_equal(n, want);
 	vs_reader_free(&rd);
 	/* the same without a cap: read */
 	vs_reader_init(&rd, vs_config_target_path, count_any, &n);
-	assert_int_equal(vs_reader_feed(&rd, big, len + 4096 + 11), 0);
+	assert_int_equal(vs_reader_feed(&rd, big, blen), 0);
 	assert_int_equal(vs_reader_finish(&rd, &doc, &el), 0);
 	vs_reader_free(&rd);
 	xmlFreeDoc(doc);
@@ -717,14 +728,7 @@ test_reader_unit_cap(void **state)
 	(void)state;
 	assert_non_null(rv);
 	at = (size_t)(rv - text) + strlen("<returnval>");
-	blen = len + 4096 + 11;
-	big = malloc(blen);
-	assert_non_null(big);
-	memcpy(big, text, at);
-	memcpy(big + at, "<pad>", 5);
-	memset(big + at + 5, 'x', 4096);
-	memcpy(big + at + 5 + 4096, "</pad>", 6);
-	memcpy(big + at + 4096 + 11, text + at, len - at);
+	big = with_pad(text, len, at, &blen);
 	vs_reader_init(&rd, vs_config_target_path, count_any, &n);
 	rd.unit_cap = 1024;
 	for (size_t off = 0; off < blen && rc == 0; off += 512)
