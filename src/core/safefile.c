@@ -359,6 +359,15 @@ gw_fd_fill(int fd, const char *data, size_t len, mode_t mode)
 	return 0;
 }
 
+void
+gw_err_changed_on_disk(gw_err *e, const char *path)
+{
+	/* TRANSLATORS: %s is a .vmx file changed by someone else while
+	 * gpuwiz had it open. */
+	gw_err_set(e, _("%s: changed on disk since gpuwiz read it; nothing written (run gpuwiz again on the file as it is now)"),
+	           path);
+}
+
 int
 gw_file_holds(const char *path, const char *data, size_t len)
 {
@@ -403,10 +412,7 @@ still_as_read(const char *path, const char *final, const char *was,
 		gw_err_set(e, _("%s: cannot read it again before replacing it: %s; nothing written"),
 		           path, strerror(errno));
 	else
-		/* TRANSLATORS: %s is a .vmx file changed by someone else
-		 * while gpuwiz had it open. */
-		gw_err_set(e, _("%s: changed on disk since gpuwiz read it; nothing written (run gpuwiz again on the file as it is now)"),
-		           path);
+		gw_err_changed_on_disk(e, path);
 	return -1;
 }
 

@@ -33,6 +33,9 @@ int gw_tmp_open(const char *final, char **tmp, gw_err *e);
 int gw_write_file_over(const char *path, const char *data, size_t len,
                        const char *was, size_t wlen, gw_err *e);
 
+/* The refusal of a file no longer as gpuwiz read it (here and by the
+ * ESXi host's write script): one line naming path. */
+void gw_err_changed_on_disk(gw_err *e, const char *path);
 /* The file at path holds exactly the len bytes data: 1; 0 when it holds
  * others; -1 with errno set when it cannot be read. */
 int gw_file_holds(const char *path, const char *data, size_t len);

@@ -225,8 +225,7 @@ write_error(gw_err *e, const char *path, const char *tmp, size_t len, int st,
 		gw_vmx_err_read_only(e, path);
 		break;
 	case 18:
-		gw_err_set(e, _("%s: changed on disk since gpuwiz read it; nothing written (run gpuwiz again on the file as it is now)"),
-		           path);
+		gw_err_changed_on_disk(e, path);
 		break;
 	default:
 		runner_status_error(e, path, st, err);
