@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Install what building, installing and running gpuwiz needs on Debian 12
 # (run as root): the compiler and autotools, the libraries, man-db for
 # "man gpuwiz", the CA certificates the vSphere API is checked against and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ansible-apply.sh: the peer of bench/vsphere-apply.sh through Ansible: the
 # same plan (a vGPU with unified memory, the MMIO window, the memory
 # reservation) as the playbook `gpuwiz snippet --format ansible` writes,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Time to first screen and peak memory of the gpuwiz wizard next to
 # `dialog --menu` (what a shell-script wizard would use), in one run.  Each
 # program starts in a detached tmux pane of 80x24; the time runs from the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The host probes of gpuwiz next to the tools an admin would run instead,
 # in one run on the same machine: `gpuwiz check` against libvirt's
 # `virt-host-validate qemu`, `gpuwiz gpus` against `lspci -vvv`, and

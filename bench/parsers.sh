@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # parsers.sh: is reading a host's device list linear in its size?  Builds
 # `esxcli hardware pci list` outputs of N and 4N devices (blocks in the
 # layout of tests/fixtures/esxcli) and times `gpuwiz gpus --esxcli-file`

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The same change gpuwiz vsphere apply makes, done the way a pyvmomi user
 would: for each VM, ReconfigVM_Task with the MMIO keys, unified memory for
 the vGPU, the memory reservation locked to the maximum and one vGPU device.

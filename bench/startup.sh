@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Start-up time, libraries and peak memory of gpuwiz next to dialog(1),
 # the tool a shell-script wizard would use instead, in one run on the same
 # machine, with the ratios (the budget: --version at most 2.5x dialog

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # vmx-many.sh: the same change (the 64-bit MMIO keys for one L40S) written
 # into N .vmx files (copies of a real Workstation .vmx of tests/fixtures),
 # side by side in one run:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # vsphere-apply.sh: apply the same plan (a vGPU with unified memory, the MMIO
 # window, the memory reservation) to N VMs of a vcsim simulator, with
 # gpuwiz (one `gpuwiz vsphere ... apply --vm ... --vm ...` run: every task

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Generate data/gpus.ini (the GPU table read by src/core/gputable.c) from
 the fact sheet data/gpu_facts.csv (its sources: data/gpu_facts.notes.md).
 

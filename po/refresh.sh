@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Maintainers: bring po/zh_CN.po up to date with the sources, drop obsolete
 # entries, and list what still needs a translation.
 set -e

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* main.c: kept thin; everything lives in libgpuwiz and ui/. */
 #include "gw.h"
 #include "cli.h"

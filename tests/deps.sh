@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Install what gpuwiz needs to build and test on Debian 12 (run as root):
 # deps.sh (build and run), then the test toolchain.
 # Safe to run again: apt-get installs only what is missing.

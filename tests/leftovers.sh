@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # leftovers.sh: what a test run leaves behind (sourced by tests/run-all.sh;
 # doc/design.md, section 13).
 #

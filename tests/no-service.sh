@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # no-service.sh: tests/deps.sh's apt-get install starts and enables no
 # service (sourced).  openssh-server, for one, would start an sshd on port
 # 22 and enable it for every boot; the tests start their own sshd on a free

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The whole test suite: build with warnings as errors and run make
 # distcheck (make check in the release tree); rebuild under
 # AddressSanitizer/UBSan and run make check again; the fuzz targets.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* common.c: pieces the step modules share: the key predicates, the key
  * help line's common tail, the general help paragraph, findings as
  * PASS/WARN/FAIL rows, the language switch. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* connect.c: the connection box of the routes that connect from the
  * welcome screen (wizard_connect.h): the route's fields (its form: an
  * ESXi host over SSH asks for user@host, port and identity file; the API

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* connect.h: the welcome screen's choice of a route (connect.c). */
 #ifndef GW_UI_CONNECT_H
 #define GW_UI_CONNECT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog.c: modal boxes over the current screen: yes/no, one line of
  * text, the help overlay, progress of long work.  Each runs its own small
  * loop on ui_getkey, so resizes redraw and signals end it at once. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog.h: the boxes of dialog.c that screen.h does not declare. */
 #ifndef GW_UI_DIALOG_H
 #define GW_UI_DIALOG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* draw.c: text in terminal cells, colours with a monochrome fallback. */
 #include "draw.h"
 

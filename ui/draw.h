@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* draw.h: text in terminal cells, colours with a monochrome fallback.
  *
  * Every width here is in terminal cells (wcwidth), never bytes: a CJK

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* draw_audit.c: the cut audit of the drawing layer (draw.h): with
  * GPUWIZ_UI_AUDIT=FILE, every text clipped without the sign is named in
  * FILE, so that the screen tests (tests/e2e/test_tui_cut.sh) can walk

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* draw_box.c: frames and lines in terminal cells (draw.h): box
  * characters in a UTF-8 locale, curses' ACS elsewhere, and wide
  * characters that an edge would split blanked whole first. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* field.c: a one-line text entry field in wide characters. */
 #include "field.h"
 #include "draw.h"

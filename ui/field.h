@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* field.h: a one-line text entry field.  Holds wide characters, so UTF-8
  * input (get_wch) and Backspace never split a character; drawn in cells,
  * scrolled sideways to keep the cursor visible. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* frame.c: the frame the main loop draws around the current screen: the
  * step list (a side list from 100 columns, else a bar across the top),
  * the title and purpose, the message line(s) and the key help line, and

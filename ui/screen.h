@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* screen.h: the wizard's screens as small "classes" (htop's Panel,
  * doc/design.md, section 10).  Each step is one module (ui/step_*.c) exporting a
  * ui_screen: draw, key, mouse and resize functions plus its help text.  Key

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_doctor.c: the doctor, the welcome screen's detour that starts
  * from a failure (step_doctor.h; doc/design.md, section 9, "The
  * doctor").

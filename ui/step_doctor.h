@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_doctor.h: the doctor, a detour of the welcome screen (not a
  * numbered step): a text area for the pasted error or a vmware.log path,
  * then the findings with cause, fix and source, then the review with the

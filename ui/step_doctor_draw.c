@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_doctor_draw.c: the doctor's findings page (step_doctor.h): the
  * heading, each finding's cause with its severity, its fix in the
  * wizard's words (gw_wizard_finding_fix), source and log line, the VM

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_gpu.c: step 3, GPU selection.
  *
  *   Search: [l40      ]   Vendor: <NVIDIA>   Class: <Any>

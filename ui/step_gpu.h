@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_gpu.h: what the two halves of the GPU step share (step_gpu.c: keys,
  * mouse and the changes; step_gpu_draw.c: drawing). */
 #ifndef GW_UI_STEP_GPU_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_gpu_draw.c: drawing step 3 (step_gpu.c has the layout): the GPUs
  * detected on the host, the search line, the table and the selection. */
 #include "step_gpu.h"

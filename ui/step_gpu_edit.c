@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_gpu_edit.c: what the keys of step 3 change: GPUs added from the
  * table (asking for a size the table does not know), by their memory
  * size, or from the host's list, a selected GPU's count and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_host.c: step 2, the host check.  Offline it is the checklist the
  * operator confirms in the host's BIOS/UEFI setup (the wizard's items:
  * VT-d/AMD-Vi, above-4G decoding, SR-IOV), one row each with its

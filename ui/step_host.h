@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_host.h: what the parts of step 2 share: its state, and the probed
  * rows (this Linux host's checks, an ESXi host's rows) drawn most severe
  * first (step_host_rows.c); step_host.c has the offline checklist and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_host_rows.c: step 2's probed rows (this Linux host's checks, an
  * ESXi host's or the vSphere API's rows): FAIL and WARN first, the ^/v
  * marks and PgDn when they do not all fit, the status right after the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_mmio.c: step 5, the 64-bit MMIO window.  Shows a picture of the
  * window with the GPUs' 64-bit BARs where the plan placed them
  * (gw_plan.bars: largest first, each at a multiple of its size), the

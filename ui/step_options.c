@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_options.c: step 6, the options (UVM on every vGPU with what it
  * costs, P2P, the memory reservation, code-43 hiding, force) and the
  * outputs (which snippet formats, into which directory, under which VM

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_review.c: step 7, a summary of the choices (gw_wizard_summary),
  * then every change as a diff with its reason and source (as `gpuwiz vmx`
  * prints it), the findings, and the outputs to write and where.  s saves

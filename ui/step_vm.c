@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_vm.c: step 4, the VM.
  *
  *   ( ) No .vmx file: write snippets only

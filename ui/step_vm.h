@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_vm.h: the VM step's two faces share this: a local .vmx path
  * (step_vm.c) or, on a host that lists VMs (GW_CAN_VMS), the host's VMs
  * (step_vm_esxi.c; step_vm.c hands its calls over). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_vm_answers.c: the [vm] answers of step 4 below the path: the
  * host's ESXi version, the memory without a .vmx, the host PCI addresses
  * and the system id.  Each goes to the wizard when the focus leaves it or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_vm_esxi.c: step 4 on a host that lists its VMs (an ESXi host over
  * SSH or through the vSphere API: GW_CAN_VMS): the server's VMs instead of
  * a local path.

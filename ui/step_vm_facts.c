@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_vm_facts.c: what step 4 shows of an open VM (a local .vmx or one
  * on the host): its hardware version, firmware, memory and reservation,
  * the passthrough devices already in it, and the plan's advice. */

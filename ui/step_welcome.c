@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_welcome.c: step 1, the language and what the operator is doing.
  *
  * The language is one row (English / 简体中文, default from --lang or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* step_write.c: step 8, write and the result.  Enter writes (the .vmx
  * patch with its backup and the snippet files, all or nothing, through
  * gw_wizard_write); with host changes queued it first asks once, listing

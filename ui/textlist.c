@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* textlist.c: a scrolling list of wrapped, coloured lines. */
 #include "textlist.h"
 #include "draw.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* textlist.h: a scrolling list of wrapped, coloured lines, shared by the
  * screens that show long read-only text (review, write). */
 #ifndef GW_UI_TEXTLIST_H

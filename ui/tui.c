@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tui.c: the ncurses wizard's main loop (doc/design.md, section 10).
  *
  * One loop: draw the frame (step list, title, purpose, the current

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tui.h: the ncurses wizard (doc/design.md, section 10).  One small module per
  * step (draw/key/resize), one main loop; the screens render the gw_wizard
  * state (src/wizard.h) and never compute settings themselves. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli.c: the non-interactive command line (doc/design.md, section 8).
  *
  * Every command builds the same plan (plan.c) and renders it: as text with

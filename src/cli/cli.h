@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli.h: the non-interactive command line (doc/design.md, section 8). */
 #ifndef GW_CLI_H
 #define GW_CLI_H

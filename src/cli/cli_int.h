@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cli_int.h: what the pieces of the command line share (cli.c, opts.c,
  * cmd_table.c, cmd_*.c, plan_print.c, hostctx.c, password.c). */
 #ifndef GW_CLI_INT_H

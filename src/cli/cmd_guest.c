@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_guest.c: the commands that run inside the guest or read what it
  * logged: verify (its body in cmd_verify.c), diagnose (read the input,
  * gw_diagnose_text, print gw_diag_render's report).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_guest.h: the commands that read what a guest shows or logged
  * (gpuwiz verify): they read the input, hand it to the core (verify.h,
  * verify_live.h), print the report of src/report (verify_report.h) and

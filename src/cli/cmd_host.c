@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_host.c: the commands that read or change a host: gpus, check, vms,
  * passthru.  The host is the one the options name (hostctx.c).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_plan.c: the commands that build a plan from the options and render
  * it: mmio (the sizing only), snippet (emit.c), apply (an answers file,
  * written by the session: session_apply.c).  vmx, which also reads and

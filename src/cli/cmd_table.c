@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_table.c: the commands, in the manner of tmux's cmd_entry: each
  * command's name, its usage forms, what it takes (its words and its
  * option set: ids of opts.c's one option table) and the function that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_verify.c: gpuwiz verify: read a saved nvidia-smi -q and the guest
  * (or a copy of its / under --sysroot), run the checks (verify.h,
  * verify_live.h), print the report of verify_report.h and write the

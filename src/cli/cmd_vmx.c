@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_vmx.c: vmx FILE..., or vmx --vm NAME|VMID on an ESXi host (--ssh, a
  * sample host, the ESXi shell): the .vmx is read from the datastore and,
  * with --write, saved back there (VM powered off only; backup beside it)

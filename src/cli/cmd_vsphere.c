@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_vsphere.c: gpuwiz vsphere --url URL --user USER ... list | apply |
  * passthru: vCenter or a licensed ESXi through the API (vsphere.c,
  * vsapply.c).  One login, one inventory; apply plans each --vm in turn

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_vsphere_batch.c: the tasks of gpuwiz vsphere apply on the screen
  * (vsbatch.h). */
 #include "cli_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cmd_write.c: the command line's side of a write (session.h,
  * session_apply.c): with --dry-run the write's description is printed and
  * nothing runs; otherwise the session runs the same description.  And the

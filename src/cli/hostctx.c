@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hostctx.c: the host a command works on, as the options name it, opened
  * through the host layer (host.h): --ssh USER@HOST, the ESXi shell itself,
  * --sample-host NAME, a Linux host (--sysroot, else /), or the vSphere

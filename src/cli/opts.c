@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* opts.c: the command line's options, one table (doc/design.md, section 8).
  *
  * Every option is one row, at its id (cli_int.h): its long name, whether

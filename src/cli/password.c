@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* password.c: the vSphere login: --url, --user, the password
  * (GPUWIZ_PASSWORD or asked on the terminal, never from the command
  * line).  The connection itself: hostctx.c.  Signals at the prompt and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vsbatch.h: the tasks of gpuwiz vsphere apply as the command line shows
  * them (cmd_vsphere_batch.c): each VM's end on stdout (or its error line
  * on stderr) as it comes, and on a terminal, not with --json, a line of

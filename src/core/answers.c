@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* answers.c: the answers file, read with iniparser. */
 #include "answers.h"
 #include "emit.h"

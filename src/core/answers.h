@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* answers.h: the answers file (INI, read with iniparser).
  *
  *   [wizard]                              ; the wizard's own (gpuwiz

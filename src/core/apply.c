@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* apply.c: write a plan out, all or nothing (see apply.h for the order).
  *
  * Output files are first written to temporaries beside their final names,

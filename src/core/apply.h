@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* apply.h: write a plan out: every requested snippet format into the output
  * directory and the patch into the .vmx, all or nothing.  Shared by
  * `gpuwiz apply --answers` and the wizard's write step.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* apply_desc.c: a write described before it runs (apply.h). */
 #include "apply.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* catalog.c: a message catalogue is checked before gettext may use it
  * (doc/design.md, section 2.4).  A translated format string with other
  * conversions than its original (%n, a %s for a %d, one more %s) turns a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diagnose.c: known GPU passthrough / vGPU failures, from log text to
  * cause and fix (doc/design.md, sections 15.10, 15.1-15.4, 15.6 and 15.9): the scan.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diagnose.h: name the cause and the fix of known GPU passthrough and vGPU
  * failures from a vmware.log excerpt, a vSphere / Host Client task error or
  * a guest log (doc/design.md, sections 15.10, 15.1-15.4, 15.6 and 15.9).

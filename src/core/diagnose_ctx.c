@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diagnose_ctx.c: what gpuwiz diagnose knows of the VM besides the text
  * (diagnose.h, gw_diag_ctx): its vGPUs and their profile, from the VM's
  * plan (the doctor's) or from its .vmx (gpuwiz diagnose --vmx), so that

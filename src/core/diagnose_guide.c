@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diagnose_guide.c: the builders of gpuwiz diagnose for wrong advice
  * found in pasted text: a guide's lines, a shell history, a boot.cfg or
  * esx.conf (diagnose_int.h; doc/design.md, sections 15.10 and 15.11).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diagnose_int.h: what the pieces of gpuwiz diagnose share (diagnose.c:
  * the scan; diagnose_match.c: folding, patterns, quoting; diagnose_rules.c:
  * the rules and their texts); not for other modules. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diagnose_match.c: how gpuwiz diagnose reads a line (diagnose_int.h).
  *
  * Each line is folded (ASCII lower case, every kind of quote to ', tabs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diagnose_rules.c: the known failures of gpuwiz diagnose
  * (diagnose_int.h), from log text to cause and fix (doc/design.md,
  * sections 15.10, 15.1-15.4, 15.6 and 15.9): the rule table, and for each rule the function that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diagnose_texts.c: the builders of gpuwiz diagnose whose texts depend
  * most on the input (diagnose_int.h): the pciPassthruN.id rule (hex or
  * already decimal), the 32-bit PCI hole, the vGPU resource pool, the vGPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fatalsig.c: the command line's handler for SIGINT, SIGTERM, SIGHUP and
  * SIGQUIT, its cleanups, and core dumps off (fatalsig.h). */
 #include "fatalsig.h"

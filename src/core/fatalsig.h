@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fatalsig.h: how the command line ends on SIGINT, SIGTERM, SIGHUP and
  * SIGQUIT, and core dumps while a secret is held (doc/design.md, 4.6).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* finding.c: the one result type (finding.h). */
 #include "finding.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* finding.h: the one result type of gpuwiz (doc/design.md, section 5.1).
  *
  * Everything that judges something produces gw_finding rows: the plan

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gputable.c: the GPU fact table (data/gpus.ini), read with iniparser.
  *
  * Loading is in three steps, so that every problem gets one clear line:

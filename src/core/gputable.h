@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gputable.h: the GPU fact table (data/gpus.ini), read with iniparser.
  *
  * data/gpus.ini has one section per (model, PCI id[, subsystem]) row of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gputable_int.h: what the pieces of the GPU table (gputable.c: field
  * parsers and loading; gputable_scan.c: iniparser's errors and a scan of
  * the raw text; gputable_lookup.c: lookups by id, PCI id, name, profile)

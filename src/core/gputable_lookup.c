@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gputable_lookup.c: finding a GPU in the table by id, PCI id (with the
  * subsystem), model name or vGPU profile; every miss or ambiguity is one
  * line naming what was looked for and what would match. */

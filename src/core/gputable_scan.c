@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gputable_scan.c: reading the GPU table's text: iniparser's error
  * messages turned into "FILE:LINE: ..." lines, and a light scan of the raw
  * text for what iniparser accepts silently. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gw.h: common definitions shared by every part of libgpuwiz.
  *
  * Conventions (read before adding code):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* idset.c: see idset.h.  Linear probing, grown at 1/2 full. */
 #include "idset.h"
 #include "gw.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* idset.h: a set of 64-bit keys, each with a size_t value (the index of
  * the thing it names), in an open-addressing hash table: the parsers' and
  * the apply's "seen before?" in constant time, so that reading a list of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ini.c: iniparser with its messages caught (see ini.h). */
 #include "ini.h"
 

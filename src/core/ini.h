@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ini.h: iniparser with its messages caught (answers files, sample hosts).
  * iniparser reports problems through a printf-style callback and a NULL
  * result; this turns them into one line naming the file and the line. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mmio.c: 64-bit MMIO window sizing (Broadcom KB 323402; doc/design.md, section 15.2).
  *
  * Everything is computed in uint64_t, and every shift or addition is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mmio.h: 64-bit MMIO window sizing (doc/design.md, section 15.2).
  *
  * Rule (Broadcom KB 323402): total framebuffer of all GPUs in the VM; a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plan.c: answers (+ a .vmx) -> settings and findings.  Pure: no file or
  * environment access (gettext aside).  gw_plan_build runs the phases of
  * plan_int.h in order; this file holds the sequence, the checks of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plan.h: the heart of gpuwiz.  A pure function from the operator's answers
  * (+ facts read from a .vmx) to the settings to write and the findings to
  * show.  The CLI, the emitters and the screens all render the same plan.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plan_answers.c: building the operator's answers (gw_answers_*): GPU
  * specs, sizes, host PCI addresses, the system id. */
 #include "plan_int.h"

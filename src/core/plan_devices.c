@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plan_devices.c: the devices of the VM: pair the operator's host PCI
  * addresses (BDFs) with the passthrough GPUs being added, in order; add
  * the GPUs asked for to the plan; count the VM's devices; write the

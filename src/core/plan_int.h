@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plan_int.h: what the pieces of the plan (plan*.c) share.  Not for use
  * outside src/core/plan*.c.
  *

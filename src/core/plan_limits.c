@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plan_limits.c: what a VM with GPUs conflicts with: guest memory smaller
  * than the GPUs' framebuffer, memory and CPU hot-add, and the features
  * DirectPath I/O turns off (snapshots, suspend, HA, vMotion, fault

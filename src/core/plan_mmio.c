@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plan_mmio.c: the 64-bit MMIO window of the plan: which framebuffers and
  * BARs count, the explanation steps, the operator's own size, the
  * existing value in the .vmx, the two settings.  The arithmetic itself is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plan_parse.c: the small parsers of the plan: host PCI addresses, the
  * .vmx's decimal device ids and PCI ids, system ids, ESXi versions and
  * the hardware versions they support (KB 1003746), the passthrough device

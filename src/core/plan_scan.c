@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plan_scan.c: scan the .vmx's pciPassthruN blocks (which indices are in
  * use, which devices are present, their ids and host addresses) and turn
  * the GPUs already attached into plan GPUs, with findings for the ones

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plan_util.c: the building blocks every phase of the plan uses (plan_int.h):
  * an explanation step, a finding, the wizard's words for a finding's fix,
  * a setting.  plan.c runs the phases; the phases add to the plan through

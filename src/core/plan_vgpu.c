@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plan_vgpu.c: vGPU devices and unified memory.  New vGPU blocks are
  * written only into a .vmx (pciPassthruN.vgpu: the spelling of the VMware
  * API's VmiopBackingInfo, not documented for the .vmx); --uvm sets

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plan_vgpu_checks.c: what the vGPUs of one VM must agree on
  * (doc/design.md, section 15.3):
  *  - unified memory only on vGPUs that hold a whole framebuffer (a 1:1

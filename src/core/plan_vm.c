@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plan_vm.c: the VM's own settings that passthrough needs: memory
  * reservation (KB 309986), EFI firmware, the hardware version and its
  * device limit (KB 1003746, KB 309986), nested virtualization (KB 437651),

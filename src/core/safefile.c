@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* safefile.c: writing files so that none is lost or half-written (see
  * safefile.h): following a symlinked target, locked temporaries and the
  * removal of those a killed run left, the atomic replace. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* safefile.h: writing files so that none is lost or half-written
  * (doc/design.md, section 7, "Writes").  gw_write_all and
  * gw_write_file_atomic are declared in gw.h.

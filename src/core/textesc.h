@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* textesc.h: text from outside (a host's output, a file's bytes or name)
  * made safe for the terminal at the printers (doc/design.md 5.3): the
  * escaping every gw_err message has (util.c), without its size limit.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* util.c: errors, allocation, buffers, reading a file and strings (the
  * writing of files is safefile.c). */
 #include "gw.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify.c: the checks of gpuwiz verify on a saved `nvidia-smi -q`
  * (verify.h, layer 2): capture + table -> PASS/INFO/WARN/FAIL rows.  The
  * parser is verify_nvsmi.c, the live guest verify_live.c, the output

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify.h: the guest-side check (doc/design.md, sections 15.9, 15.1 and
  * 15.2) from a saved `nvidia-smi -q`:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_bundle.c: the support bundle of gpuwiz verify --bundle
  * (verify_live.h): a gzip'ed tar of the report and what the guest shows,
  * never its secrets, written atomically.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_int.h: what the pieces of gpuwiz verify share (verify_nvsmi.c,
  * verify.c, verify_memory.c, verify_live.c); not for other modules. */
 #ifndef GW_VERIFY_INT_H

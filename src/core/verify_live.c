@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_live.c: the checks of gpuwiz verify on the running guest
  * (verify_live.h), on what src/host/linux_guest.c read of it.
  */

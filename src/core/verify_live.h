@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_live.h: gpuwiz verify on the running guest (or a copy of its /
  * under a sysroot): what sysfs and /proc show of the NVIDIA GPUs and the
  * driver (gw_live_scan), the checks on that (gw_live_checks), and the

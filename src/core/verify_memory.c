@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_memory.c: the per-GPU memory rows of gpuwiz verify on a capture
  * (verify.h): "bar1" (is the BAR1 assigned, and as large as the table has
  * seen) and "fb" (the framebuffer against the table's VRAM), with the MMIO

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_nvsmi.c: the parser of `nvidia-smi -q` (verify.h, layer 1).
  *
  * The parser walks the lines once, keeping a stack of the open sections by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vmx.c: a lossless .vmx document (see vmx.h).
  *
  * The document keeps one copy of the input bytes; every line points into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vmx.h: a lossless .vmx document.
  *
  * The file is kept as a list of lines holding their raw bytes (line ending

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vmx_check.c: is this document a .vmx at all (vmx.h, gw_vmx_load_checked)?
  *
  * gw_vmx_parse() never fails for odd lines, so a vmware.log, an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vmx_edit.c: changing a .vmx document in place (gw_vmx_set): a set
  * replaces the value of the last line of a key, keeping its quoting and
  * comment; a new key is appended in the file's own line ending. */

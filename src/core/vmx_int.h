@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vmx_int.h: what the pieces of the .vmx document (vmx.c: parsing,
  * storage and queries; vmx_edit.c: gw_vmx_set; vmx_save.c: locks, backups
  * and saving) share.  Not for use outside src/core/vmx*.c, but for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vmx_save.c: the running-VM check (.vmx.lck), gpuwiz's own lock on a
  * .vmx, and saving a .vmx: a timestamped backup, then an atomic replace
  * of a file still as it was read; a symlinked .vmx is written through

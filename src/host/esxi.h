@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* esxi.h: parsers for the ESXi shell output gpuwiz reads (doc/design.md,
  * section 15.6), and `gpuwiz gpus --esxcli-file FILE`.
  *

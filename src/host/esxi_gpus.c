@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* esxi_gpus.c: the GPUs of a saved or fetched `esxcli hardware pci list`
  * as the rows of hosttypes.h (their VRAM from the GPU table, the
  * passthrough state), which gpuwiz gpus prints (src/report/gpus_print.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* esxi_int.h: what the ESXi parsers (esxi_*.c) share: the command names
  * used in messages, line splitting, error helpers and small field and
  * column readers.  Private to src/host/esxi_*.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* esxi_pci.c: `esxcli hardware pci list` (see esxi.h for the format). */
 #include "esxi_int.h"
 #include "idset.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* esxi_procs.c: `esxcli vm process list` (the running VMs, see esxi.h for
  * the format) and the power state of getallvms' VMs read from it in one
  * go (doc/design.md, section 15.6). */

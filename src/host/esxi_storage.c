@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* esxi_storage.c: `esxcli storage core path list` and `esxcli storage core
  * device list` (see esxi.h for the format of their blocks). */
 #include "esxi_int.h"

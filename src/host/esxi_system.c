@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* esxi_system.c: `esxcli system uuid get` and `esxcli system version get`
  * (see esxi.h for the formats). */
 #include "esxi_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* esxi_text.c: what every ESXi parser uses: errors, lines, small value
  * parsers, "Key: Value" fields and dashed tables (see esxi.h for the
  * rules the parsers share). */

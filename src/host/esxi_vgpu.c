@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* esxi_vgpu.c: the parsers of esxi_vgpu.h: esxcli graphics host get,
  * esxcli software vib list and the ECC / MIG lines of nvidia-smi -q. */
 #include "esxi_int.h"

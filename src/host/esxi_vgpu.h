@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* esxi_vgpu.h: what an ESXi host says about its readiness for NVIDIA
  * vGPU (doc/design.md, section 15.6): the host graphics type (`esxcli
  * graphics host get`), the NVIDIA vGPU manager VIB (`esxcli software vib

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* esxi_vmfs.c: `esxcli storage vmfs extent list` (see esxi.h for the
  * format). */
 #include "esxi_int.h"

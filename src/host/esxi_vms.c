@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* esxi_vms.c: `vim-cmd vmsvc/getallvms` and `vim-cmd vmsvc/power.getstate`
  * (see esxi.h for the formats). */
 #include "esxi_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host.c: the host interface (host.h): dispatch to the back ends, the
  * rows they share, and opening a host from the command line's options. */
 #include "host_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host.h: one interface to the host gpuwiz works on, whatever reaches it,
  * in the manner of pciutils' pci_methods: an opaque gw_host with a table
  * of methods per back end (host_linux.c: a Linux root; host_esxi.c: the

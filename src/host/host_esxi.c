@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host_esxi.c: the ESXi back end of host.h: the ESXi shell through a
  * runner (runner.h: the commands run here on the ESXi shell, over ssh, or
  * on a sample's stand-ins).  The rows say: the host and its version, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host_esxi_vgpu.c: the ESXi back end's vGPU readiness rows (doc/design.md,
  * section 15.6): the host graphics type, the NVIDIA vGPU manager VIB and,
  * where that is installed, each NVIDIA GPU's graphics type (esxcli

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host_gpus.c: the common half of a host's GPU list (hosttypes.h): the
  * MMIO size and the notes from the rows, whatever back end filled them,
  * and the words of a power state. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host_int.h: what the back ends of host.h share (src/host/host*.c only). */
 #ifndef GW_HOST_INT_H
 #define GW_HOST_INT_H

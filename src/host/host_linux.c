@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host_linux.c: the Linux back end of host.h: a root with /proc and /sys
  * (this host, --sysroot, or a Linux sample's scratch copy), read by the
  * probes of linux.h.  No VMs here: gpuwiz plans for KVM hosts offline. */

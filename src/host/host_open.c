@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host_open.c: opening the host the command line names (gw_host_spec):
  * a sample, ssh, the vSphere API, the ESXi shell, or a Linux root. */
 #include "host_int.h"

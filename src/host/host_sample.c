@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host_sample.c: a bundled sample host (samplehost.h), opened as the
  * Linux back end over its scratch root or the ESXi back end over its
  * stand-ins.  The sample itself is never modified; the scratch copy goes

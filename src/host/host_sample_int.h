@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host_sample_int.h: what host_sample.c and host_sample_say.c share. */
 #ifndef GW_HOST_SAMPLE_INT_H
 #define GW_HOST_SAMPLE_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host_sample_say.c: what a command on a sample host says names the
  * sample host's own paths, never its scratch copy (doc/design.md, section 4.3).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host_vgpu_rows.c: the vGPU readiness rows that the ESXi shell
  * (host_esxi_vgpu.c: esxcli and the host's nvidia-smi) and the vSphere
  * API (host_vsphere.c: config.graphicsConfig, config.graphicsInfo and

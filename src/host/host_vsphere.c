@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host_vsphere.c: the vSphere back end of host.h: vCenter or ESXi through
  * the API (vsphere.h, vsapply.h).  One inventory read gives the rows, the
  * GPUs of every host, and the VMs (Vmid = position + 1 in the inventory);

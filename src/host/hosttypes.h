@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hosttypes.h: what every back end of host.h returns, whatever reaches
  * the host: a GPU device (gw_gpu_dev: through libpci on Linux, from
  * esxcli on the ESXi shell, from the inventory through the API), a VM

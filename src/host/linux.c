@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* linux.c: probes of a Linux host through a root prefix (linux.h): the
  * path and small file helpers the other pieces share.
  *

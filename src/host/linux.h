@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* linux.h: probes of a Linux host (KVM/Proxmox hosts, or any Linux where
  * the GPU sits) through a root prefix, so tests can hand them a fake /sys
  * and /proc (doc/design.md, section 4.3). */

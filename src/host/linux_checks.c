@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* linux_checks.c: the rows of gpuwiz check (linux.h), read from /proc
  * and /sys directly, like virt-host-validate (doc/design.md, section 15.7); the
  * interrupt-remap row is in linux_irq.c.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* linux_gpus.c: gpuwiz gpus's data (linux.h): display-class devices
  * through libpci's sysfs back end pointed at SYSROOT/sys/bus/pci, their
  * IOMMU group-mates, and the MMIO size for all of them in one VM

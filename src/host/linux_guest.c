@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* linux_guest.c: what a running Linux guest shows of its NVIDIA GPUs
  * and driver, for gpuwiz verify (verify_live.h): the display devices
  * under SYSROOT/sys/bus/pci/devices with their BARs, and

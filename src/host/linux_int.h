@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* linux_int.h: what the pieces of the Linux probes share (linux.c,
  * linux_checks.c, linux_irq.c, linux_gpus.c, linux_guest.c), and their
  * parsers of /proc and /sys text (tests/fuzz/fuzz_linux.c feeds them);

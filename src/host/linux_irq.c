@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* linux_irq.c: the interrupt-remap row of gpuwiz check (linux_int.h):
  * what /proc/interrupts shows and what the Intel IOMMU units support.
  */

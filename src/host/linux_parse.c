@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* linux_parse.c: the parsers of what /proc and /sys hold, fed by the
  * readers of linux.c, linux_checks.c, linux_irq.c and linux_guest.c
  * (linux_int.h) and by tests/fuzz/fuzz_linux.c. */

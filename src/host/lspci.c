@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lspci.c: a saved `lspci -vvv` / `lspci -nnvv` capture as a host's GPU
  * list (lspci.h): a line at a time, the display-class devices with
  * their regions, the GPU table's row by PCI id or by name. */

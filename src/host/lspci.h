@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lspci.h: the GPUs of a saved `lspci -vvv` / `lspci -nnvv` capture as
  * the rows of hosttypes.h (gpuwiz gpus --lspci-file FILE, and the
  * wizard's offline capture), printed like every other host's list by

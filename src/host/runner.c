@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* runner.c: the command runner: local (the ESXi shell itself) or through
  * one ssh ControlMaster, and running commands on it (runner_spawn.c does
  * the fork/exec, runner_file.c reads and writes files, runner_session.c

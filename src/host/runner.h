@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* runner.h: run commands on an ESXi host, either on its own shell (the
  * local runner, when vim-cmd is on the PATH) or from a workstation through
  * the system's ssh client (one ControlMaster per session: one

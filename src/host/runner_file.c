@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* runner_file.c: read and replace files through the runner (cat, and a
  * small shell script that keeps a backup and renames a complete, synced
  * temporary file, created exclusively, over the old one). */

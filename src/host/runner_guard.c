@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* runner_guard.c: gw_esxi_session_passthru_guard(): never pass through
  * the storage adapter of a datastore or of the boot device (doc/design.md,
  * section 15.6). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* runner_int.h: what the pieces of the command runner share (runner.c:
  * the runner and its commands; runner_spawn.c: fork/exec with pipes and a
  * timeout; runner_file.c: files through the runner; runner_session.c and

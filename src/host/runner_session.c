@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* runner_session.c: the ESXi operations gpuwiz runs through a runner
  * (esxcli and vim-cmd; see runner.h), except the storage guard
  * (runner_guard.c). */

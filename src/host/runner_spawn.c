@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* runner_spawn.c: start one command with fork/exec and pipes (never
  * system() or popen()), feed its stdin, collect its stdout and stderr, and
  * kill it when it runs past the timeout or writes too much. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* samplehost.c: the sample hosts of data/hosts (see samplehost.h): where
  * they are, listing them, and opening one in a private scratch folder (a
  * /sys and /proc tree for linux, saved command outputs, datastores and

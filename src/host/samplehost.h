@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* samplehost.h: the sample hosts for practice and training
  * (doc/design.md, section 4.3; data/hosts/README.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* samplehost_dev.c: one [devN] section of a linux sample (see
  * samplehost.h): the address, the ids, the BARs, the IOMMU group and the
  * driver. */

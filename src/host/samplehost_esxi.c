@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* samplehost_esxi.c: an esxi sample in its scratch folder: the command
  * outputs, the datastores, the esxcli / vim-cmd stand-ins and their
  * log. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* samplehost_ini.c: reading a sample's host.ini (see samplehost.h for the
  * schema): typed keys whose errors name the file, the section and the key,
  * the known sections and keys, and a linux sample's [host]. */

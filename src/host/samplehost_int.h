@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* samplehost_int.h: what the pieces of the sample hosts share
  * (samplehost.h is the interface):
  *   samplehost.c        where the samples are, listing, open / close

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* samplehost_proc.c: a linux sample's /proc files and its ACPI table. */
 #include "samplehost_int.h"
 

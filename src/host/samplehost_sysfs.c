@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* samplehost_sysfs.c: a linux sample's /sys tree: the IOMMU units and,
  * per device, its sysfs files, config space, resources and links. */
 #include "samplehost_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* samplehost_tree.c: writing a sample's scratch tree (the first failure
  * kept) and removing it. */
 #include "samplehost_int.h"

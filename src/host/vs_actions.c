@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vs_actions.c: the vSphere write calls (see vsphere.h):
  * UpdatePassthruConfig, ReconfigVM_Task and UpgradeVM_Task (their tasks
  * followed in vs_tasks.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vs_answers.c: the short answers that the calling code reads whole, each
  * from the body element that vs_call (or vs_parse_answer, for a saved
  * answer) gives: RetrieveServiceContent's ServiceContent (vsphere.c's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vs_graphics.c: the host graphics type through the vSphere API
  * (doc/design.md, section 15.6).  The inventory reads it from each
  * HostSystem: config.graphicsConfig (HostConfigInfo, vSphere 6.5 and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vs_inventory.c: reading the vSphere inventory (ContainerView,
  * RetrievePropertiesEx paging, QueryConfigTarget) and finding in it (see
  * vsphere.h). */

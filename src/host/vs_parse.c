@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vs_parse.c: the vSphere inventory answers (RetrievePropertiesEx pages,
  * QueryConfigTarget) into gw_vs_inventory (see vsphere.h). */
 #include "vsphere_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vs_reconfig.c: what a gw_vs_spec still changes on a VM, and the
  * ReconfigVM_Task request for it (see vsphere.h). */
 #include "vsphere_int.h"

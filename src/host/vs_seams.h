@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vs_seams.h: the vSphere module's functions that its files share with
  * the unit tests (tests/unit/host/test_vsphere*.c, test_esxi_vgpu.c) and
  * the fuzz target (tests/fuzz/fuzz_vsphere.c): the halves of

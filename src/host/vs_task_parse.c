@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vs_task_parse.c: what the server says of our tasks (vs_tasks.c follows
  * them): WaitForUpdatesEx answers (an objectSet's changeSet per task) and
  * RetrievePropertiesEx answers (an objects' propSet), both the same name /

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vs_tasks.c: following the session's tasks to their end together (see
  * vsphere.h, doc/design.md 4.5): the tasks started since the last wait go
  * into one PropertyFilter on the session's property collector (their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vs_transport.c: the vSphere client's transport (see vsphere_int.h):
  * libcurl with one kept-alive connection and its cookie engine, the TLS
  * check in the handshake (thumbprint pinning), timeouts, and one SOAP call

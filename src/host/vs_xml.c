@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vs_xml.c: the SOAP envelopes of the vSphere client (see vsphere_int.h),
  * built with libxml2 tree calls (so every value is escaped) and read with
  * libxml2 (nothing is found by searching strings), and the faults in them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vsapply.c: the plan through the vSphere API (see vsapply.h). */
 #include "vsapply.h"
 #include "idset.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vsapply.h: the plan (plan.c) through the vSphere API (vsphere.c).
  *
  * The plan works on a .vmx document.  Through the API there is no file, so

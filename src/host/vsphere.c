@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vsphere.c: the vim25 SOAP client (see vsphere.h): options, login and
  * logout, the password, the session's accessors.  The other pieces are
  * listed in vsphere_int.h. */

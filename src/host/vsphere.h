@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vsphere.h: a small vSphere Web Services (SOAP, vim25) client for what
  * gpuwiz needs on vCenter or a standalone ESXi host: log in, read the
  * inventory (hosts with their PCI devices and passthrough states, VMs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vsphere_api.h: the table the vSphere module (vsphere.so) exports and the
  * program looks up with dlsym (doc/design.md, section 2.5).  The module is
  * the only code linked with libcurl, libxml2 and OpenSSL; the program

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vsphere_int.h: what the pieces of the vSphere client share (vsphere.h
  * is the interface, vs_seams.h what the tests reach).  The client is
  * split by meaning:

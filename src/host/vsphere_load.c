@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vsphere_load.c: the program's side of the vSphere module (doc/design.md,
  * section 2.5).  libcurl, libxml2 and OpenSSL (with GnuTLS, LDAP,
  * Kerberos, ICU behind them: some thirty libraries) are linked into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vsphere_mod.c: the one symbol of the vSphere module, vsphere.so
  * (doc/design.md, section 2.5): the table of the functions in
  * vsphere_api.def, with the ABI number, the version and the list as text

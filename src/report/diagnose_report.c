@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diagnose_report.c: the output of gpuwiz diagnose (diagnose_report.h):
  * the findings as text or JSON.
  */

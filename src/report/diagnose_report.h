@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diagnose_report.h: the report of gpuwiz diagnose: the findings of
  * gw_diagnose_text (diagnose.h) as text or JSON (the command that reads
  * the input and prints is in src/cli/cmd_guest.c). */

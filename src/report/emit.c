@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* emit.c: the output format registry (formats.h) and what the renderers
  * share; each format's renderer is in its own file (emit_vmx.c: the
  * .vmx lines, emit_ext.c: BOSH and Ops Manager (its API body and om's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* emit.h: render a plan as snippets.  YAML through libyaml's emitter, JSON
  * through jansson; never by string concatenation.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* emit_ansible.c: the plan as an Ansible playbook for the community.vmware
  * collection as Debian 12 ships it (3.7): vmware_guest_info,
  * vmware_host_passthrough, vmware_guest_vgpu and vmware_guest, with only

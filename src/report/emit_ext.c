@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* emit_ext.c: the VM extension of the BOSH vSphere CPI: its
  * cloud_properties, built once as a jansson value, then written as BOSH
  * YAML (gw_emit_bosh), Ops Manager JSON (gw_emit_opsman) or om's

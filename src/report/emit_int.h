@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* emit_int.h: what the emitters (emit.c: the registry, shared checks;
  * emit_vmx.c: the .vmx lines; emit_ext.c: BOSH and Ops Manager;
  * emit_tile.c: the AI Services tile; emit_yaml.c: YAML; emit_ansible*.c:

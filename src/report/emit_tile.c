@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* emit_tile.c: the AI Services tile's custom VM type form, as YAML: the
  * processing technology, the PCI Passthrough vendor and device id, the
  * 64-bit MMIO fields.  One GPU model per VM type; vGPUs get a note. */

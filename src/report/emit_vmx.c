@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* emit_vmx.c: the .vmx lines, a line format of its own (key = "value",
  * values escaped as ESXi writes them), grouped under a comment saying why
  * and where it comes from; and the next steps of the file when gpuwiz

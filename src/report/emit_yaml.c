@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* emit_yaml.c: YAML through libyaml's emitter (events): a jansson value
  * walked into one YAML document, "---" first (yamllint's document-start,
  * as BOSH and om write their files).  Keys plain, strings double-quoted.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* finding_print.c: the one text and the one JSON printer of findings
  * (finding_print.h): a row printer per layout, chosen from a table. */
 #include "finding_print.h"

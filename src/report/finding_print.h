@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* finding_print.h: the one text printer and the one JSON printer for lists
  * of gw_finding (finding.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gpus_print.c: gpuwiz gpus's text and JSON (gpus_print.h) from a host's
  * GPU list, the same layout for every back end. */
 #include "gpus_print.h"

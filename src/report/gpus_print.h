@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gpus_print.h: the one printer of gpuwiz gpus, over the rows of a host's
  * GPU list (hosttypes.h: gw_gpu_list), whatever back end filled them (a
  * Linux root, the ESXi shell or a saved esxcli listing, the vSphere API).

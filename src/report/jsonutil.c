@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* jsonutil.c: small jansson helpers shared by the commands' JSON output. */
 #include "jsonutil.h"
 #include "textesc.h"

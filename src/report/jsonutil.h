@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* jsonutil.h: small jansson helpers shared by the commands' JSON output. */
 #ifndef GW_JSONUTIL_H
 #define GW_JSONUTIL_H

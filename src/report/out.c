@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* out.c: flushing stdout without losing why it failed (out.h). */
 #include "out.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* out.h: stdout's errors kept for the exit (cli.c close_stdout): stdio's
  * error flag outlives a failed write, its errno does not. */
 #ifndef GW_OUT_H

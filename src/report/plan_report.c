@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plan_report.c: the plan as the commands show it (plan_report.h). */
 #include "plan_report.h"
 #include "finding_print.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plan_report.h: the plan as the commands show it (gpuwiz mmio, vmx,
  * snippet, apply, vsphere apply): the GPUs, the calculation, the settings
  * as a diff with reasons and sources, and the findings through the one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_report.c: the output of gpuwiz verify (verify_report.h): the
  * capture's report and the live guest's, as text or JSON, rendered from
  * what the command (src/cli/cmd_verify.c) read. */

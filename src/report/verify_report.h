@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* verify_report.h: the reports of gpuwiz verify (verify.h, verify_live.h)
  * as text or JSON, rendered from what the command read (src/cli/cmd_verify.c
  * reads the capture and the guest, writes the bundle and prints). */

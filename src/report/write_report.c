@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* write_report.c: a write's description as text and JSON
  * (write_report.h). */
 #include "write_report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* write_report.h: a write described before it runs (apply.h:
  * gw_write_desc) as text and as JSON: what --dry-run prints, and what
  * apply --json says was or would be written.

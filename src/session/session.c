@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* session.c: answers + host -> plan -> review -> apply (session.h), for the
  * command line and the wizard alike. */
 #include "session.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* session.h: answers + host -> plan -> review -> apply, shared by the
  * command line and the wizard.  A session holds the host (host.h, NULL for
  * files only), its VMs and the open one, the devices and system id picked

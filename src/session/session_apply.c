@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* session_apply.c: the write (session.h): one description of what a write
  * does (gw_session_write_prepare), which a dry run prints and the write
  * runs (gw_session_write_run), and the one refusal rule.  The queue of host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* session_queue.c: the queue of host changes (session.h).
  *
  * The review lists every change waiting here with the command that makes

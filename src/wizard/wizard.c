@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard.c: the wizard's model (wizard.h): its life cycle, the plan it
  * keeps, and the hosts behind its modes.  The steps are in wizard_*.c;
  * the hosts are reached only through host.h and the session (session.h).

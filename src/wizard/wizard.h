@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard.h: the interactive wizard's state and step logic, apart from any
  * drawing.  The screens in ui/ render a gw_wizard and call these functions
  * on keys; they never compute settings themselves (the plan does).  Every

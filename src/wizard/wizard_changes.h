@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_changes.h: the host changes the wizard queues (enable passthrough,
  * upgrade the hardware version), shown in the review and run by the write
  * step after one confirmation (wizard_queue.c).  Part of the wizard's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_connect.c: the routes that connect from inside the wizard
  * (wizard_connect.h): an ESXi host over SSH and vCenter or ESXi through
  * the API, opened by the host layer's gw_host_open as --ssh and --url

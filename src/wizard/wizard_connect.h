@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_connect.h: the routes that connect from inside the wizard (an
  * ESXi host over SSH, vCenter or ESXi through the API), without
  * restarting gpuwiz with --ssh or --url (doc/design.md, section 9, "The

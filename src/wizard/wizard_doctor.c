@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_doctor.c: the doctor (wizard_doctor.h; doc/design.md, section
  * 9, "The doctor"): diagnose a pasted error or a vmware.log with
  * gpuwiz diagnose's rules, propose the VM's .vmx found beside the log,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_doctor.h: the doctor, the welcome screen's detour that starts
  * from a failure (doc/design.md, section 9, "The doctor"): the operator
  * pastes the error text or gives a vmware.log, gpuwiz diagnose's rules

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_gpu.c: the GPU step (wizard.h): search, vGPU profiles, the
  * chosen GPUs.
  *

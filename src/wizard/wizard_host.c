@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_host.c: the host step's probes and the host changes the screens
  * ask for (wizard.h), through the host interface (host.h) and the
  * session (session.h): no branch here on what reaches the host. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_int.h: the wizard's model, for src/wizard/ and white-box tests
  * only.  The screens in ui/ see a gw_wizard through the accessors of
  * wizard.h (doc/design.md, section 9, "The wizard model"). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_mode.c: the welcome step's modes (routes) as data.  One
  * descriptor per mode says what it is called, what it is for (its note
  * and its paragraph of the welcome help), why it is not available yet

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_next.c: the plan's unresolved WARN/FAIL findings as the first
  * next steps of the write step (wizard.h, gw_wizard_next_commands), and
  * the wizard's words for a finding's fix (gw_wizard_finding_fix).

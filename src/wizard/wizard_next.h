@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_next.h: what wizard_write.c and wizard_next.c share (src/wizard
  * only). */
 #ifndef GW_WIZARD_NEXT_H

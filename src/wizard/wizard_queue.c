@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_queue.c: the host changes the screens queue (wizard.h): enabling
  * passthrough of a detected GPU (the host step's e) and raising the open
  * VM's hardware version (the VM step's u).  Nothing runs when queued: the

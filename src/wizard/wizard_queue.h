@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_queue.h: the host changes the wizard queues (wizard_queue.c),
  * for the other files of src/wizard/. */
 #ifndef GW_WIZARD_QUEUE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_steps.c: the step table (steps.def: titles, purposes, help, what
  * each needs before the next, gw_wizard_check_step), moving between the
  * steps, the review's checks (wizard.h). */

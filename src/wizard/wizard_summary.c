@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_summary.c: what the review step shows before the diff: one line
  * per choice (the host, the GPUs, the VM, the MMIO size, the outputs), and
  * the snippets the write would produce, rendered from the current plan by

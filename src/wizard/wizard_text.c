@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_text.c: the wizard's fixed texts and classifications
  * (wizard.h), and the small helpers the other wizard files share.
  *

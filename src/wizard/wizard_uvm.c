@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_uvm.c: the devices already in the open VM, unified memory and
  * the outputs that follow the activity (wizard.h, last section;
  * wizard_int.h: wz_outputs_follow).  A VM whose vGPUs crash NCCL 2.27+ in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_view.c: the model as the screens see it.  ui/ includes wizard.h
  * only; everything it draws comes through these accessors, and where the
  * kind of host matters (the ESXi shell, the vSphere API, this Linux host)

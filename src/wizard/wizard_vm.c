@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_vm.c: the VM, MMIO and options steps and saving the answers
  * (wizard.h). */
 #include "wizard_int.h"

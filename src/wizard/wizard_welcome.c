@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_welcome.c: what the welcome screen asks of the wizard beyond
  * the modes (wizard.h, the welcome section at its end). */
 #include "wizard_int.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizard_write.c: the write step and the commands to run next
  * (wizard.h).
  *

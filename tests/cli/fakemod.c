@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fakemod.c: a vSphere module from "another build" for test_startup.sh:
  * built as tests/cli/fakemod-abi/vsphere.so (an ABI number the program
  * does not know) and tests/cli/fakemod-ver/vsphere.so (the program's ABI

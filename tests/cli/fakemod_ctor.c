@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fakemod_ctor.c: a hostile vSphere module for test_trust.sh, built as
  * tests/cli/fakemod-ctor/vsphere.so.  Its constructor runs as soon as
  * dlopen maps it, before any check of its table could: it creates the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # lib.sh: helpers for the command-level tests (sourced).
 # Each check prints "ok - name" or "not ok - name"; the script ends with
 # "N passed, N failed" and exits non-zero when something failed.

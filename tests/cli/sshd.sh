@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # sshd.sh: a throwaway OpenSSH server on 127.0.0.1 for the SSH route's
 # tests (sourced after lib.sh, which sets $TMP and the ok/nok helpers).
 #

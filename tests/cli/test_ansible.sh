@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_ansible.sh: gpuwiz snippet --format ansible, checked with the real
 # tools: ansible-playbook --syntax-check and yamllint (tests/yamllint.yml)
 # in both languages, the assert that stops a playbook with no VM, then real

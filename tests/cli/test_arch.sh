@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The architecture's limits (doc/design.md, section 2.4), so that they hold
 # after every change: file sizes (over 600 lines a warning, over 1,000 a
 # failure), cyclomatic complexity (pmccabe), no branching on the kind of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_backup_order.sh: the order of a write that changes a VM on its host
 # (doc/design.md, section 6.5): with a hardware upgrade queued
 # (--upgrade-hw), the VM's .vmx is copied to a backup beside it before the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Command-level tests: the real binary on real samples.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_cli_words.sh: what the commands print on the sample hosts (issue
 # 12): never the wizard's keys ("Press e on this row", "按 e"), which only
 # the wizard's rows say (finding fix_ui), and never a path into the

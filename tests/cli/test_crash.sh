@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_crash.sh: crash consistency of `gpuwiz vmx --write` (doc/design.md, section 7).  The
 # write is killed (SIGKILL, strace -e inject=SYSCALL:signal=KILL:when=K) on
 # entering the K-th call of each syscall that creates, writes, syncs,

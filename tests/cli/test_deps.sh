@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_deps.sh: tests/deps.sh's install starts and enables no service
 # (tests/no-service.sh).  Run against a scratch root with stand-ins for
 # dpkg-query, dpkg, deb-systemd-helper and update-rc.d that log their

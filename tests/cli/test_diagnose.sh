@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # gpuwiz diagnose through the real binary: the expert rules (the PCI
 # hole, a decimal id that finds no device, every vGPU pool cause, the
 # seed's NCCL failure over several lines, with and without the VM's .vmx,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # gpuwiz diagnose on a guide's wrong commands (doc/design.md, sections
 # 15.10 and 15.11): seed 002's lines (a Chinese ESXi GPU guide) name
 # each wrong command or setting, why, and the right one, in C and zh_CN;

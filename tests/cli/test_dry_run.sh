@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_dry_run.sh: --dry-run on every command that changes something (vmx
 # FILE --write, vmx --vm --write, apply --answers, passthru --enable)
 # changes nothing (no file, no backup, no directory, no host command that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Dynamic DirectPath I/O (doc/design.md, section 15.4): gpuwiz vmx
 # --dynamic writes the GPU by its PCI ids (pciPassthruN.present +
 # allowedDevices, no id/systemId), a second run changes nothing, the limits

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_escape.sh: text that comes from a host or a file name (a --sysroot
 # folder, esxcli's device names, vim-cmd's VM names, a log's or a
 # capture's file name) never reaches the terminal raw (doc/design.md, section 5.3): ESC

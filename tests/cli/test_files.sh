@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_files.sh: what gpuwiz writes is never lost or half-written and every
 # failed write is said (doc/design.md, section 7): a symlinked .vmx is patched
 # through its link, stale temporaries of an earlier, killed run are removed

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # data/gpus.ini is generated from the fact sheet in the tree: a copy of
 # data/gen-gpus-ini.py, data/gpu_facts.csv and the vGPU tables
 # (vgpu_types.csv, vgpu_mmio.csv) alone, in a folder with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_honest_io.sh: what gpuwiz reads and shows, and what it says about
 # its writes (doc/design.md, section 7): a FIFO or other special file is
 # refused at once, never waited on; the stale-temporary sweep leaves a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Command-level tests of the host-side commands on real and synthetic
 # captures: gpus --esxcli-file, verify --nvidia-smi-q, diagnose.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The command line in Simplified Chinese (gettext catalogue from po/zh_CN.po).
 . "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_installed.sh: an installed gpuwiz finds its vSphere module in the
 # configured $(pkglibdir), not in a build tree (doc/design.md, section
 # 2.5); a missing module fails a vSphere command with one line naming it.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_leaks.sh: the test libraries' leak check (doc/design.md, section 13).  A test that
 # leaves a process running (a sleep, a tmux server and its pane) or a
 # sample host's scratch copy fails with a "not ok - leak" line, and what

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_leftovers.sh: tests/leftovers.sh, the suite's check of what a run
 # leaves behind (tests/run-all.sh), on a scratch git checkout: each kind of
 # leftover is named and fails it, a clean run and the changes that were

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_locale.sh: LANG=zh_CN.UTF-8 on a machine without that locale: gpuwiz
 # says so in one line on stderr (the messages are English: the C library
 # cannot give the catalogue's language) and names the ways out; --lang

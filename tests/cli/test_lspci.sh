@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # gpuwiz gpus --lspci-file on the lspci captures of tests/fixtures/lspci
 # (real ones and synthetic ones, tests/fixtures/README.md): the GPUs, BARs
 # and MMIO size in text and JSON, in English and Chinese; the capture

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The man page (doc/design.md, section 8.1): every option of the command table, the exit
 # codes, the environment the sources read, and FILES with the configured
 # directories (doc/gpuwiz.1 is made from doc/gpuwiz.1.in by make).

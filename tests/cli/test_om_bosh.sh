@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_om_bosh.sh: the Tanzu outputs against their documented shapes and
 # yamllint (tests/yamllint.yml, BOSH's style): `--format om` is om's
 # create-vm-extension config (vm-extension-config: {name,

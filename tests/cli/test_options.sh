@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Each command takes its own options (src/cli/cmd_table.c, doc/design.md
 # 8.1): an option a command does not take is refused with exit 2 and one
 # line naming the option and the command, before anything is done; the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_owner.sh: a written .vmx and its backup keep the original's owner,
 # group and mode (doc/design.md, "Writes"), on a local file and through the
 # ESXi shell's script (the one the SSH route runs): root gives them; a user

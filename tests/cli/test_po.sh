@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Every user-facing string ships in both languages: the zh_CN catalogue
 # covers every msgid in the sources, with nothing fuzzy or untranslated.
 . "$(dirname "$0")/lib.sh"

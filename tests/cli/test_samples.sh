@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_samples.sh: the commands on the sample hosts (--sample-host,
 # data/hosts): real probes on the materialised Linux trees, the ESXi route
 # through the sample's stand-ins, the scratch directory removed after each

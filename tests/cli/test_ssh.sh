@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_ssh.sh: the SSH route for real, against a throwaway sshd on
 # 127.0.0.1 whose PATH gets the esxcli / vim-cmd stand-ins (they print the
 # captured outputs and record what they were asked to do): test_runner's

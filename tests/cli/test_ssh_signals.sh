@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_ssh_signals.sh: every way a command over --ssh ends closes its ssh
 # ControlMaster (doc/design.md, section 4.6): a normal end, an error, and
 # SIGTERM, SIGHUP, SIGINT and SIGQUIT sent to gpuwiz while a remote

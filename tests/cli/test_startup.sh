@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_startup.sh: start-up pays only for what a command uses
 # (doc/design.md, section 2.5).  The program links none of libcurl,
 # libxml2, libssl, libcrypto; --version initialises at most 15 libraries;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_trust.sh: the program loads only what the installation trusts
 # (doc/design.md, section 2.4).  A hostile vSphere module (its constructor
 # leaves a mark), a hostile catalogue (translations with other printf

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_uninstalled.sh: the program carries no path of the build
 # (doc/design.md, section 2.4: `strings` must not show
 # SRCDIR/data/gpus.ini), and run uninstalled from its build tree it finds its table, the sample hosts, its vSphere

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_uvm.sh: the seed-001 path (doc/design.md, 15.1): a VM that already
 # has its vGPUs gets pciPassthruN.cfg.enable_uvm = "1" on every one of
 # them and nothing else, from `vmx FILE --uvm`, `vmx --vm` on a (sample)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The main commands under valgrind memcheck: no leaks, no invalid access.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # gpuwiz verify --nvidia-smi-q on captures that show less than they seem
 # to: unified memory only on Addressing Mode HMM or ATS, the R610 driver
 # lines (a note after the version, KMD Version, CUDA UMD Version), and the

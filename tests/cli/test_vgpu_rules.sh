@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # vGPU rules from NVIDIA's documents (doc/design.md, sections 15.2 and
 # 15.3): NVIDIA's MMIO table against the rule (mmio), the vGPU type sizes
 # NVIDIA lists (a size it does not list is refused), A/B-series without

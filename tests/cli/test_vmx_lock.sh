@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # No lost update (doc/design.md, section 7, "Writes"): two gpuwiz vmx --write
 # started together on one .vmx both land (gpuwiz's lock: the second waits
 # and plans on what the first wrote); a lock held by another gpuwiz longer

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_vmx_many.sh: `gpuwiz vmx F1 F2 ... [--write]` and `vmx DIR` (the
 # .vmx files of a datastore's VM folders): the same plan for each file,
 # each written atomically with its own backup; a file that fails is one

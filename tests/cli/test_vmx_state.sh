@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # gpuwiz vmx reads what it is given as an expert would, and its GPU counts
 # are what the VM ends with (doc/design.md, sections 3 and 15.3-15.5):
 # the same command twice leaves the file byte for byte as the first run

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_vsphere.sh: gpuwiz vsphere list / apply / passthru against vcsim (the
 # govmomi simulator built from Debian packages, tests/vcsim), as a
 # standalone ESXi host and as a vCenter: list; apply on a powered-off VM and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_vsphere_bounds.sh: what a vSphere server cannot make gpuwiz do, on
 # a small fake endpoint (tests/cli/vsphere_fake.py) that does what vcsim
 # cannot: hang at one stage, answer with tens of MiB.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_vsphere_fleet.sh: gpuwiz vsphere apply over many VMs against vcsim
 # (doc/design.md 4.5): the round trips counted by the simulator (at most
 # N + 10 for N VMs, Logout included; gpuwiz prints the count before it), one task filter and

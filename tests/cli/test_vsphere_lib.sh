@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_vsphere_lib.sh: the vSphere client library (tests/unit/test_vsphere,
 # its live half) against vcsim-gpuwiz, the govmomi simulator with NVIDIA
 # L40S GPUs on its hosts: a standalone ESXi model and a vCenter model

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_vsphere_state.sh: through the vSphere API (vcsim, tests/vcsim) --gpu
 # and --vgpu name what the VM ends with, as on a .vmx (doc/design.md, 6.2):
 # the same apply twice reconfigures once; fewer than the VM holds is

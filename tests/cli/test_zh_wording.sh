@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The Chinese wording of the host checks (doc/design.md, section 11): a failed check reads 失败 (not 错误, which
 # stays for real errors such as a syntax error), "关闭虚拟机电源后再开机"
 # instead of "完全断电", "Shared Direct" as the vSphere Client shows it, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # vcsim.sh: the vSphere simulator for a test (sourced after lib.sh).
 #
 #   vcsim_start [FLAGS...]   build tests/vcsim/vcsim-gpuwiz if needed and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # vgpu_vmx.sh: a vGPU VM for the seed-001 tests (sourced after lib.sh).
 # vgpu_vmx DEST: the esxi-l40s sample's llm-train.vmx (a real Workstation
 # file adapted to ESXi 8.0U2; its "# source:" line stays first) with its

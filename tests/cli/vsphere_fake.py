@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 # vsphere_fake.py: a small vSphere SOAP endpoint for the tests of what
 # vcsim cannot do: a server that hangs at one stage, and an inventory
 # answer of a given size.  It answers RetrieveServiceContent (the ESX

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # yamllint.sh: yamllint with gpuwiz's config for a test (sourced after
 # lib.sh, with SRC set).
 #   lint NAME FILE   ok when FILE passes `yamllint -s -c tests/yamllint.yml`

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # lib.sh: helpers for the screen tests driven by tmux (sourced after
 # tests/cli/lib.sh).  Each test runs gpuwiz in its own tmux server (private
 # socket) at a fixed size, sends keys, and reads the screen with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen test of the vSphere password prompt and the four signals that end
 # it (doc/design.md, section 4.6): Ctrl-\ (SIGQUIT), Ctrl-C (SIGINT),
 # SIGTERM and SIGHUP at "Password for USER at URL:" give the terminal back

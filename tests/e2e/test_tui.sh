@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests: the wizard in tmux (send-keys, capture-pane), in C.UTF-8
 # and zh_CN.UTF-8.  Asserts on the screen text and on the files written.
 . "$(dirname "$0")/../cli/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests of the routes that connect from inside the wizard, started
 # plainly (no --ssh, no --url), at 80x24 in C.UTF-8 and zh_CN.UTF-8:
 #  1. "An ESXi host over SSH" against a throwaway sshd on 127.0.0.1

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests: nothing is cut without a sign (doc/design.md, section 10).  The wizard runs
 # with GPUWIZ_UI_AUDIT=FILE, which makes the drawing layer (ui/draw.c)
 # write one line for every text it clips without the "…" sign; Enter walks

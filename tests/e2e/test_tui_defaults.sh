@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen test of the outputs that follow the activity (doc/design.md,
 # section 9, "The outputs"): a VM's .vmx user, offline with no .vmx, gets
 # only the .vmx lines ticked on the options step and the next steps of the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests of the doctor (doc/design.md, section 9, "The doctor"):
 # cold from `gpuwiz` (no answers file), in C.UTF-8 and zh_CN.UTF-8 at
 # 80x24.  (1) The Dell KB's MMIO power-on failure pasted as two

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests of the doctor on a guide's wrong commands (doc/design.md,
 # sections 9 "The doctor", 15.10 and 15.11), cold from `gpuwiz`, in
 # C.UTF-8 and zh_CN.UTF-8 at 80x24: (1) seed 002's lines (a Chinese ESXi

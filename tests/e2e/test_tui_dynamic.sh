@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen test of Dynamic DirectPath I/O on the wizard's API route
 # (doc/design.md, section 15.4), against vcsim (tests/vcsim): an answers
 # file's [options] dynamic = yes on a vCenter adds the GPU by its PCI ids

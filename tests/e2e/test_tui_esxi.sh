@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen test of the scenario "2 x L40S on the ESXi sample" (bench/keystrokes.md),
 # cold, at 80x24, in C.UTF-8 and zh_CN.UTF-8: the host changes are queued
 # and shown in the review, and run only after the write step's question.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests of how the wizard ends and of two refusals (doc/design.md, section 10): the
 # summary printed on the normal terminal after a write (the files, the
 # .vmx backup, the next commands; labels lined up in cells), the one line

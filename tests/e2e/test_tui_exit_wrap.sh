@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen test of the text printed on the terminal when the wizard ends
 # (doc/design.md, section 10), at 80 columns in C.UTF-8 and zh_CN.UTF-8:
 # the sample host esxi-l40s, its VM ubuntu-l40s patched, the answers saved

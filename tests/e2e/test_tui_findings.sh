@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests: findings are never hidden (doc/design.md,
 # section 10), at 80x24 in C.UTF-8 and zh_CN.UTF-8:
 #  1. the host step of the ESXi sample and of intel-iommu-off-kernel shows

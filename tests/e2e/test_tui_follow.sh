@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests: what is marked and said follows what the user is doing, in
 # C.UTF-8 and zh_CN.UTF-8 at 80x24, on the seeds' two stories (the doctor
 # given seed 001's NCCL crash for a vGPU VM, and seed 000's CPI lines for

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen test of Space on the GPU step (doc/design.md, section 9), at 80x24
 # in C.UTF-8 and zh_CN.UTF-8, offline (the table of GPUs, nothing chosen):
 #  1. the step opens with the table having the keys, and the key line

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests of the GPU count kept consistent with the host (doc/design.md,
 # section 9), at 80x24 in C.UTF-8 and zh_CN.UTF-8, on
 # the sample host intel-2x-l40s (two L40S) with a host system id from the

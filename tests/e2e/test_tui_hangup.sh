@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The terminal goes away without a SIGHUP: the wizard runs on a pty that
 # is not its controlling terminal (so closing the other side sends no
 # signal), the other side is closed, and get_wch fails at once, again and

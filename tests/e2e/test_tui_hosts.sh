@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests of the wizard on real-looking hosts: the sample hosts
 # (data/hosts, --sample-host and the welcome step's offer on a machine
 # without a GPU), and an ESXi host over SSH (a throwaway sshd on 127.0.0.1

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen test of the language switch after a host was read (doc/design.md,
 # section 9, "The language"), at 80x24, started in C.UTF-8 and switched to
 # Chinese, and started in zh_CN.UTF-8 and switched to English, on the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen test of the GPU step's F5 offline (doc/design.md, section 9), at
 # 80x24 in C.UTF-8 and zh_CN.UTF-8: the key line offers it; a file that is
 # neither capture is refused with one message; a real `lspci -nn -vvv`

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests of the MMIO step's picture and of a GPU missing from the
 # table (doc/design.md, section 10), at 80x24 in C.UTF-8 and zh_CN.UTF-8,
 # with GPUWIZ_UI_AUDIT (nothing clipped without the sign):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests of the write step's next steps (doc/design.md,
 # section 9): every WARN/FAIL the write leaves open is a next step, first, in
 # the wizard's words.  At 80x24, in C.UTF-8 and zh_CN.UTF-8:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen test of the Ops Manager and Ansible outputs (doc/design.md, section 15.8)
 # on the options step: om and
 # Ansible are offered beside the other outputs (off by default, the row

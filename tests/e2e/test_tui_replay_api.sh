@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen test of an answers file replayed through the vSphere API (vcsim,
 # tests/vcsim) on a VM that already holds one of its GPUs (doc/design.md,
 # sections 9 and 15.3: the counts are what the VM ends with).  VM0 is

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests of an answers file's connected host (doc/design.md, section
 # 9, "The routes that connect"), at 80x24 in C.UTF-8 and zh_CN.UTF-8:
 #  1. SSH, against a throwaway sshd on 127.0.0.1 (tests/cli/sshd.sh, the

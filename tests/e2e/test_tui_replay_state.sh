@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen test of an answers file replayed on a VM that already holds some
 # of its GPUs (doc/design.md, sections 9 and 15.3: the counts are what the
 # VM ends with).  llm-train (data/hosts/esxi-l40s) holds one L40S; the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests of the review step (doc/design.md, section 9: a
 # summary of the choices, a jump back to any step from the keyboard, the
 # BOSH/tile contents on request).  At 80x24, in C.UTF-8 and zh_CN.UTF-8:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen test of v on the review (doc/design.md, section 9), at 80x24 in
 # C.UTF-8 and zh_CN.UTF-8: a home-lab .vmx (an RTX 3060, offline) whose
 # only output is the patched .vmx itself.  v shows the write's own

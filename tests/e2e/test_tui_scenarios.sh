@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests for two first-time user's scenarios (bench/keystrokes.md), cold from
 # plain `gpuwiz` (no answers file; GPUWIZ_SYSROOT points at a missing root so
 # this machine is never probed), in C.UTF-8 and zh_CN.UTF-8 at 80x24:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests: what the wizard shows is what it does, in C.UTF-8 and
 # zh_CN.UTF-8 at 80x24.
 #  1. welcome: the focus starts on the choice marked (*), the (*) follows

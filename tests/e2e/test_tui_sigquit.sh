@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen test of Ctrl-\ (SIGQUIT, doc/design.md, section 10): it ends the wizard like
 # Ctrl-C, SIGTERM and SIGHUP do, with 128 + the signal (131), and the
 # terminal is given back: the normal screen (not the alternate one curses

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests of the wizard's state as one answers document (doc/design.md,
 # sections 8.5 and 9): a change of route leaves nothing of the old one
 # (the ESXi sample's scratch directory, its GPUs and their counts), s on

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen test of a write that changes the host first (doc/design.md,
 # section 6.5), on the esxi-l40s sample host: the second L40S
 # (0000:5e:00.0) enabled for passthrough (e), the VM ubuntu-l40s (vmx-13)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests for the seed-001 VM (doc/design.md, 15.1): vLLM on vGPU
 # crash-loops in NCCL init until pciPassthruN.cfg.enable_uvm = "1" is on
 # every vGPU.  The wizard goes on with only the devices already in the VM

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen test of a VM name with control characters (doc/design.md, section
 # 5.3): on the ESXi sample whose vim-cmd vmsvc/getallvms names a VM with
 # ESC[2J, BEL, DEL, U+202E and U+2066, the VM step lists the three VMs,

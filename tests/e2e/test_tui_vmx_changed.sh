@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen test of a .vmx changed by someone else while the wizard waits on
 # the write step (doc/design.md, section 7, "Writes"): Enter writes
 # nothing, says why, reads the file again and shows the write made on it

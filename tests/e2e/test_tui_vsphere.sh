@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests of the wizard's API mode (gpuwiz --url URL --user USER)
 # against vcsim (tests/vcsim): the server's rows, enabling passthrough, the
 # GPUs of its hosts, its VMs, a hardware upgrade and the reconfigure with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Screen tests: at 200x50 the columns stay readable (doc/design.md,
 # section 10), in C.UTF-8
 # and zh_CN.UTF-8, on the ESXi sample (and intel-2x-l40s):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz.h: what the fuzz targets share (tests/fuzz/README.md).
  *
  * Each target defines LLVMFuzzerTestOneInput(); it is linked either with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_answers.c: the answers file (src/core/answers.c, read through
  * src/core/ini.c and iniparser), as tests/unit/core/test_answers.c calls
  * it: the input is written to a file in a scratch directory (iniparser

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_diagnose.c: the failure recogniser of gpuwiz diagnose
  * (src/core/diagnose*.c) over any bytes, as tests/unit/core/test_diagnose.c
  * calls it.  The quoted line of each finding holds no line break or

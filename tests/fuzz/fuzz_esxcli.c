@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_esxcli.c: the esxcli parsers (src/host/esxi_*.c): hardware pci
  * list (and the GPUs read from it), system uuid get,
  * system version get, storage core path/device list, storage vmfs extent

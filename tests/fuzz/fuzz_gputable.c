@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_gputable.c: the GPU table (data/gpus.ini: src/core/gputable.c,
  * gputable_scan.c, read through iniparser), as tests/unit/core/
  * test_gputable.c calls it: the input is written to a scratch file

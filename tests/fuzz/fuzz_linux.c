@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_linux.c: what gpuwiz check and gpuwiz verify read from /proc and
  * /sys (src/host/linux_parse.c, the parsers the readers of linux.c,
  * linux_checks.c, linux_irq.c and linux_guest.c feed with each file):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_nvsmi.c: nvidia-smi -q, read by the guest check
  * (src/core/verify_nvsmi.c, then the checks of verify.c against the GPU
  * table) and by the ESXi host probe (src/host/esxi_vgpu.c: ECC and MIG

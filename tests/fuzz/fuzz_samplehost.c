@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_samplehost.c: a sample host's host.ini (src/host/samplehost_ini.c,
  * samplehost_dev.c, read through src/core/ini.c and iniparser), as
  * gw_sample_open reads it (smp_read_host); the input is written to a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_util.c: the GPU table for the targets that compare with it, and
  * the scratch files of the targets whose parsers read files (fuzz.h). */
 #include "fuzz.h"

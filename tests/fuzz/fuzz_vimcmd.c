@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_vimcmd.c: the vim-cmd parsers (src/host/esxi_vms.c): vmsvc/getallvms
  * and vmsvc/power.getstate, as tests/unit/host/test_esxi.c calls them. */
 #include "fuzz.h"

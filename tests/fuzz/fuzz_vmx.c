@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_vmx.c: the .vmx document (src/core/vmx*.c).
  *
  * Invariants (vmx.h): a parsed document serializes back to the very bytes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_vsphere.c: the SOAP answers of the vSphere back end
  * (src/host/vs_parse.c, vs_inventory.c, vs_graphics.c, vs_actions.c: the
  * gw_vs_parse_* functions), as tests/unit/host/test_vsphere*.c call them:

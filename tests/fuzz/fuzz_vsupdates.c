@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz_vsupdates.c: the WaitForUpdatesEx answers that gpuwiz reads while
  * it follows its tasks (src/host/vs_task_parse.c: gw_vs_parse_task_updates,
  * through vs_parse_answer in vs_xml.c, the same code as vs_tasks.c's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # layer.sh [JOBS]: the fuzz layer of tests/run-all.sh: configure
 # _build/fuzz with clang and --enable-fuzz, build the targets and run each
 # under libFuzzer for $GW_FUZZ_LAYER_SECONDS (default 5) seconds: a short

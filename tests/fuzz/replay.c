@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* replay.c: a main for the fuzz targets without libFuzzer: each FILE
  * argument is read whole and fed once to LLVMFuzzerTestOneInput(), so the
  * corpus replays under gcc, ASan or valgrind.  Arguments starting with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # run.sh SRCDIR BUILDDIR NAME...: `make fuzz` (tests/fuzz/README.md).
 # Runs each libFuzzer target tests/fuzz/fuzz_NAME for $FUZZ_SECONDS
 # (default 60) on one core, from the seed corpus (seeds.sh) and the corpus

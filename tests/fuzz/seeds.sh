@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # seeds.sh SRCDIR OUTDIR: the seed corpus of each fuzz target, one folder
 # per target under OUTDIR, from the fixtures the unit tests read (and the
 # sample hosts' captures).  A fixture's first line says where its bytes come

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_fuzz_replay.sh: every fuzz target (tests/fuzz/fuzz_*.c) replays its
 # seed corpus (seeds.sh: the fixtures) without a crash: under gcc in make
 # check, under ASan/UBSan in the sanitizer layer of tests/run-all.sh, and

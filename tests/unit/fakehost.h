@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fakehost.h: fake Linux hosts for the unit tests (test_linux.c,
  * test_wizard.c).  A host is built under a tu_tmpdir() from a small
  * description: the real sysfs layout per PCI device

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* testutil.h: shared helpers for the cmocka unit tests. */
 #ifndef GW_TESTUTIL_H
 #define GW_TESTUTIL_H

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Build the vcsim-gpuwiz vSphere simulator (main.go next to this script).
 #
 #   sh tests/vcsim/build.sh OUTPUT_BINARY

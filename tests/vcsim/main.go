@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // vcsim-gpuwiz: a vSphere API simulator for the gpuwiz tests.
 //
 // It is govmomi's vcsim (the simulator package, as Debian packages it in

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Smoke test of vcsim-gpuwiz with pyVmomi.
 
     python3 tests/vcsim/smoke.py PATH/TO/vcsim-gpuwiz

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # sitecustomize.py: a stand-in for pyVmomi's VmomiJSONEncoder, put on
 # PYTHONPATH by tests/cli/test_ansible.sh only when the installed pyVmomi
 # lacks it.  Debian 12's python3-pyvmomi (6.7.1) has no VmomiJSONEncoder,

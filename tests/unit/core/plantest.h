@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plantest.h: what the plan's unit tests share: the GPU table (tbl,
  * loaded by up() and freed by down(), a group's set-up and tear-down), a
  * .vmx fixture with lines appended, answers from --gpu specs, and the

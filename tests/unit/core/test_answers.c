@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_answers.c: the answers file (iniparser) and its round trip. */
 #include "testutil.h"
 #include "answers.h"

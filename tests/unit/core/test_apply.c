@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_apply.c: a write (gw_apply_stage_begin, then _commit) puts every
  * format and the .vmx in place, all or nothing. */
 

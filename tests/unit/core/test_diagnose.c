@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_diagnose.c: `gpuwiz diagnose` on the real vmware.log / task error
  * samples in tests/fixtures/vmwarelog/ and on realistic lines for the
  * rules that have no public sample (doc/design.md, sections 15.2-15.4, 15.6, 15.9, 15.10). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_escape.c: the escaping every gw_err message goes through (util.c),
  * seen through gw_str_escaped (no size limit) and gw_err_set (cut off at
  * the end of the message buffer): invalid UTF-8 in a message is escaped,

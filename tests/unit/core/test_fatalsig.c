@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_fatalsig.c: src/core/fatalsig.h and the password taken from the
  * environment (src/cli/password.c), each in a child process: the
  * cleanups run and the process ends by the signal itself (128 + it in a

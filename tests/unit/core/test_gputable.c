@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_gputable.c: the GPU table (data/gpus.ini) against the fact sheet it
  * is generated from, lookups, and the errors for broken tables. */
 #include "testutil.h"

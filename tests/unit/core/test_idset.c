@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_idset.c: the id set of src/core/idset.h: new and repeated keys,
  * the first value kept, growth past many sizes, keys that differ only in
  * high bits, and a miss on an empty set. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_mmio.c: the MMIO rule, BAR packing and size parsing. */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
 # pragma GCC diagnostic ignored "-Wdangling-pointer"   /* as test_plan.c */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_plan.c: the plan on the real GPU table and real .vmx samples. */
 
 /* GCC 12 misreports -Wdangling-pointer in testutil.h's tu_read_sample()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_plan_dynamic.c: Dynamic DirectPath I/O in the plan
  * (src/core/plan_devices.c dynamic_blocks, pl_dynamic; plan_scan.c
  * allowedDevices; doc/design.md, section 15.4): the block by PCI ids,

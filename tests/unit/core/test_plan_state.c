@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_plan_state.c: what the plan reads in a .vmx as an expert would
  * (decimal PCI ids, a memory limit below the reservation, a hardware
  * version without passthrough, a vTPM's keys) and the GPU counts as the

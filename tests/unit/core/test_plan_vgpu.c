@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_plan_vgpu.c: what the vGPUs of one VM must agree on
  * (src/core/plan_vgpu_checks.c; doc/design.md, section 15.3), on the real
  * GPU table and real Workstation .vmx samples with vGPU blocks appended

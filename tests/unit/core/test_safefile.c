@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_safefile.c: following a symlinked target, the locked temporaries
  * and the removal of stale ones (only gpuwiz's own), the atomic replace
  * and the .vmx save through a link (safefile.h, vmx.h). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_textesc.c: textesc.h, the printers' escaping without a size limit
  * (src/core/util.c): controls, DEL, C1 and invalid bytes as \xNN, valid
  * UTF-8 kept, long text whole. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_util.c: errors, buffers, integer parsing and file helpers. */
 #include "testutil.h"
 

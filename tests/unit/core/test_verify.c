@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_verify.c: the nvidia-smi -q parser, the guest checks, and
  * `gpuwiz verify --nvidia-smi-q FILE [--json]` (src/verify.h). */
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_vmx.c: the lossless .vmx document (src/vmx.c). */
 #include "testutil.h"
 #include "vmx_int.h"   /* the line counts */

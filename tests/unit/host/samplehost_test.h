@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* samplehost_test.h: what the parts of test_samplehost share (the
  * helpers and state of test_samplehost.c) and the tests main runs. */
 #ifndef GW_SAMPLEHOST_TEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_esxi.c: the esxcli / vim-cmd parsers on every real sample in
  * tests/fixtures/esxcli and vimcmd (sources in tests/fixtures/README.md) and on
  * the synthetic ones, with exact values; their errors; the storage

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_esxi_procs.c: `esxcli vm process list` (src/host/esxi_procs.c) on
  * the synthetic sample and on edge cases (names with blanks, brackets and
  * colons, missing fields, a VM listed twice, empty output), and the power

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_esxi_vgpu.c: the vGPU readiness parsers of esxi_vgpu.h: esxcli
  * graphics host get (the layout of a published capture, both types, a
  * preamble, errors), esxcli software vib list (the sample host's table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_host.c: the host interface (src/host/host.h), each back end through
  * it: Linux on a fake sysroot (fakehost.h), the ESXi shell on the
  * esxi-l40s sample's stand-ins, a Linux sample, and opening from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_linux.c: gpuwiz check / gpuwiz gpus on fake Linux hosts.
  *
  * Each test builds a host under a tu_tmpdir() from a small description:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_lspci.c: the lspci capture parser (src/host/lspci.h) on every
  * sample in tests/fixtures/lspci (sources in tests/fixtures/README.md),
  * with exact values: the GPUs, their regions (Resizable BAR sizes for

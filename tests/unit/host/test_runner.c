@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_runner.c: the command runner and the ESXi session helpers against
  * the esxcli / vim-cmd stand-ins (tests/esxi-standins).
  *

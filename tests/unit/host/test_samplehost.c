@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_samplehost.c: the sample hosts of data/hosts (src/samplehost.h).
  *
  * Each sample is opened into a scratch folder and run through the real

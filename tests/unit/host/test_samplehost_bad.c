@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_samplehost_bad.c: broken host.ini files and their errors (see
  * test_samplehost.c). */
 #include "samplehost_test.h"

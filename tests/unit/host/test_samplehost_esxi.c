@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_samplehost_esxi.c: the ESXi sample through the ESXi session
  * helpers and its saved outputs (see test_samplehost.c). */
 #include "samplehost_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_samplehost_linux.c: the linux samples through the real probes
  * (see test_samplehost.c). */
 #include "samplehost_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_vsapply.c: the plan through the vSphere API (src/vsapply.c): a VM
  * as the API reports it written as the .vmx it stands for, the plan's
  * changes as a ReconfigVM_Task spec, applying twice, and picking free

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_vsphere.c: the vSphere SOAP client.
  *
  * Offline: URL and thumbprint handling, the SOAP answers saved in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_vsphere_answers.c: URL and thumbprint handling, and the SOAP
  * answers saved in tests/fixtures/vsphere (see test_vsphere.c). */
 #include "vsphere_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_vsphere_body.c: the ReconfigVM_Task envelope (parsed back with
  * libxml2) and the refusals that need no server (see test_vsphere.c). */
 #include "vsphere_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_vsphere_live.c: the live tests against vcsim-gpuwiz (see
  * test_vsphere.c): connect, inventory, reconfigure, refusals, certificate
  * and password errors, upgrade. */

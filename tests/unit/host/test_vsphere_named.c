@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_vsphere_named.c: the inventory of an apply to some VMs
  * (gw_vs_set_vm_names, doc/design.md 4.5) against vcsim-gpuwiz: the VMs
  * asked for in full, the others only what a pick needs, no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_vsphere_sim.c: the live tests that need more of the simulator
  * (see test_vsphere.c): enable passthrough, a simulator of our own for the
  * pin after a reconnect, an expired session, a fault of the task. */

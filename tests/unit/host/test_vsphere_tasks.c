@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_vsphere_tasks.c: the WaitForUpdatesEx answers gpuwiz follows its
  * tasks with (vs_tasks.c, doc/design.md 4.5), captured from vcsim-gpuwiz
  * and shaped after vCenter's. */

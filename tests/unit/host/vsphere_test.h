@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vsphere_test.h: what the parts of test_vsphere share (the helpers of
  * test_vsphere.c, the live helpers of test_vsphere_live.c) and the tests
  * main runs. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_emit.c: the emitters, checked by parsing their output back with the
  * same libraries (libyaml's document loader, jansson).  Plans are built by
  * hand here so the tests do not depend on plan.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_emit_ansible.c: the Ansible playbook and om's create-vm-extension
  * config, parsed back with libyaml's loader; plans from gw_plan_build on
  * the real GPU table.  And the comment post-pass of emit_yaml.c. */

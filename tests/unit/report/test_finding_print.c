@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_finding_print.c: the one text and the one JSON printer of findings,
  * in both layouts (the plan's findings and check rows), with topic masks.
  * The text is compared byte for byte with what gpuwiz prints today; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_formats.c: the output format registry (src/report/formats.def), row
  * by row: every row has its words, an emitter that renders a real plan
  * (the L40S on the Windows 10 sample .vmx, from data/gpus.ini), next

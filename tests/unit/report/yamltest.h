@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* yamltest.h: reading YAML back in the report tests (libyaml's document
  * loader): a document from text, scalars, mapping values, sequence
  * items.  Each helper fails the test on a node of the wrong kind. */

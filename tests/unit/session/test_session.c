@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_session.c: the session (src/session/session.h) on the esxi-l40s
  * sample host: the VMs, the answers from the host, the refusal policy (a
  * VM that is not powered off is never written, force or not; FAIL

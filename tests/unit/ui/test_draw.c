@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_draw.c: the drawing layer's cuts (ui/draw.c, ui/draw_audit.c):
  * text that does not fit ends with the sign, a wide character is never
  * split, a path wraps at its '/', and what is clipped without the sign is

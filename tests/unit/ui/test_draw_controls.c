@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_draw_controls.c: host text on the screens (doc/design.md, section 5.3:
  * never echoed raw): dw_put (ui/draw.c), which every screen draws through, shows ESC,
  * BEL, C1 controls and invalid UTF-8 as '?' and keeps valid UTF-8, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_textlist.c: the scrolling list of ui/textlist.c as the steps'
  * findings use it (doc/design.md, section 10: findings are never hidden): a label at
  * column 0 and the text after it, the "v" mark while lines are below and

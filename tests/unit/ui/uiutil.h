@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* uiutil.h: what the ui unit tests share (after testutil.h and curses). */
 #ifndef GW_UIUTIL_H
 #define GW_UIUTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_wizard.c: the wizard's step logic, apart from any drawing. */
 
 /* GCC 12 misreports -Wdangling-pointer in testutil.h's tu_read_sample()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_wizard_connect.c: the routes that connect from inside the wizard
  * (wizard_connect.c): their boxes as data, and what a connection that
  * cannot be made says and leaves unchanged.  The connections themselves

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_wizard_doctor.c: the doctor (wizard_doctor.c): the real failures
  * of tests/fixtures/vmwarelog diagnosed, each rule's pre-fill, the .vmx
  * found beside a vmware.log (one, several), nothing recognised, input

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_wizard_fixui.c: advice inside the wizard speaks of the wizard
  * (doc/design.md, section 10): no fix the screens show
  * (gw_wizard_finding_fix: fix_ui, else fix) names a command-line flag.

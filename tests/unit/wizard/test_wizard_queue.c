@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_wizard_queue.c: the host changes the wizard queues (wizard.h,
  * wizard_queue.c) on the esxi-l40s sample host: e and u queue and take
  * back, nothing runs on the host until the write, the plan is made as if

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_wizard_state.c: the wizard's state as one answers document: saved
  * whole and replayed to the same VM, what a change of route leaves
  * behind, and how often one action makes the plan and renders the

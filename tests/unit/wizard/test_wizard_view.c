@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_wizard_view.c: the wizard as the screens see it, through wizard.h
  * only (the accessors of wizard_view.c; no wizard_int.h here). */
 #include "testutil.h"

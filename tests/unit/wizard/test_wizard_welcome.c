@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_wizard_welcome.c: what the welcome screen asks of the wizard
  * (wizard_welcome.c): the sample host in use and the modes' notes; the
  * rules the frame and the host step draw by (wizard_steps.c): the step

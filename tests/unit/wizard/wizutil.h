@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* wizutil.h: what the wizard unit tests share (after testutil.h and
  * wizard.h). */
 #ifndef GW_WIZUTIL_H
