@@ -25,7 +25,7 @@ UVM1=pciPassthru1.cfg.enable_uvm
 # --- vmx FILE --uvm: preview, then --write ----------------------------------
 vgpu_vmx "$TMP/v.vmx"
 cp "$TMP/v.vmx" "$TMP/v.orig"
-check "the test VM keeps the fixture's source line" sh -c "head -n 1 '$TMP/v.vmx' | grep -q '^# source: minsungchu/'"
+check "the test VM keeps the sample's first comment line" sh -c "head -n 1 '$TMP/v.vmx' | grep -q '^# gpuwiz sample host esxi-l40s: '"
 run "$GPUWIZ" vmx "$TMP/v.vmx" --uvm
 check "vmx --uvm with no GPU given: exit 0" [ "$rc" -eq 0 ]
 check "vmx --uvm: no 'no GPU given' any more" sh -c "! grep -q 'no GPU given' '$err'"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # vgpu_vmx.sh: a vGPU VM for the seed-001 tests (sourced after lib.sh).
-# vgpu_vmx DEST: the esxi-l40s sample's llm-train.vmx (a real Workstation
-# file adapted to ESXi 8.0U2; its "# source:" line stays first) with its
+# vgpu_vmx DEST: the esxi-l40s sample's llm-train.vmx (an ESXi 8.0U2 VM
+# with one L40S in DirectPath I/O; its first comment line stays) with its
 # DirectPath L40S block replaced by two L40S vGPUs, as the vSphere Client
 # adds them (pciPassthruN.present + pciPassthruN.vgpu, the profile the
 # API's VmiopBackingInfo names), and the 64-bit MMIO window the rule gives

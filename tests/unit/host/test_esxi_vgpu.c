@@ -52,7 +52,7 @@ test_graphics_host(void **state)
 	assert_string_equal(g.policy, "Performance");
 	assert_true(gw_esxi_graphics_shared_direct(g.default_type));
 	gw_esxi_graphics_free(&g);
-	/* the sample host: Shared (vSGA), the default; its # line skipped */
+	/* the sample host: Shared (vSGA), the default */
 	t = read_text("data/hosts/esxi-l40s/esxi/esxcli-graphics-host-get.txt");
 	assert_int_equal(gw_esxi_parse_graphics_host(t, "x", &g, &e), 0);
 	assert_string_equal(g.default_type, "Shared");
@@ -260,7 +260,7 @@ test_graphics_devices(void **state)
 	assert_int_equal(d.v[0].vms, 0);
 	assert_false(gw_esxi_graphics_shared_direct(d.v[0].type));
 	gw_esxi_gdevs_free(&d);
-	/* the sample host's (its # line skipped): two L40S */
+	/* the sample host's: two L40S */
 	t = read_text("data/hosts/esxi-l40s/esxi/esxcli-graphics-device-list.txt");
 	assert_int_equal(gw_esxi_parse_graphics_devices(t, "x", &d, &e), 0);
 	assert_int_equal(d.n, 2);
