@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # seeds.sh SRCDIR OUTDIR: the seed corpus of each fuzz target, one folder
 # per target under OUTDIR, from the fixtures the unit tests read (and the
-# sample hosts' captures).  A fixture's first line says where its bytes come
-# from ("# source: ...", "<!-- source: ... -->" for XML; tests/fixtures/
-# README.md): it is stripped here, as tu_read_sample() does, so that each
+# sample hosts' captures).  A fixture's first line points to its source
+# ("# source: tests/fixtures/PROVENANCE", "<!-- source: ... -->" for XML;
+# tests/fixtures/README.md): it is stripped here, as tu_read_sample() does, so that each
 # seed is the sample itself (an XML comment before the XML declaration is
 # not XML: the vSphere fixtures parse only without it).  The fixtures are
 # left as they are.
