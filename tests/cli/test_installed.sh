@@ -34,4 +34,39 @@ run vs_list GPUWIZ_MODULE_DIR="$TMP/none"
 check "a missing module: exit 2, one line naming it" sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$err') -eq 1 ] && grep -qF 'cannot load the vSphere module $TMP/none/vsphere.so' '$err'"
 run "$GPUWIZ" mmio --gpu l40s
 check "a command without vSphere works without the module" [ "$rc" -eq 0 ]
+
+# No installed file names the machine it was built on: GW_INSTALL_ROOT is
+# the installed tree ($(DESTDIR)$(prefix)), GW_BUILD_PATHS the source and
+# build folders.  The program and the man page hold the configured
+# folders ($(prefix)/...), which are where it runs, not where it was built:
+# those are left out (under make distcheck the prefix is inside the
+# unpacked source folder).
+if [ -n "${GW_INSTALL_ROOT:-}" ] && [ -n "${GW_BUILD_PATHS:-}" ]; then
+	: >"$TMP/buildpaths"
+	# Each folder as given (abs_top_srcdir may be BUILD/../..) and
+	# resolved, and the top folder holding it ("/work/", "/home/") unless
+	# that is a system one: data copied from elsewhere on the build
+	# machine names a sibling of the source tree, not the tree itself.
+	for p in $GW_BUILD_PATHS; do
+		printf '%s\n' "$p"
+		r=$(cd "$p" 2>/dev/null && pwd -P) || continue
+		printf '%s\n' "$r"
+		top=/$(printf '%s' "$r" | cut -d/ -f2)/
+		case $top in
+		/usr/|/bin/|/sbin/|/lib/|/lib64/|/etc/|/opt/|/var/|/tmp/|/run/|/proc/|/sys/|/dev/|/boot/|/srv/|/mnt/|/media/|//) ;;
+		*) printf '%s\n' "$top" ;;
+		esac
+	done | sort -u >"$TMP/buildpaths.in"
+	while IFS= read -r p; do
+		[ -n "$p" ] || continue
+		re=$(printf '%s' "$p" | sed 's/[.*^$[]/\\&/g')
+		LC_ALL=C grep -raoH -- "$re[^[:space:][:cntrl:]\"'<>]*" "$GW_INSTALL_ROOT" |
+			LC_ALL=C awk -v pre="${GW_PREFIX:-}" '{
+				i = index($0, ":"); path = substr($0, i + 1)
+				if (pre == "" || index(path, pre) != 1) print
+			}' >>"$TMP/buildpaths"
+	done <"$TMP/buildpaths.in"
+	check "no installed file names a folder of the build machine" [ ! -s "$TMP/buildpaths" ]
+	sort -u "$TMP/buildpaths" | head -n 20 | sed 's/^/   /'
+fi
 finish
