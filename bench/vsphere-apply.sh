@@ -105,7 +105,7 @@ table() {
 	if [ "${4:-}" = ansible ] && [ "${ANSIBLE:-1}" != 0 ] && command -v ansible-playbook >/dev/null &&
 	   an=$(ANSIBLE_ROW=1 sh "$HERE/ansible-apply.sh" "$GPUWIZ" "$1"); then
 		set -- $an
-		echo "| ansible-playbook (community.vmware 3.7) | $1 | $2 | $(ratio "$2" "$gw_s") | - | $3 |"
+		echo "| ansible-playbook (gpuwiz vsphere apply) | $1 | $2 | $(ratio "$2" "$gw_s") | - | $3 |"
 	fi
 }
 

@@ -66,6 +66,7 @@ snippet_emit(const cli_opts *o, int fmt, const gw_plan *p, char **out,
 	eo.vms = o->vm_list;
 	eo.nvms = o->nvm_list;
 	eo.esxi_host = o->host;
+	eo.answers = &o->a;
 	return gw_format_def_of(fmt)->emit(p, &eo, out, e);
 }
 

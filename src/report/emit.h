@@ -36,20 +36,20 @@
  *  om     the `om create-vm-extension -c FILE` config: vm-extension-config:
  *         {name, cloud_properties}, cloud_properties as bosh's (om's
  *         docs/create-vm-extension/README.md).
- *  ansible a playbook for the community.vmware collection 3.7 (Debian 12's
- *         ansible): one play on localhost, the VMs in vars gpuwiz_vms (an
- *         assert stops an empty list), the connection from the collection's
- *         VMWARE_* variables through module_defaults (never a password),
- *         tasks: assert, vmware_guest_info (the VMs exist: vmware_guest
- *         would create a missing one), vmware_host_passthrough (passthrough
- *         GPUs with a host address in the plan), vmware_guest_vgpu (one per
- *         vGPU profile added), vmware_guest (advanced_settings: the MMIO,
- *         UVM, P2P and code-43 keys; hardware.memory_reservation_lock with
- *         a reservation, nested_virt false with vhv.enable, version = the
- *         plan's hw_target when known).  A "# " comment with the reason
- *         and source above each setting and task; what the collection
- *         cannot do (a DirectPath device on the VM, a second vGPU of one
- *         profile) is a comment naming the gpuwiz vsphere apply command.
+ *  ansible a playbook for Debian 12's ansible (community.vmware 3.7) and
+ *         python3-pyvmomi (6.7.1), with gpuwiz on the machine that runs it:
+ *         one play on localhost, the VMs in vars gpuwiz_vms (an assert
+ *         stops an empty list), the connection from the collection's
+ *         VMWARE_* variables, given to gpuwiz as its options and the
+ *         password as GPUWIZ_PASSWORD in the play's environment (never in
+ *         the file); tasks: assert, then for the plan's host addresses
+ *         gpuwiz vsphere list --json and passthru --enable for those not
+ *         active, then gpuwiz vsphere apply --vm ... with the plan's
+ *         options (--gpu/--vgpu/--vram, --bdf with one VM, --dynamic,
+ *         --uvm, --p2p, --code43, and from the answers --no-reserve,
+ *         --mmio-gb, --esxi with --upgrade-hw) and --json, changed_when a
+ *         VM was reconfigured or upgraded, failed_when its exit status.  A
+ *         "# " comment with the reason and source above each option.
  *         See doc/design.md 15.8.
  * Refusals (return -1, e set, *out untouched): bosh/opsman/tile with no GPU
  * to add or no MMIO size; a passthrough GPU to add with an unknown PCI id;
@@ -82,11 +82,14 @@ typedef enum {
 } gw_format;
 
 /* What a playbook takes besides the plan (the command line's --vm and
- * --host); all may be empty.  The other formats take none. */
+ * --host, and the answers the plan was made from, for the options of the
+ * gpuwiz command it runs); all may be empty.  The other formats take
+ * none. */
 typedef struct gw_emit_opts {
 	const char *const *vms;   /* VM names, in order */
 	size_t nvms;
 	const char *esxi_host;    /* the host of the passthrough GPUs */
+	const gw_answers *answers;/* NULL: the plan's own (no --esxi) */
 } gw_emit_opts;
 
 /* What a format's next steps need.  Each line is malloc'ed and handed to

@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* emit_ansible.c: the plan as an Ansible playbook for the community.vmware
- * collection as Debian 12 ships it (3.7): vmware_guest_info,
- * vmware_host_passthrough, vmware_guest_vgpu and vmware_guest, with only
- * the options that collection documents (ansible-doc).  The document is a
- * jansson value written by libyaml (emit_yaml.c); the comments (each
- * setting's reason and source, what the collection cannot do) are put in
- * by line afterwards, since libyaml has no comment events.  doc/design.md
- * 15.8.
+/* emit_ansible.c: the plan as an Ansible playbook that runs with Debian 12's
+ * own ansible (community.vmware 3.7) and python3-pyvmomi (6.7.1).  That
+ * pyVmomi has no VmomiJSONEncoder, which the collection's gather_vm_facts
+ * and to_json call (module_utils/vmware.py): vmware_guest, vmware_guest_info
+ * and vmware_guest_powerstate fail with it.  No module of the collection
+ * adds a PCI device to a VM.  vmware_host_passthrough runs, but that
+ * pyVmomi has no HostPciPassthruConfig.applyNow (vSphere API 7.0), so the
+ * device it enables is active only after the host's reboot.  The playbook
+ * runs gpuwiz instead, with the collection's connection variables: vsphere
+ * list for the devices already active, vsphere passthru for the others,
+ * vsphere apply for the VM part (the devices and the settings, one
+ * ReconfigVM_Task), each task's "changed" from what gpuwiz did.  The document is a jansson value written by libyaml
+ * (emit_yaml.c); the comments (each setting's reason and source) are put
+ * in by line afterwards, since libyaml has no comment events.
+ * doc/design.md 15.8.
  */
 #include "emit_int.h"
 
@@ -15,12 +22,7 @@
 #include <string.h>
 
 #define M_ASSERT "ansible.builtin.assert"
-#define M_INFO   "community.vmware.vmware_guest_info"
-#define M_PASS   "community.vmware.vmware_host_passthrough"
-#define M_VGPU   "community.vmware.vmware_guest_vgpu"
-#define M_GUEST  "community.vmware.vmware_guest"
-/* the collection's action group (meta/runtime.yml): all four modules */
-#define M_GROUP  "group/community.vmware.vmware"
+#define M_CMD    "ansible.builtin.command"
 
 typedef struct abuild {
 	const gw_plan *p;
@@ -59,30 +61,15 @@ note(abuild *ab, const char *anchor, char *text)
 	free(text);
 }
 
-/* The task's name, then its module with args, then the loop over the VMs
- * when per_vm. */
+/* The task's name, then its module with args. */
 static json_t *
-task(abuild *ab, const char *name, const char *module, json_t *args,
-     int per_vm)
+task(abuild *ab, const char *name, const char *module, json_t *args)
 {
 	json_t *t = json_object();
 
 	put_s(ab, t, "name", name);
 	put(ab, t, module, args);
-	if (per_vm)
-		put_s(ab, t, "loop", "{{ gpuwiz_vms }}");
 	return t;
-}
-
-/* datacenter and name, which every per-VM module takes */
-static json_t *
-vm_args(abuild *ab)
-{
-	json_t *a = json_object();
-
-	put_s(ab, a, "datacenter", "{{ gpuwiz_datacenter }}");
-	put_s(ab, a, "name", "{{ item }}");
-	return a;
 }
 
 /* ---- what the plan holds ---------------------------------------------- */
@@ -100,7 +87,7 @@ first_of(const gw_plan *p, gw_set_kind k)
 	size_t i;
 
 	for (i = 0; i < p->nsettings; i++)
-		if (p->settings[i].kind == k)
+		if (p->settings[i].kind == k && !p->settings[i].keep)
 			return &p->settings[i];
 	return NULL;
 }
@@ -139,69 +126,40 @@ plan_dynamic(const gw_plan *p)
 	return 0;
 }
 
-/* A word for a shell command line: as it is when it is safe, else in
- * single quotes ('\'' for a quote). */
-static void
-sh_word(gw_buf *b, const char *s)
-{
-	const char *c;
-
-	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	                 "0123456789._-+=:/@%,") == strlen(s)) {
-		gw_buf_puts(b, s);
-		return;
-	}
-	gw_buf_puts(b, "'");
-	for (c = s; *c; c++)
-		if (*c == '\'')
-			gw_buf_puts(b, "'\\''");
-		else
-			gw_buf_add(b, c, 1);
-	gw_buf_puts(b, "'");
-}
-
-/* The gpuwiz command that attaches what the collection cannot. */
+/* The settings of kind k the plan writes, each as KEY = "VALUE": its
+ * reason (source), in one paragraph; NULL when none. */
 static char *
-apply_command(const abuild *ab)
+settings_why(const gw_plan *p, gw_set_kind k)
 {
-	const gw_plan *p = ab->p;
 	gw_buf b;
-	char bdf[32];
 	size_t i;
+	int n = 0;
 
 	gw_buf_init(&b);
-	gw_buf_puts(&b, "gpuwiz vsphere --url https://HOST/sdk --user USER apply");
-	for (i = 0; ab->o && i < ab->o->nvms; i++) {
-		gw_buf_puts(&b, " --vm ");
-		sh_word(&b, ab->o->vms[i]);
-	}
-	if (ab->o == NULL || ab->o->nvms == 0)
-		gw_buf_puts(&b, " --vm NAME");
-	for (i = 0; i < p->ngpus; i++) {
-		const gw_plan_gpu *g = &p->gpus[i];
+	for (i = 0; i < p->nsettings; i++) {
+		const gw_setting *s = &p->settings[i];
+		char *why;
 
-		if (g->existing)
+		if (s->kind != k || s->keep || !kind_advanced(s->kind))
 			continue;
-		gw_buf_printf(&b, " --%s %s", g->profile ? "vgpu" : "gpu",
-		              g->profile ? g->profile
-		              : g->gpu ? g->gpu->id : g->label);
-		if (g->count > 1)
-			gw_buf_printf(&b, "=%d", g->count);
+		why = emit_setting_why(s);
+		gw_buf_printf(&b, "%s%s = \"%s\": %s", n++ ? " " : "", s->key,
+		              s->value ? s->value : "", why);
+		free(why);
 	}
-	if (plan_dynamic(p))
-		gw_buf_puts(&b, " --dynamic");
-	/* --bdf names one VM's devices (vsphere apply refuses it with
-	 * several --vm); without it gpuwiz picks free ones for each VM */
-	for (i = 0; (ab->o == NULL || ab->o->nvms <= 1) && i < p->nsettings; i++)
-		if (device_bdf(&p->settings[i], bdf, sizeof bdf))
-			gw_buf_printf(&b, " --bdf %s", bdf);
+	if (n == 0) {
+		gw_buf_free(&b);
+		return NULL;
+	}
 	return gw_buf_steal(&b);
 }
 
 /* ---- the play's head ---------------------------------------------------- */
 
+/* need_host: the plan has passthrough GPUs (--host names their host);
+ * bdfs: and host addresses, which the passthru task takes it for. */
 static json_t *
-play_vars(abuild *ab, int need_host)
+play_vars(abuild *ab, int need_host, int bdfs)
 {
 	json_t *v = json_object(), *vms = json_array();
 	size_t i;
@@ -209,34 +167,34 @@ play_vars(abuild *ab, int need_host)
 	for (i = 0; ab->o && i < ab->o->nvms; i++)
 		push(ab, vms, json_string(ab->o->vms[i]));
 	put(ab, v, "gpuwiz_vms", vms);
+	put_s(ab, v, "gpuwiz_vm_args", "{{ ['--vm'] | product(gpuwiz_vms) | flatten }}");
 	note(ab, "gpuwiz_vms:", gw_xstrdup(_("The VMs to change (gpuwiz snippet --vm NAME, repeated), or on the command line: -e '{\"gpuwiz_vms\": [\"NAME\"]}'.")));
-	put_s(ab, v, "gpuwiz_datacenter", "ha-datacenter");
-	note(ab, "gpuwiz_datacenter:", gw_xstrdup(_("The VMs' datacenter: ha-datacenter on a standalone ESXi host, else its name in vCenter (-e gpuwiz_datacenter=NAME).")));
 	if (need_host && ab->o && ab->o->esxi_host && *ab->o->esxi_host) {
 		put_s(ab, v, "gpuwiz_esxi_hostname", ab->o->esxi_host);
 		note(ab, "gpuwiz_esxi_hostname:", gw_xstrdup(_("The ESXi host of the passthrough GPUs, as vCenter names it (gpuwiz snippet --host NAME).")));
 	}
-	return v;
-}
-
-/* The connection: the variables the collection reads itself
- * (doc_fragments/vmware.py), through module_defaults so a play-level -e
- * can still override them; never a password in the file. */
-static json_t *
-play_defaults(abuild *ab)
-{
-	json_t *md = json_object(), *c = json_object();
-
-	put_s(ab, c, "hostname", "{{ lookup('env', 'VMWARE_HOST') }}");
-	put_s(ab, c, "username", "{{ lookup('env', 'VMWARE_USER') }}");
-	put_s(ab, c, "password", "{{ lookup('env', 'VMWARE_PASSWORD') }}");
-	put_s(ab, c, "validate_certs",
-	      "{{ lookup('env', 'VMWARE_VALIDATE_CERTS') | default(true, true) | bool }}");
-	put_s(ab, c, "port",
+	if (bdfs)
+		put_s(ab, v, "gpuwiz_host_args",
+		      "{{ ['--host', gpuwiz_esxi_hostname] if gpuwiz_esxi_hostname is defined else [] }}");
+	put_s(ab, v, "gpuwiz", "gpuwiz");
+	note(ab, "gpuwiz:", gw_xstrdup(_("The gpuwiz program on the machine that runs this playbook, which attaches the GPUs (-e gpuwiz=PATH).")));
+	/* the variables the collection reads itself (doc_fragments/vmware.py),
+	 * once, for its module and for gpuwiz */
+	put_s(ab, v, "gpuwiz_vmware_host", "{{ lookup('env', 'VMWARE_HOST') }}");
+	note(ab, "gpuwiz_vmware_host:", gw_xstrdup(_("The connection comes from the variables the collection reads: VMWARE_HOST, VMWARE_PORT, VMWARE_USER, VMWARE_PASSWORD and VMWARE_VALIDATE_CERTS (false for a self-signed certificate); gpuwiz gets the same as its options, and the password as GPUWIZ_PASSWORD in its environment. No password is written in this file.")));
+	put_s(ab, v, "gpuwiz_vmware_port",
 	      "{{ lookup('env', 'VMWARE_PORT') | default(443, true) | int }}");
-	put(ab, md, M_GROUP, c);
-	note(ab, "module_defaults:", gw_xstrdup(_("The connection comes from the variables the collection reads: VMWARE_HOST, VMWARE_USER, VMWARE_PASSWORD, VMWARE_VALIDATE_CERTS (false for a self-signed certificate) and VMWARE_PORT. No password is written in this file.")));
-	return md;
+	put_s(ab, v, "gpuwiz_vmware_user", "{{ lookup('env', 'VMWARE_USER') }}");
+	put_s(ab, v, "gpuwiz_vmware_validate_certs",
+	      "{{ lookup('env', 'VMWARE_VALIDATE_CERTS') | default(true, true) | bool }}");
+	/* gpuwiz's options for them; each line within yamllint's 120
+	 * columns */
+	put_s(ab, v, "gpuwiz_url", "https://{{ gpuwiz_vmware_host }}:{{ gpuwiz_vmware_port }}/sdk");
+	put_s(ab, v, "gpuwiz_tls",
+	      "{{ [] if gpuwiz_vmware_validate_certs | bool else ['--insecure'] }}");
+	put_s(ab, v, "gpuwiz_connection",
+	      "{{ ['--url', gpuwiz_url, '--user', gpuwiz_vmware_user] + gpuwiz_tls }}");
+	return v;
 }
 
 /* ---- the tasks ------------------------------------------------------------ */
@@ -249,170 +207,209 @@ t_checks(abuild *ab, json_t *tasks)
 	push(ab, that, json_string("gpuwiz_vms | length > 0"));
 	put(ab, a, "that", that);
 	put_s(ab, a, "fail_msg", _("No VM is named: set gpuwiz_vms (-e '{\"gpuwiz_vms\": [\"NAME\"]}')."));
-	push(ab, tasks, task(ab, _("Stop unless VMs are named"), M_ASSERT, a, 0));
-	note(ab, M_INFO ":", gw_xstrdup(_("Every VM must exist: vmware_guest with state present would create a missing one.")));
-	push(ab, tasks, task(ab, _("Find the VMs"), M_INFO, vm_args(ab), 1));
+	push(ab, tasks, task(ab, _("Stop unless VMs are named"), M_ASSERT, a));
 }
 
-/* Passthrough on for the host addresses of the GPUs the plan adds. */
+/* The host addresses of the GPUs the plan adds (a JSON list). */
+static json_t *
+plan_bdfs(abuild *ab)
+{
+	json_t *devs = json_array();
+	char bdf[32];
+	size_t i;
+
+	for (i = 0; i < ab->p->nsettings; i++)
+		if (device_bdf(&ab->p->settings[i], bdf, sizeof bdf))
+			push(ab, devs, json_string(bdf));
+	return devs;
+}
+
+/* A task that runs gpuwiz vsphere with the connection's options, then
+ * the words of argv_tail (a Jinja list expression, without braces). */
+static json_t *
+gpuwiz_task(abuild *ab, const char *name, const char *argv_tail)
+{
+	json_t *a = json_object();
+	char *argv = gw_xasprintf("{{ [gpuwiz, 'vsphere'] + gpuwiz_connection + %s }}",
+	                          argv_tail);
+
+	put_s(ab, a, "argv", argv);
+	free(argv);
+	return task(ab, name, M_CMD, a);
+}
+
+/* Passthrough on for the host addresses of the GPUs the plan adds, those
+ * not active yet (gpuwiz vsphere list --json), as esxcli hardware pci
+ * pcipassthru set -d ADDR -e true -a does on the host. */
 static void
 t_passthrough(abuild *ab, json_t *tasks)
 {
-	json_t *a, *devs = json_array();
-	char bdf[32];
-	size_t i, n = 0;
+	json_t *t, *devs = plan_bdfs(ab), *vars;
 
-	for (i = 0; i < ab->p->nsettings; i++) {
-		json_t *d;
-
-		if (!device_bdf(&ab->p->settings[i], bdf, sizeof bdf))
-			continue;
-		d = json_object();
-		put_s(ab, d, "device", bdf);
-		push(ab, devs, d);
-		n++;
-	}
-	if (n == 0) {
+	if (json_array_size(devs) == 0) {
 		json_decref(devs);
 		return;
 	}
-	a = json_object();
-	put_s(ab, a, "esxi_hostname", "{{ gpuwiz_esxi_hostname }}");
-	put(ab, a, "devices", devs);
-	put_s(ab, a, "state", "present");
-	note(ab, M_PASS ":", gw_xasprintf("%s%s", _("Passthrough on for the GPUs at these host addresses, as esxcli hardware pci pcipassthru set -d ADDR -e true -a does on the host: at once where ESXi can, else after a reboot (source: VMware esxcli reference)."),
-	     ab->o && ab->o->esxi_host ? "" : _(" Name the host: -e gpuwiz_esxi_hostname=NAME (as vCenter names it).")));
-	push(ab, tasks, task(ab, _("Enable passthrough of the host's GPUs"),
-	                     M_PASS, a, 0));
+	note(ab, M_CMD ":", gw_xstrdup(_("Which of the host's GPUs have passthrough active already (gpuwiz vsphere list, which changes nothing).")));
+	t = gpuwiz_task(ab, _("Read the host's GPUs (gpuwiz vsphere list)"),
+	                "['list', '--json']");
+	put_s(ab, t, "register", "gpuwiz_list");
+	put_s(ab, t, "changed_when", "false");
+	push(ab, tasks, t);
+
+	t = gpuwiz_task(ab, _("Enable passthrough of the host's GPUs (gpuwiz vsphere passthru)"),
+	                "['passthru', '--enable', item] + gpuwiz_host_args");
+	note(ab, M_CMD ":", gw_xasprintf("%s%s", _("Passthrough on for the GPUs at these host addresses that are not active yet, as esxcli hardware pci pcipassthru set -d ADDR -e true -a does on the host: at once where ESXi can (vSphere API 7.0 applyNow), else after a reboot, which gpuwiz then says (source: VMware esxcli reference). The collection's vmware_host_passthrough cannot apply it at once with Debian 12's python3-pyvmomi."),
+	     ab->o && ab->o->esxi_host ? "" : _(" Where vCenter has several hosts, name the GPUs' host: -e gpuwiz_esxi_hostname=NAME (as vCenter names it).")));
+	vars = json_object();
+	put(ab, vars, "gpuwiz_bdfs", devs);
+	put_s(ab, vars, "gpuwiz_hosts",
+	      "{{ (gpuwiz_list.stdout | from_json).hosts }}");
+	put_s(ab, vars, "gpuwiz_all", "{{ gpuwiz_hosts | map(attribute='name') | list }}");
+	put_s(ab, vars, "gpuwiz_names",
+	      "{{ [gpuwiz_esxi_hostname] if gpuwiz_esxi_hostname is defined else gpuwiz_all }}");
+	put_s(ab, vars, "gpuwiz_devices",
+	      "{{ gpuwiz_hosts | selectattr('name', 'in', gpuwiz_names) | map(attribute='gpus') | flatten }}");
+	put_s(ab, vars, "gpuwiz_active",
+	      "{{ gpuwiz_devices | selectattr('passthru_active') | map(attribute='bdf') | list }}");
+	put(ab, t, "vars", vars);
+	put_s(ab, t, "loop", "{{ gpuwiz_bdfs }}");
+	put_s(ab, t, "when", "item not in gpuwiz_active");
+	put_s(ab, t, "failed_when", "gpuwiz_passthru.rc != 0");
+	put_s(ab, t, "register", "gpuwiz_passthru");
+	push(ab, tasks, t);
 }
 
-/* One task per vGPU profile the plan adds: the module adds one vGPU of a
- * profile to a VM and is idempotent only so. */
+/* An option of gpuwiz with its value (NULL: none), with a note above it
+ * (taken; NULL: none). */
 static void
-t_vgpus(abuild *ab, json_t *tasks)
+arg(abuild *ab, json_t *list, const char *opt, const char *val, char *why)
+{
+	char *anchor;
+
+	if (why != NULL) {
+		anchor = gw_xasprintf("\"%s\"", opt);
+		note(ab, anchor, why);
+		free(anchor);
+	}
+	push(ab, list, json_string(opt));
+	if (val != NULL)
+		push(ab, list, json_string(val));
+}
+
+/* The GPUs the plan adds, as gpuwiz vsphere apply's options; the first
+ * carries the MMIO settings' reasons. */
+static void
+gpu_args(abuild *ab, json_t *list)
 {
 	const gw_plan *p = ab->p;
-	size_t i, k;
+	char *why = settings_why(p, GW_SET_MMIO);
+	size_t i;
 
 	for (i = 0; i < p->ngpus; i++) {
 		const gw_plan_gpu *g = &p->gpus[i];
-		json_t *a;
-		char *name, *cmd, *why;
-		int n = 0, seen = 0;
+		const char *opt = g->profile ? "--vgpu" : g->gpu || g->vram_gb <= 0
+		                  ? "--gpu" : "--vram";
+		char *val;
 
-		if (g->existing || g->profile == NULL)
+		if (g->existing)
 			continue;
-		for (k = 0; k < p->ngpus; k++)
-			if (!p->gpus[k].existing &&
-			    emit_str_eq_null(p->gpus[k].profile, g->profile)) {
-				seen |= k < i;
-				n += p->gpus[k].count;
-			}
-		if (seen)
-			continue;
-		a = vm_args(ab);
-		put_s(ab, a, "vgpu", g->profile);
-		put_s(ab, a, "state", "present");
-		why = gw_xasprintf(_("vGPU profile %s, as ESXi names it (source: vSphere API, VirtualPCIPassthroughVmiopBackingInfo.vgpu); the VM must be powered off."),
-		                   g->profile);
-		if (n > 1) {
-			cmd = apply_command(ab);
-			/* TRANSLATORS: %1$s the text before, %2$d a count, %3$s a command */
-			note(ab, M_VGPU ":", gw_xasprintf(_("%1$s The module adds only one vGPU of a profile to a VM: for all %2$d, run %3$s on the VMs first (this task then finds them)."),
-			                                  why, n, cmd));
-			free(cmd);
-		} else {
-			note(ab, M_VGPU ":", gw_xstrdup(why));
+		if (g->profile)
+			val = gw_xstrdup(g->profile);
+		else if (g->gpu)
+			val = gw_xstrdup(g->gpu->id);
+		else if (g->vram_gb > 0)
+			val = gw_xasprintf("%d", g->vram_gb);
+		else
+			val = gw_xstrdup(g->label);
+		if (g->count > 1) {
+			char *v2 = gw_xasprintf("%s=%d", val, g->count);
+
+			free(val);
+			val = v2;
 		}
-		free(why);
-		name = gw_xasprintf(_("Add vGPU %s"), g->profile);
-		push(ab, tasks, task(ab, name, M_VGPU, a, 1));
-		free(name);
+		arg(ab, list, opt, val, why);
+		why = NULL;
+		free(val);
 	}
+	free(why);
 }
 
+/* gpuwiz vsphere apply's options for the plan (after --vm): the GPUs,
+ * their host addresses, the settings' switches, the hardware version. */
 static json_t *
-advanced_settings(abuild *ab)
+plan_args(abuild *ab)
 {
+	const gw_plan *p = ab->p;
+	const gw_answers *a = ab->o ? ab->o->answers : NULL;
 	json_t *list = json_array();
+	char bdf[32], num[32];
 	size_t i;
 
-	for (i = 0; i < ab->p->nsettings; i++) {
-		const gw_setting *s = &ab->p->settings[i];
-		json_t *kv;
-		char *anchor;
-
-		if (!kind_advanced(s->kind))
-			continue;
-		kv = json_object();
-		put_s(ab, kv, "key", s->key);
-		put_s(ab, kv, "value", s->value);
-		push(ab, list, kv);
-		anchor = gw_xasprintf("key: \"%s\"", s->key);
-		note(ab, anchor, emit_setting_why(s));
-		free(anchor);
+	gpu_args(ab, list);
+	/* --bdf names one VM's devices (vsphere apply refuses it with
+	 * several --vm); without it gpuwiz picks free ones for each VM */
+	for (i = 0; (ab->o == NULL || ab->o->nvms <= 1) && i < p->nsettings; i++)
+		if (device_bdf(&p->settings[i], bdf, sizeof bdf))
+			arg(ab, list, "--bdf", bdf, NULL);
+	if (plan_dynamic(p))
+		arg(ab, list, "--dynamic", NULL, gw_xstrdup(_("Dynamic DirectPath I/O: the GPUs by their PCI ids, which vCenter places on a host that has them free (vCenter 7 and later, hardware version 17).")));
+	if (first_of(p, GW_SET_UVM))
+		arg(ab, list, "--uvm", NULL, settings_why(p, GW_SET_UVM));
+	if (first_of(p, GW_SET_P2P))
+		arg(ab, list, "--p2p", NULL, settings_why(p, GW_SET_P2P));
+	if (first_of(p, GW_SET_CODE43))
+		arg(ab, list, "--code43", NULL, settings_why(p, GW_SET_CODE43));
+	if (a != NULL && !a->reserve)
+		arg(ab, list, "--no-reserve", NULL, NULL);
+	if (a != NULL && a->mmio_gb > 0) {
+		snprintf(num, sizeof num, "%llu", (unsigned long long)a->mmio_gb);
+		arg(ab, list, "--mmio-gb", num, NULL);
+		if (a->allow_below_rule)
+			arg(ab, list, "--allow-below-rule", NULL, NULL);
 	}
+	if (a != NULL && a->esxi_version && p->hw_target > 0)
+		arg(ab, list, "--esxi", a->esxi_version,
+		    gw_xasprintf(_("Hardware version %d, the newest ESXi %s supports (source: Broadcom KB 1003746): --upgrade-hw raises the VM to it, powered off only, and one-way. A VM with a newer version is refused: nothing is changed."),
+		                 p->hw_target, a->esxi_version));
+	if (p->hw_target > 0)
+		arg(ab, list, "--upgrade-hw", NULL, NULL);
 	return list;
 }
 
-/* hardware: the reservation, nested virtualization off, the version. */
-static json_t *
-hardware(abuild *ab, int ngpu)
-{
-	const gw_setting *mem = first_of(ab->p, GW_SET_MEM);
-	const gw_setting *nest = first_of(ab->p, GW_SET_NESTED);
-	json_t *h = json_object();
-	char v[16];
-
-	if (mem || ngpu > 0) {
-		put(ab, h, "memory_reservation_lock", json_true());
-		note(ab, "memory_reservation_lock:", mem ? emit_setting_why(mem)
-		     : gw_xstrdup(_("Reserve all guest memory (memoryReservationLockedToMax): passthrough and vGPUs need it (source: Broadcom KB 309986).")));
-	}
-	if (nest) {
-		put(ab, h, "nested_virt", json_false());
-		note(ab, "nested_virt:", emit_setting_why(nest));
-	}
-	if (ab->p->hw_target > 0) {
-		snprintf(v, sizeof v, "%d", ab->p->hw_target);
-		put_s(ab, h, "version", v);
-		note(ab, "version:", gw_xasprintf(_("Hardware version %d, the newest the host's ESXi release supports (source: Broadcom KB 1003746). Only with the VM powered off, and one-way: keep a copy of the VM's .vmx first (a VM with a DirectPath device cannot have snapshots). vmware_guest never downgrades: on a VM with a newer version this task fails and changes nothing."),
-		                                  ab->p->hw_target));
-	}
-	return h;
-}
-
+/* The VM part: gpuwiz vsphere apply, its devices and settings in one
+ * ReconfigVM_Task per VM; "changed" when a VM was reconfigured or
+ * upgraded (its --json: cmd_vsphere.c), failed on a non-zero exit status.
+ * The command line is put together from task variables, each line within
+ * yamllint's 120 columns. */
 static void
-t_guest(abuild *ab, json_t *tasks, int npt, int ngpu)
+t_apply(abuild *ab, json_t *tasks)
 {
-	json_t *a = vm_args(ab), *h;
-	char *cmd, *why = gw_xstrdup(_("The plan's settings for the VM; it must be powered off."));
+	json_t *t = json_object(), *a = json_object(), *vars = json_object();
+	const gw_setting *mem = first_of(ab->p, GW_SET_MEM);
+	char *why;
 
-	if (npt > 0) {
-		cmd = apply_command(ab);
-		if (plan_dynamic(ab->p))
-			/* TRANSLATORS: %1$s the text before, %2$s a gpuwiz
-			 * command */
-			note(ab, M_GUEST ":", gw_xasprintf(_("%1$s The collection has no module that adds a PCI device to a VM, fixed or Dynamic DirectPath I/O (community.vmware: none takes VirtualPCIPassthroughDynamicBackingInfo): attach the GPUs by their PCI ids through vCenter with %2$s (it writes these settings too), or by hand with the VM off: vSphere Client, Edit Settings > Add New Device > PCI Device, the GPU under Dynamic DirectPath IO."),
-			                                   why, cmd));
-		else
-			/* TRANSLATORS: %1$s the text before, %2$s a gpuwiz
-			 * command */
-			note(ab, M_GUEST ":", gw_xasprintf(_("%1$s The collection has no module that adds a DirectPath PCI device to a VM: attach the passthrough GPUs with %2$s (it writes these settings too)."),
-			                                   why, cmd));
-		free(cmd);
-	} else {
-		note(ab, M_GUEST ":", gw_xstrdup(why));
-	}
+	put_s(ab, t, "name", _("Attach the GPUs and write the VMs' settings (gpuwiz vsphere apply)"));
+	why = mem ? emit_setting_why(mem) : gw_xstrdup(_("Reserve all guest memory: passthrough and vGPUs need it (source: Broadcom KB 309986)."));
+	/* TRANSLATORS: %s the memory reservation's reason, a sentence. */
+	note(ab, M_CMD ":", gw_xasprintf(_("The collection has no module that adds a PCI device (DirectPath I/O or a vGPU) to a VM, and vmware_guest, which writes advanced settings, fails with Debian 12's python3-pyvmomi (no VmomiJSONEncoder): gpuwiz vsphere apply attaches the GPUs and writes the plan's settings through the vSphere API, one ReconfigVM_Task per VM, powered off only. %s A VM that has them already is left as it is (changed: false); a plan with failures changes nothing and fails the task."),
+	                                 why));
 	free(why);
-	put_s(ab, a, "state", "present");
-	put(ab, a, "advanced_settings", advanced_settings(ab));
-	h = hardware(ab, ngpu);
-	if (json_object_size(h) > 0)
-		put(ab, a, "hardware", h);
-	else
-		json_decref(h);
-	push(ab, tasks, task(ab, _("Set the VM's GPU settings"), M_GUEST, a, 1));
+	put_s(ab, a, "argv", "{{ [gpuwiz, 'vsphere'] + gpuwiz_connection + ['apply'] + gpuwiz_vm_args + gpuwiz_plan + ['--json'] }}");
+	put(ab, t, M_CMD, a);
+	put(ab, vars, "gpuwiz_plan", plan_args(ab));
+	note(ab, "gpuwiz_result:", gw_xstrdup(_("What gpuwiz did to each VM (its --json): changed when one was reconfigured or upgraded.")));
+	put_s(ab, vars, "gpuwiz_result",
+	      "{{ (gpuwiz_apply.stdout | default('{}', true) | from_json).vms | default([]) }}");
+	put_s(ab, vars, "gpuwiz_reconfigured",
+	      "{{ gpuwiz_result | selectattr('result', 'eq', 'reconfigured') | list }}");
+	put_s(ab, vars, "gpuwiz_upgraded",
+	      "{{ gpuwiz_result | selectattr('upgraded_to', 'defined') | list }}");
+	put(ab, t, "vars", vars);
+	put_s(ab, t, "register", "gpuwiz_apply");
+	put_s(ab, t, "changed_when", "gpuwiz_reconfigured | length > 0 or gpuwiz_upgraded | length > 0");
+	put_s(ab, t, "failed_when", "gpuwiz_apply.rc != 0");
+	push(ab, tasks, t);
 }
 
 /* ---- the playbook ----------------------------------------------------------- */
@@ -444,25 +441,31 @@ ans_check(const gw_plan *p, const gw_emit_opts *o, int *npt, int *nvg,
 }
 
 static json_t *
-ans_play(abuild *ab, int npt, int nvg)
+ans_play(abuild *ab, int npt)
 {
-	json_t *play = json_object(), *tasks = json_array();
+	json_t *play = json_object(), *tasks = json_array(), *env;
+	char bdf[32];
+	size_t i;
+	int bdfs = 0;
 	char *name = gw_xasprintf(_("gpuwiz: GPUs for the VMs (plan %s)"),
 	                          ab->p->name ? ab->p->name : "-");
 
-	note(ab, NULL, gw_xasprintf(_("gpuwiz: an Ansible playbook for plan %s (community.vmware collection 3.7). Power the VMs off first, then: ansible-playbook FILE"),
+	note(ab, NULL, gw_xasprintf(_("gpuwiz: an Ansible playbook for plan %s, for the ansible and python3-pyvmomi of Debian 12 (community.vmware collection 3.7) and gpuwiz on the machine that runs it. Power the VMs off first, then: ansible-playbook FILE"),
 	                            ab->p->name ? ab->p->name : "-"));
 	put_s(ab, play, "name", name);
 	free(name);
 	put_s(ab, play, "hosts", "localhost");
 	put_s(ab, play, "connection", "local");
 	put(ab, play, "gather_facts", json_false());
-	put(ab, play, "vars", play_vars(ab, npt > 0));
-	put(ab, play, "module_defaults", play_defaults(ab));
+	for (i = 0; i < ab->p->nsettings && !bdfs; i++)
+		bdfs = device_bdf(&ab->p->settings[i], bdf, sizeof bdf);
+	put(ab, play, "vars", play_vars(ab, npt > 0, bdfs));
+	env = json_object();
+	put_s(ab, env, "GPUWIZ_PASSWORD", "{{ lookup('env', 'VMWARE_PASSWORD') }}");
+	put(ab, play, "environment", env);
 	t_checks(ab, tasks);
 	t_passthrough(ab, tasks);
-	t_vgpus(ab, tasks);
-	t_guest(ab, tasks, npt, npt + nvg);
+	t_apply(ab, tasks);
 	put(ab, play, "tasks", tasks);
 	return play;
 }
@@ -486,7 +489,7 @@ gw_emit_ansible(const gw_plan *p, const gw_emit_opts *o, char **out,
 	ab.p = p;
 	ab.o = o;
 	root = json_array();
-	push(&ab, root, ans_play(&ab, npt, nvg));
+	push(&ab, root, ans_play(&ab, npt));
 	if (ab.fail)
 		gw_err_set(e, _("%s: out of memory"), "ansible");
 	else if (emit_yaml_render(root, "ansible", &yaml, e) == 0)

@@ -4,18 +4,23 @@
 # tools: ansible-playbook --syntax-check and yamllint (tests/yamllint.yml)
 # in both languages, the assert that stops a playbook with no VM, then real
 # runs against vcsim (tests/vcsim, as a standalone ESXi host) of a
-# passthrough plan and a vGPU plan with the community.vmware collection
-# Debian 12's ansible ships, read back with pyVmomi; a second run changes
-# nothing; a plan with an older hardware version fails and changes nothing.
-# Skipped (77) without ansible-playbook; the vcsim part is skipped (77)
-# when vcsim or pyVmomi are missing.
+# passthrough plan and a vGPU plan with Debian 12's own ansible-playbook
+# (/usr/bin, community.vmware 3.7) and python3-pyvmomi (/usr/bin/python3,
+# 6.7.1), nothing added to either; the playbook runs this build's gpuwiz
+# (-e gpuwiz=...).  Each run's devices and settings are read back with
+# pyVmomi; a second run changes nothing; a plan with an older hardware
+# version fails and changes nothing.  Skipped (77) without
+# ansible-playbook; the vcsim part is skipped when vcsim or pyVmomi are
+# missing.
 . "$(dirname "$0")/lib.sh"
 SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 
-if ! command -v ansible-playbook >/dev/null 2>&1; then
+# Debian's own where it is installed, else the PATH's
+AP=/usr/bin/ansible-playbook
+[ -x "$AP" ] || AP=$(command -v ansible-playbook) || {
 	echo "SKIP: ansible-playbook not installed (apt-get install ansible)"
 	exit 77
-fi
+}
 # Ansible's own files under $TMP, so nothing is left behind
 export ANSIBLE_HOME="$TMP/ansible" ANSIBLE_LOCAL_TEMP="$TMP/ansible/tmp"
 export ANSIBLE_REMOTE_TEMP="$TMP/ansible/tmp" ANSIBLE_NOCOLOR=1
@@ -35,7 +40,7 @@ playbook() {
 	LANG=$pl_lang LC_ALL=$pl_lang "$GPUWIZ" snippet --format ansible "$@" \
 		>"$pl_file" 2>"$TMP/err"
 	pl_rc=$?
-	if [ "$pl_rc" -eq 0 ] && ansible-playbook --syntax-check "$pl_file" >"$TMP/syn" 2>&1; then
+	if [ "$pl_rc" -eq 0 ] && "$AP" --syntax-check "$pl_file" >"$TMP/syn" 2>&1; then
 		ok "$pl_lang: $pl_what playbook passes ansible-playbook --syntax-check"
 	else nok "$pl_lang: $pl_what syntax-check (gpuwiz exit $pl_rc)" "$(cat "$TMP/err" "$TMP/syn")"; fi
 	lint "$pl_lang: $pl_what playbook passes yamllint" "$pl_file"
@@ -55,13 +60,29 @@ else nok "zh_CN comments" "$(grep '#' "$TMP/pt-zh_CN.UTF-8.yml" | head -5)"; fi
 if ! grep -qi 'password: *"[^{]' "$TMP/pt-C.UTF-8.yml" && grep -qF "lookup('env', 'VMWARE_PASSWORD')" "$TMP/pt-C.UTF-8.yml"; then
 	ok "the password comes from VMWARE_PASSWORD, none is written"
 else nok "password" "$(grep -i password "$TMP/pt-C.UTF-8.yml")"; fi
-if grep -qF 'gpuwiz vsphere --url' "$TMP/pt-C.UTF-8.yml" && tr '\n' ' ' <"$TMP/pt-C.UTF-8.yml" | sed 's/ *# */ /g' | grep -qF "apply --vm VM1 --vm 'VM two' --gpu l40s (it"; then
-	ok "the DirectPath device: a comment names the gpuwiz vsphere apply command"
-else nok "device comment" "$(grep -n 'gpuwiz' "$TMP/pt-C.UTF-8.yml")"; fi
+# the VM part is gpuwiz vsphere apply: the plan's options, no --bdf with
+# two VMs (apply refuses it: gpuwiz picks free devices for each)
+if python3 - "$TMP/pt-C.UTF-8.yml" <<'PY2'
+import sys, yaml
+play = yaml.safe_load(open(sys.argv[1]))[0]
+assert play["vars"]["gpuwiz_vms"] == ["VM1", "VM two"], play["vars"]
+assert play["vars"]["gpuwiz"] == "gpuwiz"
+assert play["environment"] == {"GPUWIZ_PASSWORD": "{{ lookup('env', 'VMWARE_PASSWORD') }}"}
+apply = [t for t in play["tasks"] if "'apply'" in t.get("ansible.builtin.command", {}).get("argv", "")]
+assert len(apply) == 1, play["tasks"]
+# --p2p with one GPU: the plan leaves it out (p2p-single), so does apply
+assert apply[0]["vars"]["gpuwiz_plan"] == ["--gpu", "l40s", "--esxi", "8.0U2", "--upgrade-hw"], apply[0]["vars"]
+assert apply[0]["failed_when"] == "gpuwiz_apply.rc != 0"
+mods = [k for t in play["tasks"] for k in t if "." in k]
+assert set(mods) == {"ansible.builtin.assert", "ansible.builtin.command"}, mods
+PY2
+then
+	ok "the VMs' devices and settings: one gpuwiz vsphere apply task with the plan's options"
+else nok "apply task" "$(grep -n -A12 'gpuwiz_plan:' "$TMP/pt-C.UTF-8.yml")"; fi
 
 # no VM named: the assert stops the play before any connection
 "$GPUWIZ" snippet --format ansible $VG >"$TMP/novm.yml" 2>/dev/null
-run env VMWARE_HOST=127.0.0.1 VMWARE_PORT=9 ansible-playbook "$TMP/novm.yml"
+run env VMWARE_HOST=127.0.0.1 VMWARE_PORT=9 "$AP" "$TMP/novm.yml"
 if [ "$rc" -ne 0 ] && has "No VM is named" && has "failed=1"; then
 	ok "no VM named: the assert stops the play"
 else nok "no VM: exit $rc" "$(tail -n 15 "$out")"; fi
@@ -72,14 +93,14 @@ if [ "$rc" -eq 2 ] && errhas "--vm" && [ ! -s "$out" ]; then
 else nok "bad --vm: exit $rc" "$(cat "$err")"; fi
 
 # ---- real runs against vcsim ----------------------------------------------
-PY=
-for p in /usr/bin/python3 python3; do
-	if "$p" -c 'import pyVmomi' 2>/dev/null; then PY=$p; break; fi
-done
-if [ -z "$PY" ]; then
-	echo "ok - vcsim runs # SKIP pyVmomi not installed (apt-get install python3-pyvmomi)"
+# Debian 12's python3-pyvmomi, under Debian's python3; nothing on
+# PYTHONPATH
+PY=/usr/bin/python3
+if ! "$PY" -c 'import pyVmomi' 2>/dev/null; then
+	echo "ok - vcsim runs # SKIP pyVmomi not installed for $PY (apt-get install python3-pyvmomi)"
 	finish; exit $?
 fi
+unset PYTHONPATH
 export ANSIBLE_PYTHON_INTERPRETER=$PY
 . "$(dirname "$0")/vcsim.sh"
 # built apart, so that a skip (77) does not hide the results above
@@ -99,17 +120,11 @@ export VMWARE_VALIDATE_CERTS=false
 # shellcheck disable=SC2086
 "$GPUWIZ" snippet --format ansible $VG --vm VM2 >"$TMP/vg.yml" 2>/dev/null
 
-# Debian 12's python3-pyvmomi (6.7.1) has no VmomiJSONEncoder, which the
-# collection's gather_vm_facts uses: vmware_guest and vmware_guest_info
-# fail there.  Say so, then run with the stand-in of tests/cli/pyvmomi-compat.
 if ! $PY -c 'from pyVmomi import VmomiSupport; VmomiSupport.VmomiJSONEncoder' 2>/dev/null; then
-	run ansible-playbook "$TMP/pt.yml"
-	if [ "$rc" -ne 0 ] && has "VmomiJSONEncoder"; then
-		ok "known: with this pyVmomi (no VmomiJSONEncoder) community.vmware 3.7 fails in vmware_guest_info; the runs below use tests/cli/pyvmomi-compat"
-	else nok "the pyVmomi without VmomiJSONEncoder: exit $rc" "$(tail -n 20 "$out")"; fi
-	export PYTHONPATH="$SRC/tests/cli/pyvmomi-compat${PYTHONPATH:+:$PYTHONPATH}"
+	echo "# $PY's pyVmomi has no VmomiJSONEncoder (Debian 12's 6.7.1): the runs below use it as it is"
 fi
-
+# the playbook runs this build's gpuwiz
+play() { run "$AP" -e "gpuwiz=$GPUWIZ" "$@"; }
 # recap: "ok=N changed=N ... failed=N"
 recap() { grep -E '^localhost +:' "$out" | tail -n 1; }
 readback() { # VM, checks as python
@@ -130,79 +145,68 @@ try:
     hostobj = hview.view[0]
     extra = {o.key: o.value for o in vm.config.extraConfig}
     devs = [d for d in vm.config.hardware.device if isinstance(d, vim.vm.device.VirtualPCIPassthrough)]
-    passthru = {i.id: i.passthruEnabled for i in hostobj.config.pciPassthruInfo}
+    passthru = {i.id: (i.passthruEnabled, i.passthruActive) for i in hostobj.config.pciPassthruInfo}
     exec(checks)
 finally:
     Disconnect(si)
 PY
 }
 
-run ansible-playbook "$TMP/pt.yml"
+play "$TMP/pt.yml"
 case $(recap) in
-*"changed=2 "*"failed=0 "*) ok "passthrough plan: the playbook runs against vcsim (host passthrough, VM settings)" ;;
+*"changed=2 "*"failed=0 "*) ok "passthrough plan: the playbook runs against vcsim: $(recap | tr -s ' ')" ;;
 *) nok "passthrough run: exit $rc" "$(tail -n 25 "$out"; vcsim_log 5)" ;;
 esac
 if readback VM1 '
+assert [d.backing.id for d in devs] == ["0000:5e:00.0"], devs
 assert extra.get("pciPassthru.use64bitMMIO") == "TRUE", extra
 assert extra.get("pciPassthru.64bitMMIOSizeGB") == "128", extra
 assert vm.config.memoryReservationLockedToMax is True
 assert vm.config.version == "vmx-21", vm.config.version
-assert passthru.get("0000:5e:00.0") is True, passthru
+assert passthru.get("0000:5e:00.0") == (True, True), passthru
 ' >"$TMP/rb" 2>&1; then
-	ok "passthrough plan read back with pyVmomi: MMIO keys, reservation locked, vmx-21, host passthrough on"
+	ok "passthrough plan read back with pyVmomi: the VirtualPCIPassthrough 0000:5e:00.0, MMIO keys, reservation locked, vmx-21, host passthrough active"
 else nok "passthrough read back" "$(tail -n 5 "$TMP/rb")"; fi
-run ansible-playbook "$TMP/pt.yml"
+play "$TMP/pt.yml"
 case $(recap) in
-*"changed=0 "*"failed=0 "*) ok "passthrough plan: a second run changes nothing" ;;
-*) nok "passthrough second run" "$(recap)" ;;
+*"changed=0 "*"failed=0 "*) ok "passthrough plan: a second run changes nothing: $(recap | tr -s ' ')" ;;
+*) nok "passthrough second run" "$(recap; tail -n 25 "$out")" ;;
 esac
 
-# vmware_guest_vgpu looks the profile up in the host's
-# config.sharedGpuCapabilities (HostSharedGpuCapabilities, vSphere 7.0);
-# vcsim-gpuwiz lists its profiles in config.sharedPassthruGpuTypes only, so
-# there the vGPU task fails with "vGPU Profile ... does not exist.": that
-# is said, and the rest of the play runs from the VM settings task.
-run ansible-playbook "$TMP/vg.yml"
-VGPU_TASK=1
+play "$TMP/vg.yml"
 case $(recap) in
-*"changed=2 "*"failed=0 "*) ok "vGPU plan: the playbook runs against vcsim (vGPU, VM settings)" ;;
-*)
-	if has "vGPU Profile 'nvidia_l40s-48c' does not exist."; then
-		VGPU_TASK=0
-		ok "known: vcsim-gpuwiz has no host config.sharedGpuCapabilities, which vmware_guest_vgpu reads: the vGPU task fails there"
-		run ansible-playbook --start-at-task "$(sed -n 's/^  - name: "\(.*settings\)"$/\1/p' "$TMP/vg.yml")" "$TMP/vg.yml"
-		case $(recap) in
-		*"changed=1 "*"failed=0 "*) ok "vGPU plan: the VM settings task runs against vcsim" ;;
-		*) nok "vGPU settings run: exit $rc" "$(tail -n 25 "$out")" ;;
-		esac
-	else nok "vGPU run: exit $rc" "$(tail -n 25 "$out"; vcsim_log 5)"; fi ;;
+*"changed=1 "*"failed=0 "*) ok "vGPU plan: the playbook runs against vcsim: $(recap | tr -s ' ')" ;;
+*) nok "vGPU run: exit $rc" "$(tail -n 25 "$out"; vcsim_log 5)" ;;
 esac
 if readback VM2 "
-assert $VGPU_TASK == 0 or [d.backing.vgpu for d in devs] == ['nvidia_l40s-48c'], devs
+assert [d.backing.vgpu for d in devs] == ['nvidia_l40s-48c'], devs
 assert extra.get('pciPassthru0.cfg.enable_uvm') == '1', extra
 assert extra.get('pciPassthru.64bitMMIOSizeGB') == '128', extra
 assert vm.config.memoryReservationLockedToMax is True
 assert vm.config.version == 'vmx-21', vm.config.version
 " >"$TMP/rb" 2>&1; then
-	ok "vGPU plan read back with pyVmomi: enable_uvm, MMIO, reservation locked, vmx-21$([ $VGPU_TASK = 1 ] && echo ', the vGPU')"
+	ok "vGPU plan read back with pyVmomi: the vGPU nvidia_l40s-48c, enable_uvm, MMIO, reservation locked, vmx-21"
 else nok "vGPU read back" "$(tail -n 5 "$TMP/rb")"; fi
-if [ "$VGPU_TASK" = 1 ]; then
-	run ansible-playbook "$TMP/vg.yml"
-else
-	run ansible-playbook --start-at-task "$(sed -n 's/^  - name: "\(.*settings\)"$/\1/p' "$TMP/vg.yml")" "$TMP/vg.yml"
-fi
+play "$TMP/vg.yml"
 case $(recap) in
-*"changed=0 "*"failed=0 "*) ok "vGPU plan: a second run changes nothing" ;;
-*) nok "vGPU second run" "$(recap)" ;;
+*"changed=0 "*"failed=0 "*) ok "vGPU plan: a second run changes nothing: $(recap | tr -s ' ')" ;;
+*) nok "vGPU second run" "$(recap; tail -n 25 "$out")" ;;
 esac
 
-# never down: a plan for ESXi 7.0U2 (vmx-19) on the vmx-21 VM
+# never down: a plan for ESXi 7.0U2 (vmx-19) on the vmx-21 VM is refused by
+# gpuwiz (hw-too-new), the task fails and no reconfigure or upgrade is sent
 # shellcheck disable=SC2086
 "$GPUWIZ" snippet --format ansible --gpu l40s --esxi 7.0U2 --memory 65536 --vm VM1 >"$TMP/old.yml" 2>/dev/null
-run ansible-playbook "$TMP/old.yml"
-if [ "$rc" -ne 0 ] && has "Downgrading hardware version is not supported" &&
-   readback VM1 'assert vm.config.version == "vmx-21", vm.config.version' >"$TMP/rb" 2>&1; then
-	ok "an older hardware version: vmware_guest fails the task, the VM keeps vmx-21"
-else nok "older hardware version: exit $rc" "$(tail -n 10 "$out"; cat "$TMP/rb")"; fi
+before=$(vcsim_requests ReconfigVM_Task)$(vcsim_requests UpgradeVM_Task)
+play "$TMP/old.yml"
+after=$(vcsim_requests ReconfigVM_Task)$(vcsim_requests UpgradeVM_Task)
+if [ "$rc" -ne 0 ] && has "hw-too-new" && [ "$before" = "$after" ] &&
+   case $(recap) in *"changed=0 "*"failed=1 "*) true ;; *) false ;; esac &&
+   readback VM1 '
+assert vm.config.version == "vmx-21", vm.config.version
+assert [d.backing.id for d in devs] == ["0000:5e:00.0"], devs
+' >"$TMP/rb" 2>&1; then
+	ok "an older hardware version: gpuwiz refuses the plan (hw-too-new), the task fails, nothing is sent: $(recap | tr -s ' ')"
+else nok "older hardware version: exit $rc, requests $before/$after" "$(recap; tail -n 10 "$out"; cat "$TMP/rb")"; fi
 vcsim_stop
 finish

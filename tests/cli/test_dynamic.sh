@@ -97,8 +97,8 @@ check "bosh vGPU only: no Dynamic DirectPath note" sh -c "[ $rc -eq 0 ] && ! gre
 run "$GPUWIZ" snippet --format vmx --gpu l40s
 check "vmx snippet without --dynamic: fixed passthrough's limits" sh -c "[ $rc -eq 0 ] && grep -qF 'no vSphere HA restart' '$out' '$err' && ! grep -qF 'Dynamic DirectPath' '$out' '$err'"
 run "$GPUWIZ" snippet --format ansible --gpu l40s --dynamic --vm vm1
-check "ansible: the gpuwiz command takes --dynamic" grep -qF "apply --vm vm1 --gpu l40s --dynamic" "$out"
-check "ansible: says the collection cannot, and the manual way" sh -c "grep -qF 'fixed or Dynamic' '$out' '$err' && grep -qF 'PCI Device, the GPU under Dynamic DirectPath IO.' '$out' '$err'"
+check "ansible: the gpuwiz vsphere apply task takes --dynamic" sh -c "[ $rc -eq 0 ] && grep -qxF -- '      - \"--dynamic\"' '$out' && grep -qF 'Dynamic DirectPath I/O: the GPUs by their PCI ids' '$out'"
+check "ansible: says the collection has no module for the device" grep -qF "no module that adds a PCI device" "$out"
 if [ $ZH = 1 ]; then
 	zh "$GPUWIZ" snippet --format bosh --gpu l40s
 	check "zh: bosh note in Chinese" grep -qF "BOSH vSphere CPI 将它们作为动态 DirectPath I/O 设备添加" "$err"

@@ -14,61 +14,71 @@ TU_TABLE_GROUP(group_setup, group_teardown)
 
 #define SYSID "5f3a1c2e-8b4d-11ee-9a2b-3cecef0a1b2c"
 
-/* A plan from --gpu/--vgpu specs and a few options. */
+/* A plan from --gpu/--vgpu specs and a few options; the answers kept in
+ * *a (the playbook's gpuwiz options come from them). */
 static void
-build(gw_plan *p, const char *spec, const char *bdf, int uvm, int p2p,
-      const char *esxi, long mem)
+build(gw_plan *p, gw_answers *a, const char *spec, const char *bdf, int uvm,
+      int p2p, const char *esxi, long mem)
 {
-	gw_answers a;
 	gw_err e;
 
-	gw_answers_init(&a);
-	if (gw_answers_add_gpu(&a, &table, spec, "--gpu", &e) != 0)
+	gw_answers_init(a);
+	if (gw_answers_add_gpu(a, &table, spec, "--gpu", &e) != 0)
 		fail_msg("%s", e.msg);
 	if (bdf) {
-		assert_int_equal(gw_answers_add_bdf(&a, bdf, "--bdf", &e), 0);
-		assert_int_equal(gw_answers_set_system_id(&a, SYSID, "--system-id",
+		assert_int_equal(gw_answers_add_bdf(a, bdf, "--bdf", &e), 0);
+		assert_int_equal(gw_answers_set_system_id(a, SYSID, "--system-id",
 		                                          &e), 0);
 	}
-	a.uvm = uvm;
-	a.p2p = p2p;
-	a.esxi_version = gw_xstrdup(esxi);
-	a.memory_mb = mem;
-	if (gw_plan_build(&a, &table, NULL, p, &e) != 0)
+	a->uvm = uvm;
+	a->p2p = p2p;
+	a->esxi_version = esxi ? gw_xstrdup(esxi) : NULL;
+	a->memory_mb = mem;
+	if (gw_plan_build(a, &table, NULL, p, &e) != 0)
 		fail_msg("%s", e.msg);
-	gw_answers_free(&a);
 }
 
-/* The play's task whose module is key (NULL when absent). */
+/* The play's task that runs gpuwiz vsphere with word in its argv (NULL
+ * when none). */
 static yaml_node_t *
-task_args(yaml_document_t *doc, yaml_node_t *play, const char *module)
+gpuwiz_task(yaml_document_t *doc, yaml_node_t *play, const char *word)
 {
 	yaml_node_t *tasks = ymap_get(doc, play, "tasks");
 	size_t i;
 
 	for (i = 0; i < yseq_len(tasks); i++) {
-		yaml_node_t *t = ymap_get(doc, yseq_at(doc, tasks, i), module);
+		yaml_node_t *t = yseq_at(doc, tasks, i);
+		yaml_node_t *c = ymap_get(doc, t, "ansible.builtin.command");
 
-		if (t)
+		if (c && strstr(yscalar(ymap_get(doc, c, "argv")), word))
 			return t;
 	}
 	return NULL;
 }
 
-/* The value of an advanced_settings key, NULL when absent. */
-static const char *
-adv(yaml_document_t *doc, yaml_node_t *guest, const char *key)
+/* A sequence of scalars joined by spaces (malloc'ed). */
+static char *
+yjoin(yaml_document_t *doc, yaml_node_t *seq)
 {
-	yaml_node_t *list = ymap_get(doc, guest, "advanced_settings");
+	char *s = gw_xstrdup(""), *t;
 	size_t i;
 
-	for (i = 0; i < yseq_len(list); i++) {
-		yaml_node_t *kv = yseq_at(doc, list, i);
-
-		if (strcmp(yscalar(ymap_get(doc, kv, "key")), key) == 0)
-			return yscalar(ymap_get(doc, kv, "value"));
+	for (i = 0; i < yseq_len(seq); i++) {
+		t = gw_xasprintf("%s%s%s", s, i ? " " : "", yscalar(yseq_at(doc, seq, i)));
+		free(s);
+		s = t;
 	}
-	return NULL;
+	return s;
+}
+
+/* The apply task's gpuwiz options, joined (malloc'ed). */
+static char *
+plan_args(yaml_document_t *doc, yaml_node_t *play)
+{
+	yaml_node_t *t = gpuwiz_task(doc, play, "'apply'");
+
+	assert_non_null(t);
+	return yjoin(doc, ymap_get(doc, ymap_get(doc, t, "vars"), "gpuwiz_plan"));
 }
 
 /* Does the comment block right above the first line holding s, its
@@ -106,82 +116,107 @@ static void
 test_passthrough(void **state)
 {
 	gw_plan p;
+	gw_answers a;
 	gw_err e;
 	const char *vms[] = { "VM1", "VM two" };
-	gw_emit_opts o = { vms, 2, "esx-1.example" };
+	gw_emit_opts o = { vms, 2, "esx-1.example", NULL };
 	yaml_document_t doc;
-	yaml_node_t *play, *n, *guest, *hw;
-	char *out = NULL;
+	yaml_node_t *play, *vars, *n, *t;
+	const char *at;
+	char *out = NULL, *args;
 
 	(void)state;
-	build(&p, "l40s=2", "0000:3b:00.0", 0, 1, "8.0U2", 98304);
+	build(&p, &a, "l40s=2", "0000:3b:00.0", 0, 1, "8.0U2", 98304);
+	o.answers = &a;
 	assert_int_equal(gw_emit_ansible(&p, &o, &out, &e), 0);
 	assert_true(strncmp(out, "---\n", 4) == 0);
 	ydoc_load(out, &doc);
 	play = yseq_at(&doc, yaml_document_get_root_node(&doc), 0);
 	assert_string_equal(yscalar(ymap_get(&doc, play, "hosts")), "localhost");
-	n = ymap_get(&doc, ymap_get(&doc, play, "vars"), "gpuwiz_vms");
+	vars = ymap_get(&doc, play, "vars");
+	n = ymap_get(&doc, vars, "gpuwiz_vms");
 	assert_int_equal(yseq_len(n), 2);
 	assert_string_equal(yscalar(yseq_at(&doc, n, 1)), "VM two");
-	n = ymap_get(&doc, ymap_get(&doc, play, "vars"), "gpuwiz_esxi_hostname");
-	assert_string_equal(yscalar(n), "esx-1.example");
-	/* the connection from the environment, never a password */
-	n = ymap_get(&doc, ymap_get(&doc, play, "module_defaults"),
-	             "group/community.vmware.vmware");
-	assert_non_null(strstr(yscalar(ymap_get(&doc, n, "password")),
-	                       "lookup('env', 'VMWARE_PASSWORD')"));
-	assert_non_null(strstr(yscalar(ymap_get(&doc, n, "hostname")), "VMWARE_HOST"));
-	assert_non_null(task_args(&doc, play, "community.vmware.vmware_guest_info"));
-	/* the host address of the one GPU with a --bdf */
-	n = task_args(&doc, play, "community.vmware.vmware_host_passthrough");
-	assert_non_null(n);
-	n = ymap_get(&doc, n, "devices");
-	assert_int_equal(yseq_len(n), 1);
-	assert_string_equal(yscalar(ymap_get(&doc, yseq_at(&doc, n, 0), "device")),
-	                    "0000:3b:00.0");
-	assert_null(task_args(&doc, play, "community.vmware.vmware_guest_vgpu"));
-	guest = task_args(&doc, play, "community.vmware.vmware_guest");
-	assert_non_null(guest);
-	assert_string_equal(adv(&doc, guest, "pciPassthru.use64bitMMIO"), "TRUE");
-	assert_string_equal(adv(&doc, guest, "pciPassthru.64bitMMIOSizeGB"), "256");
-	assert_string_equal(adv(&doc, guest, "pciPassthru.allowP2P"), "TRUE");
-	assert_string_equal(adv(&doc, guest, "pciPassthru.RelaxACSforP2P"), "TRUE");
-	/* device blocks and sched.mem.* are never advanced settings */
-	assert_null(adv(&doc, guest, "pciPassthru0.id"));
-	assert_null(adv(&doc, guest, "sched.mem.min"));
-	hw = ymap_get(&doc, guest, "hardware");
-	assert_string_equal(yscalar(ymap_get(&doc, hw, "memory_reservation_lock")),
-	                    "true");
-	assert_string_equal(yscalar(ymap_get(&doc, hw, "version")), "21");
+	assert_string_equal(yscalar(ymap_get(&doc, vars, "gpuwiz_esxi_hostname")),
+	                    "esx-1.example");
+	assert_string_equal(yscalar(ymap_get(&doc, vars, "gpuwiz")), "gpuwiz");
+	/* the connection from the collection's variables, the password only
+	 * through gpuwiz's environment */
+	assert_non_null(strstr(yscalar(ymap_get(&doc, vars, "gpuwiz_vmware_host")),
+	                       "lookup('env', 'VMWARE_HOST')"));
+	assert_non_null(strstr(yscalar(ymap_get(&doc, vars, "gpuwiz_tls")),
+	                       "'--insecure'"));
+	n = ymap_get(&doc, play, "environment");
+	assert_string_equal(yscalar(ymap_get(&doc, n, "GPUWIZ_PASSWORD")),
+	                    "{{ lookup('env', 'VMWARE_PASSWORD') }}");
+	assert_null(strstr(out, "password:"));
+	/* no module of the collection: Debian 12's pyVmomi */
+	assert_null(strstr(out, "community.vmware."));
+	/* passthrough on for the one GPU with a --bdf, those not active */
+	assert_non_null(gpuwiz_task(&doc, play, "'list', '--json'"));
+	t = gpuwiz_task(&doc, play, "'passthru', '--enable', item");
+	assert_non_null(t);
+	args = yjoin(&doc, ymap_get(&doc, ymap_get(&doc, t, "vars"), "gpuwiz_bdfs"));
+	assert_string_equal(args, "0000:3b:00.0");
+	free(args);
+	assert_string_equal(yscalar(ymap_get(&doc, t, "when")),
+	                    "item not in gpuwiz_active");
+	/* the VMs: the plan's options; two VMs, no --bdf */
+	args = plan_args(&doc, play);
+	assert_string_equal(args, "--gpu l40s=2 --p2p --esxi 8.0U2 --upgrade-hw");
+	free(args);
+	t = gpuwiz_task(&doc, play, "'apply'");
+	assert_string_equal(yscalar(ymap_get(&doc, t, "failed_when")),
+	                    "gpuwiz_apply.rc != 0");
+	assert_non_null(strstr(yscalar(ymap_get(&doc, ymap_get(&doc, t, "vars"),
+	                                        "gpuwiz_reconfigured")),
+	                       "'reconfigured'"));
 	yaml_document_delete(&doc);
-	/* comments: each setting's reason and source above it, the device
-	 * the collection cannot add, the version's power-off and one way */
-	assert_true(comment_above(out, "key: \"pciPassthru.64bitMMIOSizeGB\"",
-	                          "source: Broadcom KB 323402"));
-	assert_true(comment_above(out, "key: \"pciPassthru.allowP2P\"",
-	                          "NVIDIA GPU Operator"));
-	assert_true(comment_above(out, "memory_reservation_lock:", "KB 309986"));
-	assert_true(comment_above(out, "version: \"21\"", "powered off"));
-	assert_true(comment_above(out, "version: \"21\"", "never downgrades"));
-	assert_true(comment_above(out, "community.vmware.vmware_guest:",
-	                          "no module that adds a DirectPath PCI device"));
-	assert_true(comment_above(out, "community.vmware.vmware_guest:",
-	                          "gpuwiz vsphere --url https://HOST/sdk --user USER apply --vm VM1 --vm 'VM two' --gpu l40s=2 (it"));
+	/* comments: each setting's reason and source above its option, why
+	 * gpuwiz, the version's power-off and one way */
+	assert_true(comment_above(out, "- \"--gpu\"", "pciPassthru.64bitMMIOSizeGB = \"256\""));
+	assert_true(comment_above(out, "- \"--gpu\"", "source: Broadcom KB 323402"));
+	assert_true(comment_above(out, "- \"--p2p\"", "NVIDIA GPU Operator"));
+	assert_true(comment_above(out, "- \"--esxi\"", "powered off"));
+	assert_true(comment_above(out, "- \"--esxi\"", "newer version is refused"));
+	at = strstr(out, "Attach the GPUs");
+	assert_non_null(at);
+	assert_true(comment_above(at, "ansible.builtin.command:", "no module that adds a PCI device"));
+	assert_true(comment_above(at, "ansible.builtin.command:", "KB 309986"));
+	at = strstr(out, "Enable passthrough");
+	assert_non_null(at);
+	assert_true(comment_above(at, "ansible.builtin.command:", "applyNow"));
+	at = strstr(out, "Read the host's GPUs");
+	assert_non_null(at);
+	assert_true(comment_above(at, "ansible.builtin.command:", "changes nothing"));
+	free(out);
+	/* one VM: the device by its host address */
+	o.nvms = 1;
+	assert_int_equal(gw_emit_ansible(&p, &o, &out, &e), 0);
+	ydoc_load(out, &doc);
+	play = yseq_at(&doc, yaml_document_get_root_node(&doc), 0);
+	args = plan_args(&doc, play);
+	assert_string_equal(args, "--gpu l40s=2 --bdf 0000:3b:00.0 --p2p --esxi 8.0U2 --upgrade-hw");
+	free(args);
+	yaml_document_delete(&doc);
 	free(out);
 	gw_plan_free(&p);
+	gw_answers_free(&a);
 }
 
 static void
 test_vgpu(void **state)
 {
 	gw_plan p;
+	gw_answers a;
 	gw_err e;
+	gw_emit_opts o = { NULL, 0, NULL, NULL };
 	yaml_document_t doc;
-	yaml_node_t *play, *n, *guest, *hw;
-	char *out = NULL;
+	yaml_node_t *play, *n;
+	char *out = NULL, *args;
 
 	(void)state;
-	build(&p, "grid_l40s-48c=2", NULL, 1, 0, NULL, 0);
+	build(&p, &a, "grid_l40s-48c=2", NULL, 1, 0, NULL, 0);
 	/* no options: no VM named, the list empty, the assert first */
 	assert_int_equal(gw_emit(GW_FMT_ANSIBLE, &p, &out, &e), 0);
 	ydoc_load(out, &doc);
@@ -192,28 +227,38 @@ test_vgpu(void **state)
 	                     "gpuwiz_esxi_hostname"));
 	n = yseq_at(&doc, ymap_get(&doc, play, "tasks"), 0);
 	assert_non_null(ymap_get(&doc, n, "ansible.builtin.assert"));
-	assert_null(task_args(&doc, play, "community.vmware.vmware_host_passthrough"));
-	/* one task for the profile, as ESXi names it; the count in a comment */
-	n = task_args(&doc, play, "community.vmware.vmware_guest_vgpu");
-	assert_string_equal(yscalar(ymap_get(&doc, n, "vgpu")), "nvidia_l40s-48c");
-	assert_string_equal(yscalar(ymap_get(&doc, n, "state")), "present");
-	guest = task_args(&doc, play, "community.vmware.vmware_guest");
-	assert_string_equal(adv(&doc, guest, "pciPassthru0.cfg.enable_uvm"), "1");
-	assert_string_equal(adv(&doc, guest, "pciPassthru1.cfg.enable_uvm"), "1");
-	assert_string_equal(adv(&doc, guest, "pciPassthru.64bitMMIOSizeGB"), "256");
-	hw = ymap_get(&doc, guest, "hardware");
-	/* no memory size: the lock still, no version without --esxi */
-	assert_string_equal(yscalar(ymap_get(&doc, hw, "memory_reservation_lock")),
-	                    "true");
-	assert_null(ymap_get(&doc, hw, "version"));
+	/* no host address: no passthrough task */
+	assert_null(gpuwiz_task(&doc, play, "'passthru'"));
+	assert_null(gpuwiz_task(&doc, play, "'list'"));
+	/* the profile as ESXi names it, with its count; no --esxi, no
+	 * upgrade */
+	args = plan_args(&doc, play);
+	assert_string_equal(args, "--vgpu nvidia_l40s-48c=2 --uvm");
+	free(args);
 	yaml_document_delete(&doc);
-	assert_true(comment_above(out, "community.vmware.vmware_guest_vgpu:",
-	                          "adds only one vGPU of a profile"));
-	assert_true(comment_above(out, "key: \"pciPassthru1.cfg.enable_uvm\"",
-	                          "NVIDIA AI Enterprise"));
-	assert_null(strstr(out, "no module that adds a DirectPath"));
+	assert_true(comment_above(out, "- \"--uvm\"", "pciPassthru1.cfg.enable_uvm"));
+	assert_true(comment_above(out, "- \"--uvm\"", "NVIDIA AI Enterprise"));
 	free(out);
 	gw_plan_free(&p);
+	gw_answers_free(&a);
+
+	/* the answers' --no-reserve and --mmio-gb are passed on */
+	build(&p, &a, "l40s", NULL, 0, 0, "8.0U1", 0);
+	gw_plan_free(&p);
+	a.reserve = 0;
+	a.mmio_gb = 512;
+	assert_int_equal(gw_plan_build(&a, &table, NULL, &p, &e), 0);
+	o.answers = &a;
+	assert_int_equal(gw_emit_ansible(&p, &o, &out, &e), 0);
+	ydoc_load(out, &doc);
+	play = yseq_at(&doc, yaml_document_get_root_node(&doc), 0);
+	args = plan_args(&doc, play);
+	assert_string_equal(args, "--gpu l40s --no-reserve --mmio-gb 512 --esxi 8.0U1 --upgrade-hw");
+	free(args);
+	yaml_document_delete(&doc);
+	free(out);
+	gw_plan_free(&p);
+	gw_answers_free(&a);
 }
 
 static void
@@ -223,11 +268,12 @@ test_refusals(void **state)
 	gw_err e;
 	const char *bad[] = { "ok", "a\nb" };
 	const char *empty[] = { "" };
-	gw_emit_opts o = { bad, 2, NULL };
+	gw_emit_opts o = { bad, 2, NULL, NULL };
+	gw_answers a;
 	char *out = NULL;
 
 	(void)state;
-	build(&p, "l40s", NULL, 0, 0, NULL, 0);
+	build(&p, &a, "l40s", NULL, 0, 0, NULL, 0);
 	assert_int_equal(gw_emit_ansible(&p, &o, &out, &e), -1);
 	assert_null(out);
 	assert_non_null(strstr(e.msg, "--vm"));
@@ -237,6 +283,7 @@ test_refusals(void **state)
 	assert_int_equal(gw_emit_ansible(NULL, NULL, &out, &e), -1);
 	assert_null(out);
 	gw_plan_free(&p);
+	gw_answers_free(&a);
 }
 
 /* om: vm-extension-config {name, cloud_properties as bosh's} */
@@ -244,13 +291,15 @@ static void
 test_om(void **state)
 {
 	gw_plan p;
+	gw_answers a;
 	gw_err e;
 	yaml_document_t doc;
 	yaml_node_t *cfg, *cp, *n;
 	char *out = NULL;
 
 	(void)state;
-	build(&p, "l40s", NULL, 0, 0, NULL, 65536);
+	build(&p, &a, "l40s", NULL, 0, 0, NULL, 65536);
+	gw_answers_free(&a);
 	assert_int_equal(gw_emit(GW_FMT_OM, &p, &out, &e), 0);
 	assert_true(strncmp(out, "---\n", 4) == 0);
 	ydoc_load(out, &doc);
@@ -271,7 +320,8 @@ test_om(void **state)
 	free(out);
 	gw_plan_free(&p);
 	/* a name with a period: refused as by the API */
-	build(&p, "l40s", NULL, 0, 0, NULL, 65536);
+	build(&p, &a, "l40s", NULL, 0, 0, NULL, 65536);
+	gw_answers_free(&a);
 	free(p.name);
 	p.name = gw_xstrdup("gpu.l40s");
 	out = NULL;
