@@ -6,7 +6,8 @@
  * .vmx (vmx.c).  Errors are one line on stderr and exit status 2.  The
  * commands are one table (cmd_table.c) and one file per group (cmd_*.c);
  * the options are one table too (opts.c).  This file finds the command,
- * prints --help and starts the wizard when there is no command.
+ * prints the global --help (a command's own: help.c), answers --complete
+ * (complete.c) and starts the wizard when there is no command.
  */
 #include "cli_int.h"
 #include "textesc.h"

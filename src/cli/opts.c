@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* opts.c: the command line's options, one table (doc/design.md, section 8).
  *
- * Every option is one row, at its id (cli_int.h): its long name, whether
- * it takes a value, and where the value goes (a string or flag of
- * cli_opts, a GPU item kept in order, or a function that checks the value
- * first).  getopt_long's table and the "does this option take the next
- * word" question both come from the rows, so an option is written once;
+ * Every option is one row, at its id (cli_int.h): its long name and
+ * short key, whether it takes a value, where the value goes (a string or
+ * flag of cli_opts, a GPU item kept in order, or a function that checks
+ * the value first), the value's name and the option's line in the help
+ * (help.c) and what the completion offers for the value (complete.c).
+ * getopt_long's tables and the "does this option take the next word"
+ * question come from the rows too, so an option is written once;
  * the command table's option sets name the ids (cmd_table.c).  The
  * options are read in three steps: given (getopt), checked against the
  * command's set, then their values taken.
