@@ -76,8 +76,10 @@ few_takers(int id)
 			free(names[i]);
 		return NULL;
 	}
+	/* TRANSLATORS: two commands that take an option ("vmx, vsphere
+	 * apply"), after its line of help. */
 	out = n == 1 ? gw_xstrdup(names[0])
-	             : gw_xasprintf("%s, %s", names[0], names[1]);
+	             : gw_xasprintf(_("%s, %s"), names[0], names[1]);
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	return out;
@@ -101,7 +103,9 @@ opt_line(FILE *f, int id, int note)
 {
 	const cli_optinfo *d = cli_opt_info(id);
 	char *left = opt_left(d), *who = note ? few_takers(id) : NULL;
-	char *text = who ? gw_xasprintf("%s (%s)", _(d->help), who)
+	/* TRANSLATORS: an option's line of help, then the commands that
+	 * take it ("save the changes, with a backup (vmx)"). */
+	char *text = who ? gw_xasprintf(_("%s (%s)"), _(d->help), who)
 	                 : gw_xstrdup(_(d->help));
 
 	cli_help_item(f, left, text);
