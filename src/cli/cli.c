@@ -6,7 +6,8 @@
  * .vmx (vmx.c).  Errors are one line on stderr and exit status 2.  The
  * commands are one table (cmd_table.c) and one file per group (cmd_*.c);
  * the options are one table too (opts.c).  This file finds the command,
- * prints --help and starts the wizard when there is no command.
+ * prints the global --help (a command's own: help.c), answers --complete
+ * (complete.c) and starts the wizard when there is no command.
  */
 #include "cli_int.h"
 #include "textesc.h"
@@ -130,11 +131,15 @@ usage(FILE *f)
 	fprintf(f, _("Usage: %s [--lang LANG] [--answers FILE] [HOST | --url URL --user USER]   the wizard\n"), cli_progname);
 	cli_usage_commands(f);
 	fputs("\n", f);
+	fputs(_("Each command's own help, with exactly the options it takes:\n"
+	        "gpuwiz help COMMAND, or gpuwiz COMMAND --help.\n"), f);
+	fputs("\n", f);
 	fputs(_("HOST is --ssh USER@HOST (an ESXi host through the system's ssh: one login,\n"
 	        "host keys checked; with --ssh-port N, --ssh-identity FILE, --ssh-option K=V)\n"
 	        "or --sample-host NAME (a practice host built from real captures in a scratch\n"
 	        "directory: intel-2x-l40s, amd-geforce-usb, intel-iommu-off-kernel,\n"
 	        "esxi-l40s).  On the ESXi shell itself (vim-cmd on the PATH) no HOST is needed.\n"), f);
+	cli_help_opts(f, cli_host_opts, 0);
 	fputs("\n", f);
 	fputs(_("SPEC is a table id (l40s), a PCI id (10de:26b9) or a model name, with an\n"
 	        "optional count: l40s=2.  PROFILE is a vGPU profile (grid_l40s-48c[=COUNT]).\n"), f);
@@ -142,35 +147,19 @@ usage(FILE *f)
 	fputs(_("--url URL --user USER is vCenter or a licensed ESXi through the vSphere API\n"
 	        "(with --thumbprint SHA256, --cafile FILE or --insecure, and --timeout SECONDS);\n"
 	        "the password comes from GPUWIZ_PASSWORD or is asked.\n"), f);
+	cli_help_opts(f, cli_api_opts, 0);
 	fputs("\n", f);
 	fputs(_("A command takes the options of its lines above (HOST, --url URL --user USER\n"
 	        "and [plan options] with theirs) and --lang, --table, --help; any other is\n"
 	        "refused.\n"), f);
+	cli_help_opts(f, cli_global_opts, 0);
+	cli_help_item(f, "  -V, --version", _("print the version and the licence, and exit"));
 	fputs("\n", f);
-	fputs(_("Plan options (mmio, vmx, snippet, vsphere apply):\n"
-	        "  -g, --gpu SPEC          add GPUs from the table\n"
-	        "      --vgpu PROFILE      add vGPUs; MMIO follows the physical GPU\n"
-	        "      --vram GB[/BAR1][=COUNT]\n"
-	        "                          add GPUs of this framebuffer size (BAR1: 16G)\n"
-	        "      --uvm               enable unified memory on every vGPU (NCCL >= 2.27)\n"
-	        "      --p2p               allow peer-to-peer between the GPUs\n"
-	        "      --code43            hide the hypervisor (old GeForce drivers only)\n"
-	        "      --no-reserve        do not reserve all guest memory\n"
-	        "      --memory MB         guest memory when there is no .vmx\n"
-	        "      --esxi VERSION      the host's ESXi version (7.0U3, 8.0U2, ...)\n"
-	        "      --mmio-gb GB        use this 64-bit MMIO size instead of the recommendation\n"
-	        "      --allow-below-rule  accept an --mmio-gb below the documented rule\n"
-	        "      --bdf BDF           attach the host device at BDF (0000:42:00.0)\n"
-	        "      --system-id UUID    the host's id (esxcli system uuid get)\n"
-	        "      --dynamic           Dynamic DirectPath I/O: GPUs by PCI ids (vCenter 7+)\n"
-	        "      --name NAME         (snippet) extension name for bosh/opsman, no periods\n"), f);
+	fputs(_("Plan options (mmio, vmx, snippet, vsphere apply):\n"), f);
+	cli_help_opts(f, cli_plan_opts, 0);
 	fputs("\n", f);
-	fputs(_("Other options:\n"
-	        "      --table FILE        use this GPU table instead of the bundled one\n"
-	        "      --json              print JSON instead of text\n"
-	        "      --write             (vmx) save the changes, with a backup\n"
-	        "      --force             write even with failures or a VM that looks powered on\n"
-	        "      --dry-run           show what would be written or run; change nothing\n"), f);
+	fputs(_("Other options:\n"), f);
+	cli_help_opts(f, cli_help_other_opts(), 1);
 	fputs("\n", f);
 	fputs(_("Every option and the environment: man gpuwiz.\n"), f);
 	/* GNU's last two lines: AC_INIT's bug address and home page */
@@ -180,8 +169,8 @@ usage(FILE *f)
 
 /* --help on stdout in one write, so that a failure keeps its errno
  * (gw_out_text). */
-static void
-print_usage(void)
+void
+cli_print_usage(void)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -273,10 +262,7 @@ run_command(cli_opts *o, gw_err *e)
 	int rc;
 
 	if (c == NULL) {
-		/* the list follows the message's msgid, not cli_cmds[]: the
-		 * two orders differ and both are kept as they were */
-		gw_err_set(e, _("unknown command '%s' (expected mmio, vmx, snippet, apply, check, gpus, vms, passthru, vsphere, diagnose or verify; see gpuwiz --help)"),
-		           o->cmd);
+		cli_err_unknown_command(e, o->cmd);
 		cli_die_line(NULL, e->msg);
 		return EXIT_USAGE;
 	}
@@ -315,7 +301,7 @@ take_command(int *argc, char **argv, int *version)
 		}
 		if (argv[i][0] != '-')
 			break;
-		if (strcmp(argv[i], "--version") == 0) {
+		if (strcmp(argv[i], "--version") == 0 || strcmp(argv[i], "-V") == 0) {
 			*version = 1;
 			return NULL;
 		}
@@ -326,6 +312,15 @@ take_command(int *argc, char **argv, int *version)
 	memmove(&argv[i], &argv[i + 1], (size_t)(*argc - i - 1) * sizeof *argv);
 	(*argc)--;
 	return cmd;
+}
+
+/* --help or -h, or the help command */
+static int
+wants_help(const cli_opts *o)
+{
+	const cli_cmd *c = o->cmd ? cli_cmd_find(o->cmd) : NULL;
+
+	return o->help || (c != NULL && (c->flags & CMD_HELP));
 }
 
 /* What the writes of this run changed (cli_note_written): each line
@@ -423,6 +418,8 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 
 	gw_fatal_signals_install();
 	setup_locale(argc, argv);
+	if (argc > 1 && strcmp(argv[1], "--complete") == 0)
+		return cli_complete(argc - 2, argv + 2);
 	if (locale_missing != NULL) {
 		int n = (int)strcspn(locale_missing, ".@");
 		char *msg = gw_xasprintf(_("the %s locale is not installed, so the messages are in English (add it with locale-gen or gpuwiz's sh deps.sh, or use --lang %.*s)"),
@@ -447,9 +444,9 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 	} else if (cli_take_opts(&o, &e) != 0) {
 		cli_die_line(o.cmd, e.msg);
 		rc = EXIT_USAGE;
-	} else if (o.help) {
-		print_usage();
-		rc = 0;
+	} else if (wants_help(&o)) {
+		if ((rc = cli_help(&o, &e)) != 0)
+			cli_die_line(o.cmd, e.msg);
 	} else if (o.cmd == NULL) {
 		rc = run_wizard(&o, wizard, &e);
 	} else {

@@ -51,6 +51,21 @@ enum cli_opt_id {
 typedef uint64_t cli_optset;
 #define OPTBIT(id) ((cli_optset)1 << (id))
 
+/* What --complete offers for an option's value (complete.c) */
+enum { CV_NONE, CV_FILE, CV_DIR, CV_GPU, CV_VGPU, CV_FORMAT, CV_LANG,
+       CV_SAMPLE };
+
+/* What --help shows of an option and --complete offers: the row's name,
+ * short key ('g', or 0), the name of its value in --help ("SPEC"; NULL
+ * when it takes none), CV_* and its line of --help (N_()). */
+typedef struct cli_optinfo {
+	const char *name;
+	int key;
+	const char *meta;
+	int comp;
+	const char *help;
+} cli_optinfo;
+
 /* an option as given, before its value is taken (cli_take_opts) */
 typedef struct cli_given {
 	int id;
@@ -101,6 +116,9 @@ typedef struct cli_opts {
 
 /* flags */
 #define CMD_NOARGS 0x1    /* no words after the command */
+#define CMD_FILES 0x4     /* its words are files or folders (--complete) */
+#define CMD_HELP 0x2      /* help [COMMAND [SUBCOMMAND]]: prints a help,
+                           * loads no table (help.c) */
 
 /* A subcommand (vsphere list, apply, passthru): the word after the
  * command, its usage form, its options and the function that runs it on
@@ -108,6 +126,7 @@ typedef struct cli_opts {
 typedef struct cli_sub {
 	const char *name;
 	const char *usage;         /* N_(): after "gpuwiz CMD " */
+	const char *summary;       /* N_(): what it does, one line */
 	cli_optset opts;
 	int (*exec)(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e);
 } cli_sub;
@@ -117,6 +136,7 @@ typedef struct cli_cmd {
 	/* N_(): each form of the command after "gpuwiz NAME ", continuation
 	 * lines included; NULL-terminated */
 	const char *usage[4];
+	const char *summary;       /* N_(): what it does, one line */
 	int flags;
 	/* the options it takes besides cli_global_opts (none where subs:
 	 * each subcommand has its own) */
@@ -132,10 +152,39 @@ extern const size_t cli_ncmds;
 extern const cli_optset cli_wizard_opts;
 /* what every command and the wizard take: --help, --lang, --table */
 extern const cli_optset cli_global_opts;
+/* the groups of --help: "[plan options]", HOST and the vSphere API */
+extern const cli_optset cli_plan_opts, cli_host_opts, cli_api_opts;
 
 const cli_cmd *cli_cmd_find(const char *name);
 const cli_sub *cli_sub_find(const cli_cmd *c, const char *name);
 void cli_usage_commands(FILE *f);
+/* e: "unknown command 'name' (expected ...)" */
+void cli_err_unknown_command(gw_err *e, const char *name);
+/* The options the command c (its subcommand s, NULL for none) takes,
+ * cli_global_opts included; c NULL: the wizard's.  With subcommands and
+ * s NULL: those every subcommand takes. */
+cli_optset cli_cmd_opts(const cli_cmd *c, const cli_sub *s);
+
+/* ---- help.c: --help, -h and help [COMMAND [SUBCOMMAND]] */
+/* The help the command line asks for (o->cmd, o->args): printed, 0; or
+ * EXIT_USAGE with e for an unknown command. */
+int cli_help(const cli_opts *o, gw_err *e);
+/* The lines of the options of set, in the table's order; note: each
+ * followed by the command that takes it where only one or two do */
+void cli_help_opts(FILE *f, cli_optset set, int note);
+/* One line of an option list: left ("  -g, --gpu SPEC"), then text from
+ * the list's column (a left side too wide stands on its own line), text
+ * wrapped in 80 terminal cells */
+void cli_help_item(FILE *f, const char *left, const char *text);
+/* The options some command takes outside the groups and the globals */
+cli_optset cli_help_other_opts(void);
+/* cli.c: the global --help on stdout */
+void cli_print_usage(void);
+
+/* ---- complete.c: gpuwiz --complete WORD... CURRENT (the bash
+ * completion): the words that may follow, one a line; "@file" or "@dir"
+ * for a file or folder name. */
+int cli_complete(int argc, char **argv);
 
 /* the commands, one file per group */
 int cmd_mmio(cli_opts *o, const gw_table *t, gw_err *e);        /* cmd_plan.c */
@@ -172,6 +221,12 @@ int cli_check_opts(const cli_opts *o, gw_err *e);
 int cli_take_opts(cli_opts *o, gw_err *e);
 void cli_free_opts(cli_opts *o);
 int cli_takes_value(const char *arg);
+/* The row of option id (OPT_*), or of the option named arg ("--gpu",
+ * "-g"; id -1 when none) */
+const cli_optinfo *cli_opt_info(int id);
+int cli_opt_find(const char *arg);
+/* the languages --lang takes ("en", "zh_CN"): n of them */
+const char *const *cli_langs(size_t *n);
 /* Is lang (--lang's value) a language gpuwiz has: en (the msgids, en_US
  * and the like too) or a catalogue of po/LINGUAS, with or without an
  * encoding (zh_CN.UTF-8)? */

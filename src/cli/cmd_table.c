@@ -2,9 +2,10 @@
 /* cmd_table.c: the commands, in the manner of tmux's cmd_entry: each
  * command's name, its usage forms, what it takes (its words and its
  * option set: ids of opts.c's one option table) and the function that
- * runs it.  Dispatch, the argument check, the refusal of an option a
- * command does not take (cli_check_opts) and the usage lines of --help
- * all come from this table, in this order.
+ * runs it, with a line on what it does.  Dispatch, the argument check,
+ * the refusal of an option a command does not take (cli_check_opts), the
+ * usage lines of --help, each command's own help (help.c) and the bash
+ * completion (complete.c) all come from this table, in this order.
  */
 #include "cli_int.h"
 
@@ -29,6 +30,11 @@ const cli_optset cli_global_opts = O(HELP) | O(LANG) | O(TABLE);
 #define API_OPTS (O(URL) | O(USER) | O(THUMBPRINT) | O(INSECURE) | O(CAFILE) | \
                   O(TIMEOUT))
 
+/* the groups as --help lists them */
+const cli_optset cli_plan_opts = PLAN_OPTS;
+const cli_optset cli_host_opts = HOST_OPTS;
+const cli_optset cli_api_opts = API_OPTS;
+
 /* plain gpuwiz: the wizard on a host, its answers file */
 const cli_optset cli_wizard_opts = O(ANSWERS) | HOST_OPTS | API_OPTS;
 
@@ -37,24 +43,28 @@ static const cli_sub vsphere_subs[] = {
 	{ "list",
 	  N_("--url URL --user USER [--thumbprint SHA256 | --insecure]\n"
 	     "                  [--timeout SECONDS] list [--json]"),
+	  N_("List the hosts with their GPUs and the VMs."),
 	  API_OPTS | O(JSON), vs_list },
 	{ "apply",
 	  N_("--url URL --user USER [...] apply --vm NAME... [--gpu SPEC]...\n"
 	     "                  [--bdf BDF]... [--vgpu PROFILE]... [--uvm] [plan options]\n"
 	     "                  [--upgrade-hw] [--parallel N] [--force] [--dry-run] [--json]"),
+	  N_("Put the GPUs into powered-off VMs through the API."),
 	  API_OPTS | PLAN_OPTS | O(VM) | O(UPGRADE_HW) | O(PARALLEL) |
 	  O(FORCE) | O(DRY_RUN) | O(JSON), vs_apply },
 	{ "passthru",
 	  N_("--url URL --user USER [...] passthru --enable BDF [--host NAME]\n"
 	     "                  [--dry-run]"),
+	  N_("Enable passthrough of a device on a host through the API."),
 	  API_OPTS | O(ENABLE) | O(HOST) | O(DRY_RUN), vs_passthru },
-	{ NULL, NULL, 0, NULL },
+	{ NULL, NULL, NULL, 0, NULL },
 };
 
 const cli_cmd cli_cmds[] = {
 	{ "mmio",
 	  { N_("[--json] (--gpu SPEC | --vgpu PROFILE | --vram GB)...\n"
 	       "                  [plan options]"), NULL },
+	  N_("Print the 64-bit MMIO size the GPUs need and the two .vmx keys."),
 	  CMD_NOARGS,
 	  /* sizing only: the guest memory is never reserved here */
 	  (PLAN_OPTS & ~(O(NO_RESERVE) | O(DYNAMIC))) | O(JSON),
@@ -65,43 +75,57 @@ const cli_cmd cli_cmds[] = {
 	       "                  [--write [--force] [--dry-run]]"),
 	    N_("--vm NAME|VMID HOST [--upgrade-hw] [plan options] [--write [--dry-run]]"),
 	    NULL },
-	  0,
+	  N_("Show the changes the GPUs need in a .vmx; with --write, save them."),
+	  CMD_FILES,
 	  PLAN_OPTS | HOST_OPTS | O(VM) | O(UPGRADE_HW) | O(WRITE) | O(FORCE) |
 	  O(DRY_RUN) | O(JSON),
 	  NULL, cmd_vmx },
 	{ "snippet",
-	  { N_("--format vmx|bosh|opsman|tile|om [--gpu SPEC]... [--vgpu P]..."),
+	  { N_("--format vmx|bosh|opsman|tile|om [--name NAME] [--gpu SPEC]... [--vgpu P]..."),
 	    N_("--format ansible [--vm NAME]... [--host NAME] [plan options]\n"
 	       "                  [--json]"),
 	    NULL },
+	  N_("Print the plan as a snippet of one format for another tool."),
 	  CMD_NOARGS,
 	  PLAN_OPTS | O(NAME) | O(FORMAT) | O(VM) | O(HOST) | O(JSON),
 	  NULL, cmd_snippet },
 	{ "apply",
 	  { N_("--answers FILE [--force] [--dry-run] [--json]"), NULL },
+	  N_("Do the whole run from an answers file: the formats and the .vmx."),
 	  0, O(ANSWERS) | O(FORCE) | O(DRY_RUN) | O(JSON), NULL, cmd_apply },
 	{ "check",
 	  { N_("[--sysroot DIR | HOST | --url URL --user USER] [--json]"), NULL },
+	  N_("Check that a host can pass GPUs through: PASS, WARN or FAIL with a fix."),
 	  CMD_NOARGS, O(SYSROOT) | HOST_OPTS | API_OPTS | O(JSON), NULL, cmd_check },
 	{ "gpus",
 	  { N_("[--sysroot DIR | --esxcli-file FILE | --lspci-file FILE | HOST | --url URL --user USER] [--json]"), NULL },
+	  N_("List a host's GPUs with the MMIO size for all of them in one VM."),
 	  CMD_NOARGS, O(SYSROOT) | O(ESXCLI_FILE) | O(LSPCI_FILE) | HOST_OPTS | API_OPTS | O(JSON),
 	  NULL, cmd_gpus },
 	{ "vms",
 	  { N_("HOST [--json]"), NULL },
+	  N_("List an ESXi host's VMs with their power state and hardware version."),
 	  CMD_NOARGS, HOST_OPTS | O(JSON), NULL, cmd_vms },
 	{ "passthru",
 	  { N_("--enable BDF HOST [--dry-run] [--json]"), NULL },
+	  N_("Enable passthrough of a device on an ESXi host."),
 	  CMD_NOARGS, O(ENABLE) | HOST_OPTS | O(DRY_RUN) | O(JSON),
 	  NULL, cmd_passthru },
 	{ "verify",
 	  { N_("[--sysroot DIR] [--nvidia-smi-q FILE] [--bundle OUT.tar.gz] [--json]"), NULL },
+	  N_("Inside the guest: check the GPUs, their BARs and the driver."),
 	  CMD_NOARGS, O(SYSROOT) | O(NVIDIA_SMI_Q) | O(BUNDLE) | O(JSON),
 	  NULL, cmd_verify },
 	{ "diagnose",
 	  { N_("FILE|- [--vmx VMX] [--json]"), NULL },
-	  0, O(VMX) | O(JSON), NULL, cmd_diagnose },
-	{ "vsphere", { NULL }, 0, 0, vsphere_subs, cmd_vsphere },
+	  N_("Explain the failures a vmware.log or an error message shows."),
+	  CMD_FILES, O(VMX) | O(JSON), NULL, cmd_diagnose },
+	{ "vsphere", { NULL },
+	  N_("vCenter or a licensed ESXi through the vSphere API."),
+	  0, 0, vsphere_subs, cmd_vsphere },
+	{ "help", { N_("[COMMAND [SUBCOMMAND]]"), NULL },
+	  N_("Print the help of gpuwiz or of one command."),
+	  CMD_HELP, 0, NULL, NULL },
 };
 
 const size_t cli_ncmds = sizeof cli_cmds / sizeof cli_cmds[0];
@@ -126,6 +150,31 @@ cli_sub_find(const cli_cmd *c, const char *name)
 		if (strcmp(s->name, name) == 0)
 			return s;
 	return NULL;
+}
+
+void
+cli_err_unknown_command(gw_err *e, const char *name)
+{
+	/* the list follows the message's msgid, not cli_cmds[]: the two
+	 * orders differ and both are kept as they were */
+	gw_err_set(e, _("unknown command '%s' (expected mmio, vmx, snippet, apply, check, gpus, vms, passthru, vsphere, diagnose or verify; see gpuwiz --help)"),
+	           name);
+}
+
+cli_optset
+cli_cmd_opts(const cli_cmd *c, const cli_sub *s)
+{
+	cli_optset set = ~(cli_optset)0;
+
+	if (c == NULL)
+		return cli_wizard_opts | cli_global_opts;
+	if (s != NULL)
+		return s->opts | cli_global_opts;
+	if (c->subs == NULL)
+		return c->opts | cli_global_opts;
+	for (s = c->subs; s->name != NULL; s++)
+		set &= s->opts;
+	return set | cli_global_opts;
 }
 
 /* The usage lines of --help: every form of every command. */

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* opts.c: the command line's options, one table (doc/design.md, section 8).
  *
- * Every option is one row, at its id (cli_int.h): its long name, whether
- * it takes a value, and where the value goes (a string or flag of
- * cli_opts, a GPU item kept in order, or a function that checks the value
- * first).  getopt_long's table and the "does this option take the next
- * word" question both come from the rows, so an option is written once;
+ * Every option is one row, at its id (cli_int.h): its long name and
+ * short key, whether it takes a value, where the value goes (a string or
+ * flag of cli_opts, a GPU item kept in order, or a function that checks
+ * the value first), the value's name and the option's line in the help
+ * (help.c) and what the completion offers for the value (complete.c).
+ * getopt_long's tables and the "does this option take the next word"
+ * question come from the rows too, so an option is written once;
  * the command table's option sets name the ids (cmd_table.c).  The
  * options are read in three steps: given (getopt), checked against the
  * command's set, then their values taken.
@@ -24,7 +26,7 @@ typedef int (*opt_fn)(cli_opts *o, const char *arg, gw_err *e);
 enum { O_STR, O_FLAG, O_ITEM, O_FN };
 
 typedef struct cli_optdef {
-	const char *name;
+	cli_optinfo info;   /* name, short key, --help, --complete */
 	int has_arg;
 	int kind;
 	size_t off;         /* O_STR, O_FLAG: field of cli_opts; O_ITEM: kind */
@@ -222,60 +224,108 @@ opt_lang(cli_opts *o, const char *arg, gw_err *e)
 
 /* ---- the table ------------------------------------------------------------ */
 
-#define STR(n, f) { n, required_argument, O_STR, offsetof(cli_opts, f), NULL }
-#define FLAG(n, f) { n, no_argument, O_FLAG, offsetof(cli_opts, f), NULL }
-#define ITEM(n, k) { n, required_argument, O_ITEM, k, NULL }
-#define FN(n, has, fn) { n, has, O_FN, 0, fn }
+#define STR(n, k, f, m, c, h) \
+	{ { n, k, m, c, h }, required_argument, O_STR, offsetof(cli_opts, f), NULL }
+#define FLAG(n, k, f, h) \
+	{ { n, k, NULL, CV_NONE, h }, no_argument, O_FLAG, offsetof(cli_opts, f), NULL }
+#define ITEM(n, k, i, m, c, h) \
+	{ { n, k, m, c, h }, required_argument, O_ITEM, i, NULL }
+#define FN(n, k, has, fn, m, c, h) { { n, k, m, c, h }, has, O_FN, 0, fn }
 
 /* One row per option, at its id (cli_int.h); getopt_long sees them in
- * this order. */
+ * this order, and the option lists of --help show them so: the name, the
+ * short key, where the value goes, the value's name in --help, what
+ * --complete offers for it, and its line of --help. */
 static const cli_optdef optdefs[OPT_COUNT] = {
-	[OPT_GPU] = ITEM("gpu", ITEM_GPU),
-	[OPT_VGPU] = ITEM("vgpu", ITEM_VGPU),
-	[OPT_VRAM] = ITEM("vram", ITEM_VRAM),
-	[OPT_UVM] = FLAG("uvm", a.uvm),
-	[OPT_P2P] = FLAG("p2p", a.p2p),
-	[OPT_CODE43] = FLAG("code43", a.code43),
-	[OPT_NO_RESERVE] = FN("no-reserve", no_argument, opt_noreserve),
-	[OPT_MEMORY] = FN("memory", required_argument, opt_memory),
-	[OPT_ESXI] = FN("esxi", required_argument, opt_esxi),
-	[OPT_MMIO_GB] = FN("mmio-gb", required_argument, opt_mmiogb),
-	[OPT_ALLOW_BELOW_RULE] = FLAG("allow-below-rule", a.allow_below_rule),
-	[OPT_BDF] = ITEM("bdf", ITEM_BDF),
-	[OPT_SYSTEM_ID] = FN("system-id", required_argument, opt_sysid),
-	[OPT_NAME] = FN("name", required_argument, opt_name),
-	[OPT_TABLE] = STR("table", table_path),
-	[OPT_JSON] = FLAG("json", json),
-	[OPT_WRITE] = FLAG("write", write),
-	[OPT_FORCE] = FLAG("force", force),
-	[OPT_FORMAT] = STR("format", format),
-	[OPT_ANSWERS] = STR("answers", answers),
-	[OPT_LANG] = FN("lang", required_argument, opt_lang),
-	[OPT_HELP] = FLAG("help", help),
-	[OPT_ESXCLI_FILE] = STR("esxcli-file", esxcli_file),
-	[OPT_LSPCI_FILE] = STR("lspci-file", lspci_file),
-	[OPT_NVIDIA_SMI_Q] = STR("nvidia-smi-q", nvsmi),
-	[OPT_SYSROOT] = STR("sysroot", sysroot),
-	[OPT_BUNDLE] = STR("bundle", bundle),
-	[OPT_SSH] = FN("ssh", required_argument, opt_ssh),
-	[OPT_SSH_PORT] = FN("ssh-port", required_argument, opt_ssh_port),
-	[OPT_SSH_IDENTITY] = STR("ssh-identity", ssh_identity),
-	[OPT_SSH_OPTION] = FN("ssh-option", required_argument, opt_ssh_option),
-	[OPT_SAMPLE_HOST] = STR("sample-host", sample),
-	[OPT_VM] = FN("vm", required_argument, opt_vm),
-	[OPT_UPGRADE_HW] = FLAG("upgrade-hw", upgrade),
-	[OPT_ENABLE] = STR("enable", enable),
-	[OPT_URL] = STR("url", url),
-	[OPT_USER] = STR("user", user),
-	[OPT_THUMBPRINT] = STR("thumbprint", thumbprint),
-	[OPT_INSECURE] = FLAG("insecure", insecure),
-	[OPT_CAFILE] = STR("cafile", cafile),
-	[OPT_DRY_RUN] = FLAG("dry-run", dry_run),
-	[OPT_HOST] = STR("host", host),
-	[OPT_TIMEOUT] = FN("timeout", required_argument, opt_timeout),
-	[OPT_PARALLEL] = FN("parallel", required_argument, opt_parallel),
-	[OPT_VMX] = STR("vmx", vmx_file),
-	[OPT_DYNAMIC] = FLAG("dynamic", a.dynamic),
+	[OPT_GPU] = ITEM("gpu", 'g', ITEM_GPU, "SPEC", CV_GPU,
+	                 N_("add GPUs from the table")),
+	[OPT_VGPU] = ITEM("vgpu", 0, ITEM_VGPU, "PROFILE", CV_VGPU,
+	                  N_("add vGPUs; MMIO follows the physical GPU")),
+	[OPT_VRAM] = ITEM("vram", 0, ITEM_VRAM, "GB[/BAR1][=COUNT]", CV_NONE,
+	                  N_("add GPUs of this framebuffer size (BAR1: 16G)")),
+	[OPT_UVM] = FLAG("uvm", 0, a.uvm,
+	                 N_("enable unified memory on every vGPU (NCCL >= 2.27)")),
+	[OPT_P2P] = FLAG("p2p", 0, a.p2p,
+	                 N_("allow peer-to-peer between the GPUs")),
+	[OPT_CODE43] = FLAG("code43", 0, a.code43,
+	                    N_("hide the hypervisor (old GeForce drivers only)")),
+	[OPT_NO_RESERVE] = FN("no-reserve", 0, no_argument, opt_noreserve, NULL, CV_NONE,
+	                      N_("do not reserve all guest memory")),
+	[OPT_MEMORY] = FN("memory", 0, required_argument, opt_memory, "MB", CV_NONE,
+	                  N_("guest memory when there is no .vmx")),
+	[OPT_ESXI] = FN("esxi", 0, required_argument, opt_esxi, "VERSION", CV_NONE,
+	                N_("the host's ESXi version (7.0U3, 8.0U2, ...)")),
+	[OPT_MMIO_GB] = FN("mmio-gb", 0, required_argument, opt_mmiogb, "GB", CV_NONE,
+	                   N_("this 64-bit MMIO size instead of the recommendation")),
+	[OPT_ALLOW_BELOW_RULE] = FLAG("allow-below-rule", 0, a.allow_below_rule,
+	                              N_("accept an --mmio-gb below the documented rule")),
+	[OPT_BDF] = ITEM("bdf", 0, ITEM_BDF, "BDF", CV_NONE,
+	                 N_("attach the host device at BDF (0000:42:00.0)")),
+	[OPT_SYSTEM_ID] = FN("system-id", 0, required_argument, opt_sysid, "UUID", CV_NONE,
+	                     N_("the host's id (esxcli system uuid get)")),
+	[OPT_NAME] = FN("name", 0, required_argument, opt_name, "NAME", CV_NONE,
+	                N_("extension name for bosh/opsman, no periods")),
+	[OPT_TABLE] = STR("table", 0, table_path, "FILE", CV_FILE,
+	                  N_("use this GPU table instead of the bundled one")),
+	[OPT_JSON] = FLAG("json", 0, json, N_("print JSON instead of text")),
+	[OPT_WRITE] = FLAG("write", 0, write, N_("save the changes, with a backup")),
+	[OPT_FORCE] = FLAG("force", 0, force,
+	                   N_("write even with failures or a VM that looks powered on")),
+	[OPT_FORMAT] = STR("format", 0, format, "FORMAT", CV_FORMAT,
+	                   N_("the format to print")),
+	[OPT_ANSWERS] = STR("answers", 0, answers, "FILE", CV_FILE,
+	                    N_("the answers file to start from or to apply")),
+	[OPT_LANG] = FN("lang", 0, required_argument, opt_lang, "LANG", CV_LANG,
+	                N_("the language of the messages")),
+	[OPT_HELP] = FLAG("help", 'h', help, N_("print this help and exit")),
+	[OPT_ESXCLI_FILE] = STR("esxcli-file", 0, esxcli_file, "FILE", CV_FILE,
+	                        N_("read a saved 'esxcli hardware pci list'")),
+	[OPT_LSPCI_FILE] = STR("lspci-file", 0, lspci_file, "FILE", CV_FILE,
+	                       N_("read a saved 'lspci -nnvv' or 'lspci -vvv'")),
+	[OPT_NVIDIA_SMI_Q] = STR("nvidia-smi-q", 0, nvsmi, "FILE", CV_FILE,
+	                         N_("read a saved 'nvidia-smi -q' of the guest")),
+	[OPT_SYSROOT] = STR("sysroot", 0, sysroot, "DIR", CV_DIR,
+	                    N_("read /sys and /proc under DIR instead of /")),
+	[OPT_BUNDLE] = STR("bundle", 0, bundle, "OUT.tar.gz", CV_FILE,
+	                   N_("write a support bundle, without secrets")),
+	[OPT_SSH] = FN("ssh", 0, required_argument, opt_ssh, "USER@HOST", CV_NONE,
+	               N_("an ESXi host through the system's ssh")),
+	[OPT_SSH_PORT] = FN("ssh-port", 0, required_argument, opt_ssh_port, "N", CV_NONE,
+	                    N_("ssh's port on the host")),
+	[OPT_SSH_IDENTITY] = STR("ssh-identity", 0, ssh_identity, "FILE", CV_FILE,
+	                         N_("ssh's private key")),
+	[OPT_SSH_OPTION] = FN("ssh-option", 0, required_argument, opt_ssh_option, "K=V", CV_NONE,
+	                      N_("an ssh option; host keys stay checked")),
+	[OPT_SAMPLE_HOST] = STR("sample-host", 0, sample, "NAME", CV_SAMPLE,
+	                        N_("a practice host built from real captures")),
+	[OPT_VM] = FN("vm", 0, required_argument, opt_vm, "NAME|VMID", CV_NONE,
+	              N_("a VM by its name (or its VMID on ESXi)")),
+	[OPT_UPGRADE_HW] = FLAG("upgrade-hw", 0, upgrade,
+	                        N_("first raise the VM's hardware version to the host's newest")),
+	[OPT_ENABLE] = STR("enable", 0, enable, "BDF", CV_NONE,
+	                   N_("enable passthrough of the device at BDF")),
+	[OPT_URL] = STR("url", 0, url, "URL", CV_NONE,
+	                N_("vCenter or ESXi through the vSphere API")),
+	[OPT_USER] = STR("user", 0, user, "USER", CV_NONE,
+	                 N_("the vSphere user name")),
+	[OPT_THUMBPRINT] = STR("thumbprint", 0, thumbprint, "SHA256", CV_NONE,
+	                       N_("trust the server's certificate of this fingerprint")),
+	[OPT_INSECURE] = FLAG("insecure", 0, insecure,
+	                      N_("do not check the server's certificate")),
+	[OPT_CAFILE] = STR("cafile", 0, cafile, "FILE", CV_FILE,
+	                   N_("trust the certificate authorities of this PEM file")),
+	[OPT_DRY_RUN] = FLAG("dry-run", 0, dry_run,
+	                     N_("show what would be written or run; change nothing")),
+	[OPT_HOST] = STR("host", 0, host, "NAME", CV_NONE,
+	                 N_("the ESXi host by its name in vCenter")),
+	[OPT_TIMEOUT] = FN("timeout", 0, required_argument, opt_timeout, "SECONDS", CV_NONE,
+	                   N_("give up on a vSphere call after this long")),
+	[OPT_PARALLEL] = FN("parallel", 0, required_argument, opt_parallel, "N", CV_NONE,
+	                    N_("reconfigure this many VMs at once")),
+	[OPT_VMX] = STR("vmx", 0, vmx_file, "VMX", CV_FILE,
+	                N_("the VM's .vmx, read beside the log")),
+	[OPT_DYNAMIC] = FLAG("dynamic", 0, a.dynamic,
+	                     N_("Dynamic DirectPath I/O: GPUs by PCI ids (vCenter 7+)")),
 };
 
 /* The options that only mean something beside another: refused without
@@ -333,9 +383,9 @@ long_opts(void)
 		for (i = 0; i < NOPTS; i++) {
 			/* an id without its row would end getopt's table
 			 * there: every run of every command stops here */
-			if (optdefs[i].name == NULL)
+			if (optdefs[i].info.name == NULL || optdefs[i].info.help == NULL)
 				abort();
-			lo[i].name = optdefs[i].name;
+			lo[i].name = optdefs[i].info.name;
 			lo[i].has_arg = optdefs[i].has_arg;
 			lo[i].val = OPT_BASE + (int)i;
 		}
@@ -346,13 +396,24 @@ int
 cli_parse_opts(cli_opts *o, int argc, char **argv, gw_err *e)
 {
 	const struct option *lo = long_opts();
+	char shorts[2 + 2 * NOPTS + 1] = ":";
+	size_t k, n = 1;
 	int c, i;
 
+	/* getopt's short options, from the rows' keys ("-g SPEC", "-h") */
+	for (k = 0; k < NOPTS; k++)
+		if (optdefs[k].info.key != 0) {
+			shorts[n++] = (char)optdefs[k].info.key;
+			if (optdefs[k].has_arg == required_argument)
+				shorts[n++] = ':';
+		}
+	shorts[n] = '\0';
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":g:", lo, NULL)) != -1) {
-		if (c == 'g')
-			c = OPT_BASE;   /* -g is --gpu, the first row */
+	while ((c = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		for (k = 0; c != ':' && c != '?' && c < OPT_BASE && k < NOPTS; k++)
+			if (optdefs[k].info.key == c)
+				c = OPT_BASE + (int)k;   /* -g is --gpu */
 		if (c >= OPT_BASE && c < OPT_BASE + (int)NOPTS) {
 			o->given = gw_xrealloc(o->given,
 			                       (o->ngiven + 1) * sizeof *o->given);
@@ -387,19 +448,19 @@ cmd_optset(const cli_opts *o, cli_optset *set, char **name)
 
 	*name = NULL;
 	if (o->cmd == NULL) {
-		*set = cli_wizard_opts | cli_global_opts;
+		*set = cli_cmd_opts(NULL, NULL);
 		return 0;
 	}
 	if ((c = cli_cmd_find(o->cmd)) == NULL)
 		return -1;
 	if (c->subs == NULL) {
-		*set = c->opts | cli_global_opts;
+		*set = cli_cmd_opts(c, NULL);
 		*name = gw_xasprintf("%s %s", cli_progname, c->name);
 		return 0;
 	}
 	if (o->nargs != 1 || (sub = cli_sub_find(c, o->args[0])) == NULL)
 		return -1;
-	*set = sub->opts | cli_global_opts;
+	*set = cli_cmd_opts(c, sub);
 	*name = gw_xasprintf("%s %s %s", cli_progname, c->name, sub->name);
 	return 0;
 }
@@ -449,21 +510,21 @@ cli_check_opts(const cli_opts *o, gw_err *e)
 			continue;
 		if (name == NULL)
 			gw_err_set(e, _("--%s: not an option of the wizard (plain gpuwiz; see gpuwiz --help for the commands)"),
-			           optdefs[id].name);
+			           optdefs[id].info.name);
 		else
 			/* TRANSLATORS: an option, then the command
 			 * ("gpuwiz mmio"). */
 			gw_err_set(e, _("--%s: not an option of '%s' (see gpuwiz --help)"),
-			           optdefs[id].name, name);
+			           optdefs[id].info.name, name);
 		rc = -1;
 	}
 	if (rc == 0 && (id = lone_companion(o, set, &needs)) >= 0) {
 		/* TRANSLATORS: an option, the option it needs, then the
 		 * command ("gpuwiz vmx"; "gpuwiz" is the wizard). */
 		gw_err_set(e, _("--%s: only used with --%s in '%s'; add --%s or leave --%s out"),
-		           optdefs[id].name, optdefs[needs].name,
-		           name ? name : cli_progname, optdefs[needs].name,
-		           optdefs[id].name);
+		           optdefs[id].info.name, optdefs[needs].info.name,
+		           name ? name : cli_progname, optdefs[needs].info.name,
+		           optdefs[id].info.name);
 		rc = -1;
 	}
 	free(name);
@@ -492,20 +553,45 @@ cli_free_opts(cli_opts *o)
 	gw_answers_free(&o->a);
 }
 
+/* The row of an option as the command line writes it: "--gpu", "-g"
+ * (a row's key), or -1. */
+int
+cli_opt_find(const char *arg)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTS; i++) {
+		const cli_optinfo *d = &optdefs[i].info;
+
+		if (arg[0] == '-' && arg[1] != '-' && arg[1] != '\0' &&
+		    arg[2] == '\0' && d->key == arg[1])
+			return (int)i;
+		if (strncmp(arg, "--", 2) == 0 && strcmp(arg + 2, d->name) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+const cli_optinfo *
+cli_opt_info(int id)
+{
+	return &optdefs[id].info;
+}
+
+const char *const *
+cli_langs(size_t *n)
+{
+	*n = sizeof langs / sizeof langs[0];
+	return langs;
+}
+
 /* Is arg an option whose value is the next word ("--ssh root@h", "-g x")? */
 int
 cli_takes_value(const char *arg)
 {
-	size_t i;
+	int id = cli_opt_find(arg);
 
-	if (strcmp(arg, "-g") == 0)
-		return 1;
-	if (strncmp(arg, "--", 2) != 0 || strchr(arg, '=') != NULL)
-		return 0;
-	for (i = 0; i < NOPTS; i++)
-		if (strcmp(arg + 2, optdefs[i].name) == 0)
-			return optdefs[i].has_arg == required_argument;
-	return 0;
+	return id >= 0 && optdefs[id].has_arg == required_argument;
 }
 
 /* A command that takes no words after it (CMD_NOARGS). */

@@ -19,7 +19,7 @@ check "the option table read (more than 40 options)" [ "$(wc -l <"$TMP/opts")" -
 
 # the commands and subcommands; "-" is the wizard (plain gpuwiz)
 CTXS="- mmio vmx snippet apply check gpus vms passthru verify diagnose
-vsphere_list vsphere_apply vsphere_passthru"
+vsphere_list vsphere_apply vsphere_passthru help"
 words() { [ "$1" = - ] || echo "$1" | tr _ ' '; }
 # shown CTX: the command as the refusal names it
 shown() { if [ "$1" = - ]; then echo gpuwiz; else echo "gpuwiz $(words "$1")"; fi; }
@@ -212,6 +212,32 @@ check "every option a usage line shows is taken by its command" [ -z "$bad_shown
 [ -z "$bad_shown" ] || echo "   not taken:$bad_shown"
 check "every option a command takes is in its usage or a group it names" [ -z "$bad_set" ]
 [ -z "$bad_set" ] || echo "   not in the usage:$bad_set"
+
+# ---- each command's own help lists exactly the options it takes -------------
+# "gpuwiz CMD --help": the options of its Options section, the long names
+helped() { sed -n '/^Options:$/,/^$/p' "$1" | grep -oE '^  (-[a-zA-Z], |    )--[a-z0-9-]+' | sed 's/.*--//' | sort; }
+for c in $CTXS; do
+	[ "$c" = - ] && continue
+	# shellcheck disable=SC2046
+	"$GPUWIZ" $(words "$c") --help >"$TMP/h.$c" 2>"$TMP/h.err"
+	helped "$TMP/h.$c" >"$TMP/h.listed"
+	set_of "$c" | sort >"$TMP/h.set"
+	if cmp -s "$TMP/h.listed" "$TMP/h.set"; then
+		ok "$(shown "$c") --help lists exactly the $(wc -l <"$TMP/h.set") options it takes"
+	else
+		nok "$(shown "$c") --help lists exactly the options it takes" \
+			"$(diff "$TMP/h.set" "$TMP/h.listed" | grep '^[<>]' | tr '\n' ' ')"
+	fi
+done
+# gpuwiz vsphere --help: the options every subcommand takes
+"$GPUWIZ" vsphere --help >"$TMP/h.vs"
+sed -n '/^Options of every subcommand:$/,/^$/p' "$TMP/h.vs" | grep -oE '^  (-[a-zA-Z], |    )--[a-z0-9-]+' |
+	sed 's/.*--//' | sort >"$TMP/h.listed"
+set_of vsphere_list | sort >"$TMP/h.a"; set_of vsphere_apply | sort >"$TMP/h.b"
+set_of vsphere_passthru | sort >"$TMP/h.c"
+comm -12 "$TMP/h.a" "$TMP/h.b" | comm -12 - "$TMP/h.c" >"$TMP/h.common"
+check "gpuwiz vsphere --help: the options every subcommand takes" cmp -s "$TMP/h.listed" "$TMP/h.common"
+check "... and its subcommands" sh -c "sed -n '/^Subcommands:\$/,/^\$/p' '$TMP/h.vs' | grep -c '^  [a-z]' | grep -qx 3"
 
 # the sets, for the log
 for c in $CTXS; do echo "# $(shown "$c"): $(set_of "$c" | tr '\n' ' ')"; done
