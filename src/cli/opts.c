@@ -276,6 +276,8 @@ static const cli_optdef optdefs[OPT_COUNT] = {
 	[OPT_PARALLEL] = FN("parallel", required_argument, opt_parallel),
 	[OPT_VMX] = STR("vmx", vmx_file),
 	[OPT_DYNAMIC] = FLAG("dynamic", a.dynamic),
+	[OPT_VERBOSE] = FLAG("verbose", verbose),
+	[OPT_QUIET] = FLAG("quiet", quiet),
 };
 
 /* The options that only mean something beside another: refused without
@@ -350,9 +352,13 @@ cli_parse_opts(cli_opts *o, int argc, char **argv, gw_err *e)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":g:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":g:vq", lo, NULL)) != -1) {
 		if (c == 'g')
 			c = OPT_BASE;   /* -g is --gpu, the first row */
+		else if (c == 'v')
+			c = OPT_BASE + OPT_VERBOSE;
+		else if (c == 'q')
+			c = OPT_BASE + OPT_QUIET;
 		if (c >= OPT_BASE && c < OPT_BASE + (int)NOPTS) {
 			o->given = gw_xrealloc(o->given,
 			                       (o->ngiven + 1) * sizeof *o->given);
@@ -426,7 +432,11 @@ lone_companion(const cli_opts *o, cli_optset set, int *needs)
 		for (k = 0; k < sizeof companions / sizeof companions[0]; k++)
 			if (companions[k].opt == o->given[i].id &&
 			    (set & OPTBIT(companions[k].needs)) &&
-			    !opt_given(o, companions[k].needs)) {
+			    !opt_given(o, companions[k].needs) &&
+			    /* vsphere: GOVC_URL or VMWARE_HOST stands
+			     * for --url */
+			    !(companions[k].needs == OPT_URL &&
+			      cli_conn_env_has_url(o))) {
 				*needs = companions[k].needs;
 				return o->given[i].id;
 			}
@@ -457,6 +467,10 @@ cli_check_opts(const cli_opts *o, gw_err *e)
 			           optdefs[id].name, name);
 		rc = -1;
 	}
+	if (rc == 0 && opt_given(o, OPT_VERBOSE) && opt_given(o, OPT_QUIET)) {
+		gw_err_set(e, "%s", _("-v (--verbose) and -q (--quiet) exclude each other: give one"));
+		rc = -1;
+	}
 	if (rc == 0 && (id = lone_companion(o, set, &needs)) >= 0) {
 		/* TRANSLATORS: an option, the option it needs, then the
 		 * command ("gpuwiz vmx"; "gpuwiz" is the wizard). */
@@ -484,6 +498,9 @@ cli_take_opts(cli_opts *o, gw_err *e)
 void
 cli_free_opts(cli_opts *o)
 {
+	free(o->env_url);
+	free(o->env_user);
+	free(o->env_cafile);
 	free(o->ssh_opts);
 	free(o->given);
 	free(o->vm_list);
