@@ -149,8 +149,8 @@ usage(FILE *f)
 	        "VMWARE_VALIDATE_CERTS, then the terminal (the password).\n"), f);
 	fputs("\n", f);
 	fputs(_("A command takes the options of its lines above (HOST, --url URL --user USER\n"
-	        "and [plan options] with theirs) and --lang, --table, --help; any other is\n"
-	        "refused.\n"), f);
+	        "and [plan options] with theirs) and --lang, --table, --help, -v, -q; any\n"
+	        "other is refused.\n"), f);
 	fputs("\n", f);
 	fputs(_("Plan options (mmio, vmx, snippet, vsphere apply):\n"
 	        "  -g, --gpu SPEC          add GPUs from the table\n"
