@@ -148,10 +148,15 @@ usage(FILE *f)
 	        "(with --thumbprint SHA256, --cafile FILE or --insecure, and --timeout SECONDS);\n"
 	        "the password comes from GPUWIZ_PASSWORD or is asked.\n"), f);
 	cli_help_opts(f, cli_api_opts, 0);
+	fputs(_("The connection variables of govc and Ansible stand in for what is left out,\n"
+	        "field by field: the option, then GPUWIZ_PASSWORD, then GOVC_URL (vsphere),\n"
+	        "GOVC_USERNAME, GOVC_PASSWORD, GOVC_INSECURE, GOVC_TLS_CA_CERTS, then\n"
+	        "VMWARE_HOST and VMWARE_PORT (vsphere), VMWARE_USER, VMWARE_PASSWORD,\n"
+	        "VMWARE_VALIDATE_CERTS, then the terminal (the password).\n"), f);
 	fputs("\n", f);
 	fputs(_("A command takes the options of its lines above (HOST, --url URL --user USER\n"
-	        "and [plan options] with theirs) and --lang, --table, --help; any other is\n"
-	        "refused.\n"), f);
+	        "and [plan options] with theirs) and --lang, --table, --help, -v, -q; any\n"
+	        "other is refused.\n"), f);
 	cli_help_opts(f, cli_global_opts, 0);
 	cli_help_item(f, "  -V, --version", _("print the version and the licence, and exit"));
 	fputs("\n", f);
@@ -207,6 +212,8 @@ wizard_refusal(const cli_opts *o, gw_wizard_fn wizard, gw_err *e)
 {
 	if (cli_no_args(o, e) != 0)
 		return e->msg;
+	if (o->verbose)
+		return _("-v: the wizard's screen would hide its lines; use -v with a command (gpuwiz vsphere list -v, gpuwiz vms --ssh USER@HOST -v)");
 	if (cli_host_check(o, e) != 0)
 		return e->msg;
 	if (wizard == NULL)
@@ -323,6 +330,46 @@ wants_help(const cli_opts *o)
 	return o->help || (c != NULL && (c->flags & CMD_HELP));
 }
 
+/* -q before the options are read, for the warnings that come first
+ * (setup_locale's): a word -q or --quiet that is not an option's value. */
+static int
+early_quiet(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (cli_takes_value(argv[i]))
+			i++;
+		else if (strcmp(argv[i], "-q") == 0 ||
+		         strcmp(argv[i], "--quiet") == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The command line read: --help, the wizard or the command, with the
+ * connection variables of a command that talks to vSphere. */
+static int
+run(cli_opts *o, gw_wizard_fn wizard, gw_err *e)
+{
+	gw_verbosity_set(o->verbose ? GW_VERBOSE : o->quiet ? GW_QUIET
+	                                                    : GW_NORMAL);
+	if (wants_help(o)) {
+		int rc = cli_help(o, e);
+
+		if (rc != 0)
+			cli_die_line(o->cmd, e->msg);
+		return rc;
+	}
+	if (cli_conn_wanted(o) && cli_conn_env(o, e) != 0) {
+		cli_die_line(o->cmd, e->msg);
+		return EXIT_USAGE;
+	}
+	return o->cmd == NULL ? run_wizard(o, wizard, e) : run_command(o, e);
+}
+
 /* What the writes of this run changed (cli_note_written): each line
  * already in the user's words, for close_stdout. */
 static char **written_lines;
@@ -417,10 +464,11 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 	int rc, version;
 
 	gw_fatal_signals_install();
+	gw_verbosity_set(early_quiet(argc, argv) ? GW_QUIET : GW_NORMAL);
 	setup_locale(argc, argv);
 	if (argc > 1 && strcmp(argv[1], "--complete") == 0)
 		return cli_complete(argc - 2, argv + 2);
-	if (locale_missing != NULL) {
+	if (locale_missing != NULL && gw_verbosity() != GW_QUIET) {
 		int n = (int)strcspn(locale_missing, ".@");
 		char *msg = gw_xasprintf(_("the %s locale is not installed, so the messages are in English (add it with locale-gen or gpuwiz's sh deps.sh, or use --lang %.*s)"),
 		                         locale_missing, n, locale_missing);
@@ -444,13 +492,8 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 	} else if (cli_take_opts(&o, &e) != 0) {
 		cli_die_line(o.cmd, e.msg);
 		rc = EXIT_USAGE;
-	} else if (wants_help(&o)) {
-		if ((rc = cli_help(&o, &e)) != 0)
-			cli_die_line(o.cmd, e.msg);
-	} else if (o.cmd == NULL) {
-		rc = run_wizard(&o, wizard, &e);
 	} else {
-		rc = run_command(&o, &e);
+		rc = run(&o, wizard, &e);
 	}
 	rc = close_stdout(o.cmd, rc);
 	cli_free_opts(&o);

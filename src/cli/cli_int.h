@@ -44,6 +44,7 @@ enum cli_opt_id {
 	OPT_SAMPLE_HOST, OPT_VM, OPT_UPGRADE_HW, OPT_ENABLE, OPT_URL, OPT_USER,
 	OPT_THUMBPRINT, OPT_INSECURE, OPT_CAFILE, OPT_DRY_RUN, OPT_HOST,
 	OPT_TIMEOUT, OPT_PARALLEL, OPT_VMX, OPT_DYNAMIC,
+	OPT_VERBOSE, OPT_QUIET,
 	OPT_COUNT
 };
 
@@ -101,6 +102,11 @@ typedef struct cli_opts {
 	unsigned parallel;        /* vsphere apply --parallel N (0 = default) */
 	int insecure, dry_run;
 	int json, write, force, help;
+	int verbose, quiet;       /* -v, -q (gw_verbosity) */
+	/* the connection variables (connenv.c): what they gave, kept for
+	 * the options that point here */
+	char *env_url, *env_user, *env_cafile;
+	const char *env_url_var;  /* the variable env_url came from */
 	cli_item *items;
 	size_t nitems;
 	cli_given *given;         /* every option, in command-line order */
@@ -150,7 +156,8 @@ extern const cli_cmd cli_cmds[];
 extern const size_t cli_ncmds;
 /* the wizard (plain gpuwiz): its options */
 extern const cli_optset cli_wizard_opts;
-/* what every command and the wizard take: --help, --lang, --table */
+/* what every command and the wizard take: --help, --lang, --table, -v,
+ * -q */
 extern const cli_optset cli_global_opts;
 /* the groups of --help: "[plan options]", HOST and the vSphere API */
 extern const cli_optset cli_plan_opts, cli_host_opts, cli_api_opts;
@@ -262,5 +269,26 @@ int cli_wizard_connection(const cli_opts *o, gw_wizard_start *st, gw_err *e);
 
 /* ---- password.c: the vSphere password */
 char *cli_read_password(const char *user, const char *url, gw_err *e);
+/* The variable name out of the environment: a copy (NULL when unset),
+ * the value wiped where the environment holds it (/proc/PID/environ) and
+ * the variable unset, so that no child inherits it. */
+char *cli_take_env(const char *name);
+/* A password from the connection variables (connenv.c), taken by
+ * cli_read_password after GPUWIZ_PASSWORD and before asking; ownership
+ * passes (wiped when replaced or read). */
+void cli_env_password_set(char *pw);
+
+/* ---- connenv.c: the connection variables of govc (GOVC_*) and of the
+ * community.vmware collection (VMWARE_*) */
+/* Does the command talk to vSphere: vsphere (the URL may then come from
+ * the variables), or --url given? */
+int cli_conn_wanted(const cli_opts *o);
+/* Does a variable give the URL (vsphere only; nothing taken)? */
+int cli_conn_env_has_url(const cli_opts *o);
+/* Take every connection variable out of the environment (cli_take_env)
+ * and fill what the options left unset, field by field: the options,
+ * then GPUWIZ_PASSWORD, then GOVC_*, then VMWARE_*, then asking.  0, or
+ * -1 and e: one line naming the variable and what was expected. */
+int cli_conn_env(cli_opts *o, gw_err *e);
 
 #endif

@@ -148,8 +148,10 @@ cmd_snippet(cli_opts *o, const gw_table *t, gw_err *e)
 		snippet_json(fmt, out, &p);
 	} else {
 		fputs(out, stdout);
-		/* Findings go to stderr so stdout stays a clean snippet. */
-		gw_plan_print_findings(stderr, &p, GW_TOPIC_ALL, _("Notes:"));
+		/* Findings go to stderr so stdout stays a clean snippet;
+		 * with -q only when they hold an error (exit 1). */
+		if (gw_verbosity() != GW_QUIET || gw_plan_has_errors(&p))
+			gw_plan_print_findings(stderr, &p, GW_TOPIC_ALL, _("Notes:"));
 	}
 	if (gw_plan_has_errors(&p))
 		rc = EXIT_FINDINGS;

@@ -17,7 +17,8 @@
 
 /* --help, --lang and --table: any command and the wizard (every command
  * loads the GPU table; --table names another one) */
-const cli_optset cli_global_opts = O(HELP) | O(LANG) | O(TABLE);
+const cli_optset cli_global_opts = O(HELP) | O(LANG) | O(TABLE) | O(VERBOSE) |
+                                   O(QUIET);
 
 /* the plan options: the GPUs and how the plan places them (answers.h) */
 #define PLAN_OPTS (O(GPU) | O(VGPU) | O(VRAM) | O(UVM) | O(P2P) | O(CODE43) | \

@@ -209,7 +209,7 @@ gw_verify_live_command(const gw_table *t, const char *sysroot,
 		else
 			gw_fputs_escaped(r.text, stdout);
 		gw_out_flush();
-		if (bundle != NULL)
+		if (bundle != NULL && gw_verbosity() != GW_QUIET)
 			fprintf(stderr, _("gpuwiz verify: support bundle written "
 			                  "to %s\n"), bundle);
 	}

@@ -563,7 +563,8 @@ vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 	int rc = 0, wrc;
 	json_t *jvms = o->json ? json_array() : NULL;
 
-	vs_batch_init(&b, o->cmd, !o->json && isatty(STDERR_FILENO), jvms);
+	vs_batch_init(&b, o->cmd, !o->json && gw_verbosity() == GW_NORMAL &&
+	              isatty(STDERR_FILENO), jvms);
 	gw_vs_set_vm_names(vs, o->vm_list, o->nvm_list);
 	gw_vs_set_parallel(vs, o->parallel ? o->parallel : VS_PARALLEL,
 	                   vs_batch_done, &b);

@@ -84,8 +84,23 @@ cli_host_check(const cli_opts *o, gw_err *e)
 	return gw_host_spec_check(&s, e);
 }
 
+/* An error about the URL when a variable gave it (connenv.c): named by
+ * the variable, not by --url. */
+static void
+url_error_from_env(const cli_opts *o, gw_err *e)
+{
+	char *rest;
+
+	if (o->env_url_var == NULL || o->url != o->env_url ||
+	    strncmp(e->msg, "--url: ", 7) != 0)
+		return;
+	rest = gw_xstrdup(e->msg + 7);
+	gw_err_set(e, "%s: %s", o->env_url_var, rest);
+	free(rest);
+}
+
 /* Connect and log in: the options checked first, then the password
- * (GPUWIZ_PASSWORD or asked). */
+ * (GPUWIZ_PASSWORD, a connection variable, or asked). */
 int
 cli_vs_host_open(const cli_opts *o, gw_host **h, gw_err *e)
 {
@@ -103,6 +118,8 @@ cli_vs_host_open(const cli_opts *o, gw_host **h, gw_err *e)
 	rc = gw_host_open(&s, h, e);
 	memset(pw, 0, strlen(pw));
 	free(pw);
+	if (rc != 0)
+		url_error_from_env(o, e);
 	return rc;
 }
 

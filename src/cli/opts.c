@@ -326,6 +326,10 @@ static const cli_optdef optdefs[OPT_COUNT] = {
 	                N_("the VM's .vmx, read beside the log")),
 	[OPT_DYNAMIC] = FLAG("dynamic", 0, a.dynamic,
 	                     N_("Dynamic DirectPath I/O: GPUs by PCI ids (vCenter 7+)")),
+	[OPT_VERBOSE] = FLAG("verbose", 'v', verbose,
+	                     N_("each ssh command and vSphere call on stderr, with its time")),
+	[OPT_QUIET] = FLAG("quiet", 'q', quiet,
+	                   N_("only errors on stderr: no warnings, notes or progress")),
 };
 
 /* The options that only mean something beside another: refused without
@@ -487,7 +491,11 @@ lone_companion(const cli_opts *o, cli_optset set, int *needs)
 		for (k = 0; k < sizeof companions / sizeof companions[0]; k++)
 			if (companions[k].opt == o->given[i].id &&
 			    (set & OPTBIT(companions[k].needs)) &&
-			    !opt_given(o, companions[k].needs)) {
+			    !opt_given(o, companions[k].needs) &&
+			    /* vsphere: GOVC_URL or VMWARE_HOST stands
+			     * for --url */
+			    !(companions[k].needs == OPT_URL &&
+			      cli_conn_env_has_url(o))) {
 				*needs = companions[k].needs;
 				return o->given[i].id;
 			}
@@ -518,6 +526,10 @@ cli_check_opts(const cli_opts *o, gw_err *e)
 			           optdefs[id].info.name, name);
 		rc = -1;
 	}
+	if (rc == 0 && opt_given(o, OPT_VERBOSE) && opt_given(o, OPT_QUIET)) {
+		gw_err_set(e, "%s", _("-v (--verbose) and -q (--quiet) exclude each other: give one"));
+		rc = -1;
+	}
 	if (rc == 0 && (id = lone_companion(o, set, &needs)) >= 0) {
 		/* TRANSLATORS: an option, the option it needs, then the
 		 * command ("gpuwiz vmx"; "gpuwiz" is the wizard). */
@@ -545,6 +557,9 @@ cli_take_opts(cli_opts *o, gw_err *e)
 void
 cli_free_opts(cli_opts *o)
 {
+	free(o->env_url);
+	free(o->env_user);
+	free(o->env_cafile);
 	free(o->ssh_opts);
 	free(o->given);
 	free(o->vm_list);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* password.c: the vSphere login: --url, --user, the password
- * (GPUWIZ_PASSWORD or asked on the terminal, never from the command
- * line).  The connection itself: hostctx.c.  Signals at the prompt and
- * core dumps: fatalsig.h.
+ * (GPUWIZ_PASSWORD, a connection variable of connenv.c, or asked on the
+ * terminal, never from the command line).  The connection itself:
+ * hostctx.c.  Signals at the prompt and core dumps: fatalsig.h.
  */
 #include "cli_int.h"
 #include "fatalsig.h"
@@ -32,27 +32,40 @@ pw_restore(void *arg)
 	(void)w;
 }
 
-/* GPUWIZ_PASSWORD taken out of the environment: a copy for the caller,
- * the value wiped where the environment holds it (the block the process
- * started with, which /proc/PID/environ shows) and the variable unset,
- * so that no child inherits it.  NULL when it is not set. */
-static char *
-take_env_password(void)
+/* A variable taken out of the environment (cli_int.h): the value wiped
+ * where the environment holds it (the block the process started with,
+ * which /proc/PID/environ shows) and the variable unset. */
+char *
+cli_take_env(const char *name)
 {
-	char *env = getenv("GPUWIZ_PASSWORD"), *r;
+	char *env = getenv(name), *r;
 
 	if (env == NULL)
 		return NULL;
 	r = gw_xstrdup(env);
 	memset(env, 0, strlen(env));
-	unsetenv("GPUWIZ_PASSWORD");
+	unsetenv(name);
 	return r;
 }
 
-/* The password: GPUWIZ_PASSWORD, else asked on the terminal without echo
- * (never from the command line).  NULL and e when there is neither.
- * Core dumps are off from here to the end of the process: the password
- * and the session that it opens stay in memory until then. */
+/* the password of GOVC_URL, GOVC_PASSWORD or VMWARE_PASSWORD */
+static char *env_password;
+
+void
+cli_env_password_set(char *pw)
+{
+	if (env_password != NULL) {
+		memset(env_password, 0, strlen(env_password));
+		free(env_password);
+	}
+	env_password = pw;
+}
+
+/* The password: GPUWIZ_PASSWORD, else the connection variables' (GOVC_*,
+ * then VMWARE_*), else asked on the terminal without echo (never from
+ * the command line).  NULL and e when there is none.  Core dumps are off
+ * from here to the end of the process: the password and the session
+ * that it opens stay in memory until then. */
 char *
 cli_read_password(const char *user, const char *url, gw_err *e)
 {
@@ -62,13 +75,20 @@ cli_read_password(const char *user, const char *url, gw_err *e)
 	int ok, slot;
 
 	gw_no_core_dumps();
-	if ((r = take_env_password()) != NULL)
+	if ((r = cli_take_env("GPUWIZ_PASSWORD")) != NULL) {
+		cli_env_password_set(NULL);     /* the variables' is not used */
 		return r;
+	}
+	if (env_password != NULL) {
+		r = env_password;
+		env_password = NULL;
+		return r;
+	}
 	tty = fopen("/dev/tty", "r+");
 	if (tty == NULL || tcgetattr(fileno(tty), &pw_saved) != 0) {
 		if (tty)
 			fclose(tty);
-		gw_err_set(e, "%s", _("no password: set GPUWIZ_PASSWORD or run gpuwiz on a terminal (the password is never taken from the command line)"));
+		gw_err_set(e, "%s", _("no password: set GPUWIZ_PASSWORD (or GOVC_PASSWORD, VMWARE_PASSWORD) or run gpuwiz on a terminal (the password is never taken from the command line)"));
 		return NULL;
 	}
 	pw_fd = fileno(tty);

@@ -54,6 +54,18 @@ void gw_err_set_ui(gw_err *e, const char *fmt, ...) GW_PRINTF(2, 3);
 /* ui when wizard and ui is set, else msg. */
 const char *gw_err_text(const gw_err *e, int wizard);
 
+/* How much gpuwiz says on standard error besides its errors (the
+ * command line's -q and -v): GW_QUIET no warnings, notes, progress or
+ * confirmations; GW_VERBOSE also each command run on a host and each
+ * SOAP call (gw_trace).  GW_NORMAL until set. */
+enum { GW_QUIET = -1, GW_NORMAL = 0, GW_VERBOSE = 1 };
+void gw_verbosity_set(int v);
+int gw_verbosity(void);
+/* One line of -v on standard error, "gpuwiz: " and the text (escaped as
+ * textesc.h says); printed whatever the verbosity: the caller decides
+ * (the vSphere module by its gw_vs_opts.verbose). */
+void gw_trace(const char *fmt, ...) GW_PRINTF(1, 2);
+
 /* The length (1..4) of the printable character at s (n bytes there):
  * well-formed UTF-8 (RFC 3629: no overlong form, no surrogate, nothing
  * above U+10FFFF) and not a control (C0, DEL, C1, gw_bidi_control); 0

@@ -637,14 +637,18 @@ bad_stat:
 	return -1;
 }
 
-/* Each warning once: the lookups run more than once. */
+/* Each warning once: the lookups run more than once.  None with -q. */
 void
 gw_path_warn(const char *what, const char *why)
 {
 	static char *seen[32];
 	static size_t nseen;
-	char *key = gw_xasprintf("%s\n%s", what, why);
+	char *key;
 	size_t i;
+
+	if (gw_verbosity() == GW_QUIET)
+		return;
+	key = gw_xasprintf("%s\n%s", what, why);
 
 	for (i = 0; i < nseen; i++)
 		if (strcmp(seen[i], key) == 0) {

@@ -136,6 +136,7 @@ open_vs(const gw_host_spec *s, gw_err *e)
 	vo.thumbprint = s->thumbprint;
 	vo.cafile = s->cafile;
 	vo.insecure = s->insecure;
+	vo.verbose = gw_verbosity() == GW_VERBOSE;
 	vo.untrusted = s->untrusted;
 	vo.timeout = s->timeout;
 	return gw_vs_connect(&vo, e);

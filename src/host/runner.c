@@ -11,9 +11,46 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- helpers ---------------------------------------------------------- */
+
+static double
+mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* -v (gw_verbosity): a command run on the host, one line: where, the
+ * command line as run there (for ssh the words as quoted for the remote
+ * shell; never a file's data, which goes on stdin), its exit status
+ * (rc 0) or that it did not run to its end, and its time from t0. */
+static void
+trace_run(const gw_runner *r, const char *cmd, int rc, int st, double t0)
+{
+	double t;
+
+	if (gw_verbosity() != GW_VERBOSE)
+		return;
+	t = mono_s() - t0;
+	if (r->remote && rc == 0)
+		/* TRANSLATORS: -v: user@host, the command as run there, its
+		 * exit status, its time in seconds. */
+		gw_trace(_("ssh %s: %s: exit %d, %.3f s"), r->host, cmd, st, t);
+	else if (r->remote)
+		/* TRANSLATORS: -v: a command that was not started, ran past
+		 * its time or wrote too much (the error follows). */
+		gw_trace(_("ssh %s: %s: did not finish, %.3f s"), r->host, cmd, t);
+	else if (rc == 0)
+		/* TRANSLATORS: -v: a command run here (the ESXi shell). */
+		gw_trace(_("local: %s: exit %d, %.3f s"), cmd, st, t);
+	else
+		gw_trace(_("local: %s: did not finish, %.3f s"), cmd, t);
+}
 
 void
 runner_quote_word(gw_buf *b, const char *w)
@@ -123,6 +160,7 @@ runner_run_script(gw_runner *r, const char *script, const char *in,
 {
 	const char **v;
 	gw_buf full;
+	double t0 = mono_s();
 	int rc;
 
 	gw_buf_init(&full);
@@ -146,6 +184,7 @@ runner_run_script(gw_runner *r, const char *script, const char *in,
 	}
 	rc = runner_spawn(r, (char *const *)v, in, inlen, out, olen, err,
 	                  status, what, e);
+	trace_run(r, r->remote ? full.data : script, rc, *status, t0);
 	gw_buf_free(&full);
 	free(v);
 	return rc;
@@ -322,6 +361,7 @@ gw_runner_open_ssh_prompt(const char *user_at_host, const char *const extra[],
 	gw_runner *r = ssh_runner_new(user_at_host, extra, prompt, e);
 	const char **v;
 	char *err = NULL;
+	double t0;
 	int st, rc, held;
 
 	if (r == NULL)
@@ -333,9 +373,11 @@ gw_runner_open_ssh_prompt(const char *user_at_host, const char *const extra[],
 	}
 	gw_fatal_hold();
 	r->foreground = r->prompt;
+	t0 = mono_s();
 	rc = runner_spawn(r, (char *const *)v, NULL, 0, NULL, NULL, &err, &st,
 	                  "ssh", e);
 	r->foreground = 0;
+	trace_run(r, "true", rc, st, t0);
 	free(v);
 	if (rc == 0 && st != 0) {
 		master_error(r, st, err, e);
@@ -409,8 +451,11 @@ runner_run_argv(gw_runner *r, const char *const argv[], char **out,
 		                       what, e);
 		gw_buf_free(&s);
 	} else {
+		double t0 = mono_s();
+
 		rc = runner_spawn(r, (char *const *)argv, NULL, 0, out, olen, err,
 		                  status, what, e);
+		trace_run(r, what, rc, *status, t0);
 	}
 	free(what);
 	return rc;

@@ -334,6 +334,50 @@ http_error(gw_vs *s, CURLcode rc, const char *method, const answer *a,
 	}
 }
 
+/* ---- -v: one line per call ------------------------------------------ */
+
+/* The object the request is called on, "TYPE:VALUE" of its _this (the
+ * method's first child), into buf; "?" when it has none. */
+static void
+req_this(const req *r, char *buf, size_t n)
+{
+	xmlNodePtr c;
+
+	snprintf(buf, n, "?");
+	for (c = r->method->children; c != NULL; c = c->next)
+		if (c->type == XML_ELEMENT_NODE &&
+		    xmlStrcmp(c->name, (const xmlChar *)"_this") == 0) {
+			xmlChar *type = xmlGetProp(c, (const xmlChar *)"type");
+			xmlChar *val = xmlNodeGetContent(c);
+
+			snprintf(buf, n, "%s:%s", type ? (const char *)type : "",
+			         val ? (const char *)val : "");
+			xmlFree(type);
+			xmlFree(val);
+			return;
+		}
+}
+
+/* With gw_vs_opts.verbose: the call as gw_trace's line.  how: the HTTP
+ * status and the fault, or why no answer came; never the body (Login's
+ * holds the password) nor a header (the session cookie). */
+static void
+trace_call(const gw_vs *s, const char *method, const req *r,
+           const char *how, double t0)
+{
+	char obj[200];
+
+	if (!s->verbose)
+		return;
+	req_this(r, obj, sizeof obj);
+	/* TRANSLATORS: -v: one SOAP call: the server, the method, the
+	 * object it is called on ("SessionManager:ha-sessionmgr"), what
+	 * came back ("HTTP 200", "HTTP 500, fault InvalidLogin"), then its
+	 * time in seconds. */
+	gw_trace(_("vSphere %s: %s on %s: %s, %.3f s"), s->host, method, obj,
+	         how, vs_now() - t0);
+}
+
 /* One call (vsphere_int.h); limit: seconds it may take at most (0: the
  * session's bounds). */
 static int
@@ -347,6 +391,8 @@ call(gw_vs *s, const char *method, req *r, int secret, long limit,
 	CURLcode rc;
 	long code = 0;
 	int ret, parsed;
+	double t0;
+	char how[CURL_ERROR_SIZE + 64];
 
 	*doc = NULL;
 	*el = NULL;
@@ -372,6 +418,7 @@ call(gw_vs *s, const char *method, req *r, int secret, long limit,
 	s->verify_reason[0] = '\0';
 	s->lost = 0;
 	s->round_trips++;
+	t0 = vs_now();
 	rc = curl_easy_perform(s->curl);
 	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDS, NULL);
 	curl_easy_setopt(s->curl, CURLOPT_WRITEDATA, NULL);
@@ -382,12 +429,20 @@ call(gw_vs *s, const char *method, req *r, int secret, long limit,
 		vs_reader_free(&ans.rd);
 		if (rc == CURLE_WRITE_ERROR && !ans.too_big)
 			rc = CURLE_RECV_ERROR;
+		/* TRANSLATORS: -v: a SOAP call without an answer; %s why
+		 * (libcurl's words). */
+		snprintf(how, sizeof how, _("no answer (%s)"),
+		         s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc));
+		trace_call(s, method, r, how, t0);
 		return http_error(s, rc, method, &ans, e);
 	}
 	curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &code);
+	snprintf(how, sizeof how, "HTTP %ld", code);
 	parsed = (code == 200 || code == 500) &&
 	         vs_reader_finish(&ans.rd, doc, el) == 0;
 	vs_reader_free(&ans.rd);
+	if (!parsed)
+		trace_call(s, method, r, how, t0);
 	if (!parsed) {
 		if (code == 503)
 			gw_err_set(e, _("%s is not ready (HTTP 503): vCenter may still be starting; try again in a few minutes"), s->host);
@@ -402,6 +457,11 @@ call(gw_vs *s, const char *method, req *r, int secret, long limit,
 	ret = 0;
 	if (vs_is_fault_el(*el)) {
 		vs_fault_from_el(*el, fault);
+		/* TRANSLATORS: -v: a SOAP call's HTTP status, then the fault
+		 * (a vSphere type name: InvalidLogin). */
+		snprintf(how, sizeof how, _("HTTP %ld, fault %s"), code,
+		         fault->type ? fault->type : "?");
+		trace_call(s, method, r, how, t0);
 		if (fault->type && strcmp(fault->type, "NotAuthenticated") == 0 &&
 		    s->logged_in)
 			gw_err_set(e, _("%s: the session has expired or was ended (%s); log in again"),
@@ -413,6 +473,8 @@ call(gw_vs *s, const char *method, req *r, int secret, long limit,
 		*doc = NULL;
 		*el = NULL;
 		ret = 1;
+	} else {
+		trace_call(s, method, r, how, t0);
 	}
 	return ret;
 }

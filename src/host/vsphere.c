@@ -131,6 +131,7 @@ gw_vs_new(const gw_vs_opts *o, gw_err *e)
 	s->user = gw_xstrdup(o->user);
 	s->password = gw_xstrdup(o->password);
 	s->insecure = o->insecure;
+	s->verbose = o->verbose;
 	s->connect_timeout = o->connect_timeout > 0 ? o->connect_timeout : 10;
 	s->call_timeout = o->call_timeout > 0 ? o->call_timeout : 60;
 	if (o->timeout > 0) {

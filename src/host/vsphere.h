@@ -53,6 +53,11 @@ typedef struct gw_vs_opts {
 	                           * the system CAs */
 	const char *cafile;       /* optional extra CA bundle (tests), NULL */
 	int insecure;             /* no verification at all (only when asked) */
+	int verbose;              /* each SOAP call, one line on stderr
+	                           * (gw_trace): the method, the object it
+	                           * is called on, the HTTP status or fault,
+	                           * its time; never a body, a header or the
+	                           * session cookie */
 	char *untrusted;          /* NULL, or GW_VS_FP_LEN bytes: a certificate
 	                           * that does not verify (neither the CAs
 	                           * nor the pin) leaves its SHA-256

@@ -79,6 +79,7 @@ struct gw_vs {
 	int pin_mismatch;
 	int ctx_hook;             /* CURLOPT_SSL_CTX_FUNCTION accepted */
 	int insecure;
+	int verbose;              /* gw_vs_opts.verbose */
 	long connect_timeout, call_timeout;
 	long timeout;             /* gw_vs_opts.timeout, 0 none */
 	double deadline;          /* vs_now() at gw_vs_new + timeout, 0 none */

@@ -187,7 +187,7 @@ check "the vSphere group: --cafile and --timeout with --url" sh -c \
 all=$(for c in $CTXS; do set_of "$c"; done | sort | uniq -c |
 	awk -v n="$(echo $CTXS | wc -w)" '$1 == n { print $2 }' | tr '\n' ' ')
 all=${all% }
-check "--lang, --table, --help: every command's" [ "$all" = "help lang table" ]
+check "--lang, --table, --help, -v, -q: every command's" [ "$all" = "help lang quiet table verbose" ]
 check "--help names them as every command's" sh -c \
 	"sed -n '/^A command takes/,/^\$/p' '$TMP/help' | tr '\\n' ' ' | grep -qF -- '--lang, --table, --help'"
 bad_shown="" bad_set=""
