@@ -18,7 +18,7 @@ apt-get install -y --no-install-recommends \
 	golang-go golang-github-vmware-govmomi-dev golang-github-google-uuid-dev \
 	python3-pyvmomi time pmccabe strace \
 	clang libclang-rt-dev \
-	ansible yamllint bash-completion
+	ansible yamllint bash-completion procps git
 nosvc_end
 # (the vSphere tests run against vcsim, the govmomi simulator, built from
 # tests/vcsim with the Debian Go packages above; pyvmomi and time are for
@@ -29,7 +29,11 @@ nosvc_end
 # tests/fuzz; ansible (community.vmware 3.7) and yamllint check the
 # playbook and the BOSH/om files in tests/cli/test_ansible.sh and
 # test_om_bosh.sh; bash-completion: test_completion.sh runs gpuwiz's
-# completion with and without it)
+# completion with and without it; procps's pgrep finds what a test
+# started, to end it, in tests/cli/lib.sh, tests/e2e/lib.sh and
+# tests/leftovers.sh, and git shows the checkout's status to
+# tests/leftovers.sh: a minimal Debian 12 (debootstrap --variant=minbase)
+# has neither)
 # the SSH route is tested against an sshd the test starts on 127.0.0.1
 mkdir -p /run/sshd
 # (the tests run in C.UTF-8 and zh_CN.UTF-8: deps.sh made the second)
