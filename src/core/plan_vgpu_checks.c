@@ -464,12 +464,17 @@ multi_vgpu(plan_ctx *c)
 		           GW_TOPIC_GPU, SRC_MULTI_VGPU,
 		           /* TRANSLATORS: %d the vGPU count, %s the ESXi
 		            * version, the last %s the profiles. */
-		           gw_xasprintf(_("%d vGPUs in one VM on ESXi %s: "
-		                          "vSphere 7.x supports several vGPUs "
-		                          "in a VM only with C-series profiles "
-		                          "that own the whole GPU, and %s is "
-		                          "not one"), c->nvgpu_all,
-		                        c->a->esxi_version, frac),
+		           gw_xasprintf(P_("%d vGPU in one VM on ESXi %s: "
+		                           "vSphere 7.x supports several vGPUs "
+		                           "in a VM only with C-series profiles "
+		                           "that own the whole GPU, and %s is "
+		                           "not one",
+		                           "%d vGPUs in one VM on ESXi %s: "
+		                           "vSphere 7.x supports several vGPUs "
+		                           "in a VM only with C-series profiles "
+		                           "that own the whole GPU, and %s is "
+		                           "not one", c->nvgpu_all),
+		                        c->nvgpu_all, c->a->esxi_version, frac),
 		           gw_xasprintf(_("Use the whole-GPU C-series profile "
 		                          "for every vGPU, or vSphere 8.0 or "
 		                          "later."))),
@@ -478,11 +483,17 @@ multi_vgpu(plan_ctx *c)
 	else
 		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "vgpu-profile-multi-esxi",
 		           GW_TOPIC_GPU, SRC_MULTI_VGPU,
-		           gw_xasprintf(_("%d vGPUs in one VM with %s: supported "
-		                          "from vSphere 8.0; vSphere 7.x takes "
-		                          "several vGPUs only with C-series "
-		                          "profiles that own the whole GPU, and "
-		                          "the ESXi version is not known"),
+		           gw_xasprintf(P_("%d vGPU in one VM with %s: supported "
+		                           "from vSphere 8.0; vSphere 7.x takes "
+		                           "several vGPUs only with C-series "
+		                           "profiles that own the whole GPU, and "
+		                           "the ESXi version is not known",
+		                           "%d vGPUs in one VM with %s: supported "
+		                           "from vSphere 8.0; vSphere 7.x takes "
+		                           "several vGPUs only with C-series "
+		                           "profiles that own the whole GPU, and "
+		                           "the ESXi version is not known",
+		                           c->nvgpu_all),
 		                        c->nvgpu_all, frac),
 		           gw_xasprintf(_("Give the host's ESXi version with "
 		                          "--esxi (e.g. 8.0U2)."))),

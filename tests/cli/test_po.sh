@@ -12,13 +12,13 @@ cd "$SRC" || exit 1
 missing=""
 for f in src/*.c src/*/*.c ui/*.c; do
 	[ -f "$f" ] || continue
-	grep -qE '\b_\(|N_\(' "$f" || continue
+	grep -qE '\b[_NP]_\(' "$f" || continue
 	grep -qx "$f" po/POTFILES.in || missing="$missing $f"
 done
 check "every source file with strings is in po/POTFILES.in" [ -z "$missing" ]
 [ -z "$missing" ] || echo "   missing:$missing"
 
-xgettext --keyword=_ --keyword=N_ --from-code=UTF-8 --language=C \
+xgettext --keyword=_ --keyword=N_ --keyword=P_:1,2 --from-code=UTF-8 --language=C \
 	-o "$TMP/gpuwiz.pot" $(cat po/POTFILES.in) 2>"$TMP/xg.err"
 check "xgettext reads the sources" [ -s "$TMP/gpuwiz.pot" ]
 check "zh_CN.po has every msgid of the sources" msgcmp po/zh_CN.po "$TMP/gpuwiz.pot"
