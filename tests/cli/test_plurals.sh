@@ -61,6 +61,27 @@ in_zh "UVM on 1 vGPU" '为 1 个 vGPU 启用统一内存' \
 in_zh "UVM on 2 vGPUs" '为 2 个 vGPU 启用统一内存' \
 	"$GPUWIZ" vmx "$TMP/two-vgpus.vmx" --uvm
 
+# ---- a list of profile names: the form follows how many names ------------
+in_C "one fractional profile is not one" \
+	'FAIL  2 vGPUs in one VM on ESXi 7.0U3: vSphere 7.x supports several vGPUs in a VM only with C-series profiles that own the whole GPU, and nvidia_l40s-24c is not one' \
+	"$GPUWIZ" vmx "$TMP/hw21.vmx" --vgpu nvidia_l40s-24c=2 --esxi 7.0U3
+in_C "two fractional profiles are not" \
+	'and nvidia_l40s-24c, nvidia_l40s-12c are not' \
+	"$GPUWIZ" vmx "$TMP/hw21.vmx" --vgpu nvidia_l40s-24c --vgpu nvidia_l40s-12c --esxi 7.0U3
+in_C "one profile has a part of a GPU" \
+	'fix: nvidia_l40s-24c has only a part of a GPU, and unified memory' \
+	"$GPUWIZ" vmx "$TMP/hw21.vmx" --vgpu nvidia_l40s-24c
+in_C "two profiles have a part of a GPU each" \
+	'fix: nvidia_l40s-24c, nvidia_l40s-12c have only a part of a GPU each, and unified memory' \
+	"$GPUWIZ" vmx "$TMP/hw21.vmx" --vgpu nvidia_l40s-24c --vgpu nvidia_l40s-12c
+in_C "UVM: two profiles have a part of one each" \
+	'MIG-backed vGPUs; nvidia_l40s-24c, nvidia_l40s-12c have a part of one each, so NCCL' \
+	"$GPUWIZ" vmx "$TMP/hw21.vmx" --vgpu nvidia_l40s-24c --vgpu nvidia_l40s-12c --uvm
+in_zh "nvidia_l40s-24c 不是" '而 nvidia_l40s-24c 不是' \
+	"$GPUWIZ" vmx "$TMP/hw21.vmx" --vgpu nvidia_l40s-24c=2 --esxi 7.0U3
+in_zh "nvidia_l40s-24c, nvidia_l40s-12c 不是" '而 nvidia_l40s-24c, nvidia_l40s-12c 不是' \
+	"$GPUWIZ" vmx "$TMP/hw21.vmx" --vgpu nvidia_l40s-24c --vgpu nvidia_l40s-12c --esxi 7.0U3
+
 # ---- more --bdf than passthrough GPUs (two counts, each its own form) ------
 in_C "2 addresses, only 1 GPU is added" \
 	'--bdf: 2 host PCI addresses given but only 1 passthrough GPU is being added' \
