@@ -126,9 +126,13 @@ check "check --ssh asked esxcli graphics device list" grep -qx 'esxcli graphics 
 # the VMs on each GPU (1 and 2) in Chinese: one form, the count in it
 zh_checks
 if [ "$ZH" = 1 ]; then
-	zh gw check
-	check "zh check --ssh: 当前其上有 1 台虚拟机 and 2 台" sh -c \
-		"grep -q '当前其上有 1 台虚拟机\$' '$out' && grep -q '当前其上有 2 台虚拟机\$' '$out'"
+	# shellcheck disable=SC2086
+	zh env TMPDIR="$TMP" "$GPUWIZ" check --json $SSH_GW_OPTS
+	check "zh check --ssh: 当前其上有 1 台虚拟机, 2 台" python3 -c '
+import json, sys
+g = [r for r in json.load(open(sys.argv[1]))["checks"] if r["id"] == "esxi-gpu-graphics-type"]
+assert g[0]["message"].endswith("当前其上有 1 台虚拟机"), g
+assert g[1]["message"].endswith("当前其上有 2 台虚拟机"), g' "$out"
 fi
 # one GPU set apart as Shared, and an old vGPU manager (before ECC support)
 : >"$SSH_STANDINS/state/gpu-shared"
