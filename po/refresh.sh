@@ -4,7 +4,7 @@
 # entries, and list what still needs a translation.
 set -e
 cd "$(dirname "$0")/.."
-xgettext --keyword=_ --keyword=N_ --add-comments=TRANSLATORS: --from-code=UTF-8 \
+xgettext --keyword=_ --keyword=N_ --keyword=P_:1,2 --add-comments=TRANSLATORS: --from-code=UTF-8 \
 	--language=C --package-name=gpuwiz \
 	--msgid-bugs-address=https://example.invalid/gpuwiz/issues \
 	-o po/gpuwiz.pot $(cat po/POTFILES.in)

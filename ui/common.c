@@ -196,7 +196,9 @@ findings_more(ui_rect r, int y, size_t left)
 	 * for all of them; %zu is how many are not shown.  At most 70
 	 * cells. */
 	dw_printf(y, r.x, r.w, ui_attr(UI_C_WARN),
-	          _("v %zu more finding(s): the review (step 7) lists them all"),
+	          P_("v %zu more finding: the review (step 7) lists it",
+	             "v %zu more findings: the review (step 7) lists them all",
+	             left),
 	          left);
 }
 

@@ -381,6 +381,7 @@ input_draw(ui_ctx *u, ui_doctor *dc, ui_rect r)
 {
 	int y = r.y, bh;
 	size_t k, lines = 0;
+	char *nl, *nb;
 
 	/* TRANSLATORS: heading of the doctor's text area; at most 60
 	 * cells. */
@@ -404,10 +405,17 @@ input_draw(ui_ctx *u, ui_doctor *dc, ui_rect r)
 	for (k = 0; k < dc->text.len; k++)
 		lines += dc->text.data[k] == '\n';
 	lines += !line_empty(dc);
-	/* TRANSLATORS: under the doctor's text area: lines and bytes. */
+	/* TRANSLATORS: under the doctor's text area: how many lines. */
+	nl = gw_xasprintf(P_("%zu line", "%zu lines", lines), lines);
+	/* TRANSLATORS: under the doctor's text area: how many bytes. */
+	nb = gw_xasprintf(P_("%zu byte", "%zu bytes", dc->text.len),
+	                  dc->text.len);
+	/* TRANSLATORS: under the doctor's text area: "3 lines, 120
+	 * bytes" (the two texts above). */
 	dw_printf(r.y + r.h - 1, r.x + 1, r.w - 1, ui_attr(UI_C_DIM),
-	          ngettext("%zu line, %zu bytes", "%zu lines, %zu bytes", lines),
-	          lines, dc->text.len);
+	          _("%s, %s"), nl, nb);
+	free(nl);
+	free(nb);
 }
 
 /* Enter on the findings: the review with the fixes pre-filled (the loop

@@ -125,7 +125,9 @@ vm_rows(dc_rows *o, const gw_wizard_doctor *d, int w)
 		                 gw_wizard_doctor_vmx(d));
 	else if (gw_wizard_doctor_nvmx(d) > 1)
 		/* TRANSLATORS: %zu: how many .vmx files lie beside the log. */
-		s = gw_xasprintf(_("%zu .vmx files beside the log: the VM step asks which one."),
+		s = gw_xasprintf(P_("%zu .vmx file beside the log: the VM step asks which one.",
+		                    "%zu .vmx files beside the log: the VM step asks which one.",
+		                    gw_wizard_doctor_nvmx(d)),
 		                 gw_wizard_doctor_nvmx(d));
 	if (s != NULL)
 		rows_wrap(o, s, w, 0, A_NORMAL);

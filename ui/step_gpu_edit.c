@@ -318,8 +318,8 @@ gpu_read_capture(ui_ctx *u)
 	} else {
 		ui_msg(u, UI_MSG_OK,
 		       /* TRANSLATORS: %d GPUs read from file %s. */
-		       ngettext("Read %d GPU from %s: Space adds it.",
-		                "Read %d GPUs from %s: Space adds one.", n),
+		       P_("Read %d GPU from %s: Space adds it.",
+		          "Read %d GPUs from %s: Space adds one.", n),
 		       n, p);
 		st->focus = F_DETECTED;
 		st->dl.n = n;

@@ -472,7 +472,9 @@ vmx_many(cli_opts *o, const gw_table *t, char **files, size_t n, gw_err *e)
 		json_decref(top);
 	} else if (failed > 0) {
 		/* TRANSLATORS: how many files failed, of how many. */
-		printf(_("%zu of %zu files failed (each is named above).\n"), failed, n);
+		printf(P_("%zu of %zu file failed (each is named above).\n",
+		          "%zu of %zu files failed (each is named above).\n", n),
+		       failed, n);
 	}
 	return rc;
 }

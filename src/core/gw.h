@@ -7,7 +7,8 @@
  *    what was expected.  They never print and never exit.
  *  - Every user-facing string goes through _() (or N_() in static tables,
  *    translated with _() when used).  Source names (KB numbers, document
- *    titles) are not translated.
+ *    titles) are not translated.  A text whose words depend on a count
+ *    goes through P_(singular, plural, n) (ngettext), never "GPU(s)".
  *  - Returned strings are malloc'ed and owned by the caller unless the
  *    comment says otherwise.
  */
@@ -27,8 +28,10 @@
 #if defined(ENABLE_NLS) && ENABLE_NLS
 # include <libintl.h>
 # define _(s) gettext(s)
+# define P_(s, p, n) ngettext(s, p, n)
 #else
 # define _(s) (s)
+# define P_(s, p, n) ((n) == 1 ? (s) : (p))
 #endif
 #define N_(s) (s)
 

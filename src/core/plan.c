@@ -126,6 +126,34 @@ check_wants(const gw_answers *a, size_t *npt_slots, gw_err *e)
 	return 0;
 }
 
+/* More host addresses than passthrough GPUs: the option's words and
+ * the wizard's. */
+static void
+bdf_surplus(size_t nbdfs, size_t nslots, gw_err *e)
+{
+	char *n;
+
+	/* TRANSLATORS: how many --bdf addresses were given: the %s of the
+	 * error below. */
+	n = gw_xasprintf(P_("%zu host PCI address", "%zu host PCI addresses",
+	                    nbdfs), nbdfs);
+	/* TRANSLATORS: %s is the text above ("2 host PCI addresses"), %zu
+	 * how many passthrough GPUs are being added. */
+	gw_err_set(e, P_("--bdf: %s given but only %zu passthrough GPU is being added (each --bdf pairs with one GPU of --gpu, in order)",
+	                 "--bdf: %s given but only %zu passthrough GPUs are being added (each --bdf pairs with one GPU of --gpu, in order)",
+	                 nslots), n, nslots);
+	free(n);
+	/* TRANSLATORS: how many addresses the wizard's "Host PCI
+	 * addresses" field has: the %s of the text below. */
+	n = gw_xasprintf(P_("%zu address", "%zu addresses", nbdfs), nbdfs);
+	/* TRANSLATORS: the wizard's words for the error above; %s is the
+	 * text above ("2 addresses"). */
+	gw_err_set_ui(e, P_("\"Host PCI addresses\" has %s but only %zu passthrough GPU is chosen on the GPU step: each address pairs with one GPU, in order.",
+	                    "\"Host PCI addresses\" has %s but only %zu passthrough GPUs are chosen on the GPU step: each address pairs with one of them, in order.",
+	                    nslots), n, nslots);
+	free(n);
+}
+
 static int
 check_answers(const gw_answers *a, const gw_vmx *v, size_t npt_slots,
               gw_err *e)
@@ -167,13 +195,7 @@ check_answers(const gw_answers *a, const gw_vmx *v, size_t npt_slots,
 		return -1;
 	}
 	if (a->nbdfs > npt_slots) {
-		gw_err_set(e, _("--bdf: %zu host PCI addresses given but only "
-		                "%zu passthrough GPUs are being added (each "
-		                "--bdf pairs with one GPU of --gpu, in order)"),
-		           a->nbdfs, npt_slots);
-		/* TRANSLATORS: the wizard's words for the error above. */
-		gw_err_set_ui(e, _("\"Host PCI addresses\" has %zu addresses but only %zu passthrough GPUs are chosen on the GPU step: each address pairs with one of them, in order."),
-		              a->nbdfs, npt_slots);
+		bdf_surplus(a->nbdfs, npt_slots, e);
 		return -1;
 	}
 	return 0;

@@ -285,8 +285,11 @@ pl_count_devices(plan_ctx *c, gw_err *e)
 		if (c->nds[i].existing && c->nds[i].same <= 0)
 			c->ndevices--;
 	if (c->ndevices > GW_MMIO_MAX_COUNT) {
-		gw_err_set(e, _("%d passthrough devices in one VM: more than "
-		                "the maximum of %d (hardware version 21)"),
+		gw_err_set(e, P_("%d passthrough device in one VM: more than "
+		                 "the maximum of %d (hardware version 21)",
+		                 "%d passthrough devices in one VM: more than "
+		                 "the maximum of %d (hardware version 21)",
+		                 c->ndevices),
 		           c->ndevices, GW_MMIO_MAX_COUNT);
 		return -1;
 	}
@@ -386,9 +389,12 @@ no_address(gw_plan *p, size_t n)
 
 	f = pl_finding(p, GW_SEV_WARN, "devices-without-address",
 	               GW_TOPIC_DEVICE, SRC_DEVICE,
-	               gw_xasprintf(_("%zu passthrough GPU(s) have no host "
-	                              "PCI address: they are counted for "
-	                              "MMIO but not written"), n),
+	               gw_xasprintf(P_("%zu passthrough GPU has no host PCI "
+	                               "address: it is counted for MMIO but "
+	                               "not written",
+	                               "%zu passthrough GPUs have no host "
+	                               "PCI address: they are counted for "
+	                               "MMIO but not written", n), n),
 	               gw_xasprintf(_("Give each GPU's host PCI address and "
 	                              "the host's system id (--bdf and "
 	                              "--system-id, or the wizard's VM step), "

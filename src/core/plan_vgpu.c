@@ -182,10 +182,15 @@ uvm_findings(plan_ctx *c)
 		 * then what it costs */
 		pl_finding(p, GW_SEV_INFO, "uvm-nccl",
 		           GW_TOPIC_VGPU, SRC_UVM,
-		           gw_xasprintf(_("Unified memory on %d vGPU(s): NCCL "
-		                          "2.27 and later fail without it "
-		                          "(Cuda failure 'operation not "
-		                          "supported' in ncclCommInitRank)"),
+		           gw_xasprintf(P_("Unified memory on %d vGPU: NCCL "
+		                           "2.27 and later fail without it "
+		                           "(Cuda failure 'operation not "
+		                           "supported' in ncclCommInitRank)",
+		                           "Unified memory on %d vGPUs: NCCL "
+		                           "2.27 and later fail without it "
+		                           "(Cuda failure 'operation not "
+		                           "supported' in ncclCommInitRank)",
+		                           c->nvgpu_all),
 		                        c->nvgpu_all),
 		           NULL);
 		/* NVIDIA's UVM limitations: "Enabling UVM disables vGPU

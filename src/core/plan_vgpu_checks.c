@@ -109,14 +109,16 @@ gw_vgpu_profile_whole(const char *profile, int gpu_vram_gb)
 }
 
 /* The profiles of the VM (comma-separated, each once) that give a VM a
- * part of a GPU's framebuffer; NULL when there is none. */
+ * part of a GPU's framebuffer, and in *n how many; NULL when there is
+ * none. */
 static char *
-fractional_profiles(const gw_plan *p)
+fractional_profiles(const gw_plan *p, size_t *n)
 {
 	char *list = NULL, *t;
 	size_t i, j;
 	int vram, seen;
 
+	*n = 0;
 	for (i = 0; i < p->ngpus; i++) {
 		if (p->gpus[i].profile == NULL)
 			continue;
@@ -133,6 +135,7 @@ fractional_profiles(const gw_plan *p)
 		         : gw_xstrdup(p->gpus[i].profile);
 		free(list);
 		list = t;
+		(*n)++;
 	}
 	return list;
 }
@@ -154,7 +157,7 @@ windows_guest(const gw_vmx *v)
  * profiles the suggestion alone would not help NCCL, so its fix says that
  * a 1:1 or MIG-backed profile comes first. */
 static void
-suggest_whole(gw_plan *p, const char *frac)
+suggest_whole(gw_plan *p, const char *frac, size_t nfrac)
 {
 	size_t i;
 
@@ -164,12 +167,16 @@ suggest_whole(gw_plan *p, const char *frac)
 		if (strcmp(f->id, "uvm-suggest") != 0)
 			continue;
 		free(f->fix);
-		/* TRANSLATORS: %s: the profiles ("nvidia_l40s-24c"). */
-		f->fix = gw_xasprintf(_("%s has only a part of a GPU, and unified memory needs a vGPU with the whole framebuffer: first a 1:1 profile (e.g. nvidia_l40s-48c on an L40S) or a MIG-backed one, then --uvm."),
-		                      frac);
+		/* TRANSLATORS: %s: the profiles ("nvidia_l40s-24c" or
+		 * "nvidia_l40s-24c, nvidia_l40s-12c"); the form follows how
+		 * many. */
+		f->fix = gw_xasprintf(P_("%s has only a part of a GPU, and unified memory needs a vGPU with the whole framebuffer: first a 1:1 profile (e.g. nvidia_l40s-48c on an L40S) or a MIG-backed one, then --uvm.",
+		                         "%s have only a part of a GPU each, and unified memory needs a vGPU with the whole framebuffer: first a 1:1 profile (e.g. nvidia_l40s-48c on an L40S) or a MIG-backed one, then --uvm.",
+		                         nfrac), frac);
 		/* TRANSLATORS: the wizard's words for the fix above. */
-		pl_fix_ui(f, gw_xasprintf(_("%s has only a part of a GPU, and unified memory needs a vGPU with the whole framebuffer: first a 1:1 profile (e.g. nvidia_l40s-48c on an L40S) or a MIG-backed one, then tick \"Unified memory (UVM) on every vGPU\" on the Options step."),
-		                          frac));
+		pl_fix_ui(f, gw_xasprintf(P_("%s has only a part of a GPU, and unified memory needs a vGPU with the whole framebuffer: first a 1:1 profile (e.g. nvidia_l40s-48c on an L40S) or a MIG-backed one, then tick \"Unified memory (UVM) on every vGPU\" on the Options step.",
+		                             "%s have only a part of a GPU each, and unified memory needs a vGPU with the whole framebuffer: first a 1:1 profile (e.g. nvidia_l40s-48c on an L40S) or a MIG-backed one, then tick \"Unified memory (UVM) on every vGPU\" on the Options step.",
+		                             nfrac), frac));
 	}
 }
 
@@ -196,13 +203,14 @@ uvm_support(plan_ctx *c)
 {
 	gw_plan *p = c->p;
 	char *frac, *whole;
+	size_t nfrac;
 
 	if (c->nvgpu_all <= 0)
 		return;
-	frac = fractional_profiles(p);
+	frac = fractional_profiles(p, &nfrac);
 	if (!c->a->uvm) {
 		if (frac)
-			suggest_whole(p, frac);
+			suggest_whole(p, frac, nfrac);
 		free(frac);
 		return;
 	}
@@ -210,14 +218,23 @@ uvm_support(plan_ctx *c)
 		whole = whole_profile(p);
 		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "uvm-fractional",
 		          GW_TOPIC_VGPU, SRC_UVM_LIMITS,
-		          /* TRANSLATORS: %s: the profiles ("nvidia_l40s-24c"). */
-		          gw_xasprintf(_("Unified memory is supported only on "
-		                         "C-series vGPUs that have the whole "
-		                         "framebuffer of the GPU and on "
-		                         "MIG-backed vGPUs; %s has a part of "
-		                         "one, so NCCL 2.27 and later still fail "
-		                         "('operation not supported') with "
-		                         "enable_uvm set"), frac),
+		          /* TRANSLATORS: %s: the profiles ("nvidia_l40s-24c"
+		           * or "nvidia_l40s-24c, nvidia_l40s-12c"); the form
+		           * follows how many. */
+		          gw_xasprintf(P_("Unified memory is supported only on "
+		                          "C-series vGPUs that have the whole "
+		                          "framebuffer of the GPU and on "
+		                          "MIG-backed vGPUs; %s has a part of "
+		                          "one, so NCCL 2.27 and later still fail "
+		                          "('operation not supported') with "
+		                          "enable_uvm set",
+		                          "Unified memory is supported only on "
+		                          "C-series vGPUs that have the whole "
+		                          "framebuffer of the GPU and on "
+		                          "MIG-backed vGPUs; %s have a part of "
+		                          "one each, so NCCL 2.27 and later still "
+		                          "fail ('operation not supported') with "
+		                          "enable_uvm set", nfrac), frac),
 		          whole ?
 		          /* TRANSLATORS: %s: the whole-GPU profile
 		           * ("nvidia_l40s-48c"). */
@@ -434,12 +451,13 @@ static void
 multi_vgpu(plan_ctx *c)
 {
 	gw_plan *p = c->p;
-	char *frac;
+	char *frac, *not_one;
+	size_t nfrac;
 	int major;
 
 	if (c->nvgpu_all < 2)
 		return;
-	frac = fractional_profiles(p);
+	frac = fractional_profiles(p, &nfrac);
 	if (frac == NULL) {
 		/* whole-GPU time-sliced C-series only is what 7.x takes;
 		 * a MIG-backed or other series profile is not */
@@ -449,8 +467,10 @@ multi_vgpu(plan_ctx *c)
 		for (i = 0; i < p->ngpus && frac == NULL; i++)
 			if (p->gpus[i].profile &&
 			    gw_vgpu_type_parse(p->gpus[i].profile, &vt) == 0 &&
-			    (vt.series != 'c' || vt.slices))
+			    (vt.series != 'c' || vt.slices)) {
 				frac = gw_xstrdup(p->gpus[i].profile);
+				nfrac = 1;
+			}
 	}
 	if (frac == NULL)
 		return;
@@ -459,17 +479,26 @@ multi_vgpu(plan_ctx *c)
 		free(frac);
 		return;
 	}
+	/* TRANSLATORS: the profiles that do not own a whole GPU
+	 * ("nvidia_l40s-24c" or "nvidia_l40s-24c, nvidia_l40s-12c"): the
+	 * last %s of the text below. */
+	not_one = gw_xasprintf(P_("%s is not one", "%s are not", nfrac), frac);
 	if (major == 7)
 		pl_fix_ui(pl_finding(p, GW_SEV_ERROR, "vgpu-profile-multi-vsphere7",
 		           GW_TOPIC_GPU, SRC_MULTI_VGPU,
 		           /* TRANSLATORS: %d the vGPU count, %s the ESXi
-		            * version, the last %s the profiles. */
-		           gw_xasprintf(_("%d vGPUs in one VM on ESXi %s: "
-		                          "vSphere 7.x supports several vGPUs "
-		                          "in a VM only with C-series profiles "
-		                          "that own the whole GPU, and %s is "
-		                          "not one"), c->nvgpu_all,
-		                        c->a->esxi_version, frac),
+		            * version, the last %s the text above
+		            * ("nvidia_l40s-24c is not one"). */
+		           gw_xasprintf(P_("%d vGPU in one VM on ESXi %s: "
+		                           "vSphere 7.x supports several vGPUs "
+		                           "in a VM only with C-series profiles "
+		                           "that own the whole GPU, and %s",
+		                           "%d vGPUs in one VM on ESXi %s: "
+		                           "vSphere 7.x supports several vGPUs "
+		                           "in a VM only with C-series profiles "
+		                           "that own the whole GPU, and %s",
+		                           c->nvgpu_all),
+		                        c->nvgpu_all, c->a->esxi_version, not_one),
 		           gw_xasprintf(_("Use the whole-GPU C-series profile "
 		                          "for every vGPU, or vSphere 8.0 or "
 		                          "later."))),
@@ -478,16 +507,23 @@ multi_vgpu(plan_ctx *c)
 	else
 		pl_fix_ui(pl_finding(p, GW_SEV_WARN, "vgpu-profile-multi-esxi",
 		           GW_TOPIC_GPU, SRC_MULTI_VGPU,
-		           gw_xasprintf(_("%d vGPUs in one VM with %s: supported "
-		                          "from vSphere 8.0; vSphere 7.x takes "
-		                          "several vGPUs only with C-series "
-		                          "profiles that own the whole GPU, and "
-		                          "the ESXi version is not known"),
+		           gw_xasprintf(P_("%d vGPU in one VM with %s: supported "
+		                           "from vSphere 8.0; vSphere 7.x takes "
+		                           "several vGPUs only with C-series "
+		                           "profiles that own the whole GPU, and "
+		                           "the ESXi version is not known",
+		                           "%d vGPUs in one VM with %s: supported "
+		                           "from vSphere 8.0; vSphere 7.x takes "
+		                           "several vGPUs only with C-series "
+		                           "profiles that own the whole GPU, and "
+		                           "the ESXi version is not known",
+		                           c->nvgpu_all),
 		                        c->nvgpu_all, frac),
 		           gw_xasprintf(_("Give the host's ESXi version with "
 		                          "--esxi (e.g. 8.0U2)."))),
 		          /* TRANSLATORS: the wizard's words for the fix above. */
 		          gw_xstrdup(_("Enter the host's ESXi version on the VM step (e.g. 8.0U2).")));
+	free(not_one);
 	free(frac);
 }
 

@@ -375,10 +375,14 @@ device_limit(gw_plan *p, const char *esxi, int ndevices)
 	need = hw_needed_for(ndevices, u1);
 	f = pl_finding(p, GW_SEV_ERROR, "hw-too-many-devices",
 	               GW_TOPIC_VERSION, SRC_LIMITS,
-	               gw_xasprintf(_("%d passthrough devices in one VM, but "
-	                              "hardware version %d allows %d (16 for "
-	                              "13-19, 32 for 20 on ESXi 8.0, 64 on "
-	                              "8.0U1, 128 for 21)"),
+	               gw_xasprintf(P_("%d passthrough device in one VM, but "
+	                               "hardware version %d allows %d (16 for "
+	                               "13-19, 32 for 20 on ESXi 8.0, 64 on "
+	                               "8.0U1, 128 for 21)",
+	                               "%d passthrough devices in one VM, but "
+	                               "hardware version %d allows %d (16 for "
+	                               "13-19, 32 for 20 on ESXi 8.0, 64 on "
+	                               "8.0U1, 128 for 21)", ndevices),
 	                            ndevices, hw, limit),
 	               need > p->hw_target && p->hw_target
 	               ? gw_xasprintf(_("Hardware version %d is needed, newer "

@@ -864,7 +864,9 @@ gw_thumbprint_normalize(const char *in, char out[GW_THUMB_LEN], gw_err *e)
 		return -1;
 	}
 	if (nb != 32) {
-		gw_err_set(e, _("--thumbprint: expected a SHA-256 fingerprint, 32 bytes in hex (\"AA:BB:...\"), got %zu bytes"), nb);
+		gw_err_set(e, P_("--thumbprint: expected a SHA-256 fingerprint, 32 bytes in hex (\"AA:BB:...\"), got %zu byte",
+		                 "--thumbprint: expected a SHA-256 fingerprint, 32 bytes in hex (\"AA:BB:...\"), got %zu bytes",
+		                 nb), nb);
 		return -1;
 	}
 	gw_thumbprint_format(bytes, nb, out);

@@ -112,11 +112,17 @@ check_gpus(gw_verify *v, const gw_nvsmi *q)
 	} else if (q->attached_gpus > (int)q->ngpus) {
 		add_check(v, "gpus", GW_SEV_WARN, -1, title,
 		          q->attached_vgpus ?
-		          gw_xasprintf(_("the capture shows %zu of the %d attached "
-		                         "vGPUs (nvidia-smi -q -i selects some)"),
+		          gw_xasprintf(P_("the capture shows %zu of the %d attached "
+		                          "vGPU (nvidia-smi -q -i selects some)",
+		                          "the capture shows %zu of the %d attached "
+		                          "vGPUs (nvidia-smi -q -i selects some)",
+		                          q->attached_gpus),
 		                       q->ngpus, q->attached_gpus) :
-		          gw_xasprintf(_("the capture shows %zu of the %d attached "
-		                         "GPUs (nvidia-smi -q -i selects some)"),
+		          gw_xasprintf(P_("the capture shows %zu of the %d attached "
+		                          "GPU (nvidia-smi -q -i selects some)",
+		                          "the capture shows %zu of the %d attached "
+		                          "GPUs (nvidia-smi -q -i selects some)",
+		                          q->attached_gpus),
 		                       q->ngpus, q->attached_gpus),
 		          gw_xstrdup(_("Run nvidia-smi -q without -i to check "
 		                       "every GPU.")));
@@ -540,9 +546,12 @@ gw_verify_run(const gw_nvsmi *q, const gw_table *t, gw_verify *v)
 		                           v->gpu_count, GW_NCCL_CHECK_FILE);
 		add_check(v, "nccl", GW_SEV_INFO, -1,
 		          gw_xstrdup(_("Checking NCCL across the GPUs")),
-		          gw_xasprintf(_("%d GPUs: test an NCCL all-reduce before "
-		                         "starting vLLM; each rank should print "
-		                         "\"ok %d.0\""),
+		          gw_xasprintf(P_("%d GPU: test an NCCL all-reduce before "
+		                          "starting vLLM; each rank should print "
+		                          "\"ok %d.0\"",
+		                          "%d GPUs: test an NCCL all-reduce before "
+		                          "starting vLLM; each rank should print "
+		                          "\"ok %d.0\"", v->gpu_count),
 		                       v->gpu_count, v->gpu_count),
 		          gw_xasprintf(_("Save the NCCL check as %s (gpuwiz apply "
 		                         "writes it beside the snippets) and run: "

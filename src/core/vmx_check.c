@@ -53,13 +53,17 @@ vmx_check(const gw_vmx *v, gw_err *e)
 	if (versioned)
 		/* TRANSLATORS: %1$s a file path, %2$zu and %3$zu counts of
 		 * lines, %4$d a line number. */
-		gw_err_set(e, _("%s: not a .vmx file: %zu of its %zu lines are not key = value (the first is line %d)"),
+		gw_err_set(e, P_("%s: not a .vmx file: %zu of its %zu lines is not key = value (the first is line %d)",
+		                 "%s: not a .vmx file: %zu of its %zu lines are not key = value (the first is line %d)",
+		                 v->nmalformed),
 		           vmx_vname(v), v->nmalformed, v->nlines,
 		           first_malformed(v));
 	else
 		/* TRANSLATORS: %1$s a file path, %2$zu a count of lines, %3$d a
 		 * line number; config.version and virtualHW.version stay. */
-		gw_err_set(e, _("%s: not a .vmx file: no config.version or virtualHW.version, and %zu lines are not key = value (the first is line %d)"),
+		gw_err_set(e, P_("%s: not a .vmx file: no config.version or virtualHW.version, and %zu line is not key = value (the first is line %d)",
+		                 "%s: not a .vmx file: no config.version or virtualHW.version, and %zu lines are not key = value (the first is line %d)",
+		                 v->nmalformed),
 		           vmx_vname(v), v->nmalformed, first_malformed(v));
 	return -1;
 }

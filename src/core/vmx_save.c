@@ -240,7 +240,9 @@ gw_vmx_lock(const char *path, int *fd, gw_err *e)
 		}
 		if (waited >= GW_VMX_LOCK_WAIT_S * 1000) {
 			/* TRANSLATORS: %1$s is a .vmx file, %2$d seconds. */
-			gw_err_set(e, _("%1$s: another gpuwiz is changing this file (waited %2$d seconds); nothing written, run this again when it is done"),
+			gw_err_set(e, P_("%1$s: another gpuwiz is changing this file (waited %2$d second); nothing written, run this again when it is done",
+			                 "%1$s: another gpuwiz is changing this file (waited %2$d seconds); nothing written, run this again when it is done",
+			                 GW_VMX_LOCK_WAIT_S),
 			           path, GW_VMX_LOCK_WAIT_S);
 			return -1;
 		}

@@ -138,7 +138,9 @@ gw_host_gpu_graphics_row(gw_host_probe *p, const char *bdf, const char *name,
 		            vms > 0
 		            /* TRANSLATORS: %s is the type's word
 		             * (SharedPassthru), %ld how many VMs run on it. */
-		            ? gw_xasprintf(_("%s (Shared Direct): vGPU VMs can use this GPU; %ld VM(s) on it now"),
+		            ? gw_xasprintf(P_("%s (Shared Direct): vGPU VMs can use this GPU; %ld VM on it now",
+		                              "%s (Shared Direct): vGPU VMs can use this GPU; %ld VMs on it now",
+		                              vms),
 		                           type, vms)
 		            : gw_xasprintf(_("%s (Shared Direct): vGPU VMs can use this GPU"),
 		                           type),

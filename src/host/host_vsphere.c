@@ -40,6 +40,26 @@ inv_vm(const gw_host *h, const gw_vm *vm, gw_err *e)
 	return &h->inv.vms[vm->vmid - 1];
 }
 
+/* "VMware vCenter Server 8.0.2 build-...: 2 hosts, 1 VM" */
+static char *
+server_line(const gw_host *h)
+{
+	const char *name = gw_vs_full_name(h->vs);
+	char *nh, *nv, *s;
+
+	/* TRANSLATORS: how many hosts a vSphere server has. */
+	nh = gw_xasprintf(P_("%zu host", "%zu hosts", h->inv.nhosts),
+	                  h->inv.nhosts);
+	/* TRANSLATORS: how many VMs a vSphere server has. */
+	nv = gw_xasprintf(P_("%zu VM", "%zu VMs", h->inv.nvms), h->inv.nvms);
+	/* TRANSLATORS: the server's name and version, then its hosts and
+	 * its VMs (the two texts above). */
+	s = gw_xasprintf(_("%s: %s, %s"), name ? name : "?", nh, nv);
+	free(nh);
+	free(nv);
+	return s;
+}
+
 static void
 host_rows(gw_host *h, gw_host_probe *p)
 {
@@ -48,12 +68,7 @@ host_rows(gw_host *h, gw_host_probe *p)
 	gw_host_row(p, "vsphere-server", GW_SEV_PASS,
 	            /* TRANSLATORS: %s is the server (its URL). */
 	            gw_xasprintf(_("Checking the vSphere server %s"), h->label),
-	            /* TRANSLATORS: the server's name and version, then how
-	             * many hosts and VMs it has. */
-	            gw_xasprintf(_("%s: %zu host(s), %zu VM(s)"),
-	                         gw_vs_full_name(h->vs) ? gw_vs_full_name(h->vs) : "?",
-	                         h->inv.nhosts, h->inv.nvms),
-	            NULL);
+	            server_line(h), NULL);
 	for (i = 0; i < h->inv.nhosts; i++) {
 		const gw_vs_host *x = &h->inv.hosts[i];
 		int hw = x->version ? gw_esxi_to_hw(x->version) : 0;
@@ -180,7 +195,9 @@ host_vgpu_rows(gw_host *h, gw_host_probe *p, size_t first, size_t end)
 	gw_host_manager_row(p, x->name, 1,
 	                    /* TRANSLATORS: how many vGPU profiles, then
 	                     * one of them (nvidia_l40s-4c). */
-	                    gw_xasprintf(_("the host offers %ld vGPU profile(s), such as %s (config.sharedPassthruGpuTypes): the NVIDIA vGPU manager is loaded"),
+	                    gw_xasprintf(P_("the host offers %ld vGPU profile, %s (config.sharedPassthruGpuTypes): the NVIDIA vGPU manager is loaded",
+	                                    "the host offers %ld vGPU profiles, such as %s (config.sharedPassthruGpuTypes): the NVIDIA vGPU manager is loaded",
+	                                    x->nvgpu_types),
 	                                 x->nvgpu_types,
 	                                 x->vgpu_type ? x->vgpu_type : "?"),
 	                    sd);

@@ -208,8 +208,11 @@ write_error(gw_err *e, const char *path, const char *tmp, size_t len, int st,
 		           path, tmp, line);
 		break;
 	case 13:
-		gw_err_set(e, _("%s: the temporary file %s does not have the "
-		                "%zu bytes sent; nothing changed"), path, tmp, len);
+		gw_err_set(e, P_("%s: the temporary file %s does not have the "
+		                 "%zu byte sent; nothing changed",
+		                 "%s: the temporary file %s does not have the "
+		                 "%zu bytes sent; nothing changed", len),
+		           path, tmp, len);
 		break;
 	case 14:
 		gw_err_set(e, _("%s: cannot rename %s over it: %s"), path, tmp,

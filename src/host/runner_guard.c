@@ -148,14 +148,24 @@ static int
 guard_verdict(const guard *g, gw_err *e)
 {
 	if (g->boot && g->nds)
-		gw_err_set(e, _("%s is storage adapter %s, which holds the boot "
-		                "device and the datastore(s) %s: passing it through "
-		                "would take them away from ESXi; refused"),
+		/* TRANSLATORS: the last %s is the datastores' names, quoted
+		 * and separated by ", "; the form follows how many names. */
+		gw_err_set(e, P_("%s is storage adapter %s, which holds the "
+		                 "boot device and the datastore %s: passing it "
+		                 "through would take them away from ESXi; refused",
+		                 "%s is storage adapter %s, which holds the "
+		                 "boot device and the datastores %s: passing it "
+		                 "through would take them away from ESXi; refused",
+		                 g->nds),
 		           g->label, g->adapter, g->ds.data);
 	else if (g->nds)
-		gw_err_set(e, _("%s is storage adapter %s, which holds the "
-		                "datastore(s) %s: passing it through would take "
-		                "them away from ESXi; refused"),
+		/* TRANSLATORS: as above, without the boot device. */
+		gw_err_set(e, P_("%s is storage adapter %s, which holds the "
+		                 "datastore %s: passing it through would take "
+		                 "it away from ESXi; refused",
+		                 "%s is storage adapter %s, which holds the "
+		                 "datastores %s: passing it through would take "
+		                 "them away from ESXi; refused", g->nds),
 		           g->label, g->adapter, g->ds.data);
 	else if (g->boot)
 		gw_err_set(e, _("%s is storage adapter %s, which holds the boot "

@@ -259,12 +259,16 @@ finish(spawn_job *j, int *status, gw_err *e)
 	j->pid = 0;
 	sigaction(SIGPIPE, &j->old, NULL);
 	if (j->timed_out) {
-		gw_err_set(e, _("%s: no answer within %u seconds; stopped it"),
+		gw_err_set(e, P_("%s: no answer within %u second; stopped it",
+		                 "%s: no answer within %u seconds; stopped it",
+		                 timeout_s(j->r)),
 		           j->what, timeout_s(j->r));
 		return -1;
 	}
 	if (j->too_much) {
-		gw_err_set(e, _("%s: wrote more than %u bytes; stopped it"),
+		gw_err_set(e, P_("%s: wrote more than %u byte; stopped it",
+		                 "%s: wrote more than %u bytes; stopped it",
+		                 GW_RUNNER_MAX_OUTPUT),
 		           j->what, GW_RUNNER_MAX_OUTPUT);
 		return -1;
 	}

@@ -50,9 +50,11 @@ diag_head(gw_buf *out, const gw_finding *x, size_t i, void *arg)
 	if (f->matches > 1)
 		/* TRANSLATORS: [finding number] rule id (untranslated),
 		 * line number, number of lines that matched. */
-		gw_buf_printf(out, _("[%lu] %s (line %lu; %lu matching "
-		                     "lines)"), (unsigned long)i + 1, x->id,
-		              f->lineno, f->matches);
+		gw_buf_printf(out, P_("[%lu] %s (line %lu; %lu matching "
+		                      "line)",
+		                      "[%lu] %s (line %lu; %lu matching "
+		                      "lines)", f->matches),
+		              (unsigned long)i + 1, x->id, f->lineno, f->matches);
 	else
 		gw_buf_printf(out, _("[%lu] %s (line %lu)"),
 		              (unsigned long)i + 1, x->id, f->lineno);

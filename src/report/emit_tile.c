@@ -131,9 +131,13 @@ tile_fields(json_t *root, const gw_plan *p, const gw_plan_gpu *pt, int npt,
 		                         "profile %s; the 64-bit MMIO fields apply "
 		                         "to vGPU VMs as well."), profiles));
 	if (npt > 1)
-		return set_note(root, gw_xasprintf(_("The MMIO size is for %d GPUs; the tile "
+		return set_note(root, gw_xasprintf(P_("The MMIO size is for %d GPU; the tile "
 		                         "documents one vendor/device id and not how "
-		                         "many GPUs a VM type gets: check the form."),
+		                         "many GPUs a VM type gets: check the form.",
+		                         "The MMIO size is for %d GPUs; the tile "
+		                         "documents one vendor/device id and not how "
+		                         "many GPUs a VM type gets: check the form.",
+		                         npt),
 		                       npt));
 	return 0;
 }

@@ -119,7 +119,9 @@ gw_session_find_vm(const gw_session *s, const char *spec, gw_err *e)
 	if (hits == 1)
 		return k;
 	if (hits > 1)
-		gw_err_set(e, _("--vm: %zu VMs are named '%s'; give the Vmid instead (gpuwiz vms lists them)"),
+		gw_err_set(e, P_("--vm: %zu VM is named '%s'; give the Vmid instead (gpuwiz vms lists them)",
+		                 "--vm: %zu VMs are named '%s'; give the Vmid instead (gpuwiz vms lists them)",
+		                 hits),
 		           hits, spec);
 	else
 		gw_err_set(e, _("--vm: no VM '%s' on the host (expected a name or Vmid that gpuwiz vms lists)"),

@@ -76,8 +76,8 @@ static void
 act_device(const gw_wizard *w, const gw_finding *f, wz_strv *s)
 {
 	if (wz_next_vm(w, NULL) && w->ndetected > 0)
-		/* TRANSLATORS: %s is the finding ("1 passthrough GPU(s)
-		 * have no host PCI address: ..."); "Detected on this host"
+		/* TRANSLATORS: %s is the finding ("1 passthrough GPU has
+		 * no host PCI address: ..."); "Detected on this host"
 		 * is the GPU step's heading, "GPU selection" its title. */
 		wz_strv_push(s, gw_xasprintf(_("%s. Add the GPU from \"Detected on this host\" on the GPU selection step (its address and the host's system id are then known), or, with the VM off, add the device in the vSphere Client (Edit Settings > Add new device > PCI Device)."),
 		                             f->message));

@@ -514,7 +514,9 @@ push_routes(wz_strv *s, wz_strv *steps, const int *first, size_t nroutes)
 
 	/* TRANSLATORS: before the ways to give BOSH the VM type (2 or
 	 * more, %zu), each with its own steps. */
-	wz_strv_push(s, gw_xasprintf(_("Give BOSH the VM type in one of these %zu ways: follow only the one for how you deploy"),
+	wz_strv_push(s, gw_xasprintf(P_("Give BOSH the VM type in this %zu way: follow it for how you deploy",
+	                                "Give BOSH the VM type in one of these %zu ways: follow only the one for how you deploy",
+	                                nroutes),
 	                             nroutes));
 	for (i = 0; i < nroutes; i++) {
 		wz_strv_push(s, gw_xasprintf("\t%s", route_label(first[i])));

@@ -111,7 +111,8 @@ assert c["esxi-gpu-mig"]["message"].startswith("MIG N/A: this GPU has no MIG mod
 assert "release 9.0" in c["esxi-gpu-ecc"]["message"], c["esxi-gpu-ecc"]
 g = [r for r in rows if r["id"] == "esxi-gpu-graphics-type"]
 assert [r["status"] for r in g] == ["PASS", "PASS"], g
-assert "0000:3b:00.0 (AD102GL [L40S])" in g[0]["title"] and "1 VM(s) on it" in g[0]["message"], g
+assert "0000:3b:00.0 (AD102GL [L40S])" in g[0]["title"] and g[0]["message"].endswith("; 1 VM on it now"), g
+assert g[1]["message"].endswith("; 2 VMs on it now"), g
 PY
 then ok "check --ssh --json: set up for vGPU: Shared Direct, the manager, each GPU's type, ECC and MIG"
 else nok "check --ssh --json vGPU host" "$(cat "$out" "$err")"; fi
@@ -122,6 +123,17 @@ if [ "$rc" -eq 0 ] && grep -q 'Checking the host graphics type (for vGPU) : PASS
 	ok "check --ssh: the vGPU rows in text"
 else nok "check --ssh vGPU text" "$(cat "$out" "$err")"; fi
 check "check --ssh asked esxcli graphics device list" grep -qx 'esxcli graphics device list' "$LOG"
+# the VMs on each GPU (1 and 2) in Chinese: one form, the count in it
+zh_checks
+if [ "$ZH" = 1 ]; then
+	# shellcheck disable=SC2086
+	zh env TMPDIR="$TMP" "$GPUWIZ" check --json $SSH_GW_OPTS
+	check "zh check --ssh: 当前其上有 1 台虚拟机, 2 台" python3 -c '
+import json, sys
+g = [r for r in json.load(open(sys.argv[1]))["checks"] if r["id"] == "esxi-gpu-graphics-type"]
+assert g[0]["message"].endswith("当前其上有 1 台虚拟机"), g
+assert g[1]["message"].endswith("当前其上有 2 台虚拟机"), g' "$out"
+fi
 # one GPU set apart as Shared, and an old vGPU manager (before ECC support)
 : >"$SSH_STANDINS/state/gpu-shared"
 : >"$SSH_STANDINS/state/old-manager"

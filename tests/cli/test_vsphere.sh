@@ -216,12 +216,27 @@ if [ "$rc" -eq 0 ] && vgpu_rows WARN INFO '["INFO"]' &&
 else nok "check --url shared" "$(cat "$out" "$err")"; fi
 run "$GPUWIZ" check --url "$VC_URL" --user gw --thumbprint "$VC_THUMB"
 check "check --url in text: the host's name in the title" grep -q 'Checking the graphics type of host .* (for vGPU) : WARN' "$out"
+# the server's row counts its hosts and VMs, each in its own form
+server_says() {   # TEXT (a regular expression, the message's end)
+	python3 -c '
+import json, re, sys
+r = [r for r in json.load(open(sys.argv[1]))["checks"] if r["id"] == "vsphere-server"]
+assert re.search(sys.argv[2] + "$", r[0]["message"]), r' "$out" "$1"
+}
+run "$GPUWIZ" check --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" --json
+check "check --url: the server has 1 host, 1 VM" server_says ': 1 host, 1 VM'
+zh_checks
+if [ "$ZH" = 1 ]; then
+	zh "$GPUWIZ" check --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" --json
+	check "zh check --url: 1 台主机，1 台虚拟机" server_says '：1 台主机，1 台虚拟机'
+fi
 vcsim_stop
 vcsim_start -model vpx -vms 1 -on 0 -user gw -pass pw
 run "$GPUWIZ" check --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" --json
 if [ "$rc" -eq 0 ] && vgpu_rows PASS INFO '["INFO", "PASS"]'; then
 	ok "check --url vpx: Shared Direct on every host, each GPU's type"
 else nok "check --url vpx sharedDirect" "$(cat "$out" "$err")"; fi
+check "check --url vpx: the server has several hosts and 1 VM" server_says ': ([2-9]|[1-9][0-9]+) hosts, 1 VM'
 vcsim_stop
 vcsim_start -model esx -vms 1 -on 0 -user gw -pass pw -no-vgpu-manager
 run "$GPUWIZ" check --url "$VC_URL" --user gw --thumbprint "$VC_THUMB" --json

@@ -196,6 +196,15 @@ tr_() {
 	esac
 }
 
+# trn_ LANG SINGULAR PLURAL N: the form the screens show for count N
+# (P_, ngettext) in LANG, "%d" still in it
+trn_() {
+	case $1 in
+	zh*) LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 TEXTDOMAINDIR="$GPUWIZ_LOCALEDIR" ngettext -d gpuwiz "$2" "$3" "$4" ;;
+	*) if [ "$4" = 1 ]; then printf '%s' "$2"; else printf '%s' "$3"; fi ;;
+	esac
+}
+
 # ssh_wrapper: an "ssh" first on the PATH (exported: the wizard in the
 # tmux server started next gets it) that logs the words gpuwiz gave it in
 # $TMP/ssh-words.log and adds the test sshd's known_hosts (tests/cli/

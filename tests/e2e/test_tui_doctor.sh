@@ -18,7 +18,9 @@
 # seed 001's NCCL lines typed by tmux send-keys -l (newlines included),
 # whose failure needs more than the first line, are found whole.
 # (6) Lines typed one by one: Enter starts a new line, the box shows
-# both, Ctrl-D (the key line's "^D Diagnose") diagnoses them together.
+# both, the line under it counts them and their bytes, each count in its
+# own form ("1 line, 1 byte"), Ctrl-D (the key line's "^D Diagnose")
+# diagnoses them together.
 # (7) From (5): the CPI lines take the Tanzu route: the GPU model is
 # asked (no vmware.log), the review holds the tile, BOSH and Ops
 # Manager outputs with the L40S's 128 GB, the next steps have the
@@ -40,6 +42,16 @@
 
 # first LANG MSGID N: the first N characters of its translation
 first() { tr_ "$1" "$2" | LC_ALL=C.UTF-8 sed -E "s/^(.{$3}).*/\\1/"; }
+# counter LANG LINES BYTES: the line under the text box, each count in
+# its own form ("1 line, 1 byte", "2 lines, 107 bytes")
+counter() {
+	cl=$(trn_ "$1" '%zu line' '%zu lines' "$2" | sed "s/%zu/$2/")
+	cb=$(trn_ "$1" '%zu byte' '%zu bytes' "$3" | sed "s/%zu/$3/")
+	tr_ "$1" '%s, %s' | sed "s/%s/$cl/; s/%s/$cb/"
+}
+# counted TEXT: the screen shows TEXT with no letter after it ("1 byte",
+# not "1 bytes")
+counted() { screen; grep -q -- "$1\([^[:alpha:]]\|\$\)" "$SCREEN"; }
 # the highlighted row (black on cyan: ESC [46m) holds TEXT
 focused_has() { $T capture-pane -e -p -t w | grep "$(printf '\033')\[46m" | grep -qF -- "$1"; }
 
@@ -213,10 +225,15 @@ for lang in $langs; do
 	fresh
 	start "$lang" 80x24
 	open_doctor "$lang"
+	typ "x"
+	check "$lang (6): one character typed: $(counter "$lang" 1 1)" counted "$(counter "$lang" 1 1)"
+	keys BSpace
 	typ "init.cc:426 NCCL WARN Cuda failure 'operation not supported'"; keys Enter
 	check "$lang (6): Enter starts a new line, still the box" on_screen "^D $(tr_ "$lang" 'Diagnose')"
+	check "$lang (6): $(counter "$lang" 1 61)" counted "$(counter "$lang" 1 61)"
 	typ "ncclCommInitRank failed: unhandled cuda error"; keys Enter
 	screen
+	check "$lang (6): $(counter "$lang" 2 107)" counted "$(counter "$lang" 2 107)"
 	check "$lang (6): the box shows both lines, one a row" sh -c "grep -q '│init.cc:426 NCCL WARN Cuda failure .operation not supported. *│' '$SCREEN' && grep -q '│ncclCommInitRank failed: unhandled cuda error *│' '$SCREEN'"
 	keys C-d
 	check "$lang (6): Ctrl-D diagnoses the two lines together" wait_for "pciPassthruN.cfg.enable_uvm"

@@ -56,7 +56,10 @@ tail_walk() { # LANG proposed(0|1)
 	check "$lang: the fractional-profile WARN, as the plan's finding" on_screen "$(first "$lang" "Unified memory is supported only on C-series vGPUs that have the whole framebuffer of the GPU and on MIG-backed vGPUs; %s has a part of one, so NCCL 2.27 and later still fail ('operation not supported') with enable_uvm set" 12)"
 	check "$lang: the A100 consequence is said" sh -c "grep -q 'A100' '$SCREEN' && grep -q 'NVLink' '$SCREEN'"
 	# the fractional WARN comes first: the INFO may be on the next page
-	check "$lang: the reason, as the plan's finding" find_in_pages "$(first "$lang" "Unified memory on %d vGPU(s): NCCL 2.27 and later fail without it (Cuda failure 'operation not supported' in ncclCommInitRank)" 24 | sed 's/%d/2/')"
+	# its start, up to "2 vGPUs" in English (26 characters), as far in
+	# Chinese (24: wider characters)
+	n=26; case $lang in zh*) n=24 ;; esac
+	check "$lang: the reason, for its 2 vGPUs, as the plan's finding" find_in_pages "$(trn_ "$lang" "Unified memory on %d vGPU: NCCL 2.27 and later fail without it (Cuda failure 'operation not supported' in ncclCommInitRank)" "Unified memory on %d vGPUs: NCCL 2.27 and later fail without it (Cuda failure 'operation not supported' in ncclCommInitRank)" 2 | LC_ALL=C.UTF-8 sed -E "s/^(.{$n}).*/\\1/; s/%d/2/")"
 	k Enter
 	check "$lang: review" wait_for "$(st REVIEW)"
 	check "$lang: review: enable_uvm on pciPassthru0" find_in_pages '+ pciPassthru0.cfg.enable_uvm = "1"'

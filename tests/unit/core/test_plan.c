@@ -610,7 +610,9 @@ test_bdf_errors(void **state)
 	assert_int_equal(gw_answers_set_system_id(&a, SYSID, NULL, &e), 0);
 	assert_int_equal(gw_plan_build(&a, &table, NULL, &p, &e), -1);
 	assert_non_null(strstr(e.msg, "--bdf: 2 host PCI addresses given but "
-	                              "only 1 passthrough GPUs"));
+	                              "only 1 passthrough GPU is being added"));
+	assert_non_null(strstr(gw_err_text(&e, 1), "\"Host PCI addresses\" has "
+	                       "2 addresses but only 1 passthrough GPU is chosen"));
 	gw_answers_free(&a);
 
 	/* vGPUs do not take a BDF */

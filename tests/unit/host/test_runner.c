@@ -265,7 +265,7 @@ test_run_timeout(void **state)
 	f->r->timeout = 1;
 	assert_int_equal(gw_runner_run(f->r, argv, &out, NULL, &st, &e), -1);
 	assert_null(out);
-	assert_non_null(strstr(e.msg, "no answer within 1 seconds"));
+	assert_non_null(strstr(e.msg, "no answer within 1 second;"));
 }
 
 static void
@@ -476,7 +476,7 @@ test_guard_datastore_controller(void **state)
 	                 pci_dev(f, &l, "0000:18:00.0"), &e), -1);
 	assert_string_equal(e.msg, "0000:18:00.0 (SAS3008 PCI-Express "
 	                    "Fusion-MPT SAS-3) is storage adapter vmhba0, which "
-	                    "holds the datastore(s) \"datastore1\", \"VM Store "
+	                    "holds the datastores \"datastore1\", \"VM Store "
 	                    "2\": passing it through would take them away from "
 	                    "ESXi; refused");
 	log_is(f, "esxcli hardware pci list\n"
@@ -502,7 +502,7 @@ test_guard_boot_controller(void **state)
 	                 pci_dev(f, &l, "0000:01:00.0"), &e), -1);
 	assert_string_equal(e.msg, "0000:01:00.0 (NVMe SSD Controller "
 	                    "SM981/PM981/PM983) is storage adapter vmhba1, which "
-	                    "holds the boot device and the datastore(s) "
+	                    "holds the boot device and the datastore "
 	                    "\"OSDATA-64f1c1f0-7a2b3c4d-8e9f-3cecef0a1b2c\": "
 	                    "passing it through would take them away from ESXi; "
 	                    "refused");
@@ -518,8 +518,9 @@ test_guard_boot_controller(void **state)
 	/* and the NVMe disk is no longer the boot device: only OSDATA */
 	assert_int_equal(gw_esxi_session_passthru_guard(f->r,
 	                 gw_esxi_pci_find(&l, "0000:01:00.0"), &e), -1);
-	assert_non_null(strstr(e.msg, "which holds the datastore(s) "
-	                       "\"OSDATA-"));
+	assert_non_null(strstr(e.msg, "which holds the datastore \"OSDATA-"));
+	assert_non_null(strstr(e.msg, "\": passing it through would take it "
+	                       "away from ESXi; refused"));
 	gw_esxi_pci_list_free(&l);
 }
 
