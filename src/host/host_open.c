@@ -124,6 +124,18 @@ open_ssh(const gw_host_spec *s, gw_err *e)
 	return r;
 }
 
+int
+gw_vs_available(gw_err *e)
+{
+#if GW_WITH_VSPHERE
+	(void)e;
+	return 0;
+#else
+	gw_err_set(e, "%s", _("this build of gpuwiz has no vSphere module (configured --without-vsphere): the vSphere API (gpuwiz vsphere, --url, the wizard's vSphere route) is not available; use --ssh or a build with the module"));
+	return -1;
+#endif
+}
+
 static gw_vs *
 open_vs(const gw_host_spec *s, gw_err *e)
 {
@@ -160,6 +172,8 @@ check_vs(const gw_host_spec *s, gw_err *e)
 int
 gw_host_spec_check(const gw_host_spec *s, gw_err *e)
 {
+	if (s->url && gw_vs_available(e) != 0)
+		return -1;
 	if (s->lspci && (s->listing || s->ssh || s->sample || s->sysroot ||
 	                 s->url)) {
 		gw_err_set(e, "%s", _("--lspci-file reads a saved lspci capture; it cannot be combined with --esxcli-file, --ssh, --sample-host, --sysroot or --url"));
