@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # test_uninstall.sh: `make uninstall` leaves nothing (Makefile.am's
 # uninstall-hook).  The build is installed into a fresh DESTDIR and
-# uninstalled: no file and no folder of the install is left, up to the
-# configured prefix.  Then again with another package's files in the same
+# uninstalled: no file and no folder of the install is left below the
+# configured prefix (which stays: make distcheck looks into it).  Then again with another package's files in the same
 # prefix (a program in bin, a folder under share): those stay, with their
 # folders.  Run by `make installcheck` (so by make distcheck):
 #   GW_MAKE=make GW_BUILDDIR=BUILD GW_PREFIX=P GW_BINDIR=B GW_DATADIR=D
@@ -20,8 +20,8 @@ stage() {
 	find "$1" -mindepth 1 | LC_ALL=C sort >"$TMP/installed" &&
 	$MAKE -C "$GW_BUILDDIR" uninstall DESTDIR="$1" >"$TMP/uninstall.log" 2>&1
 }
-# what is left under DESTDIR, less the folders above the prefix (made by
-# the staging itself: DESTDIR/usr for /usr/local)
+# what is left under DESTDIR, less the prefix and the folders above it
+# (DESTDIR/usr for /usr/local)
 left() {
 	find "$1" -mindepth 1 | while IFS= read -r p; do
 		case $GW_PREFIX/ in "${p#"$1"}"/*) continue ;; esac
