@@ -45,7 +45,7 @@ for dir in $(echo "${PKG_CONFIG_PATH:-}:$(pkg-config --variable pc_path pkg-conf
 		[ ! -e "$pc" ] || [ -e "_build/novs-pc/${pc##*/}" ] || ln -s "$pc" _build/novs-pc/
 	done
 done
-novs_tests="tests/cli/test_cli.sh tests/cli/test_licence.sh tests/cli/test_without_vsphere.sh tests/unit/wizard/test_wizard_connect"
+novs_tests="tests/cli/test_cli.sh tests/cli/test_licence.sh tests/cli/test_without_vsphere.sh tests/e2e/test_tui_without_vsphere.sh tests/unit/wizard/test_wizard_connect"
 (cd _build/novs && PKG_CONFIG_LIBDIR="$top/_build/novs-pc" PKG_CONFIG_PATH= \
 	../../configure --enable-werror --without-vsphere >/dev/null && \
 	make -j"$jobs" && make -j"$jobs" tests/unit/wizard/test_wizard_connect && \
