@@ -172,8 +172,6 @@ check_vs(const gw_host_spec *s, gw_err *e)
 int
 gw_host_spec_check(const gw_host_spec *s, gw_err *e)
 {
-	if (s->url && gw_vs_available(e) != 0)
-		return -1;
 	if (s->lspci && (s->listing || s->ssh || s->sample || s->sysroot ||
 	                 s->url)) {
 		gw_err_set(e, "%s", _("--lspci-file reads a saved lspci capture; it cannot be combined with --esxcli-file, --ssh, --sample-host, --sysroot or --url"));
@@ -200,6 +198,10 @@ gw_host_spec_check(const gw_host_spec *s, gw_err *e)
 		           s->ssh ? "--ssh" : "--sample-host");
 		return -1;
 	}
+	/* the options' combinations first (a usage error whatever the
+	 * build), then whether this build can take --url at all */
+	if (s->url && gw_vs_available(e) != 0)
+		return -1;
 	return s->url ? check_vs(s, e) : 0;
 }
 
