@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The whole test suite: build with warnings as errors and run make
 # distcheck (make check in the release tree); rebuild under
-# AddressSanitizer/UBSan and run make check again; the fuzz targets.
+# AddressSanitizer/UBSan and run make check again; a build configured
+# --without-vsphere and its tests; the fuzz targets.
 # Run from the top of a checkout after tests/deps.sh.
 set -e
 cd "$(dirname "$0")/.."
@@ -32,6 +33,28 @@ mkdir -p _build/plain _build/asan
 (cd _build/plain && ../../configure --enable-werror >/dev/null && \
 	make -j"$jobs" && make -j"$jobs" distcheck) || { failed_logs _build/plain; exit 1; }
 
+# a build without the vSphere module (configure --without-vsphere), with
+# pkg-config blind to libcurl, libxml2 and OpenSSL (a folder of the other
+# .pc files): configured, built, its tests of that option run, installed,
+# checked (no installed file needs the three) and uninstalled
+rm -rf _build/novs-pc && mkdir -p _build/novs-pc _build/novs
+for dir in $(echo "${PKG_CONFIG_PATH:-}:$(pkg-config --variable pc_path pkg-config)" | tr : ' '); do
+	[ -d "$dir" ] || continue
+	for pc in "$dir"/*.pc; do
+		case ${pc##*/} in libcurl.pc|libxml-2.0.pc|libssl.pc|libcrypto.pc|openssl.pc) continue ;; esac
+		[ ! -e "$pc" ] || [ -e "_build/novs-pc/${pc##*/}" ] || ln -s "$pc" _build/novs-pc/
+	done
+done
+novs_tests="tests/cli/test_cli.sh tests/cli/test_licence.sh tests/cli/test_without_vsphere.sh tests/e2e/test_tui_without_vsphere.sh tests/unit/wizard/test_wizard_connect"
+(cd _build/novs && PKG_CONFIG_LIBDIR="$top/_build/novs-pc" PKG_CONFIG_PATH= \
+	../../configure --enable-werror --without-vsphere >/dev/null && \
+	make -j"$jobs" && make -j"$jobs" tests/unit/wizard/test_wizard_connect && \
+	make check TESTS="$novs_tests" check_PROGRAMS=tests/unit/wizard/test_wizard_connect && \
+	rm -rf "$top/_build/novs-inst" && make install DESTDIR="$top/_build/novs-inst" >/dev/null && \
+	make installcheck DESTDIR="$top/_build/novs-inst" && \
+	make uninstall DESTDIR="$top/_build/novs-inst" >/dev/null) || { failed_logs _build/novs; exit 1; }
+rm -rf _build/novs-inst _build/novs-pc
+
 (cd _build/asan && ../../configure --enable-werror --enable-sanitizers >/dev/null && \
 	make -j"$jobs" && GW_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	LSAN_OPTIONS=suppressions="$top/tests/lsan.supp":print_suppressions=0 \
@@ -41,4 +64,4 @@ mkdir -p _build/plain _build/asan
 sh tests/fuzz/layer.sh "$jobs" || exit 1
 
 leftovers_check || exit 1
-echo "all test layers passed: make distcheck (make check of the release tree), make check under ASan/UBSan, the fuzz targets"
+echo "all test layers passed: make distcheck (make check of the release tree), the --without-vsphere build, make check under ASan/UBSan, the fuzz targets"

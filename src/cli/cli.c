@@ -167,9 +167,12 @@ usage(FILE *f)
 	cli_help_opts(f, cli_help_other_opts(), 1);
 	fputs("\n", f);
 	fputs(_("Every option and the environment: man gpuwiz.\n"), f);
-	/* GNU's last two lines: AC_INIT's bug address and home page */
-	fprintf(f, _("Report bugs to: %s\n"), PACKAGE_BUGREPORT);
-	fprintf(f, _("%s home page: <%s>\n"), PACKAGE_NAME, PACKAGE_URL);
+	/* GNU's last two lines: AC_INIT's bug address and home page, each
+	 * only where configure.ac names one */
+	if (PACKAGE_BUGREPORT[0] != '\0')
+		fprintf(f, _("Report bugs to: %s\n"), PACKAGE_BUGREPORT);
+	if (PACKAGE_URL[0] != '\0')
+		fprintf(f, _("%s home page: <%s>\n"), PACKAGE_NAME, PACKAGE_URL);
 }
 
 /* --help on stdout in one write, so that a failure keeps its errno
@@ -191,16 +194,26 @@ cli_print_usage(void)
 	free(text);
 }
 
-/* GNU's form (GNU Coding Standards, --version): the program and package,
- * the copyright, the licence and the warranty lines.  No licence file
- * ships yet: the line says so rather than naming one. */
+/* GNU's form (GNU Coding Standards, --version): the package and its
+ * version (the number after the last space), the copyright, the licence
+ * (COPYING: GPL-3.0-or-later), the free-software and warranty lines; then
+ * whether this build has the vSphere module (configure --without-vsphere).
+ * The name, the licence's short name and the URL are never translated. */
 static void
 print_version(FILE *f)
 {
-	fprintf(f, "%s (%s) %s\n", cli_progname, PACKAGE_NAME, PACKAGE_VERSION);
-	fputs("Copyright (C) 2026 the gpuwiz developers.\n", f);
-	fputs(_("License: none chosen yet (no licence file is distributed); all rights reserved.\n"), f);
+	fputs(PACKAGE_NAME " " PACKAGE_VERSION "\n", f);
+	fputs("Copyright (C) 2026 the gpuwiz authors.\n", f);
+	/* TRANSLATORS: keep "GPLv3+" and the URL as they are. */
+	fputs(_("License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"), f);
+	fputs(_("This is free software: you are free to change and redistribute it.\n"), f);
 	fputs(_("There is NO WARRANTY, to the extent permitted by law.\n"), f);
+	fputs("\n", f);
+	fputs(GW_WITH_VSPHERE ?
+	      /* TRANSLATORS: keep "vsphere.so", "libcurl", "libxml2",
+	       * "OpenSSL" and "--without-vsphere". */
+	      _("vSphere API module: built (vsphere.so: libcurl, libxml2, OpenSSL)\n") :
+	      _("vSphere API module: not built (configured --without-vsphere)\n"), f);
 }
 
 /* ---- the wizard: no command ------------------------------------------ */

@@ -640,6 +640,8 @@ cmd_vsphere(cli_opts *o, const gw_table *t, gw_err *e)
 	gw_host *h;
 	int rc;
 
+	if (gw_vs_available(e) != 0)
+		return EXIT_USAGE;
 	if (o->nargs == 1)
 		sub = cli_sub_find(cli_cmd_find(o->cmd), o->args[0]);
 	if (sub == NULL) {

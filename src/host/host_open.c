@@ -124,6 +124,18 @@ open_ssh(const gw_host_spec *s, gw_err *e)
 	return r;
 }
 
+int
+gw_vs_available(gw_err *e)
+{
+#if GW_WITH_VSPHERE
+	(void)e;
+	return 0;
+#else
+	gw_err_set(e, "%s", _("this build of gpuwiz has no vSphere module (configured --without-vsphere): the vSphere API (gpuwiz vsphere, --url, the wizard's vSphere route) is not available; use --ssh or a build with the module"));
+	return -1;
+#endif
+}
+
 static gw_vs *
 open_vs(const gw_host_spec *s, gw_err *e)
 {
@@ -187,6 +199,10 @@ gw_host_spec_check(const gw_host_spec *s, gw_err *e)
 		           s->ssh ? "--ssh" : "--sample-host");
 		return -1;
 	}
+	/* the options' combinations first (a usage error whatever the
+	 * build), then whether this build can take --url at all */
+	if (s->url && gw_vs_available(e) != 0)
+		return -1;
 	return s->url ? check_vs(s, e) : 0;
 }
 

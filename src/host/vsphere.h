@@ -94,6 +94,11 @@ typedef struct gw_vs gw_vs;
  *    envelope, a service content without the managers). */
 gw_vs *gw_vs_connect(const gw_vs_opts *o, gw_err *e);
 
+/* 0 when this build has the vSphere module (configure's --with-vsphere,
+ * the default); else -1 and e set to the one line that refuses the
+ * vSphere API (gpuwiz vsphere, --url, the wizard's vSphere route). */
+int gw_vs_available(gw_err *e);
+
 /* Logout (errors ignored; not sent when never logged in), free.  NULL ok. */
 void gw_vs_close(gw_vs *s);
 /* HTTP POSTs attempted so far (one failed in the TLS handshake counts).

@@ -113,9 +113,12 @@ vs_api(gw_err *e)
 
 	if (!tried) {
 		tried = 1;
-		path = module_path();
-		api = load(path);
-		free(path);
+		/* a build without the module: every call refuses, one line */
+		if (gw_vs_available(&load_err) == 0) {
+			path = module_path();
+			api = load(path);
+			free(path);
+		}
 	}
 	if (api == NULL && e != NULL)
 		*e = load_err;

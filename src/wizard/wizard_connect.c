@@ -149,9 +149,13 @@ gw_wizard_connect_api(gw_wizard *w, const char *url, const char *user,
 	gw_host_spec spec;
 	int rc, replay;
 
+	fp[0] = '\0';
+	/* a build without the vSphere module: the one line, before a field
+	 * is read */
+	if (gw_vs_available(e) != 0)
+		return -1;
 	/* thumbprint may be fp itself (the fingerprint just shown) */
 	pin = thumbprint && *thumbprint ? gw_xstrdup(thumbprint) : NULL;
-	fp[0] = '\0';
 	if (u == NULL || n == NULL) {
 		gw_err_set(e, "%s", u == NULL ?
 		           /* TRANSLATORS: the API connection box's fields,
@@ -210,7 +214,9 @@ gw_wizard_connect_form(gw_mode m)
 	const struct wz_connect *c = (unsigned)m < GW_NMODES ? wz_mode(m)->conn
 	                                                      : NULL;
 
-	return c ? &c->form : NULL;
+	/* no box for a route this build cannot take: the route is refused
+	 * with gw_wizard_mode_available's line instead */
+	return c && !wz_mode_not_built(m, NULL) ? &c->form : NULL;
 }
 
 char *

@@ -162,6 +162,9 @@ void wz_fill_avail(gw_wizard *w);
 /* The host mode m reads: the Linux root, or the attached host when it is
  * of m's kind; NULL when none. */
 gw_host *wz_host_for(const gw_wizard *w, gw_mode m);
+/* 1 (and *why, when not NULL) for the vSphere route in a build without
+ * the vSphere module (gw_vs_available); else 0. */
+int wz_mode_not_built(gw_mode m, const char **why);
 /* The mode that reads host h (the welcome step's choice for it). */
 gw_mode wz_mode_of(const gw_host *h);
 /* Work on host h (host.h: an ESXi host or the vSphere API, already

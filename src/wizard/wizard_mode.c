@@ -339,10 +339,25 @@ mode_known(gw_mode m, const char **why)
 	return w == NULL;
 }
 
+/* The vSphere route in a build without the vSphere module: 1 and *why
+ * the host layer's one line (gw_vs_available). */
+int
+wz_mode_not_built(gw_mode m, const char **why)
+{
+	static gw_err novs;
+
+	if (!known(m) || modes[m].kind != GW_HOST_VSPHERE ||
+	    modes[m].reach != WZ_REACH_ATTACHED || gw_vs_available(&novs) == 0)
+		return 0;
+	if (why)
+		*why = novs.msg;
+	return 1;
+}
+
 int
 gw_wizard_mode_available(const gw_wizard *w, gw_mode m, const char **why)
 {
-	if (!mode_known(m, why))
+	if (!mode_known(m, why) || wz_mode_not_built(m, why))
 		return 0;
 	/* a mode that reads an attached host waits for one of its kind */
 	if (modes[m].missing == NULL ||

@@ -92,6 +92,15 @@ valgrind_usable() {
 		[ -z "${GW_SANITIZED:-}" ]
 }
 
+# need_vsphere: skip the test (77) in a build configured --without-vsphere
+# (GW_WITH_VSPHERE=no, set by make check)
+need_vsphere() {
+	if [ "${GW_WITH_VSPHERE:-yes}" = no ]; then
+		echo "SKIP: this build has no vSphere module (configured --without-vsphere)"
+		exit 77
+	fi
+}
+
 finish() {
 	echo "$PASS passed, $FAIL failed"
 	[ "$FAIL" -eq 0 ]

@@ -6,29 +6,42 @@
 # --- version and help ---------------------------------------------------
 run "$GPUWIZ" --version
 check "--version exits 0 and names the program" [ $rc -eq 0 ]
-# GNU form: "gpuwiz (gpuwiz) X.Y", then copyright, licence, no warranty
-check "--version: GNU first line" sh -c "head -n 1 '$out' | grep -qE '^gpuwiz \(gpuwiz\) [0-9]+\.[0-9]+(\.[0-9]+)?\$'"
+# GNU form: "gpuwiz X.Y.Z", then copyright, licence, free software, no
+# warranty; then whether the vSphere module is built
+check "--version: GNU first line" sh -c "head -n 1 '$out' | grep -qE '^gpuwiz [0-9]+\.[0-9]+(\.[0-9]+)?\$'"
 check "--version: copyright line" sh -c "sed -n 2p '$out' | grep -q '^Copyright (C) [0-9]\{4\} '"
-check "--version: licence line" sh -c "sed -n 3p '$out' | grep -q '^License'"
-check "--version: no-warranty line" sh -c "sed -n 4p '$out' | grep -q 'NO WARRANTY'"
+check "--version: licence line" sh -c "sed -n 3p '$out' | grep -q '^License GPLv3+: '"
+check "--version: free-software line" sh -c "sed -n 4p '$out' | grep -q '^This is free software'"
+check "--version: no-warranty line" sh -c "sed -n 5p '$out' | grep -q 'NO WARRANTY'"
+check "--version: says whether the vSphere module is built" sh -c \
+	"grep -qx 'vSphere API module: built (vsphere.so: libcurl, libxml2, OpenSSL)' '$out' ||
+	 grep -qx 'vSphere API module: not built (configured --without-vsphere)' '$out'"
 SRCDIR=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 # AC_INIT([gpuwiz], [VERSION], [BUG-REPORT], [TARNAME], [URL])
 acinit=$(sed -n '/^AC_INIT(/,/)/p' "$SRCDIR/configure.ac" | tr -d '\n')
 ac_arg() { echo "$acinit" | awk -F'[][]' -v n="$1" '{ print $(2 * n) }'; }
+check "--version: AC_INIT's version" sh -c "head -n 1 '$out' | grep -qxF 'gpuwiz $(ac_arg 2)'"
 run "$GPUWIZ" --help
 check "--help exits 0" [ $rc -eq 0 ]
 check "--help begins with a one-line description" sh -c \
 	"head -n 1 '$out' | grep -q '^gpuwiz .*NVIDIA GPUs.*VMware' && sed -n 2p '$out' | grep -q '^\$'"
-check "--help ends with the bug-report line (AC_INIT's)" sh -c \
-	"tail -n 2 '$out' | head -n 1 | grep -qxF 'Report bugs to: $(ac_arg 3)'"
-check "--help ends with the home page line (AC_INIT's)" sh -c \
-	"tail -n 1 '$out' | grep -qxF 'gpuwiz home page: <$(ac_arg 5)>'"
-check "AC_INIT has a bug address and a home page" sh -c "[ -n '$(ac_arg 3)' ] && [ -n '$(ac_arg 5)' ]"
+# No placeholder contact: AC_INIT names a real bug address and home page
+# or none; --help prints the lines only for what it names.
+check "AC_INIT: no placeholder bug address or home page" sh -c \
+	"! echo '$acinit' | grep -qE 'example\.(invalid|com|org)|\.local/'"
+if [ -n "$(ac_arg 3)" ]; then
+	check "--help has the bug-report line (AC_INIT's)" grep -qxF "Report bugs to: $(ac_arg 3)" "$out"
+else
+	check "--help: no bug-report line (AC_INIT names no address)" sh -c "! grep -q '^Report bugs' '$out'"
+fi
+if [ -n "$(ac_arg 5)" ]; then
+	check "--help has the home page line (AC_INIT's)" grep -qxF "gpuwiz home page: <$(ac_arg 5)>" "$out"
+else
+	check "--help: no home page line (AC_INIT names none)" sh -c "! grep -q 'home page' '$out'"
+fi
+check "--help: no placeholder address" sh -c "! grep -q 'example\.invalid' '$out'"
 check "po/Makevars: the bug address is AC_INIT's, not a second copy" \
 	grep -qx 'MSGID_BUGS_ADDRESS = $(PACKAGE_BUGREPORT)' "$SRCDIR/po/Makevars"
-case $(ac_arg 3) in *example.invalid*|*example.com*|*.local/*|'')
-	echo "# NOTE: AC_INIT's bug address '$(ac_arg 3)' is a placeholder: set the real tracker" ;;
-esac
 
 # --lang: an unknown language is an error naming those there are
 for bad in xx_YY fr "" ; do

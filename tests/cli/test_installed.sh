@@ -16,11 +16,31 @@ export GPUWIZ_PASSWORD=x
 vs_list() { env "$@" "$GPUWIZ" vsphere --url https://127.0.0.1:1/sdk --user u --insecure --timeout 5 list; }
 
 check "the program is installed ($GPUWIZ)" [ -x "$GPUWIZ" ]
-check "the module is installed ($MOD)" [ -f "$MOD" ]
 if command -v ldd >/dev/null 2>&1; then
 	check "the installed program links no libcurl/libxml2/OpenSSL" \
 		sh -c "! ldd '$GPUWIZ' | grep -qE 'lib(curl|xml2|ssl|crypto)[.-]'"
 fi
+# configure --without-vsphere: no module installed, the API refused
+if [ "${GW_WITH_VSPHERE:-yes}" = no ]; then
+	check "no module is installed (--without-vsphere)" [ ! -e "$MOD" ]
+	if command -v ldd >/dev/null 2>&1; then
+		# every installed file ldd reads (the others are not ELF)
+		find "$(dirname "$GPUWIZ")/.." -type f -exec sh -c \
+			'ldd "$1" 2>/dev/null' sh '{}' ';' >"$TMP/ldd"
+		check "no installed file needs libcurl/libxml2/OpenSSL" \
+			sh -c "! grep -qE 'lib(curl|xml2|ssl|crypto)[.-]' '$TMP/ldd'"
+	fi
+	run vs_list
+	check "a vSphere command: exit 2, one line: no vSphere module in this build" sh -c \
+		"[ $rc -eq 2 ] && [ \$(wc -l <'$err') -eq 1 ] && grep -qF 'has no vSphere module' '$err'"
+	run "$GPUWIZ" --version
+	check "--version: the module not built" grep -qx 'vSphere API module: not built (configured --without-vsphere)' "$out"
+	run "$GPUWIZ" mmio --gpu l40s
+	check "a command without vSphere works" [ "$rc" -eq 0 ]
+	finish
+	exit
+fi
+check "the module is installed ($MOD)" [ -f "$MOD" ]
 if [ -z "${GW_DESTDIR:-}" ] && command -v strings >/dev/null 2>&1; then
 	check "the program names the installed module's folder" \
 		sh -c "strings -a '$GPUWIZ' | grep -qxF '$MOD'"

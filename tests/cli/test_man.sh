@@ -57,6 +57,30 @@ check "FILES: the table under the configured prefix ($prefix)" \
 	grep -qx "\\.I $prefix/share/gpuwiz/gpus.ini" "$TMP/files"
 check "FILES: the sample hosts there too" grep -qx "\\.I $prefix/share/gpuwiz/hosts/" "$TMP/files"
 
+# ---- SEE ALSO: pages a Linux system has; BUGS: no placeholder -----------------
+# ESXi's commands have no manual pages on Linux: named in plain text
+section "SEE ALSO" | sed 's/\\-/-/g' >"$TMP/seealso"
+check "SEE ALSO names pages" grep -qE '^\.BR [a-z]' "$TMP/seealso"
+check "SEE ALSO: no ESXi command as a page (esxcli, vim-cmd, vmkfstools, vsish)" sh -c \
+	"! grep -qE '^\.BR? \"?(esxcli|vim-cmd|vmkfstools|vsish|localcli)\"? +\(' '$TMP/seealso'"
+sed -n 's/^\.BR \([a-z][a-z0-9_.-]*\) (\([1-8]\)).*/\1 \2/p' "$TMP/seealso" >"$TMP/pages"
+# each page is one of a package Debian ships (openssh-client, pciutils,
+# ansible-core), and, where man finds pages here, one it finds
+check "SEE ALSO: only pages of known Linux packages" sh -c \
+	"! grep -vxE 'ssh 1|lspci 8|ansible-playbook 1' '$TMP/pages'"
+if command -v man >/dev/null 2>&1 && man -w ssh >/dev/null 2>&1; then
+	while read -r page sec; do
+		man -w "$sec" "$page" >/dev/null 2>&1 || echo "# NOTE: $page($sec) is not installed here"
+	done <"$TMP/pages"
+fi
+bug=$(sed -n 's/^AC_INIT(\[gpuwiz\], \[[^]]*\], \[\([^]]*\)\].*/\1/p' "$SRC/configure.ac")
+if [ -z "$bug" ]; then
+	check "BUGS: no 'Report bugs to' line (AC_INIT names no address)" sh -c "! grep -q 'Report bugs to' '$MAN'"
+else
+	check "BUGS: AC_INIT's address" grep -qF "Report bugs to $bug." "$MAN"
+fi
+check "no placeholder address in the page" sh -c "! grep -q 'example[.]invalid' '$MAN'"
+
 # ---- it renders ----------------------------------------------------------------
 if command -v man >/dev/null 2>&1; then
 	MANWIDTH=80 man --warnings -l "$MAN" >"$TMP/man.txt" 2>"$TMP/man.err"

@@ -8,6 +8,7 @@
 # missing module, a file that is not one and a module of another build
 # each fail the command with one line naming the file, exit 2.
 . "$(dirname "$0")/lib.sh"
+need_vsphere
 BUILD=$(cd "$(dirname "$GPUWIZ")/.." && pwd)
 MOD=$BUILD/src/host/vsphere.so
 export GPUWIZ_PASSWORD=x

@@ -9,6 +9,7 @@
 # English, the table is not read, with one warning line each.  Controls
 # show each would have been used from a trusted place.
 . "$(dirname "$0")/lib.sh"
+need_vsphere
 BUILD=$(cd "$(dirname "$GPUWIZ")/.." && pwd)
 HOSTILE=$BUILD/tests/cli/fakemod-ctor/vsphere.so
 MARKER=$BUILD/src/gpuwiz.build-tree

@@ -9,6 +9,7 @@
 # going away in the middle of a task; SOAP faults (the free-ESXi licence
 # one included).  Skipped (77) when vcsim cannot be built here.
 . "$(dirname "$0")/lib.sh"
+need_vsphere
 SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$(dirname "$0")/vcsim.sh"
 

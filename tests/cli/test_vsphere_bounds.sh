@@ -18,6 +18,7 @@
 #  - an inventory answer with 8 MiB beside its objects (kept whole) is
 #    refused alike.
 . "$(dirname "$0")/lib.sh"
+need_vsphere
 SRC=${GW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 zh_checks
 

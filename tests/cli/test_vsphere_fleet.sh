@@ -11,6 +11,7 @@
 # line only on a terminal, never with --json.  Skipped
 # (77) when vcsim cannot be built here.
 . "$(dirname "$0")/lib.sh"
+need_vsphere
 . "$(dirname "$0")/vcsim.sh"
 
 export GPUWIZ_PASSWORD=pw

@@ -11,6 +11,7 @@
 # ReconfigVM_Task, and the server dying right after ReconfigVM_Task.
 # Skipped (77) when the simulator cannot be built (no Go or no govmomi).
 . "$(dirname "$0")/lib.sh"
+need_vsphere
 TV=${GW_TEST_VSPHERE_BIN:-$(dirname "$GPUWIZ")/../tests/unit/host/test_vsphere}
 [ -x "$TV" ] || { echo "SKIP: $TV not built"; exit 77; }
 . "$(dirname "$0")/vcsim.sh"

@@ -6,6 +6,7 @@
 # refused by the plan's rule and message (gw_plan_check_present), in C and
 # zh_CN, with nothing sent.  Skipped (77) when vcsim cannot be built here.
 . "$(dirname "$0")/lib.sh"
+need_vsphere
 . "$(dirname "$0")/vcsim.sh"
 
 zh_checks

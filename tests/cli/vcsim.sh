@@ -33,6 +33,7 @@ VC_PID=
 VC_DIR=
 
 vcsim_usable() {
+	[ "${GW_WITH_VSPHERE:-yes}" != no ] || return 1
 	command -v go >/dev/null 2>&1 || [ -x "$VCSIM_BIN" ]
 }
 
@@ -44,6 +45,7 @@ vcsim_stale() {
 }
 
 vcsim_build() {
+	need_vsphere   # (lib.sh) no client to talk to it
 	vcsim_stale || return 0
 	mkdir -p "$(dirname "$VCSIM_BIN")" || return 1
 	[ -f "$VC_SRC/tests/vcsim/build.sh" ] || {

@@ -206,12 +206,18 @@ test_open_spec(void **state)
 	assert_non_null(strstr(e.msg, "--sysroot"));
 	memset(&s, 0, sizeof s);
 	s.url = "https://vc01/sdk";
+#if GW_WITH_VSPHERE
 	assert_int_equal(gw_host_spec_check(&s, &e), -1);
 	assert_non_null(strstr(e.msg, "--user"));
 	s.user = "u";
 	s.thumbprint = "aa";
 	s.insecure = 1;
 	assert_int_equal(gw_host_spec_check(&s, &e), -1);
+#else
+	/* a build without the vSphere module: --url refused, one line */
+	assert_int_equal(gw_host_spec_check(&s, &e), -1);
+	assert_non_null(strstr(e.msg, "this build of gpuwiz has no vSphere module"));
+#endif
 
 	/* a Linux root where an ESXi host is needed, and back */
 	memset(&s, 0, sizeof s);

@@ -48,11 +48,15 @@ test_forms(void **state)
 	assert_true(f->fields[1].digits);
 	assert_string_equal(f->fields[2].label, "Identity file");
 	f = gw_wizard_connect_form(GW_MODE_VSPHERE);
+#if GW_WITH_VSPHERE
 	assert_non_null(f);
 	assert_int_equal(f->nfields, 3);
 	assert_string_equal(f->fields[0].label, "URL");
 	assert_string_equal(f->fields[1].label, "User");
 	assert_string_equal(f->fields[2].label, "Password");
+#else
+	assert_null(f);   /* test_api_not_built */
+#endif
 	/* only the password is secret, in every box */
 	for (m = 0; m < GW_NMODES; m++) {
 		f = gw_wizard_connect_form((gw_mode)m);
@@ -119,11 +123,14 @@ test_ssh_refusals(void **state)
 static void
 test_api_refusals(void **state)
 {
-	gw_wizard *w = fresh(NULL);
+	gw_wizard *w;
 	char fp[GW_WIZARD_FP_LEN];
 	gw_err e;
 
 	(void)state;
+	if (!GW_WITH_VSPHERE)
+		skip();   /* test_api_not_built */
+	w = fresh(NULL);
 	memset(&e, 0, sizeof e);
 	assert_int_equal(gw_wizard_connect_api(w, "", "root", "pw", NULL, fp, &e), -1);
 	assert_non_null(strstr(gw_err_text(&e, 1), "URL: empty"));
@@ -187,7 +194,8 @@ test_api_live(void **state)
 	gw_err e;
 
 	(void)state;
-	if (url == NULL || thumb == NULL || user == NULL || pass == NULL)
+	if (url == NULL || thumb == NULL || user == NULL || pass == NULL ||
+	    !GW_WITH_VSPHERE)
 		skip();
 	w = fresh(NULL);
 	memset(&e, 0, sizeof e);
@@ -227,6 +235,45 @@ test_api_live(void **state)
 	gw_wizard_delete(w);
 }
 
+/* A build without the vSphere module (configure --without-vsphere): the
+ * API route has no box, is not available and says why in the host
+ * layer's one line; connecting refuses with that line before a field is
+ * read (an empty URL included), and nothing changes.  In a build with
+ * the module: the route is there, waiting for its connection. */
+static void
+test_api_not_built(void **state)
+{
+	const char *v[3] = { "https://vc01/sdk", "root", "pw-secret" };
+	const char *why = NULL;
+	char fp[GW_WIZARD_FP_LEN];
+	gw_wizard *w = fresh(NULL);
+	gw_err e;
+
+	(void)state;
+	memset(&e, 0, sizeof e);
+	assert_int_equal(gw_wizard_mode_available(w, GW_MODE_VSPHERE, &why), 0);
+	assert_non_null(why);
+	if (GW_WITH_VSPHERE) {
+		assert_null(strstr(why, "no vSphere module"));
+		gw_wizard_delete(w);
+		return;
+	}
+	assert_non_null(strstr(why, "this build of gpuwiz has no vSphere module"));
+	assert_null(gw_wizard_connect_form(GW_MODE_VSPHERE));
+	assert_int_equal(gw_wizard_set_mode(w, GW_MODE_VSPHERE, &why), -1);
+	assert_non_null(strstr(why, "no vSphere module"));
+	assert_int_equal(gw_wizard_connect(w, GW_MODE_VSPHERE, v, NULL, fp, &e), -1);
+	assert_non_null(strstr(e.msg, "this build of gpuwiz has no vSphere module"));
+	assert_null(strstr(e.msg, "pw-secret"));
+	assert_int_equal(gw_wizard_connect_api(w, "", "", NULL, NULL, fp, &e), -1);
+	assert_non_null(strstr(e.msg, "no vSphere module"));
+	assert_string_equal(fp, "");
+	unchanged(w, GW_MODE_OFFLINE, "");
+	/* the other routes are there */
+	assert_non_null(gw_wizard_connect_form(GW_MODE_ESXI_SSH));
+	gw_wizard_delete(w);
+}
+
 int
 main(void)
 {
@@ -236,6 +283,7 @@ main(void)
 		cmocka_unit_test(test_api_refusals),
 		cmocka_unit_test(test_failure_keeps_host),
 		cmocka_unit_test(test_api_live),
+		cmocka_unit_test(test_api_not_built),
 	};
 	char tmpl[] = "/tmp/gwconnect.XXXXXX", *cmd;
 	gw_err e;
