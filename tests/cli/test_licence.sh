@@ -80,7 +80,7 @@ check "every source file has '$SPDX' in its first two lines" [ -z "$missing" ]
 if [ $# -eq 0 ]; then
 	# (the name in two pieces, so that this file does not name it)
 	grep -rlI "example"'\.invalid' "$SRC" --exclude-dir=.git --exclude-dir=_build \
-		--exclude-dir=autom4te.cache >"$TMP/placeholder" 2>/dev/null
+		--exclude-dir=autom4te.cache --exclude='*~' >"$TMP/placeholder" 2>/dev/null
 	check "no file of the tree names the placeholder contact host" [ ! -s "$TMP/placeholder" ]
 	sed 's/^/   /' "$TMP/placeholder"
 	version=$(sed -n 's/^AC_INIT(\[gpuwiz\], \[\([^]]*\)\].*/\1/p' "$SRC/configure.ac")
