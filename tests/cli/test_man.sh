@@ -99,6 +99,22 @@ check "README: the first builds, installs and starts from deps.sh" sh -c \
 	"head -n 1 '$TMP/setup' | grep -q '^    sh deps.sh && .*make install && gpuwiz\$'"
 check "README: the second is the test suite from tests/deps.sh" sh -c \
 	"sed -n 2p '$TMP/setup' | grep -qx '    sh tests/deps.sh && sh tests/run-all.sh'"
+check "README: .ci/run runs the second command verbatim" sh -c \
+	"sed -n '2s/^    //p' '$TMP/setup' >'$TMP/testcmd' && grep -qxFf '$TMP/testcmd' '$SRC/.ci/run'"
+# the first screen: the quick start (the tarball, the set-up commands, a
+# sample host and gpuwiz mmio) within the first 40 lines
+head -n 40 "$SRC/README.md" >"$TMP/first"
+check "README's first screen: configure, make, sudo make install" \
+	grep -q '^    \./configure && make && sudo make install$' "$TMP/first"
+check "README's first screen: the two set-up commands" sh -c \
+	"[ \"\$(grep -cxFf '$TMP/setup' '$TMP/first')\" -eq 2 ]"
+check "README's first screen: a sample host and gpuwiz mmio" sh -c \
+	"grep -q '^    gpuwiz --sample-host esxi-l40s ' '$TMP/first' && grep -q '^    gpuwiz mmio --gpu a100-80g-pcie ' '$TMP/first'"
+check "README: uninstall, licence and reporting sections" sh -c \
+	"grep -qx '## Uninstall' '$SRC/README.md' && grep -qx '## Licence' '$SRC/README.md' && grep -qx '## Reporting problems' '$SRC/README.md'"
+check "README: no placeholder address" sh -c "! grep -q 'example\\.invalid' '$SRC/README.md'"
+check "README's links to doc/ name files that exist" sh -c \
+	"for f in \$(grep -o '](doc/[a-z.]*)' '$SRC/README.md' | tr -d '()]' | sort -u); do [ -f '$SRC/'\$f ] || exit 1; done"
 # the packages of an apt-get install list (after "install -y ...")
 pkgs() {
 	awk '/^apt-get install/ { on = 1 } on { print; if (!/\\$/) on = 0 }' "$1" |
