@@ -13,6 +13,8 @@
  *   user       --user, the user of GOVC_URL, GOVC_USERNAME, VMWARE_USER
  *   password   GPUWIZ_PASSWORD, the password of GOVC_URL, GOVC_PASSWORD,
  *              VMWARE_PASSWORD, asked
+ * (the user and password inside GOVC_URL only where GOVC_URL gives the
+ * URL: never sent to the server of --url)
  *   checking   --thumbprint, --insecure or --cafile, GOVC_INSECURE,
  *              VMWARE_VALIDATE_CERTS=false
  *   CA file    --cafile, GOVC_TLS_CA_CERTS (one file)
@@ -276,6 +278,12 @@ cli_conn_env(cli_opts *o, gw_err *e)
 			o->env_url_var = "VMWARE_HOST";
 		}
 		o->url = o->env_url;
+	}
+	/* the user and password inside GOVC_URL belong to that server: not
+	 * sent to another one named by --url */
+	if (o->env_url_var == NULL || strcmp(o->env_url_var, "GOVC_URL") != 0) {
+		wipe(&uuser);
+		wipe(&upw);
 	}
 	user = uuser ? uuser : v[V_GOVC_USERNAME] ? v[V_GOVC_USERNAME]
 	                                          : v[V_VMWARE_USER];

@@ -63,6 +63,9 @@ run env GPUWIZ_PASSWORD="$PW" GOVC_URL=https://127.0.0.1:1/sdk GOVC_USERNAME=nob
 	VMWARE_USER=nobody VMWARE_PASSWORD="$BAD" GOVC_INSECURE=0 \
 	"$GPUWIZ" vsphere --url "$VC_URL" --user gw --insecure list --json
 check "--url, --user, --insecure and GPUWIZ_PASSWORD beat GOVC_* and VMWARE_*" listed
+run env GOVC_URL="https://gw:$PW_ENC@127.0.0.1:1/sdk" "$GPUWIZ" vsphere --url "$VC_URL" --insecure list --json </dev/null
+check "GOVC_URL's user and password are not sent to the server of --url" \
+	sh -c "[ $rc -eq 2 ] && ! grep -q '\"round_trips\"' '$out' && grep -q -- '--user' '$err'"
 run env GOVC_USERNAME=gw GOVC_PASSWORD="$PW" GOVC_INSECURE=1 "$GPUWIZ" gpus --url "$VC_URL" --json
 check "gpus --url: the user, password and GOVC_INSECURE from the variables" \
 	sh -c "[ $rc -eq 0 ] && grep -q '\"gpus\"' '$out'"
