@@ -156,10 +156,30 @@ cli_sub_find(const cli_cmd *c, const char *name)
 void
 cli_err_unknown_command(gw_err *e, const char *name)
 {
-	/* the list follows the message's msgid, not cli_cmds[]: the two
-	 * orders differ and both are kept as they were */
-	gw_err_set(e, _("unknown command '%s' (expected mmio, vmx, snippet, apply, check, gpus, vms, passthru, vsphere, diagnose or verify; see gpuwiz --help)"),
-	           name);
+	gw_buf b;
+	char *list;
+	size_t i;
+
+	/* the commands of cli_cmds[], in its order */
+	gw_buf_init(&b);
+	for (i = 0; i + 1 < cli_ncmds; i++)
+		/* TRANSLATORS: between the items of a list of names in a
+		 * sentence ("bosh, opsman, tile"); zh: the enumeration comma. */
+		gw_buf_printf(&b, "%s%s", i ? _(", ") : "", cli_cmds[i].name);
+	list = gw_buf_steal(&b);
+	if (cli_ncmds > 1) {
+		char *t;
+
+		/* TRANSLATORS: the last item of a list of choices after the
+		 * others ("mmio, vmx, help": "mmio, vmx" or "help"). */
+		t = gw_xasprintf(_("%s or %s"), list, cli_cmds[cli_ncmds - 1].name);
+		free(list);
+		list = t;
+	}
+	/* TRANSLATORS: the word given, then the list of commands. */
+	gw_err_set(e, _("unknown command '%s' (expected %s; see gpuwiz --help)"),
+	           name, list);
+	free(list);
 }
 
 cli_optset

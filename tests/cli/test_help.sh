@@ -61,6 +61,11 @@ run "$GPUWIZ" help frob
 check "gpuwiz help frob: exit 2, nothing on stdout" sh -c "[ $rc -eq 2 ] && [ ! -s '$out' ]"
 check "... one line naming it and the commands" sh -c \
 	"[ \$(wc -l <'$err') -eq 1 ] && grep -qF \"unknown command 'frob' (expected mmio, vmx,\" '$err'"
+check "... every command of the table, help too" sh -c \
+	"grep -qF 'expected mmio, vmx, snippet, apply, check, gpus, vms, passthru, verify, diagnose, vsphere or help;' '$err'"
+run env LANG=zh_CN.UTF-8 LC_ALL=zh_CN.UTF-8 "$GPUWIZ" help frob
+check "zh: the list of commands with the enumeration comma and 或" sh -c \
+	"[ $rc -eq 2 ] && grep -qF 'mmio、vmx、' '$err' && grep -qF 'vsphere 或 help' '$err'"
 run "$GPUWIZ" frob --help
 check "gpuwiz frob --help: refused the same" sh -c "[ $rc -eq 2 ] && grep -qF \"unknown command 'frob'\" '$err'"
 run "$GPUWIZ" help vsphere frob
