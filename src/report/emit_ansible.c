@@ -189,7 +189,12 @@ play_vars(abuild *ab, int need_host, int bdfs)
 	      "{{ lookup('env', 'VMWARE_VALIDATE_CERTS') | default(true, true) | bool }}");
 	/* gpuwiz's options for them; each line within yamllint's 120
 	 * columns */
-	put_s(ab, v, "gpuwiz_url", "https://{{ gpuwiz_vmware_host }}:{{ gpuwiz_vmware_port }}/sdk");
+	/* an IPv6 address in brackets (RFC 3986, 3.2.2) */
+	put_s(ab, v, "gpuwiz_v6",
+	      "{{ ':' in gpuwiz_vmware_host and gpuwiz_vmware_host[:1] != '[' }}");
+	put_s(ab, v, "gpuwiz_url_host",
+	      "{{ '[' ~ gpuwiz_vmware_host ~ ']' if gpuwiz_v6 | bool else gpuwiz_vmware_host }}");
+	put_s(ab, v, "gpuwiz_url", "https://{{ gpuwiz_url_host }}:{{ gpuwiz_vmware_port }}/sdk");
 	put_s(ab, v, "gpuwiz_tls",
 	      "{{ [] if gpuwiz_vmware_validate_certs | bool else ['--insecure'] }}");
 	put_s(ab, v, "gpuwiz_connection",

@@ -87,6 +87,26 @@ if [ "$rc" -ne 0 ] && has "No VM is named" && has "failed=1"; then
 	ok "no VM named: the assert stops the play"
 else nok "no VM: exit $rc" "$(tail -n 15 "$out")"; fi
 
+# the URL gpuwiz is given: an IPv6 VMWARE_HOST in brackets, once; a name
+# as it is (the play's own variables, with one task printing the URL)
+if /usr/bin/python3 - "$TMP/novm.yml" "$TMP/url.yml" <<'PY'
+import sys, yaml
+play = yaml.safe_load(open(sys.argv[1]))[0]
+yaml.safe_dump([{"hosts": "localhost", "connection": "local", "gather_facts": False,
+                 "vars": play["vars"],
+                 "tasks": [{"ansible.builtin.debug": {"msg": "URL={{ gpuwiz_url }}"}}]}],
+               open(sys.argv[2], "w"))
+PY
+then
+	for hu in 'fe80::1 https://[fe80::1]:443/sdk' '[fe80::1] https://[fe80::1]:443/sdk' \
+		'esx01.example.com https://esx01.example.com:443/sdk'; do
+		run env VMWARE_HOST="${hu%% *}" "$AP" "$TMP/url.yml"
+		if [ "$rc" -eq 0 ] && has "\"URL=${hu#* }\""; then
+			ok "VMWARE_HOST=${hu%% *}: gpuwiz is given --url ${hu#* }"
+		else nok "URL for ${hu%% *}: exit $rc" "$(grep -n 'URL=' "$out"; tail -n 5 "$out")"; fi
+	done
+else nok "the play's variables read with /usr/bin/python3's yaml"; fi
+
 run "$GPUWIZ" snippet --format ansible $VG --vm "$(printf 'a\tb')"
 if [ "$rc" -eq 2 ] && errhas "--vm" && [ ! -s "$out" ]; then
 	ok "a VM name with a control character is refused"
