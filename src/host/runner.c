@@ -16,15 +16,6 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static double
-mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* -v (gw_verbosity): a command run on the host, one line: where, the
  * command line as run there (for ssh the words as quoted for the remote
  * shell; never a file's data, which goes on stdin), its exit status
@@ -36,7 +27,7 @@ trace_run(const gw_runner *r, const char *cmd, int rc, int st, double t0)
 
 	if (gw_verbosity() != GW_VERBOSE)
 		return;
-	t = mono_s() - t0;
+	t = runner_now() - t0;
 	if (r->remote && rc == 0)
 		/* TRANSLATORS: -v: user@host, the command as run there, its
 		 * exit status, its time in seconds. */
@@ -160,7 +151,7 @@ runner_run_script(gw_runner *r, const char *script, const char *in,
 {
 	const char **v;
 	gw_buf full;
-	double t0 = mono_s();
+	double t0 = runner_now();
 	int rc;
 
 	gw_buf_init(&full);
@@ -373,7 +364,7 @@ gw_runner_open_ssh_prompt(const char *user_at_host, const char *const extra[],
 	}
 	gw_fatal_hold();
 	r->foreground = r->prompt;
-	t0 = mono_s();
+	t0 = runner_now();
 	rc = runner_spawn(r, (char *const *)v, NULL, 0, NULL, NULL, &err, &st,
 	                  "ssh", e);
 	r->foreground = 0;
@@ -451,7 +442,7 @@ runner_run_argv(gw_runner *r, const char *const argv[], char **out,
 		                       what, e);
 		gw_buf_free(&s);
 	} else {
-		double t0 = mono_s();
+		double t0 = runner_now();
 
 		rc = runner_spawn(r, (char *const *)argv, NULL, 0, out, olen, err,
 		                  status, what, e);

@@ -40,6 +40,8 @@ struct gw_runner {
 int runner_spawn(const gw_runner *r, char *const argv[], const char *in,
                  size_t inlen, char **out, size_t *olen, char **err,
                  int *status, const char *what, gw_err *e);
+/* CLOCK_MONOTONIC in seconds: the timeouts and the times -v shows. */
+double runner_now(void);
 
 /* ---- runner.c ---------------------------------------------------------- */
 

@@ -31,8 +31,8 @@ typedef struct spawn_job {
 	int timed_out, too_much;
 } spawn_job;
 
-static double
-now_s(void)
+double
+runner_now(void)
 {
 	struct timespec ts;
 
@@ -233,7 +233,7 @@ static void
 pump(spawn_job *j)
 {
 	while (j->pout[0] >= 0 || j->perr[0] >= 0) {
-		double rem = j->deadline - now_s();
+		double rem = j->deadline - runner_now();
 		int left;
 
 		if (rem <= 0) {
@@ -308,7 +308,7 @@ runner_spawn(const gw_runner *r, char *const argv[], const char *in,
 	slot = gw_fatal_add(kill_child, &j);
 	gw_buf_init(&j.bo);
 	gw_buf_init(&j.be);
-	j.deadline = now_s() + timeout_s(r);
+	j.deadline = runner_now() + timeout_s(r);
 	pump(&j);
 	rc = finish(&j, status, e);
 	gw_fatal_remove(slot);
