@@ -327,7 +327,7 @@ static const cli_optdef optdefs[OPT_COUNT] = {
 	[OPT_DYNAMIC] = FLAG("dynamic", 0, a.dynamic,
 	                     N_("Dynamic DirectPath I/O: GPUs by PCI ids (vCenter 7+)")),
 	[OPT_VERBOSE] = FLAG("verbose", 'v', verbose,
-	                     N_("each ssh command and vSphere call on stderr, with its time")),
+	                     N_("each ssh command and vSphere call, timed, on stderr")),
 	[OPT_QUIET] = FLAG("quiet", 'q', quiet,
 	                   N_("only errors on stderr: no warnings, notes or progress")),
 };
