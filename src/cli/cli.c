@@ -128,7 +128,10 @@ usage(FILE *f)
 {
 	fputs(_("gpuwiz puts NVIDIA GPUs into VMware VMs so that they power on.\n"), f);
 	fputs("\n", f);
-	fprintf(f, _("Usage: %s [--lang LANG] [--answers FILE] [HOST | --url URL --user USER]   the wizard\n"), cli_progname);
+	/* TRANSLATORS: the wizard's usage; the second line says what it is,
+	 * under the first's options. */
+	fprintf(f, _("Usage: %s [--lang LANG] [--answers FILE] [HOST | --url URL --user USER]\n"
+	             "                  (the wizard)\n"), cli_progname);
 	cli_usage_commands(f);
 	fputs("\n", f);
 	fputs(_("Each command's own help, with exactly the options it takes:\n"

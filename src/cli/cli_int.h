@@ -165,6 +165,11 @@ extern const cli_optset cli_plan_opts, cli_host_opts, cli_api_opts;
 const cli_cmd *cli_cmd_find(const char *name);
 const cli_sub *cli_sub_find(const cli_cmd *c, const char *name);
 void cli_usage_commands(FILE *f);
+/* One usage form, "gpuwiz CMD FORM" after lead, wrapped in 80 cells: at
+ * the last space outside brackets that fits where there is one, the lines
+ * under it indented by 18 (help.c). */
+void cli_usage_form(FILE *f, const char *lead, const char *cmd,
+                    const char *form);
 /* e: "unknown command 'name' (expected ...)" */
 void cli_err_unknown_command(gw_err *e, const char *name);
 /* The options the command c (its subcommand s, NULL for none) takes,

@@ -207,11 +207,10 @@ cli_usage_commands(FILE *f)
 
 	for (i = 0; i < cli_ncmds; i++) {
 		for (k = 0; cli_cmds[i].usage[k] != NULL; k++)
-			fprintf(f, "       gpuwiz %s %s\n", cli_cmds[i].name,
-			        _(cli_cmds[i].usage[k]));
+			cli_usage_form(f, "       ", cli_cmds[i].name,
+			               _(cli_cmds[i].usage[k]));
 		for (s = cli_cmds[i].subs; s != NULL && s->name != NULL; s++)
-			fprintf(f, "       gpuwiz %s %s\n", cli_cmds[i].name,
-			        _(s->usage));
+			cli_usage_form(f, "       ", cli_cmds[i].name, _(s->usage));
 	}
 	fputs("       gpuwiz --help | --version\n", f);
 }

@@ -17,6 +17,7 @@
 
 #define HELP_COLS 80
 #define HELP_DESC 26     /* the column where an option's line starts */
+#define USAGE_INDENT 18  /* the lines of a usage form under its first */
 
 /* "  -g, --gpu SPEC" or "      --json": the option as --help writes it */
 static char *
@@ -144,17 +145,76 @@ cli_help_other_opts(void)
 	               cli_global_opts);
 }
 
+/* The cells of s[0..n) */
+static int
+cells_n(const char *s, size_t n)
+{
+	char *t = gw_xstrndup(s, n);
+	int w = gw_text_cells(t);
+
+	free(t);
+	return w;
+}
+
+void
+cli_usage_form(FILE *f, const char *lead, const char *cmd, const char *form)
+{
+	char *s = gw_xasprintf("%s %s %s", cli_progname, cmd, form), *w, *p;
+	const char *r;
+	int first = 1;
+
+	/* the form's own breaks and indents: one space */
+	for (w = s, r = s; *r; r++)
+		if (*r == ' ' || *r == '\n') {
+			if (w > s && w[-1] != ' ')
+				*w++ = ' ';
+		} else
+			*w++ = *r;
+	while (w > s && w[-1] == ' ')
+		w--;
+	*w = '\0';
+	for (p = s; *p; first = 0) {
+		int room = HELP_COLS - (first ? gw_text_cells(lead) : USAGE_INDENT);
+		size_t i, cut = strlen(p), any = 0, outer = 0;
+		int depth = 0;
+
+		if (gw_text_cells(p) > room) {
+			/* the last space that fits, outside brackets where one is */
+			for (i = 0; p[i] && (p[i] != ' ' || cells_n(p, i) <= room); i++)
+				if (p[i] == ' ') {
+					any = i;
+					if (depth == 0)
+						outer = i;
+				} else if (p[i] == '[' || p[i] == '(')
+					depth++;
+				else if ((p[i] == ']' || p[i] == ')') && depth > 0)
+					depth--;
+			/* (a bracket's break that leaves half the line empty
+			 * gives way to the last space) */
+			cut = outer && cells_n(p, outer) > room / 2 ? outer
+			      : any ? any : i;
+		}
+		if (first)
+			fputs(lead, f);
+		else
+			fprintf(f, "%*s", USAGE_INDENT, "");
+		fprintf(f, "%.*s\n", (int)cut, p);
+		for (p += cut; *p == ' '; p++)
+			;
+	}
+	free(s);
+}
+
 /* One usage form: "Usage: gpuwiz CMD FORM" first, then under it */
 static void
 usage_line(FILE *f, int first, const cli_cmd *c, const char *form)
 {
 	const char *lead = _("Usage:");
+	char *l = first ? gw_xasprintf("%s ", lead)
+	                : gw_xasprintf("%*s", gw_text_cells(lead) + 1, "");
 
-	if (first)
-		fprintf(f, "%s ", lead);
-	else
-		fprintf(f, "%*s", gw_text_cells(lead) + 1, "");
-	fprintf(f, "%s %s %s\n", cli_progname, c->name, _(form));
+	cli_usage_form(f, l, c->name, _(form));
+	free(l);
 }
 
 /* Every form of c, or only its subcommand's */

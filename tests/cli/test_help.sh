@@ -124,6 +124,19 @@ if [ -n "${GPUWIZ_LOCALEDIR:-}" ] && locale -a 2>/dev/null | grep -qi '^zh_CN\.u
 	done
 	env -u LC_ALL LANG=zh_CN.UTF-8 "$GPUWIZ" --help >"$TMP/zg"
 	check "zh: the global help's option lines aligned" options_laid_out "$TMP/zg"
+	# every line of every help, the usage forms too, in 80 cells
+	for lang in C.UTF-8 zh_CN.UTF-8; do
+		wide=
+		for c in global $CMDS; do
+			w=$(words "$c")
+			[ "$c" = global ] && w=
+			# shellcheck disable=SC2086
+			env -u LC_ALL LANG=$lang "$GPUWIZ" $w --help >"$TMP/wide"
+			[ "$(LC_ALL=C.UTF-8 wc -L <"$TMP/wide")" -le 80 ] || wide="$wide [$c]"
+		done
+		check "$lang: every line of every --help in 80 cells" [ -z "$wide" ]
+		[ -z "$wide" ] || echo "   wider:$wide"
+	done
 	env -u LC_ALL LANG=zh_CN.UTF-8 "$GPUWIZ" help frob >"$TMP/zo" 2>"$TMP/ze"
 	zrc=$?
 	check "zh: gpuwiz help frob: exit 2, one Chinese line naming it" sh -c \
