@@ -197,8 +197,11 @@ play_vars(abuild *ab, int need_host, int bdfs)
 	put_s(ab, v, "gpuwiz_url", "https://{{ gpuwiz_url_host }}:{{ gpuwiz_vmware_port }}/sdk");
 	put_s(ab, v, "gpuwiz_tls",
 	      "{{ [] if gpuwiz_vmware_validate_certs | bool else ['--insecure'] }}");
+	put_s(ab, v, "gpuwiz_dry", "{{ ['--dry-run'] if ansible_check_mode else [] }}");
+	note(ab, "gpuwiz_dry:", gw_xstrdup(_("Under ansible-playbook --check, gpuwiz runs with --dry-run: it reads the inventory, says what it would change and changes nothing.")));
 	put_s(ab, v, "gpuwiz_connection",
 	      "{{ ['--url', gpuwiz_url, '--user', gpuwiz_vmware_user] + gpuwiz_tls }}");
+	put_s(ab, v, "gpuwiz_cmd", "{{ [gpuwiz, 'vsphere'] + gpuwiz_connection }}");
 	return v;
 }
 
@@ -235,7 +238,7 @@ static json_t *
 gpuwiz_task(abuild *ab, const char *name, const char *argv_tail)
 {
 	json_t *a = json_object();
-	char *argv = gw_xasprintf("{{ [gpuwiz, 'vsphere'] + gpuwiz_connection + %s }}",
+	char *argv = gw_xasprintf("{{ gpuwiz_cmd + %s }}",
 	                          argv_tail);
 
 	put_s(ab, a, "argv", argv);
@@ -260,10 +263,13 @@ t_passthrough(abuild *ab, json_t *tasks)
 	                "['list', '--json']");
 	put_s(ab, t, "register", "gpuwiz_list");
 	put_s(ab, t, "changed_when", "false");
+	/* it only reads: run in check mode too, for the task after it */
+	put(ab, t, "check_mode", json_false());
 	push(ab, tasks, t);
 
 	t = gpuwiz_task(ab, _("Enable passthrough of the host's GPUs (gpuwiz vsphere passthru)"),
-	                "['passthru', '--enable', item] + gpuwiz_host_args");
+	                "['passthru', '--enable', item] + gpuwiz_host_args + gpuwiz_dry");
+	put(ab, t, "check_mode", json_false());
 	note(ab, M_CMD ":", gw_xasprintf("%s%s", _("Passthrough on for the GPUs at these host addresses that are not active yet, as esxcli hardware pci pcipassthru set -d ADDR -e true -a does on the host: at once where ESXi can (vSphere API 7.0 applyNow), else after a reboot, which gpuwiz then says (source: VMware esxcli reference). The collection's vmware_host_passthrough cannot apply it at once with Debian 12's python3-pyvmomi."),
 	     ab->o && ab->o->esxi_host ? "" : _(" Where vCenter has several hosts, name the GPUs' host: -e gpuwiz_esxi_hostname=NAME (as vCenter names it).")));
 	vars = json_object();
@@ -390,7 +396,7 @@ plan_args(abuild *ab)
 static void
 t_apply(abuild *ab, json_t *tasks)
 {
-	json_t *t = json_object(), *a = json_object(), *vars = json_object();
+	json_t *t = json_object(), *a = json_object(), *vars = json_object(), *devs;
 	const gw_setting *mem = first_of(ab->p, GW_SET_MEM);
 	char *why;
 
@@ -400,17 +406,27 @@ t_apply(abuild *ab, json_t *tasks)
 	note(ab, M_CMD ":", gw_xasprintf(_("The collection has no module that adds a PCI device (DirectPath I/O or a vGPU) to a VM, and vmware_guest, which writes advanced settings, fails with Debian 12's python3-pyvmomi (no VmomiJSONEncoder): gpuwiz vsphere apply attaches the GPUs and writes the plan's settings through the vSphere API, one ReconfigVM_Task per VM, powered off only. %s A VM that has them already is left as it is (changed: false); a plan with failures changes nothing and fails the task."),
 	                                 why));
 	free(why);
-	put_s(ab, a, "argv", "{{ [gpuwiz, 'vsphere'] + gpuwiz_connection + ['apply'] + gpuwiz_vm_args + gpuwiz_plan + ['--json'] }}");
+	put_s(ab, a, "argv", "{{ gpuwiz_cmd + ['apply'] + gpuwiz_vm_args + gpuwiz_plan + gpuwiz_dry + ['--json'] }}");
 	put(ab, t, M_CMD, a);
+	put(ab, t, "check_mode", json_false());
 	put(ab, vars, "gpuwiz_plan", plan_args(ab));
-	note(ab, "gpuwiz_result:", gw_xstrdup(_("What gpuwiz did to each VM (its --json): changed when one was reconfigured or upgraded.")));
+	note(ab, "gpuwiz_result:", gw_xstrdup(_("What gpuwiz did to each VM (its --json): changed when one was reconfigured or upgraded, or under --check would be.")));
 	put_s(ab, vars, "gpuwiz_result",
 	      "{{ (gpuwiz_apply.stdout | default('{}', true) | from_json).vms | default([]) }}");
 	put_s(ab, vars, "gpuwiz_reconfigured",
-	      "{{ gpuwiz_result | selectattr('result', 'eq', 'reconfigured') | list }}");
+	      "{{ gpuwiz_result | selectattr('result', 'in', ['reconfigured', 'would_change']) | list }}");
 	put_s(ab, vars, "gpuwiz_upgraded",
 	      "{{ gpuwiz_result | selectattr('upgraded_to', 'defined') | list }}");
 	put(ab, t, "vars", vars);
+	devs = plan_bdfs(ab);
+	if (json_array_size(devs) > 0) {
+		/* gpuwiz needs the host's id of a device whose passthrough is
+		 * active: under --check, one the task before would enable is
+		 * not, so the attach cannot be previewed */
+		note(ab, "when:", gw_xstrdup(_("Under --check, skipped when passthrough would first be enabled: the device's id on the host exists only once it is active.")));
+		put_s(ab, t, "when", "not (ansible_check_mode and gpuwiz_passthru is changed)");
+	}
+	json_decref(devs);
 	put_s(ab, t, "register", "gpuwiz_apply");
 	put_s(ab, t, "changed_when", "gpuwiz_reconfigured | length > 0 or gpuwiz_upgraded | length > 0");
 	put_s(ab, t, "failed_when", "gpuwiz_apply.rc != 0");

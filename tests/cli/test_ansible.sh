@@ -172,6 +172,21 @@ finally:
 PY
 }
 
+# --check first: gpuwiz runs with --dry-run, says what it would change
+# (changed), and nothing is changed
+play --check "$TMP/pt.yml"
+case $(recap) in
+*"changed=1 "*"failed=0 "*"skipped=1 "*)
+	ok "passthrough plan under --check: passthrough would be enabled, the attach waits for it: $(recap | tr -s ' ')" ;;
+*) nok "passthrough --check: exit $rc" "$(tail -n 25 "$out"; vcsim_log 5)" ;;
+esac
+if readback VM1 '
+assert devs == [], devs
+assert "pciPassthru.64bitMMIOSizeGB" not in extra, extra
+assert passthru.get("0000:5e:00.0") != (True, True), passthru
+' >"$TMP/rb" 2>&1; then
+	ok "passthrough plan under --check: nothing changed on the server (no device, no MMIO key, passthrough off)"
+else nok "--check changed the server" "$(tail -n 5 "$TMP/rb")"; fi
 play "$TMP/pt.yml"
 case $(recap) in
 *"changed=2 "*"failed=0 "*) ok "passthrough plan: the playbook runs against vcsim: $(recap | tr -s ' ')" ;;
@@ -192,6 +207,20 @@ case $(recap) in
 *"changed=0 "*"failed=0 "*) ok "passthrough plan: a second run changes nothing: $(recap | tr -s ' ')" ;;
 *) nok "passthrough second run" "$(recap; tail -n 25 "$out")" ;;
 esac
+
+# --check of the vGPU plan: gpuwiz vsphere apply --dry-run says the VM
+# would change (changed), and the VM is as it was
+play --check "$TMP/vg.yml"
+case $(recap) in
+*"changed=1 "*"failed=0 "*) ok "vGPU plan under --check: the VM would change: $(recap | tr -s ' ')" ;;
+*) nok "vGPU --check: exit $rc" "$(tail -n 25 "$out"; vcsim_log 5)" ;;
+esac
+if readback VM2 "
+assert devs == [], devs
+assert 'pciPassthru0.cfg.enable_uvm' not in extra, extra
+" >"$TMP/rb" 2>&1; then
+	ok "vGPU plan under --check: nothing changed on the server (no vGPU, no enable_uvm)"
+else nok "--check changed VM2" "$(tail -n 5 "$TMP/rb")"; fi
 
 play "$TMP/vg.yml"
 case $(recap) in
