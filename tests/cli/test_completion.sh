@@ -69,7 +69,7 @@ check "... but offers --gpu and --mmio-gb" sh -c "grep -qx -- --gpu '$TMP/o' && 
 comp mmio --m >"$TMP/o"
 check "gpuwiz mmio --m<TAB>: --memory, --mmio-gb" [ "$(tr '\n' ' ' <"$TMP/o")" = "--memory --mmio-gb " ]
 comp --v >"$TMP/o"
-check "gpuwiz --v<TAB>: --version" [ "$(cat "$TMP/o")" = --version ]
+check "gpuwiz --v<TAB>: --verbose, --version" [ "$(tr '\n' ' ' <"$TMP/o")" = "--verbose --version " ]
 
 # ---- values ------------------------------------------------------------------
 sed -n 's/^\[\([a-z0-9][a-z0-9-]*\)\].*/\1/p' "$GPUWIZ_TABLE" | sort >"$TMP/ids"

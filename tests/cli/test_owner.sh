@@ -20,6 +20,12 @@ as_user() { # [--groups G] CMD...: run CMD as uid 4242, gid 4343
 }
 chmod 755 "$TMP"
 UT=$TMP/usertmp; mkdir -p "$UT"; chown 4242:4343 "$UT"
+# the build's gpuwiz must be reachable by uid 4242: not so where a folder
+# above the checkout is closed to others (a checkout in /root, 0700)
+if ! as_user "$GPUWIZ" --version >/dev/null 2>&1; then
+	echo "SKIP: uid 4242 cannot run $GPUWIZ (a folder above it is closed to others, e.g. /root at 0700)"
+	exit 77
+fi
 owner_of() { stat -c '%u:%g %a' "$1"; }
 # no_change FILE ORIG: FILE is ORIG's bytes, with no backup or temporary
 no_change() {

@@ -141,7 +141,7 @@ for lang in $langs; do
 	: >"$TMP/write"
 	p=0
 	while [ $p -lt 5 ]; do screen; cat "$SCREEN" >>"$TMP/write"; keys NPage; p=$((p + 1)); done
-	check "$lang tanzu: the routes are the alternatives" in_pages "$TMP/write" "$(tr_ "$lang" 'Give BOSH the VM type in one of these %zu ways: follow only the one for how you deploy' | sed 's/%zu/3/' | cut -c1-12)"
+	check "$lang tanzu: the routes are the alternatives" in_pages "$TMP/write" "$(trn_ "$lang" 'Give BOSH the VM type in this %zu way: follow it for how you deploy' 'Give BOSH the VM type in one of these %zu ways: follow only the one for how you deploy' 3 | sed 's/%zu/3/' | cut -c1-12)"
 	check "$lang tanzu: A. the tile" in_pages "$TMP/write" "A. $(tr_ "$lang" 'The AI Services tile in Ops Manager')"
 	check "$lang tanzu: B. Ops Manager" in_pages "$TMP/write" "B. $(tr_ "$lang" "Ops Manager's API or om")"
 	check "$lang tanzu: C. BOSH" in_pages "$TMP/write" "C. $(tr_ "$lang" 'BOSH alone')"
