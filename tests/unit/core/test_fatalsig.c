@@ -41,6 +41,14 @@ in_child(void (*fn)(void), char *got, size_t n)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		/* as a program started from a terminal: a suite run in the
+		 * background of a non-interactive shell (or under nohup)
+		 * starts with these ignored, which gw_fatal_signals_install
+		 * keeps */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
 		close(p[0]);
 		hook_fd = p[1];
 		fn();
