@@ -149,13 +149,16 @@ gw_wizard_connect_api(gw_wizard *w, const char *url, const char *user,
 	gw_host_spec spec;
 	int rc, replay;
 
+	/* thumbprint may be fp itself (the fingerprint just shown): taken
+	 * before fp is cleared */
+	pin = thumbprint && *thumbprint ? gw_xstrdup(thumbprint) : NULL;
 	fp[0] = '\0';
 	/* a build without the vSphere module: the one line, before a field
 	 * is read */
-	if (gw_vs_available(e) != 0)
+	if (gw_vs_available(e) != 0) {
+		free(pin);
 		return -1;
-	/* thumbprint may be fp itself (the fingerprint just shown) */
-	pin = thumbprint && *thumbprint ? gw_xstrdup(thumbprint) : NULL;
+	}
 	if (u == NULL || n == NULL) {
 		gw_err_set(e, "%s", u == NULL ?
 		           /* TRANSLATORS: the API connection box's fields,
