@@ -156,44 +156,59 @@ cells_n(const char *s, size_t n)
 	return w;
 }
 
-void
-cli_usage_form(FILE *f, const char *lead, const char *cmd, const char *form)
+/* s with each run of spaces and line breaks made one space, none at the
+ * end: a form's own breaks and indents */
+static void
+squeeze_spaces(char *s)
 {
-	char *s = gw_xasprintf("%s %s %s", cli_progname, cmd, form), *w, *p;
+	char *w = s;
 	const char *r;
-	int first = 1;
 
-	/* the form's own breaks and indents: one space */
-	for (w = s, r = s; *r; r++)
-		if (*r == ' ' || *r == '\n') {
-			if (w > s && w[-1] != ' ')
-				*w++ = ' ';
-		} else
+	for (r = s; *r; r++)
+		if (*r != ' ' && *r != '\n')
 			*w++ = *r;
+		else if (w > s && w[-1] != ' ')
+			*w++ = ' ';
 	while (w > s && w[-1] == ' ')
 		w--;
 	*w = '\0';
-	for (p = s; *p; first = 0) {
-		int room = HELP_COLS - (first ? gw_text_cells(lead) : USAGE_INDENT);
-		size_t i, cut = strlen(p), any = 0, outer = 0;
-		int depth = 0;
+}
 
-		if (gw_text_cells(p) > room) {
-			/* the last space that fits, outside brackets where one is */
-			for (i = 0; p[i] && (p[i] != ' ' || cells_n(p, i) <= room); i++)
-				if (p[i] == ' ') {
-					any = i;
-					if (depth == 0)
-						outer = i;
-				} else if (p[i] == '[' || p[i] == '(')
-					depth++;
-				else if ((p[i] == ']' || p[i] == ')') && depth > 0)
-					depth--;
-			/* (a bracket's break that leaves half the line empty
-			 * gives way to the last space) */
-			cut = outer && cells_n(p, outer) > room / 2 ? outer
-			      : any ? any : i;
-		}
+/* How much of p the line holds in room cells: all of it when it fits,
+ * else up to the last space that fits, outside brackets where there is
+ * one that keeps more than half the line; a word wider than the line
+ * cut where it fills it */
+static size_t
+usage_cut(const char *p, int room)
+{
+	size_t i, any = 0, outer = 0;
+	int depth = 0;
+
+	if (gw_text_cells(p) <= room)
+		return strlen(p);
+	for (i = 0; p[i] && (p[i] != ' ' || cells_n(p, i) <= room); i++)
+		if (p[i] == ' ') {
+			any = i;
+			if (depth == 0)
+				outer = i;
+		} else if (p[i] == '[' || p[i] == '(')
+			depth++;
+		else if ((p[i] == ']' || p[i] == ')') && depth > 0)
+			depth--;
+	return outer && cells_n(p, outer) > room / 2 ? outer : any ? any : i;
+}
+
+void
+cli_usage_form(FILE *f, const char *lead, const char *cmd, const char *form)
+{
+	char *s = gw_xasprintf("%s %s %s", cli_progname, cmd, form), *p;
+	int first = 1;
+
+	squeeze_spaces(s);
+	for (p = s; *p; first = 0) {
+		size_t cut = usage_cut(p, HELP_COLS - (first ? gw_text_cells(lead)
+		                                             : USAGE_INDENT));
+
 		if (first)
 			fputs(lead, f);
 		else
