@@ -282,6 +282,8 @@ char *cli_take_env(const char *name);
  * cli_read_password after GPUWIZ_PASSWORD and before asking; ownership
  * passes (wiped when replaced or read). */
 void cli_env_password_set(char *pw);
+/* Free *p, a secret, its bytes zeroed first (explicit_bzero); *p NULL. */
+void cli_secret_free(char **p);
 
 /* ---- connenv.c: the connection variables of govc (GOVC_*) and of the
  * community.vmware collection (VMWARE_*) */

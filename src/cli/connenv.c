@@ -70,16 +70,6 @@ cli_conn_env_has_url(const cli_opts *o)
 	       (set_nonempty("GOVC_URL") || set_nonempty("VMWARE_HOST"));
 }
 
-static void
-wipe(char **p)
-{
-	if (*p != NULL) {
-		memset(*p, 0, strlen(*p));
-		free(*p);
-		*p = NULL;
-	}
-}
-
 /* %XX decoded in place (a URL's user and password); -1 when malformed. */
 static int
 pct_decode(char *s)
@@ -126,13 +116,13 @@ govc_url(char *v, char **url, char **user, char **pw, gw_err *e)
 		}
 		*user = gw_xstrdup(auth);
 		if (pct_decode(*user) != 0 || (*pw && pct_decode(*pw) != 0)) {
-			wipe(user);
-			wipe(pw);
+			cli_secret_free(user);
+			cli_secret_free(pw);
 			gw_err_set(e, "%s", _("GOVC_URL: the user or password before '@' is not percent-encoded right (expected a percent sign and two hex digits for each reserved character)"));
 			return -1;
 		}
 		if (**user == '\0')
-			wipe(user);
+			cli_secret_free(user);
 		*url = gw_xasprintf("%.*s%s", (int)(auth - v), v, at + 1);
 	} else {
 		*url = gw_xstrdup(v);
@@ -198,7 +188,7 @@ take_all(char *v[V_COUNT])
 	for (i = 0; i < V_COUNT; i++) {
 		v[i] = cli_take_env(var_names[i]);
 		if (v[i] != NULL && v[i][0] == '\0')
-			wipe(&v[i]);   /* set empty: as unset */
+			cli_secret_free(&v[i]);   /* set empty: as unset */
 	}
 }
 
@@ -282,8 +272,8 @@ cli_conn_env(cli_opts *o, gw_err *e)
 	/* the user and password inside GOVC_URL belong to that server: not
 	 * sent to another one named by --url */
 	if (o->env_url_var == NULL || strcmp(o->env_url_var, "GOVC_URL") != 0) {
-		wipe(&uuser);
-		wipe(&upw);
+		cli_secret_free(&uuser);
+		cli_secret_free(&upw);
 	}
 	user = uuser ? uuser : v[V_GOVC_USERNAME] ? v[V_GOVC_USERNAME]
 	                                          : v[V_VMWARE_USER];
@@ -305,9 +295,9 @@ cli_conn_env(cli_opts *o, gw_err *e)
 	rc = 0;
 out:
 	for (i = 0; i < V_COUNT; i++)
-		wipe(&v[i]);
-	wipe(&url);
-	wipe(&uuser);
-	wipe(&upw);
+		cli_secret_free(&v[i]);
+	cli_secret_free(&url);
+	cli_secret_free(&uuser);
+	cli_secret_free(&upw);
 	return rc;
 }

@@ -116,8 +116,7 @@ cli_vs_host_open(const cli_opts *o, gw_host **h, gw_err *e)
 	spec_vs(o, &s);
 	s.password = pw;
 	rc = gw_host_open(&s, h, e);
-	memset(pw, 0, strlen(pw));
-	free(pw);
+	cli_secret_free(&pw);
 	if (rc != 0)
 		url_error_from_env(o, e);
 	return rc;

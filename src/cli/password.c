@@ -48,16 +48,25 @@ cli_take_env(const char *name)
 	return r;
 }
 
+/* A secret freed (cli_int.h): its bytes zeroed first, with a store the
+ * compiler may not drop as dead before the free. */
+void
+cli_secret_free(char **p)
+{
+	if (*p != NULL) {
+		explicit_bzero(*p, strlen(*p));
+		free(*p);
+		*p = NULL;
+	}
+}
+
 /* the password of GOVC_URL, GOVC_PASSWORD or VMWARE_PASSWORD */
 static char *env_password;
 
 void
 cli_env_password_set(char *pw)
 {
-	if (env_password != NULL) {
-		memset(env_password, 0, strlen(env_password));
-		free(env_password);
-	}
+	cli_secret_free(&env_password);
 	env_password = pw;
 }
 
