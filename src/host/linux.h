@@ -39,6 +39,14 @@ void gw_linux_checks_free(gw_finding *rows, size_t n);
 int gw_linux_gpus(const gw_table *t, const char *sysroot, gw_gpu_dev **out,
                   size_t *n, gw_err *e);
 
+/* Has the host under sysroot a GPU to configure: a display-class PCI
+ * device (class 0x03xxxx) that is not an onboard/BMC display
+ * (gw_is_onboard_display)?  One read of each device's class file (its
+ * vendor only for a display-class one), none of libpci's per-device
+ * reads, and it stops at the first such GPU: 1 or 0, or -1 with e set
+ * (as gw_linux_gpus: sysroot, or no SYSROOT/sys/bus/pci/devices). */
+int gw_linux_has_gpu(const char *sysroot, gw_err *e);
+
 /* Helpers shared with verify.c (gpuwiz verify on a live guest). */
 
 /* The root prefix of sysroot without a trailing '/' ("" for "/" or NULL),

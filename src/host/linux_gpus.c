@@ -2,11 +2,13 @@
 /* linux_gpus.c: gpuwiz gpus's data (linux.h): display-class devices
  * through libpci's sysfs back end pointed at SYSROOT/sys/bus/pci, their
  * IOMMU group-mates, and the MMIO size for all of them in one VM
- * (mmio.h).  libpci's error handler would exit(), so ours longjmps
+ * (mmio.h); and whether there is a GPU at all, from the class files
+ * alone (the wizard's first screen).  libpci's error handler would exit(), so ours longjmps
  * back and the failure becomes an input error.
  */
 #include "linux_int.h"
 
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -279,6 +281,44 @@ gw_linux_gpus(const gw_table *t, const char *sysroot, gw_gpu_dev **out,
 	free(busdir);
 	free(root);
 	return rc;
+}
+
+int
+gw_linux_has_gpu(const char *sysroot, gw_err *e)
+{
+	char *root, *devdir, *p;
+	struct dirent *de;
+	DIR *d;
+	int found = 0;
+
+	if ((root = gw_linux_root(sysroot, e)) == NULL)
+		return -1;
+	devdir = gw_xasprintf("%s/sys/bus/pci/devices", root);
+	free(root);
+	if ((d = opendir(devdir)) == NULL) {
+		gw_err_set(e, _("%s: no such directory; expected the sysfs PCI "
+		                "devices of a Linux host"), devdir);
+		free(devdir);
+		return -1;
+	}
+	while (!found && (de = readdir(d)) != NULL) {
+		long cls, vendor;
+
+		if (de->d_name[0] == '.')
+			continue;
+		p = gw_xasprintf("%s/%s/class", devdir, de->d_name);
+		cls = gw_linux_read_hex(p);
+		free(p);
+		if (cls < 0 || ((cls >> 16) & 0xff) != 0x03)
+			continue;
+		p = gw_xasprintf("%s/%s/vendor", devdir, de->d_name);
+		vendor = gw_linux_read_hex(p);
+		free(p);
+		found = vendor >= 0 && !gw_is_onboard_display((unsigned)vendor);
+	}
+	closedir(d);
+	free(devdir);
+	return found;
 }
 
 uint64_t

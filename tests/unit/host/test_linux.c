@@ -996,6 +996,35 @@ structured_rows_and_gpus(void **state)
 	rm_tree(root);
 }
 
+/* Whether the host has a GPU (the welcome screen's question): an onboard
+ * display alone is none, a display-class NVIDIA device is one; no PCI
+ * folder or no root is an error. */
+static void
+has_gpu_from_class(void **state)
+{
+	char *root = tu_tmpdir();
+	fhost h = { CPU_INTEL, NULL, "intel_iommu=on", 1 };
+	fdev nic = { "0000:02:00.0", 0x8086, 0x1533, 0x020000, 0x8086, 0x0001,
+	             { { B_MEM32, 1u << 20 } }, NULL, "igb" };
+	fdev bmc = { "0000:03:00.0", 0x1a03, 0x2000, 0x030000, 0x1a03, 0x2000,
+	             { { B_MEM32, 16u << 20 } }, NULL, "ast" };
+	fdev gpu = { "0000:41:00.0", 0x10de, 0x26b9, 0x030200, 0x10de, 0x1851,
+	             GPU_BARS_ADA(64 * GiB), "25", "nvidia" };
+	gw_err e;
+
+	(void)state;
+	assert_int_equal(gw_linux_has_gpu(root, &e), -1);
+	assert_non_null(strstr(e.msg, "sys/bus/pci/devices"));
+	add_host(root, &h);
+	add_dev(root, &nic);
+	add_dev(root, &bmc);
+	assert_int_equal(gw_linux_has_gpu(root, &e), 0);
+	add_dev(root, &gpu);
+	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	assert_int_equal(gw_linux_has_gpu("/nonexistent/x", &e), -1);
+	rm_tree(root);
+}
+
 /* What gpuwiz gpus shows, as data: the MMIO size computed once (the rule
  * on the known VRAM against the BAR need) and the notes, nothing printed. */
 static void
@@ -1069,6 +1098,7 @@ main(void)
 		cmocka_unit_test(gpus_none),
 		cmocka_unit_test(gpus_foreign_group_mate),
 		cmocka_unit_test(structured_rows_and_gpus),
+		cmocka_unit_test(has_gpu_from_class),
 		cmocka_unit_test(gpus_report_data),
 	};
 
