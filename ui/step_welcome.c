@@ -425,8 +425,12 @@ draw_samples(ui_ctx *u, ui_rect r, welcome_st *st)
 	for (k = 0; k < st->nsamples && k < 64; k++) {
 		int foc = st->samples_list.cur == (int)k;
 		attr_t a = foc ? ui_attr(UI_C_SEL) : A_NORMAL;
+		gw_err e;
+		/* the description read when first shown (host.ini); a
+		 * file that cannot be read: its line in its place */
 		char *t = gw_xasprintf("%s  %s", st->samples[k].name,
-		                       sample_title(st->samples[k].title));
+		                       gw_wizard_sample_describe(&st->samples[k], &e) == 0
+		                       ? sample_title(st->samples[k].title) : e.msg);
 		int n = dw_wrap_rows(t, r.w - 5), i;
 
 		if (y + n > r.h)

@@ -480,8 +480,10 @@ print_summary(const ui_ctx *u, int cols)
 }
 
 static int
-run(ui_ctx *u)
+run(ui_ctx *u, gw_err *e)
 {
+	int first = 1;
+
 	for (;;) {
 		ui_key k;
 		int r, flags, rc;
@@ -495,6 +497,13 @@ run(ui_ctx *u)
 			ui_show(u);
 			u->redraw = 0;
 		}
+		/* the first screen is drawn without the GPU table; it is
+		 * read while the operator reads that screen, before the
+		 * first key: a table that cannot be read ends the wizard
+		 * here, with nothing done (exit 2, its line on stderr) */
+		if (first && gw_wizard_load_table(u->w, e) != 0)
+			return 2;
+		first = 0;
 		r = ui_getkey(u, &k);
 		if (r < 0)
 			return 128 + sig_end;
@@ -692,7 +701,7 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 	if (gw_wizard_error(w, GW_ERR_HOST))
 		ui_msg(&u, UI_MSG_ERROR, "%s", gw_wizard_error(w, GW_ERR_HOST));
 	u.redraw = 1;
-	rc = run(&u);
+	rc = run(&u, e);
 
 	/* the terminal first, then everything else */
 	ui_bracketed_paste(0);

@@ -245,7 +245,7 @@ static int
 run_wizard(cli_opts *o, gw_wizard_fn wizard, gw_err *e)
 {
 	gw_wizard_start st;
-	gw_table t;
+	char *table;
 	const char *why;
 	int rc;
 
@@ -253,8 +253,12 @@ run_wizard(cli_opts *o, gw_wizard_fn wizard, gw_err *e)
 		cli_die_line(NULL, why);
 		return EXIT_USAGE;
 	}
-	memset(&t, 0, sizeof t);
-	if (cli_load_table(&t, o->table_path, e) != 0) {
+	/* the table's path now (no table found: its line before the
+	 * screen); the wizard reads the file when it needs it
+	 * (gw_wizard_table) */
+	table = o->table_path ? gw_xstrdup(o->table_path)
+	                      : gw_table_default_path(e);
+	if (table == NULL) {
 		cli_die_line(NULL, e->msg);
 		return EXIT_USAGE;
 	}
@@ -263,15 +267,16 @@ run_wizard(cli_opts *o, gw_wizard_fn wizard, gw_err *e)
 	st.sample = o->sample;
 	st.lang = o->lang;
 	st.locale = locale_env();
+	st.table_path = table;
 	if (cli_wizard_connection(o, &st, e) != 0) {
 		cli_die_line(NULL, e->msg);
-		gw_table_free(&t);
+		free(table);
 		return EXIT_USAGE;
 	}
-	rc = wizard(&t, &st, e);
+	rc = wizard(NULL, &st, e);
 	if (rc == EXIT_USAGE)
 		cli_die_line(NULL, e->msg);
-	gw_table_free(&t);
+	free(table);
 	return rc;
 }
 

@@ -7,7 +7,9 @@
 #include "wizard.h"
 
 /* The interactive wizard, handed in by main() so that the core library does
- * not depend on ncurses (see ui/tui.h).  It owns st->runner. */
+ * not depend on ncurses (see ui/tui.h).  It owns st->runner.  The CLI
+ * gives t NULL and st->table_path: the wizard reads the table when it
+ * needs it (gw_wizard_table). */
 typedef int (*gw_wizard_fn)(const gw_table *t, gw_wizard_start *st,
                             gw_err *e);
 

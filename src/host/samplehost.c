@@ -139,6 +139,7 @@ gw_sample_list(gw_sample_info **out, size_t *nout, gw_err *e)
 	struct dirent *de;
 	gw_sample_info *l = NULL;
 	size_t n = 0;
+	struct stat st;
 
 	*out = NULL;
 	*nout = 0;
@@ -148,37 +149,21 @@ gw_sample_list(gw_sample_info **out, size_t *nout, gw_err *e)
 		gw_err_set(e, _("cannot read %s: %s"), dir, strerror(errno));
 		return -1;
 	}
+	/* the names only: a folder holding a host.ini (one stat each);
+	 * no file is read (gw_sample_describe reads one when shown) */
 	while ((de = readdir(dp)) != NULL) {
 		char *ini;
-		dictionary *d;
-		const char *title, *kind;
-		ini_ctx c;
 
 		if (de->d_name[0] == '.')
 			continue;
-		ini = gw_xasprintf("%s/%s/host.ini", dir, de->d_name);
-		if (!smp_is_file(ini)) {
-			free(ini);
-			continue;
+		ini = gw_xasprintf("%s/host.ini", de->d_name);
+		if (fstatat(dirfd(dp), ini, &st, 0) == 0 && S_ISREG(st.st_mode)) {
+			l = gw_xrealloc(l, (n + 1) * sizeof *l);
+			l[n].name = gw_xstrdup(de->d_name);
+			l[n].title = NULL;
+			l[n].kind = NULL;
+			n++;
 		}
-		if ((d = smp_load_ini(ini, e)) == NULL) {
-			free(ini);
-			goto fail;
-		}
-		c.d = d;
-		c.path = ini;
-		c.e = e;
-		if (smp_host_title_kind(&c, &title, &kind) != 0) {
-			iniparser_freedict(d);
-			free(ini);
-			goto fail;
-		}
-		l = gw_xrealloc(l, (n + 1) * sizeof *l);
-		l[n].name = gw_xstrdup(de->d_name);
-		l[n].title = gw_xstrdup(title);
-		l[n].kind = gw_xstrdup(kind);
-		n++;
-		iniparser_freedict(d);
 		free(ini);
 	}
 	closedir(dp);
@@ -187,10 +172,38 @@ gw_sample_list(gw_sample_info **out, size_t *nout, gw_err *e)
 	*out = l;
 	*nout = n;
 	return 0;
-fail:
-	closedir(dp);
-	gw_sample_list_free(l, n);
-	return -1;
+}
+
+int
+gw_sample_describe(gw_sample_info *s, gw_err *e)
+{
+	const char *dir, *title, *kind;
+	dictionary *d;
+	ini_ctx c;
+	char *ini;
+	int rc = 0;
+
+	if (s->title != NULL)
+		return 0;
+	if ((dir = hosts_dir_or_err(e)) == NULL)
+		return -1;
+	ini = gw_xasprintf("%s/%s/host.ini", dir, s->name);
+	if ((d = smp_load_ini(ini, e)) == NULL) {
+		free(ini);
+		return -1;
+	}
+	c.d = d;
+	c.path = ini;
+	c.e = e;
+	if (smp_host_title_kind(&c, &title, &kind) != 0) {
+		rc = -1;
+	} else {
+		s->title = gw_xstrdup(title);
+		s->kind = gw_xstrdup(kind);
+	}
+	iniparser_freedict(d);
+	free(ini);
+	return rc;
 }
 
 /* ---- open / close ----------------------------------------------------- */

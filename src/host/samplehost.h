@@ -42,10 +42,15 @@
 /* The sample hosts (the sub-folders of the hosts folder holding a
  * host.ini: $GPUWIZ_HOSTS_DIR when set, even if it does not exist, else
  * the first existing of EXEDIR/../data/hosts, EXEDIR/data/hosts and
- * PKGDATADIR/hosts), sorted by name; *out malloc'ed (NULL when *n is 0).  -1 with
- * e set when no folder is found or it cannot be read, or a host.ini cannot
- * be read or lacks a valid kind. */
+ * PKGDATADIR/hosts), sorted by name; *out malloc'ed (NULL when *n is 0).
+ * The names only: title and kind are NULL, no host.ini is read (one stat
+ * each); gw_sample_describe reads them.  -1 with e set when no folder is
+ * found or it cannot be read. */
 int gw_sample_list(gw_sample_info **out, size_t *n, gw_err *e);
+/* Fill s->title and s->kind from its host.ini (nothing when s->title is
+ * set already): -1 with e naming the file when it cannot be read or lacks
+ * a title or a valid kind. */
+int gw_sample_describe(gw_sample_info *s, gw_err *e);
 void gw_sample_list_free(gw_sample_info *l, size_t n);
 
 /* An opened sample: a private scratch copy the caller may change freely. */

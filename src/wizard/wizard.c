@@ -64,7 +64,7 @@ gw_wizard_replan(gw_wizard *w)
 		}
 		a = &eff;
 	}
-	rc = gw_plan_build(a, w->table, w->vmx, &w->plan, &le);
+	rc = gw_plan_build(a, gw_wizard_table(w), w->vmx, &w->plan, &le);
 	if (a == &eff)
 		gw_answers_free(&eff);
 	if (rc != 0) {
@@ -286,6 +286,7 @@ gw_wizard_free(gw_wizard *w)
 {
 	if (w == NULL)
 		return;
+	wz_table_free(w->lazy);
 	gw_answers_file_free(&w->af);
 	gw_vmx_free(w->vmx);
 	free(w->vmx_disk);

@@ -80,6 +80,8 @@ typedef struct gw_wizard_start {
 	const char *answers;    /* --answers FILE, or NULL */
 	gw_host *host;          /* an ESXi host or the vSphere API, or NULL */
 	const char *sample;     /* --sample-host NAME, or NULL */
+	const char *table_path; /* the GPU table file when gw_wizard_new is
+	                         * given no table (NULL: the default one) */
 	/* The language: lang (--lang: "en", "zh_CN"), else the locale's
 	 * when it names one of the languages ("zh_CN.UTF-8" and "zh_TW"
 	 * give zh_CN, "en_US.UTF-8" en; C, C.UTF-8 and POSIX name none),
@@ -525,7 +527,16 @@ void gw_wizard_set_force(gw_wizard *w, int on);
 gw_wizard *gw_wizard_new(const gw_table *t, gw_wizard_start *st, gw_err *e);
 void gw_wizard_delete(gw_wizard *w);
 
+/* The GPU table.  t given to gw_wizard_new (or gw_wizard_init): that one,
+ * borrowed.  t NULL: st->table_path is read at the first call (the one
+ * place that reads it; every step gets the same table), or at once when
+ * the start needs it (an answers file, --sample-host, a host) or the path
+ * is not a regular file; NULL when the table cannot be read.
+ * gw_wizard_load_table reads it now: -1 and e (one line naming the file)
+ * when it cannot be read; the front end calls it after its first screen,
+ * before the first key, and ends on -1 (doc/design.md, section 9). */
 const gw_table *gw_wizard_table(const gw_wizard *w);
+int gw_wizard_load_table(gw_wizard *w, gw_err *e);
 gw_step gw_wizard_step(const gw_wizard *w);
 int gw_wizard_visited(const gw_wizard *w, gw_step s);
 gw_mode gw_wizard_mode(const gw_wizard *w);
@@ -645,8 +656,11 @@ char *gw_wizard_vm_title(const gw_wizard *w);
 const char *gw_wizard_step_help(const gw_wizard *w, gw_step s);
 
 /* The sample hosts to practise on (data/hosts), for the welcome screen:
- * gw_sample_list / gw_sample_list_free of samplehost.h. */
+ * gw_sample_list / gw_sample_list_free of samplehost.h (the names only);
+ * gw_wizard_sample_describe reads one's title and kind when it is shown
+ * (gw_sample_describe). */
 int gw_wizard_samples(gw_sample_info **out, size_t *n, gw_err *e);
+int gw_wizard_sample_describe(gw_sample_info *s, gw_err *e);
 void gw_wizard_samples_free(gw_sample_info *l, size_t n);
 
 /* ---- the devices already in the VM; unified memory (wizard_uvm.c) ---- */

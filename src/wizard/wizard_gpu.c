@@ -65,12 +65,13 @@ size_t
 gw_wizard_search(const gw_wizard *w, const char *query, unsigned vendor,
                  gw_gpu_class cls, const gw_gpu **out, size_t max)
 {
+	const gw_table *t = gw_wizard_table(w);
 	size_t i, n = 0;
 
-	if (w->table == NULL)
+	if (t == NULL)
 		return 0;
-	for (i = 0; i < w->table->n; i++) {
-		const gw_gpu *g = &w->table->gpus[i];
+	for (i = 0; i < t->n; i++) {
+		const gw_gpu *g = &t->gpus[i];
 
 		if (vendor && g->vendor_id != vendor)
 			continue;
@@ -224,7 +225,7 @@ gw_wizard_add_gpu(gw_wizard *w, const gw_gpu *g, const char *profile,
 	}
 	spec = gw_xasprintf("%s=%d", profile ? profile : g->id, count);
 	le.msg[0] = '\0';
-	if (gw_answers_add_gpu(a, w->table, spec, g->id, &le) != 0) {
+	if (gw_answers_add_gpu(a, gw_wizard_table(w), spec, g->id, &le) != 0) {
 		gw_err_set(e, "%s", le.msg);
 		free(spec);
 		return -1;

@@ -78,7 +78,7 @@ gw_wizard_probe_host(gw_wizard *w)
 	}
 	if (w->local == NULL)
 		w->local = gw_host_open_linux(root);
-	fails = gw_host_probe_all(w->local, w->table, &p);
+	fails = gw_host_probe_all(w->local, gw_wizard_table(w), &p);
 	take_probe(w, &p);
 	gw_host_probe_free(&p);
 	wz_end(w);
@@ -109,7 +109,7 @@ gw_wizard_probe_esxi(gw_wizard *w)
 		w->sess.vm = -1;
 		return 1;
 	}
-	fails = gw_host_probe_all(h, w->table, &p);
+	fails = gw_host_probe_all(h, gw_wizard_table(w), &p);
 	wz_begin(w);   /* the rows, the release, the system id: one plan */
 	take_probe(w, &p);
 	/* the host's release: the plan knows the newest hardware version;
@@ -143,7 +143,7 @@ wz_reread_rows(gw_wizard *w)
 		return;
 	}
 	gw_host_relabel(h);
-	gw_host_probe_all(h, w->table, &p);
+	gw_host_probe_all(h, gw_wizard_table(w), &p);
 	gw_linux_checks_free(w->checks, w->nchecks);
 	w->checks = p.checks;
 	w->nchecks = p.nchecks;

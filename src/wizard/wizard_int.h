@@ -16,7 +16,10 @@
 #include "mmio.h"
 
 struct gw_wizard {
-	const gw_table *table;  /* borrowed */
+	const gw_table *table;  /* borrowed (gw_wizard_init), or NULL:
+	                         * read from lazy at its first use */
+	struct wz_table *lazy;  /* the table read on first use (gw_wizard_new
+	                         * without a table); NULL when borrowed */
 	gw_answers_file af;     /* answers, vmx path, out dir, formats, force */
 	gw_mode mode;
 	gw_activity activity;   /* what the operator is making */
@@ -246,5 +249,9 @@ enum { WZ_API_URL, WZ_API_USER, WZ_API_PASSWORD };
 
 /* m's descriptor (an unknown m: offline's). */
 const wz_mode_desc *wz_mode(gw_mode m);
+
+/* The GPU table read at its first use (wizard_view.c): path is the file
+ * (gw_wizard_start.table_path, else gw_table_default_path's). */
+void wz_table_free(struct wz_table *lz);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- life ------------------------------------------------------------ */
 
@@ -120,20 +121,107 @@ file_changes(gw_wizard *w)
 static const char *pick_language(const char *lang, const char *locale,
                                  const char *file);
 
+/* ---- the GPU table, read at its first use ------------------------------- */
+
+/* The table of a wizard started without one (gw_wizard_new): read once,
+ * at the first gw_wizard_table; a failure is kept and told again. */
+struct wz_table {
+	char *path;     /* NULL: gw_table_default_path's */
+	gw_table t;
+	int state;      /* 0: not read yet; 1: read; -1: failed (err) */
+	gw_err err;
+};
+
+static const gw_table *
+lazy_get(struct wz_table *lz, gw_err *e)
+{
+	char *p;
+
+	if (lz->state == 0) {
+		p = lz->path ? gw_xstrdup(lz->path) : gw_table_default_path(&lz->err);
+		lz->state = p != NULL && gw_table_load(&lz->t, p, &lz->err) == 0
+		            ? 1 : -1;
+		free(p);
+	}
+	if (lz->state < 0) {
+		if (e)
+			*e = lz->err;
+		return NULL;
+	}
+	return &lz->t;
+}
+
+/* A path that is not a regular file: the loader's error now. */
+static int
+lazy_missing(const struct wz_table *lz)
+{
+	struct stat sb;
+
+	return lz->path != NULL &&
+	       (stat(lz->path, &sb) != 0 || !S_ISREG(sb.st_mode));
+}
+
+void
+wz_table_free(struct wz_table *lz)
+{
+	if (lz == NULL)
+		return;
+	if (lz->state == 1)
+		gw_table_free(&lz->t);
+	free(lz->path);
+	free(lz);
+}
+
+const gw_table *
+gw_wizard_table(const gw_wizard *w)
+{
+	if (w->table != NULL || w->lazy == NULL)
+		return w->table;
+	return lazy_get(w->lazy, NULL);
+}
+
+int
+gw_wizard_load_table(gw_wizard *w, gw_err *e)
+{
+	if (w->table != NULL || w->lazy == NULL)
+		return 0;
+	return (w->table = lazy_get(w->lazy, e)) != NULL ? 0 : -1;
+}
+
+/* ---- start ------------------------------------------------------------- */
+
 gw_wizard *
 gw_wizard_new(const gw_table *t, gw_wizard_start *st, gw_err *e)
 {
 	gw_wizard *w = gw_xcalloc(1, sizeof *w);
 	gw_host *h = st->host;
+	struct wz_table *lz = NULL;
 	char *file_lang;
 	int rc = 0;
 
 	st->host = NULL;   /* the wizard's from here on */
+	if (t == NULL) {
+		lz = gw_xcalloc(1, sizeof *lz);
+		lz->path = st->table_path ? gw_xstrdup(st->table_path) : NULL;
+		/* read now when a start needs it (an answers file's GPUs,
+		 * the GPUs of a host read before the first screen) or when
+		 * the file is not there (its error before the screen);
+		 * else at the first step that needs it */
+		if ((st->answers || st->sample || h || lazy_missing(lz)) &&
+		    (t = lazy_get(lz, e)) == NULL) {
+			wz_table_free(lz);
+			gw_host_close(h);
+			free(w);
+			return NULL;
+		}
+	}
 	if (gw_wizard_init(w, t, st->answers, e) != 0) {
+		wz_table_free(lz);
 		gw_host_close(h);
 		gw_wizard_delete(w);
 		return NULL;
 	}
+	w->lazy = lz;
 	/* the language first: the host's rows are read in it */
 	file_lang = w->af.language;   /* the file's; NULL: none */
 	w->af.language = NULL;
@@ -176,12 +264,6 @@ gw_wizard_delete(gw_wizard *w)
 }
 
 /* ---- what the screens draw ------------------------------------------ */
-
-const gw_table *
-gw_wizard_table(const gw_wizard *w)
-{
-	return w->table;
-}
 
 gw_step
 gw_wizard_step(const gw_wizard *w)
@@ -432,17 +514,13 @@ gw_wizard_detected_added(const gw_wizard *w, size_t idx)
 int
 gw_wizard_machine_has_gpu(const gw_wizard *w)
 {
-	gw_gpu_dev *g = NULL;
-	size_t n = 0, i;
-	int found = 0;
 	gw_err e;
 
-	if (gw_linux_gpus(w->table, gw_wizard_sysroot(), &g, &n, &e) != 0)
-		return 1;
-	for (i = 0; i < n; i++)
-		found |= !g[i].onboard;
-	gw_gpu_devs_free(g, n);
-	return found;
+	(void)w;
+	/* one class read per PCI device (gw_linux_has_gpu): the welcome
+	 * screen's question only; a root that cannot be read counts as one
+	 * with a GPU (nothing offered in its place) */
+	return gw_linux_has_gpu(gw_wizard_sysroot(), &e) != 0;
 }
 
 size_t
@@ -505,6 +583,12 @@ int
 gw_wizard_samples(gw_sample_info **out, size_t *n, gw_err *e)
 {
 	return gw_sample_list(out, n, e);
+}
+
+int
+gw_wizard_sample_describe(gw_sample_info *s, gw_err *e)
+{
+	return gw_sample_describe(s, e);
 }
 
 void

@@ -139,7 +139,7 @@ current_rule(const gw_wizard *w)
 	a = w->af.a;             /* shallow: gw_plan_build only reads it */
 	a.mmio_gb = 0;
 	a.allow_below_rule = 0;
-	if (gw_plan_build(&a, w->table, w->vmx, &p, &le) == 0)
+	if (gw_plan_build(&a, gw_wizard_table(w), w->vmx, &p, &le) == 0)
 		rule = p.rule_gb;
 	gw_plan_free(&p);
 	return rule;

@@ -139,7 +139,12 @@ list_four_samples(void **state)
 		fail_msg("%s", e.msg);
 	assert_int_equal(n, 4);
 	for (i = 0; i < n; i++) {
+		/* the names only; the description when asked for */
 		assert_string_equal(l[i].name, names[i]);
+		assert_null(l[i].title);
+		assert_null(l[i].kind);
+		if (gw_sample_describe(&l[i], &e) != 0)
+			fail_msg("%s", e.msg);
 		assert_string_equal(l[i].kind, kinds[i]);
 		assert_true(strlen(l[i].title) > 10);
 	}

@@ -105,6 +105,22 @@ broken_samples(void **state)
 			fail_msg("case %zu: \"%s\" lacks \"%s\"", i, e.msg,
 			         cases[i].expect);
 		assert_null(s.scratch);
+		/* the list names it without reading it; its description,
+		 * read when shown, fails naming the file (cases 0, 1, 21: a
+		 * fault of [host] title or kind, or of the syntax) */
+		if (i <= 1 || i == sizeof cases / sizeof cases[0] - 1) {
+			gw_sample_info *l;
+			size_t n;
+
+			if (gw_sample_list(&l, &n, &e) != 0)
+				fail_msg("case %zu: %s", i, e.msg);
+			assert_int_equal(n, 1);
+			assert_string_equal(l[0].name, "broken");
+			assert_int_equal(gw_sample_describe(&l[0], &e), -1);
+			assert_non_null(strstr(e.msg, ini));
+			assert_null(l[0].title);
+			gw_sample_list_free(l, n);
+		}
 	}
 	/* The good one opens (no devices); nothing was left in TMPDIR by
 	 * the failures. */
