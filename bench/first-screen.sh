@@ -1,66 +1,128 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Time to first screen and peak memory of the gpuwiz wizard next to
-# `dialog --menu` (what a shell-script wizard would use), in one run.  Each
-# program starts in a detached tmux pane of 80x24; the time runs from the
-# start of the pane until capture-pane shows the program's first screen;
-# the memory is the program's peak resident size (VmHWM) at that moment.
-# The ratios are to dialog (the budget: first frame at most 1.2x).
+# `dialog --menu` (what a shell-script wizard would use), in one run, on a
+# machine with no PCI devices and with 300 and 3,000 of them (a sysroot
+# of sysfs files, GPUWIZ_SYSROOT; none a GPU, so the welcome screen
+# offers the sample hosts).  Each program starts in a detached tmux pane
+# of 80x24; the time runs from the start of the pane until capture-pane
+# shows the program's first screen; the memory is the program's peak
+# resident size (VmHWM) at that moment.  The runs of the programs
+# alternate, so that the load falls on all of them alike.  The ratios are
+# to dialog (the aim: the first frame faster than dialog's).
 #   sh bench/first-screen.sh [path/to/gpuwiz] [N]
-# Needs tmux and dialog.  A benchmark: it prints numbers, asserts nothing.
+# GPUWIZ_BEFORE=/path/to/old/gpuwiz adds the old build (its table:
+# GPUWIZ_BEFORE_TABLE, else the data/gpus.ini of its source tree) beside
+# the new one, and its ratios.  Needs tmux, dialog and python3.  A
+# benchmark: it prints numbers, asserts nothing.
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 GPUWIZ=${1:-_build/plain/src/gpuwiz}
-N=${2:-20}
+N=${2:-15}
+BEFORE=${GPUWIZ_BEFORE:-}
 export GPUWIZ_TABLE=${GPUWIZ_TABLE:-$PWD/data/gpus.ini}
-for t in tmux dialog python3; do
+export GPUWIZ_HOSTS_DIR=${GPUWIZ_HOSTS_DIR:-$PWD/data/hosts}
+for t in tmux dialog; do
 	command -v "$t" >/dev/null 2>&1 || { echo "missing: $t"; exit 1; }
 done
+bench_python
+[ -x "$GPUWIZ" ] || { echo "build gpuwiz first: $GPUWIZ"; exit 1; }
+if [ -n "$BEFORE" ]; then
+	[ -x "$BEFORE" ] || { echo "GPUWIZ_BEFORE: not a program: $BEFORE"; exit 1; }
+	BEFORE_TABLE=${GPUWIZ_BEFORE_TABLE:-$(cd "$(dirname "$BEFORE")/../../.." && pwd)/data/gpus.ini}
+fi
 tmp=$(mktemp -d)
 # a fresh tmux server (its own socket under $tmp) for every run: a server
 # still going down from the run before never answers for this one
 export TMUX_TMPDIR="$tmp"
 run_no=0
-T="timeout 5 tmux -S $tmp/s0"
-trap 'for s in "$tmp"/s*; do [ -S "$s" ] && timeout 5 tmux -S "$s" kill-server 2>/dev/null; done; rm -rf "$tmp"' EXIT
+trap 'for s in "$tmp"/s*; do [ -S "$s" ] && { timeout 5 tmux -S "$s" kill-server 2>/dev/null || :; }; done; rm -rf "$tmp"' EXIT
 
-# one run: name, marker text, program name, command line (one string)
+echo "== first screen at 80x24: gpuwiz (plain, the welcome step) and dialog --menu =="
+bench_load
+bench_peer dialog dialog
+echo "harness: tmux = $(readlink -f "$(command -v tmux)") ($(tmux -V))"
+bench_peer python "$BENCH_PY"
+echo "gpuwiz: $(readlink -f "$GPUWIZ") ($("$GPUWIZ" --version | head -n 1))"
+[ -z "$BEFORE" ] || echo "before: $(readlink -f "$BEFORE") ($("$BEFORE" --version | head -n 1)), table $BEFORE_TABLE"
+echo "runs: $N of each program per host"
+
+# mkroot ROOT N: N PCI devices under ROOT/sys (what libpci's sysfs back
+# end reads for a scan), network controllers and bridges, no display
+mkroot() {
+	"$BENCH_PY" - "$1" "$2" <<'PY'
+import os, sys
+root, n = sys.argv[1], int(sys.argv[2])
+dev = os.path.join(root, "sys/devices/pci0000:00")
+bus = os.path.join(root, "sys/bus/pci/devices")
+os.makedirs(bus)
+res = "0x0000000000000000 0x0000000000000000 0x0000000000000000\n" * 13
+for i in range(n):
+    bdf = "0000:%02x:%02x.%x" % (i // 256 + 1, (i // 8) % 32, i % 8)
+    d = os.path.join(dev, bdf)
+    os.makedirs(d)
+    for f, v in (("vendor", "0x8086\n"), ("device", "0x1234\n"),
+                 ("class", "0x060400\n" if i % 2 else "0x020000\n"),
+                 ("subsystem_vendor", "0x8086\n"),
+                 ("subsystem_device", "0x0000\n"), ("resource", res)):
+        with open(os.path.join(d, f), "w") as fh:
+            fh.write(v)
+    os.symlink("../../../devices/pci0000:00/" + bdf, os.path.join(bus, bdf))
+PY
+}
+
+# one HOST NAME MARKER CMD: one run of CMD (one string) in a fresh pane
 one() {
-	name=$1 marker=$2 prog=$3 cmd=$4
+	host=$1 name=$2 marker=$3 cmd=$4
 	run_no=$((run_no + 1))
 	T="timeout 5 tmux -S $tmp/s$run_no"
 	start=$(date +%s%N)
 	$T new-session -d -x 80 -y 24 -s b "exec env LC_ALL=C.UTF-8 $cmd"
 	while ! $T capture-pane -p -t b 2>/dev/null | grep -qF -- "$marker"; do
 		now=$(date +%s%N)
-		[ $(( (now - start) / 1000000 )) -lt 5000 ] || { echo "$name: first screen not seen"; return 1; }
+		[ $(( (now - start) / 1000000 )) -lt 10000 ] || { echo "$name: first screen not seen"; return 1; }
 	done
 	end=$(date +%s%N)
 	pid=$($T list-panes -t b -F '#{pane_pid}' | head -n 1)
 	hwm=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/"$pid"/status 2>/dev/null || echo 0)
-	echo "$name $(( (end - start) / 1000 )) ${hwm:-0}" >>"$tmp/results"
+	echo "$host $name $(( (end - start) / 1000 )) ${hwm:-0}" >>"$tmp/results"
 	$T kill-server 2>/dev/null || true
 }
 : >"$tmp/results"
-i=0
-while [ $i -lt "$N" ]; do
-	one dialog-menu "Choose a step" dialog "dialog --menu 'Choose a step' 20 60 8 1 Welcome 2 Host 3 GPU 4 VM 5 MMIO 6 Options 7 Review 8 Write"
-	one gpuwiz "Step 1/8" gpuwiz "$GPUWIZ"
-	i=$((i + 1))
+for host in none 300 3000; do
+	if [ "$host" = none ]; then
+		root=$tmp/no-such-root
+	else
+		root=$tmp/root$host
+		mkroot "$root" "$host"
+	fi
+	i=0
+	while [ $i -lt "$N" ]; do
+		one "$host" dialog "Choose a step" "dialog --menu 'Choose a step' 20 60 8 1 Welcome 2 Host 3 GPU 4 VM 5 MMIO 6 Options 7 Review 8 Write"
+		one "$host" gpuwiz "Step 1/" "env GPUWIZ_SYSROOT=$root $GPUWIZ"
+		[ -z "$BEFORE" ] ||
+			one "$host" before "Step 1/" "env GPUWIZ_SYSROOT=$root GPUWIZ_TABLE=$BEFORE_TABLE $BEFORE"
+		i=$((i + 1))
+	done
+	[ "$host" = none ] || rm -rf "$root"
 done
-python3 - "$tmp/results" <<'PY'
+"$BENCH_PY" - "$tmp/results" <<'PY'
 import sys, statistics
 rows = {}
 for line in open(sys.argv[1]):
-    name, us, rss = line.split()
-    rows.setdefault(name, []).append((int(us) / 1000.0, int(rss)))
-print("%-14s %5s %12s %10s %16s %10s" % ("program", "runs", "median [ms]", "max [ms]", "peak RSS [KiB]", "x dialog"))
-base = None
-for name, v in rows.items():
-    t = [a for a, _ in v]; r = [b for _, b in v]
-    med = statistics.median(t)
-    base = base or (med, max(r))
-    print("%-14s %5d %12.1f %10.1f %16d %9.2fx" % (name, len(v), med, max(t), max(r), med / base[0]))
-    if base[0] != med:
-        print("%-14s %5s %12s %10s %16s %9.2fx (RSS)" % ("", "", "", "", "", max(r) / max(base[1], 1)))
+    host, name, us, rss = line.split()
+    rows.setdefault(host, {}).setdefault(name, []).append((int(us) / 1000.0, int(rss)))
+label = {"none": "no PCI devices", "300": "300 PCI devices", "3000": "3,000 PCI devices"}
+print()
+print("%-18s %-8s %5s %12s %10s %14s %10s %10s" % ("host", "program", "runs", "median [ms]", "max [ms]", "peak RSS [KiB]", "x dialog", "x before"))
+for host, progs in rows.items():
+    med = {n: statistics.median([a for a, _ in v]) for n, v in progs.items()}
+    for name, v in progs.items():
+        t = [a for a, _ in v]
+        r = max(b for _, b in v)
+        vsb = "%.2fx" % (med[name] / med["before"]) if "before" in med and name == "gpuwiz" else ""
+        print("%-18s %-8s %5d %12.1f %10.1f %14d %9.2fx %10s" % (label[host], name, len(v), med[name], max(t), r, med[name] / med["dialog"], vsb))
 PY
+echo
+bench_load
