@@ -498,18 +498,11 @@ still_as_read(const char *path, const char *final, const char *was,
 int
 gw_write_file_atomic(const char *path, const char *data, size_t len, gw_err *e)
 {
-	return gw_write_file_over(path, data, len, NULL, 0, e);
-}
-
-int
-gw_write_file_over(const char *path, const char *data, size_t len,
-                   const char *was, size_t wlen, gw_err *e)
-{
 	gw_staged s;
 
 	if (gw_stage_write(path, data, len, &s, e) != 0)
 		return -1;
-	return gw_staged_publish(&s, was, wlen, e);
+	return gw_staged_publish(&s, NULL, 0, e);
 }
 
 void

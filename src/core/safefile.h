@@ -28,12 +28,6 @@ char *gw_path_follow(const char *path, gw_err *e);
  * The lock goes with the last close of the fd. */
 int gw_tmp_open(const char *final, char **tmp, gw_err *e);
 
-/* gw_write_file_atomic, refused (-1, e naming path, nothing left behind)
- * when was is given and the file is no longer those wlen bytes when the
- * complete temporary is about to be renamed over it. */
-int gw_write_file_over(const char *path, const char *data, size_t len,
-                       const char *was, size_t wlen, gw_err *e);
-
 /* A write in two halves, for a caller with a step between the complete
  * temporary and its rename (gw_vmx_save: the backup).  gw_stage_write
  * follows path's links, refuses a directory, and writes data to a locked
