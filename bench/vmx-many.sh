@@ -1,71 +1,161 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# vmx-many.sh: the same change (the 64-bit MMIO keys for one L40S) written
-# into N .vmx files (copies of a real Workstation .vmx of tests/fixtures),
-# side by side in one run:
-#   gpuwiz vmx DIR --write        one call: table read once, each file
-#                                 planned, backed up, fsynced and renamed
-#   gpuwiz vmx FILE --write loop  one call per file (before: the only way)
-#   sed -i loop                   what a user would type (no plan, no
-#                                 backup, no fsync)
-#   python3 atomic write          one process: read, append, write a
-#                                 temporary, fsync, rename, per file
-# Prints wall times and the ratios to the sed loop.  A benchmark, not a
-# test.
+# vmx-many.sh: the same change (one L40S: the 64-bit MMIO keys, memory
+# reserved and pinned, hot-add off) written into N .vmx files, each in a
+# VM folder of its own as on a datastore (copies of a real Workstation
+# .vmx of tests/fixtures), side by side in one run, at each N given:
+#   gpuwiz vmx DIR --write   one call: table read once, each file planned,
+#                            its new bytes written to a temporary and
+#                            fsynced, its backup a hard link of the old
+#                            file, the temporary renamed over it; each
+#                            directory fsynced once at the end
+#   gpuwiz before            the same call by GPUWIZ_BEFORE (an older
+#                            build), when set: printed beside the new
+#   python durable           the same durable steps in one Python process:
+#                            read, change, temporary (mode kept), write,
+#                            fsync, link the old file to its backup,
+#                            rename, then one fsync per directory
+#   python atomic            read, change, temporary, fsync, rename (no
+#                            backup, no directory sync)
+#   sed -i loop              what a user would type: one sed -i per file
+#                            (no plan, no backup, no fsync)
+# The Python is bench_python's (bench/lib.sh), named with its version.
+# Each round makes the datastore afresh (copied, then sync) before each
+# tool; the figure is the median over BENCH_RUNS rounds (3), the ratios
+# medians of the rounds' pairs.  A benchmark, not a test.
 #
-# usage: sh bench/vmx-many.sh [GPUWIZ_BINARY] [N]
+# usage: [GPUWIZ_BEFORE=/old/gpuwiz] sh bench/vmx-many.sh [GPUWIZ] [N...]
+#        (N: 1000 10000 when none is given)
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$(cd "$HERE/.." && pwd)
+. "$HERE/lib.sh"
 GPUWIZ=${1:-$SRC/src/gpuwiz}
-N=${2:-1000}
+[ $# -gt 0 ] && shift
+SIZES=${*:-1000 10000}
+RUNS=${BENCH_RUNS:-3}
+BEFORE=${GPUWIZ_BEFORE:-}
+TABLE=${GPUWIZ_TABLE:-$SRC/data/gpus.ini}
+# the old build reads the table of its own tree (.../_build/plain/src/gpuwiz)
+BEFORE_TABLE=${GPUWIZ_BEFORE_TABLE:-$(cd "$(dirname "${BEFORE:-.}")/../../.." 2>/dev/null && pwd)/data/gpus.ini}
+[ -x "$GPUWIZ" ] || { echo "no gpuwiz binary at $GPUWIZ" >&2; exit 1; }
+[ -z "$BEFORE" ] || [ -x "$BEFORE" ] || { echo "GPUWIZ_BEFORE: no binary at $BEFORE" >&2; exit 1; }
+bench_python
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/gwbench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
-export GPUWIZ_TABLE=${GPUWIZ_TABLE:-$SRC/data/gpus.ini}
-[ -x "$GPUWIZ" ] || { echo "no gpuwiz binary at $GPUWIZ" >&2; exit 1; }
 VMX=$SRC/tests/fixtures/vmx/ws-archlinux-otherlinux5x-crlf.vmx
 
-fresh() {
-	rm -rf "$TMP/ds"
-	i=0
-	while [ $i -lt "$N" ]; do
-		mkdir -p "$TMP/ds/vm$i"
-		cp "$VMX" "$TMP/ds/vm$i/vm$i.vmx"
-		i=$((i + 1))
-	done
-}
-secs() { s=$(date +%s.%N); "$@" >/dev/null 2>&1; echo "$(date +%s.%N) - $s" | bc; }
-
-one_call() { "$GPUWIZ" vmx "$TMP/ds" --gpu l40s --write; }
-per_file() { for f in "$TMP"/ds/*/*.vmx; do "$GPUWIZ" vmx "$f" --gpu l40s --write || return 1; done; }
-sed_loop() {
-	for f in "$TMP"/ds/*/*.vmx; do
-		sed -i -e '$a pciPassthru.use64bitMMIO = "TRUE"' \
-			-e '$a pciPassthru.64bitMMIOSizeGB = "128"' "$f" || return 1
-	done
-}
-py_atomic() {
-	python3 - "$TMP/ds" <<'PY'
-import os, sys, glob, tempfile
-for f in sorted(glob.glob(os.path.join(sys.argv[1], "*", "*.vmx"))):
-    data = open(f, "rb").read()
-    data += b'pciPassthru.use64bitMMIO = "TRUE"\npciPassthru.64bitMMIOSizeGB = "128"\n'
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(f), prefix=".vmx-")
-    os.write(fd, data); os.fsync(fd); os.close(fd)
-    os.replace(tmp, f)
+# the pristine datastore of N folders, made once per N; each tool gets a
+# copy, synced so that no tool pays for the copy's writeback
+template() {
+	rm -rf "$TMP/tpl"
+	mkdir -p "$TMP/tpl"
+	"$BENCH_PY" - "$TMP/tpl" "$1" "$VMX" <<'PY'
+import os, sys
+top, n, data = sys.argv[1], int(sys.argv[2]), open(sys.argv[3], "rb").read()
+for i in range(n):
+    os.mkdir(f"{top}/vm{i}")
+    with open(f"{top}/vm{i}/vm{i}.vmx", "wb") as f:
+        f.write(data)
 PY
 }
+fresh() { rm -rf "$TMP/ds"; cp -a "$TMP/tpl" "$TMP/ds"; sync; }
 
-fresh; g1=$(secs one_call)
-grep -q 64bitMMIOSizeGB "$TMP/ds/vm0/vm0.vmx" || { echo "gpuwiz wrote nothing" >&2; exit 1; }
-fresh; gn=$(secs per_file)
-fresh; sd=$(secs sed_loop)
-fresh; py=$(secs py_atomic)
-echo "load: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores; $N files"
-echo
-echo "| tool | wall | vs sed loop |"
-echo "|---|---|---|"
-for row in "gpuwiz vmx DIR --write (one call)|$g1" "gpuwiz vmx FILE --write, per file|$gn" \
-	"sed -i loop|$sd" "python3 atomic write|$py"; do
-	printf '| %s | %.2f s | %.2fx |\n' "${row%|*}" "${row#*|}" "$(echo "${row#*|} / $sd" | bc -l)"
+gw_new() { GPUWIZ_TABLE=$TABLE "$GPUWIZ" vmx "$TMP/ds" --gpu l40s --write; }
+gw_old() { GPUWIZ_TABLE=$BEFORE_TABLE "$BEFORE" vmx "$TMP/ds" --gpu l40s --write; }
+sed_loop() {
+	for f in "$TMP"/ds/*/*.vmx; do
+		sed -i -e 's/^\(vcpu\|mem\)\.hotadd = "TRUE"/\1.hotadd = "FALSE"/' \
+			-e '$a pciPassthru.use64bitMMIO = "TRUE"\r' \
+			-e '$a pciPassthru.64bitMMIOSizeGB = "128"\r' \
+			-e '$a sched.mem.min = "4096"\r' \
+			-e '$a sched.mem.minSize = "4096"\r' \
+			-e '$a sched.mem.pin = "TRUE"\r' "$f" || return 1
+	done
+}
+# py MODE: durable (gpuwiz's steps) or atomic
+py() {
+	"$BENCH_PY" - "$TMP/ds" "$1" <<'PY'
+import glob, os, sys, tempfile, time
+top, mode = sys.argv[1], sys.argv[2]
+add = [b'pciPassthru.use64bitMMIO = "TRUE"', b'pciPassthru.64bitMMIOSizeGB = "128"',
+       b'sched.mem.min = "4096"', b'sched.mem.minSize = "4096"', b'sched.mem.pin = "TRUE"']
+stamp = time.strftime("%Y%m%d-%H%M%S")
+dirs = {}
+for f in sorted(glob.glob(os.path.join(top, "*", "*.vmx"))):
+    with open(f, "rb") as r:
+        data = r.read()
+    eol = b"\r\n" if b"\r\n" in data else b"\n"
+    for k in (b"vcpu.hotadd", b"mem.hotadd"):
+        data = data.replace(eol + k + b' = "TRUE"', eol + k + b' = "FALSE"')
+    data += eol.join(add) + eol
+    d = os.path.dirname(f)
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=os.path.basename(f) + ".py-")
+    if mode == "durable":
+        os.fchmod(fd, os.stat(f).st_mode & 0o7777)
+    os.write(fd, data)
+    os.fsync(fd)
+    os.close(fd)
+    if mode == "durable":
+        os.link(f, f + "." + stamp + ".bak")
+        dirs[d] = 1
+    os.replace(tmp, f)
+for d in dirs:
+    dfd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
+    os.fsync(dfd)
+    os.close(dfd)
+PY
+}
+py_durable() { py durable; }
+py_atomic() { py atomic; }
+
+# time one run of CMD on a fresh datastore: seconds
+one() {
+	fresh
+	s=$(date +%s.%N)
+	"$@" >/dev/null 2>&1 || { echo "bench: $* failed" >&2; exit 1; }
+	e=$(date +%s.%N)
+	awk -v s="$s" -v e="$e" 'BEGIN { printf "%.6f\n", e - s }'
+}
+med() { sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }'; }
+# the median over the rounds of tool A's time over tool B's, A and B as
+# the columns of $TMP/times
+pair() {
+	awk -v a="$1" -v b="$2" '$b > 0 { print $a / $b }' "$TMP/times" | sort -n |
+		awk '{ v[NR] = $1 } END { printf "%.2fx", v[int((NR + 1) / 2)] }'
+}
+
+bench_load
+bench_peer "python" "$BENCH_PY"
+bench_peer "sed" sed
+echo "gpuwiz: $GPUWIZ ($("$GPUWIZ" --version | head -n1))"
+[ -n "$BEFORE" ] && echo "before: $BEFORE ($("$BEFORE" --version | head -n1))"
+echo "rounds: $RUNS; file system: $(df -PT "$TMP" | awk 'NR == 2 { print $2 }')"
+for N in $SIZES; do
+	template "$N"
+	# the same change: gpuwiz's file and Python's are the same bytes
+	fresh; gw_new >/dev/null 2>&1; cp "$TMP/ds/vm0/vm0.vmx" "$TMP/gw.vmx"
+	fresh; py_durable; cmp -s "$TMP/ds/vm0/vm0.vmx" "$TMP/gw.vmx" ||
+		{ echo "bench: python's change is not gpuwiz's" >&2; exit 1; }
+	: >"$TMP/times"
+	r=0
+	while [ $r -lt "$RUNS" ]; do
+		# columns: 1 new, 2 before (0 without), 3 py durable, 4 py atomic, 5 sed
+		old=0
+		[ -n "$BEFORE" ] && old=$(one gw_old)
+		echo "$(one gw_new) $old $(one py_durable) $(one py_atomic) $(one sed_loop)" >>"$TMP/times"
+		r=$((r + 1))
+	done
+	echo
+	bench_load
+	echo "$N files in $N VM folders:"
+	echo
+	echo "| tool | wall (median) | new gpuwiz over it |"
+	echo "|---|---|---|"
+	printf '| gpuwiz vmx DIR --write | %s s | 1.00x |\n' "$(cut -d' ' -f1 "$TMP/times" | med)"
+	[ -n "$BEFORE" ] && printf '| gpuwiz before | %s s | %s |\n' "$(cut -d' ' -f2 "$TMP/times" | med)" "$(pair 1 2)"
+	printf '| python durable (the same steps) | %s s | %s |\n' "$(cut -d' ' -f3 "$TMP/times" | med)" "$(pair 1 3)"
+	printf '| python atomic (no backup, no dir sync) | %s s | %s |\n' "$(cut -d' ' -f4 "$TMP/times" | med)" "$(pair 1 4)"
+	printf '| sed -i loop | %s s | %s |\n' "$(cut -d' ' -f5 "$TMP/times" | med)" "$(pair 1 5)"
+	[ -n "$BEFORE" ] && echo "before over python durable: $(pair 2 3); before over sed -i loop: $(pair 2 5)"
 done

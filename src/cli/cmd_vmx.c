@@ -433,7 +433,10 @@ vmx_files(const cli_opts *o, char ***files, size_t *nfiles, int *dirs,
 }
 
 /* Several files: each gets its own plan and write; a failure is one line
- * and the others go on; exit 1 when any failed or has findings. */
+ * and the others go on; exit 1 when any failed or has findings.  Each
+ * file's write is the one of a single file but for its directory's sync,
+ * made once per directory after the last file (safefile.h,
+ * gw_dirsync_defer). */
 static int
 vmx_many(cli_opts *o, const gw_table *t, char **files, size_t n, gw_err *e)
 {
@@ -441,6 +444,7 @@ vmx_many(cli_opts *o, const gw_table *t, char **files, size_t n, gw_err *e)
 	size_t i, failed = 0;
 	int rc = 0;
 
+	gw_dirsync_defer();
 	for (i = 0; i < n; i++) {
 		json_t *one = NULL;
 		int r1;
@@ -464,6 +468,7 @@ vmx_many(cli_opts *o, const gw_table *t, char **files, size_t n, gw_err *e)
 		if (r1 != 0)
 			rc = EXIT_FINDINGS;
 	}
+	(void)gw_dirsync_flush();
 	if (arr) {
 		json_t *top = json_object();
 

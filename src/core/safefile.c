@@ -3,12 +3,14 @@
  * safefile.h): following a symlinked target, locked temporaries and the
  * removal of those a killed run left, the atomic replace. */
 #include "safefile.h"
+#include "idset.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,10 +135,9 @@ gw_path_follow(const char *path, gw_err *e)
 	return NULL;
 }
 
-void
-gw_fsync_dir_of(const char *path)
+static void
+fsync_dir(const char *dir)
 {
-	char *dir = gw_path_dir(path);
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	/* best effort: some file systems refuse fsync on a directory, and
@@ -145,7 +146,84 @@ gw_fsync_dir_of(const char *path)
 		(void)fsync(dfd);
 		close(dfd);
 	}
+}
+
+/* The directories whose sync waits for gw_dirsync_flush: each once
+ * (by the FNV-1a hash of its name, the name compared on a match). */
+static struct {
+	int on;
+	gw_idset seen;          /* hash -> index in dirs */
+	char **dirs;
+	size_t n;
+} deferred;
+
+static uint64_t
+name_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+void
+gw_fsync_dir_of(const char *path)
+{
+	char *dir = gw_path_dir(path);
+	const size_t *had;
+
+	if (!deferred.on) {
+		fsync_dir(dir);
+		free(dir);
+		return;
+	}
+	had = gw_idset_put(&deferred.seen, name_hash(dir), deferred.n);
+	if (had == NULL) {
+		deferred.dirs = gw_xrealloc(deferred.dirs,
+		                            (deferred.n + 1) * sizeof *deferred.dirs);
+		deferred.dirs[deferred.n++] = dir;
+		return;
+	}
+	if (strcmp(deferred.dirs[*had], dir) != 0)
+		fsync_dir(dir);     /* another name with its hash: now */
 	free(dir);
+}
+
+void
+gw_dirsync_defer(void)
+{
+	if (!deferred.on)
+		gw_idset_init(&deferred.seen);
+	deferred.on = 1;
+}
+
+size_t
+gw_dirsync_flush(void)
+{
+	size_t i, n = deferred.n;
+
+	for (i = 0; i < deferred.n; i++) {
+		fsync_dir(deferred.dirs[i]);
+		free(deferred.dirs[i]);
+	}
+	free(deferred.dirs);
+	deferred.dirs = NULL;
+	deferred.n = 0;
+	if (deferred.on)
+		gw_idset_free(&deferred.seen);
+	deferred.on = 0;
+	return n;
+}
+
+int
+gw_no_hard_links(int err)
+{
+	return err == EPERM || err == EOPNOTSUPP ||
+#if defined ENOTSUP && ENOTSUP != EOPNOTSUPP
+	       err == ENOTSUP ||
+#endif
+	       err == ENOSYS || err == EMLINK || err == EXDEV;
 }
 
 void
@@ -420,60 +498,83 @@ still_as_read(const char *path, const char *final, const char *was,
 int
 gw_write_file_atomic(const char *path, const char *data, size_t len, gw_err *e)
 {
-	return gw_write_file_over(path, data, len, NULL, 0, e);
+	gw_staged s;
+
+	if (gw_stage_write(path, data, len, &s, e) != 0)
+		return -1;
+	return gw_staged_publish(&s, NULL, 0, e);
+}
+
+void
+gw_staged_drop(gw_staged *s)
+{
+	if (s->tmp) {
+		unlink(s->tmp);
+		free(s->tmp);
+		s->tmp = NULL;
+	}
+	if (s->fd >= 0)
+		close(s->fd);   /* the lock goes with it */
+	s->fd = -1;
+	free(s->final);
+	s->final = NULL;
 }
 
 int
-gw_write_file_over(const char *path, const char *data, size_t len,
-                   const char *was, size_t wlen, gw_err *e)
+gw_stage_write(const char *path, const char *data, size_t len, gw_staged *s,
+               gw_err *e)
 {
-	char *final, *tmp;
-	struct stat st;
 	mode_t mode = 0644;
-	int fd, saved, had = 0, changed = 0;
 
-	if ((final = gw_path_follow(path, e)) == NULL)
+	memset(s, 0, sizeof *s);
+	s->path = path;
+	s->fd = -1;
+	if ((s->final = gw_path_follow(path, e)) == NULL)
 		return -1;
-	if (stat(final, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
+	if (stat(s->final, &s->st) == 0) {
+		if (S_ISDIR(s->st.st_mode)) {
 			gw_err_set(e, _("%s: is a directory, expected a file"), path);
-			free(final);
+			gw_staged_drop(s);
 			return -1;
 		}
-		mode = st.st_mode & 07777;
-		had = 1;
+		mode = s->st.st_mode & 07777;
+		s->had = 1;
 	}
-	if ((fd = gw_tmp_open(final, &tmp, e)) < 0) {
-		free(final);
+	if ((s->fd = gw_tmp_open(s->final, &s->tmp, e)) < 0) {
+		gw_staged_drop(s);
 		return -1;
 	}
 	/* the file's owner and group kept, or nothing done */
-	if (had && gw_fd_take_owner(fd, path, &st, e) != 0) {
-		unlink(tmp);
-		close(fd);
-		free(tmp);
-		free(final);
+	if (s->had && gw_fd_take_owner(s->fd, path, &s->st, e) != 0) {
+		gw_staged_drop(s);
 		return -1;
 	}
+	if (gw_fd_fill(s->fd, data, len, mode) != 0) {
+		gw_err_set(e, _("%s: cannot write: %s"), path, strerror(errno));
+		gw_staged_drop(s);
+		return -1;
+	}
+	return 0;
+}
+
+int
+gw_staged_publish(gw_staged *s, const char *was, size_t wlen, gw_err *e)
+{
 	/* the fd (and its lock) is kept over the rename: until then the
 	 * temporary is never taken for a stale one */
-	if (gw_fd_fill(fd, data, len, mode) != 0 ||
-	    (changed = still_as_read(path, final, was, wlen, e)) != 0 ||
-	    rename(tmp, final) != 0) {
-		saved = errno;
-		unlink(tmp);
-		close(fd);
-		if (!changed)   /* else still_as_read said why */
-			gw_err_set(e, _("%s: cannot write: %s"), path,
-			           strerror(saved));
-		free(tmp);
-		free(final);
+	if (still_as_read(s->path, s->final, was, wlen, e) != 0) {
+		gw_staged_drop(s);
 		return -1;
 	}
+	if (rename(s->tmp, s->final) != 0) {
+		gw_err_set(e, _("%s: cannot write: %s"), s->path, strerror(errno));
+		gw_staged_drop(s);
+		return -1;
+	}
+	free(s->tmp);
+	s->tmp = NULL;
 	/* fsync has reported the write errors a close would */
-	(void)close(fd);
-	gw_fsync_dir_of(final);
-	free(tmp);
-	free(final);
+	gw_fsync_dir_of(s->final);
+	gw_staged_drop(s);
 	return 0;
 }

@@ -28,11 +28,30 @@ char *gw_path_follow(const char *path, gw_err *e);
  * The lock goes with the last close of the fd. */
 int gw_tmp_open(const char *final, char **tmp, gw_err *e);
 
-/* gw_write_file_atomic, refused (-1, e naming path, nothing left behind)
- * when was is given and the file is no longer those wlen bytes when the
- * complete temporary is about to be renamed over it. */
-int gw_write_file_over(const char *path, const char *data, size_t len,
-                       const char *was, size_t wlen, gw_err *e);
+/* A write in two halves, for a caller with a step between the complete
+ * temporary and its rename (gw_vmx_save: the backup).  gw_stage_write
+ * follows path's links, refuses a directory, and writes data to a locked
+ * temporary beside the target with the owner, group and mode of the file
+ * there (gw_fd_take_owner; 0644 for a new one), fsynced.  0, or -1 with
+ * e set and nothing left behind. */
+typedef struct gw_staged {
+	const char *path;     /* as given: the name messages use */
+	char *final;          /* path, its links followed */
+	char *tmp;            /* the temporary, NULL once renamed */
+	int fd;               /* open (its lock held) until renamed */
+	int had;              /* a file was at final: st is it */
+	struct stat st;
+} gw_staged;
+int gw_stage_write(const char *path, const char *data, size_t len,
+                   gw_staged *s, gw_err *e);
+/* Rename the temporary over final, refused (nothing renamed) when was is
+ * given and final no longer holds those wlen bytes; then the directory
+ * sync (gw_fsync_dir_of).  The stage is spent either way: 0, or -1 with
+ * e set and the temporary removed. */
+int gw_staged_publish(gw_staged *s, const char *was, size_t wlen,
+                      gw_err *e);
+/* Remove a stage's temporary (when not renamed) and free it. */
+void gw_staged_drop(gw_staged *s);
 
 /* The refusal of a file no longer as gpuwiz read it (here and by the
  * ESXi host's write script): one line naming path. */
@@ -70,8 +89,21 @@ size_t gw_tmp_sweep(const char *path);
 /* The directory part of path: "." when it has no '/', "/" for "/x". */
 char *gw_path_dir(const char *path);
 
-/* fsync the directory that holds path: a rename or link into it lasts. */
+/* fsync the directory that holds path: a rename or link into it lasts.
+ * Between gw_dirsync_defer and gw_dirsync_flush the directory is only
+ * noted, and the flush syncs each noted directory once: a run that
+ * writes many files (vmx DIR --write) syncs a directory once, after
+ * every rename in it, instead of once per file. */
 void gw_fsync_dir_of(const char *path);
+void gw_dirsync_defer(void);
+/* Sync the directories noted since gw_dirsync_defer, each once, and sync
+ * at once again from then on.  The number synced. */
+size_t gw_dirsync_flush(void);
+
+/* A link(2) failure that says the file system has no hard links here
+ * (EPERM, ENOTSUP, ENOSYS, EMLINK, EXDEV: vfat, some FUSE and network
+ * mounts, a file this user may not link): a copy is made instead. */
+int gw_no_hard_links(int err);
 
 /* n random letters and digits (the temporaries' alphabet) and a NUL into
  * buf (n + 1 bytes). */

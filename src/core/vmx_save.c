@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vmx_save.c: the running-VM check (.vmx.lck), gpuwiz's own lock on a
- * .vmx, and saving a .vmx: a timestamped backup, then an atomic replace
- * of a file still as it was read; a symlinked .vmx is written through
- * the link to its target (see vmx.h, safefile.h). */
+ * .vmx, and saving a .vmx: the new file staged (synced temporary), a
+ * timestamped backup (a hard link of the file, or a copy), then the
+ * rename of the temporary over a file still as it was read; a symlinked
+ * .vmx is written through the link to its target (see vmx.h,
+ * safefile.h). */
 #include "vmx_int.h"
 #include "safefile.h"
 
@@ -110,19 +112,21 @@ copy_synced(int in, int out, mode_t mode)
 	return fchmod(out, mode) != 0 || fsync(out) != 0 ? -1 : 0;
 }
 
-/* Give the complete temporary tmp the first free backup name of path,
+/* Give src the first free backup name of path,
  * "<path>.<YYYYmmdd-HHMMSS>.bak" (".N" appended while that exists), never
  * replacing one: link(2) fails on an existing name.  Where the file
- * system has no hard links, rename(2) after a look.  The name, with
- * *renamed when tmp is gone; NULL with errno set (0: too many). */
+ * system has no hard links (gw_no_hard_links) and may_rename is set,
+ * rename(2) after a look.  The name, with *renamed when src is gone; NULL
+ * with errno set (0: too many). */
 static char *
-publish_backup(const char *tmp, const char *path, int *renamed)
+publish_backup(const char *src, const char *path, int may_rename,
+               int *renamed)
 {
 	char stamp[32], *name;
 	struct tm tm;
 	time_t now = time(NULL);
 	struct stat st;
-	int n;
+	int n, saved;
 
 	*renamed = 0;
 	if (localtime_r(&now, &tm) == NULL ||
@@ -131,19 +135,22 @@ publish_backup(const char *tmp, const char *path, int *renamed)
 	for (n = 0; n < 1000; n++) {
 		name = n ? gw_xasprintf("%s.%s.bak.%d", path, stamp, n)
 		         : gw_xasprintf("%s.%s.bak", path, stamp);
-		if (link(tmp, name) == 0)
+		if (link(src, name) == 0)
 			return name;
-		if (errno != EEXIST && errno != EPERM && errno != EOPNOTSUPP &&
-		    errno != ENOSYS && errno != EMLINK) {
+		saved = errno;
+		if (saved != EEXIST && (!gw_no_hard_links(saved) || !may_rename)) {
 			free(name);
+			errno = saved;
 			return NULL;
 		}
-		if (errno != EEXIST && lstat(name, &st) != 0 && errno == ENOENT) {
-			if (rename(tmp, name) == 0) {
+		if (saved != EEXIST && lstat(name, &st) != 0 && errno == ENOENT) {
+			if (rename(src, name) == 0) {
 				*renamed = 1;
 				return name;
 			}
+			saved = errno;
 			free(name);
+			errno = saved;
 			return NULL;
 		}
 		free(name);
@@ -152,24 +159,21 @@ publish_backup(const char *tmp, const char *path, int *renamed)
 	return NULL;
 }
 
-/* Copy the file now at path (link-free) to its backup beside it, with its
- * owner, group and mode (refused where this user cannot give them:
- * gw_fd_take_owner), through a temporary that is complete and synced
- * before it gets the backup's name: a kill leaves no partial backup.
- * *bak is NULL (and 0 returned) when there is no file at path yet.  On
- * failure nothing is left behind. */
+/* The backup as a copy, where the file system has no hard links: the
+ * file now at path (link-free) copied beside it with its owner, group
+ * and mode (refused where this user cannot give them: gw_fd_take_owner),
+ * through a temporary that is complete and synced before it gets the
+ * backup's name: a kill leaves no partial backup.  On failure nothing is
+ * left behind. */
 static int
-make_backup(const char *path, char **bak, gw_err *e)
+copy_backup(const char *path, char **bak, gw_err *e)
 {
 	char *tmp = NULL;
 	struct stat st;
 	int in, out, renamed = 0, saved;
 
-	*bak = NULL;
 	in = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (in < 0) {
-		if (errno == ENOENT)
-			return 0;
 		gw_err_set(e, _("%s: cannot read it to make a backup: %s"), path,
 		           strerror(errno));
 		return -1;
@@ -189,7 +193,7 @@ make_backup(const char *path, char **bak, gw_err *e)
 	} else if (copy_synced(in, out, st.st_mode & 0777) != 0) {
 		gw_err_set(e, _("%s: cannot write the backup %s: %s"), path, tmp,
 		           strerror(errno));
-	} else if ((*bak = publish_backup(tmp, path, &renamed)) == NULL) {
+	} else if ((*bak = publish_backup(tmp, path, 1, &renamed)) == NULL) {
 		saved = errno;
 		gw_err_set(e, _("%s: cannot create a backup beside it: %s"), path,
 		           saved ? strerror(saved) : _("too many backups this second"));
@@ -199,10 +203,37 @@ make_backup(const char *path, char **bak, gw_err *e)
 	close(out);             /* the lock goes with the name */
 	close(in);
 	free(tmp);
-	if (*bak == NULL)
+	return *bak ? 0 : -1;
+}
+
+/* The backup of the file the stage s replaces (its final, link-free), made
+ * before the rename: a hard link of the file itself, which no data is
+ * copied for and which keeps its owner, group, mode and times (the inode
+ * is the same); a copy where the file system has no hard links.  Its
+ * name lasts with the directory sync after the rename (doc/design.md,
+ * section 7).  *bak is NULL (and 0 returned) when there is no file yet;
+ * on failure nothing is left behind. */
+static int
+make_backup(const gw_staged *s, char **bak, gw_err *e)
+{
+	int renamed, saved;
+
+	*bak = NULL;
+	if (!s->had)
+		return 0;
+	if (!S_ISREG(s->st.st_mode)) {
+		gw_err_set(e, _("%s: not a regular file; expected a .vmx file"),
+		           s->final);
 		return -1;
-	gw_fsync_dir_of(path);  /* the backup lasts before the .vmx changes */
-	return 0;
+	}
+	if ((*bak = publish_backup(s->final, s->final, 0, &renamed)) != NULL)
+		return 0;
+	saved = errno;
+	if (saved != 0 && gw_no_hard_links(saved))
+		return copy_backup(s->final, bak, e);
+	gw_err_set(e, _("%s: cannot create a backup beside it: %s"), s->final,
+	           saved ? strerror(saved) : _("too many backups this second"));
+	return -1;
 }
 
 /* ---- gpuwiz's own lock ------------------------------------------------- */
@@ -283,6 +314,7 @@ gw_vmx_save(const gw_vmx *v, const char *path, const char *was, size_t wlen,
             int force, char **backup_path, gw_err *e)
 {
 	char *lck = NULL, *bak = NULL, *data, *target;
+	gw_staged staged;
 	size_t len;
 	int rc;
 
@@ -303,19 +335,25 @@ gw_vmx_save(const gw_vmx *v, const char *path, const char *was, size_t wlen,
 		free(target);
 		return -1;
 	}
-	rc = make_backup(target, &bak, e);
 	free(target);
+	/* the new file complete and synced, then the backup, then the
+	 * rename: a kill anywhere leaves the .vmx old or new, and a backup
+	 * only of the old bytes */
+	data = gw_vmx_serialize(v, &len);
+	rc = gw_stage_write(path, data, len, &staged, e);
+	free(data);
 	if (rc != 0)
 		return -1;
-	data = gw_vmx_serialize(v, &len);
-	if (gw_write_file_over(path, data, len, was, wlen, e) != 0) {
+	if (make_backup(&staged, &bak, e) != 0) {
+		gw_staged_drop(&staged);
+		return -1;
+	}
+	if (gw_staged_publish(&staged, was, wlen, e) != 0) {
 		if (bak)
 			unlink(bak);
 		free(bak);
-		free(data);
 		return -1;
 	}
-	free(data);
 	if (backup_path)
 		*backup_path = bak;
 	else

@@ -1,16 +1,55 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_safefile.c: following a symlinked target, the locked temporaries
  * and the removal of stale ones (only gpuwiz's own), the atomic replace
- * and the .vmx save through a link (safefile.h, vmx.h). */
+ * and the .vmx save through a link (safefile.h, vmx.h); the save's
+ * backup, a hard link or (where link(2) fails as on a file system
+ * without hard links) a copy, and its syncs: one for the new file, one
+ * for the directory, deferred in a batch to one per directory.
+ * link(2) and fsync(2) go through the wrappers below (-Wl,--wrap, see
+ * Makefile.am): a link refused with an errno of the test's choice, and
+ * the syncs counted, of files and of directories apart. */
 #include "testutil.h"
 #include "safefile.h"
 #include "vmx.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+/* ---- the wrapped calls -------------------------------------------------- */
+
+int __real_link(const char *from, const char *to);
+int __wrap_link(const char *from, const char *to);
+int __real_fsync(int fd);
+int __wrap_fsync(int fd);
+
+static int link_fails;          /* an errno link(2) fails with, or 0 */
+static size_t file_syncs, dir_syncs;
+
+int
+__wrap_link(const char *from, const char *to)
+{
+	if (link_fails) {
+		errno = link_fails;
+		return -1;
+	}
+	return __real_link(from, to);
+}
+
+int
+__wrap_fsync(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+		dir_syncs++;
+	else
+		file_syncs++;
+	return __real_fsync(fd);
+}
 
 static void
 put(const char *dir, const char *name, const char *text)
@@ -284,6 +323,196 @@ test_vmx_save_through_link(void **state)
 	free(dir);
 }
 
+/* The names in dir: how many hold pattern (a temporary's, a backup's). */
+static size_t
+count_names(const char *dir, const char *pattern)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL)
+		n += strstr(de->d_name, pattern) != NULL;
+	closedir(d);
+	return n;
+}
+
+/* dir/name (mode 0640) read, memSize set to mem, saved: the backup's
+ * name, the file's inode before the save in *ino. */
+static char *
+save_one(const char *dir, const char *name, const char *mem, ino_t *ino,
+         int *rc, gw_err *e)
+{
+	char *p = gw_xasprintf("%s/%s", dir, name), *bak = NULL;
+	struct stat st;
+	gw_vmx *v;
+
+	put(dir, name, "memSize = \"4096\"\n");
+	assert_int_equal(chmod(p, 0640), 0);
+	assert_int_equal(stat(p, &st), 0);
+	*ino = st.st_ino;
+	assert_int_equal(gw_vmx_load_checked(&v, p, e), 0);
+	assert_int_equal(gw_vmx_set(v, "memSize", mem, e), 0);
+	*rc = gw_vmx_save(v, p, NULL, 0, 0, &bak, e);
+	gw_vmx_free(v);
+	free(p);
+	return bak;
+}
+
+/* The backup is the old file itself, linked: its inode, owner, mode and
+ * bytes; the new file is another inode with the old one's mode.  Two
+ * syncs: the new file's data, then the directory after the rename. */
+static void
+test_vmx_save_backup_linked(void **state)
+{
+	char *dir = tu_tmpdir(), *bak, *p, *d;
+	struct stat st, bst;
+	ino_t old;
+	gw_err e;
+	int rc;
+
+	(void)state;
+	link_fails = 0;
+	file_syncs = dir_syncs = 0;
+	bak = save_one(dir, "vm.vmx", "8192", &old, &rc, &e);
+	assert_int_equal(rc, 0);
+	assert_int_equal(file_syncs, 1);
+	assert_int_equal(dir_syncs, 1);
+	assert_int_equal(stat(bak, &bst), 0);
+	assert_int_equal(bst.st_ino, old);
+	assert_int_equal(bst.st_mode & 07777, 0640);
+	p = gw_xasprintf("%s/vm.vmx", dir);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_not_equal(st.st_ino, old);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	assert_int_equal(st.st_nlink, 1);
+	assert_int_equal(bst.st_nlink, 1);   /* the old file's one name now */
+	d = slurp(bak);
+	assert_string_equal(d, "memSize = \"4096\"\n");
+	free(d);
+	d = slurp(p);
+	assert_string_equal(d, "memSize = \"8192\"\n");
+	free(d);
+	assert_int_equal(count_names(dir, ".gpuwiz-"), 0);
+	free(p);
+	free(bak);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
+/* Where link(2) says the file system has no hard links (vfat: EPERM; a
+ * bind mount: EXDEV; EMLINK, ENOTSUP), the backup is a synced copy with
+ * the old bytes and mode, put in place by rename; nothing else is
+ * left. */
+static void
+test_vmx_save_backup_copied(void **state)
+{
+	static const int no_links[] = { EPERM, EXDEV, EMLINK, ENOTSUP };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof no_links / sizeof *no_links; i++) {
+		char *dir = tu_tmpdir(), *bak, *p, *d;
+		struct stat bst;
+		ino_t old;
+		gw_err e;
+		int rc;
+
+		link_fails = no_links[i];
+		file_syncs = dir_syncs = 0;
+		bak = save_one(dir, "vm.vmx", "8192", &old, &rc, &e);
+		link_fails = 0;
+		assert_int_equal(rc, 0);
+		assert_int_equal(file_syncs, 2);   /* the new file, the copy */
+		assert_int_equal(dir_syncs, 1);
+		assert_non_null(bak);
+		assert_int_equal(stat(bak, &bst), 0);
+		assert_int_not_equal(bst.st_ino, old);  /* a copy */
+		assert_int_equal(bst.st_mode & 07777, 0640);
+		d = slurp(bak);
+		assert_string_equal(d, "memSize = \"4096\"\n");
+		free(d);
+		p = gw_xasprintf("%s/vm.vmx", dir);
+		d = slurp(p);
+		assert_string_equal(d, "memSize = \"8192\"\n");
+		free(d);
+		assert_int_equal(count_names(dir, ".gpuwiz-"), 0);
+		assert_int_equal(count_names(dir, ".bak"), 1);
+		free(p);
+		free(bak);
+		tu_rm_tree(dir);
+		free(dir);
+	}
+}
+
+/* Any other link(2) failure refuses the save: the file as it was, no
+ * backup, no temporary, one line naming the file. */
+static void
+test_vmx_save_backup_refused(void **state)
+{
+	char *dir = tu_tmpdir(), *bak, *p, *d;
+	ino_t old;
+	gw_err e;
+	int rc;
+
+	(void)state;
+	link_fails = EIO;
+	bak = save_one(dir, "vm.vmx", "8192", &old, &rc, &e);
+	link_fails = 0;
+	assert_int_equal(rc, -1);
+	assert_null(bak);
+	assert_non_null(strstr(e.msg, "vm.vmx: cannot create a backup beside it"));
+	p = gw_xasprintf("%s/vm.vmx", dir);
+	d = slurp(p);
+	assert_string_equal(d, "memSize = \"4096\"\n");
+	free(d);
+	assert_int_equal(count_names(dir, ".gpuwiz-"), 0);
+	assert_int_equal(count_names(dir, ".bak"), 0);
+	free(p);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
+/* In a batch (gw_dirsync_defer) the saves sync no directory; the flush
+ * syncs each directory once, after all of them: 5 files in 2 directories,
+ * 5 + 2 syncs in all.  After the flush a save syncs at once again. */
+static void
+test_dirsync_deferred(void **state)
+{
+	static const char *const names[] = { "a/1.vmx", "a/2.vmx", "b/1.vmx",
+	                                      "a/3.vmx", "b/2.vmx" };
+	char *dir = tu_tmpdir(), *bak;
+	size_t i;
+	ino_t old;
+	gw_err e;
+	int rc;
+
+	(void)state;
+	mk_dir(dir, "a");
+	mk_dir(dir, "b");
+	link_fails = 0;
+	file_syncs = dir_syncs = 0;
+	gw_dirsync_defer();
+	for (i = 0; i < sizeof names / sizeof *names; i++) {
+		bak = save_one(dir, names[i], "8192", &old, &rc, &e);
+		assert_int_equal(rc, 0);
+		free(bak);
+	}
+	assert_int_equal(file_syncs, 5);
+	assert_int_equal(dir_syncs, 0);
+	assert_int_equal(gw_dirsync_flush(), 2);
+	assert_int_equal(dir_syncs, 2);
+	assert_int_equal(gw_dirsync_flush(), 0);   /* nothing noted now */
+	bak = save_one(dir, "a/4.vmx", "8192", &old, &rc, &e);
+	assert_int_equal(rc, 0);
+	assert_int_equal(file_syncs, 6);
+	assert_int_equal(dir_syncs, 3);
+	free(bak);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
 static void
 test_random_word(void **state)
 {
@@ -308,6 +537,10 @@ main(void)
 		cmocka_unit_test(test_write_through_link),
 		cmocka_unit_test(test_tmp_open_and_sweep),
 		cmocka_unit_test(test_vmx_save_through_link),
+		cmocka_unit_test(test_vmx_save_backup_linked),
+		cmocka_unit_test(test_vmx_save_backup_copied),
+		cmocka_unit_test(test_vmx_save_backup_refused),
+		cmocka_unit_test(test_dirsync_deferred),
 		cmocka_unit_test(test_random_word),
 	};
 
