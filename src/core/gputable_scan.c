@@ -125,8 +125,9 @@ ini_load_one(const char *name, const char *path, int line0, dictionary **out,
 
 /* The entries (sections and keys) iniparser is given at a time: its
  * dictionary starts with room for 128 and searches all of them on each
- * set and get. */
-#define CHUNK_ENTRIES 64
+ * set and get, so a run of sections that fits costs no more per entry
+ * than a smaller one, and takes fewer system calls. */
+#define CHUNK_ENTRIES 120
 
 /* iniparser reads files only: each run of sections is written to one
  * memory file, read back through /proc/self/fd.  Where that cannot be
