@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gputable.c: the GPU fact table (data/gpus.ini), read with iniparser.
  *
- * Loading is in three steps, so that every problem gets one clear line:
+ * Loading is in three steps, so that every problem gets one clear line,
+ * each step linear in the size of the table:
  *  1. gw_read_file(): missing, unreadable, a directory, too large, binary.
- *  2. iniparser_load(): syntax errors and over-long lines, caught through
- *     its error callback and turned into "FILE:LINE: ...".
- *  3. A light scan of the same text for what iniparser accepts silently
- *     (a repeated section or key, a key before any section), then a check
- *     of every section's fields, naming FILE:LINE, [section] and field.
+ *     The file is read once; the rest works on that text.
+ *  2. A scan of the text for the sections and keys with their lines and
+ *     what iniparser accepts silently (a repeated section or key, a key
+ *     before any section; sections and keys found by hash), and
+ *     iniparser, given a few sections at a time (gt_ini_load): syntax
+ *     errors and over-long lines, caught through its error callback and
+ *     turned into "FILE:LINE: ...".
+ *  3. A check of every section's fields, naming FILE:LINE, [section] and
+ *     field, then the index (gputable_index.c): rows by id, vGPU board
+ *     and PCI id, and in the same pass two rows sharing a PCI id or a
+ *     board.
  */
 #include "gputable_int.h"
 
@@ -178,22 +185,12 @@ gw_table_free(gw_table *t)
 
 	if (t == NULL)
 		return;
+	gt_index_free(t);
 	for (i = 0; i < t->n; i++)
 		gpu_free(&t->gpus[i]);
 	free(t->gpus);
 	free(t->path);
 	memset(t, 0, sizeof *t);
-}
-
-/* A value of [sec], or NULL when absent or empty. */
-static const char *
-get(dictionary *d, const char *sec, const char *key)
-{
-	char *full = gw_xasprintf("%s:%s", sec, key);
-	const char *v = iniparser_getstring(d, full, NULL);
-
-	free(full);
-	return v && *v ? v : NULL;
 }
 
 /* The section's id and its keys. */
@@ -209,9 +206,8 @@ check_keys(const scan *s, size_t si, const char *path, gw_err *e)
 		           path, s->secs[si].line, sec);
 		return -1;
 	}
-	for (k = 0; k < s->nkeys; k++) {
-		if (s->keys[k].sec != si)
-			continue;
+	for (k = s->secs[si].key0; k < s->secs[si].key0 + s->secs[si].nkeys;
+	     k++) {
 		for (ok = 0, j = 0; known_keys[j]; j++)
 			if (strcmp(s->keys[k].key, known_keys[j]) == 0)
 				ok = 1;
@@ -226,7 +222,6 @@ check_keys(const scan *s, size_t si, const char *path, gw_err *e)
 
 /* One section being read: where errors point. */
 typedef struct sec_ctx {
-	dictionary *d;
 	const scan *s;
 	size_t si;
 	const char *sec, *path;
@@ -239,13 +234,13 @@ load_text(gw_gpu *g, const sec_ctx *c, gw_err *e)
 {
 	const char *v;
 
-	if ((v = get(c->d, c->sec, "name")) == NULL) {
+	if ((v = gt_ini_get(c->s, c->si, "name")) == NULL) {
 		gw_err_set(e, _("%s:%d: [%s] has no name (expected name = the pci.ids model name)"),
 		           c->path, c->line, c->sec);
 		return -1;
 	}
 	g->name = gw_xstrdup(v);
-	if ((v = get(c->d, c->sec, "source")) == NULL) {
+	if ((v = gt_ini_get(c->s, c->si, "source")) == NULL) {
 		gw_err_set(e, _("%s:%d: [%s] has no source (expected source = where the facts come from)"),
 		           c->path, c->line, c->sec);
 		return -1;
@@ -260,7 +255,7 @@ load_ids(gw_gpu *g, const sec_ctx *c, gw_err *e)
 {
 	const char *v;
 
-	if ((v = get(c->d, c->sec, "vendor_id")) == NULL) {
+	if ((v = gt_ini_get(c->s, c->si, "vendor_id")) == NULL) {
 		gw_err_set(e, _("%s:%d: [%s] has no vendor_id (expected e.g. vendor_id = 0x10de)"),
 		           c->path, c->line, c->sec);
 		return -1;
@@ -272,7 +267,7 @@ load_ids(gw_gpu *g, const sec_ctx *c, gw_err *e)
 		           c->sec, v);
 		return -1;
 	}
-	if ((v = get(c->d, c->sec, "device_id")) == NULL) {
+	if ((v = gt_ini_get(c->s, c->si, "device_id")) == NULL) {
 		gw_err_set(e, _("%s:%d: [%s] has no device_id (expected e.g. device_id = 0x26b9)"),
 		           c->path, c->line, c->sec);
 		return -1;
@@ -283,7 +278,7 @@ load_ids(gw_gpu *g, const sec_ctx *c, gw_err *e)
 		           c->sec, v);
 		return -1;
 	}
-	if ((v = get(c->d, c->sec, "subsys_id")) != NULL &&
+	if ((v = gt_ini_get(c->s, c->si, "subsys_id")) != NULL &&
 	    parse_subsys(v, &g->subsys_vendor, &g->subsys_device) != 0) {
 		gw_err_set(e, _("%s:%d: [%s] subsys_id: '%s' is not a PCI subsystem id (expected 0xVVVV:0xDDDD)"),
 		           c->path, gt_scan_key_line(c->s, c->si, "subsys_id"),
@@ -300,7 +295,7 @@ load_sizes(gw_gpu *g, const sec_ctx *c, gw_err *e)
 	const char *v;
 	unsigned long long vram;
 
-	if ((v = get(c->d, c->sec, "vram_gb")) == NULL) {
+	if ((v = gt_ini_get(c->s, c->si, "vram_gb")) == NULL) {
 		gw_err_set(e, _("%s:%d: [%s] has no vram_gb (expected a whole number of GB or 'unknown')"),
 		           c->path, c->line, c->sec);
 		return -1;
@@ -315,7 +310,7 @@ load_sizes(gw_gpu *g, const sec_ctx *c, gw_err *e)
 		           c->sec, v);
 		return -1;
 	}
-	if ((v = get(c->d, c->sec, "bar1_mib")) == NULL) {
+	if ((v = gt_ini_get(c->s, c->si, "bar1_mib")) == NULL) {
 		gw_err_set(e, _("%s:%d: [%s] has no bar1_mib (expected MiB, 'a|b', or 'unknown')"),
 		           c->path, c->line, c->sec);
 		return -1;
@@ -332,7 +327,7 @@ load_sizes(gw_gpu *g, const sec_ctx *c, gw_err *e)
 static int
 load_prefix(gw_gpu *g, const sec_ctx *c, gw_err *e)
 {
-	const char *v = get(c->d, c->sec, "vgpu_prefix");
+	const char *v = gt_ini_get(c->s, c->si, "vgpu_prefix");
 
 	if (v == NULL)
 		return 0;
@@ -375,10 +370,10 @@ load_no_series(gw_gpu *g, const char *none, const sec_ctx *c, gw_err *e)
 static int
 load_vgpu(gw_gpu *g, const sec_ctx *c, gw_err *e)
 {
-	const char *types = get(c->d, c->sec, "vgpu_types");
-	const char *none = get(c->d, c->sec, "vgpu_no_series");
-	const char *mmio = get(c->d, c->sec, "vgpu_mmio_gb");
-	const char *src = get(c->d, c->sec, "vgpu_source");
+	const char *types = gt_ini_get(c->s, c->si, "vgpu_types");
+	const char *none = gt_ini_get(c->s, c->si, "vgpu_no_series");
+	const char *mmio = gt_ini_get(c->s, c->si, "vgpu_mmio_gb");
+	const char *src = gt_ini_get(c->s, c->si, "vgpu_source");
 	const char *key = types ? "vgpu_types" : none ? "vgpu_no_series" :
 	                  mmio ? "vgpu_mmio_gb" : "vgpu_source";
 	unsigned long long gb;
@@ -450,7 +445,7 @@ load_kind(gw_gpu *g, const sec_ctx *c, gw_err *e)
 	const char *v;
 	int i;
 
-	if ((v = get(c->d, c->sec, "class")) == NULL) {
+	if ((v = gt_ini_get(c->s, c->si, "class")) == NULL) {
 		gw_err_set(e, _("%s:%d: [%s] has no class (expected datacenter, workstation or geforce)"),
 		           c->path, c->line, c->sec);
 		return -1;
@@ -464,7 +459,7 @@ load_kind(gw_gpu *g, const sec_ctx *c, gw_err *e)
 		           c->sec, v);
 		return -1;
 	}
-	if ((v = get(c->d, c->sec, "sriov")) == NULL) {
+	if ((v = gt_ini_get(c->s, c->si, "sriov")) == NULL) {
 		gw_err_set(e, _("%s:%d: [%s] has no sriov (expected yes or no)"),
 		           c->path, c->line, c->sec);
 		return -1;
@@ -486,14 +481,13 @@ load_kind(gw_gpu *g, const sec_ctx *c, gw_err *e)
 }
 
 static int
-load_section(gw_gpu *g, dictionary *d, const scan *s, size_t si,
-             const char *path, gw_err *e)
+load_section(gw_gpu *g, const scan *s, size_t si, const char *path,
+             gw_err *e)
 {
 	sec_ctx c;
 
 	if (check_keys(s, si, path, e) != 0)
 		return -1;
-	c.d = d;
 	c.s = s;
 	c.si = si;
 	c.sec = s->secs[si].name;
@@ -508,48 +502,37 @@ load_section(gw_gpu *g, dictionary *d, const scan *s, size_t si,
 }
 
 /* What one row must not share with another: the PCI id (unless the
- * subsystem tells them apart) and the vGPU board. */
+ * subsystem tells them apart) and the vGPU board.  The index finds them
+ * (gt_index_build): the first row, in the table's order, that shares one
+ * with an earlier row, named with the earliest such row. */
 static int
-check_unique(const gw_table *t, const scan *s, const size_t *secidx,
-             const char *path, gw_err *e)
+check_unique(const gw_table *t, const gt_dup *dup, const scan *s,
+             const size_t *secidx, const char *path, gw_err *e)
 {
-	size_t i, j;
+	const gw_gpu *a, *b;
 
-	for (i = 0; i < t->n; i++) {
-		const gw_gpu *a = &t->gpus[i];
-
-		for (j = 0; j < i; j++) {
-			const gw_gpu *b = &t->gpus[j];
-
-			if (a->vendor_id == b->vendor_id &&
-			    a->device_id == b->device_id &&
-			    a->subsys_vendor == b->subsys_vendor &&
-			    a->subsys_device == b->subsys_device) {
-				gw_err_set(e, _("%s:%d: [%s] has the same PCI id %04x:%04x as [%s]; add subsys_id = 0xVVVV:0xDDDD to tell them apart"),
-				           path, s->secs[secidx[i]].line, a->id,
-				           a->vendor_id, a->device_id, b->id);
-				return -1;
-			}
-			if (a->vgpu_prefix && b->vgpu_prefix &&
-			    gw_strieq(gt_vgpu_board(a->vgpu_prefix),
-			              gt_vgpu_board(b->vgpu_prefix))) {
-				gw_err_set(e, _("%s:%d: [%s] vgpu_prefix: '%s' names the same board as [%s] (%s); a profile must map to one GPU"),
-				           path, gt_scan_key_line(s, secidx[i], "vgpu_prefix"),
-				           a->id, a->vgpu_prefix, b->id, b->vgpu_prefix);
-				return -1;
-			}
-		}
-	}
-	return 0;
+	if (dup->what == 0)
+		return 0;
+	a = &t->gpus[dup->row];
+	b = &t->gpus[dup->first];
+	if (dup->what == GT_DUP_PCI)
+		gw_err_set(e, _("%s:%d: [%s] has the same PCI id %04x:%04x as [%s]; add subsys_id = 0xVVVV:0xDDDD to tell them apart"),
+		           path, s->secs[secidx[dup->row]].line, a->id,
+		           a->vendor_id, a->device_id, b->id);
+	else
+		gw_err_set(e, _("%s:%d: [%s] vgpu_prefix: '%s' names the same board as [%s] (%s); a profile must map to one GPU"),
+		           path, gt_scan_key_line(s, secidx[dup->row], "vgpu_prefix"),
+		           a->id, a->vgpu_prefix, b->id, b->vgpu_prefix);
+	return -1;
 }
 
 int
 gw_table_load(gw_table *t, const char *path, gw_err *e)
 {
-	dictionary *d;
 	char *data = NULL;
 	size_t len = 0, i, *secidx;
 	scan s;
+	gt_dup dup;
 
 	memset(t, 0, sizeof *t);
 	memset(&s, 0, sizeof s);
@@ -564,17 +547,21 @@ gw_table_load(gw_table *t, const char *path, gw_err *e)
 		return -1;
 	}
 
-	/* 2. Syntax, through iniparser. */
-	if (gt_ini_load(path, &d, e) != 0) {
-		free(data);
-		return -1;
-	}
-
-	/* 3. What iniparser accepts silently, then each section. */
-	if (gt_scan_text(&s, path, data, len, e) != 0)
+	/* 2. The sections and keys with their lines, then the syntax,
+	 * through iniparser (its errors first, wherever they are), then what
+	 * iniparser accepts silently. */
+	gt_scan_text(&s, path, data, len);
+	if (gt_ini_load(&s, path, data, len, e) != 0)
 		goto fail;
 	free(data);
 	data = NULL;
+	if (s.failed) {
+		if (e != NULL)
+			*e = s.err;
+		goto fail;
+	}
+
+	/* 3. Each section, then what rows must not share. */
 	if (s.nsecs == 0) {
 		gw_err_set(e, _("%s: no GPUs in the table (expected [id] sections with name, vendor_id, device_id, vram_gb, bar1_mib, source)"),
 		           path);
@@ -583,26 +570,25 @@ gw_table_load(gw_table *t, const char *path, gw_err *e)
 	t->gpus = gw_xcalloc(s.nsecs, sizeof *t->gpus);
 	secidx = gw_xcalloc(s.nsecs, sizeof *secidx);
 	for (i = 0; i < s.nsecs; i++) {
-		if (load_section(&t->gpus[t->n], d, &s, i, path, e) != 0) {
+		if (load_section(&t->gpus[t->n], &s, i, path, e) != 0) {
 			gpu_free(&t->gpus[t->n]);
 			free(secidx);
 			goto fail;
 		}
 		secidx[t->n++] = i;
 	}
-	if (check_unique(t, &s, secidx, path, e) != 0) {
+	gt_index_build(t, &dup);
+	if (check_unique(t, &dup, &s, secidx, path, e) != 0) {
 		free(secidx);
 		goto fail;
 	}
 	free(secidx);
 	t->path = gw_xstrdup(path);
-	iniparser_freedict(d);
 	gt_scan_free(&s);
 	return 0;
 
 fail:
 	free(data);
-	iniparser_freedict(d);
 	gt_scan_free(&s);
 	gw_table_free(t);
 	return -1;

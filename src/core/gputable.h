@@ -82,10 +82,15 @@ typedef struct gw_gpu {
 	char *vgpu_source;   /* where vgpu_types and vgpu_mmio_gb come from */
 } gw_gpu;
 
+struct gw_table_index;
+
 typedef struct gw_table {
 	gw_gpu *gpus;
 	size_t n;
 	char *path;          /* the file it was read from */
+	/* the rows by id, by vendor:device and by vGPU board, made by
+	 * gw_table_load (gputable_index.c) */
+	struct gw_table_index *index;
 } gw_table;
 
 /* Where the table is looked for when no --table is given:

@@ -37,18 +37,18 @@ gw_table_find_pci(const gw_table *t, unsigned vendor, unsigned device,
                   int *ambiguous)
 {
 	const gw_gpu *exact = NULL, *generic = NULL, *any = NULL;
-	size_t i, nexact = 0, ngeneric = 0, nany = 0;
+	const gw_gpu *const *rows;
+	size_t i, nrows, nexact = 0, ngeneric = 0, nany = 0;
 	int have_subsys = subsys_vendor != 0 || subsys_device != 0;
 
 	if (ambiguous)
 		*ambiguous = 0;
 	if (t == NULL)
 		return NULL;
-	for (i = 0; i < t->n; i++) {
-		const gw_gpu *g = &t->gpus[i];
+	rows = gt_index_pci(t, vendor, device, &nrows);
+	for (i = 0; i < nrows; i++) {
+		const gw_gpu *g = rows[i];
 
-		if (g->vendor_id != vendor || g->device_id != device)
-			continue;
 		nany++;
 		any = g;
 		if (g->subsys_vendor == 0 && g->subsys_device == 0) {
@@ -378,18 +378,19 @@ gw_gpu_vgpu_check(const gw_gpu *g, const char *profile, gw_err *e)
 static const gw_gpu *
 lookup_profile(const gw_table *t, const char *spec, gw_err *e)
 {
-	const gw_gpu *best = NULL;
-	const char *suffix = NULL, *sfx;
-	size_t i, bestlen = 0;
+	const gw_gpu *best = NULL, *g;
+	const char *sb = gt_vgpu_board(spec), *suffix = NULL;
+	size_t n;
 
-	/* The longest board wins: nvidia_rtx6000-ada-48q is rtx6000-ada. */
-	for (i = 0; i < t->n; i++) {
-		size_t n = profile_match(&t->gpus[i], spec, &sfx);
-
-		if (n > bestlen) {
-			bestlen = n;
-			best = &t->gpus[i];
-			suffix = sfx;
+	/* The longest board wins: nvidia_rtx6000-ada-48q is rtx6000-ada.
+	 * A board is followed by '-' or the end (profile_match): each such
+	 * length is looked up, the longest first. */
+	for (n = strlen(sb); best == NULL && n > 0; n--) {
+		if (sb[n] != '-' && sb[n] != '\0')
+			continue;
+		if ((g = gt_index_board(t, sb, n)) != NULL) {
+			best = g;
+			suffix = sb[n] == '-' ? sb + n + 1 : sb + n;
 		}
 	}
 	if (best == NULL) {
@@ -427,24 +428,22 @@ static const gw_gpu *
 lookup_pci(const gw_table *t, const char *spec, const unsigned v[4], int n,
            gw_err *e)
 {
-	const gw_gpu *g, **c;
+	const gw_gpu *g;
+	const gw_gpu *const *c;
 	int amb = 0;
-	size_t i, nc = 0;
+	size_t nc = 0;
 	gw_buf ids, subs;
 
 	g = gw_table_find_pci(t, v[0], v[1], n == 4 ? v[2] : 0,
 	                      n == 4 ? v[3] : 0, &amb);
 	if (g)
 		return g;
-	/* every candidate, so the "(N in all)" count is true */
-	c = gw_xcalloc(t->n ? t->n : 1, sizeof *c);
-	for (i = 0; i < t->n; i++)
-		if (t->gpus[i].vendor_id == v[0] && t->gpus[i].device_id == v[1])
-			c[nc++] = &t->gpus[i];
+	/* every candidate, in the table's order, so the "(N in all)" count
+	 * is true */
+	c = gt_index_pci(t, v[0], v[1], &nc);
 	if (nc == 0) {
 		gw_err_set(e, _("unknown GPU '%s' (no GPU in %s has this PCI id)"),
 		           spec, t->path ? t->path : _("the table"));
-		free(c);
 		return NULL;
 	}
 	gw_buf_init(&ids);
@@ -462,7 +461,6 @@ lookup_pci(const gw_table *t, const char *spec, const unsigned v[4], int n,
 		           spec, v[2], v[3], subs.data);
 	gw_buf_free(&ids);
 	gw_buf_free(&subs);
-	free(c);
 	return NULL;
 }
 
@@ -514,7 +512,6 @@ gw_table_lookup(const gw_table *t, const char *spec, gw_err *e)
 	const gw_gpu *g = NULL;
 	unsigned v[4];
 	char *s;
-	size_t i;
 	int n;
 
 	if (t == NULL || spec == NULL) {
@@ -528,11 +525,10 @@ gw_table_lookup(const gw_table *t, const char *spec, gw_err *e)
 		return NULL;
 	}
 	/* 1. short id */
-	for (i = 0; i < t->n; i++)
-		if (gw_strieq(t->gpus[i].id, s)) {
-			free(s);
-			return &t->gpus[i];
-		}
+	if ((g = gt_index_id(t, s, strlen(s))) != NULL) {
+		free(s);
+		return g;
+	}
 	/* 2. PCI id, 3. vGPU profile, 4. model name */
 	if ((n = parse_pci_spec(s, v)) != 0)
 		g = lookup_pci(t, s, v, n, e);

@@ -854,6 +854,159 @@ test_broken_tables(void **state)
 	free(dir);
 }
 
+/* A table of many rows, so that it spans several of iniparser's runs of
+ * sections (gt_ini_load) and the index holds more than a few: row i is
+ * [gNNN], PCI id 10de:(0x1000 + i), board bNNN; rows 100 and 101 share
+ * 10de:2000 and are told apart by their subsystems.  Each row is 11
+ * lines; row i's header is at line 11 * i + 1. */
+#define MANY_ROWS 300
+#define MANY_LINE(i) (11 * (i) + 1)
+
+static void
+many_row(gw_buf *b, size_t i)
+{
+	unsigned dev = i == 100 || i == 101 ? 0x2000 : 0x1000 + (unsigned)i;
+
+	gw_buf_printf(b, "[g%03zu]\nname = \"Board [B%03zu]\"\n"
+	              "vendor_id = 0x10de\ndevice_id = 0x%04x\n%s"
+	              "vram_gb = 16\nbar1_mib = 256\nsource = s\n"
+	              "vgpu_prefix = nvidia_b%03zu\nclass = datacenter\n"
+	              "sriov = no\n",
+	              i, i, dev,
+	              i == 100 ? "subsys_id = 0x10de:0x0100\n" :
+	              i == 101 ? "subsys_id = 0x10de:0x0101\n" : "",
+	              i);
+	/* rows 100 and 101 have a line more: no blank line after them */
+	if (i != 100 && i != 101)
+		gw_buf_puts(b, "\n");
+}
+
+/* The many-row table, with line `line` (from 1) replaced by repl when
+ * repl is not NULL. */
+static char *
+many_table(int line, const char *repl)
+{
+	gw_buf b, out;
+	size_t i;
+	int n = 0;
+	const char *p, *nl;
+
+	gw_buf_init(&b);
+	for (i = 0; i < MANY_ROWS; i++)
+		many_row(&b, i);
+	if (repl == NULL)
+		return gw_buf_steal(&b);
+	gw_buf_init(&out);
+	for (p = b.data; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (++n == line)
+			gw_buf_printf(&out, "%s\n", repl);
+		else
+			gw_buf_add(&out, p, (size_t)(nl - p + 1));
+	}
+	gw_buf_free(&b);
+	return gw_buf_steal(&out);
+}
+
+static void
+test_index_many_rows(void **state)
+{
+	char *dir = tu_tmpdir(), *text, *path, *spec;
+	gw_table t;
+	gw_err e;
+	size_t i;
+	int amb;
+
+	(void)state;
+	text = many_table(0, NULL);
+	path = write_tmp(dir, "many.ini", text, strlen(text));
+	free(text);
+	if (gw_table_load(&t, path, &e) != 0)
+		fail_msg("%s", e.msg);
+	assert_int_equal(t.n, MANY_ROWS);
+	for (i = 0; i < MANY_ROWS; i++) {
+		char id[16];
+
+		/* the table's order */
+		snprintf(id, sizeof id, "g%03zu", i);
+		assert_string_equal(t.gpus[i].id, id);
+		/* by id, any case */
+		id[0] = 'G';
+		assert_ptr_equal(gw_table_lookup(&t, id, &e), &t.gpus[i]);
+		/* by vGPU profile */
+		spec = gw_xasprintf("NVIDIA_b%03zu-4c", i);
+		assert_ptr_equal(gw_table_lookup(&t, spec, &e), &t.gpus[i]);
+		free(spec);
+		if (i == 100 || i == 101)
+			continue;
+		/* by PCI id */
+		spec = gw_xasprintf("10de:%04zx", 0x1000 + i);
+		assert_ptr_equal(gw_table_lookup(&t, spec, &e), &t.gpus[i]);
+		free(spec);
+		assert_ptr_equal(gw_table_find_pci(&t, 0x10de, 0x1000 + (unsigned)i,
+		                                   0, 0, NULL), &t.gpus[i]);
+	}
+	/* one PCI id, two rows: the subsystem decides */
+	assert_ptr_equal(gw_table_find_pci(&t, 0x10de, 0x2000, 0x10de, 0x0101,
+	                                   &amb), &t.gpus[101]);
+	assert_null(gw_table_find_pci(&t, 0x10de, 0x2000, 0, 0, &amb));
+	assert_int_equal(amb, 1);
+	assert_null(gw_table_lookup(&t, "10de:2000", &e));
+	assert_contains(e.msg, "GPU '10de:2000' is ambiguous: g100, g101");
+	assert_ptr_equal(gw_table_lookup(&t, "10de:2000:10de:0100", &e),
+	                 &t.gpus[100]);
+	/* unknown */
+	assert_null(gw_table_find_pci(&t, 0x10de, 0x0fff, 0, 0, &amb));
+	assert_int_equal(amb, 0);
+	assert_null(gw_table_lookup(&t, "g300", &e));
+	assert_null(gw_table_lookup(&t, "nvidia_b300-4c", &e));
+	assert_contains(e.msg, "unknown vGPU profile 'nvidia_b300-4c'");
+	gw_table_free(&t);
+	unlink(path);
+	free(path);
+
+	/* errors far into the table name their line, in a later run of
+	 * sections than the first */
+	text = many_table(MANY_LINE(250) + 2, "this is not ini");
+	expect_error(dir, text, "%s:2753: syntax error", "got 'this is not ini'");
+	free(text);
+	/* a repeated section: both lines named */
+	text = many_table(MANY_LINE(280), "[G007]");
+	expect_error(dir, text,
+	             "%s:3081: duplicate section [g007] (first at line 78)",
+	             NULL);
+	free(text);
+	/* ... but a syntax error anywhere comes first */
+	{
+		char *t2 = many_table(MANY_LINE(280), "[g007]");
+		char *t3 = gw_xasprintf("%sbroken line\n", t2);
+
+		expect_error(dir, t3, "%s:3301: syntax error", NULL);
+		free(t3);
+		free(t2);
+	}
+	/* a key set twice in a late section */
+	text = many_table(MANY_LINE(290) + 1, "vram_gb = 16");
+	expect_error(dir, text,
+	             "%s:3195: [g290] vram_gb is set twice (first at line 3192)",
+	             NULL);
+	free(text);
+	/* the same PCI id: the later row's line, the earlier row's id */
+	text = many_table(MANY_LINE(270) + 3, "device_id = 0x1005");
+	expect_error(dir, text,
+	             "%s:2971: [g270] has the same PCI id 10de:1005 as [g005]",
+	             NULL);
+	free(text);
+	/* the same board: the later row's vgpu_prefix line */
+	text = many_table(MANY_LINE(260) + 7, "vgpu_prefix = grid_b003");
+	expect_error(dir, text,
+	             "%s:2868: [g260] vgpu_prefix: 'grid_b003' names the same board as [g003] (nvidia_b003)",
+	             NULL);
+	free(text);
+	assert_int_equal(rmdir(dir), 0);
+	free(dir);
+}
+
 int
 main(void)
 {
@@ -870,6 +1023,7 @@ main(void)
 		cmocka_unit_test(test_vgpu_types),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_broken_tables),
+		cmocka_unit_test(test_index_many_rows),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
