@@ -148,12 +148,20 @@ fsync_dir(const char *dir)
 	}
 }
 
-/* The directories whose sync waits for gw_dirsync_flush: each once
- * (by the FNV-1a hash of its name, the name compared on a match). */
+/* Between gw_dirsync_defer and gw_dirsync_flush, the directories a run
+ * touches, each once (by the FNV-1a hash of its name, the name compared
+ * on a match): whose sync waits for the flush, and whose stale
+ * temporaries were swept already. */
+typedef struct {
+	char *name;
+	int sync;               /* a rename in it waits for its sync */
+	int swept;              /* gw_tmp_sweep went through it */
+} dir_note;
+
 static struct {
 	int on;
 	gw_idset seen;          /* hash -> index in dirs */
-	char **dirs;
+	dir_note *dirs;
 	size_t n;
 } deferred;
 
@@ -167,27 +175,38 @@ name_hash(const char *s)
 	return h;
 }
 
+/* dir's note (dir freed or kept by it), NULL for another name with the
+ * same hash: that one is served at once, as without deferral. */
+static dir_note *
+note_of(char *dir)
+{
+	const size_t *had = gw_idset_put(&deferred.seen, name_hash(dir),
+	                                 deferred.n);
+
+	if (had == NULL) {
+		deferred.dirs = gw_xrealloc(deferred.dirs,
+		                            (deferred.n + 1) * sizeof *deferred.dirs);
+		deferred.dirs[deferred.n] = (dir_note){ dir, 0, 0 };
+		return &deferred.dirs[deferred.n++];
+	}
+	if (strcmp(deferred.dirs[*had].name, dir) != 0)
+		return NULL;
+	free(dir);
+	return &deferred.dirs[*had];
+}
+
 void
 gw_fsync_dir_of(const char *path)
 {
 	char *dir = gw_path_dir(path);
-	const size_t *had;
+	dir_note *d;
 
-	if (!deferred.on) {
+	if (!deferred.on || (d = note_of(dir)) == NULL) {
 		fsync_dir(dir);
 		free(dir);
 		return;
 	}
-	had = gw_idset_put(&deferred.seen, name_hash(dir), deferred.n);
-	if (had == NULL) {
-		deferred.dirs = gw_xrealloc(deferred.dirs,
-		                            (deferred.n + 1) * sizeof *deferred.dirs);
-		deferred.dirs[deferred.n++] = dir;
-		return;
-	}
-	if (strcmp(deferred.dirs[*had], dir) != 0)
-		fsync_dir(dir);     /* another name with its hash: now */
-	free(dir);
+	d->sync = 1;
 }
 
 void
@@ -201,11 +220,14 @@ gw_dirsync_defer(void)
 size_t
 gw_dirsync_flush(void)
 {
-	size_t i, n = deferred.n;
+	size_t i, n = 0;
 
 	for (i = 0; i < deferred.n; i++) {
-		fsync_dir(deferred.dirs[i]);
-		free(deferred.dirs[i]);
+		if (deferred.dirs[i].sync) {
+			fsync_dir(deferred.dirs[i].name);
+			n++;
+		}
+		free(deferred.dirs[i].name);
 	}
 	free(deferred.dirs);
 	deferred.dirs = NULL;
@@ -258,17 +280,21 @@ gw_random_word(char *buf, size_t n)
 
 /* ---- temporaries -------------------------------------------------------- */
 
-/* name is base's temporary: base, TMP_TAG, then TMP_RANDOM word chars. */
+/* name is base's temporary: base, TMP_TAG, then TMP_RANDOM word chars;
+ * with base NULL, any file's temporary (a name before TMP_TAG). */
 static int
 is_tmp_of(const char *name, const char *base)
 {
-	size_t bl = strlen(base), tl = sizeof TMP_TAG - 1, i;
+	size_t nl = strlen(name), tl = sizeof TMP_TAG - 1, bl, i;
 
-	if (strncmp(name, base, bl) != 0 || strncmp(name + bl, TMP_TAG, tl) != 0
-	    || strlen(name + bl + tl) != TMP_RANDOM)
+	if (nl < tl + TMP_RANDOM + 1)
+		return 0;
+	bl = nl - tl - TMP_RANDOM;
+	if ((base && (strlen(base) != bl || strncmp(name, base, bl) != 0)) ||
+	    strncmp(name + bl, TMP_TAG, tl) != 0)
 		return 0;
 	for (i = bl + tl; name[i]; i++)
-		if (name[i] == '\0' || strchr(word_chars, name[i]) == NULL)
+		if (strchr(word_chars, name[i]) == NULL)
 			return 0;
 	return 1;
 }
@@ -317,6 +343,7 @@ gw_tmp_sweep(const char *path)
 	char *final = gw_path_follow(path, NULL), *dir;
 	const char *base;
 	struct dirent *de;
+	dir_note *note = NULL;
 	size_t n = 0;
 	DIR *d;
 
@@ -324,9 +351,19 @@ gw_tmp_sweep(const char *path)
 		return 0;
 	dir = gw_path_dir(final);
 	base = base_part(final);
+	/* a deferring run reads each directory once, for every file's
+	 * temporaries: a folder of N files costs N entries, not N * N */
+	if (deferred.on && (note = note_of(gw_xstrdup(dir))) != NULL) {
+		if (note->swept) {
+			free(dir);
+			free(final);
+			return 0;
+		}
+		note->swept = 1;
+	}
 	if (*base && (d = opendir(dir)) != NULL) {
 		while ((de = readdir(d)) != NULL)
-			if (is_tmp_of(de->d_name, base))
+			if (is_tmp_of(de->d_name, note ? NULL : base))
 				n += (size_t)remove_if_stale(dirfd(d), de->d_name);
 		closedir(d);
 	}

@@ -83,7 +83,10 @@ void gw_err_owner(gw_err *e, const char *path, const char *owner,
  * letters or digits that are regular files (not links), owned by this
  * user, last modified more than an hour ago (no run takes that long
  * between a temporary's creation and its rename) and not locked by a live
- * writer.  Nothing else is ever removed.  The number removed. */
+ * writer.  Nothing else is ever removed.  The number removed.
+ * Between gw_dirsync_defer and gw_dirsync_flush a directory is read once:
+ * its first sweep removes the stale temporaries of every file in it, the
+ * later ones read nothing. */
 size_t gw_tmp_sweep(const char *path);
 
 /* The directory part of path: "." when it has no '/', "/" for "/x". */

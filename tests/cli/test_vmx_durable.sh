@@ -10,7 +10,8 @@
 # new file keeps the old one's owner, group and mode.  A second run with
 # nothing to change writes, links, renames and syncs nothing.  Skipped
 # (77) without strace or ptrace.  Real Workstation .vmx files of
-# tests/fixtures/vmx.
+# tests/fixtures/vmx.  One folder of many files is read a fixed number
+# of times, whatever the number of files in it.
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null 2>&1 || { echo "SKIP: strace not installed"; exit 77; }
 strace -qq -o /dev/null true 2>/dev/null || { echo "SKIP: strace cannot trace here (ptrace refused)"; exit 77; }
@@ -131,6 +132,24 @@ size() { # SIZE DIRS FILES
 
 size 1 2 2      # N = 5, D = 3
 size 2 6 4      # N = 25, D = 7
+
+# one folder of many files (as a Workstation library can be): the folder
+# is read a fixed number of times (listed, then swept once for every
+# file's stale temporaries), not once per file
+flat() { # SIZE FILES
+	datastore "$1" 0 0
+	f=0
+	while [ $f -lt "$2" ]; do
+		cp "$FIX/vmx/ws-archlinux-otherlinux5x-crlf.vmx" "$ds/f$f.vmx"
+		f=$((f + 1))
+	done
+	traced "$TMP/trace$1" vmx "$ds" --gpu l40s --write
+	grep -cE "openat\([^,]*, \"$ds/?\", [^)]*O_DIRECTORY" "$TMP/trace$1"
+}
+r5=$(flat 4 5)
+r40=$(flat 5 40)
+check "one folder of 6 and of 41 files: read as often ($r5, $r40), at most 3 times" \
+	sh -c "[ '$r5' = '$r40' ] && [ '$r5' -le 3 ]"
 
 # one file alone: its new data and its directory, two fsyncs
 datastore 3 1 1

@@ -513,6 +513,55 @@ test_dirsync_deferred(void **state)
 	free(dir);
 }
 
+/* A deferring run reads a directory once: its first sweep removes the
+ * stale temporaries of every file in it (and no fresh, locked or other
+ * user's one), a later sweep there reads nothing; another directory gets
+ * its own first sweep; after the flush each sweep reads again. */
+static void
+test_sweep_deferred_once(void **state)
+{
+	char *dir = tu_tmpdir(), *a1, *a2, *b1;
+
+	(void)state;
+	mk_dir(dir, "a");
+	mk_dir(dir, "b");
+	put(dir, "a/1.vmx", "x\n");
+	put(dir, "a/2.vmx", "x\n");
+	put(dir, "b/1.vmx", "x\n");
+	put(dir, "a/1.vmx.gpuwiz-Old111", "stale");
+	put(dir, "a/2.vmx.gpuwiz-Old222", "stale");
+	put(dir, "a/2.vmx.gpuwiz-New222", "young");
+	put(dir, "a/notes.gpuwiz-Abc", "not the pattern");
+	put(dir, "b/1.vmx.gpuwiz-Old333", "stale");
+	age(dir, "a/1.vmx.gpuwiz-Old111", 2 * 3600);
+	age(dir, "a/2.vmx.gpuwiz-Old222", 2 * 3600);
+	age(dir, "a/notes.gpuwiz-Abc", 2 * 3600);
+	age(dir, "b/1.vmx.gpuwiz-Old333", 2 * 3600);
+	a1 = gw_xasprintf("%s/a/1.vmx", dir);
+	a2 = gw_xasprintf("%s/a/2.vmx", dir);
+	b1 = gw_xasprintf("%s/b/1.vmx", dir);
+	gw_dirsync_defer();
+	assert_int_equal(gw_tmp_sweep(a1), 2);
+	assert_false(exists(dir, "a/1.vmx.gpuwiz-Old111"));
+	assert_false(exists(dir, "a/2.vmx.gpuwiz-Old222"));
+	assert_true(exists(dir, "a/2.vmx.gpuwiz-New222"));
+	assert_true(exists(dir, "a/notes.gpuwiz-Abc"));
+	put(dir, "a/2.vmx.gpuwiz-Old444", "stale");
+	age(dir, "a/2.vmx.gpuwiz-Old444", 2 * 3600);
+	assert_int_equal(gw_tmp_sweep(a2), 0);      /* read once */
+	assert_true(exists(dir, "a/2.vmx.gpuwiz-Old444"));
+	assert_int_equal(gw_tmp_sweep(b1), 1);
+	assert_false(exists(dir, "b/1.vmx.gpuwiz-Old333"));
+	assert_int_equal(gw_dirsync_flush(), 0);    /* swept, nothing renamed */
+	assert_int_equal(gw_tmp_sweep(a2), 1);      /* not deferring: read */
+	assert_false(exists(dir, "a/2.vmx.gpuwiz-Old444"));
+	free(a1);
+	free(a2);
+	free(b1);
+	tu_rm_tree(dir);
+	free(dir);
+}
+
 static void
 test_random_word(void **state)
 {
@@ -536,6 +585,7 @@ main(void)
 		cmocka_unit_test(test_path_follow),
 		cmocka_unit_test(test_write_through_link),
 		cmocka_unit_test(test_tmp_open_and_sweep),
+		cmocka_unit_test(test_sweep_deferred_once),
 		cmocka_unit_test(test_vmx_save_through_link),
 		cmocka_unit_test(test_vmx_save_backup_linked),
 		cmocka_unit_test(test_vmx_save_backup_copied),
