@@ -526,8 +526,8 @@ gw_vs_power_esxi(gw_vs_power p)
 	       GW_POWER_UNKNOWN;
 }
 
-void
-gw_vs_vm_note_adds(gw_vs_vm *vm, const gw_vs_spec *spec)
+static void
+vm_note_adds(gw_vs_vm *vm, const gw_vs_spec *spec)
 {
 	size_t i;
 
@@ -555,6 +555,6 @@ gw_vs_inventory_note_adds(gw_vs_inventory *inv, gw_vs_vm *vm,
 {
 	size_t first = vm->ndevs;
 
-	gw_vs_vm_note_adds(vm, spec);
+	vm_note_adds(vm, spec);
 	gw_vs_inventory_note_devs(inv, vm, first);
 }

@@ -77,11 +77,10 @@ gw_vs_attached_key(unsigned slot, const char *id, uint64_t *key)
  * for both routes). */
 gw_power gw_vs_power_esxi(gw_vs_power p);
 
-/* After a batch's ReconfigVM_Task was started for vm: its devices as the
- * spec adds them, so that the next VM's pick sees them taken without the
+/* After a batch's ReconfigVM_Task was started for vm (one of inv's VMs):
+ * its devices as the spec adds them, and inv's index of attached devices
+ * with them, so that the next VM's pick sees them taken without the
  * inventory read again (doc/design.md 4.5). */
-void gw_vs_vm_note_adds(gw_vs_vm *vm, const gw_vs_spec *spec);
-/* The same for a VM of inv, its index's attached devices kept current. */
 void gw_vs_inventory_note_adds(gw_vs_inventory *inv, gw_vs_vm *vm,
                                const gw_vs_spec *spec);
 

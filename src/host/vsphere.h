@@ -235,7 +235,7 @@ void gw_vs_inventory_index(gw_vs_inventory *inv);
 /* (the attached set's keys: gw_vs_attached_key, vsapply.h) */
 void gw_vs_inventory_index_free(gw_vs_inventory *inv);
 /* The devices of vm (one of inv's VMs) from the first-th on, added to
- * inv's attached set (after gw_vs_vm_note_adds). */
+ * inv's attached set (gw_vs_inventory_note_adds, vsapply.h). */
 void gw_vs_inventory_note_devs(gw_vs_inventory *inv, const gw_vs_vm *vm,
                                size_t first);
 /* A VM by moref ("vm-42"), else by exact name, else by case-insensitive
