@@ -191,13 +191,13 @@ add_new_tasks(gw_vs *s, xmlNodePtr parent, const char *name)
 	return n;
 }
 
-/* The view's first members (CreateListView), and the filter over it. */
+/* The view with its first members (CreateListView). */
 static int
 create_view(gw_vs *s, gw_err *e)
 {
 	req r;
 	xmlDocPtr doc;
-	xmlNodePtr el, spec, ps;
+	xmlNodePtr el;
 
 	vs_req_init(&r, "CreateListView");
 	vs_add_moref(r.method, "_this", "ViewManager", s->view_manager);
@@ -209,8 +209,16 @@ create_view(gw_vs *s, gw_err *e)
 	vs_req_free(&r);
 	s->task_view = vs_moref_result(el, s->host, "CreateListView", e);
 	xmlFreeDoc(doc);
-	if (s->task_view == NULL)
-		return -1;
+	return s->task_view != NULL ? 0 : -1;
+}
+
+/* The one filter over the view: its members' state and error. */
+static int
+create_filter(gw_vs *s, gw_err *e)
+{
+	req r;
+	xmlDocPtr doc;
+	xmlNodePtr el, spec, ps;
 
 	spec = vs_req_collector(&r, s, "CreateFilter", "spec");
 	ps = task_props(spec);
@@ -258,11 +266,13 @@ modify_view(gw_vs *s, gw_err *e)
 static int
 watch_new(gw_vs *s, gw_err *e)
 {
-	if ((s->task_filter == NULL ? create_view(s, e) : modify_view(s, e)) != 0)
+	if ((s->task_view == NULL ? create_view(s, e) : modify_view(s, e)) != 0)
 		return -1;
 	for (size_t i = 0; i < s->ntasks; i++)
 		if (s->tasks[i].moref && s->tasks[i].state < 2)
 			s->tasks[i].in_view = 1;
+	if (s->task_filter == NULL && create_filter(s, e) != 0)
+		return -1;
 	s->full_wait = 1;
 	return 0;
 }
