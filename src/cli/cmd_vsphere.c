@@ -256,29 +256,46 @@ typedef struct vs_job {
 	int upgrade_to, upgraded;
 	json_t *jvm;               /* --json: the VM's object in the summary
 	                            * (borrowed), else NULL */
+	vs_batch *b;               /* the tasks' ends (vsbatch.h) */
 } vs_job;
 
-/* The VM by name (or moref) in the server's inventory, opened; refused
- * when it is not powered off. */
+/* Does the session's list of VMs hold the inventory's VM k where the API
+ * back end lists it (Vmid k + 1, the inventory's order)? */
+static int
+listed(const gw_session *s, const gw_vs_inventory *inv, size_t k)
+{
+	return k < s->vms.list.n && s->vms.list.n == inv->nvms &&
+	       strcmp(s->vms.list.vms[k].name, inv->vms[k].name) == 0;
+}
+
+/* The VM by name (or moref) in the server's inventory (its index: one
+ * lookup), opened; refused when it is not powered off.  The session's
+ * list of VMs is made once for all the --vm, again only after the
+ * inventory was read anew (an upgrade) and no longer matches. */
 static int
 vs_open_vm(vs_job *j, gw_err *e)
 {
 	const gw_vs_inventory *inv;
 	const gw_vs_vm *vm;
+	size_t k;
 
-	if (gw_session_list_vms(j->s, e) != 0 ||
-	    (inv = gw_host_inventory(j->s->host, e)) == NULL)
+	if ((inv = gw_host_inventory(j->s->host, e)) == NULL)
 		return -1;
 	if ((vm = gw_vs_find_vm(inv, j->name)) == NULL) {
 		gw_err_set(e, _("--vm: no VM '%s' on %s (gpuwiz vsphere ... list shows them)"),
 		           j->name, j->o->url);
 		return -1;
 	}
-	/* the API back end lists the inventory's VMs in its order */
-	if (gw_session_open_vm(j->s, (long)(vm - inv->vms), &j->v, NULL, e) != 0)
+	k = (size_t)(vm - inv->vms);
+	if (!listed(j->s, inv, k) && gw_session_list_vms(j->s, e) != 0)
 		return -1;
-	if (j->jvm != NULL)
+	/* the API back end lists the inventory's VMs in its order */
+	if (gw_session_open_vm(j->s, (long)k, &j->v, NULL, e) != 0)
+		return -1;
+	if (j->jvm != NULL) {
 		json_object_set_new(j->jvm, "vm", gw_json_text(vm->name));
+		vs_batch_name(j->b, vm->name, j->jvm);
+	}
 	if (!gw_session_vm_may_change(j->s, e))
 		return -1;
 	return 0;
@@ -504,8 +521,9 @@ vs_plan_and_send(vs_job *j, const gw_table *t, gw_err *e)
  * 2 with e. */
 static int
 vs_apply_vm(cli_opts *o, const gw_table *t, gw_session *s, const char *name,
-            json_t *jvms, gw_err *e)
+            vs_batch *b, gw_err *e)
 {
+	json_t *jvms = b->vms;
 	vs_job j;
 	int rc = EXIT_USAGE;
 
@@ -514,6 +532,7 @@ vs_apply_vm(cli_opts *o, const gw_table *t, gw_session *s, const char *name,
 	j.s = s;
 	j.name = name;
 	j.t = t;
+	j.b = b;
 	if (jvms != NULL) {
 		j.jvm = json_object();
 		json_object_set_new(j.jvm, "vm", gw_json_text(name));
@@ -569,9 +588,11 @@ vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 	gw_vs_set_parallel(vs, o->parallel ? o->parallel : VS_PARALLEL,
 	                   vs_batch_done, &b);
 	gw_session_init(&s, h);
+	/* the inventory is read once: the host's GPUs probed once too */
+	s.keep_gpus = 1;
 	gw_host_set_batch(h, 1);
 	for (i = 0; i < o->nvm_list; i++) {
-		int r1 = vs_apply_vm(o, t, &s, o->vm_list[i], jvms, e);
+		int r1 = vs_apply_vm(o, t, &s, o->vm_list[i], &b, e);
 
 		if (r1 == EXIT_USAGE) {
 			/* one line per VM that failed; the others go on */
@@ -583,6 +604,7 @@ vs_apply(cli_opts *o, const gw_table *t, gw_host *h, gw_err *e)
 			rc = r1;
 	}
 	wrc = vs_batch_wait(&b, vs, e);
+	vs_batch_free(&b);
 	gw_session_free(&s);
 	if (wrc > 0)
 		rc = EXIT_USAGE;

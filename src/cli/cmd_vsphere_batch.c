@@ -17,22 +17,22 @@ vs_batch_init(vs_batch *b, const char *cmd, int bar, json_t *vms)
 	b->cmd = cmd;
 	b->bar = bar;
 	b->vms = vms;
+	b->byname = vms != NULL ? json_object() : NULL;
 }
 
-/* The object of VM name in b->vms (NULL when none). */
-static json_t *
-vs_batch_vm(const vs_batch *b, const char *name)
+void
+vs_batch_name(vs_batch *b, const char *name, json_t *jvm)
 {
-	size_t i;
-	json_t *x;
+	if (b->byname != NULL && name != NULL &&
+	    json_object_get(b->byname, name) == NULL)
+		json_object_set(b->byname, name, jvm);
+}
 
-	json_array_foreach(b->vms, i, x) {
-		const char *n = json_string_value(json_object_get(x, "vm"));
-
-		if (n != NULL && strcmp(n, name) == 0)
-			return x;
-	}
-	return NULL;
+void
+vs_batch_free(vs_batch *b)
+{
+	json_decref(b->byname);
+	b->byname = NULL;
 }
 
 static void
@@ -52,7 +52,7 @@ vs_batch_done(void *ctx, const char *vm, const char *error, unsigned done,
 	bar_clear(b);
 	gw_out_flush();
 	if (b->vms != NULL) {
-		json_t *x = vs_batch_vm(b, vm);
+		json_t *x = json_object_get(b->byname, vm);
 
 		if (x != NULL) {
 			json_object_set_new(x, "result", json_string(error ? "failed" : "reconfigured"));

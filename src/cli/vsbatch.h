@@ -22,10 +22,17 @@ typedef struct vs_batch {
 	json_t *vms;               /* --json: the VMs' objects ({"vm", ...}),
 	                            * each given its "result" and "error" as
 	                            * its task ends; NULL for text */
+	json_t *byname;            /* --json: VM name -> its object (the
+	                            * first of the name), vs_batch_name */
 } vs_batch;
 
 /* vms: the JSON array of the VMs' objects, or NULL (borrowed). */
 void vs_batch_init(vs_batch *b, const char *cmd, int bar, json_t *vms);
+
+/* --json: name is the VM of object jvm (of vms), for its task's end; the
+ * first object given a name keeps it. */
+void vs_batch_name(vs_batch *b, const char *name, json_t *jvm);
+void vs_batch_free(vs_batch *b);
 
 /* A gw_vs_task_done_fn; ctx is the vs_batch. */
 void vs_batch_done(void *ctx, const char *vm, const char *error,

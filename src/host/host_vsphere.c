@@ -273,7 +273,11 @@ vs_probe(gw_host *h, const gw_table *t, gw_host_probe *p)
 	passthru_rows(h, p);
 	vgpu_rows(h, p);
 	gw_host_above4g_row(p);
-	vm_list(h, &p->vms);
+	/* a batch asks the probe for its GPUs' counts once per VM (the
+	 * session's gw_session_host_avail) and keeps its VMs' list itself
+	 * (gw_session_list_vms): no copy of every VM per VM */
+	if (!h->batch)
+		vm_list(h, &p->vms);
 	return p->fails;
 }
 
@@ -361,7 +365,8 @@ vs_write_vmx(gw_host *h, const gw_vm *vm, const char *where,
 	 * read per VM; else the server's view after the change, for the
 	 * screens */
 	if (rc == 0 && res->changed && h->batch) {
-		gw_vs_vm_note_adds(&h->inv.vms[vm->vmid - 1], &spec.spec);
+		gw_vs_inventory_note_adds(&h->inv, &h->inv.vms[vm->vmid - 1],
+		                          &spec.spec);
 	} else if (rc == 0 && res->changed) {
 		gw_err le;
 

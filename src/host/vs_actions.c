@@ -262,10 +262,11 @@ run_task(gw_vs *s, const char *method, req *r, const gw_vs_vm *vm,
 
 	if (cb)
 		cb(ctx, what, batch ? -1 : 0);
-	/* in flight already: wait until half have ended, so that the tasks
-	 * go to the server in batches (one filter each), not one by one */
+	/* in flight already: wait until half have ended, so that a window
+	 * costs one read of the tasks' state (and where they still run,
+	 * waits on the one filter), not a round trip per task */
 	if (batch && s->inflight >= s->parallel &&
-	    vs_tasks_wait_until(s, NULL, s->parallel / 2, e) != 0)
+	    vs_tasks_make_room(s, s->parallel / 2, e) != 0)
 		return -1;
 	rc = vs_call(s, method, r, 0, &doc, &el, &f, e);
 	if (rc == 1) {

@@ -3,11 +3,13 @@
  * RetrievePropertiesEx paging, QueryConfigTarget) and finding in it (see
  * vsphere.h). */
 #include "vsphere_int.h"
+#include "vsapply.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- inventory: the calls ------------------------------------------------ */
 
@@ -310,14 +312,137 @@ gw_vs_inventory_get(gw_vs *s, gw_vs_inventory *inv, gw_err *e)
 	return rc;
 }
 
-const gw_vs_vm *
-gw_vs_find_vm(const gw_vs_inventory *inv, const char *name_or_moref)
+/* ---- the index ------------------------------------------------------------ */
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	const gw_vs_key *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+static int
+cmp_ikey(const void *a, const void *b)
+{
+	const gw_vs_key *x = a, *y = b;
+	int c = strcasecmp(x->key, y->key);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* The first key equal to k (cmp without the position), or NULL. */
+static const gw_vs_key *
+key_first(const gw_vs_key *keys, size_t n, const char *k,
+          int (*cmp)(const char *, const char *))
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp(keys[mid].key, k) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && cmp(keys[lo].key, k) == 0 ? &keys[lo] : NULL;
+}
+
+static const char *
+or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+static gw_vs_key *
+keys_of(size_t n)
+{
+	return gw_xcalloc(n ? n : 1, sizeof(gw_vs_key));
+}
+
+/* The host slot of gw_vs_attached_key for a VM on host_moref: 1 none, 2 +
+ * k inv->hosts[k], 0 a host not in the inventory (counted as any VM's
+ * only). */
+static unsigned
+vm_slot(const gw_vs_inventory *inv, const char *host_moref)
+{
+	const gw_vs_key *k;
+
+	if (host_moref == NULL)
+		return 1;
+	k = key_first(inv->host_morefs, inv->nhosts, host_moref, strcmp);
+	return k && k->i < 0xfffd ? 2 + (unsigned)k->i : 0;
+}
+
+/* Device id of VM i as attached: under any VM (0) and under its host. */
+static void
+note_attached(gw_vs_inventory *inv, size_t i, const char *id)
+{
+	unsigned slot = vm_slot(inv, inv->vms[i].host_moref);
+	uint64_t key;
+
+	if (gw_vs_attached_key(0, id, &key) != 0)
+		return;
+	gw_idset_put(&inv->attached, key, i);
+	if (slot != 0 && gw_vs_attached_key(slot, id, &key) == 0)
+		gw_idset_put(&inv->attached, key, i);
+}
+
+void
+gw_vs_inventory_index(gw_vs_inventory *inv)
+{
+	size_t i, k;
+
+	gw_vs_inventory_index_free(inv);
+	inv->vm_morefs = keys_of(inv->nvms);
+	inv->vm_inames = keys_of(inv->nvms);
+	inv->host_morefs = keys_of(inv->nhosts);
+	for (i = 0; i < inv->nvms; i++) {
+		inv->vm_morefs[i] = (gw_vs_key){ or_empty(inv->vms[i].moref), i };
+		inv->vm_inames[i] = (gw_vs_key){ or_empty(inv->vms[i].name), i };
+	}
+	for (i = 0; i < inv->nhosts; i++)
+		inv->host_morefs[i] = (gw_vs_key){ or_empty(inv->hosts[i].moref), i };
+	qsort(inv->vm_morefs, inv->nvms, sizeof(gw_vs_key), cmp_key);
+	qsort(inv->vm_inames, inv->nvms, sizeof(gw_vs_key), cmp_ikey);
+	qsort(inv->host_morefs, inv->nhosts, sizeof(gw_vs_key), cmp_key);
+	gw_idset_init(&inv->attached);
+	for (i = 0; i < inv->nvms; i++)
+		for (k = 0; k < inv->vms[i].ndevs; k++)
+			note_attached(inv, i, inv->vms[i].devs[k].id);
+	inv->indexed = 1;
+}
+
+void
+gw_vs_inventory_index_free(gw_vs_inventory *inv)
+{
+	free(inv->vm_morefs);
+	free(inv->vm_inames);
+	free(inv->host_morefs);
+	inv->vm_morefs = inv->vm_inames = inv->host_morefs = NULL;
+	gw_idset_free(&inv->attached);
+	inv->indexed = 0;
+}
+
+void
+gw_vs_inventory_note_devs(gw_vs_inventory *inv, const gw_vs_vm *vm,
+                          size_t first)
+{
+	if (!inv->indexed || vm < inv->vms || vm >= inv->vms + inv->nvms)
+		return;
+	for (size_t k = first; k < vm->ndevs; k++)
+		note_attached(inv, (size_t)(vm - inv->vms), vm->devs[k].id);
+}
+
+/* The same lookups without the index: each walks the array. */
+static const gw_vs_vm *
+find_vm_walk(const gw_vs_inventory *inv, const char *name_or_moref)
 {
 	const gw_vs_vm *hit = NULL;
 	size_t n = 0;
 
-	if (inv == NULL || name_or_moref == NULL)
-		return NULL;
 	for (size_t i = 0; i < inv->nvms; i++)
 		if (strcmp(inv->vms[i].moref, name_or_moref) == 0)
 			return &inv->vms[i];
@@ -332,12 +457,55 @@ gw_vs_find_vm(const gw_vs_inventory *inv, const char *name_or_moref)
 	return n == 1 ? hit : NULL;
 }
 
+static int
+cmp_vm_name(const void *key, const void *el)
+{
+	return strcmp(key, ((const gw_vs_vm *)el)->name);
+}
+
+const gw_vs_vm *
+gw_vs_find_vm(const gw_vs_inventory *inv, const char *name_or_moref)
+{
+	const gw_vs_key *k;
+	size_t lo, hi;
+
+	if (inv == NULL || name_or_moref == NULL)
+		return NULL;
+	if (!inv->indexed)
+		return find_vm_walk(inv, name_or_moref);
+	if ((k = key_first(inv->vm_morefs, inv->nvms, name_or_moref, strcmp)))
+		return &inv->vms[k->i];
+	/* the VMs are sorted by name, then moref: the first of the name */
+	lo = 0;
+	hi = inv->nvms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_vm_name(name_or_moref, &inv->vms[mid]) > 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < inv->nvms && strcmp(inv->vms[lo].name, name_or_moref) == 0)
+		return &inv->vms[lo];
+	k = key_first(inv->vm_inames, inv->nvms, name_or_moref, strcasecmp);
+	if (k == NULL || (k + 1 < inv->vm_inames + inv->nvms &&
+	                  strcasecmp(k[1].key, name_or_moref) == 0))
+		return NULL;
+	return &inv->vms[k->i];
+}
+
 const gw_vs_host *
 gw_vs_find_host(const gw_vs_inventory *inv, const char *moref)
 {
+	const gw_vs_key *k;
+
 	if (inv == NULL || moref == NULL)
 		return NULL;
-	for (size_t i = 0; i < inv->nhosts; i++)
+	if (inv->indexed &&
+	    (k = key_first(inv->host_morefs, inv->nhosts, moref, strcmp)))
+		return &inv->hosts[k->i];
+	for (size_t i = 0; !inv->indexed && i < inv->nhosts; i++)
 		if (strcmp(inv->hosts[i].moref, moref) == 0)
 			return &inv->hosts[i];
 	for (size_t i = 0; i < inv->nhosts; i++)

@@ -121,6 +121,7 @@ gw_vs_inventory_free(gw_vs_inventory *inv)
 		host_free(&inv->hosts[i]);
 	for (size_t i = 0; i < inv->nvms; i++)
 		vm_free(&inv->vms[i]);
+	gw_vs_inventory_index_free(inv);
 	free(inv->hosts);
 	free(inv->vms);
 	memset(inv, 0, sizeof *inv);
@@ -539,6 +540,7 @@ gw_vs_parse_inventory_finish(gw_vs_parse_state *ps, gw_vs_inventory *inv)
 		qsort(inv->hosts, inv->nhosts, sizeof *inv->hosts, cmp_host);
 	if (inv->nvms > 1)
 		qsort(inv->vms, inv->nvms, sizeof *inv->vms, cmp_vm);
+	gw_vs_inventory_index(inv);
 }
 
 /* Every part of a ConfigTarget is a unit: the answer, of any size (every

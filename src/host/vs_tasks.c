@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vs_tasks.c: following the session's tasks to their end together (see
- * vsphere.h, doc/design.md 4.5): the tasks started since the last wait go
- * into one PropertyFilter on the session's property collector (their
- * info.state and info.error), and WaitForUpdatesEx answers for every
- * filter at once until the tasks waited for are final; a filter whose
- * tasks have all ended is destroyed.  No poll loop per task: the round
- * trips are a filter's creation and end and the waits, not the tasks
- * times the polls.  The answers are read in vs_task_parse.c. */
+ * vsphere.h, doc/design.md 4.5).  One ListView holds the tasks in flight
+ * and one PropertyFilter on the session's property collector follows its
+ * members' info.state and info.error (a TraversalSpec over the view's
+ * "view"), both made with the first task: each task started since the
+ * last wait goes into the view with one ModifyListView, which also takes
+ * out the ended ones, and WaitForUpdatesEx answers for all of them.  No
+ * poll loop per task and no filter per batch: the round trips are the
+ * waits and one view change per wait that has new tasks.  The server
+ * removes the view and the filter at the session's end (Logout).  The
+ * answers are read in vs_task_parse.c. */
 #include "vsphere_int.h"
 
 #include <errno.h>
@@ -33,16 +36,15 @@ sleep_s(double sec)
 
 /* ---- the session's tasks ------------------------------------------------- */
 
-/* The filters' list (each destroyed on the server already, or left to the
- * session's end). */
+/* The ended tasks noted for the view's next change, forgotten. */
 static void
-filters_free(gw_vs *s)
+ended_free(gw_vs *s)
 {
-	for (size_t i = 0; i < s->nfilters; i++)
-		free(s->filters[i].moref);
-	free(s->filters);
-	s->filters = NULL;
-	s->nfilters = 0;
+	for (size_t i = 0; i < s->nview_ended; i++)
+		free(s->view_ended[i]);
+	free(s->view_ended);
+	s->view_ended = NULL;
+	s->nview_ended = 0;
 }
 
 static vs_task *
@@ -62,7 +64,16 @@ vs_task_add(gw_vs *s, char *moref, const char *vm, const char *what, int sync)
 	if (s->inflight == 0) {
 		/* every slot ended and told: the list starts again */
 		s->ntasks = 0;
-		filters_free(s);
+	}
+	if (s->ntasks == s->tasks_cap) {
+		/* the ended tasks' slots given back first, so that the list
+		 * stays as long as the tasks in flight, not the batch */
+		size_t k = 0;
+
+		for (size_t i = 0; i < s->ntasks; i++)
+			if (s->tasks[i].moref != NULL)
+				s->tasks[k++] = s->tasks[i];
+		s->ntasks = k;
 	}
 	if (s->ntasks == s->tasks_cap) {
 		s->tasks_cap = s->tasks_cap ? s->tasks_cap * 2 : 16;
@@ -76,16 +87,23 @@ vs_task_add(gw_vs *s, char *moref, const char *vm, const char *what, int sync)
 	t->state = -1;
 	t->sync = sync;
 	t->last_pct = -2;
-	t->filter = -1;
 	s->inflight++;
 	if (!sync)
 		s->ntotal++;
 	return t;
 }
 
+/* A task forgotten; one in the view is noted for the view's next change
+ * (ModifyListView's remove). */
 static void
-task_clear(vs_task *t)
+task_clear(gw_vs *s, vs_task *t)
 {
+	if (t->in_view && t->moref != NULL) {
+		s->view_ended = gw_xrealloc(s->view_ended, (s->nview_ended + 1) *
+		                            sizeof *s->view_ended);
+		s->view_ended[s->nview_ended++] = t->moref;
+		t->moref = NULL;
+	}
 	free(t->moref);
 	free(t->vm);
 	free(t->what);
@@ -113,7 +131,7 @@ task_report(gw_vs *s, vs_task *t)
 	if (s->done_cb)
 		s->done_cb(s->done_ctx, t->vm, t->state == 3 ? e.msg : NULL,
 		           s->ndone, s->nfailed, s->ntotal);
-	task_clear(t);
+	task_clear(s, t);
 }
 
 /* An update for one of our tasks. */
@@ -140,8 +158,6 @@ task_update(gw_vs *s, const gw_vs_task_update *u)
 		vs_set_str(&t->fault_message, gw_xstrdup(u->fault_message));
 	if (t->state >= 2) {
 		s->inflight--;
-		if (t->filter >= 0 && (size_t)t->filter < s->nfilters)
-			s->filters[t->filter].nopen--;
 		if (!t->sync)
 			task_report(s, t);
 	}
@@ -160,80 +176,105 @@ task_props(xmlNodePtr spec)
 	return ps;
 }
 
-/* CreateFilter over the open tasks that are in none yet: their state
- * and error (and, waited for alone, progress). */
+/* Each open task not in the view yet, as a moref element name of
+ * parent; how many. */
+static size_t
+add_new_tasks(gw_vs *s, xmlNodePtr parent, const char *name)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].moref && s->tasks[i].state < 2 && !s->tasks[i].in_view) {
+			vs_add_moref(parent, name, "Task", s->tasks[i].moref);
+			n++;
+		}
+	return n;
+}
+
+/* The view with its first members (CreateListView). */
+static int
+create_view(gw_vs *s, gw_err *e)
+{
+	req r;
+	xmlDocPtr doc;
+	xmlNodePtr el;
+
+	vs_req_init(&r, "CreateListView");
+	vs_add_moref(r.method, "_this", "ViewManager", s->view_manager);
+	add_new_tasks(s, r.method, "obj");
+	if (vs_call_simple(s, "CreateListView", &r, &doc, &el, e) != 0) {
+		vs_req_free(&r);
+		return -1;
+	}
+	vs_req_free(&r);
+	s->task_view = vs_moref_result(el, s->host, "CreateListView", e);
+	xmlFreeDoc(doc);
+	return s->task_view != NULL ? 0 : -1;
+}
+
+/* The one filter over the view: its members' state and error. */
 static int
 create_filter(gw_vs *s, gw_err *e)
 {
 	req r;
 	xmlDocPtr doc;
 	xmlNodePtr el, spec, ps;
-	vs_filter *f;
-	size_t i;
 
 	spec = vs_req_collector(&r, s, "CreateFilter", "spec");
 	ps = task_props(spec);
 	/* each task waited for alone (the wizard): its progress shown too */
 	if (s->parallel == 0)
 		vs_add_text(ps, "pathSet", "info.progress");
-	for (i = 0; i < s->ntasks; i++)
-		if (s->tasks[i].moref && s->tasks[i].state < 2 && s->tasks[i].filter < 0)
-			vs_add_moref(vs_add_el(spec, "objectSet"), "obj", "Task",
-			             s->tasks[i].moref);
+	vs_add_traversal(&r, spec, "ListView", s->task_view, "tasks", "view");
 	vs_add_text(r.method, "partialUpdates", "false");
 	if (vs_call_simple(s, "CreateFilter", &r, &doc, &el, e) != 0) {
 		vs_req_free(&r);
 		return -1;
 	}
 	vs_req_free(&r);
-	s->filters = gw_xrealloc(s->filters, (s->nfilters + 1) * sizeof *s->filters);
-	f = &s->filters[s->nfilters];
-	f->moref = vs_moref_result(el, s->host, "CreateFilter", e);
-	f->nopen = 0;
+	s->task_filter = vs_moref_result(el, s->host, "CreateFilter", e);
 	xmlFreeDoc(doc);
-	if (f->moref == NULL)
-		return -1;
-	for (i = 0; i < s->ntasks; i++)
-		if (s->tasks[i].moref && s->tasks[i].state < 2 && s->tasks[i].filter < 0) {
-			s->tasks[i].filter = (int)s->nfilters;
-			f->nopen++;
-		}
-	s->nfilters++;
-	/* the next wait asks for the whole state: the new filter's tasks
-	 * as they are now, ended ones too */
-	s->full_wait = 1;
-	return 0;
+	return s->task_filter != NULL ? 0 : -1;
 }
 
-/* DestroyPropertyFilter (errors ignored: the session's end removes it
- * too). */
-static void
-destroy_filter(gw_vs *s, vs_filter *f)
+/* ModifyListView: the new tasks in, the ended ones out. */
+static int
+modify_view(gw_vs *s, gw_err *e)
 {
 	req r;
 	xmlDocPtr doc;
 	xmlNodePtr el;
-	gw_err ignore;
 
-	if (f->moref && s->logged_in) {
-		vs_req_init(&r, "DestroyPropertyFilter");
-		vs_add_moref(r.method, "_this", "PropertyFilter", f->moref);
-		if (vs_call_simple(s, "DestroyPropertyFilter", &r, &doc, &el,
-		                   &ignore) == 0)
-			xmlFreeDoc(doc);
+	vs_req_init(&r, "ModifyListView");
+	vs_add_moref(r.method, "_this", "ListView", s->task_view);
+	add_new_tasks(s, r.method, "add");
+	for (size_t i = 0; i < s->nview_ended; i++)
+		vs_add_moref(r.method, "remove", "Task", s->view_ended[i]);
+	if (vs_call_simple(s, "ModifyListView", &r, &doc, &el, e) != 0) {
 		vs_req_free(&r);
+		return -1;
 	}
-	free(f->moref);
-	f->moref = NULL;
+	vs_req_free(&r);
+	xmlFreeDoc(doc);
+	ended_free(s);
+	return 0;
 }
 
-/* The filters whose tasks have all ended, destroyed. */
-static void
-destroy_done_filters(gw_vs *s)
+/* The open tasks not in the view yet put in it (the view and its filter
+ * made with the first); the next wait asks for the whole state: the new
+ * tasks as they are now, ended ones too. */
+static int
+watch_new(gw_vs *s, gw_err *e)
 {
-	for (size_t i = 0; i < s->nfilters; i++)
-		if (s->filters[i].moref && s->filters[i].nopen == 0)
-			destroy_filter(s, &s->filters[i]);
+	if ((s->task_view == NULL ? create_view(s, e) : modify_view(s, e)) != 0)
+		return -1;
+	for (size_t i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].moref && s->tasks[i].state < 2)
+			s->tasks[i].in_view = 1;
+	if (s->task_filter == NULL && create_filter(s, e) != 0)
+		return -1;
+	s->full_wait = 1;
+	return 0;
 }
 
 /* One WaitForUpdatesEx; *quiet set when it came back with nothing.  After
@@ -387,31 +428,30 @@ open_done(const gw_vs *s, const vs_task *sync_task, size_t max_inflight)
 	return s->inflight <= max_inflight;
 }
 
-/* The open tasks not in a filter yet. */
+/* The open tasks not in the view yet. */
 static int
-unfiltered(const gw_vs *s)
+unwatched(const gw_vs *s)
 {
 	for (size_t i = 0; i < s->ntasks; i++)
-		if (s->tasks[i].moref && s->tasks[i].state < 2 && s->tasks[i].filter < 0)
+		if (s->tasks[i].moref && s->tasks[i].state < 2 && !s->tasks[i].in_view)
 			return 1;
 	return 0;
 }
 
-/* One step of the wait: a filter for the tasks in none, a wait, the
- * tasks that left asked for, the filters of ended tasks destroyed.  A
+/* One step of the wait: the new tasks into the view, a wait, the tasks
+ * that left asked for.  A
  * wait that brings nothing (maxWaitSeconds) is only counted: nothing new
  * for POLL_CALLS call timeouts ends the wait with an error. */
 static int
 wait_step(gw_vs *s, int *quiet, gw_err *e)
 {
-	if ((unfiltered(s) && create_filter(s, e) != 0) ||
+	if ((unwatched(s) && watch_new(s, e) != 0) ||
 	    wait_once(s, quiet, e) != 0 || ask_left_tasks(s, e) != 0 ||
 	    (*quiet && s->inflight > 0 && reconcile(s, e) != 0)) {
 		if (s->lost && !s->out_of_time)
 			gw_err_set(e, _("the server went away while the task was running; check the VM in the vSphere Client before trying again"));
 		return -1;
 	}
-	destroy_done_filters(s);
 	return 0;
 }
 
@@ -437,24 +477,47 @@ vs_tasks_wait_until(gw_vs *s, vs_task *sync_task, size_t max_inflight,
 	return 0;
 }
 
+int
+vs_tasks_make_room(gw_vs *s, size_t max_inflight, gw_err *e)
+{
+	/* tasks that end quickly free the window in this one round trip,
+	 * with no view change and no wait */
+	if (reconcile(s, e) != 0) {
+		if (s->lost && !s->out_of_time)
+			gw_err_set(e, _("the server went away while the task was running; check the VM in the vSphere Client before trying again"));
+		return -1;
+	}
+	return vs_tasks_wait_until(s, NULL, max_inflight, e);
+}
+
 void
 vs_task_forget(gw_vs *s, vs_task *t)
 {
-	task_clear(t);
+	task_clear(s, t);
 	while (s->ntasks > 0 && s->tasks[s->ntasks - 1].moref == NULL)
 		s->ntasks--;
+}
+
+/* The tasks' list emptied (the view and its filter stay for the next). */
+static void
+tasks_reset(gw_vs *s)
+{
+	for (size_t i = 0; i < s->ntasks; i++)
+		task_clear(s, &s->tasks[i]);
+	free(s->tasks);
+	s->tasks = NULL;
+	s->ntasks = s->tasks_cap = 0;
+	s->inflight = 0;
 }
 
 void
 vs_tasks_free(gw_vs *s)
 {
-	for (size_t i = 0; i < s->ntasks; i++)
-		task_clear(&s->tasks[i]);
-	free(s->tasks);
-	s->tasks = NULL;
-	s->ntasks = s->tasks_cap = 0;
-	s->inflight = 0;
-	filters_free(s);
+	tasks_reset(s);
+	ended_free(s);
+	free(s->task_view);
+	free(s->task_filter);
+	s->task_view = s->task_filter = NULL;
 	free(s->wait_version);
 	s->wait_version = NULL;
 }
@@ -479,7 +542,7 @@ gw_vs_tasks_wait(gw_vs *s, gw_err *e)
 	rc = vs_tasks_wait_until(s, NULL, 0, e);
 	if (rc == 0 && s->nfailed > 0)
 		rc = 1;
-	vs_tasks_free(s);
+	tasks_reset(s);
 	s->ndone = s->nfailed = s->ntotal = 0;
 	return rc;
 }

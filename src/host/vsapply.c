@@ -339,46 +339,54 @@ gw_vs_free_strv(char **v, size_t n)
 	free(v);
 }
 
-/* A PCI address as an idset key: 0, or -1 when it does not parse. */
-static int
-bdf_key(const char *id, uint64_t *key)
-{
-	unsigned dom, bus, dev, fn;
-
-	if (id == NULL || gw_bdf_parse(id, &dom, &bus, &dev, &fn) != 0)
-		return -1;
-	*key = gw_idset_pci_key(dom, bus, dev, fn);
-	return 0;
-}
-
-/* The devices already attached to a VM of host h (a VM of another host
- * holds that host's device of the same address; a VM whose host is not
- * known counts here), read once: one lookup per candidate. */
-static void
-attached_on(const gw_vs_inventory *inv, const gw_vs_host *h, gw_idset *set)
+/* The devices attached to a VM of host h (a VM of another host holds
+ * that host's device of the same address; a VM whose host is not known
+ * counts here): the inventory's index when it has one and h is among its
+ * hosts, else a set of them made here (*own set, to be freed), read once.
+ * *slots: the gw_vs_attached_key slots to look in (two at most). */
+static const gw_idset *
+attached_on(const gw_vs_inventory *inv, const gw_vs_host *h, gw_idset *own,
+            unsigned slots[2], size_t *nslots)
 {
 	uint64_t key;
 	size_t i, k;
 
-	gw_idset_init(set);
+	gw_idset_init(own);
+	if (inv->indexed && h >= inv->hosts && h < inv->hosts + inv->nhosts &&
+	    inv->nhosts < 0xfffd) {
+		/* no moref: every VM's devices; else its own VMs' and
+		 * those whose host is not known */
+		slots[0] = h->moref ? 1 : 0;
+		slots[1] = 2 + (unsigned)(h - inv->hosts);
+		*nslots = h->moref ? 2 : 1;
+		return &inv->attached;
+	}
+	slots[0] = 0;
+	*nslots = 1;
 	for (i = 0; i < inv->nvms; i++) {
 		const gw_vs_vm *v = &inv->vms[i];
 
 		if (v->host_moref && h->moref && strcmp(v->host_moref, h->moref) != 0)
 			continue;
 		for (k = 0; k < v->ndevs; k++)
-			if (bdf_key(v->devs[k].id, &key) == 0)
-				gw_idset_put(set, key, i);
+			if (gw_vs_attached_key(0, v->devs[k].id, &key) == 0)
+				gw_idset_put(own, key, i);
 	}
+	return own;
 }
 
-/* Is device id attached (in the set attached_on made)? */
+/* Is device id attached (in the set attached_on gave, under its slots)? */
 static int
-is_attached(const gw_idset *set, const char *id)
+is_attached(const gw_idset *set, const unsigned *slots, size_t nslots,
+            const char *id)
 {
 	uint64_t key;
 
-	return bdf_key(id, &key) == 0 && gw_idset_get(set, key) != NULL;
+	for (size_t i = 0; i < nslots; i++)
+		if (gw_vs_attached_key(slots[i], id, &key) == 0 &&
+		    gw_idset_get(set, key) != NULL)
+			return 1;
+	return 0;
 }
 
 /* How many devices of vm are GPUs of want g without a host address
@@ -435,12 +443,15 @@ gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
 {
 	char **out = NULL;
 	size_t nout = 0, i, k;
-	gw_idset used;
+	gw_idset made;
+	const gw_idset *used;
+	unsigned slots[2];
+	size_t nslots;
 	int c, dyn;
 
 	*bdfs = NULL;
 	*n = 0;
-	attached_on(inv, h, &used);
+	used = attached_on(inv, h, &made, slots, &nslots);
 	for (i = 0; i < a->ngpus; i++) {
 		const gw_gpu_want *g = &a->gpus[i];
 
@@ -473,7 +484,7 @@ gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
 				if (d->vendor != g->gpu->vendor_id ||
 				    d->device != g->gpu->device_id ||
 				    d->passthru_enabled != 1 ||
-				    is_attached(&used, d->id))
+				    is_attached(used, slots, nslots, d->id))
 					continue;
 				for (j = 0; j < nout; j++)
 					taken |= strcasecmp(out[j], d->id) == 0;
@@ -493,14 +504,14 @@ gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
 				              h->name ? h->name : "?", g->gpu->id,
 				              c + 1, g->count);
 				gw_vs_free_strv(out, nout);
-				gw_idset_free(&used);
+				gw_idset_free(&made);
 				return -1;
 			}
 			out = gw_xrealloc(out, (nout + 1) * sizeof *out);
 			out[nout++] = gw_xstrdup(pick->id);
 		}
 	}
-	gw_idset_free(&used);
+	gw_idset_free(&made);
 	*bdfs = out;
 	*n = nout;
 	return 0;
@@ -515,8 +526,8 @@ gw_vs_power_esxi(gw_vs_power p)
 	       GW_POWER_UNKNOWN;
 }
 
-void
-gw_vs_vm_note_adds(gw_vs_vm *vm, const gw_vs_spec *spec)
+static void
+vm_note_adds(gw_vs_vm *vm, const gw_vs_spec *spec)
 {
 	size_t i;
 
@@ -536,4 +547,14 @@ gw_vs_vm_note_adds(gw_vs_vm *vm, const gw_vs_spec *spec)
 		d->system_id = a->system_id ? gw_xstrdup(a->system_id) : NULL;
 		d->vgpu = a->vgpu ? gw_xstrdup(a->vgpu) : NULL;
 	}
+}
+
+void
+gw_vs_inventory_note_adds(gw_vs_inventory *inv, gw_vs_vm *vm,
+                          const gw_vs_spec *spec)
+{
+	size_t first = vm->ndevs;
+
+	vm_note_adds(vm, spec);
+	gw_vs_inventory_note_devs(inv, vm, first);
 }

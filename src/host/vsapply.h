@@ -60,13 +60,28 @@ void gw_vs_free_strv(char **v, size_t n);
 /* Is host address id one of vm's own devices? */
 int gw_vs_is_own_device(const gw_vs_vm *vm, const char *id);
 
+/* The key of PCI device id attached to a VM whose host is slot: 0 any
+ * VM, 1 a VM with no runtime.host, 2 + k a VM of inv->hosts[k]; -1 when
+ * id is not a PCI address. */
+static inline int
+gw_vs_attached_key(unsigned slot, const char *id, uint64_t *key)
+{
+	unsigned dom, bus, dev, fn;
+
+	if (id == NULL || gw_bdf_parse(id, &dom, &bus, &dev, &fn) != 0)
+		return -1;
+	*key = (uint64_t)slot << 48 | gw_idset_pci_key(dom, bus, dev, fn);
+	return 0;
+}
 /* The API's power state as the ESXi shell's (one set of words and screens
  * for both routes). */
 gw_power gw_vs_power_esxi(gw_vs_power p);
 
-/* After a batch's ReconfigVM_Task was started for vm: its devices as the
- * spec adds them, so that the next VM's pick sees them taken without the
+/* After a batch's ReconfigVM_Task was started for vm (one of inv's VMs):
+ * its devices as the spec adds them, and inv's index of attached devices
+ * with them, so that the next VM's pick sees them taken without the
  * inventory read again (doc/design.md 4.5). */
-void gw_vs_vm_note_adds(gw_vs_vm *vm, const gw_vs_spec *spec);
+void gw_vs_inventory_note_adds(gw_vs_inventory *inv, gw_vs_vm *vm,
+                               const gw_vs_spec *spec);
 
 #endif

@@ -35,6 +35,7 @@
 #define GW_VSPHERE_H
 
 #include "gw.h"
+#include "idset.h"
 
 /* Length of a SHA-256 fingerprint "AA:BB:...:FF" plus NUL. */
 #define GW_VS_FP_LEN 96
@@ -185,11 +186,26 @@ typedef struct gw_vs_vm {
 	char *vmx_path;           /* config.files.vmPathName "[ds] vm/vm.vmx" */
 } gw_vs_vm;
 
+/* A key of the inventory's index: a string of an entry (borrowed from
+ * it) and the entry's position. */
+typedef struct gw_vs_key {
+	const char *key;
+	size_t i;
+} gw_vs_key;
+
 typedef struct gw_vs_inventory {
 	gw_vs_host *hosts;        /* sorted by name (then moref) */
 	size_t nhosts;
 	gw_vs_vm *vms;            /* sorted by name (then moref) */
 	size_t nvms;
+	/* the index (gw_vs_inventory_index), built once per read: every
+	 * lookup of a VM or host by name or moref a bsearch, and the
+	 * passthrough devices attached to each host's VMs a hash set */
+	int indexed;
+	gw_vs_key *vm_morefs;     /* sorted by strcmp */
+	gw_vs_key *vm_inames;     /* VM names, sorted case-insensitively */
+	gw_vs_key *host_morefs;   /* sorted by strcmp */
+	gw_idset attached;        /* gw_vs_attached_key of each VM device */
 } gw_vs_inventory;
 
 /* The whole inventory in a few round trips, whatever the number of VMs:
@@ -211,6 +227,17 @@ typedef struct gw_vs_inventory {
  * failure inv is left empty. */
 int gw_vs_inventory_get(gw_vs *s, gw_vs_inventory *inv, gw_err *e);
 void gw_vs_inventory_free(gw_vs_inventory *inv);
+/* Build inv's index (sorted keys, the attached devices' set) once its
+ * VMs and hosts are final (gw_vs_parse_inventory_finish does); freed by
+ * gw_vs_inventory_free.  The finders below use it when built and walk
+ * the arrays otherwise (an inventory made by hand). */
+void gw_vs_inventory_index(gw_vs_inventory *inv);
+/* (the attached set's keys: gw_vs_attached_key, vsapply.h) */
+void gw_vs_inventory_index_free(gw_vs_inventory *inv);
+/* The devices of vm (one of inv's VMs) from the first-th on, added to
+ * inv's attached set (gw_vs_inventory_note_adds, vsapply.h). */
+void gw_vs_inventory_note_devs(gw_vs_inventory *inv, const gw_vs_vm *vm,
+                               size_t first);
 /* A VM by moref ("vm-42"), else by exact name, else by case-insensitive
  * name when exactly one matches; NULL otherwise. */
 const gw_vs_vm *gw_vs_find_vm(const gw_vs_inventory *inv,
@@ -316,16 +343,18 @@ typedef void (*gw_vs_task_done_fn)(void *ctx, const char *vm,
 /* n 0 (the default): gw_vs_reconfigure waits for its own task.  n >= 1:
  * gw_vs_reconfigure starts ReconfigVM_Task and returns once it is
  * started; when n are in flight it first waits until half of them have
- * ended (so tasks go out in batches); cb hears of every task's end, and
- * gw_vs_tasks_wait waits for the rest.  The tasks started since the last
- * wait are put in one PropertyFilter (info.state, info.error), and
- * WaitForUpdatesEx follows every filter at once (vs_tasks.c,
- * doc/design.md 4.5). */
+ * ended (one RetrievePropertiesEx of the open tasks' state first, so
+ * tasks go out in windows); cb hears of every task's end, and
+ * gw_vs_tasks_wait waits for the rest.  The tasks still open at a wait
+ * are put in the session's one ListView of tasks (ModifyListView), which
+ * one PropertyFilter follows (info.state, info.error), and
+ * WaitForUpdatesEx answers for them all (vs_tasks.c, doc/design.md
+ * 4.5). */
 void gw_vs_set_parallel(gw_vs *s, unsigned n, gw_vs_task_done_fn cb,
                         void *ctx);
 /* Wait for every task started since: 0 all succeeded, 1 some failed
  * (each told to cb), -1 with e (the connection lost: what the others did
- * is unknown).  The filter is destroyed. */
+ * is unknown).  The view and its filter stay until the session ends. */
 int gw_vs_tasks_wait(gw_vs *s, gw_err *e);
 
 #endif

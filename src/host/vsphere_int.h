@@ -51,18 +51,12 @@ typedef struct vs_task {
 	int state;                /* -1 not known yet, 0 queued ... 3 error */
 	int sync;                 /* waited for alone (not the batch's) */
 	int left;                 /* seen leaving its filter unfinished */
-	int filter;               /* index in gw_vs.filters, -1 none yet */
+	int in_view;              /* in the session's task view */
 	char *fault_type, *fault_message;
 	gw_vs_progress_fn cb;     /* sync: its progress */
 	void *ctx;
 	int last_pct;
 } vs_task;
-
-/* A PropertyFilter over some tasks (vs_tasks.c). */
-typedef struct vs_filter {
-	char *moref;              /* NULL once destroyed */
-	size_t nopen;             /* its tasks not ended */
-} vs_filter;
 
 struct gw_vs {
 	CURL *curl;
@@ -101,8 +95,11 @@ struct gw_vs {
 	vs_task *tasks;
 	size_t ntasks, tasks_cap, inflight;
 	unsigned ndone, nfailed, ntotal;
-	vs_filter *filters;
-	size_t nfilters;
+	char *task_view;          /* the ListView of the tasks followed */
+	char *task_filter;        /* the one PropertyFilter over it */
+	char **view_ended;        /* ended tasks still in the view: taken
+	                           * out with the next ModifyListView */
+	size_t nview_ended;
 	char *wait_version;
 	int full_wait;            /* the next wait without a version */
 	double last_wait;
@@ -359,6 +356,10 @@ vs_task *vs_task_add(gw_vs *s, char *moref, const char *vm,
  * max_inflight tasks are open.  0, or -1 with e. */
 int vs_tasks_wait_until(gw_vs *s, vs_task *sync_task, size_t max_inflight,
                         gw_err *e);
+/* A batch's window full: the open tasks' state read once (one
+ * RetrievePropertiesEx), then, while more than max_inflight are open,
+ * vs_tasks_wait_until. */
+int vs_tasks_make_room(gw_vs *s, size_t max_inflight, gw_err *e);
 void vs_task_forget(gw_vs *s, vs_task *t);
 void vs_tasks_free(gw_vs *s);
 /* RetrievePropertiesEx of a Task's info (state -1 when it has gone). */

@@ -42,6 +42,8 @@ gw_session_free(gw_session *s)
 	clear_queue(s);
 	gw_host_write_free(&s->last);
 	free(s->backup_first);
+	if (s->have_gpus)
+		gw_host_probe_free(&s->gpus);
 	memset(s, 0, sizeof *s);
 	s->vm = -1;
 }

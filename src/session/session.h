@@ -81,6 +81,11 @@ typedef struct gw_session {
 	gw_host_write last;     /* what the last host write did */
 	char *backup_first;     /* the VM's .vmx backed up by the last write
 	                         * before its host changes, or NULL */
+	int keep_gpus;          /* gw_session_host_avail probes once and
+	                         * keeps the GPUs (a batch: the host's
+	                         * inventory is read once) */
+	int have_gpus;
+	gw_host_probe gpus;     /* that probe */
 } gw_session;
 
 void gw_session_init(gw_session *s, gw_host *h);
@@ -192,8 +197,8 @@ void gw_session_fill_avail(const gw_session *s, const gw_host *h,
                            gw_answers *a, const gw_gpu_dev *gpus,
                            size_t n);
 /* The same from a probe of the session's host now (HOST_GPUS; without a
- * host or that capability nothing changes).  -1 and e when the GPUs could
- * not be listed. */
+ * host or that capability nothing changes), or the first one kept when
+ * keep_gpus is set.  -1 and e when the GPUs could not be listed. */
 int gw_session_host_avail(gw_session *s, gw_answers *a, gw_err *e);
 
 /* ---- the write (session_apply.c) ------------------------------------------ */

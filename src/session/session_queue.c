@@ -283,17 +283,22 @@ gw_session_fill_avail(const gw_session *s, const gw_host *h, gw_answers *a,
 int
 gw_session_host_avail(gw_session *s, gw_answers *a, gw_err *e)
 {
-	gw_host_probe p;
-
 	if (s->host == NULL || !host_can(s->host, HOST_GPUS))
 		return 0;
-	gw_host_probe_all(s->host, NULL, &p);
-	if (p.gpus_error) {
-		gw_err_set(e, "%s", p.gpus_error);
-		gw_host_probe_free(&p);
+	if (!s->keep_gpus || !s->have_gpus) {
+		if (s->have_gpus)
+			gw_host_probe_free(&s->gpus);
+		gw_host_probe_all(s->host, NULL, &s->gpus);
+		s->have_gpus = 1;
+	}
+	if (s->gpus.gpus_error) {
+		gw_err_set(e, "%s", s->gpus.gpus_error);
 		return -1;
 	}
-	gw_session_fill_avail(s, s->host, a, p.gpus, p.ngpus);
-	gw_host_probe_free(&p);
+	gw_session_fill_avail(s, s->host, a, s->gpus.gpus, s->gpus.ngpus);
+	if (!s->keep_gpus) {
+		gw_host_probe_free(&s->gpus);
+		s->have_gpus = 0;
+	}
 	return 0;
 }

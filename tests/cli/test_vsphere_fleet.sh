@@ -53,10 +53,11 @@ for n in 20 100; do
 		[ "$(($(printed_rt) + 1))" = "$total" ] && [ "$total" -le $((n + 10)) ]; then
 		ok "$n VMs: $total round trips (at most N + 10), as printed (and Logout)"
 	else nok "$n VMs: round trips" "rc $rc, printed $(printed_rt), counted $total; $(sort "$VC_REQUESTS" | uniq -c | tr '\n' ' ') $(tail -n 3 "$err")"; fi
-	# one filter for all tasks; no per-VM polling, no QueryConfigTarget
-	# for a vGPU plan
+	# one filter (over one view) for all tasks, left to the session's
+	# end; no per-VM polling, no QueryConfigTarget for a vGPU plan
 	if [ "$(vcsim_requests ReconfigVM_Task)" -eq $n ] && [ "$(vcsim_requests CreateFilter)" -eq 1 ] &&
-		[ "$(vcsim_requests DestroyPropertyFilter)" -eq 1 ] &&
+		[ "$(vcsim_requests CreateListView)" -eq 1 ] &&
+		[ "$(vcsim_requests DestroyPropertyFilter)" -eq 0 ] &&
 		[ "$(vcsim_requests RetrievePropertiesEx)" -le 1 ] &&
 		[ "$(vcsim_requests QueryConfigTarget)" -eq 0 ] &&
 		[ "$(vcsim_requests WaitForUpdatesEx)" -le 3 ]; then

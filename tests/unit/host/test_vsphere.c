@@ -394,6 +394,7 @@ main(void)
 		cmocka_unit_test(test_reader_unit_cap),
 		cmocka_unit_test(test_inventory_vcsim_vpx),
 		cmocka_unit_test(test_inventory_pages),
+		cmocka_unit_test(test_inventory_index),
 		cmocka_unit_test(test_inventory_after_reconfigure),
 		cmocka_unit_test(test_config_target_vcsim_gpuwiz),
 		cmocka_unit_test(test_config_target),

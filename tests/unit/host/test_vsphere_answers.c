@@ -2,6 +2,7 @@
 /* test_vsphere_answers.c: URL and thumbprint handling, and the SOAP
  * answers saved in tests/fixtures/vsphere (see test_vsphere.c). */
 #include "vsphere_test.h"
+#include "vsapply.h"
 
 /* ---- URL, thumbprints ----------------------------------------------------- */
 
@@ -748,4 +749,97 @@ test_reader_unit_cap(void **state)
 	xmlFreeDoc(doc);
 	free(big);
 	free(text);
+}
+
+/* The inventory's index finds what the walk over its arrays finds: by
+ * moref, by exact name (the first of a name, by moref), by the one
+ * case-insensitive match, none when two match; a host by moref or
+ * name; and it holds every VM's attached device under its host's slot,
+ * the any-VM slot, and a host-less VM's slot. */
+void
+test_inventory_index(void **state)
+{
+	static const char *const queries[] = {
+		"vm-1", "vm-9", "BETA", "beta", "Beta", "Dup", "dup", "gamma",
+		"GAMMA", "nope", "vm-4", "host-21", "",
+	};
+	gw_vs_host hosts[2];
+	gw_vs_vm vms[6];
+	gw_vs_dev devs[3];
+	gw_vs_inventory inv;
+	uint64_t key = 0;
+	size_t i;
+
+	(void)state;
+	memset(hosts, 0, sizeof hosts);
+	memset(vms, 0, sizeof vms);
+	memset(devs, 0, sizeof devs);
+	memset(&inv, 0, sizeof inv);
+	hosts[0].moref = (char *)"host-21";
+	hosts[0].name = (char *)"esx01";
+	hosts[1].moref = (char *)"host-9";
+	hosts[1].name = (char *)"esx02";
+	/* sorted by name, then moref, as gw_vs_parse_inventory_finish does */
+	vms[0].name = (char *)"BETA";  vms[0].moref = (char *)"vm-1";
+	vms[1].name = (char *)"Beta";  vms[1].moref = (char *)"vm-2";
+	vms[2].name = (char *)"Dup";   vms[2].moref = (char *)"vm-8";
+	vms[3].name = (char *)"Dup";   vms[3].moref = (char *)"vm-9";
+	vms[4].name = (char *)"Gamma"; vms[4].moref = (char *)"vm-4";
+	vms[5].name = (char *)"Zeta";  vms[5].moref = (char *)"vm-5";
+	vms[0].host_moref = (char *)"host-21";
+	vms[4].host_moref = (char *)"host-9";
+	devs[0].id = (char *)"0000:3b:00.0";
+	devs[1].id = (char *)"0000:5e:00.0";
+	devs[2].id = (char *)"0000:af:00.0";
+	vms[0].devs = &devs[0];
+	vms[0].ndevs = 1;
+	vms[4].devs = &devs[1];
+	vms[4].ndevs = 1;
+	vms[5].devs = &devs[2];   /* no runtime.host */
+	vms[5].ndevs = 1;
+	inv.hosts = hosts;
+	inv.nhosts = 2;
+	inv.vms = vms;
+	inv.nvms = 6;
+
+	for (i = 0; i < sizeof queries / sizeof *queries; i++) {
+		const gw_vs_vm *walk;
+		const gw_vs_host *hwalk;
+
+		inv.indexed = 0;
+		walk = gw_vs_find_vm(&inv, queries[i]);
+		hwalk = gw_vs_find_host(&inv, queries[i]);
+		gw_vs_inventory_index(&inv);
+		assert_ptr_equal(gw_vs_find_vm(&inv, queries[i]), walk);
+		assert_ptr_equal(gw_vs_find_host(&inv, queries[i]), hwalk);
+		gw_vs_inventory_index_free(&inv);
+	}
+	gw_vs_inventory_index(&inv);
+	assert_ptr_equal(gw_vs_find_vm(&inv, "Dup"), &vms[2]);
+	assert_ptr_equal(gw_vs_find_vm(&inv, "vm-9"), &vms[3]);
+	assert_ptr_equal(gw_vs_find_vm(&inv, "gamma"), &vms[4]);
+	assert_null(gw_vs_find_vm(&inv, "beta"));
+	assert_ptr_equal(gw_vs_find_host(&inv, "esx02"), &hosts[1]);
+	/* host-21 is hosts[0]: slot 2; host-9 hosts[1]: slot 3 */
+	assert_int_equal(gw_vs_attached_key(2, "0000:3b:00.0", &key), 0);
+	assert_non_null(gw_idset_get(&inv.attached, key));
+	assert_int_equal(gw_vs_attached_key(3, "0000:3b:00.0", &key), 0);
+	assert_null(gw_idset_get(&inv.attached, key));
+	assert_int_equal(gw_vs_attached_key(3, "0000:5e:00.0", &key), 0);
+	assert_non_null(gw_idset_get(&inv.attached, key));
+	assert_int_equal(gw_vs_attached_key(1, "0000:af:00.0", &key), 0);
+	assert_non_null(gw_idset_get(&inv.attached, key));
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(gw_vs_attached_key(0, devs[i].id, &key), 0);
+		assert_non_null(gw_idset_get(&inv.attached, key));
+	}
+	/* a device noted for a VM of host-9 afterwards */
+	vms[1].host_moref = (char *)"host-9";
+	vms[1].devs = &devs[0];
+	vms[1].ndevs = 1;
+	gw_vs_inventory_note_devs(&inv, &vms[1], 0);
+	assert_int_equal(gw_vs_attached_key(3, "0000:3b:00.0", &key), 0);
+	assert_non_null(gw_idset_get(&inv.attached, key));
+	gw_vs_inventory_index_free(&inv);
+	assert_int_equal(inv.indexed, 0);
 }

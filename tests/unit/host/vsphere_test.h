@@ -95,6 +95,7 @@ void test_config_target_vcsim_gpuwiz(void **state);
 void test_inventory_pages(void **state);
 void test_config_target(void **state);
 void test_task_info(void **state);
+void test_inventory_index(void **state);
 /* test_vsphere_named.c */
 void test_live_named_inventory(void **state);
 /* test_vsphere_tasks.c */
