@@ -262,11 +262,27 @@ int
 gw_diag_ci_contains(const char *s, size_t n, const char *needle)
 {
 	size_t m = strlen(needle), i, j;
+	const char *end, *lo, *up;
+	char c0, u0;
 
 	if (m == 0 || n < m)
 		return m == 0;
-	for (i = 0; i + m <= n; i++) {
-		for (j = 0; j < m; j++) {
+	/* the candidates for the needle's first byte found with memchr, in
+	 * both cases (the needle is lower case), each searched again only
+	 * once passed */
+	c0 = needle[0];
+	if (c0 >= 'A' && c0 <= 'Z')
+		return 0;     /* a folded byte never equals it */
+	u0 = c0 >= 'a' && c0 <= 'z' ? (char)(c0 - 'a' + 'A') : c0;
+	end = s + (n - m) + 1;
+	lo = memchr(s, c0, (size_t)(end - s));
+	up = u0 != c0 ? memchr(s, u0, (size_t)(end - s)) : NULL;
+	while (lo != NULL || up != NULL) {
+		const char *at = lo == NULL ? up
+		                 : up == NULL ? lo : lo < up ? lo : up;
+
+		i = (size_t)(at - s);
+		for (j = 1; j < m; j++) {
 			char c = s[i + j];
 
 			if (c >= 'A' && c <= 'Z')
@@ -276,6 +292,12 @@ gw_diag_ci_contains(const char *s, size_t n, const char *needle)
 		}
 		if (j == m)
 			return 1;
+		if (at == lo)
+			lo = at + 1 < end ? memchr(at + 1, c0,
+			                           (size_t)(end - at - 1)) : NULL;
+		else
+			up = at + 1 < end ? memchr(at + 1, u0,
+			                           (size_t)(end - at - 1)) : NULL;
 	}
 	return 0;
 }
