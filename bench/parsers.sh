@@ -24,8 +24,8 @@
 #
 # usage: sh bench/parsers.sh [GPUWIZ_BINARY]
 #   the two sizes of each parser: ESXCLI_N (devices), VMS_N (VMs), NVSMI_N
-#   (GPU sections), LOG_N (copies of the excerpt), e.g. ESXCLI_N="12000
-#   48000"; BENCH_RUNS runs per median (5)
+#   (GPU sections), LOG_N (copies of the excerpt), e.g. ESXCLI_N="10000
+#   40000"; BENCH_RUNS runs per median (5)
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 SRC=$(cd "$HERE/.." && pwd)
@@ -41,7 +41,7 @@ if [ -n "$BEFORE" ]; then
 	BTABLE=${GPUWIZ_BEFORE_TABLE:-$broot/data/gpus.ini}
 	BMODS=${GPUWIZ_BEFORE_MODULES:-$(dirname "$BEFORE")/host}
 fi
-ESXCLI_N=${ESXCLI_N:-"12000 48000"}
+ESXCLI_N=${ESXCLI_N:-"10000 40000"}
 VMS_N=${VMS_N:-"20000 100000"}
 NVSMI_N=${NVSMI_N:-"200 1000"}
 LOG_N=${LOG_N:-"3000 24000"}
