@@ -57,8 +57,15 @@ bench_peer grep grep
 echo "runs: median of ${BENCH_RUNS:-5} (wall time); peak RSS: GNU time %M, one run"
 echo
 
-# rss CMD...: peak resident KiB of one run
-rss() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null </dev/null | tail -n 1; }
+# rss CMD...: "KIB CPU-SECONDS" of one run: peak resident memory, user +
+# system time (less moved by other work on the machine than the wall time)
+rss() {
+	/usr/bin/time -f '%M %U %S' "$@" 2>&1 >/dev/null </dev/null | tail -n 1 |
+		awk '{ printf "%s %.3f\n", $1, $2 + $3 }'
+}
+# cpu "KIB CPU": the CPU seconds; kib "KIB CPU": the KiB
+cpu() { echo "$1" | cut -d' ' -f2; }
+kib() { echo "$1" | cut -d' ' -f1; }
 # mbs BYTES SECONDS
 mbs() { awk -v b="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", b / s / 1e6; else print "-" }'; }
 # the old build's command prefix (words for eval)
@@ -74,24 +81,24 @@ measure() { # NAME LABEL BYTES
 	# verify and diagnose exit non-zero on what they find
 	set +e
 	tn=$(eval "bench_median $NEWCMD")
-	mn=$(eval "rss $NEWCMD")
+	rn=$(eval "rss $NEWCMD")
 	tp=$(eval "bench_median $PEERCMD")
-	mp=$(eval "rss $PEERCMD")
+	rp=$(eval "rss $PEERCMD")
+	mn=$(kib "$rn") mp=$(kib "$rp") to=0 mo=0 ro="0 0"
+	before="-"
 	if [ -n "$BEFORE" ]; then
 		to=$(eval "bench_median $OLDCMD")
-		mo=$(eval "rss $OLDCMD")
-		printf '| %s | %s | %.1f | %s / %s | %s / %s | %s / %s | %s | %s |\n' \
-			"$1" "$2" "$(awk -v b="$3" 'BEGIN { print b / 1e6 }')" \
-			"$(mbs "$3" "$tn")" "$mn" "$(mbs "$3" "$to")" "$mo" \
-			"$(mbs "$3" "$tp")" "$mp" "$(bench_ratio "$tn" "$tp")" \
-			"$(bench_ratio "$to" "$tn")" >>"$ROWS"
-	else
-		printf '| %s | %s | %.1f | %s / %s | - | %s / %s | %s | - |\n' \
-			"$1" "$2" "$(awk -v b="$3" 'BEGIN { print b / 1e6 }')" \
-			"$(mbs "$3" "$tn")" "$mn" "$(mbs "$3" "$tp")" "$mp" \
-			"$(bench_ratio "$tn" "$tp")" >>"$ROWS"
-		to=0 mo=0
+		ro=$(eval "rss $OLDCMD")
+		mo=$(kib "$ro")
+		before="$(mbs "$3" "$to") / $(mbs "$3" "$(cpu "$ro")") / $mo"
 	fi
+	printf '| %s | %s | %.1f | %s / %s / %s | %s | %s / %s / %s | %s | %s |\n' \
+		"$1" "$2" "$(awk -v b="$3" 'BEGIN { print b / 1e6 }')" \
+		"$(mbs "$3" "$tn")" "$(mbs "$3" "$(cpu "$rn")")" "$mn" "$before" \
+		"$(mbs "$3" "$tp")" "$(mbs "$3" "$(cpu "$rp")")" "$mp" \
+		"$(bench_ratio "$tn" "$tp") / $(bench_ratio "$(cpu "$rn")" "$(cpu "$rp")")" \
+		"$( [ -n "$BEFORE" ] && echo "$(bench_ratio "$to" "$tn") / $(bench_ratio "$(cpu "$ro")" "$(cpu "$rn")")" || echo -)" \
+		>>"$ROWS"
 	echo "$1 $tn $mn $to $mo $tp $mp $3" >>"$GROWTH"
 	set -e
 }
@@ -184,7 +191,9 @@ for n in $LOG_N; do
 	measure log "$n x $(wc -l <"$TMP/log1") lines" "$(wc -c <"$f")"
 done
 
-echo "| parser | input | MB | gpuwiz MB/s / peak KiB | before MB/s / peak KiB | peer MB/s / peak KiB | gpuwiz / peer time | before / gpuwiz time |"
+echo "MB/s of input by wall time (median) and by CPU time (user + system, one run)"
+echo
+echo "| parser | input | MB | gpuwiz MB/s wall / CPU / peak KiB | before MB/s wall / CPU / peak KiB | peer MB/s wall / CPU / peak KiB | gpuwiz / peer time, wall / CPU | before / gpuwiz time, wall / CPU |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"
 cat "$ROWS"
 echo
