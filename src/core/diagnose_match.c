@@ -12,7 +12,8 @@
  *          plugin/" or "plugin '"); the bound keeps a long line full of
  *          a pattern's first word linear,
  * and any other byte matches itself.  All patterns start with a literal
- * word, found with memmem, so a line costs about one scan per pattern.
+ * word, found with gw_diag_find, so a line costs about one scan per
+ * pattern.
  * Also here: quoting the matching line, and the device addresses some
  * rules name in their texts.
  */
@@ -200,6 +201,25 @@ pat_at(const char *s, size_t n, size_t i, const char *p, gw_diag_caps *c)
 	return pat_from(s, n, i, p, c);
 }
 
+const char *
+gw_diag_find(const char *s, size_t n, const char *w, size_t m)
+{
+	const char *end, *at;
+
+	/* memchr on the first byte, then compare: a log line is short, and
+	 * memmem's set-up per call costs more than the search */
+	if (m == 0)
+		return s;
+	if (n < m)
+		return NULL;
+	end = s + (n - m) + 1;
+	for (at = s; (at = memchr(at, w[0], (size_t)(end - at))) != NULL;
+	     at++)
+		if (memcmp(at + 1, w + 1, m - 1) == 0)
+			return at;
+	return NULL;
+}
+
 long
 gw_diag_pat_find(const char *s, size_t n, const char *p, gw_diag_caps *c)
 {
@@ -208,7 +228,7 @@ gw_diag_pat_find(const char *s, size_t n, const char *p, gw_diag_caps *c)
 	if (lit == 0)
 		return -1;   /* every pattern starts with a literal word */
 	while (from < n) {
-		const char *hit = memmem(s + from, n - from, p, lit);
+		const char *hit = gw_diag_find(s + from, n - from, p, lit);
 		size_t at;
 
 		if (hit == NULL)
