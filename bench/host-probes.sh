@@ -15,13 +15,26 @@
 # comparison tool that is missing is skipped with a message
 # (apt-get install libvirt-clients pciutils).  Run it as root for lspci
 # -vvv to read the full config space, as an admin would.
+# With GPUWIZ_BEFORE=/path/to/old/gpuwiz each probe also runs the old
+# build (its table and modules: GPUWIZ_BEFORE_TABLE, GPUWIZ_BEFORE_MODULES,
+# by default those of the tree it was built in), in the same hyperfine
+# run, and the ratios say before / after.
 # A benchmark, not a test: it prints numbers and asserts nothing.
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 GPUWIZ=${1:-_build/plain/src/gpuwiz}
 RUNS=${2:-100}
 export GPUWIZ_TABLE="${GPUWIZ_TABLE:-$PWD/data/gpus.ini}"
 export LC_ALL=C.UTF-8
+BEFORE=${GPUWIZ_BEFORE:-}
+if [ -n "$BEFORE" ]; then
+	broot=$(cd "$(dirname "$BEFORE")/../../.." && pwd)
+	BTABLE=${GPUWIZ_BEFORE_TABLE:-$broot/data/gpus.ini}
+	BMODS=${GPUWIZ_BEFORE_MODULES:-$(dirname "$BEFORE")/host}
+	# the old build's words: env sets its table and modules
+	OLD="$(command -v env) GPUWIZ_TABLE=$BTABLE GPUWIZ_MODULE_DIR=$BMODS $BEFORE"
+fi
 for t in hyperfine /usr/bin/time; do
 	command -v "$t" >/dev/null 2>&1 || { echo "missing: $t (apt-get install hyperfine time)"; exit 1; }
 done
@@ -37,6 +50,12 @@ for c in /sys/bus/pci/devices/*/class; do
 	[ -r "$c" ] || continue
 	case $(cat "$c") in 0x03*) ndisp=$((ndisp + 1)) ;; esac
 done
+bench_load
+for p in virt-host-validate lspci; do
+	if command -v "$p" >/dev/null 2>&1; then bench_peer "$p" "$p"; fi
+done
+echo "peer: sh = $(readlink -f "$(command -v sh)") (the power.getstate loop's shell)"
+if [ -n "$BEFORE" ]; then echo "before: $BEFORE (table $BTABLE, modules $BMODS)"; fi
 virt=$(systemd-detect-virt 2>/dev/null || true)
 echo "host: $(uname -sr), ${virt:-no virt detection}, $(nproc) CPUs, user $(id -un);" \
 	"PCI devices: $(count /sys/bus/pci/devices), display devices: $ndisp," \
@@ -83,6 +102,7 @@ compare() {
 }
 
 set -- "gpuwiz check" "$GPUWIZ check"
+if [ -n "$BEFORE" ]; then set -- "$@" "gpuwiz check (before)" "$OLD check"; fi
 if command -v virt-host-validate >/dev/null 2>&1; then
 	set -- "$@" "virt-host-validate qemu" "$(command -v virt-host-validate) qemu"
 else
@@ -91,6 +111,7 @@ fi
 compare "host check" "$@"
 
 set -- "gpuwiz gpus" "$GPUWIZ gpus"
+if [ -n "$BEFORE" ]; then set -- "$@" "gpuwiz gpus (before)" "$OLD gpus"; fi
 if command -v lspci >/dev/null 2>&1; then
 	set -- "$@" "lspci -vvv" "$(command -v lspci) -vvv"
 else
@@ -119,11 +140,16 @@ nproc_gw=$(wc -l <"$sb/standin.log" | tr -d ' ')
 : >"$sb/standin.log"
 sh "$tmp/loop.sh" >/dev/null
 nproc_loop=$(wc -l <"$sb/standin.log" | tr -d ' ')
-compare "VM power states, 200 VMs" \
-	"gpuwiz vms" "$GPUWIZ vms" "per-VM power.getstate loop" "sh $tmp/loop.sh"
+set -- "gpuwiz vms" "$GPUWIZ vms" "per-VM power.getstate loop" "sh $tmp/loop.sh"
+if [ -n "$BEFORE" ]; then set -- "$@" "gpuwiz vms (before)" "$OLD vms"; fi
+compare "VM power states, 200 VMs" "$@"
 export PATH="$oldpath"
-vms_ratio=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-	{ m[NR] = $col["mean"] } END { printf "%.1f", m[3] / m[2] }' "$tmp/t.csv")
+means=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	{ printf "%s ", $col["mean"] }' "$tmp/t.csv")
+vms_new=$(echo "$means" | cut -d' ' -f1)
+vms_loop=$(echo "$means" | cut -d' ' -f2)
+vms_old=$(echo "$means" | cut -d' ' -f3)
+vms_ratio=$(bench_ratio "$vms_loop" "$vms_new")
 
 echo
 echo "hyperfine: 5 warm-up runs, >= $RUNS runs each, no shell; peak RSS: GNU time, one run"
@@ -132,5 +158,9 @@ echo "| Probe | Command | Mean ± σ [ms] | Median [ms] | Min … Max [ms] | Pea
 echo "|---|---|---:|---:|---:|---:|"
 cat "$rows"
 echo
-echo "ratios: per-VM loop / gpuwiz vms on 200 VMs = ${vms_ratio}x wall time;" \
+echo "ratios: per-VM loop / gpuwiz vms on 200 VMs = ${vms_ratio} wall time;" \
 	"commands run on the host: $nproc_gw against $nproc_loop"
+if [ -n "$BEFORE" ]; then
+	echo "before / after, gpuwiz vms on 200 VMs: $(bench_ratio "$vms_old" "$vms_new")"
+fi
+bench_load

@@ -42,8 +42,8 @@ match_rule(const gw_diag_rule *ru, gw_diag_hit *h, const scan_line *sl,
 	const gw_buf *fold = sl->fold;
 	size_t p;
 
-	if (ru->also && !memmem(fold->data, fold->len, ru->also,
-	                        strlen(ru->also)))
+	if (ru->also && !gw_diag_find(fold->data, fold->len, ru->also,
+	                              strlen(ru->also)))
 		return;
 	if ((ru->flags & GW_DIAG_R_NEEDS_ESXI) &&
 	    !gw_diag_esxi_line(fold->data, fold->len, esxi))

@@ -128,6 +128,8 @@ int gw_diag_esxi_line(const char *s, size_t n, int text_esxi);
 int gw_diag_esxi_text(const char *text, size_t len);
 /* Case-insensitive ASCII search of needle (lower case) in s[0..n). */
 int gw_diag_ci_contains(const char *s, size_t n, const char *needle);
+/* The first m bytes w in the n bytes at s (as memmem), or NULL. */
+const char *gw_diag_find(const char *s, size_t n, const char *w, size_t m);
 /* The line s[0..n), match at byte at: trimmed, printable UTF-8, at most
  * GW_DIAG_LINE_MAX bytes. */
 char *gw_diag_quote_line(const char *s, size_t n, size_t at);

@@ -12,7 +12,8 @@
  *          plugin/" or "plugin '"); the bound keeps a long line full of
  *          a pattern's first word linear,
  * and any other byte matches itself.  All patterns start with a literal
- * word, found with memmem, so a line costs about one scan per pattern.
+ * word, found with gw_diag_find, so a line costs about one scan per
+ * pattern.
  * Also here: quoting the matching line, and the device addresses some
  * rules name in their texts.
  */
@@ -200,6 +201,25 @@ pat_at(const char *s, size_t n, size_t i, const char *p, gw_diag_caps *c)
 	return pat_from(s, n, i, p, c);
 }
 
+const char *
+gw_diag_find(const char *s, size_t n, const char *w, size_t m)
+{
+	const char *end, *at;
+
+	/* memchr on the first byte, then compare: a log line is short, and
+	 * memmem's set-up per call costs more than the search */
+	if (m == 0)
+		return s;
+	if (n < m)
+		return NULL;
+	end = s + (n - m) + 1;
+	for (at = s; (at = memchr(at, w[0], (size_t)(end - at))) != NULL;
+	     at++)
+		if (memcmp(at + 1, w + 1, m - 1) == 0)
+			return at;
+	return NULL;
+}
+
 long
 gw_diag_pat_find(const char *s, size_t n, const char *p, gw_diag_caps *c)
 {
@@ -208,7 +228,7 @@ gw_diag_pat_find(const char *s, size_t n, const char *p, gw_diag_caps *c)
 	if (lit == 0)
 		return -1;   /* every pattern starts with a literal word */
 	while (from < n) {
-		const char *hit = memmem(s + from, n - from, p, lit);
+		const char *hit = gw_diag_find(s + from, n - from, p, lit);
 		size_t at;
 
 		if (hit == NULL)
@@ -262,11 +282,27 @@ int
 gw_diag_ci_contains(const char *s, size_t n, const char *needle)
 {
 	size_t m = strlen(needle), i, j;
+	const char *end, *lo, *up;
+	char c0, u0;
 
 	if (m == 0 || n < m)
 		return m == 0;
-	for (i = 0; i + m <= n; i++) {
-		for (j = 0; j < m; j++) {
+	/* the candidates for the needle's first byte found with memchr, in
+	 * both cases (the needle is lower case), each searched again only
+	 * once passed */
+	c0 = needle[0];
+	if (c0 >= 'A' && c0 <= 'Z')
+		return 0;     /* a folded byte never equals it */
+	u0 = c0 >= 'a' && c0 <= 'z' ? (char)(c0 - 'a' + 'A') : c0;
+	end = s + (n - m) + 1;
+	lo = memchr(s, c0, (size_t)(end - s));
+	up = u0 != c0 ? memchr(s, u0, (size_t)(end - s)) : NULL;
+	while (lo != NULL || up != NULL) {
+		const char *at = lo == NULL ? up
+		                 : up == NULL ? lo : lo < up ? lo : up;
+
+		i = (size_t)(at - s);
+		for (j = 1; j < m; j++) {
 			char c = s[i + j];
 
 			if (c >= 'A' && c <= 'Z')
@@ -276,6 +312,12 @@ gw_diag_ci_contains(const char *s, size_t n, const char *needle)
 		}
 		if (j == m)
 			return 1;
+		if (at == lo)
+			lo = at + 1 < end ? memchr(at + 1, c0,
+			                           (size_t)(end - at - 1)) : NULL;
+		else
+			up = at + 1 < end ? memchr(at + 1, u0,
+			                           (size_t)(end - at - 1)) : NULL;
 	}
 	return 0;
 }

@@ -277,12 +277,20 @@ gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
 {
 	gw_buf b;
 	char chunk[65536];
+	struct stat st;
 	int fd;
 	ssize_t r;
 
 	if ((fd = gw_open_regular(path, e)) < 0)
 		return -1;
 	gw_buf_init(&b);
+	/* room for the whole file at once: growing by doubling would hold up
+	 * to three times its size while the last block is copied */
+	if (fstat(fd, &st) == 0 && st.st_size > 0 &&
+	    (unsigned long long)st.st_size < max_bytes) {
+		b.cap = (size_t)st.st_size + 2;
+		b.data = gw_xrealloc(b.data, b.cap);
+	}
 	for (;;) {
 		r = read(fd, chunk, sizeof chunk);
 		if (r < 0) {

@@ -363,20 +363,18 @@ is_smi_error(const char *s)
 static void
 not_nvsmi(const char *data, size_t len, const char *nm, gw_err *e)
 {
-	char *d = gw_xstrndup(data, len);   /* the parser cut its copy up */
-
-	if (strstr(d, "<nvidia_smi_log") != NULL ||
-	    strncmp(d, "<?xml", 5) == 0)
+	if (memmem(data, len, "<nvidia_smi_log", 15) != NULL ||
+	    (len >= 5 && memcmp(data, "<?xml", 5) == 0))
 		gw_err_set(e, _("%s: XML output (nvidia-smi -q -x); gpuwiz reads "
 		                "the text output of nvidia-smi -q"), nm);
-	else if (strstr(d, "NVIDIA-SMI ") != NULL && strstr(d, "+---") != NULL)
+	else if (memmem(data, len, "NVIDIA-SMI ", 11) != NULL &&
+	         memmem(data, len, "+---", 4) != NULL)
 		gw_err_set(e, _("%s: the nvidia-smi summary table; gpuwiz reads "
 		                "the output of nvidia-smi -q"), nm);
 	else
 		gw_err_set(e, _("%s: not the output of nvidia-smi -q: no \"NVSMI "
 		                "LOG\" banner and no \"GPU 00000000:xx:xx.x\" "
 		                "section"), nm);
-	free(d);
 }
 
 #define STACK_MAX 32
@@ -386,7 +384,11 @@ typedef struct parser {
 	gw_nvsmi *q;
 	const char *nm;          /* the input's name, for errors */
 	gw_err *e;
-	struct { int indent; const char *name; } st[STACK_MAX];
+	struct {
+		int indent;
+		char *name;          /* the section's name, owned */
+		size_t cap;
+	} st[STACK_MAX];
 	int depth, ln;
 	int driver_line, cuda_line, att_line;
 	int kmd_line, umd_line, attv_line;
@@ -560,8 +562,16 @@ parse_line(parser *P, char *line)
 	 * line must not swallow a capture pasted with an indent. */
 	if (value == NULL && (P->depth > 0 || P->cur != NULL) &&
 	    P->depth < STACK_MAX) {
+		size_t n = strlen(key) + 1;
+
+		/* the line is read into a buffer the next one reuses */
+		if (n > P->st[P->depth].cap) {
+			P->st[P->depth].cap = n < 64 ? 64 : n;
+			P->st[P->depth].name = gw_xrealloc(P->st[P->depth].name,
+			                                   P->st[P->depth].cap);
+		}
+		memcpy(P->st[P->depth].name, key, n);
 		P->st[P->depth].indent = indent;
-		P->st[P->depth].name = key;
 		P->depth++;
 	}
 	return 0;
@@ -607,8 +617,10 @@ gw_nvsmi_parse(gw_nvsmi *q, const char *data, size_t len, const char *name,
                gw_err *e)
 {
 	parser P;
-	char *buf, *p;
-	int rc = 0;
+	const char *p, *end;
+	char *buf = NULL;
+	size_t cap = 0;
+	int rc = 0, i;
 
 	memset(q, 0, sizeof *q);
 	q->attached_gpus = -1;
@@ -629,17 +641,19 @@ gw_nvsmi_parse(gw_nvsmi *q, const char *data, size_t len, const char *name,
 		data += 3;
 		len -= 3;
 	}
-	buf = gw_xstrndup(data, len);
-	for (p = buf; *p != '\0' && rc == 0;) {
-		char *line = p, *nl = strchr(p, '\n');
+	/* one line at a time through one buffer: no copy of the whole */
+	for (p = data, end = data + len; p < end && rc == 0;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (nl != NULL) {
-			*nl = '\0';
-			p = nl + 1;
-		} else {
-			p += strlen(p);
+		if (n + 1 > cap) {
+			cap = n + 1 > 2 * cap ? n + 1 : 2 * cap;
+			buf = gw_xrealloc(buf, cap);
 		}
-		rc = parse_line(&P, line);
+		memcpy(buf, p, n);
+		buf[n] = '\0';
+		p = nl ? nl + 1 : end;
+		rc = parse_line(&P, buf);
 	}
 	if (rc == 0 && P.again != NULL)
 		rc = again_field(&P, NULL);
@@ -663,6 +677,8 @@ gw_nvsmi_parse(gw_nvsmi *q, const char *data, size_t len, const char *name,
 	free(P.umd);
 	free(P.attached);
 	free(P.attached_v);
+	for (i = 0; i < STACK_MAX; i++)
+		free(P.st[i].name);
 	free(buf);
 	if (rc != 0)
 		gw_nvsmi_free(q);

@@ -4,9 +4,11 @@
  * passthrough state), which gpuwiz gpus prints (src/report/gpus_print.c). */
 #include "esxi_int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* 1 when the device is owned by VM Passthru now, or its block does not
  * say (no Current Owner line); 0 for another owner. */
@@ -53,16 +55,41 @@ gw_esxi_gpu_dev(const gw_table *t, const gw_esxi_pci_dev *d, gw_gpu_dev *g)
 		g->current_owner = gw_xstrdup(d->current_owner);
 }
 
-int
-gw_esxi_gpu_list_read(const gw_table *t, const char *text, const char *name,
-                      gw_gpu_list *out, gw_err *e)
+static int
+keep_display(const gw_esxi_pci_dev *d)
+{
+	return gw_esxi_pci_is_display(d);
+}
+
+/* The display devices of src, read line by line: only their blocks are
+ * kept, so memory grows with the GPUs, not with the listing. */
+static int
+gpu_list_src(const gw_table *t, const esxi_src *src, const char *name,
+             gw_gpu_list *out, gw_err *e)
 {
 	gw_esxi_pci_list pci;
 	size_t i;
 
+	if (esxi_parse_pci_src(src, name, keep_display, &pci, e) != 0)
+		return -1;
+	out->source = gw_xstrdup(name);
+	out->gpus = gw_xcalloc(pci.n ? pci.n : 1, sizeof *out->gpus);
+	for (i = 0; i < pci.n; i++)
+		gw_esxi_gpu_dev(t, &pci.devs[i], &out->gpus[out->n++]);
+	gw_esxi_pci_list_free(&pci);
+	gw_gpu_list_sum(out);
+	return 0;
+}
+
+int
+gw_esxi_gpu_list_read(const gw_table *t, const char *text, const char *name,
+                      gw_gpu_list *out, gw_err *e)
+{
+	esxi_src src = { .text = text };
+
 	memset(out, 0, sizeof *out);
 	if (text == NULL)
-		text = "";
+		src.text = text = "";
 	if (name == NULL)
 		name = CMD_PCI_LIST;
 	if (strlen(text) > GW_ESXI_MAX_BYTES) {
@@ -70,35 +97,29 @@ gw_esxi_gpu_list_read(const gw_table *t, const char *text, const char *name,
 		                "%s"), name, GW_ESXI_MAX_BYTES, CMD_PCI_LIST);
 		return -1;
 	}
-	if (gw_esxi_parse_pci_list(text, name, &pci, e) != 0)
-		return -1;
-	out->source = gw_xstrdup(name);
-	out->gpus = gw_xcalloc(pci.n ? pci.n : 1, sizeof *out->gpus);
-	for (i = 0; i < pci.n; i++)
-		if (gw_esxi_pci_is_display(&pci.devs[i]))
-			gw_esxi_gpu_dev(t, &pci.devs[i], &out->gpus[out->n++]);
-	gw_esxi_pci_list_free(&pci);
-	gw_gpu_list_sum(out);
-	return 0;
+	return gpu_list_src(t, &src, name, out, e);
 }
 
 int
 gw_esxi_gpu_list_read_file(const gw_table *t, const char *path,
                            gw_gpu_list *out, gw_err *e)
 {
-	char *data = NULL;
-	size_t len = 0;
-	int rc;
+	esxi_src src = { .path = path, .max = GW_ESXI_MAX_BYTES };
+	int fd, rc;
 
 	memset(out, 0, sizeof *out);
 	if (path == NULL || *path == '\0') {
 		gw_err_set(e, _("--esxcli-file: no file given"));
 		return -1;
 	}
-	if (gw_read_text_file(path, GW_ESXI_MAX_BYTES, CMD_PCI_LIST, &data,
-	                      &len, e) != 0)
+	if ((fd = gw_open_regular(path, e)) < 0)
 		return -1;
-	rc = gw_esxi_gpu_list_read(t, data, path, out, e);
-	free(data);
+	if ((src.f = fdopen(fd, "r")) == NULL) {
+		gw_err_set(e, _("%s: cannot read: %s"), path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	rc = gpu_list_src(t, &src, path, out, e);
+	fclose(src.f);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include "plan.h"         /* gw_bdf_parse, gw_system_id_valid */
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define CMD_PCI_LIST   "esxcli hardware pci list"
 #define CMD_UUID       "esxcli system uuid get"
@@ -57,6 +58,20 @@ int esxi_each_line(const char *text, const char *name, const char *cmd,
 int esxi_each_line_names(const char *text, const char *name, const char *cmd,
                          esxi_line_fn *fn, void *ctx, gw_err *e);
 
+/* An input read line by line: a text in memory, or a regular file read
+ * twice (checked whole, then parsed) so that only one line of it is held
+ * at a time. */
+typedef struct esxi_src {
+	const char *text;        /* the input, NUL-terminated, or */
+	FILE *f;                 /* a regular file, read from its start */
+	const char *path;        /* f's name in the file's own errors */
+	size_t max;              /* f: larger is refused */
+} esxi_src;
+/* esxi_each_line over src; controls_ok as for esxi_each_line_names. */
+int esxi_src_each_line(const esxi_src *src, const char *name,
+                       const char *cmd, int controls_ok, esxi_line_fn *fn,
+                       void *ctx, gw_err *e);
+
 /* v with room for element n (n in use, *cap allocated, each size
  * bytes); the first allocation holds first. */
 void *esxi_grow(void *v, size_t n, size_t *cap, size_t size, size_t first);
@@ -81,6 +96,14 @@ int esxi_parse_addr(const char *s, int loose, unsigned *dom, unsigned *bus,
 /* "0000:3b:00.0" */
 void esxi_fmt_bdf(char *out, size_t n, unsigned dom, unsigned bus,
                   unsigned dev, unsigned fn);
+
+/* ---- esxcli hardware pci list (esxi_pci.c) ---------------------------- */
+
+/* gw_esxi_parse_pci_list over src, keeping only the blocks keep accepts
+ * (all when NULL); "no device block" counts every block read. */
+int esxi_parse_pci_src(const esxi_src *src, const char *name,
+                       int (*keep)(const gw_esxi_pci_dev *d),
+                       gw_esxi_pci_list *out, gw_err *e);
 
 /* ---- "Key: Value" fields ----------------------------------------------- */
 

@@ -5,6 +5,8 @@
 #include "esxi_int.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,9 +117,21 @@ esxi_trimmed_span(const char *a, const char *b)
 static long
 control_byte(const char *p, size_t len)
 {
-	size_t i;
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t high = 0x8080808080808080ULL;
+	size_t i = 0;
 
-	for (i = 0; i < len; i++) {
+	/* eight bytes at a time while none is below 0x20 or 0x7f */
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w, del;
+
+		memcpy(&w, p + i, 8);
+		del = w ^ (ones * 0x7f);
+		if (((w - ones * 0x20) & ~w & high) != 0 ||
+		    ((del - ones) & ~del & high) != 0)
+			break;
+	}
+	for (; i < len; i++) {
 		unsigned char c = (unsigned char)p[i];
 
 		if ((c < 0x20 && c != '\t' && !(c == '\r' && i + 1 == len)) ||
@@ -143,85 +157,220 @@ lines_add(esxi_lines *tl, size_t *cap, char *line)
 	tl->v[tl->n++] = line;
 }
 
-/* Split text into lines.  Control bytes other than tab (and the CR of a
- * CRLF) are refused as binary data, naming the line, unless controls_ok.
- * An input without a non-blank line is refused as empty.  cmd names the
- * command in errors. */
-static int
-esxi_split_lines(const char *text, const char *name, const char *cmd,
-                 int controls_ok, esxi_lines *tl, gw_err *e)
+/* Reads the lines of a source one at a time into one buffer: memory
+ * bounded by the longest line, whatever the input's size. */
+typedef struct esxi_reader {
+	const esxi_src *src;
+	const char *p;        /* text: the next line, NULL at the end */
+	char *buf;            /* the line read, NUL-terminated, no '\n' */
+	size_t cap, len;
+	size_t raw;           /* file: the bytes read for it, '\n' included */
+	unsigned ln;          /* its number */
+} esxi_reader;
+
+static void
+reader_open(esxi_reader *r, const esxi_src *src)
 {
-	const char *p = text ? text : "";
-	size_t cap = 0;
-	int nonblank = 0;
+	memset(r, 0, sizeof *r);
+	r->src = src;
+	if (src->f != NULL) {
+		rewind(src->f);
+		return;
+	}
+	r->p = src->text ? src->text : "";
+	if (strncmp(r->p, "\xEF\xBB\xBF", 3) == 0)
+		r->p += 3;
+	if (*r->p == '\0')
+		r->p = NULL;
+}
 
-	tl->v = NULL;
-	tl->n = 0;
-	if (strncmp(p, "\xEF\xBB\xBF", 3) == 0)
-		p += 3;
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		long bad = controls_ok ? -1 : control_byte(p, len);
+static void
+reader_close(esxi_reader *r)
+{
+	free(r->buf);
+	r->buf = NULL;
+}
 
-		if (bad >= 0) {
-			esxi_err_line(e, name, (unsigned)tl->n + 1,
-			              _("binary data (control byte 0x%02x); "
-			                "expected the text output of %s"),
-			              (unsigned char)p[bad], cmd);
-			esxi_lines_free(tl);
-			return -1;
+/* The next line into r->buf: 1, 0 at the end, -1 when the file cannot be
+ * read (errno set).  A text's embedded NUL ends it; a file's is kept
+ * (r->len counts it). */
+static int
+reader_next(esxi_reader *r)
+{
+	if (r->src->f != NULL) {
+		ssize_t n = getline(&r->buf, &r->cap, r->src->f);
+
+		if (n < 0)
+			return ferror(r->src->f) ? -1 : 0;
+		r->raw = r->len = (size_t)n;
+		if (r->len > 0 && r->buf[r->len - 1] == '\n')
+			r->buf[--r->len] = '\0';
+		if (r->ln == 0 && r->len >= 3 &&
+		    memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0) {
+			memmove(r->buf, r->buf + 3, r->len - 2);
+			r->len -= 3;
 		}
-		while (len > 0 && (p[len - 1] == '\r' ||
-		                   esxi_is_blank(p[len - 1])))
-			len--;
-		if (len > 0)
+	} else {
+		const char *nl;
+
+		if (r->p == NULL)
+			return 0;
+		nl = strchr(r->p, '\n');
+		r->len = nl ? (size_t)(nl - r->p) : strlen(r->p);
+		if (r->len + 1 > r->cap) {
+			r->cap = r->len + 1 > 2 * r->cap ? r->len + 1 : 2 * r->cap;
+			r->buf = gw_xrealloc(r->buf, r->cap);
+		}
+		memcpy(r->buf, r->p, r->len);
+		r->buf[r->len] = '\0';
+		r->p = nl && nl[1] ? nl + 1 : NULL;
+	}
+	r->ln++;
+	return 1;
+}
+
+/* r->buf without its CR and trailing blanks; its length. */
+static size_t
+reader_trim(esxi_reader *r)
+{
+	while (r->len > 0 && (r->buf[r->len - 1] == '\r' ||
+	                      esxi_is_blank(r->buf[r->len - 1])))
+		r->len--;
+	r->buf[r->len] = '\0';
+	return r->len;
+}
+
+/* Check the whole source before a line of it is parsed, so that the
+ * refusals do not depend on where a parser stops: a file larger than its
+ * limit, a NUL byte in a file, control bytes other than tab (and the CR
+ * of a CRLF) as binary data, naming the line, unless controls_ok; an
+ * input without a non-blank line as empty.  cmd names the command in
+ * errors. */
+static int
+esxi_check_src(const esxi_src *src, const char *name, const char *cmd,
+               int controls_ok, gw_err *e)
+{
+	esxi_reader r;
+	size_t total = 0;
+	unsigned bad_ln = 0;
+	unsigned char bad_c = 0;
+	int nonblank = 0, nul = 0, k;
+
+	reader_open(&r, src);
+	while ((k = reader_next(&r)) > 0) {
+		long bad;
+
+		if (src->f != NULL) {
+			total += r.raw;
+			if (total > src->max) {
+				gw_err_set(e, _("%s: file is too large (more than "
+				                "%zu bytes)"), src->path, src->max);
+				reader_close(&r);
+				return -1;
+			}
+			nul = nul || memchr(r.buf, '\0', r.len) != NULL;
+		}
+		bad = controls_ok ? -1 : control_byte(r.buf, r.len);
+		if (bad >= 0 && bad_ln == 0) {
+			bad_ln = r.ln;
+			bad_c = (unsigned char)r.buf[bad];
+		}
+		if (!nonblank && reader_trim(&r) > 0)
 			nonblank = 1;
-		lines_add(tl, &cap, gw_xstrndup(p, len));
-		if (nl == NULL)
-			break;
-		p = nl + 1;
+	}
+	reader_close(&r);
+	if (k < 0) {
+		gw_err_set(e, _("%s: cannot read: %s"), src->path,
+		           strerror(errno));
+		return -1;
+	}
+	if (nul) {
+		gw_err_set(e, _("%s: binary data (NUL byte); expected the text "
+		                "output of %s"), src->path, cmd);
+		return -1;
+	}
+	if (bad_ln != 0) {
+		esxi_err_line(e, name, bad_ln,
+		              _("binary data (control byte 0x%02x); "
+		                "expected the text output of %s"), bad_c, cmd);
+		return -1;
 	}
 	if (!nonblank) {
 		esxi_err_input(e, name, _("no output in it; expected the output "
 		                          "of %s"), cmd);
-		esxi_lines_free(tl);
 		return -1;
 	}
 	return 0;
 }
 
-/* Index of the first line of the output proper: blank lines, lines
- * starting with '#' and lines holding the command itself (a shell prompt
- * saved with the output) before it are skipped. */
+/* Split text into lines (for the tables, whose header needs the line of
+ * dashes under it), checked as esxi_check_src does. */
+static int
+esxi_split_lines(const char *text, const char *name, const char *cmd,
+                 int controls_ok, esxi_lines *tl, gw_err *e)
+{
+	esxi_src src = { .text = text };
+	esxi_reader r;
+	size_t cap = 0;
+
+	tl->v = NULL;
+	tl->n = 0;
+	if (esxi_check_src(&src, name, cmd, controls_ok, e) != 0)
+		return -1;
+	reader_open(&r, &src);
+	while (reader_next(&r) > 0) {
+		reader_trim(&r);
+		lines_add(tl, &cap, gw_xstrndup(r.buf, r.len));
+	}
+	reader_close(&r);
+	return 0;
+}
+
+/* Is line s part of the preamble before the output proper: blank, a
+ * '#' comment or the command itself (a shell prompt saved with the
+ * output)? */
+static int
+esxi_preamble_line(const char *s, const char *cmd)
+{
+	s = esxi_skip_blanks(s);
+	return *s == '\0' || *s == '#' || strstr(s, cmd) != NULL;
+}
+
+/* Index of the first line of the output proper. */
 static size_t
 esxi_skip_preamble(const esxi_lines *tl, const char *cmd)
 {
 	size_t i;
 
-	for (i = 0; i < tl->n; i++) {
-		const char *s = esxi_skip_blanks(tl->v[i]);
-
-		if (*s == '\0' || *s == '#' || strstr(s, cmd) != NULL)
-			continue;
-		break;
-	}
+	for (i = 0; i < tl->n; i++)
+		if (!esxi_preamble_line(tl->v[i], cmd))
+			break;
 	return i;
 }
 
-static int
-each_line(const char *text, const char *name, const char *cmd,
-          int controls_ok, esxi_line_fn *fn, void *ctx, gw_err *e)
+int
+esxi_src_each_line(const esxi_src *src, const char *name, const char *cmd,
+                   int controls_ok, esxi_line_fn *fn, void *ctx, gw_err *e)
 {
-	esxi_lines tl;
-	size_t i;
-	int rc = 0;
+	esxi_reader r;
+	int rc = 0, k, preamble = 1;
 
-	if (esxi_split_lines(text, name, cmd, controls_ok, &tl, e) != 0)
+	if (esxi_check_src(src, name, cmd, controls_ok, e) != 0)
 		return -1;
-	for (i = esxi_skip_preamble(&tl, cmd); i < tl.n && rc == 0; i++)
-		rc = fn(ctx, tl.v[i], (unsigned)i + 1);
-	esxi_lines_free(&tl);
+	reader_open(&r, src);
+	while (rc == 0 && (k = reader_next(&r)) > 0) {
+		reader_trim(&r);
+		if (preamble && esxi_preamble_line(r.buf, cmd))
+			continue;
+		preamble = 0;
+		rc = fn(ctx, r.buf, r.ln);
+	}
+	if (rc == 0 && k < 0) {
+		gw_err_set(e, _("%s: cannot read: %s"), src->path,
+		           strerror(errno));
+		rc = -1;
+	}
+	reader_close(&r);
 	return rc;
 }
 
@@ -229,14 +378,18 @@ int
 esxi_each_line(const char *text, const char *name, const char *cmd,
                esxi_line_fn *fn, void *ctx, gw_err *e)
 {
-	return each_line(text, name, cmd, 0, fn, ctx, e);
+	esxi_src src = { .text = text };
+
+	return esxi_src_each_line(&src, name, cmd, 0, fn, ctx, e);
 }
 
 int
 esxi_each_line_names(const char *text, const char *name, const char *cmd,
                      esxi_line_fn *fn, void *ctx, gw_err *e)
 {
-	return each_line(text, name, cmd, 1, fn, ctx, e);
+	esxi_src src = { .text = text };
+
+	return esxi_src_each_line(&src, name, cmd, 1, fn, ctx, e);
 }
 
 int
@@ -357,8 +510,29 @@ void
 esxi_fmt_bdf(char *out, size_t n, unsigned dom, unsigned bus, unsigned dev,
              unsigned fn)
 {
-	snprintf(out, n, "%04x:%02x:%02x.%x", dom & 0xffffu, bus & 0xffu,
-	         dev & 0x1fu, fn & 7u);
+	static const char hex[] = "0123456789abcdef";
+	char b[13];
+
+	/* "%04x:%02x:%02x.%x" of the masked parts, without printf: every
+	 * device block of a listing formats one */
+	b[0] = hex[dom >> 12 & 15];
+	b[1] = hex[dom >> 8 & 15];
+	b[2] = hex[dom >> 4 & 15];
+	b[3] = hex[dom & 15];
+	b[4] = ':';
+	b[5] = hex[bus >> 4 & 15];
+	b[6] = hex[bus & 15];
+	b[7] = ':';
+	b[8] = hex[dev >> 4 & 1];
+	b[9] = hex[dev & 15];
+	b[10] = '.';
+	b[11] = hex[fn & 7];
+	b[12] = '\0';
+	if (n == 0)
+		return;
+	n = n < sizeof b ? n - 1 : sizeof b - 1;
+	memcpy(out, b, n);
+	out[n] = '\0';
 }
 
 /* ---- "Key: Value" fields ----------------------------------------------- */

@@ -14,12 +14,15 @@ static void
 vm_free(gw_vm *v)
 {
 	free(v->name);
-	free(v->file);
-	free(v->datastore);
-	free(v->path);
-	free(v->guest_os);
-	free(v->version);
-	free(v->annotation);
+	if (!(v->packed & GW_VM_PACKED)) {
+		free(v->file);
+		free(v->datastore);
+		free(v->path);
+		free(v->guest_os);
+		free(v->version);
+	}
+	if (!(v->packed & GW_VM_PACKED_NOTE))
+		free(v->annotation);
 	memset(v, 0, sizeof *v);
 }
 
@@ -179,11 +182,22 @@ file_start(const char *mid, const char *end)
 	return pick;
 }
 
+/* n bytes of s and a NUL at p; the byte after them. */
+static char *
+pack(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p + n + 1;
+}
+
 /* One VM row; 0 and *vm filled, or -1. */
 static int
 vm_row(const char *s, gw_vm *vm)
 {
-	const char *mid, *q, *end, *pick, *r;
+	const char *mid, *q, *end, *pick, *r, *nm_end, *note;
+	char *p;
+	size_t fl, nl;
 	unsigned long id;
 	unsigned long long hw;
 	vm_tail t;
@@ -201,16 +215,36 @@ vm_row(const char *s, gw_vm *vm)
 		return -1;
 	memset(vm, 0, sizeof *vm);
 	vm->vmid = id;
-	vm->name = esxi_trimmed_span(mid, pick);
-	vm->file = gw_xstrndup(pick, (size_t)(end - pick));
-	r = strchr(vm->file, ']');
-	vm->datastore = gw_xstrndup(vm->file + 1, (size_t)(r - vm->file - 1));
-	vm->path = gw_xstrdup(r + 2);
-	vm->guest_os = gw_xstrndup(t.g, t.gn);
-	vm->version = gw_xstrndup(t.v, t.vn);
+	nm_end = pick;
+	while (mid < nm_end && esxi_is_blank(*mid))
+		mid++;
+	while (nm_end > mid && esxi_is_blank(nm_end[-1]))
+		nm_end--;
+	r = memchr(pick, ']', (size_t)(end - pick));
+	/* one allocation for the strings of the row, name first (vm_free) */
+	fl = (size_t)(end - pick);
+	note = esxi_skip_blanks(t.after);
+	nl = strlen(note);
+	p = gw_xmalloc((size_t)(nm_end - mid) + 1 + fl + 1 +
+	               (size_t)(r - pick - 1) + 1 + (size_t)(end - r - 2) + 1 +
+	               t.gn + 1 + t.vn + 1 + nl + 1);
+	vm->packed = GW_VM_PACKED | GW_VM_PACKED_NOTE;
+	vm->name = p;
+	p = pack(p, mid, (size_t)(nm_end - mid));
+	vm->file = p;
+	p = pack(p, pick, fl);
+	vm->datastore = p;
+	p = pack(p, pick + 1, (size_t)(r - pick - 1));
+	vm->path = p;
+	p = pack(p, r + 2, (size_t)(end - r - 2));
+	vm->guest_os = p;
+	p = pack(p, t.g, t.gn);
+	vm->version = p;
+	p = pack(p, t.v, t.vn);
+	vm->annotation = p;
+	pack(p, note, nl);
 	if (gw_parse_uint(vm->version + 4, 9999, &hw) == 0)
 		vm->hw_version = (int)hw;
-	vm->annotation = gw_xstrdup(esxi_skip_blanks(t.after));
 	return 0;
 }
 
@@ -261,8 +295,10 @@ close_note(vms_parse *ps)
 	if (!ps->open)
 		return;
 	last = &ps->out->vms[ps->out->n - 1];
-	free(last->annotation);
+	if (!(last->packed & GW_VM_PACKED_NOTE))
+		free(last->annotation);
 	last->annotation = gw_buf_steal(&ps->note);
+	last->packed &= ~GW_VM_PACKED_NOTE;
 	ps->open = 0;
 }
 

@@ -124,7 +124,13 @@ typedef struct gw_vm {
 	int hw_version;           /* 13 */
 	char *annotation;         /* "" when empty */
 	unsigned line;
+	int packed;               /* GW_VM_PACKED: name's allocation holds
+	                           * file, datastore, path, guest_os and
+	                           * version too; GW_VM_PACKED_NOTE: and the
+	                           * annotation (0 for separate strings) */
 } gw_vm;
+#define GW_VM_PACKED      1
+#define GW_VM_PACKED_NOTE 2
 
 typedef struct gw_vm_list {
 	gw_vm *vms;

@@ -1,0 +1,162 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# test_parser_shape.sh: the parsers are linear and lean.  Each command runs
+# at 1x, 2x and 8x an input built from real fixtures, under valgrind:
+#   - instructions (cachegrind --cache-sim=no, "I refs"): the cost of the
+#     units from 2x to 8x, per unit, is at most 1.2 times the cost of the
+#     unit from 1x to 2x (linear: 1; quadratic: 3);
+#   - peak heap (massif, heap and its overhead; 1x and 8x):
+#       gpus --esxcli-file (esxcli hardware pci list, network blocks added):
+#         read line by line, only the GPUs kept: peak at 8x <= 1.5 x peak
+#         at 1x;
+#       vms on an ESXi shell (vim-cmd vmsvc/getallvms, the stand-ins of
+#         tests/esxi-standins): the VMs are the result, so the peak grows
+#         with them, by at most 4 times the bytes of their rows (the
+#         command's output held once, each VM's strings in one block);
+#       verify --nvidia-smi-q (GPU sections added) and diagnose
+#         (vmware.log lines added): the capture is read whole, once, and
+#         the parser adds no copy: peak growth <= 1.25 x the input's
+#         growth.
+# GPUWIZ_BIN (with GPUWIZ_TABLE, GPUWIZ_MODULE_DIR) runs it on another
+# build.  Never a wall time.
+. "$(dirname "$0")/lib.sh"
+
+VG=${VALGRIND:-valgrind}
+if [ -n "${GW_SANITIZED:-}" ] || ! command -v "$VG" >/dev/null 2>&1; then
+	echo "SKIP: needs valgrind (apt-get install valgrind) and a build without sanitizers"
+	exit 77
+fi
+STANDINS=$(cd "$(dirname "$0")/../esxi-standins" && pwd)
+
+# instr FILE CMD...: CMD's instructions into FILE (its output thrown away)
+instr() {
+	f=$1
+	shift
+	"$VG" --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+		"$@" >/dev/null 2>"$TMP/cg.err"
+	sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$TMP/cg.err" | tr -d , >"$f"
+}
+# peak FILE CMD...: CMD's peak heap in bytes (with malloc's overhead)
+peak() {
+	f=$1
+	shift
+	"$VG" --tool=massif --massif-out-file="$TMP/ms.out" "$@" >/dev/null 2>&1
+	awk -F= '/^mem_heap_B=/ { h = $2 } /^mem_heap_extra_B=/ {
+		if (h + $2 > m) m = h + $2 } END { print m + 0 }' "$TMP/ms.out" >"$f"
+}
+
+# shape NAME GEN MEMRULE CMD...: GEN K writes the input of K units to
+# $IN; CMD reads $IN (evaluated per run).  MEMRULE: "ratio" (peak at 8x
+# <= 1.5 x peak at 1x) or a factor F (peak growth <= F x input growth).
+shape() {
+	name=$1 gen=$2 rule=$3
+	shift 3
+	for k in 1 2 8; do
+		IN=$TMP/in.$k
+		"$gen" "$k"
+		eval "instr \"\$TMP/i.$k\" $*"
+		size_k=$(wc -c <"$IN")
+		eval "size_$k=$size_k"
+		if [ "$k" != 2 ]; then eval "peak \"\$TMP/p.$k\" $*"; fi
+	done
+	i1=$(cat "$TMP/i.1") i2=$(cat "$TMP/i.2") i8=$(cat "$TMP/i.8")
+	p1=$(cat "$TMP/p.1") p8=$(cat "$TMP/p.8")
+	echo "# $name: instructions $i1 / $i2 / $i8 at 1x / 2x / 8x ($size_1 / $size_2 / $size_8 bytes); peak heap $p1 / $p8 at 1x / 8x"
+	if awk -v a="$i1" -v b="$i2" -v c="$i8" 'BEGIN {
+		exit !(a > 0 && b > a && (c - a) / 7 <= 1.2 * (b - a)) }'; then
+		ok "$name: instructions linear in the input"
+	else nok "$name: instructions grow faster than the input" \
+		"1x $i1, 2x $i2, 8x $i8: per unit from 2x to 8x more than 1.2 x from 1x to 2x"; fi
+	if [ "$rule" = ratio ]; then
+		lim=$(awk -v p="$p1" 'BEGIN { printf "%d", 1.5 * p }')
+		what="1.5 x the peak at 1x"
+	else
+		lim=$(awk -v p="$p1" -v f="$rule" -v a="$size_1" -v b="$size_8" \
+			'BEGIN { printf "%d", p + f * (b - a) }')
+		what="the peak at 1x + $rule x the input's growth"
+	fi
+	if [ -n "$p1" ] && [ "$p1" -gt 0 ] && [ "$p8" -le "$lim" ]; then
+		ok "$name: peak heap bounded ($p8 <= $what, $lim)"
+	else nok "$name: peak heap at 8x $p8 > $what ($lim)"; fi
+}
+
+# ---- esxcli hardware pci list: the X540 and LSI blocks of a real listing,
+# readdressed K x 100 times in domain 1, then the real L40S listing
+PCI_NET=$FIX/esxcli/hardware-pci-list-x540-vmkernel-and-lsi2308-vmpassthru.txt
+PCI_GPU=$FIX/esxcli/synthetic-hardware-pci-list-esxi8-aspeed-l40s-vmpassthru-b200-unknown-vram.txt
+gen_pci() {
+	awk -v n=$(($1 * 100)) '
+	FNR == 1 && /^# source/ { next }
+	/^[0-9a-f]+:/ { nb++; next }
+	{ blk[nb] = blk[nb] $0 "\n" }
+	END {
+		for (k = 0; k < n; k++) {
+			b = k % nb + 1
+			bus = int(k / 64); dev = int(k / 2) % 32; fn = k % 2
+			a = sprintf("0001:%02x:%02x.%x", bus, dev, fn)
+			t = blk[b]
+			sub(/Address: [^\n]*/, "Address: " a, t)
+			sub(/Segment: [^\n]*/, "Segment: 0x0001", t)
+			sub(/Bus: [^\n]*/, sprintf("Bus: 0x%02x", bus), t)
+			sub(/Slot: [^\n]*/, sprintf("Slot: 0x%02x", dev), t)
+			sub(/Function: [^\n]*/, sprintf("Function: 0x%x", fn), t)
+			printf "%s\n%s", a, t
+		}
+	}' "$PCI_NET" >"$IN"
+	tail -n +2 "$PCI_GPU" >>"$IN"
+}
+shape "gpus --esxcli-file" gen_pci ratio \
+	'"$GPUWIZ" gpus --esxcli-file "$IN"'
+# the GPUs are the L40S listing's, whatever the size
+"$GPUWIZ" gpus --esxcli-file "$TMP/in.8" --json >"$TMP/g8.json" &&
+	"$GPUWIZ" gpus --esxcli-file "$PCI_GPU" --json >"$TMP/g0.json"
+check "gpus --esxcli-file: the same GPUs at 8x as in the listing alone" \
+	sh -c "sed 's|\"file\": \"[^\"]*\"||' '$TMP/g8.json' >'$TMP/a' && sed 's|\"file\": \"[^\"]*\"||' '$TMP/g0.json' >'$TMP/b' && cmp -s '$TMP/a' '$TMP/b'"
+
+# ---- vim-cmd vmsvc/getallvms on an ESXi shell (the stand-ins): K x 256
+# VMs in the layout of a real row, every third running
+SB=$TMP/standins
+mkdir -p "$SB/state"
+cp "$STANDINS/esxcli" "$STANDINS/vim-cmd" "$SB/"
+export GW_STANDIN_STATE="$SB/state" GW_STANDIN_LOG="$SB/standin.log"
+VM_FIX=$FIX/vimcmd/getallvms-2vms-vmx13-ghettovcb-notes.txt
+UNITS=256
+gen_vms() {
+	n=$(($1 * UNITS))
+	echo "$n" >"$SB/state/vms"
+	awk -v n="$n" 'FNR == 2 { print; next }
+	FNR == 3 { for (k = 0; k < n; k++) { r = $0
+		gsub(/itachi_lab/, "vm" k, r); sub(/^11 /, (100 + k) " ", r)
+		print r } }' "$VM_FIX" >"$SB/state/getallvms"
+	cp "$SB/state/getallvms" "$IN"
+}
+PATH="$SB:$PATH" shape "vms (vim-cmd vmsvc/getallvms)" gen_vms 4 \
+	'"$GPUWIZ" vms'
+check "vms: every VM of the 8x listing, none asked one by one" \
+	sh -c "[ \$(PATH='$SB':\$PATH '$GPUWIZ' vms | grep -c ' vmx-13 ') -eq $((8 * UNITS)) ] && ! grep -q power.getstate '$SB/standin.log'"
+unset GW_STANDIN_STATE GW_STANDIN_LOG
+
+# ---- nvidia-smi -q: the header and K x 8 copies of the GPU section of a
+# real H200 capture, each at its own bus id
+NV_FIX=$FIX/nvidia-smi/h200-sxm-passthrough-vm.txt
+gen_nv() {
+	awk -v n=$(($1 * 8)) 'NR == FNR { if (/^GPU /) ins = 1
+		if (ins) sec[++m] = $0; else head[++h] = $0; next }
+	END { for (i = 1; i <= h; i++) print head[i]
+		for (k = 0; k < n; k++) { printf "GPU 00000000:%02X:00.0\n", k
+			for (i = 2; i <= m; i++) print sec[i] } }' "$NV_FIX" "$NV_FIX" >"$IN"
+}
+shape "verify --nvidia-smi-q" gen_nv 1.25 \
+	'"$GPUWIZ" verify --nvidia-smi-q "$IN"'
+
+# ---- vmware.log: K x 200 copies of a real excerpt
+LOG_FIX=$FIX/vmwarelog/vmware-log-pcipassthru-bar-mapping-tesla-p40-esxi8.txt
+gen_log() {
+	tail -n +2 "$LOG_FIX" >"$TMP/log1"
+	awk -v n=$(($1 * 200)) '{ l[NR] = $0 } END {
+		for (j = 0; j < n; j++) for (i = 1; i <= NR; i++) print l[i] }' \
+		"$TMP/log1" >"$IN"
+}
+shape "diagnose (vmware.log)" gen_log 1.25 '"$GPUWIZ" diagnose "$IN"'
+
+finish
