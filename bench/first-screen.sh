@@ -20,7 +20,6 @@ cd "$(dirname "$0")/.."
 . bench/lib.sh
 GPUWIZ=${1:-_build/plain/src/gpuwiz}
 N=${2:-15}
-BEFORE=${GPUWIZ_BEFORE:-}
 export GPUWIZ_TABLE=${GPUWIZ_TABLE:-$PWD/data/gpus.ini}
 export GPUWIZ_HOSTS_DIR=${GPUWIZ_HOSTS_DIR:-$PWD/data/hosts}
 for t in tmux dialog; do
@@ -28,10 +27,7 @@ for t in tmux dialog; do
 done
 bench_python
 [ -x "$GPUWIZ" ] || { echo "build gpuwiz first: $GPUWIZ"; exit 1; }
-if [ -n "$BEFORE" ]; then
-	[ -x "$BEFORE" ] || { echo "GPUWIZ_BEFORE: not a program: $BEFORE"; exit 1; }
-	BEFORE_TABLE=${GPUWIZ_BEFORE_TABLE:-$(cd "$(dirname "$BEFORE")/../../.." && pwd)/data/gpus.ini}
-fi
+bench_before
 tmp=$(mktemp -d)
 # a fresh tmux server (its own socket under $tmp) for every run: a server
 # still going down from the run before never answers for this one
@@ -44,8 +40,7 @@ bench_load
 bench_peer dialog dialog
 echo "harness: tmux = $(readlink -f "$(command -v tmux)") ($(tmux -V))"
 bench_peer python "$BENCH_PY"
-echo "gpuwiz: $(readlink -f "$GPUWIZ") ($("$GPUWIZ" --version | head -n 1))"
-[ -z "$BEFORE" ] || echo "before: $(readlink -f "$BEFORE") ($("$BEFORE" --version | head -n 1)), table $BEFORE_TABLE"
+bench_programs
 echo "runs: $N of each program per host"
 
 # mkroot ROOT N: N PCI devices under ROOT/sys (what libpci's sysfs back

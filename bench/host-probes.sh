@@ -27,14 +27,9 @@ GPUWIZ=${1:-_build/plain/src/gpuwiz}
 RUNS=${2:-100}
 export GPUWIZ_TABLE="${GPUWIZ_TABLE:-$PWD/data/gpus.ini}"
 export LC_ALL=C.UTF-8
-BEFORE=${GPUWIZ_BEFORE:-}
-if [ -n "$BEFORE" ]; then
-	broot=$(cd "$(dirname "$BEFORE")/../../.." && pwd)
-	BTABLE=${GPUWIZ_BEFORE_TABLE:-$broot/data/gpus.ini}
-	BMODS=${GPUWIZ_BEFORE_MODULES:-$(dirname "$BEFORE")/host}
-	# the old build's words: env sets its table and modules
-	OLD="$(command -v env) GPUWIZ_TABLE=$BTABLE GPUWIZ_MODULE_DIR=$BMODS $BEFORE"
-fi
+bench_before
+# the old build's words: env sets its table and modules
+[ -z "$BEFORE" ] || OLD="$(command -v env) ${BEFORE_ENV#env } $BEFORE"
 for t in hyperfine /usr/bin/time; do
 	command -v "$t" >/dev/null 2>&1 || { echo "missing: $t (apt-get install hyperfine time)"; exit 1; }
 done
@@ -55,7 +50,7 @@ for p in virt-host-validate lspci; do
 	if command -v "$p" >/dev/null 2>&1; then bench_peer "$p" "$p"; fi
 done
 echo "peer: sh = $(readlink -f "$(command -v sh)") (the power.getstate loop's shell)"
-if [ -n "$BEFORE" ]; then echo "before: $BEFORE (table $BTABLE, modules $BMODS)"; fi
+bench_programs
 virt=$(systemd-detect-virt 2>/dev/null || true)
 echo "host: $(uname -sr), ${virt:-no virt detection}, $(nproc) CPUs, user $(id -un);" \
 	"PCI devices: $(count /sys/bus/pci/devices), display devices: $ndisp," \

@@ -12,6 +12,18 @@
 #   bench_ratio A B         A / B with two decimals and an "x", "-" when B is 0
 #   bench_median CMD...     runs CMD 5 times (BENCH_RUNS), prints the median
 #                           wall time in seconds; output thrown away
+#   bench_tree BINARY       the GPU table and module folder of the tree a
+#                           gpuwiz binary was built in: sets TREE_TABLE (the
+#                           data/gpus.ini above it) and TREE_MODULES (the
+#                           src/host beside it holding vsphere.so, else "")
+#   bench_before            the old build to compare, from GPUWIZ_BEFORE
+#                           (unset: BEFORE is ""): sets BEFORE (its path),
+#                           BEFORE_TABLE (GPUWIZ_BEFORE_TABLE, else its
+#                           tree's), BEFORE_MODULES (GPUWIZ_BEFORE_MODULES,
+#                           else its tree's) and BEFORE_ENV ("env ..." that
+#                           runs it with both); fails when it is no program
+#   bench_programs          the "gpuwiz:" and "before:" lines: path, version,
+#                           table and modules of each build measured
 
 bench_python() {
 	if [ -n "${PYTHON:-}" ]; then
@@ -58,4 +70,32 @@ bench_median() {
 	done
 	sort -n "${TMPDIR:-/tmp}/.bench_median.$$" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 	rm -f "${TMPDIR:-/tmp}/.bench_median.$$"
+}
+
+bench_tree() {
+	d=$(cd "$(dirname "$1")" && pwd)
+	TREE_MODULES=
+	[ -f "$d/host/vsphere.so" ] && TREE_MODULES=$d/host
+	TREE_TABLE=
+	for t in "$d/../data/gpus.ini" "$d/../../data/gpus.ini" "$d/../../../data/gpus.ini"; do
+		[ -f "$t" ] && { TREE_TABLE=$(cd "$(dirname "$t")" && pwd)/gpus.ini; break; }
+	done
+}
+
+bench_before() {
+	BEFORE=${GPUWIZ_BEFORE:-}
+	BEFORE_TABLE= BEFORE_MODULES= BEFORE_ENV=
+	[ -n "$BEFORE" ] || return 0
+	[ -x "$BEFORE" ] || { echo "GPUWIZ_BEFORE: not a program: $BEFORE" >&2; exit 1; }
+	BEFORE=$(readlink -f "$BEFORE")
+	bench_tree "$BEFORE"
+	BEFORE_TABLE=${GPUWIZ_BEFORE_TABLE:-$TREE_TABLE}
+	BEFORE_MODULES=${GPUWIZ_BEFORE_MODULES:-$TREE_MODULES}
+	BEFORE_ENV="env GPUWIZ_TABLE=$BEFORE_TABLE${BEFORE_MODULES:+ GPUWIZ_MODULE_DIR=$BEFORE_MODULES}"
+}
+
+bench_programs() {
+	echo "gpuwiz: $(readlink -f "$GPUWIZ") ($("$GPUWIZ" --version | head -n 1))"
+	[ -z "${BEFORE:-}" ] ||
+		echo "before: $BEFORE ($($BEFORE_ENV "$BEFORE" --version | head -n 1)), table $BEFORE_TABLE, modules ${BEFORE_MODULES:-none}"
 }

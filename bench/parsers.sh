@@ -35,12 +35,7 @@ GPUWIZ=${1:-$SRC/_build/plain/src/gpuwiz}
 [ -x /usr/bin/time ] || { echo "GNU time missing (apt-get install time)" >&2; exit 1; }
 export GPUWIZ_TABLE=${GPUWIZ_TABLE:-$SRC/data/gpus.ini}
 export LC_ALL=C.UTF-8
-BEFORE=${GPUWIZ_BEFORE:-}
-if [ -n "$BEFORE" ]; then
-	broot=$(cd "$(dirname "$BEFORE")/../../.." && pwd)
-	BTABLE=${GPUWIZ_BEFORE_TABLE:-$broot/data/gpus.ini}
-	BMODS=${GPUWIZ_BEFORE_MODULES:-$(dirname "$BEFORE")/host}
-fi
+bench_before
 ESXCLI_N=${ESXCLI_N:-"10000 40000"}
 VMS_N=${VMS_N:-"20000 100000"}
 NVSMI_N=${NVSMI_N:-"200 1000"}
@@ -50,8 +45,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/gwbench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
 bench_load
-echo "gpuwiz: $GPUWIZ"
-[ -n "$BEFORE" ] && echo "before: $BEFORE (table $BTABLE, modules $BMODS)"
+bench_programs
 bench_peer awk awk
 bench_peer grep grep
 echo "runs: median of ${BENCH_RUNS:-5} (wall time); peak RSS: GNU time %M, one run"
@@ -69,7 +63,7 @@ kib() { echo "$1" | cut -d' ' -f1; }
 # mbs BYTES SECONDS
 mbs() { awk -v b="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", b / s / 1e6; else print "-" }'; }
 # the old build's command prefix (words for eval)
-OLD='env GPUWIZ_TABLE="$BTABLE" GPUWIZ_MODULE_DIR="$BMODS" "$BEFORE"'
+OLD='$BEFORE_ENV "$BEFORE"'
 
 # measure NAME LABEL BYTES: one size of one parser, the commands in
 # $NEWCMD, $OLDCMD, $PEERCMD (words, run by eval)
@@ -157,7 +151,7 @@ for n in $VMS_N; do
 	[ "$(PATH="$SB:$PATH" "$GPUWIZ" vms | grep -c ' vmx-13 ')" -eq "$n" ] ||
 		{ echo "gpuwiz vms did not list $n VMs" >&2; exit 1; }
 	NEWCMD="env PATH=\"$SB:\$PATH\" \"\$GPUWIZ\" vms"
-	OLDCMD="env PATH=\"$SB:\$PATH\" GPUWIZ_TABLE=\"\$BTABLE\" GPUWIZ_MODULE_DIR=\"\$BMODS\" \"\$BEFORE\" vms"
+	OLDCMD="env PATH=\"$SB:\$PATH\" \$BEFORE_ENV \"\$BEFORE\" vms"
 	PEERCMD="awk 'NR > 1 && \$1 ~ /^[0-9]+\$/ { print \$1, \$2 } /Display Name:/ { print \$3 }' $SB/state/getallvms $SB/state/procs"
 	measure vim-cmd "$n VMs" "$bytes"
 done

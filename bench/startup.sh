@@ -16,7 +16,6 @@ set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 GPUWIZ=${1:-_build/plain/src/gpuwiz}
-BEFORE=${GPUWIZ_BEFORE:-}
 export GPUWIZ_TABLE=${GPUWIZ_TABLE:-$PWD/data/gpus.ini}
 export LC_ALL=C.UTF-8
 for t in hyperfine dialog /usr/bin/time; do
@@ -25,12 +24,9 @@ done
 bench_python
 [ -x "$GPUWIZ" ] || { echo "build gpuwiz first: $GPUWIZ"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-if [ -n "$BEFORE" ]; then
-	[ -x "$BEFORE" ] || { echo "GPUWIZ_BEFORE: not a program: $BEFORE"; exit 1; }
-	BEFORE_TABLE=${GPUWIZ_BEFORE_TABLE:-$(cd "$(dirname "$BEFORE")/../../.." && pwd)/data/gpus.ini}
-	# the old build with its own table (and its module, found beside it)
-	OLD="$BEFORE --table $BEFORE_TABLE"
-fi
+bench_before
+# the old build with its own table and module
+[ -z "$BEFORE" ] || OLD="$BEFORE_ENV $BEFORE --table $BEFORE_TABLE"
 tail -n +2 tests/fixtures/vmx/ws-hw21-ubuntu-cp949-guestinfo-detailed-longline.vmx >"$tmp/vm.vmx"
 ESXCLI=tests/fixtures/esxcli/synthetic-hardware-pci-list-esxi8-aspeed-l40s-vmpassthru-b200-unknown-vram.txt
 # a vSphere command as far as the module and a refused connection (exit 2:
@@ -44,8 +40,7 @@ bench_peer dialog dialog
 bench_peer hyperfine hyperfine
 bench_peer 'GNU time' /usr/bin/time
 bench_peer python "$BENCH_PY"
-echo "gpuwiz: $(readlink -f "$GPUWIZ") ($("$GPUWIZ" --version | head -n 1))"
-[ -z "$BEFORE" ] || echo "before: $(readlink -f "$BEFORE") ($("$BEFORE" --version | head -n 1)), --table $BEFORE_TABLE"
+bench_programs
 echo
 echo "== libraries initialised (LD_DEBUG=libs: 'calling init' lines) =="
 libs() { # label command...

@@ -34,12 +34,9 @@ GPUWIZ=${1:-$SRC/src/gpuwiz}
 [ $# -gt 0 ] && shift
 SIZES=${*:-1000 10000}
 RUNS=${BENCH_RUNS:-3}
-BEFORE=${GPUWIZ_BEFORE:-}
 TABLE=${GPUWIZ_TABLE:-$SRC/data/gpus.ini}
-# the old build reads the table of its own tree (.../_build/plain/src/gpuwiz)
-BEFORE_TABLE=${GPUWIZ_BEFORE_TABLE:-$(cd "$(dirname "${BEFORE:-.}")/../../.." 2>/dev/null && pwd)/data/gpus.ini}
 [ -x "$GPUWIZ" ] || { echo "no gpuwiz binary at $GPUWIZ" >&2; exit 1; }
-[ -z "$BEFORE" ] || [ -x "$BEFORE" ] || { echo "GPUWIZ_BEFORE: no binary at $BEFORE" >&2; exit 1; }
+bench_before
 bench_python
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/gwbench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
@@ -62,7 +59,7 @@ PY
 fresh() { rm -rf "$TMP/ds"; cp -a "$TMP/tpl" "$TMP/ds"; sync; }
 
 gw_new() { GPUWIZ_TABLE=$TABLE "$GPUWIZ" vmx "$TMP/ds" --gpu l40s --write; }
-gw_old() { GPUWIZ_TABLE=$BEFORE_TABLE "$BEFORE" vmx "$TMP/ds" --gpu l40s --write; }
+gw_old() { $BEFORE_ENV "$BEFORE" vmx "$TMP/ds" --gpu l40s --write; }
 sed_loop() {
 	for f in "$TMP"/ds/*/*.vmx; do
 		sed -i -e 's/^\(vcpu\|mem\)\.hotadd = "TRUE"/\1.hotadd = "FALSE"/' \
@@ -128,8 +125,7 @@ pair() {
 bench_load
 bench_peer "python" "$BENCH_PY"
 bench_peer "sed" sed
-echo "gpuwiz: $GPUWIZ ($("$GPUWIZ" --version | head -n1))"
-[ -n "$BEFORE" ] && echo "before: $BEFORE ($("$BEFORE" --version | head -n1))"
+bench_programs
 echo "rounds: $RUNS; file system: $(df -PT "$TMP" | awk 'NR == 2 { print $2 }')"
 for N in $SIZES; do
 	template "$N"

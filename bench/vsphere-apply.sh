@@ -37,38 +37,23 @@ SRC=$(cd "$HERE/.." && pwd)
 . "$HERE/lib.sh"
 GPUWIZ=${GPUWIZ:-$SRC/src/gpuwiz}
 [ -x "$GPUWIZ" ] || GPUWIZ=$(pwd)/src/gpuwiz
-BEFORE=${GPUWIZ_BEFORE:-}
 [ $# -gt 0 ] || set -- 50 1000
 PROFILE=nvidia_l40s-24c
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/gwbench.XXXXXX")
 trap 'exec 9>&- 2>/dev/null; rm -rf "$TMP"' EXIT
 [ -x "$GPUWIZ" ] || { echo "no gpuwiz binary at $GPUWIZ (set GPUWIZ)" >&2; exit 1; }
-[ -z "$BEFORE" ] || [ -x "$BEFORE" ] || { echo "no gpuwiz binary at $BEFORE (GPUWIZ_BEFORE)" >&2; exit 1; }
+bench_before
 sh "$SRC/tests/vcsim/build.sh" "$TMP/vcsim-gpuwiz" || { echo "vcsim cannot be built here" >&2; exit 1; }
 bench_python
 PY=$BENCH_PY
 "$PY" -c 'import pyVmomi' 2>/dev/null || { echo "$PY has no pyVmomi (apt-get install python3-pyvmomi)" >&2; exit 1; }
 command -v /usr/bin/time >/dev/null || { echo "GNU time missing (apt-get install time)" >&2; exit 1; }
 
-# module_dir BINARY: the src/host beside a build tree's program, else ""
-module_dir() {
-	d=$(cd "$(dirname "$1")" && pwd)/host
-	[ -f "$d/vsphere.so" ] && echo "$d" || true
-}
-# table_of BINARY: the data/gpus.ini of the tree above BINARY, else ours
-table_of() {
-	d=$(cd "$(dirname "$1")" && pwd)
-	for t in "$d/../data/gpus.ini" "$d/../../data/gpus.ini" "$d/../../../data/gpus.ini"; do
-		[ -f "$t" ] && { echo "$t"; return; }
-	done
-	echo "$SRC/data/gpus.ini"
-}
-NEW_MOD=$(module_dir "$GPUWIZ")
-NEW_TABLE=${GPUWIZ_TABLE:-$(table_of "$GPUWIZ")}
-if [ -n "$BEFORE" ]; then
-	OLD_MOD=$(module_dir "$BEFORE")
-	OLD_TABLE=${GPUWIZ_BEFORE_TABLE:-$(table_of "$BEFORE")}
-fi
+bench_tree "$GPUWIZ"
+NEW_MOD=$TREE_MODULES
+NEW_TABLE=${GPUWIZ_TABLE:-${TREE_TABLE:-$SRC/data/gpus.ini}}
+OLD_MOD=$BEFORE_MODULES
+OLD_TABLE=$BEFORE_TABLE
 
 # start_sim VMS DELAY_MS: a fresh simulator; sets URL THUMB VMS
 start_sim() {
@@ -167,8 +152,7 @@ table() {
 
 echo "vSphere apply on vcsim (vCenter model)"
 bench_load
-bench_peer "gpuwiz" "$GPUWIZ"
-[ -z "$BEFORE" ] || bench_peer "gpuwiz before" "$BEFORE"
+bench_programs
 bench_peer "pyvmomi interpreter" "$PY"
 echo "peer: pyVmomi = $("$PY" -c 'import pyVmomi, sys
 v = getattr(pyVmomi, "__version__", None)
