@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* ---- iniparser error capture ------------------------------------------ */
@@ -129,33 +130,48 @@ ini_load_one(const char *name, const char *path, int line0, dictionary **out,
  * than a smaller one, and takes fewer system calls. */
 #define CHUNK_ENTRIES 120
 
+/* The whole file read by its path as one run. */
+static int
+ini_load_whole(scan *s, const char *path, gw_err *e)
+{
+	size_t i;
+
+	s->dicts = gw_xcalloc(1, sizeof *s->dicts);
+	for (i = 0; i < s->nsecs; i++)
+		s->secs[i].chunk = 0;
+	if (ini_load_one(path, path, 0, &s->dicts[0], e) != 0)
+		return -1;
+	s->ndicts = 1;
+	return 0;
+}
+
 /* iniparser reads files only: each run of sections is written to one
  * memory file, read back through /proc/self/fd.  Where that cannot be
- * made (no memfd_create, no /proc), the whole file is read by its path
+ * made or written (no memfd_create, no /proc, a memory file refused by
+ * RLIMIT_FSIZE or the memory cgroup), the whole file is read by its path
  * as one run. */
 int
 gt_ini_load(scan *s, const char *path, const char *data, size_t len,
             gw_err *e)
 {
 	size_t i, start, end, entries, nchunks;
+	struct rlimit fsize;
 	int fd, line0;
 	char name[64];
 
+	/* a write past RLIMIT_FSIZE raises SIGXFSZ, which ends the process
+	 * unless it is ignored: no memory file where the limit is that low */
+	if (getrlimit(RLIMIT_FSIZE, &fsize) == 0 &&
+	    fsize.rlim_cur != RLIM_INFINITY && fsize.rlim_cur <= (rlim_t)len)
+		return ini_load_whole(s, path, e);
 	fd = memfd_create("gpuwiz-gpus.ini", MFD_CLOEXEC);
 	snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
 	if (fd >= 0 && access(name, R_OK) != 0) {
 		close(fd);
 		fd = -1;
 	}
-	if (fd < 0) {
-		s->dicts = gw_xcalloc(1, sizeof *s->dicts);
-		for (i = 0; i < s->nsecs; i++)
-			s->secs[i].chunk = 0;
-		if (ini_load_one(path, path, 0, &s->dicts[0], e) != 0)
-			return -1;
-		s->ndicts = 1;
-		return 0;
-	}
+	if (fd < 0)
+		return ini_load_whole(s, path, e);
 	/* runs of whole sections of about CHUNK_ENTRIES entries each, the
 	 * first with the text before the first section */
 	s->dicts = gw_xcalloc(s->nsecs + 1, sizeof *s->dicts);
@@ -173,9 +189,13 @@ gt_ini_load(scan *s, const char *path, const char *data, size_t len,
 		end = i < s->nsecs ? s->secs[i].off : len;
 		if (lseek(fd, 0, SEEK_SET) != 0 || ftruncate(fd, 0) != 0 ||
 		    gw_write_all(fd, data + start, end - start) != 0) {
-			gw_err_set(e, _("%s: cannot be read as an INI file"), path);
 			close(fd);
-			return -1;
+			for (i = 0; i < nchunks; i++)
+				iniparser_freedict(s->dicts[i]);
+			free(s->dicts);
+			s->dicts = NULL;
+			s->ndicts = 0;
+			return ini_load_whole(s, path, e);
 		}
 		if (ini_load_one(name, path, line0, &s->dicts[nchunks], e) != 0) {
 			close(fd);

@@ -125,6 +125,11 @@ limited() { # out-file, args...
 	o=$1; shift
 	( trap '' XFSZ; ulimit -f 0; "$GPUWIZ" "$@" 2>&1 >/dev/null; echo "rc=$?" ) | cat >"$o"
 }
+# the GPU table is read under a file size limit below its size, SIGXFSZ
+# at its default (reading the table writes no file)
+( ulimit -f 8; "$GPUWIZ" mmio --gpu l40s 2>&1 >/dev/null; echo "rc=$?" ) | cat >"$TMP/fs.err"
+check "files: the table read under a 8 KiB file size limit" sh -c \
+	"[ \"\$(cat '$TMP/fs.err')\" = rc=0 ]"
 limited "$TMP/fs.err" apply --answers "$TMP/fs/a.ini"
 check "files: a failed write to the outputs is exit 2, one line" sh -c \
 	"[ \"\$(tail -n 1 '$TMP/fs.err')\" = rc=2 ] && [ \$(wc -l <'$TMP/fs.err') -eq 2 ] && grep -q 'too large' '$TMP/fs.err'"
