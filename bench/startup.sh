@@ -25,8 +25,9 @@ bench_python
 [ -x "$GPUWIZ" ] || { echo "build gpuwiz first: $GPUWIZ"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 bench_before
-# the old build with its own table and module
-[ -z "$BEFORE" ] || OLD="$BEFORE_ENV $BEFORE --table $BEFORE_TABLE"
+# the old build with its own table (--table, not env: env would add an
+# exec to its time and its libraries) and the module found beside it
+[ -z "$BEFORE" ] || OLD="$BEFORE --table $BEFORE_TABLE"
 tail -n +2 tests/fixtures/vmx/ws-hw21-ubuntu-cp949-guestinfo-detailed-longline.vmx >"$tmp/vm.vmx"
 ESXCLI=tests/fixtures/esxcli/synthetic-hardware-pci-list-esxi8-aspeed-l40s-vmpassthru-b200-unknown-vram.txt
 # a vSphere command as far as the module and a refused connection (exit 2:
