@@ -490,26 +490,14 @@ str_escape(char *dst, size_t size, const char *src)
 	if (size == 0)
 		return 0;
 	while (*s) {
-		size_t run = 0;
-
-		/* a run of printable ASCII at once: what gw_utf8_char takes
-		 * one byte at a time */
-		while (s[run] >= 0x20 && s[run] < 0x7F)
-			run++;
-		if (run > 0) {
-			if (run > size - 1 - o)
-				run = size - 1 - o;
-			memcpy(dst + o, s, run);
-			o += run;
-			s += run;
-			left -= run;
-			if (o + 1 >= size)
-				break;
-			continue;
-		}
-		/* a control byte is escaped too: ESC would drive the terminal */
-		n = *s == '\t' || *s == '\n' ? 1 :
-		    gw_utf8_char((const char *)s, left);
+		/* a run of printable ASCII at once, as far as it fits; a
+		 * control byte is escaped too: ESC would drive the terminal */
+		for (n = 0; s[n] >= 0x20 && s[n] < 0x7F && o + n + 1 < size;
+		     n++)
+			;
+		if (n == 0)
+			n = *s == '\t' || *s == '\n' ? 1 :
+			    gw_utf8_char((const char *)s, left);
 		if (n == 0) {
 			if (o + 4 >= size)
 				break;
