@@ -126,6 +126,36 @@ int gw_diag_find_profile(const char *text, size_t len, char *buf, size_t n);
  * (gw_diag_esxi_text). */
 int gw_diag_esxi_line(const char *s, size_t n, int text_esxi);
 int gw_diag_esxi_text(const char *text, size_t len);
+/* A set of words found all at once: each word carries a bit, and
+ * gw_diag_words_in returns the bits of the words a text holds.  A table of
+ * the words' first two bytes (a bit per pair, then the words of that pair)
+ * makes it one pass over the text whatever the number of words. */
+#define GW_DIAG_MAXWORDS 64
+typedef struct gw_diag_words {
+	unsigned char pairs[65536 / 8];          /* bit a << 8 | b: a word
+	                                           * starts with "ab" */
+	unsigned char head[65536];               /* 1 + its last word, 0 */
+	struct {
+		const char *w;
+		size_t m;
+		uint64_t bit;
+		unsigned char next;              /* 1 + the word before
+		                                  * with the same pair, 0 */
+	} word[GW_DIAG_MAXWORDS];
+	size_t n, nshort;                        /* words, those of one
+	                                          * byte */
+	uint64_t always;                         /* the empty words' bits */
+} gw_diag_words;
+void gw_diag_words_init(gw_diag_words *ws);
+/* Add the m bytes at w (kept by pointer, not copied) with bit; -1 when
+ * the set is full. */
+int gw_diag_words_add(gw_diag_words *ws, const char *w, size_t m,
+                      uint64_t bit);
+/* The bits of the words that occur in s[0..n) (byte for byte). */
+uint64_t gw_diag_words_in(const gw_diag_words *ws, const char *s, size_t n);
+/* The words that make a line or a text ESXi's (gw_diag_esxi_line), for a
+ * gw_diag_words set: NULL-terminated. */
+extern const char *const gw_diag_esxi_words[];
 /* Case-insensitive ASCII search of needle (lower case) in s[0..n). */
 int gw_diag_ci_contains(const char *s, size_t n, const char *needle);
 /* The first m bytes w in the n bytes at s (as memmem), or NULL. */

@@ -92,16 +92,34 @@ fold_step(const unsigned char *s, size_t n, size_t i, char *c)
 void
 gw_diag_fold_line(const char *s, size_t n, gw_buf *b)
 {
+	static char ascii[128];   /* fold_ascii of each byte */
+	static int ready;
 	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0;
+	size_t i = 0, k = 0;
+	char *d;
 
-	b->len = 0;
-	while (i < n) {
-		char c;
-
-		i += fold_step(u, n, i, &c);
-		gw_buf_add(b, &c, 1);
+	if (!ready) {
+		for (i = 0; i < 128; i++)
+			ascii[i] = fold_ascii((unsigned char)i);
+		ready = 1;
+		i = 0;
 	}
+
+	/* room for the line (folding never lengthens it), then written in
+	 * place: one byte at a time through a buffer call costs more than
+	 * the folding */
+	b->len = 0;
+	gw_buf_add(b, s, n);
+	d = b->data;
+	while (i < n) {
+		if (u[i] < 0x80) {
+			d[k++] = ascii[u[i]];
+			i++;
+		} else
+			i += fold_step(u, n, i, &d[k++]);
+	}
+	b->len = k;
+	d[k] = '\0';
 }
 
 size_t
@@ -241,9 +259,73 @@ gw_diag_pat_find(const char *s, size_t n, const char *p, gw_diag_caps *c)
 	return -1;
 }
 
+/* ---- many words at once ------------------------------------------------ */
+
+void
+gw_diag_words_init(gw_diag_words *ws)
+{
+	memset(ws, 0, sizeof *ws);
+}
+
+int
+gw_diag_words_add(gw_diag_words *ws, const char *w, size_t m, uint64_t bit)
+{
+	unsigned pair;
+
+	if (ws->n == GW_DIAG_MAXWORDS)
+		return -1;
+	if (m == 0) {
+		ws->always |= bit;
+		return 0;
+	}
+	ws->word[ws->n].w = w;
+	ws->word[ws->n].m = m;
+	ws->word[ws->n].bit = bit;
+	if (m == 1) {
+		ws->n++;     /* looked for alone (gw_diag_words_in) */
+		ws->nshort++;
+		return 0;
+	}
+	pair = (unsigned)(unsigned char)w[0] << 8 | (unsigned char)w[1];
+	ws->pairs[pair >> 3] |= (unsigned char)(1u << (pair & 7));
+	ws->word[ws->n].next = ws->head[pair];
+	ws->head[pair] = (unsigned char)(ws->n + 1);
+	ws->n++;
+	return 0;
+}
+
+uint64_t
+gw_diag_words_in(const gw_diag_words *ws, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint64_t bits = ws->always;
+	size_t i;
+
+	for (i = 0; ws->nshort > 0 && i < ws->n; i++)
+		if (ws->word[i].m == 1 && memchr(s, ws->word[i].w[0], n))
+			bits |= ws->word[i].bit;
+	for (i = 0; i + 1 < n; i++) {
+		unsigned pair = (unsigned)u[i] << 8 | u[i + 1], k;
+
+		if (!(ws->pairs[pair >> 3] & (1u << (pair & 7))))
+			continue;
+		for (k = ws->head[pair]; k; k = ws->word[k - 1].next) {
+			size_t m = ws->word[k - 1].m;
+
+			/* the third byte inline: most pairs go no further */
+			if (m <= n - i &&
+			    (m == 2 || (s[i + 2] == ws->word[k - 1].w[2] &&
+			                memcmp(s + i + 3, ws->word[k - 1].w + 3,
+			                       m - 3) == 0)))
+				bits |= ws->word[k - 1].bit;
+		}
+	}
+	return bits;
+}
+
 /* The words that make a line or a text ESXi's, and those that make a
  * line a Linux boot loader's or command line's (gw_diag_esxi_line). */
-static const char *const esxi_words[] = {
+const char *const gw_diag_esxi_words[] = {
 	"boot.cfg", "kernelopt", "/bootbank", "esxcli", "esx.conf", NULL
 };
 static const char *const linux_words[] = {
@@ -265,13 +347,13 @@ has_any(const char *s, size_t n, const char *const *words)
 int
 gw_diag_esxi_text(const char *text, size_t len)
 {
-	return has_any(text, len, esxi_words);
+	return has_any(text, len, gw_diag_esxi_words);
 }
 
 int
 gw_diag_esxi_line(const char *s, size_t n, int text_esxi)
 {
-	if (has_any(s, n, esxi_words))
+	if (has_any(s, n, gw_diag_esxi_words))
 		return 1;
 	if (has_any(s, n, linux_words))
 		return 0;

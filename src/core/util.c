@@ -490,9 +490,14 @@ str_escape(char *dst, size_t size, const char *src)
 	if (size == 0)
 		return 0;
 	while (*s) {
-		/* a control byte is escaped too: ESC would drive the terminal */
-		n = *s == '\t' || *s == '\n' ? 1 :
-		    gw_utf8_char((const char *)s, left);
+		/* a run of printable ASCII at once, as far as it fits; a
+		 * control byte is escaped too: ESC would drive the terminal */
+		for (n = 0; s[n] >= 0x20 && s[n] < 0x7F && o + n + 1 < size;
+		     n++)
+			;
+		if (n == 0)
+			n = *s == '\t' || *s == '\n' ? 1 :
+			    gw_utf8_char((const char *)s, left);
 		if (n == 0) {
 			if (o + 4 >= size)
 				break;

@@ -6,6 +6,7 @@
  * rest.
  */
 #include "verify_int.h"
+#include "idset.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -299,11 +300,43 @@ parse_count(const char *v)
 	return gw_parse_uint(v, 65536, &n) == 0 ? (int)n : -1;
 }
 
-static void
-gpu_field(gw_nvsmi_gpu *g, const char *section, const char *key,
-          const char *value)
+/* The sections of a GPU that gpu_field reads, known by name once when the
+ * section opens (section_kind) rather than on each of its lines. */
+enum {
+	SEC_NONE,            /* a field of the GPU itself */
+	SEC_OTHER,
+	SEC_VIRT,
+	SEC_LICENSE,
+	SEC_PCI,
+	SEC_FB,
+	SEC_BAR1
+};
+
+static int
+section_kind(const char *name)
 {
-	if (section == NULL) {
+	static const struct {
+		const char *name;
+		int kind;
+	} k[] = {
+		{ "GPU Virtualization Mode", SEC_VIRT },
+		{ "vGPU Software Licensed Product", SEC_LICENSE },
+		{ "PCI", SEC_PCI },
+		{ "FB Memory Usage", SEC_FB },
+		{ "BAR1 Memory Usage", SEC_BAR1 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof k / sizeof k[0]; i++)
+		if (gw_strieq(name, k[i].name))
+			return k[i].kind;
+	return SEC_OTHER;
+}
+
+static void
+gpu_field(gw_nvsmi_gpu *g, int section, const char *key, const char *value)
+{
+	if (section == SEC_NONE) {
 		if (gw_strieq(key, "Product Name"))
 			set_once(&g->product_name, value);
 		else if (gw_strieq(key, "Addressing Mode"))
@@ -312,7 +345,7 @@ gpu_field(gw_nvsmi_gpu *g, const char *section, const char *key,
 			g->active_vgpus = parse_count(value);
 		return;
 	}
-	if (gw_strieq(section, "GPU Virtualization Mode")) {
+	if (section == SEC_VIRT) {
 		if (gw_strieq(key, "Virtualization Mode") &&
 		    g->virt_mode_text == NULL) {
 			g->virt_mode_text = gw_xstrdup(value);
@@ -320,12 +353,12 @@ gpu_field(gw_nvsmi_gpu *g, const char *section, const char *key,
 		} else if (gw_strieq(key, "Host VGPU Mode")) {
 			set_once(&g->host_vgpu_mode, value);
 		}
-	} else if (gw_strieq(section, "vGPU Software Licensed Product")) {
+	} else if (section == SEC_LICENSE) {
 		if (gw_strieq(key, "Product Name"))
 			set_once(&g->licensed_product, value);
 		else if (gw_strieq(key, "License Status"))
 			set_once(&g->license_status, value);
-	} else if (gw_strieq(section, "PCI")) {
+	} else if (section == SEC_PCI) {
 		unsigned hi, lo;
 
 		if (gw_strieq(key, "Device Id") && g->device_id == 0 &&
@@ -338,12 +371,12 @@ gpu_field(gw_nvsmi_gpu *g, const char *section, const char *key,
 			g->subsys_device = hi;
 			g->subsys_vendor = lo;
 		}
-	} else if (gw_strieq(section, "FB Memory Usage")) {
+	} else if (section == SEC_FB) {
 		if (gw_strieq(key, "Total") && g->fb_total_text == NULL) {
 			g->fb_total_text = gw_xstrdup(value);
 			g->fb_total_mib = parse_mib(value);
 		}
-	} else if (gw_strieq(section, "BAR1 Memory Usage")) {
+	} else if (section == SEC_BAR1) {
 		if (gw_strieq(key, "Total") && g->bar1_total_text == NULL) {
 			g->bar1_total_text = gw_xstrdup(value);
 			g->bar1_total_mib = parse_mib(value);
@@ -355,6 +388,9 @@ gpu_field(gw_nvsmi_gpu *g, const char *section, const char *key,
 static int
 is_smi_error(const char *s)
 {
+	/* the first byte first: a line of a capture is seldom one */
+	if (*s != 'N' && *s != 'n' && *s != 'U' && *s != 'u')
+		return 0;
 	return gw_verify_starts_ci(s, "No devices were found") ||
 	       gw_verify_starts_ci(s, "NVIDIA-SMI has failed") ||
 	       gw_verify_starts_ci(s, "Unable to determine the device handle");
@@ -388,6 +424,7 @@ typedef struct parser {
 		int indent;
 		char *name;          /* the section's name, owned */
 		size_t cap;
+		int kind;            /* section_kind of name, at depth 1 */
 	} st[STACK_MAX];
 	int depth, ln;
 	int driver_line, cuda_line, att_line;
@@ -404,6 +441,7 @@ typedef struct parser {
 	                          * vgpu -q: only its first field, "Active
 	                          * vGPUs", was read */
 	size_t cap;
+	gw_idset buses;          /* bus_key -> the first GPU of that key */
 } parser;
 
 /* Split "key : value" at the first ':' followed by a blank or the end;
@@ -426,15 +464,37 @@ split_key(char *rest, char **key, char **value)
 	}
 }
 
+/* The key of a bus id in P->buses: a hash of it in the case gw_strieq
+ * ignores (equal ids, equal keys). */
+static uint64_t
+bus_key(const char *bus)
+{
+	uint64_t h = 14695981039346656037u;     /* FNV-1a */
+
+	for (; *bus; bus++) {
+		h ^= (unsigned char)tolower((unsigned char)*bus);
+		h *= 1099511628211u;
+	}
+	return h;
+}
+
 /* Open the section of GPU bus; -1 with e set when it repeats or there are
  * too many. */
 static int
 open_gpu(parser *P, const char *bus)
 {
 	gw_nvsmi *q = P->q;
-	size_t i;
+	uint64_t key = bus_key(bus);
+	const size_t *at = gw_idset_get(&P->buses, key);
+	size_t i = 0;
 
-	for (i = 0; i < q->ngpus; i++)
+	/* the index of the GPU of that key; every GPU in turn only where
+	 * two buses share a key */
+	if (at == NULL)
+		i = q->ngpus;
+	else if (gw_strieq(q->gpus[*at].bus_id, bus))
+		i = *at;
+	for (; i < q->ngpus; i++)
 		if (gw_strieq(q->gpus[i].bus_id, bus)) {
 			/* nvidia-smi vgpu -q after the -q: decided by the
 			 * section's first field (again_field) */
@@ -452,6 +512,7 @@ open_gpu(parser *P, const char *bus)
 		P->cap = P->cap ? P->cap * 2 : 4;
 		q->gpus = gw_xrealloc(q->gpus, P->cap * sizeof *q->gpus);
 	}
+	(void)gw_idset_put(&P->buses, key, q->ngpus);
 	P->cur = &q->gpus[q->ngpus++];
 	memset(P->cur, 0, sizeof *P->cur);
 	P->cur->bus_id = gw_xstrdup(bus);
@@ -549,13 +610,13 @@ parse_line(parser *P, char *line)
 		if (again_field(P, key) != 0)
 			return -1;
 		if (value != NULL && P->depth == 1)
-			gpu_field(P->cur, NULL, key, value);
+			gpu_field(P->cur, SEC_NONE, key, value);
 	} else if (P->vgpu_q) {
 		/* the rest of nvidia-smi vgpu -q's section is about the
 		 * vGPUs (their FB Memory Usage, ...), not the GPU */
 	} else if (P->cur != NULL && value != NULL && P->depth <= 2) {
 		/* st[0] is cur's header */
-		gpu_field(P->cur, P->depth == 2 ? P->st[1].name : NULL, key,
+		gpu_field(P->cur, P->depth == 2 ? P->st[1].kind : SEC_NONE, key,
 		          value);
 	}
 	/* At the top only a GPU header opens a section: a shell prompt
@@ -572,6 +633,8 @@ parse_line(parser *P, char *line)
 		}
 		memcpy(P->st[P->depth].name, key, n);
 		P->st[P->depth].indent = indent;
+		P->st[P->depth].kind = P->depth == 1 ? section_kind(key)
+		                                     : SEC_OTHER;
 		P->depth++;
 	}
 	return 0;
@@ -625,6 +688,7 @@ gw_nvsmi_parse(gw_nvsmi *q, const char *data, size_t len, const char *name,
 	memset(q, 0, sizeof *q);
 	q->attached_gpus = -1;
 	memset(&P, 0, sizeof P);
+	gw_idset_init(&P.buses);
 	P.q = q;
 	P.nm = NM(name);
 	P.e = e;
@@ -680,6 +744,7 @@ gw_nvsmi_parse(gw_nvsmi *q, const char *data, size_t len, const char *name,
 	for (i = 0; i < STACK_MAX; i++)
 		free(P.st[i].name);
 	free(buf);
+	gw_idset_free(&P.buses);
 	if (rc != 0)
 		gw_nvsmi_free(q);
 	return rc;

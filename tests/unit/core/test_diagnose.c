@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "diagnose.h"
+#include "diagnose_int.h"
 #include "diagnose_report.h"
 #include "cli_int.h"
 #include "vmx.h"
@@ -1786,6 +1787,147 @@ guide_mmio_model(void **state)
 	gw_diag_result_free(&r);
 }
 
+/* ---- gw_diag_words: many words found in one pass ------------------------ */
+
+/* The bits of the words of ws found in s[0..n) one at a time, at every
+ * offset. */
+static uint64_t
+words_naive(const gw_diag_words *ws, const char *s, size_t n)
+{
+	uint64_t bits = ws->always;
+	size_t k, i;
+
+	for (k = 0; k < ws->n; k++)
+		for (i = 0; i + ws->word[k].m <= n; i++)
+			if (memcmp(s + i, ws->word[k].w, ws->word[k].m) == 0)
+				bits |= ws->word[k].bit;
+	return bits;
+}
+
+static void
+words_found(void **state)
+{
+	static const char *const w[] = {
+		"pcipassthru", "pcipassthru64bitmmiosizemb", "pci", "ab", "b",
+		"nccl", "esx.conf", NULL
+	};
+	gw_diag_words *ws = malloc(sizeof *ws);
+	size_t k;
+
+	(void)state;
+	assert_non_null(ws);
+	gw_diag_words_init(ws);
+	for (k = 0; w[k]; k++)
+		assert_int_equal(gw_diag_words_add(ws, w[k], strlen(w[k]),
+		                                   (uint64_t)1 << k), 0);
+#define IN(t) gw_diag_words_in(ws, t, strlen(t))
+	assert_true(IN("") == 0);
+	assert_true(IN("x") == 0);
+	/* words sharing a pair, one inside the other */
+	assert_true(IN("pcipassthru0.id") == (1 | 4));
+	assert_true(IN("set pcipassthru64bitmmiosizemb") == (1 | 2 | 4 | 16));
+	/* at the start, at the very end, a byte short of the end */
+	assert_true(IN("pci") == 4);
+	assert_true(IN("xpc") == 0);
+	assert_true(IN("zzab") == (8 | 16));
+	assert_true(IN("zza") == 0);
+	/* a word of one byte, alone and last */
+	assert_true(IN("b") == 16);
+	assert_true(IN("cb") == 16);
+	/* byte for byte: the set sees folded text, upper case is not it */
+	assert_true(IN("NCCL ESX.CONF") == 0);
+	assert_true(IN("nccl esx.conf") == (32 | 64));
+	/* a longer word is not found in a shorter text */
+	assert_true(IN("pcipassthru64bit") == (1 | 4 | 16));
+#undef IN
+	/* the empty word is in every text */
+	assert_int_equal(gw_diag_words_add(ws, "", 0, (uint64_t)1 << 40), 0);
+	assert_true(gw_diag_words_in(ws, "", 0) == (uint64_t)1 << 40);
+	free(ws);
+}
+
+static void
+words_full(void **state)
+{
+	gw_diag_words *ws = malloc(sizeof *ws);
+	char w[GW_DIAG_MAXWORDS + 1][4];
+	size_t k;
+
+	(void)state;
+	assert_non_null(ws);
+	gw_diag_words_init(ws);
+	for (k = 0; k <= GW_DIAG_MAXWORDS; k++) {
+		snprintf(w[k], sizeof w[k], "w%02zu", k);
+		assert_int_equal(gw_diag_words_add(ws, w[k], 3, 1),
+		                 k < GW_DIAG_MAXWORDS ? 0 : -1);
+	}
+	assert_true(gw_diag_words_in(ws, "xw63y", 5) == 1);
+	assert_true(gw_diag_words_in(ws, "w64", 3) == 0);
+	free(ws);
+}
+
+/* Random words and texts over a small alphabet (many shared pairs and
+ * overlaps): the same bits as a search for each word. */
+static void
+words_as_search(void **state)
+{
+	gw_diag_words *ws = malloc(sizeof *ws);
+	char words[48][8], text[200];
+	unsigned seed = 25;
+	int round;
+
+	(void)state;
+	assert_non_null(ws);
+	for (round = 0; round < 200; round++) {
+		size_t nw = 1 + (size_t)(rand_r(&seed) % 48), k, i, n;
+
+		gw_diag_words_init(ws);
+		for (k = 0; k < nw; k++) {
+			size_t m = 1 + (size_t)(rand_r(&seed) % 7);
+
+			for (i = 0; i < m; i++)
+				words[k][i] = "abc"[rand_r(&seed) % 3];
+			assert_int_equal(gw_diag_words_add(ws, words[k], m,
+			                                   (uint64_t)1 << k), 0);
+		}
+		n = (size_t)(rand_r(&seed) % sizeof text);
+		for (i = 0; i < n; i++)
+			text[i] = "abcd"[rand_r(&seed) % 4];
+		assert_true(gw_diag_words_in(ws, text, n) ==
+		            words_naive(ws, text, n));
+	}
+	free(ws);
+}
+
+/* The facts of the whole text a rule needs, known only at its end: a
+ * line before them and a line after give the same finding. */
+static void
+scan_text_facts_after(void **state)
+{
+	gw_diag_result r;
+
+	(void)state;
+	/* "NCCL" only on a line after the failure */
+	assert_int_equal(diag("init.cc:426 WARN Cuda failure 'operation not "
+	                      "supported'\nNCCL version 2.27.5\n", &r), 1);
+	assert_int_equal(only(&r, GW_DIAG_NCCL_ASK)->lineno, 1);
+	gw_diag_result_free(&r);
+	assert_int_equal(diag("init.cc:426 WARN Cuda failure 'operation not "
+	                      "supported'\n", &r), 0);
+	gw_diag_result_free(&r);
+	/* ESXi named only after a line without context */
+	assert_int_equal(diag("append iommu=pt\nvi /bootbank/boot.cfg\n", &r),
+	                 1);
+	assert_int_equal(only(&r, GW_DIAG_WRONG_LINUX_IOMMU)->lineno, 1);
+	gw_diag_result_free(&r);
+	assert_int_equal(diag("append iommu=pt\n", &r), 0);
+	gw_diag_result_free(&r);
+	/* a pattern's second word missing from the line: no match */
+	assert_int_equal(diag("esxcli hardware pci pcipassthru set -d "
+	                      "0000:3b:00.0\n", &r), 0);
+	gw_diag_result_free(&r);
+}
+
 int
 main(void)
 {
@@ -1835,6 +1977,10 @@ main(void)
 		cmocka_unit_test(guide_passthru_off),
 		cmocka_unit_test(guide_mmio_size),
 		cmocka_unit_test(guide_mmio_model),
+		cmocka_unit_test(words_found),
+		cmocka_unit_test(words_full),
+		cmocka_unit_test(words_as_search),
+		cmocka_unit_test(scan_text_facts_after),
 	};
 
 	return cmocka_run_group_tests(tests, table_setup, table_teardown);
