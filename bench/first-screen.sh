@@ -43,29 +43,9 @@ bench_peer python "$BENCH_PY"
 bench_programs
 echo "runs: $N of each program per host"
 
-# mkroot ROOT N: N PCI devices under ROOT/sys (what libpci's sysfs back
-# end reads for a scan), network controllers and bridges, no display
-mkroot() {
-	"$BENCH_PY" - "$1" "$2" <<'PY'
-import os, sys
-root, n = sys.argv[1], int(sys.argv[2])
-dev = os.path.join(root, "sys/devices/pci0000:00")
-bus = os.path.join(root, "sys/bus/pci/devices")
-os.makedirs(bus)
-res = "0x0000000000000000 0x0000000000000000 0x0000000000000000\n" * 13
-for i in range(n):
-    bdf = "0000:%02x:%02x.%x" % (i // 256 + 1, (i // 8) % 32, i % 8)
-    d = os.path.join(dev, bdf)
-    os.makedirs(d)
-    for f, v in (("vendor", "0x8086\n"), ("device", "0x1234\n"),
-                 ("class", "0x060400\n" if i % 2 else "0x020000\n"),
-                 ("subsystem_vendor", "0x8086\n"),
-                 ("subsystem_device", "0x0000\n"), ("resource", res)):
-        with open(os.path.join(d, f), "w") as fh:
-            fh.write(v)
-    os.symlink("../../../devices/pci0000:00/" + bdf, os.path.join(bus, bdf))
-PY
-}
+# mkroot ROOT N: N PCI devices under ROOT/sys, no display
+# (tests/pci-sysroot.py)
+mkroot() { "$BENCH_PY" tests/pci-sysroot.py "$1" "$2"; }
 
 # one HOST NAME MARKER CMD: one run of CMD (one string) in a fresh pane
 one() {
