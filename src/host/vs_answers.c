@@ -57,3 +57,19 @@ vs_moref_result(xmlNodePtr el, const char *host, const char *method,
 		gw_err_set(e, _("%s: %s returned no task"), host, method);
 	return NULL;
 }
+
+char *
+vs_call_moref(gw_vs *s, const char *method, req *r, gw_err *e)
+{
+	xmlDocPtr doc;
+	xmlNodePtr el;
+	char *moref;
+	int rc = vs_call_simple(s, method, r, &doc, &el, e);
+
+	vs_req_free(r);
+	if (rc != 0)
+		return NULL;
+	moref = vs_moref_result(el, s->host, method, e);
+	xmlFreeDoc(doc);
+	return moref;
+}

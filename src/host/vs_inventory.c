@@ -163,9 +163,6 @@ static char *
 create_view(gw_vs *s, gw_err *e)
 {
 	req r;
-	xmlDocPtr doc;
-	xmlNodePtr el;
-	char *view;
 
 	vs_req_init(&r, "CreateContainerView");
 	vs_add_moref(r.method, "_this", "ViewManager", s->view_manager);
@@ -174,14 +171,7 @@ create_view(gw_vs *s, gw_err *e)
 	vs_add_text(r.method, "type", "VirtualMachine");
 	vs_add_text(r.method, "type", "ComputeResource");
 	vs_add_text(r.method, "recursive", "true");
-	if (vs_call_simple(s, "CreateContainerView", &r, &doc, &el, e) != 0) {
-		vs_req_free(&r);
-		return NULL;
-	}
-	vs_req_free(&r);
-	view = vs_moref_result(el, s->host, "CreateContainerView", e);
-	xmlFreeDoc(doc);
-	return view;
+	return vs_call_moref(s, "CreateContainerView", &r, e);
 }
 
 /* 2. the properties of what view holds, page by page. */

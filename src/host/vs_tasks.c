@@ -196,19 +196,11 @@ static int
 create_view(gw_vs *s, gw_err *e)
 {
 	req r;
-	xmlDocPtr doc;
-	xmlNodePtr el;
 
 	vs_req_init(&r, "CreateListView");
 	vs_add_moref(r.method, "_this", "ViewManager", s->view_manager);
 	add_new_tasks(s, r.method, "obj");
-	if (vs_call_simple(s, "CreateListView", &r, &doc, &el, e) != 0) {
-		vs_req_free(&r);
-		return -1;
-	}
-	vs_req_free(&r);
-	s->task_view = vs_moref_result(el, s->host, "CreateListView", e);
-	xmlFreeDoc(doc);
+	s->task_view = vs_call_moref(s, "CreateListView", &r, e);
 	return s->task_view != NULL ? 0 : -1;
 }
 
@@ -217,8 +209,7 @@ static int
 create_filter(gw_vs *s, gw_err *e)
 {
 	req r;
-	xmlDocPtr doc;
-	xmlNodePtr el, spec, ps;
+	xmlNodePtr spec, ps;
 
 	spec = vs_req_collector(&r, s, "CreateFilter", "spec");
 	ps = task_props(spec);
@@ -227,13 +218,7 @@ create_filter(gw_vs *s, gw_err *e)
 		vs_add_text(ps, "pathSet", "info.progress");
 	vs_add_traversal(&r, spec, "ListView", s->task_view, "tasks", "view");
 	vs_add_text(r.method, "partialUpdates", "false");
-	if (vs_call_simple(s, "CreateFilter", &r, &doc, &el, e) != 0) {
-		vs_req_free(&r);
-		return -1;
-	}
-	vs_req_free(&r);
-	s->task_filter = vs_moref_result(el, s->host, "CreateFilter", e);
-	xmlFreeDoc(doc);
+	s->task_filter = vs_call_moref(s, "CreateFilter", &r, e);
 	return s->task_filter != NULL ? 0 : -1;
 }
 

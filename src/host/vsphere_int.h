@@ -272,6 +272,8 @@ vs_service_content_free(vs_service_content *sc)
  * empty. */
 char *vs_moref_result(xmlNodePtr el, const char *host, const char *method,
                       gw_err *e);
+/* vs_call_simple of method with r (freed), then its vs_moref_result. */
+char *vs_call_moref(gw_vs *s, const char *method, req *r, gw_err *e);
 
 /* ---- transport (vs_transport.c) ----------------------------------------- */
 
