@@ -11,10 +11,10 @@ LIB=$(cd "$(dirname "$0")" && pwd)
 cat >"$TMP/leaky.sh" <<EOS
 . "$LIB/lib.sh"
 case \${1:-} in
-sleep) sleep 30 & ;;
+sleep) sleep 600 & ;;
 scratch) mkdir "\$TMPDIR/gpuwiz-sample.abcdef" ;;
 tmux) command -v tmux >/dev/null || exit 77
-	tmux -L leak\$\$ -f /dev/null new-session -d -s w sleep 60 ;;
+	tmux -L leak\$\$ -f /dev/null new-session -d -s w sleep 600 ;;
 esac
 ok "a check"
 finish
@@ -24,6 +24,10 @@ leaky() { # MODE: runs it, sets $rc and $out
 	sh "$TMP/leaky.sh" "$1" >"$out" 2>&1
 	rc=$?
 }
+# (the leaked processes outlive the leak check, which waits up to 40
+# rounds of its process scan for a killed server: under a loaded suite
+# with many processes a round takes most of a second, so a 30-second
+# sleep could end by itself and its leak go unseen)
 # the machine's tmux directory (/tmp by default) as the test sees it: a
 # test's tmux servers have their sockets in its own $TMP instead
 mkdir "$TMP/machine"; export TMUX_TMPDIR="$TMP/machine"
@@ -40,7 +44,7 @@ done
 gone() {
 	i=0
 	while pgrep -f 'tmux -L leak[0-9]* -f /dev/null' >/dev/null ||
-		pgrep -x -f 'sleep (30|60)' -u "$(id -u)" -P 1 >/dev/null; do
+		pgrep -x -f 'sleep 600' -u "$(id -u)" -P 1 >/dev/null; do
 		i=$((i + 1)); [ $i -lt 40 ] || return 1; sleep 0.05
 	done
 }
