@@ -144,9 +144,8 @@ vmx_plan(cli_opts *o, const gw_table *t, vmx_job *j, gw_err *e)
 		return -1;
 	j->have_plan = 1;
 	before = gw_vmx_serialize(j->v, &blen);
-	rc = gw_vmx_parse(&j->after, before, blen, gw_vmx_name(j->v), e);
-	if (rc == 0)
-		rc = gw_plan_apply_vmx(&j->p, j->after, e);
+	j->after = gw_vmx_dup(j->v);
+	rc = gw_plan_apply_vmx(&j->p, j->after, e);
 	if (rc == 0) {
 		after = gw_vmx_serialize(j->after, &alen);
 		j->changed = blen != alen || memcmp(before, after, blen) != 0;

@@ -252,9 +252,8 @@ patch_copy(job *j, gw_err *e)
 	if (j->v == NULL)
 		return 0;
 	j->before = gw_vmx_serialize(j->v, &j->blen);
-	if (gw_vmx_parse(&j->copy, j->before, j->blen, gw_vmx_name(j->v),
-	                 e) != 0 ||
-	    gw_plan_apply_vmx(j->p, j->copy, e) != 0)
+	j->copy = gw_vmx_dup(j->v);
+	if (gw_plan_apply_vmx(j->p, j->copy, e) != 0)
 		return -1;
 	j->after = gw_vmx_serialize(j->copy, &j->alen);
 	j->changed = j->blen != j->alen ||

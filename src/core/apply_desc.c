@@ -4,7 +4,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 size_t
 gw_write_desc_add(gw_write_desc *d, gw_write_kind kind, const char *what,
@@ -28,19 +27,6 @@ push_line(gw_write_step *s, char op, const char *key, const char *value)
 	s->lines[s->nlines++] = gw_xasprintf("%c %s = \"%s\"", op, key, value);
 }
 
-/* Does v have key (any case) with value, among all its entries? */
-static int
-has_pair(const gw_vmx *v, const char *key, const char *value)
-{
-	size_t i;
-
-	for (i = 0; v && i < gw_vmx_count(v); i++)
-		if (strcasecmp(gw_vmx_key_at(v, i), key) == 0 &&
-		    strcmp(gw_vmx_value_at(v, i), value) == 0)
-			return 1;
-	return 0;
-}
-
 void
 gw_write_desc_vmx_lines(gw_write_desc *d, size_t k, const gw_vmx *before,
                         const gw_vmx *after)
@@ -55,7 +41,7 @@ gw_write_desc_vmx_lines(gw_write_desc *d, size_t k, const gw_vmx *before,
 
 		/* an entry the file had already (a duplicate key keeps its
 		 * own value) */
-		if (has_pair(before, key, val))
+		if (before && gw_vmx_has_pair(before, key, val))
 			continue;
 		if (old)
 			push_line(s, '-', key, old);

@@ -473,6 +473,63 @@ gw_vmx_free(gw_vmx *v)
 	free(v);
 }
 
+/* A line's own copy of the key block ("key\0value\0", or a malformed
+ * line's key part alone), value pointing into it as in the original. */
+static void
+dup_key_block(struct vline *to, const struct vline *from)
+{
+	size_t n;
+
+	if (from->key == NULL)
+		return;
+	n = from->value ? (size_t)(from->value - from->key) + strlen(from->value) + 1
+	                : strlen(from->key) + 1;
+	to->key = gw_xmalloc(n);
+	memcpy(to->key, from->key, n);
+	if (from->value)
+		to->value = to->key + (from->value - from->key);
+}
+
+gw_vmx *
+gw_vmx_dup(const gw_vmx *v)
+{
+	gw_vmx *c;
+	size_t i;
+
+	if (v == NULL)
+		return NULL;
+	c = gw_xcalloc(1, sizeof *c);
+	*c = *v;
+	c->name = gw_xstrdup(v->name);
+	c->data = gw_xmalloc(v->size + 1);
+	memcpy(c->data, v->data, v->size + 1);
+	c->lines = gw_xmalloc((v->caplines ? v->caplines : 1) * sizeof *c->lines);
+	for (i = 0; i < v->nlines; i++) {
+		const struct vline *f = &v->lines[i];
+		struct vline *t = &c->lines[i];
+
+		*t = *f;
+		t->key = t->value = t->own = NULL;
+		if (f->own) {
+			t->own = gw_xmalloc(f->len + 1);
+			memcpy(t->own, f->own, f->len);
+			t->own[f->len] = '\0';
+			t->text = t->own + (f->text - f->own);
+		} else {
+			t->text = c->data + (f->text - v->data);
+		}
+		dup_key_block(t, f);
+	}
+	c->entries = gw_xmalloc((v->capentries ? v->capentries : 1) *
+	                        sizeof *c->entries);
+	if (v->nentries)
+		memcpy(c->entries, v->entries, v->nentries * sizeof *c->entries);
+	c->slots = v->nslots ? gw_xmalloc(v->nslots * sizeof *c->slots) : NULL;
+	if (v->nslots)
+		memcpy(c->slots, v->slots, v->nslots * sizeof *c->slots);
+	return c;
+}
+
 /* ---- queries --------------------------------------------------------- */
 
 const char *
@@ -487,6 +544,17 @@ gw_vmx_get(const gw_vmx *v, const char *key)
 	const struct slot *s = vmx_lookup(v, key);
 
 	return s ? v->lines[s->last].value : NULL;
+}
+
+int
+gw_vmx_has_pair(const gw_vmx *v, const char *key, const char *value)
+{
+	const struct slot *s = vmx_lookup(v, key);
+
+	for (size_t i = s ? s->first : NONE; i != NONE; i = v->lines[i].next)
+		if (strcmp(v->lines[i].value, value) == 0)
+			return 1;
+	return 0;
 }
 
 int

@@ -44,6 +44,9 @@ const char *gw_vmx_name(const gw_vmx *v);
 /* Value of the LAST well-formed occurrence of key (as VMware reads it),
  * unquoted, NULL when absent.  Owned by the document. */
 const char *gw_vmx_get(const gw_vmx *v, const char *key);
+/* Has any occurrence of key (any case) exactly this value?  One lookup
+ * and the key's own occurrences, not a scan of the document. */
+int gw_vmx_has_pair(const gw_vmx *v, const char *key, const char *value);
 /* 1-based line number of that occurrence, 0 when absent. */
 int gw_vmx_line_of(const gw_vmx *v, const char *key);
 /* 1-based line of a malformed line whose key part matches, 0 if none. */
@@ -71,6 +74,10 @@ const char *gw_vmx_eol(const gw_vmx *v);
 
 /* The whole document as bytes (malloc'ed, *len set). */
 char *gw_vmx_serialize(const gw_vmx *v, size_t *len);
+
+/* A copy of v that shares nothing with it (freed by gw_vmx_free): the
+ * same lines, entries and index, without parsing the bytes again. */
+gw_vmx *gw_vmx_dup(const gw_vmx *v);
 
 /* Is the VM running?  Looks for "<path>.lck" (an ESXi lock file, or a
  * Workstation lock directory holding *.lck entries).  Returns 1 when

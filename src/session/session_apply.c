@@ -57,23 +57,6 @@ gw_session_vm_may_change(const gw_session *s, gw_err *e)
 
 /* ---- the description -------------------------------------------------------- */
 
-/* A private copy of v (the plan and the write change it). */
-static int
-vmx_copy(const gw_vmx *v, gw_vmx **out, gw_err *e)
-{
-	size_t len;
-	char *bytes;
-	int rc;
-
-	*out = NULL;
-	if (v == NULL)
-		return 0;
-	bytes = gw_vmx_serialize(v, &len);
-	rc = gw_vmx_parse(out, bytes, len, gw_vmx_name(v), e);
-	free(bytes);
-	return rc;
-}
-
 static int
 same_vmx(const gw_vmx *a, const gw_vmx *b)
 {
@@ -186,8 +169,9 @@ gw_session_write_prepare(gw_session *s, const gw_answers_file *af,
 			gw_err_set(e, "%s", _(".vmx: no plan to apply; nothing written"));
 			return -1;
 		}
-		if (vmx_copy(vmx, &w->after, e) != 0 ||
-		    gw_plan_apply_vmx(p, w->after, e) != 0) {
+		/* private copies: the plan and the write change them */
+		w->after = gw_vmx_dup(vmx);
+		if (gw_plan_apply_vmx(p, w->after, e) != 0) {
 			gw_session_write_free(w);
 			return -1;
 		}
@@ -196,10 +180,8 @@ gw_session_write_prepare(gw_session *s, const gw_answers_file *af,
 			gw_session_write_free(w);
 			return -1;
 		}
-		if (!w->host_vmx && vmx_copy(vmx, &w->local, e) != 0) {
-			gw_session_write_free(w);
-			return -1;
-		}
+		if (!w->host_vmx)
+			w->local = gw_vmx_dup(vmx);
 	}
 	if (gw_session_find_upgrade(s) >= 0 && !gw_session_vm_may_change(s, e)) {
 		gw_session_write_free(w);

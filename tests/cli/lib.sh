@@ -106,6 +106,36 @@ finish() {
 	[ "$FAIL" -eq 0 ]
 }
 
+# need_valgrind: skip the test (77) without valgrind or in a sanitizer
+# build (ASan and valgrind do not mix)
+need_valgrind() {
+	if [ -n "${GW_SANITIZED:-}" ]; then
+		echo "SKIP: sanitizer build (ASan and valgrind do not mix)"; exit 77
+	fi
+	if ! command -v "${VALGRIND:-valgrind}" >/dev/null 2>&1; then
+		echo "SKIP: valgrind not installed (apt-get install valgrind)"; exit 77
+	fi
+}
+# instr VAR CMD...: VAR set to the instructions CMD executes (valgrind's
+# cachegrind, the "I refs" total), instr_rc to CMD's exit status; CMD's
+# output thrown away
+instr() {
+	instr_var=$1
+	shift
+	"${VALGRIND:-valgrind}" --tool=cachegrind --cache-sim=no \
+		--cachegrind-out-file=/dev/null "$@" >/dev/null 2>"$TMP/instr.err"
+	instr_rc=$?
+	eval "$instr_var=\$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' \"\$TMP/instr.err\" | tr -d ,)"
+}
+# linear NAME C1 C2 C8: costs at 1, 2 and 8 units of input: the cost per
+# unit from 2 to 8 is at most 1.2 times the cost per unit from 1 to 2
+# (linear: about 1; a cost that grows with the square: about 3)
+linear() {
+	check "$1: linear ($2 / $3 / $4 instructions at 1x / 2x / 8x)" awk \
+		-v a="$2" -v b="$3" -v c="$4" \
+		'BEGIN { exit !(a > 0 && b > a && (c - b) / 6 <= 1.2 * (b - a)) }'
+}
+
 # gpuwiz gpus prints one layout whatever the back end (src/report/
 # gpus_print.h): gpus_layout TEXT JSON checks the text's heading and
 # column names and the JSON's keys, top level and per GPU (a list with at

@@ -235,6 +235,95 @@ test_roundtrip_all(void **state)
 	free_names(names, n);
 }
 
+/* A copy of every fixture, and of one edited (lines it owns, a new key):
+ * the same bytes and answers as the original, and nothing shared: the
+ * copy changed and the original freed, each still reads as before. */
+static void
+check_dup(const char *name, gw_vmx *v)
+{
+	size_t la, lb, i;
+	char *a, *b;
+	gw_vmx *c = gw_vmx_dup(v);
+
+	a = gw_vmx_serialize(v, &la);
+	b = gw_vmx_serialize(c, &lb);
+	if (la != lb || memcmp(a, b, la) != 0)
+		fail_msg("%s: the copy's bytes differ", name);
+	assert_int_equal(gw_vmx_count(c), gw_vmx_count(v));
+	assert_int_equal(c->nmalformed, v->nmalformed);
+	for (i = 0; i < gw_vmx_count(v); i++) {
+		const char *k = gw_vmx_key_at(v, i);
+
+		assert_string_equal(gw_vmx_key_at(c, i), k);
+		assert_string_equal(gw_vmx_value_at(c, i), gw_vmx_value_at(v, i));
+		assert_string_equal(gw_vmx_get(c, k), gw_vmx_get(v, k));
+		assert_int_equal(gw_vmx_line_of(c, k), gw_vmx_line_of(v, k));
+	}
+	set_ok(c, "pciPassthru.use64bitMMIO", "TRUE");
+	set_ok(c, "gpuwiz.dupTest", "copy");
+	assert_null(gw_vmx_get(v, "gpuwiz.dupTest"));
+	free(b);
+	b = gw_vmx_serialize(v, &lb);
+	if (la != lb || memcmp(a, b, la) != 0)
+		fail_msg("%s: editing the copy changed the original", name);
+	gw_vmx_free(v);
+	assert_string_equal(gw_vmx_get(c, "gpuwiz.dupTest"), "copy");
+	assert_string_equal(gw_vmx_get(c, "pciPassthru.use64bitMMIO"), "TRUE");
+	free(a);
+	free(b);
+	gw_vmx_free(c);
+}
+
+static void
+test_dup_all(void **state)
+{
+	size_t n, i;
+	char **names = list_fixtures(&n);
+
+	(void)state;
+	assert_true(n >= 20);
+	for (i = 0; i < n; i++) {
+		char *bytes;
+		size_t len;
+		gw_vmx *v = parse_sample(names[i], &bytes, &len), *e;
+
+		/* an edited document too: lines that own their bytes */
+		e = gw_vmx_dup(v);
+		set_ok(e, "memsize", "65536");
+		set_ok(e, "sched.mem.min", "65536");
+		check_dup(names[i], v);
+		check_dup(names[i], e);
+		free(bytes);
+	}
+	free_names(names, n);
+	assert_null(gw_vmx_dup(NULL));
+}
+
+/* Any occurrence of a key, in any case, with exactly the value. */
+static void
+test_has_pair(void **state)
+{
+	static const char doc[] =
+		"a.b = \"1\"\nA.B = \"2\"\nc = \"x\"\nbad line\n";
+	gw_vmx *v = NULL;
+	gw_err e;
+
+	(void)state;
+	assert_int_equal(gw_vmx_parse(&v, doc, sizeof doc - 1, "doc", &e), 0);
+	assert_true(gw_vmx_has_pair(v, "a.b", "1"));
+	assert_true(gw_vmx_has_pair(v, "a.B", "2"));
+	assert_false(gw_vmx_has_pair(v, "a.b", "3"));
+	assert_false(gw_vmx_has_pair(v, "c", "X"));
+	assert_false(gw_vmx_has_pair(v, "bad", "line"));
+	assert_false(gw_vmx_has_pair(v, "d", "1"));
+	set_ok(v, "a.b", "4");          /* both occurrences now agree */
+	assert_false(gw_vmx_has_pair(v, "a.b", "1"));
+	assert_true(gw_vmx_has_pair(v, "A.b", "4"));
+	set_ok(v, "d", "5");
+	assert_true(gw_vmx_has_pair(v, "D", "5"));
+	gw_vmx_free(v);
+}
+
 /* Does line text (without its ending) read as "key = value" for one of the
  * keys that was set, with the value that was set? */
 static int
@@ -1825,6 +1914,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_all),
+		cmocka_unit_test(test_dup_all),
+		cmocka_unit_test(test_has_pair),
 		cmocka_unit_test(test_edit_all),
 		cmocka_unit_test(test_case_insensitive_get),
 		cmocka_unit_test(test_shebang_is_comment),
