@@ -83,6 +83,75 @@ gw_linux_scan_interrupts(FILE *f, char **kinds)
 	return 0;
 }
 
+/* The bus << 8 | devfn and the vendor of a /proc/bus/pci/devices line;
+ * -1 when it does not start "BBDF\tVVVVDDDD" and a blank or its end. */
+static int
+pci_devices_line(const char *l, unsigned *key, unsigned *vendor)
+{
+	unsigned long a, b;
+	char *end;
+
+	if (!isxdigit((unsigned char)*l))
+		return -1;
+	a = strtoul(l, &end, 16);
+	if (a > 0xffff || (*end != '\t' && *end != ' '))
+		return -1;
+	l = end + strspn(end, " \t");
+	if (!isxdigit((unsigned char)*l))
+		return -1;
+	b = strtoul(l, &end, 16);
+	if (b > 0xffffffffUL || (*end != '\t' && *end != ' ' &&
+	                         *end != '\n' && *end != '\0'))
+		return -1;
+	*key = (unsigned)a;
+	*vendor = (unsigned)(b >> 16);
+	return 0;
+}
+
+int
+gw_linux_scan_pci_devices(FILE *f, unsigned **keys, size_t *nkeys,
+                          int *dup)
+{
+	/* one bit per bus << 8 | devfn: listed once, listed again */
+	unsigned char seen[0x10000 / 8], again[0x10000 / 8];
+	char *line = NULL;
+	size_t cap = 0, lines = 0, i;
+	int bad = 0;
+
+	*keys = NULL;
+	*nkeys = 0;
+	*dup = 0;
+	memset(seen, 0, sizeof seen);
+	memset(again, 0, sizeof again);
+	while (!bad && getline(&line, &cap, f) >= 0) {
+		unsigned key, vendor;
+
+		if (pci_devices_line(line, &key, &vendor) != 0) {
+			bad = 1;
+			break;
+		}
+		lines++;
+		if (seen[key / 8] & (1u << (key % 8)))
+			again[key / 8] |= (unsigned char)(1u << (key % 8));
+		seen[key / 8] |= (unsigned char)(1u << (key % 8));
+		if (gw_is_gpu_maker(vendor)) {
+			*keys = gw_xrealloc(*keys, (*nkeys + 1) * sizeof **keys);
+			(*keys)[(*nkeys)++] = key;
+		}
+	}
+	free(line);
+	if (bad || ferror(f) || lines == 0) {
+		free(*keys);
+		*keys = NULL;
+		*nkeys = 0;
+		return -1;
+	}
+	for (i = 0; i < *nkeys; i++)
+		if (again[(*keys)[i] / 8] & (1u << ((*keys)[i] % 8)))
+			*dup = 1;
+	return 0;
+}
+
 /* Bit 3 (IR) of an ecap file's value ("%llx", trimmed in place): 1 set,
  * 0 clear, -1 not a hex value. */
 int
