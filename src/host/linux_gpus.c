@@ -313,8 +313,6 @@ has_gpu_proc(const char *root, const char *devdir)
 	free(p);
 	if (f == NULL)
 		return -1;
-	/* a few reads of the whole file, not one per 4 KiB */
-	setvbuf(f, NULL, _IOFBF, 65536);
 	r = gw_linux_scan_pci_devices(f, &keys, &n, &dup);
 	fclose(f);
 	if (r != 0 || dup) {
