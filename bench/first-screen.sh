@@ -3,8 +3,8 @@
 # Time to first screen and peak memory of the gpuwiz wizard next to
 # `dialog --menu` (what a shell-script wizard would use), in one run, on a
 # machine with no PCI devices and with 300 and 3,000 of them (a sysroot
-# of sysfs files, GPUWIZ_SYSROOT; none a GPU, so the welcome screen
-# offers the sample hosts).  Each program starts in a detached tmux pane
+# of sysfs files and /proc/bus/pci/devices, GPUWIZ_SYSROOT; none a GPU,
+# so the welcome screen offers the sample hosts).  Each program starts in a detached tmux pane
 # of 80x24; the time runs from the start of the pane until capture-pane
 # shows the program's first screen; the memory is the program's peak
 # resident size (VmHWM) at that moment.  The runs of the programs
@@ -43,7 +43,7 @@ bench_peer python "$BENCH_PY"
 bench_programs
 echo "runs: $N of each program per host"
 
-# mkroot ROOT N: N PCI devices under ROOT/sys, no display
+# mkroot ROOT N: N PCI devices under ROOT, no display
 # (tests/pci-sysroot.py)
 mkroot() { "$BENCH_PY" tests/pci-sysroot.py "$1" "$2"; }
 

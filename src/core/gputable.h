@@ -201,6 +201,12 @@ int gw_gpu_vgpu_check(const gw_gpu *g, const char *profile, gw_err *e);
 /* On-board management displays (ASPEED, Matrox BMCs) and virtual ones
  * (VMware SVGA, QEMU VGA/QXL): listed by the probes, never sized. */
 int gw_is_onboard_display(unsigned vendor);
+/* GPU makers: vendors whose PCI functions on today's hosts are a
+ * graphics card's (the GPU, its audio, USB or bridge functions; NVIDIA's
+ * NVSwitch): NVIDIA and AMD/ATI (AMD's chipsets are 0x1022).  Intel's id
+ * is also its chipsets', so it is not among them: a question asked of
+ * each maker's function must not grow with the host. */
+int gw_is_gpu_maker(unsigned vendor);
 
 /* Largest observed BAR1 in MiB, 0 when unknown. */
 unsigned long gw_gpu_bar1_max_mib(const gw_gpu *g);

@@ -549,3 +549,10 @@ gw_is_onboard_display(unsigned vendor)
 	       vendor == 0x1234 ||   /* QEMU standard VGA */
 	       vendor == 0x1b36;     /* QEMU/Red Hat QXL */
 }
+
+int
+gw_is_gpu_maker(unsigned vendor)
+{
+	return vendor == 0x10de ||   /* NVIDIA */
+	       vendor == 0x1002;     /* AMD/ATI (Radeon, Instinct) */
+}

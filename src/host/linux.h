@@ -40,11 +40,14 @@ int gw_linux_gpus(const gw_table *t, const char *sysroot, gw_gpu_dev **out,
                   size_t *n, gw_err *e);
 
 /* Has the host under sysroot a GPU to configure: a display-class PCI
- * device (class 0x03xxxx) that is not an onboard/BMC display
- * (gw_is_onboard_display)?  One read of each device's class file (its
- * vendor only for a display-class one), none of libpci's per-device
- * reads, and it stops at the first such GPU: 1 or 0, or -1 with e set
- * (as gw_linux_gpus: sysroot, or no SYSROOT/sys/bus/pci/devices). */
+ * device (class 0x03xxxx) from a GPU maker (gw_is_gpu_maker: NVIDIA,
+ * AMD)?  From SYSROOT/proc/bus/pci/devices (every function's vendor in
+ * one file) and the class file of the GPU makers' functions alone; where
+ * that file is missing or cannot answer (a GPU maker's function outside
+ * PCI domain 0000), one read of each device's class file (its vendor only
+ * for a display-class one), stopping at the first GPU.  None of libpci's
+ * per-device reads.  1 or 0, or -1 with e set (as gw_linux_gpus:
+ * sysroot, or no SYSROOT/sys/bus/pci/devices). */
 int gw_linux_has_gpu(const char *sysroot, gw_err *e);
 
 /* Helpers shared with verify.c (gpuwiz verify on a live guest). */

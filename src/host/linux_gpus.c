@@ -2,9 +2,10 @@
 /* linux_gpus.c: gpuwiz gpus's data (linux.h): display-class devices
  * through libpci's sysfs back end pointed at SYSROOT/sys/bus/pci, their
  * IOMMU group-mates, and the MMIO size for all of them in one VM
- * (mmio.h); and whether there is a GPU at all, from the class files
- * alone (the wizard's first screen).  libpci's error handler would exit(), so ours longjmps
- * back and the failure becomes an input error.
+ * (mmio.h); and whether there is a GPU at all (the wizard's first
+ * screen): /proc/bus/pci/devices and the class of a GPU maker's
+ * functions, else each device's class file.  libpci's error handler would
+ * exit(), so ours longjmps back and the failure becomes an input error.
  */
 #include "linux_int.h"
 
@@ -283,42 +284,97 @@ gw_linux_gpus(const gw_table *t, const char *sysroot, gw_gpu_dev **out,
 	return rc;
 }
 
-int
-gw_linux_has_gpu(const char *sysroot, gw_err *e)
+/* Is the device devdir/name a display (its class file)? */
+static int
+is_display(const char *devdir, const char *name)
 {
-	char *root, *devdir, *p;
+	char *p = gw_xasprintf("%s/%s/class", devdir, name);
+	long cls = gw_linux_read_hex(p);
+
+	free(p);
+	return cls < 0 ? -1 : ((cls >> 16) & 0xff) == 0x03;
+}
+
+/* The question from ROOT/proc/bus/pci/devices, one file for every
+ * function's vendor (as libpci's proc back end scans), and the class file
+ * of the GPU makers' functions only: 1 or 0, or -1 when that file cannot
+ * answer (missing, unreadable or not the kernel's lines: containers and
+ * sysroots without it; a GPU maker's function outside PCI domain 0000,
+ * which the file does not name) and the sysfs walk must. */
+static int
+has_gpu_proc(const char *root, const char *devdir)
+{
+	char *p = gw_xasprintf("%s/proc/bus/pci/devices", root);
+	FILE *f = fopen(p, "re");
+	unsigned *keys;
+	size_t n, i;
+	int dup, r;
+
+	free(p);
+	if (f == NULL)
+		return -1;
+	r = gw_linux_scan_pci_devices(f, &keys, &n, &dup);
+	fclose(f);
+	if (r != 0 || dup) {
+		free(keys);
+		return -1;
+	}
+	for (i = 0; i < n && r == 0; i++) {
+		char name[16];
+
+		snprintf(name, sizeof name, "0000:%02x:%02x.%x",
+		         (keys[i] >> 8) & 0xff, (keys[i] >> 3) & 0x1f,
+		         keys[i] & 7);
+		r = is_display(devdir, name);
+	}
+	free(keys);
+	return r;
+}
+
+/* The question from each device's class file (its vendor only for a
+ * display): the walk where /proc/bus/pci/devices cannot answer. */
+static int
+has_gpu_sysfs(const char *devdir, gw_err *e)
+{
 	struct dirent *de;
 	DIR *d;
 	int found = 0;
 
-	if ((root = gw_linux_root(sysroot, e)) == NULL)
-		return -1;
-	devdir = gw_xasprintf("%s/sys/bus/pci/devices", root);
-	free(root);
 	if ((d = opendir(devdir)) == NULL) {
 		gw_err_set(e, _("%s: no such directory; expected the sysfs PCI "
 		                "devices of a Linux host"), devdir);
-		free(devdir);
 		return -1;
 	}
 	while (!found && (de = readdir(d)) != NULL) {
-		long cls, vendor;
+		char *p;
+		long vendor;
 
-		if (de->d_name[0] == '.')
-			continue;
-		p = gw_xasprintf("%s/%s/class", devdir, de->d_name);
-		cls = gw_linux_read_hex(p);
-		free(p);
-		if (cls < 0 || ((cls >> 16) & 0xff) != 0x03)
+		if (de->d_name[0] == '.' || is_display(devdir, de->d_name) != 1)
 			continue;
 		p = gw_xasprintf("%s/%s/vendor", devdir, de->d_name);
 		vendor = gw_linux_read_hex(p);
 		free(p);
-		found = vendor >= 0 && !gw_is_onboard_display((unsigned)vendor);
+		found = vendor >= 0 && gw_is_gpu_maker((unsigned)vendor);
 	}
 	closedir(d);
-	free(devdir);
 	return found;
+}
+
+int
+gw_linux_has_gpu(const char *sysroot, gw_err *e)
+{
+	char *root, *devdir;
+	int r;
+
+	if ((root = gw_linux_root(sysroot, e)) == NULL)
+		return -1;
+	devdir = gw_xasprintf("%s/sys/bus/pci/devices", root);
+	r = gw_linux_is_dir(devdir) ? has_gpu_proc(root, devdir) : -1;
+	if (r < 0)
+		r = has_gpu_sysfs(devdir, e);
+	free(devdir);
+	free(root);
+	return r;
 }
 
 uint64_t

@@ -83,6 +83,126 @@ gw_linux_scan_interrupts(FILE *f, char **kinds)
 	return 0;
 }
 
+/* Up to max hex digits from p (before end) into *v: the count, 0 when p
+ * holds none or more than max.  By hand: strtoul's locale and sign
+ * handling cost more than the rest of a line. */
+static size_t
+hex_field(const char *p, const char *end, size_t max, unsigned long *v)
+{
+	size_t n = 0;
+
+	*v = 0;
+	for (; p < end && n <= max; p++, n++) {
+		unsigned c = (unsigned char)*p, d;
+
+		if (c - '0' < 10)
+			d = c - '0';
+		else if ((c | 0x20) - 'a' < 6)
+			d = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		*v = *v << 4 | d;
+	}
+	return n > max ? 0 : n;
+}
+
+/* The bus << 8 | devfn and the vendor of the /proc/bus/pci/devices line
+ * [l, end); -1 when it does not start "BBDF\tVVVVDDDD" and a blank or
+ * its end. */
+static int
+pci_devices_line(const char *l, const char *end, unsigned *key,
+                 unsigned *vendor)
+{
+	unsigned long a, b;
+	size_t n;
+
+	if ((n = hex_field(l, end, 4, &a)) == 0 || l + n == end ||
+	    (l[n] != '\t' && l[n] != ' '))
+		return -1;
+	for (l += n; l < end && (*l == '\t' || *l == ' '); l++)
+		;
+	if ((n = hex_field(l, end, 8, &b)) == 0 ||
+	    (l + n < end && l[n] != '\t' && l[n] != ' '))
+		return -1;
+	*key = (unsigned)a;
+	*vendor = (unsigned)(b >> 16);
+	return 0;
+}
+
+/* What gw_linux_scan_pci_devices keeps while it reads. */
+typedef struct pci_scan {
+	/* one bit per bus << 8 | devfn: listed once, listed again */
+	unsigned char seen[0x10000 / 8], again[0x10000 / 8];
+	unsigned *keys;
+	size_t nkeys, lines;
+} pci_scan;
+
+static int
+pci_scan_line(pci_scan *s, const char *l, const char *end)
+{
+	unsigned key, vendor;
+
+	if (pci_devices_line(l, end, &key, &vendor) != 0)
+		return -1;
+	s->lines++;
+	if (s->seen[key / 8] & (1u << (key % 8)))
+		s->again[key / 8] |= (unsigned char)(1u << (key % 8));
+	s->seen[key / 8] |= (unsigned char)(1u << (key % 8));
+	if (gw_is_gpu_maker(vendor)) {
+		s->keys = gw_xrealloc(s->keys, (s->nkeys + 1) * sizeof *s->keys);
+		s->keys[s->nkeys++] = key;
+	}
+	return 0;
+}
+
+/* The lines a block at a time: a line of the kernel's is some 300 bytes,
+ * a longer one is not its. */
+#define PCI_DEVICES_BLOCK 65536
+
+int
+gw_linux_scan_pci_devices(FILE *f, unsigned **keys, size_t *nkeys,
+                          int *dup)
+{
+	pci_scan *s = gw_xcalloc(1, sizeof *s);
+	char *buf = gw_xmalloc(PCI_DEVICES_BLOCK);
+	size_t have = 0, i;
+	int bad = 0, rc = 0;
+
+	for (;;) {
+		size_t r = fread(buf + have, 1, PCI_DEVICES_BLOCK - have, f);
+		char *p = buf, *end = buf + have + r, *nl;
+
+		while (!bad && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+			bad = pci_scan_line(s, p, nl) != 0;
+			p = nl + 1;
+		}
+		have = (size_t)(end - p);
+		memmove(buf, p, have);
+		if (have == PCI_DEVICES_BLOCK)
+			bad = 1;
+		if (bad || r == 0)
+			break;
+	}
+	/* the last line without its newline */
+	if (!bad && have > 0)
+		bad = pci_scan_line(s, buf, buf + have) != 0;
+	*keys = s->keys;
+	*nkeys = s->nkeys;
+	*dup = 0;
+	if (bad || ferror(f) || s->lines == 0) {
+		free(*keys);
+		*keys = NULL;
+		*nkeys = 0;
+		rc = -1;
+	}
+	for (i = 0; i < *nkeys; i++)
+		if (s->again[(*keys)[i] / 8] & (1u << ((*keys)[i] % 8)))
+			*dup = 1;
+	free(buf);
+	free(s);
+	return rc;
+}
+
 /* Bit 3 (IR) of an ecap file's value ("%llx", trimmed in place): 1 set,
  * 0 clear, -1 not a hex value. */
 int

@@ -517,9 +517,10 @@ gw_wizard_machine_has_gpu(const gw_wizard *w)
 	gw_err e;
 
 	(void)w;
-	/* one class read per PCI device (gw_linux_has_gpu): the welcome
-	 * screen's question only; a root that cannot be read counts as one
-	 * with a GPU (nothing offered in its place) */
+	/* /proc/bus/pci/devices and the GPU makers' class files
+	 * (gw_linux_has_gpu): the welcome screen's question only; a root
+	 * that cannot be read counts as one with a GPU (nothing offered in
+	 * its place) */
 	return gw_linux_has_gpu(gw_wizard_sysroot(), &e) != 0;
 }
 

@@ -3,15 +3,16 @@
  * /sys (src/host/linux_parse.c, the parsers the readers of linux.c,
  * linux_checks.c, linux_irq.c and linux_guest.c feed with each file):
  * the input is each of those files in turn: /proc/cpuinfo (the vmx and
- * svm flags), /proc/cmdline (the IOMMU words), /proc/interrupts (as a
- * stream), an IOMMU unit's ecap, a sysfs hex value, /proc/driver/nvidia/
- * version, and a GPU's sysfs resource file and config space, which then
+ * svm flags), /proc/cmdline (the IOMMU words), /proc/interrupts and
+ * /proc/bus/pci/devices (as streams), an IOMMU unit's ecap, a sysfs hex
+ * value, /proc/driver/nvidia/version, and a GPU's sysfs resource file
+ * and config space, which then
  * go through gpuwiz verify's checks of the guest (gw_live_checks) as an
  * L40S's.  The seeds are in tests/fuzz/linux-seeds (files of the sample
  * hosts' trees as gpuwiz writes them; README.md).  Invariants: a hex value
  * is -1 or not negative; ecap's bit is -1, 0 or 1; the remapped chips are
- * named as the row names them; a driver version has a dot; at most six
- * resource lines. */
+ * named as the row names them; a PCI function's bus and devfn fit 16
+ * bits; a driver version has a dot; at most six resource lines. */
 #include "fuzz.h"
 #include "linux_int.h"
 #include "verify_live.h"
@@ -36,6 +37,29 @@ fz_interrupts(const uint8_t *data, size_t size)
 		         strcmp(kinds, "IR-IO-APIC") == 0 ||
 		         strcmp(kinds, "IR-PCI-MSI, IR-IO-APIC") == 0);
 	free(kinds);
+	fclose(f);
+}
+
+static void
+fz_pci_devices(const uint8_t *data, size_t size)
+{
+	FILE *f;
+	unsigned *keys;
+	size_t n, i;
+	int dup;
+
+	if (size == 0)
+		return;         /* fmemopen refuses an empty buffer */
+	f = fmemopen((void *)data, size, "r");
+	FZ_CHECK(f != NULL);
+	if (gw_linux_scan_pci_devices(f, &keys, &n, &dup) == 0) {
+		FZ_CHECK(dup == 0 || n > 0);
+		for (i = 0; i < n; i++)
+			FZ_CHECK(keys[i] <= 0xffff);
+	} else {
+		FZ_CHECK(keys == NULL && n == 0);
+	}
+	free(keys);
 	fclose(f);
 }
 
@@ -86,6 +110,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < sizeof fz_words / sizeof fz_words[0]; i++)
 		(void)gw_linux_has_word(text, fz_words[i]);
 	fz_interrupts(data, size);
+	fz_pci_devices(data, size);
 	copy = gw_xstrdup(text);
 	ir = gw_linux_ecap_ir(copy);
 	FZ_CHECK(ir >= -1 && ir <= 1);

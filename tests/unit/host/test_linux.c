@@ -1025,6 +1025,122 @@ has_gpu_from_class(void **state)
 	rm_tree(root);
 }
 
+/* A /proc/bus/pci/devices line as drivers/pci/proc.c writes it: bus and
+ * devfn, vendor and device, irq, seven addresses and seven sizes (all 0
+ * here), the driver. */
+static void
+proc_line(gw_buf *b, unsigned bus, unsigned dev, unsigned fn, unsigned vd,
+          const char *drv)
+{
+	int k;
+
+	gw_buf_printf(b, "%02x%02x\t%08x\t0", bus, dev << 3 | fn, vd);
+	for (k = 0; k < 14; k++)
+		gw_buf_printf(b, "\t%16x", 0);
+	gw_buf_printf(b, "\t%s\n", drv);
+}
+
+static void
+put_proc(const char *root, const gw_buf *b)
+{
+	put_text(root, "proc/bus/pci/devices", b->data ? b->data : "");
+}
+
+/* The same question from /proc/bus/pci/devices: the GPU makers' functions
+ * only (the GPU in sys but not in that file is not seen), their class
+ * files deciding; the sysfs walk where that file cannot answer (missing,
+ * empty, not the kernel's lines, a GPU maker's bus and devfn listed twice
+ * or not in domain 0000), with the same rule: an Intel display is no GPU
+ * either way, an AMD one is. */
+static void
+has_gpu_from_proc(void **state)
+{
+	char *root = tu_tmpdir(), *root2 = tu_tmpdir(), *p;
+	fhost h = { CPU_INTEL, NULL, "intel_iommu=on", 1 };
+	fdev nic = { "0000:02:00.0", 0x8086, 0x1533, 0x020000, 0x8086, 0x0001,
+	             { { B_MEM32, 1u << 20 } }, NULL, "igb" };
+	fdev bmc = { "0000:03:00.0", 0x1a03, 0x2000, 0x030000, 0x1a03, 0x2000,
+	             { { B_MEM32, 16u << 20 } }, NULL, "ast" };
+	fdev gpu = { "0000:41:00.0", 0x10de, 0x26b9, 0x030200, 0x10de, 0x1851,
+	             GPU_BARS_ADA(64 * GiB), "25", "nvidia" };
+	fdev hda = { "0000:41:00.1", 0x10de, 0x22ba, 0x040300, 0x10de, 0x1851,
+	             { { B_MEM32, 16u << 10 } }, "25", "snd_hda_intel" };
+	fdev igd = { "0000:00:02.0", 0x8086, 0x56c0, 0x030000, 0x8086, 0x4905,
+	             { { B_MEM32, 16u << 20 } }, NULL, "i915" };
+	fdev amd = { "0000:05:00.0", 0x1002, 0x74a1, 0x038000, 0x1002, 0x74a1,
+	             { { B_MEM32, 16u << 20 } }, NULL, "amdgpu" };
+	gw_buf b;
+	gw_err e;
+
+	(void)state;
+	add_host(root, &h);
+	add_dev(root, &nic);
+	add_dev(root, &bmc);
+	add_dev(root, &gpu);
+	add_dev(root, &hda);
+
+	/* the file lists the NIC and the BMC: no GPU, whatever sys holds */
+	gw_buf_init(&b);
+	proc_line(&b, 0x02, 0, 0, 0x80861533, "igb");
+	proc_line(&b, 0x03, 0, 0, 0x1a032000, "ast");
+	put_proc(root, &b);
+	assert_int_equal(gw_linux_has_gpu(root, &e), 0);
+	/* NVIDIA's audio function alone: its class is not a display */
+	proc_line(&b, 0x41, 0, 1, 0x10de22ba, "snd_hda_intel");
+	put_proc(root, &b);
+	assert_int_equal(gw_linux_has_gpu(root, &e), 0);
+	/* and its GPU */
+	proc_line(&b, 0x41, 0, 0, 0x10de26b9, "nvidia");
+	put_proc(root, &b);
+	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	gw_buf_free(&b);
+
+	/* the audio function listed twice (two domains): the walk finds the
+	 * GPU at 41:00.0 */
+	gw_buf_init(&b);
+	proc_line(&b, 0x41, 0, 1, 0x10de22ba, "snd_hda_intel");
+	proc_line(&b, 0x41, 0, 1, 0x10de22ba, "snd_hda_intel");
+	put_proc(root, &b);
+	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	gw_buf_free(&b);
+	/* an NVIDIA function with no 0000: folder (another domain): the walk */
+	gw_buf_init(&b);
+	proc_line(&b, 0x81, 0, 1, 0x10de22ba, "");
+	put_proc(root, &b);
+	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	gw_buf_free(&b);
+	/* not the kernel's lines, or none: the walk */
+	put_text(root, "proc/bus/pci/devices", "0241 bogus\n");
+	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	put_text(root, "proc/bus/pci/devices", "");
+	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	put_text(root, "proc/bus/pci/devices", "10000\t10de26b9\t0\n");
+	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+
+	/* an Intel display is no GPU maker's, from the file and the walk; an
+	 * AMD one is */
+	add_host(root2, &h);
+	add_dev(root2, &nic);
+	add_dev(root2, &igd);
+	gw_buf_init(&b);
+	proc_line(&b, 0x00, 2, 0, 0x808656c0, "i915");
+	proc_line(&b, 0x02, 0, 0, 0x80861533, "igb");
+	put_proc(root2, &b);
+	assert_int_equal(gw_linux_has_gpu(root2, &e), 0);
+	p = gw_xasprintf("%s/proc/bus/pci/devices", root2);
+	assert_int_equal(unlink(p), 0);
+	free(p);
+	assert_int_equal(gw_linux_has_gpu(root2, &e), 0);
+	add_dev(root2, &amd);
+	assert_int_equal(gw_linux_has_gpu(root2, &e), 1);
+	proc_line(&b, 0x05, 0, 0, 0x100274a1, "amdgpu");
+	put_proc(root2, &b);
+	assert_int_equal(gw_linux_has_gpu(root2, &e), 1);
+	gw_buf_free(&b);
+	rm_tree(root2);
+	rm_tree(root);
+}
+
 /* What gpuwiz gpus shows, as data: the MMIO size computed once (the rule
  * on the known VRAM against the BAR need) and the notes, nothing printed. */
 static void
@@ -1099,6 +1215,7 @@ main(void)
 		cmocka_unit_test(gpus_foreign_group_mate),
 		cmocka_unit_test(structured_rows_and_gpus),
 		cmocka_unit_test(has_gpu_from_class),
+		cmocka_unit_test(has_gpu_from_proc),
 		cmocka_unit_test(gpus_report_data),
 	};
 
