@@ -328,7 +328,7 @@ int gw_vs_upgrade(gw_vs *s, const gw_vs_vm *vm, int target_hw,
  * so memory stays flat in the VM count; and no QueryConfigTarget (see
  * gw_vs_host_system_ids).  names are copied; n 0 ends the filter. */
 void gw_vs_set_vm_names(gw_vs *s, const char *const *names, size_t n);
-#define GW_VS_PAGE_OBJECTS 200
+#define GW_VS_PAGE_OBJECTS 5000
 
 /* QueryConfigTarget for h's systemIds, once per host (0 when already
  * read or when the server does not say: not fatal). */
