@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vs_tasks.c: following the session's tasks to their end together (see
- * vsphere.h, doc/design.md 4.5).  One ListView holds the tasks in flight
- * and one PropertyFilter on the session's property collector follows its
- * members' info.state and info.error (a TraversalSpec over the view's
- * "view"), both made with the first task: each task started since the
- * last wait goes into the view with one ModifyListView, which also takes
- * out the ended ones, and WaitForUpdatesEx answers for all of them.  No
- * poll loop per task and no filter per batch: the round trips are the
- * waits and one view change per wait that has new tasks.  The server
- * removes the view and the filter at the session's end (Logout).  The
- * answers are read in vs_task_parse.c. */
+ * vsphere.h, doc/design.md 4.5).  A batch's tasks are first asked for
+ * their state (RetrievePropertiesEx, TASKS_PER_CALL a call): those that
+ * ended quickly need nothing more.  One ListView holds the tasks still in
+ * flight (at most TASKS_PER_CALL) and one PropertyFilter on the session's
+ * property collector follows its members' info.state and info.error (a
+ * TraversalSpec over the view's "view"), both made with the first task
+ * waited on: each task started since the last wait goes into the view
+ * with one ModifyListView, which also takes out the ended ones, and
+ * WaitForUpdatesEx answers for all of them.  No poll loop per task and no
+ * filter per batch: the round trips are the reads, the waits and one view
+ * change per wait that has new tasks.  The server removes the view and
+ * the filter at the session's end (Logout).  The answers are read in
+ * vs_task_parse.c. */
 #include "vsphere_int.h"
 
 #include <errno.h>

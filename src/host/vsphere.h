@@ -236,6 +236,13 @@ void gw_vs_inventory_index(gw_vs_inventory *inv);
 void gw_vs_inventory_index_free(gw_vs_inventory *inv);
 /* The devices of vm (one of inv's VMs) from the first-th on, added to
  * inv's attached set (gw_vs_inventory_note_adds, vsapply.h). */
+/* vm (one of inv's VMs) read again from the server (one
+ * RetrievePropertiesEx of its properties, no view), in place: after its
+ * upgrade, the rest of the inventory as it was.  Its name and moref stay
+ * (the index holds them); a device it has gained is noted in the
+ * attached set.  0, or -1 with e (the VM as it was). */
+int gw_vs_vm_read_again(gw_vs *s, gw_vs_inventory *inv, const gw_vs_vm *vm,
+                        gw_err *e);
 void gw_vs_inventory_note_devs(gw_vs_inventory *inv, const gw_vs_vm *vm,
                                size_t first);
 /* A VM by moref ("vm-42"), else by exact name, else by case-insensitive

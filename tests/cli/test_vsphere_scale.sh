@@ -19,7 +19,8 @@ vs() { timeout 120 "$GPUWIZ" vsphere --url "$VC_URL" --user gw --thumbprint "$VC
 vm_args() { printf -- '--vm %s ' $VC_VMS; }
 
 # apply_counted N [APPLY OPTIONS...]: a fresh simulator of N VMs, one apply
-# to them all; sets rc out err total (requests answered, Logout included)
+# to them all; sets rc out err total (requests answered, Logout included),
+# calls, filters and views (CreateFilter, CreateContainerView)
 apply_counted() {
 	total=-1
 	n_vms=$1
@@ -33,6 +34,7 @@ apply_counted() {
 	total=$(vcsim_requests)
 	calls=$(sort "$VC_REQUESTS" | uniq -c | sort -rn | tr -s ' \n' '  ')
 	filters=$(vcsim_requests CreateFilter)
+	views=$(vcsim_requests CreateContainerView)
 	vcsim_stop
 }
 
@@ -55,5 +57,15 @@ for n in 50 300; do
 		ok "$n VMs, windows of $p: at most one task filter ($filters)"
 	else nok "$n VMs, windows of $p: at most one task filter" "$calls"; fi
 done
+
+# --upgrade-hw over several VMs: each upgraded VM read again alone (one
+# RetrievePropertiesEx), the inventory once per run (one view)
+n=4
+apply_counted $n --upgrade-hw
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^Reconfigured ' "$out")" -eq $n ] &&
+	[ "$(grep -c '^Upgraded the hardware version' "$out")" -eq $n ] &&
+	[ "$views" = 1 ] && [ "$total" -le $((5 * n + 10)) ]; then
+	ok "$n VMs upgraded: one inventory view, $total round trips (at most 5N + 10)"
+else nok "$n VMs upgraded: the inventory once" "rc $rc, counted $total: $calls $(tail -n 2 "$err")"; fi
 
 finish
