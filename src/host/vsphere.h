@@ -351,12 +351,13 @@ typedef void (*gw_vs_task_done_fn)(void *ctx, const char *vm,
  * gw_vs_reconfigure starts ReconfigVM_Task and returns once it is
  * started; when n are in flight it first waits until half of them have
  * ended (one RetrievePropertiesEx of the open tasks' state first, so
- * tasks go out in windows); cb hears of every task's end, and
- * gw_vs_tasks_wait waits for the rest.  The tasks still open at a wait
- * are put in the session's one ListView of tasks (ModifyListView), which
- * one PropertyFilter follows (info.state, info.error), and
- * WaitForUpdatesEx answers for them all (vs_tasks.c, doc/design.md
- * 4.5). */
+ * tasks go out in windows; UINT_MAX: no window); cb hears of every
+ * task's end, and gw_vs_tasks_wait waits for the rest, their states read
+ * first (at most 5,000 tasks a call).  The tasks still open at a wait
+ * are put in the session's one ListView of tasks (ModifyListView, at
+ * most 5,000 at a time), which one PropertyFilter follows (info.state,
+ * info.error), and WaitForUpdatesEx answers for them all (vs_tasks.c,
+ * doc/design.md 4.5). */
 void gw_vs_set_parallel(gw_vs *s, unsigned n, gw_vs_task_done_fn cb,
                         void *ctx);
 /* Wait for every task started since: 0 all succeeded, 1 some failed
