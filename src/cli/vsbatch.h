@@ -10,9 +10,11 @@
 #include "vsphere.h"
 
 #include <jansson.h>
+#include <limits.h>
 
-/* Default tasks in flight (doc/design.md 4.5). */
-#define VS_PARALLEL 128
+/* Default tasks in flight: no bound, every task started before the
+ * first wait (doc/design.md 4.5). */
+#define VS_PARALLEL UINT_MAX
 
 typedef struct vs_batch {
 	const char *cmd;

@@ -33,4 +33,18 @@ gw_idset_pci_key(unsigned dom, unsigned bus, unsigned dev, unsigned fn)
 	       fn;
 }
 
+/* A string as a key: its FNV-1a hash (equal strings, equal keys; a
+ * caller that needs the string itself compares it after the lookup). */
+static inline uint64_t
+gw_idset_str_key(const char *str)
+{
+	uint64_t h = 14695981039346656037u;
+
+	for (; *str; str++) {
+		h ^= (unsigned char)*str;
+		h *= 1099511628211u;
+	}
+	return h;
+}
+
 #endif

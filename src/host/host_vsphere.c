@@ -498,8 +498,12 @@ vs_upgrade(gw_host *h, const gw_vm *vm, int current, int target,
 	if (v == NULL)
 		return -1;
 	rc = gw_vs_upgrade(h->vs, v, target, h->progress, h->progress_ctx, e);
-	reread(h, rc == 0 ? e : &le);
-	return rc == 0 && !h->have_inv ? -1 : rc;
+	/* the VM as the upgrade left it (whatever its task said); the rest
+	 * of the inventory, read once per run, stays */
+	if (gw_vs_vm_read_again(h->vs, &h->inv, v, rc == 0 ? e : &le) != 0 &&
+	    rc == 0)
+		rc = -1;
+	return rc;
 }
 
 static int

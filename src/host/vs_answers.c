@@ -3,7 +3,7 @@
  * from the body element that vs_call (or vs_parse_answer, for a saved
  * answer) gives: RetrieveServiceContent's ServiceContent (vsphere.c's
  * login) and the moref that CreateContainerView (vs_inventory.c),
- * CreateFilter (vs_tasks.c) and the *_Task methods (vs_actions.c) return.
+ * CreateListView and CreateFilter (vs_tasks.c) and the *_Task methods (vs_actions.c) return.
  * The unit tests (tests/unit/host/test_vsphere.c) and the fuzz target
  * tests/fuzz/fuzz_vsphere.c call them on saved answers. */
 #include "vsphere_int.h"
@@ -49,8 +49,11 @@ vs_moref_result(xmlNodePtr el, const char *host, const char *method,
 
 	if (moref != NULL)
 		return moref;
-	if (strcmp(method, "CreateContainerView") == 0)
-		gw_err_set(e, _("%s: CreateContainerView returned no view"), host);
+	if (strcmp(method, "CreateContainerView") == 0 ||
+	    strcmp(method, "CreateListView") == 0)
+		/* TRANSLATORS: %s the server, %s CreateContainerView or
+		 * CreateListView (the SOAP method, not translated). */
+		gw_err_set(e, _("%s: %s returned no view"), host, method);
 	else if (strcmp(method, "CreateFilter") == 0)
 		gw_err_set(e, _("%s: CreateFilter returned no filter"), host);
 	else

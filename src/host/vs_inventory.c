@@ -302,6 +302,56 @@ gw_vs_inventory_get(gw_vs *s, gw_vs_inventory *inv, gw_err *e)
 	return rc;
 }
 
+int
+gw_vs_vm_read_again(gw_vs *s, gw_vs_inventory *inv, const gw_vs_vm *vm,
+                    gw_err *e)
+{
+	gw_vs_inventory one;
+	gw_vs_parse_state *ps;
+	gw_vs_vm *old, tmp;
+	req r;
+	xmlNodePtr spec;
+	char *t;
+	int rc;
+
+	if (s == NULL || !s->logged_in) {
+		gw_err_set(e, _("not logged in to vSphere"));
+		return -1;
+	}
+	if (inv == NULL || vm < inv->vms || vm >= inv->vms + inv->nvms)
+		return -1;
+	old = &inv->vms[vm - inv->vms];
+	spec = vs_req_collector(&r, s, "RetrievePropertiesEx", "specSet");
+	add_prop_spec(spec, "VirtualMachine", vm_paths);
+	vs_add_moref(vs_add_el(spec, "objectSet"), "obj", "VirtualMachine",
+	             old->moref);
+	vs_add_el(r.method, "options");
+	memset(&one, 0, sizeof one);
+	ps = gw_vs_parse_state_new();
+	rc = inventory_call(s, "RetrievePropertiesEx", &r, ps, &one, NULL, e);
+	vs_req_free(&r);
+	gw_vs_parse_state_free(ps);
+	if (rc == 0 && (one.nvms != 1 || strcmp(one.vms[0].moref, old->moref) != 0)) {
+		gw_err_set(e, _("%s: not found after the upgrade"), old->name);
+		rc = -1;
+	}
+	if (rc == 0) {
+		/* the new properties under the old name and moref */
+		t = one.vms[0].name;
+		one.vms[0].name = old->name;
+		old->name = t;
+		t = one.vms[0].moref;
+		one.vms[0].moref = old->moref;
+		old->moref = t;
+		tmp = *old;
+		*old = one.vms[0];
+		one.vms[0] = tmp;
+		gw_vs_inventory_note_devs(inv, old, 0);
+	}
+	gw_vs_inventory_free(&one);
+	return rc;
+}
+
 /* ---- the index ------------------------------------------------------------ */
 
 static int

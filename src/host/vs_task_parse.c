@@ -111,17 +111,23 @@ vs_task_updates_from_el(xmlNodePtr el, vs_updates *a, char **version,
 }
 
 void
+vs_task_state_unit(xmlNodePtr o, void *ctx)
+{
+	vs_updates *a = ctx;
+	gw_vs_task_update *u = updates_slot(a);
+
+	vs_task_update_from(o, "propSet", u);
+	if (u->task && u->state >= 0)
+		a->n++;
+	else
+		gw_vs_task_update_free(u);
+}
+
+void
 vs_task_states_from_el(xmlNodePtr el, vs_updates *a)
 {
-	FOR_EL(o, vs_first_el(el, "returnval"), "objects") {
-		gw_vs_task_update *u = updates_slot(a);
-
-		vs_task_update_from(o, "propSet", u);
-		if (u->task && u->state >= 0)
-			a->n++;
-		else
-			gw_vs_task_update_free(u);
-	}
+	FOR_EL(o, vs_first_el(el, "returnval"), "objects")
+		vs_task_state_unit(o, a);
 }
 
 int

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vs_tasks.c: following the session's tasks to their end together (see
- * vsphere.h, doc/design.md 4.5).  One ListView holds the tasks in flight
- * and one PropertyFilter on the session's property collector follows its
- * members' info.state and info.error (a TraversalSpec over the view's
- * "view"), both made with the first task: each task started since the
- * last wait goes into the view with one ModifyListView, which also takes
- * out the ended ones, and WaitForUpdatesEx answers for all of them.  No
- * poll loop per task and no filter per batch: the round trips are the
- * waits and one view change per wait that has new tasks.  The server
- * removes the view and the filter at the session's end (Logout).  The
- * answers are read in vs_task_parse.c. */
+ * vsphere.h, doc/design.md 4.5).  A batch's tasks are first asked for
+ * their state (RetrievePropertiesEx, TASKS_PER_CALL a call): those that
+ * ended quickly need nothing more.  One ListView holds the tasks still in
+ * flight (at most TASKS_PER_CALL) and one PropertyFilter on the session's
+ * property collector follows its members' info.state and info.error (a
+ * TraversalSpec over the view's "view"), both made with the first task
+ * waited on: each task started since the last wait goes into the view
+ * with one ModifyListView, which also takes out the ended ones, and
+ * WaitForUpdatesEx answers for all of them.  No poll loop per task and no
+ * filter per batch: the round trips are the reads, the waits and one view
+ * change per wait that has new tasks.  The server removes the view and
+ * the filter at the session's end (Logout).  The answers are read in
+ * vs_task_parse.c. */
 #include "vsphere_int.h"
 
 #include <errno.h>
@@ -20,6 +23,12 @@
 /* The least time between two waits while tasks run: updates accumulate,
  * so a batch of tasks ending together costs one round trip, not one each. */
 #define WAIT_GAP_MS 100
+/* The most tasks one call names or answers for: a read of the tasks'
+ * state asks for at most this many, and the view (so each wait's answer)
+ * holds at most this many; the others wait their turn.  Enough for a
+ * fleet of 10,000 VMs in two reads, small enough that no answer grows
+ * with the batch (a state with its error weighs about 1 KiB). */
+#define TASKS_PER_CALL 5000
 
 static void
 sleep_s(double sec)
@@ -47,12 +56,38 @@ ended_free(gw_vs *s)
 	s->nview_ended = 0;
 }
 
+/* The slot i under its moref's key (task_ids). */
+static void
+ids_put(gw_vs *s, size_t i)
+{
+	if (gw_idset_put(&s->task_ids, gw_idset_str_key(s->tasks[i].moref), i))
+		s->task_ids_shared = 1;
+}
+
+/* task_ids anew from the slots (after they moved). */
+static void
+ids_rebuild(gw_vs *s)
+{
+	gw_idset_free(&s->task_ids);
+	s->task_ids_shared = 0;
+	for (size_t i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].moref)
+			ids_put(s, i);
+}
+
+/* The task of moref, by its key; the list walked only when two morefs
+ * have met under one key. */
 static vs_task *
 find_task(gw_vs *s, const char *moref)
 {
-	for (size_t i = 0; i < s->ntasks; i++)
-		if (s->tasks[i].moref && strcmp(s->tasks[i].moref, moref) == 0)
-			return &s->tasks[i];
+	const size_t *i = gw_idset_get(&s->task_ids, gw_idset_str_key(moref));
+
+	if (i && *i < s->ntasks && s->tasks[*i].moref &&
+	    strcmp(s->tasks[*i].moref, moref) == 0)
+		return &s->tasks[*i];
+	for (size_t k = 0; s->task_ids_shared && k < s->ntasks; k++)
+		if (s->tasks[k].moref && strcmp(s->tasks[k].moref, moref) == 0)
+			return &s->tasks[k];
 	return NULL;
 }
 
@@ -61,9 +96,10 @@ vs_task_add(gw_vs *s, char *moref, const char *vm, const char *what, int sync)
 {
 	vs_task *t;
 
-	if (s->inflight == 0) {
+	if (s->inflight == 0 && s->ntasks > 0) {
 		/* every slot ended and told: the list starts again */
 		s->ntasks = 0;
+		ids_rebuild(s);
 	}
 	if (s->ntasks == s->tasks_cap) {
 		/* the ended tasks' slots given back first, so that the list
@@ -74,6 +110,8 @@ vs_task_add(gw_vs *s, char *moref, const char *vm, const char *what, int sync)
 			if (s->tasks[i].moref != NULL)
 				s->tasks[k++] = s->tasks[i];
 		s->ntasks = k;
+		s->read_at = 0;
+		ids_rebuild(s);
 	}
 	if (s->ntasks == s->tasks_cap) {
 		s->tasks_cap = s->tasks_cap ? s->tasks_cap * 2 : 16;
@@ -87,6 +125,7 @@ vs_task_add(gw_vs *s, char *moref, const char *vm, const char *what, int sync)
 	t->state = -1;
 	t->sync = sync;
 	t->last_pct = -2;
+	ids_put(s, s->ntasks - 1);
 	s->inflight++;
 	if (!sync)
 		s->ntotal++;
@@ -103,6 +142,7 @@ task_clear(gw_vs *s, vs_task *t)
 		                            sizeof *s->view_ended);
 		s->view_ended[s->nview_ended++] = t->moref;
 		t->moref = NULL;
+		s->view_n--;
 	}
 	free(t->moref);
 	free(t->vm);
@@ -176,19 +216,20 @@ task_props(xmlNodePtr spec)
 	return ps;
 }
 
-/* Each open task not in the view yet, as a moref element name of
- * parent; how many. */
-static size_t
+/* The open tasks not in the view yet, as moref elements name of parent,
+ * while the view has room (TASKS_PER_CALL); each marked in the view. */
+static void
 add_new_tasks(gw_vs *s, xmlNodePtr parent, const char *name)
 {
-	size_t i, n = 0;
+	for (size_t i = 0; i < s->ntasks && s->view_n < TASKS_PER_CALL; i++) {
+		vs_task *t = &s->tasks[i];
 
-	for (i = 0; i < s->ntasks; i++)
-		if (s->tasks[i].moref && s->tasks[i].state < 2 && !s->tasks[i].in_view) {
-			vs_add_moref(parent, name, "Task", s->tasks[i].moref);
-			n++;
+		if (t->moref && t->state < 2 && !t->in_view) {
+			vs_add_moref(parent, name, "Task", t->moref);
+			t->in_view = 1;
+			s->view_n++;
 		}
-	return n;
+	}
 }
 
 /* The view with its first members (CreateListView). */
@@ -253,9 +294,6 @@ watch_new(gw_vs *s, gw_err *e)
 {
 	if ((s->task_view == NULL ? create_view(s, e) : modify_view(s, e)) != 0)
 		return -1;
-	for (size_t i = 0; i < s->ntasks; i++)
-		if (s->tasks[i].moref && s->tasks[i].state < 2)
-			s->tasks[i].in_view = 1;
 	if (s->task_filter == NULL && create_filter(s, e) != 0)
 		return -1;
 	s->full_wait = 1;
@@ -360,49 +398,85 @@ ask_left_tasks(gw_vs *s, gw_err *e)
 	return 0;
 }
 
-/* The open tasks' state and error asked directly, in one
- * RetrievePropertiesEx, after a wait that brought nothing.  A wait
- * should miss no change, but a server may: govmomi's simulator reads a
- * new filter's state and only then starts collecting changes, so a task
- * that ends in between is never reported, and a client that trusts the
- * filter alone waits for it until the deadline.  One round trip per quiet
- * wait; what it finds ended goes through task_update as an update would
- * (a page of the answer is enough: the rest are asked next time). */
+/* The open tasks' state and error asked directly, at most
+ * TASKS_PER_CALL of them in one RetrievePropertiesEx, from read_at on
+ * (wrapping round), read_at left after the last asked: what it finds
+ * ended goes through task_update as an update would.  After a wait that
+ * brought nothing (reconcile): a wait should miss no change, but a
+ * server may: govmomi's simulator reads a new filter's state and only
+ * then starts collecting changes, so a task that ends in between is
+ * never reported, and a client that trusts the filter alone waits for
+ * it until the deadline.  Before the first wait: tasks that end quickly
+ * are known ended without a view, a filter or a wait.  The answer is
+ * read object by object (a page is enough: the tasks it leaves out are
+ * asked next time). */
 static int
-reconcile(gw_vs *s, gw_err *e)
+read_states(gw_vs *s, gw_err *e)
 {
 	req r;
 	xmlDocPtr doc;
 	xmlNodePtr el, spec;
 	vs_updates a = { NULL, 0, 0 };
-	size_t i, n = 0;
+	size_t i, k, n = 0;
 	int rc;
 
 	spec = vs_req_collector(&r, s, "RetrievePropertiesEx", "specSet");
 	task_props(spec);
-	for (i = 0; i < s->ntasks; i++)
+	if (s->read_at >= s->ntasks)
+		s->read_at = 0;
+	for (k = 0, i = s->read_at; k < s->ntasks && n < TASKS_PER_CALL;
+	     k++, i = i + 1 < s->ntasks ? i + 1 : 0)
 		if (s->tasks[i].moref && s->tasks[i].state < 2 && !s->tasks[i].left) {
 			vs_add_moref(vs_add_el(spec, "objectSet"), "obj", "Task",
 			             s->tasks[i].moref);
 			n++;
 		}
+	s->read_at = i;
 	vs_add_el(r.method, "options");
 	if (n == 0) {
 		vs_req_free(&r);
 		return 0;
 	}
-	rc = vs_call_simple(s, "RetrievePropertiesEx", &r, &doc, &el, e);
+	rc = vs_call_units(s, "RetrievePropertiesEx", &r, vs_objects_path,
+	                   vs_task_state_unit, &a, &doc, &el, e);
 	vs_req_free(&r);
-	if (rc != 0)
+	if (rc != 0) {
+		gw_vs_task_updates_free(a.ups, a.n);
 		return -1;
+	}
 	vs_task_states_from_el(el, &a);
 	xmlFreeDoc(doc);
-	for (i = 0; i < a.n; i++) {
+	for (i = 0; i < a.n; i++)
 		task_update(s, &a.ups[i]);
-		gw_vs_task_update_free(&a.ups[i]);
-	}
-	free(a.ups);
+	gw_vs_task_updates_free(a.ups, a.n);
 	return 0;
+}
+
+/* Every open task's state read once, TASKS_PER_CALL a call. */
+static int
+read_all_states(gw_vs *s, gw_err *e)
+{
+	size_t open = 0, calls;
+
+	for (size_t i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].moref && s->tasks[i].state < 2 && !s->tasks[i].left)
+			open++;
+	s->read_at = 0;
+	for (calls = (open + TASKS_PER_CALL - 1) / TASKS_PER_CALL;
+	     calls > 0 && s->inflight > 0; calls--)
+		if (read_states(s, e) != 0)
+			return -1;
+	return 0;
+}
+
+/* A call about the tasks failed: -1, e said anew where the server went
+ * away (the tasks' fate not known). */
+static int
+lost_line(gw_vs *s, gw_err *e)
+{
+	if (s->lost && !s->out_of_time)
+		gw_err_set(e, _("the server went away while the task was running; check the VM in the vSphere Client before trying again"));
+	return -1;
 }
 
 static int
@@ -413,10 +487,12 @@ open_done(const gw_vs *s, const vs_task *sync_task, size_t max_inflight)
 	return s->inflight <= max_inflight;
 }
 
-/* The open tasks not in the view yet. */
+/* Open tasks not in the view yet, and room for them in it. */
 static int
 unwatched(const gw_vs *s)
 {
+	if (s->view_n >= TASKS_PER_CALL)
+		return 0;
 	for (size_t i = 0; i < s->ntasks; i++)
 		if (s->tasks[i].moref && s->tasks[i].state < 2 && !s->tasks[i].in_view)
 			return 1;
@@ -432,11 +508,8 @@ wait_step(gw_vs *s, int *quiet, gw_err *e)
 {
 	if ((unwatched(s) && watch_new(s, e) != 0) ||
 	    wait_once(s, quiet, e) != 0 || ask_left_tasks(s, e) != 0 ||
-	    (*quiet && s->inflight > 0 && reconcile(s, e) != 0)) {
-		if (s->lost && !s->out_of_time)
-			gw_err_set(e, _("the server went away while the task was running; check the VM in the vSphere Client before trying again"));
-		return -1;
-	}
+	    (*quiet && s->inflight > 0 && read_states(s, e) != 0))
+		return lost_line(s, e);
 	return 0;
 }
 
@@ -467,11 +540,8 @@ vs_tasks_make_room(gw_vs *s, size_t max_inflight, gw_err *e)
 {
 	/* tasks that end quickly free the window in this one round trip,
 	 * with no view change and no wait */
-	if (reconcile(s, e) != 0) {
-		if (s->lost && !s->out_of_time)
-			gw_err_set(e, _("the server went away while the task was running; check the VM in the vSphere Client before trying again"));
-		return -1;
-	}
+	if (read_states(s, e) != 0)
+		return lost_line(s, e);
 	return vs_tasks_wait_until(s, NULL, max_inflight, e);
 }
 
@@ -493,6 +563,9 @@ tasks_reset(gw_vs *s)
 	s->tasks = NULL;
 	s->ntasks = s->tasks_cap = 0;
 	s->inflight = 0;
+	s->read_at = 0;
+	gw_idset_free(&s->task_ids);
+	s->task_ids_shared = 0;
 }
 
 void
@@ -524,7 +597,9 @@ gw_vs_tasks_wait(gw_vs *s, gw_err *e)
 
 	if (s == NULL)
 		return 0;
-	rc = vs_tasks_wait_until(s, NULL, 0, e);
+	/* tasks that ended quickly: known without a view or a wait */
+	rc = read_all_states(s, e) != 0 ? lost_line(s, e) :
+	     vs_tasks_wait_until(s, NULL, 0, e);
 	if (rc == 0 && s->nfailed > 0)
 		rc = 1;
 	tasks_reset(s);

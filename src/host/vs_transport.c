@@ -184,25 +184,32 @@ vs_time_left(const gw_vs *s)
 }
 
 /* The bounds of the next call: what is left of the deadline, else the
- * connect and call timeouts; limit (seconds, 0 none) lowers them.  0, or
- * -1 when the deadline has passed. */
+ * connect and call timeouts; limit (seconds, 0 none) lowers them.  The
+ * call timeout bounds the server's silence, not an answer on its way: no
+ * byte for that long ends the call, and an answer that keeps coming (a
+ * page of thousands of VMs on a slow link) may take up to POLL_CALLS
+ * times as long in all.  0, or -1 when the deadline has passed. */
 static int
 call_bounds(gw_vs *s, long limit)
 {
 	double left = vs_time_left(s);
 	long connect_ms = s->connect_timeout * 1000, call_ms = s->call_timeout * 1000;
+	long total_ms = call_ms * POLL_CALLS;
 
 	if (left >= 0) {
 		if (left < 0.001)
 			return -1;
-		connect_ms = call_ms = (long)(left * 1000) + 1;
+		connect_ms = call_ms = total_ms = (long)(left * 1000) + 1;
 	}
 	if (limit > 0 && call_ms > limit * 1000)
-		call_ms = limit * 1000;
+		call_ms = total_ms = limit * 1000;
 	if (connect_ms > call_ms)
 		connect_ms = call_ms;
 	curl_easy_setopt(s->curl, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
-	curl_easy_setopt(s->curl, CURLOPT_TIMEOUT_MS, call_ms);
+	curl_easy_setopt(s->curl, CURLOPT_TIMEOUT_MS, total_ms);
+	curl_easy_setopt(s->curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(s->curl, CURLOPT_LOW_SPEED_TIME,
+	                 call_ms >= 1000 ? call_ms / 1000 : 1L);
 	return 0;
 }
 

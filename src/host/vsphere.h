@@ -236,6 +236,13 @@ void gw_vs_inventory_index(gw_vs_inventory *inv);
 void gw_vs_inventory_index_free(gw_vs_inventory *inv);
 /* The devices of vm (one of inv's VMs) from the first-th on, added to
  * inv's attached set (gw_vs_inventory_note_adds, vsapply.h). */
+/* vm (one of inv's VMs) read again from the server (one
+ * RetrievePropertiesEx of its properties, no view), in place: after its
+ * upgrade, the rest of the inventory as it was.  Its name and moref stay
+ * (the index holds them); a device it has gained is noted in the
+ * attached set.  0, or -1 with e (the VM as it was). */
+int gw_vs_vm_read_again(gw_vs *s, gw_vs_inventory *inv, const gw_vs_vm *vm,
+                        gw_err *e);
 void gw_vs_inventory_note_devs(gw_vs_inventory *inv, const gw_vs_vm *vm,
                                size_t first);
 /* A VM by moref ("vm-42"), else by exact name, else by case-insensitive
@@ -328,7 +335,7 @@ int gw_vs_upgrade(gw_vs *s, const gw_vs_vm *vm, int target_hw,
  * so memory stays flat in the VM count; and no QueryConfigTarget (see
  * gw_vs_host_system_ids).  names are copied; n 0 ends the filter. */
 void gw_vs_set_vm_names(gw_vs *s, const char *const *names, size_t n);
-#define GW_VS_PAGE_OBJECTS 200
+#define GW_VS_PAGE_OBJECTS 5000
 
 /* QueryConfigTarget for h's systemIds, once per host (0 when already
  * read or when the server does not say: not fatal). */
@@ -344,12 +351,13 @@ typedef void (*gw_vs_task_done_fn)(void *ctx, const char *vm,
  * gw_vs_reconfigure starts ReconfigVM_Task and returns once it is
  * started; when n are in flight it first waits until half of them have
  * ended (one RetrievePropertiesEx of the open tasks' state first, so
- * tasks go out in windows); cb hears of every task's end, and
- * gw_vs_tasks_wait waits for the rest.  The tasks still open at a wait
- * are put in the session's one ListView of tasks (ModifyListView), which
- * one PropertyFilter follows (info.state, info.error), and
- * WaitForUpdatesEx answers for them all (vs_tasks.c, doc/design.md
- * 4.5). */
+ * tasks go out in windows; UINT_MAX: no window); cb hears of every
+ * task's end, and gw_vs_tasks_wait waits for the rest, their states read
+ * first (at most 5,000 tasks a call).  The tasks still open at a wait
+ * are put in the session's one ListView of tasks (ModifyListView, at
+ * most 5,000 at a time), which one PropertyFilter follows (info.state,
+ * info.error), and WaitForUpdatesEx answers for them all (vs_tasks.c,
+ * doc/design.md 4.5). */
 void gw_vs_set_parallel(gw_vs *s, unsigned n, gw_vs_task_done_fn cb,
                         void *ctx);
 /* Wait for every task started since: 0 all succeeded, 1 some failed

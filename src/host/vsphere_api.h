@@ -11,7 +11,7 @@
 #include "vsphere.h"
 
 /* Bump on any change of vsphere_api.def or of a struct of vsphere.h. */
-#define GW_VS_ABI 5
+#define GW_VS_ABI 6
 /* The file the program opens and the one symbol it looks up there. */
 #define GW_VS_MODULE_FILE "vsphere.so"
 #define GW_VS_MODULE_SYMBOL "gw_vs_module"

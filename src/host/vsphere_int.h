@@ -94,6 +94,10 @@ struct gw_vs {
 	void *done_ctx;
 	vs_task *tasks;
 	size_t ntasks, tasks_cap, inflight;
+	gw_idset task_ids;        /* moref key -> slot of tasks */
+	int task_ids_shared;      /* two morefs met under one key */
+	size_t read_at;           /* where the next read of states starts */
+	size_t view_n;            /* tasks in the view, not ended */
 	unsigned ndone, nfailed, ntotal;
 	char *task_view;          /* the ListView of the tasks followed */
 	char *task_filter;        /* the one PropertyFilter over it */
@@ -351,6 +355,8 @@ void vs_task_updates_from_el(xmlNodePtr el, vs_updates *a, char **version,
  * their info.state and info.error, into a: those that name their task and
  * a known state. */
 void vs_task_states_from_el(xmlNodePtr el, vs_updates *a);
+/* One such object (a vs_unit_fn of vs_objects_path; ctx a vs_updates). */
+void vs_task_state_unit(xmlNodePtr o, void *ctx);
 /* A started task (moref taken over); sync: waited for alone. */
 vs_task *vs_task_add(gw_vs *s, char *moref, const char *vm,
                      const char *what, int sync);

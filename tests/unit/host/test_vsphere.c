@@ -332,6 +332,42 @@ test_moref_results(void **state)
 	}
 }
 
+/* CreateListView's answer without a view: said as a view, not a task
+ * (the container view's empty answer under the list view's name). */
+static void
+test_moref_list_view(void **state)
+{
+	static const char body[] =
+		"<soapenv:Envelope xmlns:soapenv=\"http://schemas.xmlsoap.org/soap/envelope/\">"
+		"<soapenv:Body><CreateListViewResponse xmlns=\"urn:vim25\">"
+		"%s</CreateListViewResponse></soapenv:Body></soapenv:Envelope>";
+	static const char *const rv[] = {
+		"<returnval type=\"ListView\">session[1]lv-1</returnval>",
+		"<returnval type=\"ListView\"></returnval>", "",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		char *x = gw_xasprintf(body, rv[i]), *moref;
+		xmlNodePtr el;
+		xmlDocPtr doc = answer_el(x, strlen(x), "CreateListView", &el);
+		gw_err e;
+
+		e.msg[0] = '\0';
+		moref = vs_moref_result(el, "esx01", "CreateListView", &e);
+		if (i == 0) {
+			assert_non_null(moref);
+			assert_string_equal(moref, "session[1]lv-1");
+		} else {
+			assert_null(moref);
+			assert_string_equal(e.msg, "esx01: CreateListView returned no view");
+		}
+		free(moref);
+		xmlFreeDoc(doc);
+		free(x);
+	}
+}
+
 /* The task states that a quiet wait asks again (vs_tasks.c, reconcile). */
 static void
 test_task_states(void **state)
@@ -401,6 +437,7 @@ main(void)
 		cmocka_unit_test(test_task_info),
 		cmocka_unit_test(test_service_content),
 		cmocka_unit_test(test_moref_results),
+		cmocka_unit_test(test_moref_list_view),
 		cmocka_unit_test(test_task_states),
 		cmocka_unit_test(test_task_updates_enter),
 		cmocka_unit_test(test_task_updates_error),
