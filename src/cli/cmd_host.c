@@ -10,6 +10,7 @@
 #include "textesc.h"
 #include "write_report.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,22 +107,66 @@ vms_json(const char *label, const gw_vm_list *l, const gw_power *pw)
 	json_decref(j);
 }
 
+/* v in decimal ("%lu") in buf (n bytes, at least 21); its start. */
+static const char *
+ulong_text(char *buf, size_t n, unsigned long v)
+{
+	char *p = buf + n - 1;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	return p;
+}
+
+/* s, then blanks up to width (at most 16) bytes: printf's "%-WIDTHs". */
+static void
+put_padded(gw_buf *b, const char *s, size_t width)
+{
+	size_t n = strlen(s);
+
+	gw_buf_add(b, s, n);
+	if (n < width)
+		gw_buf_add(b, "                ", width - n);
+}
+
 static void
 vms_text(const char *label, const gw_vm_list *l, const gw_power *pw)
 {
+	const char *names[GW_POWER_SUSPENDED + 1];
+	char id[24];
+	gw_buf row;
 	size_t i;
+	int k;
 
 	/* TRANSLATORS: heading of gpuwiz vms; %s is the host. */
 	gw_fprintf_escaped(stdout, _("VMs on %s:\n"), label);
+	for (k = 0; k <= GW_POWER_SUSPENDED; k++)
+		names[k] = gw_power_name((gw_power)k);
+	gw_buf_init(&row);
 	for (i = 0; i < l->n; i++) {
 		const gw_vm *vm = &l->vms[i];
+		gw_power p = pw[i] <= GW_POWER_SUSPENDED ? pw[i]
+		                                         : GW_POWER_UNKNOWN;
 
-		/* the VM's name and file as vim-cmd printed them: escaped */
-		gw_fprintf_escaped(stdout, "  %-6lu %-12s %-7s %s  %s\n",
-		                   vm->vmid, gw_power_name(pw[i]),
-		                   vm->version ? vm->version : "-", vm->name,
-		                   vm->file);
+		/* "  %-6lu %-12s %-7s %s  %s\n", the whole row escaped: the
+		 * VM's name and file as vim-cmd printed them */
+		row.len = 0;
+		gw_buf_add(&row, "  ", 2);
+		put_padded(&row, ulong_text(id, sizeof id, vm->vmid), 6);
+		gw_buf_add(&row, " ", 1);
+		put_padded(&row, names[p], 12);
+		gw_buf_add(&row, " ", 1);
+		put_padded(&row, vm->version ? vm->version : "-", 7);
+		gw_buf_add(&row, " ", 1);
+		gw_buf_puts(&row, vm->name);
+		gw_buf_add(&row, "  ", 2);
+		gw_buf_puts(&row, vm->file);
+		gw_buf_add(&row, "\n", 1);
+		gw_fputs_escaped(row.data, stdout);
 	}
+	gw_buf_free(&row);
 	if (l->n == 0)
 		printf("  %s\n", _("(none)"));
 }
