@@ -3,7 +3,6 @@
  * the format) and the power state of getallvms' VMs read from it in one
  * go (doc/design.md, section 15.6). */
 #include "esxi_int.h"
-#include "idset.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -185,30 +184,61 @@ str_key(const char *s, size_t n)
 	return h;
 }
 
+/* Strings by hash: for each bucket the last element added, each element
+ * chained to the one added before it in its bucket (keys that differ
+ * share buckets: the callers compare the strings).  Eight to twelve bytes
+ * an element. */
+typedef struct strtab {
+	uint32_t *head, *next;
+	size_t mask;
+} strtab;
+
 /* No element: the end of a chain. */
-#define NO_VM ((size_t)-1)
+#define NO_VM ((size_t)UINT32_MAX)
 
-/* Add element i with the string key to s, chained after the first
- * element of that key (next[]: NO_VM ends a chain). */
+/* Room for n elements, numbered 0 to n - 1. */
 static void
-chain(gw_idset *s, size_t *next, const char *key, size_t i)
+strtab_init(strtab *t, size_t n)
 {
-	const size_t *first = gw_idset_put(s, str_key(key, strlen(key)), i);
+	size_t cap = 16;
 
-	next[i] = NO_VM;
-	if (first != NULL) {
-		next[i] = next[*first];
-		next[*first] = i;
-	}
+	while (cap < n)
+		cap *= 2;
+	t->mask = cap - 1;
+	t->head = gw_xmalloc(cap * sizeof *t->head);
+	memset(t->head, 0xff, cap * sizeof *t->head);
+	t->next = gw_xcalloc(n ? n : 1, sizeof *t->next);
 }
 
-/* The first VM of the chain of key (n bytes at key), or NO_VM. */
-static size_t
-chain_head(const gw_idset *s, const char *key, size_t n)
+static void
+strtab_free(strtab *t)
 {
-	const size_t *first = gw_idset_get(s, str_key(key, n));
+	free(t->head);
+	free(t->next);
+}
 
-	return first ? *first : NO_VM;
+/* Element i has the string key. */
+static void
+strtab_add(strtab *t, const char *key, size_t i)
+{
+	size_t h = (size_t)str_key(key, strlen(key)) & t->mask;
+
+	t->next[i] = t->head[h];
+	t->head[h] = (uint32_t)i;
+}
+
+/* The first element of the chain that holds those with key (n bytes at
+ * key), or NO_VM; strtab_next gives the next one. */
+static size_t
+strtab_first(const strtab *t, const char *key, size_t n)
+{
+	return t->head[(size_t)str_key(key, n) & t->mask];
+}
+
+static size_t
+strtab_next(const strtab *t, size_t i)
+{
+	return t->next[i];
 }
 
 /* A VM listed twice (the same Config File), through a hash set of the
@@ -217,34 +247,32 @@ chain_head(const gw_idset *s, const char *key, size_t n)
 static int
 check_twice(const gw_esxi_vm_proc_list *l, const char *name, gw_err *e)
 {
-	gw_idset seen;
-	size_t i, *next, dup = NO_VM, first = NO_VM;
+	strtab seen;
+	size_t i, dup = NO_VM, first = NO_VM;
 	char ex[64];
 
 	if (l->n < 2)
 		return 0;
-	gw_idset_init(&seen);
-	next = gw_xcalloc(l->n, sizeof *next);
+	strtab_init(&seen, l->n);
 	for (i = 0; i < l->n; i++) {
 		const char *f = l->procs[i].config_file;
 		size_t j, before = 0, first_j = NO_VM;
 
-		for (j = chain_head(&seen, f, strlen(f)); j != NO_VM;
-		     j = next[j])
+		for (j = strtab_first(&seen, f, strlen(f)); j != NO_VM;
+		     j = strtab_next(&seen, j))
 			if (strcmp(l->procs[j].config_file, f) == 0) {
 				before++;
 				if (first_j == NO_VM || j < first_j)
 					first_j = j;
 			}
-		chain(&seen, next, f, i);
+		strtab_add(&seen, f, i);
 		if (before == 1 && (dup == NO_VM ||
 		                    strcmp(f, l->procs[dup].config_file) < 0)) {
 			dup = i;
 			first = first_j;
 		}
 	}
-	gw_idset_free(&seen);
-	free(next);
+	strtab_free(&seen);
 	if (dup == NO_VM)
 		return 0;
 	esxi_err_line(e, name, l->procs[dup].line,
@@ -291,13 +319,11 @@ gw_esxi_parse_vm_processes_from(gw_esxi_produce *produce, void *pctx,
 
 /* ---- power states of getallvms' VMs ------------------------------------ */
 
-/* The listed VMs by their path in the datastore and by datastore: hash
- * sets of a key to one VM, the others with that key chained after it
- * (next[]), so that each running VM is matched in constant time. */
+/* The listed VMs by their path in the datastore and by datastore, so
+ * that each running VM is matched in constant time. */
 typedef struct vindex {
 	const gw_vm_list *vms;
-	gw_idset by_rel, by_ds;
-	size_t *next_rel, *next_ds;
+	strtab by_rel, by_ds;
 } vindex;
 
 static const char *
@@ -318,7 +344,8 @@ known_datastore(const vindex *x, const char *vol, size_t n)
 {
 	size_t j;
 
-	for (j = chain_head(&x->by_ds, vol, n); j != NO_VM; j = x->next_ds[j])
+	for (j = strtab_first(&x->by_ds, vol, n); j != NO_VM;
+	     j = strtab_next(&x->by_ds, j))
 		if (strncmp(vm_ds(&x->vms->vms[j]), vol, n) == 0 &&
 		    vm_ds(&x->vms->vms[j])[n] == '\0')
 			return 1;
@@ -347,8 +374,8 @@ match_proc(const vindex *x, const char *f, gw_power *power, size_t *unsure)
 	vn = (size_t)(slash - v);
 	rel = slash + 1;
 	known = known_datastore(x, v, vn);
-	for (j = chain_head(&x->by_rel, rel, strlen(rel)); j != NO_VM;
-	     j = x->next_rel[j]) {
+	for (j = strtab_first(&x->by_rel, rel, strlen(rel)); j != NO_VM;
+	     j = strtab_next(&x->by_rel, j)) {
 		const gw_vm *vm = &x->vms->vms[j];
 
 		if (strcmp(vm_rel(vm), rel) != 0)
@@ -381,19 +408,17 @@ gw_esxi_vms_power(const gw_vm_list *vms,
 	size_t i, j, *unsure, nunsure = 0;
 	int stray = 0;
 
-	gw_idset_init(&x.by_rel);
-	gw_idset_init(&x.by_ds);
-	x.next_rel = gw_xcalloc(vms->n ? vms->n : 1, sizeof *x.next_rel);
-	x.next_ds = gw_xcalloc(vms->n ? vms->n : 1, sizeof *x.next_ds);
+	strtab_init(&x.by_rel, vms->n);
+	strtab_init(&x.by_ds, vms->n);
 	unsure = gw_xcalloc(procs->n ? procs->n : 1, sizeof *unsure);
 	for (i = 0; i < vms->n; i++) {
 		power[i] = GW_POWER_OFF;
-		chain(&x.by_rel, x.next_rel, vm_rel(&vms->vms[i]), i);
+		strtab_add(&x.by_rel, vm_rel(&vms->vms[i]), i);
 		/* known_datastore asks whether a name is there: the VMs of a
 		 * listing mostly share a few, in runs */
 		if (i == 0 || strcmp(vm_ds(&vms->vms[i]),
 		                     vm_ds(&vms->vms[i - 1])) != 0)
-			chain(&x.by_ds, x.next_ds, vm_ds(&vms->vms[i]), i);
+			strtab_add(&x.by_ds, vm_ds(&vms->vms[i]), i);
 	}
 	for (i = 0; i < procs->n; i++) {
 		size_t u = NO_VM;
@@ -408,8 +433,8 @@ gw_esxi_vms_power(const gw_vm_list *vms,
 	for (i = 0; i < nunsure; i++) {
 		const char *rel = vm_rel(&vms->vms[unsure[i]]);
 
-		for (j = chain_head(&x.by_rel, rel, strlen(rel)); j != NO_VM;
-		     j = x.next_rel[j])
+		for (j = strtab_first(&x.by_rel, rel, strlen(rel)); j != NO_VM;
+		     j = strtab_next(&x.by_rel, j))
 			if (power[j] != GW_POWER_ON &&
 			    strcmp(vm_rel(&vms->vms[j]), rel) == 0)
 				power[j] = GW_POWER_UNKNOWN;
@@ -419,8 +444,6 @@ gw_esxi_vms_power(const gw_vm_list *vms,
 		if (power[i] == GW_POWER_OFF)
 			power[i] = GW_POWER_UNKNOWN;
 	free(unsure);
-	free(x.next_rel);
-	free(x.next_ds);
-	gw_idset_free(&x.by_rel);
-	gw_idset_free(&x.by_ds);
+	strtab_free(&x.by_rel);
+	strtab_free(&x.by_ds);
 }

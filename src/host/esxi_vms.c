@@ -423,6 +423,9 @@ getallvms_src(const esxi_src *src, const char *name, gw_vm_list *out,
 		                          "of %s"), CMD_GETALLVMS);
 		goto fail;
 	}
+	/* kept until the caller is done: no room to spare */
+	if (out->n > 0)
+		out->vms = gw_xrealloc(out->vms, out->n * sizeof *out->vms);
 	return 0;
 fail:
 	gw_vm_list_free(out);
