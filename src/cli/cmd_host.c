@@ -120,53 +120,67 @@ ulong_text(char *buf, size_t n, unsigned long v)
 	return p;
 }
 
-/* s, then blanks up to width (at most 16) bytes: printf's "%-WIDTHs". */
-static void
-put_padded(gw_buf *b, const char *s, size_t width)
+/* The n bytes of s at p, then blanks up to width bytes (printf's
+ * "%-WIDTHs"); past them. */
+static char *
+put_padded(char *p, const char *s, size_t n, size_t width)
 {
-	size_t n = strlen(s);
-
-	gw_buf_add(b, s, n);
-	if (n < width)
-		gw_buf_add(b, "                ", width - n);
+	memcpy(p, s, n);
+	p += n;
+	if (n < width) {
+		memset(p, ' ', width - n);
+		p += width - n;
+	}
+	return p;
 }
 
 static void
 vms_text(const char *label, const gw_vm_list *l, const gw_power *pw)
 {
 	const char *names[GW_POWER_SUSPENDED + 1];
-	char id[24];
-	gw_buf row;
-	size_t i;
+	size_t nlen[GW_POWER_SUSPENDED + 1];
+	char id[24], *row = NULL, *p;
+	size_t i, cap = 0;
 	int k;
 
 	/* TRANSLATORS: heading of gpuwiz vms; %s is the host. */
 	gw_fprintf_escaped(stdout, _("VMs on %s:\n"), label);
-	for (k = 0; k <= GW_POWER_SUSPENDED; k++)
+	for (k = 0; k <= GW_POWER_SUSPENDED; k++) {
 		names[k] = gw_power_name((gw_power)k);
-	gw_buf_init(&row);
+		nlen[k] = strlen(names[k]);
+	}
 	for (i = 0; i < l->n; i++) {
 		const gw_vm *vm = &l->vms[i];
-		gw_power p = pw[i] <= GW_POWER_SUSPENDED ? pw[i]
-		                                         : GW_POWER_UNKNOWN;
+		gw_power st = pw[i] <= GW_POWER_SUSPENDED ? pw[i]
+		                                          : GW_POWER_UNKNOWN;
+		const char *num = ulong_text(id, sizeof id, vm->vmid);
+		const char *ver = vm->version ? vm->version : "-";
+		size_t in = strlen(num), vn = strlen(ver);
+		size_t mn = strlen(vm->name), fn = strlen(vm->file);
+		size_t need = 2 + 6 + in + 1 + 12 + nlen[st] + 1 + 7 + vn + 1 +
+		              mn + 2 + fn + 2;
 
+		if (need > cap) {
+			cap = need * 2;
+			row = gw_xrealloc(row, cap);
+		}
 		/* "  %-6lu %-12s %-7s %s  %s\n", the whole row escaped: the
 		 * VM's name and file as vim-cmd printed them */
-		row.len = 0;
-		gw_buf_add(&row, "  ", 2);
-		put_padded(&row, ulong_text(id, sizeof id, vm->vmid), 6);
-		gw_buf_add(&row, " ", 1);
-		put_padded(&row, names[p], 12);
-		gw_buf_add(&row, " ", 1);
-		put_padded(&row, vm->version ? vm->version : "-", 7);
-		gw_buf_add(&row, " ", 1);
-		gw_buf_puts(&row, vm->name);
-		gw_buf_add(&row, "  ", 2);
-		gw_buf_puts(&row, vm->file);
-		gw_buf_add(&row, "\n", 1);
-		gw_fputs_escaped(row.data, stdout);
+		p = put_padded(row, "  ", 2, 0);
+		p = put_padded(p, num, in, 6);
+		p = put_padded(p, " ", 1, 0);
+		p = put_padded(p, names[st], nlen[st], 12);
+		p = put_padded(p, " ", 1, 0);
+		p = put_padded(p, ver, vn, 7);
+		p = put_padded(p, " ", 1, 0);
+		p = put_padded(p, vm->name, mn, 0);
+		p = put_padded(p, "  ", 2, 0);
+		p = put_padded(p, vm->file, fn, 0);
+		p = put_padded(p, "\n", 1, 0);
+		*p = '\0';
+		gw_fputs_escaped(row, stdout);
 	}
-	gw_buf_free(&row);
+	free(row);
 	if (l->n == 0)
 		printf("  %s\n", _("(none)"));
 }
