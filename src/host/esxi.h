@@ -30,11 +30,12 @@
 #define GW_ESXI_MAX_BYTES (16u << 20)
 
 /* A command's output handed over as it arrives: produce calls sink(sctx,
- * bytes, n) for each chunk, in order (sink returns 0), and returns 0, or
+ * bytes, n) for each chunk, in order (sink returns 0, and may change the
+ * bytes: the chunk is produce's own buffer), and returns 0, or
  * -1 with e set when the output could not be had (the command failed:
  * that error is the parser's).  The parser reads it in one pass and keeps
  * none of it but what its result holds. */
-typedef int gw_esxi_sink(void *sctx, const char *p, size_t n);
+typedef int gw_esxi_sink(void *sctx, char *p, size_t n);
 typedef int gw_esxi_produce(void *pctx, gw_esxi_sink *sink, void *sctx,
                             gw_err *e);
 

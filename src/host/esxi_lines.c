@@ -89,18 +89,12 @@ feed_add(esxi_feed *f, const char *p, size_t n)
 	f->len += n;
 }
 
-/* The line in f->buf is whole: check it, then the parser. */
+/* A whole line, the len bytes at b (b[len] writable: the '\n' it had, or
+ * room in f->buf): check it, then the parser. */
 static void
-feed_line(esxi_feed *f)
+feed_line(esxi_feed *f, char *b, size_t len)
 {
-	char *b;
-	size_t len;
-
-	feed_add(f, "", 0);
-	b = f->buf;
-	len = f->len;
 	b[len] = '\0';
-	f->len = 0;
 	if (++f->ln == 1 && len >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0) {
 		b += 3;
 		len -= 3;
@@ -128,6 +122,21 @@ feed_line(esxi_feed *f)
 	f->rc = f->fn(f->ctx, b, f->ln);
 }
 
+/* The k bytes at p end a line: with what f->buf holds of it, or alone,
+ * where they are (p[k] is overwritten). */
+static void
+feed_end_line(esxi_feed *f, char *p, size_t k)
+{
+	if (f->len == 0) {
+		feed_line(f, p, k);
+		return;
+	}
+	feed_add(f, p, k);
+	k = f->len;
+	f->len = 0;
+	feed_line(f, f->buf, k);
+}
+
 /* Are the n bytes at p spaces too? */
 static void
 spaces(esxi_feed *f, const char *p, size_t n)
@@ -139,9 +148,10 @@ spaces(esxi_feed *f, const char *p, size_t n)
 			f->spaces_only = 0;
 }
 
-/* n more bytes of the input. */
+/* n more bytes of the input (a gw_esxi_sink: the lines are cut where
+ * they are, p's bytes changed). */
 static int
-feed_bytes(void *ctx, const char *p, size_t n)
+feed_bytes(void *ctx, char *p, size_t n)
 {
 	esxi_feed *f = ctx;
 
@@ -152,22 +162,23 @@ feed_bytes(void *ctx, const char *p, size_t n)
 		return 0;
 	}
 	while (n > 0) {
-		const char *nl = memchr(p, '\n', n), *z;
+		char *nl = memchr(p, '\n', n), *z;
 		size_t k = nl ? (size_t)(nl - p) : n;
 
 		if (!f->file && (z = memchr(p, '\0', k)) != NULL) {
-			spaces(f, p, (size_t)(z - p));
-			feed_add(f, p, (size_t)(z - p));
-			if (f->len > 0)
-				feed_line(f);
+			k = (size_t)(z - p);
+			spaces(f, p, k);
+			if (f->len + k > 0)
+				feed_end_line(f, p, k);
 			f->ended = 1;
 			return 0;
 		}
 		spaces(f, p, k);
-		feed_add(f, p, k);
-		if (nl == NULL)
+		if (nl == NULL) {
+			feed_add(f, p, k);
 			return 0;
-		feed_line(f);
+		}
+		feed_end_line(f, p, k);
 		p += k + 1;
 		n -= k + 1;
 	}
@@ -178,8 +189,12 @@ feed_bytes(void *ctx, const char *p, size_t n)
 static int
 feed_end(esxi_feed *f, const esxi_src *src)
 {
-	if (!f->ended && f->len > 0)
-		feed_line(f);
+	if (!f->ended && f->len > 0) {
+		size_t k = f->len;
+
+		f->len = 0;
+		feed_line(f, f->buf, k);
+	}
 	free(f->buf);
 	f->buf = NULL;
 	if (src->empty_ok && f->spaces_only && !f->too_large)
@@ -222,8 +237,16 @@ feed_src(esxi_feed *f, const esxi_src *src)
 		return src->produce(src->pctx, feed_bytes, f, f->e);
 	if (src->f == NULL) {
 		const char *t = src->text ? src->text : "";
+		size_t left = strlen(t);
 
-		feed_bytes(f, t, strlen(t));
+		/* in pieces, so that the lines are cut in a copy */
+		while (!f->ended && left > 0) {
+			n = left < sizeof chunk ? left : sizeof chunk;
+			memcpy(chunk, t, n);
+			feed_bytes(f, chunk, n);
+			t += n;
+			left -= n;
+		}
 		return 0;
 	}
 	while (!f->ended && (n = fread(chunk, 1, sizeof chunk, src->f)) > 0)
