@@ -290,15 +290,6 @@ esxi_each_line(const char *text, const char *name, const char *cmd,
 	return esxi_src_each_line(&src, name, cmd, 0, fn, ctx, e);
 }
 
-int
-esxi_each_line_names(const char *text, const char *name, const char *cmd,
-                     esxi_line_fn *fn, void *ctx, gw_err *e)
-{
-	esxi_src src = { .text = text };
-
-	return esxi_src_each_line(&src, name, cmd, 1, fn, ctx, e);
-}
-
 /* ---- tables: every line kept (a header needs the dashes under it) ----- */
 
 static void
