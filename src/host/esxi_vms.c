@@ -117,8 +117,7 @@ guest_version_at(const char *s, vm_tail *t)
 	if (!esxi_is_blank(*p))
 		return -1;
 	p = esxi_skip_blanks(p);
-	for (k = 0; p[k] && !esxi_is_blank(p[k]); k++)
-		;
+	k = strcspn(p, " \t");
 	if (k == 0)
 		return -1;
 	t->g = p;
