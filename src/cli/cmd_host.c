@@ -10,6 +10,7 @@
 #include "textesc.h"
 #include "write_report.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,22 +107,80 @@ vms_json(const char *label, const gw_vm_list *l, const gw_power *pw)
 	json_decref(j);
 }
 
+/* v in decimal ("%lu") in buf (n bytes, at least 21); its start. */
+static const char *
+ulong_text(char *buf, size_t n, unsigned long v)
+{
+	char *p = buf + n - 1;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	return p;
+}
+
+/* The n bytes of s at p, then blanks up to width bytes (printf's
+ * "%-WIDTHs"); past them. */
+static char *
+put_padded(char *p, const char *s, size_t n, size_t width)
+{
+	memcpy(p, s, n);
+	p += n;
+	if (n < width) {
+		memset(p, ' ', width - n);
+		p += width - n;
+	}
+	return p;
+}
+
 static void
 vms_text(const char *label, const gw_vm_list *l, const gw_power *pw)
 {
-	size_t i;
+	const char *names[GW_POWER_SUSPENDED + 1];
+	size_t nlen[GW_POWER_SUSPENDED + 1];
+	char id[24], *row = NULL, *p;
+	size_t i, cap = 0;
+	int k;
 
 	/* TRANSLATORS: heading of gpuwiz vms; %s is the host. */
 	gw_fprintf_escaped(stdout, _("VMs on %s:\n"), label);
+	for (k = 0; k <= GW_POWER_SUSPENDED; k++) {
+		names[k] = gw_power_name((gw_power)k);
+		nlen[k] = strlen(names[k]);
+	}
 	for (i = 0; i < l->n; i++) {
 		const gw_vm *vm = &l->vms[i];
+		gw_power st = pw[i] <= GW_POWER_SUSPENDED ? pw[i]
+		                                          : GW_POWER_UNKNOWN;
+		const char *num = ulong_text(id, sizeof id, vm->vmid);
+		const char *ver = vm->version ? vm->version : "-";
+		size_t in = strlen(num), vn = strlen(ver);
+		size_t mn = strlen(vm->name), fn = strlen(vm->file);
+		size_t need = 2 + 6 + in + 1 + 12 + nlen[st] + 1 + 7 + vn + 1 +
+		              mn + 2 + fn + 2;
 
-		/* the VM's name and file as vim-cmd printed them: escaped */
-		gw_fprintf_escaped(stdout, "  %-6lu %-12s %-7s %s  %s\n",
-		                   vm->vmid, gw_power_name(pw[i]),
-		                   vm->version ? vm->version : "-", vm->name,
-		                   vm->file);
+		if (need > cap) {
+			cap = need * 2;
+			row = gw_xrealloc(row, cap);
+		}
+		/* "  %-6lu %-12s %-7s %s  %s\n", the whole row escaped: the
+		 * VM's name and file as vim-cmd printed them */
+		p = put_padded(row, "  ", 2, 0);
+		p = put_padded(p, num, in, 6);
+		p = put_padded(p, " ", 1, 0);
+		p = put_padded(p, names[st], nlen[st], 12);
+		p = put_padded(p, " ", 1, 0);
+		p = put_padded(p, ver, vn, 7);
+		p = put_padded(p, " ", 1, 0);
+		p = put_padded(p, vm->name, mn, 0);
+		p = put_padded(p, "  ", 2, 0);
+		p = put_padded(p, vm->file, fn, 0);
+		p = put_padded(p, "\n", 1, 0);
+		*p = '\0';
+		gw_fputs_escaped(row, stdout);
 	}
+	free(row);
 	if (l->n == 0)
 		printf("  %s\n", _("(none)"));
 }

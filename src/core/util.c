@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -537,12 +538,45 @@ gw_buf_put_escaped(gw_buf *b, const char *s)
 	free(t);
 }
 
+/* Do the n bytes at s need no escaping (printable ASCII, tab and newline
+ * only)?  Eight bytes at a time while none is below 0x20 or above 0x7e. */
+static int
+plain_text(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t high = 0x8080808080808080ULL;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w, del;
+
+		memcpy(&w, s + i, 8);
+		del = w ^ (ones * 0x7f);
+		if (((w - ones * 0x20) & ~w & high) != 0 || (w & high) != 0 ||
+		    ((del - ones) & ~del & high) != 0)
+			break;
+	}
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c < 0x20 || c >= 0x7F) && c != '\t' && c != '\n')
+			return 0;
+	}
+	return 1;
+}
+
 int
 gw_fputs_escaped(const char *s, FILE *f)
 {
-	char *t = gw_str_escaped(s);
-	int rc = fputs(t, f);
+	char *t;
+	int rc;
 
+	size_t n = strlen(s);
+
+	if (plain_text(s, n))
+		return fwrite(s, 1, n, f) == n ? 1 : EOF;
+	t = gw_str_escaped(s);
+	rc = fputs(t, f);
 	free(t);
 	return rc;
 }

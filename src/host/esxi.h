@@ -3,7 +3,8 @@
  * section 15.6), and `gpuwiz gpus --esxcli-file FILE`.
  *
  * Every parser takes the command's output as NUL-terminated text and
- * fills a struct; nothing here runs a command or prints (gpuwiz gpus
+ * fills a struct (getallvms and the process list take it too as it
+ * arrives, from a gw_esxi_produce); nothing here runs a command or prints (gpuwiz gpus
  * prints a gw_gpu_list through src/report/gpus_print.h).  Common rules:
  *  - Lines end in LF or CRLF; a UTF-8 byte order mark at the start and
  *    blanks at the end of a line are ignored; the last line needs no
@@ -27,6 +28,16 @@
 
 /* Largest input the parsers and the command accept. */
 #define GW_ESXI_MAX_BYTES (16u << 20)
+
+/* A command's output handed over as it arrives: produce calls sink(sctx,
+ * bytes, n) for each chunk, in order (sink returns 0, and may change the
+ * bytes: the chunk is produce's own buffer), and returns 0, or
+ * -1 with e set when the output could not be had (the command failed:
+ * that error is the parser's).  The parser reads it in one pass and keeps
+ * none of it but what its result holds. */
+typedef int gw_esxi_sink(void *sctx, char *p, size_t n);
+typedef int gw_esxi_produce(void *pctx, gw_esxi_sink *sink, void *sctx,
+                            gw_err *e);
 
 /* ---- esxcli hardware pci list ----------------------------------------- */
 
@@ -170,6 +181,10 @@ void gw_esxi_version_free(gw_esxi_version *v);
 
 int gw_esxi_parse_getallvms(const char *text, const char *name,
                             gw_vm_list *out, gw_err *e);
+/* The same, the output read as produce hands it over. */
+int gw_esxi_parse_getallvms_from(gw_esxi_produce *produce, void *pctx,
+                                 const char *name, gw_vm_list *out,
+                                 gw_err *e);
 
 /* ---- vim-cmd vmsvc/power.getstate ------------------------------------- */
 
@@ -213,10 +228,14 @@ typedef struct gw_esxi_vm_proc_list {
 
 int gw_esxi_parse_vm_processes(const char *text, const char *name,
                                gw_esxi_vm_proc_list *out, gw_err *e);
+/* The same, the output read as produce hands it over. */
+int gw_esxi_parse_vm_processes_from(gw_esxi_produce *produce, void *pctx,
+                                    const char *name,
+                                    gw_esxi_vm_proc_list *out, gw_err *e);
 void gw_esxi_vm_proc_list_free(gw_esxi_vm_proc_list *l);
 
-/* power[i] (vms->n of them) for vms->vms[i], from the running VMs (sorts:
- * O(n log n), doc/design.md 15.6): ON when a Config File is its .vmx,
+/* power[i] (vms->n of them) for vms->vms[i], from the running VMs (hash
+ * sets: linear, doc/design.md 15.6): ON when a Config File is its .vmx,
  * OFF when none is (esxcli does not tell suspended from off), UNKNOWN
  * when it cannot be told and power.getstate must be asked.  getallvms
  * names "[datastore1] dir/vm.vmx", esxcli "/vmfs/volumes/VOL/dir/vm.vmx"

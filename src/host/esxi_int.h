@@ -44,30 +44,32 @@ typedef struct esxi_lines {
 } esxi_lines;
 
 
-/* Split text (esxi_split_lines), skip its preamble (esxi_skip_preamble)
- * and call fn for each line after it, blank ones included (""), with its
- * number; stops at the first non-zero return of fn, which it returns.
- * -1 when the text cannot be split (e set). */
+/* Read text line by line, skip its preamble (blank lines, '#' comments,
+ * the command itself) and call fn for each line after it, blank ones
+ * included (""), with its number; fn is not called again after a
+ * non-zero return, which is returned unless the input is refused (too
+ * large, binary, empty: e set, -1). */
 typedef int esxi_line_fn(void *ctx, const char *s, unsigned ln);
 int esxi_each_line(const char *text, const char *name, const char *cmd,
                    esxi_line_fn *fn, void *ctx, gw_err *e);
-/* The same for an output that prints names the user chose (a VM's, which
- * may hold any byte but a newline): control bytes are kept in the lines,
- * and every printer escapes them (textesc.h); a NUL still ends the
- * text. */
-int esxi_each_line_names(const char *text, const char *name, const char *cmd,
-                         esxi_line_fn *fn, void *ctx, gw_err *e);
 
-/* An input read line by line: a text in memory, or a regular file read
- * twice (checked whole, then parsed) so that only one line of it is held
- * at a time. */
+/* An input read line by line, in one pass (esxi_lines.c): a text in
+ * memory, a regular file, or a command's output as it arrives (produce
+ * hands it over in chunks; a NUL ends it, as it ends a text). */
 typedef struct esxi_src {
 	const char *text;        /* the input, NUL-terminated, or */
-	FILE *f;                 /* a regular file, read from its start */
+	FILE *f;                 /* a regular file, read from where it is, or */
+	gw_esxi_produce *produce; /* a command's output (pctx) */
+	void *pctx;
 	const char *path;        /* f's name in the file's own errors */
 	size_t max;              /* f: larger is refused */
+	int empty_ok;            /* only blanks (isspace) is no line, not an
+	                          * error */
 } esxi_src;
-/* esxi_each_line over src; controls_ok as for esxi_each_line_names. */
+/* esxi_each_line over src.  controls_ok: for an output that prints names
+ * the user chose (a VM's, which may hold any byte but a newline), control
+ * bytes are kept in the lines, and every printer escapes them
+ * (textesc.h); a NUL still ends the text. */
 int esxi_src_each_line(const esxi_src *src, const char *name,
                        const char *cmd, int controls_ok, esxi_line_fn *fn,
                        void *ctx, gw_err *e);
@@ -76,9 +78,19 @@ int esxi_src_each_line(const esxi_src *src, const char *name,
  * bytes); the first allocation holds first. */
 void *esxi_grow(void *v, size_t n, size_t *cap, size_t size, size_t first);
 
-int esxi_is_blank(int c);
+static inline int
+esxi_is_blank(int c)
+{
+	return c == ' ' || c == '\t';
+}
 /* s with its leading blanks skipped. */
-const char *esxi_skip_blanks(const char *s);
+static inline const char *
+esxi_skip_blanks(const char *s)
+{
+	while (esxi_is_blank(*s))
+		s++;
+	return s;
+}
 /* [a, b) without its blanks at both ends, malloc'ed. */
 char *esxi_trimmed_span(const char *a, const char *b);
 

@@ -4,7 +4,7 @@
  * go (doc/design.md, section 15.6). */
 #include "esxi_int.h"
 
-#include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +45,8 @@ known_key(const char *s, const char **val)
 	size_t i, k;
 
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		if (*s != keys[i].key[0])
+			continue;
 		k = strlen(keys[i].key);
 		if (strncmp(s, keys[i].key, k) == 0 && s[k] == ':' &&
 		    (s[k + 1] == '\0' || esxi_is_blank(s[k + 1]))) {
@@ -170,115 +172,204 @@ procs_line(void *ctx, const char *s, unsigned ln)
 	return k < 0 ? 0 : add_field(ps, k, val, ln);
 }
 
-static int
-cmp_proc_file(const void *a, const void *b)
+/* A hash of the n bytes at s, eight at a time. */
+static uint64_t
+str_key(const char *s, size_t n)
 {
-	const gw_esxi_vm_proc *const *x = a, *const *y = b;
-	int c = strcmp((*x)->config_file, (*y)->config_file);
+	const uint64_t m = 0xff51afd7ed558ccdULL;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
 
-	return c ? c : ((*x)->line > (*y)->line) - ((*x)->line < (*y)->line);
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * m;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * m;
+	return h ^ h >> 29;
 }
 
-/* A VM listed twice (the same Config File): sorted, so linear after the
- * sort however long the list. */
+/* Strings by hash: for each bucket the last element added, each element
+ * chained to the one added before it in its bucket (keys that differ
+ * share buckets: the callers compare the strings).  Eight to twelve bytes
+ * an element. */
+typedef struct strtab {
+	uint32_t *head, *next;
+	size_t mask;
+} strtab;
+
+/* No element: the end of a chain. */
+#define NO_VM ((size_t)UINT32_MAX)
+
+/* Room for n elements, numbered 0 to n - 1. */
+static void
+strtab_init(strtab *t, size_t n)
+{
+	size_t cap = 16;
+
+	while (cap < n)
+		cap *= 2;
+	t->mask = cap - 1;
+	t->head = gw_xmalloc(cap * sizeof *t->head);
+	memset(t->head, 0xff, cap * sizeof *t->head);
+	t->next = gw_xcalloc(n ? n : 1, sizeof *t->next);
+}
+
+static void
+strtab_free(strtab *t)
+{
+	free(t->head);
+	free(t->next);
+}
+
+/* Element i has the string key. */
+static void
+strtab_add(strtab *t, const char *key, size_t i)
+{
+	size_t h = (size_t)str_key(key, strlen(key)) & t->mask;
+
+	t->next[i] = t->head[h];
+	t->head[h] = (uint32_t)i;
+}
+
+/* The first element of the chain that holds those with key (n bytes at
+ * key), or NO_VM; strtab_next gives the next one. */
+static size_t
+strtab_first(const strtab *t, const char *key, size_t n)
+{
+	return t->head[(size_t)str_key(key, n) & t->mask];
+}
+
+static size_t
+strtab_next(const strtab *t, size_t i)
+{
+	return t->next[i];
+}
+
+/* A VM listed twice (the same Config File), through a hash set of the
+ * files: linear however long the list.  Of the files listed twice, the
+ * first in byte order is named, at its second block. */
 static int
 check_twice(const gw_esxi_vm_proc_list *l, const char *name, gw_err *e)
 {
-	const gw_esxi_vm_proc **v;
-	size_t i;
-	int rc = 0;
+	strtab seen;
+	size_t i, dup = NO_VM, first = NO_VM;
 	char ex[64];
 
 	if (l->n < 2)
 		return 0;
-	v = gw_xcalloc(l->n, sizeof *v);
-	for (i = 0; i < l->n; i++)
-		v[i] = &l->procs[i];
-	qsort(v, l->n, sizeof *v, cmp_proc_file);
-	for (i = 1; i < l->n && rc == 0; i++)
-		if (strcmp(v[i]->config_file, v[i - 1]->config_file) == 0) {
-			esxi_err_line(e, name, v[i]->line,
-			              _("VM '%s' is listed twice (first at line "
-			                "%u)"), esxi_excerpt(v[i]->name, ex,
-			                                     sizeof ex),
-			              v[i - 1]->line);
-			rc = -1;
+	strtab_init(&seen, l->n);
+	for (i = 0; i < l->n; i++) {
+		const char *f = l->procs[i].config_file;
+		size_t j, before = 0, first_j = NO_VM;
+
+		for (j = strtab_first(&seen, f, strlen(f)); j != NO_VM;
+		     j = strtab_next(&seen, j))
+			if (strcmp(l->procs[j].config_file, f) == 0) {
+				before++;
+				if (first_j == NO_VM || j < first_j)
+					first_j = j;
+			}
+		strtab_add(&seen, f, i);
+		if (before == 1 && (dup == NO_VM ||
+		                    strcmp(f, l->procs[dup].config_file) < 0)) {
+			dup = i;
+			first = first_j;
 		}
-	free(v);
-	return rc;
+	}
+	strtab_free(&seen);
+	if (dup == NO_VM)
+		return 0;
+	esxi_err_line(e, name, l->procs[dup].line,
+	              _("VM '%s' is listed twice (first at line %u)"),
+	              esxi_excerpt(l->procs[dup].name, ex, sizeof ex),
+	              l->procs[first].line);
+	return -1;
 }
 
-/* Only blanks (and line ends): no VM running, which esxcli prints as
- * nothing at all. */
 static int
-all_blank(const char *s)
-{
-	for (; *s; s++)
-		if (!isspace((unsigned char)*s))
-			return 0;
-	return 1;
-}
-
-int
-gw_esxi_parse_vm_processes(const char *text, const char *name,
-                           gw_esxi_vm_proc_list *out, gw_err *e)
+procs_src(const esxi_src *src, const char *name, gw_esxi_vm_proc_list *out,
+          gw_err *e)
 {
 	procs_parse ps = { .out = out, .name = name, .e = e };
 
 	memset(out, 0, sizeof *out);
-	if (text == NULL || all_blank(text))
-		return 0;
-	if (esxi_each_line(text, name, CMD_PROCS, procs_line, &ps, e) != 0 ||
-	    close_block(&ps) != 0 || check_twice(out, name, e) != 0) {
+	if (esxi_src_each_line(src, name, CMD_PROCS, 0, procs_line, &ps, e)
+	    != 0 || close_block(&ps) != 0 || check_twice(out, name, e) != 0) {
 		gw_esxi_vm_proc_list_free(out);
 		return -1;
 	}
 	return 0;
 }
 
+int
+gw_esxi_parse_vm_processes(const char *text, const char *name,
+                           gw_esxi_vm_proc_list *out, gw_err *e)
+{
+	/* no VM running: esxcli prints nothing at all */
+	esxi_src src = { .text = text, .empty_ok = 1 };
+
+	return procs_src(&src, name, out, e);
+}
+
+int
+gw_esxi_parse_vm_processes_from(gw_esxi_produce *produce, void *pctx,
+                                const char *name,
+                                gw_esxi_vm_proc_list *out, gw_err *e)
+{
+	esxi_src src = { .produce = produce, .pctx = pctx, .empty_ok = 1 };
+
+	return procs_src(&src, name, out, e);
+}
+
 /* ---- power states of getallvms' VMs ------------------------------------ */
 
-/* A listed VM by its path in the datastore and its datastore. */
-typedef struct vref {
-	const char *rel, *ds;
-	size_t i;
-} vref;
+/* The listed VMs by their path in the datastore and by datastore, so
+ * that each running VM is matched in constant time. */
+typedef struct vindex {
+	const gw_vm_list *vms;
+	strtab by_rel, by_ds;
+} vindex;
 
-/* A running VM's Config File cut after /vmfs/volumes/: its volume (a
- * datastore's name, or its UUID: the usual form) and the path in it. */
-typedef struct pref {
-	char *vol;
-	const char *rel;
-} pref;
-
-static int
-cmp_vref(const void *a, const void *b)
+static const char *
+vm_rel(const gw_vm *v)
 {
-	const vref *x = a, *y = b;
-	int c = strcmp(x->rel, y->rel);
-
-	return c ? c : strcmp(x->ds, y->ds);
+	return v->path ? v->path : "";
 }
 
-static int
-cmp_pref(const void *a, const void *b)
+static const char *
+vm_ds(const gw_vm *v)
 {
-	const pref *x = a, *y = b;
-
-	return strcmp(x->rel, y->rel);
+	return v->datastore ? v->datastore : "";
 }
 
+/* Is the n bytes at vol the name of a listed VM's datastore? */
 static int
-cmp_str(const void *a, const void *b)
+known_datastore(const vindex *x, const char *vol, size_t n)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	size_t j;
+
+	for (j = strtab_first(&x->by_ds, vol, n); j != NO_VM;
+	     j = strtab_next(&x->by_ds, j))
+		if (strncmp(vm_ds(&x->vms->vms[j]), vol, n) == 0 &&
+		    vm_ds(&x->vms->vms[j])[n] == '\0')
+			return 1;
+	return 0;
 }
 
-/* "/vmfs/volumes/VOL/REL" -> p; 0, or -1 when it is not of that form. */
+/* One running VM's Config File, "/vmfs/volumes/VOL/REL" (VOL a
+ * datastore's name or its UUID, the usual form), against the listed VMs
+ * with path REL: ON when one of them is on datastore VOL, or VOL is
+ * another name of a volume and only one VM has that path; when several
+ * have it, *unsure gets the first of them.  0, or -1 (a stray) when no
+ * listed VM has that path or the Config File is not of that form. */
 static int
-split_config(const char *f, pref *p)
+match_proc(const vindex *x, const char *f, gw_power *power, size_t *unsure)
 {
-	const char *v, *slash;
+	const char *v, *slash, *rel;
+	size_t vn, j, on = NO_VM, first = NO_VM, count = 0;
+	int known;
 
 	if (strncmp(f, VOLUMES, sizeof VOLUMES - 1) != 0)
 		return -1;
@@ -286,124 +377,79 @@ split_config(const char *f, pref *p)
 	slash = strchr(v, '/');
 	if (slash == NULL || slash == v || slash[1] == '\0')
 		return -1;
-	p->vol = gw_xstrndup(v, (size_t)(slash - v));
-	p->rel = slash + 1;
+	vn = (size_t)(slash - v);
+	rel = slash + 1;
+	known = known_datastore(x, v, vn);
+	for (j = strtab_first(&x->by_rel, rel, strlen(rel)); j != NO_VM;
+	     j = strtab_next(&x->by_rel, j)) {
+		const gw_vm *vm = &x->vms->vms[j];
+
+		if (strcmp(vm_rel(vm), rel) != 0)
+			continue;
+		count++;
+		if (first == NO_VM || j < first)
+			first = j;
+		if (known && strncmp(vm_ds(vm), v, vn) == 0 &&
+		    vm_ds(vm)[vn] == '\0' && (on == NO_VM || j < on))
+			on = j;
+	}
+	if (count == 0)
+		return -1;
+	if (!known && count == 1)
+		power[first] = GW_POWER_ON;
+	else if (!known)
+		*unsure = first;
+	else if (on != NO_VM)
+		power[on] = GW_POWER_ON;
+	else
+		return -1;
 	return 0;
-}
-
-/* What the matching works on: both sides sorted by path. */
-typedef struct pmatch {
-	vref *v;
-	size_t nv;
-	pref *p;
-	size_t np;
-	const char **ds;          /* the datastores of the listing, sorted */
-	gw_power *power;
-	int stray;                /* a running VM matched to none listed */
-} pmatch;
-
-static int
-known_datastore(const pmatch *m, const char *vol)
-{
-	return bsearch(&vol, m->ds, m->nv, sizeof *m->ds, cmp_str) != NULL;
-}
-
-/* The VMs v[a, b) and the running VMs p[c, d) share one path. */
-static void
-match_group(pmatch *m, size_t a, size_t b, size_t c, size_t d)
-{
-	size_t k, j;
-	int unsure = 0;
-
-	for (k = c; k < d; k++) {
-		const pref *p = &m->p[k];
-
-		if (!known_datastore(m, p->vol)) {
-			/* a UUID (or another name of the volume): the path
-			 * tells the VM only when one VM has it */
-			if (b - a == 1)
-				m->power[m->v[a].i] = GW_POWER_ON;
-			else
-				unsure = 1;
-			continue;
-		}
-		for (j = a; j < b && strcmp(m->v[j].ds, p->vol) != 0; j++)
-			;
-		if (j < b)
-			m->power[m->v[j].i] = GW_POWER_ON;
-		else
-			m->stray = 1;
-	}
-	for (j = a; unsure && j < b; j++)
-		if (m->power[m->v[j].i] != GW_POWER_ON)
-			m->power[m->v[j].i] = GW_POWER_UNKNOWN;
-}
-
-/* Merge the two sorted lists path by path. */
-static void
-match_all(pmatch *m)
-{
-	size_t a = 0, c = 0;
-
-	while (c < m->np) {
-		size_t b, d;
-		int cmp = a < m->nv ? strcmp(m->v[a].rel, m->p[c].rel) : 1;
-
-		if (cmp < 0) {
-			a++;
-			continue;
-		}
-		for (d = c + 1; d < m->np &&
-		     strcmp(m->p[d].rel, m->p[c].rel) == 0; d++)
-			;
-		if (cmp > 0) {
-			m->stray = 1;       /* no listed VM has this path */
-			c = d;
-			continue;
-		}
-		for (b = a + 1; b < m->nv && strcmp(m->v[b].rel, m->v[a].rel) == 0;
-		     b++)
-			;
-		match_group(m, a, b, c, d);
-		a = b;
-		c = d;
-	}
 }
 
 void
 gw_esxi_vms_power(const gw_vm_list *vms,
                   const gw_esxi_vm_proc_list *procs, gw_power *power)
 {
-	pmatch m = { .power = power };
-	size_t i;
+	vindex x = { .vms = vms };
+	size_t i, j, *unsure, nunsure = 0;
+	int stray = 0;
 
-	m.v = gw_xcalloc(vms->n ? vms->n : 1, sizeof *m.v);
-	m.ds = gw_xcalloc(vms->n ? vms->n : 1, sizeof *m.ds);
+	strtab_init(&x.by_rel, vms->n);
+	strtab_init(&x.by_ds, vms->n);
+	unsure = gw_xcalloc(procs->n ? procs->n : 1, sizeof *unsure);
 	for (i = 0; i < vms->n; i++) {
 		power[i] = GW_POWER_OFF;
-		m.v[i].rel = vms->vms[i].path ? vms->vms[i].path : "";
-		m.v[i].ds = vms->vms[i].datastore ? vms->vms[i].datastore : "";
-		m.v[i].i = i;
-		m.ds[i] = m.v[i].ds;
+		strtab_add(&x.by_rel, vm_rel(&vms->vms[i]), i);
+		/* known_datastore asks whether a name is there: the VMs of a
+		 * listing mostly share a few, in runs */
+		if (i == 0 || strcmp(vm_ds(&vms->vms[i]),
+		                     vm_ds(&vms->vms[i - 1])) != 0)
+			strtab_add(&x.by_ds, vm_ds(&vms->vms[i]), i);
 	}
-	m.nv = vms->n;
-	m.p = gw_xcalloc(procs->n ? procs->n : 1, sizeof *m.p);
-	for (i = 0; i < procs->n; i++)
-		if (split_config(procs->procs[i].config_file, &m.p[m.np]) == 0)
-			m.np++;
-		else
-			m.stray = 1;
-	qsort(m.v, m.nv, sizeof *m.v, cmp_vref);
-	qsort(m.ds, m.nv, sizeof *m.ds, cmp_str);
-	qsort(m.p, m.np, sizeof *m.p, cmp_pref);
-	match_all(&m);
+	for (i = 0; i < procs->n; i++) {
+		size_t u = NO_VM;
+
+		if (match_proc(&x, procs->procs[i].config_file, power, &u) != 0)
+			stray = 1;
+		else if (u != NO_VM)
+			unsure[nunsure++] = u;
+	}
+	/* VMs sharing a path that a running VM on a volume of another name
+	 * has: those not known ON are not known off */
+	for (i = 0; i < nunsure; i++) {
+		const char *rel = vm_rel(&vms->vms[unsure[i]]);
+
+		for (j = strtab_first(&x.by_rel, rel, strlen(rel)); j != NO_VM;
+		     j = strtab_next(&x.by_rel, j))
+			if (power[j] != GW_POWER_ON &&
+			    strcmp(vm_rel(&vms->vms[j]), rel) == 0)
+				power[j] = GW_POWER_UNKNOWN;
+	}
 	/* a running VM not told apart: none of the others is known off */
-	for (i = 0; m.stray && i < vms->n; i++)
+	for (i = 0; stray && i < vms->n; i++)
 		if (power[i] == GW_POWER_OFF)
 			power[i] = GW_POWER_UNKNOWN;
-	for (i = 0; i < m.np; i++)
-		free(m.p[i].vol);
-	free(m.p);
-	free(m.ds);
-	free(m.v);
+	free(unsure);
+	strtab_free(&x.by_rel);
+	strtab_free(&x.by_ds);
 }

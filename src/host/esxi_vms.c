@@ -117,8 +117,7 @@ guest_version_at(const char *s, vm_tail *t)
 	if (!esxi_is_blank(*p))
 		return -1;
 	p = esxi_skip_blanks(p);
-	for (k = 0; p[k] && !esxi_is_blank(p[k]); k++)
-		;
+	k = strcspn(p, " \t");
 	if (k == 0)
 		return -1;
 	t->g = p;
@@ -157,7 +156,8 @@ file_start(const char *mid, const char *end)
 {
 	const char *c, *pick = NULL, *first_gap = NULL, *last = NULL;
 
-	for (c = mid + 1; c < end; c++) {
+	for (c = memchr(mid + 1, '[', (size_t)(end - mid - 1)); c != NULL;
+	     c = memchr(c + 1, '[', (size_t)(end - c - 1))) {
 		const char *r, *nm_end;
 		size_t nlen;
 
@@ -401,9 +401,9 @@ vms_line(void *ctx, const char *s, unsigned ln)
 	return rc;
 }
 
-int
-gw_esxi_parse_getallvms(const char *text, const char *name,
-                        gw_vm_list *out, gw_err *e)
+static int
+getallvms_src(const esxi_src *src, const char *name, gw_vm_list *out,
+              gw_err *e)
 {
 	vms_parse ps = { .out = out, .name = name, .e = e };
 	int rc;
@@ -412,7 +412,7 @@ gw_esxi_parse_getallvms(const char *text, const char *name,
 	gw_idset_init(&ps.seen);
 	/* a VM's name (and so its folder and annotation) may hold any
 	 * control: kept, and escaped where it is shown */
-	rc = esxi_each_line_names(text, name, CMD_GETALLVMS, vms_line, &ps, e);
+	rc = esxi_src_each_line(src, name, CMD_GETALLVMS, 1, vms_line, &ps, e);
 	close_note(&ps);
 	gw_idset_free(&ps.seen);
 	if (rc != 0)
@@ -422,10 +422,31 @@ gw_esxi_parse_getallvms(const char *text, const char *name,
 		                          "of %s"), CMD_GETALLVMS);
 		goto fail;
 	}
+	/* kept until the caller is done: no room to spare */
+	if (out->n > 0)
+		out->vms = gw_xrealloc(out->vms, out->n * sizeof *out->vms);
 	return 0;
 fail:
 	gw_vm_list_free(out);
 	return -1;
+}
+
+int
+gw_esxi_parse_getallvms(const char *text, const char *name,
+                        gw_vm_list *out, gw_err *e)
+{
+	esxi_src src = { .text = text };
+
+	return getallvms_src(&src, name, out, e);
+}
+
+int
+gw_esxi_parse_getallvms_from(gw_esxi_produce *produce, void *pctx,
+                             const char *name, gw_vm_list *out, gw_err *e)
+{
+	esxi_src src = { .produce = produce, .pctx = pctx };
+
+	return getallvms_src(&src, name, out, e);
 }
 
 /* ---- vim-cmd vmsvc/power.getstate -------------------------------------- */

@@ -187,21 +187,13 @@ gpu_rows(gw_host *h, const gw_table *t, gw_host_probe *p)
 static void
 esxi_vms_power(gw_host *h, gw_host_vms *out)
 {
-	static const char *const argv[] = { "esxcli", "vm", "process", "list",
-	                                    NULL };
 	gw_esxi_vm_proc_list procs;
 	gw_power *pw;
-	char *text = NULL;
 	size_t i;
 	gw_err e;
 
-	if (gw_runner_run_ok(h->runner, argv, &text, &e) != 0 ||
-	    gw_esxi_parse_vm_processes(text, "esxcli vm process list", &procs,
-	                               &e) != 0) {
-		free(text);
+	if (gw_esxi_session_vm_processes(h->runner, &procs, &e) != 0)
 		return;
-	}
-	free(text);
 	pw = gw_xcalloc(out->list.n ? out->list.n : 1, sizeof *pw);
 	gw_esxi_vms_power(&out->list, &procs, pw);
 	gw_esxi_vm_proc_list_free(&procs);

@@ -146,7 +146,7 @@ ssh_argv(const gw_runner *r, int master, const char *const tail[])
 
 int
 runner_run_script(gw_runner *r, const char *script, const char *in,
-                  size_t inlen, char **out, size_t *olen, char **err,
+                  size_t inlen, const runner_out *o, char **err,
                   int *status, const char *what, gw_err *e)
 {
 	const char **v;
@@ -173,7 +173,7 @@ runner_run_script(gw_runner *r, const char *script, const char *in,
 		v[1] = "-c";
 		v[2] = script;
 	}
-	rc = runner_spawn(r, (char *const *)v, in, inlen, out, olen, err,
+	rc = runner_spawn(r, (char *const *)v, in, inlen, o, err,
 	                  status, what, e);
 	trace_run(r, r->remote ? full.data : script, rc, *status, t0);
 	gw_buf_free(&full);
@@ -318,7 +318,7 @@ master_pid(gw_runner *r)
 	int st;
 	gw_err e;
 
-	if (runner_spawn(r, (char *const *)v, NULL, 0, NULL, NULL, &err, &st,
+	if (runner_spawn(r, (char *const *)v, NULL, 0, &(runner_out){ 0 }, &err, &st,
 	                 "ssh", &e) == 0 && st == 0 && err &&
 	    (p = strstr(err, "(pid=")) != NULL)
 		pid = strtol(p + 5, NULL, 10);
@@ -336,7 +336,7 @@ master_exit(gw_runner *r)
 	int st;
 	gw_err e;
 
-	(void)runner_spawn(r, (char *const *)v, NULL, 0, NULL, NULL, NULL, &st,
+	(void)runner_spawn(r, (char *const *)v, NULL, 0, &(runner_out){ 0 }, NULL, &st,
 	                   "ssh", &e);
 	free(v);
 }
@@ -365,7 +365,7 @@ gw_runner_open_ssh_prompt(const char *user_at_host, const char *const extra[],
 	gw_fatal_hold();
 	r->foreground = r->prompt;
 	t0 = runner_now();
-	rc = runner_spawn(r, (char *const *)v, NULL, 0, NULL, NULL, &err, &st,
+	rc = runner_spawn(r, (char *const *)v, NULL, 0, &(runner_out){ 0 }, &err, &st,
 	                  "ssh", e);
 	r->foreground = 0;
 	trace_run(r, "true", rc, st, t0);
@@ -417,8 +417,8 @@ gw_runner_set_volumes_root(gw_runner *r, const char *dir)
 /* ---- commands --------------------------------------------------------- */
 
 int
-runner_run_argv(gw_runner *r, const char *const argv[], char **out,
-                size_t *olen, char **err, int *status, gw_err *e)
+runner_run_argv(gw_runner *r, const char *const argv[], const runner_out *o,
+                char **err, int *status, gw_err *e)
 {
 	char *what;
 	int rc;
@@ -438,13 +438,13 @@ runner_run_argv(gw_runner *r, const char *const argv[], char **out,
 				gw_buf_puts(&s, " ");
 			runner_quote_word(&s, argv[i]);
 		}
-		rc = runner_run_script(r, s.data, NULL, 0, out, olen, err, status,
+		rc = runner_run_script(r, s.data, NULL, 0, o, err, status,
 		                       what, e);
 		gw_buf_free(&s);
 	} else {
 		double t0 = runner_now();
 
-		rc = runner_spawn(r, (char *const *)argv, NULL, 0, out, olen, err,
+		rc = runner_spawn(r, (char *const *)argv, NULL, 0, o, err,
 		                  status, what, e);
 		trace_run(r, what, rc, *status, t0);
 	}
@@ -456,32 +456,53 @@ int
 gw_runner_run(gw_runner *r, const char *const argv[], char **out, char **err,
               int *status, gw_err *e)
 {
-	return runner_run_argv(r, argv, out, NULL, err, status, e);
+	return runner_run_argv(r, argv, &(runner_out){ .out = out }, err,
+	                       status, e);
+}
+
+/* gw_runner_run_ok, stdout to o. */
+static int
+run_ok(gw_runner *r, const char *const argv[], const runner_out *o,
+       gw_err *e)
+{
+	char *err = NULL, *what;
+	int st;
+
+	if (runner_run_argv(r, argv, o, &err, &st, e) != 0)
+		return -1;
+	if (st != 0) {
+		what = runner_argv_text(argv);
+		runner_status_error(e, what, st, err);
+		free(what);
+		free(err);
+		return -1;
+	}
+	free(err);
+	return 0;
 }
 
 int
 gw_runner_run_ok(gw_runner *r, const char *const argv[], char **out,
                  gw_err *e)
 {
-	char *err = NULL, *o = NULL, *what;
-	int st;
+	char *o = NULL;
 
 	if (out)
 		*out = NULL;
-	if (gw_runner_run(r, argv, &o, &err, &st, e) != 0)
-		return -1;
-	if (st != 0) {
-		what = runner_argv_text(argv);
-		runner_status_error(e, what, st, err);
-		free(what);
+	if (run_ok(r, argv, &(runner_out){ .out = &o }, e) != 0) {
 		free(o);
-		free(err);
 		return -1;
 	}
-	free(err);
 	if (out)
 		*out = o;
 	else
 		free(o);
 	return 0;
+}
+
+int
+gw_runner_run_ok_sink(gw_runner *r, const char *const argv[],
+                      gw_esxi_sink *sink, void *sctx, gw_err *e)
+{
+	return run_ok(r, argv, &(runner_out){ .sink = sink, .sctx = sctx }, e);
 }

@@ -72,6 +72,11 @@ int gw_runner_run(gw_runner *r, const char *const argv[], char **out,
  * command and the first line of what it wrote on stderr. */
 int gw_runner_run_ok(gw_runner *r, const char *const argv[], char **out,
                      gw_err *e);
+/* Like gw_runner_run_ok, but stdout is handed to sink as it arrives,
+ * chunk by chunk, and never collected (GW_RUNNER_MAX_OUTPUT still
+ * holds); after an error the sink may have had part of it. */
+int gw_runner_run_ok_sink(gw_runner *r, const char *const argv[],
+                          gw_esxi_sink *sink, void *sctx, gw_err *e);
 
 /* Whole file at path (absolute) through cat.  *data is NUL-terminated (the
  * extra byte not counted in *len). */
@@ -111,8 +116,11 @@ int gw_esxi_session_list_pci(gw_runner *r, gw_esxi_pci_list *out, gw_err *e);
 int gw_esxi_session_version(gw_runner *r, gw_esxi_version *out, gw_err *e);
 /* esxcli system uuid get: the host's system id (malloc'ed, lower case). */
 int gw_esxi_session_uuid(gw_runner *r, char **uuid, gw_err *e);
-/* vim-cmd vmsvc/getallvms, parsed. */
+/* vim-cmd vmsvc/getallvms, parsed as it arrives. */
 int gw_esxi_session_list_vms(gw_runner *r, gw_vm_list *out, gw_err *e);
+/* esxcli vm process list (the running VMs), parsed as it arrives. */
+int gw_esxi_session_vm_processes(gw_runner *r, gw_esxi_vm_proc_list *out,
+                                 gw_err *e);
 /* vim-cmd vmsvc/power.getstate VMID, parsed. */
 int gw_esxi_session_power_state(gw_runner *r, unsigned long vmid,
                                 gw_power *out, gw_err *e);

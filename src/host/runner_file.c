@@ -33,7 +33,9 @@ gw_runner_read_file(gw_runner *r, const char *path, char **data, size_t *len,
 	*len = 0;
 	if (check_abs(path, e) != 0)
 		return -1;
-	if (runner_run_argv(r, argv, &o, len, &err, &st, e) != 0)
+	runner_out ro = { .out = &o, .olen = len };
+
+	if (runner_run_argv(r, argv, &ro, &err, &st, e) != 0)
 		return -1;
 	if (st != 0) {
 		char *line = runner_first_line(err);
@@ -300,8 +302,8 @@ gw_runner_backup_file(gw_runner *r, const char *path, char **backup,
 	    "sync \"$u\" 2>/dev/null || sync; "
 	    "mv \"$u\" \"$k\" || { gone; exit 10; }; "
 	    "printf '%s' \"$k\"");
-	if (runner_run_script(r, s.data, NULL, 0, &out, NULL, &err, &st, path,
-	                      e) != 0)
+	if (runner_run_script(r, s.data, NULL, 0, &(runner_out){ .out = &out },
+	                      &err, &st, path, e) != 0)
 		goto done;
 	if (st != 0 || out == NULL || *out == '\0') {
 		write_error(e, path, bt, 0, st ? st : 10, err);
@@ -346,8 +348,9 @@ gw_runner_write_file_atomic(gw_runner *r, const char *path, const char *data,
 	if (xt)
 		memcpy(in, was, wlen);
 	memcpy(in + (xt ? wlen : 0), data, len);
-	if (runner_run_script(r, s.data, in, (xt ? wlen : 0) + len, &out,
-	                      NULL, &err, &st, path, e) != 0) {
+	if (runner_run_script(r, s.data, in, (xt ? wlen : 0) + len,
+	                      &(runner_out){ .out = &out }, &err, &st, path,
+	                      e) != 0) {
 		free(in);
 		goto done;
 	}

@@ -33,12 +33,22 @@ struct gw_runner {
 
 /* ---- runner_spawn.c ---------------------------------------------------- */
 
-/* Run argv (exec'ed with execvp) with in[0..inlen) on its stdin; collect
- * stdout (length in *olen when olen is set) and stderr.  what names the
+/* Where a command's stdout goes: collected in *out (NUL-terminated, its
+ * length in *olen; each may be NULL), or with sink set handed to sink
+ * chunk by chunk as it arrives, never collected (*olen: its length). */
+typedef struct runner_out {
+	char **out;
+	size_t *olen;
+	gw_esxi_sink *sink;
+	void *sctx;
+} runner_out;
+
+/* Run argv (exec'ed with execvp) with in[0..inlen) on its stdin; stdout
+ * to o, stderr collected.  what names the
  * command in errors.  0 with the exit status in *status (128+N when killed
  * by signal N), or -1: not started, past the timeout, too much output. */
 int runner_spawn(const gw_runner *r, char *const argv[], const char *in,
-                 size_t inlen, char **out, size_t *olen, char **err,
+                 size_t inlen, const runner_out *o, char **err,
                  int *status, const char *what, gw_err *e);
 /* CLOCK_MONOTONIC in seconds: the timeouts and the times -v shows. */
 double runner_now(void);
@@ -57,11 +67,11 @@ void runner_status_error(gw_err *e, const char *what, int st,
 /* Run a shell script made only of fixed text and runner_quote_word()ed
  * words: "sh -c SCRIPT" here, "ssh ... HOST SCRIPT" for a remote runner. */
 int runner_run_script(gw_runner *r, const char *script, const char *in,
-                      size_t inlen, char **out, size_t *olen, char **err,
+                      size_t inlen, const runner_out *o, char **err,
                       int *status, const char *what, gw_err *e);
-/* gw_runner_run, with the length of stdout in *olen (may be NULL). */
-int runner_run_argv(gw_runner *r, const char *const argv[], char **out,
-                    size_t *olen, char **err, int *status, gw_err *e);
+/* gw_runner_run, stdout to o. */
+int runner_run_argv(gw_runner *r, const char *const argv[],
+                    const runner_out *o, char **err, int *status, gw_err *e);
 
 /* ---- runner_session.c -------------------------------------------------- */
 

@@ -81,19 +81,40 @@ gw_esxi_session_uuid(gw_runner *r, char **uuid, gw_err *e)
 	return rc;
 }
 
+/* A command run through the runner as a parser's gw_esxi_produce: its
+ * output reaches the parser as it arrives. */
+typedef struct run_cmd {
+	gw_runner *r;
+	const char *const *argv;
+} run_cmd;
+
+static int
+run_produce(void *pctx, gw_esxi_sink *sink, void *sctx, gw_err *e)
+{
+	const run_cmd *c = pctx;
+
+	return gw_runner_run_ok_sink(c->r, c->argv, sink, sctx, e);
+}
+
 int
 gw_esxi_session_list_vms(gw_runner *r, gw_vm_list *out, gw_err *e)
 {
 	const char *argv[] = {"vim-cmd", "vmsvc/getallvms", NULL};
-	char *o;
-	int rc;
+	run_cmd c = { r, argv };
 
-	memset(out, 0, sizeof *out);
-	if (gw_runner_run_ok(r, argv, &o, e) != 0)
-		return -1;
-	rc = gw_esxi_parse_getallvms(o, "vim-cmd vmsvc/getallvms", out, e);
-	free(o);
-	return rc;
+	return gw_esxi_parse_getallvms_from(run_produce, &c,
+	                                    "vim-cmd vmsvc/getallvms", out, e);
+}
+
+int
+gw_esxi_session_vm_processes(gw_runner *r, gw_esxi_vm_proc_list *out,
+                             gw_err *e)
+{
+	const char *argv[] = {"esxcli", "vm", "process", "list", NULL};
+	run_cmd c = { r, argv };
+
+	return gw_esxi_parse_vm_processes_from(run_produce, &c,
+	                                       "esxcli vm process list", out, e);
 }
 
 int

@@ -25,6 +25,9 @@ typedef struct spawn_job {
 	int pin[2], pout[2], perr[2];
 	struct sigaction old;    /* SIGPIPE before the command */
 	gw_buf bo, be;           /* stdout, stderr */
+	gw_esxi_sink *sink;      /* set: stdout goes there, not to bo */
+	void *sctx;
+	size_t olen;             /* the bytes of stdout read */
 	volatile pid_t pid;      /* 0 once reaped */
 	int own_group;           /* the child leads its own process group */
 	double deadline;
@@ -185,13 +188,15 @@ feed(spawn_job *j)
 		close_fd(&j->pin[1]);
 }
 
-/* Read what is ready on *fd into b; closed at its end.  -1 when the
- * output grows past GW_RUNNER_MAX_OUTPUT. */
+/* Read what is ready on *fd into b (or, for stdout with a sink, hand it
+ * to the sink); closed at its end.  -1 when the output grows past
+ * GW_RUNNER_MAX_OUTPUT. */
 static int
-drain(int *fd, gw_buf *b)
+drain(spawn_job *j, int *fd, gw_buf *b)
 {
 	char buf[65536];
 	ssize_t n = read(*fd, buf, sizeof buf);
+	int to_sink = b == &j->bo && j->sink != NULL;
 
 	if (n < 0 && errno == EINTR)
 		return 0;
@@ -199,9 +204,14 @@ drain(int *fd, gw_buf *b)
 		close_fd(fd);
 		return 0;
 	}
-	if (b->len + (size_t)n > GW_RUNNER_MAX_OUTPUT)
+	if ((to_sink ? j->olen : b->len) + (size_t)n > GW_RUNNER_MAX_OUTPUT)
 		return -1;
-	gw_buf_add(b, buf, (size_t)n);
+	if (to_sink) {
+		j->olen += (size_t)n;
+		j->sink(j->sctx, buf, (size_t)n);
+	} else {
+		gw_buf_add(b, buf, (size_t)n);
+	}
 	return 0;
 }
 
@@ -219,10 +229,10 @@ pump_once(spawn_job *j, int left)
 		return errno == EINTR ? 0 : -1;
 	if (idx[2] >= 0 && pf[idx[2]].revents)
 		feed(j);
-	if (idx[0] >= 0 && pf[idx[0]].revents && drain(&j->pout[0], &j->bo) != 0)
+	if (idx[0] >= 0 && pf[idx[0]].revents && drain(j, &j->pout[0], &j->bo) != 0)
 		j->too_much = 1;
 	if (!j->too_much && idx[1] >= 0 && pf[idx[1]].revents &&
-	    drain(&j->perr[0], &j->be) != 0)
+	    drain(j, &j->perr[0], &j->be) != 0)
 		j->too_much = 1;
 	return j->too_much ? -1 : 0;
 }
@@ -284,19 +294,21 @@ finish(spawn_job *j, int *status, gw_err *e)
 
 int
 runner_spawn(const gw_runner *r, char *const argv[], const char *in,
-             size_t inlen, char **out, size_t *olen, char **err, int *status,
+             size_t inlen, const runner_out *o, char **err, int *status,
              const char *what, gw_err *e)
 {
 	spawn_job j;
 	char *path = new_path(r);
 	int rc = -1, slot;
 
-	if (out)
-		*out = NULL;
+	if (o->out)
+		*o->out = NULL;
 	if (err)
 		*err = NULL;
 	*status = -1;
 	memset(&j, 0, sizeof j);
+	j.sink = o->sink;
+	j.sctx = o->sctx;
 	j.r = r;
 	j.what = what;
 	j.in = in;
@@ -312,10 +324,10 @@ runner_spawn(const gw_runner *r, char *const argv[], const char *in,
 	pump(&j);
 	rc = finish(&j, status, e);
 	gw_fatal_remove(slot);
-	if (rc == 0 && olen)
-		*olen = j.bo.len;
-	if (rc == 0 && out)
-		*out = gw_buf_steal(&j.bo);
+	if (rc == 0 && o->olen)
+		*o->olen = j.sink ? j.olen : j.bo.len;
+	if (rc == 0 && o->out)
+		*o->out = gw_buf_steal(&j.bo);
 	if (rc == 0 && err)
 		*err = gw_buf_steal(&j.be);
 	gw_buf_free(&j.bo);
