@@ -10,12 +10,7 @@
 # table (start-up, the calculation) is in both counts.
 . "$(dirname "$0")/lib.sh"
 
-if [ -z "${VALGRIND:-}" ] || ! command -v "$VALGRIND" >/dev/null 2>&1; then
-	echo "SKIP: valgrind not installed"; exit 77
-fi
-if [ -n "${GW_SANITIZED:-}" ]; then
-	echo "SKIP: sanitizer build (ASan and valgrind do not mix)"; exit 77
-fi
+need_valgrind
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }
 
 # copies TABLE N: TABLE's rows N times; copy k > 0 of [id] is [id-xk],
@@ -38,12 +33,13 @@ sys.stdout.write(''.join(out))
 PY
 }
 
-# irefs TABLE: the instructions of mmio --gpu l40s with TABLE
+# irefs VAR TABLE: VAR set to the instructions of mmio --gpu l40s with
+# TABLE
 irefs() {
-	GPUWIZ_TABLE=$1 "$VALGRIND" --tool=cachegrind --cache-sim=no \
-		--cachegrind-out-file=/dev/null "$GPUWIZ" mmio --gpu l40s \
-		>"$TMP/cg.out" 2>"$TMP/cg.err" || { cat "$TMP/cg.err"; return 1; }
-	sed -n 's/^==[0-9]*== I *refs: *//p' "$TMP/cg.err" | tr -d ,
+	table_was=$GPUWIZ_TABLE
+	GPUWIZ_TABLE=$2 instr "$1" "$GPUWIZ" mmio --gpu l40s
+	GPUWIZ_TABLE=$table_was
+	[ "$instr_rc" -eq 0 ] || cat "$TMP/instr.err"
 }
 
 copies "$GPUWIZ_TABLE" 1 >"$TMP/x1.ini"
@@ -57,8 +53,8 @@ check "the 8x table lists its ids in the file's order" \
 	sh -c "GPUWIZ_TABLE='$TMP/x8.ini' '$GPUWIZ' --complete mmio --gpu '' >'$TMP/ids' &&
 	       sed -n 's/^\[\(.*\)\]\$/\1/p' '$TMP/x8.ini' | cmp -s - '$TMP/ids'"
 
-i1=$(irefs "$TMP/x1.ini")
-i8=$(irefs "$TMP/x8.ini")
+irefs i1 "$TMP/x1.ini"
+irefs i8 "$TMP/x8.ini"
 echo "# I refs of mmio --gpu l40s: $n1 rows $i1, $n8 rows $i8"
 check "instructions counted at both sizes" [ -n "$i1" -a -n "$i8" ]
 if [ -n "$i1" ] && [ -n "$i8" ]; then
