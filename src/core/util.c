@@ -272,14 +272,47 @@ gw_open_regular(const char *path, gw_err *e)
 }
 
 int
+gw_read_stream(int fd, const char *name, size_t max_bytes,
+               void (*take)(void *ctx, const char *data, size_t len),
+               void *ctx, gw_err *e)
+{
+	char chunk[65536];
+	size_t total = 0;
+	ssize_t r;
+
+	for (;;) {
+		r = read(fd, chunk, sizeof chunk);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			gw_err_set(e, _("%s: cannot read: %s"), name, strerror(errno));
+			return -1;
+		}
+		if (r == 0)
+			return 0;
+		if (total + (size_t)r > max_bytes) {
+			gw_err_set(e, _("%s: file is too large (more than %zu bytes)"),
+			           name, max_bytes);
+			return -1;
+		}
+		total += (size_t)r;
+		take(ctx, chunk, (size_t)r);
+	}
+}
+
+static void
+take_buf(void *ctx, const char *data, size_t len)
+{
+	gw_buf_add(ctx, data, len);
+}
+
+int
 gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
              gw_err *e)
 {
 	gw_buf b;
-	char chunk[65536];
 	struct stat st;
-	int fd;
-	ssize_t r;
+	int fd, rc;
 
 	if ((fd = gw_open_regular(path, e)) < 0)
 		return -1;
@@ -291,28 +324,12 @@ gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
 		b.cap = (size_t)st.st_size + 2;
 		b.data = gw_xrealloc(b.data, b.cap);
 	}
-	for (;;) {
-		r = read(fd, chunk, sizeof chunk);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			gw_err_set(e, _("%s: cannot read: %s"), path, strerror(errno));
-			gw_buf_free(&b);
-			close(fd);
-			return -1;
-		}
-		if (r == 0)
-			break;
-		if (b.len + (size_t)r > max_bytes) {
-			gw_err_set(e, _("%s: file is too large (more than %zu bytes)"),
-			           path, max_bytes);
-			gw_buf_free(&b);
-			close(fd);
-			return -1;
-		}
-		gw_buf_add(&b, chunk, (size_t)r);
-	}
+	rc = gw_read_stream(fd, path, max_bytes, take_buf, &b, e);
 	close(fd);
+	if (rc != 0) {
+		gw_buf_free(&b);
+		return -1;
+	}
 	*len = b.len;
 	*out = gw_buf_steal(&b);
 	return 0;

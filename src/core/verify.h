@@ -170,6 +170,20 @@ int gw_nvsmi_parse(gw_nvsmi *q, const char *data, size_t len,
                    const char *name, gw_err *e);
 void gw_nvsmi_free(gw_nvsmi *q);
 
+/* The same, reading the file at path in chunks as it comes (what is kept
+ * does not grow with the file: the GPUs found, the line being read): the
+ * errors of gw_read_file (more than GW_NVSMI_MAX_BYTES), then those of
+ * gw_nvsmi_parse. */
+int gw_nvsmi_parse_file(gw_nvsmi *q, const char *path, gw_err *e);
+
+/* gw_nvsmi_parse in pieces: reader_new empties *q, feed takes the next
+ * bytes (cut anywhere), reader_end (which frees the reader) gives
+ * gw_nvsmi_parse's answer for all the bytes fed. */
+typedef struct gw_nvsmi_reader gw_nvsmi_reader;
+gw_nvsmi_reader *gw_nvsmi_reader_new(gw_nvsmi *q, const char *name);
+void gw_nvsmi_reader_feed(gw_nvsmi_reader *r, const char *data, size_t len);
+int gw_nvsmi_reader_end(gw_nvsmi_reader *r, gw_err *e);
+
 /* Compare two dotted decimal versions numerically, component by
  * component, a missing component counting as 0: "535.54.03" < "535.129.03",
  * "535.129.3" == "535.129.03", "12.10" > "12.9", "12" == "12.0".  Sets *cmp
