@@ -78,33 +78,45 @@ match_rule(const gw_diag_rule *ru, gw_diag_hit *h, const scan_line *sl)
  * (gw_diag_esxi_words). */
 #define W_NCCL ((uint64_t)1 << 62)
 #define W_ESXI ((uint64_t)1 << 63)
-#define W_BITS 62
+/* a bit for each fact (GW_DIAG_FACT_ID two: it needs both its words),
+ * below them, and the patterns' words the bits below those */
+#define W_FACT(k) ((uint64_t)1 << (62 - GW_DIAG_NFACTS - 1 + (k)))
+#define W_BITS (62 - GW_DIAG_NFACTS - 1)
 
 /* The words of the patterns: pattern p of rule r can match a line only
  * where the line holds the words of need[r * PATS + p] (0: never). */
 #define PATS (sizeof gw_diag_rules[0].pats / sizeof gw_diag_rules[0].pats[0])
 typedef struct rule_words {
 	gw_diag_words ws;
-	size_t first;          /* the patterns' words: ws.word[first..] */
+	size_t first;          /* the patterns' and facts' words:
+	                        * ws.word[first..] */
+	size_t nbits;          /* the bits the patterns' words took */
 	uint64_t fact[GW_DIAG_NFACTS];   /* the bits of each fact's words */
+	uint64_t pats;         /* the bits of the patterns' words */
+	size_t ncand;          /* the patterns that can match, in rule order: */
+	struct {
+		size_t r;
+		uint64_t need;
+	} *cand;
 	uint64_t need[];
 } rule_words;
 
-/* The bit of the m bytes at w in rw's set, added when new; 0 when the set
- * is full. */
+/* The bit of the m bytes at w among the patterns' words in rw's set,
+ * added when new; 0 when there is no bit left. */
 static uint64_t
 word_bit(rule_words *rw, const char *w, size_t m)
 {
 	size_t k;
 
 	for (k = rw->first; k < rw->ws.n; k++)
-		if (rw->ws.word[k].m == m && memcmp(rw->ws.word[k].w, w, m) == 0)
+		if (rw->ws.word[k].bit < W_FACT(0) && rw->ws.word[k].m == m &&
+		    memcmp(rw->ws.word[k].w, w, m) == 0)
 			return rw->ws.word[k].bit;
-	if (rw->ws.n >= W_BITS)
+	if (rw->nbits >= W_BITS)
 		return 0;
-	if (gw_diag_words_add(&rw->ws, w, m, (uint64_t)1 << rw->ws.n) < 0)
+	if (gw_diag_words_add(&rw->ws, w, m, (uint64_t)1 << rw->nbits) < 0)
 		return 0;
-	return rw->ws.word[rw->ws.n - 1].bit;
+	return (uint64_t)1 << rw->nbits++;
 }
 
 /* The two longest literal runs of pattern pat (between the bytes " '#*"):
@@ -152,10 +164,12 @@ words_of_rules(void)
 		                      strlen(gw_diag_esxi_words[p]), W_ESXI) < 0)
 			goto full;
 	rw->first = rw->ws.n;
+	/* the words every pattern and fact needs first, then the second
+	 * runs where there is room */
 	for (r = 0; r < gw_diag_nrules; r++)
 		for (p = 0; gw_diag_rules[r].pats[p]; p++) {
 			const char *pat = gw_diag_rules[r].pats[p];
-			uint64_t *need = &rw->need[r * PATS + p], b;
+			uint64_t b;
 			size_t at[2], len[2];
 
 			/* a pattern without a first word never matches
@@ -165,43 +179,44 @@ words_of_rules(void)
 			longest_runs(pat, at, len);
 			if ((b = word_bit(rw, pat + at[0], len[0])) == 0)
 				goto full;
-			*need = b;
-			/* the second run, where it is long enough to be rare
-			 * and there is room for it */
-			if (len[1] >= 4 &&
-			    (b = word_bit(rw, pat + at[1], len[1])) != 0)
-				*need |= b;
+			rw->need[r * PATS + p] = b;
 		}
 	for (r = 0; r < GW_DIAG_NFACTS; r++)
 		for (p = 0; gw_diag_fact_words[r][p]; p++) {
 			const char *w = gw_diag_fact_words[r][p];
-			uint64_t b = word_bit(rw, w, strlen(w));
+			/* the words of GW_DIAG_FACT_ID (0) a bit each */
+			uint64_t b = W_FACT(r + (r > 0 || p > 0));
 
-			if (b == 0)
+			if (gw_diag_words_add(&rw->ws, w, strlen(w), b) < 0)
 				goto full;
 			rw->fact[r] |= b;
+		}
+	for (r = 0; r < gw_diag_nrules; r++)
+		for (p = 0; gw_diag_rules[r].pats[p]; p++) {
+			const char *pat = gw_diag_rules[r].pats[p];
+			uint64_t b;
+			size_t at[2], len[2];
+
+			/* the second run, where it is long enough to be rare
+			 * and there is room for it */
+			if (strcspn(pat, " '#*") == 0)
+				continue;
+			longest_runs(pat, at, len);
+			if (len[1] >= 4 &&
+			    (b = word_bit(rw, pat + at[1], len[1])) != 0)
+				rw->need[r * PATS + p] |= b;
+		}
+	rw->cand = gw_xcalloc(gw_diag_nrules * PATS, sizeof *rw->cand);
+	for (r = 0; r < gw_diag_nrules * PATS; r++)
+		if (rw->need[r] != 0) {
+			rw->cand[rw->ncand].r = r / PATS;
+			rw->cand[rw->ncand++].need = rw->need[r];
+			rw->pats |= rw->need[r];
 		}
 	return rw;
 full:
 	free(rw);
 	return NULL;
-}
-
-/* Can rule r match a line that holds the words of bits (rw NULL: yes)? */
-static int
-rule_may_match(const rule_words *rw, size_t r, uint64_t bits)
-{
-	size_t p;
-
-	if (rw == NULL)
-		return 1;
-	for (p = 0; p < PATS; p++) {
-		uint64_t need = rw->need[r * PATS + p];
-
-		if (need != 0 && (bits & need) == need)
-			return 1;
-	}
-	return 0;
 }
 
 struct gw_diag_scan {
@@ -245,7 +260,7 @@ scan_line_rules(gw_diag_scan *sc, const char *s, size_t n)
 	scan_line sl;
 	int may[GW_DIAG_NFACTS], line_esxi = -1;   /* 1, 0, or -1: as the
 	                                             * text */
-	size_t r;
+	size_t r, c, last = SIZE_MAX;
 
 	sl.fold = &sc->fold;
 	sl.lineno = ++sc->lineno;
@@ -265,11 +280,22 @@ scan_line_rules(gw_diag_scan *sc, const char *s, size_t n)
 	for (r = 0; r < GW_DIAG_NFACTS; r++)
 		may[r] = rw == NULL || (words & rw->fact[r]) != 0;
 	gw_diag_facts_line(&sc->facts, s, n, sc->fold.data, sc->fold.len, may);
-	for (r = 0; r < gw_diag_nrules; r++) {
-		const gw_diag_rule *ru = &gw_diag_rules[r];
+	if (rw != NULL && (words & rw->pats) == 0)
+		return words;
+	/* the rules with a pattern whose words the line holds (rw NULL:
+	 * every rule), each once */
+	for (c = 0; c < (rw ? rw->ncand : gw_diag_nrules); c++) {
+		const gw_diag_rule *ru;
 
-		if (!rule_may_match(rw, r, words))
-			continue;
+		if (rw != NULL) {
+			if ((words & rw->cand[c].need) != rw->cand[c].need ||
+			    (last != SIZE_MAX && rw->cand[c].r == last))
+				continue;
+			r = last = rw->cand[c].r;
+		} else {
+			r = c;
+		}
+		ru = &gw_diag_rules[r];
 		if (!(ru->flags & GW_DIAG_R_NEEDS_ESXI)) {
 			match_rule(ru, &hits[r], &sl);
 			continue;
@@ -435,6 +461,8 @@ gw_diag_scan_end(gw_diag_scan *sc, const gw_diag_ctx *ctx,
 	for (r = 0; r < 2 * gw_diag_nrules; r++)
 		free(hits[r].line);
 	free(hits);
+	if (sc->rw != NULL)
+		free(sc->rw->cand);
 	free(sc->rw);
 	free(sc->part);
 	gw_buf_free(&sc->fold);

@@ -148,7 +148,7 @@ int gw_diag_esxi_line(const char *s, size_t n, int text_esxi);
  * gw_diag_words_in returns the bits of the words a text holds.  A table of
  * the words' first two bytes (a bit per pair, then the words of that pair)
  * makes it one pass over the text whatever the number of words. */
-#define GW_DIAG_MAXWORDS 64
+#define GW_DIAG_MAXWORDS 96
 typedef struct gw_diag_words {
 	unsigned char pairs[65536 / 8];          /* bit a << 8 | b: a word
 	                                           * starts with "ab" */

@@ -109,7 +109,8 @@ gw_diag_fold_line(const char *s, size_t n, gw_buf *b)
 	 * place: one byte at a time through a buffer call costs more than
 	 * the folding */
 	b->len = 0;
-	gw_buf_add(b, s, n);
+	if (b->cap < n + 1)
+		gw_buf_add(b, s, n);     /* the room, once per longer line */
 	d = b->data;
 	while (i < n) {
 		if (u[i] < 0x80) {
