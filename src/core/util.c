@@ -414,22 +414,34 @@ gw_text_cells(const char *s)
 {
 	mbstate_t st;
 	int cells = 0;
+	size_t n = strlen(s);
 
 	memset(&st, 0, sizeof st);
-	while (*s) {
+	while (n > 0) {
 		wchar_t wc;
-		size_t r = mbrtowc(&wc, s, strlen(s), &st);
+		size_t r;
 		int w;
 
+		/* printable ASCII is one cell in every locale (the state is the
+		 * initial one before each character) */
+		if (*s >= 0x20 && *s < 0x7f) {
+			cells++;
+			s++;
+			n--;
+			continue;
+		}
+		r = mbrtowc(&wc, s, n, &st);
 		if (r == (size_t)-1 || r == (size_t)-2) {
 			memset(&st, 0, sizeof st);
 			cells++;
 			s++;
+			n--;
 			continue;
 		}
 		w = wcwidth(wc);
 		cells += w > 0 ? w : 0;
 		s += r;
+		n -= r;
 	}
 	return cells;
 }

@@ -208,27 +208,33 @@ struct gw_nvsmi_parser {
 };
 typedef struct gw_nvsmi_parser parser;
 
-/* Split "key : value" (rest trimmed) at the first ':' followed by a
- * blank or the end; *value NULL when the line has none (a section
+/* The ':' that ends the key of "key : value" (rest trimmed): the first
+ * followed by a blank or the end; NULL when the line has none (a section
  * header). */
-static void
-split_key(char *rest, char **key, char **value)
+static char *
+key_end(char *rest)
 {
-	char *sep, *end;
+	char *sep;
 
 	for (sep = rest; (sep = strchr(sep, ':')) != NULL; sep++)
 		if (sep[1] == '\0' || sep[1] == ' ' || sep[1] == '\t')
 			break;
-	*key = rest;
-	if (sep == NULL) {
-		*value = NULL;
-		return;
-	}
+	return sep;
+}
+
+/* Cut "key : value" at sep (key_end): the key ends at its last byte that
+ * is not a blank, the value starts at its first. */
+static void
+split_key(char *rest, char *sep, char **key, char **value)
+{
+	char *end;
+
 	for (end = sep; end > rest && is_blank(end[-1]); end--)
 		;
 	*end = '\0';
 	for (sep++; is_blank(*sep); sep++)
 		;
+	*key = rest;
 	*value = sep;
 }
 
@@ -351,7 +357,7 @@ top_line(parser *P, const char *key, const char *value)
 int
 gw_nvsmi_parser_line(parser *P, char *line, size_t n)
 {
-	char *rest, *end, *key, *value;
+	char *rest, *end, *sep, *key, *value;
 	int indent = 0;
 
 	P->ln++;
@@ -371,11 +377,24 @@ gw_nvsmi_parser_line(parser *P, char *line, size_t n)
 		set_once(&P->q->error_text, rest);
 		return 0;
 	}
-	split_key(rest, &key, &value);
-	if (*key == '\0')
+	sep = key_end(rest);
+	/* rest is trimmed: the key is empty when the ':' comes first */
+	if (sep == rest)
 		return 0;
 	while (P->depth > 0 && P->st[P->depth - 1].indent >= indent)
 		P->depth--;
+	/* a field no one reads (most are: below a section gpu_field does
+	 * not read, or past a GPU's second level) is not cut */
+	if (sep != NULL && P->depth > 0 && P->again == NULL &&
+	    (P->vgpu_q || P->cur == NULL || P->depth > 2 ||
+	     (P->depth == 2 && P->st[1].kind == SEC_OTHER)))
+		return 0;
+	if (sep != NULL) {
+		split_key(rest, sep, &key, &value);
+	} else {
+		key = rest;
+		value = NULL;
+	}
 	if (P->depth == 0) {
 		if (top_line(P, key, value) != 0)
 			return -1;
