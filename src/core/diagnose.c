@@ -93,13 +93,25 @@ typedef struct rule_words {
 	size_t nbits;          /* the bits the patterns' words took */
 	uint64_t fact[GW_DIAG_NFACTS];   /* the bits of each fact's words */
 	uint64_t pats;         /* the bits of the patterns' words */
-	size_t ncand;          /* the patterns that can match, in rule order: */
+	/* the patterns that can match, by the lowest bit of their words:
+	 * those of bit b are cand[bstart[b] .. bstart[b + 1]) */
 	struct {
 		size_t r;
 		uint64_t need;
 	} *cand;
+	size_t bstart[W_BITS + 1];
+	unsigned char bitno[64];   /* a bit's number, by de Bruijn */
 	uint64_t need[];
 } rule_words;
+
+#define DE_BRUIJN 0x03f79d71b4ca8b09ULL
+
+/* The number of the single bit b. */
+static unsigned
+bit_number(const rule_words *rw, uint64_t b)
+{
+	return rw->bitno[(b * DE_BRUIJN) >> 58];
+}
 
 /* The bit of the m bytes at w among the patterns' words in rw's set,
  * added when new; 0 when there is no bit left. */
@@ -206,13 +218,33 @@ words_of_rules(void)
 			    (b = word_bit(rw, pat + at[1], len[1])) != 0)
 				rw->need[r * PATS + p] |= b;
 		}
+	for (r = 0; r < 64; r++)
+		rw->bitno[(((uint64_t)1 << r) * DE_BRUIJN) >> 58] =
+			(unsigned char)r;
 	rw->cand = gw_xcalloc(gw_diag_nrules * PATS, sizeof *rw->cand);
+	/* counted by lowest bit, then placed */
 	for (r = 0; r < gw_diag_nrules * PATS; r++)
-		if (rw->need[r] != 0) {
-			rw->cand[rw->ncand].r = r / PATS;
-			rw->cand[rw->ncand++].need = rw->need[r];
-			rw->pats |= rw->need[r];
+		if (rw->need[r] != 0)
+			rw->bstart[bit_number(rw, rw->need[r] &
+			                          (~rw->need[r] + 1)) + 1]++;
+	for (r = 0; r < W_BITS; r++)
+		rw->bstart[r + 1] += rw->bstart[r];
+	{
+		size_t at[W_BITS];
+
+		memcpy(at, rw->bstart, sizeof at);
+		for (r = 0; r < gw_diag_nrules * PATS; r++) {
+			uint64_t need = rw->need[r];
+			size_t *k;
+
+			if (need == 0)
+				continue;
+			k = &at[bit_number(rw, need & (~need + 1))];
+			rw->cand[*k].r = r / PATS;
+			rw->cand[(*k)++].need = need;
+			rw->pats |= need;
 		}
+	}
 	return rw;
 full:
 	free(rw);
@@ -226,6 +258,7 @@ struct gw_diag_scan {
 	                         * it (noesxi = hits + gw_diag_nrules) */
 	uint64_t seen;          /* W_NCCL, W_ESXI: found in the input */
 	gw_diag_facts facts;
+	unsigned long *stamp;   /* per rule, the last line it was matched on */
 	gw_buf fold;
 	unsigned long lineno;
 	char *part;             /* the start of a line cut by a chunk's end */
@@ -240,8 +273,28 @@ gw_diag_scan_new(void)
 
 	sc->rw = words_of_rules();
 	sc->hits = gw_xcalloc(2 * gw_diag_nrules, sizeof *sc->hits);
+	sc->stamp = gw_xcalloc(gw_diag_nrules, sizeof *sc->stamp);
 	gw_buf_init(&sc->fold);
 	return sc;
+}
+
+/* Match rule r on the line sl; *line_esxi is whether the line is ESXi's
+ * (gw_diag_esxi_line), -1 until a rule asks. */
+static void
+line_rule(gw_diag_scan *sc, size_t r, const scan_line *sl, int *line_esxi)
+{
+	const gw_diag_rule *ru = &gw_diag_rules[r];
+
+	if (!(ru->flags & GW_DIAG_R_NEEDS_ESXI)) {
+		match_rule(ru, &sc->hits[r], sl);
+		return;
+	}
+	if (*line_esxi == -1)
+		*line_esxi = gw_diag_esxi_line(sc->fold.data, sc->fold.len, -1);
+	if (*line_esxi != 0)
+		match_rule(ru, &sc->hits[r], sl);
+	if (*line_esxi == 1)
+		match_rule(ru, &sc->hits[gw_diag_nrules + r], sl);
 }
 
 /* Match every rule on one line (split at CR and LF): the line folded, its
@@ -255,12 +308,12 @@ static uint64_t
 scan_line_rules(gw_diag_scan *sc, const char *s, size_t n)
 {
 	const rule_words *rw = sc->rw;
-	gw_diag_hit *hits = sc->hits, *noesxi = sc->hits + gw_diag_nrules;
 	uint64_t words;
 	scan_line sl;
 	int may[GW_DIAG_NFACTS], line_esxi = -1;   /* 1, 0, or -1: as the
 	                                             * text */
-	size_t r, c, last = SIZE_MAX;
+	uint64_t m;
+	size_t r;
 
 	sl.fold = &sc->fold;
 	sl.lineno = ++sc->lineno;
@@ -280,33 +333,25 @@ scan_line_rules(gw_diag_scan *sc, const char *s, size_t n)
 	for (r = 0; r < GW_DIAG_NFACTS; r++)
 		may[r] = rw == NULL || (words & rw->fact[r]) != 0;
 	gw_diag_facts_line(&sc->facts, s, n, sc->fold.data, sc->fold.len, may);
-	if (rw != NULL && (words & rw->pats) == 0)
+	if (rw == NULL) {
+		for (r = 0; r < gw_diag_nrules; r++)
+			line_rule(sc, r, &sl, &line_esxi);
 		return words;
-	/* the rules with a pattern whose words the line holds (rw NULL:
-	 * every rule), each once */
-	for (c = 0; c < (rw ? rw->ncand : gw_diag_nrules); c++) {
-		const gw_diag_rule *ru;
+	}
+	/* the rules with a pattern whose words the line holds, each once:
+	 * the patterns filed under each bit of the line's words */
+	for (m = words & rw->pats; m != 0; m &= m - 1) {
+		unsigned b = bit_number(rw, m & (~m + 1));
+		size_t c;
 
-		if (rw != NULL) {
+		for (c = rw->bstart[b]; c < rw->bstart[b + 1]; c++) {
+			r = rw->cand[c].r;
 			if ((words & rw->cand[c].need) != rw->cand[c].need ||
-			    (last != SIZE_MAX && rw->cand[c].r == last))
+			    sc->stamp[r] == sl.lineno)
 				continue;
-			r = last = rw->cand[c].r;
-		} else {
-			r = c;
+			sc->stamp[r] = sl.lineno;
+			line_rule(sc, r, &sl, &line_esxi);
 		}
-		ru = &gw_diag_rules[r];
-		if (!(ru->flags & GW_DIAG_R_NEEDS_ESXI)) {
-			match_rule(ru, &hits[r], &sl);
-			continue;
-		}
-		if (line_esxi == -1)
-			line_esxi = gw_diag_esxi_line(sc->fold.data, sc->fold.len,
-			                              -1);
-		if (line_esxi != 0)
-			match_rule(ru, &hits[r], &sl);
-		if (line_esxi == 1)
-			match_rule(ru, &noesxi[r], &sl);
 	}
 	return words;
 }
@@ -461,6 +506,7 @@ gw_diag_scan_end(gw_diag_scan *sc, const gw_diag_ctx *ctx,
 	for (r = 0; r < 2 * gw_diag_nrules; r++)
 		free(hits[r].line);
 	free(hits);
+	free(sc->stamp);
 	if (sc->rw != NULL)
 		free(sc->rw->cand);
 	free(sc->rw);

@@ -146,13 +146,13 @@ int gw_diag_find_profile(const char *text, size_t len, char *buf, size_t n);
 int gw_diag_esxi_line(const char *s, size_t n, int text_esxi);
 /* A set of words found all at once: each word carries a bit, and
  * gw_diag_words_in returns the bits of the words a text holds.  A table of
- * the words' first two bytes (a bit per pair, then the words of that pair)
+ * the words' first two bytes (per pair the words that start with it)
  * makes it one pass over the text whatever the number of words. */
 #define GW_DIAG_MAXWORDS 96
 typedef struct gw_diag_words {
-	unsigned char pairs[65536 / 8];          /* bit a << 8 | b: a word
-	                                           * starts with "ab" */
-	unsigned char head[65536];               /* 1 + its last word, 0 */
+	unsigned char head[65536];               /* pair a << 8 | b: 1 + the
+	                                          * last word that starts
+	                                          * with "ab", 0 none */
 	struct {
 		const char *w;
 		size_t m;

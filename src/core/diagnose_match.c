@@ -288,7 +288,6 @@ gw_diag_words_add(gw_diag_words *ws, const char *w, size_t m, uint64_t bit)
 		return 0;
 	}
 	pair = (unsigned)(unsigned char)w[0] << 8 | (unsigned char)w[1];
-	ws->pairs[pair >> 3] |= (unsigned char)(1u << (pair & 7));
 	ws->word[ws->n].next = ws->head[pair];
 	ws->head[pair] = (unsigned char)(ws->n + 1);
 	ws->n++;
@@ -300,15 +299,21 @@ gw_diag_words_in(const gw_diag_words *ws, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	uint64_t bits = ws->always;
+	unsigned pair;
 	size_t i;
 
 	for (i = 0; ws->nshort > 0 && i < ws->n; i++)
 		if (ws->word[i].m == 1 && memchr(s, ws->word[i].w[0], n))
 			bits |= ws->word[i].bit;
-	for (i = 0; i + 1 < n; i++) {
-		unsigned pair = (unsigned)u[i] << 8 | u[i + 1], k;
+	if (n < 2)
+		return bits;
+	/* the pair ending at byte i + 1 kept from the last one: a load and
+	 * a test per byte where no word starts */
+	for (i = 0, pair = u[0]; i + 1 < n; i++) {
+		unsigned k;
 
-		if (!(ws->pairs[pair >> 3] & (1u << (pair & 7))))
+		pair = (pair << 8 | u[i + 1]) & 0xffff;
+		if (ws->head[pair] == 0)
 			continue;
 		for (k = ws->head[pair]; k; k = ws->word[k - 1].next) {
 			size_t m = ws->word[k - 1].m;
