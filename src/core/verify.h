@@ -166,8 +166,17 @@ typedef struct gw_nvsmi {
  * GW_NVSMI_MAX_GPUS sections.  Several captures
  * of one machine in one file (nvidia-smi -q -i 0; nvidia-smi -q -i 1) are
  * one capture.  On failure *q is left empty (gw_nvsmi_free is harmless). */
-int gw_nvsmi_parse(gw_nvsmi *q, const char *data, size_t len,
-                   const char *name, gw_err *e);
+int gw_nvsmi_parse_pieces(gw_nvsmi *q, const char *data, size_t len,
+                          size_t piece, const char *name, gw_err *e);
+static inline int
+gw_nvsmi_parse(gw_nvsmi *q, const char *data, size_t len, const char *name,
+               gw_err *e)
+{
+	return gw_nvsmi_parse_pieces(q, data, len, 0, name, e);
+}
+/* gw_nvsmi_parse_pieces: the same, the data handed to the reader in
+ * pieces of piece bytes (0: at once), as gw_nvsmi_parse_file hands it
+ * the file's chunks; the answer does not depend on piece. */
 void gw_nvsmi_free(gw_nvsmi *q);
 
 /* The same, reading the file at path in chunks as it comes (what is kept
@@ -176,13 +185,7 @@ void gw_nvsmi_free(gw_nvsmi *q);
  * gw_nvsmi_parse. */
 int gw_nvsmi_parse_file(gw_nvsmi *q, const char *path, gw_err *e);
 
-/* gw_nvsmi_parse in pieces: reader_new empties *q, feed takes the next
- * bytes (cut anywhere), reader_end (which frees the reader) gives
- * gw_nvsmi_parse's answer for all the bytes fed. */
-typedef struct gw_nvsmi_reader gw_nvsmi_reader;
-gw_nvsmi_reader *gw_nvsmi_reader_new(gw_nvsmi *q, const char *name);
-void gw_nvsmi_reader_feed(gw_nvsmi_reader *r, const char *data, size_t len);
-int gw_nvsmi_reader_end(gw_nvsmi_reader *r, gw_err *e);
+
 
 /* Compare two dotted decimal versions numerically, component by
  * component, a missing component counting as 0: "535.54.03" < "535.129.03",

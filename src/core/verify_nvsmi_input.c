@@ -19,7 +19,7 @@
 #define NM(n) ((n) != NULL ? (n) : "<nvidia-smi -q>")
 #define HEAD_MAX 8192
 
-struct gw_nvsmi_reader {
+typedef struct gw_nvsmi_reader {
 	gw_nvsmi *q;
 	gw_nvsmi_parser *P;      /* NULL once it refused the input */
 	const char *nm;
@@ -35,10 +35,10 @@ struct gw_nvsmi_reader {
 	size_t lines;            /* lines handed to the parser */
 	int xml_decl, xml_tag;   /* "<?xml" first, "<nvidia_smi_log" seen */
 	int smi_title, smi_rule; /* "NVIDIA-SMI ", "+---" seen */
-};
+} gw_nvsmi_reader;
 
-gw_nvsmi_reader *
-gw_nvsmi_reader_new(gw_nvsmi *q, const char *name)
+static gw_nvsmi_reader *
+reader_new(gw_nvsmi *q, const char *name)
 {
 	gw_nvsmi_reader *r = gw_xcalloc(1, sizeof *r);
 
@@ -90,8 +90,8 @@ line_add(gw_nvsmi_reader *r, const char *data, size_t n)
 	r->line[r->nline] = '\0';
 }
 
-void
-gw_nvsmi_reader_feed(gw_nvsmi_reader *r, const char *data, size_t len)
+static void
+reader_feed(gw_nvsmi_reader *r, const char *data, size_t len)
 {
 	const char *p = data, *end = data + len, *z;
 	size_t i;
@@ -181,8 +181,8 @@ not_nvsmi(const gw_nvsmi_reader *r, gw_err *e)
 		                "section"), r->nm);
 }
 
-int
-gw_nvsmi_reader_end(gw_nvsmi_reader *r, gw_err *e)
+static int
+reader_end(gw_nvsmi_reader *r, gw_err *e)
 {
 	int rc;
 
@@ -214,20 +214,29 @@ gw_nvsmi_reader_end(gw_nvsmi_reader *r, gw_err *e)
 }
 
 int
-gw_nvsmi_parse(gw_nvsmi *q, const char *data, size_t len, const char *name,
-               gw_err *e)
+gw_nvsmi_parse_pieces(gw_nvsmi *q, const char *data, size_t len,
+                      size_t piece, const char *name, gw_err *e)
 {
-	gw_nvsmi_reader *r = gw_nvsmi_reader_new(q, name);
+	gw_nvsmi_reader *r = reader_new(q, name);
+	size_t at = 0;
 
-	if (data != NULL)
-		gw_nvsmi_reader_feed(r, data, len);
-	return gw_nvsmi_reader_end(r, e);
+	if (data == NULL)
+		len = 0;
+	if (piece == 0)
+		piece = len;
+	while (at < len) {
+		size_t k = len - at < piece ? len - at : piece;
+
+		reader_feed(r, data + at, k);
+		at += k;
+	}
+	return reader_end(r, e);
 }
 
 static void
 take_chunk(void *r, const char *data, size_t len)
 {
-	gw_nvsmi_reader_feed(r, data, len);
+	reader_feed(r, data, len);
 }
 
 int
@@ -240,13 +249,13 @@ gw_nvsmi_parse_file(gw_nvsmi *q, const char *path, gw_err *e)
 	q->attached_gpus = -1;
 	if ((fd = gw_open_regular(path, e)) < 0)
 		return -1;
-	r = gw_nvsmi_reader_new(q, path);
+	r = reader_new(q, path);
 	rc = gw_read_stream(fd, path, GW_NVSMI_MAX_BYTES, take_chunk, r, e);
 	close(fd);
 	if (rc != 0) {
-		gw_nvsmi_reader_end(r, NULL);
+		reader_end(r, NULL);
 		gw_nvsmi_free(q);
 		return -1;
 	}
-	return gw_nvsmi_reader_end(r, e);
+	return reader_end(r, e);
 }

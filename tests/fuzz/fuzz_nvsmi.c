@@ -4,7 +4,7 @@
  * table) and by the ESXi host probe (src/host/esxi_vgpu.c: ECC and MIG
  * modes per GPU), as tests/unit/core/test_verify.c and
  * tests/unit/host/test_esxi_vgpu.c call them.  The input fed in chunks
- * (gw_nvsmi_reader_feed, the pieces' sizes from its first byte) gives the
+ * (gw_nvsmi_parse_pieces, the pieces' size from its first byte) gives the
  * same answer as whole. */
 #include "fuzz.h"
 #include "verify.h"
@@ -17,25 +17,18 @@ same_text(const char *a, const char *b)
 	       (a != NULL && b != NULL && strcmp(a, b) == 0);
 }
 
-/* The input in pieces of 1 to 64 bytes: the same answer as whole (rc,
- * the refusal, the fields). */
+/* The input in pieces of 1 to 64 bytes (the size from its first byte):
+ * the same answer as whole (rc, the refusal, the fields). */
 static void
 check_chunks(const uint8_t *data, size_t size, int wrc, const gw_err *we,
              const gw_nvsmi *w)
 {
 	gw_nvsmi q;
 	gw_err e;
-	gw_nvsmi_reader *r = gw_nvsmi_reader_new(&q, "fuzz");
-	size_t at = 0, step = size ? 1 + data[0] % 64 : 1, i;
+	size_t piece = size ? 1 + data[0] % 64 : 1, i;
 
-	while (at < size) {
-		size_t k = size - at < step ? size - at : step;
-
-		gw_nvsmi_reader_feed(r, (const char *)data + at, k);
-		at += k;
-		step = 1 + (step + 7) % 64;
-	}
-	FZ_CHECK(gw_nvsmi_reader_end(r, &e) == wrc);
+	FZ_CHECK(gw_nvsmi_parse_pieces(&q, (const char *)data, size, piece,
+	                               "fuzz", &e) == wrc);
 	if (wrc != 0)
 		FZ_CHECK(strcmp(e.msg, we->msg) == 0);
 	FZ_CHECK(q.ngpus == w->ngpus && q.banner == w->banner &&
