@@ -53,59 +53,42 @@ cmd_verify(cli_opts *o, const gw_table *t, gw_err *e)
 
 /* ---- gpuwiz diagnose ---------------------------------------------------- */
 
-static int
-read_stdin(const char *name, char **out, size_t *len, gw_err *e)
+/* What the input is as it is read: the scan, and what refuses it. */
+typedef struct diag_input {
+	gw_diag_scan *sc;
+	int nul;                /* a NUL byte */
+	int text;               /* a byte that is not a blank */
+} diag_input;
+
+static void
+take_chunk(void *ctx, const char *data, size_t len)
 {
-	gw_buf b;
-	char chunk[65536];
-
-	gw_buf_init(&b);
-	for (;;) {
-		ssize_t r = read(STDIN_FILENO, chunk, sizeof chunk);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			gw_err_set(e, _("%s: cannot read: %s"), name,
-			           strerror(errno));
-			gw_buf_free(&b);
-			return -1;
-		}
-		if (r == 0)
-			break;
-		if (b.len + (size_t)r > GW_DIAG_MAX_INPUT) {
-			gw_err_set(e, _("%s: file is too large (more than %zu bytes)"),
-			           name, (size_t)GW_DIAG_MAX_INPUT);
-			gw_buf_free(&b);
-			return -1;
-		}
-		gw_buf_add(&b, chunk, (size_t)r);
-	}
-	*len = b.len;
-	*out = gw_buf_steal(&b);
-	return 0;
-}
-
-/* Refuse binary and blank input: 0 when data[0..len) is text worth a
- * look. */
-static int
-check_input(const char *name, const char *data, size_t len, gw_err *e)
-{
+	diag_input *in = ctx;
 	size_t i;
 
-	if (memchr(data, '\0', len) != NULL) {
+	in->nul |= memchr(data, '\0', len) != NULL;
+	for (i = 0; !in->text && i < len; i++)
+		in->text = data[i] != ' ' && data[i] != '\t' && data[i] != '\n' &&
+		           data[i] != '\r' && data[i] != '\f' && data[i] != '\v';
+	gw_diag_scan_feed(in->sc, data, len);
+}
+
+/* Refuse binary and blank input: 0 when it is text worth a look. */
+static int
+check_input(const char *name, const diag_input *in, gw_err *e)
+{
+	if (in->nul) {
 		gw_err_set(e, _("%s: is a binary file (it holds NUL bytes); "
 		                "expected text: a vmware.log excerpt or an error "
 		                "message, saved as UTF-8"), name);
 		return -1;
 	}
-	for (i = 0; i < len; i++)
-		if (data[i] != ' ' && data[i] != '\t' && data[i] != '\n' &&
-		    data[i] != '\r' && data[i] != '\f' && data[i] != '\v')
-			return 0;
-	gw_err_set(e, _("%s: is empty; expected a vmware.log excerpt or an "
-	                "error message"), name);
-	return -1;
+	if (!in->text) {
+		gw_err_set(e, _("%s: is empty; expected a vmware.log excerpt or an "
+		                "error message"), name);
+		return -1;
+	}
+	return 0;
 }
 
 /* The VM's context from --vmx FILE; -1 and e when it cannot be read or
@@ -131,12 +114,11 @@ diagnose_file(const char *path, const char *vmx, const gw_table *t, int json,
 {
 	int from_stdin = path != NULL && strcmp(path, "-") == 0;
 	const char *name;
-	char *data = NULL;
-	size_t len = 0;
+	diag_input in;
 	gw_diag_result res;
 	gw_diag_ctx ctx;
 	gw_buf out;
-	int rc;
+	int rc, fd;
 
 	if (path == NULL || *path == '\0') {
 		gw_err_set(e, _("expected a file name or - (standard input)"));
@@ -145,20 +127,21 @@ diagnose_file(const char *path, const char *vmx, const gw_table *t, int json,
 	if (vmx_context(vmx, t, &ctx, e) != 0)
 		return 2;
 	name = from_stdin ? _("standard input") : path;
-	if (from_stdin ? read_stdin(name, &data, &len, e) != 0
-	               : gw_read_file(path, GW_DIAG_MAX_INPUT, &data, &len,
-	                              e) != 0)
+	fd = from_stdin ? STDIN_FILENO : gw_open_regular(path, e);
+	if (fd < 0)
 		return 2;
-	if (check_input(name, data, len, e) != 0) {
-		free(data);
+	/* read in chunks, each scanned as it comes: nothing of the input is
+	 * kept but what the findings quote */
+	memset(&in, 0, sizeof in);
+	in.sc = gw_diag_scan_new();
+	rc = gw_read_stream(fd, name, GW_DIAG_MAX_INPUT, take_chunk, &in, e);
+	if (!from_stdin)
+		close(fd);
+	if (rc != 0 || check_input(name, &in, e) != 0) {
+		(void)gw_diag_scan_end(in.sc, NULL, NULL);
 		return 2;
 	}
-	if (gw_diagnose_text_ctx(data, len, &ctx, &res) < 0) {
-		free(data);
-		gw_err_set(e, _("%s: cannot read: %s"), name, strerror(EINVAL));
-		return 2;
-	}
-	free(data);
+	(void)gw_diag_scan_end(in.sc, &ctx, &res);
 	gw_buf_init(&out);
 	gw_diag_render(&res, name, json, &out);
 	rc = res.n > 0 ? 0 : 1;

@@ -21,17 +21,21 @@
 /* ---- gpuwiz verify --nvidia-smi-q FILE ---------------------------------- */
 
 /* Read and parse the capture at path: 0, or -1 with e set (*data and *q
- * then need no freeing). */
+ * then need no freeing).  data NULL: read in chunks, its text not kept. */
 static int
 load_capture(const char *path, char **data, size_t *len, gw_nvsmi *q,
              gw_err *e)
 {
-	*data = NULL;
-	*len = 0;
+	if (data != NULL) {
+		*data = NULL;
+		*len = 0;
+	}
 	if (path == NULL || *path == '\0') {
 		gw_err_set(e, _("--nvidia-smi-q: no file given"));
 		return -1;
 	}
+	if (data == NULL)
+		return gw_nvsmi_parse_file(q, path, e);
 	if (gw_read_file(path, GW_NVSMI_MAX_BYTES, data, len, e) != 0)
 		return -1;
 	if (gw_nvsmi_parse(q, *data, *len, path, e) != 0) {
@@ -63,15 +67,12 @@ int
 gw_verify_command(const gw_table *t, const char *nvsmi_path, int json,
                   gw_err *e)
 {
-	char *data;
-	size_t len;
 	gw_nvsmi q;
 	gw_verify v;
 	int rc;
 
-	if (load_capture(nvsmi_path, &data, &len, &q, e) != 0)
+	if (load_capture(nvsmi_path, NULL, NULL, &q, e) != 0)
 		return GW_VERIFY_INPUT;
-	free(data);
 	gw_verify_run(&q, t, &v);
 	if (json) {
 		json_t *o = gw_verify_json(&q, &v, nvsmi_path);

@@ -2,11 +2,14 @@
 /* diagnose.c: known GPU passthrough / vGPU failures, from log text to
  * cause and fix (doc/design.md, sections 15.10, 15.1-15.4, 15.6 and 15.9): the scan.
  *
- * How it works: the input is split into lines; each line is folded, the
- * first words of all the rules' patterns are found in it in one pass, and
- * the patterns of the rules whose words it holds are searched in it
- * (diagnose_match.c).  The texts
- * are built after the scan, from the numbers captured (diagnose_rules.c).
+ * How it works: the input comes in chunks (gw_diag_scan_feed) and is cut
+ * into lines; each line is folded, the first words of all the rules'
+ * patterns (and the words of the facts, diagnose_facts.c) are found in it
+ * in one pass, and the patterns of the rules whose words it holds are
+ * searched in it (diagnose_match.c).  What is kept is bounded by the
+ * longest line: the line being cut, a copy of each rule's matching line,
+ * counts and the facts.  The texts are built after the scan, from the
+ * numbers captured (diagnose_rules.c).
  * The report is src/report/diagnose_report.c.
  */
 #include "diagnose_int.h"
@@ -14,11 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where the line being scanned is. */
+/* The line being scanned. */
 typedef struct scan_line {
 	const gw_buf *fold;     /* the line folded */
 	unsigned long lineno;
-	size_t off, len;        /* in the input */
+	const char *s;          /* the line as read */
+	size_t len;
 } scan_line;
 
 /* Does a match with captures c replace the line h holds?  The first match
@@ -55,7 +59,11 @@ match_rule(const gw_diag_rule *ru, gw_diag_hit *h, const scan_line *sl)
 		if (takes_over(ru, h, &c)) {
 			h->found = 1;
 			h->lineno = sl->lineno;
-			h->line_off = sl->off;
+			/* the line may hold NUL bytes: copied by length */
+			free(h->line);
+			h->line = gw_xmalloc(sl->len + 1);
+			memcpy(h->line, sl->s, sl->len);
+			h->line[sl->len] = '\0';
 			h->line_len = sl->len;
 			h->match_off = (size_t)at;
 			h->c = c;
@@ -70,32 +78,57 @@ match_rule(const gw_diag_rule *ru, gw_diag_hit *h, const scan_line *sl)
  * (gw_diag_esxi_words). */
 #define W_NCCL ((uint64_t)1 << 62)
 #define W_ESXI ((uint64_t)1 << 63)
-#define W_BITS 62
+/* a bit for each fact (GW_DIAG_FACT_ID two: it needs both its words),
+ * below them, and the patterns' words the bits below those */
+#define W_FACT(k) ((uint64_t)1 << (62 - GW_DIAG_NFACTS - 1 + (k)))
+#define W_BITS (62 - GW_DIAG_NFACTS - 1)
 
 /* The words of the patterns: pattern p of rule r can match a line only
  * where the line holds the words of need[r * PATS + p] (0: never). */
 #define PATS (sizeof gw_diag_rules[0].pats / sizeof gw_diag_rules[0].pats[0])
 typedef struct rule_words {
 	gw_diag_words ws;
-	size_t first;          /* the patterns' words: ws.word[first..] */
+	size_t first;          /* the patterns' and facts' words:
+	                        * ws.word[first..] */
+	size_t nbits;          /* the bits the patterns' words took */
+	uint64_t fact[GW_DIAG_NFACTS];   /* the bits of each fact's words */
+	uint64_t pats;         /* the bits of the patterns' words */
+	/* the patterns that can match, by the lowest bit of their words:
+	 * those of bit b are cand[bstart[b] .. bstart[b + 1]) */
+	struct {
+		size_t r;
+		uint64_t need;
+	} *cand;
+	size_t bstart[W_BITS + 1];
+	unsigned char bitno[64];   /* a bit's number, by de Bruijn */
 	uint64_t need[];
 } rule_words;
 
-/* The bit of the m bytes at w in rw's set, added when new; 0 when the set
- * is full. */
+#define DE_BRUIJN 0x03f79d71b4ca8b09ULL
+
+/* The number of the single bit b. */
+static unsigned
+bit_number(const rule_words *rw, uint64_t b)
+{
+	return rw->bitno[(b * DE_BRUIJN) >> 58];
+}
+
+/* The bit of the m bytes at w among the patterns' words in rw's set,
+ * added when new; 0 when there is no bit left. */
 static uint64_t
 word_bit(rule_words *rw, const char *w, size_t m)
 {
 	size_t k;
 
 	for (k = rw->first; k < rw->ws.n; k++)
-		if (rw->ws.word[k].m == m && memcmp(rw->ws.word[k].w, w, m) == 0)
+		if (rw->ws.word[k].bit < W_FACT(0) && rw->ws.word[k].m == m &&
+		    memcmp(rw->ws.word[k].w, w, m) == 0)
 			return rw->ws.word[k].bit;
-	if (rw->ws.n >= W_BITS)
+	if (rw->nbits >= W_BITS)
 		return 0;
-	if (gw_diag_words_add(&rw->ws, w, m, (uint64_t)1 << rw->ws.n) < 0)
+	if (gw_diag_words_add(&rw->ws, w, m, (uint64_t)1 << rw->nbits) < 0)
 		return 0;
-	return rw->ws.word[rw->ws.n - 1].bit;
+	return (uint64_t)1 << rw->nbits++;
 }
 
 /* The two longest literal runs of pattern pat (between the bytes " '#*"):
@@ -143,10 +176,12 @@ words_of_rules(void)
 		                      strlen(gw_diag_esxi_words[p]), W_ESXI) < 0)
 			goto full;
 	rw->first = rw->ws.n;
+	/* the words every pattern and fact needs first, then the second
+	 * runs where there is room */
 	for (r = 0; r < gw_diag_nrules; r++)
 		for (p = 0; gw_diag_rules[r].pats[p]; p++) {
 			const char *pat = gw_diag_rules[r].pats[p];
-			uint64_t *need = &rw->need[r * PATS + p], b;
+			uint64_t b;
 			size_t at[2], len[2];
 
 			/* a pattern without a first word never matches
@@ -156,144 +191,259 @@ words_of_rules(void)
 			longest_runs(pat, at, len);
 			if ((b = word_bit(rw, pat + at[0], len[0])) == 0)
 				goto full;
-			*need = b;
+			rw->need[r * PATS + p] = b;
+		}
+	for (r = 0; r < GW_DIAG_NFACTS; r++)
+		for (p = 0; gw_diag_fact_words[r][p]; p++) {
+			const char *w = gw_diag_fact_words[r][p];
+			/* the words of GW_DIAG_FACT_ID (0) a bit each */
+			uint64_t b = W_FACT(r + (r > 0 || p > 0));
+
+			if (gw_diag_words_add(&rw->ws, w, strlen(w), b) < 0)
+				goto full;
+			rw->fact[r] |= b;
+		}
+	for (r = 0; r < gw_diag_nrules; r++)
+		for (p = 0; gw_diag_rules[r].pats[p]; p++) {
+			const char *pat = gw_diag_rules[r].pats[p];
+			uint64_t b;
+			size_t at[2], len[2];
+
 			/* the second run, where it is long enough to be rare
 			 * and there is room for it */
+			if (strcspn(pat, " '#*") == 0)
+				continue;
+			longest_runs(pat, at, len);
 			if (len[1] >= 4 &&
 			    (b = word_bit(rw, pat + at[1], len[1])) != 0)
-				*need |= b;
+				rw->need[r * PATS + p] |= b;
 		}
+	for (r = 0; r < 64; r++)
+		rw->bitno[(((uint64_t)1 << r) * DE_BRUIJN) >> 58] =
+			(unsigned char)r;
+	rw->cand = gw_xcalloc(gw_diag_nrules * PATS, sizeof *rw->cand);
+	/* counted by lowest bit, then placed */
+	for (r = 0; r < gw_diag_nrules * PATS; r++)
+		if (rw->need[r] != 0)
+			rw->bstart[bit_number(rw, rw->need[r] &
+			                          (~rw->need[r] + 1)) + 1]++;
+	for (r = 0; r < W_BITS; r++)
+		rw->bstart[r + 1] += rw->bstart[r];
+	{
+		size_t at[W_BITS];
+
+		memcpy(at, rw->bstart, sizeof at);
+		for (r = 0; r < gw_diag_nrules * PATS; r++) {
+			uint64_t need = rw->need[r];
+			size_t *k;
+
+			if (need == 0)
+				continue;
+			k = &at[bit_number(rw, need & (~need + 1))];
+			rw->cand[*k].r = r / PATS;
+			rw->cand[(*k)++].need = need;
+			rw->pats |= need;
+		}
+	}
 	return rw;
 full:
 	free(rw);
 	return NULL;
 }
 
-/* Can rule r match a line that holds the words of bits (rw NULL: yes)? */
-static int
-rule_may_match(const rule_words *rw, size_t r, uint64_t bits)
+struct gw_diag_scan {
+	rule_words *rw;         /* NULL: every rule tried on every line */
+	gw_diag_hit *hits;      /* per rule, and for the rules that need
+	                         * ESXi, the hit when the input does not name
+	                         * it (noesxi = hits + gw_diag_nrules) */
+	uint64_t seen;          /* W_NCCL, W_ESXI: found in the input */
+	gw_diag_facts facts;
+	unsigned long *stamp;   /* per rule, the last line it was matched on */
+	gw_buf fold;
+	unsigned long lineno;
+	char *part;             /* the start of a line cut by a chunk's end */
+	size_t npart, cap;
+	int any;                /* a byte was fed */
+};
+
+gw_diag_scan *
+gw_diag_scan_new(void)
 {
-	size_t p;
+	gw_diag_scan *sc = gw_xcalloc(1, sizeof *sc);
 
-	if (rw == NULL)
-		return 1;
-	for (p = 0; p < PATS; p++) {
-		uint64_t need = rw->need[r * PATS + p];
-
-		if (need != 0 && (bits & need) == need)
-			return 1;
-	}
-	return 0;
+	sc->rw = words_of_rules();
+	sc->hits = gw_xcalloc(2 * gw_diag_nrules, sizeof *sc->hits);
+	sc->stamp = gw_xcalloc(gw_diag_nrules, sizeof *sc->stamp);
+	gw_buf_init(&sc->fold);
+	return sc;
 }
 
-/* Match every rule on every line of text[0..len) (LF, CRLF or CR), in one
- * pass: each line folded, its words found at once, and only the rules
- * whose first words it holds matched.  Two facts of the whole text are
- * known only at its end: whether it holds "nccl" (GW_DIAG_R_NEEDS_NCCL)
- * and whether it names ESXi (gw_diag_esxi_line); the rules that need the
- * second keep a hit for either answer (hits for ESXi, noesxi for not). */
+/* Match rule r on the line sl; *line_esxi is whether the line is ESXi's
+ * (gw_diag_esxi_line), -1 until a rule asks. */
 static void
-scan(const char *text, size_t len, gw_diag_hit *hits, gw_diag_hit *noesxi)
+line_rule(gw_diag_scan *sc, size_t r, const scan_line *sl, int *line_esxi)
 {
-	rule_words *rw = words_of_rules();
-	uint64_t seen = 0;
-	gw_buf fold;
+	const gw_diag_rule *ru = &gw_diag_rules[r];
+
+	if (!(ru->flags & GW_DIAG_R_NEEDS_ESXI)) {
+		match_rule(ru, &sc->hits[r], sl);
+		return;
+	}
+	if (*line_esxi == -1)
+		*line_esxi = gw_diag_esxi_line(sc->fold.data, sc->fold.len, -1);
+	if (*line_esxi != 0)
+		match_rule(ru, &sc->hits[r], sl);
+	if (*line_esxi == 1)
+		match_rule(ru, &sc->hits[gw_diag_nrules + r], sl);
+}
+
+/* Match every rule on one line (split at CR and LF): the line folded, its
+ * words found at once, and only the rules whose first words it holds
+ * matched.  Two facts of the whole text are known only at its end:
+ * whether it holds "nccl" (GW_DIAG_R_NEEDS_NCCL) and whether it names ESXi
+ * (gw_diag_esxi_line); the rules that need the second keep a hit for
+ * either answer (hits for ESXi, noesxi for not).  The bits of the words
+ * the line holds. */
+static uint64_t
+scan_line_rules(gw_diag_scan *sc, const char *s, size_t n)
+{
+	const rule_words *rw = sc->rw;
+	uint64_t words;
 	scan_line sl;
-	size_t pos = 0, r;
+	int may[GW_DIAG_NFACTS], line_esxi = -1;   /* 1, 0, or -1: as the
+	                                             * text */
+	uint64_t m;
+	size_t r;
 
+	sl.fold = &sc->fold;
+	sl.lineno = ++sc->lineno;
+	sl.s = s;
+	sl.len = n;
+	gw_diag_fold_line(s, n, &sc->fold);
+	if (rw != NULL) {
+		words = gw_diag_words_in(&rw->ws, sc->fold.data, sc->fold.len);
+	} else {
+		words = ~(uint64_t)0 & ~(W_NCCL | W_ESXI);
+		if (gw_diag_ci_contains(s, n, "nccl"))
+			words |= W_NCCL;
+		if (gw_diag_esxi_line(s, n, 0))
+			words |= W_ESXI;
+	}
+	sc->seen |= words & (W_NCCL | W_ESXI);
+	for (r = 0; r < GW_DIAG_NFACTS; r++)
+		may[r] = rw == NULL || (words & rw->fact[r]) != 0;
+	gw_diag_facts_line(&sc->facts, s, n, sc->fold.data, sc->fold.len, may);
 	if (rw == NULL) {
-		if (gw_diag_ci_contains(text, len, "nccl"))
-			seen |= W_NCCL;
-		if (gw_diag_esxi_text(text, len))
-			seen |= W_ESXI;
+		for (r = 0; r < gw_diag_nrules; r++)
+			line_rule(sc, r, &sl, &line_esxi);
+		return words;
 	}
-	gw_buf_init(&fold);
-	sl.fold = &fold;
-	sl.lineno = 0;
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - text) : len;
-		const char *cr = memchr(text + pos, '\r', end - pos);
-		uint64_t words;
-		int line_esxi = -1;   /* 1, 0, or -1: as the text */
+	/* the rules with a pattern whose words the line holds, each once:
+	 * the patterns filed under each bit of the line's words */
+	for (m = words & rw->pats; m != 0; m &= m - 1) {
+		unsigned b = bit_number(rw, m & (~m + 1));
+		size_t c;
 
-		if (cr != NULL)
-			end = (size_t)(cr - text);
-		sl.lineno++;
-		sl.off = pos;
-		sl.len = end - pos;
-		gw_diag_fold_line(text + pos, end - pos, &fold);
-		words = rw ? gw_diag_words_in(&rw->ws, fold.data, fold.len) : 0;
-		seen |= words & (W_NCCL | W_ESXI);
-		for (r = 0; r < gw_diag_nrules; r++) {
-			const gw_diag_rule *ru = &gw_diag_rules[r];
-
-			if (!rule_may_match(rw, r, words))
+		for (c = rw->bstart[b]; c < rw->bstart[b + 1]; c++) {
+			r = rw->cand[c].r;
+			if ((words & rw->cand[c].need) != rw->cand[c].need ||
+			    sc->stamp[r] == sl.lineno)
 				continue;
-			if (!(ru->flags & GW_DIAG_R_NEEDS_ESXI)) {
-				match_rule(ru, &hits[r], &sl);
-				continue;
-			}
-			if (line_esxi == -1)
-				line_esxi = gw_diag_esxi_line(fold.data,
-				                              fold.len, -1);
-			if (line_esxi != 0)
-				match_rule(ru, &hits[r], &sl);
-			if (line_esxi == 1)
-				match_rule(ru, &noesxi[r], &sl);
+			sc->stamp[r] = sl.lineno;
+			line_rule(sc, r, &sl, &line_esxi);
 		}
-		/* one line break: \n, \r\n or \r */
-		if (end < len && text[end] == '\r' && end + 1 < len &&
-		    text[end + 1] == '\n')
-			end++;
-		pos = end + 1;
 	}
-	for (r = 0; r < gw_diag_nrules; r++) {
-		if ((gw_diag_rules[r].flags & GW_DIAG_R_NEEDS_NCCL) &&
-		    !(seen & W_NCCL))
-			memset(&hits[r], 0, sizeof hits[r]);
-		if ((gw_diag_rules[r].flags & GW_DIAG_R_NEEDS_ESXI) &&
-		    !(seen & W_ESXI))
-			hits[r] = noesxi[r];
+	return words;
+}
+
+/* One line of the input as split at LF (its LF not included): the lines
+ * of the scan are its pieces between CRs (a CR at its end ends the last
+ * piece and begins none). */
+static void
+scan_lf_line(gw_diag_scan *sc, const char *s, size_t n)
+{
+	const rule_words *rw = sc->rw;
+	uint64_t words = 0;
+	size_t pos = 0;
+	const char *cr;
+
+	while ((cr = memchr(s + pos, '\r', n - pos)) != NULL) {
+		words |= scan_line_rules(sc, s + pos, (size_t)(cr - s) - pos);
+		pos = (size_t)(cr - s) + 1;
+		if (pos == n)
+			break;
 	}
-	gw_buf_free(&fold);
-	free(rw);
+	if (cr == NULL)
+		words |= scan_line_rules(sc, s + pos, n - pos);
+	gw_diag_facts_lf_line(&sc->facts, s, n,
+	                      rw == NULL ||
+	                      (words & rw->fact[GW_DIAG_FACT_ID]) ==
+	                      rw->fact[GW_DIAG_FACT_ID]);
+}
+
+/* Add data[0..n) to the line cut by a chunk's end. */
+static void
+part_add(gw_diag_scan *sc, const char *data, size_t n)
+{
+	if (sc->npart + n > sc->cap) {
+		sc->cap = sc->npart + n > 2 * sc->cap ? sc->npart + n
+		                                      : 2 * sc->cap;
+		sc->part = gw_xrealloc(sc->part, sc->cap);
+	}
+	memcpy(sc->part + sc->npart, data, n);
+	sc->npart += n;
+}
+
+void
+gw_diag_scan_feed(gw_diag_scan *sc, const char *data, size_t len)
+{
+	const char *p = data, *end = data + len;
+
+	sc->any |= len > 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (nl == NULL) {
+			part_add(sc, p, (size_t)(end - p));
+			return;
+		}
+		/* a whole line is scanned where it lies, a cut one once
+		 * joined */
+		if (sc->npart > 0) {
+			part_add(sc, p, (size_t)(nl - p));
+			scan_lf_line(sc, sc->part, sc->npart);
+			sc->npart = 0;
+		} else {
+			scan_lf_line(sc, p, (size_t)(nl - p));
+		}
+		p = nl + 1;
+	}
 }
 
 /* The finding of rule r from its hit. */
 static void
 fill_finding(gw_diag_finding *f, size_t r, const gw_diag_hit *h,
-             const char *text, size_t len)
+             const gw_diag_facts *x)
 {
-	const char *line = text + h->line_off;
-
 	gw_finding_set(&f->f, GW_SEV_ERROR, gw_diag_rules[r].id, GW_TOPIC_DIAG,
 	               gw_diag_rules[r].source, NULL, NULL, NULL);
 	f->lineno = h->lineno;
 	f->matches = h->matches;
-	f->line = gw_diag_quote_line(line, h->line_len,
-	                             gw_diag_orig_offset(line, h->line_len,
+	f->line = gw_diag_quote_line(h->line, h->line_len,
+	                             gw_diag_orig_offset(h->line, h->line_len,
 	                                                 h->match_off));
-	gw_diag_rules[r].build(f, h, text, len);
+	gw_diag_rules[r].build(f, h, x);
 }
 
-int
-gw_diagnose_text_ctx(const char *text, size_t len, const gw_diag_ctx *ctx,
-                     gw_diag_result *out)
+/* The findings of the hits, in out. */
+static void
+findings(gw_diag_scan *sc, const gw_diag_ctx *ctx, gw_diag_result *out)
 {
 	static const gw_diag_ctx none;
-	gw_diag_hit *hits;
+	gw_diag_hit *hits = sc->hits;
 	size_t r;
 	int specific = 0;
 
-	if (out == NULL || (text == NULL && len > 0))
-		return -1;
-	out->findings = NULL;
-	out->n = 0;
-	if (len == 0)
-		return 0;
-	hits = gw_xcalloc(2 * gw_diag_nrules, sizeof *hits);
-	scan(text, len, hits, hits + gw_diag_nrules);
 	for (r = 0; r < gw_diag_nrules; r++)
 		hits[r].ctx = ctx ? ctx : &none;
 	for (r = 0; r < gw_diag_nrules; r++)
@@ -307,7 +457,7 @@ gw_diagnose_text_ctx(const char *text, size_t len, const gw_diag_ctx *ctx,
 		if (!hits[r].found ||
 		    ((gw_diag_rules[r].flags & GW_DIAG_R_GENERIC) && specific))
 			continue;
-		fill_finding(f, r, &hits[r], text, len);
+		fill_finding(f, r, &hits[r], &sc->facts);
 		if (f->f.message != NULL) {
 			out->n++;
 			continue;
@@ -317,12 +467,67 @@ gw_diagnose_text_ctx(const char *text, size_t len, const gw_diag_ctx *ctx,
 		free(f->line);
 		memset(f, 0, sizeof *f);
 	}
-	free(hits);
 	if (out->n == 0) {
 		free(out->findings);
 		out->findings = NULL;
 	}
-	return (int)out->n;
+}
+
+int
+gw_diag_scan_end(gw_diag_scan *sc, const gw_diag_ctx *ctx,
+                 gw_diag_result *out)
+{
+	gw_diag_hit *hits = sc->hits, *noesxi = sc->hits + gw_diag_nrules;
+	size_t r;
+
+	/* the last line, when the input does not end with one */
+	if (sc->npart > 0)
+		scan_lf_line(sc, sc->part, sc->npart);
+	for (r = 0; r < gw_diag_nrules; r++) {
+		if ((gw_diag_rules[r].flags & GW_DIAG_R_NEEDS_NCCL) &&
+		    !(sc->seen & W_NCCL)) {
+			free(hits[r].line);
+			memset(&hits[r], 0, sizeof hits[r]);
+		}
+		if ((gw_diag_rules[r].flags & GW_DIAG_R_NEEDS_ESXI) &&
+		    !(sc->seen & W_ESXI)) {
+			free(hits[r].line);
+			hits[r] = noesxi[r];
+			noesxi[r].line = NULL;
+		}
+	}
+	gw_diag_facts_end(&sc->facts);
+	if (out != NULL) {
+		out->findings = NULL;
+		out->n = 0;
+		if (sc->any)
+			findings(sc, ctx, out);
+	}
+	for (r = 0; r < 2 * gw_diag_nrules; r++)
+		free(hits[r].line);
+	free(hits);
+	free(sc->stamp);
+	if (sc->rw != NULL)
+		free(sc->rw->cand);
+	free(sc->rw);
+	free(sc->part);
+	gw_buf_free(&sc->fold);
+	free(sc);
+	return out != NULL ? (int)out->n : -1;
+}
+
+int
+gw_diagnose_text_ctx(const char *text, size_t len, const gw_diag_ctx *ctx,
+                     gw_diag_result *out)
+{
+	gw_diag_scan *sc;
+
+	if (out == NULL || (text == NULL && len > 0))
+		return -1;
+	sc = gw_diag_scan_new();
+	if (len > 0)
+		gw_diag_scan_feed(sc, text, len);
+	return gw_diag_scan_end(sc, ctx, out);
 }
 
 void

@@ -121,6 +121,16 @@ typedef struct gw_diag_result {
  * out is NULL. */
 int gw_diagnose_text_ctx(const char *text, size_t len,
                          const gw_diag_ctx *ctx, gw_diag_result *out);
+/* The same in pieces, for an input read in chunks: scan_new, then
+ * scan_feed with each chunk in turn (cut anywhere), then scan_end, which
+ * frees the scan and returns what gw_diagnose_text_ctx returns for all
+ * the bytes fed (out NULL: just freed, -1).  The scan keeps what the
+ * findings need (each rule's matching line, counts), not the input. */
+typedef struct gw_diag_scan gw_diag_scan;
+gw_diag_scan *gw_diag_scan_new(void);
+void gw_diag_scan_feed(gw_diag_scan *sc, const char *data, size_t len);
+int gw_diag_scan_end(gw_diag_scan *sc, const gw_diag_ctx *ctx,
+                     gw_diag_result *out);
 /* The same with nothing known of the VM besides the text. */
 static inline int
 gw_diagnose_text(const char *text, size_t len, gw_diag_result *out)

@@ -46,11 +46,10 @@ vtd_sentence(void)
 
 void
 gw_diag_build_mmio_kernel(gw_diag_finding *f, const gw_diag_hit *h,
-                          const char *text, size_t len)
+                          const gw_diag_facts *x)
 {
 	(void)h;
-	(void)text;
-	(void)len;
+	(void)x;
 	f->f.message = gw_xstrdup(_("Wrong for ESXi: the VMkernel has no "
 	                            "setting pciPassthru64bitMMIOSizeMB. esxcli "
 	                            "system settings kernel set -s "
@@ -69,11 +68,10 @@ gw_diag_build_mmio_kernel(gw_diag_finding *f, const gw_diag_hit *h,
 
 void
 gw_diag_build_iommu_option(gw_diag_finding *f, const gw_diag_hit *h,
-                           const char *text, size_t len)
+                           const gw_diag_facts *x)
 {
 	(void)h;
-	(void)text;
-	(void)len;
+	(void)x;
 	f->f.message = gw_xstrdup(_("Wrong for ESXi: the VMkernel has no "
 	                            "setting iommu_enabled or any other IOMMU "
 	                            "switch, so esxcli system settings kernel "
@@ -86,11 +84,10 @@ gw_diag_build_iommu_option(gw_diag_finding *f, const gw_diag_hit *h,
 
 void
 gw_diag_build_linux_iommu(gw_diag_finding *f, const gw_diag_hit *h,
-                          const char *text, size_t len)
+                          const gw_diag_facts *x)
 {
 	(void)h;
-	(void)text;
-	(void)len;
+	(void)x;
 	f->f.message = gw_xstrdup(_("Wrong for ESXi: intel_iommu=on, "
 	                            "amd_iommu=on and iommu=pt are Linux kernel "
 	                            "parameters (right on a Linux or KVM host's "
@@ -107,7 +104,7 @@ gw_diag_build_linux_iommu(gw_diag_finding *f, const gw_diag_hit *h,
  * text calls it a way to turn ASPM off; otherwise just what it does. */
 void
 gw_diag_build_passthru_off(gw_diag_finding *f, const gw_diag_hit *h,
-                           const char *text, size_t len)
+                           const gw_diag_facts *x)
 {
 	const char *keep = _("To use the GPU in a VM, keep passthrough on: "
 	                     "esxcli hardware pci pcipassthru set -d ADDRESS "
@@ -116,7 +113,7 @@ gw_diag_build_passthru_off(gw_diag_finding *f, const gw_diag_hit *h,
 	                     "pci pcipassthru list.");
 
 	(void)h;
-	if (!gw_diag_ci_contains(text, len, "aspm")) {
+	if (!x->aspm) {
 		f->f.id = GW_DIAG_PASSTHRU_OFF;
 		f->f.message = gw_xstrdup(_("esxcli hardware pci pcipassthru set "
 		                            "... -e false turns passthrough off for "
@@ -142,36 +139,22 @@ gw_diag_build_passthru_off(gw_diag_finding *f, const gw_diag_hit *h,
 	                          "in /etc/vmware/passthru.map."), keep);
 }
 
-/* The memory in GB of a GPU the text names ("RTX3060（12GB）", "RTX 4090
- * 24 GB"), or 0. */
-static uint64_t
-text_gpu_vram(const char *text, size_t len)
+uint64_t
+gw_diag_line_vram(const char *fold, size_t n)
 {
 	static const char *const pats[] = {
 		"rtx*# gb", "gtx*# gb", "tesla*# gb", "quadro*# gb", NULL
 	};
-	gw_buf fold;
-	size_t pos = 0, p;
-	uint64_t gb = 0;
+	size_t p;
 
-	gw_buf_init(&fold);
-	while (pos < len && gb == 0) {
-		size_t end = pos;
+	for (p = 0; pats[p]; p++) {
+		gw_diag_caps c;
 
-		while (end < len && text[end] != '\n' && text[end] != '\r')
-			end++;
-		gw_diag_fold_line(text + pos, end - pos, &fold);
-		for (p = 0; pats[p] && gb == 0; p++) {
-			gw_diag_caps c;
-
-			if (gw_diag_pat_find(fold.data, fold.len, pats[p], &c) >= 0 &&
-			    c.n >= 1 && c.ok[0] && c.v[0] >= 1 && c.v[0] <= 1024)
-				gb = c.v[0];
-		}
-		pos = end + 1;
+		if (gw_diag_pat_find(fold, n, pats[p], &c) >= 0 && c.n >= 1 &&
+		    c.ok[0] && c.v[0] >= 1 && c.v[0] <= 1024)
+			return c.v[0];
 	}
-	gw_buf_free(&fold);
-	return gb;
+	return 0;
 }
 
 /* pciPassthru.64bitMMIOSizeGB = "N": too small for the GPU the text names
@@ -180,14 +163,14 @@ text_gpu_vram(const char *text, size_t len)
  * gives no finding (the message stays NULL). */
 void
 gw_diag_build_mmio_small(gw_diag_finding *f, const gw_diag_hit *h,
-                         const char *text, size_t len)
+                         const gw_diag_facts *x)
 {
 	uint64_t n = h->c.v[0], vram, rule = 0;
 	gw_err e;
 
 	if (h->c.n < 1 || !h->c.ok[0])
 		return;
-	vram = text_gpu_vram(text, len);
+	vram = x->vram_gb;
 	if (vram && gw_mmio_rule(vram, &rule, &e) == 0 && n < rule) {
 		f->mmio_gb = rule;
 		/* TRANSLATORS: %llu: the size in the text, the GPU's memory
@@ -227,11 +210,10 @@ gw_diag_build_mmio_small(gw_diag_finding *f, const gw_diag_hit *h,
 
 void
 gw_diag_build_mmio_model(gw_diag_finding *f, const gw_diag_hit *h,
-                         const char *text, size_t len)
+                         const gw_diag_facts *x)
 {
 	(void)h;
-	(void)text;
-	(void)len;
+	(void)x;
 	f->f.message = gw_xstrdup(_("Wrong: the 64-bit MMIO window does not "
 	                            "depend on the model being served (Llama, "
 	                            "GPTQ...) or on the memory it uses. It must "

@@ -21,7 +21,8 @@ typedef struct gw_diag_caps {
 typedef struct gw_diag_hit {
 	int found;
 	unsigned long lineno, matches;
-	size_t line_off, line_len;   /* the line, in the input */
+	char *line;                  /* a copy of the line, owned */
+	size_t line_len;
 	size_t match_off;            /* the match, from the folded line's
 	                              * start */
 	gw_diag_caps c;
@@ -40,11 +41,30 @@ enum {
 	                              * (gw_diag_esxi_line) */
 };
 
-/* Fills the finding's cause and fix (and numbers) from the hit; text and
- * len are the whole input.  A builder that leaves f->f.message NULL
+/* What some builders ask of the whole input, gathered by the scan
+ * (diagnose_facts.c) so that the input need not be kept. */
+typedef struct gw_diag_facts {
+	int id_kind;             /* gw_diag_line_id_bdf's answer for the first
+	                          * line with a pciPassthruN.id and an
+	                          * address, else for the first line with an
+	                          * address: 1 hex, 2 decimal, 0 none */
+	char id_hex[16], id_dec[24];
+	int any_kind;            /* the first line with an address (the scan's
+	                          * own: id_kind takes it at the end) */
+	char any_hex[16], any_dec[24];
+	int vgpu;                /* "vgpu" or "vmiop" (any case), or a vGPU
+	                          * profile name (gw_diag_find_profile) */
+	int vllm;                /* "enginecore failed to start" (any case) */
+	int aspm;                /* "aspm" (any case) */
+	uint64_t vram_gb;        /* the memory of the first GPU named with
+	                          * one ("RTX 4090 24 GB"), or 0 */
+} gw_diag_facts;
+
+/* Fills the finding's cause and fix (and numbers) from the hit and what
+ * is known of the whole input.  A builder that leaves f->f.message NULL
  * declines: the rule gives no finding (a value found fine). */
 typedef void (*gw_diag_build_fn)(gw_diag_finding *f, const gw_diag_hit *h,
-                                 const char *text, size_t len);
+                                 const gw_diag_facts *x);
 
 typedef struct gw_diag_rule {
 	const char *id;
@@ -79,30 +99,30 @@ extern const size_t gw_diag_nrules;
 #define GW_DIAG_SRC_WRONG_MMIO "Broadcom KB 323402 (the MMIO rule from the GPUs' memory); NVIDIA GPU BAR1 sizes (nvidia-smi -q, Resizable BAR)"
 
 void gw_diag_build_mmio_kernel(gw_diag_finding *f, const gw_diag_hit *h,
-                               const char *text, size_t len);
+                               const gw_diag_facts *x);
 void gw_diag_build_iommu_option(gw_diag_finding *f, const gw_diag_hit *h,
-                                const char *text, size_t len);
+                                const gw_diag_facts *x);
 void gw_diag_build_linux_iommu(gw_diag_finding *f, const gw_diag_hit *h,
-                               const char *text, size_t len);
+                               const gw_diag_facts *x);
 void gw_diag_build_passthru_off(gw_diag_finding *f, const gw_diag_hit *h,
-                                const char *text, size_t len);
+                                const gw_diag_facts *x);
 void gw_diag_build_mmio_small(gw_diag_finding *f, const gw_diag_hit *h,
-                              const char *text, size_t len);
+                              const gw_diag_facts *x);
 void gw_diag_build_mmio_model(gw_diag_finding *f, const gw_diag_hit *h,
-                              const char *text, size_t len);
+                              const gw_diag_facts *x);
 
 void gw_diag_build_license(gw_diag_finding *f, const gw_diag_hit *h,
-                           const char *text, size_t len);
+                           const gw_diag_facts *x);
 void gw_diag_build_hex_bdf(gw_diag_finding *f, const gw_diag_hit *h,
-                           const char *text, size_t len);
+                           const gw_diag_facts *x);
 void gw_diag_build_graphics(gw_diag_finding *f, const gw_diag_hit *h,
-                            const char *text, size_t len);
+                            const gw_diag_facts *x);
 void gw_diag_build_nccl(gw_diag_finding *f, const gw_diag_hit *h,
-                        const char *text, size_t len);
+                        const gw_diag_facts *x);
 void gw_diag_build_plugin(gw_diag_finding *f, const gw_diag_hit *h,
-                          const char *text, size_t len);
+                          const gw_diag_facts *x);
 void gw_diag_build_pci_hole(gw_diag_finding *f, const gw_diag_hit *h,
-                            const char *text, size_t len);
+                            const gw_diag_facts *x);
 
 /* ---- diagnose_match.c --------------------------------------------------- */
 
@@ -122,19 +142,17 @@ int gw_diag_find_profile(const char *text, size_t len, char *buf, size_t n);
  * (boot.cfg, kernelopt, /bootbank, esxcli, esx.conf); else 0 when it
  * names a Linux boot loader or command line (grub, vmlinuz, cmdline,
  * "command line", linux, proxmox, kvm); else text_esxi, which says
- * whether the whole input names ESXi's files or esxcli
- * (gw_diag_esxi_text). */
+ * whether the whole input names ESXi's files or esxcli. */
 int gw_diag_esxi_line(const char *s, size_t n, int text_esxi);
-int gw_diag_esxi_text(const char *text, size_t len);
 /* A set of words found all at once: each word carries a bit, and
  * gw_diag_words_in returns the bits of the words a text holds.  A table of
- * the words' first two bytes (a bit per pair, then the words of that pair)
+ * the words' first two bytes (per pair the words that start with it)
  * makes it one pass over the text whatever the number of words. */
-#define GW_DIAG_MAXWORDS 64
+#define GW_DIAG_MAXWORDS 96
 typedef struct gw_diag_words {
-	unsigned char pairs[65536 / 8];          /* bit a << 8 | b: a word
-	                                           * starts with "ab" */
-	unsigned char head[65536];               /* 1 + its last word, 0 */
+	unsigned char head[65536];               /* pair a << 8 | b: 1 + the
+	                                          * last word that starts
+	                                          * with "ab", 0 none */
 	struct {
 		const char *w;
 		size_t m;
@@ -163,18 +181,54 @@ const char *gw_diag_find(const char *s, size_t n, const char *w, size_t m);
 /* The line s[0..n), match at byte at: trimmed, printable UTF-8, at most
  * GW_DIAG_LINE_MAX bytes. */
 char *gw_diag_quote_line(const char *s, size_t n, size_t at);
-/* The device named in "Device 6:0.0 is not a passthrough device", or
- * NULL. */
-char *gw_diag_not_passthru_device(const char *text, const gw_diag_hit *h);
-/* The address a "No device hints found" is about: the first on a line
- * that holds a pciPassthruN.id, else the first in the input.  1 when it
- * is hexadecimal ("0000:42:00.0" in hex, "00000:066:00.0" in dec), 2
- * when it is already ESXi's decimal form (dec: "00000:066:00.0"), 0 when
- * there is none. */
-int gw_diag_find_id_bdf(const char *text, size_t len, char *hex, size_t hn,
+/* ---- diagnose_names.c --------------------------------------------------- */
+
+/* The device named in the hit's "Device 6:0.0 is not a passthrough
+ * device", or NULL. */
+char *gw_diag_not_passthru_device(const gw_diag_hit *h);
+/* Does the line s[0..n) hold a pciPassthruN.id (any case)? */
+int gw_diag_id_line(const char *s, size_t n);
+/* The first host address in the line s[0..n): 1 when it is hexadecimal
+ * ("0000:42:00.0" into hex, "00000:066:00.0" into dec), else 2 when it
+ * is ESXi's decimal form (into dec: "00000:066:00.0"), 0 when there is
+ * none. */
+int gw_diag_line_id_bdf(const char *s, size_t n, char *hex, size_t hn,
                         char *dec, size_t dn);
 /* The first hexadecimal host address on the hit's line; 1 when found. */
-int gw_diag_line_hex_bdf(const char *text, const gw_diag_hit *h, char *hex,
-                         size_t hn);
+int gw_diag_line_hex_bdf(const gw_diag_hit *h, char *hex, size_t hn);
+
+/* ---- diagnose_guide.c ---------------------------------------------------- */
+
+/* The memory in GB of a GPU the folded line names ("rtx3060（12gb）",
+ * "rtx 4090 24 gb"), or 0. */
+uint64_t gw_diag_line_vram(const char *fold, size_t n);
+
+/* ---- diagnose_facts.c ---------------------------------------------------- */
+
+/* The words that tell which lines may hold a fact (gw_diag_facts): each
+ * NULL-terminated list gives one bit, set in a line's words when the line
+ * may hold the fact (a fact is checked on the lines that hold its words
+ * only).  GW_DIAG_FACT_ID needs both of its words, the others one. */
+enum {
+	GW_DIAG_FACT_ID,         /* pciPassthruN.id */
+	GW_DIAG_FACT_VGPU,       /* vgpu, vmiop, a profile name */
+	GW_DIAG_FACT_VLLM,
+	GW_DIAG_FACT_ASPM,
+	GW_DIAG_FACT_VRAM,
+	GW_DIAG_NFACTS
+};
+extern const char *const *const gw_diag_fact_words[GW_DIAG_NFACTS];
+/* The facts of one line: seg[0..n) a line of the scan (split at CR and
+ * LF), fold its folded text, may[k] whether it holds the words of fact k
+ * (all 1 when unknown). */
+void gw_diag_facts_line(gw_diag_facts *x, const char *seg, size_t n,
+                        const char *fold, size_t fn, const int *may);
+/* At the end of an input line (split at LF only: the address rules read
+ * such lines): s[0..n), id_may whether it holds the words of
+ * GW_DIAG_FACT_ID. */
+void gw_diag_facts_lf_line(gw_diag_facts *x, const char *s, size_t n,
+                           int id_may);
+/* When the input ends: id_kind from what was found. */
+void gw_diag_facts_end(gw_diag_facts *x);
 
 #endif

@@ -14,8 +14,8 @@
  * and any other byte matches itself.  All patterns start with a literal
  * word, found with gw_diag_find, so a line costs about one scan per
  * pattern.
- * Also here: quoting the matching line, and the device addresses some
- * rules name in their texts.
+ * Also here: the set of words found in one pass, and quoting the
+ * matching line (the names the rules quote: diagnose_names.c).
  */
 #include "diagnose_int.h"
 
@@ -109,7 +109,8 @@ gw_diag_fold_line(const char *s, size_t n, gw_buf *b)
 	 * place: one byte at a time through a buffer call costs more than
 	 * the folding */
 	b->len = 0;
-	gw_buf_add(b, s, n);
+	if (b->cap < n + 1)
+		gw_buf_add(b, s, n);     /* the room, once per longer line */
 	d = b->data;
 	while (i < n) {
 		if (u[i] < 0x80) {
@@ -287,7 +288,6 @@ gw_diag_words_add(gw_diag_words *ws, const char *w, size_t m, uint64_t bit)
 		return 0;
 	}
 	pair = (unsigned)(unsigned char)w[0] << 8 | (unsigned char)w[1];
-	ws->pairs[pair >> 3] |= (unsigned char)(1u << (pair & 7));
 	ws->word[ws->n].next = ws->head[pair];
 	ws->head[pair] = (unsigned char)(ws->n + 1);
 	ws->n++;
@@ -299,15 +299,21 @@ gw_diag_words_in(const gw_diag_words *ws, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	uint64_t bits = ws->always;
+	unsigned pair;
 	size_t i;
 
 	for (i = 0; ws->nshort > 0 && i < ws->n; i++)
 		if (ws->word[i].m == 1 && memchr(s, ws->word[i].w[0], n))
 			bits |= ws->word[i].bit;
-	for (i = 0; i + 1 < n; i++) {
-		unsigned pair = (unsigned)u[i] << 8 | u[i + 1], k;
+	if (n < 2)
+		return bits;
+	/* the pair ending at byte i + 1 kept from the last one: a load and
+	 * a test per byte where no word starts */
+	for (i = 0, pair = u[0]; i + 1 < n; i++) {
+		unsigned k;
 
-		if (!(ws->pairs[pair >> 3] & (1u << (pair & 7))))
+		pair = (pair << 8 | u[i + 1]) & 0xffff;
+		if (ws->head[pair] == 0)
 			continue;
 		for (k = ws->head[pair]; k; k = ws->word[k - 1].next) {
 			size_t m = ws->word[k - 1].m;
@@ -342,12 +348,6 @@ has_any(const char *s, size_t n, const char *const *words)
 		if (gw_diag_ci_contains(s, n, words[i]))
 			return 1;
 	return 0;
-}
-
-int
-gw_diag_esxi_text(const char *text, size_t len)
-{
-	return has_any(text, len, gw_diag_esxi_words);
 }
 
 int
@@ -400,69 +400,6 @@ gw_diag_ci_contains(const char *s, size_t n, const char *needle)
 		else
 			up = at + 1 < end ? memchr(at + 1, u0,
 			                           (size_t)(end - at - 1)) : NULL;
-	}
-	return 0;
-}
-
-/* ---- vGPU profile names ------------------------------------------------- */
-
-static int
-is_alnum(char c)
-{
-	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-/* A profile at text[i] (after a non-name byte): "grid_" or "nvidia_",
- * a board of letters, digits and '-', and a last '-' followed by a digit;
- * its length, or 0. */
-static size_t
-profile_at(const char *text, size_t len, size_t i)
-{
-	static const char *const pre[] = { "grid_", "nvidia_" };
-	size_t k, end, p;
-	int size_digit = 0;
-
-	if (i > 0 && (is_alnum(text[i - 1]) || text[i - 1] == '_'))
-		return 0;
-	for (k = 0; k < 2; k++) {
-		size_t m = strlen(pre[k]);
-
-		if (i + m < len && gw_diag_ci_contains(text + i, m, pre[k]))
-			break;
-	}
-	if (k == 2)
-		return 0;
-	end = i + strlen(pre[k]);
-	while (end < len && (is_alnum(text[end]) || text[end] == '-'))
-		end++;
-	/* the last '-' must be followed by a digit: the size */
-	for (p = end; p > i; p--)
-		if (text[p - 1] == '-') {
-			size_digit = p < end && is_digit(text[p]);
-			break;
-		}
-	return size_digit && end - i < 64 ? end - i : 0;
-}
-
-int
-gw_diag_find_profile(const char *text, size_t len, char *buf, size_t n)
-{
-	size_t i, m, k;
-
-	for (i = 0; i < len; i++) {
-		if (text[i] != 'g' && text[i] != 'G' && text[i] != 'n' &&
-		    text[i] != 'N')
-			continue;
-		if ((m = profile_at(text, len, i)) == 0 || m >= n)
-			continue;
-		for (k = 0; k < m; k++) {
-			char c = text[i + k];
-
-			buf[k] = (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a')
-			                                : c;
-		}
-		buf[m] = '\0';
-		return 1;
 	}
 	return 0;
 }
@@ -520,193 +457,4 @@ gw_diag_quote_line(const char *s, size_t n, size_t at)
 	if (cut_back)
 		gw_buf_puts(&b, "...");
 	return gw_buf_steal(&b);
-}
-
-/* ---- device addresses --------------------------------------------------- */
-
-/* The device named in "Device 6:0.0 is not a passthrough device": the word
- * before " is not", if the word before it is "device". */
-char *
-gw_diag_not_passthru_device(const char *text, const gw_diag_hit *h)
-{
-	const char *line = text + h->line_off;
-	size_t end, st;
-
-	end = gw_diag_orig_offset(line, h->line_len, h->match_off);
-	while (end > 0 && line[end - 1] == ' ')
-		end--;
-	st = end;
-	while (st > 0 && line[st - 1] != ' ' && line[st - 1] != '\t')
-		st--;
-	if (st == end || end - st > 32)
-		return NULL;
-	{
-		size_t d = st, k;
-
-		while (d > 0 && (line[d - 1] == ' ' || line[d - 1] == '\t'))
-			d--;
-		if (d < 6 || !gw_diag_ci_contains(line + d - 6, 6, "device"))
-			return NULL;
-		for (k = st; k < end; k++) {
-			unsigned char c = (unsigned char)line[k];
-
-			if (c < 0x21 || c > 0x7e)
-				return NULL;
-		}
-	}
-	return gw_xstrndup(line + st, end - st);
-}
-
-/* A host address DDDD:BB:SS.F (hex) at s[i], not inside a longer token.
- * Fills dom/bus/slot/fn; 1 when found. */
-static int
-bdf_at(const char *s, size_t n, size_t i, unsigned *dom, unsigned *bus,
-       unsigned *slot, unsigned *fn)
-{
-	static const char shape[] = "hhhh:hh:hh.f";
-	unsigned v[4] = { 0, 0, 0, 0 };
-	size_t k;
-	int part = 0;
-
-	if (i + 12 > n)
-		return 0;
-	if (i > 0 && (gw_hexval(s[i - 1]) >= 0 || s[i - 1] == ':' ||
-	              s[i - 1] == '.'))
-		return 0;
-	if (i + 12 < n && (gw_hexval(s[i + 12]) >= 0 || s[i + 12] == ':' ||
-	                   s[i + 12] == '.'))
-		return 0;
-	for (k = 0; k < 12; k++) {
-		char c = s[i + k];
-
-		if (shape[k] == ':' || shape[k] == '.') {
-			if (c != shape[k])
-				return 0;
-			part++;
-			continue;
-		}
-		if (shape[k] == 'f') {
-			if (c < '0' || c > '7')
-				return 0;
-			v[3] = (unsigned)(c - '0');
-			continue;
-		}
-		if (gw_hexval(c) < 0)
-			return 0;
-		v[part] = v[part] * 16 + (unsigned)gw_hexval(c);
-	}
-	if (v[2] > 0x1f)
-		return 0;
-	*dom = v[0];
-	*bus = v[1];
-	*slot = v[2];
-	*fn = v[3];
-	return 1;
-}
-
-/* The first hex host address in text[ls..le): "0000:42:00.0" into hex
- * and "00000:066:00.0" into dec; 1 when there is one. */
-static int
-bdf_in(const char *text, size_t ls, size_t le, char *hex, size_t hn,
-       char *dec, size_t dn)
-{
-	size_t i;
-
-	for (i = ls; i < le; i++) {
-		unsigned d, b, s, f;
-
-		if (bdf_at(text, le, i, &d, &b, &s, &f)) {
-			snprintf(hex, hn, "%.12s", text + i);
-			snprintf(dec, dn, "%05u:%03u:%02u.%u", d, b, s, f);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* Does the line s[0..n) hold a pciPassthruN.id? */
-static int
-is_id_line(const char *s, size_t n)
-{
-	return gw_diag_ci_contains(s, n, "pcipassthru") &&
-	       gw_diag_ci_contains(s, n, ".id");
-}
-
-/* ESXi's decimal form DDDDD:BBB:SS.F at s[i], not inside a longer token. */
-static int
-dec_bdf_at(const char *s, size_t n, size_t i)
-{
-	static const char shape[] = "ddddd:ddd:dd.d";
-	size_t k, m = sizeof shape - 1;
-
-	if (i + m > n)
-		return 0;
-	if (i > 0 && (gw_hexval(s[i - 1]) >= 0 || s[i - 1] == ':'))
-		return 0;
-	if (i + m < n && (gw_hexval(s[i + m]) >= 0 || s[i + m] == ':' ||
-	                  s[i + m] == '.'))
-		return 0;
-	for (k = 0; k < m; k++) {
-		char c = s[i + k];
-
-		if (shape[k] == 'd' ? !is_digit(c) : c != shape[k])
-			return 0;
-	}
-	return 1;
-}
-
-/* The first decimal address in text[ls..le) into dec; 1 when found. */
-static int
-dec_in(const char *text, size_t ls, size_t le, char *dec, size_t dn)
-{
-	size_t i;
-
-	for (i = ls; i < le; i++)
-		if (dec_bdf_at(text, le, i)) {
-			snprintf(dec, dn, "%.14s", text + i);
-			return 1;
-		}
-	return 0;
-}
-
-/* One pass over the lines (every line, or only pciPassthruN.id lines):
- * 1 for a hex address, 2 for a decimal one, 0 for none. */
-static int
-id_pass(const char *text, size_t len, int id_only, char *hex, size_t hn,
-        char *dec, size_t dn)
-{
-	size_t ls = 0;
-
-	while (ls < len) {
-		const char *nl = memchr(text + ls, '\n', len - ls);
-		size_t le = nl ? (size_t)(nl - text) : len;
-
-		if (!id_only || is_id_line(text + ls, le - ls)) {
-			if (bdf_in(text, ls, le, hex, hn, dec, dn))
-				return 1;
-			if (dec_in(text, ls, le, dec, dn))
-				return 2;
-		}
-		ls = le + 1;
-	}
-	return 0;
-}
-
-int
-gw_diag_find_id_bdf(const char *text, size_t len, char *hex, size_t hn,
-                    char *dec, size_t dn)
-{
-	int k = id_pass(text, len, 1, hex, hn, dec, dn);
-
-	return k ? k : id_pass(text, len, 0, hex, hn, dec, dn);
-}
-
-int
-gw_diag_line_hex_bdf(const char *text, const gw_diag_hit *h, char *hex,
-                     size_t hn)
-{
-	char dec[24];
-
-	return bdf_in(text, h->line_off, h->line_off + h->line_len, hex, hn,
-	              dec, sizeof dec);
 }

@@ -113,14 +113,13 @@ mmio_fix_ui(uint64_t gb)
 }
 
 static void
-build_mmio_pages(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
-                 size_t len)
+build_mmio_pages(gw_diag_finding *f, const gw_diag_hit *h,
+                 const gw_diag_facts *x)
 {
 	char need[32], lim[32];
 	uint64_t n = h->c.v[0], m = h->c.v[1];
 
-	(void)text;
-	(void)len;
+	(void)x;
 	if (h->c.n == 2 && h->c.ok[0] && h->c.ok[1] && n >= 1 &&
 	    n <= MAX_PAGES && m <= MAX_PAGES) {
 		f->pages_needed = n;
@@ -158,14 +157,13 @@ build_mmio_pages(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 }
 
 static void
-build_mmio_firmware(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
-                    size_t len)
+build_mmio_firmware(gw_diag_finding *f, const gw_diag_hit *h,
+                    const gw_diag_facts *x)
 {
 	char need[32];
 	uint64_t kb = h->c.v[0];
 
-	(void)text;
-	(void)len;
+	(void)x;
 	if (h->c.n >= 1 && h->c.ok[0] && kb >= 1 && kb <= MAX_KB) {
 		f->alloc_kb = kb;
 		set_need(f, kb * 1024);
@@ -210,13 +208,12 @@ memory_fix_ui(void)
 }
 
 static void
-build_memory(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
-             size_t len)
+build_memory(gw_diag_finding *f, const gw_diag_hit *h,
+             const gw_diag_facts *x)
 {
 	uint64_t mb = h->c.v[0];
 
-	(void)text;
-	(void)len;
+	(void)x;
 	if (h->c.n >= 1 && h->c.ok[0] && mb >= 1 && mb <= MAX_MB) {
 		f->memsize_mb = mb;
 		f->f.message = gw_xasprintf(_("The VM has a passthrough device but "
@@ -247,13 +244,12 @@ build_memory(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 }
 
 static void
-build_register(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
-               size_t len)
+build_register(gw_diag_finding *f, const gw_diag_hit *h,
+               const gw_diag_facts *x)
 {
 	char dev[40];
 
-	(void)text;
-	(void)len;
+	(void)x;
 	if (h->c.n >= 1 && h->c.ok[0] && h->c.v[0] < 1000)
 		snprintf(dev, sizeof dev, "pciPassthru%llu",
 		         (unsigned long long)h->c.v[0]);
@@ -278,16 +274,16 @@ build_register(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 
 
 static void
-build_not_passthru(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
-                   size_t len)
+build_not_passthru(gw_diag_finding *f, const gw_diag_hit *h,
+                   const gw_diag_facts *x)
 {
-	char *dev = gw_diag_not_passthru_device(text, h);
+	char *dev = gw_diag_not_passthru_device(h);
 	/* TRANSLATORS: %s: the device as the log names it ("6:0.0"); the
 	 * result goes into "ESXi does not see %s as a passthrough device". */
 	char *what = dev ? gw_xasprintf(_("the device %s"), dev)
 	                 : gw_xstrdup(_("the device"));
 
-	(void)len;
+	(void)x;
 	f->f.message = gw_xasprintf(_("ESXi does not see %s as a passthrough device "
 	                              "when the VM powers on: on HPE servers PCIe "
 	                              "native hot-plug makes the GPU look removed "
@@ -306,12 +302,11 @@ build_not_passthru(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 
 
 static void
-build_systemid(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
-               size_t len)
+build_systemid(gw_diag_finding *f, const gw_diag_hit *h,
+               const gw_diag_facts *x)
 {
 	(void)h;
-	(void)text;
-	(void)len;
+	(void)x;
 	f->f.message = gw_xstrdup(_("A pciPassthruN.systemId (or deviceId) in the "
 	                            ".vmx does not match this host, typically after "
 	                            "the VM was moved or cloned to another host or "
@@ -325,12 +320,11 @@ build_systemid(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 }
 
 static void
-build_free_esxi(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
-                size_t len)
+build_free_esxi(gw_diag_finding *f, const gw_diag_hit *h,
+                const gw_diag_facts *x)
 {
 	(void)h;
-	(void)text;
-	(void)len;
+	(void)x;
 	f->f.message = gw_xstrdup(_("The host's license (free ESXi) or version "
 	                            "refuses changes through the API, although it "
 	                            "answers reads."));
@@ -343,12 +337,11 @@ build_free_esxi(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 }
 
 static void
-build_guest_bar(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
-                size_t len)
+build_guest_bar(gw_diag_finding *f, const gw_diag_hit *h,
+                const gw_diag_facts *x)
 {
 	(void)h;
-	(void)text;
-	(void)len;
+	(void)x;
 	f->f.message = gw_xstrdup(_("The guest sees the GPU but its BARs got no "
 	                            "address (size 0 or <unassigned>): the VM's "
 	                            "64-bit MMIO window is off or too small, or, on "
@@ -377,12 +370,11 @@ build_guest_bar(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
  * documents no way to count the free ones, only fewer devices
  * (doc/design.md, 15.10). */
 static void
-build_intr(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
-           size_t len)
+build_intr(gw_diag_finding *f, const gw_diag_hit *h,
+           const gw_diag_facts *x)
 {
 	(void)h;
-	(void)text;
-	(void)len;
+	(void)x;
 	f->f.message = gw_xstrdup(_("The host could not give a passthrough "
 	                            "device of this VM the interrupt vectors "
 	                            "(MSI/MSI-X) it asked for (vmware.log: "
@@ -414,12 +406,11 @@ build_intr(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
  * Apply Changes: BOSH creates the VM again, nobody powers it on by hand
  * (doc/design.md, 15.10; docs: the Tanzu KB of the tile's vLLM worker). */
 static void
-build_bosh_poweron(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
-                   size_t len)
+build_bosh_poweron(gw_diag_finding *f, const gw_diag_hit *h,
+                   const gw_diag_facts *x)
 {
 	(void)h;
-	(void)text;
-	(void)len;
+	(void)x;
 	f->f.message = gw_xstrdup(_("BOSH's vSphere CPI could not power on a VM "
 	                            "with a passthrough GPU "
 	                            "(Drm.ExecuteVmPowerOnLRO: Module "
@@ -455,12 +446,11 @@ build_bosh_poweron(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
 }
 
 static void
-build_poweron(gw_diag_finding *f, const gw_diag_hit *h, const char *text,
-              size_t len)
+build_poweron(gw_diag_finding *f, const gw_diag_hit *h,
+              const gw_diag_facts *x)
 {
 	(void)h;
-	(void)text;
-	(void)len;
+	(void)x;
 	f->f.message = gw_xstrdup(_("The VM did not power on because a passthrough "
 	                            "device could not be set up; this message alone "
 	                            "does not say why."));

@@ -44,13 +44,14 @@ id_not_found(gw_diag_finding *f, const char *dec)
 
 void
 gw_diag_build_hex_bdf(gw_diag_finding *f, const gw_diag_hit *h,
-                      const char *text, size_t len)
+                      const gw_diag_facts *x)
 {
 	char hex[16], dec[24];
-	int k = gw_diag_find_id_bdf(text, len, hex, sizeof hex, dec,
-	                            sizeof dec);
+	int k = x->id_kind;
 
 	(void)h;
+	snprintf(hex, sizeof hex, "%s", x->id_hex);
+	snprintf(dec, sizeof dec, "%s", x->id_dec);
 	if (k == 2) {
 		id_not_found(f, dec);
 		return;
@@ -90,16 +91,16 @@ gw_diag_build_hex_bdf(gw_diag_finding *f, const gw_diag_hit *h,
  * read from it. */
 void
 gw_diag_build_pci_hole(gw_diag_finding *f, const gw_diag_hit *h,
-                       const char *text, size_t len)
+                       const gw_diag_facts *x)
 {
 	char hex[16];
 	/* TRANSLATORS: %s: the host address ("0000:3b:00.0"); the result
 	 * goes into "the 32-bit BARs (MMIO) of %s". */
-	char *what = gw_diag_line_hex_bdf(text, h, hex, sizeof hex)
+	char *what = gw_diag_line_hex_bdf(h, hex, sizeof hex)
 	             ? gw_xasprintf(_("the device %s"), hex)
 	             : gw_xstrdup(_("a passthrough device"));
 
-	(void)len;
+	(void)x;
 	/* TRANSLATORS: %s: "the device 0000:3b:00.0" or "a passthrough
 	 * device". */
 	f->f.message = gw_xasprintf(_("The 32-bit BARs (MMIO) of %s do not fit "
@@ -131,11 +132,10 @@ gw_diag_build_pci_hole(gw_diag_finding *f, const gw_diag_hit *h,
  * (doc/design.md, section 15.10). */
 void
 gw_diag_build_graphics(gw_diag_finding *f, const gw_diag_hit *h,
-                       const char *text, size_t len)
+                       const gw_diag_facts *x)
 {
 	(void)h;
-	(void)text;
-	(void)len;
+	(void)x;
 	f->f.message = gw_xstrdup(_("The host has no free vGPU of the VM's "
 	                            "profile. The causes: the host's graphics "
 	                            "type is not \"Shared Direct\"; the GPUs "
@@ -158,19 +158,6 @@ gw_diag_build_graphics(gw_diag_finding *f, const gw_diag_hit *h,
 	                        "power off or move a VM, or give this VM the "
 	                        "profile already on a GPU with room. Then power "
 	                        "the VM on again."));
-}
-
-/* Does the text show a vGPU: the word vGPU anywhere (nvidia-smi -q's
- * "Virtualization Mode : VGPU", a vGPU profile, a user's "on vGPU"), or
- * a profile name, or the vGPU plugin (vmiop)? */
-static int
-text_shows_vgpu(const char *text, size_t len)
-{
-	char prof[64];
-
-	return gw_diag_ci_contains(text, len, "vgpu") ||
-	       gw_diag_ci_contains(text, len, "vmiop") ||
-	       gw_diag_find_profile(text, len, prof, sizeof prof);
 }
 
 /* No vGPU in the text nor in the VM: a question (a cloud or bare-metal
@@ -256,13 +243,16 @@ nccl_fractional(gw_diag_finding *f, const gw_diag_ctx *ctx)
 
 void
 gw_diag_build_nccl(gw_diag_finding *f, const gw_diag_hit *h,
-                   const char *text, size_t len)
+                   const gw_diag_facts *x)
 {
 	const gw_diag_ctx *ctx = h->ctx;
 	/* the vLLM engine's context, on another line of the same paste */
-	int vllm = gw_diag_ci_contains(text, len, "enginecore failed to start");
+	int vllm = x->vllm;
 
-	if (ctx->vgpus <= 0 && (ctx->vm_known || !text_shows_vgpu(text, len))) {
+	/* the text shows a vGPU: the word vGPU anywhere (nvidia-smi -q's
+	 * "Virtualization Mode : VGPU", a vGPU profile, a user's "on
+	 * vGPU"), or a profile name, or the vGPU plugin (vmiop) */
+	if (ctx->vgpus <= 0 && (ctx->vm_known || !x->vgpu)) {
 		nccl_ask(f, ctx);
 		return;
 	}
@@ -311,17 +301,17 @@ gw_diag_build_nccl(gw_diag_finding *f, const gw_diag_hit *h,
  * that checks it. */
 void
 gw_diag_build_plugin(gw_diag_finding *f, const gw_diag_hit *h,
-                     const char *text, size_t len)
+                     const gw_diag_facts *x)
 {
 	char prof[64];
 	/* TRANSLATORS: %s: the vGPU profile from the message
 	 * ("nvidia_a16-1b"); the result goes into "could not start for %s". */
-	char *what = gw_diag_find_profile(text + h->line_off, h->line_len, prof,
+	char *what = gw_diag_find_profile(h->line, h->line_len, prof,
 	                                  sizeof prof)
 	             ? gw_xasprintf(_("the vGPU %s"), prof)
 	             : gw_xstrdup(_("the VM's vGPU"));
 
-	(void)len;
+	(void)x;
 	/* TRANSLATORS: %s: "the vGPU nvidia_a16-1b" or "the VM's vGPU". */
 	f->f.message = gw_xasprintf(_("The NVIDIA vGPU plugin "
 	    "(libnvidia-vgx.so, the vGPU manager's part in the VM's process) "
@@ -357,11 +347,10 @@ gw_diag_build_plugin(gw_diag_finding *f, const gw_diag_hit *h,
  * section 15.9). */
 void
 gw_diag_build_license(gw_diag_finding *f, const gw_diag_hit *h,
-                      const char *text, size_t len)
+                      const gw_diag_facts *x)
 {
 	(void)h;
-	(void)text;
-	(void)len;
+	(void)x;
 	f->f.message = gw_xstrdup(_("The vGPU's licence grace period has ended "
 	                            "(License Status : Unlicensed (Restricted)): "
 	                            "NVIDIA's restrictions on an unlicensed vGPU "

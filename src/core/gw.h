@@ -145,6 +145,13 @@ int gw_open_regular(const char *path, gw_err *e);
 int gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
                  gw_err *e);
 
+/* Read fd to its end in chunks of 64 KiB, each handed to take(ctx, ...)
+ * as it comes: 0, or -1 with e set naming name (unreadable, more than
+ * max_bytes in all: nothing after the limit is handed on). */
+int gw_read_stream(int fd, const char *name, size_t max_bytes,
+                   void (*take)(void *ctx, const char *data, size_t len),
+                   void *ctx, gw_err *e);
+
 /* gw_read_file, and a NUL byte refused too, naming what the text should
  * be the output of ("lspci -nnvv"). */
 int gw_read_text_file(const char *path, size_t max_bytes, const char *what,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* util.c: errors, allocation, buffers, reading a file and strings (the
- * writing of files is safefile.c). */
+/* util.c: errors, allocation, buffers and strings (reading a file is
+ * readfile.c, writing one safefile.c). */
 #include "gw.h"
 #include "textesc.h"
 
@@ -220,119 +220,6 @@ gw_buf_free(gw_buf *b)
 	b->len = b->cap = 0;
 }
 
-/* What a file that is not a regular one is, for a message. */
-static const char *
-file_kind(mode_t m)
-{
-	if (S_ISFIFO(m))
-		return _("a named pipe (FIFO)");
-	if (S_ISSOCK(m))
-		return _("a socket");
-	if (S_ISCHR(m))
-		return _("a character device");
-	if (S_ISBLK(m))
-		return _("a block device");
-	return _("a special file");
-}
-
-int
-gw_open_regular(const char *path, gw_err *e)
-{
-	struct stat st;
-	int fd, fl;
-
-	/* O_NONBLOCK: opening a FIFO for reading waits for a writer */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0) {
-		gw_err_set(e, _("%s: cannot open: %s"), path, strerror(errno));
-		return -1;
-	}
-	if (fstat(fd, &st) != 0) {
-		gw_err_set(e, _("%s: cannot read: %s"), path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		gw_err_set(e, _("%s: is a directory, expected a file"), path);
-		close(fd);
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		/* TRANSLATORS: %s: the file; %s: what it is ("a socket",
-		 * "a named pipe (FIFO)"). */
-		gw_err_set(e, _("%s: is %s, expected a regular file"), path,
-		           file_kind(st.st_mode));
-		close(fd);
-		return -1;
-	}
-	if ((fl = fcntl(fd, F_GETFL)) >= 0)
-		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	return fd;
-}
-
-int
-gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
-             gw_err *e)
-{
-	gw_buf b;
-	char chunk[65536];
-	struct stat st;
-	int fd;
-	ssize_t r;
-
-	if ((fd = gw_open_regular(path, e)) < 0)
-		return -1;
-	gw_buf_init(&b);
-	/* room for the whole file at once: growing by doubling would hold up
-	 * to three times its size while the last block is copied */
-	if (fstat(fd, &st) == 0 && st.st_size > 0 &&
-	    (unsigned long long)st.st_size < max_bytes) {
-		b.cap = (size_t)st.st_size + 2;
-		b.data = gw_xrealloc(b.data, b.cap);
-	}
-	for (;;) {
-		r = read(fd, chunk, sizeof chunk);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			gw_err_set(e, _("%s: cannot read: %s"), path, strerror(errno));
-			gw_buf_free(&b);
-			close(fd);
-			return -1;
-		}
-		if (r == 0)
-			break;
-		if (b.len + (size_t)r > max_bytes) {
-			gw_err_set(e, _("%s: file is too large (more than %zu bytes)"),
-			           path, max_bytes);
-			gw_buf_free(&b);
-			close(fd);
-			return -1;
-		}
-		gw_buf_add(&b, chunk, (size_t)r);
-	}
-	close(fd);
-	*len = b.len;
-	*out = gw_buf_steal(&b);
-	return 0;
-}
-
-int
-gw_read_text_file(const char *path, size_t max_bytes, const char *what,
-                  char **out, size_t *len, gw_err *e)
-{
-	if (gw_read_file(path, max_bytes, out, len, e) != 0)
-		return -1;
-	if (memchr(*out, '\0', *len) != NULL) {
-		gw_err_set(e, _("%s: binary data (NUL byte); expected the text "
-		                "output of %s"), path, what);
-		free(*out);
-		*out = NULL;
-		return -1;
-	}
-	return 0;
-}
-
 int
 gw_strieq(const char *a, const char *b)
 {
@@ -396,22 +283,34 @@ gw_text_cells(const char *s)
 {
 	mbstate_t st;
 	int cells = 0;
+	size_t n = strlen(s);
 
 	memset(&st, 0, sizeof st);
-	while (*s) {
+	while (n > 0) {
 		wchar_t wc;
-		size_t r = mbrtowc(&wc, s, strlen(s), &st);
+		size_t r;
 		int w;
 
+		/* printable ASCII is one cell in every locale (the state is the
+		 * initial one before each character) */
+		if (*s >= 0x20 && *s < 0x7f) {
+			cells++;
+			s++;
+			n--;
+			continue;
+		}
+		r = mbrtowc(&wc, s, n, &st);
 		if (r == (size_t)-1 || r == (size_t)-2) {
 			memset(&st, 0, sizeof st);
 			cells++;
 			s++;
+			n--;
 			continue;
 		}
 		w = wcwidth(wc);
 		cells += w > 0 ? w : 0;
 		s += r;
+		n -= r;
 	}
 	return cells;
 }

@@ -166,9 +166,26 @@ typedef struct gw_nvsmi {
  * GW_NVSMI_MAX_GPUS sections.  Several captures
  * of one machine in one file (nvidia-smi -q -i 0; nvidia-smi -q -i 1) are
  * one capture.  On failure *q is left empty (gw_nvsmi_free is harmless). */
-int gw_nvsmi_parse(gw_nvsmi *q, const char *data, size_t len,
-                   const char *name, gw_err *e);
+int gw_nvsmi_parse_pieces(gw_nvsmi *q, const char *data, size_t len,
+                          size_t piece, const char *name, gw_err *e);
+static inline int
+gw_nvsmi_parse(gw_nvsmi *q, const char *data, size_t len, const char *name,
+               gw_err *e)
+{
+	return gw_nvsmi_parse_pieces(q, data, len, 0, name, e);
+}
+/* gw_nvsmi_parse_pieces: the same, the data handed to the reader in
+ * pieces of piece bytes (0: at once), as gw_nvsmi_parse_file hands it
+ * the file's chunks; the answer does not depend on piece. */
 void gw_nvsmi_free(gw_nvsmi *q);
+
+/* The same, reading the file at path in chunks as it comes (what is kept
+ * does not grow with the file: the GPUs found, the line being read): the
+ * errors of gw_read_file (more than GW_NVSMI_MAX_BYTES), then those of
+ * gw_nvsmi_parse. */
+int gw_nvsmi_parse_file(gw_nvsmi *q, const char *path, gw_err *e);
+
+
 
 /* Compare two dotted decimal versions numerically, component by
  * component, a missing component counting as 0: "535.54.03" < "535.129.03",
