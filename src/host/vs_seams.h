@@ -117,7 +117,6 @@ typedef struct gw_vs_task_update {
 int gw_vs_parse_task_updates(const char *text, size_t len,
                              gw_vs_task_update **ups, size_t *n,
                              char **version, int *truncated, gw_err *e);
-void gw_vs_task_update_free(gw_vs_task_update *u);
 /* Each of n updates and the array. */
 void gw_vs_task_updates_free(gw_vs_task_update *ups, size_t n);
 

@@ -64,6 +64,18 @@ const char *const vs_updates_path[] = {
 	"returnval", "filterSet", "objectSet", NULL
 };
 
+/* One update's strings freed (the update itself is the caller's). */
+static void
+task_update_free(gw_vs_task_update *u)
+{
+	if (u == NULL)
+		return;
+	free(u->task);
+	free(u->fault_type);
+	free(u->fault_message);
+	memset(u, 0, sizeof *u);
+}
+
 /* The next update of a (room made; a->n not counted yet). */
 static gw_vs_task_update *
 updates_slot(vs_updates *a)
@@ -88,7 +100,7 @@ vs_task_update_unit(xmlNodePtr os, void *ctx)
 	u->left = kind && strcmp(kind, "leave") == 0;
 	free(kind);
 	if (u->task == NULL) {
-		gw_vs_task_update_free(u);
+		task_update_free(u);
 		return;
 	}
 	a->n++;
@@ -120,7 +132,7 @@ vs_task_state_unit(xmlNodePtr o, void *ctx)
 	if (u->task && u->state >= 0)
 		a->n++;
 	else
-		gw_vs_task_update_free(u);
+		task_update_free(u);
 }
 
 void
@@ -154,21 +166,10 @@ gw_vs_parse_task_updates(const char *text, size_t len, gw_vs_task_update **ups,
 }
 
 void
-gw_vs_task_update_free(gw_vs_task_update *u)
-{
-	if (u == NULL)
-		return;
-	free(u->task);
-	free(u->fault_type);
-	free(u->fault_message);
-	memset(u, 0, sizeof *u);
-}
-
-void
 gw_vs_task_updates_free(gw_vs_task_update *ups, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		gw_vs_task_update_free(&ups[i]);
+		task_update_free(&ups[i]);
 	free(ups);
 }
 
