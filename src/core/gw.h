@@ -191,6 +191,11 @@ size_t gw_text_line(const char *s, size_t room, size_t *skip);
 
 /* Value of one hex digit, -1 when c is not one. */
 int gw_hexval(int c);
+/* How many bytes at the start of the n at p are known to hold no byte
+ * below 0x20 and no DEL (nor, unless high_ok, any byte above 0x7e),
+ * checked eight at a time: a caller's byte-by-byte check (with its own
+ * exceptions: tab, a line's CR) starts there. */
+size_t gw_plain_prefix(const char *p, size_t n, int high_ok);
 
 /* Trim ASCII whitespace in place; returns s. */
 char *gw_trim(char *s);

@@ -437,10 +437,8 @@ gw_buf_put_escaped(gw_buf *b, const char *s)
 	free(t);
 }
 
-/* Do the n bytes at s need no escaping (printable ASCII, tab and newline
- * only)?  Eight bytes at a time while none is below 0x20 or above 0x7e. */
-static int
-plain_text(const char *s, size_t n)
+size_t
+gw_plain_prefix(const char *p, size_t n, int high_ok)
 {
 	const uint64_t ones = 0x0101010101010101ULL;
 	const uint64_t high = 0x8080808080808080ULL;
@@ -449,13 +447,22 @@ plain_text(const char *s, size_t n)
 	for (; i + 8 <= n; i += 8) {
 		uint64_t w, del;
 
-		memcpy(&w, s + i, 8);
+		memcpy(&w, p + i, 8);
 		del = w ^ (ones * 0x7f);
-		if (((w - ones * 0x20) & ~w & high) != 0 || (w & high) != 0 ||
+		if (((w - ones * 0x20) & ~w & high) != 0 ||
+		    (!high_ok && (w & high) != 0) ||
 		    ((del - ones) & ~del & high) != 0)
 			break;
 	}
-	for (; i < n; i++) {
+	return i;
+}
+
+/* Do the n bytes at s need no escaping (printable ASCII, tab and newline
+ * only)? */
+static int
+plain_text(const char *s, size_t n)
+{
+	for (size_t i = gw_plain_prefix(s, n, 0); i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
 		if ((c < 0x20 || c >= 0x7F) && c != '\t' && c != '\n')

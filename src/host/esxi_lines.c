@@ -7,7 +7,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,21 +16,7 @@
 static long
 control_byte(const char *p, size_t len)
 {
-	const uint64_t ones = 0x0101010101010101ULL;
-	const uint64_t high = 0x8080808080808080ULL;
-	size_t i = 0;
-
-	/* eight bytes at a time while none is below 0x20 or 0x7f */
-	for (; i + 8 <= len; i += 8) {
-		uint64_t w, del;
-
-		memcpy(&w, p + i, 8);
-		del = w ^ (ones * 0x7f);
-		if (((w - ones * 0x20) & ~w & high) != 0 ||
-		    ((del - ones) & ~del & high) != 0)
-			break;
-	}
-	for (; i < len; i++) {
+	for (size_t i = gw_plain_prefix(p, len, 1); i < len; i++) {
 		unsigned char c = (unsigned char)p[i];
 
 		if ((c < 0x20 && c != '\t' && !(c == '\r' && i + 1 == len)) ||
