@@ -132,11 +132,15 @@ word_bit(rule_words *rw, const char *w, size_t m)
 }
 
 /* The two longest literal runs of pattern pat (between the bytes " '#*"):
- * a match holds each of them whole. */
-static void
+ * a match holds each of them whole.  0 for a pattern without a first
+ * word, which never matches (gw_diag_pat_find). */
+static int
 longest_runs(const char *pat, size_t at[2], size_t len[2])
 {
 	size_t i = 0;
+
+	if (strcspn(pat, " '#*") == 0)
+		return 0;
 
 	len[0] = len[1] = 0;
 	at[0] = at[1] = 0;
@@ -156,6 +160,7 @@ longest_runs(const char *pat, size_t at[2], size_t len[2])
 		if (pat[i])
 			i++;
 	}
+	return 1;
 }
 
 /* Every pattern's two longest literal runs, and the side words; NULL
@@ -184,11 +189,9 @@ words_of_rules(void)
 			uint64_t b;
 			size_t at[2], len[2];
 
-			/* a pattern without a first word never matches
-			 * (gw_diag_pat_find): need stays 0 */
-			if (strcspn(pat, " '#*") == 0)
+			/* need stays 0 for a pattern without a first word */
+			if (!longest_runs(pat, at, len))
 				continue;
-			longest_runs(pat, at, len);
 			if ((b = word_bit(rw, pat + at[0], len[0])) == 0)
 				goto full;
 			rw->need[r * PATS + p] = b;
@@ -211,9 +214,8 @@ words_of_rules(void)
 
 			/* the second run, where it is long enough to be rare
 			 * and there is room for it */
-			if (strcspn(pat, " '#*") == 0)
+			if (!longest_runs(pat, at, len))
 				continue;
-			longest_runs(pat, at, len);
 			if (len[1] >= 4 &&
 			    (b = word_bit(rw, pat + at[1], len[1])) != 0)
 				rw->need[r * PATS + p] |= b;
