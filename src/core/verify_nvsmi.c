@@ -354,15 +354,16 @@ top_line(parser *P, const char *key, const char *value)
 	return 0;
 }
 
-int
-gw_nvsmi_parser_line(parser *P, char *line, size_t n)
+/* The line's text without its leading and trailing blanks (cut at the
+ * end in place), *indent its leading spaces (a tab counts 4). */
+static char *
+line_text(char *line, size_t n, int *indent)
 {
-	char *rest, *end, *sep, *key, *value;
-	int indent = 0;
+	char *rest, *end;
 
-	P->ln++;
+	*indent = 0;
 	for (rest = line; *rest == ' ' || *rest == '\t'; rest++)
-		indent += *rest == '\t' ? 4 : 1;
+		*indent += *rest == '\t' ? 4 : 1;
 	while (is_blank(*rest))
 		rest++;
 	/* line[n] is the buffer's NUL: the end without a strlen (a NUL
@@ -371,34 +372,26 @@ gw_nvsmi_parser_line(parser *P, char *line, size_t n)
 	while (end > rest && is_blank(end[-1]))
 		end--;
 	*end = '\0';
-	if (*rest == '\0')
-		return 0;
-	if (is_smi_error(rest)) {
-		set_once(&P->q->error_text, rest);
-		return 0;
-	}
-	sep = key_end(rest);
-	/* rest is trimmed: the key is empty when the ':' comes first */
-	if (sep == rest)
-		return 0;
-	while (P->depth > 0 && P->st[P->depth - 1].indent >= indent)
-		P->depth--;
-	/* a field no one reads (most are: below a section gpu_field does
-	 * not read, or past a GPU's second level) is not cut */
-	if (sep != NULL && P->depth > 0 && P->again == NULL &&
-	    (P->vgpu_q || P->cur == NULL || P->depth > 2 ||
-	     (P->depth == 2 && P->st[1].kind == SEC_OTHER)))
-		return 0;
-	if (sep != NULL) {
-		split_key(rest, sep, &key, &value);
-	} else {
-		key = rest;
-		value = NULL;
-	}
-	if (P->depth == 0) {
-		if (top_line(P, key, value) != 0)
-			return -1;
-	} else if (P->again != NULL) {
+	return rest;
+}
+
+/* Does no one read the field at the current depth?  Most are: below a
+ * section gpu_field does not read, or past a GPU's second level. */
+static int
+unread_field(const parser *P)
+{
+	return P->depth > 0 && P->again == NULL &&
+	       (P->vgpu_q || P->cur == NULL || P->depth > 2 ||
+	        (P->depth == 2 && P->st[1].kind == SEC_OTHER));
+}
+
+/* key (and value, NULL for a section's header) where the stack is now. */
+static int
+line_field(parser *P, const char *key, const char *value)
+{
+	if (P->depth == 0)
+		return top_line(P, key, value);
+	if (P->again != NULL) {
 		if (again_field(P, key) != 0)
 			return -1;
 		if (value != NULL && P->depth == 1)
@@ -411,6 +404,37 @@ gw_nvsmi_parser_line(parser *P, char *line, size_t n)
 		gpu_field(P->cur, P->depth == 2 ? P->st[1].kind : SEC_NONE, key,
 		          value);
 	}
+	return 0;
+}
+
+int
+gw_nvsmi_parser_line(parser *P, char *line, size_t n)
+{
+	char *rest, *sep, *key, *value = NULL;
+	int indent;
+
+	P->ln++;
+	rest = line_text(line, n, &indent);
+	if (*rest == '\0')
+		return 0;
+	if (is_smi_error(rest)) {
+		set_once(&P->q->error_text, rest);
+		return 0;
+	}
+	sep = key_end(rest);
+	/* rest is trimmed: the key is empty when the ':' comes first */
+	if (sep == rest)
+		return 0;
+	while (P->depth > 0 && P->st[P->depth - 1].indent >= indent)
+		P->depth--;
+	/* a field no one reads is not cut */
+	if (sep != NULL && unread_field(P))
+		return 0;
+	key = rest;
+	if (sep != NULL)
+		split_key(rest, sep, &key, &value);
+	if (line_field(P, key, value) != 0)
+		return -1;
 	/* At the top only a GPU header opens a section: a shell prompt
 	 * line must not swallow a capture pasted with an indent. */
 	if (value == NULL && (P->depth > 0 || P->cur != NULL) &&
