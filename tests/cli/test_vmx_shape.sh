@@ -43,11 +43,13 @@ for opts in "--write" "--write --dry-run"; do
 done
 
 # datastore N: $TMP/ds of N folders, each with one copy of the fixture
+# (written, not copied: the fixture is read-only in make distcheck, and
+# gpuwiz leaves a file no one may write alone)
 datastore() {
 	rm -rf "$TMP/ds"
 	i=0
 	while [ $i -lt "$1" ]; do
-		mkdir -p "$TMP/ds/vm$i" && cp "$VMX" "$TMP/ds/vm$i/vm$i.vmx"
+		mkdir -p "$TMP/ds/vm$i" && cat "$VMX" >"$TMP/ds/vm$i/vm$i.vmx"
 		i=$((i + 1))
 	done
 }
