@@ -8,13 +8,15 @@
 #                            its new bytes written to a temporary and
 #                            fsynced, its backup a hard link of the old
 #                            file, the temporary renamed over it; each
-#                            directory fsynced once at the end
+#                            directory fsynced once at the end (from 16
+#                            on one file system, one syncfs of it)
 #   gpuwiz before            the same call by GPUWIZ_BEFORE (an older
 #                            build), when set: printed beside the new
 #   python durable           the same durable steps in one Python process:
 #                            read, change, temporary (mode kept), write,
 #                            fsync, link the old file to its backup,
-#                            rename, then one fsync per directory
+#                            rename, then one fsync per directory (from
+#                            16 on one file system, one syncfs of it)
 #   python atomic            read, change, temporary, fsync, rename (no
 #                            backup, no directory sync)
 #   sed -i loop              what a user would type: one sed -i per file
@@ -73,7 +75,7 @@ sed_loop() {
 # py MODE: durable (gpuwiz's steps) or atomic
 py() {
 	"$BENCH_PY" - "$TMP/ds" "$1" <<'PY'
-import glob, os, sys, tempfile, time
+import ctypes, glob, os, sys, tempfile, time
 top, mode = sys.argv[1], sys.argv[2]
 add = [b'pciPassthru.use64bitMMIO = "TRUE"', b'pciPassthru.64bitMMIOSizeGB = "128"',
        b'sched.mem.min = "4096"', b'sched.mem.minSize = "4096"', b'sched.mem.pin = "TRUE"']
@@ -97,10 +99,18 @@ for f in sorted(glob.glob(os.path.join(top, "*", "*.vmx"))):
         os.link(f, f + "." + stamp + ".bak")
         dirs[d] = 1
     os.replace(tmp, f)
+bydev = {}
 for d in dirs:
-    dfd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
-    os.fsync(dfd)
-    os.close(dfd)
+    bydev.setdefault(os.stat(d).st_dev, []).append(d)
+libc = ctypes.CDLL(None, use_errno=True)
+for ds in bydev.values():
+    for d in (ds[:1] if len(ds) >= 16 else ds):
+        dfd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
+        if len(ds) >= 16:
+            libc.syncfs(dfd)
+        else:
+            os.fsync(dfd)
+        os.close(dfd)
 PY
 }
 py_durable() { py durable; }

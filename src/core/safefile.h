@@ -99,8 +99,9 @@ char *gw_path_dir(const char *path);
  * every rename in it, instead of once per file. */
 void gw_fsync_dir_of(const char *path);
 void gw_dirsync_defer(void);
-/* Sync the directories noted since gw_dirsync_defer, each once, and sync
- * at once again from then on.  The number synced. */
+/* Sync the directories noted since gw_dirsync_defer, each once (where
+ * 16 or more are on one file system, by one syncfs(2) of it), and sync
+ * at once again from then on.  The number of directories synced. */
 size_t gw_dirsync_flush(void);
 
 /* A link(2) failure that says the file system has no hard links here

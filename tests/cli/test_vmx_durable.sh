@@ -6,7 +6,8 @@
 # one temporary, and fsynced before its rename; its backup is a hard link
 # of the file itself (no copy: the backup keeps the old inode, and so
 # its owner, group and mode), made before the rename; each directory is
-# fsynced once, after the last rename into it: N + D fsyncs in all.  The
+# fsynced once, after the last rename into it: N + D fsyncs in all (from
+# 16 directories on one file system, N fsyncs and one syncfs).  The
 # new file keeps the old one's owner, group and mode.  A second run with
 # nothing to change writes, links, renames and syncs nothing.  Skipped
 # (77) without strace or ptrace.  Real Workstation .vmx files of
@@ -18,7 +19,7 @@ strace -qq -o /dev/null true 2>/dev/null || { echo "SKIP: strace cannot trace he
 
 # LeakSanitizer cannot run under ptrace (as in test_crash.sh)
 TRACED_ASAN=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-CALLS=fsync,fdatasync,sync_file_range,link,linkat,rename,renameat,renameat2,openat,copy_file_range,sendfile,ioctl
+CALLS=fsync,fdatasync,sync_file_range,syncfs,link,linkat,rename,renameat,renameat2,openat,copy_file_range,sendfile,ioctl
 REAL=$(cd "$TMP" && pwd -P)
 # an owner and group other than the test's where it may give them (root)
 if [ "$(id -u)" -eq 0 ]; then OWNER=4321:4322; else OWNER=$(id -u):$(id -g); fi
@@ -60,9 +61,12 @@ size() { # SIZE DIRS FILES
 	traced "$tr" vmx "$ds" --gpu l40s --write
 	check "$n files in $dirs directories: exit 0" [ $? -eq 0 ]
 	fs=$(n_of '^[0-9]+ +(fsync|fdatasync|sync_file_range)\(' "$tr")
-	if [ "$fs" -eq $((n + dirs)) ]; then
+	sfs=$(n_of '^[0-9]+ +syncfs\(' "$tr")
+	if [ "$dirs" -lt 16 ] && [ "$fs" -eq $((n + dirs)) ] && [ "$sfs" -eq 0 ]; then
 		ok "$n files in $dirs directories: $fs fsyncs (N + D)"
-	else nok "$n files in $dirs directories: N + D = $((n + dirs)) fsyncs" "counted $fs"; fi
+	elif [ "$dirs" -ge 16 ] && [ "$fs" -eq "$n" ] && [ "$sfs" -eq 1 ]; then
+		ok "$n files in $dirs directories of one file system: $fs fsyncs and one syncfs (N + 1)"
+	else nok "$n files in $dirs directories: N + D fsyncs below 16 directories, else N and one syncfs" "counted $fs fsyncs, $sfs syncfs"; fi
 	# the files' syncs: one per temporary; the rest are the directories
 	fsf=$(n_of '^[0-9]+ +fsync\([0-9]+<[^>]*\.vmx\.gpuwiz-[A-Za-z0-9]{6}>\)' "$tr")
 	check "$n files: one fsync per new file ($fsf), on its temporary" [ "$fsf" -eq "$n" ]
@@ -76,8 +80,19 @@ size() { # SIZE DIRS FILES
 	if [ "$ln" -eq "$n" ] && [ "$rn" -eq "$n" ] && [ "$cp_" -eq 0 ]; then
 		ok "$n files: a link of each .vmx to its backup, one rename each, no copy"
 	else nok "$n files: links, renames" "links $ln, renames $rn, copies $cp_"; fi
-	# each directory fsynced once, after the last rename into it
-	if awk -v want="$dirs" '
+	# each directory fsynced once, after the last rename into it; from 16
+	# directories on one file system, one syncfs of it after the last
+	# rename and no directory's fsync
+	if [ "$dirs" -ge 16 ]; then
+		if awk '
+			/^[0-9]+ +rename/ { last = NR }
+			/^[0-9]+ +syncfs\(/ { s = NR }
+			/^[0-9]+ +fsync\([0-9]+</ && !/\.gpuwiz-/ { print "a directory fsynced: " $0; bad = 1 }
+			END { if (s < last) { print "syncfs before the last rename"; bad = 1 } exit bad }' \
+			"$tr" >"$TMP/why"; then
+			ok "$n files: one syncfs of the file system, after the last rename"
+		else nok "$n files: the file system's sync" "$(cat "$TMP/why")"; fi
+	elif awk -v want="$dirs" '
 		/^[0-9]+ +rename/ {
 			s = $0; sub(/^[^"]*"[^"]*", "/, "", s); sub(/".*/, "", s)
 			sub(/\/[^\/]*$/, "", s); last[s] = NR
@@ -118,7 +133,7 @@ size() { # SIZE DIRS FILES
 	# the same again: nothing to change, nothing written
 	traced "$tr.again" vmx "$ds" --gpu l40s --write
 	r=$?
-	w=$(n_of '^[0-9]+ +(fsync|fdatasync|link|linkat|rename|renameat|renameat2)\(|O_CREAT' "$tr.again")
+	w=$(n_of '^[0-9]+ +(fsync|fdatasync|syncfs|link|linkat|rename|renameat|renameat2)\(|O_CREAT' "$tr.again")
 	bad=
 	for v in "$ds"/*.vmx "$ds"/*/*.vmx; do
 		cmp -s "$v" "$v.new" || bad="$bad; $v changed"
@@ -132,6 +147,7 @@ size() { # SIZE DIRS FILES
 
 size 1 2 2      # N = 5, D = 3
 size 2 6 4      # N = 25, D = 7
+size 7 20 1     # N = 21, D = 21: one syncfs
 
 # one folder of many files (as a Workstation library can be): the folder
 # is read a fixed number of times (listed, then swept once for every
