@@ -32,24 +32,33 @@ gw_write_desc_vmx_lines(gw_write_desc *d, size_t k, const gw_vmx *before,
                         const gw_vmx *after)
 {
 	gw_write_step *s = &d->v[k];
-	size_t i;
+	size_t i, nb = before ? gw_vmx_count(before) : 0;
 
 	for (i = 0; after && i < gw_vmx_count(after); i++) {
 		const char *key = gw_vmx_key_at(after, i);
-		const char *old = before ? gw_vmx_get(before, key) : NULL;
 		const char *val = gw_vmx_value_at(after, i);
+		const char *old;
 
+		/* the same entry in the same place (a plan edits in place
+		 * and appends): unchanged, without a lookup */
+		if (i < nb && strcmp(gw_vmx_key_at(before, i), key) == 0 &&
+		    strcmp(gw_vmx_value_at(before, i), val) == 0)
+			continue;
 		/* an entry the file had already (a duplicate key keeps its
 		 * own value) */
 		if (before && gw_vmx_has_pair(before, key, val))
 			continue;
+		old = before ? gw_vmx_get(before, key) : NULL;
 		if (old)
 			push_line(s, '-', key, old);
 		push_line(s, '+', key, val);
 	}
-	for (i = 0; before && i < gw_vmx_count(before); i++) {
+	for (i = 0; i < nb; i++) {
 		const char *key = gw_vmx_key_at(before, i);
 
+		if (after != NULL && i < gw_vmx_count(after) &&
+		    strcmp(gw_vmx_key_at(after, i), key) == 0)
+			continue;       /* still there, in its place */
 		if (after == NULL || gw_vmx_get(after, key) == NULL)
 			push_line(s, '-', key, gw_vmx_value_at(before, i));
 	}
