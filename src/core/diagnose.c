@@ -263,8 +263,7 @@ struct gw_diag_scan {
 	unsigned long *stamp;   /* per rule, the last line it was matched on */
 	gw_buf fold;
 	unsigned long lineno;
-	char *part;             /* the start of a line cut by a chunk's end */
-	size_t npart, cap;
+	gw_buf part;            /* the start of a line cut by a chunk's end */
 	int any;                /* a byte was fed */
 };
 
@@ -277,6 +276,7 @@ gw_diag_scan_new(void)
 	sc->hits = gw_xcalloc(2 * gw_diag_nrules, sizeof *sc->hits);
 	sc->stamp = gw_xcalloc(gw_diag_nrules, sizeof *sc->stamp);
 	gw_buf_init(&sc->fold);
+	gw_buf_init(&sc->part);
 	return sc;
 }
 
@@ -362,8 +362,9 @@ scan_line_rules(gw_diag_scan *sc, const char *s, size_t n)
  * of the scan are its pieces between CRs (a CR at its end ends the last
  * piece and begins none). */
 static void
-scan_lf_line(gw_diag_scan *sc, const char *s, size_t n)
+scan_lf_line(void *ctx, const char *s, size_t n)
 {
+	gw_diag_scan *sc = ctx;
 	const rule_words *rw = sc->rw;
 	uint64_t words = 0;
 	size_t pos = 0;
@@ -383,43 +384,11 @@ scan_lf_line(gw_diag_scan *sc, const char *s, size_t n)
 	                      rw->fact[GW_DIAG_FACT_ID]);
 }
 
-/* Add data[0..n) to the line cut by a chunk's end. */
-static void
-part_add(gw_diag_scan *sc, const char *data, size_t n)
-{
-	if (sc->npart + n > sc->cap) {
-		sc->cap = sc->npart + n > 2 * sc->cap ? sc->npart + n
-		                                      : 2 * sc->cap;
-		sc->part = gw_xrealloc(sc->part, sc->cap);
-	}
-	memcpy(sc->part + sc->npart, data, n);
-	sc->npart += n;
-}
-
 void
 gw_diag_scan_feed(gw_diag_scan *sc, const char *data, size_t len)
 {
-	const char *p = data, *end = data + len;
-
 	sc->any |= len > 0;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-		if (nl == NULL) {
-			part_add(sc, p, (size_t)(end - p));
-			return;
-		}
-		/* a whole line is scanned where it lies, a cut one once
-		 * joined */
-		if (sc->npart > 0) {
-			part_add(sc, p, (size_t)(nl - p));
-			scan_lf_line(sc, sc->part, sc->npart);
-			sc->npart = 0;
-		} else {
-			scan_lf_line(sc, p, (size_t)(nl - p));
-		}
-		p = nl + 1;
-	}
+	gw_lines_feed(&sc->part, data, len, scan_lf_line, sc);
 }
 
 /* The finding of rule r from its hit. */
@@ -483,8 +452,7 @@ gw_diag_scan_end(gw_diag_scan *sc, const gw_diag_ctx *ctx,
 	size_t r;
 
 	/* the last line, when the input does not end with one */
-	if (sc->npart > 0)
-		scan_lf_line(sc, sc->part, sc->npart);
+	gw_lines_end(&sc->part, scan_lf_line, sc);
 	for (r = 0; r < gw_diag_nrules; r++) {
 		if ((gw_diag_rules[r].flags & GW_DIAG_R_NEEDS_NCCL) &&
 		    !(sc->seen & W_NCCL)) {
@@ -512,7 +480,6 @@ gw_diag_scan_end(gw_diag_scan *sc, const gw_diag_ctx *ctx,
 	if (sc->rw != NULL)
 		free(sc->rw->cand);
 	free(sc->rw);
-	free(sc->part);
 	gw_buf_free(&sc->fold);
 	free(sc);
 	return out != NULL ? (int)out->n : -1;

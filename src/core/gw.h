@@ -152,6 +152,16 @@ int gw_read_stream(int fd, const char *name, size_t max_bytes,
                    void (*take)(void *ctx, const char *data, size_t len),
                    void *ctx, gw_err *e);
 
+/* The lines of input that comes in chunks, '\n' cut off: a line whole in
+ * its chunk is handed to fn where it lies, one cut by a chunk's end once
+ * joined in part (a gw_buf_init'ed buffer that holds only that).  Each
+ * chunk through gw_lines_feed, then gw_lines_end: the last line when the
+ * input does not end with '\n', and part freed. */
+typedef void gw_line_fn(void *ctx, const char *s, size_t n);
+void gw_lines_feed(gw_buf *part, const char *data, size_t len,
+                   gw_line_fn *fn, void *ctx);
+void gw_lines_end(gw_buf *part, gw_line_fn *fn, void *ctx);
+
 /* gw_read_file, and a NUL byte refused too, naming what the text should
  * be the output of ("lspci -nnvv"). */
 int gw_read_text_file(const char *path, size_t max_bytes, const char *what,

@@ -90,6 +90,38 @@ gw_read_stream(int fd, const char *name, size_t max_bytes,
 	}
 }
 
+void
+gw_lines_feed(gw_buf *part, const char *data, size_t len, gw_line_fn *fn,
+              void *ctx)
+{
+	const char *p = data, *end = data + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (nl == NULL) {
+			gw_buf_add(part, p, (size_t)(end - p));
+			return;
+		}
+		if (part->len > 0) {
+			gw_buf_add(part, p, (size_t)(nl - p));
+			fn(ctx, part->data, part->len);
+			part->len = 0;
+		} else {
+			fn(ctx, p, (size_t)(nl - p));
+		}
+		p = nl + 1;
+	}
+}
+
+void
+gw_lines_end(gw_buf *part, gw_line_fn *fn, void *ctx)
+{
+	if (part->len > 0)
+		fn(ctx, part->data, part->len);
+	gw_buf_free(part);
+}
+
 static void
 take_buf(void *ctx, const char *data, size_t len)
 {

@@ -30,8 +30,8 @@ typedef struct gw_nvsmi_reader {
 	size_t nhead;
 	int text;                /* a byte that is not a blank was read */
 	size_t nul_at;           /* the first NUL's offset, or SIZE_MAX */
-	char *line;              /* the line being cut, NUL-terminated */
-	size_t nline, cap;
+	gw_buf part;             /* the start of a line cut by a chunk's end */
+	gw_buf line;             /* the line the parser cuts up */
 	size_t lines;            /* lines handed to the parser */
 	int xml_decl, xml_tag;   /* "<?xml" first, "<nvidia_smi_log" seen */
 	int smi_title, smi_rule; /* "NVIDIA-SMI ", "+---" seen */
@@ -46,17 +46,27 @@ reader_new(gw_nvsmi *q, const char *name)
 	r->nm = NM(name);
 	r->P = gw_nvsmi_parser_new(q, r->nm, &r->perr);
 	r->nul_at = SIZE_MAX;
+	gw_buf_init(&r->part);
+	gw_buf_init(&r->line);
 	return r;
 }
 
-/* One whole line (without its '\n') to the parser, and the words that
- * tell what a refused input is (only while nothing of nvidia-smi -q has
- * been seen: then they are never asked). */
+/* One whole line (without its '\n') to the parser, in a copy it may cut
+ * up, and the words that tell what a refused input is (only while nothing
+ * of nvidia-smi -q has been seen: then they are never asked); nothing
+ * once the parser has refused the input. */
 static void
-take_line(gw_nvsmi_reader *r, char *s, size_t n)
+take_line(void *ctx, const char *line, size_t n)
 {
+	gw_nvsmi_reader *r = ctx;
 	const gw_nvsmi *q = r->q;
+	char *s;
 
+	if (r->P == NULL)
+		return;
+	r->line.len = 0;
+	gw_buf_add(&r->line, line, n);
+	s = r->line.data;
 	if (r->lines++ == 0) {
 		if (n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
 			s += 3;
@@ -76,24 +86,10 @@ take_line(gw_nvsmi_reader *r, char *s, size_t n)
 	}
 }
 
-/* Add data[0..n) to the line being cut. */
-static void
-line_add(gw_nvsmi_reader *r, const char *data, size_t n)
-{
-	if (r->nline + n + 1 > r->cap) {
-		r->cap = r->nline + n + 1 > 2 * r->cap ? r->nline + n + 1
-		                                       : 2 * r->cap;
-		r->line = gw_xrealloc(r->line, r->cap);
-	}
-	memcpy(r->line + r->nline, data, n);
-	r->nline += n;
-	r->line[r->nline] = '\0';
-}
-
 static void
 reader_feed(gw_nvsmi_reader *r, const char *data, size_t len)
 {
-	const char *p = data, *end = data + len, *z;
+	const char *z;
 	size_t i;
 
 	if (r->nhead < HEAD_MAX) {
@@ -107,18 +103,8 @@ reader_feed(gw_nvsmi_reader *r, const char *data, size_t len)
 	if (r->nul_at == SIZE_MAX && (z = memchr(data, '\0', len)) != NULL)
 		r->nul_at = r->total + (size_t)(z - data);
 	r->total += len;
-	while (r->P != NULL && p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-		if (nl == NULL) {
-			line_add(r, p, (size_t)(end - p));
-			return;
-		}
-		line_add(r, p, (size_t)(nl - p));
-		take_line(r, r->line, r->nline);
-		r->nline = 0;
-		p = nl + 1;
-	}
+	if (r->P != NULL)
+		gw_lines_feed(&r->part, data, len, take_line, r);
 }
 
 /* Refuse what is not text (the checks of the whole input, first): 0 when
@@ -187,8 +173,7 @@ reader_end(gw_nvsmi_reader *r, gw_err *e)
 	int rc;
 
 	/* the last line, when the input does not end with one */
-	if (r->P != NULL && r->nline > 0)
-		take_line(r, r->line, r->nline);
+	gw_lines_end(&r->part, take_line, r);
 	rc = check_text(r, e);
 	if (rc == 0 && r->prc != 0) {
 		if (e != NULL)
@@ -208,7 +193,7 @@ reader_end(gw_nvsmi_reader *r, gw_err *e)
 	}
 	if (rc != 0)
 		gw_nvsmi_free(r->q);
-	free(r->line);
+	gw_buf_free(&r->line);
 	free(r);
 	return rc;
 }
