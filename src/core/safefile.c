@@ -149,8 +149,8 @@ fsync_dir(const char *dir)
 }
 
 /* Between gw_dirsync_defer and gw_dirsync_flush, the directories a run
- * touches, each once (by the FNV-1a hash of its name, the name compared
- * on a match): whose sync waits for the flush, and whose stale
+ * touches, each once (by its name's key, gw_idset_str_key, the name
+ * compared on a match): whose sync waits for the flush, and whose stale
  * temporaries were swept already. */
 typedef struct {
 	char *name;
@@ -165,22 +165,12 @@ static struct {
 	size_t n;
 } deferred;
 
-static uint64_t
-name_hash(const char *s)
-{
-	uint64_t h = 14695981039346656037u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
-
 /* dir's note (dir freed or kept by it), NULL for another name with the
  * same hash: that one is served at once, as without deferral. */
 static dir_note *
 note_of(char *dir)
 {
-	const size_t *had = gw_idset_put(&deferred.seen, name_hash(dir),
+	const size_t *had = gw_idset_put(&deferred.seen, gw_idset_str_key(dir),
 	                                 deferred.n);
 
 	if (had == NULL) {
