@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
