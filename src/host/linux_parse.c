@@ -84,8 +84,8 @@ gw_linux_scan_interrupts(FILE *f, char **kinds)
 }
 
 /* Up to max hex digits from p (before end) into *v: the count, 0 when p
- * holds none or more than max.  By hand: strtoul's locale and sign
- * handling cost more than the rest of a line. */
+ * holds none or more than max.  Digit by digit (gw_hexval): strtoul's
+ * locale and sign handling cost more than the rest of a line. */
 static size_t
 hex_field(const char *p, const char *end, size_t max, unsigned long *v)
 {
@@ -93,15 +93,11 @@ hex_field(const char *p, const char *end, size_t max, unsigned long *v)
 
 	*v = 0;
 	for (; p < end && n <= max; p++, n++) {
-		unsigned c = (unsigned char)*p, d;
+		int d = gw_hexval((unsigned char)*p);
 
-		if (c - '0' < 10)
-			d = c - '0';
-		else if ((c | 0x20) - 'a' < 6)
-			d = (c | 0x20) - 'a' + 10;
-		else
+		if (d < 0)
 			break;
-		*v = *v << 4 | d;
+		*v = *v << 4 | (unsigned long)d;
 	}
 	return n > max ? 0 : n;
 }
