@@ -6,10 +6,14 @@
  * screen): /proc/bus/pci/devices and the class of a GPU maker's
  * functions, else each device's class file.  libpci's error handler would
  * exit(), so ours longjmps back and the failure becomes an input error.
+ * libpci is opened on the first scan, not linked: it and the libraries it
+ * loads (libudev, zlib) would cost every start of the program a third of
+ * a millisecond (doc/benchmarks.md), and only a scan uses it.
  */
 #include "linux_int.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,6 +58,76 @@ gpu_list_free(gpu_list *l)
 	gw_gpu_devs_free(l->g, l->n);
 	l->g = NULL;
 	l->n = 0;
+}
+
+/* ---- libpci, opened on first use ---------------------------------------- */
+
+/* The library's soname since pciutils 3.0; its ABI keeps the functions
+ * and grows struct pci_access and struct pci_dev (which it allocates) at
+ * their ends only.  Each function is the library's default version, the
+ * one the link editor would bind. */
+#define LIBPCI_SONAME "libpci.so.3"
+
+static struct {
+	int tried;
+	void *h;
+	struct pci_access *(*alloc)(void);
+	void (*cleanup)(struct pci_access *);
+	int (*set_param)(struct pci_access *, char *, char *);
+	void (*init)(struct pci_access *);
+	void (*scan_bus)(struct pci_access *);
+	int (*fill_info)(struct pci_dev *, int);
+	char *(*lookup_name)(struct pci_access *, char *, int, int, ...);
+} lp;
+
+/* 0 when libpci is open (kept open to the end of the program); else -1
+ * with e set. */
+static int
+libpci_open(gw_err *e)
+{
+	static char why[256];
+
+	if (!lp.tried) {
+		void *h;
+
+		lp.tried = 1;
+		if ((h = dlopen(LIBPCI_SONAME, RTLD_NOW | RTLD_LOCAL)) == NULL) {
+			snprintf(why, sizeof why, "%s", dlerror());
+		} else {
+			/* ISO C has no cast from void * to a function pointer;
+			 * POSIX (dlsym) makes the copy valid */
+			void *f[7];
+			static const char *const name[7] = {
+				"pci_alloc", "pci_cleanup", "pci_set_param",
+				"pci_init", "pci_scan_bus", "pci_fill_info",
+				"pci_lookup_name",
+			};
+			int i;
+
+			for (i = 0; i < 7; i++)
+				if ((f[i] = dlsym(h, name[i])) == NULL)
+					break;
+			if (i < 7) {
+				snprintf(why, sizeof why, "%s", dlerror());
+				dlclose(h);
+			} else {
+				memcpy(&lp.alloc, &f[0], sizeof f[0]);
+				memcpy(&lp.cleanup, &f[1], sizeof f[1]);
+				memcpy(&lp.set_param, &f[2], sizeof f[2]);
+				memcpy(&lp.init, &f[3], sizeof f[3]);
+				memcpy(&lp.scan_bus, &f[4], sizeof f[4]);
+				memcpy(&lp.fill_info, &f[5], sizeof f[5]);
+				memcpy(&lp.lookup_name, &f[6], sizeof f[6]);
+				lp.h = h;
+			}
+		}
+	}
+	if (lp.h == NULL) {
+		/* TRANSLATORS: %s the library's file name, then why. */
+		gw_err_set(e, _("cannot open the PCI library %s: %s"), LIBPCI_SONAME, why);
+		return -1;
+	}
+	return 0;
 }
 
 static jmp_buf pci_jmp;
@@ -137,10 +211,10 @@ gpu_name(const gw_table *t, struct pci_access *acc, gpu_info *g)
 		g->name = gw_xstrdup(row->name);
 	} else {
 		char nb[256];
-		char *nm = pci_lookup_name(acc, nb, sizeof nb,
-		                           PCI_LOOKUP_DEVICE |
-		                           PCI_LOOKUP_NO_NUMBERS,
-		                           g->vendor, g->device);
+		char *nm = lp.lookup_name(acc, nb, sizeof nb,
+		                          PCI_LOOKUP_DEVICE |
+		                          PCI_LOOKUP_NO_NUMBERS,
+		                          g->vendor, g->device);
 
 		g->name = nm && *nm ? gw_xstrdup(nm) : NULL;
 	}
@@ -219,7 +293,11 @@ scan_gpus(const gw_table *t, const char *root, const char *busdir,
 	struct pci_dev *d;
 	size_t i;
 
-	acc = pci_alloc();
+	if (libpci_open(e) != 0) {
+		free(pathbuf);
+		return -1;
+	}
+	acc = lp.alloc();
 	acc->error = pci_error_cb;
 	acc->warning = pci_quiet_cb;
 	acc->debug = pci_quiet_cb;
@@ -227,23 +305,23 @@ scan_gpus(const gw_table *t, const char *root, const char *busdir,
 		gw_err_set(e, _("%s: cannot read the PCI devices: %s"), busdir,
 		           pci_msg);
 		gpu_list_free(out);
-		pci_cleanup(acc);
+		lp.cleanup(acc);
 		free(pathbuf);
 		return -1;
 	}
 	acc->method = PCI_ACCESS_SYS_BUS_PCI;
-	if (pci_set_param(acc, "sysfs.path", pathbuf) != 0)
+	if (lp.set_param(acc, "sysfs.path", pathbuf) != 0)
 		pci_error_cb("no sysfs.path parameter");
-	pci_init(acc);
-	pci_scan_bus(acc);
+	lp.init(acc);
+	lp.scan_bus(acc);
 	for (d = acc->devices; d; d = d->next) {
-		pci_fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS |
-		                 PCI_FILL_BASES | PCI_FILL_SIZES |
-		                 PCI_FILL_IO_FLAGS | PCI_FILL_SUBSYS);
+		lp.fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS |
+		                PCI_FILL_BASES | PCI_FILL_SIZES |
+		                PCI_FILL_IO_FLAGS | PCI_FILL_SUBSYS);
 		if ((d->device_class >> 8) == 0x03)
 			add_gpu(t, acc, busdir, d, out);
 	}
-	pci_cleanup(acc);
+	lp.cleanup(acc);
 	free(pathbuf);
 	for (i = 0; i < out->n; i++)
 		if (out->g[i].group)

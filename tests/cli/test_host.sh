@@ -36,6 +36,18 @@ bad "gpus: missing file" "nope.txt" gpus --esxcli-file "$TMP/nope.txt"
 bad "gpus: a .vmx is not esxcli output" "u.vmx" gpus --esxcli-file "$(sample vmx/ws-freebsd-crlf.vmx "$TMP/u.vmx"; echo "$TMP/u.vmx")"
 bad "gpus: a missing sysroot" "/nonexistent-root" gpus --sysroot /nonexistent-root
 bad "check: a missing sysroot" "/nonexistent-root" check --sysroot /nonexistent-root
+# libpci is opened on the first scan (linux_gpus.c): with it, a GPU of a
+# synthetic sysfs listed; a libpci.so.3 the loader cannot use is one line
+# naming it, exit 2, nothing printed
+python3 "$GW_SRCDIR/tests/pci-sysroot.py" "$TMP/pciroot" 3 gpu
+run "$GPUWIZ" gpus --sysroot "$TMP/pciroot"
+check "gpus --sysroot: libpci opened, the GPU listed" sh -c "[ $rc -eq 0 ] && grep -q '10de:26b9' '$out'"
+mkdir -p "$TMP/badlib" && printf 'not a library\n' >"$TMP/badlib/libpci.so.3"
+export LD_LIBRARY_PATH="$TMP/badlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+bad "gpus: a libpci the loader cannot open" "cannot open the PCI library libpci.so.3" gpus --sysroot "$TMP/pciroot"
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH#"$TMP/badlib"}"
+LD_LIBRARY_PATH=${LD_LIBRARY_PATH#:}
+[ -n "$LD_LIBRARY_PATH" ] || unset LD_LIBRARY_PATH
 mkdir -p "$TMP/root/proc" "$TMP/root/sys/kernel/iommu_groups"
 printf 'processor\t: 0\nflags\t\t: fpu vme de pse vmx\n' >"$TMP/root/proc/cpuinfo"
 printf 'BOOT_IMAGE=/vmlinuz root=/dev/sda1 amd_iommu=on\n' >"$TMP/root/proc/cmdline"
