@@ -296,14 +296,27 @@ extern int _nl_msg_cat_cntr;
 #endif
 
 int
-ui_use_language(int utf8, const char *lang)
+ui_use_language(int utf8, const char *lang, char **what, char **why)
 {
 	const char *m = setlocale(LC_MESSAGES, NULL);
 
+	*what = *why = NULL;
 	if (strcmp(lang, "en") != 0 &&
 	    (!utf8 || m == NULL || strcmp(m, "C") == 0 ||
 	     strcmp(m, "POSIX") == 0))
 		return -1;
+#if defined(ENABLE_NLS) && ENABLE_NLS
+	{
+		/* the catalogues of lang checked before gettext may open
+		 * them (catalog.c); a folder refused at start-up is bound to
+		 * /dev/null and holds none */
+		const char *dir = bindtextdomain(PACKAGE, NULL);
+
+		if (dir != NULL &&
+		    gw_catalog_check_lang(dir, PACKAGE, lang, what, why) != 0)
+			return -1;
+	}
+#endif
 	setenv("LANGUAGE", lang, 1);
 #if defined(ENABLE_NLS) && ENABLE_NLS
 	/* gettext keeps the translations it found: the GNU gettext manual's
@@ -314,10 +327,18 @@ ui_use_language(int utf8, const char *lang)
 }
 
 int
-ui_set_language(ui_ctx *u, const char *lang)
+ui_set_language(ui_ctx *u, const char *lang, char **refused)
 {
-	if (ui_use_language(u->utf8, lang) != 0)
+	char *what, *why;
+
+	*refused = NULL;
+	if (ui_use_language(u->utf8, lang, &what, &why) != 0) {
+		if (what != NULL)
+			*refused = gw_path_warning(what, why);
+		free(what);
+		free(why);
 		return -1;
+	}
 	/* the model makes its texts again in the new language */
 	gw_wizard_set_language(u->w, lang);
 	return 0;

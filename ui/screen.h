@@ -156,12 +156,15 @@ void ui_show(ui_ctx *u);
 int ui_getkey(ui_ctx *u, ui_key *k);
 /* A signal (SIGINT/SIGTERM/SIGHUP/SIGQUIT) asked to end. */
 int ui_ending(void);
-/* Switch the message language: "en" or "zh_CN".  0 ok, -1 not possible
- * (Chinese needs a UTF-8 terminal).  ui_use_language switches gettext
- * only (before the wizard's screens exist); ui_set_language also tells
- * the wizard and makes its plan again in the new language. */
-int ui_use_language(int utf8, const char *lang);
-int ui_set_language(ui_ctx *u, const char *lang);
+/* Switch the message language: "en" or "zh_CN".  0 ok, -1 not possible:
+ * Chinese needs a UTF-8 terminal, or the language's message catalogue is
+ * refused (catalog.c; then *what and *why say so, malloc'ed, else NULL;
+ * ui_set_language's *refused the warning's text).  ui_use_language
+ * switches gettext only (before the wizard's screens exist);
+ * ui_set_language also tells the wizard and makes its plan again in the
+ * new language. */
+int ui_use_language(int utf8, const char *lang, char **what, char **why);
+int ui_set_language(ui_ctx *u, const char *lang, char **refused);
 /* Is the message language Chinese now? */
 int ui_lang_is_zh(void);
 /* Ask for a file name and save the answers there (gw_wizard_save_answers;

@@ -484,11 +484,14 @@ welcome_draw(ui_ctx *u, ui_rect r)
 static int
 pick_language(ui_ctx *u, int zh)
 {
+	char *refused;
+
 	if (zh == ui_lang_is_zh())
 		return 0;
-	if (ui_set_language(u, zh ? "zh_CN" : "en") != 0) {
-		ui_msg(u, UI_MSG_ERROR, "%s",
+	if (ui_set_language(u, zh ? "zh_CN" : "en", &refused) != 0) {
+		ui_msg(u, UI_MSG_ERROR, "%s", refused ? refused :
 		       _("Chinese needs a UTF-8 terminal: start gpuwiz with LANG=zh_CN.UTF-8."));
+		free(refused);
 		return -1;
 	}
 	return 0;

@@ -653,7 +653,15 @@ print_scratches(const gw_wizard *w, int cols)
 static int
 start_language(const char *lang)
 {
-	return ui_use_language(locale_utf8(), lang);
+	char *what, *why;
+	int rc = ui_use_language(locale_utf8(), lang, &what, &why);
+
+	/* before the screen starts: a warning line */
+	if (what != NULL)
+		gw_path_warn(what, why);
+	free(what);
+	free(why);
+	return rc;
 }
 
 int
@@ -662,6 +670,7 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 	gw_wizard *w;
 	ui_ctx u;
 	SCREEN *scr;
+	char *refused = NULL;
 	int rc, cols;
 
 	st->use_language = start_language;
@@ -688,8 +697,9 @@ gw_tui_main(const gw_table *t, gw_wizard_start *st, gw_err *e)
 	/* the language gw_wizard_new chose (in use since), else the
 	 * locale's */
 	if (gw_wizard_language(w) == NULL ||
-	    ui_set_language(&u, gw_wizard_language(w)) != 0)
+	    ui_set_language(&u, gw_wizard_language(w), &refused) != 0)
 		gw_wizard_set_language(w, ui_lang_is_zh() ? "zh_CN" : "en");
+	free(refused);   /* warned before the screen started */
 	screens_open(&u);
 	enter_step(&u);
 	/* the answers file's API host: its box, for the password */

@@ -3,8 +3,9 @@
  * (doc/design.md, section 2.4).  A translated format string with other
  * conversions than its original (%n, a %s for a %d, one more %s) turns a
  * printf of the program into a crash or a write through a stray pointer,
- * so each .mo of the domain in the folder bindtextdomain is given is read
- * (the GNU MO format: a magic number, a count and two tables of (length,
+ * so each .mo of the domain in the folder bindtextdomain is given that
+ * gettext may open for the language in use is read, before that language
+ * is used (the GNU MO format: a magic number, a count and two tables of (length,
  * offset) pairs, every one bounds-checked) and its translations compared
  * with their originals: the same arguments, in the same order (or with
  * the same %n$ positions), of the same types.  The .mo keeps no c-format
@@ -19,8 +20,10 @@
 #include <fcntl.h>
 #include <locale.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -278,18 +281,24 @@ mo_check(const mo_file *m, const char **bad)
 }
 
 /* The .mo at path: 0 when it may be used (or is missing); else -1 with
- * one warning. */
+ * *why saying why (malloc'ed).  A catalogue that passed is not read again
+ * (the start, the answers file's language and the screen's each ask). */
 static int
-catalog_file_check(const char *path)
+catalog_file_check(const char *path, char **why)
 {
+	static char *passed[8];
+	static size_t npassed;
 	mo_file m = { 0 };
 	const char *bad;
-	char *why = NULL, *what;
 	void *map = NULL;
 	struct stat st;
 	int fd = -1, rc = -1;
 
-	switch (gw_path_trust(path, GW_PATH_FILE, &why)) {
+	*why = NULL;
+	for (size_t i = 0; i < npassed; i++)
+		if (strcmp(passed[i], path) == 0)
+			return 0;
+	switch (gw_path_trust(path, GW_PATH_FILE, why)) {
 	case 0:
 		return 0;
 	case 1:
@@ -299,30 +308,25 @@ catalog_file_check(const char *path)
 		    st.st_size > MO_MAX_SIZE || st.st_size == 0 ||
 		    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
 		                fd, 0)) == MAP_FAILED) {
-			why = gw_xasprintf(_("%s is not a message catalogue"), path);
+			*why = gw_xasprintf(_("%s is not a message catalogue"), path);
 			map = NULL;
 			break;
 		}
 		m.d = map;
 		m.size = (size_t)st.st_size;
-		if (mo_check(&m, &bad) == 0)
+		if (mo_check(&m, &bad) == 0) {
 			rc = 0;
-		else if (bad == NULL)
+			if (npassed < sizeof passed / sizeof *passed)
+				passed[npassed++] = gw_xstrdup(path);
+		} else if (bad == NULL)
 			/* TRANSLATORS: %s the catalogue's path. */
-			why = gw_xasprintf(_("%s is not a message catalogue"), path);
+			*why = gw_xasprintf(_("%s is not a message catalogue"), path);
 		else
 			/* TRANSLATORS: %s an original message (a printf
 			 * format). */
-			why = gw_xasprintf(_("the translation of \"%s\" takes other arguments"),
-			                   bad);
+			*why = gw_xasprintf(_("the translation of \"%s\" takes other arguments"),
+			                    bad);
 		break;
-	}
-	if (why != NULL) {
-		/* TRANSLATORS: %s a path; what "ignoring" refers to. */
-		what = gw_xasprintf(_("the message catalogue %s, messages in English"), path);
-		gw_path_warn(what, why);
-		free(what);
-		free(why);
 	}
 	if (map != NULL)
 		munmap(map, m.size);
@@ -331,30 +335,178 @@ catalog_file_check(const char *path)
 	return rc;
 }
 
-int
-gw_catalog_check(const char *dir, const char *domain)
+/* ---- the catalogues gettext may open ----------------------------------- */
+
+/* glibc's gettext (intl/dcigettext.c, intl/finddomain.c) looks for a
+ * message in the catalogues of each name of the language list: LANGUAGE
+ * (colon-separated) unless the locale of the messages is C, else that
+ * locale's name; a name C or POSIX ends the list.  A name is first
+ * replaced by its alias of locale.alias (intl/localealias.c; glibc reads
+ * LOCALE_ALIAS_PATH, /usr/share/locale on GNU/Linux), then tried as
+ * LANGUAGE[_TERRITORY][.CODESET][@MODIFIER] and every shorter form: each
+ * catalogue gettext may open for a name lies in a folder whose language
+ * (the name up to its first '_', '.' or '@') is the name's, or its
+ * alias's. */
+#define LOCALE_ALIAS_FILE "/usr/share/locale/locale.alias"
+#define MAX_LANGS 16
+
+typedef struct {
+	char lang[MAX_LANGS][32];
+	int n;
+	int all;                  /* a language too long to keep: every folder */
+} lang_set;
+
+static size_t
+lang_len(const char *name)
 {
-	const char *loc = setlocale(LC_MESSAGES, NULL);
+	return strcspn(name, "_.@");
+}
+
+static void
+lang_add(lang_set *ls, const char *name, size_t len)
+{
+	if (len == 0)
+		return;
+	if (len >= sizeof ls->lang[0] || ls->n == MAX_LANGS) {
+		ls->all = 1;
+		return;
+	}
+	for (int i = 0; i < ls->n; i++)
+		if (strlen(ls->lang[i]) == len && memcmp(ls->lang[i], name, len) == 0)
+			return;
+	memcpy(ls->lang[ls->n], name, len);
+	ls->lang[ls->n++][len] = '\0';
+}
+
+/* The languages of the aliases of names (n of them, each len[i] bytes)
+ * in locale.alias: "ALIAS VALUE" lines, '#' comments, the alias compared
+ * without case (glibc's read_alias_file). */
+static void
+lang_add_aliases(lang_set *ls, const char *const *names, const size_t *len, int n)
+{
+	FILE *f = fopen(LOCALE_ALIAS_FILE, "re");
+	char line[512];
+
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof line, f) != NULL) {
+		char *a = line + strspn(line, " \t"), *v;
+		size_t alen;
+
+		if (*a == '#' || *a == '\n' || *a == '\0')
+			continue;
+		alen = strcspn(a, " \t\n");
+		v = a + alen + strspn(a + alen, " \t");
+		for (int i = 0; i < n; i++)
+			if (len[i] == alen && strncasecmp(a, names[i], alen) == 0)
+				lang_add(ls, v, lang_len(v) < strcspn(v, " \t\n") ?
+				         lang_len(v) : strcspn(v, " \t\n"));
+	}
+	fclose(f);
+}
+
+/* The languages of the names in list (colon-separated, up to a C or
+ * POSIX), and of their aliases. */
+static void
+lang_set_of(lang_set *ls, const char *list)
+{
+	const char *names[MAX_LANGS];
+	size_t len[MAX_LANGS];
+	int n = 0;
+
+	memset(ls, 0, sizeof *ls);
+	for (const char *p = list; *p && n < MAX_LANGS; ) {
+		size_t l = strcspn(p, ":");
+
+		if ((l == 1 && *p == 'C') || (l == 5 && strncmp(p, "POSIX", 5) == 0))
+			break;
+		if (l > 0) {
+			names[n] = p;
+			len[n++] = l;
+			lang_add(ls, p, lang_len(p) < l ? lang_len(p) : l);
+		}
+		p += l;
+		if (*p == ':')
+			p++;
+	}
+	if (n > 0)
+		lang_add_aliases(ls, names, len, n);
+}
+
+static int
+lang_set_has(const lang_set *ls, const char *folder)
+{
+	size_t l = lang_len(folder);
+
+	if (ls->all)
+		return 1;
+	for (int i = 0; i < ls->n; i++)
+		if (strlen(ls->lang[i]) == l && memcmp(ls->lang[i], folder, l) == 0)
+			return 1;
+	return 0;
+}
+
+/* 0 when every catalogue of domain in dir that gettext may open for the
+ * names in list may be used; else -1 with *what and *why (malloc'ed). */
+static int
+catalog_check_list(const char *dir, const char *domain, const char *list,
+                   char **what, char **why)
+{
+	lang_set ls;
 	DIR *d;
 	struct dirent *ent;
 	int rc = 0;
 
-	/* the C locale loads no catalogue (gettext ignores LANGUAGE there) */
-	if (loc == NULL || strcmp(loc, "C") == 0 || strcmp(loc, "POSIX") == 0)
+	*what = *why = NULL;
+	lang_set_of(&ls, list);
+	if (ls.n == 0 && !ls.all)
 		return 0;
-	/* Every catalogue of the domain in dir, whichever language, alias
-	 * or codeset gettext picks from the locale and LANGUAGE. */
 	if ((d = opendir(dir)) == NULL)
 		return 0;
 	while (rc == 0 && (ent = readdir(d)) != NULL) {
 		char *mo;
 
-		if (ent->d_name[0] == '.')
+		if (ent->d_name[0] == '.' || !lang_set_has(&ls, ent->d_name))
 			continue;
 		mo = gw_xasprintf("%s/%s/LC_MESSAGES/%s.mo", dir, ent->d_name, domain);
-		rc = catalog_file_check(mo);
+		if ((rc = catalog_file_check(mo, why)) != 0)
+			/* TRANSLATORS: %s a path; what "ignoring" refers to. */
+			*what = gw_xasprintf(_("the message catalogue %s, messages in English"), mo);
 		free(mo);
 	}
 	closedir(d);
 	return rc;
+}
+
+/* The language list gettext reads for the messages now. */
+static const char *
+messages_list(void)
+{
+	const char *loc = setlocale(LC_MESSAGES, NULL), *l;
+
+	if (loc == NULL || strcmp(loc, "C") == 0 || strcmp(loc, "POSIX") == 0)
+		return "";
+	l = getenv("LANGUAGE");
+	return l != NULL && *l ? l : loc;
+}
+
+int
+gw_catalog_check(const char *dir, const char *domain)
+{
+	char *what, *why;
+	int rc = catalog_check_list(dir, domain, messages_list(), &what, &why);
+
+	if (rc != 0) {
+		gw_path_warn(what, why);
+		free(what);
+		free(why);
+	}
+	return rc;
+}
+
+int
+gw_catalog_check_lang(const char *dir, const char *domain, const char *lang,
+                      char **what, char **why)
+{
+	return catalog_check_list(dir, domain, lang, what, why);
 }

@@ -89,6 +89,7 @@ typedef enum { GW_PATH_FILE, GW_PATH_DIR } gw_path_kind;
 int gw_path_trust(const char *path, gw_path_kind kind, char **why);
 /* One line on stderr, "gpuwiz: warning: ignoring WHAT (WHY)", once. */
 void gw_path_warn(const char *what, const char *why);
+char *gw_path_warning(const char *what, const char *why);
 /* The path in the environment variable name (secure_getenv: none in a
  * setuid or setcap program), or NULL: unset, empty, or refused by
  * gw_path_trust (with one warning). */
@@ -106,11 +107,16 @@ char *gw_build_path(const char *rel, gw_path_kind kind);
 /* The message catalogues: a build tree's tests/locale, else the
  * installed LOCALEDIR. */
 const char *gw_locale_dir(void);
-/* 0 when the catalogues of domain in dir may be used (or there are
- * none, or the locale is C); -1, with one warning, when one of them is
- * not trusted (gw_path_trust) or translates a printf format with other
- * arguments than its original's (catalog.c). */
+/* 0 when the catalogues of domain in dir that gettext may open for the
+ * messages' language now (the locale of the messages and LANGUAGE) may
+ * be used (or there are none, or the locale is C); -1, with one warning,
+ * when one of them is not trusted (gw_path_trust) or translates a printf
+ * format with other arguments than its original's (catalog.c). */
 int gw_catalog_check(const char *dir, const char *domain);
+/* The same for the language list lang (LANGUAGE's form) before it is put
+ * in use: -1 with *what and *why (malloc'ed) instead of a warning. */
+int gw_catalog_check_lang(const char *dir, const char *domain, const char *lang,
+                          char **what, char **why);
 
 /* Allocation helpers: abort with a message on out-of-memory. */
 void *gw_xmalloc(size_t n);

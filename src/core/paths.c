@@ -126,6 +126,16 @@ gw_path_warn(const char *what, const char *why)
 	gw_fprintf_escaped(stderr, _("%s: warning: ignoring %s (%s)\n"), PACKAGE, what, why);
 }
 
+/* The same warning's text on one line, for a screen (malloc'ed). */
+char *
+gw_path_warning(const char *what, const char *why)
+{
+	char *s = gw_xasprintf(_("%s: warning: ignoring %s (%s)\n"), PACKAGE, what, why);
+
+	s[strcspn(s, "\n")] = '\0';
+	return s;
+}
+
 const char *
 gw_env_path(const char *name, gw_path_kind kind)
 {

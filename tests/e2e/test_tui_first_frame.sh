@@ -13,6 +13,9 @@
 #     class, no other device's, and no samples offered;
 #  2. without /proc/bus/pci/devices (the sysfs walk): the same answers,
 #     at most one class file per device and the vendor of the GPU;
+#     neither libpci (opened on the first scan, not linked) nor, in
+#     C.UTF-8, a message catalogue (none applies there; in zh_CN.UTF-8
+#     the Chinese one is read);
 #  3. a GPU table that cannot be parsed: the first screen, then the
 #     table's one line naming the file, exit 2, the terminal restored;
 #     a table that is not there: its line before any screen, exit 2.
@@ -31,8 +34,10 @@ mkroot() { python3 "$SRC/tests/pci-sysroot.py" "$@"; }
 # opens LOG ROOT TABLE: what the traced run opened before its first
 # screen (the first write to the terminal holding the step counter
 # "1/N"), and the table after it: "FILES CLASS OTHER TABLE HOSTINI
-# TABLE_AFTER": the files under ROOT, of them the class files, and the
-# class files of a device not NVIDIA's
+# TABLE_AFTER PCILIB MO": the files under ROOT, of them the class files,
+# and the class files of a device not NVIDIA's; the GPU table's opens
+# before and after the first screen, the sample hosts' host.ini; libpci
+# and gpuwiz.mo opened before the first screen
 opens() {
 	python3 - "$1" "$2" "$3" "$(st WELCOME)" <<'PY'
 import os, re, sys
@@ -41,7 +46,7 @@ lines = open(log, errors="replace").read().splitlines()
 cut = next((i for i, l in enumerate(lines)
             if re.search(r"\bwrite\(1,", l) and marker in l), None)
 if cut is None:
-    print("no-frame 0 0 0 0 0"); sys.exit()
+    print("no-frame 0 0 0 0 0 0 0"); sys.exit()
 def opened(l):
     m = re.search(r'open(?:at)?\((?:AT_FDCWD, )?"([^"]*)"', l)
     return m.group(1) if m and not l.rstrip().endswith("ENOENT (No such file or directory)") else None
@@ -50,7 +55,7 @@ def vendor(cls):
         return open(os.path.join(os.path.dirname(cls), "vendor")).read().strip()
     except OSError:
         return "?"
-files = cls = other = tab = ini = after = 0
+files = cls = other = tab = ini = after = pcilib = mo = 0
 for i, l in enumerate(lines):
     p = opened(l)
     if p is None:
@@ -65,7 +70,9 @@ for i, l in enumerate(lines):
             other += vendor(p) != "0x10de"
     tab += p == table
     ini += p.endswith("/host.ini")
-print(files, cls, other, tab, ini, after)
+    pcilib += "/libpci.so" in p
+    mo += p.endswith("/gpuwiz.mo")
+print(files, cls, other, tab, ini, after, pcilib, mo)
 PY
 }
 
@@ -89,8 +96,8 @@ traced() {
 	keys q; wait_for "y/n" 3 >/dev/null && keys y
 	check "$1: quits" exited 20
 	set -- $(opens "$TMP/strace.log" "$3" "$table")
-	files=$1 cls=$2 other=$3 tab=$4 ini=$5 after=${6:-0}
-	echo "# before the first screen: $files files under the root ($cls class files, $other not NVIDIA's), the table $tab times, host.ini $ini times; the table $after times after it"
+	files=$1 cls=$2 other=$3 tab=$4 ini=$5 after=${6:-0} pcilib=${7:-0} mo=${8:-0}
+	echo "# before the first screen: $files files under the root ($cls class files, $other not NVIDIA's), the table $tab times, host.ini $ini times, libpci $pcilib times, gpuwiz.mo $mo times; the table $after times after it"
 }
 nogpu_text="This machine has no GPU to configure. Practise on a sample host: gpuwiz builds it from real captures in a scratch directory and runs every step against it; nothing here is changed."
 
@@ -110,6 +117,12 @@ for lang in $langs; do
 		check "$lang $n devices: no host.ini before the first screen ($ini)" [ "$ini" = 0 ]
 		check "$lang $n devices: the table read after it, before the first key ($after)" \
 			[ "$after" -ge 1 ]
+		check "$lang $n devices: libpci not opened before the first screen ($pcilib)" \
+			[ "$pcilib" = 0 ]
+		case $lang in
+		zh*) check "$lang $n devices: the Chinese catalogue read ($mo)" [ "$mo" -ge 1 ] ;;
+		*) check "$lang $n devices: no catalogue read before the first screen ($mo)" [ "$mo" = 0 ] ;;
+		esac
 	done
 	check "$lang: the same files at 100 and 1,000 devices ($files100, $files1000)" \
 		sh -c "[ '$files100' != no-frame ] && [ '$files100' = '$files1000' ]"

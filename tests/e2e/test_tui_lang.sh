@@ -10,7 +10,11 @@
 #     every check row is in the new language, none in the old, and the
 #     queued enable is still marked, in the new language;
 #  3. e again takes the enable back: the host's own row of that GPU, in
-#     the new language.
+#     the new language;
+#  4. a Chinese catalogue whose translations take other printf arguments
+#     than their originals (catalog.c): started in C.UTF-8 the wizard
+#     does not read it (no warning); Chinese chosen, it is read and
+#     refused: the screen stays English and says why, in one line.
 . "$(dirname "$0")/../cli/lib.sh"
 . "$(dirname "$0")/lib.sh"
 export GPUWIZ_HOSTS_DIR="$SRC/data/hosts"
@@ -73,4 +77,34 @@ walk() { # LANG FROM TO: started in LANG (texts FROM), switched to TO
 
 walk C.UTF-8 C zh_CN.UTF-8
 walk zh_CN.UTF-8 zh_CN.UTF-8 C
+
+# ---- 4. a catalogue refused when its language is chosen ---------------------
+if command -v msgfmt >/dev/null 2>&1; then
+	mkdir -p "$TMP/hloc/zh_CN/LC_MESSAGES"
+	cat >"$TMP/hostile.po" <<'PO'
+msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\n"
+
+msgid "What are you doing?"
+msgstr "你在做什么？"
+
+msgid "unknown GPU '%s' (not an id, PCI id, vGPU profile or model name in %s)"
+msgstr "未知的 GPU '%n%n%s'（%s）"
+PO
+	msgfmt -o "$TMP/hloc/zh_CN/LC_MESSAGES/gpuwiz.mo" "$TMP/hostile.po"
+	rm -rf "$TMP/run"; mkdir -p "$TMP/run"
+	GPUWIZ_LOCALEDIR="$TMP/hloc" start C.UTF-8 80x24
+	check "hostile catalogue, C.UTF-8: welcome, in English" wait_for "What are you doing?"
+	check "... no warning at start" sh -c "! grep -q 'ignoring' '$SCREEN'"
+	keys Right
+	check "... Chinese chosen: the catalogue refused, said on the screen" \
+		wait_for "ignoring the message catalogue"
+	check "... the screen still English" on_screen "What are you doing?"
+	check "... nothing in Chinese" sh -c "! grep -qF '你在做什么' '$SCREEN'"
+	keys q; wait_for "y/n" 3 >/dev/null && keys y
+	check "... quits" exited 20
+else
+	echo "# msgfmt missing: no hostile catalogue"
+fi
 finish
