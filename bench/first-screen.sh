@@ -4,12 +4,18 @@
 # `dialog --menu` (what a shell-script wizard would use), in one run, on a
 # machine with no PCI devices and with 300 and 3,000 of them (a sysroot
 # of sysfs files and /proc/bus/pci/devices, GPUWIZ_SYSROOT; none a GPU,
-# so the welcome screen offers the sample hosts).  Each program starts in a detached tmux pane
-# of 80x24; the time runs from the start of the pane until capture-pane
-# shows the program's first screen; the memory is the program's peak
-# resident size (VmHWM) at that moment.  The runs of the programs
-# alternate, so that the load falls on all of them alike.  The ratios are
-# to dialog (the aim: the first frame faster than dialog's).
+# so the welcome screen offers the sample hosts), timed two ways:
+#  - in tmux: each program starts in a detached tmux pane of 80x24, by
+#    one `env` setting its variables; the time runs from the start of the
+#    pane until capture-pane shows the program's first screen (each poll
+#    starts a tmux client: a resolution of a few milliseconds); the memory
+#    is the program's peak resident size (VmHWM) at that moment;
+#  - on a pty (Python's pty module, 80x24, TERM=xterm-256color): from the
+#    fork to the first read that holds the first screen's marker, to the
+#    tenth of a millisecond, BENCH_PTY_RUNS (200) runs of each.
+# The runs of the programs alternate, so that the load falls on all of
+# them alike.  The ratios are to dialog (the aim: the first frame faster
+# than dialog's).
 #   sh bench/first-screen.sh [path/to/gpuwiz] [N]
 # GPUWIZ_BEFORE=/path/to/old/gpuwiz adds the old build (its table:
 # GPUWIZ_BEFORE_TABLE, else the data/gpus.ini of its source tree) beside
@@ -75,11 +81,55 @@ for host in none 300 3000; do
 	i=0
 	while [ $i -lt "$N" ]; do
 		one "$host" dialog "Choose a step" "dialog --menu 'Choose a step' 20 60 8 1 Welcome 2 Host 3 GPU 4 VM 5 MMIO 6 Options 7 Review 8 Write"
-		one "$host" gpuwiz "Step 1/" "env GPUWIZ_SYSROOT=$root $GPUWIZ"
+		one "$host" gpuwiz "Step 1/" "GPUWIZ_SYSROOT=$root $GPUWIZ"
 		[ -z "$BEFORE" ] ||
-			one "$host" before "Step 1/" "env GPUWIZ_SYSROOT=$root GPUWIZ_TABLE=$BEFORE_TABLE $BEFORE"
+			one "$host" before "Step 1/" "GPUWIZ_SYSROOT=$root GPUWIZ_TABLE=$BEFORE_TABLE $BEFORE"
 		i=$((i + 1))
 	done
+	# the same programs on a pty
+	"$BENCH_PY" - "$tmp/pty" "$host" "${BENCH_PTY_RUNS:-200}" "$root" "$GPUWIZ" "$BEFORE" "$BEFORE_TABLE" <<'PY'
+import fcntl, os, pty, select, signal, struct, sys, termios, time
+out, host, runs, root, gw, before, before_table = sys.argv[1:8]
+env = dict(os.environ, LC_ALL="C.UTF-8", TERM="xterm-256color")
+progs = [("dialog", ["dialog", "--menu", "Choose a step", "20", "60", "8",
+          "1", "Welcome", "2", "Host", "3", "GPU", "4", "VM", "5", "MMIO",
+          "6", "Options", "7", "Review", "8", "Write"], b"Choose a step", {}),
+         ("gpuwiz", [gw], b"Step 1/", {"GPUWIZ_SYSROOT": root})]
+if before:
+    progs.append(("before", [before], b"Step 1/",
+                  {"GPUWIZ_SYSROOT": root, "GPUWIZ_TABLE": before_table}))
+def one(argv, marker, extra):
+    e = dict(env, **extra)
+    t0 = time.perf_counter_ns()
+    pid, fd = pty.fork()
+    if pid == 0:
+        try:
+            os.execvpe(argv[0], argv, e)
+        finally:
+            os._exit(127)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    buf = b""
+    while marker not in buf:
+        r, _, _ = select.select([fd], [], [], 10)
+        if not r:
+            break
+        try:
+            buf += os.read(fd, 65536)
+        except OSError:
+            break
+    t = (time.perf_counter_ns() - t0) / 1e6
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    os.close(fd)
+    return t if marker in buf else None
+with open(out, "a") as f:
+    for _ in range(int(runs)):
+        for name, argv, marker, extra in progs:
+            t = one(argv, marker, extra)
+            if t is None:
+                sys.exit("%s: first screen not seen on the pty" % name)
+            f.write("%s %s %.3f\n" % (host, name, t))
+PY
 	[ "$host" = none ] || rm -rf "$root"
 done
 "$BENCH_PY" - "$tmp/results" <<'PY'
@@ -98,6 +148,22 @@ for host, progs in rows.items():
         r = max(b for _, b in v)
         vsb = "%.2fx" % (med[name] / med["before"]) if "before" in med and name == "gpuwiz" else ""
         print("%-18s %-8s %5d %12.1f %10.1f %14d %9.2fx %10s" % (label[host], name, len(v), med[name], max(t), r, med[name] / med["dialog"], vsb))
+PY
+"$BENCH_PY" - "$tmp/pty" <<'PY'
+import sys, statistics
+rows = {}
+for line in open(sys.argv[1]):
+    host, name, ms = line.split()
+    rows.setdefault(host, {}).setdefault(name, []).append(float(ms))
+label = {"none": "no PCI devices", "300": "300 PCI devices", "3000": "3,000 PCI devices"}
+print()
+print("on a pty (fork to the first screen's marker):")
+print("%-18s %-8s %5s %12s %10s %10s %10s" % ("host", "program", "runs", "median [ms]", "min [ms]", "x dialog", "x before"))
+for host, progs in rows.items():
+    med = {n: statistics.median(v) for n, v in progs.items()}
+    for name, v in progs.items():
+        vsb = "%.2fx" % (med[name] / med["before"]) if "before" in med and name == "gpuwiz" else ""
+        print("%-18s %-8s %5d %12.2f %10.2f %9.2fx %10s" % (label[host], name, len(v), med[name], min(v), med[name] / med["dialog"], vsb))
 PY
 echo
 bench_load
