@@ -43,16 +43,30 @@ typedef struct {
 	int type[FMT_MAX_ARGS];      /* 0: not taken (a hole) */
 } fmt_args;
 
+/* Argument idx takes type; the types past a->n are cleared as n grows. */
 static int
 fmt_set(fmt_args *a, int idx, int type)
 {
 	if (idx < 0 || idx >= FMT_MAX_ARGS)
 		return -1;
+	if (idx >= a->n) {
+		memset(&a->type[a->n], 0, (size_t)(idx + 1 - a->n) * sizeof a->type[0]);
+		a->n = idx + 1;
+	}
 	if (a->type[idx] != 0 && a->type[idx] != type)
 		return -1;
 	a->type[idx] = type;
-	if (idx + 1 > a->n)
-		a->n = idx + 1;
+	return 0;
+}
+
+/* A printf flag character (glibc's: - + space # 0 ' I). */
+static int
+fmt_flag(char c)
+{
+	switch (c) {
+	case '-': case '+': case ' ': case '#': case '0': case '\'': case 'I':
+		return 1;
+	}
 	return 0;
 }
 
@@ -139,7 +153,7 @@ fmt_parse(const char *s, fmt_args *a)
 {
 	int seq = 0, numbered = -1;   /* -1 unknown yet, 0 no, 1 yes */
 
-	memset(a, 0, sizeof *a);
+	a->n = 0;
 	for (const char *p = s; (p = strchr(p, '%')) != NULL; p++) {
 		int pos, len, cls;
 
@@ -150,7 +164,7 @@ fmt_parse(const char *s, fmt_args *a)
 			numbered = pos > 0;
 		else if (numbered != (pos > 0))
 			return -1;
-		while (*p && strchr("-+ #0'I", *p))
+		while (fmt_flag(*p))
 			p++;
 		if ((p = fmt_star(p, a, numbered, &seq)) == NULL ||
 		    (*p == '.' && (p = fmt_star(p + 1, a, numbered, &seq)) == NULL))
@@ -267,6 +281,10 @@ mo_check(const mo_file *m, const char **bad)
 			return -1;
 		if (idlen == 0)
 			continue;               /* the header */
+		/* no conversion on either side (every plural form within the
+		 * lengths): nothing to compare */
+		if (memchr(id, '%', idlen) == NULL && memchr(tr, '%', trlen) == NULL)
+			continue;
 		/* msgid NUL msgid_plural; msgstr[0] NUL msgstr[1] ... */
 		plural = strlen(id) < idlen ? id + strlen(id) + 1 : NULL;
 		for (form = tr; form <= tr + trlen; form += strlen(form) + 1) {
