@@ -115,29 +115,30 @@ gw_xstrndup(const char *s, size_t n)
 	return p;
 }
 
+/* The size of the stack buffer a formatted string is tried in first:
+ * most fit, and are formatted once rather than measured first. */
+#define FMT_SMALL 512
+
 char *
 gw_xasprintf(const char *fmt, ...)
 {
-	va_list ap;
-	gw_buf b;
+	va_list ap, ap2;
+	char small[FMT_SMALL], *p;
+	int n;
 
-	gw_buf_init(&b);
 	va_start(ap, fmt);
-	{
-		va_list ap2;
-		int n;
-
-		va_copy(ap2, ap);
-		n = vsnprintf(NULL, 0, fmt, ap2);
-		va_end(ap2);
-		if (n < 0)
-			oom();
-		b.data = gw_xrealloc(b.data, (size_t)n + 1);
-		vsnprintf(b.data, (size_t)n + 1, fmt, ap);
-		b.len = (size_t)n;
-	}
+	va_copy(ap2, ap);
+	n = vsnprintf(small, sizeof small, fmt, ap);
 	va_end(ap);
-	return b.data;
+	if (n < 0)
+		oom();
+	p = gw_xmalloc((size_t)n + 1);
+	if ((size_t)n < sizeof small)
+		memcpy(p, small, (size_t)n + 1);
+	else
+		vsnprintf(p, (size_t)n + 1, fmt, ap2);
+	va_end(ap2);
+	return p;
 }
 
 void
@@ -185,18 +186,25 @@ void
 gw_buf_printf(gw_buf *b, const char *fmt, ...)
 {
 	va_list ap, ap2;
+	size_t room;
 	int n;
 
+	/* into the room there is; measured and formatted again only when
+	 * it does not fit */
+	buf_reserve(b, 0);
+	room = b->cap - b->len;
 	va_start(ap, fmt);
 	va_copy(ap2, ap);
-	n = vsnprintf(NULL, 0, fmt, ap2);
-	va_end(ap2);
+	n = vsnprintf(b->data + b->len, room, fmt, ap);
+	va_end(ap);
 	if (n < 0)
 		oom();
-	buf_reserve(b, (size_t)n);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	if ((size_t)n >= room) {
+		buf_reserve(b, (size_t)n);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
+	}
+	va_end(ap2);
 	b->len += (size_t)n;
-	va_end(ap);
 }
 
 char *
@@ -428,11 +436,19 @@ gw_str_escaped(const char *s)
 	return d;
 }
 
+static int plain_text(const char *s, size_t n);
+
 void
 gw_buf_put_escaped(gw_buf *b, const char *s)
 {
-	char *t = gw_str_escaped(s);
+	size_t n = strlen(s);
+	char *t;
 
+	if (plain_text(s, n)) {
+		gw_buf_add(b, s, n);
+		return;
+	}
+	t = gw_str_escaped(s);
 	gw_buf_puts(b, t);
 	free(t);
 }
@@ -490,14 +506,23 @@ gw_fputs_escaped(const char *s, FILE *f)
 int
 gw_fprintf_escaped(FILE *f, const char *fmt, ...)
 {
-	va_list ap;
-	char *t;
-	int rc;
+	va_list ap, ap2;
+	char small[FMT_SMALL], *t;
+	int n, rc;
 
 	va_start(ap, fmt);
-	if (vasprintf(&t, fmt, ap) < 0)
-		abort();
+	va_copy(ap2, ap);
+	n = vsnprintf(small, sizeof small, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		abort();
+	if ((size_t)n < sizeof small) {
+		va_end(ap2);
+		return gw_fputs_escaped(small, f);
+	}
+	t = gw_xmalloc((size_t)n + 1);
+	vsnprintf(t, (size_t)n + 1, fmt, ap2);
+	va_end(ap2);
 	rc = gw_fputs_escaped(t, f);
 	free(t);
 	return rc;
