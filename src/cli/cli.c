@@ -489,6 +489,8 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 	setup_locale(argc, argv);
 	if (argc > 1 && strcmp(argv[1], "--complete") == 0)
 		return cli_complete(argc - 2, argv + 2);
+	/* the locale is set: a literal's translation is looked up once */
+	gw_gettext_cache(1);
 	if (locale_missing != NULL && gw_verbosity() != GW_QUIET) {
 		int n = (int)strcspn(locale_missing, ".@");
 		char *msg = gw_xasprintf(_("the %s locale is not installed, so the messages are in English (add it with locale-gen or gpuwiz's sh deps.sh, or use --lang %.*s)"),
@@ -518,5 +520,6 @@ gw_cli_main(int argc, char **argv, gw_wizard_fn wizard)
 	}
 	rc = close_stdout(o.cmd, rc);
 	cli_free_opts(&o);
+	gw_gettext_cache(0);
 	return rc;
 }

@@ -132,27 +132,19 @@ vmx_read_host(cli_opts *o, vmx_job *j, gw_err *e)
 	return 0;
 }
 
-/* The plan, applied to a copy of the document: changed or not. */
+/* The plan, applied to a copy of the document: changed or not.  The
+ * write takes that copy as it is (gw_session_write_prepare_applied). */
 static int
 vmx_plan(cli_opts *o, const gw_table *t, vmx_job *j, gw_err *e)
 {
-	char *before, *after;
-	size_t blen = 0, alen = 0;
-	int rc;
-
 	if (gw_plan_build(&o->a, t, j->v, &j->p, e) != 0)
 		return -1;
 	j->have_plan = 1;
-	before = gw_vmx_serialize(j->v, &blen);
 	j->after = gw_vmx_dup(j->v);
-	rc = gw_plan_apply_vmx(&j->p, j->after, e);
-	if (rc == 0) {
-		after = gw_vmx_serialize(j->after, &alen);
-		j->changed = blen != alen || memcmp(before, after, blen) != 0;
-		free(after);
-	}
-	free(before);
-	return rc;
+	if (gw_plan_apply_vmx(&j->p, j->after, e) != 0)
+		return -1;
+	j->changed = !gw_vmx_same(j->v, j->after);
+	return 0;
 }
 
 /* The write ran the host changes (session.h: gw_session_changes_fn): the
@@ -188,6 +180,7 @@ vmx_write(const cli_opts *o, vmx_job *j, gw_err *e)
 {
 	gw_answers_file af;
 	gw_apply_result res;
+	gw_vmx *after;
 	gw_err le;
 
 	/* what a killed --write left goes, changes or not (safefile.h) */
@@ -199,9 +192,14 @@ vmx_write(const cli_opts *o, vmx_job *j, gw_err *e)
 	memset(&af, 0, sizeof af);
 	af.force = o->force;
 	af.vmx_path = j->vm == NULL ? (char *)j->path : NULL;
-	/* without --write, only the upgrade */
-	if (gw_session_write_prepare(&j->s, &af, o->write ? &j->p : NULL,
-	                             o->write ? j->v : NULL, &j->w, &le) != 0) {
+	/* without --write, only the upgrade; with it, the write takes the
+	 * document the plan was applied to */
+	after = o->write ? j->after : NULL;
+	if (o->write)
+		j->after = NULL;
+	if (gw_session_write_prepare_applied(&j->s, &af, o->write ? &j->p : NULL,
+	                                     o->write ? j->v : NULL, after,
+	                                     &j->w, &le) != 0) {
 		if (gw_session_may_write(&j->p, o->force, NULL)) {
 			gw_err_set(e, "%s", le.msg);
 			return -1;

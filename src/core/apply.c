@@ -5,7 +5,9 @@
  * then the .vmx is saved, then the temporaries are renamed: a failure at
  * any step leaves neither a half-written directory nor a changed .vmx.
  * The plan is applied to a copy of the .vmx document, so the caller's
- * document is only changed once everything has been written.
+ * document is only changed once everything has been written; a caller
+ * that applied it to a copy already hands that in, and its document is
+ * not changed.
  */
 #include "apply.h"
 #include "emit.h"
@@ -195,9 +197,10 @@ typedef struct job {
 	size_t npend;
 	char **created;           /* directories this call made */
 	size_t ncreated;
-	char *backup, *before, *after;
-	size_t blen, alen;
-	gw_vmx *copy;
+	char *backup, *before;
+	size_t blen;
+	gw_vmx *copy;             /* v with the plan applied, made here */
+	const gw_vmx *applied;    /* the same, the caller's: or NULL */
 	const char *expect;       /* the file as the caller knows it, or NULL:
 	                           * before */
 	size_t elen;
@@ -243,7 +246,14 @@ render(job *j, gw_err *e)
 	return 0;
 }
 
-/* 2. the .vmx, on a copy of the document */
+/* The document the .vmx is saved as: v with the plan applied. */
+static const gw_vmx *
+patched(const job *j)
+{
+	return j->applied ? j->applied : j->copy;
+}
+
+/* 2. the .vmx, on a copy of the document (or the caller's copy) */
 static int
 patch_copy(job *j, gw_err *e)
 {
@@ -252,12 +262,12 @@ patch_copy(job *j, gw_err *e)
 	if (j->v == NULL)
 		return 0;
 	j->before = gw_vmx_serialize(j->v, &j->blen);
-	j->copy = gw_vmx_dup(j->v);
-	if (gw_plan_apply_vmx(j->p, j->copy, e) != 0)
-		return -1;
-	j->after = gw_vmx_serialize(j->copy, &j->alen);
-	j->changed = j->blen != j->alen ||
-	             memcmp(j->before, j->after, j->blen) != 0;
+	if (j->applied == NULL) {
+		j->copy = gw_vmx_dup(j->v);
+		if (gw_plan_apply_vmx(j->p, j->copy, e) != 0)
+			return -1;
+	}
+	j->changed = !gw_vmx_same(j->v, patched(j));
 	if (j->changed && !j->force &&
 	    gw_vmx_is_locked(j->af->vmx_path, &lck)) {
 		gw_err_set(e, _("%s: the VM looks powered on (%s exists); power it off first, nothing written"),
@@ -374,7 +384,6 @@ job_end(job *j, int ok)
 	for (i = 0; i < NFORMATS; i++)
 		free(j->texts[i]);
 	free(j->before);
-	free(j->after);
 	free(j->backup);
 	gw_vmx_free(j->copy);
 }
@@ -393,7 +402,7 @@ commit_job(job *j, gw_apply_result *r, gw_err *e)
 {
 	/* 4. the .vmx (backup, atomic replace) */
 	if (j->v && j->changed) {
-		if (gw_vmx_save(j->copy, j->af->vmx_path,
+		if (gw_vmx_save(patched(j), j->af->vmx_path,
 		                j->expect ? j->expect : j->before,
 		                j->expect ? j->elen : j->blen, j->force,
 		                &j->backup, e) != 0)
@@ -402,9 +411,11 @@ commit_job(job *j, gw_apply_result *r, gw_err *e)
 	}
 	if (publish(j, e) != 0)
 		return -1;
-	/* 6. the caller's document gets what the file now has; this cannot
-	 * fail, it has just worked on the copy */
-	if (j->v && j->changed && gw_plan_apply_vmx(j->p, j->v, e) != 0)
+	/* 6. the caller's document gets what the file now has (unless the
+	 * caller has it already); this cannot fail, it has just worked on
+	 * the copy */
+	if (j->v && j->changed && j->applied == NULL &&
+	    gw_plan_apply_vmx(j->p, j->v, e) != 0)
 		return -1;
 	fill_result(j, r);
 	return 0;
@@ -417,7 +428,8 @@ struct gw_apply_stage {
 
 int
 gw_apply_stage_begin(const gw_answers_file *af, const gw_plan *p,
-                     const char *const *texts, gw_vmx *v, int force,
+                     const char *const *texts, gw_vmx *v,
+                     const gw_vmx *applied, int force,
                      gw_apply_stage **out, gw_err *e)
 {
 	gw_apply_stage *st;
@@ -430,6 +442,7 @@ gw_apply_stage_begin(const gw_answers_file *af, const gw_plan *p,
 	st->j.p = p;
 	st->j.given = texts;
 	st->j.v = v;
+	st->j.applied = v != NULL ? applied : NULL;
 	st->j.force = force;
 	if (stage_job(&st->j, e) != 0) {
 		job_end(&st->j, 0);

@@ -43,7 +43,9 @@ void gw_apply_result_free(gw_apply_result *r);
  * stage.
  * v is the document loaded from af->vmx_path (NULL when none); it is
  * modified (the plan applied) when _commit succeeds and left as it was
- * on failure.  _commit always initialises *r (free it with
+ * on failure.  applied (may be NULL): v with p applied already, a copy the
+ * caller made (borrowed until the stage ends): the stage saves it as it
+ * is, without applying p again, and v is then only read, never changed.  _commit always initialises *r (free it with
  * gw_apply_result_free either way; it is empty on failure).  The lock is
  * checked only when the .vmx would change: a file that already has every
  * setting is neither checked nor rewritten (vmx_path set, backup NULL,
@@ -58,7 +60,8 @@ typedef struct gw_apply_stage gw_apply_stage;
  * here): a caller that showed or checked the renders writes those,
  * without rendering them again. */
 int gw_apply_stage_begin(const gw_answers_file *af, const gw_plan *p,
-                         const char *const *texts, gw_vmx *v, int force,
+                         const char *const *texts, gw_vmx *v,
+                         const gw_vmx *applied, int force,
                          gw_apply_stage **out, gw_err *e);
 /* The .vmx is saved only while its file still holds these len bytes
  * (borrowed until the commit): the file as the caller last knew it.

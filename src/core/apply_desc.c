@@ -20,11 +20,25 @@ gw_write_desc_add(gw_write_desc *d, gw_write_kind kind, const char *what,
 	return d->n++;
 }
 
+/* "OP key = \"value\"", put together without a format */
 static void
 push_line(gw_write_step *s, char op, const char *key, const char *value)
 {
+	size_t kl = strlen(key), vl = strlen(value);
+	char *t = gw_xmalloc(kl + vl + 8), *p = t;
+
+	*p++ = op;
+	*p++ = ' ';
+	memcpy(p, key, kl);
+	p += kl;
+	memcpy(p, " = \"", 4);
+	p += 4;
+	memcpy(p, value, vl);
+	p += vl;
+	*p++ = '"';
+	*p = '\0';
 	s->lines = gw_xrealloc(s->lines, (s->nlines + 1) * sizeof *s->lines);
-	s->lines[s->nlines++] = gw_xasprintf("%c %s = \"%s\"", op, key, value);
+	s->lines[s->nlines++] = t;
 }
 
 void

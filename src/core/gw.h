@@ -27,13 +27,27 @@
 
 #if defined(ENABLE_NLS) && ENABLE_NLS
 # include <libintl.h>
-# define _(s) gettext(s)
+# if defined(__GNUC__)
+/* A string literal's translation is looked up once while the cache is on
+ * (gw_gettext_cache; util.c): the same as gettext(s), at the cost of a
+ * hash probe.  Anything else (a table's N_() string, a variable) goes to
+ * gettext each time. */
+char *gw_gettext_lit(const char *msgid) __attribute__((format_arg(1)));
+#  define _(s) (__builtin_constant_p(s) ? gw_gettext_lit(s) : gettext(s))
+# else
+#  define _(s) gettext(s)
+# endif
 # define P_(s, p, n) ngettext(s, p, n)
 #else
 # define _(s) (s)
 # define P_(s, p, n) ((n) == 1 ? (s) : (p))
 #endif
 #define N_(s) (s)
+/* on: the translations of string literals are kept (gw_gettext_lit) until
+ * gettext's catalogue counter moves (setlocale, textdomain, a language
+ * switch: _nl_msg_cat_cntr) or off; the command line turns it on once
+ * the locale is set (gw_cli_main) and off when it returns. */
+void gw_gettext_cache(int on);
 
 #if defined(__GNUC__)
 # define GW_PRINTF(a, b) __attribute__((format(printf, a, b)))

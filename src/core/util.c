@@ -115,29 +115,30 @@ gw_xstrndup(const char *s, size_t n)
 	return p;
 }
 
+/* The size of the stack buffer a formatted string is tried in first:
+ * most fit, and are formatted once rather than measured first. */
+#define FMT_SMALL 512
+
 char *
 gw_xasprintf(const char *fmt, ...)
 {
-	va_list ap;
-	gw_buf b;
+	va_list ap, ap2;
+	char small[FMT_SMALL], *p;
+	int n;
 
-	gw_buf_init(&b);
 	va_start(ap, fmt);
-	{
-		va_list ap2;
-		int n;
-
-		va_copy(ap2, ap);
-		n = vsnprintf(NULL, 0, fmt, ap2);
-		va_end(ap2);
-		if (n < 0)
-			oom();
-		b.data = gw_xrealloc(b.data, (size_t)n + 1);
-		vsnprintf(b.data, (size_t)n + 1, fmt, ap);
-		b.len = (size_t)n;
-	}
+	va_copy(ap2, ap);
+	n = vsnprintf(small, sizeof small, fmt, ap);
 	va_end(ap);
-	return b.data;
+	if (n < 0)
+		oom();
+	p = gw_xmalloc((size_t)n + 1);
+	if ((size_t)n < sizeof small)
+		memcpy(p, small, (size_t)n + 1);
+	else
+		vsnprintf(p, (size_t)n + 1, fmt, ap2);
+	va_end(ap2);
+	return p;
 }
 
 void
@@ -185,18 +186,25 @@ void
 gw_buf_printf(gw_buf *b, const char *fmt, ...)
 {
 	va_list ap, ap2;
+	size_t room;
 	int n;
 
+	/* into the room there is; measured and formatted again only when
+	 * it does not fit */
+	buf_reserve(b, 0);
+	room = b->cap - b->len;
 	va_start(ap, fmt);
 	va_copy(ap2, ap);
-	n = vsnprintf(NULL, 0, fmt, ap2);
-	va_end(ap2);
+	n = vsnprintf(b->data + b->len, room, fmt, ap);
+	va_end(ap);
 	if (n < 0)
 		oom();
-	buf_reserve(b, (size_t)n);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	if ((size_t)n >= room) {
+		buf_reserve(b, (size_t)n);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
+	}
+	va_end(ap2);
 	b->len += (size_t)n;
-	va_end(ap);
 }
 
 char *
@@ -327,6 +335,68 @@ gw_hexval(int c)
 	return -1;
 }
 
+/* ---- translations kept (gw.h: _) --------------------------------------- */
+
+#if defined(ENABLE_NLS) && ENABLE_NLS
+/* GNU gettext (glibc, libintl): bumped when the catalogues gettext uses
+ * change (setlocale, textdomain, bindtextdomain, a catalogue loaded, a
+ * language switch that changes LANGUAGE: ui_use_language) */
+extern int _nl_msg_cat_cntr;
+
+/* msgid (a literal: its address is for the life of the program) to its
+ * translation; open addressing, a few probes, else not kept */
+#define TR_SLOTS 1024u
+#define TR_PROBES 8u
+static struct tr_slot {
+	const char *msgid;
+	char *text;
+} tr_slots[TR_SLOTS];
+static int tr_on, tr_cntr;
+
+void
+gw_gettext_cache(int on)
+{
+	tr_on = on;
+	tr_cntr = _nl_msg_cat_cntr;
+	memset(tr_slots, 0, sizeof tr_slots);
+}
+
+char *
+gw_gettext_lit(const char *msgid)
+{
+	uint64_t h = (uint64_t)(uintptr_t)msgid * 0x9e3779b97f4a7c15ULL;
+	unsigned i;
+	char *text;
+
+	if (!tr_on)
+		return gettext(msgid);
+	if (tr_cntr != _nl_msg_cat_cntr)
+		gw_gettext_cache(1);
+	for (i = 0; i < TR_PROBES; i++) {
+		struct tr_slot *t = &tr_slots[(unsigned)((h >> 40) + i) % TR_SLOTS];
+
+		if (t->msgid == msgid)
+			return t->text;
+		if (t->msgid != NULL)
+			continue;
+		text = gettext(msgid);
+		/* a catalogue loaded by this lookup: the slots start again */
+		if (tr_cntr != _nl_msg_cat_cntr)
+			return text;
+		t->msgid = msgid;
+		t->text = text;
+		return text;
+	}
+	return gettext(msgid);
+}
+#else
+void
+gw_gettext_cache(int on)
+{
+	(void)on;
+}
+#endif
+
 /* ---- escaping what came from outside ---------------------------------- */
 
 size_t
@@ -428,11 +498,19 @@ gw_str_escaped(const char *s)
 	return d;
 }
 
+static int plain_text(const char *s, size_t n);
+
 void
 gw_buf_put_escaped(gw_buf *b, const char *s)
 {
-	char *t = gw_str_escaped(s);
+	size_t n = strlen(s);
+	char *t;
 
+	if (plain_text(s, n)) {
+		gw_buf_add(b, s, n);
+		return;
+	}
+	t = gw_str_escaped(s);
 	gw_buf_puts(b, t);
 	free(t);
 }
@@ -490,14 +568,23 @@ gw_fputs_escaped(const char *s, FILE *f)
 int
 gw_fprintf_escaped(FILE *f, const char *fmt, ...)
 {
-	va_list ap;
-	char *t;
-	int rc;
+	va_list ap, ap2;
+	char small[FMT_SMALL], *t;
+	int n, rc;
 
 	va_start(ap, fmt);
-	if (vasprintf(&t, fmt, ap) < 0)
-		abort();
+	va_copy(ap2, ap);
+	n = vsnprintf(small, sizeof small, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		abort();
+	if ((size_t)n < sizeof small) {
+		va_end(ap2);
+		return gw_fputs_escaped(small, f);
+	}
+	t = gw_xmalloc((size_t)n + 1);
+	vsnprintf(t, (size_t)n + 1, fmt, ap2);
+	va_end(ap2);
 	rc = gw_fputs_escaped(t, f);
 	free(t);
 	return rc;

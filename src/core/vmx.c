@@ -36,12 +36,16 @@ vmx_is_ws(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
 
+/* [A-Za-z0-9._:-], a bit per byte value: '-', '.', '0'-'9' and ':' in
+ * the first word, the letters and '_' in the second */
 static int
 is_key_byte(unsigned char c)
 {
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-	       (c >= '0' && c <= '9') || c == '.' || c == '_' || c == ':' ||
-	       c == '-';
+	static const uint64_t key_bytes[2] = {
+		0x07ff600000000000ULL, 0x07fffffe87fffffeULL
+	};
+
+	return c < 128 && ((key_bytes[c >> 6] >> (c & 63)) & 1) != 0;
 }
 
 static int
@@ -53,7 +57,7 @@ is_ctl(unsigned char c)
 static unsigned char
 lower(unsigned char c)
 {
-	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+	return (unsigned char)(c + ((unsigned)(c - 'A') < 26u ? 32 : 0));
 }
 
 int
@@ -65,13 +69,16 @@ vmx_key_eq(const char *a, const char *b)
 	return *a == *b;
 }
 
+/* FNV-1a over the bytes with bit 5 set: 'A' and 'a' hash alike (ASCII,
+ * any case), as vmx_key_eq wants; the other bytes it merges ('@' and
+ * '`', ...) only share a hash, which vmx_key_eq tells apart. */
 static uint32_t
 key_hash(const char *k)
 {
 	uint32_t h = 2166136261u;
 
 	for (; *k; k++) {
-		h ^= lower((unsigned char)*k);
+		h ^= (unsigned char)*k | 0x20u;
 		h *= 16777619u;
 	}
 	return h;
@@ -234,11 +241,11 @@ vmx_parse_line(struct vline *l, size_t skip)
 		l->kind = L_COMMENT;
 		return;
 	}
-	kp = first_token(s, p, end, &kplen);
 	why = scan_key(s, p, end, &ks, &ke, &eq);
 	if (why == NULL)
 		why = scan_value(s, eq, end, &vs, &ve, &quoted);
 	if (why) {
+		kp = first_token(s, p, end, &kplen);
 		set_malformed(l, why, kp, kplen);
 		return;
 	}
@@ -371,14 +378,22 @@ looks_binary(const char *d, size_t len, size_t *nul_at)
 	*nul_at = z ? (size_t)(z - d) : NONE;
 	if (z)
 		return 1;
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)d[i];
+	for (i = 0; i < len;) {
+		/* most bytes are printable: skipped eight at a time, then
+		 * the eight with a control byte (or DEL) one at a time */
+		size_t end;
 
-		if (c == '\n')
-			lines++;
-		else if (c < 0x20 && c != '\t' && c != '\r' &&
-		         c != '\f' && c != '\v')
-			ctl++;
+		i += gw_plain_prefix(d + i, len - i, 1);
+		end = len - i > 8 ? i + 8 : len;
+		for (; i < end; i++) {
+			unsigned char c = (unsigned char)d[i];
+
+			if (c == '\n')
+				lines++;
+			else if (c < 0x20 && c != '\t' && c != '\r' &&
+			         c != '\f' && c != '\v')
+				ctl++;
+		}
 	}
 	return ctl > 8 && ctl > lines;
 }
@@ -646,4 +661,32 @@ gw_vmx_serialize(const gw_vmx *v, size_t *len)
 	if (len)
 		*len = total;
 	return out;
+}
+
+int
+gw_vmx_same(const gw_vmx *a, const gw_vmx *b)
+{
+	size_t ia = 0, ib = 0, oa = 0, ob = 0, n;
+
+	/* the two byte streams side by side, a line's bytes at a time: lines
+	 * need not break in the same places for the bytes to be the same */
+	for (;;) {
+		while (ia < a->nlines && oa == a->lines[ia].len) {
+			ia++;
+			oa = 0;
+		}
+		while (ib < b->nlines && ob == b->lines[ib].len) {
+			ib++;
+			ob = 0;
+		}
+		if (ia == a->nlines || ib == b->nlines)
+			return ia == a->nlines && ib == b->nlines;
+		n = a->lines[ia].len - oa;
+		if (b->lines[ib].len - ob < n)
+			n = b->lines[ib].len - ob;
+		if (memcmp(a->lines[ia].text + oa, b->lines[ib].text + ob, n) != 0)
+			return 0;
+		oa += n;
+		ob += n;
+	}
 }

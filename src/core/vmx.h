@@ -74,6 +74,9 @@ const char *gw_vmx_eol(const gw_vmx *v);
 
 /* The whole document as bytes (malloc'ed, *len set). */
 char *gw_vmx_serialize(const gw_vmx *v, size_t *len);
+/* Do a and b serialize to the same bytes?  Compared line by line, with
+ * neither serialized. */
+int gw_vmx_same(const gw_vmx *a, const gw_vmx *b);
 
 /* A copy of v that shares nothing with it (freed by gw_vmx_free): the
  * same lines, entries and index, without parsing the bytes again. */

@@ -36,8 +36,12 @@ plan_text(gw_buf *out, const gw_finding *x)
 	const char *lab = gw_sev_label(x->sev);
 	int pad = 5 - gw_text_cells(lab);
 
-	gw_buf_printf(out, "  %s%*s %s\n", lab, pad > 0 ? pad : 0, "",
-	              nz(x->message));
+	/* "  %s%*s %s\n", put together without a format */
+	gw_buf_puts(out, "  ");
+	gw_buf_puts(out, lab);
+	gw_buf_add(out, "      ", (size_t)(pad > 0 ? pad : 0) + 1);
+	gw_buf_puts(out, nz(x->message));
+	gw_buf_puts(out, "\n");
 	if (x->fix)
 		gw_buf_printf(out, _("        fix: %s\n"), x->fix);
 	if (x->source)

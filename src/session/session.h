@@ -207,17 +207,18 @@ int gw_session_host_avail(gw_session *s, gw_answers *a, gw_err *e);
  * before anything changes: a dry run prints it, the write runs it.  In
  * order: the host changes waiting in the queue, then the VM's .vmx on the
  * host (with a VM open there) or the local .vmx af->vmx_path (the plan
- * applied to a copy of vmx; vmx itself is not changed), then the snippet
- * files of af.  Running it: the refusal rule first; the snippets staged as
- * temporaries, the host changes, the .vmx, then the temporaries renamed
- * (a failure before the end leaves no file; session_apply.c). */
+ * applied to a copy of vmx, after, which is what is saved; vmx itself is
+ * not changed), then the snippet files of af.  Running it: the refusal
+ * rule first; the snippets staged as temporaries, the host changes, the
+ * .vmx, then the temporaries renamed (a failure before the end leaves no
+ * file; session_apply.c). */
 typedef struct gw_session_write {
 	gw_write_desc desc;        /* what the write does, in order */
 	const gw_answers_file *af; /* borrowed */
 	const gw_plan *p;          /* borrowed; NULL: host changes only */
 	const gw_vmx *vmx;         /* borrowed: the .vmx as read, or NULL */
-	gw_vmx *after;             /* a copy with the plan applied */
-	gw_vmx *local;             /* a local .vmx: the copy the write gets */
+	gw_vmx *after;             /* a copy with the plan applied: what
+	                            * the .vmx is saved as */
 	int host_vmx;              /* the .vmx is the open VM's on the host */
 	int changed;               /* the .vmx changes */
 	const char *const *texts;  /* borrowed, may be NULL: p rendered
@@ -238,6 +239,13 @@ typedef struct gw_session_write {
 int gw_session_write_prepare(gw_session *s, const gw_answers_file *af,
                              const gw_plan *p, const gw_vmx *vmx,
                              gw_session_write *w, gw_err *e);
+/* The same with the caller's copy of vmx with p applied already (after,
+ * taken whatever the outcome: freed with w; NULL: made here), so that the
+ * plan is not applied a second time. */
+int gw_session_write_prepare_applied(gw_session *s, const gw_answers_file *af,
+                                     const gw_plan *p, const gw_vmx *vmx,
+                                     gw_vmx *after, gw_session_write *w,
+                                     gw_err *e);
 /* Run it.  doc (may be NULL): the caller's document of the .vmx, which an
  * upgrade among the host changes replaces with the one read again (s's
  * on_changes hook then gives the plan made on it).  res gets what was

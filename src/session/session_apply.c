@@ -57,18 +57,6 @@ gw_session_vm_may_change(const gw_session *s, gw_err *e)
 
 /* ---- the description -------------------------------------------------------- */
 
-static int
-same_vmx(const gw_vmx *a, const gw_vmx *b)
-{
-	size_t la, lb;
-	char *x = gw_vmx_serialize(a, &la), *y = gw_vmx_serialize(b, &lb);
-	int same = la == lb && memcmp(x, y, la) == 0;
-
-	free(x);
-	free(y);
-	return same;
-}
-
 /* A change waiting that touches the open VM (its hardware upgrade
  * rewrites its .vmx), on a host that keeps a copy: the .vmx as it is now
  * is copied to a backup first, so that the file before any change is
@@ -157,31 +145,47 @@ gw_session_write_prepare(gw_session *s, const gw_answers_file *af,
                          const gw_plan *p, const gw_vmx *vmx,
                          gw_session_write *w, gw_err *e)
 {
+	return gw_session_write_prepare_applied(s, af, p, vmx, NULL, w, e);
+}
+
+int
+gw_session_write_prepare_applied(gw_session *s, const gw_answers_file *af,
+                                 const gw_plan *p, const gw_vmx *vmx,
+                                 gw_vmx *after, gw_session_write *w,
+                                 gw_err *e)
+{
 	memset(w, 0, sizeof *w);
 	w->af = af;
 	w->p = p;
 	w->vmx = vmx;
-	if (!gw_session_may_write(p, af->force, e))
+	/* taken, whatever happens */
+	w->after = vmx != NULL ? after : NULL;
+	if (vmx == NULL)
+		gw_vmx_free(after);
+	if (!gw_session_may_write(p, af->force, e)) {
+		gw_session_write_free(w);
 		return -1;
+	}
 	w->host_vmx = vmx != NULL && gw_session_vm(s) != NULL;
 	if (vmx != NULL) {
 		if (p == NULL) {
 			gw_err_set(e, "%s", _(".vmx: no plan to apply; nothing written"));
-			return -1;
-		}
-		/* private copies: the plan and the write change them */
-		w->after = gw_vmx_dup(vmx);
-		if (gw_plan_apply_vmx(p, w->after, e) != 0) {
 			gw_session_write_free(w);
 			return -1;
 		}
-		w->changed = !same_vmx(vmx, w->after);
+		/* a private copy with the plan applied: what the write saves */
+		if (w->after == NULL) {
+			w->after = gw_vmx_dup(vmx);
+			if (gw_plan_apply_vmx(p, w->after, e) != 0) {
+				gw_session_write_free(w);
+				return -1;
+			}
+		}
+		w->changed = !gw_vmx_same(vmx, w->after);
 		if (w->host_vmx && w->changed && !gw_session_vm_may_change(s, e)) {
 			gw_session_write_free(w);
 			return -1;
 		}
-		if (!w->host_vmx)
-			w->local = gw_vmx_dup(vmx);
 	}
 	if (gw_session_find_upgrade(s) >= 0 && !gw_session_vm_may_change(s, e)) {
 		gw_session_write_free(w);
@@ -203,8 +207,7 @@ gw_session_write_free(gw_session_write *w)
 {
 	gw_write_desc_free(&w->desc);
 	gw_vmx_free(w->after);
-	gw_vmx_free(w->local);
-	w->after = w->local = NULL;
+	w->after = NULL;
 }
 
 /* ---- the run ------------------------------------------------------------------ */
@@ -213,10 +216,16 @@ gw_session_write_free(gw_session_write *w)
 static int
 stage(gw_session_write *w, gw_apply_stage **st, gw_err *e)
 {
+	int local = w->vmx != NULL && !w->host_vmx;
+
 	*st = NULL;
-	if (!gw_apply_writes_files(w->af, w->p) && w->local == NULL)
+	if (!gw_apply_writes_files(w->af, w->p) && !local)
 		return 0;
-	if (gw_apply_stage_begin(w->af, w->p, w->texts, w->local,
+	/* a local .vmx: the stage saves the copy the plan was applied to
+	 * (w->after), the file expected to hold w->vmx */
+	if (gw_apply_stage_begin(w->af, w->p, w->texts,
+	                         local ? (gw_vmx *)w->vmx : NULL,
+	                         local ? w->after : NULL,
 	                         w->af->force, st, e) != 0)
 		return -1;
 	if (w->disk != NULL)

@@ -48,7 +48,7 @@ apply_all(const gw_answers_file *af, const gw_plan *p, gw_vmx *v, int force,
 	int rc;
 
 	memset(r, 0, sizeof *r);
-	if (gw_apply_stage_begin(af, p, NULL, v, force, &st, e) != 0)
+	if (gw_apply_stage_begin(af, p, NULL, v, NULL, force, &st, e) != 0)
 		return -1;
 	rc = gw_apply_stage_commit(st, r, e);
 	gw_apply_stage_end(st);

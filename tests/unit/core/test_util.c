@@ -2,6 +2,7 @@
 /* test_util.c: errors, buffers, integer parsing and file helpers. */
 #include "testutil.h"
 
+#include <locale.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,6 +51,31 @@ test_buf(void **state)
 	s = gw_xasprintf("%s-%03d", "a", 7);
 	assert_string_equal(s, "a-007");
 	free(s);
+}
+
+/* A literal's translation kept while the cache is on (gw_gettext_lit),
+ * and looked up again once the locale changes: English, Chinese, English
+ * again, each as gettext gives it. */
+static void
+test_gettext_cache(void **state)
+{
+	const char *en, *zh;
+
+	(void)state;
+	setlocale(LC_ALL, "C");
+	gw_gettext_cache(1);
+	en = _("Changes:");
+	assert_string_equal(en, "Changes:");
+	if (tu_use_zh_catalogue() == 0) {
+		zh = _("Changes:");
+		assert_string_equal(zh, gettext("Changes:"));
+		assert_string_not_equal(zh, "Changes:");
+		assert_string_equal(_("Changes:"), zh);
+		setlocale(LC_ALL, "C");
+		assert_string_equal(_("Changes:"), "Changes:");
+	}
+	gw_gettext_cache(0);
+	setlocale(LC_ALL, "C");
 }
 
 static void
@@ -240,6 +266,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_uint),
 		cmocka_unit_test(test_buf),
+		cmocka_unit_test(test_gettext_cache),
 		cmocka_unit_test(test_trim_ieq),
 		cmocka_unit_test(test_read_file_errors),
 		cmocka_unit_test(test_write_atomic),

@@ -249,6 +249,7 @@ check_dup(const char *name, gw_vmx *v)
 	b = gw_vmx_serialize(c, &lb);
 	if (la != lb || memcmp(a, b, la) != 0)
 		fail_msg("%s: the copy's bytes differ", name);
+	assert_true(gw_vmx_same(v, c));
 	assert_int_equal(gw_vmx_count(c), gw_vmx_count(v));
 	assert_int_equal(c->nmalformed, v->nmalformed);
 	for (i = 0; i < gw_vmx_count(v); i++) {
@@ -262,6 +263,8 @@ check_dup(const char *name, gw_vmx *v)
 	set_ok(c, "pciPassthru.use64bitMMIO", "TRUE");
 	set_ok(c, "gpuwiz.dupTest", "copy");
 	assert_null(gw_vmx_get(v, "gpuwiz.dupTest"));
+	assert_false(gw_vmx_same(v, c));
+	assert_false(gw_vmx_same(c, v));
 	free(b);
 	b = gw_vmx_serialize(v, &lb);
 	if (la != lb || memcmp(a, b, la) != 0)
@@ -297,6 +300,46 @@ test_dup_all(void **state)
 	}
 	free_names(names, n);
 	assert_null(gw_vmx_dup(NULL));
+}
+
+/* gw_vmx_same says what comparing the serialized bytes says, whatever
+ * lines the bytes are in: a line ended by a set, a key appended. */
+static void
+test_same(void **state)
+{
+	static const struct {
+		const char *a, *b, *key, *value;  /* b then key = value set */
+		int same;
+	} cases[] = {
+		{ "a = \"1\"\nb = \"2\"\n", "a = \"1\"\n", "b", "2", 1 },
+		{ "a = \"1\"\nb = \"2\"\n", "a = \"1\"", "b", "2", 1 },
+		{ "a = \"1\"\r\nb = \"2\"\r\n", "a = \"1\"", "b", "2", 0 },
+		{ "a = \"1\"\n", "a = \"2\"\n", "a", "1", 1 },
+		{ "a = \"1\"\n", "a = \"1\"\n", "a", "2", 0 },
+		{ "a = \"1\"\n", "a = \"1\"\n", "b", "2", 0 },
+		{ "a = \"1\"\nb = \"2\"\n", "a = \"1\"\n", "b", "3", 0 },
+	};
+	size_t i, la, lb;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		gw_vmx *a = parse_str(cases[i].a), *b = parse_str(cases[i].b);
+		char *x, *y;
+
+		set_ok(b, cases[i].key, cases[i].value);
+		x = gw_vmx_serialize(a, &la);
+		y = gw_vmx_serialize(b, &lb);
+		/* the cases are what a byte compare says */
+		assert_int_equal(la == lb && memcmp(x, y, la) == 0, cases[i].same);
+		if (gw_vmx_same(a, b) != cases[i].same ||
+		    gw_vmx_same(b, a) != cases[i].same)
+			fail_msg("case %zu: same %d, expected %d", i,
+			         gw_vmx_same(a, b), cases[i].same);
+		free(x);
+		free(y);
+		gw_vmx_free(a);
+		gw_vmx_free(b);
+	}
 }
 
 /* Any occurrence of a key, in any case, with exactly the value. */
@@ -1915,6 +1958,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_all),
 		cmocka_unit_test(test_dup_all),
+		cmocka_unit_test(test_same),
 		cmocka_unit_test(test_has_pair),
 		cmocka_unit_test(test_edit_all),
 		cmocka_unit_test(test_case_insensitive_get),
