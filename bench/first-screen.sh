@@ -88,10 +88,11 @@ for host in none 300 3000; do
 	done
 	# the same programs on a pty
 	"$BENCH_PY" - "$tmp/pty" "$host" "${BENCH_PTY_RUNS:-200}" "$root" "$GPUWIZ" "$BEFORE" "$BEFORE_TABLE" <<'PY'
-import fcntl, os, pty, select, signal, struct, sys, termios, time
+import fcntl, os, pty, select, shutil, signal, struct, sys, termios, time
 out, host, runs, root, gw, before, before_table = sys.argv[1:8]
 env = dict(os.environ, LC_ALL="C.UTF-8", TERM="xterm-256color")
-progs = [("dialog", ["dialog", "--menu", "Choose a step", "20", "60", "8",
+# every program by its path: no PATH search inside the time
+progs = [("dialog", [shutil.which("dialog"), "--menu", "Choose a step", "20", "60", "8",
           "1", "Welcome", "2", "Host", "3", "GPU", "4", "VM", "5", "MMIO",
           "6", "Options", "7", "Review", "8", "Write"], b"Choose a step", {}),
          ("gpuwiz", [gw], b"Step 1/", {"GPUWIZ_SYSROOT": root})]
@@ -104,7 +105,7 @@ def one(argv, marker, extra):
     pid, fd = pty.fork()
     if pid == 0:
         try:
-            os.execvpe(argv[0], argv, e)
+            os.execve(argv[0], argv, e)
         finally:
             os._exit(127)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
