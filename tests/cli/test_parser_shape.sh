@@ -9,6 +9,9 @@
 #       gpus --esxcli-file (esxcli hardware pci list, network blocks added):
 #         read line by line, only the GPUs kept: peak at 8x <= 1.5 x peak
 #         at 1x;
+#       gpus on an ESXi shell (the same listing from the stand-in of
+#         tests/esxi-standins): esxcli's output read as it arrives, only
+#         the GPUs kept: the same rule;
 #       vms on an ESXi shell (vim-cmd vmsvc/getallvms, the stand-ins of
 #         tests/esxi-standins): the VMs are the result, so the peak grows
 #         with them, by at most 3.25 times the bytes of their rows (each
@@ -156,6 +159,21 @@ PATH="$SB:$PATH" shape "vms (output it does not keep)" gen_unkept ratio \
 	'"$GPUWIZ" vms'
 check "vms: the 256 VMs at 8x, none asked one by one" \
 	sh -c "[ \$(PATH='$SB':\$PATH '$GPUWIZ' vms | grep -c ' vmx-13 ') -eq 256 ] && ! grep -q power.getstate '$SB/standin.log'"
+
+# ---- esxcli hardware pci list on an ESXi shell: the listing of gen_pci,
+# printed by the stand-in
+gen_pci_host() {
+	gen_pci "$1"
+	cp "$IN" "$SB/state/pci"
+}
+PATH="$SB:$PATH" shape "gpus on an ESXi shell (esxcli hardware pci list)" \
+	gen_pci_host ratio '"$GPUWIZ" gpus'
+# the 8x listing (left in the state by shape): printed as the saved one is
+PATH="$SB:$PATH" "$GPUWIZ" gpus | tail -n +2 >"$TMP/h8.txt" &&
+	"$GPUWIZ" gpus --esxcli-file "$TMP/in.8" | tail -n +2 >"$TMP/f8.txt"
+check "gpus on an ESXi shell: at 8x the rows of the saved listing" \
+	cmp -s "$TMP/h8.txt" "$TMP/f8.txt"
+rm -f "$SB/state/pci"
 unset GW_STANDIN_STATE GW_STANDIN_LOG
 
 # ---- nvidia-smi -q: the header and K x 8 copies of the GPU section of a
