@@ -46,51 +46,19 @@ load_capture(const char *path, char **data, size_t *len, gw_nvsmi *q,
 	return 0;
 }
 
-/* The report on stdout with what the capture and its name bring in
- * escaped (the bundle keeps the bytes). */
-static void
-print_text_escaped(const gw_nvsmi *q, const gw_verify *v, const char *path)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	if (f == NULL)
-		abort();
-	gw_verify_text(f, q, v, path);
-	fclose(f);
-	gw_fputs_escaped(text, stdout);
-	free(text);
-}
-
 int
 gw_verify_command(const gw_table *t, const char *nvsmi_path, int json,
                   gw_err *e)
 {
 	gw_nvsmi q;
-	gw_verify v;
-	int rc;
+	size_t nfail;
 
 	if (load_capture(nvsmi_path, NULL, NULL, &q, e) != 0)
 		return GW_VERIFY_INPUT;
-	gw_verify_run(&q, t, &v);
-	if (json) {
-		json_t *o = gw_verify_json(&q, &v, nvsmi_path);
-		char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-
-		if (s != NULL) {
-			puts(s);
-			free(s);
-		}
-		json_decref(o);
-	} else {
-		print_text_escaped(&q, &v, nvsmi_path);
-	}
+	nfail = gw_verify_print(stdout, &q, t, nvsmi_path, json);
 	gw_out_flush();
-	rc = v.nfail > 0 ? GW_VERIFY_FAILED : GW_VERIFY_OK;
-	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
-	return rc;
+	return nfail > 0 ? GW_VERIFY_FAILED : GW_VERIFY_OK;
 }
 
 /* ---- gpuwiz verify on the live guest ------------------------------------ */

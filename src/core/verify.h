@@ -270,6 +270,16 @@ typedef struct gw_verify {
  * Always succeeds; free *v with gw_verify_free. */
 void gw_verify_run(const gw_nvsmi *q, const gw_table *t, gw_verify *v);
 void gw_verify_free(gw_verify *v);
+/* gw_verify_run in its steps, for a report printed as its rows are made:
+ * begin (the table rows, what the whole capture decides: host, the GPU
+ * count, the MMIO size; the rows gpus, driver and cuda), then
+ * gw_verify_gpu for each GPU in order (its rows), then end (nccl).
+ * Between steps the rows made so far may be dropped
+ * (gw_verify_drop_checks): the tallies stay. */
+void gw_verify_begin(const gw_nvsmi *q, const gw_table *t, gw_verify *v);
+void gw_verify_gpu(gw_verify *v, const gw_nvsmi *q, size_t i);
+void gw_verify_end(gw_verify *v);
+void gw_verify_drop_checks(gw_verify *v);
 
 /* The status words are gw_sev_check_id ("pass", "info", "warn", "fail":
  * JSON) and gw_sev_label ("PASS" ... translated: text), finding.h. */

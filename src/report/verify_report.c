@@ -102,12 +102,10 @@ mmio_json(const gw_verify *v)
 	return v->mmio_gb ? json_integer((json_int_t)v->mmio_gb) : json_null();
 }
 
-json_t *
-gw_verify_json(const gw_nvsmi *q, const gw_verify *v, const char *path)
+/* The keys before "gpus": what the capture says about the machine. */
+static void
+head_json(json_t *o, const gw_nvsmi *q, const gw_verify *v, const char *path)
 {
-	json_t *o = json_object(), *gpus = json_array();
-	size_t i;
-
 	json_object_set_new(o, "file", gw_json_text(path));
 	json_object_set_new(o, "driver_version", jstr(q->driver_version));
 	json_object_set_new(o, "cuda_version", jstr(q->cuda_version));
@@ -115,15 +113,31 @@ gw_verify_json(const gw_nvsmi *q, const gw_verify *v, const char *path)
 	                    json_integer(q->attached_gpus) : json_null());
 	json_object_set_new(o, "host", json_boolean(v->host));
 	json_object_set_new(o, "nvidia_smi_error", jstr(q->error_text));
+}
+
+/* The keys after "checks": what the rows decided, and their tally. */
+static void
+tail_json(json_t *o, const gw_verify *v)
+{
+	json_object_set_new(o, "mmio_size_gb", mmio_json(v));
+	json_object_set_new(o, "torchrun", jstr(v->torchrun));
+	json_object_set_new(o, "summary", summary_json(v->npass, v->ninfo,
+	                                               v->nwarn, v->nfail));
+}
+
+json_t *
+gw_verify_json(const gw_nvsmi *q, const gw_verify *v, const char *path)
+{
+	json_t *o = json_object(), *gpus = json_array();
+	size_t i;
+
+	head_json(o, q, v, path);
 	for (i = 0; i < q->ngpus; i++)
 		json_array_append_new(gpus, capture_gpu_json(&q->gpus[i],
 		                                             v->rows[i]));
 	json_object_set_new(o, "gpus", gpus);
 	json_object_set_new(o, "checks", checks_json(v, q));
-	json_object_set_new(o, "mmio_size_gb", mmio_json(v));
-	json_object_set_new(o, "torchrun", jstr(v->torchrun));
-	json_object_set_new(o, "summary", summary_json(v->npass, v->ninfo,
-	                                               v->nwarn, v->nfail));
+	tail_json(o, v);
 	return o;
 }
 
@@ -140,17 +154,31 @@ gw_verify_json_text(json_t *o)
 /* ---- text --------------------------------------------------------------- */
 
 /* The check rows like virt-host-validate ("Checking ... : PASS", titles
- * padded in cells; GW_LAYOUT_VERIFY), each with its message and fix,
- * then the tally: shared by the capture report and the live report. */
+ * padded in cells; GW_LAYOUT_VERIFY), each with its message and fix. */
+static void
+print_rows(FILE *f, const gw_verify *v)
+{
+	gw_findings_print(f, v->checks, v->nchecks, GW_LAYOUT_VERIFY,
+	                  GW_TOPIC_ALL);
+}
+
+/* The tally after the rows. */
+static void
+print_tally(FILE *f, const gw_verify *v)
+{
+	fputs("\n", f);
+	fprintf(f, _("Result: %zu PASS, %zu INFO, %zu WARN, %zu FAIL\n"),
+	        v->npass, v->ninfo, v->nwarn, v->nfail);
+}
+
+/* The rows, then the tally: shared by the capture report and the live
+ * report. */
 static void
 print_checks(FILE *f, const gw_verify *v)
 {
 	fputs("\n", f);
-	gw_findings_print(f, v->checks, v->nchecks, GW_LAYOUT_VERIFY,
-	                  GW_TOPIC_ALL);
-	fputs("\n", f);
-	fprintf(f, _("Result: %zu PASS, %zu INFO, %zu WARN, %zu FAIL\n"),
-	        v->npass, v->ninfo, v->nwarn, v->nfail);
+	print_rows(f, v);
+	print_tally(f, v);
 }
 
 /* "-" for what the capture lacks. */
@@ -183,11 +211,10 @@ print_capture_gpu(FILE *f, const gw_nvsmi_gpu *g, const gw_gpu *row)
 		        dash(g->licensed_product), dash(g->license_status));
 }
 
-void
-gw_verify_text(FILE *f, const gw_nvsmi *q, const gw_verify *v,
-               const char *path)
+/* The capture's facts before its GPUs. */
+static void
+print_capture_head(FILE *f, const gw_nvsmi *q, const char *path)
 {
-	size_t i;
 	char att[24] = "-";
 
 	if (q->attached_gpus >= 0)
@@ -203,9 +230,194 @@ gw_verify_text(FILE *f, const gw_nvsmi *q, const gw_verify *v,
 		        dash(q->driver_version), dash(q->cuda_version), att);
 	if (q->error_text != NULL)
 		fprintf(f, "  nvidia-smi: %s\n", q->error_text);
+}
+
+void
+gw_verify_text(FILE *f, const gw_nvsmi *q, const gw_verify *v,
+               const char *path)
+{
+	size_t i;
+
+	print_capture_head(f, q, path);
 	for (i = 0; i < q->ngpus; i++)
 		print_capture_gpu(f, &q->gpus[i], v->rows[i]);
 	print_checks(f, v);
+}
+
+/* ---- the capture's report as its rows are made -------------------------- */
+
+/* What is printed to f between piece_start and piece_end, escaped to out
+ * (gw_fputs_escaped: byte by byte, so the pieces of a text escape as the
+ * whole text does). */
+typedef struct piece {
+	FILE *f;
+	char *text;
+	size_t len;
+} piece;
+
+static FILE *
+piece_start(piece *p)
+{
+	p->text = NULL;
+	p->len = 0;
+	if ((p->f = open_memstream(&p->text, &p->len)) == NULL)
+		abort();
+	return p->f;
+}
+
+static void
+piece_end(piece *p, FILE *out)
+{
+	fclose(p->f);
+	gw_fputs_escaped(p->text, out);
+	free(p->text);
+}
+
+/* gw_verify_text's bytes, escaped, each GPU's rows dropped once printed. */
+static void
+stream_text(FILE *out, const gw_nvsmi *q, gw_verify *v, const char *path)
+{
+	piece p;
+	size_t i;
+
+	print_capture_head(piece_start(&p), q, path);
+	piece_end(&p, out);
+	for (i = 0; i < q->ngpus; i++) {
+		print_capture_gpu(piece_start(&p), &q->gpus[i], v->rows[i]);
+		piece_end(&p, out);
+	}
+	fputs("\n", piece_start(&p));
+	print_rows(p.f, v);
+	piece_end(&p, out);
+	for (i = 0; i < q->ngpus; i++) {
+		gw_verify_drop_checks(v);
+		gw_verify_gpu(v, q, i);
+		print_rows(piece_start(&p), v);
+		piece_end(&p, out);
+	}
+	gw_verify_drop_checks(v);
+	gw_verify_end(v);
+	print_rows(piece_start(&p), v);
+	print_tally(p.f, v);
+	piece_end(&p, out);
+}
+
+/* x as json_dumps writes it at depth levels of nesting: each line after
+ * the first indented by two blanks a level. */
+static void
+put_json(FILE *out, json_t *x, int depth)
+{
+	char *s = json_dumps(x, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	                        JSON_ENCODE_ANY);
+	const char *a, *nl;
+
+	for (a = s ? s : "null"; (nl = strchr(a, '\n')) != NULL; a = nl + 1)
+		fprintf(out, "%.*s\n%*s", (int)(nl - a), a, 2 * depth, "");
+	fputs(a, out);
+	free(s);
+}
+
+/* Key k of the object being printed (the first key opens it). */
+static void
+put_key(FILE *out, const char *k, int *first)
+{
+	json_t *key = json_string(k);
+
+	fputs(*first ? "{\n  " : ",\n  ", out);
+	*first = 0;
+	put_json(out, key, 1);
+	fputs(": ", out);
+	json_decref(key);
+}
+
+/* The members of o, in order, as members of the object being printed. */
+static void
+put_members(FILE *out, json_t *o, int *first)
+{
+	const char *k;
+	json_t *x;
+
+	json_object_foreach(o, k, x) {
+		put_key(out, k, first);
+		put_json(out, x, 1);
+	}
+}
+
+/* One more element of the array being printed (n so far). */
+static void
+put_element(FILE *out, json_t *x, size_t *n)
+{
+	fputs(*n ? ",\n    " : "\n    ", out);
+	put_json(out, x, 2);
+	(*n)++;
+}
+
+/* The rows made since the last drop as elements of "checks", dropped. */
+static void
+put_rows(FILE *out, const gw_nvsmi *q, gw_verify *v, size_t *n)
+{
+	json_t *a = checks_json(v, q), *x;
+	size_t i;
+
+	json_array_foreach(a, i, x)
+		put_element(out, x, n);
+	json_decref(a);
+	gw_verify_drop_checks(v);
+}
+
+/* gw_verify_json's object as json_dumps prints it (indented, keys in
+ * order), its "gpus" and "checks" one element at a time. */
+static void
+stream_json(FILE *out, const gw_nvsmi *q, gw_verify *v, const char *path)
+{
+	json_t *o = json_object(), *x;
+	int first = 1;
+	size_t i, n = 0;
+
+	head_json(o, q, v, path);
+	put_members(out, o, &first);
+	json_decref(o);
+	put_key(out, "gpus", &first);
+	fputs("[", out);
+	for (i = 0; i < q->ngpus; i++) {
+		x = capture_gpu_json(&q->gpus[i], v->rows[i]);
+		put_element(out, x, &n);
+		json_decref(x);
+	}
+	fputs(n ? "\n  ]" : "]", out);
+	put_key(out, "checks", &first);
+	fputs("[", out);
+	n = 0;
+	put_rows(out, q, v, &n);
+	for (i = 0; i < q->ngpus; i++) {
+		gw_verify_gpu(v, q, i);
+		put_rows(out, q, v, &n);
+	}
+	gw_verify_end(v);
+	put_rows(out, q, v, &n);
+	fputs(n ? "\n  ]" : "]", out);
+	o = json_object();
+	tail_json(o, v);
+	put_members(out, o, &first);
+	json_decref(o);
+	fputs("\n}\n", out);
+}
+
+size_t
+gw_verify_print(FILE *out, const gw_nvsmi *q, const gw_table *t,
+                const char *path, int json)
+{
+	gw_verify v;
+	size_t nfail;
+
+	gw_verify_begin(q, t, &v);
+	if (json)
+		stream_json(out, q, &v, path);
+	else
+		stream_text(out, q, &v, path);
+	nfail = v.nfail;
+	gw_verify_free(&v);
+	return nfail;
 }
 
 /* ---- gpuwiz verify on the live guest ------------------------------------ */

@@ -33,6 +33,13 @@ void gw_verify_text(FILE *f, const gw_nvsmi *q, const gw_verify *v,
                     const char *path);
 json_t *gw_verify_json(const gw_nvsmi *q, const gw_verify *v,
                        const char *path);
+/* The capture's checks run (gw_verify_run with table t) and its report
+ * printed to out as the rows are made, text (escaped for a terminal) or
+ * JSON: the bytes of gw_verify_text and of gw_verify_json's object
+ * dumped as gw_verify_json_text does, with only one GPU's rows held at a
+ * time.  The count of FAIL rows. */
+size_t gw_verify_print(FILE *out, const gw_nvsmi *q, const gw_table *t,
+                       const char *path, int json);
 
 /* The live guest's report (gpuwiz verify [--sysroot DIR]): the system,
  * the driver, each NVIDIA GPU, then the rows as above.  JSON:

@@ -25,9 +25,11 @@
 #         keep only what the result needs: with process entries added to
 #         a GPU's section (which verify does not read) and with vmware.log
 #         lines added, the peak does not grow with the input (peak at 8x
-#         <= peak at 1x + 4 KiB); with GPU sections added, only the GPUs'
-#         fields and report rows grow (peak growth <= 0.25 x the input's
-#         growth: a section is 9.5 KB, what is kept of it about 1.6 KB).
+#         <= peak at 1x + 4 KiB); with GPU sections added, text and JSON,
+#         only the GPUs' fields grow: the report is printed as its rows
+#         are made, one GPU's rows at a time (peak growth <= 0.02 x the
+#         input's growth: a section is 9.5 KB, its fields well under
+#         0.2 KB).
 # GPUWIZ_BIN (with GPUWIZ_TABLE, GPUWIZ_MODULE_DIR) runs it on another
 # build.  Never a wall time.
 . "$(dirname "$0")/lib.sh"
@@ -186,8 +188,10 @@ gen_nv() {
 		for (k = 0; k < n; k++) { printf "GPU 00000000:%02X:00.0\n", k
 			for (i = 2; i <= m; i++) print sec[i] } }' "$NV_FIX" "$NV_FIX" >"$IN"
 }
-shape "verify --nvidia-smi-q (GPU sections)" gen_nv 0.25 \
+shape "verify --nvidia-smi-q (GPU sections)" gen_nv 0.02 \
 	'"$GPUWIZ" verify --nvidia-smi-q "$IN"'
+shape "verify --nvidia-smi-q --json (GPU sections)" gen_nv 0.02 \
+	'"$GPUWIZ" verify --nvidia-smi-q "$IN" --json'
 
 # ---- nvidia-smi -q: a real vGPU guest's capture with K x 200 more
 # process entries in the layout of its own (one GPU)
