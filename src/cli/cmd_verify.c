@@ -93,14 +93,17 @@ bundle_arg_ok(const char *bundle, gw_err *e)
 	return 1;
 }
 
-/* The capture (when given), then the guest, then the checks of both. */
+/* The capture (when given), then the guest, then the guest's checks;
+ * whole (for the bundle): the capture's text kept and its checks run
+ * too. */
 static int
 live_load(live_run *r, const gw_table *t, const char *sysroot,
-          const char *nvsmi_path, gw_err *e)
+          const char *nvsmi_path, int whole, gw_err *e)
 {
 	memset(r, 0, sizeof *r);
 	if (nvsmi_path != NULL) {
-		if (load_capture(nvsmi_path, &r->data, &r->len, &r->q, e) != 0)
+		if (load_capture(nvsmi_path, whole ? &r->data : NULL, &r->len,
+		                 &r->q, e) != 0)
 			return -1;
 		r->have_q = 1;
 	}
@@ -111,7 +114,7 @@ live_load(live_run *r, const gw_table *t, const char *sysroot,
 		return -1;
 	}
 	gw_live_checks(&r->l, &r->v);
-	if (r->have_q)
+	if (r->have_q && whole)
 		gw_verify_run(&r->q, t, &r->qv);
 	return 0;
 }
@@ -163,8 +166,20 @@ gw_verify_live_command(const gw_table *t, const char *sysroot,
 	int rc;
 
 	if (!bundle_arg_ok(bundle, e) ||
-	    live_load(&r, t, sysroot, nvsmi_path, e) != 0)
+	    live_load(&r, t, sysroot, nvsmi_path, bundle != NULL, e) != 0)
 		return GW_VERIFY_INPUT;
+	if (bundle == NULL) {
+		/* no bundle: the report printed as it is made */
+		size_t qfail = gw_verify_live_print(stdout, &r.l, &r.v,
+		                                    r.have_q ? &r.q : NULL, t,
+		                                    nvsmi_path, json);
+
+		gw_out_flush();
+		rc = r.v.nfail > 0 || qfail > 0 ? GW_VERIFY_FAILED
+		                                : GW_VERIFY_OK;
+		live_run_free(&r);
+		return rc;
+	}
 	live_render(&r, nvsmi_path);
 	rc = r.v.nfail > 0 || (r.have_q && r.qv.nfail > 0) ? GW_VERIFY_FAILED
 	                                                 : GW_VERIFY_OK;

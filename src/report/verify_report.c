@@ -317,90 +317,123 @@ put_json(FILE *out, json_t *x, int depth)
 	free(s);
 }
 
-/* Key k of the object being printed (the first key opens it). */
+/* An object being printed as json_dumps prints it, at depth levels of
+ * nesting, a member at a time; the array member open has n elements so
+ * far. */
+typedef struct jout {
+	FILE *out;
+	int depth;
+	int first;               /* no member yet */
+	size_t n;
+} jout;
+
+/* Member k's key (the first opens the object). */
 static void
-put_key(FILE *out, const char *k, int *first)
+put_key(jout *o, const char *k)
 {
 	json_t *key = json_string(k);
 
-	fputs(*first ? "{\n  " : ",\n  ", out);
-	*first = 0;
-	put_json(out, key, 1);
-	fputs(": ", out);
+	fprintf(o->out, "%s%*s", o->first ? "{\n" : ",\n", 2 * o->depth + 2,
+	        "");
+	o->first = 0;
+	put_json(o->out, key, 0);
+	fputs(": ", o->out);
 	json_decref(key);
 }
 
-/* The members of o, in order, as members of the object being printed. */
+/* The members of x, in order. */
 static void
-put_members(FILE *out, json_t *o, int *first)
+put_members(jout *o, json_t *x)
 {
 	const char *k;
-	json_t *x;
+	json_t *m;
 
-	json_object_foreach(o, k, x) {
-		put_key(out, k, first);
-		put_json(out, x, 1);
+	json_object_foreach(x, k, m) {
+		put_key(o, k);
+		put_json(o->out, m, o->depth + 1);
 	}
 }
 
-/* One more element of the array being printed (n so far). */
+/* Array member k, its elements to follow (put_element, close_array). */
 static void
-put_element(FILE *out, json_t *x, size_t *n)
+open_array(jout *o, const char *k)
 {
-	fputs(*n ? ",\n    " : "\n    ", out);
-	put_json(out, x, 2);
-	(*n)++;
+	put_key(o, k);
+	fputs("[", o->out);
+	o->n = 0;
+}
+
+static void
+put_element(jout *o, json_t *x)
+{
+	fprintf(o->out, "%s%*s", o->n ? ",\n" : "\n", 2 * o->depth + 4, "");
+	put_json(o->out, x, o->depth + 2);
+	o->n++;
+}
+
+static void
+close_array(jout *o)
+{
+	if (o->n)
+		fprintf(o->out, "\n%*s]", 2 * o->depth + 2, "");
+	else
+		fputs("]", o->out);
+}
+
+static void
+close_object(jout *o)
+{
+	fprintf(o->out, "\n%*s}", 2 * o->depth, "");
 }
 
 /* The rows made since the last drop as elements of "checks", dropped. */
 static void
-put_rows(FILE *out, const gw_nvsmi *q, gw_verify *v, size_t *n)
+put_rows(jout *o, const gw_nvsmi *q, gw_verify *v)
 {
 	json_t *a = checks_json(v, q), *x;
 	size_t i;
 
 	json_array_foreach(a, i, x)
-		put_element(out, x, n);
+		put_element(o, x);
 	json_decref(a);
 	gw_verify_drop_checks(v);
 }
 
-/* gw_verify_json's object as json_dumps prints it (indented, keys in
- * order), its "gpus" and "checks" one element at a time. */
+/* gw_verify_json's object as json_dumps prints it at depth levels of
+ * nesting (no newline after it), its "gpus" and "checks" one element at
+ * a time. */
 static void
-stream_json(FILE *out, const gw_nvsmi *q, gw_verify *v, const char *path)
+stream_json(FILE *out, const gw_nvsmi *q, gw_verify *v, const char *path,
+            int depth)
 {
-	json_t *o = json_object(), *x;
-	int first = 1;
-	size_t i, n = 0;
+	jout o = { out, depth, 1, 0 };
+	json_t *x = json_object();
+	size_t i;
 
-	head_json(o, q, v, path);
-	put_members(out, o, &first);
-	json_decref(o);
-	put_key(out, "gpus", &first);
-	fputs("[", out);
+	head_json(x, q, v, path);
+	put_members(&o, x);
+	json_decref(x);
+	open_array(&o, "gpus");
 	for (i = 0; i < q->ngpus; i++) {
 		x = capture_gpu_json(&q->gpus[i], v->rows[i]);
-		put_element(out, x, &n);
+		put_element(&o, x);
 		json_decref(x);
 	}
-	fputs(n ? "\n  ]" : "]", out);
-	put_key(out, "checks", &first);
-	fputs("[", out);
-	n = 0;
-	put_rows(out, q, v, &n);
+	close_array(&o);
+	open_array(&o, "checks");
+	put_rows(&o, q, v);
 	for (i = 0; i < q->ngpus; i++) {
 		gw_verify_gpu(v, q, i);
-		put_rows(out, q, v, &n);
+		put_rows(&o, q, v);
 	}
 	gw_verify_end(v);
-	put_rows(out, q, v, &n);
-	fputs(n ? "\n  ]" : "]", out);
-	o = json_object();
-	tail_json(o, v);
-	put_members(out, o, &first);
-	json_decref(o);
-	fputs("\n}\n", out);
+	put_rows(&o, q, v);
+	close_array(&o);
+	x = json_object();
+	tail_json(x, v);
+	put_members(&o, x);
+	json_decref(x);
+	close_object(&o);
 }
 
 size_t
@@ -411,10 +444,12 @@ gw_verify_print(FILE *out, const gw_nvsmi *q, const gw_table *t,
 	size_t nfail;
 
 	gw_verify_begin(q, t, &v);
-	if (json)
-		stream_json(out, q, &v, path);
-	else
+	if (json) {
+		stream_json(out, q, &v, path, 0);
+		fputs("\n", out);
+	} else {
 		stream_text(out, q, &v, path);
+	}
 	nfail = v.nfail;
 	gw_verify_free(&v);
 	return nfail;
@@ -497,12 +532,12 @@ live_gpu_json(const gw_live_gpu *g)
 	return j;
 }
 
-json_t *
-gw_verify_live_json(const gw_live_sys *l, const gw_verify *v, json_t *nvsmi,
-                    const gw_verify *qv)
+/* The live report's keys before "nvidia_smi_q". */
+static void
+live_head_json(json_t *o, const gw_live_sys *l, const gw_verify *v)
 {
-	json_t *o = json_object(), *gpus = json_array();
-	size_t i, np = v->npass, ni = v->ninfo, nw = v->nwarn, nf = v->nfail;
+	json_t *gpus = json_array();
+	size_t i;
 
 	json_object_set_new(o, "sysroot", gw_json_text(l->sysroot && *l->sysroot
 	                                               ? l->sysroot : "/"));
@@ -512,14 +547,75 @@ gw_verify_live_json(const gw_live_sys *l, const gw_verify *v, json_t *nvsmi,
 	json_object_set_new(o, "gpus", gpus);
 	json_object_set_new(o, "checks", checks_json(v, NULL));
 	json_object_set_new(o, "mmio_size_gb", mmio_json(v));
-	json_object_set_new(o, "nvidia_smi_q", nvsmi ? nvsmi : json_null());
+}
+
+/* The tally of v's rows and qv's (qv may be NULL). */
+static json_t *
+live_summary_json(const gw_verify *v, const gw_verify *qv)
+{
+	size_t np = v->npass, ni = v->ninfo, nw = v->nwarn, nf = v->nfail;
+
 	if (qv) {
 		np += qv->npass;
 		ni += qv->ninfo;
 		nw += qv->nwarn;
 		nf += qv->nfail;
 	}
-	json_object_set_new(o, "summary", summary_json(np, ni, nw, nf));
+	return summary_json(np, ni, nw, nf);
+}
+
+json_t *
+gw_verify_live_json(const gw_live_sys *l, const gw_verify *v, json_t *nvsmi,
+                    const gw_verify *qv)
+{
+	json_t *o = json_object();
+
+	live_head_json(o, l, v);
+	json_object_set_new(o, "nvidia_smi_q", nvsmi ? nvsmi : json_null());
+	json_object_set_new(o, "summary", live_summary_json(v, qv));
 	return o;
 }
 
+size_t
+gw_verify_live_print(FILE *out, const gw_live_sys *l, const gw_verify *v,
+                     const gw_nvsmi *q, const gw_table *t, const char *path,
+                     int json)
+{
+	gw_verify qv;
+	size_t nfail = 0;
+
+	memset(&qv, 0, sizeof qv);
+	if (q != NULL)
+		gw_verify_begin(q, t, &qv);
+	if (json) {
+		jout o = { out, 0, 1, 0 };
+		json_t *x = json_object();
+
+		live_head_json(x, l, v);
+		put_members(&o, x);
+		json_decref(x);
+		put_key(&o, "nvidia_smi_q");
+		if (q != NULL)
+			stream_json(out, q, &qv, path, 1);
+		else
+			fputs("null", out);
+		put_key(&o, "summary");
+		x = live_summary_json(v, q ? &qv : NULL);
+		put_json(out, x, 1);
+		json_decref(x);
+		close_object(&o);
+		fputs("\n", out);
+	} else {
+		piece p;
+
+		gw_verify_live_text(piece_start(&p), l, v);
+		if (q != NULL)
+			fputs("\n", p.f);
+		piece_end(&p, out);
+		if (q != NULL)
+			stream_text(out, q, &qv, path);
+	}
+	nfail = qv.nfail;
+	gw_verify_free(&qv);
+	return nfail;
+}

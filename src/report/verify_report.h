@@ -50,6 +50,15 @@ size_t gw_verify_print(FILE *out, const gw_nvsmi *q, const gw_table *t,
 void gw_verify_live_text(FILE *f, const gw_live_sys *l, const gw_verify *v);
 json_t *gw_verify_live_json(const gw_live_sys *l, const gw_verify *v,
                             json_t *nvsmi, const gw_verify *qv);
+/* The live report printed to out as gw_verify_print prints the
+ * capture's: the bytes of gw_verify_live_text (then a blank line and
+ * gw_verify_text's, when there is a capture q) escaped, or of
+ * gw_verify_live_json's object with the capture's checks run here (t);
+ * the capture's rows one GPU at a time.  The count of the capture's FAIL
+ * rows. */
+size_t gw_verify_live_print(FILE *out, const gw_live_sys *l,
+                            const gw_verify *v, const gw_nvsmi *q,
+                            const gw_table *t, const char *path, int json);
 
 /* o as printed: indented, keys in order, a final newline (malloc'ed). */
 char *gw_verify_json_text(json_t *o);

@@ -29,7 +29,7 @@
 #         only the GPUs' fields grow: the report is printed as its rows
 #         are made, one GPU's rows at a time (peak growth <= 0.02 x the
 #         input's growth: a section is 9.5 KB, its fields well under
-#         0.2 KB).
+#         0.2 KB), on a live guest too (--sysroot, without --bundle);
 # GPUWIZ_BIN (with GPUWIZ_TABLE, GPUWIZ_MODULE_DIR) runs it on another
 # build.  Never a wall time.
 . "$(dirname "$0")/lib.sh"
@@ -192,6 +192,20 @@ shape "verify --nvidia-smi-q (GPU sections)" gen_nv 0.02 \
 	'"$GPUWIZ" verify --nvidia-smi-q "$IN"'
 shape "verify --nvidia-smi-q --json (GPU sections)" gen_nv 0.02 \
 	'"$GPUWIZ" verify --nvidia-smi-q "$IN" --json'
+# the same capture beside a live guest: a copy of its / with the H200 at
+# 0000:03:00.0 and the driver loaded
+G=$TMP/guest D=$TMP/guest/sys/bus/pci/devices/0000:03:00.0
+mkdir -p "$D" "$G/proc/driver/nvidia"
+printf '0x10de\n' >"$D/vendor"
+printf '0x2335\n' >"$D/device"
+printf '0x030200\n' >"$D/class"
+printf '0x00000000f0000000 0x00000000f0ffffff 0x0000000000040200\n' >"$D/resource"
+printf 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri May 31 2024\n' \
+	>"$G/proc/driver/nvidia/version"
+shape "verify --sysroot --nvidia-smi-q (GPU sections)" gen_nv 0.02 \
+	'"$GPUWIZ" verify --sysroot "$G" --nvidia-smi-q "$IN"'
+shape "verify --sysroot --nvidia-smi-q --json (GPU sections)" gen_nv 0.02 \
+	'"$GPUWIZ" verify --sysroot "$G" --nvidia-smi-q "$IN" --json'
 
 # ---- nvidia-smi -q: a real vGPU guest's capture with K x 200 more
 # process entries in the layout of its own (one GPU)
