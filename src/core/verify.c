@@ -572,14 +572,3 @@ gw_verify_drop_checks(gw_verify *v)
 {
 	gw_findings_free(&v->checks, &v->nchecks);
 }
-
-void
-gw_verify_run(const gw_nvsmi *q, const gw_table *t, gw_verify *v)
-{
-	size_t i;
-
-	gw_verify_begin(q, t, v);
-	for (i = 0; i < q->ngpus; i++)
-		gw_verify_gpu(v, q, i);
-	gw_verify_end(v);
-}

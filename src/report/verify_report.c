@@ -125,32 +125,6 @@ tail_json(json_t *o, const gw_verify *v)
 	                                               v->nwarn, v->nfail));
 }
 
-json_t *
-gw_verify_json(const gw_nvsmi *q, const gw_verify *v, const char *path)
-{
-	json_t *o = json_object(), *gpus = json_array();
-	size_t i;
-
-	head_json(o, q, v, path);
-	for (i = 0; i < q->ngpus; i++)
-		json_array_append_new(gpus, capture_gpu_json(&q->gpus[i],
-		                                             v->rows[i]));
-	json_object_set_new(o, "gpus", gpus);
-	json_object_set_new(o, "checks", checks_json(v, q));
-	tail_json(o, v);
-	return o;
-}
-
-char *
-gw_verify_json_text(json_t *o)
-{
-	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	char *r = gw_xasprintf("%s\n", s ? s : "null");
-
-	free(s);
-	return r;
-}
-
 /* ---- text --------------------------------------------------------------- */
 
 /* The check rows like virt-host-validate ("Checking ... : PASS", titles
@@ -169,16 +143,6 @@ print_tally(FILE *f, const gw_verify *v)
 	fputs("\n", f);
 	fprintf(f, _("Result: %zu PASS, %zu INFO, %zu WARN, %zu FAIL\n"),
 	        v->npass, v->ninfo, v->nwarn, v->nfail);
-}
-
-/* The rows, then the tally: shared by the capture report and the live
- * report. */
-static void
-print_checks(FILE *f, const gw_verify *v)
-{
-	fputs("\n", f);
-	print_rows(f, v);
-	print_tally(f, v);
 }
 
 /* "-" for what the capture lacks. */
@@ -232,23 +196,11 @@ print_capture_head(FILE *f, const gw_nvsmi *q, const char *path)
 		fprintf(f, "  nvidia-smi: %s\n", q->error_text);
 }
 
-void
-gw_verify_text(FILE *f, const gw_nvsmi *q, const gw_verify *v,
-               const char *path)
-{
-	size_t i;
-
-	print_capture_head(f, q, path);
-	for (i = 0; i < q->ngpus; i++)
-		print_capture_gpu(f, &q->gpus[i], v->rows[i]);
-	print_checks(f, v);
-}
-
 /* ---- the capture's report as its rows are made -------------------------- */
 
-/* What is printed to f between piece_start and piece_end, escaped to out
- * (gw_fputs_escaped: byte by byte, so the pieces of a text escape as the
- * whole text does). */
+/* What is printed to f between piece_start and piece_end, to out as it is
+ * or escaped (gw_fputs_escaped: byte by byte, so the pieces of a text
+ * escape as the whole text does). */
 typedef struct piece {
 	FILE *f;
 	char *text;
@@ -266,40 +218,45 @@ piece_start(piece *p)
 }
 
 static void
-piece_end(piece *p, FILE *out)
+piece_end(piece *p, FILE *out, int raw)
 {
 	fclose(p->f);
-	gw_fputs_escaped(p->text, out);
+	if (raw)
+		fputs(p->text, out);
+	else
+		gw_fputs_escaped(p->text, out);
 	free(p->text);
 }
 
-/* gw_verify_text's bytes, escaped, each GPU's rows dropped once printed. */
+/* The capture's text report (v begun), each GPU's rows dropped once
+ * printed. */
 static void
-stream_text(FILE *out, const gw_nvsmi *q, gw_verify *v, const char *path)
+stream_text(FILE *out, const gw_nvsmi *q, gw_verify *v, const char *path,
+            int raw)
 {
 	piece p;
 	size_t i;
 
 	print_capture_head(piece_start(&p), q, path);
-	piece_end(&p, out);
+	piece_end(&p, out, raw);
 	for (i = 0; i < q->ngpus; i++) {
 		print_capture_gpu(piece_start(&p), &q->gpus[i], v->rows[i]);
-		piece_end(&p, out);
+		piece_end(&p, out, raw);
 	}
 	fputs("\n", piece_start(&p));
 	print_rows(p.f, v);
-	piece_end(&p, out);
+	piece_end(&p, out, raw);
 	for (i = 0; i < q->ngpus; i++) {
 		gw_verify_drop_checks(v);
 		gw_verify_gpu(v, q, i);
 		print_rows(piece_start(&p), v);
-		piece_end(&p, out);
+		piece_end(&p, out, raw);
 	}
 	gw_verify_drop_checks(v);
 	gw_verify_end(v);
 	print_rows(piece_start(&p), v);
 	print_tally(p.f, v);
-	piece_end(&p, out);
+	piece_end(&p, out, raw);
 }
 
 /* x as json_dumps writes it at depth levels of nesting: each line after
@@ -399,9 +356,9 @@ put_rows(jout *o, const gw_nvsmi *q, gw_verify *v)
 	gw_verify_drop_checks(v);
 }
 
-/* gw_verify_json's object as json_dumps prints it at depth levels of
- * nesting (no newline after it), its "gpus" and "checks" one element at
- * a time. */
+/* The capture's JSON report (v begun) as json_dumps would print the
+ * whole object at depth levels of nesting (no newline after it), its
+ * "gpus" and "checks" one element at a time. */
 static void
 stream_json(FILE *out, const gw_nvsmi *q, gw_verify *v, const char *path,
             int depth)
@@ -438,17 +395,17 @@ stream_json(FILE *out, const gw_nvsmi *q, gw_verify *v, const char *path,
 
 size_t
 gw_verify_print(FILE *out, const gw_nvsmi *q, const gw_table *t,
-                const char *path, int json)
+                const char *path, unsigned how)
 {
 	gw_verify v;
 	size_t nfail;
 
 	gw_verify_begin(q, t, &v);
-	if (json) {
+	if (how & GW_VERIFY_JSON) {
 		stream_json(out, q, &v, path, 0);
 		fputs("\n", out);
 	} else {
-		stream_text(out, q, &v, path);
+		stream_text(out, q, &v, path, (how & GW_VERIFY_RAW) != 0);
 	}
 	nfail = v.nfail;
 	gw_verify_free(&v);
@@ -463,8 +420,10 @@ live_pci(const gw_live_gpu *g)
 	return gw_xasprintf("%04x:%04x", g->vendor, g->device);
 }
 
-void
-gw_verify_live_text(FILE *f, const gw_live_sys *l, const gw_verify *v)
+/* The live guest's text report: the system, the driver, each NVIDIA GPU,
+ * then the rows and their tally. */
+static void
+live_text(FILE *f, const gw_live_sys *l, const gw_verify *v)
 {
 	size_t i;
 
@@ -485,7 +444,9 @@ gw_verify_live_text(FILE *f, const gw_live_sys *l, const gw_verify *v)
 			        g->bdf, "-", pci);
 		free(pci);
 	}
-	print_checks(f, v);
+	fputs("\n", f);
+	print_rows(f, v);
+	print_tally(f, v);
 }
 
 /* Is BAR k of g worth listing: BAR1 always, else one with an address or
@@ -564,30 +525,18 @@ live_summary_json(const gw_verify *v, const gw_verify *qv)
 	return summary_json(np, ni, nw, nf);
 }
 
-json_t *
-gw_verify_live_json(const gw_live_sys *l, const gw_verify *v, json_t *nvsmi,
-                    const gw_verify *qv)
-{
-	json_t *o = json_object();
-
-	live_head_json(o, l, v);
-	json_object_set_new(o, "nvidia_smi_q", nvsmi ? nvsmi : json_null());
-	json_object_set_new(o, "summary", live_summary_json(v, qv));
-	return o;
-}
-
 size_t
 gw_verify_live_print(FILE *out, const gw_live_sys *l, const gw_verify *v,
                      const gw_nvsmi *q, const gw_table *t, const char *path,
-                     int json)
+                     unsigned how)
 {
 	gw_verify qv;
-	size_t nfail = 0;
+	size_t nfail;
 
 	memset(&qv, 0, sizeof qv);
 	if (q != NULL)
 		gw_verify_begin(q, t, &qv);
-	if (json) {
+	if (how & GW_VERIFY_JSON) {
 		jout o = { out, 0, 1, 0 };
 		json_t *x = json_object();
 
@@ -606,14 +555,15 @@ gw_verify_live_print(FILE *out, const gw_live_sys *l, const gw_verify *v,
 		close_object(&o);
 		fputs("\n", out);
 	} else {
+		int raw = (how & GW_VERIFY_RAW) != 0;
 		piece p;
 
-		gw_verify_live_text(piece_start(&p), l, v);
+		live_text(piece_start(&p), l, v);
 		if (q != NULL)
 			fputs("\n", p.f);
-		piece_end(&p, out);
+		piece_end(&p, out, raw);
 		if (q != NULL)
-			stream_text(out, q, &qv, path);
+			stream_text(out, q, &qv, path, raw);
 	}
 	nfail = qv.nfail;
 	gw_verify_free(&qv);
