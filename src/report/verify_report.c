@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include <jansson.h>
 
@@ -198,78 +199,112 @@ print_capture_head(FILE *f, const gw_nvsmi *q, const char *path)
 
 /* ---- the capture's report as its rows are made -------------------------- */
 
-/* What is printed to f between piece_start and piece_end, to out as it is
- * or escaped (gw_fputs_escaped: byte by byte, so the pieces of a text
- * escape as the whole text does). */
-typedef struct piece {
-	FILE *f;
-	char *text;
-	size_t len;
-} piece;
+/* A stream whose text reaches out escaped (gw_fputs_escaped), whole
+ * lines at a time: escaped a character at a time, the lines of a text
+ * escape as the whole text does, and a character is never cut. */
+typedef struct esc_out {
+	FILE *out;
+	gw_buf pend;             /* what stdio wrote since the last line end */
+} esc_out;
 
-static FILE *
-piece_start(piece *p)
+static ssize_t
+esc_write(void *c, const char *p, size_t n)
 {
-	p->text = NULL;
-	p->len = 0;
-	if ((p->f = open_memstream(&p->text, &p->len)) == NULL)
+	esc_out *x = c;
+	const char *nl;
+	size_t k;
+	char keep;
+
+	gw_buf_add(&x->pend, p, n);
+	nl = memrchr(x->pend.data, '\n', x->pend.len);
+	if (nl == NULL)
+		return (ssize_t)n;
+	k = (size_t)(nl - x->pend.data) + 1;
+	keep = x->pend.data[k];
+	x->pend.data[k] = '\0';
+	gw_fputs_escaped(x->pend.data, x->out);
+	x->pend.data[k] = keep;
+	memmove(x->pend.data, x->pend.data + k, x->pend.len - k + 1);
+	x->pend.len -= k;
+	return (ssize_t)n;
+}
+
+static int
+esc_close(void *c)
+{
+	esc_out *x = c;
+
+	if (x->pend.len > 0)
+		gw_fputs_escaped(x->pend.data, x->out);
+	gw_buf_free(&x->pend);
+	return 0;
+}
+
+/* out itself (raw), or a stream to it through x (escaped); end with
+ * text_close. */
+static FILE *
+text_open(FILE *out, int raw, esc_out *x)
+{
+	static const cookie_io_functions_t io = { .write = esc_write,
+	                                          .close = esc_close };
+	FILE *f;
+
+	if (raw)
+		return out;
+	x->out = out;
+	gw_buf_init(&x->pend);
+	if ((f = fopencookie(x, "w", io)) == NULL)
 		abort();
-	return p->f;
+	return f;
 }
 
 static void
-piece_end(piece *p, FILE *out, int raw)
+text_close(FILE *f, FILE *out)
 {
-	fclose(p->f);
-	if (raw)
-		fputs(p->text, out);
-	else
-		gw_fputs_escaped(p->text, out);
-	free(p->text);
+	if (f != out)
+		fclose(f);
 }
 
-/* The capture's text report (v begun), each GPU's rows dropped once
+/* The capture's text report (v begun) to f, each GPU's rows dropped once
  * printed. */
 static void
-stream_text(FILE *out, const gw_nvsmi *q, gw_verify *v, const char *path,
-            int raw)
+stream_text(FILE *f, const gw_nvsmi *q, gw_verify *v, const char *path)
 {
-	piece p;
 	size_t i;
 
-	print_capture_head(piece_start(&p), q, path);
-	piece_end(&p, out, raw);
-	for (i = 0; i < q->ngpus; i++) {
-		print_capture_gpu(piece_start(&p), &q->gpus[i], v->rows[i]);
-		piece_end(&p, out, raw);
-	}
-	fputs("\n", piece_start(&p));
-	print_rows(p.f, v);
-	piece_end(&p, out, raw);
+	print_capture_head(f, q, path);
+	for (i = 0; i < q->ngpus; i++)
+		print_capture_gpu(f, &q->gpus[i], v->rows[i]);
+	fputs("\n", f);
+	print_rows(f, v);
 	for (i = 0; i < q->ngpus; i++) {
 		gw_verify_drop_checks(v);
 		gw_verify_gpu(v, q, i);
-		print_rows(piece_start(&p), v);
-		piece_end(&p, out, raw);
+		print_rows(f, v);
 	}
 	gw_verify_drop_checks(v);
 	gw_verify_end(v);
-	print_rows(piece_start(&p), v);
-	print_tally(p.f, v);
-	piece_end(&p, out, raw);
+	print_rows(f, v);
+	print_tally(f, v);
 }
 
-/* x as json_dumps writes it at depth levels of nesting: each line after
- * the first indented by two blanks a level. */
+/* x as json_dumps writes it at depth levels of nesting (depth <= 8):
+ * each line after the first indented by two blanks a level. */
 static void
 put_json(FILE *out, json_t *x, int depth)
 {
+	static const char sp[] = "                ";
 	char *s = json_dumps(x, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 	                        JSON_ENCODE_ANY);
+	size_t blanks = 2 * (size_t)depth;
 	const char *a, *nl;
 
-	for (a = s ? s : "null"; (nl = strchr(a, '\n')) != NULL; a = nl + 1)
-		fprintf(out, "%.*s\n%*s", (int)(nl - a), a, 2 * depth, "");
+	if (blanks > sizeof sp - 1)
+		blanks = sizeof sp - 1;
+	for (a = s ? s : "null"; (nl = strchr(a, '\n')) != NULL; a = nl + 1) {
+		fwrite(a, 1, (size_t)(nl - a) + 1, out);
+		fwrite(sp, 1, blanks, out);
+	}
 	fputs(a, out);
 	free(s);
 }
@@ -405,7 +440,11 @@ gw_verify_print(FILE *out, const gw_nvsmi *q, const gw_table *t,
 		stream_json(out, q, &v, path, 0);
 		fputs("\n", out);
 	} else {
-		stream_text(out, q, &v, path, (how & GW_VERIFY_RAW) != 0);
+		esc_out x;
+		FILE *f = text_open(out, (how & GW_VERIFY_RAW) != 0, &x);
+
+		stream_text(f, q, &v, path);
+		text_close(f, out);
 	}
 	nfail = v.nfail;
 	gw_verify_free(&v);
@@ -555,15 +594,15 @@ gw_verify_live_print(FILE *out, const gw_live_sys *l, const gw_verify *v,
 		close_object(&o);
 		fputs("\n", out);
 	} else {
-		int raw = (how & GW_VERIFY_RAW) != 0;
-		piece p;
+		esc_out x;
+		FILE *f = text_open(out, (how & GW_VERIFY_RAW) != 0, &x);
 
-		live_text(piece_start(&p), l, v);
-		if (q != NULL)
-			fputs("\n", p.f);
-		piece_end(&p, out, raw);
-		if (q != NULL)
-			stream_text(out, q, &qv, path, raw);
+		live_text(f, l, v);
+		if (q != NULL) {
+			fputs("\n", f);
+			stream_text(f, q, &qv, path);
+		}
+		text_close(f, out);
 	}
 	nfail = qv.nfail;
 	gw_verify_free(&qv);

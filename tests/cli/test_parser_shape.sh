@@ -178,14 +178,16 @@ check "gpus on an ESXi shell: at 8x the rows of the saved listing" \
 rm -f "$SB/state/pci"
 unset GW_STANDIN_STATE GW_STANDIN_LOG
 
-# ---- nvidia-smi -q: the header and K x 8 copies of the GPU section of a
-# real H200 capture, each at its own bus id
+# ---- nvidia-smi -q: the header and K x 64 copies of the GPU section of a
+# real H200 capture, each at its own bus id (64 at 1x: what a report of
+# fewer GPUs holds hides below the peak of gpuwiz's start)
 NV_FIX=$FIX/nvidia-smi/h200-sxm-passthrough-vm.txt
 gen_nv() {
-	awk -v n=$(($1 * 8)) 'NR == FNR { if (/^GPU /) ins = 1
+	awk -v n=$(($1 * 64)) 'NR == FNR { if (/^GPU /) ins = 1
 		if (ins) sec[++m] = $0; else head[++h] = $0; next }
 	END { for (i = 1; i <= h; i++) print head[i]
-		for (k = 0; k < n; k++) { printf "GPU 00000000:%02X:00.0\n", k
+		for (k = 0; k < n; k++) {
+			printf "GPU %08X:%02X:00.0\n", int(k / 256), k % 256
 			for (i = 2; i <= m; i++) print sec[i] } }' "$NV_FIX" "$NV_FIX" >"$IN"
 }
 shape "verify --nvidia-smi-q (GPU sections)" gen_nv 0.02 \
