@@ -8,6 +8,8 @@
 #   esxcli   gpuwiz gpus --esxcli-file on `esxcli hardware pci list`
 #            (network blocks in the layout of tests/fixtures/esxcli, one
 #            L40S): awk printing the display devices' addresses
+#   esxcli-host  gpuwiz gpus on an ESXi shell (the esxcli stand-in of
+#            tests/esxi-standins printing the same listing): the same awk
 #   vim-cmd  gpuwiz vms on an ESXi shell (the stand-ins of
 #            tests/esxi-standins answering from prepared files): getallvms
 #            and `esxcli vm process list`; awk printing each row's Vmid and
@@ -125,11 +127,26 @@ for n in $ESXCLI_N; do
 	measure esxcli "$n devices" "$(wc -c <"$f")"
 done
 
-# ---- vim-cmd vmsvc/getallvms and esxcli vm process list (vms)
 SB=$TMP/standins
 mkdir -p "$SB/state"
 cp "$SRC/tests/esxi-standins/esxcli" "$SRC/tests/esxi-standins/vim-cmd" "$SB/"
 export GW_STANDIN_STATE="$SB/state" GW_STANDIN_LOG=/dev/null
+
+# ---- esxcli hardware pci list on an ESXi shell (the stand-in prints the
+# listing of gen_pci: state/pci)
+for n in $ESXCLI_N; do
+	f=$TMP/pci.$n
+	cp "$f" "$SB/state/pci"
+	PATH="$SB:$PATH" "$GPUWIZ" gpus | grep -q 'ffff:3b:00.0' ||
+		{ echo "gpuwiz did not find the L40S in the stand-in's $f" >&2; exit 1; }
+	NEWCMD="env PATH=\"$SB:\$PATH\" \"\$GPUWIZ\" gpus"
+	OLDCMD="env PATH=\"$SB:\$PATH\" \$BEFORE_ENV \"\$BEFORE\" gpus"
+	PEERCMD="awk '/^[0-9a-f]/ { a = \$1 } /Device Class: 0x03/ { print a }' $f"
+	measure esxcli-host "$n devices" "$(wc -c <"$f")"
+done
+rm -f "$SB/state/pci"
+
+# ---- vim-cmd vmsvc/getallvms and esxcli vm process list (vms)
 for n in $VMS_N; do
 	echo "$n" >"$SB/state/vms"
 	awk -v n="$n" 'BEGIN { print "Vmid         Name                                  File                             Guest OS      Version   Annotation"

@@ -18,8 +18,8 @@
 /* `gpuwiz verify --nvidia-smi-q FILE [--json]`: read nvsmi_path (missing,
  * unreadable, a directory, over GW_NVSMI_MAX_BYTES, or refused by
  * gw_nvsmi_parse: GW_VERIFY_INPUT with e set and nothing on stdout), run
- * the checks against t (may be NULL) and print the report
- * (gw_verify_text, escaped; gw_verify_json) to stdout.
+ * the checks against t (may be NULL) as the report is printed
+ * (gw_verify_print: text escaped, or JSON) to stdout.
  * Returns GW_VERIFY_OK, GW_VERIFY_FAILED or GW_VERIFY_INPUT. */
 int gw_verify_command(const gw_table *t, const char *nvsmi_path, int json,
                       gw_err *e);
@@ -37,7 +37,8 @@ int gw_verify_command(const gw_table *t, const char *nvsmi_path, int json,
  *    does not know: gpuwiz mmio --vram GB); "bars": another BAR that the
  *    config space shows but that has no address: FAIL (only when one is).
  * With nvsmi_path the capture's checks (gw_verify_run) are added after;
- * the report is gw_verify_live_text / gw_verify_live_json.
+ * the report is gw_verify_live_print's, printed as it is made (with a
+ * bundle, made whole first: the bundle holds it).
  * bundle (may be NULL): also write a gzip'ed tar there (gpuwiz-support/:
  * README.txt, verify.txt, verify.json, nvidia-smi-q.txt, proc-driver-
  * nvidia-version.txt, proc-cmdline.txt, lspci.txt; never environment,

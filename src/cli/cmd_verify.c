@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <jansson.h>
 
 /* ---- gpuwiz verify --nvidia-smi-q FILE ---------------------------------- */
 
@@ -46,51 +45,20 @@ load_capture(const char *path, char **data, size_t *len, gw_nvsmi *q,
 	return 0;
 }
 
-/* The report on stdout with what the capture and its name bring in
- * escaped (the bundle keeps the bytes). */
-static void
-print_text_escaped(const gw_nvsmi *q, const gw_verify *v, const char *path)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	if (f == NULL)
-		abort();
-	gw_verify_text(f, q, v, path);
-	fclose(f);
-	gw_fputs_escaped(text, stdout);
-	free(text);
-}
-
 int
 gw_verify_command(const gw_table *t, const char *nvsmi_path, int json,
                   gw_err *e)
 {
 	gw_nvsmi q;
-	gw_verify v;
-	int rc;
+	size_t nfail;
 
 	if (load_capture(nvsmi_path, NULL, NULL, &q, e) != 0)
 		return GW_VERIFY_INPUT;
-	gw_verify_run(&q, t, &v);
-	if (json) {
-		json_t *o = gw_verify_json(&q, &v, nvsmi_path);
-		char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-
-		if (s != NULL) {
-			puts(s);
-			free(s);
-		}
-		json_decref(o);
-	} else {
-		print_text_escaped(&q, &v, nvsmi_path);
-	}
+	nfail = gw_verify_print(stdout, &q, t, nvsmi_path,
+	                        json ? GW_VERIFY_JSON : 0);
 	gw_out_flush();
-	rc = v.nfail > 0 ? GW_VERIFY_FAILED : GW_VERIFY_OK;
-	gw_verify_free(&v);
 	gw_nvsmi_free(&q);
-	return rc;
+	return nfail > 0 ? GW_VERIFY_FAILED : GW_VERIFY_OK;
 }
 
 /* ---- gpuwiz verify on the live guest ------------------------------------ */
@@ -101,10 +69,10 @@ typedef struct live_run {
 	gw_verify v;             /* the live rows */
 	int have_q;              /* a capture was given: */
 	gw_nvsmi q;
-	gw_verify qv;            /* its rows */
-	char *data;              /* its text */
+	char *data;              /* its text (for the bundle) */
 	size_t len;
-	char *text, *js;         /* the report */
+	size_t qfail;            /* its FAIL rows */
+	char *text, *js;         /* the report (for the bundle) */
 } live_run;
 
 /* The bundle's file must be new. */
@@ -125,14 +93,17 @@ bundle_arg_ok(const char *bundle, gw_err *e)
 	return 1;
 }
 
-/* The capture (when given), then the guest, then the checks of both. */
+/* The capture (when given; its text kept for the bundle when keep), then
+ * the guest, then the guest's checks (the capture's run as its report is
+ * printed). */
 static int
 live_load(live_run *r, const gw_table *t, const char *sysroot,
-          const char *nvsmi_path, gw_err *e)
+          const char *nvsmi_path, int keep, gw_err *e)
 {
 	memset(r, 0, sizeof *r);
 	if (nvsmi_path != NULL) {
-		if (load_capture(nvsmi_path, &r->data, &r->len, &r->q, e) != 0)
+		if (load_capture(nvsmi_path, keep ? &r->data : NULL, &r->len,
+		                 &r->q, e) != 0)
 			return -1;
 		r->have_q = 1;
 	}
@@ -143,33 +114,34 @@ live_load(live_run *r, const gw_table *t, const char *sysroot,
 		return -1;
 	}
 	gw_live_checks(&r->l, &r->v);
-	if (r->have_q)
-		gw_verify_run(&r->q, t, &r->qv);
 	return 0;
 }
 
-/* Both reports, text and JSON, in memory (the bundle holds both). */
+/* The report printed to out (how: verify_report.h); r->qfail set. */
 static void
-live_render(live_run *r, const char *nvsmi_path)
+live_print(live_run *r, FILE *out, const gw_table *t, const char *nvsmi_path,
+           unsigned how)
 {
-	json_t *o, *jq = NULL;
-	size_t tlen = 0;
-	FILE *f;
+	r->qfail = gw_verify_live_print(out, &r->l, &r->v,
+	                                r->have_q ? &r->q : NULL, t,
+	                                nvsmi_path, how);
+}
 
-	if (r->have_q)
-		jq = gw_verify_json(&r->q, &r->qv, nvsmi_path);
-	o = gw_verify_live_json(&r->l, &r->v, jq, r->have_q ? &r->qv : NULL);
-	r->js = gw_verify_json_text(o);
-	json_decref(o);
-	f = open_memstream(&r->text, &tlen);
-	if (f == NULL)
+/* Both reports, text (as it is) and JSON, in memory (the bundle holds
+ * both). */
+static void
+live_render(live_run *r, const gw_table *t, const char *nvsmi_path)
+{
+	size_t tlen = 0, jlen = 0;
+	FILE *f = open_memstream(&r->text, &tlen);
+	FILE *g = open_memstream(&r->js, &jlen);
+
+	if (f == NULL || g == NULL)
 		abort();
-	gw_verify_live_text(f, &r->l, &r->v);
-	if (r->have_q) {
-		fputs("\n", f);
-		gw_verify_text(f, &r->q, &r->qv, nvsmi_path);
-	}
+	live_print(r, f, t, nvsmi_path, GW_VERIFY_RAW);
+	live_print(r, g, t, nvsmi_path, GW_VERIFY_JSON);
 	fclose(f);
+	fclose(g);
 }
 
 static void
@@ -179,10 +151,8 @@ live_run_free(live_run *r)
 	free(r->js);
 	free(r->data);
 	gw_verify_free(&r->v);
-	if (r->have_q) {
-		gw_verify_free(&r->qv);
+	if (r->have_q)
 		gw_nvsmi_free(&r->q);
-	}
 	gw_live_free(&r->l);
 }
 
@@ -195,13 +165,20 @@ gw_verify_live_command(const gw_table *t, const char *sysroot,
 	int rc;
 
 	if (!bundle_arg_ok(bundle, e) ||
-	    live_load(&r, t, sysroot, nvsmi_path, e) != 0)
+	    live_load(&r, t, sysroot, nvsmi_path, bundle != NULL, e) != 0)
 		return GW_VERIFY_INPUT;
-	live_render(&r, nvsmi_path);
-	rc = r.v.nfail > 0 || (r.have_q && r.qv.nfail > 0) ? GW_VERIFY_FAILED
-	                                                 : GW_VERIFY_OK;
-	if (bundle != NULL &&
-	    gw_live_bundle_write(bundle, &r.l, r.data, r.len, r.text, r.js,
+	if (bundle == NULL) {
+		/* the report printed as it is made */
+		live_print(&r, stdout, t, nvsmi_path, json ? GW_VERIFY_JSON : 0);
+		gw_out_flush();
+		rc = r.v.nfail > 0 || r.qfail > 0 ? GW_VERIFY_FAILED
+		                                  : GW_VERIFY_OK;
+		live_run_free(&r);
+		return rc;
+	}
+	live_render(&r, t, nvsmi_path);
+	rc = r.v.nfail > 0 || r.qfail > 0 ? GW_VERIFY_FAILED : GW_VERIFY_OK;
+	if (gw_live_bundle_write(bundle, &r.l, r.data, r.len, r.text, r.js,
 	                         e) != 0)
 		rc = GW_VERIFY_INPUT;
 	if (rc != GW_VERIFY_INPUT) {
@@ -210,7 +187,7 @@ gw_verify_live_command(const gw_table *t, const char *sysroot,
 		else
 			gw_fputs_escaped(r.text, stdout);
 		gw_out_flush();
-		if (bundle != NULL && gw_verbosity() != GW_QUIET)
+		if (gw_verbosity() != GW_QUIET)
 			fprintf(stderr, _("gpuwiz verify: support bundle written "
 			                  "to %s\n"), bundle);
 	}

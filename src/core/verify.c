@@ -508,7 +508,7 @@ total_vram(const gw_nvsmi *q, const gw_verify *v)
 }
 
 void
-gw_verify_run(const gw_nvsmi *q, const gw_table *t, gw_verify *v)
+gw_verify_begin(const gw_nvsmi *q, const gw_table *t, gw_verify *v)
 {
 	size_t i;
 	gw_err le;
@@ -533,14 +533,22 @@ gw_verify_run(const gw_nvsmi *q, const gw_table *t, gw_verify *v)
 	check_gpus(v, q);
 	check_driver(v, q);
 	check_cuda(v, q);
-	for (i = 0; i < q->ngpus; i++) {
-		check_virt(v, &q->gpus[i], (int)i);
-		check_addressing(v, &q->gpus[i], (int)i);
-		check_license(v, &q->gpus[i], (int)i);
-		check_vgpus(v, &q->gpus[i], (int)i);
-		gw_verify_check_bar1(v, &q->gpus[i], (int)i, v->rows[i]);
-		gw_verify_check_fb(v, &q->gpus[i], (int)i, v->rows[i]);
-	}
+}
+
+void
+gw_verify_gpu(gw_verify *v, const gw_nvsmi *q, size_t i)
+{
+	check_virt(v, &q->gpus[i], (int)i);
+	check_addressing(v, &q->gpus[i], (int)i);
+	check_license(v, &q->gpus[i], (int)i);
+	check_vgpus(v, &q->gpus[i], (int)i);
+	gw_verify_check_bar1(v, &q->gpus[i], (int)i, v->rows[i]);
+	gw_verify_check_fb(v, &q->gpus[i], (int)i, v->rows[i]);
+}
+
+void
+gw_verify_end(gw_verify *v)
+{
 	if (!v->host && v->gpu_count >= 2) {
 		v->torchrun = gw_xasprintf("torchrun --nproc_per_node=%d %s",
 		                           v->gpu_count, GW_NCCL_CHECK_FILE);
@@ -559,3 +567,8 @@ gw_verify_run(const gw_nvsmi *q, const gw_table *t, gw_verify *v)
 	}
 }
 
+void
+gw_verify_drop_checks(gw_verify *v)
+{
+	gw_findings_free(&v->checks, &v->nchecks);
+}

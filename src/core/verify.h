@@ -6,11 +6,13 @@
  *
  * Three layers, each usable alone:
  *  1. gw_nvsmi_parse(): the text of `nvidia-smi -q` -> gw_nvsmi (pure).
- *  2. gw_verify_run(): gw_nvsmi + the GPU table -> PASS/INFO/WARN/FAIL
+ *  2. gw_verify_run() (or its steps, gw_verify_begin, gw_verify_gpu,
+ *     gw_verify_end): gw_nvsmi + the GPU table -> PASS/INFO/WARN/FAIL
  *     rows, each with a message and (where there is something to do) a fix
  *     (pure, cannot fail).
- *  3. gw_verify_command() (src/cli/cmd_guest.h): read the file, run 1 and 2,
- *     print text or JSON to stdout, return the exit status.
+ *  3. gw_verify_command() (src/cli/cmd_guest.h): read the file, run 2 as
+ *     the report is printed (text or JSON to stdout), return the exit
+ *     status.
  *
  * The nvidia-smi -q format, as the samples in tests/fixtures/nvidia-smi/
  * show it (R470 to R570 drivers):
@@ -266,10 +268,30 @@ typedef struct gw_verify {
 	size_t npass, ninfo, nwarn, nfail;
 } gw_verify;
 
-/* Run the checks.  t may be NULL (nothing is compared with the table).
- * Always succeeds; free *v with gw_verify_free. */
-void gw_verify_run(const gw_nvsmi *q, const gw_table *t, gw_verify *v);
+/* The checks in steps, so that a report can be printed as its rows are
+ * made (verify_report.h): begin (the table rows, what the whole capture
+ * decides: host, the GPU count, the MMIO size; the rows gpus, driver and
+ * cuda), then gw_verify_gpu for each GPU in order (its rows), then end
+ * (nccl).  t may be NULL (nothing is compared with the table).  Between
+ * steps the rows made so far may be dropped (gw_verify_drop_checks): the
+ * tallies stay.  Free *v with gw_verify_free. */
+void gw_verify_begin(const gw_nvsmi *q, const gw_table *t, gw_verify *v);
+void gw_verify_gpu(gw_verify *v, const gw_nvsmi *q, size_t i);
+void gw_verify_end(gw_verify *v);
+void gw_verify_drop_checks(gw_verify *v);
 void gw_verify_free(gw_verify *v);
+
+/* Run the checks, all the steps: every row in v.  Always succeeds. */
+static inline void
+gw_verify_run(const gw_nvsmi *q, const gw_table *t, gw_verify *v)
+{
+	size_t i;
+
+	gw_verify_begin(q, t, v);
+	for (i = 0; i < q->ngpus; i++)
+		gw_verify_gpu(v, q, i);
+	gw_verify_end(v);
+}
 
 /* The status words are gw_sev_check_id ("pass", "info", "warn", "fail":
  * JSON) and gw_sev_label ("PASS" ... translated: text), finding.h. */

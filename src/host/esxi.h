@@ -376,6 +376,11 @@ void gw_esxi_gpu_dev(const gw_table *t, const gw_esxi_pci_dev *d,
  * GW_ESXI_MAX_BYTES is refused.  0, or -1 with e set and *out empty. */
 int gw_esxi_gpu_list_read(const gw_table *t, const char *text,
                           const char *name, gw_gpu_list *out, gw_err *e);
+/* The same, the output read as produce hands it over (only the display
+ * devices' blocks are kept, not the output). */
+int gw_esxi_gpu_list_read_from(const gw_table *t, gw_esxi_produce *produce,
+                               void *pctx, const char *name,
+                               gw_gpu_list *out, gw_err *e);
 /* The same for a saved file (gpuwiz gpus --esxcli-file; missing, a
  * directory, unreadable, too large or holding a NUL byte: -1). */
 int gw_esxi_gpu_list_read_file(const gw_table *t, const char *path,

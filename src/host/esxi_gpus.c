@@ -101,6 +101,17 @@ gw_esxi_gpu_list_read(const gw_table *t, const char *text, const char *name,
 }
 
 int
+gw_esxi_gpu_list_read_from(const gw_table *t, gw_esxi_produce *produce,
+                           void *pctx, const char *name, gw_gpu_list *out,
+                           gw_err *e)
+{
+	esxi_src src = { .produce = produce, .pctx = pctx };
+
+	memset(out, 0, sizeof *out);
+	return gpu_list_src(t, &src, name ? name : CMD_PCI_LIST, out, e);
+}
+
+int
 gw_esxi_gpu_list_read_file(const gw_table *t, const char *path,
                            gw_gpu_list *out, gw_err *e)
 {

@@ -359,20 +359,12 @@ esxi_upgrade(gw_host *h, const gw_vm *vm, int current, int target,
 	return gw_esxi_session_upgrade(h->runner, vm->vmid, current, target, e);
 }
 
-/* gpuwiz gpus: esxcli's own listing, read as a saved one is. */
+/* gpuwiz gpus: esxcli's own listing, read as a saved one is, as it
+ * arrives. */
 static int
 esxi_gpus(gw_host *h, const gw_table *t, gw_gpu_list *out, gw_err *e)
 {
-	static const char *const argv[] = { "esxcli", "hardware", "pci", "list",
-	                                    NULL };
-	char *text = NULL;
-	int rc;
-
-	if (gw_runner_run_ok(h->runner, argv, &text, e) != 0)
-		return -1;
-	rc = gw_esxi_gpu_list_read(t, text, NULL, out, e);
-	free(text);
-	return rc;
+	return gw_esxi_session_gpus(h->runner, t, out, e);
 }
 
 const gw_host_methods gw_host_esxi_methods = {

@@ -112,6 +112,10 @@ int gw_runner_backup_file(gw_runner *r, const char *path, char **backup,
 /* esxcli hardware pci list, parsed (all devices; gw_esxi_pci_is_display
  * picks the GPUs). */
 int gw_esxi_session_list_pci(gw_runner *r, gw_esxi_pci_list *out, gw_err *e);
+/* esxcli hardware pci list as gpuwiz gpus lists it
+ * (gw_esxi_gpu_list_read), parsed as it arrives. */
+int gw_esxi_session_gpus(gw_runner *r, const gw_table *t, gw_gpu_list *out,
+                         gw_err *e);
 /* esxcli system version get, parsed (*out empty on failure). */
 int gw_esxi_session_version(gw_runner *r, gw_esxi_version *out, gw_err *e);
 /* esxcli system uuid get: the host's system id (malloc'ed, lower case). */

@@ -97,6 +97,16 @@ run_produce(void *pctx, gw_esxi_sink *sink, void *sctx, gw_err *e)
 }
 
 int
+gw_esxi_session_gpus(gw_runner *r, const gw_table *t, gw_gpu_list *out,
+                     gw_err *e)
+{
+	const char *argv[] = {"esxcli", "hardware", "pci", "list", NULL};
+	run_cmd c = { r, argv };
+
+	return gw_esxi_gpu_list_read_from(t, run_produce, &c, NULL, out, e);
+}
+
+int
 gw_esxi_session_list_vms(gw_runner *r, gw_vm_list *out, gw_err *e)
 {
 	const char *argv[] = {"vim-cmd", "vmsvc/getallvms", NULL};

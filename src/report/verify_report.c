@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include <jansson.h>
 
@@ -102,12 +103,10 @@ mmio_json(const gw_verify *v)
 	return v->mmio_gb ? json_integer((json_int_t)v->mmio_gb) : json_null();
 }
 
-json_t *
-gw_verify_json(const gw_nvsmi *q, const gw_verify *v, const char *path)
+/* The keys before "gpus": what the capture says about the machine. */
+static void
+head_json(json_t *o, const gw_nvsmi *q, const gw_verify *v, const char *path)
 {
-	json_t *o = json_object(), *gpus = json_array();
-	size_t i;
-
 	json_object_set_new(o, "file", gw_json_text(path));
 	json_object_set_new(o, "driver_version", jstr(q->driver_version));
 	json_object_set_new(o, "cuda_version", jstr(q->cuda_version));
@@ -115,39 +114,33 @@ gw_verify_json(const gw_nvsmi *q, const gw_verify *v, const char *path)
 	                    json_integer(q->attached_gpus) : json_null());
 	json_object_set_new(o, "host", json_boolean(v->host));
 	json_object_set_new(o, "nvidia_smi_error", jstr(q->error_text));
-	for (i = 0; i < q->ngpus; i++)
-		json_array_append_new(gpus, capture_gpu_json(&q->gpus[i],
-		                                             v->rows[i]));
-	json_object_set_new(o, "gpus", gpus);
-	json_object_set_new(o, "checks", checks_json(v, q));
+}
+
+/* The keys after "checks": what the rows decided, and their tally. */
+static void
+tail_json(json_t *o, const gw_verify *v)
+{
 	json_object_set_new(o, "mmio_size_gb", mmio_json(v));
 	json_object_set_new(o, "torchrun", jstr(v->torchrun));
 	json_object_set_new(o, "summary", summary_json(v->npass, v->ninfo,
 	                                               v->nwarn, v->nfail));
-	return o;
-}
-
-char *
-gw_verify_json_text(json_t *o)
-{
-	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	char *r = gw_xasprintf("%s\n", s ? s : "null");
-
-	free(s);
-	return r;
 }
 
 /* ---- text --------------------------------------------------------------- */
 
 /* The check rows like virt-host-validate ("Checking ... : PASS", titles
- * padded in cells; GW_LAYOUT_VERIFY), each with its message and fix,
- * then the tally: shared by the capture report and the live report. */
+ * padded in cells; GW_LAYOUT_VERIFY), each with its message and fix. */
 static void
-print_checks(FILE *f, const gw_verify *v)
+print_rows(FILE *f, const gw_verify *v)
 {
-	fputs("\n", f);
 	gw_findings_print(f, v->checks, v->nchecks, GW_LAYOUT_VERIFY,
 	                  GW_TOPIC_ALL);
+}
+
+/* The tally after the rows. */
+static void
+print_tally(FILE *f, const gw_verify *v)
+{
 	fputs("\n", f);
 	fprintf(f, _("Result: %zu PASS, %zu INFO, %zu WARN, %zu FAIL\n"),
 	        v->npass, v->ninfo, v->nwarn, v->nfail);
@@ -183,11 +176,10 @@ print_capture_gpu(FILE *f, const gw_nvsmi_gpu *g, const gw_gpu *row)
 		        dash(g->licensed_product), dash(g->license_status));
 }
 
-void
-gw_verify_text(FILE *f, const gw_nvsmi *q, const gw_verify *v,
-               const char *path)
+/* The capture's facts before its GPUs. */
+static void
+print_capture_head(FILE *f, const gw_nvsmi *q, const char *path)
 {
-	size_t i;
 	char att[24] = "-";
 
 	if (q->attached_gpus >= 0)
@@ -203,9 +195,260 @@ gw_verify_text(FILE *f, const gw_nvsmi *q, const gw_verify *v,
 		        dash(q->driver_version), dash(q->cuda_version), att);
 	if (q->error_text != NULL)
 		fprintf(f, "  nvidia-smi: %s\n", q->error_text);
+}
+
+/* ---- the capture's report as its rows are made -------------------------- */
+
+/* A stream whose text reaches out escaped (gw_fputs_escaped), whole
+ * lines at a time: escaped a character at a time, the lines of a text
+ * escape as the whole text does, and a character is never cut. */
+typedef struct esc_out {
+	FILE *out;
+	gw_buf pend;             /* what stdio wrote since the last line end */
+} esc_out;
+
+static ssize_t
+esc_write(void *c, const char *p, size_t n)
+{
+	esc_out *x = c;
+	const char *nl;
+	size_t k;
+	char keep;
+
+	gw_buf_add(&x->pend, p, n);
+	nl = memrchr(x->pend.data, '\n', x->pend.len);
+	if (nl == NULL)
+		return (ssize_t)n;
+	k = (size_t)(nl - x->pend.data) + 1;
+	keep = x->pend.data[k];
+	x->pend.data[k] = '\0';
+	gw_fputs_escaped(x->pend.data, x->out);
+	x->pend.data[k] = keep;
+	memmove(x->pend.data, x->pend.data + k, x->pend.len - k + 1);
+	x->pend.len -= k;
+	return (ssize_t)n;
+}
+
+static int
+esc_close(void *c)
+{
+	esc_out *x = c;
+
+	if (x->pend.len > 0)
+		gw_fputs_escaped(x->pend.data, x->out);
+	gw_buf_free(&x->pend);
+	return 0;
+}
+
+/* out itself (raw), or a stream to it through x (escaped); end with
+ * text_close. */
+static FILE *
+text_open(FILE *out, int raw, esc_out *x)
+{
+	static const cookie_io_functions_t io = { .write = esc_write,
+	                                          .close = esc_close };
+	FILE *f;
+
+	if (raw)
+		return out;
+	x->out = out;
+	gw_buf_init(&x->pend);
+	if ((f = fopencookie(x, "w", io)) == NULL)
+		abort();
+	return f;
+}
+
+static void
+text_close(FILE *f, FILE *out)
+{
+	if (f != out)
+		fclose(f);
+}
+
+/* The capture's text report (v begun) to f, each GPU's rows dropped once
+ * printed. */
+static void
+stream_text(FILE *f, const gw_nvsmi *q, gw_verify *v, const char *path)
+{
+	size_t i;
+
+	print_capture_head(f, q, path);
 	for (i = 0; i < q->ngpus; i++)
 		print_capture_gpu(f, &q->gpus[i], v->rows[i]);
-	print_checks(f, v);
+	fputs("\n", f);
+	print_rows(f, v);
+	for (i = 0; i < q->ngpus; i++) {
+		gw_verify_drop_checks(v);
+		gw_verify_gpu(v, q, i);
+		print_rows(f, v);
+	}
+	gw_verify_drop_checks(v);
+	gw_verify_end(v);
+	print_rows(f, v);
+	print_tally(f, v);
+}
+
+/* x as json_dumps writes it at depth levels of nesting (depth <= 8):
+ * each line after the first indented by two blanks a level. */
+static void
+put_json(FILE *out, json_t *x, int depth)
+{
+	static const char sp[] = "                ";
+	char *s = json_dumps(x, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	                        JSON_ENCODE_ANY);
+	size_t blanks = 2 * (size_t)depth;
+	const char *a, *nl;
+
+	if (blanks > sizeof sp - 1)
+		blanks = sizeof sp - 1;
+	for (a = s ? s : "null"; (nl = strchr(a, '\n')) != NULL; a = nl + 1) {
+		fwrite(a, 1, (size_t)(nl - a) + 1, out);
+		fwrite(sp, 1, blanks, out);
+	}
+	fputs(a, out);
+	free(s);
+}
+
+/* An object being printed as json_dumps prints it, at depth levels of
+ * nesting, a member at a time; the array member open has n elements so
+ * far. */
+typedef struct jout {
+	FILE *out;
+	int depth;
+	int first;               /* no member yet */
+	size_t n;
+} jout;
+
+/* Member k's key (the first opens the object). */
+static void
+put_key(jout *o, const char *k)
+{
+	json_t *key = json_string(k);
+
+	fprintf(o->out, "%s%*s", o->first ? "{\n" : ",\n", 2 * o->depth + 2,
+	        "");
+	o->first = 0;
+	put_json(o->out, key, 0);
+	fputs(": ", o->out);
+	json_decref(key);
+}
+
+/* The members of x, in order. */
+static void
+put_members(jout *o, json_t *x)
+{
+	const char *k;
+	json_t *m;
+
+	json_object_foreach(x, k, m) {
+		put_key(o, k);
+		put_json(o->out, m, o->depth + 1);
+	}
+}
+
+/* Array member k, its elements to follow (put_element, close_array). */
+static void
+open_array(jout *o, const char *k)
+{
+	put_key(o, k);
+	fputs("[", o->out);
+	o->n = 0;
+}
+
+static void
+put_element(jout *o, json_t *x)
+{
+	fprintf(o->out, "%s%*s", o->n ? ",\n" : "\n", 2 * o->depth + 4, "");
+	put_json(o->out, x, o->depth + 2);
+	o->n++;
+}
+
+static void
+close_array(jout *o)
+{
+	if (o->n)
+		fprintf(o->out, "\n%*s]", 2 * o->depth + 2, "");
+	else
+		fputs("]", o->out);
+}
+
+static void
+close_object(jout *o)
+{
+	fprintf(o->out, "\n%*s}", 2 * o->depth, "");
+}
+
+/* The rows made since the last drop as elements of "checks", dropped. */
+static void
+put_rows(jout *o, const gw_nvsmi *q, gw_verify *v)
+{
+	json_t *a = checks_json(v, q), *x;
+	size_t i;
+
+	json_array_foreach(a, i, x)
+		put_element(o, x);
+	json_decref(a);
+	gw_verify_drop_checks(v);
+}
+
+/* The capture's JSON report (v begun) as json_dumps would print the
+ * whole object at depth levels of nesting (no newline after it), its
+ * "gpus" and "checks" one element at a time. */
+static void
+stream_json(FILE *out, const gw_nvsmi *q, gw_verify *v, const char *path,
+            int depth)
+{
+	jout o = { out, depth, 1, 0 };
+	json_t *x = json_object();
+	size_t i;
+
+	head_json(x, q, v, path);
+	put_members(&o, x);
+	json_decref(x);
+	open_array(&o, "gpus");
+	for (i = 0; i < q->ngpus; i++) {
+		x = capture_gpu_json(&q->gpus[i], v->rows[i]);
+		put_element(&o, x);
+		json_decref(x);
+	}
+	close_array(&o);
+	open_array(&o, "checks");
+	put_rows(&o, q, v);
+	for (i = 0; i < q->ngpus; i++) {
+		gw_verify_gpu(v, q, i);
+		put_rows(&o, q, v);
+	}
+	gw_verify_end(v);
+	put_rows(&o, q, v);
+	close_array(&o);
+	x = json_object();
+	tail_json(x, v);
+	put_members(&o, x);
+	json_decref(x);
+	close_object(&o);
+}
+
+size_t
+gw_verify_print(FILE *out, const gw_nvsmi *q, const gw_table *t,
+                const char *path, unsigned how)
+{
+	gw_verify v;
+	size_t nfail;
+
+	gw_verify_begin(q, t, &v);
+	if (how & GW_VERIFY_JSON) {
+		stream_json(out, q, &v, path, 0);
+		fputs("\n", out);
+	} else {
+		esc_out x;
+		FILE *f = text_open(out, (how & GW_VERIFY_RAW) != 0, &x);
+
+		stream_text(f, q, &v, path);
+		text_close(f, out);
+	}
+	nfail = v.nfail;
+	gw_verify_free(&v);
+	return nfail;
 }
 
 /* ---- gpuwiz verify on the live guest ------------------------------------ */
@@ -216,8 +459,10 @@ live_pci(const gw_live_gpu *g)
 	return gw_xasprintf("%04x:%04x", g->vendor, g->device);
 }
 
-void
-gw_verify_live_text(FILE *f, const gw_live_sys *l, const gw_verify *v)
+/* The live guest's text report: the system, the driver, each NVIDIA GPU,
+ * then the rows and their tally. */
+static void
+live_text(FILE *f, const gw_live_sys *l, const gw_verify *v)
 {
 	size_t i;
 
@@ -238,7 +483,9 @@ gw_verify_live_text(FILE *f, const gw_live_sys *l, const gw_verify *v)
 			        g->bdf, "-", pci);
 		free(pci);
 	}
-	print_checks(f, v);
+	fputs("\n", f);
+	print_rows(f, v);
+	print_tally(f, v);
 }
 
 /* Is BAR k of g worth listing: BAR1 always, else one with an address or
@@ -285,12 +532,12 @@ live_gpu_json(const gw_live_gpu *g)
 	return j;
 }
 
-json_t *
-gw_verify_live_json(const gw_live_sys *l, const gw_verify *v, json_t *nvsmi,
-                    const gw_verify *qv)
+/* The live report's keys before "nvidia_smi_q". */
+static void
+live_head_json(json_t *o, const gw_live_sys *l, const gw_verify *v)
 {
-	json_t *o = json_object(), *gpus = json_array();
-	size_t i, np = v->npass, ni = v->ninfo, nw = v->nwarn, nf = v->nfail;
+	json_t *gpus = json_array();
+	size_t i;
 
 	json_object_set_new(o, "sysroot", gw_json_text(l->sysroot && *l->sysroot
 	                                               ? l->sysroot : "/"));
@@ -300,14 +547,64 @@ gw_verify_live_json(const gw_live_sys *l, const gw_verify *v, json_t *nvsmi,
 	json_object_set_new(o, "gpus", gpus);
 	json_object_set_new(o, "checks", checks_json(v, NULL));
 	json_object_set_new(o, "mmio_size_gb", mmio_json(v));
-	json_object_set_new(o, "nvidia_smi_q", nvsmi ? nvsmi : json_null());
+}
+
+/* The tally of v's rows and qv's (qv may be NULL). */
+static json_t *
+live_summary_json(const gw_verify *v, const gw_verify *qv)
+{
+	size_t np = v->npass, ni = v->ninfo, nw = v->nwarn, nf = v->nfail;
+
 	if (qv) {
 		np += qv->npass;
 		ni += qv->ninfo;
 		nw += qv->nwarn;
 		nf += qv->nfail;
 	}
-	json_object_set_new(o, "summary", summary_json(np, ni, nw, nf));
-	return o;
+	return summary_json(np, ni, nw, nf);
 }
 
+size_t
+gw_verify_live_print(FILE *out, const gw_live_sys *l, const gw_verify *v,
+                     const gw_nvsmi *q, const gw_table *t, const char *path,
+                     unsigned how)
+{
+	gw_verify qv;
+	size_t nfail;
+
+	memset(&qv, 0, sizeof qv);
+	if (q != NULL)
+		gw_verify_begin(q, t, &qv);
+	if (how & GW_VERIFY_JSON) {
+		jout o = { out, 0, 1, 0 };
+		json_t *x = json_object();
+
+		live_head_json(x, l, v);
+		put_members(&o, x);
+		json_decref(x);
+		put_key(&o, "nvidia_smi_q");
+		if (q != NULL)
+			stream_json(out, q, &qv, path, 1);
+		else
+			fputs("null", out);
+		put_key(&o, "summary");
+		x = live_summary_json(v, q ? &qv : NULL);
+		put_json(out, x, 1);
+		json_decref(x);
+		close_object(&o);
+		fputs("\n", out);
+	} else {
+		esc_out x;
+		FILE *f = text_open(out, (how & GW_VERIFY_RAW) != 0, &x);
+
+		live_text(f, l, v);
+		if (q != NULL) {
+			fputs("\n", f);
+			stream_text(f, q, &qv, path);
+		}
+		text_close(f, out);
+	}
+	nfail = qv.nfail;
+	gw_verify_free(&qv);
+	return nfail;
+}

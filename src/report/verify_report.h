@@ -9,17 +9,26 @@
 #include "verify_live.h"
 
 #include <stdio.h>
-#include <jansson.h>
 
-/* The capture's report (gpuwiz verify --nvidia-smi-q FILE; path names it):
+/* How a report is printed: text escaped for a terminal (0), text as it
+ * is (GW_VERIFY_RAW: the support bundle's copy) or JSON (GW_VERIFY_JSON). */
+enum {
+	GW_VERIFY_RAW  = 1 << 0,
+	GW_VERIFY_JSON = 1 << 1
+};
+
+/* The capture's report (gpuwiz verify --nvidia-smi-q FILE; path names it),
+ * its checks run here (gw_verify_begin, gw_verify_gpu, gw_verify_end with
+ * table t) and printed to out as they are made, one GPU's rows held at a
+ * time:
  *  - text: the capture's facts, then one row per check in the style of
  *    virt-host-validate,
  *      "Checking the driver version                   : PASS"
  *    (the title padded to 56 terminal cells, so CJK titles line up)
  *    followed by the message and, when there is one, a "fix:" line; then
- *    "Result: N PASS, N INFO, N WARN, N FAIL" (written to f as read: the
- *    caller escapes it for a terminal);
- *  - JSON, one object:
+ *    "Result: N PASS, N INFO, N WARN, N FAIL";
+ *  - JSON, one object, indented by two and a final newline, as
+ *    json_dumps prints it:
  *      {"file", "driver_version", "cuda_version", "attached_gpus",
  *       "host", "nvidia_smi_error", "gpus": [{"bus_id", "product_name",
  *       "pci_id" ("10de:2335"), "subsys_id", "table_id", "virtualization_mode", "host_vgpu_mode",
@@ -28,23 +37,22 @@
  *       "checks": [{"id", "status", "gpu" (bus id or null), "message",
  *       "fix"}], "mmio_size_gb", "torchrun",
  *       "summary": {"pass", "info", "warn", "fail"}}
- *    with null for what is absent or unknown (a new object). */
-void gw_verify_text(FILE *f, const gw_nvsmi *q, const gw_verify *v,
-                    const char *path);
-json_t *gw_verify_json(const gw_nvsmi *q, const gw_verify *v,
-                       const char *path);
+ *    with null for what is absent or unknown.
+ * The count of FAIL rows. */
+size_t gw_verify_print(FILE *out, const gw_nvsmi *q, const gw_table *t,
+                       const char *path, unsigned how);
 
-/* The live guest's report (gpuwiz verify [--sysroot DIR]): the system,
- * the driver, each NVIDIA GPU, then the rows as above.  JSON:
- * {"sysroot", "driver_version", "gpus": [{"bdf", "pci_id", "subsys_id",
- * "table_id", "driver", "bars": [{"index", "start", "size"}]}], "checks":
- * [...], "mmio_size_gb", "nvidia_smi_q": (nvsmi: gw_verify_json's object,
- * taken over, or null), "summary": (v's rows and qv's, qv may be NULL)}. */
-void gw_verify_live_text(FILE *f, const gw_live_sys *l, const gw_verify *v);
-json_t *gw_verify_live_json(const gw_live_sys *l, const gw_verify *v,
-                            json_t *nvsmi, const gw_verify *qv);
-
-/* o as printed: indented, keys in order, a final newline (malloc'ed). */
-char *gw_verify_json_text(json_t *o);
+/* The live guest's report (gpuwiz verify [--sysroot DIR]; v: its rows),
+ * printed to out as above: the system, the driver, each NVIDIA GPU, then
+ * the rows; with a capture q, a blank line and the capture's report.
+ * JSON: {"sysroot", "driver_version", "gpus": [{"bdf", "pci_id",
+ * "subsys_id", "table_id", "driver", "bars": [{"index", "start",
+ * "size"}]}], "checks": [...], "mmio_size_gb", "nvidia_smi_q": (the
+ * capture's object, or null), "summary": (v's rows and the capture's)}.
+ * The count of the capture's FAIL rows. */
+size_t gw_verify_live_print(FILE *out, const gw_live_sys *l,
+                            const gw_verify *v, const gw_nvsmi *q,
+                            const gw_table *t, const char *path,
+                            unsigned how);
 
 #endif

@@ -9,6 +9,9 @@
 #       gpus --esxcli-file (esxcli hardware pci list, network blocks added):
 #         read line by line, only the GPUs kept: peak at 8x <= 1.5 x peak
 #         at 1x;
+#       gpus on an ESXi shell (the same listing from the stand-in of
+#         tests/esxi-standins): esxcli's output read as it arrives, only
+#         the GPUs kept: the same rule;
 #       vms on an ESXi shell (vim-cmd vmsvc/getallvms, the stand-ins of
 #         tests/esxi-standins): the VMs are the result, so the peak grows
 #         with them, by at most 3.25 times the bytes of their rows (each
@@ -22,9 +25,11 @@
 #         keep only what the result needs: with process entries added to
 #         a GPU's section (which verify does not read) and with vmware.log
 #         lines added, the peak does not grow with the input (peak at 8x
-#         <= peak at 1x + 4 KiB); with GPU sections added, only the GPUs'
-#         fields and report rows grow (peak growth <= 0.25 x the input's
-#         growth: a section is 9.5 KB, what is kept of it about 1.6 KB).
+#         <= peak at 1x + 4 KiB); with GPU sections added, text and JSON,
+#         only the GPUs' fields grow: the report is printed as its rows
+#         are made, one GPU's rows at a time (peak growth <= 0.02 x the
+#         input's growth: a section is 9.5 KB, its fields well under
+#         0.2 KB), on a live guest too (--sysroot, without --bundle);
 # GPUWIZ_BIN (with GPUWIZ_TABLE, GPUWIZ_MODULE_DIR) runs it on another
 # build.  Never a wall time.
 . "$(dirname "$0")/lib.sh"
@@ -156,20 +161,53 @@ PATH="$SB:$PATH" shape "vms (output it does not keep)" gen_unkept ratio \
 	'"$GPUWIZ" vms'
 check "vms: the 256 VMs at 8x, none asked one by one" \
 	sh -c "[ \$(PATH='$SB':\$PATH '$GPUWIZ' vms | grep -c ' vmx-13 ') -eq 256 ] && ! grep -q power.getstate '$SB/standin.log'"
+
+# ---- esxcli hardware pci list on an ESXi shell: the listing of gen_pci,
+# printed by the stand-in
+gen_pci_host() {
+	gen_pci "$1"
+	cp "$IN" "$SB/state/pci"
+}
+PATH="$SB:$PATH" shape "gpus on an ESXi shell (esxcli hardware pci list)" \
+	gen_pci_host ratio '"$GPUWIZ" gpus'
+# the 8x listing (left in the state by shape): printed as the saved one is
+PATH="$SB:$PATH" "$GPUWIZ" gpus | tail -n +2 >"$TMP/h8.txt" &&
+	"$GPUWIZ" gpus --esxcli-file "$TMP/in.8" | tail -n +2 >"$TMP/f8.txt"
+check "gpus on an ESXi shell: at 8x the rows of the saved listing" \
+	cmp -s "$TMP/h8.txt" "$TMP/f8.txt"
+rm -f "$SB/state/pci"
 unset GW_STANDIN_STATE GW_STANDIN_LOG
 
-# ---- nvidia-smi -q: the header and K x 8 copies of the GPU section of a
-# real H200 capture, each at its own bus id
+# ---- nvidia-smi -q: the header and K x 64 copies of the GPU section of a
+# real H200 capture, each at its own bus id (64 at 1x: what a report of
+# fewer GPUs holds hides below the peak of gpuwiz's start)
 NV_FIX=$FIX/nvidia-smi/h200-sxm-passthrough-vm.txt
 gen_nv() {
-	awk -v n=$(($1 * 8)) 'NR == FNR { if (/^GPU /) ins = 1
+	awk -v n=$(($1 * 64)) 'NR == FNR { if (/^GPU /) ins = 1
 		if (ins) sec[++m] = $0; else head[++h] = $0; next }
 	END { for (i = 1; i <= h; i++) print head[i]
-		for (k = 0; k < n; k++) { printf "GPU 00000000:%02X:00.0\n", k
+		for (k = 0; k < n; k++) {
+			printf "GPU %08X:%02X:00.0\n", int(k / 256), k % 256
 			for (i = 2; i <= m; i++) print sec[i] } }' "$NV_FIX" "$NV_FIX" >"$IN"
 }
-shape "verify --nvidia-smi-q (GPU sections)" gen_nv 0.25 \
+shape "verify --nvidia-smi-q (GPU sections)" gen_nv 0.02 \
 	'"$GPUWIZ" verify --nvidia-smi-q "$IN"'
+shape "verify --nvidia-smi-q --json (GPU sections)" gen_nv 0.02 \
+	'"$GPUWIZ" verify --nvidia-smi-q "$IN" --json'
+# the same capture beside a live guest: a copy of its / with the H200 at
+# 0000:03:00.0 and the driver loaded
+G=$TMP/guest D=$TMP/guest/sys/bus/pci/devices/0000:03:00.0
+mkdir -p "$D" "$G/proc/driver/nvidia"
+printf '0x10de\n' >"$D/vendor"
+printf '0x2335\n' >"$D/device"
+printf '0x030200\n' >"$D/class"
+printf '0x00000000f0000000 0x00000000f0ffffff 0x0000000000040200\n' >"$D/resource"
+printf 'NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.90.07  Fri May 31 2024\n' \
+	>"$G/proc/driver/nvidia/version"
+shape "verify --sysroot --nvidia-smi-q (GPU sections)" gen_nv 0.02 \
+	'"$GPUWIZ" verify --sysroot "$G" --nvidia-smi-q "$IN"'
+shape "verify --sysroot --nvidia-smi-q --json (GPU sections)" gen_nv 0.02 \
+	'"$GPUWIZ" verify --sysroot "$G" --nvidia-smi-q "$IN" --json'
 
 # ---- nvidia-smi -q: a real vGPU guest's capture with K x 200 more
 # process entries in the layout of its own (one GPU)
