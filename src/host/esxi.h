@@ -26,6 +26,8 @@
 #include "gputable.h"
 #include "hosttypes.h"
 
+#include <string.h>
+
 /* Largest input the parsers and the command accept. */
 #define GW_ESXI_MAX_BYTES (16u << 20)
 
@@ -103,14 +105,13 @@ typedef struct gw_esxi_pci_list {
 	size_t n;
 } gw_esxi_pci_list;
 
-/* Parse `esxcli hardware pci list`.  Before the first block, lines
+/* `esxcli hardware pci list` is read as it arrives
+ * (gw_esxi_pci_list_read_from, below).  Before the first block, lines
  * starting with '#' (notes added to a saved file) are skipped, and so are
  * lines holding the command itself ("[root@esx:~] esxcli hardware pci
  * list"); the other parsers do the same with their commands.  At least one device block is required: text that is not this
  * command's output fails at its first line with an error saying what was
  * expected.  A PCI address printed twice is an error. */
-int gw_esxi_parse_pci_list(const char *text, const char *name,
-                           gw_esxi_pci_list *out, gw_err *e);
 void gw_esxi_pci_list_free(gw_esxi_pci_list *l);
 
 /* Value of a field by key (case-insensitive), NULL when absent. */
@@ -120,6 +121,53 @@ const gw_esxi_pci_dev *gw_esxi_pci_find(const gw_esxi_pci_list *l,
                                         const char *bdf);
 /* Display-class device (PCI base class 0x03: VGA, XGA, 3D, other)? */
 int gw_esxi_pci_is_display(const gw_esxi_pci_dev *d);
+/* Which blocks of a listing read as it arrives are kept: 1 to keep d;
+ * ctx is the reader's (gw_esxi_session_list_pci). */
+typedef int gw_esxi_pci_keep(const gw_esxi_pci_dev *d, const void *ctx);
+/* The display-class devices (ctx unused). */
+int gw_esxi_pci_keep_display(const gw_esxi_pci_dev *d, const void *ctx);
+/* The device at the PCI address ctx (a const char *, as gw_esxi_pci_find
+ * reads it). */
+int gw_esxi_pci_keep_addr(const gw_esxi_pci_dev *d, const void *ctx);
+/* gw_esxi_parse_pci_list over the output produce hands over as it
+ * arrives (name: the source in messages), keeping only the blocks keep
+ * accepts (NULL: every block). */
+int gw_esxi_pci_list_read_from(gw_esxi_produce *produce, void *pctx,
+                               const char *name, gw_esxi_pci_keep *keep,
+                               const void *kctx, gw_esxi_pci_list *out,
+                               gw_err *e);
+
+/* A text (pctx, NUL-terminated) handed over as a command's output, in
+ * copies of 4 KiB (the sink may change the bytes it is given). */
+static inline int
+gw_esxi_text_produce(void *pctx, gw_esxi_sink *sink, void *sctx, gw_err *e)
+{
+	const char *t = (const char *)pctx;
+	size_t left = strlen(t);
+	char chunk[4096];
+
+	(void)e;
+	while (left > 0) {
+		size_t n = left < sizeof chunk ? left : sizeof chunk;
+
+		memcpy(chunk, t, n);
+		sink(sctx, chunk, n);
+		t += n;
+		left -= n;
+	}
+	return 0;
+}
+
+/* The whole listing in text, every device kept (a saved listing in the
+ * tests and fuzz targets: the program reads it as it arrives). */
+static inline int
+gw_esxi_parse_pci_list(const char *text, const char *name,
+                       gw_esxi_pci_list *out, gw_err *e)
+{
+	return gw_esxi_pci_list_read_from(gw_esxi_text_produce,
+	                                  (void *)(text ? text : ""), name, NULL,
+	                                  NULL, out, e);
+}
 /* Passthrough configured: 1 when Configured Owner is "VM Passthru", 0 for
  * any other owner, -1 when the block has no Configured Owner. */
 int gw_esxi_pci_passthru_enabled(const gw_esxi_pci_dev *d);

@@ -55,12 +55,6 @@ gw_esxi_gpu_dev(const gw_table *t, const gw_esxi_pci_dev *d, gw_gpu_dev *g)
 		g->current_owner = gw_xstrdup(d->current_owner);
 }
 
-static int
-keep_display(const gw_esxi_pci_dev *d)
-{
-	return gw_esxi_pci_is_display(d);
-}
-
 /* The display devices of src, read line by line: only their blocks are
  * kept, so memory grows with the GPUs, not with the listing. */
 static int
@@ -70,7 +64,8 @@ gpu_list_src(const gw_table *t, const esxi_src *src, const char *name,
 	gw_esxi_pci_list pci;
 	size_t i;
 
-	if (esxi_parse_pci_src(src, name, keep_display, &pci, e) != 0)
+	if (esxi_parse_pci_src(src, name, gw_esxi_pci_keep_display, NULL, &pci,
+	                       e) != 0)
 		return -1;
 	out->source = gw_xstrdup(name);
 	out->gpus = gw_xcalloc(pci.n ? pci.n : 1, sizeof *out->gpus);

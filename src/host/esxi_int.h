@@ -112,9 +112,10 @@ void esxi_fmt_bdf(char *out, size_t n, unsigned dom, unsigned bus,
 /* ---- esxcli hardware pci list (esxi_pci.c) ---------------------------- */
 
 /* gw_esxi_parse_pci_list over src, keeping only the blocks keep accepts
- * (all when NULL); "no device block" counts every block read. */
+ * (all when NULL; kctx passed to it); "no device block" counts every
+ * block read. */
 int esxi_parse_pci_src(const esxi_src *src, const char *name,
-                       int (*keep)(const gw_esxi_pci_dev *d),
+                       gw_esxi_pci_keep *keep, const void *kctx,
                        gw_esxi_pci_list *out, gw_err *e);
 
 /* ---- "Key: Value" fields ----------------------------------------------- */

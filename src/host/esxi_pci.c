@@ -50,7 +50,8 @@ typedef struct pci_slot {
 typedef struct pci_parse {
 	gw_esxi_pci_list *out;
 	size_t cap;              /* of out->devs */
-	int (*keep)(const gw_esxi_pci_dev *d);  /* NULL: every block */
+	gw_esxi_pci_keep *keep;  /* NULL: every block */
+	const void *kctx;        /* keep's */
 	gw_esxi_pci_dev cur;     /* the open block, fields in slots */
 	int open;                /* cur holds a block */
 	size_t blocks;           /* blocks read */
@@ -339,7 +340,7 @@ finish_dev(pci_parse *ps)
 		              f->value);
 		return -1;
 	}
-	if (ps->keep == NULL || ps->keep(d))
+	if (ps->keep == NULL || ps->keep(d, ps->kctx))
 		dev_keep(ps);
 	return 0;
 }
@@ -472,10 +473,11 @@ parse_free(pci_parse *ps)
 
 int
 esxi_parse_pci_src(const esxi_src *src, const char *name,
-                   int (*keep)(const gw_esxi_pci_dev *d),
+                   gw_esxi_pci_keep *keep, const void *kctx,
                    gw_esxi_pci_list *out, gw_err *e)
 {
-	pci_parse ps = { .out = out, .keep = keep, .name = name, .e = e };
+	pci_parse ps = { .out = out, .keep = keep, .kctx = kctx, .name = name,
+	                 .e = e };
 	int rc = -1;
 
 	memset(out, 0, sizeof *out);
@@ -498,31 +500,37 @@ done:
 	return rc;
 }
 
-int
-gw_esxi_parse_pci_list(const char *text, const char *name,
-                       gw_esxi_pci_list *out, gw_err *e)
-{
-	esxi_src src = { .text = text };
 
-	return esxi_parse_pci_src(&src, name, NULL, out, e);
+int
+gw_esxi_pci_list_read_from(gw_esxi_produce *produce, void *pctx,
+                           const char *name, gw_esxi_pci_keep *keep,
+                           const void *kctx, gw_esxi_pci_list *out,
+                           gw_err *e)
+{
+	esxi_src src = { .produce = produce, .pctx = pctx };
+
+	return esxi_parse_pci_src(&src, name, keep, kctx, out, e);
+}
+
+int
+gw_esxi_pci_keep_addr(const gw_esxi_pci_dev *d, const void *ctx)
+{
+	unsigned dom, bus, dev, fn;
+
+	return d != NULL && ctx != NULL &&
+	       esxi_parse_addr(ctx, 1, &dom, &bus, &dev, &fn) == 0 &&
+	       d->domain == dom && d->bus == bus && d->slot == dev &&
+	       d->function == fn;
 }
 
 const gw_esxi_pci_dev *
 gw_esxi_pci_find(const gw_esxi_pci_list *l, const char *bdf)
 {
-	unsigned dom, bus, dev, fn;
 	size_t i;
 
-	if (l == NULL || bdf == NULL ||
-	    esxi_parse_addr(bdf, 1, &dom, &bus, &dev, &fn) != 0)
-		return NULL;
-	for (i = 0; i < l->n; i++) {
-		const gw_esxi_pci_dev *d = &l->devs[i];
-
-		if (d->domain == dom && d->bus == bus && d->slot == dev &&
-		    d->function == fn)
-			return d;
-	}
+	for (i = 0; l != NULL && i < l->n; i++)
+		if (gw_esxi_pci_keep_addr(&l->devs[i], bdf))
+			return &l->devs[i];
 	return NULL;
 }
 
@@ -530,6 +538,13 @@ int
 gw_esxi_pci_is_display(const gw_esxi_pci_dev *d)
 {
 	return d != NULL && (d->device_class >> 8) == 0x03;
+}
+
+int
+gw_esxi_pci_keep_display(const gw_esxi_pci_dev *d, const void *ctx)
+{
+	(void)ctx;
+	return gw_esxi_pci_is_display(d);
 }
 
 int

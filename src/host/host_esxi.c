@@ -157,7 +157,9 @@ gpu_rows(gw_host *h, const gw_table *t, gw_host_probe *p)
 	e.msg[0] = '\0';
 	gw_esxi_pci_list_free(&h->pci);
 	gw_host_drop_bdfs(h);
-	if (gw_esxi_session_list_pci(h->runner, &h->pci, &e) != 0) {
+	/* the displays only: the rows and the GPUs' blocks (gpu_dev) */
+	if (gw_esxi_session_list_pci(h->runner, gw_esxi_pci_keep_display, NULL,
+	                             &h->pci, &e) != 0) {
 		p->gpus_error = gw_xstrdup(e.msg);
 		gw_host_row(p, "gpu-present", GW_SEV_ERROR,
 		            gw_xstrdup(_("Checking for GPUs")), gw_xstrdup(e.msg),

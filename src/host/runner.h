@@ -109,9 +109,12 @@ int gw_runner_backup_file(gw_runner *r, const char *path, char **backup,
 
 /* ---- ESXi operations ------------------------------------------------- */
 
-/* esxcli hardware pci list, parsed (all devices; gw_esxi_pci_is_display
- * picks the GPUs). */
-int gw_esxi_session_list_pci(gw_runner *r, gw_esxi_pci_list *out, gw_err *e);
+/* esxcli hardware pci list, parsed as it arrives: only the blocks keep
+ * accepts are kept (keep NULL: every device; gw_esxi_pci_keep_display,
+ * gw_esxi_pci_keep_addr with kctx the address). */
+int gw_esxi_session_list_pci(gw_runner *r, gw_esxi_pci_keep *keep,
+                             const void *kctx, gw_esxi_pci_list *out,
+                             gw_err *e);
 /* esxcli hardware pci list as gpuwiz gpus lists it
  * (gw_esxi_gpu_list_read), parsed as it arrives. */
 int gw_esxi_session_gpus(gw_runner *r, const gw_table *t, gw_gpu_list *out,

@@ -36,20 +36,6 @@ runner_dev_label(const gw_esxi_pci_dev *d)
 
 /* ---- listings --------------------------------------------------------- */
 
-int
-gw_esxi_session_list_pci(gw_runner *r, gw_esxi_pci_list *out, gw_err *e)
-{
-	const char *argv[] = {"esxcli", "hardware", "pci", "list", NULL};
-	char *o;
-	int rc;
-
-	memset(out, 0, sizeof *out);
-	if (gw_runner_run_ok(r, argv, &o, e) != 0)
-		return -1;
-	rc = gw_esxi_parse_pci_list(o, "esxcli hardware pci list", out, e);
-	free(o);
-	return rc;
-}
 
 int
 gw_esxi_session_version(gw_runner *r, gw_esxi_version *out, gw_err *e)
@@ -94,6 +80,18 @@ run_produce(void *pctx, gw_esxi_sink *sink, void *sctx, gw_err *e)
 	const run_cmd *c = pctx;
 
 	return gw_runner_run_ok_sink(c->r, c->argv, sink, sctx, e);
+}
+
+int
+gw_esxi_session_list_pci(gw_runner *r, gw_esxi_pci_keep *keep,
+                         const void *kctx, gw_esxi_pci_list *out, gw_err *e)
+{
+	const char *argv[] = {"esxcli", "hardware", "pci", "list", NULL};
+	run_cmd c = { r, argv };
+
+	return gw_esxi_pci_list_read_from(run_produce, &c,
+	                                  "esxcli hardware pci list", keep, kctx,
+	                                  out, e);
 }
 
 int
@@ -227,7 +225,7 @@ reboot_check(gw_runner *r, const char *addr, const char *label,
 	const gw_esxi_pci_dev *dev;
 	gw_err why;
 
-	if (gw_esxi_session_list_pci(r, &l, &why) != 0) {
+	if (gw_esxi_session_list_pci(r, gw_esxi_pci_keep_addr, addr, &l, &why) != 0) {
 		gw_err_set(e, _("passthrough was turned on for %s, but the device "
 		                "list cannot be read again to see whether the host "
 		                "needs a reboot: %s"), label, why.msg);
@@ -259,7 +257,7 @@ enable_passthru(gw_runner *r, const char *bdf, int check_only,
 		return -1;
 	}
 	snprintf(addr, sizeof addr, "%04x:%02x:%02x.%x", d, b, s, f);
-	if (gw_esxi_session_list_pci(r, &l, e) != 0)
+	if (gw_esxi_session_list_pci(r, gw_esxi_pci_keep_addr, addr, &l, e) != 0)
 		return -1;
 	dev = gw_esxi_pci_find(&l, addr);
 	if (dev == NULL) {

@@ -11,7 +11,9 @@
 #         at 1x;
 #       gpus on an ESXi shell (the same listing from the stand-in of
 #         tests/esxi-standins): esxcli's output read as it arrives, only
-#         the GPUs kept: the same rule;
+#         the GPUs kept: the same rule; check there (only the displays
+#         kept) and passthru --enable --dry-run (only the device named):
+#         the same rule;
 #       vms on an ESXi shell (vim-cmd vmsvc/getallvms, the stand-ins of
 #         tests/esxi-standins): the VMs are the result, so the peak grows
 #         with them, by at most 3.25 times the bytes of their rows (each
@@ -175,6 +177,14 @@ PATH="$SB:$PATH" "$GPUWIZ" gpus | tail -n +2 >"$TMP/h8.txt" &&
 	"$GPUWIZ" gpus --esxcli-file "$TMP/in.8" | tail -n +2 >"$TMP/f8.txt"
 check "gpus on an ESXi shell: at 8x the rows of the saved listing" \
 	cmp -s "$TMP/h8.txt" "$TMP/f8.txt"
+# the host's checks and a passthrough change read the listing as it
+# arrives too: the displays kept, or the one device asked for
+PATH="$SB:$PATH" shape "check on an ESXi shell (esxcli hardware pci list)" \
+	gen_pci_host ratio '"$GPUWIZ" check'
+check "check on an ESXi shell: at 8x the L40S's passthrough row" \
+	sh -c "PATH='$SB':\$PATH '$GPUWIZ' check | grep -q '^Checking passthrough of 0000:3b:00.0 (AD102GL \[L40S\]) : PASS'"
+PATH="$SB:$PATH" shape "passthru --enable --dry-run on an ESXi shell" \
+	gen_pci_host ratio '"$GPUWIZ" passthru --enable 0000:3b:00.0 --dry-run'
 rm -f "$SB/state/pci"
 unset GW_STANDIN_STATE GW_STANDIN_LOG
 

@@ -199,7 +199,7 @@ pci_dev(fx *f, gw_esxi_pci_list *l, const char *bdf)
 	const gw_esxi_pci_dev *d;
 	gw_err e;
 
-	if (gw_esxi_session_list_pci(f->r, l, &e) != 0)
+	if (gw_esxi_session_list_pci(f->r, NULL, NULL, l, &e) != 0)
 		fail_msg("list pci: %s", e.msg);
 	d = gw_esxi_pci_find(l, bdf);
 	if (d == NULL)
@@ -292,7 +292,7 @@ test_list_pci(void **state)
 	const gw_esxi_pci_dev *d;
 	gw_err e;
 
-	assert_int_equal(gw_esxi_session_list_pci(f->r, &l, &e), 0);
+	assert_int_equal(gw_esxi_session_list_pci(f->r, NULL, NULL, &l, &e), 0);
 	d = gw_esxi_pci_find(&l, "0000:3b:00.0");
 	assert_non_null(d);
 	assert_true(gw_esxi_pci_is_display(d));

@@ -59,7 +59,7 @@ esxi_l40s(void **state)
 	gw_runner_set_volumes_root(r, cur.volumes);
 
 	/* The PCI devices. */
-	if (gw_esxi_session_list_pci(r, &pl, &e) != 0)
+	if (gw_esxi_session_list_pci(r, NULL, NULL, &pl, &e) != 0)
 		fail_msg("%s", e.msg);
 	assert_int_equal(pl.n, 5);
 	d = pci_dev(&pl, "0000:3b:00.0");
@@ -86,7 +86,7 @@ esxi_l40s(void **state)
 	if (gw_esxi_session_enable_passthru(r, "0000:5e:00.0", &reboot, &e) != 0)
 		fail_msg("%s", e.msg);
 	assert_int_equal(reboot, 0);
-	if (gw_esxi_session_list_pci(r, &pl, &e) != 0)
+	if (gw_esxi_session_list_pci(r, NULL, NULL, &pl, &e) != 0)
 		fail_msg("%s", e.msg);
 	d = pci_dev(&pl, "0000:5e:00.0");
 	assert_int_equal(gw_esxi_pci_passthru_enabled(d), 1);
