@@ -129,8 +129,13 @@ publish_backup(const char *src, const char *path, int may_rename,
 	int n, saved;
 
 	*renamed = 0;
-	if (localtime_r(&now, &tm) == NULL ||
-	    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm) == 0)
+	/* the fields printed, not strftime: glibc's strftime reads the time
+	 * zone file again on every call (tzset), localtime_r once */
+	if (localtime_r(&now, &tm) != NULL)
+		snprintf(stamp, sizeof stamp, "%04d%02d%02d-%02d%02d%02d",
+		         tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+		         tm.tm_hour, tm.tm_min, tm.tm_sec);
+	else
 		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
 	for (n = 0; n < 1000; n++) {
 		name = n ? gw_xasprintf("%s.%s.bak.%d", path, stamp, n)
