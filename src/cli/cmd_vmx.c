@@ -327,7 +327,8 @@ vmx_one(cli_opts *o, const gw_table *t, const char *path, json_t **json,
 		 * waits and plans on what this one wrote */
 		if (o->write && !o->dry_run && gw_vmx_lock(path, &lock, e) != 0)
 			goto out;
-		if (gw_vmx_load_checked(&j.v, j.path, e) != 0)
+		/* read through the lock's descriptor: the file locked */
+		if (gw_vmx_load_checked_fd(&j.v, j.path, lock, e) != 0)
 			goto out;
 	} else if (vmx_read_host(o, &j, e) != 0) {
 		goto out;

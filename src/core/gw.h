@@ -164,6 +164,10 @@ int gw_open_regular(const char *path, gw_err *e);
  * NUL-terminated (extra byte not counted in *len). */
 int gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
                  gw_err *e);
+/* The same from fd (a regular file open for reading, at its start; left
+ * open), name in the messages. */
+int gw_read_fd(int fd, const char *name, size_t max_bytes, char **out,
+               size_t *len, gw_err *e);
 
 /* Read fd to its end in chunks of 64 KiB, each handed to take(ctx, ...)
  * as it comes: 0, or -1 with e set naming name (unreadable, more than

@@ -129,15 +129,12 @@ take_buf(void *ctx, const char *data, size_t len)
 }
 
 int
-gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
-             gw_err *e)
+gw_read_fd(int fd, const char *name, size_t max_bytes, char **out,
+           size_t *len, gw_err *e)
 {
 	gw_buf b;
 	struct stat st;
-	int fd, rc;
 
-	if ((fd = gw_open_regular(path, e)) < 0)
-		return -1;
 	gw_buf_init(&b);
 	/* room for the whole file at once: growing by doubling would hold up
 	 * to three times its size while the last block is copied */
@@ -146,15 +143,26 @@ gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
 		b.cap = (size_t)st.st_size + 2;
 		b.data = gw_xrealloc(b.data, b.cap);
 	}
-	rc = gw_read_stream(fd, path, max_bytes, take_buf, &b, e);
-	close(fd);
-	if (rc != 0) {
+	if (gw_read_stream(fd, name, max_bytes, take_buf, &b, e) != 0) {
 		gw_buf_free(&b);
 		return -1;
 	}
 	*len = b.len;
 	*out = gw_buf_steal(&b);
 	return 0;
+}
+
+int
+gw_read_file(const char *path, size_t max_bytes, char **out, size_t *len,
+             gw_err *e)
+{
+	int fd, rc;
+
+	if ((fd = gw_open_regular(path, e)) < 0)
+		return -1;
+	rc = gw_read_fd(fd, path, max_bytes, out, len, e);
+	close(fd);
+	return rc;
 }
 
 int

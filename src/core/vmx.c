@@ -457,12 +457,19 @@ gw_vmx_parse(gw_vmx **out, const char *data, size_t len, const char *name,
 int
 gw_vmx_load(gw_vmx **out, const char *path, gw_err *e)
 {
+	return gw_vmx_load_fd(out, path, -1, e);
+}
+
+int
+gw_vmx_load_fd(gw_vmx **out, const char *path, int fd, gw_err *e)
+{
 	char *data = NULL;
 	size_t len = 0;
 	int rc;
 
 	*out = NULL;
-	if (gw_read_file(path, VMX_MAX_BYTES, &data, &len, e) != 0)
+	if ((fd < 0 ? gw_read_file(path, VMX_MAX_BYTES, &data, &len, e)
+	            : gw_read_fd(fd, path, VMX_MAX_BYTES, &data, &len, e)) != 0)
 		return -1;
 	rc = gw_vmx_parse(out, data, len, path, e);
 	free(data);

@@ -38,6 +38,10 @@ void gw_vmx_free(gw_vmx *v);
  * ...") otherwise (a vmware.log, an nvidia-smi capture, an answers file),
  * and on a load failure; *out is NULL on failure. */
 int gw_vmx_load_checked(gw_vmx **out, const char *path, gw_err *e);
+/* The same read through fd (path open for reading at its start, a
+ * regular file: gpuwiz's lock, gw_vmx_lock), or path itself when fd < 0. */
+int gw_vmx_load_checked_fd(gw_vmx **out, const char *path, int fd,
+                           gw_err *e);
 
 const char *gw_vmx_name(const gw_vmx *v);
 

@@ -64,4 +64,7 @@ void vmx_index_entry(gw_vmx *v, size_t idx);
 /* The index slot of key, or NULL. */
 const struct slot *vmx_lookup(const gw_vmx *v, const char *key);
 
+/* gw_vmx_load through fd (at the file's start), or path when fd < 0. */
+int gw_vmx_load_fd(gw_vmx **out, const char *path, int fd, gw_err *e);
+
 #endif
