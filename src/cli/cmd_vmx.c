@@ -375,6 +375,7 @@ vmx_in_dir(const char *dir, int depth, char ***v, size_t *n)
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	struct stat st;
+	int tmp = 0;
 
 	if (d == NULL)
 		return;
@@ -383,6 +384,7 @@ vmx_in_dir(const char *dir, int depth, char ***v, size_t *n)
 
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
+		tmp |= gw_tmp_name(de->d_name);
 		p = gw_xasprintf("%s/%s", dir, de->d_name);
 		if (stat(p, &st) != 0) {
 			/* gone, or a dangling link: not a VM's file */
@@ -396,6 +398,10 @@ vmx_in_dir(const char *dir, int depth, char ***v, size_t *n)
 		free(p);
 	}
 	closedir(d);
+	/* read once: no stale temporary to look for here again (the run
+	 * defers its syncs, vmx_files) */
+	if (!tmp)
+		gw_tmp_none_in(dir);
 }
 
 /* The files the arguments name: a file as given, a directory as the
@@ -418,6 +424,9 @@ vmx_files(const cli_opts *o, char ***files, size_t *nfiles, int *dirs,
 		}
 		first = *nfiles;
 		*dirs = 1;
+		/* a folder: many files, each directory synced once
+		 * (vmx_many), its listing also the temporaries' sweep */
+		gw_dirsync_defer();
 		vmx_in_dir(o->args[i], 0, files, nfiles);
 		if (*nfiles == first) {
 			/* TRANSLATORS: %s is a directory. */
@@ -497,6 +506,7 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 	    (o->nitems > 0 && cli_resolve_items(o, t, e) != 0))
 		return EXIT_USAGE;
 	if (o->vm == NULL && vmx_files(o, &files, &nfiles, &dirs, e) != 0) {
+		(void)gw_dirsync_flush();   /* nothing written: no sync */
 		rc = EXIT_USAGE;
 	} else if (o->vm == NULL && (o->nargs > 1 || dirs)) {
 		rc = vmx_many(o, t, files, nfiles, e);

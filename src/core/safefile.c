@@ -420,6 +420,21 @@ gw_tmp_sweep(const char *path)
 }
 
 int
+gw_tmp_name(const char *name)
+{
+	return is_tmp_of(name, NULL);
+}
+
+void
+gw_tmp_none_in(const char *dir)
+{
+	dir_note *note;
+
+	if (deferred.on && (note = note_of(gw_xstrdup(dir))) != NULL)
+		note->swept = 1;
+}
+
+int
 gw_tmp_open(const char *final, char **tmp, gw_err *e)
 {
 	int fd;

@@ -88,6 +88,13 @@ void gw_err_owner(gw_err *e, const char *path, const char *owner,
  * its first sweep removes the stale temporaries of every file in it, the
  * later ones read nothing. */
 size_t gw_tmp_sweep(const char *path);
+/* Is name (a directory entry) a temporary of some file (the pattern
+ * gw_tmp_sweep looks for)? */
+int gw_tmp_name(const char *name);
+/* Between gw_dirsync_defer and gw_dirsync_flush: dir (as gw_path_dir
+ * names a file's directory) was read by the caller and held no
+ * temporary, so gw_tmp_sweep does not read it again. */
+void gw_tmp_none_in(const char *dir);
 
 /* The directory part of path: "." when it has no '/', "/" for "/x". */
 char *gw_path_dir(const char *path);

@@ -150,8 +150,8 @@ size 2 6 4      # N = 25, D = 7
 size 7 20 1     # N = 21, D = 21: one syncfs
 
 # one folder of many files (as a Workstation library can be): the folder
-# is read a fixed number of times (listed, then swept once for every
-# file's stale temporaries), not once per file
+# is read a fixed number of times (listed, which also tells that no stale
+# temporary is there, then synced), not once per file
 flat() { # SIZE FILES
 	datastore "$1" 0 0
 	f=0
@@ -164,8 +164,19 @@ flat() { # SIZE FILES
 }
 r5=$(flat 4 5)
 r40=$(flat 5 40)
-check "one folder of 6 and of 41 files: read as often ($r5, $r40), at most 3 times" \
-	sh -c "[ '$r5' = '$r40' ] && [ '$r5' -le 3 ]"
+check "one folder of 6 and of 41 files: read as often ($r5, $r40), twice (listed, synced)" \
+	sh -c "[ '$r5' = '$r40' ] && [ '$r5' -le 2 ]"
+
+# a killed run's temporary in one VM folder of a datastore: the listing
+# sees it, so that folder is read once more and the temporary removed
+datastore 6 2 1
+printf half >"$ds/vm0/f0.vmx.gpuwiz-AbC123"
+touch -d '2 hours ago' "$ds/vm0/f0.vmx.gpuwiz-AbC123"
+traced "$TMP/trace6" vmx "$ds" --gpu l40s --write
+ra=$(grep -cE "openat\([^,]*, \"$ds/vm0/?\", [^)]*O_DIRECTORY" "$TMP/trace6")
+rb=$(grep -cE "openat\([^,]*, \"$ds/vm1/?\", [^)]*O_DIRECTORY" "$TMP/trace6")
+check "a stale temporary in a folder of a datastore: removed, that folder read once more ($ra, the other $rb)" \
+	sh -c "[ ! -e '$ds/vm0/f0.vmx.gpuwiz-AbC123' ] && [ '$ra' -eq \$(( $rb + 1 )) ]"
 
 # one file alone: its new data and its directory, two fsyncs
 datastore 3 1 1
