@@ -23,8 +23,9 @@
 #                            (no plan, no backup, no fsync)
 # The Python is bench_python's (bench/lib.sh), named with its version.
 # Each round makes the datastore afresh (copied, then sync) before each
-# tool; the figure is the median over BENCH_RUNS rounds (3), the ratios
-# medians of the rounds' pairs.  A benchmark, not a test.
+# tool, and starts one tool further than the round before; the figure is
+# the median over BENCH_RUNS rounds (3), the ratios medians of the
+# rounds' pairs.  A benchmark, not a test.
 #
 # usage: [GPUWIZ_BEFORE=/old/gpuwiz] sh bench/vmx-many.sh [GPUWIZ] [N...]
 #        (N: 1000 10000 when none is given)
@@ -146,10 +147,24 @@ for N in $SIZES; do
 	: >"$TMP/times"
 	r=0
 	while [ $r -lt "$RUNS" ]; do
-		# columns: 1 new, 2 before (0 without), 3 py durable, 4 py atomic, 5 sed
-		old=0
-		[ -n "$BEFORE" ] && old=$(one gw_old)
-		echo "$(one gw_new) $old $(one py_durable) $(one py_atomic) $(one sed_loop)" >>"$TMP/times"
+		# columns: 1 new, 2 before (0 without), 3 py durable, 4 py atomic,
+		# 5 sed; each round starts one tool further, so that no tool
+		# always follows the same one (the file system's state after a
+		# datastore is removed weighs on the next tool's creates)
+		c1=0 c2=0 c3=0 c4=0 c5=0
+		k=0
+		while [ $k -lt 5 ]; do
+			col=$(( (r + k) % 5 + 1 ))
+			case $col in
+			1) c1=$(one gw_new) ;;
+			2) [ -z "$BEFORE" ] || c2=$(one gw_old) ;;
+			3) c3=$(one py_durable) ;;
+			4) c4=$(one py_atomic) ;;
+			5) c5=$(one sed_loop) ;;
+			esac
+			k=$((k + 1))
+		done
+		echo "$c1 $c2 $c3 $c4 $c5" >>"$TMP/times"
 		r=$((r + 1))
 	done
 	echo
