@@ -132,6 +132,15 @@ else
 	check "a catalogue translating %d as %s: no crash, English, exit 2" \
 		sh -c "[ $rc -eq 2 ] && grep -qF '$TMP/bad.ini:1: syntax error' '$err'"
 	check "... one warning" [ "$(nwarn 'warning: ignoring the message catalogue')" -eq 1 ]
+	# the catalogues gettext may open, not the folder's others: a list
+	# that names Chinese after another language reads it; one that does
+	# not, does not
+	run env LANGUAGE=fr:zh_CN LC_ALL=C.UTF-8 GPUWIZ_LOCALEDIR="$TMP/loc" "$GPUWIZ" mmio --gpu nosuch
+	check "LANGUAGE=fr:zh_CN in C.UTF-8: the Chinese catalogue checked and refused, one warning" \
+		sh -c "[ $rc -eq 2 ] && grep -qF \"$english\" '$err' && [ \$(grep -c 'warning: ignoring the message catalogue' '$err') -eq 1 ]"
+	run env LANGUAGE=fr LC_ALL=C.UTF-8 GPUWIZ_LOCALEDIR="$TMP/loc" "$GPUWIZ" mmio --gpu nosuch
+	check "LANGUAGE=fr in C.UTF-8: the Chinese catalogue not read, no warning" \
+		sh -c "[ $rc -eq 2 ] && grep -qF \"$english\" '$err' && ! grep -q 'warning' '$err'"
 	run env LANGUAGE=zh_CN LC_ALL=zh_CN.UTF-8 GPUWIZ_LOCALEDIR="$TMP/loc" "$GPUWIZ" --lang zh_CN mmio --gpu nosuch
 	check "--lang zh_CN with the hostile catalogue: English, one warning" \
 		sh -c "[ $rc -eq 2 ] && grep -qF \"$english\" '$err' && [ \$(grep -c 'warning: ignoring the message catalogue' '$err') -eq 1 ]"
