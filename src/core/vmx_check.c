@@ -77,7 +77,8 @@ gw_vmx_load_checked(gw_vmx **out, const char *path, gw_err *e)
 int
 gw_vmx_load_checked_fd(gw_vmx **out, const char *path, int fd, gw_err *e)
 {
-	if (gw_vmx_load_fd(out, path, fd, e) != 0)
+	if ((fd < 0 ? gw_vmx_load(out, path, e)
+	            : gw_vmx_load_fd(out, path, fd, e)) != 0)
 		return -1;
 	if (vmx_check(*out, e) != 0) {
 		gw_vmx_free(*out);
