@@ -119,26 +119,43 @@ gw_xstrndup(const char *s, size_t n)
  * most fit, and are formatted once rather than measured first. */
 #define FMT_SMALL 512
 
+/* fmt with ap, formatted once into small (FMT_SMALL bytes) and, when it
+ * does not fit there, again into *big (malloc'ed; NULL when it fit).  The
+ * length, or -1 when fmt cannot be formatted. */
+static int
+format_small(char *small, char **big, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	int n;
+
+	*big = NULL;
+	va_copy(ap2, ap);
+	n = vsnprintf(small, FMT_SMALL, fmt, ap);
+	if (n >= FMT_SMALL) {
+		*big = gw_xmalloc((size_t)n + 1);
+		vsnprintf(*big, (size_t)n + 1, fmt, ap2);
+	}
+	va_end(ap2);
+	return n;
+}
+
 char *
 gw_xasprintf(const char *fmt, ...)
 {
-	va_list ap, ap2;
-	char small[FMT_SMALL], *p;
+	va_list ap;
+	char small[FMT_SMALL], *big;
 	int n;
 
 	va_start(ap, fmt);
-	va_copy(ap2, ap);
-	n = vsnprintf(small, sizeof small, fmt, ap);
+	n = format_small(small, &big, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		oom();
-	p = gw_xmalloc((size_t)n + 1);
-	if ((size_t)n < sizeof small)
-		memcpy(p, small, (size_t)n + 1);
-	else
-		vsnprintf(p, (size_t)n + 1, fmt, ap2);
-	va_end(ap2);
-	return p;
+	if (big == NULL) {
+		big = gw_xmalloc((size_t)n + 1);
+		memcpy(big, small, (size_t)n + 1);
+	}
+	return big;
 }
 
 void
@@ -568,25 +585,17 @@ gw_fputs_escaped(const char *s, FILE *f)
 int
 gw_fprintf_escaped(FILE *f, const char *fmt, ...)
 {
-	va_list ap, ap2;
-	char small[FMT_SMALL], *t;
+	va_list ap;
+	char small[FMT_SMALL], *big;
 	int n, rc;
 
 	va_start(ap, fmt);
-	va_copy(ap2, ap);
-	n = vsnprintf(small, sizeof small, fmt, ap);
+	n = format_small(small, &big, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		abort();
-	if ((size_t)n < sizeof small) {
-		va_end(ap2);
-		return gw_fputs_escaped(small, f);
-	}
-	t = gw_xmalloc((size_t)n + 1);
-	vsnprintf(t, (size_t)n + 1, fmt, ap2);
-	va_end(ap2);
-	rc = gw_fputs_escaped(t, f);
-	free(t);
+	rc = gw_fputs_escaped(big ? big : small, f);
+	free(big);
 	return rc;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_util.c: errors, buffers, integer parsing and file helpers. */
 #include "testutil.h"
+#include "textesc.h"
 
 #include <locale.h>
 #include <sys/stat.h>
@@ -260,12 +261,48 @@ test_text_line(void **state)
 	                              4, &skip), 3);
 }
 
+/* A formatted string that fits the stack buffer and one that does not
+ * (512 bytes, util.c): the same bytes by either way, and the escaped
+ * printer writes what gw_str_escaped makes of them. */
+static void
+test_format_sizes(void **state)
+{
+	static const size_t lens[] = { 10, 510, 511, 512, 513, 4000 };
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+		size_t n = lens[k], got_len;
+		char *arg = gw_xmalloc(n + 1), *s, *want, *got;
+		FILE *f;
+
+		memset(arg, 'a', n);
+		arg[n] = '\0';
+		arg[n / 2] = '\x01';    /* a control byte to escape */
+		s = gw_xasprintf("%s|%d", arg, 7);
+		assert_int_equal(strlen(s), n + 2);
+		assert_memory_equal(s, arg, n);
+		assert_string_equal(s + n, "|7");
+		f = open_memstream(&got, &got_len);
+		assert_non_null(f);
+		assert_true(gw_fprintf_escaped(f, "%s|%d", arg, 7) >= 0);
+		fclose(f);
+		want = gw_str_escaped(s);
+		assert_string_equal(got, want);
+		free(want);
+		free(got);
+		free(s);
+		free(arg);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_uint),
 		cmocka_unit_test(test_buf),
+		cmocka_unit_test(test_format_sizes),
 		cmocka_unit_test(test_gettext_cache),
 		cmocka_unit_test(test_trim_ieq),
 		cmocka_unit_test(test_read_file_errors),
