@@ -251,7 +251,7 @@ add_nccl(ui_textlist *tl, const gw_wizard *w, int width)
 		          gw_text_cells(what) + (pad > 0 ? pad : 0) + 1, width);
 		free(s);
 	}
-	gw_apply_outputs_free(files, n);
+	gw_strs_free(files, n);
 }
 
 static void

@@ -109,7 +109,7 @@ build_ready(ui_textlist *tl, const gw_wizard *w, const gw_plan *p, int width)
 	files = gw_apply_outputs(gw_wizard_answers(w), p, &n);
 	for (k = 0; k < n; k++)
 		ui_tl_add(tl, files[k], UI_C_NORMAL, 2, 2, width);
-	gw_apply_outputs_free(files, n);
+	gw_strs_free(files, n);
 	if (gw_wizard_vmx_where(w)) {
 		ui_tl_add(tl, gw_wizard_changes_nothing(w) ?
 		          /* TRANSLATORS: the .vmx that already has every

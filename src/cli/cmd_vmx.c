@@ -495,7 +495,7 @@ int
 cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 {
 	char **files = NULL;
-	size_t nfiles = 0, i;
+	size_t nfiles = 0;
 	json_t *json = NULL;
 	int rc, dirs = 0;
 
@@ -517,8 +517,6 @@ cmd_vmx(cli_opts *o, const gw_table *t, gw_err *e)
 			json_decref(json);
 		}
 	}
-	for (i = 0; i < nfiles; i++)
-		free(files[i]);
-	free(files);
+	gw_strs_free(files, nfiles);
 	return rc;
 }

@@ -93,16 +93,6 @@ gw_apply_outputs(const gw_answers_file *af, const gw_plan *p, size_t *n)
 	return v;
 }
 
-void
-gw_apply_outputs_free(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 typedef struct pending {
 	char *tmp;     /* the temporary, NULL once renamed */
 	int fd;        /* open (its lock held) until renamed or removed */

@@ -123,9 +123,9 @@ int gw_apply_writes_files(const gw_answers_file *af, const gw_plan *p);
 /* What a write puts into af->out_dir for plan p, in order: each chosen
  * format's file, then GW_NCCL_CHECK_FILE when the plan counts two GPUs or
  * more, as "<out_dir>/<name>" (malloc'ed, *n entries; NULL and 0 when
- * gw_apply_writes_files is 0).  The review and write steps list these. */
+ * gw_apply_writes_files is 0; freed with gw_strs_free).  The review and
+ * write steps list these. */
 char **gw_apply_outputs(const gw_answers_file *af, const gw_plan *p,
                         size_t *n);
-void gw_apply_outputs_free(char **v, size_t n);
 
 #endif

@@ -139,6 +139,8 @@ void *gw_xrealloc(void *p, size_t n);
 char *gw_xstrdup(const char *s);            /* NULL -> NULL */
 char *gw_xstrndup(const char *s, size_t n);
 char *gw_xasprintf(const char *fmt, ...) GW_PRINTF(1, 2);
+/* Free n strings and the array that holds them (NULL: nothing). */
+void gw_strs_free(char **v, size_t n);
 
 /* Growable byte buffer. */
 typedef struct gw_buf {

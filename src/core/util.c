@@ -159,6 +159,16 @@ gw_xasprintf(const char *fmt, ...)
 }
 
 void
+gw_strs_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v != NULL && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void
 gw_buf_init(gw_buf *b)
 {
 	b->data = gw_xmalloc(64);

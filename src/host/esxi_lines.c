@@ -280,11 +280,7 @@ esxi_each_line(const char *text, const char *name, const char *cmd,
 static void
 esxi_lines_free(esxi_lines *tl)
 {
-	size_t i;
-
-	for (i = 0; i < tl->n; i++)
-		free(tl->v[i]);
-	free(tl->v);
+	gw_strs_free(tl->v, tl->n);
 	tl->v = NULL;
 	tl->n = 0;
 }

@@ -556,7 +556,7 @@ vs_pick(gw_host *h, const gw_vm *vm, gw_answers *a, char **picked,
 			*picked = gw_buf_steal(&b);
 		else
 			gw_buf_free(&b);
-		gw_vs_free_strv(ids, n);
+		gw_strs_free(ids, n);
 	}
 	if (a->nbdfs > 0 && a->system_id == NULL) {
 		const gw_vs_pci *d;

@@ -100,16 +100,6 @@ list_dir(const char *path, char ***out, size_t *n)
 	return 0;
 }
 
-static void
-free_list(char **l, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(l[i]);
-	free(l);
-}
-
 /* Basename of a symlink's target, NULL when path is not a link. */
 static char *
 link_base(const char *path)
@@ -193,11 +183,6 @@ gw_linux_list_dir(const char *path, char ***out, size_t *n)
 	return list_dir(path, out, n);
 }
 
-void
-gw_linux_free_list(char **l, size_t n)
-{
-	free_list(l, n);
-}
 
 long
 gw_linux_read_hex(const char *path)

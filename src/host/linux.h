@@ -57,7 +57,6 @@ int gw_linux_has_gpu(const char *sysroot, gw_err *e);
 char *gw_linux_root(const char *sysroot, gw_err *e);
 /* Sorted entry names of a directory (no . and ..); -1 when unreadable. */
 int gw_linux_list_dir(const char *path, char ***out, size_t *n);
-void gw_linux_free_list(char **l, size_t n);
 /* A small hex value file ("0x10de\n"); -1 when unreadable. */
 long gw_linux_read_hex(const char *path);
 /* Basename of a symlink's target, NULL when path is not a link. */

@@ -57,7 +57,7 @@ scan_display_sysfs(const char *root, dev_info **out, size_t *n)
 		d->driver = gw_linux_link_base(p);
 		free(p);
 	}
-	gw_linux_free_list(names, nn);
+	gw_strs_free(names, nn);
 	free(dir);
 	return 0;
 }
@@ -218,7 +218,7 @@ check_groups(host_facts *c)
 		                     "/etc/kernel/cmdline and proxmox-boot-tool "
 		                     "refresh on Proxmox with systemd-boot), "
 		                     "then reboot")));
-	gw_linux_free_list(groups, ngroups);
+	gw_strs_free(groups, ngroups);
 }
 
 /* The kernel command line: what keeps the IOMMU off. */
@@ -379,7 +379,7 @@ gw_linux_checks(const char *sysroot, gw_finding **out, size_t *nout,
 	gw_linux_check_irq_remap(&c.rows, root, c.cmdline, c.amd,
 	                         c.groups_ok || c.nunits > 0, c.units,
 	                         c.nunits);
-	gw_linux_free_list(c.units, c.nunits);
+	gw_strs_free(c.units, c.nunits);
 	check_gpus(&c);
 	free(c.cpuinfo);
 	free(c.cmdline);

@@ -43,8 +43,8 @@ gw_gpu_devs_free(gw_gpu_dev *gs, size_t n)
 		free(g->bdf);
 		free(g->name);
 		free(g->group);
-		gw_linux_free_list(g->mates, g->nmates);
-		gw_linux_free_list(g->foreign, g->nforeign);
+		gw_strs_free(g->mates, g->nmates);
+		gw_strs_free(g->foreign, g->nforeign);
 		free(g->driver);
 		free(g->configured_owner);
 		free(g->current_owner);
@@ -185,7 +185,7 @@ fill_group(const char *root, gpu_info *g)
 		                         (g->nforeign + 1) * sizeof *g->foreign);
 		g->foreign[g->nforeign++] = gw_xstrdup(names[i]);
 	}
-	gw_linux_free_list(names, n);
+	gw_strs_free(names, n);
 	free(dir);
 }
 

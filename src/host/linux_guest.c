@@ -131,7 +131,7 @@ gw_live_scan(live_sys *l, const gw_table *t, const char *sysroot, gw_err *e)
 	if (gw_linux_list_dir(dir, &names, &n) == 0) {
 		for (i = 0; i < n; i++)
 			live_scan_dev(l, dir, names[i]);
-		gw_linux_free_list(names, n);
+		gw_strs_free(names, n);
 	}
 	free(dir);
 	for (i = 0; i < l->ngpus; i++) {

@@ -329,15 +329,6 @@ gw_vs_spec_empty(const gw_vs_plan_spec *s)
 
 /* ---- picking free devices ------------------------------------------------- */
 
-void
-gw_vs_free_strv(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
 
 /* The devices attached to a VM of host h (a VM of another host holds
  * that host's device of the same address; a VM whose host is not known
@@ -503,7 +494,7 @@ gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
 				              vm && vm->name ? vm->name : "?",
 				              h->name ? h->name : "?", g->gpu->id,
 				              c + 1, g->count);
-				gw_vs_free_strv(out, nout);
+				gw_strs_free(out, nout);
 				gw_idset_free(&made);
 				return -1;
 			}

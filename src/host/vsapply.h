@@ -51,12 +51,11 @@ int gw_vs_spec_empty(const gw_vs_plan_spec *s);
  * device in the VM and adds nothing for it), else a device of host h that
  * is passthrough enabled, matches, and is not attached to any VM of inv.
  * In the order of a's GPUs, count of each (the plan's pairing);
- * *bdfs is malloc'ed (free with gw_vs_free_strv).  -1 and e when fewer
+ * *bdfs is malloc'ed (free with gw_strs_free).  -1 and e when fewer
  * free devices than GPUs left to add. */
 int gw_vs_pick_devices(const gw_vs_inventory *inv, const gw_vs_host *h,
                        const gw_vs_vm *vm, const gw_answers *a,
                        char ***bdfs, size_t *n, gw_err *e);
-void gw_vs_free_strv(char **v, size_t n);
 /* Is host address id one of vm's own devices? */
 int gw_vs_is_own_device(const gw_vs_vm *vm, const char *id);
 

@@ -137,7 +137,7 @@ describe_files(const gw_session_write *w, gw_write_desc *d)
 
 	for (i = 0; i < n; i++)
 		gw_write_desc_add(d, GW_WRITE_FILE, v[i], NULL);
-	gw_apply_outputs_free(v, n);
+	gw_strs_free(v, n);
 }
 
 int

@@ -180,7 +180,7 @@ output_names(const gw_wizard *w)
 
 		gw_buf_printf(&b, "%s%s", list_sep(), f ? f + 1 : files[n - 1]);
 	}
-	gw_apply_outputs_free(files, n);
+	gw_strs_free(files, n);
 	return gw_buf_steal(&b);
 }
 

@@ -172,7 +172,7 @@ test_outputs_listed(void **state)
 	for (i = 0; i < n; i++)
 		assert_true(exists(v[i]));
 	gw_apply_result_free(&r);
-	gw_apply_outputs_free(v, n);
+	gw_strs_free(v, n);
 	world_free(&w);
 
 	/* no formats: nothing listed */

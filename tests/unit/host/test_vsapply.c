@@ -133,7 +133,7 @@ test_spec_and_twice(void **state)
 	assert_string_equal(picked[0], "0000:3b:00.0");
 	assert_int_equal(gw_answers_add_bdf(&a, picked[0], "--bdf", &e), 0);
 	assert_int_equal(gw_answers_set_system_id(&a, SYSID, "t", &e), 0);
-	gw_vs_free_strv(picked, n);
+	gw_strs_free(picked, n);
 
 	plan_for(&vm, &a, &p);
 	assert_int_equal(gw_vs_spec_from_plan(&p, &s, &e), 0);
@@ -190,7 +190,7 @@ test_spec_and_twice(void **state)
 		assert_string_equal(picked[0], "0000:3b:00.0");
 		assert_int_equal(gw_answers_add_bdf(&a2, picked[0], "--bdf", &e), 0);
 		assert_int_equal(gw_answers_set_system_id(&a2, SYSID, "t", &e), 0);
-		gw_vs_free_strv(picked, n);
+		gw_strs_free(picked, n);
 		plan_for(&after, &a2, &p2);
 		assert_int_equal(p2.n_passthru, 0);
 		assert_int_equal(gw_vs_spec_from_plan(&p2, &s2, &e), 0);
@@ -224,7 +224,7 @@ test_spec_and_twice(void **state)
 		assert_int_equal(n, 2);
 		assert_string_equal(picked[0], "0000:3b:00.0");
 		assert_string_equal(picked[1], "0000:5e:00.0");
-		gw_vs_free_strv(picked, n);
+		gw_strs_free(picked, n);
 		after.host_moref = NULL;
 		/* for the VM that holds it, its own device counts: its
 		 * address first, then one free device (the VM ends with two) */
@@ -235,7 +235,7 @@ test_spec_and_twice(void **state)
 		assert_true(gw_vs_is_own_device(&after, picked[0]));
 		assert_string_equal(picked[1], "0000:5e:00.0");
 		assert_false(gw_vs_is_own_device(&after, picked[1]));
-		gw_vs_free_strv(picked, n);
+		gw_strs_free(picked, n);
 		gw_answers_free(&a3);
 	}
 	gw_vs_plan_spec_free(&s);
