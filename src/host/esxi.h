@@ -126,8 +126,11 @@ int gw_esxi_pci_is_display(const gw_esxi_pci_dev *d);
 typedef int gw_esxi_pci_keep(const gw_esxi_pci_dev *d, const void *ctx);
 /* The display-class devices (ctx unused). */
 int gw_esxi_pci_keep_display(const gw_esxi_pci_dev *d, const void *ctx);
-/* The device at the PCI address ctx (a const char *, as gw_esxi_pci_find
- * reads it). */
+/* A PCI address, its parts parsed. */
+typedef struct gw_esxi_addr {
+	unsigned dom, bus, dev, fn;
+} gw_esxi_addr;
+/* The device at the address ctx (a const gw_esxi_addr *). */
 int gw_esxi_pci_keep_addr(const gw_esxi_pci_dev *d, const void *ctx);
 /* gw_esxi_parse_pci_list over the output produce hands over as it
  * arrives (name: the source in messages), keeping only the blocks keep

@@ -515,21 +515,23 @@ gw_esxi_pci_list_read_from(gw_esxi_produce *produce, void *pctx,
 int
 gw_esxi_pci_keep_addr(const gw_esxi_pci_dev *d, const void *ctx)
 {
-	unsigned dom, bus, dev, fn;
+	const gw_esxi_addr *a = ctx;
 
-	return d != NULL && ctx != NULL &&
-	       esxi_parse_addr(ctx, 1, &dom, &bus, &dev, &fn) == 0 &&
-	       d->domain == dom && d->bus == bus && d->slot == dev &&
-	       d->function == fn;
+	return d->domain == a->dom && d->bus == a->bus && d->slot == a->dev &&
+	       d->function == a->fn;
 }
 
 const gw_esxi_pci_dev *
 gw_esxi_pci_find(const gw_esxi_pci_list *l, const char *bdf)
 {
+	gw_esxi_addr a;
 	size_t i;
 
-	for (i = 0; l != NULL && i < l->n; i++)
-		if (gw_esxi_pci_keep_addr(&l->devs[i], bdf))
+	if (l == NULL || bdf == NULL ||
+	    esxi_parse_addr(bdf, 1, &a.dom, &a.bus, &a.dev, &a.fn) != 0)
+		return NULL;
+	for (i = 0; i < l->n; i++)
+		if (gw_esxi_pci_keep_addr(&l->devs[i], &a))
 			return &l->devs[i];
 	return NULL;
 }

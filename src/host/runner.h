@@ -111,7 +111,7 @@ int gw_runner_backup_file(gw_runner *r, const char *path, char **backup,
 
 /* esxcli hardware pci list, parsed as it arrives: only the blocks keep
  * accepts are kept (keep NULL: every device; gw_esxi_pci_keep_display,
- * gw_esxi_pci_keep_addr with kctx the address). */
+ * gw_esxi_pci_keep_addr with kctx a gw_esxi_addr). */
 int gw_esxi_session_list_pci(gw_runner *r, gw_esxi_pci_keep *keep,
                              const void *kctx, gw_esxi_pci_list *out,
                              gw_err *e);

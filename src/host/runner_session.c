@@ -216,22 +216,23 @@ enable_dev(gw_runner *r, const gw_esxi_pci_dev *dev, const char *addr,
 	return set_passthru(r, addr, label, e);
 }
 
-/* Step 4: the device list again; does the host need a reboot? */
+/* Step 4: the device list again; does the host need a reboot?  (The
+ * list holds the device at a alone, or nothing.) */
 static int
-reboot_check(gw_runner *r, const char *addr, const char *label,
+reboot_check(gw_runner *r, const gw_esxi_addr *a, const char *label,
              int *reboot_needed, gw_err *e)
 {
 	gw_esxi_pci_list l;
 	const gw_esxi_pci_dev *dev;
 	gw_err why;
 
-	if (gw_esxi_session_list_pci(r, gw_esxi_pci_keep_addr, addr, &l, &why) != 0) {
+	if (gw_esxi_session_list_pci(r, gw_esxi_pci_keep_addr, a, &l, &why) != 0) {
 		gw_err_set(e, _("passthrough was turned on for %s, but the device "
 		                "list cannot be read again to see whether the host "
 		                "needs a reboot: %s"), label, why.msg);
 		return -1;
 	}
-	dev = gw_esxi_pci_find(&l, addr);
+	dev = l.n > 0 ? &l.devs[0] : NULL;
 	if (reboot_needed)
 		*reboot_needed = dev == NULL || !owned_by_passthru(dev);
 	gw_esxi_pci_list_free(&l);
@@ -243,7 +244,7 @@ static int
 enable_passthru(gw_runner *r, const char *bdf, int check_only,
                 int *reboot_needed, gw_err *e)
 {
-	unsigned d, b, s, f;
+	gw_esxi_addr a;
 	char addr[32], *label = NULL;
 	gw_esxi_pci_list l;
 	const gw_esxi_pci_dev *dev;
@@ -251,13 +252,15 @@ enable_passthru(gw_runner *r, const char *bdf, int check_only,
 
 	if (reboot_needed)
 		*reboot_needed = 0;
-	if (bdf == NULL || gw_bdf_parse(bdf, &d, &b, &s, &f) != 0) {
+	if (bdf == NULL || gw_bdf_parse(bdf, &a.dom, &a.bus, &a.dev, &a.fn) != 0) {
 		gw_err_set(e, _("\"%s\" is not a PCI address; expected e.g. "
 		                "0000:3b:00.0"), bdf ? bdf : "");
 		return -1;
 	}
-	snprintf(addr, sizeof addr, "%04x:%02x:%02x.%x", d, b, s, f);
-	if (gw_esxi_session_list_pci(r, gw_esxi_pci_keep_addr, addr, &l, e) != 0)
+	snprintf(addr, sizeof addr, "%04x:%02x:%02x.%x", a.dom, a.bus, a.dev,
+	         a.fn);
+	/* the device alone is kept */
+	if (gw_esxi_session_list_pci(r, gw_esxi_pci_keep_addr, &a, &l, e) != 0)
 		return -1;
 	dev = gw_esxi_pci_find(&l, addr);
 	if (dev == NULL) {
@@ -269,7 +272,7 @@ enable_passthru(gw_runner *r, const char *bdf, int check_only,
 	}
 	gw_esxi_pci_list_free(&l);
 	if (rc == 0 && !check_only)
-		rc = reboot_check(r, addr, label, reboot_needed, e);
+		rc = reboot_check(r, &a, label, reboot_needed, e);
 	else if (rc == 1 && !check_only)
 		rc = 0;
 	free(label);
