@@ -374,10 +374,14 @@ typedef struct {
 	int all;                  /* a language too long to keep: every folder */
 } lang_set;
 
+/* The language part of the n bytes of name at most: up to its first '_',
+ * '.' or '@'. */
 static size_t
-lang_len(const char *name)
+lang_len(const char *name, size_t n)
 {
-	return strcspn(name, "_.@");
+	size_t l = strcspn(name, "_.@");
+
+	return l < n ? l : n;
 }
 
 static void
@@ -417,8 +421,7 @@ lang_add_aliases(lang_set *ls, const char *const *names, const size_t *len, int 
 		v = a + alen + strspn(a + alen, " \t");
 		for (int i = 0; i < n; i++)
 			if (len[i] == alen && strncasecmp(a, names[i], alen) == 0)
-				lang_add(ls, v, lang_len(v) < strcspn(v, " \t\n") ?
-				         lang_len(v) : strcspn(v, " \t\n"));
+				lang_add(ls, v, lang_len(v, strcspn(v, " \t\n")));
 	}
 	fclose(f);
 }
@@ -441,7 +444,7 @@ lang_set_of(lang_set *ls, const char *list)
 		if (l > 0) {
 			names[n] = p;
 			len[n++] = l;
-			lang_add(ls, p, lang_len(p) < l ? lang_len(p) : l);
+			lang_add(ls, p, lang_len(p, l));
 		}
 		p += l;
 		if (*p == ':')
@@ -454,7 +457,7 @@ lang_set_of(lang_set *ls, const char *list)
 static int
 lang_set_has(const lang_set *ls, const char *folder)
 {
-	size_t l = lang_len(folder);
+	size_t l = lang_len(folder, strlen(folder));
 
 	if (ls->all)
 		return 1;
