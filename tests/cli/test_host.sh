@@ -30,7 +30,9 @@ check "gpus: one L40S -> mmio 128" python3 -c "
 import json; d=json.load(open('$out')); assert d['mmio_size_gb']==128, d"
 run "$GPUWIZ" gpus --esxcli-file "$FIX/esxcli/hardware-pci-list-x540-vmkernel-and-lsi2308-vmpassthru.txt"
 check "gpus: a real capture without a GPU says so, exit 0" sh -c "[ $rc -eq 0 ] && grep -q 'no display-class device' '$out'"
-bad() { name=$1; want=$2; shift 2; run "$GPUWIZ" "$@"
+# bad_env: one VAR=VALUE the run gets (none when empty)
+bad_env=
+bad() { name=$1; want=$2; shift 2; run ${bad_env:+env "$bad_env"} "$GPUWIZ" "$@"
 	if [ $rc -eq 2 ] && err_one_line && errhas "$want" && [ ! -s "$out" ]; then ok "bad input: $name"; else nok "bad input: $name" "rc=$rc err=$(cat "$err")"; fi; }
 bad "gpus: missing file" "nope.txt" gpus --esxcli-file "$TMP/nope.txt"
 bad "gpus: a .vmx is not esxcli output" "u.vmx" gpus --esxcli-file "$(sample vmx/ws-freebsd-crlf.vmx "$TMP/u.vmx"; echo "$TMP/u.vmx")"
@@ -43,11 +45,9 @@ python3 "$GW_SRCDIR/tests/pci-sysroot.py" "$TMP/pciroot" 3 gpu
 run "$GPUWIZ" gpus --sysroot "$TMP/pciroot"
 check "gpus --sysroot: libpci opened, the GPU listed" sh -c "[ $rc -eq 0 ] && grep -q '10de:26b9' '$out'"
 mkdir -p "$TMP/badlib" && printf 'not a library\n' >"$TMP/badlib/libpci.so.3"
-export LD_LIBRARY_PATH="$TMP/badlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+bad_env="LD_LIBRARY_PATH=$TMP/badlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 bad "gpus: a libpci the loader cannot open" "cannot open the PCI library libpci.so.3" gpus --sysroot "$TMP/pciroot"
-export LD_LIBRARY_PATH="${LD_LIBRARY_PATH#"$TMP/badlib"}"
-LD_LIBRARY_PATH=${LD_LIBRARY_PATH#:}
-[ -n "$LD_LIBRARY_PATH" ] || unset LD_LIBRARY_PATH
+bad_env=
 mkdir -p "$TMP/root/proc" "$TMP/root/sys/kernel/iommu_groups"
 printf 'processor\t: 0\nflags\t\t: fpu vme de pse vmx\n' >"$TMP/root/proc/cpuinfo"
 printf 'BOOT_IMAGE=/vmlinuz root=/dev/sda1 amd_iommu=on\n' >"$TMP/root/proc/cmdline"
