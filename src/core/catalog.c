@@ -12,6 +12,8 @@
  * flag, so every entry is compared: an original without a conversion must
  * have a translation without one.  One entry that differs and the whole
  * catalogue is refused: the program speaks English, with one warning.
+ * Also the translations of string literals kept while a command runs
+ * (gw_gettext_lit, gw.h's _()).
  */
 #include "gw.h"
 
@@ -531,3 +533,65 @@ gw_catalog_check_lang(const char *dir, const char *domain, const char *lang,
 {
 	return catalog_check_list(dir, domain, lang, what, why);
 }
+
+/* ---- translations kept (gw.h: _) --------------------------------------- */
+
+#if defined(ENABLE_NLS) && ENABLE_NLS
+/* GNU gettext (glibc, libintl): bumped when the catalogues gettext uses
+ * change (setlocale, textdomain, bindtextdomain, a catalogue loaded, a
+ * language switch that changes LANGUAGE: ui_use_language) */
+extern int _nl_msg_cat_cntr;
+
+/* msgid (a literal: its address is for the life of the program) to its
+ * translation; open addressing, a few probes, else not kept */
+#define TR_SLOTS 1024u
+#define TR_PROBES 8u
+static struct tr_slot {
+	const char *msgid;
+	char *text;
+} tr_slots[TR_SLOTS];
+static int tr_on, tr_cntr;
+
+void
+gw_gettext_cache(int on)
+{
+	tr_on = on;
+	tr_cntr = _nl_msg_cat_cntr;
+	memset(tr_slots, 0, sizeof tr_slots);
+}
+
+char *
+gw_gettext_lit(const char *msgid)
+{
+	uint64_t h = (uint64_t)(uintptr_t)msgid * 0x9e3779b97f4a7c15ULL;
+	unsigned i;
+	char *text;
+
+	if (!tr_on)
+		return gettext(msgid);
+	if (tr_cntr != _nl_msg_cat_cntr)
+		gw_gettext_cache(1);
+	for (i = 0; i < TR_PROBES; i++) {
+		struct tr_slot *t = &tr_slots[(unsigned)((h >> 40) + i) % TR_SLOTS];
+
+		if (t->msgid == msgid)
+			return t->text;
+		if (t->msgid != NULL)
+			continue;
+		text = gettext(msgid);
+		/* a catalogue loaded by this lookup: the slots start again */
+		if (tr_cntr != _nl_msg_cat_cntr)
+			return text;
+		t->msgid = msgid;
+		t->text = text;
+		return text;
+	}
+	return gettext(msgid);
+}
+#else
+void
+gw_gettext_cache(int on)
+{
+	(void)on;
+}
+#endif

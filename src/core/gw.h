@@ -29,7 +29,7 @@
 # include <libintl.h>
 # if defined(__GNUC__)
 /* A string literal's translation is looked up once while the cache is on
- * (gw_gettext_cache; util.c): the same as gettext(s), at the cost of a
+ * (gw_gettext_cache; catalog.c): the same as gettext(s), at the cost of a
  * hash probe.  Anything else (a table's N_() string, a variable) goes to
  * gettext each time. */
 char *gw_gettext_lit(const char *msgid) __attribute__((format_arg(1)));
