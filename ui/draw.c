@@ -100,6 +100,13 @@ next_char(const char *s, size_t len, wchar_t *wc, int *w, int *bad)
 	mbstate_t st;
 	size_t r;
 
+	/* printable ASCII: itself, one cell, in every locale */
+	if (*s >= 0x20 && *s < 0x7f) {
+		*wc = (wchar_t)*s;
+		*w = 1;
+		*bad = 0;
+		return 1;
+	}
 	memset(&st, 0, sizeof st);
 	r = mbrtowc(wc, s, len, &st);
 	*bad = 0;

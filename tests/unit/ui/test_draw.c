@@ -42,6 +42,21 @@ test_wide(void **state)
 	                    "\xe4\xb8\xad\xe6\x96\x87\xe2\x80\xa6");
 }
 
+/* The edges of printable ASCII: a tab is a blank, DEL, a control
+ * character and a stray byte are '?', one cell each; ' ' and '~' are
+ * themselves. */
+static void
+test_controls(void **state)
+{
+	(void)state;
+	erase();
+	assert_int_equal(dw_cells("a\tb\x7f\x1f\x80~ z"), 9);
+	assert_int_equal(dw_put(0, 0, "a\tb\x7f\x1f\x80~ z", 20, A_NORMAL), 9);
+	assert_string_equal(tu_row(0, 0, 20), "a b???~ z");
+	/* a wide character after ASCII keeps its two cells */
+	assert_int_equal(dw_cells("x\xe4\xb8\xad"), 3);
+}
+
 static void
 test_path_wraps_at_slash(void **state)
 {
@@ -95,6 +110,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sign),
 		cmocka_unit_test(test_wide),
+		cmocka_unit_test(test_controls),
 		cmocka_unit_test(test_path_wraps_at_slash),
 		cmocka_unit_test(test_audit),
 	};
