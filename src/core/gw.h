@@ -225,8 +225,16 @@ int gw_text_cells(const char *s);
  * A line of s always holds one character at least. */
 size_t gw_text_line(const char *s, size_t room, size_t *skip);
 
-/* Value of one hex digit, -1 when c is not one. */
-int gw_hexval(int c);
+/* Each byte's hex digit value plus one, 0 for a byte that is none
+ * (util.c). */
+extern const unsigned char gw_hex_digit1[256];
+/* Value of one hex digit, -1 when c is not one (inline, by the table:
+ * the parsers call it for every digit of a line). */
+static inline int
+gw_hexval(int c)
+{
+	return (unsigned)c < 256 ? gw_hex_digit1[c] - 1 : -1;
+}
 /* How many bytes at the start of the n at p are known to hold no byte
  * below 0x20 and no DEL (nor, unless high_ok, any byte above 0x7e),
  * checked eight at a time: a caller's byte-by-byte check (with its own

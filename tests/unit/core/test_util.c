@@ -31,6 +31,32 @@ test_parse_uint(void **state)
 	assert_int_equal(gw_parse_uint("7", 5, &v), -1);
 }
 
+/* Every byte and EOF against strtol's reading of one hex digit. */
+static void
+test_hexval(void **state)
+{
+	int c;
+
+	(void)state;
+	for (c = -1; c < 256; c++) {
+		char s[2] = { (char)c, '\0' }, *end;
+		long v = c > 0 ? strtol(s, &end, 16) : 0;
+		int want = c > 0 && end == s + 1 && s[0] != '+' &&
+		           s[0] != '-' && s[0] != ' ' ? (int)v : -1;
+
+		if (gw_hexval(c) != want)
+			fail_msg("gw_hexval(%d) = %d, expected %d", c,
+			         gw_hexval(c), want);
+	}
+	assert_int_equal(gw_hexval('0'), 0);
+	assert_int_equal(gw_hexval('F'), 15);
+	assert_int_equal(gw_hexval('f'), 15);
+	assert_int_equal(gw_hexval('g'), -1);
+	assert_int_equal(gw_hexval('G'), -1);
+	assert_int_equal(gw_hexval('@'), -1);
+	assert_int_equal(gw_hexval('`'), -1);
+}
+
 static void
 test_buf(void **state)
 {
@@ -301,6 +327,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_uint),
+		cmocka_unit_test(test_hexval),
 		cmocka_unit_test(test_buf),
 		cmocka_unit_test(test_format_sizes),
 		cmocka_unit_test(test_gettext_cache),
