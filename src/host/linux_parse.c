@@ -90,15 +90,14 @@ static size_t
 hex_field(const char *p, const char *end, size_t max, unsigned long *v)
 {
 	size_t n = 0;
+	unsigned long x = 0;
+	int d;
 
-	*v = 0;
-	for (; p < end && n <= max; p++, n++) {
-		int d = gw_hexval((unsigned char)*p);
-
-		if (d < 0)
-			break;
-		*v = *v << 4 | (unsigned long)d;
-	}
+	/* the value in a register: *v may alias p for all the compiler knows */
+	for (; p < end && n <= max && (d = gw_hexval((unsigned char)*p)) >= 0;
+	     p++, n++)
+		x = x << 4 | (unsigned long)d;
+	*v = x;
 	return n > max ? 0 : n;
 }
 
