@@ -7,15 +7,22 @@
 # so the welcome screen offers the sample hosts), timed two ways:
 #  - in tmux: each program starts in a detached tmux pane of 80x24, by
 #    one `env` setting its variables; the time runs from the start of the
-#    pane until capture-pane shows the program's first screen (each poll
-#    starts a tmux client: a resolution of a few milliseconds); the memory
-#    is the program's peak resident size (VmHWM) at that moment;
-#  - on a pty (Python's pty module, 80x24, TERM=xterm-256color): from the
-#    fork to the first read that holds the first screen's marker, to the
-#    tenth of a millisecond, BENCH_PTY_RUNS (200) runs of each.
-# The runs of the programs alternate, so that the load falls on all of
-# them alike.  The ratios are to dialog (the aim: the first frame faster
-# than dialog's).
+#    pane until capture-pane shows the last thing the program's first
+#    screen draws (dialog's <Cancel> button, gpuwiz's "Quit" at the end of
+#    the key bar; each poll starts a tmux client: a resolution of a few
+#    milliseconds); the memory is the program's peak resident size
+#    (VmHWM) at that moment;
+#  - on a pty (Python's pty module, 80x24, TERM=xterm-256color), to the
+#    hundredth of a millisecond, BENCH_PTY_RUNS (200) rounds, each program
+#    once a round in a turning order, two ends timed from the fork: the
+#    first read that holds the first screen's marker (dialog's prompt,
+#    gpuwiz's "Step 1/" at the top), when the frame starts to reach the
+#    terminal; and the last read before the program falls silent (30 ms
+#    with no output), when the whole frame is there.  dialog writes its
+#    frame in some fifty small writes, gpuwiz in about ten, so the two
+#    ends differ by more for dialog.
+# The ratios are to dialog (the aim: the first frame faster than
+# dialog's); on the pty also the median of each round's ratio.
 #   sh bench/first-screen.sh [path/to/gpuwiz] [N]
 # GPUWIZ_BEFORE=/path/to/old/gpuwiz adds the old build (its table:
 # GPUWIZ_BEFORE_TABLE, else the data/gpus.ini of its source tree) beside
@@ -80,10 +87,10 @@ for host in none 300 3000; do
 	fi
 	i=0
 	while [ $i -lt "$N" ]; do
-		one "$host" dialog "Choose a step" "dialog --menu 'Choose a step' 20 60 8 1 Welcome 2 Host 3 GPU 4 VM 5 MMIO 6 Options 7 Review 8 Write"
-		one "$host" gpuwiz "Step 1/" "GPUWIZ_SYSROOT=$root $GPUWIZ"
+		one "$host" dialog "<Cancel>" "dialog --menu 'Choose a step' 20 60 8 1 Welcome 2 Host 3 GPU 4 VM 5 MMIO 6 Options 7 Review 8 Write"
+		one "$host" gpuwiz "Quit" "GPUWIZ_SYSROOT=$root $GPUWIZ"
 		[ -z "$BEFORE" ] ||
-			one "$host" before "Step 1/" "GPUWIZ_SYSROOT=$root GPUWIZ_TABLE=$BEFORE_TABLE $BEFORE"
+			one "$host" before "Quit" "GPUWIZ_SYSROOT=$root GPUWIZ_TABLE=$BEFORE_TABLE $BEFORE"
 		i=$((i + 1))
 	done
 	# the same programs on a pty
@@ -99,6 +106,7 @@ progs = [("dialog", [shutil.which("dialog"), "--menu", "Choose a step", "20", "6
 if before:
     progs.append(("before", [before], b"Step 1/",
                   {"GPUWIZ_SYSROOT": root, "GPUWIZ_TABLE": before_table}))
+QUIET = 0.03
 def one(argv, marker, extra):
     e = dict(env, **extra)
     t0 = time.perf_counter_ns()
@@ -110,26 +118,33 @@ def one(argv, marker, extra):
             os._exit(127)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     buf = b""
-    while marker not in buf:
-        r, _, _ = select.select([fd], [], [], 10)
+    first = last = None
+    while True:
+        r, _, _ = select.select([fd], [], [], 10 if first is None else QUIET)
         if not r:
             break
         try:
-            buf += os.read(fd, 65536)
+            d = os.read(fd, 65536)
         except OSError:
             break
-    t = (time.perf_counter_ns() - t0) / 1e6
+        last = time.perf_counter_ns()
+        buf += d
+        if first is None and marker in buf:
+            first = last
     os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
     os.close(fd)
-    return t if marker in buf else None
+    if first is None:
+        return None
+    return (first - t0) / 1e6, (last - t0) / 1e6
 with open(out, "a") as f:
-    for _ in range(int(runs)):
-        for name, argv, marker, extra in progs:
+    for i in range(int(runs)):
+        k = i % len(progs)
+        for name, argv, marker, extra in progs[k:] + progs[:k]:
             t = one(argv, marker, extra)
             if t is None:
                 sys.exit("%s: first screen not seen on the pty" % name)
-            f.write("%s %s %.3f\n" % (host, name, t))
+            f.write("%s %s %d %.3f %.3f\n" % (host, name, i, t[0], t[1]))
 PY
 	[ "$host" = none ] || rm -rf "$root"
 done
@@ -141,6 +156,7 @@ for line in open(sys.argv[1]):
     rows.setdefault(host, {}).setdefault(name, []).append((int(us) / 1000.0, int(rss)))
 label = {"none": "no PCI devices", "300": "300 PCI devices", "3000": "3,000 PCI devices"}
 print()
+print("in tmux, the pane's start to the whole first screen shown:")
 print("%-18s %-8s %5s %12s %10s %14s %10s %10s" % ("host", "program", "runs", "median [ms]", "max [ms]", "peak RSS [KiB]", "x dialog", "x before"))
 for host, progs in rows.items():
     med = {n: statistics.median([a for a, _ in v]) for n, v in progs.items()}
@@ -154,17 +170,21 @@ PY
 import sys, statistics
 rows = {}
 for line in open(sys.argv[1]):
-    host, name, ms = line.split()
-    rows.setdefault(host, {}).setdefault(name, []).append(float(ms))
+    host, name, rnd, first, whole = line.split()
+    rows.setdefault(host, {}).setdefault(name, {})[int(rnd)] = (float(first), float(whole))
 label = {"none": "no PCI devices", "300": "300 PCI devices", "3000": "3,000 PCI devices"}
-print()
-print("on a pty (fork to the first screen's marker):")
-print("%-18s %-8s %5s %12s %10s %10s %10s" % ("host", "program", "runs", "median [ms]", "min [ms]", "x dialog", "x before"))
-for host, progs in rows.items():
-    med = {n: statistics.median(v) for n, v in progs.items()}
-    for name, v in progs.items():
-        vsb = "%.2fx" % (med[name] / med["before"]) if "before" in med and name == "gpuwiz" else ""
-        print("%-18s %-8s %5d %12.2f %10.2f %9.2fx %10s" % (label[host], name, len(v), med[name], min(v), med[name] / med["dialog"], vsb))
+for j, what in ((0, "the frame starts: the first read holding the marker"),
+                (1, "the whole frame: the last read before 30 ms of silence")):
+    print()
+    print("on a pty, fork to %s:" % what)
+    print("%-18s %-8s %5s %12s %10s %10s %12s %10s" % ("host", "program", "runs", "median [ms]", "min [ms]", "x dialog", "round ratio", "x before"))
+    for host, progs in rows.items():
+        t = {n: [v[r][j] for r in sorted(v)] for n, v in progs.items()}
+        med = {n: statistics.median(v) for n, v in t.items()}
+        for name, v in t.items():
+            rr = statistics.median([a / b for a, b in zip(v, t["dialog"])])
+            vsb = "%.2fx" % (med[name] / med["before"]) if "before" in med and name == "gpuwiz" else ""
+            print("%-18s %-8s %5d %12.2f %10.2f %9.2fx %11.2fx %10s" % (label[host], name, len(v), med[name], min(v), med[name] / med["dialog"], rr, vsb))
 PY
 echo
 bench_load
