@@ -296,29 +296,6 @@ dw_fill(int y, int x, int cells, attr_t a)
 	attrset(A_NORMAL);
 }
 
-/* CJK punctuation that must not begin a line. */
-static int
-no_break_before(wchar_t wc)
-{
-	static const wchar_t closing[] =
-		L"\x3001\x3002\xff0c\xff0e\xff1a\xff1b\xff01\xff1f\xff09"
-		L"\x300d\x300f\x3011\x300b\x3009\x201d\x2019\xff3d\xff5d";
-
-	return wc != 0 && wcschr(closing, wc) != NULL;
-}
-
-/* Opening brackets and quotes that must not end a line: the text they
- * open goes with them to the next line. */
-static int
-no_break_after(wchar_t wc)
-{
-	static const wchar_t opening[] =
-		L"([{\xff08\xff3b\xff5b\x300c\x300e\x3010\x300a\x3008"
-		L"\x3014\x3016\x201c\x2018";
-
-	return wc != 0 && wcschr(opening, wc) != NULL;
-}
-
 static void
 add_line(char ***lines, size_t *n, const char *s, size_t len)
 {
@@ -341,7 +318,8 @@ dw_wrap(const char *s, int width, char ***out)
 static int
 cjk_break(wchar_t wc, int w, int prev_wide, wchar_t ink)
 {
-	if (no_break_before(wc) || no_break_after(ink))
+	if (gw_text_no_break_before((unsigned long)wc) ||
+	    gw_text_no_break_after((unsigned long)ink))
 		return 0;
 	return w == 2 || (prev_wide && w > 0);
 }
@@ -373,7 +351,7 @@ wrap_scan_line(const char *p, int width, wrap_scan *sc)
 		int blank = !bad && wc == L' ';
 
 		if (blank) {
-			if (!no_break_after(ink)) {
+			if (!gw_text_no_break_after((unsigned long)ink)) {
 				sc->brk = q;
 				sc->next = q + r;
 			}
@@ -412,7 +390,7 @@ cut_word(char ***lines, size_t *n, const char *p, const wrap_scan *sc)
 	} else if (sc->slash != NULL && sc->slash > p) {
 		q = sc->slash;
 	} else if (sc->last != NULL && sc->last > p &&
-	           no_break_after(sc->last_wc)) {
+	           gw_text_no_break_after((unsigned long)sc->last_wc)) {
 		q = sc->last;
 	}
 	add_line(lines, n, p, (size_t)(q - p));

@@ -224,6 +224,12 @@ int gw_text_cells(const char *s);
  * an opening bracket; a word wider than the line is cut at a character.
  * A line of s always holds one character at least. */
 size_t gw_text_line(const char *s, size_t room, size_t *skip);
+/* The code point c is CJK punctuation that must not begin a line (a
+ * comma, a full stop, a closing bracket or quote); an opening bracket or
+ * quote that must not end one.  gw_text_line's rules and the screens'
+ * (ui/draw.c). */
+int gw_text_no_break_before(unsigned long c);
+int gw_text_no_break_after(unsigned long c);
 
 /* Each byte's hex digit value plus one, 0 for a byte that is none
  * (util.c). */

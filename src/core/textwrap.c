@@ -34,10 +34,9 @@ cp_wide(unsigned long c)
 	       (c >= 0x20000 && c <= 0x3fffd);
 }
 
-/* CJK punctuation that must not begin a line; brackets and quotes that
- * must not end one (the screens' ui/draw.c keeps the same lists). */
-static int
-cp_closing(unsigned long c)
+/* The punctuation lists (gw.h). */
+int
+gw_text_no_break_before(unsigned long c)
 {
 	static const unsigned long v[] = {
 		0x3001, 0x3002, 0xff0c, 0xff0e, 0xff1a, 0xff1b, 0xff01,
@@ -52,8 +51,8 @@ cp_closing(unsigned long c)
 	return 0;
 }
 
-static int
-cp_opening(unsigned long c)
+int
+gw_text_no_break_after(unsigned long c)
 {
 	static const unsigned long v[] = {
 		'(', '[', '{', 0xff08, 0xff3b, 0xff5b, 0x300c, 0x300e,
@@ -86,12 +85,13 @@ gw_text_line(const char *s, size_t room, size_t *skip)
 		wide = n > 1 && cp_wide(c);
 		if (i > 0) {
 			if (c == ' ') {
-				if (!cp_opening(prev)) {
+				if (!gw_text_no_break_after(prev)) {
 					brk = i;
 					brk_skip = 1;
 				}
 			} else if ((wide || prev_wide) && prev != ' ' &&
-			           !cp_closing(c) && !cp_opening(prev)) {
+			           !gw_text_no_break_before(c) &&
+			           !gw_text_no_break_after(prev)) {
 				brk = i;
 				brk_skip = 0;
 			}
