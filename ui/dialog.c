@@ -124,7 +124,7 @@ confirm_draw(ui_ctx *u, const char *question, const int *focus)
 	box_frame(y, x, bh, bw);
 	for (i = 0; i < (int)n; i++)
 		dw_put(y + 1 + i, x + 2, lines[i], bw - 4, A_BOLD);
-	dw_free_lines(lines, n);
+	gw_strs_free(lines, n);
 	keys[0] = "y";
 	/* TRANSLATORS: the answers of a yes/no question (keys
 	 * y and n); at most 10 cells each. */
@@ -219,7 +219,7 @@ choose_draw(const char *question, const char *const *pairs)
 	dw_box(y, x, bh, bw, ui_attr(UI_C_BOX));
 	for (i = 0; i < n; i++)
 		dw_put(y + 1 + (int)i, x + 2, lines[i], bw - 4, A_BOLD);
-	dw_free_lines(lines, n);
+	gw_strs_free(lines, n);
 	box_keys(y + bh - 2, x + 2, bw - 4, pairs);
 }
 
@@ -418,7 +418,7 @@ help_draw(ui_ctx *u, const ui_screen *s, const char *text, int *top)
 	if (*top + rows < (int)n)
 		dw_put(y + bh - 4, x + bw - 2, "v", 1, ui_attr(UI_C_DIM));
 	box_keys(y + bh - 2, x + 2, bw - 4, keys);
-	dw_free_lines(lines, n);
+	gw_strs_free(lines, n);
 	return rows;
 }
 

@@ -434,16 +434,6 @@ dw_wrap_hang(const char *s, int first, int rest, char ***out)
 	return n;
 }
 
-void
-dw_free_lines(char **lines, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
-}
-
 /* The last row that fits of text that goes on: cut by the wrapping
  * rules (no opening bracket right before the sign), then the sign. */
 static void
@@ -455,7 +445,7 @@ put_last_row(int y, int x, int w, const char *line, attr_t a)
 	size_t nc = dw_wrap(line, w - gw, &cut);
 
 	used = dw_put(y, x, nc ? cut[0] : "", w - gw, a);
-	dw_free_lines(cut, nc);
+	gw_strs_free(cut, nc);
 	dw_put(y, x + used, g, gw, a);
 }
 
@@ -474,7 +464,7 @@ dw_wrap_put(int y, int x, int w, int maxrows, const char *s, attr_t a)
 		else
 			dw_put(y + rows, x, lines[i], w, a);
 	}
-	dw_free_lines(lines, n);
+	gw_strs_free(lines, n);
 	return rows;
 }
 
@@ -484,7 +474,7 @@ dw_wrap_rows(const char *s, int w)
 	char **lines;
 	size_t n = dw_wrap(s, w, &lines);
 
-	dw_free_lines(lines, n);
+	gw_strs_free(lines, n);
 	return (int)n;
 }
 

@@ -72,11 +72,10 @@ void dw_fill(int y, int x, int cells, attr_t a);
 /* Word-wrap s to width cells: breaks at blanks, between CJK characters
  * (not before CJK closing punctuation), and inside a word longer than
  * the width (after its last '/' that fits: a path); '\n' forces a break.  Returns the number of lines in *lines
- * (malloc'ed strings, free with dw_free_lines). */
+ * (malloc'ed strings, free with gw_strs_free). */
 size_t dw_wrap(const char *s, int width, char ***lines);
 /* The same with a first line of first cells and the others of rest. */
 size_t dw_wrap_hang(const char *s, int first, int rest, char ***lines);
-void dw_free_lines(char **lines, size_t n);
 /* Wrap and draw s from (y, x) in w cells, at most maxrows rows (the last
  * row shown ends in dw_sign() when text was left out).  Returns the rows used. */
 int dw_wrap_put(int y, int x, int w, int maxrows, const char *s, attr_t a);

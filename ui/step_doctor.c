@@ -361,7 +361,7 @@ draw_tail(ui_ctx *u, const gw_buf *b, int y, int x, int w, int rows)
 			out[rows - 1 - nv++] = gw_xstrdup("");
 		for (k = n; k-- > 0 && nv < rows;)
 			out[rows - 1 - nv++] = gw_xstrdup(l[k]);
-		dw_free_lines(l, n);
+		gw_strs_free(l, n);
 		free(line);
 		if (start == 0)
 			break;

@@ -50,7 +50,7 @@ rows_wrap(dc_rows *o, const char *s, int w, int indent, attr_t a)
 
 	for (i = 0; i < n; i++)
 		rows_add(o, gw_xstrdup(l[i]), a, indent);
-	dw_free_lines(l, n);
+	gw_strs_free(l, n);
 }
 
 #define LABEL_W 6

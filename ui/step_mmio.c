@@ -110,7 +110,7 @@ draw_calc(ui_ctx *u, ui_rect r, int y, const gw_plan *p, int calc_h)
 		dw_put(r.y + y + calc_h - 1, r.x + r.w - 1, "v", 1,
 		       ui_attr(UI_C_DIM));
 	used = (int)n < calc_h ? (int)n : calc_h;
-	dw_free_lines(lines, n);
+	gw_strs_free(lines, n);
 	gw_buf_free(&b);
 	return used;
 }

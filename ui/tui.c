@@ -442,7 +442,7 @@ print_wrapped(const char *s, int cols)
 		printf("%*s%s\n", i > 0 ? hang : 0, "", rows[i]);
 	if (n == 0)
 		printf("\n");
-	dw_free_lines(rows, n);
+	gw_strs_free(rows, n);
 }
 
 /* On the normal terminal after a normal end (not a signal): what was

@@ -407,11 +407,7 @@ written_add(char *line)
 static void
 written_free(void)
 {
-	size_t i;
-
-	for (i = 0; i < n_written_lines; i++)
-		free(written_lines[i]);
-	free(written_lines);
+	gw_strs_free(written_lines, n_written_lines);
 	written_lines = NULL;
 	n_written_lines = 0;
 }

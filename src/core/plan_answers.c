@@ -102,9 +102,7 @@ gw_answers_free(gw_answers *a)
 		free(a->gpus[i].spec);
 	}
 	free(a->gpus);
-	for (i = 0; i < a->nbdfs; i++)
-		free(a->bdfs[i]);
-	free(a->bdfs);
+	gw_strs_free(a->bdfs, a->nbdfs);
 	free(a->system_id);
 	free(a->esxi_version);
 	free(a->name);

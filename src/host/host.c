@@ -133,11 +133,7 @@ gw_host_gpu_drop(gw_gpu_dev *g)
 void
 gw_host_drop_bdfs(gw_host *h)
 {
-	size_t i;
-
-	for (i = 0; i < h->ngpu; i++)
-		free(h->gpu_bdf[i]);
-	free(h->gpu_bdf);
+	gw_strs_free(h->gpu_bdf, h->ngpu);
 	h->gpu_bdf = NULL;
 	h->ngpu = 0;
 }

@@ -21,14 +21,10 @@ gw_gpu_dev_init(gw_gpu_dev *g)
 void
 gw_gpu_list_free(gw_gpu_list *l)
 {
-	size_t i;
-
 	if (l == NULL)
 		return;
 	gw_gpu_devs_free(l->gpus, l->n);
-	for (i = 0; i < l->nnotes; i++)
-		free(l->notes[i]);
-	free(l->notes);
+	gw_strs_free(l->notes, l->nnotes);
 	free(l->source);
 	memset(l, 0, sizeof *l);
 }
@@ -181,9 +177,7 @@ gw_gpu_list_sum(gw_gpu_list *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->nnotes; i++)
-		free(l->notes[i]);
-	free(l->notes);
+	gw_strs_free(l->notes, l->nnotes);
 	l->notes = NULL;
 	l->nnotes = 0;
 	for (i = 0; i < l->n; i++) {

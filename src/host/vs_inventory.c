@@ -74,9 +74,7 @@ gw_vs_set_vm_names(gw_vs *s, const char *const *names, size_t n)
 {
 	if (s == NULL)
 		return;
-	for (size_t i = 0; i < s->nvm_names; i++)
-		free(s->vm_names[i]);
-	free(s->vm_names);
+	gw_strs_free(s->vm_names, s->nvm_names);
 	s->vm_names = NULL;
 	s->nvm_names = 0;
 	if (n == 0)

@@ -49,9 +49,7 @@ sleep_s(double sec)
 static void
 ended_free(gw_vs *s)
 {
-	for (size_t i = 0; i < s->nview_ended; i++)
-		free(s->view_ended[i]);
-	free(s->view_ended);
+	gw_strs_free(s->view_ended, s->nview_ended);
 	s->view_ended = NULL;
 	s->nview_ended = 0;
 }

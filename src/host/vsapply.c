@@ -314,9 +314,7 @@ gw_vs_plan_spec_free(gw_vs_plan_spec *s)
 	free(s->keys);
 	free(s->vals);
 	free(s->adds);
-	for (i = 0; i < s->nstrs; i++)
-		free(s->strs[i]);
-	free(s->strs);
+	gw_strs_free(s->strs, s->nstrs);
 	memset(s, 0, sizeof *s);
 	s->spec.reserve_locked = -1;
 }

@@ -341,11 +341,7 @@ gw_wizard_add_bdf(gw_wizard *w, const char *bdf, gw_err *e)
 void
 gw_wizard_clear_bdfs(gw_wizard *w)
 {
-	size_t i;
-
-	for (i = 0; i < w->af.a.nbdfs; i++)
-		free(w->af.a.bdfs[i]);
-	free(w->af.a.bdfs);
+	gw_strs_free(w->af.a.bdfs, w->af.a.nbdfs);
 	w->af.a.bdfs = NULL;
 	w->af.a.nbdfs = 0;
 	wz_changed(w);

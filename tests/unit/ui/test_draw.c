@@ -68,7 +68,7 @@ test_path_wraps_at_slash(void **state)
 	assert_int_equal(n, 2);
 	assert_string_equal(l[0], "/vmfs/volumes/datastore1/");
 	assert_string_equal(l[1], "ubuntu-l40s/ubuntu-l40s.vmx");
-	dw_free_lines(l, n);
+	gw_strs_free(l, n);
 }
 
 static size_t
