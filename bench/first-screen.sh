@@ -18,9 +18,10 @@
 #    first read that holds the first screen's marker (dialog's prompt,
 #    gpuwiz's "Step 1/" at the top), when the frame starts to reach the
 #    terminal; and the last read before the program falls silent (30 ms
-#    with no output), when the whole frame is there.  dialog writes its
-#    frame in some fifty small writes, gpuwiz in about ten, so the two
-#    ends differ by more for dialog.
+#    with no output), when the whole frame is there.  dialog's output
+#    runs over about a millisecond in some hundred writes, gpuwiz's over
+#    under half of one in about twenty, so the two ends differ by more
+#    for dialog.
 # The ratios are to dialog (the aim: the first frame faster than
 # dialog's); on the pty also the median of each round's ratio.
 #   sh bench/first-screen.sh [path/to/gpuwiz] [N]
