@@ -34,36 +34,40 @@ cp_wide(unsigned long c)
 	       (c >= 0x20000 && c <= 0x3fffd);
 }
 
-/* The punctuation lists (gw.h). */
-int
-gw_text_no_break_before(unsigned long c)
+/* The punctuation lists (gw.h): closing, which must not begin a line;
+ * opening, which must not end one. */
+static const unsigned long closing[] = {
+	0x3001, 0x3002, 0xff0c, 0xff0e, 0xff1a, 0xff1b, 0xff01,
+	0xff1f, 0xff09, 0x300d, 0x300f, 0x3011, 0x300b, 0x3009,
+	0x201d, 0x2019, 0xff3d, 0xff5d
+};
+static const unsigned long opening[] = {
+	'(', '[', '{', 0xff08, 0xff3b, 0xff5b, 0x300c, 0x300e,
+	0x3010, 0x300a, 0x3008, 0x3014, 0x3016, 0x201c, 0x2018
+};
+
+/* Is c one of the n code points of v? */
+static int
+cp_in(const unsigned long *v, size_t n, unsigned long c)
 {
-	static const unsigned long v[] = {
-		0x3001, 0x3002, 0xff0c, 0xff0e, 0xff1a, 0xff1b, 0xff01,
-		0xff1f, 0xff09, 0x300d, 0x300f, 0x3011, 0x300b, 0x3009,
-		0x201d, 0x2019, 0xff3d, 0xff5d
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof v / sizeof *v; i++)
+	for (i = 0; i < n; i++)
 		if (c == v[i])
 			return 1;
 	return 0;
 }
 
 int
+gw_text_no_break_before(unsigned long c)
+{
+	return cp_in(closing, sizeof closing / sizeof *closing, c);
+}
+
+int
 gw_text_no_break_after(unsigned long c)
 {
-	static const unsigned long v[] = {
-		'(', '[', '{', 0xff08, 0xff3b, 0xff5b, 0x300c, 0x300e,
-		0x3010, 0x300a, 0x3008, 0x3014, 0x3016, 0x201c, 0x2018
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof v / sizeof *v; i++)
-		if (c == v[i])
-			return 1;
-	return 0;
+	return cp_in(opening, sizeof opening / sizeof *opening, c);
 }
 
 size_t
