@@ -386,6 +386,16 @@ lang_len(const char *name, size_t n)
 	return l < n ? l : n;
 }
 
+/* Is the language of len bytes at name kept in ls? */
+static int
+lang_in(const lang_set *ls, const char *name, size_t len)
+{
+	for (int i = 0; i < ls->n; i++)
+		if (strlen(ls->lang[i]) == len && memcmp(ls->lang[i], name, len) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 lang_add(lang_set *ls, const char *name, size_t len)
 {
@@ -395,9 +405,8 @@ lang_add(lang_set *ls, const char *name, size_t len)
 		ls->all = 1;
 		return;
 	}
-	for (int i = 0; i < ls->n; i++)
-		if (strlen(ls->lang[i]) == len && memcmp(ls->lang[i], name, len) == 0)
-			return;
+	if (lang_in(ls, name, len))
+		return;
 	memcpy(ls->lang[ls->n], name, len);
 	ls->lang[ls->n++][len] = '\0';
 }
@@ -459,21 +468,14 @@ lang_set_of(lang_set *ls, const char *list)
 static int
 lang_set_has(const lang_set *ls, const char *folder)
 {
-	size_t l = lang_len(folder, strlen(folder));
-
-	if (ls->all)
-		return 1;
-	for (int i = 0; i < ls->n; i++)
-		if (strlen(ls->lang[i]) == l && memcmp(ls->lang[i], folder, l) == 0)
-			return 1;
-	return 0;
+	return ls->all || lang_in(ls, folder, lang_len(folder, strlen(folder)));
 }
 
-/* 0 when every catalogue of domain in dir that gettext may open for the
- * names in list may be used; else -1 with *what and *why (malloc'ed). */
-static int
-catalog_check_list(const char *dir, const char *domain, const char *list,
-                   char **what, char **why)
+/* Every catalogue of domain in dir that gettext may open for the names
+ * in the list lang (gw.h). */
+int
+gw_catalog_check_lang(const char *dir, const char *domain, const char *lang,
+                      char **what, char **why)
 {
 	lang_set ls;
 	DIR *d;
@@ -481,7 +483,7 @@ catalog_check_list(const char *dir, const char *domain, const char *list,
 	int rc = 0;
 
 	*what = *why = NULL;
-	lang_set_of(&ls, list);
+	lang_set_of(&ls, lang);
 	if (ls.n == 0 && !ls.all)
 		return 0;
 	if ((d = opendir(dir)) == NULL)
@@ -517,7 +519,8 @@ int
 gw_catalog_check(const char *dir, const char *domain)
 {
 	char *what, *why;
-	int rc = catalog_check_list(dir, domain, messages_list(), &what, &why);
+	int rc = gw_catalog_check_lang(dir, domain, messages_list(), &what,
+	                               &why);
 
 	if (rc != 0) {
 		gw_path_warn(what, why);
@@ -525,13 +528,6 @@ gw_catalog_check(const char *dir, const char *domain)
 		free(why);
 	}
 	return rc;
-}
-
-int
-gw_catalog_check_lang(const char *dir, const char *domain, const char *lang,
-                      char **what, char **why)
-{
-	return catalog_check_list(dir, domain, lang, what, why);
 }
 
 /* ---- translations kept (gw.h: _) --------------------------------------- */
