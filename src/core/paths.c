@@ -99,13 +99,23 @@ bad_stat:
 	return -1;
 }
 
+/* "gpuwiz: warning: ignoring WHAT (WHY)" and a newline (malloc'ed). */
+static char *
+warning_text(const char *what, const char *why)
+{
+	/* TRANSLATORS: "gpuwiz: warning: ignoring GPUWIZ_TABLE=/tmp/x/gpus.ini
+	 * (/tmp/x is writable by others)"; %s the program, what and why. */
+	return gw_xasprintf(_("%s: warning: ignoring %s (%s)\n"), PACKAGE, what,
+	                    why);
+}
+
 /* Each warning once: the lookups run more than once.  None with -q. */
 void
 gw_path_warn(const char *what, const char *why)
 {
 	static char *seen[32];
 	static size_t nseen;
-	char *key;
+	char *key, *text;
 	size_t i;
 
 	if (gw_verbosity() == GW_QUIET)
@@ -121,16 +131,16 @@ gw_path_warn(const char *what, const char *why)
 		seen[nseen++] = key;
 	else
 		free(key);
-	/* TRANSLATORS: "gpuwiz: warning: ignoring GPUWIZ_TABLE=/tmp/x/gpus.ini
-	 * (/tmp/x is writable by others)"; %s the program, what and why. */
-	gw_fprintf_escaped(stderr, _("%s: warning: ignoring %s (%s)\n"), PACKAGE, what, why);
+	text = warning_text(what, why);
+	gw_fputs_escaped(text, stderr);
+	free(text);
 }
 
 /* The same warning's text on one line, for a screen (malloc'ed). */
 char *
 gw_path_warning(const char *what, const char *why)
 {
-	char *s = gw_xasprintf(_("%s: warning: ignoring %s (%s)\n"), PACKAGE, what, why);
+	char *s = warning_text(what, why);
 
 	s[strcspn(s, "\n")] = '\0';
 	return s;
