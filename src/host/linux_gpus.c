@@ -85,10 +85,21 @@ static struct {
 static int
 libpci_open(gw_err *e)
 {
+	/* each function and the member it goes to */
+	static const struct {
+		const char *name;
+		void *member;
+	} fn[] = {
+		{ "pci_alloc", &lp.alloc }, { "pci_cleanup", &lp.cleanup },
+		{ "pci_set_param", &lp.set_param }, { "pci_init", &lp.init },
+		{ "pci_scan_bus", &lp.scan_bus }, { "pci_fill_info", &lp.fill_info },
+		{ "pci_lookup_name", &lp.lookup_name },
+	};
 	static char why[256];
 
 	if (!lp.tried) {
-		void *h;
+		void *h, *f = NULL;
+		size_t i;
 
 		lp.tried = 1;
 		if ((h = dlopen(LIBPCI_SONAME, RTLD_NOW | RTLD_LOCAL)) == NULL) {
@@ -96,28 +107,14 @@ libpci_open(gw_err *e)
 		} else {
 			/* ISO C has no cast from void * to a function pointer;
 			 * POSIX (dlsym) makes the copy valid */
-			void *f[7];
-			static const char *const name[7] = {
-				"pci_alloc", "pci_cleanup", "pci_set_param",
-				"pci_init", "pci_scan_bus", "pci_fill_info",
-				"pci_lookup_name",
-			};
-			int i;
-
-			for (i = 0; i < 7; i++)
-				if ((f[i] = dlsym(h, name[i])) == NULL)
-					break;
-			if (i < 7) {
+			for (i = 0; i < sizeof fn / sizeof *fn &&
+			     (f = dlsym(h, fn[i].name)) != NULL; i++)
+				memcpy(fn[i].member, &f, sizeof f);
+			if (f == NULL) {
+				/* lp.h stays NULL: no member is called */
 				snprintf(why, sizeof why, "%s", dlerror());
 				dlclose(h);
 			} else {
-				memcpy(&lp.alloc, &f[0], sizeof f[0]);
-				memcpy(&lp.cleanup, &f[1], sizeof f[1]);
-				memcpy(&lp.set_param, &f[2], sizeof f[2]);
-				memcpy(&lp.init, &f[3], sizeof f[3]);
-				memcpy(&lp.scan_bus, &f[4], sizeof f[4]);
-				memcpy(&lp.fill_info, &f[5], sizeof f[5]);
-				memcpy(&lp.lookup_name, &f[6], sizeof f[6]);
 				lp.h = h;
 			}
 		}
