@@ -36,7 +36,6 @@ runner_dev_label(const gw_esxi_pci_dev *d)
 
 /* ---- listings --------------------------------------------------------- */
 
-
 int
 gw_esxi_session_version(gw_runner *r, gw_esxi_version *out, gw_err *e)
 {
@@ -82,12 +81,15 @@ run_produce(void *pctx, gw_esxi_sink *sink, void *sctx, gw_err *e)
 	return gw_runner_run_ok_sink(c->r, c->argv, sink, sctx, e);
 }
 
+/* esxcli hardware pci list: the device list and the GPUs read from it */
+static const char *const pci_list_argv[] = {"esxcli", "hardware", "pci",
+                                            "list", NULL};
+
 int
 gw_esxi_session_list_pci(gw_runner *r, gw_esxi_pci_keep *keep,
                          const void *kctx, gw_esxi_pci_list *out, gw_err *e)
 {
-	const char *argv[] = {"esxcli", "hardware", "pci", "list", NULL};
-	run_cmd c = { r, argv };
+	run_cmd c = { r, pci_list_argv };
 
 	return gw_esxi_pci_list_read_from(run_produce, &c,
 	                                  "esxcli hardware pci list", keep, kctx,
@@ -98,8 +100,7 @@ int
 gw_esxi_session_gpus(gw_runner *r, const gw_table *t, gw_gpu_list *out,
                      gw_err *e)
 {
-	const char *argv[] = {"esxcli", "hardware", "pci", "list", NULL};
-	run_cmd c = { r, argv };
+	run_cmd c = { r, pci_list_argv };
 
 	return gw_esxi_gpu_list_read_from(t, run_produce, &c, NULL, out, e);
 }
