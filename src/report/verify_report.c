@@ -265,6 +265,33 @@ text_close(FILE *f, FILE *out)
 		fclose(f);
 }
 
+/* The rest of the checks of v (begun) in their steps, each GPU's, then
+ * the end's: the rows made so far, then after each step its rows, each
+ * time handed to put(ctx, v) and dropped. */
+static void
+rows_by_step(const gw_nvsmi *q, gw_verify *v,
+             void (*put)(void *ctx, const gw_verify *v), void *ctx)
+{
+	size_t i;
+
+	put(ctx, v);
+	gw_verify_drop_checks(v);
+	for (i = 0; i < q->ngpus; i++) {
+		gw_verify_gpu(v, q, i);
+		put(ctx, v);
+		gw_verify_drop_checks(v);
+	}
+	gw_verify_end(v);
+	put(ctx, v);
+	gw_verify_drop_checks(v);
+}
+
+static void
+print_rows_to(void *f, const gw_verify *v)
+{
+	print_rows(f, v);
+}
+
 /* The capture's text report (v begun) to f, each GPU's rows dropped once
  * printed. */
 static void
@@ -276,15 +303,7 @@ stream_text(FILE *f, const gw_nvsmi *q, gw_verify *v, const char *path)
 	for (i = 0; i < q->ngpus; i++)
 		print_capture_gpu(f, &q->gpus[i], v->rows[i]);
 	fputs("\n", f);
-	print_rows(f, v);
-	for (i = 0; i < q->ngpus; i++) {
-		gw_verify_drop_checks(v);
-		gw_verify_gpu(v, q, i);
-		print_rows(f, v);
-	}
-	gw_verify_drop_checks(v);
-	gw_verify_end(v);
-	print_rows(f, v);
+	rows_by_step(q, v, print_rows_to, f);
 	print_tally(f, v);
 }
 
@@ -378,17 +397,22 @@ close_object(jout *o)
 	fprintf(o->out, "\n%*s}", 2 * o->depth, "");
 }
 
-/* The rows made since the last drop as elements of "checks", dropped. */
+/* The rows made since the last drop as elements of "checks". */
+typedef struct rows_out {
+	jout *o;
+	const gw_nvsmi *q;
+} rows_out;
+
 static void
-put_rows(jout *o, const gw_nvsmi *q, gw_verify *v)
+put_rows(void *ctx, const gw_verify *v)
 {
-	json_t *a = checks_json(v, q), *x;
+	rows_out *r = ctx;
+	json_t *a = checks_json(v, r->q), *x;
 	size_t i;
 
 	json_array_foreach(a, i, x)
-		put_element(o, x);
+		put_element(r->o, x);
 	json_decref(a);
-	gw_verify_drop_checks(v);
 }
 
 /* The capture's JSON report (v begun) as json_dumps would print the
@@ -413,13 +437,7 @@ stream_json(FILE *out, const gw_nvsmi *q, gw_verify *v, const char *path,
 	}
 	close_array(&o);
 	open_array(&o, "checks");
-	put_rows(&o, q, v);
-	for (i = 0; i < q->ngpus; i++) {
-		gw_verify_gpu(v, q, i);
-		put_rows(&o, q, v);
-	}
-	gw_verify_end(v);
-	put_rows(&o, q, v);
+	rows_by_step(q, v, put_rows, &(rows_out){ &o, q });
 	close_array(&o);
 	x = json_object();
 	tail_json(x, v);
