@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-
 /* ---- gpuwiz verify --nvidia-smi-q FILE ---------------------------------- */
 
 /* Read and parse the capture at path: 0, or -1 with e set (*data and *q

@@ -500,7 +500,6 @@ done:
 	return rc;
 }
 
-
 int
 gw_esxi_pci_list_read_from(gw_esxi_produce *produce, void *pctx,
                            const char *name, gw_esxi_pci_keep *keep,

@@ -183,7 +183,6 @@ gw_linux_list_dir(const char *path, char ***out, size_t *n)
 	return list_dir(path, out, n);
 }
 
-
 long
 gw_linux_read_hex(const char *path)
 {

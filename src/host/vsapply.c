@@ -327,7 +327,6 @@ gw_vs_spec_empty(const gw_vs_plan_spec *s)
 
 /* ---- picking free devices ------------------------------------------------- */
 
-
 /* The devices attached to a VM of host h (a VM of another host holds
  * that host's device of the same address; a VM whose host is not known
  * counts here): the inventory's index when it has one and h is among its
