@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A string jansson refuses (not UTF-8: a capture's or a host's odd bytes)
  * goes in escaped the way the text printers show it (doc/design.md 5.3):
@@ -70,4 +71,81 @@ gw_json_fprint(FILE *f, json_t *o)
 	fwrite(run, 1, (size_t)(p - run), f);
 	fputc('\n', f);
 	free(s);
+}
+
+/* ---- an object printed a member at a time ------------------------------- */
+
+void
+gw_json_put(FILE *out, json_t *x, int depth)
+{
+	static const char sp[] = "                ";
+	char *s = json_dumps(x, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	                        JSON_ENCODE_ANY);
+	size_t blanks = 2 * (size_t)depth;
+	const char *a, *nl;
+
+	if (blanks > sizeof sp - 1)
+		blanks = sizeof sp - 1;
+	for (a = s ? s : "null"; (nl = strchr(a, '\n')) != NULL; a = nl + 1) {
+		fwrite(a, 1, (size_t)(nl - a) + 1, out);
+		fwrite(sp, 1, blanks, out);
+	}
+	fputs(a, out);
+	free(s);
+}
+
+void
+gw_json_out_key(gw_json_out *o, const char *k)
+{
+	json_t *key = json_string(k);
+
+	fprintf(o->out, "%s%*s", o->first ? "{\n" : ",\n", 2 * o->depth + 2,
+	        "");
+	o->first = 0;
+	gw_json_put(o->out, key, 0);
+	fputs(": ", o->out);
+	json_decref(key);
+}
+
+void
+gw_json_out_members(gw_json_out *o, json_t *x)
+{
+	const char *k;
+	json_t *m;
+
+	json_object_foreach(x, k, m) {
+		gw_json_out_key(o, k);
+		gw_json_put(o->out, m, o->depth + 1);
+	}
+}
+
+void
+gw_json_out_open_array(gw_json_out *o, const char *k)
+{
+	gw_json_out_key(o, k);
+	fputs("[", o->out);
+	o->n = 0;
+}
+
+void
+gw_json_out_element(gw_json_out *o, json_t *x)
+{
+	fprintf(o->out, "%s%*s", o->n ? ",\n" : "\n", 2 * o->depth + 4, "");
+	gw_json_put(o->out, x, o->depth + 2);
+	o->n++;
+}
+
+void
+gw_json_out_close_array(gw_json_out *o)
+{
+	if (o->n)
+		fprintf(o->out, "\n%*s]", 2 * o->depth + 2, "");
+	else
+		fputs("]", o->out);
+}
+
+void
+gw_json_out_close(gw_json_out *o)
+{
+	fprintf(o->out, "\n%*s}", 2 * o->depth, "");
 }

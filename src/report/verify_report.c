@@ -6,12 +6,12 @@
 #include "verify_live.h"
 #include "finding_print.h"
 #include "jsonutil.h"
+#include "out.h"
 #include "textesc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 
 #include <jansson.h>
 
@@ -199,72 +199,6 @@ print_capture_head(FILE *f, const gw_nvsmi *q, const char *path)
 
 /* ---- the capture's report as its rows are made -------------------------- */
 
-/* A stream whose text reaches out escaped (gw_fputs_escaped), whole
- * lines at a time: escaped a character at a time, the lines of a text
- * escape as the whole text does, and a character is never cut. */
-typedef struct esc_out {
-	FILE *out;
-	gw_buf pend;             /* what stdio wrote since the last line end */
-} esc_out;
-
-static ssize_t
-esc_write(void *c, const char *p, size_t n)
-{
-	esc_out *x = c;
-	const char *nl;
-	size_t k;
-	char keep;
-
-	gw_buf_add(&x->pend, p, n);
-	nl = memrchr(x->pend.data, '\n', x->pend.len);
-	if (nl == NULL)
-		return (ssize_t)n;
-	k = (size_t)(nl - x->pend.data) + 1;
-	keep = x->pend.data[k];
-	x->pend.data[k] = '\0';
-	gw_fputs_escaped(x->pend.data, x->out);
-	x->pend.data[k] = keep;
-	memmove(x->pend.data, x->pend.data + k, x->pend.len - k + 1);
-	x->pend.len -= k;
-	return (ssize_t)n;
-}
-
-static int
-esc_close(void *c)
-{
-	esc_out *x = c;
-
-	if (x->pend.len > 0)
-		gw_fputs_escaped(x->pend.data, x->out);
-	gw_buf_free(&x->pend);
-	return 0;
-}
-
-/* out itself (raw), or a stream to it through x (escaped); end with
- * text_close. */
-static FILE *
-text_open(FILE *out, int raw, esc_out *x)
-{
-	static const cookie_io_functions_t io = { .write = esc_write,
-	                                          .close = esc_close };
-	FILE *f;
-
-	if (raw)
-		return out;
-	x->out = out;
-	gw_buf_init(&x->pend);
-	if ((f = fopencookie(x, "w", io)) == NULL)
-		abort();
-	return f;
-}
-
-static void
-text_close(FILE *f, FILE *out)
-{
-	if (f != out)
-		fclose(f);
-}
-
 /* The rest of the checks of v (begun) in their steps, each GPU's, then
  * the end's: the rows made so far, then after each step its rows, each
  * time handed to put(ctx, v) and dropped. */
@@ -307,99 +241,9 @@ stream_text(FILE *f, const gw_nvsmi *q, gw_verify *v, const char *path)
 	print_tally(f, v);
 }
 
-/* x as json_dumps writes it at depth levels of nesting (depth <= 8):
- * each line after the first indented by two blanks a level. */
-static void
-put_json(FILE *out, json_t *x, int depth)
-{
-	static const char sp[] = "                ";
-	char *s = json_dumps(x, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-	                        JSON_ENCODE_ANY);
-	size_t blanks = 2 * (size_t)depth;
-	const char *a, *nl;
-
-	if (blanks > sizeof sp - 1)
-		blanks = sizeof sp - 1;
-	for (a = s ? s : "null"; (nl = strchr(a, '\n')) != NULL; a = nl + 1) {
-		fwrite(a, 1, (size_t)(nl - a) + 1, out);
-		fwrite(sp, 1, blanks, out);
-	}
-	fputs(a, out);
-	free(s);
-}
-
-/* An object being printed as json_dumps prints it, at depth levels of
- * nesting, a member at a time; the array member open has n elements so
- * far. */
-typedef struct jout {
-	FILE *out;
-	int depth;
-	int first;               /* no member yet */
-	size_t n;
-} jout;
-
-/* Member k's key (the first opens the object). */
-static void
-put_key(jout *o, const char *k)
-{
-	json_t *key = json_string(k);
-
-	fprintf(o->out, "%s%*s", o->first ? "{\n" : ",\n", 2 * o->depth + 2,
-	        "");
-	o->first = 0;
-	put_json(o->out, key, 0);
-	fputs(": ", o->out);
-	json_decref(key);
-}
-
-/* The members of x, in order. */
-static void
-put_members(jout *o, json_t *x)
-{
-	const char *k;
-	json_t *m;
-
-	json_object_foreach(x, k, m) {
-		put_key(o, k);
-		put_json(o->out, m, o->depth + 1);
-	}
-}
-
-/* Array member k, its elements to follow (put_element, close_array). */
-static void
-open_array(jout *o, const char *k)
-{
-	put_key(o, k);
-	fputs("[", o->out);
-	o->n = 0;
-}
-
-static void
-put_element(jout *o, json_t *x)
-{
-	fprintf(o->out, "%s%*s", o->n ? ",\n" : "\n", 2 * o->depth + 4, "");
-	put_json(o->out, x, o->depth + 2);
-	o->n++;
-}
-
-static void
-close_array(jout *o)
-{
-	if (o->n)
-		fprintf(o->out, "\n%*s]", 2 * o->depth + 2, "");
-	else
-		fputs("]", o->out);
-}
-
-static void
-close_object(jout *o)
-{
-	fprintf(o->out, "\n%*s}", 2 * o->depth, "");
-}
-
 /* The rows made since the last drop as elements of "checks". */
 typedef struct rows_out {
-	jout *o;
+	gw_json_out *o;
 	const gw_nvsmi *q;
 } rows_out;
 
@@ -411,7 +255,7 @@ put_rows(void *ctx, const gw_verify *v)
 	size_t i;
 
 	json_array_foreach(a, i, x)
-		put_element(r->o, x);
+		gw_json_out_element(r->o, x);
 	json_decref(a);
 }
 
@@ -422,28 +266,28 @@ static void
 stream_json(FILE *out, const gw_nvsmi *q, gw_verify *v, const char *path,
             int depth)
 {
-	jout o = { out, depth, 1, 0 };
+	gw_json_out o = { out, depth, 1, 0 };
 	json_t *x = json_object();
 	size_t i;
 
 	head_json(x, q, v, path);
-	put_members(&o, x);
+	gw_json_out_members(&o, x);
 	json_decref(x);
-	open_array(&o, "gpus");
+	gw_json_out_open_array(&o, "gpus");
 	for (i = 0; i < q->ngpus; i++) {
 		x = capture_gpu_json(&q->gpus[i], v->rows[i]);
-		put_element(&o, x);
+		gw_json_out_element(&o, x);
 		json_decref(x);
 	}
-	close_array(&o);
-	open_array(&o, "checks");
+	gw_json_out_close_array(&o);
+	gw_json_out_open_array(&o, "checks");
 	rows_by_step(q, v, put_rows, &(rows_out){ &o, q });
-	close_array(&o);
+	gw_json_out_close_array(&o);
 	x = json_object();
 	tail_json(x, v);
-	put_members(&o, x);
+	gw_json_out_members(&o, x);
 	json_decref(x);
-	close_object(&o);
+	gw_json_out_close(&o);
 }
 
 size_t
@@ -458,11 +302,11 @@ gw_verify_print(FILE *out, const gw_nvsmi *q, const gw_table *t,
 		stream_json(out, q, &v, path, 0);
 		fputs("\n", out);
 	} else {
-		esc_out x;
-		FILE *f = text_open(out, (how & GW_VERIFY_RAW) != 0, &x);
+		gw_out_esc x;
+		FILE *f = gw_out_escaped_open(out, (how & GW_VERIFY_RAW) != 0, &x);
 
 		stream_text(f, q, &v, path);
-		text_close(f, out);
+		gw_out_escaped_close(f, out);
 	}
 	nfail = v.nfail;
 	gw_verify_free(&v);
@@ -594,33 +438,33 @@ gw_verify_live_print(FILE *out, const gw_live_sys *l, const gw_verify *v,
 	if (q != NULL)
 		gw_verify_begin(q, t, &qv);
 	if (how & GW_VERIFY_JSON) {
-		jout o = { out, 0, 1, 0 };
+		gw_json_out o = { out, 0, 1, 0 };
 		json_t *x = json_object();
 
 		live_head_json(x, l, v);
-		put_members(&o, x);
+		gw_json_out_members(&o, x);
 		json_decref(x);
-		put_key(&o, "nvidia_smi_q");
+		gw_json_out_key(&o, "nvidia_smi_q");
 		if (q != NULL)
 			stream_json(out, q, &qv, path, 1);
 		else
 			fputs("null", out);
-		put_key(&o, "summary");
+		gw_json_out_key(&o, "summary");
 		x = live_summary_json(v, q ? &qv : NULL);
-		put_json(out, x, 1);
+		gw_json_put(out, x, 1);
 		json_decref(x);
-		close_object(&o);
+		gw_json_out_close(&o);
 		fputs("\n", out);
 	} else {
-		esc_out x;
-		FILE *f = text_open(out, (how & GW_VERIFY_RAW) != 0, &x);
+		gw_out_esc x;
+		FILE *f = gw_out_escaped_open(out, (how & GW_VERIFY_RAW) != 0, &x);
 
 		live_text(f, l, v);
 		if (q != NULL) {
 			fputs("\n", f);
 			stream_text(f, q, &qv, path);
 		}
-		text_close(f, out);
+		gw_out_escaped_close(f, out);
 	}
 	nfail = qv.nfail;
 	gw_verify_free(&qv);
