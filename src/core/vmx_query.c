@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vmx_query.c: what a parsed .vmx document holds (vmx.h): its values by
+ * key, its entries in order, its encoding and line ending, and its bytes
+ * back (serialized, or compared with another document's). */
+#include "vmx_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- queries --------------------------------------------------------- */
+
+const char *
+gw_vmx_name(const gw_vmx *v)
+{
+	return v ? vmx_vname(v) : NULL;
+}
+
+const char *
+gw_vmx_get(const gw_vmx *v, const char *key)
+{
+	const struct slot *s = vmx_lookup(v, key);
+
+	return s ? v->lines[s->last].value : NULL;
+}
+
+int
+gw_vmx_has_pair(const gw_vmx *v, const char *key, const char *value)
+{
+	const struct slot *s = vmx_lookup(v, key);
+
+	for (size_t i = s ? s->first : NONE; i != NONE; i = v->lines[i].next)
+		if (strcmp(v->lines[i].value, value) == 0)
+			return 1;
+	return 0;
+}
+
+int
+gw_vmx_line_of(const gw_vmx *v, const char *key)
+{
+	const struct slot *s = vmx_lookup(v, key);
+
+	return s ? (int)(s->last + 1) : 0;
+}
+
+int
+gw_vmx_malformed_line_of(const gw_vmx *v, const char *key)
+{
+	size_t i;
+
+	if (v == NULL || key == NULL || v->nmalformed == 0)
+		return 0;
+	for (i = 0; i < v->nlines; i++)
+		if (v->lines[i].kind == L_MALFORMED && v->lines[i].key &&
+		    vmx_key_eq(v->lines[i].key, key))
+			return (int)(i + 1);
+	return 0;
+}
+
+int
+gw_vmx_get_bool(const gw_vmx *v, const char *key, int dflt)
+{
+	const char *s = gw_vmx_get(v, key);
+
+	if (s == NULL)
+		return dflt;
+	if (vmx_key_eq(s, "true") || vmx_key_eq(s, "yes") || strcmp(s, "1") == 0)
+		return 1;
+	if (vmx_key_eq(s, "false") || vmx_key_eq(s, "no") || strcmp(s, "0") == 0)
+		return 0;
+	return dflt;
+}
+
+size_t
+gw_vmx_count(const gw_vmx *v)
+{
+	return v ? v->nentries : 0;
+}
+
+const char *
+gw_vmx_key_at(const gw_vmx *v, size_t i)
+{
+	return v && i < v->nentries ? v->lines[v->entries[i]].key : NULL;
+}
+
+const char *
+gw_vmx_value_at(const gw_vmx *v, size_t i)
+{
+	return v && i < v->nentries ? v->lines[v->entries[i]].value : NULL;
+}
+
+const char *
+gw_vmx_encoding(const gw_vmx *v)
+{
+	return gw_vmx_get(v, ".encoding");
+}
+
+const char *
+gw_vmx_eol(const gw_vmx *v)
+{
+	size_t i;
+
+	if (v)
+		for (i = 0; i < v->nlines; i++)
+			if (v->lines[i].eol)
+				return v->lines[i].eol == 2 ? "\r\n" : "\n";
+	return "\n";
+}
+
+char *
+gw_vmx_serialize(const gw_vmx *v, size_t *len)
+{
+	size_t total = 0, i;
+	char *out, *p;
+
+	for (i = 0; i < v->nlines; i++)
+		total += v->lines[i].len;
+	p = out = gw_xmalloc(total + 1);
+	for (i = 0; i < v->nlines; i++) {
+		memcpy(p, v->lines[i].text, v->lines[i].len);
+		p += v->lines[i].len;
+	}
+	*p = '\0';
+	if (len)
+		*len = total;
+	return out;
+}
+
+int
+gw_vmx_same(const gw_vmx *a, const gw_vmx *b)
+{
+	size_t ia = 0, ib = 0, oa = 0, ob = 0, n;
+
+	/* the two byte streams side by side, a line's bytes at a time: lines
+	 * need not break in the same places for the bytes to be the same */
+	for (;;) {
+		while (ia < a->nlines && oa == a->lines[ia].len) {
+			ia++;
+			oa = 0;
+		}
+		while (ib < b->nlines && ob == b->lines[ib].len) {
+			ib++;
+			ob = 0;
+		}
+		if (ia == a->nlines || ib == b->nlines)
+			return ia == a->nlines && ib == b->nlines;
+		n = a->lines[ia].len - oa;
+		if (b->lines[ib].len - ob < n)
+			n = b->lines[ib].len - ob;
+		if (memcmp(a->lines[ia].text + oa, b->lines[ib].text + ob, n) != 0)
+			return 0;
+		oa += n;
+		ob += n;
+	}
+}
