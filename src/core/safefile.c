@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* safefile.c: writing files so that none is lost or half-written (see
- * safefile.h): following a symlinked target, locked temporaries and the
- * removal of those a killed run left, the atomic replace. */
+ * safefile.h): directory syncs, locked temporaries and the removal of
+ * those a killed run left, the atomic replace (a symlinked target
+ * followed: safefile_path.c; the owner kept: safefile_owner.c). */
 #include "safefile.h"
 #include "idset.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +20,6 @@
 
 #define TMP_TAG ".gpuwiz-"
 #define TMP_RANDOM 6            /* the XXXXXX of mkstemp */
-#define MAX_LINKS 40            /* as the kernel's ELOOP limit */
 
 static const char word_chars[] =
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -43,96 +41,7 @@ gw_write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
-/* ---- paths ------------------------------------------------------------ */
-
-char *
-gw_path_dir(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	if (s == NULL)
-		return gw_xstrdup(".");
-	if (s == path)
-		return gw_xstrdup("/");
-	return gw_xstrndup(path, (size_t)(s - path));
-}
-
-static const char *
-base_part(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
-/* The target of the link at cur, relative ones from cur's directory. */
-static char *
-link_target(const char *cur, size_t size)
-{
-	char *t = gw_xmalloc(size + 1), *dir, *joined;
-	ssize_t n = readlink(cur, t, size + 1);
-
-	if (n < 0 || (size_t)n > size) {
-		if (n >= 0)
-			errno = ENAMETOOLONG;   /* it grew meanwhile */
-		free(t);
-		return NULL;
-	}
-	t[n] = '\0';
-	if (t[0] == '/' || strchr(cur, '/') == NULL)
-		return t;
-	dir = gw_path_dir(cur);
-	joined = gw_xasprintf("%s/%s", dir, t);
-	free(dir);
-	free(t);
-	return joined;
-}
-
-/* A link's target, its directory without ".." or links (for the names
- * gpuwiz prints: the backup's); cur as it is when that cannot be had. */
-static char *
-tidy(char *cur)
-{
-	char *dir = gw_path_dir(cur), *real = realpath(dir, NULL), *t;
-
-	free(dir);
-	if (real == NULL)
-		return cur;
-	t = gw_xasprintf("%s/%s", strcmp(real, "/") ? real : "", base_part(cur));
-	free(real);
-	free(cur);
-	return t;
-}
-
-char *
-gw_path_follow(const char *path, gw_err *e)
-{
-	char *cur = gw_xstrdup(path), *next;
-	struct stat st;
-	int hops;
-
-	for (hops = 0; hops <= MAX_LINKS; hops++) {
-		if (lstat(cur, &st) != 0) {
-			if (errno == ENOENT)   /* a new file, or a dangling link */
-				return hops ? tidy(cur) : cur;
-			break;
-		}
-		if (!S_ISLNK(st.st_mode))
-			return hops ? tidy(cur) : cur;
-		next = link_target(cur, st.st_size > 0 ? (size_t)st.st_size
-		                                       : 4096);
-		if (next == NULL)
-			break;
-		free(cur);
-		cur = next;
-	}
-	if (hops > MAX_LINKS)
-		errno = ELOOP;
-	gw_err_set(e, _("%s: cannot follow its symbolic link: %s"), path,
-	           strerror(errno));
-	free(cur);
-	return NULL;
-}
+/* ---- directory syncs ---------------------------------------------------- */
 
 static void
 fsync_dir(const char *dir)
@@ -397,7 +306,7 @@ gw_tmp_sweep(const char *path)
 	if (final == NULL)
 		return 0;
 	dir = gw_path_dir(final);
-	base = base_part(final);
+	base = gw_path_base(final);
 	/* a deferring run reads each directory once, for every file's
 	 * temporaries: a folder of N files costs N entries, not N * N */
 	if (deferred.on && (note = note_of(gw_xstrdup(dir))) != NULL) {
@@ -453,77 +362,6 @@ gw_tmp_open(const char *final, char **tmp, gw_err *e)
 	 * from a sweep: remove_if_stale() cannot get one either. */
 	(void)flock(fd, LOCK_EX | LOCK_NB);
 	return fd;
-}
-
-/* ---- owner and group ---------------------------------------------------- */
-
-static char *
-user_name(uid_t uid)
-{
-	struct passwd *pw = getpwuid(uid);
-
-	return pw ? gw_xstrdup(pw->pw_name)
-	          : gw_xasprintf("%lu", (unsigned long)uid);
-}
-
-static char *
-group_name(gid_t gid)
-{
-	struct group *gr = getgrgid(gid);
-
-	return gr ? gw_xstrdup(gr->gr_name)
-	          : gw_xasprintf("%lu", (unsigned long)gid);
-}
-
-void
-gw_err_owner(gw_err *e, const char *path, const char *owner,
-             const char *group, const char *me, int owner_differs)
-{
-	if (owner_differs && strcmp(owner, "root") == 0)
-		gw_err_set(e, _("%s: owned by root, not %s; run gpuwiz as root; "
-		                "nothing changed"), path, me);
-	else if (owner_differs)
-		gw_err_set(e, _("%s: owned by user %s, not %s; run gpuwiz as %s "
-		                "or as root; nothing changed"),
-		           path, owner, me, owner);
-	else
-		gw_err_set(e, _("%s: its group is %s, which user %s cannot give "
-		                "a file; run gpuwiz as a member of %s or as root; "
-		                "nothing changed"),
-		           path, group, me, group);
-}
-
-int
-gw_fd_take_owner(int fd, const char *path, const struct stat *like,
-                 gw_err *e)
-{
-	struct stat now;
-	char *owner, *group, *me;
-	int saved;
-
-	if (fstat(fd, &now) != 0) {
-		gw_err_set(e, _("%s: cannot write: %s"), path, strerror(errno));
-		return -1;
-	}
-	if (now.st_uid == like->st_uid && now.st_gid == like->st_gid)
-		return 0;
-	if (fchown(fd, now.st_uid == like->st_uid ? (uid_t)-1 : like->st_uid,
-	           now.st_gid == like->st_gid ? (gid_t)-1 : like->st_gid) == 0)
-		return 0;
-	saved = errno;
-	if (saved != EPERM) {
-		gw_err_set(e, _("%s: cannot give the new file its owner and "
-		                "group: %s"), path, strerror(saved));
-		return -1;
-	}
-	owner = user_name(like->st_uid);
-	group = group_name(like->st_gid);
-	me = user_name(geteuid());
-	gw_err_owner(e, path, owner, group, me, now.st_uid != like->st_uid);
-	free(owner);
-	free(group);
-	free(me);
-	return -1;
 }
 
 /* ---- the atomic replace ------------------------------------------------ */

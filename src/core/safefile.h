@@ -98,6 +98,8 @@ void gw_tmp_none_in(const char *dir);
 
 /* The directory part of path: "." when it has no '/', "/" for "/x". */
 char *gw_path_dir(const char *path);
+/* The file name part of path: after its last '/', or path itself. */
+const char *gw_path_base(const char *path);
 
 /* fsync the directory that holds path: a rename or link into it lasts.
  * Between gw_dirsync_defer and gw_dirsync_flush the directory is only
