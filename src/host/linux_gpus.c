@@ -388,6 +388,8 @@ has_gpu_proc(const char *root, const char *devdir)
 	free(p);
 	if (f == NULL)
 		return -1;
+	/* the scan reads blocks of its own: no copy through stdio's buffer */
+	setvbuf(f, NULL, _IONBF, 0);
 	r = gw_linux_scan_pci_devices(f, &keys, &n, &dup);
 	fclose(f);
 	if (r != 0 || dup) {

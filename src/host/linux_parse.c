@@ -101,16 +101,34 @@ hex_field(const char *p, const char *end, size_t max, unsigned long *v)
 	return n > max ? 0 : n;
 }
 
+/* Four hex digits at p: their value, or -1. */
+static inline long
+hex4(const char *p)
+{
+	int a = gw_hexval((unsigned char)p[0]), b = gw_hexval((unsigned char)p[1]),
+	    c = gw_hexval((unsigned char)p[2]), d = gw_hexval((unsigned char)p[3]);
+
+	return (a | b | c | d) < 0 ? -1 : (long)a << 12 | b << 8 | c << 4 | d;
+}
+
 /* The bus << 8 | devfn and the vendor of the /proc/bus/pci/devices line
  * [l, end); -1 when it does not start "BBDF\tVVVVDDDD" and a blank or
- * its end. */
+ * its end.  The kernel's own lines ("%02x%02x\t%04x%04x\t",
+ * drivers/pci/proc.c) by their fixed places, the rest field by field. */
 static int
 pci_devices_line(const char *l, const char *end, unsigned *key,
                  unsigned *vendor)
 {
 	unsigned long a, b;
+	long k, v;
 	size_t n;
 
+	if (end - l >= 14 && l[4] == '\t' && l[13] == '\t' &&
+	    (k = hex4(l)) >= 0 && (v = hex4(l + 5)) >= 0 && hex4(l + 9) >= 0) {
+		*key = (unsigned)k;
+		*vendor = (unsigned)v;
+		return 0;
+	}
 	if ((n = hex_field(l, end, 4, &a)) == 0 || l + n == end ||
 	    (l[n] != '\t' && l[n] != ' '))
 		return -1;

@@ -1116,6 +1116,17 @@ has_gpu_from_proc(void **state)
 	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
 	put_text(root, "proc/bus/pci/devices", "10000\t10de26b9\t0\n");
 	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	/* a stray byte where the kernel puts a digit: not its line, the walk
+	 * (the GPU in sys); blanks for its tabs and its lines cut short are
+	 * its fields still: the NIC alone, no GPU */
+	put_text(root, "proc/bus/pci/devices", "0200\t8086153g\t0\n");
+	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	put_text(root, "proc/bus/pci/devices", "020x\t80861533\t0\n");
+	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	put_text(root, "proc/bus/pci/devices", "0200 80861533 0\n");
+	assert_int_equal(gw_linux_has_gpu(root, &e), 0);
+	put_text(root, "proc/bus/pci/devices", "0200\t80861533\n0300\t1a032000");
+	assert_int_equal(gw_linux_has_gpu(root, &e), 0);
 
 	/* an Intel display is no GPU maker's, from the file and the walk; an
 	 * AMD one is */
