@@ -46,9 +46,10 @@ int gw_linux_gpus(const gw_table *t, const char *sysroot, gw_gpu_dev **out,
  * that file is missing or cannot answer (a GPU maker's function outside
  * PCI domain 0000), one read of each device's class file (its vendor only
  * for a display-class one), stopping at the first GPU.  None of libpci's
- * per-device reads.  1 or 0, or -1 with e set (as gw_linux_gpus:
- * sysroot, or no SYSROOT/sys/bus/pci/devices). */
-int gw_linux_has_gpu(const char *sysroot, gw_err *e);
+ * per-device reads.  At most max functions are looked at (0: all).  1 or
+ * 0; -2 when the first max hold no GPU and there are more; -1 with e set
+ * (as gw_linux_gpus: sysroot, or no SYSROOT/sys/bus/pci/devices). */
+int gw_linux_has_gpu(const char *sysroot, size_t max, gw_err *e);
 
 /* Helpers shared with verify.c (gpuwiz verify on a live guest). */
 

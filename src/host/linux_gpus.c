@@ -370,51 +370,76 @@ is_display(const char *devdir, const char *name)
 	return cls < 0 ? -1 : ((cls >> 16) & 0xff) == 0x03;
 }
 
+/* Is it a GPU: a display (its class file) from a GPU maker (its vendor
+ * file)?  -1 when the class file cannot be read. */
+static int
+is_gpu(const char *devdir, const char *name)
+{
+	int r = is_display(devdir, name);
+	char *p;
+	long vendor;
+
+	if (r != 1)
+		return r;
+	p = gw_xasprintf("%s/%s/vendor", devdir, name);
+	vendor = gw_linux_read_hex(p);
+	free(p);
+	return vendor >= 0 && gw_is_gpu_maker((unsigned)vendor);
+}
+
 /* The question from ROOT/proc/bus/pci/devices, one file for every
  * function's vendor (as libpci's proc back end scans), and the class file
  * of the GPU makers' functions only: 1 or 0, or -1 when that file cannot
  * answer (missing, unreadable or not the kernel's lines: containers and
  * sysroots without it; a GPU maker's function outside PCI domain 0000,
- * which the file does not name) and the sysfs walk must. */
+ * which the file does not name) and the sysfs walk must.  At most its
+ * first max lines (0: all): when more follow, only a function that sysfs
+ * shows under 0000: as a GPU maker's display answers (the lines read
+ * cannot tell which domain a function is in), else -2. */
 static int
-has_gpu_proc(const char *root, const char *devdir)
+has_gpu_proc(const char *root, const char *devdir, size_t max)
 {
 	char *p = gw_xasprintf("%s/proc/bus/pci/devices", root);
 	FILE *f = fopen(p, "re");
 	unsigned *keys;
 	size_t n, i;
-	int dup, r;
+	int dup, r, more;
 
 	free(p);
 	if (f == NULL)
 		return -1;
 	/* the scan reads blocks of its own: no copy through stdio's buffer */
 	setvbuf(f, NULL, _IONBF, 0);
-	r = gw_linux_scan_pci_devices(f, &keys, &n, &dup);
+	more = gw_linux_scan_pci_devices(f, max, &keys, &n, &dup);
 	fclose(f);
-	if (r != 0 || dup) {
+	if (more < 0 || (!more && dup)) {
 		free(keys);
 		return -1;
 	}
-	for (i = 0; i < n && r == 0; i++) {
+	for (i = 0, r = 0; i < n && r == 0; i++) {
 		char name[16];
 
 		snprintf(name, sizeof name, "0000:%02x:%02x.%x",
 		         (keys[i] >> 8) & 0xff, (keys[i] >> 3) & 0x1f,
 		         keys[i] & 7);
-		r = is_display(devdir, name);
+		if (!more)
+			r = is_display(devdir, name);
+		else if (is_gpu(devdir, name) == 1)
+			r = 1;
 	}
 	free(keys);
-	return r;
+	return r == 0 && more ? -2 : r;
 }
 
 /* The question from each device's class file (its vendor only for a
- * display): the walk where /proc/bus/pci/devices cannot answer. */
+ * display): the walk where /proc/bus/pci/devices cannot answer.  At most
+ * max devices (0: all), else -2. */
 static int
-has_gpu_sysfs(const char *devdir, gw_err *e)
+has_gpu_sysfs(const char *devdir, size_t max, gw_err *e)
 {
 	struct dirent *de;
 	DIR *d;
+	size_t seen = 0;
 	int found = 0;
 
 	if ((d = opendir(devdir)) == NULL) {
@@ -423,22 +448,20 @@ has_gpu_sysfs(const char *devdir, gw_err *e)
 		return -1;
 	}
 	while (!found && (de = readdir(d)) != NULL) {
-		char *p;
-		long vendor;
-
-		if (de->d_name[0] == '.' || is_display(devdir, de->d_name) != 1)
+		if (de->d_name[0] == '.')
 			continue;
-		p = gw_xasprintf("%s/%s/vendor", devdir, de->d_name);
-		vendor = gw_linux_read_hex(p);
-		free(p);
-		found = vendor >= 0 && gw_is_gpu_maker((unsigned)vendor);
+		if (max > 0 && seen++ == max) {
+			found = -2;
+			break;
+		}
+		found = is_gpu(devdir, de->d_name) == 1;
 	}
 	closedir(d);
 	return found;
 }
 
 int
-gw_linux_has_gpu(const char *sysroot, gw_err *e)
+gw_linux_has_gpu(const char *sysroot, size_t max, gw_err *e)
 {
 	char *root, *devdir;
 	int r;
@@ -446,9 +469,9 @@ gw_linux_has_gpu(const char *sysroot, gw_err *e)
 	if ((root = gw_linux_root(sysroot, e)) == NULL)
 		return -1;
 	devdir = gw_xasprintf("%s/sys/bus/pci/devices", root);
-	r = gw_linux_is_dir(devdir) ? has_gpu_proc(root, devdir) : -1;
-	if (r < 0)
-		r = has_gpu_sysfs(devdir, e);
+	r = gw_linux_is_dir(devdir) ? has_gpu_proc(root, devdir, max) : -1;
+	if (r == -1)
+		r = has_gpu_sysfs(devdir, max, e);
 	free(devdir);
 	free(root);
 	return r;

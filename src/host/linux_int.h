@@ -32,15 +32,17 @@ long gw_linux_parse_hex(char *text);
 int gw_linux_scan_interrupts(FILE *f, char **kinds);
 /* /proc/bus/pci/devices from f (left open; drivers/pci/proc.c,
  * show_device: a line per function, "BBDF\tVVVVDDDD\t..." with the bus
- * and devfn, then the vendor and device, in hex, and no PCI domain): the
- * bus << 8 | devfn of each function whose vendor makes only GPUs and
- * their companions (gw_is_gpu_maker), in file order, into *keys (*nkeys,
- * malloc'ed), *dup set when one of them is listed twice (the same bus
- * and devfn in two domains).  0, or -1 (nothing in *keys) on a read
+ * and devfn, then the vendor and device, in hex, and no PCI domain), at
+ * most its first max lines (0: all): the bus << 8 | devfn of each
+ * function whose vendor makes only GPUs and their companions
+ * (gw_is_gpu_maker), in file order, into *keys (*nkeys, malloc'ed), *dup
+ * set when one of them is listed twice among the lines read (the same
+ * bus and devfn in two domains).  0 when the file was read to its end, 1
+ * when it has more than max lines, or -1 (nothing in *keys) on a read
  * error, a line that does not start so, or no line at all (linux_gpus.c).
  */
-int gw_linux_scan_pci_devices(FILE *f, unsigned **keys, size_t *nkeys,
-                              int *dup);
+int gw_linux_scan_pci_devices(FILE *f, size_t max, unsigned **keys,
+                              size_t *nkeys, int *dup);
 /* An Intel IOMMU unit's ecap ("%llx", trimmed in place): 1 when bit 3
  * (interrupt remapping) is set, 0 when clear, -1 when not a hex value
  * (linux_irq.c). */

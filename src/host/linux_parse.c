@@ -173,31 +173,35 @@ pci_scan_line(pci_scan *s, const char *l, const char *end)
 #define PCI_DEVICES_BLOCK 65536
 
 int
-gw_linux_scan_pci_devices(FILE *f, unsigned **keys, size_t *nkeys,
-                          int *dup)
+gw_linux_scan_pci_devices(FILE *f, size_t max, unsigned **keys,
+                          size_t *nkeys, int *dup)
 {
 	pci_scan *s = gw_xcalloc(1, sizeof *s);
 	char *buf = gw_xmalloc(PCI_DEVICES_BLOCK);
 	size_t have = 0, i;
-	int bad = 0, rc = 0;
+	int bad = 0, full = 0, rc = 0;
 
 	for (;;) {
 		size_t r = fread(buf + have, 1, PCI_DEVICES_BLOCK - have, f);
 		char *p = buf, *end = buf + have + r, *nl;
 
-		while (!bad && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+		while (!bad && !full && (nl = memchr(p, '\n', (size_t)(end - p)))) {
 			bad = pci_scan_line(s, p, nl) != 0;
 			p = nl + 1;
+			full = max > 0 && s->lines == max;
 		}
 		have = (size_t)(end - p);
 		memmove(buf, p, have);
 		if (have == PCI_DEVICES_BLOCK)
 			bad = 1;
-		if (bad || r == 0)
+		if (bad || full || r == 0)
 			break;
 	}
-	/* the last line without its newline */
-	if (!bad && have > 0)
+	if (full)
+		/* a line more, or only the end */
+		rc = have > 0 || fread(buf, 1, 1, f) > 0;
+	else if (!bad && have > 0)
+		/* the last line without its newline */
 		bad = pci_scan_line(s, buf, buf + have) != 0;
 	*keys = s->keys;
 	*nkeys = s->nkeys;

@@ -1013,15 +1013,15 @@ has_gpu_from_class(void **state)
 	gw_err e;
 
 	(void)state;
-	assert_int_equal(gw_linux_has_gpu(root, &e), -1);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), -1);
 	assert_non_null(strstr(e.msg, "sys/bus/pci/devices"));
 	add_host(root, &h);
 	add_dev(root, &nic);
 	add_dev(root, &bmc);
-	assert_int_equal(gw_linux_has_gpu(root, &e), 0);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 0);
 	add_dev(root, &gpu);
-	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
-	assert_int_equal(gw_linux_has_gpu("/nonexistent/x", &e), -1);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
+	assert_int_equal(gw_linux_has_gpu("/nonexistent/x", 0, &e), -1);
 	rm_tree(root);
 }
 
@@ -1084,15 +1084,15 @@ has_gpu_from_proc(void **state)
 	proc_line(&b, 0x02, 0, 0, 0x80861533, "igb");
 	proc_line(&b, 0x03, 0, 0, 0x1a032000, "ast");
 	put_proc(root, &b);
-	assert_int_equal(gw_linux_has_gpu(root, &e), 0);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 0);
 	/* NVIDIA's audio function alone: its class is not a display */
 	proc_line(&b, 0x41, 0, 1, 0x10de22ba, "snd_hda_intel");
 	put_proc(root, &b);
-	assert_int_equal(gw_linux_has_gpu(root, &e), 0);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 0);
 	/* and its GPU */
 	proc_line(&b, 0x41, 0, 0, 0x10de26b9, "nvidia");
 	put_proc(root, &b);
-	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
 	gw_buf_free(&b);
 
 	/* the audio function listed twice (two domains): the walk finds the
@@ -1101,32 +1101,32 @@ has_gpu_from_proc(void **state)
 	proc_line(&b, 0x41, 0, 1, 0x10de22ba, "snd_hda_intel");
 	proc_line(&b, 0x41, 0, 1, 0x10de22ba, "snd_hda_intel");
 	put_proc(root, &b);
-	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
 	gw_buf_free(&b);
 	/* an NVIDIA function with no 0000: folder (another domain): the walk */
 	gw_buf_init(&b);
 	proc_line(&b, 0x81, 0, 1, 0x10de22ba, "");
 	put_proc(root, &b);
-	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
 	gw_buf_free(&b);
 	/* not the kernel's lines, or none: the walk */
 	put_text(root, "proc/bus/pci/devices", "0241 bogus\n");
-	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
 	put_text(root, "proc/bus/pci/devices", "");
-	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
 	put_text(root, "proc/bus/pci/devices", "10000\t10de26b9\t0\n");
-	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
 	/* a stray byte where the kernel puts a digit: not its line, the walk
 	 * (the GPU in sys); blanks for its tabs and its lines cut short are
 	 * its fields still: the NIC alone, no GPU */
 	put_text(root, "proc/bus/pci/devices", "0200\t8086153g\t0\n");
-	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
 	put_text(root, "proc/bus/pci/devices", "020x\t80861533\t0\n");
-	assert_int_equal(gw_linux_has_gpu(root, &e), 1);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
 	put_text(root, "proc/bus/pci/devices", "0200 80861533 0\n");
-	assert_int_equal(gw_linux_has_gpu(root, &e), 0);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 0);
 	put_text(root, "proc/bus/pci/devices", "0200\t80861533\n0300\t1a032000");
-	assert_int_equal(gw_linux_has_gpu(root, &e), 0);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 0);
 
 	/* an Intel display is no GPU maker's, from the file and the walk; an
 	 * AMD one is */
@@ -1137,18 +1137,95 @@ has_gpu_from_proc(void **state)
 	proc_line(&b, 0x00, 2, 0, 0x808656c0, "i915");
 	proc_line(&b, 0x02, 0, 0, 0x80861533, "igb");
 	put_proc(root2, &b);
-	assert_int_equal(gw_linux_has_gpu(root2, &e), 0);
+	assert_int_equal(gw_linux_has_gpu(root2, 0, &e), 0);
 	p = gw_xasprintf("%s/proc/bus/pci/devices", root2);
 	assert_int_equal(unlink(p), 0);
 	free(p);
-	assert_int_equal(gw_linux_has_gpu(root2, &e), 0);
+	assert_int_equal(gw_linux_has_gpu(root2, 0, &e), 0);
 	add_dev(root2, &amd);
-	assert_int_equal(gw_linux_has_gpu(root2, &e), 1);
+	assert_int_equal(gw_linux_has_gpu(root2, 0, &e), 1);
 	proc_line(&b, 0x05, 0, 0, 0x100274a1, "amdgpu");
 	put_proc(root2, &b);
-	assert_int_equal(gw_linux_has_gpu(root2, &e), 1);
+	assert_int_equal(gw_linux_has_gpu(root2, 0, &e), 1);
 	gw_buf_free(&b);
 	rm_tree(root2);
+	rm_tree(root);
+}
+
+/* At most max functions looked at: the lines of /proc/bus/pci/devices
+ * up to max, and when more follow only a function that sysfs shows under
+ * 0000: as a GPU maker's display answers yes (which domain a line is in
+ * the file does not say), else -2; the walk the same, max devices. */
+static void
+has_gpu_bounded(void **state)
+{
+	char *root = tu_tmpdir(), *p;
+	fhost h = { CPU_INTEL, NULL, "intel_iommu=on", 1 };
+	fdev nic = { "0000:02:00.0", 0x8086, 0x1533, 0x020000, 0x8086, 0x0001,
+	             { { B_MEM32, 1u << 20 } }, NULL, "igb" };
+	fdev bmc = { "0000:03:00.0", 0x1a03, 0x2000, 0x030000, 0x1a03, 0x2000,
+	             { { B_MEM32, 16u << 20 } }, NULL, "ast" };
+	fdev gpu = { "0000:41:00.0", 0x10de, 0x26b9, 0x030200, 0x10de, 0x1851,
+	             GPU_BARS_ADA(64 * GiB), "25", "nvidia" };
+	gw_buf b;
+	gw_err e;
+
+	(void)state;
+	add_host(root, &h);
+	add_dev(root, &nic);
+	add_dev(root, &bmc);
+	add_dev(root, &gpu);
+
+	/* the GPU third: two lines cannot tell, three can, all can */
+	gw_buf_init(&b);
+	proc_line(&b, 0x02, 0, 0, 0x80861533, "igb");
+	proc_line(&b, 0x03, 0, 0, 0x1a032000, "ast");
+	proc_line(&b, 0x41, 0, 0, 0x10de26b9, "nvidia");
+	put_proc(root, &b);
+	assert_int_equal(gw_linux_has_gpu(root, 2, &e), -2);
+	assert_int_equal(gw_linux_has_gpu(root, 3, &e), 1);
+	assert_int_equal(gw_linux_has_gpu(root, 4, &e), 1);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
+	gw_buf_free(&b);
+	/* two lines and no more: the answer is no */
+	gw_buf_init(&b);
+	proc_line(&b, 0x02, 0, 0, 0x80861533, "igb");
+	proc_line(&b, 0x03, 0, 0, 0x1a032000, "ast");
+	put_proc(root, &b);
+	assert_int_equal(gw_linux_has_gpu(root, 2, &e), 0);
+	assert_int_equal(gw_linux_has_gpu(root, 1, &e), -2);
+	gw_buf_free(&b);
+	/* the GPU first: the first line answers */
+	gw_buf_init(&b);
+	proc_line(&b, 0x41, 0, 0, 0x10de26b9, "nvidia");
+	proc_line(&b, 0x02, 0, 0, 0x80861533, "igb");
+	put_proc(root, &b);
+	assert_int_equal(gw_linux_has_gpu(root, 1, &e), 1);
+	gw_buf_free(&b);
+	/* an NVIDIA line at 03:00.0, where sysfs has the BMC's display: the
+	 * whole file says that function is NVIDIA's (listed once), its first
+	 * line alone cannot (the BMC is not a GPU maker's) */
+	gw_buf_init(&b);
+	proc_line(&b, 0x03, 0, 0, 0x10de26b9, "");
+	proc_line(&b, 0x02, 0, 0, 0x80861533, "igb");
+	put_proc(root, &b);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
+	assert_int_equal(gw_linux_has_gpu(root, 1, &e), -2);
+	gw_buf_free(&b);
+
+	/* the walk: three devices, one the GPU; without it, two */
+	p = gw_xasprintf("%s/proc/bus/pci/devices", root);
+	assert_int_equal(unlink(p), 0);
+	free(p);
+	assert_int_equal(gw_linux_has_gpu(root, 3, &e), 1);
+	rm_tree(root);
+	root = tu_tmpdir();
+	add_host(root, &h);
+	add_dev(root, &nic);
+	add_dev(root, &bmc);
+	assert_int_equal(gw_linux_has_gpu(root, 1, &e), -2);
+	assert_int_equal(gw_linux_has_gpu(root, 2, &e), 0);
+	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 0);
 	rm_tree(root);
 }
 
@@ -1227,6 +1304,7 @@ main(void)
 		cmocka_unit_test(structured_rows_and_gpus),
 		cmocka_unit_test(has_gpu_from_class),
 		cmocka_unit_test(has_gpu_from_proc),
+		cmocka_unit_test(has_gpu_bounded),
 		cmocka_unit_test(gpus_report_data),
 	};
 

@@ -19,7 +19,7 @@ intel_2x_l40s(void **state)
 	(void)state;
 	open_ok("intel-2x-l40s", &cur);
 	/* a GPU here (the welcome screen's question, the sysfs walk) */
-	assert_int_equal(gw_linux_has_gpu(cur.sysroot, &e), 1);
+	assert_int_equal(gw_linux_has_gpu(cur.sysroot, 0, &e), 1);
 	assert_string_equal(cur.kind, "linux");
 	assert_non_null(cur.sysroot);
 	assert_null(cur.bin);
@@ -134,7 +134,7 @@ amd_geforce_usb(void **state)
 	(void)state;
 	open_ok("amd-geforce-usb", &cur);
 	/* a GPU here (the welcome screen's question, the sysfs walk) */
-	assert_int_equal(gw_linux_has_gpu(cur.sysroot, &e), 1);
+	assert_int_equal(gw_linux_has_gpu(cur.sysroot, 0, &e), 1);
 	if (gw_linux_checks(cur.sysroot, &rows, &n, &e) != 0)
 		fail_msg("%s", e.msg);
 	for (i = 0; i < n; i++)
@@ -211,7 +211,7 @@ intel_iommu_off_kernel(void **state)
 	(void)state;
 	open_ok("intel-iommu-off-kernel", &cur);
 	/* a GPU here (the welcome screen's question, the sysfs walk) */
-	assert_int_equal(gw_linux_has_gpu(cur.sysroot, &e), 1);
+	assert_int_equal(gw_linux_has_gpu(cur.sysroot, 0, &e), 1);
 	if (gw_linux_checks(cur.sysroot, &rows, &n, &e) != 0)
 		fail_msg("%s", e.msg);
 	expect_row(rows, n, "cpu-virt", GW_SEV_PASS);
