@@ -45,7 +45,7 @@ fz_pci_devices(const uint8_t *data, size_t size)
 {
 	FILE *f;
 	unsigned *keys;
-	size_t n, i;
+	size_t n, i, max;
 	int dup;
 
 	if (size == 0)
@@ -53,24 +53,23 @@ fz_pci_devices(const uint8_t *data, size_t size)
 	f = fmemopen((void *)data, size, "r");
 	FZ_CHECK(f != NULL);
 	/* the first eight lines, then all of them */
-	if (gw_linux_scan_pci_devices(f, 8, &keys, &n, &dup) >= 0) {
-		FZ_CHECK(dup == 0 || n > 0);
-		FZ_CHECK(n <= 8);
-		for (i = 0; i < n; i++)
-			FZ_CHECK(keys[i] <= 0xffff);
-	} else {
-		FZ_CHECK(keys == NULL && n == 0);
+	for (max = 8;; max = 0) {
+		int r = gw_linux_scan_pci_devices(f, max, &keys, &n, &dup);
+
+		if (r >= 0) {
+			FZ_CHECK(r == 0 || max > 0);
+			FZ_CHECK(dup == 0 || n > 0);
+			FZ_CHECK(max == 0 || n <= max);
+			for (i = 0; i < n; i++)
+				FZ_CHECK(keys[i] <= 0xffff);
+		} else {
+			FZ_CHECK(keys == NULL && n == 0);
+		}
+		free(keys);
+		if (max == 0)
+			break;
+		rewind(f);
 	}
-	free(keys);
-	rewind(f);
-	if (gw_linux_scan_pci_devices(f, 0, &keys, &n, &dup) == 0) {
-		FZ_CHECK(dup == 0 || n > 0);
-		for (i = 0; i < n; i++)
-			FZ_CHECK(keys[i] <= 0xffff);
-	} else {
-		FZ_CHECK(keys == NULL && n == 0);
-	}
-	free(keys);
 	fclose(f);
 }
 

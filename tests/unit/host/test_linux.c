@@ -1152,6 +1152,21 @@ has_gpu_from_proc(void **state)
 	rm_tree(root);
 }
 
+/* ROOT/proc/bus/pci/devices of n functions, each at bus:00.0 with its
+ * vendor and device (vd). */
+static void
+put_proc_fns(const char *root, const unsigned (*fns)[2], size_t n)
+{
+	gw_buf b;
+	size_t i;
+
+	gw_buf_init(&b);
+	for (i = 0; i < n; i++)
+		proc_line(&b, fns[i][0], 0, 0, fns[i][1], "");
+	put_proc(root, &b);
+	gw_buf_free(&b);
+}
+
 /* At most max functions looked at: the lines of /proc/bus/pci/devices
  * up to max, and when more follow only a function that sysfs shows under
  * 0000: as a GPU maker's display answers yes (which domain a line is in
@@ -1159,15 +1174,25 @@ has_gpu_from_proc(void **state)
 static void
 has_gpu_bounded(void **state)
 {
+	static const fhost h = { CPU_INTEL, NULL, "intel_iommu=on", 1 };
+	static const fdev nic = { "0000:02:00.0", 0x8086, 0x1533, 0x020000,
+	                          0x8086, 0x0001, { { B_MEM32, 1u << 20 } },
+	                          NULL, "igb" };
+	static const fdev bmc = { "0000:03:00.0", 0x1a03, 0x2000, 0x030000,
+	                          0x1a03, 0x2000, { { B_MEM32, 16u << 20 } },
+	                          NULL, "ast" };
+	static const fdev gpu = { "0000:41:00.0", 0x10de, 0x26b9, 0x030200,
+	                          0x10de, 0x1851, GPU_BARS_ADA(64 * GiB), "25",
+	                          "nvidia" };
+	/* the GPU third; the NIC and the BMC alone; the GPU first; an NVIDIA
+	 * line at 03:00.0, where sysfs has the BMC's display */
+	static const unsigned third[][2] = {
+		{ 0x02, 0x80861533 }, { 0x03, 0x1a032000 }, { 0x41, 0x10de26b9 } };
+	static const unsigned first[][2] = {
+		{ 0x41, 0x10de26b9 }, { 0x02, 0x80861533 } };
+	static const unsigned bmc_nv[][2] = {
+		{ 0x03, 0x10de26b9 }, { 0x02, 0x80861533 } };
 	char *root = tu_tmpdir(), *p;
-	fhost h = { CPU_INTEL, NULL, "intel_iommu=on", 1 };
-	fdev nic = { "0000:02:00.0", 0x8086, 0x1533, 0x020000, 0x8086, 0x0001,
-	             { { B_MEM32, 1u << 20 } }, NULL, "igb" };
-	fdev bmc = { "0000:03:00.0", 0x1a03, 0x2000, 0x030000, 0x1a03, 0x2000,
-	             { { B_MEM32, 16u << 20 } }, NULL, "ast" };
-	fdev gpu = { "0000:41:00.0", 0x10de, 0x26b9, 0x030200, 0x10de, 0x1851,
-	             GPU_BARS_ADA(64 * GiB), "25", "nvidia" };
-	gw_buf b;
 	gw_err e;
 
 	(void)state;
@@ -1176,42 +1201,24 @@ has_gpu_bounded(void **state)
 	add_dev(root, &bmc);
 	add_dev(root, &gpu);
 
-	/* the GPU third: two lines cannot tell, three can, all can */
-	gw_buf_init(&b);
-	proc_line(&b, 0x02, 0, 0, 0x80861533, "igb");
-	proc_line(&b, 0x03, 0, 0, 0x1a032000, "ast");
-	proc_line(&b, 0x41, 0, 0, 0x10de26b9, "nvidia");
-	put_proc(root, &b);
+	/* two lines cannot tell, three can, all can */
+	put_proc_fns(root, third, 3);
 	assert_int_equal(gw_linux_has_gpu(root, 2, &e), -2);
 	assert_int_equal(gw_linux_has_gpu(root, 3, &e), 1);
 	assert_int_equal(gw_linux_has_gpu(root, 4, &e), 1);
 	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
-	gw_buf_free(&b);
 	/* two lines and no more: the answer is no */
-	gw_buf_init(&b);
-	proc_line(&b, 0x02, 0, 0, 0x80861533, "igb");
-	proc_line(&b, 0x03, 0, 0, 0x1a032000, "ast");
-	put_proc(root, &b);
+	put_proc_fns(root, third, 2);
 	assert_int_equal(gw_linux_has_gpu(root, 2, &e), 0);
 	assert_int_equal(gw_linux_has_gpu(root, 1, &e), -2);
-	gw_buf_free(&b);
-	/* the GPU first: the first line answers */
-	gw_buf_init(&b);
-	proc_line(&b, 0x41, 0, 0, 0x10de26b9, "nvidia");
-	proc_line(&b, 0x02, 0, 0, 0x80861533, "igb");
-	put_proc(root, &b);
+	/* the first line answers */
+	put_proc_fns(root, first, 2);
 	assert_int_equal(gw_linux_has_gpu(root, 1, &e), 1);
-	gw_buf_free(&b);
-	/* an NVIDIA line at 03:00.0, where sysfs has the BMC's display: the
-	 * whole file says that function is NVIDIA's (listed once), its first
-	 * line alone cannot (the BMC is not a GPU maker's) */
-	gw_buf_init(&b);
-	proc_line(&b, 0x03, 0, 0, 0x10de26b9, "");
-	proc_line(&b, 0x02, 0, 0, 0x80861533, "igb");
-	put_proc(root, &b);
+	/* the whole file says that function is NVIDIA's (listed once), its
+	 * first line alone cannot (the BMC is not a GPU maker's) */
+	put_proc_fns(root, bmc_nv, 2);
 	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
 	assert_int_equal(gw_linux_has_gpu(root, 1, &e), -2);
-	gw_buf_free(&b);
 
 	/* the walk: three devices, one the GPU; without it, two */
 	p = gw_xasprintf("%s/proc/bus/pci/devices", root);
