@@ -1069,6 +1069,20 @@ has_gpu_from_proc(void **state)
 	             { { B_MEM32, 16u << 20 } }, NULL, "i915" };
 	fdev amd = { "0000:05:00.0", 0x1002, 0x74a1, 0x038000, 0x1002, 0x74a1,
 	             { { B_MEM32, 16u << 20 } }, NULL, "amdgpu" };
+	/* not the kernel's lines, or none: the walk (the GPU in sys); nor
+	 * with a stray byte where the kernel puts a digit; blanks for its
+	 * tabs and its lines cut short are its fields still: the NIC alone,
+	 * no GPU */
+	static const struct {
+		const char *text;
+		int has;
+	} texts[] = {
+		{ "0241 bogus\n", 1 }, { "", 1 }, { "10000\t10de26b9\t0\n", 1 },
+		{ "0200\t8086153g\t0\n", 1 }, { "020x\t80861533\t0\n", 1 },
+		{ "0200 80861533 0\n", 0 },
+		{ "0200\t80861533\n0300\t1a032000", 0 },
+	};
+	size_t i;
 	gw_buf b;
 	gw_err e;
 
@@ -1109,24 +1123,10 @@ has_gpu_from_proc(void **state)
 	put_proc(root, &b);
 	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
 	gw_buf_free(&b);
-	/* not the kernel's lines, or none: the walk */
-	put_text(root, "proc/bus/pci/devices", "0241 bogus\n");
-	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
-	put_text(root, "proc/bus/pci/devices", "");
-	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
-	put_text(root, "proc/bus/pci/devices", "10000\t10de26b9\t0\n");
-	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
-	/* a stray byte where the kernel puts a digit: not its line, the walk
-	 * (the GPU in sys); blanks for its tabs and its lines cut short are
-	 * its fields still: the NIC alone, no GPU */
-	put_text(root, "proc/bus/pci/devices", "0200\t8086153g\t0\n");
-	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
-	put_text(root, "proc/bus/pci/devices", "020x\t80861533\t0\n");
-	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
-	put_text(root, "proc/bus/pci/devices", "0200 80861533 0\n");
-	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 0);
-	put_text(root, "proc/bus/pci/devices", "0200\t80861533\n0300\t1a032000");
-	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 0);
+	for (i = 0; i < sizeof texts / sizeof *texts; i++) {
+		put_text(root, "proc/bus/pci/devices", texts[i].text);
+		assert_int_equal(gw_linux_has_gpu(root, 0, &e), texts[i].has);
+	}
 
 	/* an Intel display is no GPU maker's, from the file and the walk; an
 	 * AMD one is */
