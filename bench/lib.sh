@@ -10,6 +10,9 @@
 #                           (its resolved path) and its version
 #   bench_load              one "machine:" line: cores, load average, kernel
 #   bench_ratio A B         A / B with two decimals and an "x", "-" when B is 0
+#   bench_med [FORMAT]      the median of the numbers on standard input, one
+#                           a line (of an even count the mean of the middle
+#                           two), printed with FORMAT (awk's, "%s\n")
 #   bench_median CMD...     runs CMD 5 times (BENCH_RUNS), prints the median
 #                           wall time in seconds; output thrown away
 #   bench_tree BINARY       the GPU table and module folder of the tree a
@@ -57,6 +60,11 @@ bench_ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx\n", a / b; else print "-" }'
 }
 
+bench_med() {
+	sort -n | awk -v f="${1:-%s\n}" '{ v[NR] = $1 }
+		END { if (NR) printf f, NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
 bench_median() {
 	n=${BENCH_RUNS:-5}
 	i=0
@@ -68,7 +76,7 @@ bench_median() {
 		awk -v s="$s" -v e="$e" 'BEGIN { printf "%.6f\n", e - s }' >>"${TMPDIR:-/tmp}/.bench_median.$$"
 		i=$((i + 1))
 	done
-	sort -n "${TMPDIR:-/tmp}/.bench_median.$$" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+	bench_med <"${TMPDIR:-/tmp}/.bench_median.$$"
 	rm -f "${TMPDIR:-/tmp}/.bench_median.$$"
 }
 

@@ -125,12 +125,11 @@ one() {
 	e=$(date +%s.%N)
 	awk -v s="$s" -v e="$e" 'BEGIN { printf "%.6f\n", e - s }'
 }
-med() { sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }'; }
+med() { bench_med "%.2f"; }
 # the median over the rounds of tool A's time over tool B's, A and B as
 # the columns of $TMP/times
 pair() {
-	awk -v a="$1" -v b="$2" '$b > 0 { print $a / $b }' "$TMP/times" | sort -n |
-		awk '{ v[NR] = $1 } END { printf "%.2fx", v[int((NR + 1) / 2)] }'
+	awk -v a="$1" -v b="$2" '$b > 0 { print $a / $b }' "$TMP/times" | bench_med "%.2fx"
 }
 
 bench_load
@@ -179,4 +178,6 @@ for N in $SIZES; do
 	printf '| python atomic (no backup, no dir sync) | %s s | %s |\n' "$(cut -d' ' -f4 "$TMP/times" | med)" "$(pair 1 4)"
 	printf '| sed -i loop | %s s | %s |\n' "$(cut -d' ' -f5 "$TMP/times" | med)" "$(pair 1 5)"
 	[ -n "$BEFORE" ] && echo "before over python durable: $(pair 2 3); before over sed -i loop: $(pair 2 5)"
+	echo "each round, seconds (gpuwiz, before, python durable, python atomic, sed; 0: not run):"
+	awk '{ printf "  %.2f %.2f %.2f %.2f %.2f\n", $1, $2, $3, $4, $5 }' "$TMP/times"
 done

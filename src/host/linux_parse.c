@@ -105,8 +105,10 @@ hex_field(const char *p, const char *end, size_t max, unsigned long *v)
 static inline long
 hex4(const char *p)
 {
-	int a = gw_hexval((unsigned char)p[0]), b = gw_hexval((unsigned char)p[1]),
-	    c = gw_hexval((unsigned char)p[2]), d = gw_hexval((unsigned char)p[3]);
+	int a = gw_hexval((unsigned char)p[0]);
+	int b = gw_hexval((unsigned char)p[1]);
+	int c = gw_hexval((unsigned char)p[2]);
+	int d = gw_hexval((unsigned char)p[3]);
 
 	return (a | b | c | d) < 0 ? -1 : (long)a << 12 | b << 8 | c << 4 | d;
 }
@@ -187,7 +189,8 @@ gw_linux_scan_pci_devices(FILE *f, size_t max, unsigned **keys,
 		size_t r = fread(buf + have, 1, PCI_DEVICES_BLOCK - have, f);
 		char *p = buf, *end = buf + have + r, *nl;
 
-		while (!bad && !full && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+		while (!bad && !full &&
+		       (nl = memchr(p, '\n', (size_t)(end - p)))) {
 			bad = pci_scan_line(s, p, nl) != 0;
 			p = nl + 1;
 			full = max > 0 && s->lines == max;
