@@ -24,8 +24,9 @@
 # The Python is bench_python's (bench/lib.sh), named with its version.
 # Each round makes the datastore afresh (copied, then sync) before each
 # tool, and starts one tool further than the round before; the figure is
-# the median over BENCH_RUNS rounds (3), the ratios medians of the
-# rounds' pairs.  A benchmark, not a test.
+# the median over BENCH_RUNS rounds (5: each tool once in each place of
+# the order), the ratios medians of the rounds' pairs.  A benchmark, not
+# a test.
 #
 # usage: [GPUWIZ_BEFORE=/old/gpuwiz] sh bench/vmx-many.sh [GPUWIZ] [N...]
 #        (N: 1000 10000 when none is given)
@@ -36,7 +37,7 @@ SRC=$(cd "$HERE/.." && pwd)
 GPUWIZ=${1:-$SRC/src/gpuwiz}
 [ $# -gt 0 ] && shift
 SIZES=${*:-1000 10000}
-RUNS=${BENCH_RUNS:-3}
+RUNS=${BENCH_RUNS:-5}
 TABLE=${GPUWIZ_TABLE:-$SRC/data/gpus.ini}
 [ -x "$GPUWIZ" ] || { echo "no gpuwiz binary at $GPUWIZ" >&2; exit 1; }
 bench_before
