@@ -30,6 +30,27 @@ static gw_table table;
 static const fdev nvme = { "0000:02:00.0", 0x144d, 0xa808, 0x010802, 0x144d,
 	0xa801, { { B_MEM64P, 16384 } }, "3", "nvme" };
 
+/* A host of the tests: Intel, with an igb NIC, an AST BMC (a display,
+ * not a GPU maker's) and an L40S. */
+static const fhost q_h = { CPU_INTEL, NULL, "intel_iommu=on", 1 };
+static const fdev q_nic = { "0000:02:00.0", 0x8086, 0x1533, 0x020000,
+	0x8086, 0x0001, { { B_MEM32, 1u << 20 } }, NULL, "igb" };
+static const fdev q_bmc = { "0000:03:00.0", 0x1a03, 0x2000, 0x030000,
+	0x1a03, 0x2000, { { B_MEM32, 16u << 20 } }, NULL, "ast" };
+static const fdev q_gpu = { "0000:41:00.0", 0x10de, 0x26b9, 0x030200,
+	0x10de, 0x1851, GPU_BARS_ADA(64 * GiB), "25", "nvidia" };
+
+/* That host under root: the NIC and the BMC, and the GPU with gpu. */
+static void
+add_q_host(const char *root, int gpu)
+{
+	add_host(root, &q_h);
+	add_dev(root, &q_nic);
+	add_dev(root, &q_bmc);
+	if (gpu)
+		add_dev(root, &q_gpu);
+}
+
 /* ---- running a command ------------------------------------------------ */
 
 typedef struct run_out {
@@ -934,13 +955,8 @@ static void
 structured_rows_and_gpus(void **state)
 {
 	char *root = tu_tmpdir();
-	fhost h = { CPU_INTEL, NULL, "intel_iommu=on", 1 };
-	fdev gpu = { "0000:41:00.0", 0x10de, 0x26b9, 0x030200, 0x10de, 0x1851,
-	             GPU_BARS_ADA(64 * GiB), "25", "nvidia" };
 	fdev unk = { "0000:42:00.0", 0x10de, 0xfffe, 0x030200, 0x10de, 0x0001,
 	             GPU_BARS_ADA(32 * GiB), "26", "vfio-pci" };
-	fdev bmc = { "0000:03:00.0", 0x1a03, 0x2000, 0x030000, 0x1a03, 0x2000,
-	             { { B_MEM32, 16u << 20 } }, NULL, "ast" };
 	gw_finding *rows;
 	gw_gpu_dev *g;
 	size_t n, i;
@@ -948,10 +964,10 @@ structured_rows_and_gpus(void **state)
 	gw_err e;
 
 	(void)state;
-	add_host(root, &h);
-	add_dev(root, &gpu);
+	add_host(root, &q_h);
+	add_dev(root, &q_gpu);
 	add_dev(root, &unk);
-	add_dev(root, &bmc);
+	add_dev(root, &q_bmc);
 	assert_int_equal(gw_linux_checks(root, &rows, &n, &e), 0);
 	assert_true(n >= 6);
 	assert_string_equal(rows[0].id, "cpu-virt");
@@ -1003,23 +1019,14 @@ static void
 has_gpu_from_class(void **state)
 {
 	char *root = tu_tmpdir();
-	fhost h = { CPU_INTEL, NULL, "intel_iommu=on", 1 };
-	fdev nic = { "0000:02:00.0", 0x8086, 0x1533, 0x020000, 0x8086, 0x0001,
-	             { { B_MEM32, 1u << 20 } }, NULL, "igb" };
-	fdev bmc = { "0000:03:00.0", 0x1a03, 0x2000, 0x030000, 0x1a03, 0x2000,
-	             { { B_MEM32, 16u << 20 } }, NULL, "ast" };
-	fdev gpu = { "0000:41:00.0", 0x10de, 0x26b9, 0x030200, 0x10de, 0x1851,
-	             GPU_BARS_ADA(64 * GiB), "25", "nvidia" };
 	gw_err e;
 
 	(void)state;
 	assert_int_equal(gw_linux_has_gpu(root, 0, &e), -1);
 	assert_non_null(strstr(e.msg, "sys/bus/pci/devices"));
-	add_host(root, &h);
-	add_dev(root, &nic);
-	add_dev(root, &bmc);
+	add_q_host(root, 0);
 	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 0);
-	add_dev(root, &gpu);
+	add_dev(root, &q_gpu);
 	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 1);
 	assert_int_equal(gw_linux_has_gpu("/nonexistent/x", 0, &e), -1);
 	rm_tree(root);
@@ -1056,13 +1063,6 @@ static void
 has_gpu_from_proc(void **state)
 {
 	char *root = tu_tmpdir(), *root2 = tu_tmpdir(), *p;
-	fhost h = { CPU_INTEL, NULL, "intel_iommu=on", 1 };
-	fdev nic = { "0000:02:00.0", 0x8086, 0x1533, 0x020000, 0x8086, 0x0001,
-	             { { B_MEM32, 1u << 20 } }, NULL, "igb" };
-	fdev bmc = { "0000:03:00.0", 0x1a03, 0x2000, 0x030000, 0x1a03, 0x2000,
-	             { { B_MEM32, 16u << 20 } }, NULL, "ast" };
-	fdev gpu = { "0000:41:00.0", 0x10de, 0x26b9, 0x030200, 0x10de, 0x1851,
-	             GPU_BARS_ADA(64 * GiB), "25", "nvidia" };
 	fdev hda = { "0000:41:00.1", 0x10de, 0x22ba, 0x040300, 0x10de, 0x1851,
 	             { { B_MEM32, 16u << 10 } }, "25", "snd_hda_intel" };
 	fdev igd = { "0000:00:02.0", 0x8086, 0x56c0, 0x030000, 0x8086, 0x4905,
@@ -1087,10 +1087,7 @@ has_gpu_from_proc(void **state)
 	gw_err e;
 
 	(void)state;
-	add_host(root, &h);
-	add_dev(root, &nic);
-	add_dev(root, &bmc);
-	add_dev(root, &gpu);
+	add_q_host(root, 1);
 	add_dev(root, &hda);
 
 	/* the file lists the NIC and the BMC: no GPU, whatever sys holds */
@@ -1130,8 +1127,8 @@ has_gpu_from_proc(void **state)
 
 	/* an Intel display is no GPU maker's, from the file and the walk; an
 	 * AMD one is */
-	add_host(root2, &h);
-	add_dev(root2, &nic);
+	add_host(root2, &q_h);
+	add_dev(root2, &q_nic);
 	add_dev(root2, &igd);
 	gw_buf_init(&b);
 	proc_line(&b, 0x00, 2, 0, 0x808656c0, "i915");
@@ -1174,16 +1171,6 @@ put_proc_fns(const char *root, const unsigned (*fns)[2], size_t n)
 static void
 has_gpu_bounded(void **state)
 {
-	static const fhost h = { CPU_INTEL, NULL, "intel_iommu=on", 1 };
-	static const fdev nic = { "0000:02:00.0", 0x8086, 0x1533, 0x020000,
-	                          0x8086, 0x0001, { { B_MEM32, 1u << 20 } },
-	                          NULL, "igb" };
-	static const fdev bmc = { "0000:03:00.0", 0x1a03, 0x2000, 0x030000,
-	                          0x1a03, 0x2000, { { B_MEM32, 16u << 20 } },
-	                          NULL, "ast" };
-	static const fdev gpu = { "0000:41:00.0", 0x10de, 0x26b9, 0x030200,
-	                          0x10de, 0x1851, GPU_BARS_ADA(64 * GiB), "25",
-	                          "nvidia" };
 	/* the GPU third; the NIC and the BMC alone; the GPU first; an NVIDIA
 	 * line at 03:00.0, where sysfs has the BMC's display */
 	static const unsigned third[][2] = {
@@ -1196,10 +1183,7 @@ has_gpu_bounded(void **state)
 	gw_err e;
 
 	(void)state;
-	add_host(root, &h);
-	add_dev(root, &nic);
-	add_dev(root, &bmc);
-	add_dev(root, &gpu);
+	add_q_host(root, 1);
 
 	/* two lines cannot tell, three can, all can */
 	put_proc_fns(root, third, 3);
@@ -1227,9 +1211,7 @@ has_gpu_bounded(void **state)
 	assert_int_equal(gw_linux_has_gpu(root, 3, &e), 1);
 	rm_tree(root);
 	root = tu_tmpdir();
-	add_host(root, &h);
-	add_dev(root, &nic);
-	add_dev(root, &bmc);
+	add_q_host(root, 0);
 	assert_int_equal(gw_linux_has_gpu(root, 1, &e), -2);
 	assert_int_equal(gw_linux_has_gpu(root, 2, &e), 0);
 	assert_int_equal(gw_linux_has_gpu(root, 0, &e), 0);
