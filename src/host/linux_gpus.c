@@ -450,11 +450,10 @@ has_gpu_sysfs(const char *devdir, size_t max, gw_err *e)
 	while (!found && (de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (max > 0 && seen++ == max) {
-			found = -2;
-			break;
-		}
-		found = is_gpu(devdir, de->d_name) == 1;
+		if (max > 0 && seen++ == max)
+			found = -2;     /* a device past max: cannot tell */
+		else
+			found = is_gpu(devdir, de->d_name) == 1;
 	}
 	closedir(d);
 	return found;

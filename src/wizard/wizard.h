@@ -620,7 +620,8 @@ size_t gw_wizard_detected(const gw_wizard *w, const gw_gpu_dev **out);
 /* Detected GPU idx was added with its address (gw_wizard_add_detected). */
 int gw_wizard_detected_added(const gw_wizard *w, size_t idx);
 /* Does this machine (gw_wizard_sysroot) have a GPU that is not an
- * on-board display?  Unknown (no /sys) counts as yes. */
+ * on-board display?  Unknown (no /sys, or no GPU among the first 1,024
+ * PCI functions of more) counts as yes (wizard_welcome.c). */
 int gw_wizard_machine_has_gpu(const gw_wizard *w);
 
 /* The host's VMs (GW_CAN_VMS): their count, the array in *out (out may

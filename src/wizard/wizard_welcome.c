@@ -47,3 +47,24 @@ gw_wizard_scratch_left(const gw_wizard *w, size_t *n)
 	*n = w->nscratch_left;
 	return (const char *const *)w->scratch_left;
 }
+
+/* The PCI functions the welcome screen's question looks at: every one of
+ * a workstation or a server (some tens to a few hundred); beyond them
+ * (SR-IOV's virtual functions by the thousand) the first frame would wait
+ * on the host's size. */
+#define WZ_GPU_QUESTION_MAX 1024
+
+int
+gw_wizard_machine_has_gpu(const gw_wizard *w)
+{
+	gw_err e;
+
+	(void)w;
+	/* /proc/bus/pci/devices and the GPU makers' class files
+	 * (gw_linux_has_gpu): the welcome screen's question only; a root
+	 * that cannot be read, or one with more functions than are looked
+	 * at and no GPU among those, counts as one with a GPU (nothing
+	 * offered in its place) */
+	return gw_linux_has_gpu(gw_wizard_sysroot(), WZ_GPU_QUESTION_MAX,
+	                        &e) != 0;
+}
