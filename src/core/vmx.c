@@ -30,28 +30,43 @@
 
 /* ---- small helpers --------------------------------------------------- */
 
+/* Each byte's classes: C_KEY a key byte [A-Za-z0-9._:-]; C_WS a blank
+ * (space, tab, CR, FF, VT); C_CTL a control byte other than tab, or DEL.
+ * The bytes from 128 up are none of them. */
+enum { C_KEY = 1, C_WS = 2, C_CTL = 4 };
+static const unsigned char byte_class[256] = {
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 2, 4, 6, 6, 6, 4, 4,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 4,
+};
+
+static int
+is_ws(unsigned char c)
+{
+	return byte_class[c] & C_WS;
+}
+
 int
 vmx_is_ws(unsigned char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+	return is_ws(c);
 }
 
-/* [A-Za-z0-9._:-], a bit per byte value: '-', '.', '0'-'9' and ':' in
- * the first word, the letters and '_' in the second */
 static int
 is_key_byte(unsigned char c)
 {
-	static const uint64_t key_bytes[2] = {
-		0x07ff600000000000ULL, 0x07fffffe87fffffeULL
-	};
-
-	return c < 128 && ((key_bytes[c >> 6] >> (c & 63)) & 1) != 0;
+	return byte_class[c] & C_KEY;
 }
 
 static int
 is_ctl(unsigned char c)
 {
-	return (c < 0x20 && c != '\t') || c == 0x7f;
+	return byte_class[c] & C_CTL;
 }
 
 static unsigned char
@@ -106,21 +121,44 @@ vmx_vname(const gw_vmx *v)
 static void
 line_clear(struct vline *l)
 {
-	free(l->key);
+	if (l->kown)
+		free(l->key);
 	l->key = NULL;
 	l->value = NULL;
 	l->why = NULL;
 	l->vstart = l->vend = 0;
 	l->quoted = 0;
+	l->kown = 0;
 	l->next = NONE;
 }
 
+/* n bytes for l's key block: at *store (moved past them), or malloc'ed */
+static char *
+key_block(struct vline *l, size_t n, char **store)
+{
+	char *k;
+
+	if (store == NULL) {
+		l->kown = 1;
+		return l->key = gw_xmalloc(n);
+	}
+	k = *store;
+	*store += n;
+	return l->key = k;
+}
+
 static void
-set_malformed(struct vline *l, const char *why, const char *kp, size_t kplen)
+set_malformed(struct vline *l, const char *why, const char *kp, size_t kplen,
+              char **store)
 {
 	l->kind = L_MALFORMED;
 	l->why = why;
-	l->key = kplen ? gw_xstrndup(kp, kplen) : NULL;
+	if (kplen) {
+		char *k = key_block(l, kplen + 1, store);
+
+		memcpy(k, kp, kplen);
+		k[kplen] = '\0';
+	}
 }
 
 /* The key part of a line, for malformed_line_of(): its first token. */
@@ -135,7 +173,7 @@ first_token(const char *s, size_t p, size_t end, size_t *len)
 	for (n = 0; kp + n < s + end; n++) {
 		unsigned char c = (unsigned char)kp[n];
 
-		if (vmx_is_ws(c) || c == '=' || c == '"')
+		if (is_ws(c) || c == '=' || c == '"')
 			break;
 	}
 	*len = n;
@@ -156,7 +194,7 @@ scan_key(const char *s, size_t p, size_t end, size_t *ks, size_t *ke,
 	*eq = (size_t)(q - s);
 	*ks = p;
 	*ke = *eq;
-	while (*ke > *ks && vmx_is_ws((unsigned char)s[*ke - 1]))
+	while (*ke > *ks && is_ws((unsigned char)s[*ke - 1]))
 		(*ke)--;
 	if (*ke == *ks)
 		return N_("no key before '='");
@@ -177,7 +215,7 @@ scan_quoted(const char *s, size_t p, size_t end, size_t *vs, size_t *ve)
 	*vs = p + 1;
 	*ve = (size_t)(q - s);
 	p = *ve + 1;
-	while (p < end && vmx_is_ws((unsigned char)s[p]))
+	while (p < end && is_ws((unsigned char)s[p]))
 		p++;
 	if (p < end && s[p] != '#')
 		return N_("text after the closing quote");
@@ -190,10 +228,10 @@ scan_bare(const char *s, size_t p, size_t end, size_t *vs, size_t *ve)
 {
 	*vs = p;
 	while (p < end && !(s[p] == '#' &&
-	                    (p == *vs || vmx_is_ws((unsigned char)s[p - 1]))))
+	                    (p == *vs || is_ws((unsigned char)s[p - 1]))))
 		p++;
 	*ve = p;
-	while (*ve > *vs && vmx_is_ws((unsigned char)s[*ve - 1]))
+	while (*ve > *vs && is_ws((unsigned char)s[*ve - 1]))
 		(*ve)--;
 	if (memchr(s + *vs, '"', *ve - *vs) != NULL)
 		return N_("unterminated quote");
@@ -208,7 +246,7 @@ scan_value(const char *s, size_t eq, size_t end, size_t *vs, size_t *ve,
 	size_t p = eq + 1, i;
 	const char *why;
 
-	while (p < end && vmx_is_ws((unsigned char)s[p]))
+	while (p < end && is_ws((unsigned char)s[p]))
 		p++;
 	*quoted = p < end && s[p] == '"';
 	why = *quoted ? scan_quoted(s, p, end, vs, ve)
@@ -221,17 +259,41 @@ scan_value(const char *s, size_t eq, size_t end, size_t *vs, size_t *ve,
 	return NULL;
 }
 
+/* The well-formed line's key from p, hashed as it is read: a run of key
+ * bytes, blanks, then '='.  0 when the line is not that (scan_key then
+ * says why), else the key's end with *eq and *h set. */
+static size_t
+fast_key(const char *s, size_t p, size_t end, size_t *eq, uint32_t *h)
+{
+	uint32_t x = 2166136261u;
+	size_t ke, q;
+
+	for (ke = p; ke < end && is_key_byte((unsigned char)s[ke]); ke++) {
+		x ^= (unsigned char)s[ke] | 0x20u;
+		x *= 16777619u;
+	}
+	for (q = ke; q < end && is_ws((unsigned char)s[q]); q++)
+		;
+	if (ke == p || q == end || s[q] != '=')
+		return 0;
+	*eq = q;
+	*h = x;
+	return ke;
+}
+
 /* Classify l (text, len and eol already set).  skip: bytes at the start
  * not to parse (a byte order mark). */
 void
-vmx_parse_line(struct vline *l, size_t skip)
+vmx_parse_line(struct vline *l, size_t skip, char **store)
 {
-	const char *s = l->text, *kp, *why;
+	const char *s = l->text, *kp, *why = NULL;
 	size_t end = l->len - l->eol, p = skip, ks, ke, eq, vs, ve, kplen;
-	int quoted = 0;
+	uint32_t h = 0;
+	int quoted = 0, fast;
+	char *k;
 
 	line_clear(l);
-	while (p < end && vmx_is_ws((unsigned char)s[p]))
+	while (p < end && is_ws((unsigned char)s[p]))
 		p++;
 	if (p == end) {
 		l->kind = L_BLANK;
@@ -241,24 +303,29 @@ vmx_parse_line(struct vline *l, size_t skip)
 		l->kind = L_COMMENT;
 		return;
 	}
-	why = scan_key(s, p, end, &ks, &ke, &eq);
+	ks = p;
+	ke = fast_key(s, p, end, &eq, &h);
+	fast = ke != 0;
+	if (!fast)
+		why = scan_key(s, p, end, &ks, &ke, &eq);
 	if (why == NULL)
 		why = scan_value(s, eq, end, &vs, &ve, &quoted);
 	if (why) {
 		kp = first_token(s, p, end, &kplen);
-		set_malformed(l, why, kp, kplen);
+		set_malformed(l, why, kp, kplen, store);
 		return;
 	}
 	l->kind = L_ENTRY;
 	l->quoted = (unsigned char)quoted;
 	l->vstart = vs;
 	l->vend = ve;
-	l->key = gw_xmalloc((ke - ks) + 1 + (ve - vs) + 1);
-	memcpy(l->key, s + ks, ke - ks);
-	l->key[ke - ks] = '\0';
-	l->value = l->key + (ke - ks) + 1;
+	k = key_block(l, (ke - ks) + 1 + (ve - vs) + 1, store);
+	memcpy(k, s + ks, ke - ks);
+	k[ke - ks] = '\0';
+	l->value = k + (ke - ks) + 1;
 	memcpy(l->value, s + vs, ve - vs);
 	l->value[ve - vs] = '\0';
+	l->hash = fast ? h : key_hash(k);
 }
 
 /* ---- document storage ------------------------------------------------ */
@@ -327,7 +394,7 @@ void
 vmx_index_entry(gw_vmx *v, size_t idx)
 {
 	const char *key = v->lines[idx].key;
-	uint32_t h = key_hash(key);
+	uint32_t h = v->lines[idx].hash;
 	struct slot *s;
 
 	if ((v->used + 1) * 2 > v->nslots)
@@ -405,6 +472,7 @@ gw_vmx_parse(gw_vmx **out, const char *data, size_t len, const char *name,
 	const char *nm = name ? name : "<vmx>";
 	gw_vmx *v;
 	size_t p, nul_at;
+	char *store;
 
 	*out = NULL;
 	if (data == NULL || len == 0) {
@@ -435,6 +503,8 @@ gw_vmx_parse(gw_vmx **out, const char *data, size_t len, const char *name,
 	memcpy(v->data, data, len);
 	v->data[len] = '\0';
 	v->size = len;
+	v->keys = gw_xmalloc(len + 1);
+	store = v->keys;
 
 	for (p = 0; p < len;) {
 		const char *nl = memchr(v->data + p, '\n', len - p);
@@ -443,13 +513,14 @@ gw_vmx_parse(gw_vmx **out, const char *data, size_t len, const char *name,
 
 		if (p == 0 && n >= 3 && memcmp(v->data, "\xef\xbb\xbf", 3) == 0)
 			skip = 3;
-		vmx_parse_line(&v->lines[idx], skip);
+		vmx_parse_line(&v->lines[idx], skip, &store);
 		if (v->lines[idx].kind == L_ENTRY)
 			vmx_index_entry(v, idx);
 		else if (v->lines[idx].kind == L_MALFORMED)
 			v->nmalformed++;
 		p += n;
 	}
+	v->nkeys = (size_t)(store - v->keys);
 	*out = v;
 	return 0;
 }
@@ -484,9 +555,11 @@ gw_vmx_free(gw_vmx *v)
 	if (v == NULL)
 		return;
 	for (i = 0; i < v->nlines; i++) {
-		free(v->lines[i].key);
+		if (v->lines[i].kown)
+			free(v->lines[i].key);
 		free(v->lines[i].own);
 	}
+	free(v->keys);
 	free(v->lines);
 	free(v->entries);
 	free(v->slots);
@@ -495,19 +568,25 @@ gw_vmx_free(gw_vmx *v)
 	free(v);
 }
 
-/* A line's own copy of the key block ("key\0value\0", or a malformed
- * line's key part alone), value pointing into it as in the original. */
+/* to's key block as from's: at the same place in c's key store, or a
+ * copy of its own (value pointing into it as in the original). */
 static void
-dup_key_block(struct vline *to, const struct vline *from)
+dup_key_block(struct vline *to, const struct vline *from, const gw_vmx *v,
+              gw_vmx *c)
 {
 	size_t n;
 
 	if (from->key == NULL)
 		return;
-	n = from->value ? (size_t)(from->value - from->key) + strlen(from->value) + 1
-	                : strlen(from->key) + 1;
-	to->key = gw_xmalloc(n);
-	memcpy(to->key, from->key, n);
+	if (!from->kown) {
+		to->key = c->keys + (from->key - v->keys);
+	} else {
+		n = from->value ? (size_t)(from->value - from->key) +
+		                  strlen(from->value) + 1
+		                : strlen(from->key) + 1;
+		to->key = gw_xmalloc(n);
+		memcpy(to->key, from->key, n);
+	}
 	if (from->value)
 		to->value = to->key + (from->value - from->key);
 }
@@ -525,6 +604,8 @@ gw_vmx_dup(const gw_vmx *v)
 	c->name = gw_xstrdup(v->name);
 	c->data = gw_xmalloc(v->size + 1);
 	memcpy(c->data, v->data, v->size + 1);
+	c->keys = gw_xmalloc(v->nkeys ? v->nkeys : 1);
+	memcpy(c->keys, v->keys, v->nkeys);
 	c->lines = gw_xmalloc((v->caplines ? v->caplines : 1) * sizeof *c->lines);
 	for (i = 0; i < v->nlines; i++) {
 		const struct vline *f = &v->lines[i];
@@ -540,7 +621,7 @@ gw_vmx_dup(const gw_vmx *v)
 		} else {
 			t->text = c->data + (f->text - v->data);
 		}
-		dup_key_block(t, f);
+		dup_key_block(t, f, v, c);
 	}
 	c->entries = gw_xmalloc((v->capentries ? v->capentries : 1) *
 	                        sizeof *c->entries);

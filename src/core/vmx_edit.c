@@ -111,7 +111,8 @@ gw_vmx_set(gw_vmx *v, const char *key, const char *value, gw_err *e)
 
 			rewrite_value(l, value);
 			vmx_parse_line(l, idx == 0 && l->len >= 3 &&
-			              memcmp(l->text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0);
+			              memcmp(l->text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0,
+			              NULL);
 			l->next = next;
 			if (l->kind != L_ENTRY)  /* cannot happen: checked above */
 				abort();
@@ -156,7 +157,7 @@ gw_vmx_set(gw_vmx *v, const char *key, const char *value, gw_err *e)
 		t[i++] = '"';
 		memcpy(t + i, eol, el + 1);
 		idx = vmx_push_line(v, t, n, t);
-		vmx_parse_line(&v->lines[idx], 0);
+		vmx_parse_line(&v->lines[idx], 0, NULL);
 		if (v->lines[idx].kind != L_ENTRY)  /* cannot happen */
 			abort();
 		vmx_index_entry(v, idx);

@@ -22,12 +22,15 @@ struct vline {
 	size_t vend;
 	size_t next;        /* entry: next line with the same key, or NONE */
 	char *key;          /* entry: "key\0value\0" (one block); malformed:
-	                     * its key part or NULL */
+	                     * its key part or NULL.  In the document's
+	                     * key store (gw_vmx.keys) or, kown, malloc'ed */
 	char *value;        /* entry: points into the key block */
 	const char *why;    /* malformed: N_() reason */
+	uint32_t hash;      /* entry: the key's hash (vmx.c, key_hash) */
 	unsigned char eol;  /* 0 (none), 1 ("\n") or 2 ("\r\n") */
 	unsigned char kind;
 	unsigned char quoted;
+	unsigned char kown; /* key is malloc'ed, not in the key store */
 	char *own;          /* text when this line owns it (malloc'ed), or NULL */
 };
 
@@ -41,6 +44,11 @@ struct gw_vmx {
 	char *name;
 	char *data;         /* the input bytes (copy) */
 	size_t size;
+	/* the key blocks of the lines as parsed, one after another: a
+	 * line's block ("key\0value\0") is never longer than the line
+	 * (the last line's by one byte), so size + 1 bytes hold them all */
+	char *keys;
+	size_t nkeys;       /* bytes used */
 	struct vline *lines;
 	size_t nlines, caplines;
 	size_t *entries;    /* line indexes of well-formed entries, in order */
@@ -55,8 +63,9 @@ int vmx_key_eq(const char *a, const char *b);   /* ASCII, any case */
 int vmx_valid_key(const char *k);               /* [A-Za-z0-9._:-]+ */
 const char *vmx_vname(const gw_vmx *v);         /* name for errors */
 /* Classify l (text, len and eol already set).  skip: bytes at the start
- * not to parse (a byte order mark). */
-void vmx_parse_line(struct vline *l, size_t skip);
+ * not to parse (a byte order mark).  store: where the key block goes (at
+ * *store, which then moves past it), or NULL for a block of its own. */
+void vmx_parse_line(struct vline *l, size_t skip, char **store);
 /* Append a line (own: text when the line owns it); returns its index. */
 size_t vmx_push_line(gw_vmx *v, const char *text, size_t len, char *own);
 /* Add the entry at line idx to the key index. */
