@@ -322,6 +322,49 @@ test_format_sizes(void **state)
 	}
 }
 
+/* Formats of strings alone ("%s", "%%") are put together without stdio
+ * (util.c, format_strings): the same bytes as snprintf's for each, at
+ * sizes about the stack buffer's (512 bytes), a NULL string as glibc
+ * prints it, and gw_buf_printf on a part-filled buffer the same.  The
+ * formats come from the table: no format check to make on them. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static void
+test_format_strings(void **state)
+{
+	static const char *const fmts[] = {
+		"", "plain", "%s", "%%", "%%s", "100%% %s", "%s%s", "a%sb%sc",
+		"  + %s = \"%s\"\n", "%s%%%s%%", "%s %s %s %s",
+	};
+	static const size_t lens[] = { 0, 1, 250, 255, 256, 257, 511, 512, 513,
+	                               3000 };
+	size_t f, k;
+
+	(void)state;
+	for (f = 0; f < sizeof fmts / sizeof fmts[0]; f++)
+		for (k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+			size_t n = lens[k];
+			char *a = gw_xmalloc(n + 1), want[8192], *got;
+			const char *b = k % 2 ? "x" : NULL;
+			gw_buf buf;
+
+			memset(a, 'q', n);
+			a[n] = '\0';
+			snprintf(want, sizeof want, fmts[f], a, b, a, b);
+			got = gw_xasprintf(fmts[f], a, b, a, b);
+			assert_string_equal(got, want);
+			free(got);
+			gw_buf_init(&buf);
+			gw_buf_puts(&buf, "head:");
+			gw_buf_printf(&buf, fmts[f], a, b, a, b);
+			assert_string_equal(buf.data + 5, want);
+			assert_int_equal(buf.len, 5 + strlen(want));
+			gw_buf_free(&buf);
+			free(a);
+		}
+}
+#pragma GCC diagnostic pop
+
 int
 main(void)
 {
@@ -330,6 +373,7 @@ main(void)
 		cmocka_unit_test(test_hexval),
 		cmocka_unit_test(test_buf),
 		cmocka_unit_test(test_format_sizes),
+		cmocka_unit_test(test_format_strings),
 		cmocka_unit_test(test_gettext_cache),
 		cmocka_unit_test(test_trim_ieq),
 		cmocka_unit_test(test_read_file_errors),
