@@ -367,6 +367,27 @@ is_vmx_name(const char *n)
 	return n[0] != '.' && l > 4 && strcmp(n + l - 4, ".vmx") == 0;
 }
 
+/* What the entry de at path p is, as stat(2) says (links followed):
+ * the directory's own record of its type where it has one and it is no
+ * link, else stat's; 0 when it is gone or a dangling link. */
+static mode_t
+entry_type(const char *p, const struct dirent *de)
+{
+	struct stat st;
+
+	switch (de->d_type) {
+	case DT_DIR:
+		return S_IFDIR;
+	case DT_REG:
+		return S_IFREG;
+	case DT_LNK:
+	case DT_UNKNOWN:
+		return stat(p, &st) == 0 ? st.st_mode & S_IFMT : 0;
+	default:
+		return S_IFIFO;     /* a device, fifo or socket */
+	}
+}
+
 /* The .vmx files of directory dir and of its folders (one level: a
  * datastore's VM folders), sorted, appended to *v. */
 static void
@@ -374,7 +395,7 @@ vmx_in_dir(const char *dir, int depth, char ***v, size_t *n)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
-	struct stat st;
+	mode_t t;
 	int tmp = 0;
 
 	if (d == NULL)
@@ -386,11 +407,10 @@ vmx_in_dir(const char *dir, int depth, char ***v, size_t *n)
 			continue;
 		tmp |= gw_tmp_name(de->d_name);
 		p = gw_xasprintf("%s/%s", dir, de->d_name);
-		if (stat(p, &st) != 0) {
-			/* gone, or a dangling link: not a VM's file */
-		} else if (S_ISDIR(st.st_mode) && depth == 0) {
+		t = entry_type(p, de);
+		if (t == S_IFDIR && depth == 0) {
 			vmx_in_dir(p, 1, v, n);
-		} else if (S_ISREG(st.st_mode) && is_vmx_name(de->d_name)) {
+		} else if (t == S_IFREG && is_vmx_name(de->d_name)) {
 			*v = gw_xrealloc(*v, (*n + 1) * sizeof **v);
 			(*v)[(*n)++] = p;
 			p = NULL;

@@ -293,18 +293,17 @@ remove_if_stale(int dirfd, const char *name)
 	return gone;
 }
 
-size_t
-gw_tmp_sweep(const char *path)
+/* gw_tmp_sweep of final, a link-free path */
+static size_t
+sweep_beside(const char *final)
 {
-	char *final = gw_path_follow(path, NULL), *dir;
+	char *dir;
 	const char *base;
 	struct dirent *de;
 	dir_note *note = NULL;
 	size_t n = 0;
 	DIR *d;
 
-	if (final == NULL)
-		return 0;
 	dir = gw_path_dir(final);
 	base = gw_path_base(final);
 	/* a deferring run reads each directory once, for every file's
@@ -312,7 +311,6 @@ gw_tmp_sweep(const char *path)
 	if (deferred.on && (note = note_of(gw_xstrdup(dir))) != NULL) {
 		if (note->swept) {
 			free(dir);
-			free(final);
 			return 0;
 		}
 		note->swept = 1;
@@ -324,6 +322,18 @@ gw_tmp_sweep(const char *path)
 		closedir(d);
 	}
 	free(dir);
+	return n;
+}
+
+size_t
+gw_tmp_sweep(const char *path)
+{
+	char *final = gw_path_follow(path, NULL);
+	size_t n;
+
+	if (final == NULL)
+		return 0;
+	n = sweep_beside(final);
 	free(final);
 	return n;
 }
@@ -348,7 +358,7 @@ gw_tmp_open(const char *final, char **tmp, gw_err *e)
 {
 	int fd;
 
-	(void)gw_tmp_sweep(final);
+	(void)sweep_beside(final);
 	*tmp = gw_xasprintf("%s" TMP_TAG "XXXXXX", final);
 	fd = mkostemp(*tmp, O_CLOEXEC);
 	if (fd < 0) {
@@ -458,11 +468,8 @@ gw_staged_drop(gw_staged *s)
 }
 
 int
-gw_stage_write(const char *path, const char *data, size_t len, gw_staged *s,
-               gw_err *e)
+gw_stage_open(const char *path, gw_staged *s, gw_err *e)
 {
-	mode_t mode = 0644;
-
 	memset(s, 0, sizeof *s);
 	s->path = path;
 	s->fd = -1;
@@ -474,24 +481,40 @@ gw_stage_write(const char *path, const char *data, size_t len, gw_staged *s,
 			gw_staged_drop(s);
 			return -1;
 		}
-		mode = s->st.st_mode & 07777;
 		s->had = 1;
 	}
+	return 0;
+}
+
+int
+gw_stage_fill(gw_staged *s, const char *data, size_t len, gw_err *e)
+{
+	mode_t mode = s->had ? s->st.st_mode & 07777 : 0644;
+
 	if ((s->fd = gw_tmp_open(s->final, &s->tmp, e)) < 0) {
 		gw_staged_drop(s);
 		return -1;
 	}
 	/* the file's owner and group kept, or nothing done */
-	if (s->had && gw_fd_take_owner(s->fd, path, &s->st, e) != 0) {
+	if (s->had && gw_fd_take_owner(s->fd, s->path, &s->st, e) != 0) {
 		gw_staged_drop(s);
 		return -1;
 	}
 	if (gw_fd_fill(s->fd, data, len, mode) != 0) {
-		gw_err_set(e, _("%s: cannot write: %s"), path, strerror(errno));
+		gw_err_set(e, _("%s: cannot write: %s"), s->path, strerror(errno));
 		gw_staged_drop(s);
 		return -1;
 	}
 	return 0;
+}
+
+int
+gw_stage_write(const char *path, const char *data, size_t len, gw_staged *s,
+               gw_err *e)
+{
+	if (gw_stage_open(path, s, e) != 0)
+		return -1;
+	return gw_stage_fill(s, data, len, e);
 }
 
 int

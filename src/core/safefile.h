@@ -44,6 +44,13 @@ typedef struct gw_staged {
 } gw_staged;
 int gw_stage_write(const char *path, const char *data, size_t len,
                    gw_staged *s, gw_err *e);
+/* gw_stage_write in its two steps, for a caller that looks at the file
+ * found (s->had, s->st) before anything is written: gw_stage_open
+ * follows the links and refuses a directory (0, or -1 with e set and s
+ * spent); gw_stage_fill writes the temporary (0, or -1 with e set and
+ * nothing left behind). */
+int gw_stage_open(const char *path, gw_staged *s, gw_err *e);
+int gw_stage_fill(gw_staged *s, const char *data, size_t len, gw_err *e);
 /* Rename the temporary over final, refused (nothing renamed) when was is
  * given and final no longer holds those wlen bytes; then the directory
  * sync (gw_fsync_dir_of).  The stage is spent either way: 0, or -1 with

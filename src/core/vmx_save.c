@@ -297,12 +297,9 @@ gw_vmx_unlock(int fd)
 
 /* No write bit for anyone: the operator made it read-only. */
 static int
-read_only(const char *target)
+read_only(const gw_staged *s)
 {
-	struct stat st;
-
-	return stat(target, &st) == 0 && S_ISREG(st.st_mode) &&
-	       (st.st_mode & 0222) == 0;
+	return s->had && S_ISREG(s->st.st_mode) && (s->st.st_mode & 0222) == 0;
 }
 
 void
@@ -318,7 +315,7 @@ int
 gw_vmx_save(const gw_vmx *v, const char *path, const char *was, size_t wlen,
             int force, char **backup_path, gw_err *e)
 {
-	char *lck = NULL, *bak = NULL, *data, *target;
+	char *lck = NULL, *bak = NULL, *data;
 	gw_staged staged;
 	size_t len;
 	int rc;
@@ -333,19 +330,18 @@ gw_vmx_save(const gw_vmx *v, const char *path, const char *was, size_t wlen,
 	}
 	/* A symlinked .vmx: the target is backed up beside itself and
 	 * replaced; the link stays. */
-	if ((target = gw_path_follow(path, e)) == NULL)
+	if (gw_stage_open(path, &staged, e) != 0)
 		return -1;
-	if (!force && read_only(target)) {
+	if (!force && read_only(&staged)) {
 		gw_vmx_err_read_only(e, path);
-		free(target);
+		gw_staged_drop(&staged);
 		return -1;
 	}
-	free(target);
 	/* the new file complete and synced, then the backup, then the
 	 * rename: a kill anywhere leaves the .vmx old or new, and a backup
 	 * only of the old bytes */
 	data = gw_vmx_serialize(v, &len);
-	rc = gw_stage_write(path, data, len, &staged, e);
+	rc = gw_stage_fill(&staged, data, len, e);
 	free(data);
 	if (rc != 0)
 		return -1;

@@ -68,6 +68,23 @@ PY
 then ok "--json: one object per file, errors kept apart"
 else nok "--json many" "$(cat "$out" "$err")"; fi
 
+# what a folder's listing takes: a VM folder and a .vmx that are links
+# (followed), a .vmx in a folder two levels down, a dangling link, a fifo
+# and a folder named like a .vmx (none of them)
+L=$TMP/links
+mkdir -p "$L/real" "$L/deep/sub" "$L/top" "$L/dirvmx.vmx" "$TMP/elsewhere"
+cp "$FIX/vmx/ws-archlinux-otherlinux5x-crlf.vmx" "$L/real/real.vmx"
+cp "$FIX/vmx/ws-archlinux-otherlinux5x-crlf.vmx" "$L/deep/sub/deep.vmx"
+cp "$FIX/vmx/ws-archlinux-otherlinux5x-crlf.vmx" "$TMP/elsewhere/away.vmx"
+chmod u+w "$L/real/real.vmx" "$L/deep/sub/deep.vmx" "$TMP/elsewhere/away.vmx"
+ln -s "$TMP/elsewhere" "$L/linked"
+ln -s "$L/real/real.vmx" "$L/top/alias.vmx"
+ln -s "$L/nowhere.vmx" "$L/top/dangling.vmx"
+mkfifo "$L/top/fifo.vmx"
+run "$GPUWIZ" vmx "$L" --gpu l40s
+check "a folder's listing: links followed; no deeper folder, dangling link, fifo or folder" sh -c \
+	"[ $rc -eq 0 ] && grep '^VM: ' '$out' | sed 's|^VM: $L/||' | tr '\n' ' ' | grep -qx 'linked/away.vmx real/real.vmx top/alias.vmx '"
+
 # one file keeps its old shape and exit codes
 run "$GPUWIZ" vmx "$DS/bad/bad.vmx" --gpu l40s
 check "one bad file alone: exit 2, one line" sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$err') -eq 1 ]"
