@@ -3,6 +3,7 @@
  * readfile.c, writing one safefile.c). */
 #include "gw.h"
 #include "textesc.h"
+#include "format.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -115,89 +116,6 @@ gw_xstrndup(const char *s, size_t n)
 	return p;
 }
 
-/* The size of the stack buffer a formatted string is tried in first:
- * most fit, and are formatted once rather than measured first. */
-#define FMT_SMALL 512
-
-/* Does fmt convert nothing but strings (its only directives "%s" and
- * "%%")?  Most of gpuwiz's formats, its translations' too, are such. */
-static int
-strings_only(const char *fmt)
-{
-	for (fmt = strchr(fmt, '%'); fmt != NULL; fmt = strchr(fmt + 2, '%'))
-		if (fmt[1] != 's' && fmt[1] != '%')
-			return 0;
-	return 1;
-}
-
-/* vsnprintf for a strings_only fmt, without stdio's machinery: the same
- * bytes ("(null)" for a NULL string, as glibc prints it) and the same
- * length, dst cut at cap - 1 bytes and ended when cap > 0. */
-static int
-format_strings(char *dst, size_t cap, const char *fmt, va_list ap)
-{
-	size_t n = 0, k;
-	const char *part;
-
-	while (*fmt) {
-		const char *pct = strchr(fmt, '%');
-
-		if (pct == NULL) {
-			part = fmt;
-			k = strlen(fmt);
-			fmt += k;
-		} else if (pct > fmt) {
-			part = fmt;
-			k = (size_t)(pct - fmt);
-			fmt = pct;
-		} else if (fmt[1] == '%') {
-			part = "%";
-			k = 1;
-			fmt += 2;
-		} else {
-			part = va_arg(ap, const char *);
-			if (part == NULL)
-				part = "(null)";
-			k = strlen(part);
-			fmt += 2;
-		}
-		if (n < cap)
-			memcpy(dst + n, part, cap - n > k ? k : cap - n);
-		n += k;
-	}
-	if (cap > 0)
-		dst[n < cap ? n : cap - 1] = '\0';
-	return n > INT_MAX ? -1 : (int)n;
-}
-
-/* vsnprintf, or format_strings where fmt allows it */
-static int
-format_into(char *dst, size_t cap, const char *fmt, va_list ap)
-{
-	return strings_only(fmt) ? format_strings(dst, cap, fmt, ap)
-	                         : vsnprintf(dst, cap, fmt, ap);
-}
-
-/* fmt with ap, formatted once into small (FMT_SMALL bytes) and, when it
- * does not fit there, again into *big (malloc'ed; NULL when it fit).  The
- * length, or -1 when fmt cannot be formatted. */
-static int
-format_small(char *small, char **big, const char *fmt, va_list ap)
-{
-	va_list ap2;
-	int n;
-
-	*big = NULL;
-	va_copy(ap2, ap);
-	n = format_into(small, FMT_SMALL, fmt, ap);
-	if (n >= FMT_SMALL) {
-		*big = gw_xmalloc((size_t)n + 1);
-		format_into(*big, (size_t)n + 1, fmt, ap2);
-	}
-	va_end(ap2);
-	return n;
-}
-
 char *
 gw_xasprintf(const char *fmt, ...)
 {
@@ -206,7 +124,7 @@ gw_xasprintf(const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = format_small(small, &big, fmt, ap);
+	n = gw_format_small(small, &big, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		oom();
@@ -281,13 +199,13 @@ gw_buf_printf(gw_buf *b, const char *fmt, ...)
 	room = b->cap - b->len;
 	va_start(ap, fmt);
 	va_copy(ap2, ap);
-	n = format_into(b->data + b->len, room, fmt, ap);
+	n = gw_format_into(b->data + b->len, room, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		oom();
 	if ((size_t)n >= room) {
 		buf_reserve(b, (size_t)n);
-		format_into(b->data + b->len, (size_t)n + 1, fmt, ap2);
+		gw_format_into(b->data + b->len, (size_t)n + 1, fmt, ap2);
 	}
 	va_end(ap2);
 	b->len += (size_t)n;
@@ -596,7 +514,7 @@ gw_fprintf_escaped(FILE *f, const char *fmt, ...)
 	int n, rc;
 
 	va_start(ap, fmt);
-	n = format_small(small, &big, fmt, ap);
+	n = gw_format_small(small, &big, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		abort();

@@ -3,7 +3,9 @@
 #include "testutil.h"
 #include "textesc.h"
 
+#include <limits.h>
 #include <locale.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -323,7 +325,7 @@ test_format_sizes(void **state)
 }
 
 /* Formats of strings alone ("%s", "%%") are put together without stdio
- * (util.c, format_strings): the same bytes as snprintf's for each, at
+ * (util.c, format_plain): the same bytes as snprintf's for each, at
  * sizes about the stack buffer's (512 bytes), a NULL string as glibc
  * prints it, and gw_buf_printf on a part-filled buffer the same.  The
  * formats come from the table: no format check to make on them. */
@@ -365,6 +367,31 @@ test_format_strings(void **state)
 }
 #pragma GCC diagnostic pop
 
+/* The decimal integers format_plain takes, at their ends, and the
+ * directives it leaves to vsnprintf beside them: snprintf's bytes. */
+static void
+test_format_integers(void **state)
+{
+	char want[256], *got;
+
+	(void)state;
+#define SAME(...)                                                    \
+	do {                                                         \
+		snprintf(want, sizeof want, __VA_ARGS__);            \
+		got = gw_xasprintf(__VA_ARGS__);                     \
+		assert_string_equal(got, want);                      \
+		free(got);                                           \
+	} while (0)
+	SAME("%d|%d|%d|%i", 0, INT_MIN, INT_MAX, -7);
+	SAME("%u|%u", 0u, UINT_MAX);
+	SAME("%ld|%ld|%lu", LONG_MIN, LONG_MAX, ULONG_MAX);
+	SAME("%lld|%lld|%llu", LLONG_MIN, LLONG_MAX, ULLONG_MAX);
+	SAME("%zu|%zd|%zd", (size_t)SIZE_MAX, (ssize_t)-1, (ssize_t)SSIZE_MAX);
+	SAME("%s %d x %s, %llu GB%%", "VM", 2, "l40s", 96ULL);
+	SAME("%5d|%-3u|%x|%c|%.2s|%04x", 42, 7u, 255u, 'q', "abc", 0x1au);
+#undef SAME
+}
+
 int
 main(void)
 {
@@ -374,6 +401,7 @@ main(void)
 		cmocka_unit_test(test_buf),
 		cmocka_unit_test(test_format_sizes),
 		cmocka_unit_test(test_format_strings),
+		cmocka_unit_test(test_format_integers),
 		cmocka_unit_test(test_gettext_cache),
 		cmocka_unit_test(test_trim_ieq),
 		cmocka_unit_test(test_read_file_errors),
