@@ -28,12 +28,14 @@ char *gw_path_follow(const char *path, gw_err *e);
  * The lock goes with the last close of the fd. */
 int gw_tmp_open(const char *final, char **tmp, gw_err *e);
 
-/* A write in two halves, for a caller with a step between the complete
- * temporary and its rename (gw_vmx_save: the backup).  gw_stage_write
- * follows path's links, refuses a directory, and writes data to a locked
+/* A write in three steps, for a caller with a step between the complete
+ * temporary and its rename (gw_vmx_save: the backup).  gw_stage_open
+ * follows path's links and refuses a directory, the file found (s->had,
+ * s->st) there for the caller to look at before anything is written: 0,
+ * or -1 with e set and s spent.  gw_stage_fill writes data to a locked
  * temporary beside the target with the owner, group and mode of the file
- * there (gw_fd_take_owner; 0644 for a new one), fsynced.  0, or -1 with
- * e set and nothing left behind. */
+ * there (gw_fd_take_owner; 0644 for a new one), fsynced: 0, or -1 with e
+ * set and nothing left behind. */
 typedef struct gw_staged {
 	const char *path;     /* as given: the name messages use */
 	char *final;          /* path, its links followed */
@@ -42,13 +44,6 @@ typedef struct gw_staged {
 	int had;              /* a file was at final: st is it */
 	struct stat st;
 } gw_staged;
-int gw_stage_write(const char *path, const char *data, size_t len,
-                   gw_staged *s, gw_err *e);
-/* gw_stage_write in its two steps, for a caller that looks at the file
- * found (s->had, s->st) before anything is written: gw_stage_open
- * follows the links and refuses a directory (0, or -1 with e set and s
- * spent); gw_stage_fill writes the temporary (0, or -1 with e set and
- * nothing left behind). */
 int gw_stage_open(const char *path, gw_staged *s, gw_err *e);
 int gw_stage_fill(gw_staged *s, const char *data, size_t len, gw_err *e);
 /* Rename the temporary over final, refused (nothing renamed) when was is
