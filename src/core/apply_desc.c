@@ -49,15 +49,14 @@ gw_write_desc_vmx_lines(gw_write_desc *d, size_t k, const gw_vmx *before,
 	size_t i, nb = before ? gw_vmx_count(before) : 0;
 
 	for (i = 0; after && i < gw_vmx_count(after); i++) {
-		const char *key = gw_vmx_key_at(after, i);
-		const char *val = gw_vmx_value_at(after, i);
-		const char *old;
+		const char *key, *val, *old;
 
 		/* the same entry in the same place (a plan edits in place
 		 * and appends): unchanged, without a lookup */
-		if (i < nb && strcmp(gw_vmx_key_at(before, i), key) == 0 &&
-		    strcmp(gw_vmx_value_at(before, i), val) == 0)
+		if (i < nb && gw_vmx_entry_same(before, i, after, i, 0))
 			continue;
+		key = gw_vmx_key_at(after, i);
+		val = gw_vmx_value_at(after, i);
 		/* an entry the file had already (a duplicate key keeps its
 		 * own value) */
 		if (before && gw_vmx_has_pair(before, key, val))
@@ -68,11 +67,11 @@ gw_write_desc_vmx_lines(gw_write_desc *d, size_t k, const gw_vmx *before,
 		push_line(s, '+', key, val);
 	}
 	for (i = 0; i < nb; i++) {
-		const char *key = gw_vmx_key_at(before, i);
+		const char *key;
 
-		if (after != NULL && i < gw_vmx_count(after) &&
-		    strcmp(gw_vmx_key_at(after, i), key) == 0)
+		if (gw_vmx_entry_same(before, i, after, i, 1))
 			continue;       /* still there, in its place */
+		key = gw_vmx_key_at(before, i);
 		if (after == NULL || gw_vmx_get(after, key) == NULL)
 			push_line(s, '-', key, gw_vmx_value_at(before, i));
 	}
