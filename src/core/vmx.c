@@ -370,16 +370,25 @@ find_slot(const gw_vmx *v, const char *key, uint32_t h)
 	}
 }
 
+/* An empty index of n slots (a power of two). */
+static void
+new_slots(gw_vmx *v, size_t n)
+{
+	size_t i;
+
+	v->nslots = n;
+	v->slots = gw_xmalloc(n * sizeof *v->slots);
+	for (i = 0; i < n; i++)
+		v->slots[i].first = v->slots[i].last = NONE;
+}
+
 static void
 grow_slots(gw_vmx *v)
 {
 	struct slot *old = v->slots;
 	size_t oldn = v->nslots, i;
 
-	v->nslots = oldn ? oldn * 2 : 64;
-	v->slots = gw_xmalloc(v->nslots * sizeof *v->slots);
-	for (i = 0; i < v->nslots; i++)
-		v->slots[i].first = v->slots[i].last = NONE;
+	new_slots(v, oldn ? oldn * 2 : 64);
 	for (i = 0; i < oldn; i++)
 		if (old[i].first != NONE) {
 			struct slot *s = find_slot(v, v->lines[old[i].first].key,
@@ -437,7 +446,7 @@ vmx_lookup(const gw_vmx *v, const char *key)
  * lines, a new key adds one, neither adds a control byte) turns the text
  * it writes into "binary data" on the next read. */
 static int
-looks_binary(const char *d, size_t len, size_t *nul_at)
+looks_binary(const char *d, size_t len, size_t *nul_at, size_t *nlines)
 {
 	const char *z = memchr(d, '\0', len);
 	size_t i, ctl = 0, lines = 1;
@@ -462,6 +471,7 @@ looks_binary(const char *d, size_t len, size_t *nul_at)
 				ctl++;
 		}
 	}
+	*nlines = lines;
 	return ctl > 8 && ctl > lines;
 }
 
@@ -471,7 +481,7 @@ gw_vmx_parse(gw_vmx **out, const char *data, size_t len, const char *name,
 {
 	const char *nm = name ? name : "<vmx>";
 	gw_vmx *v;
-	size_t p, nul_at;
+	size_t p, nul_at, nlines = 0;
 	char *store;
 
 	*out = NULL;
@@ -480,7 +490,7 @@ gw_vmx_parse(gw_vmx **out, const char *data, size_t len, const char *name,
 		           nm);
 		return -1;
 	}
-	if (looks_binary(data, len, &nul_at)) {
+	if (looks_binary(data, len, &nul_at, &nlines)) {
 		if (len >= 2 && (((unsigned char)data[0] == 0xff &&
 		                  (unsigned char)data[1] == 0xfe) ||
 		                 ((unsigned char)data[0] == 0xfe &&
@@ -505,6 +515,14 @@ gw_vmx_parse(gw_vmx **out, const char *data, size_t len, const char *name,
 	v->size = len;
 	v->keys = gw_xmalloc(len + 1);
 	store = v->keys;
+	/* room for every line and the keys a plan appends, and an index
+	 * that need not grow while it is read */
+	v->caplines = v->capentries = nlines + 32;
+	v->lines = gw_xmalloc(v->caplines * sizeof *v->lines);
+	v->entries = gw_xmalloc(v->capentries * sizeof *v->entries);
+	for (p = 64; p < 2 * (nlines + 1); p *= 2)
+		;
+	new_slots(v, p);
 
 	for (p = 0; p < len;) {
 		const char *nl = memchr(v->data + p, '\n', len - p);
@@ -566,69 +584,4 @@ gw_vmx_free(gw_vmx *v)
 	free(v->data);
 	free(v->name);
 	free(v);
-}
-
-/* to's key block as from's: at the same place in c's key store, or a
- * copy of its own (value pointing into it as in the original). */
-static void
-dup_key_block(struct vline *to, const struct vline *from, const gw_vmx *v,
-              gw_vmx *c)
-{
-	size_t n;
-
-	if (from->key == NULL)
-		return;
-	if (!from->kown) {
-		to->key = c->keys + (from->key - v->keys);
-	} else {
-		n = from->value ? (size_t)(from->value - from->key) +
-		                  strlen(from->value) + 1
-		                : strlen(from->key) + 1;
-		to->key = gw_xmalloc(n);
-		memcpy(to->key, from->key, n);
-	}
-	if (from->value)
-		to->value = to->key + (from->value - from->key);
-}
-
-gw_vmx *
-gw_vmx_dup(const gw_vmx *v)
-{
-	gw_vmx *c;
-	size_t i;
-
-	if (v == NULL)
-		return NULL;
-	c = gw_xcalloc(1, sizeof *c);
-	*c = *v;
-	c->name = gw_xstrdup(v->name);
-	c->data = gw_xmalloc(v->size + 1);
-	memcpy(c->data, v->data, v->size + 1);
-	c->keys = gw_xmalloc(v->nkeys ? v->nkeys : 1);
-	memcpy(c->keys, v->keys, v->nkeys);
-	c->lines = gw_xmalloc((v->caplines ? v->caplines : 1) * sizeof *c->lines);
-	for (i = 0; i < v->nlines; i++) {
-		const struct vline *f = &v->lines[i];
-		struct vline *t = &c->lines[i];
-
-		*t = *f;
-		t->key = t->value = t->own = NULL;
-		if (f->own) {
-			t->own = gw_xmalloc(f->len + 1);
-			memcpy(t->own, f->own, f->len);
-			t->own[f->len] = '\0';
-			t->text = t->own + (f->text - f->own);
-		} else {
-			t->text = c->data + (f->text - v->data);
-		}
-		dup_key_block(t, f, v, c);
-	}
-	c->entries = gw_xmalloc((v->capentries ? v->capentries : 1) *
-	                        sizeof *c->entries);
-	if (v->nentries)
-		memcpy(c->entries, v->entries, v->nentries * sizeof *c->entries);
-	c->slots = v->nslots ? gw_xmalloc(v->nslots * sizeof *c->slots) : NULL;
-	if (v->nslots)
-		memcpy(c->slots, v->slots, v->nslots * sizeof *c->slots);
-	return c;
 }

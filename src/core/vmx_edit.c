@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vmx_edit.c: changing a .vmx document in place (gw_vmx_set): a set
  * replaces the value of the last line of a key, keeping its quoting and
- * comment; a new key is appended in the file's own line ending. */
+ * comment; a new key is appended in the file's own line ending.  And the
+ * copy of a document to change (gw_vmx_dup). */
 #include "vmx_int.h"
 
 #include <stdio.h>
@@ -163,4 +164,71 @@ gw_vmx_set(gw_vmx *v, const char *key, const char *value, gw_err *e)
 		vmx_index_entry(v, idx);
 	}
 	return 0;
+}
+
+/* ---- copying ----------------------------------------------------------- */
+
+/* to's key block as from's: at the same place in c's key store, or a
+ * copy of its own (value pointing into it as in the original). */
+static void
+dup_key_block(struct vline *to, const struct vline *from, const gw_vmx *v,
+              gw_vmx *c)
+{
+	size_t n;
+
+	if (from->key == NULL)
+		return;
+	if (!from->kown) {
+		to->key = c->keys + (from->key - v->keys);
+	} else {
+		n = from->value ? (size_t)(from->value - from->key) +
+		                  strlen(from->value) + 1
+		                : strlen(from->key) + 1;
+		to->key = gw_xmalloc(n);
+		memcpy(to->key, from->key, n);
+	}
+	if (from->value)
+		to->value = to->key + (from->value - from->key);
+}
+
+gw_vmx *
+gw_vmx_dup(const gw_vmx *v)
+{
+	gw_vmx *c;
+	size_t i;
+
+	if (v == NULL)
+		return NULL;
+	c = gw_xcalloc(1, sizeof *c);
+	*c = *v;
+	c->name = gw_xstrdup(v->name);
+	c->data = gw_xmalloc(v->size + 1);
+	memcpy(c->data, v->data, v->size + 1);
+	c->keys = gw_xmalloc(v->nkeys ? v->nkeys : 1);
+	memcpy(c->keys, v->keys, v->nkeys);
+	c->lines = gw_xmalloc((v->caplines ? v->caplines : 1) * sizeof *c->lines);
+	for (i = 0; i < v->nlines; i++) {
+		const struct vline *f = &v->lines[i];
+		struct vline *t = &c->lines[i];
+
+		*t = *f;
+		t->key = t->value = t->own = NULL;
+		if (f->own) {
+			t->own = gw_xmalloc(f->len + 1);
+			memcpy(t->own, f->own, f->len);
+			t->own[f->len] = '\0';
+			t->text = t->own + (f->text - f->own);
+		} else {
+			t->text = c->data + (f->text - v->data);
+		}
+		dup_key_block(t, f, v, c);
+	}
+	c->entries = gw_xmalloc((v->capentries ? v->capentries : 1) *
+	                        sizeof *c->entries);
+	if (v->nentries)
+		memcpy(c->entries, v->entries, v->nentries * sizeof *c->entries);
+	c->slots = v->nslots ? gw_xmalloc(v->nslots * sizeof *c->slots) : NULL;
+	if (v->nslots)
+		memcpy(c->slots, v->slots, v->nslots * sizeof *c->slots);
+	return c;
 }
