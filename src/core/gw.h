@@ -247,6 +247,26 @@ gw_hexval(int c)
  * exceptions: tab, a line's CR) starts there. */
 size_t gw_plain_prefix(const char *p, size_t n, int high_ok);
 
+/* Eight bytes at a time: w holds them (memcpy'd), and each mask has bit
+ * 7 set in exactly the bytes that are so, nothing else (no carry crosses
+ * from one byte to the next). */
+#define GW_W7 0x8080808080808080ULL
+#define GW_W1 0x0101010101010101ULL
+/* the bytes below c, for c at most 0x80 */
+static inline uint64_t
+gw_word_below(uint64_t w, unsigned c)
+{
+	return ~((w & ~GW_W7) + GW_W1 * (0x80 - c)) & ~w & GW_W7;
+}
+/* the bytes equal to c */
+static inline uint64_t
+gw_word_eq(uint64_t w, unsigned c)
+{
+	uint64_t t = w ^ (GW_W1 * c);
+
+	return ~(((t & ~GW_W7) + ~GW_W7) | t) & GW_W7;
+}
+
 /* Trim ASCII whitespace in place; returns s. */
 char *gw_trim(char *s);
 

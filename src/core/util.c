@@ -455,37 +455,43 @@ gw_buf_put_escaped(gw_buf *b, const char *s)
 size_t
 gw_plain_prefix(const char *p, size_t n, int high_ok)
 {
-	const uint64_t ones = 0x0101010101010101ULL;
-	const uint64_t high = 0x8080808080808080ULL;
 	size_t i = 0;
 
 	for (; i + 8 <= n; i += 8) {
-		uint64_t w, del;
+		uint64_t w;
 
 		memcpy(&w, p + i, 8);
-		del = w ^ (ones * 0x7f);
-		if (((w - ones * 0x20) & ~w & high) != 0 ||
-		    (!high_ok && (w & high) != 0) ||
-		    ((del - ones) & ~del & high) != 0)
+		if ((gw_word_below(w, 0x20) | gw_word_eq(w, 0x7f) |
+		     (high_ok ? 0 : w & GW_W7)) != 0)
 			break;
 	}
 	return i;
 }
 
 /* Do the n bytes at s need no escaping (printable ASCII, tab and newline
- * only)? */
+ * only)?  Eight at a time; those with a tab or newline looked at again. */
 static int
 plain_text(const char *s, size_t n)
 {
-	size_t i = gw_plain_prefix(s, n, 0);
+	size_t i;
 
-	/* eight bytes at a time up to each tab or newline */
-	while (i < n) {
-		unsigned char c = (unsigned char)s[i++];
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint64_t w, low, high;
+
+		memcpy(&w, s + i, 8);
+		low = gw_word_below(w, 0x20);
+		high = ~gw_word_below(w, 0x7f) & GW_W7;
+		if ((low | high) == 0)
+			continue;
+		if (high != 0 ||
+		    (low & ~gw_word_eq(w, '\t') & ~gw_word_eq(w, '\n')) != 0)
+			return 0;
+	}
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
 
 		if ((c < 0x20 || c >= 0x7F) && c != '\t' && c != '\n')
 			return 0;
-		i += gw_plain_prefix(s + i, n - i, 0);
 	}
 	return 1;
 }

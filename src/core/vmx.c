@@ -261,14 +261,15 @@ scan_value(const char *s, size_t eq, size_t end, size_t *vs, size_t *ve,
 
 /* The well-formed line's key from p, hashed as it is read: a run of key
  * bytes, blanks, then '='.  0 when the line is not that (scan_key then
- * says why), else the key's end with *eq and *h set. */
+ * says why), else the key's end with *eq and *h set.  The run needs no
+ * bound: s[end] is never a key byte (vmx_int.h). */
 static size_t
 fast_key(const char *s, size_t p, size_t end, size_t *eq, uint32_t *h)
 {
 	uint32_t x = 2166136261u;
 	size_t ke, q;
 
-	for (ke = p; ke < end && is_key_byte((unsigned char)s[ke]); ke++) {
+	for (ke = p; is_key_byte((unsigned char)s[ke]); ke++) {
 		x ^= (unsigned char)s[ke] | 0x20u;
 		x *= 16777619u;
 	}
@@ -454,22 +455,28 @@ looks_binary(const char *d, size_t len, size_t *nul_at, size_t *nlines)
 	*nul_at = z ? (size_t)(z - d) : NONE;
 	if (z)
 		return 1;
-	for (i = 0; i < len;) {
-		/* most bytes are printable: skipped eight at a time, then
-		 * the eight with a control byte (or DEL) one at a time */
-		size_t end;
+	/* eight bytes at a time: most hold no byte below 0x20; in those
+	 * that do, the newlines and the other control bytes are counted */
+	for (i = 0; i + 8 <= len; i += 8) {
+		uint64_t w, low, nl;
 
-		i += gw_plain_prefix(d + i, len - i, 1);
-		end = len - i > 8 ? i + 8 : len;
-		for (; i < end; i++) {
-			unsigned char c = (unsigned char)d[i];
+		memcpy(&w, d + i, 8);
+		if ((low = gw_word_below(w, 0x20)) == 0)
+			continue;
+		nl = gw_word_eq(w, '\n');
+		lines += (size_t)__builtin_popcountll(nl);
+		ctl += (size_t)__builtin_popcountll(low & ~nl &
+		        ~gw_word_eq(w, '\t') & ~gw_word_eq(w, '\r') &
+		        ~gw_word_eq(w, '\f') & ~gw_word_eq(w, '\v'));
+	}
+	for (; i < len; i++) {
+		unsigned char c = (unsigned char)d[i];
 
-			if (c == '\n')
-				lines++;
-			else if (c < 0x20 && c != '\t' && c != '\r' &&
-			         c != '\f' && c != '\v')
-				ctl++;
-		}
+		if (c == '\n')
+			lines++;
+		else if (c < 0x20 && c != '\t' && c != '\r' && c != '\f' &&
+		         c != '\v')
+			ctl++;
 	}
 	*nlines = lines;
 	return ctl > 8 && ctl > lines;

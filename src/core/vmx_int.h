@@ -16,7 +16,10 @@
 enum { L_BLANK, L_COMMENT, L_ENTRY, L_MALFORMED };
 
 struct vline {
-	const char *text;   /* raw bytes, line ending included */
+	const char *text;   /* raw bytes, line ending included; then
+	                     * text[len - eol] is the line ending's first
+	                     * byte or, without one, the NUL after the
+	                     * bytes: never a key byte */
 	size_t len;         /* bytes in text, line ending included */
 	size_t vstart;      /* entry: value bytes are text[vstart..vend) */
 	size_t vend;

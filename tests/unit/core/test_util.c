@@ -392,6 +392,67 @@ test_format_integers(void **state)
 #undef SAME
 }
 
+/* gw_word_below and gw_word_eq (gw.h): each byte value at each of the
+ * eight places, beside bytes that could carry into it (0x00, 0x7f,
+ * 0x80, 0xff), marks exactly the bytes that are so; and the printers
+ * built on them take and refuse the same bytes as one at a time. */
+static void
+test_word_masks(void **state)
+{
+	static const unsigned cs[] = { 0x01, 0x0a, 0x20, 0x7f, 0x80 };
+	static const unsigned char fill[] = { 0x00, 0x7f, 0x80, 0xff, 'a' };
+	unsigned v, c, k, f, b;
+
+	(void)state;
+	for (f = 0; f < sizeof fill; f++)
+		for (k = 0; k < 8; k++)
+			for (v = 0; v < 256; v++) {
+				unsigned char by[8];
+				uint64_t w;
+
+				memset(by, fill[f], 8);
+				by[k] = (unsigned char)v;
+				memcpy(&w, by, 8);
+				for (c = 0; c < sizeof cs / sizeof cs[0]; c++) {
+					uint64_t below = gw_word_below(w, cs[c]),
+					         eq = gw_word_eq(w, cs[c]);
+
+					for (b = 0; b < 8; b++) {
+						unsigned char m[8];
+
+						memcpy(m, &below, 8);
+						assert_int_equal(m[b], by[b] < cs[c] ? 0x80 : 0);
+						memcpy(m, &eq, 8);
+						assert_int_equal(m[b], by[b] == cs[c] ? 0x80 : 0);
+					}
+				}
+			}
+	/* a tab or newline in any place of a word, then one byte to
+	 * escape: printed as is, then escaped */
+	for (k = 0; k < 24; k++) {
+		char t[32], *got;
+		size_t len;
+		FILE *out;
+
+		memset(t, 'x', sizeof t - 1);
+		t[sizeof t - 1] = '\0';
+		t[k] = k % 2 ? '\n' : '\t';
+		out = open_memstream(&got, &len);
+		assert_non_null(out);
+		gw_fputs_escaped(t, out);
+		fclose(out);
+		assert_string_equal(got, t);
+		free(got);
+		t[k + 3] = '\x7f';
+		out = open_memstream(&got, &len);
+		assert_non_null(out);
+		gw_fputs_escaped(t, out);
+		fclose(out);
+		assert_string_not_equal(got, t);
+		free(got);
+	}
+}
+
 int
 main(void)
 {
@@ -402,6 +463,7 @@ main(void)
 		cmocka_unit_test(test_format_sizes),
 		cmocka_unit_test(test_format_strings),
 		cmocka_unit_test(test_format_integers),
+		cmocka_unit_test(test_word_masks),
 		cmocka_unit_test(test_gettext_cache),
 		cmocka_unit_test(test_trim_ieq),
 		cmocka_unit_test(test_read_file_errors),

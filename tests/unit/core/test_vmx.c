@@ -1132,6 +1132,43 @@ test_empty_and_binary(void **state)
 	free(dir);
 }
 
+/* The line between text and binary data: more than 8 control bytes and
+ * more than there are lines.  Tabs, CR, FF, VT, DEL and bytes above 0x7f
+ * count for nothing, wherever they sit in a word of eight bytes. */
+static void
+test_binary_threshold(void **state)
+{
+	size_t ctl, lines, shift, i;
+
+	(void)state;
+	for (shift = 0; shift < 8; shift++)
+		for (ctl = 7; ctl <= 11; ctl++)
+			for (lines = 6; lines <= 11; lines++) {
+				gw_buf b;
+				gw_vmx *v = NULL;
+				gw_err e = { "", "" };
+				int bin = ctl > 8 && ctl > lines, rc;
+
+				gw_buf_init(&b);
+				for (i = 0; i < shift; i++)
+					gw_buf_puts(&b, " ");
+				for (i = 0; i < lines; i++)
+					/* lines is one more than the newlines */
+					gw_buf_puts(&b, i + 1 < lines
+					            ? "a = \"\t\x7f\xc3\xa9\" \r\f\v\n"
+					            : "b = \"1\"");
+				for (i = 0; i < ctl; i++)
+					gw_buf_add(&b, i % 2 ? "\x01" : "\x1b", 1);
+				rc = gw_vmx_parse(&v, b.data, b.len, "t.vmx", &e);
+				if (rc != (bin ? -1 : 0))
+					fail_msg("%zu control bytes, %zu lines, %zu "
+					         "before: %s", ctl, lines, shift,
+					         rc ? e.msg : "text");
+				gw_vmx_free(v);
+				gw_buf_free(&b);
+			}
+}
+
 /* What gpuwiz writes it reads back: a text file with a few stray control
  * bytes stays text after an edit that shortens a value (found by
  * tests/fuzz/fuzz_vmx: the control bytes per byte crossed the binary
@@ -1977,6 +2014,7 @@ main(void)
 		cmocka_unit_test(test_leading_space_and_bom),
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_empty_and_binary),
+		cmocka_unit_test(test_binary_threshold),
 		cmocka_unit_test(test_edit_keeps_text),
 		cmocka_unit_test(test_set_refuses_bad_input),
 		cmocka_unit_test(test_get_bool),
