@@ -349,7 +349,8 @@ cfg_parameter_key(const char *key, unsigned *idx)
 {
 	const char *s = key + 11;
 
-	if (strncasecmp(key, "pciPassthru", 11) != 0 ||
+	/* most keys are told apart by their first byte */
+	if ((key[0] | 0x20) != 'p' || strncasecmp(key, "pciPassthru", 11) != 0 ||
 	    !isdigit((unsigned char)*s))
 		return 0;
 	*idx = (unsigned)strtoul(s, NULL, 10);
