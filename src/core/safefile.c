@@ -483,9 +483,9 @@ gw_stage_open(const char *path, gw_staged *s, gw_err *e)
 	memset(s, 0, sizeof *s);
 	s->path = path;
 	s->fd = -1;
-	if ((s->final = gw_path_follow(path, e)) == NULL)
+	if ((s->final = gw_path_follow_stat(path, &s->st, e)) == NULL)
 		return -1;
-	if (stat(s->final, &s->st) == 0) {
+	if (s->st.st_mode != 0) {
 		if (S_ISDIR(s->st.st_mode)) {
 			gw_err_set(e, _("%s: is a directory, expected a file"), path);
 			gw_staged_drop(s);

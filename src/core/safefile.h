@@ -21,6 +21,9 @@
  * exist; a link's relative target is taken from the link's directory.
  * NULL, with e set, for a loop or a link that cannot be read. */
 char *gw_path_follow(const char *path, gw_err *e);
+/* The same, and *found what stat(2) says of the file reached (its
+ * st_mode 0 when there is none): the last look on the way. */
+char *gw_path_follow_stat(const char *path, struct stat *found, gw_err *e);
 
 /* Create a temporary for final (final must be link-free: see
  * gw_path_follow), exclusively, mode 0600, locked; stale temporaries of

@@ -73,18 +73,30 @@ tidy(char *cur)
 char *
 gw_path_follow(const char *path, gw_err *e)
 {
+	return gw_path_follow_stat(path, NULL, e);
+}
+
+char *
+gw_path_follow_stat(const char *path, struct stat *found, gw_err *e)
+{
 	char *cur = gw_xstrdup(path), *next;
 	struct stat st;
 	int hops;
 
+	if (found)
+		found->st_mode = 0;
 	for (hops = 0; hops <= MAX_LINKS; hops++) {
 		if (lstat(cur, &st) != 0) {
 			if (errno == ENOENT)   /* a new file, or a dangling link */
 				return hops ? tidy(cur) : cur;
 			break;
 		}
-		if (!S_ISLNK(st.st_mode))
+		if (!S_ISLNK(st.st_mode)) {
+			/* no link: what stat(2) of it would say */
+			if (found)
+				*found = st;
 			return hops ? tidy(cur) : cur;
+		}
 		next = link_target(cur, st.st_size > 0 ? (size_t)st.st_size
 		                                       : 4096);
 		if (next == NULL)
