@@ -37,21 +37,6 @@ plain_directive(const char *fmt, char *len, char *conv)
 	return 0;
 }
 
-/* Does fmt use nothing but format_plain's directives ("%s", "%%" and
- * the decimal integers)?  Most of gpuwiz's formats, and of their
- * translations, do. */
-static int
-plain_format(const char *fmt)
-{
-	char len, conv;
-	size_t k;
-
-	for (fmt = strchr(fmt, '%'); fmt != NULL; fmt = strchr(fmt + 1 + k, '%'))
-		if ((k = plain_directive(fmt + 1, &len, &conv)) == 0)
-			return 0;
-	return 1;
-}
-
 /* The decimal digits of x (negative when neg) at the end of buf[24]. */
 static const char *
 decimal(unsigned long long x, int neg, char *buf, size_t *n)
@@ -86,9 +71,11 @@ signed_decimal(long long x, char *buf, size_t *n)
 	                     : (unsigned long long)x, x < 0, buf, n);
 }
 
-/* vsnprintf for a plain_format fmt, without stdio's machinery: the same
- * bytes ("(null)" for a NULL string, as glibc prints it) and the same
- * length, dst cut at cap - 1 bytes and ended when cap > 0. */
+/* vsnprintf for a fmt of "%s", "%%" and the decimal integers alone,
+ * without stdio's machinery: the same bytes ("(null)" for a NULL string,
+ * as glibc prints it) and the same length, dst cut at cap - 1 bytes and
+ * ended when cap > 0.  -2 at another directive (ap then spent): most of
+ * gpuwiz's formats, and of their translations, have none. */
 static int
 format_plain(char *dst, size_t cap, const char *fmt, va_list ap)
 {
@@ -108,7 +95,9 @@ format_plain(char *dst, size_t cap, const char *fmt, va_list ap)
 			k = (size_t)(pct - fmt);
 			fmt = pct;
 		} else {
-			fmt += 1 + plain_directive(fmt + 1, &len, &conv);
+			if ((k = plain_directive(fmt + 1, &len, &conv)) == 0)
+				return -2;
+			fmt += 1 + k;
 			if (conv == '%') {
 				part = "%";
 				k = 1;
@@ -133,8 +122,13 @@ format_plain(char *dst, size_t cap, const char *fmt, va_list ap)
 int
 gw_format_into(char *dst, size_t cap, const char *fmt, va_list ap)
 {
-	return plain_format(fmt) ? format_plain(dst, cap, fmt, ap)
-	                         : vsnprintf(dst, cap, fmt, ap);
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = format_plain(dst, cap, fmt, aq);
+	va_end(aq);
+	return n != -2 ? n : vsnprintf(dst, cap, fmt, ap);
 }
 
 int

@@ -439,6 +439,17 @@ vmx_lookup(const gw_vmx *v, const char *key)
 
 /* ---- parse / free ---------------------------------------------------- */
 
+/* How many bytes a word's mask marks: one or two at most, as a rule. */
+static size_t
+marks(uint64_t m)
+{
+	size_t n = 0;
+
+	for (; m != 0; m &= m - 1)
+		n++;
+	return n;
+}
+
 /* Is this binary data rather than a text file?  *nul_at gets the offset of
  * the first NUL byte (NONE if there is none).  Besides a NUL, more control
  * bytes than lines (and more than 8) in the whole file: binary data has
@@ -464,10 +475,10 @@ looks_binary(const char *d, size_t len, size_t *nul_at, size_t *nlines)
 		if ((low = gw_word_below(w, 0x20)) == 0)
 			continue;
 		nl = gw_word_eq(w, '\n');
-		lines += (size_t)__builtin_popcountll(nl);
-		ctl += (size_t)__builtin_popcountll(low & ~nl &
-		        ~gw_word_eq(w, '\t') & ~gw_word_eq(w, '\r') &
-		        ~gw_word_eq(w, '\f') & ~gw_word_eq(w, '\v'));
+		lines += marks(nl);
+		ctl += marks(low & ~nl & ~gw_word_eq(w, '\t') &
+		             ~gw_word_eq(w, '\r') & ~gw_word_eq(w, '\f') &
+		             ~gw_word_eq(w, '\v'));
 	}
 	for (; i < len; i++) {
 		unsigned char c = (unsigned char)d[i];
