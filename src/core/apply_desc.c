@@ -46,15 +46,18 @@ gw_write_desc_vmx_lines(gw_write_desc *d, size_t k, const gw_vmx *before,
                         const gw_vmx *after)
 {
 	gw_write_step *s = &d->v[k];
-	size_t i, nb = before ? gw_vmx_count(before) : 0;
+	size_t i, j, nb = before ? gw_vmx_count(before) : 0;
+	size_t na = after ? gw_vmx_count(after) : 0;
 
-	for (i = 0; after && i < gw_vmx_count(after); i++) {
+	for (i = 0; i < na; i++) {
 		const char *key, *val, *old;
 
-		/* the same entry in the same place (a plan edits in place
-		 * and appends): unchanged, without a lookup */
-		if (i < nb && gw_vmx_entry_same(before, i, after, i, 0))
+		/* the same entries in the same places (a plan edits in
+		 * place and appends): unchanged, without a lookup */
+		if (i < nb && (j = gw_vmx_next_changed(before, after, i, 0)) > i) {
+			i = j - 1;
 			continue;
+		}
 		key = gw_vmx_key_at(after, i);
 		val = gw_vmx_value_at(after, i);
 		/* an entry the file had already (a duplicate key keeps its
@@ -69,8 +72,11 @@ gw_write_desc_vmx_lines(gw_write_desc *d, size_t k, const gw_vmx *before,
 	for (i = 0; i < nb; i++) {
 		const char *key;
 
-		if (gw_vmx_entry_same(before, i, after, i, 1))
-			continue;       /* still there, in its place */
+		/* still there, in their places */
+		if ((j = gw_vmx_next_changed(before, after, i, 1)) > i) {
+			i = j - 1;
+			continue;
+		}
 		key = gw_vmx_key_at(before, i);
 		if (after == NULL || gw_vmx_get(after, key) == NULL)
 			push_line(s, '-', key, gw_vmx_value_at(before, i));

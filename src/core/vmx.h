@@ -69,10 +69,12 @@ int gw_vmx_set(gw_vmx *v, const char *key, const char *value, gw_err *e);
 size_t gw_vmx_count(const gw_vmx *v);
 const char *gw_vmx_key_at(const gw_vmx *v, size_t i);
 const char *gw_vmx_value_at(const gw_vmx *v, size_t i);
-/* Have entry i of a and entry j of b the same key (byte for byte) and,
- * unless key_only, the same value?  0 where either is out of range. */
-int gw_vmx_entry_same(const gw_vmx *a, size_t i, const gw_vmx *b, size_t j,
-                      int key_only);
+/* The first entry from i on that is not the same in a and b at the same
+ * place: not the same key (byte for byte) or, unless key_only, not the
+ * same value; the smaller count when there is none.  i itself when
+ * either is NULL. */
+size_t gw_vmx_next_changed(const gw_vmx *a, const gw_vmx *b, size_t i,
+                           int key_only);
 
 
 /* .encoding value or NULL. */

@@ -88,22 +88,32 @@ gw_vmx_value_at(const gw_vmx *v, size_t i)
 	return v && i < v->nentries ? v->lines[v->entries[i]].value : NULL;
 }
 
-int
-gw_vmx_entry_same(const gw_vmx *a, size_t i, const gw_vmx *b, size_t j,
-                  int key_only)
+/* Have the lines la and lb the same key (byte for byte) and, unless
+ * key_only, the same value? */
+static int
+entry_same(const struct vline *la, const struct vline *lb, int key_only)
 {
-	const struct vline *la, *lb;
-
-	if (a == NULL || b == NULL || i >= a->nentries || j >= b->nentries)
-		return 0;
-	la = &a->lines[a->entries[i]];
-	lb = &b->lines[b->entries[j]];
 	/* the same bytes parse the same (an entry's line never starts with
 	 * the byte order mark, which only the first line may skip) */
 	if (la->len == lb->len && memcmp(la->text, lb->text, la->len) == 0)
 		return 1;
 	return strcmp(la->key, lb->key) == 0 &&
 	       (key_only || strcmp(la->value, lb->value) == 0);
+}
+
+size_t
+gw_vmx_next_changed(const gw_vmx *a, const gw_vmx *b, size_t i, int key_only)
+{
+	size_t n;
+
+	if (a == NULL || b == NULL)
+		return i;
+	n = a->nentries < b->nentries ? a->nentries : b->nentries;
+	for (; i < n; i++)
+		if (!entry_same(&a->lines[a->entries[i]],
+		                &b->lines[b->entries[i]], key_only))
+			break;
+	return i;
 }
 
 const char *
