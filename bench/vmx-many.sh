@@ -25,8 +25,10 @@
 # Each round makes the datastore afresh (copied, then sync) before each
 # tool, and starts one tool further than the round before; the figure is
 # the median over BENCH_RUNS rounds (5: each tool once in each place of
-# the order), the ratios medians of the rounds' pairs.  A benchmark, not
-# a test.
+# the order), the ratios medians of the rounds' pairs.  Beside the wall
+# time, the CPU time (user and system) of what each tool ran, from the
+# shell's times: on a disk the wall time is mostly the disk's, the CPU
+# time each tool's own work.  A benchmark, not a test.
 #
 # usage: [GPUWIZ_BEFORE=/old/gpuwiz] sh bench/vmx-many.sh [GPUWIZ] [N...]
 #        (N: 1000 10000 when none is given)
@@ -118,19 +120,26 @@ PY
 py_durable() { py durable; }
 py_atomic() { py atomic; }
 
-# time one run of CMD on a fresh datastore: seconds
+# time one run of CMD on a fresh datastore: its wall seconds, then the
+# CPU seconds (user and system) of what it ran, from the shell's times
+# (the children's line)
 one() {
 	fresh
+	times >"$TMP/t0"    # (a builtin: this shell's own children)
 	s=$(date +%s.%N)
 	"$@" >/dev/null 2>&1 || { echo "bench: $* failed" >&2; exit 1; }
 	e=$(date +%s.%N)
-	awk -v s="$s" -v e="$e" 'BEGIN { printf "%.6f\n", e - s }'
+	times >"$TMP/t1"
+	cat "$TMP/t0" "$TMP/t1" | awk -v s="$s" -v e="$e" '
+		NR == 2 || NR == 4 { gsub(/[ms]/, " "); c[NR] = $1 * 60 + $2 + $3 * 60 + $4 }
+		END { printf "%.6f %.6f\n", e - s, c[4] - c[2] }'
 }
 med() { bench_med "%.2f"; }
 # the median over the rounds of tool A's time over tool B's, A and B as
-# the columns of $TMP/times
+# the columns of $TMP/times (wall) or, with a third argument, of
+# $TMP/cpus (CPU)
 pair() {
-	awk -v a="$1" -v b="$2" '$b > 0 { print $a / $b }' "$TMP/times" | bench_med "%.2fx"
+	awk -v a="$1" -v b="$2" '$b > 0 { print $a / $b }' "$TMP/${3:-times}" | bench_med "%.2fx"
 }
 
 bench_load
@@ -145,40 +154,46 @@ for N in $SIZES; do
 	fresh; py_durable; cmp -s "$TMP/ds/vm0/vm0.vmx" "$TMP/gw.vmx" ||
 		{ echo "bench: python's change is not gpuwiz's" >&2; exit 1; }
 	: >"$TMP/times"
+	: >"$TMP/cpus"
 	r=0
 	while [ $r -lt "$RUNS" ]; do
 		# columns: 1 new, 2 before (0 without), 3 py durable, 4 py atomic,
 		# 5 sed; each round starts one tool further, so that no tool
 		# always follows the same one (the file system's state after a
 		# datastore is removed weighs on the next tool's creates)
-		c1=0 c2=0 c3=0 c4=0 c5=0
+		c1=0 c2=0 c3=0 c4=0 c5=0 u1=0 u2=0 u3=0 u4=0 u5=0
 		k=0
 		while [ $k -lt 5 ]; do
 			col=$(( (r + k) % 5 + 1 ))
 			case $col in
-			1) c1=$(one gw_new) ;;
-			2) [ -z "$BEFORE" ] || c2=$(one gw_old) ;;
-			3) c3=$(one py_durable) ;;
-			4) c4=$(one py_atomic) ;;
-			5) c5=$(one sed_loop) ;;
+			1) set -- $(one gw_new); c1=$1 u1=$2 ;;
+			2) [ -z "$BEFORE" ] || { set -- $(one gw_old); c2=$1 u2=$2; } ;;
+			3) set -- $(one py_durable); c3=$1 u3=$2 ;;
+			4) set -- $(one py_atomic); c4=$1 u4=$2 ;;
+			5) set -- $(one sed_loop); c5=$1 u5=$2 ;;
 			esac
 			k=$((k + 1))
 		done
 		echo "$c1 $c2 $c3 $c4 $c5" >>"$TMP/times"
+		echo "$u1 $u2 $u3 $u4 $u5" >>"$TMP/cpus"
 		r=$((r + 1))
 	done
 	echo
 	bench_load
 	echo "$N files in $N VM folders:"
 	echo
-	echo "| tool | wall (median) | new gpuwiz over it |"
-	echo "|---|---|---|"
-	printf '| gpuwiz vmx DIR --write | %s s | 1.00x |\n' "$(cut -d' ' -f1 "$TMP/times" | med)"
-	[ -n "$BEFORE" ] && printf '| gpuwiz before | %s s | %s |\n' "$(cut -d' ' -f2 "$TMP/times" | med)" "$(pair 1 2)"
-	printf '| python durable (the same steps) | %s s | %s |\n' "$(cut -d' ' -f3 "$TMP/times" | med)" "$(pair 1 3)"
-	printf '| python atomic (no backup, no dir sync) | %s s | %s |\n' "$(cut -d' ' -f4 "$TMP/times" | med)" "$(pair 1 4)"
-	printf '| sed -i loop | %s s | %s |\n' "$(cut -d' ' -f5 "$TMP/times" | med)" "$(pair 1 5)"
-	[ -n "$BEFORE" ] && echo "before over python durable: $(pair 2 3); before over sed -i loop: $(pair 2 5)"
-	echo "each round, seconds (gpuwiz, before, python durable, python atomic, sed; 0: not run):"
-	awk '{ printf "  %.2f %.2f %.2f %.2f %.2f\n", $1, $2, $3, $4, $5 }' "$TMP/times"
+	echo "| tool | wall (median) | new gpuwiz over it | CPU, user + system (median) | new gpuwiz over it |"
+	echo "|---|---|---|---|---|"
+	row() { printf '| %s | %s s | %s | %s s | %s |\n' "$1" \
+		"$(cut -d' ' -f"$2" "$TMP/times" | med)" "$(pair 1 "$2")" \
+		"$(cut -d' ' -f"$2" "$TMP/cpus" | med)" "$(pair 1 "$2" cpus)"; }
+	row "gpuwiz vmx DIR --write" 1
+	[ -n "$BEFORE" ] && row "gpuwiz before" 2
+	row "python durable (the same steps)" 3
+	row "python atomic (no backup, no dir sync)" 4
+	row "sed -i loop" 5
+	[ -n "$BEFORE" ] && echo "before over python durable: $(pair 2 3) (CPU $(pair 2 3 cpus)); before over sed -i loop: $(pair 2 5)"
+	echo "each round, seconds of wall / CPU (gpuwiz, before, python durable, python atomic, sed; 0: not run):"
+	paste -d' ' "$TMP/times" "$TMP/cpus" |
+		awk '{ printf "  %.2f/%.2f %.2f/%.2f %.2f/%.2f %.2f/%.2f %.2f/%.2f\n", $1, $6, $2, $7, $3, $8, $4, $9, $5, $10 }'
 done
