@@ -153,28 +153,51 @@ gw_vmx_serialize(const gw_vmx *v, size_t *len)
 	return out;
 }
 
+/* How many bytes from line i on lie one after another in memory (the
+ * lines as read, side by side in the document's copy of the input), and
+ * the index of the first line after them in *next. */
+static size_t
+run_of(const gw_vmx *v, size_t i, size_t *next)
+{
+	const char *end = v->lines[i].text + v->lines[i].len;
+	size_t n = v->lines[i].len;
+
+	for (i++; i < v->nlines && v->lines[i].text == end; i++) {
+		end += v->lines[i].len;
+		n += v->lines[i].len;
+	}
+	*next = i;
+	return n;
+}
+
 int
 gw_vmx_same(const gw_vmx *a, const gw_vmx *b)
 {
-	size_t ia = 0, ib = 0, oa = 0, ob = 0, n;
+	size_t ia = 0, ib = 0, oa = 0, ob = 0, na = 0, nb = 0, n;
+	const char *pa = NULL, *pb = NULL;
 
-	/* the two byte streams side by side, a line's bytes at a time: lines
-	 * need not break in the same places for the bytes to be the same */
+	/* the two byte streams side by side, a run of lines that lie one
+	 * after another at a time: runs need not break in the same places
+	 * for the bytes to be the same */
 	for (;;) {
-		while (ia < a->nlines && oa == a->lines[ia].len) {
-			ia++;
+		if (oa == na) {
+			if (ia == a->nlines)
+				return ib == b->nlines && ob == nb;
+			pa = a->lines[ia].text;
+			na = run_of(a, ia, &ia);
 			oa = 0;
+			continue;
 		}
-		while (ib < b->nlines && ob == b->lines[ib].len) {
-			ib++;
+		if (ob == nb) {
+			if (ib == b->nlines)
+				return 0;
+			pb = b->lines[ib].text;
+			nb = run_of(b, ib, &ib);
 			ob = 0;
+			continue;
 		}
-		if (ia == a->nlines || ib == b->nlines)
-			return ia == a->nlines && ib == b->nlines;
-		n = a->lines[ia].len - oa;
-		if (b->lines[ib].len - ob < n)
-			n = b->lines[ib].len - ob;
-		if (memcmp(a->lines[ia].text + oa, b->lines[ib].text + ob, n) != 0)
+		n = na - oa < nb - ob ? na - oa : nb - ob;
+		if (memcmp(pa + oa, pb + ob, n) != 0)
 			return 0;
 		oa += n;
 		ob += n;

@@ -318,6 +318,16 @@ test_same(void **state)
 		{ "a = \"1\"\n", "a = \"1\"\n", "a", "2", 0 },
 		{ "a = \"1\"\n", "a = \"1\"\n", "b", "2", 0 },
 		{ "a = \"1\"\nb = \"2\"\n", "a = \"1\"\n", "b", "3", 0 },
+		/* a line set in the middle: the lines around it compared as
+		 * runs of the input, the set one apart */
+		{ "a = \"1\"\nb = \"2\"\nc = \"3\"\n",
+		  "a = \"1\"\nb = \"9\"\nc = \"3\"\n", "b", "2", 1 },
+		{ "a = \"1\"\nb = \"2\"\nc = \"3\"\n",
+		  "a = \"1\"\nb = \"9\"\nc = \"3\"\n", "b", "8", 0 },
+		{ "a = \"1\"\nb = \"2\"\nc = \"3\"\n",
+		  "a = \"1\"\nb = \"2\"\nc = \"4\"\n", "a", "1", 0 },
+		{ "x = \"1\"\ny = \"2\"\n", "x = \"1\"\ny = \"2\"\nz = \"3\"\n",
+		  "x", "1", 0 },
 	};
 	size_t i, la, lb;
 
