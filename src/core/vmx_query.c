@@ -134,24 +134,6 @@ gw_vmx_eol(const gw_vmx *v)
 	return "\n";
 }
 
-char *
-gw_vmx_serialize(const gw_vmx *v, size_t *len)
-{
-	size_t total = 0, i;
-	char *out, *p;
-
-	for (i = 0; i < v->nlines; i++)
-		total += v->lines[i].len;
-	p = out = gw_xmalloc(total + 1);
-	for (i = 0; i < v->nlines; i++) {
-		memcpy(p, v->lines[i].text, v->lines[i].len);
-		p += v->lines[i].len;
-	}
-	*p = '\0';
-	if (len)
-		*len = total;
-	return out;
-}
 
 /* How many bytes from line i on lie one after another in memory (the
  * lines as read, side by side in the document's copy of the input), and
@@ -168,6 +150,28 @@ run_of(const gw_vmx *v, size_t i, size_t *next)
 	}
 	*next = i;
 	return n;
+}
+
+char *
+gw_vmx_serialize(const gw_vmx *v, size_t *len)
+{
+	size_t total = 0, i, n;
+	char *out, *p;
+
+	for (i = 0; i < v->nlines; i++)
+		total += v->lines[i].len;
+	p = out = gw_xmalloc(total + 1);
+	/* a run of lines as read at a time */
+	for (i = 0; i < v->nlines; p += n) {
+		const char *from = v->lines[i].text;
+
+		n = run_of(v, i, &i);
+		memcpy(p, from, n);
+	}
+	*p = '\0';
+	if (len)
+		*len = total;
+	return out;
 }
 
 int
