@@ -215,17 +215,31 @@ scan_key(const char *s, size_t p, size_t end, size_t *ks, size_t *ke,
 	return NULL;
 }
 
-/* '"' raw-value '"' [ws] ['#' comment] from p (at the quote). */
+/* '"' raw-value '"' [ws] ['#' comment] from p (at the quote); *ctl: has
+ * the value a control byte?  Eight bytes at a time up to the word with
+ * the closing quote, then a byte at a time. */
 static const char *
-scan_quoted(const char *s, size_t p, size_t end, size_t *vs, size_t *ve)
+scan_quoted(const char *s, size_t p, size_t end, size_t *vs, size_t *ve,
+            int *ctl)
 {
-	const char *q = memchr(s + p + 1, '"', end - p - 1);
+	size_t q = p + 1;
+	uint64_t bad = 0, w;
 
-	if (q == NULL)
+	for (; q + 8 <= end; q += 8) {
+		memcpy(&w, s + q, 8);
+		if (gw_word_eq(w, '"') != 0)
+			break;
+		bad |= (gw_word_below(w, 0x20) & ~gw_word_eq(w, '\t')) |
+		       gw_word_eq(w, 0x7f);
+	}
+	for (; q < end && s[q] != '"'; q++)
+		bad |= is_ctl((unsigned char)s[q]);
+	if (q == end)
 		return N_("unterminated quote");
+	*ctl = bad != 0;
 	*vs = p + 1;
-	*ve = (size_t)(q - s);
-	p = *ve + 1;
+	*ve = q;
+	p = q + 1;
 	while (p < end && is_ws((unsigned char)s[p]))
 		p++;
 	if (p < end && s[p] != '#')
@@ -256,17 +270,21 @@ scan_value(const char *s, size_t eq, size_t end, size_t *vs, size_t *ve,
 {
 	size_t p = eq + 1, i;
 	const char *why;
+	int ctl = 0;
 
 	while (p < end && is_ws((unsigned char)s[p]))
 		p++;
 	*quoted = p < end && s[p] == '"';
-	why = *quoted ? scan_quoted(s, p, end, vs, ve)
-	              : scan_bare(s, p, end, vs, ve);
+	if (*quoted) {
+		why = scan_quoted(s, p, end, vs, ve, &ctl);
+	} else if ((why = scan_bare(s, p, end, vs, ve)) == NULL) {
+		for (i = *vs; i < *ve; i++)
+			ctl |= is_ctl((unsigned char)s[i]);
+	}
 	if (why)
 		return why;
-	for (i = *vs; i < *ve; i++)
-		if (is_ctl((unsigned char)s[i]))
-			return N_("control character in the value");
+	if (ctl)
+		return N_("control character in the value");
 	return NULL;
 }
 

@@ -945,6 +945,58 @@ test_malformed(void **state)
 	gw_vmx_free(v);
 }
 
+/* A quoted value is read eight bytes at a time up to its closing quote:
+ * a control byte (or DEL) at any place of a value of any length up to
+ * 24 bytes makes the line malformed, a tab there does not, and the value
+ * read is every byte up to the quote, the line after it ending the same
+ * way (a comment, the line's end); bare values likewise. */
+static void
+test_value_scan(void **state)
+{
+	static const char bytes[] = { '\x01', '\x1f', '\x7f', '\t' };
+	size_t n, at, b, q;
+
+	(void)state;
+	for (q = 0; q < 2; q++)
+		for (n = 1; n <= 24; n++)
+			for (at = 0; at < n; at++)
+				for (b = 0; b < sizeof bytes; b++) {
+					char val[32], *line;
+					gw_vmx *v;
+					int tab = bytes[b] == '\t';
+
+					memset(val, 'v', n);
+					val[n] = '\0';
+					val[at] = bytes[b];
+					if (!q && tab)
+						continue;   /* a bare value ends at blanks */
+					line = q ? gw_xasprintf("k = \"%s\" # c\r\n", val)
+					         : gw_xasprintf("k = %s\n", val);
+					v = parse_str(line);
+					if (tab ? gw_vmx_count(v) != 1 ||
+					          strcmp(gw_vmx_get(v, "k"), val) != 0
+					        : gw_vmx_count(v) != 0 || v->nmalformed != 1)
+						fail_msg("byte %#x at %zu of %zu (%s): "
+						         "%zu entries", (unsigned char)bytes[b],
+						         at, n, q ? "quoted" : "bare",
+						         gw_vmx_count(v));
+					gw_vmx_free(v);
+					free(line);
+				}
+	for (n = 0; n <= 24; n++) {
+		char val[32], *line;
+		gw_vmx *v;
+
+		memset(val, 'w', n);
+		val[n] = '\0';
+		line = gw_xasprintf("k = \"%s\"", val);
+		v = parse_str(line);
+		assert_string_equal(gw_vmx_get(v, "k"), val);
+		gw_vmx_free(v);
+		free(line);
+	}
+}
+
 static void
 test_line_forms(void **state)
 {
@@ -2025,6 +2077,7 @@ main(void)
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_empty_and_binary),
 		cmocka_unit_test(test_binary_threshold),
+		cmocka_unit_test(test_value_scan),
 		cmocka_unit_test(test_edit_keeps_text),
 		cmocka_unit_test(test_set_refuses_bad_input),
 		cmocka_unit_test(test_get_bool),
