@@ -98,8 +98,8 @@ hash_bytes(const char *k, size_t n)
 		memcpy(&w, k, 8);
 		h = (h ^ (w | bit5)) * 0x100000001b3ULL;
 	}
-	w = 0;
-	memcpy(&w, k, n);
+	for (w = 0; n > 0; n--)
+		w = w << 8 | (unsigned char)k[n - 1];
 	h = (h ^ (w | bit5)) * 0x100000001b3ULL;
 	return (uint32_t)(h ^ (h >> 32));
 }
