@@ -461,60 +461,6 @@ vmx_lookup(const gw_vmx *v, const char *key)
 
 /* ---- parse / free ---------------------------------------------------- */
 
-/* How many bytes a word's mask marks: one or two at most, as a rule. */
-static size_t
-marks(uint64_t m)
-{
-	size_t n = 0;
-
-	for (; m != 0; m &= m - 1)
-		n++;
-	return n;
-}
-
-/* Is this binary data rather than a text file?  *nul_at gets the offset of
- * the first NUL byte (NONE if there is none).  Besides a NUL, more control
- * bytes than lines (and more than 8) in the whole file: binary data has
- * about 25 per newline, a text file a stray one.  Counted per line, not
- * per byte, so that no edit gpuwiz makes (a value set in place keeps the
- * lines, a new key adds one, neither adds a control byte) turns the text
- * it writes into "binary data" on the next read. */
-static int
-looks_binary(const char *d, size_t len, size_t *nul_at, size_t *nlines)
-{
-	const char *z = memchr(d, '\0', len);
-	size_t i, ctl = 0, lines = 1;
-
-	*nul_at = z ? (size_t)(z - d) : NONE;
-	if (z)
-		return 1;
-	/* eight bytes at a time: most hold no byte below 0x20; in those
-	 * that do, the newlines and the other control bytes are counted */
-	for (i = 0; i + 8 <= len; i += 8) {
-		uint64_t w, low, nl;
-
-		memcpy(&w, d + i, 8);
-		if ((low = gw_word_below(w, 0x20)) == 0)
-			continue;
-		nl = gw_word_eq(w, '\n');
-		lines += marks(nl);
-		ctl += marks(low & ~nl & ~gw_word_eq(w, '\t') &
-		             ~gw_word_eq(w, '\r') & ~gw_word_eq(w, '\f') &
-		             ~gw_word_eq(w, '\v'));
-	}
-	for (; i < len; i++) {
-		unsigned char c = (unsigned char)d[i];
-
-		if (c == '\n')
-			lines++;
-		else if (c < 0x20 && c != '\t' && c != '\r' && c != '\f' &&
-		         c != '\v')
-			ctl++;
-	}
-	*nlines = lines;
-	return ctl > 8 && ctl > lines;
-}
-
 int
 gw_vmx_parse(gw_vmx **out, const char *data, size_t len, const char *name,
              gw_err *e)
@@ -530,7 +476,7 @@ gw_vmx_parse(gw_vmx **out, const char *data, size_t len, const char *name,
 		           nm);
 		return -1;
 	}
-	if (looks_binary(data, len, &nul_at, &nlines)) {
+	if (vmx_looks_binary(data, len, &nul_at, &nlines)) {
 		if (len >= 2 && (((unsigned char)data[0] == 0xff &&
 		                  (unsigned char)data[1] == 0xfe) ||
 		                 ((unsigned char)data[0] == 0xfe &&

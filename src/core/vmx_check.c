@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* vmx_check.c: is this document a .vmx at all (vmx.h, gw_vmx_load_checked)?
+ * And, before a parse, are the bytes text at all (vmx_looks_binary)?
  *
  * gw_vmx_parse() never fails for odd lines, so a vmware.log, an
  * nvidia-smi capture or an answers file given by mistake would parse as
@@ -16,6 +17,61 @@
 #include "vmx_int.h"
 
 #include <stdio.h>
+#include <string.h>
+
+/* How many bytes a word's mask marks: one or two at most, as a rule. */
+static size_t
+marks(uint64_t m)
+{
+	size_t n = 0;
+
+	for (; m != 0; m &= m - 1)
+		n++;
+	return n;
+}
+
+/* Is this binary data rather than a text file?  *nul_at gets the offset of
+ * the first NUL byte (NONE if there is none).  Besides a NUL, more control
+ * bytes than lines (and more than 8) in the whole file: binary data has
+ * about 25 per newline, a text file a stray one.  Counted per line, not
+ * per byte, so that no edit gpuwiz makes (a value set in place keeps the
+ * lines, a new key adds one, neither adds a control byte) turns the text
+ * it writes into "binary data" on the next read. */
+int
+vmx_looks_binary(const char *d, size_t len, size_t *nul_at, size_t *nlines)
+{
+	const char *z = memchr(d, '\0', len);
+	size_t i, ctl = 0, lines = 1;
+
+	*nul_at = z ? (size_t)(z - d) : NONE;
+	if (z)
+		return 1;
+	/* eight bytes at a time: most hold no byte below 0x20; in those
+	 * that do, the newlines and the other control bytes are counted */
+	for (i = 0; i + 8 <= len; i += 8) {
+		uint64_t w, low, nl;
+
+		memcpy(&w, d + i, 8);
+		if ((low = gw_word_below(w, 0x20)) == 0)
+			continue;
+		nl = gw_word_eq(w, '\n');
+		lines += marks(nl);
+		ctl += marks(low & ~nl & ~gw_word_eq(w, '\t') &
+		             ~gw_word_eq(w, '\r') & ~gw_word_eq(w, '\f') &
+		             ~gw_word_eq(w, '\v'));
+	}
+	for (; i < len; i++) {
+		unsigned char c = (unsigned char)d[i];
+
+		if (c == '\n')
+			lines++;
+		else if (c < 0x20 && c != '\t' && c != '\r' && c != '\f' &&
+		         c != '\v')
+			ctl++;
+	}
+	*nlines = lines;
+	return ctl > 8 && ctl > lines;
+}
 
 /* A hand-written fragment (no version key) may have this many. */
 #define FRAGMENT_MALFORMED 2

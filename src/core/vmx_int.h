@@ -65,6 +65,11 @@ int vmx_is_ws(unsigned char c);
 int vmx_key_eq(const char *a, const char *b);   /* ASCII, any case */
 int vmx_valid_key(const char *k);               /* [A-Za-z0-9._:-]+ */
 const char *vmx_vname(const gw_vmx *v);         /* name for errors */
+/* Are the len bytes at d binary data rather than a text file (the rule
+ * in vmx_check.c)?  *nul_at: the first NUL's offset or NONE; *nlines:
+ * the lines counted. */
+int vmx_looks_binary(const char *d, size_t len, size_t *nul_at,
+                     size_t *nlines);
 /* Classify l (text, len and eol already set).  skip: bytes at the start
  * not to parse (a byte order mark).  store: where the key block goes (at
  * *store, which then moves past it), or NULL for a block of its own. */
