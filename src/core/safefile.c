@@ -442,22 +442,13 @@ still_as_read(const char *path, const char *final, const char *was,
 	return -1;
 }
 
-/* gw_stage_open, then gw_stage_fill */
-static int
-stage_write(const char *path, const char *data, size_t len, gw_staged *s,
-            gw_err *e)
-{
-	if (gw_stage_open(path, s, e) != 0)
-		return -1;
-	return gw_stage_fill(s, data, len, e);
-}
-
 int
 gw_write_file_atomic(const char *path, const char *data, size_t len, gw_err *e)
 {
 	gw_staged s;
 
-	if (stage_write(path, data, len, &s, e) != 0)
+	if (gw_stage_open(path, &s, e) != 0 ||
+	    gw_stage_fill(&s, data, len, e) != 0)
 		return -1;
 	return gw_staged_publish(&s, NULL, 0, e);
 }

@@ -134,7 +134,6 @@ gw_vmx_eol(const gw_vmx *v)
 	return "\n";
 }
 
-
 /* How many bytes from line i on lie one after another in memory (the
  * lines as read, side by side in the document's copy of the input), and
  * the index of the first line after them in *next. */
