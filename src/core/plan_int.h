@@ -173,8 +173,8 @@ void pl_host_counts(plan_ctx *c);                   /* plan_devices.c:
                                                      * a->avail */
 char *pl_esxi_profile(gw_plan *p, const gw_gpu_want *w); /* plan_vgpu.c */
 void pl_vgpu_uvm(plan_ctx *c);                      /* plan_vgpu.c */
-/* Mixed profiles, UVM on fractional vGPUs or a Windows guest, the wrong
- * pciPassthruN.cfg.parameter key (called by pl_vgpu_uvm). */
+/* Mixed profiles, UVM on fractional vGPUs or a Windows guest (called by
+ * pl_vgpu_uvm, before its check of the pciPassthruN.cfg.parameter key). */
 void pl_vgpu_checks(plan_ctx *c);                   /* plan_vgpu_checks.c */
 int pl_mmio(plan_ctx *c, gw_err *e);                /* plan_mmio.c */
 void pl_geforce(gw_plan *p);                        /* plan_mmio.c */

@@ -8,9 +8,14 @@
  * documentation, Ampere and later) need SR-IOV on in the host's BIOS;
  * with it off the VM fails to power on with "Could not initialize plugin
  * 'libnvidia-vgx.so'" (field; doc/design.md 15.3).
+ * pciPassthruN.cfg.parameter = "enable_uvm=1" (the KVM vgpu_params form)
+ * is not the key ESXi passes to the vGPU plugin: the right one is
+ * pciPassthruN.cfg.enable_uvm = "1".  The vmx layer cannot delete a key,
+ * so the finding asks to remove the line by hand.
  */
 #include "plan_int.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,6 +262,66 @@ gw_answers_sriov_vgpu(const gw_answers *a)
 	return NULL;
 }
 
+/* ---- pciPassthruN.cfg.parameter ----------------------------------------- */
+
+#define SRC_UVM_VMWARE "NVIDIA AI Enterprise documentation (Enabling Unified Memory on VMware vSphere)"
+
+/* "pciPassthru<digits>.cfg.parameter": *idx set. */
+static int
+cfg_parameter_key(const char *key, unsigned *idx)
+{
+	const char *s = key + 11;
+
+	/* most keys are told apart by their first byte */
+	if ((key[0] | 0x20) != 'p' || strncasecmp(key, "pciPassthru", 11) != 0 ||
+	    !isdigit((unsigned char)*s))
+		return 0;
+	*idx = (unsigned)strtoul(s, NULL, 10);
+	while (isdigit((unsigned char)*s))
+		s++;
+	return strcasecmp(s, ".cfg.parameter") == 0;
+}
+
+static void
+wrong_uvm_keys(plan_ctx *c)
+{
+	size_t i, n = c->v ? gw_vmx_count(c->v) : 0;
+	const char *key, *val;
+	unsigned idx;
+
+	for (i = 0; i < n; i++) {
+		key = gw_vmx_key_at(c->v, i);
+		val = gw_vmx_value_at(c->v, i);
+		if (!cfg_parameter_key(key, &idx) || !gw_str_icontains(val, "uvm"))
+			continue;
+		pl_fix_ui(pl_finding(c->p, GW_SEV_WARN, "uvm-wrong-key",
+		          GW_TOPIC_VGPU, SRC_UVM_VMWARE,
+		          /* TRANSLATORS: the key and value as written in the
+		           * .vmx, then its line, then the right key. */
+		          gw_xasprintf(_("%s = \"%s\" (line %d) is not how "
+		                         "ESXi passes enable_uvm to the vGPU: "
+		                         "it is ignored; the key is "
+		                         "pciPassthru%u.cfg.enable_uvm = \"1\""),
+		                       key, val, gw_vmx_line_of(c->v, key),
+		                       idx),
+		          c->a->uvm ?
+		          gw_xasprintf(_("The plan writes "
+		                         "pciPassthru%u.cfg.enable_uvm; remove "
+		                         "line %d by hand (gpuwiz does not "
+		                         "delete keys)."), idx,
+		                       gw_vmx_line_of(c->v, key)) :
+		          gw_xasprintf(_("Use --uvm to write "
+		                         "pciPassthru%u.cfg.enable_uvm, and "
+		                         "remove line %d by hand (gpuwiz does "
+		                         "not delete keys)."), idx,
+		                       gw_vmx_line_of(c->v, key))),
+		          /* TRANSLATORS: the wizard's words for the fix above:
+		           * the Options step's option title; %d the line. */
+		          gw_xasprintf(_("Tick \"Unified memory (UVM) on every vGPU\" on the Options step (it writes the right key) and remove line %d of the .vmx by hand (gpuwiz does not delete keys)."),
+		                       gw_vmx_line_of(c->v, key)));
+	}
+}
+
 /* The BIOS setting the vGPUs being added need. */
 static void
 sriov_finding(plan_ctx *c)
@@ -288,5 +353,6 @@ pl_vgpu_uvm(plan_ctx *c)
 		snippet_uvm(c->p);
 	uvm_findings(c);
 	pl_vgpu_checks(c);
+	wrong_uvm_keys(c);
 	sriov_finding(c);
 }

@@ -16,11 +16,8 @@
  *    appendix; doc/design.md 15.3);
  *  - passthrough and vGPU of one GPU model in one VM (and so in one BOSH
  *    vm_extension, which is this VM's plan) are mutually exclusive (TKGI:
- *    "you can use only one of them"): a FAIL naming both;
- *  - pciPassthruN.cfg.parameter = "enable_uvm=1" (the KVM vgpu_params
- *    form) is not the key ESXi passes to the vGPU plugin: the right one is
- *    pciPassthruN.cfg.enable_uvm = "1".  The vmx layer cannot delete a
- *    key, so the finding asks to remove the line by hand.
+ *    "you can use only one of them"): a FAIL naming both.
+ * The wrong UVM key (pciPassthruN.cfg.parameter) is plan_vgpu.c's.
  */
 #include "plan_int.h"
 
@@ -32,7 +29,6 @@
 #define SRC_UVM_LIMITS "NVIDIA AI Enterprise 6, vGPU (C-Series) appendix, vGPUs that Support Unified Memory (docs.nvidia.com/ai-enterprise/release-6/latest/appendix/vgpu.html); Unified Virtual Memory: known issues and limitations"
 #define SRC_MULTI_VGPU "NVIDIA AI Enterprise 6, vGPU (C-Series) appendix, vGPUs that Support Multiple vGPUs Assigned to a VM (docs.nvidia.com/ai-enterprise/release-6/latest/appendix/vgpu.html)"
 #define SRC_VGPU_GUEST "NVIDIA AI Enterprise 6, vGPU (C-Series) appendix, Prerequisites: the guest OS must be a 64-bit OS (docs.nvidia.com/ai-enterprise/release-6/latest/appendix/vgpu.html)"
-#define SRC_UVM_VMWARE "NVIDIA AI Enterprise documentation (Enabling Unified Memory on VMware vSphere)"
 
 /* A profile split into what must agree: "nvidia_l40s-24c" -> board
  * "nvidia_l40s", size 24, series "c"; "grid_a100-3-20c" -> board
@@ -341,64 +337,6 @@ mixed_profiles(plan_ctx *c)
 	                          first->profile));
 }
 
-/* ---- pciPassthruN.cfg.parameter ----------------------------------------- */
-
-/* "pciPassthru<digits>.cfg.parameter": *idx set. */
-static int
-cfg_parameter_key(const char *key, unsigned *idx)
-{
-	const char *s = key + 11;
-
-	/* most keys are told apart by their first byte */
-	if ((key[0] | 0x20) != 'p' || strncasecmp(key, "pciPassthru", 11) != 0 ||
-	    !isdigit((unsigned char)*s))
-		return 0;
-	*idx = (unsigned)strtoul(s, NULL, 10);
-	while (isdigit((unsigned char)*s))
-		s++;
-	return strcasecmp(s, ".cfg.parameter") == 0;
-}
-
-static void
-wrong_uvm_keys(plan_ctx *c)
-{
-	size_t i, n = c->v ? gw_vmx_count(c->v) : 0;
-	const char *key, *val;
-	unsigned idx;
-
-	for (i = 0; i < n; i++) {
-		key = gw_vmx_key_at(c->v, i);
-		val = gw_vmx_value_at(c->v, i);
-		if (!cfg_parameter_key(key, &idx) || !gw_str_icontains(val, "uvm"))
-			continue;
-		pl_fix_ui(pl_finding(c->p, GW_SEV_WARN, "uvm-wrong-key",
-		          GW_TOPIC_VGPU, SRC_UVM_VMWARE,
-		          /* TRANSLATORS: the key and value as written in the
-		           * .vmx, then its line, then the right key. */
-		          gw_xasprintf(_("%s = \"%s\" (line %d) is not how "
-		                         "ESXi passes enable_uvm to the vGPU: "
-		                         "it is ignored; the key is "
-		                         "pciPassthru%u.cfg.enable_uvm = \"1\""),
-		                       key, val, gw_vmx_line_of(c->v, key),
-		                       idx),
-		          c->a->uvm ?
-		          gw_xasprintf(_("The plan writes "
-		                         "pciPassthru%u.cfg.enable_uvm; remove "
-		                         "line %d by hand (gpuwiz does not "
-		                         "delete keys)."), idx,
-		                       gw_vmx_line_of(c->v, key)) :
-		          gw_xasprintf(_("Use --uvm to write "
-		                         "pciPassthru%u.cfg.enable_uvm, and "
-		                         "remove line %d by hand (gpuwiz does "
-		                         "not delete keys)."), idx,
-		                       gw_vmx_line_of(c->v, key))),
-		          /* TRANSLATORS: the wizard's words for the fix above:
-		           * the Options step's option title; %d the line. */
-		          gw_xasprintf(_("Tick \"Unified memory (UVM) on every vGPU\" on the Options step (it writes the right key) and remove line %d of the .vmx by hand (gpuwiz does not delete keys)."),
-		                       gw_vmx_line_of(c->v, key)));
-	}
-}
-
 /* ---- series: CUDA runs on C- and Q-series only ---------------------------- */
 
 #define SRC_SERIES "NVIDIA vGPU user guide, OpenCL and CUDA Application Support (Q-series); NVIDIA AI Enterprise 6, vGPU (C-Series) appendix (docs.nvidia.com/ai-enterprise/release-6/latest/appendix/vgpu.html)"
@@ -620,5 +558,4 @@ pl_vgpu_checks(plan_ctx *c)
 	guest_64bit(c);
 	mixed_profiles(c);
 	uvm_support(c);
-	wrong_uvm_keys(c);
 }
